@@ -1,0 +1,46 @@
+# agentd developer entry points. `make run` and `make test` work on a fresh
+# clone: they create the virtual environment (.venv) themselves.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+NODE_STAMP := node_modules/.installed-stamp
+
+.PHONY: setup run test test-fast proto proto-check lint typecheck bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $@
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+setup: $(STAMP) $(NODE_STAMP)
+
+run: $(STAMP)
+	$(BIN)/agentd serve
+
+test: $(STAMP)
+	@$(PY) scripts/services.py report
+	$(BIN)/pytest
+
+proto: $(STAMP)
+	$(PY) scripts/protogen.py
+
+lint: $(STAMP) $(NODE_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	npx --no-install buf lint
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(PY) -m bench
+
+clean:
+	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache
