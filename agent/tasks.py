@@ -1,0 +1,125 @@
+"""Tasks as the engine and the stores know them."""
+
+from __future__ import annotations
+
+import enum
+import secrets
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+
+class TaskStatus(enum.Enum):
+    """Life-cycle state of a task."""
+
+    PENDING = "pending"
+    RUNNING = "running"
+    INPUT_REQUIRED = "input_required"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+    @property
+    def terminal(self) -> bool:
+        return self in (TaskStatus.COMPLETED, TaskStatus.FAILED, TaskStatus.CANCELLED)
+
+
+class ExecutionMode(enum.Enum):
+    """How the engine works on a task."""
+
+    AUTO = "auto"
+    FUNCTION_CALLING = "function_calling"
+    TEXT_REACT = "text_react"
+    PLAN_AND_EXECUTE = "plan_and_execute"
+
+
+class StopReason(enum.Enum):
+    """Why the engine stopped working on a task."""
+
+    FINAL_ANSWER = "final_answer"
+    MAX_ITERATIONS = "max_iterations"
+    PLAN_TOO_LARGE = "plan_too_large"
+    STEP_TIMEOUT = "step_timeout"
+    DEADLINE = "deadline"
+    TOKEN_BUDGET = "token_budget"
+    REPEATED_TOOL_CALL = "repeated_tool_call"
+    CANCELLED = "cancelled"
+    ERROR = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class TokenUsage:
+    """Tokens spent on model calls."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.reasoning_tokens + other.reasoning_tokens,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TaskFailure:
+    """Why a task failed."""
+
+    reason: str
+    """An ErrorReason name, e.g. LLM_UNAVAILABLE."""
+    message: str
+    """A human-readable explanation."""
+
+
+def new_task_id() -> str:
+    return "task_" + secrets.token_hex(12)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(slots=True)
+class Task:
+    """A task and everything known about it. Owned by one tenant."""
+
+    task_id: str
+    """Server-assigned, opaque."""
+    tenant: str
+    """The tenant the task belongs to; other tenants never see it."""
+    owner: str
+    """The principal that started it."""
+    task: str
+    """The task text."""
+    mode: ExecutionMode = ExecutionMode.AUTO
+    """How the engine runs it."""
+    context: dict[str, Any] = field(default_factory=dict)
+    """The caller's context data."""
+    status: TaskStatus = TaskStatus.PENDING
+    """Current state."""
+    final_answer: str = ""
+    """The answer, once there is one."""
+    failure: TaskFailure | None = None
+    """Set when the task failed."""
+    stop_reason: StopReason | None = None
+    """Why the engine stopped, once it has."""
+    stop_detail: str = ""
+    """Detail for the stop reason."""
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    """Tokens spent so far."""
+    current_step: int = 0
+    """Steps completed."""
+    total_steps: int = 0
+    """Steps in total, when known."""
+    last_sequence: int = 0
+    """Sequence number of the latest event."""
+    created_at: datetime = field(default_factory=utcnow)
+    """When the task was accepted."""
+    updated_at: datetime = field(default_factory=utcnow)
+    """When it last changed."""

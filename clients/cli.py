@@ -1,0 +1,230 @@
+"""The `agentd` command line: run the server, or talk to one.
+
+    agentd serve
+    agentd tools [--category web]
+    agentd call-tool calculator --args '{"expression": "2 + 2"}'
+    agentd task TASK_ID
+    agentd cancel TASK_ID [--reason TEXT]
+    agentd exec "summarise ..." [--follow]
+    agentd events TASK_ID [--after N]
+    agentd health
+
+Output is meant for people; `--json` prints the server's messages as JSON
+(one object per line for streams). Exit status: 0 on success, 1 when the
+call failed (the error is printed on stderr), 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from google.protobuf import json_format
+from google.protobuf.message import Message
+
+from agentd.v1 import events_pb2, tasks_pb2
+from clients.client import DEFAULT_TARGET, AgentClient, to_python
+from clients.errors import AgentdError
+
+MODES = {
+    "auto": tasks_pb2.EXECUTION_MODE_AUTO,
+    "function-calling": tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING,
+    "text-react": tasks_pb2.EXECUTION_MODE_TEXT_REACT,
+    "plan-and-execute": tasks_pb2.EXECUTION_MODE_PLAN_AND_EXECUTE,
+}
+
+
+def _json(message: Message) -> str:
+    return json.dumps(
+        json_format.MessageToDict(message, preserving_proto_field_name=True), ensure_ascii=False
+    )
+
+
+def _enum_name(prefix: str, name: str) -> str:
+    return name.removeprefix(prefix).lower()
+
+
+def describe_event(event: events_pb2.TaskEvent) -> str:
+    """One line for a person reading a task's progress."""
+    kind = event.WhichOneof("payload") or "unknown"
+    payload: Any = getattr(event, kind, None)
+    head = f"#{event.sequence:<4} {kind:<20}"
+    if kind == "status_changed":
+        status = tasks_pb2.TaskStatus.Name(payload.current)
+        return f"{head} {_enum_name('TASK_STATUS_', status)} {payload.detail}".rstrip()
+    if kind in ("text_delta", "reasoning_delta"):
+        return f"{head} {payload.text!r}"
+    if kind == "tool_call_started":
+        return f"{head} {payload.tool_name}({json.dumps(to_python(payload.arguments))})"
+    if kind == "tool_call_finished":
+        outcome = payload.error.message if payload.HasField("error") else payload.text
+        return f"{head} {payload.tool_name} -> {outcome[:200]}"
+    if kind == "final_answer":
+        return f"{head}\n{payload.text}"
+    if kind == "error":
+        return f"{head} {payload.reason}: {payload.message}"
+    return f"{head} {json_format.MessageToJson(payload, indent=None)}"
+
+
+async def _run(args: argparse.Namespace) -> int:
+    async with AgentClient(args.address, api_key=args.api_key, timeout=args.timeout) as client:
+        if args.command == "tools":
+            tools = await client.list_tools(args.category)
+            if args.json:
+                for tool in tools:
+                    print(_json(tool))
+            else:
+                for tool in tools:
+                    level = _enum_name(
+                        "PERMISSION_LEVEL_", tools_permission_name(tool.required_permission)
+                    )
+                    summary = tool.description.split(". ")[0]
+                    print(f"{tool.name:<14} {tool.category:<6} {level:<8} {summary}")
+            return 0
+        if args.command == "call-tool":
+            try:
+                arguments = json.loads(args.args)
+            except json.JSONDecodeError as exc:
+                print(f"error: --args is not valid JSON: {exc}", file=sys.stderr)
+                return 2
+            if not isinstance(arguments, dict):
+                print("error: --args must be a JSON object", file=sys.stderr)
+                return 2
+            result = await client.call_tool(
+                args.name, arguments, idempotency_key=args.idempotency_key
+            )
+            if args.json:
+                print(_json(result))
+            elif result.HasField("error"):
+                print(f"tool error: {result.error.message}", file=sys.stderr)
+            else:
+                print(result.text)
+            return 1 if result.HasField("error") else 0
+        if args.command in ("task", "cancel"):
+            task = (
+                await client.get_task(args.task_id)
+                if args.command == "task"
+                else await client.cancel_task(args.task_id, args.reason)
+            )
+            if args.json:
+                print(_json(task))
+            else:
+                status = _enum_name("TASK_STATUS_", tasks_pb2.TaskStatus.Name(task.status))
+                print(
+                    f"{task.task_id}  {status}  "
+                    f"step {task.progress.current_step}/{task.progress.total_steps}"
+                )
+                if task.final_answer:
+                    print(task.final_answer)
+                if task.error.message:
+                    print(f"error: {task.error.reason}: {task.error.message}")
+            return 0
+        if args.command in ("exec", "events"):
+            if args.command == "exec":
+                stream = client.execute(
+                    args.task,
+                    tools=[t for t in args.tools.split(",") if t] if args.tools else (),
+                    max_iterations=args.max_iterations,
+                    mode=MODES[args.mode],
+                )
+            else:
+                stream = client.stream_task_events(args.task_id, args.after)
+            async for event in stream:
+                print(_json(event) if args.json else describe_event(event), flush=True)
+                if args.command == "exec" and not args.follow:
+                    if not args.json:
+                        print(
+                            f"task {event.task_id} started; "
+                            f"follow it with: agentd events {event.task_id}"
+                        )
+                    break
+            return 0
+        if args.command == "health":
+            status = await client.health(args.service)
+            print(status)
+            return 0 if status == "SERVING" else 1
+    raise AssertionError(args.command)
+
+
+def tools_permission_name(value: int) -> str:
+    from agentd.v1 import tools_pb2
+
+    return tools_pb2.PermissionLevel.Name(value)  # type: ignore[arg-type]
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from server.app import serve
+    from server.settings import Settings
+
+    overrides: dict[str, Any] = {}
+    if args.listen:
+        overrides["address"] = args.listen
+    asyncio.run(serve(Settings(**overrides)))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agentd", description="agentd: a gRPC service that runs LLM agents."
+    )
+    parser.add_argument(
+        "--address",
+        default=os.environ.get("AGENTD_TARGET", DEFAULT_TARGET),
+        help="server to talk to (default: $AGENTD_TARGET or %(default)s)",
+    )
+    parser.add_argument(
+        "--api-key", default=os.environ.get("AGENTD_API_KEY"), help="credential ($AGENTD_API_KEY)"
+    )
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per unary call")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the server (settings from AGENTD_* variables)")
+    serve.add_argument("--listen", help="host:port to listen on (overrides AGENTD_ADDRESS)")
+    tools = sub.add_parser("tools", help="list the tools you may use")
+    tools.add_argument("--category", default="")
+    call = sub.add_parser("call-tool", help="call one tool")
+    call.add_argument("name")
+    call.add_argument("--args", default="{}", help="arguments as a JSON object")
+    call.add_argument("--idempotency-key", default="")
+    task = sub.add_parser("task", help="show a task")
+    task.add_argument("task_id")
+    cancel = sub.add_parser("cancel", help="cancel a task")
+    cancel.add_argument("task_id")
+    cancel.add_argument("--reason", default="")
+    exe = sub.add_parser("exec", help="start a task")
+    exe.add_argument("task")
+    exe.add_argument("--follow", action="store_true", help="stream events until the task ends")
+    exe.add_argument("--mode", choices=sorted(MODES), default="auto")
+    exe.add_argument("--tools", default="", help="comma-separated allow-list of tools")
+    exe.add_argument("--max-iterations", type=int, default=0)
+    events = sub.add_parser("events", help="replay and follow a task's events")
+    events.add_argument("task_id")
+    events.add_argument("--after", type=int, default=0, help="start after this sequence number")
+    health = sub.add_parser("health", help="check the server's health")
+    health.add_argument("--service", default="")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    try:
+        return asyncio.run(_run(args))
+    except AgentdError as error:
+        print(f"error: {error}", file=sys.stderr)
+        for violation in error.field_violations:
+            print(f"  {violation.field}: {violation.description}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

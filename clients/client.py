@@ -1,0 +1,201 @@
+"""`AgentClient`: a typed async client for agentd.v1.AgentService.
+
+    async with AgentClient("127.0.0.1:50051", api_key="...") as client:
+        result = await client.call_tool("calculator", {"expression": "2 + 2"})
+        print(result.text)
+
+Every method raises a subclass of `clients.errors.AgentdError` on failure.
+Streams (`execute`, `stream_task_events`) are async iterators; breaking out
+of one cancels the call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from types import TracebackType
+from typing import Any, TypeVar
+
+import grpc
+from google.protobuf import json_format, struct_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from agentd.v1 import agent_service_pb2 as pb
+from agentd.v1 import agent_service_pb2_grpc as pb_grpc
+from agentd.v1 import events_pb2, tasks_pb2, tools_pb2
+from clients.errors import from_rpc_error
+
+T = TypeVar("T")
+DEFAULT_TARGET = "127.0.0.1:50051"
+
+
+def to_struct(data: Mapping[str, Any] | None) -> struct_pb2.Struct:
+    struct = struct_pb2.Struct()
+    if data:
+        json_format.ParseDict(dict(data), struct)
+    return struct
+
+
+def to_python(message: struct_pb2.Value | struct_pb2.Struct) -> Any:
+    """A Struct or Value as plain Python data (whole numbers as ints)."""
+    data = json_format.MessageToDict(message)
+
+    def whole(value: Any) -> Any:
+        if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
+            return int(value)
+        if isinstance(value, dict):
+            return {k: whole(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [whole(v) for v in value]
+        return value
+
+    return whole(data)
+
+
+class AgentClient:
+    """An async client over one channel. Use as an async context manager, or call `close()`."""
+
+    def __init__(
+        self,
+        target: str = DEFAULT_TARGET,
+        *,
+        api_key: str | None = None,
+        bearer_token: str | None = None,
+        timeout: float | None = 30.0,
+        metadata: Sequence[tuple[str, str]] = (),
+        channel: grpc.aio.Channel | None = None,
+    ) -> None:
+        self._channel = channel or grpc.aio.insecure_channel(target)
+        self._owns_channel = channel is None
+        self._stub = pb_grpc.AgentServiceStub(self._channel)
+        self._health = health_pb2_grpc.HealthStub(self._channel)
+        self._timeout = timeout
+        headers = list(metadata)
+        if bearer_token:
+            headers.append(("authorization", f"Bearer {bearer_token}"))
+        elif api_key:
+            headers.append(("authorization", f"Bearer {api_key}"))
+        self._metadata = tuple(headers)
+
+    async def __aenter__(self) -> AgentClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._owns_channel:
+            await self._channel.close(None)
+
+    def _options(self, timeout: float | None) -> dict[str, Any]:
+        return {
+            "timeout": timeout if timeout is not None else self._timeout,
+            "metadata": self._metadata,
+        }
+
+    async def _unary(self, call: Any, request: Any, timeout: float | None) -> Any:
+        try:
+            return await call(request, **self._options(timeout))
+        except grpc.aio.AioRpcError as error:
+            raise from_rpc_error(error) from None
+
+    async def _stream(
+        self, call: Any, request: Any, timeout: float | None
+    ) -> AsyncIterator[events_pb2.TaskEvent]:
+        # Streams last as long as their task: no default deadline.
+        stream = call(request, timeout=timeout, metadata=self._metadata)
+        try:
+            async for event in stream:
+                yield event
+        except grpc.aio.AioRpcError as error:
+            raise from_rpc_error(error) from None
+        finally:
+            stream.cancel()
+
+    async def list_tools(
+        self, category: str = "", *, timeout: float | None = None
+    ) -> list[tools_pb2.Tool]:
+        response: pb.ListToolsResponse = await self._unary(
+            self._stub.ListTools, pb.ListToolsRequest(category=category), timeout
+        )
+        return list(response.tools)
+
+    async def call_tool(
+        self,
+        tool_name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        idempotency_key: str = "",
+        timeout: float | None = None,
+    ) -> pb.CallToolResponse:
+        request = pb.CallToolRequest(
+            tool_name=tool_name, arguments=to_struct(arguments), idempotency_key=idempotency_key
+        )
+        response: pb.CallToolResponse = await self._unary(self._stub.CallTool, request, timeout)
+        return response
+
+    async def get_task(self, task_id: str, *, timeout: float | None = None) -> tasks_pb2.Task:
+        task: tasks_pb2.Task = await self._unary(
+            self._stub.GetTask, pb.GetTaskRequest(task_id=task_id), timeout
+        )
+        return task
+
+    async def cancel_task(
+        self, task_id: str, reason: str = "", *, timeout: float | None = None
+    ) -> tasks_pb2.Task:
+        task: tasks_pb2.Task = await self._unary(
+            self._stub.CancelTask, pb.CancelTaskRequest(task_id=task_id, reason=reason), timeout
+        )
+        return task
+
+    async def plan(
+        self,
+        task: str,
+        *,
+        tools: Sequence[str] = (),
+        context: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
+    ) -> tasks_pb2.Plan:
+        request = pb.PlanRequest(task=task, tools=list(tools), context=to_struct(context))
+        response: pb.PlanResponse = await self._unary(self._stub.Plan, request, timeout)
+        return response.plan
+
+    def execute(
+        self,
+        task: str,
+        *,
+        tools: Sequence[str] = (),
+        context: Mapping[str, Any] | None = None,
+        max_iterations: int = 0,
+        mode: tasks_pb2.ExecutionMode.ValueType = tasks_pb2.EXECUTION_MODE_AUTO,
+        idempotency_key: str = "",
+        timeout: float | None = None,
+    ) -> AsyncIterator[events_pb2.TaskEvent]:
+        """Start a task and iterate over its events; the first carries the task id."""
+        request = pb.ExecuteRequest(
+            task=task,
+            tools=list(tools),
+            context=to_struct(context),
+            max_iterations=max_iterations,
+            mode=mode,
+            idempotency_key=idempotency_key,
+        )
+        return self._stream(self._stub.Execute, request, timeout)
+
+    def stream_task_events(
+        self, task_id: str, after_sequence: int = 0, *, timeout: float | None = None
+    ) -> AsyncIterator[events_pb2.TaskEvent]:
+        """Replay a task's events after `after_sequence`, then follow it live."""
+        request = pb.StreamTaskEventsRequest(task_id=task_id, after_sequence=after_sequence)
+        return self._stream(self._stub.StreamTaskEvents, request, timeout)
+
+    async def health(self, service: str = "", *, timeout: float | None = None) -> str:
+        """The serving status name (SERVING, NOT_SERVING, ...) of the server or a service."""
+        response: health_pb2.HealthCheckResponse = await self._unary(
+            self._health.Check, health_pb2.HealthCheckRequest(service=service), timeout
+        )
+        return str(health_pb2.HealthCheckResponse.ServingStatus.Name(response.status))

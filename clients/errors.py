@@ -1,0 +1,230 @@
+"""Exceptions the client raises, rebuilt from the server's `google.rpc.Status`.
+
+The class is chosen by `ErrorInfo.reason` (the same names as
+`agentd.v1.ErrorReason` without the prefix); when the reason is missing or
+unknown, by the gRPC status code. Every class carries the status code, the
+reason, the message, the ErrorInfo metadata, the field violations and the
+retry delay the server sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import cast
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
+
+DOMAIN = "agentd"
+DETAILS_KEY = "grpc-status-details-bin"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldViolation:
+    """One problem with one field of the request."""
+
+    field: str
+    """Path of the field, e.g. `arguments.expression`."""
+    description: str
+    """What is wrong with it."""
+
+
+class AgentdError(Exception):
+    """A call to agentd failed."""
+
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        message: str,
+        *,
+        reason: str = "",
+        metadata: dict[str, str] | None = None,
+        field_violations: tuple[FieldViolation, ...] = (),
+        retry_after_seconds: float | None = None,
+    ) -> None:
+        super().__init__(f"{code.name}{f' {reason}' if reason else ''}: {message}")
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.metadata = metadata or {}
+        self.field_violations = field_violations
+        self.retry_after_seconds = retry_after_seconds
+
+
+class InvalidArgumentError(AgentdError):
+    """The request was malformed; see `field_violations`."""
+
+
+class RequestTooLargeError(InvalidArgumentError):
+    """A part of the request exceeds a size limit."""
+
+
+class ToolArgumentsInvalidError(InvalidArgumentError):
+    """Tool arguments do not match the tool's schema."""
+
+
+class PathOutsideWorkspaceError(InvalidArgumentError):
+    """A file tool was given a path outside its workspace."""
+
+
+class NotFoundError(AgentdError):
+    """The thing asked for does not exist (or is not visible to the caller)."""
+
+
+class ToolNotFoundError(NotFoundError):
+    """No tool has that name."""
+
+
+class TaskNotFoundError(NotFoundError):
+    """No task has that id."""
+
+
+class PermissionDeniedError(AgentdError):
+    """The caller may not do this."""
+
+
+class DestinationNotAllowedError(PermissionDeniedError):
+    """A network tool was asked to reach a refused address."""
+
+
+class UnauthenticatedError(AgentdError):
+    """Missing or invalid credentials."""
+
+
+class FailedPreconditionError(AgentdError):
+    """The system is not in a state that allows the call."""
+
+
+class TaskAlreadyTerminalError(FailedPreconditionError):
+    """The task has already ended."""
+
+
+class LLMNotConfiguredError(FailedPreconditionError):
+    """The server has no language model configured."""
+
+
+class UnimplementedError(AgentdError):
+    """The server does not serve this call."""
+
+
+class UnavailableError(AgentdError):
+    """The server (or a service behind it) is not available; retry later or elsewhere."""
+
+
+class ShuttingDownError(UnavailableError):
+    """The server is draining."""
+
+
+class LLMUnavailableError(UnavailableError):
+    """The language model endpoint failed."""
+
+
+class ResourceExhaustedError(AgentdError):
+    """A rate or capacity limit was hit; see `retry_after_seconds`."""
+
+
+class AlreadyExistsError(AgentdError):
+    """The thing to be created exists already."""
+
+
+class IdempotencyConflictError(AlreadyExistsError):
+    """The idempotency key was used with a different request."""
+
+
+class PlanInvalidError(AgentdError):
+    """The planner could not produce a valid plan."""
+
+
+class EventsExpiredError(AgentdError):
+    """The requested events are no longer retained."""
+
+
+class DeadlineExceededError(AgentdError):
+    """The call's deadline passed."""
+
+
+class InternalError(AgentdError):
+    """A server fault; quote the trace id in `metadata`."""
+
+
+BY_REASON: dict[str, type[AgentdError]] = {
+    "INVALID_ARGUMENT": InvalidArgumentError,
+    "REQUEST_TOO_LARGE": RequestTooLargeError,
+    "TOOL_NOT_FOUND": ToolNotFoundError,
+    "TOOL_ARGUMENTS_INVALID": ToolArgumentsInvalidError,
+    "PATH_OUTSIDE_WORKSPACE": PathOutsideWorkspaceError,
+    "DESTINATION_NOT_ALLOWED": DestinationNotAllowedError,
+    "PERMISSION_DENIED": PermissionDeniedError,
+    "TASK_NOT_FOUND": TaskNotFoundError,
+    "TASK_ALREADY_TERMINAL": TaskAlreadyTerminalError,
+    "NOT_IMPLEMENTED": UnimplementedError,
+    "SHUTTING_DOWN": ShuttingDownError,
+    "UNAUTHENTICATED": UnauthenticatedError,
+    "RESOURCE_EXHAUSTED": ResourceExhaustedError,
+    "LLM_NOT_CONFIGURED": LLMNotConfiguredError,
+    "LLM_UNAVAILABLE": LLMUnavailableError,
+    "PLAN_INVALID": PlanInvalidError,
+    "IDEMPOTENCY_CONFLICT": IdempotencyConflictError,
+    "EVENTS_EXPIRED": EventsExpiredError,
+    "DEADLINE_EXCEEDED": DeadlineExceededError,
+    "INTERNAL": InternalError,
+}
+
+BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidArgumentError,
+    grpc.StatusCode.OUT_OF_RANGE: InvalidArgumentError,
+    grpc.StatusCode.NOT_FOUND: NotFoundError,
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDeniedError,
+    grpc.StatusCode.UNAUTHENTICATED: UnauthenticatedError,
+    grpc.StatusCode.FAILED_PRECONDITION: FailedPreconditionError,
+    grpc.StatusCode.UNIMPLEMENTED: UnimplementedError,
+    grpc.StatusCode.UNAVAILABLE: UnavailableError,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhaustedError,
+    grpc.StatusCode.ALREADY_EXISTS: AlreadyExistsError,
+    grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceededError,
+    grpc.StatusCode.INTERNAL: InternalError,
+}
+
+
+def _unpack(detail: any_pb2.Any, message: object) -> bool:
+    return bool(detail.Unpack(message))  # type: ignore[arg-type]
+
+
+def from_rpc_error(error: grpc.aio.AioRpcError) -> AgentdError:
+    """The typed exception for a failed call."""
+    code = error.code()
+    message = error.details() or ""
+    reason = ""
+    metadata: dict[str, str] = {}
+    violations: list[FieldViolation] = []
+    retry_after: float | None = None
+    trailers = cast(Iterable[tuple[str, str | bytes]], error.trailing_metadata() or ())
+    for key, value in trailers:
+        if key != DETAILS_KEY or not isinstance(value, bytes):
+            continue
+        status = status_pb2.Status.FromString(value)
+        message = status.message or message
+        for detail in status.details:
+            info = error_details_pb2.ErrorInfo()
+            bad = error_details_pb2.BadRequest()
+            retry = error_details_pb2.RetryInfo()
+            if detail.Is(info.DESCRIPTOR) and _unpack(detail, info) and info.domain == DOMAIN:
+                reason = info.reason
+                metadata = dict(info.metadata)
+            elif detail.Is(bad.DESCRIPTOR) and _unpack(detail, bad):
+                violations.extend(
+                    FieldViolation(v.field, v.description) for v in bad.field_violations
+                )
+            elif detail.Is(retry.DESCRIPTOR) and _unpack(detail, retry):
+                retry_after = retry.retry_delay.ToTimedelta().total_seconds()
+    cls = BY_REASON.get(reason) or BY_CODE.get(code, AgentdError)
+    return cls(
+        code,
+        message,
+        reason=reason,
+        metadata=metadata,
+        field_violations=tuple(violations),
+        retry_after_seconds=retry_after,
+    )

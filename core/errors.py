@@ -1,0 +1,206 @@
+"""The one error hierarchy of agentd.
+
+Every failure reported to a caller is an `AgentdError`. Each class carries a
+`reason` (an `agentd.v1.ErrorReason` name without its prefix) and typed
+attributes; its message is built from them. The transport maps classes to
+gRPC status codes in one table (`server/status.py`), looked up along the MRO,
+so a subclass never falls through to UNKNOWN.
+
+Control-flow signals of tools (a tool reporting "failed, tell the model") are
+not errors of this tree; see `tools.outcomes`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class FieldViolation:
+    """One problem with one field of a request."""
+
+    field: str
+    """Path of the offending field, e.g. `arguments.expression`."""
+    description: str
+    """What is wrong with it."""
+
+
+class AgentdError(Exception):
+    """Base of every error agentd reports to callers."""
+
+    reason: ClassVar[str] = "INTERNAL"
+
+    def __init__(self, message: str, *, metadata: Mapping[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.metadata: dict[str, str] = dict(metadata or {})
+
+    @property
+    def field_violations(self) -> tuple[FieldViolation, ...]:
+        return ()
+
+    @property
+    def retry_after_seconds(self) -> float | None:
+        return None
+
+
+class InvalidArgumentError(AgentdError):
+    """The request is malformed; each problem is one field violation."""
+
+    reason = "INVALID_ARGUMENT"
+
+    def __init__(self, violations: Sequence[FieldViolation], message: str | None = None) -> None:
+        if not violations:
+            raise ValueError("InvalidArgumentError needs at least one violation")
+        self.violations = tuple(violations)
+        if message is None:
+            message = "invalid request: " + "; ".join(
+                f"{v.field}: {v.description}" for v in self.violations
+            )
+        super().__init__(message)
+
+    @property
+    def field_violations(self) -> tuple[FieldViolation, ...]:
+        return self.violations
+
+
+class RequestTooLargeError(InvalidArgumentError):
+    """A field of the request exceeds its size limit."""
+
+    reason = "REQUEST_TOO_LARGE"
+
+    def __init__(self, field: str, size: int, limit: int) -> None:
+        self.field = field
+        self.size = size
+        self.limit = limit
+        super().__init__(
+            [FieldViolation(field, f"is {size} bytes, more than the limit of {limit} bytes")]
+        )
+
+
+class ToolNotFoundError(AgentdError):
+    """No tool has the requested name (or the caller may not see it)."""
+
+    reason = "TOOL_NOT_FOUND"
+
+    def __init__(self, tool_name: str) -> None:
+        self.tool_name = tool_name
+        super().__init__(f"no tool named {tool_name!r}", metadata={"tool": tool_name})
+
+
+class ToolArgumentsInvalidError(InvalidArgumentError):
+    """Tool arguments that do not match the tool's JSON Schema."""
+
+    reason = "TOOL_ARGUMENTS_INVALID"
+
+    def __init__(self, tool_name: str, violations: Sequence[FieldViolation]) -> None:
+        self.tool_name = tool_name
+        super().__init__(
+            violations,
+            f"invalid arguments for tool {tool_name!r}: "
+            + "; ".join(f"{v.field}: {v.description}" for v in violations),
+        )
+        self.metadata["tool"] = tool_name
+
+
+class PathOutsideWorkspaceError(InvalidArgumentError):
+    """A file tool was given a path that leaves its workspace."""
+
+    reason = "PATH_OUTSIDE_WORKSPACE"
+
+    def __init__(self, field: str, path: str, why: str) -> None:
+        self.path = path
+        super().__init__([FieldViolation(field, f"path {path!r} is outside the workspace ({why})")])
+
+
+class DestinationNotAllowedError(AgentdError):
+    """A network tool was asked to reach an address the server refuses."""
+
+    reason = "DESTINATION_NOT_ALLOWED"
+
+    def __init__(self, host: str, address: str, why: str) -> None:
+        self.host = host
+        self.address = address
+        super().__init__(
+            f"destination {host!r} ({address}) is not allowed: {why}",
+            metadata={"host": host, "address": address},
+        )
+
+
+class PermissionDeniedError(AgentdError):
+    """The caller's permissions do not cover the requested tool."""
+
+    reason = "PERMISSION_DENIED"
+
+    def __init__(self, tool_name: str, required: str, rule: str) -> None:
+        self.tool_name = tool_name
+        self.required = required
+        self.rule = rule
+        super().__init__(
+            f"permission denied for tool {tool_name!r}: it requires {required}",
+            metadata={"tool": tool_name, "required_permission": required},
+        )
+
+
+class TaskNotFoundError(AgentdError):
+    """No task with that id is visible to the caller."""
+
+    reason = "TASK_NOT_FOUND"
+
+    def __init__(self, task_id: str) -> None:
+        self.task_id = task_id
+        super().__init__(f"no task with id {task_id!r}", metadata={"task_id": task_id})
+
+
+class TaskAlreadyTerminalError(AgentdError):
+    """The task has ended and cannot be changed any more."""
+
+    reason = "TASK_ALREADY_TERMINAL"
+
+    def __init__(self, task_id: str, status: str) -> None:
+        self.task_id = task_id
+        self.status = status
+        super().__init__(
+            f"task {task_id!r} has already ended ({status})",
+            metadata={"task_id": task_id, "status": status},
+        )
+
+
+class UnimplementedError(AgentdError):
+    """An RPC of the contract that this server does not serve yet."""
+
+    reason = "NOT_IMPLEMENTED"
+
+    def __init__(self, method: str, detail: str) -> None:
+        self.method = method
+        super().__init__(f"{method} is not available on this server: {detail}")
+
+
+class ShuttingDownError(AgentdError):
+    """The server is draining and takes no new work."""
+
+    reason = "SHUTTING_DOWN"
+
+    def __init__(self) -> None:
+        super().__init__("the server is shutting down; retry on another replica")
+
+
+class DeadlineExceededError(AgentdError):
+    """The call's deadline passed before it could finish."""
+
+    reason = "DEADLINE_EXCEEDED"
+
+
+class InternalError(AgentdError):
+    """An unexpected fault; the message names the trace id to quote."""
+
+    reason = "INTERNAL"
+
+    def __init__(self, trace_id: str) -> None:
+        self.trace_id = trace_id
+        super().__init__(
+            f"internal error; quote trace id {trace_id} when reporting it",
+            metadata={"trace_id": trace_id},
+        )

@@ -1,0 +1,45 @@
+"""Who is calling, and the trace the call belongs to.
+
+The transport builds a `CallContext` for each RPC and hands it down
+explicitly; nothing below the transport reads gRPC metadata.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """An authenticated (or anonymous) caller."""
+
+    id: str
+    """Stable identifier of the caller, e.g. a service account name."""
+    tenant: str
+    """The tenant whose data the caller may see."""
+    roles: tuple[str, ...] = ()
+    """Roles granted to the caller."""
+
+
+ANONYMOUS = Principal(id="anonymous", tenant="default")
+
+
+def new_trace_id() -> str:
+    """A random W3C trace id: 32 lowercase hex digits, never all zero."""
+    while True:
+        trace_id = secrets.token_hex(16)
+        if trace_id != "0" * 32:
+            return trace_id
+
+
+@dataclass(frozen=True, slots=True)
+class CallContext:
+    """What every layer needs to know about the call it serves."""
+
+    principal: Principal = ANONYMOUS
+    """The caller."""
+    trace_id: str = field(default_factory=new_trace_id)
+    """W3C trace id of the call."""
+    deadline_seconds: float | None = None
+    """Seconds left before the caller's deadline, when it set one."""

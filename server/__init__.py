@@ -1,0 +1,1 @@
+"""The gRPC transport: lifecycle, servicer, interceptors, proto conversion, status mapping."""

@@ -1,0 +1,125 @@
+"""The server's lifecycle: build, start, drain, stop. `serve()` owns it."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from dataclasses import dataclass
+
+import grpc
+import structlog
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
+
+from agent.memory_task_store import InMemoryTaskStore
+from agent.task_store import TaskStore
+from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
+from server import logs, reflection
+from server.interceptors.draining import DrainingInterceptor
+from server.servicer import AgentServicer
+from server.settings import Settings
+from tools.audit import AuditSink, InMemoryAuditLog
+from tools.builtin import HttpLimits, builtin_tools
+from tools.permissions import LevelPolicy
+from tools.registry import ToolRegistry
+
+log = structlog.get_logger(__name__)
+
+SERVICE_NAME = agent_service_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name
+
+
+def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
+    tools = builtin_tools(
+        settings.workspace_dir,
+        HttpLimits(
+            timeout_seconds=settings.http_timeout_seconds,
+            max_response_bytes=settings.http_max_response_bytes,
+            max_redirects=settings.http_max_redirects,
+            allowed_networks=tuple(settings.allowed_networks()),
+        ),
+        settings.max_file_bytes,
+    )
+    return ToolRegistry(
+        tools,
+        policy=LevelPolicy(settings.permission_level),
+        audit=audit,
+        max_argument_bytes=settings.max_tool_argument_bytes,
+    )
+
+
+@dataclass
+class AgentdServer:
+    """A running server and what it needs to shut down cleanly."""
+
+    server: grpc.aio.Server
+    health: HealthServicer
+    draining: DrainingInterceptor
+    settings: Settings
+    port: int
+
+    @classmethod
+    async def start(
+        cls,
+        settings: Settings,
+        *,
+        registry: ToolRegistry | None = None,
+        tasks: TaskStore | None = None,
+    ) -> AgentdServer:
+        registry = registry or build_registry(settings, InMemoryAuditLog())
+        tasks = tasks or InMemoryTaskStore()
+        draining = DrainingInterceptor()
+        server = grpc.aio.server(
+            interceptors=[draining],
+            options=[
+                ("grpc.max_receive_message_length", settings.max_message_bytes),
+                ("grpc.max_send_message_length", settings.max_message_bytes),
+                ("grpc.so_reuseport", 0),
+            ],
+        )
+        agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
+            AgentServicer(registry, tasks), server
+        )
+        health = HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(health, server)
+        reflection.enable(
+            server, [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
+        )
+        port = server.add_insecure_port(settings.address)
+        if port == 0:
+            raise OSError(f"cannot listen on {settings.address}")
+        await server.start()
+        await health.set("", health_pb2.HealthCheckResponse.SERVING)
+        await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+        return cls(server, health, draining, settings, port)
+
+    async def shutdown(self, grace: float | None = None) -> None:
+        """Drain: NOT_SERVING, refuse new calls, let in-flight ones finish, stop."""
+        grace = self.settings.grace_period_seconds if grace is None else grace
+        await self.health.enter_graceful_shutdown()
+        self.draining.draining = True
+        log.info("draining", grace_period_seconds=grace)
+        if self.settings.shutdown_delay_seconds:
+            await asyncio.sleep(self.settings.shutdown_delay_seconds)
+        await self.server.stop(grace)
+        log.info("stopped")
+
+
+async def serve(settings: Settings) -> None:
+    """Run until SIGTERM or SIGINT, then drain and return."""
+    logs.configure(settings.log_level, settings.log_format)
+    running = await AgentdServer.start(settings)
+    host = settings.address.rsplit(":", 1)[0]
+    log.info(
+        "serving",
+        address=f"{host}:{running.port}",
+        workspace=str(settings.workspace_dir.resolve()),
+        tool_permission=settings.tool_permission,
+        engine="not available in this build: Execute and Plan answer UNIMPLEMENTED",
+    )
+    print(f"agentd listening on {host}:{running.port}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await running.shutdown()

@@ -1,0 +1,95 @@
+"""Error handling for RPC methods, written once: one wrapper for unary calls, one for streams.
+
+Each wrapper builds the `CallContext` from the gRPC context, runs the method,
+and turns an `AgentdError` into a rich status (`server.status`). Any other
+exception is logged with its trace id and reported as INTERNAL without
+internals. Cancellation is never swallowed.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, NoReturn, TypeVar
+
+import grpc
+import structlog
+
+from core.errors import AgentdError, InternalError
+from core.identity import ANONYMOUS, CallContext, new_trace_id
+from server.status import rich_status, trailing_metadata
+
+log = structlog.get_logger(__name__)
+
+Req = TypeVar("Req")
+Resp = TypeVar("Resp")
+S = TypeVar("S")
+
+TRACEPARENT = re.compile(r"^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$")
+
+
+def trace_id_from(metadata: Any) -> str:
+    """The trace id of a valid W3C `traceparent` header, else a new one."""
+    for key, value in metadata or ():
+        if key == "traceparent" and isinstance(value, str):
+            match = TRACEPARENT.match(value.strip().lower())
+            if match and match.group(1) != "0" * 32:
+                return match.group(1)
+    return new_trace_id()
+
+
+def call_context(context: grpc.aio.ServicerContext[Any, Any]) -> CallContext:
+    remaining = context.time_remaining()
+    return CallContext(
+        principal=ANONYMOUS,
+        trace_id=trace_id_from(context.invocation_metadata()),
+        deadline_seconds=remaining,
+    )
+
+
+async def abort(context: grpc.aio.ServicerContext[Any, Any], error: AgentdError) -> NoReturn:
+    code, status = rich_status(error)
+    await context.abort(code, status.message, trailing_metadata=trailing_metadata(status))
+    raise AssertionError("abort returned")  # pragma: no cover
+
+
+async def _fail(
+    context: grpc.aio.ServicerContext[Any, Any], call: CallContext, method: str, exc: Exception
+) -> NoReturn:
+    if isinstance(exc, AgentdError):
+        log.info("call failed", method=method, reason=exc.reason, trace_id=call.trace_id)
+        await abort(context, exc)
+    log.error("unexpected error", method=method, trace_id=call.trace_id, exc_info=exc)
+    await abort(context, InternalError(call.trace_id))
+
+
+def unary(
+    method: Callable[[S, Req, CallContext], Awaitable[Resp]],
+) -> Callable[[S, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]]:
+    @functools.wraps(method)
+    async def handler(self: S, request: Req, context: grpc.aio.ServicerContext[Any, Any]) -> Resp:
+        call = call_context(context)
+        try:
+            return await method(self, request, call)
+        except Exception as exc:  # noqa: BLE001 - mapped to a status right here
+            await _fail(context, call, method.__name__, exc)
+
+    return handler
+
+
+def stream(
+    method: Callable[[S, Req, CallContext], AsyncIterator[Resp]],
+) -> Callable[[S, Req, grpc.aio.ServicerContext[Any, Any]], AsyncIterator[Resp]]:
+    @functools.wraps(method)
+    async def handler(
+        self: S, request: Req, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[Resp]:
+        call = call_context(context)
+        try:
+            async for item in method(self, request, call):
+                yield item
+        except Exception as exc:  # noqa: BLE001 - mapped to a status right here
+            await _fail(context, call, method.__name__, exc)
+
+    return handler

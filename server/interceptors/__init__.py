@@ -1,0 +1,1 @@
+"""Server interceptors, one concern each."""

@@ -1,0 +1,90 @@
+"""The AgentService servicer: build the call context, convert, delegate. Nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from agent.task_store import TaskStore
+from agent.tasks import TaskStatus
+from agentd.v1 import agent_service_pb2 as pb
+from agentd.v1 import agent_service_pb2_grpc as pb_grpc
+from agentd.v1 import events_pb2, tasks_pb2
+from core.errors import FieldViolation, InvalidArgumentError, UnimplementedError
+from core.identity import CallContext
+from server import convert
+from server.calls import stream, unary
+from tools.registry import ToolRegistry
+
+MAX_ID_LENGTH = 128
+ENGINE_PENDING = "the agent engine is not part of this build yet"
+
+
+def _required_id(value: str, field: str) -> str:
+    if not value:
+        raise InvalidArgumentError([FieldViolation(field, "is required")])
+    if len(value) > MAX_ID_LENGTH:
+        raise InvalidArgumentError(
+            [FieldViolation(field, f"is longer than {MAX_ID_LENGTH} characters")]
+        )
+    return value
+
+
+class AgentServicer(pb_grpc.AgentServiceServicer):
+    """agentd.v1.AgentService over a tool registry and a task store."""
+
+    def __init__(self, registry: ToolRegistry, tasks: TaskStore) -> None:
+        self._registry = registry
+        self._tasks = tasks
+
+    @stream
+    async def Execute(  # noqa: N802 - gRPC method name
+        self, request: pb.ExecuteRequest, call: CallContext
+    ) -> AsyncIterator[events_pb2.TaskEvent]:
+        raise UnimplementedError("Execute", ENGINE_PENDING)
+        yield events_pb2.TaskEvent()  # type: ignore[unreachable]  # makes this a generator
+
+    @unary
+    async def Plan(self, request: pb.PlanRequest, call: CallContext) -> pb.PlanResponse:  # noqa: N802
+        raise UnimplementedError("Plan", ENGINE_PENDING)
+
+    @unary
+    async def CallTool(  # noqa: N802
+        self, request: pb.CallToolRequest, call: CallContext
+    ) -> pb.CallToolResponse:
+        name = _required_id(request.tool_name, "tool_name")
+        arguments = convert.struct_to_dict(request.arguments)
+        result = await self._registry.call(name, arguments, call)
+        return convert.tool_result_to_proto(result)
+
+    @unary
+    async def GetTask(self, request: pb.GetTaskRequest, call: CallContext) -> tasks_pb2.Task:  # noqa: N802
+        task_id = _required_id(request.task_id, "task_id")
+        task = await self._tasks.get(call.principal.tenant, task_id)
+        return convert.task_to_proto(task)
+
+    @unary
+    async def ListTools(  # noqa: N802
+        self, request: pb.ListToolsRequest, call: CallContext
+    ) -> pb.ListToolsResponse:
+        specs = self._registry.visible_to(call, request.category)
+        return pb.ListToolsResponse(tools=[convert.tool_to_proto(s) for s in specs])
+
+    @unary
+    async def CancelTask(  # noqa: N802
+        self, request: pb.CancelTaskRequest, call: CallContext
+    ) -> tasks_pb2.Task:
+        task_id = _required_id(request.task_id, "task_id")
+        detail = request.reason or f"cancelled by {call.principal.id}"
+        task = await self._tasks.set_status(
+            call.principal.tenant, task_id, TaskStatus.CANCELLED, detail=detail
+        )
+        return convert.task_to_proto(task)
+
+    @stream
+    async def StreamTaskEvents(  # noqa: N802
+        self, request: pb.StreamTaskEventsRequest, call: CallContext
+    ) -> AsyncIterator[events_pb2.TaskEvent]:
+        task_id = _required_id(request.task_id, "task_id")
+        await self._tasks.get(call.principal.tenant, task_id)
+        raise UnimplementedError("StreamTaskEvents", ENGINE_PENDING)
+        yield events_pb2.TaskEvent()  # type: ignore[unreachable]  # makes this a generator

@@ -1,0 +1,69 @@
+"""Service settings, read from `AGENTD_*` environment variables."""
+
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from tools.model import PermissionLevel
+
+MiB = 1024 * 1024
+
+
+class Settings(BaseSettings):
+    """Every setting has a default that lets `make run` work on a bare machine."""
+
+    model_config = SettingsConfigDict(env_prefix="AGENTD_", extra="ignore")
+
+    address: str = Field("127.0.0.1:50051", description="host:port the gRPC server listens on")
+    grace_period_seconds: float = Field(
+        30.0, ge=0, description="time in-flight calls get to finish after SIGTERM"
+    )
+    shutdown_delay_seconds: float = Field(
+        0.0,
+        ge=0,
+        description="time between reporting NOT_SERVING and refusing new calls on SIGTERM",
+    )
+    workspace_dir: Path = Field(
+        Path("workspace"), description="the only folder the file tools may touch"
+    )
+    tool_permission: Literal["none", "read", "write", "execute", "admin"] = Field(
+        "write", description="permission level every caller holds for tools"
+    )
+    http_allowed_networks: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="comma-separated CIDRs http_request may reach although not public",
+    )
+    http_timeout_seconds: float = Field(15.0, gt=0, description="http_request time limit")
+    http_max_response_bytes: int = Field(1_000_000, gt=0, description="http_request body limit")
+    http_max_redirects: int = Field(5, ge=0, description="redirects http_request follows")
+    max_file_bytes: int = Field(MiB, gt=0, description="largest file read_file/write_file handle")
+    max_tool_argument_bytes: int = Field(256 * 1024, gt=0, description="largest tool arguments")
+    max_message_bytes: int = Field(4 * MiB, gt=0, description="largest gRPC message accepted")
+    log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="log level")
+    log_format: Literal["json", "console"] = Field("json", description="log line format")
+
+    @field_validator("http_allowed_networks", mode="before")
+    @classmethod
+    def _split(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("http_allowed_networks")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        for net in value:
+            ipaddress.ip_network(net, strict=False)
+        return value
+
+    @property
+    def permission_level(self) -> PermissionLevel:
+        return PermissionLevel[self.tool_permission.upper()]
+
+    def allowed_networks(self) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+        return [ipaddress.ip_network(net, strict=False) for net in self.http_allowed_networks]

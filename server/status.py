@@ -1,0 +1,80 @@
+"""The one table that maps agentd errors to gRPC status codes.
+
+Lookup walks the exception's MRO, so a subclass inherits its parent's code
+unless the table names it. The `google.rpc.Status` sent with every error
+carries `ErrorInfo(reason, domain="agentd")`, `BadRequest` field violations
+for invalid input, and `RetryInfo` when a retry delay is known.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import grpc
+from google.protobuf import any_pb2, duration_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from core import errors
+
+DOMAIN = "agentd"
+
+STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
+    errors.AgentdError: grpc.StatusCode.INTERNAL,
+    errors.InvalidArgumentError: grpc.StatusCode.INVALID_ARGUMENT,
+    errors.ToolNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.TaskNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.DestinationNotAllowedError: grpc.StatusCode.PERMISSION_DENIED,
+    errors.PermissionDeniedError: grpc.StatusCode.PERMISSION_DENIED,
+    errors.TaskAlreadyTerminalError: grpc.StatusCode.FAILED_PRECONDITION,
+    errors.UnimplementedError: grpc.StatusCode.UNIMPLEMENTED,
+    errors.ShuttingDownError: grpc.StatusCode.UNAVAILABLE,
+    errors.DeadlineExceededError: grpc.StatusCode.DEADLINE_EXCEEDED,
+    errors.InternalError: grpc.StatusCode.INTERNAL,
+}
+
+
+def status_code_for(error: errors.AgentdError) -> grpc.StatusCode:
+    for cls in type(error).__mro__:
+        code = STATUS_TABLE.get(cls)
+        if code is not None:
+            return code
+    return grpc.StatusCode.INTERNAL  # unreachable: AgentdError is in the table
+
+
+def _pack(message: object) -> any_pb2.Any:
+    packed = any_pb2.Any()
+    packed.Pack(message)  # type: ignore[arg-type]
+    return packed
+
+
+def rich_status(error: errors.AgentdError) -> tuple[grpc.StatusCode, status_pb2.Status]:
+    """The gRPC code and the `google.rpc.Status` to send for `error`."""
+    code = status_code_for(error)
+    status = status_pb2.Status(code=code_pb2.Code.Value(code.name), message=error.message)
+    status.details.append(
+        _pack(
+            error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=error.metadata)
+        )
+    )
+    if error.field_violations:
+        status.details.append(
+            _pack(
+                error_details_pb2.BadRequest(
+                    field_violations=[
+                        error_details_pb2.BadRequest.FieldViolation(
+                            field=v.field, description=v.description
+                        )
+                        for v in error.field_violations
+                    ]
+                )
+            )
+        )
+    if error.retry_after_seconds is not None:
+        delay = duration_pb2.Duration()
+        delay.FromTimedelta(timedelta(seconds=error.retry_after_seconds))
+        status.details.append(_pack(error_details_pb2.RetryInfo(retry_delay=delay)))
+    return code, status
+
+
+def trailing_metadata(status: status_pb2.Status) -> tuple[tuple[str, bytes], ...]:
+    return (("grpc-status-details-bin", status.SerializeToString()),)

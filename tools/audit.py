@@ -1,0 +1,90 @@
+"""Audit records of tool calls, and where they are written.
+
+The registry writes exactly one record for every call it is asked to make,
+whatever the outcome: refused, invalid, ran, failed, timed out or crashed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from tools.model import JSONValue
+
+REDACTED = "[REDACTED]"
+SECRET_KEY_WORDS = ("password", "secret", "token", "api_key", "apikey", "authorization", "cookie")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRecord:
+    """One tool call, as the audit log keeps it."""
+
+    call_id: str
+    """Identifies the call."""
+    time: datetime
+    """When the call was asked for (UTC)."""
+    principal_id: str
+    """Who asked."""
+    tenant: str
+    """The caller's tenant."""
+    trace_id: str
+    """The trace the call belongs to."""
+    tool_name: str
+    """The tool asked for."""
+    arguments: Mapping[str, JSONValue]
+    """The arguments, with secrets redacted."""
+    decision: str
+    """"allowed" or "denied"."""
+    rule: str
+    """The policy rule that decided."""
+    outcome: str
+    """ok, failed, timeout, crashed, denied, invalid, refused or not_found."""
+    result_digest: str
+    """SHA-256 of the canonical JSON of the result; empty when there is none."""
+    duration_seconds: float
+    """How long the tool ran (0 when it did not)."""
+
+
+class AuditSink(Protocol):
+    """Where audit records go. `write` must not lose a record it returned from."""
+
+    async def write(self, record: ToolCallRecord) -> None:
+        """Store one record."""
+        ...
+
+
+class InMemoryAuditLog:
+    """Keeps the latest records in memory (the embedded default, and for tests)."""
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self._records: deque[ToolCallRecord] = deque(maxlen=capacity)
+
+    async def write(self, record: ToolCallRecord) -> None:
+        self._records.append(record)
+
+    @property
+    def records(self) -> list[ToolCallRecord]:
+        return list(self._records)
+
+
+def redact(value: JSONValue) -> JSONValue:
+    """A copy of `value` whose secret-looking keys have their values replaced."""
+    if isinstance(value, Mapping):
+        return {
+            k: REDACTED if any(word in str(k).lower() for word in SECRET_KEY_WORDS) else redact(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [redact(v) for v in value]
+    return value
+
+
+def digest(value: JSONValue) -> str:
+    """SHA-256 hex digest of the canonical JSON form of `value`."""
+    canonical = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()

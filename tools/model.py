@@ -1,0 +1,95 @@
+"""What a tool is: its specification and the one method it runs."""
+
+from __future__ import annotations
+
+import abc
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from core.identity import CallContext
+
+JSONValue = Any
+"""A value that JSON can represent (dict, list, str, int, float, bool or None)."""
+
+TOOL_NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+class PermissionLevel(IntEnum):
+    """How much a principal may do with tools; each level includes the ones below."""
+
+    NONE = 1
+    READ = 2
+    WRITE = 3
+    EXECUTE = 4
+    ADMIN = 5
+
+
+class RiskLevel(IntEnum):
+    """How much harm a tool can do if misused."""
+
+    LOW = 1
+    MEDIUM = 2
+    HIGH = 3
+    CRITICAL = 4
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """Everything a caller, a model or the policy needs to know about a tool."""
+
+    name: str
+    """Unique name, `^[a-z][a-z0-9_]{0,63}$`."""
+    description: str
+    """What the tool does, written for a language model."""
+    parameters: Mapping[str, JSONValue]
+    """JSON Schema (draft 2020-12) of the arguments object."""
+    category: str
+    """A coarse grouping: math, time, web, files, data."""
+    permission: PermissionLevel
+    """The level a caller needs to use the tool."""
+    risk: RiskLevel
+    """How much harm the tool can do."""
+    idempotent: bool
+    """Whether repeating a call with the same arguments is safe."""
+    timeout_seconds: float
+    """The longest one call may run before it is stopped."""
+
+    def __post_init__(self) -> None:
+        if not TOOL_NAME_PATTERN.fullmatch(self.name):
+            raise ValueError(f"invalid tool name {self.name!r}")
+        if self.parameters.get("type") != "object":
+            raise ValueError(f"tool {self.name!r}: parameters must be a JSON Schema object")
+        if self.timeout_seconds <= 0:
+            raise ValueError(f"tool {self.name!r}: timeout must be positive")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutput:
+    """What a tool returns."""
+
+    data: JSONValue
+    """The structured result."""
+    text: str
+    """The result rendered as text, as a model sees it."""
+
+
+class Tool(abc.ABC):
+    """A tool. Subclasses set `spec` and implement `run`.
+
+    `run` receives arguments that already match `spec.parameters`; it is
+    called concurrently from many tasks, so it keeps no per-call state on the
+    instance. It may be cancelled at any await (timeouts, task cancellation).
+    It reports an expected failure by raising `tools.outcomes.ToolFailed`, a
+    refusal of its input by raising an `AgentdError` (for example
+    `PathOutsideWorkspaceError`); anything else it raises is treated as a crash.
+    Blocking work (file I/O) runs in a thread, never on the event loop.
+    """
+
+    spec: ToolSpec
+
+    @abc.abstractmethod
+    async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
+        """Run the tool once."""

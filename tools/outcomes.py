@@ -1,0 +1,60 @@
+"""What a tool call came to: signals a tool raises, and the result the registry returns."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from tools.model import JSONValue
+
+
+class ToolFailed(Exception):  # noqa: N818 - a signal, named for what it says
+    """Raised by a tool that ran but could not do what was asked.
+
+    This is not a fault of the service: the message goes back to the caller
+    (or the model) as the tool's error result.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ToolErrorKind(enum.Enum):
+    """Why a tool call that ran produced no result."""
+
+    FAILED = "failed"
+    TIMEOUT = "timeout"
+    CRASHED = "crashed"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallError:
+    """The failure of a tool call that ran."""
+
+    kind: ToolErrorKind
+    """What kind of failure."""
+    message: str
+    """An explanation for a human or a model."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallResult:
+    """The outcome of one tool call that was allowed to run."""
+
+    call_id: str
+    """Identifies the call in logs and audit records."""
+    tool_name: str
+    """The tool that ran."""
+    data: JSONValue
+    """The structured result; None when `error` is set."""
+    text: str
+    """The result (or the error) as text."""
+    duration_seconds: float
+    """How long the tool ran."""
+    error: ToolCallError | None = None
+    """Set when the tool failed, timed out or crashed."""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None

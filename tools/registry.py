@@ -1,0 +1,163 @@
+"""The tool registry: what tools exist, who may see them, and the one way to call them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+
+import structlog
+
+from core.errors import (
+    AgentdError,
+    PermissionDeniedError,
+    RequestTooLargeError,
+    ToolArgumentsInvalidError,
+    ToolNotFoundError,
+)
+from core.identity import CallContext
+from tools.audit import AuditSink, ToolCallRecord, digest, redact
+from tools.model import JSONValue, Tool, ToolSpec
+from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
+from tools.permissions import Decision, PermissionPolicy
+from tools.validation import ArgumentValidator
+
+log = structlog.get_logger(__name__)
+
+DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024
+
+
+def new_call_id() -> str:
+    return "call_" + secrets.token_hex(8)
+
+
+class ToolRegistry:
+    """Holds the tools and runs every call through the same checks.
+
+    A call is: look the tool up, check the argument size, ask the policy,
+    validate the arguments against the schema, run the tool under its timeout
+    (or the caller's deadline, if shorter), and write one audit record,
+    whatever happened, before returning or raising.
+    """
+
+    def __init__(
+        self,
+        tools: Iterable[Tool],
+        *,
+        policy: PermissionPolicy,
+        audit: AuditSink,
+        max_argument_bytes: int = DEFAULT_MAX_ARGUMENT_BYTES,
+    ) -> None:
+        self._tools: dict[str, Tool] = {}
+        self._validators: dict[str, ArgumentValidator] = {}
+        self._policy = policy
+        self._audit = audit
+        self._max_argument_bytes = max_argument_bytes
+        for tool in tools:
+            self.register(tool)
+
+    def register(self, tool: Tool) -> None:
+        name = tool.spec.name
+        if name in self._tools:
+            raise ValueError(f"a tool named {name!r} is already registered")
+        self._validators[name] = ArgumentValidator(tool.spec.parameters)
+        self._tools[name] = tool
+
+    def visible_to(self, context: CallContext, category: str = "") -> list[ToolSpec]:
+        """The specs of the tools the caller may use, ordered by name."""
+        return [
+            tool.spec
+            for name, tool in sorted(self._tools.items())
+            if (not category or tool.spec.category == category)
+            and self._policy.decide(context.principal, tool.spec).allowed
+        ]
+
+    def spec(self, name: str) -> ToolSpec:
+        tool = self._tools.get(name)
+        if tool is None:
+            raise ToolNotFoundError(name)
+        return tool.spec
+
+    async def call(
+        self, name: str, arguments: Mapping[str, JSONValue], context: CallContext
+    ) -> ToolCallResult:
+        """Call one tool on behalf of `context.principal`.
+
+        Raises ToolNotFoundError, RequestTooLargeError, PermissionDeniedError,
+        ToolArgumentsInvalidError, or the AgentdError a tool raised to refuse its
+        input. A tool that ran and failed, timed out or crashed comes back as
+        a result with `error` set.
+        """
+        call_id = new_call_id()
+        started = datetime.now(UTC)
+        args = dict(arguments)
+        tool = self._tools.get(name)
+        decision = Decision(allowed=False, rule="none")
+
+        async def audit(outcome: str, result: JSONValue = None, duration: float = 0.0) -> None:
+            await self._audit.write(
+                ToolCallRecord(
+                    call_id=call_id,
+                    time=started,
+                    principal_id=context.principal.id,
+                    tenant=context.principal.tenant,
+                    trace_id=context.trace_id,
+                    tool_name=name,
+                    arguments=redact(args),
+                    decision="allowed" if decision.allowed else "denied",
+                    rule=decision.rule,
+                    outcome=outcome,
+                    result_digest=digest(result) if result is not None else "",
+                    duration_seconds=duration,
+                )
+            )
+
+        if tool is None:
+            await audit("not_found")
+            raise ToolNotFoundError(name)
+        size = len(json.dumps(args, separators=(",", ":"), default=str).encode())
+        if size > self._max_argument_bytes:
+            await audit("invalid")
+            raise RequestTooLargeError("arguments", size, self._max_argument_bytes)
+        decision = self._policy.decide(context.principal, tool.spec)
+        if not decision.allowed:
+            await audit("denied")
+            raise PermissionDeniedError(name, tool.spec.permission.name, decision.rule)
+        violations = self._validators[name].violations(args)
+        if violations:
+            await audit("invalid")
+            raise ToolArgumentsInvalidError(name, violations)
+
+        timeout = tool.spec.timeout_seconds
+        if context.deadline_seconds is not None:
+            timeout = max(0.0, min(timeout, context.deadline_seconds))
+        clock = time.perf_counter()
+        try:
+            async with asyncio.timeout(timeout):
+                output = await tool.run(args, context)
+        except ToolFailed as failure:
+            error = ToolCallError(ToolErrorKind.FAILED, failure.message)
+        except TimeoutError:
+            error = ToolCallError(
+                ToolErrorKind.TIMEOUT, f"tool {name!r} did not finish within {timeout:g} s"
+            )
+        except AgentdError:
+            await audit("refused", duration=time.perf_counter() - clock)
+            raise
+        except Exception:
+            log.exception("tool crashed", tool=name, call_id=call_id, trace_id=context.trace_id)
+            error = ToolCallError(
+                ToolErrorKind.CRASHED,
+                f"tool {name!r} failed unexpectedly; see the server log for trace id "
+                f"{context.trace_id}",
+            )
+        else:
+            duration = time.perf_counter() - clock
+            await audit("ok", output.data, duration)
+            return ToolCallResult(call_id, name, output.data, output.text, duration)
+        duration = time.perf_counter() - clock
+        await audit(error.kind.value, duration=duration)
+        return ToolCallResult(call_id, name, None, error.message, duration, error)
