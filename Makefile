@@ -25,7 +25,7 @@ run: $(STAMP)
 	$(BIN)/agentd serve
 
 test: $(STAMP)
-	@$(PY) scripts/services.py report
+	@$(PY) scripts/services.py ensure
 	$(BIN)/pytest
 
 proto: $(STAMP)

@@ -15,6 +15,7 @@ from agent.memory_task_store import InMemoryTaskStore
 from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
 from server import logs, reflection
+from server.interceptors.decoding import DecodingInterceptor
 from server.interceptors.draining import DrainingInterceptor
 from server.servicer import AgentServicer
 from server.settings import Settings
@@ -69,7 +70,8 @@ class AgentdServer:
         tasks = tasks or InMemoryTaskStore()
         draining = DrainingInterceptor()
         server = grpc.aio.server(
-            interceptors=[draining],
+            # Draining first: a refused call is not decoded at all.
+            interceptors=[draining, DecodingInterceptor()],
             options=[
                 ("grpc.max_receive_message_length", settings.max_message_bytes),
                 ("grpc.max_send_message_length", settings.max_message_bytes),

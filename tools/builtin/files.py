@@ -108,10 +108,11 @@ class ReadFile(Tool):
             fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW)
         except OSError as exc:
             raise _os_failure(exc, path) from None
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            os.close(fd)
+            raise ToolFailed(f"{path!r} is not a regular file")
         with os.fdopen(fd, "rb") as f:
-            info = os.fstat(f.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise ToolFailed(f"{path!r} is not a regular file")
             f.seek(offset)
             raw = f.read(self._max + 1)
         truncated = len(raw) > self._max

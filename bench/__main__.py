@@ -1,0 +1,15 @@
+"""`make bench`: run every benchmark and print its figures."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bench import call_tool
+
+
+def main() -> None:
+    asyncio.run(call_tool.main())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""Answers undecodable request messages with INVALID_ARGUMENT instead of UNKNOWN.
+
+grpc.aio decodes a request before the servicer runs and reports a decode
+failure as UNKNOWN with the Python exception in the message. This
+interceptor takes the raw bytes instead, decodes them inside the handler,
+and refuses garbage with a rich INVALID_ARGUMENT status. Streaming requests
+(reflection) are left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+from google.protobuf.message import DecodeError
+
+from core.errors import FieldViolation, InvalidArgumentError
+from server.status import rich_status, trailing_metadata
+
+MALFORMED = InvalidArgumentError(
+    [FieldViolation("request", "is not a valid protobuf message of the method's request type")]
+)
+
+
+async def _decode(
+    deserializer: Callable[[bytes], Any], raw: bytes, context: grpc.aio.ServicerContext[Any, Any]
+) -> Any:
+    try:
+        return deserializer(raw)
+    except (DecodeError, ValueError, UnicodeDecodeError):
+        code, status = rich_status(MALFORMED)
+        await context.abort(code, status.message, trailing_metadata=trailing_metadata(status))
+
+
+def _unary_unary(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
+    behaviour: Any = handler.unary_unary
+    deserializer = handler.request_deserializer
+    assert behaviour is not None
+    assert deserializer is not None
+
+    async def decoded(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+        request = await _decode(deserializer, raw, context)
+        return await behaviour(request, context)
+
+    return grpc.unary_unary_rpc_method_handler(
+        decoded, response_serializer=handler.response_serializer
+    )
+
+
+def _unary_stream(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
+    behaviour: Any = handler.unary_stream
+    deserializer = handler.request_deserializer
+    assert behaviour is not None
+    assert deserializer is not None
+
+    async def decoded(
+        raw: bytes, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[Any]:
+        request = await _decode(deserializer, raw, context)
+        async for item in behaviour(request, context):
+            yield item
+
+    return grpc.unary_stream_rpc_method_handler(
+        decoded, response_serializer=handler.response_serializer
+    )
+
+
+class DecodingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+    async def intercept_service(
+        self,
+        continuation: Callable[
+            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any]]
+        ],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler[Any, Any]:
+        handler = await continuation(handler_call_details)
+        if handler is None or handler.request_deserializer is None:
+            return handler
+        if handler.unary_unary is not None:
+            return _unary_unary(handler)
+        if handler.unary_stream is not None:
+            return _unary_stream(handler)
+        return handler

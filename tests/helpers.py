@@ -1,0 +1,152 @@
+"""Test helpers: a real HTTP server on loopback, and a real agentd server process."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Routes used by the http_request tests."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        return
+
+    def _send(self, status: int, body: bytes, content_type: str = "text/plain") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _redirect(self, status: int, location: str) -> None:
+        self.send_response(status)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_GET(self) -> None:
+        path = self.path
+        if path == "/json":
+            self._send(200, b'{"items": [1, 2, 3], "name": "agentd"}', "application/json")
+        elif path == "/headers":
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            self._send(200, json.dumps(headers).encode(), "application/json")
+        elif path.startswith("/slow"):
+            time.sleep(float(path.split("=", 1)[1]) if "=" in path else 2.0)
+            self._send(200, b"slow done")
+        elif path == "/big":
+            self._send(200, b"x" * 200_000)
+        elif path == "/status/404":
+            self._send(404, b"not here")
+        elif path == "/redirect-private":
+            self._redirect(302, "http://10.1.2.3/secret")
+        elif path == "/redirect-loop":
+            self._redirect(302, "/redirect-loop")
+        elif path == "/redirect-ok":
+            self._redirect(301, "/json")
+        elif path == "/redirect-ftp":
+            self._redirect(302, "ftp://example.com/x")
+        else:
+            self._send(200, b"hello")
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(length)
+        if self.path == "/see-other":
+            self._redirect(303, "/json")
+            return
+        echo = {"body": body.decode(), "content_type": self.headers.get("Content-Type", "")}
+        self._send(200, json.dumps(echo).encode(), "application/json")
+
+
+@contextmanager
+def http_server() -> Iterator[str]:
+    """A threaded HTTP server on 127.0.0.1; yields its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@dataclass
+class ServerProcess:
+    """An `agentd serve` child process."""
+
+    process: subprocess.Popen[str]
+    address: str
+    log_path: Path
+
+    def terminate(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+
+    def wait(self, timeout: float) -> int:
+        return self.process.wait(timeout=timeout)
+
+    def log(self) -> str:
+        return self.log_path.read_text()
+
+
+LISTENING = re.compile(r"agentd listening on (\S+)")
+
+
+@contextmanager
+def server_process(tmp_path: Path, env: Mapping[str, str] | None = None) -> Iterator[ServerProcess]:
+    """Start `agentd serve` on a free port; stop it (by PID) when done."""
+    log_path = tmp_path / "server.log"
+    full_env = {
+        **os.environ,
+        "AGENTD_ADDRESS": "127.0.0.1:0",
+        "AGENTD_WORKSPACE_DIR": str(tmp_path / "workspace"),
+        **(env or {}),
+    }
+    with log_path.open("w") as log_file:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "clients.cli", "serve"],
+            cwd=ROOT,
+            env=full_env,
+            stdout=subprocess.PIPE,
+            stderr=log_file,
+            text=True,
+        )
+    try:
+        assert process.stdout is not None
+        deadline = time.monotonic() + 30
+        address = ""
+        while time.monotonic() < deadline:
+            line = process.stdout.readline()
+            if not line:
+                break
+            match = LISTENING.search(line)
+            if match:
+                address = match.group(1)
+                break
+        if not address:
+            process.kill()
+            raise RuntimeError(f"server did not start:\n{log_path.read_text()}")
+        yield ServerProcess(process, address, log_path)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()

@@ -1,0 +1,71 @@
+"""SIGTERM drain of a real `agentd serve` process.
+
+A slow in-flight call (http_request to a local server that answers after a
+delay) shows that in-flight work finishes within the grace period while
+health reports NOT_SERVING and new calls are refused with UNAVAILABLE.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+
+from clients import errors as client_errors
+from clients.client import AgentClient, to_python
+from tests.helpers import http_server, server_process
+
+
+async def test_sigterm_drains_in_flight_calls_then_exits_zero(tmp_path: Path) -> None:
+    env = {
+        "AGENTD_HTTP_ALLOWED_NETWORKS": "127.0.0.1/32",
+        "AGENTD_SHUTDOWN_DELAY_SECONDS": "1.0",
+        "AGENTD_GRACE_PERIOD_SECONDS": "10",
+    }
+    with http_server() as url, server_process(tmp_path, env) as served:
+        async with AgentClient(served.address, timeout=15) as client:
+            assert await client.health() == "SERVING"
+            slow = asyncio.create_task(client.call_tool("http_request", {"url": f"{url}/slow=2.5"}))
+            await asyncio.sleep(0.5)
+            served.terminate()
+            await asyncio.sleep(0.3)
+            # Health is answered, and says NOT_SERVING, while new work is refused.
+            assert await client.health() == "NOT_SERVING"
+            assert await client.health("agentd.v1.AgentService") == "NOT_SERVING"
+            with pytest.raises(client_errors.ShuttingDownError) as refused:
+                await client.call_tool("calculator", {"expression": "1+1"})
+            assert refused.value.code is grpc.StatusCode.UNAVAILABLE
+            # The in-flight call finishes normally.
+            result = await slow
+            assert to_python(result.result)["body"] == "slow done"
+        started = time.monotonic()
+        assert await asyncio.to_thread(served.wait, 15) == 0
+        assert time.monotonic() - started < 10
+        assert '"event": "draining"' in served.log()
+
+
+async def test_grace_period_bounds_the_drain(tmp_path: Path) -> None:
+    env = {"AGENTD_HTTP_ALLOWED_NETWORKS": "127.0.0.1/32", "AGENTD_GRACE_PERIOD_SECONDS": "0.5"}
+    with http_server() as url, server_process(tmp_path, env) as served:
+        async with AgentClient(served.address, timeout=15) as client:
+            slow = asyncio.create_task(client.call_tool("http_request", {"url": f"{url}/slow=5"}))
+            await asyncio.sleep(0.5)
+            started = time.monotonic()
+            served.terminate()
+            with pytest.raises(client_errors.AgentdError) as cut:
+                await slow
+            assert cut.value.code in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE)
+            assert await asyncio.to_thread(served.wait, 15) == 0
+            assert time.monotonic() - started < 4
+
+
+async def test_sigint_also_stops_cleanly(tmp_path: Path) -> None:
+    with server_process(tmp_path) as served:
+        async with AgentClient(served.address) as client:
+            assert await client.health() == "SERVING"
+        served.process.send_signal(signal.SIGINT)
+        assert await asyncio.to_thread(served.wait, 15) == 0

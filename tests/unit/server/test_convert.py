@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from agent.tasks import Task, TaskFailure, TaskStatus, TokenUsage
+from agentd.v1 import tasks_pb2
+from server import convert
+
+
+def test_struct_round_trip_keeps_whole_numbers_as_ints() -> None:
+    data = {"n": 3, "f": 1.5, "nested": {"list": [1, 2.25, "x", None, True]}, "big": 2**60}
+    back = convert.struct_to_dict(convert.dict_to_struct(data))
+    assert back["n"] == 3
+    assert isinstance(back["n"], int)
+    assert back["f"] == 1.5
+    assert back["nested"] == {"list": [1, 2.25, "x", None, True]}
+    assert isinstance(back["big"], float)  # beyond 2**53 a double cannot promise an int
+
+
+def test_task_to_proto() -> None:
+    task = Task(
+        task_id="task_1",
+        tenant="t",
+        owner="p",
+        task="do it",
+        context={"k": "v"},
+        status=TaskStatus.FAILED,
+        failure=TaskFailure("LLM_UNAVAILABLE", "down"),
+        usage=TokenUsage(10, 5, 2),
+        current_step=2,
+        total_steps=4,
+    )
+    message = convert.task_to_proto(task)
+    assert message.status == tasks_pb2.TASK_STATUS_FAILED
+    assert message.error.reason == "LLM_UNAVAILABLE"
+    assert message.usage.total_tokens == 15
+    assert message.usage.reasoning_tokens == 2
+    assert (message.progress.current_step, message.progress.total_steps) == (2, 4)
+    assert convert.struct_to_dict(message.context) == {"k": "v"}
+    assert message.create_time.ToDatetime().year >= 2026
+
+
+def test_every_domain_status_has_a_wire_value() -> None:
+    for status in TaskStatus:
+        assert convert.task_status_to_proto(status) != tasks_pb2.TASK_STATUS_UNSPECIFIED
