@@ -16,7 +16,8 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	@# npm ci rejects this lock file (it omits the other platforms' optional buf binaries)
+	npm install --no-audit --no-fund --loglevel=error
 	@touch $@
 
 setup: $(STAMP) $(NODE_STAMP)
