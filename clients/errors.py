@@ -15,6 +15,7 @@ from typing import cast
 
 import grpc
 from google.protobuf import any_pb2
+from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2, status_pb2
 
 DOMAIN = "agentd"
@@ -204,7 +205,10 @@ def from_rpc_error(error: grpc.aio.AioRpcError) -> AgentdError:
     for key, value in trailers:
         if key != DETAILS_KEY or not isinstance(value, bytes):
             continue
-        status = status_pb2.Status.FromString(value)
+        try:
+            status = status_pb2.Status.FromString(value)
+        except DecodeError:
+            continue  # the status code and message still say what happened
         message = status.message or message
         for detail in status.details:
             info = error_details_pb2.ErrorInfo()

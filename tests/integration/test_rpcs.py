@@ -147,6 +147,15 @@ async def test_garbage_bytes_are_rejected_and_server_keeps_serving(server: Agent
                 await raw(garbage, timeout=5)
             assert info.value.code() is grpc.StatusCode.INVALID_ARGUMENT
             assert "DecodeError" not in (info.value.details() or "")
+        raw_stream = channel.unary_stream(
+            "/agentd.v1.AgentService/StreamTaskEvents",
+            request_serializer=lambda b: b,
+            response_deserializer=lambda b: b,
+        )
+        with pytest.raises(grpc.aio.AioRpcError) as streamed:
+            async for _ in raw_stream(b"\xff\xff\xff", timeout=5):
+                pass
+        assert streamed.value.code() is grpc.StatusCode.INVALID_ARGUMENT
         stub = pb_grpc.AgentServiceStub(channel)
         ok = await stub.CallTool(
             pb.CallToolRequest(
