@@ -4,37 +4,55 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
+from collections.abc import AsyncIterator
 
+from agent.events import EventPayload, TaskEvent
 from agent.tasks import StopReason, Task, TaskStatus, utcnow
 from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
 
 
 class InMemoryTaskStore:
-    """Keeps tasks in a dict; returns copies so callers never share state."""
+    """Keeps tasks and event logs in dicts; returns copies so callers never share state."""
 
     def __init__(self) -> None:
         self._tasks: dict[str, Task] = {}
+        self._events: dict[str, list[TaskEvent]] = {}
+        self._changed: dict[str, asyncio.Condition] = {}
         self._lock = asyncio.Lock()
+
+    def _find(self, tenant: str, task_id: str) -> Task:
+        task = self._tasks.get(task_id)
+        if task is None or task.tenant != tenant:
+            raise TaskNotFoundError(task_id)
+        return task
 
     async def create(self, task: Task) -> None:
         async with self._lock:
             if task.task_id in self._tasks:
                 raise ValueError(f"task id {task.task_id!r} is taken")
             self._tasks[task.task_id] = copy.deepcopy(task)
+            self._events[task.task_id] = []
+            self._changed[task.task_id] = asyncio.Condition()
 
     async def get(self, tenant: str, task_id: str) -> Task:
-        task = self._tasks.get(task_id)
-        if task is None or task.tenant != tenant:
-            raise TaskNotFoundError(task_id)
-        return copy.deepcopy(task)
+        return copy.deepcopy(self._find(tenant, task_id))
+
+    async def update(self, task: Task) -> None:
+        async with self._lock:
+            stored = self._find(task.tenant, task.task_id)
+            if stored.status.terminal:
+                raise TaskAlreadyTerminalError(task.task_id, stored.status.value)
+            updated = copy.deepcopy(task)
+            updated.last_sequence = stored.last_sequence
+            updated.updated_at = utcnow()
+            self._tasks[task.task_id] = updated
 
     async def set_status(
         self, tenant: str, task_id: str, status: TaskStatus, *, detail: str = ""
     ) -> Task:
         async with self._lock:
-            task = self._tasks.get(task_id)
-            if task is None or task.tenant != tenant:
-                raise TaskNotFoundError(task_id)
+            task = self._find(tenant, task_id)
             if task.status.terminal:
                 raise TaskAlreadyTerminalError(task_id, task.status.value)
             task.status = status
@@ -43,3 +61,37 @@ class InMemoryTaskStore:
                 task.stop_detail = detail
             task.updated_at = utcnow()
             return copy.deepcopy(task)
+
+    async def append_event(self, task_id: str, trace_id: str, payload: EventPayload) -> TaskEvent:
+        condition = self._changed[task_id]
+        async with condition:
+            log = self._events[task_id]
+            event = TaskEvent(task_id, len(log) + 1, utcnow(), trace_id, payload)
+            log.append(event)
+            self._tasks[task_id].last_sequence = event.sequence
+            condition.notify_all()
+        return event
+
+    async def read_events(
+        self, tenant: str, task_id: str, after_sequence: int = 0
+    ) -> AsyncIterator[TaskEvent]:
+        self._find(tenant, task_id)
+        log = self._events[task_id]
+        condition = self._changed[task_id]
+        position = after_sequence
+        while True:
+            if position < len(log):
+                event = log[position]
+                position += 1
+                yield event
+                if event.terminal:
+                    return
+                continue
+            if log and log[-1].terminal:
+                return
+            async with condition:
+                await condition.wait_for(functools.partial(_grown, log, position))
+
+
+def _grown(log: list[TaskEvent], seen: int) -> bool:
+    return len(log) > seen

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from agent.plan import Plan
+
 
 class TaskStatus(enum.Enum):
     """Life-cycle state of a task."""
@@ -101,6 +103,14 @@ class Task:
     """How the engine runs it."""
     context: dict[str, Any] = field(default_factory=dict)
     """The caller's context data."""
+    tools: tuple[str, ...] = ()
+    """The tools the task may use (already narrowed to what the caller may use)."""
+    max_iterations: int = 10
+    """The iteration limit."""
+    trace_id: str = ""
+    """The trace the task runs in."""
+    plan: Plan | None = None
+    """The current plan (plan-and-execute mode)."""
     status: TaskStatus = TaskStatus.PENDING
     """Current state."""
     final_answer: str = ""

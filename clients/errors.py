@@ -134,7 +134,15 @@ class IdempotencyConflictError(AlreadyExistsError):
     """The idempotency key was used with a different request."""
 
 
-class PlanInvalidError(AgentdError):
+class AbortedError(AgentdError):
+    """The operation was aborted; retrying the whole operation may succeed."""
+
+
+class ModelOutputInvalidError(AgentdError):
+    """The model's replies could not be used."""
+
+
+class PlanInvalidError(AbortedError):
     """The planner could not produce a valid plan."""
 
 
@@ -171,6 +179,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "EVENTS_EXPIRED": EventsExpiredError,
     "DEADLINE_EXCEEDED": DeadlineExceededError,
     "INTERNAL": InternalError,
+    "MODEL_OUTPUT_INVALID": ModelOutputInvalidError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {
@@ -186,6 +195,7 @@ BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {
     grpc.StatusCode.ALREADY_EXISTS: AlreadyExistsError,
     grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceededError,
     grpc.StatusCode.INTERNAL: InternalError,
+    grpc.StatusCode.ABORTED: AbortedError,
 }
 
 

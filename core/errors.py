@@ -193,6 +193,35 @@ class DeadlineExceededError(AgentdError):
     reason = "DEADLINE_EXCEEDED"
 
 
+class LLMNotConfiguredError(AgentdError):
+    """No language model is configured; names the settings to set."""
+
+    reason = "LLM_NOT_CONFIGURED"
+
+    def __init__(self, settings: tuple[str, ...]) -> None:
+        self.settings = settings
+        super().__init__(
+            "no language model is configured; set " + ", ".join(settings) + " and restart agentd",
+            metadata={"settings": ",".join(settings)},
+        )
+
+
+class LLMUnavailableError(AgentdError):
+    """The model endpoint failed or could not be reached."""
+
+    reason = "LLM_UNAVAILABLE"
+
+
+class PlanInvalidError(AgentdError):
+    """The planner could not produce a valid plan, even after a repair attempt."""
+
+    reason = "PLAN_INVALID"
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("the planner did not produce a valid plan: " + "; ".join(problems))
+
+
 class InternalError(AgentdError):
     """An unexpected fault; the message names the trace id to quote."""
 

@@ -11,6 +11,10 @@ import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
+from agent.engine import LLM_SETTINGS, Engine
+from agent.limits import EngineConfig
+from agent.llm.openai import OpenAIModel
+from agent.llm.roles import ModelRoles
 from agent.memory_task_store import InMemoryTaskStore
 from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
@@ -48,6 +52,54 @@ def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
     )
 
 
+def build_models(settings: Settings) -> ModelRoles | None:
+    """The models for each role, or None when no model is configured."""
+    if not settings.llm_model:
+        return None
+    import openai
+
+    client = openai.AsyncOpenAI(
+        base_url=settings.llm_base_url,
+        api_key=settings.llm_api_key or "unused",
+        timeout=settings.llm_timeout_seconds,
+        max_retries=0,
+    )
+
+    def model(name: str | None) -> OpenAIModel | None:
+        if not name:
+            return None
+        return OpenAIModel(
+            name,
+            client=client,
+            temperature=settings.llm_temperature,
+            max_tokens=settings.llm_max_tokens,
+            max_attempts=settings.llm_max_attempts,
+        )
+
+    default = model(settings.llm_model)
+    assert default is not None
+    return ModelRoles(
+        default=default,
+        planner=model(settings.llm_planner_model),
+        executor=model(settings.llm_executor_model),
+        critic=model(settings.llm_critic_model),
+        synthesizer=model(settings.llm_synthesizer_model),
+    )
+
+
+def engine_config(settings: Settings) -> EngineConfig:
+    return EngineConfig(
+        max_concurrent_tool_calls=settings.max_concurrent_tool_calls,
+        step_timeout_seconds=settings.step_timeout_seconds,
+        task_timeout_seconds=settings.task_timeout_seconds,
+        token_budget=settings.token_budget,
+        critic_policy=settings.critic_policy,
+        critic_every_n=settings.critic_every_n,
+        max_corrections=settings.max_corrections,
+        tool_calling=settings.llm_tool_calling,
+    )
+
+
 @dataclass
 class AgentdServer:
     """A running server and what it needs to shut down cleanly."""
@@ -57,6 +109,7 @@ class AgentdServer:
     draining: DrainingInterceptor
     settings: Settings
     port: int
+    engine: Engine
 
     @classmethod
     async def start(
@@ -65,9 +118,11 @@ class AgentdServer:
         *,
         registry: ToolRegistry | None = None,
         tasks: TaskStore | None = None,
+        models: ModelRoles | None = None,
     ) -> AgentdServer:
         registry = registry or build_registry(settings, InMemoryAuditLog())
         tasks = tasks or InMemoryTaskStore()
+        engine = Engine(models or build_models(settings), registry, tasks, engine_config(settings))
         draining = DrainingInterceptor()
         server = grpc.aio.server(
             # Draining first: a refused call is not decoded at all.
@@ -79,7 +134,7 @@ class AgentdServer:
             ],
         )
         agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
-            AgentServicer(registry, tasks), server
+            AgentServicer(engine, registry, tasks), server
         )
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
@@ -92,7 +147,7 @@ class AgentdServer:
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
         await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
-        return cls(server, health, draining, settings, port)
+        return cls(server, health, draining, settings, port, engine)
 
     async def shutdown(self, grace: float | None = None) -> None:
         """Drain: NOT_SERVING, refuse new calls, let in-flight ones finish, stop."""
@@ -103,6 +158,7 @@ class AgentdServer:
         if self.settings.shutdown_delay_seconds:
             await asyncio.sleep(self.settings.shutdown_delay_seconds)
         await self.server.stop(grace)
+        await self.engine.close()
         log.info("stopped")
 
 
@@ -116,8 +172,14 @@ async def serve(settings: Settings) -> None:
         address=f"{host}:{running.port}",
         workspace=str(settings.workspace_dir.resolve()),
         tool_permission=settings.tool_permission,
-        engine="not available in this build: Execute and Plan answer UNIMPLEMENTED",
+        llm=settings.llm_model or "not configured",
     )
+    if not running.engine.configured:
+        log.warning(
+            "no language model configured: tools, health and tasks are served, "
+            "Execute and Plan answer FAILED_PRECONDITION until these are set",
+            settings=list(LLM_SETTINGS),
+        )
     print(f"agentd listening on {host}:{running.port}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

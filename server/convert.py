@@ -10,8 +10,11 @@ from typing import Any
 
 from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
 
-from agent.tasks import ExecutionMode, StopReason, Task, TaskStatus
-from agentd.v1 import agent_service_pb2, tasks_pb2, tools_pb2
+from agent import events as ev
+from agent.engine import TaskRequest
+from agent.plan import Plan
+from agent.tasks import ExecutionMode, StopReason, Task, TaskStatus, TokenUsage
+from agentd.v1 import agent_service_pb2, events_pb2, tasks_pb2, tools_pb2
 from tools.model import JSONValue, ToolSpec
 from tools.outcomes import ToolCallResult, ToolErrorKind
 
@@ -83,11 +86,7 @@ def tool_result_to_proto(result: ToolCallResult) -> agent_service_pb2.CallToolRe
     if result.error is None:
         response.result.CopyFrom(to_value(result.data))
     else:
-        response.error.CopyFrom(
-            tools_pb2.ToolCallError(
-                kind=_TOOL_ERROR_KINDS[result.error.kind], message=result.error.message
-            )
-        )
+        response.error.CopyFrom(_tool_error(result.error))
     return response
 
 
@@ -111,6 +110,171 @@ def mode_from_proto(mode: tasks_pb2.ExecutionMode.ValueType) -> ExecutionMode:
     return ExecutionMode.AUTO
 
 
+def usage_to_proto(usage: TokenUsage) -> tasks_pb2.TokenUsage:
+    return tasks_pb2.TokenUsage(
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        reasoning_tokens=usage.reasoning_tokens,
+        total_tokens=usage.total_tokens,
+    )
+
+
+def plan_to_proto(plan: Plan) -> tasks_pb2.Plan:
+    return tasks_pb2.Plan(
+        steps=[
+            tasks_pb2.PlanStep(
+                id=step.id,
+                description=step.description,
+                tool=step.tool,
+                arguments=dict_to_struct(dict(step.arguments)),
+                expected_output=step.expected_output,
+                estimated_seconds=step.estimated_seconds,
+                depends_on=list(step.depends_on),
+            )
+            for step in plan.steps
+        ],
+        estimated_total_seconds=plan.estimated_total_seconds,
+        revision=plan.revision,
+    )
+
+
+def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
+    return TaskRequest(
+        task=request.task,
+        tools=tuple(request.tools),
+        context=struct_to_dict(request.context),
+        max_iterations=request.max_iterations,
+        mode=mode_from_proto(request.mode),
+        token_budget=request.token_budget,
+    )
+
+
+_DECISIONS = {
+    "accept": events_pb2.REFLECTION_DECISION_ACCEPT,
+    "revise": events_pb2.REFLECTION_DECISION_REVISE,
+    "replan": events_pb2.REFLECTION_DECISION_REPLAN,
+}
+
+
+def _stop(reason: StopReason | None) -> tasks_pb2.StopReason.ValueType:
+    return _STOP_REASONS[reason] if reason is not None else tasks_pb2.STOP_REASON_UNSPECIFIED
+
+
+def _tool_error(error: Any) -> tools_pb2.ToolCallError:
+    return tools_pb2.ToolCallError(kind=_TOOL_ERROR_KINDS[error.kind], message=error.message)
+
+
+def event_to_proto(event: ev.TaskEvent) -> events_pb2.TaskEvent:
+    """The one place a domain event becomes its protobuf form."""
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromDatetime(event.timestamp)
+    out = events_pb2.TaskEvent(
+        task_id=event.task_id, sequence=event.sequence, timestamp=stamp, trace_id=event.trace_id
+    )
+    p = event.payload
+    match p:
+        case ev.StatusChanged():
+            out.status_changed.CopyFrom(
+                events_pb2.TaskStatusChanged(
+                    previous=_STATUSES[p.previous]
+                    if p.previous
+                    else tasks_pb2.TASK_STATUS_UNSPECIFIED,
+                    current=_STATUSES[p.current],
+                    detail=p.detail,
+                    stop_reason=_stop(p.stop_reason),
+                )
+            )
+        case ev.PlanCreated():
+            out.plan_created.plan.CopyFrom(plan_to_proto(p.plan))
+        case ev.PlanRevised():
+            out.plan_revised.CopyFrom(
+                events_pb2.PlanRevised(plan=plan_to_proto(p.plan), reason=p.reason)
+            )
+        case ev.StepStarted():
+            out.step_started.CopyFrom(
+                events_pb2.StepStarted(step_id=p.step_id, description=p.description, index=p.index)
+            )
+        case ev.StepFinished():
+            out.step_finished.CopyFrom(
+                events_pb2.StepFinished(
+                    step_id=p.step_id,
+                    success=p.success,
+                    output=p.output,
+                    duration=to_duration(p.duration_seconds),
+                )
+            )
+        case ev.TextDelta():
+            out.text_delta.CopyFrom(events_pb2.TextDelta(step_id=p.step_id, text=p.text))
+        case ev.ReasoningDelta():
+            out.reasoning_delta.CopyFrom(events_pb2.ReasoningDelta(step_id=p.step_id, text=p.text))
+        case ev.ToolCallStarted():
+            out.tool_call_started.CopyFrom(
+                events_pb2.ToolCallStarted(
+                    call_id=p.call_id,
+                    step_id=p.step_id,
+                    tool_name=p.tool_name,
+                    arguments=dict_to_struct(p.arguments),
+                )
+            )
+        case ev.ToolCallFinished():
+            finished = events_pb2.ToolCallFinished(
+                call_id=p.call_id,
+                tool_name=p.tool_name,
+                duration=to_duration(p.duration_seconds),
+                text=p.text,
+            )
+            if p.error is not None:
+                finished.error.CopyFrom(_tool_error(p.error))
+            else:
+                finished.result.CopyFrom(to_value(p.result))
+            out.tool_call_finished.CopyFrom(finished)
+        case ev.ReflectionVerdict():
+            out.reflection.CopyFrom(
+                events_pb2.ReflectionVerdict(
+                    step_id=p.step_id,
+                    accuracy=p.accuracy,
+                    completeness=p.completeness,
+                    relevance=p.relevance,
+                    logic=p.logic,
+                    confidence=p.confidence,
+                    passed=p.passed,
+                    decision=_DECISIONS[p.decision],
+                    feedback=p.feedback,
+                )
+            )
+        case ev.ApprovalRequested():
+            out.approval_requested.CopyFrom(
+                events_pb2.ApprovalRequested(
+                    call_id=p.call_id,
+                    tool_name=p.tool_name,
+                    arguments=dict_to_struct(p.arguments),
+                    reason=p.reason,
+                )
+            )
+        case ev.UsageReported():
+            out.usage.CopyFrom(
+                events_pb2.UsageReported(
+                    step_id=p.step_id,
+                    role=p.role,
+                    call=usage_to_proto(p.call),
+                    task_total=usage_to_proto(p.task_total),
+                )
+            )
+        case ev.FinalAnswer():
+            out.final_answer.CopyFrom(
+                events_pb2.FinalAnswer(
+                    text=p.text, stop_reason=_stop(p.stop_reason), stop_detail=p.stop_detail
+                )
+            )
+        case ev.ErrorOccurred():
+            out.error.CopyFrom(
+                events_pb2.ErrorOccurred(
+                    reason=p.reason, message=p.message, fatal=p.fatal, step_id=p.step_id
+                )
+            )
+    return out
+
+
 def task_to_proto(task: Task) -> tasks_pb2.Task:
     created = timestamp_pb2.Timestamp()
     created.FromDatetime(task.created_at)
@@ -123,18 +287,15 @@ def task_to_proto(task: Task) -> tasks_pb2.Task:
         mode=_MODES[task.mode],
         progress=tasks_pb2.Progress(current_step=task.current_step, total_steps=task.total_steps),
         final_answer=task.final_answer,
-        usage=tasks_pb2.TokenUsage(
-            prompt_tokens=task.usage.prompt_tokens,
-            completion_tokens=task.usage.completion_tokens,
-            reasoning_tokens=task.usage.reasoning_tokens,
-            total_tokens=task.usage.total_tokens,
-        ),
+        usage=usage_to_proto(task.usage),
         create_time=created,
         update_time=updated,
         stop_detail=task.stop_detail,
         last_sequence=task.last_sequence,
         context=dict_to_struct(task.context),
     )
+    if task.plan is not None:
+        message.plan.CopyFrom(plan_to_proto(task.plan))
     if task.stop_reason is not None:
         message.stop_reason = _STOP_REASONS[task.stop_reason]
     if task.failure is not None:

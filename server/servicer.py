@@ -4,19 +4,18 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+from agent.engine import Engine
 from agent.task_store import TaskStore
-from agent.tasks import TaskStatus
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import events_pb2, tasks_pb2
-from core.errors import FieldViolation, InvalidArgumentError, UnimplementedError
+from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from server import convert
 from server.calls import stream, unary
 from tools.registry import ToolRegistry
 
 MAX_ID_LENGTH = 128
-ENGINE_PENDING = "the agent engine is not part of this build yet"
 
 
 def _required_id(value: str, field: str) -> str:
@@ -30,9 +29,10 @@ def _required_id(value: str, field: str) -> str:
 
 
 class AgentServicer(pb_grpc.AgentServiceServicer):
-    """agentd.v1.AgentService over a tool registry and a task store."""
+    """agentd.v1.AgentService over the engine, the tool registry and the task store."""
 
-    def __init__(self, registry: ToolRegistry, tasks: TaskStore) -> None:
+    def __init__(self, engine: Engine, registry: ToolRegistry, tasks: TaskStore) -> None:
+        self._engine = engine
         self._registry = registry
         self._tasks = tasks
 
@@ -40,12 +40,15 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     async def Execute(  # noqa: N802 - gRPC method name
         self, request: pb.ExecuteRequest, call: CallContext
     ) -> AsyncIterator[events_pb2.TaskEvent]:
-        raise UnimplementedError("Execute", ENGINE_PENDING)
-        yield events_pb2.TaskEvent()  # type: ignore[unreachable]  # makes this a generator
+        task = await self._engine.start(convert.task_request(request), call)
+        async for event in self._tasks.read_events(task.tenant, task.task_id):
+            yield convert.event_to_proto(event)
 
     @unary
     async def Plan(self, request: pb.PlanRequest, call: CallContext) -> pb.PlanResponse:  # noqa: N802
-        raise UnimplementedError("Plan", ENGINE_PENDING)
+        context = convert.struct_to_dict(request.context)
+        plan = await self._engine.plan(request.task, list(request.tools), context, call)
+        return pb.PlanResponse(plan=convert.plan_to_proto(plan))
 
     @unary
     async def CallTool(  # noqa: N802
@@ -75,9 +78,7 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     ) -> tasks_pb2.Task:
         task_id = _required_id(request.task_id, "task_id")
         detail = request.reason or f"cancelled by {call.principal.id}"
-        task = await self._tasks.set_status(
-            call.principal.tenant, task_id, TaskStatus.CANCELLED, detail=detail
-        )
+        task = await self._engine.cancel(call.principal.tenant, task_id, detail)
         return convert.task_to_proto(task)
 
     @stream
@@ -85,6 +86,7 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         self, request: pb.StreamTaskEventsRequest, call: CallContext
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         task_id = _required_id(request.task_id, "task_id")
-        await self._tasks.get(call.principal.tenant, task_id)
-        raise UnimplementedError("StreamTaskEvents", ENGINE_PENDING)
-        yield events_pb2.TaskEvent()  # type: ignore[unreachable]  # makes this a generator
+        async for event in self._tasks.read_events(
+            call.principal.tenant, task_id, request.after_sequence
+        ):
+            yield convert.event_to_proto(event)

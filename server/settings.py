@@ -6,7 +6,7 @@ import ipaddress
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from tools.model import PermissionLevel
@@ -17,7 +17,7 @@ MiB = 1024 * 1024
 class Settings(BaseSettings):
     """Every setting has a default that lets `make run` work on a bare machine."""
 
-    model_config = SettingsConfigDict(env_prefix="AGENTD_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="AGENTD_", extra="ignore", populate_by_name=True)
 
     address: str = Field("127.0.0.1:50051", description="host:port the gRPC server listens on")
     grace_period_seconds: float = Field(
@@ -44,6 +44,43 @@ class Settings(BaseSettings):
     max_file_bytes: int = Field(MiB, gt=0, description="largest file read_file/write_file handle")
     max_tool_argument_bytes: int = Field(256 * 1024, gt=0, description="largest tool arguments")
     max_message_bytes: int = Field(4 * MiB, gt=0, description="largest gRPC message accepted")
+    llm_base_url: str | None = Field(
+        None,
+        validation_alias=AliasChoices("AGENTD_LLM_BASE_URL", "OPENAI_BASE_URL"),
+        description="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1",
+    )
+    llm_api_key: str | None = Field(
+        None,
+        validation_alias=AliasChoices("AGENTD_LLM_API_KEY", "OPENAI_API_KEY"),
+        description="API key for the endpoint",
+    )
+    llm_model: str | None = Field(
+        None, description="default model name; the engine is off without it"
+    )
+    llm_planner_model: str | None = Field(None, description="planner model (default: llm_model)")
+    llm_executor_model: str | None = Field(None, description="executor model (default: llm_model)")
+    llm_critic_model: str | None = Field(None, description="critic model (default: llm_model)")
+    llm_synthesizer_model: str | None = Field(
+        None, description="synthesizer model (default: llm_model)"
+    )
+    llm_temperature: float | None = Field(None, ge=0, le=2, description="sampling temperature")
+    llm_max_tokens: int | None = Field(None, gt=0, description="max tokens per model reply")
+    llm_timeout_seconds: float = Field(60.0, gt=0, description="per-request timeout")
+    llm_max_attempts: int = Field(
+        4, ge=1, le=10, description="attempts on 429/5xx/connection errors"
+    )
+    llm_tool_calling: bool = Field(True, description="whether the model supports native tool calls")
+    max_concurrent_tool_calls: int = Field(5, ge=1, le=64, description="tool calls run at once")
+    step_timeout_seconds: float = Field(30.0, gt=0, description="time limit of one step")
+    task_timeout_seconds: float = Field(600.0, gt=0, description="time limit of one task")
+    token_budget: int = Field(200_000, gt=0, description="default token budget per task")
+    critic_policy: Literal["every_step", "every_n", "end", "off"] = Field(
+        "end", description="when the critic reviews plan-and-execute results"
+    )
+    critic_every_n: int = Field(3, ge=1, description="steps between reviews with every_n")
+    max_corrections: int = Field(
+        3, ge=0, le=10, description="critic-requested corrections per task"
+    )
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="log level")
     log_format: Literal["json", "console"] = Field("json", description="log line format")
 

@@ -29,6 +29,9 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.UnimplementedError: grpc.StatusCode.UNIMPLEMENTED,
     errors.ShuttingDownError: grpc.StatusCode.UNAVAILABLE,
     errors.DeadlineExceededError: grpc.StatusCode.DEADLINE_EXCEEDED,
+    errors.LLMNotConfiguredError: grpc.StatusCode.FAILED_PRECONDITION,
+    errors.LLMUnavailableError: grpc.StatusCode.UNAVAILABLE,
+    errors.PlanInvalidError: grpc.StatusCode.ABORTED,
     errors.InternalError: grpc.StatusCode.INTERNAL,
 }
 

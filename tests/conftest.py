@@ -15,6 +15,16 @@ from tools.audit import InMemoryAuditLog
 from tools.registry import ToolRegistry
 
 
+@pytest.fixture(autouse=True)
+def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settings come from the tests alone, never from the developer's shell."""
+    import os
+
+    for name in list(os.environ):
+        if name.startswith(("AGENTD_", "OPENAI_")) and name != "AGENTD_REQUIRE_SERVICES":
+            monkeypatch.delenv(name)
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(

@@ -63,7 +63,8 @@ def test_task_and_exec(served: ServerProcess) -> None:
     assert "NOT_FOUND TASK_NOT_FOUND" in out.stderr
     out = agentd(served, "exec", "what is 2+2", "--follow")
     assert out.returncode == 1
-    assert "UNIMPLEMENTED" in out.stderr
+    assert "FAILED_PRECONDITION LLM_NOT_CONFIGURED" in out.stderr
+    assert "AGENTD_LLM_MODEL" in out.stderr
 
 
 def test_health(served: ServerProcess) -> None:

@@ -218,13 +218,14 @@ async def test_get_and_cancel_a_stored_task(
         await server.shutdown(grace=0)
 
 
-async def test_execute_and_plan_are_unimplemented_with_a_clear_message(client: AgentClient) -> None:
-    with pytest.raises(client_errors.UnimplementedError) as info:
+async def test_execute_and_plan_without_a_model_name_the_settings(client: AgentClient) -> None:
+    with pytest.raises(client_errors.LLMNotConfiguredError) as info:
         async for _ in client.execute("add 2 and 2"):
             pass
-    assert info.value.code is grpc.StatusCode.UNIMPLEMENTED
-    assert "engine" in info.value.message
-    with pytest.raises(client_errors.UnimplementedError):
+    assert info.value.code is grpc.StatusCode.FAILED_PRECONDITION
+    assert "AGENTD_LLM_MODEL" in info.value.message
+    assert "AGENTD_LLM_BASE_URL" in info.value.message
+    with pytest.raises(client_errors.LLMNotConfiguredError):
         await client.plan("add 2 and 2")
 
 

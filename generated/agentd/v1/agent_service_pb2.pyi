@@ -34,6 +34,7 @@ class ExecuteRequest(_message.Message):
     MAX_ITERATIONS_FIELD_NUMBER: _builtins.int
     MODE_FIELD_NUMBER: _builtins.int
     IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
+    TOKEN_BUDGET_FIELD_NUMBER: _builtins.int
     task: _builtins.str
     """What to do, in natural language; 1 to 5,000 characters."""
     max_iterations: _builtins.int
@@ -43,6 +44,10 @@ class ExecuteRequest(_message.Message):
     idempotency_key: _builtins.str
     """When set, a retry with the same key and the same request returns the
     same task instead of starting a new one.
+    """
+    token_budget: _builtins.int
+    """Most tokens the task may spend on model calls; 0 means the server's
+    default. A task that reaches it stops with STOP_REASON_TOKEN_BUDGET.
     """
     @_builtins.property
     def tools(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -63,10 +68,11 @@ class ExecuteRequest(_message.Message):
         max_iterations: _builtins.int = ...,
         mode: _tasks_pb2.ExecutionMode.ValueType = ...,
         idempotency_key: _builtins.str = ...,
+        token_budget: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "idempotency_key", b"idempotency_key", "max_iterations", b"max_iterations", "mode", b"mode", "task", b"task", "tools", b"tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "idempotency_key", b"idempotency_key", "max_iterations", b"max_iterations", "mode", b"mode", "task", b"task", "token_budget", b"token_budget", "tools", b"tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -64,7 +64,9 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     ERROR_REASON_LLM_UNAVAILABLE: _ErrorReason.ValueType  # 15
     """The language model endpoint failed or could not be reached."""
     ERROR_REASON_PLAN_INVALID: _ErrorReason.ValueType  # 16
-    """The planner could not produce a valid plan."""
+    """The planner could not produce a valid plan (status ABORTED: a retry
+    may succeed, since models are not deterministic).
+    """
     ERROR_REASON_IDEMPOTENCY_CONFLICT: _ErrorReason.ValueType  # 17
     """The idempotency key was already used with a different request."""
     ERROR_REASON_EVENTS_EXPIRED: _ErrorReason.ValueType  # 18
@@ -73,6 +75,11 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """The call's deadline passed before it could finish."""
     ERROR_REASON_INTERNAL: _ErrorReason.ValueType  # 20
     """An unexpected server fault; the message carries a trace id to quote."""
+    ERROR_REASON_MODEL_OUTPUT_INVALID: _ErrorReason.ValueType  # 21
+    """The model's replies could not be used (for example, text ReAct output
+    that could not be parsed even after a corrective prompt). Appears in
+    `Task.error` and error events.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -125,7 +132,9 @@ ERROR_REASON_LLM_NOT_CONFIGURED: ErrorReason.ValueType  # 14
 ERROR_REASON_LLM_UNAVAILABLE: ErrorReason.ValueType  # 15
 """The language model endpoint failed or could not be reached."""
 ERROR_REASON_PLAN_INVALID: ErrorReason.ValueType  # 16
-"""The planner could not produce a valid plan."""
+"""The planner could not produce a valid plan (status ABORTED: a retry
+may succeed, since models are not deterministic).
+"""
 ERROR_REASON_IDEMPOTENCY_CONFLICT: ErrorReason.ValueType  # 17
 """The idempotency key was already used with a different request."""
 ERROR_REASON_EVENTS_EXPIRED: ErrorReason.ValueType  # 18
@@ -134,4 +143,9 @@ ERROR_REASON_DEADLINE_EXCEEDED: ErrorReason.ValueType  # 19
 """The call's deadline passed before it could finish."""
 ERROR_REASON_INTERNAL: ErrorReason.ValueType  # 20
 """An unexpected server fault; the message carries a trace id to quote."""
+ERROR_REASON_MODEL_OUTPUT_INVALID: ErrorReason.ValueType  # 21
+"""The model's replies could not be used (for example, text ReAct output
+that could not be parsed even after a corrective prompt). Appears in
+`Task.error` and error events.
+"""
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

@@ -1,0 +1,348 @@
+"""The engine: accepts tasks, runs each in its own asyncio task, and reports every step.
+
+Lifecycle of a task: PENDING (stored, first event) -> RUNNING -> COMPLETED
+(with a final answer, possibly partial when a limit stopped the work),
+FAILED (with an error) or CANCELLED. The terminal status event is always the
+last event of the task's log. A terminal state is never overwritten: a late
+write after a cancel is dropped by the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+
+from agent import events as ev
+from agent.limits import (
+    DEFAULT_MAX_ITERATIONS,
+    MAX_CONTEXT_BYTES,
+    MAX_ITERATIONS_LIMIT,
+    MAX_TASK_CHARS,
+    EngineConfig,
+    LimitReached,
+    ModelOutputInvalid,
+)
+from agent.llm.base import ModelError
+from agent.llm.roles import ModelRoles
+from agent.modes import Outcome, function_calling, plan_execute, planner, text_react
+from agent.modes.router import choose_mode
+from agent.modes.synthesis import notes_answer, partial_outcome
+from agent.plan import Plan
+from agent.run import TaskRun
+from agent.task_store import TaskStore
+from agent.tasks import ExecutionMode, StopReason, Task, TaskFailure, TaskStatus, new_task_id
+from core.errors import (
+    FieldViolation,
+    InvalidArgumentError,
+    LLMNotConfiguredError,
+    PlanInvalidError,
+    TaskAlreadyTerminalError,
+)
+from core.identity import CallContext
+from tools.model import ToolSpec
+from tools.registry import ToolRegistry
+
+log = structlog.get_logger(__name__)
+
+MODES: dict[ExecutionMode, Callable[[TaskRun], Awaitable[Outcome]]] = {
+    ExecutionMode.FUNCTION_CALLING: function_calling.run,
+    ExecutionMode.TEXT_REACT: text_react.run,
+    ExecutionMode.PLAN_AND_EXECUTE: plan_execute.run,
+}
+LLM_SETTINGS = (
+    "AGENTD_LLM_MODEL",
+    "AGENTD_LLM_BASE_URL (or OPENAI_BASE_URL)",
+    "AGENTD_LLM_API_KEY (or OPENAI_API_KEY)",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TaskRequest:
+    """What a caller asks the engine to do."""
+
+    task: str
+    tools: tuple[str, ...] = ()
+    """Allow-list; empty means every tool the caller may use."""
+    context: Mapping[str, Any] = field(default_factory=dict)
+    max_iterations: int = 0
+    """0 means the default."""
+    mode: ExecutionMode = ExecutionMode.AUTO
+    token_budget: int = 0
+    """0 means the configured default."""
+
+
+class Engine:
+    """Runs tasks. One per process; safe to use from many RPCs at once."""
+
+    def __init__(
+        self,
+        models: ModelRoles | None,
+        registry: ToolRegistry,
+        store: TaskStore,
+        config: EngineConfig | None = None,
+    ) -> None:
+        self._models = models
+        self._registry = registry
+        self._store = store
+        self.config = config or EngineConfig()
+        self._running: dict[str, tuple[asyncio.Task[None], TaskRun]] = {}
+        self._cancel_reasons: dict[str, str] = {}
+
+    @property
+    def configured(self) -> bool:
+        return self._models is not None
+
+    # -- validation ------------------------------------------------------------
+
+    def _validate(
+        self,
+        text: str,
+        tools: Sequence[str],
+        context: Mapping[str, Any],
+        call: CallContext,
+        max_iterations: int = 0,
+    ) -> tuple[dict[str, ToolSpec], int]:
+        violations: list[FieldViolation] = []
+        if not text.strip():
+            violations.append(FieldViolation("task", "is required"))
+        elif len(text) > MAX_TASK_CHARS:
+            violations.append(
+                FieldViolation(
+                    "task", f"is {len(text)} characters; at most {MAX_TASK_CHARS} are allowed"
+                )
+            )
+        size = len(json.dumps(dict(context), separators=(",", ":"), default=str).encode())
+        if size > MAX_CONTEXT_BYTES:
+            violations.append(
+                FieldViolation(
+                    "context", f"is {size} bytes as JSON; at most {MAX_CONTEXT_BYTES} are allowed"
+                )
+            )
+        if max_iterations and not 1 <= max_iterations <= MAX_ITERATIONS_LIMIT:
+            violations.append(
+                FieldViolation(
+                    "max_iterations",
+                    f"must be between 1 and {MAX_ITERATIONS_LIMIT} (0 for the default)",
+                )
+            )
+        visible = {spec.name: spec for spec in self._registry.visible_to(call)}
+        chosen: dict[str, ToolSpec] = {}
+        for index, name in enumerate(tools):
+            if name in visible:
+                chosen[name] = visible[name]
+            else:
+                violations.append(
+                    FieldViolation(f"tools[{index}]", f"no tool named {name!r} is available to you")
+                )
+        if violations:
+            raise InvalidArgumentError(violations)
+        return (chosen or visible), (max_iterations or DEFAULT_MAX_ITERATIONS)
+
+    def _require_models(self) -> ModelRoles:
+        if self._models is None:
+            raise LLMNotConfiguredError(LLM_SETTINGS)
+        return self._models
+
+    def _new_run(
+        self,
+        task: Task,
+        call: CallContext,
+        tools: dict[str, ToolSpec],
+        budget: int,
+        *,
+        persist: bool = True,
+    ) -> TaskRun:
+        return TaskRun(
+            task=task,
+            call=call,
+            models=self._require_models(),
+            registry=self._registry,
+            store=self._store,
+            config=self.config,
+            token_budget=budget or self.config.token_budget,
+            tool_specs=tools,
+            persist=persist,
+        )
+
+    # -- RPC entry points --------------------------------------------------------
+
+    async def plan(
+        self, text: str, tools: Sequence[str], context: Mapping[str, Any], call: CallContext
+    ) -> Plan:
+        """Run the planner only. Raises PlanInvalidError when no valid plan comes."""
+        models = self._require_models()
+        specs, _ = self._validate(text, tools, context, call)
+        task = Task(
+            task_id="plan",
+            tenant=call.principal.tenant,
+            owner=call.principal.id,
+            task=text,
+            context=dict(context),
+        )
+        run = self._new_run(task, call, specs, 0, persist=False)
+        del models
+        try:
+            return await planner.make_plan(run)
+        except LimitReached as limit:
+            raise PlanInvalidError([limit.detail]) from None
+
+    async def start(self, request: TaskRequest, call: CallContext) -> Task:
+        """Store a new task, start running it, and return it (its first event is written)."""
+        self._require_models()
+        specs, iterations = self._validate(
+            request.task, request.tools, request.context, call, request.max_iterations
+        )
+        if request.token_budget < 0:
+            raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
+        mode = request.mode
+        if mode is ExecutionMode.AUTO:
+            mode = choose_mode(request.task, self.config.tool_calling)
+        task = Task(
+            task_id=new_task_id(),
+            tenant=call.principal.tenant,
+            owner=call.principal.id,
+            task=request.task,
+            mode=mode,
+            context=dict(request.context),
+            tools=tuple(specs),
+            max_iterations=iterations,
+            trace_id=call.trace_id,
+        )
+        await self._store.create(task)
+        run = self._new_run(task, call, specs, request.token_budget)
+        await run.emit(ev.StatusChanged(TaskStatus.PENDING, None, f"accepted; mode {mode.value}"))
+        runner = asyncio.create_task(self._run(run), name=f"agentd-task-{task.task_id}")
+        self._running[task.task_id] = (runner, run)
+        runner.add_done_callback(lambda _: self._running.pop(task.task_id, None))
+        return task
+
+    async def cancel(self, tenant: str, task_id: str, reason: str) -> Task:
+        """Cancel a task: stop its model and tool calls, keep partial results, end it CANCELLED."""
+        task = await self._store.get(tenant, task_id)
+        if task.status.terminal:
+            raise TaskAlreadyTerminalError(task_id, task.status.value)
+        entry = self._running.get(task_id)
+        if entry is not None:
+            runner, _ = entry
+            self._cancel_reasons[task_id] = reason
+            runner.cancel()
+            await asyncio.wait({runner}, timeout=5)
+        else:
+            cancelled = await self._store.set_status(
+                tenant, task_id, TaskStatus.CANCELLED, detail=reason
+            )
+            await self._store.append_event(
+                task_id,
+                task.trace_id,
+                ev.StatusChanged(TaskStatus.CANCELLED, task.status, reason, StopReason.CANCELLED),
+            )
+            return cancelled
+        return await self._store.get(tenant, task_id)
+
+    async def close(self, reason: str = "the server shut down") -> None:
+        """Cancel whatever still runs (after the server's grace period)."""
+        for task_id, (runner, _) in list(self._running.items()):
+            self._cancel_reasons[task_id] = reason
+            runner.cancel()
+        if self._running:
+            await asyncio.wait({r for r, _ in self._running.values()}, timeout=5)
+
+    # -- running -----------------------------------------------------------------
+
+    def _deadline(self, run: TaskRun) -> float:
+        limit = self.config.task_timeout_seconds
+        if run.call.deadline_seconds is not None:
+            limit = min(limit, run.call.deadline_seconds)
+        return max(0.0, limit) if math.isfinite(limit) else self.config.task_timeout_seconds
+
+    async def _run(self, run: TaskRun) -> None:
+        task = run.task
+        try:
+            task.status = TaskStatus.RUNNING
+            await run.save()
+            await run.emit(
+                ev.StatusChanged(TaskStatus.RUNNING, TaskStatus.PENDING, f"mode {task.mode.value}")
+            )
+            deadline = self._deadline(run)
+            try:
+                async with asyncio.timeout(deadline):
+                    outcome = await MODES[task.mode](run)
+            except LimitReached as limit:
+                outcome = await self._partial(run, limit)
+            except TimeoutError:
+                detail = f"the task's time limit of {deadline:g} s passed"
+                outcome = Outcome(notes_answer(run, detail), StopReason.DEADLINE, detail)
+            await self._complete(run, outcome)
+        except asyncio.CancelledError:
+            await self._cancelled(run)
+        except ModelError as error:
+            await self._fail(run, "LLM_UNAVAILABLE", error.message)
+        except PlanInvalidError as error:
+            await self._fail(run, error.reason, error.message)
+        except ModelOutputInvalid as error:
+            await self._fail(run, "MODEL_OUTPUT_INVALID", error.message)
+        except TaskAlreadyTerminalError:
+            log.info("late write after the task ended was dropped", task_id=task.task_id)
+        except Exception:
+            log.exception("task crashed", task_id=task.task_id, trace_id=run.call.trace_id)
+            await self._fail(run, "INTERNAL", f"internal error; quote trace id {run.call.trace_id}")
+
+    async def _partial(self, run: TaskRun, limit: LimitReached) -> Outcome:
+        try:
+            async with asyncio.timeout(self.config.step_timeout_seconds):
+                return await partial_outcome(run, limit)
+        except (TimeoutError, ModelError):
+            return Outcome(notes_answer(run, limit.detail), limit.reason, limit.detail)
+
+    async def _complete(self, run: TaskRun, outcome: Outcome) -> None:
+        task = run.task
+        previous = task.status
+        task.final_answer = outcome.answer
+        task.stop_reason = outcome.stop_reason
+        task.stop_detail = outcome.detail
+        await run.emit(ev.FinalAnswer(outcome.answer, outcome.stop_reason, outcome.detail))
+        await run.save()
+        task.status = TaskStatus.COMPLETED
+        await run.save()
+        await run.emit(
+            ev.StatusChanged(TaskStatus.COMPLETED, previous, outcome.detail, outcome.stop_reason)
+        )
+
+    async def _fail(self, run: TaskRun, reason: str, message: str) -> None:
+        task = run.task
+        previous = task.status
+        task.failure = TaskFailure(reason, message)
+        task.stop_reason = StopReason.ERROR
+        task.stop_detail = message
+        if run.notes:
+            task.final_answer = notes_answer(run, message)
+        await run.emit(ev.ErrorOccurred(reason, message, True))
+        task.status = TaskStatus.FAILED
+        try:
+            await run.save()
+        except TaskAlreadyTerminalError:
+            return
+        await run.emit(ev.StatusChanged(TaskStatus.FAILED, previous, message, StopReason.ERROR))
+
+    async def _cancelled(self, run: TaskRun) -> None:
+        task = run.task
+        previous = task.status
+        reason = self._cancel_reasons.pop(task.task_id, "") or "cancelled"
+        task.stop_reason = StopReason.CANCELLED
+        task.stop_detail = reason
+        if run.notes:
+            task.final_answer = notes_answer(run, f"cancelled: {reason}")
+        task.status = TaskStatus.CANCELLED
+        try:
+            await run.save()
+        except TaskAlreadyTerminalError:
+            return
+        await run.emit(
+            ev.StatusChanged(TaskStatus.CANCELLED, previous, reason, StopReason.CANCELLED)
+        )

@@ -1,0 +1,168 @@
+"""Events: small frozen types joined in one union, each in a per-task log envelope."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from agent.plan import Plan
+from agent.tasks import StopReason, TaskStatus, TokenUsage
+from tools.outcomes import ToolCallError
+
+
+@dataclass(frozen=True, slots=True)
+class StatusChanged:
+    current: TaskStatus
+    previous: TaskStatus | None = None
+    detail: str = ""
+    stop_reason: StopReason | None = None
+    type: Literal["status_changed"] = "status_changed"
+
+
+@dataclass(frozen=True, slots=True)
+class PlanCreated:
+    plan: Plan
+    type: Literal["plan_created"] = "plan_created"
+
+
+@dataclass(frozen=True, slots=True)
+class PlanRevised:
+    plan: Plan
+    reason: str
+    type: Literal["plan_revised"] = "plan_revised"
+
+
+@dataclass(frozen=True, slots=True)
+class StepStarted:
+    step_id: str
+    description: str
+    index: int
+    type: Literal["step_started"] = "step_started"
+
+
+@dataclass(frozen=True, slots=True)
+class StepFinished:
+    step_id: str
+    success: bool
+    output: str
+    duration_seconds: float
+    type: Literal["step_finished"] = "step_finished"
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    step_id: str
+    text: str
+    type: Literal["text_delta"] = "text_delta"
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningDelta:
+    step_id: str
+    text: str
+    type: Literal["reasoning_delta"] = "reasoning_delta"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallStarted:
+    call_id: str
+    step_id: str
+    tool_name: str
+    arguments: dict[str, Any]
+    type: Literal["tool_call_started"] = "tool_call_started"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallFinished:
+    call_id: str
+    tool_name: str
+    result: Any
+    error: ToolCallError | None
+    duration_seconds: float
+    text: str
+    type: Literal["tool_call_finished"] = "tool_call_finished"
+
+
+@dataclass(frozen=True, slots=True)
+class ReflectionVerdict:
+    step_id: str
+    accuracy: float
+    completeness: float
+    relevance: float
+    logic: float
+    confidence: float
+    passed: bool
+    decision: Literal["accept", "revise", "replan"]
+    feedback: str
+    type: Literal["reflection"] = "reflection"
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalRequested:
+    call_id: str
+    tool_name: str
+    arguments: dict[str, Any]
+    reason: str
+    type: Literal["approval_requested"] = "approval_requested"
+
+
+@dataclass(frozen=True, slots=True)
+class UsageReported:
+    step_id: str
+    role: str
+    call: TokenUsage
+    task_total: TokenUsage
+    type: Literal["usage"] = "usage"
+
+
+@dataclass(frozen=True, slots=True)
+class FinalAnswer:
+    text: str
+    stop_reason: StopReason
+    stop_detail: str = ""
+    type: Literal["final_answer"] = "final_answer"
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorOccurred:
+    reason: str
+    message: str
+    fatal: bool
+    step_id: str = ""
+    type: Literal["error"] = "error"
+
+
+EventPayload = (
+    StatusChanged
+    | PlanCreated
+    | PlanRevised
+    | StepStarted
+    | StepFinished
+    | TextDelta
+    | ReasoningDelta
+    | ToolCallStarted
+    | ToolCallFinished
+    | ReflectionVerdict
+    | ApprovalRequested
+    | UsageReported
+    | FinalAnswer
+    | ErrorOccurred
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TaskEvent:
+    """An event in a task's log."""
+
+    task_id: str
+    sequence: int
+    """Strictly increasing per task, from 1."""
+    timestamp: datetime
+    trace_id: str
+    payload: EventPayload = field(compare=False)
+
+    @property
+    def terminal(self) -> bool:
+        """True for the last event of a task's log."""
+        return isinstance(self.payload, StatusChanged) and self.payload.current.terminal

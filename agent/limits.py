@@ -1,0 +1,57 @@
+"""The engine's knobs and limits, and the signal a limit raises when it stops a task."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from agent.tasks import StopReason
+
+DEFAULT_MAX_ITERATIONS = 10
+MAX_ITERATIONS_LIMIT = 50
+MAX_TASK_CHARS = 5_000
+MAX_CONTEXT_BYTES = 10 * 1024
+CRITIC_WEIGHTS = {"accuracy": 0.4, "completeness": 0.3, "relevance": 0.2, "logic": 0.1}
+
+
+@dataclass(frozen=True, slots=True)
+class EngineConfig:
+    """How the engine runs tasks; every limit here is enforced and reported."""
+
+    max_concurrent_tool_calls: int = 5
+    """Tool calls (and plan steps) that run at once within one task."""
+    step_timeout_seconds: float = 30.0
+    """Time limit of one step (an iteration, or a plan step)."""
+    task_timeout_seconds: float = 600.0
+    """Time limit of a whole task (the caller's deadline, if shorter, wins)."""
+    token_budget: int = 200_000
+    """Tokens a task may spend unless the request sets its own budget."""
+    critic_policy: Literal["every_step", "every_n", "end", "off"] = "end"
+    """When the critic reviews plan-and-execute results."""
+    critic_every_n: int = 3
+    """Completed steps between reviews under `every_n`."""
+    pass_threshold: float = 0.7
+    """Weighted critic confidence needed to pass."""
+    max_corrections: int = 3
+    """Corrections the critic may ask for in one task."""
+    tool_calling: bool = True
+    """Whether the model supports native tool calls (auto mode uses text ReAct if not)."""
+    max_repeated_calls: int = 3
+    """The same tool with the same arguments this many times in a row stops the loop."""
+
+
+class LimitReached(Exception):  # noqa: N818 - a stop signal, named for what happened
+    """A limit stopped the task; the runner writes the best answer it can."""
+
+    def __init__(self, reason: StopReason, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+
+
+class ModelOutputInvalid(Exception):  # noqa: N818
+    """The model's replies could not be used, even after a corrective prompt."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message

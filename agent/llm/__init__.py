@@ -1,0 +1,1 @@
+"""Language models behind one narrow interface (`agent.llm.base.Model`)."""

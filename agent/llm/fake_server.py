@@ -1,0 +1,306 @@
+"""A real OpenAI-compatible HTTP server that plays a script of replies.
+
+Tests run it in-process so that the real `openai` client, HTTP, streaming
+(server-sent events) and tool-call parsing are exercised end to end; gateway
+teams run it with `agentd fake-llm --script FILE --port N` to test against
+agentd without a model.
+
+A script is a JSON list of replies (or `{"replies": [...]}`). Each request
+takes the first unused reply whose `match` (if any) occurs in the request's
+messages. A reply is one of:
+
+    {"text": "hello", "reasoning": "thinking", "chunks": 3}
+    {"json": {"any": "value"}}                     # text = that JSON
+    {"tool_calls": [{"name": "calculator", "arguments": {"expression": "2+2"}},
+                    {"name": "calculator", "arguments_raw": "{broken"}]}
+    {"error": {"status": 429, "message": "slow down"}}
+    {"delay_seconds": 2.5, "text": "late"}         # answer after a delay
+    {"drop": true}                                 # close the connection mid-reply
+
+Optional on any reply: `match` (substring), `usage` ({"prompt_tokens": N,
+"completion_tokens": M}), `finish_reason`, `repeat` (serve it N times;
+-1 for ever). When the script runs out the server answers 500 with
+`script exhausted`. Every request body is kept in `requests`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from aiohttp import web
+
+JSON = dict[str, Any]
+
+
+def load_script(path: Path) -> list[JSON]:
+    data = json.loads(path.read_text())
+    replies = data["replies"] if isinstance(data, dict) else data
+    if not isinstance(replies, list) or not all(isinstance(r, dict) for r in replies):
+        raise ValueError('a script is a JSON list of reply objects, or {"replies": [...]}')
+    return replies
+
+
+def _request_text(body: JSON) -> str:
+    parts: list[str] = []
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, str):
+            parts.append(content)
+    return "\n".join(parts)
+
+
+class FakeOpenAIServer:
+    """Serve `/v1/chat/completions` and `/v1/models` on 127.0.0.1."""
+
+    def __init__(
+        self,
+        replies: Sequence[JSON] = (),
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        model: str = "fake-model",
+    ) -> None:
+        self._pending: list[JSON] = [dict(r) for r in replies]
+        self._host = host
+        self._port = port
+        self._model = model
+        self._runner: web.AppRunner | None = None
+        self.requests: list[JSON] = []
+        self._lock = asyncio.Lock()
+
+    @property
+    def port(self) -> int:
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self._host}:{self._port}/v1"
+
+    @property
+    def remaining(self) -> int:
+        return sum(1 for r in self._pending if r.get("repeat", 1) != -1)
+
+    def add(self, *replies: JSON) -> None:
+        self._pending.extend(dict(r) for r in replies)
+
+    def assert_complete(self) -> None:
+        assert self.remaining == 0, f"{self.remaining} scripted replies were not used"
+
+    async def start(self) -> FakeOpenAIServer:
+        app = web.Application(client_max_size=16 * 1024 * 1024)
+        app.router.add_post("/v1/chat/completions", self._chat)
+        app.router.add_get("/v1/models", self._models)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self._host, self._port)
+        await site.start()
+        server = site._server  # aiohttp exposes the bound port only here
+        assert server is not None
+        self._port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        return self
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeOpenAIServer:
+        return await self.start()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    async def _models(self, request: web.Request) -> web.Response:
+        return web.json_response(
+            {
+                "object": "list",
+                "data": [{"id": self._model, "object": "model", "owned_by": "agentd"}],
+            }
+        )
+
+    async def _take(self, body: JSON) -> JSON | None:
+        text = _request_text(body)
+        async with self._lock:
+            for index, reply in enumerate(self._pending):
+                match = reply.get("match")
+                if match is None or match in text:
+                    repeat = reply.get("repeat", 1)
+                    if repeat == -1:
+                        return reply
+                    if repeat > 1:
+                        reply["repeat"] = repeat - 1
+                    else:
+                        del self._pending[index]
+                    return reply
+        return None
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        try:
+            body = await request.json()
+        except json.JSONDecodeError:
+            return _error(400, "request body is not JSON")
+        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+            return _error(400, "`messages` is required")
+        self.requests.append(body)
+        reply = await self._take(body)
+        if reply is None:
+            return _error(500, "script exhausted", "server_error")
+        if reply.get("delay_seconds"):
+            await asyncio.sleep(float(reply["delay_seconds"]))
+        if "error" in reply:
+            error = reply["error"]
+            return _error(
+                int(error.get("status", 500)),
+                str(error.get("message", "scripted error")),
+                error.get("type"),
+            )
+        if reply.get("drop"):
+            assert request.transport is not None
+            request.transport.close()
+            return web.Response(status=500)
+        if body.get("stream"):
+            return await self._stream(request, body, reply)
+        return web.json_response(self._completion(body, reply))
+
+    def _parts(self, reply: JSON) -> tuple[str, str, list[JSON], str, JSON]:
+        text = reply.get("text", "")
+        if "json" in reply:
+            text = json.dumps(reply["json"])
+        calls: list[JSON] = []
+        for i, call in enumerate(reply.get("tool_calls", []), 1):
+            raw = (
+                call["arguments_raw"]
+                if "arguments_raw" in call
+                else json.dumps(call.get("arguments", {}))
+            )
+            calls.append(
+                {
+                    "id": call.get("id", f"call_{i}_{time.monotonic_ns() % 10**8}"),
+                    "type": "function",
+                    "function": {"name": call["name"], "arguments": raw},
+                }
+            )
+        finish = reply.get("finish_reason", "tool_calls" if calls else "stop")
+        usage = {"prompt_tokens": 10, "completion_tokens": 5, **reply.get("usage", {})}
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        return text, reply.get("reasoning", ""), calls, finish, usage
+
+    def _completion(self, body: JSON, reply: JSON) -> JSON:
+        text, reasoning, calls, finish, usage = self._parts(reply)
+        message: JSON = {"role": "assistant", "content": text if text or not calls else None}
+        if reasoning:
+            message["reasoning_content"] = reasoning
+        if calls:
+            message["tool_calls"] = calls
+        return {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", self._model),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": usage,
+        }
+
+    async def _stream(self, request: web.Request, body: JSON, reply: JSON) -> web.StreamResponse:
+        text, reasoning, calls, finish, usage = self._parts(reply)
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        )
+        await response.prepare(request)
+        base = {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": body.get("model", self._model),
+        }
+
+        async def send(delta: JSON, finish_reason: str | None = None, **extra: Any) -> None:
+            chunk = {
+                **base,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+                **extra,
+            }
+            await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
+
+        pieces = max(1, int(reply.get("chunks", 3)))
+        await send({"role": "assistant", "content": ""})
+        for piece in _split(reasoning, pieces):
+            await send({"reasoning_content": piece})
+        for piece in _split(text, pieces):
+            await send({"content": piece})
+        for index, call in enumerate(calls):
+            arguments = call["function"]["arguments"]
+            await send(
+                {
+                    "tool_calls": [
+                        {
+                            "index": index,
+                            "id": call["id"],
+                            "type": "function",
+                            "function": {"name": call["function"]["name"], "arguments": ""},
+                        }
+                    ]
+                }
+            )
+            for piece in _split(arguments, 2):
+                await send({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+        await send({}, finish)
+        if (body.get("stream_options") or {}).get("include_usage"):
+            await response.write(
+                f"data: {json.dumps({**base, 'choices': [], 'usage': usage})}\n\n".encode()
+            )
+        await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+        return response
+
+
+def _split(text: str, pieces: int) -> list[str]:
+    if not text:
+        return []
+    size = max(1, -(-len(text) // pieces))
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def _error(status: int, message: str, kind: str | None = None) -> web.Response:
+    kinds = {400: "invalid_request_error", 401: "authentication_error", 429: "rate_limit_error"}
+    return web.json_response(
+        {
+            "error": {
+                "message": message,
+                "type": kind or kinds.get(status, "server_error"),
+                "code": None,
+            }
+        },
+        status=status,
+    )
+
+
+async def serve_forever(script: Path, port: int, host: str = "127.0.0.1") -> None:
+    """Run the server for `agentd fake-llm` until cancelled."""
+    import signal
+
+    server = FakeOpenAIServer(load_script(script), host=host, port=port)
+    await server.start()
+    print(
+        f"fake OpenAI-compatible server on {server.base_url} ({server.remaining} replies)",
+        flush=True,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await server.stop()

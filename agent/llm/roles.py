@@ -1,0 +1,25 @@
+"""Which model plays which role in the engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from agent.llm.base import Model
+
+RoleName = Literal["planner", "executor", "critic", "synthesizer"]
+
+
+@dataclass(frozen=True)
+class ModelRoles:
+    """The model for each role; a role without its own model uses `default`."""
+
+    default: Model
+    planner: Model | None = None
+    executor: Model | None = None
+    critic: Model | None = None
+    synthesizer: Model | None = None
+
+    def for_role(self, role: RoleName) -> Model:
+        model: Model | None = getattr(self, role)
+        return model or self.default

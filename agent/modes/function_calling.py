@@ -1,0 +1,121 @@
+"""Function-calling ReAct: the model calls tools natively until it answers.
+
+Each iteration is one model call plus the tool calls it asks for (run
+concurrently, bounded). On the last allowed iteration the tools are
+withdrawn so the model must answer from what it has. The same tool with the
+same arguments `max_repeated_calls` times in a row stops the loop. A failed
+or refused tool call is an observation the model sees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import deque
+from typing import Any
+
+from agent import events as ev
+from agent import prompts
+from agent.limits import LimitReached
+from agent.llm.base import Message, ModelSettings, ToolCall
+from agent.modes import Outcome
+from agent.run import TaskRun
+from agent.tasks import StopReason
+
+
+def _key(call: ToolCall) -> str:
+    try:
+        return call.name + json.dumps(call.arguments(), sort_keys=True)
+    except ValueError:
+        return call.name + call.arguments_json
+
+
+async def run(task: TaskRun) -> Outcome:
+    config = task.config
+    limit = task.task.max_iterations
+    messages = [
+        Message("system", prompts.FUNCTION_CALLING_SYSTEM),
+        Message("user", prompts.task_prompt(task.task.task, task.task.context)),
+    ]
+    tools = task.tool_definitions()
+    recent: deque[str] = deque(maxlen=config.max_repeated_calls)
+    used_tools = False
+    for iteration in range(1, limit + 1):
+        last = iteration == limit
+        step_id = f"iteration-{iteration}"
+        await task.emit(
+            ev.StepStarted(step_id, "reason and act" if not last else "final answer", iteration)
+        )
+        started = time.perf_counter()
+        if last and used_tools:
+            messages.append(Message("user", prompts.LAST_ROUND))
+        try:
+            async with asyncio.timeout(config.step_timeout_seconds):
+                response = await task.model(
+                    "executor",
+                    step_id,
+                    messages,
+                    tools=() if last else tools,
+                    settings=ModelSettings(tool_choice="auto"),
+                )
+                calls = response.tool_calls if not last else ()
+                if calls:
+                    for call in calls:
+                        recent.append(_key(call))
+                        if len(recent) == config.max_repeated_calls and len(set(recent)) == 1:
+                            raise LimitReached(
+                                StopReason.REPEATED_TOOL_CALL,
+                                f"the model called {call.name} with the same arguments "
+                                f"{config.max_repeated_calls} times in a row",
+                            )
+                    messages.append(Message("assistant", response.text, tool_calls=calls))
+                    planned: list[tuple[str, dict[str, Any] | None, str]] = []
+                    for call in calls:
+                        try:
+                            planned.append((call.name, call.arguments(), ""))
+                        except ValueError as bad:
+                            planned.append((call.name, None, str(bad)))
+                    observations = await task.call_tools(step_id, planned)
+                    for call, observation in zip(calls, observations, strict=True):
+                        messages.append(
+                            Message("tool", observation.text, tool_call_id=call.id, name=call.name)
+                        )
+                    used_tools = True
+        except TimeoutError:
+            await task.emit(
+                ev.StepFinished(step_id, False, "timed out", time.perf_counter() - started)
+            )
+            raise LimitReached(
+                StopReason.STEP_TIMEOUT,
+                f"iteration {iteration} took longer than {config.step_timeout_seconds:g} s",
+            ) from None
+        task.task.current_step = iteration
+        task.task.total_steps = limit
+        if calls:
+            summary = ", ".join(f"{c.name}" for c in calls)
+            await task.emit(
+                ev.StepFinished(step_id, True, f"called {summary}", time.perf_counter() - started)
+            )
+            continue
+        answer = response.text.strip()
+        await task.emit(
+            ev.StepFinished(step_id, bool(answer), answer[:500], time.perf_counter() - started)
+        )
+        if not answer:
+            if last:
+                raise LimitReached(
+                    StopReason.MAX_ITERATIONS, f"no answer within {limit} iterations"
+                )
+            messages.append(Message("assistant", ""))
+            messages.append(Message("user", prompts.EMPTY_REPLY))
+            continue
+        if last and used_tools:
+            return Outcome(
+                answer,
+                StopReason.MAX_ITERATIONS,
+                f"the iteration limit ({limit}) was reached; tools were withdrawn for the last "
+                "round and the model answered from what it had",
+            )
+        return Outcome(answer)
+    raise LimitReached(StopReason.MAX_ITERATIONS, f"no answer within {limit} iterations")

@@ -1,0 +1,234 @@
+"""Plan-and-execute: planner -> executor -> critic (with corrections and replanning) -> synthesizer.
+
+Steps whose dependencies are met run concurrently (bounded). A step with a
+tool calls it directly with the plan's arguments when they fit the tool's
+schema and need no earlier results; otherwise the executor model fills them
+in under forced tool choice. A step without a tool asks the executor model.
+A failed step, or a critic verdict of "replan", sends the remaining work
+back to the planner with what was learnt; each replan counts as an
+iteration against `max_iterations`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+from agent import events as ev
+from agent import prompts
+from agent.limits import LimitReached
+from agent.llm.base import Message, ModelSettings
+from agent.modes import Outcome, critic, planner
+from agent.modes.synthesis import synthesize
+from agent.plan import Plan, PlanStep, arguments_fit
+from agent.run import TaskRun
+from agent.tasks import StopReason
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    step: PlanStep
+    success: bool
+    output: str
+
+
+class _Replan(Exception):  # noqa: N818 - control flow inside this module
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _inputs(step: PlanStep, results: dict[str, StepResult]) -> str:
+    return "\n".join(
+        f"[{dep}] {results[dep].step.description}: {results[dep].output}"
+        for dep in step.depends_on
+        if dep in results
+    )
+
+
+def _results_text(results: dict[str, StepResult], ids: list[str] | None = None) -> str:
+    chosen = ids if ids is not None else list(results)
+    lines = []
+    for i in chosen:
+        if i in results:
+            result = results[i]
+            status = "" if result.success else "FAILED: "
+            lines.append(f"[{i}] {result.step.description} -> {status}{result.output}")
+    return "\n".join(lines)
+
+
+async def _run_step(
+    run: TaskRun, step: PlanStep, results: dict[str, StepResult], index: int, feedback: str = ""
+) -> StepResult:
+    await run.emit(ev.StepStarted(step.id, step.description, index))
+    started = time.perf_counter()
+    try:
+        async with asyncio.timeout(run.config.step_timeout_seconds):
+            result = await _do_step(run, step, results, feedback)
+    except TimeoutError:
+        result = StepResult(step, False, f"timed out after {run.config.step_timeout_seconds:g} s")
+    await run.emit(
+        ev.StepFinished(
+            step.id, result.success, result.output[:2000], time.perf_counter() - started
+        )
+    )
+    return result
+
+
+async def _do_step(
+    run: TaskRun, step: PlanStep, results: dict[str, StepResult], feedback: str
+) -> StepResult:
+    inputs = _inputs(step, results)
+    prompt = prompts.step_prompt(
+        run.task.task, step.description, step.expected_output, inputs, feedback
+    )
+    if step.tool:
+        spec = run.tool_specs[step.tool]
+        arguments = dict(step.arguments)
+        if step.depends_on or feedback or not arguments_fit(step, spec):
+            messages = [
+                Message("system", prompts.EXECUTOR_SYSTEM),
+                Message(
+                    "user", prompt + f"\n\nCall the tool {step.tool} with the right arguments."
+                ),
+            ]
+            response = await run.model(
+                "executor",
+                step.id,
+                messages,
+                tools=run.tool_definitions([step.tool]),
+                settings=ModelSettings(tool_choice=step.tool),
+            )
+            call = next((c for c in response.tool_calls if c.name == step.tool), None)
+            if call is None:
+                return StepResult(step, False, f"the executor did not call {step.tool}")
+            try:
+                arguments = call.arguments()
+            except ValueError as bad:
+                observation = await run.call_tool(step.id, step.tool, None, bad_arguments=str(bad))
+                return StepResult(step, False, observation.text)
+        observation = await run.call_tool(step.id, step.tool, arguments)
+        return StepResult(step, observation.ok, observation.text)
+    messages = [Message("system", prompts.EXECUTOR_SYSTEM), Message("user", prompt)]
+    response = await run.model("executor", step.id, messages)
+    text = response.text.strip()
+    return StepResult(step, bool(text), text or "the executor returned nothing")
+
+
+class PlanExecutor:
+    """The state of one plan-and-execute run."""
+
+    def __init__(self, run: TaskRun) -> None:
+        self.run = run
+        self.results: dict[str, StepResult] = {}
+        self.iterations = 0
+        self.corrections = 0
+        self.since_review: list[str] = []
+        self.index = 0
+
+    async def _plan(self, reason: str = "") -> Plan:
+        self.iterations += 1
+        if self.iterations > self.run.task.max_iterations:
+            raise LimitReached(
+                StopReason.MAX_ITERATIONS,
+                f"the plan needed revising again ({reason}) but the iteration limit "
+                f"({self.run.task.max_iterations}) is used up",
+            )
+        done = frozenset(i for i, r in self.results.items() if r.success)
+        replan = prompts.replan_request(_results_text(self.results), reason) if reason else ""
+        plan = await planner.make_plan(
+            self.run,
+            step_id=f"plan-{self.iterations}",
+            revision=self.iterations,
+            replan=replan,
+            done=done,
+        )
+        await self.run.set_plan(plan, reason)
+        return plan
+
+    async def _review(self, ids: list[str], review_id: str) -> None:
+        """Ask the critic; apply corrections; raise _Replan when it says so."""
+        while ids:
+            verdict = await critic.review(
+                self.run, _results_text(self.results, ids), ids, review_id
+            )
+            if verdict.decision == "accept":
+                return
+            if verdict.decision == "replan":
+                raise _Replan(f"the critic asked for a new plan: {verdict.feedback}")
+            if self.corrections >= self.run.config.max_corrections:
+                return  # out of corrections: keep what there is
+            self.corrections += 1
+            target = self.results[verdict.step_id].step
+            self.index += 1
+            self.results[target.id] = await _run_step(
+                self.run, target, self.results, self.index, verdict.feedback
+            )
+            if not self.results[target.id].success:
+                raise _Replan(
+                    f"step {target.id} failed when corrected: {self.results[target.id].output}"
+                )
+            ids = [target.id]
+
+    async def _execute(self, plan: Plan) -> None:
+        policy = self.run.config.critic_policy
+        pending = [
+            s for s in plan.steps if s.id not in self.results or not self.results[s.id].success
+        ]
+        while pending:
+            ready = [
+                s
+                for s in pending
+                if all(d in self.results and self.results[d].success for d in s.depends_on)
+            ]
+            if not ready:
+                raise _Replan("no step can run: the steps they depend on did not succeed")
+            indices = []
+            for _ in ready:
+                self.index += 1
+                indices.append(self.index)
+            finished = await asyncio.gather(
+                *(
+                    _run_step(self.run, s, self.results, i)
+                    for s, i in zip(ready, indices, strict=True)
+                )
+            )
+            for result in finished:
+                self.results[result.step.id] = result
+                if result.success:
+                    self.run.notes.append(
+                        f"[{result.step.id}] {result.step.description}: {result.output[:1000]}"
+                    )
+            self.run.task.current_step = sum(1 for r in self.results.values() if r.success)
+            await self.run.save()
+            failed = [r for r in finished if not r.success]
+            if failed:
+                raise _Replan("; ".join(f"step {r.step.id} failed: {r.output}" for r in failed))
+            self.since_review.extend(r.step.id for r in finished)
+            if policy == "every_step" or (
+                policy == "every_n" and len(self.since_review) >= self.run.config.critic_every_n
+            ):
+                ids, self.since_review = self.since_review, []
+                await self._review(ids, f"review-{self.index}")
+            pending = [
+                s for s in pending if s.id not in self.results or not self.results[s.id].success
+            ]
+
+    async def run_all(self) -> Outcome:
+        plan = await self._plan()
+        while True:
+            try:
+                await self._execute(plan)
+                if self.run.config.critic_policy != "off" and self.since_review:
+                    ids, self.since_review = self.since_review, []
+                    await self._review(ids, "review-final")
+                break
+            except _Replan as replan:
+                plan = await self._plan(replan.reason)
+        answer = await synthesize(self.run, _results_text(self.results))
+        return Outcome(answer)
+
+
+async def run(task: TaskRun) -> Outcome:
+    return await PlanExecutor(task).run_all()

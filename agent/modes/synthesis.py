@@ -1,0 +1,42 @@
+"""The synthesizer: the final answer from what was gathered, also when a limit cut work short."""
+
+from __future__ import annotations
+
+from agent import prompts
+from agent.limits import LimitReached
+from agent.llm.base import Message
+from agent.modes import Outcome
+from agent.run import TaskRun
+from agent.tasks import StopReason
+
+# Limits after which no further model call is made: the answer is assembled from the notes.
+NO_MODEL_AFTER = (StopReason.TOKEN_BUDGET, StopReason.DEADLINE)
+
+
+async def synthesize(run: TaskRun, results: str, *, stopped_because: str = "") -> str:
+    messages = [
+        Message("system", prompts.SYNTHESIZER_SYSTEM),
+        Message("user", prompts.synthesis_prompt(run.task.task, results, stopped_because)),
+    ]
+    response = await run.model("synthesizer", "synthesis", messages)
+    return response.text.strip()
+
+
+def notes_answer(run: TaskRun, why: str) -> str:
+    """An answer assembled without a model: what was gathered, and why it stopped."""
+    if not run.notes:
+        return f"No answer: {why}, before any result was gathered."
+    gathered = "\n".join(f"- {note}" for note in run.notes)
+    return f"Partial results only ({why}):\n{gathered}"
+
+
+async def partial_outcome(run: TaskRun, limit: LimitReached) -> Outcome:
+    """The best answer after a limit stopped the work, saying what is missing."""
+    if limit.reason in NO_MODEL_AFTER or not run.notes:
+        return Outcome(notes_answer(run, limit.detail), limit.reason, limit.detail)
+    results = "\n".join(f"- {note}" for note in run.notes)
+    try:
+        answer = await synthesize(run, results, stopped_because=limit.detail)
+    except LimitReached as second:  # the synthesis itself hit the budget
+        return Outcome(notes_answer(run, second.detail), limit.reason, limit.detail)
+    return Outcome(answer, limit.reason, limit.detail)

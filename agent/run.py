@@ -1,0 +1,201 @@
+"""One running task: the context every mode works through.
+
+`TaskRun` owns the task's mutable state while it runs and is the only way a
+mode talks to the outside: model calls (streamed as events, counted against
+the token budget), tool calls (through the registry, with the caller's
+permissions, concurrently but bounded), and events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+
+from agent import events as ev
+from agent.limits import EngineConfig, LimitReached
+from agent.llm.base import (
+    Done,
+    Message,
+    ModelError,
+    ModelResponse,
+    ModelSettings,
+    ReasoningChunk,
+    TextChunk,
+    ToolDefinition,
+)
+from agent.llm.roles import ModelRoles, RoleName
+from agent.plan import Plan
+from agent.task_store import TaskStore
+from agent.tasks import StopReason, Task
+from core.errors import AgentdError
+from core.identity import CallContext
+from tools.audit import redact
+from tools.model import ToolSpec
+from tools.outcomes import ToolCallError, ToolErrorKind
+from tools.registry import ToolRegistry, new_call_id
+
+log = structlog.get_logger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What a tool call came to, as the model will see it."""
+
+    call_id: str
+    tool_name: str
+    ok: bool
+    text: str
+    data: Any = None
+
+
+@dataclass
+class TaskRun:
+    task: Task
+    call: CallContext
+    models: ModelRoles
+    registry: ToolRegistry
+    store: TaskStore
+    config: EngineConfig
+    token_budget: int
+    tool_specs: dict[str, ToolSpec]
+    """The tools this task may use, by name."""
+    notes: list[str] = field(default_factory=list)
+    """Results gathered so far, for a partial answer if a limit stops the task."""
+    persist: bool = True
+    """False for work that is not a stored task (the Plan RPC): no events, no saves."""
+    _tool_slots: asyncio.Semaphore = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._tool_slots = asyncio.Semaphore(self.config.max_concurrent_tool_calls)
+
+    # -- events --------------------------------------------------------------
+
+    async def emit(self, payload: ev.EventPayload) -> None:
+        if self.persist:
+            await self.store.append_event(self.task.task_id, self.call.trace_id, payload)
+
+    async def save(self) -> None:
+        if self.persist:
+            await self.store.update(self.task)
+
+    async def set_plan(self, plan: Plan, reason: str = "") -> None:
+        first = self.task.plan is None
+        self.task.plan = plan
+        self.task.total_steps = len(plan.steps) + (0 if first else self.task.current_step)
+        await self.save()
+        await self.emit(ev.PlanCreated(plan) if first else ev.PlanRevised(plan, reason))
+
+    # -- models ----------------------------------------------------------------
+
+    def tool_definitions(self, names: Sequence[str] | None = None) -> list[ToolDefinition]:
+        chosen = self.tool_specs if names is None else {n: self.tool_specs[n] for n in names}
+        return [ToolDefinition(s.name, s.description, s.parameters) for s in chosen.values()]
+
+    async def model(
+        self,
+        role: RoleName,
+        step_id: str,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolDefinition] = (),
+        settings: ModelSettings | None = None,
+        stream: bool = True,
+    ) -> ModelResponse:
+        """One model call, its deltas streamed as events, its tokens counted."""
+        if self.task.usage.total_tokens >= self.token_budget:
+            raise LimitReached(
+                StopReason.TOKEN_BUDGET,
+                f"the token budget of {self.token_budget} tokens is used up",
+            )
+        model = self.models.for_role(role)
+        response: ModelResponse | None = None
+        if stream:
+            async for item in model.stream(messages, tools, settings):
+                if isinstance(item, TextChunk):
+                    await self.emit(ev.TextDelta(step_id, item.text))
+                elif isinstance(item, ReasoningChunk):
+                    await self.emit(ev.ReasoningDelta(step_id, item.text))
+                elif isinstance(item, Done):
+                    response = item.response
+            if response is None:
+                raise ModelError("the model stream ended without a response")
+        else:
+            response = await model.complete(messages, tools, settings)
+        self.task.usage = self.task.usage + response.usage
+        await self.emit(ev.UsageReported(step_id, role, response.usage, self.task.usage))
+        await self.save()
+        if self.task.usage.total_tokens > self.token_budget:
+            self.notes.append(f"[{role}, last reply before the budget ran out] {response.text}")
+            raise LimitReached(
+                StopReason.TOKEN_BUDGET,
+                f"the token budget of {self.token_budget} tokens is used up "
+                f"({self.task.usage.total_tokens} spent)",
+            )
+        return response
+
+    # -- tools -----------------------------------------------------------------
+
+    async def call_tool(
+        self, step_id: str, name: str, arguments: dict[str, Any] | None, *, bad_arguments: str = ""
+    ) -> Observation:
+        """Run one tool call as an observation; refusals and failures become text, never raise."""
+        call_id = new_call_id()
+        await self.emit(ev.ToolCallStarted(call_id, step_id, name, redact(arguments or {})))
+        started = time.perf_counter()
+        error: ToolCallError | None = None
+        data: Any = None
+        rendered = ""
+        if bad_arguments:
+            error = ToolCallError(ToolErrorKind.FAILED, f"not called: {bad_arguments}")
+        elif name not in self.tool_specs:
+            error = ToolCallError(
+                ToolErrorKind.FAILED,
+                f"not called: tool {name!r} is not available to this task; "
+                f"available: {', '.join(sorted(self.tool_specs)) or 'none'}",
+            )
+        else:
+            async with self._tool_slots:
+                try:
+                    result = await self.registry.call(name, arguments or {}, self.call)
+                except AgentdError as refusal:
+                    error = ToolCallError(
+                        ToolErrorKind.FAILED, f"refused ({refusal.reason}): {refusal.message}"
+                    )
+                else:
+                    data, error, rendered = result.data, result.error, result.text
+        duration = time.perf_counter() - started
+        text = (
+            error.message if error is not None else _clip(rendered or json.dumps(data, default=str))
+        )
+        await self.emit(ev.ToolCallFinished(call_id, name, data, error, duration, text))
+        observation = Observation(call_id, name, error is None, text, data)
+        self.notes.append(
+            f"{name}({_short(arguments)}) -> "
+            f"{'' if observation.ok else 'error: '}{_short(text, 500)}"
+        )
+        return observation
+
+    async def call_tools(
+        self, step_id: str, calls: Sequence[tuple[str, dict[str, Any] | None, str]]
+    ) -> list[Observation]:
+        """Several calls at once (bounded by the tool-slot semaphore), results in call order."""
+        return list(
+            await asyncio.gather(
+                *(self.call_tool(step_id, n, a, bad_arguments=b) for n, a, b in calls)
+            )
+        )
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _clip(text: str, limit: int = 20_000) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters in all)"
