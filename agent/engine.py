@@ -252,6 +252,8 @@ class Engine:
             runner.cancel()
         if self._running:
             await asyncio.wait({r for r, _ in self._running.values()}, timeout=5)
+        if self._models is not None:
+            await self._models.close()
 
     # -- running -----------------------------------------------------------------
 

@@ -173,6 +173,7 @@ class AgentClient:
         max_iterations: int = 0,
         mode: tasks_pb2.ExecutionMode.ValueType = tasks_pb2.EXECUTION_MODE_AUTO,
         idempotency_key: str = "",
+        token_budget: int = 0,
         timeout: float | None = None,
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         """Start a task and iterate over its events; the first carries the task id."""
@@ -183,6 +184,7 @@ class AgentClient:
             max_iterations=max_iterations,
             mode=mode,
             idempotency_key=idempotency_key,
+            token_budget=token_budget,
         )
         return self._stream(self._stub.Execute, request, timeout)
 

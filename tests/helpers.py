@@ -113,9 +113,7 @@ LISTENING = re.compile(r"agentd listening on (\S+)")
 def server_process(tmp_path: Path, env: Mapping[str, str] | None = None) -> Iterator[ServerProcess]:
     """Start `agentd serve` on a free port; stop it (by PID) when done."""
     log_path = tmp_path / "server.log"
-    inherited = {
-        k: v for k, v in os.environ.items() if not k.startswith(("AGENTD_", "OPENAI_"))
-    }
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith(("AGENTD_", "OPENAI_"))}
     full_env = {
         **inherited,
         "AGENTD_ADDRESS": "127.0.0.1:0",

@@ -134,6 +134,9 @@ class Model(abc.ABC):
 
     name: str = "model"
 
+    async def close(self) -> None:
+        """Release connections. Called once, when the engine stops."""
+
     @abc.abstractmethod
     async def complete(
         self,

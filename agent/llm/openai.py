@@ -173,7 +173,7 @@ class OpenAIModel(Model):
         try:
             async for attempt in AsyncRetrying(
                 stop=stop_after_attempt(self._attempts),
-                wait=wait_exponential_jitter(initial=self._backoff[0], max=self._backoff[1]),
+                wait=wait_exponential_jitter(multiplier=self._backoff[0], max=self._backoff[1]),
                 retry=retry_if_exception(is_retryable),
                 reraise=True,
             ):

@@ -23,3 +23,10 @@ class ModelRoles:
     def for_role(self, role: RoleName) -> Model:
         model: Model | None = getattr(self, role)
         return model or self.default
+
+    async def close(self) -> None:
+        seen: set[int] = set()
+        for model in (self.default, self.planner, self.executor, self.critic, self.synthesizer):
+            if model is not None and id(model) not in seen:
+                seen.add(id(model))
+                await model.close()

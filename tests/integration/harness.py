@@ -1,0 +1,86 @@
+"""An agentd server wired to the fake OpenAI-compatible server, for engine tests.
+
+Everything is real except the model: agentd's grpc.aio server, the typed
+client, the `openai` client and HTTP with streaming; the model's replies come
+from a script played by `FakeOpenAIServer`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent.llm.fake_server import FakeOpenAIServer
+from agentd.v1 import events_pb2, tasks_pb2
+from clients.client import AgentClient
+from server.app import AgentdServer
+from server.settings import Settings
+
+PLANNER = "You are the planner"
+EXECUTOR = "You are the executor"
+CRITIC = "You are the critic"
+SYNTHESIZER = "You write the final answer"
+
+
+@dataclass
+class Harness:
+    llm: FakeOpenAIServer
+    server: AgentdServer
+    client: AgentClient
+
+    async def run(self, task: str, **options: Any) -> list[events_pb2.TaskEvent]:
+        """Execute a task and return every event of its stream."""
+        return [event async for event in self.client.execute(task, **options)]
+
+
+@asynccontextmanager
+async def harness(
+    tmp_path: Path, replies: Sequence[dict[str, Any]], **settings: Any
+) -> AsyncIterator[Harness]:
+    async with FakeOpenAIServer(replies) as llm:
+        config = Settings(
+            address="127.0.0.1:0",
+            workspace_dir=tmp_path / "workspace",
+            llm_base_url=llm.base_url,
+            llm_api_key="test-key",
+            llm_model="fake-model",
+            grace_period_seconds=1.0,
+            **settings,
+        )
+        server = await AgentdServer.start(config)
+        try:
+            async with AgentClient(f"127.0.0.1:{server.port}", timeout=20) as client:
+                yield Harness(llm, server, client)
+        finally:
+            await server.shutdown(grace=0)
+
+
+def kinds(events: Sequence[events_pb2.TaskEvent]) -> list[str]:
+    return [e.WhichOneof("payload") or "" for e in events]
+
+
+def of_kind(events: Sequence[events_pb2.TaskEvent], kind: str) -> list[Any]:
+    return [getattr(e, kind) for e in events if e.WhichOneof("payload") == kind]
+
+
+def final(events: Sequence[events_pb2.TaskEvent]) -> events_pb2.FinalAnswer:
+    answers = of_kind(events, "final_answer")
+    assert len(answers) == 1, kinds(events)
+    answer: events_pb2.FinalAnswer = answers[0]
+    return answer
+
+
+def assert_well_formed(
+    events: Sequence[events_pb2.TaskEvent], status: int = tasks_pb2.TASK_STATUS_COMPLETED
+) -> None:
+    """One task id, sequences 1..N, first event PENDING, last event the terminal status."""
+    assert events, "no events"
+    assert len({e.task_id for e in events}) == 1
+    assert [e.sequence for e in events] == list(range(1, len(events) + 1))
+    assert events[0].status_changed.current == tasks_pb2.TASK_STATUS_PENDING
+    assert events[-1].WhichOneof("payload") == "status_changed"
+    assert events[-1].status_changed.current == status
+    assert all(len(e.trace_id) == 32 for e in events)
