@@ -134,7 +134,7 @@ class Model(abc.ABC):
 
     name: str = "model"
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # noqa: B027 - optional hook; most models hold nothing
         """Release connections. Called once, when the engine stops."""
 
     @abc.abstractmethod

@@ -38,7 +38,7 @@ class Harness:
 
 @asynccontextmanager
 async def harness(
-    tmp_path: Path, replies: Sequence[dict[str, Any]], **settings: Any
+    tmp_path: Path, replies: Sequence[Any], **settings: Any
 ) -> AsyncIterator[Harness]:
     async with FakeOpenAIServer(replies) as llm:
         config = Settings(

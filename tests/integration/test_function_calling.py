@@ -1,4 +1,4 @@
-"""Function-calling mode through the real server, the real openai client and the scripted endpoint."""
+"""Function-calling mode through the real server, the real openai client and a scripted endpoint."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from agentd.v1 import tasks_pb2, tools_pb2
 from clients.client import to_python
-from tests.integration.harness import assert_well_formed, final, harness, kinds, of_kind
+from tests.integration.harness import assert_well_formed, final, harness, of_kind
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 
@@ -74,7 +74,7 @@ async def test_tool_failure_is_an_observation_the_model_recovers_from(tmp_path: 
         assert first.error.kind == tools_pb2.TOOL_ERROR_KIND_FAILED
         assert first.error.message == "division by zero"
         assert to_python(second.result)["result"] == "1"
-        tool_message = [m for m in h.llm.requests[1]["messages"] if m["role"] == "tool"][0]
+        tool_message = next(m for m in h.llm.requests[1]["messages"] if m["role"] == "tool")
         assert tool_message["content"] == "division by zero"
         assert final(events).text == "It is 1."
 
@@ -91,7 +91,7 @@ async def test_malformed_tool_call_is_reported_not_run(tmp_path: Path) -> None:
         broken, unknown = of_kind(events, "tool_call_finished")
         assert "not valid JSON" in broken.error.message
         assert "not available" in unknown.error.message
-        assert [m for m in h.llm.requests[1]["messages"] if m["role"] == "tool"][0][
+        assert next(m for m in h.llm.requests[1]["messages"] if m["role"] == "tool")[
             "content"
         ].startswith("not called")
 
