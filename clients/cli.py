@@ -168,6 +168,15 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fake_llm(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from agent.llm.fake_server import serve_forever
+
+    asyncio.run(serve_forever(Path(args.script), args.port, args.host))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agentd", description="agentd: a gRPC service that runs LLM agents."
@@ -208,6 +217,12 @@ def build_parser() -> argparse.ArgumentParser:
     events.add_argument("--after", type=int, default=0, help="start after this sequence number")
     health = sub.add_parser("health", help="check the server's health")
     health.add_argument("--service", default="")
+    fake = sub.add_parser(
+        "fake-llm", help="serve an OpenAI-compatible endpoint that plays a script of replies"
+    )
+    fake.add_argument("--script", required=True, help="JSON file: a list of replies")
+    fake.add_argument("--port", type=int, default=8089)
+    fake.add_argument("--host", default="127.0.0.1")
     return parser
 
 
@@ -215,6 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         return _serve(args)
+    if args.command == "fake-llm":
+        return _fake_llm(args)
     try:
         return asyncio.run(_run(args))
     except AgentdError as error:
