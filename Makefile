@@ -40,7 +40,13 @@ lint: $(STAMP) $(NODE_STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-bench: $(STAMP)
+BENCH_STAMP := $(VENV)/.bench-stamp
+
+$(BENCH_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
+	@touch $@
+
+bench: $(BENCH_STAMP)
 	$(PY) -m bench
 
 clean:

@@ -93,6 +93,7 @@ class Engine:
         self.config = config or EngineConfig()
         self._running: dict[str, tuple[asyncio.Task[None], TaskRun]] = {}
         self._cancel_reasons: dict[str, str] = {}
+        self._gates: dict[str, asyncio.Event] = {}
 
     @property
     def configured(self) -> bool:
@@ -192,8 +193,15 @@ class Engine:
         except LimitReached as limit:
             raise PlanInvalidError([limit.detail]) from None
 
-    async def start(self, request: TaskRequest, call: CallContext) -> Task:
-        """Store a new task, start running it, and return it (its first event is written)."""
+    async def start(
+        self, request: TaskRequest, call: CallContext, *, deferred: bool = False
+    ) -> Task:
+        """Store a new task, start running it, and return it (its first event is written).
+
+        With `deferred`, the task stays PENDING until `begin(task_id)`: a
+        streaming RPC begins it once the caller has the first event, so the
+        task id goes out before the task's work competes for the loop.
+        """
         self._require_models()
         specs, iterations = self._validate(
             request.task, request.tools, request.context, call, request.max_iterations
@@ -217,10 +225,20 @@ class Engine:
         await self._store.create(task)
         run = self._new_run(task, call, specs, request.token_budget)
         await run.emit(ev.StatusChanged(TaskStatus.PENDING, None, f"accepted; mode {mode.value}"))
-        runner = asyncio.create_task(self._run(run), name=f"agentd-task-{task.task_id}")
+        gate = asyncio.Event()
+        if not deferred:
+            gate.set()
+        self._gates[task.task_id] = gate
+        runner = asyncio.create_task(self._run(run, gate), name=f"agentd-task-{task.task_id}")
         self._running[task.task_id] = (runner, run)
         runner.add_done_callback(lambda _: self._running.pop(task.task_id, None))
         return task
+
+    def begin(self, task_id: str) -> None:
+        """Let a deferred task run. Idempotent."""
+        gate = self._gates.pop(task_id, None)
+        if gate is not None:
+            gate.set()
 
     async def cancel(self, tenant: str, task_id: str, reason: str) -> Task:
         """Cancel a task: stop its model and tool calls, keep partial results, end it CANCELLED."""
@@ -263,9 +281,11 @@ class Engine:
             limit = min(limit, run.call.deadline_seconds)
         return max(0.0, limit) if math.isfinite(limit) else self.config.task_timeout_seconds
 
-    async def _run(self, run: TaskRun) -> None:
+    async def _run(self, run: TaskRun, gate: asyncio.Event) -> None:
         task = run.task
         try:
+            await gate.wait()
+            self._gates.pop(task.task_id, None)
             task.status = TaskStatus.RUNNING
             await run.save()
             await run.emit(

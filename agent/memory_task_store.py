@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 import functools
 from collections.abc import AsyncIterator
 
@@ -31,19 +30,19 @@ class InMemoryTaskStore:
         async with self._lock:
             if task.task_id in self._tasks:
                 raise ValueError(f"task id {task.task_id!r} is taken")
-            self._tasks[task.task_id] = copy.deepcopy(task)
+            self._tasks[task.task_id] = task.snapshot()
             self._events[task.task_id] = []
             self._changed[task.task_id] = asyncio.Condition()
 
     async def get(self, tenant: str, task_id: str) -> Task:
-        return copy.deepcopy(self._find(tenant, task_id))
+        return self._find(tenant, task_id).snapshot()
 
     async def update(self, task: Task) -> None:
         async with self._lock:
             stored = self._find(task.tenant, task.task_id)
             if stored.status.terminal:
                 raise TaskAlreadyTerminalError(task.task_id, stored.status.value)
-            updated = copy.deepcopy(task)
+            updated = task.snapshot()
             updated.last_sequence = stored.last_sequence
             updated.updated_at = utcnow()
             self._tasks[task.task_id] = updated
@@ -60,7 +59,7 @@ class InMemoryTaskStore:
                 task.stop_reason = StopReason.CANCELLED
                 task.stop_detail = detail
             task.updated_at = utcnow()
-            return copy.deepcopy(task)
+            return task.snapshot()
 
     async def append_event(self, task_id: str, trace_id: str, payload: EventPayload) -> TaskEvent:
         condition = self._changed[task_id]

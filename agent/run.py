@@ -129,7 +129,6 @@ class TaskRun:
             response = await model.complete(messages, tools, settings)
         self.task.usage = self.task.usage + response.usage
         await self.emit(ev.UsageReported(step_id, role, response.usage, self.task.usage))
-        await self.save()
         if self.task.usage.total_tokens > self.token_budget:
             self.notes.append(f"[{role}, last reply before the budget ran out] {response.text}")
             raise LimitReached(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import enum
 import secrets
 from dataclasses import dataclass, field
@@ -133,3 +134,9 @@ class Task:
     """When the task was accepted."""
     updated_at: datetime = field(default_factory=utcnow)
     """When it last changed."""
+
+    def snapshot(self) -> Task:
+        """An independent copy. Every field is immutable but `context`, which is copied deeply."""
+        twin = copy.copy(self)
+        twin.context = copy.deepcopy(self.context)
+        return twin

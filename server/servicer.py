@@ -40,8 +40,14 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     async def Execute(  # noqa: N802 - gRPC method name
         self, request: pb.ExecuteRequest, call: CallContext
     ) -> AsyncIterator[events_pb2.TaskEvent]:
-        task = await self._engine.start(convert.task_request(request), call)
-        async for event in self._tasks.read_events(task.tenant, task.task_id):
+        task = await self._engine.start(convert.task_request(request), call, deferred=True)
+        events = self._tasks.read_events(task.tenant, task.task_id)
+        try:
+            yield convert.event_to_proto(await anext(events))
+        finally:
+            # After the first event went out, or the caller left: either way the task runs.
+            self._engine.begin(task.task_id)
+        async for event in events:
             yield convert.event_to_proto(event)
 
     @unary

@@ -10,6 +10,7 @@ carry tool calls are sent with `content: ""` (llama.cpp rejects null).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -171,8 +172,14 @@ class OpenAIModel(Model):
     async def _create(self, request: dict[str, Any]) -> Any:
         """Send with retries; on a refused json_schema, fall back to json_object once."""
         try:
+            try:  # the common case, without the retry machinery
+                return await self._client.chat.completions.create(**request)
+            except openai.APIError as first:
+                if not is_retryable(first) or self._attempts <= 1:
+                    raise
+            await asyncio.sleep(self._backoff[0])
             async for attempt in AsyncRetrying(
-                stop=stop_after_attempt(self._attempts),
+                stop=stop_after_attempt(self._attempts - 1),
                 wait=wait_exponential_jitter(multiplier=self._backoff[0], max=self._backoff[1]),
                 retry=retry_if_exception(is_retryable),
                 reraise=True,

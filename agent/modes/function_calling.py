@@ -92,6 +92,7 @@ async def run(task: TaskRun) -> Outcome:
             ) from None
         task.task.current_step = iteration
         task.task.total_steps = limit
+        await task.save()
         if calls:
             summary = ", ".join(f"{c.name}" for c in calls)
             await task.emit(

@@ -163,6 +163,7 @@ async def run(task: TaskRun) -> Outcome:
             ) from None
         task.task.current_step = iteration
         task.task.total_steps = limit
+        await task.save()
         await task.emit(
             ev.StepFinished(step_id, True, f"called {parsed.tool}", time.perf_counter() - started)
         )

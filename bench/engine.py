@@ -1,0 +1,312 @@
+"""Engine benchmark: what agentd adds on top of the model, measured in one run.
+
+The engine runs against the in-process fake OpenAI server with no added
+latency. Every figure is set against a baseline measured in the same run:
+
+- engine overhead per function-calling turn and per plan-and-execute step:
+  the task's wall time minus the time bare `openai` calls take to replay the
+  very requests the task sent, to the same server;
+- the same plan-and-execute workflow on LangGraph (ChatOpenAI against the
+  same server), its overhead computed the same way, as a ratio;
+- Execute time to first event, measured by a gateway process of its own;
+- events per second streamed over gRPC (StreamTaskEvents of a finished
+  task with ~2,000 events), against a bare grpc.aio server streaming the very
+  same messages, both read by the same gateway process.
+
+Loops are bounded in count and time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, TypedDict
+
+import grpc
+import openai
+
+from agent.engine import Engine, TaskRequest
+from agent.limits import EngineConfig
+from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.openai import OpenAIModel
+from agent.llm.roles import ModelRoles
+from agent.memory_task_store import InMemoryTaskStore
+from agent.task_store import TaskStore
+from agent.tasks import ExecutionMode
+from agentd.v1 import agent_service_pb2 as pb
+from agentd.v1 import events_pb2
+from agentd.v1.tasks_pb2 import EXECUTION_MODE_FUNCTION_CALLING as FUNCTION_CALLING
+from clients.client import AgentClient
+from core.identity import CallContext
+from server import logs
+from server.app import AgentdServer, build_registry
+from server.settings import Settings
+from tools.audit import InMemoryAuditLog
+
+STEPS = 8
+FC_TURNS = 8
+RUNS = 25
+PLANNER = "You are the planner"
+SYNTH = "You write the final answer"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _pe_script() -> list[dict[str, Any]]:
+    chain = [
+        {
+            "id": f"s{i}",
+            "description": f"step number {i}",
+            "depends_on": [f"s{i - 1}"] if i > 1 else [],
+        }
+        for i in range(1, STEPS + 1)
+    ]
+    return [
+        {"match": PLANNER, "json": {"steps": chain}, "repeat": -1},
+        {"match": SYNTH, "text": "final answer", "repeat": -1},
+        {"match": "step number", "text": "step result", "repeat": -1},
+        {"match": "STREAM-TASK", "text": "x" * 4000, "chunks": 2000, "repeat": -1},
+        {"text": "hi", "repeat": -1},
+    ]
+
+
+def _fc_script() -> list[dict[str, Any]]:
+    call = {
+        "tool_calls": [{"name": "json_query", "arguments": {"data": {"a": 1}, "expression": "a"}}]
+    }
+    return [*(dict(call) for _ in range(FC_TURNS)), {"text": "done"}]
+
+
+async def _replay(base_url: str, requests: list[dict[str, Any]]) -> float:
+    """Seconds bare openai calls take to send the same requests and read the replies."""
+    client = openai.AsyncOpenAI(base_url=base_url, api_key="k", max_retries=0)
+    try:
+        await client.models.list()  # open the connection, as the measured run had
+        start = time.perf_counter()
+        for body in requests:
+            reply = await client.chat.completions.create(**body)
+            if body.get("stream"):
+                async for _ in reply:
+                    pass
+        return time.perf_counter() - start
+    finally:
+        await client.close()
+
+
+def _engine(base_url: str, workspace: Path, store: TaskStore) -> Engine:
+    model = OpenAIModel(
+        "m", client=openai.AsyncOpenAI(base_url=base_url, api_key="k", max_retries=0)
+    )
+    registry = build_registry(Settings(workspace_dir=workspace), InMemoryAuditLog())
+    return Engine(ModelRoles(default=model), registry, store, EngineConfig(critic_policy="off"))
+
+
+async def _run_task(engine: Engine, store: TaskStore, request: TaskRequest) -> None:
+    task = await engine.start(request, CallContext())
+    async for _ in store.read_events(task.tenant, task.task_id):
+        pass
+
+
+async def _overheads(llm: FakeOpenAIServer, run: Any, runs: int, per: int) -> list[float]:
+    """Per-unit overhead of each run: (wall time - replay of its requests) / per."""
+    out = []
+    for _ in range(runs):
+        before = len(llm.requests)
+        start = time.perf_counter()
+        await run()
+        wall = time.perf_counter() - start
+        replay = await _replay(llm.base_url, llm.requests[before:])
+        out.append((wall - replay) / per)
+    return out
+
+
+class LGState(TypedDict):
+    task: str
+    steps: list[str]
+    done: list[str]
+    answer: str
+
+
+def _langgraph_app(base_url: str) -> Any:
+    from langchain_core.messages import HumanMessage, SystemMessage
+    from langchain_openai import ChatOpenAI
+    from langgraph.graph import END, START, StateGraph
+
+    llm = ChatOpenAI(base_url=base_url, api_key="k", model="m", max_retries=0)
+
+    async def plan(state: LGState) -> dict[str, Any]:
+        reply = await llm.ainvoke(
+            [SystemMessage(PLANNER + " of an agent."), HumanMessage(state["task"])]
+        )
+        return {
+            "steps": [s["description"] for s in json.loads(str(reply.content))["steps"]],
+            "done": [],
+        }
+
+    async def execute(state: LGState) -> dict[str, Any]:
+        step = state["steps"][len(state["done"])]
+        reply = await llm.ainvoke(
+            [SystemMessage("You are the executor of a plan."), HumanMessage(step)]
+        )
+        return {"done": [*state["done"], str(reply.content)]}
+
+    async def synthesize(state: LGState) -> dict[str, Any]:
+        reply = await llm.ainvoke(
+            [SystemMessage(SYNTH + "."), HumanMessage("\n".join(state["done"]))]
+        )
+        return {"answer": str(reply.content)}
+
+    def more(state: LGState) -> str:
+        return "execute" if len(state["done"]) < len(state["steps"]) else "synthesize"
+
+    graph = StateGraph(LGState)
+    graph.add_node("plan", plan)
+    graph.add_node("execute", execute)
+    graph.add_node("synthesize", synthesize)
+    graph.add_edge(START, "plan")
+    graph.add_edge("plan", "execute")
+    graph.add_conditional_edges("execute", more, {"execute": "execute", "synthesize": "synthesize"})
+    graph.add_edge("synthesize", END)
+    return graph.compile()
+
+
+async def _probe(*args: str) -> dict[str, float]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bench.client_probe", *args, cwd=ROOT, stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await asyncio.wait_for(process.communicate(), 120)
+    result: dict[str, float] = json.loads(out)
+    return result
+
+
+async def _bare_stream_server(messages: list[events_pb2.TaskEvent]) -> tuple[grpc.aio.Server, int]:
+    async def replay(request: pb.StreamTaskEventsRequest, context: Any) -> Any:
+        for message in messages:
+            yield message
+
+    handler = grpc.method_handlers_generic_handler(
+        "agentd.v1.AgentService",
+        {
+            "StreamTaskEvents": grpc.unary_stream_rpc_method_handler(
+                replay,
+                request_deserializer=pb.StreamTaskEventsRequest.FromString,
+                response_serializer=events_pb2.TaskEvent.SerializeToString,
+            )
+        },
+    )
+    server = grpc.aio.server()
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    return server, port
+
+
+async def _grpc_figures(llm: FakeOpenAIServer, workspace: Path) -> dict[str, float]:
+    settings = Settings(
+        address="127.0.0.1:0", workspace_dir=workspace, llm_base_url=llm.base_url, llm_model="m",
+        llm_api_key="k", critic_policy="off", log_level="error",
+    )  # fmt: skip
+    server = await AgentdServer.start(settings)
+    address = f"127.0.0.1:{server.port}"
+    try:
+        first = await _probe("first", address, str(RUNS * 3))
+        async with AgentClient(address) as client:
+            events = [e async for e in client.execute("STREAM-TASK", mode=FUNCTION_CALLING)]
+            task_id = events[0].task_id
+            live = await _probe("stream", address, task_id)
+    finally:
+        await server.shutdown(grace=0)
+    bare_server, port = await _bare_stream_server(events)
+    try:
+        bare = await _probe("stream", f"127.0.0.1:{port}", task_id)
+    finally:
+        await bare_server.stop(0)
+    return {
+        "first_p50_ms": first["p50_ms"],
+        "first_p90_ms": first["p90_ms"],
+        "agentd_events_per_s": live["events_per_s"],
+        "bare_events_per_s": bare["events_per_s"],
+        "events": live["events"],
+    }
+
+
+async def main() -> None:
+    logs.configure("error")
+    with tempfile.TemporaryDirectory() as tmp:
+        workspace = Path(tmp)
+        async with FakeOpenAIServer(_pe_script()) as llm:
+            store = InMemoryTaskStore()
+            engine = _engine(llm.base_url, workspace, store)
+            request = TaskRequest(
+                task="PE-TASK", mode=ExecutionMode.PLAN_AND_EXECUTE, max_iterations=10
+            )
+            await _run_task(engine, store, request)  # warm up
+            app = _langgraph_app(llm.base_url)
+            state = {"task": "PE-TASK", "steps": [], "done": [], "answer": ""}
+            await app.ainvoke(state)  # warm up
+            pe: list[float] = []
+            lg: list[float] = []
+            for _ in range(RUNS):  # interleaved, so drift on a busy machine hits both alike
+                pe += await _overheads(llm, lambda: _run_task(engine, store, request), 1, STEPS)
+                lg += await _overheads(llm, lambda: app.ainvoke(state), 1, STEPS)
+            await engine.close()
+
+            grpc_figures = await _grpc_figures(llm, workspace)
+
+        fc = []
+        for _ in range(RUNS):
+            async with (
+                FakeOpenAIServer(_fc_script()) as fc_llm,
+                FakeOpenAIServer(_fc_script()) as replay_llm,
+            ):
+                store = InMemoryTaskStore()
+                engine = _engine(fc_llm.base_url, workspace, store)
+                start = time.perf_counter()
+                await _run_task(
+                    engine,
+                    store,
+                    TaskRequest(
+                        task="FC-TASK",
+                        mode=ExecutionMode.FUNCTION_CALLING,
+                        max_iterations=FC_TURNS + 1,
+                    ),
+                )
+                wall = time.perf_counter() - start
+                await engine.close()
+                fc.append((wall - await _replay(replay_llm.base_url, fc_llm.requests)) / FC_TURNS)
+
+    agentd_step, langgraph_step, fc_turn = (
+        statistics.median(pe),
+        statistics.median(lg),
+        statistics.median(fc),
+    )
+    share = grpc_figures["agentd_events_per_s"] / grpc_figures["bare_events_per_s"]
+    g = grpc_figures
+    rows = [
+        (
+            "agentd overhead per plan-and-execute step",
+            f"{agentd_step * 1000:.3f} ms ({STEPS}-step chain, critic off)",
+        ),
+        ("LangGraph overhead per step, same workflow", f"{langgraph_step * 1000:.3f} ms"),
+        ("agentd / LangGraph", f"{agentd_step / langgraph_step:.2f} (target <= 0.33)"),
+        (
+            "agentd overhead per function-calling turn",
+            f"{fc_turn * 1000:.3f} ms (model call + one tool call)",
+        ),
+        (
+            "Execute first event (gateway process)",
+            f"p50 {g['first_p50_ms']:.2f} ms, p90 {g['first_p90_ms']:.2f} ms (target p50 < 5 ms)",
+        ),
+        (
+            "events streamed over gRPC",
+            f"{g['agentd_events_per_s']:,.0f}/s agentd vs "
+            f"{g['bare_events_per_s']:,.0f}/s bare grpc.aio = {share:.0%} (target >= 50%; {g['events']:.0f} events)",
+        ),
+    ]
+    print("Engine benchmark (loopback; in-process fake OpenAI server, no added latency)")
+    for label, value in rows:
+        print(f"  {label + ':':<44} {value}")
