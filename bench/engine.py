@@ -304,7 +304,8 @@ async def main() -> None:
         (
             "events streamed over gRPC",
             f"{g['agentd_events_per_s']:,.0f}/s agentd vs "
-            f"{g['bare_events_per_s']:,.0f}/s bare grpc.aio = {share:.0%} (target >= 50%; {g['events']:.0f} events)",
+            f"{g['bare_events_per_s']:,.0f}/s bare grpc.aio = {share:.0%} "
+            f"(target >= 50%; {g['events']:.0f} events)",
         ),
     ]
     print("Engine benchmark (loopback; in-process fake OpenAI server, no added latency)")
