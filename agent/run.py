@@ -91,6 +91,21 @@ class TaskRun:
         await self.save()
         await self.emit(ev.PlanCreated(plan) if first else ev.PlanRevised(plan, reason))
 
+    async def record_progress(self, current: int, total: int) -> None:
+        self.task.current_step = current
+        self.task.total_steps = total
+        await self.save()
+
+    async def iteration_timed_out(
+        self, step_id: str, iteration: int, started: float
+    ) -> LimitReached:
+        """Report a timed-out iteration; returns the limit signal to raise."""
+        await self.emit(ev.StepFinished(step_id, False, "timed out", time.perf_counter() - started))
+        return LimitReached(
+            StopReason.STEP_TIMEOUT,
+            f"iteration {iteration} took longer than {self.config.step_timeout_seconds:g} s",
+        )
+
     # -- models ----------------------------------------------------------------
 
     def tool_definitions(self, names: Sequence[str] | None = None) -> list[ToolDefinition]:

@@ -154,16 +154,8 @@ async def run(task: TaskRun) -> Outcome:
                 )
                 messages.append(Message("user", f"Observation: {observation.text}"))
         except TimeoutError:
-            await task.emit(
-                ev.StepFinished(step_id, False, "timed out", time.perf_counter() - started)
-            )
-            raise LimitReached(
-                StopReason.STEP_TIMEOUT,
-                f"iteration {iteration} took longer than {config.step_timeout_seconds:g} s",
-            ) from None
-        task.task.current_step = iteration
-        task.task.total_steps = limit
-        await task.save()
+            raise await task.iteration_timed_out(step_id, iteration, started) from None
+        await task.record_progress(iteration, limit)
         await task.emit(
             ev.StepFinished(step_id, True, f"called {parsed.tool}", time.perf_counter() - started)
         )
