@@ -177,7 +177,7 @@ class Engine:
         self, text: str, tools: Sequence[str], context: Mapping[str, Any], call: CallContext
     ) -> Plan:
         """Run the planner only. Raises PlanInvalidError when no valid plan comes."""
-        models = self._require_models()
+        self._require_models()
         specs, _ = self._validate(text, tools, context, call)
         task = Task(
             task_id="plan",
@@ -187,7 +187,6 @@ class Engine:
             context=dict(context),
         )
         run = self._new_run(task, call, specs, 0, persist=False)
-        del models
         try:
             return await planner.make_plan(run)
         except LimitReached as limit:

@@ -67,6 +67,12 @@ def test_task_and_exec(served: ServerProcess) -> None:
     assert "AGENTD_LLM_MODEL" in out.stderr
 
 
+def test_startup_says_which_settings_turn_the_engine_on(served: ServerProcess) -> None:
+    log = served.log()
+    assert "no language model configured" in log
+    assert "AGENTD_LLM_MODEL" in log
+
+
 def test_health(served: ServerProcess) -> None:
     out = agentd(served, "health")
     assert (out.returncode, out.stdout.strip()) == (0, "SERVING")

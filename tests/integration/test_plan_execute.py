@@ -401,3 +401,23 @@ async def test_every_event_kind_appears_with_increasing_sequences(tmp_path: Path
     async with harness(tmp_path, [{"error": {"status": 401, "message": "bad key"}}]) as h:
         failed = await h.run("x", mode=PE)
         assert "error" in kinds(failed)
+
+
+@pytest.mark.parametrize(
+    ("policy", "reviews"), [("every_step", 3), ("every_n", 1), ("end", 1), ("off", 0)]
+)
+async def test_critic_policies(tmp_path: Path, policy: str, reviews: int) -> None:
+    replies = [
+        plan(
+            {"id": "a", "description": "first part"},
+            {"id": "b", "description": "second part", "depends_on": ["a"]},
+            {"id": "c", "description": "third part", "depends_on": ["b"]},
+        ),
+        {**verdict(0.9), "repeat": -1},  # before "part": critic requests quote the parts too
+        {"match": SYNTHESIZER, "text": "all parts done"},
+        {"match": "part", "text": "part done", "repeat": 3},
+    ]
+    async with harness(tmp_path, replies, critic_policy=policy, critic_every_n=3) as h:
+        events = await h.run("do three parts", mode=PE)
+        assert_well_formed(events)
+        assert len(of_kind(events, "reflection")) == reviews
