@@ -7,6 +7,7 @@ PY     := $(VENV)/bin/python
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.installed-stamp
+BENCH_STAMP := $(VENV)/.bench-stamp
 
 .PHONY: setup run test test-fast proto proto-check lint typecheck bench clean
 
@@ -37,10 +38,8 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff format --check .
 	npx --no-install buf lint
 
-typecheck: $(STAMP)
+typecheck: $(BENCH_STAMP)
 	$(BIN)/mypy
-
-BENCH_STAMP := $(VENV)/.bench-stamp
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
