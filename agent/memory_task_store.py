@@ -20,6 +20,9 @@ class InMemoryTaskStore:
         self._changed: dict[str, asyncio.Condition] = {}
         self._lock = asyncio.Lock()
 
+    async def close(self) -> None:
+        return
+
     def _find(self, tenant: str, task_id: str) -> Task:
         task = self._tasks.get(task_id)
         if task is None or task.tenant != tenant:
@@ -62,7 +65,9 @@ class InMemoryTaskStore:
             return task.snapshot()
 
     async def append_event(self, task_id: str, trace_id: str, payload: EventPayload) -> TaskEvent:
-        condition = self._changed[task_id]
+        condition = self._changed.get(task_id)
+        if condition is None:
+            raise TaskNotFoundError(task_id)
         async with condition:
             log = self._events[task_id]
             event = TaskEvent(task_id, len(log) + 1, utcnow(), trace_id, payload)

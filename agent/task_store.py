@@ -29,6 +29,10 @@ class TaskStore(Protocol):
         """Store a new task. Raises ValueError if the id is taken."""
         ...
 
+    async def close(self) -> None:
+        """Release connections; called once when the server stops."""
+        ...
+
     async def get(self, tenant: str, task_id: str) -> Task:
         """The task, or TaskNotFoundError (also for another tenant's task)."""
         ...

@@ -16,6 +16,7 @@ from agent.limits import EngineConfig
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
 from agent.memory_task_store import InMemoryTaskStore
+from agent.redis_task_store import RedisTaskStore
 from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
 from server import logs, reflection
@@ -50,6 +51,17 @@ def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
         audit=audit,
         max_argument_bytes=settings.max_tool_argument_bytes,
     )
+
+
+def build_task_store(settings: Settings) -> TaskStore:
+    """Redis when AGENTD_REDIS_URL is set, else the in-process store."""
+    if settings.redis_url:
+        return RedisTaskStore.from_url(
+            settings.redis_url,
+            prefix=settings.redis_prefix,
+            retention_seconds=settings.retention_seconds,
+        )
+    return InMemoryTaskStore()
 
 
 def build_models(settings: Settings) -> ModelRoles | None:
@@ -110,6 +122,7 @@ class AgentdServer:
     settings: Settings
     port: int
     engine: Engine
+    tasks: TaskStore
 
     @classmethod
     async def start(
@@ -121,7 +134,7 @@ class AgentdServer:
         models: ModelRoles | None = None,
     ) -> AgentdServer:
         registry = registry or build_registry(settings, InMemoryAuditLog())
-        tasks = tasks or InMemoryTaskStore()
+        tasks = tasks or build_task_store(settings)
         engine = Engine(models or build_models(settings), registry, tasks, engine_config(settings))
         draining = DrainingInterceptor()
         server = grpc.aio.server(
@@ -147,7 +160,7 @@ class AgentdServer:
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
         await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
-        return cls(server, health, draining, settings, port, engine)
+        return cls(server, health, draining, settings, port, engine, tasks)
 
     async def shutdown(self, grace: float | None = None) -> None:
         """Drain: NOT_SERVING, refuse new calls, let in-flight ones finish, stop."""
@@ -159,6 +172,7 @@ class AgentdServer:
             await asyncio.sleep(self.settings.shutdown_delay_seconds)
         await self.server.stop(grace)
         await self.engine.close()
+        await self.tasks.close()
         log.info("stopped")
 
 
@@ -173,6 +187,7 @@ async def serve(settings: Settings) -> None:
         workspace=str(settings.workspace_dir.resolve()),
         tool_permission=settings.tool_permission,
         llm=settings.llm_model or "not configured",
+        task_store="redis" if settings.redis_url else "in-process",
     )
     if not running.engine.configured:
         log.warning(

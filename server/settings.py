@@ -81,6 +81,14 @@ class Settings(BaseSettings):
     max_corrections: int = Field(
         3, ge=0, le=10, description="critic-requested corrections per task"
     )
+    redis_url: str | None = Field(
+        None,
+        description="Redis for task state and event logs (shared by replicas); in-process if unset",
+    )
+    redis_prefix: str = Field("agentd:", description="prefix of every Redis key agentd writes")
+    retention_seconds: int = Field(
+        3600, gt=0, description="how long a finished task and its events are kept"
+    )
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="log level")
     log_format: Literal["json", "console"] = Field("json", description="log line format")
 

@@ -1,25 +1,17 @@
-"""The TaskStore contract, run against every backend.
-
-Only the in-memory store exists so far; the durable backends join the
-`store` fixture's parameters when they land.
-"""
+"""The TaskStore contract, run against every backend (see conftest.py)."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import pytest
 
-from agent.memory_task_store import InMemoryTaskStore
+from agent import events as ev
+from agent.plan import Plan, PlanStep
 from agent.task_store import TaskStore
-from agent.tasks import StopReason, Task, TaskStatus
+from agent.tasks import StopReason, Task, TaskStatus, TokenUsage
 from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
-
-
-@pytest.fixture(params=["memory"])
-def store(request: pytest.FixtureRequest) -> TaskStore:
-    assert request.param == "memory"
-    return InMemoryTaskStore()
 
 
 def _task(task_id: str = "task_1", tenant: str = "acme") -> Task:
@@ -92,3 +84,114 @@ async def test_concurrent_terminal_transitions_only_one_wins(store: TaskStore) -
 async def test_unknown_id(store: TaskStore) -> None:
     with pytest.raises(TaskNotFoundError):
         await store.get("acme", "nope")
+
+
+async def test_update_keeps_every_field(store: TaskStore) -> None:
+    await store.create(_task())
+    task = await store.get("acme", "task_1")
+    task.status = TaskStatus.RUNNING
+    task.plan = Plan(
+        (PlanStep("s1", "first", tool="calculator", arguments={"expression": "1"}),), revision=2
+    )
+    task.usage = TokenUsage(10, 5, 1)
+    task.current_step, task.total_steps = 1, 3
+    await store.update(task)
+    got = await store.get("acme", "task_1")
+    assert got.plan == task.plan
+    assert got.usage == TokenUsage(10, 5, 1)
+    assert (got.status, got.current_step, got.total_steps) == (TaskStatus.RUNNING, 1, 3)
+    assert got.updated_at >= task.updated_at
+
+
+async def test_update_after_terminal_is_refused(store: TaskStore) -> None:
+    await store.create(_task())
+    task = await store.get("acme", "task_1")
+    await store.set_status("acme", "task_1", TaskStatus.CANCELLED, detail="stop")
+    task.status = TaskStatus.COMPLETED
+    task.final_answer = "late"
+    with pytest.raises(TaskAlreadyTerminalError):
+        await store.update(task)
+    got = await store.get("acme", "task_1")
+    assert (got.status, got.final_answer) == (TaskStatus.CANCELLED, "")
+
+
+async def _append_all(store: TaskStore, task_id: str, n: int) -> list[ev.TaskEvent]:
+    return [
+        await store.append_event(task_id, "t" * 32, ev.TextDelta("s", f"chunk {i}"))
+        for i in range(n)
+    ]
+
+
+async def test_events_get_sequences_from_one_and_replay_after_any_point(store: TaskStore) -> None:
+    await store.create(_task())
+    written = await _append_all(store, "task_1", 5)
+    assert [e.sequence for e in written] == [1, 2, 3, 4, 5]
+    await store.append_event(
+        "task_1", "t" * 32, ev.StatusChanged(TaskStatus.COMPLETED, TaskStatus.RUNNING)
+    )
+    every = [e async for e in store.read_events("acme", "task_1")]
+    assert [e.sequence for e in every] == [1, 2, 3, 4, 5, 6]
+    assert every[2].payload == ev.TextDelta("s", "chunk 2")
+    assert every[-1].terminal
+    after = [e.sequence async for e in store.read_events("acme", "task_1", 3)]
+    assert after == [4, 5, 6]
+    assert [e async for e in store.read_events("acme", "task_1", 6)] == []
+    assert (await store.get("acme", "task_1")).last_sequence == 6
+
+
+async def test_readers_follow_live_until_the_terminal_event(store: TaskStore) -> None:
+    await store.create(_task())
+    await _append_all(store, "task_1", 2)
+
+    async def writer() -> None:
+        for i in range(3):
+            await asyncio.sleep(0.02)
+            await store.append_event("task_1", "t" * 32, ev.TextDelta("s", f"live {i}"))
+        await store.append_event(
+            "task_1", "t" * 32, ev.StatusChanged(TaskStatus.FAILED, TaskStatus.RUNNING)
+        )
+
+    task = asyncio.create_task(writer())
+    seen = [e async for e in store.read_events("acme", "task_1")]
+    await task
+    assert [e.sequence for e in seen] == [1, 2, 3, 4, 5, 6]
+    assert seen[-1].terminal
+
+
+async def test_concurrent_writers_never_share_a_sequence(store: TaskStore) -> None:
+    await store.create(_task())
+    results = await asyncio.gather(*(_append_all(store, "task_1", 20) for _ in range(5)))
+    sequences = sorted(e.sequence for batch in results for e in batch)
+    assert sequences == list(range(1, 101))
+
+
+async def test_events_of_other_tenants_and_unknown_tasks(store: TaskStore) -> None:
+    await store.create(_task())
+    with pytest.raises(TaskNotFoundError):
+        _ = [e async for e in store.read_events("globex", "task_1")]
+    with pytest.raises(TaskNotFoundError):
+        _ = [e async for e in store.read_events("acme", "nope")]
+    with pytest.raises(TaskNotFoundError):
+        await store.append_event("nope", "t" * 32, ev.TextDelta("s", "x"))
+
+
+async def test_hostile_content_round_trips_unchanged(store: TaskStore) -> None:
+    odd = {
+        "__t": "Task",
+        "__d": 1,
+        "nested": [{"__e": "TaskStatus", "v": "x"}],
+        "emoji": "😀\u0000",
+    }
+    task = Task(task_id="task_odd", tenant="acme", owner="o", task="\x00 odd", context=odd)
+    await store.create(task)
+    assert (await store.get("acme", "task_odd")).context == odd
+    await store.append_event("task_odd", "t" * 32, ev.ToolCallStarted("c", "s", "json_query", odd))
+    [event] = [e async for e in _first(store.read_events("acme", "task_odd"))]
+    assert isinstance(event.payload, ev.ToolCallStarted)
+    assert event.payload.arguments == odd
+
+
+async def _first(events: AsyncIterator[ev.TaskEvent]) -> AsyncIterator[ev.TaskEvent]:
+    async for event in events:
+        yield event
+        return

@@ -1,0 +1,84 @@
+"""JSON forms of tasks and events, for stores that keep them outside the process.
+
+Only the types registered here are ever rebuilt from JSON, so stored data
+cannot make the reader construct anything else. Plain dicts that happen to
+use a reserved key are wrapped, so user data round-trips unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+from datetime import datetime
+from typing import Any
+
+from agent import events as ev
+from agent.plan import Plan, PlanStep
+from agent.tasks import ExecutionMode, StopReason, Task, TaskFailure, TaskStatus, TokenUsage
+from tools.outcomes import ToolCallError, ToolErrorKind
+
+_DATACLASSES: dict[str, type[Any]] = {
+    cls.__name__: cls
+    for cls in (
+        Task, Plan, PlanStep, TokenUsage, TaskFailure, ToolCallError, ev.TaskEvent,
+        ev.StatusChanged, ev.PlanCreated, ev.PlanRevised, ev.StepStarted, ev.StepFinished,
+        ev.TextDelta, ev.ReasoningDelta, ev.ToolCallStarted, ev.ToolCallFinished,
+        ev.ReflectionVerdict, ev.ApprovalRequested, ev.UsageReported, ev.FinalAnswer,
+        ev.ErrorOccurred,
+    )
+}  # fmt: skip
+_ENUMS: dict[str, type[enum.Enum]] = {
+    cls.__name__: cls for cls in (TaskStatus, StopReason, ExecutionMode, ToolErrorKind)
+}
+_RESERVED = {"__t", "__e", "__dt", "__tuple", "__d"}
+
+
+def _encode(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        name = type(value).__name__
+        if name not in _DATACLASSES:
+            raise TypeError(f"cannot store {name}")
+        out = {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        out["__t"] = name
+        return out
+    if isinstance(value, enum.Enum):
+        return {"__e": type(value).__name__, "v": value.value}
+    if isinstance(value, datetime):
+        return {"__dt": value.isoformat()}
+    if isinstance(value, tuple):
+        return {"__tuple": [_encode(v) for v in value]}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    if isinstance(value, dict):
+        encoded = {str(k): _encode(v) for k, v in value.items()}
+        return {"__d": encoded} if _RESERVED & encoded.keys() else encoded
+    return value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "__d" in value and len(value) == 1:
+        return {k: _decode(v) for k, v in value["__d"].items()}
+    if "__tuple" in value:
+        return tuple(_decode(v) for v in value["__tuple"])
+    if "__dt" in value:
+        return datetime.fromisoformat(value["__dt"])
+    if "__e" in value:
+        return _ENUMS[value["__e"]](value["v"])
+    if "__t" in value:
+        cls = _DATACLASSES[value["__t"]]
+        fields = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: _decode(v) for k, v in value.items() if k in fields})
+    return {k: _decode(v) for k, v in value.items()}
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(_encode(value), separators=(",", ":"), ensure_ascii=False)
+
+
+def loads(text: str | bytes) -> Any:
+    return _decode(json.loads(text))
