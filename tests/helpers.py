@@ -112,6 +112,7 @@ LISTENING = re.compile(r"agentd listening on (\S+)")
 @contextmanager
 def server_process(tmp_path: Path, env: Mapping[str, str] | None = None) -> Iterator[ServerProcess]:
     """Start `agentd serve` on a free port; stop it (by PID) when done."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     log_path = tmp_path / "server.log"
     inherited = {k: v for k, v in os.environ.items() if not k.startswith(("AGENTD_", "OPENAI_"))}
     full_env = {

@@ -1,0 +1,93 @@
+"""Two `agentd serve` processes sharing the machine's Redis: a task started on one is
+followed, read and resumed on the other, with no gap and no duplicate."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import secrets
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import redis.asyncio as redis
+
+from agentd.v1 import tasks_pb2
+from clients.client import AgentClient
+from tests.contract.conftest import REDIS_URL, drop_prefix
+from tests.helpers import ROOT, server_process
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+async def prefix() -> AsyncIterator[str]:
+    value = f"agentd-test:{secrets.token_hex(6)}:"
+    yield value
+    client = redis.Redis.from_url(REDIS_URL)
+    await drop_prefix(client, value)
+    await client.aclose()
+
+
+async def test_task_started_on_one_replica_is_followed_on_the_other(
+    tmp_path: Path, prefix: str
+) -> None:
+    script = tmp_path / "script.json"
+    replies = [
+        {"tool_calls": [{"name": "calculator", "arguments": {"expression": "6*7"}}]},
+        {"delay_seconds": 1.0, "text": "The answer is 42, slowly.", "chunks": 5},
+    ]
+    script.write_text(json.dumps(replies))
+    fake = subprocess.Popen(  # noqa: ASYNC220 - started once; its output is read in a thread
+        [sys.executable, "-m", "clients.cli", "fake-llm", "--script", str(script), "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert fake.stdout is not None
+        line = await asyncio.to_thread(fake.stdout.readline)
+        base_url = re.search(r"on (http://\S+) ", line)
+        assert base_url, line
+        env = {
+            "AGENTD_REDIS_URL": REDIS_URL,
+            "AGENTD_REDIS_PREFIX": prefix,
+            "AGENTD_LLM_BASE_URL": base_url.group(1),
+            "AGENTD_LLM_MODEL": "fake",
+            "AGENTD_LLM_API_KEY": "k",
+        }
+        with (
+            server_process(tmp_path / "a", env) as first,
+            server_process(tmp_path / "b", env) as second,
+        ):
+            async with AgentClient(first.address) as a, AgentClient(second.address) as b:
+                stream = a.execute("what is 6*7?", mode=tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING)
+                head = [await anext(stream) for _ in range(4)]
+                await stream.aclose()  # type: ignore[attr-defined]  # the client leaves replica A
+                task_id = head[0].task_id
+                assert (await b.get_task(task_id)).status == tasks_pb2.TASK_STATUS_RUNNING
+                rest = [
+                    e async for e in b.stream_task_events(task_id, after_sequence=head[-1].sequence)
+                ]
+                every = head + rest
+                assert [e.sequence for e in every] == list(range(1, len(every) + 1))
+                assert every[-1].status_changed.current == tasks_pb2.TASK_STATUS_COMPLETED
+                answer = next(
+                    e.final_answer for e in every if e.WhichOneof("payload") == "final_answer"
+                )
+                assert answer.text == "The answer is 42, slowly."
+                from_a = [e.sequence async for e in a.stream_task_events(task_id)]
+                from_b = [e.sequence async for e in b.stream_task_events(task_id)]
+                assert from_a == from_b == [e.sequence for e in every]
+                final_b = await b.get_task(task_id)
+                assert final_b.final_answer == answer.text
+                assert final_b.last_sequence == every[-1].sequence
+    finally:
+        fake.send_signal(signal.SIGTERM)
+        await asyncio.to_thread(fake.wait, 10)
+        if fake.stdout is not None:
+            fake.stdout.close()
