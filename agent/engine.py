@@ -42,6 +42,7 @@ from core.errors import (
     InvalidArgumentError,
     LLMNotConfiguredError,
     PlanInvalidError,
+    ResourceExhaustedError,
     TaskAlreadyTerminalError,
 )
 from core.identity import CallContext
@@ -94,6 +95,7 @@ class Engine:
         self._running: dict[str, tuple[asyncio.Task[None], TaskRun]] = {}
         self._cancel_reasons: dict[str, str] = {}
         self._gates: dict[str, asyncio.Event] = {}
+        self._slots = asyncio.Semaphore(self.config.max_running_tasks)
 
     @property
     def configured(self) -> bool:
@@ -202,6 +204,13 @@ class Engine:
         task id goes out before the task's work competes for the loop.
         """
         self._require_models()
+        capacity = self.config.max_running_tasks + self.config.max_queued_tasks
+        if len(self._running) >= capacity:
+            raise ResourceExhaustedError(
+                f"this server runs {self.config.max_running_tasks} tasks and queues "
+                f"{self.config.max_queued_tasks}; both are full",
+                retry_after_seconds=1.0,
+            )
         specs, iterations = self._validate(
             request.task, request.tools, request.context, call, request.max_iterations
         )
@@ -250,17 +259,23 @@ class Engine:
             self._cancel_reasons[task_id] = reason
             runner.cancel()
             await asyncio.wait({runner}, timeout=5)
-        else:
+            task = await self._store.get(tenant, task_id)
+            if task.status.terminal:
+                return task
+        # Not running here, or cancelled before its coroutine ever started: end it in the store.
+        try:
             cancelled = await self._store.set_status(
                 tenant, task_id, TaskStatus.CANCELLED, detail=reason
             )
-            await self._store.append_event(
-                task_id,
-                task.trace_id,
-                ev.StatusChanged(TaskStatus.CANCELLED, task.status, reason, StopReason.CANCELLED),
-            )
-            return cancelled
-        return await self._store.get(tenant, task_id)
+        except TaskAlreadyTerminalError:
+            return await self._store.get(tenant, task_id)
+        self._cancel_reasons.pop(task_id, None)
+        await self._store.append_event(
+            task_id,
+            task.trace_id,
+            ev.StatusChanged(TaskStatus.CANCELLED, task.status, reason, StopReason.CANCELLED),
+        )
+        return cancelled
 
     async def close(self, reason: str = "the server shut down") -> None:
         """Cancel whatever still runs (after the server's grace period)."""
@@ -281,6 +296,13 @@ class Engine:
         return max(0.0, limit) if math.isfinite(limit) else self.config.task_timeout_seconds
 
     async def _run(self, run: TaskRun, gate: asyncio.Event) -> None:
+        try:
+            async with self._slots:
+                await self._run_in_slot(run, gate)
+        except asyncio.CancelledError:  # cancelled while queued
+            await self._cancelled(run)
+
+    async def _run_in_slot(self, run: TaskRun, gate: asyncio.Event) -> None:
         task = run.task
         try:
             await gate.wait()

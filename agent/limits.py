@@ -38,6 +38,10 @@ class EngineConfig:
     """Whether the model supports native tool calls (auto mode uses text ReAct if not)."""
     max_repeated_calls: int = 3
     """The same tool with the same arguments this many times in a row stops the loop."""
+    max_running_tasks: int = 100
+    """Tasks this process runs at once; more wait, PENDING, in a queue."""
+    max_queued_tasks: int = 100
+    """Tasks that may wait for a slot; beyond that, new tasks are refused."""
 
 
 class LimitReached(Exception):  # noqa: N818 - a stop signal, named for what happened

@@ -193,6 +193,20 @@ class DeadlineExceededError(AgentdError):
     reason = "DEADLINE_EXCEEDED"
 
 
+class ResourceExhaustedError(AgentdError):
+    """A capacity or rate limit was hit; retry after `retry_after_seconds`."""
+
+    reason = "RESOURCE_EXHAUSTED"
+
+    def __init__(self, message: str, retry_after_seconds: float) -> None:
+        self._retry_after = retry_after_seconds
+        super().__init__(message)
+
+    @property
+    def retry_after_seconds(self) -> float | None:
+        return self._retry_after
+
+
 class LLMNotConfiguredError(AgentdError):
     """No language model is configured; names the settings to set."""
 

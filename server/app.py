@@ -102,6 +102,8 @@ def build_models(settings: Settings) -> ModelRoles | None:
 def engine_config(settings: Settings) -> EngineConfig:
     return EngineConfig(
         max_concurrent_tool_calls=settings.max_concurrent_tool_calls,
+        max_running_tasks=settings.max_running_tasks,
+        max_queued_tasks=settings.max_queued_tasks,
         step_timeout_seconds=settings.step_timeout_seconds,
         task_timeout_seconds=settings.task_timeout_seconds,
         token_budget=settings.token_budget,

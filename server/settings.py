@@ -70,6 +70,8 @@ class Settings(BaseSettings):
         4, ge=1, le=10, description="attempts on 429/5xx/connection errors"
     )
     llm_tool_calling: bool = Field(True, description="whether the model supports native tool calls")
+    max_running_tasks: int = Field(100, ge=1, description="tasks one process runs at once")
+    max_queued_tasks: int = Field(100, ge=0, description="tasks waiting for a slot before refusal")
     max_concurrent_tool_calls: int = Field(5, ge=1, le=64, description="tool calls run at once")
     step_timeout_seconds: float = Field(30.0, gt=0, description="time limit of one step")
     task_timeout_seconds: float = Field(600.0, gt=0, description="time limit of one task")

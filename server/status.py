@@ -29,6 +29,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.UnimplementedError: grpc.StatusCode.UNIMPLEMENTED,
     errors.ShuttingDownError: grpc.StatusCode.UNAVAILABLE,
     errors.DeadlineExceededError: grpc.StatusCode.DEADLINE_EXCEEDED,
+    errors.ResourceExhaustedError: grpc.StatusCode.RESOURCE_EXHAUSTED,
     errors.LLMNotConfiguredError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.LLMUnavailableError: grpc.StatusCode.UNAVAILABLE,
     errors.PlanInvalidError: grpc.StatusCode.ABORTED,

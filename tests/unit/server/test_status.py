@@ -67,6 +67,10 @@ def test_lookup_walks_the_mro() -> None:
         (errors.ShuttingDownError(), grpc.StatusCode.UNAVAILABLE),
         (errors.DeadlineExceededError("late"), grpc.StatusCode.DEADLINE_EXCEEDED),
         (errors.InternalError("abc"), grpc.StatusCode.INTERNAL),
+        (errors.ResourceExhaustedError("full", 1.0), grpc.StatusCode.RESOURCE_EXHAUSTED),
+        (errors.LLMNotConfiguredError(("X",)), grpc.StatusCode.FAILED_PRECONDITION),
+        (errors.LLMUnavailableError("down"), grpc.StatusCode.UNAVAILABLE),
+        (errors.PlanInvalidError(["bad"]), grpc.StatusCode.ABORTED),
     ],
 )
 def test_codes(error: errors.AgentdError, code: grpc.StatusCode) -> None:
@@ -102,3 +106,10 @@ def test_rich_status_carries_error_info_and_field_violations() -> None:
 def test_invalid_argument_needs_a_violation() -> None:
     with pytest.raises(ValueError, match="at least one"):
         errors.InvalidArgumentError([])
+
+
+def test_retry_info_for_resource_exhaustion() -> None:
+    _, status = rich_status(errors.ResourceExhaustedError("full", 2.5))
+    retry = error_details_pb2.RetryInfo()
+    assert status.details[-1].Unpack(retry)
+    assert retry.retry_delay.ToTimedelta().total_seconds() == 2.5

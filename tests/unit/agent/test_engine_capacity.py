@@ -1,0 +1,80 @@
+"""Per-process capacity: running slots, a bounded queue, and refusal with a retry hint."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from agent.engine import Engine, TaskRequest
+from agent.limits import EngineConfig
+from agent.llm.base import Message, ModelResponse, ModelSettings, ToolDefinition
+from agent.llm.roles import ModelRoles
+from agent.llm.testing import FunctionModel, text
+from agent.memory_task_store import InMemoryTaskStore
+from agent.tasks import ExecutionMode, TaskStatus
+from core.errors import ResourceExhaustedError
+from core.identity import CallContext
+from server.app import build_registry
+from server.settings import Settings
+from tools.audit import InMemoryAuditLog
+
+
+async def test_queue_then_refuse(tmp_path: Path) -> None:
+    release = asyncio.Event()
+
+    async def slow(
+        messages: Sequence[Message], tools: Sequence[ToolDefinition], settings: ModelSettings
+    ) -> ModelResponse:
+        await release.wait()
+        return text("done")
+
+    store = InMemoryTaskStore()
+    registry = build_registry(Settings(workspace_dir=tmp_path), InMemoryAuditLog())
+    engine = Engine(
+        ModelRoles(default=FunctionModel(slow)),
+        registry,
+        store,
+        EngineConfig(max_running_tasks=1, max_queued_tasks=1),
+    )
+    request = TaskRequest(task="work", mode=ExecutionMode.FUNCTION_CALLING)
+    first = await engine.start(request, CallContext())
+    second = await engine.start(request, CallContext())
+    await asyncio.sleep(0.05)
+    assert (await store.get("default", first.task_id)).status is TaskStatus.RUNNING
+    assert (await store.get("default", second.task_id)).status is TaskStatus.PENDING
+    with pytest.raises(ResourceExhaustedError) as info:
+        await engine.start(request, CallContext())
+    assert info.value.retry_after_seconds == 1.0
+    release.set()
+    for task in (first, second):
+        events = [e async for e in store.read_events("default", task.task_id)]
+        assert events[-1].payload.current is TaskStatus.COMPLETED  # type: ignore[union-attr]
+    third = await engine.start(request, CallContext())  # room again
+    assert [e async for e in store.read_events("default", third.task_id)][-1].terminal
+    await engine.close()
+
+
+async def test_cancelling_a_queued_task(tmp_path: Path) -> None:
+    release = asyncio.Event()
+
+    async def slow(
+        messages: Sequence[Message], tools: Sequence[ToolDefinition], settings: ModelSettings
+    ) -> ModelResponse:
+        await release.wait()
+        return text("done")
+
+    store = InMemoryTaskStore()
+    registry = build_registry(Settings(workspace_dir=tmp_path), InMemoryAuditLog())
+    engine = Engine(
+        ModelRoles(default=FunctionModel(slow)), registry, store, EngineConfig(max_running_tasks=1)
+    )
+    request = TaskRequest(task="work", mode=ExecutionMode.FUNCTION_CALLING)
+    await engine.start(request, CallContext())
+    queued = await engine.start(request, CallContext())
+    cancelled = await engine.cancel("default", queued.task_id, "not needed")
+    assert cancelled.status is TaskStatus.CANCELLED
+    release.set()
+    await engine.close()
