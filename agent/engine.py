@@ -35,6 +35,7 @@ from agent.modes.router import choose_mode
 from agent.modes.synthesis import notes_answer, partial_outcome
 from agent.plan import Plan
 from agent.run import TaskRun
+from agent.task_history import InMemoryTaskHistory, TaskHistory
 from agent.task_store import TaskStore
 from agent.tasks import ExecutionMode, StopReason, Task, TaskFailure, TaskStatus, new_task_id
 from core.errors import (
@@ -87,8 +88,11 @@ class Engine:
         registry: ToolRegistry,
         store: TaskStore,
         config: EngineConfig | None = None,
+        *,
+        history: TaskHistory | None = None,
     ) -> None:
         self._models = models
+        self._history = history or InMemoryTaskHistory()
         self._registry = registry
         self._store = store
         self.config = config or EngineConfig()
@@ -275,6 +279,8 @@ class Engine:
             task.trace_id,
             ev.StatusChanged(TaskStatus.CANCELLED, task.status, reason, StopReason.CANCELLED),
         )
+        cancelled = await self._store.get(tenant, task_id)
+        await self._history.record(cancelled)
         return cancelled
 
     async def close(self, reason: str = "the server shut down") -> None:
@@ -343,49 +349,44 @@ class Engine:
         except (TimeoutError, ModelError):
             return Outcome(notes_answer(run, limit.detail), limit.reason, limit.detail)
 
-    async def _complete(self, run: TaskRun, outcome: Outcome) -> None:
+    async def _end(self, run: TaskRun, status: TaskStatus, detail: str) -> None:
+        """Write the terminal state (unless the task already ended), its event, and history."""
         task = run.task
         previous = task.status
+        task.status = status
+        try:
+            await run.save()
+        except TaskAlreadyTerminalError:
+            return  # a late end after a cancel: dropped
+        await run.emit(ev.StatusChanged(status, previous, detail, task.stop_reason))
+        try:
+            await self._history.record(await self._store.get(task.tenant, task.task_id))
+        except Exception:
+            log.exception("could not record task history", task_id=task.task_id)
+
+    async def _complete(self, run: TaskRun, outcome: Outcome) -> None:
+        task = run.task
         task.final_answer = outcome.answer
         task.stop_reason = outcome.stop_reason
         task.stop_detail = outcome.detail
         await run.emit(ev.FinalAnswer(outcome.answer, outcome.stop_reason, outcome.detail))
-        await run.save()
-        task.status = TaskStatus.COMPLETED
-        await run.save()
-        await run.emit(
-            ev.StatusChanged(TaskStatus.COMPLETED, previous, outcome.detail, outcome.stop_reason)
-        )
+        await self._end(run, TaskStatus.COMPLETED, outcome.detail)
 
     async def _fail(self, run: TaskRun, reason: str, message: str) -> None:
         task = run.task
-        previous = task.status
         task.failure = TaskFailure(reason, message)
         task.stop_reason = StopReason.ERROR
         task.stop_detail = message
         if run.notes:
             task.final_answer = notes_answer(run, message)
         await run.emit(ev.ErrorOccurred(reason, message, True))
-        task.status = TaskStatus.FAILED
-        try:
-            await run.save()
-        except TaskAlreadyTerminalError:
-            return
-        await run.emit(ev.StatusChanged(TaskStatus.FAILED, previous, message, StopReason.ERROR))
+        await self._end(run, TaskStatus.FAILED, message)
 
     async def _cancelled(self, run: TaskRun) -> None:
         task = run.task
-        previous = task.status
         reason = self._cancel_reasons.pop(task.task_id, "") or "cancelled"
         task.stop_reason = StopReason.CANCELLED
         task.stop_detail = reason
         if run.notes:
             task.final_answer = notes_answer(run, f"cancelled: {reason}")
-        task.status = TaskStatus.CANCELLED
-        try:
-            await run.save()
-        except TaskAlreadyTerminalError:
-            return
-        await run.emit(
-            ev.StatusChanged(TaskStatus.CANCELLED, previous, reason, StopReason.CANCELLED)
-        )
+        await self._end(run, TaskStatus.CANCELLED, reason)

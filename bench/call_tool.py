@@ -84,7 +84,12 @@ async def _measure(address: str) -> tuple[float, list[float]]:
 async def main() -> None:
     logs.configure("error")
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(address="127.0.0.1:0", workspace_dir=Path(tmp), log_level="error")
+        settings = Settings(
+            address="127.0.0.1:0",
+            workspace_dir=Path(tmp),
+            log_level="error",
+            database_url=f"sqlite+aiosqlite:///{Path(tmp) / 'agentd.db'}",
+        )
         agentd = await AgentdServer.start(settings)
         async with grpc.aio.insecure_channel(f"127.0.0.1:{agentd.port}") as channel:
             response = await pb_grpc.AgentServiceStub(channel).CallTool(_request())

@@ -209,6 +209,7 @@ async def _grpc_figures(llm: FakeOpenAIServer, workspace: Path) -> dict[str, flo
     settings = Settings(
         address="127.0.0.1:0", workspace_dir=workspace, llm_base_url=llm.base_url, llm_model="m",
         llm_api_key="k", critic_policy="off", log_level="error",
+        database_url=f"sqlite+aiosqlite:///{workspace / 'agentd.db'}",
     )  # fmt: skip
     server = await AgentdServer.start(settings)
     address = f"127.0.0.1:{server.port}"

@@ -168,6 +168,16 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _migrate(args: argparse.Namespace) -> int:
+    from db.engine import migrate_sync
+    from server.settings import Settings
+
+    url = args.database_url or Settings().database_url
+    migrate_sync(url)
+    print(f"database is up to date: {url.split('@')[-1]}")
+    return 0
+
+
 def _fake_llm(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -217,6 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
     events.add_argument("--after", type=int, default=0, help="start after this sequence number")
     health = sub.add_parser("health", help="check the server's health")
     health.add_argument("--service", default="")
+    migrate = sub.add_parser("migrate", help="bring the database schema up to date")
+    migrate.add_argument("--database-url", help="SQLAlchemy URL (default: AGENTD_DATABASE_URL)")
     fake = sub.add_parser(
         "fake-llm", help="serve an OpenAI-compatible endpoint that plays a script of replies"
     )
@@ -232,6 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _serve(args)
     if args.command == "fake-llm":
         return _fake_llm(args)
+    if args.command == "migrate":
+        return _migrate(args)
     try:
         return asyncio.run(_run(args))
     except AgentdError as error:

@@ -10,6 +10,7 @@ import grpc
 import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from agent.engine import LLM_SETTINGS, Engine
 from agent.limits import EngineConfig
@@ -17,17 +18,20 @@ from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
 from agent.memory_task_store import InMemoryTaskStore
 from agent.redis_task_store import RedisTaskStore
+from agent.sql_task_history import SqlTaskHistory
 from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
+from db.engine import create_engine, migrate
 from server import logs, reflection
 from server.interceptors.decoding import DecodingInterceptor
 from server.interceptors.draining import DrainingInterceptor
 from server.servicer import AgentServicer
 from server.settings import Settings
-from tools.audit import AuditSink, InMemoryAuditLog
+from tools.audit import AuditSink
 from tools.builtin import HttpLimits, builtin_tools
 from tools.permissions import LevelPolicy
 from tools.registry import ToolRegistry
+from tools.sql_audit_log import SqlAuditLog
 
 log = structlog.get_logger(__name__)
 
@@ -125,6 +129,7 @@ class AgentdServer:
     port: int
     engine: Engine
     tasks: TaskStore
+    database: AsyncEngine
 
     @classmethod
     async def start(
@@ -135,9 +140,18 @@ class AgentdServer:
         tasks: TaskStore | None = None,
         models: ModelRoles | None = None,
     ) -> AgentdServer:
-        registry = registry or build_registry(settings, InMemoryAuditLog())
+        await migrate(settings.database_url)
+        database = create_engine(settings.database_url)
+        registry = registry or build_registry(settings, SqlAuditLog(database))
         tasks = tasks or build_task_store(settings)
-        engine = Engine(models or build_models(settings), registry, tasks, engine_config(settings))
+        history = SqlTaskHistory(database)
+        engine = Engine(
+            models or build_models(settings),
+            registry,
+            tasks,
+            engine_config(settings),
+            history=history,
+        )
         draining = DrainingInterceptor()
         server = grpc.aio.server(
             # Draining first: a refused call is not decoded at all.
@@ -149,7 +163,7 @@ class AgentdServer:
             ],
         )
         agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
-            AgentServicer(engine, registry, tasks), server
+            AgentServicer(engine, registry, tasks, history), server
         )
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
@@ -162,7 +176,7 @@ class AgentdServer:
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
         await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
-        return cls(server, health, draining, settings, port, engine, tasks)
+        return cls(server, health, draining, settings, port, engine, tasks, database)
 
     async def shutdown(self, grace: float | None = None) -> None:
         """Drain: NOT_SERVING, refuse new calls, let in-flight ones finish, stop."""
@@ -175,6 +189,7 @@ class AgentdServer:
         await self.server.stop(grace)
         await self.engine.close()
         await self.tasks.close()
+        await self.database.dispose()
         log.info("stopped")
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from agent.engine import Engine
+from agent.task_history import TaskHistory
 from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import events_pb2, tasks_pb2
-from core.errors import FieldViolation, InvalidArgumentError
+from core.errors import FieldViolation, InvalidArgumentError, TaskNotFoundError
 from core.identity import CallContext
 from server import convert
 from server.calls import stream, unary
@@ -31,10 +32,13 @@ def _required_id(value: str, field: str) -> str:
 class AgentServicer(pb_grpc.AgentServiceServicer):
     """agentd.v1.AgentService over the engine, the tool registry and the task store."""
 
-    def __init__(self, engine: Engine, registry: ToolRegistry, tasks: TaskStore) -> None:
+    def __init__(
+        self, engine: Engine, registry: ToolRegistry, tasks: TaskStore, history: TaskHistory
+    ) -> None:
         self._engine = engine
         self._registry = registry
         self._tasks = tasks
+        self._history = history
 
     @stream
     async def Execute(  # noqa: N802 - gRPC method name
@@ -68,7 +72,10 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     @unary
     async def GetTask(self, request: pb.GetTaskRequest, call: CallContext) -> tasks_pb2.Task:  # noqa: N802
         task_id = _required_id(request.task_id, "task_id")
-        task = await self._tasks.get(call.principal.tenant, task_id)
+        try:
+            task = await self._tasks.get(call.principal.tenant, task_id)
+        except TaskNotFoundError:  # the live store let it go: ask the history
+            task = await self._history.get(call.principal.tenant, task_id)
         return convert.task_to_proto(task)
 
     @unary

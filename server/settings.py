@@ -83,6 +83,11 @@ class Settings(BaseSettings):
     max_corrections: int = Field(
         3, ge=0, le=10, description="critic-requested corrections per task"
     )
+    database_url: str = Field(
+        "sqlite+aiosqlite:///var/agentd.db",
+        description="SQLAlchemy URL of the database (task history, audit); PostgreSQL: "
+        "postgresql+asyncpg://user@host/db",
+    )
     redis_url: str | None = Field(
         None,
         description="Redis for task state and event logs (shared by replicas); in-process if unset",

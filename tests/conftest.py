@@ -30,6 +30,7 @@ def settings(tmp_path: Path) -> Settings:
     return Settings(
         address="127.0.0.1:0",
         workspace_dir=tmp_path / "workspace",
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
         grace_period_seconds=1.0,
         http_allowed_networks=["127.0.0.1/32"],
         http_timeout_seconds=3.0,

@@ -71,6 +71,15 @@ class InMemoryAuditLog:
     def records(self) -> list[ToolCallRecord]:
         return list(self._records)
 
+    async def query(
+        self, tenant: str, *, since: datetime | None = None, limit: int = 1_000
+    ) -> list[ToolCallRecord]:
+        """A tenant's records, oldest first."""
+        chosen = [
+            r for r in self._records if r.tenant == tenant and (since is None or r.time >= since)
+        ]
+        return chosen[:limit]
+
 
 def redact(value: JSONValue) -> JSONValue:
     """A copy of `value` whose secret-looking keys have their values replaced."""

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 import redis.asyncio as redis
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from agent.memory_task_store import InMemoryTaskStore
 from agent.redis_task_store import RedisTaskStore
 from agent.task_store import TaskStore
+from db.engine import create_engine, migrate
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -37,3 +42,40 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[TaskStore]:
     finally:
         await drop_prefix(client, prefix)
         await client.aclose()
+
+
+POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+
+
+SQL_BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@asynccontextmanager
+async def migrated_engine(kind: str, tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    """A migrated database: a SQLite file, or a fresh schema in the machine's PostgreSQL."""
+    if kind == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}"
+        await migrate(url)
+        await migrate(url)  # idempotent
+        engine = create_engine(url)
+        try:
+            yield engine
+        finally:
+            await engine.dispose()
+        return
+    schema = f"agentd_test_{secrets.token_hex(6)}"
+    admin = create_async_engine(POSTGRES_URL)
+    async with admin.begin() as connection:
+        await connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        await migrate(POSTGRES_URL, schema)
+        await migrate(POSTGRES_URL, schema)  # idempotent
+        engine = create_engine(POSTGRES_URL, schema=schema)
+        try:
+            yield engine
+        finally:
+            await engine.dispose()
+    finally:
+        async with admin.begin() as connection:
+            await connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        await admin.dispose()

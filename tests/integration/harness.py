@@ -44,6 +44,7 @@ async def harness(
         config = Settings(
             address="127.0.0.1:0",
             workspace_dir=tmp_path / "workspace",
+            database_url=f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
             llm_base_url=llm.base_url,
             llm_api_key="test-key",
             llm_model="fake-model",

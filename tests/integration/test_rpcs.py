@@ -123,7 +123,10 @@ async def test_oversize_arguments(client: AgentClient) -> None:
 
 async def test_oversize_message_is_refused_by_the_transport(tmp_path: Path) -> None:
     settings = Settings(
-        address="127.0.0.1:0", workspace_dir=tmp_path / "ws", max_message_bytes=64 * 1024
+        address="127.0.0.1:0",
+        workspace_dir=tmp_path / "ws",
+        max_message_bytes=64 * 1024,
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
     )
     server = await AgentdServer.start(settings)
     try:

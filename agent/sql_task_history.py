@@ -1,0 +1,70 @@
+"""Task history in SQL (SQLite or PostgreSQL) through SQLAlchemy's async engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from agent import serialization
+from agent.tasks import Task
+from core.errors import TaskNotFoundError
+from db.schema import task_history
+
+
+def _clean(text: str) -> str:
+    """PostgreSQL text cannot hold NUL; the exact text stays in `data` (JSON-escaped)."""
+    return text.replace("\x00", "\ufffd")
+
+
+def _row(task: Task) -> dict[str, Any]:
+    row = {
+        "task_id": task.task_id,
+        "tenant": task.tenant,
+        "owner": task.owner,
+        "task": task.task,
+        "mode": task.mode.value,
+        "status": task.status.value,
+        "final_answer": task.final_answer,
+        "error_reason": task.failure.reason if task.failure else "",
+        "error_message": task.failure.message if task.failure else "",
+        "stop_reason": task.stop_reason.value if task.stop_reason else "",
+        "stop_detail": task.stop_detail,
+        "prompt_tokens": task.usage.prompt_tokens,
+        "completion_tokens": task.usage.completion_tokens,
+        "reasoning_tokens": task.usage.reasoning_tokens,
+        "last_sequence": task.last_sequence,
+        "data": serialization.dumps(task),
+        "created_at": task.created_at,
+        "updated_at": task.updated_at,
+    }
+    return {k: _clean(v) if isinstance(v, str) and k != "data" else v for k, v in row.items()}
+
+
+class SqlTaskHistory:
+    """TaskHistory on a SQLAlchemy async engine (owned by the caller)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+
+    async def record(self, task: Task) -> None:
+        async with self._engine.begin() as connection:
+            await connection.execute(
+                delete(task_history).where(task_history.c.task_id == task.task_id)
+            )
+            await connection.execute(insert(task_history).values(**_row(task)))
+
+    async def get(self, tenant: str, task_id: str) -> Task:
+        query = select(task_history.c.data).where(
+            task_history.c.task_id == task_id, task_history.c.tenant == tenant
+        )
+        async with self._engine.connect() as connection:
+            data = (await connection.execute(query)).scalar_one_or_none()
+        if data is None:
+            raise TaskNotFoundError(task_id)
+        task: Task = serialization.loads(data)
+        return task
+
+    async def close(self) -> None:
+        return  # the engine belongs to the caller

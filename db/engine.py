@@ -1,0 +1,46 @@
+"""Creating the async engine and bringing the schema up to date with Alembic."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+DEFAULT_URL = "sqlite+aiosqlite:///var/agentd.db"
+
+
+def create_engine(url: str, *, schema: str | None = None) -> AsyncEngine:
+    """An async engine for `url`; SQLite files get their folder created."""
+    parsed = make_url(url)
+    options: dict[str, object] = {"pool_pre_ping": True}
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        options = {}
+    elif schema:
+        options["connect_args"] = {"server_settings": {"search_path": schema}}
+    return create_async_engine(url, **options)
+
+
+def alembic_config(url: str, schema: str | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    if schema:
+        config.set_main_option("agentd.schema", schema)
+    return config
+
+
+def migrate_sync(url: str, schema: str | None = None) -> None:
+    """Upgrade the database to the newest migration. Idempotent."""
+    command.upgrade(alembic_config(url, schema), "head")
+
+
+async def migrate(url: str, schema: str | None = None) -> None:
+    """`migrate_sync` in a worker thread (Alembic runs its own event loop there)."""
+    await asyncio.to_thread(migrate_sync, url, schema)

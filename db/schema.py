@@ -1,0 +1,65 @@
+"""The tables. Changes go through a new Alembic migration in db/migrations/versions."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+task_history = Table(
+    "task_history",
+    metadata,
+    Column("task_id", String(64), primary_key=True),
+    Column("tenant", String(128), nullable=False),
+    Column("owner", String(256), nullable=False),
+    Column("task", Text, nullable=False),
+    Column("mode", String(32), nullable=False),
+    Column("status", String(32), nullable=False),
+    Column("final_answer", Text, nullable=False, default=""),
+    Column("error_reason", String(64), nullable=False, default=""),
+    Column("error_message", Text, nullable=False, default=""),
+    Column("stop_reason", String(32), nullable=False, default=""),
+    Column("stop_detail", Text, nullable=False, default=""),
+    Column("prompt_tokens", BigInteger, nullable=False, default=0),
+    Column("completion_tokens", BigInteger, nullable=False, default=0),
+    Column("reasoning_tokens", BigInteger, nullable=False, default=0),
+    Column("last_sequence", BigInteger, nullable=False, default=0),
+    Column("data", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_task_history_tenant_created", "tenant", "created_at"),
+)
+"""Finished tasks: what was asked, how it ended, what it cost. `data` is the full task as JSON."""
+
+tool_call_audit = Table(
+    "tool_call_audit",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("call_id", String(64), nullable=False),
+    Column("time", DateTime(timezone=True), nullable=False),
+    Column("principal_id", String(256), nullable=False),
+    Column("tenant", String(128), nullable=False),
+    Column("trace_id", String(32), nullable=False),
+    Column("tool_name", String(128), nullable=False),
+    Column("arguments", JSON, nullable=False),
+    Column("decision", String(16), nullable=False),
+    Column("rule", String(256), nullable=False),
+    Column("outcome", String(32), nullable=False),
+    Column("result_digest", String(64), nullable=False),
+    Column("duration_seconds", Float, nullable=False),
+    Index("ix_tool_call_audit_tenant_time", "tenant", "time"),
+    Index("ix_tool_call_audit_call_id", "call_id"),
+)
+"""One row per tool call asked for, whatever its outcome."""

@@ -1,0 +1,79 @@
+"""The TaskHistory contract on memory, SQLite and the machine's PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from agent.plan import Plan, PlanStep
+from agent.sql_task_history import SqlTaskHistory
+from agent.task_history import InMemoryTaskHistory, TaskHistory
+from agent.tasks import StopReason, Task, TaskFailure, TaskStatus, TokenUsage
+from core.errors import TaskNotFoundError
+from tests.contract.conftest import SQL_BACKENDS, migrated_engine
+
+
+@pytest.fixture(params=["memory", *SQL_BACKENDS])
+async def history(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[TaskHistory]:
+    if request.param == "memory":
+        yield InMemoryTaskHistory()
+        return
+    async with migrated_engine(request.param, tmp_path) as engine:
+        yield SqlTaskHistory(engine)
+
+
+def _finished(task_id: str = "task_1", tenant: str = "acme") -> Task:
+    return Task(
+        task_id=task_id,
+        tenant=tenant,
+        owner="alice",
+        task="sum 😀 \x00 'quotes' \"and\" ; DROP TABLE task_history; --",
+        context={"k": [1, 2], "__t": "x"},
+        status=TaskStatus.FAILED,
+        failure=TaskFailure("LLM_UNAVAILABLE", "down"),
+        stop_reason=StopReason.ERROR,
+        usage=TokenUsage(100, 20, 5),
+        plan=Plan((PlanStep("s1", "one", tool="calculator", arguments={"expression": "1"}),)),
+        last_sequence=12,
+    )
+
+
+async def test_record_and_get(history: TaskHistory) -> None:
+    await history.record(_finished())
+    got = await history.get("acme", "task_1")
+    expected = _finished()
+    assert (
+        got.task,
+        got.context,
+        got.status,
+        got.failure,
+        got.usage,
+        got.plan,
+        got.last_sequence,
+    ) == (
+        expected.task,
+        expected.context,
+        expected.status,
+        expected.failure,
+        expected.usage,
+        expected.plan,
+        expected.last_sequence,
+    )
+
+
+async def test_other_tenants_and_unknown_ids(history: TaskHistory) -> None:
+    await history.record(_finished())
+    with pytest.raises(TaskNotFoundError):
+        await history.get("globex", "task_1")
+    with pytest.raises(TaskNotFoundError):
+        await history.get("acme", "task_2")
+
+
+async def test_recording_again_replaces(history: TaskHistory) -> None:
+    await history.record(_finished())
+    again = _finished()
+    again.final_answer = "second"
+    await history.record(again)
+    assert (await history.get("acme", "task_1")).final_answer == "second"
