@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -18,13 +20,27 @@ def create_engine(url: str, *, schema: str | None = None) -> AsyncEngine:
     """An async engine for `url`; SQLite files get their folder created."""
     parsed = make_url(url)
     options: dict[str, object] = {"pool_pre_ping": True}
-    if parsed.get_backend_name() == "sqlite":
+    sqlite = parsed.get_backend_name() == "sqlite"
+    if sqlite:
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         options = {}
     elif schema:
         options["connect_args"] = {"server_settings": {"search_path": schema}}
-    return create_async_engine(url, **options)
+    engine = create_async_engine(url, **options)
+    if sqlite:
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(connection: Any, record: Any) -> None:
+    """WAL with synchronous=NORMAL: commits survive a crash of agentd without an fsync each;
+    readers never block the writer; a busy database is waited for, not failed."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
 
 
 def alembic_config(url: str, schema: str | None = None) -> Config:

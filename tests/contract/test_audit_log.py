@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -81,3 +82,8 @@ async def test_hostile_values_are_stored_exactly(audit_log: QueryableAudit) -> N
     [got] = await audit_log.query("acme")
     assert got.arguments == odd
     assert got.principal_id == "ali\u202ece"
+
+
+async def test_concurrent_writes_are_all_committed(audit_log: QueryableAudit) -> None:
+    await asyncio.gather(*(audit_log.write(_record(n % 60)) for n in range(50)))
+    assert len(await audit_log.query("acme")) == 50
