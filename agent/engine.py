@@ -40,13 +40,17 @@ from agent.task_store import TaskStore
 from agent.tasks import ExecutionMode, StopReason, Task, TaskFailure, TaskStatus, new_task_id
 from core.errors import (
     FieldViolation,
+    IdempotencyConflictError,
     InvalidArgumentError,
     LLMNotConfiguredError,
     PlanInvalidError,
     ResourceExhaustedError,
     TaskAlreadyTerminalError,
+    TaskNotFoundError,
 )
+from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore
 from core.identity import CallContext
+from tools.audit import digest
 from tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
@@ -77,6 +81,20 @@ class TaskRequest:
     mode: ExecutionMode = ExecutionMode.AUTO
     token_budget: int = 0
     """0 means the configured default."""
+    idempotency_key: str = ""
+    """When set, a retry with the same key and request returns the same task."""
+
+    def fingerprint(self) -> str:
+        return digest(
+            {
+                "task": self.task,
+                "tools": list(self.tools),
+                "context": dict(self.context),
+                "max_iterations": self.max_iterations,
+                "mode": self.mode.value,
+                "token_budget": self.token_budget,
+            }
+        )
 
 
 class Engine:
@@ -90,9 +108,13 @@ class Engine:
         config: EngineConfig | None = None,
         *,
         history: TaskHistory | None = None,
+        keys: IdempotencyStore | None = None,
+        key_ttl_seconds: float = 4200.0,
     ) -> None:
         self._models = models
         self._history = history or InMemoryTaskHistory()
+        self._keys = keys or InMemoryIdempotencyStore()
+        self._key_ttl = key_ttl_seconds
         self._registry = registry
         self._store = store
         self.config = config or EngineConfig()
@@ -220,11 +242,31 @@ class Engine:
         )
         if request.token_budget < 0:
             raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
+        task_id = new_task_id()
+        if request.idempotency_key:
+            if len(request.idempotency_key) > 128:
+                raise InvalidArgumentError(
+                    [FieldViolation("idempotency_key", "is longer than 128 characters")]
+                )
+            scoped = "\x1f".join(
+                ("exec", call.principal.tenant, call.principal.id, request.idempotency_key)
+            )
+            try:
+                earlier = await self._keys.reserve(
+                    scoped, request.fingerprint(), task_id, self._key_ttl
+                )
+            except IdempotencyConflictError:
+                raise IdempotencyConflictError(request.idempotency_key) from None
+            if earlier is not None:
+                try:
+                    return await self._store.get(call.principal.tenant, earlier)
+                except TaskNotFoundError:
+                    return await self._history.get(call.principal.tenant, earlier)
         mode = request.mode
         if mode is ExecutionMode.AUTO:
             mode = choose_mode(request.task, self.config.tool_calling)
         task = Task(
-            task_id=new_task_id(),
+            task_id=task_id,
             tenant=call.principal.tenant,
             owner=call.principal.id,
             task=request.task,

@@ -207,6 +207,19 @@ class ResourceExhaustedError(AgentdError):
         return self._retry_after
 
 
+class IdempotencyConflictError(AgentdError):
+    """The idempotency key was already used with a different request."""
+
+    reason = "IDEMPOTENCY_CONFLICT"
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        super().__init__(
+            f"idempotency key {self.key!r} was already used with a different request",
+            metadata={"idempotency_key": self.key},
+        )
+
+
 class LLMNotConfiguredError(AgentdError):
     """No language model is configured; names the settings to set."""
 

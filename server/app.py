@@ -7,6 +7,7 @@ import signal
 from dataclasses import dataclass
 
 import grpc
+import redis.asyncio as redis
 import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
@@ -21,6 +22,7 @@ from agent.redis_task_store import RedisTaskStore
 from agent.sql_task_history import SqlTaskHistory
 from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
+from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, RedisIdempotencyStore
 from db.engine import create_engine, migrate
 from server import logs, reflection
 from server.interceptors.decoding import DecodingInterceptor
@@ -57,15 +59,16 @@ def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
     )
 
 
-def build_task_store(settings: Settings) -> TaskStore:
-    """Redis when AGENTD_REDIS_URL is set, else the in-process store."""
+def build_live_stores(settings: Settings) -> tuple[TaskStore, IdempotencyStore]:
+    """Task state, event logs and idempotency keys: on one Redis client when
+    AGENTD_REDIS_URL is set (the task store closes it), else in-process."""
     if settings.redis_url:
-        return RedisTaskStore.from_url(
-            settings.redis_url,
-            prefix=settings.redis_prefix,
-            retention_seconds=settings.retention_seconds,
+        client = redis.Redis.from_url(settings.redis_url)
+        store = RedisTaskStore(
+            client, prefix=settings.redis_prefix, retention_seconds=settings.retention_seconds
         )
-    return InMemoryTaskStore()
+        return store, RedisIdempotencyStore(client, settings.redis_prefix)
+    return InMemoryTaskStore(), InMemoryIdempotencyStore()
 
 
 def build_models(settings: Settings) -> ModelRoles | None:
@@ -143,14 +146,18 @@ class AgentdServer:
         await migrate(settings.database_url)
         database = create_engine(settings.database_url)
         registry = registry or build_registry(settings, SqlAuditLog(database))
-        tasks = tasks or build_task_store(settings)
+        live_tasks, keys = build_live_stores(settings)
+        tasks = tasks or live_tasks
         history = SqlTaskHistory(database)
+        registry.use_idempotency_store(keys, settings.retention_seconds)
         engine = Engine(
             models or build_models(settings),
             registry,
             tasks,
             engine_config(settings),
             history=history,
+            keys=keys,
+            key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
         )
         draining = DrainingInterceptor()
         server = grpc.aio.server(

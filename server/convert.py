@@ -146,6 +146,7 @@ def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
         max_iterations=request.max_iterations,
         mode=mode_from_proto(request.mode),
         token_budget=request.token_budget,
+        idempotency_key=request.idempotency_key,
     )
 
 

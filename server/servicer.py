@@ -29,6 +29,14 @@ def _required_id(value: str, field: str) -> str:
     return value
 
 
+def _bounded(value: str, field: str) -> str:
+    if len(value) > MAX_ID_LENGTH:
+        raise InvalidArgumentError(
+            [FieldViolation(field, f"is longer than {MAX_ID_LENGTH} characters")]
+        )
+    return value
+
+
 class AgentServicer(pb_grpc.AgentServiceServicer):
     """agentd.v1.AgentService over the engine, the tool registry and the task store."""
 
@@ -66,7 +74,11 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     ) -> pb.CallToolResponse:
         name = _required_id(request.tool_name, "tool_name")
         arguments = convert.struct_to_dict(request.arguments)
-        result = await self._registry.call(name, arguments, call)
+        if request.idempotency_key:
+            key = _bounded(request.idempotency_key, "idempotency_key")
+            result = await self._registry.call_once(name, arguments, call, key)
+        else:
+            result = await self._registry.call(name, arguments, call)
         return convert.tool_result_to_proto(result)
 
     @unary

@@ -30,6 +30,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.ShuttingDownError: grpc.StatusCode.UNAVAILABLE,
     errors.DeadlineExceededError: grpc.StatusCode.DEADLINE_EXCEEDED,
     errors.ResourceExhaustedError: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    errors.IdempotencyConflictError: grpc.StatusCode.ALREADY_EXISTS,
     errors.LLMNotConfiguredError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.LLMUnavailableError: grpc.StatusCode.UNAVAILABLE,
     errors.PlanInvalidError: grpc.StatusCode.ABORTED,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import json
 from dataclasses import dataclass
 
 from tools.model import JSONValue
@@ -58,3 +59,32 @@ class ToolCallResult:
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "call_id": self.call_id,
+                "tool_name": self.tool_name,
+                "data": self.data,
+                "text": self.text,
+                "duration_seconds": self.duration_seconds,
+                "error": None
+                if self.error is None
+                else {"kind": self.error.kind.value, "message": self.error.message},
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> ToolCallResult:
+        raw = json.loads(text)
+        error = raw["error"]
+        return cls(
+            call_id=raw["call_id"],
+            tool_name=raw["tool_name"],
+            data=raw["data"],
+            text=raw["text"],
+            duration_seconds=raw["duration_seconds"],
+            error=None
+            if error is None
+            else ToolCallError(ToolErrorKind(error["kind"]), error["message"]),
+        )

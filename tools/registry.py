@@ -13,11 +13,14 @@ import structlog
 
 from core.errors import (
     AgentdError,
+    DeadlineExceededError,
+    IdempotencyConflictError,
     PermissionDeniedError,
     RequestTooLargeError,
     ToolArgumentsInvalidError,
     ToolNotFoundError,
 )
+from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore
 from core.identity import CallContext
 from tools.audit import AuditSink, ToolCallRecord, digest, redact
 from tools.model import JSONValue, Tool, ToolSpec
@@ -50,7 +53,11 @@ class ToolRegistry:
         policy: PermissionPolicy,
         audit: AuditSink,
         max_argument_bytes: int = DEFAULT_MAX_ARGUMENT_BYTES,
+        keys: IdempotencyStore | None = None,
+        key_ttl_seconds: float = 3600.0,
     ) -> None:
+        self._keys = keys or InMemoryIdempotencyStore()
+        self._key_ttl = key_ttl_seconds
         self._tools: dict[str, Tool] = {}
         self._validators: dict[str, ArgumentValidator] = {}
         self._policy = policy
@@ -58,6 +65,10 @@ class ToolRegistry:
         self._max_argument_bytes = max_argument_bytes
         for tool in tools:
             self.register(tool)
+
+    def use_idempotency_store(self, keys: IdempotencyStore, ttl_seconds: float) -> None:
+        self._keys = keys
+        self._key_ttl = ttl_seconds
 
     def register(self, tool: Tool) -> None:
         name = tool.spec.name
@@ -80,6 +91,44 @@ class ToolRegistry:
         if tool is None:
             raise ToolNotFoundError(name)
         return tool.spec
+
+    async def call_once(
+        self,
+        name: str,
+        arguments: Mapping[str, JSONValue],
+        context: CallContext,
+        idempotency_key: str,
+    ) -> ToolCallResult:
+        """`call`, at most once per key: a retry with the same key and arguments gets the
+        first call's result (waiting for it if the first call is still running); other
+        arguments under the same key are refused with IdempotencyConflictError."""
+        scoped = "\x1f".join(
+            ("tool", context.principal.tenant, context.principal.id, idempotency_key)
+        )
+        fingerprint = digest({"tool": name, "arguments": dict(arguments)})
+        try:
+            stored = await self._keys.reserve(scoped, fingerprint, "", self._key_ttl)
+        except IdempotencyConflictError:
+            raise IdempotencyConflictError(idempotency_key) from None
+        if stored is None:
+            try:
+                result = await self.call(name, arguments, context)
+            except BaseException:
+                await self._keys.release(scoped)
+                raise
+            await self._keys.store(scoped, fingerprint, result.to_json(), self._key_ttl)
+            return result
+        deadline = time.monotonic() + self.spec(name).timeout_seconds + 5.0
+        while not stored and time.monotonic() < deadline:  # the first call is still running
+            await asyncio.sleep(0.05)
+            stored = await self._keys.reserve(scoped, fingerprint, "", self._key_ttl)
+            if stored is None:  # the first call was refused and released the key: run it here
+                return await self.call_once(name, arguments, context, idempotency_key)
+        if not stored:
+            raise DeadlineExceededError(
+                f"the first call with idempotency key {idempotency_key!r} has not finished"
+            )
+        return ToolCallResult.from_json(stored)
 
     async def call(
         self, name: str, arguments: Mapping[str, JSONValue], context: CallContext
