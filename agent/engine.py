@@ -10,6 +10,7 @@ write after a cancel is dropped by the store.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -324,6 +325,11 @@ class Engine:
         cancelled = await self._store.get(tenant, task_id)
         await self._history.record(cancelled)
         return cancelled
+
+    async def cancel_quietly(self, tenant: str, task_id: str, reason: str) -> None:
+        """Cancel unless the task already ended (for callers that are going away)."""
+        with contextlib.suppress(TaskAlreadyTerminalError, TaskNotFoundError):
+            await asyncio.shield(self.cancel(tenant, task_id, reason))
 
     async def close(self, reason: str = "the server shut down") -> None:
         """Cancel whatever still runs (after the server's grace period)."""

@@ -174,6 +174,7 @@ class AgentClient:
         mode: tasks_pb2.ExecutionMode.ValueType = tasks_pb2.EXECUTION_MODE_AUTO,
         idempotency_key: str = "",
         token_budget: int = 0,
+        cancel_on_disconnect: bool = False,
         timeout: float | None = None,
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         """Start a task and iterate over its events; the first carries the task id."""
@@ -185,6 +186,7 @@ class AgentClient:
             mode=mode,
             idempotency_key=idempotency_key,
             token_budget=token_budget,
+            cancel_on_disconnect=cancel_on_disconnect,
         )
         return self._stream(self._stub.Execute, request, timeout)
 

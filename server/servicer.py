@@ -54,13 +54,21 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         task = await self._engine.start(convert.task_request(request), call, deferred=True)
         events = self._tasks.read_events(task.tenant, task.task_id)
+        ended = False
         try:
-            yield convert.event_to_proto(await anext(events))
+            try:
+                yield convert.event_to_proto(await anext(events))
+            finally:
+                # After the first event went out, or the caller left: either way the task runs.
+                self._engine.begin(task.task_id)
+            async for event in events:
+                yield convert.event_to_proto(event)
+            ended = True
         finally:
-            # After the first event went out, or the caller left: either way the task runs.
-            self._engine.begin(task.task_id)
-        async for event in events:
-            yield convert.event_to_proto(event)
+            if request.cancel_on_disconnect and not ended:
+                await self._engine.cancel_quietly(
+                    task.tenant, task.task_id, "the caller disconnected"
+                )
 
     @unary
     async def Plan(self, request: pb.PlanRequest, call: CallContext) -> pb.PlanResponse:  # noqa: N802

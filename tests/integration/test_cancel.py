@@ -104,3 +104,28 @@ async def test_stream_task_events_replays_and_follows(tmp_path: Path) -> None:
             )
         ]
         assert tail == []
+
+
+async def test_cancel_on_disconnect(tmp_path: Path) -> None:
+    replies = [
+        {"delay_seconds": 10, "text": "too late"},
+        {"delay_seconds": 0.5, "text": "kept going"},
+    ]
+    async with harness(tmp_path, replies) as h:
+        stream = h.client.execute("slow", mode=FC, cancel_on_disconnect=True)
+        first = await anext(stream)
+        await asyncio.sleep(0.2)
+        await stream.aclose()  # type: ignore[attr-defined]
+        for _ in range(50):
+            task = await h.client.get_task(first.task_id)
+            if task.status == tasks_pb2.TASK_STATUS_CANCELLED:
+                break
+            await asyncio.sleep(0.05)
+        assert task.status == tasks_pb2.TASK_STATUS_CANCELLED
+        assert task.stop_detail == "the caller disconnected"
+        # Without the flag, leaving the stream leaves the task running.
+        stream = h.client.execute("slow too", mode=FC)
+        kept = await anext(stream)
+        await stream.aclose()  # type: ignore[attr-defined]
+        rest = [e async for e in h.client.stream_task_events(kept.task_id)]
+        assert rest[-1].status_changed.current == tasks_pb2.TASK_STATUS_COMPLETED

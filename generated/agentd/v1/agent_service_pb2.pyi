@@ -35,6 +35,7 @@ class ExecuteRequest(_message.Message):
     MODE_FIELD_NUMBER: _builtins.int
     IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
     TOKEN_BUDGET_FIELD_NUMBER: _builtins.int
+    CANCEL_ON_DISCONNECT_FIELD_NUMBER: _builtins.int
     task: _builtins.str
     """What to do, in natural language; 1 to 5,000 characters."""
     max_iterations: _builtins.int
@@ -48,6 +49,11 @@ class ExecuteRequest(_message.Message):
     token_budget: _builtins.int
     """Most tokens the task may spend on model calls; 0 means the server's
     default. A task that reaches it stops with STOP_REASON_TOKEN_BUDGET.
+    """
+    cancel_on_disconnect: _builtins.bool
+    """When true, the task is cancelled if this stream ends before the task
+    does (the caller disconnected or its deadline passed). By default a
+    task outlives its stream and can be followed with StreamTaskEvents.
     """
     @_builtins.property
     def tools(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -69,10 +75,11 @@ class ExecuteRequest(_message.Message):
         mode: _tasks_pb2.ExecutionMode.ValueType = ...,
         idempotency_key: _builtins.str = ...,
         token_budget: _builtins.int = ...,
+        cancel_on_disconnect: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "idempotency_key", b"idempotency_key", "max_iterations", b"max_iterations", "mode", b"mode", "task", b"task", "token_budget", b"token_budget", "tools", b"tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "idempotency_key", b"idempotency_key", "max_iterations", b"max_iterations", "mode", b"mode", "task", b"task", "token_budget", b"token_budget", "tools", b"tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
