@@ -36,7 +36,7 @@ from agent.modes.router import choose_mode
 from agent.modes.synthesis import notes_answer, partial_outcome
 from agent.plan import Plan
 from agent.run import TaskRun
-from agent.task_history import InMemoryTaskHistory, TaskHistory
+from agent.task_history import InMemoryTaskHistory, TaskHistory, TaskQuery
 from agent.task_store import TaskStore
 from agent.tasks import ExecutionMode, StopReason, Task, TaskFailure, TaskStatus, new_task_id
 from core.errors import (
@@ -278,6 +278,7 @@ class Engine:
             trace_id=call.trace_id,
         )
         await self._store.create(task)
+        await self._history.record(task)
         run = self._new_run(task, call, specs, request.token_budget)
         await run.emit(ev.StatusChanged(TaskStatus.PENDING, None, f"accepted; mode {mode.value}"))
         gate = asyncio.Event()
@@ -326,6 +327,15 @@ class Engine:
         await self._history.record(cancelled)
         return cancelled
 
+    async def list_tasks(self, query: TaskQuery) -> list[Task]:
+        """A page of the caller's tasks; unfinished ones show their live state."""
+        tasks = await self._history.list(query)
+        for index, task in enumerate(tasks):
+            if not task.status.terminal:
+                with contextlib.suppress(TaskNotFoundError):
+                    tasks[index] = await self._store.get(task.tenant, task.task_id)
+        return tasks
+
     async def cancel_quietly(self, tenant: str, task_id: str, reason: str) -> None:
         """Cancel unless the task already ended (for callers that are going away)."""
         with contextlib.suppress(TaskAlreadyTerminalError, TaskNotFoundError):
@@ -363,6 +373,7 @@ class Engine:
             self._gates.pop(task.task_id, None)
             task.status = TaskStatus.RUNNING
             await run.save()
+            await self._history.record(task)
             await run.emit(
                 ev.StatusChanged(TaskStatus.RUNNING, TaskStatus.PENDING, f"mode {task.mode.value}")
             )

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import and_, delete, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from agent import serialization
+from agent.task_history import TaskQuery
 from agent.tasks import Task
 from core.errors import TaskNotFoundError
 from db.schema import task_history
@@ -65,6 +66,25 @@ class SqlTaskHistory:
             raise TaskNotFoundError(task_id)
         task: Task = serialization.loads(data)
         return task
+
+    async def list(self, query: TaskQuery) -> list[Task]:
+        c = task_history.c
+        statement = select(c.data).where(c.tenant == query.tenant, c.owner == query.owner)
+        if query.statuses:
+            statement = statement.where(c.status.in_(sorted(s.value for s in query.statuses)))
+        if query.created_after is not None:
+            statement = statement.where(c.created_at >= query.created_after)
+        if query.created_before is not None:
+            statement = statement.where(c.created_at < query.created_before)
+        if query.after is not None:
+            created, task_id = query.after
+            statement = statement.where(
+                or_(c.created_at < created, and_(c.created_at == created, c.task_id < task_id))
+            )
+        statement = statement.order_by(c.created_at.desc(), c.task_id.desc()).limit(query.limit)
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(statement)).scalars().all()
+        return [serialization.loads(data) for data in rows]
 
     async def close(self) -> None:
         return  # the engine belongs to the caller

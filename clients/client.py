@@ -190,6 +190,21 @@ class AgentClient:
         )
         return self._stream(self._stub.Execute, request, timeout)
 
+    async def list_tasks(
+        self,
+        *,
+        statuses: Sequence[tasks_pb2.TaskStatus.ValueType] = (),
+        page_size: int = 0,
+        page_token: str = "",
+        timeout: float | None = None,
+    ) -> pb.ListTasksResponse:
+        """One page of your tasks, newest first; pass `next_page_token` back for the next."""
+        request = pb.ListTasksRequest(
+            statuses=list(statuses), page_size=page_size, page_token=page_token
+        )
+        response: pb.ListTasksResponse = await self._unary(self._stub.ListTasks, request, timeout)
+        return response
+
     def stream_task_events(
         self, task_id: str, after_sequence: int = 0, *, timeout: float | None = None
     ) -> AsyncIterator[events_pb2.TaskEvent]:

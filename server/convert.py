@@ -5,6 +5,7 @@ The only first-party module (with the servicer) that imports generated code.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -15,6 +16,7 @@ from agent.engine import TaskRequest
 from agent.plan import Plan
 from agent.tasks import ExecutionMode, StopReason, Task, TaskStatus, TokenUsage
 from agentd.v1 import agent_service_pb2, events_pb2, tasks_pb2, tools_pb2
+from core.errors import FieldViolation, InvalidArgumentError
 from tools.model import JSONValue, ToolSpec
 from tools.outcomes import ToolCallResult, ToolErrorKind
 
@@ -101,6 +103,18 @@ _STOP_REASONS = {r: tasks_pb2.StopReason.Value(f"STOP_REASON_{r.name}") for r in
 
 def task_status_to_proto(status: TaskStatus) -> tasks_pb2.TaskStatus.ValueType:
     return _STATUSES[status]
+
+
+def statuses_from_proto(values: Iterable[int]) -> frozenset[TaskStatus]:
+    by_wire = {wire: status for status, wire in _STATUSES.items()}
+    chosen = set()
+    for index, value in enumerate(values):
+        if value not in by_wire:
+            raise InvalidArgumentError(
+                [FieldViolation(f"statuses[{index}]", f"{value} is not a task status")]
+            )
+        chosen.add(by_wire[value])  # type: ignore[index]
+    return frozenset(chosen)
 
 
 def mode_from_proto(mode: tasks_pb2.ExecutionMode.ValueType) -> ExecutionMode:

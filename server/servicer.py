@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC
 
 from agent.engine import Engine
-from agent.task_history import TaskHistory
+from agent.task_history import TaskHistory, TaskQuery
 from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import events_pb2, tasks_pb2
 from core.errors import FieldViolation, InvalidArgumentError, TaskNotFoundError
 from core.identity import CallContext
-from server import convert
+from server import convert, paging
 from server.calls import stream, unary
 from tools.registry import ToolRegistry
 
@@ -113,6 +114,31 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         detail = request.reason or f"cancelled by {call.principal.id}"
         task = await self._engine.cancel(call.principal.tenant, task_id, detail)
         return convert.task_to_proto(task)
+
+    @unary
+    async def ListTasks(  # noqa: N802
+        self, request: pb.ListTasksRequest, call: CallContext
+    ) -> pb.ListTasksResponse:
+        size = paging.page_size(request.page_size)
+        query = TaskQuery(
+            tenant=call.principal.tenant,
+            owner=call.principal.id,
+            statuses=convert.statuses_from_proto(request.statuses),
+            created_after=request.created_after.ToDatetime(UTC)
+            if request.HasField("created_after")
+            else None,
+            created_before=request.created_before.ToDatetime(UTC)
+            if request.HasField("created_before")
+            else None,
+            limit=size + 1,
+            after=paging.decode(request.page_token),
+        )
+        tasks = await self._engine.list_tasks(query)
+        page, more = tasks[:size], len(tasks) > size
+        token = paging.encode(page[-1].created_at, page[-1].task_id) if more else ""
+        return pb.ListTasksResponse(
+            tasks=[convert.task_to_proto(t) for t in page], next_page_token=token
+        )
 
     @stream
     async def StreamTaskEvents(  # noqa: N802

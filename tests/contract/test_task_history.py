@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from agent.plan import Plan, PlanStep
 from agent.sql_task_history import SqlTaskHistory
-from agent.task_history import InMemoryTaskHistory, TaskHistory
+from agent.task_history import InMemoryTaskHistory, TaskHistory, TaskQuery
 from agent.tasks import StopReason, Task, TaskFailure, TaskStatus, TokenUsage
 from core.errors import TaskNotFoundError
 from tests.contract.conftest import SQL_BACKENDS, migrated_engine
@@ -77,3 +78,36 @@ async def test_recording_again_replaces(history: TaskHistory) -> None:
     again.final_answer = "second"
     await history.record(again)
     assert (await history.get("acme", "task_1")).final_answer == "second"
+
+
+async def test_list_newest_first_with_filters_and_cursor(history: TaskHistory) -> None:
+    base = datetime(2026, 11, 1, tzinfo=UTC)
+    for i in range(7):
+        task = _finished(f"task_{i}")
+        task.created_at = base + timedelta(minutes=i // 2)  # pairs share a timestamp
+        task.status = TaskStatus.COMPLETED if i % 2 else TaskStatus.FAILED
+        await history.record(task)
+    await history.record(_finished("task_other", tenant="globex"))
+    stranger = _finished("task_stranger")
+    stranger.owner = "mallory"
+    await history.record(stranger)
+
+    query = TaskQuery(tenant="acme", owner="alice", limit=3)
+    first = await history.list(query)
+    assert [t.task_id for t in first] == ["task_6", "task_5", "task_4"]
+    cursor = (first[-1].created_at, first[-1].task_id)
+    second = await history.list(TaskQuery(tenant="acme", owner="alice", limit=3, after=cursor))
+    assert [t.task_id for t in second] == ["task_3", "task_2", "task_1"]
+    done = await history.list(
+        TaskQuery(tenant="acme", owner="alice", statuses=frozenset({TaskStatus.COMPLETED}))
+    )
+    assert [t.task_id for t in done] == ["task_5", "task_3", "task_1"]
+    window = await history.list(
+        TaskQuery(
+            tenant="acme",
+            owner="alice",
+            created_after=base + timedelta(minutes=1),
+            created_before=base + timedelta(minutes=2),
+        )
+    )
+    assert [t.task_id for t in window] == ["task_3", "task_2"]

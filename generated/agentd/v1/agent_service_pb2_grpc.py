@@ -76,6 +76,11 @@ class AgentServiceStub:
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.StreamTaskEventsRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_events__pb2.TaskEvent.FromString,
                 _registered_method=True)
+        self.ListTasks = channel.unary_unary(
+                '/agentd.v1.AgentService/ListTasks',
+                request_serializer=agentd_dot_v1_dot_agent__service__pb2.ListTasksRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_agent__service__pb2.ListTasksResponse.FromString,
+                _registered_method=True)
 
 
 class AgentServiceServicer:
@@ -138,6 +143,13 @@ class AgentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListTasks(self, request, context):
+        """Lists the caller's tasks, newest first, page by page.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AgentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -175,6 +187,11 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.StreamTaskEvents,
                     request_deserializer=agentd_dot_v1_dot_agent__service__pb2.StreamTaskEventsRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_events__pb2.TaskEvent.SerializeToString,
+            ),
+            'ListTasks': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTasks,
+                    request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ListTasksRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_agent__service__pb2.ListTasksResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -371,6 +388,33 @@ class AgentService:
             '/agentd.v1.AgentService/StreamTaskEvents',
             agentd_dot_v1_dot_agent__service__pb2.StreamTaskEventsRequest.SerializeToString,
             agentd_dot_v1_dot_events__pb2.TaskEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTasks(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ListTasks',
+            agentd_dot_v1_dot_agent__service__pb2.ListTasksRequest.SerializeToString,
+            agentd_dot_v1_dot_agent__service__pb2.ListTasksResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -59,6 +59,8 @@ class AgentServiceStub:
     """Replays a task's events after `after_sequence`, then follows the task
     live until it ends.
     """
+    ListTasks: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ListTasksRequest, _agent_service_pb2.ListTasksResponse]
+    """Lists the caller's tasks, newest first, page by page."""
 
 @_typing.type_check_only
 class AgentServiceAsyncStub(AgentServiceStub):
@@ -89,6 +91,8 @@ class AgentServiceAsyncStub(AgentServiceStub):
     """Replays a task's events after `after_sequence`, then follows the task
     live until it ends.
     """
+    ListTasks: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ListTasksRequest, _agent_service_pb2.ListTasksResponse]  # type: ignore[assignment]
+    """Lists the caller's tasks, newest first, page by page."""
 
 class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
     """Runs LLM agents and the tools they use.
@@ -158,5 +162,13 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         """Replays a task's events after `after_sequence`, then follows the task
         live until it ends.
         """
+
+    @_abc_1.abstractmethod
+    def ListTasks(
+        self,
+        request: _agent_service_pb2.ListTasksRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_agent_service_pb2.ListTasksResponse, _abc.Awaitable[_agent_service_pb2.ListTasksResponse]]:
+        """Lists the caller's tasks, newest first, page by page."""
 
 def add_AgentServiceServicer_to_server(servicer: AgentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

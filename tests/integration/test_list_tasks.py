@@ -1,0 +1,66 @@
+"""ListTasks through the real server: newest first, filters, paging, bad tokens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import grpc
+import pytest
+
+from agentd.v1 import tasks_pb2
+from clients import errors as client_errors
+from tests.integration.harness import harness
+
+FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
+
+
+async def test_pages_filters_and_tokens(tmp_path: Path) -> None:
+    replies = [{"text": "ok", "repeat": 4}, {"error": {"status": 400, "message": "no"}}]
+    async with harness(tmp_path, replies) as h:
+        ids = []
+        for i in range(5):
+            events = await h.run(f"task number {i}", mode=FC)
+            ids.append(events[0].task_id)
+        first = await h.client.list_tasks(page_size=2)
+        assert [t.task_id for t in first.tasks] == [ids[4], ids[3]]
+        assert first.next_page_token
+        second = await h.client.list_tasks(page_size=2, page_token=first.next_page_token)
+        assert [t.task_id for t in second.tasks] == [ids[2], ids[1]]
+        last = await h.client.list_tasks(page_size=2, page_token=second.next_page_token)
+        assert [t.task_id for t in last.tasks] == [ids[0]]
+        assert last.next_page_token == ""
+        failed = await h.client.list_tasks(statuses=[tasks_pb2.TASK_STATUS_FAILED])
+        assert [t.task_id for t in failed.tasks] == [ids[4]]
+        assert failed.tasks[0].error.reason == "LLM_UNAVAILABLE"
+        everything = await h.client.list_tasks()
+        assert len(everything.tasks) == 5
+        assert everything.tasks[0].task == "task number 4"
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"page_size": 201}, "page_size"),
+        ({"page_size": -1}, "page_size"),
+        ({"page_token": "not-a-token"}, "page_token"),
+        ({"page_token": "eyJjIjogMX0"}, "page_token"),
+        ({"statuses": [99]}, "statuses[0]"),
+    ],
+)
+async def test_bad_list_requests(tmp_path: Path, options: dict[str, object], field: str) -> None:
+    async with harness(tmp_path, []) as h:
+        with pytest.raises(client_errors.InvalidArgumentError) as info:
+            await h.client.list_tasks(**options)  # type: ignore[arg-type]
+        assert info.value.code is grpc.StatusCode.INVALID_ARGUMENT
+        assert [v.field for v in info.value.field_violations] == [field]
+
+
+async def test_running_tasks_show_their_live_state(tmp_path: Path) -> None:
+    async with harness(tmp_path, [{"delay_seconds": 1.5, "text": "slow"}]) as h:
+        stream = h.client.execute("slow one", mode=FC)
+        first = await anext(stream)
+        await anext(stream)  # running
+        listed = await h.client.list_tasks(statuses=[tasks_pb2.TASK_STATUS_RUNNING])
+        assert [t.task_id for t in listed.tasks] == [first.task_id]
+        assert listed.tasks[0].status == tasks_pb2.TASK_STATUS_RUNNING
+        _ = [e async for e in stream]
