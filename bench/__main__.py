@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 
-from bench import call_tool, engine
+from bench import call_tool, engine, stores
 
 
 def main() -> None:
     asyncio.run(call_tool.main())
     print()
     asyncio.run(engine.main())
+    print()
+    asyncio.run(stores.main())
 
 
 if __name__ == "__main__":
