@@ -20,6 +20,7 @@ from typing import Any
 import structlog
 
 from agent import events as ev
+from agent.cancel_bus import CancelBus, LocalCancelBus
 from agent.limits import (
     DEFAULT_MAX_ITERATIONS,
     MAX_CONTEXT_BYTES,
@@ -111,7 +112,10 @@ class Engine:
         history: TaskHistory | None = None,
         keys: IdempotencyStore | None = None,
         key_ttl_seconds: float = 4200.0,
+        cancel_bus: CancelBus | None = None,
     ) -> None:
+        self._bus = cancel_bus or LocalCancelBus()
+        self._listener: asyncio.Task[None] | None = None
         self._models = models
         self._history = history or InMemoryTaskHistory()
         self._keys = keys or InMemoryIdempotencyStore()
@@ -127,6 +131,21 @@ class Engine:
     @property
     def configured(self) -> bool:
         return self._models is not None
+
+    def listen_for_cancellations(self) -> None:
+        """Start following cancellations published by other replicas."""
+        if self._listener is None:
+            self._listener = asyncio.create_task(self._follow_cancellations())
+
+    async def _follow_cancellations(self) -> None:
+        try:
+            async for task_id, reason in self._bus.subscribe():
+                entry = self._running.get(task_id)
+                if entry is not None:
+                    self._cancel_reasons[task_id] = reason
+                    entry[0].cancel()
+        except Exception:
+            log.exception("cancellation listener stopped")
 
     # -- validation ------------------------------------------------------------
 
@@ -323,6 +342,10 @@ class Engine:
             task.trace_id,
             ev.StatusChanged(TaskStatus.CANCELLED, task.status, reason, StopReason.CANCELLED),
         )
+        try:
+            await self._bus.publish(task_id, reason)  # the replica running it stops now
+        except Exception:
+            log.exception("could not publish a cancellation", task_id=task_id)
         cancelled = await self._store.get(tenant, task_id)
         await self._history.record(cancelled)
         return cancelled
@@ -343,6 +366,9 @@ class Engine:
 
     async def close(self, reason: str = "the server shut down") -> None:
         """Cancel whatever still runs (after the server's grace period)."""
+        if self._listener is not None:
+            self._listener.cancel()
+            await asyncio.wait({self._listener}, timeout=5)
         for task_id, (runner, _) in list(self._running.items()):
             self._cancel_reasons[task_id] = reason
             runner.cancel()

@@ -70,6 +70,8 @@ class InMemoryTaskStore:
             raise TaskNotFoundError(task_id)
         async with condition:
             log = self._events[task_id]
+            if log and log[-1].terminal:
+                raise TaskAlreadyTerminalError(task_id, "ended")
             event = TaskEvent(task_id, len(log) + 1, utcnow(), trace_id, payload)
             log.append(event)
             self._tasks[task_id].last_sequence = event.sequence

@@ -50,6 +50,7 @@ return 1
 
 _APPEND = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('NOTASK') end
+if redis.call('HEXISTS', KEYS[1], 'ended') == 1 then return redis.error_reply('ENDED') end
 local seq = redis.call('HINCRBY', KEYS[1], 'last_sequence', 1)
 redis.call('XADD', KEYS[2], seq .. '-0', 'e', ARGV[1])
 if ARGV[2] == '1' then
@@ -168,6 +169,8 @@ class RedisTaskStore:
         except ResponseError as error:
             if "NOTASK" in str(error):
                 raise TaskNotFoundError(task_id) from None
+            if "ENDED" in str(error):
+                raise TaskAlreadyTerminalError(task_id, "ended") from None
             raise
         return TaskEvent(task_id, int(sequence), stamp, trace_id, payload)
 

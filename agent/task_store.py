@@ -52,7 +52,10 @@ class TaskStore(Protocol):
         ...
 
     async def append_event(self, task_id: str, trace_id: str, payload: EventPayload) -> TaskEvent:
-        """Append to the task's log and return the event with its sequence number."""
+        """Append to the task's log and return the event with its sequence number.
+
+        The terminal event closes the log: a later append raises TaskAlreadyTerminalError.
+        """
         ...
 
     def read_events(

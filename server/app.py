@@ -13,6 +13,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from agent.cancel_bus import CancelBus, LocalCancelBus, RedisCancelBus
 from agent.engine import LLM_SETTINGS, Engine
 from agent.limits import EngineConfig
 from agent.llm.openai import OpenAIModel
@@ -59,16 +60,20 @@ def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
     )
 
 
-def build_live_stores(settings: Settings) -> tuple[TaskStore, IdempotencyStore]:
-    """Task state, event logs and idempotency keys: on one Redis client when
-    AGENTD_REDIS_URL is set (the task store closes it), else in-process."""
+def build_live_stores(settings: Settings) -> tuple[TaskStore, IdempotencyStore, CancelBus]:
+    """Task state, event logs, idempotency keys and cancellations: on one Redis client
+    when AGENTD_REDIS_URL is set (the task store closes it), else in-process."""
     if settings.redis_url:
         client = redis.Redis.from_url(settings.redis_url)
         store = RedisTaskStore(
             client, prefix=settings.redis_prefix, retention_seconds=settings.retention_seconds
         )
-        return store, RedisIdempotencyStore(client, settings.redis_prefix)
-    return InMemoryTaskStore(), InMemoryIdempotencyStore()
+        return (
+            store,
+            RedisIdempotencyStore(client, settings.redis_prefix),
+            RedisCancelBus(client, settings.redis_prefix),
+        )
+    return InMemoryTaskStore(), InMemoryIdempotencyStore(), LocalCancelBus()
 
 
 def build_models(settings: Settings) -> ModelRoles | None:
@@ -146,7 +151,7 @@ class AgentdServer:
         await migrate(settings.database_url)
         database = create_engine(settings.database_url)
         registry = registry or build_registry(settings, SqlAuditLog(database))
-        live_tasks, keys = build_live_stores(settings)
+        live_tasks, keys, bus = build_live_stores(settings)
         tasks = tasks or live_tasks
         history = SqlTaskHistory(database)
         registry.use_idempotency_store(keys, settings.retention_seconds)
@@ -158,7 +163,9 @@ class AgentdServer:
             history=history,
             keys=keys,
             key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
+            cancel_bus=bus,
         )
+        engine.listen_for_cancellations()
         draining = DrainingInterceptor()
         server = grpc.aio.server(
             # Draining first: a refused call is not decoded at all.

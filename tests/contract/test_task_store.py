@@ -195,3 +195,13 @@ async def _first(events: AsyncIterator[ev.TaskEvent]) -> AsyncIterator[ev.TaskEv
     async for event in events:
         yield event
         return
+
+
+async def test_the_terminal_event_closes_the_log(store: TaskStore) -> None:
+    await store.create(_task())
+    await store.append_event(
+        "task_1", "t" * 32, ev.StatusChanged(TaskStatus.CANCELLED, TaskStatus.RUNNING)
+    )
+    with pytest.raises(TaskAlreadyTerminalError):
+        await store.append_event("task_1", "t" * 32, ev.TextDelta("s", "late"))
+    assert [e.sequence async for e in store.read_events("acme", "task_1")] == [1]

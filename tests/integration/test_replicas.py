@@ -91,3 +91,46 @@ async def test_task_started_on_one_replica_is_followed_on_the_other(
         await asyncio.to_thread(fake.wait, 10)
         if fake.stdout is not None:
             fake.stdout.close()
+
+
+async def test_cancel_on_one_replica_stops_the_work_on_the_other(
+    tmp_path: Path, prefix: str
+) -> None:
+    from agent.llm.fake_server import FakeOpenAIServer
+
+    replies = [
+        {"tool_calls": [{"name": "calculator", "arguments": {"expression": "1+1"}}]},
+        {
+            "delay_seconds": 3,
+            "tool_calls": [{"name": "calculator", "arguments": {"expression": "2+2"}}],
+        },
+        {"text": "never asked for"},
+    ]
+    async with FakeOpenAIServer(replies) as llm:
+        env = {
+            "AGENTD_REDIS_URL": REDIS_URL,
+            "AGENTD_REDIS_PREFIX": prefix,
+            "AGENTD_LLM_BASE_URL": llm.base_url,
+            "AGENTD_LLM_MODEL": "fake",
+            "AGENTD_LLM_API_KEY": "k",
+        }
+        with (
+            server_process(tmp_path / "a", env) as first,
+            server_process(tmp_path / "b", env) as second,
+        ):
+            async with AgentClient(first.address) as a, AgentClient(second.address) as b:
+                stream = a.execute("count slowly", mode=tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING)
+                head = [await anext(stream) for _ in range(3)]
+                for _ in range(500):  # until replica A waits on the slow reply (10 s at most)
+                    if len(llm.requests) >= 2:
+                        break
+                    await asyncio.sleep(0.02)
+                started = asyncio.get_running_loop().time()
+                cancelled = await b.cancel_task(head[0].task_id, "stop from B")
+                assert asyncio.get_running_loop().time() - started < 1.0
+                assert cancelled.status == tasks_pb2.TASK_STATUS_CANCELLED
+                rest = [e async for e in stream]
+                assert rest[-1].status_changed.current == tasks_pb2.TASK_STATUS_CANCELLED
+                await asyncio.sleep(3.5)  # past the slow reply: A must not have gone on
+                assert len(llm.requests) == 2
+                assert (await a.get_task(head[0].task_id)).stop_detail == "stop from B"
