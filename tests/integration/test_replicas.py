@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis.asyncio as redis
@@ -37,7 +38,7 @@ async def test_task_started_on_one_replica_is_followed_on_the_other(
     tmp_path: Path, prefix: str
 ) -> None:
     script = tmp_path / "script.json"
-    replies = [
+    replies: list[dict[str, Any]] = [
         {"tool_calls": [{"name": "calculator", "arguments": {"expression": "6*7"}}]},
         {"delay_seconds": 1.0, "text": "The answer is 42, slowly.", "chunks": 5},
     ]
@@ -98,7 +99,7 @@ async def test_cancel_on_one_replica_stops_the_work_on_the_other(
 ) -> None:
     from agent.llm.fake_server import FakeOpenAIServer
 
-    replies = [
+    replies: list[dict[str, Any]] = [
         {"tool_calls": [{"name": "calculator", "arguments": {"expression": "1+1"}}]},
         {
             "delay_seconds": 3,
