@@ -153,3 +153,39 @@ def server_process(tmp_path: Path, env: Mapping[str, str] | None = None) -> Iter
             process.wait(timeout=10)
         if process.stdout is not None:
             process.stdout.close()
+
+
+FAKE_LLM_URL = re.compile(r"on (http://\S+) \((\d+) replies\)")
+
+
+@contextmanager
+def fake_llm_process(script: Path) -> Iterator[str]:
+    """`agentd fake-llm --script SCRIPT --port 0` as its own process; yields its base URL."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "clients.cli", "fake-llm", "--script", str(script), "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = FAKE_LLM_URL.search(line)
+        if not match:
+            raise RuntimeError(f"fake-llm did not start: {line!r}")
+        yield match.group(1)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def llm_env(base_url: str, **extra: str) -> dict[str, str]:
+    """Settings that point a server process at an OpenAI-compatible endpoint."""
+    return {
+        "AGENTD_LLM_BASE_URL": base_url,
+        "AGENTD_LLM_MODEL": "fake",
+        "AGENTD_LLM_API_KEY": "k",
+        **extra,
+    }

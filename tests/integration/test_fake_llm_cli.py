@@ -3,17 +3,12 @@ with agentd (another process) pointed at it."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import re
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 from agentd.v1 import tasks_pb2
 from clients.client import AgentClient
-from tests.helpers import ROOT, server_process
+from tests.helpers import fake_llm_process, llm_env, server_process
 
 
 async def test_agentd_against_the_fake_llm_process(tmp_path: Path) -> None:
@@ -28,34 +23,16 @@ async def test_agentd_against_the_fake_llm_process(tmp_path: Path) -> None:
             }
         )
     )
-    fake = subprocess.Popen(  # noqa: ASYNC220 - started once; its output is read in a thread
-        [sys.executable, "-m", "clients.cli", "fake-llm", "--script", str(script), "--port", "0"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert fake.stdout is not None
-        line = await asyncio.to_thread(fake.stdout.readline)
-        match = re.search(r"on (http://\S+) \(2 replies\)", line)
-        assert match, line
-        env = {
-            "AGENTD_LLM_BASE_URL": match.group(1),
-            "AGENTD_LLM_MODEL": "fake",
-            "AGENTD_LLM_API_KEY": "k",
-        }
-        with server_process(tmp_path, env) as served:
-            async with AgentClient(served.address) as client:
-                events = [
-                    e
-                    async for e in client.execute(
-                        "what is 40+2?", mode=tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
-                    )
-                ]
-        answer = next(e.final_answer for e in events if e.WhichOneof("payload") == "final_answer")
-        assert answer.text == "The answer is 42."
-    finally:
-        fake.send_signal(signal.SIGTERM)
-        assert await asyncio.to_thread(fake.wait, 10) == 0
-        if fake.stdout is not None:
-            fake.stdout.close()
+    with (
+        fake_llm_process(script) as base_url,
+        server_process(tmp_path, llm_env(base_url)) as served,
+    ):
+        async with AgentClient(served.address) as client:
+            events = [
+                e
+                async for e in client.execute(
+                    "what is 40+2?", mode=tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
+                )
+            ]
+    answer = next(e.final_answer for e in events if e.WhichOneof("payload") == "final_answer")
+    assert answer.text == "The answer is 42."

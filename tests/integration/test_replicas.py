@@ -1,28 +1,26 @@
 """Two `agentd serve` processes sharing the machine's Redis: a task started on one is
-followed, read and resumed on the other, with no gap and no duplicate."""
+followed, read, resumed and cancelled on the other, with no gap and no duplicate."""
 
 from __future__ import annotations
 
 import asyncio
-import json
-import re
 import secrets
-import signal
-import subprocess
-import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis.asyncio as redis
 
+from agent.llm.fake_server import FakeOpenAIServer
 from agentd.v1 import tasks_pb2
 from clients.client import AgentClient
 from tests.contract.conftest import REDIS_URL, drop_prefix
-from tests.helpers import ROOT, server_process
+from tests.helpers import ServerProcess, llm_env, server_process
 
 pytestmark = pytest.mark.redis
+FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 
 
 @pytest.fixture
@@ -34,39 +32,35 @@ async def prefix() -> AsyncIterator[str]:
     await client.aclose()
 
 
+@contextmanager
+def two_replicas(
+    tmp_path: Path, base_url: str, prefix: str
+) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    env = llm_env(
+        base_url,
+        AGENTD_REDIS_URL=REDIS_URL,
+        AGENTD_REDIS_PREFIX=prefix,
+        # one database for both, as replicas share PostgreSQL (SQLite's WAL allows it here)
+        AGENTD_DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}",
+    )
+    with (
+        server_process(tmp_path / "a", env) as first,
+        server_process(tmp_path / "b", env) as second,
+    ):
+        yield first, second
+
+
 async def test_task_started_on_one_replica_is_followed_on_the_other(
     tmp_path: Path, prefix: str
 ) -> None:
-    script = tmp_path / "script.json"
     replies: list[dict[str, Any]] = [
         {"tool_calls": [{"name": "calculator", "arguments": {"expression": "6*7"}}]},
         {"delay_seconds": 1.0, "text": "The answer is 42, slowly.", "chunks": 5},
     ]
-    script.write_text(json.dumps(replies))
-    fake = subprocess.Popen(  # noqa: ASYNC220 - started once; its output is read in a thread
-        [sys.executable, "-m", "clients.cli", "fake-llm", "--script", str(script), "--port", "0"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert fake.stdout is not None
-        line = await asyncio.to_thread(fake.stdout.readline)
-        base_url = re.search(r"on (http://\S+) ", line)
-        assert base_url, line
-        env = {
-            "AGENTD_REDIS_URL": REDIS_URL,
-            "AGENTD_REDIS_PREFIX": prefix,
-            "AGENTD_LLM_BASE_URL": base_url.group(1),
-            "AGENTD_LLM_MODEL": "fake",
-            "AGENTD_LLM_API_KEY": "k",
-        }
-        with (
-            server_process(tmp_path / "a", env) as first,
-            server_process(tmp_path / "b", env) as second,
-        ):
+    async with FakeOpenAIServer(replies) as llm:
+        with two_replicas(tmp_path, llm.base_url, prefix) as (first, second):
             async with AgentClient(first.address) as a, AgentClient(second.address) as b:
-                stream = a.execute("what is 6*7?", mode=tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING)
+                stream = a.execute("what is 6*7?", mode=FC)
                 head = [await anext(stream) for _ in range(4)]
                 await stream.aclose()  # type: ignore[attr-defined]  # the client leaves replica A
                 task_id = head[0].task_id
@@ -87,18 +81,13 @@ async def test_task_started_on_one_replica_is_followed_on_the_other(
                 final_b = await b.get_task(task_id)
                 assert final_b.final_answer == answer.text
                 assert final_b.last_sequence == every[-1].sequence
-    finally:
-        fake.send_signal(signal.SIGTERM)
-        await asyncio.to_thread(fake.wait, 10)
-        if fake.stdout is not None:
-            fake.stdout.close()
+                listed = await b.list_tasks()
+                assert [t.task_id for t in listed.tasks] == [task_id]
 
 
 async def test_cancel_on_one_replica_stops_the_work_on_the_other(
     tmp_path: Path, prefix: str
 ) -> None:
-    from agent.llm.fake_server import FakeOpenAIServer
-
     replies: list[dict[str, Any]] = [
         {"tool_calls": [{"name": "calculator", "arguments": {"expression": "1+1"}}]},
         {
@@ -108,19 +97,9 @@ async def test_cancel_on_one_replica_stops_the_work_on_the_other(
         {"text": "never asked for"},
     ]
     async with FakeOpenAIServer(replies) as llm:
-        env = {
-            "AGENTD_REDIS_URL": REDIS_URL,
-            "AGENTD_REDIS_PREFIX": prefix,
-            "AGENTD_LLM_BASE_URL": llm.base_url,
-            "AGENTD_LLM_MODEL": "fake",
-            "AGENTD_LLM_API_KEY": "k",
-        }
-        with (
-            server_process(tmp_path / "a", env) as first,
-            server_process(tmp_path / "b", env) as second,
-        ):
+        with two_replicas(tmp_path, llm.base_url, prefix) as (first, second):
             async with AgentClient(first.address) as a, AgentClient(second.address) as b:
-                stream = a.execute("count slowly", mode=tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING)
+                stream = a.execute("count slowly", mode=FC)
                 head = [await anext(stream) for _ in range(3)]
                 for _ in range(500):  # until replica A waits on the slow reply (10 s at most)
                     if len(llm.requests) >= 2:

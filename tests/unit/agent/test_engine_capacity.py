@@ -21,9 +21,13 @@ from server.app import build_registry
 from server.settings import Settings
 from tools.audit import InMemoryAuditLog
 
+REQUEST = TaskRequest(task="work", mode=ExecutionMode.FUNCTION_CALLING)
 
-async def test_queue_then_refuse(tmp_path: Path) -> None:
-    release = asyncio.Event()
+
+def _engine(
+    tmp_path: Path, release: asyncio.Event, store: InMemoryTaskStore, config: EngineConfig
+) -> Engine:
+    """An engine whose model answers only once `release` is set."""
 
     async def slow(
         messages: Sequence[Message], tools: Sequence[ToolDefinition], settings: ModelSettings
@@ -31,49 +35,38 @@ async def test_queue_then_refuse(tmp_path: Path) -> None:
         await release.wait()
         return text("done")
 
-    store = InMemoryTaskStore()
     registry = build_registry(Settings(workspace_dir=tmp_path), InMemoryAuditLog())
-    engine = Engine(
-        ModelRoles(default=FunctionModel(slow)),
-        registry,
-        store,
-        EngineConfig(max_running_tasks=1, max_queued_tasks=1),
+    return Engine(ModelRoles(default=FunctionModel(slow)), registry, store, config)
+
+
+async def test_queue_then_refuse(tmp_path: Path) -> None:
+    release = asyncio.Event()
+    store = InMemoryTaskStore()
+    engine = _engine(
+        tmp_path, release, store, EngineConfig(max_running_tasks=1, max_queued_tasks=1)
     )
-    request = TaskRequest(task="work", mode=ExecutionMode.FUNCTION_CALLING)
-    first = await engine.start(request, CallContext())
-    second = await engine.start(request, CallContext())
+    first = await engine.start(REQUEST, CallContext())
+    second = await engine.start(REQUEST, CallContext())
     await asyncio.sleep(0.05)
     assert (await store.get("default", first.task_id)).status is TaskStatus.RUNNING
     assert (await store.get("default", second.task_id)).status is TaskStatus.PENDING
     with pytest.raises(ResourceExhaustedError) as info:
-        await engine.start(request, CallContext())
+        await engine.start(REQUEST, CallContext())
     assert info.value.retry_after_seconds == 1.0
     release.set()
     for task in (first, second):
         events = [e async for e in store.read_events("default", task.task_id)]
         assert events[-1].payload.current is TaskStatus.COMPLETED  # type: ignore[union-attr]
-    third = await engine.start(request, CallContext())  # room again
+    third = await engine.start(REQUEST, CallContext())  # room again
     assert [e async for e in store.read_events("default", third.task_id)][-1].terminal
     await engine.close()
 
 
 async def test_cancelling_a_queued_task(tmp_path: Path) -> None:
     release = asyncio.Event()
-
-    async def slow(
-        messages: Sequence[Message], tools: Sequence[ToolDefinition], settings: ModelSettings
-    ) -> ModelResponse:
-        await release.wait()
-        return text("done")
-
-    store = InMemoryTaskStore()
-    registry = build_registry(Settings(workspace_dir=tmp_path), InMemoryAuditLog())
-    engine = Engine(
-        ModelRoles(default=FunctionModel(slow)), registry, store, EngineConfig(max_running_tasks=1)
-    )
-    request = TaskRequest(task="work", mode=ExecutionMode.FUNCTION_CALLING)
-    await engine.start(request, CallContext())
-    queued = await engine.start(request, CallContext())
+    engine = _engine(tmp_path, release, InMemoryTaskStore(), EngineConfig(max_running_tasks=1))
+    await engine.start(REQUEST, CallContext())
+    queued = await engine.start(REQUEST, CallContext())
     cancelled = await engine.cancel("default", queued.task_id, "not needed")
     assert cancelled.status is TaskStatus.CANCELLED
     release.set()
