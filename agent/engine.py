@@ -297,7 +297,6 @@ class Engine:
             trace_id=call.trace_id,
         )
         await self._store.create(task)
-        await self._history.record(task)
         run = self._new_run(task, call, specs, request.token_budget)
         await run.emit(ev.StatusChanged(TaskStatus.PENDING, None, f"accepted; mode {mode.value}"))
         gate = asyncio.Event()
@@ -387,6 +386,8 @@ class Engine:
 
     async def _run(self, run: TaskRun, gate: asyncio.Event) -> None:
         try:
+            # Recorded here rather than in start(): the caller's first event does not wait on SQL.
+            await self._history.record(run.task)
             async with self._slots:
                 await self._run_in_slot(run, gate)
         except asyncio.CancelledError:  # cancelled while queued

@@ -48,9 +48,9 @@ from server.app import AgentdServer, build_registry
 from server.settings import Settings
 from tools.audit import InMemoryAuditLog
 
-STEPS = 8
+STEPS = 16
 FC_TURNS = 8
-RUNS = 25
+RUNS = 30
 PLANNER = "You are the planner"
 SYNTH = "You write the final answer"
 ROOT = Path(__file__).resolve().parent.parent
