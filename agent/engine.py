@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
@@ -22,10 +20,6 @@ import structlog
 from agent import events as ev
 from agent.cancel_bus import CancelBus, LocalCancelBus
 from agent.limits import (
-    DEFAULT_MAX_ITERATIONS,
-    MAX_CONTEXT_BYTES,
-    MAX_ITERATIONS_LIMIT,
-    MAX_TASK_CHARS,
     EngineConfig,
     LimitReached,
     ModelOutputInvalid,
@@ -36,6 +30,7 @@ from agent.modes import Outcome, function_calling, plan_execute, planner, text_r
 from agent.modes.router import choose_mode
 from agent.modes.synthesis import notes_answer, partial_outcome
 from agent.plan import Plan
+from agent.requests import TaskRequest, validate_request
 from agent.run import TaskRun
 from agent.task_history import InMemoryTaskHistory, TaskHistory, TaskQuery
 from agent.task_store import TaskStore
@@ -52,7 +47,6 @@ from core.errors import (
 )
 from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore
 from core.identity import CallContext
-from tools.audit import digest
 from tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
@@ -68,35 +62,6 @@ LLM_SETTINGS = (
     "AGENTD_LLM_BASE_URL (or OPENAI_BASE_URL)",
     "AGENTD_LLM_API_KEY (or OPENAI_API_KEY)",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class TaskRequest:
-    """What a caller asks the engine to do."""
-
-    task: str
-    tools: tuple[str, ...] = ()
-    """Allow-list; empty means every tool the caller may use."""
-    context: Mapping[str, Any] = field(default_factory=dict)
-    max_iterations: int = 0
-    """0 means the default."""
-    mode: ExecutionMode = ExecutionMode.AUTO
-    token_budget: int = 0
-    """0 means the configured default."""
-    idempotency_key: str = ""
-    """When set, a retry with the same key and request returns the same task."""
-
-    def fingerprint(self) -> str:
-        return digest(
-            {
-                "task": self.task,
-                "tools": list(self.tools),
-                "context": dict(self.context),
-                "max_iterations": self.max_iterations,
-                "mode": self.mode.value,
-                "token_budget": self.token_budget,
-            }
-        )
 
 
 class Engine:
@@ -149,50 +114,6 @@ class Engine:
 
     # -- validation ------------------------------------------------------------
 
-    def _validate(
-        self,
-        text: str,
-        tools: Sequence[str],
-        context: Mapping[str, Any],
-        call: CallContext,
-        max_iterations: int = 0,
-    ) -> tuple[dict[str, ToolSpec], int]:
-        violations: list[FieldViolation] = []
-        if not text.strip():
-            violations.append(FieldViolation("task", "is required"))
-        elif len(text) > MAX_TASK_CHARS:
-            violations.append(
-                FieldViolation(
-                    "task", f"is {len(text)} characters; at most {MAX_TASK_CHARS} are allowed"
-                )
-            )
-        size = len(json.dumps(dict(context), separators=(",", ":"), default=str).encode())
-        if size > MAX_CONTEXT_BYTES:
-            violations.append(
-                FieldViolation(
-                    "context", f"is {size} bytes as JSON; at most {MAX_CONTEXT_BYTES} are allowed"
-                )
-            )
-        if max_iterations and not 1 <= max_iterations <= MAX_ITERATIONS_LIMIT:
-            violations.append(
-                FieldViolation(
-                    "max_iterations",
-                    f"must be between 1 and {MAX_ITERATIONS_LIMIT} (0 for the default)",
-                )
-            )
-        visible = {spec.name: spec for spec in self._registry.visible_to(call)}
-        chosen: dict[str, ToolSpec] = {}
-        for index, name in enumerate(tools):
-            if name in visible:
-                chosen[name] = visible[name]
-            else:
-                violations.append(
-                    FieldViolation(f"tools[{index}]", f"no tool named {name!r} is available to you")
-                )
-        if violations:
-            raise InvalidArgumentError(violations)
-        return (chosen or visible), (max_iterations or DEFAULT_MAX_ITERATIONS)
-
     def _require_models(self) -> ModelRoles:
         if self._models is None:
             raise LLMNotConfiguredError(LLM_SETTINGS)
@@ -226,7 +147,7 @@ class Engine:
     ) -> Plan:
         """Run the planner only. Raises PlanInvalidError when no valid plan comes."""
         self._require_models()
-        specs, _ = self._validate(text, tools, context, call)
+        specs, _ = validate_request(self._registry, text, tools, context, call)
         task = Task(
             task_id="plan",
             tenant=call.principal.tenant,
@@ -257,8 +178,13 @@ class Engine:
                 f"{self.config.max_queued_tasks}; both are full",
                 retry_after_seconds=1.0,
             )
-        specs, iterations = self._validate(
-            request.task, request.tools, request.context, call, request.max_iterations
+        specs, iterations = validate_request(
+            self._registry,
+            request.task,
+            request.tools,
+            request.context,
+            call,
+            request.max_iterations,
         )
         if request.token_budget < 0:
             raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])

@@ -30,12 +30,13 @@ from typing import Any, TypedDict
 import grpc
 import openai
 
-from agent.engine import Engine, TaskRequest
+from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.fake_server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
 from agent.memory_task_store import InMemoryTaskStore
+from agent.requests import TaskRequest
 from agent.task_store import TaskStore
 from agent.tasks import ExecutionMode
 from agentd.v1 import agent_service_pb2 as pb

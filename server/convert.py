@@ -12,8 +12,8 @@ from typing import Any
 from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
 
 from agent import events as ev
-from agent.engine import TaskRequest
 from agent.plan import Plan
+from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode, StopReason, Task, TaskStatus, TokenUsage
 from agentd.v1 import agent_service_pb2, events_pb2, tasks_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError

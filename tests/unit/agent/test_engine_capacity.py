@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from agent.engine import Engine, TaskRequest
+from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.base import Message, ModelResponse, ModelSettings, ToolDefinition
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
 from agent.memory_task_store import InMemoryTaskStore
+from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode, TaskStatus
 from core.errors import ResourceExhaustedError
 from core.identity import CallContext
