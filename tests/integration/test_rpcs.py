@@ -172,6 +172,49 @@ async def test_garbage_bytes_are_rejected_and_server_keeps_serving(server: Agent
         assert ok.text == "42"
 
 
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _field(tag: int, payload: bytes) -> bytes:
+    return bytes([tag]) + _varint(len(payload)) + payload
+
+
+def _nested_struct(depth: int) -> bytes:
+    """Struct{"a": Value{struct_value: Struct{"a": ...}}} `depth` levels deep, as raw bytes."""
+    value = _field(0x1A, b"leaf")  # Value.string_value
+    for _ in range(depth):
+        entry = _field(0x0A, b"a") + _field(0x12, value)  # map entry: key, value
+        struct = _field(0x0A, entry)  # Struct.fields
+        value = _field(0x2A, struct)  # Value.struct_value
+    return struct
+
+
+async def test_absurdly_nested_arguments_are_refused(server: AgentdServer) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        raw = channel.unary_unary(
+            "/agentd.v1.AgentService/CallTool",
+            request_serializer=lambda b: b,
+            response_deserializer=lambda b: b,
+        )
+        request = _field(0x0A, b"json_query") + _field(0x12, _nested_struct(500))
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await raw(request, timeout=10)
+        assert info.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        shallow = _field(0x0A, b"json_query") + _field(0x12, _nested_struct(3))
+        with pytest.raises(grpc.aio.AioRpcError) as bad_args:
+            await raw(shallow, timeout=10)  # decodes, but misses "expression" and "data"
+        assert bad_args.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert "TOOL_ARGUMENTS_INVALID" not in (
+            bad_args.value.details() or "x"
+        )  # message, not reason
+
+
 async def test_hostile_strings_in_fields(client: AgentClient) -> None:
     for name in ("../../etc/passwd", "calc\x00ulator", "😀" * 50, "x" * 129):
         with pytest.raises((client_errors.ToolNotFoundError, client_errors.InvalidArgumentError)):
