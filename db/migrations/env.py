@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from db.engine import create_engine
@@ -13,9 +14,15 @@ from db.schema import metadata
 config = context.config
 
 
+MIGRATION_LOCK = 7_346_231_004  # any constant shared by every agentd replica
+
+
 def _run(connection: Connection) -> None:
     context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # Replicas starting together migrate one at a time; the others then find nothing to do.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         context.run_migrations()
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import secrets
+import sys
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -111,3 +114,34 @@ async def test_list_newest_first_with_filters_and_cursor(history: TaskHistory) -
         )
     )
     assert [t.task_id for t in window] == ["task_3", "task_2"]
+
+
+@pytest.mark.postgres
+async def test_replicas_migrating_at_once_do_not_collide() -> None:
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from tests.contract.conftest import POSTGRES_URL
+    from tests.helpers import ROOT
+
+    schema = f"agentd_race_{secrets.token_hex(5)}"
+    admin = create_async_engine(POSTGRES_URL)
+    async with admin.begin() as connection:
+        await connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    code = f"from db.engine import migrate_sync; migrate_sync({POSTGRES_URL!r}, {schema!r})"
+    try:  # separate processes, as replicas are
+        processes = [
+            await asyncio.create_subprocess_exec(sys.executable, "-c", code, cwd=ROOT)
+            for _ in range(4)
+        ]
+        codes = await asyncio.wait_for(asyncio.gather(*(p.wait() for p in processes)), 120)
+        assert codes == [0, 0, 0, 0]
+        async with admin.connect() as connection:
+            version = await connection.execute(
+                text(f'SELECT version_num FROM "{schema}".alembic_version')
+            )
+            assert [row[0] for row in version] == ["0001"]
+    finally:
+        async with admin.begin() as connection:
+            await connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        await admin.dispose()
