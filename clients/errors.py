@@ -146,7 +146,7 @@ class PlanInvalidError(AbortedError):
     """The planner could not produce a valid plan."""
 
 
-class EventsExpiredError(AgentdError):
+class EventsExpiredError(FailedPreconditionError):
     """The requested events are no longer retained."""
 
 

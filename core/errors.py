@@ -207,6 +207,21 @@ class ResourceExhaustedError(AgentdError):
         return self._retry_after
 
 
+class EventsExpiredError(AgentdError):
+    """The task is known, but its event log is past retention and was dropped."""
+
+    reason = "EVENTS_EXPIRED"
+
+    def __init__(self, task_id: str, last_sequence: int) -> None:
+        self.task_id = task_id
+        self.last_sequence = last_sequence
+        super().__init__(
+            f"the events of task {task_id!r} are no longer retained; GetTask still has "
+            "its final state",
+            metadata={"task_id": task_id, "last_sequence": str(last_sequence)},
+        )
+
+
 class IdempotencyConflictError(AgentdError):
     """The idempotency key was already used with a different request."""
 

@@ -11,7 +11,12 @@ from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import events_pb2, tasks_pb2
-from core.errors import FieldViolation, InvalidArgumentError, TaskNotFoundError
+from core.errors import (
+    EventsExpiredError,
+    FieldViolation,
+    InvalidArgumentError,
+    TaskNotFoundError,
+)
 from core.identity import CallContext
 from server import convert, paging
 from server.calls import stream, unary
@@ -145,7 +150,16 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         self, request: pb.StreamTaskEventsRequest, call: CallContext
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         task_id = _required_id(request.task_id, "task_id")
-        async for event in self._tasks.read_events(
-            call.principal.tenant, task_id, request.after_sequence
-        ):
+        events = self._tasks.read_events(call.principal.tenant, task_id, request.after_sequence)
+        try:
+            first = await anext(events)
+        except StopAsyncIteration:
+            return
+        except TaskNotFoundError:  # gone from the live store: known to the history?
+            task = await self._history.get(call.principal.tenant, task_id)
+            if task.last_sequence <= request.after_sequence:
+                return  # the caller already has every event there was
+            raise EventsExpiredError(task_id, task.last_sequence) from None
+        yield convert.event_to_proto(first)
+        async for event in events:
             yield convert.event_to_proto(event)

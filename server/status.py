@@ -31,6 +31,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.DeadlineExceededError: grpc.StatusCode.DEADLINE_EXCEEDED,
     errors.ResourceExhaustedError: grpc.StatusCode.RESOURCE_EXHAUSTED,
     errors.IdempotencyConflictError: grpc.StatusCode.ALREADY_EXISTS,
+    errors.EventsExpiredError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.LLMNotConfiguredError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.LLMUnavailableError: grpc.StatusCode.UNAVAILABLE,
     errors.PlanInvalidError: grpc.StatusCode.ABORTED,

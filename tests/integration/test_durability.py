@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grpc
 import pytest
 import redis.asyncio as redis
 
@@ -42,8 +43,14 @@ async def test_finished_tasks_outlive_redis_retention_in_sql_history(tmp_path: P
             assert task.status == tasks_pb2.TASK_STATUS_COMPLETED
             assert task.final_answer == "kept"
             assert task.last_sequence == events[-1].sequence
-            with pytest.raises(client_errors.TaskNotFoundError):
+            with pytest.raises(client_errors.EventsExpiredError) as expired:
                 _ = [e async for e in h.client.stream_task_events(task_id)]
+            assert expired.value.code is grpc.StatusCode.FAILED_PRECONDITION
+            assert expired.value.metadata["last_sequence"] == str(events[-1].sequence)
+            done = [e async for e in h.client.stream_task_events(task_id, events[-1].sequence)]
+            assert done == []  # nothing was dropped that the caller lacks
+            with pytest.raises(client_errors.TaskNotFoundError):
+                _ = [e async for e in h.client.stream_task_events("task_never_was")]
     finally:
         client = redis.Redis.from_url(REDIS_URL)
         await drop_prefix(client, prefix)
