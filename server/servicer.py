@@ -25,22 +25,18 @@ from tools.registry import ToolRegistry
 MAX_ID_LENGTH = 128
 
 
-def _required_id(value: str, field: str) -> str:
-    if not value:
-        raise InvalidArgumentError([FieldViolation(field, "is required")])
-    if len(value) > MAX_ID_LENGTH:
-        raise InvalidArgumentError(
-            [FieldViolation(field, f"is longer than {MAX_ID_LENGTH} characters")]
-        )
-    return value
-
-
 def _bounded(value: str, field: str) -> str:
     if len(value) > MAX_ID_LENGTH:
         raise InvalidArgumentError(
             [FieldViolation(field, f"is longer than {MAX_ID_LENGTH} characters")]
         )
     return value
+
+
+def _required_id(value: str, field: str) -> str:
+    if not value:
+        raise InvalidArgumentError([FieldViolation(field, "is required")])
+    return _bounded(value, field)
 
 
 class AgentServicer(pb_grpc.AgentServiceServicer):
