@@ -289,6 +289,13 @@ class Engine:
         with contextlib.suppress(TaskAlreadyTerminalError, TaskNotFoundError):
             await asyncio.shield(self.cancel(tenant, task_id, reason))
 
+    async def drain(self, seconds: float) -> None:
+        """Let running and queued tasks finish for up to `seconds` (new ones are refused)."""
+        runners = {runner for runner, _ in self._running.values()}
+        if runners and seconds > 0:
+            log.info("waiting for running tasks", tasks=len(runners), seconds=seconds)
+            await asyncio.wait(runners, timeout=seconds)
+
     async def close(self, reason: str = "the server shut down") -> None:
         """Cancel whatever still runs (after the server's grace period)."""
         if self._listener is not None:

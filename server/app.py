@@ -200,7 +200,8 @@ class AgentdServer:
         log.info("draining", grace_period_seconds=grace)
         if self.settings.shutdown_delay_seconds:
             await asyncio.sleep(self.settings.shutdown_delay_seconds)
-        await self.server.stop(grace)
+        # Tasks no stream is waiting on get the same grace as in-flight calls.
+        await asyncio.gather(self.server.stop(grace), self.engine.drain(grace))
         await self.engine.close()
         await self.tasks.close()
         await self.database.dispose()

@@ -69,3 +69,32 @@ async def test_sigint_also_stops_cleanly(tmp_path: Path) -> None:
             assert await client.health() == "SERVING"
         served.process.send_signal(signal.SIGINT)
         assert await asyncio.to_thread(served.wait, 15) == 0
+
+
+async def test_sigterm_gives_running_tasks_the_grace_period(tmp_path: Path) -> None:
+    """A task nobody is streaming still gets the grace period to finish before the server exits."""
+    import sqlite3
+
+    from agent.llm.fake_server import FakeOpenAIServer
+    from agentd.v1 import tasks_pb2
+    from tests.helpers import llm_env
+
+    replies = [{"delay_seconds": 1.5, "text": "finished during the drain"}]
+    async with FakeOpenAIServer(replies) as llm:
+        env = llm_env(llm.base_url, AGENTD_GRACE_PERIOD_SECONDS="10")
+        with server_process(tmp_path, env) as served:
+            async with AgentClient(served.address) as client:
+                stream = client.execute("slow", mode=tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING)
+                first = await anext(stream)
+                await stream.aclose()  # type: ignore[attr-defined]  # nobody follows the task
+                await asyncio.sleep(0.3)
+                served.terminate()
+            assert await asyncio.to_thread(served.wait, 20) == 0
+    row = (
+        sqlite3.connect(tmp_path / "agentd.db")
+        .execute(
+            "select status, final_answer from task_history where task_id = ?", (first.task_id,)
+        )
+        .fetchone()
+    )
+    assert row == ("completed", "finished during the drain")
