@@ -35,6 +35,8 @@ from typing import Any
 
 from aiohttp import web
 
+from agent.llm.testing import split_text
+
 JSON = dict[str, Any]
 
 
@@ -235,9 +237,9 @@ class FakeOpenAIServer:
 
         pieces = max(1, int(reply.get("chunks", 3)))
         await send({"role": "assistant", "content": ""})
-        for piece in _split(reasoning, pieces):
+        for piece in split_text(reasoning, pieces):
             await send({"reasoning_content": piece})
-        for piece in _split(text, pieces):
+        for piece in split_text(text, pieces):
             await send({"content": piece})
         for index, call in enumerate(calls):
             arguments = call["function"]["arguments"]
@@ -253,7 +255,7 @@ class FakeOpenAIServer:
                     ]
                 }
             )
-            for piece in _split(arguments, 2):
+            for piece in split_text(arguments, 2):
                 await send({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
         await send({}, finish)
         if (body.get("stream_options") or {}).get("include_usage"):
@@ -263,13 +265,6 @@ class FakeOpenAIServer:
         await response.write(b"data: [DONE]\n\n")
         await response.write_eof()
         return response
-
-
-def _split(text: str, pieces: int) -> list[str]:
-    if not text:
-        return []
-    size = max(1, -(-len(text) // pieces))
-    return [text[i : i + size] for i in range(0, len(text), size)]
 
 
 def _error(status: int, message: str, kind: str | None = None) -> web.Response:

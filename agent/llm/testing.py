@@ -69,7 +69,8 @@ class RecordedCall:
     settings: ModelSettings
 
 
-def _chunks(content: str, pieces: int = 3) -> list[str]:
+def split_text(content: str, pieces: int = 3) -> list[str]:
+    """`content` cut into at most `pieces` nearly equal chunks (none for empty text)."""
     if not content:
         return []
     size = max(1, -(-len(content) // pieces))
@@ -102,9 +103,9 @@ class _RecordingModel(Model):
         settings: ModelSettings | None = None,
     ) -> AsyncIterator[StreamItem]:
         response = await self.complete(messages, tools, settings)
-        for piece in _chunks(response.reasoning):
+        for piece in split_text(response.reasoning):
             yield ReasoningChunk(piece)
-        for piece in _chunks(response.text):
+        for piece in split_text(response.text):
             await asyncio.sleep(0)
             yield TextChunk(piece)
         yield Done(response)
