@@ -7,7 +7,7 @@ import functools
 from collections.abc import AsyncIterator
 
 from agent.events import EventPayload, TaskEvent
-from agent.tasks import StopReason, Task, TaskStatus, utcnow
+from agent.tasks import Task, TaskStatus, utcnow
 from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
 
 
@@ -55,13 +55,7 @@ class InMemoryTaskStore:
     ) -> Task:
         async with self._lock:
             task = self._find(tenant, task_id)
-            if task.status.terminal:
-                raise TaskAlreadyTerminalError(task_id, task.status.value)
-            task.status = status
-            if status is TaskStatus.CANCELLED:
-                task.stop_reason = StopReason.CANCELLED
-                task.stop_detail = detail
-            task.updated_at = utcnow()
+            task.move_to(status, detail)
             return task.snapshot()
 
     async def append_event(self, task_id: str, trace_id: str, payload: EventPayload) -> TaskEvent:

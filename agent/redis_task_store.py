@@ -24,7 +24,7 @@ from redis.exceptions import ResponseError
 
 from agent import serialization
 from agent.events import EventPayload, StatusChanged, TaskEvent
-from agent.tasks import StopReason, Task, TaskStatus, utcnow
+from agent.tasks import Task, TaskStatus, utcnow
 from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
 
 _CREATE = """
@@ -147,13 +147,7 @@ class RedisTaskStore:
         self, tenant: str, task_id: str, status: TaskStatus, *, detail: str = ""
     ) -> Task:
         task = await self._load(tenant, task_id)
-        if task.status.terminal:
-            raise TaskAlreadyTerminalError(task_id, task.status.value)
-        task.status = status
-        if status is TaskStatus.CANCELLED:
-            task.stop_reason = StopReason.CANCELLED
-            task.stop_detail = detail
-        task.updated_at = utcnow()
+        task.move_to(status, detail)
         await self._write(task)
         return task
 

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from agent.plan import Plan
+from core.errors import TaskAlreadyTerminalError
 
 
 class TaskStatus(enum.Enum):
@@ -134,6 +135,16 @@ class Task:
     """When the task was accepted."""
     updated_at: datetime = field(default_factory=utcnow)
     """When it last changed."""
+
+    def move_to(self, status: TaskStatus, detail: str = "") -> None:
+        """Change status; a cancel records its stop reason. TaskAlreadyTerminalError once ended."""
+        if self.status.terminal:
+            raise TaskAlreadyTerminalError(self.task_id, self.status.value)
+        self.status = status
+        if status is TaskStatus.CANCELLED:
+            self.stop_reason = StopReason.CANCELLED
+            self.stop_detail = detail
+        self.updated_at = utcnow()
 
     def snapshot(self) -> Task:
         """An independent copy. Every field is immutable but `context`, which is copied deeply."""
