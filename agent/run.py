@@ -91,6 +91,13 @@ class TaskRun:
         await self.save()
         await self.emit(ev.PlanCreated(plan) if first else ev.PlanRevised(plan, reason))
 
+    async def begin_iteration(self, iteration: int, last: bool) -> tuple[str, float]:
+        """Announce a ReAct iteration; returns its step id and start time."""
+        step_id = f"iteration-{iteration}"
+        description = "final answer" if last else "reason and act"
+        await self.emit(ev.StepStarted(step_id, description, iteration))
+        return step_id, time.perf_counter()
+
     async def record_progress(self, current: int, total: int) -> None:
         self.task.current_step = current
         self.task.total_steps = total

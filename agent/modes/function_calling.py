@@ -43,11 +43,7 @@ async def run(task: TaskRun) -> Outcome:
     used_tools = False
     for iteration in range(1, limit + 1):
         last = iteration == limit
-        step_id = f"iteration-{iteration}"
-        await task.emit(
-            ev.StepStarted(step_id, "reason and act" if not last else "final answer", iteration)
-        )
-        started = time.perf_counter()
+        step_id, started = await task.begin_iteration(iteration, last)
         if last and used_tools:
             messages.append(Message("user", prompts.LAST_ROUND))
         try:

@@ -102,11 +102,7 @@ async def run(task: TaskRun) -> Outcome:
     settings = ModelSettings(stop=STOP)
     for iteration in range(1, limit + 1):
         last = iteration == limit
-        step_id = f"iteration-{iteration}"
-        await task.emit(
-            ev.StepStarted(step_id, "reason and act" if not last else "final answer", iteration)
-        )
-        started = time.perf_counter()
+        step_id, started = await task.begin_iteration(iteration, last)
         if last and iteration > 1:
             messages.append(Message("user", prompts.REACT_LAST_ROUND))
         try:
