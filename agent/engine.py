@@ -45,7 +45,7 @@ from core.errors import (
     TaskAlreadyTerminalError,
     TaskNotFoundError,
 )
-from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore
+from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, scoped_key
 from core.identity import CallContext
 from tools.model import ToolSpec
 from tools.registry import ToolRegistry
@@ -190,12 +190,8 @@ class Engine:
             raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
         task_id = new_task_id()
         if request.idempotency_key:
-            if len(request.idempotency_key) > 128:
-                raise InvalidArgumentError(
-                    [FieldViolation("idempotency_key", "is longer than 128 characters")]
-                )
-            scoped = "\x1f".join(
-                ("exec", call.principal.tenant, call.principal.id, request.idempotency_key)
+            scoped = scoped_key(
+                "exec", call.principal.tenant, call.principal.id, request.idempotency_key
             )
             try:
                 earlier = await self._keys.reserve(

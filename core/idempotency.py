@@ -16,7 +16,18 @@ from typing import Protocol
 
 import redis.asyncio as redis
 
-from core.errors import IdempotencyConflictError
+from core.errors import FieldViolation, IdempotencyConflictError, InvalidArgumentError
+
+MAX_KEY_LENGTH = 128
+
+
+def scoped_key(kind: str, tenant: str, principal: str, key: str) -> str:
+    """The stored name of a caller's key; InvalidArgumentError when the key is too long."""
+    if len(key) > MAX_KEY_LENGTH:
+        raise InvalidArgumentError(
+            [FieldViolation("idempotency_key", f"is longer than {MAX_KEY_LENGTH} characters")]
+        )
+    return "\x1f".join((kind, tenant, principal, key))
 
 
 class IdempotencyStore(Protocol):

@@ -25,18 +25,14 @@ from tools.registry import ToolRegistry
 MAX_ID_LENGTH = 128
 
 
-def _bounded(value: str, field: str) -> str:
+def _required_id(value: str, field: str) -> str:
+    if not value:
+        raise InvalidArgumentError([FieldViolation(field, "is required")])
     if len(value) > MAX_ID_LENGTH:
         raise InvalidArgumentError(
             [FieldViolation(field, f"is longer than {MAX_ID_LENGTH} characters")]
         )
     return value
-
-
-def _required_id(value: str, field: str) -> str:
-    if not value:
-        raise InvalidArgumentError([FieldViolation(field, "is required")])
-    return _bounded(value, field)
 
 
 class AgentServicer(pb_grpc.AgentServiceServicer):
@@ -85,8 +81,7 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         name = _required_id(request.tool_name, "tool_name")
         arguments = convert.struct_to_dict(request.arguments)
         if request.idempotency_key:
-            key = _bounded(request.idempotency_key, "idempotency_key")
-            result = await self._registry.call_once(name, arguments, call, key)
+            result = await self._registry.call_once(name, arguments, call, request.idempotency_key)
         else:
             result = await self._registry.call(name, arguments, call)
         return convert.tool_result_to_proto(result)

@@ -20,7 +20,7 @@ from core.errors import (
     ToolArgumentsInvalidError,
     ToolNotFoundError,
 )
-from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore
+from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, scoped_key
 from core.identity import CallContext
 from tools.audit import AuditSink, ToolCallRecord, digest, redact
 from tools.model import JSONValue, Tool, ToolSpec
@@ -102,9 +102,7 @@ class ToolRegistry:
         """`call`, at most once per key: a retry with the same key and arguments gets the
         first call's result (waiting for it if the first call is still running); other
         arguments under the same key are refused with IdempotencyConflictError."""
-        scoped = "\x1f".join(
-            ("tool", context.principal.tenant, context.principal.id, idempotency_key)
-        )
+        scoped = scoped_key("tool", context.principal.tenant, context.principal.id, idempotency_key)
         fingerprint = digest({"tool": name, "arguments": dict(arguments)})
         try:
             stored = await self._keys.reserve(scoped, fingerprint, "", self._key_ttl)

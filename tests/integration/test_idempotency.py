@@ -30,6 +30,9 @@ async def test_execute_retry_returns_the_same_task_and_replays_its_stream(tmp_pa
             await h.run("something else", mode=FC, idempotency_key="req-42")
         assert info.value.code is grpc.StatusCode.ALREADY_EXISTS
         assert info.value.reason == "IDEMPOTENCY_CONFLICT"
+        with pytest.raises(client_errors.InvalidArgumentError) as too_long:
+            await h.run("do it once", mode=FC, idempotency_key="k" * 129)
+        assert too_long.value.field_violations[0].field == "idempotency_key"
         other = await h.run("do it once", mode=FC, idempotency_key="req-43")
         assert other[0].task_id != first[0].task_id
 
