@@ -133,6 +133,16 @@ class ErrorOccurred:
     type: Literal["error"] = "error"
 
 
+@dataclass(frozen=True, slots=True)
+class TaskResumed:
+    """Another process took the task over from its last checkpoint."""
+
+    reason: str
+    replica: str
+    completed_steps: int
+    type: Literal["resumed"] = "resumed"
+
+
 EventPayload = (
     StatusChanged
     | PlanCreated
@@ -148,6 +158,7 @@ EventPayload = (
     | UsageReported
     | FinalAnswer
     | ErrorOccurred
+    | TaskResumed
 )
 
 

@@ -14,8 +14,11 @@ from datetime import datetime
 from typing import Any
 
 from agent import events as ev
+from agent.llm.base import Message, ToolCall
 from agent.plan import Plan, PlanStep
+from agent.resume import JournalEntry, RunCheckpoint
 from agent.tasks import ExecutionMode, StopReason, Task, TaskFailure, TaskStatus, TokenUsage
+from core.identity import Principal
 from tools.outcomes import ToolCallError, ToolErrorKind
 
 _DATACLASSES: dict[str, type[Any]] = {
@@ -25,7 +28,8 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.StatusChanged, ev.PlanCreated, ev.PlanRevised, ev.StepStarted, ev.StepFinished,
         ev.TextDelta, ev.ReasoningDelta, ev.ToolCallStarted, ev.ToolCallFinished,
         ev.ReflectionVerdict, ev.ApprovalRequested, ev.UsageReported, ev.FinalAnswer,
-        ev.ErrorOccurred,
+        ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall, Principal, JournalEntry,
+        RunCheckpoint,
     )
 }  # fmt: skip
 _ENUMS: dict[str, type[enum.Enum]] = {

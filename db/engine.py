@@ -52,6 +52,15 @@ def alembic_config(url: str, schema: str | None = None) -> Config:
     return config
 
 
+def head_revision() -> str:
+    """The newest migration's revision id."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+    assert head is not None
+    return head
+
+
 def migrate_sync(url: str, schema: str | None = None) -> None:
     """Upgrade the database to the newest migration. Idempotent."""
     command.upgrade(alembic_config(url, schema), "head")

@@ -63,3 +63,14 @@ tool_call_audit = Table(
     Index("ix_tool_call_audit_call_id", "call_id"),
 )
 """One row per tool call asked for, whatever its outcome."""
+
+task_checkpoints = Table(
+    "task_checkpoints",
+    metadata,
+    Column("task_id", String(64), primary_key=True),
+    Column("tenant", String(128), nullable=False),
+    Column("version", BigInteger, nullable=False),
+    Column("state", Text, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+"""The latest checkpoint of each running task (deleted when the task ends)."""

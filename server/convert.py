@@ -76,6 +76,7 @@ _TOOL_ERROR_KINDS = {
     ToolErrorKind.FAILED: tools_pb2.TOOL_ERROR_KIND_FAILED,
     ToolErrorKind.TIMEOUT: tools_pb2.TOOL_ERROR_KIND_TIMEOUT,
     ToolErrorKind.CRASHED: tools_pb2.TOOL_ERROR_KIND_CRASHED,
+    ToolErrorKind.OUTCOME_UNKNOWN: tools_pb2.TOOL_ERROR_KIND_OUTCOME_UNKNOWN,
 }
 
 
@@ -285,6 +286,12 @@ def event_to_proto(event: ev.TaskEvent) -> events_pb2.TaskEvent:
             out.error.CopyFrom(
                 events_pb2.ErrorOccurred(
                     reason=p.reason, message=p.message, fatal=p.fatal, step_id=p.step_id
+                )
+            )
+        case ev.TaskResumed():
+            out.resumed.CopyFrom(
+                events_pb2.TaskResumed(
+                    reason=p.reason, replica=p.replica, completed_steps=p.completed_steps
                 )
             )
     return out

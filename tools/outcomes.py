@@ -27,6 +27,8 @@ class ToolErrorKind(enum.Enum):
     FAILED = "failed"
     TIMEOUT = "timeout"
     CRASHED = "crashed"
+    OUTCOME_UNKNOWN = "outcome_unknown"
+    """The process running a call that may not be repeated stopped before it reported back."""
 
 
 @dataclass(frozen=True, slots=True)

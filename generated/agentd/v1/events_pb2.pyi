@@ -79,6 +79,7 @@ class TaskEvent(_message.Message):
     USAGE_FIELD_NUMBER: _builtins.int
     FINAL_ANSWER_FIELD_NUMBER: _builtins.int
     ERROR_FIELD_NUMBER: _builtins.int
+    RESUMED_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
@@ -147,6 +148,12 @@ class TaskEvent(_message.Message):
     def error(self) -> Global___ErrorOccurred:
         """An error, fatal to the task or not."""
 
+    @_builtins.property
+    def resumed(self) -> Global___TaskResumed:
+        """Another server process (or the same one restarted) took the task over
+        from its last checkpoint after the process running it stopped.
+        """
+
     def __init__(
         self,
         *,
@@ -168,12 +175,13 @@ class TaskEvent(_message.Message):
         usage: Global___UsageReported | None = ...,
         final_answer: Global___FinalAnswer | None = ...,
         error: Global___ErrorOccurred | None = ...,
+        resumed: Global___TaskResumed | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
@@ -662,3 +670,38 @@ class ErrorOccurred(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ErrorOccurred: _TypeAlias = ErrorOccurred  # noqa: Y015
+
+@_typing.final
+class TaskResumed(_message.Message):
+    """The task was taken over and resumes from its last checkpoint. Events
+    continue with the next sequence number; work finished before the
+    checkpoint is not done again.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REASON_FIELD_NUMBER: _builtins.int
+    REPLICA_FIELD_NUMBER: _builtins.int
+    COMPLETED_STEPS_FIELD_NUMBER: _builtins.int
+    reason: _builtins.str
+    """Why the task changed hands ("the lease of replica X expired", "replica X
+    handed it over while shutting down").
+    """
+    replica: _builtins.str
+    """The server process now running the task."""
+    completed_steps: _builtins.int
+    """Steps finished at the checkpoint the task resumes from."""
+    def __init__(
+        self,
+        *,
+        reason: _builtins.str = ...,
+        replica: _builtins.str = ...,
+        completed_steps: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["completed_steps", b"completed_steps", "reason", b"reason", "replica", b"replica"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TaskResumed: _TypeAlias = TaskResumed  # noqa: Y015

@@ -106,6 +106,11 @@ class _ToolErrorKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ToolErr
     """The tool raised an unexpected error; details are in the server log under
     the call's trace id.
     """
+    TOOL_ERROR_KIND_OUTCOME_UNKNOWN: _ToolErrorKind.ValueType  # 4
+    """The server running the call stopped (it crashed or was killed) before
+    the call reported back. The tool may not be repeated safely, so it was
+    not called again: whether it took effect is unknown.
+    """
 
 class ToolErrorKind(_ToolErrorKind, metaclass=_ToolErrorKindEnumTypeWrapper):
     """Why a tool call that ran did not produce a result."""
@@ -121,6 +126,11 @@ TOOL_ERROR_KIND_TIMEOUT: ToolErrorKind.ValueType  # 2
 TOOL_ERROR_KIND_CRASHED: ToolErrorKind.ValueType  # 3
 """The tool raised an unexpected error; details are in the server log under
 the call's trace id.
+"""
+TOOL_ERROR_KIND_OUTCOME_UNKNOWN: ToolErrorKind.ValueType  # 4
+"""The server running the call stopped (it crashed or was killed) before
+the call reported back. The tool may not be repeated safely, so it was
+not called again: whether it took effect is unknown.
 """
 Global___ToolErrorKind: _TypeAlias = ToolErrorKind  # noqa: Y015
 

@@ -41,3 +41,39 @@ def test_task_to_proto() -> None:
 def test_every_domain_status_has_a_wire_value() -> None:
     for status in TaskStatus:
         assert convert.task_status_to_proto(status) != tasks_pb2.TASK_STATUS_UNSPECIFIED
+
+
+def test_every_event_kind_has_a_place_in_the_oneof() -> None:
+    import typing
+
+    from agent import events as ev
+    from agentd.v1 import events_pb2
+
+    kinds = {cls.__dataclass_fields__["type"].default for cls in typing.get_args(ev.EventPayload)}
+    oneof = events_pb2.TaskEvent.DESCRIPTOR.oneofs_by_name["payload"]
+    assert kinds == {field.name for field in oneof.fields}
+
+
+def test_a_resumed_event_and_an_unknown_outcome_reach_the_wire() -> None:
+    from datetime import UTC, datetime
+
+    from agent import events as ev
+    from agentd.v1 import tools_pb2
+    from tools.outcomes import ToolCallError, ToolErrorKind
+
+    stamp = datetime.now(UTC)
+    resumed = convert.event_to_proto(
+        ev.TaskEvent("t", 7, stamp, "0" * 31 + "1", ev.TaskResumed("lease expired", "r2", 3))
+    )
+    assert resumed.resumed.replica == "r2"
+    assert resumed.resumed.completed_steps == 3
+    unknown = ToolCallError(ToolErrorKind.OUTCOME_UNKNOWN, "outcome unknown")
+    finished = convert.event_to_proto(
+        ev.TaskEvent(
+            "t", 8, stamp, "0" * 31 + "1",
+            ev.ToolCallFinished("c1", "http_request", None, unknown, 0.0, "outcome unknown"),
+        )
+    )  # fmt: skip
+    assert finished.tool_call_finished.error.kind == tools_pb2.TOOL_ERROR_KIND_OUTCOME_UNKNOWN
+    for kind in ToolErrorKind:
+        assert convert._tool_error(ToolCallError(kind, "x")).kind != 0

@@ -1,0 +1,46 @@
+"""The shape of a checkpoint: what a process needs to resume another process's task.
+
+`RunCheckpoint` is written (through `agent.serialization`) after every
+completed step. Each mode keeps its own state in `mode_state`, built from
+copies so that a later change in the running task never leaks into a
+checkpoint already taken. The tool-call journal records every call of a
+tool that may not be repeated: an entry is written before the call starts
+and replaced when it finishes, so a resumed task knows which calls ran,
+which finished (their results are reused) and which were cut off (their
+outcome is unknown and they are not repeated).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent.tasks import TokenUsage
+from core.identity import Principal
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEntry:
+    """One call of a tool that may not be repeated."""
+
+    call_id: str
+    tool_name: str
+    finished: bool
+    ok: bool = False
+    text: str = ""
+    data: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class RunCheckpoint:
+    """A task's progress at its last completed step."""
+
+    principal: Principal
+    token_budget: int
+    deadline_at: float | None
+    """Wall-clock time (epoch seconds) after which the task stops; None without a deadline."""
+    usage: TokenUsage
+    completed_steps: int
+    notes: tuple[str, ...] = ()
+    journal: dict[str, JournalEntry] = field(default_factory=dict)
+    mode_state: dict[str, Any] = field(default_factory=dict)
