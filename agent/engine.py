@@ -12,13 +12,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import structlog
 
 from agent import events as ev
+from agent import serialization
 from agent.cancel_bus import CancelBus, LocalCancelBus
+from agent.checkpoints import CheckpointStore
+from agent.leases import Leases, LocalLeases
 from agent.limits import (
     EngineConfig,
     LimitReached,
@@ -31,6 +35,7 @@ from agent.modes.router import choose_mode
 from agent.modes.synthesis import notes_answer, partial_outcome
 from agent.plan import Plan
 from agent.requests import TaskRequest, validate_request
+from agent.resume import RunCheckpoint
 from agent.run import TaskRun
 from agent.task_history import InMemoryTaskHistory, TaskHistory, TaskQuery
 from agent.task_store import TaskStore
@@ -46,7 +51,7 @@ from core.errors import (
     TaskNotFoundError,
 )
 from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, scoped_key
-from core.identity import CallContext
+from core.identity import CallContext, Principal
 from tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
@@ -78,9 +83,20 @@ class Engine:
         keys: IdempotencyStore | None = None,
         key_ttl_seconds: float = 4200.0,
         cancel_bus: CancelBus | None = None,
+        leases: Leases | None = None,
+        checkpoints: CheckpointStore | None = None,
+        takeover_interval_seconds: float = 1.0,
     ) -> None:
         self._bus = cancel_bus or LocalCancelBus()
         self._listener: asyncio.Task[None] | None = None
+        self._leases = leases or LocalLeases()
+        # Checkpoints matter only when another process can resume the task.
+        self._checkpoints = checkpoints if self._leases.shared else None
+        self._takeover_interval = takeover_interval_seconds
+        self._supervisors: list[asyncio.Task[None]] = []
+        self._letting_go: set[str] = set()
+        """Tasks to stop without ending them: handed over, or their lease was lost."""
+        self._closing = False
         self._models = models
         self._history = history or InMemoryTaskHistory()
         self._keys = keys or InMemoryIdempotencyStore()
@@ -97,10 +113,22 @@ class Engine:
     def configured(self) -> bool:
         return self._models is not None
 
+    @property
+    def replica(self) -> str:
+        return self._leases.replica
+
     def listen_for_cancellations(self) -> None:
         """Start following cancellations published by other replicas."""
         if self._listener is None:
             self._listener = asyncio.create_task(self._follow_cancellations())
+
+    def supervise(self) -> None:
+        """Start renewing this process's leases and taking over orphaned tasks."""
+        if self._leases.shared and not self._supervisors:
+            self._supervisors = [
+                asyncio.create_task(self._keep_leases(), name="agentd-leases"),
+                asyncio.create_task(self._take_over_orphans(), name="agentd-takeover"),
+            ]
 
     async def _follow_cancellations(self) -> None:
         try:
@@ -127,6 +155,7 @@ class Engine:
         budget: int,
         *,
         persist: bool = True,
+        resumed: RunCheckpoint | None = None,
     ) -> TaskRun:
         return TaskRun(
             task=task,
@@ -138,6 +167,9 @@ class Engine:
             token_budget=budget or self.config.token_budget,
             tool_specs=tools,
             persist=persist,
+            checkpoints=self._checkpoints,
+            resumed=resumed,
+            deadline_at=resumed.deadline_at if resumed else None,
         )
 
     # -- RPC entry points --------------------------------------------------------
@@ -219,16 +251,21 @@ class Engine:
             trace_id=call.trace_id,
         )
         await self._store.create(task)
+        await self._leases.acquire(task.tenant, task.task_id)
         run = self._new_run(task, call, specs, request.token_budget)
         await run.emit(ev.StatusChanged(TaskStatus.PENDING, None, f"accepted; mode {mode.value}"))
         gate = asyncio.Event()
         if not deferred:
             gate.set()
         self._gates[task.task_id] = gate
-        runner = asyncio.create_task(self._run(run, gate), name=f"agentd-task-{task.task_id}")
-        self._running[task.task_id] = (runner, run)
-        runner.add_done_callback(lambda _: self._running.pop(task.task_id, None))
+        self._launch(run, gate)
         return task
+
+    def _launch(self, run: TaskRun, gate: asyncio.Event) -> None:
+        task_id = run.task.task_id
+        runner = asyncio.create_task(self._run(run, gate), name=f"agentd-task-{task_id}")
+        self._running[task_id] = (runner, run)
+        runner.add_done_callback(lambda _: self._running.pop(task_id, None))
 
     def begin(self, task_id: str) -> None:
         """Let a deferred task run. Idempotent."""
@@ -293,47 +330,208 @@ class Engine:
             await asyncio.wait(runners, timeout=seconds)
 
     async def close(self, reason: str = "the server shut down") -> None:
-        """Cancel whatever still runs (after the server's grace period)."""
-        if self._listener is not None:
-            self._listener.cancel()
-            await asyncio.wait({self._listener}, timeout=5)
+        """Stop whatever still runs (after the server's grace period).
+
+        With shared leases, each such task keeps its checkpoint and its lease is
+        released, so another process resumes it at once; otherwise it ends CANCELLED.
+        """
+        self._closing = True
+        background = [t for t in (self._listener, *self._supervisors) if t is not None]
+        for job in background:
+            job.cancel()
+        if background:
+            await asyncio.wait(background, timeout=5)
         for task_id, (runner, _) in list(self._running.items()):
-            self._cancel_reasons[task_id] = reason
+            if self._leases.shared:
+                self._letting_go.add(task_id)
+            else:
+                self._cancel_reasons[task_id] = reason
             runner.cancel()
         if self._running:
             await asyncio.wait({r for r, _ in self._running.values()}, timeout=5)
         if self._models is not None:
             await self._models.close()
 
+    # -- leases and takeover -----------------------------------------------------
+
+    async def _keep_leases(self) -> None:
+        """Renew this process's leases; stop the tasks whose lease it cannot keep."""
+        ttl = self._leases.ttl_seconds
+        renewed = time.monotonic()
+        while True:
+            await asyncio.sleep(ttl / 3)
+            held = list(self._running)
+            try:
+                lost = await self._leases.renew(held)
+            except Exception:
+                log.exception("could not renew leases")
+                if time.monotonic() - renewed > ttl * 0.8:
+                    # Another process may claim them any moment: stop before it does.
+                    lost = set(held)
+                else:
+                    continue
+            else:
+                renewed = time.monotonic()
+            for task_id in lost:
+                entry = self._running.get(task_id)
+                if entry is not None:
+                    log.warning("lease lost; stopping the task here", task_id=task_id)
+                    self._letting_go.add(task_id)
+                    entry[0].cancel()
+
+    async def _take_over_orphans(self) -> None:
+        """Claim tasks whose process stopped, and resume them, while there is room."""
+        while not self._closing:
+            room = self.config.max_running_tasks - len(self._running)
+            if room > 0:
+                try:
+                    claimed = await self._leases.claim_orphans(room)
+                except Exception:
+                    log.exception("could not look for orphaned tasks")
+                    claimed = []
+                for tenant, task_id in claimed:
+                    try:
+                        await self._resume(tenant, task_id)
+                    except Exception:
+                        log.exception("could not resume a task", task_id=task_id)
+                        await self._leases.release(task_id)
+            await asyncio.sleep(self._takeover_interval)
+
+    async def _resume(self, tenant: str, task_id: str) -> None:
+        """Run a claimed task from its last checkpoint."""
+        try:
+            task = await self._store.get(tenant, task_id)
+        except TaskNotFoundError:
+            task = None
+        if task is None or task.status.terminal:
+            await self._forget(task_id)
+            return
+        raw = await self._checkpoints.load(tenant, task_id) if self._checkpoints else None
+        loaded = serialization.loads(raw) if raw else None
+        checkpoint = loaded if isinstance(loaded, RunCheckpoint) else None
+        specs = {name: self._registry.spec(name) for name in task.tools}
+        if checkpoint is None:
+            if task.status is not TaskStatus.PENDING:
+                await self._fail_orphan(task)
+                return
+            # Accepted but not yet recorded: nothing ran, so it starts from the beginning.
+            call = CallContext(Principal(task.owner, task.tenant), task.trace_id)
+            run = self._new_run(task, call, specs, 0)
+            completed = 0
+        else:
+            if checkpoint.usage.total_tokens > task.usage.total_tokens:
+                task.usage = checkpoint.usage
+            remaining = (
+                max(0.0, checkpoint.deadline_at - time.time())
+                if checkpoint.deadline_at is not None
+                else None
+            )
+            call = CallContext(checkpoint.principal, task.trace_id, remaining)
+            run = self._new_run(task, call, specs, checkpoint.token_budget, resumed=checkpoint)
+            completed = checkpoint.completed_steps
+        log.info("resuming a task", task_id=task_id, completed_steps=completed)
+        await run.emit(
+            ev.TaskResumed(
+                "the process running it stopped; resumed from its last checkpoint",
+                self.replica,
+                completed,
+            )
+        )
+        gate = asyncio.Event()
+        gate.set()
+        self._launch(run, gate)
+
+    async def _fail_orphan(self, task: Task) -> None:
+        message = (
+            "the process running this task stopped and no checkpoint of it was found "
+            "(replicas must share one database), so it cannot be resumed safely"
+        )
+        previous = task.status
+        task.failure = TaskFailure("INTERNAL", message)
+        task.stop_reason = StopReason.ERROR
+        task.stop_detail = message
+        task.status = TaskStatus.FAILED
+        try:
+            await self._store.update(task)
+        except TaskAlreadyTerminalError:
+            await self._forget(task.task_id)
+            return
+        await self._store.append_event(
+            task.task_id, task.trace_id, ev.ErrorOccurred("INTERNAL", message, True)
+        )
+        await self._store.append_event(
+            task.task_id,
+            task.trace_id,
+            ev.StatusChanged(TaskStatus.FAILED, previous, message, StopReason.ERROR),
+        )
+        await self._history.record(await self._store.get(task.tenant, task.task_id))
+        await self._forget(task.task_id)
+
+    async def _forget(self, task_id: str) -> None:
+        """The task ended: drop its lease and checkpoint."""
+        try:
+            await self._leases.finish(task_id)
+            if self._checkpoints is not None:
+                await self._checkpoints.delete(task_id)
+        except Exception:
+            log.exception("could not drop a finished task's lease", task_id=task_id)
+
+    async def _let_go(self, run: TaskRun) -> None:
+        """Stop running a task without ending it: keep its progress, free its lease."""
+        task_id = run.task.task_id
+        self._letting_go.discard(task_id)
+        try:
+            await run.checkpoint()
+            await self._leases.release(task_id)
+        except Exception:
+            log.exception("could not hand a task over", task_id=task_id)
+        log.info("task handed over", task_id=task_id)
+
     # -- running -----------------------------------------------------------------
 
     def _deadline(self, run: TaskRun) -> float:
+        if run.deadline_at is not None:  # resumed: what was left of it
+            return max(0.0, run.deadline_at - time.time())
         limit = self.config.task_timeout_seconds
         if run.call.deadline_seconds is not None:
             limit = min(limit, run.call.deadline_seconds)
         return max(0.0, limit) if math.isfinite(limit) else self.config.task_timeout_seconds
 
     async def _run(self, run: TaskRun, gate: asyncio.Event) -> None:
+        task_id = run.task.task_id
         try:
-            # Recorded here rather than in start(): the caller's first event does not wait on SQL.
-            await self._history.record(run.task)
+            if run.resumed is None:
+                # Here rather than in start(): the caller's first event does not wait on SQL.
+                await self._history.record(run.task)
+                await run.checkpoint()
             async with self._slots:
                 await self._run_in_slot(run, gate)
         except asyncio.CancelledError:  # cancelled while queued
-            await self._cancelled(run)
+            if task_id not in self._letting_go:
+                await self._cancelled(run)
+        finally:
+            if task_id in self._letting_go:
+                await self._let_go(run)
+            else:
+                await self._forget(task_id)
 
     async def _run_in_slot(self, run: TaskRun, gate: asyncio.Event) -> None:
         task = run.task
         try:
             await gate.wait()
             self._gates.pop(task.task_id, None)
-            task.status = TaskStatus.RUNNING
-            await run.save()
-            await self._history.record(task)
-            await run.emit(
-                ev.StatusChanged(TaskStatus.RUNNING, TaskStatus.PENDING, f"mode {task.mode.value}")
-            )
+            if task.status is TaskStatus.PENDING:
+                task.status = TaskStatus.RUNNING
+                await run.save()
+                await self._history.record(task)
+                await run.emit(
+                    ev.StatusChanged(
+                        TaskStatus.RUNNING, TaskStatus.PENDING, f"mode {task.mode.value}"
+                    )
+                )
             deadline = self._deadline(run)
+            if run.deadline_at is None:
+                run.deadline_at = time.time() + deadline
             try:
                 async with asyncio.timeout(deadline):
                     outcome = await MODES[task.mode](run)
@@ -344,7 +542,8 @@ class Engine:
                 outcome = Outcome(notes_answer(run, detail), StopReason.DEADLINE, detail)
             await self._complete(run, outcome)
         except asyncio.CancelledError:
-            await self._cancelled(run)
+            if task.task_id not in self._letting_go:
+                await self._cancelled(run)
         except ModelError as error:
             await self._fail(run, "LLM_UNAVAILABLE", error.message)
         except PlanInvalidError as error:

@@ -18,6 +18,8 @@ from typing import Any
 import structlog
 
 from agent import events as ev
+from agent import serialization
+from agent.checkpoints import CheckpointStore
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.base import (
     Done,
@@ -31,6 +33,7 @@ from agent.llm.base import (
 )
 from agent.llm.roles import ModelRoles, RoleName
 from agent.plan import Plan
+from agent.resume import JournalEntry, RunCheckpoint
 from agent.task_store import TaskStore
 from agent.tasks import StopReason, Task
 from core.errors import AgentdError
@@ -39,6 +42,12 @@ from tools.audit import redact
 from tools.model import ToolSpec
 from tools.outcomes import ToolCallError, ToolErrorKind
 from tools.registry import ToolRegistry, new_call_id
+
+UNKNOWN_OUTCOME = (
+    "outcome unknown: the server process running this call stopped before the call reported "
+    "back, and {tool} may not be repeated safely, so it was not called again. Check whether "
+    "it took effect before relying on it or calling it again."
+)
 
 log = structlog.get_logger(__name__)
 
@@ -69,10 +78,62 @@ class TaskRun:
     """Results gathered so far, for a partial answer if a limit stops the task."""
     persist: bool = True
     """False for work that is not a stored task (the Plan RPC): no events, no saves."""
+    checkpoints: CheckpointStore | None = None
+    """Where progress is checkpointed; None when no other process could resume the task."""
+    deadline_at: float | None = None
+    """Wall-clock time (epoch seconds) of the caller's deadline, if it set one."""
+    resumed: RunCheckpoint | None = None
+    """The checkpoint this run resumes from, if it does."""
     _tool_slots: asyncio.Semaphore = field(init=False)
+    _journal: dict[str, JournalEntry] = field(init=False)
+    _mode_state: dict[str, Any] = field(init=False)
+    _checkpoint_lock: asyncio.Lock = field(init=False)
 
     def __post_init__(self) -> None:
         self._tool_slots = asyncio.Semaphore(self.config.max_concurrent_tool_calls)
+        self._checkpoint_lock = asyncio.Lock()
+        resumed = self.resumed
+        self._journal = dict(resumed.journal) if resumed else {}
+        self._mode_state = dict(resumed.mode_state) if resumed else {}
+        if resumed is not None:
+            self.notes = list(resumed.notes)
+
+    # -- checkpoints -----------------------------------------------------------
+
+    @property
+    def durable(self) -> bool:
+        """Whether progress is checkpointed for another process to resume."""
+        return self.persist and self.checkpoints is not None
+
+    def resume_state(self) -> dict[str, Any] | None:
+        """The mode's state at the checkpoint this run resumes from (None for a new run)."""
+        return dict(self.resumed.mode_state) if self.resumed is not None else None
+
+    async def checkpoint(self, mode_state: dict[str, Any] | None = None) -> None:
+        """Record progress: the mode's state (copies, never live objects) and the journal."""
+        if mode_state is not None:
+            self._mode_state = mode_state
+        if self.checkpoints is None or not self.persist:
+            return
+        async with self._checkpoint_lock:
+            state = RunCheckpoint(
+                principal=self.call.principal,
+                token_budget=self.token_budget,
+                deadline_at=self.deadline_at,
+                usage=self.task.usage,
+                completed_steps=self.task.current_step,
+                notes=tuple(self.notes),
+                journal=dict(self._journal),
+                mode_state=self._mode_state,
+            )
+            await self.checkpoints.save(
+                self.task.tenant, self.task.task_id, serialization.dumps(state)
+            )
+
+    def may_repeat(self, name: str) -> bool:
+        """Whether a call of `name` may run again after a crash (or is not journalled)."""
+        spec = self.tool_specs.get(name)
+        return spec is None or spec.idempotent
 
     # -- events --------------------------------------------------------------
 
@@ -163,10 +224,30 @@ class TaskRun:
     # -- tools -----------------------------------------------------------------
 
     async def call_tool(
-        self, step_id: str, name: str, arguments: dict[str, Any] | None, *, bad_arguments: str = ""
+        self,
+        step_id: str,
+        name: str,
+        arguments: dict[str, Any] | None,
+        *,
+        bad_arguments: str = "",
+        key: str = "",
     ) -> Observation:
-        """Run one tool call as an observation; refusals and failures become text, never raise."""
-        call_id = new_call_id()
+        """Run one tool call as an observation; refusals and failures become text, never raise.
+
+        `key` names the call for the journal: the same key on a resumed run is
+        the same call. A call of a tool that may not be repeated is journalled
+        before it starts; if the journal already has it, it is not run again.
+        """
+        journalled = bool(key) and self.durable and not bad_arguments and not self.may_repeat(name)
+        if journalled:
+            entry = self._journal.get(key)
+            if entry is not None:
+                return await self._replayed(step_id, name, arguments, entry, key)
+            call_id = new_call_id()
+            self._journal[key] = JournalEntry(call_id, name, finished=False)
+            await self.checkpoint()
+        else:
+            call_id = new_call_id()
         await self.emit(ev.ToolCallStarted(call_id, step_id, name, redact(arguments or {})))
         started = time.perf_counter()
         error: ToolCallError | None = None
@@ -196,19 +277,59 @@ class TaskRun:
         )
         await self.emit(ev.ToolCallFinished(call_id, name, data, error, duration, text))
         observation = Observation(call_id, name, error is None, text, data)
-        self.notes.append(
-            f"{name}({_short(arguments)}) -> "
-            f"{'' if observation.ok else 'error: '}{_short(text, 500)}"
-        )
+        if journalled:
+            self._journal[key] = JournalEntry(call_id, name, True, observation.ok, text, data)
+            await self.checkpoint()
+        self._note(observation, arguments)
         return observation
+
+    async def _replayed(
+        self,
+        step_id: str,
+        name: str,
+        arguments: dict[str, Any] | None,
+        entry: JournalEntry,
+        key: str,
+    ) -> Observation:
+        """A journalled call met again on a resumed run: its result, or an unknown outcome."""
+        if entry.finished:
+            observation = Observation(entry.call_id, name, entry.ok, entry.text, entry.data)
+        else:
+            text = UNKNOWN_OUTCOME.format(tool=name)
+            error = ToolCallError(ToolErrorKind.OUTCOME_UNKNOWN, text)
+            await self.emit(ev.ToolCallFinished(entry.call_id, name, None, error, 0.0, text))
+            observation = Observation(entry.call_id, name, False, text)
+            self._journal[key] = JournalEntry(entry.call_id, name, True, False, text)
+            await self.checkpoint()
+            log.warning(
+                "tool call outcome unknown after takeover; not repeated",
+                task_id=self.task.task_id,
+                tool=name,
+                call_id=entry.call_id,
+                step_id=step_id,
+            )
+        self._note(observation, arguments)
+        return observation
+
+    def _note(self, observation: Observation, arguments: dict[str, Any] | None) -> None:
+        self.notes.append(
+            f"{observation.tool_name}({_short(arguments)}) -> "
+            f"{'' if observation.ok else 'error: '}{_short(observation.text, 500)}"
+        )
 
     async def call_tools(
         self, step_id: str, calls: Sequence[tuple[str, dict[str, Any] | None, str]]
     ) -> list[Observation]:
-        """Several calls at once (bounded by the tool-slot semaphore), results in call order."""
+        """Several calls at once (bounded by the tool-slot semaphore), results in call order.
+
+        Journal keys are the step id and the call's position, stable across a resume.
+        """
         return list(
             await asyncio.gather(
-                *(self.call_tool(step_id, n, a, bad_arguments=b) for n, a, b in calls)
+                *(
+                    self.call_tool(step_id, n, a, bad_arguments=b, key=f"{step_id}/{i}")
+                    for i, (n, a, b) in enumerate(calls)
+                )
             )
         )
 

@@ -15,11 +15,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from agent.cancel_bus import CancelBus, LocalCancelBus, RedisCancelBus
 from agent.engine import LLM_SETTINGS, Engine
+from agent.leases import Leases, LocalLeases
 from agent.limits import EngineConfig
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
 from agent.memory_task_store import InMemoryTaskStore
+from agent.redis_leases import RedisLeases
 from agent.redis_task_store import RedisTaskStore
+from agent.sql_checkpoints import SqlCheckpointStore
 from agent.sql_task_history import SqlTaskHistory
 from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
@@ -60,20 +63,33 @@ def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
     )
 
 
-def build_live_stores(settings: Settings) -> tuple[TaskStore, IdempotencyStore, CancelBus]:
-    """Task state, event logs, idempotency keys and cancellations: on one Redis client
-    when AGENTD_REDIS_URL is set (the task store closes it), else in-process."""
+@dataclass(frozen=True)
+class LiveStores:
+    """What running tasks share between processes (or keep in this one)."""
+
+    tasks: TaskStore
+    keys: IdempotencyStore
+    cancellations: CancelBus
+    leases: Leases
+
+
+def build_live_stores(settings: Settings) -> LiveStores:
+    """Task state, event logs, idempotency keys, cancellations and leases: on one Redis
+    client when AGENTD_REDIS_URL is set (the task store closes it), else in-process."""
     if settings.redis_url:
         client = redis.Redis.from_url(settings.redis_url)
-        store = RedisTaskStore(
-            client, prefix=settings.redis_prefix, retention_seconds=settings.retention_seconds
+        prefix = settings.redis_prefix
+        return LiveStores(
+            RedisTaskStore(client, prefix=prefix, retention_seconds=settings.retention_seconds),
+            RedisIdempotencyStore(client, prefix),
+            RedisCancelBus(client, prefix),
+            RedisLeases(
+                client, prefix, ttl_seconds=settings.lease_seconds, replica=settings.replica_id
+            ),
         )
-        return (
-            store,
-            RedisIdempotencyStore(client, settings.redis_prefix),
-            RedisCancelBus(client, settings.redis_prefix),
-        )
-    return InMemoryTaskStore(), InMemoryIdempotencyStore(), LocalCancelBus()
+    return LiveStores(
+        InMemoryTaskStore(), InMemoryIdempotencyStore(), LocalCancelBus(), LocalLeases()
+    )
 
 
 def build_models(settings: Settings) -> ModelRoles | None:
@@ -151,21 +167,25 @@ class AgentdServer:
         await migrate(settings.database_url)
         database = create_engine(settings.database_url)
         registry = registry or build_registry(settings, SqlAuditLog(database))
-        live_tasks, keys, bus = build_live_stores(settings)
-        tasks = tasks or live_tasks
+        live = build_live_stores(settings)
+        tasks = tasks or live.tasks
         history = SqlTaskHistory(database)
-        registry.use_idempotency_store(keys, settings.retention_seconds)
+        registry.use_idempotency_store(live.keys, settings.retention_seconds)
         engine = Engine(
             models or build_models(settings),
             registry,
             tasks,
             engine_config(settings),
             history=history,
-            keys=keys,
+            keys=live.keys,
             key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
-            cancel_bus=bus,
+            cancel_bus=live.cancellations,
+            leases=live.leases,
+            checkpoints=SqlCheckpointStore(database),
+            takeover_interval_seconds=settings.takeover_interval_seconds,
         )
         engine.listen_for_cancellations()
+        engine.supervise()
         draining = DrainingInterceptor()
         server = grpc.aio.server(
             # Draining first: a refused call is not decoded at all.
@@ -220,6 +240,7 @@ async def serve(settings: Settings) -> None:
         tool_permission=settings.tool_permission,
         llm=settings.llm_model or "not configured",
         task_store="redis" if settings.redis_url else "in-process",
+        replica=running.engine.replica,
     )
     if not running.engine.configured:
         log.warning(

@@ -96,6 +96,18 @@ class Settings(BaseSettings):
     retention_seconds: int = Field(
         3600, gt=0, description="how long a finished task and its events are kept"
     )
+    lease_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="with Redis: how long a task stays with a process that stopped renewing its "
+        "lease before another process takes it over",
+    )
+    takeover_interval_seconds: float = Field(
+        1.0, gt=0, description="with Redis: how often a process looks for tasks to take over"
+    )
+    replica_id: str | None = Field(
+        None, description="this process's name in leases (default: host name, pid, random)"
+    )
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="log level")
     log_format: Literal["json", "console"] = Field("json", description="log line format")
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -66,6 +67,15 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(length)
+        if self.path.startswith("/record"):
+            # A side effect to count: each POST is recorded on arrival; `?hold=S` then
+            # keeps the caller waiting S seconds before the answer.
+            received: list[str] = self.server.received  # type: ignore[attr-defined]
+            received.append(body.decode())
+            if "hold=" in self.path:
+                time.sleep(float(self.path.split("hold=", 1)[1]))
+            self._send(200, b"recorded")
+            return
         if self.path == "/see-other":
             self._redirect(303, "/json")
             return
@@ -76,12 +86,21 @@ class _Handler(BaseHTTPRequestHandler):
 @contextmanager
 def http_server() -> Iterator[str]:
     """A threaded HTTP server on 127.0.0.1; yields its base URL."""
+    with recording_http_server() as (url, _):
+        yield url
+
+
+@contextmanager
+def recording_http_server() -> Iterator[tuple[str, list[str]]]:
+    """`http_server`, also yielding the bodies POSTed to /record (in arrival order)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    received: list[str] = []
+    server.received = received  # type: ignore[attr-defined]
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        yield f"http://127.0.0.1:{server.server_address[1]}", received
     finally:
         server.shutdown()
         server.server_close()
@@ -189,3 +208,26 @@ def llm_env(base_url: str, **extra: str) -> dict[str, str]:
         "AGENTD_LLM_API_KEY": "k",
         **extra,
     }
+
+
+POSTGRES_ADMIN_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
+
+
+@asynccontextmanager
+async def fresh_postgres_database() -> AsyncIterator[str]:
+    """A new, empty database on the machine's PostgreSQL; yields its URL, drops it after."""
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    name = f"agentd_test_{secrets.token_hex(6)}"
+    admin = create_async_engine(POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as connection:
+            await connection.execute(text(f'CREATE DATABASE "{name}"'))
+        try:
+            yield f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
+        finally:
+            async with admin.connect() as connection:
+                await connection.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+    finally:
+        await admin.dispose()

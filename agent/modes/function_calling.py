@@ -34,29 +34,51 @@ def _key(call: ToolCall) -> str:
 async def run(task: TaskRun) -> Outcome:
     config = task.config
     limit = task.task.max_iterations
-    messages = [
-        Message("system", prompts.FUNCTION_CALLING_SYSTEM),
-        Message("user", prompts.task_prompt(task.task.task, task.task.context)),
-    ]
     tools = task.tool_definitions()
-    recent: deque[str] = deque(maxlen=config.max_repeated_calls)
-    used_tools = False
-    for iteration in range(1, limit + 1):
+    saved = task.resume_state()
+    if saved:
+        messages: list[Message] = list(saved["messages"])
+        first: int = saved["iteration"]
+        used_tools: bool = saved["used_tools"]
+        recent: deque[str] = deque(saved["recent"], maxlen=config.max_repeated_calls)
+        pending: tuple[ToolCall, ...] = tuple(saved["pending"])
+    else:
+        messages = [
+            Message("system", prompts.FUNCTION_CALLING_SYSTEM),
+            Message("user", prompts.task_prompt(task.task.task, task.task.context)),
+        ]
+        first, used_tools, pending = 1, False, ()
+        recent = deque(maxlen=config.max_repeated_calls)
+
+    def state(iteration: int, calls: tuple[ToolCall, ...] = ()) -> dict[str, Any]:
+        return {
+            "messages": list(messages),
+            "iteration": iteration,
+            "used_tools": used_tools,
+            "recent": list(recent),
+            "pending": calls,
+        }
+
+    for iteration in range(first, limit + 1):
         last = iteration == limit
         step_id, started = await task.begin_iteration(iteration, last)
         if last and used_tools:
             messages.append(Message("user", prompts.LAST_ROUND))
+        text = ""
         try:
             async with asyncio.timeout(config.step_timeout_seconds):
-                response = await task.model(
-                    "executor",
-                    step_id,
-                    messages,
-                    tools=() if last else tools,
-                    settings=ModelSettings(tool_choice="auto"),
-                )
-                calls = response.tool_calls if not last else ()
-                if calls:
+                if pending:  # resumed: the model asked for these before the checkpoint
+                    calls, pending = pending, ()
+                else:
+                    response = await task.model(
+                        "executor",
+                        step_id,
+                        messages,
+                        tools=() if last else tools,
+                        settings=ModelSettings(tool_choice="auto"),
+                    )
+                    text = response.text
+                    calls = response.tool_calls if not last else ()
                     for call in calls:
                         recent.append(_key(call))
                         if len(recent) == config.max_repeated_calls and len(set(recent)) == 1:
@@ -65,7 +87,11 @@ async def run(task: TaskRun) -> Outcome:
                                 f"the model called {call.name} with the same arguments "
                                 f"{config.max_repeated_calls} times in a row",
                             )
-                    messages.append(Message("assistant", response.text, tool_calls=calls))
+                    if calls:
+                        messages.append(Message("assistant", response.text, tool_calls=calls))
+                        if not all(task.may_repeat(c.name) for c in calls):
+                            await task.checkpoint(state(iteration, calls))
+                if calls:
                     planned: list[tuple[str, dict[str, Any] | None, str]] = []
                     for call in calls:
                         try:
@@ -86,8 +112,9 @@ async def run(task: TaskRun) -> Outcome:
             await task.emit(
                 ev.StepFinished(step_id, True, f"called {summary}", time.perf_counter() - started)
             )
+            await task.checkpoint(state(iteration + 1))
             continue
-        answer = response.text.strip()
+        answer = text.strip()
         await task.emit(
             ev.StepFinished(step_id, bool(answer), answer[:500], time.perf_counter() - started)
         )

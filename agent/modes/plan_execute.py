@@ -59,13 +59,18 @@ def _results_text(results: dict[str, StepResult], ids: list[str] | None = None) 
 
 
 async def _run_step(
-    run: TaskRun, step: PlanStep, results: dict[str, StepResult], index: int, feedback: str = ""
+    run: TaskRun,
+    step: PlanStep,
+    results: dict[str, StepResult],
+    index: int,
+    key: str,
+    feedback: str = "",
 ) -> StepResult:
     await run.emit(ev.StepStarted(step.id, step.description, index))
     started = time.perf_counter()
     try:
         async with asyncio.timeout(run.config.step_timeout_seconds):
-            result = await _do_step(run, step, results, feedback)
+            result = await _do_step(run, step, results, key, feedback)
     except TimeoutError:
         result = StepResult(step, False, f"timed out after {run.config.step_timeout_seconds:g} s")
     await run.emit(
@@ -77,7 +82,7 @@ async def _run_step(
 
 
 async def _do_step(
-    run: TaskRun, step: PlanStep, results: dict[str, StepResult], feedback: str
+    run: TaskRun, step: PlanStep, results: dict[str, StepResult], key: str, feedback: str
 ) -> StepResult:
     inputs = _inputs(step, results)
     prompt = prompts.step_prompt(
@@ -108,7 +113,7 @@ async def _do_step(
             except ValueError as bad:
                 observation = await run.call_tool(step.id, step.tool, None, bad_arguments=str(bad))
                 return StepResult(step, False, observation.text)
-        observation = await run.call_tool(step.id, step.tool, arguments)
+        observation = await run.call_tool(step.id, step.tool, arguments, key=key)
         return StepResult(step, observation.ok, observation.text)
     messages = [Message("system", prompts.EXECUTOR_SYSTEM), Message("user", prompt)]
     response = await run.model("executor", step.id, messages)
@@ -117,15 +122,50 @@ async def _do_step(
 
 
 class PlanExecutor:
-    """The state of one plan-and-execute run."""
+    """The state of one plan-and-execute run, checkpointed after every completed step."""
 
     def __init__(self, run: TaskRun) -> None:
         self.run = run
+        self.plan: Plan | None = None
         self.results: dict[str, StepResult] = {}
         self.iterations = 0
         self.corrections = 0
         self.since_review: list[str] = []
         self.index = 0
+        self.replan_reason = ""
+        """Set between deciding to replan and the new plan, so a resumed run replans too."""
+        saved = run.resume_state()
+        if saved:
+            self.plan = saved["plan"]
+            self.results = {
+                r["step"].id: StepResult(r["step"], r["success"], r["output"])
+                for r in saved["results"]
+            }
+            self.iterations = saved["iterations"]
+            self.corrections = saved["corrections"]
+            self.since_review = list(saved["since_review"])
+            self.index = saved["index"]
+            self.replan_reason = saved["replan_reason"]
+
+    async def _checkpoint(self) -> None:
+        await self.run.checkpoint(
+            {
+                "plan": self.plan,
+                "results": [
+                    {"step": r.step, "success": r.success, "output": r.output}
+                    for r in self.results.values()
+                ],
+                "iterations": self.iterations,
+                "corrections": self.corrections,
+                "since_review": list(self.since_review),
+                "index": self.index,
+                "replan_reason": self.replan_reason,
+            }
+        )
+
+    def _key(self, step: PlanStep, correction: int = 0) -> str:
+        """The journal key of a step's tool call: stable across a resume."""
+        return f"plan-{self.iterations}/{step.id}" + (f"/fix-{correction}" if correction else "")
 
     async def _plan(self, reason: str = "") -> Plan:
         self.iterations += 1
@@ -145,6 +185,8 @@ class PlanExecutor:
             done=done,
         )
         await self.run.set_plan(plan, reason)
+        self.plan, self.replan_reason = plan, ""
+        await self._checkpoint()
         return plan
 
     async def _review(self, ids: list[str], review_id: str) -> None:
@@ -163,8 +205,14 @@ class PlanExecutor:
             target = self.results[verdict.step_id].step
             self.index += 1
             self.results[target.id] = await _run_step(
-                self.run, target, self.results, self.index, verdict.feedback
+                self.run,
+                target,
+                self.results,
+                self.index,
+                self._key(target, self.corrections),
+                verdict.feedback,
             )
+            await self._checkpoint()
             if not self.results[target.id].success:
                 raise _Replan(
                     f"step {target.id} failed when corrected: {self.results[target.id].output}"
@@ -189,23 +237,12 @@ class PlanExecutor:
                 self.index += 1
                 indices.append(self.index)
             finished = await asyncio.gather(
-                *(
-                    _run_step(self.run, s, self.results, i)
-                    for s, i in zip(ready, indices, strict=True)
-                )
+                *(self._step_and_record(s, i) for s, i in zip(ready, indices, strict=True))
             )
-            for result in finished:
-                self.results[result.step.id] = result
-                if result.success:
-                    self.run.notes.append(
-                        f"[{result.step.id}] {result.step.description}: {result.output[:1000]}"
-                    )
-            self.run.task.current_step = sum(1 for r in self.results.values() if r.success)
             await self.run.save()
             failed = [r for r in finished if not r.success]
             if failed:
                 raise _Replan("; ".join(f"step {r.step.id} failed: {r.output}" for r in failed))
-            self.since_review.extend(r.step.id for r in finished)
             if policy == "every_step" or (
                 policy == "every_n" and len(self.since_review) >= self.run.config.critic_every_n
             ):
@@ -215,8 +252,24 @@ class PlanExecutor:
                 s for s in pending if s.id not in self.results or not self.results[s.id].success
             ]
 
+    async def _step_and_record(self, step: PlanStep, index: int) -> StepResult:
+        """Run a step; as soon as it finishes, keep its result and checkpoint it."""
+        result = await _run_step(self.run, step, self.results, index, self._key(step))
+        self.results[step.id] = result
+        if result.success:
+            self.run.notes.append(f"[{step.id}] {step.description}: {result.output[:1000]}")
+            self.run.task.current_step = sum(1 for r in self.results.values() if r.success)
+            self.since_review.append(step.id)
+        await self._checkpoint()
+        return result
+
     async def run_all(self) -> Outcome:
-        plan = await self._plan()
+        if self.replan_reason:  # resumed between a failure and its new plan
+            plan = await self._plan(self.replan_reason)
+        elif self.plan is not None:  # resumed: carry on with the plan at the checkpoint
+            plan = self.plan
+        else:
+            plan = await self._plan()
         while True:
             try:
                 await self._execute(plan)
@@ -225,6 +278,8 @@ class PlanExecutor:
                     await self._review(ids, "review-final")
                 break
             except _Replan as replan:
+                self.replan_reason = replan.reason
+                await self._checkpoint()
                 plan = await self._plan(replan.reason)
         answer = await synthesize(self.run, _results_text(self.results))
         return Outcome(answer)

@@ -95,20 +95,39 @@ async def run(task: TaskRun) -> Outcome:
     config = task.config
     limit = task.task.max_iterations
     specs = task.tool_specs
-    messages = [
-        Message("system", prompts.react_system(list(specs.values()))),
-        Message("user", prompts.task_prompt(task.task.task, task.task.context)),
-    ]
+    saved = task.resume_state()
+    if saved:
+        messages: list[Message] = list(saved["messages"])
+        first: int = saved["iteration"]
+        pending: Action | None = (
+            Action(saved["tool"], saved["arguments"], saved["problem"]) if saved["tool"] else None
+        )
+    else:
+        messages = [
+            Message("system", prompts.react_system(list(specs.values()))),
+            Message("user", prompts.task_prompt(task.task.task, task.task.context)),
+        ]
+        first, pending = 1, None
+
+    def state(iteration: int, action: Action | None = None) -> dict[str, Any]:
+        return {
+            "messages": list(messages),
+            "iteration": iteration,
+            "tool": action.tool if action else "",
+            "arguments": action.arguments if action else None,
+            "problem": action.problem if action else "",
+        }
+
     settings = ModelSettings(stop=STOP)
-    for iteration in range(1, limit + 1):
+    for iteration in range(first, limit + 1):
         last = iteration == limit
         step_id, started = await task.begin_iteration(iteration, last)
-        if last and iteration > 1:
+        if last and iteration > 1 and pending is None:
             messages.append(Message("user", prompts.REACT_LAST_ROUND))
         try:
             async with asyncio.timeout(config.step_timeout_seconds):
-                parsed = None
-                for attempt in (1, 2):
+                parsed: Action | Final | None = pending
+                for attempt in (1, 2) if pending is None else ():
                     response = await task.model("executor", step_id, messages, settings=settings)
                     reply = response.text.split("Observation:", 1)[0].rstrip()
                     parsed = parse(reply, specs)
@@ -144,9 +163,17 @@ async def run(task: TaskRun) -> Outcome:
                     )
                     task.task.current_step = iteration
                     return Outcome(parsed.answer)
-                messages.append(Message("assistant", reply))
+                if pending is None:
+                    messages.append(Message("assistant", reply))
+                    if not task.may_repeat(parsed.tool):
+                        await task.checkpoint(state(iteration, parsed))
+                pending = None
                 observation = await task.call_tool(
-                    step_id, parsed.tool, parsed.arguments, bad_arguments=parsed.problem
+                    step_id,
+                    parsed.tool,
+                    parsed.arguments,
+                    bad_arguments=parsed.problem,
+                    key=f"{step_id}/action",
                 )
                 messages.append(Message("user", f"Observation: {observation.text}"))
         except TimeoutError:
@@ -155,4 +182,5 @@ async def run(task: TaskRun) -> Outcome:
         await task.emit(
             ev.StepFinished(step_id, True, f"called {parsed.tool}", time.perf_counter() - started)
         )
+        await task.checkpoint(state(iteration + 1))
     raise LimitReached(StopReason.MAX_ITERATIONS, f"no final answer within {limit} iterations")

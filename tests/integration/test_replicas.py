@@ -4,32 +4,21 @@ followed, read, resumed and cancelled on the other, with no gap and no duplicate
 from __future__ import annotations
 
 import asyncio
-import secrets
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-import redis.asyncio as redis
 
 from agent.llm.fake_server import FakeOpenAIServer
 from agentd.v1 import tasks_pb2
 from clients.client import AgentClient
-from tests.contract.conftest import REDIS_URL, drop_prefix
+from tests.contract.conftest import REDIS_URL
 from tests.helpers import ServerProcess, llm_env, server_process
 
 pytestmark = pytest.mark.redis
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
-
-
-@pytest.fixture
-async def prefix() -> AsyncIterator[str]:
-    value = f"agentd-test:{secrets.token_hex(6)}:"
-    yield value
-    client = redis.Redis.from_url(REDIS_URL)
-    await drop_prefix(client, value)
-    await client.aclose()
 
 
 @contextmanager

@@ -1,0 +1,21 @@
+"""Fixtures for tests that run agentd server processes against the machine's services."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+
+import pytest
+import redis.asyncio as redis
+
+from tests.contract.conftest import REDIS_URL, drop_prefix
+
+
+@pytest.fixture
+async def prefix() -> AsyncIterator[str]:
+    """A Redis key prefix of the test's own; its keys are removed afterwards."""
+    value = f"agentd-test:{secrets.token_hex(6)}:"
+    yield value
+    client = redis.Redis.from_url(REDIS_URL)
+    await drop_prefix(client, value)
+    await client.aclose()
