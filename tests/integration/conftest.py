@@ -9,6 +9,7 @@ import pytest
 import redis.asyncio as redis
 
 from tests.contract.conftest import REDIS_URL, drop_prefix
+from tests.helpers import fresh_postgres_database
 
 
 @pytest.fixture
@@ -19,3 +20,10 @@ async def prefix() -> AsyncIterator[str]:
     client = redis.Redis.from_url(REDIS_URL)
     await drop_prefix(client, value)
     await client.aclose()
+
+
+@pytest.fixture
+async def database() -> AsyncIterator[str]:
+    """The URL of a new database on the machine's PostgreSQL, dropped afterwards."""
+    async with fresh_postgres_database() as url:
+        yield url

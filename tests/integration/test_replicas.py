@@ -17,20 +17,19 @@ from clients.client import AgentClient
 from tests.contract.conftest import REDIS_URL
 from tests.helpers import ServerProcess, llm_env, server_process
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 
 
 @contextmanager
 def two_replicas(
-    tmp_path: Path, base_url: str, prefix: str
+    tmp_path: Path, base_url: str, prefix: str, database: str
 ) -> Iterator[tuple[ServerProcess, ServerProcess]]:
     env = llm_env(
         base_url,
         AGENTD_REDIS_URL=REDIS_URL,
         AGENTD_REDIS_PREFIX=prefix,
-        # one database for both, as replicas share PostgreSQL (SQLite's WAL allows it here)
-        AGENTD_DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}",
+        AGENTD_DATABASE_URL=database,  # one PostgreSQL database for both
     )
     with (
         server_process(tmp_path / "a", env) as first,
@@ -40,14 +39,14 @@ def two_replicas(
 
 
 async def test_task_started_on_one_replica_is_followed_on_the_other(
-    tmp_path: Path, prefix: str
+    tmp_path: Path, prefix: str, database: str
 ) -> None:
     replies: list[dict[str, Any]] = [
         {"tool_calls": [{"name": "calculator", "arguments": {"expression": "6*7"}}]},
         {"delay_seconds": 1.0, "text": "The answer is 42, slowly.", "chunks": 5},
     ]
     async with FakeOpenAIServer(replies) as llm:
-        with two_replicas(tmp_path, llm.base_url, prefix) as (first, second):
+        with two_replicas(tmp_path, llm.base_url, prefix, database) as (first, second):
             async with AgentClient(first.address) as a, AgentClient(second.address) as b:
                 stream = a.execute("what is 6*7?", mode=FC)
                 head = [await anext(stream) for _ in range(4)]
@@ -75,7 +74,7 @@ async def test_task_started_on_one_replica_is_followed_on_the_other(
 
 
 async def test_cancel_on_one_replica_stops_the_work_on_the_other(
-    tmp_path: Path, prefix: str
+    tmp_path: Path, prefix: str, database: str
 ) -> None:
     replies: list[dict[str, Any]] = [
         {"tool_calls": [{"name": "calculator", "arguments": {"expression": "1+1"}}]},
@@ -86,7 +85,7 @@ async def test_cancel_on_one_replica_stops_the_work_on_the_other(
         {"text": "never asked for"},
     ]
     async with FakeOpenAIServer(replies) as llm:
-        with two_replicas(tmp_path, llm.base_url, prefix) as (first, second):
+        with two_replicas(tmp_path, llm.base_url, prefix, database) as (first, second):
             async with AgentClient(first.address) as a, AgentClient(second.address) as b:
                 stream = a.execute("count slowly", mode=FC)
                 head = [await anext(stream) for _ in range(3)]

@@ -25,7 +25,6 @@ from clients.client import AgentClient
 from tests.contract.conftest import REDIS_URL
 from tests.helpers import (
     ServerProcess,
-    fresh_postgres_database,
     llm_env,
     recording_http_server,
     server_process,
@@ -35,12 +34,6 @@ pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 PLAN = tasks_pb2.EXECUTION_MODE_PLAN_AND_EXECUTE
 Event = events_pb2.TaskEvent
-
-
-@pytest.fixture
-async def database() -> AsyncIterator[str]:
-    async with fresh_postgres_database() as url:
-        yield url
 
 
 def replica_env(base_url: str, prefix: str, database: str, **extra: str) -> dict[str, str]:

@@ -1,0 +1,118 @@
+"""Leases inside one process pair: a replica that loses its lease stops at once without
+ending the task, and the replica that claimed it resumes from the checkpoint (text ReAct).
+
+Two engines share the machine's Redis (task store and leases) and one checkpoint store,
+as two replicas share Redis and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+import pytest
+import redis.asyncio as redis
+
+from agent import events as ev
+from agent.checkpoints import InMemoryCheckpointStore
+from agent.engine import Engine
+from agent.limits import EngineConfig
+from agent.llm.base import Message, ModelResponse, ModelSettings, ToolDefinition
+from agent.llm.roles import ModelRoles
+from agent.llm.testing import FunctionModel, text
+from agent.redis_leases import RedisLeases
+from agent.redis_task_store import RedisTaskStore
+from agent.requests import TaskRequest
+from agent.tasks import ExecutionMode, TaskStatus
+from core.identity import CallContext, Principal
+from server.app import build_registry
+from server.settings import Settings
+from tests.contract.conftest import REDIS_URL, drop_prefix
+from tools.audit import InMemoryAuditLog
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+async def client() -> AsyncIterator[tuple[redis.Redis, str]]:
+    connection = redis.Redis.from_url(REDIS_URL)
+    prefix = f"agentd-test:{secrets.token_hex(6)}:"
+    try:
+        yield connection, prefix
+    finally:
+        await drop_prefix(connection, prefix)
+        await connection.aclose()
+
+
+async def test_a_lost_lease_stops_the_task_here_and_the_claimant_resumes_it(
+    tmp_path: Path, client: tuple[redis.Redis, str]
+) -> None:
+    connection, prefix = client
+    store = RedisTaskStore(connection, prefix=prefix, block_ms=50)
+    checkpoints = InMemoryCheckpointStore()
+    asked_a: list[Sequence[Message]] = []
+    asked_b: list[Sequence[Message]] = []
+    stuck = asyncio.Event()
+
+    async def model_a(
+        messages: Sequence[Message], tools: Sequence[ToolDefinition], settings: ModelSettings
+    ) -> ModelResponse:
+        asked_a.append(messages)
+        if len(asked_a) == 1:
+            return text(
+                'Thought: add them\nAction: calculator\nAction Input: {"expression": "2+3"}'
+            )
+        stuck.set()
+        await asyncio.Event().wait()  # the second reply never comes on A
+        raise AssertionError("unreachable")
+
+    async def model_b(
+        messages: Sequence[Message], tools: Sequence[ToolDefinition], settings: ModelSettings
+    ) -> ModelResponse:
+        asked_b.append(messages)
+        return text("Thought: done\nFinal Answer: 5")
+
+    registry = build_registry(Settings(workspace_dir=tmp_path), InMemoryAuditLog())
+    config = EngineConfig(tool_calling=False)
+
+    def engine(model: FunctionModel, name: str, ttl: float) -> Engine:
+        leases = RedisLeases(connection, prefix, ttl_seconds=ttl, replica=name)
+        return Engine(
+            ModelRoles(default=model), registry, store, config,
+            leases=leases, checkpoints=checkpoints, takeover_interval_seconds=0.05,
+        )  # fmt: skip
+
+    a = engine(FunctionModel(model_a), "a", ttl=0.6)
+    b = engine(FunctionModel(model_b), "b", ttl=5)
+    a.supervise()
+    principal = Principal("svc", "t1", ("analyst",))
+    task = await a.start(
+        TaskRequest(task="add 2 and 3", mode=ExecutionMode.TEXT_REACT, token_budget=9000),
+        CallContext(principal),
+    )
+    await asyncio.wait_for(stuck.wait(), 5)
+    # Another replica claims the task (as after a network partition): A must notice and stop.
+    await connection.set(f"{prefix}lease:{task.task_id}", "b", px=5000)
+    for _ in range(200):
+        if not a._running:
+            break
+        await asyncio.sleep(0.02)
+    assert not a._running
+    assert (await store.get("t1", task.task_id)).status is TaskStatus.RUNNING  # not ended by A
+    await connection.delete(f"{prefix}lease:{task.task_id}")  # B's claim "expires"
+    b.supervise()
+    events = [e async for e in store.read_events("t1", task.task_id)]
+    await a.close()
+    await b.close()
+    final = await store.get("t1", task.task_id)
+    assert final.status is TaskStatus.COMPLETED
+    assert final.final_answer == "5"
+    payloads = [e.payload for e in events]
+    resumed = [p for p in payloads if isinstance(p, ev.TaskResumed)]
+    assert [(r.replica, r.completed_steps) for r in resumed] == [("b", 1)]
+    # B continued the conversation: it saw A's action and its observation, and did not redo it.
+    assert [p.tool_name for p in payloads if isinstance(p, ev.ToolCallStarted)] == ["calculator"]
+    assert any(m.content.startswith("Observation: 5") for m in asked_b[0])
+    assert len(asked_b) == 1
+    assert [e.sequence for e in events] == list(range(1, len(events) + 1))
