@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bench import call_tool, engine, stores
+from bench import call_tool, checkpoints, engine, stores
 
 
 def main() -> None:
@@ -13,6 +13,8 @@ def main() -> None:
     asyncio.run(engine.main())
     print()
     asyncio.run(stores.main())
+    print()
+    asyncio.run(checkpoints.main())
 
 
 if __name__ == "__main__":

@@ -102,3 +102,42 @@ async def test_cancel_on_one_replica_stops_the_work_on_the_other(
                 await asyncio.sleep(3.5)  # past the slow reply: A must not have gone on
                 assert len(llm.requests) == 2
                 assert (await a.get_task(head[0].task_id)).stop_detail == "stop from B"
+
+
+async def test_a_client_that_drops_at_several_points_gets_every_event_once(
+    tmp_path: Path, prefix: str, database: str
+) -> None:
+    """Disconnect after 1 event, then again after 2, 3, 5 and 8 more, alternating replicas;
+    each resume asks for what follows the last sequence received."""
+    replies: list[dict[str, Any]] = [
+        {"tool_calls": [{"name": "calculator", "arguments": {"expression": "2*21"}}]},
+        {"delay_seconds": 0.3, "tool_calls": [{"name": "current_time", "arguments": {}}]},
+        {"delay_seconds": 0.3, "text": "42 at the time shown, streamed in parts.", "chunks": 8},
+    ]
+    async with FakeOpenAIServer(replies) as llm:
+        with two_replicas(tmp_path, llm.base_url, prefix, database) as (first, second):
+            async with AgentClient(first.address) as a, AgentClient(second.address) as b:
+                stream = a.execute("what is 2*21, and when?", mode=FC)
+                received = [await anext(stream)]
+                await stream.aclose()  # type: ignore[attr-defined]
+                task_id = received[0].task_id
+                for turn, count in enumerate((2, 3, 5, 8, 10_000)):
+                    client = (b, a)[turn % 2]
+                    follow = client.stream_task_events(task_id, received[-1].sequence)
+                    async for event in follow:
+                        received.append(event)
+                        count -= 1
+                        if count == 0:
+                            break
+                    await follow.aclose()  # type: ignore[attr-defined]
+                    if received[-1].WhichOneof("payload") == "status_changed" and (
+                        received[-1].status_changed.current == tasks_pb2.TASK_STATUS_COMPLETED
+                    ):
+                        break
+                assert [e.sequence for e in received] == list(range(1, len(received) + 1))
+                assert received[-1].status_changed.current == tasks_pb2.TASK_STATUS_COMPLETED
+                whole = [e async for e in b.stream_task_events(task_id)]
+                assert [e.SerializeToString() for e in whole] == [
+                    e.SerializeToString() for e in received
+                ]
+                assert len(received) > 1 + 2 + 3 + 5 + 8  # the last resume read to the end
