@@ -137,7 +137,5 @@ async def test_a_client_that_drops_at_several_points_gets_every_event_once(
                 assert [e.sequence for e in received] == list(range(1, len(received) + 1))
                 assert received[-1].status_changed.current == tasks_pb2.TASK_STATUS_COMPLETED
                 whole = [e async for e in b.stream_task_events(task_id)]
-                assert [e.SerializeToString() for e in whole] == [
-                    e.SerializeToString() for e in received
-                ]
+                assert whole == received  # message equality (map order is not fixed on the wire)
                 assert len(received) > 1 + 2 + 3 + 5 + 8  # the last resume read to the end
