@@ -22,6 +22,7 @@ from google.protobuf import struct_pb2
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
+from auth.keys import new_key
 from server import logs
 from server.app import AgentdServer
 from server.settings import Settings
@@ -51,18 +52,19 @@ def bare_handler(response: pb.CallToolResponse) -> grpc.GenericRpcHandler[Any, A
     return grpc.method_handlers_generic_handler("agentd.v1.AgentService", {"CallTool": method})
 
 
-async def _measure(address: str) -> tuple[float, list[float]]:
+async def _measure(address: str, key: str = "") -> tuple[float, list[float]]:
     """Calls per second (concurrent) and single-call latencies in ms."""
     request = _request()
+    metadata = (("authorization", f"Bearer {key}"),) if key else ()
     async with grpc.aio.insecure_channel(address) as channel:
         stub = pb_grpc.AgentServiceStub(channel)
         for _ in range(50):  # warm up
-            await stub.CallTool(request)
+            await stub.CallTool(request, metadata=metadata)
         latencies: list[float] = []
         deadline = time.perf_counter() + TIME_CAP_SECONDS / 2
         for _ in range(CALLS // 2):
             start = time.perf_counter()
-            await stub.CallTool(request)
+            await stub.CallTool(request, metadata=metadata)
             latencies.append((time.perf_counter() - start) * 1000)
             if time.perf_counter() > deadline:
                 break
@@ -73,7 +75,7 @@ async def _measure(address: str) -> tuple[float, list[float]]:
             nonlocal done
             while done < CALLS and time.perf_counter() < stop_at:
                 done += 1
-                await stub.CallTool(request)
+                await stub.CallTool(request, metadata=metadata)
 
         start = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(CONCURRENCY)))
@@ -90,16 +92,19 @@ async def main() -> None:
             log_level="error",
             database_url=f"sqlite+aiosqlite:///{Path(tmp) / 'agentd.db'}",
         )
-        agentd = await AgentdServer.start(settings)
+        agentd = await AgentdServer.start(settings)  # auth on: every call checks an API key
+        key, plaintext = new_key("bench", "bench", ())
+        await agentd.keys.add(key)
+        auth = (("authorization", f"Bearer {plaintext}"),)
         async with grpc.aio.insecure_channel(f"127.0.0.1:{agentd.port}") as channel:
-            response = await pb_grpc.AgentServiceStub(channel).CallTool(_request())
+            response = await pb_grpc.AgentServiceStub(channel).CallTool(_request(), metadata=auth)
         bare = grpc.aio.server()
         bare.add_generic_rpc_handlers((bare_handler(response),))
         bare_port = bare.add_insecure_port("127.0.0.1:0")
         await bare.start()
         try:
             bare_rate, bare_lat = await _measure(f"127.0.0.1:{bare_port}")
-            agentd_rate, agentd_lat = await _measure(f"127.0.0.1:{agentd.port}")
+            agentd_rate, agentd_lat = await _measure(f"127.0.0.1:{agentd.port}", plaintext)
         finally:
             await bare.stop(0)
             await agentd.shutdown(grace=0)

@@ -209,7 +209,7 @@ async def _bare_stream_server(messages: list[events_pb2.TaskEvent]) -> tuple[grp
 async def _grpc_figures(llm: FakeOpenAIServer, workspace: Path) -> dict[str, float]:
     settings = Settings(
         address="127.0.0.1:0", workspace_dir=workspace, llm_base_url=llm.base_url, llm_model="m",
-        llm_api_key="k", critic_policy="off", log_level="error",
+        llm_api_key="k", critic_policy="off", log_level="error", auth="off",
         database_url=f"sqlite+aiosqlite:///{workspace / 'agentd.db'}",
     )  # fmt: skip
     server = await AgentdServer.start(settings)

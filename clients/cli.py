@@ -178,6 +178,49 @@ def _migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _keys(args: argparse.Namespace) -> int:
+    from auth import admin
+    from server.settings import Settings
+
+    url = args.database_url or Settings().database_url
+    if args.keys_command == "create":
+        roles = tuple(args.role or ())
+        plaintext = asyncio.run(admin.create_key(url, args.tenant, args.principal, roles))
+        print(
+            f"created a key for {args.principal} in tenant {args.tenant}"
+            f" (roles: {', '.join(roles) or 'none'}); it is shown only now:"
+        )
+        print(plaintext)
+        return 0
+    if args.keys_command == "list":
+        for key in asyncio.run(admin.list_keys(url)):
+            if args.json:
+                print(
+                    json.dumps(
+                        {
+                            "key_id": key.key_id,
+                            "tenant": key.tenant,
+                            "principal": key.principal,
+                            "roles": list(key.roles),
+                            "created_at": key.created_at.isoformat(),
+                            "revoked_at": key.revoked_at.isoformat() if key.revoked_at else None,
+                        }
+                    )
+                )
+            else:
+                state = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "active"
+                print(
+                    f"{key.key_id}  {key.tenant:<12} {key.principal:<16} "
+                    f"{','.join(key.roles) or '-':<12} {state}"
+                )
+        return 0
+    if asyncio.run(admin.revoke_key(url, args.key_id)):
+        print(f"revoked {args.key_id}")
+        return 0
+    print(f"error: no active key {args.key_id!r}", file=sys.stderr)
+    return 1
+
+
 def _fake_llm(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -229,6 +272,16 @@ def build_parser() -> argparse.ArgumentParser:
     health.add_argument("--service", default="")
     migrate = sub.add_parser("migrate", help="bring the database schema up to date")
     migrate.add_argument("--database-url", help="SQLAlchemy URL (default: AGENTD_DATABASE_URL)")
+    keys = sub.add_parser("keys", help="create, list and revoke API keys (on the database)")
+    keys.add_argument("--database-url", help="SQLAlchemy URL (default: AGENTD_DATABASE_URL)")
+    keys_sub = keys.add_subparsers(dest="keys_command", required=True)
+    create = keys_sub.add_parser("create", help="create a key; prints it alone on the last line")
+    create.add_argument("--tenant", required=True)
+    create.add_argument("--principal", required=True)
+    create.add_argument("--role", action="append", help="a role (repeatable)")
+    keys_sub.add_parser("list", help="every key (never the secret)")
+    revoke = keys_sub.add_parser("revoke", help="revoke a key by its id")
+    revoke.add_argument("key_id")
     fake = sub.add_parser(
         "fake-llm", help="serve an OpenAI-compatible endpoint that plays a script of replies"
     )
@@ -246,6 +299,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fake_llm(args)
     if args.command == "migrate":
         return _migrate(args)
+    if args.command == "keys":
+        return _keys(args)
     try:
         return asyncio.run(_run(args))
     except AgentdError as error:

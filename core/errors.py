@@ -178,6 +178,17 @@ class UnimplementedError(AgentdError):
         super().__init__(f"{method} is not available on this server: {detail}")
 
 
+class UnauthenticatedError(AgentdError):
+    """No valid credentials. The message is the same whatever was wrong with them."""
+
+    reason = "UNAUTHENTICATED"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "missing or invalid credentials: send 'authorization: Bearer <API key or JWT>'"
+        )
+
+
 class ShuttingDownError(AgentdError):
     """The server is draining and takes no new work."""
 

@@ -74,3 +74,16 @@ task_checkpoints = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 """The latest checkpoint of each running task (deleted when the task ends)."""
+
+api_keys = Table(
+    "api_keys",
+    metadata,
+    Column("key_id", String(32), primary_key=True),
+    Column("secret_sha256", String(64), nullable=False),
+    Column("tenant", String(128), nullable=False),
+    Column("principal", String(256), nullable=False),
+    Column("roles", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("revoked_at", DateTime(timezone=True), nullable=True),
+)
+"""API keys: the key id and a digest of the secret; never the plaintext."""

@@ -26,9 +26,14 @@ from agent.sql_checkpoints import SqlCheckpointStore
 from agent.sql_task_history import SqlTaskHistory
 from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
+from auth.authenticator import Authenticator
+from auth.keys import KeyStore, new_key
+from auth.sql_keys import SqlKeyStore
+from auth.tokens import TokenRules, TokenVerifier
 from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, RedisIdempotencyStore
 from db.engine import create_engine, migrate
 from server import logs, reflection
+from server.interceptors.auth import AuthInterceptor
 from server.interceptors.decoding import DecodingInterceptor
 from server.interceptors.draining import DrainingInterceptor
 from server.servicer import AgentServicer
@@ -90,6 +95,28 @@ def build_live_stores(settings: Settings) -> LiveStores:
     return LiveStores(
         InMemoryTaskStore(), InMemoryIdempotencyStore(), LocalCancelBus(), LocalLeases()
     )
+
+
+def build_authenticator(settings: Settings, keys: KeyStore) -> Authenticator | None:
+    """The authenticator, or None with AGENTD_AUTH=off. Bad JWT settings fail here."""
+    if settings.auth == "off":
+        return None
+    tokens = None
+    if settings.jwt_issuer or settings.jwt_audience or settings.jwt_hs256_secret:
+        secret = settings.jwt_hs256_secret
+        tokens = TokenVerifier(
+            TokenRules(
+                issuer=settings.jwt_issuer or "",
+                audience=settings.jwt_audience or "",
+                hs256_secret=secret.get_secret_value() if secret else None,
+                jwks_file=settings.jwt_jwks_file,
+                tenant_claim=settings.jwt_tenant_claim,
+                roles_claim=settings.jwt_roles_claim,
+            )
+        )
+    elif settings.jwt_jwks_file is not None:
+        raise ValueError("AGENTD_JWT_JWKS_FILE needs AGENTD_JWT_ISSUER and AGENTD_JWT_AUDIENCE")
+    return Authenticator(keys, tokens, cache_seconds=settings.auth_cache_seconds)
 
 
 def build_models(settings: Settings) -> ModelRoles | None:
@@ -154,6 +181,7 @@ class AgentdServer:
     engine: Engine
     tasks: TaskStore
     database: AsyncEngine
+    keys: KeyStore
 
     @classmethod
     async def start(
@@ -166,6 +194,8 @@ class AgentdServer:
     ) -> AgentdServer:
         await migrate(settings.database_url)
         database = create_engine(settings.database_url)
+        keys = SqlKeyStore(database)
+        authenticator = build_authenticator(settings, keys)
         registry = registry or build_registry(settings, SqlAuditLog(database))
         live = build_live_stores(settings)
         tasks = tasks or live.tasks
@@ -187,9 +217,13 @@ class AgentdServer:
         engine.listen_for_cancellations()
         engine.supervise()
         draining = DrainingInterceptor()
+        # Draining first, then auth: a refused call is not decoded at all.
+        interceptors: list[grpc.aio.ServerInterceptor] = [draining]  # type: ignore[type-arg]
+        if authenticator is not None:
+            interceptors.append(AuthInterceptor(authenticator, settings.auth_public_methods))
+        interceptors.append(DecodingInterceptor())
         server = grpc.aio.server(
-            # Draining first: a refused call is not decoded at all.
-            interceptors=[draining, DecodingInterceptor()],
+            interceptors=interceptors,
             options=[
                 ("grpc.max_receive_message_length", settings.max_message_bytes),
                 ("grpc.max_send_message_length", settings.max_message_bytes),
@@ -210,7 +244,7 @@ class AgentdServer:
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
         await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
-        return cls(server, health, draining, settings, port, engine, tasks, database)
+        return cls(server, health, draining, settings, port, engine, tasks, database, keys)
 
     async def shutdown(self, grace: float | None = None) -> None:
         """Drain: NOT_SERVING, refuse new calls, let in-flight ones finish, stop."""
@@ -226,6 +260,32 @@ class AgentdServer:
         await self.tasks.close()
         await self.database.dispose()
         log.info("stopped")
+
+
+async def _announce_auth(running: AgentdServer) -> None:
+    """Say whether auth is on; on a fresh embedded database, make a development key."""
+    settings = running.settings
+    if settings.auth == "off":
+        log.warning("authentication is OFF (AGENTD_AUTH=off): every caller is anonymous")
+        return
+    if any(key.active for key in await running.keys.list()):
+        log.info("authentication is on", public_methods=settings.auth_public_methods)
+        return
+    if not settings.database_url.startswith("sqlite"):
+        log.warning(
+            "authentication is on and no API key exists yet: create one with "
+            "`agentd keys create --tenant T --principal P`"
+        )
+        return
+    key, plaintext = new_key("default", "developer", ("admin",))
+    await running.keys.add(key)
+    print(
+        "authentication is on. A development API key (tenant 'default', principal "
+        "'developer', role 'admin') was created and is shown only now. Send it as "
+        "'authorization: Bearer <key>' (grpcurl -H), or for the agentd CLI:\n"
+        f"  export AGENTD_API_KEY={plaintext}",
+        flush=True,
+    )
 
 
 async def serve(settings: Settings) -> None:
@@ -248,6 +308,7 @@ async def serve(settings: Settings) -> None:
             "Execute and Plan answer FAILED_PRECONDITION until these are set",
             settings=list(LLM_SETTINGS),
         )
+    await _announce_auth(running)
     print(f"agentd listening on {host}:{running.port}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -17,7 +17,8 @@ import grpc
 import structlog
 
 from core.errors import AgentdError, InternalError
-from core.identity import ANONYMOUS, CallContext, new_trace_id
+from core.identity import CallContext, new_trace_id
+from server.interceptors.auth import current_principal
 from server.status import rich_status, trailing_metadata
 
 log = structlog.get_logger(__name__)
@@ -42,7 +43,7 @@ def trace_id_from(metadata: Any) -> str:
 def call_context(context: grpc.aio.ServicerContext[Any, Any]) -> CallContext:
     remaining = context.time_remaining()
     return CallContext(
-        principal=ANONYMOUS,
+        principal=current_principal(),
         trace_id=trace_id_from(context.invocation_metadata()),
         deadline_seconds=remaining,
     )

@@ -6,7 +6,7 @@ import ipaddress
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from tools.model import PermissionLevel
@@ -108,10 +108,28 @@ class Settings(BaseSettings):
     replica_id: str | None = Field(
         None, description="this process's name in leases (default: host name, pid, random)"
     )
+    auth: Literal["on", "off"] = Field(
+        "on", description="'off' lets every caller in as the anonymous principal (logs a warning)"
+    )
+    auth_public_methods: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["/grpc.health.v1.Health/", "/grpc.reflection."],
+        description="comma-separated method prefixes callable without credentials",
+    )
+    auth_cache_seconds: float = Field(
+        5.0, ge=0, description="how long a looked-up API key is trusted (revocation delay)"
+    )
+    jwt_issuer: str | None = Field(None, description="required `iss` of JWTs (enables JWTs)")
+    jwt_audience: str | None = Field(None, description="required `aud` of JWTs")
+    jwt_hs256_secret: SecretStr | None = Field(
+        None, description="shared secret for HS256 JWTs (32 bytes or more)"
+    )
+    jwt_jwks_file: Path | None = Field(None, description="JWKS file with RS256/ES256 public keys")
+    jwt_tenant_claim: str = Field("tenant", description="JWT claim naming the tenant")
+    jwt_roles_claim: str = Field("roles", description="JWT claim listing the roles")
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="log level")
     log_format: Literal["json", "console"] = Field("json", description="log line format")
 
-    @field_validator("http_allowed_networks", mode="before")
+    @field_validator("http_allowed_networks", "auth_public_methods", mode="before")
     @classmethod
     def _split(cls, value: object) -> object:
         if isinstance(value, str):

@@ -21,6 +21,7 @@ DOMAIN = "agentd"
 STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.AgentdError: grpc.StatusCode.INTERNAL,
     errors.InvalidArgumentError: grpc.StatusCode.INVALID_ARGUMENT,
+    errors.UnauthenticatedError: grpc.StatusCode.UNAUTHENTICATED,
     errors.ToolNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.TaskNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.DestinationNotAllowedError: grpc.StatusCode.PERMISSION_DENIED,

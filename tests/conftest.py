@@ -34,6 +34,7 @@ def settings(tmp_path: Path) -> Settings:
         grace_period_seconds=1.0,
         http_allowed_networks=["127.0.0.1/32"],
         http_timeout_seconds=3.0,
+        auth="off",  # tests of auth itself turn it on
     )
 
 

@@ -139,6 +139,7 @@ def server_process(tmp_path: Path, env: Mapping[str, str] | None = None) -> Iter
         "AGENTD_ADDRESS": "127.0.0.1:0",
         "AGENTD_WORKSPACE_DIR": str(tmp_path / "workspace"),
         "AGENTD_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
+        "AGENTD_AUTH": "off",  # tests of auth itself turn it on
         **(env or {}),
     }
     with log_path.open("w") as log_file:

@@ -49,7 +49,7 @@ async def harness(
             llm_api_key="test-key",
             llm_model="fake-model",
             grace_period_seconds=1.0,
-            **settings,
+            **{"auth": "off", **settings},  # tests of auth itself turn it on
         )
         server = await AgentdServer.start(config)
         try:

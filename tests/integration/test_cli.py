@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -98,3 +100,47 @@ def test_unreachable_server_is_a_clear_error() -> None:
     )
     assert out.returncode == 1
     assert "UNAVAILABLE" in out.stderr
+
+
+def test_keys_create_list_revoke_against_a_server_with_auth_on(tmp_path: Path) -> None:
+    database = f"sqlite+aiosqlite:///{tmp_path / 'keys.db'}"
+
+    def keys(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "clients.cli", "keys", "--database-url", database, *args],
+            capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
+        )  # fmt: skip
+
+    created = keys("create", "--tenant", "acme", "--principal", "ci-bot", "--role", "operator")
+    assert created.returncode == 0, created.stderr
+    plaintext = created.stdout.strip().splitlines()[-1]
+    assert plaintext.startswith("agd_")
+    key_id = plaintext.split("_")[1]
+    env = {"AGENTD_AUTH": "on", "AGENTD_DATABASE_URL": database}
+    with server_process(tmp_path / "server", env) as server:
+
+        def call(*extra: str) -> subprocess.CompletedProcess[str]:
+            command = [sys.executable, "-m", "clients.cli", "--address", server.address, *extra]
+            return subprocess.run(
+                [*command, "call-tool", "calculator", "--args", '{"expression": "2*21"}'],
+                capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
+            )  # fmt: skip
+
+        assert call("--api-key", plaintext).stdout.strip() == "42"
+        refused = call()
+        assert refused.returncode == 1
+        assert "UNAUTHENTICATED" in refused.stderr
+        as_json = subprocess.run(
+            [sys.executable, "-m", "clients.cli", "--json", "keys", "--database-url", database,
+             "list"],
+            capture_output=True, text=True, timeout=60, cwd=ROOT, check=True,
+        )  # fmt: skip
+        listed = [json.loads(line) for line in as_json.stdout.splitlines()]
+        assert [(k["key_id"], k["tenant"], k["principal"], k["roles"]) for k in listed] == [
+            (key_id, "acme", "ci-bot", ["operator"])
+        ]
+        assert plaintext.split("_", 2)[2] not in keys("list").stdout  # never the secret
+        assert keys("revoke", key_id).returncode == 0
+        assert keys("revoke", key_id).returncode == 1  # already revoked
+        time.sleep(5.5)  # the server trusts a looked-up key for AGENTD_AUTH_CACHE_SECONDS (5)
+        assert "UNAUTHENTICATED" in call("--api-key", plaintext).stderr

@@ -1,0 +1,1 @@
+"""Who is calling: API keys and JWT bearer tokens turned into a `Principal`."""

@@ -1,0 +1,88 @@
+"""Turning a call's credentials into a principal, or refusing them.
+
+Credentials arrive as `authorization: Bearer <API key or JWT>` or
+`x-api-key: <API key>`. Whatever is wrong (nothing sent, a malformed value,
+an unknown, revoked or mismatched key, a bad signature, an expired token, a
+wrong issuer or audience) the caller gets the same UnauthenticatedError; the
+reason goes to the server log only. Keys are cached for `cache_seconds`, so a
+revocation takes effect within that time on every replica.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+import structlog
+
+from auth.keys import ApiKey, KeyStore, parse
+from auth.tokens import TokenInvalid, TokenVerifier
+from core.errors import UnauthenticatedError
+from core.identity import Principal
+
+log = structlog.get_logger(__name__)
+
+MAX_CREDENTIAL_LENGTH = 8192
+
+
+def credential_from(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
+    """The bearer credential or API key in call metadata, if any."""
+    for key, value in metadata or ():
+        if not isinstance(value, str):
+            continue
+        if key == "authorization":
+            scheme, _, rest = value.strip().partition(" ")
+            return rest.strip() if scheme.lower() == "bearer" else ""
+        if key == "x-api-key":
+            return value.strip()
+    return None
+
+
+class Authenticator:
+    def __init__(
+        self,
+        keys: KeyStore,
+        tokens: TokenVerifier | None = None,
+        *,
+        cache_seconds: float = 5.0,
+    ) -> None:
+        self._keys = keys
+        self._tokens = tokens
+        self._cache_seconds = cache_seconds
+        self._cache: dict[str, tuple[float, ApiKey | None]] = {}
+
+    async def authenticate(self, metadata: Iterable[tuple[str, str | bytes]] | None) -> Principal:
+        credential = credential_from(metadata)
+        if not credential:
+            raise self._refuse("no credentials")
+        if len(credential) > MAX_CREDENTIAL_LENGTH:
+            raise self._refuse("credential too long")
+        parsed = parse(credential)
+        if parsed is not None:
+            return await self._by_key(*parsed)
+        if credential.count(".") == 2 and self._tokens is not None:
+            try:
+                return self._tokens.verify(credential)
+            except TokenInvalid as why:
+                raise self._refuse(f"token refused: {why}") from None
+        raise self._refuse("neither an API key nor an accepted token")
+
+    async def _by_key(self, key_id: str, secret: str) -> Principal:
+        now = time.monotonic()
+        cached = self._cache.get(key_id)
+        if cached is not None and now - cached[0] < self._cache_seconds:
+            key = cached[1]
+        else:
+            key = await self._keys.get(key_id)
+            if len(self._cache) > 10_000:
+                self._cache.clear()
+            self._cache[key_id] = (now, key)
+        if key is None or not key.matches(secret):
+            raise self._refuse(f"unknown key or wrong secret (key id {key_id})")
+        if not key.active:
+            raise self._refuse(f"revoked key {key_id}")
+        return Principal(key.principal, key.tenant, key.roles)
+
+    def _refuse(self, why: str) -> UnauthenticatedError:
+        log.info("credentials refused", why=why)
+        return UnauthenticatedError()

@@ -1,0 +1,99 @@
+"""API keys: `agd_<key id>_<secret>`, stored as the key id and a SHA-256 digest of the secret.
+
+The secret is 32 random bytes, so a plain SHA-256 digest is enough (there is
+nothing to brute-force, unlike a password) and lets every call be checked in
+microseconds. The plaintext is shown once, when the key is created, and never
+stored. A revoked key stays listed, with its revocation time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Protocol
+
+from agent.tasks import utcnow
+
+KEY_PATTERN = re.compile(r"^agd_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    key_id: str
+    tenant: str
+    principal: str
+    roles: tuple[str, ...]
+    created_at: datetime
+    revoked_at: datetime | None = None
+    secret_sha256: str = ""
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+    def matches(self, secret: str) -> bool:
+        """Whether `secret` is this key's secret (in constant time)."""
+        return hmac.compare_digest(digest(secret), self.secret_sha256)
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def new_key(tenant: str, principal: str, roles: tuple[str, ...]) -> tuple[ApiKey, str]:
+    """A new key and its plaintext (the only time the plaintext exists)."""
+    if not tenant or not principal:
+        raise ValueError("a key needs a tenant and a principal")
+    key_id = secrets.token_hex(6)
+    secret = secrets.token_urlsafe(32)
+    key = ApiKey(key_id, tenant, principal, tuple(roles), utcnow(), None, digest(secret))
+    return key, f"agd_{key_id}_{secret}"
+
+
+def parse(plaintext: str) -> tuple[str, str] | None:
+    """(key id, secret) of something shaped like a key, else None."""
+    match = KEY_PATTERN.fullmatch(plaintext)
+    return (match.group(1), match.group(2)) if match else None
+
+
+class KeyStore(Protocol):
+    async def add(self, key: ApiKey) -> None:
+        """Store a new key."""
+        ...
+
+    async def get(self, key_id: str) -> ApiKey | None:
+        """The key (active or revoked), or None."""
+        ...
+
+    async def list(self) -> list[ApiKey]:
+        """Every key, oldest first."""
+        ...
+
+    async def revoke(self, key_id: str) -> bool:
+        """Revoke an active key; False when there is no such active key."""
+        ...
+
+
+class InMemoryKeyStore:
+    def __init__(self) -> None:
+        self._keys: dict[str, ApiKey] = {}
+
+    async def add(self, key: ApiKey) -> None:
+        self._keys[key.key_id] = key
+
+    async def get(self, key_id: str) -> ApiKey | None:
+        return self._keys.get(key_id)
+
+    async def list(self) -> list[ApiKey]:
+        return sorted(self._keys.values(), key=lambda k: k.created_at)
+
+    async def revoke(self, key_id: str) -> bool:
+        key = self._keys.get(key_id)
+        if key is None or not key.active:
+            return False
+        self._keys[key_id] = replace(key, revoked_at=utcnow())
+        return True

@@ -1,0 +1,66 @@
+"""API keys in SQL (SQLite or PostgreSQL)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from agent.tasks import utcnow
+from auth.keys import ApiKey
+from db.schema import api_keys
+
+
+def _key(row: Any) -> ApiKey:
+    return ApiKey(
+        key_id=row.key_id,
+        tenant=row.tenant,
+        principal=row.principal,
+        roles=tuple(row.roles),
+        created_at=row.created_at,
+        revoked_at=row.revoked_at,
+        secret_sha256=row.secret_sha256,
+    )
+
+
+class SqlKeyStore:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+
+    async def add(self, key: ApiKey) -> None:
+        async with self._engine.begin() as connection:
+            await connection.execute(
+                insert(api_keys).values(
+                    key_id=key.key_id,
+                    secret_sha256=key.secret_sha256,
+                    tenant=key.tenant,
+                    principal=key.principal,
+                    roles=list(key.roles),
+                    created_at=key.created_at,
+                    revoked_at=key.revoked_at,
+                )
+            )
+
+    async def get(self, key_id: str) -> ApiKey | None:
+        async with self._engine.connect() as connection:
+            row = (
+                await connection.execute(select(api_keys).where(api_keys.c.key_id == key_id))
+            ).first()
+        return _key(row) if row is not None else None
+
+    async def list(self) -> list[ApiKey]:
+        async with self._engine.connect() as connection:
+            rows = (
+                await connection.execute(select(api_keys).order_by(api_keys.c.created_at))
+            ).all()
+        return [_key(row) for row in rows]
+
+    async def revoke(self, key_id: str) -> bool:
+        async with self._engine.begin() as connection:
+            result = await connection.execute(
+                update(api_keys)
+                .where(api_keys.c.key_id == key_id, api_keys.c.revoked_at.is_(None))
+                .values(revoked_at=utcnow())
+            )
+        return bool(result.rowcount)
