@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import redis.asyncio as redis
 
 from clients.client import AgentClient
 from core.identity import CallContext
 from server.app import AgentdServer, build_registry
 from server.settings import Settings
+from tests.contract.conftest import REDIS_URL, drop_prefix
 from tools.audit import InMemoryAuditLog
 from tools.registry import ToolRegistry
 
@@ -64,6 +67,18 @@ async def client(server: AgentdServer) -> AsyncIterator[AgentClient]:
 @pytest.fixture
 def ctx() -> CallContext:
     return CallContext()
+
+
+@pytest.fixture
+async def redis_space() -> AsyncIterator[tuple[redis.Redis, str]]:
+    """A client of the machine's Redis and a key prefix of the test's own (removed after)."""
+    connection = redis.Redis.from_url(REDIS_URL)
+    prefix = f"agentd-test:{secrets.token_hex(6)}:"
+    try:
+        yield connection, prefix
+    finally:
+        await drop_prefix(connection, prefix)
+        await connection.aclose()
 
 
 SERVICE_PORTS = {"redis": ("Redis", 6379), "postgres": ("PostgreSQL", 5432)}

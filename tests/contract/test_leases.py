@@ -3,56 +3,42 @@
 from __future__ import annotations
 
 import asyncio
-import secrets
-from collections.abc import AsyncIterator
 
 import pytest
 import redis.asyncio as redis
 
 from agent.leases import LocalLeases
 from agent.redis_leases import RedisLeases
-from tests.contract.conftest import REDIS_URL, drop_prefix
 
 pytestmark = pytest.mark.redis
-
-
-@pytest.fixture
-async def client() -> AsyncIterator[tuple[redis.Redis, str]]:
-    connection = redis.Redis.from_url(REDIS_URL)
-    prefix = f"agentd-test:{secrets.token_hex(6)}:"
-    try:
-        yield connection, prefix
-    finally:
-        await drop_prefix(connection, prefix)
-        await connection.aclose()
 
 
 def replica(pair: tuple[redis.Redis, str], name: str, ttl: float = 0.5) -> RedisLeases:
     return RedisLeases(pair[0], pair[1], ttl_seconds=ttl, replica=name)
 
 
-async def test_a_held_lease_is_not_claimed(client: tuple[redis.Redis, str]) -> None:
-    a, b = replica(client, "a"), replica(client, "b")
+async def test_a_held_lease_is_not_claimed(redis_space: tuple[redis.Redis, str]) -> None:
+    a, b = replica(redis_space, "a"), replica(redis_space, "b")
     await a.acquire("t1", "task-1")
     assert await b.claim_orphans(10) == []
     assert await a.renew(["task-1"]) == set()
 
 
 async def test_an_expired_lease_is_claimed_by_exactly_one(
-    client: tuple[redis.Redis, str],
+    redis_space: tuple[redis.Redis, str],
 ) -> None:
-    a = replica(client, "a", ttl=0.2)
+    a = replica(redis_space, "a", ttl=0.2)
     await a.acquire("t1", "task-1")
     await asyncio.sleep(0.35)
-    rivals = [replica(client, f"r{i}") for i in range(5)]
+    rivals = [replica(redis_space, f"r{i}") for i in range(5)]
     results = await asyncio.gather(*(r.claim_orphans(10) for r in rivals))
     winners = [r for r in results if r]
     assert winners == [[("t1", "task-1")]]
     assert await a.renew(["task-1"]) == {"task-1"}  # the old holder learns it lost it
 
 
-async def test_renewal_keeps_a_lease_past_its_ttl(client: tuple[redis.Redis, str]) -> None:
-    a, b = replica(client, "a", ttl=0.3), replica(client, "b")
+async def test_renewal_keeps_a_lease_past_its_ttl(redis_space: tuple[redis.Redis, str]) -> None:
+    a, b = replica(redis_space, "a", ttl=0.3), replica(redis_space, "b")
     await a.acquire("t1", "task-1")
     for _ in range(4):
         await asyncio.sleep(0.15)
@@ -60,23 +46,27 @@ async def test_renewal_keeps_a_lease_past_its_ttl(client: tuple[redis.Redis, str
     assert await b.claim_orphans(10) == []
 
 
-async def test_release_hands_the_task_over_at_once(client: tuple[redis.Redis, str]) -> None:
-    a, b = replica(client, "a", ttl=60), replica(client, "b", ttl=60)
+async def test_release_hands_the_task_over_at_once(redis_space: tuple[redis.Redis, str]) -> None:
+    a, b = replica(redis_space, "a", ttl=60), replica(redis_space, "b", ttl=60)
     await a.acquire("t1", "task-1")
     await a.release("task-1")
     assert await b.claim_orphans(10) == [("t1", "task-1")]
 
 
-async def test_only_the_holder_can_release_or_finish(client: tuple[redis.Redis, str]) -> None:
-    a, b, c = replica(client, "a", ttl=60), replica(client, "b"), replica(client, "c")
+async def test_only_the_holder_can_release_or_finish(redis_space: tuple[redis.Redis, str]) -> None:
+    a, b, c = (
+        replica(redis_space, "a", ttl=60),
+        replica(redis_space, "b"),
+        replica(redis_space, "c"),
+    )
     await a.acquire("t1", "task-1")
     await b.release("task-1")
     assert await c.claim_orphans(10) == []
     assert await a.renew(["task-1"]) == set()
 
 
-async def test_finish_removes_the_task_for_good(client: tuple[redis.Redis, str]) -> None:
-    a, b = replica(client, "a", ttl=0.2), replica(client, "b")
+async def test_finish_removes_the_task_for_good(redis_space: tuple[redis.Redis, str]) -> None:
+    a, b = replica(redis_space, "a", ttl=0.2), replica(redis_space, "b")
     await a.acquire("t1", "task-1")
     await a.acquire("t1", "task-2")
     await a.finish("task-1")
@@ -84,8 +74,8 @@ async def test_finish_removes_the_task_for_good(client: tuple[redis.Redis, str])
     assert await b.claim_orphans(10) == [("t1", "task-2")]
 
 
-async def test_claims_stop_at_the_limit(client: tuple[redis.Redis, str]) -> None:
-    a, b = replica(client, "a", ttl=60), replica(client, "b", ttl=60)
+async def test_claims_stop_at_the_limit(redis_space: tuple[redis.Redis, str]) -> None:
+    a, b = replica(redis_space, "a", ttl=60), replica(redis_space, "b", ttl=60)
     for i in range(450):  # more than one HSCAN batch
         await a.acquire("t1", f"task-{i}")
     for i in range(450):
@@ -98,9 +88,9 @@ async def test_claims_stop_at_the_limit(client: tuple[redis.Redis, str]) -> None
 
 
 async def test_a_renewal_of_unknown_ids_reports_them_lost(
-    client: tuple[redis.Redis, str],
+    redis_space: tuple[redis.Redis, str],
 ) -> None:
-    assert await replica(client, "a").renew(["nope", "neither"]) == {"nope", "neither"}
+    assert await replica(redis_space, "a").renew(["nope", "neither"]) == {"nope", "neither"}
 
 
 async def test_local_leases_never_orphan_anything() -> None:

@@ -29,6 +29,7 @@ from tests.helpers import (
     recording_http_server,
     server_process,
 )
+from tests.integration.harness import assert_well_formed, final, of_kind
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
@@ -65,15 +66,6 @@ async def wait_for(condition: Callable[[], bool], seconds: float) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         await asyncio.sleep(0.02)
-
-
-def kinds(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.WhichOneof("payload") == kind]
-
-
-def assert_complete_log(events: list[Event]) -> None:
-    assert [e.sequence for e in events] == list(range(1, len(events) + 1))
-    assert events[-1].status_changed.current == tasks_pb2.TASK_STATUS_COMPLETED
 
 
 def kill(process: ServerProcess) -> None:
@@ -127,22 +119,18 @@ async def test_killed_mid_plan_the_other_replica_resumes_without_repeating_steps
                     kill(first)
                     rest = [e async for e in b.stream_task_events(task_id, head[-1].sequence)]
                     every = head + rest
-                    assert_complete_log(every)
-                    resumed = kinds(every, "resumed")
+                    assert_well_formed(every)
+                    resumed = of_kind(every, "resumed")
                     assert len(resumed) == 1
-                    assert resumed[0].resumed.completed_steps == 2
-                    finished = [e.step_finished.step_id for e in kinds(every, "step_finished")]
+                    assert resumed[0].completed_steps == 2
+                    finished = [f.step_id for f in of_kind(every, "step_finished")]
                     assert sorted(finished) == ["s1", "s2", "s3"]  # each completed once
-                    started = [e.step_started.step_id for e in kinds(every, "step_started")]
+                    started = [s.step_id for s in of_kind(every, "step_started")]
                     assert sorted(started) == ["s1", "s2", "s3", "s3"]  # s3 was cut off once
                     assert posts == ["order-1"]  # the POST was not repeated
-                    tool_calls = [
-                        e.tool_call_started.tool_name for e in kinds(every, "tool_call_started")
-                    ]
+                    tool_calls = [t.tool_name for t in of_kind(every, "tool_call_started")]
                     assert sorted(tool_calls) == ["calculator", "http_request"]
-                    assert kinds(every, "final_answer")[0].final_answer.text == (
-                        "Ordered once; the price is 42."
-                    )
+                    assert final(every).text == ("Ordered once; the price is 42.")
                     task = await b.get_task(task_id)
                     assert task.status == tasks_pb2.TASK_STATUS_COMPLETED
                     assert task.last_sequence == every[-1].sequence
@@ -180,19 +168,17 @@ async def test_killed_during_a_post_the_restarted_process_reports_an_unknown_out
                             e async for e in again.stream_task_events(task_id, head[-1].sequence)
                         ]
             every = head + rest
-            assert_complete_log(every)
-            assert len(kinds(every, "resumed")) == 1
-            (outcome,) = kinds(every, "tool_call_finished")
-            assert outcome.tool_call_finished.call_id == head[-1].tool_call_started.call_id
-            assert outcome.tool_call_finished.error.kind == (
-                tools_pb2.TOOL_ERROR_KIND_OUTCOME_UNKNOWN
-            )
+            assert_well_formed(every)
+            assert len(of_kind(every, "resumed")) == 1
+            (outcome,) = of_kind(every, "tool_call_finished")
+            assert outcome.call_id == head[-1].tool_call_started.call_id
+            assert outcome.error.kind == (tools_pb2.TOOL_ERROR_KIND_OUTCOME_UNKNOWN)
             assert posts == ["pay 10 EUR"]  # not repeated
             # The model saw the unknown outcome and answered from it.
             tool_message = llm.requests[1]["messages"][-1]
             assert tool_message["role"] == "tool"
             assert "outcome unknown" in tool_message["content"]
-            answer = kinds(every, "final_answer")[0].final_answer.text
+            answer = final(every).text
             assert answer.startswith("The payment may or may not")
 
 
@@ -227,14 +213,14 @@ async def test_sigterm_hands_a_running_task_to_the_other_replica_at_once(
                 rest += [e async for e in follow]
                 assert first.wait(15) == 0
                 every = head + rest
-                assert_complete_log(every)
+                assert_well_formed(every)
                 assert took < 10, f"taken over after {took:.1f} s"  # the lease lasts 60 s
-                assert kinds(every, "resumed")[0].resumed.completed_steps == 1
+                assert of_kind(every, "resumed")[0].completed_steps == 1
                 # The calculator call of iteration 1 is not repeated; iteration 2 is redone.
-                assert len(kinds(every, "tool_call_started")) == 1
-                assert kinds(every, "final_answer")[0].final_answer.text == "It is 5."
+                assert len(of_kind(every, "tool_call_started")) == 1
+                assert final(every).text == "It is 5."
                 assert "handed over" in first.log()
-                statuses = [e.status_changed.current for e in kinds(every, "status_changed")]
+                statuses = [c.current for c in of_kind(every, "status_changed")]
                 assert tasks_pb2.TASK_STATUS_CANCELLED not in statuses
                 body = json.dumps(llm.requests[2]["messages"])
                 assert "2+3" in body  # B continued the conversation from the checkpoint

@@ -7,8 +7,7 @@ as two replicas share Redis and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
-import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -28,27 +27,15 @@ from agent.tasks import ExecutionMode, TaskStatus
 from core.identity import CallContext, Principal
 from server.app import build_registry
 from server.settings import Settings
-from tests.contract.conftest import REDIS_URL, drop_prefix
 from tools.audit import InMemoryAuditLog
 
 pytestmark = pytest.mark.redis
 
 
-@pytest.fixture
-async def client() -> AsyncIterator[tuple[redis.Redis, str]]:
-    connection = redis.Redis.from_url(REDIS_URL)
-    prefix = f"agentd-test:{secrets.token_hex(6)}:"
-    try:
-        yield connection, prefix
-    finally:
-        await drop_prefix(connection, prefix)
-        await connection.aclose()
-
-
 async def test_a_lost_lease_stops_the_task_here_and_the_claimant_resumes_it(
-    tmp_path: Path, client: tuple[redis.Redis, str]
+    tmp_path: Path, redis_space: tuple[redis.Redis, str]
 ) -> None:
-    connection, prefix = client
+    connection, prefix = redis_space
     store = RedisTaskStore(connection, prefix=prefix, block_ms=50)
     checkpoints = InMemoryCheckpointStore()
     asked_a: list[Sequence[Message]] = []
