@@ -33,66 +33,36 @@ def current_principal() -> Principal:
     return _PRINCIPAL.get()
 
 
-def _rebuild(handler: Handler, wrap: Callable[[Any, bool, bool], Any]) -> Handler:
-    """The same handler with its behaviour wrapped (`wrap(behaviour, streams_in, streams_out)`)."""
+def _after(handler: Handler, prelude: Callable[[Context], Awaitable[None]]) -> Handler:
+    """The same handler, running `prelude` in the call's context before its behaviour."""
     options = {
         "request_deserializer": handler.request_deserializer,
         "response_serializer": handler.response_serializer,
     }
-    if handler.unary_unary is not None:
-        return grpc.unary_unary_rpc_method_handler(
-            wrap(handler.unary_unary, False, False), **options
-        )
-    if handler.unary_stream is not None:
-        return grpc.unary_stream_rpc_method_handler(
-            wrap(handler.unary_stream, False, True), **options
-        )
-    if handler.stream_unary is not None:
-        return grpc.stream_unary_rpc_method_handler(
-            wrap(handler.stream_unary, True, False), **options
-        )
-    assert handler.stream_stream is not None
-    return grpc.stream_stream_rpc_method_handler(wrap(handler.stream_stream, True, True), **options)
 
-
-def _as(principal: Principal) -> Callable[[Any, bool, bool], Any]:
-    def wrap(behaviour: Any, streams_in: bool, streams_out: bool) -> Any:
-        if streams_out:
-
-            async def streaming(request: Any, context: Context) -> AsyncIterator[Any]:
-                _PRINCIPAL.set(principal)
-                async for item in behaviour(request, context):
-                    yield item
-
-            return streaming
-
-        async def unary(request: Any, context: Context) -> Any:
-            _PRINCIPAL.set(principal)
+    def unary(behaviour: Any) -> Any:
+        async def call(request: Any, context: Context) -> Any:
+            await prelude(context)
             return await behaviour(request, context)
 
-        return unary
+        return call
 
-    return wrap
+    def streaming(behaviour: Any) -> Any:
+        async def call(request: Any, context: Context) -> AsyncIterator[Any]:
+            await prelude(context)
+            async for item in behaviour(request, context):
+                yield item
 
+        return call
 
-def _refusal(error: UnauthenticatedError) -> Callable[[Any, bool, bool], Any]:
-    code, status = rich_status(error)
-
-    def wrap(behaviour: Any, streams_in: bool, streams_out: bool) -> Any:
-        if streams_out:
-
-            async def streaming(request: Any, context: Context) -> AsyncIterator[Any]:
-                await context.abort(code, status.message, trailing_metadata(status))
-                yield  # type: ignore[unreachable]  # abort raises; this makes a generator
-
-            return streaming
-
-        async def unary(request: Any, context: Context) -> Any:
-            await context.abort(code, status.message, trailing_metadata(status))
-
-        return unary
-
-    return wrap
+    if handler.unary_unary is not None:
+        return grpc.unary_unary_rpc_method_handler(unary(handler.unary_unary), **options)
+    if handler.unary_stream is not None:
+        return grpc.unary_stream_rpc_method_handler(streaming(handler.unary_stream), **options)
+    if handler.stream_unary is not None:
+        return grpc.stream_unary_rpc_method_handler(unary(handler.stream_unary), **options)
+    assert handler.stream_stream is not None
+    return grpc.stream_stream_rpc_method_handler(streaming(handler.stream_stream), **options)
 
 
 class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
@@ -115,5 +85,15 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         try:
             principal = await self._authenticator.authenticate(metadata)
         except UnauthenticatedError as error:
-            return _rebuild(handler, _refusal(error))
-        return _rebuild(handler, _as(principal))
+            code, status = rich_status(error)
+
+            async def refuse(context: Context) -> None:
+                await context.abort(code, status.message, trailing_metadata(status))
+
+            return _after(handler, refuse)
+
+        async def admit(context: Context) -> None:
+            # Awaited in the handler's own task, so the value holds for the whole call.
+            _PRINCIPAL.set(principal)
+
+        return _after(handler, admit)
