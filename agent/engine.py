@@ -123,12 +123,14 @@ class Engine:
             self._listener = asyncio.create_task(self._follow_cancellations())
 
     def supervise(self) -> None:
-        """Start renewing this process's leases and taking over orphaned tasks."""
+        """Start renewing this process's leases and, if it has a model to run them with,
+        taking over orphaned tasks."""
         if self._leases.shared and not self._supervisors:
-            self._supervisors = [
-                asyncio.create_task(self._keep_leases(), name="agentd-leases"),
-                asyncio.create_task(self._take_over_orphans(), name="agentd-takeover"),
-            ]
+            self._supervisors = [asyncio.create_task(self._keep_leases(), name="agentd-leases")]
+            if self.configured:
+                self._supervisors.append(
+                    asyncio.create_task(self._take_over_orphans(), name="agentd-takeover")
+                )
 
     async def _follow_cancellations(self) -> None:
         try:
