@@ -448,25 +448,10 @@ class Engine:
             "the process running this task stopped and no checkpoint of it was found "
             "(replicas must share one database), so it cannot be resumed safely"
         )
-        previous = task.status
-        task.failure = TaskFailure("INTERNAL", message)
-        task.stop_reason = StopReason.ERROR
-        task.stop_detail = message
-        task.status = TaskStatus.FAILED
-        try:
-            await self._store.update(task)
-        except TaskAlreadyTerminalError:
-            await self._forget(task.task_id)
-            return
-        await self._store.append_event(
-            task.task_id, task.trace_id, ev.ErrorOccurred("INTERNAL", message, True)
-        )
-        await self._store.append_event(
-            task.task_id,
-            task.trace_id,
-            ev.StatusChanged(TaskStatus.FAILED, previous, message, StopReason.ERROR),
-        )
-        await self._history.record(await self._store.get(task.tenant, task.task_id))
+        call = CallContext(Principal(task.owner, task.tenant), task.trace_id)
+        run = self._new_run(task, call, {}, 0)
+        with contextlib.suppress(TaskAlreadyTerminalError):  # it ended meanwhile
+            await self._fail(run, "INTERNAL", message)
         await self._forget(task.task_id)
 
     async def _forget(self, task_id: str) -> None:

@@ -23,7 +23,7 @@ from agent.llm.testing import FunctionModel, text
 from agent.redis_leases import RedisLeases
 from agent.redis_task_store import RedisTaskStore
 from agent.requests import TaskRequest
-from agent.tasks import ExecutionMode, TaskStatus
+from agent.tasks import ExecutionMode, Task, TaskStatus
 from core.identity import CallContext, Principal
 from server.app import build_registry
 from server.settings import Settings
@@ -103,3 +103,38 @@ async def test_a_lost_lease_stops_the_task_here_and_the_claimant_resumes_it(
     assert any(m.content.startswith("Observation: 5") for m in asked_b[0])
     assert len(asked_b) == 1
     assert [e.sequence for e in events] == list(range(1, len(events) + 1))
+
+
+async def test_a_running_orphan_without_a_checkpoint_fails_explicitly(
+    tmp_path: Path, redis_space: tuple[redis.Redis, str]
+) -> None:
+    """Replicas on different databases: the claimant finds no checkpoint and must not guess."""
+    connection, prefix = redis_space
+    store = RedisTaskStore(connection, prefix=prefix, block_ms=50)
+    task = Task(task_id="task_orphan", tenant="t1", owner="svc", task="work",
+                status=TaskStatus.RUNNING)  # fmt: skip
+    await store.create(task)
+    dead = RedisLeases(connection, prefix, ttl_seconds=0.1, replica="dead")
+    await dead.acquire("t1", task.task_id)
+    await asyncio.sleep(0.2)
+
+    async def never(
+        messages: Sequence[Message], tools: Sequence[ToolDefinition], settings: ModelSettings
+    ) -> ModelResponse:
+        raise AssertionError("nothing may run")
+
+    registry = build_registry(Settings(workspace_dir=tmp_path), InMemoryAuditLog())
+    claimant = Engine(
+        ModelRoles(default=FunctionModel(never)), registry, store,
+        leases=RedisLeases(connection, prefix, ttl_seconds=5, replica="b"),
+        checkpoints=InMemoryCheckpointStore(), takeover_interval_seconds=0.05,
+    )  # fmt: skip
+    claimant.supervise()
+    events = [e async for e in store.read_events("t1", task.task_id)]
+    await claimant.close()
+    failed = await store.get("t1", task.task_id)
+    assert failed.status is TaskStatus.FAILED
+    assert failed.failure is not None
+    assert "no checkpoint" in failed.failure.message
+    assert [type(e.payload) for e in events] == [ev.ErrorOccurred, ev.StatusChanged]
+    assert await connection.hget(f"{prefix}active", task.task_id) is None  # forgotten
