@@ -20,6 +20,7 @@ import structlog
 
 from agent import events as ev
 from agent import serialization
+from agent.approvals import ApprovalBox, InMemoryApprovalBox
 from agent.cancel_bus import CancelBus, LocalCancelBus
 from agent.checkpoints import CheckpointStore
 from agent.leases import Leases, LocalLeases
@@ -41,17 +42,20 @@ from agent.task_history import InMemoryTaskHistory, TaskHistory, TaskQuery
 from agent.task_store import TaskStore
 from agent.tasks import ExecutionMode, StopReason, Task, TaskFailure, TaskStatus, new_task_id
 from core.errors import (
+    ApprovalNotPendingError,
     FieldViolation,
     IdempotencyConflictError,
     InvalidArgumentError,
     LLMNotConfiguredError,
     PlanInvalidError,
     ResourceExhaustedError,
+    RoleRequiredError,
     TaskAlreadyTerminalError,
     TaskNotFoundError,
 )
 from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, scoped_key
 from core.identity import CallContext, Principal
+from tools.approvals import Verdict
 from tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
@@ -86,7 +90,9 @@ class Engine:
         leases: Leases | None = None,
         checkpoints: CheckpointStore | None = None,
         takeover_interval_seconds: float = 1.0,
+        approvals: ApprovalBox | None = None,
     ) -> None:
+        self._approvals = approvals or InMemoryApprovalBox()
         self._bus = cancel_bus or LocalCancelBus()
         self._listener: asyncio.Task[None] | None = None
         self._leases = leases or LocalLeases()
@@ -112,6 +118,10 @@ class Engine:
     @property
     def configured(self) -> bool:
         return self._models is not None
+
+    def running_count(self) -> int:
+        """Tasks running in this process now."""
+        return len(self._running)
 
     @property
     def replica(self) -> str:
@@ -172,6 +182,7 @@ class Engine:
             checkpoints=self._checkpoints,
             resumed=resumed,
             deadline_at=resumed.deadline_at if resumed else None,
+            approvals=self._approvals,
         )
 
     # -- RPC entry points --------------------------------------------------------
@@ -275,6 +286,29 @@ class Engine:
         if gate is not None:
             gate.set()
 
+    async def approve(
+        self, call: CallContext, task_id: str, call_id: str, verdict: Verdict
+    ) -> Task:
+        """Leave a human's verdict for a call waiting for approval; the task (on whichever
+        replica runs it) resumes with it. Returns the task's state when it was recorded."""
+        tenant = call.principal.tenant
+        task = await self._store.get(tenant, task_id)
+        roles = self.config.approver_roles
+        if not set(call.principal.roles) & set(roles):
+            raise RoleRequiredError("approving tool calls", roles)
+        if task.status.terminal:
+            raise ApprovalNotPendingError(task_id, call_id)
+        await self._approvals.decide(tenant, task_id, call_id, verdict)
+        log.info(
+            "tool call decided",
+            task_id=task_id,
+            call_id=call_id,
+            decision=verdict.label,
+            decided_by=verdict.decided_by,
+            trace_id=call.trace_id,
+        )
+        return await self._store.get(tenant, task_id)
+
     async def cancel(self, tenant: str, task_id: str, reason: str) -> Task:
         """Cancel a task: stop its model and tool calls, keep partial results, end it CANCELLED."""
         task = await self._store.get(tenant, task_id)
@@ -309,6 +343,14 @@ class Engine:
         cancelled = await self._store.get(tenant, task_id)
         await self._history.record(cancelled)
         return cancelled
+
+    async def find(self, tenant: str, task_id: str) -> Task:
+        """A task of `tenant`: live, or from the history once the live store let it go.
+        TaskNotFoundError for an unknown id and for another tenant's task alike."""
+        try:
+            return await self._store.get(tenant, task_id)
+        except TaskNotFoundError:
+            return await self._history.get(tenant, task_id)
 
     async def list_tasks(self, query: TaskQuery) -> list[Task]:
         """A page of the caller's tasks; unfinished ones show their live state."""

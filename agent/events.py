@@ -108,6 +108,16 @@ class ApprovalRequested:
 
 
 @dataclass(frozen=True, slots=True)
+class ApprovalDecided:
+    call_id: str
+    decision: Literal["approve", "reject", "edit"]
+    decided_by: str
+    comment: str
+    arguments: dict[str, Any] | None = None
+    type: Literal["approval_decided"] = "approval_decided"
+
+
+@dataclass(frozen=True, slots=True)
 class UsageReported:
     step_id: str
     role: str
@@ -155,6 +165,7 @@ EventPayload = (
     | ToolCallFinished
     | ReflectionVerdict
     | ApprovalRequested
+    | ApprovalDecided
     | UsageReported
     | FinalAnswer
     | ErrorOccurred

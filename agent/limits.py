@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
 
@@ -36,6 +40,8 @@ class EngineConfig:
     """Corrections the critic may ask for in one task."""
     tool_calling: bool = True
     """Whether the model supports native tool calls (auto mode uses text ReAct if not)."""
+    approver_roles: tuple[str, ...] = ("approver", "admin")
+    """Roles that may approve or reject tool calls waiting for a human."""
     max_repeated_calls: int = 3
     """The same tool with the same arguments this many times in a row stops the loop."""
     max_running_tasks: int = 100
@@ -59,3 +65,36 @@ class ModelOutputInvalid(Exception):  # noqa: N818
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+_STEP_TIMER: ContextVar[asyncio.Timeout | None] = ContextVar("agentd_step_timer", default=None)
+
+
+@asynccontextmanager
+async def step_timeout(seconds: float) -> AsyncIterator[asyncio.Timeout]:
+    """`asyncio.timeout` for one step, which `step_clock_stopped` can pause."""
+    async with asyncio.timeout(seconds) as timer:
+        token = _STEP_TIMER.set(timer)
+        try:
+            yield timer
+        finally:
+            _STEP_TIMER.reset(token)
+
+
+@asynccontextmanager
+async def step_clock_stopped() -> AsyncIterator[None]:
+    """Stop the current step's clock while waiting for a person (an approval): the time
+    spent waiting does not count against the step; the task's deadline still does."""
+    timer = _STEP_TIMER.get()
+    when = timer.when() if timer is not None else None
+    if timer is None or when is None:
+        yield
+        return
+    loop = asyncio.get_running_loop()
+    left = max(0.0, when - loop.time())
+    timer.reschedule(None)
+    try:
+        yield
+    finally:
+        if not timer.expired():
+            timer.reschedule(loop.time() + left)

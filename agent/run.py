@@ -11,16 +11,17 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 import structlog
 
 from agent import events as ev
-from agent import serialization
+from agent import metrics, serialization
+from agent.approvals import ApprovalBox
 from agent.checkpoints import CheckpointStore
-from agent.limits import EngineConfig, LimitReached
+from agent.limits import EngineConfig, LimitReached, step_clock_stopped
 from agent.llm.base import (
     Done,
     Message,
@@ -35,10 +36,13 @@ from agent.llm.roles import ModelRoles, RoleName
 from agent.plan import Plan
 from agent.resume import JournalEntry, RunCheckpoint
 from agent.task_store import TaskStore
-from agent.tasks import StopReason, Task
+from agent.tasks import StopReason, Task, TaskStatus
+from core import tracing
 from core.errors import AgentdError
 from core.identity import CallContext
-from tools.audit import redact
+from core.metrics import LLM_CALLS
+from core.secrets import redact
+from tools.approvals import Verdict
 from tools.model import ToolSpec
 from tools.outcomes import ToolCallError, ToolErrorKind
 from tools.registry import ToolRegistry, new_call_id
@@ -50,6 +54,12 @@ UNKNOWN_OUTCOME = (
 )
 
 log = structlog.get_logger(__name__)
+
+_DECISIONS: dict[str, Literal["approve", "reject", "edit"]] = {
+    "approved": "approve",
+    "rejected": "reject",
+    "edited": "edit",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +94,13 @@ class TaskRun:
     """Wall-clock time (epoch seconds) of the caller's deadline, if it set one."""
     resumed: RunCheckpoint | None = None
     """The checkpoint this run resumes from, if it does."""
+    approvals: ApprovalBox | None = None
+    """Where a human's verdicts on calls needing approval arrive; None refuses such calls."""
     _tool_slots: asyncio.Semaphore = field(init=False)
     _journal: dict[str, JournalEntry] = field(init=False)
     _mode_state: dict[str, Any] = field(init=False)
     _checkpoint_lock: asyncio.Lock = field(init=False)
+    _waiting: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         self._tool_slots = asyncio.Semaphore(self.config.max_concurrent_tool_calls)
@@ -140,6 +153,7 @@ class TaskRun:
     async def emit(self, payload: ev.EventPayload) -> None:
         if self.persist:
             await self.store.append_event(self.task.task_id, self.call.trace_id, payload)
+            metrics.observe_event(self.task, payload)
 
     async def save(self) -> None:
         if self.persist:
@@ -198,18 +212,29 @@ class TaskRun:
             )
         model = self.models.for_role(role)
         response: ModelResponse | None = None
-        if stream:
-            async for item in model.stream(messages, tools, settings):
-                if isinstance(item, TextChunk):
-                    await self.emit(ev.TextDelta(step_id, item.text))
-                elif isinstance(item, ReasoningChunk):
-                    await self.emit(ev.ReasoningDelta(step_id, item.text))
-                elif isinstance(item, Done):
-                    response = item.response
-            if response is None:
-                raise ModelError("the model stream ended without a response")
-        else:
-            response = await model.complete(messages, tools, settings)
+        with tracing.span(
+            f"llm {role}", self.call.trace_id, {"agentd.task_id": self.task.task_id}
+        ) as span:
+            try:
+                if stream:
+                    async for item in model.stream(messages, tools, settings):
+                        if isinstance(item, TextChunk):
+                            await self.emit(ev.TextDelta(step_id, item.text))
+                        elif isinstance(item, ReasoningChunk):
+                            await self.emit(ev.ReasoningDelta(step_id, item.text))
+                        elif isinstance(item, Done):
+                            response = item.response
+                    if response is None:
+                        raise ModelError("the model stream ended without a response")
+                else:
+                    response = await model.complete(messages, tools, settings)
+            except Exception as error:
+                LLM_CALLS.labels(role, "error").inc()
+                tracing.fail(span, type(error).__name__)
+                raise
+            LLM_CALLS.labels(role, "ok").inc()
+            span.set_attribute("gen_ai.usage.input_tokens", response.usage.prompt_tokens)
+            span.set_attribute("gen_ai.usage.output_tokens", response.usage.completion_tokens)
         self.task.usage = self.task.usage + response.usage
         await self.emit(ev.UsageReported(step_id, role, response.usage, self.task.usage))
         if self.task.usage.total_tokens > self.token_budget:
@@ -256,15 +281,20 @@ class TaskRun:
         if bad_arguments:
             error = ToolCallError(ToolErrorKind.FAILED, f"not called: {bad_arguments}")
         elif name not in self.tool_specs:
+            # Never run, whatever the model (or a tool's output) asked: recorded and refused.
+            await self.registry.refuse(name, arguments or {}, self._tool_context)
             error = ToolCallError(
                 ToolErrorKind.FAILED,
                 f"not called: tool {name!r} is not available to this task; "
                 f"available: {', '.join(sorted(self.tool_specs)) or 'none'}",
             )
         else:
+            gate = self._approve if self.persist and self.approvals is not None else None
             async with self._tool_slots:
                 try:
-                    result = await self.registry.call(name, arguments or {}, self.call)
+                    result = await self.registry.call(
+                        name, arguments or {}, self._tool_context, approval=gate, call_id=call_id
+                    )
                 except AgentdError as refusal:
                     error = ToolCallError(
                         ToolErrorKind.FAILED, f"refused ({refusal.reason}): {refusal.message}"
@@ -282,6 +312,51 @@ class TaskRun:
             await self.checkpoint()
         self._note(observation, arguments)
         return observation
+
+    @property
+    def _tool_context(self) -> CallContext:
+        return replace(self.call, task_id=self.task.task_id) if self.persist else self.call
+
+    async def _approve(
+        self, call_id: str, tool: ToolSpec, arguments: Mapping[str, Any], reason: str
+    ) -> Verdict:
+        """Pause for a human: INPUT_REQUIRED and an approval_requested event, then the verdict.
+
+        The step's clock stops while waiting; the task's deadline keeps running.
+        """
+        assert self.approvals is not None
+        task_id = self.task.task_id
+        ttl = max(60.0, (self.deadline_at or time.time() + 3600.0) - time.time())
+        await self.approvals.open(self.task.tenant, task_id, call_id, ttl)
+        self._waiting += 1
+        try:
+            if self._waiting == 1:
+                await self._set_status(
+                    TaskStatus.INPUT_REQUIRED, f"waiting for approval of {tool.name}"
+                )
+            await self.emit(ev.ApprovalRequested(call_id, tool.name, dict(arguments), reason))
+            async with step_clock_stopped():
+                verdict = await self.approvals.wait(task_id, call_id)
+        except BaseException:
+            self._waiting -= 1
+            await asyncio.shield(self.approvals.close(task_id, call_id))
+            raise
+        self._waiting -= 1
+        await self.approvals.close(task_id, call_id)
+        decision = _DECISIONS[verdict.label]
+        edited = redact(dict(verdict.arguments)) if verdict.arguments is not None else None
+        await self.emit(
+            ev.ApprovalDecided(call_id, decision, verdict.decided_by, verdict.comment, edited)
+        )
+        if self._waiting == 0 and self.task.status is TaskStatus.INPUT_REQUIRED:
+            await self._set_status(TaskStatus.RUNNING, f"{verdict.label} by {verdict.decided_by}")
+        return verdict
+
+    async def _set_status(self, status: TaskStatus, detail: str) -> None:
+        previous = self.task.status
+        self.task.status = status
+        await self.save()
+        await self.emit(ev.StatusChanged(status, previous, detail))
 
     async def _replayed(
         self,

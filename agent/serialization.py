@@ -27,9 +27,9 @@ _DATACLASSES: dict[str, type[Any]] = {
         Task, Plan, PlanStep, TokenUsage, TaskFailure, ToolCallError, ev.TaskEvent,
         ev.StatusChanged, ev.PlanCreated, ev.PlanRevised, ev.StepStarted, ev.StepFinished,
         ev.TextDelta, ev.ReasoningDelta, ev.ToolCallStarted, ev.ToolCallFinished,
-        ev.ReflectionVerdict, ev.ApprovalRequested, ev.UsageReported, ev.FinalAnswer,
-        ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall, Principal, JournalEntry,
-        RunCheckpoint,
+        ev.ReflectionVerdict, ev.ApprovalRequested, ev.ApprovalDecided, ev.UsageReported,
+        ev.FinalAnswer, ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall, Principal,
+        JournalEntry, RunCheckpoint,
     )
 }  # fmt: skip
 _ENUMS: dict[str, type[enum.Enum]] = {

@@ -1,4 +1,4 @@
-"""Key administration on the database itself (the `agentd keys` commands).
+"""Key and grant administration on the database itself (`agentd keys`, `agentd grants`).
 
 These run where the operator has the database's URL, not through the RPC
 API: creating a credential must not need a credential.
@@ -12,6 +12,8 @@ from contextlib import asynccontextmanager
 from auth.keys import ApiKey, new_key
 from auth.sql_keys import SqlKeyStore
 from db.engine import create_engine, migrate
+from tools.grants import Grant
+from tools.sql_grants import SqlGrantStore
 
 
 @asynccontextmanager
@@ -41,3 +43,28 @@ async def list_keys(url: str) -> list[ApiKey]:
 async def revoke_key(url: str, key_id: str) -> bool:
     async with _keys(url) as keys:
         return await keys.revoke(key_id)
+
+
+@asynccontextmanager
+async def _grants(url: str) -> AsyncIterator[SqlGrantStore]:
+    await migrate(url)
+    engine = create_engine(url)
+    try:
+        yield SqlGrantStore(engine)
+    finally:
+        await engine.dispose()
+
+
+async def add_grant(url: str, grant: Grant) -> None:
+    async with _grants(url) as grants:
+        await grants.add(grant)
+
+
+async def list_grants(url: str, tenant: str | None, include_revoked: bool) -> list[Grant]:
+    async with _grants(url) as grants:
+        return await grants.list(tenant, include_revoked=include_revoked)
+
+
+async def revoke_grant(url: str, grant_id: str) -> bool:
+    async with _grants(url) as grants:
+        return await grants.revoke(grant_id)

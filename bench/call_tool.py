@@ -26,6 +26,9 @@ from auth.keys import new_key
 from server import logs
 from server.app import AgentdServer
 from server.settings import Settings
+from tools.grants import Grant, new_grant_id
+from tools.model import PermissionLevel
+from tools.permissions import GrantPolicy
 
 CALLS = 2_000
 TIME_CAP_SECONDS = 30.0
@@ -91,10 +94,26 @@ async def main() -> None:
             workspace_dir=Path(tmp),
             log_level="error",
             database_url=f"sqlite+aiosqlite:///{Path(tmp) / 'agentd.db'}",
+            rate_limits="*=1000000/s",  # limits checked on every call, never reached
+            metrics_address="",
         )
-        agentd = await AgentdServer.start(settings)  # auth on: every call checks an API key
+        # The production path: auth on (an API key checked on every call), a grant checked,
+        # the RPC traced, counted, rate limited and audited, the tool call audited.
+        agentd = await AgentdServer.start(settings)
         key, plaintext = new_key("bench", "bench", ())
         await agentd.keys.add(key)
+        await agentd.grants.add(
+            Grant(
+                grant_id=new_grant_id(),
+                tenant="bench",
+                subject="principal:bench",
+                tool="calculator",
+                level=PermissionLevel.READ,
+                created_at=key.created_at,
+            )
+        )
+        assert isinstance(agentd.registry.policy, GrantPolicy)
+        await agentd.registry.policy.refresh(agentd.grants)
         auth = (("authorization", f"Bearer {plaintext}"),)
         async with grpc.aio.insecure_channel(f"127.0.0.1:{agentd.port}") as channel:
             response = await pb_grpc.AgentServiceStub(channel).CallTool(_request(), metadata=auth)

@@ -102,7 +102,9 @@ def _engine(base_url: str, workspace: Path, store: TaskStore) -> Engine:
     model = OpenAIModel(
         "m", client=openai.AsyncOpenAI(base_url=base_url, api_key="k", max_retries=0)
     )
-    registry = build_registry(Settings(workspace_dir=workspace), InMemoryAuditLog())
+    registry = build_registry(
+        Settings(workspace_dir=workspace, tool_permission="write"), InMemoryAuditLog()
+    )
     return Engine(ModelRoles(default=model), registry, store, EngineConfig(critic_policy="off"))
 
 
@@ -210,6 +212,7 @@ async def _grpc_figures(llm: FakeOpenAIServer, workspace: Path) -> dict[str, flo
     settings = Settings(
         address="127.0.0.1:0", workspace_dir=workspace, llm_base_url=llm.base_url, llm_model="m",
         llm_api_key="k", critic_policy="off", log_level="error", auth="off",
+        tool_permission="write", rate_limits="", metrics_address="",
         database_url=f"sqlite+aiosqlite:///{workspace / 'agentd.db'}",
     )  # fmt: skip
     server = await AgentdServer.start(settings)

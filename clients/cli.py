@@ -28,6 +28,8 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from agentd.v1 import events_pb2, tasks_pb2
+from clients import audit_cli
+from clients.admin_cli import add_grants_parser, run_grants
 from clients.client import DEFAULT_TARGET, AgentClient, to_python
 from clients.errors import AgentdError
 
@@ -144,6 +146,10 @@ async def _run(args: argparse.Namespace) -> int:
                         )
                     break
             return 0
+        if args.command == "audit":
+            return await audit_cli.run_audit(client, args)
+        if args.command == "approve":
+            return await audit_cli.run_approve(client, args)
         if args.command == "health":
             status = await client.health(args.service)
             print(status)
@@ -282,6 +288,8 @@ def build_parser() -> argparse.ArgumentParser:
     keys_sub.add_parser("list", help="every key (never the secret)")
     revoke = keys_sub.add_parser("revoke", help="revoke a key by its id")
     revoke.add_argument("key_id")
+    add_grants_parser(sub)
+    audit_cli.add_parsers(sub)
     fake = sub.add_parser(
         "fake-llm", help="serve an OpenAI-compatible endpoint that plays a script of replies"
     )
@@ -301,6 +309,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _migrate(args)
     if args.command == "keys":
         return _keys(args)
+    if args.command == "grants":
+        from server.settings import Settings
+
+        return run_grants(args, args.database_url or Settings().database_url)
     try:
         return asyncio.run(_run(args))
     except AgentdError as error:

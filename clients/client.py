@@ -12,8 +12,9 @@ of one cancels the call.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
+from datetime import datetime
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import grpc
 from google.protobuf import json_format, struct_pb2
@@ -21,7 +22,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import events_pb2, tasks_pb2, tools_pb2
+from agentd.v1 import audit_pb2, events_pb2, tasks_pb2, tools_pb2
 from clients.errors import from_rpc_error
 
 T = TypeVar("T")
@@ -49,6 +50,13 @@ def to_python(message: struct_pb2.Value | struct_pb2.Struct) -> Any:
         return value
 
     return whole(data)
+
+
+DECISIONS = {
+    "approve": events_pb2.APPROVAL_DECISION_APPROVE,
+    "reject": events_pb2.APPROVAL_DECISION_REJECT,
+    "edit": events_pb2.APPROVAL_DECISION_EDIT,
+}
 
 
 class AgentClient:
@@ -211,6 +219,61 @@ class AgentClient:
         """Replay a task's events after `after_sequence`, then follow it live."""
         request = pb.StreamTaskEventsRequest(task_id=task_id, after_sequence=after_sequence)
         return self._stream(self._stub.StreamTaskEvents, request, timeout)
+
+    async def approve_tool_call(
+        self,
+        task_id: str,
+        call_id: str,
+        decision: Literal["approve", "reject", "edit"],
+        *,
+        arguments: Mapping[str, Any] | None = None,
+        comment: str = "",
+        timeout: float | None = None,
+    ) -> tasks_pb2.Task:
+        """Decide on a call a task waits on (see its `approval_requested` event); `arguments`
+        go with "edit" only."""
+        request = pb.ApproveToolCallRequest(
+            task_id=task_id,
+            call_id=call_id,
+            decision=DECISIONS[decision],
+            arguments=to_struct(arguments) if arguments is not None else None,
+            comment=comment,
+        )
+        task: tasks_pb2.Task = await self._unary(self._stub.ApproveToolCall, request, timeout)
+        return task
+
+    async def list_audit_records(
+        self,
+        kind: Literal["rpc", "tool_call"],
+        *,
+        principal_id: str = "",
+        tool_name: str = "",
+        outcome: str = "",
+        task_id: str = "",
+        since: datetime | None = None,
+        until: datetime | None = None,
+        page_size: int = 0,
+        page_token: str = "",
+        timeout: float | None = None,
+    ) -> pb.ListAuditRecordsResponse:
+        """One page of your tenant's audit records, oldest first (auditor or admin role)."""
+        request = pb.ListAuditRecordsRequest(
+            kind=audit_pb2.AUDIT_KIND_RPC if kind == "rpc" else audit_pb2.AUDIT_KIND_TOOL_CALL,
+            principal_id=principal_id,
+            tool_name=tool_name,
+            outcome=outcome,
+            task_id=task_id,
+            page_size=page_size,
+            page_token=page_token,
+        )
+        if since is not None:
+            request.since.FromDatetime(since)
+        if until is not None:
+            request.until.FromDatetime(until)
+        response: pb.ListAuditRecordsResponse = await self._unary(
+            self._stub.ListAuditRecords, request, timeout
+        )
+        return response
 
     async def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The serving status name (SERVING, NOT_SERVING, ...) of the server or a service."""

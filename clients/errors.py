@@ -126,6 +126,14 @@ class ResourceExhaustedError(AgentdError):
     """A rate or capacity limit was hit; see `retry_after_seconds`."""
 
 
+class RateLimitedError(ResourceExhaustedError):
+    """The caller's (or its tenant's) rate limit was hit; see `retry_after_seconds`."""
+
+
+class ApprovalNotPendingError(NotFoundError):
+    """No tool call of that id waits for approval in that task."""
+
+
 class AlreadyExistsError(AgentdError):
     """The thing to be created exists already."""
 
@@ -180,6 +188,8 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "DEADLINE_EXCEEDED": DeadlineExceededError,
     "INTERNAL": InternalError,
     "MODEL_OUTPUT_INVALID": ModelOutputInvalidError,
+    "APPROVAL_NOT_PENDING": ApprovalNotPendingError,
+    "RATE_LIMITED": RateLimitedError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

@@ -134,12 +134,12 @@ class PermissionDeniedError(AgentdError):
 
     reason = "PERMISSION_DENIED"
 
-    def __init__(self, tool_name: str, required: str, rule: str) -> None:
+    def __init__(self, tool_name: str, required: str, rule: str, detail: str = "") -> None:
         self.tool_name = tool_name
         self.required = required
         self.rule = rule
         super().__init__(
-            f"permission denied for tool {tool_name!r}: it requires {required}",
+            f"permission denied for tool {tool_name!r}: {detail or f'it requires {required}'}",
             metadata={"tool": tool_name, "required_permission": required},
         )
 
@@ -286,3 +286,33 @@ class InternalError(AgentdError):
             f"internal error; quote trace id {trace_id} when reporting it",
             metadata={"trace_id": trace_id},
         )
+
+
+class ApprovalNotPendingError(AgentdError):
+    """No call of that id waits for approval in that task."""
+
+    reason = "APPROVAL_NOT_PENDING"
+
+    def __init__(self, task_id: str, call_id: str) -> None:
+        super().__init__(
+            f"no tool call {call_id!r} of task {task_id!r} is waiting for approval",
+            metadata={"task_id": task_id, "call_id": call_id},
+        )
+
+
+class RoleRequiredError(AgentdError):
+    """The operation needs a role the caller does not hold."""
+
+    reason = "PERMISSION_DENIED"
+
+    def __init__(self, operation: str, roles: tuple[str, ...]) -> None:
+        super().__init__(
+            f"{operation} needs one of the roles: {', '.join(roles)}",
+            metadata={"roles": ",".join(roles)},
+        )
+
+
+class RateLimitedError(ResourceExhaustedError):
+    """The caller (or its tenant) made more calls than its rate allows."""
+
+    reason = "RATE_LIMITED"

@@ -43,3 +43,5 @@ class CallContext:
     """W3C trace id of the call."""
     deadline_seconds: float | None = None
     """Seconds left before the caller's deadline, when it set one."""
+    task_id: str = ""
+    """The task the call is made for, if any (for audit records)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     Float,
@@ -59,6 +60,10 @@ tool_call_audit = Table(
     Column("outcome", String(32), nullable=False),
     Column("result_digest", String(64), nullable=False),
     Column("duration_seconds", Float, nullable=False),
+    Column("task_id", String(64), nullable=False, server_default=""),
+    Column("approval", String(16), nullable=False, server_default=""),
+    Column("approved_by", String(256), nullable=False, server_default=""),
+    Column("approval_comment", Text, nullable=False, server_default=""),
     Index("ix_tool_call_audit_tenant_time", "tenant", "time"),
     Index("ix_tool_call_audit_call_id", "call_id"),
 )
@@ -87,3 +92,38 @@ api_keys = Table(
     Column("revoked_at", DateTime(timezone=True), nullable=True),
 )
 """API keys: the key id and a digest of the secret; never the plaintext."""
+
+tool_grants = Table(
+    "tool_grants",
+    metadata,
+    Column("grant_id", String(32), primary_key=True),
+    Column("tenant", String(128), nullable=False),
+    Column("subject", String(300), nullable=False),
+    Column("tool", String(200), nullable=False),
+    Column("level", String(16), nullable=False),
+    Column("conditions", JSON, nullable=False),
+    Column("requires_approval", Boolean, nullable=False),
+    Column("created_by", String(256), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=True),
+    Column("revoked_at", DateTime(timezone=True), nullable=True),
+    Index("ix_tool_grants_tenant", "tenant"),
+)
+"""Tool grants; `conditions` holds the time window and the argument prefixes."""
+
+rpc_audit = Table(
+    "rpc_audit",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("time", DateTime(timezone=True), nullable=False),
+    Column("principal_id", String(256), nullable=False),
+    Column("tenant", String(128), nullable=False),
+    Column("method", String(200), nullable=False),
+    Column("code", String(32), nullable=False),
+    Column("duration_seconds", Float, nullable=False),
+    Column("trace_id", String(32), nullable=False),
+    Column("request_digest", String(64), nullable=False),
+    Column("task_id", String(64), nullable=False),
+    Index("ix_rpc_audit_tenant_time", "tenant", "time"),
+)
+"""One row per RPC served (streams when they end), refused ones included."""

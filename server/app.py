@@ -13,6 +13,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from agent.approvals import ApprovalBox, InMemoryApprovalBox, RedisApprovalBox
 from agent.cancel_bus import CancelBus, LocalCancelBus, RedisCancelBus
 from agent.engine import LLM_SETTINGS, Engine
 from agent.leases import Leases, LocalLeases
@@ -26,23 +27,35 @@ from agent.sql_checkpoints import SqlCheckpointStore
 from agent.sql_task_history import SqlTaskHistory
 from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
+from audit.service import AuditLogs
+from audit.sql import SqlAuditReader, SqlRpcAuditLog
 from auth.authenticator import Authenticator
 from auth.keys import KeyStore, new_key
 from auth.sql_keys import SqlKeyStore
 from auth.tokens import TokenRules, TokenVerifier
+from core import secrets, tracing
 from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, RedisIdempotencyStore
+from core.metrics import REGISTRY, TASKS_IN_FLIGHT
+from core.rate_limits import RateLimiter, parse_limits
 from db.engine import create_engine, migrate
 from server import logs, reflection
+from server.interceptors.audit import AuditInterceptor
 from server.interceptors.auth import AuthInterceptor
 from server.interceptors.decoding import DecodingInterceptor
 from server.interceptors.draining import DrainingInterceptor
+from server.interceptors.metrics import MetricsInterceptor
+from server.interceptors.rate_limit import RateLimitInterceptor
+from server.interceptors.tracing import TracingInterceptor
 from server.servicer import AgentServicer
 from server.settings import Settings
 from tools.audit import AuditSink
 from tools.builtin import HttpLimits, builtin_tools
-from tools.permissions import LevelPolicy
+from tools.grants import Grant, GrantStore, new_grant_id
+from tools.model import PermissionLevel
+from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
 from tools.sql_audit_log import SqlAuditLog
+from tools.sql_grants import SqlGrantStore
 
 log = structlog.get_logger(__name__)
 
@@ -62,7 +75,9 @@ def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
     )
     return ToolRegistry(
         tools,
-        policy=LevelPolicy(settings.permission_level),
+        policy=GrantPolicy(
+            default=settings.permission_level, approval_tools=settings.approval_tools
+        ),
         audit=audit,
         max_argument_bytes=settings.max_tool_argument_bytes,
     )
@@ -76,6 +91,7 @@ class LiveStores:
     keys: IdempotencyStore
     cancellations: CancelBus
     leases: Leases
+    approvals: ApprovalBox
 
 
 def build_live_stores(settings: Settings) -> LiveStores:
@@ -91,9 +107,14 @@ def build_live_stores(settings: Settings) -> LiveStores:
             RedisLeases(
                 client, prefix, ttl_seconds=settings.lease_seconds, replica=settings.replica_id
             ),
+            RedisApprovalBox(client, prefix),
         )
     return LiveStores(
-        InMemoryTaskStore(), InMemoryIdempotencyStore(), LocalCancelBus(), LocalLeases()
+        InMemoryTaskStore(),
+        InMemoryIdempotencyStore(),
+        LocalCancelBus(),
+        LocalLeases(),
+        InMemoryApprovalBox(),
     )
 
 
@@ -176,12 +197,16 @@ class AgentdServer:
     server: grpc.aio.Server
     health: HealthServicer
     draining: DrainingInterceptor
+    audit: AuditInterceptor
     settings: Settings
     port: int
     engine: Engine
     tasks: TaskStore
     database: AsyncEngine
     keys: KeyStore
+    grants: GrantStore
+    registry: ToolRegistry
+    background: list[asyncio.Task[None]]
 
     @classmethod
     async def start(
@@ -192,11 +217,21 @@ class AgentdServer:
         tasks: TaskStore | None = None,
         models: ModelRoles | None = None,
     ) -> AgentdServer:
+        secrets.configure(settings.secret_patterns)
         await migrate(settings.database_url)
         database = create_engine(settings.database_url)
         keys = SqlKeyStore(database)
         authenticator = build_authenticator(settings, keys)
         registry = registry or build_registry(settings, SqlAuditLog(database))
+        grants = SqlGrantStore(database)
+        background: list[asyncio.Task[None]] = []
+        if isinstance(registry.policy, GrantPolicy):
+            await registry.policy.refresh(grants)
+            background.append(
+                asyncio.create_task(
+                    registry.policy.keep_fresh(grants, settings.grants_refresh_seconds)
+                )
+            )
         live = build_live_stores(settings)
         tasks = tasks or live.tasks
         history = SqlTaskHistory(database)
@@ -213,14 +248,29 @@ class AgentdServer:
             leases=live.leases,
             checkpoints=SqlCheckpointStore(database),
             takeover_interval_seconds=settings.takeover_interval_seconds,
+            approvals=live.approvals,
         )
         engine.listen_for_cancellations()
         engine.supervise()
         draining = DrainingInterceptor()
-        # Draining first, then auth: a refused call is not decoded at all.
-        interceptors: list[grpc.aio.ServerInterceptor] = [draining]  # type: ignore[type-arg]
+        audit = AuditInterceptor(SqlRpcAuditLog(database))
+        # Outermost first. Tracing, metrics and audit wrap auth so that refused calls are
+        # traced, counted and audited too; auth comes before rate limits (which need the
+        # principal) and before decoding (a refused call is never decoded).
+        interceptors: list[grpc.aio.ServerInterceptor] = [  # type: ignore[type-arg]
+            draining,
+            TracingInterceptor(),
+            MetricsInterceptor(),
+            audit,
+        ]
         if authenticator is not None:
             interceptors.append(AuthInterceptor(authenticator, settings.auth_public_methods))
+        interceptors.append(
+            RateLimitInterceptor(
+                RateLimiter(parse_limits(settings.rate_limits)),
+                RateLimiter(parse_limits(settings.tenant_rate_limits)),
+            )
+        )
         interceptors.append(DecodingInterceptor())
         server = grpc.aio.server(
             interceptors=interceptors,
@@ -231,7 +281,14 @@ class AgentdServer:
             ],
         )
         agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
-            AgentServicer(engine, registry, tasks, history), server
+            AgentServicer(
+                engine,
+                registry,
+                tasks,
+                history,
+                AuditLogs(SqlAuditReader(database), engine.find, settings.auditor_roles),
+            ),
+            server,
         )
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
@@ -244,7 +301,21 @@ class AgentdServer:
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
         await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
-        return cls(server, health, draining, settings, port, engine, tasks, database, keys)
+        return cls(
+            server,
+            health,
+            draining,
+            audit,
+            settings,
+            port,
+            engine,
+            tasks,
+            database,
+            keys,
+            grants,
+            registry,
+            background,
+        )
 
     async def shutdown(self, grace: float | None = None) -> None:
         """Drain: NOT_SERVING, refuse new calls, let in-flight ones finish, stop."""
@@ -257,6 +328,10 @@ class AgentdServer:
         # Tasks no stream is waiting on get the same grace as in-flight calls.
         await asyncio.gather(self.server.stop(grace), self.engine.drain(grace))
         await self.engine.close()
+        for job in self.background:
+            job.cancel()
+        await asyncio.gather(*self.background, return_exceptions=True)
+        await self.audit.flush()
         await self.tasks.close()
         await self.database.dispose()
         log.info("stopped")
@@ -279,19 +354,47 @@ async def _announce_auth(running: AgentdServer) -> None:
         return
     key, plaintext = new_key("default", "developer", ("admin",))
     await running.keys.add(key)
+    grant = Grant(
+        grant_id=new_grant_id(),
+        tenant="default",
+        subject="role:admin",
+        tool="*",
+        level=PermissionLevel.ADMIN,
+        created_at=key.created_at,
+        created_by="agentd:development-setup",
+    )
+    await running.grants.add(grant)
+    policy = running.registry.policy
+    if isinstance(policy, GrantPolicy):
+        await policy.refresh(running.grants)
     print(
         "authentication is on. A development API key (tenant 'default', principal "
-        "'developer', role 'admin') was created and is shown only now. Send it as "
+        "'developer', role 'admin', granted every tool) was created and is shown only "
+        "now. Send it as "
         "'authorization: Bearer <key>' (grpcurl -H), or for the agentd CLI:\n"
         f"  export AGENTD_API_KEY={plaintext}",
         flush=True,
     )
 
 
+def start_metrics(address: str, running: AgentdServer) -> str:
+    """Serve /metrics on `address` (in a thread); returns host:port, or "" when off."""
+    if not address:
+        return ""
+    from prometheus_client import start_http_server
+
+    host, _, port = address.rpartition(":")
+    TASKS_IN_FLIGHT.set_function(running.engine.running_count)
+    http, _thread = start_http_server(int(port), addr=host.strip("[]"), registry=REGISTRY)
+    return f"{host}:{http.server_port}"
+
+
 async def serve(settings: Settings) -> None:
     """Run until SIGTERM or SIGINT, then drain and return."""
     logs.configure(settings.log_level, settings.log_format)
+    exporting = tracing.configure()
     running = await AgentdServer.start(settings)
+    metrics = start_metrics(settings.metrics_address, running)
     host = settings.address.rsplit(":", 1)[0]
     log.info(
         "serving",
@@ -301,6 +404,8 @@ async def serve(settings: Settings) -> None:
         llm=settings.llm_model or "not configured",
         task_store="redis" if settings.redis_url else "in-process",
         replica=running.engine.replica,
+        metrics=f"http://{metrics}/metrics" if metrics else "off",
+        traces_exported=exporting,
     )
     if not running.engine.configured:
         log.warning(

@@ -19,6 +19,7 @@ import structlog
 from core.errors import AgentdError, InternalError
 from core.identity import CallContext, new_trace_id
 from server.interceptors.auth import current_principal
+from server.interceptors.tracing import current_trace_id
 from server.status import rich_status, trailing_metadata
 
 log = structlog.get_logger(__name__)
@@ -44,7 +45,7 @@ def call_context(context: grpc.aio.ServicerContext[Any, Any]) -> CallContext:
     remaining = context.time_remaining()
     return CallContext(
         principal=current_principal(),
-        trace_id=trace_id_from(context.invocation_metadata()),
+        trace_id=current_trace_id() or trace_id_from(context.invocation_metadata()),
         deadline_seconds=remaining,
     )
 

@@ -17,6 +17,7 @@ from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode, StopReason, Task, TaskStatus, TokenUsage
 from agentd.v1 import agent_service_pb2, events_pb2, tasks_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
+from tools.approvals import Verdict
 from tools.model import JSONValue, ToolSpec
 from tools.outcomes import ToolCallResult, ToolErrorKind
 
@@ -72,11 +73,18 @@ def tool_to_proto(spec: ToolSpec) -> tools_pb2.Tool:
     )
 
 
+APPROVAL_DECISIONS: dict[str, events_pb2.ApprovalDecision.ValueType] = {
+    "approve": events_pb2.APPROVAL_DECISION_APPROVE,
+    "reject": events_pb2.APPROVAL_DECISION_REJECT,
+    "edit": events_pb2.APPROVAL_DECISION_EDIT,
+}
+
 _TOOL_ERROR_KINDS = {
     ToolErrorKind.FAILED: tools_pb2.TOOL_ERROR_KIND_FAILED,
     ToolErrorKind.TIMEOUT: tools_pb2.TOOL_ERROR_KIND_TIMEOUT,
     ToolErrorKind.CRASHED: tools_pb2.TOOL_ERROR_KIND_CRASHED,
     ToolErrorKind.OUTCOME_UNKNOWN: tools_pb2.TOOL_ERROR_KIND_OUTCOME_UNKNOWN,
+    ToolErrorKind.REJECTED: tools_pb2.TOOL_ERROR_KIND_REJECTED,
 }
 
 
@@ -267,6 +275,16 @@ def event_to_proto(event: ev.TaskEvent) -> events_pb2.TaskEvent:
                     reason=p.reason,
                 )
             )
+        case ev.ApprovalDecided():
+            out.approval_decided.CopyFrom(
+                events_pb2.ApprovalDecided(
+                    call_id=p.call_id,
+                    decision=APPROVAL_DECISIONS[p.decision],
+                    decided_by=p.decided_by,
+                    comment=p.comment,
+                    arguments=dict_to_struct(p.arguments) if p.arguments is not None else None,
+                )
+            )
         case ev.UsageReported():
             out.usage.CopyFrom(
                 events_pb2.UsageReported(
@@ -325,3 +343,31 @@ def task_to_proto(task: Task) -> tasks_pb2.Task:
             tasks_pb2.TaskError(reason=task.failure.reason, message=task.failure.message)
         )
     return message
+
+
+MAX_COMMENT_CHARS = 2_000
+
+
+def verdict(request: agent_service_pb2.ApproveToolCallRequest, decided_by: str) -> Verdict:
+    """A human's decision from ApproveToolCall; arguments only with EDIT."""
+    violations: list[FieldViolation] = []
+    decision = request.decision
+    if decision not in APPROVAL_DECISIONS.values():
+        violations.append(FieldViolation("decision", "must be APPROVE, REJECT or EDIT"))
+    edited = request.HasField("arguments")
+    if decision == events_pb2.APPROVAL_DECISION_EDIT and not edited:
+        violations.append(FieldViolation("arguments", "are required to EDIT a call"))
+    if decision != events_pb2.APPROVAL_DECISION_EDIT and edited:
+        violations.append(FieldViolation("arguments", "are allowed only with EDIT"))
+    if len(request.comment) > MAX_COMMENT_CHARS:
+        violations.append(
+            FieldViolation("comment", f"is longer than {MAX_COMMENT_CHARS} characters")
+        )
+    if violations:
+        raise InvalidArgumentError(violations)
+    return Verdict(
+        approved=decision != events_pb2.APPROVAL_DECISION_REJECT,
+        decided_by=decided_by,
+        comment=request.comment,
+        arguments=struct_to_dict(request.arguments) if edited else None,
+    )

@@ -7,6 +7,15 @@ import sys
 
 import structlog
 
+from core.secrets import REDACTED, redact, secret_key
+
+
+def redact_secrets(
+    logger: object, method: str, event: structlog.typing.EventDict
+) -> structlog.typing.EventDict:
+    """No API key, bearer token, JWT or configured secret pattern reaches a log line."""
+    return {k: REDACTED if secret_key(k) else redact(v) for k, v in event.items()}
+
 
 def configure(level: str = "info", fmt: str = "json") -> None:
     numeric = logging.getLevelName(level.upper())
@@ -21,6 +30,7 @@ def configure(level: str = "info", fmt: str = "json") -> None:
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.dict_tracebacks,
+            redact_secrets,
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),

@@ -13,19 +13,34 @@ DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
 
 
-def page_size(value: int) -> int:
+def page_size(value: int, default: int = DEFAULT_PAGE_SIZE, maximum: int = MAX_PAGE_SIZE) -> int:
     if value == 0:
-        return DEFAULT_PAGE_SIZE
-    if not 1 <= value <= MAX_PAGE_SIZE:
+        return default
+    if not 1 <= value <= maximum:
         raise InvalidArgumentError(
-            [
-                FieldViolation(
-                    "page_size",
-                    f"must be between 1 and {MAX_PAGE_SIZE} (0 for {DEFAULT_PAGE_SIZE})",
-                )
-            ]
+            [FieldViolation("page_size", f"must be between 1 and {maximum} (0 for {default})")]
         )
     return value
+
+
+def encode_position(row_id: int) -> str:
+    """A token for "after row `row_id`" (audit records)."""
+    return base64.urlsafe_b64encode(json.dumps({"r": row_id}).encode()).decode().rstrip("=")
+
+
+def decode_position(token: str) -> int:
+    if not token:
+        return 0
+    try:
+        data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+        row_id = data["r"]
+        if not isinstance(row_id, int) or isinstance(row_id, bool) or row_id < 0:
+            raise ValueError
+    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        raise InvalidArgumentError(
+            [FieldViolation("page_token", "is not a token this server issued")]
+        ) from None
+    return row_id
 
 
 def encode(created_at: datetime, item_id: str) -> str:

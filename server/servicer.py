@@ -11,6 +11,7 @@ from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import events_pb2, tasks_pb2
+from audit.service import AuditLogs
 from core.errors import (
     EventsExpiredError,
     FieldViolation,
@@ -18,8 +19,9 @@ from core.errors import (
     TaskNotFoundError,
 )
 from core.identity import CallContext
-from server import convert, paging
+from server import convert, convert_audit, paging
 from server.calls import stream, unary
+from server.interceptors.audit import note_task
 from tools.registry import ToolRegistry
 
 MAX_ID_LENGTH = 128
@@ -39,8 +41,14 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     """agentd.v1.AgentService over the engine, the tool registry and the task store."""
 
     def __init__(
-        self, engine: Engine, registry: ToolRegistry, tasks: TaskStore, history: TaskHistory
+        self,
+        engine: Engine,
+        registry: ToolRegistry,
+        tasks: TaskStore,
+        history: TaskHistory,
+        audit: AuditLogs,
     ) -> None:
+        self._audit = audit
         self._engine = engine
         self._registry = registry
         self._tasks = tasks
@@ -51,6 +59,7 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         self, request: pb.ExecuteRequest, call: CallContext
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         task = await self._engine.start(convert.task_request(request), call, deferred=True)
+        note_task(task.task_id)
         events = self._tasks.read_events(task.tenant, task.task_id)
         ended = False
         try:
@@ -89,11 +98,8 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     @unary
     async def GetTask(self, request: pb.GetTaskRequest, call: CallContext) -> tasks_pb2.Task:  # noqa: N802
         task_id = _required_id(request.task_id, "task_id")
-        try:
-            task = await self._tasks.get(call.principal.tenant, task_id)
-        except TaskNotFoundError:  # the live store let it go: ask the history
-            task = await self._history.get(call.principal.tenant, task_id)
-        return convert.task_to_proto(task)
+        note_task(task_id)
+        return convert.task_to_proto(await self._engine.find(call.principal.tenant, task_id))
 
     @unary
     async def ListTools(  # noqa: N802
@@ -107,6 +113,7 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         self, request: pb.CancelTaskRequest, call: CallContext
     ) -> tasks_pb2.Task:
         task_id = _required_id(request.task_id, "task_id")
+        note_task(task_id)
         detail = request.reason or f"cancelled by {call.principal.id}"
         task = await self._engine.cancel(call.principal.tenant, task_id, detail)
         return convert.task_to_proto(task)
@@ -136,11 +143,31 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
             tasks=[convert.task_to_proto(t) for t in page], next_page_token=token
         )
 
+    @unary
+    async def ApproveToolCall(  # noqa: N802
+        self, request: pb.ApproveToolCallRequest, call: CallContext
+    ) -> tasks_pb2.Task:
+        task_id = _required_id(request.task_id, "task_id")
+        call_id = _required_id(request.call_id, "call_id")
+        note_task(task_id)
+        verdict = convert.verdict(request, call.principal.id)
+        task = await self._engine.approve(call, task_id, call_id, verdict)
+        return convert.task_to_proto(task)
+
+    @unary
+    async def ListAuditRecords(  # noqa: N802
+        self, request: pb.ListAuditRecordsRequest, call: CallContext
+    ) -> pb.ListAuditRecordsResponse:
+        query = convert_audit.audit_query(request, call.principal.tenant)
+        rows = await self._audit.page(call.principal, query)
+        return convert_audit.audit_page(rows, query.limit - 1)
+
     @stream
     async def StreamTaskEvents(  # noqa: N802
         self, request: pb.StreamTaskEventsRequest, call: CallContext
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         task_id = _required_id(request.task_id, "task_id")
+        note_task(task_id)
         events = self._tasks.read_events(call.principal.tenant, task_id, request.after_sequence)
         try:
             first = await anext(events)

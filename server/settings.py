@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from core.rate_limits import parse_limits
 from tools.model import PermissionLevel
 
 MiB = 1024 * 1024
@@ -31,8 +33,21 @@ class Settings(BaseSettings):
     workspace_dir: Path = Field(
         Path("workspace"), description="the only folder the file tools may touch"
     )
-    tool_permission: Literal["none", "read", "write", "execute", "admin"] = Field(
-        "write", description="permission level every caller holds for tools"
+    tool_permission: Literal["deny", "none", "read", "write", "execute", "admin"] = Field(
+        "deny",
+        description="permission level every caller holds without a grant ('deny': no tool "
+        "without a grant)",
+    )
+    approval_tools: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="comma-separated tools whose every call waits for a human's approval",
+    )
+    approver_roles: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["approver", "admin"],
+        description="comma-separated roles that may approve or reject tool calls",
+    )
+    grants_refresh_seconds: float = Field(
+        5.0, gt=0, description="how often grants are reloaded from the database"
     )
     http_allowed_networks: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
@@ -126,10 +141,39 @@ class Settings(BaseSettings):
     jwt_jwks_file: Path | None = Field(None, description="JWKS file with RS256/ES256 public keys")
     jwt_tenant_claim: str = Field("tenant", description="JWT claim naming the tenant")
     jwt_roles_claim: str = Field("roles", description="JWT claim listing the roles")
+    auditor_roles: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["auditor", "admin"],
+        description="comma-separated roles that may read the audit log (ListAuditRecords)",
+    )
+    rate_limits: str = Field(
+        "Execute=100/m,*=3000/m",
+        description="per principal: METHOD=CALLS/PERIOD, comma-separated; '*' is every other "
+        "method; empty: no limit",
+    )
+    tenant_rate_limits: str = Field(
+        "Execute=1000/m,*=30000/m", description="per tenant, in the same form; empty: no limit"
+    )
+    metrics_address: str = Field(
+        "127.0.0.1:9464",
+        description="host:port of the Prometheus /metrics endpoint; empty: not served",
+    )
+    secret_patterns: list[str] = Field(
+        default_factory=list,
+        description="JSON list of regular expressions of secrets to redact from logs, events "
+        'and audit records, e.g. ["ghp_[A-Za-z0-9]{36}"] (API keys, bearer tokens and JWTs '
+        "always are)",
+    )
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="log level")
     log_format: Literal["json", "console"] = Field("json", description="log line format")
 
-    @field_validator("http_allowed_networks", "auth_public_methods", mode="before")
+    @field_validator(
+        "http_allowed_networks",
+        "auth_public_methods",
+        "approval_tools",
+        "approver_roles",
+        "auditor_roles",
+        mode="before",
+    )
     @classmethod
     def _split(cls, value: object) -> object:
         if isinstance(value, str):
@@ -143,8 +187,24 @@ class Settings(BaseSettings):
             ipaddress.ip_network(net, strict=False)
         return value
 
+    @field_validator("secret_patterns")
+    @classmethod
+    def _patterns(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            re.compile(pattern)
+        return value
+
+    @field_validator("rate_limits", "tenant_rate_limits")
+    @classmethod
+    def _rates(cls, value: str) -> str:
+        parse_limits(value)
+        return value
+
     @property
-    def permission_level(self) -> PermissionLevel:
+    def permission_level(self) -> PermissionLevel | None:
+        """The level held without a grant; None denies every tool without a grant."""
+        if self.tool_permission == "deny":
+            return None
         return PermissionLevel[self.tool_permission.upper()]
 
     def allowed_networks(self) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:

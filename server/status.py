@@ -37,6 +37,8 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.LLMUnavailableError: grpc.StatusCode.UNAVAILABLE,
     errors.PlanInvalidError: grpc.StatusCode.ABORTED,
     errors.InternalError: grpc.StatusCode.INTERNAL,
+    errors.ApprovalNotPendingError: grpc.StatusCode.NOT_FOUND,
+    errors.RoleRequiredError: grpc.StatusCode.PERMISSION_DENIED,
 }
 
 

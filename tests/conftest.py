@@ -38,6 +38,10 @@ def settings(tmp_path: Path) -> Settings:
         http_allowed_networks=["127.0.0.1/32"],
         http_timeout_seconds=3.0,
         auth="off",  # tests of auth itself turn it on
+        tool_permission="write",  # tests of grants set "deny"
+        rate_limits="",  # tests of rate limits set them
+        tenant_rate_limits="",
+        metrics_address="",
     )
 
 

@@ -140,6 +140,10 @@ def server_process(tmp_path: Path, env: Mapping[str, str] | None = None) -> Iter
         "AGENTD_WORKSPACE_DIR": str(tmp_path / "workspace"),
         "AGENTD_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
         "AGENTD_AUTH": "off",  # tests of auth itself turn it on
+        "AGENTD_TOOL_PERMISSION": "write",  # tests of grants set "deny"
+        "AGENTD_RATE_LIMITS": "",
+        "AGENTD_TENANT_RATE_LIMITS": "",
+        "AGENTD_METRICS_ADDRESS": "",  # tests of metrics choose a port
         **(env or {}),
     }
     with log_path.open("w") as log_file:

@@ -16,9 +16,6 @@ from typing import Protocol
 
 from tools.model import JSONValue
 
-REDACTED = "[REDACTED]"
-SECRET_KEY_WORDS = ("password", "secret", "token", "api_key", "apikey", "authorization", "cookie")
-
 
 @dataclass(frozen=True, slots=True)
 class ToolCallRecord:
@@ -43,11 +40,19 @@ class ToolCallRecord:
     rule: str
     """The policy rule that decided."""
     outcome: str
-    """ok, failed, timeout, crashed, denied, invalid, refused or not_found."""
+    """ok, failed, timeout, crashed, rejected, denied, invalid, refused or not_found."""
     result_digest: str
     """SHA-256 of the canonical JSON of the result; empty when there is none."""
     duration_seconds: float
     """How long the tool ran (0 when it did not)."""
+    task_id: str = ""
+    """The task the call was made for; empty for CallTool."""
+    approval: str = ""
+    """approved, edited or rejected when a human decided on the call; else empty."""
+    approved_by: str = ""
+    """The principal who decided."""
+    approval_comment: str = ""
+    """What they said."""
 
 
 class AuditSink(Protocol):
@@ -79,18 +84,6 @@ class InMemoryAuditLog:
             r for r in self._records if r.tenant == tenant and (since is None or r.time >= since)
         ]
         return chosen[:limit]
-
-
-def redact(value: JSONValue) -> JSONValue:
-    """A copy of `value` whose secret-looking keys have their values replaced."""
-    if isinstance(value, Mapping):
-        return {
-            k: REDACTED if any(word in str(k).lower() for word in SECRET_KEY_WORDS) else redact(v)
-            for k, v in value.items()
-        }
-    if isinstance(value, list):
-        return [redact(v) for v in value]
-    return value
 
 
 def digest(value: JSONValue) -> str:

@@ -29,6 +29,8 @@ class ToolErrorKind(enum.Enum):
     CRASHED = "crashed"
     OUTCOME_UNKNOWN = "outcome_unknown"
     """The process running a call that may not be repeated stopped before it reported back."""
+    REJECTED = "rejected"
+    """A human rejected the call it was asked to approve; the tool did not run."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 import structlog
 
+from core import tracing
 from core.errors import (
     AgentdError,
     DeadlineExceededError,
@@ -22,7 +23,10 @@ from core.errors import (
 )
 from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, scoped_key
 from core.identity import CallContext
-from tools.audit import AuditSink, ToolCallRecord, digest, redact
+from core.metrics import TOOL_CALLS, TOOL_LATENCY
+from core.secrets import redact
+from tools.approvals import ApprovalGate, Verdict
+from tools.audit import AuditSink, ToolCallRecord, digest
 from tools.model import JSONValue, Tool, ToolSpec
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
 from tools.permissions import Decision, PermissionPolicy
@@ -65,6 +69,10 @@ class ToolRegistry:
         self._max_argument_bytes = max_argument_bytes
         for tool in tools:
             self.register(tool)
+
+    @property
+    def policy(self) -> PermissionPolicy:
+        return self._policy
 
     def use_idempotency_store(self, keys: IdempotencyStore, ttl_seconds: float) -> None:
         self._keys = keys
@@ -128,63 +136,153 @@ class ToolRegistry:
             )
         return ToolCallResult.from_json(stored)
 
-    async def call(
+    async def refuse(
         self, name: str, arguments: Mapping[str, JSONValue], context: CallContext
+    ) -> str:
+        """Record a call refused before the registry's checks (a task asked for a tool it
+        was not offered); the rule is the policy's refusal, if it refuses, else the task's.
+        Returns the call id."""
+        call_id = new_call_id()
+        tool = self._tools.get(name)
+        decision = self._policy.decide(context.principal, tool.spec, arguments) if tool else None
+        if decision is not None and not decision.allowed:
+            rule = decision.rule
+        else:
+            rule = "task:tool-not-offered" if tool else "none"
+        await self._audit.write(
+            self._record(call_id, datetime.now(UTC), name, dict(arguments), context, rule)
+        )
+        return call_id
+
+    def _record(
+        self,
+        call_id: str,
+        started: datetime,
+        name: str,
+        args: dict[str, JSONValue],
+        context: CallContext,
+        rule: str,
+        *,
+        allowed: bool = False,
+        outcome: str = "denied",
+        result: JSONValue = None,
+        duration: float = 0.0,
+        verdict: Verdict | None = None,
+    ) -> ToolCallRecord:
+        return ToolCallRecord(
+            call_id=call_id,
+            time=started,
+            principal_id=context.principal.id,
+            tenant=context.principal.tenant,
+            trace_id=context.trace_id,
+            tool_name=name,
+            arguments=redact(args),
+            decision="allowed" if allowed else "denied",
+            rule=rule,
+            outcome=outcome,
+            result_digest=digest(result) if result is not None else "",
+            duration_seconds=duration,
+            task_id=context.task_id,
+            approval=verdict.label if verdict else "",
+            approved_by=verdict.decided_by if verdict else "",
+            approval_comment=verdict.comment if verdict else "",
+        )
+
+    async def call(
+        self,
+        name: str,
+        arguments: Mapping[str, JSONValue],
+        context: CallContext,
+        *,
+        approval: ApprovalGate | None = None,
+        call_id: str = "",
     ) -> ToolCallResult:
         """Call one tool on behalf of `context.principal`.
 
         Raises ToolNotFoundError, RequestTooLargeError, PermissionDeniedError,
         ToolArgumentsInvalidError, or the AgentdError a tool raised to refuse its
         input. A tool that ran and failed, timed out or crashed comes back as
-        a result with `error` set.
+        a result with `error` set. When the policy wants a human's approval,
+        `approval` is asked (and waited for); without one the call is refused.
+        An approver's edited arguments go through every check again.
         """
-        call_id = new_call_id()
+        call_id = call_id or new_call_id()
         started = datetime.now(UTC)
         args = dict(arguments)
         tool = self._tools.get(name)
         decision = Decision(allowed=False, rule="none")
+        verdict: Verdict | None = None
 
         async def audit(outcome: str, result: JSONValue = None, duration: float = 0.0) -> None:
+            TOOL_CALLS.labels(name if tool is not None else "(unknown)", outcome).inc()
+            if duration:
+                TOOL_LATENCY.labels(name).observe(duration)
             await self._audit.write(
-                ToolCallRecord(
-                    call_id=call_id,
-                    time=started,
-                    principal_id=context.principal.id,
-                    tenant=context.principal.tenant,
-                    trace_id=context.trace_id,
-                    tool_name=name,
-                    arguments=redact(args),
-                    decision="allowed" if decision.allowed else "denied",
-                    rule=decision.rule,
+                self._record(
+                    call_id,
+                    started,
+                    name,
+                    args,
+                    context,
+                    decision.rule,
+                    allowed=decision.allowed,
                     outcome=outcome,
-                    result_digest=digest(result) if result is not None else "",
-                    duration_seconds=duration,
+                    result=result,
+                    duration=duration,
+                    verdict=verdict,
                 )
             )
 
         if tool is None:
             await audit("not_found")
             raise ToolNotFoundError(name)
-        size = len(json.dumps(args, separators=(",", ":"), default=str).encode())
-        if size > self._max_argument_bytes:
-            await audit("invalid")
-            raise RequestTooLargeError("arguments", size, self._max_argument_bytes)
-        decision = self._policy.decide(context.principal, tool.spec)
-        if not decision.allowed:
-            await audit("denied")
-            raise PermissionDeniedError(name, tool.spec.permission.name, decision.rule)
-        violations = self._validators[name].violations(args)
-        if violations:
-            await audit("invalid")
-            raise ToolArgumentsInvalidError(name, violations)
+        for attempt in ("proposed", "edited"):
+            size = len(json.dumps(args, separators=(",", ":"), default=str).encode())
+            if size > self._max_argument_bytes:
+                await audit("invalid")
+                raise RequestTooLargeError("arguments", size, self._max_argument_bytes)
+            decision = self._policy.decide(context.principal, tool.spec, args)
+            if not decision.allowed:
+                await audit("denied")
+                raise PermissionDeniedError(
+                    name, tool.spec.permission.name, decision.rule, decision.reason
+                )
+            violations = self._validators[name].violations(args)
+            if violations:
+                await audit("invalid")
+                raise ToolArgumentsInvalidError(name, violations)
+            if attempt == "edited" or not decision.needs_approval:
+                break
+            if approval is None:
+                decision = Decision(False, decision.rule + ":approval")
+                await audit("denied")
+                raise PermissionDeniedError(
+                    name,
+                    tool.spec.permission.name,
+                    decision.rule,
+                    f"{decision_reason(tool.spec)}; only a task (Execute) can wait for it",
+                )
+            verdict = await approval(call_id, tool.spec, redact(args), decision.reason)
+            if not verdict.approved:
+                await audit("rejected")
+                message = f"rejected by {verdict.decided_by}" + (
+                    f": {verdict.comment}" if verdict.comment else ""
+                )
+                error = ToolCallError(ToolErrorKind.REJECTED, message)
+                return ToolCallResult(call_id, name, None, message, 0.0, error)
+            if verdict.arguments is None:
+                break
+            args = dict(verdict.arguments)
 
         timeout = tool.spec.timeout_seconds
         if context.deadline_seconds is not None:
             timeout = max(0.0, min(timeout, context.deadline_seconds))
         clock = time.perf_counter()
         try:
-            async with asyncio.timeout(timeout):
-                output = await tool.run(args, context)
+            with tracing.span(f"tool {name}", context.trace_id, {"agentd.tool": name}) as span:
+                span.set_attribute("agentd.call_id", call_id)
+                async with asyncio.timeout(timeout):
+                    output = await tool.run(args, context)
         except ToolFailed as failure:
             error = ToolCallError(ToolErrorKind.FAILED, failure.message)
         except TimeoutError:
@@ -208,3 +306,7 @@ class ToolRegistry:
         duration = time.perf_counter() - clock
         await audit(error.kind.value, duration=duration)
         return ToolCallResult(call_id, name, None, error.message, duration, error)
+
+
+def decision_reason(spec: ToolSpec) -> str:
+    return f"each call of {spec.name!r} needs a human's approval"

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from db.group_commit import GroupCommit
 from db.schema import tool_call_audit
 from tools.audit import ToolCallRecord
 
@@ -27,44 +27,22 @@ def _values(record: ToolCallRecord) -> dict[str, Any]:
         "outcome": record.outcome,
         "result_digest": record.result_digest,
         "duration_seconds": record.duration_seconds,
+        "task_id": record.task_id,
+        "approval": record.approval,
+        "approved_by": record.approved_by,
+        "approval_comment": record.approval_comment,
     }
 
 
 class SqlAuditLog:
-    """AuditSink that commits each record before `write` returns.
-
-    Writes that arrive while a commit is in flight are gathered and committed
-    together in the next transaction (group commit): every caller still waits
-    for its own record to be committed, but concurrent calls share the cost.
-    """
+    """AuditSink that commits each record before `write` returns (group commit)."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
-        self._pending: list[tuple[ToolCallRecord, asyncio.Future[None]]] = []
-        self._lock = asyncio.Lock()
+        self._rows = GroupCommit(engine, tool_call_audit)
 
     async def write(self, record: ToolCallRecord) -> None:
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((record, done))
-        async with self._lock:
-            if not done.done():
-                batch, self._pending = self._pending, []
-                try:
-                    async with self._engine.begin() as connection:
-                        await connection.execute(
-                            insert(tool_call_audit), [_values(r) for r, _ in batch]
-                        )
-                except asyncio.CancelledError:
-                    # Hand the others back to the next writer; this caller is going away.
-                    self._pending[:0] = [(r, f) for r, f in batch if f is not done]
-                    raise
-                except Exception as error:  # noqa: BLE001 - handed to every waiting caller
-                    for _, waiter in batch:
-                        waiter.set_exception(error)
-                else:
-                    for _, waiter in batch:
-                        waiter.set_result(None)
-        await done
+        await self._rows.insert(_values(record))
 
     async def query(
         self, tenant: str, *, since: datetime | None = None, limit: int = 1_000
@@ -90,6 +68,10 @@ class SqlAuditLog:
                 outcome=row["outcome"],
                 result_digest=row["result_digest"],
                 duration_seconds=row["duration_seconds"],
+                task_id=row["task_id"],
+                approval=row["approval"],
+                approved_by=row["approved_by"],
+                approval_comment=row["approval_comment"],
             )
             for row in rows
         ]

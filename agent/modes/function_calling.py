@@ -9,7 +9,6 @@ or refused tool call is an observation the model sees.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections import deque
@@ -17,7 +16,7 @@ from typing import Any
 
 from agent import events as ev
 from agent import prompts
-from agent.limits import LimitReached
+from agent.limits import LimitReached, step_timeout
 from agent.llm.base import Message, ModelSettings, ToolCall
 from agent.modes import Outcome
 from agent.run import TaskRun
@@ -66,7 +65,7 @@ async def run(task: TaskRun) -> Outcome:
             messages.append(Message("user", prompts.LAST_ROUND))
         text = ""
         try:
-            async with asyncio.timeout(config.step_timeout_seconds):
+            async with step_timeout(config.step_timeout_seconds):
                 if pending:  # resumed: the model asked for these before the checkpoint
                     calls, pending = pending, ()
                 else:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from agent import events as ev
 from agent import prompts
-from agent.limits import LimitReached
+from agent.limits import LimitReached, step_timeout
 from agent.llm.base import Message, ModelSettings
 from agent.modes import Outcome, critic, planner
 from agent.modes.synthesis import synthesize
@@ -69,7 +69,7 @@ async def _run_step(
     await run.emit(ev.StepStarted(step.id, step.description, index))
     started = time.perf_counter()
     try:
-        async with asyncio.timeout(run.config.step_timeout_seconds):
+        async with step_timeout(run.config.step_timeout_seconds):
             result = await _do_step(run, step, results, key, feedback)
     except TimeoutError:
         result = StepResult(step, False, f"timed out after {run.config.step_timeout_seconds:g} s")

@@ -9,7 +9,6 @@ unparseable reply gets one corrective prompt before the step fails.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import time
@@ -18,7 +17,7 @@ from typing import Any
 
 from agent import events as ev
 from agent import prompts
-from agent.limits import LimitReached, ModelOutputInvalid
+from agent.limits import LimitReached, ModelOutputInvalid, step_timeout
 from agent.llm.base import Message, ModelSettings
 from agent.modes import Outcome
 from agent.run import TaskRun
@@ -125,7 +124,7 @@ async def run(task: TaskRun) -> Outcome:
         if last and iteration > 1 and pending is None:
             messages.append(Message("user", prompts.REACT_LAST_ROUND))
         try:
-            async with asyncio.timeout(config.step_timeout_seconds):
+            async with step_timeout(config.step_timeout_seconds):
                 parsed: Action | Final | None = pending
                 for attempt in (1, 2) if pending is None else ():
                     response = await task.model("executor", step_id, messages, settings=settings)

@@ -11,58 +11,29 @@ the anonymous principal of the default tenant.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from typing import Any, TypeAlias
+from typing import Any
 
 import grpc
+import structlog
 
 from auth.authenticator import Authenticator
 from core.errors import UnauthenticatedError
 from core.identity import ANONYMOUS, Principal
+from server.interceptors.wrapping import Context, Handler, wrap
 from server.status import rich_status, trailing_metadata
 
 _PRINCIPAL: ContextVar[Principal] = ContextVar("agentd_principal", default=ANONYMOUS)
 PUBLIC_METHODS = ("/grpc.health.v1.Health/", "/grpc.reflection.")
 
-Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"
-Context: TypeAlias = "grpc.aio.ServicerContext[Any, Any]"
+UNAUTHENTICATED = Principal(id="unauthenticated", tenant="")
+"""Stands for the caller of a refused call in logs and audit records."""
 
 
 def current_principal() -> Principal:
     """The authenticated caller of the call being served (anonymous with auth off)."""
     return _PRINCIPAL.get()
-
-
-def _after(handler: Handler, prelude: Callable[[Context], Awaitable[None]]) -> Handler:
-    """The same handler, running `prelude` in the call's context before its behaviour."""
-    options = {
-        "request_deserializer": handler.request_deserializer,
-        "response_serializer": handler.response_serializer,
-    }
-
-    def unary(behaviour: Any) -> Any:
-        async def call(request: Any, context: Context) -> Any:
-            await prelude(context)
-            return await behaviour(request, context)
-
-        return call
-
-    def streaming(behaviour: Any) -> Any:
-        async def call(request: Any, context: Context) -> AsyncIterator[Any]:
-            await prelude(context)
-            async for item in behaviour(request, context):
-                yield item
-
-        return call
-
-    if handler.unary_unary is not None:
-        return grpc.unary_unary_rpc_method_handler(unary(handler.unary_unary), **options)
-    if handler.unary_stream is not None:
-        return grpc.unary_stream_rpc_method_handler(streaming(handler.unary_stream), **options)
-    if handler.stream_unary is not None:
-        return grpc.stream_unary_rpc_method_handler(unary(handler.stream_unary), **options)
-    assert handler.stream_stream is not None
-    return grpc.stream_stream_rpc_method_handler(streaming(handler.stream_stream), **options)
 
 
 class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
@@ -87,13 +58,20 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         except UnauthenticatedError as error:
             code, status = rich_status(error)
 
-            async def refuse(context: Context) -> None:
+            @asynccontextmanager
+            async def refuse(request: Any, context: Context) -> AsyncIterator[None]:
+                _PRINCIPAL.set(UNAUTHENTICATED)
                 await context.abort(code, status.message, trailing_metadata(status))
+                yield  # type: ignore[unreachable]  # abort raised; never reached
 
-            return _after(handler, refuse)
+            return wrap(handler, refuse)
 
-        async def admit(context: Context) -> None:
-            # Awaited in the handler's own task, so the value holds for the whole call.
+        @asynccontextmanager
+        async def admit(request: Any, context: Context) -> AsyncIterator[None]:
+            # Set in the handler's own task, so the value holds for the whole call
+            # (and the interceptors around this one see it when the call ends).
             _PRINCIPAL.set(principal)
+            structlog.contextvars.bind_contextvars(principal=principal.id, tenant=principal.tenant)
+            yield
 
-        return _after(handler, admit)
+        return wrap(handler, admit)

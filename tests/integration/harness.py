@@ -49,7 +49,15 @@ async def harness(
             llm_api_key="test-key",
             llm_model="fake-model",
             grace_period_seconds=1.0,
-            **{"auth": "off", **settings},  # tests of auth itself turn it on
+            # Tests of auth, grants, rate limits and metrics set their own.
+            **{
+                "auth": "off",
+                "tool_permission": "write",
+                "rate_limits": "",
+                "tenant_rate_limits": "",
+                "metrics_address": "",
+                **settings,
+            },
         )
         server = await AgentdServer.start(config)
         try:

@@ -57,6 +57,9 @@ async def secured(tmp_path: Path, signing_keys: dict[str, Any]) -> AsyncIterator
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
         auth="on",
         auth_cache_seconds=0,
+        tool_permission="write",  # this suite is about who the caller is, not grants
+        rate_limits="",
+        metrics_address="",
         jwt_issuer=ISSUER,
         jwt_audience=AUDIENCE,
         jwt_hs256_secret=SECRET,

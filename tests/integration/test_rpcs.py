@@ -127,6 +127,7 @@ async def test_oversize_message_is_refused_by_the_transport(tmp_path: Path) -> N
         workspace_dir=tmp_path / "ws",
         max_message_bytes=64 * 1024,
         auth="off",
+        tool_permission="write",
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
     )
     server = await AgentdServer.start(settings)

@@ -3,6 +3,8 @@
 isort:skip_file
 """
 
+from agentd.v1 import audit_pb2 as _audit_pb2
+from agentd.v1 import events_pb2 as _events_pb2
 from agentd.v1 import tasks_pb2 as _tasks_pb2
 from agentd.v1 import tools_pb2 as _tools_pb2
 from collections import abc as _abc
@@ -418,3 +420,133 @@ class ListTasksResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListTasksResponse: _TypeAlias = ListTasksResponse  # noqa: Y015
+
+@_typing.final
+class ApproveToolCallRequest(_message.Message):
+    """A human's decision on a tool call waiting for approval."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TASK_ID_FIELD_NUMBER: _builtins.int
+    CALL_ID_FIELD_NUMBER: _builtins.int
+    DECISION_FIELD_NUMBER: _builtins.int
+    ARGUMENTS_FIELD_NUMBER: _builtins.int
+    COMMENT_FIELD_NUMBER: _builtins.int
+    task_id: _builtins.str
+    """The task the call belongs to."""
+    call_id: _builtins.str
+    """The call's id, from the `approval_requested` event."""
+    decision: _events_pb2.ApprovalDecision.ValueType
+    """Approve, reject, or approve with `arguments` instead of the proposed ones."""
+    comment: _builtins.str
+    """Passed on to the model and kept in the audit record."""
+    @_builtins.property
+    def arguments(self) -> _struct_pb2.Struct:
+        """With APPROVAL_DECISION_EDIT: the arguments to call the tool with; they
+        are checked against the tool's schema and the caller's grants again.
+        """
+
+    def __init__(
+        self,
+        *,
+        task_id: _builtins.str = ...,
+        call_id: _builtins.str = ...,
+        decision: _events_pb2.ApprovalDecision.ValueType = ...,
+        arguments: _struct_pb2.Struct | None = ...,
+        comment: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "call_id", b"call_id", "comment", b"comment", "decision", b"decision", "task_id", b"task_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ApproveToolCallRequest: _TypeAlias = ApproveToolCallRequest  # noqa: Y015
+
+@_typing.final
+class ListAuditRecordsRequest(_message.Message):
+    """Asks for audit records."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    PRINCIPAL_ID_FIELD_NUMBER: _builtins.int
+    TOOL_NAME_FIELD_NUMBER: _builtins.int
+    OUTCOME_FIELD_NUMBER: _builtins.int
+    TASK_ID_FIELD_NUMBER: _builtins.int
+    SINCE_FIELD_NUMBER: _builtins.int
+    UNTIL_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    kind: _audit_pb2.AuditKind.ValueType
+    """Which records: RPCs or tool calls. Required."""
+    principal_id: _builtins.str
+    """Only records of this principal."""
+    tool_name: _builtins.str
+    """Only calls of this tool (tool-call records)."""
+    outcome: _builtins.str
+    """Only records with this outcome: a tool call's outcome ("ok", "denied",
+    "rejected", ...) or an RPC's status code name ("OK", "NOT_FOUND", ...).
+    """
+    task_id: _builtins.str
+    """Only records of this task; a task of another tenant is NOT_FOUND."""
+    page_size: _builtins.int
+    """Records per page, 1 to 1000; 0 means 100."""
+    page_token: _builtins.str
+    """`next_page_token` of the previous page; empty for the first page."""
+    @_builtins.property
+    def since(self) -> _timestamp_pb2.Timestamp:
+        """Only records at or after this time."""
+
+    @_builtins.property
+    def until(self) -> _timestamp_pb2.Timestamp:
+        """Only records before this time."""
+
+    def __init__(
+        self,
+        *,
+        kind: _audit_pb2.AuditKind.ValueType = ...,
+        principal_id: _builtins.str = ...,
+        tool_name: _builtins.str = ...,
+        outcome: _builtins.str = ...,
+        task_id: _builtins.str = ...,
+        since: _timestamp_pb2.Timestamp | None = ...,
+        until: _timestamp_pb2.Timestamp | None = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["since", b"since", "until", b"until"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "outcome", b"outcome", "page_size", b"page_size", "page_token", b"page_token", "principal_id", b"principal_id", "since", b"since", "task_id", b"task_id", "tool_name", b"tool_name", "until", b"until"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListAuditRecordsRequest: _TypeAlias = ListAuditRecordsRequest  # noqa: Y015
+
+@_typing.final
+class ListAuditRecordsResponse(_message.Message):
+    """One page of audit records, oldest first."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RECORDS_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """Pass as `page_token` for the next page; empty on the last page."""
+    @_builtins.property
+    def records(self) -> _containers.RepeatedCompositeFieldContainer[_audit_pb2.AuditRecord]:
+        """The records."""
+
+    def __init__(
+        self,
+        *,
+        records: _abc.Iterable[_audit_pb2.AuditRecord] | None = ...,
+        next_page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["next_page_token", b"next_page_token", "records", b"records"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListAuditRecordsResponse: _TypeAlias = ListAuditRecordsResponse  # noqa: Y015

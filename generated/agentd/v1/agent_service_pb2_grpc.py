@@ -81,6 +81,16 @@ class AgentServiceStub:
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.ListTasksRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_agent__service__pb2.ListTasksResponse.FromString,
                 _registered_method=True)
+        self.ApproveToolCall = channel.unary_unary(
+                '/agentd.v1.AgentService/ApproveToolCall',
+                request_serializer=agentd_dot_v1_dot_agent__service__pb2.ApproveToolCallRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_tasks__pb2.Task.FromString,
+                _registered_method=True)
+        self.ListAuditRecords = channel.unary_unary(
+                '/agentd.v1.AgentService/ListAuditRecords',
+                request_serializer=agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsResponse.FromString,
+                _registered_method=True)
 
 
 class AgentServiceServicer:
@@ -150,6 +160,24 @@ class AgentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ApproveToolCall(self, request, context):
+        """Decides on a tool call that waits for a human's approval (the task is
+        INPUT_REQUIRED and announced it with an `approval_requested` event):
+        approve it, reject it, or approve it with edited arguments. Needs one of
+        the server's approver roles; returns the task's state after the decision.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListAuditRecords(self, request, context):
+        """Lists audit records of the caller's tenant, oldest first, page by page.
+        Needs the auditor or admin role.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AgentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -192,6 +220,16 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.ListTasks,
                     request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ListTasksRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_agent__service__pb2.ListTasksResponse.SerializeToString,
+            ),
+            'ApproveToolCall': grpc.unary_unary_rpc_method_handler(
+                    servicer.ApproveToolCall,
+                    request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ApproveToolCallRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_tasks__pb2.Task.SerializeToString,
+            ),
+            'ListAuditRecords': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListAuditRecords,
+                    request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -415,6 +453,60 @@ class AgentService:
             '/agentd.v1.AgentService/ListTasks',
             agentd_dot_v1_dot_agent__service__pb2.ListTasksRequest.SerializeToString,
             agentd_dot_v1_dot_agent__service__pb2.ListTasksResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ApproveToolCall(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ApproveToolCall',
+            agentd_dot_v1_dot_agent__service__pb2.ApproveToolCallRequest.SerializeToString,
+            agentd_dot_v1_dot_tasks__pb2.Task.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListAuditRecords(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ListAuditRecords',
+            agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsRequest.SerializeToString,
+            agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -61,6 +61,16 @@ class AgentServiceStub:
     """
     ListTasks: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ListTasksRequest, _agent_service_pb2.ListTasksResponse]
     """Lists the caller's tasks, newest first, page by page."""
+    ApproveToolCall: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ApproveToolCallRequest, _tasks_pb2.Task]
+    """Decides on a tool call that waits for a human's approval (the task is
+    INPUT_REQUIRED and announced it with an `approval_requested` event):
+    approve it, reject it, or approve it with edited arguments. Needs one of
+    the server's approver roles; returns the task's state after the decision.
+    """
+    ListAuditRecords: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ListAuditRecordsRequest, _agent_service_pb2.ListAuditRecordsResponse]
+    """Lists audit records of the caller's tenant, oldest first, page by page.
+    Needs the auditor or admin role.
+    """
 
 @_typing.type_check_only
 class AgentServiceAsyncStub(AgentServiceStub):
@@ -93,6 +103,16 @@ class AgentServiceAsyncStub(AgentServiceStub):
     """
     ListTasks: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ListTasksRequest, _agent_service_pb2.ListTasksResponse]  # type: ignore[assignment]
     """Lists the caller's tasks, newest first, page by page."""
+    ApproveToolCall: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ApproveToolCallRequest, _tasks_pb2.Task]  # type: ignore[assignment]
+    """Decides on a tool call that waits for a human's approval (the task is
+    INPUT_REQUIRED and announced it with an `approval_requested` event):
+    approve it, reject it, or approve it with edited arguments. Needs one of
+    the server's approver roles; returns the task's state after the decision.
+    """
+    ListAuditRecords: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ListAuditRecordsRequest, _agent_service_pb2.ListAuditRecordsResponse]  # type: ignore[assignment]
+    """Lists audit records of the caller's tenant, oldest first, page by page.
+    Needs the auditor or admin role.
+    """
 
 class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
     """Runs LLM agents and the tools they use.
@@ -170,5 +190,27 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_agent_service_pb2.ListTasksResponse, _abc.Awaitable[_agent_service_pb2.ListTasksResponse]]:
         """Lists the caller's tasks, newest first, page by page."""
+
+    @_abc_1.abstractmethod
+    def ApproveToolCall(
+        self,
+        request: _agent_service_pb2.ApproveToolCallRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tasks_pb2.Task, _abc.Awaitable[_tasks_pb2.Task]]:
+        """Decides on a tool call that waits for a human's approval (the task is
+        INPUT_REQUIRED and announced it with an `approval_requested` event):
+        approve it, reject it, or approve it with edited arguments. Needs one of
+        the server's approver roles; returns the task's state after the decision.
+        """
+
+    @_abc_1.abstractmethod
+    def ListAuditRecords(
+        self,
+        request: _agent_service_pb2.ListAuditRecordsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_agent_service_pb2.ListAuditRecordsResponse, _abc.Awaitable[_agent_service_pb2.ListAuditRecordsResponse]]:
+        """Lists audit records of the caller's tenant, oldest first, page by page.
+        Needs the auditor or admin role.
+        """
 
 def add_AgentServiceServicer_to_server(servicer: AgentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -80,6 +80,12 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     that could not be parsed even after a corrective prompt). Appears in
     `Task.error` and error events.
     """
+    ERROR_REASON_APPROVAL_NOT_PENDING: _ErrorReason.ValueType  # 22
+    """No tool call of that id waits for approval in that task (it was never
+    asked for, or it was decided already).
+    """
+    ERROR_REASON_RATE_LIMITED: _ErrorReason.ValueType  # 23
+    """The caller was rate limited; `google.rpc.RetryInfo` says when to retry."""
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -148,4 +154,10 @@ ERROR_REASON_MODEL_OUTPUT_INVALID: ErrorReason.ValueType  # 21
 that could not be parsed even after a corrective prompt). Appears in
 `Task.error` and error events.
 """
+ERROR_REASON_APPROVAL_NOT_PENDING: ErrorReason.ValueType  # 22
+"""No tool call of that id waits for approval in that task (it was never
+asked for, or it was decided already).
+"""
+ERROR_REASON_RATE_LIMITED: ErrorReason.ValueType  # 23
+"""The caller was rate limited; `google.rpc.RetryInfo` says when to retry."""
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

@@ -50,6 +50,34 @@ REFLECTION_DECISION_REPLAN: ReflectionDecision.ValueType  # 3
 """The remaining work must be planned again."""
 Global___ReflectionDecision: _TypeAlias = ReflectionDecision  # noqa: Y015
 
+class _ApprovalDecision:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ApprovalDecisionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ApprovalDecision.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    APPROVAL_DECISION_UNSPECIFIED: _ApprovalDecision.ValueType  # 0
+    """Never valid."""
+    APPROVAL_DECISION_APPROVE: _ApprovalDecision.ValueType  # 1
+    """Run the call as proposed."""
+    APPROVAL_DECISION_REJECT: _ApprovalDecision.ValueType  # 2
+    """Do not run it; the model is told, with the comment."""
+    APPROVAL_DECISION_EDIT: _ApprovalDecision.ValueType  # 3
+    """Run it with the arguments given in the decision."""
+
+class ApprovalDecision(_ApprovalDecision, metaclass=_ApprovalDecisionEnumTypeWrapper):
+    """A decision on a tool call waiting for approval."""
+
+APPROVAL_DECISION_UNSPECIFIED: ApprovalDecision.ValueType  # 0
+"""Never valid."""
+APPROVAL_DECISION_APPROVE: ApprovalDecision.ValueType  # 1
+"""Run the call as proposed."""
+APPROVAL_DECISION_REJECT: ApprovalDecision.ValueType  # 2
+"""Do not run it; the model is told, with the comment."""
+APPROVAL_DECISION_EDIT: ApprovalDecision.ValueType  # 3
+"""Run it with the arguments given in the decision."""
+Global___ApprovalDecision: _TypeAlias = ApprovalDecision  # noqa: Y015
+
 @_typing.final
 class TaskEvent(_message.Message):
     """One thing that happened while a task ran. Events of a task form a log:
@@ -80,6 +108,7 @@ class TaskEvent(_message.Message):
     FINAL_ANSWER_FIELD_NUMBER: _builtins.int
     ERROR_FIELD_NUMBER: _builtins.int
     RESUMED_FIELD_NUMBER: _builtins.int
+    APPROVAL_DECIDED_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
@@ -154,6 +183,10 @@ class TaskEvent(_message.Message):
         from its last checkpoint after the process running it stopped.
         """
 
+    @_builtins.property
+    def approval_decided(self) -> Global___ApprovalDecided:
+        """A human decided on a tool call that waited for approval."""
+
     def __init__(
         self,
         *,
@@ -176,12 +209,13 @@ class TaskEvent(_message.Message):
         final_answer: Global___FinalAnswer | None = ...,
         error: Global___ErrorOccurred | None = ...,
         resumed: Global___TaskResumed | None = ...,
+        approval_decided: Global___ApprovalDecided | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
@@ -566,6 +600,48 @@ class ApprovalRequested(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ApprovalRequested: _TypeAlias = ApprovalRequested  # noqa: Y015
+
+@_typing.final
+class ApprovalDecided(_message.Message):
+    """A human's decision on a tool call."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CALL_ID_FIELD_NUMBER: _builtins.int
+    DECISION_FIELD_NUMBER: _builtins.int
+    DECIDED_BY_FIELD_NUMBER: _builtins.int
+    COMMENT_FIELD_NUMBER: _builtins.int
+    ARGUMENTS_FIELD_NUMBER: _builtins.int
+    call_id: _builtins.str
+    """The call decided on."""
+    decision: Global___ApprovalDecision.ValueType
+    """What was decided."""
+    decided_by: _builtins.str
+    """The principal who decided."""
+    comment: _builtins.str
+    """What they said."""
+    @_builtins.property
+    def arguments(self) -> _struct_pb2.Struct:
+        """With APPROVAL_DECISION_EDIT: the arguments the tool is called with,
+        with secrets redacted.
+        """
+
+    def __init__(
+        self,
+        *,
+        call_id: _builtins.str = ...,
+        decision: Global___ApprovalDecision.ValueType = ...,
+        decided_by: _builtins.str = ...,
+        comment: _builtins.str = ...,
+        arguments: _struct_pb2.Struct | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "call_id", b"call_id", "comment", b"comment", "decided_by", b"decided_by", "decision", b"decision"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ApprovalDecided: _TypeAlias = ApprovalDecided  # noqa: Y015
 
 @_typing.final
 class UsageReported(_message.Message):

@@ -111,6 +111,10 @@ class _ToolErrorKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ToolErr
     the call reported back. The tool may not be repeated safely, so it was
     not called again: whether it took effect is unknown.
     """
+    TOOL_ERROR_KIND_REJECTED: _ToolErrorKind.ValueType  # 5
+    """The call needed a human's approval and the approver rejected it; the
+    message names who and carries their comment. The tool did not run.
+    """
 
 class ToolErrorKind(_ToolErrorKind, metaclass=_ToolErrorKindEnumTypeWrapper):
     """Why a tool call that ran did not produce a result."""
@@ -131,6 +135,10 @@ TOOL_ERROR_KIND_OUTCOME_UNKNOWN: ToolErrorKind.ValueType  # 4
 """The server running the call stopped (it crashed or was killed) before
 the call reported back. The tool may not be repeated safely, so it was
 not called again: whether it took effect is unknown.
+"""
+TOOL_ERROR_KIND_REJECTED: ToolErrorKind.ValueType  # 5
+"""The call needed a human's approval and the approver rejected it; the
+message names who and carries their comment. The tool did not run.
 """
 Global___ToolErrorKind: _TypeAlias = ToolErrorKind  # noqa: Y015
 

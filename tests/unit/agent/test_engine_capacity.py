@@ -36,7 +36,9 @@ def _engine(
         await release.wait()
         return text("done")
 
-    registry = build_registry(Settings(workspace_dir=tmp_path), InMemoryAuditLog())
+    registry = build_registry(
+        Settings(workspace_dir=tmp_path, tool_permission="write"), InMemoryAuditLog()
+    )
     return Engine(ModelRoles(default=FunctionModel(slow)), registry, store, config)
 
 

@@ -60,7 +60,9 @@ async def test_a_lost_lease_stops_the_task_here_and_the_claimant_resumes_it(
         asked_b.append(messages)
         return text("Thought: done\nFinal Answer: 5")
 
-    registry = build_registry(Settings(workspace_dir=tmp_path), InMemoryAuditLog())
+    registry = build_registry(
+        Settings(workspace_dir=tmp_path, tool_permission="write"), InMemoryAuditLog()
+    )
     config = EngineConfig(tool_calling=False)
 
     def engine(model: FunctionModel, name: str, ttl: float) -> Engine:
@@ -123,7 +125,9 @@ async def test_a_running_orphan_without_a_checkpoint_fails_explicitly(
     ) -> ModelResponse:
         raise AssertionError("nothing may run")
 
-    registry = build_registry(Settings(workspace_dir=tmp_path), InMemoryAuditLog())
+    registry = build_registry(
+        Settings(workspace_dir=tmp_path, tool_permission="write"), InMemoryAuditLog()
+    )
     claimant = Engine(
         ModelRoles(default=FunctionModel(never)), registry, store,
         leases=RedisLeases(connection, prefix, ttl_seconds=5, replica="b"),

@@ -13,7 +13,8 @@ from core.errors import (
     ToolNotFoundError,
 )
 from core.identity import CallContext
-from tools.audit import REDACTED, InMemoryAuditLog, digest
+from core.secrets import REDACTED
+from tools.audit import InMemoryAuditLog, digest
 from tools.builtin.calculator import Calculator
 from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from tools.outcomes import ToolErrorKind, ToolFailed

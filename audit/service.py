@@ -1,0 +1,45 @@
+"""Reading the audit log through the API: the caller's tenant only, auditors only."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+
+from audit.records import AuditQuery, RpcRecord
+from audit.sql import SqlAuditReader
+from core.errors import RoleRequiredError
+from core.identity import Principal
+from tools.audit import ToolCallRecord
+
+AUDITOR_ROLES = ("auditor", "admin")
+
+AuditPage = list[tuple[int, RpcRecord]] | list[tuple[int, ToolCallRecord]]
+
+
+class AuditLogs:
+    """Pages of audit records for a principal holding an auditor role.
+
+    `check_task(tenant, task_id)` raises TaskNotFoundError for a task the
+    tenant cannot see, so asking for another tenant's task is NOT_FOUND,
+    exactly as an unknown id is.
+    """
+
+    def __init__(
+        self,
+        reader: SqlAuditReader,
+        check_task: Callable[[str, str], Awaitable[object]],
+        roles: Sequence[str] = AUDITOR_ROLES,
+    ) -> None:
+        self._reader = reader
+        self._check_task = check_task
+        self._roles = tuple(roles)
+
+    async def page(self, principal: Principal, query: AuditQuery) -> AuditPage:
+        if not set(principal.roles) & set(self._roles):
+            raise RoleRequiredError("reading the audit log", self._roles)
+        query = replace(query, tenant=principal.tenant)
+        if query.task_id:
+            await self._check_task(principal.tenant, query.task_id)
+        if query.kind == "rpc":
+            return await self._reader.rpcs(query)
+        return await self._reader.tool_calls(query)

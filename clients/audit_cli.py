@@ -1,0 +1,115 @@
+"""`agentd audit` (read the audit log) and `agentd approve` (decide on a waiting tool call).
+
+Both go through the API with the caller's credentials: the audit log shows
+the caller's tenant only and needs an auditor (or admin) role; deciding
+needs an approver (or admin) role.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+from typing import Any
+
+from google.protobuf import json_format
+
+from clients.client import AgentClient
+
+MAX_RECORDS = 1_000_000
+
+
+def add_parsers(sub: Any) -> None:
+    audit = sub.add_parser("audit", help="read your tenant's audit log (auditor or admin role)")
+    audit.add_argument("--kind", choices=["tool", "rpc"], default="tool", help="tool calls or RPCs")
+    audit.add_argument("--principal", default="", help="only this principal's records")
+    audit.add_argument("--tool", default="", help="only calls of this tool")
+    audit.add_argument(
+        "--outcome", default="", help="tool outcome (ok, denied, ...) or RPC code (OK, ...)"
+    )
+    audit.add_argument("--task", default="", help="only records of this task")
+    audit.add_argument("--since", help="from this time on, ISO 8601 with a zone")
+    audit.add_argument("--until", help="before this time, ISO 8601 with a zone")
+    audit.add_argument("--limit", type=int, default=1000, help="at most this many records")
+    audit.add_argument("--jsonl", action="store_true", help="one JSON object per line (export)")
+    approve = sub.add_parser("approve", help="approve, reject or edit a tool call a task waits on")
+    approve.add_argument("task_id")
+    approve.add_argument("call_id")
+    approve.add_argument("--decision", choices=["approve", "reject", "edit"], default="approve")
+    approve.add_argument("--args", help="with --decision edit: the arguments, a JSON object")
+    approve.add_argument("--comment", default="")
+
+
+def _moment(text: str | None, flag: str) -> datetime | None:
+    if not text:
+        return None
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        raise ValueError(f"{flag} needs a time zone, e.g. a trailing Z for UTC")
+    return moment
+
+
+async def run_audit(client: AgentClient, args: argparse.Namespace) -> int:
+    try:
+        since, until = _moment(args.since, "--since"), _moment(args.until, "--until")
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    limit = max(0, min(args.limit, MAX_RECORDS))
+    token, shown = "", 0
+    while shown < limit:
+        page = await client.list_audit_records(
+            "rpc" if args.kind == "rpc" else "tool_call",
+            principal_id=args.principal,
+            tool_name=args.tool,
+            outcome=args.outcome,
+            task_id=args.task,
+            since=since,
+            until=until,
+            page_size=min(1000, limit - shown),
+            page_token=token,
+        )
+        for record in page.records:
+            print(_line(record, args.jsonl or args.json))
+            shown += 1
+        token = page.next_page_token
+        if not token:
+            break
+    return 0
+
+
+def _line(record: Any, as_json: bool) -> str:
+    body = record.rpc if record.HasField("rpc") else record.tool_call
+    data = json_format.MessageToDict(body, preserving_proto_field_name=True)
+    if as_json:
+        return json.dumps(data, sort_keys=True)
+    if record.HasField("rpc"):
+        return (
+            f"{data.get('time', '')}  {data.get('principal_id', ''):<16} "
+            f"{data.get('method', ''):<44} {data.get('code', '')}"
+        )
+    approval = f"  {data['approval']} by {data['approved_by']}" if data.get("approval") else ""
+    return (
+        f"{data.get('time', '')}  {data.get('principal_id', ''):<16} "
+        f"{data.get('tool_name', ''):<14} {data.get('outcome', ''):<9} "
+        f"{data.get('rule', '')}{approval}"
+    )
+
+
+async def run_approve(client: AgentClient, args: argparse.Namespace) -> int:
+    arguments = None
+    if args.args is not None:
+        try:
+            arguments = json.loads(args.args)
+        except json.JSONDecodeError as exc:
+            print(f"error: --args is not valid JSON: {exc}", file=sys.stderr)
+            return 2
+        if not isinstance(arguments, dict):
+            print("error: --args must be a JSON object", file=sys.stderr)
+            return 2
+    task = await client.approve_tool_call(
+        args.task_id, args.call_id, args.decision, arguments=arguments, comment=args.comment
+    )
+    print(f"{args.decision}: recorded; task {task.task_id} continues")
+    return 0

@@ -1,0 +1,75 @@
+"""Prometheus metrics: the series agentd exposes on its metrics port.
+
+All series live in one `CollectorRegistry` (not the client library's global
+one), served by `serve()` on AGENTD_METRICS_ADDRESS.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+
+LATENCY_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
+TASK_BUCKETS = (0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800)
+
+TASKS_STARTED = Counter(
+    "agentd_tasks_started", "Tasks that started running, by mode.", ["mode"], registry=REGISTRY
+)
+TASKS_FINISHED = Counter(
+    "agentd_tasks_finished",
+    "Tasks that ended, by final status and mode.",
+    ["status", "mode"],
+    registry=REGISTRY,
+)
+TASK_DURATION = Histogram(
+    "agentd_task_duration_seconds",
+    "Wall time from a task's creation to its end.",
+    ["mode", "status"],
+    buckets=TASK_BUCKETS,
+    registry=REGISTRY,
+)
+TASKS_IN_FLIGHT = Gauge(
+    "agentd_tasks_in_flight", "Tasks running in this process now.", registry=REGISTRY
+)
+TOOL_CALLS = Counter(
+    "agentd_tool_calls", "Tool calls asked for, by tool and outcome.", ["tool", "outcome"],
+    registry=REGISTRY,
+)  # fmt: skip
+TOOL_LATENCY = Histogram(
+    "agentd_tool_call_duration_seconds",
+    "How long tools ran.",
+    ["tool"],
+    buckets=LATENCY_BUCKETS,
+    registry=REGISTRY,
+)
+LLM_CALLS = Counter(
+    "agentd_llm_calls", "Model calls, by role and outcome.", ["role", "outcome"], registry=REGISTRY
+)
+LLM_TOKENS = Counter(
+    "agentd_llm_tokens",
+    "Tokens spent, by role and kind (prompt, completion, reasoning).",
+    ["role", "kind"],
+    registry=REGISTRY,
+)
+REFLECTIONS = Counter(
+    "agentd_reflections",
+    "Critic verdicts, by whether they passed (pass rate = passed / all).",
+    ["passed"],
+    registry=REGISTRY,
+)
+RPCS = Counter(
+    "agentd_rpcs", "RPCs served, by method and status code.", ["method", "code"],
+    registry=REGISTRY,
+)  # fmt: skip
+RPC_LATENCY = Histogram(
+    "agentd_rpc_duration_seconds",
+    "RPC duration (streams: until they ended), by method.",
+    ["method"],
+    buckets=LATENCY_BUCKETS,
+    registry=REGISTRY,
+)
+RATE_LIMITED = Counter(
+    "agentd_rate_limited", "Calls refused by a rate limit, by method and scope.",
+    ["method", "scope"], registry=REGISTRY,
+)  # fmt: skip

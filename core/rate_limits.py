@@ -1,0 +1,80 @@
+"""Token buckets: how many calls a principal, or a whole tenant, may make per method."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*(s|m|h)\s*$")
+_UNIT_SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """`calls` per `seconds`; a full bucket allows a burst of `calls`."""
+
+    calls: int
+    seconds: float
+
+    @classmethod
+    def parse(cls, text: str) -> Rate:
+        """`100/m`, `10/s`, `5000/h`, `30/10s`."""
+        match = _RATE.match(text)
+        if match is None or int(match[1]) <= 0:
+            raise ValueError(f"rate {text!r} is not like 100/m, 10/s or 30/10s")
+        return cls(int(match[1]), int(match[2] or 1) * _UNIT_SECONDS[match[3]])
+
+
+def parse_limits(text: str) -> dict[str, Rate]:
+    """`Execute=100/m,CallTool=600/m,*=3000/m` -> {method: rate}; `*` is every other method."""
+    limits: dict[str, Rate] = {}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        method, sep, rate = part.partition("=")
+        if not sep or not method.strip():
+            raise ValueError(f"rate limit {part!r} is not METHOD=RATE")
+        limits[method.strip()] = Rate.parse(rate)
+    return limits
+
+
+class RateLimiter:
+    """Buckets per (scope key, method), kept for the most recent `capacity` keys."""
+
+    def __init__(
+        self,
+        limits: Mapping[str, Rate],
+        *,
+        capacity: int = 100_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._limits = dict(limits)
+        self._capacity = capacity
+        self._clock = clock
+        self._buckets: OrderedDict[tuple[str, str], tuple[float, float]] = OrderedDict()
+
+    def rate_for(self, method: str) -> Rate | None:
+        return self._limits.get(method) or self._limits.get("*")
+
+    def take(self, key: str, method: str) -> float:
+        """Take one token; 0.0 when allowed, else the seconds until a token is back."""
+        rate = self.rate_for(method)
+        if rate is None:
+            return 0.0
+        now = self._clock()
+        bucket_key = (key, method if method in self._limits else "*")
+        tokens, last = self._buckets.pop(bucket_key, (float(rate.calls), now))
+        per_second = rate.calls / rate.seconds
+        tokens = min(float(rate.calls), tokens + (now - last) * per_second)
+        if tokens >= 1.0:
+            tokens -= 1.0
+            wait = 0.0
+        else:
+            wait = (1.0 - tokens) / per_second
+        self._buckets[bucket_key] = (tokens, now)
+        if len(self._buckets) > self._capacity:
+            self._buckets.popitem(last=False)
+        return wait

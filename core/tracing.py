@@ -1,0 +1,103 @@
+"""OpenTelemetry spans for the work agentd does, all on the caller's trace.
+
+The gRPC tracing interceptor opens one span per RPC, continuing the
+caller's W3C `traceparent` (or starting a trace). Model and tool calls open
+child spans with `span()`; a task resumed by another process has no live
+parent, so its spans are attached to the task's stored trace id instead:
+every span of a task shares the trace id on its events.
+
+Nothing is exported unless `configure()` finds the standard
+OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT or OTEL_TRACES_EXPORTER=otlp.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from opentelemetry import trace
+from opentelemetry.trace import (
+    NonRecordingSpan,
+    Span,
+    SpanContext,
+    SpanKind,
+    Status,
+    StatusCode,
+    TraceFlags,
+)
+
+TRACER_NAME = "agentd"
+
+
+def tracer() -> trace.Tracer:
+    return trace.get_tracer(TRACER_NAME)
+
+
+def configure(service_name: str = "agentd") -> bool:
+    """Install the SDK's tracer provider (once per process); OTLP export if the standard
+    environment asks for it. Returns whether spans are exported."""
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+
+    exporting = (
+        bool(
+            os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT")
+            or os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+            or os.environ.get("OTEL_TRACES_EXPORTER", "").lower() == "otlp"
+        )
+        and os.environ.get("OTEL_SDK_DISABLED", "").lower() != "true"
+    )
+    provider = TracerProvider(
+        resource=Resource.create(
+            {"service.name": os.environ.get("OTEL_SERVICE_NAME", service_name)}
+        )
+    )
+    if exporting:
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+        from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+        provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
+    trace.set_tracer_provider(provider)
+    return exporting
+
+
+def trace_id_of(span: Span) -> str | None:
+    context = span.get_span_context()
+    return format(context.trace_id, "032x") if context.is_valid else None
+
+
+@contextmanager
+def span(
+    name: str,
+    trace_id: str,
+    attributes: dict[str, Any] | None = None,
+    kind: SpanKind = SpanKind.INTERNAL,
+) -> Iterator[Span]:
+    """A span on trace `trace_id`: a child of the current span when that is on the same
+    trace, else attached to the trace directly (a resumed task, a background job)."""
+    current = trace.get_current_span()
+    parent = None
+    if trace_id_of(current) != trace_id:
+        try:
+            number = int(trace_id, 16)
+        except ValueError:
+            number = 0
+        if number:
+            remote = SpanContext(
+                trace_id=number,
+                span_id=int.from_bytes(secrets.token_bytes(8), "big") or 1,
+                is_remote=True,
+                trace_flags=TraceFlags(TraceFlags.SAMPLED),
+            )
+            parent = trace.set_span_in_context(NonRecordingSpan(remote))
+    with tracer().start_as_current_span(
+        name, context=parent, kind=kind, attributes=attributes, record_exception=False
+    ) as current_span:
+        yield current_span
+
+
+def fail(current: Span, description: str) -> None:
+    current.set_status(Status(StatusCode.ERROR, description))

@@ -1,0 +1,102 @@
+"""Conversion of audit queries and records between protobuf and `audit`/`tools` types."""
+
+from __future__ import annotations
+
+from datetime import UTC
+
+from google.protobuf import timestamp_pb2
+
+from agentd.v1 import agent_service_pb2 as pb
+from agentd.v1 import audit_pb2
+from audit.records import AuditQuery, RpcRecord
+from core.errors import FieldViolation, InvalidArgumentError
+from server import paging
+from server.convert import dict_to_struct, to_duration
+from tools.audit import ToolCallRecord
+
+DEFAULT_PAGE_SIZE = 100
+MAX_PAGE_SIZE = 1000
+MAX_FILTER_LENGTH = 256
+_KINDS = {audit_pb2.AUDIT_KIND_RPC: "rpc", audit_pb2.AUDIT_KIND_TOOL_CALL: "tool_call"}
+
+
+def audit_query(request: pb.ListAuditRecordsRequest, tenant: str) -> AuditQuery:
+    kind = _KINDS.get(request.kind)
+    violations = []
+    if kind is None:
+        violations.append(FieldViolation("kind", "must be AUDIT_KIND_RPC or AUDIT_KIND_TOOL_CALL"))
+    for name in ("principal_id", "tool_name", "outcome", "task_id"):
+        if len(getattr(request, name)) > MAX_FILTER_LENGTH:
+            violations.append(FieldViolation(name, f"is longer than {MAX_FILTER_LENGTH}"))
+    if violations:
+        raise InvalidArgumentError(violations)
+    assert kind is not None
+    return AuditQuery(
+        tenant=tenant,
+        kind="rpc" if kind == "rpc" else "tool_call",
+        principal_id=request.principal_id,
+        tool_name=request.tool_name,
+        outcome=request.outcome,
+        task_id=request.task_id,
+        since=request.since.ToDatetime(UTC) if request.HasField("since") else None,
+        until=request.until.ToDatetime(UTC) if request.HasField("until") else None,
+        limit=paging.page_size(request.page_size, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) + 1,
+        after_id=paging.decode_position(request.page_token),
+    )
+
+
+def _stamp(moment: object) -> timestamp_pb2.Timestamp:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromDatetime(moment)  # type: ignore[arg-type]
+    return stamp
+
+
+def rpc_record_to_proto(record: RpcRecord) -> audit_pb2.AuditRecord:
+    return audit_pb2.AuditRecord(
+        rpc=audit_pb2.RpcAuditRecord(
+            time=_stamp(record.time),
+            principal_id=record.principal_id,
+            tenant=record.tenant,
+            method=record.method,
+            code=record.code,
+            duration=to_duration(record.duration_seconds),
+            trace_id=record.trace_id,
+            request_digest=record.request_digest,
+            task_id=record.task_id,
+        )
+    )
+
+
+def tool_record_to_proto(record: ToolCallRecord) -> audit_pb2.AuditRecord:
+    return audit_pb2.AuditRecord(
+        tool_call=audit_pb2.ToolCallAuditRecord(
+            call_id=record.call_id,
+            time=_stamp(record.time),
+            principal_id=record.principal_id,
+            tenant=record.tenant,
+            trace_id=record.trace_id,
+            tool_name=record.tool_name,
+            arguments=dict_to_struct(dict(record.arguments)),
+            decision=record.decision,
+            rule=record.rule,
+            outcome=record.outcome,
+            result_digest=record.result_digest,
+            duration=to_duration(record.duration_seconds),
+            task_id=record.task_id,
+            approval=record.approval,
+            approved_by=record.approved_by,
+            approval_comment=record.approval_comment,
+        )
+    )
+
+
+def audit_page(
+    rows: list[tuple[int, RpcRecord]] | list[tuple[int, ToolCallRecord]], size: int
+) -> pb.ListAuditRecordsResponse:
+    page, more = rows[:size], len(rows) > size
+    records = [
+        rpc_record_to_proto(r) if isinstance(r, RpcRecord) else tool_record_to_proto(r)
+        for _, r in page
+    ]
+    token = paging.encode_position(page[-1][0]) if more else ""
+    return pb.ListAuditRecordsResponse(records=records, next_page_token=token)

@@ -1,0 +1,72 @@
+"""Rate limits: token buckets per principal and per tenant, per method.
+
+Runs after authentication (it needs the principal). A call over either
+limit is answered RESOURCE_EXHAUSTED (reason RATE_LIMITED) with a
+`google.rpc.RetryInfo` saying when a token is back. Buckets live in the
+process: with N replicas behind a balancer a caller gets up to N times the
+rate.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import grpc
+
+from core.errors import RateLimitedError
+from core.metrics import RATE_LIMITED
+from core.rate_limits import RateLimiter
+from server.interceptors.auth import current_principal
+from server.interceptors.wrapping import Context, Handler, wrap
+from server.status import rich_status, trailing_metadata
+
+LIMITED_SERVICES = ("/agentd.v1.AgentService/",)
+
+
+class RateLimitInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+    def __init__(
+        self,
+        per_principal: RateLimiter,
+        per_tenant: RateLimiter,
+        services: Sequence[str] = LIMITED_SERVICES,
+    ) -> None:
+        self._principal = per_principal
+        self._tenant = per_tenant
+        self._services = tuple(services)
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> Handler:
+        handler = await continuation(handler_call_details)
+        full = handler_call_details.method
+        if handler is None or not full.startswith(self._services):
+            return handler
+        method = full.rsplit("/", 1)[-1]
+
+        @asynccontextmanager
+        async def limited(request: Any, context: Context) -> AsyncIterator[None]:
+            principal = current_principal()
+            for scope, limiter, key in (
+                ("principal", self._principal, f"{principal.tenant}\x00{principal.id}"),
+                ("tenant", self._tenant, principal.tenant),
+            ):
+                wait = limiter.take(key, method)
+                if wait > 0:
+                    RATE_LIMITED.labels(method, scope).inc()
+                    rate = limiter.rate_for(method)
+                    assert rate is not None
+                    error = RateLimitedError(
+                        f"rate limit of the {scope} for {method} reached "
+                        f"({rate.calls} per {rate.seconds:g} s); retry in {math.ceil(wait)} s",
+                        retry_after_seconds=round(wait, 3),
+                    )
+                    code, status = rich_status(error)
+                    await context.abort(code, status.message, trailing_metadata(status))
+            yield
+
+        return wrap(handler, limited)

@@ -1,0 +1,80 @@
+"""Tracing: one server span per RPC on the caller's trace, and the trace id for the call.
+
+The W3C `traceparent` (and `tracestate`) of the request continue the
+caller's trace; without one a new trace starts. The call's trace id, which
+every event, log line and audit record of the call carries, is the span's
+(or, with no tracer provider installed, the `traceparent`'s or a new one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from typing import Any
+
+import grpc
+import structlog
+from opentelemetry import propagate
+from opentelemetry.trace import SpanKind
+
+from core.identity import new_trace_id
+from core.tracing import fail, trace_id_of, tracer
+from server.interceptors.wrapping import Context, Handler, final_code, wrap
+
+_TRACE_ID: ContextVar[str | None] = ContextVar("agentd_trace_id", default=None)
+
+
+def current_trace_id() -> str | None:
+    """The trace id of the call being served (None outside an RPC)."""
+    return _TRACE_ID.get()
+
+
+def _carrier(metadata: Any) -> dict[str, str]:
+    return {
+        key: value
+        for key, value in metadata or ()
+        if key in ("traceparent", "tracestate") and isinstance(value, str)
+    }
+
+
+class TracingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> Handler:
+        handler: Handler | None = await continuation(handler_call_details)
+        if handler is None:  # an unknown method: grpc answers UNIMPLEMENTED
+            return handler  # type: ignore[return-value]  # grpc's stubs omit None
+        method = handler_call_details.method
+        service, _, name = method.lstrip("/").partition("/")
+        carrier = _carrier(handler_call_details.invocation_metadata)
+
+        @asynccontextmanager
+        async def traced(request: Any, context: Context) -> AsyncIterator[None]:
+            parent = propagate.extract(carrier)
+            with tracer().start_as_current_span(
+                method.lstrip("/"),
+                context=parent,
+                kind=SpanKind.SERVER,
+                attributes={"rpc.system": "grpc", "rpc.service": service, "rpc.method": name},
+                record_exception=False,
+            ) as span:
+                trace_id = trace_id_of(span) or new_trace_id()
+                token = _TRACE_ID.set(trace_id)
+                structlog.contextvars.bind_contextvars(trace_id=trace_id)
+                error: BaseException | None = None
+                try:
+                    yield
+                except BaseException as exc:
+                    error = exc
+                    raise
+                finally:
+                    code = final_code(context, error)
+                    span.set_attribute("rpc.grpc.status_code", code)
+                    if code not in ("OK", "CANCELLED"):
+                        fail(span, code)
+                    _TRACE_ID.reset(token)
+
+        return wrap(handler, traced)

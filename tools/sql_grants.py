@@ -1,0 +1,88 @@
+"""Tool grants in SQL (SQLite or PostgreSQL)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from db.schema import tool_grants
+from tools.grants import Grant, TimeWindow
+from tools.model import PermissionLevel
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+def _grant(row: Any) -> Grant:
+    conditions = row.conditions or {}
+    window = conditions.get("window")
+    created_at = _aware(row.created_at)
+    assert created_at is not None
+    return Grant(
+        grant_id=row.grant_id,
+        tenant=row.tenant,
+        subject=row.subject,
+        tool=row.tool,
+        level=PermissionLevel[row.level],
+        created_at=created_at,
+        created_by=row.created_by,
+        expires_at=_aware(row.expires_at),
+        window=TimeWindow.parse(window) if window else None,
+        arguments={k: tuple(v) for k, v in (conditions.get("arguments") or {}).items()},
+        requires_approval=row.requires_approval,
+        revoked_at=_aware(row.revoked_at),
+    )
+
+
+class SqlGrantStore:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+
+    async def add(self, grant: Grant) -> None:
+        conditions: dict[str, Any] = {
+            "window": str(grant.window) if grant.window else None,
+            "arguments": {k: list(v) for k, v in grant.arguments.items()},
+        }
+        async with self._engine.begin() as connection:
+            await connection.execute(
+                insert(tool_grants).values(
+                    grant_id=grant.grant_id,
+                    tenant=grant.tenant,
+                    subject=grant.subject,
+                    tool=grant.tool,
+                    level=grant.level.name,
+                    conditions=conditions,
+                    requires_approval=grant.requires_approval,
+                    created_by=grant.created_by,
+                    created_at=grant.created_at,
+                    expires_at=grant.expires_at,
+                    revoked_at=grant.revoked_at,
+                )
+            )
+
+    async def revoke(self, grant_id: str) -> bool:
+        async with self._engine.begin() as connection:
+            result = await connection.execute(
+                update(tool_grants)
+                .where(tool_grants.c.grant_id == grant_id, tool_grants.c.revoked_at.is_(None))
+                .values(revoked_at=datetime.now(UTC))
+            )
+        return bool(result.rowcount)
+
+    async def list(
+        self, tenant: str | None = None, *, include_revoked: bool = False
+    ) -> list[Grant]:
+        query = select(tool_grants).order_by(tool_grants.c.created_at, tool_grants.c.grant_id)
+        if tenant is not None:
+            query = query.where(tool_grants.c.tenant == tenant)
+        if not include_revoked:
+            query = query.where(tool_grants.c.revoked_at.is_(None))
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [_grant(row) for row in rows]
