@@ -56,7 +56,7 @@ class SqlAuditReader:
         if query.task_id:
             statement = statement.where(table.c.task_id == query.task_id)
         statement = _window(statement, table, query)
-        return [(row["id"], _rpc(row)) for row in await self._rows(statement, query)]
+        return [(row["id"], rpc_from_row(row)) for row in await self._rows(statement, query)]
 
     async def tool_calls(self, query: AuditQuery) -> list[tuple[int, ToolCallRecord]]:
         table = tool_call_audit
@@ -70,7 +70,7 @@ class SqlAuditReader:
         if query.task_id:
             statement = statement.where(table.c.task_id == query.task_id)
         statement = _window(statement, table, query)
-        return [(row["id"], _tool_call(row)) for row in await self._rows(statement, query)]
+        return [(row["id"], tool_call_from_row(row)) for row in await self._rows(statement, query)]
 
     async def _rows(self, statement: Any, query: AuditQuery) -> list[Any]:
         async with self._engine.connect() as connection:
@@ -86,7 +86,7 @@ def _window(statement: Any, table: Any, query: AuditQuery) -> Any:
     return statement
 
 
-def _rpc(row: Any) -> RpcRecord:
+def rpc_from_row(row: Any) -> RpcRecord:
     return RpcRecord(
         time=_aware(row["time"]),
         principal_id=row["principal_id"],
@@ -100,7 +100,7 @@ def _rpc(row: Any) -> RpcRecord:
     )
 
 
-def _tool_call(row: Any) -> ToolCallRecord:
+def tool_call_from_row(row: Any) -> ToolCallRecord:
     return ToolCallRecord(
         call_id=row["call_id"],
         time=_aware(row["time"]),

@@ -1,0 +1,122 @@
+"""Grants through the real server, auth on and default deny: CallTool, ListTools, and the
+tools an agent may use, whatever its model or a tool's output asks for."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from agentd.v1 import tasks_pb2
+from clients import errors as client_errors
+from tests.helpers import recording_http_server
+from tests.integration.harness import assert_well_formed, final, of_kind
+from tests.integration.trust import trusted
+
+FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
+
+
+async def test_call_tool_needs_a_grant_and_keeps_its_conditions(tmp_path: Path) -> None:
+    with recording_http_server() as (url, received):
+        async with trusted(tmp_path, grants_refresh_seconds=0.2) as t:
+            alice = await t.client("acme", "alice", "analyst")
+            with pytest.raises(client_errors.PermissionDeniedError, match="no grant"):
+                await alice.call_tool("calculator", {"expression": "1+1"})
+            assert await alice.list_tools() == []
+
+            await t.grant("acme", "role:analyst", "category:math", "read")
+            allowed = f"{url}/record/"
+            web = await t.grant(
+                "acme", "principal:alice", "http_request", "write", arguments={"url": (allowed,)}
+            )
+            assert [tool.name for tool in await alice.list_tools()] == [
+                "calculator",
+                "http_request",
+            ]
+            assert (await alice.call_tool("calculator", {"expression": "6*7"})).text == "42"
+            ok = await alice.call_tool(
+                "http_request", {"url": f"{url}/record/1", "method": "POST", "body": "in"}
+            )
+            assert not ok.HasField("error")
+            for outside in (f"{url}/json", f"{url}/recordings", "http://127.0.0.1:1/record/x"):
+                with pytest.raises(client_errors.PermissionDeniedError, match="not under"):
+                    await alice.call_tool(
+                        "http_request", {"url": outside, "method": "POST", "body": "out"}
+                    )
+            assert received == ["in"]  # nothing outside the prefix was sent
+
+            # Another tenant's principal of the same name gets nothing from acme's grants.
+            twin = await t.client("globex", "alice", "analyst")
+            with pytest.raises(client_errors.PermissionDeniedError):
+                await twin.call_tool("calculator", {"expression": "1+1"})
+
+            # Revoked: refused once the grants are reloaded (every 0.2 s here).
+            assert await t.server.grants.revoke(web.grant_id)
+            await asyncio.sleep(0.6)
+            with pytest.raises(client_errors.PermissionDeniedError):
+                await alice.call_tool("http_request", {"url": f"{url}/record/2"})
+
+            records = await t.tool_records("acme")
+            decided = [(r.tool_name, r.decision, r.rule.split(":")[0], r.outcome) for r in records]
+            assert decided == [
+                ("calculator", "denied", "default", "denied"),
+                ("calculator", "allowed", "grant", "ok"),
+                ("http_request", "allowed", "grant", "ok"),
+                *[("http_request", "denied", "grant", "denied")] * 3,
+                ("http_request", "denied", "default", "denied"),
+            ]
+            assert records[2].rule == f"grant:{web.grant_id}"
+
+
+async def test_a_grant_outside_its_time_window_does_not_apply(tmp_path: Path) -> None:
+    async with trusted(tmp_path) as t:
+        alice = await t.client("acme", "alice")
+        # A window that is never now: the minute that ended an hour ago, every day.
+        from datetime import UTC, datetime, timedelta
+
+        past = datetime.now(UTC) - timedelta(hours=1)
+        window = f"{past:%H:%M}-{past + timedelta(minutes=1):%H:%M}"
+        grant = await t.grant("acme", "principal:alice", "calculator", "read", window=window)
+        with pytest.raises(client_errors.PermissionDeniedError, match="valid only"):
+            await alice.call_tool("calculator", {"expression": "1+1"})
+        assert (await t.tool_records("acme"))[-1].rule == f"grant:{grant.grant_id}"
+
+
+async def test_an_agent_acts_with_its_callers_permissions_whatever_a_tool_output_says(
+    tmp_path: Path,
+) -> None:
+    with recording_http_server() as (url, _):
+        replies = [
+            {"tool_calls": [{"name": "http_request", "arguments": {"url": f"{url}/injection"}}]},
+            # The model obeys the injected text and asks for a tool the caller may not use.
+            {
+                "tool_calls": [
+                    {"name": "write_file", "arguments": {"path": "pwned.txt", "content": "owned"}}
+                ]
+            },
+            {"text": "The quarterly number is 42."},
+        ]
+        async with trusted(tmp_path, replies) as t:
+            alice = await t.client("acme", "alice")
+            await t.grant(
+                "acme", "principal:alice", "http_request", "write", arguments={"url": (url,)}
+            )
+            events = [e async for e in alice.execute("summarise the report", mode=FC)]
+            assert_well_formed(events)
+            assert "42" in final(events).text
+            offered = [tool["function"]["name"] for tool in t.llm.requests[0]["tools"]]
+            assert offered == ["http_request"]  # the model is shown only what alice may use
+            finished = of_kind(events, "tool_call_finished")
+            assert [f.tool_name for f in finished] == ["http_request", "write_file"]
+            assert "not available to this task" in finished[1].error.message
+            assert not (tmp_path / "workspace" / "pwned.txt").exists()
+            refused = [r for r in await t.tool_records("acme") if r.tool_name == "write_file"]
+            assert len(refused) == 1
+            assert (refused[0].decision, refused[0].rule, refused[0].outcome) == (
+                "denied",
+                "default:deny",
+                "denied",
+            )
+            assert refused[0].task_id == events[0].task_id
+            assert refused[0].arguments == {"path": "pwned.txt", "content": "owned"}

@@ -1,0 +1,125 @@
+"""A server with authentication on and default deny, and helpers to give callers keys
+and grants and to read what the audit log kept."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from agent.llm.fake_server import FakeOpenAIServer
+from audit.records import AuditQuery, RpcRecord
+from audit.sql import SqlAuditReader, rpc_from_row
+from auth.keys import new_key
+from clients.client import AgentClient
+from db.schema import rpc_audit
+from server.app import AgentdServer
+from server.settings import Settings
+from tools.audit import ToolCallRecord
+from tools.grants import Grant, TimeWindow, new_grant_id
+from tools.model import PermissionLevel
+from tools.permissions import GrantPolicy
+
+
+@dataclass
+class Trust:
+    server: AgentdServer
+    llm: FakeOpenAIServer
+    clients: list[AgentClient] = field(default_factory=list)
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.server.port}"
+
+    async def client(self, tenant: str, principal: str, *roles: str, **options: Any) -> AgentClient:
+        """A client holding a new API key of `principal` in `tenant`."""
+        key, plaintext = new_key(tenant, principal, roles)
+        await self.server.keys.add(key)
+        client = AgentClient(self.address, api_key=plaintext, timeout=20, **options)
+        self.clients.append(client)
+        return client
+
+    async def grant(
+        self,
+        tenant: str,
+        subject: str,
+        tool: str,
+        level: str = "admin",
+        *,
+        window: str | None = None,
+        arguments: dict[str, tuple[str, ...]] | None = None,
+        requires_approval: bool = False,
+    ) -> Grant:
+        grant = Grant(
+            grant_id=new_grant_id(),
+            tenant=tenant,
+            subject=subject,
+            tool=tool,
+            level=PermissionLevel[level.upper()],
+            created_at=datetime.now(UTC),
+            created_by="test",
+            window=TimeWindow.parse(window) if window else None,
+            arguments=arguments or {},
+            requires_approval=requires_approval,
+        )
+        await self.server.grants.add(grant)
+        await self.refresh()
+        return grant
+
+    async def refresh(self) -> None:
+        policy = self.server.registry.policy
+        assert isinstance(policy, GrantPolicy)
+        await policy.refresh(self.server.grants)
+
+    async def tool_records(self, tenant: str) -> list[ToolCallRecord]:
+        rows = await SqlAuditReader(self.server.database).tool_calls(
+            AuditQuery(tenant, "tool_call", limit=10_000)
+        )
+        return [record for _, record in rows]
+
+    async def rpc_records(self) -> list[RpcRecord]:
+        """Every RPC record of every tenant (refused callers' included), oldest first."""
+        async with self.server.database.connect() as connection:
+            rows = (await connection.execute(select(rpc_audit).order_by("id"))).mappings()
+            return [rpc_from_row(row) for row in rows]
+
+
+@asynccontextmanager
+async def trusted(
+    tmp_path: Path, replies: Sequence[Any] = (), **settings: Any
+) -> AsyncIterator[Trust]:
+    """agentd with auth on, default deny, no rate limits unless asked, a scripted model."""
+    async with FakeOpenAIServer(list(replies)) as llm:
+        config = Settings(
+            **{
+                "address": "127.0.0.1:0",
+                "workspace_dir": tmp_path / "workspace",
+                "database_url": f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
+                "llm_base_url": llm.base_url,
+                "llm_api_key": "test-key",
+                "llm_model": "fake-model",
+                "grace_period_seconds": 1.0,
+                "auth": "on",
+                "auth_cache_seconds": 0,
+                "tool_permission": "deny",
+                "rate_limits": "",
+                "tenant_rate_limits": "",
+                "metrics_address": "",
+                "http_allowed_networks": ["127.0.0.1/32"],
+                **settings,
+            }
+        )
+        (tmp_path / "workspace").mkdir(parents=True, exist_ok=True)
+        server = await AgentdServer.start(config)
+        trust = Trust(server, llm)
+        try:
+            yield trust
+        finally:
+            for client in trust.clients:
+                await client.close()
+            await server.shutdown(grace=0)
