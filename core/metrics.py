@@ -73,3 +73,6 @@ RATE_LIMITED = Counter(
     "agentd_rate_limited", "Calls refused by a rate limit, by method and scope.",
     ["method", "scope"], registry=REGISTRY,
 )  # fmt: skip
+
+for _passed in ("true", "false"):  # both series exist from the start (a rate needs both)
+    REFLECTIONS.labels(_passed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 import redis.asyncio as redis
@@ -377,16 +378,33 @@ async def _announce_auth(running: AgentdServer) -> None:
     )
 
 
-def start_metrics(address: str, running: AgentdServer) -> str:
-    """Serve /metrics on `address` (in a thread); returns host:port, or "" when off."""
+@dataclass
+class MetricsEndpoint:
+    """The Prometheus endpoint, served from a thread of its own."""
+
+    address: str
+    http: Any
+
+    def stop(self) -> None:
+        self.http.shutdown()
+        self.http.server_close()
+
+
+def start_metrics(address: str, running: AgentdServer) -> MetricsEndpoint | None:
+    """Serve /metrics on `address` (host:port; port 0 picks one), or nothing when empty."""
     if not address:
-        return ""
+        return None
     from prometheus_client import start_http_server
 
     host, _, port = address.rpartition(":")
     TASKS_IN_FLIGHT.set_function(running.engine.running_count)
-    http, _thread = start_http_server(int(port), addr=host.strip("[]"), registry=REGISTRY)
-    return f"{host}:{http.server_port}"
+    try:
+        http, _thread = start_http_server(int(port), addr=host.strip("[]"), registry=REGISTRY)
+    except OSError as error:
+        raise OSError(
+            f"cannot serve metrics on {address} (AGENTD_METRICS_ADDRESS): {error}"
+        ) from error
+    return MetricsEndpoint(f"{host}:{http.server_port}", http)
 
 
 async def serve(settings: Settings) -> None:
@@ -404,7 +422,7 @@ async def serve(settings: Settings) -> None:
         llm=settings.llm_model or "not configured",
         task_store="redis" if settings.redis_url else "in-process",
         replica=running.engine.replica,
-        metrics=f"http://{metrics}/metrics" if metrics else "off",
+        metrics=f"http://{metrics.address}/metrics" if metrics else "off",
         traces_exported=exporting,
     )
     if not running.engine.configured:
@@ -421,3 +439,5 @@ async def serve(settings: Settings) -> None:
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     await running.shutdown()
+    if metrics is not None:
+        metrics.stop()

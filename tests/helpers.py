@@ -243,3 +243,26 @@ async def fresh_postgres_database() -> AsyncIterator[str]:
                 await connection.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
     finally:
         await admin.dispose()
+
+
+def varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def proto_field(tag: int, payload: bytes) -> bytes:
+    return bytes([tag]) + varint(len(payload)) + payload
+
+
+def nested_struct(depth: int) -> bytes:
+    """Struct{"a": Value{struct_value: Struct{"a": ...}}} `depth` levels deep, as raw bytes."""
+    value = proto_field(0x1A, b"leaf")  # Value.string_value
+    for _ in range(depth):
+        entry = proto_field(0x0A, b"a") + proto_field(0x12, value)  # map entry: key, value
+        struct = proto_field(0x0A, entry)  # Struct.fields
+        value = proto_field(0x2A, struct)  # Value.struct_value
+    return struct

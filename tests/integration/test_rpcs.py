@@ -18,7 +18,7 @@ from clients import errors as client_errors
 from clients.client import AgentClient, to_python
 from server.app import AgentdServer
 from server.settings import Settings
-from tests.helpers import http_server
+from tests.helpers import http_server, nested_struct, proto_field
 from tools.audit import InMemoryAuditLog
 from tools.registry import ToolRegistry
 
@@ -174,29 +174,6 @@ async def test_garbage_bytes_are_rejected_and_server_keeps_serving(server: Agent
         assert ok.text == "42"
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _field(tag: int, payload: bytes) -> bytes:
-    return bytes([tag]) + _varint(len(payload)) + payload
-
-
-def _nested_struct(depth: int) -> bytes:
-    """Struct{"a": Value{struct_value: Struct{"a": ...}}} `depth` levels deep, as raw bytes."""
-    value = _field(0x1A, b"leaf")  # Value.string_value
-    for _ in range(depth):
-        entry = _field(0x0A, b"a") + _field(0x12, value)  # map entry: key, value
-        struct = _field(0x0A, entry)  # Struct.fields
-        value = _field(0x2A, struct)  # Value.struct_value
-    return struct
-
-
 async def test_absurdly_nested_arguments_are_refused(server: AgentdServer) -> None:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
         raw = channel.unary_unary(
@@ -204,11 +181,11 @@ async def test_absurdly_nested_arguments_are_refused(server: AgentdServer) -> No
             request_serializer=lambda b: b,
             response_deserializer=lambda b: b,
         )
-        request = _field(0x0A, b"json_query") + _field(0x12, _nested_struct(500))
+        request = proto_field(0x0A, b"json_query") + proto_field(0x12, nested_struct(500))
         with pytest.raises(grpc.aio.AioRpcError) as info:
             await raw(request, timeout=10)
         assert info.value.code() is grpc.StatusCode.INVALID_ARGUMENT
-        shallow = _field(0x0A, b"json_query") + _field(0x12, _nested_struct(3))
+        shallow = proto_field(0x0A, b"json_query") + proto_field(0x12, nested_struct(3))
         with pytest.raises(grpc.aio.AioRpcError) as bad_args:
             await raw(shallow, timeout=10)  # decodes, but misses "expression" and "data"
         assert bad_args.value.code() is grpc.StatusCode.INVALID_ARGUMENT

@@ -1,0 +1,113 @@
+"""The RPC audit log and ListAuditRecords through the real server with auth on."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import grpc
+import pytest
+
+from agentd.v1 import agent_service_pb2 as pb
+from agentd.v1 import tasks_pb2
+from clients import errors as client_errors
+from clients.client import AgentClient
+from tests.integration.trust import trusted
+
+FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
+TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
+TRACEPARENT = f"00-{TRACE_ID}-00f067aa0ba902b7-01"
+
+
+async def test_every_rpc_is_recorded_with_its_outcome(tmp_path: Path) -> None:
+    async with trusted(tmp_path, [{"text": "hello"}]) as t:
+        alice = await t.client("acme", "alice", metadata=[("traceparent", TRACEPARENT)])
+        await t.grant("acme", "principal:alice", "calculator", "read")
+        await alice.call_tool("calculator", {"expression": "1+1"})
+        with pytest.raises(client_errors.TaskNotFoundError):
+            await alice.get_task("task_unknown")
+        events = [e async for e in alice.execute("say hello", mode=FC)]
+        task_id = events[0].task_id
+        async with AgentClient(t.address) as stranger:
+            with pytest.raises(client_errors.UnauthenticatedError):
+                await stranger.list_tools()
+        async with grpc.aio.insecure_channel(t.address) as channel:
+            garbage = channel.unary_unary(
+                "/agentd.v1.AgentService/GetTask",
+                request_serializer=lambda b: b,
+                response_deserializer=lambda b: b,
+            )
+            with pytest.raises(grpc.aio.AioRpcError):
+                await garbage(b"\xff\xff\xff", metadata=alice._metadata)
+        await alice.health()  # probes are counted in metrics, not audited
+
+        records = await t.rpc_records()
+        summary = [(r.principal_id, r.method.rsplit("/", 1)[-1], r.code) for r in records]
+        assert summary == [
+            ("alice", "CallTool", "OK"),
+            ("alice", "GetTask", "NOT_FOUND"),
+            ("alice", "Execute", "OK"),
+            ("unauthenticated", "ListTools", "UNAUTHENTICATED"),
+            ("alice", "GetTask", "INVALID_ARGUMENT"),
+        ]
+        call_tool, get_task, execute, refused, malformed = records
+        assert {r.trace_id for r in (call_tool, get_task, execute)} == {TRACE_ID}
+        assert {e.trace_id for e in events} == {TRACE_ID}
+        expected = pb.CallToolRequest(tool_name="calculator")
+        expected.arguments.update({"expression": "1+1"})
+        assert call_tool.request_digest == hashlib.sha256(expected.SerializeToString()).hexdigest()
+        assert malformed.request_digest == hashlib.sha256(b"\xff\xff\xff").hexdigest()
+        assert (get_task.task_id, execute.task_id) == ("task_unknown", task_id)
+        assert refused.tenant == ""
+        assert execute.duration_seconds > 0
+        assert all(r.tenant == "acme" for r in records if r is not refused)
+
+
+async def test_list_audit_records_is_for_auditors_of_the_same_tenant(tmp_path: Path) -> None:
+    async with trusted(tmp_path, [{"text": "hello"}]) as t:
+        alice = await t.client("acme", "alice")
+        dana = await t.client("acme", "dana", "auditor")
+        eve = await t.client("globex", "eve", "auditor")
+        await t.grant("acme", "principal:alice", "calculator", "read")
+        for expression in ("1+1", "2+2", "3+3"):
+            await alice.call_tool("calculator", {"expression": expression})
+        with pytest.raises(client_errors.PermissionDeniedError):
+            await alice.call_tool("read_file", {"path": "x"})
+        events = [e async for e in alice.execute("say hello", mode=FC)]
+        task_id = events[0].task_id
+
+        with pytest.raises(client_errors.PermissionDeniedError, match="auditor"):
+            await alice.list_audit_records("tool_call")
+        page = await dana.list_audit_records("tool_call", page_size=2)
+        assert len(page.records) == 2
+        rest = await dana.list_audit_records("tool_call", page_token=page.next_page_token)
+        tools = [r.tool_call for r in [*page.records, *rest.records]]
+        assert [(c.tool_name, c.outcome) for c in tools] == [
+            ("calculator", "ok"),
+            ("calculator", "ok"),
+            ("calculator", "ok"),
+            ("read_file", "denied"),
+        ]
+        assert rest.next_page_token == ""
+        denied = await dana.list_audit_records("tool_call", outcome="denied")
+        assert [r.tool_call.rule for r in denied.records] == ["default:deny"]
+        mine = await dana.list_audit_records("rpc", principal_id="alice", outcome="OK")
+        assert {r.rpc.method.rsplit("/", 1)[-1] for r in mine.records} == {"CallTool", "Execute"}
+        of_task = await dana.list_audit_records("rpc", task_id=task_id)
+        assert [r.rpc.method.rsplit("/", 1)[-1] for r in of_task.records] == ["Execute"]
+
+        # Another tenant's auditor sees none of it, and acme's task is NOT_FOUND to them,
+        # exactly as an unknown id is.
+        theirs = await eve.list_audit_records("tool_call")
+        assert list(theirs.records) == []
+        with pytest.raises(client_errors.TaskNotFoundError) as foreign:
+            await eve.list_audit_records("rpc", task_id=task_id)
+        with pytest.raises(client_errors.TaskNotFoundError) as unknown:
+            await eve.list_audit_records("rpc", task_id="task_000000000000000000000000")
+        assert str(foreign.value).replace(task_id, "ID") == str(unknown.value).replace(
+            "task_000000000000000000000000", "ID"
+        )
+        with pytest.raises(client_errors.InvalidArgumentError):
+            await dana.list_audit_records("rpc", page_token="forged")
+        with pytest.raises(client_errors.InvalidArgumentError):
+            await dana.list_audit_records("rpc", page_size=5000)
