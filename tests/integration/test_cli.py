@@ -144,3 +144,88 @@ def test_keys_create_list_revoke_against_a_server_with_auth_on(tmp_path: Path) -
         assert keys("revoke", key_id).returncode == 1  # already revoked
         time.sleep(5.5)  # the server trusts a looked-up key for AGENTD_AUTH_CACHE_SECONDS (5)
         assert "UNAUTHENTICATED" in call("--api-key", plaintext).stderr
+
+
+def test_grants_and_audit_commands_against_a_server_with_default_deny(tmp_path: Path) -> None:
+    database = f"sqlite+aiosqlite:///{tmp_path / 'grants.db'}"
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "clients.cli", *args],
+            capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
+        )  # fmt: skip
+
+    def admin(*args: str) -> subprocess.CompletedProcess[str]:
+        """`agentd [--json] keys|grants --database-url URL ...`"""
+        flags = [a for a in args[:1] if a == "--json"]
+        command, *rest = args[len(flags) :]
+        return run(*flags, command, "--database-url", database, *rest)
+
+    def key(principal: str, *roles: str) -> str:
+        role_args = [part for role in roles for part in ("--role", role)]
+        made = admin("keys", "create", "--tenant", "acme", "--principal", principal,
+                     *role_args)  # fmt: skip
+        assert made.returncode == 0, made.stderr
+        return made.stdout.strip().splitlines()[-1]
+
+    alice, dana = key("alice"), key("dana", "auditor")
+    granted = admin(
+        "grants", "grant", "--tenant", "acme", "--principal", "alice", "--tool",
+        "read_file", "--level", "read", "--allow", "path=reports/", "--for", "1h",
+        "--window", "00:00-24:00",
+    )  # fmt: skip
+    assert granted.returncode == 0, granted.stderr
+    grant_id = granted.stdout.split()[1].rstrip(":")
+    bad = admin("grants", "grant", "--tenant", "acme", "--role", "x", "--tool", "../etc",
+                "--level", "read")  # fmt: skip
+    assert bad.returncode == 2
+    assert "--tool" in bad.stderr
+    listed = admin("--json", "grants", "list", "--tenant", "acme")
+    (shown,) = [json.loads(line) for line in listed.stdout.splitlines()]
+    assert (shown["grant_id"], shown["subject"], shown["tool"], shown["level"]) == (
+        grant_id, "principal:alice", "read_file", "read",
+    )  # fmt: skip
+    assert shown["arguments"] == {"path": ["reports/"]}
+    assert shown["window"] == "00:00-24:00"
+    assert shown["expires_at"] is not None
+
+    env = {
+        "AGENTD_AUTH": "on",
+        "AGENTD_DATABASE_URL": database,
+        "AGENTD_TOOL_PERMISSION": "deny",
+        "AGENTD_GRANTS_REFRESH_SECONDS": "0.5",
+    }
+    with server_process(tmp_path / "server", env) as server:
+        (tmp_path / "server" / "workspace" / "reports").mkdir(parents=True)
+        (tmp_path / "server" / "workspace" / "reports" / "q3.txt").write_text("q3 figures")
+        (tmp_path / "server" / "workspace" / "salaries.txt").write_text("secret")
+
+        def read(path: str, api_key: str = alice) -> subprocess.CompletedProcess[str]:
+            return run("--address", server.address, "--api-key", api_key, "call-tool",
+                         "read_file", "--args", json.dumps({"path": path}))  # fmt: skip
+
+        assert read("reports/q3.txt").stdout.strip() == "q3 figures"
+        refused = read("salaries.txt")
+        assert refused.returncode == 1
+        assert "PERMISSION_DENIED" in refused.stderr
+        assert "secret" not in refused.stdout + refused.stderr
+
+        audit = run("--address", server.address, "--api-key", dana, "audit", "--jsonl",
+                      "--tool", "read_file")  # fmt: skip
+        assert audit.returncode == 0, audit.stderr
+        records = [json.loads(line) for line in audit.stdout.splitlines()]
+        assert [(r["outcome"], r["rule"]) for r in records] == [
+            ("ok", f"grant:{grant_id}"), ("denied", f"grant:{grant_id}"),
+        ]  # fmt: skip
+        denied = run("--address", server.address, "--api-key", dana, "audit", "--kind", "rpc",
+                       "--outcome", "PERMISSION_DENIED")  # fmt: skip
+        assert len(denied.stdout.strip().splitlines()) == 1
+        assert "CallTool" in denied.stdout
+        not_auditor = run("--address", server.address, "--api-key", alice, "audit")
+        assert not_auditor.returncode == 1
+        assert "PERMISSION_DENIED" in not_auditor.stderr
+
+        assert admin("grants", "revoke", grant_id).returncode == 0
+        assert admin("grants", "revoke", grant_id).returncode == 1
+        time.sleep(1.0)  # reloaded every AGENTD_GRANTS_REFRESH_SECONDS
+        assert "PERMISSION_DENIED" in read("reports/q3.txt").stderr
