@@ -528,6 +528,13 @@ class Engine:
 
     async def _run(self, run: TaskRun, gate: asyncio.Event) -> None:
         task_id = run.task.task_id
+        # The task's own asyncio task: every log line of its run names it (and its caller).
+        structlog.contextvars.bind_contextvars(
+            task_id=task_id,
+            trace_id=run.call.trace_id,
+            principal=run.call.principal.id,
+            tenant=run.call.principal.tenant,
+        )
         try:
             if run.resumed is None:
                 # Here rather than in start(): the caller's first event does not wait on SQL.
@@ -602,6 +609,14 @@ class Engine:
         except TaskAlreadyTerminalError:
             return  # a late end after a cancel: dropped
         await run.emit(ev.StatusChanged(status, previous, detail, task.stop_reason))
+        log.info(
+            "task ended",
+            status=status.value,
+            mode=task.mode.value,
+            stop_reason=task.stop_reason.value if task.stop_reason else "",
+            prompt_tokens=task.usage.prompt_tokens,
+            completion_tokens=task.usage.completion_tokens,
+        )
         try:
             await self._history.record(await self._store.get(task.tenant, task.task_id))
         except Exception:

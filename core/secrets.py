@@ -20,12 +20,13 @@ SECRET_KEY_WORDS = (
     "token",
     "api_key",
     "apikey",
-    "api-key",
     "authorization",
     "cookie",
     "credential",
+    "credentials",
     "private_key",
 )
+_SECRET_KEY = re.compile(r"(?:^|_)(?:" + "|".join(SECRET_KEY_WORDS) + r")(?:_|$)")
 BUILTIN_PATTERNS = (
     r"agd_[0-9a-f]{12}_[A-Za-z0-9_-]{20,}",  # agentd API keys
     r"(?i:bearer)\s+[A-Za-z0-9._~+/=-]{8,}",  # bearer credentials in any header or text
@@ -46,8 +47,10 @@ def configure(extra_patterns: Iterable[str] = ()) -> None:
 
 
 def secret_key(key: object) -> bool:
-    lowered = str(key).lower()
-    return any(word in lowered for word in SECRET_KEY_WORDS)
+    """Whether a key names a secret: `password`, `X-Api-Key`, `access_token`, `Set-Cookie`
+    do; `tokens`, `total_tokens`, `tokenizer` do not."""
+    words = re.sub(r"[^a-z0-9]+", "_", str(key).lower())
+    return _SECRET_KEY.search(words) is not None
 
 
 def scrub(text: str) -> str:

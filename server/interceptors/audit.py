@@ -1,7 +1,9 @@
 """Audit: one record per RPC, written before the response goes out (streams: when they end).
 
 It wraps authentication, so a refused call is recorded too (principal
-"unauthenticated"). The record holds the caller, the method, the final
+"unauthenticated"). grpc.aio sends the status as soon as a handler calls
+`context.abort`, so the handlers inside get a context whose `abort` writes
+the record first. The record holds the caller, the method, the final
 status code, the duration, the trace id, a SHA-256 of the request bytes as
 received and, when the call concerned a task, its id (`note_task`).
 """
@@ -26,7 +28,7 @@ from audit.records import RpcAuditSink, RpcRecord
 from core.identity import new_trace_id
 from server.interceptors.auth import current_principal
 from server.interceptors.tracing import current_trace_id
-from server.interceptors.wrapping import Context, Handler, final_code, wrap
+from server.interceptors.wrapping import Context, Handler, code_name, final_code, wrap
 
 log = structlog.get_logger(__name__)
 
@@ -37,6 +39,21 @@ UNAUDITED_METHODS = ("/grpc.health.v1.Health/",)
 @dataclass
 class _Facts:
     task_id: str = ""
+
+
+class _RecordingContext:
+    """The call's context, but `abort` waits for the audit record to be written first."""
+
+    def __init__(self, context: Context, before_abort: Callable[[Any], Awaitable[None]]) -> None:
+        self._context = context
+        self._before_abort = before_abort
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
+
+    async def abort(self, code: Any, details: str = "", trailing_metadata: Any = ()) -> None:
+        await self._before_abort(code)
+        await self._context.abort(code, details, trailing_metadata)
 
 
 _FACTS: ContextVar[_Facts | None] = ContextVar("agentd_audit_facts", default=None)
@@ -88,32 +105,44 @@ class AuditInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
             return handler
 
         @asynccontextmanager
-        async def audited(request: Any, context: Context) -> AsyncIterator[None]:
+        async def audited(request: Any, context: Context) -> AsyncIterator[Any]:
             started, clock = datetime.now(UTC), time.perf_counter()
             facts = _Facts()
             _FACTS.set(facts)
-            error: BaseException | None = None
-            try:
-                yield
-            except BaseException as exc:
-                error = exc
-                raise
-            finally:
+            written = False
+
+            async def record(code: str) -> None:
+                nonlocal written
+                if written:
+                    return
+                written = True
                 principal = current_principal()
-                record = RpcRecord(
+                entry = RpcRecord(
                     time=started,
                     principal_id=principal.id,
                     tenant=principal.tenant,
                     method=method,
-                    code=final_code(context, error),
+                    code=code,
                     duration_seconds=time.perf_counter() - clock,
                     trace_id=current_trace_id() or new_trace_id(),
                     request_digest=request_digest(request),
                     task_id=facts.task_id,
                 )
                 try:
-                    await self._write(record)
+                    await self._write(entry)
                 except Exception:
                     log.error("could not write the RPC audit record", method=method, exc_info=True)
+
+            async def before_abort(code: Any) -> None:
+                await record(code_name(code))
+
+            error: BaseException | None = None
+            try:
+                yield _RecordingContext(context, before_abort)
+            except BaseException as exc:
+                error = exc
+                raise
+            finally:
+                await record(final_code(context, error))
 
         return wrap(handler, audited)

@@ -3,7 +3,9 @@
 `around(request, context)` is entered in the call's own task before the
 method runs and left after it returned, raised or (for a stream) sent its
 last message, so context variables set inside are seen outside, and an
-exception raised on entry (an abort) stops the call before it runs.
+exception raised on entry (an abort) stops the call before it runs. What it
+yields, if not None, is the context the method (and the interceptors inside
+this one) are given instead of the call's own.
 """
 
 from __future__ import annotations
@@ -29,15 +31,15 @@ def wrap(handler: Handler, around: Around) -> Handler:
 
     def unary(behaviour: Any) -> Any:
         async def call(request: Any, context: Context) -> Any:
-            async with around(request, context):
-                return await behaviour(request, context)
+            async with around(request, context) as replaced:
+                return await behaviour(request, replaced or context)
 
         return call
 
     def streaming(behaviour: Any) -> Any:
         async def call(request: Any, context: Context) -> AsyncIterator[Any]:
-            async with around(request, context):
-                async for item in behaviour(request, context):
+            async with around(request, context) as replaced:
+                async for item in behaviour(request, replaced or context):
                     yield item
 
         return call
@@ -56,14 +58,15 @@ def final_code(context: Context, error: BaseException | None) -> str:
     """The name of the status code a call ended with."""
     if error is None:
         code = context.code()
-        return _name(code) if code is not None else "OK"
+        return code_name(code) if code is not None else "OK"
     if isinstance(error, asyncio.CancelledError):
         return "CANCELLED"
     code = context.code()
-    return _name(code) if code is not None else "UNKNOWN"
+    return code_name(code) if code is not None else "UNKNOWN"
 
 
-def _name(code: Any) -> str:
+def code_name(code: Any) -> str:
+    """OK, NOT_FOUND, ... for a grpc.StatusCode or its number."""
     if isinstance(code, grpc.StatusCode):
         return code.name
     if isinstance(code, int):

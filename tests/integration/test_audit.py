@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import tasks_pb2
+from audit.records import RpcAuditSink, RpcRecord
 from clients import errors as client_errors
 from clients.client import AgentClient
 from tests.integration.trust import trusted
@@ -111,3 +113,33 @@ async def test_list_audit_records_is_for_auditors_of_the_same_tenant(tmp_path: P
             await dana.list_audit_records("rpc", page_token="forged")
         with pytest.raises(client_errors.InvalidArgumentError):
             await dana.list_audit_records("rpc", page_size=5000)
+
+
+class SlowSink:
+    """Takes its time to store each record, as a loaded database would."""
+
+    def __init__(self, inner: RpcAuditSink) -> None:
+        self.inner = inner
+
+    async def write(self, record: RpcRecord) -> None:
+        await asyncio.sleep(0.3)
+        await self.inner.write(record)
+
+
+async def test_the_record_is_stored_before_the_caller_hears_back(tmp_path: Path) -> None:
+    async with trusted(tmp_path, [{"text": "hello"}]) as t:
+        t.server.audit._sink = SlowSink(t.server.audit._sink)
+        alice = await t.client("acme", "alice")
+        await t.grant("acme", "principal:alice", "calculator", "read")
+        await alice.call_tool("calculator", {"expression": "1+1"})
+        assert [r.code for r in await t.rpc_records()] == ["OK"]
+        with pytest.raises(client_errors.TaskNotFoundError):  # the servicer aborts
+            await alice.get_task("task_unknown")
+        assert [r.code for r in await t.rpc_records()][-1] == "NOT_FOUND"
+        async with AgentClient(t.address) as stranger:  # the auth interceptor aborts
+            with pytest.raises(client_errors.UnauthenticatedError):
+                await stranger.list_tools()
+        assert [r.code for r in await t.rpc_records()][-1] == "UNAUTHENTICATED"
+        [e async for e in alice.execute("say hello", mode=FC)]
+        assert [r.code for r in await t.rpc_records()][-1] == "OK"
+        assert len(await t.rpc_records()) == 4

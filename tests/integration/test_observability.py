@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import io
+import json
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import structlog
 from opentelemetry import propagate, trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -15,6 +18,8 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind
 
 from agentd.v1 import tasks_pb2
+from clients import errors as client_errors
+from server import logs
 from server.app import start_metrics
 from tests.integration.harness import assert_well_formed
 from tests.integration.trust import trusted
@@ -25,6 +30,8 @@ REPLIES = [
     {"text": "42"},
 ]
 EXPORTER = InMemorySpanExporter()
+TRACE_ID = "0af7651916cd43dd8448eb211c80319c"
+TRACEPARENT = f"00-{TRACE_ID}-b7ad6b7169203331-01"
 
 
 @pytest.fixture
@@ -137,3 +144,31 @@ async def test_the_metrics_endpoint_exposes_the_series_after_a_run(tmp_path: Pat
     assert 'agentd_rpcs_total{code="OK",method="/agentd.v1.AgentService/Execute"}' in text
     assert 'agentd_llm_tokens_total{kind="prompt",role=' in text
     assert 'agentd_reflections_total{passed="true"}' in text
+
+
+async def test_log_lines_carry_trace_task_and_principal_and_never_a_credential(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sink = io.StringIO()
+    monkeypatch.setattr("sys.stderr", sink)
+    logs.configure("info", "json")
+    try:
+        async with trusted(tmp_path, REPLIES) as t:
+            alice = await t.client("acme", "alice", metadata=[("traceparent", TRACEPARENT)])
+            await t.grant("acme", "principal:alice", "calculator", "read")
+            events = [e async for e in alice.execute("what is 6*7?", mode=FC)]
+            with pytest.raises(client_errors.TaskNotFoundError):
+                await alice.get_task("task_unknown")
+            key = alice._metadata[-1][1]
+    finally:
+        structlog.reset_defaults()
+    output = sink.getvalue()
+    lines = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
+    (ended,) = [line for line in lines if line["event"] == "task ended"]
+    assert ended["task_id"] == events[0].task_id
+    assert ended["trace_id"] == TRACE_ID
+    assert (ended["principal"], ended["tenant"]) == ("alice", "acme")
+    assert ended["prompt_tokens"] > 0  # token counts are not mistaken for secrets
+    (failed,) = [line for line in lines if line["event"] == "call failed"]
+    assert (failed["trace_id"], failed["principal"]) == (TRACE_ID, "alice")
+    assert key.removeprefix("Bearer ") not in output

@@ -92,3 +92,23 @@ def test_log_lines_carry_no_secret(monkeypatch: pytest.MonkeyPatch) -> None:
     assert API_KEY not in output
     assert JWT not in output
     assert "bad token" in output  # the rest of the message stays
+
+
+@pytest.mark.parametrize(
+    ("key", "secret"),
+    [
+        ("password", True),
+        ("X-Api-Key", True),
+        ("access_token", True),
+        ("Set-Cookie", True),
+        ("client_secret", True),
+        ("Authorization", True),
+        ("tokens", False),
+        ("total_tokens", False),
+        ("tokenizer", False),
+        ("secretary", False),
+        ("path", False),
+    ],
+)
+def test_secret_keys_are_whole_words(key: str, secret: bool) -> None:
+    assert secrets.secret_key(key) is secret
