@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -11,21 +10,20 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from audit.records import AuditQuery, RpcRecord
 from db.group_commit import GroupCommit
 from db.schema import rpc_audit, tool_call_audit
+from db.times import aware
 from tools.audit import ToolCallRecord
-
-
-def _aware(value: datetime) -> datetime:
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+from tools.sql_audit_log import tool_call_from_row
 
 
 class SqlRpcAuditLog:
     """RpcAuditSink committing each record before `write` returns (group commit)."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._rows = GroupCommit(engine, rpc_audit)
+    def __init__(self, engine: AsyncEngine, rows: GroupCommit | None = None) -> None:
+        self._rows = rows or GroupCommit(engine)
 
     async def write(self, record: RpcRecord) -> None:
         await self._rows.insert(
+            rpc_audit,
             {
                 "time": record.time,
                 "principal_id": record.principal_id[:256],
@@ -36,7 +34,7 @@ class SqlRpcAuditLog:
                 "trace_id": record.trace_id,
                 "request_digest": record.request_digest,
                 "task_id": record.task_id[:64],
-            }
+            },
         )
 
 
@@ -88,7 +86,7 @@ def _window(statement: Any, table: Any, query: AuditQuery) -> Any:
 
 def rpc_from_row(row: Any) -> RpcRecord:
     return RpcRecord(
-        time=_aware(row["time"]),
+        time=aware(row["time"]),
         principal_id=row["principal_id"],
         tenant=row["tenant"],
         method=row["method"],
@@ -97,25 +95,4 @@ def rpc_from_row(row: Any) -> RpcRecord:
         trace_id=row["trace_id"],
         request_digest=row["request_digest"],
         task_id=row["task_id"],
-    )
-
-
-def tool_call_from_row(row: Any) -> ToolCallRecord:
-    return ToolCallRecord(
-        call_id=row["call_id"],
-        time=_aware(row["time"]),
-        principal_id=row["principal_id"],
-        tenant=row["tenant"],
-        trace_id=row["trace_id"],
-        tool_name=row["tool_name"],
-        arguments=row["arguments"],
-        decision=row["decision"],
-        rule=row["rule"],
-        outcome=row["outcome"],
-        result_digest=row["result_digest"],
-        duration_seconds=row["duration_seconds"],
-        task_id=row["task_id"],
-        approval=row["approval"],
-        approved_by=row["approved_by"],
-        approval_comment=row["approval_comment"],
     )

@@ -29,11 +29,11 @@ def create_engine(url: str, *, schema: str | None = None) -> AsyncEngine:
         options["connect_args"] = {"server_settings": {"search_path": schema}}
     engine = create_async_engine(url, **options)
     if sqlite:
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        event.listen(engine.sync_engine, "connect", sqlite_pragmas)
     return engine
 
 
-def _sqlite_pragmas(connection: Any, record: Any) -> None:
+def sqlite_pragmas(connection: Any, record: Any) -> None:
     """WAL with synchronous=NORMAL: commits survive a crash of agentd without an fsync each;
     readers never block the writer; a busy database is waited for, not failed."""
     cursor = connection.cursor()

@@ -39,6 +39,7 @@ from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, RedisId
 from core.metrics import REGISTRY, TASKS_IN_FLIGHT
 from core.rate_limits import RateLimiter, parse_limits
 from db.engine import create_engine, migrate
+from db.group_commit import GroupCommit
 from server import logs, reflection
 from server.interceptors.audit import AuditInterceptor
 from server.interceptors.auth import AuthInterceptor
@@ -206,6 +207,7 @@ class AgentdServer:
     database: AsyncEngine
     keys: KeyStore
     grants: GrantStore
+    audit_rows: GroupCommit
     registry: ToolRegistry
     background: list[asyncio.Task[None]]
 
@@ -223,7 +225,9 @@ class AgentdServer:
         database = create_engine(settings.database_url)
         keys = SqlKeyStore(database)
         authenticator = build_authenticator(settings, keys)
-        registry = registry or build_registry(settings, SqlAuditLog(database))
+        # One writer for both audit logs: concurrent calls share their commits.
+        audit_rows = GroupCommit(database)
+        registry = registry or build_registry(settings, SqlAuditLog(database, audit_rows))
         grants = SqlGrantStore(database)
         background: list[asyncio.Task[None]] = []
         if isinstance(registry.policy, GrantPolicy):
@@ -254,7 +258,7 @@ class AgentdServer:
         engine.listen_for_cancellations()
         engine.supervise()
         draining = DrainingInterceptor()
-        audit = AuditInterceptor(SqlRpcAuditLog(database))
+        audit = AuditInterceptor(SqlRpcAuditLog(database, audit_rows))
         # Outermost first. Tracing, metrics and audit wrap auth so that refused calls are
         # traced, counted and audited too; auth comes before rate limits (which need the
         # principal) and before decoding (a refused call is never decoded).
@@ -314,6 +318,7 @@ class AgentdServer:
             database,
             keys,
             grants,
+            audit_rows,
             registry,
             background,
         )
@@ -333,6 +338,7 @@ class AgentdServer:
             job.cancel()
         await asyncio.gather(*self.background, return_exceptions=True)
         await self.audit.flush()
+        await self.audit_rows.close()
         await self.tasks.close()
         await self.database.dispose()
         log.info("stopped")

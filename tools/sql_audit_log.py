@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.group_commit import GroupCommit
 from db.schema import tool_call_audit
+from db.times import aware
 from tools.audit import ToolCallRecord
 
 
@@ -37,12 +38,12 @@ def _values(record: ToolCallRecord) -> dict[str, Any]:
 class SqlAuditLog:
     """AuditSink that commits each record before `write` returns (group commit)."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, rows: GroupCommit | None = None) -> None:
         self._engine = engine
-        self._rows = GroupCommit(engine, tool_call_audit)
+        self._rows = rows or GroupCommit(engine)
 
     async def write(self, record: ToolCallRecord) -> None:
-        await self._rows.insert(_values(record))
+        await self._rows.insert(tool_call_audit, _values(record))
 
     async def query(
         self, tenant: str, *, since: datetime | None = None, limit: int = 1_000
@@ -54,29 +55,25 @@ class SqlAuditLog:
         query = query.order_by(tool_call_audit.c.time, tool_call_audit.c.id).limit(limit)
         async with self._engine.connect() as connection:
             rows = (await connection.execute(query)).mappings().all()
-        return [
-            ToolCallRecord(
-                call_id=row["call_id"],
-                time=_aware(row["time"]),
-                principal_id=row["principal_id"],
-                tenant=row["tenant"],
-                trace_id=row["trace_id"],
-                tool_name=row["tool_name"],
-                arguments=row["arguments"],
-                decision=row["decision"],
-                rule=row["rule"],
-                outcome=row["outcome"],
-                result_digest=row["result_digest"],
-                duration_seconds=row["duration_seconds"],
-                task_id=row["task_id"],
-                approval=row["approval"],
-                approved_by=row["approved_by"],
-                approval_comment=row["approval_comment"],
-            )
-            for row in rows
-        ]
+        return [tool_call_from_row(row) for row in rows]
 
 
-def _aware(value: datetime) -> datetime:
-    """SQLite hands back naive datetimes; every time agentd stores is UTC."""
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+def tool_call_from_row(row: Any) -> ToolCallRecord:
+    return ToolCallRecord(
+        call_id=row["call_id"],
+        time=aware(row["time"]),
+        principal_id=row["principal_id"],
+        tenant=row["tenant"],
+        trace_id=row["trace_id"],
+        tool_name=row["tool_name"],
+        arguments=row["arguments"],
+        decision=row["decision"],
+        rule=row["rule"],
+        outcome=row["outcome"],
+        result_digest=row["result_digest"],
+        duration_seconds=row["duration_seconds"],
+        task_id=row["task_id"],
+        approval=row["approval"],
+        approved_by=row["approved_by"],
+        approval_comment=row["approval_comment"],
+    )

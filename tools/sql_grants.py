@@ -9,34 +9,27 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.schema import tool_grants
+from db.times import aware
 from tools.grants import Grant, TimeWindow
 from tools.model import PermissionLevel
-
-
-def _aware(value: datetime | None) -> datetime | None:
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
 
 
 def _grant(row: Any) -> Grant:
     conditions = row.conditions or {}
     window = conditions.get("window")
-    created_at = _aware(row.created_at)
-    assert created_at is not None
     return Grant(
         grant_id=row.grant_id,
         tenant=row.tenant,
         subject=row.subject,
         tool=row.tool,
         level=PermissionLevel[row.level],
-        created_at=created_at,
+        created_at=aware(row.created_at),
         created_by=row.created_by,
-        expires_at=_aware(row.expires_at),
+        expires_at=aware(row.expires_at),
         window=TimeWindow.parse(window) if window else None,
         arguments={k: tuple(v) for k, v in (conditions.get("arguments") or {}).items()},
         requires_approval=row.requires_approval,
-        revoked_at=_aware(row.revoked_at),
+        revoked_at=aware(row.revoked_at),
     )
 
 
