@@ -29,6 +29,14 @@ PUBLIC_METHODS = ("/grpc.health.v1.Health/", "/grpc.reflection.")
 
 UNAUTHENTICATED = Principal(id="unauthenticated", tenant="")
 """Stands for the caller of a refused call in logs and audit records."""
+PUBLIC = Principal(id="public", tenant="")
+"""The caller of a public method (health, reflection) when auth is on: of no tenant."""
+
+
+@asynccontextmanager
+async def _as_public(request: Any, context: Context) -> AsyncIterator[None]:
+    _PRINCIPAL.set(PUBLIC)
+    yield
 
 
 def current_principal() -> Principal:
@@ -48,10 +56,12 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],
         handler_call_details: grpc.HandlerCallDetails,
     ) -> Handler:
-        handler = await continuation(handler_call_details)
+        handler: Handler | None = await continuation(handler_call_details)
         method = handler_call_details.method
-        if handler is None or (self._public and method.startswith(self._public)):
-            return handler
+        if handler is None:  # an unknown method: grpc answers UNIMPLEMENTED
+            return handler  # type: ignore[return-value]  # grpc's stubs omit None
+        if self._public and method.startswith(self._public):
+            return wrap(handler, _as_public)
         metadata: Any = handler_call_details.invocation_metadata
         try:
             principal = await self._authenticator.authenticate(metadata)

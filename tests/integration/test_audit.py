@@ -143,3 +143,41 @@ async def test_the_record_is_stored_before_the_caller_hears_back(tmp_path: Path)
         [e async for e in alice.execute("say hello", mode=FC)]
         assert [r.code for r in await t.rpc_records()][-1] == "OK"
         assert len(await t.rpc_records()) == 4
+
+
+async def test_credentials_in_tool_arguments_stay_out_of_events_and_audit_records(
+    tmp_path: Path,
+) -> None:
+    secret_key = "agd_0123456789ab_" + "S" * 43
+    call = {
+        "tool_calls": [
+            {
+                "name": "http_request",
+                "arguments": {
+                    "url": "http://127.0.0.1:1/x",
+                    "headers": {"Authorization": f"Bearer {secret_key}", "X-Note": secret_key},
+                },
+            }
+        ]
+    }
+    async with trusted(tmp_path, [call, {"text": "done"}]) as t:
+        alice = await t.client("acme", "alice")
+        await t.grant("acme", "principal:alice", "http_request", "write")
+        events = [e async for e in alice.execute("fetch it", mode=FC)]
+        async with grpc.aio.insecure_channel(t.address) as channel:  # reflection: public
+            from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+            stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+            request = reflection_pb2.ServerReflectionRequest(list_services="")
+            [r async for r in stub.ServerReflectionInfo(iter([request]))]
+        assert secret_key not in str(events)
+        started = [e.tool_call_started for e in events if e.HasField("tool_call_started")]
+        assert started[0].arguments["headers"]["Authorization"] == "[REDACTED]"
+        assert started[0].arguments["headers"]["X-Note"] == "[REDACTED]"
+        records = await t.tool_records("acme")
+        assert secret_key not in str(records)
+        assert records[0].arguments["headers"]["X-Note"] == "[REDACTED]"
+        rpcs = await t.rpc_records()
+        assert [(r.principal_id, r.tenant) for r in rpcs if "reflection" in r.method] == [
+            ("public", "")
+        ]
