@@ -8,6 +8,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from google.protobuf import json_format
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import tasks_pb2
@@ -171,9 +172,9 @@ async def test_credentials_in_tool_arguments_stay_out_of_events_and_audit_record
             request = reflection_pb2.ServerReflectionRequest(list_services="")
             [r async for r in stub.ServerReflectionInfo(iter([request]))]
         assert secret_key not in str(events)
-        started = [e.tool_call_started for e in events if e.HasField("tool_call_started")]
-        assert started[0].arguments["headers"]["Authorization"] == "[REDACTED]"
-        assert started[0].arguments["headers"]["X-Note"] == "[REDACTED]"
+        (started,) = [e.tool_call_started for e in events if e.HasField("tool_call_started")]
+        headers = json_format.MessageToDict(started.arguments)["headers"]
+        assert headers == {"Authorization": "[REDACTED]", "X-Note": "[REDACTED]"}
         records = await t.tool_records("acme")
         assert secret_key not in str(records)
         assert records[0].arguments["headers"]["X-Note"] == "[REDACTED]"
