@@ -7,6 +7,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*(s|m|h)\s*$")
 _UNIT_SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0}
@@ -41,8 +42,20 @@ def parse_limits(text: str) -> dict[str, Rate]:
     return limits
 
 
-class RateLimiter:
-    """Buckets per (scope key, method), kept for the most recent `capacity` keys."""
+class RateLimiter(Protocol):
+    """Token buckets per (scope key, method)."""
+
+    def rate_for(self, method: str) -> Rate | None:
+        """The rate of `method` ('*' for methods without their own), or None: no limit."""
+        ...
+
+    async def take(self, key: str, method: str) -> float:
+        """Take one token; 0.0 when allowed, else the seconds until a token is back."""
+        ...
+
+
+class LocalRateLimiter:
+    """Buckets in this process, kept for the most recent `capacity` keys."""
 
     def __init__(
         self,
@@ -59,8 +72,10 @@ class RateLimiter:
     def rate_for(self, method: str) -> Rate | None:
         return self._limits.get(method) or self._limits.get("*")
 
-    def take(self, key: str, method: str) -> float:
-        """Take one token; 0.0 when allowed, else the seconds until a token is back."""
+    async def take(self, key: str, method: str) -> float:
+        return self.take_now(key, method)
+
+    def take_now(self, key: str, method: str) -> float:
         rate = self.rate_for(method)
         if rate is None:
             return 0.0

@@ -37,7 +37,8 @@ from auth.tokens import TokenRules, TokenVerifier
 from core import secrets, tracing
 from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, RedisIdempotencyStore
 from core.metrics import REGISTRY, TASKS_IN_FLIGHT
-from core.rate_limits import RateLimiter, parse_limits
+from core.rate_limits import LocalRateLimiter, RateLimiter, parse_limits
+from core.redis_rate_limits import RedisRateLimiter
 from db.engine import create_engine, migrate
 from db.group_commit import GroupCommit
 from server import logs, reflection
@@ -118,6 +119,22 @@ def build_live_stores(settings: Settings) -> LiveStores:
         LocalLeases(),
         InMemoryApprovalBox(),
     )
+
+
+def build_rate_limiters(settings: Settings) -> tuple[RateLimiter, RateLimiter]:
+    """Per principal and per tenant: in Redis when configured (one rate across the
+    replicas), else in this process."""
+    principal, tenant = (
+        parse_limits(settings.rate_limits),
+        parse_limits(settings.tenant_rate_limits),
+    )
+    if settings.redis_url and (principal or tenant):
+        client = redis.Redis.from_url(settings.redis_url)
+        return (
+            RedisRateLimiter(client, principal, settings.redis_prefix, "principal"),
+            RedisRateLimiter(client, tenant, settings.redis_prefix, "tenant"),
+        )
+    return LocalRateLimiter(principal), LocalRateLimiter(tenant)
 
 
 def build_authenticator(settings: Settings, keys: KeyStore) -> Authenticator | None:
@@ -270,12 +287,7 @@ class AgentdServer:
         ]
         if authenticator is not None:
             interceptors.append(AuthInterceptor(authenticator, settings.auth_public_methods))
-        interceptors.append(
-            RateLimitInterceptor(
-                RateLimiter(parse_limits(settings.rate_limits)),
-                RateLimiter(parse_limits(settings.tenant_rate_limits)),
-            )
-        )
+        interceptors.append(RateLimitInterceptor(*build_rate_limiters(settings)))
         interceptors.append(DecodingInterceptor())
         server = grpc.aio.server(
             interceptors=interceptors,

@@ -2,9 +2,9 @@
 
 Runs after authentication (it needs the principal). A call over either
 limit is answered RESOURCE_EXHAUSTED (reason RATE_LIMITED) with a
-`google.rpc.RetryInfo` saying when a token is back. Buckets live in the
-process: with N replicas behind a balancer a caller gets up to N times the
-rate.
+`google.rpc.RetryInfo` saying when a token is back. With Redis configured
+the buckets are shared by every replica; on the embedded defaults they live
+in the process.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class RateLimitInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg
                 ("principal", self._principal, f"{principal.tenant}\x00{principal.id}"),
                 ("tenant", self._tenant, principal.tenant),
             ):
-                wait = limiter.take(key, method)
+                wait = await limiter.take(key, method)
                 if wait > 0:
                     RATE_LIMITED.labels(method, scope).inc()
                     rate = limiter.rate_for(method)

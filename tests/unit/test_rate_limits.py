@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.rate_limits import Rate, RateLimiter, parse_limits
+from core.rate_limits import LocalRateLimiter, Rate, parse_limits
 
 
 class Clock:
@@ -17,24 +17,24 @@ class Clock:
 
 def test_a_full_bucket_allows_a_burst_then_refills_at_the_rate() -> None:
     clock = Clock()
-    limiter = RateLimiter(parse_limits("Execute=3/m,*=100/s"), clock=clock)
-    assert [limiter.take("alice", "Execute") for _ in range(3)] == [0.0, 0.0, 0.0]
-    assert limiter.take("alice", "Execute") == pytest.approx(20.0)  # one token per 20 s
-    assert limiter.take("bob", "Execute") == 0.0  # another key, another bucket
-    assert limiter.take("alice", "CallTool") == 0.0  # '*' covers the other methods
+    limiter = LocalRateLimiter(parse_limits("Execute=3/m,*=100/s"), clock=clock)
+    assert [limiter.take_now("alice", "Execute") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert limiter.take_now("alice", "Execute") == pytest.approx(20.0)  # one token per 20 s
+    assert limiter.take_now("bob", "Execute") == 0.0  # another key, another bucket
+    assert limiter.take_now("alice", "CallTool") == 0.0  # '*' covers the other methods
     clock.now += 19.9
-    assert limiter.take("alice", "Execute") == pytest.approx(0.1, abs=1e-6)
+    assert limiter.take_now("alice", "Execute") == pytest.approx(0.1, abs=1e-6)
     clock.now += 0.2
-    assert limiter.take("alice", "Execute") == 0.0
+    assert limiter.take_now("alice", "Execute") == 0.0
     clock.now += 3600
-    assert [limiter.take("alice", "Execute") for _ in range(4)][-1] > 0  # never above 3
+    assert [limiter.take_now("alice", "Execute") for _ in range(4)][-1] > 0  # never above 3
 
 
 def test_no_limit_without_a_rate_and_bounded_memory() -> None:
-    limiter = RateLimiter(parse_limits("Execute=1/s"), capacity=10)
-    assert all(limiter.take("k", "CallTool") == 0.0 for _ in range(1000))
+    limiter = LocalRateLimiter(parse_limits("Execute=1/s"), capacity=10)
+    assert all(limiter.take_now("k", "CallTool") == 0.0 for _ in range(1000))
     for n in range(100):
-        limiter.take(f"key-{n}", "Execute")
+        limiter.take_now(f"key-{n}", "Execute")
     assert len(limiter._buckets) == 10
 
 
