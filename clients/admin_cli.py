@@ -12,11 +12,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tools.grants import Grant, TimeWindow, new_grant_id
-from tools.model import TOOL_NAME_PATTERN, PermissionLevel
+from tools.model import PermissionLevel
 
 _DURATION = re.compile(r"^(\d+)([smhd])$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
-_CATEGORY = re.compile(r"^category:[a-z][a-z0-9_]{0,63}$")
 
 
 def add_grants_parser(sub: Any) -> None:
@@ -83,14 +82,11 @@ def _arguments(pairs: list[str] | None) -> dict[str, tuple[str, ...]]:
 
 def grant_from_args(args: argparse.Namespace, now: datetime | None = None) -> Grant:
     now = now or datetime.now(UTC)
-    tool = args.tool
-    if not (tool == "*" or _CATEGORY.match(tool) or TOOL_NAME_PATTERN.fullmatch(tool)):
-        raise ValueError(f"--tool {tool!r} is not a tool name, category:<name> or '*'")
     return Grant(
         grant_id=new_grant_id(),
         tenant=args.tenant,
         subject=f"principal:{args.principal}" if args.principal else f"role:{args.role}",
-        tool=tool,
+        tool=args.tool,
         level=PermissionLevel[args.level.upper()],
         created_at=now,
         created_by=f"cli:{getpass.getuser()}",

@@ -22,7 +22,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import audit_pb2, events_pb2, tasks_pb2, tools_pb2
+from agentd.v1 import audit_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
 from clients.errors import from_rpc_error
 
 T = TypeVar("T")
@@ -274,6 +274,54 @@ class AgentClient:
             self._stub.ListAuditRecords, request, timeout
         )
         return response
+
+    async def create_grant(
+        self,
+        subject: str,
+        tool: str,
+        level: tools_pb2.PermissionLevel.ValueType,
+        *,
+        expires_at: datetime | None = None,
+        window: str = "",
+        arguments: Mapping[str, Sequence[str]] | None = None,
+        requires_approval: bool = False,
+        timeout: float | None = None,
+    ) -> grants_pb2.Grant:
+        """Grant `subject` ("principal:<id>" or "role:<name>") `level` on `tool` (a name,
+        "category:<name>" or "*") in your tenant (admin role)."""
+        grant = grants_pb2.Grant(
+            subject=subject,
+            tool=tool,
+            level=level,
+            window=window,
+            arguments={
+                name: grants_pb2.ArgumentPrefixes(prefixes=list(prefixes))
+                for name, prefixes in (arguments or {}).items()
+            },
+            requires_approval=requires_approval,
+        )
+        if expires_at is not None:
+            grant.expires_at.FromDatetime(expires_at)
+        created: grants_pb2.Grant = await self._unary(
+            self._stub.CreateGrant, pb.CreateGrantRequest(grant=grant), timeout
+        )
+        return created
+
+    async def revoke_grant(
+        self, grant_id: str, *, timeout: float | None = None
+    ) -> grants_pb2.Grant:
+        revoked: grants_pb2.Grant = await self._unary(
+            self._stub.RevokeGrant, pb.RevokeGrantRequest(grant_id=grant_id), timeout
+        )
+        return revoked
+
+    async def list_grants(
+        self, *, include_revoked: bool = False, timeout: float | None = None
+    ) -> list[grants_pb2.Grant]:
+        response: pb.ListGrantsResponse = await self._unary(
+            self._stub.ListGrants, pb.ListGrantsRequest(include_revoked=include_revoked), timeout
+        )
+        return list(response.grants)
 
     async def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The serving status name (SERVING, NOT_SERVING, ...) of the server or a service."""

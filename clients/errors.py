@@ -134,6 +134,10 @@ class ApprovalNotPendingError(NotFoundError):
     """No tool call of that id waits for approval in that task."""
 
 
+class GrantNotFoundError(NotFoundError):
+    """No grant of that id is in force in your tenant."""
+
+
 class AlreadyExistsError(AgentdError):
     """The thing to be created exists already."""
 
@@ -190,6 +194,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "MODEL_OUTPUT_INVALID": ModelOutputInvalidError,
     "APPROVAL_NOT_PENDING": ApprovalNotPendingError,
     "RATE_LIMITED": RateLimitedError,
+    "GRANT_NOT_FOUND": GrantNotFoundError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

@@ -316,3 +316,12 @@ class RateLimitedError(ResourceExhaustedError):
     """The caller (or its tenant) made more calls than its rate allows."""
 
     reason = "RATE_LIMITED"
+
+
+class GrantNotFoundError(AgentdError):
+    """No grant of that id is in force in the caller's tenant."""
+
+    reason = "GRANT_NOT_FOUND"
+
+    def __init__(self, grant_id: str) -> None:
+        super().__init__(f"no grant {grant_id!r} in force", metadata={"grant_id": grant_id})

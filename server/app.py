@@ -53,6 +53,7 @@ from server.servicer import AgentServicer
 from server.settings import Settings
 from tools.audit import AuditSink
 from tools.builtin import HttpLimits, builtin_tools
+from tools.grant_admin import GrantAdmin
 from tools.grants import Grant, GrantStore, new_grant_id
 from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
@@ -304,6 +305,11 @@ class AgentdServer:
                 tasks,
                 history,
                 AuditLogs(SqlAuditReader(database), engine.find, settings.auditor_roles),
+                GrantAdmin(
+                    grants,
+                    registry.policy if isinstance(registry.policy, GrantPolicy) else None,
+                    settings.grant_admin_roles,
+                ),
             ),
             server,
         )

@@ -10,7 +10,7 @@ from agent.task_history import TaskHistory, TaskQuery
 from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import events_pb2, tasks_pb2
+from agentd.v1 import events_pb2, grants_pb2, tasks_pb2
 from audit.service import AuditLogs
 from core.errors import (
     EventsExpiredError,
@@ -19,9 +19,10 @@ from core.errors import (
     TaskNotFoundError,
 )
 from core.identity import CallContext
-from server import convert, convert_audit, paging
+from server import convert, convert_audit, convert_grants, paging
 from server.calls import stream, unary
 from server.interceptors.audit import note_task
+from tools.grant_admin import GrantAdmin
 from tools.registry import ToolRegistry
 
 MAX_ID_LENGTH = 128
@@ -47,8 +48,10 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         tasks: TaskStore,
         history: TaskHistory,
         audit: AuditLogs,
+        grants: GrantAdmin,
     ) -> None:
         self._audit = audit
+        self._grants = grants
         self._engine = engine
         self._registry = registry
         self._tasks = tasks
@@ -161,6 +164,27 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         query = convert_audit.audit_query(request, call.principal.tenant)
         rows = await self._audit.page(call.principal, query)
         return convert_audit.audit_page(rows, query.limit - 1)
+
+    @unary
+    async def CreateGrant(  # noqa: N802
+        self, request: pb.CreateGrantRequest, call: CallContext
+    ) -> grants_pb2.Grant:
+        draft = convert_grants.grant_from_proto(request.grant)
+        return convert_grants.grant_to_proto(await self._grants.create(call.principal, draft))
+
+    @unary
+    async def RevokeGrant(  # noqa: N802
+        self, request: pb.RevokeGrantRequest, call: CallContext
+    ) -> grants_pb2.Grant:
+        grant_id = _required_id(request.grant_id, "grant_id")
+        return convert_grants.grant_to_proto(await self._grants.revoke(call.principal, grant_id))
+
+    @unary
+    async def ListGrants(  # noqa: N802
+        self, request: pb.ListGrantsRequest, call: CallContext
+    ) -> pb.ListGrantsResponse:
+        grants = await self._grants.list(call.principal, request.include_revoked)
+        return pb.ListGrantsResponse(grants=[convert_grants.grant_to_proto(g) for g in grants])
 
     @stream
     async def StreamTaskEvents(  # noqa: N802

@@ -141,6 +141,10 @@ class Settings(BaseSettings):
     jwt_jwks_file: Path | None = Field(None, description="JWKS file with RS256/ES256 public keys")
     jwt_tenant_claim: str = Field("tenant", description="JWT claim naming the tenant")
     jwt_roles_claim: str = Field("roles", description="JWT claim listing the roles")
+    grant_admin_roles: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["admin"],
+        description="comma-separated roles that may manage their tenant's grants by RPC",
+    )
     auditor_roles: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["auditor", "admin"],
         description="comma-separated roles that may read the audit log (ListAuditRecords)",
@@ -172,6 +176,7 @@ class Settings(BaseSettings):
         "approval_tools",
         "approver_roles",
         "auditor_roles",
+        "grant_admin_roles",
         mode="before",
     )
     @classmethod

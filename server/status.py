@@ -39,6 +39,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.InternalError: grpc.StatusCode.INTERNAL,
     errors.ApprovalNotPendingError: grpc.StatusCode.NOT_FOUND,
     errors.RoleRequiredError: grpc.StatusCode.PERMISSION_DENIED,
+    errors.GrantNotFoundError: grpc.StatusCode.NOT_FOUND,
 }
 
 

@@ -19,13 +19,14 @@ from datetime import UTC, datetime
 from typing import Protocol
 from urllib.parse import urlsplit
 
-from tools.model import JSONValue, PermissionLevel
+from tools.model import TOOL_NAME_PATTERN, JSONValue, PermissionLevel
 
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _WINDOW = re.compile(
     r"^(?:(?P<days>[a-z,-]+)\s+)?"
     r"(?P<start>\d{2}):(?P<start_m>\d{2})-(?P<end>\d{2}):(?P<end_m>\d{2})$"
 )
+_CATEGORY = re.compile(r"^category:[a-z][a-z0-9_]{0,63}$")
 _DAY_RANGE = re.compile(r"^(mon|tue|wed|thu|fri|sat|sun)(?:-(mon|tue|wed|thu|fri|sat|sun))?$")
 
 
@@ -138,10 +139,11 @@ class Grant:
 
     def __post_init__(self) -> None:
         kind, _, name = self.subject.partition(":")
-        if kind not in ("principal", "role") or not name:
+        if kind not in ("principal", "role") or not name or len(name) > 256:
             raise ValueError(f"subject {self.subject!r} is not principal:<id> or role:<name>")
-        if not self.tool or (self.tool.startswith("category:") and self.tool == "category:"):
-            raise ValueError("a grant needs a tool, category:<name> or *")
+        tool = self.tool
+        if not (tool == "*" or _CATEGORY.fullmatch(tool) or TOOL_NAME_PATTERN.fullmatch(tool)):
+            raise ValueError(f"tool {tool!r} is not a tool name, category:<name> or '*'")
 
     def live(self, now: datetime) -> bool:
         return self.revoked_at is None and (self.expires_at is None or now < self.expires_at)

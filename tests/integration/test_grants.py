@@ -4,11 +4,13 @@ tools an agent may use, whatever its model or a tool's output asks for."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from agentd.v1 import tasks_pb2
+from agentd.v1 import tasks_pb2, tools_pb2
 from clients import errors as client_errors
 from tests.helpers import recording_http_server
 from tests.integration.harness import assert_well_formed, final, of_kind
@@ -73,8 +75,6 @@ async def test_a_grant_outside_its_time_window_does_not_apply(tmp_path: Path) ->
     async with trusted(tmp_path) as t:
         alice = await t.client("acme", "alice")
         # A window that is never now: the minute that ended an hour ago, every day.
-        from datetime import UTC, datetime, timedelta
-
         past = datetime.now(UTC) - timedelta(hours=1)
         window = f"{past:%H:%M}-{past + timedelta(minutes=1):%H:%M}"
         grant = await t.grant("acme", "principal:alice", "calculator", "read", window=window)
@@ -120,3 +120,77 @@ async def test_an_agent_acts_with_its_callers_permissions_whatever_a_tool_output
             )
             assert refused[0].task_id == events[0].task_id
             assert refused[0].arguments == {"path": "pwned.txt", "content": "owned"}
+
+
+async def test_tenant_admins_manage_their_grants_by_rpc(tmp_path: Path) -> None:
+    async with trusted(tmp_path) as t:
+        admin = await t.client("acme", "ada", "admin")
+        alice = await t.client("acme", "alice", "analyst")
+        other_admin = await t.client("globex", "gil", "admin")
+        read = tools_pb2.PERMISSION_LEVEL_READ
+        with pytest.raises(client_errors.PermissionDeniedError, match="admin"):
+            await alice.create_grant("principal:alice", "*", tools_pb2.PERMISSION_LEVEL_ADMIN)
+
+        grant = await admin.create_grant(
+            "role:analyst",
+            "read_file",
+            read,
+            window="00:00-24:00",
+            arguments={"path": ["reports/"]},
+            expires_at=datetime.now(UTC) + timedelta(hours=1),
+        )
+        assert (grant.created_by, grant.subject, grant.window) == (
+            "ada",
+            "role:analyst",
+            "00:00-24:00",
+        )
+        assert list(grant.arguments["path"].prefixes) == ["reports/"]
+        # In force on this replica at once.
+        assert [tool.name for tool in await alice.list_tools()] == ["read_file"]
+        assert [g.grant_id for g in await admin.list_grants()] == [grant.grant_id]
+        assert await other_admin.list_grants() == []
+
+        # Another tenant's admin cannot touch it: NOT_FOUND, as for an unknown id.
+        with pytest.raises(client_errors.GrantNotFoundError):
+            await other_admin.revoke_grant(grant.grant_id)
+        revoked = await admin.revoke_grant(grant.grant_id)
+        assert revoked.HasField("revoked_at")
+        assert await alice.list_tools() == []
+        with pytest.raises(client_errors.GrantNotFoundError):
+            await admin.revoke_grant(grant.grant_id)
+        assert len(await admin.list_grants(include_revoked=True)) == 1
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"subject": "alice"}, "grant.subject"),
+        ({"subject": "role:"}, "grant.subject"),
+        ({"tool": "../etc/passwd"}, "grant.tool"),
+        ({"tool": "category:"}, "grant.tool"),
+        ({"level": tools_pb2.PERMISSION_LEVEL_UNSPECIFIED}, "grant.level"),
+        ({"level": 99}, "grant.level"),
+        ({"window": "whenever"}, "grant.window"),
+        ({"arguments": {"path": []}}, "grant.arguments[path]"),
+        ({"arguments": {"path": ["x" * 5000]}}, "grant.arguments[path]"),
+        ({"arguments": {f"a{n}": ["/"] for n in range(20)}}, "grant.arguments"),
+        ({"expires_at": datetime.now(UTC) - timedelta(seconds=1)}, "grant.expires_at"),
+    ],
+)
+async def test_bad_grants_are_refused_field_by_field(
+    tmp_path: Path, changes: dict[str, Any], field: str
+) -> None:
+    async with trusted(tmp_path) as t:
+        admin = await t.client("acme", "ada", "admin")
+        request: dict[str, Any] = {
+            "subject": "principal:alice",
+            "tool": "calculator",
+            "level": tools_pb2.PERMISSION_LEVEL_READ,
+            **changes,
+        }
+        with pytest.raises(client_errors.InvalidArgumentError) as refused:
+            await admin.create_grant(
+                request.pop("subject"), request.pop("tool"), request.pop("level"), **request
+            )
+        assert field in [v.field for v in refused.value.field_violations]
+        assert await admin.list_grants(include_revoked=True) == []

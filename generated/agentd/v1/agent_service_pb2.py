@@ -27,47 +27,56 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from agentd.v1 import audit_pb2 as agentd_dot_v1_dot_audit__pb2
 from agentd.v1 import events_pb2 as agentd_dot_v1_dot_events__pb2
+from agentd.v1 import grants_pb2 as agentd_dot_v1_dot_grants__pb2
 from agentd.v1 import tasks_pb2 as agentd_dot_v1_dot_tasks__pb2
 from agentd.v1 import tools_pb2 as agentd_dot_v1_dot_tools__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61gentd/v1/agent_service.proto\x12\tagentd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15\x61gentd/v1/audit.proto\x1a\x16\x61gentd/v1/events.proto\x1a\x15\x61gentd/v1/tasks.proto\x1a\x15\x61gentd/v1/tools.proto\"\xe4\x01\n\x0e\x45xecuteRequest\x12\x0c\n\x04task\x18\x01 \x01(\t\x12\r\n\x05tools\x18\x02 \x03(\t\x12(\n\x07\x63ontext\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x16\n\x0emax_iterations\x18\x04 \x01(\x05\x12&\n\x04mode\x18\x05 \x01(\x0e\x32\x18.agentd.v1.ExecutionMode\x12\x17\n\x0fidempotency_key\x18\x06 \x01(\t\x12\x14\n\x0ctoken_budget\x18\x07 \x01(\r\x12\x1c\n\x14\x63\x61ncel_on_disconnect\x18\x08 \x01(\x08\"T\n\x0bPlanRequest\x12\x0c\n\x04task\x18\x01 \x01(\t\x12\r\n\x05tools\x18\x02 \x03(\t\x12(\n\x07\x63ontext\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\"-\n\x0cPlanResponse\x12\x1d\n\x04plan\x18\x01 \x01(\x0b\x32\x0f.agentd.v1.Plan\"i\n\x0f\x43\x61llToolRequest\x12\x11\n\ttool_name\x18\x01 \x01(\t\x12*\n\targuments\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x17\n\x0fidempotency_key\x18\x03 \x01(\t\"\xaf\x01\n\x10\x43\x61llToolResponse\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12&\n\x06result\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x0c\n\x04text\x18\x03 \x01(\t\x12+\n\x08\x64uration\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\'\n\x05\x65rror\x18\x05 \x01(\x0b\x32\x18.agentd.v1.ToolCallError\"!\n\x0eGetTaskRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\"$\n\x10ListToolsRequest\x12\x10\n\x08\x63\x61tegory\x18\x01 \x01(\t\"3\n\x11ListToolsResponse\x12\x1e\n\x05tools\x18\x01 \x03(\x0b\x32\x0f.agentd.v1.Tool\"4\n\x11\x43\x61ncelTaskRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"B\n\x17StreamTaskEventsRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\"\xc9\x01\n\x10ListTasksRequest\x12\'\n\x08statuses\x18\x01 \x03(\x0e\x32\x15.agentd.v1.TaskStatus\x12\x31\n\rcreated_after\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\x0e\x63reated_before\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\"L\n\x11ListTasksResponse\x12\x1e\n\x05tasks\x18\x01 \x03(\x0b\x32\x0f.agentd.v1.Task\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\xa6\x01\n\x16\x41pproveToolCallRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x0f\n\x07\x63\x61ll_id\x18\x02 \x01(\t\x12-\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0e\x32\x1b.agentd.v1.ApprovalDecision\x12*\n\targuments\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07\x63omment\x18\x05 \x01(\t\"\x85\x02\n\x17ListAuditRecordsRequest\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.agentd.v1.AuditKind\x12\x14\n\x0cprincipal_id\x18\x02 \x01(\t\x12\x11\n\ttool_name\x18\x03 \x01(\t\x12\x0f\n\x07outcome\x18\x04 \x01(\t\x12\x0f\n\x07task_id\x18\x05 \x01(\t\x12)\n\x05since\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12)\n\x05until\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tpage_size\x18\x08 \x01(\x05\x12\x12\n\npage_token\x18\t \x01(\t\"\\\n\x18ListAuditRecordsResponse\x12\'\n\x07records\x18\x01 \x03(\x0b\x32\x16.agentd.v1.AuditRecord\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t2\xc2\x05\n\x0c\x41gentService\x12<\n\x07\x45xecute\x12\x19.agentd.v1.ExecuteRequest\x1a\x14.agentd.v1.TaskEvent0\x01\x12\x37\n\x04Plan\x12\x16.agentd.v1.PlanRequest\x1a\x17.agentd.v1.PlanResponse\x12\x43\n\x08\x43\x61llTool\x12\x1a.agentd.v1.CallToolRequest\x1a\x1b.agentd.v1.CallToolResponse\x12\x35\n\x07GetTask\x12\x19.agentd.v1.GetTaskRequest\x1a\x0f.agentd.v1.Task\x12\x46\n\tListTools\x12\x1b.agentd.v1.ListToolsRequest\x1a\x1c.agentd.v1.ListToolsResponse\x12;\n\nCancelTask\x12\x1c.agentd.v1.CancelTaskRequest\x1a\x0f.agentd.v1.Task\x12N\n\x10StreamTaskEvents\x12\".agentd.v1.StreamTaskEventsRequest\x1a\x14.agentd.v1.TaskEvent0\x01\x12\x46\n\tListTasks\x12\x1b.agentd.v1.ListTasksRequest\x1a\x1c.agentd.v1.ListTasksResponse\x12\x45\n\x0f\x41pproveToolCall\x12!.agentd.v1.ApproveToolCallRequest\x1a\x0f.agentd.v1.Task\x12[\n\x10ListAuditRecords\x12\".agentd.v1.ListAuditRecordsRequest\x1a#.agentd.v1.ListAuditRecordsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61gentd/v1/agent_service.proto\x12\tagentd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15\x61gentd/v1/audit.proto\x1a\x16\x61gentd/v1/events.proto\x1a\x16\x61gentd/v1/grants.proto\x1a\x15\x61gentd/v1/tasks.proto\x1a\x15\x61gentd/v1/tools.proto\"\xe4\x01\n\x0e\x45xecuteRequest\x12\x0c\n\x04task\x18\x01 \x01(\t\x12\r\n\x05tools\x18\x02 \x03(\t\x12(\n\x07\x63ontext\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x16\n\x0emax_iterations\x18\x04 \x01(\x05\x12&\n\x04mode\x18\x05 \x01(\x0e\x32\x18.agentd.v1.ExecutionMode\x12\x17\n\x0fidempotency_key\x18\x06 \x01(\t\x12\x14\n\x0ctoken_budget\x18\x07 \x01(\r\x12\x1c\n\x14\x63\x61ncel_on_disconnect\x18\x08 \x01(\x08\"T\n\x0bPlanRequest\x12\x0c\n\x04task\x18\x01 \x01(\t\x12\r\n\x05tools\x18\x02 \x03(\t\x12(\n\x07\x63ontext\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\"-\n\x0cPlanResponse\x12\x1d\n\x04plan\x18\x01 \x01(\x0b\x32\x0f.agentd.v1.Plan\"i\n\x0f\x43\x61llToolRequest\x12\x11\n\ttool_name\x18\x01 \x01(\t\x12*\n\targuments\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x17\n\x0fidempotency_key\x18\x03 \x01(\t\"\xaf\x01\n\x10\x43\x61llToolResponse\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12&\n\x06result\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x0c\n\x04text\x18\x03 \x01(\t\x12+\n\x08\x64uration\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\'\n\x05\x65rror\x18\x05 \x01(\x0b\x32\x18.agentd.v1.ToolCallError\"!\n\x0eGetTaskRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\"$\n\x10ListToolsRequest\x12\x10\n\x08\x63\x61tegory\x18\x01 \x01(\t\"3\n\x11ListToolsResponse\x12\x1e\n\x05tools\x18\x01 \x03(\x0b\x32\x0f.agentd.v1.Tool\"4\n\x11\x43\x61ncelTaskRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"B\n\x17StreamTaskEventsRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\"\xc9\x01\n\x10ListTasksRequest\x12\'\n\x08statuses\x18\x01 \x03(\x0e\x32\x15.agentd.v1.TaskStatus\x12\x31\n\rcreated_after\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\x0e\x63reated_before\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\"L\n\x11ListTasksResponse\x12\x1e\n\x05tasks\x18\x01 \x03(\x0b\x32\x0f.agentd.v1.Task\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\xa6\x01\n\x16\x41pproveToolCallRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x0f\n\x07\x63\x61ll_id\x18\x02 \x01(\t\x12-\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0e\x32\x1b.agentd.v1.ApprovalDecision\x12*\n\targuments\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07\x63omment\x18\x05 \x01(\t\"\x85\x02\n\x17ListAuditRecordsRequest\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.agentd.v1.AuditKind\x12\x14\n\x0cprincipal_id\x18\x02 \x01(\t\x12\x11\n\ttool_name\x18\x03 \x01(\t\x12\x0f\n\x07outcome\x18\x04 \x01(\t\x12\x0f\n\x07task_id\x18\x05 \x01(\t\x12)\n\x05since\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12)\n\x05until\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tpage_size\x18\x08 \x01(\x05\x12\x12\n\npage_token\x18\t \x01(\t\"\\\n\x18ListAuditRecordsResponse\x12\'\n\x07records\x18\x01 \x03(\x0b\x32\x16.agentd.v1.AuditRecord\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"5\n\x12\x43reateGrantRequest\x12\x1f\n\x05grant\x18\x01 \x01(\x0b\x32\x10.agentd.v1.Grant\"&\n\x12RevokeGrantRequest\x12\x10\n\x08grant_id\x18\x01 \x01(\t\",\n\x11ListGrantsRequest\x12\x17\n\x0finclude_revoked\x18\x01 \x01(\x08\"6\n\x12ListGrantsResponse\x12 \n\x06grants\x18\x01 \x03(\x0b\x32\x10.agentd.v1.Grant2\x8d\x07\n\x0c\x41gentService\x12<\n\x07\x45xecute\x12\x19.agentd.v1.ExecuteRequest\x1a\x14.agentd.v1.TaskEvent0\x01\x12\x37\n\x04Plan\x12\x16.agentd.v1.PlanRequest\x1a\x17.agentd.v1.PlanResponse\x12\x43\n\x08\x43\x61llTool\x12\x1a.agentd.v1.CallToolRequest\x1a\x1b.agentd.v1.CallToolResponse\x12\x35\n\x07GetTask\x12\x19.agentd.v1.GetTaskRequest\x1a\x0f.agentd.v1.Task\x12\x46\n\tListTools\x12\x1b.agentd.v1.ListToolsRequest\x1a\x1c.agentd.v1.ListToolsResponse\x12;\n\nCancelTask\x12\x1c.agentd.v1.CancelTaskRequest\x1a\x0f.agentd.v1.Task\x12N\n\x10StreamTaskEvents\x12\".agentd.v1.StreamTaskEventsRequest\x1a\x14.agentd.v1.TaskEvent0\x01\x12\x46\n\tListTasks\x12\x1b.agentd.v1.ListTasksRequest\x1a\x1c.agentd.v1.ListTasksResponse\x12\x45\n\x0f\x41pproveToolCall\x12!.agentd.v1.ApproveToolCallRequest\x1a\x0f.agentd.v1.Task\x12[\n\x10ListAuditRecords\x12\".agentd.v1.ListAuditRecordsRequest\x1a#.agentd.v1.ListAuditRecordsResponse\x12>\n\x0b\x43reateGrant\x12\x1d.agentd.v1.CreateGrantRequest\x1a\x10.agentd.v1.Grant\x12>\n\x0bRevokeGrant\x12\x1d.agentd.v1.RevokeGrantRequest\x1a\x10.agentd.v1.Grant\x12I\n\nListGrants\x12\x1c.agentd.v1.ListGrantsRequest\x1a\x1d.agentd.v1.ListGrantsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'agentd.v1.agent_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_EXECUTEREQUEST']._serialized_start=233
-  _globals['_EXECUTEREQUEST']._serialized_end=461
-  _globals['_PLANREQUEST']._serialized_start=463
-  _globals['_PLANREQUEST']._serialized_end=547
-  _globals['_PLANRESPONSE']._serialized_start=549
-  _globals['_PLANRESPONSE']._serialized_end=594
-  _globals['_CALLTOOLREQUEST']._serialized_start=596
-  _globals['_CALLTOOLREQUEST']._serialized_end=701
-  _globals['_CALLTOOLRESPONSE']._serialized_start=704
-  _globals['_CALLTOOLRESPONSE']._serialized_end=879
-  _globals['_GETTASKREQUEST']._serialized_start=881
-  _globals['_GETTASKREQUEST']._serialized_end=914
-  _globals['_LISTTOOLSREQUEST']._serialized_start=916
-  _globals['_LISTTOOLSREQUEST']._serialized_end=952
-  _globals['_LISTTOOLSRESPONSE']._serialized_start=954
-  _globals['_LISTTOOLSRESPONSE']._serialized_end=1005
-  _globals['_CANCELTASKREQUEST']._serialized_start=1007
-  _globals['_CANCELTASKREQUEST']._serialized_end=1059
-  _globals['_STREAMTASKEVENTSREQUEST']._serialized_start=1061
-  _globals['_STREAMTASKEVENTSREQUEST']._serialized_end=1127
-  _globals['_LISTTASKSREQUEST']._serialized_start=1130
-  _globals['_LISTTASKSREQUEST']._serialized_end=1331
-  _globals['_LISTTASKSRESPONSE']._serialized_start=1333
-  _globals['_LISTTASKSRESPONSE']._serialized_end=1409
-  _globals['_APPROVETOOLCALLREQUEST']._serialized_start=1412
-  _globals['_APPROVETOOLCALLREQUEST']._serialized_end=1578
-  _globals['_LISTAUDITRECORDSREQUEST']._serialized_start=1581
-  _globals['_LISTAUDITRECORDSREQUEST']._serialized_end=1842
-  _globals['_LISTAUDITRECORDSRESPONSE']._serialized_start=1844
-  _globals['_LISTAUDITRECORDSRESPONSE']._serialized_end=1936
-  _globals['_AGENTSERVICE']._serialized_start=1939
-  _globals['_AGENTSERVICE']._serialized_end=2645
+  _globals['_EXECUTEREQUEST']._serialized_start=257
+  _globals['_EXECUTEREQUEST']._serialized_end=485
+  _globals['_PLANREQUEST']._serialized_start=487
+  _globals['_PLANREQUEST']._serialized_end=571
+  _globals['_PLANRESPONSE']._serialized_start=573
+  _globals['_PLANRESPONSE']._serialized_end=618
+  _globals['_CALLTOOLREQUEST']._serialized_start=620
+  _globals['_CALLTOOLREQUEST']._serialized_end=725
+  _globals['_CALLTOOLRESPONSE']._serialized_start=728
+  _globals['_CALLTOOLRESPONSE']._serialized_end=903
+  _globals['_GETTASKREQUEST']._serialized_start=905
+  _globals['_GETTASKREQUEST']._serialized_end=938
+  _globals['_LISTTOOLSREQUEST']._serialized_start=940
+  _globals['_LISTTOOLSREQUEST']._serialized_end=976
+  _globals['_LISTTOOLSRESPONSE']._serialized_start=978
+  _globals['_LISTTOOLSRESPONSE']._serialized_end=1029
+  _globals['_CANCELTASKREQUEST']._serialized_start=1031
+  _globals['_CANCELTASKREQUEST']._serialized_end=1083
+  _globals['_STREAMTASKEVENTSREQUEST']._serialized_start=1085
+  _globals['_STREAMTASKEVENTSREQUEST']._serialized_end=1151
+  _globals['_LISTTASKSREQUEST']._serialized_start=1154
+  _globals['_LISTTASKSREQUEST']._serialized_end=1355
+  _globals['_LISTTASKSRESPONSE']._serialized_start=1357
+  _globals['_LISTTASKSRESPONSE']._serialized_end=1433
+  _globals['_APPROVETOOLCALLREQUEST']._serialized_start=1436
+  _globals['_APPROVETOOLCALLREQUEST']._serialized_end=1602
+  _globals['_LISTAUDITRECORDSREQUEST']._serialized_start=1605
+  _globals['_LISTAUDITRECORDSREQUEST']._serialized_end=1866
+  _globals['_LISTAUDITRECORDSRESPONSE']._serialized_start=1868
+  _globals['_LISTAUDITRECORDSRESPONSE']._serialized_end=1960
+  _globals['_CREATEGRANTREQUEST']._serialized_start=1962
+  _globals['_CREATEGRANTREQUEST']._serialized_end=2015
+  _globals['_REVOKEGRANTREQUEST']._serialized_start=2017
+  _globals['_REVOKEGRANTREQUEST']._serialized_end=2055
+  _globals['_LISTGRANTSREQUEST']._serialized_start=2057
+  _globals['_LISTGRANTSREQUEST']._serialized_end=2101
+  _globals['_LISTGRANTSRESPONSE']._serialized_start=2103
+  _globals['_LISTGRANTSRESPONSE']._serialized_end=2157
+  _globals['_AGENTSERVICE']._serialized_start=2160
+  _globals['_AGENTSERVICE']._serialized_end=3069
 # @@protoc_insertion_point(module_scope)

@@ -5,6 +5,7 @@ isort:skip_file
 
 from agentd.v1 import audit_pb2 as _audit_pb2
 from agentd.v1 import events_pb2 as _events_pb2
+from agentd.v1 import grants_pb2 as _grants_pb2
 from agentd.v1 import tasks_pb2 as _tasks_pb2
 from agentd.v1 import tools_pb2 as _tools_pb2
 from collections import abc as _abc
@@ -550,3 +551,97 @@ class ListAuditRecordsResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListAuditRecordsResponse: _TypeAlias = ListAuditRecordsResponse  # noqa: Y015
+
+@_typing.final
+class CreateGrantRequest(_message.Message):
+    """Creates a grant in the caller's tenant."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GRANT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def grant(self) -> _grants_pb2.Grant:
+        """The grant; `grant_id`, `created_by`, `created_at` and `revoked_at` are
+        set by the server.
+        """
+
+    def __init__(
+        self,
+        *,
+        grant: _grants_pb2.Grant | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["grant", b"grant"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["grant", b"grant"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateGrantRequest: _TypeAlias = CreateGrantRequest  # noqa: Y015
+
+@_typing.final
+class RevokeGrantRequest(_message.Message):
+    """Revokes a grant."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GRANT_ID_FIELD_NUMBER: _builtins.int
+    grant_id: _builtins.str
+    """The grant's id."""
+    def __init__(
+        self,
+        *,
+        grant_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["grant_id", b"grant_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevokeGrantRequest: _TypeAlias = RevokeGrantRequest  # noqa: Y015
+
+@_typing.final
+class ListGrantsRequest(_message.Message):
+    """Asks for the tenant's grants."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    INCLUDE_REVOKED_FIELD_NUMBER: _builtins.int
+    include_revoked: _builtins.bool
+    """Also the revoked ones."""
+    def __init__(
+        self,
+        *,
+        include_revoked: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_revoked", b"include_revoked"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListGrantsRequest: _TypeAlias = ListGrantsRequest  # noqa: Y015
+
+@_typing.final
+class ListGrantsResponse(_message.Message):
+    """The tenant's grants, oldest first."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GRANTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def grants(self) -> _containers.RepeatedCompositeFieldContainer[_grants_pb2.Grant]:
+        """The grants."""
+
+    def __init__(
+        self,
+        *,
+        grants: _abc.Iterable[_grants_pb2.Grant] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["grants", b"grants"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListGrantsResponse: _TypeAlias = ListGrantsResponse  # noqa: Y015

@@ -5,6 +5,7 @@ import warnings
 
 from agentd.v1 import agent_service_pb2 as agentd_dot_v1_dot_agent__service__pb2
 from agentd.v1 import events_pb2 as agentd_dot_v1_dot_events__pb2
+from agentd.v1 import grants_pb2 as agentd_dot_v1_dot_grants__pb2
 from agentd.v1 import tasks_pb2 as agentd_dot_v1_dot_tasks__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
@@ -90,6 +91,21 @@ class AgentServiceStub:
                 '/agentd.v1.AgentService/ListAuditRecords',
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsResponse.FromString,
+                _registered_method=True)
+        self.CreateGrant = channel.unary_unary(
+                '/agentd.v1.AgentService/CreateGrant',
+                request_serializer=agentd_dot_v1_dot_agent__service__pb2.CreateGrantRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_grants__pb2.Grant.FromString,
+                _registered_method=True)
+        self.RevokeGrant = channel.unary_unary(
+                '/agentd.v1.AgentService/RevokeGrant',
+                request_serializer=agentd_dot_v1_dot_agent__service__pb2.RevokeGrantRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_grants__pb2.Grant.FromString,
+                _registered_method=True)
+        self.ListGrants = channel.unary_unary(
+                '/agentd.v1.AgentService/ListGrants',
+                request_serializer=agentd_dot_v1_dot_agent__service__pb2.ListGrantsRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_agent__service__pb2.ListGrantsResponse.FromString,
                 _registered_method=True)
 
 
@@ -178,6 +194,29 @@ class AgentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateGrant(self, request, context):
+        """Grants a principal or a role of the caller's tenant a level on tools
+        (admin role). Takes effect on this replica at once, on the others
+        within AGENTD_GRANTS_REFRESH_SECONDS.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeGrant(self, request, context):
+        """Revokes a grant of the caller's tenant (admin role); returns it revoked.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListGrants(self, request, context):
+        """Lists the grants of the caller's tenant, oldest first (admin role).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AgentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -230,6 +269,21 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.ListAuditRecords,
                     request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsResponse.SerializeToString,
+            ),
+            'CreateGrant': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateGrant,
+                    request_deserializer=agentd_dot_v1_dot_agent__service__pb2.CreateGrantRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_grants__pb2.Grant.SerializeToString,
+            ),
+            'RevokeGrant': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeGrant,
+                    request_deserializer=agentd_dot_v1_dot_agent__service__pb2.RevokeGrantRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_grants__pb2.Grant.SerializeToString,
+            ),
+            'ListGrants': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListGrants,
+                    request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ListGrantsRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_agent__service__pb2.ListGrantsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -507,6 +561,87 @@ class AgentService:
             '/agentd.v1.AgentService/ListAuditRecords',
             agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsRequest.SerializeToString,
             agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateGrant(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/CreateGrant',
+            agentd_dot_v1_dot_agent__service__pb2.CreateGrantRequest.SerializeToString,
+            agentd_dot_v1_dot_grants__pb2.Grant.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeGrant(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/RevokeGrant',
+            agentd_dot_v1_dot_agent__service__pb2.RevokeGrantRequest.SerializeToString,
+            agentd_dot_v1_dot_grants__pb2.Grant.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListGrants(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ListGrants',
+            agentd_dot_v1_dot_agent__service__pb2.ListGrantsRequest.SerializeToString,
+            agentd_dot_v1_dot_agent__service__pb2.ListGrantsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -5,6 +5,7 @@ isort:skip_file
 
 from agentd.v1 import agent_service_pb2 as _agent_service_pb2
 from agentd.v1 import events_pb2 as _events_pb2
+from agentd.v1 import grants_pb2 as _grants_pb2
 from agentd.v1 import tasks_pb2 as _tasks_pb2
 from collections import abc as _abc
 from grpc import aio as _aio
@@ -71,6 +72,15 @@ class AgentServiceStub:
     """Lists audit records of the caller's tenant, oldest first, page by page.
     Needs the auditor or admin role.
     """
+    CreateGrant: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.CreateGrantRequest, _grants_pb2.Grant]
+    """Grants a principal or a role of the caller's tenant a level on tools
+    (admin role). Takes effect on this replica at once, on the others
+    within AGENTD_GRANTS_REFRESH_SECONDS.
+    """
+    RevokeGrant: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.RevokeGrantRequest, _grants_pb2.Grant]
+    """Revokes a grant of the caller's tenant (admin role); returns it revoked."""
+    ListGrants: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ListGrantsRequest, _agent_service_pb2.ListGrantsResponse]
+    """Lists the grants of the caller's tenant, oldest first (admin role)."""
 
 @_typing.type_check_only
 class AgentServiceAsyncStub(AgentServiceStub):
@@ -113,6 +123,15 @@ class AgentServiceAsyncStub(AgentServiceStub):
     """Lists audit records of the caller's tenant, oldest first, page by page.
     Needs the auditor or admin role.
     """
+    CreateGrant: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.CreateGrantRequest, _grants_pb2.Grant]  # type: ignore[assignment]
+    """Grants a principal or a role of the caller's tenant a level on tools
+    (admin role). Takes effect on this replica at once, on the others
+    within AGENTD_GRANTS_REFRESH_SECONDS.
+    """
+    RevokeGrant: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.RevokeGrantRequest, _grants_pb2.Grant]  # type: ignore[assignment]
+    """Revokes a grant of the caller's tenant (admin role); returns it revoked."""
+    ListGrants: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ListGrantsRequest, _agent_service_pb2.ListGrantsResponse]  # type: ignore[assignment]
+    """Lists the grants of the caller's tenant, oldest first (admin role)."""
 
 class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
     """Runs LLM agents and the tools they use.
@@ -212,5 +231,32 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         """Lists audit records of the caller's tenant, oldest first, page by page.
         Needs the auditor or admin role.
         """
+
+    @_abc_1.abstractmethod
+    def CreateGrant(
+        self,
+        request: _agent_service_pb2.CreateGrantRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_grants_pb2.Grant, _abc.Awaitable[_grants_pb2.Grant]]:
+        """Grants a principal or a role of the caller's tenant a level on tools
+        (admin role). Takes effect on this replica at once, on the others
+        within AGENTD_GRANTS_REFRESH_SECONDS.
+        """
+
+    @_abc_1.abstractmethod
+    def RevokeGrant(
+        self,
+        request: _agent_service_pb2.RevokeGrantRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_grants_pb2.Grant, _abc.Awaitable[_grants_pb2.Grant]]:
+        """Revokes a grant of the caller's tenant (admin role); returns it revoked."""
+
+    @_abc_1.abstractmethod
+    def ListGrants(
+        self,
+        request: _agent_service_pb2.ListGrantsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_agent_service_pb2.ListGrantsResponse, _abc.Awaitable[_agent_service_pb2.ListGrantsResponse]]:
+        """Lists the grants of the caller's tenant, oldest first (admin role)."""
 
 def add_AgentServiceServicer_to_server(servicer: AgentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -86,6 +86,8 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """
     ERROR_REASON_RATE_LIMITED: _ErrorReason.ValueType  # 23
     """The caller was rate limited; `google.rpc.RetryInfo` says when to retry."""
+    ERROR_REASON_GRANT_NOT_FOUND: _ErrorReason.ValueType  # 24
+    """No grant of that id in the caller's tenant (or it is revoked already)."""
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -160,4 +162,6 @@ asked for, or it was decided already).
 """
 ERROR_REASON_RATE_LIMITED: ErrorReason.ValueType  # 23
 """The caller was rate limited; `google.rpc.RetryInfo` says when to retry."""
+ERROR_REASON_GRANT_NOT_FOUND: ErrorReason.ValueType  # 24
+"""No grant of that id in the caller's tenant (or it is revoked already)."""
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

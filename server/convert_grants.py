@@ -1,0 +1,103 @@
+"""Conversion of grants between protobuf and `tools.grants`."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from google.protobuf import timestamp_pb2
+
+from agentd.v1 import grants_pb2, tools_pb2
+from core.errors import FieldViolation, InvalidArgumentError
+from tools.grants import Grant, TimeWindow
+from tools.model import PermissionLevel
+
+MAX_ARGUMENTS = 16
+MAX_PREFIXES = 16
+MAX_PREFIX_CHARS = 2_048
+_PLACEHOLDER_TIME = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def grant_from_proto(message: grants_pb2.Grant) -> Grant:
+    """A draft grant (the server sets id, tenant, author and times); every problem is
+    reported as a field violation."""
+    violations: list[FieldViolation] = []
+    level = None
+    if message.level in (tools_pb2.PERMISSION_LEVEL_UNSPECIFIED,):
+        violations.append(FieldViolation("grant.level", "is required"))
+    else:
+        try:
+            level = PermissionLevel(message.level)
+        except ValueError:
+            violations.append(FieldViolation("grant.level", "is not a permission level"))
+    window = None
+    if message.window:
+        try:
+            window = TimeWindow.parse(message.window)
+        except ValueError as error:
+            violations.append(FieldViolation("grant.window", str(error)))
+    arguments: dict[str, tuple[str, ...]] = {}
+    if len(message.arguments) > MAX_ARGUMENTS:
+        violations.append(FieldViolation("grant.arguments", f"more than {MAX_ARGUMENTS}"))
+    for name, prefixes in message.arguments.items():
+        listed = tuple(prefixes.prefixes)
+        if not name or len(name) > 64:
+            violations.append(FieldViolation("grant.arguments", f"bad argument name {name!r}"))
+        if not listed or len(listed) > MAX_PREFIXES:
+            violations.append(
+                FieldViolation(f"grant.arguments[{name}]", f"needs 1 to {MAX_PREFIXES} prefixes")
+            )
+        if any(not p or len(p) > MAX_PREFIX_CHARS for p in listed):
+            violations.append(
+                FieldViolation(f"grant.arguments[{name}]", "has an empty or too long prefix")
+            )
+        arguments[name] = listed
+    draft: Grant | None = None
+    try:
+        draft = Grant(
+            grant_id="new",
+            tenant="",
+            subject=message.subject,
+            tool=message.tool,
+            level=level or PermissionLevel.NONE,
+            created_at=_PLACEHOLDER_TIME,
+            expires_at=message.expires_at.ToDatetime(UTC)
+            if message.HasField("expires_at")
+            else None,
+            window=window,
+            arguments=arguments,
+            requires_approval=message.requires_approval,
+        )
+    except ValueError as error:
+        field = "grant.subject" if "subject" in str(error) else "grant.tool"
+        violations.append(FieldViolation(field, str(error)))
+    if violations:
+        raise InvalidArgumentError(violations)
+    assert draft is not None
+    return draft
+
+
+def _stamp(moment: datetime | None) -> timestamp_pb2.Timestamp | None:
+    if moment is None:
+        return None
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromDatetime(moment)
+    return stamp
+
+
+def grant_to_proto(grant: Grant) -> grants_pb2.Grant:
+    return grants_pb2.Grant(
+        grant_id=grant.grant_id,
+        subject=grant.subject,
+        tool=grant.tool,
+        level=tools_pb2.PermissionLevel.ValueType(int(grant.level)),
+        expires_at=_stamp(grant.expires_at),
+        window=str(grant.window) if grant.window else "",
+        arguments={
+            name: grants_pb2.ArgumentPrefixes(prefixes=list(prefixes))
+            for name, prefixes in grant.arguments.items()
+        },
+        requires_approval=grant.requires_approval,
+        created_by=grant.created_by,
+        created_at=_stamp(grant.created_at),
+        revoked_at=_stamp(grant.revoked_at),
+    )

@@ -1,0 +1,70 @@
+"""Managing a tenant's grants through the API: its admins only, its grants only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from core.errors import FieldViolation, GrantNotFoundError, InvalidArgumentError, RoleRequiredError
+from core.identity import Principal
+from tools.grants import Grant, GrantStore, new_grant_id
+from tools.permissions import GrantPolicy
+
+GRANT_ADMIN_ROLES = ("admin",)
+
+
+class GrantAdmin:
+    """Creates, revokes and lists grants of the caller's own tenant.
+
+    A change takes effect on this process at once (its policy is reloaded)
+    and on the other replicas when they next reload their grants.
+    """
+
+    def __init__(
+        self,
+        store: GrantStore,
+        policy: GrantPolicy | None,
+        roles: Sequence[str] = GRANT_ADMIN_ROLES,
+    ) -> None:
+        self._store = store
+        self._policy = policy
+        self._roles = tuple(roles)
+
+    def _require_admin(self, principal: Principal) -> None:
+        if not set(principal.roles) & set(self._roles):
+            raise RoleRequiredError("managing grants", self._roles)
+
+    async def create(self, principal: Principal, draft: Grant) -> Grant:
+        self._require_admin(principal)
+        now = datetime.now(UTC)
+        if draft.expires_at is not None and draft.expires_at <= now:
+            raise InvalidArgumentError([FieldViolation("grant.expires_at", "is in the past")])
+        grant = replace(
+            draft,
+            grant_id=new_grant_id(),
+            tenant=principal.tenant,
+            created_by=principal.id,
+            created_at=now,
+            revoked_at=None,
+        )
+        await self._store.add(grant)
+        await self._reload()
+        return grant
+
+    async def revoke(self, principal: Principal, grant_id: str) -> Grant:
+        self._require_admin(principal)
+        live = {g.grant_id for g in await self._store.list(principal.tenant)}
+        if grant_id not in live or not await self._store.revoke(grant_id):
+            raise GrantNotFoundError(grant_id)
+        await self._reload()
+        every = await self._store.list(principal.tenant, include_revoked=True)
+        return next(g for g in every if g.grant_id == grant_id)
+
+    async def list(self, principal: Principal, include_revoked: bool = False) -> list[Grant]:
+        self._require_admin(principal)
+        return await self._store.list(principal.tenant, include_revoked=include_revoked)
+
+    async def _reload(self) -> None:
+        if self._policy is not None:
+            await self._policy.refresh(self._store)
