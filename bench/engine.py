@@ -45,7 +45,8 @@ from agentd.v1.tasks_pb2 import EXECUTION_MODE_FUNCTION_CALLING as FUNCTION_CALL
 from clients.client import AgentClient
 from core.identity import CallContext
 from server import logs
-from server.app import AgentdServer, build_registry
+from server.app import AgentdServer
+from server.builders import build_registry
 from server.settings import Settings
 from tools.audit import InMemoryAuditLog
 

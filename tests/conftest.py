@@ -11,7 +11,8 @@ import redis.asyncio as redis
 
 from clients.client import AgentClient
 from core.identity import CallContext
-from server.app import AgentdServer, build_registry
+from server.app import AgentdServer
+from server.builders import build_registry
 from server.settings import Settings
 from tests.contract.conftest import REDIS_URL, drop_prefix
 from tools.audit import InMemoryAuditLog

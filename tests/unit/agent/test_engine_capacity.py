@@ -18,7 +18,7 @@ from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode, TaskStatus
 from core.errors import ResourceExhaustedError
 from core.identity import CallContext
-from server.app import build_registry
+from server.builders import build_registry
 from server.settings import Settings
 from tools.audit import InMemoryAuditLog
 

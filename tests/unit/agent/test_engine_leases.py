@@ -25,7 +25,7 @@ from agent.redis_task_store import RedisTaskStore
 from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode, Task, TaskStatus
 from core.identity import CallContext, Principal
-from server.app import build_registry
+from server.builders import build_registry
 from server.settings import Settings
 from tools.audit import InMemoryAuditLog
 

@@ -1,0 +1,173 @@
+"""Building the service's parts from its settings: one function per part."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis.asyncio as redis
+
+from agent.approvals import ApprovalBox, InMemoryApprovalBox, RedisApprovalBox
+from agent.cancel_bus import CancelBus, LocalCancelBus, RedisCancelBus
+from agent.leases import Leases, LocalLeases
+from agent.limits import EngineConfig
+from agent.llm.openai import OpenAIModel
+from agent.llm.roles import ModelRoles
+from agent.memory_task_store import InMemoryTaskStore
+from agent.redis_leases import RedisLeases
+from agent.redis_task_store import RedisTaskStore
+from agent.task_store import TaskStore
+from auth.authenticator import Authenticator
+from auth.keys import KeyStore
+from auth.tokens import TokenRules, TokenVerifier
+from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, RedisIdempotencyStore
+from core.rate_limits import LocalRateLimiter, RateLimiter, parse_limits
+from core.redis_rate_limits import RedisRateLimiter
+from server.settings import Settings
+from tools.audit import AuditSink
+from tools.builtin import HttpLimits, builtin_tools
+from tools.permissions import GrantPolicy
+from tools.registry import ToolRegistry
+
+
+def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
+    tools = builtin_tools(
+        settings.workspace_dir,
+        HttpLimits(
+            timeout_seconds=settings.http_timeout_seconds,
+            max_response_bytes=settings.http_max_response_bytes,
+            max_redirects=settings.http_max_redirects,
+            allowed_networks=tuple(settings.allowed_networks()),
+        ),
+        settings.max_file_bytes,
+    )
+    return ToolRegistry(
+        tools,
+        policy=GrantPolicy(
+            default=settings.permission_level, approval_tools=settings.approval_tools
+        ),
+        audit=audit,
+        max_argument_bytes=settings.max_tool_argument_bytes,
+    )
+
+
+@dataclass(frozen=True)
+class LiveStores:
+    """What running tasks share between processes (or keep in this one)."""
+
+    tasks: TaskStore
+    keys: IdempotencyStore
+    cancellations: CancelBus
+    leases: Leases
+    approvals: ApprovalBox
+
+
+def build_live_stores(settings: Settings) -> LiveStores:
+    """Task state, event logs, idempotency keys, cancellations and leases: on one Redis
+    client when AGENTD_REDIS_URL is set (the task store closes it), else in-process."""
+    if settings.redis_url:
+        client = redis.Redis.from_url(settings.redis_url)
+        prefix = settings.redis_prefix
+        return LiveStores(
+            RedisTaskStore(client, prefix=prefix, retention_seconds=settings.retention_seconds),
+            RedisIdempotencyStore(client, prefix),
+            RedisCancelBus(client, prefix),
+            RedisLeases(
+                client, prefix, ttl_seconds=settings.lease_seconds, replica=settings.replica_id
+            ),
+            RedisApprovalBox(client, prefix),
+        )
+    return LiveStores(
+        InMemoryTaskStore(),
+        InMemoryIdempotencyStore(),
+        LocalCancelBus(),
+        LocalLeases(),
+        InMemoryApprovalBox(),
+    )
+
+
+def build_rate_limiters(settings: Settings) -> tuple[RateLimiter, RateLimiter]:
+    """Per principal and per tenant: in Redis when configured (one rate across the
+    replicas), else in this process."""
+    principal, tenant = (
+        parse_limits(settings.rate_limits),
+        parse_limits(settings.tenant_rate_limits),
+    )
+    if settings.redis_url and (principal or tenant):
+        client = redis.Redis.from_url(settings.redis_url)
+        return (
+            RedisRateLimiter(client, principal, settings.redis_prefix, "principal"),
+            RedisRateLimiter(client, tenant, settings.redis_prefix, "tenant"),
+        )
+    return LocalRateLimiter(principal), LocalRateLimiter(tenant)
+
+
+def build_authenticator(settings: Settings, keys: KeyStore) -> Authenticator | None:
+    """The authenticator, or None with AGENTD_AUTH=off. Bad JWT settings fail here."""
+    if settings.auth == "off":
+        return None
+    tokens = None
+    if settings.jwt_issuer or settings.jwt_audience or settings.jwt_hs256_secret:
+        secret = settings.jwt_hs256_secret
+        tokens = TokenVerifier(
+            TokenRules(
+                issuer=settings.jwt_issuer or "",
+                audience=settings.jwt_audience or "",
+                hs256_secret=secret.get_secret_value() if secret else None,
+                jwks_file=settings.jwt_jwks_file,
+                tenant_claim=settings.jwt_tenant_claim,
+                roles_claim=settings.jwt_roles_claim,
+            )
+        )
+    elif settings.jwt_jwks_file is not None:
+        raise ValueError("AGENTD_JWT_JWKS_FILE needs AGENTD_JWT_ISSUER and AGENTD_JWT_AUDIENCE")
+    return Authenticator(keys, tokens, cache_seconds=settings.auth_cache_seconds)
+
+
+def build_models(settings: Settings) -> ModelRoles | None:
+    """The models for each role, or None when no model is configured."""
+    if not settings.llm_model:
+        return None
+    import openai
+
+    client = openai.AsyncOpenAI(
+        base_url=settings.llm_base_url,
+        api_key=settings.llm_api_key or "unused",
+        timeout=settings.llm_timeout_seconds,
+        max_retries=0,
+    )
+
+    def model(name: str | None) -> OpenAIModel | None:
+        if not name:
+            return None
+        return OpenAIModel(
+            name,
+            client=client,
+            temperature=settings.llm_temperature,
+            max_tokens=settings.llm_max_tokens,
+            max_attempts=settings.llm_max_attempts,
+        )
+
+    default = model(settings.llm_model)
+    assert default is not None
+    return ModelRoles(
+        default=default,
+        planner=model(settings.llm_planner_model),
+        executor=model(settings.llm_executor_model),
+        critic=model(settings.llm_critic_model),
+        synthesizer=model(settings.llm_synthesizer_model),
+    )
+
+
+def engine_config(settings: Settings) -> EngineConfig:
+    return EngineConfig(
+        max_concurrent_tool_calls=settings.max_concurrent_tool_calls,
+        max_running_tasks=settings.max_running_tasks,
+        max_queued_tasks=settings.max_queued_tasks,
+        step_timeout_seconds=settings.step_timeout_seconds,
+        task_timeout_seconds=settings.task_timeout_seconds,
+        token_budget=settings.token_budget,
+        critic_policy=settings.critic_policy,
+        critic_every_n=settings.critic_every_n,
+        max_corrections=settings.max_corrections,
+        tool_calling=settings.llm_tool_calling,
+    )
