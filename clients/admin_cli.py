@@ -54,20 +54,26 @@ def add_grants_parser(sub: Any) -> None:
     revoke.add_argument("grant_id")
 
 
+def aware_moment(text: str | None, flag: str) -> datetime | None:
+    """An ISO 8601 time given on the command line; it must name its zone (`Z` for UTC)."""
+    if not text:
+        return None
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        raise ValueError(f"{flag} needs a time zone, e.g. a trailing Z for UTC")
+    return moment
+
+
 def _expiry(args: argparse.Namespace, now: datetime) -> datetime | None:
     if args.lasting:
         match = _DURATION.match(args.lasting)
         if match is None:
             raise ValueError(f"--for {args.lasting!r} is not like 30m, 8h or 7d")
         return now + timedelta(**{_UNITS[match[2]]: int(match[1])})
-    if args.expires:
-        moment = datetime.fromisoformat(args.expires.replace("Z", "+00:00"))
-        if moment.tzinfo is None:
-            raise ValueError("--expires needs a time zone, e.g. a trailing Z for UTC")
-        if moment <= now:
-            raise ValueError("--expires is in the past")
-        return moment.astimezone(UTC)
-    return None
+    moment = aware_moment(args.expires, "--expires")
+    if moment is not None and moment <= now:
+        raise ValueError("--expires is in the past")
+    return moment.astimezone(UTC) if moment is not None else None
 
 
 def _arguments(pairs: list[str] | None) -> dict[str, tuple[str, ...]]:

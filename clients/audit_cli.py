@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import datetime
 from typing import Any
 
 from google.protobuf import json_format
 
+from clients.admin_cli import aware_moment
 from clients.client import AgentClient
 
 MAX_RECORDS = 1_000_000
@@ -41,18 +41,9 @@ def add_parsers(sub: Any) -> None:
     approve.add_argument("--comment", default="")
 
 
-def _moment(text: str | None, flag: str) -> datetime | None:
-    if not text:
-        return None
-    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    if moment.tzinfo is None:
-        raise ValueError(f"{flag} needs a time zone, e.g. a trailing Z for UTC")
-    return moment
-
-
 async def run_audit(client: AgentClient, args: argparse.Namespace) -> int:
     try:
-        since, until = _moment(args.since, "--since"), _moment(args.until, "--until")
+        since, until = aware_moment(args.since, "--since"), aware_moment(args.until, "--until")
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -54,7 +54,26 @@ class RateLimiter(Protocol):
         ...
 
 
-class LocalRateLimiter:
+class Limits:
+    """A method's bucket: its own rate, else the '*' rate, else none (no limit)."""
+
+    def __init__(self, limits: Mapping[str, Rate]) -> None:
+        self._limits = dict(limits)
+
+    def bucket(self, method: str) -> tuple[str, Rate] | None:
+        """(bucket name, rate) that a call of `method` draws from."""
+        for name in (method, "*"):
+            rate = self._limits.get(name)
+            if rate is not None:
+                return name, rate
+        return None
+
+    def rate_for(self, method: str) -> Rate | None:
+        found = self.bucket(method)
+        return found[1] if found is not None else None
+
+
+class LocalRateLimiter(Limits):
     """Buckets in this process, kept for the most recent `capacity` keys."""
 
     def __init__(
@@ -64,23 +83,21 @@ class LocalRateLimiter:
         capacity: int = 100_000,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._limits = dict(limits)
+        super().__init__(limits)
         self._capacity = capacity
         self._clock = clock
         self._buckets: OrderedDict[tuple[str, str], tuple[float, float]] = OrderedDict()
-
-    def rate_for(self, method: str) -> Rate | None:
-        return self._limits.get(method) or self._limits.get("*")
 
     async def take(self, key: str, method: str) -> float:
         return self.take_now(key, method)
 
     def take_now(self, key: str, method: str) -> float:
-        rate = self.rate_for(method)
-        if rate is None:
+        found = self.bucket(method)
+        if found is None:
             return 0.0
+        bucket, rate = found
         now = self._clock()
-        bucket_key = (key, method if method in self._limits else "*")
+        bucket_key = (key, bucket)
         tokens, last = self._buckets.pop(bucket_key, (float(rate.calls), now))
         per_second = rate.calls / rate.seconds
         tokens = min(float(rate.calls), tokens + (now - last) * per_second)

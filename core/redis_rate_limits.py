@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import redis.asyncio as redis
 import structlog
 
-from core.rate_limits import Rate
+from core.rate_limits import Limits, Rate
 
 log = structlog.get_logger(__name__)
 
@@ -35,7 +35,7 @@ return tostring(wait)
 """
 
 
-class RedisRateLimiter:
+class RedisRateLimiter(Limits):
     """Buckets `{prefix}rate:{scope}:{method}:{key}` shared by the replicas.
 
     If Redis cannot be reached the call is let through (and logged): a rate
@@ -45,19 +45,16 @@ class RedisRateLimiter:
     def __init__(
         self, client: redis.Redis, limits: Mapping[str, Rate], prefix: str, scope: str
     ) -> None:
+        super().__init__(limits)
         self._redis = client
-        self._limits = dict(limits)
         self._prefix = f"{prefix}rate:{scope}:"
         self._take = client.register_script(_TAKE)
 
-    def rate_for(self, method: str) -> Rate | None:
-        return self._limits.get(method) or self._limits.get("*")
-
     async def take(self, key: str, method: str) -> float:
-        rate = self.rate_for(method)
-        if rate is None:
+        found = self.bucket(method)
+        if found is None:
             return 0.0
-        bucket = method if method in self._limits else "*"
+        bucket, rate = found
         try:
             wait = await self._take(
                 keys=[f"{self._prefix}{bucket}:{key}"],

@@ -20,7 +20,7 @@ from core.errors import AgentdError, InternalError
 from core.identity import CallContext, new_trace_id
 from server.interceptors.auth import current_principal
 from server.interceptors.tracing import current_trace_id
-from server.status import rich_status, trailing_metadata
+from server.status import abort
 
 log = structlog.get_logger(__name__)
 
@@ -48,12 +48,6 @@ def call_context(context: grpc.aio.ServicerContext[Any, Any]) -> CallContext:
         trace_id=current_trace_id() or trace_id_from(context.invocation_metadata()),
         deadline_seconds=remaining,
     )
-
-
-async def abort(context: grpc.aio.ServicerContext[Any, Any], error: AgentdError) -> NoReturn:
-    code, status = rich_status(error)
-    await context.abort(code, status.message, trailing_metadata=trailing_metadata(status))
-    raise AssertionError("abort returned")  # pragma: no cover
 
 
 async def _fail(

@@ -6,7 +6,7 @@ The only first-party module (with the servicer) that imports generated code.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
@@ -50,6 +50,12 @@ def to_value(data: JSONValue) -> struct_pb2.Value:
     value = struct_pb2.Value()
     json_format.ParseDict(data, value)
     return value
+
+
+def to_timestamp(moment: datetime) -> timestamp_pb2.Timestamp:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromDatetime(moment)
+    return stamp
 
 
 def to_duration(seconds: float) -> duration_pb2.Duration:
@@ -190,10 +196,11 @@ def _tool_error(error: Any) -> tools_pb2.ToolCallError:
 
 def event_to_proto(event: ev.TaskEvent) -> events_pb2.TaskEvent:
     """The one place a domain event becomes its protobuf form."""
-    stamp = timestamp_pb2.Timestamp()
-    stamp.FromDatetime(event.timestamp)
     out = events_pb2.TaskEvent(
-        task_id=event.task_id, sequence=event.sequence, timestamp=stamp, trace_id=event.trace_id
+        task_id=event.task_id,
+        sequence=event.sequence,
+        timestamp=to_timestamp(event.timestamp),
+        trace_id=event.trace_id,
     )
     p = event.payload
     match p:
@@ -316,10 +323,6 @@ def event_to_proto(event: ev.TaskEvent) -> events_pb2.TaskEvent:
 
 
 def task_to_proto(task: Task) -> tasks_pb2.Task:
-    created = timestamp_pb2.Timestamp()
-    created.FromDatetime(task.created_at)
-    updated = timestamp_pb2.Timestamp()
-    updated.FromDatetime(task.updated_at)
     message = tasks_pb2.Task(
         task_id=task.task_id,
         status=_STATUSES[task.status],
@@ -328,8 +331,8 @@ def task_to_proto(task: Task) -> tasks_pb2.Task:
         progress=tasks_pb2.Progress(current_step=task.current_step, total_steps=task.total_steps),
         final_answer=task.final_answer,
         usage=usage_to_proto(task.usage),
-        create_time=created,
-        update_time=updated,
+        create_time=to_timestamp(task.created_at),
+        update_time=to_timestamp(task.updated_at),
         stop_detail=task.stop_detail,
         last_sequence=task.last_sequence,
         context=dict_to_struct(task.context),

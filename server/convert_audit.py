@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC
 
-from google.protobuf import timestamp_pb2
-
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import audit_pb2
 from audit.records import AuditQuery, RpcRecord
 from core.errors import FieldViolation, InvalidArgumentError
 from server import paging
-from server.convert import dict_to_struct, to_duration
+from server.convert import dict_to_struct, to_duration, to_timestamp
 from tools.audit import ToolCallRecord
 
 DEFAULT_PAGE_SIZE = 100
@@ -45,16 +43,10 @@ def audit_query(request: pb.ListAuditRecordsRequest, tenant: str) -> AuditQuery:
     )
 
 
-def _stamp(moment: object) -> timestamp_pb2.Timestamp:
-    stamp = timestamp_pb2.Timestamp()
-    stamp.FromDatetime(moment)  # type: ignore[arg-type]
-    return stamp
-
-
 def rpc_record_to_proto(record: RpcRecord) -> audit_pb2.AuditRecord:
     return audit_pb2.AuditRecord(
         rpc=audit_pb2.RpcAuditRecord(
-            time=_stamp(record.time),
+            time=to_timestamp(record.time),
             principal_id=record.principal_id,
             tenant=record.tenant,
             method=record.method,
@@ -71,7 +63,7 @@ def tool_record_to_proto(record: ToolCallRecord) -> audit_pb2.AuditRecord:
     return audit_pb2.AuditRecord(
         tool_call=audit_pb2.ToolCallAuditRecord(
             call_id=record.call_id,
-            time=_stamp(record.time),
+            time=to_timestamp(record.time),
             principal_id=record.principal_id,
             tenant=record.tenant,
             trace_id=record.trace_id,

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from google.protobuf import timestamp_pb2
-
 from agentd.v1 import grants_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
+from server.convert import to_timestamp
 from tools.grants import Grant, TimeWindow
 from tools.model import PermissionLevel
 
@@ -76,21 +75,13 @@ def grant_from_proto(message: grants_pb2.Grant) -> Grant:
     return draft
 
 
-def _stamp(moment: datetime | None) -> timestamp_pb2.Timestamp | None:
-    if moment is None:
-        return None
-    stamp = timestamp_pb2.Timestamp()
-    stamp.FromDatetime(moment)
-    return stamp
-
-
 def grant_to_proto(grant: Grant) -> grants_pb2.Grant:
     return grants_pb2.Grant(
         grant_id=grant.grant_id,
         subject=grant.subject,
         tool=grant.tool,
         level=tools_pb2.PermissionLevel.ValueType(int(grant.level)),
-        expires_at=_stamp(grant.expires_at),
+        expires_at=to_timestamp(grant.expires_at) if grant.expires_at else None,
         window=str(grant.window) if grant.window else "",
         arguments={
             name: grants_pb2.ArgumentPrefixes(prefixes=list(prefixes))
@@ -98,6 +89,6 @@ def grant_to_proto(grant: Grant) -> grants_pb2.Grant:
         },
         requires_approval=grant.requires_approval,
         created_by=grant.created_by,
-        created_at=_stamp(grant.created_at),
-        revoked_at=_stamp(grant.revoked_at),
+        created_at=to_timestamp(grant.created_at),
+        revoked_at=to_timestamp(grant.revoked_at) if grant.revoked_at else None,
     )

@@ -7,14 +7,15 @@ import sys
 
 import structlog
 
-from core.secrets import REDACTED, redact, secret_key
+from core.secrets import redact
 
 
 def redact_secrets(
     logger: object, method: str, event: structlog.typing.EventDict
 ) -> structlog.typing.EventDict:
     """No API key, bearer token, JWT or configured secret pattern reaches a log line."""
-    return {k: REDACTED if secret_key(k) else redact(v) for k, v in event.items()}
+    redacted: structlog.typing.EventDict = redact(event)
+    return redacted
 
 
 def configure(level: str = "info", fmt: str = "json") -> None:

@@ -9,6 +9,7 @@ for invalid input, and `RetryInfo` when a retry delay is known.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any, NoReturn
 
 import grpc
 from google.protobuf import any_pb2, duration_pb2
@@ -88,3 +89,10 @@ def rich_status(error: errors.AgentdError) -> tuple[grpc.StatusCode, status_pb2.
 
 def trailing_metadata(status: status_pb2.Status) -> tuple[tuple[str, bytes], ...]:
     return (("grpc-status-details-bin", status.SerializeToString()),)
+
+
+async def abort(context: grpc.aio.ServicerContext[Any, Any], error: errors.AgentdError) -> NoReturn:
+    """End the call with `error`'s rich status (grpc sends it at once)."""
+    code, status = rich_status(error)
+    await context.abort(code, status.message, trailing_metadata=trailing_metadata(status))
+    raise AssertionError("abort returned")  # pragma: no cover

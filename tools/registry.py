@@ -254,13 +254,14 @@ class ToolRegistry:
             if attempt == "edited" or not decision.needs_approval:
                 break
             if approval is None:
-                decision = Decision(False, decision.rule + ":approval")
+                decision = Decision(
+                    False,
+                    decision.rule + ":approval",
+                    reason=f"{decision.reason}; only a task (Execute) can wait for it",
+                )
                 await audit("denied")
                 raise PermissionDeniedError(
-                    name,
-                    tool.spec.permission.name,
-                    decision.rule,
-                    f"{decision_reason(tool.spec)}; only a task (Execute) can wait for it",
+                    name, tool.spec.permission.name, decision.rule, decision.reason
                 )
             verdict = await approval(call_id, tool.spec, redact(args), decision.reason)
             if not verdict.approved:
@@ -306,7 +307,3 @@ class ToolRegistry:
         duration = time.perf_counter() - clock
         await audit(error.kind.value, duration=duration)
         return ToolCallResult(call_id, name, None, error.message, duration, error)
-
-
-def decision_reason(spec: ToolSpec) -> str:
-    return f"each call of {spec.name!r} needs a human's approval"

@@ -22,7 +22,7 @@ from auth.authenticator import Authenticator
 from core.errors import UnauthenticatedError
 from core.identity import ANONYMOUS, Principal
 from server.interceptors.wrapping import Context, Handler, wrap
-from server.status import rich_status, trailing_metadata
+from server.status import abort
 
 _PRINCIPAL: ContextVar[Principal] = ContextVar("agentd_principal", default=ANONYMOUS)
 PUBLIC_METHODS = ("/grpc.health.v1.Health/", "/grpc.reflection.")
@@ -66,12 +66,12 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         try:
             principal = await self._authenticator.authenticate(metadata)
         except UnauthenticatedError as error:
-            code, status = rich_status(error)
+            refusal = error  # `error` is unbound once the except block ends
 
             @asynccontextmanager
             async def refuse(request: Any, context: Context) -> AsyncIterator[None]:
                 _PRINCIPAL.set(UNAUTHENTICATED)
-                await context.abort(code, status.message, trailing_metadata(status))
+                await abort(context, refusal)
                 yield  # type: ignore[unreachable]  # abort raised; never reached
 
             return wrap(handler, refuse)

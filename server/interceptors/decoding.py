@@ -16,7 +16,7 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from core.errors import FieldViolation, InvalidArgumentError
-from server.status import rich_status, trailing_metadata
+from server.status import abort
 
 MALFORMED = InvalidArgumentError(
     [FieldViolation("request", "is not a valid protobuf message of the method's request type")]
@@ -29,8 +29,7 @@ async def _decode(
     try:
         return deserializer(raw)
     except (DecodeError, ValueError, UnicodeDecodeError):
-        code, status = rich_status(MALFORMED)
-        await context.abort(code, status.message, trailing_metadata=trailing_metadata(status))
+        await abort(context, MALFORMED)
 
 
 def _unary_unary(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:

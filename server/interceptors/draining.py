@@ -12,7 +12,7 @@ from typing import Any
 import grpc
 
 from core.errors import ShuttingDownError
-from server.status import rich_status, trailing_metadata
+from server.status import abort
 
 ALWAYS_SERVED = ("/grpc.health.v1.Health/",)
 
@@ -20,10 +20,9 @@ ALWAYS_SERVED = ("/grpc.health.v1.Health/",)
 class DrainingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
     def __init__(self) -> None:
         self.draining = False
-        code, status = rich_status(ShuttingDownError())
 
         async def refuse(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-            await context.abort(code, status.message, trailing_metadata=trailing_metadata(status))
+            await abort(context, ShuttingDownError())
 
         self._refusal = grpc.unary_unary_rpc_method_handler(refuse)
 

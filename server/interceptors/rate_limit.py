@@ -21,7 +21,7 @@ from core.metrics import RATE_LIMITED
 from core.rate_limits import RateLimiter
 from server.interceptors.auth import current_principal
 from server.interceptors.wrapping import Context, Handler, wrap
-from server.status import rich_status, trailing_metadata
+from server.status import abort
 
 LIMITED_SERVICES = ("/agentd.v1.AgentService/",)
 
@@ -65,8 +65,7 @@ class RateLimitInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg
                         f"({rate.calls} per {rate.seconds:g} s); retry in {math.ceil(wait)} s",
                         retry_after_seconds=round(wait, 3),
                     )
-                    code, status = rich_status(error)
-                    await context.abort(code, status.message, trailing_metadata(status))
+                    await abort(context, error)
             yield
 
         return wrap(handler, limited)
