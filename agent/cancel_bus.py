@@ -7,11 +7,14 @@ cancels its in-flight model and tool calls when the message arrives.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Protocol
 
 import redis.asyncio as redis
+
+from agent.redis_connections import RedisSubscriptions
 
 
 class CancelBus(Protocol):
@@ -36,26 +39,37 @@ class LocalCancelBus:
 
 
 class RedisCancelBus:
-    """Redis pub/sub on `{prefix}cancel`."""
+    """Redis pub/sub on `{prefix}cancel`, received over the process's shared subscription
+    connection (or a connection of its own when none is given)."""
 
-    def __init__(self, client: redis.Redis, prefix: str = "agentd:") -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        prefix: str = "agentd:",
+        subscriptions: RedisSubscriptions | None = None,
+    ) -> None:
         self._redis = client
         self._channel = f"{prefix}cancel"
+        self._subscriptions = subscriptions or RedisSubscriptions(client)
 
     async def publish(self, task_id: str, reason: str) -> None:
         await self._redis.publish(self._channel, json.dumps({"task_id": task_id, "reason": reason}))
 
     async def subscribe(self) -> AsyncIterator[tuple[str, str]]:
-        pubsub = self._redis.pubsub()
-        await pubsub.subscribe(self._channel)
+        received: asyncio.Queue[bytes] = asyncio.Queue()
+
+        def deliver(data: bytes | None) -> None:
+            if data is not None:
+                received.put_nowait(data)
+
+        stop = self._subscriptions.listen(self._channel, deliver)
         try:
-            async for message in pubsub.listen():
-                if message.get("type") != "message":
-                    continue
+            while True:
+                data = await received.get()
                 try:
-                    body = json.loads(message["data"])
+                    body = json.loads(data)
                     yield str(body["task_id"]), str(body.get("reason", ""))
                 except (ValueError, KeyError, TypeError):
                     continue
         finally:
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            stop()

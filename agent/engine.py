@@ -20,6 +20,7 @@ import structlog
 
 from agent import events as ev
 from agent import serialization
+from agent.admission import Admission, Ticket
 from agent.approvals import ApprovalBox, InMemoryApprovalBox
 from agent.cancel_bus import CancelBus, LocalCancelBus
 from agent.checkpoints import CheckpointStore
@@ -53,6 +54,7 @@ from core.errors import (
     TaskAlreadyTerminalError,
     TaskNotFoundError,
 )
+from core.faults import as_store_error
 from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, scoped_key
 from core.identity import CallContext, Principal
 from tools.approvals import Verdict
@@ -113,14 +115,18 @@ class Engine:
         self._running: dict[str, tuple[asyncio.Task[None], TaskRun]] = {}
         self._cancel_reasons: dict[str, str] = {}
         self._gates: dict[str, asyncio.Event] = {}
-        self._slots = asyncio.Semaphore(self.config.max_running_tasks)
+        self._admission = Admission(
+            self.config.max_running_tasks,
+            self.config.max_queued_tasks,
+            tenant_queue_share=self.config.tenant_queue_share,
+        )
 
     @property
     def configured(self) -> bool:
         return self._models is not None
 
     def running_count(self) -> int:
-        """Tasks running in this process now."""
+        """Tasks in this process now (running or waiting for a slot)."""
         return len(self._running)
 
     @property
@@ -216,13 +222,6 @@ class Engine:
         task id goes out before the task's work competes for the loop.
         """
         self._require_models()
-        capacity = self.config.max_running_tasks + self.config.max_queued_tasks
-        if len(self._running) >= capacity:
-            raise ResourceExhaustedError(
-                f"this server runs {self.config.max_running_tasks} tasks and queues "
-                f"{self.config.max_queued_tasks}; both are full",
-                retry_after_seconds=1.0,
-            )
         specs, iterations = validate_request(
             self._registry,
             request.task,
@@ -233,6 +232,23 @@ class Engine:
         )
         if request.token_budget < 0:
             raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
+        # A place in this process, before any store is touched: a full server answers at once.
+        ticket = self._admission.admit(call.principal.tenant)
+        try:
+            return await self._accept(request, call, specs, iterations, ticket, deferred)
+        except BaseException:
+            ticket.release()
+            raise
+
+    async def _accept(
+        self,
+        request: TaskRequest,
+        call: CallContext,
+        specs: dict[str, ToolSpec],
+        iterations: int,
+        ticket: Ticket,
+        deferred: bool,
+    ) -> Task:
         task_id = new_task_id()
         if request.idempotency_key:
             scoped = scoped_key(
@@ -245,6 +261,7 @@ class Engine:
             except IdempotencyConflictError:
                 raise IdempotencyConflictError(request.idempotency_key) from None
             if earlier is not None:
+                ticket.release()  # the earlier task holds its own place
                 try:
                     return await self._store.get(call.principal.tenant, earlier)
                 except TaskNotFoundError:
@@ -271,14 +288,20 @@ class Engine:
         if not deferred:
             gate.set()
         self._gates[task.task_id] = gate
-        self._launch(run, gate)
+        self._launch(run, gate, ticket)
         return task
 
-    def _launch(self, run: TaskRun, gate: asyncio.Event) -> None:
+    def _launch(self, run: TaskRun, gate: asyncio.Event, ticket: Ticket) -> None:
         task_id = run.task.task_id
-        runner = asyncio.create_task(self._run(run, gate), name=f"agentd-task-{task_id}")
+        runner = asyncio.create_task(self._run(run, gate, ticket), name=f"agentd-task-{task_id}")
         self._running[task_id] = (runner, run)
-        runner.add_done_callback(lambda _: self._running.pop(task_id, None))
+
+        def done(_: asyncio.Task[None]) -> None:
+            self._running.pop(task_id, None)
+            self._gates.pop(task_id, None)
+            ticket.release()
+
+        runner.add_done_callback(done)
 
     def begin(self, task_id: str) -> None:
         """Let a deferred task run. Idempotent."""
@@ -426,7 +449,7 @@ class Engine:
     async def _take_over_orphans(self) -> None:
         """Claim tasks whose process stopped, and resume them, while there is room."""
         while not self._closing:
-            room = self.config.max_running_tasks - len(self._running)
+            room = min(self._admission.room, self.config.max_running_tasks - len(self._running))
             if room > 0:
                 try:
                     claimed = await self._leases.claim_orphans(room)
@@ -435,19 +458,32 @@ class Engine:
                     claimed = []
                 for tenant, task_id in claimed:
                     try:
-                        await self._resume(tenant, task_id)
+                        ticket = self._admission.admit(tenant)
+                    except ResourceExhaustedError:
+                        await self._release_claim(task_id)  # another replica may have room
+                        continue
+                    try:
+                        await self._resume(tenant, task_id, ticket)
                     except Exception:
+                        ticket.release()
                         log.exception("could not resume a task", task_id=task_id)
-                        await self._leases.release(task_id)
+                        await self._release_claim(task_id)
             await asyncio.sleep(self._takeover_interval)
 
-    async def _resume(self, tenant: str, task_id: str) -> None:
-        """Run a claimed task from its last checkpoint."""
+    async def _release_claim(self, task_id: str) -> None:
+        try:
+            await self._leases.release(task_id)
+        except Exception:
+            log.exception("could not release a claimed task", task_id=task_id)
+
+    async def _resume(self, tenant: str, task_id: str, ticket: Ticket) -> None:
+        """Run a claimed task from its last checkpoint (`ticket` is its place here)."""
         try:
             task = await self._store.get(tenant, task_id)
         except TaskNotFoundError:
             task = None
         if task is None or task.status.terminal:
+            ticket.release()
             await self._forget(task_id)
             return
         raw = await self._checkpoints.load(tenant, task_id) if self._checkpoints else None
@@ -456,6 +492,7 @@ class Engine:
         specs = {name: self._registry.spec(name) for name in task.tools}
         if checkpoint is None:
             if task.status is not TaskStatus.PENDING:
+                ticket.release()
                 await self._fail_orphan(task)
                 return
             # Accepted but not yet recorded: nothing ran, so it starts from the beginning.
@@ -483,7 +520,7 @@ class Engine:
         )
         gate = asyncio.Event()
         gate.set()
-        self._launch(run, gate)
+        self._launch(run, gate, ticket)
 
     async def _fail_orphan(self, task: Task) -> None:
         message = (
@@ -526,7 +563,7 @@ class Engine:
             limit = min(limit, run.call.deadline_seconds)
         return max(0.0, limit) if math.isfinite(limit) else self.config.task_timeout_seconds
 
-    async def _run(self, run: TaskRun, gate: asyncio.Event) -> None:
+    async def _run(self, run: TaskRun, gate: asyncio.Event, ticket: Ticket) -> None:
         task_id = run.task.task_id
         # The task's own asyncio task: every log line of its run names it (and its caller).
         structlog.contextvars.bind_contextvars(
@@ -540,11 +577,13 @@ class Engine:
                 # Here rather than in start(): the caller's first event does not wait on SQL.
                 await self._history.record(run.task)
                 await run.checkpoint()
-            async with self._slots:
+            async with ticket.slot():
                 await self._run_in_slot(run, gate)
         except asyncio.CancelledError:  # cancelled while queued
             if task_id not in self._letting_go:
                 await self._cancelled(run)
+        except Exception as error:  # noqa: BLE001 - a store fault before it ran: it still ends
+            await self._crashed(run, error)
         finally:
             if task_id in self._letting_go:
                 await self._let_go(run)
@@ -588,9 +627,19 @@ class Engine:
             await self._fail(run, "MODEL_OUTPUT_INVALID", error.message)
         except TaskAlreadyTerminalError:
             log.info("late write after the task ended was dropped", task_id=task.task_id)
-        except Exception:
-            log.exception("task crashed", task_id=task.task_id, trace_id=run.call.trace_id)
-            await self._fail(run, "INTERNAL", f"internal error; quote trace id {run.call.trace_id}")
+        except Exception as error:  # noqa: BLE001 - every accepted task ends, whatever broke
+            await self._crashed(run, error)
+
+    async def _crashed(self, run: TaskRun, error: Exception) -> None:
+        """End a task that met an unexpected error: FAILED, with the store's reason when a
+        store could not be reached, else INTERNAL (with the trace id to quote)."""
+        fault = as_store_error(error)
+        if fault is not None:
+            log.warning("task failed: a store is unavailable", error=str(error))
+            await self._fail(run, fault.reason, fault.message)
+            return
+        log.exception("task crashed", trace_id=run.call.trace_id, exc_info=error)
+        await self._fail(run, "INTERNAL", f"internal error; quote trace id {run.call.trace_id}")
 
     async def _partial(self, run: TaskRun, limit: LimitReached) -> Outcome:
         try:
@@ -600,15 +649,31 @@ class Engine:
             return Outcome(notes_answer(run, limit.detail), limit.reason, limit.detail)
 
     async def _end(self, run: TaskRun, status: TaskStatus, detail: str) -> None:
-        """Write the terminal state (unless the task already ended), its event, and history."""
+        """Write the terminal state (unless the task already ended), its event, and history.
+
+        Never raises: a store that fails is retried for a while (the terminal
+        event is what closes every reader's stream); if it stays out of reach,
+        the task keeps its lease's fate (another replica takes it over).
+        """
         task = run.task
         previous = task.status
         task.status = status
         try:
-            await run.save()
+            await _persist(run.save)
         except TaskAlreadyTerminalError:
             return  # a late end after a cancel: dropped
-        await run.emit(ev.StatusChanged(status, previous, detail, task.stop_reason))
+        except Exception:
+            log.exception("could not store a task's end", status=status.value)
+            return
+        try:
+            await _persist(
+                lambda: run.emit(ev.StatusChanged(status, previous, detail, task.stop_reason))
+            )
+        except TaskAlreadyTerminalError:
+            return
+        except Exception:
+            log.exception("could not write a task's terminal event", status=status.value)
+            return
         log.info(
             "task ended",
             status=status.value,
@@ -637,7 +702,12 @@ class Engine:
         task.stop_detail = message
         if run.notes:
             task.final_answer = notes_answer(run, message)
-        await run.emit(ev.ErrorOccurred(reason, message, True))
+        try:
+            await _persist(lambda: run.emit(ev.ErrorOccurred(reason, message, True)))
+        except TaskAlreadyTerminalError:
+            return
+        except Exception:
+            log.exception("could not write a task's error event")
         await self._end(run, TaskStatus.FAILED, message)
 
     async def _cancelled(self, run: TaskRun) -> None:
@@ -648,3 +718,20 @@ class Engine:
         if run.notes:
             task.final_answer = notes_answer(run, f"cancelled: {reason}")
         await self._end(run, TaskStatus.CANCELLED, reason)
+
+
+PERSIST_DELAYS = (0.1, 0.5, 1.0, 2.0, 4.0, 8.0)
+"""Waits between attempts to write a task's end while a store is out of reach (~15 s)."""
+
+
+async def _persist(write: Callable[[], Awaitable[None]]) -> None:
+    """Run a write that must happen (a task's end), retrying while a store is unavailable."""
+    for delay in (*PERSIST_DELAYS, None):
+        try:
+            await write()
+            return
+        except Exception as error:
+            if delay is None or as_store_error(error) is None:
+                raise
+            log.warning("a store is unavailable; retrying a task's end", delay=delay)
+            await asyncio.sleep(delay)

@@ -48,6 +48,12 @@ class EngineConfig:
     """Tasks this process runs at once; more wait, PENDING, in a queue."""
     max_queued_tasks: int = 100
     """Tasks that may wait for a slot; beyond that, new tasks are refused."""
+    tenant_queue_share: float = 0.5
+    """Share of the queue places one tenant may hold while every slot is busy."""
+    delta_flush_seconds: float = 0.025
+    """Text (or reasoning) deltas arriving within this time go out as one event."""
+    delta_max_chars: int = 1024
+    """A coalesced delta goes out once it holds this many characters."""
 
 
 class LimitReached(Exception):  # noqa: N818 - a stop signal, named for what happened

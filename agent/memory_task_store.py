@@ -12,16 +12,35 @@ from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
 
 
 class InMemoryTaskStore:
-    """Keeps tasks and event logs in dicts; returns copies so callers never share state."""
+    """Keeps tasks and event logs in dicts; returns copies so callers never share state.
 
-    def __init__(self) -> None:
+    A finished task and its log are dropped `retention_seconds` after its
+    terminal event (None keeps them for the store's life), as the Redis
+    store's keys expire: the task history keeps its final state.
+    """
+
+    def __init__(self, retention_seconds: float | None = None) -> None:
         self._tasks: dict[str, Task] = {}
         self._events: dict[str, list[TaskEvent]] = {}
         self._changed: dict[str, asyncio.Condition] = {}
         self._lock = asyncio.Lock()
+        self._retention = retention_seconds
+        self._expiries: dict[str, asyncio.TimerHandle] = {}
 
     async def close(self) -> None:
-        return
+        for handle in self._expiries.values():
+            handle.cancel()
+        self._expiries.clear()
+
+    def _expire(self, task_id: str) -> None:
+        self._expiries.pop(task_id, None)
+        self._tasks.pop(task_id, None)
+        self._events.pop(task_id, None)
+        self._changed.pop(task_id, None)
+
+    def __len__(self) -> int:
+        """Tasks held (live and retained)."""
+        return len(self._tasks)
 
     def _find(self, tenant: str, task_id: str) -> Task:
         task = self._tasks.get(task_id)
@@ -70,6 +89,10 @@ class InMemoryTaskStore:
             log.append(event)
             self._tasks[task_id].last_sequence = event.sequence
             condition.notify_all()
+            if event.terminal and self._retention is not None:
+                self._expiries[task_id] = asyncio.get_running_loop().call_later(
+                    self._retention, self._expire, task_id
+                )
         return event
 
     async def read_events(

@@ -10,12 +10,20 @@ Sequence numbers are assigned by a Lua script that increments
 `last_sequence` and appends the entry in one atomic step, so any number of
 replicas can write and read the same log. A terminal status can never be
 overwritten: the update script refuses it. When a task ends, both keys get
-the retention time (default one hour) as their expiry. Readers follow a log
-with blocking XREAD in bounded batches, at their own pace.
+the retention time (default one hour) as their expiry.
+
+Appends from every task of the process are pipelined (`PipelinedAppends`);
+each carries a token, so an append resent after a connection error is not
+applied twice. Readers read a log with XRANGE in bounded batches, at their
+own pace, and wait between batches without holding a connection: an append
+publishes the new sequence number on `{prefix}grew:{id}`, and the process's
+one pub/sub connection wakes the local readers of that log.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -24,6 +32,8 @@ from redis.exceptions import ResponseError
 
 from agent import serialization
 from agent.events import EventPayload, StatusChanged, TaskEvent
+from agent.redis_appends import LogSignals, PipelinedAppends
+from agent.redis_connections import RedisSubscriptions
 from agent.tasks import Task, TaskStatus, utcnow
 from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
 
@@ -35,8 +45,11 @@ return 1
 """
 
 _UPDATE = """
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return redis.error_reply('NOTASK') end
+local found = redis.call('HMGET', KEYS[1], 'status', 'tenant')
+local status = found[1]
+if not status or (ARGV[4] ~= '' and found[2] ~= ARGV[4]) then
+  return redis.error_reply('NOTASK')
+end
 if status == 'completed' or status == 'failed' or status == 'cancelled' then
   return redis.error_reply('TERMINAL ' .. status)
 end
@@ -50,14 +63,18 @@ return 1
 
 _APPEND = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('NOTASK') end
-if redis.call('HEXISTS', KEYS[1], 'ended') == 1 then return redis.error_reply('ENDED') end
+local seen = redis.call('HMGET', KEYS[1], 'append_token', 'last_sequence', 'ended')
+if seen[1] == ARGV[4] then return tonumber(seen[2]) end
+if seen[3] then return redis.error_reply('ENDED') end
 local seq = redis.call('HINCRBY', KEYS[1], 'last_sequence', 1)
 redis.call('XADD', KEYS[2], seq .. '-0', 'e', ARGV[1])
+redis.call('HSET', KEYS[1], 'append_token', ARGV[4])
 if ARGV[2] == '1' then
   redis.call('HSET', KEYS[1], 'ended', 1)
   redis.call('EXPIRE', KEYS[1], ARGV[3])
   redis.call('EXPIRE', KEYS[2], ARGV[3])
 end
+redis.call('PUBLISH', ARGV[5], seq)
 return seq
 """
 
@@ -72,16 +89,18 @@ class RedisTaskStore:
         prefix: str = "agentd:",
         retention_seconds: int = 3600,
         read_batch: int = 256,
-        block_ms: int = 1000,
+        subscriptions: RedisSubscriptions | None = None,
+        poll_seconds: float = 2.0,
     ) -> None:
         self._redis = client
         self._prefix = prefix
         self._retention = retention_seconds
         self._batch = read_batch
-        self._block_ms = block_ms
+        self._poll = poll_seconds
         self._create = client.register_script(_CREATE)
         self._update = client.register_script(_UPDATE)
-        self._append = client.register_script(_APPEND)
+        self._appends = PipelinedAppends(client, _APPEND)
+        self._signals = LogSignals(subscriptions, self._channel)
 
     @classmethod
     def from_url(cls, url: str, **options: Any) -> RedisTaskStore:
@@ -95,6 +114,9 @@ class RedisTaskStore:
 
     def _events_key(self, task_id: str) -> str:
         return f"{self._prefix}events:{task_id}"
+
+    def _channel(self, task_id: str) -> str:
+        return f"{self._prefix}grew:{task_id}"
 
     async def create(self, task: Task) -> None:
         try:
@@ -121,11 +143,11 @@ class RedisTaskStore:
     async def get(self, tenant: str, task_id: str) -> Task:
         return await self._load(tenant, task_id)
 
-    async def _write(self, task: Task) -> None:
+    async def _write(self, task: Task, tenant: str = "") -> None:
         try:
             await self._update(
                 keys=[self._task_key(task.task_id), self._events_key(task.task_id)],
-                args=[task.status.value, serialization.dumps(task), self._retention],
+                args=[task.status.value, serialization.dumps(task), self._retention, tenant],
             )
         except ResponseError as error:
             message = str(error)
@@ -136,12 +158,9 @@ class RedisTaskStore:
             raise
 
     async def update(self, task: Task) -> None:
-        stored = await self._redis.hget(self._task_key(task.task_id), "tenant")
-        if stored is None or _text(stored) != task.tenant:
-            raise TaskNotFoundError(task.task_id)
         updated = task.snapshot()
         updated.updated_at = utcnow()
-        await self._write(updated)
+        await self._write(updated, task.tenant)
 
     async def set_status(
         self, tenant: str, task_id: str, status: TaskStatus, *, detail: str = ""
@@ -156,9 +175,11 @@ class RedisTaskStore:
         body = serialization.dumps({"timestamp": stamp, "trace_id": trace_id, "payload": payload})
         terminal = isinstance(payload, StatusChanged) and payload.current.terminal
         try:
-            sequence = await self._append(
+            sequence = await self._appends.append(
+                task_id,
                 keys=[self._task_key(task_id), self._events_key(task_id)],
                 args=[body, "1" if terminal else "0", self._retention],
+                channel=self._channel(task_id),
             )
         except ResponseError as error:
             if "NOTASK" in str(error):
@@ -166,7 +187,8 @@ class RedisTaskStore:
             if "ENDED" in str(error):
                 raise TaskAlreadyTerminalError(task_id, "ended") from None
             raise
-        return TaskEvent(task_id, int(sequence), stamp, trace_id, payload)
+        self._signals.grew(task_id)
+        return TaskEvent(task_id, sequence, stamp, trace_id, payload)
 
     def _event(self, task_id: str, entry_id: bytes, fields: dict[bytes, bytes]) -> TaskEvent:
         body = serialization.loads(fields[b"e"])
@@ -184,35 +206,31 @@ class RedisTaskStore:
             raise TaskNotFoundError(task_id)
         if ended is not None and int(last or 0) <= after_sequence:
             return  # the log is complete and the caller has all of it
-        position = f"{after_sequence}-0"
-        while True:
-            reply: Any = await self._redis.xread(
-                {events_key: position}, count=self._batch, block=self._block_ms
-            )
-            batch = _entries(reply)
-            if not batch:
+        position = after_sequence
+        with self._signals.watch(task_id) as grown:
+            while True:
+                grown.clear()  # before reading: a later append sets it again
+                batch: Any = await self._redis.xrange(
+                    events_key, min=f"({position}-0", max="+", count=self._batch
+                )
+                for entry_id, fields in batch:
+                    event = self._event(task_id, entry_id, fields)
+                    position = event.sequence
+                    yield event
+                    if event.terminal:
+                        return
+                if batch:
+                    continue
                 exists, ended = await self._redis.hmget(task_key, ["tenant", "ended"])
                 if exists is None:
                     return  # expired while we waited
                 if ended is not None:
-                    return  # complete, and everything after `position` was read
-                continue
-            for entry_id, fields in batch:
-                event = self._event(task_id, entry_id, fields)
-                position = _text(entry_id)
-                yield event
-                if event.terminal:
-                    return
-
-
-def _entries(reply: Any) -> list[tuple[bytes, dict[bytes, bytes]]]:
-    """The entries of a one-stream XREAD reply (a RESP2 list or a RESP3 map)."""
-    if not reply:
-        return []
-    if isinstance(reply, dict):
-        (entries,) = reply.values()
-        return list(entries[0] if entries and isinstance(entries[0], list) else entries)
-    return list(reply[0][1])
+                    continue  # the terminal event was appended after our read: read it
+                with contextlib.suppress(TimeoutError):
+                    # Woken when the log grows (here, or on another replica through
+                    # pub/sub); the timeout only covers a notification lost in a reconnect.
+                    async with asyncio.timeout(self._poll):
+                        await grown.wait()
 
 
 def _text(value: bytes | str | None) -> str:

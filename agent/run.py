@@ -21,6 +21,7 @@ from agent import events as ev
 from agent import metrics, serialization
 from agent.approvals import ApprovalBox
 from agent.checkpoints import CheckpointStore
+from agent.event_writer import EventWriter
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
 from agent.llm.base import (
     Done,
@@ -101,8 +102,14 @@ class TaskRun:
     _mode_state: dict[str, Any] = field(init=False)
     _checkpoint_lock: asyncio.Lock = field(init=False)
     _waiting: int = field(init=False, default=0)
+    _events: EventWriter = field(init=False)
 
     def __post_init__(self) -> None:
+        self._events = EventWriter(
+            self._append,
+            flush_seconds=self.config.delta_flush_seconds,
+            max_chars=self.config.delta_max_chars,
+        )
         self._tool_slots = asyncio.Semaphore(self.config.max_concurrent_tool_calls)
         self._checkpoint_lock = asyncio.Lock()
         resumed = self.resumed
@@ -151,9 +158,13 @@ class TaskRun:
     # -- events --------------------------------------------------------------
 
     async def emit(self, payload: ev.EventPayload) -> None:
+        """Write an event to the task's log (text deltas may be coalesced: `EventWriter`)."""
         if self.persist:
-            await self.store.append_event(self.task.task_id, self.call.trace_id, payload)
-            metrics.observe_event(self.task, payload)
+            await self._events.emit(payload)
+
+    async def _append(self, payload: ev.EventPayload) -> None:
+        await self.store.append_event(self.task.task_id, self.call.trace_id, payload)
+        metrics.observe_event(self.task, payload)
 
     async def save(self) -> None:
         if self.persist:

@@ -2,37 +2,47 @@
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from agent.tasks import utcnow
+from db.database import Database
 from db.schema import task_checkpoints
+
+_DELETE = delete(task_checkpoints).where(task_checkpoints.c.task_id == bindparam("gone"))
 
 
 class SqlCheckpointStore:
-    """CheckpointStore on a SQLAlchemy async engine (owned by the caller)."""
+    """CheckpointStore on a database (owned by the caller); writes go through its writer."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
-        dialect = engine.dialect.name
+    def __init__(self, database: Database) -> None:
+        self._engine = database.engine
+        self._writer = database.writer
+        dialect = database.dialect
         if dialect not in ("sqlite", "postgresql"):
             raise ValueError(f"checkpoints need SQLite or PostgreSQL, not {dialect}")
-        self._insert = pg_insert if dialect == "postgresql" else sqlite_insert
+        insert = pg_insert if dialect == "postgresql" else sqlite_insert
+        statement = insert(task_checkpoints)
+        c = task_checkpoints.c
+        self._upsert = statement.on_conflict_do_update(
+            index_elements=[c.task_id],
+            set_={
+                "state": statement.excluded.state,
+                "version": c.version + 1,
+                "updated_at": statement.excluded.updated_at,
+            },
+        )
 
     async def save(self, tenant: str, task_id: str, state: str) -> None:
-        c = task_checkpoints.c
-        now = utcnow()
-        statement = self._insert(task_checkpoints).values(
-            task_id=task_id, tenant=tenant, version=1, state=state, updated_at=now
-        )
-        statement = statement.on_conflict_do_update(
-            index_elements=[c.task_id],
-            set_={"state": state, "version": c.version + 1, "updated_at": now},
-        )
-        async with self._engine.begin() as connection:
-            await connection.execute(statement)
+        row = {
+            "task_id": task_id,
+            "tenant": tenant,
+            "version": 1,
+            "state": state,
+            "updated_at": utcnow(),
+        }
+        await self._writer.execute(self._upsert, row)
 
     async def load(self, tenant: str, task_id: str) -> str | None:
         c = task_checkpoints.c
@@ -42,7 +52,4 @@ class SqlCheckpointStore:
         return state
 
     async def delete(self, task_id: str) -> None:
-        async with self._engine.begin() as connection:
-            await connection.execute(
-                delete(task_checkpoints).where(task_checkpoints.c.task_id == task_id)
-            )
+        await self._writer.execute(_DELETE, {"gone": task_id})

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, or_, select
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import and_, or_, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from agent import serialization
 from agent.task_history import TaskQuery
 from agent.tasks import Task
 from core.errors import TaskNotFoundError
+from db.database import Database
 from db.schema import task_history
 
 
@@ -44,17 +46,24 @@ def _row(task: Task) -> dict[str, Any]:
 
 
 class SqlTaskHistory:
-    """TaskHistory on a SQLAlchemy async engine (owned by the caller)."""
+    """TaskHistory on a database (owned by the caller); writes go through its writer."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
+    def __init__(self, database: Database) -> None:
+        self._engine = database.engine
+        self._writer = database.writer
+        insert = pg_insert if database.dialect == "postgresql" else sqlite_insert
+        statement = insert(task_history)
+        self._upsert = statement.on_conflict_do_update(
+            index_elements=[task_history.c.task_id],
+            set_={
+                column.name: statement.excluded[column.name]
+                for column in task_history.c
+                if column.name not in ("task_id", "created_at")
+            },
+        )
 
     async def record(self, task: Task) -> None:
-        async with self._engine.begin() as connection:
-            await connection.execute(
-                delete(task_history).where(task_history.c.task_id == task.task_id)
-            )
-            await connection.execute(insert(task_history).values(**_row(task)))
+        await self._writer.execute(self._upsert, _row(task))
 
     async def get(self, tenant: str, task_id: str) -> Task:
         query = select(task_history.c.data).where(

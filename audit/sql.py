@@ -8,7 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from audit.records import AuditQuery, RpcRecord
-from db.group_commit import GroupCommit
+from db.database import Database
 from db.schema import rpc_audit, tool_call_audit
 from db.times import aware
 from tools.audit import ToolCallRecord
@@ -16,24 +16,31 @@ from tools.sql_audit_log import tool_call_from_row
 
 
 class SqlRpcAuditLog:
-    """RpcAuditSink committing each record before `write` returns (group commit)."""
+    """RpcAuditSink committing each record before `write` returns (the database's writer
+    groups concurrent records into one commit).
 
-    def __init__(self, engine: AsyncEngine, rows: GroupCommit | None = None) -> None:
-        self._rows = rows or GroupCommit(engine)
+    Values are stored whole, never cut: a tenant cut to its column's length
+    could read another tenant's records. Identifiers are checked where they
+    enter (authentication, request validation); a record that still does not
+    fit is refused alone (`RowRejectedError`), never with its batch.
+    """
+
+    def __init__(self, database: Database) -> None:
+        self._writer = database.writer
 
     async def write(self, record: RpcRecord) -> None:
-        await self._rows.insert(
+        await self._writer.insert(
             rpc_audit,
             {
                 "time": record.time,
-                "principal_id": record.principal_id[:256],
-                "tenant": record.tenant[:128],
-                "method": record.method[:200],
+                "principal_id": record.principal_id,
+                "tenant": record.tenant,
+                "method": record.method,
                 "code": record.code,
                 "duration_seconds": record.duration_seconds,
                 "trace_id": record.trace_id,
                 "request_digest": record.request_digest,
-                "task_id": record.task_id[:64],
+                "task_id": record.task_id,
             },
         )
 
@@ -41,8 +48,8 @@ class SqlRpcAuditLog:
 class SqlAuditReader:
     """Pages of a tenant's audit records, oldest first, keyed by row id."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
+    def __init__(self, engine: AsyncEngine | Database) -> None:
+        self._engine = engine.engine if isinstance(engine, Database) else engine
 
     async def rpcs(self, query: AuditQuery) -> list[tuple[int, RpcRecord]]:
         table = rpc_audit

@@ -11,7 +11,8 @@ from contextlib import asynccontextmanager
 
 from auth.keys import ApiKey, new_key
 from auth.sql_keys import SqlKeyStore
-from db.engine import create_engine, migrate
+from db.database import Database
+from db.engine import migrate
 from tools.grants import Grant
 from tools.sql_grants import SqlGrantStore
 
@@ -20,11 +21,11 @@ from tools.sql_grants import SqlGrantStore
 async def _keys(url: str) -> AsyncIterator[SqlKeyStore]:
     """The key store of an up-to-date database, for one command."""
     await migrate(url)
-    engine = create_engine(url)
+    database = Database.open(url)
     try:
-        yield SqlKeyStore(engine)
+        yield SqlKeyStore(database)
     finally:
-        await engine.dispose()
+        await database.close()
 
 
 async def create_key(url: str, tenant: str, principal: str, roles: tuple[str, ...]) -> str:
@@ -48,11 +49,11 @@ async def revoke_key(url: str, key_id: str) -> bool:
 @asynccontextmanager
 async def _grants(url: str) -> AsyncIterator[SqlGrantStore]:
     await migrate(url)
-    engine = create_engine(url)
+    database = Database.open(url)
     try:
-        yield SqlGrantStore(engine)
+        yield SqlGrantStore(database)
     finally:
-        await engine.dispose()
+        await database.close()
 
 
 async def add_grant(url: str, grant: Grant) -> None:

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import insert, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import bindparam, select, update
 
 from agent.tasks import utcnow
 from auth.keys import ApiKey
+from db.database import Database
 from db.schema import api_keys
+
+_REVOKE = (
+    update(api_keys)
+    .where(api_keys.c.key_id == bindparam("revoked_id"), api_keys.c.revoked_at.is_(None))
+    .values(revoked_at=bindparam("at"))
+)
 
 
 def _key(row: Any) -> ApiKey:
@@ -25,22 +31,25 @@ def _key(row: Any) -> ApiKey:
 
 
 class SqlKeyStore:
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
+    """KeyStore on a database (owned by the caller); writes go through its writer."""
+
+    def __init__(self, database: Database) -> None:
+        self._engine = database.engine
+        self._writer = database.writer
 
     async def add(self, key: ApiKey) -> None:
-        async with self._engine.begin() as connection:
-            await connection.execute(
-                insert(api_keys).values(
-                    key_id=key.key_id,
-                    secret_sha256=key.secret_sha256,
-                    tenant=key.tenant,
-                    principal=key.principal,
-                    roles=list(key.roles),
-                    created_at=key.created_at,
-                    revoked_at=key.revoked_at,
-                )
-            )
+        await self._writer.insert(
+            api_keys,
+            {
+                "key_id": key.key_id,
+                "secret_sha256": key.secret_sha256,
+                "tenant": key.tenant,
+                "principal": key.principal,
+                "roles": list(key.roles),
+                "created_at": key.created_at,
+                "revoked_at": key.revoked_at,
+            },
+        )
 
     async def get(self, key_id: str) -> ApiKey | None:
         async with self._engine.connect() as connection:
@@ -57,10 +66,5 @@ class SqlKeyStore:
         return [_key(row) for row in rows]
 
     async def revoke(self, key_id: str) -> bool:
-        async with self._engine.begin() as connection:
-            result = await connection.execute(
-                update(api_keys)
-                .where(api_keys.c.key_id == key_id, api_keys.c.revoked_at.is_(None))
-                .values(revoked_at=utcnow())
-            )
-        return bool(result.rowcount)
+        changed = await self._writer.execute(_REVOKE, {"revoked_id": key_id, "at": utcnow()})
+        return changed > 0

@@ -25,6 +25,7 @@ from agent.resume import RunCheckpoint
 from agent.sql_checkpoints import SqlCheckpointStore
 from agent.tasks import TokenUsage
 from core.identity import Principal
+from db.database import Database
 from db.engine import create_engine, migrate
 
 SAVES = 300
@@ -63,22 +64,22 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}"
         await migrate(url)
-        engine = create_engine(url)
+        database = Database.open(url)
         try:
-            sqlite = await _saves(SqlCheckpointStore(engine), state)
+            sqlite = await _saves(SqlCheckpointStore(database), state)
         finally:
-            await engine.dispose()
+            await database.close()
     schema = f"agentd_bench_{secrets.token_hex(4)}"
     admin = create_async_engine(POSTGRES_URL)
     async with admin.begin() as connection:
         await connection.execute(text(f'CREATE SCHEMA "{schema}"'))
     try:
         await migrate(POSTGRES_URL, schema)
-        engine = create_engine(POSTGRES_URL, schema=schema)
+        database = Database(create_engine(POSTGRES_URL, schema=schema))
         try:
-            postgres = await _saves(SqlCheckpointStore(engine), state)
+            postgres = await _saves(SqlCheckpointStore(database), state)
         finally:
-            await engine.dispose()
+            await database.close()
     finally:
         async with admin.begin() as connection:
             await connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))

@@ -77,7 +77,7 @@ async def main() -> None:
     memory = InMemoryTaskStore()
     client = redis.Redis.from_url(REDIS_URL)
     prefix = f"agentd-bench:{secrets.token_hex(4)}:"
-    durable = RedisTaskStore(client, prefix=prefix, block_ms=1000)
+    durable = RedisTaskStore(client, prefix=prefix)
     try:
         memory_rate = await _throughput(memory, "t1")
         redis_rate = await _throughput(durable, "t1")

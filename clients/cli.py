@@ -164,13 +164,26 @@ def tools_permission_name(value: int) -> str:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from server.app import serve
+    from pydantic import ValidationError
+
+    from server.app import StartupError, serve
     from server.settings import Settings
 
     overrides: dict[str, Any] = {}
     if args.listen:
         overrides["address"] = args.listen
-    asyncio.run(serve(Settings(**overrides)))
+    try:
+        settings = Settings(**overrides)
+    except ValidationError as error:
+        for problem in error.errors():
+            name = "AGENTD_" + "_".join(str(p) for p in problem["loc"]).upper()
+            print(f"agentd: invalid setting {name}: {problem['msg']}", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(serve(settings))
+    except StartupError as error:
+        print(f"agentd: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

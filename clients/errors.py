@@ -122,6 +122,11 @@ class LLMUnavailableError(UnavailableError):
     """The language model endpoint failed."""
 
 
+class StoreUnavailableError(UnavailableError):
+    """Redis or the database behind the server is unavailable or overloaded; retry after
+    `retry_after_seconds` (a stream: resume with StreamTaskEvents)."""
+
+
 class ResourceExhaustedError(AgentdError):
     """A rate or capacity limit was hit; see `retry_after_seconds`."""
 
@@ -195,6 +200,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "APPROVAL_NOT_PENDING": ApprovalNotPendingError,
     "RATE_LIMITED": RateLimitedError,
     "GRANT_NOT_FOUND": GrantNotFoundError,
+    "STORE_UNAVAILABLE": StoreUnavailableError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

@@ -218,6 +218,29 @@ class ResourceExhaustedError(AgentdError):
         return self._retry_after
 
 
+class StoreUnavailableError(AgentdError):
+    """Redis or the database could not be reached, or stayed overloaded past its wait limit.
+
+    Nothing was lost: the call did not take effect, or took effect completely
+    (writes are atomic). Retry after `retry_after_seconds`.
+    """
+
+    reason = "STORE_UNAVAILABLE"
+
+    def __init__(self, store: str, detail: str, retry_after_seconds: float = 1.0) -> None:
+        self.store = store
+        self.detail = detail
+        self._retry_after = retry_after_seconds
+        super().__init__(
+            f"{store} is unavailable or overloaded ({detail}); retry shortly",
+            metadata={"store": store},
+        )
+
+    @property
+    def retry_after_seconds(self) -> float | None:
+        return self._retry_after
+
+
 class EventsExpiredError(AgentdError):
     """The task is known, but its event log is past retention and was dropped."""
 

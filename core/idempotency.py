@@ -93,6 +93,8 @@ class RedisIdempotencyStore:
         if entry["f"] != fingerprint:
             raise IdempotencyConflictError(key)
         result: str = entry["v"]
+        if result == value and value:
+            return None  # our own reservation, seen again by a retried command
         return result
 
     async def store(self, key: str, fingerprint: str, value: str, ttl_seconds: float) -> None:

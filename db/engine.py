@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,34 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_URL = "sqlite+aiosqlite:///var/agentd.db"
 
 
-def create_engine(url: str, *, schema: str | None = None) -> AsyncEngine:
-    """An async engine for `url`; SQLite files get their folder created."""
+@dataclass(frozen=True, slots=True)
+class PoolOptions:
+    """The connection pool of a server database (PostgreSQL); SQLite keeps its defaults."""
+
+    size: int = 10
+    """Connections kept open."""
+    overflow: int = 10
+    """Connections opened beyond `size` under load (closed when returned)."""
+    timeout_seconds: float = 30.0
+    """How long a caller waits for a connection when all are in use, before failing."""
+
+
+def create_engine(
+    url: str, *, schema: str | None = None, pool: PoolOptions | None = None
+) -> AsyncEngine:
+    """An async engine for `url`; SQLite files get their folder created.
+
+    A PostgreSQL engine gets a sized pool whose overflow waits (`pool`): a
+    burst of calls queues for a connection instead of failing.
+    """
     parsed = make_url(url)
-    options: dict[str, object] = {"pool_pre_ping": True}
+    pool = pool or PoolOptions()
+    options: dict[str, object] = {
+        "pool_pre_ping": True,
+        "pool_size": pool.size,
+        "max_overflow": pool.overflow,
+        "pool_timeout": pool.timeout_seconds,
+    }
     sqlite = parsed.get_backend_name() == "sqlite"
     if sqlite:
         if parsed.database and parsed.database != ":memory:":
@@ -33,13 +58,17 @@ def create_engine(url: str, *, schema: str | None = None) -> AsyncEngine:
     return engine
 
 
+SQLITE_BUSY_TIMEOUT_MS = 5000
+"""How long a SQLite connection waits for another process's write lock."""
+
+
 def sqlite_pragmas(connection: Any, record: Any) -> None:
     """WAL with synchronous=NORMAL: commits survive a crash of agentd without an fsync each;
     readers never block the writer; a busy database is waited for, not failed."""
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.close()
 
 

@@ -12,7 +12,6 @@ import grpc
 import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from agent.engine import LLM_SETTINGS, Engine
 from agent.llm.roles import ModelRoles
@@ -26,10 +25,11 @@ from auth.keys import KeyStore, new_key
 from auth.sql_keys import SqlKeyStore
 from core import secrets, tracing
 from core.metrics import REGISTRY, TASKS_IN_FLIGHT
-from db.engine import create_engine, migrate
-from db.group_commit import GroupCommit
+from db.database import Database
+from db.engine import PoolOptions, migrate
 from server import logs, reflection
 from server.builders import (
+    LiveStores,
     build_authenticator,
     build_live_stores,
     build_models,
@@ -59,6 +59,11 @@ log = structlog.get_logger(__name__)
 SERVICE_NAME = agent_service_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name
 
 
+class StartupError(Exception):
+    """The server cannot start as configured; the message names the setting to change.
+    `agentd serve` prints it on one line and exits with status 2."""
+
+
 @dataclass
 class AgentdServer:
     """A running server and what it needs to shut down cleanly."""
@@ -71,10 +76,10 @@ class AgentdServer:
     port: int
     engine: Engine
     tasks: TaskStore
-    database: AsyncEngine
+    live: LiveStores
+    database: Database
     keys: KeyStore
     grants: GrantStore
-    audit_rows: GroupCommit
     registry: ToolRegistry
     background: list[asyncio.Task[None]]
 
@@ -89,12 +94,17 @@ class AgentdServer:
     ) -> AgentdServer:
         secrets.configure(settings.secret_patterns)
         await migrate(settings.database_url)
-        database = create_engine(settings.database_url)
+        database = Database.open(
+            settings.database_url,
+            pool=PoolOptions(
+                settings.database_pool_size,
+                settings.database_max_overflow,
+                settings.database_pool_timeout_seconds,
+            ),
+        )
         keys = SqlKeyStore(database)
         authenticator = build_authenticator(settings, keys)
-        # One writer for both audit logs: concurrent calls share their commits.
-        audit_rows = GroupCommit(database)
-        registry = registry or build_registry(settings, SqlAuditLog(database, audit_rows))
+        registry = registry or build_registry(settings, SqlAuditLog(database))
         grants = SqlGrantStore(database)
         background: list[asyncio.Task[None]] = []
         if isinstance(registry.policy, GrantPolicy):
@@ -125,7 +135,7 @@ class AgentdServer:
         engine.listen_for_cancellations()
         engine.supervise()
         draining = DrainingInterceptor()
-        audit = AuditInterceptor(SqlRpcAuditLog(database, audit_rows))
+        audit = AuditInterceptor(SqlRpcAuditLog(database))
         # Outermost first. Tracing, metrics and audit wrap auth so that refused calls are
         # traced, counted and audited too; auth comes before rate limits (which need the
         # principal) and before decoding (a refused call is never decoded).
@@ -137,7 +147,7 @@ class AgentdServer:
         ]
         if authenticator is not None:
             interceptors.append(AuthInterceptor(authenticator, settings.auth_public_methods))
-        interceptors.append(RateLimitInterceptor(*build_rate_limiters(settings)))
+        interceptors.append(RateLimitInterceptor(*build_rate_limiters(settings, live)))
         interceptors.append(DecodingInterceptor())
         server = grpc.aio.server(
             interceptors=interceptors,
@@ -169,7 +179,10 @@ class AgentdServer:
         )
         port = server.add_insecure_port(settings.address)
         if port == 0:
-            raise OSError(f"cannot listen on {settings.address}")
+            raise StartupError(
+                f"cannot listen on {settings.address} (AGENTD_ADDRESS): the address is in use "
+                "or not available"
+            )
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
         await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
@@ -182,10 +195,10 @@ class AgentdServer:
             port,
             engine,
             tasks,
+            live,
             database,
             keys,
             grants,
-            audit_rows,
             registry,
             background,
         )
@@ -205,9 +218,10 @@ class AgentdServer:
             job.cancel()
         await asyncio.gather(*self.background, return_exceptions=True)
         await self.audit.flush()
-        await self.audit_rows.close()
-        await self.tasks.close()
-        await self.database.dispose()
+        if self.tasks is not self.live.tasks:
+            await self.tasks.close()
+        await self.live.close()
+        await self.database.close()
         log.info("stopped")
 
 
@@ -263,20 +277,22 @@ class MetricsEndpoint:
         self.http.server_close()
 
 
-def start_metrics(address: str, running: AgentdServer) -> MetricsEndpoint | None:
-    """Serve /metrics on `address` (host:port; port 0 picks one), or nothing when empty."""
+def start_metrics(address: str) -> MetricsEndpoint | None:
+    """Serve /metrics on `address` (host:port; port 0 picks one), or nothing when empty.
+    StartupError when the address cannot be bound (a port in use, say)."""
     if not address:
         return None
     from prometheus_client import start_http_server
 
     host, _, port = address.rpartition(":")
-    TASKS_IN_FLIGHT.set_function(running.engine.running_count)
     try:
         http, _thread = start_http_server(int(port), addr=host.strip("[]"), registry=REGISTRY)
-    except OSError as error:
-        raise OSError(
-            f"cannot serve metrics on {address} (AGENTD_METRICS_ADDRESS): {error}"
-        ) from error
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise StartupError(
+            f"cannot serve metrics on {address} (AGENTD_METRICS_ADDRESS): {reason}; "
+            "choose another address, port 0 for any free port, or empty to turn metrics off"
+        ) from None
     return MetricsEndpoint(f"{host}:{http.server_port}", http)
 
 
@@ -284,8 +300,14 @@ async def serve(settings: Settings) -> None:
     """Run until SIGTERM or SIGINT, then drain and return."""
     logs.configure(settings.log_level, settings.log_format)
     exporting = tracing.configure()
-    running = await AgentdServer.start(settings)
-    metrics = start_metrics(settings.metrics_address, running)
+    metrics = start_metrics(settings.metrics_address)  # first: a taken port fails fast
+    try:
+        running = await AgentdServer.start(settings)
+    except BaseException:
+        if metrics is not None:
+            metrics.stop()
+        raise
+    TASKS_IN_FLIGHT.set_function(running.engine.running_count)
     host = settings.address.rsplit(":", 1)[0]
     log.info(
         "serving",

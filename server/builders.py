@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
-
-import redis.asyncio as redis
 
 from agent.approvals import ApprovalBox, InMemoryApprovalBox, RedisApprovalBox
 from agent.cancel_bus import CancelBus, LocalCancelBus, RedisCancelBus
@@ -13,6 +12,7 @@ from agent.limits import EngineConfig
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
 from agent.memory_task_store import InMemoryTaskStore
+from agent.redis_connections import RedisConnections, RedisOptions
 from agent.redis_leases import RedisLeases
 from agent.redis_task_store import RedisTaskStore
 from agent.task_store import TaskStore
@@ -59,25 +59,53 @@ class LiveStores:
     cancellations: CancelBus
     leases: Leases
     approvals: ApprovalBox
+    redis: RedisConnections | None = None
+    """The process's Redis connections, when the stores are on Redis (closed last)."""
+
+    async def close(self) -> None:
+        await self.tasks.close()
+        if self.redis is not None:
+            await self.redis.close()
+
+
+def redis_connections(settings: Settings) -> RedisConnections:
+    assert settings.redis_url
+    return RedisConnections(
+        RedisOptions(
+            settings.redis_url,
+            max_connections=settings.redis_max_connections,
+            pool_timeout_seconds=settings.redis_pool_timeout_seconds,
+            client_name=f"agentd:{settings.replica_id or 'replica'}",
+        )
+    )
 
 
 def build_live_stores(settings: Settings) -> LiveStores:
-    """Task state, event logs, idempotency keys, cancellations and leases: on one Redis
-    client when AGENTD_REDIS_URL is set (the task store closes it), else in-process."""
+    """Task state, event logs, idempotency keys, cancellations and leases: on the process's
+    Redis connections when AGENTD_REDIS_URL is set, else in-process."""
     if settings.redis_url:
-        client = redis.Redis.from_url(settings.redis_url)
-        prefix = settings.redis_prefix
+        connections = redis_connections(settings)
+        calls, prefix = connections.calls, settings.redis_prefix
         return LiveStores(
-            RedisTaskStore(client, prefix=prefix, retention_seconds=settings.retention_seconds),
-            RedisIdempotencyStore(client, prefix),
-            RedisCancelBus(client, prefix),
-            RedisLeases(
-                client, prefix, ttl_seconds=settings.lease_seconds, replica=settings.replica_id
+            RedisTaskStore(
+                calls,
+                prefix=prefix,
+                retention_seconds=settings.retention_seconds,
+                subscriptions=connections.subscriptions,
             ),
-            RedisApprovalBox(client, prefix),
+            RedisIdempotencyStore(calls, prefix),
+            RedisCancelBus(calls, prefix, connections.subscriptions),
+            RedisLeases(
+                connections.background,
+                prefix,
+                ttl_seconds=settings.lease_seconds,
+                replica=settings.replica_id,
+            ),
+            RedisApprovalBox(calls, prefix),
+            connections,
         )
     return LiveStores(
-        InMemoryTaskStore(),
+        InMemoryTaskStore(retention_seconds=settings.retention_seconds),
         InMemoryIdempotencyStore(),
         LocalCancelBus(),
         LocalLeases(),
@@ -85,15 +113,15 @@ def build_live_stores(settings: Settings) -> LiveStores:
     )
 
 
-def build_rate_limiters(settings: Settings) -> tuple[RateLimiter, RateLimiter]:
+def build_rate_limiters(settings: Settings, live: LiveStores) -> tuple[RateLimiter, RateLimiter]:
     """Per principal and per tenant: in Redis when configured (one rate across the
-    replicas), else in this process."""
+    replicas, on the process's call pool), else in this process."""
     principal, tenant = (
         parse_limits(settings.rate_limits),
         parse_limits(settings.tenant_rate_limits),
     )
-    if settings.redis_url and (principal or tenant):
-        client = redis.Redis.from_url(settings.redis_url)
+    if live.redis is not None and (principal or tenant):
+        client = live.redis.calls
         return (
             RedisRateLimiter(client, principal, settings.redis_prefix, "principal"),
             RedisRateLimiter(client, tenant, settings.redis_prefix, "tenant"),
@@ -127,14 +155,22 @@ def build_models(settings: Settings) -> ModelRoles | None:
     """The models for each role, or None when no model is configured."""
     if not settings.llm_model:
         return None
+    import httpx2
     import openai
 
+    # At most this many model calls at once; the HTTP pool is sized to match, so a
+    # burst of tasks waits its turn for a call instead of timing out in the pool.
+    calls = settings.max_concurrent_llm_calls
     client = openai.AsyncOpenAI(
         base_url=settings.llm_base_url,
         api_key=settings.llm_api_key or "unused",
         timeout=settings.llm_timeout_seconds,
         max_retries=0,
+        http_client=openai.DefaultAsyncHttpxClient(
+            limits=httpx2.Limits(max_connections=calls, max_keepalive_connections=calls)
+        ),
     )
+    limit = asyncio.Semaphore(calls)
 
     def model(name: str | None) -> OpenAIModel | None:
         if not name:
@@ -145,6 +181,7 @@ def build_models(settings: Settings) -> ModelRoles | None:
             temperature=settings.llm_temperature,
             max_tokens=settings.llm_max_tokens,
             max_attempts=settings.llm_max_attempts,
+            concurrency=limit,
         )
 
     default = model(settings.llm_model)
@@ -163,6 +200,9 @@ def engine_config(settings: Settings) -> EngineConfig:
         max_concurrent_tool_calls=settings.max_concurrent_tool_calls,
         max_running_tasks=settings.max_running_tasks,
         max_queued_tasks=settings.max_queued_tasks,
+        tenant_queue_share=settings.tenant_queue_share,
+        delta_flush_seconds=settings.delta_flush_ms / 1000,
+        delta_max_chars=settings.delta_max_chars,
         step_timeout_seconds=settings.step_timeout_seconds,
         task_timeout_seconds=settings.task_timeout_seconds,
         token_budget=settings.token_budget,

@@ -17,6 +17,7 @@ import grpc
 import structlog
 
 from core.errors import AgentdError, InternalError
+from core.faults import as_store_error
 from core.identity import CallContext, new_trace_id
 from server.interceptors.auth import current_principal
 from server.interceptors.tracing import current_trace_id
@@ -56,6 +57,10 @@ async def _fail(
     if isinstance(exc, AgentdError):
         log.info("call failed", method=method, reason=exc.reason, trace_id=call.trace_id)
         await abort(context, exc)
+    fault = as_store_error(exc)
+    if fault is not None:  # Redis or the database out of reach: retryable, not a bug
+        log.warning("call failed: %s", fault.message, method=method, trace_id=call.trace_id)
+        await abort(context, fault)
     log.error("unexpected error", method=method, trace_id=call.trace_id, exc_info=exc)
     await abort(context, InternalError(call.trace_id))
 

@@ -87,6 +87,25 @@ class Settings(BaseSettings):
     llm_tool_calling: bool = Field(True, description="whether the model supports native tool calls")
     max_running_tasks: int = Field(100, ge=1, description="tasks one process runs at once")
     max_queued_tasks: int = Field(100, ge=0, description="tasks waiting for a slot before refusal")
+    tenant_queue_share: float = Field(
+        0.5,
+        gt=0,
+        le=1,
+        description="share of the queue places one tenant may hold while every slot is busy; "
+        "the rest stays free for other tenants (1: no limit)",
+    )
+    max_concurrent_llm_calls: int = Field(
+        100, ge=1, description="model calls in flight per process; more wait their turn"
+    )
+    delta_flush_ms: float = Field(
+        25.0,
+        ge=0,
+        description="text and reasoning deltas of a model reply arriving within this many "
+        "milliseconds are sent as one event (0: one event per chunk)",
+    )
+    delta_max_chars: int = Field(
+        1024, ge=1, description="a coalesced delta is sent once it holds this many characters"
+    )
     max_concurrent_tool_calls: int = Field(5, ge=1, le=64, description="tool calls run at once")
     step_timeout_seconds: float = Field(30.0, gt=0, description="time limit of one step")
     task_timeout_seconds: float = Field(600.0, gt=0, description="time limit of one task")
@@ -108,6 +127,30 @@ class Settings(BaseSettings):
         description="Redis for task state and event logs (shared by replicas); in-process if unset",
     )
     redis_prefix: str = Field("agentd:", description="prefix of every Redis key agentd writes")
+    redis_max_connections: int = Field(
+        32,
+        ge=2,
+        description="connections of the Redis pool serving calls and tasks (the background "
+        "loops and pub/sub keep 3 more of their own)",
+    )
+    redis_pool_timeout_seconds: float = Field(
+        5.0,
+        gt=0,
+        description="how long a call waits for a free Redis connection before it is answered "
+        "UNAVAILABLE",
+    )
+    database_pool_size: int = Field(
+        10, ge=1, description="PostgreSQL connections kept open (reads; writes use one at a time)"
+    )
+    database_max_overflow: int = Field(
+        10, ge=0, description="PostgreSQL connections opened beyond the pool size under load"
+    )
+    database_pool_timeout_seconds: float = Field(
+        30.0,
+        gt=0,
+        description="how long a call waits for a free PostgreSQL connection before it is "
+        "answered UNAVAILABLE",
+    )
     retention_seconds: int = Field(
         3600, gt=0, description="how long a finished task and its events are kept"
     )

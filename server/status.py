@@ -30,6 +30,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.TaskAlreadyTerminalError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.UnimplementedError: grpc.StatusCode.UNIMPLEMENTED,
     errors.ShuttingDownError: grpc.StatusCode.UNAVAILABLE,
+    errors.StoreUnavailableError: grpc.StatusCode.UNAVAILABLE,
     errors.DeadlineExceededError: grpc.StatusCode.DEADLINE_EXCEEDED,
     errors.ResourceExhaustedError: grpc.StatusCode.RESOURCE_EXHAUSTED,
     errors.IdempotencyConflictError: grpc.StatusCode.ALREADY_EXISTS,

@@ -6,9 +6,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncEngine
 
-from db.group_commit import GroupCommit
+from db.database import Database
 from db.schema import tool_call_audit
 from db.times import aware
 from tools.audit import ToolCallRecord
@@ -36,14 +35,15 @@ def _values(record: ToolCallRecord) -> dict[str, Any]:
 
 
 class SqlAuditLog:
-    """AuditSink that commits each record before `write` returns (group commit)."""
+    """AuditSink that commits each record before `write` returns (the database's writer
+    groups concurrent records into one commit)."""
 
-    def __init__(self, engine: AsyncEngine, rows: GroupCommit | None = None) -> None:
-        self._engine = engine
-        self._rows = rows or GroupCommit(engine)
+    def __init__(self, database: Database) -> None:
+        self._engine = database.engine
+        self._writer = database.writer
 
     async def write(self, record: ToolCallRecord) -> None:
-        await self._rows.insert(tool_call_audit, _values(record))
+        await self._writer.insert(tool_call_audit, _values(record))
 
     async def query(
         self, tenant: str, *, since: datetime | None = None, limit: int = 1_000

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import bindparam, select, update
 
+from db.database import Database
 from db.schema import tool_grants
 from db.times import aware
 from tools.grants import Grant, TimeWindow
@@ -33,40 +33,47 @@ def _grant(row: Any) -> Grant:
     )
 
 
+_REVOKE = (
+    update(tool_grants)
+    .where(tool_grants.c.grant_id == bindparam("revoked_id"), tool_grants.c.revoked_at.is_(None))
+    .values(revoked_at=bindparam("at"))
+)
+
+
 class SqlGrantStore:
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
+    """GrantStore on a database (owned by the caller); writes go through its writer."""
+
+    def __init__(self, database: Database) -> None:
+        self._engine = database.engine
+        self._writer = database.writer
 
     async def add(self, grant: Grant) -> None:
         conditions: dict[str, Any] = {
             "window": str(grant.window) if grant.window else None,
             "arguments": {k: list(v) for k, v in grant.arguments.items()},
         }
-        async with self._engine.begin() as connection:
-            await connection.execute(
-                insert(tool_grants).values(
-                    grant_id=grant.grant_id,
-                    tenant=grant.tenant,
-                    subject=grant.subject,
-                    tool=grant.tool,
-                    level=grant.level.name,
-                    conditions=conditions,
-                    requires_approval=grant.requires_approval,
-                    created_by=grant.created_by,
-                    created_at=grant.created_at,
-                    expires_at=grant.expires_at,
-                    revoked_at=grant.revoked_at,
-                )
-            )
+        await self._writer.insert(
+            tool_grants,
+            {
+                "grant_id": grant.grant_id,
+                "tenant": grant.tenant,
+                "subject": grant.subject,
+                "tool": grant.tool,
+                "level": grant.level.name,
+                "conditions": conditions,
+                "requires_approval": grant.requires_approval,
+                "created_by": grant.created_by,
+                "created_at": grant.created_at,
+                "expires_at": grant.expires_at,
+                "revoked_at": grant.revoked_at,
+            },
+        )
 
     async def revoke(self, grant_id: str) -> bool:
-        async with self._engine.begin() as connection:
-            result = await connection.execute(
-                update(tool_grants)
-                .where(tool_grants.c.grant_id == grant_id, tool_grants.c.revoked_at.is_(None))
-                .values(revoked_at=datetime.now(UTC))
-            )
-        return bool(result.rowcount)
+        changed = await self._writer.execute(
+            _REVOKE, {"revoked_id": grant_id, "at": datetime.now(UTC)}
+        )
+        return changed > 0
 
     async def list(
         self, tenant: str | None = None, *, include_revoked: bool = False

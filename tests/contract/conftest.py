@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from agent.memory_task_store import InMemoryTaskStore
 from agent.redis_task_store import RedisTaskStore
 from agent.task_store import TaskStore
+from db.database import Database
 from db.engine import create_engine, migrate
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -38,7 +39,7 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[TaskStore]:
     client = redis.Redis.from_url(REDIS_URL)
     prefix = f"agentd-test:{secrets.token_hex(6)}:"
     try:
-        yield RedisTaskStore(client, prefix=prefix, block_ms=100, retention_seconds=60)
+        yield RedisTaskStore(client, prefix=prefix, poll_seconds=0.1, retention_seconds=60)
     finally:
         await drop_prefix(client, prefix)
         await client.aclose()
@@ -79,3 +80,14 @@ async def migrated_engine(kind: str, tmp_path: Path) -> AsyncIterator[AsyncEngin
         async with admin.begin() as connection:
             await connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         await admin.dispose()
+
+
+@asynccontextmanager
+async def migrated_database(kind: str, tmp_path: Path) -> AsyncIterator[Database]:
+    """`migrated_engine` with the writer every SQL store writes through."""
+    async with migrated_engine(kind, tmp_path) as engine:
+        database = Database(engine)
+        try:
+            yield database
+        finally:
+            await database.writer.close()

@@ -11,7 +11,7 @@ from typing import Protocol
 
 import pytest
 
-from tests.contract.conftest import SQL_BACKENDS, migrated_engine
+from tests.contract.conftest import SQL_BACKENDS, migrated_database
 from tools.audit import InMemoryAuditLog, ToolCallRecord
 from tools.sql_audit_log import SqlAuditLog
 
@@ -31,8 +31,8 @@ async def audit_log(
     if request.param == "memory":
         yield InMemoryAuditLog()
         return
-    async with migrated_engine(request.param, tmp_path) as engine:
-        yield SqlAuditLog(engine)
+    async with migrated_database(request.param, tmp_path) as database:
+        yield SqlAuditLog(database)
 
 
 def _record(n: int, tenant: str = "acme", at: datetime | None = None) -> ToolCallRecord:

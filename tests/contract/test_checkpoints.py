@@ -15,7 +15,7 @@ from agent.resume import JournalEntry, RunCheckpoint
 from agent.sql_checkpoints import SqlCheckpointStore
 from agent.tasks import TokenUsage
 from core.identity import Principal
-from tests.contract.conftest import SQL_BACKENDS, migrated_engine
+from tests.contract.conftest import SQL_BACKENDS, migrated_database
 
 
 @pytest.fixture(params=["memory", *SQL_BACKENDS])
@@ -25,8 +25,8 @@ async def checkpoints(
     if request.param == "memory":
         yield InMemoryCheckpointStore()
         return
-    async with migrated_engine(request.param, tmp_path) as engine:
-        yield SqlCheckpointStore(engine)
+    async with migrated_database(request.param, tmp_path) as database:
+        yield SqlCheckpointStore(database)
 
 
 async def test_the_latest_save_wins(checkpoints: CheckpointStore) -> None:

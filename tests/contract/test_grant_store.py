@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.contract.conftest import SQL_BACKENDS, migrated_engine
+from tests.contract.conftest import SQL_BACKENDS, migrated_database
 from tools.grants import Grant, GrantStore, InMemoryGrantStore, TimeWindow, new_grant_id
 from tools.model import PermissionLevel
 from tools.sql_grants import SqlGrantStore
@@ -21,8 +21,8 @@ async def grants(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
     if request.param == "memory":
         yield InMemoryGrantStore()
         return
-    async with migrated_engine(request.param, tmp_path) as engine:
-        yield SqlGrantStore(engine)
+    async with migrated_database(request.param, tmp_path) as database:
+        yield SqlGrantStore(database)
 
 
 def _grant(tenant: str, offset: int, **extra: object) -> Grant:

@@ -17,7 +17,7 @@ from agent.task_history import InMemoryTaskHistory, TaskHistory, TaskQuery
 from agent.tasks import StopReason, Task, TaskFailure, TaskStatus, TokenUsage
 from core.errors import TaskNotFoundError
 from db.engine import head_revision
-from tests.contract.conftest import SQL_BACKENDS, migrated_engine
+from tests.contract.conftest import SQL_BACKENDS, migrated_database
 
 
 @pytest.fixture(params=["memory", *SQL_BACKENDS])
@@ -25,8 +25,8 @@ async def history(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
     if request.param == "memory":
         yield InMemoryTaskHistory()
         return
-    async with migrated_engine(request.param, tmp_path) as engine:
-        yield SqlTaskHistory(engine)
+    async with migrated_database(request.param, tmp_path) as database:
+        yield SqlTaskHistory(database)
 
 
 def _finished(task_id: str = "task_1", tenant: str = "acme") -> Task:

@@ -125,7 +125,7 @@ SERIES = (
 
 async def test_the_metrics_endpoint_exposes_the_series_after_a_run(tmp_path: Path) -> None:
     async with trusted(tmp_path, REPLIES) as t:
-        endpoint = start_metrics("127.0.0.1:0", t.server)
+        endpoint = start_metrics("127.0.0.1:0")
         assert endpoint is not None
         try:
             alice = await t.client("acme", "alice")

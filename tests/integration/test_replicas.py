@@ -23,13 +23,14 @@ FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 
 @contextmanager
 def two_replicas(
-    tmp_path: Path, base_url: str, prefix: str, database: str
+    tmp_path: Path, base_url: str, prefix: str, database: str, **extra: str
 ) -> Iterator[tuple[ServerProcess, ServerProcess]]:
     env = llm_env(
         base_url,
         AGENTD_REDIS_URL=REDIS_URL,
         AGENTD_REDIS_PREFIX=prefix,
         AGENTD_DATABASE_URL=database,  # one PostgreSQL database for both
+        **extra,
     )
     with (
         server_process(tmp_path / "a", env) as first,
@@ -115,7 +116,9 @@ async def test_a_client_that_drops_at_several_points_gets_every_event_once(
         {"delay_seconds": 0.3, "text": "42 at the time shown, streamed in parts.", "chunks": 8},
     ]
     async with FakeOpenAIServer(replies) as llm:
-        with two_replicas(tmp_path, llm.base_url, prefix, database) as (first, second):
+        # One event per streamed chunk (no coalescing), so there are enough disconnect points.
+        replicas = two_replicas(tmp_path, llm.base_url, prefix, database, AGENTD_DELTA_FLUSH_MS="0")
+        with replicas as (first, second):
             async with AgentClient(first.address) as a, AgentClient(second.address) as b:
                 stream = a.execute("what is 2*21, and when?", mode=FC)
                 received = [await anext(stream)]

@@ -84,7 +84,7 @@ class Trust:
 
     async def rpc_records(self) -> list[RpcRecord]:
         """Every RPC record of every tenant (refused callers' included), oldest first."""
-        async with self.server.database.connect() as connection:
+        async with self.server.database.engine.connect() as connection:
             rows = (await connection.execute(select(rpc_audit).order_by("id"))).mappings()
             return [rpc_from_row(row) for row in rows]
 

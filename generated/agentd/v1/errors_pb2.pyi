@@ -88,6 +88,12 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """The caller was rate limited; `google.rpc.RetryInfo` says when to retry."""
     ERROR_REASON_GRANT_NOT_FOUND: _ErrorReason.ValueType  # 24
     """No grant of that id in the caller's tenant (or it is revoked already)."""
+    ERROR_REASON_STORE_UNAVAILABLE: _ErrorReason.ValueType  # 25
+    """Redis or the database could not be reached, or stayed overloaded past
+    its wait limit (status UNAVAILABLE). The call either did not take effect
+    or took effect completely; `google.rpc.RetryInfo` says when to retry. On
+    a stream, resume with StreamTaskEvents from the last sequence received.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -164,4 +170,10 @@ ERROR_REASON_RATE_LIMITED: ErrorReason.ValueType  # 23
 """The caller was rate limited; `google.rpc.RetryInfo` says when to retry."""
 ERROR_REASON_GRANT_NOT_FOUND: ErrorReason.ValueType  # 24
 """No grant of that id in the caller's tenant (or it is revoked already)."""
+ERROR_REASON_STORE_UNAVAILABLE: ErrorReason.ValueType  # 25
+"""Redis or the database could not be reached, or stayed overloaded past
+its wait limit (status UNAVAILABLE). The call either did not take effect
+or took effect completely; `google.rpc.RetryInfo` says when to retry. On
+a stream, resume with StreamTaskEvents from the last sequence received.
+"""
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

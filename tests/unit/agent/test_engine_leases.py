@@ -36,7 +36,7 @@ async def test_a_lost_lease_stops_the_task_here_and_the_claimant_resumes_it(
     tmp_path: Path, redis_space: tuple[redis.Redis, str]
 ) -> None:
     connection, prefix = redis_space
-    store = RedisTaskStore(connection, prefix=prefix, block_ms=50)
+    store = RedisTaskStore(connection, prefix=prefix, poll_seconds=0.05)
     checkpoints = InMemoryCheckpointStore()
     asked_a: list[Sequence[Message]] = []
     asked_b: list[Sequence[Message]] = []
@@ -112,7 +112,7 @@ async def test_a_running_orphan_without_a_checkpoint_fails_explicitly(
 ) -> None:
     """Replicas on different databases: the claimant finds no checkpoint and must not guess."""
     connection, prefix = redis_space
-    store = RedisTaskStore(connection, prefix=prefix, block_ms=50)
+    store = RedisTaskStore(connection, prefix=prefix, poll_seconds=0.05)
     task = Task(task_id="task_orphan", tenant="t1", owner="svc", task="work",
                 status=TaskStatus.RUNNING)  # fmt: skip
     await store.create(task)

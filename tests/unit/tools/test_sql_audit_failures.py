@@ -8,22 +8,22 @@ from pathlib import Path
 
 import pytest
 
-from db.engine import create_engine
+from db.database import Database
 from tools.audit import ToolCallRecord
 from tools.sql_audit_log import SqlAuditLog
 
 
 async def test_every_writer_sees_the_failure(tmp_path: Path) -> None:
-    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'unmigrated.db'}")  # no tables
-    log = SqlAuditLog(engine)
+    database = Database.open(f"sqlite+aiosqlite:///{tmp_path / 'unmigrated.db'}")  # no tables
+    log = SqlAuditLog(database)
     record = ToolCallRecord(
         "c", datetime.now(UTC), "p", "t", "a" * 32, "calc", {}, "allowed", "r", "ok", "", 0.0
     )
     results = await asyncio.gather(*(log.write(record) for _ in range(5)), return_exceptions=True)
     assert len(results) == 5
     assert all(isinstance(r, Exception) and "tool_call_audit" in str(r) for r in results)
-    await engine.dispose()
-    other = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'other.db'}")
+    await database.close()
+    other = Database.open(f"sqlite+aiosqlite:///{tmp_path / 'other.db'}")
     with pytest.raises(Exception, match="tool_call_audit"):
         await SqlAuditLog(other).write(record)
-    await other.dispose()
+    await other.close()

@@ -1,0 +1,87 @@
+"""How a running task's events reach its log: in order, with text deltas coalesced.
+
+A model streams its reply in many small chunks; writing each as an event
+would cost a store write (and a message to every reader) per few
+characters. Deltas of one kind (text or reasoning) and one step that arrive
+within `flush_seconds` of the first are joined into one event, which goes
+out once that time has passed, once it holds `max_chars` characters, or as
+soon as any other event is emitted (so the log keeps the order in which
+things happened). With `flush_seconds` 0 every chunk is its own event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+import structlog
+
+from agent import events as ev
+
+log = structlog.get_logger(__name__)
+
+Delta = ev.TextDelta | ev.ReasoningDelta
+Append = Callable[[ev.EventPayload], Awaitable[None]]
+
+
+class EventWriter:
+    """Writes one task's events through `append`, one at a time, coalescing deltas."""
+
+    def __init__(self, append: Append, *, flush_seconds: float, max_chars: int) -> None:
+        self._append = append
+        self._flush_seconds = flush_seconds
+        self._max_chars = max(1, max_chars)
+        self._lock = asyncio.Lock()
+        self._pending: list[str] = []
+        self._pending_size = 0
+        self._pending_kind: tuple[type[Delta], str] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._timed_flush: asyncio.Task[None] | None = None
+
+    async def emit(self, payload: ev.EventPayload) -> None:
+        async with self._lock:
+            if isinstance(payload, ev.TextDelta | ev.ReasoningDelta) and self._flush_seconds > 0:
+                await self._add(payload)
+                return
+            await self._write_pending()
+            await self._append(payload)
+
+    async def flush(self) -> None:
+        """Write the pending delta now, if there is one."""
+        async with self._lock:
+            await self._write_pending()
+
+    async def _add(self, delta: Delta) -> None:
+        kind = (type(delta), delta.step_id)
+        if self._pending_kind is not None and self._pending_kind != kind:
+            await self._write_pending()
+        self._pending_kind = kind
+        self._pending.append(delta.text)
+        self._pending_size += len(delta.text)
+        if self._pending_size >= self._max_chars:
+            await self._write_pending()
+        elif self._timer is None:
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(self._flush_seconds, self._time_is_up)
+
+    def _time_is_up(self) -> None:
+        self._timer = None
+        if self._pending and (self._timed_flush is None or self._timed_flush.done()):
+            self._timed_flush = asyncio.create_task(self._flush_quietly())
+
+    async def _flush_quietly(self) -> None:
+        try:
+            await self.flush()
+        except Exception:  # the next emit meets the same fault and reports it
+            log.warning("could not write a coalesced delta yet", exc_info=True)
+
+    async def _write_pending(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if not self._pending or self._pending_kind is None:
+            return
+        cls, step_id = self._pending_kind
+        text = "".join(self._pending)
+        self._pending, self._pending_size, self._pending_kind = [], 0, None
+        await self._append(cls(step_id, text))
