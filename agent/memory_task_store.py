@@ -38,10 +38,6 @@ class InMemoryTaskStore:
         self._events.pop(task_id, None)
         self._changed.pop(task_id, None)
 
-    def __len__(self) -> int:
-        """Tasks held (live and retained)."""
-        return len(self._tasks)
-
     def _find(self, tenant: str, task_id: str) -> Task:
         task = self._tasks.get(task_id)
         if task is None or task.tenant != tenant:

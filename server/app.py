@@ -104,7 +104,9 @@ class AgentdServer:
         )
         keys = SqlKeyStore(database)
         authenticator = build_authenticator(settings, keys)
-        registry = registry or build_registry(settings, SqlAuditLog(database))
+        registry = (
+            registry if registry is not None else build_registry(settings, SqlAuditLog(database))
+        )
         grants = SqlGrantStore(database)
         background: list[asyncio.Task[None]] = []
         if isinstance(registry.policy, GrantPolicy):
@@ -115,7 +117,7 @@ class AgentdServer:
                 )
             )
         live = build_live_stores(settings)
-        tasks = tasks or live.tasks
+        tasks = tasks if tasks is not None else live.tasks
         history = SqlTaskHistory(database)
         registry.use_idempotency_store(live.keys, settings.retention_seconds)
         engine = Engine(

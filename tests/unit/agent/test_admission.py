@@ -1,0 +1,88 @@
+"""Admission: a full process refuses at once; slots go round-robin between tenants; one
+tenant cannot take every queue place."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from agent.admission import Admission, Ticket
+from core.errors import ResourceExhaustedError
+
+
+async def _hold(ticket: Ticket, started: list[str], name: str, release: asyncio.Event) -> None:
+    async with ticket.slot():
+        started.append(name)
+        await release.wait()
+    ticket.release()
+
+
+async def test_a_full_process_refuses_with_a_retry_delay() -> None:
+    admission = Admission(2, 3, tenant_queue_share=1.0)
+    tickets = [admission.admit("acme") for _ in range(5)]
+    with pytest.raises(ResourceExhaustedError) as refused:
+        admission.admit("acme")
+    assert refused.value.retry_after_seconds == 1.0
+    tickets[0].release()
+    admission.admit("other")  # a released place is free again
+    assert admission.held == 5
+
+
+async def test_free_slots_go_round_robin_between_tenants() -> None:
+    admission = Admission(1, 10, tenant_queue_share=1.0)
+    started: list[str] = []
+    release = {name: asyncio.Event() for name in ("a0", "a1", "a2", "a3", "b0", "b1")}
+    jobs = []
+    # acme queues four tasks before beta queues two; the slot is busy meanwhile.
+    for name in ("a0", "a1", "a2", "a3", "b0", "b1"):
+        tenant = "acme" if name.startswith("a") else "beta"
+        jobs.append(
+            asyncio.create_task(_hold(admission.admit(tenant), started, name, release[name]))
+        )
+        await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    assert started == ["a0"]
+    for name in ("a0", "a1", "b0", "a2", "b1"):
+        release[name].set()
+        await asyncio.sleep(0.01)
+    release["a3"].set()
+    await asyncio.gather(*jobs)
+    assert started == ["a0", "a1", "b0", "a2", "b1", "a3"]
+    assert admission.held == 0
+    assert admission.running == 0
+
+
+async def test_one_tenant_keeps_to_its_share_of_the_queue_while_every_slot_is_busy() -> None:
+    admission = Admission(2, 4, tenant_queue_share=0.5)
+    running = [admission.admit("acme"), admission.admit("acme")]
+    release = asyncio.Event()
+    started: list[str] = []
+    jobs = [asyncio.create_task(_hold(t, started, "r", release)) for t in running]
+    await asyncio.sleep(0)
+    queued = [admission.admit("acme"), admission.admit("acme")]  # half the queue
+    with pytest.raises(ResourceExhaustedError, match="share"):
+        admission.admit("acme")
+    other = admission.admit("beta")  # the rest stays open for others
+    release.set()
+    await asyncio.gather(*jobs)
+    for ticket in (*queued, other):
+        ticket.release()
+    assert admission.held == 0
+
+
+async def test_a_waiter_cancelled_in_the_queue_gives_its_turn_away() -> None:
+    admission = Admission(1, 2, tenant_queue_share=1.0)
+    release = asyncio.Event()
+    started: list[str] = []
+    first = asyncio.create_task(_hold(admission.admit("a"), started, "first", release))
+    await asyncio.sleep(0)
+    doomed = asyncio.create_task(_hold(admission.admit("a"), started, "doomed", release))
+    last = asyncio.create_task(_hold(admission.admit("b"), started, "last", release))
+    await asyncio.sleep(0)
+    doomed.cancel()
+    release.set()
+    await asyncio.gather(first, last)
+    assert doomed.cancelled()
+    assert started == ["first", "last"]
+    assert admission.running == 0
