@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import redis.asyncio as redis
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
 
+from agent.events import TaskEvent
 from agent.redis_connections import RedisSubscriptions
 
 
@@ -45,12 +47,13 @@ class PipelinedAppends:
         self._pending: list[_Append] = []
         self._lock = asyncio.Lock()
         self._flushes: set[asyncio.Task[None]] = set()
-        self._prefix = secrets.token_hex(4)
+        self.origin = secrets.token_hex(4)
+        """Begins every token of this process's appends (what they publish)."""
         self._counter = 0
 
     def _token(self) -> str:
         self._counter += 1
-        return f"{self._prefix}{self._counter:x}"
+        return f"{self.origin}-{self._counter:x}"
 
     async def append(
         self, task_id: str, *, keys: Sequence[str], args: Sequence[Any], channel: str
@@ -100,6 +103,12 @@ class PipelinedAppends:
                 item.done.set_result(int(result))
 
     async def _send(self, batch: list[_Append]) -> list[Any]:
+        if len(batch) == 1:  # alone: one command, without a pipeline's overhead
+            item = batch[0]
+            try:
+                return [await self._script(keys=item.keys, args=item.args)]
+            except ResponseError as error:
+                return [error]
         for attempt in (1, 2):
             async with self._redis.pipeline(transaction=False) as pipe:
                 for item in batch:
@@ -114,35 +123,87 @@ class PipelinedAppends:
         raise AssertionError("unreachable")  # pragma: no cover
 
 
+class Follower:
+    """One local reader of a log: woken when it grows, and handed the events appended by
+    this process, in order, so that a reader at the end of the log need not read them
+    back from Redis. Handed events are only hints: the reader uses them when they follow
+    on from what it has, and reads the log otherwise."""
+
+    MAX_HANDED = 256
+
+    def __init__(self) -> None:
+        self.grown = asyncio.Event()
+        self.handed: deque[TaskEvent] = deque()
+        self.gap = False
+        """Set when the log grew by events not handed over: the reader must read the log."""
+
+    def hand(self, event: TaskEvent) -> None:
+        if len(self.handed) >= self.MAX_HANDED:
+            self.handed.clear()  # a slow reader reads the log at its own pace instead
+            self.gap = True
+        else:
+            self.handed.append(event)
+        self.grown.set()
+
+    def elsewhere(self) -> None:
+        """The log grew by an append of another process (or news may have been missed)."""
+        self.gap = True
+        self.grown.set()
+
+    def take(self, position: int) -> TaskEvent | None:
+        """The handed event that follows `position`, if it is there (stale ones dropped)."""
+        while self.handed and self.handed[0].sequence <= position:
+            self.handed.popleft()
+        if not self.handed:
+            return None
+        if self.handed[0].sequence == position + 1:
+            return self.handed.popleft()
+        self.handed.clear()  # a gap (another replica appended in between)
+        self.gap = True
+        return None
+
+
 class LogSignals:
-    """Per-task wake-ups for the readers of event logs in this process."""
+    """Per-task wake-ups (and hand-offs) for the readers of event logs in this process."""
 
     def __init__(
-        self, subscriptions: RedisSubscriptions | None, channel: Callable[[str], str]
+        self,
+        subscriptions: RedisSubscriptions | None,
+        channel: Callable[[str], str],
+        origin: str,
     ) -> None:
         self._subscriptions = subscriptions
         self._channel = channel
-        self._waiting: dict[str, set[asyncio.Event]] = {}
+        self._own = f"{origin}-".encode()
+        self._waiting: dict[str, set[Follower]] = {}
         self._stops: dict[str, Callable[[], None]] = {}
 
-    def grew(self, task_id: str) -> None:
-        for signal in self._waiting.get(task_id, ()):
-            signal.set()
+    def grew(self, task_id: str, event: TaskEvent) -> None:
+        """This process appended `event`."""
+        for follower in self._waiting.get(task_id, ()):
+            follower.hand(event)
+
+    def _published(self, task_id: str, token: bytes | None) -> None:
+        """A notification on the task's channel (None: some may have been missed)."""
+        if token is not None and token.startswith(self._own):
+            return  # an append of this process: handed over directly
+        for follower in self._waiting.get(task_id, ()):
+            follower.elsewhere()
 
     @contextmanager
-    def watch(self, task_id: str) -> Iterator[asyncio.Event]:
-        """An event set whenever the task's log grows, while the block runs."""
-        signal = asyncio.Event()
+    def watch(self, task_id: str) -> Iterator[Follower]:
+        """A follower of the task's log, registered while the block runs."""
+        follower = Follower()
         waiting = self._waiting.setdefault(task_id, set())
-        waiting.add(signal)
+        waiting.add(follower)
         if len(waiting) == 1 and self._subscriptions is not None:
             self._stops[task_id] = self._subscriptions.listen(
-                self._channel(task_id), lambda _: self.grew(task_id)
+                self._channel(task_id), lambda data: self._published(task_id, data)
             )
         try:
-            yield signal
+            yield follower
         finally:
-            waiting.discard(signal)
+            waiting.discard(follower)
             if not waiting:
                 del self._waiting[task_id]
                 stop = self._stops.pop(task_id, None)

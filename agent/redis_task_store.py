@@ -16,14 +16,14 @@ Appends from every task of the process are pipelined (`PipelinedAppends`);
 each carries a token, so an append resent after a connection error is not
 applied twice. Readers read a log with XRANGE in bounded batches, at their
 own pace, and wait between batches without holding a connection: an append
-publishes the new sequence number on `{prefix}grew:{id}`, and the process's
-one pub/sub connection wakes the local readers of that log.
+publishes its token on `{prefix}grew:{id}`, and the process's one pub/sub
+connection wakes the local readers of that log (a process hands its own
+appends to its readers directly, and ignores their notifications).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -74,7 +74,7 @@ if ARGV[2] == '1' then
   redis.call('EXPIRE', KEYS[1], ARGV[3])
   redis.call('EXPIRE', KEYS[2], ARGV[3])
 end
-redis.call('PUBLISH', ARGV[5], seq)
+redis.call('PUBLISH', ARGV[5], ARGV[4])
 return seq
 """
 
@@ -100,7 +100,7 @@ class RedisTaskStore:
         self._create = client.register_script(_CREATE)
         self._update = client.register_script(_UPDATE)
         self._appends = PipelinedAppends(client, _APPEND)
-        self._signals = LogSignals(subscriptions, self._channel)
+        self._signals = LogSignals(subscriptions, self._channel, self._appends.origin)
 
     @classmethod
     def from_url(cls, url: str, **options: Any) -> RedisTaskStore:
@@ -187,8 +187,9 @@ class RedisTaskStore:
             if "ENDED" in str(error):
                 raise TaskAlreadyTerminalError(task_id, "ended") from None
             raise
-        self._signals.grew(task_id)
-        return TaskEvent(task_id, sequence, stamp, trace_id, payload)
+        event = TaskEvent(task_id, sequence, stamp, trace_id, payload)
+        self._signals.grew(task_id, event)
+        return event
 
     def _event(self, task_id: str, entry_id: bytes, fields: dict[bytes, bytes]) -> TaskEvent:
         body = serialization.loads(fields[b"e"])
@@ -207,30 +208,48 @@ class RedisTaskStore:
         if ended is not None and int(last or 0) <= after_sequence:
             return  # the log is complete and the caller has all of it
         position = after_sequence
-        with self._signals.watch(task_id) as grown:
+        reading = True
+        with self._signals.watch(task_id) as follower:
             while True:
-                grown.clear()  # before reading: a later append sets it again
-                batch: Any = await self._redis.xrange(
-                    events_key, min=f"({position}-0", max="+", count=self._batch
-                )
-                for entry_id, fields in batch:
-                    event = self._event(task_id, entry_id, fields)
-                    position = event.sequence
-                    yield event
-                    if event.terminal:
+                if reading:  # from the log itself, in bounded batches at the reader's pace
+                    follower.grown.clear()
+                    batch: Any = await self._redis.xrange(
+                        events_key, min=f"({position}-0", max="+", count=self._batch
+                    )
+                    for entry_id, fields in batch:
+                        event = self._event(task_id, entry_id, fields)
+                        position = event.sequence
+                        yield event
+                        if event.terminal:
+                            return
+                    if batch:
+                        continue
+                    exists, ended = await self._redis.hmget(task_key, ["tenant", "ended"])
+                    if exists is None:
+                        return  # expired while we waited
+                    if ended is not None:
+                        continue  # the terminal event was appended after our read: read it
+                    reading = False
+                handed = follower.take(position)
+                if handed is not None:  # appended here just now: no need to read it back
+                    position = handed.sequence
+                    yield handed
+                    if handed.terminal:
                         return
-                if batch:
                     continue
-                exists, ended = await self._redis.hmget(task_key, ["tenant", "ended"])
-                if exists is None:
-                    return  # expired while we waited
-                if ended is not None:
-                    continue  # the terminal event was appended after our read: read it
-                with contextlib.suppress(TimeoutError):
+                if follower.gap:
+                    follower.gap, reading = False, True
+                    continue
+                follower.grown.clear()
+                if follower.handed:
+                    continue
+                try:
                     # Woken when the log grows (here, or on another replica through
                     # pub/sub); the timeout only covers a notification lost in a reconnect.
                     async with asyncio.timeout(self._poll):
-                        await grown.wait()
+                        await follower.grown.wait()
+                except TimeoutError:
+                    reading = True
 
 
 def _text(value: bytes | str | None) -> str:
