@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from typing import Any, Protocol
 
 import redis.asyncio as redis
@@ -86,9 +87,10 @@ class InMemoryApprovalBox:
 
 
 _DECIDE = """
-if redis.call('HGET', KEYS[1], 'tenant') ~= ARGV[1] then return 0 end
-if redis.call('HEXISTS', KEYS[1], 'verdict') == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'verdict', ARGV[2])
+local found = redis.call('HMGET', KEYS[1], 'tenant', 'verdict', 'token')
+if found[1] ~= ARGV[1] then return 0 end
+if found[2] then return found[3] == ARGV[3] and 1 or 0 end  -- 1: this call, sent again
+redis.call('HSET', KEYS[1], 'verdict', ARGV[2], 'token', ARGV[3])
 return 1
 """
 
@@ -116,8 +118,9 @@ class RedisApprovalBox:
             await pipe.execute()
 
     async def decide(self, tenant: str, task_id: str, call_id: str, verdict: Verdict) -> None:
+        token = secrets.token_hex(8)  # recognises this call if the client sends it again
         done = await self._decide(
-            keys=[self._key(task_id, call_id)], args=[tenant, verdict_to_json(verdict)]
+            keys=[self._key(task_id, call_id)], args=[tenant, verdict_to_json(verdict), token]
         )
         if not done:
             raise ApprovalNotPendingError(task_id, call_id)

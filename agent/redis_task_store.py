@@ -24,6 +24,7 @@ appends to its readers directly, and ignores their notifications).
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -38,9 +39,13 @@ from agent.tasks import Task, TaskStatus, utcnow
 from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
 
 _CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('TAKEN') end
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  -- the same create sent again (a retried command) succeeded the first time
+  if redis.call('HGET', KEYS[1], 'created') == ARGV[4] then return 1 end
+  return redis.error_reply('TAKEN')
+end
 redis.call('HSET', KEYS[1], 'tenant', ARGV[1], 'status', ARGV[2], 'data', ARGV[3],
-           'last_sequence', 0)
+           'last_sequence', 0, 'created', ARGV[4])
 return 1
 """
 
@@ -122,7 +127,12 @@ class RedisTaskStore:
         try:
             await self._create(
                 keys=[self._task_key(task.task_id)],
-                args=[task.tenant, task.status.value, serialization.dumps(task)],
+                args=[
+                    task.tenant,
+                    task.status.value,
+                    serialization.dumps(task),
+                    secrets.token_hex(8),  # recognises this create if it is sent again
+                ],
             )
         except ResponseError as error:
             if "TAKEN" in str(error):

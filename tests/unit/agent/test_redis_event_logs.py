@@ -130,3 +130,24 @@ async def test_an_append_sent_again_is_not_applied_twice(space: tuple[str, str])
         await connections.close()
     assert (first, again, other) == (1, 1, 2)
     assert length == 2
+
+
+async def test_a_create_sent_again_succeeds_and_a_second_task_is_refused(
+    space: tuple[str, str],
+) -> None:
+    prefix, name = space
+    connections = RedisConnections(RedisOptions(REDIS_URL, client_name=name))
+    store = _store(connections, prefix)
+    try:
+        task = Task(task_id="task_z", tenant="acme", owner="a", task="t")
+        await store.create(task)
+        keys = [f"{prefix}task:task_z"]
+        create = connections.calls.register_script(store._create.script)
+        token = await connections.calls.hget(keys[0], "created")
+        assert token is not None
+        # What the client resends after a connection error: the same arguments.
+        assert await create(keys=keys, args=["acme", "pending", "{}", token]) == 1
+        with pytest.raises(ValueError, match="taken"):
+            await store.create(task)  # a new create of the same id
+    finally:
+        await connections.close()
