@@ -42,6 +42,8 @@ class EngineConfig:
     """Whether the model supports native tool calls (auto mode uses text ReAct if not)."""
     approver_roles: tuple[str, ...] = ("approver", "admin")
     """Roles that may approve or reject tool calls waiting for a human."""
+    max_tool_calls_per_turn: int = 32
+    """Tool calls run from one model reply; more are not run (the model is told so)."""
     max_repeated_calls: int = 3
     """The same tool with the same arguments this many times in a row stops the loop."""
     max_running_tasks: int = 100

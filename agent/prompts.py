@@ -155,3 +155,11 @@ SYNTHESIZER_SYSTEM = (
 def synthesis_prompt(task: str, results: str, stopped_because: str = "") -> str:
     note = f"\n\nThe work stopped early: {stopped_because}" if stopped_because else ""
     return f"Task: {task}\n\nResults:\n{results or '(none)'}{note}"
+
+
+def too_many_calls(run: int, dropped: int) -> str:
+    """Told to the model when it asked for more tool calls in one reply than may run."""
+    return (
+        f"Only the first {run} of your tool calls were run; {dropped} more were not (at most "
+        f"{run} run per reply). Ask again for the ones you still need."
+    )

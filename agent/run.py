@@ -23,6 +23,7 @@ from agent.approvals import ApprovalBox
 from agent.checkpoints import CheckpointStore
 from agent.event_writer import EventWriter
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
+from agent.llm import sanitize
 from agent.llm.base import (
     Done,
     Message,
@@ -43,6 +44,7 @@ from core.errors import AgentdError
 from core.identity import CallContext
 from core.metrics import LLM_CALLS
 from core.secrets import redact
+from core.text import clean_json, clean_text
 from tools.approvals import Verdict
 from tools.model import ToolSpec
 from tools.outcomes import ToolCallError, ToolErrorKind
@@ -230,9 +232,9 @@ class TaskRun:
                 if stream:
                     async for item in model.stream(messages, tools, settings):
                         if isinstance(item, TextChunk):
-                            await self.emit(ev.TextDelta(step_id, item.text))
+                            await self.emit(ev.TextDelta(step_id, sanitize.text(item.text)))
                         elif isinstance(item, ReasoningChunk):
-                            await self.emit(ev.ReasoningDelta(step_id, item.text))
+                            await self.emit(ev.ReasoningDelta(step_id, sanitize.text(item.text)))
                         elif isinstance(item, Done):
                             response = item.response
                     if response is None:
@@ -244,6 +246,7 @@ class TaskRun:
                 tracing.fail(span, type(error).__name__)
                 raise
             LLM_CALLS.labels(role, "ok").inc()
+            response = sanitize.response(response)
             span.set_attribute("gen_ai.usage.input_tokens", response.usage.prompt_tokens)
             span.set_attribute("gen_ai.usage.output_tokens", response.usage.completion_tokens)
         self.task.usage = self.task.usage + response.usage
@@ -310,8 +313,9 @@ class TaskRun:
                     error = ToolCallError(
                         ToolErrorKind.FAILED, f"refused ({refusal.reason}): {refusal.message}"
                     )
-                else:
-                    data, error, rendered = result.data, result.error, result.text
+                else:  # a tool's output is untrusted too: made safe to encode and store
+                    data, error = clean_json(result.data), result.error
+                    rendered = clean_text(result.text)
         duration = time.perf_counter() - started
         text = (
             error.message if error is not None else _clip(rendered or json.dumps(data, default=str))

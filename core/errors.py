@@ -46,15 +46,34 @@ class AgentdError(Exception):
         return None
 
 
+MAX_VIOLATIONS = 20
+"""Field violations reported at most; the last one says how many more there were."""
+MAX_DESCRIPTION = 500
+
+
+def _bounded(violations: Sequence[FieldViolation]) -> tuple[FieldViolation, ...]:
+    """At most MAX_VIOLATIONS violations of bounded size, so the status always fits in
+    the trailers (whatever the request held)."""
+    kept = [
+        FieldViolation(v.field[:MAX_DESCRIPTION], v.description[:MAX_DESCRIPTION])
+        for v in violations[:MAX_VIOLATIONS]
+    ]
+    if len(violations) > MAX_VIOLATIONS:
+        more = len(violations) - MAX_VIOLATIONS + 1
+        kept[-1] = FieldViolation("request", f"... and {more} more problems like these")
+    return tuple(kept)
+
+
 class InvalidArgumentError(AgentdError):
-    """The request is malformed; each problem is one field violation."""
+    """The request is malformed; each problem is one field violation (at most
+    MAX_VIOLATIONS are reported)."""
 
     reason = "INVALID_ARGUMENT"
 
     def __init__(self, violations: Sequence[FieldViolation], message: str | None = None) -> None:
         if not violations:
             raise ValueError("InvalidArgumentError needs at least one violation")
-        self.violations = tuple(violations)
+        self.violations = _bounded(violations)
         if message is None:
             message = "invalid request: " + "; ".join(
                 f"{v.field}: {v.description}" for v in self.violations

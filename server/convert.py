@@ -5,8 +5,9 @@ The only first-party module (with the servicer) that imports generated code.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
@@ -17,6 +18,7 @@ from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode, StopReason, Task, TaskStatus, TokenUsage
 from agentd.v1 import agent_service_pb2, events_pb2, tasks_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
+from core.text import clean_json, clean_text
 from tools.approvals import Verdict
 from tools.model import JSONValue, ToolSpec
 from tools.outcomes import ToolCallResult, ToolErrorKind
@@ -35,20 +37,60 @@ def _normalise(value: Any) -> Any:
     return value
 
 
-def struct_to_dict(struct: struct_pb2.Struct) -> dict[str, JSONValue]:
+def struct_to_dict(struct: struct_pb2.Struct, field: str = "arguments") -> dict[str, JSONValue]:
+    """A Struct as plain data. InvalidArgumentError for NaN or an infinity (not JSON)."""
+    bad = _not_finite(struct, field)
+    if bad:
+        raise InvalidArgumentError(
+            [FieldViolation(bad, "is not a finite number (NaN or infinity)")]
+        )
     result: dict[str, JSONValue] = _normalise(json_format.MessageToDict(struct))
     return result
 
 
+def _not_finite(struct: struct_pb2.Struct, field: str) -> str:
+    """The path of the first NaN or infinite number in `struct`, or ""."""
+    stack: list[tuple[str, struct_pb2.Value]] = [
+        (f"{field}.{key}", value) for key, value in struct.fields.items()
+    ]
+    while stack:
+        path, value = stack.pop()
+        kind = value.WhichOneof("kind")
+        if kind == "number_value" and not math.isfinite(value.number_value):
+            return path
+        if kind == "struct_value":
+            stack.extend((f"{path}.{k}", v) for k, v in value.struct_value.fields.items())
+        elif kind == "list_value":
+            stack.extend((f"{path}[{i}]", v) for i, v in enumerate(value.list_value.values))
+    return ""
+
+
+_EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
+_LATEST = datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)
+
+
+def timestamp_from_proto(stamp: timestamp_pb2.Timestamp, field: str) -> datetime:
+    """A Timestamp as an aware datetime; InvalidArgumentError outside 0001..9999."""
+    try:
+        moment = stamp.ToDatetime(UTC)
+    except (ValueError, OverflowError, OSError):
+        moment = None
+    if moment is None or not _EARLIEST <= moment <= _LATEST or not 0 <= stamp.nanos < 10**9:
+        raise InvalidArgumentError(
+            [FieldViolation(field, "is not a valid time (years 0001 to 9999, UTC)")]
+        )
+    return moment
+
+
 def dict_to_struct(data: dict[str, JSONValue]) -> struct_pb2.Struct:
     struct = struct_pb2.Struct()
-    json_format.ParseDict(data, struct)
+    json_format.ParseDict(clean_json(data), struct)
     return struct
 
 
 def to_value(data: JSONValue) -> struct_pb2.Value:
     value = struct_pb2.Value()
-    json_format.ParseDict(data, value)
+    json_format.ParseDict(clean_json(data), value)
     return value
 
 
@@ -97,7 +139,7 @@ _TOOL_ERROR_KINDS = {
 def tool_result_to_proto(result: ToolCallResult) -> agent_service_pb2.CallToolResponse:
     response = agent_service_pb2.CallToolResponse(
         call_id=result.call_id,
-        text=result.text,
+        text=clean_text(result.text),
         duration=to_duration(result.duration_seconds),
     )
     if result.error is None:
@@ -140,11 +182,14 @@ def mode_from_proto(mode: tasks_pb2.ExecutionMode.ValueType) -> ExecutionMode:
 
 
 def usage_to_proto(usage: TokenUsage) -> tasks_pb2.TokenUsage:
+    def count(n: int) -> int:  # never negative, whatever a stored record says
+        return max(0, n)
+
     return tasks_pb2.TokenUsage(
-        prompt_tokens=usage.prompt_tokens,
-        completion_tokens=usage.completion_tokens,
-        reasoning_tokens=usage.reasoning_tokens,
-        total_tokens=usage.total_tokens,
+        prompt_tokens=count(usage.prompt_tokens),
+        completion_tokens=count(usage.completion_tokens),
+        reasoning_tokens=count(usage.reasoning_tokens),
+        total_tokens=count(usage.total_tokens),
     )
 
 
@@ -171,7 +216,7 @@ def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
     return TaskRequest(
         task=request.task,
         tools=tuple(request.tools),
-        context=struct_to_dict(request.context),
+        context=struct_to_dict(request.context, "context"),
         max_iterations=request.max_iterations,
         mode=mode_from_proto(request.mode),
         token_budget=request.token_budget,

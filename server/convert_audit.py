@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC
-
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import audit_pb2
 from audit.records import AuditQuery, RpcRecord
 from core.errors import FieldViolation, InvalidArgumentError
 from server import paging
-from server.convert import dict_to_struct, to_duration, to_timestamp
+from server.convert import dict_to_struct, timestamp_from_proto, to_duration, to_timestamp
 from tools.audit import ToolCallRecord
 
 DEFAULT_PAGE_SIZE = 100
@@ -36,8 +34,8 @@ def audit_query(request: pb.ListAuditRecordsRequest, tenant: str) -> AuditQuery:
         tool_name=request.tool_name,
         outcome=request.outcome,
         task_id=request.task_id,
-        since=request.since.ToDatetime(UTC) if request.HasField("since") else None,
-        until=request.until.ToDatetime(UTC) if request.HasField("until") else None,
+        since=timestamp_from_proto(request.since, "since") if request.HasField("since") else None,
+        until=timestamp_from_proto(request.until, "until") if request.HasField("until") else None,
         limit=paging.page_size(request.page_size, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) + 1,
         after_id=paging.decode_position(request.page_token),
     )

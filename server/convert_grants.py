@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from agentd.v1 import grants_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
-from server.convert import to_timestamp
+from server.convert import timestamp_from_proto, to_timestamp
 from tools.grants import Grant, TimeWindow
 from tools.model import PermissionLevel
 
@@ -59,7 +59,7 @@ def grant_from_proto(message: grants_pb2.Grant) -> Grant:
             tool=message.tool,
             level=level or PermissionLevel.NONE,
             created_at=_PLACEHOLDER_TIME,
-            expires_at=message.expires_at.ToDatetime(UTC)
+            expires_at=timestamp_from_proto(message.expires_at, "grant.expires_at")
             if message.HasField("expires_at")
             else None,
             window=window,

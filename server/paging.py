@@ -28,15 +28,26 @@ def encode_position(row_id: int) -> str:
     return base64.urlsafe_b64encode(json.dumps({"r": row_id}).encode()).decode().rstrip("=")
 
 
+MAX_TOKEN_LENGTH = 512
+
+
+def _refuse_long(token: str) -> None:
+    if len(token) > MAX_TOKEN_LENGTH:
+        raise InvalidArgumentError(
+            [FieldViolation("page_token", "is not a token this server issued")]
+        )
+
+
 def decode_position(token: str) -> int:
     if not token:
         return 0
+    _refuse_long(token)
     try:
         data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
         row_id = data["r"]
-        if not isinstance(row_id, int) or isinstance(row_id, bool) or row_id < 0:
+        if not isinstance(row_id, int) or isinstance(row_id, bool) or not 0 <= row_id < 2**63:
             raise ValueError
-    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError):
+    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
         raise InvalidArgumentError(
             [FieldViolation("page_token", "is not a token this server issued")]
         ) from None
@@ -51,14 +62,15 @@ def encode(created_at: datetime, item_id: str) -> str:
 def decode(token: str) -> tuple[datetime, str] | None:
     if not token:
         return None
+    _refuse_long(token)
     try:
         raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         data = json.loads(raw)
         created = datetime.fromisoformat(data["c"])
         item_id = data["i"]
-        if created.tzinfo is None or not isinstance(item_id, str):
+        if created.tzinfo is None or not isinstance(item_id, str) or len(item_id) > 128:
             raise ValueError
-    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError):
+    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
         raise InvalidArgumentError(
             [FieldViolation("page_token", "is not a token this server issued")]
         ) from None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC
 
 from agent.engine import Engine
 from agent.task_history import TaskHistory, TaskQuery
@@ -82,7 +81,7 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
 
     @unary
     async def Plan(self, request: pb.PlanRequest, call: CallContext) -> pb.PlanResponse:  # noqa: N802
-        context = convert.struct_to_dict(request.context)
+        context = convert.struct_to_dict(request.context, "context")
         plan = await self._engine.plan(request.task, list(request.tools), context, call)
         return pb.PlanResponse(plan=convert.plan_to_proto(plan))
 
@@ -130,10 +129,10 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
             tenant=call.principal.tenant,
             owner=call.principal.id,
             statuses=convert.statuses_from_proto(request.statuses),
-            created_after=request.created_after.ToDatetime(UTC)
+            created_after=convert.timestamp_from_proto(request.created_after, "created_after")
             if request.HasField("created_after")
             else None,
-            created_before=request.created_before.ToDatetime(UTC)
+            created_before=convert.timestamp_from_proto(request.created_before, "created_before")
             if request.HasField("created_before")
             else None,
             limit=size + 1,

@@ -107,6 +107,9 @@ class Settings(BaseSettings):
         1024, ge=1, description="a coalesced delta is sent once it holds this many characters"
     )
     max_concurrent_tool_calls: int = Field(5, ge=1, le=64, description="tool calls run at once")
+    max_tool_calls_per_turn: int = Field(
+        32, ge=1, le=256, description="tool calls run from one model reply; more are not run"
+    )
     step_timeout_seconds: float = Field(30.0, gt=0, description="time limit of one step")
     task_timeout_seconds: float = Field(600.0, gt=0, description="time limit of one task")
     token_budget: int = Field(200_000, gt=0, description="default token budget per task")

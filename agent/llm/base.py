@@ -32,7 +32,8 @@ class ToolCall:
     """The arguments exactly as the model wrote them."""
 
     def arguments(self) -> dict[str, Any]:
-        """The parsed arguments; ValueError when they are not a JSON object."""
+        """The parsed arguments; ValueError when they are not a JSON object (or are nested
+        deeper than MAX_ARGUMENT_DEPTH levels)."""
         text = self.arguments_json.strip() or "{}"
         try:
             value = json.loads(text)
@@ -40,9 +41,36 @@ class ToolCall:
             raise ValueError(
                 f"arguments are not valid JSON: {exc.msg} at position {exc.pos}"
             ) from None
+        except RecursionError:  # nested far too deep to parse at all
+            raise ValueError(
+                f"arguments are nested deeper than {MAX_ARGUMENT_DEPTH} levels"
+            ) from None
+        if _nesting(value) > MAX_ARGUMENT_DEPTH:
+            raise ValueError(f"arguments are nested deeper than {MAX_ARGUMENT_DEPTH} levels")
         if not isinstance(value, dict):
             raise ValueError("arguments must be a JSON object")
         return value
+
+
+MAX_ARGUMENT_DEPTH = 64
+"""Deeper tool-call arguments are refused: a failed call, not a crashed task."""
+
+
+def _nesting(value: Any) -> int:
+    """The deepest nesting of lists and objects in parsed JSON (without recursion)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return deepest
 
 
 @dataclass(frozen=True, slots=True)

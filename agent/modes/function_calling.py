@@ -64,6 +64,7 @@ async def run(task: TaskRun) -> Outcome:
         if last and used_tools:
             messages.append(Message("user", prompts.LAST_ROUND))
         text = ""
+        dropped = 0
         try:
             async with step_timeout(config.step_timeout_seconds):
                 if pending:  # resumed: the model asked for these before the checkpoint
@@ -78,6 +79,8 @@ async def run(task: TaskRun) -> Outcome:
                     )
                     text = response.text
                     calls = response.tool_calls if not last else ()
+                    dropped = max(0, len(calls) - config.max_tool_calls_per_turn)
+                    calls = calls[: config.max_tool_calls_per_turn]
                     for call in calls:
                         recent.append(_key(call))
                         if len(recent) == config.max_repeated_calls and len(set(recent)) == 1:
@@ -101,6 +104,10 @@ async def run(task: TaskRun) -> Outcome:
                     for call, observation in zip(calls, observations, strict=True):
                         messages.append(
                             Message("tool", observation.text, tool_call_id=call.id, name=call.name)
+                        )
+                    if dropped:
+                        messages.append(
+                            Message("user", prompts.too_many_calls(len(calls), dropped))
                         )
                     used_tools = True
         except TimeoutError:

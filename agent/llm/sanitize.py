@@ -1,0 +1,48 @@
+"""Model output is untrusted input: what any endpoint sends is made safe to store and send.
+
+- Text with lone surrogates (an endpoint may send `"\\ud800"` in its JSON) cannot be
+  encoded as UTF-8, so protobuf, Redis and SQL would all refuse it: each one becomes
+  U+FFFD.
+- Token counts are clamped to `0 ..= MAX_TOKENS`: a negative or absurd count must not
+  break a task's record or its budget.
+- Tool-call arguments nested deeper than `MAX_ARGUMENT_DEPTH` are refused as a failed
+  call (see `ToolCall.arguments`), never a crashed task.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from agent.llm.base import ModelResponse, ToolCall
+from agent.tasks import TokenUsage
+from core.text import clean_text
+
+text = clean_text
+"""`core.text.clean_text`: lone surrogates become U+FFFD."""
+
+MAX_TOKENS = 10**9
+"""More tokens than any one model call can use."""
+
+
+def usage(counts: TokenUsage) -> TokenUsage:
+    def clamp(n: int) -> int:
+        return min(max(int(n), 0), MAX_TOKENS)
+
+    return TokenUsage(
+        clamp(counts.prompt_tokens), clamp(counts.completion_tokens), clamp(counts.reasoning_tokens)
+    )
+
+
+def response(reply: ModelResponse) -> ModelResponse:
+    """A reply safe to store, send and count."""
+    calls = tuple(
+        ToolCall(text(c.id), text(c.name), text(c.arguments_json)) for c in reply.tool_calls
+    )
+    return replace(
+        reply,
+        text=text(reply.text),
+        reasoning=text(reply.reasoning),
+        tool_calls=calls,
+        finish_reason=text(reply.finish_reason),
+        usage=usage(reply.usage),
+    )
