@@ -228,13 +228,21 @@ class AgentdServer:
 
 
 async def _announce_auth(running: AgentdServer) -> None:
-    """Say whether auth is on; on a fresh embedded database, make a development key."""
+    """Say whether auth is on; on a fresh embedded database (one that never had a key),
+    make a development key and its grant, once."""
     settings = running.settings
     if settings.auth == "off":
         log.warning("authentication is OFF (AGENTD_AUTH=off): every caller is anonymous")
         return
-    if any(key.active for key in await running.keys.list()):
+    keys = await running.keys.list()
+    if any(key.active for key in keys):
         log.info("authentication is on", public_methods=settings.auth_public_methods)
+        return
+    if keys:  # every key was revoked: an operator's decision, not a fresh database
+        log.warning(
+            "authentication is on and every API key is revoked: create one with "
+            "`agentd keys create --tenant T --principal P`"
+        )
         return
     if not settings.database_url.startswith("sqlite"):
         log.warning(

@@ -47,9 +47,7 @@ async def test_lone_surrogates_from_the_model_are_replaced_not_fatal(tmp_path: P
     surrogate = json.loads('"\\ud800"')  # what JSON's escape decodes to: not UTF-8 text
     replies: list[dict[str, Any]] = [
         {
-            "tool_calls": [
-                {"name": "calculator", "arguments_raw": '{"expression": "1+1\\udc00"}'}
-            ],
+            "tool_calls": [{"name": "calculator", "arguments_raw": '{"expression": "1+1\\udc00"}'}],
         },
         {"text": f"The answer {surrogate} is 2.", "reasoning": f"think {surrogate}"},
     ]
