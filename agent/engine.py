@@ -14,6 +14,7 @@ import contextlib
 import math
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import structlog
@@ -175,6 +176,8 @@ class Engine:
         persist: bool = True,
         resumed: RunCheckpoint | None = None,
     ) -> TaskRun:
+        if persist:  # a task outlives the call that started it: its deadline is not the task's
+            call = replace(call, deadline_seconds=None)
         return TaskRun(
             task=task,
             call=call,
@@ -229,6 +232,7 @@ class Engine:
             request.context,
             call,
             request.max_iterations,
+            request,
         )
         if request.token_budget < 0:
             raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
@@ -279,6 +283,8 @@ class Engine:
             tools=tuple(specs),
             max_iterations=iterations,
             trace_id=call.trace_id,
+            labels=dict(request.labels),
+            time_limit_seconds=request.timeout_seconds or None,
         )
         await self._store.create(task)
         await self._leases.acquire(task.tenant, task.task_id)
@@ -556,12 +562,15 @@ class Engine:
     # -- running -----------------------------------------------------------------
 
     def _deadline(self, run: TaskRun) -> float:
+        """The task's time limit: the caller's (`timeout`), capped by the server's. Never
+        the deadline of the call that started it, which bounds that call's stream only."""
         if run.deadline_at is not None:  # resumed: what was left of it
             return max(0.0, run.deadline_at - time.time())
         limit = self.config.task_timeout_seconds
-        if run.call.deadline_seconds is not None:
-            limit = min(limit, run.call.deadline_seconds)
-        return max(0.0, limit) if math.isfinite(limit) else self.config.task_timeout_seconds
+        asked = run.task.time_limit_seconds
+        if asked is not None and math.isfinite(asked) and asked > 0:
+            limit = min(limit, asked)
+        return limit
 
     async def _run(self, run: TaskRun, gate: asyncio.Event, ticket: Ticket) -> None:
         task_id = run.task.task_id
@@ -607,15 +616,23 @@ class Engine:
             deadline = self._deadline(run)
             if run.deadline_at is None:
                 run.deadline_at = time.time() + deadline
+            outcome: Outcome | None
             try:
                 async with asyncio.timeout(deadline):
                     outcome = await MODES[task.mode](run)
             except LimitReached as limit:
+                reason, detail = limit.reason, limit.detail
                 outcome = await self._partial(run, limit)
             except TimeoutError:
-                detail = f"the task's time limit of {deadline:g} s passed"
-                outcome = Outcome(notes_answer(run, detail), StopReason.DEADLINE, detail)
-            await self._complete(run, outcome)
+                reason, detail = (
+                    StopReason.DEADLINE,
+                    f"the task's time limit of {deadline:g} s passed",
+                )
+                outcome = Outcome(notes_answer(run, detail), reason, detail) if run.notes else None
+            if outcome is None:  # stopped before any usable result: no made-up answer
+                await self._fail(run, "TASK_LIMIT_REACHED", detail, reason)
+            else:
+                await self._complete(run, outcome)
         except asyncio.CancelledError:
             if task.task_id not in self._letting_go:
                 await self._cancelled(run)
@@ -641,7 +658,10 @@ class Engine:
         log.exception("task crashed", trace_id=run.call.trace_id, exc_info=error)
         await self._fail(run, "INTERNAL", f"internal error; quote trace id {run.call.trace_id}")
 
-    async def _partial(self, run: TaskRun, limit: LimitReached) -> Outcome:
+    async def _partial(self, run: TaskRun, limit: LimitReached) -> Outcome | None:
+        """The best answer the results gathered support, or None when there are none."""
+        if not run.notes:
+            return None
         try:
             async with asyncio.timeout(self.config.step_timeout_seconds):
                 return await partial_outcome(run, limit)
@@ -692,13 +712,18 @@ class Engine:
         task.final_answer = outcome.answer
         task.stop_reason = outcome.stop_reason
         task.stop_detail = outcome.detail
-        await run.emit(ev.FinalAnswer(outcome.answer, outcome.stop_reason, outcome.detail))
+        task.partial = outcome.stop_reason is not StopReason.FINAL_ANSWER
+        await run.emit(
+            ev.FinalAnswer(outcome.answer, outcome.stop_reason, outcome.detail, task.partial)
+        )
         await self._end(run, TaskStatus.COMPLETED, outcome.detail)
 
-    async def _fail(self, run: TaskRun, reason: str, message: str) -> None:
+    async def _fail(
+        self, run: TaskRun, reason: str, message: str, stop: StopReason = StopReason.ERROR
+    ) -> None:
         task = run.task
         task.failure = TaskFailure(reason, message)
-        task.stop_reason = StopReason.ERROR
+        task.stop_reason = stop
         task.stop_detail = message
         if run.notes:
             task.final_answer = notes_answer(run, message)

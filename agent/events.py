@@ -123,6 +123,8 @@ class UsageReported:
     role: str
     call: TokenUsage
     task_total: TokenUsage
+    model: str = ""
+    """The model that answered."""
     type: Literal["usage"] = "usage"
 
 
@@ -131,6 +133,8 @@ class FinalAnswer:
     text: str
     stop_reason: StopReason
     stop_detail: str = ""
+    partial: bool = False
+    """A limit cut the work short (`stop_reason` names it)."""
     type: Literal["final_answer"] = "final_answer"
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +38,10 @@ class TaskRequest:
     """0 means the configured default."""
     idempotency_key: str = ""
     """When set, a retry with the same key and request returns the same task."""
+    timeout_seconds: float = 0.0
+    """The task's own time limit; 0 means the server's."""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    """The caller's labels for the task."""
 
     def fingerprint(self) -> str:
         return digest(
@@ -46,8 +52,34 @@ class TaskRequest:
                 "max_iterations": self.max_iterations,
                 "mode": self.mode.value,
                 "token_budget": self.token_budget,
+                "timeout_seconds": self.timeout_seconds,
+                "labels": dict(self.labels),
             }
         )
+
+
+MAX_LABELS = 16
+MAX_LABEL_VALUE = 256
+LABEL_KEY = re.compile(r"^[a-z0-9_.:/-]{1,63}$")
+
+
+def label_violations(labels: Mapping[str, str], field_name: str = "labels") -> list[FieldViolation]:
+    """What is wrong with a set of labels (also used for label filters)."""
+    found: list[FieldViolation] = []
+    if len(labels) > MAX_LABELS:
+        found.append(FieldViolation(field_name, f"has {len(labels)} labels; at most {MAX_LABELS}"))
+    for key, value in sorted(labels.items()):
+        if not LABEL_KEY.fullmatch(key):
+            found.append(
+                FieldViolation(f"{field_name}[{key[:63]}]", "keys are 1 to 63 of [a-z0-9_.:/-]")
+            )
+        elif len(value) > MAX_LABEL_VALUE:
+            found.append(
+                FieldViolation(
+                    f"{field_name}[{key}]", f"values are at most {MAX_LABEL_VALUE} characters"
+                )
+            )
+    return found
 
 
 def validate_request(
@@ -57,6 +89,7 @@ def validate_request(
     context: Mapping[str, Any],
     call: CallContext,
     max_iterations: int = 0,
+    request: TaskRequest | None = None,
 ) -> tuple[dict[str, ToolSpec], int]:
     """The tools the task may use and its iteration limit; InvalidArgumentError listing
     every problem otherwise (task 1-5,000 characters, context at most 10 KB as JSON,
@@ -84,6 +117,11 @@ def validate_request(
                 f"must be between 1 and {MAX_ITERATIONS_LIMIT} (0 for the default)",
             )
         )
+    if request is not None:
+        violations.extend(label_violations(request.labels))
+        timeout = request.timeout_seconds
+        if timeout < 0 or not math.isfinite(timeout):
+            violations.append(FieldViolation("timeout", "must be a positive duration"))
     visible = {spec.name: spec for spec in registry.visible_to(call)}
     chosen: dict[str, ToolSpec] = {}
     for index, name in enumerate(tools):

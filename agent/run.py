@@ -250,7 +250,11 @@ class TaskRun:
             span.set_attribute("gen_ai.usage.input_tokens", response.usage.prompt_tokens)
             span.set_attribute("gen_ai.usage.output_tokens", response.usage.completion_tokens)
         self.task.usage = self.task.usage + response.usage
-        await self.emit(ev.UsageReported(step_id, role, response.usage, self.task.usage))
+        await self.emit(
+            ev.UsageReported(
+                step_id, role, response.usage, self.task.usage, response.model or model.name
+            )
+        )
         if self.task.usage.total_tokens > self.token_budget:
             self.notes.append(f"[{role}, last reply before the budget ran out] {response.text}")
             raise LimitReached(
@@ -330,7 +334,11 @@ class TaskRun:
 
     @property
     def _tool_context(self) -> CallContext:
-        return replace(self.call, task_id=self.task.task_id) if self.persist else self.call
+        """A tool call of the task: what is left of the task's time bounds it."""
+        if not self.persist:
+            return self.call
+        left = None if self.deadline_at is None else max(0.0, self.deadline_at - time.time())
+        return replace(self.call, task_id=self.task.task_id, deadline_seconds=left)
 
     async def _approve(
         self, call_id: str, tool: ToolSpec, arguments: Mapping[str, Any], reason: str

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, exists, or_, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -13,7 +13,7 @@ from agent.task_history import TaskQuery
 from agent.tasks import Task
 from core.errors import TaskNotFoundError
 from db.database import Database
-from db.schema import task_history
+from db.schema import task_history, task_labels
 
 
 def _clean(text: str) -> str:
@@ -61,9 +61,15 @@ class SqlTaskHistory:
                 if column.name not in ("task_id", "created_at")
             },
         )
+        self._label = insert(task_labels).on_conflict_do_nothing(
+            index_elements=[task_labels.c.task_id, task_labels.c.key]
+        )
 
     async def record(self, task: Task) -> None:
         await self._writer.execute(self._upsert, _row(task))
+        for key, value in sorted(task.labels.items()):  # labels never change: once is enough
+            row = {"task_id": task.task_id, "tenant": task.tenant, "key": key, "value": value}
+            await self._writer.execute(self._label, row)
 
     async def get(self, tenant: str, task_id: str) -> Task:
         query = select(task_history.c.data).where(
@@ -85,6 +91,16 @@ class SqlTaskHistory:
             statement = statement.where(c.created_at >= query.created_after)
         if query.created_before is not None:
             statement = statement.where(c.created_at < query.created_before)
+        labels = task_labels.c
+        for key, value in sorted(query.labels.items()):
+            statement = statement.where(
+                exists().where(
+                    labels.tenant == query.tenant,
+                    labels.task_id == c.task_id,
+                    labels.key == key,
+                    labels.value == value,
+                )
+            )
         if query.after is not None:
             created, task_id = query.after
             statement = statement.where(

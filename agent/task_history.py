@@ -8,6 +8,7 @@ first, with a keyset cursor.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -31,6 +32,8 @@ class TaskQuery:
     limit: int = 50
     after: tuple[datetime, str] | None = field(default=None)
     """Cursor: (created_at, task_id) of the last task of the previous page."""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    """Only tasks carrying every one of these labels."""
 
 
 def _matches(task: Task, query: TaskQuery) -> bool:
@@ -41,6 +44,7 @@ def _matches(task: Task, query: TaskQuery) -> bool:
         and (query.created_after is None or task.created_at >= query.created_after)
         and (query.created_before is None or task.created_at < query.created_before)
         and (query.after is None or (task.created_at, task.task_id) < query.after)
+        and all(task.labels.get(key) == value for key, value in query.labels.items())
     )
 
 

@@ -111,6 +111,12 @@ class Task:
     """The iteration limit."""
     trace_id: str = ""
     """The trace the task runs in."""
+    labels: dict[str, str] = field(default_factory=dict)
+    """The caller's labels."""
+    time_limit_seconds: float | None = None
+    """The caller's time limit for the task (the server's limit caps it); None: the server's."""
+    partial: bool = False
+    """COMPLETED with a partial answer: a limit cut the work short (see stop_reason)."""
     plan: Plan | None = None
     """The current plan (plan-and-execute mode)."""
     status: TaskStatus = TaskStatus.PENDING
@@ -147,7 +153,9 @@ class Task:
         self.updated_at = utcnow()
 
     def snapshot(self) -> Task:
-        """An independent copy. Every field is immutable but `context`, which is copied deeply."""
+        """An independent copy. Every field is immutable but `context` (copied deeply) and
+        `labels` (copied)."""
         twin = copy.copy(self)
         twin.context = copy.deepcopy(self.context)
+        twin.labels = dict(self.labels)
         return twin

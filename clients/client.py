@@ -12,7 +12,7 @@ of one cancels the call.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
@@ -50,6 +50,32 @@ def to_python(message: struct_pb2.Value | struct_pb2.Struct) -> Any:
         return value
 
     return whole(data)
+
+
+def _execute_request(
+    task: str,
+    tools: Sequence[str],
+    context: Mapping[str, Any] | None,
+    max_iterations: int,
+    mode: tasks_pb2.ExecutionMode.ValueType,
+    idempotency_key: str,
+    token_budget: int,
+    task_timeout: float | None,
+    labels: Mapping[str, str] | None,
+) -> pb.ExecuteRequest:
+    request = pb.ExecuteRequest(
+        task=task,
+        tools=list(tools),
+        context=to_struct(context),
+        max_iterations=max_iterations,
+        mode=mode,
+        idempotency_key=idempotency_key,
+        token_budget=token_budget,
+        labels=dict(labels or {}),
+    )
+    if task_timeout is not None:
+        request.timeout.FromTimedelta(timedelta(seconds=task_timeout))
+    return request
 
 
 DECISIONS = {
@@ -112,12 +138,14 @@ class AgentClient:
             raise from_rpc_error(error) from None
 
     async def _stream(
-        self, call: Any, request: Any, timeout: float | None
+        self, call: Any, request: Any, timeout: float | None, heartbeats: bool = False
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         # Streams last as long as their task: no default deadline.
         stream = call(request, timeout=timeout, metadata=self._metadata)
         try:
             async for event in stream:
+                if event.sequence == 0 and not heartbeats:
+                    continue  # a heartbeat: the stream is alive, the task quiet; not an event
                 yield event
         except grpc.aio.AioRpcError as error:
             raise from_rpc_error(error) from None
@@ -183,20 +211,44 @@ class AgentClient:
         idempotency_key: str = "",
         token_budget: int = 0,
         cancel_on_disconnect: bool = False,
+        task_timeout: float | None = None,
+        labels: Mapping[str, str] | None = None,
         timeout: float | None = None,
+        heartbeats: bool = False,
     ) -> AsyncIterator[events_pb2.TaskEvent]:
-        """Start a task and iterate over its events; the first carries the task id."""
-        request = pb.ExecuteRequest(
-            task=task,
-            tools=list(tools),
-            context=to_struct(context),
-            max_iterations=max_iterations,
-            mode=mode,
-            idempotency_key=idempotency_key,
-            token_budget=token_budget,
-            cancel_on_disconnect=cancel_on_disconnect,
-        )
-        return self._stream(self._stub.Execute, request, timeout)
+        """Start a task and iterate over its events; the first carries the task id.
+
+        `timeout` is this call's deadline: it ends the stream, never the task (whose
+        own limit is `task_timeout`). Heartbeats (sequence 0) are skipped unless asked for.
+        """
+        request = _execute_request(
+            task, tools, context, max_iterations, mode, idempotency_key, token_budget,
+            task_timeout, labels,
+        )  # fmt: skip
+        request.cancel_on_disconnect = cancel_on_disconnect
+        return self._stream(self._stub.Execute, request, timeout, heartbeats)
+
+    async def start_task(
+        self,
+        task: str,
+        *,
+        tools: Sequence[str] = (),
+        context: Mapping[str, Any] | None = None,
+        max_iterations: int = 0,
+        mode: tasks_pb2.ExecutionMode.ValueType = tasks_pb2.EXECUTION_MODE_AUTO,
+        idempotency_key: str = "",
+        token_budget: int = 0,
+        task_timeout: float | None = None,
+        labels: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> tasks_pb2.Task:
+        """Start a task with no stream attached; follow it with `stream_task_events`."""
+        request = _execute_request(
+            task, tools, context, max_iterations, mode, idempotency_key, token_budget,
+            task_timeout, labels,
+        )  # fmt: skip
+        started: tasks_pb2.Task = await self._unary(self._stub.StartTask, request, timeout)
+        return started
 
     async def list_tasks(
         self,
@@ -204,21 +256,30 @@ class AgentClient:
         statuses: Sequence[tasks_pb2.TaskStatus.ValueType] = (),
         page_size: int = 0,
         page_token: str = "",
+        labels: Mapping[str, str] | None = None,
         timeout: float | None = None,
     ) -> pb.ListTasksResponse:
         """One page of your tasks, newest first; pass `next_page_token` back for the next."""
         request = pb.ListTasksRequest(
-            statuses=list(statuses), page_size=page_size, page_token=page_token
+            statuses=list(statuses),
+            page_size=page_size,
+            page_token=page_token,
+            labels=dict(labels or {}),
         )
         response: pb.ListTasksResponse = await self._unary(self._stub.ListTasks, request, timeout)
         return response
 
     def stream_task_events(
-        self, task_id: str, after_sequence: int = 0, *, timeout: float | None = None
+        self,
+        task_id: str,
+        after_sequence: int = 0,
+        *,
+        timeout: float | None = None,
+        heartbeats: bool = False,
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         """Replay a task's events after `after_sequence`, then follow it live."""
         request = pb.StreamTaskEventsRequest(task_id=task_id, after_sequence=after_sequence)
-        return self._stream(self._stub.StreamTaskEvents, request, timeout)
+        return self._stream(self._stub.StreamTaskEvents, request, timeout, heartbeats)
 
     async def approve_tool_call(
         self,

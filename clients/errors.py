@@ -159,6 +159,10 @@ class ModelOutputInvalidError(AgentdError):
     """The model's replies could not be used."""
 
 
+class TaskLimitReachedError(AgentdError):
+    """A limit stopped a task before any usable result (appears in `Task.error`)."""
+
+
 class PlanInvalidError(AbortedError):
     """The planner could not produce a valid plan."""
 
@@ -201,6 +205,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "RATE_LIMITED": RateLimitedError,
     "GRANT_NOT_FOUND": GrantNotFoundError,
     "STORE_UNAVAILABLE": StoreUnavailableError,
+    "TASK_LIMIT_REACHED": TaskLimitReachedError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

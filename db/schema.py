@@ -44,6 +44,17 @@ task_history = Table(
 )
 """Finished tasks: what was asked, how it ended, what it cost. `data` is the full task as JSON."""
 
+task_labels = Table(
+    "task_labels",
+    metadata,
+    Column("task_id", String(64), primary_key=True),
+    Column("tenant", String(128), nullable=False),
+    Column("key", String(63), primary_key=True),
+    Column("value", String(256), nullable=False),
+    Index("ix_task_labels_tenant_key_value", "tenant", "key", "value"),
+)
+"""The labels of each task (ListTasks filters by them)."""
+
 tool_call_audit = Table(
     "tool_call_audit",
     metadata,

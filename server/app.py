@@ -151,14 +151,7 @@ class AgentdServer:
             interceptors.append(AuthInterceptor(authenticator, settings.auth_public_methods))
         interceptors.append(RateLimitInterceptor(*build_rate_limiters(settings, live)))
         interceptors.append(DecodingInterceptor())
-        server = grpc.aio.server(
-            interceptors=interceptors,
-            options=[
-                ("grpc.max_receive_message_length", settings.max_message_bytes),
-                ("grpc.max_send_message_length", settings.max_message_bytes),
-                ("grpc.so_reuseport", 0),
-            ],
-        )
+        server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
         agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
             AgentServicer(
                 engine,
@@ -171,6 +164,7 @@ class AgentdServer:
                     registry.policy if isinstance(registry.policy, GrantPolicy) else None,
                     settings.grant_admin_roles,
                 ),
+                heartbeat_seconds=settings.heartbeat_seconds,
             ),
             server,
         )
@@ -225,6 +219,34 @@ class AgentdServer:
         await self.live.close()
         await self.database.close()
         log.info("stopped")
+
+
+def server_options(settings: Settings) -> list[tuple[str, int]]:
+    """gRPC server options: message sizes, and a keepalive policy gateways can live with.
+
+    Clients may ping every `keepalive_min_ping_seconds` or more, with or without calls
+    in flight (a grpc-go client pinging every 10 s behind a load balancer is common);
+    the server pings idle connections every `keepalive_seconds` to find dead clients.
+    """
+    ms = 1000
+    return [
+        ("grpc.max_receive_message_length", settings.max_message_bytes),
+        ("grpc.max_send_message_length", settings.max_message_bytes),
+        ("grpc.so_reuseport", 0),
+        ("grpc.keepalive_permit_without_calls", 1),
+        (
+            "grpc.http2.min_recv_ping_interval_without_data_ms",
+            int(settings.keepalive_min_ping_seconds * ms),
+        ),
+        (
+            "grpc.http2.min_ping_interval_without_data_ms",
+            int(settings.keepalive_min_ping_seconds * ms),
+        ),
+        ("grpc.http2.max_ping_strikes", 2),
+        ("grpc.keepalive_time_ms", int(settings.keepalive_seconds * ms)),
+        ("grpc.keepalive_timeout_ms", 20 * ms),
+        ("grpc.http2.max_pings_without_data", 0),
+    ]
 
 
 async def _announce_auth(running: AgentdServer) -> None:

@@ -6,7 +6,7 @@ The only first-party module (with the servicer) that imports generated code.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -14,7 +14,7 @@ from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
 
 from agent import events as ev
 from agent.plan import Plan
-from agent.requests import TaskRequest
+from agent.requests import TaskRequest, label_violations
 from agent.tasks import ExecutionMode, StopReason, Task, TaskStatus, TokenUsage
 from agentd.v1 import agent_service_pb2, events_pb2, tasks_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
@@ -175,10 +175,13 @@ def statuses_from_proto(values: Iterable[int]) -> frozenset[TaskStatus]:
 
 
 def mode_from_proto(mode: tasks_pb2.ExecutionMode.ValueType) -> ExecutionMode:
+    """UNSPECIFIED is AUTO; a number the contract does not define is INVALID_ARGUMENT."""
+    if mode == tasks_pb2.EXECUTION_MODE_UNSPECIFIED:
+        return ExecutionMode.AUTO
     for domain, wire in _MODES.items():
         if wire == mode:
             return domain
-    return ExecutionMode.AUTO
+    raise InvalidArgumentError([FieldViolation("mode", f"{mode} is not an execution mode")])
 
 
 def usage_to_proto(usage: TokenUsage) -> tasks_pb2.TokenUsage:
@@ -213,6 +216,11 @@ def plan_to_proto(plan: Plan) -> tasks_pb2.Plan:
 
 
 def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
+    timeout = 0.0
+    if request.HasField("timeout"):
+        timeout = request.timeout.ToTimedelta().total_seconds()
+        if timeout <= 0:
+            raise InvalidArgumentError([FieldViolation("timeout", "must be a positive duration")])
     return TaskRequest(
         task=request.task,
         tools=tuple(request.tools),
@@ -221,6 +229,29 @@ def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
         mode=mode_from_proto(request.mode),
         token_budget=request.token_budget,
         idempotency_key=request.idempotency_key,
+        timeout_seconds=timeout,
+        labels=dict(request.labels),
+    )
+
+
+def label_filter(labels: Mapping[str, str]) -> dict[str, str]:
+    """A ListTasks label filter; InvalidArgumentError for labels no task could carry."""
+    violations = label_violations(labels)
+    if violations:
+        raise InvalidArgumentError(violations)
+    return dict(labels)
+
+
+def heartbeat(task: Task) -> events_pb2.TaskEvent:
+    """A stream's sign of life: sequence 0, never part of the task's log."""
+    return events_pb2.TaskEvent(
+        task_id=task.task_id,
+        sequence=0,
+        timestamp=to_timestamp(datetime.now(UTC)),
+        trace_id=task.trace_id,
+        heartbeat=events_pb2.Heartbeat(
+            status=_STATUSES[task.status], last_sequence=task.last_sequence
+        ),
     )
 
 
@@ -344,12 +375,16 @@ def event_to_proto(event: ev.TaskEvent) -> events_pb2.TaskEvent:
                     role=p.role,
                     call=usage_to_proto(p.call),
                     task_total=usage_to_proto(p.task_total),
+                    model=p.model,
                 )
             )
         case ev.FinalAnswer():
             out.final_answer.CopyFrom(
                 events_pb2.FinalAnswer(
-                    text=p.text, stop_reason=_stop(p.stop_reason), stop_detail=p.stop_detail
+                    text=p.text,
+                    stop_reason=_stop(p.stop_reason),
+                    stop_detail=p.stop_detail,
+                    partial=p.partial,
                 )
             )
         case ev.ErrorOccurred():
@@ -381,6 +416,9 @@ def task_to_proto(task: Task) -> tasks_pb2.Task:
         stop_detail=task.stop_detail,
         last_sequence=task.last_sequence,
         context=dict_to_struct(task.context),
+        labels=task.labels,
+        trace_id=task.trace_id,
+        partial=task.partial,
     )
     if task.plan is not None:
         message.plan.CopyFrom(plan_to_proto(task.plan))

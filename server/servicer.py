@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 from agent.engine import Engine
 from agent.task_history import TaskHistory, TaskQuery
@@ -20,6 +21,7 @@ from core.errors import (
 from core.identity import CallContext
 from server import convert, convert_audit, convert_grants, paging
 from server.calls import stream, unary
+from server.heartbeats import with_heartbeats
 from server.interceptors.audit import note_task
 from tools.grant_admin import GrantAdmin
 from tools.registry import ToolRegistry
@@ -48,13 +50,28 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         history: TaskHistory,
         audit: AuditLogs,
         grants: GrantAdmin,
+        *,
+        heartbeat_seconds: float = 15.0,
     ) -> None:
+        self._heartbeat_seconds = heartbeat_seconds
         self._audit = audit
         self._grants = grants
         self._engine = engine
         self._registry = registry
         self._tasks = tasks
         self._history = history
+
+    def _beats(
+        self, tenant: str, task_id: str, events: AsyncIterator[events_pb2.TaskEvent]
+    ) -> AsyncIterator[events_pb2.TaskEvent]:
+        async def heartbeat() -> events_pb2.TaskEvent:
+            return convert.heartbeat(await self._engine.find(tenant, task_id))
+
+        return with_heartbeats(events, self._heartbeat_seconds, heartbeat)
+
+    async def _protos(self, events: AsyncIterator[Any]) -> AsyncIterator[events_pb2.TaskEvent]:
+        async for event in events:
+            yield convert.event_to_proto(event)
 
     @stream
     async def Execute(  # noqa: N802 - gRPC method name
@@ -70,14 +87,22 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
             finally:
                 # After the first event went out, or the caller left: either way the task runs.
                 self._engine.begin(task.task_id)
-            async for event in events:
-                yield convert.event_to_proto(event)
+            async for event in self._beats(task.tenant, task.task_id, self._protos(events)):
+                yield event
             ended = True
         finally:
             if request.cancel_on_disconnect and not ended:
                 await self._engine.cancel_quietly(
                     task.tenant, task.task_id, "the caller disconnected"
                 )
+
+    @unary
+    async def StartTask(  # noqa: N802
+        self, request: pb.ExecuteRequest, call: CallContext
+    ) -> tasks_pb2.Task:
+        task = await self._engine.start(convert.task_request(request), call)
+        note_task(task.task_id)
+        return convert.task_to_proto(task)
 
     @unary
     async def Plan(self, request: pb.PlanRequest, call: CallContext) -> pb.PlanResponse:  # noqa: N802
@@ -137,6 +162,7 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
             else None,
             limit=size + 1,
             after=paging.decode(request.page_token),
+            labels=convert.label_filter(request.labels),
         )
         tasks = await self._engine.list_tasks(query)
         page, more = tasks[:size], len(tasks) > size
@@ -202,5 +228,6 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
                 return  # the caller already has every event there was
             raise EventsExpiredError(task_id, task.last_sequence) from None
         yield convert.event_to_proto(first)
-        async for event in events:
-            yield convert.event_to_proto(event)
+        tenant = call.principal.tenant
+        async for event in self._beats(tenant, task_id, self._protos(events)):
+            yield event

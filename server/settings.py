@@ -59,6 +59,23 @@ class Settings(BaseSettings):
     max_file_bytes: int = Field(MiB, gt=0, description="largest file read_file/write_file handle")
     max_tool_argument_bytes: int = Field(256 * 1024, gt=0, description="largest tool arguments")
     max_message_bytes: int = Field(4 * MiB, gt=0, description="largest gRPC message accepted")
+    heartbeat_seconds: float = Field(
+        15.0,
+        ge=0,
+        description="a stream silent this long gets a heartbeat event (sequence 0, not in "
+        "the task's log); 0: never",
+    )
+    keepalive_min_ping_seconds: float = Field(
+        5.0,
+        gt=0,
+        description="clients may send HTTP/2 keepalive pings this often (with or without calls "
+        "in flight); more often is refused",
+    )
+    keepalive_seconds: float = Field(
+        60.0,
+        gt=0,
+        description="the server pings an idle connection this often to find dead clients",
+    )
     llm_base_url: str | None = Field(
         None,
         validation_alias=AliasChoices("AGENTD_LLM_BASE_URL", "OPENAI_BASE_URL"),

@@ -122,6 +122,8 @@ class ModelResponse:
     tool_calls: tuple[ToolCall, ...] = ()
     finish_reason: str = "stop"
     usage: TokenUsage = field(default_factory=TokenUsage)
+    model: str = ""
+    """The model that answered, as the endpoint named it (empty when it did not say)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,6 +234,7 @@ class OpenAIModel(Model):
             tool_calls=calls,
             finish_reason=choice.finish_reason or "stop",
             usage=_usage(response.usage),
+            model=str(getattr(response, "model", "") or self.name),
         )
 
     async def stream(
@@ -256,8 +257,10 @@ class OpenAIModel(Model):
         calls: dict[int, dict[str, str]] = {}
         finish = "stop"
         usage = TokenUsage()
+        answered_by = self.name
         try:
             async for chunk in stream:
+                answered_by = str(getattr(chunk, "model", "") or answered_by)
                 if chunk.usage is not None:
                     usage = _usage(chunk.usage)
                 for choice in chunk.choices or ():
@@ -295,5 +298,6 @@ class OpenAIModel(Model):
                 tool_calls=tool_calls,
                 finish_reason=finish,
                 usage=usage,
+                model=answered_by,
             )
         )

@@ -45,4 +45,5 @@ def response(reply: ModelResponse) -> ModelResponse:
         tool_calls=calls,
         finish_reason=text(reply.finish_reason),
         usage=usage(reply.usage),
+        model=text(reply.model)[:200],
     )

@@ -146,3 +146,31 @@ async def test_replicas_migrating_at_once_do_not_collide() -> None:
         async with admin.begin() as connection:
             await connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         await admin.dispose()
+
+
+async def test_list_filters_by_every_label_given(history: TaskHistory) -> None:
+    base = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+    labelled = {
+        "t1": {"team": "billing", "env": "prod"},
+        "t2": {"team": "billing", "env": "staging"},
+        "t3": {"team": "search", "env": "prod"},
+        "t4": {},
+    }
+    for n, (task_id, labels) in enumerate(labelled.items()):
+        task = Task(task_id=task_id, tenant="acme", owner="alice", task="x", labels=labels)
+        task.created_at = base + timedelta(seconds=n)
+        await history.record(task)
+        await history.record(task)  # recorded again (each status change): labels unchanged
+    other = Task(task_id="o1", tenant="beta", owner="alice", task="x", labels={"team": "billing"})
+    await history.record(other)
+
+    async def ids(**labels: str) -> list[str]:
+        query = TaskQuery(tenant="acme", owner="alice", labels=labels)
+        return [t.task_id for t in await history.list(query)]
+
+    assert await ids(team="billing") == ["t2", "t1"]
+    assert await ids(team="billing", env="prod") == ["t1"]
+    assert await ids(env="prod") == ["t3", "t1"]
+    assert await ids(team="nobody") == []
+    assert await ids() == ["t4", "t3", "t2", "t1"]
+    assert (await history.get("acme", "t1")).labels == {"team": "billing", "env": "prod"}

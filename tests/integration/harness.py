@@ -93,3 +93,13 @@ def assert_well_formed(
     assert events[-1].WhichOneof("payload") == "status_changed"
     assert events[-1].status_changed.current == status
     assert all(len(e.trace_id) == 32 for e in events)
+
+
+def stopped_without_result(events: Sequence[events_pb2.TaskEvent]) -> events_pb2.TaskStatusChanged:
+    """The end of a task a limit stopped before any usable result: FAILED with the limit as
+    its stop reason and TASK_LIMIT_REACHED as its error, and no final answer."""
+    assert_well_formed(events, tasks_pb2.TASK_STATUS_FAILED)
+    assert "final_answer" not in kinds(events)
+    assert of_kind(events, "error")[-1].reason == "TASK_LIMIT_REACHED"
+    end: events_pb2.TaskStatusChanged = events[-1].status_changed
+    return end

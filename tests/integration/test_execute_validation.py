@@ -9,7 +9,14 @@ import pytest
 
 from agentd.v1 import tasks_pb2
 from clients import errors as client_errors
-from tests.integration.harness import PLANNER, SYNTHESIZER, assert_well_formed, final, harness
+from tests.integration.harness import (
+    PLANNER,
+    SYNTHESIZER,
+    assert_well_formed,
+    final,
+    harness,
+    kinds,
+)
 
 
 @pytest.mark.parametrize(
@@ -63,8 +70,10 @@ async def test_task_deadline_stops_the_task(tmp_path: Path) -> None:
         assert "calculator" in answer.text  # the partial result, without another model call
 
 
-async def test_grpc_deadline_shorter_than_the_task_limit_wins(tmp_path: Path) -> None:
-    replies = [{"delay_seconds": 5, "text": "late"}]
+async def test_a_calls_deadline_ends_the_stream_never_the_task(tmp_path: Path) -> None:
+    """A gateway's 0.6 s deadline on Execute: the stream ends DEADLINE_EXCEEDED, the task
+    carries on and completes with the model's real answer."""
+    replies = [{"delay_seconds": 2, "text": "late but whole"}]
     async with harness(tmp_path, replies) as h:
         stream = h.client.execute(
             "slow", mode=tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING, timeout=0.6
@@ -74,7 +83,33 @@ async def test_grpc_deadline_shorter_than_the_task_limit_wins(tmp_path: Path) ->
             async for _ in stream:
                 pass
         rest = [e async for e in h.client.stream_task_events(first.task_id)]
-        assert final(rest).stop_reason == tasks_pb2.STOP_REASON_DEADLINE
+        task = await h.client.get_task(first.task_id)
+    answer = final(rest)
+    assert (answer.text, answer.stop_reason, answer.partial) == (
+        "late but whole",
+        tasks_pb2.STOP_REASON_FINAL_ANSWER,
+        False,
+    )
+    assert task.status == tasks_pb2.TASK_STATUS_COMPLETED
+    assert task.final_answer == "late but whole"
+
+
+async def test_the_requests_timeout_is_the_tasks_limit(tmp_path: Path) -> None:
+    """A task stopped by its own limit before any result FAILS (TASK_LIMIT_REACHED) with
+    the limit as its stop reason: no made-up answer, never COMPLETED."""
+    replies = [{"delay_seconds": 5, "text": "too late"}]
+    async with harness(tmp_path, replies) as h:
+        events = await h.run(
+            "slow", mode=tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING, task_timeout=0.5
+        )
+        task = await h.client.get_task(events[0].task_id)
+    assert events[-1].status_changed.current == tasks_pb2.TASK_STATUS_FAILED
+    assert events[-1].status_changed.stop_reason == tasks_pb2.STOP_REASON_DEADLINE
+    assert "final_answer" not in kinds(events)
+    assert task.status == tasks_pb2.TASK_STATUS_FAILED
+    assert task.error.reason == "TASK_LIMIT_REACHED"
+    assert task.stop_reason == tasks_pb2.STOP_REASON_DEADLINE
+    assert task.final_answer == ""
 
 
 async def test_plan_and_execute_recovers_from_rate_limits(tmp_path: Path) -> None:

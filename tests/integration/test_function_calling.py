@@ -7,7 +7,13 @@ from pathlib import Path
 
 from agentd.v1 import tasks_pb2, tools_pb2
 from clients.client import to_python
-from tests.integration.harness import assert_well_formed, final, harness, of_kind
+from tests.integration.harness import (
+    assert_well_formed,
+    final,
+    harness,
+    of_kind,
+    stopped_without_result,
+)
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 
@@ -184,10 +190,9 @@ async def test_step_timeout(tmp_path: Path) -> None:
     replies = [{"delay_seconds": 3, "text": "too late"}]
     async with harness(tmp_path, replies, step_timeout_seconds=0.5) as h:
         events = await h.run("be slow", mode=FC)
-        assert_well_formed(events)
-        answer = final(events)
-        assert answer.stop_reason == tasks_pb2.STOP_REASON_STEP_TIMEOUT
-        assert "0.5 s" in answer.stop_detail
+        end = stopped_without_result(events)  # nothing gathered: FAILED, no made-up answer
+        assert end.stop_reason == tasks_pb2.STOP_REASON_STEP_TIMEOUT
+        assert "0.5 s" in end.detail
         assert [f.success for f in of_kind(events, "step_finished")] == [False]
 
 

@@ -21,6 +21,7 @@ from tests.integration.harness import (
     harness,
     kinds,
     of_kind,
+    stopped_without_result,
 )
 
 PE = tasks_pb2.EXECUTION_MODE_PLAN_AND_EXECUTE
@@ -344,9 +345,9 @@ async def test_plan_too_large(tmp_path: Path) -> None:
     big = {"steps": [{"id": f"s{i}", "description": "x"} for i in range(51)]}
     async with harness(tmp_path, [{"json": big}, {"json": big}]) as h:
         events = await h.run("huge", mode=PE)
-        answer = final(events)
-        assert answer.stop_reason == tasks_pb2.STOP_REASON_PLAN_TOO_LARGE
-        assert "51 steps" in answer.stop_detail
+        end = stopped_without_result(events)  # no plan ran: FAILED, no made-up answer
+        assert end.stop_reason == tasks_pb2.STOP_REASON_PLAN_TOO_LARGE
+        assert "51 steps" in end.detail
 
 
 async def test_auto_mode_routes_multi_part_tasks_to_plan_and_execute(tmp_path: Path) -> None:

@@ -6,7 +6,13 @@ from pathlib import Path
 
 from agentd.v1 import tasks_pb2, tools_pb2
 from clients.client import to_python
-from tests.integration.harness import assert_well_formed, final, harness, of_kind
+from tests.integration.harness import (
+    assert_well_formed,
+    final,
+    harness,
+    of_kind,
+    stopped_without_result,
+)
 
 REACT = tasks_pb2.EXECUTION_MODE_TEXT_REACT
 
@@ -133,4 +139,5 @@ async def test_token_budget_and_step_timeout(tmp_path: Path) -> None:
         tmp_path, [{"delay_seconds": 3, "text": "Final Answer: late"}], step_timeout_seconds=0.4
     ) as h:
         events = await h.run("be slow", mode=REACT)
-        assert final(events).stop_reason == tasks_pb2.STOP_REASON_STEP_TIMEOUT
+        end = stopped_without_result(events)
+        assert end.stop_reason == tasks_pb2.STOP_REASON_STEP_TIMEOUT

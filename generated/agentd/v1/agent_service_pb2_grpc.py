@@ -47,6 +47,11 @@ class AgentServiceStub:
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.ExecuteRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_events__pb2.TaskEvent.FromString,
                 _registered_method=True)
+        self.StartTask = channel.unary_unary(
+                '/agentd.v1.AgentService/StartTask',
+                request_serializer=agentd_dot_v1_dot_agent__service__pb2.ExecuteRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_tasks__pb2.Task.FromString,
+                _registered_method=True)
         self.Plan = channel.unary_unary(
                 '/agentd.v1.AgentService/Plan',
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.PlanRequest.SerializeToString,
@@ -120,7 +125,20 @@ class AgentServiceServicer:
     def Execute(self, request, context):
         """Starts a task and streams its events until the task ends. The first
         event carries the new task's id; a client that loses the stream resumes
-        it with StreamTaskEvents.
+        it with StreamTaskEvents. The call's deadline bounds this stream only:
+        the task keeps running after it passes (unless `cancel_on_disconnect`);
+        the task's own time limit is `ExecuteRequest.timeout`. A stream silent
+        for AGENTD_HEARTBEAT_SECONDS receives a heartbeat (see TaskEvent).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StartTask(self, request, context):
+        """Starts a task and returns it at once (PENDING), with no stream attached:
+        the same validation, idempotency and admission as Execute. Follow it
+        with StreamTaskEvents (from sequence 0 for the whole log) or poll
+        GetTask.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -225,6 +243,11 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ExecuteRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_events__pb2.TaskEvent.SerializeToString,
             ),
+            'StartTask': grpc.unary_unary_rpc_method_handler(
+                    servicer.StartTask,
+                    request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ExecuteRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_tasks__pb2.Task.SerializeToString,
+            ),
             'Plan': grpc.unary_unary_rpc_method_handler(
                     servicer.Plan,
                     request_deserializer=agentd_dot_v1_dot_agent__service__pb2.PlanRequest.FromString,
@@ -318,6 +341,33 @@ class AgentService:
             '/agentd.v1.AgentService/Execute',
             agentd_dot_v1_dot_agent__service__pb2.ExecuteRequest.SerializeToString,
             agentd_dot_v1_dot_events__pb2.TaskEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StartTask(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/StartTask',
+            agentd_dot_v1_dot_agent__service__pb2.ExecuteRequest.SerializeToString,
+            agentd_dot_v1_dot_tasks__pb2.Task.FromString,
             options,
             channel_credentials,
             insecure,

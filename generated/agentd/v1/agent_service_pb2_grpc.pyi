@@ -44,7 +44,16 @@ class AgentServiceStub:
     Execute: _grpc.UnaryStreamMultiCallable[_agent_service_pb2.ExecuteRequest, _events_pb2.TaskEvent]
     """Starts a task and streams its events until the task ends. The first
     event carries the new task's id; a client that loses the stream resumes
-    it with StreamTaskEvents.
+    it with StreamTaskEvents. The call's deadline bounds this stream only:
+    the task keeps running after it passes (unless `cancel_on_disconnect`);
+    the task's own time limit is `ExecuteRequest.timeout`. A stream silent
+    for AGENTD_HEARTBEAT_SECONDS receives a heartbeat (see TaskEvent).
+    """
+    StartTask: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ExecuteRequest, _tasks_pb2.Task]
+    """Starts a task and returns it at once (PENDING), with no stream attached:
+    the same validation, idempotency and admission as Execute. Follow it
+    with StreamTaskEvents (from sequence 0 for the whole log) or poll
+    GetTask.
     """
     Plan: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.PlanRequest, _agent_service_pb2.PlanResponse]
     """Runs the planner only and returns the plan it would follow."""
@@ -95,7 +104,16 @@ class AgentServiceAsyncStub(AgentServiceStub):
     Execute: _aio.UnaryStreamMultiCallable[_agent_service_pb2.ExecuteRequest, _events_pb2.TaskEvent]  # type: ignore[assignment]
     """Starts a task and streams its events until the task ends. The first
     event carries the new task's id; a client that loses the stream resumes
-    it with StreamTaskEvents.
+    it with StreamTaskEvents. The call's deadline bounds this stream only:
+    the task keeps running after it passes (unless `cancel_on_disconnect`);
+    the task's own time limit is `ExecuteRequest.timeout`. A stream silent
+    for AGENTD_HEARTBEAT_SECONDS receives a heartbeat (see TaskEvent).
+    """
+    StartTask: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ExecuteRequest, _tasks_pb2.Task]  # type: ignore[assignment]
+    """Starts a task and returns it at once (PENDING), with no stream attached:
+    the same validation, idempotency and admission as Execute. Follow it
+    with StreamTaskEvents (from sequence 0 for the whole log) or poll
+    GetTask.
     """
     Plan: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.PlanRequest, _agent_service_pb2.PlanResponse]  # type: ignore[assignment]
     """Runs the planner only and returns the plan it would follow."""
@@ -149,7 +167,22 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_abc.Iterator[_events_pb2.TaskEvent], _abc.AsyncIterator[_events_pb2.TaskEvent]]:
         """Starts a task and streams its events until the task ends. The first
         event carries the new task's id; a client that loses the stream resumes
-        it with StreamTaskEvents.
+        it with StreamTaskEvents. The call's deadline bounds this stream only:
+        the task keeps running after it passes (unless `cancel_on_disconnect`);
+        the task's own time limit is `ExecuteRequest.timeout`. A stream silent
+        for AGENTD_HEARTBEAT_SECONDS receives a heartbeat (see TaskEvent).
+        """
+
+    @_abc_1.abstractmethod
+    def StartTask(
+        self,
+        request: _agent_service_pb2.ExecuteRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tasks_pb2.Task, _abc.Awaitable[_tasks_pb2.Task]]:
+        """Starts a task and returns it at once (PENDING), with no stream attached:
+        the same validation, idempotency and admission as Execute. Follow it
+        with StreamTaskEvents (from sequence 0 for the whole log) or poll
+        GetTask.
         """
 
     @_abc_1.abstractmethod

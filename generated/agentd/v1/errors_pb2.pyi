@@ -94,6 +94,11 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     or took effect completely; `google.rpc.RetryInfo` says when to retry. On
     a stream, resume with StreamTaskEvents from the last sequence received.
     """
+    ERROR_REASON_TASK_LIMIT_REACHED: _ErrorReason.ValueType  # 26
+    """A limit (time, tokens, iterations, plan size) stopped the task before
+    it produced any usable result; `Task.stop_reason` names the limit.
+    Appears in `Task.error` and error events.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -175,5 +180,10 @@ ERROR_REASON_STORE_UNAVAILABLE: ErrorReason.ValueType  # 25
 its wait limit (status UNAVAILABLE). The call either did not take effect
 or took effect completely; `google.rpc.RetryInfo` says when to retry. On
 a stream, resume with StreamTaskEvents from the last sequence received.
+"""
+ERROR_REASON_TASK_LIMIT_REACHED: ErrorReason.ValueType  # 26
+"""A limit (time, tokens, iterations, plan size) stopped the task before
+it produced any usable result; `Task.stop_reason` names the limit.
+Appears in `Task.error` and error events.
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

@@ -85,6 +85,12 @@ class TaskEvent(_message.Message):
     that saw event N resumes with `StreamTaskEvents(after_sequence = N)`.
     New payload kinds may be added to the `payload` oneof; clients ignore kinds
     they do not know.
+
+    Heartbeats: a stream with nothing to send for AGENTD_HEARTBEAT_SECONDS
+    receives a `heartbeat` event, so proxies and load balancers with idle
+    timeouts keep it open. A heartbeat is not part of the task's log: its
+    `sequence` is 0 (log events start at 1), it is never replayed, and a
+    client skips it and keeps resuming from the last non-zero sequence.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -109,10 +115,13 @@ class TaskEvent(_message.Message):
     ERROR_FIELD_NUMBER: _builtins.int
     RESUMED_FIELD_NUMBER: _builtins.int
     APPROVAL_DECIDED_FIELD_NUMBER: _builtins.int
+    HEARTBEAT_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
-    """Position in the task's event log, strictly increasing from 1."""
+    """Position in the task's event log, strictly increasing from 1; 0 only
+    for heartbeats, which are not in the log.
+    """
     trace_id: _builtins.str
     """W3C trace id (32 hex digits) of the trace the task runs in."""
     @_builtins.property
@@ -187,6 +196,12 @@ class TaskEvent(_message.Message):
     def approval_decided(self) -> Global___ApprovalDecided:
         """A human decided on a tool call that waited for approval."""
 
+    @_builtins.property
+    def heartbeat(self) -> Global___Heartbeat:
+        """The stream is alive but the task had nothing to report (sequence 0,
+        not in the log).
+        """
+
     def __init__(
         self,
         *,
@@ -210,16 +225,45 @@ class TaskEvent(_message.Message):
         error: Global___ErrorOccurred | None = ...,
         resumed: Global___TaskResumed | None = ...,
         approval_decided: Global___ApprovalDecided | None = ...,
+        heartbeat: Global___Heartbeat | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
 Global___TaskEvent: _TypeAlias = TaskEvent  # noqa: Y015
+
+@_typing.final
+class Heartbeat(_message.Message):
+    """A stream's sign of life while its task is quiet (waiting for a model, a
+    tool or a person).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATUS_FIELD_NUMBER: _builtins.int
+    LAST_SEQUENCE_FIELD_NUMBER: _builtins.int
+    status: _tasks_pb2.TaskStatus.ValueType
+    """The task's status when the heartbeat was sent."""
+    last_sequence: _builtins.int
+    """The sequence of the task's latest event in the log."""
+    def __init__(
+        self,
+        *,
+        status: _tasks_pb2.TaskStatus.ValueType = ...,
+        last_sequence: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["last_sequence", b"last_sequence", "status", b"status"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Heartbeat: _TypeAlias = Heartbeat  # noqa: Y015
 
 @_typing.final
 class TaskStatusChanged(_message.Message):
@@ -653,10 +697,13 @@ class UsageReported(_message.Message):
     ROLE_FIELD_NUMBER: _builtins.int
     CALL_FIELD_NUMBER: _builtins.int
     TASK_TOTAL_FIELD_NUMBER: _builtins.int
+    MODEL_FIELD_NUMBER: _builtins.int
     step_id: _builtins.str
     """The step the call belongs to."""
     role: _builtins.str
     """The role of the model called ("planner", "executor", ...)."""
+    model: _builtins.str
+    """The model that answered (as the endpoint named it)."""
     @_builtins.property
     def call(self) -> _tasks_pb2.TokenUsage:
         """Tokens spent by this call."""
@@ -672,10 +719,11 @@ class UsageReported(_message.Message):
         role: _builtins.str = ...,
         call: _tasks_pb2.TokenUsage | None = ...,
         task_total: _tasks_pb2.TokenUsage | None = ...,
+        model: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "task_total", b"task_total"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "role", b"role", "step_id", b"step_id", "task_total", b"task_total"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "model", b"model", "role", b"role", "step_id", b"step_id", "task_total", b"task_total"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -690,6 +738,7 @@ class FinalAnswer(_message.Message):
     TEXT_FIELD_NUMBER: _builtins.int
     STOP_REASON_FIELD_NUMBER: _builtins.int
     STOP_DETAIL_FIELD_NUMBER: _builtins.int
+    PARTIAL_FIELD_NUMBER: _builtins.int
     text: _builtins.str
     """The answer."""
     stop_reason: _tasks_pb2.StopReason.ValueType
@@ -698,16 +747,21 @@ class FinalAnswer(_message.Message):
     """A human-readable detail for the stop reason (what is missing, for a
     partial answer).
     """
+    partial: _builtins.bool
+    """True when a limit cut the work short and this answer is partial
+    (`stop_reason` names the limit); false for a full answer.
+    """
     def __init__(
         self,
         *,
         text: _builtins.str = ...,
         stop_reason: _tasks_pb2.StopReason.ValueType = ...,
         stop_detail: _builtins.str = ...,
+        partial: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["partial", b"partial", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

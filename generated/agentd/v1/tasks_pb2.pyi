@@ -36,9 +36,15 @@ class _TaskStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TaskStatus
     TASK_STATUS_INPUT_REQUIRED: _TaskStatus.ValueType  # 3
     """Paused until a human answers (for example, approves a tool call)."""
     TASK_STATUS_COMPLETED: _TaskStatus.ValueType  # 4
-    """Finished with a final answer. Terminal."""
+    """Finished with a final answer. Terminal. A limit (time, tokens,
+    iterations) may have cut the work short: then `Task.partial` is true,
+    `stop_reason` names the limit and `stop_detail` says what is missing.
+    """
     TASK_STATUS_FAILED: _TaskStatus.ValueType  # 5
-    """Finished without a usable answer; `Task.error` says why. Terminal."""
+    """Finished without a usable answer; `Task.error` says why (a limit that
+    stopped the task before any result: reason TASK_LIMIT_REACHED, with the
+    limit in `stop_reason`). Terminal.
+    """
     TASK_STATUS_CANCELLED: _TaskStatus.ValueType  # 6
     """Stopped at a caller's request. Terminal."""
 
@@ -57,9 +63,15 @@ TASK_STATUS_RUNNING: TaskStatus.ValueType  # 2
 TASK_STATUS_INPUT_REQUIRED: TaskStatus.ValueType  # 3
 """Paused until a human answers (for example, approves a tool call)."""
 TASK_STATUS_COMPLETED: TaskStatus.ValueType  # 4
-"""Finished with a final answer. Terminal."""
+"""Finished with a final answer. Terminal. A limit (time, tokens,
+iterations) may have cut the work short: then `Task.partial` is true,
+`stop_reason` names the limit and `stop_detail` says what is missing.
+"""
 TASK_STATUS_FAILED: TaskStatus.ValueType  # 5
-"""Finished without a usable answer; `Task.error` says why. Terminal."""
+"""Finished without a usable answer; `Task.error` says why (a limit that
+stopped the task before any result: reason TASK_LIMIT_REACHED, with the
+limit in `stop_reason`). Terminal.
+"""
 TASK_STATUS_CANCELLED: TaskStatus.ValueType  # 6
 """Stopped at a caller's request. Terminal."""
 Global___TaskStatus: _TypeAlias = TaskStatus  # noqa: Y015
@@ -332,6 +344,26 @@ class Task(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    @_typing.final
+    class LabelsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     TASK_ID_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
     TASK_FIELD_NUMBER: _builtins.int
@@ -347,6 +379,9 @@ class Task(_message.Message):
     STOP_DETAIL_FIELD_NUMBER: _builtins.int
     LAST_SEQUENCE_FIELD_NUMBER: _builtins.int
     CONTEXT_FIELD_NUMBER: _builtins.int
+    LABELS_FIELD_NUMBER: _builtins.int
+    TRACE_ID_FIELD_NUMBER: _builtins.int
+    PARTIAL_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """Server-assigned, opaque."""
     status: Global___TaskStatus.ValueType
@@ -363,6 +398,12 @@ class Task(_message.Message):
     """A human-readable detail for the stop reason."""
     last_sequence: _builtins.int
     """The sequence number of the task's latest event; resume a stream after it."""
+    trace_id: _builtins.str
+    """W3C trace id (32 hex digits) of the trace the task runs in."""
+    partial: _builtins.bool
+    """True when the task COMPLETED with a partial answer: a limit stopped the
+    work (see `stop_reason`, `stop_detail`); false for a full answer.
+    """
     @_builtins.property
     def plan(self) -> Global___Plan:
         """The current plan (plan-and-execute mode); empty otherwise."""
@@ -391,6 +432,10 @@ class Task(_message.Message):
     def context(self) -> _struct_pb2.Struct:
         """The context the caller submitted."""
 
+    @_builtins.property
+    def labels(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The labels the caller attached."""
+
     def __init__(
         self,
         *,
@@ -409,10 +454,13 @@ class Task(_message.Message):
         stop_detail: _builtins.str = ...,
         last_sequence: _builtins.int = ...,
         context: _struct_pb2.Struct | None = ...,
+        labels: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        trace_id: _builtins.str = ...,
+        partial: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "create_time", b"create_time", "error", b"error", "plan", b"plan", "progress", b"progress", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "create_time", b"create_time", "error", b"error", "final_answer", b"final_answer", "last_sequence", b"last_sequence", "mode", b"mode", "plan", b"plan", "progress", b"progress", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "create_time", b"create_time", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "partial", b"partial", "plan", b"plan", "progress", b"progress", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
