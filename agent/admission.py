@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -35,10 +36,11 @@ class Ticket:
     async def slot(self) -> AsyncIterator[None]:
         """Wait for a running slot (round-robin between tenants), hold it for the block."""
         await self._admission._acquire(self.tenant)
+        started = time.monotonic()
         try:
             yield
         finally:
-            self._admission._release_slot(self.tenant)
+            self._admission._release_slot(self.tenant, time.monotonic() - started)
 
     def release(self) -> None:
         """The task is done with this process (idempotent)."""
@@ -60,6 +62,8 @@ class Admission:
         self._share = max(1, math.floor(queue * tenant_queue_share)) if queue else 0
         self._retry_after = retry_after
         self._free = slots
+        self._mean_hold: float | None = None
+        """How long a task holds its slot, on average (exponentially weighted)."""
         self._held: Counter[str] = Counter()
         self._running: Counter[str] = Counter()
         self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
@@ -78,19 +82,28 @@ class Admission:
         """Tickets that could be handed out now."""
         return max(0, self.slots + self.queue - self.held)
 
+    def retry_after(self) -> float:
+        """When a refused caller should come back: about when half of the queue has moved
+        on (places free at slots / mean hold time per second), so the queue stays full
+        without every refused caller coming back at once. At least the base delay."""
+        if self._mean_hold is None:
+            return self._retry_after
+        estimate = self._mean_hold * max(1, self.queue) / self.slots / 2
+        return round(min(30.0, max(self._retry_after, estimate)), 1)
+
     def admit(self, tenant: str) -> Ticket:
         """A ticket for a new task of `tenant`, or ResourceExhaustedError at once."""
         if self.held >= self.slots + self.queue:
             raise ResourceExhaustedError(
                 f"this server runs {self.slots} tasks and queues {self.queue}; both are full",
-                retry_after_seconds=self._retry_after,
+                retry_after_seconds=self.retry_after(),
             )
         queued = self._held[tenant] - self._running[tenant]
         if self.held >= self.slots and queued >= self._share and self._share < self.queue:
             raise ResourceExhaustedError(
                 f"this tenant already holds {queued} of the {self.queue} queue places of this "
                 f"server (its share while every slot is busy is {self._share})",
-                retry_after_seconds=self._retry_after,
+                retry_after_seconds=self.retry_after(),
             )
         self._held[tenant] += 1
         return Ticket(self, tenant)
@@ -118,8 +131,11 @@ class Admission:
             if not waiters:
                 del self._waiting[tenant]
 
-    def _release_slot(self, tenant: str) -> None:
+    def _release_slot(self, tenant: str, held: float | None = None) -> None:
         """`tenant`'s slot came free: the next tenant in turn gets it, else it stays free."""
+        if held is not None:
+            previous = self._mean_hold
+            self._mean_hold = held if previous is None else 0.9 * previous + 0.1 * held
         self._running[tenant] -= 1
         if self._running[tenant] <= 0:
             del self._running[tenant]

@@ -225,20 +225,21 @@ class Engine:
         task id goes out before the task's work competes for the loop.
         """
         self._require_models()
-        specs, iterations = validate_request(
-            self._registry,
-            request.task,
-            request.tools,
-            request.context,
-            call,
-            request.max_iterations,
-            request,
-        )
-        if request.token_budget < 0:
-            raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
-        # A place in this process, before any store is touched: a full server answers at once.
+        # A place in this process first, before any other work and any store: a full
+        # server answers at once, as cheaply as it can.
         ticket = self._admission.admit(call.principal.tenant)
         try:
+            specs, iterations = validate_request(
+                self._registry,
+                request.task,
+                request.tools,
+                request.context,
+                call,
+                request.max_iterations,
+                request,
+            )
+            if request.token_budget < 0:
+                raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
             return await self._accept(request, call, specs, iterations, ticket, deferred)
         except BaseException:
             ticket.release()
@@ -607,7 +608,7 @@ class Engine:
             if task.status is TaskStatus.PENDING:
                 task.status = TaskStatus.RUNNING
                 await run.save()
-                await self._history.record(task)
+                await self._history.record(task)  # ListTasks filters by status there
                 await run.emit(
                     ev.StatusChanged(
                         TaskStatus.RUNNING, TaskStatus.PENDING, f"mode {task.mode.value}"
@@ -703,7 +704,7 @@ class Engine:
             completion_tokens=task.usage.completion_tokens,
         )
         try:
-            await self._history.record(await self._store.get(task.tenant, task.task_id))
+            await _persist(lambda: self._history.record(task))  # last_sequence: the end's
         except Exception:
             log.exception("could not record task history", task_id=task.task_id)
 

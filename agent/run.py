@@ -165,7 +165,8 @@ class TaskRun:
             await self._events.emit(payload)
 
     async def _append(self, payload: ev.EventPayload) -> None:
-        await self.store.append_event(self.task.task_id, self.call.trace_id, payload)
+        event = await self.store.append_event(self.task.task_id, self.call.trace_id, payload)
+        self.task.last_sequence = max(self.task.last_sequence, event.sequence)
         metrics.observe_event(self.task, payload)
 
     async def save(self) -> None:

@@ -38,14 +38,22 @@ _ENUMS: dict[str, type[enum.Enum]] = {
 _RESERVED = {"__t", "__e", "__dt", "__tuple", "__d"}
 
 
+_PLAIN = (str, int, float, bool, type(None))
+_FIELDS: dict[type[Any], tuple[str, ...]] = {
+    cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in _DATACLASSES.values()
+}
+
+
 def _encode(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        name = type(value).__name__
-        if name not in _DATACLASSES:
-            raise TypeError(f"cannot store {name}")
-        out = {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        out["__t"] = name
+    if isinstance(value, _PLAIN):  # the common case first: most leaves are plain
+        return value
+    names = _FIELDS.get(type(value))
+    if names is not None:
+        out = {name: _encode(getattr(value, name)) for name in names}
+        out["__t"] = type(value).__name__
         return out
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        raise TypeError(f"cannot store {type(value).__name__}")
     if isinstance(value, enum.Enum):
         return {"__e": type(value).__name__, "v": value.value}
     if isinstance(value, datetime):

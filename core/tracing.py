@@ -32,8 +32,16 @@ from opentelemetry.trace import (
 TRACER_NAME = "agentd"
 
 
+_cached: tuple[object, trace.Tracer] | None = None
+
+
 def tracer() -> trace.Tracer:
-    return trace.get_tracer(TRACER_NAME)
+    """agentd's tracer from the current provider (looked up once per provider)."""
+    global _cached
+    provider = trace.get_tracer_provider()
+    if _cached is None or _cached[0] is not provider:
+        _cached = (provider, provider.get_tracer(TRACER_NAME))
+    return _cached[1]
 
 
 def configure(service_name: str = "agentd") -> bool:

@@ -159,15 +159,17 @@ def build_models(settings: Settings) -> ModelRoles | None:
     import openai
 
     # At most this many model calls at once; the HTTP pool is sized to match, so a
-    # burst of tasks waits its turn for a call instead of timing out in the pool.
+    # burst of tasks waits its turn for a call instead of timing out in the pool. The
+    # SDK's aiohttp transport costs about half the CPU per call of its default one.
     calls = settings.max_concurrent_llm_calls
     client = openai.AsyncOpenAI(
         base_url=settings.llm_base_url,
         api_key=settings.llm_api_key or "unused",
         timeout=settings.llm_timeout_seconds,
         max_retries=0,
-        http_client=openai.DefaultAsyncHttpxClient(
-            limits=httpx2.Limits(max_connections=calls, max_keepalive_connections=calls)
+        http_client=openai.DefaultAioHttpClient(
+            timeout=settings.llm_timeout_seconds,
+            limits=httpx2.Limits(max_connections=calls, max_keepalive_connections=calls),
         ),
     )
     limit = asyncio.Semaphore(calls)

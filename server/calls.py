@@ -9,6 +9,7 @@ internals. Cancellation is never swallowed.
 from __future__ import annotations
 
 import functools
+import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, NoReturn, TypeVar
@@ -16,7 +17,7 @@ from typing import Any, NoReturn, TypeVar
 import grpc
 import structlog
 
-from core.errors import AgentdError, InternalError
+from core.errors import AgentdError, InternalError, ResourceExhaustedError
 from core.faults import as_store_error
 from core.identity import CallContext, new_trace_id
 from server.interceptors.auth import current_principal
@@ -55,7 +56,10 @@ async def _fail(
     context: grpc.aio.ServicerContext[Any, Any], call: CallContext, method: str, exc: Exception
 ) -> NoReturn:
     if isinstance(exc, AgentdError):
-        log.info("call failed", method=method, reason=exc.reason, trace_id=call.trace_id)
+        # A full server refuses many calls under a burst: each is counted and audited,
+        # so its log line is for debugging only.
+        level = logging.DEBUG if isinstance(exc, ResourceExhaustedError) else logging.INFO
+        log.log(level, "call failed", method=method, reason=exc.reason, trace_id=call.trace_id)
         await abort(context, exc)
     fault = as_store_error(exc)
     if fault is not None:  # Redis or the database out of reach: retryable, not a bug

@@ -39,6 +39,8 @@ def _normalise(value: Any) -> Any:
 
 def struct_to_dict(struct: struct_pb2.Struct, field: str = "arguments") -> dict[str, JSONValue]:
     """A Struct as plain data. InvalidArgumentError for NaN or an infinity (not JSON)."""
+    if not struct.fields:
+        return {}
     bad = _not_finite(struct, field)
     if bad:
         raise InvalidArgumentError(

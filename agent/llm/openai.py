@@ -22,6 +22,7 @@ except ImportError as exc:  # pragma: no cover - openai is a dependency of agent
     raise ImportError("the OpenAI-compatible provider needs `pip install openai`") from exc
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
+from agent.llm import openai_replies as replies
 from agent.llm.base import (
     Done,
     Message,
@@ -29,13 +30,9 @@ from agent.llm.base import (
     ModelError,
     ModelResponse,
     ModelSettings,
-    ReasoningChunk,
     StreamItem,
-    TextChunk,
-    ToolCall,
     ToolDefinition,
 )
-from agent.tasks import TokenUsage
 
 
 def is_retryable(error: BaseException) -> bool:
@@ -61,29 +58,6 @@ def _message(message: Message) -> dict[str, Any]:
             for call in message.tool_calls
         ]
     return out
-
-
-def _usage(usage: Any) -> TokenUsage:
-    if usage is None:
-        return TokenUsage()
-    details = getattr(usage, "completion_tokens_details", None)
-    reasoning = getattr(details, "reasoning_tokens", None) or 0
-    return TokenUsage(
-        prompt_tokens=usage.prompt_tokens or 0,
-        completion_tokens=usage.completion_tokens or 0,
-        reasoning_tokens=reasoning,
-    )
-
-
-def _reasoning(part: Any) -> str:
-    """Reasoning text, which endpoints send under different names."""
-    for name in ("reasoning_content", "reasoning"):
-        value = getattr(part, name, None)
-        if value is None and getattr(part, "model_extra", None):
-            value = part.model_extra.get(name)
-        if isinstance(value, str) and value:
-            return value
-    return ""
 
 
 class OpenAIModel(Model):
@@ -175,11 +149,26 @@ class OpenAIModel(Model):
                 request["response_format"] = {"type": "json_object"}
         return request
 
+    async def _send(self, request: dict[str, Any]) -> Any:
+        """POST the request as it is and read the reply as plain JSON: the request is plain
+        JSON already, and the SDK's conversion of typed parameters and replies costs
+        milliseconds of CPU per call. The client's `post` is its documented way to send
+        any request; its errors, retries and streaming (SSE) are the SDK's own."""
+        if request.get("stream"):
+            return await self._client.post(
+                "/chat/completions",
+                body=request,
+                cast_to=object,
+                stream=True,
+                stream_cls=openai.AsyncStream[object],
+            )
+        return await self._client.post("/chat/completions", body=request, cast_to=object)
+
     async def _create(self, request: dict[str, Any]) -> Any:
         """Send with retries; on a refused json_schema, fall back to json_object once."""
         try:
             try:  # the common case, without the retry machinery
-                return await self._client.chat.completions.create(**request)
+                return await self._send(request)
             except openai.APIError as first:
                 if not is_retryable(first) or self._attempts <= 1:
                     raise
@@ -191,7 +180,7 @@ class OpenAIModel(Model):
                 reraise=True,
             ):
                 with attempt:
-                    return await self._client.chat.completions.create(**request)
+                    return await self._send(request)
         except openai.BadRequestError as error:
             format_ = request.get("response_format", {})
             if format_.get("type") == "json_schema":
@@ -216,26 +205,11 @@ class OpenAIModel(Model):
         settings: ModelSettings | None = None,
     ) -> ModelResponse:
         async with self._concurrency:
-            response = await self._create(
-                self._request(messages, tools, settings or ModelSettings())
-            )
-        if not response.choices:
+            data = await self._create(self._request(messages, tools, settings or ModelSettings()))
+        response = replies.completion(data, self.name)
+        if response is None:
             raise ModelError("the model endpoint returned no choices")
-        choice = response.choices[0]
-        message = choice.message
-        calls = tuple(
-            ToolCall(call.id or f"call_{i}", call.function.name, call.function.arguments or "")
-            for i, call in enumerate(message.tool_calls or (), 1)
-            if getattr(call, "function", None) is not None
-        )
-        return ModelResponse(
-            text=message.content or "",
-            reasoning=_reasoning(message),
-            tool_calls=calls,
-            finish_reason=choice.finish_reason or "stop",
-            usage=_usage(response.usage),
-            model=str(getattr(response, "model", "") or self.name),
-        )
+        return response
 
     async def stream(
         self,
@@ -252,52 +226,13 @@ class OpenAIModel(Model):
 
     async def _stream(self, request: dict[str, Any]) -> AsyncIterator[StreamItem]:
         stream = await self._create(request)
-        text: list[str] = []
-        reasoning: list[str] = []
-        calls: dict[int, dict[str, str]] = {}
-        finish = "stop"
-        usage = TokenUsage()
-        answered_by = self.name
+        reply = replies.StreamedReply(self.name)
         try:
             async for chunk in stream:
-                answered_by = str(getattr(chunk, "model", "") or answered_by)
-                if chunk.usage is not None:
-                    usage = _usage(chunk.usage)
-                for choice in chunk.choices or ():
-                    delta = choice.delta
-                    if delta is None:
-                        continue
-                    thought = _reasoning(delta)
-                    if thought:
-                        reasoning.append(thought)
-                        yield ReasoningChunk(thought)
-                    if delta.content:
-                        text.append(delta.content)
-                        yield TextChunk(delta.content)
-                    for part in delta.tool_calls or ():
-                        slot = calls.setdefault(part.index, {"id": "", "name": "", "arguments": ""})
-                        if part.id:
-                            slot["id"] = part.id
-                        if part.function is not None:
-                            slot["name"] += part.function.name or ""
-                            slot["arguments"] += part.function.arguments or ""
-                    if choice.finish_reason:
-                        finish = choice.finish_reason
+                for item in reply.add(chunk):
+                    yield item
         except openai.APIError as error:
             raise ModelError(f"the model stream failed: {error}", retryable=True) from None
         finally:
             await stream.close()
-        tool_calls = tuple(
-            ToolCall(slot["id"] or f"call_{index}", slot["name"], slot["arguments"])
-            for index, slot in sorted(calls.items())
-        )
-        yield Done(
-            ModelResponse(
-                text="".join(text),
-                reasoning="".join(reasoning),
-                tool_calls=tool_calls,
-                finish_reason=finish,
-                usage=usage,
-                model=answered_by,
-            )
-        )
+        yield Done(reply.response())

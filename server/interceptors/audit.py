@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-import grpc
 import structlog
 from google.protobuf.message import Message
 
@@ -28,7 +27,7 @@ from audit.records import RpcAuditSink, RpcRecord
 from core.identity import new_trace_id
 from server.interceptors.auth import current_principal
 from server.interceptors.tracing import current_trace_id
-from server.interceptors.wrapping import Context, Handler, code_name, final_code, wrap
+from server.interceptors.wrapping import Around, AroundInterceptor, Context, code_name, final_code
 
 log = structlog.get_logger(__name__)
 
@@ -74,10 +73,11 @@ def request_digest(request: Any) -> str:
     return ""  # a streamed request
 
 
-class AuditInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+class AuditInterceptor(AroundInterceptor):
     def __init__(
         self, sink: RpcAuditSink, unaudited_methods: Sequence[str] = UNAUDITED_METHODS
     ) -> None:
+        super().__init__()
         self._sink = sink
         self._skip = tuple(unaudited_methods)
         self._writing: set[asyncio.Task[None]] = set()
@@ -94,15 +94,9 @@ class AuditInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         """Wait for the records still being written."""
         await asyncio.gather(*self._writing, return_exceptions=True)
 
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> Handler:
-        handler = await continuation(handler_call_details)
-        method = handler_call_details.method
-        if handler is None or (self._skip and method.startswith(self._skip)):
-            return handler
+    def around_for(self, method: str) -> Around | None:
+        if self._skip and method.startswith(self._skip):
+            return None
 
         @asynccontextmanager
         async def audited(request: Any, context: Context) -> AsyncIterator[Any]:
@@ -145,4 +139,4 @@ class AuditInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
             finally:
                 await record(final_code(context, error))
 
-        return wrap(handler, audited)
+        return audited

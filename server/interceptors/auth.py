@@ -10,18 +10,17 @@ the anonymous principal of the default tenant.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from typing import Any
 
-import grpc
 import structlog
 
 from auth.authenticator import Authenticator
 from core.errors import UnauthenticatedError
 from core.identity import ANONYMOUS, Principal
-from server.interceptors.wrapping import Context, Handler, wrap
+from server.interceptors.wrapping import Around, AroundInterceptor, Context
 from server.status import abort
 
 _PRINCIPAL: ContextVar[Principal] = ContextVar("agentd_principal", default=ANONYMOUS)
@@ -44,44 +43,30 @@ def current_principal() -> Principal:
     return _PRINCIPAL.get()
 
 
-class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+class AuthInterceptor(AroundInterceptor):
     def __init__(
         self, authenticator: Authenticator, public_methods: Sequence[str] = PUBLIC_METHODS
     ) -> None:
+        super().__init__()
         self._authenticator = authenticator
         self._public = tuple(public_methods)
 
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> Handler:
-        handler: Handler | None = await continuation(handler_call_details)
-        method = handler_call_details.method
-        if handler is None:  # an unknown method: grpc answers UNIMPLEMENTED
-            return handler  # type: ignore[return-value]  # grpc's stubs omit None
+    def around_for(self, method: str) -> Around:
         if self._public and method.startswith(self._public):
-            return wrap(handler, _as_public)
-        metadata: Any = handler_call_details.invocation_metadata
+            return _as_public
+        return self._authenticated
+
+    @asynccontextmanager
+    async def _authenticated(self, request: Any, context: Context) -> AsyncIterator[None]:
+        # Runs in the handler's own task, so the principal holds for the whole call (and
+        # the interceptors around this one see it when the call ends); before the request
+        # is decoded, so a refused call is never decoded.
+        metadata: Any = context.invocation_metadata()
         try:
             principal = await self._authenticator.authenticate(metadata)
         except UnauthenticatedError as error:
-            refusal = error  # `error` is unbound once the except block ends
-
-            @asynccontextmanager
-            async def refuse(request: Any, context: Context) -> AsyncIterator[None]:
-                _PRINCIPAL.set(UNAUTHENTICATED)
-                await abort(context, refusal)
-                yield  # type: ignore[unreachable]  # abort raised; never reached
-
-            return wrap(handler, refuse)
-
-        @asynccontextmanager
-        async def admit(request: Any, context: Context) -> AsyncIterator[None]:
-            # Set in the handler's own task, so the value holds for the whole call
-            # (and the interceptors around this one see it when the call ends).
-            _PRINCIPAL.set(principal)
-            structlog.contextvars.bind_contextvars(principal=principal.id, tenant=principal.tenant)
-            yield
-
-        return wrap(handler, admit)
+            _PRINCIPAL.set(UNAUTHENTICATED)
+            await abort(context, error)
+        _PRINCIPAL.set(principal)
+        structlog.contextvars.bind_contextvars(principal=principal.id, tenant=principal.tenant)
+        yield

@@ -9,6 +9,7 @@ and refuses garbage with a rich INVALID_ARGUMENT status. Streaming requests
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from core.errors import FieldViolation, InvalidArgumentError
+from server.interceptors.wrapping import Handler
 from server.status import abort
 
 MALFORMED = InvalidArgumentError(
@@ -57,7 +59,11 @@ def _unary_stream(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHan
         raw: bytes, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[Any]:
         request = await _decode(deserializer, raw, context)
-        async for item in behaviour(request, context):
+        responses = behaviour(request, context)
+        if inspect.isawaitable(responses):  # a handler that sends with context.write()
+            await responses
+            return
+        async for item in responses:
             yield item
 
     return grpc.unary_stream_rpc_method_handler(
@@ -66,18 +72,27 @@ def _unary_stream(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHan
 
 
 class DecodingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+    """Builds each method's decoding handler once (see `wrapping.AroundInterceptor`)."""
+
+    def __init__(self) -> None:
+        self._wrapped: dict[str, tuple[Handler, Handler]] = {}
+
     async def intercept_service(
         self,
-        continuation: Callable[
-            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any]]
-        ],
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],
         handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler[Any, Any]:
+    ) -> Handler:
         handler = await continuation(handler_call_details)
         if handler is None or handler.request_deserializer is None:
             return handler
+        method = handler_call_details.method
+        cached = self._wrapped.get(method)
+        if cached is not None and cached[0] is handler:
+            return cached[1]
+        wrapped = handler
         if handler.unary_unary is not None:
-            return _unary_unary(handler)
-        if handler.unary_stream is not None:
-            return _unary_stream(handler)
-        return handler
+            wrapped = _unary_unary(handler)
+        elif handler.unary_stream is not None:
+            wrapped = _unary_stream(handler)
+        self._wrapped[method] = (handler, wrapped)
+        return wrapped

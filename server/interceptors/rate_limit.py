@@ -10,42 +10,35 @@ in the process.
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
-
-import grpc
 
 from core.errors import RateLimitedError
 from core.metrics import RATE_LIMITED
 from core.rate_limits import RateLimiter
 from server.interceptors.auth import current_principal
-from server.interceptors.wrapping import Context, Handler, wrap
+from server.interceptors.wrapping import Around, AroundInterceptor, Context
 from server.status import abort
 
 LIMITED_SERVICES = ("/agentd.v1.AgentService/",)
 
 
-class RateLimitInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+class RateLimitInterceptor(AroundInterceptor):
     def __init__(
         self,
         per_principal: RateLimiter,
         per_tenant: RateLimiter,
         services: Sequence[str] = LIMITED_SERVICES,
     ) -> None:
+        super().__init__()
         self._principal = per_principal
         self._tenant = per_tenant
         self._services = tuple(services)
 
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> Handler:
-        handler = await continuation(handler_call_details)
-        full = handler_call_details.method
-        if handler is None or not full.startswith(self._services):
-            return handler
+    def around_for(self, full: str) -> Around | None:
+        if not full.startswith(self._services):
+            return None
         method = full.rsplit("/", 1)[-1]
 
         @asynccontextmanager
@@ -68,4 +61,4 @@ class RateLimitInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg
                     await abort(context, error)
             yield
 
-        return wrap(handler, limited)
+        return limited

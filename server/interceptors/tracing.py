@@ -8,19 +8,18 @@ every event, log line and audit record of the call carries, is the span's
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from typing import Any
 
-import grpc
 import structlog
 from opentelemetry import propagate
 from opentelemetry.trace import SpanKind
 
 from core.identity import new_trace_id
 from core.tracing import fail, trace_id_of, tracer
-from server.interceptors.wrapping import Context, Handler, final_code, wrap
+from server.interceptors.wrapping import Around, AroundInterceptor, Context, final_code
 
 _TRACE_ID: ContextVar[str | None] = ContextVar("agentd_trace_id", default=None)
 
@@ -38,31 +37,25 @@ def _carrier(metadata: Any) -> dict[str, str]:
     }
 
 
-class TracingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> Handler:
-        handler: Handler | None = await continuation(handler_call_details)
-        if handler is None:  # an unknown method: grpc answers UNIMPLEMENTED
-            return handler  # type: ignore[return-value]  # grpc's stubs omit None
-        method = handler_call_details.method
+class TracingInterceptor(AroundInterceptor):
+    def around_for(self, method: str) -> Around:
         service, _, name = method.lstrip("/").partition("/")
-        carrier = _carrier(handler_call_details.invocation_metadata)
+        attributes = {"rpc.system": "grpc", "rpc.service": service, "rpc.method": name}
 
         @asynccontextmanager
         async def traced(request: Any, context: Context) -> AsyncIterator[None]:
-            parent = propagate.extract(carrier)
+            parent = propagate.extract(_carrier(context.invocation_metadata()))
             with tracer().start_as_current_span(
                 method.lstrip("/"),
                 context=parent,
                 kind=SpanKind.SERVER,
-                attributes={"rpc.system": "grpc", "rpc.service": service, "rpc.method": name},
+                attributes=attributes,
                 record_exception=False,
             ) as span:
                 trace_id = trace_id_of(span) or new_trace_id()
-                token = _TRACE_ID.set(trace_id)
+                # Set, never reset: the call's task ends with the call, and a stream may
+                # be closed from another context (a reset there would raise).
+                _TRACE_ID.set(trace_id)
                 structlog.contextvars.bind_contextvars(trace_id=trace_id)
                 error: BaseException | None = None
                 try:
@@ -75,6 +68,5 @@ class TracingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
                     span.set_attribute("rpc.grpc.status_code", code)
                     if code not in ("OK", "CANCELLED"):
                         fail(span, code)
-                    _TRACE_ID.reset(token)
 
-        return wrap(handler, traced)
+        return traced

@@ -6,12 +6,19 @@ last message, so context variables set inside are seen outside, and an
 exception raised on entry (an abort) stops the call before it runs. What it
 yields, if not None, is the context the method (and the interceptors inside
 this one) are given instead of the call's own.
+
+Every handler style passes: a streaming method may be an async generator or a
+coroutine that sends with `context.write()` (grpcio's own health servicer's
+Watch does). `AroundInterceptor` builds each method's wrapped handler once and
+reuses it, so a call costs no handler construction; what differs between
+calls (metadata, the principal) is read from the call's context.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeAlias
 
@@ -39,7 +46,11 @@ def wrap(handler: Handler, around: Around) -> Handler:
     def streaming(behaviour: Any) -> Any:
         async def call(request: Any, context: Context) -> AsyncIterator[Any]:
             async with around(request, context) as replaced:
-                async for item in behaviour(request, replaced or context):
+                responses = behaviour(request, replaced or context)
+                if inspect.isawaitable(responses):  # sends with context.write()
+                    await responses
+                    return
+                async for item in responses:
                     yield item
 
         return call
@@ -54,13 +65,44 @@ def wrap(handler: Handler, around: Around) -> Handler:
     return grpc.stream_stream_rpc_method_handler(streaming(handler.stream_stream), **options)
 
 
+class AroundInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+    """An interceptor that runs each method inside `around_for(method)` (None: untouched).
+
+    The wrapped handler of a method is built on its first call and reused while the
+    handler inside it is the same object (it is: grpc finds registered handlers by name).
+    """
+
+    def __init__(self) -> None:
+        self._wrapped: dict[str, tuple[Handler, Handler]] = {}
+
+    def around_for(self, method: str) -> Around | None:
+        raise NotImplementedError
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> Handler:
+        handler: Handler | None = await continuation(handler_call_details)
+        if handler is None:  # an unknown method: grpc answers UNIMPLEMENTED
+            return handler  # type: ignore[return-value]  # grpc's stubs omit None
+        method = handler_call_details.method
+        cached = self._wrapped.get(method)
+        if cached is not None and cached[0] is handler:
+            return cached[1]
+        around = self.around_for(method)
+        wrapped = handler if around is None else wrap(handler, around)
+        self._wrapped[method] = (handler, wrapped)
+        return wrapped
+
+
 def final_code(context: Context, error: BaseException | None) -> str:
     """The name of the status code a call ended with."""
     if error is None:
         code = context.code()
         return code_name(code) if code is not None else "OK"
-    if isinstance(error, asyncio.CancelledError):
-        return "CANCELLED"
+    if isinstance(error, asyncio.CancelledError | GeneratorExit):
+        return "CANCELLED"  # the client left (a stream is closed with GeneratorExit)
     code = context.code()
     return code_name(code) if code is not None else "UNKNOWN"
 

@@ -86,3 +86,21 @@ async def test_a_waiter_cancelled_in_the_queue_gives_its_turn_away() -> None:
     assert doomed.cancelled()
     assert started == ["first", "last"]
     assert admission.running == 0
+
+
+async def test_the_retry_delay_follows_how_long_tasks_hold_their_slots() -> None:
+    admission = Admission(2, 10, tenant_queue_share=1.0)
+    assert admission.retry_after() == 1.0  # nothing measured yet: the base delay
+    for _ in range(30):  # tasks that each held their slot for a second
+        ticket = admission.admit("acme")
+        await admission._acquire("acme")
+        admission._release_slot("acme", held=1.0)
+        ticket.release()
+    # A queue of 10 behind 2 slots moves on by half in about 1 s x 10 / 2 / 2.
+    assert admission.retry_after() == 2.5
+    tickets = [admission.admit("acme") for _ in range(12)]
+    with pytest.raises(ResourceExhaustedError) as refused:
+        admission.admit("acme")
+    assert refused.value.retry_after_seconds == 2.5
+    for ticket in tickets:
+        ticket.release()

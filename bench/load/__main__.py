@@ -1,0 +1,107 @@
+"""`make load`: run the load scenarios and print, for each, the counts the targets are
+judged on and the figures measured in the same run.
+
+    python -m bench.load [burst-embedded burst-redis burst-replicas soak kill baseline]
+        [--tasks 1000] [--hold 2.0] [--slots 100] [--queue 100] [--soak-seconds 60]
+        [--soak-streams 500] [--kill-tasks 200] [--env AGENTD_X=Y ...]
+
+Targets: 0 failed, 0 INTERNAL, 0 unended streams, 0 lost or repeated events (and, for
+kill, 0 repeated non-idempotent calls) in every scenario; burst throughput >= 90 % of
+the capacity the limits allow (slots x replicas / the latency of one task alone).
+Exit status 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+
+from bench.load import scenarios
+from bench.load.scenarios import Config, Result
+
+NAMES = ("burst-embedded", "burst-redis", "burst-replicas", "soak", "kill", "baseline")
+
+
+def report(result: Result, throughput_target: bool) -> bool:
+    ratio = result.throughput / result.capacity if result.capacity else 0.0
+    print(f"== {result.name}")
+    print(
+        f"  submitted {result.submitted}  completed {result.completed}  failed {result.failed}  "
+        f"INTERNAL {result.internal}  unended {result.unended}  lost/repeated events "
+        f"{result.lost_or_repeated}  repeated non-idempotent calls {result.repeated_calls}"
+    )
+    print(
+        f"  retries {result.retries}  resumes {result.resumes}  wall {result.wall:.1f} s  "
+        f"tasks/s {result.throughput:.1f}  capacity {result.capacity:.1f}/s  "
+        f"ratio {ratio:.2f}{' (target >= 0.90)' if throughput_target else ''}"
+    )
+    print(
+        f"  latency p50 {scenarios.median(result.latencies):.2f} s  p99 "
+        f"{result.percentile(0.99):.2f} s  peak RSS {result.peak_rss_kib / 1024:.0f} MiB  "
+        f"per in-flight task {result.per_task_kib:.0f} KiB (peak in flight "
+        f"{result.peak_in_flight})  peak Redis connections {result.peak_redis}"
+    )
+    if result.cpu:
+        used = "  ".join(f"{k} {v:.0f} s" for k, v in result.cpu.items())
+        print(f"  CPU during the run: {used} (of {2 * result.wall:.0f} s on 2 cores)")
+    for error in sorted(set(result.errors))[:5]:
+        print(f"  error: {error}")
+    passed = result.correct and (not throughput_target or ratio >= 0.9)
+    print(f"  {'PASS' if passed else 'FAIL'}")
+    return passed
+
+
+async def run(names: list[str], config: Config, args: argparse.Namespace) -> bool:
+    plans: dict[str, tuple[Callable[[], Awaitable[Result]], bool]] = {
+        "burst-embedded": (lambda: scenarios.burst(config, name="burst, embedded"), True),
+        "burst-redis": (
+            lambda: scenarios.burst(config, shared=True, name="burst, Redis + PostgreSQL"),
+            True,
+        ),
+        "burst-replicas": (
+            lambda: scenarios.burst(config, 2, shared=True, name="burst, two replicas"),
+            True,
+        ),
+        "soak": (
+            lambda: scenarios.soak(
+                Config(**{**config.__dict__, "slots": args.soak_streams, "queue": 0}),
+                args.soak_streams,
+                args.soak_seconds,
+            ),
+            False,
+        ),
+        "kill": (lambda: scenarios.kill(config, args.kill_tasks), False),
+        "baseline": (lambda: scenarios.baseline(config), False),
+    }
+    passed = True
+    for name in names:
+        scenario, throughput_target = plans[name]
+        passed = report(await scenario(), throughput_target) and passed
+        print(flush=True)
+    return passed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("scenarios", nargs="*", choices=[*NAMES, []], default=list(NAMES))
+    parser.add_argument("--tasks", type=int, default=1000)
+    parser.add_argument("--hold", type=float, default=2.0)
+    parser.add_argument("--slots", type=int, default=100)
+    parser.add_argument("--queue", type=int, default=100)
+    parser.add_argument("--cap", type=float, default=300.0, help="seconds per task at most")
+    parser.add_argument("--soak-streams", type=int, default=500)
+    parser.add_argument("--soak-seconds", type=float, default=60.0)
+    parser.add_argument("--kill-tasks", type=int, default=200)
+    parser.add_argument("--env", action="append", default=[], help="KEY=VALUE for every server")
+    args = parser.parse_args()
+    env = dict(item.split("=", 1) for item in args.env)
+    config = Config(args.tasks, args.hold, args.slots, args.queue, args.cap, env)
+    sys.exit(0 if asyncio.run(run(args.scenarios or list(NAMES), config, args)) else 1)
+
+
+if __name__ == "__main__":
+    main()
