@@ -52,9 +52,14 @@ async def test_methods_without_a_rate_of_their_own_share_the_star_bucket(
     limiters: Callable[[], RateLimiter],
 ) -> None:
     limiter = limiters()
-    # 300 takes at once against '*' = 100/s: some must wait, however slow the machine.
-    waits = await asyncio.gather(*(limiter.take("k", "ListTools") for _ in range(300)))
-    assert max(waits) > 0
+    # '*' = 100/s applies: takes one after another run dry (unless each took over 10 ms).
+    waits = []
+    for _ in range(1_000):
+        waits.append(await limiter.take("k", "ListTools"))
+        if waits[-1] > 0:
+            break
+    assert waits[-1] > 0
+    assert len(waits) > 100  # the bucket held 100 tokens to begin with
     assert limiter.rate_for("Execute") == Rate(2, 1.0)
 
 
