@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import random
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import AsyncIterator
@@ -53,7 +54,13 @@ class Admission:
     """Slots and queue places of one process. Not thread-safe; one event loop."""
 
     def __init__(
-        self, slots: int, queue: int, *, tenant_queue_share: float = 1.0, retry_after: float = 1.0
+        self,
+        slots: int,
+        queue: int,
+        *,
+        tenant_queue_share: float = 1.0,
+        retry_after: float = 1.0,
+        rng: random.Random | None = None,
     ) -> None:
         if slots < 1 or queue < 0 or not 0 < tenant_queue_share <= 1:
             raise ValueError("admission needs slots >= 1, queue >= 0 and 0 < share <= 1")
@@ -61,6 +68,7 @@ class Admission:
         self.queue = queue
         self._share = max(1, math.floor(queue * tenant_queue_share)) if queue else 0
         self._retry_after = retry_after
+        self._random = rng or random.Random()
         self._free = slots
         self._mean_hold: float | None = None
         """How long a task holds its slot, on average (exponentially weighted)."""
@@ -83,12 +91,14 @@ class Admission:
         return max(0, self.slots + self.queue - self.held)
 
     def retry_after(self) -> float:
-        """When a refused caller should come back: about when half of the queue has moved
-        on (places free at slots / mean hold time per second), so the queue stays full
-        without every refused caller coming back at once. At least the base delay."""
+        """When a refused caller should come back: a random time between half and all of
+        the time the queue takes to move on (places free at slots / mean hold time per
+        second). Spread out, refused callers keep the queue full without coming back all
+        at once, and each comes back as rarely as that allows. At least the base delay."""
         if self._mean_hold is None:
             return self._retry_after
-        estimate = self._mean_hold * max(1, self.queue) / self.slots / 2
+        drain = self._mean_hold * (self.queue + 1) / self.slots
+        estimate = drain * self._random.uniform(0.5, 1.0)
         return round(min(30.0, max(self._retry_after, estimate)), 1)
 
     def admit(self, tenant: str) -> Ticket:

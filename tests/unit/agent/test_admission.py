@@ -4,6 +4,7 @@ tenant cannot take every queue place."""
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
@@ -88,19 +89,30 @@ async def test_a_waiter_cancelled_in_the_queue_gives_its_turn_away() -> None:
     assert admission.running == 0
 
 
+class Fixed(random.Random):
+    def uniform(self, a: float, b: float) -> float:
+        return b  # the longest delay the range allows
+
+
 async def test_the_retry_delay_follows_how_long_tasks_hold_their_slots() -> None:
-    admission = Admission(2, 10, tenant_queue_share=1.0)
+    admission = Admission(2, 10, tenant_queue_share=1.0, rng=Fixed())
     assert admission.retry_after() == 1.0  # nothing measured yet: the base delay
     for _ in range(30):  # tasks that each held their slot for a second
         ticket = admission.admit("acme")
         await admission._acquire("acme")
         admission._release_slot("acme", held=1.0)
         ticket.release()
-    # A queue of 10 behind 2 slots moves on by half in about 1 s x 10 / 2 / 2.
-    assert admission.retry_after() == 2.5
+    # A queue of 10 behind 2 slots moves on in about 1 s x (10 + 1) / 2.
+    assert admission.retry_after() == 5.5
     tickets = [admission.admit("acme") for _ in range(12)]
     with pytest.raises(ResourceExhaustedError) as refused:
         admission.admit("acme")
-    assert refused.value.retry_after_seconds == 2.5
+    assert refused.value.retry_after_seconds == 5.5
+    jittered = Admission(2, 10, tenant_queue_share=1.0)
+    jittered._mean_hold = 1.0
+    delays = {jittered.retry_after() for _ in range(200)}
+    assert min(delays) >= 2.7  # between half and all of the 5.5 s
+    assert max(delays) <= 5.5
+    assert len(delays) > 5  # spread out
     for ticket in tickets:
         ticket.release()
