@@ -115,7 +115,7 @@ class Engine:
         self.config = config or EngineConfig()
         self._running: dict[str, tuple[asyncio.Task[None], TaskRun]] = {}
         self._cancel_reasons: dict[str, str] = {}
-        self._gates: dict[str, asyncio.Event] = {}
+        self._gates: dict[str, asyncio.Future[None]] = {}
         self._admission = Admission(
             self.config.max_running_tasks,
             self.config.max_queued_tasks,
@@ -291,14 +291,12 @@ class Engine:
         await self._leases.acquire(task.tenant, task.task_id)
         run = self._new_run(task, call, specs, request.token_budget)
         await run.emit(ev.StatusChanged(TaskStatus.PENDING, None, f"accepted; mode {mode.value}"))
-        gate = asyncio.Event()
-        if not deferred:
-            gate.set()
+        gate = _gate(open_now=not deferred)
         self._gates[task.task_id] = gate
         self._launch(run, gate, ticket)
         return task
 
-    def _launch(self, run: TaskRun, gate: asyncio.Event, ticket: Ticket) -> None:
+    def _launch(self, run: TaskRun, gate: asyncio.Future[None], ticket: Ticket) -> None:
         task_id = run.task.task_id
         runner = asyncio.create_task(self._run(run, gate, ticket), name=f"agentd-task-{task_id}")
         self._running[task_id] = (runner, run)
@@ -313,8 +311,8 @@ class Engine:
     def begin(self, task_id: str) -> None:
         """Let a deferred task run. Idempotent."""
         gate = self._gates.pop(task_id, None)
-        if gate is not None:
-            gate.set()
+        if gate is not None and not gate.done():
+            gate.set_result(None)
 
     async def approve(
         self, call: CallContext, task_id: str, call_id: str, verdict: Verdict
@@ -525,9 +523,7 @@ class Engine:
                 completed,
             )
         )
-        gate = asyncio.Event()
-        gate.set()
-        self._launch(run, gate, ticket)
+        self._launch(run, _gate(open_now=True), ticket)
 
     async def _fail_orphan(self, task: Task) -> None:
         message = (
@@ -573,7 +569,7 @@ class Engine:
             limit = min(limit, asked)
         return limit
 
-    async def _run(self, run: TaskRun, gate: asyncio.Event, ticket: Ticket) -> None:
+    async def _run(self, run: TaskRun, gate: asyncio.Future[None], ticket: Ticket) -> None:
         task_id = run.task.task_id
         # The task's own asyncio task: every log line of its run names it (and its caller).
         structlog.contextvars.bind_contextvars(
@@ -600,10 +596,10 @@ class Engine:
             else:
                 await self._forget(task_id)
 
-    async def _run_in_slot(self, run: TaskRun, gate: asyncio.Event) -> None:
+    async def _run_in_slot(self, run: TaskRun, gate: asyncio.Future[None]) -> None:
         task = run.task
         try:
-            await gate.wait()
+            await gate
             self._gates.pop(task.task_id, None)
             if task.status is TaskStatus.PENDING:
                 task.status = TaskStatus.RUNNING
@@ -744,6 +740,14 @@ class Engine:
         if run.notes:
             task.final_answer = notes_answer(run, f"cancelled: {reason}")
         await self._end(run, TaskStatus.CANCELLED, reason)
+
+
+def _gate(*, open_now: bool) -> asyncio.Future[None]:
+    """What a task waits on before it starts: opened at once, or by `Engine.begin`."""
+    gate: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    if open_now:
+        gate.set_result(None)
+    return gate
 
 
 PERSIST_DELAYS = (0.1, 0.5, 1.0, 2.0, 4.0, 8.0)

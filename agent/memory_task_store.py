@@ -50,7 +50,6 @@ class InMemoryTaskStore:
                 raise ValueError(f"task id {task.task_id!r} is taken")
             self._tasks[task.task_id] = task.snapshot()
             self._events[task.task_id] = []
-            self._changed[task.task_id] = asyncio.Condition()
 
     async def get(self, tenant: str, task_id: str) -> Task:
         return self._find(tenant, task_id).snapshot()
@@ -74,21 +73,23 @@ class InMemoryTaskStore:
             return task.snapshot()
 
     async def append_event(self, task_id: str, trace_id: str, payload: EventPayload) -> TaskEvent:
-        condition = self._changed.get(task_id)
-        if condition is None:
+        log = self._events.get(task_id)
+        if log is None:
             raise TaskNotFoundError(task_id)
-        async with condition:
-            log = self._events[task_id]
-            if log and log[-1].terminal:
-                raise TaskAlreadyTerminalError(task_id, "ended")
-            event = TaskEvent(task_id, len(log) + 1, utcnow(), trace_id, payload)
-            log.append(event)
-            self._tasks[task_id].last_sequence = event.sequence
-            condition.notify_all()
-            if event.terminal and self._retention is not None:
-                self._expiries[task_id] = asyncio.get_running_loop().call_later(
-                    self._retention, self._expire, task_id
-                )
+        # No await from here to the append: atomic with respect to every other call.
+        if log and log[-1].terminal:
+            raise TaskAlreadyTerminalError(task_id, "ended")
+        event = TaskEvent(task_id, len(log) + 1, utcnow(), trace_id, payload)
+        log.append(event)
+        self._tasks[task_id].last_sequence = event.sequence
+        if event.terminal and self._retention is not None:
+            self._expiries[task_id] = asyncio.get_running_loop().call_later(
+                self._retention, self._expire, task_id
+            )
+        condition = self._changed.get(task_id)  # made by the first reader that waits
+        if condition is not None:
+            async with condition:
+                condition.notify_all()
         return event
 
     async def read_events(
@@ -96,7 +97,7 @@ class InMemoryTaskStore:
     ) -> AsyncIterator[TaskEvent]:
         self._find(tenant, task_id)
         log = self._events[task_id]
-        condition = self._changed[task_id]
+        condition = self._changed.setdefault(task_id, asyncio.Condition())
         position = after_sequence
         while True:
             if position < len(log):

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import TypeVar
 
 T = TypeVar("T")
 
 
-async def with_heartbeats(
-    events: AsyncIterator[T], interval: float, heartbeat: Callable[[], Awaitable[T]]
-) -> AsyncIterator[T]:
-    """`events`, with `await heartbeat()` sent whenever `interval` seconds pass without one
-    (interval 0: never)."""
+async def with_heartbeats(events: AsyncIterator[T], interval: float) -> AsyncIterator[T | None]:
+    """`events`, with None whenever `interval` seconds pass without one: time for a
+    heartbeat (interval 0: never)."""
     if interval <= 0:
         async for event in events:
             yield event
@@ -31,7 +29,7 @@ async def with_heartbeats(
                 waiting = asyncio.ensure_future(anext(events))
             done, _ = await asyncio.wait({waiting}, timeout=interval)
             if not done:
-                yield await heartbeat()
+                yield None
                 continue
             finished, waiting = waiting, None
             try:

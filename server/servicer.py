@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 from agent.engine import Engine
+from agent.events import TaskEvent
 from agent.task_history import TaskHistory, TaskQuery
 from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2 as pb
@@ -61,17 +61,15 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         self._tasks = tasks
         self._history = history
 
-    def _beats(
-        self, tenant: str, task_id: str, events: AsyncIterator[events_pb2.TaskEvent]
+    async def _follow(
+        self, tenant: str, task_id: str, events: AsyncIterator[TaskEvent]
     ) -> AsyncIterator[events_pb2.TaskEvent]:
-        async def heartbeat() -> events_pb2.TaskEvent:
-            return convert.heartbeat(await self._engine.find(tenant, task_id))
-
-        return with_heartbeats(events, self._heartbeat_seconds, heartbeat)
-
-    async def _protos(self, events: AsyncIterator[Any]) -> AsyncIterator[events_pb2.TaskEvent]:
-        async for event in events:
-            yield convert.event_to_proto(event)
+        """The rest of a task's events as protos, with a heartbeat when the task is quiet."""
+        async for event in with_heartbeats(events, self._heartbeat_seconds):
+            if event is None:
+                yield convert.heartbeat(await self._engine.find(tenant, task_id))
+            else:
+                yield convert.event_to_proto(event)
 
     @stream
     async def Execute(  # noqa: N802 - gRPC method name
@@ -87,8 +85,8 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
             finally:
                 # After the first event went out, or the caller left: either way the task runs.
                 self._engine.begin(task.task_id)
-            async for event in self._beats(task.tenant, task.task_id, self._protos(events)):
-                yield event
+            async for message in self._follow(task.tenant, task.task_id, events):
+                yield message
             ended = True
         finally:
             if request.cancel_on_disconnect and not ended:
@@ -228,6 +226,5 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
                 return  # the caller already has every event there was
             raise EventsExpiredError(task_id, task.last_sequence) from None
         yield convert.event_to_proto(first)
-        tenant = call.principal.tenant
-        async for event in self._beats(tenant, task_id, self._protos(events)):
-            yield event
+        async for message in self._follow(call.principal.tenant, task_id, events):
+            yield message

@@ -21,7 +21,15 @@ from collections.abc import Awaitable, Callable
 from bench.load import scenarios
 from bench.load.scenarios import Config, Result
 
-NAMES = ("burst-embedded", "burst-redis", "burst-replicas", "soak", "kill", "baseline")
+NAMES = (
+    "burst-embedded",
+    "burst-redis",
+    "burst-replicas",
+    "soak",
+    "kill",
+    "memory",
+    "baseline",
+)
 
 
 def report(result: Result, throughput_target: bool) -> bool:
@@ -43,12 +51,16 @@ def report(result: Result, throughput_target: bool) -> bool:
         f"per in-flight task {result.per_task_kib:.0f} KiB (peak in flight "
         f"{result.peak_in_flight})  peak Redis connections {result.peak_redis}"
     )
+    if result.name.startswith("memory"):
+        print(f"  memory per in-flight task {result.per_task_kib:.0f} KiB (target <= 100 KB)")
     if result.cpu:
         used = "  ".join(f"{k} {v:.0f} s" for k, v in result.cpu.items())
         print(f"  CPU during the run: {used} (of {2 * result.wall:.0f} s on 2 cores)")
     for error in sorted(set(result.errors))[:5]:
         print(f"  error: {error}")
     passed = result.correct and (not throughput_target or ratio >= 0.9)
+    if result.name.startswith("memory"):
+        passed = passed and result.per_task_kib * 1.024 <= 100
     print(f"  {'PASS' if passed else 'FAIL'}")
     return passed
 
@@ -73,6 +85,7 @@ async def run(names: list[str], config: Config, args: argparse.Namespace) -> boo
             False,
         ),
         "kill": (lambda: scenarios.kill(config, args.kill_tasks), False),
+        "memory": (lambda: _memory(config, args), False),
         "baseline": (lambda: scenarios.baseline(config), False),
     }
     passed = True
@@ -81,6 +94,15 @@ async def run(names: list[str], config: Config, args: argparse.Namespace) -> boo
         passed = report(await scenario(), throughput_target) and passed
         print(flush=True)
     return passed
+
+
+async def _memory(config: Config, args: argparse.Namespace) -> Result:
+    """Both figures: with the default model-call cap, and with every task holding an
+    open request to the model (then printed as a second scenario)."""
+    held = Config(**{**config.__dict__, "tasks": args.memory_tasks, "hold": args.memory_hold})
+    report(await scenarios.memory(held, llm_calls=args.memory_tasks), False)
+    print(flush=True)
+    return await scenarios.memory(held)
 
 
 def main() -> None:
@@ -96,6 +118,8 @@ def main() -> None:
     parser.add_argument("--soak-streams", type=int, default=500)
     parser.add_argument("--soak-seconds", type=float, default=60.0)
     parser.add_argument("--kill-tasks", type=int, default=200)
+    parser.add_argument("--memory-tasks", type=int, default=1000)
+    parser.add_argument("--memory-hold", type=float, default=20.0)
     parser.add_argument("--env", action="append", default=[], help="KEY=VALUE for every server")
     args = parser.parse_args()
     env = dict(item.split("=", 1) for item in args.env)

@@ -273,6 +273,47 @@ async def kill(config: Config, tasks: int = 200) -> Result:
     return result
 
 
+async def memory(config: Config, llm_calls: int | None = None) -> Result:
+    """Memory per in-flight task on the embedded defaults: `config.tasks` tasks all waiting
+    on the model (held for `config.hold` seconds, longer than it takes to start them all),
+    RSS sampled once every task is in flight. With `llm_calls`, that many may hold an open
+    request to the model at once (the default cap lets the rest wait their turn)."""
+    cap = f"model-call cap {llm_calls}" if llm_calls else "default model-call cap"
+    result = Result(f"memory, {config.tasks} tasks waiting on the model ({cap})")
+    run = secrets.token_hex(4)
+    env = dict(config.env)
+    if llm_calls:
+        env["AGENTD_MAX_CONCURRENT_LLM_CALLS"] = str(llm_calls)
+    with tempfile.TemporaryDirectory(prefix="agentd-load-") as folder:
+        async with AsyncExitStack() as stack:
+            model = processes.start_model(Path(folder), config.hold)
+            stack.callback(model.stop)
+            settings = {
+                **_settings(config, model),
+                "AGENTD_MAX_RUNNING_TASKS": str(config.tasks),
+                "AGENTD_MAX_QUEUED_TASKS": "0",
+                **env,
+            }
+            server = processes.start_server("agentd", Path(folder), settings)
+            stack.callback(server.stop)
+            gateway = Gateway(await _stubs(stack, [server]), cap=config.cap)
+            await _alone(gateway)  # warm: every code path loaded before the idle sample
+            result.idle_rss_kib = processes.rss_kib(server.pid)
+            jobs = [
+                asyncio.create_task(gateway.run(n, f"job-{run}-{n}: 40+2?", f"{run}-{n}"))
+                for n in range(config.tasks)
+            ]
+            for _ in range(int(config.hold * 10)):  # until every task is in flight
+                if gateway.in_flight >= config.tasks:
+                    break
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(min(2.0, config.hold / 4))  # settled, still waiting
+            result.peak_in_flight = gateway.in_flight
+            result.peak_rss_kib = processes.rss_kib(server.pid)
+            result.count(list(await asyncio.gather(*jobs)))
+    return result
+
+
 async def baseline(config: Config) -> Result:
     """The same burst through a plain asyncio loop with the `openai` client (concurrency =
     slots): two model calls and a local calculation per task, nothing stored or streamed."""

@@ -37,9 +37,11 @@ class RateLimitInterceptor(AroundInterceptor):
         self._services = tuple(services)
 
     def around_for(self, full: str) -> Around | None:
-        if not full.startswith(self._services):
-            return None
         method = full.rsplit("/", 1)[-1]
+        if not full.startswith(self._services) or not (
+            self._principal.rate_for(method) or self._tenant.rate_for(method)
+        ):
+            return None  # nothing limits this method: no wrapper at all
 
         @asynccontextmanager
         async def limited(request: Any, context: Context) -> AsyncIterator[None]:
