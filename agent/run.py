@@ -27,6 +27,7 @@ from agent.llm import sanitize
 from agent.llm.base import (
     Done,
     Message,
+    Model,
     ModelError,
     ModelResponse,
     ModelSettings,
@@ -225,6 +226,42 @@ class TaskRun:
                 f"the token budget of {self.token_budget} tokens is used up",
             )
         model = self.models.for_role(role)
+        turn = self.models.calls
+        if turn is not None:
+            # A burst waits its turn for the model; the wait is not the step's time.
+            async with step_clock_stopped():
+                await turn.acquire()
+        try:
+            response = await self._call(model, role, step_id, messages, tools, settings, stream)
+        finally:
+            if turn is not None:
+                turn.release()
+        self.task.usage = self.task.usage + response.usage
+        await self.emit(
+            ev.UsageReported(
+                step_id, role, response.usage, self.task.usage, response.model or model.name
+            )
+        )
+        if self.task.usage.total_tokens > self.token_budget:
+            self.notes.append(f"[{role}, last reply before the budget ran out] {response.text}")
+            raise LimitReached(
+                StopReason.TOKEN_BUDGET,
+                f"the token budget of {self.token_budget} tokens is used up "
+                f"({self.task.usage.total_tokens} spent)",
+            )
+        return response
+
+    async def _call(
+        self,
+        model: Model,
+        role: RoleName,
+        step_id: str,
+        messages: Sequence[Message],
+        tools: Sequence[ToolDefinition],
+        settings: ModelSettings | None,
+        stream: bool,
+    ) -> ModelResponse:
+        """One model call, streamed as events, traced, counted; the reply sanitised."""
         response: ModelResponse | None = None
         with tracing.span(
             f"llm {role}", self.call.trace_id, {"agentd.task_id": self.task.task_id}
@@ -250,19 +287,6 @@ class TaskRun:
             response = sanitize.response(response)
             span.set_attribute("gen_ai.usage.input_tokens", response.usage.prompt_tokens)
             span.set_attribute("gen_ai.usage.output_tokens", response.usage.completion_tokens)
-        self.task.usage = self.task.usage + response.usage
-        await self.emit(
-            ev.UsageReported(
-                step_id, role, response.usage, self.task.usage, response.model or model.name
-            )
-        )
-        if self.task.usage.total_tokens > self.token_budget:
-            self.notes.append(f"[{role}, last reply before the budget ran out] {response.text}")
-            raise LimitReached(
-                StopReason.TOKEN_BUDGET,
-                f"the token budget of {self.token_budget} tokens is used up "
-                f"({self.task.usage.total_tokens} spent)",
-            )
         return response
 
     # -- tools -----------------------------------------------------------------

@@ -172,7 +172,6 @@ def build_models(settings: Settings) -> ModelRoles | None:
             limits=httpx2.Limits(max_connections=calls, max_keepalive_connections=calls),
         ),
     )
-    limit = asyncio.Semaphore(calls)
 
     def model(name: str | None) -> OpenAIModel | None:
         if not name:
@@ -183,7 +182,6 @@ def build_models(settings: Settings) -> ModelRoles | None:
             temperature=settings.llm_temperature,
             max_tokens=settings.llm_max_tokens,
             max_attempts=settings.llm_max_attempts,
-            concurrency=limit,
         )
 
     default = model(settings.llm_model)
@@ -194,6 +192,7 @@ def build_models(settings: Settings) -> ModelRoles | None:
         executor=model(settings.llm_executor_model),
         critic=model(settings.llm_critic_model),
         synthesizer=model(settings.llm_synthesizer_model),
+        calls=asyncio.Semaphore(calls),
     )
 
 

@@ -11,9 +11,7 @@ carry tool calls are sent with `content: ""` (llama.cpp rejects null).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator, Sequence
-from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 try:
@@ -76,12 +74,8 @@ class OpenAIModel(Model):
         backoff_initial_seconds: float = 0.5,
         backoff_max_seconds: float = 8.0,
         client: openai.AsyncOpenAI | None = None,
-        concurrency: asyncio.Semaphore | None = None,
     ) -> None:
         self.name = model
-        self._concurrency: AbstractAsyncContextManager[Any] = (
-            concurrency or contextlib.nullcontext()
-        )
         self._client = client or openai.AsyncOpenAI(
             base_url=base_url,
             api_key=api_key or "unused",
@@ -204,8 +198,7 @@ class OpenAIModel(Model):
         tools: Sequence[ToolDefinition] = (),
         settings: ModelSettings | None = None,
     ) -> ModelResponse:
-        async with self._concurrency:
-            data = await self._create(self._request(messages, tools, settings or ModelSettings()))
+        data = await self._create(self._request(messages, tools, settings or ModelSettings()))
         response = replies.completion(data, self.name)
         if response is None:
             raise ModelError("the model endpoint returned no choices")
@@ -220,9 +213,8 @@ class OpenAIModel(Model):
         request = self._request(messages, tools, settings or ModelSettings())
         request["stream"] = True
         request["stream_options"] = {"include_usage": True}
-        async with self._concurrency:  # held until the reply has streamed in whole
-            async for item in self._stream(request):
-                yield item
+        async for item in self._stream(request):
+            yield item
 
     async def _stream(self, request: dict[str, Any]) -> AsyncIterator[StreamItem]:
         stream = await self._create(request)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Literal
 
@@ -19,6 +20,8 @@ class ModelRoles:
     executor: Model | None = None
     critic: Model | None = None
     synthesizer: Model | None = None
+    calls: asyncio.Semaphore | None = None
+    """At most this many model calls in flight in the process (None: no limit)."""
 
     def for_role(self, role: RoleName) -> Model:
         model: Model | None = getattr(self, role)

@@ -102,7 +102,9 @@ async def _memory(config: Config, args: argparse.Namespace) -> Result:
     held = Config(**{**config.__dict__, "tasks": args.memory_tasks, "hold": args.memory_hold})
     report(await scenarios.memory(held, llm_calls=args.memory_tasks), False)
     print(flush=True)
-    return await scenarios.memory(held)
+    # With the default cap the tasks take turns for the model: a shorter hold ends the run
+    # sooner (every task is still in flight, waiting, when memory is sampled).
+    return await scenarios.memory(Config(**{**held.__dict__, "hold": held.hold / 4}))
 
 
 def main() -> None:
