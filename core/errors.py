@@ -354,6 +354,19 @@ class RoleRequiredError(AgentdError):
         )
 
 
+class GrantAboveLimitError(AgentdError):
+    """A grant asked for through the API above the level the API may give."""
+
+    reason = "PERMISSION_DENIED"
+
+    def __init__(self, level: str, limit: str) -> None:
+        super().__init__(
+            f"grants of level {level} cannot be made through the API (at most {limit}); "
+            "an operator makes them with `agentd grants grant` on the database",
+            metadata={"level": level, "limit": limit},
+        )
+
+
 class RateLimitedError(ResourceExhaustedError):
     """The caller (or its tenant) made more calls than its rate allows."""
 

@@ -7,7 +7,9 @@ explicitly; nothing below the transport reads gRPC metadata.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,3 +47,7 @@ class CallContext:
     """Seconds left before the caller's deadline, when it set one."""
     task_id: str = ""
     """The task the call is made for, if any (for audit records)."""
+    check_argument: Callable[[str, Any], None] | None = field(default=None, compare=False)
+    """Set by the tool registry for a running tool call: checks a value an argument takes
+    on during the call (a redirect's URL) against the caller's grants, as the call's own
+    arguments were; raises PermissionDeniedError when they do not allow it."""

@@ -163,6 +163,7 @@ class AgentdServer:
                     grants,
                     registry.policy if isinstance(registry.policy, GrantPolicy) else None,
                     settings.grant_admin_roles,
+                    PermissionLevel[settings.grant_admin_max_level.upper()],
                 ),
                 heartbeat_seconds=settings.heartbeat_seconds,
             ),

@@ -39,6 +39,7 @@ def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
             allowed_networks=tuple(settings.allowed_networks()),
         ),
         settings.max_file_bytes,
+        workspace_quota=(settings.workspace_max_bytes, settings.workspace_max_files),
     )
     return ToolRegistry(
         tools,

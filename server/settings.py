@@ -57,6 +57,12 @@ class Settings(BaseSettings):
     http_max_response_bytes: int = Field(1_000_000, gt=0, description="http_request body limit")
     http_max_redirects: int = Field(5, ge=0, description="redirects http_request follows")
     max_file_bytes: int = Field(MiB, gt=0, description="largest file read_file/write_file handle")
+    workspace_max_bytes: int = Field(
+        256 * MiB, gt=0, description="bytes the workspace may hold in all (write_file's quota)"
+    )
+    workspace_max_files: int = Field(
+        10_000, gt=0, description="files and folders the workspace may hold"
+    )
     max_tool_argument_bytes: int = Field(256 * 1024, gt=0, description="largest tool arguments")
     max_message_bytes: int = Field(4 * MiB, gt=0, description="largest gRPC message accepted")
     heartbeat_seconds: float = Field(
@@ -207,6 +213,11 @@ class Settings(BaseSettings):
     grant_admin_roles: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["admin"],
         description="comma-separated roles that may manage their tenant's grants by RPC",
+    )
+    grant_admin_max_level: Literal["none", "read", "write", "execute", "admin"] = Field(
+        "execute",
+        description="the highest level a grant made through the API may give (ADMIN grants "
+        "are the operator's, made with `agentd grants` on the database)",
     )
     auditor_roles: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["auditor", "admin"],

@@ -42,6 +42,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.ApprovalNotPendingError: grpc.StatusCode.NOT_FOUND,
     errors.RoleRequiredError: grpc.StatusCode.PERMISSION_DENIED,
     errors.GrantNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.GrantAboveLimitError: grpc.StatusCode.PERMISSION_DENIED,
 }
 
 

@@ -39,8 +39,32 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", "0")
         self.end_headers()
 
+    def _seen(self) -> None:
+        seen: list[str] = self.server.seen  # type: ignore[attr-defined]
+        seen.append(f"{self.command} {self.path}")
+
+    def _hop(self) -> bool:
+        """`/hop/<status>?to=<url>`: a redirect with that status to that URL."""
+        if not self.path.startswith("/hop/") and "/hop/" not in self.path:
+            return False
+        from urllib.parse import parse_qs, urlsplit
+
+        parts = urlsplit(self.path)
+        status = int(parts.path.rsplit("/", 1)[-1])
+        self._redirect(status, parse_qs(parts.query)["to"][0])
+        return True
+
     def do_GET(self) -> None:
+        self._seen()
         path = self.path
+        if self._hop():
+            return
+        if path == "/charset-idna":
+            self._send(200, "héllo".encode(), "text/plain; charset=idna")
+            return
+        if path.startswith("/echo-path/"):
+            self._send(200, path.encode())
+            return
         if path == "/json":
             self._send(200, b'{"items": [1, 2, 3], "name": "agentd"}', "application/json")
         elif path == "/headers":
@@ -72,8 +96,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, b"hello")
 
     def do_POST(self) -> None:
+        self._seen()
         length = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(length)
+        if self._hop():
+            return
         if self.path.startswith("/record"):
             # A side effect to count: each POST is recorded on arrival; `?hold=S` then
             # keeps the caller waiting S seconds before the answer.
@@ -91,6 +118,24 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
+def watched_http_server() -> Iterator[tuple[str, list[str]]]:
+    """`http_server`, also yielding "METHOD /path" of every request it received."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.received = []  # type: ignore[attr-defined]
+    seen: list[str] = []
+    server.seen = seen  # type: ignore[attr-defined]
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@contextmanager
 def http_server() -> Iterator[str]:
     """A threaded HTTP server on 127.0.0.1; yields its base URL."""
     with recording_http_server() as (url, _):
@@ -103,6 +148,7 @@ def recording_http_server() -> Iterator[tuple[str, list[str]]]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     received: list[str] = []
     server.received = received  # type: ignore[attr-defined]
+    server.seen = []  # type: ignore[attr-defined]  # "METHOD /path" of every request
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -6,9 +6,16 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from core.errors import FieldViolation, GrantNotFoundError, InvalidArgumentError, RoleRequiredError
+from core.errors import (
+    FieldViolation,
+    GrantAboveLimitError,
+    GrantNotFoundError,
+    InvalidArgumentError,
+    RoleRequiredError,
+)
 from core.identity import Principal
 from tools.grants import Grant, GrantStore, new_grant_id
+from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
 
 GRANT_ADMIN_ROLES = ("admin",)
@@ -18,7 +25,10 @@ class GrantAdmin:
     """Creates, revokes and lists grants of the caller's own tenant.
 
     A change takes effect on this process at once (its policy is reloaded)
-    and on the other replicas when they next reload their grants.
+    and on the other replicas when they next reload their grants. Grants
+    made through the API are capped at `max_level` (EXECUTE by default): a
+    tenant admin cannot give anyone, itself included, ADMIN on a tool; only an
+    operator can, with `agentd grants` on the database.
     """
 
     def __init__(
@@ -26,10 +36,12 @@ class GrantAdmin:
         store: GrantStore,
         policy: GrantPolicy | None,
         roles: Sequence[str] = GRANT_ADMIN_ROLES,
+        max_level: PermissionLevel = PermissionLevel.EXECUTE,
     ) -> None:
         self._store = store
         self._policy = policy
         self._roles = tuple(roles)
+        self._max_level = max_level
 
     def _require_admin(self, principal: Principal) -> None:
         if not set(principal.roles) & set(self._roles):
@@ -37,6 +49,8 @@ class GrantAdmin:
 
     async def create(self, principal: Principal, draft: Grant) -> Grant:
         self._require_admin(principal)
+        if draft.level > self._max_level:
+            raise GrantAboveLimitError(draft.level.name, self._max_level.name)
         now = datetime.now(UTC)
         if draft.expires_at is not None and draft.expires_at <= now:
             raise InvalidArgumentError([FieldViolation("grant.expires_at", "is in the past")])

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Protocol
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from tools.model import TOOL_NAME_PATTERN, JSONValue, PermissionLevel
 
@@ -105,7 +105,8 @@ def prefix_allows(prefix: str, value: str) -> bool:
             )
         except ValueError:
             return False
-        return same_origin and _under(want.path or "/", got.path or "/")
+        # Compared decoded (`%2e%2e` is `..` to a server) and normalised.
+        return same_origin and _under(unquote(want.path) or "/", unquote(got.path) or "/")
     return _under(prefix, value)
 
 

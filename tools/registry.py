@@ -6,8 +6,10 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any
 
 import structlog
 
@@ -188,6 +190,19 @@ class ToolRegistry:
             approval_comment=verdict.comment if verdict else "",
         )
 
+    def _rechecker(
+        self, spec: ToolSpec, arguments: dict[str, JSONValue], context: CallContext
+    ) -> Callable[[str, Any], None]:
+        def check(argument: str, value: Any) -> None:
+            changed = {**arguments, argument: value}
+            decision = self._policy.decide(context.principal, spec, changed)
+            if not decision.allowed:
+                raise PermissionDeniedError(
+                    spec.name, spec.permission.name, decision.rule, decision.reason
+                )
+
+        return check
+
     async def call(
         self,
         name: str,
@@ -278,6 +293,7 @@ class ToolRegistry:
         timeout = tool.spec.timeout_seconds
         if context.deadline_seconds is not None:
             timeout = max(0.0, min(timeout, context.deadline_seconds))
+        context = replace(context, check_argument=self._rechecker(tool.spec, args, context))
         clock = time.perf_counter()
         try:
             with tracing.span(f"tool {name}", context.trace_id, {"agentd.tool": name}) as span:

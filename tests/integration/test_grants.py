@@ -194,3 +194,15 @@ async def test_bad_grants_are_refused_field_by_field(
             )
         assert field in [v.field for v in refused.value.field_violations]
         assert await admin.list_grants(include_revoked=True) == []
+
+
+async def test_a_tenant_admin_cannot_grant_admin_level_through_the_api(tmp_path: Path) -> None:
+    """Not to itself on every tool (the escalation), nor to anyone: ADMIN grants are the
+    operator's. EXECUTE and below stay the tenant admin's to give."""
+    async with trusted(tmp_path) as t:
+        admin = await t.client("acme", "ada", "admin")
+        for subject in ("principal:ada", "role:admin", "principal:alice"):
+            with pytest.raises(client_errors.PermissionDeniedError, match="operator"):
+                await admin.create_grant(subject, "*", tools_pb2.PERMISSION_LEVEL_ADMIN)
+        granted = await admin.create_grant("role:ops", "*", tools_pb2.PERMISSION_LEVEL_EXECUTE)
+        assert [g.grant_id for g in await admin.list_grants()] == [granted.grant_id]

@@ -6,7 +6,15 @@ from pathlib import Path
 
 from tools.builtin.calculator import Calculator
 from tools.builtin.clock import CurrentTime
-from tools.builtin.files import DEFAULT_MAX_FILE_BYTES, ListFiles, ReadFile, Workspace, WriteFile
+from tools.builtin.files import (
+    DEFAULT_MAX_FILE_BYTES,
+    DEFAULT_MAX_FILES,
+    DEFAULT_QUOTA,
+    ListFiles,
+    ReadFile,
+    Workspace,
+    WriteFile,
+)
 from tools.builtin.http import HttpLimits, HttpRequest
 from tools.builtin.json_query import JsonQuery
 from tools.model import Tool
@@ -16,9 +24,12 @@ def builtin_tools(
     workspace: Path,
     http: HttpLimits | None = None,
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    *,
+    workspace_quota: tuple[int, int] = (DEFAULT_QUOTA, DEFAULT_MAX_FILES),
 ) -> list[Tool]:
-    """One instance of every built-in tool, configured."""
-    ws = Workspace(workspace)
+    """One instance of every built-in tool, configured. `workspace_quota`: the bytes and
+    the entries the workspace may hold."""
+    ws = Workspace(workspace, *workspace_quota)
     return [
         Calculator(),
         CurrentTime(),

@@ -10,12 +10,14 @@ and non-integer powers fall back to floating point, and the result says so.
 from __future__ import annotations
 
 import ast
+import decimal
 import math
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 from core.identity import CallContext
+from tools.builtin.work import Budget, in_thread
 from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from tools.outcomes import ToolFailed
 
@@ -26,6 +28,8 @@ MAX_NODES = 500
 MAX_EXPONENT = 10_000
 MAX_RESULT_BITS = 40_000  # about 12,000 decimal digits
 MAX_FACTORIAL = 1_000
+MAX_DECIMAL_DIGITS = 13_000
+"""A terminating decimal longer than this is shown as a fraction."""
 
 
 def _to_float(x: Number) -> float:
@@ -134,6 +138,11 @@ def _check_size(x: Number) -> Number:
     return x
 
 
+def _bits(x: Fraction) -> int:
+    """The size of an exact number: the larger of its numerator's and denominator's."""
+    return max(x.numerator.bit_length(), x.denominator.bit_length())
+
+
 def _power(base: Number, exponent: Number) -> Number:
     if isinstance(exponent, Fraction) and exponent.denominator == 1:
         n = exponent.numerator
@@ -142,7 +151,8 @@ def _power(base: Number, exponent: Number) -> Number:
         if isinstance(base, Fraction):
             if base == 0 and n < 0:
                 raise ToolFailed("division by zero")
-            if base.numerator.bit_length() * abs(n) > MAX_RESULT_BITS * 2:
+            # The result's size, checked before any work: numerator and denominator alike.
+            if _bits(base) * abs(n) > MAX_RESULT_BITS:
                 raise ToolFailed("result too large")
             return base**n
     if base < 0:
@@ -155,6 +165,12 @@ def _power(base: Number, exponent: Number) -> Number:
 
 
 def _binary(op: ast.operator, a: Number, b: Number) -> Number:
+    if (
+        isinstance(a, Fraction)
+        and isinstance(b, Fraction)
+        and _bits(a) + _bits(b) > 2 * (MAX_RESULT_BITS + 64)
+    ):
+        raise ToolFailed("intermediate result too large")
     try:
         if isinstance(op, ast.Add):
             return a + b
@@ -176,10 +192,13 @@ def _binary(op: ast.operator, a: Number, b: Number) -> Number:
 
 
 class _Evaluator:
-    def __init__(self) -> None:
+    def __init__(self, budget: Budget | None = None) -> None:
         self.exact = True
+        self._budget = budget
 
     def visit(self, node: ast.AST) -> Number:
+        if self._budget is not None:
+            self._budget.spend()
         value = self._visit(node)
         if isinstance(value, float):
             self.exact = False
@@ -222,29 +241,39 @@ class _Evaluator:
         raise ToolFailed(f"unsupported syntax: {type(node).__name__}")
 
 
+def _digits(n: int) -> str:
+    """A whole number in decimal, however long (str() stops at 4,300 digits)."""
+    return format(decimal.Decimal(n), "f")
+
+
+def _power_of(n: int, p: int) -> tuple[int, int]:
+    """(k, rest): n = p**k * rest with rest not divisible by p."""
+    k = 0
+    while n % p == 0:
+        n //= p
+        k += 1
+    return k, n
+
+
 def _render(value: Number) -> str:
     if isinstance(value, float):
         return repr(value)
     if value.denominator == 1:
-        return str(value.numerator)
-    den = value.denominator
-    for p in (2, 5):
-        while den % p == 0:
-            den //= p
-    if den == 1:  # a terminating decimal: print it exactly
-        digits = 0
-        scaled = value
-        while scaled.denominator != 1:
-            scaled *= 10
-            digits += 1
+        return _digits(value.numerator)
+    twos, rest = _power_of(value.denominator, 2)
+    fives, rest = _power_of(rest, 5)
+    digits = max(twos, fives)
+    if rest == 1 and digits <= MAX_DECIMAL_DIGITS:  # a terminating decimal: exactly
+        scaled = value.numerator * 10**digits // value.denominator
         sign = "-" if scaled < 0 else ""
-        text = str(abs(scaled.numerator)).rjust(digits + 1, "0")
+        text = _digits(abs(scaled)).rjust(digits + 1, "0")
         return f"{sign}{text[:-digits]}.{text[-digits:]}"
-    return f"{value.numerator}/{value.denominator}"
+    return f"{_digits(value.numerator)}/{_digits(value.denominator)}"
 
 
-def evaluate(expression: str) -> tuple[Number, bool]:
-    """Evaluate `expression`; return the value and whether it is exact."""
+def evaluate(expression: str, budget: Budget | None = None) -> tuple[Number, bool]:
+    """Evaluate `expression`; return the value and whether it is exact. Every operation's
+    cost is bounded before it runs (sizes of its operands); `budget` counts the steps."""
     if len(expression) > MAX_EXPRESSION_LENGTH:
         raise ToolFailed(f"expression longer than {MAX_EXPRESSION_LENGTH} characters")
     try:
@@ -255,7 +284,7 @@ def evaluate(expression: str) -> tuple[Number, bool]:
         raise ToolFailed("cannot parse expression") from None
     if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
         raise ToolFailed(f"expression has more than {MAX_NODES} parts")
-    evaluator = _Evaluator()
+    evaluator = _Evaluator(budget)
     try:
         value = evaluator.visit(tree)
     except RecursionError:
@@ -294,7 +323,11 @@ class Calculator(Tool):
 
     async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
         expression = str(arguments["expression"])
-        value, exact = evaluate(expression)
+        budget = Budget(MAX_NODES * 4, "the expression")
+        return await in_thread(self._evaluate, expression, budget, budget=budget)
+
+    def _evaluate(self, expression: str, budget: Budget) -> ToolOutput:
+        value, exact = evaluate(expression, budget)
         result = _render(value)
         data: dict[str, Any] = {"expression": expression, "result": result, "exact": exact}
         if isinstance(value, Fraction) and value.denominator == 1 and abs(value) < 2**53:

@@ -45,7 +45,7 @@ class CurrentTime(Tool):
         name = str(arguments.get("timezone", "UTC"))
         try:
             zone = ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
+        except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: 'America' is a folder
             raise InvalidArgumentError(
                 [FieldViolation("arguments.timezone", f"unknown time zone {name!r}")]
             ) from None

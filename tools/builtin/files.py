@@ -4,12 +4,14 @@ Paths are relative to the workspace. Absolute paths, `..` components, NUL
 bytes and symbolic links that lead outside the workspace are refused with
 PATH_OUTSIDE_WORKSPACE before anything is read or written; the final
 component is opened with O_NOFOLLOW so that a link swapped in after the
-check is not followed either. All file I/O runs in a worker thread.
+check is not followed either. A file is opened without blocking (a FIFO or
+a device in the workspace cannot hang a call) and read only if it is a
+regular file. All file I/O runs on the tools' own threads. The workspace
+has a quota of bytes and entries that `write_file` keeps it within.
 """
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import os
 import stat
@@ -19,11 +21,17 @@ from typing import Any
 
 from core.errors import PathOutsideWorkspaceError
 from core.identity import CallContext
+from tools.builtin.work import in_thread
 from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from tools.outcomes import ToolFailed
 
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 MAX_LIST_ENTRIES = 1_000
+MAX_OFFSET = 2**53
+DEFAULT_QUOTA = 256 * 1024 * 1024
+"""Bytes the workspace may hold in all (write_file refuses to grow it beyond)."""
+DEFAULT_MAX_FILES = 10_000
+"""Files and folders the workspace may hold."""
 PATH_SCHEMA: dict[str, Any] = {
     "type": "string",
     "minLength": 1,
@@ -33,11 +41,29 @@ PATH_SCHEMA: dict[str, Any] = {
 
 
 class Workspace:
-    """The folder file tools may touch, and the rule that keeps them inside it."""
+    """The folder file tools may touch, the rule that keeps them inside it, and its quota."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(
+        self, root: Path, quota_bytes: int = DEFAULT_QUOTA, max_entries: int = DEFAULT_MAX_FILES
+    ) -> None:
         root.mkdir(parents=True, exist_ok=True)
         self.root = root.resolve(strict=True)
+        self.quota_bytes = quota_bytes
+        self.max_entries = max_entries
+
+    def usage(self) -> tuple[int, int]:
+        """(bytes, entries) the workspace holds now; stops counting past the entry limit."""
+        total = entries = 0
+        pending = [self.root]
+        while pending and entries <= self.max_entries:
+            with os.scandir(pending.pop()) as found:
+                for entry in found:
+                    entries += 1
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(Path(entry.path))
+                    elif entry.is_file(follow_symlinks=False):
+                        total += entry.stat(follow_symlinks=False).st_size
+        return total, entries
 
     def resolve(self, path: str, field: str = "arguments.path") -> Path:
         """The real location of `path`, or PathOutsideWorkspaceError."""
@@ -58,6 +84,20 @@ class Workspace:
         return rel if rel else "."
 
 
+def _open_regular(real: Path, path: str, flags: int) -> tuple[int, os.stat_result]:
+    """Open without following a final link and without blocking (a FIFO or a device would
+    block or never end); refuse anything but a regular file before reading or writing."""
+    try:
+        fd = os.open(real, flags | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        raise _os_failure(exc, path) from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise ToolFailed(f"{path!r} is not a regular file")
+    return fd, info
+
+
 def _os_failure(exc: OSError, path: str) -> ToolFailed:
     reasons = {
         errno.ENOENT: "does not exist",
@@ -67,6 +107,7 @@ def _os_failure(exc: OSError, path: str) -> ToolFailed:
         errno.EACCES: "permission denied",
         errno.ELOOP: "is a symbolic link",
         errno.ENOSPC: "no space left",
+        errno.ENXIO: "is not a regular file",
     }
     return ToolFailed(f"{path!r}: {reasons.get(exc.errno or 0, exc.strerror or str(exc))}")
 
@@ -85,7 +126,12 @@ class ReadFile(Tool):
                 "type": "object",
                 "properties": {
                     "path": PATH_SCHEMA,
-                    "offset": {"type": "integer", "minimum": 0, "default": 0},
+                    "offset": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": MAX_OFFSET,
+                        "default": 0,
+                    },
                 },
                 "required": ["path"],
                 "additionalProperties": False,
@@ -101,20 +147,16 @@ class ReadFile(Tool):
         path = str(arguments["path"])
         offset = int(arguments.get("offset", 0))
         real = self._ws.resolve(path)
-        return await asyncio.to_thread(self._read, real, path, offset)
+        return await in_thread(self._read, real, path, offset)
 
     def _read(self, real: Path, path: str, offset: int) -> ToolOutput:
-        try:
-            fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW)
-        except OSError as exc:
-            raise _os_failure(exc, path) from None
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            os.close(fd)
-            raise ToolFailed(f"{path!r} is not a regular file")
+        fd, info = _open_regular(real, path, os.O_RDONLY)
         with os.fdopen(fd, "rb") as f:
-            f.seek(offset)
-            raw = f.read(self._max + 1)
+            if offset < info.st_size:
+                f.seek(offset)
+                raw = f.read(self._max + 1)
+            else:
+                raw = b""  # past the end: nothing more to read
         truncated = len(raw) > self._max
         raw = raw[: self._max]
         try:
@@ -175,10 +217,24 @@ class WriteFile(Tool):
         real = self._ws.resolve(path)
         if real == self._ws.root:
             raise ToolFailed(f"{path!r} is the workspace folder itself")
-        return await asyncio.to_thread(self._write, real, path, content, mode)
+        return await in_thread(self._write, real, path, content, mode)
+
+    def _within_quota(self, real: Path, content: bytes, mode: str) -> None:
+        used, entries = self._ws.usage()
+        try:
+            replaced = real.stat().st_size if mode == "overwrite" else 0
+        except OSError:
+            replaced = 0
+        if used - replaced + len(content) > self._ws.quota_bytes:
+            raise ToolFailed(
+                f"the workspace would hold more than its quota of {self._ws.quota_bytes} bytes"
+            )
+        if not os.path.lexists(real) and entries >= self._ws.max_entries:
+            raise ToolFailed(f"the workspace already holds {self._ws.max_entries} entries")
 
     def _write(self, real: Path, path: str, content: bytes, mode: str) -> ToolOutput:
         try:
+            self._within_quota(real, content, mode)
             real.parent.mkdir(parents=True, exist_ok=True)
             # The parent may have been created through a link: check again.
             if not real.parent.resolve().is_relative_to(self._ws.root):
@@ -197,10 +253,12 @@ class WriteFile(Tool):
                 except BaseException:
                     Path(tmp).unlink(missing_ok=True)
                     raise
+            elif mode == "append":
+                fd, _ = _open_regular(real, path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+                with os.fdopen(fd, "wb") as f:
+                    f.write(content)
             else:
-                flags = os.O_WRONLY | os.O_NOFOLLOW | os.O_CREAT
-                flags |= os.O_APPEND if mode == "append" else os.O_EXCL
-                fd = os.open(real, flags, 0o644)
+                fd = os.open(real, os.O_WRONLY | os.O_NOFOLLOW | os.O_CREAT | os.O_EXCL, 0o644)
                 with os.fdopen(fd, "wb") as f:
                     f.write(content)
         except OSError as exc:
@@ -242,7 +300,7 @@ class ListFiles(Tool):
         path = str(arguments.get("path", "."))
         recursive = bool(arguments.get("recursive", False))
         real = self._ws.resolve(path)
-        return await asyncio.to_thread(self._list, real, path, recursive)
+        return await in_thread(self._list, real, path, recursive)
 
     def _list(self, real: Path, path: str, recursive: bool) -> ToolOutput:
         entries: list[dict[str, JSONValue]] = []

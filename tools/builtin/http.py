@@ -1,16 +1,20 @@
 """`http_request`: GET and POST with size, time and redirect limits.
 
 Every connection, including each redirect hop, goes through a network
-backend that resolves the host itself, refuses any address that is not
-globally routable (private, loopback, link-local, multicast, reserved,
-shared, IPv4-mapped forms of those) unless it lies in an explicitly allowed
-network, and then connects to the address it checked, so a DNS answer that
-changes between check and connect (rebinding) cannot slip through.
+backend that resolves the host itself, refuses any address of the IANA
+special-purpose registries (and IPv6 forms that carry such an IPv4 address:
+mapped, NAT64, 6to4; see `addresses.py`) unless it lies in an explicitly
+allowed network, and then connects to the address it checked, so a DNS
+answer that changes between check and connect (rebinding) cannot slip
+through. Each redirect hop is also checked against the caller's grants (URL
+prefixes) like the first URL; a hop to another origin carries none of the
+caller's headers, and a body is never sent to another origin.
 """
 
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import ipaddress
 import json
@@ -19,20 +23,21 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit, urlunsplit
 
 import httpcore
 
 from core.errors import DestinationNotAllowedError, FieldViolation, InvalidArgumentError
 from core.identity import CallContext
+from tools.builtin.addresses import IPNetwork, refusal
 from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from tools.outcomes import ToolFailed
 
-IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 REDIRECT_STATUSES = {301, 302, 303, 307, 308}
 DROPPED_REQUEST_HEADERS = {"host", "content-length", "transfer-encoding", "connection", "te"}
-CROSS_ORIGIN_DROPPED = {"authorization", "cookie", "proxy-authorization"}
+OWN_HEADERS = ("user-agent", "accept-encoding")
+"""The tool's own headers: the only ones a redirect to another origin carries on."""
+MAX_JSON_DEPTH = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,27 +54,6 @@ class HttpLimits:
     """Non-public networks that may be reached anyway (empty: none)."""
     user_agent: str = "agentd/0.1 (+http_request tool)"
     """User-Agent sent unless the call sets one."""
-
-
-def refusal(address: IPAddress, allowed: Iterable[IPNetwork]) -> str | None:
-    """Why `address` may not be reached, or None when it may."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    if any(address in net for net in allowed if net.version == address.version):
-        return None
-    for label, flag in (
-        ("loopback", address.is_loopback),
-        ("link-local", address.is_link_local),
-        ("private", address.is_private),
-        ("multicast", address.is_multicast),
-        ("unspecified", address.is_unspecified),
-        ("reserved", address.is_reserved),
-    ):
-        if flag:
-            return f"{label} addresses are not allowed"
-    if not address.is_global:
-        return "non-public addresses are not allowed"
-    return None
 
 
 class GuardedBackend(httpcore.AsyncNetworkBackend):
@@ -122,21 +106,61 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         await self._inner.sleep(seconds)
 
 
-def _check_url(url: str, field_name: str) -> None:
-    parts = urlsplit(url)
+def _check_url(url: str, field_name: str) -> str:
+    """`url` as sent on the wire (non-ASCII path and query percent-encoded, an
+    internationalised host in its ASCII form), or InvalidArgumentError."""
+
+    def refuse(why: str) -> InvalidArgumentError:
+        return InvalidArgumentError([FieldViolation(field_name, why)])
+
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # ValueError for a port outside 0..65535
+    except ValueError as exc:
+        raise refuse(f"is not a valid URL: {exc}") from None
     if parts.scheme not in ("http", "https"):
-        raise InvalidArgumentError(
-            [FieldViolation(field_name, "only http and https URLs are allowed")]
-        )
+        raise refuse("only http and https URLs are allowed")
     if not parts.hostname:
-        raise InvalidArgumentError([FieldViolation(field_name, "the URL has no host")])
+        raise refuse("the URL has no host")
+    if port == 0:
+        raise refuse("port 0 is not a port to connect to")
+    try:
+        host = parts.hostname.encode("idna").decode("ascii")
+    except UnicodeError:
+        raise refuse(f"host {parts.hostname!r} is not a valid host name") from None
+    if parts.username is not None or parts.password is not None:
+        raise refuse("credentials in the URL are not allowed; send a header instead")
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None:
+        netloc += f":{port}"
+    path = quote(parts.path, safe="/%:@!$&'()*+,;=-._~")
+    query = quote(parts.query, safe="/?%:@!$&'()*+,;=-._~")
+    return urlunsplit((parts.scheme, netloc, path, query, ""))
+
+
+def _depth(value: Any) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def _charset(content_type: str) -> str:
+    """The response's text encoding: its charset when that names a text encoding (not a
+    codec such as idna, rot13 or base64), else UTF-8."""
     for param in content_type.split(";")[1:]:
         key, _, value = param.strip().partition("=")
         if key.lower() == "charset" and value:
-            return value.strip('"')
+            try:
+                info = codecs.lookup(value.strip('"'))
+            except LookupError:
+                return "utf-8"
+            text_encoding = getattr(info, "_is_text_encoding", True)
+            return info.name if text_encoding and info.name not in ("idna", "punycode") else "utf-8"
     return "utf-8"
 
 
@@ -175,8 +199,7 @@ class HttpRequest(Tool):
         )
 
     async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
-        url = str(arguments["url"])
-        _check_url(url, "arguments.url")
+        url = _check_url(str(arguments["url"]), "arguments.url")
         method = str(arguments.get("method", "GET"))
         if "body" in arguments and "json" in arguments:
             raise InvalidArgumentError(
@@ -189,6 +212,10 @@ class HttpRequest(Tool):
                 headers[key.lower()] = str(value)
         content: bytes | None = None
         if "json" in arguments:
+            if _depth(arguments["json"]) > MAX_JSON_DEPTH:
+                raise InvalidArgumentError(
+                    [FieldViolation("arguments.json", f"is nested deeper than {MAX_JSON_DEPTH}")]
+                )
             content = json.dumps(arguments["json"]).encode()
             headers["content-type"] = "application/json"
         elif "body" in arguments:
@@ -207,7 +234,7 @@ class HttpRequest(Tool):
                     max_connections=4,
                 ) as pool,
             ):
-                return await self._follow(pool, method, url, headers, content, started)
+                return await self._follow(pool, method, url, headers, content, started, context)
         except TimeoutError:
             raise ToolFailed(
                 f"no complete response within {self._limits.timeout_seconds:g} s"
@@ -225,6 +252,7 @@ class HttpRequest(Tool):
         headers: dict[str, str],
         content: bytes | None,
         started: float,
+        context: CallContext,
     ) -> ToolOutput:
         redirects: list[str] = []
         timeout = {"connect": self._limits.timeout_seconds, "read": self._limits.timeout_seconds}
@@ -240,16 +268,23 @@ class HttpRequest(Tool):
                 if response.status in REDIRECT_STATUSES and location:
                     if len(redirects) >= self._limits.max_redirects:
                         raise ToolFailed(f"more than {self._limits.max_redirects} redirects")
-                    target = urljoin(url, location)
-                    _check_url(target, "redirect location")
-                    if urlsplit(target)[:2] != urlsplit(url)[:2]:
-                        for name in CROSS_ORIGIN_DROPPED:
-                            headers.pop(name, None)
+                    target = _check_url(urljoin(url, location), "redirect location")
+                    # Every hop answers to the caller's grants (URL prefixes) like the first.
+                    if context.check_argument is not None:
+                        context.check_argument("url", target)
                     if response.status == 303 or (
                         response.status in (301, 302) and method == "POST"
                     ):
                         method, content = "GET", None
                         headers.pop("content-type", None)
+                    if _origin(target) != _origin(url):
+                        if content is not None:
+                            raise ToolFailed(
+                                f"not followed: a {response.status} redirect to another origin "
+                                f"({_origin(target)}) would send the request body there"
+                            )
+                        # Another origin gets none of the caller's headers, only the tool's.
+                        headers = {k: v for k, v in headers.items() if k in OWN_HEADERS}
                     redirects.append(target)
                     url = target
                     continue
@@ -297,6 +332,12 @@ class HttpRequest(Tool):
             with contextlib.suppress(json.JSONDecodeError):
                 data["json"] = json.loads(text)
         return ToolOutput(data=data, text=f"HTTP {response.status}\n{text}")
+
+
+def _origin(url: str) -> tuple[str, str | None, int | None]:
+    parts = urlsplit(url)
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    return parts.scheme, parts.hostname, parts.port or default
 
 
 def _header(headers: list[tuple[bytes, bytes]], name: str) -> str | None:

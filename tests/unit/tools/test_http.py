@@ -12,7 +12,8 @@ import pytest
 from core.errors import DestinationNotAllowedError, InvalidArgumentError
 from core.identity import CallContext
 from tests.helpers import http_server
-from tools.builtin.http import HttpLimits, HttpRequest, refusal
+from tools.builtin.addresses import refusal
+from tools.builtin.http import HttpLimits, HttpRequest
 from tools.outcomes import ToolFailed
 
 LOOPBACK = (ipaddress.ip_network("127.0.0.1/32"),)
@@ -124,8 +125,8 @@ async def test_redirect_to_a_private_address_is_refused(
         ("http://172.16.0.1/", "private"),
         ("http://169.254.169.254/latest/meta-data/", "link-local"),
         ("http://[fe80::1]/", "link-local"),
-        ("http://0.0.0.0:9/", "unspecified|private"),
-        ("http://100.64.0.1/", "non-public|private"),
+        ("http://0.0.0.0:9/", "unspecified|private|this network"),
+        ("http://100.64.0.1/", "non-public|private|shared"),
         ("http://224.0.0.1/", "multicast"),
         ("http://2130706433:9/", "loopback"),
     ],
