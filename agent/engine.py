@@ -37,6 +37,7 @@ from agent.modes import Outcome, function_calling, plan_execute, planner, text_r
 from agent.modes.router import choose_mode
 from agent.modes.synthesis import notes_answer, partial_outcome
 from agent.plan import Plan
+from agent.redaction import redact_event
 from agent.requests import TaskRequest, validate_request
 from agent.resume import RunCheckpoint
 from agent.run import TaskRun
@@ -58,6 +59,7 @@ from core.errors import (
 from core.faults import as_store_error
 from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, scoped_key
 from core.identity import CallContext, Principal
+from core.secrets import scrub
 from tools.approvals import Verdict
 from tools.model import ToolSpec
 from tools.registry import ToolRegistry
@@ -362,7 +364,9 @@ class Engine:
         await self._store.append_event(
             task_id,
             task.trace_id,
-            ev.StatusChanged(TaskStatus.CANCELLED, task.status, reason, StopReason.CANCELLED),
+            redact_event(
+                ev.StatusChanged(TaskStatus.CANCELLED, task.status, reason, StopReason.CANCELLED)
+            ),
         )
         try:
             await self._bus.publish(task_id, reason)  # the replica running it stops now
@@ -706,9 +710,9 @@ class Engine:
 
     async def _complete(self, run: TaskRun, outcome: Outcome) -> None:
         task = run.task
-        task.final_answer = outcome.answer
+        task.final_answer = scrub(outcome.answer)
         task.stop_reason = outcome.stop_reason
-        task.stop_detail = outcome.detail
+        task.stop_detail = scrub(outcome.detail)
         task.partial = outcome.stop_reason is not StopReason.FINAL_ANSWER
         await run.emit(
             ev.FinalAnswer(outcome.answer, outcome.stop_reason, outcome.detail, task.partial)
@@ -719,11 +723,12 @@ class Engine:
         self, run: TaskRun, reason: str, message: str, stop: StopReason = StopReason.ERROR
     ) -> None:
         task = run.task
+        message = scrub(message)
         task.failure = TaskFailure(reason, message)
         task.stop_reason = stop
         task.stop_detail = message
         if run.notes:
-            task.final_answer = notes_answer(run, message)
+            task.final_answer = scrub(notes_answer(run, message))
         try:
             await _persist(lambda: run.emit(ev.ErrorOccurred(reason, message, True)))
         except TaskAlreadyTerminalError:
@@ -738,7 +743,7 @@ class Engine:
         task.stop_reason = StopReason.CANCELLED
         task.stop_detail = reason
         if run.notes:
-            task.final_answer = notes_answer(run, f"cancelled: {reason}")
+            task.final_answer = scrub(notes_answer(run, f"cancelled: {reason}"))
         await self._end(run, TaskStatus.CANCELLED, reason)
 
 

@@ -7,6 +7,10 @@ within `flush_seconds` of the first are joined into one event, which goes
 out once that time has passed, once it holds `max_chars` characters, or as
 soon as any other event is emitted (so the log keeps the order in which
 things happened). With `flush_seconds` 0 every chunk is its own event.
+
+Every event is scrubbed of credentials on its way (`agent.redaction`); deltas
+pass through a `StreamRedactor`, which holds back the last word of the text
+until the next piece shows whether it was part of a key.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from collections.abc import Awaitable, Callable
 import structlog
 
 from agent import events as ev
+from agent.redaction import redact_event
+from core.secrets import StreamRedactor
 
 log = structlog.get_logger(__name__)
 
@@ -25,7 +31,8 @@ Append = Callable[[ev.EventPayload], Awaitable[None]]
 
 
 class EventWriter:
-    """Writes one task's events through `append`, one at a time, coalescing deltas."""
+    """Writes one task's events through `append`, one at a time, coalescing deltas and
+    keeping credentials out of them (`agent.redaction`)."""
 
     def __init__(self, append: Append, *, flush_seconds: float, max_chars: int) -> None:
         self._append = append
@@ -34,31 +41,36 @@ class EventWriter:
         self._lock = asyncio.Lock()
         self._pending: list[str] = []
         self._pending_size = 0
-        self._pending_kind: tuple[type[Delta], str] | None = None
+        self._kind: tuple[type[Delta], str] | None = None
+        self._redactor: StreamRedactor | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timed_flush: asyncio.Task[None] | None = None
 
     async def emit(self, payload: ev.EventPayload) -> None:
         async with self._lock:
-            if isinstance(payload, ev.TextDelta | ev.ReasoningDelta) and self._flush_seconds > 0:
+            if isinstance(payload, ev.TextDelta | ev.ReasoningDelta):
                 await self._add(payload)
                 return
-            await self._write_pending()
-            await self._append(payload)
+            await self._settle()
+            await self._append(redact_event(payload))
 
     async def flush(self) -> None:
-        """Write the pending delta now, if there is one."""
+        """Write the pending delta text now, but for a tail that may be part of a secret."""
         async with self._lock:
             await self._write_pending()
 
     async def _add(self, delta: Delta) -> None:
         kind = (type(delta), delta.step_id)
-        if self._pending_kind is not None and self._pending_kind != kind:
-            await self._write_pending()
-        self._pending_kind = kind
-        self._pending.append(delta.text)
-        self._pending_size += len(delta.text)
-        if self._pending_size >= self._max_chars:
+        if self._kind != kind:
+            await self._settle()
+            self._kind, self._redactor = kind, StreamRedactor()
+        assert self._redactor is not None
+        text = self._redactor.feed(delta.text)
+        if not text:
+            return
+        self._pending.append(text)
+        self._pending_size += len(text)
+        if self._flush_seconds <= 0 or self._pending_size >= self._max_chars:
             await self._write_pending()
         elif self._timer is None:
             loop = asyncio.get_running_loop()
@@ -75,13 +87,22 @@ class EventWriter:
         except Exception:  # the next emit meets the same fault and reports it
             log.warning("could not write a coalesced delta yet", exc_info=True)
 
+    async def _settle(self) -> None:
+        """End the current run of deltas: write all of it, the held-back tail included."""
+        if self._redactor is not None:
+            tail = self._redactor.flush()
+            if tail:
+                self._pending.append(tail)
+        await self._write_pending()
+        self._kind, self._redactor = None, None
+
     async def _write_pending(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if not self._pending or self._pending_kind is None:
+        if not self._pending or self._kind is None:
             return
-        cls, step_id = self._pending_kind
+        cls, step_id = self._kind
         text = "".join(self._pending)
-        self._pending, self._pending_size, self._pending_kind = [], 0, None
+        self._pending, self._pending_size = [], 0
         await self._append(cls(step_id, text))

@@ -18,6 +18,7 @@ from agent.limits import (
 from agent.tasks import ExecutionMode
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
+from core.names import tool_name_problem
 from tools.audit import digest
 from tools.model import ToolSpec
 from tools.registry import ToolRegistry
@@ -127,6 +128,8 @@ def validate_request(
     for index, name in enumerate(tools):
         if name in visible:
             chosen[name] = visible[name]
+        elif (problem := tool_name_problem(name)) is not None:
+            violations.append(FieldViolation(f"tools[{index}]", problem))
         else:
             violations.append(
                 FieldViolation(f"tools[{index}]", f"no tool named {name!r} is available to you")

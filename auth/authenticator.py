@@ -25,17 +25,30 @@ log = structlog.get_logger(__name__)
 MAX_CREDENTIAL_LENGTH = 8192
 
 
+class AmbiguousCredentialsError(Exception):
+    """More than one credential in a call: which one counts is not guessed."""
+
+
 def credential_from(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
-    """The bearer credential or API key in call metadata, if any."""
+    """The bearer credential or API key in call metadata, if any.
+
+    Raises AmbiguousCredentialsError when there are two (two `authorization`
+    headers, or one beside an `x-api-key`): a proxy that adds its own header
+    must not decide, by its order, whose call this is."""
+    found: list[str] = []
     for key, value in metadata or ():
-        if not isinstance(value, str):
+        if key not in ("authorization", "x-api-key"):
             continue
-        if key == "authorization":
+        if not isinstance(value, str):
+            found.append("")
+        elif key == "authorization":
             scheme, _, rest = value.strip().partition(" ")
-            return rest.strip() if scheme.lower() == "bearer" else ""
-        if key == "x-api-key":
-            return value.strip()
-    return None
+            found.append(rest.strip() if scheme.lower() == "bearer" else "")
+        else:
+            found.append(value.strip())
+    if len(found) > 1:
+        raise AmbiguousCredentialsError
+    return found[0] if found else None
 
 
 class Authenticator:
@@ -52,7 +65,10 @@ class Authenticator:
         self._cache: dict[str, tuple[float, ApiKey | None]] = {}
 
     async def authenticate(self, metadata: Iterable[tuple[str, str | bytes]] | None) -> Principal:
-        credential = credential_from(metadata)
+        try:
+            credential = credential_from(metadata)
+        except AmbiguousCredentialsError:
+            raise self._refuse("more than one credential") from None
         if not credential:
             raise self._refuse("no credentials")
         if len(credential) > MAX_CREDENTIAL_LENGTH:
@@ -66,6 +82,21 @@ class Authenticator:
             except TokenInvalid as why:
                 raise self._refuse(f"token refused: {why}") from None
         raise self._refuse("neither an API key nor an accepted token")
+
+    def known(self, metadata: Iterable[tuple[str, str | bytes]] | None) -> Principal | None:
+        """The caller, when its credential is an API key this process recently found good;
+        None otherwise (nothing is looked up)."""
+        try:
+            parsed = parse(credential_from(metadata) or "")
+        except AmbiguousCredentialsError:
+            return None
+        cached = self._cache.get(parsed[0]) if parsed is not None else None
+        if parsed is None or cached is None or time.monotonic() - cached[0] >= self._cache_seconds:
+            return None
+        key = cached[1]
+        if key is None or not key.active or not key.matches(parsed[1]):
+            return None
+        return Principal(key.principal, key.tenant, key.roles)
 
     async def _by_key(self, key_id: str, secret: str) -> Principal:
         now = time.monotonic()

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Protocol
 
 from agent.tasks import utcnow
+from core.names import identity_problem, roles_problem
 
 KEY_PATTERN = re.compile(r"^agd_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
 
@@ -46,8 +47,13 @@ def digest(secret: str) -> str:
 
 def new_key(tenant: str, principal: str, roles: tuple[str, ...]) -> tuple[ApiKey, str]:
     """A new key and its plaintext (the only time the plaintext exists)."""
-    if not tenant or not principal:
-        raise ValueError("a key needs a tenant and a principal")
+    for what, problem in (
+        ("tenant", identity_problem(tenant)),
+        ("principal", identity_problem(principal)),
+        ("roles", roles_problem(list(roles))),
+    ):
+        if problem is not None:
+            raise ValueError(f"the key's {what} {problem}")
     key_id = secrets.token_hex(6)
     secret = secrets.token_urlsafe(32)
     key = ApiKey(key_id, tenant, principal, tuple(roles), utcnow(), None, digest(secret))

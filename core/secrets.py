@@ -1,9 +1,21 @@
 """Keeping secrets out of logs, events and audit records.
 
 Two nets: values under secret-looking keys (password, token, authorization,
-...) are replaced whole, and any string that contains something shaped like
-a credential (an agentd API key, a bearer token, a JWT, or a pattern the
-operator configured with AGENTD_SECRET_PATTERNS) has that part replaced.
+clientSecret, access-key, ...) are replaced whole, and any string that
+contains something shaped like a credential has that part replaced:
+
+- agentd API keys, bearer credentials, JWTs, OpenAI-style `sk-` keys;
+- GitHub tokens (`ghp_ gho_ ghu_ ghs_ ghr_`, `github_pat_`), AWS access key ids
+  (`AKIA...`, `ASIA...`), Slack tokens (`xox?-`), Google API keys (`AIza...`),
+  PEM private key blocks;
+- the user info of a URL (`https://user:pass@host`), and the values of
+  secret-looking query parameters (`?access_token=...&sig=...`);
+- `password=...`, `secret: ...` and the like written out in text;
+- the patterns the operator configured (AGENTD_SECRET_PATTERNS).
+
+Text that arrives in pieces (a model's streamed reply) goes through a
+`StreamRedactor`, which holds back the tail that could still be the start of
+a secret, so a key split across two pieces is caught whole.
 """
 
 from __future__ import annotations
@@ -16,22 +28,48 @@ REDACTED = "[REDACTED]"
 SECRET_KEY_WORDS = (
     "password",
     "passwd",
+    "pwd",
+    "passphrase",
     "secret",
     "token",
     "api_key",
     "apikey",
+    "access_key",
+    "secret_key",
+    "private_key",
     "authorization",
     "cookie",
     "credential",
     "credentials",
-    "private_key",
+    "signature",
 )
 _SECRET_KEY = re.compile(r"(?:^|_)(?:" + "|".join(SECRET_KEY_WORDS) + r")(?:_|$)")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_QUERY_NAMES = (
+    r"access_token|id_token|refresh_token|token|api_?key|apikey|key|secret|client_secret|"
+    r"password|passwd|pwd|sig|signature|auth|code|x-amz-signature|x-amz-credential|"
+    r"x-amz-security-token|x-goog-signature"
+)
+_NAMED = (  # a name that announces a secret: password, clientSecret, "db_password"
+    r"\b[A-Za-z0-9_.-]*(?i:password|passwd|pwd|secret|token|api_?key)"
+    r"(?:[_-][A-Za-z]+|[A-Z][a-z]+)*[\"']?"
+)
 BUILTIN_PATTERNS = (
     r"agd_[0-9a-f]{12}_[A-Za-z0-9_-]{20,}",  # agentd API keys
     r"(?i:bearer)\s+[A-Za-z0-9._~+/=-]{8,}",  # bearer credentials in any header or text
     r"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*",  # JWTs
     r"sk-[A-Za-z0-9_-]{20,}",  # OpenAI-style keys
+    r"gh[pousr]_[A-Za-z0-9]{30,}",  # GitHub tokens
+    r"github_pat_[A-Za-z0-9_]{22,}",  # GitHub fine-grained tokens
+    r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}",  # AWS access key ids
+    r"xox[abposr]-[A-Za-z0-9-]{10,}",  # Slack tokens
+    r"AIza[0-9A-Za-z_-]{35}",  # Google API keys
+    r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
+    r"(?<=://)[^/\s@:]+:[^/\s@]+(?=@)",  # user:password in a URL
+    # The parts a replacement keeps come first, in a group named keep<n>.
+    r"(?P<keep1>[?&;](?i:" + _QUERY_NAMES + r")=)[^&#\s\"']+",  # secret query values
+    # password=..., clientSecret: ..., "db_password": "..." written out in text
+    r"(?P<keep2>" + _NAMED + r"\s?[=:]\s?[\"']?)[^\s,;&\"']{4,}",
 )
 
 _patterns: re.Pattern[str] = re.compile("|".join(f"(?:{p})" for p in BUILTIN_PATTERNS))
@@ -47,15 +85,20 @@ def configure(extra_patterns: Iterable[str] = ()) -> None:
 
 
 def secret_key(key: object) -> bool:
-    """Whether a key names a secret: `password`, `X-Api-Key`, `access_token`, `Set-Cookie`
-    do; `tokens`, `total_tokens`, `tokenizer` do not."""
-    words = re.sub(r"[^a-z0-9]+", "_", str(key).lower())
+    """Whether a key names a secret: `password`, `X-Api-Key`, `access_token`, `Set-Cookie`,
+    `clientSecret`, `accessToken` do; `tokens`, `total_tokens`, `tokenizer` do not."""
+    words = re.sub(r"[^a-z0-9]+", "_", _CAMEL.sub("_", str(key)).lower())
     return _SECRET_KEY.search(words) is not None
+
+
+def _replace(match: re.Match[str]) -> str:
+    kept = match.group("keep1") or match.group("keep2") or ""
+    return kept + REDACTED
 
 
 def scrub(text: str) -> str:
     """`text` with every credential-shaped part replaced."""
-    return _patterns.sub(REDACTED, text)
+    return _patterns.sub(_replace, text)
 
 
 def redact(value: Any) -> Any:
@@ -67,3 +110,45 @@ def redact(value: Any) -> Any:
     if isinstance(value, str):
         return scrub(value)
     return value
+
+
+_OPENING = re.compile(r"(?:(?i:bearer)\s?|" + _NAMED + r"\s?[=:]?\s?[\"']?)$")
+_PEM_START = "-----BEGIN"
+_PEM_END = re.compile(r"-----END [A-Z ]*-----")
+
+
+class StreamRedactor:
+    """Redacts text that arrives in pieces: `feed` returns what may go out now, `flush`
+    the rest. It holds back the last word (a secret has no spaces, or starts with one
+    of the words that announce it), and a private key block until it ends, never more
+    than `max_hold` characters."""
+
+    def __init__(self, max_hold: int = 8192) -> None:
+        self._pending = ""
+        self._max_hold = max_hold
+
+    def feed(self, text: str) -> str:
+        self._pending += text
+        cut = self._cut(self._pending)
+        settled, self._pending = self._pending[:cut], self._pending[cut:]
+        return scrub(settled)
+
+    def flush(self) -> str:
+        out, self._pending = scrub(self._pending), ""
+        return out
+
+    def _cut(self, text: str) -> int:
+        """Where the text that is certainly settled ends."""
+        pem = text.rfind(_PEM_START)
+        end = _PEM_END.search(text, pem) if pem != -1 else None
+        if pem != -1 and end is None:
+            cut = pem  # a key block begun: hold it until its END line is complete
+        else:
+            spaces = [text.rfind(c) for c in (" ", "\n", "\t")]
+            cut = max(spaces) + 1 if max(spaces) >= 0 else 0
+            opening = _OPENING.search(text[:cut])
+            if opening is not None:
+                cut = opening.start()
+            if end is not None:
+                cut = max(cut, end.end())  # never cut a finished block inside its END line
+        return max(cut, len(text) - self._max_hold)

@@ -23,6 +23,7 @@ from audit.service import AuditLogs
 from audit.sql import SqlAuditReader, SqlRpcAuditLog
 from auth.keys import KeyStore, new_key
 from auth.sql_keys import SqlKeyStore
+from auth.throttle import FailureThrottle
 from core import secrets, tracing
 from core.metrics import REGISTRY, TASKS_IN_FLIGHT
 from db.database import Database
@@ -148,7 +149,11 @@ class AgentdServer:
             audit,
         ]
         if authenticator is not None:
-            interceptors.append(AuthInterceptor(authenticator, settings.auth_public_methods))
+            rate = settings.failure_throttle_rate
+            throttle = FailureThrottle(rate) if rate is not None else None
+            interceptors.append(
+                AuthInterceptor(authenticator, settings.auth_public_methods, throttle)
+            )
         interceptors.append(RateLimitInterceptor(*build_rate_limiters(settings, live)))
         interceptors.append(DecodingInterceptor())
         server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))

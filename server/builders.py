@@ -145,6 +145,7 @@ def build_authenticator(settings: Settings, keys: KeyStore) -> Authenticator | N
                 jwks_file=settings.jwt_jwks_file,
                 tenant_claim=settings.jwt_tenant_claim,
                 roles_claim=settings.jwt_roles_claim,
+                max_lifetime_seconds=settings.jwt_max_lifetime_seconds,
             )
         )
     elif settings.jwt_jwks_file is not None:

@@ -18,6 +18,13 @@ def redact_secrets(
     return redacted
 
 
+# Tracebacks without local variables: a frame's locals hold request headers, URLs with
+# credentials and passwords, and no pattern catches every shape of them.
+_TRACEBACKS = structlog.processors.ExceptionRenderer(
+    structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
+)
+
+
 def configure(level: str = "info", fmt: str = "json") -> None:
     numeric = logging.getLevelName(level.upper())
     renderer: structlog.typing.Processor = (
@@ -30,7 +37,7 @@ def configure(level: str = "info", fmt: str = "json") -> None:
             structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
-            structlog.processors.dict_tracebacks,
+            _TRACEBACKS,
             redact_secrets,
             renderer,
         ],

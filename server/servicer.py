@@ -19,6 +19,7 @@ from core.errors import (
     TaskNotFoundError,
 )
 from core.identity import CallContext
+from core.names import tool_name_problem
 from server import convert, convert_audit, convert_grants, paging
 from server.calls import stream, unary
 from server.heartbeats import with_heartbeats
@@ -112,7 +113,10 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     async def CallTool(  # noqa: N802
         self, request: pb.CallToolRequest, call: CallContext
     ) -> pb.CallToolResponse:
-        name = _required_id(request.tool_name, "tool_name")
+        name = request.tool_name
+        problem = tool_name_problem(name)
+        if problem is not None:  # never looked up, audited or stored as it came
+            raise InvalidArgumentError([FieldViolation("tool_name", problem)])
         arguments = convert.struct_to_dict(request.arguments)
         if request.idempotency_key:
             result = await self._registry.call_once(name, arguments, call, request.idempotency_key)

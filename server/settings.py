@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from core.rate_limits import parse_limits
+from core.rate_limits import Rate, parse_limits
 from tools.model import PermissionLevel
 
 MiB = 1024 * 1024
@@ -202,6 +202,11 @@ class Settings(BaseSettings):
     auth_cache_seconds: float = Field(
         5.0, ge=0, description="how long a looked-up API key is trusted (revocation delay)"
     )
+    auth_failure_limit: str = Field(
+        "30/m",
+        description="refused credentials allowed per client address (e.g. 30/m; '' for no limit);"
+        " past it the address gets RESOURCE_EXHAUSTED before any lookup",
+    )
     jwt_issuer: str | None = Field(None, description="required `iss` of JWTs (enables JWTs)")
     jwt_audience: str | None = Field(None, description="required `aud` of JWTs")
     jwt_hs256_secret: SecretStr | None = Field(
@@ -210,6 +215,9 @@ class Settings(BaseSettings):
     jwt_jwks_file: Path | None = Field(None, description="JWKS file with RS256/ES256 public keys")
     jwt_tenant_claim: str = Field("tenant", description="JWT claim naming the tenant")
     jwt_roles_claim: str = Field("roles", description="JWT claim listing the roles")
+    jwt_max_lifetime_seconds: float = Field(
+        86_400.0, gt=0, description="how far ahead a JWT's `exp` may lie (longer is refused)"
+    )
     grant_admin_roles: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["admin"],
         description="comma-separated roles that may manage their tenant's grants by RPC",
@@ -278,6 +286,18 @@ class Settings(BaseSettings):
     def _rates(cls, value: str) -> str:
         parse_limits(value)
         return value
+
+    @field_validator("auth_failure_limit")
+    @classmethod
+    def _failure_rate(cls, value: str) -> str:
+        if value.strip():
+            Rate.parse(value)
+        return value
+
+    @property
+    def failure_throttle_rate(self) -> Rate | None:
+        """Refused credentials allowed per client address; None: no limit."""
+        return Rate.parse(self.auth_failure_limit) if self.auth_failure_limit.strip() else None
 
     @property
     def permission_level(self) -> PermissionLevel | None:

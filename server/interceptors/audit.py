@@ -5,7 +5,9 @@ It wraps authentication, so a refused call is recorded too (principal
 `context.abort`, so the handlers inside get a context whose `abort` writes
 the record first. The record holds the caller, the method, the final
 status code, the duration, the trace id, a SHA-256 of the request bytes as
-received and, when the call concerned a task, its id (`note_task`).
+received and, when the call concerned a task, its id (`note_task`). Calls
+refused by the auth failure throttle are not recorded one by one (the auth
+interceptor logs them per address).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from google.protobuf.message import Message
 
 from audit.records import RpcAuditSink, RpcRecord
 from core.identity import new_trace_id
-from server.interceptors.auth import current_principal
+from server.interceptors.auth import THROTTLED, current_principal
 from server.interceptors.tracing import current_trace_id
 from server.interceptors.wrapping import Around, AroundInterceptor, Context, code_name, final_code
 
@@ -111,6 +113,8 @@ class AuditInterceptor(AroundInterceptor):
                     return
                 written = True
                 principal = current_principal()
+                if principal is THROTTLED:  # counted and logged by the auth interceptor
+                    return
                 entry = RpcRecord(
                     time=started,
                     principal_id=principal.id,

@@ -110,3 +110,12 @@ def test_list_tools(served: ServerProcess) -> None:
     calc = next(t for t in tools if t["name"] == "calculator")
     assert calc["required_permission"] == "PERMISSION_LEVEL_NONE"
     assert calc["parameters_schema"]["properties"]["expression"]["type"] == "string"
+
+
+def test_health_watch_streams_the_status(served: ServerProcess) -> None:
+    command = [str(GRPCURL), "-plaintext", "-max-time", "2", served.address]
+    command += ["grpc.health.v1.Health/Watch"]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=30, check=False)
+    assert json.loads(out.stdout) == {"status": "SERVING"}
+    assert "DeadlineExceeded" in out.stderr  # the stream stays open until the deadline
+    assert "Unknown" not in out.stderr

@@ -39,6 +39,12 @@ class Case:
     code: str
     tool: tuple[str, str, str] | None = None
     """(tool, decision, outcome) of the tool-call audit record, when a tool was asked for."""
+    principal: str | None = None
+    """The principal of the RPC audit record, when not the one the credentials name."""
+
+
+LIST_TOOLS = "/agentd.v1.AgentService/ListTools"
+YEAR = 365 * 86_400
 
 
 async def _raw(address: str, method: str, payload: bytes, metadata: Any) -> None:
@@ -59,6 +65,37 @@ CASES: dict[str, Case] = {
                         client_errors.UnauthenticatedError, "UNAUTHENTICATED"),
     "JWT of no tenant": Case(token(tenant=None), lambda c, u: c.list_tools(),
                              client_errors.UnauthenticatedError, "UNAUTHENTICATED"),
+    "two authorization headers": Case(
+        "alice",
+        lambda c, u: _raw(u, LIST_TOOLS, b"",
+                          [*c._metadata, ("authorization", f"Bearer {token()}")]),
+        client_errors.UnauthenticatedError, "UNAUTHENTICATED", principal="unauthenticated"),
+    "API key and bearer token together": Case(
+        "alice",
+        lambda c, u: _raw(u, LIST_TOOLS, b"",
+                          [("x-api-key", c._metadata[0][1].removeprefix("Bearer ")),
+                           ("authorization", f"Bearer {token()}")]),
+        client_errors.UnauthenticatedError, "UNAUTHENTICATED", principal="unauthenticated"),
+    "JWT good for ten years": Case(token(exp=int(time.time()) + 10 * YEAR),
+                                   lambda c, u: c.list_tools(),
+                                   client_errors.UnauthenticatedError, "UNAUTHENTICATED"),
+    "JWT expiry as a string": Case(token(exp=str(int(time.time()) + 300)),
+                                   lambda c, u: c.list_tools(),
+                                   client_errors.UnauthenticatedError, "UNAUTHENTICATED"),
+    "JWT issued-at as a string": Case(token(iat="yesterday"), lambda c, u: c.list_tools(),
+                                      client_errors.UnauthenticatedError, "UNAUTHENTICATED"),
+    "JWT sub of 300 characters": Case(token(sub="s" * 300), lambda c, u: c.list_tools(),
+                                      client_errors.UnauthenticatedError, "UNAUTHENTICATED"),
+    "JWT tenant of 130 characters": Case(token(tenant="t" * 130), lambda c, u: c.list_tools(),
+                                         client_errors.UnauthenticatedError, "UNAUTHENTICATED"),
+    "JWT sub with a NUL": Case(token(sub="svc\x00admin"), lambda c, u: c.list_tools(),
+                               client_errors.UnauthenticatedError, "UNAUTHENTICATED"),
+    "JWT role of 1,000 characters": Case(token(roles=["r" * 1000]), lambda c, u: c.list_tools(),
+                                         client_errors.UnauthenticatedError, "UNAUTHENTICATED"),
+    "tool name with a NUL": Case("alice", lambda c, u: c.call_tool("read\x00file", {}),
+                                 client_errors.InvalidArgumentError, "INVALID_ARGUMENT"),
+    "tool name of 300 characters": Case("alice", lambda c, u: c.call_tool("t" * 300, {}),
+                                        client_errors.InvalidArgumentError, "INVALID_ARGUMENT"),
     "another tenant's task": Case("mallory", lambda c, u: c.get_task(ACME_TASK),
                                   client_errors.TaskNotFoundError, "NOT_FOUND"),
     "another tenant's events": Case(
@@ -153,7 +190,7 @@ async def test_hostile_input(tmp_path: Path, name: str) -> None:
             # The audit log has the decision.
             rpcs = [r for r in await t.rpc_records() if not r.method.startswith("/grpc.")]
             assert [r.code for r in rpcs] == [case.code]
-            expected_principal = {"alice": "alice", "mallory": "mallory"}.get(
+            expected_principal = case.principal or {"alice": "alice", "mallory": "mallory"}.get(
                 case.credentials, "unauthenticated"
             )
             assert rpcs[0].principal_id == expected_principal

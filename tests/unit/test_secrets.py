@@ -64,11 +64,88 @@ def test_values_are_redacted_by_key_and_by_shape_at_any_depth() -> None:
 
 
 def test_configured_patterns_are_added() -> None:
-    assert scrub("ghp_" + "a" * 36) == "ghp_" + "a" * 36
-    secrets.configure([r"ghp_[A-Za-z0-9]{36}"])
-    assert scrub("token ghp_" + "a" * 36) == f"token {REDACTED}"
+    assert scrub("acme-internal-12345678") == "acme-internal-12345678"
+    secrets.configure([r"acme-internal-[0-9]{8}"])
+    assert scrub("id acme-internal-12345678") == f"id {REDACTED}"
     with pytest.raises(re.error):  # a bad pattern fails at start-up
         secrets.configure(["("])
+
+
+PEM = (
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAx1secretbody\nabcDEF==\n"
+    "-----END RSA PRIVATE KEY-----"
+)
+# (text as it appears, the part that must never survive, what must survive)
+FORMATS = [
+    ("agentd key", API_KEY, API_KEY.split("_", 2)[2], ""),
+    ("bearer", "Authorization: Bearer abcdefgh12345678", "abcdefgh12345678", "Authorization"),
+    ("jwt", JWT, "eyJzdWIiOiJhbGljZSIsInRlbmFudCI6ImFjbWUifQ", ""),
+    ("openai", "sk-proj-abcdefghijklmnopqrstuvwxyz012345", "abcdefghijklmnop", ""),
+    ("github classic", "ghp_" + "A1b2C3d4" * 5, "A1b2C3d4A1b2C3d4", ""),
+    ("github fine-grained", "github_pat_11ABCDEFG0123456789_abcdefghijkl", "11ABCDEFG0123", ""),
+    ("aws key id", "AKIAIOSFODNN7EXAMPLE", "IOSFODNN7EXAMPLE", ""),
+    ("slack", "xoxb-123456789012-abcdefghij", "123456789012-abcdefghij", ""),
+    ("google", "AIza" + "Sy0123456789abcdefghijklmnopqrstuvw", "Sy0123456789abcdef", ""),
+    ("pem block", PEM, "MIIEpAIBAAKCAQEAx1secretbody", ""),
+    ("url user info", "https://bob:s3cretpass@db.example.com/x", "s3cretpass", "db.example.com/x"),
+    ("query", "https://e.example/x?access_token=abcdef123456&page=2", "abcdef123456", "page=2"),
+    (
+        "query signature",
+        "https://e.example/x?X-Amz-Signature=f00dbeefcafe",
+        "f00dbeefcafe",
+        "e.example",
+    ),
+    ("password in text", "password=hunter2hunter", "hunter2hunter", "password="),
+    ("secret in text", "client secret: Zx9!mellon", "Zx9!mellon", "client secret: "),
+    ("camelCase in text", "clientSecret: Zx9!mellon", "Zx9!mellon", "clientSecret: "),
+    ("json pair", '{"db_password": "Zx9!mellon"}', "Zx9!mellon", '"db_password": "'),
+    ("env line", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG", "wJalrXUtnFEMI", "AWS_SECRET"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "secret", "kept"), FORMATS, ids=[f[0] for f in FORMATS])
+def test_every_promised_format_is_scrubbed(name: str, text: str, secret: str, kept: str) -> None:
+    cleaned = scrub(f"before {text} after")
+    assert secret not in cleaned
+    assert REDACTED in cleaned
+    assert kept in cleaned
+    assert cleaned.startswith("before ")
+    assert cleaned.endswith(" after")
+
+
+@pytest.mark.parametrize(("name", "text", "secret", "kept"), FORMATS, ids=[f[0] for f in FORMATS])
+def test_a_secret_split_anywhere_across_pieces_is_caught(
+    name: str, text: str, secret: str, kept: str
+) -> None:
+    whole = f"here it is: {text} and more words"
+    for cut in range(1, len(whole)):  # every place one split can fall
+        redactor = secrets.StreamRedactor()
+        out = redactor.feed(whole[:cut]) + redactor.feed(whole[cut:]) + redactor.flush()
+        assert out == scrub(whole), cut
+    for size in (1, 2, 3, 5):  # and pieces of every small size
+        redactor = secrets.StreamRedactor()
+        pieces = [redactor.feed(whole[i : i + size]) for i in range(0, len(whole), size)]
+        out = "".join(pieces) + redactor.flush()
+        assert secret not in out
+        assert out == scrub(whole)
+
+
+def test_a_stream_holds_back_little_and_never_more_than_its_limit() -> None:
+    redactor = secrets.StreamRedactor(max_hold=64)
+    assert redactor.feed("The answer is ") == "The answer is "
+    assert redactor.feed("forty") == ""  # the word may still grow into a key
+    assert redactor.feed("-two. Next") == "forty-two. "
+    assert len(redactor.feed("x" * 500)) >= 500 + len("Next") - 64
+    assert redactor.flush() != ""
+
+
+def test_ordinary_prose_is_left_alone() -> None:
+    prose = (
+        "The token count was 500, max_tokens: 4096, the secretary: Jane Doe, and the "
+        "password policy needs 12 characters; "
+        "see https://example.com/docs?page=2&sort=asc for the key points."
+    )
+    assert scrub(prose) == prose
 
 
 def test_log_lines_carry_no_secret(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,12 +180,46 @@ def test_log_lines_carry_no_secret(monkeypatch: pytest.MonkeyPatch) -> None:
         ("Set-Cookie", True),
         ("client_secret", True),
         ("Authorization", True),
+        ("clientSecret", True),
+        ("accessToken", True),
+        ("awsSecretAccessKey", True),
+        ("x-amz-security-token", True),
+        ("privateKey", True),
         ("tokens", False),
         ("total_tokens", False),
         ("tokenizer", False),
         ("secretary", False),
         ("path", False),
+        ("maxTokens", False),
+        ("author", False),
     ],
 )
 def test_secret_keys_are_whole_words(key: str, secret: bool) -> None:
     assert secrets.secret_key(key) is secret
+
+
+def test_an_unexpected_error_is_logged_without_local_variables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sink = io.StringIO()
+    monkeypatch.setattr("sys.stderr", sink)
+    logs.configure("info", "json")
+
+    def connect() -> None:
+        password = "plain-local-value-1"  # noqa: F841 - a local the traceback must not show
+        headers = {"X-Custom": "plain-local-value-2"}  # noqa: F841
+        dsn = "postgresql://app:plain-local-value-3@db/agentd"  # noqa: F841
+        raise RuntimeError("connection refused")
+
+    try:
+        try:
+            connect()
+        except RuntimeError:
+            structlog.get_logger("test").exception("unexpected error")
+    finally:
+        structlog.reset_defaults()
+        logging.getLogger().handlers.clear()
+    output = sink.getvalue()
+    assert "connection refused" in output
+    assert "connect" in output  # the frames are still there
+    assert "plain-local-value" not in output
