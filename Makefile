@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.installed-stamp
 BENCH_STAMP := $(VENV)/.bench-stamp
 
-.PHONY: setup run test test-fast proto proto-check lint typecheck bench clean
+.PHONY: setup run test test-fast proto proto-check lint typecheck bench load clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,7 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	npx --no-install buf lint
+	npx --no-install buf breaking --against "$$($(PY) scripts/breaking_base.py)"
 
 typecheck: $(BENCH_STAMP)
 	$(BIN)/mypy
@@ -47,6 +48,13 @@ $(BENCH_STAMP): pyproject.toml $(STAMP)
 
 bench: $(BENCH_STAMP)
 	$(PY) -m bench
+
+# The load suite: bursts, a soak, a crash mid-load, memory per task (bench/load).
+# Needs Redis and PostgreSQL for its replicated scenarios; LOAD_ARGS narrows it,
+# e.g. `make load LOAD_ARGS="burst-embedded --tasks 200"`.
+load: $(BENCH_STAMP)
+	@$(PY) scripts/services.py ensure
+	$(PY) -m bench.load $(LOAD_ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache

@@ -1,30 +1,87 @@
-"""Generate the Python code for the agentd protobuf contract.
+"""Generate the code of the agentd protobuf contract: Python, Go and Java.
 
-`make proto` runs this to rewrite generated/; the drift test runs it into a
-temporary folder and compares the result with what is committed.
+`make proto` runs this to rewrite generated/ (`generated/agentd` for Python,
+`generated/go/agentd/v1` for Go, `generated/java/dev/agentd/v1` for Java); the
+drift test runs it into a temporary folder and compares the result with what
+is committed. Python comes from grpcio-tools (pinned in pyproject.toml); Go and
+Java from Debian's generators, checked against the versions pinned below so
+that the same protos always give the same files.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "protos"
 PACKAGE = Path("agentd") / "v1"
+GO_MODULE = "agentd.dev/gen"
+LANGUAGES = ("python", "go", "java")
+
+PINNED = {  # command -> (how to ask its version, what it must say, the Debian package)
+    "protoc": (["protoc", "--version"], "libprotoc 3.21.12", "protobuf-compiler"),
+    "protoc-gen-go": (["protoc-gen-go", "--version"], "protoc-gen-go v1.28.1", "protoc-gen-go"),
+    "protoc-gen-go-grpc": (
+        ["protoc-gen-go-grpc", "--version"],
+        "protoc-gen-go-grpc 1.0",
+        "protoc-gen-go-grpc",
+    ),
+    "grpc_java_plugin": (  # it has no --version: ask the package manager
+        ["dpkg-query", "-W", "-f=${Version}", "protobuf-compiler-grpc-java-plugin"],
+        "1.41.3+ds-1",
+        "protobuf-compiler-grpc-java-plugin",
+    ),
+}
+NEEDS = {"python": (), "go": ("protoc", "protoc-gen-go", "protoc-gen-go-grpc"),
+         "java": ("protoc", "grpc_java_plugin")}  # fmt: skip
+OUTPUT = {"python": Path("agentd"), "go": Path("go"), "java": Path("java")}
+"""Each language's folder under generated/, replaced whole by `make proto`."""
+
+
+class GeneratorMissing(Exception):  # noqa: N818 - a finding, reported to the person running it
+    """A generator is not installed, or not at its pinned version."""
 
 
 def proto_files() -> list[Path]:
     return sorted((PROTO_ROOT / PACKAGE).glob("*.proto"))
 
 
-def generate(out_dir: Path) -> None:
-    """Write messages, gRPC stubs and their .pyi type stubs under out_dir."""
+def _relative_protos() -> list[str]:
+    return [str(p.relative_to(PROTO_ROOT)) for p in proto_files()]
+
+
+def _well_known() -> Path:
     import grpc_tools
+
+    return Path(grpc_tools.__file__).parent / "_proto"
+
+
+def check_generators(language: str) -> None:
+    """Raise GeneratorMissing naming the tool and package when one is absent or unpinned."""
+    for command in NEEDS[language]:
+        ask, expected, package = PINNED[command]
+        if shutil.which(command) is None:
+            raise GeneratorMissing(f"{command} is not installed (Debian package {package})")
+        try:
+            said = subprocess.run(ask, capture_output=True, text=True, check=False).stdout
+        except OSError as error:
+            raise GeneratorMissing(f"could not ask {command} its version: {error}") from None
+        if said.strip() != expected:
+            raise GeneratorMissing(
+                f"{command} is {said.strip() or 'of unknown version'}; the generated code is "
+                f"pinned to {expected} (Debian package {package})"
+            )
+
+
+def generate_python(out_dir: Path) -> None:
+    """Write messages, gRPC stubs and their .pyi type stubs under out_dir/agentd."""
     from grpc_tools import protoc
 
-    well_known = Path(grpc_tools.__file__).parent / "_proto"
     (out_dir / PACKAGE).mkdir(parents=True, exist_ok=True)
     bin_dir = Path(sys.executable).parent
     args = [
@@ -32,12 +89,12 @@ def generate(out_dir: Path) -> None:
         f"--plugin=protoc-gen-mypy={bin_dir / 'protoc-gen-mypy'}",
         f"--plugin=protoc-gen-mypy_grpc={bin_dir / 'protoc-gen-mypy_grpc'}",
         f"--proto_path={PROTO_ROOT}",
-        f"--proto_path={well_known}",
+        f"--proto_path={_well_known()}",
         f"--python_out={out_dir}",
         f"--grpc_python_out={out_dir}",
         f"--mypy_out={out_dir}",
         f"--mypy_grpc_out={out_dir}",
-        *(str(p.relative_to(PROTO_ROOT)) for p in proto_files()),
+        *_relative_protos(),
     ]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
@@ -46,14 +103,73 @@ def generate(out_dir: Path) -> None:
     (out_dir / "agentd" / "py.typed").write_text("")
 
 
+def _protoc(*options: str) -> None:
+    command = [
+        "protoc",
+        f"--proto_path={PROTO_ROOT}",
+        f"--proto_path={_well_known()}",
+        *options,
+        *_relative_protos(),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"protoc failed: {done.stderr.strip()}")
+
+
+def generate_go(out_dir: Path) -> None:
+    """Write Go messages and gRPC stubs under out_dir/go/agentd/v1 (package agentdv1 of
+    the module agentd.dev/gen, whose root is out_dir/go)."""
+    check_generators("go")
+    target = out_dir / OUTPUT["go"]
+    target.mkdir(parents=True, exist_ok=True)
+    _protoc(
+        f"--go_out={target}",
+        f"--go_opt=module={GO_MODULE}",
+        f"--go-grpc_out={target}",
+        f"--go-grpc_opt=module={GO_MODULE}",
+    )
+
+
+def generate_java(out_dir: Path) -> None:
+    """Write Java messages and gRPC stubs under out_dir/java/dev/agentd/v1."""
+    check_generators("java")
+    target = out_dir / OUTPUT["java"]
+    target.mkdir(parents=True, exist_ok=True)
+    plugin = shutil.which("grpc_java_plugin")
+    _protoc(f"--plugin=protoc-gen-grpc-java={plugin}", f"--java_out={target}",
+            f"--grpc-java_out={target}")  # fmt: skip
+
+
+GENERATORS = {"python": generate_python, "go": generate_go, "java": generate_java}
+
+
+def generate(out_dir: Path, languages: tuple[str, ...] = LANGUAGES) -> None:
+    for language in languages:
+        GENERATORS[language](out_dir)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=ROOT / "generated")
+    parser.add_argument("languages", nargs="*", help=f"some of {', '.join(LANGUAGES)} (all)")
     args = parser.parse_args(argv)
+    languages = tuple(args.languages) or LANGUAGES
+    unknown = set(languages) - set(LANGUAGES)
+    if unknown:
+        parser.error(f"unknown language {', '.join(sorted(unknown))}")
+    try:
+        for language in languages:
+            check_generators(language)
+    except GeneratorMissing as missing:
+        print(f"make proto: {missing}", file=sys.stderr)
+        return 2
     target: Path = args.out
-    for stale in (target / PACKAGE).glob("*_pb2*.py*"):
-        stale.unlink()
-    generate(target)
+    with tempfile.TemporaryDirectory() as scratch:
+        fresh = Path(scratch)
+        generate(fresh, languages)  # nothing is replaced unless every language generated
+        for language in languages:
+            shutil.rmtree(target / OUTPUT[language], ignore_errors=True)
+            shutil.copytree(fresh / OUTPUT[language], target / OUTPUT[language])
     return 0
 
 

@@ -87,6 +87,10 @@ async def redis_space() -> AsyncIterator[tuple[redis.Redis, str]]:
 
 
 SERVICE_PORTS = {"redis": ("Redis", 6379), "postgres": ("PostgreSQL", 5432)}
+TOOLCHAINS = {
+    "go": ("The Go toolchain", ("go", "gofmt", "protoc", "protoc-gen-go", "protoc-gen-go-grpc")),
+    "java": ("The Java toolchain", ("javac", "java", "protoc", "grpc_java_plugin")),
+}
 _unavailable: dict[str, list[str]] = {}
 
 
@@ -101,14 +105,23 @@ def _reachable(port: int) -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Suites marked `redis` or `postgres` need those servers on 127.0.0.1.
+    """Suites marked `redis` or `postgres` need those servers on 127.0.0.1; suites marked
+    `go` or `java` need that toolchain (.ci/run installs them from Debian).
 
     When one is missing they are skipped and named loudly at the end, unless
     AGENTD_REQUIRE_SERVICES=1 (set by .ci/run), where they run and fail.
     """
     import os
+    import shutil
 
     required = os.environ.get("AGENTD_REQUIRE_SERVICES") == "1"
+    for item in items:
+        for marker, (name, commands) in TOOLCHAINS.items():
+            missing = [c for c in commands if shutil.which(c) is None]
+            if item.get_closest_marker(marker) and missing and not required:
+                label = f"{name} ({', '.join(missing)} missing)"
+                _unavailable.setdefault(label, []).append(item.nodeid)
+                item.add_marker(pytest.mark.skip(reason=f"{label}: .ci/run installs it"))
     status = {marker: _reachable(port) for marker, (_, port) in SERVICE_PORTS.items()}
     for item in items:
         for marker, (name, port) in SERVICE_PORTS.items():
@@ -122,7 +135,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for name, nodeids in _unavailable.items():
         terminalreporter.write_sep(
-            "!", f"{name} NOT RUNNING: {len(nodeids)} tests did not run", red=True
+            "!", f"{name} NOT AVAILABLE: {len(nodeids)} tests did not run", red=True
         )
         for nodeid in nodeids:
             terminalreporter.write_line(f"  not run: {nodeid}", red=True)

@@ -1,0 +1,1470 @@
+package dev.agentd.v1;
+
+import static io.grpc.MethodDescriptor.generateFullMethodName;
+
+/**
+ * <pre>
+ * Runs LLM agents and the tools they use.
+ * Every failed call carries a `google.rpc.Status` with a
+ * `google.rpc.ErrorInfo` (domain "agentd", reason from `ErrorReason`) and,
+ * for invalid input, a `google.rpc.BadRequest` listing each field violation.
+ * </pre>
+ */
+@javax.annotation.Generated(
+    value = "by gRPC proto compiler",
+    comments = "Source: agentd/v1/agent_service.proto")
+@io.grpc.stub.annotations.GrpcGenerated
+public final class AgentServiceGrpc {
+
+  private AgentServiceGrpc() {}
+
+  public static final String SERVICE_NAME = "agentd.v1.AgentService";
+
+  // Static method descriptors that strictly reflect the proto.
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ExecuteRequest,
+      dev.agentd.v1.TaskEvent> getExecuteMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "Execute",
+      requestType = dev.agentd.v1.ExecuteRequest.class,
+      responseType = dev.agentd.v1.TaskEvent.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ExecuteRequest,
+      dev.agentd.v1.TaskEvent> getExecuteMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ExecuteRequest, dev.agentd.v1.TaskEvent> getExecuteMethod;
+    if ((getExecuteMethod = AgentServiceGrpc.getExecuteMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getExecuteMethod = AgentServiceGrpc.getExecuteMethod) == null) {
+          AgentServiceGrpc.getExecuteMethod = getExecuteMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ExecuteRequest, dev.agentd.v1.TaskEvent>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "Execute"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ExecuteRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.TaskEvent.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("Execute"))
+              .build();
+        }
+      }
+    }
+    return getExecuteMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ExecuteRequest,
+      dev.agentd.v1.Task> getStartTaskMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "StartTask",
+      requestType = dev.agentd.v1.ExecuteRequest.class,
+      responseType = dev.agentd.v1.Task.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ExecuteRequest,
+      dev.agentd.v1.Task> getStartTaskMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ExecuteRequest, dev.agentd.v1.Task> getStartTaskMethod;
+    if ((getStartTaskMethod = AgentServiceGrpc.getStartTaskMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getStartTaskMethod = AgentServiceGrpc.getStartTaskMethod) == null) {
+          AgentServiceGrpc.getStartTaskMethod = getStartTaskMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ExecuteRequest, dev.agentd.v1.Task>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "StartTask"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ExecuteRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Task.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("StartTask"))
+              .build();
+        }
+      }
+    }
+    return getStartTaskMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.PlanRequest,
+      dev.agentd.v1.PlanResponse> getPlanMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "Plan",
+      requestType = dev.agentd.v1.PlanRequest.class,
+      responseType = dev.agentd.v1.PlanResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.PlanRequest,
+      dev.agentd.v1.PlanResponse> getPlanMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.PlanRequest, dev.agentd.v1.PlanResponse> getPlanMethod;
+    if ((getPlanMethod = AgentServiceGrpc.getPlanMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getPlanMethod = AgentServiceGrpc.getPlanMethod) == null) {
+          AgentServiceGrpc.getPlanMethod = getPlanMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.PlanRequest, dev.agentd.v1.PlanResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "Plan"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.PlanRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.PlanResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("Plan"))
+              .build();
+        }
+      }
+    }
+    return getPlanMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.CallToolRequest,
+      dev.agentd.v1.CallToolResponse> getCallToolMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "CallTool",
+      requestType = dev.agentd.v1.CallToolRequest.class,
+      responseType = dev.agentd.v1.CallToolResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.CallToolRequest,
+      dev.agentd.v1.CallToolResponse> getCallToolMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.CallToolRequest, dev.agentd.v1.CallToolResponse> getCallToolMethod;
+    if ((getCallToolMethod = AgentServiceGrpc.getCallToolMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getCallToolMethod = AgentServiceGrpc.getCallToolMethod) == null) {
+          AgentServiceGrpc.getCallToolMethod = getCallToolMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.CallToolRequest, dev.agentd.v1.CallToolResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "CallTool"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.CallToolRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.CallToolResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("CallTool"))
+              .build();
+        }
+      }
+    }
+    return getCallToolMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.GetTaskRequest,
+      dev.agentd.v1.Task> getGetTaskMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetTask",
+      requestType = dev.agentd.v1.GetTaskRequest.class,
+      responseType = dev.agentd.v1.Task.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.GetTaskRequest,
+      dev.agentd.v1.Task> getGetTaskMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.GetTaskRequest, dev.agentd.v1.Task> getGetTaskMethod;
+    if ((getGetTaskMethod = AgentServiceGrpc.getGetTaskMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getGetTaskMethod = AgentServiceGrpc.getGetTaskMethod) == null) {
+          AgentServiceGrpc.getGetTaskMethod = getGetTaskMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.GetTaskRequest, dev.agentd.v1.Task>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetTask"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.GetTaskRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Task.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("GetTask"))
+              .build();
+        }
+      }
+    }
+    return getGetTaskMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListToolsRequest,
+      dev.agentd.v1.ListToolsResponse> getListToolsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListTools",
+      requestType = dev.agentd.v1.ListToolsRequest.class,
+      responseType = dev.agentd.v1.ListToolsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListToolsRequest,
+      dev.agentd.v1.ListToolsResponse> getListToolsMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListToolsRequest, dev.agentd.v1.ListToolsResponse> getListToolsMethod;
+    if ((getListToolsMethod = AgentServiceGrpc.getListToolsMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getListToolsMethod = AgentServiceGrpc.getListToolsMethod) == null) {
+          AgentServiceGrpc.getListToolsMethod = getListToolsMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListToolsRequest, dev.agentd.v1.ListToolsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListTools"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListToolsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListToolsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ListTools"))
+              .build();
+        }
+      }
+    }
+    return getListToolsMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.CancelTaskRequest,
+      dev.agentd.v1.Task> getCancelTaskMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "CancelTask",
+      requestType = dev.agentd.v1.CancelTaskRequest.class,
+      responseType = dev.agentd.v1.Task.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.CancelTaskRequest,
+      dev.agentd.v1.Task> getCancelTaskMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.CancelTaskRequest, dev.agentd.v1.Task> getCancelTaskMethod;
+    if ((getCancelTaskMethod = AgentServiceGrpc.getCancelTaskMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getCancelTaskMethod = AgentServiceGrpc.getCancelTaskMethod) == null) {
+          AgentServiceGrpc.getCancelTaskMethod = getCancelTaskMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.CancelTaskRequest, dev.agentd.v1.Task>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "CancelTask"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.CancelTaskRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Task.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("CancelTask"))
+              .build();
+        }
+      }
+    }
+    return getCancelTaskMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.StreamTaskEventsRequest,
+      dev.agentd.v1.TaskEvent> getStreamTaskEventsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "StreamTaskEvents",
+      requestType = dev.agentd.v1.StreamTaskEventsRequest.class,
+      responseType = dev.agentd.v1.TaskEvent.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.StreamTaskEventsRequest,
+      dev.agentd.v1.TaskEvent> getStreamTaskEventsMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.StreamTaskEventsRequest, dev.agentd.v1.TaskEvent> getStreamTaskEventsMethod;
+    if ((getStreamTaskEventsMethod = AgentServiceGrpc.getStreamTaskEventsMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getStreamTaskEventsMethod = AgentServiceGrpc.getStreamTaskEventsMethod) == null) {
+          AgentServiceGrpc.getStreamTaskEventsMethod = getStreamTaskEventsMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.StreamTaskEventsRequest, dev.agentd.v1.TaskEvent>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "StreamTaskEvents"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.StreamTaskEventsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.TaskEvent.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("StreamTaskEvents"))
+              .build();
+        }
+      }
+    }
+    return getStreamTaskEventsMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListTasksRequest,
+      dev.agentd.v1.ListTasksResponse> getListTasksMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListTasks",
+      requestType = dev.agentd.v1.ListTasksRequest.class,
+      responseType = dev.agentd.v1.ListTasksResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListTasksRequest,
+      dev.agentd.v1.ListTasksResponse> getListTasksMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListTasksRequest, dev.agentd.v1.ListTasksResponse> getListTasksMethod;
+    if ((getListTasksMethod = AgentServiceGrpc.getListTasksMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getListTasksMethod = AgentServiceGrpc.getListTasksMethod) == null) {
+          AgentServiceGrpc.getListTasksMethod = getListTasksMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListTasksRequest, dev.agentd.v1.ListTasksResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListTasks"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListTasksRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListTasksResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ListTasks"))
+              .build();
+        }
+      }
+    }
+    return getListTasksMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ApproveToolCallRequest,
+      dev.agentd.v1.Task> getApproveToolCallMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ApproveToolCall",
+      requestType = dev.agentd.v1.ApproveToolCallRequest.class,
+      responseType = dev.agentd.v1.Task.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ApproveToolCallRequest,
+      dev.agentd.v1.Task> getApproveToolCallMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ApproveToolCallRequest, dev.agentd.v1.Task> getApproveToolCallMethod;
+    if ((getApproveToolCallMethod = AgentServiceGrpc.getApproveToolCallMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getApproveToolCallMethod = AgentServiceGrpc.getApproveToolCallMethod) == null) {
+          AgentServiceGrpc.getApproveToolCallMethod = getApproveToolCallMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ApproveToolCallRequest, dev.agentd.v1.Task>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ApproveToolCall"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ApproveToolCallRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Task.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ApproveToolCall"))
+              .build();
+        }
+      }
+    }
+    return getApproveToolCallMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListAuditRecordsRequest,
+      dev.agentd.v1.ListAuditRecordsResponse> getListAuditRecordsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListAuditRecords",
+      requestType = dev.agentd.v1.ListAuditRecordsRequest.class,
+      responseType = dev.agentd.v1.ListAuditRecordsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListAuditRecordsRequest,
+      dev.agentd.v1.ListAuditRecordsResponse> getListAuditRecordsMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListAuditRecordsRequest, dev.agentd.v1.ListAuditRecordsResponse> getListAuditRecordsMethod;
+    if ((getListAuditRecordsMethod = AgentServiceGrpc.getListAuditRecordsMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getListAuditRecordsMethod = AgentServiceGrpc.getListAuditRecordsMethod) == null) {
+          AgentServiceGrpc.getListAuditRecordsMethod = getListAuditRecordsMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListAuditRecordsRequest, dev.agentd.v1.ListAuditRecordsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListAuditRecords"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListAuditRecordsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListAuditRecordsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ListAuditRecords"))
+              .build();
+        }
+      }
+    }
+    return getListAuditRecordsMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.CreateGrantRequest,
+      dev.agentd.v1.Grant> getCreateGrantMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "CreateGrant",
+      requestType = dev.agentd.v1.CreateGrantRequest.class,
+      responseType = dev.agentd.v1.Grant.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.CreateGrantRequest,
+      dev.agentd.v1.Grant> getCreateGrantMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.CreateGrantRequest, dev.agentd.v1.Grant> getCreateGrantMethod;
+    if ((getCreateGrantMethod = AgentServiceGrpc.getCreateGrantMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getCreateGrantMethod = AgentServiceGrpc.getCreateGrantMethod) == null) {
+          AgentServiceGrpc.getCreateGrantMethod = getCreateGrantMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.CreateGrantRequest, dev.agentd.v1.Grant>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "CreateGrant"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.CreateGrantRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Grant.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("CreateGrant"))
+              .build();
+        }
+      }
+    }
+    return getCreateGrantMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.RevokeGrantRequest,
+      dev.agentd.v1.Grant> getRevokeGrantMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "RevokeGrant",
+      requestType = dev.agentd.v1.RevokeGrantRequest.class,
+      responseType = dev.agentd.v1.Grant.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.RevokeGrantRequest,
+      dev.agentd.v1.Grant> getRevokeGrantMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.RevokeGrantRequest, dev.agentd.v1.Grant> getRevokeGrantMethod;
+    if ((getRevokeGrantMethod = AgentServiceGrpc.getRevokeGrantMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getRevokeGrantMethod = AgentServiceGrpc.getRevokeGrantMethod) == null) {
+          AgentServiceGrpc.getRevokeGrantMethod = getRevokeGrantMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.RevokeGrantRequest, dev.agentd.v1.Grant>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "RevokeGrant"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.RevokeGrantRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Grant.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("RevokeGrant"))
+              .build();
+        }
+      }
+    }
+    return getRevokeGrantMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListGrantsRequest,
+      dev.agentd.v1.ListGrantsResponse> getListGrantsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListGrants",
+      requestType = dev.agentd.v1.ListGrantsRequest.class,
+      responseType = dev.agentd.v1.ListGrantsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListGrantsRequest,
+      dev.agentd.v1.ListGrantsResponse> getListGrantsMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListGrantsRequest, dev.agentd.v1.ListGrantsResponse> getListGrantsMethod;
+    if ((getListGrantsMethod = AgentServiceGrpc.getListGrantsMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getListGrantsMethod = AgentServiceGrpc.getListGrantsMethod) == null) {
+          AgentServiceGrpc.getListGrantsMethod = getListGrantsMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListGrantsRequest, dev.agentd.v1.ListGrantsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListGrants"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListGrantsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListGrantsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ListGrants"))
+              .build();
+        }
+      }
+    }
+    return getListGrantsMethod;
+  }
+
+  /**
+   * Creates a new async stub that supports all call types for the service
+   */
+  public static AgentServiceStub newStub(io.grpc.Channel channel) {
+    io.grpc.stub.AbstractStub.StubFactory<AgentServiceStub> factory =
+      new io.grpc.stub.AbstractStub.StubFactory<AgentServiceStub>() {
+        @java.lang.Override
+        public AgentServiceStub newStub(io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+          return new AgentServiceStub(channel, callOptions);
+        }
+      };
+    return AgentServiceStub.newStub(factory, channel);
+  }
+
+  /**
+   * Creates a new blocking-style stub that supports unary and streaming output calls on the service
+   */
+  public static AgentServiceBlockingStub newBlockingStub(
+      io.grpc.Channel channel) {
+    io.grpc.stub.AbstractStub.StubFactory<AgentServiceBlockingStub> factory =
+      new io.grpc.stub.AbstractStub.StubFactory<AgentServiceBlockingStub>() {
+        @java.lang.Override
+        public AgentServiceBlockingStub newStub(io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+          return new AgentServiceBlockingStub(channel, callOptions);
+        }
+      };
+    return AgentServiceBlockingStub.newStub(factory, channel);
+  }
+
+  /**
+   * Creates a new ListenableFuture-style stub that supports unary calls on the service
+   */
+  public static AgentServiceFutureStub newFutureStub(
+      io.grpc.Channel channel) {
+    io.grpc.stub.AbstractStub.StubFactory<AgentServiceFutureStub> factory =
+      new io.grpc.stub.AbstractStub.StubFactory<AgentServiceFutureStub>() {
+        @java.lang.Override
+        public AgentServiceFutureStub newStub(io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+          return new AgentServiceFutureStub(channel, callOptions);
+        }
+      };
+    return AgentServiceFutureStub.newStub(factory, channel);
+  }
+
+  /**
+   * <pre>
+   * Runs LLM agents and the tools they use.
+   * Every failed call carries a `google.rpc.Status` with a
+   * `google.rpc.ErrorInfo` (domain "agentd", reason from `ErrorReason`) and,
+   * for invalid input, a `google.rpc.BadRequest` listing each field violation.
+   * </pre>
+   */
+  public static abstract class AgentServiceImplBase implements io.grpc.BindableService {
+
+    /**
+     * <pre>
+     * Starts a task and streams its events until the task ends. The first
+     * event carries the new task's id; a client that loses the stream resumes
+     * it with StreamTaskEvents. The call's deadline bounds this stream only:
+     * the task keeps running after it passes (unless `cancel_on_disconnect`);
+     * the task's own time limit is `ExecuteRequest.timeout`. A stream silent
+     * for AGENTD_HEARTBEAT_SECONDS receives a heartbeat (see TaskEvent).
+     * </pre>
+     */
+    public void execute(dev.agentd.v1.ExecuteRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.TaskEvent> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getExecuteMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Starts a task and returns it at once (PENDING), with no stream attached:
+     * the same validation, idempotency and admission as Execute. Follow it
+     * with StreamTaskEvents (from sequence 0 for the whole log) or poll
+     * GetTask.
+     * </pre>
+     */
+    public void startTask(dev.agentd.v1.ExecuteRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getStartTaskMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Runs the planner only and returns the plan it would follow.
+     * </pre>
+     */
+    public void plan(dev.agentd.v1.PlanRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.PlanResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getPlanMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Calls one tool directly, with the caller's permissions.
+     * </pre>
+     */
+    public void callTool(dev.agentd.v1.CallToolRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.CallToolResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getCallToolMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Returns a task's current state.
+     * </pre>
+     */
+    public void getTask(dev.agentd.v1.GetTaskRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetTaskMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Lists the tools the caller may use.
+     * </pre>
+     */
+    public void listTools(dev.agentd.v1.ListToolsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListToolsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListToolsMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Cancels a running task and returns its final state.
+     * </pre>
+     */
+    public void cancelTask(dev.agentd.v1.CancelTaskRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getCancelTaskMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Replays a task's events after `after_sequence`, then follows the task
+     * live until it ends.
+     * </pre>
+     */
+    public void streamTaskEvents(dev.agentd.v1.StreamTaskEventsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.TaskEvent> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getStreamTaskEventsMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Lists the caller's tasks, newest first, page by page.
+     * </pre>
+     */
+    public void listTasks(dev.agentd.v1.ListTasksRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListTasksResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListTasksMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Decides on a tool call that waits for a human's approval (the task is
+     * INPUT_REQUIRED and announced it with an `approval_requested` event):
+     * approve it, reject it, or approve it with edited arguments. Needs one of
+     * the server's approver roles; returns the task's state after the decision.
+     * </pre>
+     */
+    public void approveToolCall(dev.agentd.v1.ApproveToolCallRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getApproveToolCallMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Lists audit records of the caller's tenant, oldest first, page by page.
+     * Needs the auditor or admin role.
+     * </pre>
+     */
+    public void listAuditRecords(dev.agentd.v1.ListAuditRecordsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListAuditRecordsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListAuditRecordsMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Grants a principal or a role of the caller's tenant a level on tools
+     * (admin role). Takes effect on this replica at once, on the others
+     * within AGENTD_GRANTS_REFRESH_SECONDS.
+     * </pre>
+     */
+    public void createGrant(dev.agentd.v1.CreateGrantRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Grant> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getCreateGrantMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Revokes a grant of the caller's tenant (admin role); returns it revoked.
+     * </pre>
+     */
+    public void revokeGrant(dev.agentd.v1.RevokeGrantRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Grant> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getRevokeGrantMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Lists the grants of the caller's tenant, oldest first (admin role).
+     * </pre>
+     */
+    public void listGrants(dev.agentd.v1.ListGrantsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListGrantsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListGrantsMethod(), responseObserver);
+    }
+
+    @java.lang.Override public final io.grpc.ServerServiceDefinition bindService() {
+      return io.grpc.ServerServiceDefinition.builder(getServiceDescriptor())
+          .addMethod(
+            getExecuteMethod(),
+            io.grpc.stub.ServerCalls.asyncServerStreamingCall(
+              new MethodHandlers<
+                dev.agentd.v1.ExecuteRequest,
+                dev.agentd.v1.TaskEvent>(
+                  this, METHODID_EXECUTE)))
+          .addMethod(
+            getStartTaskMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ExecuteRequest,
+                dev.agentd.v1.Task>(
+                  this, METHODID_START_TASK)))
+          .addMethod(
+            getPlanMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.PlanRequest,
+                dev.agentd.v1.PlanResponse>(
+                  this, METHODID_PLAN)))
+          .addMethod(
+            getCallToolMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.CallToolRequest,
+                dev.agentd.v1.CallToolResponse>(
+                  this, METHODID_CALL_TOOL)))
+          .addMethod(
+            getGetTaskMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.GetTaskRequest,
+                dev.agentd.v1.Task>(
+                  this, METHODID_GET_TASK)))
+          .addMethod(
+            getListToolsMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListToolsRequest,
+                dev.agentd.v1.ListToolsResponse>(
+                  this, METHODID_LIST_TOOLS)))
+          .addMethod(
+            getCancelTaskMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.CancelTaskRequest,
+                dev.agentd.v1.Task>(
+                  this, METHODID_CANCEL_TASK)))
+          .addMethod(
+            getStreamTaskEventsMethod(),
+            io.grpc.stub.ServerCalls.asyncServerStreamingCall(
+              new MethodHandlers<
+                dev.agentd.v1.StreamTaskEventsRequest,
+                dev.agentd.v1.TaskEvent>(
+                  this, METHODID_STREAM_TASK_EVENTS)))
+          .addMethod(
+            getListTasksMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListTasksRequest,
+                dev.agentd.v1.ListTasksResponse>(
+                  this, METHODID_LIST_TASKS)))
+          .addMethod(
+            getApproveToolCallMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ApproveToolCallRequest,
+                dev.agentd.v1.Task>(
+                  this, METHODID_APPROVE_TOOL_CALL)))
+          .addMethod(
+            getListAuditRecordsMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListAuditRecordsRequest,
+                dev.agentd.v1.ListAuditRecordsResponse>(
+                  this, METHODID_LIST_AUDIT_RECORDS)))
+          .addMethod(
+            getCreateGrantMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.CreateGrantRequest,
+                dev.agentd.v1.Grant>(
+                  this, METHODID_CREATE_GRANT)))
+          .addMethod(
+            getRevokeGrantMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.RevokeGrantRequest,
+                dev.agentd.v1.Grant>(
+                  this, METHODID_REVOKE_GRANT)))
+          .addMethod(
+            getListGrantsMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListGrantsRequest,
+                dev.agentd.v1.ListGrantsResponse>(
+                  this, METHODID_LIST_GRANTS)))
+          .build();
+    }
+  }
+
+  /**
+   * <pre>
+   * Runs LLM agents and the tools they use.
+   * Every failed call carries a `google.rpc.Status` with a
+   * `google.rpc.ErrorInfo` (domain "agentd", reason from `ErrorReason`) and,
+   * for invalid input, a `google.rpc.BadRequest` listing each field violation.
+   * </pre>
+   */
+  public static final class AgentServiceStub extends io.grpc.stub.AbstractAsyncStub<AgentServiceStub> {
+    private AgentServiceStub(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected AgentServiceStub build(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      return new AgentServiceStub(channel, callOptions);
+    }
+
+    /**
+     * <pre>
+     * Starts a task and streams its events until the task ends. The first
+     * event carries the new task's id; a client that loses the stream resumes
+     * it with StreamTaskEvents. The call's deadline bounds this stream only:
+     * the task keeps running after it passes (unless `cancel_on_disconnect`);
+     * the task's own time limit is `ExecuteRequest.timeout`. A stream silent
+     * for AGENTD_HEARTBEAT_SECONDS receives a heartbeat (see TaskEvent).
+     * </pre>
+     */
+    public void execute(dev.agentd.v1.ExecuteRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.TaskEvent> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncServerStreamingCall(
+          getChannel().newCall(getExecuteMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Starts a task and returns it at once (PENDING), with no stream attached:
+     * the same validation, idempotency and admission as Execute. Follow it
+     * with StreamTaskEvents (from sequence 0 for the whole log) or poll
+     * GetTask.
+     * </pre>
+     */
+    public void startTask(dev.agentd.v1.ExecuteRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getStartTaskMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Runs the planner only and returns the plan it would follow.
+     * </pre>
+     */
+    public void plan(dev.agentd.v1.PlanRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.PlanResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getPlanMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Calls one tool directly, with the caller's permissions.
+     * </pre>
+     */
+    public void callTool(dev.agentd.v1.CallToolRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.CallToolResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getCallToolMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Returns a task's current state.
+     * </pre>
+     */
+    public void getTask(dev.agentd.v1.GetTaskRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetTaskMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Lists the tools the caller may use.
+     * </pre>
+     */
+    public void listTools(dev.agentd.v1.ListToolsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListToolsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListToolsMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Cancels a running task and returns its final state.
+     * </pre>
+     */
+    public void cancelTask(dev.agentd.v1.CancelTaskRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getCancelTaskMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Replays a task's events after `after_sequence`, then follows the task
+     * live until it ends.
+     * </pre>
+     */
+    public void streamTaskEvents(dev.agentd.v1.StreamTaskEventsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.TaskEvent> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncServerStreamingCall(
+          getChannel().newCall(getStreamTaskEventsMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Lists the caller's tasks, newest first, page by page.
+     * </pre>
+     */
+    public void listTasks(dev.agentd.v1.ListTasksRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListTasksResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListTasksMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Decides on a tool call that waits for a human's approval (the task is
+     * INPUT_REQUIRED and announced it with an `approval_requested` event):
+     * approve it, reject it, or approve it with edited arguments. Needs one of
+     * the server's approver roles; returns the task's state after the decision.
+     * </pre>
+     */
+    public void approveToolCall(dev.agentd.v1.ApproveToolCallRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getApproveToolCallMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Lists audit records of the caller's tenant, oldest first, page by page.
+     * Needs the auditor or admin role.
+     * </pre>
+     */
+    public void listAuditRecords(dev.agentd.v1.ListAuditRecordsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListAuditRecordsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListAuditRecordsMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Grants a principal or a role of the caller's tenant a level on tools
+     * (admin role). Takes effect on this replica at once, on the others
+     * within AGENTD_GRANTS_REFRESH_SECONDS.
+     * </pre>
+     */
+    public void createGrant(dev.agentd.v1.CreateGrantRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Grant> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getCreateGrantMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Revokes a grant of the caller's tenant (admin role); returns it revoked.
+     * </pre>
+     */
+    public void revokeGrant(dev.agentd.v1.RevokeGrantRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Grant> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getRevokeGrantMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Lists the grants of the caller's tenant, oldest first (admin role).
+     * </pre>
+     */
+    public void listGrants(dev.agentd.v1.ListGrantsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListGrantsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListGrantsMethod(), getCallOptions()), request, responseObserver);
+    }
+  }
+
+  /**
+   * <pre>
+   * Runs LLM agents and the tools they use.
+   * Every failed call carries a `google.rpc.Status` with a
+   * `google.rpc.ErrorInfo` (domain "agentd", reason from `ErrorReason`) and,
+   * for invalid input, a `google.rpc.BadRequest` listing each field violation.
+   * </pre>
+   */
+  public static final class AgentServiceBlockingStub extends io.grpc.stub.AbstractBlockingStub<AgentServiceBlockingStub> {
+    private AgentServiceBlockingStub(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected AgentServiceBlockingStub build(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      return new AgentServiceBlockingStub(channel, callOptions);
+    }
+
+    /**
+     * <pre>
+     * Starts a task and streams its events until the task ends. The first
+     * event carries the new task's id; a client that loses the stream resumes
+     * it with StreamTaskEvents. The call's deadline bounds this stream only:
+     * the task keeps running after it passes (unless `cancel_on_disconnect`);
+     * the task's own time limit is `ExecuteRequest.timeout`. A stream silent
+     * for AGENTD_HEARTBEAT_SECONDS receives a heartbeat (see TaskEvent).
+     * </pre>
+     */
+    public java.util.Iterator<dev.agentd.v1.TaskEvent> execute(
+        dev.agentd.v1.ExecuteRequest request) {
+      return io.grpc.stub.ClientCalls.blockingServerStreamingCall(
+          getChannel(), getExecuteMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Starts a task and returns it at once (PENDING), with no stream attached:
+     * the same validation, idempotency and admission as Execute. Follow it
+     * with StreamTaskEvents (from sequence 0 for the whole log) or poll
+     * GetTask.
+     * </pre>
+     */
+    public dev.agentd.v1.Task startTask(dev.agentd.v1.ExecuteRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getStartTaskMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Runs the planner only and returns the plan it would follow.
+     * </pre>
+     */
+    public dev.agentd.v1.PlanResponse plan(dev.agentd.v1.PlanRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getPlanMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Calls one tool directly, with the caller's permissions.
+     * </pre>
+     */
+    public dev.agentd.v1.CallToolResponse callTool(dev.agentd.v1.CallToolRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getCallToolMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Returns a task's current state.
+     * </pre>
+     */
+    public dev.agentd.v1.Task getTask(dev.agentd.v1.GetTaskRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetTaskMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Lists the tools the caller may use.
+     * </pre>
+     */
+    public dev.agentd.v1.ListToolsResponse listTools(dev.agentd.v1.ListToolsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListToolsMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Cancels a running task and returns its final state.
+     * </pre>
+     */
+    public dev.agentd.v1.Task cancelTask(dev.agentd.v1.CancelTaskRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getCancelTaskMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Replays a task's events after `after_sequence`, then follows the task
+     * live until it ends.
+     * </pre>
+     */
+    public java.util.Iterator<dev.agentd.v1.TaskEvent> streamTaskEvents(
+        dev.agentd.v1.StreamTaskEventsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingServerStreamingCall(
+          getChannel(), getStreamTaskEventsMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Lists the caller's tasks, newest first, page by page.
+     * </pre>
+     */
+    public dev.agentd.v1.ListTasksResponse listTasks(dev.agentd.v1.ListTasksRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListTasksMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Decides on a tool call that waits for a human's approval (the task is
+     * INPUT_REQUIRED and announced it with an `approval_requested` event):
+     * approve it, reject it, or approve it with edited arguments. Needs one of
+     * the server's approver roles; returns the task's state after the decision.
+     * </pre>
+     */
+    public dev.agentd.v1.Task approveToolCall(dev.agentd.v1.ApproveToolCallRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getApproveToolCallMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Lists audit records of the caller's tenant, oldest first, page by page.
+     * Needs the auditor or admin role.
+     * </pre>
+     */
+    public dev.agentd.v1.ListAuditRecordsResponse listAuditRecords(dev.agentd.v1.ListAuditRecordsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListAuditRecordsMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Grants a principal or a role of the caller's tenant a level on tools
+     * (admin role). Takes effect on this replica at once, on the others
+     * within AGENTD_GRANTS_REFRESH_SECONDS.
+     * </pre>
+     */
+    public dev.agentd.v1.Grant createGrant(dev.agentd.v1.CreateGrantRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getCreateGrantMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Revokes a grant of the caller's tenant (admin role); returns it revoked.
+     * </pre>
+     */
+    public dev.agentd.v1.Grant revokeGrant(dev.agentd.v1.RevokeGrantRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getRevokeGrantMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Lists the grants of the caller's tenant, oldest first (admin role).
+     * </pre>
+     */
+    public dev.agentd.v1.ListGrantsResponse listGrants(dev.agentd.v1.ListGrantsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListGrantsMethod(), getCallOptions(), request);
+    }
+  }
+
+  /**
+   * <pre>
+   * Runs LLM agents and the tools they use.
+   * Every failed call carries a `google.rpc.Status` with a
+   * `google.rpc.ErrorInfo` (domain "agentd", reason from `ErrorReason`) and,
+   * for invalid input, a `google.rpc.BadRequest` listing each field violation.
+   * </pre>
+   */
+  public static final class AgentServiceFutureStub extends io.grpc.stub.AbstractFutureStub<AgentServiceFutureStub> {
+    private AgentServiceFutureStub(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected AgentServiceFutureStub build(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      return new AgentServiceFutureStub(channel, callOptions);
+    }
+
+    /**
+     * <pre>
+     * Starts a task and returns it at once (PENDING), with no stream attached:
+     * the same validation, idempotency and admission as Execute. Follow it
+     * with StreamTaskEvents (from sequence 0 for the whole log) or poll
+     * GetTask.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Task> startTask(
+        dev.agentd.v1.ExecuteRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getStartTaskMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Runs the planner only and returns the plan it would follow.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.PlanResponse> plan(
+        dev.agentd.v1.PlanRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getPlanMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Calls one tool directly, with the caller's permissions.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.CallToolResponse> callTool(
+        dev.agentd.v1.CallToolRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getCallToolMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Returns a task's current state.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Task> getTask(
+        dev.agentd.v1.GetTaskRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetTaskMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Lists the tools the caller may use.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListToolsResponse> listTools(
+        dev.agentd.v1.ListToolsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListToolsMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Cancels a running task and returns its final state.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Task> cancelTask(
+        dev.agentd.v1.CancelTaskRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getCancelTaskMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Lists the caller's tasks, newest first, page by page.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListTasksResponse> listTasks(
+        dev.agentd.v1.ListTasksRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListTasksMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Decides on a tool call that waits for a human's approval (the task is
+     * INPUT_REQUIRED and announced it with an `approval_requested` event):
+     * approve it, reject it, or approve it with edited arguments. Needs one of
+     * the server's approver roles; returns the task's state after the decision.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Task> approveToolCall(
+        dev.agentd.v1.ApproveToolCallRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getApproveToolCallMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Lists audit records of the caller's tenant, oldest first, page by page.
+     * Needs the auditor or admin role.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListAuditRecordsResponse> listAuditRecords(
+        dev.agentd.v1.ListAuditRecordsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListAuditRecordsMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Grants a principal or a role of the caller's tenant a level on tools
+     * (admin role). Takes effect on this replica at once, on the others
+     * within AGENTD_GRANTS_REFRESH_SECONDS.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Grant> createGrant(
+        dev.agentd.v1.CreateGrantRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getCreateGrantMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Revokes a grant of the caller's tenant (admin role); returns it revoked.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Grant> revokeGrant(
+        dev.agentd.v1.RevokeGrantRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getRevokeGrantMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Lists the grants of the caller's tenant, oldest first (admin role).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListGrantsResponse> listGrants(
+        dev.agentd.v1.ListGrantsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListGrantsMethod(), getCallOptions()), request);
+    }
+  }
+
+  private static final int METHODID_EXECUTE = 0;
+  private static final int METHODID_START_TASK = 1;
+  private static final int METHODID_PLAN = 2;
+  private static final int METHODID_CALL_TOOL = 3;
+  private static final int METHODID_GET_TASK = 4;
+  private static final int METHODID_LIST_TOOLS = 5;
+  private static final int METHODID_CANCEL_TASK = 6;
+  private static final int METHODID_STREAM_TASK_EVENTS = 7;
+  private static final int METHODID_LIST_TASKS = 8;
+  private static final int METHODID_APPROVE_TOOL_CALL = 9;
+  private static final int METHODID_LIST_AUDIT_RECORDS = 10;
+  private static final int METHODID_CREATE_GRANT = 11;
+  private static final int METHODID_REVOKE_GRANT = 12;
+  private static final int METHODID_LIST_GRANTS = 13;
+
+  private static final class MethodHandlers<Req, Resp> implements
+      io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
+      io.grpc.stub.ServerCalls.ServerStreamingMethod<Req, Resp>,
+      io.grpc.stub.ServerCalls.ClientStreamingMethod<Req, Resp>,
+      io.grpc.stub.ServerCalls.BidiStreamingMethod<Req, Resp> {
+    private final AgentServiceImplBase serviceImpl;
+    private final int methodId;
+
+    MethodHandlers(AgentServiceImplBase serviceImpl, int methodId) {
+      this.serviceImpl = serviceImpl;
+      this.methodId = methodId;
+    }
+
+    @java.lang.Override
+    @java.lang.SuppressWarnings("unchecked")
+    public void invoke(Req request, io.grpc.stub.StreamObserver<Resp> responseObserver) {
+      switch (methodId) {
+        case METHODID_EXECUTE:
+          serviceImpl.execute((dev.agentd.v1.ExecuteRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.TaskEvent>) responseObserver);
+          break;
+        case METHODID_START_TASK:
+          serviceImpl.startTask((dev.agentd.v1.ExecuteRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Task>) responseObserver);
+          break;
+        case METHODID_PLAN:
+          serviceImpl.plan((dev.agentd.v1.PlanRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.PlanResponse>) responseObserver);
+          break;
+        case METHODID_CALL_TOOL:
+          serviceImpl.callTool((dev.agentd.v1.CallToolRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.CallToolResponse>) responseObserver);
+          break;
+        case METHODID_GET_TASK:
+          serviceImpl.getTask((dev.agentd.v1.GetTaskRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Task>) responseObserver);
+          break;
+        case METHODID_LIST_TOOLS:
+          serviceImpl.listTools((dev.agentd.v1.ListToolsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListToolsResponse>) responseObserver);
+          break;
+        case METHODID_CANCEL_TASK:
+          serviceImpl.cancelTask((dev.agentd.v1.CancelTaskRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Task>) responseObserver);
+          break;
+        case METHODID_STREAM_TASK_EVENTS:
+          serviceImpl.streamTaskEvents((dev.agentd.v1.StreamTaskEventsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.TaskEvent>) responseObserver);
+          break;
+        case METHODID_LIST_TASKS:
+          serviceImpl.listTasks((dev.agentd.v1.ListTasksRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListTasksResponse>) responseObserver);
+          break;
+        case METHODID_APPROVE_TOOL_CALL:
+          serviceImpl.approveToolCall((dev.agentd.v1.ApproveToolCallRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Task>) responseObserver);
+          break;
+        case METHODID_LIST_AUDIT_RECORDS:
+          serviceImpl.listAuditRecords((dev.agentd.v1.ListAuditRecordsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListAuditRecordsResponse>) responseObserver);
+          break;
+        case METHODID_CREATE_GRANT:
+          serviceImpl.createGrant((dev.agentd.v1.CreateGrantRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Grant>) responseObserver);
+          break;
+        case METHODID_REVOKE_GRANT:
+          serviceImpl.revokeGrant((dev.agentd.v1.RevokeGrantRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Grant>) responseObserver);
+          break;
+        case METHODID_LIST_GRANTS:
+          serviceImpl.listGrants((dev.agentd.v1.ListGrantsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListGrantsResponse>) responseObserver);
+          break;
+        default:
+          throw new AssertionError();
+      }
+    }
+
+    @java.lang.Override
+    @java.lang.SuppressWarnings("unchecked")
+    public io.grpc.stub.StreamObserver<Req> invoke(
+        io.grpc.stub.StreamObserver<Resp> responseObserver) {
+      switch (methodId) {
+        default:
+          throw new AssertionError();
+      }
+    }
+  }
+
+  private static abstract class AgentServiceBaseDescriptorSupplier
+      implements io.grpc.protobuf.ProtoFileDescriptorSupplier, io.grpc.protobuf.ProtoServiceDescriptorSupplier {
+    AgentServiceBaseDescriptorSupplier() {}
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.FileDescriptor getFileDescriptor() {
+      return dev.agentd.v1.AgentServiceProto.getDescriptor();
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.ServiceDescriptor getServiceDescriptor() {
+      return getFileDescriptor().findServiceByName("AgentService");
+    }
+  }
+
+  private static final class AgentServiceFileDescriptorSupplier
+      extends AgentServiceBaseDescriptorSupplier {
+    AgentServiceFileDescriptorSupplier() {}
+  }
+
+  private static final class AgentServiceMethodDescriptorSupplier
+      extends AgentServiceBaseDescriptorSupplier
+      implements io.grpc.protobuf.ProtoMethodDescriptorSupplier {
+    private final String methodName;
+
+    AgentServiceMethodDescriptorSupplier(String methodName) {
+      this.methodName = methodName;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.MethodDescriptor getMethodDescriptor() {
+      return getServiceDescriptor().findMethodByName(methodName);
+    }
+  }
+
+  private static volatile io.grpc.ServiceDescriptor serviceDescriptor;
+
+  public static io.grpc.ServiceDescriptor getServiceDescriptor() {
+    io.grpc.ServiceDescriptor result = serviceDescriptor;
+    if (result == null) {
+      synchronized (AgentServiceGrpc.class) {
+        result = serviceDescriptor;
+        if (result == null) {
+          serviceDescriptor = result = io.grpc.ServiceDescriptor.newBuilder(SERVICE_NAME)
+              .setSchemaDescriptor(new AgentServiceFileDescriptorSupplier())
+              .addMethod(getExecuteMethod())
+              .addMethod(getStartTaskMethod())
+              .addMethod(getPlanMethod())
+              .addMethod(getCallToolMethod())
+              .addMethod(getGetTaskMethod())
+              .addMethod(getListToolsMethod())
+              .addMethod(getCancelTaskMethod())
+              .addMethod(getStreamTaskEventsMethod())
+              .addMethod(getListTasksMethod())
+              .addMethod(getApproveToolCallMethod())
+              .addMethod(getListAuditRecordsMethod())
+              .addMethod(getCreateGrantMethod())
+              .addMethod(getRevokeGrantMethod())
+              .addMethod(getListGrantsMethod())
+              .build();
+        }
+      }
+    }
+    return result;
+  }
+}
