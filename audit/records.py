@@ -24,6 +24,8 @@ class RpcRecord:
     request_digest: str
     """SHA-256 of the request message as received; empty for streamed requests."""
     task_id: str = ""
+    via: str = ""
+    """The gateway that called on the principal's behalf, if one did."""
 
 
 class RpcAuditSink(Protocol):

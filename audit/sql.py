@@ -41,6 +41,7 @@ class SqlRpcAuditLog:
                 "trace_id": record.trace_id,
                 "request_digest": record.request_digest,
                 "task_id": record.task_id,
+                "via": record.via,
             },
         )
 
@@ -102,4 +103,5 @@ def rpc_from_row(row: Any) -> RpcRecord:
         trace_id=row["trace_id"],
         request_digest=row["request_digest"],
         task_id=row["task_id"],
+        via=row["via"],
     )

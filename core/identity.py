@@ -22,6 +22,9 @@ class Principal:
     """The tenant whose data the caller may see."""
     roles: tuple[str, ...] = ()
     """Roles granted to the caller."""
+    via: str = ""
+    """The gateway that asserted this caller's identity (`auth.delegation`); empty when
+    the caller authenticated itself."""
 
 
 ANONYMOUS = Principal(id="anonymous", tenant="default")

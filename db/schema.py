@@ -135,6 +135,7 @@ rpc_audit = Table(
     Column("trace_id", String(32), nullable=False),
     Column("request_digest", String(64), nullable=False),
     Column("task_id", String(64), nullable=False),
+    Column("via", String(128), nullable=False, server_default=""),
     Index("ix_rpc_audit_tenant_time", "tenant", "time"),
 )
 """One row per RPC served (streams when they end), refused ones included."""

@@ -39,7 +39,7 @@ from server.builders import (
     engine_config,
 )
 from server.interceptors.audit import AuditInterceptor
-from server.interceptors.auth import AuthInterceptor
+from server.interceptors.auth import AnonymousInterceptor, AuthInterceptor
 from server.interceptors.decoding import DecodingInterceptor
 from server.interceptors.draining import DrainingInterceptor
 from server.interceptors.metrics import MetricsInterceptor
@@ -148,11 +148,17 @@ class AgentdServer:
             MetricsInterceptor(),
             audit,
         ]
-        if authenticator is not None:
+        if authenticator is None:
+            interceptors.append(
+                AnonymousInterceptor(settings.anonymous_roles, settings.gateway_roles)
+            )
+        else:
             rate = settings.failure_throttle_rate
             throttle = FailureThrottle(rate) if rate is not None else None
             interceptors.append(
-                AuthInterceptor(authenticator, settings.auth_public_methods, throttle)
+                AuthInterceptor(
+                    authenticator, settings.auth_public_methods, throttle, settings.gateway_roles
+                )
             )
         interceptors.append(RateLimitInterceptor(*build_rate_limiters(settings, live)))
         interceptors.append(DecodingInterceptor())
@@ -260,7 +266,10 @@ async def _announce_auth(running: AgentdServer) -> None:
     make a development key and its grant, once."""
     settings = running.settings
     if settings.auth == "off":
-        log.warning("authentication is OFF (AGENTD_AUTH=off): every caller is anonymous")
+        log.warning(
+            "authentication is OFF (AGENTD_AUTH=off): every caller is anonymous",
+            roles=settings.anonymous_roles,
+        )
         return
     keys = await running.keys.list()
     if any(key.active for key in keys):

@@ -53,6 +53,7 @@ def rpc_record_to_proto(record: RpcRecord) -> audit_pb2.AuditRecord:
             trace_id=record.trace_id,
             request_digest=record.request_digest,
             task_id=record.task_id,
+            via=record.via,
         )
     )
 

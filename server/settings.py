@@ -195,6 +195,16 @@ class Settings(BaseSettings):
     auth: Literal["on", "off"] = Field(
         "on", description="'off' lets every caller in as the anonymous principal (logs a warning)"
     )
+    gateway_roles: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["gateway"],
+        description="comma-separated roles that may name the end user they call for "
+        "(header agentd-on-behalf-of)",
+    )
+    anonymous_roles: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["approver", "auditor"],
+        description="with AGENTD_AUTH=off: the roles every (anonymous) caller holds, so that "
+        "someone can approve tool calls and read the audit log",
+    )
     auth_public_methods: Annotated[list[str], NoDecode] = Field(
         default_factory=lambda: ["/grpc.health.v1.Health/", "/grpc.reflection."],
         description="comma-separated method prefixes callable without credentials",
@@ -257,6 +267,8 @@ class Settings(BaseSettings):
         "auth_public_methods",
         "approval_tools",
         "approver_roles",
+        "anonymous_roles",
+        "gateway_roles",
         "auditor_roles",
         "grant_admin_roles",
         mode="before",

@@ -125,6 +125,7 @@ class AuditInterceptor(AroundInterceptor):
                     trace_id=current_trace_id() or new_trace_id(),
                     request_digest=request_digest(request),
                     task_id=facts.task_id,
+                    via=principal.via,
                 )
                 try:
                     await self._write(entry)

@@ -24,8 +24,9 @@ from typing import Any
 import structlog
 
 from auth.authenticator import Authenticator
+from auth.delegation import acting_for
 from auth.throttle import FailureThrottle, peer_address
-from core.errors import RateLimitedError, UnauthenticatedError
+from core.errors import AgentdError, RateLimitedError, UnauthenticatedError
 from core.identity import ANONYMOUS, Principal
 from server.interceptors.wrapping import Around, AroundInterceptor, Context
 from server.status import abort
@@ -53,14 +54,39 @@ def current_principal() -> Principal:
     return _PRINCIPAL.get()
 
 
+class AnonymousInterceptor(AroundInterceptor):
+    """With auth off: every caller is the anonymous principal of the default tenant,
+    holding `roles` (so that someone can approve tool calls on a development server)."""
+
+    def __init__(self, roles: Sequence[str], gateway_roles: Sequence[str] = ()) -> None:
+        super().__init__()
+        self._principal = Principal(ANONYMOUS.id, ANONYMOUS.tenant, tuple(roles))
+        self._gateway_roles = tuple(gateway_roles)
+
+    def around_for(self, method: str) -> Around | None:
+        return self._anonymous if self._principal.roles else None
+
+    @asynccontextmanager
+    async def _anonymous(self, request: Any, context: Context) -> AsyncIterator[None]:
+        metadata: Any = context.invocation_metadata()
+        try:
+            principal = acting_for(self._principal, metadata, self._gateway_roles)
+        except AgentdError as error:
+            await abort(context, error)
+        _PRINCIPAL.set(principal)
+        yield
+
+
 class AuthInterceptor(AroundInterceptor):
     def __init__(
         self,
         authenticator: Authenticator,
         public_methods: Sequence[str] = PUBLIC_METHODS,
         throttle: FailureThrottle | None = None,
+        gateway_roles: Sequence[str] = ("gateway",),
     ) -> None:
         super().__init__()
+        self._gateway_roles = tuple(gateway_roles)
         self._authenticator = authenticator
         self._public = tuple(public_methods)
         self._throttle = throttle
@@ -101,7 +127,14 @@ class AuthInterceptor(AroundInterceptor):
                     self._throttle.refused(peer)
                 await abort(context, error)
         _PRINCIPAL.set(principal)
+        try:
+            principal = acting_for(principal, metadata, self._gateway_roles)
+        except AgentdError as error:
+            await abort(context, error)
+        _PRINCIPAL.set(principal)
         structlog.contextvars.bind_contextvars(principal=principal.id, tenant=principal.tenant)
+        if principal.via:
+            structlog.contextvars.bind_contextvars(via=principal.via)
         yield
 
     def _note_throttled(self, peer: str) -> None:

@@ -59,6 +59,7 @@ class RpcAuditRecord(_message.Message):
     TRACE_ID_FIELD_NUMBER: _builtins.int
     REQUEST_DIGEST_FIELD_NUMBER: _builtins.int
     TASK_ID_FIELD_NUMBER: _builtins.int
+    VIA_FIELD_NUMBER: _builtins.int
     principal_id: _builtins.str
     """Who called ("unauthenticated" when credentials were refused)."""
     tenant: _builtins.str
@@ -73,6 +74,10 @@ class RpcAuditRecord(_message.Message):
     """SHA-256 of the request message as received."""
     task_id: _builtins.str
     """The task the call concerned, when it named one."""
+    via: _builtins.str
+    """The gateway that called on the principal's behalf (header
+    `agentd-on-behalf-of`), if one did.
+    """
     @_builtins.property
     def time(self) -> _timestamp_pb2.Timestamp:
         """When the call arrived."""
@@ -93,10 +98,11 @@ class RpcAuditRecord(_message.Message):
         trace_id: _builtins.str = ...,
         request_digest: _builtins.str = ...,
         task_id: _builtins.str = ...,
+        via: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["duration", b"duration", "time", b"time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "duration", b"duration", "method", b"method", "principal_id", b"principal_id", "request_digest", b"request_digest", "task_id", b"task_id", "tenant", b"tenant", "time", b"time", "trace_id", b"trace_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "duration", b"duration", "method", b"method", "principal_id", b"principal_id", "request_digest", b"request_digest", "task_id", b"task_id", "tenant", b"tenant", "time", b"time", "trace_id", b"trace_id", "via", b"via"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

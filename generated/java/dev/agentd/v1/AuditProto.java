@@ -41,30 +41,30 @@ public final class AuditProto {
       "\n\025agentd/v1/audit.proto\022\tagentd.v1\032\036goog" +
       "le/protobuf/duration.proto\032\034google/proto" +
       "buf/struct.proto\032\037google/protobuf/timest" +
-      "amp.proto\"\346\001\n\016RpcAuditRecord\022(\n\004time\030\001 \001" +
+      "amp.proto\"\363\001\n\016RpcAuditRecord\022(\n\004time\030\001 \001" +
       "(\0132\032.google.protobuf.Timestamp\022\024\n\014princi" +
       "pal_id\030\002 \001(\t\022\016\n\006tenant\030\003 \001(\t\022\016\n\006method\030\004" +
       " \001(\t\022\014\n\004code\030\005 \001(\t\022+\n\010duration\030\006 \001(\0132\031.g" +
       "oogle.protobuf.Duration\022\020\n\010trace_id\030\007 \001(" +
       "\t\022\026\n\016request_digest\030\010 \001(\t\022\017\n\007task_id\030\t \001" +
-      "(\t\"\216\003\n\023ToolCallAuditRecord\022\017\n\007call_id\030\001 " +
-      "\001(\t\022(\n\004time\030\002 \001(\0132\032.google.protobuf.Time" +
-      "stamp\022\024\n\014principal_id\030\003 \001(\t\022\016\n\006tenant\030\004 " +
-      "\001(\t\022\020\n\010trace_id\030\005 \001(\t\022\021\n\ttool_name\030\006 \001(\t" +
-      "\022*\n\targuments\030\007 \001(\0132\027.google.protobuf.St" +
-      "ruct\022\020\n\010decision\030\010 \001(\t\022\014\n\004rule\030\t \001(\t\022\017\n\007" +
-      "outcome\030\n \001(\t\022\025\n\rresult_digest\030\013 \001(\t\022+\n\010" +
-      "duration\030\014 \001(\0132\031.google.protobuf.Duratio" +
-      "n\022\017\n\007task_id\030\r \001(\t\022\020\n\010approval\030\016 \001(\t\022\023\n\013" +
-      "approved_by\030\017 \001(\t\022\030\n\020approval_comment\030\020 " +
-      "\001(\t\"v\n\013AuditRecord\022(\n\003rpc\030\001 \001(\0132\031.agentd" +
-      ".v1.RpcAuditRecordH\000\0223\n\ttool_call\030\002 \001(\0132" +
-      "\036.agentd.v1.ToolCallAuditRecordH\000B\010\n\006rec" +
-      "ord*U\n\tAuditKind\022\032\n\026AUDIT_KIND_UNSPECIFI" +
-      "ED\020\000\022\022\n\016AUDIT_KIND_RPC\020\001\022\030\n\024AUDIT_KIND_T" +
-      "OOL_CALL\020\002B@\n\rdev.agentd.v1B\nAuditProtoP" +
-      "\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006pr" +
-      "oto3"
+      "(\t\022\013\n\003via\030\n \001(\t\"\216\003\n\023ToolCallAuditRecord\022" +
+      "\017\n\007call_id\030\001 \001(\t\022(\n\004time\030\002 \001(\0132\032.google." +
+      "protobuf.Timestamp\022\024\n\014principal_id\030\003 \001(\t" +
+      "\022\016\n\006tenant\030\004 \001(\t\022\020\n\010trace_id\030\005 \001(\t\022\021\n\tto" +
+      "ol_name\030\006 \001(\t\022*\n\targuments\030\007 \001(\0132\027.googl" +
+      "e.protobuf.Struct\022\020\n\010decision\030\010 \001(\t\022\014\n\004r" +
+      "ule\030\t \001(\t\022\017\n\007outcome\030\n \001(\t\022\025\n\rresult_dig" +
+      "est\030\013 \001(\t\022+\n\010duration\030\014 \001(\0132\031.google.pro" +
+      "tobuf.Duration\022\017\n\007task_id\030\r \001(\t\022\020\n\010appro" +
+      "val\030\016 \001(\t\022\023\n\013approved_by\030\017 \001(\t\022\030\n\020approv" +
+      "al_comment\030\020 \001(\t\"v\n\013AuditRecord\022(\n\003rpc\030\001" +
+      " \001(\0132\031.agentd.v1.RpcAuditRecordH\000\0223\n\ttoo" +
+      "l_call\030\002 \001(\0132\036.agentd.v1.ToolCallAuditRe" +
+      "cordH\000B\010\n\006record*U\n\tAuditKind\022\032\n\026AUDIT_K" +
+      "IND_UNSPECIFIED\020\000\022\022\n\016AUDIT_KIND_RPC\020\001\022\030\n" +
+      "\024AUDIT_KIND_TOOL_CALL\020\002B@\n\rdev.agentd.v1" +
+      "B\nAuditProtoP\001Z!agentd.dev/gen/agentd/v1" +
+      ";agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -78,7 +78,7 @@ public final class AuditProto {
     internal_static_agentd_v1_RpcAuditRecord_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_RpcAuditRecord_descriptor,
-        new java.lang.String[] { "Time", "PrincipalId", "Tenant", "Method", "Code", "Duration", "TraceId", "RequestDigest", "TaskId", });
+        new java.lang.String[] { "Time", "PrincipalId", "Tenant", "Method", "Code", "Duration", "TraceId", "RequestDigest", "TaskId", "Via", });
     internal_static_agentd_v1_ToolCallAuditRecord_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_agentd_v1_ToolCallAuditRecord_fieldAccessorTable = new

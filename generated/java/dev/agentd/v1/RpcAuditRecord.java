@@ -27,6 +27,7 @@ private static final long serialVersionUID = 0L;
     traceId_ = "";
     requestDigest_ = "";
     taskId_ = "";
+    via_ = "";
   }
 
   @java.lang.Override
@@ -459,6 +460,55 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int VIA_FIELD_NUMBER = 10;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object via_ = "";
+  /**
+   * <pre>
+   * The gateway that called on the principal's behalf (header
+   * `agentd-on-behalf-of`), if one did.
+   * </pre>
+   *
+   * <code>string via = 10;</code>
+   * @return The via.
+   */
+  @java.lang.Override
+  public java.lang.String getVia() {
+    java.lang.Object ref = via_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      via_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The gateway that called on the principal's behalf (header
+   * `agentd-on-behalf-of`), if one did.
+   * </pre>
+   *
+   * <code>string via = 10;</code>
+   * @return The bytes for via.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getViaBytes() {
+    java.lang.Object ref = via_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      via_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -500,6 +550,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(taskId_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 9, taskId_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(via_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 10, via_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -537,6 +590,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(taskId_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(9, taskId_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(via_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(10, via_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -577,6 +633,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getRequestDigest())) return false;
     if (!getTaskId()
         .equals(other.getTaskId())) return false;
+    if (!getVia()
+        .equals(other.getVia())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -610,6 +668,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getRequestDigest().hashCode();
     hash = (37 * hash) + TASK_ID_FIELD_NUMBER;
     hash = (53 * hash) + getTaskId().hashCode();
+    hash = (37 * hash) + VIA_FIELD_NUMBER;
+    hash = (53 * hash) + getVia().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -760,6 +820,7 @@ private static final long serialVersionUID = 0L;
       traceId_ = "";
       requestDigest_ = "";
       taskId_ = "";
+      via_ = "";
       return this;
     }
 
@@ -823,6 +884,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000100) != 0)) {
         result.taskId_ = taskId_;
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.via_ = via_;
       }
     }
 
@@ -911,6 +975,11 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000100;
         onChanged();
       }
+      if (!other.getVia().isEmpty()) {
+        via_ = other.via_;
+        bitField0_ |= 0x00000200;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -986,6 +1055,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000100;
               break;
             } // case 74
+            case 82: {
+              via_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 82
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1953,6 +2027,103 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       taskId_ = value;
       bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object via_ = "";
+    /**
+     * <pre>
+     * The gateway that called on the principal's behalf (header
+     * `agentd-on-behalf-of`), if one did.
+     * </pre>
+     *
+     * <code>string via = 10;</code>
+     * @return The via.
+     */
+    public java.lang.String getVia() {
+      java.lang.Object ref = via_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        via_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The gateway that called on the principal's behalf (header
+     * `agentd-on-behalf-of`), if one did.
+     * </pre>
+     *
+     * <code>string via = 10;</code>
+     * @return The bytes for via.
+     */
+    public com.google.protobuf.ByteString
+        getViaBytes() {
+      java.lang.Object ref = via_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        via_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The gateway that called on the principal's behalf (header
+     * `agentd-on-behalf-of`), if one did.
+     * </pre>
+     *
+     * <code>string via = 10;</code>
+     * @param value The via to set.
+     * @return This builder for chaining.
+     */
+    public Builder setVia(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      via_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The gateway that called on the principal's behalf (header
+     * `agentd-on-behalf-of`), if one did.
+     * </pre>
+     *
+     * <code>string via = 10;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearVia() {
+      via_ = getDefaultInstance().getVia();
+      bitField0_ = (bitField0_ & ~0x00000200);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The gateway that called on the principal's behalf (header
+     * `agentd-on-behalf-of`), if one did.
+     * </pre>
+     *
+     * <code>string via = 10;</code>
+     * @param value The bytes for via to set.
+     * @return This builder for chaining.
+     */
+    public Builder setViaBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      via_ = value;
+      bitField0_ |= 0x00000200;
       onChanged();
       return this;
     }

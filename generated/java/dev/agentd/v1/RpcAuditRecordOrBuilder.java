@@ -200,4 +200,26 @@ public interface RpcAuditRecordOrBuilder extends
    */
   com.google.protobuf.ByteString
       getTaskIdBytes();
+
+  /**
+   * <pre>
+   * The gateway that called on the principal's behalf (header
+   * `agentd-on-behalf-of`), if one did.
+   * </pre>
+   *
+   * <code>string via = 10;</code>
+   * @return The via.
+   */
+  java.lang.String getVia();
+  /**
+   * <pre>
+   * The gateway that called on the principal's behalf (header
+   * `agentd-on-behalf-of`), if one did.
+   * </pre>
+   *
+   * <code>string via = 10;</code>
+   * @return The bytes for via.
+   */
+  com.google.protobuf.ByteString
+      getViaBytes();
 }
