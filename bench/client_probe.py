@@ -15,7 +15,7 @@ import sys
 import time
 
 from agentd.v1 import tasks_pb2
-from clients.client import AgentClient
+from agentd_client.client import AgentClient
 
 
 async def first_event(address: str, runs: int) -> dict[str, float]:

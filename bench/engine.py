@@ -42,7 +42,7 @@ from agent.tasks import ExecutionMode
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2
 from agentd.v1.tasks_pb2 import EXECUTION_MODE_FUNCTION_CALLING as FUNCTION_CALLING
-from clients.client import AgentClient
+from agentd_client.client import AgentClient
 from core.identity import CallContext
 from server import logs
 from server.app import AgentdServer

@@ -1,6 +1,3 @@
-"""Typed async client and CLI for agentd. Depends only on the generated contract."""
-
-from clients.client import AgentClient
-from clients.errors import AgentdError
-
-__all__ = ["AgentClient", "AgentdError"]
+"""What calls agentd from outside: the `agentd` command line (clients/cli.py), the
+Python client for other services (clients/python, distribution agentd-client, package
+`agentd_client`), and the Go and Java gateway examples (clients/go, clients/java)."""

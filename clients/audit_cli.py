@@ -14,8 +14,8 @@ from typing import Any
 
 from google.protobuf import json_format
 
+from agentd_client.client import AgentClient
 from clients.admin_cli import aware_moment
-from clients.client import AgentClient
 
 MAX_RECORDS = 1_000_000
 

@@ -28,10 +28,10 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from agentd.v1 import events_pb2, tasks_pb2
+from agentd_client.client import DEFAULT_TARGET, AgentClient, to_python
+from agentd_client.errors import AgentdError
 from clients import audit_cli
 from clients.admin_cli import add_grants_parser, run_grants
-from clients.client import DEFAULT_TARGET, AgentClient, to_python
-from clients.errors import AgentdError
 
 MODES = {
     "auto": tasks_pb2.EXECUTION_MODE_AUTO,

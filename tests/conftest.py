@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as redis
 
-from clients.client import AgentClient
+from agentd_client.client import AgentClient
 from core.identity import CallContext
 from server.app import AgentdServer
 from server.builders import build_registry

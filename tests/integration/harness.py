@@ -15,7 +15,7 @@ from typing import Any
 
 from agent.llm.fake_server import FakeOpenAIServer
 from agentd.v1 import events_pb2, tasks_pb2
-from clients.client import AgentClient
+from agentd_client.client import AgentClient
 from server.app import AgentdServer
 from server.settings import Settings
 

@@ -10,7 +10,7 @@ from typing import Any, Literal
 import pytest
 
 from agentd.v1 import events_pb2, tasks_pb2, tools_pb2
-from clients import errors as client_errors
+from agentd_client import errors as client_errors
 from tests.integration.harness import assert_well_formed, of_kind
 from tests.integration.trust import trusted
 

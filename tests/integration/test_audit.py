@@ -12,9 +12,9 @@ from google.protobuf import json_format
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import tasks_pb2
+from agentd_client import errors as client_errors
+from agentd_client.client import AgentClient
 from audit.records import RpcAuditSink, RpcRecord
-from clients import errors as client_errors
-from clients.client import AgentClient
 from tests.integration.trust import trusted
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING

@@ -16,9 +16,9 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import tasks_pb2
+from agentd_client import errors as client_errors
+from agentd_client.client import AgentClient
 from auth.keys import new_key
-from clients import errors as client_errors
-from clients.client import AgentClient
 from server.app import AgentdServer, _announce_auth
 from server.settings import Settings
 from tests.integration.harness import harness

@@ -11,8 +11,8 @@ import pytest
 
 from agent.memory_task_store import InMemoryTaskStore
 from agentd.v1 import tasks_pb2
-from clients.client import AgentClient
-from clients.errors import ResourceExhaustedError
+from agentd_client.client import AgentClient
+from agentd_client.errors import ResourceExhaustedError
 from server.app import AgentdServer
 from tests.integration.harness import assert_well_formed, final, harness
 

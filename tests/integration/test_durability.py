@@ -15,7 +15,7 @@ import pytest
 import redis.asyncio as redis
 
 from agentd.v1 import tasks_pb2
-from clients import errors as client_errors
+from agentd_client import errors as client_errors
 from tests.contract.conftest import REDIS_URL, drop_prefix
 from tests.helpers import ROOT
 from tests.integration.harness import final, harness

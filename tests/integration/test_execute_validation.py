@@ -8,7 +8,7 @@ import grpc
 import pytest
 
 from agentd.v1 import tasks_pb2
-from clients import errors as client_errors
+from agentd_client import errors as client_errors
 from tests.integration.harness import (
     PLANNER,
     SYNTHESIZER,

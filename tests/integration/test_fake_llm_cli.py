@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from agentd.v1 import tasks_pb2
-from clients.client import AgentClient
+from agentd_client.client import AgentClient
 from tests.helpers import fake_llm_process, llm_env, server_process
 
 

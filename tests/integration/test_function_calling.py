@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from agentd.v1 import tasks_pb2, tools_pb2
-from clients.client import to_python
+from agentd_client.client import to_python
 from tests.integration.harness import (
     assert_well_formed,
     final,

@@ -14,7 +14,7 @@ import pytest
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import tasks_pb2
-from clients.client import AgentClient
+from agentd_client.client import AgentClient
 from tests.integration.harness import assert_well_formed, final, harness, of_kind
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from agentd.v1 import tasks_pb2, tools_pb2
-from clients import errors as client_errors
+from agentd_client import errors as client_errors
 from tests.helpers import recording_http_server
 from tests.integration.harness import assert_well_formed, final, of_kind
 from tests.integration.trust import trusted

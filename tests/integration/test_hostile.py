@@ -13,8 +13,8 @@ import grpc
 import jwt
 import pytest
 
-from clients import errors as client_errors
-from clients.client import AgentClient
+from agentd_client import errors as client_errors
+from agentd_client.client import AgentClient
 from tests.helpers import nested_struct, proto_field, recording_http_server
 from tests.integration.trust import Trust, trusted
 

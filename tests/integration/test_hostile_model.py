@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from agentd.v1 import tasks_pb2
-from clients.client import AgentClient
+from agentd_client.client import AgentClient
 from server.app import AgentdServer
 from server.settings import Settings
 from tests.integration.harness import assert_well_formed, final, harness, of_kind

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from clients import errors as client_errors
-from clients.client import AgentClient, to_python
+from agentd_client import errors as client_errors
+from agentd_client.client import AgentClient, to_python
 from server.app import AgentdServer
 from tests.helpers import watched_http_server
 from tests.integration.trust import trusted

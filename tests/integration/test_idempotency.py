@@ -9,8 +9,8 @@ import grpc
 import pytest
 
 from agentd.v1 import tasks_pb2
-from clients import errors as client_errors
-from clients.client import AgentClient
+from agentd_client import errors as client_errors
+from agentd_client.client import AgentClient
 from server.settings import Settings
 from tests.integration.harness import harness
 

@@ -18,7 +18,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind
 
 from agentd.v1 import tasks_pb2
-from clients import errors as client_errors
+from agentd_client import errors as client_errors
 from server import logs
 from server.app import start_metrics
 from tests.integration.harness import assert_well_formed

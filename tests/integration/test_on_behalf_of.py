@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from agentd_client import errors as client_errors
+from agentd_client.client import AgentClient
 from auth.keys import new_key
-from clients import errors as client_errors
-from clients.client import AgentClient
 from tests.integration.trust import Trust, trusted
 
 REPLIES = [{"text": "done", "repeat": -1}]

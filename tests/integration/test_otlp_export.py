@@ -12,7 +12,7 @@ import grpc
 import pytest
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
 
-from clients.client import AgentClient
+from agentd_client.client import AgentClient
 from tests.helpers import server_process
 
 TRACE_ID = "5b8efff798038103d269b633813fc60c"

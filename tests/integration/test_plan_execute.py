@@ -10,7 +10,7 @@ import grpc
 import pytest
 
 from agentd.v1 import events_pb2, tasks_pb2
-from clients import errors as client_errors
+from agentd_client import errors as client_errors
 from tests.integration.harness import (
     CRITIC,
     EXECUTOR,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from clients import errors as client_errors
+from agentd_client import errors as client_errors
 from tests.integration.trust import trusted
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from agent.llm.fake_server import FakeOpenAIServer
 from agentd.v1 import tasks_pb2
-from clients.client import AgentClient
+from agentd_client.client import AgentClient
 from tests.contract.conftest import REDIS_URL
 from tests.helpers import ServerProcess, llm_env, server_process
 

@@ -14,8 +14,8 @@ from agent.tasks import Task, TaskStatus
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import tasks_pb2, tools_pb2
-from clients import errors as client_errors
-from clients.client import AgentClient, to_python
+from agentd_client import errors as client_errors
+from agentd_client.client import AgentClient, to_python
 from server.app import AgentdServer
 from server.settings import Settings
 from tests.helpers import http_server, nested_struct, proto_field

@@ -15,8 +15,8 @@ from pathlib import Path
 import grpc
 import pytest
 
-from clients import errors as client_errors
-from clients.client import AgentClient, to_python
+from agentd_client import errors as client_errors
+from agentd_client.client import AgentClient, to_python
 from tests.helpers import http_server, server_process
 
 

@@ -16,8 +16,8 @@ from agent import events as ev
 from agent.llm.fake_server import FakeOpenAIServer
 from agent.memory_task_store import InMemoryTaskStore
 from agentd.v1 import tasks_pb2
-from clients.client import AgentClient
-from clients.errors import StoreUnavailableError
+from agentd_client.client import AgentClient
+from agentd_client.errors import StoreUnavailableError
 from server.app import AgentdServer
 from server.settings import Settings
 from tests.integration.harness import assert_well_formed, kinds

@@ -13,10 +13,10 @@ from typing import Any
 from sqlalchemy import select
 
 from agent.llm.fake_server import FakeOpenAIServer
+from agentd_client.client import AgentClient
 from audit.records import AuditQuery, RpcRecord
 from audit.sql import SqlAuditReader, rpc_from_row
 from auth.keys import new_key
-from clients.client import AgentClient
 from db.schema import rpc_audit
 from server.app import AgentdServer
 from server.settings import Settings

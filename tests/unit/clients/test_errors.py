@@ -4,7 +4,7 @@ import grpc
 from google.protobuf import any_pb2, duration_pb2
 from google.rpc import error_details_pb2, status_pb2
 
-from clients import errors
+from agentd_client import errors
 
 
 def _error(

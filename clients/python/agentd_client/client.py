@@ -4,7 +4,7 @@
         result = await client.call_tool("calculator", {"expression": "2 + 2"})
         print(result.text)
 
-Every method raises a subclass of `clients.errors.AgentdError` on failure.
+Every method raises a subclass of `agentd_client.errors.AgentdError` on failure.
 Streams (`execute`, `stream_task_events`) are async iterators; breaking out
 of one cancels the call.
 """
@@ -23,7 +23,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import audit_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
-from clients.errors import from_rpc_error
+from agentd_client.errors import from_rpc_error
 
 T = TypeVar("T")
 DEFAULT_TARGET = "127.0.0.1:50051"
