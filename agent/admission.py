@@ -72,6 +72,10 @@ class Admission:
         self._free = slots
         self._mean_hold: float | None = None
         """How long a task holds its slot, on average (exponentially weighted)."""
+        self._first_start: float | None = None
+        """When the first task took a slot (the hold estimate before any has finished)."""
+        self._promised = 0.0
+        """The latest moment a refused caller was told to come back (monotonic clock)."""
         self._held: Counter[str] = Counter()
         self._running: Counter[str] = Counter()
         self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
@@ -91,15 +95,22 @@ class Admission:
         return max(0, self.slots + self.queue - self.held)
 
     def retry_after(self) -> float:
-        """When a refused caller should come back: a random time between half and all of
-        the time the queue takes to move on (places free at slots / mean hold time per
-        second). Spread out, refused callers keep the queue full without coming back all
-        at once, and each comes back as rarely as that allows. At least the base delay."""
-        if self._mean_hold is None:
-            return self._retry_after
-        drain = self._mean_hold * (self.queue + 1) / self.slots
-        estimate = drain * self._random.uniform(0.5, 1.0)
-        return round(min(30.0, max(self._retry_after, estimate)), 1)
+        """When a refused caller should come back: paced to the rate at which places free
+        up. A place frees every `hold / slots` seconds on average (`hold`: how long a
+        task holds its slot; before any task has finished, at least as long as the first
+        has been running, and at least the base delay); each refused caller is given the
+        next free moment after those already promised (with jitter), so callers come
+        back one after another as room opens, rather than all at once or long after it
+        opened. At most 30 s."""
+        now = time.monotonic()
+        hold = self._mean_hold
+        if hold is None:
+            running_for = now - self._first_start if self._first_start is not None else 0.0
+            hold = max(self._retry_after, running_for)
+        interval = hold / self.slots
+        start = max(self._promised, now)
+        self._promised = min(start + interval * self._random.uniform(0.5, 1.5), now + 30.0)
+        return round(max(0.05, self._promised - now), 3)
 
     def admit(self, tenant: str) -> Ticket:
         """A ticket for a new task of `tenant`, or ResourceExhaustedError at once."""
@@ -119,6 +130,8 @@ class Admission:
         return Ticket(self, tenant)
 
     async def _acquire(self, tenant: str) -> None:
+        if self._first_start is None:
+            self._first_start = time.monotonic()
         if self._free > 0 and not self._waiting:
             self._free -= 1
             self._running[tenant] += 1

@@ -111,7 +111,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
-    parser.add_argument("scenarios", nargs="*", choices=[*NAMES, []], default=list(NAMES))
+    parser.add_argument("scenarios", nargs="*", help=f"some of {', '.join(NAMES)} (all)")
     parser.add_argument("--tasks", type=int, default=1000)
     parser.add_argument("--hold", type=float, default=2.0)
     parser.add_argument("--slots", type=int, default=100)
@@ -124,6 +124,9 @@ def main() -> None:
     parser.add_argument("--memory-hold", type=float, default=20.0)
     parser.add_argument("--env", action="append", default=[], help="KEY=VALUE for every server")
     args = parser.parse_args()
+    unknown = set(args.scenarios) - set(NAMES)
+    if unknown:
+        parser.error(f"unknown scenario {', '.join(sorted(unknown))}")
     env = dict(item.split("=", 1) for item in args.env)
     config = Config(args.tasks, args.hold, args.slots, args.queue, args.cap, env)
     sys.exit(0 if asyncio.run(run(args.scenarios or list(NAMES), config, args)) else 1)

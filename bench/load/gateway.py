@@ -6,7 +6,6 @@ with the terminal status."""
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -101,8 +100,10 @@ class Gateway:
                         outcome.errors.append(f"Execute: {error.code().name} {error.details()}")
                         return
                     outcome.retries += 1
-                    replica = (replica + 1) % len(self.stubs)
-                    await asyncio.sleep(retry_delay(error) * random.uniform(1.0, 1.5))
+                    if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                        replica = (replica + 1) % len(self.stubs)  # that replica is going
+                    # A replica's RetryInfo is paced to its own queue: come back to it then.
+                    await asyncio.sleep(retry_delay(error))
             outcome.task_id = received[0].task_id
             await self._follow(outcome, received, replica)
         finally:

@@ -5,6 +5,7 @@ CANCELLED, with no raw traceback in the server's output."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,10 @@ async def test_health_watch_answers_through_the_interceptors(tmp_path: Path, aut
 
 @pytest.mark.parametrize("method", ["Execute", "StreamTaskEvents"])
 async def test_a_stream_the_client_leaves_is_audited_cancelled(
-    tmp_path: Path, capfd: pytest.CaptureFixture[str], method: str
+    tmp_path: Path,
+    capfd: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    method: str,
 ) -> None:
     replies = [{"delay_seconds": 30, "text": "late"}]
     async with trusted(tmp_path, replies, tool_permission="write") as t:
@@ -75,6 +79,9 @@ async def test_a_stream_the_client_leaves_is_audited_cancelled(
             await asyncio.sleep(0.05)
         assert [r.code for r in records] == ["CANCELLED"] * 3
         assert all(r.task_id for r in records)
+        await asyncio.sleep(0.2)  # let the server finish closing what the clients left
     output = capfd.readouterr()
     assert "Traceback (most recent call last)" not in output.out + output.err
     assert "was created in a different Context" not in output.out + output.err
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert errors == [], [r.getMessage() for r in errors]

@@ -24,7 +24,9 @@ async def test_a_full_process_refuses_with_a_retry_delay() -> None:
     tickets = [admission.admit("acme") for _ in range(5)]
     with pytest.raises(ResourceExhaustedError) as refused:
         admission.admit("acme")
-    assert refused.value.retry_after_seconds == 1.0
+    delay = refused.value.retry_after_seconds
+    assert delay is not None
+    assert 0.25 <= delay <= 0.75  # the base 1 s per task over 2 slots, jittered
     tickets[0].release()
     admission.admit("other")  # a released place is free again
     assert admission.held == 5
@@ -94,25 +96,32 @@ class Fixed(random.Random):
         return b  # the longest delay the range allows
 
 
-async def test_the_retry_delay_follows_how_long_tasks_hold_their_slots() -> None:
+async def test_retry_delays_are_paced_to_the_rate_places_free_up() -> None:
     admission = Admission(2, 10, tenant_queue_share=1.0, rng=Fixed())
-    assert admission.retry_after() == 1.0  # nothing measured yet: the base delay
+    # Nothing measured yet: the base delay (1 s) stands for a task's time in its slot.
+    assert admission.retry_after() == pytest.approx(0.75, abs=0.01)
+    admission._promised = 0.0
     for _ in range(30):  # tasks that each held their slot for a second
         ticket = admission.admit("acme")
         await admission._acquire("acme")
         admission._release_slot("acme", held=1.0)
         ticket.release()
-    # A queue of 10 behind 2 slots moves on in about 1 s x (10 + 1) / 2.
-    assert admission.retry_after() == 5.5
+    # Two slots held a second each: a place frees every 0.5 s. Callers refused together
+    # are told consecutive moments (Fixed jitter: 1.5 x 0.5 s apart), never the same one.
     tickets = [admission.admit("acme") for _ in range(12)]
-    with pytest.raises(ResourceExhaustedError) as refused:
-        admission.admit("acme")
-    assert refused.value.retry_after_seconds == 5.5
+    delays = []
+    for _ in range(4):
+        with pytest.raises(ResourceExhaustedError) as refused:
+            admission.admit("acme")
+        delay = refused.value.retry_after_seconds
+        assert delay is not None
+        delays.append(delay)
+    assert delays == pytest.approx([0.75, 1.5, 2.25, 3.0], abs=0.02)
     jittered = Admission(2, 10, tenant_queue_share=1.0)
     jittered._mean_hold = 1.0
-    delays = {jittered.retry_after() for _ in range(200)}
-    assert min(delays) >= 2.7  # between half and all of the 5.5 s
-    assert max(delays) <= 5.5
-    assert len(delays) > 5  # spread out
+    paced = [jittered.retry_after() for _ in range(40)]
+    assert paced == sorted(paced)  # each later than the one before
+    assert 16.0 <= paced[-1] <= 24.0  # 40 places, about 0.5 s apart on average
+    assert max(jittered.retry_after() for _ in range(200)) <= 30.0  # never beyond 30 s
     for ticket in tickets:
         ticket.release()
