@@ -268,11 +268,10 @@ class TaskRun:
         ) as span:
             try:
                 if stream:
+                    streamed = [0, 0]  # text, reasoning characters so far
                     async for item in model.stream(messages, tools, settings):
-                        if isinstance(item, TextChunk):
-                            await self.emit(ev.TextDelta(step_id, sanitize.text(item.text)))
-                        elif isinstance(item, ReasoningChunk):
-                            await self.emit(ev.ReasoningDelta(step_id, sanitize.text(item.text)))
+                        if isinstance(item, TextChunk | ReasoningChunk):
+                            await self._emit_chunk(step_id, item, streamed)
                         elif isinstance(item, Done):
                             response = item.response
                     if response is None:
@@ -288,6 +287,19 @@ class TaskRun:
             span.set_attribute("gen_ai.usage.input_tokens", response.usage.prompt_tokens)
             span.set_attribute("gen_ai.usage.output_tokens", response.usage.completion_tokens)
         return response
+
+    async def _emit_chunk(
+        self, step_id: str, item: TextChunk | ReasoningChunk, streamed: list[int]
+    ) -> None:
+        """A streamed piece as a delta, up to the reply's size cap (the rest is not sent)."""
+        kind = 0 if isinstance(item, TextChunk) else 1
+        room = sanitize.MAX_REPLY_CHARS - streamed[kind]
+        streamed[kind] += len(item.text)
+        if room > 0:
+            piece = sanitize.text(item.text[:room])
+            await self.emit(
+                ev.TextDelta(step_id, piece) if kind == 0 else ev.ReasoningDelta(step_id, piece)
+            )
 
     # -- tools -----------------------------------------------------------------
 

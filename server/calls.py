@@ -92,8 +92,14 @@ def stream(
     ) -> AsyncIterator[Resp]:
         call = call_context(context)
         try:
-            async for item in method(self, request, call):
-                yield item
+            items = method(self, request, call)
+            try:
+                async for item in items:
+                    yield item
+            finally:  # closed here, in the call's task, if the stream ends early
+                close = getattr(items, "aclose", None)
+                if close is not None:
+                    await close()
         except Exception as exc:  # noqa: BLE001 - mapped to a status right here
             await _fail(context, call, method.__name__, exc)
 

@@ -7,6 +7,8 @@
   break a task's record or its budget.
 - Tool-call arguments nested deeper than `MAX_ARGUMENT_DEPTH` are refused as a failed
   call (see `ToolCall.arguments`), never a crashed task.
+- A reply's text and reasoning are cut at `MAX_REPLY_CHARS`: an endpoint that sends
+  megabytes must not make the task's record too large to read back (`GetTask`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,15 @@ text = clean_text
 
 MAX_TOKENS = 10**9
 """More tokens than any one model call can use."""
+MAX_REPLY_CHARS = 1_000_000
+"""Far more than any model writes in one reply (about 250,000 tokens)."""
+CUT_NOTE = f"\n[cut: the model's reply was longer than {MAX_REPLY_CHARS:,} characters]"
+
+
+def capped(value: str) -> str:
+    """`value` cleaned and cut at MAX_REPLY_CHARS (with a note saying so)."""
+    cleaned = clean_text(value)
+    return cleaned if len(cleaned) <= MAX_REPLY_CHARS else cleaned[:MAX_REPLY_CHARS] + CUT_NOTE
 
 
 def usage(counts: TokenUsage) -> TokenUsage:
@@ -40,8 +51,8 @@ def response(reply: ModelResponse) -> ModelResponse:
     )
     return replace(
         reply,
-        text=text(reply.text),
-        reasoning=text(reply.reasoning),
+        text=capped(reply.text),
+        reasoning=capped(reply.reasoning),
         tool_calls=calls,
         finish_reason=text(reply.finish_reason),
         usage=usage(reply.usage),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
 from typing import Any
 
 import grpc
@@ -63,8 +64,9 @@ def _unary_stream(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHan
         if inspect.isawaitable(responses):  # a handler that sends with context.write()
             await responses
             return
-        async for item in responses:
-            yield item
+        async with aclosing(responses):  # closed here, in the call's task, if it ends early
+            async for item in responses:
+                yield item
 
     return grpc.unary_stream_rpc_method_handler(
         decoded, response_serializer=handler.response_serializer

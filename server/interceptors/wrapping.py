@@ -9,17 +9,19 @@ this one) are given instead of the call's own.
 
 Every handler style passes: a streaming method may be an async generator or a
 coroutine that sends with `context.write()` (grpcio's own health servicer's
-Watch does). `AroundInterceptor` builds each method's wrapped handler once and
-reuses it, so a call costs no handler construction; what differs between
-calls (metadata, the principal) is read from the call's context.
+Watch does); the wrapped stream always sends with `context.write()`, and
+closes the method's generator itself, in the call's task. `AroundInterceptor`
+builds each method's wrapped handler once and reuses it, so a call costs no
+handler construction; what differs between calls (metadata, the principal) is
+read from the call's context.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, aclosing
 from typing import Any, TypeAlias
 
 import grpc
@@ -44,14 +46,20 @@ def wrap(handler: Handler, around: Around) -> Handler:
         return call
 
     def streaming(behaviour: Any) -> Any:
-        async def call(request: Any, context: Context) -> AsyncIterator[Any]:
+        # A coroutine that sends with context.write(), never an async generator: grpc
+        # drops a generator left at a `yield` when the client goes, to be closed later
+        # by the garbage collector in another context (its context variables then fail
+        # to reset, and whatever it records at the end is recorded late or not at all).
+        # Here the client's leaving is a CancelledError in this very task.
+        async def call(request: Any, context: Context) -> None:
             async with around(request, context) as replaced:
                 responses = behaviour(request, replaced or context)
-                if inspect.isawaitable(responses):  # sends with context.write()
+                if inspect.isawaitable(responses):  # sends with context.write() itself
                     await responses
                     return
-                async for item in responses:
-                    yield item
+                async with aclosing(responses):
+                    async for item in responses:
+                        await context.write(item)
 
         return call
 

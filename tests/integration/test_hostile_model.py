@@ -89,3 +89,21 @@ async def test_a_reply_asking_for_300_tool_calls_runs_only_the_first_32(tmp_path
     assert len(of_kind(events, "tool_call_started")) == 32
     told = [m["content"] for m in second_request["messages"] if m["role"] == "user"]
     assert any("268 more were not" in text for text in told)
+
+
+async def test_a_reply_of_megabytes_is_cut_so_the_task_stays_readable(tmp_path: Path) -> None:
+    replies: list[dict[str, Any]] = [
+        {"text": "blah " * 1_200_000, "reasoning": "hmm " * 600_000, "chunks": 50}
+    ]
+    async with harness(tmp_path, replies) as h:
+        events = await h.run("talk", mode=FC)
+        assert_well_formed(events)
+        task = await h.client.get_task(events[0].task_id)  # 6 MB would not fit a message
+        replayed = [e async for e in h.client.stream_task_events(events[0].task_id)]
+    assert task.final_answer.endswith("characters]")
+    assert 1_000_000 <= len(task.final_answer) <= 1_000_100
+    streamed = "".join(e.text_delta.text for e in events if e.HasField("text_delta"))
+    assert len(streamed) == 1_000_000
+    reasoning = "".join(e.reasoning_delta.text for e in events if e.HasField("reasoning_delta"))
+    assert len(reasoning) <= 1_000_000
+    assert len(replayed) == len(events)

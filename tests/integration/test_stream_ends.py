@@ -85,3 +85,44 @@ async def test_a_stream_the_client_leaves_is_audited_cancelled(
     assert "was created in a different Context" not in output.out + output.err
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert errors == [], [r.getMessage() for r in errors]
+
+
+async def test_a_reader_that_leaves_mid_log_is_audited_cancelled(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The client leaves while the server is busy writing it a long log: the stream
+    still ends CANCELLED, closed in its own context, with nothing logged as an error."""
+    replies = [{"text": "word " * 190_000, "chunks": 4_000}]
+    async with trusted(tmp_path, replies, tool_permission="write", delta_flush_ms=0) as t:
+        alice = await t.client("acme", "alice")
+        async with grpc.aio.insecure_channel(t.address) as channel:
+            stub = pb_grpc.AgentServiceStub(channel)
+            task = await stub.StartTask(
+                pb.ExecuteRequest(task="say a lot"), metadata=alice._metadata, timeout=20
+            )
+            for _ in range(200):  # the whole answer is in the log
+                if (await alice.get_task(task.task_id)).final_answer:
+                    break
+                await asyncio.sleep(0.05)
+            stream = stub.StreamTaskEvents(
+                pb.StreamTaskEventsRequest(task_id=task.task_id),
+                metadata=alice._metadata,
+                timeout=20,
+            )
+            read = 0
+            async for _ in stream:  # leave while the server is busy writing
+                read += 1
+                if read == 100:
+                    break
+            stream.cancel()
+            await asyncio.sleep(0.5)
+        for _ in range(400):
+            records = [r for r in await t.rpc_records() if r.method.endswith("/StreamTaskEvents")]
+            if records:
+                break
+            await asyncio.sleep(0.05)
+        assert [r.code for r in records] == ["CANCELLED"]
+    output = capfd.readouterr()
+    assert "Traceback (most recent call last)" not in output.out + output.err
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert errors == [], [r.getMessage() for r in errors]
