@@ -36,6 +36,7 @@ proto: $(STAMP)
 lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	npx --no-install buf lint
 	npx --no-install buf breaking --against "$$($(PY) scripts/breaking_base.py)"
 

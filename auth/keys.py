@@ -13,10 +13,9 @@ import hmac
 import re
 import secrets
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Protocol
 
-from agent.tasks import utcnow
 from core.names import identity_problem, roles_problem
 
 KEY_PATTERN = re.compile(r"^agd_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
@@ -56,7 +55,7 @@ def new_key(tenant: str, principal: str, roles: tuple[str, ...]) -> tuple[ApiKey
             raise ValueError(f"the key's {what} {problem}")
     key_id = secrets.token_hex(6)
     secret = secrets.token_urlsafe(32)
-    key = ApiKey(key_id, tenant, principal, tuple(roles), utcnow(), None, digest(secret))
+    key = ApiKey(key_id, tenant, principal, tuple(roles), datetime.now(UTC), None, digest(secret))
     return key, f"agd_{key_id}_{secret}"
 
 
@@ -101,5 +100,5 @@ class InMemoryKeyStore:
         key = self._keys.get(key_id)
         if key is None or not key.active:
             return False
-        self._keys[key_id] = replace(key, revoked_at=utcnow())
+        self._keys[key_id] = replace(key, revoked_at=datetime.now(UTC))
         return True

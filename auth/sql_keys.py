@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
 
-from agent.tasks import utcnow
 from auth.keys import ApiKey
 from db.database import Database
 from db.schema import api_keys
@@ -66,5 +66,7 @@ class SqlKeyStore:
         return [_key(row) for row in rows]
 
     async def revoke(self, key_id: str) -> bool:
-        changed = await self._writer.execute(_REVOKE, {"revoked_id": key_id, "at": utcnow()})
+        changed = await self._writer.execute(
+            _REVOKE, {"revoked_id": key_id, "at": datetime.now(UTC)}
+        )
         return changed > 0

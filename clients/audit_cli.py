@@ -10,14 +10,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import datetime
 from typing import Any
 
 from google.protobuf import json_format
 
 from agentd_client.client import AgentClient
-from clients.admin_cli import aware_moment
 
 MAX_RECORDS = 1_000_000
+
+
+def aware_moment(text: str | None, flag: str) -> datetime | None:
+    """An ISO 8601 time given on the command line; it must name its zone (`Z` for UTC)."""
+    if not text:
+        return None
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        raise ValueError(f"{flag} needs a time zone, e.g. a trailing Z for UTC")
+    return moment
 
 
 def add_parsers(sub: Any) -> None:

@@ -201,7 +201,7 @@ def server_process(tmp_path: Path, env: Mapping[str, str] | None = None) -> Iter
     }
     with log_path.open("w") as log_file:
         process = subprocess.Popen(
-            [sys.executable, "-m", "clients.cli", "serve"],
+            [sys.executable, "-m", "server.cli", "serve"],
             cwd=ROOT,
             env=full_env,
             stdout=subprocess.PIPE,
@@ -239,7 +239,7 @@ FAKE_LLM_URL = re.compile(r"on (http://\S+) \((\d+) replies\)")
 def fake_llm_process(script: Path) -> Iterator[str]:
     """`agentd fake-llm --script SCRIPT --port 0` as its own process; yields its base URL."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "clients.cli", "fake-llm", "--script", str(script), "--port", "0"],
+        [sys.executable, "-m", "server.cli", "fake-llm", "--script", str(script), "--port", "0"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,

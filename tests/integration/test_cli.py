@@ -22,7 +22,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 def agentd(served: ServerProcess, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "clients.cli", "--address", served.address, *args],
+        [sys.executable, "-m", "server.cli", "--address", served.address, *args],
         capture_output=True,
         text=True,
         timeout=60,
@@ -85,7 +85,7 @@ def test_unreachable_server_is_a_clear_error() -> None:
         [
             sys.executable,
             "-m",
-            "clients.cli",
+            "server.cli",
             "--address",
             "127.0.0.1:1",
             "--timeout",
@@ -107,7 +107,7 @@ def test_keys_create_list_revoke_against_a_server_with_auth_on(tmp_path: Path) -
 
     def keys(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "clients.cli", "keys", "--database-url", database, *args],
+            [sys.executable, "-m", "server.cli", "keys", "--database-url", database, *args],
             capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
         )  # fmt: skip
 
@@ -120,7 +120,7 @@ def test_keys_create_list_revoke_against_a_server_with_auth_on(tmp_path: Path) -
     with server_process(tmp_path / "server", env) as server:
 
         def call(*extra: str) -> subprocess.CompletedProcess[str]:
-            command = [sys.executable, "-m", "clients.cli", "--address", server.address, *extra]
+            command = [sys.executable, "-m", "server.cli", "--address", server.address, *extra]
             return subprocess.run(
                 [*command, "call-tool", "calculator", "--args", '{"expression": "2*21"}'],
                 capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
@@ -131,7 +131,7 @@ def test_keys_create_list_revoke_against_a_server_with_auth_on(tmp_path: Path) -
         assert refused.returncode == 1
         assert "UNAUTHENTICATED" in refused.stderr
         as_json = subprocess.run(
-            [sys.executable, "-m", "clients.cli", "--json", "keys", "--database-url", database,
+            [sys.executable, "-m", "server.cli", "--json", "keys", "--database-url", database,
              "list"],
             capture_output=True, text=True, timeout=60, cwd=ROOT, check=True,
         )  # fmt: skip
@@ -151,7 +151,7 @@ def test_grants_and_audit_commands_against_a_server_with_default_deny(tmp_path: 
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "clients.cli", *args],
+            [sys.executable, "-m", "server.cli", *args],
             capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
         )  # fmt: skip
 

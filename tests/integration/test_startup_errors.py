@@ -14,7 +14,7 @@ from tests.helpers import ROOT
 def _serve(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     inherited = {k: v for k, v in os.environ.items() if not k.startswith(("AGENTD_", "OPENAI_"))}
     return subprocess.run(
-        [sys.executable, "-m", "clients.cli", "serve"],
+        [sys.executable, "-m", "server.cli", "serve"],
         cwd=ROOT,
         env={
             **inherited,

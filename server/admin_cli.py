@@ -11,6 +11,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from clients.audit_cli import aware_moment
 from tools.grants import Grant, TimeWindow, new_grant_id
 from tools.model import PermissionLevel
 
@@ -52,16 +53,6 @@ def add_grants_parser(sub: Any) -> None:
     listing.add_argument("--all", action="store_true", help="include revoked grants")
     revoke = grants_sub.add_parser("revoke", help="revoke a grant by its id")
     revoke.add_argument("grant_id")
-
-
-def aware_moment(text: str | None, flag: str) -> datetime | None:
-    """An ISO 8601 time given on the command line; it must name its zone (`Z` for UTC)."""
-    if not text:
-        return None
-    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    if moment.tzinfo is None:
-        raise ValueError(f"{flag} needs a time zone, e.g. a trailing Z for UTC")
-    return moment
 
 
 def _expiry(args: argparse.Namespace, now: datetime) -> datetime | None:

@@ -1,0 +1,160 @@
+"""The `agentd` command line: the server's own commands, and the client's.
+
+    agentd serve [--listen host:port]        run the server (settings: AGENTD_*)
+    agentd migrate                           bring the database schema up to date
+    agentd keys create|list|revoke ...       API keys, on the database
+    agentd grants grant|list|revoke ...      tool grants, on the database
+    agentd fake-llm --script FILE            an OpenAI-compatible endpoint playing a script
+
+Every other command (tools, call-tool, task, exec, events, audit, approve,
+health, ...) talks to a server through its API: `clients/cli.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from clients import cli as client_cli
+from server.admin_cli import add_grants_parser, run_grants
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from server.app import StartupError, serve
+    from server.settings import Settings
+
+    overrides: dict[str, Any] = {}
+    if args.listen:
+        overrides["address"] = args.listen
+    try:
+        settings = Settings(**overrides)
+    except ValidationError as error:
+        for problem in error.errors():
+            name = "AGENTD_" + "_".join(str(p) for p in problem["loc"]).upper()
+            print(f"agentd: invalid setting {name}: {problem['msg']}", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(serve(settings))
+    except StartupError as error:
+        print(f"agentd: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from db.engine import migrate_sync
+    from server.settings import Settings
+
+    url = args.database_url or Settings().database_url
+    migrate_sync(url)
+    print(f"database is up to date: {url.split('@')[-1]}")
+    return 0
+
+
+def _keys(args: argparse.Namespace) -> int:
+    from auth import admin
+    from server.settings import Settings
+
+    url = args.database_url or Settings().database_url
+    if args.keys_command == "create":
+        roles = tuple(args.role or ())
+        plaintext = asyncio.run(admin.create_key(url, args.tenant, args.principal, roles))
+        print(
+            f"created a key for {args.principal} in tenant {args.tenant}"
+            f" (roles: {', '.join(roles) or 'none'}); it is shown only now:"
+        )
+        print(plaintext)
+        return 0
+    if args.keys_command == "list":
+        for key in asyncio.run(admin.list_keys(url)):
+            if args.json:
+                print(
+                    json.dumps(
+                        {
+                            "key_id": key.key_id,
+                            "tenant": key.tenant,
+                            "principal": key.principal,
+                            "roles": list(key.roles),
+                            "created_at": key.created_at.isoformat(),
+                            "revoked_at": key.revoked_at.isoformat() if key.revoked_at else None,
+                        }
+                    )
+                )
+            else:
+                state = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "active"
+                print(
+                    f"{key.key_id}  {key.tenant:<12} {key.principal:<16} "
+                    f"{','.join(key.roles) or '-':<12} {state}"
+                )
+        return 0
+    if asyncio.run(admin.revoke_key(url, args.key_id)):
+        print(f"revoked {args.key_id}")
+        return 0
+    print(f"error: no active key {args.key_id!r}", file=sys.stderr)
+    return 1
+
+
+def _fake_llm(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from agent.llm.fake_server import serve_forever
+
+    asyncio.run(serve_forever(Path(args.script), args.port, args.host))
+    return 0
+
+
+def _add_server_commands(sub: Any) -> None:
+    serve = sub.add_parser("serve", help="run the server (settings from AGENTD_* variables)")
+    serve.add_argument("--listen", help="host:port to listen on (overrides AGENTD_ADDRESS)")
+    migrate = sub.add_parser("migrate", help="bring the database schema up to date")
+    migrate.add_argument("--database-url", help="SQLAlchemy URL (default: AGENTD_DATABASE_URL)")
+    keys = sub.add_parser("keys", help="create, list and revoke API keys (on the database)")
+    keys.add_argument("--database-url", help="SQLAlchemy URL (default: AGENTD_DATABASE_URL)")
+    keys_sub = keys.add_subparsers(dest="keys_command", required=True)
+    create = keys_sub.add_parser("create", help="create a key; prints it alone on the last line")
+    create.add_argument("--tenant", required=True)
+    create.add_argument("--principal", required=True)
+    create.add_argument("--role", action="append", help="a role (repeatable)")
+    keys_sub.add_parser("list", help="every key (never the secret)")
+    revoke = keys_sub.add_parser("revoke", help="revoke a key by its id")
+    revoke.add_argument("key_id")
+    add_grants_parser(sub)
+    fake = sub.add_parser(
+        "fake-llm", help="serve an OpenAI-compatible endpoint that plays a script of replies"
+    )
+    fake.add_argument("--script", required=True, help="JSON file: a list of replies")
+    fake.add_argument("--port", type=int, default=8089)
+    fake.add_argument("--host", default="127.0.0.1")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser, sub = client_cli.build_parser()
+    _add_server_commands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    if args.command == "fake-llm":
+        return _fake_llm(args)
+    if args.command == "migrate":
+        return _migrate(args)
+    if args.command == "keys":
+        return _keys(args)
+    if args.command == "grants":
+        from server.settings import Settings
+
+        return run_grants(args, args.database_url or Settings().database_url)
+    return client_cli.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
