@@ -10,6 +10,7 @@ from sqlalchemy import bindparam, select, update
 from auth.keys import ApiKey
 from db.database import Database
 from db.schema import api_keys
+from db.times import aware
 
 _REVOKE = (
     update(api_keys)
@@ -24,8 +25,8 @@ def _key(row: Any) -> ApiKey:
         tenant=row.tenant,
         principal=row.principal,
         roles=tuple(row.roles),
-        created_at=row.created_at,
-        revoked_at=row.revoked_at,
+        created_at=aware(row.created_at),  # SQLite keeps no zone: the stored time is UTC
+        revoked_at=aware(row.revoked_at),
         secret_sha256=row.secret_sha256,
     )
 
