@@ -9,16 +9,14 @@ and refuses garbage with a rich INVALID_ARGUMENT status. Streaming requests
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import aclosing
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import grpc
 from google.protobuf.message import DecodeError
 
 from core.errors import FieldViolation, InvalidArgumentError
-from server.interceptors.wrapping import Handler
+from server.interceptors.wrapping import Handler, send
 from server.status import abort
 
 MALFORMED = InvalidArgumentError(
@@ -56,17 +54,9 @@ def _unary_stream(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHan
     assert behaviour is not None
     assert deserializer is not None
 
-    async def decoded(
-        raw: bytes, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> AsyncIterator[Any]:
+    async def decoded(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> None:
         request = await _decode(deserializer, raw, context)
-        responses = behaviour(request, context)
-        if inspect.isawaitable(responses):  # a handler that sends with context.write()
-            await responses
-            return
-        async with aclosing(responses):  # closed here, in the call's task, if it ends early
-            async for item in responses:
-                yield item
+        await send(behaviour(request, context), context)
 
     return grpc.unary_stream_rpc_method_handler(
         decoded, response_serializer=handler.response_serializer

@@ -31,6 +31,24 @@ Context: TypeAlias = "grpc.aio.ServicerContext[Any, Any]"
 Around: TypeAlias = Callable[[Any, Context], AbstractAsyncContextManager[Any]]
 
 
+async def send(responses: Any, context: Context) -> None:
+    """Send what a streaming method produced: await a method that sends with
+    `context.write()` itself; iterate an async generator, write each message, and close
+    the generator here, in the call's task, however the stream ends.
+
+    Wrapped streams are coroutines, never async generators: grpc drops a generator left
+    at a `yield` when the client goes, to be closed later by the garbage collector in
+    another context (its context variables then fail to reset, and whatever it records
+    at the end is recorded late or not at all). Here the client's leaving is a
+    CancelledError in this very task."""
+    if inspect.isawaitable(responses):
+        await responses
+        return
+    async with aclosing(responses):
+        async for item in responses:
+            await context.write(item)
+
+
 def wrap(handler: Handler, around: Around) -> Handler:
     """The same handler, run inside `around`."""
     options = {
@@ -46,20 +64,9 @@ def wrap(handler: Handler, around: Around) -> Handler:
         return call
 
     def streaming(behaviour: Any) -> Any:
-        # A coroutine that sends with context.write(), never an async generator: grpc
-        # drops a generator left at a `yield` when the client goes, to be closed later
-        # by the garbage collector in another context (its context variables then fail
-        # to reset, and whatever it records at the end is recorded late or not at all).
-        # Here the client's leaving is a CancelledError in this very task.
         async def call(request: Any, context: Context) -> None:
             async with around(request, context) as replaced:
-                responses = behaviour(request, replaced or context)
-                if inspect.isawaitable(responses):  # sends with context.write() itself
-                    await responses
-                    return
-                async with aclosing(responses):
-                    async for item in responses:
-                        await context.write(item)
+                await send(behaviour(request, replaced or context), context)
 
         return call
 
