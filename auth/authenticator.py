@@ -90,30 +90,50 @@ class Authenticator:
             parsed = parse(credential_from(metadata) or "")
         except AmbiguousCredentialsError:
             return None
-        cached = self._cache.get(parsed[0]) if parsed is not None else None
-        if parsed is None or cached is None or time.monotonic() - cached[0] >= self._cache_seconds:
+        if parsed is None:
             return None
-        key = cached[1]
-        if key is None or not key.active or not key.matches(parsed[1]):
+        key_id, secret = parsed
+        cached = self._cached(key_id)
+        if cached is None or self._refusal(cached[0], secret, key_id) is not None:
             return None
-        return Principal(key.principal, key.tenant, key.roles)
+        assert cached[0] is not None
+        return _principal(cached[0])
 
     async def _by_key(self, key_id: str, secret: str) -> Principal:
-        now = time.monotonic()
-        cached = self._cache.get(key_id)
-        if cached is not None and now - cached[0] < self._cache_seconds:
-            key = cached[1]
+        cached = self._cached(key_id)
+        if cached is not None:
+            key = cached[0]
         else:
             key = await self._keys.get(key_id)
             if len(self._cache) > 10_000:
                 self._cache.clear()
-            self._cache[key_id] = (now, key)
+            self._cache[key_id] = (time.monotonic(), key)
+        why = self._refusal(key, secret, key_id)
+        if why is not None:
+            raise self._refuse(why)
+        assert key is not None
+        return _principal(key)
+
+    def _cached(self, key_id: str) -> tuple[ApiKey | None] | None:
+        """(the key, or None for no such key) while the cache still vouches for it."""
+        entry = self._cache.get(key_id)
+        if entry is None or time.monotonic() - entry[0] >= self._cache_seconds:
+            return None
+        return (entry[1],)
+
+    @staticmethod
+    def _refusal(key: ApiKey | None, secret: str, key_id: str) -> str | None:
+        """Why `secret` does not let its holder in as `key`; None when it does."""
         if key is None or not key.matches(secret):
-            raise self._refuse(f"unknown key or wrong secret (key id {key_id})")
+            return f"unknown key or wrong secret (key id {key_id})"
         if not key.active:
-            raise self._refuse(f"revoked key {key_id}")
-        return Principal(key.principal, key.tenant, key.roles)
+            return f"revoked key {key_id}"
+        return None
 
     def _refuse(self, why: str) -> UnauthenticatedError:
         log.info("credentials refused", why=why)
         return UnauthenticatedError()
+
+
+def _principal(key: ApiKey) -> Principal:
+    return Principal(key.principal, key.tenant, key.roles)
