@@ -11,10 +11,9 @@ working). Buckets live in the process, kept for the most recent addresses.
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 
-from core.rate_limits import Rate
+from core.rate_limits import Rate, TokenBuckets
 
 
 class FailureThrottle:
@@ -26,28 +25,15 @@ class FailureThrottle:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.rate = rate
-        self._per_second = rate.calls / rate.seconds
-        self._capacity = capacity
-        self._clock = clock
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
-
-    def _tokens(self, peer: str) -> float:
-        now = self._clock()
-        tokens, last = self._buckets.get(peer, (float(self.rate.calls), now))
-        return min(float(self.rate.calls), tokens + (now - last) * self._per_second)
+        self._buckets = TokenBuckets(capacity=capacity, clock=clock)
 
     def wait(self, peer: str) -> float:
         """Seconds until `peer` may be refused again; 0.0 when it may be now."""
-        tokens = self._tokens(peer)
-        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self._per_second
+        return self._buckets.peek(peer, self.rate)
 
     def refused(self, peer: str) -> None:
         """Count one refusal of `peer`'s credentials."""
-        tokens = max(0.0, self._tokens(peer) - 1.0)
-        self._buckets.pop(peer, None)
-        self._buckets[peer] = (tokens, self._clock())
-        if len(self._buckets) > self._capacity:
-            self._buckets.popitem(last=False)
+        self._buckets.take(peer, self.rate)
 
 
 def peer_address(peer: str | None) -> str:
