@@ -157,16 +157,14 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(languages) - set(LANGUAGES)
     if unknown:
         parser.error(f"unknown language {', '.join(sorted(unknown))}")
-    try:
-        for language in languages:
-            check_generators(language)
-    except GeneratorMissing as missing:
-        print(f"make proto: {missing}", file=sys.stderr)
-        return 2
     target: Path = args.out
     with tempfile.TemporaryDirectory() as scratch:
         fresh = Path(scratch)
-        generate(fresh, languages)  # nothing is replaced unless every language generated
+        try:
+            generate(fresh, languages)  # nothing is replaced unless every language generated
+        except GeneratorMissing as missing:
+            print(f"make proto: {missing}", file=sys.stderr)
+            return 2
         for language in languages:
             shutil.rmtree(target / OUTPUT[language], ignore_errors=True)
             shutil.copytree(fresh / OUTPUT[language], target / OUTPUT[language])
