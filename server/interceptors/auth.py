@@ -54,6 +54,16 @@ def current_principal() -> Principal:
     return _PRINCIPAL.get()
 
 
+async def _acting_for(
+    principal: Principal, context: Context, gateway_roles: Sequence[str]
+) -> Principal:
+    """Whom the call is for (`auth.delegation`); the call is refused if that cannot be."""
+    try:
+        return acting_for(principal, context.invocation_metadata(), gateway_roles)
+    except AgentdError as error:
+        await abort(context, error)
+
+
 class AnonymousInterceptor(AroundInterceptor):
     """With auth off: every caller is the anonymous principal of the default tenant,
     holding `roles` (so that someone can approve tool calls on a development server)."""
@@ -68,12 +78,7 @@ class AnonymousInterceptor(AroundInterceptor):
 
     @asynccontextmanager
     async def _anonymous(self, request: Any, context: Context) -> AsyncIterator[None]:
-        metadata: Any = context.invocation_metadata()
-        try:
-            principal = acting_for(self._principal, metadata, self._gateway_roles)
-        except AgentdError as error:
-            await abort(context, error)
-        _PRINCIPAL.set(principal)
+        _PRINCIPAL.set(await _acting_for(self._principal, context, self._gateway_roles))
         yield
 
 
@@ -126,11 +131,8 @@ class AuthInterceptor(AroundInterceptor):
                 if self._throttle is not None:
                     self._throttle.refused(peer)
                 await abort(context, error)
-        _PRINCIPAL.set(principal)
-        try:
-            principal = acting_for(principal, metadata, self._gateway_roles)
-        except AgentdError as error:
-            await abort(context, error)
+        _PRINCIPAL.set(principal)  # the caller of record, should the next step refuse
+        principal = await _acting_for(principal, context, self._gateway_roles)
         _PRINCIPAL.set(principal)
         structlog.contextvars.bind_contextvars(principal=principal.id, tenant=principal.tenant)
         if principal.via:
