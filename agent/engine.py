@@ -22,10 +22,6 @@ import structlog
 from agent import events as ev
 from agent import serialization
 from agent.admission import Admission, Ticket
-from agent.approvals import ApprovalBox, InMemoryApprovalBox
-from agent.cancel_bus import CancelBus, LocalCancelBus
-from agent.checkpoints import CheckpointStore
-from agent.leases import Leases, LocalLeases
 from agent.limits import (
     EngineConfig,
     LimitReached,
@@ -41,8 +37,6 @@ from agent.redaction import redact_event
 from agent.requests import TaskRequest, validate_request
 from agent.resume import RunCheckpoint
 from agent.run import TaskRun
-from agent.task_history import InMemoryTaskHistory, TaskHistory, TaskQuery
-from agent.task_store import TaskStore
 from agent.tasks import ExecutionMode, StopReason, Task, TaskFailure, TaskStatus, new_task_id
 from core.errors import (
     ApprovalNotPendingError,
@@ -57,9 +51,20 @@ from core.errors import (
     TaskNotFoundError,
 )
 from core.faults import as_store_error
-from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, scoped_key
 from core.identity import CallContext, Principal
 from core.secrets import scrub
+from stores.approvals.base import ApprovalBox
+from stores.approvals.memory import InMemoryApprovalBox
+from stores.cancellations.base import CancelBus
+from stores.cancellations.memory import InMemoryCancelBus
+from stores.checkpoints.base import CheckpointStore
+from stores.history.base import TaskHistory, TaskQuery
+from stores.history.memory import InMemoryTaskHistory
+from stores.idempotency.base import IdempotencyStore, scoped_key
+from stores.idempotency.memory import InMemoryIdempotencyStore
+from stores.leases.base import Leases
+from stores.leases.memory import InMemoryLeases
+from stores.tasks.base import TaskStore
 from tools.approvals import Verdict
 from tools.model import ToolSpec
 from tools.registry import ToolRegistry
@@ -89,7 +94,7 @@ class Engine:
         config: EngineConfig | None = None,
         *,
         history: TaskHistory | None = None,
-        keys: IdempotencyStore | None = None,
+        idempotency: IdempotencyStore | None = None,
         key_ttl_seconds: float = 4200.0,
         cancel_bus: CancelBus | None = None,
         leases: Leases | None = None,
@@ -98,9 +103,9 @@ class Engine:
         approvals: ApprovalBox | None = None,
     ) -> None:
         self._approvals = approvals or InMemoryApprovalBox()
-        self._bus = cancel_bus or LocalCancelBus()
+        self._bus = cancel_bus or InMemoryCancelBus()
         self._listener: asyncio.Task[None] | None = None
-        self._leases = leases or LocalLeases()
+        self._leases = leases or InMemoryLeases()
         # Checkpoints matter only when another process can resume the task.
         self._checkpoints = checkpoints if self._leases.shared else None
         self._takeover_interval = takeover_interval_seconds
@@ -110,7 +115,7 @@ class Engine:
         self._closing = False
         self._models = models
         self._history = history or InMemoryTaskHistory()
-        self._keys = keys or InMemoryIdempotencyStore()
+        self._idempotency = idempotency or InMemoryIdempotencyStore()
         self._key_ttl = key_ttl_seconds
         self._registry = registry
         self._store = store
@@ -262,7 +267,7 @@ class Engine:
                 "exec", call.principal.tenant, call.principal.id, request.idempotency_key
             )
             try:
-                earlier = await self._keys.reserve(
+                earlier = await self._idempotency.reserve(
                     scoped, request.fingerprint(), task_id, self._key_ttl
                 )
             except IdempotencyConflictError:

@@ -19,8 +19,6 @@ import structlog
 
 from agent import events as ev
 from agent import metrics, serialization
-from agent.approvals import ApprovalBox
-from agent.checkpoints import CheckpointStore
 from agent.event_writer import EventWriter
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
 from agent.llm import sanitize
@@ -38,7 +36,6 @@ from agent.llm.base import (
 from agent.llm.roles import ModelRoles, RoleName
 from agent.plan import Plan
 from agent.resume import JournalEntry, RunCheckpoint
-from agent.task_store import TaskStore
 from agent.tasks import StopReason, Task, TaskStatus
 from core import tracing
 from core.errors import AgentdError
@@ -46,6 +43,9 @@ from core.identity import CallContext
 from core.metrics import LLM_CALLS
 from core.secrets import redact
 from core.text import clean_json, clean_text
+from stores.approvals.base import ApprovalBox
+from stores.checkpoints.base import CheckpointStore
+from stores.tasks.base import TaskStore
 from tools.approvals import Verdict
 from tools.model import ToolSpec
 from tools.outcomes import ToolCallError, ToolErrorKind

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,38 +24,3 @@ class RpcRecord:
     task_id: str = ""
     via: str = ""
     """The gateway that called on the principal's behalf, if one did."""
-
-
-class RpcAuditSink(Protocol):
-    async def write(self, record: RpcRecord) -> None:
-        """Store one record; it is stored when this returns."""
-        ...
-
-
-class InMemoryRpcAuditLog:
-    def __init__(self, capacity: int = 10_000) -> None:
-        self._records: deque[RpcRecord] = deque(maxlen=capacity)
-
-    async def write(self, record: RpcRecord) -> None:
-        self._records.append(record)
-
-    @property
-    def records(self) -> list[RpcRecord]:
-        return list(self._records)
-
-
-@dataclass(frozen=True, slots=True)
-class AuditQuery:
-    """Filters of one page of records; always within one tenant."""
-
-    tenant: str
-    kind: Literal["rpc", "tool_call"]
-    principal_id: str = ""
-    tool_name: str = ""
-    outcome: str = ""
-    task_id: str = ""
-    since: datetime | None = None
-    until: datetime | None = None
-    limit: int = 100
-    after_id: int = 0
-    """Records after this row id (the page token)."""

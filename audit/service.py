@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
-from audit.records import AuditQuery, RpcRecord
-from audit.sql import SqlAuditReader
+from audit.records import RpcRecord
 from core.errors import RoleRequiredError
 from core.identity import Principal
+from stores.audit.base import AuditQuery
+from stores.audit.sql import SqlAuditReader
 from tools.audit import ToolCallRecord
 
 AUDITOR_ROLES = ("auditor", "admin")

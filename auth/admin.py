@@ -10,11 +10,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from auth.keys import ApiKey, new_key
-from auth.sql_keys import SqlKeyStore
-from db.database import Database
-from db.engine import migrate
+from stores.api_keys.sql import SqlKeyStore
+from stores.grants.sql import SqlGrantStore
+from stores.sql.database import Database
+from stores.sql.engine import migrate
 from tools.grants import Grant
-from tools.sql_grants import SqlGrantStore
 
 
 @asynccontextmanager

@@ -15,10 +15,11 @@ from collections.abc import Iterable
 
 import structlog
 
-from auth.keys import ApiKey, KeyStore, parse
+from auth.keys import ApiKey, parse
 from auth.tokens import TokenInvalid, TokenVerifier
 from core.errors import UnauthenticatedError
 from core.identity import Principal
+from stores.api_keys.base import KeyStore
 
 log = structlog.get_logger(__name__)
 

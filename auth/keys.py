@@ -12,9 +12,8 @@ import hashlib
 import hmac
 import re
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol
 
 from core.names import identity_problem, roles_problem
 
@@ -63,42 +62,3 @@ def parse(plaintext: str) -> tuple[str, str] | None:
     """(key id, secret) of something shaped like a key, else None."""
     match = KEY_PATTERN.fullmatch(plaintext)
     return (match.group(1), match.group(2)) if match else None
-
-
-class KeyStore(Protocol):
-    async def add(self, key: ApiKey) -> None:
-        """Store a new key."""
-        ...
-
-    async def get(self, key_id: str) -> ApiKey | None:
-        """The key (active or revoked), or None."""
-        ...
-
-    async def list(self) -> list[ApiKey]:
-        """Every key, oldest first."""
-        ...
-
-    async def revoke(self, key_id: str) -> bool:
-        """Revoke an active key; False when there is no such active key."""
-        ...
-
-
-class InMemoryKeyStore:
-    def __init__(self) -> None:
-        self._keys: dict[str, ApiKey] = {}
-
-    async def add(self, key: ApiKey) -> None:
-        self._keys[key.key_id] = key
-
-    async def get(self, key_id: str) -> ApiKey | None:
-        return self._keys.get(key_id)
-
-    async def list(self) -> list[ApiKey]:
-        return sorted(self._keys.values(), key=lambda k: k.created_at)
-
-    async def revoke(self, key_id: str) -> bool:
-        key = self._keys.get(key_id)
-        if key is None or not key.active:
-            return False
-        self._keys[key_id] = replace(key, revoked_at=datetime.now(UTC))
-        return True

@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from core.rate_limits import Rate, TokenBuckets
+from stores.rate_limits.base import Rate
+from stores.rate_limits.memory import TokenBuckets
 
 
 class FailureThrottle:

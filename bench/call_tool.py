@@ -101,8 +101,8 @@ async def main() -> None:
         # the RPC traced, counted, rate limited and audited, the tool call audited.
         agentd = await AgentdServer.start(settings)
         key, plaintext = new_key("bench", "bench", ())
-        await agentd.keys.add(key)
-        await agentd.grants.add(
+        await agentd.durable.api_keys.add(key)
+        await agentd.durable.grants.add(
             Grant(
                 grant_id=new_grant_id(),
                 tenant="bench",
@@ -113,7 +113,7 @@ async def main() -> None:
             )
         )
         assert isinstance(agentd.registry.policy, GrantPolicy)
-        await agentd.registry.policy.refresh(agentd.grants)
+        await agentd.registry.policy.refresh(agentd.durable.grants)
         auth = (("authorization", f"Bearer {plaintext}"),)
         async with grpc.aio.insecure_channel(f"127.0.0.1:{agentd.port}") as channel:
             response = await pb_grpc.AgentServiceStub(channel).CallTool(_request(), metadata=auth)

@@ -19,14 +19,15 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from agent import serialization
-from agent.checkpoints import CheckpointStore, InMemoryCheckpointStore
 from agent.llm.base import Message, ToolCall
 from agent.resume import RunCheckpoint
-from agent.sql_checkpoints import SqlCheckpointStore
 from agent.tasks import TokenUsage
 from core.identity import Principal
-from db.database import Database
-from db.engine import create_engine, migrate
+from stores.checkpoints.base import CheckpointStore
+from stores.checkpoints.memory import InMemoryCheckpointStore
+from stores.checkpoints.sql import SqlCheckpointStore
+from stores.sql.database import Database
+from stores.sql.engine import create_engine, migrate
 
 SAVES = 300
 POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"

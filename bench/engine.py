@@ -35,9 +35,7 @@ from agent.limits import EngineConfig
 from agent.llm.fake_server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
-from agent.memory_task_store import InMemoryTaskStore
 from agent.requests import TaskRequest
-from agent.task_store import TaskStore
 from agent.tasks import ExecutionMode
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2
@@ -48,7 +46,9 @@ from server import logs
 from server.app import AgentdServer
 from server.builders import build_registry
 from server.settings import Settings
-from tools.audit import InMemoryAuditLog
+from stores.audit.memory import InMemoryAuditLog
+from stores.tasks.base import TaskStore
+from stores.tasks.memory import InMemoryTaskStore
 
 STEPS = 16
 FC_TURNS = 8

@@ -18,11 +18,11 @@ import time
 import redis.asyncio as redis
 
 from agent import events as ev
-from agent.memory_task_store import InMemoryTaskStore
-from agent.redis_connections import RedisConnections, RedisOptions
-from agent.redis_task_store import RedisTaskStore
-from agent.task_store import TaskStore
 from agent.tasks import Task, TaskStatus
+from stores.redis import RedisConnections, RedisOptions
+from stores.tasks.base import TaskStore
+from stores.tasks.memory import InMemoryTaskStore
+from stores.tasks.redis import RedisTaskStore
 
 EVENTS = 2_000
 LATENCY_SAMPLES = 300

@@ -15,28 +15,20 @@ from grpc_health.v1._async import HealthServicer
 
 from agent.engine import LLM_SETTINGS, Engine
 from agent.llm.roles import ModelRoles
-from agent.sql_checkpoints import SqlCheckpointStore
-from agent.sql_task_history import SqlTaskHistory
-from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
 from audit.service import AuditLogs
-from audit.sql import SqlAuditReader, SqlRpcAuditLog
-from auth.keys import KeyStore, new_key
-from auth.sql_keys import SqlKeyStore
+from auth.keys import new_key
 from auth.throttle import FailureThrottle
 from core import secrets, tracing
 from core.metrics import REGISTRY, TASKS_IN_FLIGHT
-from db.database import Database
-from db.engine import PoolOptions, migrate
 from server import logs, reflection
 from server.builders import (
-    LiveStores,
     build_authenticator,
-    build_live_stores,
     build_models,
-    build_rate_limiters,
     build_registry,
     engine_config,
+    rate_limiters,
+    store_settings,
 )
 from server.interceptors.audit import AuditInterceptor
 from server.interceptors.auth import AnonymousInterceptor, AuthInterceptor
@@ -47,13 +39,13 @@ from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.servicer import AgentServicer
 from server.settings import Settings
+from stores.build import DurableStores, LiveStores, build_live, open_durable
+from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
-from tools.grants import Grant, GrantStore, new_grant_id
+from tools.grants import Grant, new_grant_id
 from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
-from tools.sql_audit_log import SqlAuditLog
-from tools.sql_grants import SqlGrantStore
 
 log = structlog.get_logger(__name__)
 
@@ -78,9 +70,7 @@ class AgentdServer:
     engine: Engine
     tasks: TaskStore
     live: LiveStores
-    database: Database
-    keys: KeyStore
-    grants: GrantStore
+    durable: DurableStores
     registry: ToolRegistry
     background: list[asyncio.Task[None]]
 
@@ -94,51 +84,41 @@ class AgentdServer:
         models: ModelRoles | None = None,
     ) -> AgentdServer:
         secrets.configure(settings.secret_patterns)
-        await migrate(settings.database_url)
-        database = Database.open(
-            settings.database_url,
-            pool=PoolOptions(
-                settings.database_pool_size,
-                settings.database_max_overflow,
-                settings.database_pool_timeout_seconds,
-            ),
-        )
-        keys = SqlKeyStore(database)
-        authenticator = build_authenticator(settings, keys)
+        where = store_settings(settings)
+        durable = await open_durable(where)
+        authenticator = build_authenticator(settings, durable.api_keys)
         registry = (
-            registry if registry is not None else build_registry(settings, SqlAuditLog(database))
+            registry if registry is not None else build_registry(settings, durable.tool_calls)
         )
-        grants = SqlGrantStore(database)
         background: list[asyncio.Task[None]] = []
         if isinstance(registry.policy, GrantPolicy):
-            await registry.policy.refresh(grants)
+            await registry.policy.refresh(durable.grants)
             background.append(
                 asyncio.create_task(
-                    registry.policy.keep_fresh(grants, settings.grants_refresh_seconds)
+                    registry.policy.keep_fresh(durable.grants, settings.grants_refresh_seconds)
                 )
             )
-        live = build_live_stores(settings)
+        live = build_live(where)
         tasks = tasks if tasks is not None else live.tasks
-        history = SqlTaskHistory(database)
-        registry.use_idempotency_store(live.keys, settings.retention_seconds)
+        registry.use_idempotency_store(live.idempotency, settings.retention_seconds)
         engine = Engine(
             models or build_models(settings),
             registry,
             tasks,
             engine_config(settings),
-            history=history,
-            keys=live.keys,
+            history=durable.history,
+            idempotency=live.idempotency,
             key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
             cancel_bus=live.cancellations,
             leases=live.leases,
-            checkpoints=SqlCheckpointStore(database),
+            checkpoints=durable.checkpoints,
             takeover_interval_seconds=settings.takeover_interval_seconds,
             approvals=live.approvals,
         )
         engine.listen_for_cancellations()
         engine.supervise()
         draining = DrainingInterceptor()
-        audit = AuditInterceptor(SqlRpcAuditLog(database))
+        audit = AuditInterceptor(durable.rpcs)
         # Outermost first. Tracing, metrics and audit wrap auth so that refused calls are
         # traced, counted and audited too; auth comes before rate limits (which need the
         # principal) and before decoding (a refused call is never decoded).
@@ -160,7 +140,7 @@ class AgentdServer:
                     authenticator, settings.auth_public_methods, throttle, settings.gateway_roles
                 )
             )
-        interceptors.append(RateLimitInterceptor(*build_rate_limiters(settings, live)))
+        interceptors.append(RateLimitInterceptor(*rate_limiters(settings, where, live)))
         interceptors.append(DecodingInterceptor())
         server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
         agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
@@ -168,10 +148,10 @@ class AgentdServer:
                 engine,
                 registry,
                 tasks,
-                history,
-                AuditLogs(SqlAuditReader(database), engine.find, settings.auditor_roles),
+                durable.history,
+                AuditLogs(durable.audit_reader, engine.find, settings.auditor_roles),
                 GrantAdmin(
-                    grants,
+                    durable.grants,
                     registry.policy if isinstance(registry.policy, GrantPolicy) else None,
                     settings.grant_admin_roles,
                     PermissionLevel[settings.grant_admin_max_level.upper()],
@@ -204,9 +184,7 @@ class AgentdServer:
             engine,
             tasks,
             live,
-            database,
-            keys,
-            grants,
+            durable,
             registry,
             background,
         )
@@ -229,7 +207,7 @@ class AgentdServer:
         if self.tasks is not self.live.tasks:
             await self.tasks.close()
         await self.live.close()
-        await self.database.close()
+        await self.durable.close()
         log.info("stopped")
 
 
@@ -271,7 +249,7 @@ async def _announce_auth(running: AgentdServer) -> None:
             roles=settings.anonymous_roles,
         )
         return
-    keys = await running.keys.list()
+    keys = await running.durable.api_keys.list()
     if any(key.active for key in keys):
         log.info("authentication is on", public_methods=settings.auth_public_methods)
         return
@@ -288,7 +266,7 @@ async def _announce_auth(running: AgentdServer) -> None:
         )
         return
     key, plaintext = new_key("default", "developer", ("admin",))
-    await running.keys.add(key)
+    await running.durable.api_keys.add(key)
     grant = Grant(
         grant_id=new_grant_id(),
         tenant="default",
@@ -298,10 +276,10 @@ async def _announce_auth(running: AgentdServer) -> None:
         created_at=key.created_at,
         created_by="agentd:development-setup",
     )
-    await running.grants.add(grant)
+    await running.durable.grants.add(grant)
     policy = running.registry.policy
     if isinstance(policy, GrantPolicy):
-        await policy.refresh(running.grants)
+        await policy.refresh(running.durable.grants)
     print(
         "authentication is on. A development API key (tenant 'default', principal "
         "'developer', role 'admin', granted every tool) was created and is shown only "

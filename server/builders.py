@@ -3,27 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 
-from agent.approvals import ApprovalBox, InMemoryApprovalBox, RedisApprovalBox
-from agent.cancel_bus import CancelBus, LocalCancelBus, RedisCancelBus
-from agent.leases import Leases, LocalLeases
 from agent.limits import EngineConfig
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
-from agent.memory_task_store import InMemoryTaskStore
-from agent.redis_connections import RedisConnections, RedisOptions
-from agent.redis_leases import RedisLeases
-from agent.redis_task_store import RedisTaskStore
-from agent.task_store import TaskStore
 from auth.authenticator import Authenticator
-from auth.keys import KeyStore
 from auth.tokens import TokenRules, TokenVerifier
-from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, RedisIdempotencyStore
-from core.rate_limits import LocalRateLimiter, RateLimiter, parse_limits
-from core.redis_rate_limits import RedisRateLimiter
 from server.settings import Settings
-from tools.audit import AuditSink
+from stores.api_keys.base import KeyStore
+from stores.audit.base import AuditSink
+from stores.build import LiveStores, StoreSettings, build_rate_limiters
+from stores.rate_limits.base import RateLimiter, parse_limits
+from stores.redis import RedisOptions
+from stores.sql.engine import PoolOptions
 from tools.builtin import HttpLimits, builtin_tools
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
@@ -51,83 +43,38 @@ def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
     )
 
 
-@dataclass(frozen=True)
-class LiveStores:
-    """What running tasks share between processes (or keep in this one)."""
-
-    tasks: TaskStore
-    keys: IdempotencyStore
-    cancellations: CancelBus
-    leases: Leases
-    approvals: ApprovalBox
-    redis: RedisConnections | None = None
-    """The process's Redis connections, when the stores are on Redis (closed last)."""
-
-    async def close(self) -> None:
-        await self.tasks.close()
-        if self.redis is not None:
-            await self.redis.close()
-
-
-def redis_connections(settings: Settings) -> RedisConnections:
-    assert settings.redis_url
-    return RedisConnections(
-        RedisOptions(
+def store_settings(settings: Settings) -> StoreSettings:
+    """Where this server keeps its state: SQL always, Redis when AGENTD_REDIS_URL is set."""
+    redis = None
+    if settings.redis_url:
+        redis = RedisOptions(
             settings.redis_url,
             max_connections=settings.redis_max_connections,
             pool_timeout_seconds=settings.redis_pool_timeout_seconds,
             client_name=f"agentd:{settings.replica_id or 'replica'}",
         )
+    return StoreSettings(
+        settings.database_url,
+        PoolOptions(
+            settings.database_pool_size,
+            settings.database_max_overflow,
+            settings.database_pool_timeout_seconds,
+        ),
+        redis=redis,
+        redis_prefix=settings.redis_prefix,
+        retention_seconds=settings.retention_seconds,
+        lease_seconds=settings.lease_seconds,
+        replica_id=settings.replica_id,
     )
 
 
-def build_live_stores(settings: Settings) -> LiveStores:
-    """Task state, event logs, idempotency keys, cancellations and leases: on the process's
-    Redis connections when AGENTD_REDIS_URL is set, else in-process."""
-    if settings.redis_url:
-        connections = redis_connections(settings)
-        calls, prefix = connections.calls, settings.redis_prefix
-        return LiveStores(
-            RedisTaskStore(
-                calls,
-                prefix=prefix,
-                retention_seconds=settings.retention_seconds,
-                subscriptions=connections.subscriptions,
-            ),
-            RedisIdempotencyStore(calls, prefix),
-            RedisCancelBus(calls, prefix, connections.subscriptions),
-            RedisLeases(
-                connections.background,
-                prefix,
-                ttl_seconds=settings.lease_seconds,
-                replica=settings.replica_id,
-            ),
-            RedisApprovalBox(calls, prefix),
-            connections,
-        )
-    return LiveStores(
-        InMemoryTaskStore(retention_seconds=settings.retention_seconds),
-        InMemoryIdempotencyStore(),
-        LocalCancelBus(),
-        LocalLeases(),
-        InMemoryApprovalBox(),
+def rate_limiters(
+    settings: Settings, stores: StoreSettings, live: LiveStores
+) -> tuple[RateLimiter, RateLimiter]:
+    """Per principal (AGENTD_RATE_LIMITS) and per tenant (AGENTD_TENANT_RATE_LIMITS)."""
+    return build_rate_limiters(
+        stores, live, parse_limits(settings.rate_limits), parse_limits(settings.tenant_rate_limits)
     )
-
-
-def build_rate_limiters(settings: Settings, live: LiveStores) -> tuple[RateLimiter, RateLimiter]:
-    """Per principal and per tenant: in Redis when configured (one rate across the
-    replicas, on the process's call pool), else in this process."""
-    principal, tenant = (
-        parse_limits(settings.rate_limits),
-        parse_limits(settings.tenant_rate_limits),
-    )
-    if live.redis is not None and (principal or tenant):
-        client = live.redis.calls
-        return (
-            RedisRateLimiter(client, principal, settings.redis_prefix, "principal"),
-            RedisRateLimiter(client, tenant, settings.redis_prefix, "tenant"),
-        )
-    return LocalRateLimiter(principal), LocalRateLimiter(tenant)
 
 
 def build_authenticator(settings: Settings, keys: KeyStore) -> Authenticator | None:

@@ -48,8 +48,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from db.engine import migrate_sync
     from server.settings import Settings
+    from stores.sql.engine import migrate_sync
 
     url = args.database_url or Settings().database_url
     migrate_sync(url)

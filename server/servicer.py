@@ -6,8 +6,6 @@ from collections.abc import AsyncIterator
 
 from agent.engine import Engine
 from agent.events import TaskEvent
-from agent.task_history import TaskHistory, TaskQuery
-from agent.task_store import TaskStore
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import events_pb2, grants_pb2, tasks_pb2
@@ -24,6 +22,8 @@ from server import convert, convert_audit, convert_grants, paging
 from server.calls import stream, unary
 from server.heartbeats import with_heartbeats
 from server.interceptors.audit import note_task
+from stores.history.base import TaskHistory, TaskQuery
+from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
 from tools.registry import ToolRegistry
 

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from core.rate_limits import Rate, parse_limits
+from stores.rate_limits.base import Rate, parse_limits
 from tools.model import PermissionLevel
 
 MiB = 1024 * 1024

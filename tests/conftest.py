@@ -14,8 +14,8 @@ from core.identity import CallContext
 from server.app import AgentdServer
 from server.builders import build_registry
 from server.settings import Settings
+from stores.audit.memory import InMemoryAuditLog
 from tests.contract.conftest import REDIS_URL, drop_prefix
-from tools.audit import InMemoryAuditLog
 from tools.registry import ToolRegistry
 
 

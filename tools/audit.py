@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
 
 from tools.model import JSONValue
 
@@ -53,37 +51,6 @@ class ToolCallRecord:
     """The principal who decided."""
     approval_comment: str = ""
     """What they said."""
-
-
-class AuditSink(Protocol):
-    """Where audit records go. `write` must not lose a record it returned from."""
-
-    async def write(self, record: ToolCallRecord) -> None:
-        """Store one record."""
-        ...
-
-
-class InMemoryAuditLog:
-    """Keeps the latest records in memory (the embedded default, and for tests)."""
-
-    def __init__(self, capacity: int = 10_000) -> None:
-        self._records: deque[ToolCallRecord] = deque(maxlen=capacity)
-
-    async def write(self, record: ToolCallRecord) -> None:
-        self._records.append(record)
-
-    @property
-    def records(self) -> list[ToolCallRecord]:
-        return list(self._records)
-
-    async def query(
-        self, tenant: str, *, since: datetime | None = None, limit: int = 1_000
-    ) -> list[ToolCallRecord]:
-        """A tenant's records, oldest first."""
-        chosen = [
-            r for r in self._records if r.tenant == tenant and (since is None or r.time >= since)
-        ]
-        return chosen[:limit]
 
 
 def digest(value: JSONValue) -> str:

@@ -14,7 +14,8 @@ from core.errors import (
     RoleRequiredError,
 )
 from core.identity import Principal
-from tools.grants import Grant, GrantStore, new_grant_id
+from stores.grants.base import GrantStore
+from tools.grants import Grant, new_grant_id
 from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
 

@@ -14,9 +14,8 @@ import posixpath
 import re
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 from tools.model import TOOL_NAME_PATTERN, JSONValue, PermissionLevel
@@ -169,43 +168,3 @@ class Grant:
 
 def new_grant_id() -> str:
     return "grant_" + secrets.token_hex(6)
-
-
-class GrantStore(Protocol):
-    """Where grants are kept (SQL in production, a list in tests)."""
-
-    async def add(self, grant: Grant) -> None: ...
-
-    async def revoke(self, grant_id: str) -> bool:
-        """Revoke a live grant; False when there is none with that id."""
-        ...
-
-    async def list(
-        self, tenant: str | None = None, *, include_revoked: bool = False
-    ) -> list[Grant]:
-        """Grants, oldest first."""
-        ...
-
-
-class InMemoryGrantStore:
-    def __init__(self, grants: list[Grant] | None = None) -> None:
-        self._grants: dict[str, Grant] = {g.grant_id: g for g in grants or []}
-
-    async def add(self, grant: Grant) -> None:
-        self._grants[grant.grant_id] = grant
-
-    async def revoke(self, grant_id: str) -> bool:
-        grant = self._grants.get(grant_id)
-        if grant is None or grant.revoked_at is not None:
-            return False
-        self._grants[grant_id] = replace(grant, revoked_at=datetime.now(UTC))
-        return True
-
-    async def list(
-        self, tenant: str | None = None, *, include_revoked: bool = False
-    ) -> list[Grant]:
-        return [
-            g
-            for g in sorted(self._grants.values(), key=lambda g: g.created_at)
-            if (tenant is None or g.tenant == tenant) and (include_revoked or g.revoked_at is None)
-        ]

@@ -16,7 +16,8 @@ from typing import Protocol
 import structlog
 
 from core.identity import Principal
-from tools.grants import Grant, GrantStore
+from stores.grants.base import GrantStore
+from tools.grants import Grant
 from tools.model import JSONValue, PermissionLevel, ToolSpec
 
 log = structlog.get_logger(__name__)

@@ -23,12 +23,14 @@ from core.errors import (
     ToolArgumentsInvalidError,
     ToolNotFoundError,
 )
-from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, scoped_key
 from core.identity import CallContext
 from core.metrics import TOOL_CALLS, TOOL_LATENCY
 from core.secrets import redact
+from stores.audit.base import AuditSink
+from stores.idempotency.base import IdempotencyStore, scoped_key
+from stores.idempotency.memory import InMemoryIdempotencyStore
 from tools.approvals import ApprovalGate, Verdict
-from tools.audit import AuditSink, ToolCallRecord, digest
+from tools.audit import ToolCallRecord, digest
 from tools.model import JSONValue, Tool, ToolSpec
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
 from tools.permissions import Decision, PermissionPolicy

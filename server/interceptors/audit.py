@@ -25,11 +25,12 @@ from typing import Any
 import structlog
 from google.protobuf.message import Message
 
-from audit.records import RpcAuditSink, RpcRecord
+from audit.records import RpcRecord
 from core.identity import new_trace_id
 from server.interceptors.auth import THROTTLED, current_principal
 from server.interceptors.tracing import current_trace_id
 from server.interceptors.wrapping import Around, AroundInterceptor, Context, code_name, final_code
+from stores.audit.base import RpcAuditSink
 
 log = structlog.get_logger(__name__)
 

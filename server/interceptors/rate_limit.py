@@ -16,10 +16,10 @@ from typing import Any
 
 from core.errors import RateLimitedError
 from core.metrics import RATE_LIMITED
-from core.rate_limits import RateLimiter
 from server.interceptors.auth import current_principal
 from server.interceptors.wrapping import Around, AroundInterceptor, Context
 from server.status import abort
+from stores.rate_limits.base import RateLimiter
 
 LIMITED_SERVICES = ("/agentd.v1.AgentService/",)
 

@@ -16,11 +16,11 @@ import redis.asyncio as redis
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from agent.memory_task_store import InMemoryTaskStore
-from agent.redis_task_store import RedisTaskStore
-from agent.task_store import TaskStore
-from db.database import Database
-from db.engine import create_engine, migrate
+from stores.sql.database import Database
+from stores.sql.engine import create_engine, migrate
+from stores.tasks.base import TaskStore
+from stores.tasks.memory import InMemoryTaskStore
+from stores.tasks.redis import RedisTaskStore
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 

@@ -9,8 +9,10 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as redis
 
-from agent.approvals import ApprovalBox, InMemoryApprovalBox, RedisApprovalBox
 from core.errors import ApprovalNotPendingError
+from stores.approvals.base import ApprovalBox
+from stores.approvals.memory import InMemoryApprovalBox
+from stores.approvals.redis import RedisApprovalBox
 from tests.contract.conftest import REDIS_URL, drop_prefix
 from tools.approvals import Verdict
 

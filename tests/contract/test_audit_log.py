@@ -11,9 +11,10 @@ from typing import Protocol
 
 import pytest
 
+from stores.audit.memory import InMemoryAuditLog
+from stores.audit.sql import SqlAuditLog
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
-from tools.audit import InMemoryAuditLog, ToolCallRecord
-from tools.sql_audit_log import SqlAuditLog
+from tools.audit import ToolCallRecord
 
 
 class QueryableAudit(Protocol):

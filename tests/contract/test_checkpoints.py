@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 
 from agent import serialization
-from agent.checkpoints import CheckpointStore, InMemoryCheckpointStore
 from agent.llm.base import Message, ToolCall
 from agent.plan import Plan, PlanStep
 from agent.resume import JournalEntry, RunCheckpoint
-from agent.sql_checkpoints import SqlCheckpointStore
 from agent.tasks import TokenUsage
 from core.identity import Principal
+from stores.checkpoints.base import CheckpointStore
+from stores.checkpoints.memory import InMemoryCheckpointStore
+from stores.checkpoints.sql import SqlCheckpointStore
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
 
 

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from stores.grants.base import GrantStore
+from stores.grants.memory import InMemoryGrantStore
+from stores.grants.sql import SqlGrantStore
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
-from tools.grants import Grant, GrantStore, InMemoryGrantStore, TimeWindow, new_grant_id
+from tools.grants import Grant, TimeWindow, new_grant_id
 from tools.model import PermissionLevel
-from tools.sql_grants import SqlGrantStore
 
 T0 = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 

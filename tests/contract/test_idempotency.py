@@ -10,7 +10,9 @@ import pytest
 import redis.asyncio as redis
 
 from core.errors import IdempotencyConflictError
-from core.idempotency import IdempotencyStore, InMemoryIdempotencyStore, RedisIdempotencyStore
+from stores.idempotency.base import IdempotencyStore
+from stores.idempotency.memory import InMemoryIdempotencyStore
+from stores.idempotency.redis import RedisIdempotencyStore
 from tests.contract.conftest import REDIS_URL, drop_prefix
 
 

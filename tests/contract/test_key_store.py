@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from auth.keys import InMemoryKeyStore, KeyStore, new_key, parse
-from auth.sql_keys import SqlKeyStore
+from auth.keys import new_key, parse
+from stores.api_keys.base import KeyStore
+from stores.api_keys.memory import InMemoryKeyStore
+from stores.api_keys.sql import SqlKeyStore
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
 
 

@@ -7,8 +7,8 @@ import asyncio
 import pytest
 import redis.asyncio as redis
 
-from agent.leases import LocalLeases
-from agent.redis_leases import RedisLeases
+from stores.leases.memory import InMemoryLeases
+from stores.leases.redis import RedisLeases
 
 pytestmark = pytest.mark.redis
 
@@ -94,7 +94,7 @@ async def test_a_renewal_of_unknown_ids_reports_them_lost(
 
 
 async def test_local_leases_never_orphan_anything() -> None:
-    local = LocalLeases()
+    local = InMemoryLeases()
     await local.acquire("t1", "task-1")
     assert await local.renew(["task-1"]) == set()
     await local.release("task-1")

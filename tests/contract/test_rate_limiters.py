@@ -9,8 +9,9 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 import redis.asyncio as redis
 
-from core.rate_limits import LocalRateLimiter, Rate, RateLimiter
-from core.redis_rate_limits import RedisRateLimiter
+from stores.rate_limits.base import Rate, RateLimiter
+from stores.rate_limits.memory import InMemoryRateLimiter
+from stores.rate_limits.redis import RedisRateLimiter
 from tests.contract.conftest import REDIS_URL, drop_prefix
 
 LIMITS = {"Execute": Rate(2, 1.0), "*": Rate(100, 1.0)}
@@ -22,7 +23,7 @@ async def limiters(
 ) -> AsyncIterator[Callable[[], RateLimiter]]:
     """Makes limiters that share their buckets, as the replicas of one deployment do."""
     if request.param == "memory":
-        shared = LocalRateLimiter(LIMITS)
+        shared = InMemoryRateLimiter(LIMITS)
         yield lambda: shared
         return
     client = redis.Redis.from_url(REDIS_URL)

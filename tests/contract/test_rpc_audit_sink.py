@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from audit.records import AuditQuery, InMemoryRpcAuditLog, RpcAuditSink, RpcRecord
-from audit.sql import SqlAuditReader, SqlRpcAuditLog
+from audit.records import RpcRecord
+from stores.audit.base import AuditQuery, RpcAuditSink
+from stores.audit.memory import InMemoryRpcAuditLog
+from stores.audit.sql import SqlAuditReader, SqlRpcAuditLog
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from agent.plan import Plan, PlanStep
-from agent.sql_task_history import SqlTaskHistory
-from agent.task_history import InMemoryTaskHistory, TaskHistory, TaskQuery
 from agent.tasks import StopReason, Task, TaskFailure, TaskStatus, TokenUsage
 from core.errors import TaskNotFoundError
-from db.engine import head_revision
+from stores.history.base import TaskHistory, TaskQuery
+from stores.history.memory import InMemoryTaskHistory
+from stores.history.sql import SqlTaskHistory
+from stores.sql.engine import head_revision
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
 
 
@@ -129,7 +130,7 @@ async def test_replicas_migrating_at_once_do_not_collide() -> None:
     admin = create_async_engine(POSTGRES_URL)
     async with admin.begin() as connection:
         await connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    code = f"from db.engine import migrate_sync; migrate_sync({POSTGRES_URL!r}, {schema!r})"
+    code = f"from stores.sql.engine import migrate_sync; migrate_sync({POSTGRES_URL!r}, {schema!r})"
     try:  # separate processes, as replicas are
         processes = [
             await asyncio.create_subprocess_exec(sys.executable, "-c", code, cwd=ROOT)

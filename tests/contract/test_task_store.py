@@ -9,9 +9,9 @@ import pytest
 
 from agent import events as ev
 from agent.plan import Plan, PlanStep
-from agent.task_store import TaskStore
 from agent.tasks import StopReason, Task, TaskStatus, TokenUsage
 from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
+from stores.tasks.base import TaskStore
 
 
 def _task(task_id: str = "task_1", tenant: str = "acme") -> Task:

@@ -14,7 +14,8 @@ from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import tasks_pb2
 from agentd_client import errors as client_errors
 from agentd_client.client import AgentClient
-from audit.records import RpcAuditSink, RpcRecord
+from audit.records import RpcRecord
+from stores.audit.base import RpcAuditSink
 from tests.integration.trust import trusted
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING

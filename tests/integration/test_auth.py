@@ -81,7 +81,7 @@ def token(claims: dict[str, Any], key: Any = SECRET, alg: str = "HS256", **heade
 
 async def add_key(server: AgentdServer, tenant: str, principal: str) -> tuple[str, str]:
     key, plaintext = new_key(tenant, principal, ("operator",))
-    await server.keys.add(key)
+    await server.durable.api_keys.add(key)
     return key.key_id, plaintext
 
 
@@ -135,7 +135,7 @@ async def test_api_keys_in_either_header_and_revocation(secured: AgentdServer) -
         assert (await client.call_tool("calculator", {"expression": "2+3"})).text == "5"
     async with AgentClient(address, metadata=[("x-api-key", plaintext)]) as client:
         assert (await client.call_tool("calculator", {"expression": "2+4"})).text == "6"
-    assert await secured.keys.revoke(key_id)
+    assert await secured.durable.api_keys.revoke(key_id)
     await refused(address, api_key=plaintext)
 
 

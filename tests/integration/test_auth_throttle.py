@@ -18,14 +18,14 @@ async def test_refused_credentials_are_throttled_per_address(tmp_path: Path) -> 
         alice = await t.client("acme", "alice")
         await alice.list_tools()  # a good key, now known to this process
         lookups = 0
-        lookup = t.server.keys.get
+        lookup = t.server.durable.api_keys.get
 
         async def counted(key_id: str):  # type: ignore[no-untyped-def]
             nonlocal lookups
             lookups += 1
             return await lookup(key_id)
 
-        t.server.keys.get = counted  # type: ignore[method-assign]
+        t.server.durable.api_keys.get = counted  # type: ignore[method-assign]
         outcomes = []
         for _ in range(200):  # a new guess every time: each would cost a lookup
             async with AgentClient(t.address, api_key=new_key("acme", "m", ())[1]) as mallory:

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from agent.memory_task_store import InMemoryTaskStore
 from agentd.v1 import tasks_pb2
 from agentd_client.client import AgentClient
 from agentd_client.errors import ResourceExhaustedError
 from server.app import AgentdServer
+from stores.tasks.memory import InMemoryTaskStore
 from tests.integration.harness import assert_well_formed, final, harness
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING

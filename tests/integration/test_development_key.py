@@ -24,8 +24,8 @@ async def test_revoking_every_key_then_restarting_makes_no_new_key(
     try:
         await _announce_auth(server)
         assert "AGENTD_API_KEY" in capsys.readouterr().out
-        for key in await server.keys.list():
-            assert await server.keys.revoke(key.key_id)
+        for key in await server.durable.api_keys.list():
+            assert await server.durable.api_keys.revoke(key.key_id)
     finally:
         await server.shutdown(grace=0)
     for _ in range(2):  # two restarts
@@ -33,9 +33,11 @@ async def test_revoking_every_key_then_restarting_makes_no_new_key(
         try:
             await _announce_auth(again)
             assert "AGENTD_API_KEY" not in capsys.readouterr().out
-            assert not any(key.active for key in await again.keys.list())
+            assert not any(key.active for key in await again.durable.api_keys.list())
             development = [
-                g for g in await again.grants.list() if g.created_by == "agentd:development-setup"
+                g
+                for g in await again.durable.grants.list()
+                if g.created_by == "agentd:development-setup"
             ]
             assert len(development) == 1
         finally:

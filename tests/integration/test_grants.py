@@ -54,7 +54,7 @@ async def test_call_tool_needs_a_grant_and_keeps_its_conditions(tmp_path: Path) 
                 await twin.call_tool("calculator", {"expression": "1+1"})
 
             # Revoked: refused once the grants are reloaded (every 0.2 s here).
-            assert await t.server.grants.revoke(web.grant_id)
+            assert await t.server.durable.grants.revoke(web.grant_id)
             await asyncio.sleep(0.6)
             with pytest.raises(client_errors.PermissionDeniedError):
                 await alice.call_tool("http_request", {"url": f"{url}/record/2"})

@@ -24,7 +24,7 @@ async def _as(t: Trust, key: str, user: str | None) -> AgentClient:
 
 async def _key(t: Trust, tenant: str, principal: str, *roles: str) -> str:
     key, plaintext = new_key(tenant, principal, roles)
-    await t.server.keys.add(key)
+    await t.server.durable.api_keys.add(key)
     return plaintext
 
 

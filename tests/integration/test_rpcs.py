@@ -9,7 +9,6 @@ import grpc
 import pytest
 from google.protobuf import struct_pb2
 
-from agent.memory_task_store import InMemoryTaskStore
 from agent.tasks import Task, TaskStatus
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
@@ -18,8 +17,9 @@ from agentd_client import errors as client_errors
 from agentd_client.client import AgentClient, to_python
 from server.app import AgentdServer
 from server.settings import Settings
+from stores.audit.memory import InMemoryAuditLog
+from stores.tasks.memory import InMemoryTaskStore
 from tests.helpers import http_server, nested_struct, proto_field
-from tools.audit import InMemoryAuditLog
 from tools.registry import ToolRegistry
 
 

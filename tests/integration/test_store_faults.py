@@ -14,12 +14,12 @@ import redis.exceptions
 
 from agent import events as ev
 from agent.llm.fake_server import FakeOpenAIServer
-from agent.memory_task_store import InMemoryTaskStore
 from agentd.v1 import tasks_pb2
 from agentd_client.client import AgentClient
 from agentd_client.errors import StoreUnavailableError
 from server.app import AgentdServer
 from server.settings import Settings
+from stores.tasks.memory import InMemoryTaskStore
 from tests.integration.harness import assert_well_formed, kinds
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING

@@ -14,12 +14,13 @@ from sqlalchemy import select
 
 from agent.llm.fake_server import FakeOpenAIServer
 from agentd_client.client import AgentClient
-from audit.records import AuditQuery, RpcRecord
-from audit.sql import SqlAuditReader, rpc_from_row
+from audit.records import RpcRecord
 from auth.keys import new_key
-from db.schema import rpc_audit
 from server.app import AgentdServer
 from server.settings import Settings
+from stores.audit.base import AuditQuery
+from stores.audit.sql import SqlAuditReader, rpc_from_row
+from stores.sql.schema import rpc_audit
 from tools.audit import ToolCallRecord
 from tools.grants import Grant, TimeWindow, new_grant_id
 from tools.model import PermissionLevel
@@ -39,7 +40,7 @@ class Trust:
     async def client(self, tenant: str, principal: str, *roles: str, **options: Any) -> AgentClient:
         """A client holding a new API key of `principal` in `tenant`."""
         key, plaintext = new_key(tenant, principal, roles)
-        await self.server.keys.add(key)
+        await self.server.durable.api_keys.add(key)
         client = AgentClient(self.address, api_key=plaintext, timeout=20, **options)
         self.clients.append(client)
         return client
@@ -67,24 +68,24 @@ class Trust:
             arguments=arguments or {},
             requires_approval=requires_approval,
         )
-        await self.server.grants.add(grant)
+        await self.server.durable.grants.add(grant)
         await self.refresh()
         return grant
 
     async def refresh(self) -> None:
         policy = self.server.registry.policy
         assert isinstance(policy, GrantPolicy)
-        await policy.refresh(self.server.grants)
+        await policy.refresh(self.server.durable.grants)
 
     async def tool_records(self, tenant: str) -> list[ToolCallRecord]:
-        rows = await SqlAuditReader(self.server.database).tool_calls(
+        rows = await SqlAuditReader(self.server.durable.database).tool_calls(
             AuditQuery(tenant, "tool_call", limit=10_000)
         )
         return [record for _, record in rows]
 
     async def rpc_records(self) -> list[RpcRecord]:
         """Every RPC record of every tenant (refused callers' included), oldest first."""
-        async with self.server.database.engine.connect() as connection:
+        async with self.server.durable.database.engine.connect() as connection:
             rows = (await connection.execute(select(rpc_audit).order_by("id"))).mappings()
             return [rpc_from_row(row) for row in rows]
 

@@ -13,14 +13,14 @@ from agent.limits import EngineConfig
 from agent.llm.base import Message, ModelResponse, ModelSettings, ToolDefinition
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
-from agent.memory_task_store import InMemoryTaskStore
 from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode, TaskStatus
 from core.errors import ResourceExhaustedError
 from core.identity import CallContext
 from server.builders import build_registry
 from server.settings import Settings
-from tools.audit import InMemoryAuditLog
+from stores.audit.memory import InMemoryAuditLog
+from stores.tasks.memory import InMemoryTaskStore
 
 REQUEST = TaskRequest(task="work", mode=ExecutionMode.FUNCTION_CALLING)
 

@@ -14,20 +14,20 @@ import pytest
 import redis.asyncio as redis
 
 from agent import events as ev
-from agent.checkpoints import InMemoryCheckpointStore
 from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.base import Message, ModelResponse, ModelSettings, ToolDefinition
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
-from agent.redis_leases import RedisLeases
-from agent.redis_task_store import RedisTaskStore
 from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode, Task, TaskStatus
 from core.identity import CallContext, Principal
 from server.builders import build_registry
 from server.settings import Settings
-from tools.audit import InMemoryAuditLog
+from stores.audit.memory import InMemoryAuditLog
+from stores.checkpoints.memory import InMemoryCheckpointStore
+from stores.leases.redis import RedisLeases
+from stores.tasks.redis import RedisTaskStore
 
 pytestmark = pytest.mark.redis
 

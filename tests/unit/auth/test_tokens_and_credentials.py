@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from auth.authenticator import AmbiguousCredentialsError, credential_from
 from auth.throttle import FailureThrottle, peer_address
 from auth.tokens import TokenInvalid, TokenRules, TokenVerifier
-from core.rate_limits import Rate
+from stores.rate_limits.base import Rate
 
 ISSUER, AUDIENCE, SECRET = "https://issuer.example", "agentd", "s" * 40
 

@@ -14,7 +14,8 @@ from core.errors import (
 )
 from core.identity import CallContext
 from core.secrets import REDACTED
-from tools.audit import InMemoryAuditLog, digest
+from stores.audit.memory import InMemoryAuditLog
+from tools.audit import digest
 from tools.builtin.calculator import Calculator
 from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from tools.outcomes import ToolErrorKind, ToolFailed

@@ -1,0 +1,44 @@
+"""Where audit records go and how they are asked for.
+
+The records are their owners': `tools.audit.ToolCallRecord` (one per tool call the
+registry is asked to make) and `audit.records.RpcRecord` (one per RPC)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, Protocol
+
+from audit.records import RpcRecord
+from tools.audit import ToolCallRecord
+
+
+class AuditSink(Protocol):
+    """Where audit records go. `write` must not lose a record it returned from."""
+
+    async def write(self, record: ToolCallRecord) -> None:
+        """Store one record."""
+        ...
+
+
+class RpcAuditSink(Protocol):
+    async def write(self, record: RpcRecord) -> None:
+        """Store one record; it is stored when this returns."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class AuditQuery:
+    """Filters of one page of records; always within one tenant."""
+
+    tenant: str
+    kind: Literal["rpc", "tool_call"]
+    principal_id: str = ""
+    tool_name: str = ""
+    outcome: str = ""
+    task_id: str = ""
+    since: datetime | None = None
+    until: datetime | None = None
+    limit: int = 100
+    after_id: int = 0
+    """Records after this row id (the page token)."""

@@ -1,0 +1,174 @@
+"""Both audit logs in SQL (tool calls and RPCs), and reading either page by page."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from audit.records import RpcRecord
+from stores.audit.base import AuditQuery
+from stores.sql.database import Database
+from stores.sql.schema import rpc_audit, tool_call_audit
+from stores.sql.times import aware
+from tools.audit import ToolCallRecord
+
+
+class SqlRpcAuditLog:
+    """RpcAuditSink committing each record before `write` returns (the database's writer
+    groups concurrent records into one commit).
+
+    Values are stored whole, never cut: a tenant cut to its column's length
+    could read another tenant's records. Identifiers are checked where they
+    enter (authentication, request validation); a record that still does not
+    fit is refused alone (`RowRejectedError`), never with its batch.
+    """
+
+    def __init__(self, database: Database) -> None:
+        self._writer = database.writer
+
+    async def write(self, record: RpcRecord) -> None:
+        await self._writer.insert(
+            rpc_audit,
+            {
+                "time": record.time,
+                "principal_id": record.principal_id,
+                "tenant": record.tenant,
+                "method": record.method,
+                "code": record.code,
+                "duration_seconds": record.duration_seconds,
+                "trace_id": record.trace_id,
+                "request_digest": record.request_digest,
+                "task_id": record.task_id,
+                "via": record.via,
+            },
+        )
+
+
+class SqlAuditReader:
+    """Pages of a tenant's audit records, oldest first, keyed by row id."""
+
+    def __init__(self, engine: AsyncEngine | Database) -> None:
+        self._engine = engine.engine if isinstance(engine, Database) else engine
+
+    async def rpcs(self, query: AuditQuery) -> list[tuple[int, RpcRecord]]:
+        table = rpc_audit
+        statement = select(table).where(table.c.tenant == query.tenant, table.c.id > query.after_id)
+        if query.principal_id:
+            statement = statement.where(table.c.principal_id == query.principal_id)
+        if query.outcome:
+            statement = statement.where(table.c.code == query.outcome)
+        if query.task_id:
+            statement = statement.where(table.c.task_id == query.task_id)
+        statement = _window(statement, table, query)
+        return [(row["id"], rpc_from_row(row)) for row in await self._rows(statement, query)]
+
+    async def tool_calls(self, query: AuditQuery) -> list[tuple[int, ToolCallRecord]]:
+        table = tool_call_audit
+        statement = select(table).where(table.c.tenant == query.tenant, table.c.id > query.after_id)
+        if query.principal_id:
+            statement = statement.where(table.c.principal_id == query.principal_id)
+        if query.tool_name:
+            statement = statement.where(table.c.tool_name == query.tool_name)
+        if query.outcome:
+            statement = statement.where(table.c.outcome == query.outcome)
+        if query.task_id:
+            statement = statement.where(table.c.task_id == query.task_id)
+        statement = _window(statement, table, query)
+        return [(row["id"], tool_call_from_row(row)) for row in await self._rows(statement, query)]
+
+    async def _rows(self, statement: Any, query: AuditQuery) -> list[Any]:
+        async with self._engine.connect() as connection:
+            result = await connection.execute(statement.order_by("id").limit(query.limit))
+            return list(result.mappings().all())
+
+
+def _window(statement: Any, table: Any, query: AuditQuery) -> Any:
+    if query.since is not None:
+        statement = statement.where(table.c.time >= query.since)
+    if query.until is not None:
+        statement = statement.where(table.c.time < query.until)
+    return statement
+
+
+def rpc_from_row(row: Any) -> RpcRecord:
+    return RpcRecord(
+        time=aware(row["time"]),
+        principal_id=row["principal_id"],
+        tenant=row["tenant"],
+        method=row["method"],
+        code=row["code"],
+        duration_seconds=row["duration_seconds"],
+        trace_id=row["trace_id"],
+        request_digest=row["request_digest"],
+        task_id=row["task_id"],
+        via=row["via"],
+    )
+
+
+def _values(record: ToolCallRecord) -> dict[str, Any]:
+    return {
+        "call_id": record.call_id,
+        "time": record.time,
+        "principal_id": record.principal_id,
+        "tenant": record.tenant,
+        "trace_id": record.trace_id,
+        "tool_name": record.tool_name,
+        "arguments": dict(record.arguments),
+        "decision": record.decision,
+        "rule": record.rule,
+        "outcome": record.outcome,
+        "result_digest": record.result_digest,
+        "duration_seconds": record.duration_seconds,
+        "task_id": record.task_id,
+        "approval": record.approval,
+        "approved_by": record.approved_by,
+        "approval_comment": record.approval_comment,
+    }
+
+
+class SqlAuditLog:
+    """AuditSink that commits each record before `write` returns (the database's writer
+    groups concurrent records into one commit)."""
+
+    def __init__(self, database: Database) -> None:
+        self._engine = database.engine
+        self._writer = database.writer
+
+    async def write(self, record: ToolCallRecord) -> None:
+        await self._writer.insert(tool_call_audit, _values(record))
+
+    async def query(
+        self, tenant: str, *, since: datetime | None = None, limit: int = 1_000
+    ) -> list[ToolCallRecord]:
+        """A tenant's records, oldest first."""
+        query = select(tool_call_audit).where(tool_call_audit.c.tenant == tenant)
+        if since is not None:
+            query = query.where(tool_call_audit.c.time >= since)
+        query = query.order_by(tool_call_audit.c.time, tool_call_audit.c.id).limit(limit)
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(query)).mappings().all()
+        return [tool_call_from_row(row) for row in rows]
+
+
+def tool_call_from_row(row: Any) -> ToolCallRecord:
+    return ToolCallRecord(
+        call_id=row["call_id"],
+        time=aware(row["time"]),
+        principal_id=row["principal_id"],
+        tenant=row["tenant"],
+        trace_id=row["trace_id"],
+        tool_name=row["tool_name"],
+        arguments=row["arguments"],
+        decision=row["decision"],
+        rule=row["rule"],
+        outcome=row["outcome"],
+        result_digest=row["result_digest"],
+        duration_seconds=row["duration_seconds"],
+        task_id=row["task_id"],
+        approval=row["approval"],
+        approved_by=row["approved_by"],
+        approval_comment=row["approval_comment"],
+    )

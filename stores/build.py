@@ -1,0 +1,161 @@
+"""Every store, built from one description of where state lives.
+
+Two groups, opened and closed together:
+
+- **live** state of running tasks (task state and event logs, idempotency keys,
+  cancellations, leases, approval slots): in Redis when a Redis URL is given, so that
+  replicas share it, else in this process;
+- **durable** records (task history, checkpoints, API keys, grants, both audit logs):
+  in SQL, SQLite by default or PostgreSQL, migrated to the latest schema on open.
+
+The server turns its settings into a `StoreSettings`; nothing here reads the
+environment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from stores.api_keys.sql import SqlKeyStore
+from stores.approvals.base import ApprovalBox
+from stores.approvals.memory import InMemoryApprovalBox
+from stores.approvals.redis import RedisApprovalBox
+from stores.audit.sql import SqlAuditLog, SqlAuditReader, SqlRpcAuditLog
+from stores.cancellations.base import CancelBus
+from stores.cancellations.memory import InMemoryCancelBus
+from stores.cancellations.redis import RedisCancelBus
+from stores.checkpoints.sql import SqlCheckpointStore
+from stores.grants.sql import SqlGrantStore
+from stores.history.sql import SqlTaskHistory
+from stores.idempotency.base import IdempotencyStore
+from stores.idempotency.memory import InMemoryIdempotencyStore
+from stores.idempotency.redis import RedisIdempotencyStore
+from stores.leases.base import Leases
+from stores.leases.memory import InMemoryLeases
+from stores.leases.redis import RedisLeases
+from stores.rate_limits.base import Rate, RateLimiter
+from stores.rate_limits.memory import InMemoryRateLimiter
+from stores.rate_limits.redis import RedisRateLimiter
+from stores.redis import RedisConnections, RedisOptions
+from stores.sql.database import Database
+from stores.sql.engine import PoolOptions, migrate
+from stores.tasks.base import TaskStore
+from stores.tasks.memory import InMemoryTaskStore
+from stores.tasks.redis import RedisTaskStore
+
+
+@dataclass(frozen=True)
+class StoreSettings:
+    """Where state lives and how long it is kept."""
+
+    database_url: str
+    pool: PoolOptions
+    redis: RedisOptions | None = None
+    """Live state in Redis (shared by replicas); None keeps it in this process."""
+    redis_prefix: str = "agentd:"
+    retention_seconds: int = 3600
+    """How long a finished task's state and events stay readable."""
+    lease_seconds: float = 10.0
+    replica_id: str | None = None
+
+
+@dataclass(frozen=True)
+class LiveStores:
+    """What running tasks share between processes (or keep in this one)."""
+
+    tasks: TaskStore
+    idempotency: IdempotencyStore
+    cancellations: CancelBus
+    leases: Leases
+    approvals: ApprovalBox
+    redis: RedisConnections | None = None
+    """The process's Redis connections, when the stores are on Redis (closed last)."""
+
+    async def close(self) -> None:
+        await self.tasks.close()
+        if self.redis is not None:
+            await self.redis.close()
+
+
+@dataclass(frozen=True)
+class DurableStores:
+    """The SQL records, all on one database and its one writer."""
+
+    database: Database
+    history: SqlTaskHistory
+    checkpoints: SqlCheckpointStore
+    api_keys: SqlKeyStore
+    grants: SqlGrantStore
+    tool_calls: SqlAuditLog
+    rpcs: SqlRpcAuditLog
+    audit_reader: SqlAuditReader
+
+    async def close(self) -> None:
+        await self.database.close()
+
+
+def build_live(settings: StoreSettings) -> LiveStores:
+    """Task state, event logs, idempotency keys, cancellations, leases and approval
+    slots: on the process's Redis connections when configured, else in-process."""
+    if settings.redis is None:
+        return LiveStores(
+            InMemoryTaskStore(retention_seconds=settings.retention_seconds),
+            InMemoryIdempotencyStore(),
+            InMemoryCancelBus(),
+            InMemoryLeases(),
+            InMemoryApprovalBox(),
+        )
+    connections = RedisConnections(settings.redis)
+    calls, prefix = connections.calls, settings.redis_prefix
+    return LiveStores(
+        RedisTaskStore(
+            calls,
+            prefix=prefix,
+            retention_seconds=settings.retention_seconds,
+            subscriptions=connections.subscriptions,
+        ),
+        RedisIdempotencyStore(calls, prefix),
+        RedisCancelBus(calls, prefix, connections.subscriptions),
+        RedisLeases(
+            connections.background,
+            prefix,
+            ttl_seconds=settings.lease_seconds,
+            replica=settings.replica_id,
+        ),
+        RedisApprovalBox(calls, prefix),
+        connections,
+    )
+
+
+async def open_durable(settings: StoreSettings) -> DurableStores:
+    """Migrate the database to the latest schema, then open every SQL store on it."""
+    await migrate(settings.database_url)
+    database = Database.open(settings.database_url, pool=settings.pool)
+    return DurableStores(
+        database,
+        SqlTaskHistory(database),
+        SqlCheckpointStore(database),
+        SqlKeyStore(database),
+        SqlGrantStore(database),
+        SqlAuditLog(database),
+        SqlRpcAuditLog(database),
+        SqlAuditReader(database),
+    )
+
+
+def build_rate_limiters(
+    settings: StoreSettings,
+    live: LiveStores,
+    principal: Mapping[str, Rate],
+    tenant: Mapping[str, Rate],
+) -> tuple[RateLimiter, RateLimiter]:
+    """Per principal and per tenant: in Redis when the live stores are (one rate across
+    the replicas, on the process's call pool), else in this process."""
+    if live.redis is not None and (principal or tenant):
+        client, prefix = live.redis.calls, settings.redis_prefix
+        return (
+            RedisRateLimiter(client, principal, prefix, "principal"),
+            RedisRateLimiter(client, tenant, prefix, "tenant"),
+        )
+    return InMemoryRateLimiter(principal), InMemoryRateLimiter(tenant)

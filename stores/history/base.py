@@ -1,0 +1,65 @@
+"""Task history: every task's record, kept after the live store lets it go.
+
+`record` is called when a task is accepted, when it starts running and when
+it ends (recording the same state twice is harmless); `get` answers for a
+tenant's own tasks only; `list` pages through a caller's tasks, newest
+first, with a keyset cursor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+from agent.tasks import Task, TaskStatus
+
+
+@dataclass(frozen=True, slots=True)
+class TaskQuery:
+    """Which tasks to list."""
+
+    tenant: str
+    owner: str
+    statuses: frozenset[TaskStatus] = frozenset()
+    """Empty means every status."""
+    created_after: datetime | None = None
+    """Inclusive."""
+    created_before: datetime | None = None
+    """Exclusive."""
+    limit: int = 50
+    after: tuple[datetime, str] | None = field(default=None)
+    """Cursor: (created_at, task_id) of the last task of the previous page."""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    """Only tasks carrying every one of these labels."""
+
+
+def _matches(task: Task, query: TaskQuery) -> bool:
+    return (
+        task.tenant == query.tenant
+        and task.owner == query.owner
+        and (not query.statuses or task.status in query.statuses)
+        and (query.created_after is None or task.created_at >= query.created_after)
+        and (query.created_before is None or task.created_at < query.created_before)
+        and (query.after is None or (task.created_at, task.task_id) < query.after)
+        and all(task.labels.get(key) == value for key, value in query.labels.items())
+    )
+
+
+class TaskHistory(Protocol):
+    async def record(self, task: Task) -> None:
+        """Store (or replace) the final state of a finished task."""
+        ...
+
+    async def get(self, tenant: str, task_id: str) -> Task:
+        """A finished task, or TaskNotFoundError (also for another tenant's)."""
+        ...
+
+    async def list(self, query: TaskQuery) -> list[Task]:
+        """At most `query.limit` tasks, newest first (ties by task id, descending)."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections."""
+        ...

@@ -1,0 +1,125 @@
+"""Leases on Redis, shared by every replica.
+
+Keys (under the store's prefix):
+
+    {prefix}lease:{task_id}   string: the holder's replica id, with the lease's expiry
+    {prefix}active            hash: task id -> tenant, for every task not yet ended
+
+A lease is renewed, released or dropped only by its holder (checked and
+done in one Lua call). Claiming is `SET NX`: of several replicas racing for
+an orphan, exactly one wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import redis.asyncio as redis
+
+from stores.leases.base import new_replica_id
+
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+  else
+    table.insert(lost, i)
+  end
+end
+return lost
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+if ARGV[2] == '1' then redis.call('HDEL', KEYS[2], ARGV[3]) end
+return 1
+"""
+
+_BATCH = 200
+_MAX_SCAN = 10_000
+
+
+class RedisLeases:
+    shared = True
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        prefix: str = "agentd:",
+        *,
+        ttl_seconds: float = 10.0,
+        replica: str | None = None,
+    ) -> None:
+        if ttl_seconds <= 0:
+            raise ValueError("a lease must last a positive time")
+        self._redis = client
+        self._prefix = prefix
+        self._active = f"{prefix}active"
+        self.ttl_seconds = ttl_seconds
+        self.replica = replica or new_replica_id()
+        self._renew = client.register_script(_RENEW)
+        self._release = client.register_script(_RELEASE)
+
+    @property
+    def _ttl_ms(self) -> int:
+        return max(1, int(self.ttl_seconds * 1000))
+
+    def _lease(self, task_id: str) -> str:
+        return f"{self._prefix}lease:{task_id}"
+
+    async def acquire(self, tenant: str, task_id: str) -> None:
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.set(self._lease(task_id), self.replica, px=self._ttl_ms)
+            pipe.hset(self._active, task_id, tenant)
+            await pipe.execute()
+
+    async def renew(self, task_ids: Collection[str]) -> set[str]:
+        ids = list(task_ids)
+        lost: set[str] = set()
+        for start in range(0, len(ids), _BATCH):
+            chunk = ids[start : start + _BATCH]
+            indexes = await self._renew(
+                keys=[self._lease(i) for i in chunk], args=[self.replica, self._ttl_ms]
+            )
+            lost.update(chunk[int(index) - 1] for index in indexes)
+        return lost
+
+    async def release(self, task_id: str) -> None:
+        await self._release(
+            keys=[self._lease(task_id), self._active], args=[self.replica, "0", task_id]
+        )
+
+    async def finish(self, task_id: str) -> None:
+        await self._release(
+            keys=[self._lease(task_id), self._active], args=[self.replica, "1", task_id]
+        )
+
+    async def claim_orphans(self, limit: int) -> list[tuple[str, str]]:
+        claimed: list[tuple[str, str]] = []
+        seen = 0
+        cursor = 0
+        while limit > len(claimed) and seen < _MAX_SCAN:
+            cursor, entries = await self._redis.hscan(self._active, cursor, count=_BATCH)
+            assert isinstance(entries, dict)
+            items = [(_text(k), _text(v)) for k, v in entries.items()]
+            seen += len(items)
+            if items:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for task_id, _ in items:
+                        pipe.exists(self._lease(task_id))
+                    held = await pipe.execute()
+                for (task_id, tenant), exists in zip(items, held, strict=True):
+                    if exists or len(claimed) >= limit:
+                        continue
+                    if await self._redis.set(
+                        self._lease(task_id), self.replica, px=self._ttl_ms, nx=True
+                    ):
+                        claimed.append((tenant, task_id))
+            if cursor == 0:
+                break
+        return claimed
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

@@ -1,0 +1,31 @@
+"""A database as the stores use it: an async engine for reads, and the one writer."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from stores.sql.engine import PoolOptions, create_engine
+from stores.sql.group_commit import SqlWriter
+
+
+class Database:
+    """Reads go through `engine` (its own pooled connections); every write goes through
+    `writer`, so that the writes of a process are serialised and grouped (`SqlWriter`).
+    One per database per process; the stores built on it share it."""
+
+    def __init__(self, engine: AsyncEngine, writer: SqlWriter | None = None) -> None:
+        self.engine = engine
+        self.writer = writer or SqlWriter(engine)
+
+    @classmethod
+    def open(cls, url: str, *, pool: PoolOptions | None = None) -> Database:
+        return cls(create_engine(url, pool=pool))
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    async def close(self) -> None:
+        """Finish the writes in flight, then close every connection."""
+        await self.writer.close()
+        await self.engine.dispose()

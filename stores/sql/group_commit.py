@@ -1,0 +1,225 @@
+"""The one writer of a process: every SQL write goes through it.
+
+Writes are SQLAlchemy Core statements (insert, upsert, update, delete) with
+their parameters. Each caller waits for its own statement's commit; the
+statements that arrive while a commit is in flight are committed together,
+in arrival order, in the next transaction (group commit), whatever their
+tables. A commit runs in a task of its own, so a caller cancelled while
+waiting neither loses nor duplicates anyone's write.
+
+One bad write never takes the others with it: rows are checked against
+their table (string lengths, NUL characters, text that is not UTF-8) before
+they join a batch, and when a batch still fails, each of its statements is
+retried in a transaction of its own, so only the bad one fails. A database
+that cannot be reached (or a pool that stays exhausted) is retried a few
+times, then reported as `StoreUnavailableError`.
+
+On SQLite every commit runs on one dedicated thread with the plain sqlite3
+driver: writes of the process are serialised there (SQLite allows one
+writer at a time; nothing else in the process writes, so nothing waits for
+the database lock), and no other thread pool (the tools', asyncio's
+default) can starve them. Reads use the async engine's own connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+from sqlalchemy import Connection, Engine, String, Table, Text, event
+from sqlalchemy import create_engine as create_sync_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.sql.dml import Insert, UpdateBase
+
+from core.errors import StoreUnavailableError
+from core.faults import is_unavailable
+from stores.sql.engine import sqlite_pragmas
+
+log = structlog.get_logger(__name__)
+
+RETRY_DELAYS = (0.05, 0.25, 1.0)
+"""Waits before the retries of a batch the database could not take."""
+
+
+class RowRejectedError(ValueError):
+    """A row that its table cannot hold (too long, NUL characters, not UTF-8 text)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Write:
+    statement: UpdateBase
+    params: Mapping[str, Any] | None
+    done: asyncio.Future[int] = field(compare=False)
+
+
+def check_row(table: Table, row: Mapping[str, Any]) -> None:
+    """RowRejectedError when `row` cannot be stored in `table` as it is."""
+    for name, value in row.items():
+        column = table.c.get(name)
+        if column is None:
+            raise RowRejectedError(f"{table.name} has no column {name!r}")
+        if not isinstance(value, str):
+            continue
+        if "\x00" in value:
+            raise RowRejectedError(f"{table.name}.{name} holds a NUL character")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise RowRejectedError(f"{table.name}.{name} is not valid UTF-8 text") from None
+        length = column.type.length if isinstance(column.type, String | Text) else None
+        if length is not None and len(value) > length:
+            raise RowRejectedError(
+                f"{table.name}.{name} is {len(value)} characters, more than {length}"
+            )
+
+
+class SqlWriter:
+    """Commits statements for many callers; one per database per process."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._sync: Engine | None = None
+        self._thread: concurrent.futures.ThreadPoolExecutor | None = None
+        if engine.dialect.name == "sqlite":
+            url = engine.url.set(drivername="sqlite")
+            self._sync = create_sync_engine(url, connect_args={"check_same_thread": False})
+            event.listen(self._sync, "connect", sqlite_pragmas)
+            self._thread = concurrent.futures.ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="agentd-sql-writer"
+            )
+        self._pending: list[_Write] = []
+        self._lock = asyncio.Lock()
+        self._commits: set[asyncio.Task[None]] = set()
+
+    async def insert(self, table: Table, row: Mapping[str, Any]) -> None:
+        """Insert one row; returns once it is committed."""
+        await self.execute(table.insert(), row)
+
+    async def execute(self, statement: UpdateBase, params: Mapping[str, Any] | None = None) -> int:
+        """Run one write statement; returns its row count once it is committed.
+
+        RowRejectedError for a row its table cannot hold (nothing is written);
+        StoreUnavailableError when the database cannot be reached.
+        """
+        table = getattr(statement, "table", None)
+        if params is not None and isinstance(statement, Insert) and isinstance(table, Table):
+            check_row(table, params)
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Write(statement, params, done))
+        async with self._lock:
+            if not done.done():
+                batch, self._pending = self._pending, []
+                commit = asyncio.ensure_future(self._commit(batch))
+                self._commits.add(commit)
+                commit.add_done_callback(self._commits.discard)
+                await asyncio.shield(commit)
+        return await done
+
+    async def _commit(self, batch: list[_Write]) -> None:
+        error = await self._attempt(batch)
+        if error is None:
+            return
+        if len(batch) == 1:
+            _settle(batch, error)
+            return
+        # One of them may be the culprit: each on its own, so only it fails.
+        for write in batch:
+            _settle([write], await self._attempt([write]))
+
+    async def _attempt(self, batch: list[_Write]) -> BaseException | None:
+        """Commit `batch` in one transaction (retrying an unreachable database); None when
+        it committed (its callers are answered), else the error."""
+        for delay in (*RETRY_DELAYS, None):
+            try:
+                counts = await self._transaction(batch)
+            except Exception as error:  # noqa: BLE001 - handed to the waiting callers
+                if not is_unavailable(error) or delay is None:
+                    return _as_store_error(error)
+                log.warning("database write failed; retrying", error=str(error), delay=delay)
+                await asyncio.sleep(delay)
+            else:
+                for write, count in zip(batch, counts, strict=True):
+                    if not write.done.done():
+                        write.done.set_result(count)
+                return None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _transaction(self, batch: list[_Write]) -> list[int]:
+        if self._sync is not None:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._thread, self._run_sync, batch)
+        async with self._engine.begin() as connection:
+            return await _run_async(connection, batch)
+
+    def _run_sync(self, batch: list[_Write]) -> list[int]:
+        assert self._sync is not None
+        with self._sync.begin() as connection:
+            return _run(connection, batch)
+
+    async def close(self) -> None:
+        """Wait for the commits in flight; release the writer's connection and thread."""
+        await asyncio.gather(*self._commits, return_exceptions=True)
+        if self._sync is not None:
+            self._sync.dispose()
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+
+
+def _groups(batch: Sequence[_Write]) -> list[tuple[UpdateBase, list[_Write]]]:
+    """Consecutive inserts of the same statement go together (one executemany)."""
+    groups: list[tuple[UpdateBase, list[_Write]]] = []
+    for write in batch:
+        last = groups[-1] if groups else None
+        mergeable = isinstance(write.statement, Insert) and write.params is not None
+        if last is not None and mergeable and last[0] is write.statement:
+            last[1].append(write)
+        else:
+            groups.append((write.statement, [write]))
+    return groups
+
+
+def _run(connection: Connection, batch: Sequence[_Write]) -> list[int]:
+    counts: list[int] = []
+    for statement, writes in _groups(batch):
+        if len(writes) > 1:
+            connection.execute(statement, [dict(w.params or {}) for w in writes])
+            counts.extend(1 for _ in writes)
+        else:
+            params = dict(writes[0].params) if writes[0].params is not None else None
+            counts.append(_rowcount(connection.execute(statement, params)))
+    return counts
+
+
+async def _run_async(connection: AsyncConnection, batch: Sequence[_Write]) -> list[int]:
+    counts: list[int] = []
+    for statement, writes in _groups(batch):
+        if len(writes) > 1:
+            await connection.execute(statement, [dict(w.params or {}) for w in writes])
+            counts.extend(1 for _ in writes)
+        else:
+            params = dict(writes[0].params) if writes[0].params is not None else None
+            counts.append(_rowcount(await connection.execute(statement, params)))
+    return counts
+
+
+def _rowcount(result: Any) -> int:
+    count = getattr(result, "rowcount", -1)
+    return int(count) if isinstance(count, int) else -1
+
+
+def _settle(batch: Sequence[_Write], error: BaseException | None) -> None:
+    if error is None:
+        return
+    for write in batch:
+        if not write.done.done():
+            write.done.set_exception(error)
+
+
+def _as_store_error(error: Exception) -> Exception:
+    if is_unavailable(error):
+        return StoreUnavailableError("the database", type(error).__name__)
+    return error

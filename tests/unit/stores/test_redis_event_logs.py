@@ -1,0 +1,153 @@
+"""Event logs on Redis under many readers: a bounded number of connections whatever the
+number of streams, readers on other replicas woken through pub/sub, appends never doubled."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator
+
+import pytest
+import redis.asyncio as redis
+
+from agent import events as ev
+from agent.tasks import Task, TaskStatus
+from stores.redis import RedisConnections, RedisOptions
+from stores.tasks.redis import RedisTaskStore
+from tests.contract.conftest import REDIS_URL, drop_prefix
+
+pytestmark = pytest.mark.redis
+
+DONE = ev.StatusChanged(TaskStatus.COMPLETED, TaskStatus.RUNNING)
+
+
+@pytest.fixture
+async def space() -> AsyncIterator[tuple[str, str]]:
+    """A key prefix and a client name of the test's own."""
+    prefix = f"agentd-test:{secrets.token_hex(6)}:"
+    yield prefix, f"agentd-test-{secrets.token_hex(4)}"
+    admin = redis.Redis.from_url(REDIS_URL)
+    await drop_prefix(admin, prefix)
+    await admin.aclose()
+
+
+def _store(connections: RedisConnections, prefix: str, poll: float = 2.0) -> RedisTaskStore:
+    return RedisTaskStore(
+        connections.calls,
+        prefix=prefix,
+        subscriptions=connections.subscriptions,
+        poll_seconds=poll,
+    )
+
+
+async def _connections_named(name: str) -> int:
+    admin = redis.Redis.from_url(REDIS_URL)
+    try:
+        clients = await admin.client_list()
+    finally:
+        await admin.aclose()
+    return sum(1 for c in clients if str(c.get("name", "")).startswith(name))
+
+
+async def test_many_followers_share_a_bounded_pool(space: tuple[str, str]) -> None:
+    prefix, name = space
+    connections = RedisConnections(RedisOptions(REDIS_URL, max_connections=4, client_name=name))
+    store = _store(connections, prefix)
+    try:
+        tasks = [f"task_{n}" for n in range(20)]
+        for task_id in tasks:
+            await store.create(Task(task_id=task_id, tenant="acme", owner="a", task="t"))
+
+        async def follow(task_id: str) -> list[int]:
+            return [e.sequence async for e in store.read_events("acme", task_id)]
+
+        followers = [asyncio.create_task(follow(t)) for t in tasks for _ in range(10)]
+        await asyncio.sleep(0.3)  # every follower is waiting on its empty log
+        peak = await _connections_named(name)
+
+        async def write(task_id: str) -> None:
+            for i in range(30):
+                await store.append_event(task_id, "0" * 32, ev.TextDelta("s", str(i)))
+            await store.append_event(task_id, "0" * 32, DONE)
+
+        await asyncio.gather(*(write(t) for t in tasks))
+        async with asyncio.timeout(20):
+            logs = await asyncio.gather(*followers)
+        peak = max(peak, await _connections_named(name))
+    finally:
+        await connections.close()
+    assert all(log == list(range(1, 32)) for log in logs)
+    assert len(logs) == 200
+    assert peak <= 4 + 3, f"{peak} connections for 200 streams"
+
+
+async def test_a_follower_on_another_replica_is_woken_through_pub_sub(
+    space: tuple[str, str],
+) -> None:
+    prefix, name = space
+    writer_side = RedisConnections(RedisOptions(REDIS_URL, client_name=f"{name}-a"))
+    reader_side = RedisConnections(RedisOptions(REDIS_URL, client_name=f"{name}-b"))
+    # A poll long enough that only a pub/sub notification can wake the reader in time.
+    writer, reader = _store(writer_side, prefix), _store(reader_side, prefix, poll=60.0)
+    try:
+        await writer.create(Task(task_id="task_x", tenant="acme", owner="a", task="t"))
+        received: list[int] = []
+
+        async def follow() -> None:
+            async for event in reader.read_events("acme", "task_x"):
+                received.append(event.sequence)
+
+        follower = asyncio.create_task(follow())
+        await asyncio.sleep(0.3)
+        for i in range(5):
+            await writer.append_event("task_x", "0" * 32, ev.TextDelta("s", str(i)))
+            await asyncio.sleep(0.05)
+        await writer.append_event("task_x", "0" * 32, DONE)
+        async with asyncio.timeout(10):
+            await follower
+    finally:
+        await writer_side.close()
+        await reader_side.close()
+    assert received == [1, 2, 3, 4, 5, 6]
+
+
+async def test_an_append_sent_again_is_not_applied_twice(space: tuple[str, str]) -> None:
+    """The client resends a pipeline after a connection error: the token recognises it."""
+    prefix, name = space
+    connections = RedisConnections(RedisOptions(REDIS_URL, client_name=name))
+    store = _store(connections, prefix)
+    try:
+        await store.create(Task(task_id="task_y", tenant="acme", owner="a", task="t"))
+        appends = store._appends  # the pipeline's script, called as a resend would
+        keys = [f"{prefix}task:task_y", f"{prefix}events:task_y"]
+        args: list[str | int] = ["{}", "0", 60, "token-1", f"{prefix}grew:task_y"]
+        script = connections.calls.register_script(appends._script.script)
+        first = await script(keys=keys, args=args)
+        again = await script(keys=keys, args=args)
+        other = await script(keys=keys, args=[*args[:3], "token-2", *args[4:]])
+        length = await connections.calls.xlen(keys[1])
+    finally:
+        await connections.close()
+    assert (first, again, other) == (1, 1, 2)
+    assert length == 2
+
+
+async def test_a_create_sent_again_succeeds_and_a_second_task_is_refused(
+    space: tuple[str, str],
+) -> None:
+    prefix, name = space
+    connections = RedisConnections(RedisOptions(REDIS_URL, client_name=name))
+    store = _store(connections, prefix)
+    try:
+        task = Task(task_id="task_z", tenant="acme", owner="a", task="t")
+        await store.create(task)
+        keys = [f"{prefix}task:task_z"]
+        create = connections.calls.register_script(store._create.script)
+        token = await connections.calls.hget(keys[0], "created")
+        assert token is not None
+        # What the client resends after a connection error: the same arguments.
+        assert await create(keys=keys, args=["acme", "pending", "{}", token]) == 1
+        with pytest.raises(ValueError, match="taken"):
+            await store.create(task)  # a new create of the same id
+    finally:
+        await connections.close()
