@@ -36,10 +36,11 @@ class ApiKey:
 
     def matches(self, secret: str) -> bool:
         """Whether `secret` is this key's secret (in constant time)."""
-        return hmac.compare_digest(digest(secret), self.secret_sha256)
+        return hmac.compare_digest(secret_sha256(secret), self.secret_sha256)
 
 
-def digest(secret: str) -> str:
+def secret_sha256(secret: str) -> str:
+    """What a key record keeps of its secret."""
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
@@ -54,7 +55,9 @@ def new_key(tenant: str, principal: str, roles: tuple[str, ...]) -> tuple[ApiKey
             raise ValueError(f"the key's {what} {problem}")
     key_id = secrets.token_hex(6)
     secret = secrets.token_urlsafe(32)
-    key = ApiKey(key_id, tenant, principal, tuple(roles), datetime.now(UTC), None, digest(secret))
+    key = ApiKey(
+        key_id, tenant, principal, tuple(roles), datetime.now(UTC), None, secret_sha256(secret)
+    )
     return key, f"agd_{key_id}_{secret}"
 
 
