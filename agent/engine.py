@@ -1,43 +1,33 @@
-"""The engine: accepts tasks, runs each in its own asyncio task, and reports every step.
+"""The engine: what the server calls to run tasks, and to ask about and act on them.
 
-Lifecycle of a task: PENDING (stored, first event) -> RUNNING -> COMPLETED
-(with a final answer, possibly partial when a limit stopped the work),
-FAILED (with an error) or CANCELLED. The terminal status event is always the
-last event of the task's log. A terminal state is never overwritten: a late
-write after a cancel is dropped by the store.
+It validates requests, takes an admission place, stores each new task and hands it
+to `agent.execution` to run; `agent.lifecycle` writes every status, and
+`agent.takeover` keeps leases and resumes tasks across replicas. Status events
+are written by the lifecycle only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
-import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import structlog
 
-from agent import events as ev
-from agent import serialization
+from agent import lifecycle
 from agent.admission import Admission, Ticket
-from agent.limits import (
-    EngineConfig,
-    LimitReached,
-    ModelOutputInvalid,
-)
-from agent.llm.base import ModelError
+from agent.execution import Runner
+from agent.lifecycle import Endings
+from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles
-from agent.modes import Outcome, function_calling, plan_execute, planner, text_react
+from agent.modes import planner
 from agent.modes.router import choose_mode
-from agent.modes.synthesis import notes_answer, partial_outcome
 from agent.plan import Plan
-from agent.redaction import redact_event
 from agent.requests import TaskRequest, validate_request
-from agent.resume import RunCheckpoint
-from agent.run import TaskRun
-from agent.tasks import ExecutionMode, StopReason, Task, TaskFailure, TaskStatus, new_task_id
+from agent.run import RunFactory
+from agent.takeover import Takeover, follow_cancellations
+from agent.tasks import ExecutionMode, Task, new_task_id
 from core.errors import (
     ApprovalNotPendingError,
     FieldViolation,
@@ -45,14 +35,11 @@ from core.errors import (
     InvalidArgumentError,
     LLMNotConfiguredError,
     PlanInvalidError,
-    ResourceExhaustedError,
     RoleRequiredError,
     TaskAlreadyTerminalError,
     TaskNotFoundError,
 )
-from core.faults import as_store_error
-from core.identity import CallContext, Principal
-from core.secrets import scrub
+from core.identity import CallContext
 from stores.approvals.base import ApprovalBox
 from stores.approvals.memory import InMemoryApprovalBox
 from stores.cancellations.base import CancelBus
@@ -71,11 +58,6 @@ from tools.registry import ToolRegistry
 
 log = structlog.get_logger(__name__)
 
-MODES: dict[ExecutionMode, Callable[[TaskRun], Awaitable[Outcome]]] = {
-    ExecutionMode.FUNCTION_CALLING: function_calling.run,
-    ExecutionMode.TEXT_REACT: text_react.run,
-    ExecutionMode.PLAN_AND_EXECUTE: plan_execute.run,
-}
 LLM_SETTINGS = (
     "AGENTD_LLM_MODEL",
     "AGENTD_LLM_BASE_URL (or OPENAI_BASE_URL)",
@@ -102,32 +84,45 @@ class Engine:
         takeover_interval_seconds: float = 1.0,
         approvals: ApprovalBox | None = None,
     ) -> None:
-        self._approvals = approvals or InMemoryApprovalBox()
-        self._bus = cancel_bus or InMemoryCancelBus()
-        self._listener: asyncio.Task[None] | None = None
-        self._leases = leases or InMemoryLeases()
-        # Checkpoints matter only when another process can resume the task.
-        self._checkpoints = checkpoints if self._leases.shared else None
-        self._takeover_interval = takeover_interval_seconds
-        self._supervisors: list[asyncio.Task[None]] = []
-        self._letting_go: set[str] = set()
-        """Tasks to stop without ending them: handed over, or their lease was lost."""
-        self._closing = False
+        self.config = config or EngineConfig()
         self._models = models
+        self._registry = registry
+        self._store = store
         self._history = history or InMemoryTaskHistory()
         self._idempotency = idempotency or InMemoryIdempotencyStore()
         self._key_ttl = key_ttl_seconds
-        self._registry = registry
-        self._store = store
-        self.config = config or EngineConfig()
-        self._running: dict[str, tuple[asyncio.Task[None], TaskRun]] = {}
-        self._cancel_reasons: dict[str, str] = {}
-        self._gates: dict[str, asyncio.Future[None]] = {}
+        self._bus = cancel_bus or InMemoryCancelBus()
+        self._leases = leases or InMemoryLeases()
+        # Checkpoints matter only when another process can resume the task.
+        checkpoints = checkpoints if self._leases.shared else None
+        self._approvals = approvals or InMemoryApprovalBox()
+        self._endings = Endings(store, self._history)
         self._admission = Admission(
             self.config.max_running_tasks,
             self.config.max_queued_tasks,
             tenant_queue_share=self.config.tenant_queue_share,
         )
+        self._runner = Runner(self.config, self._endings, self._history, self._leases, checkpoints)
+        self._runs = (
+            RunFactory(models, registry, store, self.config, checkpoints, self._approvals)
+            if models is not None
+            else None
+        )
+        self._takeover = (
+            Takeover(
+                self._runner,
+                self._runs,
+                self._admission,
+                self._leases,
+                checkpoints,
+                self._endings,
+                takeover_interval_seconds,
+            )
+            if self._runs is not None
+            else None
+        )
+        self._background: list[asyncio.Task[None]] = []
+        self._listener: asyncio.Task[None] | None = None
 
     @property
     def configured(self) -> bool:
@@ -135,7 +130,7 @@ class Engine:
 
     def running_count(self) -> int:
         """Tasks in this process now (running or waiting for a slot)."""
-        return len(self._running)
+        return len(self._runner.running)
 
     @property
     def replica(self) -> str:
@@ -144,70 +139,33 @@ class Engine:
     def listen_for_cancellations(self) -> None:
         """Start following cancellations published by other replicas."""
         if self._listener is None:
-            self._listener = asyncio.create_task(self._follow_cancellations())
+            self._listener = asyncio.create_task(follow_cancellations(self._bus, self._runner))
 
     def supervise(self) -> None:
         """Start renewing this process's leases and, if it has a model to run them with,
         taking over orphaned tasks."""
-        if self._leases.shared and not self._supervisors:
-            self._supervisors = [asyncio.create_task(self._keep_leases(), name="agentd-leases")]
-            if self.configured:
-                self._supervisors.append(
-                    asyncio.create_task(self._take_over_orphans(), name="agentd-takeover")
-                )
+        if not self._leases.shared or self._background:
+            return
+        if self._takeover is None:  # no model: nothing runs here, so no lease to keep
+            return
+        self._background = [
+            asyncio.create_task(self._takeover.keep_leases(), name="agentd-leases"),
+            asyncio.create_task(
+                self._takeover.take_over_orphans(self.config.max_running_tasks),
+                name="agentd-takeover",
+            ),
+        ]
 
-    async def _follow_cancellations(self) -> None:
-        try:
-            async for task_id, reason in self._bus.subscribe():
-                entry = self._running.get(task_id)
-                if entry is not None:
-                    self._cancel_reasons[task_id] = reason
-                    entry[0].cancel()
-        except Exception:
-            log.exception("cancellation listener stopped")
-
-    # -- validation ------------------------------------------------------------
-
-    def _require_models(self) -> ModelRoles:
-        if self._models is None:
+    def _require_runs(self) -> RunFactory:
+        if self._runs is None:
             raise LLMNotConfiguredError(LLM_SETTINGS)
-        return self._models
-
-    def _new_run(
-        self,
-        task: Task,
-        call: CallContext,
-        tools: dict[str, ToolSpec],
-        budget: int,
-        *,
-        persist: bool = True,
-        resumed: RunCheckpoint | None = None,
-    ) -> TaskRun:
-        if persist:  # a task outlives the call that started it: its deadline is not the task's
-            call = replace(call, deadline_seconds=None)
-        return TaskRun(
-            task=task,
-            call=call,
-            models=self._require_models(),
-            registry=self._registry,
-            store=self._store,
-            config=self.config,
-            token_budget=budget or self.config.token_budget,
-            tool_specs=tools,
-            persist=persist,
-            checkpoints=self._checkpoints,
-            resumed=resumed,
-            deadline_at=resumed.deadline_at if resumed else None,
-            approvals=self._approvals,
-        )
-
-    # -- RPC entry points --------------------------------------------------------
+        return self._runs
 
     async def plan(
         self, text: str, tools: Sequence[str], context: Mapping[str, Any], call: CallContext
     ) -> Plan:
         """Run the planner only. Raises PlanInvalidError when no valid plan comes."""
-        self._require_models()
+        runs = self._require_runs()
         specs, _ = validate_request(self._registry, text, tools, context, call)
         task = Task(
             task_id="plan",
@@ -216,22 +174,15 @@ class Engine:
             task=text,
             context=dict(context),
         )
-        run = self._new_run(task, call, specs, 0, persist=False)
+        run = runs.new(task, call, specs, 0, persist=False)
         try:
             return await planner.make_plan(run)
         except LimitReached as limit:
             raise PlanInvalidError([limit.detail]) from None
 
-    async def start(
-        self, request: TaskRequest, call: CallContext, *, deferred: bool = False
-    ) -> Task:
-        """Store a new task, start running it, and return it (its first event is written).
-
-        With `deferred`, the task stays PENDING until `begin(task_id)`: a
-        streaming RPC begins it once the caller has the first event, so the
-        task id goes out before the task's work competes for the loop.
-        """
-        self._require_models()
+    async def start(self, request: TaskRequest, call: CallContext) -> Task:
+        """Store a new task, start running it, and return it (its first event is written)."""
+        self._require_runs()
         # A place in this process first, before any other work and any store: a full
         # server answers at once, as cheaply as it can.
         ticket = self._admission.admit(call.principal.tenant)
@@ -247,7 +198,7 @@ class Engine:
             )
             if request.token_budget < 0:
                 raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
-            return await self._accept(request, call, specs, iterations, ticket, deferred)
+            return await self._accept(request, call, specs, iterations, ticket)
         except BaseException:
             ticket.release()
             raise
@@ -259,25 +210,12 @@ class Engine:
         specs: dict[str, ToolSpec],
         iterations: int,
         ticket: Ticket,
-        deferred: bool,
     ) -> Task:
         task_id = new_task_id()
-        if request.idempotency_key:
-            scoped = scoped_key(
-                "exec", call.principal.tenant, call.principal.id, request.idempotency_key
-            )
-            try:
-                earlier = await self._idempotency.reserve(
-                    scoped, request.fingerprint(), task_id, self._key_ttl
-                )
-            except IdempotencyConflictError:
-                raise IdempotencyConflictError(request.idempotency_key) from None
-            if earlier is not None:
-                ticket.release()  # the earlier task holds its own place
-                try:
-                    return await self._store.get(call.principal.tenant, earlier)
-                except TaskNotFoundError:
-                    return await self._history.get(call.principal.tenant, earlier)
+        earlier = await self._earlier(request, call, task_id)
+        if earlier is not None:
+            ticket.release()  # the earlier task holds its own place
+            return earlier
         mode = request.mode
         if mode is ExecutionMode.AUTO:
             mode = choose_mode(request.task, self.config.tool_calling)
@@ -294,32 +232,29 @@ class Engine:
             labels=dict(request.labels),
             time_limit_seconds=request.timeout_seconds or None,
         )
-        await self._store.create(task)
+        run = self._require_runs().new(task, call, specs, request.token_budget)
         await self._leases.acquire(task.tenant, task.task_id)
-        run = self._new_run(task, call, specs, request.token_budget)
-        await run.emit(ev.StatusChanged(TaskStatus.PENDING, None, f"accepted; mode {mode.value}"))
-        gate = _gate(open_now=not deferred)
-        self._gates[task.task_id] = gate
-        self._launch(run, gate, ticket)
+        await lifecycle.accepted(self._store, run)
+        self._runner.launch(run, ticket)
         return task
 
-    def _launch(self, run: TaskRun, gate: asyncio.Future[None], ticket: Ticket) -> None:
-        task_id = run.task.task_id
-        runner = asyncio.create_task(self._run(run, gate, ticket), name=f"agentd-task-{task_id}")
-        self._running[task_id] = (runner, run)
-
-        def done(_: asyncio.Task[None]) -> None:
-            self._running.pop(task_id, None)
-            self._gates.pop(task_id, None)
-            ticket.release()
-
-        runner.add_done_callback(done)
-
-    def begin(self, task_id: str) -> None:
-        """Let a deferred task run. Idempotent."""
-        gate = self._gates.pop(task_id, None)
-        if gate is not None and not gate.done():
-            gate.set_result(None)
+    async def _earlier(self, request: TaskRequest, call: CallContext, task_id: str) -> Task | None:
+        """The task an earlier request with the same idempotency key started, if any; else
+        the key is reserved for `task_id`."""
+        if not request.idempotency_key:
+            return None
+        scoped = scoped_key(
+            "exec", call.principal.tenant, call.principal.id, request.idempotency_key
+        )
+        try:
+            earlier = await self._idempotency.reserve(
+                scoped, request.fingerprint(), task_id, self._key_ttl
+            )
+        except IdempotencyConflictError:
+            raise IdempotencyConflictError(request.idempotency_key) from None
+        if earlier is None:
+            return None
+        return await self.find(call.principal.tenant, earlier)
 
     async def approve(
         self, call: CallContext, task_id: str, call_id: str, verdict: Verdict
@@ -349,36 +284,23 @@ class Engine:
         task = await self._store.get(tenant, task_id)
         if task.status.terminal:
             raise TaskAlreadyTerminalError(task_id, task.status.value)
-        entry = self._running.get(task_id)
-        if entry is not None:
-            runner, _ = entry
-            self._cancel_reasons[task_id] = reason
-            runner.cancel()
+        runner = self._runner.cancel(task_id, reason)
+        if runner is not None:
             await asyncio.wait({runner}, timeout=5)
             task = await self._store.get(tenant, task_id)
             if task.status.terminal:
                 return task
         # Not running here, or cancelled before its coroutine ever started: end it in the store.
         try:
-            cancelled = await self._store.set_status(
-                tenant, task_id, TaskStatus.CANCELLED, detail=reason
-            )
+            cancelled = await self._endings.cancel_stored(task, reason)
         except TaskAlreadyTerminalError:
             return await self._store.get(tenant, task_id)
-        self._cancel_reasons.pop(task_id, None)
-        await self._store.append_event(
-            task_id,
-            task.trace_id,
-            redact_event(
-                ev.StatusChanged(TaskStatus.CANCELLED, task.status, reason, StopReason.CANCELLED)
-            ),
-        )
+        finally:
+            self._runner.forget_cancel(task_id)
         try:
             await self._bus.publish(task_id, reason)  # the replica running it stops now
         except Exception:
             log.exception("could not publish a cancellation", task_id=task_id)
-        cancelled = await self._store.get(tenant, task_id)
-        await self._history.record(cancelled)
         return cancelled
 
     async def find(self, tenant: str, task_id: str) -> Task:
@@ -405,10 +327,7 @@ class Engine:
 
     async def drain(self, seconds: float) -> None:
         """Let running and queued tasks finish for up to `seconds` (new ones are refused)."""
-        runners = {runner for runner, _ in self._running.values()}
-        if runners and seconds > 0:
-            log.info("waiting for running tasks", tasks=len(runners), seconds=seconds)
-            await asyncio.wait(runners, timeout=seconds)
+        await self._runner.drain(seconds)
 
     async def close(self, reason: str = "the server shut down") -> None:
         """Stop whatever still runs (after the server's grace period).
@@ -416,362 +335,13 @@ class Engine:
         With shared leases, each such task keeps its checkpoint and its lease is
         released, so another process resumes it at once; otherwise it ends CANCELLED.
         """
-        self._closing = True
-        background = [t for t in (self._listener, *self._supervisors) if t is not None]
+        if self._takeover is not None:
+            self._takeover.closing = True
+        background = [t for t in (self._listener, *self._background) if t is not None]
         for job in background:
             job.cancel()
         if background:
             await asyncio.wait(background, timeout=5)
-        for task_id, (runner, _) in list(self._running.items()):
-            if self._leases.shared:
-                self._letting_go.add(task_id)
-            else:
-                self._cancel_reasons[task_id] = reason
-            runner.cancel()
-        if self._running:
-            await asyncio.wait({r for r, _ in self._running.values()}, timeout=5)
+        await self._runner.stop_all(reason)
         if self._models is not None:
             await self._models.close()
-
-    # -- leases and takeover -----------------------------------------------------
-
-    async def _keep_leases(self) -> None:
-        """Renew this process's leases; stop the tasks whose lease it cannot keep."""
-        ttl = self._leases.ttl_seconds
-        renewed = time.monotonic()
-        while True:
-            await asyncio.sleep(ttl / 3)
-            held = list(self._running)
-            try:
-                lost = await self._leases.renew(held)
-            except Exception:
-                log.exception("could not renew leases")
-                if time.monotonic() - renewed > ttl * 0.8:
-                    # Another process may claim them any moment: stop before it does.
-                    lost = set(held)
-                else:
-                    continue
-            else:
-                renewed = time.monotonic()
-            for task_id in lost:
-                entry = self._running.get(task_id)
-                if entry is not None:
-                    log.warning("lease lost; stopping the task here", task_id=task_id)
-                    self._letting_go.add(task_id)
-                    entry[0].cancel()
-
-    async def _take_over_orphans(self) -> None:
-        """Claim tasks whose process stopped, and resume them, while there is room."""
-        while not self._closing:
-            room = min(self._admission.room, self.config.max_running_tasks - len(self._running))
-            if room > 0:
-                try:
-                    claimed = await self._leases.claim_orphans(room)
-                except Exception:
-                    log.exception("could not look for orphaned tasks")
-                    claimed = []
-                for tenant, task_id in claimed:
-                    try:
-                        ticket = self._admission.admit(tenant)
-                    except ResourceExhaustedError:
-                        await self._release_claim(task_id)  # another replica may have room
-                        continue
-                    try:
-                        await self._resume(tenant, task_id, ticket)
-                    except Exception:
-                        ticket.release()
-                        log.exception("could not resume a task", task_id=task_id)
-                        await self._release_claim(task_id)
-            await asyncio.sleep(self._takeover_interval)
-
-    async def _release_claim(self, task_id: str) -> None:
-        try:
-            await self._leases.release(task_id)
-        except Exception:
-            log.exception("could not release a claimed task", task_id=task_id)
-
-    async def _resume(self, tenant: str, task_id: str, ticket: Ticket) -> None:
-        """Run a claimed task from its last checkpoint (`ticket` is its place here)."""
-        try:
-            task = await self._store.get(tenant, task_id)
-        except TaskNotFoundError:
-            task = None
-        if task is None or task.status.terminal:
-            ticket.release()
-            await self._forget(task_id)
-            return
-        raw = await self._checkpoints.load(tenant, task_id) if self._checkpoints else None
-        loaded = serialization.loads(raw) if raw else None
-        checkpoint = loaded if isinstance(loaded, RunCheckpoint) else None
-        specs = {name: self._registry.spec(name) for name in task.tools}
-        if checkpoint is None:
-            if task.status is not TaskStatus.PENDING:
-                ticket.release()
-                await self._fail_orphan(task)
-                return
-            # Accepted but not yet recorded: nothing ran, so it starts from the beginning.
-            call = CallContext(Principal(task.owner, task.tenant), task.trace_id)
-            run = self._new_run(task, call, specs, 0)
-            completed = 0
-        else:
-            if checkpoint.usage.total_tokens > task.usage.total_tokens:
-                task.usage = checkpoint.usage
-            remaining = (
-                max(0.0, checkpoint.deadline_at - time.time())
-                if checkpoint.deadline_at is not None
-                else None
-            )
-            call = CallContext(checkpoint.principal, task.trace_id, remaining)
-            run = self._new_run(task, call, specs, checkpoint.token_budget, resumed=checkpoint)
-            completed = checkpoint.completed_steps
-        log.info("resuming a task", task_id=task_id, completed_steps=completed)
-        await run.emit(
-            ev.TaskResumed(
-                "the process running it stopped; resumed from its last checkpoint",
-                self.replica,
-                completed,
-            )
-        )
-        self._launch(run, _gate(open_now=True), ticket)
-
-    async def _fail_orphan(self, task: Task) -> None:
-        message = (
-            "the process running this task stopped and no checkpoint of it was found "
-            "(replicas must share one database), so it cannot be resumed safely"
-        )
-        call = CallContext(Principal(task.owner, task.tenant), task.trace_id)
-        run = self._new_run(task, call, {}, 0)
-        with contextlib.suppress(TaskAlreadyTerminalError):  # it ended meanwhile
-            await self._fail(run, "INTERNAL", message)
-        await self._forget(task.task_id)
-
-    async def _forget(self, task_id: str) -> None:
-        """The task ended: drop its lease and checkpoint."""
-        try:
-            await self._leases.finish(task_id)
-            if self._checkpoints is not None:
-                await self._checkpoints.delete(task_id)
-        except Exception:
-            log.exception("could not drop a finished task's lease", task_id=task_id)
-
-    async def _let_go(self, run: TaskRun) -> None:
-        """Stop running a task without ending it: keep its progress, free its lease."""
-        task_id = run.task.task_id
-        self._letting_go.discard(task_id)
-        try:
-            await run.checkpoint()
-            await self._leases.release(task_id)
-        except Exception:
-            log.exception("could not hand a task over", task_id=task_id)
-        log.info("task handed over", task_id=task_id)
-
-    # -- running -----------------------------------------------------------------
-
-    def _deadline(self, run: TaskRun) -> float:
-        """The task's time limit: the caller's (`timeout`), capped by the server's. Never
-        the deadline of the call that started it, which bounds that call's stream only."""
-        if run.deadline_at is not None:  # resumed: what was left of it
-            return max(0.0, run.deadline_at - time.time())
-        limit = self.config.task_timeout_seconds
-        asked = run.task.time_limit_seconds
-        if asked is not None and math.isfinite(asked) and asked > 0:
-            limit = min(limit, asked)
-        return limit
-
-    async def _run(self, run: TaskRun, gate: asyncio.Future[None], ticket: Ticket) -> None:
-        task_id = run.task.task_id
-        # The task's own asyncio task: every log line of its run names it (and its caller).
-        structlog.contextvars.bind_contextvars(
-            task_id=task_id,
-            trace_id=run.call.trace_id,
-            principal=run.call.principal.id,
-            tenant=run.call.principal.tenant,
-        )
-        try:
-            if run.resumed is None:
-                # Here rather than in start(): the caller's first event does not wait on SQL.
-                await self._history.record(run.task)
-                await run.checkpoint()
-            async with ticket.slot():
-                await self._run_in_slot(run, gate)
-        except asyncio.CancelledError:  # cancelled while queued
-            if task_id not in self._letting_go:
-                await self._cancelled(run)
-        except Exception as error:  # noqa: BLE001 - a store fault before it ran: it still ends
-            await self._crashed(run, error)
-        finally:
-            if task_id in self._letting_go:
-                await self._let_go(run)
-            else:
-                await self._forget(task_id)
-
-    async def _run_in_slot(self, run: TaskRun, gate: asyncio.Future[None]) -> None:
-        task = run.task
-        try:
-            await gate
-            self._gates.pop(task.task_id, None)
-            if task.status is TaskStatus.PENDING:
-                task.status = TaskStatus.RUNNING
-                await run.save()
-                await self._history.record(task)  # ListTasks filters by status there
-                await run.emit(
-                    ev.StatusChanged(
-                        TaskStatus.RUNNING, TaskStatus.PENDING, f"mode {task.mode.value}"
-                    )
-                )
-            deadline = self._deadline(run)
-            if run.deadline_at is None:
-                run.deadline_at = time.time() + deadline
-            outcome: Outcome | None
-            try:
-                async with asyncio.timeout(deadline):
-                    outcome = await MODES[task.mode](run)
-            except LimitReached as limit:
-                reason, detail = limit.reason, limit.detail
-                outcome = await self._partial(run, limit)
-            except TimeoutError:
-                reason, detail = (
-                    StopReason.DEADLINE,
-                    f"the task's time limit of {deadline:g} s passed",
-                )
-                outcome = Outcome(notes_answer(run, detail), reason, detail) if run.notes else None
-            if outcome is None:  # stopped before any usable result: no made-up answer
-                await self._fail(run, "TASK_LIMIT_REACHED", detail, reason)
-            else:
-                await self._complete(run, outcome)
-        except asyncio.CancelledError:
-            if task.task_id not in self._letting_go:
-                await self._cancelled(run)
-        except ModelError as error:
-            await self._fail(run, "LLM_UNAVAILABLE", error.message)
-        except PlanInvalidError as error:
-            await self._fail(run, error.reason, error.message)
-        except ModelOutputInvalid as error:
-            await self._fail(run, "MODEL_OUTPUT_INVALID", error.message)
-        except TaskAlreadyTerminalError:
-            log.info("late write after the task ended was dropped", task_id=task.task_id)
-        except Exception as error:  # noqa: BLE001 - every accepted task ends, whatever broke
-            await self._crashed(run, error)
-
-    async def _crashed(self, run: TaskRun, error: Exception) -> None:
-        """End a task that met an unexpected error: FAILED, with the store's reason when a
-        store could not be reached, else INTERNAL (with the trace id to quote)."""
-        fault = as_store_error(error)
-        if fault is not None:
-            log.warning("task failed: a store is unavailable", error=str(error))
-            await self._fail(run, fault.reason, fault.message)
-            return
-        log.exception("task crashed", trace_id=run.call.trace_id, exc_info=error)
-        await self._fail(run, "INTERNAL", f"internal error; quote trace id {run.call.trace_id}")
-
-    async def _partial(self, run: TaskRun, limit: LimitReached) -> Outcome | None:
-        """The best answer the results gathered support, or None when there are none."""
-        if not run.notes:
-            return None
-        try:
-            async with asyncio.timeout(self.config.step_timeout_seconds):
-                return await partial_outcome(run, limit)
-        except (TimeoutError, ModelError):
-            return Outcome(notes_answer(run, limit.detail), limit.reason, limit.detail)
-
-    async def _end(self, run: TaskRun, status: TaskStatus, detail: str) -> None:
-        """Write the terminal state (unless the task already ended), its event, and history.
-
-        Never raises: a store that fails is retried for a while (the terminal
-        event is what closes every reader's stream); if it stays out of reach,
-        the task keeps its lease's fate (another replica takes it over).
-        """
-        task = run.task
-        previous = task.status
-        task.status = status
-        try:
-            await _persist(run.save)
-        except TaskAlreadyTerminalError:
-            return  # a late end after a cancel: dropped
-        except Exception:
-            log.exception("could not store a task's end", status=status.value)
-            return
-        try:
-            await _persist(
-                lambda: run.emit(ev.StatusChanged(status, previous, detail, task.stop_reason))
-            )
-        except TaskAlreadyTerminalError:
-            return
-        except Exception:
-            log.exception("could not write a task's terminal event", status=status.value)
-            return
-        log.info(
-            "task ended",
-            status=status.value,
-            mode=task.mode.value,
-            stop_reason=task.stop_reason.value if task.stop_reason else "",
-            prompt_tokens=task.usage.prompt_tokens,
-            completion_tokens=task.usage.completion_tokens,
-        )
-        try:
-            await _persist(lambda: self._history.record(task))  # last_sequence: the end's
-        except Exception:
-            log.exception("could not record task history", task_id=task.task_id)
-
-    async def _complete(self, run: TaskRun, outcome: Outcome) -> None:
-        task = run.task
-        task.final_answer = scrub(outcome.answer)
-        task.stop_reason = outcome.stop_reason
-        task.stop_detail = scrub(outcome.detail)
-        task.partial = outcome.stop_reason is not StopReason.FINAL_ANSWER
-        await run.emit(
-            ev.FinalAnswer(outcome.answer, outcome.stop_reason, outcome.detail, task.partial)
-        )
-        await self._end(run, TaskStatus.COMPLETED, outcome.detail)
-
-    async def _fail(
-        self, run: TaskRun, reason: str, message: str, stop: StopReason = StopReason.ERROR
-    ) -> None:
-        task = run.task
-        message = scrub(message)
-        task.failure = TaskFailure(reason, message)
-        task.stop_reason = stop
-        task.stop_detail = message
-        if run.notes:
-            task.final_answer = scrub(notes_answer(run, message))
-        try:
-            await _persist(lambda: run.emit(ev.ErrorOccurred(reason, message, True)))
-        except TaskAlreadyTerminalError:
-            return
-        except Exception:
-            log.exception("could not write a task's error event")
-        await self._end(run, TaskStatus.FAILED, message)
-
-    async def _cancelled(self, run: TaskRun) -> None:
-        task = run.task
-        reason = self._cancel_reasons.pop(task.task_id, "") or "cancelled"
-        task.stop_reason = StopReason.CANCELLED
-        task.stop_detail = reason
-        if run.notes:
-            task.final_answer = scrub(notes_answer(run, f"cancelled: {reason}"))
-        await self._end(run, TaskStatus.CANCELLED, reason)
-
-
-def _gate(*, open_now: bool) -> asyncio.Future[None]:
-    """What a task waits on before it starts: opened at once, or by `Engine.begin`."""
-    gate: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-    if open_now:
-        gate.set_result(None)
-    return gate
-
-
-PERSIST_DELAYS = (0.1, 0.5, 1.0, 2.0, 4.0, 8.0)
-"""Waits between attempts to write a task's end while a store is out of reach (~15 s)."""
-
-
-async def _persist(write: Callable[[], Awaitable[None]]) -> None:
-    """Run a write that must happen (a task's end), retrying while a store is unavailable."""
-    for delay in (*PERSIST_DELAYS, None):
-        try:
-            await write()
-            return
-        except Exception as error:
-            if delay is None or as_store_error(error) is None:
-                raise
-            log.warning("a store is unavailable; retrying a task's end", delay=delay)
-            await asyncio.sleep(delay)

@@ -67,14 +67,6 @@ class LimitReached(Exception):  # noqa: N818 - a stop signal, named for what hap
         self.detail = detail
 
 
-class ModelOutputInvalid(Exception):  # noqa: N818
-    """The model's replies could not be used, even after a corrective prompt."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
 _STEP_TIMER: ContextVar[asyncio.Timeout | None] = ContextVar("agentd_step_timer", default=None)
 
 

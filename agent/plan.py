@@ -89,7 +89,6 @@ def parse_plan(
     `done` are ids of steps completed under an earlier plan revision: a
     revised plan may depend on them without repeating them.
     """
-    problems: list[str] = []
     if not isinstance(data, dict) or not isinstance(data.get("steps"), list):
         raise PlanProblems(['the plan must be a JSON object with a "steps" list'])
     raw_steps: list[Any] = data["steps"]
@@ -100,54 +99,14 @@ def parse_plan(
             [f"the plan has {len(raw_steps)} steps; at most {max_steps} are allowed"],
             too_large=True,
         )
+    problems: list[str] = []
     steps: list[PlanStep] = []
     seen: set[str] = set()
     for index, raw in enumerate(raw_steps, 1):
-        where = f"step {index}"
-        if not isinstance(raw, dict):
-            problems.append(f"{where} is not an object")
-            continue
-        step_id = str(raw.get("id") or "").strip()
-        description = str(raw.get("description") or "").strip()
-        if not step_id:
-            problems.append(f"{where} has no id")
-            continue
-        where = f"step {step_id!r}"
-        if step_id in seen or step_id in done:
-            problems.append(f"{where}: the id is used twice")
-        seen.add(step_id)
-        if not description:
-            problems.append(f"{where} has no description")
-        tool = str(raw.get("tool") or "").strip()
-        arguments = raw.get("arguments") or {}
-        if not isinstance(arguments, dict):
-            problems.append(f"{where}: arguments must be an object")
-            arguments = {}
-        if tool and tool not in tools:
-            available = ", ".join(sorted(tools)) or "none"
-            problems.append(
-                f"{where}: unknown or unavailable tool {tool!r}; available: {available}"
-            )
-        depends = raw.get("depends_on") or []
-        if not isinstance(depends, list) or not all(isinstance(d, str) for d in depends):
-            problems.append(f"{where}: depends_on must be a list of step ids")
-            depends = []
-        try:
-            estimate = max(0.0, float(raw.get("estimated_seconds") or 0.0))
-        except (TypeError, ValueError):
-            problems.append(f"{where}: estimated_seconds must be a number")
-            estimate = 0.0
-        steps.append(
-            PlanStep(
-                id=step_id,
-                description=description,
-                tool=tool,
-                arguments=arguments,
-                expected_output=str(raw.get("expected_output") or ""),
-                estimated_seconds=estimate,
-                depends_on=tuple(dict.fromkeys(depends)),
-            )
-        )
+        step = _step(raw, index, tools, seen | done, problems)
+        if step is not None:
+            seen.add(step.id)
+            steps.append(step)
     known = seen | done
     for step in steps:
         for dep in step.depends_on:
@@ -159,6 +118,53 @@ def parse_plan(
         raise PlanProblems(problems)
     ordered = _topological(steps, done)
     return Plan(steps=tuple(ordered), revision=revision)
+
+
+def _step(
+    raw: Any, index: int, tools: Mapping[str, ToolSpec], taken: set[str], problems: list[str]
+) -> PlanStep | None:
+    """One step of the planner's JSON; what is wrong with it goes to `problems`. None when
+    it is not an object or has no id (nothing else can refer to it)."""
+    where = f"step {index}"
+    if not isinstance(raw, dict):
+        problems.append(f"{where} is not an object")
+        return None
+    step_id = str(raw.get("id") or "").strip()
+    description = str(raw.get("description") or "").strip()
+    if not step_id:
+        problems.append(f"{where} has no id")
+        return None
+    where = f"step {step_id!r}"
+    if step_id in taken:
+        problems.append(f"{where}: the id is used twice")
+    if not description:
+        problems.append(f"{where} has no description")
+    tool = str(raw.get("tool") or "").strip()
+    arguments = raw.get("arguments") or {}
+    if not isinstance(arguments, dict):
+        problems.append(f"{where}: arguments must be an object")
+        arguments = {}
+    if tool and tool not in tools:
+        available = ", ".join(sorted(tools)) or "none"
+        problems.append(f"{where}: unknown or unavailable tool {tool!r}; available: {available}")
+    depends = raw.get("depends_on") or []
+    if not isinstance(depends, list) or not all(isinstance(d, str) for d in depends):
+        problems.append(f"{where}: depends_on must be a list of step ids")
+        depends = []
+    try:
+        estimate = max(0.0, float(raw.get("estimated_seconds") or 0.0))
+    except (TypeError, ValueError):
+        problems.append(f"{where}: estimated_seconds must be a number")
+        estimate = 0.0
+    return PlanStep(
+        id=step_id,
+        description=description,
+        tool=tool,
+        arguments=arguments,
+        expected_output=str(raw.get("expected_output") or ""),
+        estimated_seconds=estimate,
+        depends_on=tuple(dict.fromkeys(depends)),
+    )
 
 
 def _topological(steps: list[PlanStep], done: frozenset[str]) -> list[PlanStep]:

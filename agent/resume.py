@@ -1,7 +1,7 @@
 """The shape of a checkpoint: what a process needs to resume another process's task.
 
 `RunCheckpoint` is written (through `agent.serialization`) after every
-completed step. Each mode keeps its own state in `mode_state`, built from
+completed step. Each mode keeps its own state in `mode_state` (`agent.modes.state`), built from
 copies so that a later change in the running task never leaks into a
 checkpoint already taken. The tool-call journal records every call of a
 tool that may not be repeated: an entry is written before the call starts
@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.modes.state import ModeState
 from agent.tasks import TokenUsage
 from core.identity import Principal
 
@@ -43,4 +44,5 @@ class RunCheckpoint:
     completed_steps: int
     notes: tuple[str, ...] = ()
     journal: dict[str, JournalEntry] = field(default_factory=dict)
-    mode_state: dict[str, Any] = field(default_factory=dict)
+    mode_state: ModeState | dict[str, Any] | None = None
+    """The mode's state (a dict in checkpoints of earlier versions)."""

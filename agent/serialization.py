@@ -15,6 +15,12 @@ from typing import Any
 
 from agent import events as ev
 from agent.llm.base import Message, ToolCall
+from agent.modes.state import (
+    FunctionCallingState,
+    PlanExecuteState,
+    StepResult,
+    TextReactState,
+)
 from agent.plan import Plan, PlanStep
 from agent.resume import JournalEntry, RunCheckpoint
 from agent.tasks import ExecutionMode, StopReason, Task, TaskFailure, TaskStatus, TokenUsage
@@ -29,7 +35,8 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.TextDelta, ev.ReasoningDelta, ev.ToolCallStarted, ev.ToolCallFinished,
         ev.ReflectionVerdict, ev.ApprovalRequested, ev.ApprovalDecided, ev.UsageReported,
         ev.FinalAnswer, ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall, Principal,
-        JournalEntry, RunCheckpoint,
+        JournalEntry, RunCheckpoint, FunctionCallingState, TextReactState, PlanExecuteState,
+        StepResult,
     )
 }  # fmt: skip
 _ENUMS: dict[str, type[enum.Enum]] = {

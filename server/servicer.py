@@ -76,16 +76,11 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     async def Execute(  # noqa: N802 - gRPC method name
         self, request: pb.ExecuteRequest, call: CallContext
     ) -> AsyncIterator[events_pb2.TaskEvent]:
-        task = await self._engine.start(convert.task_request(request), call, deferred=True)
+        task = await self._engine.start(convert.task_request(request), call)
         note_task(task.task_id)
         events = self._tasks.read_events(task.tenant, task.task_id)
         ended = False
         try:
-            try:
-                yield convert.event_to_proto(await anext(events))
-            finally:
-                # After the first event went out, or the caller left: either way the task runs.
-                self._engine.begin(task.task_id)
             async for message in self._follow(task.tenant, task.task_id, events):
                 yield message
             ended = True

@@ -12,15 +12,16 @@ from __future__ import annotations
 import json
 import time
 from collections import deque
-from typing import Any
 
 from agent import events as ev
 from agent import prompts
 from agent.limits import LimitReached, step_timeout
 from agent.llm.base import Message, ModelSettings, ToolCall
 from agent.modes import Outcome
+from agent.modes.state import FunctionCallingState
 from agent.run import TaskRun
 from agent.tasks import StopReason
+from agent.tool_calls import PlannedCall
 
 
 def _key(call: ToolCall) -> str:
@@ -30,114 +31,132 @@ def _key(call: ToolCall) -> str:
         return call.name + call.arguments_json
 
 
-async def run(task: TaskRun) -> Outcome:
-    config = task.config
-    limit = task.task.max_iterations
-    tools = task.tool_definitions()
-    saved = task.resume_state()
-    if saved:
-        messages: list[Message] = list(saved["messages"])
-        first: int = saved["iteration"]
-        used_tools: bool = saved["used_tools"]
-        recent: deque[str] = deque(saved["recent"], maxlen=config.max_repeated_calls)
-        pending: tuple[ToolCall, ...] = tuple(saved["pending"])
-    else:
-        messages = [
-            Message("system", prompts.FUNCTION_CALLING_SYSTEM),
-            Message("user", prompts.task_prompt(task.task.task, task.task.context)),
-        ]
-        first, used_tools, pending = 1, False, ()
-        recent = deque(maxlen=config.max_repeated_calls)
+class _Loop:
+    """One function-calling run: the conversation so far and where it stands."""
 
-    def state(iteration: int, calls: tuple[ToolCall, ...] = ()) -> dict[str, Any]:
-        return {
-            "messages": list(messages),
-            "iteration": iteration,
-            "used_tools": used_tools,
-            "recent": list(recent),
-            "pending": calls,
-        }
+    def __init__(self, run: TaskRun) -> None:
+        self.run = run
+        self.config = run.config
+        self.limit = run.max_iterations
+        self.tools = run.tool_definitions()
+        saved = run.resume_state()
+        window = self.config.max_repeated_calls
+        if isinstance(saved, FunctionCallingState):
+            self.messages = list(saved.messages)
+            self.first, self.used_tools = saved.iteration, saved.used_tools
+            self.recent: deque[str] = deque(saved.recent, maxlen=window)
+            self.pending = saved.pending
+        else:
+            self.messages = [
+                Message("system", prompts.FUNCTION_CALLING_SYSTEM),
+                Message("user", prompts.task_prompt(run.goal, run.context)),
+            ]
+            self.first, self.used_tools, self.pending = 1, False, ()
+            self.recent = deque(maxlen=window)
 
-    for iteration in range(first, limit + 1):
-        last = iteration == limit
-        step_id, started = await task.begin_iteration(iteration, last)
-        if last and used_tools:
-            messages.append(Message("user", prompts.LAST_ROUND))
-        text = ""
-        dropped = 0
+    def state(self, iteration: int, calls: tuple[ToolCall, ...] = ()) -> FunctionCallingState:
+        return FunctionCallingState(
+            tuple(self.messages), iteration, self.used_tools, tuple(self.recent), calls
+        )
+
+    async def iterate(self, iteration: int) -> Outcome | None:
+        """One model call and the tool calls it asks for; the outcome once it answers."""
+        run, last = self.run, iteration == self.limit
+        step_id, started = await run.begin_iteration(iteration, last)
+        if last and self.used_tools:
+            self.messages.append(Message("user", prompts.LAST_ROUND))
+        text, dropped = "", 0
+        calls: tuple[ToolCall, ...] = ()
         try:
-            async with step_timeout(config.step_timeout_seconds):
-                if pending:  # resumed: the model asked for these before the checkpoint
-                    calls, pending = pending, ()
+            async with step_timeout(self.config.step_timeout_seconds):
+                if self.pending:  # resumed: the model asked for these before the checkpoint
+                    calls, self.pending = self.pending, ()
                 else:
-                    response = await task.model(
-                        "executor",
-                        step_id,
-                        messages,
-                        tools=() if last else tools,
-                        settings=ModelSettings(tool_choice="auto"),
-                    )
-                    text = response.text
-                    calls = response.tool_calls if not last else ()
-                    dropped = max(0, len(calls) - config.max_tool_calls_per_turn)
-                    calls = calls[: config.max_tool_calls_per_turn]
-                    for call in calls:
-                        recent.append(_key(call))
-                        if len(recent) == config.max_repeated_calls and len(set(recent)) == 1:
-                            raise LimitReached(
-                                StopReason.REPEATED_TOOL_CALL,
-                                f"the model called {call.name} with the same arguments "
-                                f"{config.max_repeated_calls} times in a row",
-                            )
-                    if calls:
-                        messages.append(Message("assistant", response.text, tool_calls=calls))
-                        if not all(task.may_repeat(c.name) for c in calls):
-                            await task.checkpoint(state(iteration, calls))
+                    text, calls, dropped = await self._ask(step_id, iteration, last)
                 if calls:
-                    planned: list[tuple[str, dict[str, Any] | None, str]] = []
-                    for call in calls:
-                        try:
-                            planned.append((call.name, call.arguments(), ""))
-                        except ValueError as bad:
-                            planned.append((call.name, None, str(bad)))
-                    observations = await task.call_tools(step_id, planned)
-                    for call, observation in zip(calls, observations, strict=True):
-                        messages.append(
-                            Message("tool", observation.text, tool_call_id=call.id, name=call.name)
-                        )
-                    if dropped:
-                        messages.append(
-                            Message("user", prompts.too_many_calls(len(calls), dropped))
-                        )
-                    used_tools = True
+                    await self._call(step_id, calls, dropped)
         except TimeoutError:
-            raise await task.iteration_timed_out(step_id, iteration, started) from None
-        await task.record_progress(iteration, limit)
+            raise await run.iteration_timed_out(step_id, iteration, started) from None
+        await run.record_progress(iteration, self.limit)
+        took = time.perf_counter() - started
         if calls:
             summary = ", ".join(f"{c.name}" for c in calls)
-            await task.emit(
-                ev.StepFinished(step_id, True, f"called {summary}", time.perf_counter() - started)
-            )
-            await task.checkpoint(state(iteration + 1))
-            continue
-        answer = text.strip()
-        await task.emit(
-            ev.StepFinished(step_id, bool(answer), answer[:500], time.perf_counter() - started)
+            await run.emit(ev.StepFinished(step_id, True, f"called {summary}", took))
+            await run.checkpoint(self.state(iteration + 1))
+            return None
+        return await self._answered(text.strip(), step_id, took, last)
+
+    async def _ask(
+        self, step_id: str, iteration: int, last: bool
+    ) -> tuple[str, tuple[ToolCall, ...], int]:
+        """The model's reply: its text, the calls to make now, and how many were dropped."""
+        config = self.config
+        response = await self.run.model(
+            "executor",
+            step_id,
+            self.messages,
+            tools=() if last else self.tools,
+            settings=ModelSettings(tool_choice="auto"),
         )
+        calls = response.tool_calls if not last else ()
+        dropped = max(0, len(calls) - config.max_tool_calls_per_turn)
+        calls = calls[: config.max_tool_calls_per_turn]
+        for call in calls:
+            self.recent.append(_key(call))
+            if len(self.recent) == config.max_repeated_calls and len(set(self.recent)) == 1:
+                raise LimitReached(
+                    StopReason.REPEATED_TOOL_CALL,
+                    f"the model called {call.name} with the same arguments "
+                    f"{config.max_repeated_calls} times in a row",
+                )
+        if calls:
+            self.messages.append(Message("assistant", response.text, tool_calls=calls))
+            if not all(self.run.tools.may_repeat(c.name) for c in calls):
+                await self.run.checkpoint(self.state(iteration, calls))
+        return response.text, calls, dropped
+
+    async def _call(self, step_id: str, calls: tuple[ToolCall, ...], dropped: int) -> None:
+        """Make the calls; their results (and any dropped calls) join the conversation."""
+        planned: list[PlannedCall] = []
+        for call in calls:
+            try:
+                planned.append((call.name, call.arguments(), ""))
+            except ValueError as bad:
+                planned.append((call.name, None, str(bad)))
+        observations = await self.run.tools.call_all(step_id, planned)
+        for call, observation in zip(calls, observations, strict=True):
+            self.messages.append(
+                Message("tool", observation.text, tool_call_id=call.id, name=call.name)
+            )
+        if dropped:
+            self.messages.append(Message("user", prompts.too_many_calls(len(calls), dropped)))
+        self.used_tools = True
+
+    async def _answered(self, answer: str, step_id: str, took: float, last: bool) -> Outcome | None:
+        """A reply without calls: the outcome, or None to ask again after an empty one."""
+        await self.run.emit(ev.StepFinished(step_id, bool(answer), answer[:500], took))
         if not answer:
             if last:
                 raise LimitReached(
-                    StopReason.MAX_ITERATIONS, f"no answer within {limit} iterations"
+                    StopReason.MAX_ITERATIONS, f"no answer within {self.limit} iterations"
                 )
-            messages.append(Message("assistant", ""))
-            messages.append(Message("user", prompts.EMPTY_REPLY))
-            continue
-        if last and used_tools:
+            self.messages.append(Message("assistant", ""))
+            self.messages.append(Message("user", prompts.EMPTY_REPLY))
+            return None
+        if last and self.used_tools:
             return Outcome(
                 answer,
                 StopReason.MAX_ITERATIONS,
-                f"the iteration limit ({limit}) was reached; tools were withdrawn for the last "
-                "round and the model answered from what it had",
+                f"the iteration limit ({self.limit}) was reached; tools were withdrawn for the "
+                "last round and the model answered from what it had",
             )
         return Outcome(answer)
-    raise LimitReached(StopReason.MAX_ITERATIONS, f"no answer within {limit} iterations")
+
+
+async def run(run: TaskRun) -> Outcome:
+    loop = _Loop(run)
+    for iteration in range(loop.first, loop.limit + 1):
+        outcome = await loop.iterate(iteration)
+        if outcome is not None:
+            return outcome
+    raise LimitReached(StopReason.MAX_ITERATIONS, f"no answer within {loop.limit} iterations")

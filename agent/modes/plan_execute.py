@@ -13,24 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
 
 from agent import events as ev
 from agent import prompts
 from agent.limits import LimitReached, step_timeout
 from agent.llm.base import Message, ModelSettings
 from agent.modes import Outcome, critic, planner
+from agent.modes.state import PlanExecuteState, StepResult
 from agent.modes.synthesis import synthesize
 from agent.plan import Plan, PlanStep, arguments_fit
 from agent.run import TaskRun
 from agent.tasks import StopReason
-
-
-@dataclass(frozen=True, slots=True)
-class StepResult:
-    step: PlanStep
-    success: bool
-    output: str
 
 
 class _Replan(Exception):  # noqa: N818 - control flow inside this module
@@ -85,9 +78,7 @@ async def _do_step(
     run: TaskRun, step: PlanStep, results: dict[str, StepResult], key: str, feedback: str
 ) -> StepResult:
     inputs = _inputs(step, results)
-    prompt = prompts.step_prompt(
-        run.task.task, step.description, step.expected_output, inputs, feedback
-    )
+    prompt = prompts.step_prompt(run.goal, step.description, step.expected_output, inputs, feedback)
     if step.tool:
         spec = run.tool_specs[step.tool]
         arguments = dict(step.arguments)
@@ -111,9 +102,9 @@ async def _do_step(
             try:
                 arguments = call.arguments()
             except ValueError as bad:
-                observation = await run.call_tool(step.id, step.tool, None, bad_arguments=str(bad))
+                observation = await run.tools.call(step.id, step.tool, None, bad_arguments=str(bad))
                 return StepResult(step, False, observation.text)
-        observation = await run.call_tool(step.id, step.tool, arguments, key=key)
+        observation = await run.tools.call(step.id, step.tool, arguments, key=key)
         return StepResult(step, observation.ok, observation.text)
     messages = [Message("system", prompts.EXECUTOR_SYSTEM), Message("user", prompt)]
     response = await run.model("executor", step.id, messages)
@@ -135,32 +126,26 @@ class PlanExecutor:
         self.replan_reason = ""
         """Set between deciding to replan and the new plan, so a resumed run replans too."""
         saved = run.resume_state()
-        if saved:
-            self.plan = saved["plan"]
-            self.results = {
-                r["step"].id: StepResult(r["step"], r["success"], r["output"])
-                for r in saved["results"]
-            }
-            self.iterations = saved["iterations"]
-            self.corrections = saved["corrections"]
-            self.since_review = list(saved["since_review"])
-            self.index = saved["index"]
-            self.replan_reason = saved["replan_reason"]
+        if isinstance(saved, PlanExecuteState):
+            self.plan = saved.plan
+            self.results = {r.step.id: r for r in saved.results}
+            self.iterations = saved.iterations
+            self.corrections = saved.corrections
+            self.since_review = list(saved.since_review)
+            self.index = saved.index
+            self.replan_reason = saved.replan_reason
 
     async def _checkpoint(self) -> None:
         await self.run.checkpoint(
-            {
-                "plan": self.plan,
-                "results": [
-                    {"step": r.step, "success": r.success, "output": r.output}
-                    for r in self.results.values()
-                ],
-                "iterations": self.iterations,
-                "corrections": self.corrections,
-                "since_review": list(self.since_review),
-                "index": self.index,
-                "replan_reason": self.replan_reason,
-            }
+            PlanExecuteState(
+                self.plan,
+                tuple(self.results.values()),
+                self.iterations,
+                self.corrections,
+                tuple(self.since_review),
+                self.index,
+                self.replan_reason,
+            )
         )
 
     def _key(self, step: PlanStep, correction: int = 0) -> str:
@@ -169,11 +154,11 @@ class PlanExecutor:
 
     async def _plan(self, reason: str = "") -> Plan:
         self.iterations += 1
-        if self.iterations > self.run.task.max_iterations:
+        if self.iterations > self.run.max_iterations:
             raise LimitReached(
                 StopReason.MAX_ITERATIONS,
                 f"the plan needed revising again ({reason}) but the iteration limit "
-                f"({self.run.task.max_iterations}) is used up",
+                f"({self.run.max_iterations}) is used up",
             )
         done = frozenset(i for i, r in self.results.items() if r.success)
         replan = prompts.replan_request(_results_text(self.results), reason) if reason else ""

@@ -29,7 +29,7 @@ async def make_plan(
     """
     messages = [
         Message("system", prompts.planner_system(list(run.tool_specs.values()), MAX_PLAN_STEPS)),
-        Message("user", prompts.task_prompt(run.task.task, run.task.context)),
+        Message("user", prompts.task_prompt(run.goal, run.context)),
     ]
     if replan:
         messages.append(Message("user", replan))

@@ -13,13 +13,15 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from agent import events as ev
 from agent import prompts
-from agent.limits import LimitReached, ModelOutputInvalid, step_timeout
+from agent.failures import ModelOutputInvalidError
+from agent.limits import LimitReached, step_timeout
 from agent.llm.base import Message, ModelSettings
 from agent.modes import Outcome
+from agent.modes.state import TextReactState
 from agent.run import TaskRun
 from agent.tasks import StopReason
 from tools.model import ToolSpec
@@ -28,6 +30,7 @@ FINAL = re.compile(r"final\s*answer\s*:\s*(.*)", re.IGNORECASE | re.DOTALL)
 ACTION = re.compile(r"^\s*action\s*:\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 ACTION_INPUT = re.compile(r"action\s*input\s*:\s*(.*)", re.IGNORECASE | re.DOTALL)
 STOP = ("Observation:",)
+SETTINGS = ModelSettings(stop=STOP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,96 +93,109 @@ def parse(text: str, tools: dict[str, ToolSpec]) -> Action | Final | None:
     return Action(tool, arguments, problem)
 
 
-async def run(task: TaskRun) -> Outcome:
-    config = task.config
-    limit = task.task.max_iterations
-    specs = task.tool_specs
-    saved = task.resume_state()
-    if saved:
-        messages: list[Message] = list(saved["messages"])
-        first: int = saved["iteration"]
-        pending: Action | None = (
-            Action(saved["tool"], saved["arguments"], saved["problem"]) if saved["tool"] else None
+class _Loop:
+    """One text ReAct run: the conversation so far and where it stands."""
+
+    def __init__(self, run: TaskRun) -> None:
+        self.run = run
+        self.limit = run.max_iterations
+        self.specs = run.tool_specs
+        saved = run.resume_state()
+        self.pending: Action | None = None
+        self.reply = ""
+        """The model's latest reply, up to its Observation."""
+        if isinstance(saved, TextReactState):
+            self.messages = list(saved.messages)
+            self.first = saved.iteration
+            if saved.tool:
+                self.pending = Action(saved.tool, saved.arguments, saved.problem)
+        else:
+            self.messages = [
+                Message("system", prompts.react_system(list(self.specs.values()))),
+                Message("user", prompts.task_prompt(run.goal, run.context)),
+            ]
+            self.first = 1
+
+    def state(self, iteration: int, action: Action | None = None) -> TextReactState:
+        if action is None:
+            return TextReactState(tuple(self.messages), iteration)
+        return TextReactState(
+            tuple(self.messages), iteration, action.tool, action.arguments, action.problem
         )
-    else:
-        messages = [
-            Message("system", prompts.react_system(list(specs.values()))),
-            Message("user", prompts.task_prompt(task.task.task, task.task.context)),
-        ]
-        first, pending = 1, None
 
-    def state(iteration: int, action: Action | None = None) -> dict[str, Any]:
-        return {
-            "messages": list(messages),
-            "iteration": iteration,
-            "tool": action.tool if action else "",
-            "arguments": action.arguments if action else None,
-            "problem": action.problem if action else "",
-        }
-
-    settings = ModelSettings(stop=STOP)
-    for iteration in range(first, limit + 1):
-        last = iteration == limit
-        step_id, started = await task.begin_iteration(iteration, last)
-        if last and iteration > 1 and pending is None:
-            messages.append(Message("user", prompts.REACT_LAST_ROUND))
+    async def iterate(self, iteration: int) -> Outcome | None:
+        """One reply and the action it names; the outcome once it gives a final answer."""
+        run, last = self.run, iteration == self.limit
+        step_id, started = await run.begin_iteration(iteration, last)
+        if last and iteration > 1 and self.pending is None:
+            self.messages.append(Message("user", prompts.REACT_LAST_ROUND))
         try:
-            async with step_timeout(config.step_timeout_seconds):
-                parsed: Action | Final | None = pending
-                for attempt in (1, 2) if pending is None else ():
-                    response = await task.model("executor", step_id, messages, settings=settings)
-                    reply = response.text.split("Observation:", 1)[0].rstrip()
-                    parsed = parse(reply, specs)
-                    if parsed is not None and not (last and isinstance(parsed, Action)):
-                        break
-                    if attempt == 1:
-                        messages.append(Message("assistant", reply))
-                        messages.append(
-                            Message(
-                                "user",
-                                prompts.REACT_LAST_ROUND if last else prompts.REACT_CORRECTION,
-                            )
-                        )
+            async with step_timeout(run.config.step_timeout_seconds):
+                parsed = self.pending if self.pending else await self._reply(step_id, last)
                 if parsed is None or (last and isinstance(parsed, Action)):
-                    await task.emit(
-                        ev.StepFinished(
-                            step_id, False, "unparseable reply", time.perf_counter() - started
-                        )
-                    )
-                    if last and task.notes:
-                        raise LimitReached(
-                            StopReason.MAX_ITERATIONS, f"no final answer within {limit} iterations"
-                        )
-                    raise ModelOutputInvalid(
-                        "the model's reply follows neither the Action nor the Final Answer format, "
-                        "even after a corrective prompt"
-                    )
+                    await self._unusable(step_id, started, last)
                 if isinstance(parsed, Final):
-                    await task.emit(
-                        ev.StepFinished(
-                            step_id, True, parsed.answer[:500], time.perf_counter() - started
-                        )
-                    )
-                    task.task.current_step = iteration
+                    took = time.perf_counter() - started
+                    await run.emit(ev.StepFinished(step_id, True, parsed.answer[:500], took))
+                    run.task.current_step = iteration
                     return Outcome(parsed.answer)
-                if pending is None:
-                    messages.append(Message("assistant", reply))
-                    if not task.may_repeat(parsed.tool):
-                        await task.checkpoint(state(iteration, parsed))
-                pending = None
-                observation = await task.call_tool(
-                    step_id,
-                    parsed.tool,
-                    parsed.arguments,
-                    bad_arguments=parsed.problem,
-                    key=f"{step_id}/action",
-                )
-                messages.append(Message("user", f"Observation: {observation.text}"))
+                await self._act(step_id, iteration, parsed)
         except TimeoutError:
-            raise await task.iteration_timed_out(step_id, iteration, started) from None
-        await task.record_progress(iteration, limit)
-        await task.emit(
-            ev.StepFinished(step_id, True, f"called {parsed.tool}", time.perf_counter() - started)
+            raise await run.iteration_timed_out(step_id, iteration, started) from None
+        await run.record_progress(iteration, self.limit)
+        took = time.perf_counter() - started
+        await run.emit(ev.StepFinished(step_id, True, f"called {parsed.tool}", took))
+        await run.checkpoint(self.state(iteration + 1))
+        return None
+
+    async def _reply(self, step_id: str, last: bool) -> Action | Final | None:
+        """The model's reply, parsed; asked once more with a correction if it is unusable."""
+        parsed: Action | Final | None = None
+        for attempt in (1, 2):
+            response = await self.run.model("executor", step_id, self.messages, settings=SETTINGS)
+            self.reply = response.text.split("Observation:", 1)[0].rstrip()
+            parsed = parse(self.reply, self.specs)
+            if parsed is not None and not (last and isinstance(parsed, Action)):
+                break
+            if attempt == 1:
+                self.messages.append(Message("assistant", self.reply))
+                correction = prompts.REACT_LAST_ROUND if last else prompts.REACT_CORRECTION
+                self.messages.append(Message("user", correction))
+        return parsed
+
+    async def _unusable(self, step_id: str, started: float, last: bool) -> NoReturn:
+        took = time.perf_counter() - started
+        await self.run.emit(ev.StepFinished(step_id, False, "unparseable reply", took))
+        if last and self.run.notes:
+            raise LimitReached(
+                StopReason.MAX_ITERATIONS, f"no final answer within {self.limit} iterations"
+            )
+        raise ModelOutputInvalidError(
+            "the model's reply follows neither the Action nor the Final Answer format, "
+            "even after a corrective prompt"
         )
-        await task.checkpoint(state(iteration + 1))
-    raise LimitReached(StopReason.MAX_ITERATIONS, f"no final answer within {limit} iterations")
+
+    async def _act(self, step_id: str, iteration: int, action: Action) -> None:
+        """Run the action; its observation joins the conversation."""
+        if self.pending is None:
+            self.messages.append(Message("assistant", self.reply))
+            if not self.run.tools.may_repeat(action.tool):
+                await self.run.checkpoint(self.state(iteration, action))
+        self.pending = None
+        observation = await self.run.tools.call(
+            step_id,
+            action.tool,
+            action.arguments,
+            bad_arguments=action.problem,
+            key=f"{step_id}/action",
+        )
+        self.messages.append(Message("user", f"Observation: {observation.text}"))
+
+
+async def run(run: TaskRun) -> Outcome:
+    loop = _Loop(run)
+    for iteration in range(loop.first, loop.limit + 1):
+        outcome = await loop.iterate(iteration)
+        if outcome is not None:
+            return outcome
+    raise LimitReached(StopReason.MAX_ITERATIONS, f"no final answer within {loop.limit} iterations")

@@ -84,10 +84,10 @@ async def test_a_lost_lease_stops_the_task_here_and_the_claimant_resumes_it(
     # Another replica claims the task (as after a network partition): A must notice and stop.
     await connection.set(f"{prefix}lease:{task.task_id}", "b", px=5000)
     for _ in range(200):
-        if not a._running:
+        if not a.running_count():
             break
         await asyncio.sleep(0.02)
-    assert not a._running
+    assert not a.running_count()
     assert (await store.get("t1", task.task_id)).status is TaskStatus.RUNNING  # not ended by A
     await connection.delete(f"{prefix}lease:{task.task_id}")  # B's claim "expires"
     b.supervise()

@@ -1,0 +1,218 @@
+"""Running accepted tasks in this process: a slot each, the time limit, the mode, the end.
+
+Each task runs in an asyncio task of its own. It waits for a running slot
+(`agent.admission`), becomes RUNNING, and runs its mode under the task's time
+limit; whatever happens, it ends through `agent.lifecycle`. A task can be
+stopped two ways: cancelled (it ends CANCELLED) or handed over (its lease was
+lost, or the process shuts down while replicas share leases): then it keeps
+its checkpoint and its lease is released for another process to resume it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections.abc import Awaitable, Callable
+
+import structlog
+
+from agent.admission import Ticket
+from agent.failures import NoAnswerWithinLimitError, failure_of
+from agent.lifecycle import Endings, set_running
+from agent.limits import EngineConfig, LimitReached
+from agent.llm.base import ModelError
+from agent.modes import Outcome, function_calling, plan_execute, text_react
+from agent.modes.synthesis import notes_answer, partial_outcome
+from agent.run import TaskRun
+from agent.tasks import ExecutionMode, StopReason, TaskStatus
+from core.errors import TaskAlreadyTerminalError
+from stores.checkpoints.base import CheckpointStore
+from stores.history.base import TaskHistory
+from stores.leases.base import Leases
+
+log = structlog.get_logger(__name__)
+
+MODES: dict[ExecutionMode, Callable[[TaskRun], Awaitable[Outcome]]] = {
+    ExecutionMode.FUNCTION_CALLING: function_calling.run,
+    ExecutionMode.TEXT_REACT: text_react.run,
+    ExecutionMode.PLAN_AND_EXECUTE: plan_execute.run,
+}
+
+
+class Runner:
+    """The tasks running (or queued) in this process."""
+
+    def __init__(
+        self,
+        config: EngineConfig,
+        endings: Endings,
+        history: TaskHistory,
+        leases: Leases,
+        checkpoints: CheckpointStore | None,
+    ) -> None:
+        self._config = config
+        self._endings = endings
+        self._history = history
+        self._leases = leases
+        self._checkpoints = checkpoints
+        self.running: dict[str, tuple[asyncio.Task[None], TaskRun]] = {}
+        self._cancel_reasons: dict[str, str] = {}
+        self._letting_go: set[str] = set()
+        """Tasks to stop without ending them: handed over, or their lease was lost."""
+
+    def launch(self, run: TaskRun, ticket: Ticket) -> None:
+        """Run `run` in its own asyncio task; `ticket` is its place here, freed at its end."""
+        task_id = run.task.task_id
+        runner = asyncio.create_task(self._run(run, ticket), name=f"agentd-task-{task_id}")
+        self.running[task_id] = (runner, run)
+
+        def done(_: asyncio.Task[None]) -> None:
+            self.running.pop(task_id, None)
+            ticket.release()
+
+        runner.add_done_callback(done)
+
+    def cancel(self, task_id: str, reason: str) -> asyncio.Task[None] | None:
+        """Stop a task running here; it ends CANCELLED with `reason`. None if not here."""
+        entry = self.running.get(task_id)
+        if entry is None:
+            return None
+        self._cancel_reasons[task_id] = reason
+        entry[0].cancel()
+        return entry[0]
+
+    def hand_over(self, task_id: str) -> None:
+        """Stop a task running here without ending it, for another process to resume."""
+        entry = self.running.get(task_id)
+        if entry is not None:
+            self._letting_go.add(task_id)
+            entry[0].cancel()
+
+    def forget_cancel(self, task_id: str) -> None:
+        self._cancel_reasons.pop(task_id, None)
+
+    async def drain(self, seconds: float) -> None:
+        """Let running and queued tasks finish for up to `seconds`."""
+        runners = {runner for runner, _ in self.running.values()}
+        if runners and seconds > 0:
+            log.info("waiting for running tasks", tasks=len(runners), seconds=seconds)
+            await asyncio.wait(runners, timeout=seconds)
+
+    async def stop_all(self, reason: str) -> None:
+        """Stop every task still here: handed over when leases are shared, else cancelled."""
+        for task_id in list(self.running):
+            if self._leases.shared:
+                self.hand_over(task_id)
+            else:
+                self.cancel(task_id, reason)
+        if self.running:
+            await asyncio.wait({r for r, _ in self.running.values()}, timeout=5)
+
+    async def forget(self, task_id: str) -> None:
+        """The task ended: drop its lease and checkpoint."""
+        try:
+            await self._leases.finish(task_id)
+            if self._checkpoints is not None:
+                await self._checkpoints.delete(task_id)
+        except Exception:
+            log.exception("could not drop a finished task's lease", task_id=task_id)
+
+    async def _let_go(self, run: TaskRun) -> None:
+        """Stop running a task without ending it: keep its progress, free its lease."""
+        task_id = run.task.task_id
+        self._letting_go.discard(task_id)
+        try:
+            await run.checkpoint()
+            await self._leases.release(task_id)
+        except Exception:
+            log.exception("could not hand a task over", task_id=task_id)
+        log.info("task handed over", task_id=task_id)
+
+    def _deadline(self, run: TaskRun) -> float:
+        """The task's time limit: the caller's (`timeout`), capped by the server's. Never
+        the deadline of the call that started it, which bounds that call's stream only."""
+        if run.deadline_at is not None:  # resumed: what was left of it
+            return max(0.0, run.deadline_at - time.time())
+        limit = self._config.task_timeout_seconds
+        asked = run.task.time_limit_seconds
+        if asked is not None and math.isfinite(asked) and asked > 0:
+            limit = min(limit, asked)
+        return limit
+
+    async def _run(self, run: TaskRun, ticket: Ticket) -> None:
+        task_id = run.task.task_id
+        # The task's own asyncio task: every log line of its run names it (and its caller).
+        structlog.contextvars.bind_contextvars(
+            task_id=task_id,
+            trace_id=run.call.trace_id,
+            principal=run.call.principal.id,
+            tenant=run.call.principal.tenant,
+        )
+        try:
+            if run.resumed is None:
+                # Here rather than when accepted: the caller's first event does not wait on SQL.
+                await self._history.record(run.task)
+                await run.checkpoint()
+            async with ticket.slot():
+                await self._run_in_slot(run)
+        except asyncio.CancelledError:  # cancelled while queued
+            if task_id not in self._letting_go:
+                await self._cancelled(run)
+        except Exception as error:  # noqa: BLE001 - a store fault before it ran: it still ends
+            await self._endings.fail(run, failure_of(error, run.call.trace_id))
+        finally:
+            if task_id in self._letting_go:
+                await self._let_go(run)
+            else:
+                await self.forget(task_id)
+
+    async def _run_in_slot(self, run: TaskRun) -> None:
+        task = run.task
+        try:
+            if task.status is TaskStatus.PENDING:
+                await set_running(run, f"mode {task.mode.value}")
+                await self._history.record(task)  # ListTasks filters by status there
+            outcome = await self._work(run)
+            await self._endings.complete(run, outcome)
+        except asyncio.CancelledError:
+            if task.task_id not in self._letting_go:
+                await self._cancelled(run)
+        except TaskAlreadyTerminalError:
+            log.info("late write after the task ended was dropped", task_id=task.task_id)
+        except Exception as error:  # noqa: BLE001 - every accepted task ends, whatever broke
+            await self._endings.fail(run, failure_of(error, run.call.trace_id))
+
+    async def _work(self, run: TaskRun) -> Outcome:
+        """The mode's outcome within the task's time limit, or the best partial one a limit
+        leaves; NoAnswerWithinLimitError when a limit stopped it before any result."""
+        deadline = self._deadline(run)
+        if run.deadline_at is None:
+            run.deadline_at = time.time() + deadline
+        try:
+            async with asyncio.timeout(deadline):
+                return await MODES[run.task.mode](run)
+        except LimitReached as limit:
+            reason, detail = limit.reason, limit.detail
+            outcome = await self._partial(run, limit)
+        except TimeoutError:
+            reason = StopReason.DEADLINE
+            detail = f"the task's time limit of {deadline:g} s passed"
+            outcome = Outcome(notes_answer(run, detail), reason, detail) if run.notes else None
+        if outcome is None:  # stopped before any usable result: no made-up answer
+            raise NoAnswerWithinLimitError(reason, detail)
+        return outcome
+
+    async def _partial(self, run: TaskRun, limit: LimitReached) -> Outcome | None:
+        """The best answer the results gathered support, or None when there are none."""
+        if not run.notes:
+            return None
+        try:
+            async with asyncio.timeout(self._config.step_timeout_seconds):
+                return await partial_outcome(run, limit)
+        except (TimeoutError, ModelError):
+            return Outcome(notes_answer(run, limit.detail), limit.reason, limit.detail)
+
+    async def _cancelled(self, run: TaskRun) -> None:
+        reason = self._cancel_reasons.pop(run.task.task_id, "") or "cancelled"
+        await self._endings.cancelled(run, reason)

@@ -1,0 +1,109 @@
+"""Why a task fails: one error class per reason, and the one place an exception becomes one.
+
+A task that cannot reach an answer ends FAILED with a `TaskFailure` (reason and
+message) on the task and in an `error_occurred` event. The reasons are the
+gateway-facing `ErrorReason` names without their prefix. Everything that
+stops a task with an error goes through `failure_of`, so a new kind of
+failure is added here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import structlog
+
+from agent.llm.base import ModelError
+from agent.tasks import StopReason
+from core.errors import AgentdError, PlanInvalidError
+from core.faults import as_store_error
+
+log = structlog.get_logger(__name__)
+
+
+class FailureReason(StrEnum):
+    LLM_UNAVAILABLE = "LLM_UNAVAILABLE"
+    MODEL_OUTPUT_INVALID = "MODEL_OUTPUT_INVALID"
+    TASK_LIMIT_REACHED = "TASK_LIMIT_REACHED"
+    STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
+    INTERNAL = "INTERNAL"
+
+
+class TaskFailedError(Exception):
+    """A task ends FAILED with this reason and message (the message is shown to callers)."""
+
+    reason: str = FailureReason.INTERNAL
+    stop_reason: StopReason = StopReason.ERROR
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ModelUnavailableError(TaskFailedError):
+    """The model could not be reached, or kept failing, within its retries."""
+
+    reason = FailureReason.LLM_UNAVAILABLE
+
+
+class ModelOutputInvalidError(TaskFailedError):
+    """The model's replies could not be used, even after a corrective prompt."""
+
+    reason = FailureReason.MODEL_OUTPUT_INVALID
+
+
+class NoAnswerWithinLimitError(TaskFailedError):
+    """A limit stopped the task before it had any result to answer from."""
+
+    reason = FailureReason.TASK_LIMIT_REACHED
+
+    def __init__(self, stop_reason: StopReason, message: str) -> None:
+        super().__init__(message)
+        self.stop_reason = stop_reason
+
+
+class StoreFailedError(TaskFailedError):
+    """Redis or the database stayed out of reach while the task ran."""
+
+    reason = FailureReason.STORE_UNAVAILABLE
+
+
+class TaskCrashedError(TaskFailedError):
+    """Something unexpected broke; the message names the trace id to quote."""
+
+    reason = FailureReason.INTERNAL
+
+
+class RefusedError(TaskFailedError):
+    """A request-level refusal met while running (a plan the model could not make valid):
+    the task fails with that error's own reason."""
+
+    def __init__(self, error: AgentdError) -> None:
+        super().__init__(error.message)
+        self.reason = error.reason
+
+
+class OrphanNotResumableError(TaskCrashedError):
+    """The process running the task stopped and nothing recorded how far it got."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the process running this task stopped and no checkpoint of it was found "
+            "(replicas must share one database), so it cannot be resumed safely"
+        )
+
+
+def failure_of(error: Exception, trace_id: str) -> TaskFailedError:
+    """What `error`, raised while a task ran, means for the task."""
+    if isinstance(error, TaskFailedError):
+        return error
+    if isinstance(error, ModelError):
+        return ModelUnavailableError(error.message)
+    if isinstance(error, PlanInvalidError):
+        return RefusedError(error)
+    fault = as_store_error(error)
+    if fault is not None:
+        log.warning("task failed: a store is unavailable", error=str(error))
+        return StoreFailedError(fault.message)
+    log.exception("task crashed", trace_id=trace_id, exc_info=error)
+    return TaskCrashedError(f"internal error; quote trace id {trace_id}")

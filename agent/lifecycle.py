@@ -1,0 +1,173 @@
+"""A task's status, written here and nowhere else.
+
+PENDING (stored, first event) -> RUNNING <-> INPUT_REQUIRED (waiting for a
+person) -> COMPLETED (with a final answer, possibly partial when a limit
+stopped the work), FAILED (with a `TaskFailure`) or CANCELLED. Every change is
+saved with the task and announced by a `status_changed` event; the terminal
+one is always the last event of the task's log, and it is what ends every
+reader's stream. A terminal state is never overwritten: a late write after a
+cancel is dropped by the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import structlog
+
+from agent import events as ev
+from agent.failures import TaskFailedError
+from agent.modes import Outcome
+from agent.modes.synthesis import notes_answer
+from agent.redaction import redact_event
+from agent.tasks import StopReason, Task, TaskFailure, TaskStatus
+from core.errors import TaskAlreadyTerminalError
+from core.faults import is_unavailable
+from core.secrets import scrub
+from stores.history.base import TaskHistory
+from stores.tasks.base import TaskStore
+
+if TYPE_CHECKING:
+    from agent.run import TaskRun
+
+log = structlog.get_logger(__name__)
+
+PERSIST_DELAYS = (0.1, 0.5, 1.0, 2.0, 4.0, 8.0)
+"""Waits between attempts to write a task's end while a store is out of reach (~15 s)."""
+
+
+async def accepted(store: TaskStore, run: TaskRun) -> None:
+    """Store a new task as PENDING and write its first event."""
+    await store.create(run.task)
+    await run.emit(
+        ev.StatusChanged(TaskStatus.PENDING, None, f"accepted; mode {run.task.mode.value}")
+    )
+
+
+async def set_running(run: TaskRun, detail: str) -> None:
+    """RUNNING: work started, or resumed after a person answered."""
+    await _change(run, TaskStatus.RUNNING, detail)
+
+
+async def set_waiting(run: TaskRun, detail: str) -> None:
+    """INPUT_REQUIRED: the task waits for a person (an approval)."""
+    await _change(run, TaskStatus.INPUT_REQUIRED, detail)
+
+
+async def _change(run: TaskRun, status: TaskStatus, detail: str) -> None:
+    previous = run.task.status
+    run.task.status = status
+    await run.save()
+    await run.emit(ev.StatusChanged(status, previous, detail))
+
+
+class Endings:
+    """Writes the terminal states: the task, its last event, and its history row."""
+
+    def __init__(self, store: TaskStore, history: TaskHistory) -> None:
+        self._store = store
+        self._history = history
+
+    async def complete(self, run: TaskRun, outcome: Outcome) -> None:
+        task = run.task
+        task.final_answer = scrub(outcome.answer)
+        task.stop_reason = outcome.stop_reason
+        task.stop_detail = scrub(outcome.detail)
+        task.partial = outcome.stop_reason is not StopReason.FINAL_ANSWER
+        await run.emit(
+            ev.FinalAnswer(outcome.answer, outcome.stop_reason, outcome.detail, task.partial)
+        )
+        await self._end(run, TaskStatus.COMPLETED, outcome.detail)
+
+    async def fail(self, run: TaskRun, failure: TaskFailedError) -> None:
+        task = run.task
+        message = scrub(failure.message)
+        task.failure = TaskFailure(failure.reason, message)
+        task.stop_reason = failure.stop_reason
+        task.stop_detail = message
+        if run.notes:
+            task.final_answer = scrub(notes_answer(run, message))
+        try:
+            await persist(lambda: run.emit(ev.ErrorOccurred(failure.reason, message, True)))
+        except TaskAlreadyTerminalError:
+            return
+        except Exception:
+            log.exception("could not write a task's error event")
+        await self._end(run, TaskStatus.FAILED, message)
+
+    async def cancelled(self, run: TaskRun, reason: str) -> None:
+        task = run.task
+        task.stop_reason = StopReason.CANCELLED
+        task.stop_detail = reason
+        if run.notes:
+            task.final_answer = scrub(notes_answer(run, f"cancelled: {reason}"))
+        await self._end(run, TaskStatus.CANCELLED, reason)
+
+    async def cancel_stored(self, task: Task, reason: str) -> Task:
+        """End CANCELLED a task no coroutine of this process runs (it may run elsewhere, or
+        was cancelled before it started). TaskAlreadyTerminalError if it already ended."""
+        await self._store.set_status(task.tenant, task.task_id, TaskStatus.CANCELLED, detail=reason)
+        await self._store.append_event(
+            task.task_id,
+            task.trace_id,
+            redact_event(
+                ev.StatusChanged(TaskStatus.CANCELLED, task.status, reason, StopReason.CANCELLED)
+            ),
+        )
+        cancelled = await self._store.get(task.tenant, task.task_id)
+        await self._history.record(cancelled)
+        return cancelled
+
+    async def _end(self, run: TaskRun, status: TaskStatus, detail: str) -> None:
+        """Write the terminal state (unless the task already ended), its event, and history.
+
+        Never raises: a store that fails is retried for a while (the terminal
+        event is what closes every reader's stream); if it stays out of reach,
+        the task keeps its lease's fate (another replica takes it over).
+        """
+        task = run.task
+        previous = task.status
+        task.status = status
+        try:
+            await persist(run.save)
+        except TaskAlreadyTerminalError:
+            return  # a late end after a cancel: dropped
+        except Exception:
+            log.exception("could not store a task's end", status=status.value)
+            return
+        try:
+            await persist(
+                lambda: run.emit(ev.StatusChanged(status, previous, detail, task.stop_reason))
+            )
+        except TaskAlreadyTerminalError:
+            return
+        except Exception:
+            log.exception("could not write a task's terminal event", status=status.value)
+            return
+        log.info(
+            "task ended",
+            status=status.value,
+            mode=task.mode.value,
+            stop_reason=task.stop_reason.value if task.stop_reason else "",
+            prompt_tokens=task.usage.prompt_tokens,
+            completion_tokens=task.usage.completion_tokens,
+        )
+        try:
+            await persist(lambda: self._history.record(task))  # last_sequence: the end's
+        except Exception:
+            log.exception("could not record task history", task_id=task.task_id)
+
+
+async def persist(write: Callable[[], Awaitable[None]]) -> None:
+    """Run a write that must happen (a task's end), retrying while a store is unavailable."""
+    for delay in (*PERSIST_DELAYS, None):
+        try:
+            await write()
+            return
+        except Exception as error:
+            if delay is None or not is_unavailable(error):
+                raise
+            log.warning("a store is unavailable; retrying a task's end", delay=delay)
+            await asyncio.sleep(delay)

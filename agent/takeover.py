@@ -1,0 +1,178 @@
+"""Replicas working together: leases kept, orphaned tasks taken over, cancellations heard.
+
+Every task a process accepts is leased to it (`stores.leases`) and renewed
+while it lives. A task whose lease this process cannot keep is handed over.
+Orphaned tasks (their process died, or handed them over) are claimed while
+there is room here, and resumed from their last checkpoint; one accepted but
+never started begins from scratch, one with neither a checkpoint nor a
+fresh start ends FAILED. A cancellation published by another replica stops
+the task if it runs here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+import structlog
+
+from agent import events as ev
+from agent import serialization
+from agent.admission import Admission, Ticket
+from agent.execution import Runner
+from agent.failures import OrphanNotResumableError
+from agent.lifecycle import Endings
+from agent.resume import RunCheckpoint
+from agent.run import RunFactory, TaskRun
+from agent.tasks import Task, TaskStatus
+from core.errors import ResourceExhaustedError, TaskAlreadyTerminalError, TaskNotFoundError
+from core.identity import CallContext, Principal
+from stores.cancellations.base import CancelBus
+from stores.checkpoints.base import CheckpointStore
+from stores.leases.base import Leases
+
+log = structlog.get_logger(__name__)
+
+
+async def follow_cancellations(bus: CancelBus, runner: Runner) -> None:
+    """Stop each task running here that another replica was asked to cancel."""
+    try:
+        async for task_id, reason in bus.subscribe():
+            runner.cancel(task_id, reason)
+    except Exception:
+        log.exception("cancellation listener stopped")
+
+
+class Takeover:
+    """Keeps this process's leases and resumes the tasks other processes left."""
+
+    def __init__(
+        self,
+        runner: Runner,
+        runs: RunFactory,
+        admission: Admission,
+        leases: Leases,
+        checkpoints: CheckpointStore | None,
+        endings: Endings,
+        interval_seconds: float,
+    ) -> None:
+        self._runner = runner
+        self._runs = runs
+        self._admission = admission
+        self._leases = leases
+        self._checkpoints = checkpoints
+        self._endings = endings
+        self._interval = interval_seconds
+        self.closing = False
+
+    async def keep_leases(self) -> None:
+        """Renew this process's leases; stop the tasks whose lease it cannot keep."""
+        ttl = self._leases.ttl_seconds
+        renewed = time.monotonic()
+        while True:
+            await asyncio.sleep(ttl / 3)
+            held = list(self._runner.running)
+            try:
+                lost = await self._leases.renew(held)
+            except Exception:
+                log.exception("could not renew leases")
+                if time.monotonic() - renewed > ttl * 0.8:
+                    # Another process may claim them any moment: stop before it does.
+                    lost = set(held)
+                else:
+                    continue
+            else:
+                renewed = time.monotonic()
+            for task_id in lost:
+                if task_id in self._runner.running:
+                    log.warning("lease lost; stopping the task here", task_id=task_id)
+                    self._runner.hand_over(task_id)
+
+    async def take_over_orphans(self, max_running: int) -> None:
+        """Claim tasks whose process stopped, and resume them, while there is room."""
+        while not self.closing:
+            room = min(self._admission.room, max_running - len(self._runner.running))
+            if room > 0:
+                try:
+                    claimed = await self._leases.claim_orphans(room)
+                except Exception:
+                    log.exception("could not look for orphaned tasks")
+                    claimed = []
+                for tenant, task_id in claimed:
+                    await self._take(tenant, task_id)
+            await asyncio.sleep(self._interval)
+
+    async def _take(self, tenant: str, task_id: str) -> None:
+        try:
+            ticket = self._admission.admit(tenant)
+        except ResourceExhaustedError:
+            await self._release_claim(task_id)  # another replica may have room
+            return
+        try:
+            await self.resume(tenant, task_id, ticket)
+        except Exception:
+            ticket.release()
+            log.exception("could not resume a task", task_id=task_id)
+            await self._release_claim(task_id)
+
+    async def _release_claim(self, task_id: str) -> None:
+        try:
+            await self._leases.release(task_id)
+        except Exception:
+            log.exception("could not release a claimed task", task_id=task_id)
+
+    async def resume(self, tenant: str, task_id: str, ticket: Ticket) -> None:
+        """Run a claimed task from its last checkpoint (`ticket` is its place here)."""
+        try:
+            task: Task | None = await self._runs.store.get(tenant, task_id)
+        except TaskNotFoundError:
+            task = None
+        if task is None or task.status.terminal:
+            ticket.release()
+            await self._runner.forget(task_id)
+            return
+        checkpoint = await self._checkpoint(tenant, task_id)
+        if checkpoint is None and task.status is not TaskStatus.PENDING:
+            ticket.release()
+            await self._fail_orphan(task)
+            return
+        run = self._resumed_run(task, checkpoint)
+        completed = checkpoint.completed_steps if checkpoint is not None else 0
+        log.info("resuming a task", task_id=task_id, completed_steps=completed)
+        await run.emit(
+            ev.TaskResumed(
+                "the process running it stopped; resumed from its last checkpoint",
+                self._leases.replica,
+                completed,
+            )
+        )
+        self._runner.launch(run, ticket)
+
+    async def _checkpoint(self, tenant: str, task_id: str) -> RunCheckpoint | None:
+        raw = await self._checkpoints.load(tenant, task_id) if self._checkpoints else None
+        loaded = serialization.loads(raw) if raw else None
+        return loaded if isinstance(loaded, RunCheckpoint) else None
+
+    def _resumed_run(self, task: Task, checkpoint: RunCheckpoint | None) -> TaskRun:
+        specs = self._runs.specs(task.tools)
+        if checkpoint is None:
+            # Accepted but not yet recorded: nothing ran, so it starts from the beginning.
+            call = CallContext(Principal(task.owner, task.tenant), task.trace_id)
+            return self._runs.new(task, call, specs, 0)
+        if checkpoint.usage.total_tokens > task.usage.total_tokens:
+            task.usage = checkpoint.usage
+        remaining = (
+            max(0.0, checkpoint.deadline_at - time.time())
+            if checkpoint.deadline_at is not None
+            else None
+        )
+        call = CallContext(checkpoint.principal, task.trace_id, remaining)
+        return self._runs.new(task, call, specs, checkpoint.token_budget, resumed=checkpoint)
+
+    async def _fail_orphan(self, task: Task) -> None:
+        call = CallContext(Principal(task.owner, task.tenant), task.trace_id)
+        run = self._runs.new(task, call, {}, 0)
+        with contextlib.suppress(TaskAlreadyTerminalError):  # it ended meanwhile
+            await self._endings.fail(run, OrphanNotResumableError())
+        await self._runner.forget(task.task_id)

@@ -1,0 +1,247 @@
+"""A running task's tool calls: the registry, the crash journal, and the wait for a person.
+
+Every call a mode makes goes through `ToolCalls` and comes back as a
+`ToolCallResult` whose `text` is what the model sees: refusals and failures
+become text too, never exceptions. A call of a tool that may not be repeated
+is journalled before it starts; after a takeover the journal tells whether it
+finished (its result is reused) or was cut off (its outcome is unknown and it
+is not called again). A call needing approval pauses the task (INPUT_REQUIRED)
+until a person decides.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Literal
+
+import structlog
+
+from agent import events as ev
+from agent import lifecycle
+from agent.limits import step_clock_stopped
+from agent.resume import JournalEntry
+from agent.tasks import TaskStatus
+from core.errors import AgentdError
+from core.identity import CallContext
+from core.secrets import redact
+from core.text import clean_json, clean_text
+from tools.approvals import Verdict
+from tools.model import ToolSpec
+from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
+from tools.registry import new_call_id
+
+if TYPE_CHECKING:
+    from agent.run import TaskRun
+
+log = structlog.get_logger(__name__)
+
+UNKNOWN_OUTCOME = (
+    "outcome unknown: the server process running this call stopped before the call reported "
+    "back, and {tool} may not be repeated safely, so it was not called again. Check whether "
+    "it took effect before relying on it or calling it again."
+)
+
+_DECISIONS: dict[str, Literal["approve", "reject", "edit"]] = {
+    "approved": "approve",
+    "rejected": "reject",
+    "edited": "edit",
+}
+
+PlannedCall = tuple[str, dict[str, Any] | None, str]
+"""A call a mode wants: tool name, arguments (None when they did not parse), and why not."""
+
+
+class ToolCalls:
+    """The tool calls of one run, bounded to `max_concurrent_tool_calls` at once."""
+
+    def __init__(self, run: TaskRun, journal: Mapping[str, JournalEntry]) -> None:
+        self._run = run
+        self.journal = dict(journal)
+        self._slots = asyncio.Semaphore(run.config.max_concurrent_tool_calls)
+        self._waiting = 0
+
+    def may_repeat(self, name: str) -> bool:
+        """Whether a call of `name` may run again after a crash (or is not journalled)."""
+        spec = self._run.tool_specs.get(name)
+        return spec is None or spec.idempotent
+
+    async def call_all(self, step_id: str, calls: Sequence[PlannedCall]) -> list[ToolCallResult]:
+        """Several calls at once (bounded by the slots), results in call order.
+
+        Journal keys are the step id and the call's position, stable across a resume.
+        """
+        return list(
+            await asyncio.gather(
+                *(
+                    self.call(step_id, n, a, bad_arguments=b, key=f"{step_id}/{i}")
+                    for i, (n, a, b) in enumerate(calls)
+                )
+            )
+        )
+
+    async def call(
+        self,
+        step_id: str,
+        name: str,
+        arguments: dict[str, Any] | None,
+        *,
+        bad_arguments: str = "",
+        key: str = "",
+    ) -> ToolCallResult:
+        """Run one tool call; refusals and failures become its result's text, never raise.
+
+        `key` names the call for the journal: the same key on a resumed run is
+        the same call. A call of a tool that may not be repeated is journalled
+        before it starts; if the journal already has it, it is not run again.
+        """
+        run = self._run
+        journalled = bool(key) and run.durable and not bad_arguments and not self.may_repeat(name)
+        if journalled:
+            entry = self.journal.get(key)
+            if entry is not None:
+                return await self._replayed(step_id, name, arguments, entry, key)
+            call_id = new_call_id()
+            self.journal[key] = JournalEntry(call_id, name, finished=False)
+            await run.checkpoint()
+        else:
+            call_id = new_call_id()
+        await run.emit(ev.ToolCallStarted(call_id, step_id, name, redact(arguments or {})))
+        started = time.perf_counter()
+        data, error, text = await self._outcome(call_id, name, arguments, bad_arguments)
+        result = ToolCallResult(call_id, name, data, text, time.perf_counter() - started, error)
+        await run.emit(
+            ev.ToolCallFinished(call_id, name, data, error, result.duration_seconds, text)
+        )
+        if journalled:
+            self.journal[key] = JournalEntry(call_id, name, True, result.ok, text, data)
+            await run.checkpoint()
+        self._note(result, arguments)
+        return result
+
+    async def _outcome(
+        self, call_id: str, name: str, arguments: dict[str, Any] | None, bad_arguments: str
+    ) -> tuple[Any, ToolCallError | None, str]:
+        """(data, error, the text the model sees) of a call: run, refused or not attempted."""
+        run = self._run
+        if bad_arguments:
+            error = ToolCallError(ToolErrorKind.FAILED, f"not called: {bad_arguments}")
+            return None, error, error.message
+        if name not in run.tool_specs:
+            # Never run, whatever the model (or a tool's output) asked: recorded and refused.
+            await run.registry.refuse(name, arguments or {}, self._context)
+            error = ToolCallError(
+                ToolErrorKind.FAILED,
+                f"not called: tool {name!r} is not available to this task; "
+                f"available: {', '.join(sorted(run.tool_specs)) or 'none'}",
+            )
+            return None, error, error.message
+        gate = self._approve if run.persist and run.approvals is not None else None
+        async with self._slots:
+            try:
+                result = await run.registry.call(
+                    name, arguments or {}, self._context, approval=gate, call_id=call_id
+                )
+            except AgentdError as refusal:
+                error = ToolCallError(
+                    ToolErrorKind.FAILED, f"refused ({refusal.reason}): {refusal.message}"
+                )
+                return None, error, error.message
+        # A tool's output is untrusted too: made safe to encode and store.
+        data, failed = clean_json(result.data), result.error
+        if failed is not None:
+            return data, failed, failed.message
+        return data, None, _clip(clean_text(result.text) or json.dumps(data, default=str))
+
+    @property
+    def _context(self) -> CallContext:
+        """A tool call of the task: what is left of the task's time bounds it."""
+        run = self._run
+        if not run.persist:
+            return run.call
+        left = None if run.deadline_at is None else max(0.0, run.deadline_at - time.time())
+        return replace(run.call, task_id=run.task.task_id, deadline_seconds=left)
+
+    async def _approve(
+        self, call_id: str, tool: ToolSpec, arguments: Mapping[str, Any], reason: str
+    ) -> Verdict:
+        """Pause for a human: INPUT_REQUIRED and an approval_requested event, then the verdict.
+
+        The step's clock stops while waiting; the task's deadline keeps running.
+        """
+        run = self._run
+        approvals = run.approvals
+        assert approvals is not None
+        task_id = run.task.task_id
+        ttl = max(60.0, (run.deadline_at or time.time() + 3600.0) - time.time())
+        await approvals.open(run.task.tenant, task_id, call_id, ttl)
+        self._waiting += 1
+        try:
+            if self._waiting == 1:
+                await lifecycle.set_waiting(run, f"waiting for approval of {tool.name}")
+            await run.emit(ev.ApprovalRequested(call_id, tool.name, dict(arguments), reason))
+            async with step_clock_stopped():
+                verdict = await approvals.wait(task_id, call_id)
+        except BaseException:
+            self._waiting -= 1
+            await asyncio.shield(approvals.close(task_id, call_id))
+            raise
+        self._waiting -= 1
+        await approvals.close(task_id, call_id)
+        edited = redact(dict(verdict.arguments)) if verdict.arguments is not None else None
+        await run.emit(
+            ev.ApprovalDecided(
+                call_id, _DECISIONS[verdict.label], verdict.decided_by, verdict.comment, edited
+            )
+        )
+        if self._waiting == 0 and run.task.status is TaskStatus.INPUT_REQUIRED:
+            await lifecycle.set_running(run, f"{verdict.label} by {verdict.decided_by}")
+        return verdict
+
+    async def _replayed(
+        self,
+        step_id: str,
+        name: str,
+        arguments: dict[str, Any] | None,
+        entry: JournalEntry,
+        key: str,
+    ) -> ToolCallResult:
+        """A journalled call met again on a resumed run: its result, or an unknown outcome."""
+        run = self._run
+        if entry.finished:
+            failed = None if entry.ok else ToolCallError(ToolErrorKind.FAILED, entry.text)
+            result = ToolCallResult(entry.call_id, name, entry.data, entry.text, 0.0, failed)
+        else:
+            text = UNKNOWN_OUTCOME.format(tool=name)
+            error = ToolCallError(ToolErrorKind.OUTCOME_UNKNOWN, text)
+            await run.emit(ev.ToolCallFinished(entry.call_id, name, None, error, 0.0, text))
+            result = ToolCallResult(entry.call_id, name, None, text, 0.0, error)
+            self.journal[key] = JournalEntry(entry.call_id, name, True, False, text)
+            await run.checkpoint()
+            log.warning(
+                "tool call outcome unknown after takeover; not repeated",
+                task_id=run.task.task_id,
+                tool=name,
+                call_id=entry.call_id,
+                step_id=step_id,
+            )
+        self._note(result, arguments)
+        return result
+
+    def _note(self, result: ToolCallResult, arguments: dict[str, Any] | None) -> None:
+        self._run.notes.append(
+            f"{result.tool_name}({_short(arguments)}) -> "
+            f"{'' if result.ok else 'error: '}{_short(result.text, 500)}"
+        )
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _clip(text: str, limit: int = 20_000) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters in all)"
