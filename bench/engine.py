@@ -240,51 +240,55 @@ async def _grpc_figures(llm: FakeOpenAIServer, workspace: Path) -> dict[str, flo
     }
 
 
-async def main() -> None:
-    logs.configure("error")
-    with tempfile.TemporaryDirectory() as tmp:
-        workspace = Path(tmp)
-        async with FakeOpenAIServer(_pe_script()) as llm:
+async def _plan_execute_overheads(
+    llm: FakeOpenAIServer, workspace: Path
+) -> tuple[list[float], list[float]]:
+    """Per-step overheads of the plan-and-execute workflow: agentd's, then LangGraph's."""
+    store = InMemoryTaskStore()
+    engine = _engine(llm.base_url, workspace, store)
+    request = TaskRequest(task="PE-TASK", mode=ExecutionMode.PLAN_AND_EXECUTE, max_iterations=10)
+    await _run_task(engine, store, request)  # warm up
+    app = _langgraph_app(llm.base_url)
+    state = {"task": "PE-TASK", "steps": [], "done": [], "answer": ""}
+    await app.ainvoke(state)  # warm up
+    pe: list[float] = []
+    lg: list[float] = []
+    for _ in range(RUNS):  # interleaved, so drift on a busy machine hits both alike
+        pe += await _overheads(llm, lambda: _run_task(engine, store, request), 1, STEPS)
+        lg += await _overheads(llm, lambda: app.ainvoke(state), 1, STEPS)
+    await engine.close()
+    return pe, lg
+
+
+async def _function_calling_overheads(workspace: Path) -> list[float]:
+    """Per-turn overheads of function-calling tasks, each against fresh fake servers."""
+    fc = []
+    for _ in range(RUNS):
+        async with (
+            FakeOpenAIServer(_fc_script()) as fc_llm,
+            FakeOpenAIServer(_fc_script()) as replay_llm,
+        ):
             store = InMemoryTaskStore()
-            engine = _engine(llm.base_url, workspace, store)
-            request = TaskRequest(
-                task="PE-TASK", mode=ExecutionMode.PLAN_AND_EXECUTE, max_iterations=10
+            engine = _engine(fc_llm.base_url, workspace, store)
+            start = time.perf_counter()
+            await _run_task(
+                engine,
+                store,
+                TaskRequest(
+                    task="FC-TASK",
+                    mode=ExecutionMode.FUNCTION_CALLING,
+                    max_iterations=FC_TURNS + 1,
+                ),
             )
-            await _run_task(engine, store, request)  # warm up
-            app = _langgraph_app(llm.base_url)
-            state = {"task": "PE-TASK", "steps": [], "done": [], "answer": ""}
-            await app.ainvoke(state)  # warm up
-            pe: list[float] = []
-            lg: list[float] = []
-            for _ in range(RUNS):  # interleaved, so drift on a busy machine hits both alike
-                pe += await _overheads(llm, lambda: _run_task(engine, store, request), 1, STEPS)
-                lg += await _overheads(llm, lambda: app.ainvoke(state), 1, STEPS)
+            wall = time.perf_counter() - start
             await engine.close()
+            fc.append((wall - await _replay(replay_llm.base_url, fc_llm.requests)) / FC_TURNS)
+    return fc
 
-            grpc_figures = await _grpc_figures(llm, workspace)
 
-        fc = []
-        for _ in range(RUNS):
-            async with (
-                FakeOpenAIServer(_fc_script()) as fc_llm,
-                FakeOpenAIServer(_fc_script()) as replay_llm,
-            ):
-                store = InMemoryTaskStore()
-                engine = _engine(fc_llm.base_url, workspace, store)
-                start = time.perf_counter()
-                await _run_task(
-                    engine,
-                    store,
-                    TaskRequest(
-                        task="FC-TASK",
-                        mode=ExecutionMode.FUNCTION_CALLING,
-                        max_iterations=FC_TURNS + 1,
-                    ),
-                )
-                wall = time.perf_counter() - start
-                await engine.close()
-                fc.append((wall - await _replay(replay_llm.base_url, fc_llm.requests)) / FC_TURNS)
-
+def _report(
+    pe: list[float], lg: list[float], fc: list[float], grpc_figures: dict[str, float]
+) -> None:
     agentd_step, langgraph_step, fc_turn = (
         statistics.median(pe),
         statistics.median(lg),
@@ -317,3 +321,14 @@ async def main() -> None:
     print("Engine benchmark (loopback; in-process fake OpenAI server, no added latency)")
     for label, value in rows:
         print(f"  {label + ':':<44} {value}")
+
+
+async def main() -> None:
+    logs.configure("error")
+    with tempfile.TemporaryDirectory() as tmp:
+        workspace = Path(tmp)
+        async with FakeOpenAIServer(_pe_script()) as llm:
+            pe, lg = await _plan_execute_overheads(llm, workspace)
+            grpc_figures = await _grpc_figures(llm, workspace)
+        fc = await _function_calling_overheads(workspace)
+    _report(pe, lg, fc, grpc_figures)

@@ -23,7 +23,7 @@ import asyncio
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from google.protobuf import json_format
@@ -74,87 +74,106 @@ def describe_event(event: events_pb2.TaskEvent) -> str:
     return f"{head} {json_format.MessageToJson(payload, indent=None)}"
 
 
+async def _tools(client: AgentClient, args: argparse.Namespace) -> int:
+    tools = await client.list_tools(args.category)
+    if args.json:
+        for tool in tools:
+            print(_json(tool))
+    else:
+        for tool in tools:
+            level = _enum_name("PERMISSION_LEVEL_", tools_permission_name(tool.required_permission))
+            summary = tool.description.split(". ")[0]
+            print(f"{tool.name:<14} {tool.category:<6} {level:<8} {summary}")
+    return 0
+
+
+async def _call_tool(client: AgentClient, args: argparse.Namespace) -> int:
+    try:
+        arguments = json.loads(args.args)
+    except json.JSONDecodeError as exc:
+        print(f"error: --args is not valid JSON: {exc}", file=sys.stderr)
+        return 2
+    if not isinstance(arguments, dict):
+        print("error: --args must be a JSON object", file=sys.stderr)
+        return 2
+    result = await client.call_tool(args.name, arguments, idempotency_key=args.idempotency_key)
+    if args.json:
+        print(_json(result))
+    elif result.HasField("error"):
+        print(f"tool error: {result.error.message}", file=sys.stderr)
+    else:
+        print(result.text)
+    return 1 if result.HasField("error") else 0
+
+
+async def _task(client: AgentClient, args: argparse.Namespace) -> int:
+    """`task` and `cancel`: both print the task."""
+    task = (
+        await client.get_task(args.task_id)
+        if args.command == "task"
+        else await client.cancel_task(args.task_id, args.reason)
+    )
+    if args.json:
+        print(_json(task))
+    else:
+        status = _enum_name("TASK_STATUS_", tasks_pb2.TaskStatus.Name(task.status))
+        print(
+            f"{task.task_id}  {status}  "
+            f"step {task.progress.current_step}/{task.progress.total_steps}"
+        )
+        if task.final_answer:
+            print(task.final_answer)
+        if task.error.message:
+            print(f"error: {task.error.reason}: {task.error.message}")
+    return 0
+
+
+async def _events(client: AgentClient, args: argparse.Namespace) -> int:
+    """`exec` (without --follow: only until the first event) and `events`."""
+    if args.command == "exec":
+        stream = client.execute(
+            args.task,
+            tools=[t for t in args.tools.split(",") if t] if args.tools else (),
+            max_iterations=args.max_iterations,
+            mode=MODES[args.mode],
+        )
+    else:
+        stream = client.stream_task_events(args.task_id, args.after)
+    async for event in stream:
+        print(_json(event) if args.json else describe_event(event), flush=True)
+        if args.command == "exec" and not args.follow:
+            if not args.json:
+                print(
+                    f"task {event.task_id} started; follow it with: agentd events {event.task_id}"
+                )
+            break
+    return 0
+
+
+async def _health(client: AgentClient, args: argparse.Namespace) -> int:
+    status = await client.health(args.service)
+    print(status)
+    return 0 if status == "SERVING" else 1
+
+
+_COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]] = {
+    "tools": _tools,
+    "call-tool": _call_tool,
+    "task": _task,
+    "cancel": _task,
+    "exec": _events,
+    "events": _events,
+    "audit": audit_cli.run_audit,
+    "approve": audit_cli.run_approve,
+    "health": _health,
+}
+
+
 async def _run(args: argparse.Namespace) -> int:
     async with AgentClient(args.address, api_key=args.api_key, timeout=args.timeout) as client:
-        if args.command == "tools":
-            tools = await client.list_tools(args.category)
-            if args.json:
-                for tool in tools:
-                    print(_json(tool))
-            else:
-                for tool in tools:
-                    level = _enum_name(
-                        "PERMISSION_LEVEL_", tools_permission_name(tool.required_permission)
-                    )
-                    summary = tool.description.split(". ")[0]
-                    print(f"{tool.name:<14} {tool.category:<6} {level:<8} {summary}")
-            return 0
-        if args.command == "call-tool":
-            try:
-                arguments = json.loads(args.args)
-            except json.JSONDecodeError as exc:
-                print(f"error: --args is not valid JSON: {exc}", file=sys.stderr)
-                return 2
-            if not isinstance(arguments, dict):
-                print("error: --args must be a JSON object", file=sys.stderr)
-                return 2
-            result = await client.call_tool(
-                args.name, arguments, idempotency_key=args.idempotency_key
-            )
-            if args.json:
-                print(_json(result))
-            elif result.HasField("error"):
-                print(f"tool error: {result.error.message}", file=sys.stderr)
-            else:
-                print(result.text)
-            return 1 if result.HasField("error") else 0
-        if args.command in ("task", "cancel"):
-            task = (
-                await client.get_task(args.task_id)
-                if args.command == "task"
-                else await client.cancel_task(args.task_id, args.reason)
-            )
-            if args.json:
-                print(_json(task))
-            else:
-                status = _enum_name("TASK_STATUS_", tasks_pb2.TaskStatus.Name(task.status))
-                print(
-                    f"{task.task_id}  {status}  "
-                    f"step {task.progress.current_step}/{task.progress.total_steps}"
-                )
-                if task.final_answer:
-                    print(task.final_answer)
-                if task.error.message:
-                    print(f"error: {task.error.reason}: {task.error.message}")
-            return 0
-        if args.command in ("exec", "events"):
-            if args.command == "exec":
-                stream = client.execute(
-                    args.task,
-                    tools=[t for t in args.tools.split(",") if t] if args.tools else (),
-                    max_iterations=args.max_iterations,
-                    mode=MODES[args.mode],
-                )
-            else:
-                stream = client.stream_task_events(args.task_id, args.after)
-            async for event in stream:
-                print(_json(event) if args.json else describe_event(event), flush=True)
-                if args.command == "exec" and not args.follow:
-                    if not args.json:
-                        print(
-                            f"task {event.task_id} started; "
-                            f"follow it with: agentd events {event.task_id}"
-                        )
-                    break
-            return 0
-        if args.command == "audit":
-            return await audit_cli.run_audit(client, args)
-        if args.command == "approve":
-            return await audit_cli.run_approve(client, args)
-        if args.command == "health":
-            status = await client.health(args.service)
-            print(status)
-            return 0 if status == "SERVING" else 1
+        command = _COMMANDS.get(args.command)
+        if command is not None:
+            return await command(client, args)
     raise AssertionError(args.command)
 
 

@@ -17,6 +17,7 @@ from agent.engine import LLM_SETTINGS, Engine
 from agent.llm.roles import ModelRoles
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
 from audit.service import AuditLogs
+from auth.authenticator import Authenticator
 from auth.keys import new_key
 from auth.throttle import FailureThrottle
 from core import secrets, tracing
@@ -28,6 +29,7 @@ from server.builders import (
     build_registry,
     engine_config,
     rate_limiters,
+    server_options,
     store_settings,
 )
 from server.interceptors.audit import AuditInterceptor
@@ -39,7 +41,7 @@ from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.servicer import AgentServicer
 from server.settings import Settings
-from stores.build import DurableStores, LiveStores, build_live, open_durable
+from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
 from tools.grants import Grant, new_grant_id
@@ -90,87 +92,17 @@ class AgentdServer:
         registry = (
             registry if registry is not None else build_registry(settings, durable.tool_calls)
         )
-        background: list[asyncio.Task[None]] = []
-        if isinstance(registry.policy, GrantPolicy):
-            await registry.policy.refresh(durable.grants)
-            background.append(
-                asyncio.create_task(
-                    registry.policy.keep_fresh(durable.grants, settings.grants_refresh_seconds)
-                )
-            )
+        background = await _keep_grants_fresh(settings, registry, durable)
         live = build_live(where)
         tasks = tasks if tasks is not None else live.tasks
         registry.use_idempotency_store(live.idempotency, settings.retention_seconds)
-        engine = Engine(
-            models or build_models(settings),
-            registry,
-            tasks,
-            engine_config(settings),
-            history=durable.history,
-            idempotency=live.idempotency,
-            key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
-            cancel_bus=live.cancellations,
-            leases=live.leases,
-            checkpoints=durable.checkpoints,
-            takeover_interval_seconds=settings.takeover_interval_seconds,
-            approvals=live.approvals,
-        )
-        engine.listen_for_cancellations()
-        engine.supervise()
+        engine = _start_engine(settings, models, registry, tasks, durable, live)
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)
-        # Outermost first. Tracing, metrics and audit wrap auth so that refused calls are
-        # traced, counted and audited too; auth comes before rate limits (which need the
-        # principal) and before decoding (a refused call is never decoded).
-        interceptors: list[grpc.aio.ServerInterceptor] = [  # type: ignore[type-arg]
-            draining,
-            TracingInterceptor(),
-            MetricsInterceptor(),
-            audit,
-        ]
-        if authenticator is None:
-            interceptors.append(
-                AnonymousInterceptor(settings.anonymous_roles, settings.gateway_roles)
-            )
-        else:
-            rate = settings.failure_throttle_rate
-            throttle = FailureThrottle(rate) if rate is not None else None
-            interceptors.append(
-                AuthInterceptor(
-                    authenticator, settings.auth_public_methods, throttle, settings.gateway_roles
-                )
-            )
-        interceptors.append(RateLimitInterceptor(*rate_limiters(settings, where, live)))
-        interceptors.append(DecodingInterceptor())
+        interceptors = _interceptors(settings, draining, audit, authenticator, where, live)
         server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
-        agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
-            AgentServicer(
-                engine,
-                registry,
-                tasks,
-                durable.history,
-                AuditLogs(durable.audit_reader, engine.find, settings.auditor_roles),
-                GrantAdmin(
-                    durable.grants,
-                    registry.policy if isinstance(registry.policy, GrantPolicy) else None,
-                    settings.grant_admin_roles,
-                    PermissionLevel[settings.grant_admin_max_level.upper()],
-                ),
-                heartbeat_seconds=settings.heartbeat_seconds,
-            ),
-            server,
-        )
-        health = HealthServicer()
-        health_pb2_grpc.add_HealthServicer_to_server(health, server)
-        reflection.enable(
-            server, [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
-        )
-        port = server.add_insecure_port(settings.address)
-        if port == 0:
-            raise StartupError(
-                f"cannot listen on {settings.address} (AGENTD_ADDRESS): the address is in use "
-                "or not available"
-            )
+        health = _add_services(server, settings, engine, registry, tasks, durable)
+        port = _listen(server, settings)
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
         await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
@@ -211,32 +143,127 @@ class AgentdServer:
         log.info("stopped")
 
 
-def server_options(settings: Settings) -> list[tuple[str, int]]:
-    """gRPC server options: message sizes, and a keepalive policy gateways can live with.
+async def _keep_grants_fresh(
+    settings: Settings, registry: ToolRegistry, durable: DurableStores
+) -> list[asyncio.Task[None]]:
+    """With a grant policy: load the grants now, and a background job that keeps them fresh."""
+    background: list[asyncio.Task[None]] = []
+    if isinstance(registry.policy, GrantPolicy):
+        await registry.policy.refresh(durable.grants)
+        background.append(
+            asyncio.create_task(
+                registry.policy.keep_fresh(durable.grants, settings.grants_refresh_seconds)
+            )
+        )
+    return background
 
-    Clients may ping every `keepalive_min_ping_seconds` or more, with or without calls
-    in flight (a grpc-go client pinging every 10 s behind a load balancer is common);
-    the server pings idle connections every `keepalive_seconds` to find dead clients.
+
+def _start_engine(
+    settings: Settings,
+    models: ModelRoles | None,
+    registry: ToolRegistry,
+    tasks: TaskStore,
+    durable: DurableStores,
+    live: LiveStores,
+) -> Engine:
+    """The engine, listening for cancellations and supervising its tasks."""
+    engine = Engine(
+        models or build_models(settings),
+        registry,
+        tasks,
+        engine_config(settings),
+        history=durable.history,
+        idempotency=live.idempotency,
+        key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
+        cancel_bus=live.cancellations,
+        leases=live.leases,
+        checkpoints=durable.checkpoints,
+        takeover_interval_seconds=settings.takeover_interval_seconds,
+        approvals=live.approvals,
+    )
+    engine.listen_for_cancellations()
+    engine.supervise()
+    return engine
+
+
+def _interceptors(
+    settings: Settings,
+    draining: DrainingInterceptor,
+    audit: AuditInterceptor,
+    authenticator: Authenticator | None,
+    where: StoreSettings,
+    live: LiveStores,
+) -> list[grpc.aio.ServerInterceptor]:  # type: ignore[type-arg]
+    """The server's interceptors, outermost first.
+
+    Tracing, metrics and audit wrap auth so that refused calls are traced, counted and
+    audited too; auth comes before rate limits (which need the principal) and before
+    decoding (a refused call is never decoded).
     """
-    ms = 1000
-    return [
-        ("grpc.max_receive_message_length", settings.max_message_bytes),
-        ("grpc.max_send_message_length", settings.max_message_bytes),
-        ("grpc.so_reuseport", 0),
-        ("grpc.keepalive_permit_without_calls", 1),
-        (
-            "grpc.http2.min_recv_ping_interval_without_data_ms",
-            int(settings.keepalive_min_ping_seconds * ms),
-        ),
-        (
-            "grpc.http2.min_ping_interval_without_data_ms",
-            int(settings.keepalive_min_ping_seconds * ms),
-        ),
-        ("grpc.http2.max_ping_strikes", 2),
-        ("grpc.keepalive_time_ms", int(settings.keepalive_seconds * ms)),
-        ("grpc.keepalive_timeout_ms", 20 * ms),
-        ("grpc.http2.max_pings_without_data", 0),
+    interceptors: list[grpc.aio.ServerInterceptor] = [  # type: ignore[type-arg]
+        draining,
+        TracingInterceptor(),
+        MetricsInterceptor(),
+        audit,
     ]
+    if authenticator is None:
+        interceptors.append(AnonymousInterceptor(settings.anonymous_roles, settings.gateway_roles))
+    else:
+        rate = settings.failure_throttle_rate
+        throttle = FailureThrottle(rate) if rate is not None else None
+        interceptors.append(
+            AuthInterceptor(
+                authenticator, settings.auth_public_methods, throttle, settings.gateway_roles
+            )
+        )
+    interceptors.append(RateLimitInterceptor(*rate_limiters(settings, where, live)))
+    interceptors.append(DecodingInterceptor())
+    return interceptors
+
+
+def _add_services(
+    server: grpc.aio.Server,
+    settings: Settings,
+    engine: Engine,
+    registry: ToolRegistry,
+    tasks: TaskStore,
+    durable: DurableStores,
+) -> HealthServicer:
+    """Register AgentService, health and reflection on `server`; the health servicer."""
+    agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
+        AgentServicer(
+            engine,
+            registry,
+            tasks,
+            durable.history,
+            AuditLogs(durable.audit_reader, engine.find, settings.auditor_roles),
+            GrantAdmin(
+                durable.grants,
+                registry.policy if isinstance(registry.policy, GrantPolicy) else None,
+                settings.grant_admin_roles,
+                PermissionLevel[settings.grant_admin_max_level.upper()],
+            ),
+            heartbeat_seconds=settings.heartbeat_seconds,
+        ),
+        server,
+    )
+    health = HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    reflection.enable(
+        server, [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
+    )
+    return health
+
+
+def _listen(server: grpc.aio.Server, settings: Settings) -> int:
+    """Bind the server's port (not yet serving); StartupError when the address is taken."""
+    port = server.add_insecure_port(settings.address)
+    if port == 0:
+        raise StartupError(
+            f"cannot listen on {settings.address} (AGENTD_ADDRESS): the address is in use "
+            "or not available"
+        )
+    return port
 
 
 async def _announce_auth(running: AgentdServer) -> None:

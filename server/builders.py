@@ -162,3 +162,31 @@ def engine_config(settings: Settings) -> EngineConfig:
         max_corrections=settings.max_corrections,
         tool_calling=settings.llm_tool_calling,
     )
+
+
+def server_options(settings: Settings) -> list[tuple[str, int]]:
+    """gRPC server options: message sizes, and a keepalive policy gateways can live with.
+
+    Clients may ping every `keepalive_min_ping_seconds` or more, with or without calls
+    in flight (a grpc-go client pinging every 10 s behind a load balancer is common);
+    the server pings idle connections every `keepalive_seconds` to find dead clients.
+    """
+    ms = 1000
+    return [
+        ("grpc.max_receive_message_length", settings.max_message_bytes),
+        ("grpc.max_send_message_length", settings.max_message_bytes),
+        ("grpc.so_reuseport", 0),
+        ("grpc.keepalive_permit_without_calls", 1),
+        (
+            "grpc.http2.min_recv_ping_interval_without_data_ms",
+            int(settings.keepalive_min_ping_seconds * ms),
+        ),
+        (
+            "grpc.http2.min_ping_interval_without_data_ms",
+            int(settings.keepalive_min_ping_seconds * ms),
+        ),
+        ("grpc.http2.max_ping_strikes", 2),
+        ("grpc.keepalive_time_ms", int(settings.keepalive_seconds * ms)),
+        ("grpc.keepalive_timeout_ms", 20 * ms),
+        ("grpc.http2.max_pings_without_data", 0),
+    ]

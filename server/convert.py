@@ -1,6 +1,8 @@
 """Conversion between protobuf messages and the domain types of agent/ and tools/.
 
-The only first-party module (with the servicer) that imports generated code.
+The shared scalars (Struct, Value, Timestamp, Duration), tools, tasks, plans and
+approval verdicts; events are in server/convert_events.py, audit records in
+server/convert_audit.py, grants in server/convert_grants.py.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from typing import Any
 
 from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
 
-from agent import events as ev
 from agent.plan import Plan
 from agent.requests import TaskRequest, label_violations
 from agent.tasks import ExecutionMode, StopReason, Task, TaskStatus, TokenUsage
@@ -138,6 +139,10 @@ _TOOL_ERROR_KINDS = {
 }
 
 
+def tool_error_to_proto(error: Any) -> tools_pb2.ToolCallError:
+    return tools_pb2.ToolCallError(kind=_TOOL_ERROR_KINDS[error.kind], message=error.message)
+
+
 def tool_result_to_proto(result: ToolCallResult) -> agent_service_pb2.CallToolResponse:
     response = agent_service_pb2.CallToolResponse(
         call_id=result.call_id,
@@ -147,7 +152,7 @@ def tool_result_to_proto(result: ToolCallResult) -> agent_service_pb2.CallToolRe
     if result.error is None:
         response.result.CopyFrom(to_value(result.data))
     else:
-        response.error.CopyFrom(_tool_error(result.error))
+        response.error.CopyFrom(tool_error_to_proto(result.error))
     return response
 
 
@@ -162,6 +167,10 @@ _STOP_REASONS = {r: tasks_pb2.StopReason.Value(f"STOP_REASON_{r.name}") for r in
 
 def task_status_to_proto(status: TaskStatus) -> tasks_pb2.TaskStatus.ValueType:
     return _STATUSES[status]
+
+
+def stop_reason_to_proto(reason: StopReason | None) -> tasks_pb2.StopReason.ValueType:
+    return _STOP_REASONS[reason] if reason is not None else tasks_pb2.STOP_REASON_UNSPECIFIED
 
 
 def statuses_from_proto(values: Iterable[int]) -> frozenset[TaskStatus]:
@@ -242,166 +251,6 @@ def label_filter(labels: Mapping[str, str]) -> dict[str, str]:
     if violations:
         raise InvalidArgumentError(violations)
     return dict(labels)
-
-
-def heartbeat(task: Task) -> events_pb2.TaskEvent:
-    """A stream's sign of life: sequence 0, never part of the task's log."""
-    return events_pb2.TaskEvent(
-        task_id=task.task_id,
-        sequence=0,
-        timestamp=to_timestamp(datetime.now(UTC)),
-        trace_id=task.trace_id,
-        heartbeat=events_pb2.Heartbeat(
-            status=_STATUSES[task.status], last_sequence=task.last_sequence
-        ),
-    )
-
-
-_DECISIONS = {
-    "accept": events_pb2.REFLECTION_DECISION_ACCEPT,
-    "revise": events_pb2.REFLECTION_DECISION_REVISE,
-    "replan": events_pb2.REFLECTION_DECISION_REPLAN,
-}
-
-
-def _stop(reason: StopReason | None) -> tasks_pb2.StopReason.ValueType:
-    return _STOP_REASONS[reason] if reason is not None else tasks_pb2.STOP_REASON_UNSPECIFIED
-
-
-def _tool_error(error: Any) -> tools_pb2.ToolCallError:
-    return tools_pb2.ToolCallError(kind=_TOOL_ERROR_KINDS[error.kind], message=error.message)
-
-
-def event_to_proto(event: ev.TaskEvent) -> events_pb2.TaskEvent:
-    """The one place a domain event becomes its protobuf form."""
-    out = events_pb2.TaskEvent(
-        task_id=event.task_id,
-        sequence=event.sequence,
-        timestamp=to_timestamp(event.timestamp),
-        trace_id=event.trace_id,
-    )
-    p = event.payload
-    match p:
-        case ev.StatusChanged():
-            out.status_changed.CopyFrom(
-                events_pb2.TaskStatusChanged(
-                    previous=_STATUSES[p.previous]
-                    if p.previous
-                    else tasks_pb2.TASK_STATUS_UNSPECIFIED,
-                    current=_STATUSES[p.current],
-                    detail=p.detail,
-                    stop_reason=_stop(p.stop_reason),
-                )
-            )
-        case ev.PlanCreated():
-            out.plan_created.plan.CopyFrom(plan_to_proto(p.plan))
-        case ev.PlanRevised():
-            out.plan_revised.CopyFrom(
-                events_pb2.PlanRevised(plan=plan_to_proto(p.plan), reason=p.reason)
-            )
-        case ev.StepStarted():
-            out.step_started.CopyFrom(
-                events_pb2.StepStarted(step_id=p.step_id, description=p.description, index=p.index)
-            )
-        case ev.StepFinished():
-            out.step_finished.CopyFrom(
-                events_pb2.StepFinished(
-                    step_id=p.step_id,
-                    success=p.success,
-                    output=p.output,
-                    duration=to_duration(p.duration_seconds),
-                )
-            )
-        case ev.TextDelta():
-            out.text_delta.CopyFrom(events_pb2.TextDelta(step_id=p.step_id, text=p.text))
-        case ev.ReasoningDelta():
-            out.reasoning_delta.CopyFrom(events_pb2.ReasoningDelta(step_id=p.step_id, text=p.text))
-        case ev.ToolCallStarted():
-            out.tool_call_started.CopyFrom(
-                events_pb2.ToolCallStarted(
-                    call_id=p.call_id,
-                    step_id=p.step_id,
-                    tool_name=p.tool_name,
-                    arguments=dict_to_struct(p.arguments),
-                )
-            )
-        case ev.ToolCallFinished():
-            finished = events_pb2.ToolCallFinished(
-                call_id=p.call_id,
-                tool_name=p.tool_name,
-                duration=to_duration(p.duration_seconds),
-                text=p.text,
-            )
-            if p.error is not None:
-                finished.error.CopyFrom(_tool_error(p.error))
-            else:
-                finished.result.CopyFrom(to_value(p.result))
-            out.tool_call_finished.CopyFrom(finished)
-        case ev.ReflectionVerdict():
-            out.reflection.CopyFrom(
-                events_pb2.ReflectionVerdict(
-                    step_id=p.step_id,
-                    accuracy=p.accuracy,
-                    completeness=p.completeness,
-                    relevance=p.relevance,
-                    logic=p.logic,
-                    confidence=p.confidence,
-                    passed=p.passed,
-                    decision=_DECISIONS[p.decision],
-                    feedback=p.feedback,
-                )
-            )
-        case ev.ApprovalRequested():
-            out.approval_requested.CopyFrom(
-                events_pb2.ApprovalRequested(
-                    call_id=p.call_id,
-                    tool_name=p.tool_name,
-                    arguments=dict_to_struct(p.arguments),
-                    reason=p.reason,
-                )
-            )
-        case ev.ApprovalDecided():
-            out.approval_decided.CopyFrom(
-                events_pb2.ApprovalDecided(
-                    call_id=p.call_id,
-                    decision=APPROVAL_DECISIONS[p.decision],
-                    decided_by=p.decided_by,
-                    comment=p.comment,
-                    arguments=dict_to_struct(p.arguments) if p.arguments is not None else None,
-                )
-            )
-        case ev.UsageReported():
-            out.usage.CopyFrom(
-                events_pb2.UsageReported(
-                    step_id=p.step_id,
-                    role=p.role,
-                    call=usage_to_proto(p.call),
-                    task_total=usage_to_proto(p.task_total),
-                    model=p.model,
-                )
-            )
-        case ev.FinalAnswer():
-            out.final_answer.CopyFrom(
-                events_pb2.FinalAnswer(
-                    text=p.text,
-                    stop_reason=_stop(p.stop_reason),
-                    stop_detail=p.stop_detail,
-                    partial=p.partial,
-                )
-            )
-        case ev.ErrorOccurred():
-            out.error.CopyFrom(
-                events_pb2.ErrorOccurred(
-                    reason=p.reason, message=p.message, fatal=p.fatal, step_id=p.step_id
-                )
-            )
-        case ev.TaskResumed():
-            out.resumed.CopyFrom(
-                events_pb2.TaskResumed(
-                    reason=p.reason, replica=p.replica, completed_steps=p.completed_steps
-                )
-            )
-    return out
 
 
 def task_to_proto(task: Task) -> tasks_pb2.Task:

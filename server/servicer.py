@@ -18,7 +18,7 @@ from core.errors import (
 )
 from core.identity import CallContext
 from core.names import tool_name_problem
-from server import convert, convert_audit, convert_grants, paging
+from server import convert, convert_audit, convert_events, convert_grants, paging
 from server.calls import stream, unary
 from server.heartbeats import with_heartbeats
 from server.interceptors.audit import note_task
@@ -68,9 +68,9 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         """The rest of a task's events as protos, with a heartbeat when the task is quiet."""
         async for event in with_heartbeats(events, self._heartbeat_seconds):
             if event is None:
-                yield convert.heartbeat(await self._engine.find(tenant, task_id))
+                yield convert_events.heartbeat(await self._engine.find(tenant, task_id))
             else:
-                yield convert.event_to_proto(event)
+                yield convert_events.event_to_proto(event)
 
     @stream
     async def Execute(  # noqa: N802 - gRPC method name
@@ -224,6 +224,6 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
             if task.last_sequence <= request.after_sequence:
                 return  # the caller already has every event there was
             raise EventsExpiredError(task_id, task.last_sequence) from None
-        yield convert.event_to_proto(first)
+        yield convert_events.event_to_proto(first)
         async for message in self._follow(call.principal.tenant, task_id, events):
             yield message

@@ -7,7 +7,7 @@ import json
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -43,6 +43,22 @@ DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024
 
 def new_call_id() -> str:
     return "call_" + secrets.token_hex(8)
+
+
+@dataclass
+class _Call:
+    """One call through the registry, as its audit record will show it: the arguments
+    (an approver's edit replaces them), the policy's decision and the approver's verdict."""
+
+    call_id: str
+    started: datetime
+    name: str
+    args: dict[str, JSONValue]
+    context: CallContext
+    known: bool
+    """False for a tool the registry does not have."""
+    decision: Decision = field(default_factory=lambda: Decision(allowed=False, rule="none"))
+    verdict: Verdict | None = None
 
 
 class ToolRegistry:
@@ -227,79 +243,109 @@ class ToolRegistry:
         started = datetime.now(UTC)
         args = dict(arguments)
         tool = self._tools.get(name)
-        decision = Decision(allowed=False, rule="none")
-        verdict: Verdict | None = None
-
-        async def audit(outcome: str, result: JSONValue = None, duration: float = 0.0) -> None:
-            TOOL_CALLS.labels(name if tool is not None else "(unknown)", outcome).inc()
-            if duration:
-                TOOL_LATENCY.labels(name).observe(duration)
-            await self._audit.write(
-                self._record(
-                    call_id,
-                    started,
-                    name,
-                    args,
-                    context,
-                    decision.rule,
-                    allowed=decision.allowed,
-                    outcome=outcome,
-                    result=result,
-                    duration=duration,
-                    verdict=verdict,
-                )
-            )
-
+        call = _Call(call_id, started, name, args, context, known=tool is not None)
         if tool is None:
-            await audit("not_found")
+            await self._audit_call(call, "not_found")
             raise ToolNotFoundError(name)
+        rejected = await self._admit(tool, call, approval)
+        if rejected is not None:
+            return rejected
+        return await self._run(tool, call)
+
+    async def _audit_call(
+        self, call: _Call, outcome: str, result: JSONValue = None, duration: float = 0.0
+    ) -> None:
+        """Count the call and write its one audit record, as the call stands now."""
+        TOOL_CALLS.labels(call.name if call.known else "(unknown)", outcome).inc()
+        if duration:
+            TOOL_LATENCY.labels(call.name).observe(duration)
+        await self._audit.write(
+            self._record(
+                call.call_id,
+                call.started,
+                call.name,
+                call.args,
+                call.context,
+                call.decision.rule,
+                allowed=call.decision.allowed,
+                outcome=outcome,
+                result=result,
+                duration=duration,
+                verdict=call.verdict,
+            )
+        )
+
+    async def _admit(
+        self, tool: Tool, call: _Call, approval: ApprovalGate | None
+    ) -> ToolCallResult | None:
+        """Every check before the tool runs, and a human's approval when the policy wants
+        one; an approver's edited arguments are checked again. Raises (audited) when a
+        check refuses the call; the result to return when the approver rejected it, else
+        None (the call may run, with `call.args`)."""
         for attempt in ("proposed", "edited"):
-            size = len(json.dumps(args, separators=(",", ":"), default=str).encode())
-            if size > self._max_argument_bytes:
-                await audit("invalid")
-                raise RequestTooLargeError("arguments", size, self._max_argument_bytes)
-            decision = self._policy.decide(context.principal, tool.spec, args)
-            if not decision.allowed:
-                await audit("denied")
-                raise PermissionDeniedError(
-                    name, tool.spec.permission.name, decision.rule, decision.reason
-                )
-            violations = self._validators[name].violations(args)
-            if violations:
-                await audit("invalid")
-                raise ToolArgumentsInvalidError(name, violations)
-            if attempt == "edited" or not decision.needs_approval:
+            await self._check(tool, call)
+            if attempt == "edited" or not call.decision.needs_approval:
                 break
             if approval is None:
-                decision = Decision(
+                call.decision = Decision(
                     False,
-                    decision.rule + ":approval",
-                    reason=f"{decision.reason}; only a task (Execute) can wait for it",
+                    call.decision.rule + ":approval",
+                    reason=f"{call.decision.reason}; only a task (Execute) can wait for it",
                 )
-                await audit("denied")
+                await self._audit_call(call, "denied")
                 raise PermissionDeniedError(
-                    name, tool.spec.permission.name, decision.rule, decision.reason
+                    call.name, tool.spec.permission.name, call.decision.rule, call.decision.reason
                 )
-            verdict = await approval(call_id, tool.spec, redact(args), decision.reason)
+            verdict = await approval(
+                call.call_id, tool.spec, redact(call.args), call.decision.reason
+            )
+            call.verdict = verdict
             if not verdict.approved:
-                await audit("rejected")
+                await self._audit_call(call, "rejected")
                 message = f"rejected by {verdict.decided_by}" + (
                     f": {verdict.comment}" if verdict.comment else ""
                 )
                 error = ToolCallError(ToolErrorKind.REJECTED, message)
-                return ToolCallResult(call_id, name, None, message, 0.0, error)
+                return ToolCallResult(call.call_id, call.name, None, message, 0.0, error)
             if verdict.arguments is None:
                 break
-            args = dict(verdict.arguments)
+            call.args = dict(verdict.arguments)
+        return None
 
+    async def _check(self, tool: Tool, call: _Call) -> None:
+        """The argument size, the policy's decision and the schema, on `call.args`; the
+        first refusal is audited and raised."""
+        name, args = call.name, call.args
+        size = len(json.dumps(args, separators=(",", ":"), default=str).encode())
+        if size > self._max_argument_bytes:
+            await self._audit_call(call, "invalid")
+            raise RequestTooLargeError("arguments", size, self._max_argument_bytes)
+        call.decision = self._policy.decide(call.context.principal, tool.spec, args)
+        if not call.decision.allowed:
+            await self._audit_call(call, "denied")
+            raise PermissionDeniedError(
+                name, tool.spec.permission.name, call.decision.rule, call.decision.reason
+            )
+        violations = self._validators[name].violations(args)
+        if violations:
+            await self._audit_call(call, "invalid")
+            raise ToolArgumentsInvalidError(name, violations)
+
+    async def _run(self, tool: Tool, call: _Call) -> ToolCallResult:
+        """Run an admitted call under the tool's timeout (or the caller's deadline, if
+        shorter). A failure, timeout or crash is a result with `error` set; an AgentdError
+        the tool raised to refuse its input is audited as "refused" and raised."""
+        name, args = call.name, call.args
         timeout = tool.spec.timeout_seconds
-        if context.deadline_seconds is not None:
-            timeout = max(0.0, min(timeout, context.deadline_seconds))
-        context = replace(context, check_argument=self._rechecker(tool.spec, args, context))
+        if call.context.deadline_seconds is not None:
+            timeout = max(0.0, min(timeout, call.context.deadline_seconds))
+        context = replace(
+            call.context, check_argument=self._rechecker(tool.spec, args, call.context)
+        )
         clock = time.perf_counter()
         try:
             with tracing.span(f"tool {name}", context.trace_id, {"agentd.tool": name}) as span:
-                span.set_attribute("agentd.call_id", call_id)
+                span.set_attribute("agentd.call_id", call.call_id)
                 async with asyncio.timeout(timeout):
                     output = await tool.run(args, context)
         except ToolFailed as failure:
@@ -309,10 +355,12 @@ class ToolRegistry:
                 ToolErrorKind.TIMEOUT, f"tool {name!r} did not finish within {timeout:g} s"
             )
         except AgentdError:
-            await audit("refused", duration=time.perf_counter() - clock)
+            await self._audit_call(call, "refused", duration=time.perf_counter() - clock)
             raise
         except Exception:
-            log.exception("tool crashed", tool=name, call_id=call_id, trace_id=context.trace_id)
+            log.exception(
+                "tool crashed", tool=name, call_id=call.call_id, trace_id=context.trace_id
+            )
             error = ToolCallError(
                 ToolErrorKind.CRASHED,
                 f"tool {name!r} failed unexpectedly; see the server log for trace id "
@@ -320,8 +368,8 @@ class ToolRegistry:
             )
         else:
             duration = time.perf_counter() - clock
-            await audit("ok", output.data, duration)
-            return ToolCallResult(call_id, name, output.data, output.text, duration)
+            await self._audit_call(call, "ok", output.data, duration)
+            return ToolCallResult(call.call_id, name, output.data, output.text, duration)
         duration = time.perf_counter() - clock
-        await audit(error.kind.value, duration=duration)
-        return ToolCallResult(call_id, name, None, error.message, duration, error)
+        await self._audit_call(call, error.kind.value, duration=duration)
+        return ToolCallResult(call.call_id, name, None, error.message, duration, error)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from agent.tasks import Task, TaskFailure, TaskStatus, TokenUsage
 from agentd.v1 import tasks_pb2
-from server import convert
+from server import convert, convert_events
 
 
 def test_struct_round_trip_keeps_whole_numbers_as_ints() -> None:
@@ -63,13 +63,13 @@ def test_a_resumed_event_and_an_unknown_outcome_reach_the_wire() -> None:
     from tools.outcomes import ToolCallError, ToolErrorKind
 
     stamp = datetime.now(UTC)
-    resumed = convert.event_to_proto(
+    resumed = convert_events.event_to_proto(
         ev.TaskEvent("t", 7, stamp, "0" * 31 + "1", ev.TaskResumed("lease expired", "r2", 3))
     )
     assert resumed.resumed.replica == "r2"
     assert resumed.resumed.completed_steps == 3
     unknown = ToolCallError(ToolErrorKind.OUTCOME_UNKNOWN, "outcome unknown")
-    finished = convert.event_to_proto(
+    finished = convert_events.event_to_proto(
         ev.TaskEvent(
             "t", 8, stamp, "0" * 31 + "1",
             ev.ToolCallFinished("c1", "http_request", None, unknown, 0.0, "outcome unknown"),
@@ -77,4 +77,4 @@ def test_a_resumed_event_and_an_unknown_outcome_reach_the_wire() -> None:
     )  # fmt: skip
     assert finished.tool_call_finished.error.kind == tools_pb2.TOOL_ERROR_KIND_OUTCOME_UNKNOWN
     for kind in ToolErrorKind:
-        assert convert._tool_error(ToolCallError(kind, "x")).kind != 0
+        assert convert.tool_error_to_proto(ToolCallError(kind, "x")).kind != 0

@@ -1,0 +1,208 @@
+"""Conversion of task events (`agent.events`) to their protobuf form, and stream heartbeats."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from google.protobuf.message import Message
+
+from agent import events as ev
+from agent.tasks import Task
+from agentd.v1 import events_pb2, tasks_pb2
+from server.convert import (
+    APPROVAL_DECISIONS,
+    dict_to_struct,
+    plan_to_proto,
+    stop_reason_to_proto,
+    task_status_to_proto,
+    to_duration,
+    to_timestamp,
+    to_value,
+    tool_error_to_proto,
+    usage_to_proto,
+)
+
+
+def heartbeat(task: Task) -> events_pb2.TaskEvent:
+    """A stream's sign of life: sequence 0, never part of the task's log."""
+    return events_pb2.TaskEvent(
+        task_id=task.task_id,
+        sequence=0,
+        timestamp=to_timestamp(datetime.now(UTC)),
+        trace_id=task.trace_id,
+        heartbeat=events_pb2.Heartbeat(
+            status=task_status_to_proto(task.status), last_sequence=task.last_sequence
+        ),
+    )
+
+
+_DECISIONS = {
+    "accept": events_pb2.REFLECTION_DECISION_ACCEPT,
+    "revise": events_pb2.REFLECTION_DECISION_REVISE,
+    "replan": events_pb2.REFLECTION_DECISION_REPLAN,
+}
+
+
+def _status_changed(p: ev.StatusChanged) -> events_pb2.TaskStatusChanged:
+    return events_pb2.TaskStatusChanged(
+        previous=task_status_to_proto(p.previous)
+        if p.previous
+        else tasks_pb2.TASK_STATUS_UNSPECIFIED,
+        current=task_status_to_proto(p.current),
+        detail=p.detail,
+        stop_reason=stop_reason_to_proto(p.stop_reason),
+    )
+
+
+def _plan_created(p: ev.PlanCreated) -> events_pb2.PlanCreated:
+    return events_pb2.PlanCreated(plan=plan_to_proto(p.plan))
+
+
+def _plan_revised(p: ev.PlanRevised) -> events_pb2.PlanRevised:
+    return events_pb2.PlanRevised(plan=plan_to_proto(p.plan), reason=p.reason)
+
+
+def _step_started(p: ev.StepStarted) -> events_pb2.StepStarted:
+    return events_pb2.StepStarted(step_id=p.step_id, description=p.description, index=p.index)
+
+
+def _step_finished(p: ev.StepFinished) -> events_pb2.StepFinished:
+    return events_pb2.StepFinished(
+        step_id=p.step_id,
+        success=p.success,
+        output=p.output,
+        duration=to_duration(p.duration_seconds),
+    )
+
+
+def _text_delta(p: ev.TextDelta) -> events_pb2.TextDelta:
+    return events_pb2.TextDelta(step_id=p.step_id, text=p.text)
+
+
+def _reasoning_delta(p: ev.ReasoningDelta) -> events_pb2.ReasoningDelta:
+    return events_pb2.ReasoningDelta(step_id=p.step_id, text=p.text)
+
+
+def _tool_call_started(p: ev.ToolCallStarted) -> events_pb2.ToolCallStarted:
+    return events_pb2.ToolCallStarted(
+        call_id=p.call_id,
+        step_id=p.step_id,
+        tool_name=p.tool_name,
+        arguments=dict_to_struct(p.arguments),
+    )
+
+
+def _tool_call_finished(p: ev.ToolCallFinished) -> events_pb2.ToolCallFinished:
+    finished = events_pb2.ToolCallFinished(
+        call_id=p.call_id,
+        tool_name=p.tool_name,
+        duration=to_duration(p.duration_seconds),
+        text=p.text,
+    )
+    if p.error is not None:
+        finished.error.CopyFrom(tool_error_to_proto(p.error))
+    else:
+        finished.result.CopyFrom(to_value(p.result))
+    return finished
+
+
+def _reflection(p: ev.ReflectionVerdict) -> events_pb2.ReflectionVerdict:
+    return events_pb2.ReflectionVerdict(
+        step_id=p.step_id,
+        accuracy=p.accuracy,
+        completeness=p.completeness,
+        relevance=p.relevance,
+        logic=p.logic,
+        confidence=p.confidence,
+        passed=p.passed,
+        decision=_DECISIONS[p.decision],
+        feedback=p.feedback,
+    )
+
+
+def _approval_requested(p: ev.ApprovalRequested) -> events_pb2.ApprovalRequested:
+    return events_pb2.ApprovalRequested(
+        call_id=p.call_id,
+        tool_name=p.tool_name,
+        arguments=dict_to_struct(p.arguments),
+        reason=p.reason,
+    )
+
+
+def _approval_decided(p: ev.ApprovalDecided) -> events_pb2.ApprovalDecided:
+    return events_pb2.ApprovalDecided(
+        call_id=p.call_id,
+        decision=APPROVAL_DECISIONS[p.decision],
+        decided_by=p.decided_by,
+        comment=p.comment,
+        arguments=dict_to_struct(p.arguments) if p.arguments is not None else None,
+    )
+
+
+def _usage(p: ev.UsageReported) -> events_pb2.UsageReported:
+    return events_pb2.UsageReported(
+        step_id=p.step_id,
+        role=p.role,
+        call=usage_to_proto(p.call),
+        task_total=usage_to_proto(p.task_total),
+        model=p.model,
+    )
+
+
+def _final_answer(p: ev.FinalAnswer) -> events_pb2.FinalAnswer:
+    return events_pb2.FinalAnswer(
+        text=p.text,
+        stop_reason=stop_reason_to_proto(p.stop_reason),
+        stop_detail=p.stop_detail,
+        partial=p.partial,
+    )
+
+
+def _error(p: ev.ErrorOccurred) -> events_pb2.ErrorOccurred:
+    return events_pb2.ErrorOccurred(
+        reason=p.reason, message=p.message, fatal=p.fatal, step_id=p.step_id
+    )
+
+
+def _resumed(p: ev.TaskResumed) -> events_pb2.TaskResumed:
+    return events_pb2.TaskResumed(
+        reason=p.reason, replica=p.replica, completed_steps=p.completed_steps
+    )
+
+
+# Each payload type: the TaskEvent `payload` oneof field it fills, and how to build its message.
+_PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
+    ev.StatusChanged: ("status_changed", _status_changed),
+    ev.PlanCreated: ("plan_created", _plan_created),
+    ev.PlanRevised: ("plan_revised", _plan_revised),
+    ev.StepStarted: ("step_started", _step_started),
+    ev.StepFinished: ("step_finished", _step_finished),
+    ev.TextDelta: ("text_delta", _text_delta),
+    ev.ReasoningDelta: ("reasoning_delta", _reasoning_delta),
+    ev.ToolCallStarted: ("tool_call_started", _tool_call_started),
+    ev.ToolCallFinished: ("tool_call_finished", _tool_call_finished),
+    ev.ReflectionVerdict: ("reflection", _reflection),
+    ev.ApprovalRequested: ("approval_requested", _approval_requested),
+    ev.ApprovalDecided: ("approval_decided", _approval_decided),
+    ev.UsageReported: ("usage", _usage),
+    ev.FinalAnswer: ("final_answer", _final_answer),
+    ev.ErrorOccurred: ("error", _error),
+    ev.TaskResumed: ("resumed", _resumed),
+}
+
+
+def event_to_proto(event: ev.TaskEvent) -> events_pb2.TaskEvent:
+    """The one place a domain event becomes its protobuf form."""
+    out = events_pb2.TaskEvent(
+        task_id=event.task_id,
+        sequence=event.sequence,
+        timestamp=to_timestamp(event.timestamp),
+        trace_id=event.trace_id,
+    )
+    converter = _PAYLOADS.get(type(event.payload))
+    if converter is not None:
+        field, build = converter
+        getattr(out, field).CopyFrom(build(event.payload))
+    return out
