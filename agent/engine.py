@@ -52,7 +52,7 @@ from stores.idempotency.memory import InMemoryIdempotencyStore
 from stores.leases.base import Leases
 from stores.leases.memory import InMemoryLeases
 from stores.tasks.base import TaskStore
-from tools.approvals import Verdict
+from tools.approvals import ApprovalDecision
 from tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
@@ -257,9 +257,9 @@ class Engine:
         return await self.find(call.principal.tenant, earlier)
 
     async def approve(
-        self, call: CallContext, task_id: str, call_id: str, verdict: Verdict
+        self, call: CallContext, task_id: str, call_id: str, decision: ApprovalDecision
     ) -> Task:
-        """Leave a human's verdict for a call waiting for approval; the task (on whichever
+        """Leave a human's decision for a call waiting for approval; the task (on whichever
         replica runs it) resumes with it. Returns the task's state when it was recorded."""
         tenant = call.principal.tenant
         task = await self._store.get(tenant, task_id)
@@ -268,13 +268,13 @@ class Engine:
             raise RoleRequiredError("approving tool calls", roles)
         if task.status.terminal:
             raise ApprovalNotPendingError(task_id, call_id)
-        await self._approvals.decide(tenant, task_id, call_id, verdict)
+        await self._approvals.decide(tenant, task_id, call_id, decision)
         log.info(
             "tool call decided",
             task_id=task_id,
             call_id=call_id,
-            decision=verdict.label,
-            decided_by=verdict.decided_by,
+            decision=decision.label,
+            decided_by=decision.decided_by,
             trace_id=call.trace_id,
         )
         return await self._store.get(tenant, task_id)

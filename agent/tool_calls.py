@@ -29,7 +29,7 @@ from core.errors import AgentdError
 from core.identity import CallContext
 from core.secrets import redact
 from core.text import clean_json, clean_text
-from tools.approvals import Verdict
+from tools.approvals import ApprovalDecision
 from tools.model import ToolSpec
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 from tools.registry import new_call_id
@@ -167,8 +167,8 @@ class ToolCalls:
 
     async def _approve(
         self, call_id: str, tool: ToolSpec, arguments: Mapping[str, Any], reason: str
-    ) -> Verdict:
-        """Pause for a human: INPUT_REQUIRED and an approval_requested event, then the verdict.
+    ) -> ApprovalDecision:
+        """Pause for a human: INPUT_REQUIRED and an approval_requested event, then the decision.
 
         The step's clock stops while waiting; the task's deadline keeps running.
         """
@@ -184,22 +184,22 @@ class ToolCalls:
                 await lifecycle.set_waiting(run, f"waiting for approval of {tool.name}")
             await run.emit(ev.ApprovalRequested(call_id, tool.name, dict(arguments), reason))
             async with step_clock_stopped():
-                verdict = await approvals.wait(task_id, call_id)
+                decision = await approvals.wait(task_id, call_id)
         except BaseException:
             self._waiting -= 1
             await asyncio.shield(approvals.close(task_id, call_id))
             raise
         self._waiting -= 1
         await approvals.close(task_id, call_id)
-        edited = redact(dict(verdict.arguments)) if verdict.arguments is not None else None
+        edited = redact(dict(decision.arguments)) if decision.arguments is not None else None
         await run.emit(
             ev.ApprovalDecided(
-                call_id, _DECISIONS[verdict.label], verdict.decided_by, verdict.comment, edited
+                call_id, _DECISIONS[decision.label], decision.decided_by, decision.comment, edited
             )
         )
         if self._waiting == 0 and run.task.status is TaskStatus.INPUT_REQUIRED:
-            await lifecycle.set_running(run, f"{verdict.label} by {verdict.decided_by}")
-        return verdict
+            await lifecycle.set_running(run, f"{decision.label} by {decision.decided_by}")
+        return decision
 
     async def _replayed(
         self,

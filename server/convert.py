@@ -1,7 +1,7 @@
 """Conversion between protobuf messages and the domain types of agent/ and tools/.
 
 The shared scalars (Struct, Value, Timestamp, Duration), tools, tasks, plans and
-approval verdicts; events are in server/convert_events.py, audit records in
+approval decisions; events are in server/convert_events.py, audit records in
 server/convert_audit.py, grants in server/convert_grants.py.
 """
 
@@ -20,7 +20,7 @@ from agent.tasks import ExecutionMode, StopReason, Task, TaskStatus, TokenUsage
 from agentd.v1 import agent_service_pb2, events_pb2, tasks_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
 from core.text import clean_json, clean_text
-from tools.approvals import Verdict
+from tools.approvals import ApprovalDecision
 from tools.model import JSONValue, ToolSpec
 from tools.outcomes import ToolCallResult, ToolErrorKind
 
@@ -285,7 +285,9 @@ def task_to_proto(task: Task) -> tasks_pb2.Task:
 MAX_COMMENT_CHARS = 2_000
 
 
-def verdict(request: agent_service_pb2.ApproveToolCallRequest, decided_by: str) -> Verdict:
+def approval_decision(
+    request: agent_service_pb2.ApproveToolCallRequest, decided_by: str
+) -> ApprovalDecision:
     """A human's decision from ApproveToolCall; arguments only with EDIT."""
     violations: list[FieldViolation] = []
     decision = request.decision
@@ -302,7 +304,7 @@ def verdict(request: agent_service_pb2.ApproveToolCallRequest, decided_by: str) 
         )
     if violations:
         raise InvalidArgumentError(violations)
-    return Verdict(
+    return ApprovalDecision(
         approved=decision != events_pb2.APPROVAL_DECISION_REJECT,
         decided_by=decided_by,
         comment=request.comment,

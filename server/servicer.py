@@ -175,8 +175,8 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         task_id = _required_id(request.task_id, "task_id")
         call_id = _required_id(request.call_id, "call_id")
         note_task(task_id)
-        verdict = convert.verdict(request, call.principal.id)
-        task = await self._engine.approve(call, task_id, call_id, verdict)
+        decision = convert.approval_decision(request, call.principal.id)
+        task = await self._engine.approve(call, task_id, call_id, decision)
         return convert.task_to_proto(task)
 
     @unary

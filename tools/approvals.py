@@ -10,7 +10,7 @@ from tools.model import JSONValue, ToolSpec
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class ApprovalDecision:
     """A human's decision on one tool call."""
 
     approved: bool
@@ -31,8 +31,8 @@ class Verdict:
 
 
 class ApprovalGate(Protocol):
-    """Waits for a human's verdict on one call; given by whoever can wait (a running task)."""
+    """Waits for a human's decision on one call; given by whoever can wait (a running task)."""
 
     async def __call__(
         self, call_id: str, tool: ToolSpec, arguments: Mapping[str, JSONValue], reason: str
-    ) -> Verdict: ...
+    ) -> ApprovalDecision: ...

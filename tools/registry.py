@@ -29,7 +29,7 @@ from core.secrets import redact
 from stores.audit.base import AuditSink
 from stores.idempotency.base import IdempotencyStore, scoped_key
 from stores.idempotency.memory import InMemoryIdempotencyStore
-from tools.approvals import ApprovalGate, Verdict
+from tools.approvals import ApprovalDecision, ApprovalGate
 from tools.audit import ToolCallRecord, digest
 from tools.model import JSONValue, Tool, ToolSpec
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
@@ -48,7 +48,7 @@ def new_call_id() -> str:
 @dataclass
 class _Call:
     """One call through the registry, as its audit record will show it: the arguments
-    (an approver's edit replaces them), the policy's decision and the approver's verdict."""
+    (an approver's edit replaces them), the policy's decision and the approver's."""
 
     call_id: str
     started: datetime
@@ -58,7 +58,7 @@ class _Call:
     known: bool
     """False for a tool the registry does not have."""
     decision: Decision = field(default_factory=lambda: Decision(allowed=False, rule="none"))
-    verdict: Verdict | None = None
+    human_decision: ApprovalDecision | None = None
 
 
 class ToolRegistry:
@@ -187,7 +187,7 @@ class ToolRegistry:
         outcome: str = "denied",
         result: JSONValue = None,
         duration: float = 0.0,
-        verdict: Verdict | None = None,
+        human_decision: ApprovalDecision | None = None,
     ) -> ToolCallRecord:
         return ToolCallRecord(
             call_id=call_id,
@@ -203,9 +203,9 @@ class ToolRegistry:
             result_digest=digest(result) if result is not None else "",
             duration_seconds=duration,
             task_id=context.task_id,
-            approval=verdict.label if verdict else "",
-            approved_by=verdict.decided_by if verdict else "",
-            approval_comment=verdict.comment if verdict else "",
+            approval=human_decision.label if human_decision else "",
+            approved_by=human_decision.decided_by if human_decision else "",
+            approval_comment=human_decision.comment if human_decision else "",
         )
 
     def _rechecker(
@@ -271,7 +271,7 @@ class ToolRegistry:
                 outcome=outcome,
                 result=result,
                 duration=duration,
-                verdict=call.verdict,
+                human_decision=call.human_decision,
             )
         )
 
@@ -296,20 +296,20 @@ class ToolRegistry:
                 raise PermissionDeniedError(
                     call.name, tool.spec.permission.name, call.decision.rule, call.decision.reason
                 )
-            verdict = await approval(
+            human_decision = await approval(
                 call.call_id, tool.spec, redact(call.args), call.decision.reason
             )
-            call.verdict = verdict
-            if not verdict.approved:
+            call.human_decision = human_decision
+            if not human_decision.approved:
                 await self._audit_call(call, "rejected")
-                message = f"rejected by {verdict.decided_by}" + (
-                    f": {verdict.comment}" if verdict.comment else ""
+                message = f"rejected by {human_decision.decided_by}" + (
+                    f": {human_decision.comment}" if human_decision.comment else ""
                 )
                 error = ToolCallError(ToolErrorKind.REJECTED, message)
                 return ToolCallResult(call.call_id, call.name, None, message, 0.0, error)
-            if verdict.arguments is None:
+            if human_decision.arguments is None:
                 break
-            call.args = dict(verdict.arguments)
+            call.args = dict(human_decision.arguments)
         return None
 
     async def _check(self, tool: Tool, call: _Call) -> None:

@@ -18,7 +18,7 @@ SETTINGS = ModelSettings(json_schema=prompts.CRITIC_SCHEMA, schema_name="verdict
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class CriticReview:
     decision: Literal["accept", "revise", "replan"]
     step_id: str
     feedback: str
@@ -33,7 +33,7 @@ def _score(data: dict[str, Any], name: str) -> float:
         return 0.0
 
 
-async def review(run: TaskRun, results: str, step_ids: list[str], review_id: str) -> Verdict:
+async def review(run: TaskRun, results: str, step_ids: list[str], review_id: str) -> CriticReview:
     """One review of the given steps' results. A critic that cannot be read accepts."""
     messages = [
         Message("system", prompts.CRITIC_SYSTEM),
@@ -61,7 +61,7 @@ async def review(run: TaskRun, results: str, step_ids: list[str], review_id: str
                 review_id,
             )
         )
-        return Verdict("accept", "", "", 1.0, True)
+        return CriticReview("accept", "", "", 1.0, True)
     scores = {name: _score(data, name) for name in CRITIC_WEIGHTS}
     confidence = round(sum(CRITIC_WEIGHTS[n] * s for n, s in scores.items()), 4)
     passed = confidence >= run.config.pass_threshold
@@ -74,7 +74,7 @@ async def review(run: TaskRun, results: str, step_ids: list[str], review_id: str
     if decision == "revise" and target not in step_ids:
         target = step_ids[-1] if step_ids else ""
     feedback = str(data.get("feedback") or "")
-    verdict = Verdict(decision, target, feedback, confidence, passed)  # type: ignore[arg-type]
+    verdict = CriticReview(decision, target, feedback, confidence, passed)  # type: ignore[arg-type]
     await run.emit(
         ev.ReflectionVerdict(
             step_id=target if decision == "revise" else (step_ids[0] if len(step_ids) == 1 else ""),
@@ -91,4 +91,4 @@ async def review(run: TaskRun, results: str, step_ids: list[str], review_id: str
     return verdict
 
 
-__all__ = ["ModelError", "Verdict", "review"]
+__all__ = ["CriticReview", "ModelError", "review"]

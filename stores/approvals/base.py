@@ -2,7 +2,7 @@
 
 A task that needs approval opens a slot for the call, announces it with an
 `approval_requested` event, and waits; `ApproveToolCall` (on any replica)
-leaves the verdict in the slot. Each slot takes one decision: a second one,
+leaves the decision in the slot. Each slot takes one decision: a second one,
 or one for a call that never asked, is refused.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from tools.approvals import Verdict
+from tools.approvals import ApprovalDecision
 
 POLL_SECONDS = 0.2
 
@@ -20,12 +20,14 @@ class ApprovalBox(Protocol):
         """Accept one decision on this call from now on."""
         ...
 
-    async def decide(self, tenant: str, task_id: str, call_id: str, verdict: Verdict) -> None:
-        """Leave the verdict; ApprovalNotPendingError unless the call waits undecided."""
+    async def decide(
+        self, tenant: str, task_id: str, call_id: str, decision: ApprovalDecision
+    ) -> None:
+        """Leave the decision; ApprovalNotPendingError unless the call waits undecided."""
         ...
 
-    async def wait(self, task_id: str, call_id: str) -> Verdict:
-        """The verdict, once one was left."""
+    async def wait(self, task_id: str, call_id: str) -> ApprovalDecision:
+        """The decision, once one was left."""
         ...
 
     async def close(self, task_id: str, call_id: str) -> None:

@@ -11,23 +11,23 @@ import redis.asyncio as redis
 
 from core.errors import ApprovalNotPendingError
 from stores.approvals.base import POLL_SECONDS
-from tools.approvals import Verdict
+from tools.approvals import ApprovalDecision
 
 
-def verdict_to_json(verdict: Verdict) -> str:
+def decision_to_json(decision: ApprovalDecision) -> str:
     return json.dumps(
         {
-            "approved": verdict.approved,
-            "decided_by": verdict.decided_by,
-            "comment": verdict.comment,
-            "arguments": dict(verdict.arguments) if verdict.arguments is not None else None,
+            "approved": decision.approved,
+            "decided_by": decision.decided_by,
+            "comment": decision.comment,
+            "arguments": dict(decision.arguments) if decision.arguments is not None else None,
         }
     )
 
 
-def verdict_from_json(text: str | bytes) -> Verdict:
+def decision_from_json(text: str | bytes) -> ApprovalDecision:
     data: dict[str, Any] = json.loads(text)
-    return Verdict(
+    return ApprovalDecision(
         approved=bool(data["approved"]),
         decided_by=str(data["decided_by"]),
         comment=str(data.get("comment", "")),
@@ -45,9 +45,10 @@ return 1
 
 
 class RedisApprovalBox:
-    """Shared by replicas: a hash `{prefix}approval:{task}:{call}` holds tenant and verdict.
+    """Shared by replicas: a hash `{prefix}approval:{task}:{call}` holds tenant and
+    decision (its `verdict` field).
 
-    The waiting task polls for the verdict every 0.2 s: decisions are made by
+    The waiting task polls for the decision every 0.2 s: decisions are made by
     people, and a poll needs no connection held open per waiting call.
     """
 
@@ -66,22 +67,24 @@ class RedisApprovalBox:
             pipe.expire(key, max(1, int(ttl_seconds)))
             await pipe.execute()
 
-    async def decide(self, tenant: str, task_id: str, call_id: str, verdict: Verdict) -> None:
+    async def decide(
+        self, tenant: str, task_id: str, call_id: str, decision: ApprovalDecision
+    ) -> None:
         token = secrets.token_hex(8)  # recognises this call if the client sends it again
         done = await self._decide(
-            keys=[self._key(task_id, call_id)], args=[tenant, verdict_to_json(verdict), token]
+            keys=[self._key(task_id, call_id)], args=[tenant, decision_to_json(decision), token]
         )
         if not done:
             raise ApprovalNotPendingError(task_id, call_id)
 
-    async def wait(self, task_id: str, call_id: str) -> Verdict:
+    async def wait(self, task_id: str, call_id: str) -> ApprovalDecision:
         key = self._key(task_id, call_id)
         while True:
             found = await self._redis.hmget(key, ["tenant", "verdict"])
             if found[0] is None:
                 raise ApprovalNotPendingError(task_id, call_id)
             if found[1] is not None:
-                return verdict_from_json(found[1])
+                return decision_from_json(found[1])
             await asyncio.sleep(POLL_SECONDS)
 
     async def close(self, task_id: str, call_id: str) -> None:

@@ -14,7 +14,7 @@ from stores.approvals.base import ApprovalBox
 from stores.approvals.memory import InMemoryApprovalBox
 from stores.approvals.redis import RedisApprovalBox
 from tests.contract.conftest import REDIS_URL, drop_prefix
-from tools.approvals import Verdict
+from tools.approvals import ApprovalDecision
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
@@ -36,23 +36,23 @@ async def test_a_verdict_reaches_the_waiting_task_once(box: ApprovalBox) -> None
     waiting = asyncio.create_task(box.wait("task-1", "call-1"))
     await asyncio.sleep(0.05)
     assert not waiting.done()
-    edited = Verdict(True, "carol", "use the staging host", {"url": "https://staging/"})
+    edited = ApprovalDecision(True, "carol", "use the staging host", {"url": "https://staging/"})
     await box.decide("acme", "task-1", "call-1", edited)
     assert await asyncio.wait_for(waiting, 2) == edited
     with pytest.raises(ApprovalNotPendingError):  # a second decision is refused
-        await box.decide("acme", "task-1", "call-1", Verdict(False, "dave"))
+        await box.decide("acme", "task-1", "call-1", ApprovalDecision(False, "dave"))
     await box.close("task-1", "call-1")
     with pytest.raises(ApprovalNotPendingError):
-        await box.decide("acme", "task-1", "call-1", Verdict(False, "dave"))
+        await box.decide("acme", "task-1", "call-1", ApprovalDecision(False, "dave"))
 
 
 async def test_only_the_tasks_tenant_and_open_calls_can_be_decided(box: ApprovalBox) -> None:
     await box.open("acme", "task-1", "call-1", 60)
     with pytest.raises(ApprovalNotPendingError):
-        await box.decide("globex", "task-1", "call-1", Verdict(True, "mallory"))
+        await box.decide("globex", "task-1", "call-1", ApprovalDecision(True, "mallory"))
     with pytest.raises(ApprovalNotPendingError):
-        await box.decide("acme", "task-1", "call-2", Verdict(True, "carol"))
+        await box.decide("acme", "task-1", "call-2", ApprovalDecision(True, "carol"))
     with pytest.raises(ApprovalNotPendingError):
-        await box.decide("acme", "task-2", "call-1", Verdict(True, "carol"))
-    await box.decide("acme", "task-1", "call-1", Verdict(False, "carol", "no"))
-    assert await box.wait("task-1", "call-1") == Verdict(False, "carol", "no")
+        await box.decide("acme", "task-2", "call-1", ApprovalDecision(True, "carol"))
+    await box.decide("acme", "task-1", "call-1", ApprovalDecision(False, "carol", "no"))
+    assert await box.wait("task-1", "call-1") == ApprovalDecision(False, "carol", "no")
