@@ -71,7 +71,7 @@ def _pe_script() -> list[dict[str, Any]]:
         {"match": PLANNER, "json": {"steps": chain}, "repeat": -1},
         {"match": SYNTH, "text": "final answer", "repeat": -1},
         {"match": "step number", "text": "step result", "repeat": -1},
-        {"match": "STREAM-TASK", "text": "x" * 4000, "chunks": 2000, "repeat": -1},
+        {"match": "STREAM-TASK", "text": "x " * 2000, "chunks": 2000, "repeat": -1},
         {"text": "hi", "repeat": -1},
     ]
 
@@ -212,7 +212,7 @@ async def _bare_stream_server(messages: list[events_pb2.TaskEvent]) -> tuple[grp
 async def _grpc_figures(llm: FakeOpenAIServer, workspace: Path) -> dict[str, float]:
     settings = Settings(
         address="127.0.0.1:0", workspace_dir=workspace, llm_base_url=llm.base_url, llm_model="m",
-        llm_api_key="k", critic_policy="off", log_level="error", auth="off",
+        llm_api_key="k", critic_policy="off", log_level="error", auth="off", delta_flush_ms=0,
         tool_permission="write", rate_limits="", metrics_address="",
         database_url=f"sqlite+aiosqlite:///{workspace / 'agentd.db'}",
     )  # fmt: skip
