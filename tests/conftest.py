@@ -16,6 +16,7 @@ from server.builders import build_registry
 from server.settings import Settings
 from stores.audit.memory import InMemoryAuditLog
 from tests.contract.conftest import REDIS_URL, drop_prefix
+from tests.servers import QUIET, Running, running_server, settings_in
 from tools.registry import ToolRegistry
 
 
@@ -31,18 +32,12 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(
-        address="127.0.0.1:0",
-        workspace_dir=tmp_path / "workspace",
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
+    return settings_in(
+        tmp_path,
+        **QUIET,
         grace_period_seconds=1.0,
         http_allowed_networks=["127.0.0.1/32"],
         http_timeout_seconds=3.0,
-        auth="off",  # tests of auth itself turn it on
-        tool_permission="write",  # tests of grants set "deny"
-        rate_limits="",  # tests of rate limits set them
-        tenant_rate_limits="",
-        metrics_address="",
     )
 
 
@@ -57,15 +52,20 @@ def registry(settings: Settings, audit: InMemoryAuditLog) -> ToolRegistry:
 
 
 @pytest.fixture
-async def server(settings: Settings, registry: ToolRegistry) -> AsyncIterator[AgentdServer]:
-    running = await AgentdServer.start(settings, registry=registry)
-    yield running
-    await running.shutdown(grace=0)
+async def running(settings: Settings, registry: ToolRegistry) -> AsyncIterator[Running]:
+    """agentd in this process, on `settings` and `registry`."""
+    async with running_server(settings, registry=registry) as running:
+        yield running
 
 
 @pytest.fixture
-async def client(server: AgentdServer) -> AsyncIterator[AgentClient]:
-    async with AgentClient(f"127.0.0.1:{server.port}", timeout=10) as c:
+def server(running: Running) -> AgentdServer:
+    return running.server
+
+
+@pytest.fixture
+async def client(running: Running) -> AsyncIterator[AgentClient]:
+    async with running.client(timeout=10) as c:
         yield c
 
 

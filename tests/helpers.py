@@ -166,7 +166,10 @@ class ServerProcess:
 
     process: subprocess.Popen[str]
     address: str
+    """Where it listens ("" when it never did)."""
     log_path: Path
+    printed: str = ""
+    """What it printed on stdout up to listening (or, when it never did, up to its exit)."""
 
     def terminate(self) -> None:
         self.process.send_signal(signal.SIGTERM)
@@ -181,13 +184,10 @@ class ServerProcess:
 LISTENING = re.compile(r"agentd listening on (\S+)")
 
 
-@contextmanager
-def server_process(tmp_path: Path, env: Mapping[str, str] | None = None) -> Iterator[ServerProcess]:
-    """Start `agentd serve` on a free port; stop it (by PID) when done."""
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    log_path = tmp_path / "server.log"
+def _server_env(tmp_path: Path, env: Mapping[str, str] | None) -> dict[str, str]:
+    """The test's settings only (none of the developer's shell), and `env` over them."""
     inherited = {k: v for k, v in os.environ.items() if not k.startswith(("AGENTD_", "OPENAI_"))}
-    full_env = {
+    return {
         **inherited,
         "AGENTD_ADDRESS": "127.0.0.1:0",
         "AGENTD_WORKSPACE_DIR": str(tmp_path / "workspace"),
@@ -199,31 +199,54 @@ def server_process(tmp_path: Path, env: Mapping[str, str] | None = None) -> Iter
         "AGENTD_METRICS_ADDRESS": "",  # tests of metrics choose a port
         **(env or {}),
     }
+
+
+def _until_listening(process: subprocess.Popen[str], seconds: float) -> tuple[str, str]:
+    """Read the process's stdout until it says where it listens, or ends: (address or "",
+    what it printed)."""
+    assert process.stdout is not None
+    printed: list[str] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        printed.append(line)
+        match = LISTENING.search(line)
+        if match:
+            return match.group(1), "".join(printed)
+    return "", "".join(printed)
+
+
+@contextmanager
+def server_process(
+    tmp_path: Path, env: Mapping[str, str] | None = None, *, listening: bool = True
+) -> Iterator[ServerProcess]:
+    """Start `agentd serve` on a free port; stop it (by PID) when done.
+
+    With `listening=False` the server is expected not to start: this yields once the
+    process has exited (its status from `wait`), and fails if it started listening."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    log_path = tmp_path / "server.log"
     with log_path.open("w") as log_file:
         process = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "serve"],
             cwd=ROOT,
-            env=full_env,
+            env=_server_env(tmp_path, env),
             stdout=subprocess.PIPE,
             stderr=log_file,
             text=True,
         )
     try:
-        assert process.stdout is not None
-        deadline = time.monotonic() + 30
-        address = ""
-        while time.monotonic() < deadline:
-            line = process.stdout.readline()
-            if not line:
-                break
-            match = LISTENING.search(line)
-            if match:
-                address = match.group(1)
-                break
-        if not address:
+        address, printed = _until_listening(process, 30 if listening else 60)
+        if listening and not address:
             process.kill()
             raise RuntimeError(f"server did not start:\n{log_path.read_text()}")
-        yield ServerProcess(process, address, log_path)
+        if not listening:
+            if address:
+                raise AssertionError(f"server started on {address}:\n{log_path.read_text()}")
+            process.wait(timeout=60)
+        yield ServerProcess(process, address, log_path, printed)
     finally:
         if process.poll() is None:
             process.kill()

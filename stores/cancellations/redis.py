@@ -42,7 +42,7 @@ class RedisCancelBus:
                 try:
                     body = json.loads(data)
                     yield str(body["task_id"]), str(body.get("reason", ""))
-                except (ValueError, KeyError, TypeError):
-                    continue
+                except (ValueError, KeyError, TypeError, RecursionError):
+                    continue  # not a cancellation (RecursionError: nested past parsing)
         finally:
             stop()

@@ -17,7 +17,7 @@ from agent.llm.fake_server import FakeOpenAIServer
 from agentd.v1 import events_pb2, tasks_pb2
 from agentd_client.client import AgentClient
 from server.app import AgentdServer
-from server.settings import Settings
+from tests.servers import QUIET, Running, running_server, settings_in
 
 PLANNER = "You are the planner"
 EXECUTOR = "You are the executor"
@@ -28,43 +28,35 @@ SYNTHESIZER = "You write the final answer"
 @dataclass
 class Harness:
     llm: FakeOpenAIServer
-    server: AgentdServer
+    running: Running
     client: AgentClient
+
+    @property
+    def server(self) -> AgentdServer:
+        return self.running.server
 
     async def run(self, task: str, **options: Any) -> list[events_pb2.TaskEvent]:
         """Execute a task and return every event of its stream."""
         return [event async for event in self.client.execute(task, **options)]
 
 
+def model_settings(llm: FakeOpenAIServer) -> dict[str, Any]:
+    """Settings that point a server at the scripted model."""
+    return {"llm_base_url": llm.base_url, "llm_api_key": "test-key", "llm_model": "fake-model"}
+
+
 @asynccontextmanager
 async def harness(
     tmp_path: Path, replies: Sequence[Any], **settings: Any
 ) -> AsyncIterator[Harness]:
+    """`running_server` on a scripted model; tests of auth, grants, rate limits and
+    metrics set their own `settings`."""
     async with FakeOpenAIServer(replies) as llm:
-        config = Settings(
-            address="127.0.0.1:0",
-            workspace_dir=tmp_path / "workspace",
-            database_url=f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
-            llm_base_url=llm.base_url,
-            llm_api_key="test-key",
-            llm_model="fake-model",
-            grace_period_seconds=1.0,
-            # Tests of auth, grants, rate limits and metrics set their own.
-            **{
-                "auth": "off",
-                "tool_permission": "write",
-                "rate_limits": "",
-                "tenant_rate_limits": "",
-                "metrics_address": "",
-                **settings,
-            },
+        config = settings_in(
+            tmp_path, **{**QUIET, **model_settings(llm), "grace_period_seconds": 1.0, **settings}
         )
-        server = await AgentdServer.start(config)
-        try:
-            async with AgentClient(f"127.0.0.1:{server.port}", timeout=20) as client:
-                yield Harness(llm, server, client)
-        finally:
-            await server.shutdown(grace=0)
+        async with running_server(config) as running:
+            yield Harness(llm, running, running.client(timeout=20))
 
 
 def kinds(events: Sequence[events_pb2.TaskEvent]) -> list[str]:

@@ -20,8 +20,8 @@ from agentd_client import errors as client_errors
 from agentd_client.client import AgentClient
 from auth.keys import new_key
 from server.app import AgentdServer, _announce_auth
-from server.settings import Settings
 from tests.integration.harness import harness
+from tests.servers import running_server, settings_in
 
 SECRET = "s" * 40
 ISSUER, AUDIENCE = "https://issuer.example", "agentd"
@@ -51,10 +51,8 @@ async def secured(tmp_path: Path, signing_keys: dict[str, Any]) -> AsyncIterator
                       _jwk(signing_keys["ES256"], "e1", "ES256")]}
         )
     )  # fmt: skip
-    settings = Settings(
-        address="127.0.0.1:0",
-        workspace_dir=tmp_path / "ws",
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
+    settings = settings_in(
+        tmp_path,
         auth="on",
         auth_cache_seconds=0,
         tool_permission="write",  # this suite is about who the caller is, not grants
@@ -65,11 +63,8 @@ async def secured(tmp_path: Path, signing_keys: dict[str, Any]) -> AsyncIterator
         jwt_hs256_secret=SECRET,
         jwt_jwks_file=jwks,
     )
-    server = await AgentdServer.start(settings)
-    try:
-        yield server
-    finally:
-        await server.shutdown(grace=0)
+    async with running_server(settings) as running:
+        yield running.server
 
 
 def token(claims: dict[str, Any], key: Any = SECRET, alg: str = "HS256", **header: Any) -> str:
@@ -208,24 +203,18 @@ async def _drain(stream: AsyncIterator[Any]) -> None:
 async def test_a_fresh_embedded_server_prints_a_working_development_key_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    settings = Settings(
-        address="127.0.0.1:0",
-        workspace_dir=tmp_path / "ws",
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
-    )
+    settings = settings_in(tmp_path)
     assert settings.auth == "on"  # the default
-    server = await AgentdServer.start(settings)
-    try:
+    async with running_server(settings) as running:
+        server = running.server
         await _announce_auth(server)
         printed = capsys.readouterr().out
         assert "authentication is on" in printed
         plaintext = printed.strip().splitlines()[-1].split("=", 1)[1]
-        async with AgentClient(f"127.0.0.1:{server.port}", api_key=plaintext) as client:
+        async with running.client(api_key=plaintext) as client:
             assert (await client.call_tool("calculator", {"expression": "1+1"})).text == "2"
         await _announce_auth(server)  # a restart: a key exists, none is printed again
         assert "AGENTD_API_KEY" not in capsys.readouterr().out
-    finally:
-        await server.shutdown(grace=0)
 
 
 async def test_streams_without_credentials_are_refused(secured: AgentdServer) -> None:

@@ -10,11 +10,10 @@ from typing import Any
 import pytest
 
 from agentd.v1 import tasks_pb2
-from agentd_client.client import AgentClient
 from agentd_client.errors import ResourceExhaustedError
-from server.app import AgentdServer
 from stores.tasks.memory import InMemoryTaskStore
 from tests.integration.harness import assert_well_formed, final, harness
+from tests.servers import running_server
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 
@@ -40,18 +39,17 @@ async def test_a_full_process_refuses_before_touching_a_store(tmp_path: Path) ->
     async with harness(tmp_path, replies, max_running_tasks=1, max_queued_tasks=0) as h:
         await h.server.shutdown(grace=0)  # restart it on a store that counts
         store = CountingStore()
-        server = await AgentdServer.start(h.server.settings, tasks=store)
-        try:
-            async with AgentClient(f"127.0.0.1:{server.port}", timeout=10) as client:
-                running = client.execute("occupy the only slot", mode=FC)
-                await anext(running)
-                before = store.calls
-                with pytest.raises(ResourceExhaustedError) as refused:
-                    await anext(client.execute("one too many", mode=FC))
-                after = store.calls
-                await running.aclose()  # type: ignore[attr-defined]
-        finally:
-            await server.shutdown(grace=0)
+        async with (
+            running_server(h.server.settings, tasks=store) as restarted,
+            restarted.client(timeout=10) as client,
+        ):
+            running = client.execute("occupy the only slot", mode=FC)
+            await anext(running)
+            before = store.calls
+            with pytest.raises(ResourceExhaustedError) as refused:
+                await anext(client.execute("one too many", mode=FC))
+            after = store.calls
+            await running.aclose()  # type: ignore[attr-defined]
     assert after == before  # refused without a single store call
     assert refused.value.retry_after_seconds is not None
 

@@ -7,30 +7,23 @@ from pathlib import Path
 
 import pytest
 
-from server.app import AgentdServer, _announce_auth
-from server.settings import Settings
+from server.app import _announce_auth
+from tests.servers import running_server, settings_in
 
 
 async def test_revoking_every_key_then_restarting_makes_no_new_key(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    settings = Settings(
-        address="127.0.0.1:0",
-        workspace_dir=tmp_path / "ws",
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
-        metrics_address="",
-    )
-    server = await AgentdServer.start(settings)
-    try:
+    settings = settings_in(tmp_path, metrics_address="")
+    async with running_server(settings) as running:
+        server = running.server
         await _announce_auth(server)
         assert "AGENTD_API_KEY" in capsys.readouterr().out
         for key in await server.durable.api_keys.list():
             assert await server.durable.api_keys.revoke(key.key_id)
-    finally:
-        await server.shutdown(grace=0)
     for _ in range(2):  # two restarts
-        again = await AgentdServer.start(settings)
-        try:
+        async with running_server(settings) as restarted:
+            again = restarted.server
             await _announce_auth(again)
             assert "AGENTD_API_KEY" not in capsys.readouterr().out
             assert not any(key.active for key in await again.durable.api_keys.list())
@@ -40,5 +33,3 @@ async def test_revoking_every_key_then_restarting_makes_no_new_key(
                 if g.created_by == "agentd:development-setup"
             ]
             assert len(development) == 1
-        finally:
-            await again.shutdown(grace=0)

@@ -12,7 +12,6 @@ import grpc
 import pytest
 
 from agentd.v1 import agent_service_pb2 as pb
-from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import tasks_pb2
 from agentd_client.client import AgentClient
 from tests.integration.harness import assert_well_formed, final, harness, of_kind
@@ -76,7 +75,7 @@ async def test_list_tasks_filters_by_labels(tmp_path: Path) -> None:
             await h.run("x", mode=FC, labels={"team": team, "env": env})
         both = await h.client.list_tasks(labels={"team": "billing", "env": "prod"})
         billing = await h.client.list_tasks(labels={"team": "billing"})
-        stub = pb_grpc.AgentServiceStub(h.client._channel)
+        stub = h.running.stub
         with pytest.raises(grpc.aio.AioRpcError) as bad:
             await stub.ListTasks(pb.ListTasksRequest(labels={"Team Name": "x"}))
     assert [dict(t.labels) for t in both.tasks] == [{"team": "billing", "env": "prod"}]
@@ -86,7 +85,7 @@ async def test_list_tasks_filters_by_labels(tmp_path: Path) -> None:
 
 async def test_unknown_enum_values_are_invalid_arguments(tmp_path: Path) -> None:
     async with harness(tmp_path, [{"text": "never"}]) as h:
-        stub = pb_grpc.AgentServiceStub(h.client._channel)
+        stub = h.running.stub
         with pytest.raises(grpc.aio.AioRpcError) as mode:
             await stub.StartTask(pb.ExecuteRequest(task="x", mode=42))  # type: ignore[arg-type]
         with pytest.raises(grpc.aio.AioRpcError) as status:

@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from agentd.v1 import tasks_pb2
-from agentd_client.client import AgentClient
-from server.app import AgentdServer
 from server.settings import Settings
 from tests.integration.harness import assert_well_formed, final, harness, of_kind
+from tests.servers import running_server
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 CALC = {"name": "calculator", "arguments": {"expression": "6*7"}}
@@ -32,15 +31,12 @@ async def test_negative_token_counts_never_break_a_task_record(tmp_path: Path) -
     assert task.usage.completion_tokens == 3
     assert [t.task_id for t in listed.tasks] == [task.task_id]
     # The stored record is read back by a new process (from the history) just as well.
-    again = await AgentdServer.start(Settings(**{**settings.model_dump(), "llm_model": None}))
-    try:
-        async with AgentClient(f"127.0.0.1:{again.port}", timeout=10) as client:
-            stored = await client.get_task(task.task_id)
-            assert stored.status == tasks_pb2.TASK_STATUS_COMPLETED
-            assert stored.usage.prompt_tokens == 10**9
-            assert len((await client.list_tasks()).tasks) == 1
-    finally:
-        await again.shutdown(grace=0)
+    without_model = Settings(**{**settings.model_dump(), "llm_model": None})
+    async with running_server(without_model) as again, again.client(timeout=10) as client:
+        stored = await client.get_task(task.task_id)
+        assert stored.status == tasks_pb2.TASK_STATUS_COMPLETED
+        assert stored.usage.prompt_tokens == 10**9
+        assert len((await client.list_tasks()).tasks) == 1
 
 
 async def test_lone_surrogates_from_the_model_are_replaced_not_fatal(tmp_path: Path) -> None:

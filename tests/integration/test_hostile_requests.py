@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, cast
 
@@ -17,16 +17,15 @@ from google.rpc import error_details_pb2, status_pb2
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import audit_pb2, grants_pb2, tools_pb2
-from server.app import AgentdServer
 from tests.integration.harness import harness
+from tests.servers import Running
 
 FAR_FUTURE = timestamp_pb2.Timestamp(seconds=10**12)  # the year 33658
 
 
 @pytest.fixture
-async def stub(server: AgentdServer) -> AsyncIterator[pb_grpc.AgentServiceStub]:
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-        yield pb_grpc.AgentServiceStub(channel)
+def stub(running: Running) -> pb_grpc.AgentServiceAsyncStub:
+    return running.stub
 
 
 def _violations(error: grpc.aio.AioRpcError) -> list[tuple[str, str]]:
@@ -103,7 +102,7 @@ async def test_nan_and_infinity_in_a_struct_are_invalid_arguments(
 async def test_thousands_of_bad_fields_give_a_bounded_error(tmp_path: Path) -> None:
     request = pb.ExecuteRequest(task="go", tools=[f"no_such_tool_{n}" for n in range(5_000)])
     async with harness(tmp_path, []) as h:
-        stub = pb_grpc.AgentServiceStub(h.client._channel)
+        stub = h.running.stub
         with pytest.raises(grpc.aio.AioRpcError) as caught:
             async for _ in stub.Execute(request):
                 pass

@@ -20,6 +20,7 @@ from server.settings import Settings
 from stores.audit.memory import InMemoryAuditLog
 from stores.tasks.memory import InMemoryTaskStore
 from tests.helpers import http_server, nested_struct, proto_field
+from tests.servers import QUIET, Running, running_server, settings_in
 from tools.registry import ToolRegistry
 
 
@@ -122,76 +123,63 @@ async def test_oversize_arguments(client: AgentClient) -> None:
 
 
 async def test_oversize_message_is_refused_by_the_transport(tmp_path: Path) -> None:
-    settings = Settings(
-        address="127.0.0.1:0",
-        workspace_dir=tmp_path / "ws",
-        max_message_bytes=64 * 1024,
-        auth="off",
-        tool_permission="write",
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
+    settings = settings_in(tmp_path, **QUIET, max_message_bytes=64 * 1024)
+    async with running_server(settings) as running, running.client() as client:
+        with pytest.raises(client_errors.ResourceExhaustedError):
+            await client.call_tool("json_query", {"data": "x" * 100_000, "expression": "a"})
+        assert (await client.call_tool("calculator", {"expression": "1+1"})).text == "2"
+
+
+async def test_garbage_bytes_are_rejected_and_server_keeps_serving(running: Running) -> None:
+    channel = running.channel
+    raw = channel.unary_unary(
+        "/agentd.v1.AgentService/CallTool",
+        request_serializer=lambda b: b,
+        response_deserializer=lambda b: b,
     )
-    server = await AgentdServer.start(settings)
-    try:
-        async with AgentClient(f"127.0.0.1:{server.port}") as client:
-            with pytest.raises(client_errors.ResourceExhaustedError):
-                await client.call_tool("json_query", {"data": "x" * 100_000, "expression": "a"})
-            assert (await client.call_tool("calculator", {"expression": "1+1"})).text == "2"
-    finally:
-        await server.shutdown(grace=0)
-
-
-async def test_garbage_bytes_are_rejected_and_server_keeps_serving(server: AgentdServer) -> None:
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-        raw = channel.unary_unary(
-            "/agentd.v1.AgentService/CallTool",
-            request_serializer=lambda b: b,
-            response_deserializer=lambda b: b,
-        )
-        for garbage in (b"\xff\xff\xff\xff", b"\x0a\xff\xff\xff\xff\x0f", b"\x12\x05\x0a\x03"):
-            with pytest.raises(grpc.aio.AioRpcError) as info:
-                await raw(garbage, timeout=5)
-            assert info.value.code() is grpc.StatusCode.INVALID_ARGUMENT
-            assert "DecodeError" not in (info.value.details() or "")
-        raw_stream = channel.unary_stream(
-            "/agentd.v1.AgentService/StreamTaskEvents",
-            request_serializer=lambda b: b,
-            response_deserializer=lambda b: b,
-        )
-        with pytest.raises(grpc.aio.AioRpcError) as streamed:
-            async for _ in raw_stream(b"\xff\xff\xff", timeout=5):
-                pass
-        assert streamed.value.code() is grpc.StatusCode.INVALID_ARGUMENT
-        stub = pb_grpc.AgentServiceStub(channel)
-        ok = await stub.CallTool(
-            pb.CallToolRequest(
-                tool_name="calculator",
-                arguments=struct_pb2.Struct(
-                    fields={"expression": struct_pb2.Value(string_value="6*7")}
-                ),
-            ),
-            timeout=5,
-        )
-        assert ok.text == "42"
-
-
-async def test_absurdly_nested_arguments_are_refused(server: AgentdServer) -> None:
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-        raw = channel.unary_unary(
-            "/agentd.v1.AgentService/CallTool",
-            request_serializer=lambda b: b,
-            response_deserializer=lambda b: b,
-        )
-        request = proto_field(0x0A, b"json_query") + proto_field(0x12, nested_struct(500))
+    for garbage in (b"\xff\xff\xff\xff", b"\x0a\xff\xff\xff\xff\x0f", b"\x12\x05\x0a\x03"):
         with pytest.raises(grpc.aio.AioRpcError) as info:
-            await raw(request, timeout=10)
+            await raw(garbage, timeout=5)
         assert info.value.code() is grpc.StatusCode.INVALID_ARGUMENT
-        shallow = proto_field(0x0A, b"json_query") + proto_field(0x12, nested_struct(3))
-        with pytest.raises(grpc.aio.AioRpcError) as bad_args:
-            await raw(shallow, timeout=10)  # decodes, but misses "expression" and "data"
-        assert bad_args.value.code() is grpc.StatusCode.INVALID_ARGUMENT
-        assert "TOOL_ARGUMENTS_INVALID" not in (
-            bad_args.value.details() or "x"
-        )  # message, not reason
+        assert "DecodeError" not in (info.value.details() or "")
+    raw_stream = channel.unary_stream(
+        "/agentd.v1.AgentService/StreamTaskEvents",
+        request_serializer=lambda b: b,
+        response_deserializer=lambda b: b,
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as streamed:
+        async for _ in raw_stream(b"\xff\xff\xff", timeout=5):
+            pass
+    assert streamed.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    stub = pb_grpc.AgentServiceStub(channel)
+    ok = await stub.CallTool(
+        pb.CallToolRequest(
+            tool_name="calculator",
+            arguments=struct_pb2.Struct(
+                fields={"expression": struct_pb2.Value(string_value="6*7")}
+            ),
+        ),
+        timeout=5,
+    )
+    assert ok.text == "42"
+
+
+async def test_absurdly_nested_arguments_are_refused(running: Running) -> None:
+    channel = running.channel
+    raw = channel.unary_unary(
+        "/agentd.v1.AgentService/CallTool",
+        request_serializer=lambda b: b,
+        response_deserializer=lambda b: b,
+    )
+    request = proto_field(0x0A, b"json_query") + proto_field(0x12, nested_struct(500))
+    with pytest.raises(grpc.aio.AioRpcError) as info:
+        await raw(request, timeout=10)
+    assert info.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    shallow = proto_field(0x0A, b"json_query") + proto_field(0x12, nested_struct(3))
+    with pytest.raises(grpc.aio.AioRpcError) as bad_args:
+        await raw(shallow, timeout=10)  # decodes, but misses "expression" and "data"
+    assert bad_args.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert "TOOL_ARGUMENTS_INVALID" not in (bad_args.value.details() or "x")  # message, not reason
 
 
 async def test_hostile_strings_in_fields(client: AgentClient) -> None:
@@ -217,30 +205,27 @@ async def test_get_and_cancel_unknown_task(client: AgentClient) -> None:
             pass
 
 
-async def test_get_and_cancel_a_stored_task(
-    tmp_path: Path, registry: ToolRegistry, settings: Settings
-) -> None:
+async def test_get_and_cancel_a_stored_task(registry: ToolRegistry, settings: Settings) -> None:
     store = InMemoryTaskStore()
     await store.create(Task(task_id="task_a", tenant="default", owner="anonymous", task="do"))
     await store.create(Task(task_id="task_other", tenant="other", owner="x", task="theirs"))
-    server = await AgentdServer.start(settings, registry=registry, tasks=store)
-    try:
-        async with AgentClient(f"127.0.0.1:{server.port}") as client:
-            task = await client.get_task("task_a")
-            assert task.status == tasks_pb2.TASK_STATUS_PENDING
-            assert task.task == "do"
-            with pytest.raises(client_errors.TaskNotFoundError):
-                await client.get_task("task_other")  # another tenant's task looks unknown
-            cancelled = await client.cancel_task("task_a", "no longer needed")
-            assert cancelled.status == tasks_pb2.TASK_STATUS_CANCELLED
-            assert cancelled.stop_reason == tasks_pb2.STOP_REASON_CANCELLED
-            assert cancelled.stop_detail == "no longer needed"
-            with pytest.raises(client_errors.TaskAlreadyTerminalError) as info:
-                await client.cancel_task("task_a")
-            assert info.value.code is grpc.StatusCode.FAILED_PRECONDITION
-            assert (await store.get("default", "task_a")).status is TaskStatus.CANCELLED
-    finally:
-        await server.shutdown(grace=0)
+    async with (
+        running_server(settings, registry=registry, tasks=store) as running,
+        running.client() as client,
+    ):
+        task = await client.get_task("task_a")
+        assert task.status == tasks_pb2.TASK_STATUS_PENDING
+        assert task.task == "do"
+        with pytest.raises(client_errors.TaskNotFoundError):
+            await client.get_task("task_other")  # another tenant's task looks unknown
+        cancelled = await client.cancel_task("task_a", "no longer needed")
+        assert cancelled.status == tasks_pb2.TASK_STATUS_CANCELLED
+        assert cancelled.stop_reason == tasks_pb2.STOP_REASON_CANCELLED
+        assert cancelled.stop_detail == "no longer needed"
+        with pytest.raises(client_errors.TaskAlreadyTerminalError) as info:
+            await client.cancel_task("task_a")
+        assert info.value.code is grpc.StatusCode.FAILED_PRECONDITION
+        assert (await store.get("default", "task_a")).status is TaskStatus.CANCELLED
 
 
 async def test_execute_and_plan_without_a_model_name_the_settings(client: AgentClient) -> None:

@@ -15,12 +15,11 @@ import redis.exceptions
 from agent import events as ev
 from agent.llm.fake_server import FakeOpenAIServer
 from agentd.v1 import tasks_pb2
-from agentd_client.client import AgentClient
 from agentd_client.errors import StoreUnavailableError
-from server.app import AgentdServer
 from server.settings import Settings
 from stores.tasks.memory import InMemoryTaskStore
-from tests.integration.harness import assert_well_formed, kinds
+from tests.integration.harness import assert_well_formed, kinds, model_settings
+from tests.servers import QUIET, running_server, settings_in
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 REPLIES: list[dict[str, Any]] = [
@@ -59,22 +58,8 @@ class FlakyStore(InMemoryTaskStore):
 
 
 def _settings(tmp_path: Path, llm: FakeOpenAIServer, **extra: Any) -> Settings:
-    return Settings(
-        **{
-            "address": "127.0.0.1:0",
-            "workspace_dir": tmp_path / "workspace",
-            "database_url": f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
-            "llm_base_url": llm.base_url,
-            "llm_api_key": "k",
-            "llm_model": "fake-model",
-            "grace_period_seconds": 0.5,
-            "auth": "off",
-            "tool_permission": "write",
-            "rate_limits": "",
-            "tenant_rate_limits": "",
-            "metrics_address": "",
-            **extra,
-        }
+    return settings_in(
+        tmp_path, **{**QUIET, **model_settings(llm), "grace_period_seconds": 0.5, **extra}
     )
 
 
@@ -84,15 +69,11 @@ async def test_execute_with_redis_out_of_reach_is_unavailable_with_a_retry_delay
     async with FakeOpenAIServer(REPLIES) as llm:
         # Nothing listens on port 1 of loopback: every connection is refused.
         settings = _settings(tmp_path, llm, redis_url="redis://127.0.0.1:1/0")
-        server = await AgentdServer.start(settings)
-        try:
-            async with AgentClient(f"127.0.0.1:{server.port}", timeout=30) as client:
-                with pytest.raises(StoreUnavailableError) as caught:
-                    [e async for e in client.execute("what is 6*7?", mode=FC)]
-                with pytest.raises(StoreUnavailableError):
-                    await client.get_task("task_0123456789abcdef01234567")
-        finally:
-            await server.shutdown(grace=0)
+        async with running_server(settings) as running, running.client(timeout=30) as client:
+            with pytest.raises(StoreUnavailableError) as caught:
+                [e async for e in client.execute("what is 6*7?", mode=FC)]
+            with pytest.raises(StoreUnavailableError):
+                await client.get_task("task_0123456789abcdef01234567")
     assert caught.value.code == grpc.StatusCode.UNAVAILABLE
     assert caught.value.reason == "STORE_UNAVAILABLE"
     assert caught.value.retry_after_seconds is not None
@@ -103,14 +84,13 @@ async def test_a_task_whose_store_fails_still_ends_and_closes_its_log(tmp_path: 
     store = FlakyStore()
     store.fail_appends_after = 4  # after the first events: mid-task
     store.failing_appends = 2  # then the store comes back (the task's end is retried)
-    async with FakeOpenAIServer(REPLIES) as llm:
-        server = await AgentdServer.start(_settings(tmp_path, llm), tasks=store)
-        try:
-            async with AgentClient(f"127.0.0.1:{server.port}", timeout=30) as client:
-                events = [e async for e in client.execute("what is 6*7?", mode=FC)]
-                task = await client.get_task(events[0].task_id)
-        finally:
-            await server.shutdown(grace=0)
+    async with (
+        FakeOpenAIServer(REPLIES) as llm,
+        running_server(_settings(tmp_path, llm), tasks=store) as running,
+        running.client(timeout=30) as client,
+    ):
+        events = [e async for e in client.execute("what is 6*7?", mode=FC)]
+        task = await client.get_task(events[0].task_id)
     assert_well_formed(events, tasks_pb2.TASK_STATUS_FAILED)
     assert "error" in kinds(events)
     assert task.status == tasks_pb2.TASK_STATUS_FAILED
@@ -120,26 +100,22 @@ async def test_a_task_whose_store_fails_still_ends_and_closes_its_log(tmp_path: 
 async def test_a_stream_whose_reads_fail_ends_unavailable_and_resumes(tmp_path: Path) -> None:
     store = FlakyStore()
     store.fail_reads_after = 3
-    async with FakeOpenAIServer(REPLIES) as llm:
-        server = await AgentdServer.start(_settings(tmp_path, llm), tasks=store)
-        try:
-            async with AgentClient(f"127.0.0.1:{server.port}", timeout=30) as client:
-                received: list[Any] = []
+    async with (
+        FakeOpenAIServer(REPLIES) as llm,
+        running_server(_settings(tmp_path, llm), tasks=store) as running,
+        running.client(timeout=30) as client,
+    ):
+        received: list[Any] = []
 
-                async def follow() -> None:
-                    async for event in client.execute("what is 6*7?", mode=FC):
-                        received.append(event)
+        async def follow() -> None:
+            async for event in client.execute("what is 6*7?", mode=FC):
+                received.append(event)
 
-                with pytest.raises(StoreUnavailableError) as caught:
-                    await follow()
-                rest = [
-                    e
-                    async for e in client.stream_task_events(
-                        received[0].task_id, received[-1].sequence
-                    )
-                ]
-        finally:
-            await server.shutdown(grace=0)
+        with pytest.raises(StoreUnavailableError) as caught:
+            await follow()
+        rest = [
+            e async for e in client.stream_task_events(received[0].task_id, received[-1].sequence)
+        ]
     assert caught.value.code == grpc.StatusCode.UNAVAILABLE
     assert caught.value.retry_after_seconds is not None
     assert len(received) == 3

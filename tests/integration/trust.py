@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,10 +17,11 @@ from agentd_client.client import AgentClient
 from audit.records import RpcRecord
 from auth.keys import new_key
 from server.app import AgentdServer
-from server.settings import Settings
 from stores.audit.base import AuditQuery
 from stores.audit.sql import SqlAuditReader, rpc_from_row
 from stores.sql.schema import rpc_audit
+from tests.integration.harness import model_settings
+from tests.servers import QUIET, Running, running_server, settings_in
 from tools.audit import ToolCallRecord
 from tools.grants import Grant, TimeWindow, new_grant_id
 from tools.model import PermissionLevel
@@ -29,21 +30,27 @@ from tools.permissions import GrantPolicy
 
 @dataclass
 class Trust:
-    server: AgentdServer
+    running: Running
     llm: FakeOpenAIServer
-    clients: list[AgentClient] = field(default_factory=list)
+
+    @property
+    def server(self) -> AgentdServer:
+        return self.running.server
 
     @property
     def address(self) -> str:
-        return f"127.0.0.1:{self.server.port}"
+        return self.running.address
+
+    @property
+    def clients(self) -> list[AgentClient]:
+        """Clients closed when the server stops."""
+        return self.running.clients
 
     async def client(self, tenant: str, principal: str, *roles: str, **options: Any) -> AgentClient:
         """A client holding a new API key of `principal` in `tenant`."""
         key, plaintext = new_key(tenant, principal, roles)
         await self.server.durable.api_keys.add(key)
-        client = AgentClient(self.address, api_key=plaintext, timeout=20, **options)
-        self.clients.append(client)
-        return client
+        return self.running.client(api_key=plaintext, timeout=20, **options)
 
     async def grant(
         self,
@@ -96,31 +103,19 @@ async def trusted(
 ) -> AsyncIterator[Trust]:
     """agentd with auth on, default deny, no rate limits unless asked, a scripted model."""
     async with FakeOpenAIServer(list(replies)) as llm:
-        config = Settings(
+        config = settings_in(
+            tmp_path,
             **{
-                "address": "127.0.0.1:0",
-                "workspace_dir": tmp_path / "workspace",
-                "database_url": f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}",
-                "llm_base_url": llm.base_url,
-                "llm_api_key": "test-key",
-                "llm_model": "fake-model",
+                **QUIET,
+                **model_settings(llm),
                 "grace_period_seconds": 1.0,
                 "auth": "on",
                 "auth_cache_seconds": 0,
                 "tool_permission": "deny",
-                "rate_limits": "",
-                "tenant_rate_limits": "",
-                "metrics_address": "",
                 "http_allowed_networks": ["127.0.0.1/32"],
                 **settings,
-            }
+            },
         )
         (tmp_path / "workspace").mkdir(parents=True, exist_ok=True)
-        server = await AgentdServer.start(config)
-        trust = Trust(server, llm)
-        try:
-            yield trust
-        finally:
-            for client in trust.clients:
-                await client.close()
-            await server.shutdown(grace=0)
+        async with running_server(config) as running:
+            yield Trust(running, llm)
