@@ -16,11 +16,11 @@ def json_reply(response: ModelResponse) -> Any:
         text = text.rsplit("```", 1)[0]
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # nested too deeply: unusable as well
         start, end = text.find("{"), text.rfind("}")
         if 0 <= start < end:
             try:
                 return json.loads(text[start : end + 1])
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, RecursionError):
                 pass
     raise ValueError("the reply is not valid JSON")

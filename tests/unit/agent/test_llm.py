@@ -197,3 +197,9 @@ def test_json_reply_is_forgiving_but_not_blind() -> None:
     assert json_reply(text('Sure! {"a": 2} hope that helps')) == {"a": 2}
     with pytest.raises(ValueError, match="not valid JSON"):
         json_reply(text("no json here"))
+
+
+@pytest.mark.parametrize("reply", ["[" * 100_000, '{"a": ' * 100_000 + "1" + "}" * 100_000])
+def test_json_nested_too_deeply_is_an_unusable_reply_not_a_crash(reply: str) -> None:
+    with pytest.raises(ValueError, match="not valid JSON"):
+        json_reply(text(reply))
