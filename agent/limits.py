@@ -23,7 +23,7 @@ class EngineConfig:
     """How the engine runs tasks; every limit here is enforced and reported."""
 
     max_concurrent_tool_calls: int = 5
-    """Tool calls (and plan steps) that run at once within one task."""
+    """Tool calls that run at once within one task, and (separately) ready plan steps."""
     step_timeout_seconds: float = 30.0
     """Time limit of one step (an iteration, or a plan step)."""
     task_timeout_seconds: float = 600.0

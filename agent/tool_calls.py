@@ -22,6 +22,7 @@ import structlog
 
 from agent import events as ev
 from agent import lifecycle
+from agent.concurrency import all_or_none
 from agent.limits import step_clock_stopped
 from agent.resume import JournalEntry
 from agent.tasks import TaskStatus
@@ -74,13 +75,9 @@ class ToolCalls:
 
         Journal keys are the step id and the call's position, stable across a resume.
         """
-        return list(
-            await asyncio.gather(
-                *(
-                    self.call(step_id, n, a, bad_arguments=b, key=f"{step_id}/{i}")
-                    for i, (n, a, b) in enumerate(calls)
-                )
-            )
+        return await all_or_none(
+            self.call(step_id, n, a, bad_arguments=b, key=f"{step_id}/{i}")
+            for i, (n, a, b) in enumerate(calls)
         )
 
     async def call(
@@ -185,9 +182,11 @@ class ToolCalls:
             await run.emit(ev.ApprovalRequested(call_id, tool.name, dict(arguments), reason))
             async with step_clock_stopped():
                 decision = await approvals.wait(task_id, call_id)
-        except BaseException:
+        except BaseException as error:
             self._waiting -= 1
             await asyncio.shield(approvals.close(task_id, call_id))
+            if not isinstance(error, asyncio.CancelledError):  # cancelled: the task is ending
+                await self._no_longer_waiting(f"no decision on {tool.name} came in time")
             raise
         self._waiting -= 1
         await approvals.close(task_id, call_id)
@@ -197,9 +196,13 @@ class ToolCalls:
                 call_id, _DECISIONS[decision.label], decision.decided_by, decision.comment, edited
             )
         )
-        if self._waiting == 0 and run.task.status is TaskStatus.INPUT_REQUIRED:
-            await lifecycle.set_running(run, f"{decision.label} by {decision.decided_by}")
+        await self._no_longer_waiting(f"{decision.label} by {decision.decided_by}")
         return decision
+
+    async def _no_longer_waiting(self, detail: str) -> None:
+        """RUNNING again once no call of the task waits for a person."""
+        if self._waiting == 0 and self._run.task.status is TaskStatus.INPUT_REQUIRED:
+            await lifecycle.set_running(self._run, detail)
 
     async def _replayed(
         self,

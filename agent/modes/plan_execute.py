@@ -16,6 +16,7 @@ import time
 
 from agent import events as ev
 from agent import prompts
+from agent.concurrency import all_or_none
 from agent.limits import LimitReached, step_timeout
 from agent.llm.base import Message, ModelSettings
 from agent.modes import Outcome, critic, planner
@@ -124,6 +125,8 @@ class PlanExecutor:
         self.since_review: list[str] = []
         self.index = 0
         self.replan_reason = ""
+        self.slots = asyncio.Semaphore(run.config.max_concurrent_tool_calls)
+        """Ready steps run at once up to this many (their tool calls take slots of their own)."""
         """Set between deciding to replan and the new plan, so a resumed run replans too."""
         saved = run.resume_state()
         if isinstance(saved, PlanExecuteState):
@@ -221,8 +224,8 @@ class PlanExecutor:
             for _ in ready:
                 self.index += 1
                 indices.append(self.index)
-            finished = await asyncio.gather(
-                *(self._step_and_record(s, i) for s, i in zip(ready, indices, strict=True))
+            finished = await all_or_none(
+                self._step_and_record(s, i) for s, i in zip(ready, indices, strict=True)
             )
             await self.run.save()
             failed = [r for r in finished if not r.success]
@@ -238,8 +241,10 @@ class PlanExecutor:
             ]
 
     async def _step_and_record(self, step: PlanStep, index: int) -> StepResult:
-        """Run a step; as soon as it finishes, keep its result and checkpoint it."""
-        result = await _run_step(self.run, step, self.results, index, self._key(step))
+        """Run a step (when one of the task's step slots is free); as soon as it finishes,
+        keep its result and checkpoint it."""
+        async with self.slots:
+            result = await _run_step(self.run, step, self.results, index, self._key(step))
         self.results[step.id] = result
         if result.success:
             self.run.notes.append(f"[{step.id}] {step.description}: {result.output[:1000]}")

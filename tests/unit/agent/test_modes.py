@@ -547,12 +547,6 @@ def _counting_executor(peak: list[int]) -> FunctionModel:
     return FunctionModel(step)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="plan steps are not bounded: _execute gathers every ready step at once; only the "
-    "tool calls inside them take a max_concurrent_tool_calls slot, though EngineConfig and "
-    "the README say it bounds plan steps too",
-)
 async def test_concurrent_plan_steps_are_bounded_by_max_concurrent_tool_calls(
     tmp_path: Path,
 ) -> None:
@@ -571,12 +565,6 @@ async def test_concurrent_plan_steps_are_bounded_by_max_concurrent_tool_calls(
     assert peak[0] == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="asyncio.gather in PlanExecutor._execute does not cancel sibling steps when one "
-    "raises (LimitReached, ModelError): they keep running after the mode has stopped, call "
-    "tools and write events and checkpoints for a task that is ending",
-)
 async def test_a_step_that_stops_the_task_leaves_no_other_step_running(tmp_path: Path) -> None:
     env = make_env(tmp_path)
     roles, _ = _roles(

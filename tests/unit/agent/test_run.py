@@ -35,7 +35,7 @@ from tests.unit.agent.runs import (
     make_env,
     of_type,
 )
-from tools.approvals import Verdict
+from tools.approvals import ApprovalDecision
 from tools.outcomes import ToolCallError, ToolErrorKind
 
 ASK = [Message("user", "What is 6*7?")]
@@ -437,7 +437,7 @@ async def test_a_call_needing_approval_waits_in_input_required_until_decided(
         TaskStatus.INPUT_REQUIRED
     )
     assert not calling.done()
-    verdict = Verdict(approved, "carol", "ok" if approved else "not today")
+    verdict = ApprovalDecision(approved, "carol", "ok" if approved else "not today")
     await env.approvals.decide(PRINCIPAL.tenant, run.task.task_id, asked.call_id, verdict)
     result = await calling
 
@@ -493,17 +493,11 @@ class ExpiringApprovalBox(InMemoryApprovalBox):
     """An approval slot that expires while the task waits, as RedisApprovalBox's does once
     its TTL has passed: `wait` raises ApprovalNotPendingError."""
 
-    async def wait(self, task_id: str, call_id: str) -> Verdict:
+    async def wait(self, task_id: str, call_id: str) -> ApprovalDecision:
         await asyncio.sleep(0.01)
         raise ApprovalNotPendingError(task_id, call_id)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ToolCalls._approve sets INPUT_REQUIRED but, when the wait raises (an expired "
-    "slot), only decrements _waiting and re-raises: the call is refused and the task runs on "
-    "while its status stays INPUT_REQUIRED",
-)
 async def test_a_call_whose_approval_expired_leaves_the_task_running(tmp_path: Path) -> None:
     env = make_env(tmp_path, approval_tools=["calculator"])
     env.approvals = ExpiringApprovalBox()
