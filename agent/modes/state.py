@@ -39,6 +39,8 @@ class TextReactState:
     arguments: dict[str, Any] | None = None
     problem: str = ""
     """Why the pending action's arguments are unusable ("" when they are fine)."""
+    recent: tuple[str, ...] = ()
+    """The latest actions (tool and arguments), to notice the same one repeated."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -101,12 +102,14 @@ class _Loop:
         self.limit = run.max_iterations
         self.specs = run.tool_specs
         saved = run.resume_state()
+        self.recent: deque[str] = deque(maxlen=run.config.max_repeated_calls)
         self.pending: Action | None = None
         self.reply = ""
         """The model's latest reply, up to its Observation."""
         if isinstance(saved, TextReactState):
             self.messages = list(saved.messages)
             self.first = saved.iteration
+            self.recent.extend(saved.recent)
             if saved.tool:
                 self.pending = Action(saved.tool, saved.arguments, saved.problem)
         else:
@@ -117,10 +120,11 @@ class _Loop:
             self.first = 1
 
     def state(self, iteration: int, action: Action | None = None) -> TextReactState:
+        messages, recent = tuple(self.messages), tuple(self.recent)
         if action is None:
-            return TextReactState(tuple(self.messages), iteration)
+            return TextReactState(messages, iteration, recent=recent)
         return TextReactState(
-            tuple(self.messages), iteration, action.tool, action.arguments, action.problem
+            messages, iteration, action.tool, action.arguments, action.problem, recent
         )
 
     async def iterate(self, iteration: int) -> Outcome | None:
@@ -178,6 +182,7 @@ class _Loop:
     async def _act(self, step_id: str, iteration: int, action: Action) -> None:
         """Run the action; its observation joins the conversation."""
         if self.pending is None:
+            self._repeated(action)
             self.messages.append(Message("assistant", self.reply))
             if not self.run.tools.may_repeat(action.tool):
                 await self.run.checkpoint(self.state(iteration, action))
@@ -190,6 +195,16 @@ class _Loop:
             key=f"{step_id}/action",
         )
         self.messages.append(Message("user", f"Observation: {observation.text}"))
+
+    def _repeated(self, action: Action) -> None:
+        """LimitReached once the model asks for the same action too many times in a row."""
+        limit = self.run.config.max_repeated_calls
+        self.recent.append(action.tool + json.dumps(action.arguments, sort_keys=True, default=str))
+        if len(self.recent) == limit and len(set(self.recent)) == 1:
+            raise LimitReached(
+                StopReason.REPEATED_TOOL_CALL,
+                f"the model called {action.tool} with the same arguments {limit} times in a row",
+            )
 
 
 async def run(run: TaskRun) -> Outcome:

@@ -332,8 +332,27 @@ async def test_text_react_acts_then_answers(tmp_path: Path) -> None:
     assert [(s.step_id, s.arguments) for s in started] == [("iteration-1", {"expression": "2+3"})]
     saved = await env.saved(run)
     assert saved is not None
-    assert saved.mode_state == TextReactState(model.calls[1].messages, 2)
+    assert saved.mode_state == TextReactState(
+        model.calls[1].messages, 2, recent=('calculator{"expression": "2+3"}',)
+    )
     assert run.task.current_step == 2
+
+
+async def test_text_react_stops_when_the_same_action_repeats(tmp_path: Path) -> None:
+    env = make_env(tmp_path, EngineConfig(max_repeated_calls=3))
+    action = 'Action: calculator\nAction Input: {"expression": "2+3"}'
+    model = FunctionModel(lambda messages, tools, settings: text(action))
+    run = await env.run(model, "Add 2 and 3.", mode=ExecutionMode.TEXT_REACT)
+
+    with pytest.raises(LimitReached) as stopped:
+        await text_react.run(run)
+
+    assert stopped.value.reason is StopReason.REPEATED_TOOL_CALL
+    assert stopped.value.detail == (
+        "the model called calculator with the same arguments 3 times in a row"
+    )
+    assert len(model.calls) == 3
+    assert len(of_type(await env.events(run), ev.ToolCallStarted)) == 2  # the third never ran
 
 
 async def test_text_react_corrects_once_then_fails_on_unparseable_replies(
