@@ -41,7 +41,7 @@ class RedisCancelBus:
                 data = await received.get()
                 try:
                     body = json.loads(data)
-                    yield str(body["task_id"]), str(body.get("reason", ""))
+                    yield str(body["task_id"]), str(body.get("reason") or "")
                 except (ValueError, KeyError, TypeError, RecursionError):
                     continue  # not a cancellation (RecursionError: nested past parsing)
         finally:
