@@ -98,16 +98,24 @@ def _line(record: Any, as_json: bool) -> str:
     )
 
 
+def json_object(text: str, option: str) -> dict[str, Any] | None:
+    """The JSON object given as `option`, or None after saying on stderr what is wrong."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"error: {option} is not valid JSON: {exc}", file=sys.stderr)
+        return None
+    if not isinstance(value, dict):
+        print(f"error: {option} must be a JSON object", file=sys.stderr)
+        return None
+    return value
+
+
 async def run_approve(client: AgentClient, args: argparse.Namespace) -> int:
     arguments = None
     if args.args is not None:
-        try:
-            arguments = json.loads(args.args)
-        except json.JSONDecodeError as exc:
-            print(f"error: --args is not valid JSON: {exc}", file=sys.stderr)
-            return 2
-        if not isinstance(arguments, dict):
-            print("error: --args must be a JSON object", file=sys.stderr)
+        arguments = json_object(args.args, "--args")
+        if arguments is None:
             return 2
     task = await client.approve_tool_call(
         args.task_id, args.call_id, args.decision, arguments=arguments, comment=args.comment

@@ -88,13 +88,8 @@ async def _tools(client: AgentClient, args: argparse.Namespace) -> int:
 
 
 async def _call_tool(client: AgentClient, args: argparse.Namespace) -> int:
-    try:
-        arguments = json.loads(args.args)
-    except json.JSONDecodeError as exc:
-        print(f"error: --args is not valid JSON: {exc}", file=sys.stderr)
-        return 2
-    if not isinstance(arguments, dict):
-        print("error: --args must be a JSON object", file=sys.stderr)
+    arguments = audit_cli.json_object(args.args, "--args")
+    if arguments is None:
         return 2
     result = await client.call_tool(args.name, arguments, idempotency_key=args.idempotency_key)
     if args.json:

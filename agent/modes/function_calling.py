@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections import deque
 
 from agent import events as ev
 from agent import prompts
 from agent.limits import LimitReached, step_timeout
 from agent.llm.base import Message, ModelSettings, ToolCall
-from agent.modes import Outcome
+from agent.modes import Outcome, RepeatWatch, until_answered
 from agent.modes.state import FunctionCallingState
 from agent.run import TaskRun
 from agent.tasks import StopReason
@@ -44,7 +43,7 @@ class _Loop:
         if isinstance(saved, FunctionCallingState):
             self.messages = list(saved.messages)
             self.first, self.used_tools = saved.iteration, saved.used_tools
-            self.recent: deque[str] = deque(saved.recent, maxlen=window)
+            self.repeats = RepeatWatch(window, saved.recent)
             self.pending = saved.pending
         else:
             self.messages = [
@@ -52,11 +51,11 @@ class _Loop:
                 Message("user", prompts.task_prompt(run.goal, run.context)),
             ]
             self.first, self.used_tools, self.pending = 1, False, ()
-            self.recent = deque(maxlen=window)
+            self.repeats = RepeatWatch(window)
 
     def state(self, iteration: int, calls: tuple[ToolCall, ...] = ()) -> FunctionCallingState:
         return FunctionCallingState(
-            tuple(self.messages), iteration, self.used_tools, tuple(self.recent), calls
+            tuple(self.messages), iteration, self.used_tools, tuple(self.repeats.recent), calls
         )
 
     async def iterate(self, iteration: int) -> Outcome | None:
@@ -102,13 +101,7 @@ class _Loop:
         dropped = max(0, len(calls) - config.max_tool_calls_per_turn)
         calls = calls[: config.max_tool_calls_per_turn]
         for call in calls:
-            self.recent.append(_key(call))
-            if len(self.recent) == config.max_repeated_calls and len(set(self.recent)) == 1:
-                raise LimitReached(
-                    StopReason.REPEATED_TOOL_CALL,
-                    f"the model called {call.name} with the same arguments "
-                    f"{config.max_repeated_calls} times in a row",
-                )
+            self.repeats.saw(call.name, _key(call))
         if calls:
             self.messages.append(Message("assistant", response.text, tool_calls=calls))
             if not all(self.run.tools.may_repeat(c.name) for c in calls):
@@ -155,8 +148,4 @@ class _Loop:
 
 async def run(run: TaskRun) -> Outcome:
     loop = _Loop(run)
-    for iteration in range(loop.first, loop.limit + 1):
-        outcome = await loop.iterate(iteration)
-        if outcome is not None:
-            return outcome
-    raise LimitReached(StopReason.MAX_ITERATIONS, f"no answer within {loop.limit} iterations")
+    return await until_answered(loop, f"no answer within {loop.limit} iterations")

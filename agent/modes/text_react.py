@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections import deque
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -21,7 +20,7 @@ from agent import prompts
 from agent.failures import ModelOutputInvalidError
 from agent.limits import LimitReached, step_timeout
 from agent.llm.base import Message, ModelSettings
-from agent.modes import Outcome
+from agent.modes import Outcome, RepeatWatch, until_answered
 from agent.modes.state import TextReactState
 from agent.run import TaskRun
 from agent.tasks import StopReason
@@ -102,14 +101,14 @@ class _Loop:
         self.limit = run.max_iterations
         self.specs = run.tool_specs
         saved = run.resume_state()
-        self.recent: deque[str] = deque(maxlen=run.config.max_repeated_calls)
+        self.repeats = RepeatWatch(run.config.max_repeated_calls)
         self.pending: Action | None = None
         self.reply = ""
         """The model's latest reply, up to its Observation."""
         if isinstance(saved, TextReactState):
             self.messages = list(saved.messages)
             self.first = saved.iteration
-            self.recent.extend(saved.recent)
+            self.repeats = RepeatWatch(run.config.max_repeated_calls, saved.recent)
             if saved.tool:
                 self.pending = Action(saved.tool, saved.arguments, saved.problem)
         else:
@@ -120,7 +119,7 @@ class _Loop:
             self.first = 1
 
     def state(self, iteration: int, action: Action | None = None) -> TextReactState:
-        messages, recent = tuple(self.messages), tuple(self.recent)
+        messages, recent = tuple(self.messages), tuple(self.repeats.recent)
         if action is None:
             return TextReactState(messages, iteration, recent=recent)
         return TextReactState(
@@ -182,7 +181,8 @@ class _Loop:
     async def _act(self, step_id: str, iteration: int, action: Action) -> None:
         """Run the action; its observation joins the conversation."""
         if self.pending is None:
-            self._repeated(action)
+            key = action.tool + json.dumps(action.arguments, sort_keys=True, default=str)
+            self.repeats.saw(action.tool, key)
             self.messages.append(Message("assistant", self.reply))
             if not self.run.tools.may_repeat(action.tool):
                 await self.run.checkpoint(self.state(iteration, action))
@@ -196,21 +196,7 @@ class _Loop:
         )
         self.messages.append(Message("user", f"Observation: {observation.text}"))
 
-    def _repeated(self, action: Action) -> None:
-        """LimitReached once the model asks for the same action too many times in a row."""
-        limit = self.run.config.max_repeated_calls
-        self.recent.append(action.tool + json.dumps(action.arguments, sort_keys=True, default=str))
-        if len(self.recent) == limit and len(set(self.recent)) == 1:
-            raise LimitReached(
-                StopReason.REPEATED_TOOL_CALL,
-                f"the model called {action.tool} with the same arguments {limit} times in a row",
-            )
-
 
 async def run(run: TaskRun) -> Outcome:
     loop = _Loop(run)
-    for iteration in range(loop.first, loop.limit + 1):
-        outcome = await loop.iterate(iteration)
-        if outcome is not None:
-            return outcome
-    raise LimitReached(StopReason.MAX_ITERATIONS, f"no final answer within {loop.limit} iterations")
+    return await until_answered(loop, f"no final answer within {loop.limit} iterations")
