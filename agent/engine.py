@@ -24,7 +24,7 @@ from agent.llm.roles import ModelRoles
 from agent.modes import planner
 from agent.modes.router import choose_mode
 from agent.plan import Plan
-from agent.requests import TaskRequest, validate_request
+from agent.requests import TaskRequest, given_plan, validate_request
 from agent.run import RunFactory
 from agent.takeover import Takeover, follow_cancellations
 from agent.tasks import ExecutionMode, Task, new_task_id
@@ -198,7 +198,8 @@ class Engine:
             )
             if request.token_budget < 0:
                 raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
-            return await self._accept(request, call, specs, iterations, ticket)
+            plan = given_plan(request, specs)
+            return await self._accept(request, call, specs, iterations, ticket, plan)
         except BaseException:
             ticket.release()
             raise
@@ -210,6 +211,7 @@ class Engine:
         specs: dict[str, ToolSpec],
         iterations: int,
         ticket: Ticket,
+        plan: Plan | None = None,
     ) -> Task:
         task_id = new_task_id()
         earlier = await self._earlier(request, call, task_id)
@@ -217,7 +219,9 @@ class Engine:
             ticket.release()  # the earlier task holds its own place
             return earlier
         mode = request.mode
-        if mode is ExecutionMode.AUTO:
+        if plan is not None:  # the caller's plan: run as given, without planning first
+            mode = ExecutionMode.PLAN_AND_EXECUTE
+        elif mode is ExecutionMode.AUTO:
             mode = choose_mode(request.task, self.config.tool_calling)
         task = Task(
             task_id=task_id,
@@ -231,6 +235,8 @@ class Engine:
             trace_id=call.trace_id,
             labels=dict(request.labels),
             time_limit_seconds=request.timeout_seconds or None,
+            plan=plan,
+            total_steps=len(plan.steps) if plan is not None else 0,
         )
         run = self._require_runs().new(task, call, specs, request.token_budget)
         await self._leases.acquire(task.tenant, task.task_id)

@@ -15,6 +15,7 @@ from agent.limits import (
     MAX_ITERATIONS_LIMIT,
     MAX_TASK_CHARS,
 )
+from agent.plan import Plan, PlanProblems, parse_plan
 from agent.tasks import ExecutionMode
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
@@ -43,20 +44,23 @@ class TaskRequest:
     """The task's own time limit; 0 means the server's."""
     labels: Mapping[str, str] = field(default_factory=dict)
     """The caller's labels for the task."""
+    plan: Mapping[str, Any] | None = None
+    """A plan to run as given (the planner's JSON shape), validated by `given_plan`."""
 
     def fingerprint(self) -> str:
-        return digest(
-            {
-                "task": self.task,
-                "tools": list(self.tools),
-                "context": dict(self.context),
-                "max_iterations": self.max_iterations,
-                "mode": self.mode.value,
-                "token_budget": self.token_budget,
-                "timeout_seconds": self.timeout_seconds,
-                "labels": dict(self.labels),
-            }
-        )
+        fields: dict[str, Any] = {
+            "task": self.task,
+            "tools": list(self.tools),
+            "context": dict(self.context),
+            "max_iterations": self.max_iterations,
+            "mode": self.mode.value,
+            "token_budget": self.token_budget,
+            "timeout_seconds": self.timeout_seconds,
+            "labels": dict(self.labels),
+        }
+        if self.plan is not None:  # absent otherwise: earlier keys keep their fingerprint
+            fields["plan"] = dict(self.plan)
+        return digest(fields)
 
 
 MAX_LABELS = 16
@@ -137,3 +141,53 @@ def validate_request(
     if violations:
         raise InvalidArgumentError(violations)
     return (chosen or visible), (max_iterations or DEFAULT_MAX_ITERATIONS)
+
+
+MAX_STEP_ID_CHARS = 64
+MAX_STEP_ARGUMENT_BYTES = 10_000
+
+
+def given_plan(request: TaskRequest, tools: Mapping[str, ToolSpec]) -> Plan | None:
+    """The plan the caller asked to run as given, validated as the planner's output is and
+    held to size limits per step; None without one. InvalidArgumentError lists every
+    problem (as violations of `plan`, or of `mode` when the mode cannot run a plan)."""
+    if request.plan is None:
+        return None
+    violations: list[FieldViolation] = []
+    if request.mode not in (ExecutionMode.AUTO, ExecutionMode.PLAN_AND_EXECUTE):
+        violations.append(
+            FieldViolation("mode", "a given plan runs in plan-and-execute mode (or leave it unset)")
+        )
+    steps = request.plan.get("steps")
+    for index, step in enumerate(steps if isinstance(steps, list) else []):
+        violations.extend(_step_size_violations(index, step))
+    if not violations:
+        try:
+            return parse_plan(request.plan, tools)
+        except PlanProblems as problems:
+            violations.extend(FieldViolation("plan", problem) for problem in problems.problems)
+    raise InvalidArgumentError(violations)
+
+
+def _step_size_violations(index: int, step: Any) -> list[FieldViolation]:
+    where = f"plan.steps[{index}]"
+    if not isinstance(step, Mapping):
+        return []  # parse_plan says what is wrong with it
+    found: list[FieldViolation] = []
+    if len(str(step.get("id") or "")) > MAX_STEP_ID_CHARS:
+        found.append(FieldViolation(f"{where}.id", f"is over {MAX_STEP_ID_CHARS} characters"))
+    for name in ("description", "expected_output"):
+        if len(str(step.get(name) or "")) > MAX_TASK_CHARS:
+            found.append(FieldViolation(f"{where}.{name}", f"is over {MAX_TASK_CHARS} characters"))
+    estimate = step.get("estimated_seconds") or 0.0
+    if isinstance(estimate, float) and not math.isfinite(estimate):
+        found.append(FieldViolation(f"{where}.estimated_seconds", "must be a finite number"))
+    size = len(json.dumps(step.get("arguments") or {}, default=str).encode())
+    if size > MAX_STEP_ARGUMENT_BYTES:
+        found.append(
+            FieldViolation(
+                f"{where}.arguments",
+                f"is {size} bytes as JSON; at most {MAX_STEP_ARGUMENT_BYTES} are allowed",
+            )
+        )
+    return found

@@ -242,7 +242,27 @@ def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
         idempotency_key=request.idempotency_key,
         timeout_seconds=timeout,
         labels=dict(request.labels),
+        plan=plan_data(request.plan) if request.HasField("plan") else None,
     )
+
+
+def plan_data(plan: tasks_pb2.Plan) -> dict[str, Any]:
+    """A plan from a caller, in the planner's JSON shape (`agent.requests.given_plan`
+    validates it)."""
+    return {
+        "steps": [
+            {
+                "id": step.id,
+                "description": step.description,
+                "tool": step.tool,
+                "arguments": struct_to_dict(step.arguments, f"plan.steps[{index}].arguments"),
+                "depends_on": list(step.depends_on),
+                "expected_output": step.expected_output,
+                "estimated_seconds": step.estimated_seconds,
+            }
+            for index, step in enumerate(plan.steps)
+        ]
+    }
 
 
 def label_filter(labels: Mapping[str, str]) -> dict[str, str]:

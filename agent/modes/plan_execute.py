@@ -177,6 +177,14 @@ class PlanExecutor:
         await self._checkpoint()
         return plan
 
+    async def _given(self, plan: Plan) -> Plan:
+        """Start from the plan the caller gave: announced as the first plan, not asked for."""
+        self.iterations = 1
+        await self.run.emit(ev.PlanCreated(plan))
+        self.plan = plan
+        await self._checkpoint()
+        return plan
+
     async def _review(self, ids: list[str], review_id: str) -> None:
         """Ask the critic; apply corrections; raise _Replan when it says so."""
         while ids:
@@ -258,6 +266,8 @@ class PlanExecutor:
             plan = await self._plan(self.replan_reason)
         elif self.plan is not None:  # resumed: carry on with the plan at the checkpoint
             plan = self.plan
+        elif self.run.task.plan is not None:  # the caller's plan, run as given
+            plan = await self._given(self.run.task.plan)
         else:
             plan = await self._plan()
         while True:

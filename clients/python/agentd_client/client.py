@@ -62,6 +62,7 @@ def _execute_request(
     token_budget: int,
     task_timeout: float | None,
     labels: Mapping[str, str] | None,
+    plan: tasks_pb2.Plan | None = None,
 ) -> pb.ExecuteRequest:
     request = pb.ExecuteRequest(
         task=task,
@@ -75,6 +76,8 @@ def _execute_request(
     )
     if task_timeout is not None:
         request.timeout.FromTimedelta(timedelta(seconds=task_timeout))
+    if plan is not None:
+        request.plan.CopyFrom(plan)
     return request
 
 
@@ -213,17 +216,20 @@ class AgentClient:
         cancel_on_disconnect: bool = False,
         task_timeout: float | None = None,
         labels: Mapping[str, str] | None = None,
+        plan: tasks_pb2.Plan | None = None,
         timeout: float | None = None,
         heartbeats: bool = False,
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         """Start a task and iterate over its events; the first carries the task id.
 
-        `timeout` is this call's deadline: it ends the stream, never the task (whose
-        own limit is `task_timeout`). Heartbeats (sequence 0) are skipped unless asked for.
+        `plan` (as `plan()` returned it, possibly edited) is run as given, without
+        planning first. `timeout` is this call's deadline: it ends the stream, never the
+        task (whose own limit is `task_timeout`). Heartbeats (sequence 0) are skipped
+        unless asked for.
         """
         request = _execute_request(
             task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels,
+            task_timeout, labels, plan,
         )  # fmt: skip
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
@@ -240,12 +246,13 @@ class AgentClient:
         token_budget: int = 0,
         task_timeout: float | None = None,
         labels: Mapping[str, str] | None = None,
+        plan: tasks_pb2.Plan | None = None,
         timeout: float | None = None,
     ) -> tasks_pb2.Task:
         """Start a task with no stream attached; follow it with `stream_task_events`."""
         request = _execute_request(
             task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels,
+            task_timeout, labels, plan,
         )  # fmt: skip
         started: tasks_pb2.Task = await self._unary(self._stub.StartTask, request, timeout)
         return started

@@ -62,6 +62,7 @@ class ExecuteRequest(_message.Message):
     CANCEL_ON_DISCONNECT_FIELD_NUMBER: _builtins.int
     TIMEOUT_FIELD_NUMBER: _builtins.int
     LABELS_FIELD_NUMBER: _builtins.int
+    PLAN_FIELD_NUMBER: _builtins.int
     task: _builtins.str
     """What to do, in natural language; 1 to 5,000 characters."""
     max_iterations: _builtins.int
@@ -108,6 +109,20 @@ class ExecuteRequest(_message.Message):
         on the task and usable as a ListTasks filter.
         """
 
+    @_builtins.property
+    def plan(self) -> _tasks_pb2.Plan:
+        """A plan to run as given, typically one `Plan` returned and a person
+        confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+        be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+        of asking the planner. It is validated like the planner's output (1 to 50
+        steps, unique ids, known dependencies, no cycles, tools among those the
+        task may use) and per step (id at most 64 characters, description and
+        expected output at most 5,000, arguments at most 10 KB as JSON); every
+        problem is reported as a field violation under `plan`. A step that fails,
+        or a critic's verdict, may still lead to a revised plan, announced with a
+        plan_revised event.
+        """
+
     def __init__(
         self,
         *,
@@ -121,10 +136,11 @@ class ExecuteRequest(_message.Message):
         cancel_on_disconnect: _builtins.bool = ...,
         timeout: _duration_pb2.Duration | None = ...,
         labels: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        plan: _tasks_pb2.Plan | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "timeout", b"timeout"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "plan", b"plan", "timeout", b"timeout"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "plan", b"plan", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

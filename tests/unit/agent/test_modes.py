@@ -22,7 +22,7 @@ from agent.llm.testing import FunctionModel, ScriptedModel, text, tool_calls
 from agent.modes import Outcome, critic, function_calling, plan_execute, planner, text_react
 from agent.modes.router import choose_mode
 from agent.modes.state import FunctionCallingState, PlanExecuteState, StepResult, TextReactState
-from agent.plan import Plan, PlanStep
+from agent.plan import Plan, PlanStep, parse_plan
 from agent.resume import RunCheckpoint
 from agent.tasks import ExecutionMode, StopReason
 from agent.tool_calls import UNKNOWN_OUTCOME
@@ -498,6 +498,35 @@ async def test_a_failed_step_sends_the_work_back_to_the_planner(tmp_path: Path) 
         ("s1", True),
     ]
     assert len(models["critic"].calls) == 1  # the failure needed no critic
+
+
+async def test_plan_execute_runs_a_given_plan_without_asking_the_planner(
+    tmp_path: Path,
+) -> None:
+    env = make_env(tmp_path)
+    roles, models = _roles(
+        executor=[text("hello")],
+        critic=[ACCEPT],
+        synthesizer=[text("5, and hello")],
+    )
+    run = await env.run(roles, "Add 2 and 3 and say hello.")
+    given = parse_plan(
+        {"steps": [
+            {"id": "add", "description": "add", "tool": "calculator",
+             "arguments": {"expression": "2+3"}},
+            {"id": "hi", "description": "say hello", "depends_on": ["add"]},
+        ]},
+        run.tool_specs,
+    )  # fmt: skip
+    run.task.plan = given  # as the engine stores a caller's plan when it accepts the task
+
+    assert await plan_execute.run(run) == Outcome("5, and hello")
+
+    events = await env.events(run)
+    assert [e.plan for e in of_type(events, ev.PlanCreated)] == [given]
+    assert of_type(events, ev.PlanRevised) == []
+    assert models["planner"].calls == []
+    assert [s.step_id for s in of_type(events, ev.StepStarted)] == ["add", "hi"]
 
 
 async def test_plan_execute_resumes_without_redoing_completed_steps(tmp_path: Path) -> None:

@@ -481,6 +481,71 @@ java.lang.String defaultValue) {
     return map.get(key);
   }
 
+  public static final int PLAN_FIELD_NUMBER = 11;
+  private dev.agentd.v1.Plan plan_;
+  /**
+   * <pre>
+   * A plan to run as given, typically one `Plan` returned and a person
+   * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+   * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+   * of asking the planner. It is validated like the planner's output (1 to 50
+   * steps, unique ids, known dependencies, no cycles, tools among those the
+   * task may use) and per step (id at most 64 characters, description and
+   * expected output at most 5,000, arguments at most 10 KB as JSON); every
+   * problem is reported as a field violation under `plan`. A step that fails,
+   * or a critic's verdict, may still lead to a revised plan, announced with a
+   * plan_revised event.
+   * </pre>
+   *
+   * <code>.agentd.v1.Plan plan = 11;</code>
+   * @return Whether the plan field is set.
+   */
+  @java.lang.Override
+  public boolean hasPlan() {
+    return plan_ != null;
+  }
+  /**
+   * <pre>
+   * A plan to run as given, typically one `Plan` returned and a person
+   * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+   * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+   * of asking the planner. It is validated like the planner's output (1 to 50
+   * steps, unique ids, known dependencies, no cycles, tools among those the
+   * task may use) and per step (id at most 64 characters, description and
+   * expected output at most 5,000, arguments at most 10 KB as JSON); every
+   * problem is reported as a field violation under `plan`. A step that fails,
+   * or a critic's verdict, may still lead to a revised plan, announced with a
+   * plan_revised event.
+   * </pre>
+   *
+   * <code>.agentd.v1.Plan plan = 11;</code>
+   * @return The plan.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.Plan getPlan() {
+    return plan_ == null ? dev.agentd.v1.Plan.getDefaultInstance() : plan_;
+  }
+  /**
+   * <pre>
+   * A plan to run as given, typically one `Plan` returned and a person
+   * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+   * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+   * of asking the planner. It is validated like the planner's output (1 to 50
+   * steps, unique ids, known dependencies, no cycles, tools among those the
+   * task may use) and per step (id at most 64 characters, description and
+   * expected output at most 5,000, arguments at most 10 KB as JSON); every
+   * problem is reported as a field violation under `plan`. A step that fails,
+   * or a critic's verdict, may still lead to a revised plan, announced with a
+   * plan_revised event.
+   * </pre>
+   *
+   * <code>.agentd.v1.Plan plan = 11;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.PlanOrBuilder getPlanOrBuilder() {
+    return plan_ == null ? dev.agentd.v1.Plan.getDefaultInstance() : plan_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -528,6 +593,9 @@ java.lang.String defaultValue) {
         internalGetLabels(),
         LabelsDefaultEntryHolder.defaultEntry,
         10);
+    if (plan_ != null) {
+      output.writeMessage(11, getPlan());
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -585,6 +653,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
           .computeMessageSize(10, labels__);
     }
+    if (plan_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(11, getPlan());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -625,6 +697,11 @@ java.lang.String defaultValue) {
     }
     if (!internalGetLabels().equals(
         other.internalGetLabels())) return false;
+    if (hasPlan() != other.hasPlan()) return false;
+    if (hasPlan()) {
+      if (!getPlan()
+          .equals(other.getPlan())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -664,6 +741,10 @@ java.lang.String defaultValue) {
     if (!internalGetLabels().getMap().isEmpty()) {
       hash = (37 * hash) + LABELS_FIELD_NUMBER;
       hash = (53 * hash) + internalGetLabels().hashCode();
+    }
+    if (hasPlan()) {
+      hash = (37 * hash) + PLAN_FIELD_NUMBER;
+      hash = (53 * hash) + getPlan().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -839,6 +920,11 @@ java.lang.String defaultValue) {
         timeoutBuilder_ = null;
       }
       internalGetMutableLabels().clear();
+      plan_ = null;
+      if (planBuilder_ != null) {
+        planBuilder_.dispose();
+        planBuilder_ = null;
+      }
       return this;
     }
 
@@ -912,6 +998,11 @@ java.lang.String defaultValue) {
       if (((from_bitField0_ & 0x00000200) != 0)) {
         result.labels_ = internalGetLabels();
         result.labels_.makeImmutable();
+      }
+      if (((from_bitField0_ & 0x00000400) != 0)) {
+        result.plan_ = planBuilder_ == null
+            ? plan_
+            : planBuilder_.build();
       }
     }
 
@@ -1000,6 +1091,9 @@ java.lang.String defaultValue) {
       internalGetMutableLabels().mergeFrom(
           other.internalGetLabels());
       bitField0_ |= 0x00000200;
+      if (other.hasPlan()) {
+        mergePlan(other.getPlan());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1085,6 +1179,13 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00000200;
               break;
             } // case 82
+            case 90: {
+              input.readMessage(
+                  getPlanFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000400;
+              break;
+            } // case 90
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2170,6 +2271,242 @@ java.lang.String defaultValue) {
           .putAll(values);
       bitField0_ |= 0x00000200;
       return this;
+    }
+
+    private dev.agentd.v1.Plan plan_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.Plan, dev.agentd.v1.Plan.Builder, dev.agentd.v1.PlanOrBuilder> planBuilder_;
+    /**
+     * <pre>
+     * A plan to run as given, typically one `Plan` returned and a person
+     * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+     * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+     * of asking the planner. It is validated like the planner's output (1 to 50
+     * steps, unique ids, known dependencies, no cycles, tools among those the
+     * task may use) and per step (id at most 64 characters, description and
+     * expected output at most 5,000, arguments at most 10 KB as JSON); every
+     * problem is reported as a field violation under `plan`. A step that fails,
+     * or a critic's verdict, may still lead to a revised plan, announced with a
+     * plan_revised event.
+     * </pre>
+     *
+     * <code>.agentd.v1.Plan plan = 11;</code>
+     * @return Whether the plan field is set.
+     */
+    public boolean hasPlan() {
+      return ((bitField0_ & 0x00000400) != 0);
+    }
+    /**
+     * <pre>
+     * A plan to run as given, typically one `Plan` returned and a person
+     * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+     * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+     * of asking the planner. It is validated like the planner's output (1 to 50
+     * steps, unique ids, known dependencies, no cycles, tools among those the
+     * task may use) and per step (id at most 64 characters, description and
+     * expected output at most 5,000, arguments at most 10 KB as JSON); every
+     * problem is reported as a field violation under `plan`. A step that fails,
+     * or a critic's verdict, may still lead to a revised plan, announced with a
+     * plan_revised event.
+     * </pre>
+     *
+     * <code>.agentd.v1.Plan plan = 11;</code>
+     * @return The plan.
+     */
+    public dev.agentd.v1.Plan getPlan() {
+      if (planBuilder_ == null) {
+        return plan_ == null ? dev.agentd.v1.Plan.getDefaultInstance() : plan_;
+      } else {
+        return planBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * A plan to run as given, typically one `Plan` returned and a person
+     * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+     * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+     * of asking the planner. It is validated like the planner's output (1 to 50
+     * steps, unique ids, known dependencies, no cycles, tools among those the
+     * task may use) and per step (id at most 64 characters, description and
+     * expected output at most 5,000, arguments at most 10 KB as JSON); every
+     * problem is reported as a field violation under `plan`. A step that fails,
+     * or a critic's verdict, may still lead to a revised plan, announced with a
+     * plan_revised event.
+     * </pre>
+     *
+     * <code>.agentd.v1.Plan plan = 11;</code>
+     */
+    public Builder setPlan(dev.agentd.v1.Plan value) {
+      if (planBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        plan_ = value;
+      } else {
+        planBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A plan to run as given, typically one `Plan` returned and a person
+     * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+     * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+     * of asking the planner. It is validated like the planner's output (1 to 50
+     * steps, unique ids, known dependencies, no cycles, tools among those the
+     * task may use) and per step (id at most 64 characters, description and
+     * expected output at most 5,000, arguments at most 10 KB as JSON); every
+     * problem is reported as a field violation under `plan`. A step that fails,
+     * or a critic's verdict, may still lead to a revised plan, announced with a
+     * plan_revised event.
+     * </pre>
+     *
+     * <code>.agentd.v1.Plan plan = 11;</code>
+     */
+    public Builder setPlan(
+        dev.agentd.v1.Plan.Builder builderForValue) {
+      if (planBuilder_ == null) {
+        plan_ = builderForValue.build();
+      } else {
+        planBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A plan to run as given, typically one `Plan` returned and a person
+     * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+     * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+     * of asking the planner. It is validated like the planner's output (1 to 50
+     * steps, unique ids, known dependencies, no cycles, tools among those the
+     * task may use) and per step (id at most 64 characters, description and
+     * expected output at most 5,000, arguments at most 10 KB as JSON); every
+     * problem is reported as a field violation under `plan`. A step that fails,
+     * or a critic's verdict, may still lead to a revised plan, announced with a
+     * plan_revised event.
+     * </pre>
+     *
+     * <code>.agentd.v1.Plan plan = 11;</code>
+     */
+    public Builder mergePlan(dev.agentd.v1.Plan value) {
+      if (planBuilder_ == null) {
+        if (((bitField0_ & 0x00000400) != 0) &&
+          plan_ != null &&
+          plan_ != dev.agentd.v1.Plan.getDefaultInstance()) {
+          getPlanBuilder().mergeFrom(value);
+        } else {
+          plan_ = value;
+        }
+      } else {
+        planBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A plan to run as given, typically one `Plan` returned and a person
+     * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+     * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+     * of asking the planner. It is validated like the planner's output (1 to 50
+     * steps, unique ids, known dependencies, no cycles, tools among those the
+     * task may use) and per step (id at most 64 characters, description and
+     * expected output at most 5,000, arguments at most 10 KB as JSON); every
+     * problem is reported as a field violation under `plan`. A step that fails,
+     * or a critic's verdict, may still lead to a revised plan, announced with a
+     * plan_revised event.
+     * </pre>
+     *
+     * <code>.agentd.v1.Plan plan = 11;</code>
+     */
+    public Builder clearPlan() {
+      bitField0_ = (bitField0_ & ~0x00000400);
+      plan_ = null;
+      if (planBuilder_ != null) {
+        planBuilder_.dispose();
+        planBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A plan to run as given, typically one `Plan` returned and a person
+     * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+     * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+     * of asking the planner. It is validated like the planner's output (1 to 50
+     * steps, unique ids, known dependencies, no cycles, tools among those the
+     * task may use) and per step (id at most 64 characters, description and
+     * expected output at most 5,000, arguments at most 10 KB as JSON); every
+     * problem is reported as a field violation under `plan`. A step that fails,
+     * or a critic's verdict, may still lead to a revised plan, announced with a
+     * plan_revised event.
+     * </pre>
+     *
+     * <code>.agentd.v1.Plan plan = 11;</code>
+     */
+    public dev.agentd.v1.Plan.Builder getPlanBuilder() {
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return getPlanFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A plan to run as given, typically one `Plan` returned and a person
+     * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+     * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+     * of asking the planner. It is validated like the planner's output (1 to 50
+     * steps, unique ids, known dependencies, no cycles, tools among those the
+     * task may use) and per step (id at most 64 characters, description and
+     * expected output at most 5,000, arguments at most 10 KB as JSON); every
+     * problem is reported as a field violation under `plan`. A step that fails,
+     * or a critic's verdict, may still lead to a revised plan, announced with a
+     * plan_revised event.
+     * </pre>
+     *
+     * <code>.agentd.v1.Plan plan = 11;</code>
+     */
+    public dev.agentd.v1.PlanOrBuilder getPlanOrBuilder() {
+      if (planBuilder_ != null) {
+        return planBuilder_.getMessageOrBuilder();
+      } else {
+        return plan_ == null ?
+            dev.agentd.v1.Plan.getDefaultInstance() : plan_;
+      }
+    }
+    /**
+     * <pre>
+     * A plan to run as given, typically one `Plan` returned and a person
+     * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+     * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+     * of asking the planner. It is validated like the planner's output (1 to 50
+     * steps, unique ids, known dependencies, no cycles, tools among those the
+     * task may use) and per step (id at most 64 characters, description and
+     * expected output at most 5,000, arguments at most 10 KB as JSON); every
+     * problem is reported as a field violation under `plan`. A step that fails,
+     * or a critic's verdict, may still lead to a revised plan, announced with a
+     * plan_revised event.
+     * </pre>
+     *
+     * <code>.agentd.v1.Plan plan = 11;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.Plan, dev.agentd.v1.Plan.Builder, dev.agentd.v1.PlanOrBuilder> 
+        getPlanFieldBuilder() {
+      if (planBuilder_ == null) {
+        planBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.Plan, dev.agentd.v1.Plan.Builder, dev.agentd.v1.PlanOrBuilder>(
+                getPlan(),
+                getParentForChildren(),
+                isClean());
+        plan_ = null;
+      }
+      return planBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

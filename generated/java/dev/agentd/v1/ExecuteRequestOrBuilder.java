@@ -276,4 +276,58 @@ java.lang.String defaultValue);
    */
   java.lang.String getLabelsOrThrow(
       java.lang.String key);
+
+  /**
+   * <pre>
+   * A plan to run as given, typically one `Plan` returned and a person
+   * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+   * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+   * of asking the planner. It is validated like the planner's output (1 to 50
+   * steps, unique ids, known dependencies, no cycles, tools among those the
+   * task may use) and per step (id at most 64 characters, description and
+   * expected output at most 5,000, arguments at most 10 KB as JSON); every
+   * problem is reported as a field violation under `plan`. A step that fails,
+   * or a critic's verdict, may still lead to a revised plan, announced with a
+   * plan_revised event.
+   * </pre>
+   *
+   * <code>.agentd.v1.Plan plan = 11;</code>
+   * @return Whether the plan field is set.
+   */
+  boolean hasPlan();
+  /**
+   * <pre>
+   * A plan to run as given, typically one `Plan` returned and a person
+   * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+   * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+   * of asking the planner. It is validated like the planner's output (1 to 50
+   * steps, unique ids, known dependencies, no cycles, tools among those the
+   * task may use) and per step (id at most 64 characters, description and
+   * expected output at most 5,000, arguments at most 10 KB as JSON); every
+   * problem is reported as a field violation under `plan`. A step that fails,
+   * or a critic's verdict, may still lead to a revised plan, announced with a
+   * plan_revised event.
+   * </pre>
+   *
+   * <code>.agentd.v1.Plan plan = 11;</code>
+   * @return The plan.
+   */
+  dev.agentd.v1.Plan getPlan();
+  /**
+   * <pre>
+   * A plan to run as given, typically one `Plan` returned and a person
+   * confirmed or edited: the task runs in plan-and-execute mode (`mode` must
+   * be unset, AUTO or PLAN_AND_EXECUTE) and starts with these steps instead
+   * of asking the planner. It is validated like the planner's output (1 to 50
+   * steps, unique ids, known dependencies, no cycles, tools among those the
+   * task may use) and per step (id at most 64 characters, description and
+   * expected output at most 5,000, arguments at most 10 KB as JSON); every
+   * problem is reported as a field violation under `plan`. A step that fails,
+   * or a critic's verdict, may still lead to a revised plan, announced with a
+   * plan_revised event.
+   * </pre>
+   *
+   * <code>.agentd.v1.Plan plan = 11;</code>
+   */
+  dev.agentd.v1.PlanOrBuilder getPlanOrBuilder();
 }
