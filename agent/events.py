@@ -125,6 +125,8 @@ class UsageReported:
     task_total: TokenUsage
     model: str = ""
     """The model that answered."""
+    estimated: bool = False
+    """The endpoint reported no usage: `call` is an estimate (`agent.llm.tokens`)."""
     type: Literal["usage"] = "usage"
 
 

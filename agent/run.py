@@ -20,7 +20,7 @@ from agent import events as ev
 from agent import metrics, serialization
 from agent.event_writer import EventWriter
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
-from agent.llm import sanitize
+from agent.llm import sanitize, tokens
 from agent.llm.base import (
     Done,
     Message,
@@ -217,10 +217,18 @@ class TaskRun:
         finally:
             if turn is not None:
                 turn.release()
+        estimated = response.usage.total_tokens == 0  # the endpoint counted nothing
+        if estimated:
+            response = replace(response, usage=tokens.estimate(messages, tools, response))
         self.task.usage = self.task.usage + response.usage
         await self.emit(
             ev.UsageReported(
-                step_id, role, response.usage, self.task.usage, response.model or model.name
+                step_id,
+                role,
+                response.usage,
+                self.task.usage,
+                response.model or model.name,
+                estimated,
             )
         )
         if self.task.usage.total_tokens > self.token_budget:

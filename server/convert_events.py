@@ -148,6 +148,7 @@ def _usage(p: ev.UsageReported) -> events_pb2.UsageReported:
         call=usage_to_proto(p.call),
         task_total=usage_to_proto(p.task_total),
         model=p.model,
+        estimated=p.estimated,
     )
 
 

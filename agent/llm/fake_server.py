@@ -18,9 +18,9 @@ messages. A reply is one of:
     {"drop": true}                                 # close the connection mid-reply
 
 Optional on any reply: `match` (substring), `usage` ({"prompt_tokens": N,
-"completion_tokens": M}), `finish_reason`, `repeat` (serve it N times;
--1 for ever). When the script runs out the server answers 500 with
-`script exhausted`. Every request body is kept in `requests`.
+"completion_tokens": M}, or null to report none, as some endpoints do),
+`finish_reason`, `repeat` (serve it N times; -1 for ever). When the script runs
+out the server answers 500 with `script exhausted`. Every request body is kept in `requests`.
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ class FakeOpenAIServer:
             return await self._stream(request, body, reply)
         return web.json_response(self._completion(body, reply))
 
-    def _parts(self, reply: JSON) -> tuple[str, str, list[JSON], str, JSON]:
+    def _parts(self, reply: JSON) -> tuple[str, str, list[JSON], str, JSON | None]:
         text = reply.get("text", "")
         if "json" in reply:
             text = json.dumps(reply["json"])
@@ -194,8 +194,10 @@ class FakeOpenAIServer:
                 }
             )
         finish = reply.get("finish_reason", "tool_calls" if calls else "stop")
-        usage = {"prompt_tokens": 10, "completion_tokens": 5, **reply.get("usage", {})}
-        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        usage: JSON | None = None
+        if "usage" not in reply or reply["usage"] is not None:
+            usage = {"prompt_tokens": 10, "completion_tokens": 5, **reply.get("usage", {})}
+            usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
         return text, reply.get("reasoning", ""), calls, finish, usage
 
     def _completion(self, body: JSON, reply: JSON) -> JSON:
@@ -211,7 +213,7 @@ class FakeOpenAIServer:
             "created": int(time.time()),
             "model": body.get("model", self._model),
             "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-            "usage": usage,
+            **({"usage": usage} if usage is not None else {}),
         }
 
     async def _stream(self, request: web.Request, body: JSON, reply: JSON) -> web.StreamResponse:
@@ -258,7 +260,7 @@ class FakeOpenAIServer:
             for piece in split_text(arguments, 2):
                 await send({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
         await send({}, finish)
-        if (body.get("stream_options") or {}).get("include_usage"):
+        if usage is not None and (body.get("stream_options") or {}).get("include_usage"):
             await response.write(
                 f"data: {json.dumps({**base, 'choices': [], 'usage': usage})}\n\n".encode()
             )

@@ -186,6 +186,27 @@ async def test_token_budget_exhaustion(tmp_path: Path) -> None:
         assert (await h.client.get_task(events[0].task_id)).usage.total_tokens == 40
 
 
+async def test_an_endpoint_that_reports_no_usage_still_meets_the_token_budget(
+    tmp_path: Path,
+) -> None:
+    call = {
+        "tool_calls": [{"name": "calculator", "arguments": {"expression": "1+2"}}],
+        "usage": None,
+        "repeat": -1,
+    }
+    async with harness(tmp_path, [call]) as h:
+        events = await h.run("add things", mode=FC, token_budget=400, max_iterations=50)
+        assert_well_formed(events)
+        answer = final(events)
+        assert answer.stop_reason == tasks_pb2.STOP_REASON_TOKEN_BUDGET
+        usage = of_kind(events, "usage")
+        assert usage
+        assert all(u.estimated and u.call.total_tokens > 0 for u in usage)
+        assert len(h.llm.requests) < 50  # stopped by the budget, not the iteration limit
+        task = await h.client.get_task(events[0].task_id)
+        assert task.usage.total_tokens > 400
+
+
 async def test_step_timeout(tmp_path: Path) -> None:
     replies = [{"delay_seconds": 3, "text": "too late"}]
     async with harness(tmp_path, replies, step_timeout_seconds=0.5) as h:

@@ -698,12 +698,18 @@ class UsageReported(_message.Message):
     CALL_FIELD_NUMBER: _builtins.int
     TASK_TOTAL_FIELD_NUMBER: _builtins.int
     MODEL_FIELD_NUMBER: _builtins.int
+    ESTIMATED_FIELD_NUMBER: _builtins.int
     step_id: _builtins.str
     """The step the call belongs to."""
     role: _builtins.str
     """The role of the model called ("planner", "executor", ...)."""
     model: _builtins.str
     """The model that answered (as the endpoint named it)."""
+    estimated: _builtins.bool
+    """True when the endpoint reported no usage for this call: `call` is then
+    agentd's estimate (about four characters per token), so that token
+    budgets hold for such endpoints too.
+    """
     @_builtins.property
     def call(self) -> _tasks_pb2.TokenUsage:
         """Tokens spent by this call."""
@@ -720,10 +726,11 @@ class UsageReported(_message.Message):
         call: _tasks_pb2.TokenUsage | None = ...,
         task_total: _tasks_pb2.TokenUsage | None = ...,
         model: _builtins.str = ...,
+        estimated: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "task_total", b"task_total"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "model", b"model", "role", b"role", "step_id", b"step_id", "task_total", b"task_total"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "estimated", b"estimated", "model", b"model", "role", b"role", "step_id", b"step_id", "task_total", b"task_total"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

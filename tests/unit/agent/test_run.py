@@ -114,6 +114,26 @@ async def test_a_call_that_overspends_the_budget_stops_with_its_reply_as_a_note(
     assert [u.task_total for u in usage] == [TokenUsage(10, 5)]  # counted before stopping
 
 
+async def test_a_call_the_endpoint_did_not_count_is_estimated_and_the_budget_holds(
+    tmp_path: Path,
+) -> None:
+    env = make_env(tmp_path)
+    silent = text("x" * 400, prompt_tokens=0, completion_tokens=0)  # no usage reported
+    model = ScriptedModel([silent, silent])
+    run = await env.run(model, budget=200)
+
+    await run.model("executor", "iteration-1", [Message("user", "y" * 200)])
+    with pytest.raises(LimitReached) as stopped:
+        await run.model("executor", "iteration-2", [Message("user", "y" * 200)])
+
+    assert stopped.value.reason is StopReason.TOKEN_BUDGET
+    usage = of_type(await env.events(run), ev.UsageReported)
+    assert [u.estimated for u in usage] == [True, True]
+    # 200 characters and a message's framing in, 400 characters out: 54 + 100 tokens.
+    assert usage[0].call == TokenUsage(54, 100)
+    assert run.task.usage == TokenUsage(108, 200)
+
+
 async def test_a_reply_over_the_size_cap_is_cut(tmp_path: Path) -> None:
     env = make_env(tmp_path)
     huge = "word " * (sanitize.MAX_REPLY_CHARS // 5 + 100)

@@ -177,27 +177,28 @@ public final class EventsProto {
       "rovalDecided\022\017\n\007call_id\030\001 \001(\t\022-\n\010decisio" +
       "n\030\002 \001(\0162\033.agentd.v1.ApprovalDecision\022\022\n\n" +
       "decided_by\030\003 \001(\t\022\017\n\007comment\030\004 \001(\t\022*\n\targ" +
-      "uments\030\005 \001(\0132\027.google.protobuf.Struct\"\215\001" +
+      "uments\030\005 \001(\0132\027.google.protobuf.Struct\"\240\001" +
       "\n\rUsageReported\022\017\n\007step_id\030\001 \001(\t\022\014\n\004role" +
       "\030\002 \001(\t\022#\n\004call\030\003 \001(\0132\025.agentd.v1.TokenUs" +
       "age\022)\n\ntask_total\030\004 \001(\0132\025.agentd.v1.Toke" +
-      "nUsage\022\r\n\005model\030\005 \001(\t\"m\n\013FinalAnswer\022\014\n\004" +
-      "text\030\001 \001(\t\022*\n\013stop_reason\030\002 \001(\0162\025.agentd" +
-      ".v1.StopReason\022\023\n\013stop_detail\030\003 \001(\t\022\017\n\007p" +
-      "artial\030\004 \001(\010\"P\n\rErrorOccurred\022\016\n\006reason\030" +
-      "\001 \001(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005fatal\030\003 \001(\010\022\017\n" +
-      "\007step_id\030\004 \001(\t\"G\n\013TaskResumed\022\016\n\006reason\030" +
-      "\001 \001(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017completed_step" +
-      "s\030\003 \001(\r*\231\001\n\022ReflectionDecision\022#\n\037REFLEC" +
-      "TION_DECISION_UNSPECIFIED\020\000\022\036\n\032REFLECTIO" +
-      "N_DECISION_ACCEPT\020\001\022\036\n\032REFLECTION_DECISI" +
-      "ON_REVISE\020\002\022\036\n\032REFLECTION_DECISION_REPLA" +
-      "N\020\003*\216\001\n\020ApprovalDecision\022!\n\035APPROVAL_DEC" +
-      "ISION_UNSPECIFIED\020\000\022\035\n\031APPROVAL_DECISION" +
-      "_APPROVE\020\001\022\034\n\030APPROVAL_DECISION_REJECT\020\002" +
-      "\022\032\n\026APPROVAL_DECISION_EDIT\020\003BA\n\rdev.agen" +
-      "td.v1B\013EventsProtoP\001Z!agentd.dev/gen/age" +
-      "ntd/v1;agentdv1b\006proto3"
+      "nUsage\022\r\n\005model\030\005 \001(\t\022\021\n\testimated\030\006 \001(\010" +
+      "\"m\n\013FinalAnswer\022\014\n\004text\030\001 \001(\t\022*\n\013stop_re" +
+      "ason\030\002 \001(\0162\025.agentd.v1.StopReason\022\023\n\013sto" +
+      "p_detail\030\003 \001(\t\022\017\n\007partial\030\004 \001(\010\"P\n\rError" +
+      "Occurred\022\016\n\006reason\030\001 \001(\t\022\017\n\007message\030\002 \001(" +
+      "\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007step_id\030\004 \001(\t\"G\n\013Tas" +
+      "kResumed\022\016\n\006reason\030\001 \001(\t\022\017\n\007replica\030\002 \001(" +
+      "\t\022\027\n\017completed_steps\030\003 \001(\r*\231\001\n\022Reflectio" +
+      "nDecision\022#\n\037REFLECTION_DECISION_UNSPECI" +
+      "FIED\020\000\022\036\n\032REFLECTION_DECISION_ACCEPT\020\001\022\036" +
+      "\n\032REFLECTION_DECISION_REVISE\020\002\022\036\n\032REFLEC" +
+      "TION_DECISION_REPLAN\020\003*\216\001\n\020ApprovalDecis" +
+      "ion\022!\n\035APPROVAL_DECISION_UNSPECIFIED\020\000\022\035" +
+      "\n\031APPROVAL_DECISION_APPROVE\020\001\022\034\n\030APPROVA" +
+      "L_DECISION_REJECT\020\002\022\032\n\026APPROVAL_DECISION" +
+      "_EDIT\020\003BA\n\rdev.agentd.v1B\013EventsProtoP\001Z" +
+      "!agentd.dev/gen/agentd/v1;agentdv1b\006prot" +
+      "o3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -297,7 +298,7 @@ public final class EventsProto {
     internal_static_agentd_v1_UsageReported_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_UsageReported_descriptor,
-        new java.lang.String[] { "StepId", "Role", "Call", "TaskTotal", "Model", });
+        new java.lang.String[] { "StepId", "Role", "Call", "TaskTotal", "Model", "Estimated", });
     internal_static_agentd_v1_FinalAnswer_descriptor =
       getDescriptor().getMessageTypes().get(15);
     internal_static_agentd_v1_FinalAnswer_fieldAccessorTable = new

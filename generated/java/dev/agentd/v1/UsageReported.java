@@ -267,6 +267,23 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int ESTIMATED_FIELD_NUMBER = 6;
+  private boolean estimated_ = false;
+  /**
+   * <pre>
+   * True when the endpoint reported no usage for this call: `call` is then
+   * agentd's estimate (about four characters per token), so that token
+   * budgets hold for such endpoints too.
+   * </pre>
+   *
+   * <code>bool estimated = 6;</code>
+   * @return The estimated.
+   */
+  @java.lang.Override
+  public boolean getEstimated() {
+    return estimated_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -296,6 +313,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(model_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 5, model_);
     }
+    if (estimated_ != false) {
+      output.writeBool(6, estimated_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -321,6 +341,10 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(model_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(5, model_);
+    }
+    if (estimated_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(6, estimated_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -353,6 +377,8 @@ private static final long serialVersionUID = 0L;
     }
     if (!getModel()
         .equals(other.getModel())) return false;
+    if (getEstimated()
+        != other.getEstimated()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -378,6 +404,9 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + MODEL_FIELD_NUMBER;
     hash = (53 * hash) + getModel().hashCode();
+    hash = (37 * hash) + ESTIMATED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getEstimated());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -524,6 +553,7 @@ private static final long serialVersionUID = 0L;
         taskTotalBuilder_ = null;
       }
       model_ = "";
+      estimated_ = false;
       return this;
     }
 
@@ -575,6 +605,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000010) != 0)) {
         result.model_ = model_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.estimated_ = estimated_;
       }
     }
 
@@ -643,6 +676,9 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000010;
         onChanged();
       }
+      if (other.getEstimated() != false) {
+        setEstimated(other.getEstimated());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -698,6 +734,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000010;
               break;
             } // case 42
+            case 48: {
+              estimated_ = input.readBool();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 48
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1297,6 +1338,56 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       model_ = value;
       bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+
+    private boolean estimated_ ;
+    /**
+     * <pre>
+     * True when the endpoint reported no usage for this call: `call` is then
+     * agentd's estimate (about four characters per token), so that token
+     * budgets hold for such endpoints too.
+     * </pre>
+     *
+     * <code>bool estimated = 6;</code>
+     * @return The estimated.
+     */
+    @java.lang.Override
+    public boolean getEstimated() {
+      return estimated_;
+    }
+    /**
+     * <pre>
+     * True when the endpoint reported no usage for this call: `call` is then
+     * agentd's estimate (about four characters per token), so that token
+     * budgets hold for such endpoints too.
+     * </pre>
+     *
+     * <code>bool estimated = 6;</code>
+     * @param value The estimated to set.
+     * @return This builder for chaining.
+     */
+    public Builder setEstimated(boolean value) {
+      
+      estimated_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * True when the endpoint reported no usage for this call: `call` is then
+     * agentd's estimate (about four characters per token), so that token
+     * budgets hold for such endpoints too.
+     * </pre>
+     *
+     * <code>bool estimated = 6;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearEstimated() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      estimated_ = false;
       onChanged();
       return this;
     }

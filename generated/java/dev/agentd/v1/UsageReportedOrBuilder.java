@@ -120,4 +120,16 @@ public interface UsageReportedOrBuilder extends
    */
   com.google.protobuf.ByteString
       getModelBytes();
+
+  /**
+   * <pre>
+   * True when the endpoint reported no usage for this call: `call` is then
+   * agentd's estimate (about four characters per token), so that token
+   * budgets hold for such endpoints too.
+   * </pre>
+   *
+   * <code>bool estimated = 6;</code>
+   * @return The estimated.
+   */
+  boolean getEstimated();
 }
