@@ -84,16 +84,26 @@ def _fc_script() -> list[dict[str, Any]]:
 
 
 async def _replay(base_url: str, requests: list[dict[str, Any]]) -> float:
-    """Seconds bare openai calls take to send the same requests and read the replies."""
+    """Seconds bare openai calls take to send the same requests and read the replies, the
+    way agentd's provider does (plain JSON: the SDK's typed chunk models cost more than
+    all of agentd's own work per call, and would make the overhead look negative)."""
     client = openai.AsyncOpenAI(base_url=base_url, api_key="k", max_retries=0)
     try:
         await client.models.list()  # open the connection, as the measured run had
         start = time.perf_counter()
-        for body in requests:
-            reply = await client.chat.completions.create(**body)
+        for body in requests:  # sent and read as agentd's client does: JSON, no SDK models
             if body.get("stream"):
-                async for _ in reply:
+                stream = await client.post(
+                    "/chat/completions",
+                    body=body,
+                    cast_to=object,
+                    stream=True,
+                    stream_cls=openai.AsyncStream[object],
+                )
+                async for _ in stream:
                     pass
+            else:
+                await client.post("/chat/completions", body=body, cast_to=object)
         return time.perf_counter() - start
     finally:
         await client.close()
