@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import structlog
@@ -72,6 +73,7 @@ class Endings:
 
     async def complete(self, run: TaskRun, outcome: Outcome) -> None:
         task = run.task
+        outcome = replace(outcome, answer=run.urls.restore(outcome.answer))
         task.final_answer = scrub(outcome.answer)
         task.stop_reason = outcome.stop_reason
         task.stop_detail = scrub(outcome.detail)

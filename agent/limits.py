@@ -22,6 +22,8 @@ CRITIC_WEIGHTS = {"accuracy": 0.4, "completeness": 0.3, "relevance": 0.2, "logic
 class EngineConfig:
     """How the engine runs tasks; every limit here is enforced and reported."""
 
+    url_placeholder_min_chars: int = 60
+    """URLs this long or longer reach the model as short placeholders; 0: never."""
     max_concurrent_tool_calls: int = 5
     """Tool calls that run at once within one task, and (separately) ready plan steps."""
     step_timeout_seconds: float = 30.0

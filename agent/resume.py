@@ -44,5 +44,9 @@ class RunCheckpoint:
     completed_steps: int
     notes: tuple[str, ...] = ()
     journal: dict[str, JournalEntry] = field(default_factory=dict)
+    url_token: str = ""
+    """The run's URL placeholder token (`agent.urls`)."""
+    urls: dict[str, str] = field(default_factory=dict)
+    """The URLs the model knows by placeholder."""
     mode_state: ModeState | dict[str, Any] | None = None
     """The mode's state (a dict in checkpoints of earlier versions)."""

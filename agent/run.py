@@ -38,6 +38,7 @@ from agent.plan import Plan
 from agent.resume import RunCheckpoint
 from agent.tasks import StopReason, Task
 from agent.tool_calls import ToolCalls
+from agent.urls import UrlBook
 from core import tracing
 from core.identity import CallContext
 from core.metrics import LLM_CALLS
@@ -73,6 +74,8 @@ class TaskRun:
     """The checkpoint this run resumes from, if it does."""
     approvals: ApprovalBox | None = None
     """Where a human's verdicts on calls needing approval arrive; None refuses such calls."""
+    urls: UrlBook = field(init=False)
+    """Long URLs the model sees as placeholders (`agent.urls`)."""
     tools: ToolCalls = field(init=False)
     """Its tool calls (and their journal, and the wait for approvals)."""
     _mode_state: ModeState | None = field(init=False)
@@ -87,6 +90,11 @@ class TaskRun:
         )
         self._checkpoint_lock = asyncio.Lock()
         resumed = self.resumed
+        self.urls = UrlBook(
+            self.config.url_placeholder_min_chars,
+            resumed.url_token if resumed and resumed.url_token else None,
+            resumed.urls if resumed else None,
+        )
         self.tools = ToolCalls(self, resumed.journal if resumed else {})
         self._mode_state = self.resume_state()
         if resumed is not None:
@@ -133,6 +141,8 @@ class TaskRun:
                 completed_steps=self.task.current_step,
                 notes=tuple(self.notes),
                 journal=dict(self.tools.journal),
+                url_token=self.urls.token,
+                urls=dict(self.urls.urls),
                 mode_state=self._mode_state,
             )
             await self.checkpoints.save(
@@ -142,8 +152,11 @@ class TaskRun:
     # -- events --------------------------------------------------------------
 
     async def emit(self, payload: ev.EventPayload) -> None:
-        """Write an event to the task's log (text deltas may be coalesced: `EventWriter`)."""
+        """Write an event to the task's log (text deltas may be coalesced: `EventWriter`);
+        a step's output carries URLs, not the model's placeholders for them."""
         if self.persist:
+            if isinstance(payload, ev.StepFinished) and self.urls.urls:
+                payload = replace(payload, output=self.urls.restore(payload.output))
             await self._events.emit(payload)
 
     async def _append(self, payload: ev.EventPayload) -> None:
@@ -257,12 +270,13 @@ class TaskRun:
         ) as span:
             try:
                 if stream:
-                    streamed = [0, 0]  # text, reasoning characters so far
+                    deltas = _Deltas(self, step_id)
                     async for item in model.stream(messages, tools, settings):
                         if isinstance(item, TextChunk | ReasoningChunk):
-                            await self._emit_chunk(step_id, item, streamed)
+                            await deltas.add(item)
                         elif isinstance(item, Done):
                             response = item.response
+                    await deltas.finish()
                     if response is None:
                         raise ModelError("the model stream ended without a response")
                 else:
@@ -277,18 +291,37 @@ class TaskRun:
             span.set_attribute("gen_ai.usage.output_tokens", response.usage.completion_tokens)
         return response
 
-    async def _emit_chunk(
-        self, step_id: str, item: TextChunk | ReasoningChunk, streamed: list[int]
-    ) -> None:
-        """A streamed piece as a delta, up to the reply's size cap (the rest is not sent)."""
+
+class _Deltas:
+    """One streamed reply as delta events: text and reasoning each cut at the reply's size
+    cap (the rest is not sent), URL placeholders restored."""
+
+    def __init__(self, run: TaskRun, step_id: str) -> None:
+        self._run = run
+        self._step_id = step_id
+        self._sizes = [0, 0]  # text, reasoning characters so far
+        self._restorers = (run.urls.streamer(), run.urls.streamer())
+        self._kind = 0
+
+    async def add(self, item: TextChunk | ReasoningChunk) -> None:
         kind = 0 if isinstance(item, TextChunk) else 1
-        room = sanitize.MAX_REPLY_CHARS - streamed[kind]
-        streamed[kind] += len(item.text)
+        if kind != self._kind:  # what the other kind held back goes out first
+            await self._send(self._kind, self._restorers[self._kind].flush())
+            self._kind = kind
+        room = sanitize.MAX_REPLY_CHARS - self._sizes[kind]
+        self._sizes[kind] += len(item.text)
         if room > 0:
             piece = sanitize.text(item.text[:room])
-            await self.emit(
-                ev.TextDelta(step_id, piece) if kind == 0 else ev.ReasoningDelta(step_id, piece)
-            )
+            await self._send(kind, self._restorers[kind].feed(piece))
+
+    async def finish(self) -> None:
+        for kind in (0, 1):
+            await self._send(kind, self._restorers[kind].flush())
+
+    async def _send(self, kind: int, piece: str) -> None:
+        if piece:
+            delta = ev.TextDelta if kind == 0 else ev.ReasoningDelta
+            await self._run.emit(delta(self._step_id, piece))
 
 
 @dataclass(frozen=True)

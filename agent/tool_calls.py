@@ -96,6 +96,8 @@ class ToolCalls:
         before it starts; if the journal already has it, it is not run again.
         """
         run = self._run
+        if arguments is not None:  # the model's placeholders stand for these URLs
+            arguments = run.urls.restore_value(arguments)
         journalled = bool(key) and run.durable and not bad_arguments and not self.may_repeat(name)
         if journalled:
             entry = self.journal.get(key)
@@ -117,7 +119,11 @@ class ToolCalls:
             self.journal[key] = JournalEntry(call_id, name, True, result.ok, text, data)
             await run.checkpoint()
         self._note(result, arguments)
-        return result
+        return self._for_model(result)
+
+    def _for_model(self, result: ToolCallResult) -> ToolCallResult:
+        """The result as the model sees it: long URLs as placeholders."""
+        return replace(result, text=self._run.urls.shorten(result.text))
 
     async def _outcome(
         self, call_id: str, name: str, arguments: dict[str, Any] | None, bad_arguments: str
@@ -232,7 +238,7 @@ class ToolCalls:
                 step_id=step_id,
             )
         self._note(result, arguments)
-        return result
+        return self._for_model(result)
 
     def _note(self, result: ToolCallResult, arguments: dict[str, Any] | None) -> None:
         self._run.notes.append(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bench import call_tool, checkpoints, engine, stores
+from bench import call_tool, checkpoints, engine, stores, urls
 
 
 def main() -> None:
@@ -15,6 +15,8 @@ def main() -> None:
     asyncio.run(stores.main())
     print()
     asyncio.run(checkpoints.main())
+    print()
+    urls.main()
 
 
 if __name__ == "__main__":

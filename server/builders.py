@@ -148,6 +148,7 @@ def build_models(settings: Settings) -> ModelRoles | None:
 def engine_config(settings: Settings) -> EngineConfig:
     return EngineConfig(
         max_concurrent_tool_calls=settings.max_concurrent_tool_calls,
+        url_placeholder_min_chars=settings.url_placeholder_min_chars,
         max_tool_calls_per_turn=settings.max_tool_calls_per_turn,
         max_running_tasks=settings.max_running_tasks,
         max_queued_tasks=settings.max_queued_tasks,

@@ -130,6 +130,13 @@ class Settings(BaseSettings):
         1024, ge=1, description="a coalesced delta is sent once it holds this many characters"
     )
     max_concurrent_tool_calls: int = Field(5, ge=1, le=64, description="tool calls run at once")
+    url_placeholder_min_chars: int = Field(
+        60,
+        ge=0,
+        le=100_000,
+        description="URLs this long or longer reach the model as short placeholders "
+        "(restored in its tool arguments and answers); 0 turns this off",
+    )
     max_tool_calls_per_turn: int = Field(
         32, ge=1, le=256, description="tool calls run from one model reply; more are not run"
     )
