@@ -17,6 +17,8 @@ import structlog
 
 from agent import lifecycle
 from agent.admission import Admission, Ticket
+from agent.agents import AgentDefinition
+from agent.catalog import Agents
 from agent.execution import Runner
 from agent.lifecycle import Endings
 from agent.limits import EngineConfig, LimitReached
@@ -25,7 +27,8 @@ from agent.modes import planner
 from agent.modes.router import choose_mode
 from agent.plan import Plan
 from agent.requests import TaskRequest, given_plan, validate_request
-from agent.run import RunFactory
+from agent.run_factory import ModelFactory, RunFactory
+from agent.selection import narrow, resolve, with_defaults
 from agent.takeover import Takeover, follow_cancellations
 from agent.tasks import ExecutionMode, Task, new_task_id
 from core.errors import (
@@ -83,8 +86,11 @@ class Engine:
         checkpoints: CheckpointStore | None = None,
         takeover_interval_seconds: float = 1.0,
         approvals: ApprovalBox | None = None,
+        agents: Agents | None = None,
+        model_factory: ModelFactory | None = None,
     ) -> None:
         self.config = config or EngineConfig()
+        self._agents = agents
         self._models = models
         self._registry = registry
         self._store = store
@@ -104,7 +110,9 @@ class Engine:
         )
         self._runner = Runner(self.config, self._endings, self._history, self._leases, checkpoints)
         self._runs = (
-            RunFactory(models, registry, store, self.config, checkpoints, self._approvals)
+            RunFactory(
+                models, registry, store, self.config, checkpoints, self._approvals, model_factory
+            )
             if models is not None
             else None
         )
@@ -162,17 +170,26 @@ class Engine:
         return self._runs
 
     async def plan(
-        self, text: str, tools: Sequence[str], context: Mapping[str, Any], call: CallContext
+        self,
+        text: str,
+        tools: Sequence[str],
+        context: Mapping[str, Any],
+        call: CallContext,
+        agent_reference: str = "",
     ) -> Plan:
-        """Run the planner only. Raises PlanInvalidError when no valid plan comes."""
+        """Run the planner only (as the agent named, if any). Raises PlanInvalidError when
+        no valid plan comes."""
         runs = self._require_runs()
+        agent = await resolve(self._agents, call.principal.tenant, agent_reference)
         specs, _ = validate_request(self._registry, text, tools, context, call)
+        specs = narrow(agent, tuple(tools), specs)
         task = Task(
             task_id="plan",
             tenant=call.principal.tenant,
             owner=call.principal.id,
             task=text,
             context=dict(context),
+            agent=agent,
         )
         run = runs.new(task, call, specs, 0, persist=False)
         try:
@@ -187,6 +204,8 @@ class Engine:
         # server answers at once, as cheaply as it can.
         ticket = self._admission.admit(call.principal.tenant)
         try:
+            agent = await resolve(self._agents, call.principal.tenant, request.agent)
+            request = with_defaults(request, agent)
             specs, iterations = validate_request(
                 self._registry,
                 request.task,
@@ -198,8 +217,9 @@ class Engine:
             )
             if request.token_budget < 0:
                 raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
+            specs = narrow(agent, request.tools, specs)
             plan = given_plan(request, specs)
-            return await self._accept(request, call, specs, iterations, ticket, plan)
+            return await self._accept(request, call, specs, iterations, ticket, plan, agent)
         except BaseException:
             ticket.release()
             raise
@@ -212,6 +232,7 @@ class Engine:
         iterations: int,
         ticket: Ticket,
         plan: Plan | None = None,
+        agent: AgentDefinition | None = None,
     ) -> Task:
         task_id = new_task_id()
         earlier = await self._earlier(request, call, task_id)
@@ -237,6 +258,7 @@ class Engine:
             time_limit_seconds=request.timeout_seconds or None,
             plan=plan,
             total_steps=len(plan.steps) if plan is not None else 0,
+            agent=agent,
         )
         run = self._require_runs().new(task, call, specs, request.token_budget)
         await self._leases.acquire(task.tenant, task.task_id)

@@ -46,6 +46,8 @@ class TaskRequest:
     """The caller's labels for the task."""
     plan: Mapping[str, Any] | None = None
     """A plan to run as given (the planner's JSON shape), validated by `given_plan`."""
+    agent: str = ""
+    """The agent to run as: `id` or `id@version`; empty for the default agent."""
 
     def fingerprint(self) -> str:
         fields: dict[str, Any] = {
@@ -60,6 +62,8 @@ class TaskRequest:
         }
         if self.plan is not None:  # absent otherwise: earlier keys keep their fingerprint
             fields["plan"] = dict(self.plan)
+        if self.agent:
+            fields["agent"] = self.agent
         return digest(fields)
 
 

@@ -74,6 +74,8 @@ class TaskRun:
     """The checkpoint this run resumes from, if it does."""
     approvals: ApprovalBox | None = None
     """Where a human's verdicts on calls needing approval arrive; None refuses such calls."""
+    instructions: str = ""
+    """The agent's instructions for this task (rendered), put before every system prompt."""
     urls: UrlBook = field(init=False)
     """Long URLs the model sees as placeholders (`agent.urls`)."""
     tools: ToolCalls = field(init=False)
@@ -99,6 +101,12 @@ class TaskRun:
         self._mode_state = self.resume_state()
         if resumed is not None:
             self.notes = list(resumed.notes)
+
+    def system(self, prompt: str) -> Message:
+        """The system message of a model call: the agent's instructions, then `prompt`."""
+        return Message(
+            "system", f"{self.instructions}\n\n{prompt}" if self.instructions else prompt
+        )
 
     @property
     def goal(self) -> str:
@@ -322,47 +330,3 @@ class _Deltas:
         if piece:
             delta = ev.TextDelta if kind == 0 else ev.ReasoningDelta
             await self._run.emit(delta(self._step_id, piece))
-
-
-@dataclass(frozen=True)
-class RunFactory:
-    """What every run of this process shares; makes a `TaskRun` for a task."""
-
-    models: ModelRoles
-    registry: ToolRegistry
-    store: TaskStore
-    config: EngineConfig
-    checkpoints: CheckpointStore | None
-    approvals: ApprovalBox
-
-    def specs(self, names: Sequence[str]) -> dict[str, ToolSpec]:
-        """The tools a task was given, by name."""
-        return {name: self.registry.spec(name) for name in names}
-
-    def new(
-        self,
-        task: Task,
-        call: CallContext,
-        tools: dict[str, ToolSpec],
-        budget: int,
-        *,
-        persist: bool = True,
-        resumed: RunCheckpoint | None = None,
-    ) -> TaskRun:
-        if persist:  # a task outlives the call that started it: its deadline is not the task's
-            call = replace(call, deadline_seconds=None)
-        return TaskRun(
-            task=task,
-            call=call,
-            models=self.models,
-            registry=self.registry,
-            store=self.store,
-            config=self.config,
-            token_budget=budget or self.config.token_budget,
-            tool_specs=tools,
-            persist=persist,
-            checkpoints=self.checkpoints,
-            resumed=resumed,
-            deadline_at=resumed.deadline_at if resumed else None,
-            approvals=self.approvals,
-        )

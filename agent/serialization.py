@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from agent import events as ev
+from agent.agents import AgentDefinition
 from agent.llm.base import Message, ToolCall
 from agent.modes.state import (
     FunctionCallingState,
@@ -36,7 +37,7 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.ReflectionVerdict, ev.ApprovalRequested, ev.ApprovalDecided, ev.UsageReported,
         ev.FinalAnswer, ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall, Principal,
         JournalEntry, RunCheckpoint, FunctionCallingState, TextReactState, PlanExecuteState,
-        StepResult,
+        StepResult, AgentDefinition,
     )
 }  # fmt: skip
 _ENUMS: dict[str, type[enum.Enum]] = {

@@ -24,7 +24,8 @@ from agent.execution import Runner
 from agent.failures import OrphanNotResumableError
 from agent.lifecycle import Endings
 from agent.resume import RunCheckpoint
-from agent.run import RunFactory, TaskRun
+from agent.run import TaskRun
+from agent.run_factory import RunFactory
 from agent.tasks import Task, TaskStatus
 from core.errors import ResourceExhaustedError, TaskAlreadyTerminalError, TaskNotFoundError
 from core.identity import CallContext, Principal

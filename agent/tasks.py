@@ -7,10 +7,13 @@ import enum
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent.plan import Plan
 from core.errors import TaskAlreadyTerminalError
+
+if TYPE_CHECKING:
+    from agent.agents import AgentDefinition
 
 
 class TaskStatus(enum.Enum):
@@ -119,6 +122,8 @@ class Task:
     """COMPLETED with a partial answer: a limit cut the work short (see stop_reason)."""
     plan: Plan | None = None
     """The current plan (plan-and-execute mode)."""
+    agent: AgentDefinition | None = None
+    """The agent the task runs as (its definition when accepted); None: the default agent."""
     status: TaskStatus = TaskStatus.PENDING
     """Current state."""
     final_answer: str = ""

@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 import signal
 from dataclasses import dataclass
-from typing import Any
 
 import grpc
 import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
+from agent.catalog import Agents
 from agent.engine import LLM_SETTINGS, Engine
 from agent.llm.roles import ModelRoles
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
@@ -21,13 +21,15 @@ from auth.authenticator import Authenticator
 from auth.keys import new_key
 from auth.throttle import FailureThrottle
 from core import secrets, tracing
-from core.metrics import REGISTRY, TASKS_IN_FLIGHT
+from core.metrics import TASKS_IN_FLIGHT
 from server import logs, reflection
 from server.builders import (
+    build_agents,
     build_authenticator,
     build_models,
     build_registry,
     engine_config,
+    model_factory,
     rate_limiters,
     server_options,
     store_settings,
@@ -41,6 +43,7 @@ from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.servicer import AgentServicer
 from server.settings import Settings
+from server.startup import StartupError, start_metrics
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
@@ -52,11 +55,6 @@ from tools.registry import ToolRegistry
 log = structlog.get_logger(__name__)
 
 SERVICE_NAME = agent_service_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name
-
-
-class StartupError(Exception):
-    """The server cannot start as configured; the message names the setting to change.
-    `agentd serve` prints it on one line and exits with status 2."""
 
 
 @dataclass
@@ -93,15 +91,18 @@ class AgentdServer:
             registry if registry is not None else build_registry(settings, durable.tool_calls)
         )
         background = await _keep_grants_fresh(settings, registry, durable)
+        agents, files = build_agents(settings, durable.agents)
+        if files is not None:
+            background.append(asyncio.create_task(files.watch(), name="agentd-agent-files"))
         live = build_live(where)
         tasks = tasks if tasks is not None else live.tasks
         registry.use_idempotency_store(live.idempotency, settings.retention_seconds)
-        engine = _start_engine(settings, models, registry, tasks, durable, live)
+        engine = _start_engine(settings, models, registry, tasks, durable, live, agents)
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)
         interceptors = _interceptors(settings, draining, audit, authenticator, where, live)
         server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
-        health = _add_services(server, settings, engine, registry, tasks, durable)
+        health = _add_services(server, settings, engine, registry, tasks, durable, agents)
         port = _listen(server, settings)
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
@@ -165,10 +166,12 @@ def _start_engine(
     tasks: TaskStore,
     durable: DurableStores,
     live: LiveStores,
+    agents: Agents,
 ) -> Engine:
     """The engine, listening for cancellations and supervising its tasks."""
+    models = models or build_models(settings)
     engine = Engine(
-        models or build_models(settings),
+        models,
         registry,
         tasks,
         engine_config(settings),
@@ -180,6 +183,8 @@ def _start_engine(
         checkpoints=durable.checkpoints,
         takeover_interval_seconds=settings.takeover_interval_seconds,
         approvals=live.approvals,
+        agents=agents,
+        model_factory=model_factory(models),
     )
     engine.listen_for_cancellations()
     engine.supervise()
@@ -228,6 +233,7 @@ def _add_services(
     registry: ToolRegistry,
     tasks: TaskStore,
     durable: DurableStores,
+    agents: Agents,
 ) -> HealthServicer:
     """Register AgentService, health and reflection on `server`; the health servicer."""
     agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
@@ -243,6 +249,7 @@ def _add_services(
                 settings.grant_admin_roles,
                 PermissionLevel[settings.grant_admin_max_level.upper()],
             ),
+            agents,
             heartbeat_seconds=settings.heartbeat_seconds,
         ),
         server,
@@ -315,37 +322,6 @@ async def _announce_auth(running: AgentdServer) -> None:
         f"  export AGENTD_API_KEY={plaintext}",
         flush=True,
     )
-
-
-@dataclass
-class MetricsEndpoint:
-    """The Prometheus endpoint, served from a thread of its own."""
-
-    address: str
-    http: Any
-
-    def stop(self) -> None:
-        self.http.shutdown()
-        self.http.server_close()
-
-
-def start_metrics(address: str) -> MetricsEndpoint | None:
-    """Serve /metrics on `address` (host:port; port 0 picks one), or nothing when empty.
-    StartupError when the address cannot be bound (a port in use, say)."""
-    if not address:
-        return None
-    from prometheus_client import start_http_server
-
-    host, _, port = address.rpartition(":")
-    try:
-        http, _thread = start_http_server(int(port), addr=host.strip("[]"), registry=REGISTRY)
-    except (OSError, ValueError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise StartupError(
-            f"cannot serve metrics on {address} (AGENTD_METRICS_ADDRESS): {reason}; "
-            "choose another address, port 0 for any free port, or empty to turn metrics off"
-        ) from None
-    return MetricsEndpoint(f"{host}:{http.server_port}", http)
 
 
 async def serve(settings: Settings) -> None:

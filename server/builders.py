@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import asyncio
 
+import structlog
+
+from agent.agent_files import AgentFiles
+from agent.catalog import Agents
 from agent.limits import EngineConfig
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
+from agent.run_factory import ModelFactory
 from auth.authenticator import Authenticator
 from auth.tokens import TokenRules, TokenVerifier
 from server.settings import Settings
+from stores.agents.base import AgentStore
 from stores.api_keys.base import KeyStore
 from stores.audit.base import AuditSink
 from stores.build import LiveStores, StoreSettings, build_rate_limiters
@@ -19,6 +25,8 @@ from stores.sql.engine import PoolOptions
 from tools.builtin import HttpLimits, builtin_tools
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
+
+log = structlog.get_logger(__name__)
 
 
 def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
@@ -191,3 +199,23 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
         ("grpc.keepalive_timeout_ms", 20 * ms),
         ("grpc.http2.max_pings_without_data", 0),
     ]
+
+
+def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFiles | None]:
+    """The agents tenants may use: their own in `store`, and those of AGENTD_AGENTS_DIR
+    (read once now; the caller keeps the files watched)."""
+    files = None
+    if settings.agents_dir is not None:
+        files = AgentFiles(settings.agents_dir)
+        files.load()
+        log.info("agent files read", folder=str(settings.agents_dir),
+                 agents=len(files.all()), refused=len(files.problems))  # fmt: skip
+    return Agents(store, files, settings.agent_admin_roles), files
+
+
+def model_factory(models: ModelRoles | None) -> ModelFactory | None:
+    """Makes the models agents name: siblings of the default model on the same endpoint and
+    client (None when the default model is not an OpenAI-compatible one)."""
+    if models is None or not isinstance(models.default, OpenAIModel):
+        return None
+    return models.default.sibling

@@ -26,8 +26,9 @@ from server.admin_cli import add_grants_parser, run_grants
 def _serve(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from server.app import StartupError, serve
+    from server.app import serve
     from server.settings import Settings
+    from server.startup import StartupError
 
     overrides: dict[str, Any] = {}
     if args.listen:

@@ -185,6 +185,10 @@ def statuses_from_proto(values: Iterable[int]) -> frozenset[TaskStatus]:
     return frozenset(chosen)
 
 
+def mode_to_proto(mode: ExecutionMode) -> tasks_pb2.ExecutionMode.ValueType:
+    return _MODES[mode]
+
+
 def mode_from_proto(mode: tasks_pb2.ExecutionMode.ValueType) -> ExecutionMode:
     """UNSPECIFIED is AUTO; a number the contract does not define is INVALID_ARGUMENT."""
     if mode == tasks_pb2.EXECUTION_MODE_UNSPECIFIED:
@@ -243,6 +247,7 @@ def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
         timeout_seconds=timeout,
         labels=dict(request.labels),
         plan=plan_data(request.plan) if request.HasField("plan") else None,
+        agent=request.agent,
     )
 
 
@@ -290,6 +295,7 @@ def task_to_proto(task: Task) -> tasks_pb2.Task:
         labels=task.labels,
         trace_id=task.trace_id,
         partial=task.partial,
+        agent=task.agent.reference if task.agent is not None else "",
     )
     if task.plan is not None:
         message.plan.CopyFrom(plan_to_proto(task.plan))

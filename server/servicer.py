@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+from agent.catalog import Agents
 from agent.engine import Engine
 from agent.events import TaskEvent
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import events_pb2, grants_pb2, tasks_pb2
+from agentd.v1 import agents_pb2, events_pb2, grants_pb2, tasks_pb2
 from audit.service import AuditLogs
 from core.errors import (
+    AgentNotFoundError,
     EventsExpiredError,
     FieldViolation,
     InvalidArgumentError,
@@ -18,7 +20,7 @@ from core.errors import (
 )
 from core.identity import CallContext
 from core.names import tool_name_problem
-from server import convert, convert_audit, convert_events, convert_grants, paging
+from server import convert, convert_agents, convert_audit, convert_events, convert_grants, paging
 from server.calls import stream, unary
 from server.heartbeats import with_heartbeats
 from server.interceptors.audit import note_task
@@ -51,10 +53,12 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         history: TaskHistory,
         audit: AuditLogs,
         grants: GrantAdmin,
+        agents: Agents,
         *,
         heartbeat_seconds: float = 15.0,
     ) -> None:
         self._heartbeat_seconds = heartbeat_seconds
+        self._agents = agents
         self._audit = audit
         self._grants = grants
         self._engine = engine
@@ -101,7 +105,9 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     @unary
     async def Plan(self, request: pb.PlanRequest, call: CallContext) -> pb.PlanResponse:  # noqa: N802
         context = convert.struct_to_dict(request.context, "context")
-        plan = await self._engine.plan(request.task, list(request.tools), context, call)
+        plan = await self._engine.plan(
+            request.task, list(request.tools), context, call, request.agent
+        )
         return pb.PlanResponse(plan=convert.plan_to_proto(plan))
 
     @unary
@@ -227,3 +233,43 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         yield convert_events.event_to_proto(first)
         async for message in self._follow(call.principal.tenant, task_id, events):
             yield message
+
+    @unary
+    async def CreateAgent(  # noqa: N802
+        self, request: agents_pb2.CreateAgentRequest, call: CallContext
+    ) -> agents_pb2.Agent:
+        data = convert_agents.agent_data(request.agent)
+        return convert_agents.agent_to_proto(await self._agents.create(call.principal, data))
+
+    @unary
+    async def UpdateAgent(  # noqa: N802
+        self, request: agents_pb2.UpdateAgentRequest, call: CallContext
+    ) -> agents_pb2.Agent:
+        data = convert_agents.agent_data(request.agent)
+        return convert_agents.agent_to_proto(await self._agents.update(call.principal, data))
+
+    @unary
+    async def GetAgent(  # noqa: N802
+        self, request: agents_pb2.GetAgentRequest, call: CallContext
+    ) -> agents_pb2.Agent:
+        agent_id, version = convert_agents.reference(request.agent)
+        found = await self._agents.find(call.principal.tenant, agent_id, version)
+        if found is None:
+            raise AgentNotFoundError(request.agent)
+        return convert_agents.agent_to_proto(found)
+
+    @unary
+    async def ListAgents(  # noqa: N802
+        self, request: agents_pb2.ListAgentsRequest, call: CallContext
+    ) -> agents_pb2.ListAgentsResponse:
+        listed = await self._agents.list(call.principal.tenant)
+        return agents_pb2.ListAgentsResponse(
+            agents=[convert_agents.agent_to_proto(v) for v in listed]
+        )
+
+    @unary
+    async def DeleteAgent(  # noqa: N802
+        self, request: agents_pb2.DeleteAgentRequest, call: CallContext
+    ) -> agents_pb2.DeleteAgentResponse:
+        await self._agents.delete(call.principal, _required_id(request.id, "id"))
+        return agents_pb2.DeleteAgentResponse()

@@ -33,6 +33,16 @@ class Settings(BaseSettings):
     workspace_dir: Path = Field(
         Path("workspace"), description="the only folder the file tools may touch"
     )
+    agents_dir: Path | None = Field(
+        None,
+        description="a folder of agent definitions (YAML, one agent per file), read at start "
+        "and again when they change; unset: only the default agent",
+    )
+    agent_admin_roles: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["admin"],
+        description="comma-separated roles that may create, update and delete their "
+        "tenant's agents by RPC",
+    )
     tool_permission: Literal["deny", "none", "read", "write", "execute", "admin"] = Field(
         "deny",
         description="permission level every caller holds without a grant ('deny': no tool "
@@ -278,6 +288,7 @@ class Settings(BaseSettings):
         "gateway_roles",
         "auditor_roles",
         "grant_admin_roles",
+        "agent_admin_roles",
         mode="before",
     )
     @classmethod

@@ -43,6 +43,8 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.RoleRequiredError: grpc.StatusCode.PERMISSION_DENIED,
     errors.GrantNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.GrantAboveLimitError: grpc.StatusCode.PERMISSION_DENIED,
+    errors.AgentNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.AgentExistsError: grpc.StatusCode.ALREADY_EXISTS,
 }
 
 

@@ -5,7 +5,8 @@ Two groups, opened and closed together:
 - **live** state of running tasks (task state and event logs, idempotency keys,
   cancellations, leases, approval slots): in Redis when a Redis URL is given, so that
   replicas share it, else in this process;
-- **durable** records (task history, checkpoints, API keys, grants, both audit logs):
+- **durable** records (task history, checkpoints, API keys, grants, both audit logs,
+  agents):
   in SQL, SQLite by default or PostgreSQL, migrated to the latest schema on open.
 
 The server turns its settings into a `StoreSettings`; nothing here reads the
@@ -17,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from stores.agents.sql import SqlAgentStore
 from stores.api_keys.sql import SqlKeyStore
 from stores.approvals.base import ApprovalBox
 from stores.approvals.memory import InMemoryApprovalBox
@@ -90,6 +92,7 @@ class DurableStores:
     tool_calls: SqlAuditLog
     rpcs: SqlRpcAuditLog
     audit_reader: SqlAuditReader
+    agents: SqlAgentStore
 
     async def close(self) -> None:
         await self.database.close()
@@ -141,6 +144,7 @@ async def open_durable(settings: StoreSettings) -> DurableStores:
         SqlAuditLog(database),
         SqlRpcAuditLog(database),
         SqlAuditReader(database),
+        SqlAgentStore(database),
     )
 
 

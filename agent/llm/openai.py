@@ -91,6 +91,21 @@ class OpenAIModel(Model):
     async def close(self) -> None:
         await self._client.close()
 
+    def sibling(self, name: str, temperature: float | None, max_tokens: int | None) -> OpenAIModel:
+        """Another model of the same endpoint, sharing this one's client (and closed with
+        it), with its own sampling where given."""
+        model = OpenAIModel(
+            name,
+            client=self._client,
+            temperature=temperature if temperature is not None else self._temperature,
+            max_tokens=max_tokens if max_tokens is not None else self._max_tokens,
+            max_attempts=self._attempts,
+            backoff_initial_seconds=self._backoff[0],
+            backoff_max_seconds=self._backoff[1],
+        )
+        model._json_schema_supported = self._json_schema_supported
+        return model
+
     def _request(
         self,
         messages: Sequence[Message],

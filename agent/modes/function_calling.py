@@ -47,7 +47,7 @@ class _Loop:
             self.pending = saved.pending
         else:
             self.messages = [
-                Message("system", prompts.FUNCTION_CALLING_SYSTEM),
+                run.system(prompts.FUNCTION_CALLING_SYSTEM),
                 Message("user", prompts.task_prompt(run.goal, run.context)),
             ]
             self.first, self.used_tools, self.pending = 1, False, ()

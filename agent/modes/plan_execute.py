@@ -85,7 +85,7 @@ async def _do_step(
         arguments = dict(step.arguments)
         if step.depends_on or feedback or not arguments_fit(step, spec):
             messages = [
-                Message("system", prompts.EXECUTOR_SYSTEM),
+                run.system(prompts.EXECUTOR_SYSTEM),
                 Message(
                     "user", prompt + f"\n\nCall the tool {step.tool} with the right arguments."
                 ),
@@ -107,7 +107,7 @@ async def _do_step(
                 return StepResult(step, False, observation.text)
         observation = await run.tools.call(step.id, step.tool, arguments, key=key)
         return StepResult(step, observation.ok, observation.text)
-    messages = [Message("system", prompts.EXECUTOR_SYSTEM), Message("user", prompt)]
+    messages = [run.system(prompts.EXECUTOR_SYSTEM), Message("user", prompt)]
     response = await run.model("executor", step.id, messages)
     text = response.text.strip()
     return StepResult(step, bool(text), text or "the executor returned nothing")

@@ -28,7 +28,7 @@ async def make_plan(
     LimitReached(PLAN_TOO_LARGE) when it is valid but has too many steps.
     """
     messages = [
-        Message("system", prompts.planner_system(list(run.tool_specs.values()), MAX_PLAN_STEPS)),
+        run.system(prompts.planner_system(list(run.tool_specs.values()), MAX_PLAN_STEPS)),
         Message("user", prompts.task_prompt(run.goal, run.context)),
     ]
     if replan:

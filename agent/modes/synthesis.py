@@ -15,7 +15,7 @@ NO_MODEL_AFTER = (StopReason.TOKEN_BUDGET, StopReason.DEADLINE)
 
 async def synthesize(run: TaskRun, results: str, *, stopped_because: str = "") -> str:
     messages = [
-        Message("system", prompts.SYNTHESIZER_SYSTEM),
+        run.system(prompts.SYNTHESIZER_SYSTEM),
         Message("user", prompts.synthesis_prompt(run.goal, results, stopped_because)),
     ]
     response = await run.model("synthesizer", "synthesis", messages)

@@ -113,7 +113,7 @@ class _Loop:
                 self.pending = Action(saved.tool, saved.arguments, saved.problem)
         else:
             self.messages = [
-                Message("system", prompts.react_system(list(self.specs.values()))),
+                run.system(prompts.react_system(list(self.specs.values()))),
                 Message("user", prompts.task_prompt(run.goal, run.context)),
             ]
             self.first = 1

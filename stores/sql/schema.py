@@ -139,3 +139,17 @@ rpc_audit = Table(
     Index("ix_rpc_audit_tenant_time", "tenant", "time"),
 )
 """One row per RPC served (streams when they end), refused ones included."""
+
+agent_versions = Table(
+    "agent_versions",
+    metadata,
+    Column("tenant", String(128), primary_key=True),
+    Column("agent_id", String(64), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("definition", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("created_by", String(256), nullable=False),
+    Column("deleted_at", DateTime(timezone=True), nullable=True),
+)
+"""Every version of every agent managed by RPC; `deleted_at` is set on its latest version
+when the agent is deleted (a later create starts from the next number)."""

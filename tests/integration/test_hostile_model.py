@@ -27,15 +27,17 @@ async def test_negative_token_counts_never_break_a_task_record(tmp_path: Path) -
         task = await h.client.get_task(events[0].task_id)
         listed = await h.client.list_tasks()
         settings = h.server.settings
-    assert task.usage.prompt_tokens == 10**9  # clamped: never negative, never absurd
-    assert task.usage.completion_tokens == 3
+    # Clamped: never negative, never absurd. The first call's counts clamp to nothing, so
+    # that call is counted by estimate (a few hundred tokens); the second's to 10**9.
+    assert 10**9 < task.usage.prompt_tokens < 10**9 + 10_000
+    assert 3 < task.usage.completion_tokens < 100
     assert [t.task_id for t in listed.tasks] == [task.task_id]
     # The stored record is read back by a new process (from the history) just as well.
     without_model = Settings(**{**settings.model_dump(), "llm_model": None})
     async with running_server(without_model) as again, again.client(timeout=10) as client:
         stored = await client.get_task(task.task_id)
         assert stored.status == tasks_pb2.TASK_STATUS_COMPLETED
-        assert stored.usage.prompt_tokens == 10**9
+        assert stored.usage.prompt_tokens == task.usage.prompt_tokens
         assert len((await client.list_tasks()).tasks) == 1
 
 

@@ -12,80 +12,24 @@ of one cancels the call.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
 import grpc
-from google.protobuf import json_format, struct_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import audit_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
+from agentd.v1 import agents_pb2, audit_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
 from agentd_client.errors import from_rpc_error
+from agentd_client.requests import DECISIONS
+from agentd_client.requests import execute_request as _execute_request
+from agentd_client.requests import to_python as to_python  # re-exported: part of the API
+from agentd_client.requests import to_struct as to_struct
 
 T = TypeVar("T")
 DEFAULT_TARGET = "127.0.0.1:50051"
-
-
-def to_struct(data: Mapping[str, Any] | None) -> struct_pb2.Struct:
-    struct = struct_pb2.Struct()
-    if data:
-        json_format.ParseDict(dict(data), struct)
-    return struct
-
-
-def to_python(message: struct_pb2.Value | struct_pb2.Struct) -> Any:
-    """A Struct or Value as plain Python data (whole numbers as ints)."""
-    data = json_format.MessageToDict(message)
-
-    def whole(value: Any) -> Any:
-        if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
-            return int(value)
-        if isinstance(value, dict):
-            return {k: whole(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [whole(v) for v in value]
-        return value
-
-    return whole(data)
-
-
-def _execute_request(
-    task: str,
-    tools: Sequence[str],
-    context: Mapping[str, Any] | None,
-    max_iterations: int,
-    mode: tasks_pb2.ExecutionMode.ValueType,
-    idempotency_key: str,
-    token_budget: int,
-    task_timeout: float | None,
-    labels: Mapping[str, str] | None,
-    plan: tasks_pb2.Plan | None = None,
-) -> pb.ExecuteRequest:
-    request = pb.ExecuteRequest(
-        task=task,
-        tools=list(tools),
-        context=to_struct(context),
-        max_iterations=max_iterations,
-        mode=mode,
-        idempotency_key=idempotency_key,
-        token_budget=token_budget,
-        labels=dict(labels or {}),
-    )
-    if task_timeout is not None:
-        request.timeout.FromTimedelta(timedelta(seconds=task_timeout))
-    if plan is not None:
-        request.plan.CopyFrom(plan)
-    return request
-
-
-DECISIONS = {
-    "approve": events_pb2.APPROVAL_DECISION_APPROVE,
-    "reject": events_pb2.APPROVAL_DECISION_REJECT,
-    "edit": events_pb2.APPROVAL_DECISION_EDIT,
-}
 
 
 class AgentClient:
@@ -197,9 +141,12 @@ class AgentClient:
         *,
         tools: Sequence[str] = (),
         context: Mapping[str, Any] | None = None,
+        agent: str = "",
         timeout: float | None = None,
     ) -> tasks_pb2.Plan:
-        request = pb.PlanRequest(task=task, tools=list(tools), context=to_struct(context))
+        request = pb.PlanRequest(
+            task=task, tools=list(tools), context=to_struct(context), agent=agent
+        )
         response: pb.PlanResponse = await self._unary(self._stub.Plan, request, timeout)
         return response.plan
 
@@ -217,6 +164,7 @@ class AgentClient:
         task_timeout: float | None = None,
         labels: Mapping[str, str] | None = None,
         plan: tasks_pb2.Plan | None = None,
+        agent: str = "",
         timeout: float | None = None,
         heartbeats: bool = False,
     ) -> AsyncIterator[events_pb2.TaskEvent]:
@@ -229,7 +177,7 @@ class AgentClient:
         """
         request = _execute_request(
             task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan,
+            task_timeout, labels, plan, agent,
         )  # fmt: skip
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
@@ -247,12 +195,13 @@ class AgentClient:
         task_timeout: float | None = None,
         labels: Mapping[str, str] | None = None,
         plan: tasks_pb2.Plan | None = None,
+        agent: str = "",
         timeout: float | None = None,
     ) -> tasks_pb2.Task:
         """Start a task with no stream attached; follow it with `stream_task_events`."""
         request = _execute_request(
             task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan,
+            task_timeout, labels, plan, agent,
         )  # fmt: skip
         started: tasks_pb2.Task = await self._unary(self._stub.StartTask, request, timeout)
         return started
@@ -342,6 +291,40 @@ class AgentClient:
             self._stub.ListAuditRecords, request, timeout
         )
         return response
+
+    async def create_agent(
+        self, agent: agents_pb2.Agent, *, timeout: float | None = None
+    ) -> agents_pb2.Agent:
+        """Version 1 of a new agent of your tenant (admin role)."""
+        request = agents_pb2.CreateAgentRequest(agent=agent)
+        created: agents_pb2.Agent = await self._unary(self._stub.CreateAgent, request, timeout)
+        return created
+
+    async def update_agent(
+        self, agent: agents_pb2.Agent, *, timeout: float | None = None
+    ) -> agents_pb2.Agent:
+        """The next version of an agent of your tenant (admin role)."""
+        request = agents_pb2.UpdateAgentRequest(agent=agent)
+        updated: agents_pb2.Agent = await self._unary(self._stub.UpdateAgent, request, timeout)
+        return updated
+
+    async def get_agent(self, agent: str, *, timeout: float | None = None) -> agents_pb2.Agent:
+        """An agent you may use: `id` (its latest version) or `id@version`."""
+        request = agents_pb2.GetAgentRequest(agent=agent)
+        found: agents_pb2.Agent = await self._unary(self._stub.GetAgent, request, timeout)
+        return found
+
+    async def list_agents(self, *, timeout: float | None = None) -> list[agents_pb2.Agent]:
+        request = agents_pb2.ListAgentsRequest()
+        listed: agents_pb2.ListAgentsResponse = await self._unary(
+            self._stub.ListAgents, request, timeout
+        )
+        return list(listed.agents)
+
+    async def delete_agent(self, agent_id: str, *, timeout: float | None = None) -> None:
+        await self._unary(
+            self._stub.DeleteAgent, agents_pb2.DeleteAgentRequest(id=agent_id), timeout
+        )
 
     async def create_grant(
         self,

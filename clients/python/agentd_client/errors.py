@@ -143,6 +143,10 @@ class GrantNotFoundError(NotFoundError):
     """No grant of that id is in force in your tenant."""
 
 
+class AgentNotFoundError(NotFoundError):
+    """No agent of that id (or that version of it) is available."""
+
+
 class AlreadyExistsError(AgentdError):
     """The thing to be created exists already."""
 
@@ -204,6 +208,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "APPROVAL_NOT_PENDING": ApprovalNotPendingError,
     "RATE_LIMITED": RateLimitedError,
     "GRANT_NOT_FOUND": GrantNotFoundError,
+    "AGENT_NOT_FOUND": AgentNotFoundError,
     "STORE_UNAVAILABLE": StoreUnavailableError,
     "TASK_LIMIT_REACHED": TaskLimitReachedError,
 }

@@ -63,6 +63,7 @@ class ExecuteRequest(_message.Message):
     TIMEOUT_FIELD_NUMBER: _builtins.int
     LABELS_FIELD_NUMBER: _builtins.int
     PLAN_FIELD_NUMBER: _builtins.int
+    AGENT_FIELD_NUMBER: _builtins.int
     task: _builtins.str
     """What to do, in natural language; 1 to 5,000 characters."""
     max_iterations: _builtins.int
@@ -82,6 +83,13 @@ class ExecuteRequest(_message.Message):
     does (the caller disconnected or its deadline passed). By default a
     task outlives its stream and can be followed with StreamTaskEvents.
     Ignored by StartTask.
+    """
+    agent: _builtins.str
+    """The agent to run as: `id` (its current version) or `id@version`; empty
+    means the default agent. The agent's instructions, models, sampling,
+    tools (which narrow what the caller may use), mode and limits apply
+    where this request leaves them unset. NOT_FOUND (`AGENT_NOT_FOUND`) for
+    an agent that is not available.
     """
     @_builtins.property
     def tools(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -137,10 +145,11 @@ class ExecuteRequest(_message.Message):
         timeout: _duration_pb2.Duration | None = ...,
         labels: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         plan: _tasks_pb2.Plan | None = ...,
+        agent: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "plan", b"plan", "timeout", b"timeout"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "plan", b"plan", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "plan", b"plan", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -155,8 +164,11 @@ class PlanRequest(_message.Message):
     TASK_FIELD_NUMBER: _builtins.int
     TOOLS_FIELD_NUMBER: _builtins.int
     CONTEXT_FIELD_NUMBER: _builtins.int
+    AGENT_FIELD_NUMBER: _builtins.int
     task: _builtins.str
     """What to plan for; 1 to 5,000 characters."""
+    agent: _builtins.str
+    """The agent to plan as (`id` or `id@version`); empty for the default agent."""
     @_builtins.property
     def tools(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Names of the tools the plan may use; empty means every tool the caller
@@ -173,10 +185,11 @@ class PlanRequest(_message.Message):
         task: _builtins.str = ...,
         tools: _abc.Iterable[_builtins.str] | None = ...,
         context: _struct_pb2.Struct | None = ...,
+        agent: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "task", b"task", "tools", b"tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "context", b"context", "task", b"task", "tools", b"tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from agentd.v1 import agent_service_pb2 as agentd_dot_v1_dot_agent__service__pb2
+from agentd.v1 import agents_pb2 as agentd_dot_v1_dot_agents__pb2
 from agentd.v1 import events_pb2 as agentd_dot_v1_dot_events__pb2
 from agentd.v1 import grants_pb2 as agentd_dot_v1_dot_grants__pb2
 from agentd.v1 import tasks_pb2 as agentd_dot_v1_dot_tasks__pb2
@@ -111,6 +112,31 @@ class AgentServiceStub:
                 '/agentd.v1.AgentService/ListGrants',
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.ListGrantsRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_agent__service__pb2.ListGrantsResponse.FromString,
+                _registered_method=True)
+        self.CreateAgent = channel.unary_unary(
+                '/agentd.v1.AgentService/CreateAgent',
+                request_serializer=agentd_dot_v1_dot_agents__pb2.CreateAgentRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_agents__pb2.Agent.FromString,
+                _registered_method=True)
+        self.GetAgent = channel.unary_unary(
+                '/agentd.v1.AgentService/GetAgent',
+                request_serializer=agentd_dot_v1_dot_agents__pb2.GetAgentRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_agents__pb2.Agent.FromString,
+                _registered_method=True)
+        self.ListAgents = channel.unary_unary(
+                '/agentd.v1.AgentService/ListAgents',
+                request_serializer=agentd_dot_v1_dot_agents__pb2.ListAgentsRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_agents__pb2.ListAgentsResponse.FromString,
+                _registered_method=True)
+        self.UpdateAgent = channel.unary_unary(
+                '/agentd.v1.AgentService/UpdateAgent',
+                request_serializer=agentd_dot_v1_dot_agents__pb2.UpdateAgentRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_agents__pb2.Agent.FromString,
+                _registered_method=True)
+        self.DeleteAgent = channel.unary_unary(
+                '/agentd.v1.AgentService/DeleteAgent',
+                request_serializer=agentd_dot_v1_dot_agents__pb2.DeleteAgentRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_agents__pb2.DeleteAgentResponse.FromString,
                 _registered_method=True)
 
 
@@ -235,6 +261,46 @@ class AgentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateAgent(self, request, context):
+        """Agents of the caller's tenant, managed here (admin role to change them);
+        agents from files (AGENTD_AGENTS_DIR) are listed and read, not changed.
+        Creates version 1 of a new agent; ALREADY_EXISTS (`AGENT_EXISTS`) for an
+        id the tenant has.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetAgent(self, request, context):
+        """An agent, its latest version or `id@version`; NOT_FOUND
+        (`AGENT_NOT_FOUND`) otherwise, and for another tenant's agent.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListAgents(self, request, context):
+        """The agents the caller's tenant may use.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UpdateAgent(self, request, context):
+        """Stores the next version of an agent of the tenant (admin role).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteAgent(self, request, context):
+        """Deletes an agent of the tenant (admin role): new tasks can no longer
+        name it; its versions stay readable with `id@version`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AgentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -307,6 +373,31 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.ListGrants,
                     request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ListGrantsRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_agent__service__pb2.ListGrantsResponse.SerializeToString,
+            ),
+            'CreateAgent': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateAgent,
+                    request_deserializer=agentd_dot_v1_dot_agents__pb2.CreateAgentRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_agents__pb2.Agent.SerializeToString,
+            ),
+            'GetAgent': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetAgent,
+                    request_deserializer=agentd_dot_v1_dot_agents__pb2.GetAgentRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_agents__pb2.Agent.SerializeToString,
+            ),
+            'ListAgents': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListAgents,
+                    request_deserializer=agentd_dot_v1_dot_agents__pb2.ListAgentsRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_agents__pb2.ListAgentsResponse.SerializeToString,
+            ),
+            'UpdateAgent': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateAgent,
+                    request_deserializer=agentd_dot_v1_dot_agents__pb2.UpdateAgentRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_agents__pb2.Agent.SerializeToString,
+            ),
+            'DeleteAgent': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteAgent,
+                    request_deserializer=agentd_dot_v1_dot_agents__pb2.DeleteAgentRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_agents__pb2.DeleteAgentResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -692,6 +783,141 @@ class AgentService:
             '/agentd.v1.AgentService/ListGrants',
             agentd_dot_v1_dot_agent__service__pb2.ListGrantsRequest.SerializeToString,
             agentd_dot_v1_dot_agent__service__pb2.ListGrantsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateAgent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/CreateAgent',
+            agentd_dot_v1_dot_agents__pb2.CreateAgentRequest.SerializeToString,
+            agentd_dot_v1_dot_agents__pb2.Agent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetAgent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/GetAgent',
+            agentd_dot_v1_dot_agents__pb2.GetAgentRequest.SerializeToString,
+            agentd_dot_v1_dot_agents__pb2.Agent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListAgents(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ListAgents',
+            agentd_dot_v1_dot_agents__pb2.ListAgentsRequest.SerializeToString,
+            agentd_dot_v1_dot_agents__pb2.ListAgentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateAgent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/UpdateAgent',
+            agentd_dot_v1_dot_agents__pb2.UpdateAgentRequest.SerializeToString,
+            agentd_dot_v1_dot_agents__pb2.Agent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteAgent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/DeleteAgent',
+            agentd_dot_v1_dot_agents__pb2.DeleteAgentRequest.SerializeToString,
+            agentd_dot_v1_dot_agents__pb2.DeleteAgentResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -4,6 +4,7 @@ isort:skip_file
 """
 
 from agentd.v1 import agent_service_pb2 as _agent_service_pb2
+from agentd.v1 import agents_pb2 as _agents_pb2
 from agentd.v1 import events_pb2 as _events_pb2
 from agentd.v1 import grants_pb2 as _grants_pb2
 from agentd.v1 import tasks_pb2 as _tasks_pb2
@@ -90,6 +91,24 @@ class AgentServiceStub:
     """Revokes a grant of the caller's tenant (admin role); returns it revoked."""
     ListGrants: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ListGrantsRequest, _agent_service_pb2.ListGrantsResponse]
     """Lists the grants of the caller's tenant, oldest first (admin role)."""
+    CreateAgent: _grpc.UnaryUnaryMultiCallable[_agents_pb2.CreateAgentRequest, _agents_pb2.Agent]
+    """Agents of the caller's tenant, managed here (admin role to change them);
+    agents from files (AGENTD_AGENTS_DIR) are listed and read, not changed.
+    Creates version 1 of a new agent; ALREADY_EXISTS (`AGENT_EXISTS`) for an
+    id the tenant has.
+    """
+    GetAgent: _grpc.UnaryUnaryMultiCallable[_agents_pb2.GetAgentRequest, _agents_pb2.Agent]
+    """An agent, its latest version or `id@version`; NOT_FOUND
+    (`AGENT_NOT_FOUND`) otherwise, and for another tenant's agent.
+    """
+    ListAgents: _grpc.UnaryUnaryMultiCallable[_agents_pb2.ListAgentsRequest, _agents_pb2.ListAgentsResponse]
+    """The agents the caller's tenant may use."""
+    UpdateAgent: _grpc.UnaryUnaryMultiCallable[_agents_pb2.UpdateAgentRequest, _agents_pb2.Agent]
+    """Stores the next version of an agent of the tenant (admin role)."""
+    DeleteAgent: _grpc.UnaryUnaryMultiCallable[_agents_pb2.DeleteAgentRequest, _agents_pb2.DeleteAgentResponse]
+    """Deletes an agent of the tenant (admin role): new tasks can no longer
+    name it; its versions stay readable with `id@version`.
+    """
 
 @_typing.type_check_only
 class AgentServiceAsyncStub(AgentServiceStub):
@@ -150,6 +169,24 @@ class AgentServiceAsyncStub(AgentServiceStub):
     """Revokes a grant of the caller's tenant (admin role); returns it revoked."""
     ListGrants: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ListGrantsRequest, _agent_service_pb2.ListGrantsResponse]  # type: ignore[assignment]
     """Lists the grants of the caller's tenant, oldest first (admin role)."""
+    CreateAgent: _aio.UnaryUnaryMultiCallable[_agents_pb2.CreateAgentRequest, _agents_pb2.Agent]  # type: ignore[assignment]
+    """Agents of the caller's tenant, managed here (admin role to change them);
+    agents from files (AGENTD_AGENTS_DIR) are listed and read, not changed.
+    Creates version 1 of a new agent; ALREADY_EXISTS (`AGENT_EXISTS`) for an
+    id the tenant has.
+    """
+    GetAgent: _aio.UnaryUnaryMultiCallable[_agents_pb2.GetAgentRequest, _agents_pb2.Agent]  # type: ignore[assignment]
+    """An agent, its latest version or `id@version`; NOT_FOUND
+    (`AGENT_NOT_FOUND`) otherwise, and for another tenant's agent.
+    """
+    ListAgents: _aio.UnaryUnaryMultiCallable[_agents_pb2.ListAgentsRequest, _agents_pb2.ListAgentsResponse]  # type: ignore[assignment]
+    """The agents the caller's tenant may use."""
+    UpdateAgent: _aio.UnaryUnaryMultiCallable[_agents_pb2.UpdateAgentRequest, _agents_pb2.Agent]  # type: ignore[assignment]
+    """Stores the next version of an agent of the tenant (admin role)."""
+    DeleteAgent: _aio.UnaryUnaryMultiCallable[_agents_pb2.DeleteAgentRequest, _agents_pb2.DeleteAgentResponse]  # type: ignore[assignment]
+    """Deletes an agent of the tenant (admin role): new tasks can no longer
+    name it; its versions stay readable with `id@version`.
+    """
 
 class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
     """Runs LLM agents and the tools they use.
@@ -291,5 +328,53 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_agent_service_pb2.ListGrantsResponse, _abc.Awaitable[_agent_service_pb2.ListGrantsResponse]]:
         """Lists the grants of the caller's tenant, oldest first (admin role)."""
+
+    @_abc_1.abstractmethod
+    def CreateAgent(
+        self,
+        request: _agents_pb2.CreateAgentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_agents_pb2.Agent, _abc.Awaitable[_agents_pb2.Agent]]:
+        """Agents of the caller's tenant, managed here (admin role to change them);
+        agents from files (AGENTD_AGENTS_DIR) are listed and read, not changed.
+        Creates version 1 of a new agent; ALREADY_EXISTS (`AGENT_EXISTS`) for an
+        id the tenant has.
+        """
+
+    @_abc_1.abstractmethod
+    def GetAgent(
+        self,
+        request: _agents_pb2.GetAgentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_agents_pb2.Agent, _abc.Awaitable[_agents_pb2.Agent]]:
+        """An agent, its latest version or `id@version`; NOT_FOUND
+        (`AGENT_NOT_FOUND`) otherwise, and for another tenant's agent.
+        """
+
+    @_abc_1.abstractmethod
+    def ListAgents(
+        self,
+        request: _agents_pb2.ListAgentsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_agents_pb2.ListAgentsResponse, _abc.Awaitable[_agents_pb2.ListAgentsResponse]]:
+        """The agents the caller's tenant may use."""
+
+    @_abc_1.abstractmethod
+    def UpdateAgent(
+        self,
+        request: _agents_pb2.UpdateAgentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_agents_pb2.Agent, _abc.Awaitable[_agents_pb2.Agent]]:
+        """Stores the next version of an agent of the tenant (admin role)."""
+
+    @_abc_1.abstractmethod
+    def DeleteAgent(
+        self,
+        request: _agents_pb2.DeleteAgentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_agents_pb2.DeleteAgentResponse, _abc.Awaitable[_agents_pb2.DeleteAgentResponse]]:
+        """Deletes an agent of the tenant (admin role): new tasks can no longer
+        name it; its versions stay readable with `id@version`.
+        """
 
 def add_AgentServiceServicer_to_server(servicer: AgentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

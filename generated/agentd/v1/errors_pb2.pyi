@@ -99,6 +99,14 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     it produced any usable result; `Task.stop_reason` names the limit.
     Appears in `Task.error` and error events.
     """
+    ERROR_REASON_AGENT_NOT_FOUND: _ErrorReason.ValueType  # 27
+    """No agent of the id (or `id@version`) the request named is available to
+    the caller (status NOT_FOUND).
+    """
+    ERROR_REASON_AGENT_EXISTS: _ErrorReason.ValueType  # 28
+    """CreateAgent for an id the tenant already has, or an UpdateAgent that
+    raced another (status ALREADY_EXISTS); read the agent and try again.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -185,5 +193,13 @@ ERROR_REASON_TASK_LIMIT_REACHED: ErrorReason.ValueType  # 26
 """A limit (time, tokens, iterations, plan size) stopped the task before
 it produced any usable result; `Task.stop_reason` names the limit.
 Appears in `Task.error` and error events.
+"""
+ERROR_REASON_AGENT_NOT_FOUND: ErrorReason.ValueType  # 27
+"""No agent of the id (or `id@version`) the request named is available to
+the caller (status NOT_FOUND).
+"""
+ERROR_REASON_AGENT_EXISTS: ErrorReason.ValueType  # 28
+"""CreateAgent for an id the tenant already has, or an UpdateAgent that
+raced another (status ALREADY_EXISTS); read the agent and try again.
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

@@ -382,6 +382,7 @@ class Task(_message.Message):
     LABELS_FIELD_NUMBER: _builtins.int
     TRACE_ID_FIELD_NUMBER: _builtins.int
     PARTIAL_FIELD_NUMBER: _builtins.int
+    AGENT_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """Server-assigned, opaque."""
     status: Global___TaskStatus.ValueType
@@ -404,6 +405,8 @@ class Task(_message.Message):
     """True when the task COMPLETED with a partial answer: a limit stopped the
     work (see `stop_reason`, `stop_detail`); false for a full answer.
     """
+    agent: _builtins.str
+    """The agent the task runs as, `id@version`; empty for the default agent."""
     @_builtins.property
     def plan(self) -> Global___Plan:
         """The current plan (plan-and-execute mode); empty otherwise."""
@@ -457,10 +460,11 @@ class Task(_message.Message):
         labels: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         trace_id: _builtins.str = ...,
         partial: _builtins.bool = ...,
+        agent: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "create_time", b"create_time", "error", b"error", "plan", b"plan", "progress", b"progress", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "create_time", b"create_time", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "partial", b"partial", "plan", b"plan", "progress", b"progress", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "context", b"context", "create_time", b"create_time", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "partial", b"partial", "plan", b"plan", "progress", b"progress", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -16,7 +16,8 @@ from agent.limits import EngineConfig
 from agent.llm.base import Model
 from agent.llm.roles import ModelRoles
 from agent.resume import RunCheckpoint
-from agent.run import RunFactory, TaskRun
+from agent.run import TaskRun
+from agent.run_factory import RunFactory
 from agent.tasks import ExecutionMode, Task, TaskStatus, TokenUsage, new_task_id
 from core.errors import TaskNotFoundError
 from core.identity import CallContext, Principal

@@ -455,6 +455,161 @@ public final class AgentServiceGrpc {
     return getListGrantsMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.CreateAgentRequest,
+      dev.agentd.v1.Agent> getCreateAgentMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "CreateAgent",
+      requestType = dev.agentd.v1.CreateAgentRequest.class,
+      responseType = dev.agentd.v1.Agent.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.CreateAgentRequest,
+      dev.agentd.v1.Agent> getCreateAgentMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.CreateAgentRequest, dev.agentd.v1.Agent> getCreateAgentMethod;
+    if ((getCreateAgentMethod = AgentServiceGrpc.getCreateAgentMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getCreateAgentMethod = AgentServiceGrpc.getCreateAgentMethod) == null) {
+          AgentServiceGrpc.getCreateAgentMethod = getCreateAgentMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.CreateAgentRequest, dev.agentd.v1.Agent>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "CreateAgent"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.CreateAgentRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Agent.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("CreateAgent"))
+              .build();
+        }
+      }
+    }
+    return getCreateAgentMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.GetAgentRequest,
+      dev.agentd.v1.Agent> getGetAgentMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetAgent",
+      requestType = dev.agentd.v1.GetAgentRequest.class,
+      responseType = dev.agentd.v1.Agent.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.GetAgentRequest,
+      dev.agentd.v1.Agent> getGetAgentMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.GetAgentRequest, dev.agentd.v1.Agent> getGetAgentMethod;
+    if ((getGetAgentMethod = AgentServiceGrpc.getGetAgentMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getGetAgentMethod = AgentServiceGrpc.getGetAgentMethod) == null) {
+          AgentServiceGrpc.getGetAgentMethod = getGetAgentMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.GetAgentRequest, dev.agentd.v1.Agent>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetAgent"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.GetAgentRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Agent.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("GetAgent"))
+              .build();
+        }
+      }
+    }
+    return getGetAgentMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListAgentsRequest,
+      dev.agentd.v1.ListAgentsResponse> getListAgentsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListAgents",
+      requestType = dev.agentd.v1.ListAgentsRequest.class,
+      responseType = dev.agentd.v1.ListAgentsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListAgentsRequest,
+      dev.agentd.v1.ListAgentsResponse> getListAgentsMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListAgentsRequest, dev.agentd.v1.ListAgentsResponse> getListAgentsMethod;
+    if ((getListAgentsMethod = AgentServiceGrpc.getListAgentsMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getListAgentsMethod = AgentServiceGrpc.getListAgentsMethod) == null) {
+          AgentServiceGrpc.getListAgentsMethod = getListAgentsMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListAgentsRequest, dev.agentd.v1.ListAgentsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListAgents"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListAgentsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListAgentsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ListAgents"))
+              .build();
+        }
+      }
+    }
+    return getListAgentsMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.UpdateAgentRequest,
+      dev.agentd.v1.Agent> getUpdateAgentMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "UpdateAgent",
+      requestType = dev.agentd.v1.UpdateAgentRequest.class,
+      responseType = dev.agentd.v1.Agent.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.UpdateAgentRequest,
+      dev.agentd.v1.Agent> getUpdateAgentMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.UpdateAgentRequest, dev.agentd.v1.Agent> getUpdateAgentMethod;
+    if ((getUpdateAgentMethod = AgentServiceGrpc.getUpdateAgentMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getUpdateAgentMethod = AgentServiceGrpc.getUpdateAgentMethod) == null) {
+          AgentServiceGrpc.getUpdateAgentMethod = getUpdateAgentMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.UpdateAgentRequest, dev.agentd.v1.Agent>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "UpdateAgent"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.UpdateAgentRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Agent.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("UpdateAgent"))
+              .build();
+        }
+      }
+    }
+    return getUpdateAgentMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.DeleteAgentRequest,
+      dev.agentd.v1.DeleteAgentResponse> getDeleteAgentMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "DeleteAgent",
+      requestType = dev.agentd.v1.DeleteAgentRequest.class,
+      responseType = dev.agentd.v1.DeleteAgentResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.DeleteAgentRequest,
+      dev.agentd.v1.DeleteAgentResponse> getDeleteAgentMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.DeleteAgentRequest, dev.agentd.v1.DeleteAgentResponse> getDeleteAgentMethod;
+    if ((getDeleteAgentMethod = AgentServiceGrpc.getDeleteAgentMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getDeleteAgentMethod = AgentServiceGrpc.getDeleteAgentMethod) == null) {
+          AgentServiceGrpc.getDeleteAgentMethod = getDeleteAgentMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.DeleteAgentRequest, dev.agentd.v1.DeleteAgentResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "DeleteAgent"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteAgentRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteAgentResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("DeleteAgent"))
+              .build();
+        }
+      }
+    }
+    return getDeleteAgentMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -664,6 +819,61 @@ public final class AgentServiceGrpc {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListGrantsMethod(), responseObserver);
     }
 
+    /**
+     * <pre>
+     * Agents of the caller's tenant, managed here (admin role to change them);
+     * agents from files (AGENTD_AGENTS_DIR) are listed and read, not changed.
+     * Creates version 1 of a new agent; ALREADY_EXISTS (`AGENT_EXISTS`) for an
+     * id the tenant has.
+     * </pre>
+     */
+    public void createAgent(dev.agentd.v1.CreateAgentRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Agent> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getCreateAgentMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * An agent, its latest version or `id&#64;version`; NOT_FOUND
+     * (`AGENT_NOT_FOUND`) otherwise, and for another tenant's agent.
+     * </pre>
+     */
+    public void getAgent(dev.agentd.v1.GetAgentRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Agent> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetAgentMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The agents the caller's tenant may use.
+     * </pre>
+     */
+    public void listAgents(dev.agentd.v1.ListAgentsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListAgentsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListAgentsMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Stores the next version of an agent of the tenant (admin role).
+     * </pre>
+     */
+    public void updateAgent(dev.agentd.v1.UpdateAgentRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Agent> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getUpdateAgentMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Deletes an agent of the tenant (admin role): new tasks can no longer
+     * name it; its versions stay readable with `id&#64;version`.
+     * </pre>
+     */
+    public void deleteAgent(dev.agentd.v1.DeleteAgentRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteAgentResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getDeleteAgentMethod(), responseObserver);
+    }
+
     @java.lang.Override public final io.grpc.ServerServiceDefinition bindService() {
       return io.grpc.ServerServiceDefinition.builder(getServiceDescriptor())
           .addMethod(
@@ -764,6 +974,41 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.ListGrantsRequest,
                 dev.agentd.v1.ListGrantsResponse>(
                   this, METHODID_LIST_GRANTS)))
+          .addMethod(
+            getCreateAgentMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.CreateAgentRequest,
+                dev.agentd.v1.Agent>(
+                  this, METHODID_CREATE_AGENT)))
+          .addMethod(
+            getGetAgentMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.GetAgentRequest,
+                dev.agentd.v1.Agent>(
+                  this, METHODID_GET_AGENT)))
+          .addMethod(
+            getListAgentsMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListAgentsRequest,
+                dev.agentd.v1.ListAgentsResponse>(
+                  this, METHODID_LIST_AGENTS)))
+          .addMethod(
+            getUpdateAgentMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.UpdateAgentRequest,
+                dev.agentd.v1.Agent>(
+                  this, METHODID_UPDATE_AGENT)))
+          .addMethod(
+            getDeleteAgentMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.DeleteAgentRequest,
+                dev.agentd.v1.DeleteAgentResponse>(
+                  this, METHODID_DELETE_AGENT)))
           .build();
     }
   }
@@ -956,6 +1201,66 @@ public final class AgentServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getListGrantsMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * Agents of the caller's tenant, managed here (admin role to change them);
+     * agents from files (AGENTD_AGENTS_DIR) are listed and read, not changed.
+     * Creates version 1 of a new agent; ALREADY_EXISTS (`AGENT_EXISTS`) for an
+     * id the tenant has.
+     * </pre>
+     */
+    public void createAgent(dev.agentd.v1.CreateAgentRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Agent> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getCreateAgentMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * An agent, its latest version or `id&#64;version`; NOT_FOUND
+     * (`AGENT_NOT_FOUND`) otherwise, and for another tenant's agent.
+     * </pre>
+     */
+    public void getAgent(dev.agentd.v1.GetAgentRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Agent> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetAgentMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The agents the caller's tenant may use.
+     * </pre>
+     */
+    public void listAgents(dev.agentd.v1.ListAgentsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListAgentsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListAgentsMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Stores the next version of an agent of the tenant (admin role).
+     * </pre>
+     */
+    public void updateAgent(dev.agentd.v1.UpdateAgentRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Agent> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getUpdateAgentMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Deletes an agent of the tenant (admin role): new tasks can no longer
+     * name it; its versions stay readable with `id&#64;version`.
+     * </pre>
+     */
+    public void deleteAgent(dev.agentd.v1.DeleteAgentRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteAgentResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getDeleteAgentMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -1134,6 +1439,61 @@ public final class AgentServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getListGrantsMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * Agents of the caller's tenant, managed here (admin role to change them);
+     * agents from files (AGENTD_AGENTS_DIR) are listed and read, not changed.
+     * Creates version 1 of a new agent; ALREADY_EXISTS (`AGENT_EXISTS`) for an
+     * id the tenant has.
+     * </pre>
+     */
+    public dev.agentd.v1.Agent createAgent(dev.agentd.v1.CreateAgentRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getCreateAgentMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * An agent, its latest version or `id&#64;version`; NOT_FOUND
+     * (`AGENT_NOT_FOUND`) otherwise, and for another tenant's agent.
+     * </pre>
+     */
+    public dev.agentd.v1.Agent getAgent(dev.agentd.v1.GetAgentRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetAgentMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * The agents the caller's tenant may use.
+     * </pre>
+     */
+    public dev.agentd.v1.ListAgentsResponse listAgents(dev.agentd.v1.ListAgentsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListAgentsMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Stores the next version of an agent of the tenant (admin role).
+     * </pre>
+     */
+    public dev.agentd.v1.Agent updateAgent(dev.agentd.v1.UpdateAgentRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getUpdateAgentMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Deletes an agent of the tenant (admin role): new tasks can no longer
+     * name it; its versions stay readable with `id&#64;version`.
+     * </pre>
+     */
+    public dev.agentd.v1.DeleteAgentResponse deleteAgent(dev.agentd.v1.DeleteAgentRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getDeleteAgentMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -1296,6 +1656,66 @@ public final class AgentServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getListGrantsMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * Agents of the caller's tenant, managed here (admin role to change them);
+     * agents from files (AGENTD_AGENTS_DIR) are listed and read, not changed.
+     * Creates version 1 of a new agent; ALREADY_EXISTS (`AGENT_EXISTS`) for an
+     * id the tenant has.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Agent> createAgent(
+        dev.agentd.v1.CreateAgentRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getCreateAgentMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * An agent, its latest version or `id&#64;version`; NOT_FOUND
+     * (`AGENT_NOT_FOUND`) otherwise, and for another tenant's agent.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Agent> getAgent(
+        dev.agentd.v1.GetAgentRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetAgentMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * The agents the caller's tenant may use.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListAgentsResponse> listAgents(
+        dev.agentd.v1.ListAgentsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListAgentsMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Stores the next version of an agent of the tenant (admin role).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Agent> updateAgent(
+        dev.agentd.v1.UpdateAgentRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getUpdateAgentMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Deletes an agent of the tenant (admin role): new tasks can no longer
+     * name it; its versions stay readable with `id&#64;version`.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.DeleteAgentResponse> deleteAgent(
+        dev.agentd.v1.DeleteAgentRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getDeleteAgentMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_EXECUTE = 0;
@@ -1312,6 +1732,11 @@ public final class AgentServiceGrpc {
   private static final int METHODID_CREATE_GRANT = 11;
   private static final int METHODID_REVOKE_GRANT = 12;
   private static final int METHODID_LIST_GRANTS = 13;
+  private static final int METHODID_CREATE_AGENT = 14;
+  private static final int METHODID_GET_AGENT = 15;
+  private static final int METHODID_LIST_AGENTS = 16;
+  private static final int METHODID_UPDATE_AGENT = 17;
+  private static final int METHODID_DELETE_AGENT = 18;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -1385,6 +1810,26 @@ public final class AgentServiceGrpc {
         case METHODID_LIST_GRANTS:
           serviceImpl.listGrants((dev.agentd.v1.ListGrantsRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.ListGrantsResponse>) responseObserver);
+          break;
+        case METHODID_CREATE_AGENT:
+          serviceImpl.createAgent((dev.agentd.v1.CreateAgentRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Agent>) responseObserver);
+          break;
+        case METHODID_GET_AGENT:
+          serviceImpl.getAgent((dev.agentd.v1.GetAgentRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Agent>) responseObserver);
+          break;
+        case METHODID_LIST_AGENTS:
+          serviceImpl.listAgents((dev.agentd.v1.ListAgentsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListAgentsResponse>) responseObserver);
+          break;
+        case METHODID_UPDATE_AGENT:
+          serviceImpl.updateAgent((dev.agentd.v1.UpdateAgentRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Agent>) responseObserver);
+          break;
+        case METHODID_DELETE_AGENT:
+          serviceImpl.deleteAgent((dev.agentd.v1.DeleteAgentRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteAgentResponse>) responseObserver);
           break;
         default:
           throw new AssertionError();
@@ -1461,6 +1906,11 @@ public final class AgentServiceGrpc {
               .addMethod(getCreateGrantMethod())
               .addMethod(getRevokeGrantMethod())
               .addMethod(getListGrantsMethod())
+              .addMethod(getCreateAgentMethod())
+              .addMethod(getGetAgentMethod())
+              .addMethod(getListAgentsMethod())
+              .addMethod(getUpdateAgentMethod())
+              .addMethod(getDeleteAgentMethod())
               .build();
         }
       }

@@ -247,6 +247,24 @@ public enum ErrorReason
    * <code>ERROR_REASON_TASK_LIMIT_REACHED = 26;</code>
    */
   ERROR_REASON_TASK_LIMIT_REACHED(26),
+  /**
+   * <pre>
+   * No agent of the id (or `id&#64;version`) the request named is available to
+   * the caller (status NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_AGENT_NOT_FOUND = 27;</code>
+   */
+  ERROR_REASON_AGENT_NOT_FOUND(27),
+  /**
+   * <pre>
+   * CreateAgent for an id the tenant already has, or an UpdateAgent that
+   * raced another (status ALREADY_EXISTS); read the agent and try again.
+   * </pre>
+   *
+   * <code>ERROR_REASON_AGENT_EXISTS = 28;</code>
+   */
+  ERROR_REASON_AGENT_EXISTS(28),
   UNRECOGNIZED(-1),
   ;
 
@@ -480,6 +498,24 @@ public enum ErrorReason
    * <code>ERROR_REASON_TASK_LIMIT_REACHED = 26;</code>
    */
   public static final int ERROR_REASON_TASK_LIMIT_REACHED_VALUE = 26;
+  /**
+   * <pre>
+   * No agent of the id (or `id&#64;version`) the request named is available to
+   * the caller (status NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_AGENT_NOT_FOUND = 27;</code>
+   */
+  public static final int ERROR_REASON_AGENT_NOT_FOUND_VALUE = 27;
+  /**
+   * <pre>
+   * CreateAgent for an id the tenant already has, or an UpdateAgent that
+   * raced another (status ALREADY_EXISTS); read the agent and try again.
+   * </pre>
+   *
+   * <code>ERROR_REASON_AGENT_EXISTS = 28;</code>
+   */
+  public static final int ERROR_REASON_AGENT_EXISTS_VALUE = 28;
 
 
   public final int getNumber() {
@@ -533,6 +569,8 @@ public enum ErrorReason
       case 24: return ERROR_REASON_GRANT_NOT_FOUND;
       case 25: return ERROR_REASON_STORE_UNAVAILABLE;
       case 26: return ERROR_REASON_TASK_LIMIT_REACHED;
+      case 27: return ERROR_REASON_AGENT_NOT_FOUND;
+      case 28: return ERROR_REASON_AGENT_EXISTS;
       default: return null;
     }
   }

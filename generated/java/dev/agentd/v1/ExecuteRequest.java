@@ -24,6 +24,7 @@ private static final long serialVersionUID = 0L;
     tools_ = com.google.protobuf.LazyStringArrayList.EMPTY;
     mode_ = 0;
     idempotencyKey_ = "";
+    agent_ = "";
   }
 
   @java.lang.Override
@@ -546,6 +547,61 @@ java.lang.String defaultValue) {
     return plan_ == null ? dev.agentd.v1.Plan.getDefaultInstance() : plan_;
   }
 
+  public static final int AGENT_FIELD_NUMBER = 13;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object agent_ = "";
+  /**
+   * <pre>
+   * The agent to run as: `id` (its current version) or `id&#64;version`; empty
+   * means the default agent. The agent's instructions, models, sampling,
+   * tools (which narrow what the caller may use), mode and limits apply
+   * where this request leaves them unset. NOT_FOUND (`AGENT_NOT_FOUND`) for
+   * an agent that is not available.
+   * </pre>
+   *
+   * <code>string agent = 13;</code>
+   * @return The agent.
+   */
+  @java.lang.Override
+  public java.lang.String getAgent() {
+    java.lang.Object ref = agent_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      agent_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The agent to run as: `id` (its current version) or `id&#64;version`; empty
+   * means the default agent. The agent's instructions, models, sampling,
+   * tools (which narrow what the caller may use), mode and limits apply
+   * where this request leaves them unset. NOT_FOUND (`AGENT_NOT_FOUND`) for
+   * an agent that is not available.
+   * </pre>
+   *
+   * <code>string agent = 13;</code>
+   * @return The bytes for agent.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getAgentBytes() {
+    java.lang.Object ref = agent_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      agent_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -595,6 +651,9 @@ java.lang.String defaultValue) {
         10);
     if (plan_ != null) {
       output.writeMessage(11, getPlan());
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 13, agent_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -657,6 +716,9 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(11, getPlan());
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(13, agent_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -702,6 +764,8 @@ java.lang.String defaultValue) {
       if (!getPlan()
           .equals(other.getPlan())) return false;
     }
+    if (!getAgent()
+        .equals(other.getAgent())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -746,6 +810,8 @@ java.lang.String defaultValue) {
       hash = (37 * hash) + PLAN_FIELD_NUMBER;
       hash = (53 * hash) + getPlan().hashCode();
     }
+    hash = (37 * hash) + AGENT_FIELD_NUMBER;
+    hash = (53 * hash) + getAgent().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -925,6 +991,7 @@ java.lang.String defaultValue) {
         planBuilder_.dispose();
         planBuilder_ = null;
       }
+      agent_ = "";
       return this;
     }
 
@@ -1003,6 +1070,9 @@ java.lang.String defaultValue) {
         result.plan_ = planBuilder_ == null
             ? plan_
             : planBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.agent_ = agent_;
       }
     }
 
@@ -1093,6 +1163,11 @@ java.lang.String defaultValue) {
       bitField0_ |= 0x00000200;
       if (other.hasPlan()) {
         mergePlan(other.getPlan());
+      }
+      if (!other.getAgent().isEmpty()) {
+        agent_ = other.agent_;
+        bitField0_ |= 0x00000800;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1186,6 +1261,11 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00000400;
               break;
             } // case 90
+            case 106: {
+              agent_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 106
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2507,6 +2587,118 @@ java.lang.String defaultValue) {
         plan_ = null;
       }
       return planBuilder_;
+    }
+
+    private java.lang.Object agent_ = "";
+    /**
+     * <pre>
+     * The agent to run as: `id` (its current version) or `id&#64;version`; empty
+     * means the default agent. The agent's instructions, models, sampling,
+     * tools (which narrow what the caller may use), mode and limits apply
+     * where this request leaves them unset. NOT_FOUND (`AGENT_NOT_FOUND`) for
+     * an agent that is not available.
+     * </pre>
+     *
+     * <code>string agent = 13;</code>
+     * @return The agent.
+     */
+    public java.lang.String getAgent() {
+      java.lang.Object ref = agent_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        agent_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The agent to run as: `id` (its current version) or `id&#64;version`; empty
+     * means the default agent. The agent's instructions, models, sampling,
+     * tools (which narrow what the caller may use), mode and limits apply
+     * where this request leaves them unset. NOT_FOUND (`AGENT_NOT_FOUND`) for
+     * an agent that is not available.
+     * </pre>
+     *
+     * <code>string agent = 13;</code>
+     * @return The bytes for agent.
+     */
+    public com.google.protobuf.ByteString
+        getAgentBytes() {
+      java.lang.Object ref = agent_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        agent_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The agent to run as: `id` (its current version) or `id&#64;version`; empty
+     * means the default agent. The agent's instructions, models, sampling,
+     * tools (which narrow what the caller may use), mode and limits apply
+     * where this request leaves them unset. NOT_FOUND (`AGENT_NOT_FOUND`) for
+     * an agent that is not available.
+     * </pre>
+     *
+     * <code>string agent = 13;</code>
+     * @param value The agent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAgent(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      agent_ = value;
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent to run as: `id` (its current version) or `id&#64;version`; empty
+     * means the default agent. The agent's instructions, models, sampling,
+     * tools (which narrow what the caller may use), mode and limits apply
+     * where this request leaves them unset. NOT_FOUND (`AGENT_NOT_FOUND`) for
+     * an agent that is not available.
+     * </pre>
+     *
+     * <code>string agent = 13;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAgent() {
+      agent_ = getDefaultInstance().getAgent();
+      bitField0_ = (bitField0_ & ~0x00000800);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent to run as: `id` (its current version) or `id&#64;version`; empty
+     * means the default agent. The agent's instructions, models, sampling,
+     * tools (which narrow what the caller may use), mode and limits apply
+     * where this request leaves them unset. NOT_FOUND (`AGENT_NOT_FOUND`) for
+     * an agent that is not available.
+     * </pre>
+     *
+     * <code>string agent = 13;</code>
+     * @param value The bytes for agent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAgentBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      agent_ = value;
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -330,4 +330,32 @@ java.lang.String defaultValue);
    * <code>.agentd.v1.Plan plan = 11;</code>
    */
   dev.agentd.v1.PlanOrBuilder getPlanOrBuilder();
+
+  /**
+   * <pre>
+   * The agent to run as: `id` (its current version) or `id&#64;version`; empty
+   * means the default agent. The agent's instructions, models, sampling,
+   * tools (which narrow what the caller may use), mode and limits apply
+   * where this request leaves them unset. NOT_FOUND (`AGENT_NOT_FOUND`) for
+   * an agent that is not available.
+   * </pre>
+   *
+   * <code>string agent = 13;</code>
+   * @return The agent.
+   */
+  java.lang.String getAgent();
+  /**
+   * <pre>
+   * The agent to run as: `id` (its current version) or `id&#64;version`; empty
+   * means the default agent. The agent's instructions, models, sampling,
+   * tools (which narrow what the caller may use), mode and limits apply
+   * where this request leaves them unset. NOT_FOUND (`AGENT_NOT_FOUND`) for
+   * an agent that is not available.
+   * </pre>
+   *
+   * <code>string agent = 13;</code>
+   * @return The bytes for agent.
+   */
+  com.google.protobuf.ByteString
+      getAgentBytes();
 }

@@ -22,6 +22,7 @@ private static final long serialVersionUID = 0L;
   private PlanRequest() {
     task_ = "";
     tools_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+    agent_ = "";
   }
 
   @java.lang.Override
@@ -190,6 +191,53 @@ private static final long serialVersionUID = 0L;
     return context_ == null ? com.google.protobuf.Struct.getDefaultInstance() : context_;
   }
 
+  public static final int AGENT_FIELD_NUMBER = 4;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object agent_ = "";
+  /**
+   * <pre>
+   * The agent to plan as (`id` or `id&#64;version`); empty for the default agent.
+   * </pre>
+   *
+   * <code>string agent = 4;</code>
+   * @return The agent.
+   */
+  @java.lang.Override
+  public java.lang.String getAgent() {
+    java.lang.Object ref = agent_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      agent_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The agent to plan as (`id` or `id&#64;version`); empty for the default agent.
+   * </pre>
+   *
+   * <code>string agent = 4;</code>
+   * @return The bytes for agent.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getAgentBytes() {
+    java.lang.Object ref = agent_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      agent_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -212,6 +260,9 @@ private static final long serialVersionUID = 0L;
     }
     if (context_ != null) {
       output.writeMessage(3, getContext());
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 4, agent_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -237,6 +288,9 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(3, getContext());
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(4, agent_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -261,6 +315,8 @@ private static final long serialVersionUID = 0L;
       if (!getContext()
           .equals(other.getContext())) return false;
     }
+    if (!getAgent()
+        .equals(other.getAgent())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -282,6 +338,8 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + CONTEXT_FIELD_NUMBER;
       hash = (53 * hash) + getContext().hashCode();
     }
+    hash = (37 * hash) + AGENT_FIELD_NUMBER;
+    hash = (53 * hash) + getAgent().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -423,6 +481,7 @@ private static final long serialVersionUID = 0L;
         contextBuilder_.dispose();
         contextBuilder_ = null;
       }
+      agent_ = "";
       return this;
     }
 
@@ -472,6 +531,9 @@ private static final long serialVersionUID = 0L;
         result.context_ = contextBuilder_ == null
             ? context_
             : contextBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.agent_ = agent_;
       }
     }
 
@@ -537,6 +599,11 @@ private static final long serialVersionUID = 0L;
       if (other.hasContext()) {
         mergeContext(other.getContext());
       }
+      if (!other.getAgent().isEmpty()) {
+        agent_ = other.agent_;
+        bitField0_ |= 0x00000008;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -581,6 +648,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 26
+            case 34: {
+              agent_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 34
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -992,6 +1064,98 @@ private static final long serialVersionUID = 0L;
         context_ = null;
       }
       return contextBuilder_;
+    }
+
+    private java.lang.Object agent_ = "";
+    /**
+     * <pre>
+     * The agent to plan as (`id` or `id&#64;version`); empty for the default agent.
+     * </pre>
+     *
+     * <code>string agent = 4;</code>
+     * @return The agent.
+     */
+    public java.lang.String getAgent() {
+      java.lang.Object ref = agent_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        agent_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The agent to plan as (`id` or `id&#64;version`); empty for the default agent.
+     * </pre>
+     *
+     * <code>string agent = 4;</code>
+     * @return The bytes for agent.
+     */
+    public com.google.protobuf.ByteString
+        getAgentBytes() {
+      java.lang.Object ref = agent_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        agent_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The agent to plan as (`id` or `id&#64;version`); empty for the default agent.
+     * </pre>
+     *
+     * <code>string agent = 4;</code>
+     * @param value The agent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAgent(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      agent_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent to plan as (`id` or `id&#64;version`); empty for the default agent.
+     * </pre>
+     *
+     * <code>string agent = 4;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAgent() {
+      agent_ = getDefaultInstance().getAgent();
+      bitField0_ = (bitField0_ & ~0x00000008);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent to plan as (`id` or `id&#64;version`); empty for the default agent.
+     * </pre>
+     *
+     * <code>string agent = 4;</code>
+     * @param value The bytes for agent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAgentBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      agent_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

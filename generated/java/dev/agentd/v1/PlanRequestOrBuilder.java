@@ -98,4 +98,24 @@ public interface PlanRequestOrBuilder extends
    * <code>.google.protobuf.Struct context = 3;</code>
    */
   com.google.protobuf.StructOrBuilder getContextOrBuilder();
+
+  /**
+   * <pre>
+   * The agent to plan as (`id` or `id&#64;version`); empty for the default agent.
+   * </pre>
+   *
+   * <code>string agent = 4;</code>
+   * @return The agent.
+   */
+  java.lang.String getAgent();
+  /**
+   * <pre>
+   * The agent to plan as (`id` or `id&#64;version`); empty for the default agent.
+   * </pre>
+   *
+   * <code>string agent = 4;</code>
+   * @return The bytes for agent.
+   */
+  com.google.protobuf.ByteString
+      getAgentBytes();
 }

@@ -28,6 +28,7 @@ private static final long serialVersionUID = 0L;
     stopReason_ = 0;
     stopDetail_ = "";
     traceId_ = "";
+    agent_ = "";
   }
 
   @java.lang.Override
@@ -772,6 +773,53 @@ java.lang.String defaultValue) {
     return partial_;
   }
 
+  public static final int AGENT_FIELD_NUMBER = 19;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object agent_ = "";
+  /**
+   * <pre>
+   * The agent the task runs as, `id&#64;version`; empty for the default agent.
+   * </pre>
+   *
+   * <code>string agent = 19;</code>
+   * @return The agent.
+   */
+  @java.lang.Override
+  public java.lang.String getAgent() {
+    java.lang.Object ref = agent_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      agent_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The agent the task runs as, `id&#64;version`; empty for the default agent.
+   * </pre>
+   *
+   * <code>string agent = 19;</code>
+   * @return The bytes for agent.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getAgentBytes() {
+    java.lang.Object ref = agent_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      agent_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -842,6 +890,9 @@ java.lang.String defaultValue) {
     }
     if (partial_ != false) {
       output.writeBool(18, partial_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 19, agent_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -925,6 +976,9 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(18, partial_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(19, agent_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -994,6 +1048,8 @@ java.lang.String defaultValue) {
         .equals(other.getTraceId())) return false;
     if (getPartial()
         != other.getPartial()) return false;
+    if (!getAgent()
+        .equals(other.getAgent())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1059,6 +1115,8 @@ java.lang.String defaultValue) {
     hash = (37 * hash) + PARTIAL_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getPartial());
+    hash = (37 * hash) + AGENT_FIELD_NUMBER;
+    hash = (53 * hash) + getAgent().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1260,6 +1318,7 @@ java.lang.String defaultValue) {
       internalGetMutableLabels().clear();
       traceId_ = "";
       partial_ = false;
+      agent_ = "";
       return this;
     }
 
@@ -1361,6 +1420,9 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x00020000) != 0)) {
         result.partial_ = partial_;
+      }
+      if (((from_bitField0_ & 0x00040000) != 0)) {
+        result.agent_ = agent_;
       }
     }
 
@@ -1471,6 +1533,11 @@ java.lang.String defaultValue) {
       }
       if (other.getPartial() != false) {
         setPartial(other.getPartial());
+      }
+      if (!other.getAgent().isEmpty()) {
+        agent_ = other.agent_;
+        bitField0_ |= 0x00040000;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1606,6 +1673,11 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00020000;
               break;
             } // case 144
+            case 154: {
+              agent_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00040000;
+              break;
+            } // case 154
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3629,6 +3701,98 @@ java.lang.String defaultValue) {
     public Builder clearPartial() {
       bitField0_ = (bitField0_ & ~0x00020000);
       partial_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object agent_ = "";
+    /**
+     * <pre>
+     * The agent the task runs as, `id&#64;version`; empty for the default agent.
+     * </pre>
+     *
+     * <code>string agent = 19;</code>
+     * @return The agent.
+     */
+    public java.lang.String getAgent() {
+      java.lang.Object ref = agent_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        agent_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The agent the task runs as, `id&#64;version`; empty for the default agent.
+     * </pre>
+     *
+     * <code>string agent = 19;</code>
+     * @return The bytes for agent.
+     */
+    public com.google.protobuf.ByteString
+        getAgentBytes() {
+      java.lang.Object ref = agent_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        agent_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The agent the task runs as, `id&#64;version`; empty for the default agent.
+     * </pre>
+     *
+     * <code>string agent = 19;</code>
+     * @param value The agent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAgent(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      agent_ = value;
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent the task runs as, `id&#64;version`; empty for the default agent.
+     * </pre>
+     *
+     * <code>string agent = 19;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAgent() {
+      agent_ = getDefaultInstance().getAgent();
+      bitField0_ = (bitField0_ & ~0x00040000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent the task runs as, `id&#64;version`; empty for the default agent.
+     * </pre>
+     *
+     * <code>string agent = 19;</code>
+     * @param value The bytes for agent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAgentBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      agent_ = value;
+      bitField0_ |= 0x00040000;
       onChanged();
       return this;
     }

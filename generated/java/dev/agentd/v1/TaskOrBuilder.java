@@ -427,4 +427,24 @@ java.lang.String defaultValue);
    * @return The partial.
    */
   boolean getPartial();
+
+  /**
+   * <pre>
+   * The agent the task runs as, `id&#64;version`; empty for the default agent.
+   * </pre>
+   *
+   * <code>string agent = 19;</code>
+   * @return The agent.
+   */
+  java.lang.String getAgent();
+  /**
+   * <pre>
+   * The agent the task runs as, `id&#64;version`; empty for the default agent.
+   * </pre>
+   *
+   * <code>string agent = 19;</code>
+   * @return The bytes for agent.
+   */
+  com.google.protobuf.ByteString
+      getAgentBytes();
 }

@@ -72,7 +72,7 @@ public final class TasksProto {
       "ed_total_seconds\030\002 \001(\001\022\020\n\010revision\030\003 \001(\r" +
       "\"5\n\010Progress\022\024\n\014current_step\030\001 \001(\r\022\023\n\013to" +
       "tal_steps\030\002 \001(\r\",\n\tTaskError\022\016\n\006reason\030\001" +
-      " \001(\t\022\017\n\007message\030\002 \001(\t\"\376\004\n\004Task\022\017\n\007task_i" +
+      " \001(\t\022\017\n\007message\030\002 \001(\t\"\215\005\n\004Task\022\017\n\007task_i" +
       "d\030\001 \001(\t\022%\n\006status\030\002 \001(\0162\025.agentd.v1.Task" +
       "Status\022\014\n\004task\030\003 \001(\t\022&\n\004mode\030\004 \001(\0162\030.age" +
       "ntd.v1.ExecutionMode\022\035\n\004plan\030\005 \001(\0132\017.age" +
@@ -87,27 +87,28 @@ public final class TasksProto {
       "equence\030\016 \001(\004\022(\n\007context\030\017 \001(\0132\027.google." +
       "protobuf.Struct\022+\n\006labels\030\020 \003(\0132\033.agentd" +
       ".v1.Task.LabelsEntry\022\020\n\010trace_id\030\021 \001(\t\022\017" +
-      "\n\007partial\030\022 \001(\010\032-\n\013LabelsEntry\022\013\n\003key\030\001 " +
-      "\001(\t\022\r\n\005value\030\002 \001(\t:\0028\001*\311\001\n\nTaskStatus\022\033\n" +
-      "\027TASK_STATUS_UNSPECIFIED\020\000\022\027\n\023TASK_STATU" +
-      "S_PENDING\020\001\022\027\n\023TASK_STATUS_RUNNING\020\002\022\036\n\032" +
-      "TASK_STATUS_INPUT_REQUIRED\020\003\022\031\n\025TASK_STA" +
-      "TUS_COMPLETED\020\004\022\026\n\022TASK_STATUS_FAILED\020\005\022" +
-      "\031\n\025TASK_STATUS_CANCELLED\020\006*\261\001\n\rExecution" +
-      "Mode\022\036\n\032EXECUTION_MODE_UNSPECIFIED\020\000\022\027\n\023" +
-      "EXECUTION_MODE_AUTO\020\001\022#\n\037EXECUTION_MODE_" +
-      "FUNCTION_CALLING\020\002\022\035\n\031EXECUTION_MODE_TEX" +
-      "T_REACT\020\003\022#\n\037EXECUTION_MODE_PLAN_AND_EXE" +
-      "CUTE\020\004*\263\002\n\nStopReason\022\033\n\027STOP_REASON_UNS" +
-      "PECIFIED\020\000\022\034\n\030STOP_REASON_FINAL_ANSWER\020\001" +
-      "\022\036\n\032STOP_REASON_MAX_ITERATIONS\020\002\022\036\n\032STOP" +
-      "_REASON_PLAN_TOO_LARGE\020\003\022\034\n\030STOP_REASON_" +
-      "STEP_TIMEOUT\020\004\022\030\n\024STOP_REASON_DEADLINE\020\005" +
-      "\022\034\n\030STOP_REASON_TOKEN_BUDGET\020\006\022\"\n\036STOP_R" +
-      "EASON_REPEATED_TOOL_CALL\020\007\022\031\n\025STOP_REASO" +
-      "N_CANCELLED\020\010\022\025\n\021STOP_REASON_ERROR\020\tB@\n\r" +
-      "dev.agentd.v1B\nTasksProtoP\001Z!agentd.dev/" +
-      "gen/agentd/v1;agentdv1b\006proto3"
+      "\n\007partial\030\022 \001(\010\022\r\n\005agent\030\023 \001(\t\032-\n\013Labels" +
+      "Entry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001*\311\001" +
+      "\n\nTaskStatus\022\033\n\027TASK_STATUS_UNSPECIFIED\020" +
+      "\000\022\027\n\023TASK_STATUS_PENDING\020\001\022\027\n\023TASK_STATU" +
+      "S_RUNNING\020\002\022\036\n\032TASK_STATUS_INPUT_REQUIRE" +
+      "D\020\003\022\031\n\025TASK_STATUS_COMPLETED\020\004\022\026\n\022TASK_S" +
+      "TATUS_FAILED\020\005\022\031\n\025TASK_STATUS_CANCELLED\020" +
+      "\006*\261\001\n\rExecutionMode\022\036\n\032EXECUTION_MODE_UN" +
+      "SPECIFIED\020\000\022\027\n\023EXECUTION_MODE_AUTO\020\001\022#\n\037" +
+      "EXECUTION_MODE_FUNCTION_CALLING\020\002\022\035\n\031EXE" +
+      "CUTION_MODE_TEXT_REACT\020\003\022#\n\037EXECUTION_MO" +
+      "DE_PLAN_AND_EXECUTE\020\004*\263\002\n\nStopReason\022\033\n\027" +
+      "STOP_REASON_UNSPECIFIED\020\000\022\034\n\030STOP_REASON" +
+      "_FINAL_ANSWER\020\001\022\036\n\032STOP_REASON_MAX_ITERA" +
+      "TIONS\020\002\022\036\n\032STOP_REASON_PLAN_TOO_LARGE\020\003\022" +
+      "\034\n\030STOP_REASON_STEP_TIMEOUT\020\004\022\030\n\024STOP_RE" +
+      "ASON_DEADLINE\020\005\022\034\n\030STOP_REASON_TOKEN_BUD" +
+      "GET\020\006\022\"\n\036STOP_REASON_REPEATED_TOOL_CALL\020" +
+      "\007\022\031\n\025STOP_REASON_CANCELLED\020\010\022\025\n\021STOP_REA" +
+      "SON_ERROR\020\tB@\n\rdev.agentd.v1B\nTasksProto" +
+      "P\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006p" +
+      "roto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -150,7 +151,7 @@ public final class TasksProto {
     internal_static_agentd_v1_Task_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Task_descriptor,
-        new java.lang.String[] { "TaskId", "Status", "Task", "Mode", "Plan", "Progress", "FinalAnswer", "Error", "Usage", "CreateTime", "UpdateTime", "StopReason", "StopDetail", "LastSequence", "Context", "Labels", "TraceId", "Partial", });
+        new java.lang.String[] { "TaskId", "Status", "Task", "Mode", "Plan", "Progress", "FinalAnswer", "Error", "Usage", "CreateTime", "UpdateTime", "StopReason", "StopDetail", "LastSequence", "Context", "Labels", "TraceId", "Partial", "Agent", });
     internal_static_agentd_v1_Task_LabelsEntry_descriptor =
       internal_static_agentd_v1_Task_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_Task_LabelsEntry_fieldAccessorTable = new

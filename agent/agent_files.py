@@ -1,0 +1,120 @@
+"""Agents defined in a directory of YAML files (AGENTD_AGENTS_DIR), one agent per file.
+
+Files are read at start and read again when they change (checked every few
+seconds). A file that cannot be used is reported once per change with its path
+and the field at fault, and never takes the others down: the agent it defined
+keeps its last good definition until the file is fixed (or removed). Two files
+with the same agent id are both refused. File agents serve every tenant.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import structlog
+import yaml
+
+from agent.agents import AgentDefinition, AgentInvalidError, parse_agent
+
+log = structlog.get_logger(__name__)
+
+MAX_FILE_BYTES = 256 * 1024
+SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True, slots=True)
+class FileProblem:
+    path: str
+    field: str
+    problem: str
+
+
+class AgentFiles:
+    """The agents of one directory, as last read."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.problems: list[FileProblem] = []
+        self._seen: dict[Path, tuple[float, int]] = {}
+        self._by_file: dict[Path, AgentDefinition] = {}
+        self._agents: dict[str, AgentDefinition] = {}
+
+    def get(self, agent_id: str) -> AgentDefinition | None:
+        return self._agents.get(agent_id)
+
+    def all(self) -> list[AgentDefinition]:
+        return sorted(self._agents.values(), key=lambda a: a.agent_id)
+
+    def load(self) -> bool:
+        """Read what changed since the last load; whether anything did."""
+        files = self._files()
+        current = {path: (stat.st_mtime, stat.st_size) for path, stat in files.items()}
+        if current == self._seen:
+            return False
+        problems = [p for p in self.problems if Path(p.path) in current]
+        for path in current:
+            if self._seen.get(path) != current[path]:
+                problems = [p for p in problems if p.path != str(path)]
+                problems.extend(self._read(path))
+        for gone in set(self._by_file) - set(current):
+            del self._by_file[gone]
+        self._seen = current
+        problems.extend(self._index())
+        self.problems = problems
+        for problem in problems:
+            log.error("agent file refused", path=problem.path, field=problem.field,
+                      problem=problem.problem)  # fmt: skip
+        return True
+
+    def _files(self) -> dict[Path, os.stat_result]:
+        if not self.folder.is_dir():
+            return {}
+        return {
+            path: path.stat()
+            for path in sorted(self.folder.iterdir())
+            if path.suffix in SUFFIXES and path.is_file()
+        }
+
+    def _read(self, path: Path) -> list[FileProblem]:
+        try:
+            if path.stat().st_size > MAX_FILE_BYTES:
+                return [FileProblem(str(path), "(file)", f"over {MAX_FILE_BYTES} bytes")]
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            self._by_file[path] = parse_agent(data, str(path))
+        except AgentInvalidError as invalid:
+            return [FileProblem(str(path), invalid.field, invalid.problem)]
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+            return [FileProblem(str(path), "(file)", f"cannot be read as YAML: {error}")]
+        return []
+
+    def _index(self) -> list[FileProblem]:
+        """Agents by id; ids defined by two files are refused in both."""
+        by_id: dict[str, list[Path]] = {}
+        for path, agent in self._by_file.items():
+            by_id.setdefault(agent.agent_id, []).append(path)
+        problems: list[FileProblem] = []
+        agents: dict[str, AgentDefinition] = {}
+        for agent_id, paths in by_id.items():
+            if len(paths) > 1:
+                names = ", ".join(str(p) for p in paths)
+                problems.extend(
+                    FileProblem(str(p), "id", f"{agent_id!r} is defined twice ({names})")
+                    for p in paths
+                )
+            else:
+                agents[agent_id] = self._by_file[paths[0]]
+        self._agents = agents
+        return problems
+
+    async def watch(self, every_seconds: float = 2.0) -> None:
+        """Read the folder again whenever it changed, until cancelled."""
+        while True:
+            await asyncio.sleep(every_seconds)
+            try:
+                if self.load():
+                    log.info("agent files read again", agents=len(self._agents))
+            except Exception:
+                log.exception("could not read the agent files")

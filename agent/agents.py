@@ -1,0 +1,225 @@
+"""Agents as configuration: who the engine is for a task — instructions, models, tools, limits.
+
+An agent definition names the instructions the model gets (a template whose
+`{{variables}}` come from the request's context and a few built-ins), the model
+for each role and its sampling, the tools it may use (names and `category:`
+entries; it can only narrow what the caller may use), its default mode and its
+limits. A request selects one by id (`support`) or id and version
+(`support@2`); without one the task runs as the default agent always has.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from agent.tasks import ExecutionMode
+
+AGENT_ID = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
+ROLES = ("executor", "planner", "critic", "synthesizer")
+MAX_INSTRUCTIONS_CHARS = 20_000
+VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}")
+CriticPolicy = Literal["every_step", "every_n", "end", "off"]
+_KEYS = {
+    "id", "version", "description", "instructions", "model", "temperature", "max_tokens",
+    "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
+    "task_timeout_seconds", "critic_policy", "metadata",
+}  # fmt: skip
+
+
+class AgentInvalidError(ValueError):
+    """An agent definition that cannot be used; `field` names what is wrong."""
+
+    def __init__(self, source: str, field: str, problem: str) -> None:
+        super().__init__(f"{source}: {field}: {problem}")
+        self.source, self.field, self.problem = source, field, problem
+
+
+@dataclass(frozen=True, slots=True)
+class AgentDefinition:
+    agent_id: str
+    version: int = 1
+    description: str = ""
+    instructions: str = ""
+    """A template: `{{name}}` is replaced by the context's value of `name` or a built-in."""
+    models: Mapping[str, str] = field(default_factory=dict)
+    """Model name per role (executor, planner, critic, synthesizer); "default" for the rest."""
+    temperature: float | None = None
+    max_tokens: int | None = None
+    tools: tuple[str, ...] = ()
+    """Tool names and `category:<name>` entries; empty: every tool the caller may use."""
+    mode: ExecutionMode | None = None
+    max_iterations: int = 0
+    token_budget: int = 0
+    step_timeout_seconds: float = 0.0
+    task_timeout_seconds: float = 0.0
+    critic_policy: CriticPolicy | None = None
+    metadata: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def reference(self) -> str:
+        return f"{self.agent_id}@{self.version}"
+
+    def allows(self, name: str, category: str) -> bool:
+        """Whether a tool of this name and category is among the agent's tools."""
+        return not self.tools or name in self.tools or f"category:{category}" in self.tools
+
+
+@dataclass(frozen=True, slots=True)
+class AgentVersion:
+    """One version of an agent as kept: its definition, and who made it when."""
+
+    agent: AgentDefinition
+    tenant: str
+    """"" for a file agent, which serves every tenant."""
+    created_at: datetime
+    created_by: str
+    source: Literal["file", "api"] = "api"
+
+
+def split_reference(reference: str) -> tuple[str, int | None]:
+    """`id` or `id@version` -> (id, version or None); ValueError when malformed."""
+    agent_id, at, version = reference.partition("@")
+    if not AGENT_ID.fullmatch(agent_id):
+        raise ValueError("an agent id is 1 to 64 of [a-z0-9-], starting and ending alphanumeric")
+    if not at:
+        return agent_id, None
+    if not version.isdigit() or not 0 < int(version) < 2**31:
+        raise ValueError("a version is a positive whole number")
+    return agent_id, int(version)
+
+
+def render(template: str, context: Mapping[str, Any], now: datetime | None = None) -> str:
+    """The instructions for one task: each `{{name}}` replaced, in one pass, by the
+    context's value (as text, never evaluated) or a built-in (`date`, `time`); a name
+    with no value stays as written. A value that itself holds `{{...}}` stays literal."""
+    moment = now or datetime.now(UTC)
+    builtins = {"date": moment.date().isoformat(), "time": moment.strftime("%H:%M UTC")}
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name in context:
+            found = context[name]
+            return found if isinstance(found, str) else str(found)
+        return builtins.get(name, match.group(0))
+
+    return VARIABLE.sub(value, template)
+
+
+def parse_agent(data: Any, source: str) -> AgentDefinition:
+    """An agent from its YAML/JSON form; AgentInvalidError names the field at fault."""
+    if not isinstance(data, Mapping):
+        raise AgentInvalidError(source, "(file)", "must be a mapping of keys to values")
+    unknown = sorted(set(map(str, data)) - _KEYS)
+    if unknown:
+        raise AgentInvalidError(
+            source, unknown[0], f"unknown key; known: {', '.join(sorted(_KEYS))}"
+        )
+    agent_id = data.get("id")
+    if not isinstance(agent_id, str) or not AGENT_ID.fullmatch(agent_id):
+        raise AgentInvalidError(source, "id", "1 to 64 of [a-z0-9-], alphanumeric at both ends")
+    return AgentDefinition(
+        agent_id=agent_id,
+        version=_whole(data, "version", source, 1, 1),
+        description=_text(data, "description", source, 2_000),
+        instructions=_text(data, "instructions", source, MAX_INSTRUCTIONS_CHARS),
+        models=_models(data.get("model"), source),
+        temperature=_number(data, "temperature", source, 0.0, 2.0),
+        max_tokens=_whole(data, "max_tokens", source, None, 1),
+        tools=_tools(data.get("tools"), source),
+        mode=_mode(data.get("mode"), source),
+        max_iterations=_whole(data, "max_iterations", source, 0, 1, 50),
+        token_budget=_whole(data, "token_budget", source, 0, 1),
+        step_timeout_seconds=_number(data, "step_timeout_seconds", source, 0.001) or 0.0,
+        task_timeout_seconds=_number(data, "task_timeout_seconds", source, 0.001) or 0.0,
+        critic_policy=_critic(data.get("critic_policy"), source),
+        metadata=_metadata(data.get("metadata"), source),
+    )
+
+
+def _text(data: Mapping[str, Any], key: str, source: str, limit: int) -> str:
+    value = data.get(key, "")
+    if not isinstance(value, str):
+        raise AgentInvalidError(source, key, "must be text")
+    if len(value) > limit:
+        raise AgentInvalidError(source, key, f"is {len(value)} characters; at most {limit}")
+    return value
+
+
+def _whole(
+    data: Mapping[str, Any], key: str, source: str, default: Any, low: int, high: int = 2**31
+) -> Any:
+    value = data.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise AgentInvalidError(source, key, f"must be a whole number from {low} to {high}")
+    return value
+
+
+def _number(
+    data: Mapping[str, Any], key: str, source: str, low: float, high: float = 86_400.0
+) -> float | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise AgentInvalidError(source, key, f"must be a number from {low:g} to {high:g}")
+    return float(value)
+
+
+def _models(value: Any, source: str) -> dict[str, str]:
+    if value is None:
+        return {}
+    if isinstance(value, str) and value.strip():
+        return {"default": value.strip()}
+    if isinstance(value, Mapping) and value:
+        models: dict[str, str] = {}
+        for role, name in value.items():
+            if role not in (*ROLES, "default"):
+                raise AgentInvalidError(source, f"model.{role}", f"roles are {', '.join(ROLES)}")
+            if not isinstance(name, str) or not name.strip() or len(name) > 200:
+                raise AgentInvalidError(source, f"model.{role}", "must be a model name")
+            models[str(role)] = name.strip()
+        return models
+    raise AgentInvalidError(source, "model", "a model name, or a mapping of role to model name")
+
+
+def _tools(value: Any, source: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(t, str) and t for t in value):
+        raise AgentInvalidError(source, "tools", "must be a list of tool names or category:<name>")
+    if len(value) > 256:
+        raise AgentInvalidError(source, "tools", "at most 256 entries")
+    return tuple(dict.fromkeys(value))
+
+
+def _mode(value: Any, source: str) -> ExecutionMode | None:
+    if value is None:
+        return None
+    try:
+        return ExecutionMode(str(value).lower())
+    except ValueError:
+        names = ", ".join(m.value for m in ExecutionMode if m is not ExecutionMode.AUTO)
+        raise AgentInvalidError(source, "mode", f"one of {names}, or auto") from None
+
+
+def _critic(value: Any, source: str) -> CriticPolicy | None:
+    if value is None:
+        return None
+    if value not in ("every_step", "every_n", "end", "off"):
+        raise AgentInvalidError(source, "critic_policy", "one of every_step, every_n, end, off")
+    policy: CriticPolicy = value
+    return policy
+
+
+def _metadata(value: Any, source: str) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or len(value) > 32:
+        raise AgentInvalidError(source, "metadata", "a mapping of at most 32 keys")
+    return {str(k)[:64]: str(v)[:256] for k, v in value.items()}

@@ -1,0 +1,101 @@
+"""The agents a tenant may use, and managing its own through the API.
+
+A tenant's own agents (created by RPC, every version kept in the agent store)
+come first; agents from files (`agent.agent_files`) serve every tenant and can
+be read but not changed here. A tenant's agent with the id of a file agent
+takes its place for that tenant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from agent.agents import AgentDefinition, AgentInvalidError, AgentVersion, parse_agent
+from core.errors import (
+    AgentNotFoundError,
+    FieldViolation,
+    InvalidArgumentError,
+    RoleRequiredError,
+)
+from core.identity import Principal
+from stores.agents.base import AgentStore
+
+AGENT_ADMIN_ROLES = ("admin",)
+
+
+class FileAgents(Protocol):
+    def get(self, agent_id: str) -> AgentDefinition | None: ...
+
+    def all(self) -> list[AgentDefinition]: ...
+
+
+class Agents:
+    """What the engine resolves agents with, and what the agent RPCs go through."""
+
+    def __init__(
+        self,
+        store: AgentStore | None,
+        files: FileAgents | None = None,
+        admin_roles: Sequence[str] = AGENT_ADMIN_ROLES,
+    ) -> None:
+        self._store = store
+        self._files = files
+        self._roles = tuple(admin_roles)
+        self._started = datetime.now(UTC)
+
+    async def find(
+        self, tenant: str, agent_id: str, version: int | None = None
+    ) -> AgentVersion | None:
+        """An agent the tenant may use: its own (any version kept), else a file's (its
+        current version only)."""
+        if self._store is not None:
+            own = await self._store.get(tenant, agent_id, version)
+            if own is not None:
+                return own
+        agent = self._files.get(agent_id) if self._files is not None else None
+        if agent is None or (version is not None and version != agent.version):
+            return None
+        return AgentVersion(agent, "", self._started, "file", "file")
+
+    async def list(self, tenant: str) -> list[AgentVersion]:
+        own = await self._store.list(tenant) if self._store is not None else []
+        ids = {v.agent.agent_id for v in own}
+        files = self._files.all() if self._files is not None else []
+        shared = [
+            AgentVersion(a, "", self._started, "file", "file")
+            for a in files
+            if a.agent_id not in ids
+        ]
+        return [*own, *shared]
+
+    async def create(self, caller: Principal, data: dict[str, Any]) -> AgentVersion:
+        self._require_admin(caller)
+        return await self._writable().create(caller.tenant, _parsed(data), caller.id)
+
+    async def update(self, caller: Principal, data: dict[str, Any]) -> AgentVersion:
+        self._require_admin(caller)
+        return await self._writable().update(caller.tenant, _parsed(data), caller.id)
+
+    async def delete(self, caller: Principal, agent_id: str) -> None:
+        self._require_admin(caller)
+        if not await self._writable().delete(caller.tenant, agent_id):
+            raise AgentNotFoundError(agent_id)
+
+    def _require_admin(self, caller: Principal) -> None:
+        if not set(caller.roles) & set(self._roles):
+            raise RoleRequiredError("managing agents", self._roles)
+
+    def _writable(self) -> AgentStore:
+        assert self._store is not None, "agent RPCs need an agent store"
+        return self._store
+
+
+def _parsed(data: dict[str, Any]) -> AgentDefinition:
+    """A definition from the API; InvalidArgumentError naming the field at fault."""
+    try:
+        return parse_agent(data, "agent")
+    except AgentInvalidError as invalid:
+        violation = FieldViolation(f"agent.{invalid.field}", invalid.problem)
+        raise InvalidArgumentError([violation]) from None

@@ -1,0 +1,119 @@
+"""Making a `TaskRun` for a task: the process's shared parts, shaped by the task's agent.
+
+A task that runs as an agent gets the agent's instructions (rendered with the
+task's context), its models for each role with its sampling, and its critic
+policy and step time limit; every other task runs as the default agent: the
+server's models and settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from agent.agents import ROLES, AgentDefinition, render
+from agent.limits import EngineConfig
+from agent.llm.base import Model
+from agent.llm.roles import ModelRoles
+from agent.resume import RunCheckpoint
+from agent.run import TaskRun
+from agent.tasks import Task
+from core.identity import CallContext
+from stores.approvals.base import ApprovalBox
+from stores.checkpoints.base import CheckpointStore
+from stores.tasks.base import TaskStore
+from tools.model import ToolSpec
+from tools.registry import ToolRegistry
+
+ModelFactory = Callable[[str, float | None, int | None], Model]
+"""A model by name, with a temperature and a reply token limit (None: the server's)."""
+
+
+@dataclass
+class RunFactory:
+    """What every run of this process shares; makes a `TaskRun` for a task."""
+
+    models: ModelRoles
+    registry: ToolRegistry
+    store: TaskStore
+    config: EngineConfig
+    checkpoints: CheckpointStore | None
+    approvals: ApprovalBox
+    model_factory: ModelFactory | None = None
+    """Makes the models agents name; None: agents use the server's models."""
+    _made: dict[tuple[str, float | None, int | None], Model] = field(default_factory=dict)
+
+    def specs(self, names: Sequence[str]) -> dict[str, ToolSpec]:
+        """The tools a task was given, by name."""
+        return {name: self.registry.spec(name) for name in names}
+
+    def new(
+        self,
+        task: Task,
+        call: CallContext,
+        tools: dict[str, ToolSpec],
+        budget: int,
+        *,
+        persist: bool = True,
+        resumed: RunCheckpoint | None = None,
+    ) -> TaskRun:
+        if persist:  # a task outlives the call that started it: its deadline is not the task's
+            call = replace(call, deadline_seconds=None)
+        agent = task.agent
+        config = self._config(agent)
+        return TaskRun(
+            task=task,
+            call=call,
+            models=self._models(agent),
+            registry=self.registry,
+            store=self.store,
+            config=config,
+            token_budget=budget or config.token_budget,
+            tool_specs=tools,
+            persist=persist,
+            checkpoints=self.checkpoints,
+            resumed=resumed,
+            deadline_at=resumed.deadline_at if resumed else None,
+            approvals=self.approvals,
+            instructions=render(agent.instructions, task.context) if agent else "",
+        )
+
+    def _config(self, agent: AgentDefinition | None) -> EngineConfig:
+        if agent is None:
+            return self.config
+        return replace(
+            self.config,
+            critic_policy=agent.critic_policy or self.config.critic_policy,
+            step_timeout_seconds=agent.step_timeout_seconds or self.config.step_timeout_seconds,
+            token_budget=agent.token_budget or self.config.token_budget,
+        )
+
+    def _models(self, agent: AgentDefinition | None) -> ModelRoles:
+        """The server's models, or the agent's: its model per role (else its default, else
+        the server's model for the role), with its sampling."""
+        if agent is None or self.model_factory is None:
+            return self.models
+        if not agent.models and agent.temperature is None and agent.max_tokens is None:
+            return self.models
+        chosen: dict[str, Model] = {}
+        for role in ROLES:
+            name = agent.models.get(role) or agent.models.get("default")
+            name = name or self.models.for_role(role).name  # type: ignore[arg-type]
+            chosen[role] = self._model(name, agent.temperature, agent.max_tokens)
+        default = agent.models.get("default") or self.models.default.name
+        return ModelRoles(
+            default=self._model(default, agent.temperature, agent.max_tokens),
+            planner=chosen["planner"],
+            executor=chosen["executor"],
+            critic=chosen["critic"],
+            synthesizer=chosen["synthesizer"],
+            calls=self.models.calls,
+        )
+
+    def _model(self, name: str, temperature: float | None, max_tokens: int | None) -> Model:
+        key = (name, temperature, max_tokens)
+        made = self._made.get(key)
+        if made is None:
+            assert self.model_factory is not None
+            made = self._made[key] = self.model_factory(name, temperature, max_tokens)
+        return made

@@ -1,0 +1,67 @@
+"""Which agent a request runs as, and what that agent changes about it.
+
+The request names an agent (`id` or `id@version`); `agent.catalog.Agents` gives its
+definition for the caller's tenant. The agent narrows the caller's tools to its own (a request that
+names a tool outside them is refused), and fills in what the request leaves
+unset: mode, iteration limit, token budget and time limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from agent.agents import AgentDefinition, split_reference
+from agent.catalog import Agents
+from agent.requests import TaskRequest
+from agent.tasks import ExecutionMode
+from core.errors import AgentNotFoundError, FieldViolation, InvalidArgumentError
+from tools.model import ToolSpec
+
+
+async def resolve(agents: Agents | None, tenant: str, reference: str) -> AgentDefinition | None:
+    """The agent `reference` names for `tenant` (None for ""); AgentNotFoundError when
+    none is available, InvalidArgumentError when the reference is malformed."""
+    if not reference:
+        return None
+    try:
+        agent_id, version = split_reference(reference)
+    except ValueError as bad:
+        raise InvalidArgumentError([FieldViolation("agent", str(bad))]) from None
+    found = await agents.find(tenant, agent_id, version) if agents is not None else None
+    if found is None:
+        raise AgentNotFoundError(reference)
+    return found.agent
+
+
+def narrow(
+    agent: AgentDefinition | None, requested: tuple[str, ...], specs: Mapping[str, ToolSpec]
+) -> dict[str, ToolSpec]:
+    """The tools a task of `agent` may use: those of `specs` (what the caller may use, or
+    asked for) that the agent has. InvalidArgumentError for a requested tool it has not."""
+    if agent is None or not agent.tools:
+        return dict(specs)
+    refused = [
+        FieldViolation(f"tools[{index}]", f"is not among the tools of agent {agent.agent_id!r}")
+        for index, name in enumerate(requested)
+        if name in specs and not agent.allows(name, specs[name].category)
+    ]
+    if refused:
+        raise InvalidArgumentError(refused)
+    return {name: spec for name, spec in specs.items() if agent.allows(name, spec.category)}
+
+
+def with_defaults(request: TaskRequest, agent: AgentDefinition | None) -> TaskRequest:
+    """`request` with what it leaves unset taken from the agent."""
+    if agent is None:
+        return request
+    mode = request.mode
+    if mode is ExecutionMode.AUTO and agent.mode is not None and request.plan is None:
+        mode = agent.mode
+    return replace(
+        request,
+        mode=mode,
+        max_iterations=request.max_iterations or agent.max_iterations,
+        token_budget=request.token_budget or agent.token_budget,
+        timeout_seconds=request.timeout_seconds or agent.task_timeout_seconds,
+    )

@@ -1,0 +1,74 @@
+"""Agents between protobuf and the engine's definitions."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from agent.agents import AgentVersion, split_reference
+from agentd.v1 import agents_pb2, tasks_pb2
+from core.errors import FieldViolation, InvalidArgumentError
+from server.convert import mode_from_proto, mode_to_proto
+
+
+def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
+    """An agent from a request, in the shape agent files have (validated by the engine)."""
+    data: dict[str, Any] = {"id": agent.id, "description": agent.description}
+    data["instructions"] = agent.instructions
+    if agent.models:
+        data["model"] = dict(agent.models)
+    if agent.HasField("temperature"):
+        data["temperature"] = agent.temperature
+    for name in ("max_tokens", "max_iterations", "token_budget"):
+        if getattr(agent, name):
+            data[name] = getattr(agent, name)
+    if agent.tools:
+        data["tools"] = list(agent.tools)
+    if agent.mode != tasks_pb2.EXECUTION_MODE_UNSPECIFIED:
+        data["mode"] = mode_from_proto(agent.mode).value
+    if agent.HasField("step_timeout"):
+        data["step_timeout_seconds"] = agent.step_timeout.ToTimedelta().total_seconds()
+    if agent.HasField("task_timeout"):
+        data["task_timeout_seconds"] = agent.task_timeout.ToTimedelta().total_seconds()
+    if agent.critic_policy:
+        data["critic_policy"] = agent.critic_policy
+    if agent.metadata:
+        data["metadata"] = dict(agent.metadata)
+    return data
+
+
+def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
+    agent = stored.agent
+    message = agents_pb2.Agent(
+        id=agent.agent_id,
+        version=agent.version,
+        description=agent.description,
+        instructions=agent.instructions,
+        models=dict(agent.models),
+        max_tokens=agent.max_tokens or 0,
+        tools=list(agent.tools),
+        max_iterations=agent.max_iterations,
+        token_budget=agent.token_budget,
+        critic_policy=agent.critic_policy or "",
+        metadata=dict(agent.metadata),
+        created_by=stored.created_by,
+        source=stored.source,
+    )
+    if agent.temperature is not None:
+        message.temperature = agent.temperature
+    if agent.mode is not None:
+        message.mode = mode_to_proto(agent.mode)
+    if agent.step_timeout_seconds:
+        message.step_timeout.FromTimedelta(timedelta(seconds=agent.step_timeout_seconds))
+    if agent.task_timeout_seconds:
+        message.task_timeout.FromTimedelta(timedelta(seconds=agent.task_timeout_seconds))
+    message.created_at.FromDatetime(stored.created_at)
+    return message
+
+
+def reference(text: str) -> tuple[str, int | None]:
+    """(id, version or None) of `id` or `id@version`; InvalidArgumentError otherwise."""
+    try:
+        return split_reference(text)
+    except ValueError as bad:
+        raise InvalidArgumentError([FieldViolation("agent", str(bad))]) from None

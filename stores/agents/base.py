@@ -1,0 +1,36 @@
+"""Where agents managed by RPC are kept: every version of every agent of every tenant.
+
+Contract:
+- `create` stores version 1 of a new agent; AgentExistsError when the tenant has an
+  agent of that id that is not deleted.
+- `update` stores the next version (the latest + 1) of an existing agent and returns
+  it; AgentNotFoundError when there is none (or it is deleted). Two updates at once
+  never get the same version: one of them fails with AgentExistsError.
+- `get` returns the latest version, or the version asked for (old versions stay
+  readable, also after a delete); None when there is no such agent or version, or,
+  for the latest, when the agent is deleted. Another tenant's agents are never seen.
+- `list` returns the latest version of each agent of a tenant that is not deleted,
+  by id.
+- `delete` marks an agent deleted (its versions stay readable by number); False when
+  there was nothing to delete.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from agent.agents import AgentDefinition, AgentVersion
+
+
+class AgentStore(Protocol):
+    async def create(self, tenant: str, agent: AgentDefinition, by: str) -> AgentVersion: ...
+
+    async def update(self, tenant: str, agent: AgentDefinition, by: str) -> AgentVersion: ...
+
+    async def get(
+        self, tenant: str, agent_id: str, version: int | None = None
+    ) -> AgentVersion | None: ...
+
+    async def list(self, tenant: str) -> list[AgentVersion]: ...
+
+    async def delete(self, tenant: str, agent_id: str) -> bool: ...

@@ -1,0 +1,57 @@
+"""Agents kept in this process (tests, and a server without a database of its own)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from agent.agents import AgentDefinition, AgentVersion
+from core.errors import AgentExistsError, AgentNotFoundError
+
+
+class InMemoryAgentStore:
+    def __init__(self) -> None:
+        self._versions: dict[tuple[str, str], list[AgentVersion]] = {}
+        self._deleted: set[tuple[str, str]] = set()
+
+    async def create(self, tenant: str, agent: AgentDefinition, by: str) -> AgentVersion:
+        key = (tenant, agent.agent_id)
+        versions = self._versions.get(key, [])
+        if versions and key not in self._deleted:
+            raise AgentExistsError(agent.agent_id)
+        self._deleted.discard(key)
+        return self._add(key, replace(agent, version=len(versions) + 1), by)
+
+    async def update(self, tenant: str, agent: AgentDefinition, by: str) -> AgentVersion:
+        key = (tenant, agent.agent_id)
+        versions = self._versions.get(key)
+        if not versions or key in self._deleted:
+            raise AgentNotFoundError(agent.agent_id)
+        return self._add(key, replace(agent, version=len(versions) + 1), by)
+
+    def _add(self, key: tuple[str, str], agent: AgentDefinition, by: str) -> AgentVersion:
+        stored = AgentVersion(agent, key[0], datetime.now(UTC), by)
+        self._versions.setdefault(key, []).append(stored)
+        return stored
+
+    async def get(
+        self, tenant: str, agent_id: str, version: int | None = None
+    ) -> AgentVersion | None:
+        key = (tenant, agent_id)
+        versions = self._versions.get(key, [])
+        if version is None:
+            return versions[-1] if versions and key not in self._deleted else None
+        return versions[version - 1] if 0 < version <= len(versions) else None
+
+    async def list(self, tenant: str) -> list[AgentVersion]:
+        return sorted(
+            (v[-1] for k, v in self._versions.items() if k[0] == tenant and k not in self._deleted),
+            key=lambda stored: stored.agent.agent_id,
+        )
+
+    async def delete(self, tenant: str, agent_id: str) -> bool:
+        key = (tenant, agent_id)
+        if key not in self._versions or key in self._deleted:
+            return False
+        self._deleted.add(key)
+        return True

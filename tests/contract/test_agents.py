@@ -1,0 +1,128 @@
+"""The agent store contract, on memory, SQLite and the machine's PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from agent.agents import AgentDefinition
+from agent.tasks import ExecutionMode
+from core.errors import AgentExistsError, AgentNotFoundError
+from stores.agents.base import AgentStore
+from stores.agents.memory import InMemoryAgentStore
+from stores.agents.sql import SqlAgentStore
+from tests.contract.conftest import SQL_BACKENDS, migrated_database
+
+FULL = AgentDefinition(
+    agent_id="support",
+    description="Answers billing questions",
+    instructions="You are the billing assistant of {{company}}.",
+    models={"default": "m0", "critic": "m1"},
+    temperature=0.2,
+    max_tokens=500,
+    tools=("calculator", "category:time"),
+    mode=ExecutionMode.TEXT_REACT,
+    max_iterations=7,
+    token_budget=9_000,
+    step_timeout_seconds=12.5,
+    task_timeout_seconds=90.0,
+    critic_policy="off",
+    metadata={"team": "billing"},
+)
+
+
+@pytest.fixture(params=["memory", *SQL_BACKENDS])
+async def agents(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[AgentStore]:
+    if request.param == "memory":
+        yield InMemoryAgentStore()
+        return
+    async with migrated_database(request.param, tmp_path) as database:
+        yield SqlAgentStore(database)
+
+
+async def test_every_field_round_trips_as_version_one(agents: AgentStore) -> None:
+    created = await agents.create("acme", FULL, "alice")
+    assert created.agent == FULL
+    assert (created.tenant, created.created_by) == ("acme", "alice")
+    got = await agents.get("acme", "support")
+    assert got is not None
+    assert got.agent == FULL
+    assert got.created_at == created.created_at
+
+
+async def test_updates_make_new_versions_and_old_ones_stay_readable(agents: AgentStore) -> None:
+    await agents.create("acme", FULL, "alice")
+    second = await agents.update("acme", AgentDefinition("support", instructions="v2"), "bob")
+    third = await agents.update("acme", AgentDefinition("support", instructions="v3"), "bob")
+    assert (second.agent.version, third.agent.version) == (2, 3)
+    latest = await agents.get("acme", "support")
+    assert latest is not None
+    assert latest.agent.instructions == "v3"
+    first = await agents.get("acme", "support", 1)
+    assert first is not None
+    assert first.agent == FULL
+    assert await agents.get("acme", "support", 4) is None
+
+
+async def test_tenants_never_see_each_others_agents(agents: AgentStore) -> None:
+    await agents.create("acme", FULL, "alice")
+    assert await agents.get("globex", "support") is None
+    assert await agents.get("globex", "support", 1) is None
+    assert await agents.list("globex") == []
+    with pytest.raises(AgentNotFoundError):
+        await agents.update("globex", FULL, "mallory")
+    assert not await agents.delete("globex", "support")
+    other = await agents.create("globex", FULL, "gina")  # the same id in another tenant
+    assert other.agent.version == 1
+
+
+async def test_an_id_is_created_once(agents: AgentStore) -> None:
+    await agents.create("acme", FULL, "alice")
+    with pytest.raises(AgentExistsError):
+        await agents.create("acme", FULL, "bob")
+    with pytest.raises(AgentNotFoundError):
+        await agents.update("acme", AgentDefinition("billing"), "bob")
+
+
+async def test_list_gives_the_latest_of_each_living_agent(agents: AgentStore) -> None:
+    await agents.create("acme", FULL, "alice")
+    await agents.create("acme", AgentDefinition("alpha"), "alice")
+    await agents.update("acme", AgentDefinition("support", instructions="v2"), "alice")
+    await agents.create("acme", AgentDefinition("gone"), "alice")
+    assert await agents.delete("acme", "gone")
+    listed = await agents.list("acme")
+    assert [(v.agent.agent_id, v.agent.version) for v in listed] == [("alpha", 1), ("support", 2)]
+
+
+async def test_a_deleted_agent_keeps_its_versions_and_its_numbers(agents: AgentStore) -> None:
+    await agents.create("acme", FULL, "alice")
+    await agents.update("acme", AgentDefinition("support", instructions="v2"), "alice")
+    assert await agents.delete("acme", "support")
+    assert not await agents.delete("acme", "support")
+    assert await agents.get("acme", "support") is None
+    old = await agents.get("acme", "support", 2)
+    assert old is not None
+    assert old.agent.instructions == "v2"
+    with pytest.raises(AgentNotFoundError):
+        await agents.update("acme", FULL, "alice")
+    again = await agents.create("acme", FULL, "alice")
+    assert again.agent.version == 3  # numbers are never reused
+
+
+async def test_concurrent_updates_never_share_a_version(agents: AgentStore) -> None:
+    await agents.create("acme", FULL, "alice")
+    results = await asyncio.gather(
+        *(agents.update("acme", AgentDefinition("support", instructions=f"v{n}"), "x")
+          for n in range(5)),
+        return_exceptions=True,
+    )  # fmt: skip
+    made = [r.agent.version for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert all(isinstance(r, AgentExistsError) for r in refused)
+    assert len(made) == len(set(made)) >= 1
+    latest = await agents.get("acme", "support")
+    assert latest is not None
+    assert latest.agent.version == 1 + len(made)
