@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from agent.catalog import Agents
 from agent.engine import Engine
 from agent.events import TaskEvent
+from agent.selection import narrow, resolve
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import agents_pb2, events_pb2, grants_pb2, tasks_pb2
@@ -136,6 +137,9 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         self, request: pb.ListToolsRequest, call: CallContext
     ) -> pb.ListToolsResponse:
         specs = self._registry.visible_to(call, request.category)
+        if request.agent:
+            agent = await resolve(self._agents, call.principal.tenant, request.agent)
+            specs = list(narrow(agent, (), {s.name: s for s in specs}).values())
         return pb.ListToolsResponse(tools=[convert.tool_to_proto(s) for s in specs])
 
     @unary

@@ -113,6 +113,16 @@ async def test_a_tool_outside_the_agents_tools_is_refused(tmp_path: Path) -> Non
         assert [v.field for v in refused.value.field_violations] == ["tools[1]"]
 
 
+async def test_list_tools_can_be_asked_for_an_agents_tools(tmp_path: Path) -> None:
+    folder = _agents(tmp_path, support=SUPPORT, research=RESEARCH)
+    async with harness(tmp_path, [], agents_dir=folder) as h:
+        assert [t.name for t in await h.client.list_tools(agent="support")] == ["calculator"]
+        assert [t.name for t in await h.client.list_tools(agent="research@3")] == ["current_time"]
+        assert len(await h.client.list_tools()) > 2
+        with pytest.raises(client_errors.AgentNotFoundError):
+            await h.client.list_tools(agent="nobody")
+
+
 async def test_plan_takes_an_agent_too(tmp_path: Path) -> None:
     folder = _agents(tmp_path, support=SUPPORT)
     plan = {"steps": [{"id": "add", "description": "add", "tool": "calculator"}]}

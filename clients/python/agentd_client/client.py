@@ -100,11 +100,11 @@ class AgentClient:
             stream.cancel()
 
     async def list_tools(
-        self, category: str = "", *, timeout: float | None = None
+        self, category: str = "", *, agent: str = "", timeout: float | None = None
     ) -> list[tools_pb2.Tool]:
-        response: pb.ListToolsResponse = await self._unary(
-            self._stub.ListTools, pb.ListToolsRequest(category=category), timeout
-        )
+        """The tools you may use (of `category`; those a task of `agent` may use)."""
+        request = pb.ListToolsRequest(category=category, agent=agent)
+        response: pb.ListToolsResponse = await self._unary(self._stub.ListTools, request, timeout)
         return list(response.tools)
 
     async def call_tool(

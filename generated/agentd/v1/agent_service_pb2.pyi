@@ -329,16 +329,23 @@ class ListToolsRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     CATEGORY_FIELD_NUMBER: _builtins.int
+    AGENT_FIELD_NUMBER: _builtins.int
     category: _builtins.str
     """When set, only tools of this category."""
+    agent: _builtins.str
+    """When set (`id` or `id@version`), only the tools a task of that agent may
+    use: the caller's tools narrowed to the agent's. NOT_FOUND
+    (`AGENT_NOT_FOUND`) for an agent that is not available.
+    """
     def __init__(
         self,
         *,
         category: _builtins.str = ...,
+        agent: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["category", b"category"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "category", b"category"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -157,75 +157,75 @@ public final class AgentServiceProto {
       "xt\030\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031.google.prot" +
       "obuf.Duration\022\'\n\005error\030\005 \001(\0132\030.agentd.v1" +
       ".ToolCallError\"!\n\016GetTaskRequest\022\017\n\007task" +
-      "_id\030\001 \001(\t\"$\n\020ListToolsRequest\022\020\n\010categor" +
-      "y\030\001 \001(\t\"3\n\021ListToolsResponse\022\036\n\005tools\030\001 " +
-      "\003(\0132\017.agentd.v1.Tool\"4\n\021CancelTaskReques" +
-      "t\022\017\n\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"B\n\027St" +
-      "reamTaskEventsRequest\022\017\n\007task_id\030\001 \001(\t\022\026" +
-      "\n\016after_sequence\030\002 \001(\004\"\261\002\n\020ListTasksRequ" +
-      "est\022\'\n\010statuses\030\001 \003(\0162\025.agentd.v1.TaskSt" +
-      "atus\0221\n\rcreated_after\030\002 \001(\0132\032.google.pro" +
-      "tobuf.Timestamp\0222\n\016created_before\030\003 \001(\0132" +
-      "\032.google.protobuf.Timestamp\022\021\n\tpage_size" +
-      "\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006labels\030\006 \003" +
-      "(\0132\'.agentd.v1.ListTasksRequest.LabelsEn" +
-      "try\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value" +
-      "\030\002 \001(\t:\0028\001\"L\n\021ListTasksResponse\022\036\n\005tasks" +
-      "\030\001 \003(\0132\017.agentd.v1.Task\022\027\n\017next_page_tok" +
-      "en\030\002 \001(\t\"\246\001\n\026ApproveToolCallRequest\022\017\n\007t" +
-      "ask_id\030\001 \001(\t\022\017\n\007call_id\030\002 \001(\t\022-\n\010decisio" +
-      "n\030\003 \001(\0162\033.agentd.v1.ApprovalDecision\022*\n\t" +
-      "arguments\030\004 \001(\0132\027.google.protobuf.Struct" +
-      "\022\017\n\007comment\030\005 \001(\t\"\205\002\n\027ListAuditRecordsRe" +
-      "quest\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1.AuditKin" +
-      "d\022\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001" +
-      "(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005" +
-      "since\030\006 \001(\0132\032.google.protobuf.Timestamp\022" +
-      ")\n\005until\030\007 \001(\0132\032.google.protobuf.Timesta" +
-      "mp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_token\030\t \001(" +
-      "\t\"\\\n\030ListAuditRecordsResponse\022\'\n\007records" +
-      "\030\001 \003(\0132\026.agentd.v1.AuditRecord\022\027\n\017next_p" +
-      "age_token\030\002 \001(\t\"5\n\022CreateGrantRequest\022\037\n" +
-      "\005grant\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022Revoke" +
-      "GrantRequest\022\020\n\010grant_id\030\001 \001(\t\",\n\021ListGr" +
-      "antsRequest\022\027\n\017include_revoked\030\001 \001(\010\"6\n\022" +
-      "ListGrantsResponse\022 \n\006grants\030\001 \003(\0132\020.age" +
-      "ntd.v1.Grant2\231\n\n\014AgentService\022<\n\007Execute" +
-      "\022\031.agentd.v1.ExecuteRequest\032\024.agentd.v1." +
-      "TaskEvent0\001\0227\n\tStartTask\022\031.agentd.v1.Exe" +
-      "cuteRequest\032\017.agentd.v1.Task\0227\n\004Plan\022\026.a" +
-      "gentd.v1.PlanRequest\032\027.agentd.v1.PlanRes" +
-      "ponse\022C\n\010CallTool\022\032.agentd.v1.CallToolRe" +
-      "quest\032\033.agentd.v1.CallToolResponse\0225\n\007Ge" +
-      "tTask\022\031.agentd.v1.GetTaskRequest\032\017.agent" +
-      "d.v1.Task\022F\n\tListTools\022\033.agentd.v1.ListT" +
-      "oolsRequest\032\034.agentd.v1.ListToolsRespons" +
-      "e\022;\n\nCancelTask\022\034.agentd.v1.CancelTaskRe" +
-      "quest\032\017.agentd.v1.Task\022N\n\020StreamTaskEven" +
-      "ts\022\".agentd.v1.StreamTaskEventsRequest\032\024" +
-      ".agentd.v1.TaskEvent0\001\022F\n\tListTasks\022\033.ag" +
-      "entd.v1.ListTasksRequest\032\034.agentd.v1.Lis" +
-      "tTasksResponse\022E\n\017ApproveToolCall\022!.agen" +
-      "td.v1.ApproveToolCallRequest\032\017.agentd.v1" +
-      ".Task\022[\n\020ListAuditRecords\022\".agentd.v1.Li" +
-      "stAuditRecordsRequest\032#.agentd.v1.ListAu" +
-      "ditRecordsResponse\022>\n\013CreateGrant\022\035.agen" +
-      "td.v1.CreateGrantRequest\032\020.agentd.v1.Gra" +
-      "nt\022>\n\013RevokeGrant\022\035.agentd.v1.RevokeGran" +
-      "tRequest\032\020.agentd.v1.Grant\022I\n\nListGrants" +
-      "\022\034.agentd.v1.ListGrantsRequest\032\035.agentd." +
-      "v1.ListGrantsResponse\022>\n\013CreateAgent\022\035.a" +
-      "gentd.v1.CreateAgentRequest\032\020.agentd.v1." +
-      "Agent\0228\n\010GetAgent\022\032.agentd.v1.GetAgentRe" +
-      "quest\032\020.agentd.v1.Agent\022I\n\nListAgents\022\034." +
-      "agentd.v1.ListAgentsRequest\032\035.agentd.v1." +
-      "ListAgentsResponse\022>\n\013UpdateAgent\022\035.agen" +
-      "td.v1.UpdateAgentRequest\032\020.agentd.v1.Age" +
-      "nt\022L\n\013DeleteAgent\022\035.agentd.v1.DeleteAgen" +
-      "tRequest\032\036.agentd.v1.DeleteAgentResponse" +
-      "BG\n\rdev.agentd.v1B\021AgentServiceProtoP\001Z!" +
-      "agentd.dev/gen/agentd/v1;agentdv1b\006proto" +
-      "3"
+      "_id\030\001 \001(\t\"3\n\020ListToolsRequest\022\020\n\010categor" +
+      "y\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\"3\n\021ListToolsRespo" +
+      "nse\022\036\n\005tools\030\001 \003(\0132\017.agentd.v1.Tool\"4\n\021C" +
+      "ancelTaskRequest\022\017\n\007task_id\030\001 \001(\t\022\016\n\006rea" +
+      "son\030\002 \001(\t\"B\n\027StreamTaskEventsRequest\022\017\n\007" +
+      "task_id\030\001 \001(\t\022\026\n\016after_sequence\030\002 \001(\004\"\261\002" +
+      "\n\020ListTasksRequest\022\'\n\010statuses\030\001 \003(\0162\025.a" +
+      "gentd.v1.TaskStatus\0221\n\rcreated_after\030\002 \001" +
+      "(\0132\032.google.protobuf.Timestamp\0222\n\016create" +
+      "d_before\030\003 \001(\0132\032.google.protobuf.Timesta" +
+      "mp\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(" +
+      "\t\0227\n\006labels\030\006 \003(\0132\'.agentd.v1.ListTasksR" +
+      "equest.LabelsEntry\032-\n\013LabelsEntry\022\013\n\003key" +
+      "\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"L\n\021ListTasksRe" +
+      "sponse\022\036\n\005tasks\030\001 \003(\0132\017.agentd.v1.Task\022\027" +
+      "\n\017next_page_token\030\002 \001(\t\"\246\001\n\026ApproveToolC" +
+      "allRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007call_id\030\002" +
+      " \001(\t\022-\n\010decision\030\003 \001(\0162\033.agentd.v1.Appro" +
+      "valDecision\022*\n\targuments\030\004 \001(\0132\027.google." +
+      "protobuf.Struct\022\017\n\007comment\030\005 \001(\t\"\205\002\n\027Lis" +
+      "tAuditRecordsRequest\022\"\n\004kind\030\001 \001(\0162\024.age" +
+      "ntd.v1.AuditKind\022\024\n\014principal_id\030\002 \001(\t\022\021" +
+      "\n\ttool_name\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007ta" +
+      "sk_id\030\005 \001(\t\022)\n\005since\030\006 \001(\0132\032.google.prot" +
+      "obuf.Timestamp\022)\n\005until\030\007 \001(\0132\032.google.p" +
+      "rotobuf.Timestamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\n" +
+      "page_token\030\t \001(\t\"\\\n\030ListAuditRecordsResp" +
+      "onse\022\'\n\007records\030\001 \003(\0132\026.agentd.v1.AuditR" +
+      "ecord\022\027\n\017next_page_token\030\002 \001(\t\"5\n\022Create" +
+      "GrantRequest\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1." +
+      "Grant\"&\n\022RevokeGrantRequest\022\020\n\010grant_id\030" +
+      "\001 \001(\t\",\n\021ListGrantsRequest\022\027\n\017include_re" +
+      "voked\030\001 \001(\010\"6\n\022ListGrantsResponse\022 \n\006gra" +
+      "nts\030\001 \003(\0132\020.agentd.v1.Grant2\231\n\n\014AgentSer" +
+      "vice\022<\n\007Execute\022\031.agentd.v1.ExecuteReque" +
+      "st\032\024.agentd.v1.TaskEvent0\001\0227\n\tStartTask\022" +
+      "\031.agentd.v1.ExecuteRequest\032\017.agentd.v1.T" +
+      "ask\0227\n\004Plan\022\026.agentd.v1.PlanRequest\032\027.ag" +
+      "entd.v1.PlanResponse\022C\n\010CallTool\022\032.agent" +
+      "d.v1.CallToolRequest\032\033.agentd.v1.CallToo" +
+      "lResponse\0225\n\007GetTask\022\031.agentd.v1.GetTask" +
+      "Request\032\017.agentd.v1.Task\022F\n\tListTools\022\033." +
+      "agentd.v1.ListToolsRequest\032\034.agentd.v1.L" +
+      "istToolsResponse\022;\n\nCancelTask\022\034.agentd." +
+      "v1.CancelTaskRequest\032\017.agentd.v1.Task\022N\n" +
+      "\020StreamTaskEvents\022\".agentd.v1.StreamTask" +
+      "EventsRequest\032\024.agentd.v1.TaskEvent0\001\022F\n" +
+      "\tListTasks\022\033.agentd.v1.ListTasksRequest\032" +
+      "\034.agentd.v1.ListTasksResponse\022E\n\017Approve" +
+      "ToolCall\022!.agentd.v1.ApproveToolCallRequ" +
+      "est\032\017.agentd.v1.Task\022[\n\020ListAuditRecords" +
+      "\022\".agentd.v1.ListAuditRecordsRequest\032#.a" +
+      "gentd.v1.ListAuditRecordsResponse\022>\n\013Cre" +
+      "ateGrant\022\035.agentd.v1.CreateGrantRequest\032" +
+      "\020.agentd.v1.Grant\022>\n\013RevokeGrant\022\035.agent" +
+      "d.v1.RevokeGrantRequest\032\020.agentd.v1.Gran" +
+      "t\022I\n\nListGrants\022\034.agentd.v1.ListGrantsRe" +
+      "quest\032\035.agentd.v1.ListGrantsResponse\022>\n\013" +
+      "CreateAgent\022\035.agentd.v1.CreateAgentReque" +
+      "st\032\020.agentd.v1.Agent\0228\n\010GetAgent\022\032.agent" +
+      "d.v1.GetAgentRequest\032\020.agentd.v1.Agent\022I" +
+      "\n\nListAgents\022\034.agentd.v1.ListAgentsReque" +
+      "st\032\035.agentd.v1.ListAgentsResponse\022>\n\013Upd" +
+      "ateAgent\022\035.agentd.v1.UpdateAgentRequest\032" +
+      "\020.agentd.v1.Agent\022L\n\013DeleteAgent\022\035.agent" +
+      "d.v1.DeleteAgentRequest\032\036.agentd.v1.Dele" +
+      "teAgentResponseBG\n\rdev.agentd.v1B\021AgentS" +
+      "erviceProtoP\001Z!agentd.dev/gen/agentd/v1;" +
+      "agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -287,7 +287,7 @@ public final class AgentServiceProto {
     internal_static_agentd_v1_ListToolsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListToolsRequest_descriptor,
-        new java.lang.String[] { "Category", });
+        new java.lang.String[] { "Category", "Agent", });
     internal_static_agentd_v1_ListToolsResponse_descriptor =
       getDescriptor().getMessageTypes().get(7);
     internal_static_agentd_v1_ListToolsResponse_fieldAccessorTable = new

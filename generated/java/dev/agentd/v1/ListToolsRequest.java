@@ -21,6 +21,7 @@ private static final long serialVersionUID = 0L;
   }
   private ListToolsRequest() {
     category_ = "";
+    agent_ = "";
   }
 
   @java.lang.Override
@@ -95,6 +96,57 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int AGENT_FIELD_NUMBER = 2;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object agent_ = "";
+  /**
+   * <pre>
+   * When set (`id` or `id&#64;version`), only the tools a task of that agent may
+   * use: the caller's tools narrowed to the agent's. NOT_FOUND
+   * (`AGENT_NOT_FOUND`) for an agent that is not available.
+   * </pre>
+   *
+   * <code>string agent = 2;</code>
+   * @return The agent.
+   */
+  @java.lang.Override
+  public java.lang.String getAgent() {
+    java.lang.Object ref = agent_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      agent_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * When set (`id` or `id&#64;version`), only the tools a task of that agent may
+   * use: the caller's tools narrowed to the agent's. NOT_FOUND
+   * (`AGENT_NOT_FOUND`) for an agent that is not available.
+   * </pre>
+   *
+   * <code>string agent = 2;</code>
+   * @return The bytes for agent.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getAgentBytes() {
+    java.lang.Object ref = agent_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      agent_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -112,6 +164,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(category_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 1, category_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 2, agent_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -123,6 +178,9 @@ private static final long serialVersionUID = 0L;
     size = 0;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(category_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(1, category_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(2, agent_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -141,6 +199,8 @@ private static final long serialVersionUID = 0L;
 
     if (!getCategory()
         .equals(other.getCategory())) return false;
+    if (!getAgent()
+        .equals(other.getAgent())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -154,6 +214,8 @@ private static final long serialVersionUID = 0L;
     hash = (19 * hash) + getDescriptor().hashCode();
     hash = (37 * hash) + CATEGORY_FIELD_NUMBER;
     hash = (53 * hash) + getCategory().hashCode();
+    hash = (37 * hash) + AGENT_FIELD_NUMBER;
+    hash = (53 * hash) + getAgent().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -288,6 +350,7 @@ private static final long serialVersionUID = 0L;
       super.clear();
       bitField0_ = 0;
       category_ = "";
+      agent_ = "";
       return this;
     }
 
@@ -323,6 +386,9 @@ private static final long serialVersionUID = 0L;
       int from_bitField0_ = bitField0_;
       if (((from_bitField0_ & 0x00000001) != 0)) {
         result.category_ = category_;
+      }
+      if (((from_bitField0_ & 0x00000002) != 0)) {
+        result.agent_ = agent_;
       }
     }
 
@@ -375,6 +441,11 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000001;
         onChanged();
       }
+      if (!other.getAgent().isEmpty()) {
+        agent_ = other.agent_;
+        bitField0_ |= 0x00000002;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -406,6 +477,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000001;
               break;
             } // case 10
+            case 18: {
+              agent_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000002;
+              break;
+            } // case 18
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -511,6 +587,108 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       category_ = value;
       bitField0_ |= 0x00000001;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object agent_ = "";
+    /**
+     * <pre>
+     * When set (`id` or `id&#64;version`), only the tools a task of that agent may
+     * use: the caller's tools narrowed to the agent's. NOT_FOUND
+     * (`AGENT_NOT_FOUND`) for an agent that is not available.
+     * </pre>
+     *
+     * <code>string agent = 2;</code>
+     * @return The agent.
+     */
+    public java.lang.String getAgent() {
+      java.lang.Object ref = agent_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        agent_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * When set (`id` or `id&#64;version`), only the tools a task of that agent may
+     * use: the caller's tools narrowed to the agent's. NOT_FOUND
+     * (`AGENT_NOT_FOUND`) for an agent that is not available.
+     * </pre>
+     *
+     * <code>string agent = 2;</code>
+     * @return The bytes for agent.
+     */
+    public com.google.protobuf.ByteString
+        getAgentBytes() {
+      java.lang.Object ref = agent_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        agent_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * When set (`id` or `id&#64;version`), only the tools a task of that agent may
+     * use: the caller's tools narrowed to the agent's. NOT_FOUND
+     * (`AGENT_NOT_FOUND`) for an agent that is not available.
+     * </pre>
+     *
+     * <code>string agent = 2;</code>
+     * @param value The agent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAgent(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      agent_ = value;
+      bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When set (`id` or `id&#64;version`), only the tools a task of that agent may
+     * use: the caller's tools narrowed to the agent's. NOT_FOUND
+     * (`AGENT_NOT_FOUND`) for an agent that is not available.
+     * </pre>
+     *
+     * <code>string agent = 2;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAgent() {
+      agent_ = getDefaultInstance().getAgent();
+      bitField0_ = (bitField0_ & ~0x00000002);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When set (`id` or `id&#64;version`), only the tools a task of that agent may
+     * use: the caller's tools narrowed to the agent's. NOT_FOUND
+     * (`AGENT_NOT_FOUND`) for an agent that is not available.
+     * </pre>
+     *
+     * <code>string agent = 2;</code>
+     * @param value The bytes for agent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAgentBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      agent_ = value;
+      bitField0_ |= 0x00000002;
       onChanged();
       return this;
     }

@@ -26,4 +26,28 @@ public interface ListToolsRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getCategoryBytes();
+
+  /**
+   * <pre>
+   * When set (`id` or `id&#64;version`), only the tools a task of that agent may
+   * use: the caller's tools narrowed to the agent's. NOT_FOUND
+   * (`AGENT_NOT_FOUND`) for an agent that is not available.
+   * </pre>
+   *
+   * <code>string agent = 2;</code>
+   * @return The agent.
+   */
+  java.lang.String getAgent();
+  /**
+   * <pre>
+   * When set (`id` or `id&#64;version`), only the tools a task of that agent may
+   * use: the caller's tools narrowed to the agent's. NOT_FOUND
+   * (`AGENT_NOT_FOUND`) for an agent that is not available.
+   * </pre>
+   *
+   * <code>string agent = 2;</code>
+   * @return The bytes for agent.
+   */
+  com.google.protobuf.ByteString
+      getAgentBytes();
 }
