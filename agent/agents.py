@@ -26,7 +26,7 @@ CriticPolicy = Literal["every_step", "every_n", "end", "off"]
 _KEYS = {
     "id", "version", "description", "instructions", "model", "temperature", "max_tokens",
     "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
-    "task_timeout_seconds", "critic_policy", "metadata",
+    "task_timeout_seconds", "critic_policy", "metadata", "ask_user",
 }  # fmt: skip
 
 
@@ -58,6 +58,8 @@ class AgentDefinition:
     task_timeout_seconds: float = 0.0
     critic_policy: CriticPolicy | None = None
     metadata: Mapping[str, str] = field(default_factory=dict)
+    ask_user: bool = False
+    """Whether the model may ask the caller a question (the `ask_user` tool)."""
 
     @property
     def reference(self) -> str:
@@ -137,7 +139,15 @@ def parse_agent(data: Any, source: str) -> AgentDefinition:
         task_timeout_seconds=_number(data, "task_timeout_seconds", source, 0.001) or 0.0,
         critic_policy=_critic(data.get("critic_policy"), source),
         metadata=_metadata(data.get("metadata"), source),
+        ask_user=_flag(data, "ask_user", source),
     )
+
+
+def _flag(data: Mapping[str, Any], key: str, source: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise AgentInvalidError(source, key, "must be true or false")
+    return value
 
 
 def _text(data: Mapping[str, Any], key: str, source: str, limit: int) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 import structlog
 
-from agent import lifecycle
+from agent import lifecycle, questions
 from agent.admission import Admission, Ticket
 from agent.agents import AgentDefinition
 from agent.catalog import Agents
@@ -294,7 +294,7 @@ class Engine:
         roles = self.config.approver_roles
         if not set(call.principal.roles) & set(roles):
             raise RoleRequiredError("approving tool calls", roles)
-        if task.status.terminal:
+        if task.status.terminal or call_id.startswith(questions.PREFIX):
             raise ApprovalNotPendingError(task_id, call_id)
         await self._approvals.decide(tenant, task_id, call_id, decision)
         log.info(
@@ -306,6 +306,15 @@ class Engine:
             trace_id=call.trace_id,
         )
         return await self._store.get(tenant, task_id)
+
+    async def provide_input(
+        self, call: CallContext, task_id: str, request_id: str, text: str
+    ) -> Task:
+        """The caller's answer to a question the task's agent asked (`agent.questions`)."""
+        task = await self._store.get(call.principal.tenant, task_id)
+        roles = tuple(self.config.approver_roles)
+        await questions.provide(self._approvals, task, call.principal, request_id, text, roles)
+        return await self._store.get(call.principal.tenant, task_id)
 
     async def cancel(self, tenant: str, task_id: str, reason: str) -> Task:
         """Cancel a task: stop its model and tool calls, keep partial results, end it CANCELLED."""

@@ -108,6 +108,23 @@ class ApprovalRequested:
 
 
 @dataclass(frozen=True, slots=True)
+class InputRequested:
+    """The agent asked the caller a question; the task waits for `ProvideInput`."""
+
+    request_id: str
+    question: str
+    type: Literal["input_requested"] = "input_requested"
+
+
+@dataclass(frozen=True, slots=True)
+class InputProvided:
+    request_id: str
+    provided_by: str
+    text: str
+    type: Literal["input_provided"] = "input_provided"
+
+
+@dataclass(frozen=True, slots=True)
 class ApprovalDecided:
     call_id: str
     decision: Literal["approve", "reject", "edit"]
@@ -172,6 +189,8 @@ EventPayload = (
     | ReflectionVerdict
     | ApprovalRequested
     | ApprovalDecided
+    | InputRequested
+    | InputProvided
     | UsageReported
     | FinalAnswer
     | ErrorOccurred

@@ -53,6 +53,10 @@ def redact_event(payload: ev.EventPayload) -> ev.EventPayload:
         case ev.ApprovalDecided():
             arguments = None if payload.arguments is None else redact(payload.arguments)
             return replace(payload, comment=scrub(payload.comment), arguments=arguments)
+        case ev.InputRequested():
+            return replace(payload, question=scrub(payload.question))
+        case ev.InputProvided():
+            return replace(payload, text=scrub(payload.text))
         case ev.ReflectionVerdict():
             return replace(payload, feedback=scrub(payload.feedback))
         case ev.PlanCreated():

@@ -15,6 +15,7 @@ from agent.agents import ROLES, AgentDefinition, render
 from agent.limits import EngineConfig
 from agent.llm.base import Model
 from agent.llm.roles import ModelRoles
+from agent.questions import ASK_USER
 from agent.resume import RunCheckpoint
 from agent.run import TaskRun
 from agent.tasks import Task
@@ -61,6 +62,8 @@ class RunFactory:
             call = replace(call, deadline_seconds=None)
         agent = task.agent
         config = self._config(agent)
+        if agent is not None and agent.ask_user:  # the agent may ask the caller
+            tools = {**tools, ASK_USER.name: ASK_USER}
         return TaskRun(
             task=task,
             call=call,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import structlog
 
 from agent import events as ev
-from agent import lifecycle
+from agent import lifecycle, questions
 from agent.concurrency import all_or_none
 from agent.limits import step_clock_stopped
 from agent.resume import JournalEntry
@@ -133,6 +133,8 @@ class ToolCalls:
         if bad_arguments:
             error = ToolCallError(ToolErrorKind.FAILED, f"not called: {bad_arguments}")
             return None, error, error.message
+        if run.tool_specs.get(name) is questions.ASK_USER:
+            return await self._ask_user(call_id, arguments)
         if name not in run.tool_specs:
             # Never run, whatever the model (or a tool's output) asked: recorded and refused.
             await run.registry.refuse(name, arguments or {}, self._context)
@@ -204,6 +206,41 @@ class ToolCalls:
         )
         await self._no_longer_waiting(f"{decision.label} by {decision.decided_by}")
         return decision
+
+    async def _ask_user(
+        self, call_id: str, arguments: dict[str, Any] | None
+    ) -> tuple[Any, ToolCallError | None, str]:
+        """Ask the caller (`agent.questions`): INPUT_REQUIRED and an input_requested event,
+        then the answer as the call's result."""
+        run, approvals = self._run, self._run.approvals
+        question = str((arguments or {}).get("question", "")).strip()
+        if not question or approvals is None or not run.persist:
+            why = "the question is empty" if not question else "only a task can wait"
+            error = ToolCallError(ToolErrorKind.FAILED, f"not asked: {why}")
+            return None, error, error.message
+        question = question[: questions.MAX_QUESTION_CHARS]
+        request_id, task_id = questions.PREFIX + call_id, run.task.task_id
+        ttl = max(60.0, (run.deadline_at or time.time() + 3600.0) - time.time())
+        await approvals.open(run.task.tenant, task_id, request_id, ttl)
+        self._waiting += 1
+        answer: ApprovalDecision | None = None
+        try:
+            await lifecycle.set_waiting(run, "waiting for an answer to the agent's question")
+            await run.emit(ev.InputRequested(request_id, question))
+            async with step_clock_stopped():
+                answer = await approvals.wait(task_id, request_id)
+        except AgentdError as expired:  # cancelled: the task is ending, no status to change
+            reason = expired.message
+        finally:
+            self._waiting -= 1
+            await asyncio.shield(approvals.close(task_id, request_id))
+        if answer is None:
+            await self._no_longer_waiting("the question was not answered")
+            error = ToolCallError(ToolErrorKind.FAILED, f"no answer came: {reason}")
+            return None, error, error.message
+        await run.emit(ev.InputProvided(request_id, answer.decided_by, answer.comment))
+        await self._no_longer_waiting(f"answered by {answer.decided_by}")
+        return {"answer": answer.comment}, None, answer.comment
 
     async def _no_longer_waiting(self, detail: str) -> None:
         """RUNNING again once no call of the task waits for a person."""

@@ -34,6 +34,8 @@ def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
         data["critic_policy"] = agent.critic_policy
     if agent.metadata:
         data["metadata"] = dict(agent.metadata)
+    if agent.ask_user:
+        data["ask_user"] = True
     return data
 
 
@@ -53,6 +55,7 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
         metadata=dict(agent.metadata),
         created_by=stored.created_by,
         source=stored.source,
+        ask_user=agent.ask_user,
     )
     if agent.temperature is not None:
         message.temperature = agent.temperature

@@ -122,6 +122,14 @@ def _reflection(p: ev.ReflectionVerdict) -> events_pb2.ReflectionVerdict:
     )
 
 
+def _input_requested(p: ev.InputRequested) -> events_pb2.InputRequested:
+    return events_pb2.InputRequested(request_id=p.request_id, question=p.question)
+
+
+def _input_provided(p: ev.InputProvided) -> events_pb2.InputProvided:
+    return events_pb2.InputProvided(request_id=p.request_id, provided_by=p.provided_by, text=p.text)
+
+
 def _approval_requested(p: ev.ApprovalRequested) -> events_pb2.ApprovalRequested:
     return events_pb2.ApprovalRequested(
         call_id=p.call_id,
@@ -186,6 +194,8 @@ _PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
     ev.ToolCallFinished: ("tool_call_finished", _tool_call_finished),
     ev.ReflectionVerdict: ("reflection", _reflection),
     ev.ApprovalRequested: ("approval_requested", _approval_requested),
+    ev.InputRequested: ("input_requested", _input_requested),
+    ev.InputProvided: ("input_provided", _input_provided),
     ev.ApprovalDecided: ("approval_decided", _approval_decided),
     ev.UsageReported: ("usage", _usage),
     ev.FinalAnswer: ("final_answer", _final_answer),

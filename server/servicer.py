@@ -190,6 +190,16 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         return convert.task_to_proto(task)
 
     @unary
+    async def ProvideInput(  # noqa: N802
+        self, request: pb.ProvideInputRequest, call: CallContext
+    ) -> tasks_pb2.Task:
+        task_id = _required_id(request.task_id, "task_id")
+        request_id = _required_id(request.request_id, "request_id")
+        note_task(task_id)
+        task = await self._engine.provide_input(call, task_id, request_id, request.text)
+        return convert.task_to_proto(task)
+
+    @unary
     async def ListAuditRecords(  # noqa: N802
         self, request: pb.ListAuditRecordsRequest, call: CallContext
     ) -> pb.ListAuditRecordsResponse:

@@ -207,3 +207,81 @@ async def test_another_tenants_agent_is_not_found(tmp_path: Path) -> None:
         assert await globex.list_agents() == []
         with pytest.raises(client_errors.AgentNotFoundError):
             await globex.delete_agent("secret")
+
+
+ASKING = """\
+id: asking
+instructions: Ask when unsure.
+ask_user: true
+tools: [calculator]
+"""
+
+
+async def test_the_agent_asks_the_caller_and_goes_on_with_the_answer(tmp_path: Path) -> None:
+    folder = _agents(tmp_path, asking=ASKING)
+    question = {"name": "ask_user", "arguments": {"question": "Which account?"}}
+    replies = [{"tool_calls": [question]}, {"text": "Account 7 owes 42."}]
+    async with harness(tmp_path, replies, agents_dir=folder) as h:
+        task = await h.client.start_task("What does my account owe?", agent="asking", mode=FC)
+        assert _offered(await _first_request(h)) == ["ask_user", "calculator"]
+        events = h.client.stream_task_events(task.task_id)
+        seen = []
+        async for event in events:
+            seen.append(event)
+            if event.WhichOneof("payload") == "input_requested":
+                break
+        asked = seen[-1].input_requested
+        assert asked.question == "Which account?"
+        assert asked.request_id.startswith("question:")
+        waiting = await h.client.get_task(task.task_id)
+        assert waiting.status == tasks_pb2.TASK_STATUS_INPUT_REQUIRED
+        with pytest.raises(client_errors.NotFoundError):  # not an approval to decide
+            await h.client.approve_tool_call(task.task_id, asked.request_id, "approve")
+        with pytest.raises(client_errors.NotFoundError):  # not a question of this task
+            await h.client.provide_input(task.task_id, "question:nope", "x")
+        answered = await h.client.provide_input(task.task_id, asked.request_id, "account 7")
+        assert answered.status in (
+            tasks_pb2.TASK_STATUS_RUNNING,
+            tasks_pb2.TASK_STATUS_INPUT_REQUIRED,  # recorded; the task picks it up next
+            tasks_pb2.TASK_STATUS_COMPLETED,
+        )
+        rest = [e async for e in h.client.stream_task_events(task.task_id, seen[-1].sequence)]
+        assert_well_formed(seen + rest)
+        provided = [e.input_provided for e in rest if e.WhichOneof("payload") == "input_provided"]
+        assert [(p.text, p.provided_by) for p in provided] == [("account 7", "anonymous")]
+        assert final(rest).text == "Account 7 owes 42."
+        tool_message = h.llm.requests[1]["messages"][-1]
+        assert (tool_message["role"], tool_message["content"]) == ("tool", "account 7")
+
+
+async def _first_request(h: Any) -> dict[str, Any]:
+    import asyncio
+
+    for _ in range(100):
+        if h.llm.requests:
+            return dict(h.llm.requests[0])
+        await asyncio.sleep(0.02)
+    raise AssertionError("the model was never asked")
+
+
+async def test_only_the_owner_or_an_approver_answers(tmp_path: Path) -> None:
+    from tests.integration.trust import trusted
+
+    folder = _agents(tmp_path, asking=ASKING)
+    question = {"name": "ask_user", "arguments": {"question": "Which account?"}}
+    async with trusted(
+        tmp_path, [{"tool_calls": [question]}, {"text": "done"}], agents_dir=folder
+    ) as t:
+        alice = await t.client("acme", "alice", "analyst")
+        bob = await t.client("acme", "bob", "analyst")
+        task = await alice.start_task("owe?", agent="asking", mode=FC)
+        request_id = ""
+        async for event in alice.stream_task_events(task.task_id):
+            if event.WhichOneof("payload") == "input_requested":
+                request_id = event.input_requested.request_id
+                break
+        with pytest.raises(client_errors.PermissionDeniedError):
+            await bob.provide_input(task.task_id, request_id, "account 9")
+        await alice.provide_input(task.task_id, request_id, "account 7")
+        events = [e async for e in alice.stream_task_events(task.task_id)]
+        assert final(events).text == "done"

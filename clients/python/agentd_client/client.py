@@ -292,6 +292,14 @@ class AgentClient:
         )
         return response
 
+    async def provide_input(
+        self, task_id: str, request_id: str, text: str, *, timeout: float | None = None
+    ) -> tasks_pb2.Task:
+        """Answer a question a task's agent asked (its `input_requested` event)."""
+        request = pb.ProvideInputRequest(task_id=task_id, request_id=request_id, text=text)
+        task: tasks_pb2.Task = await self._unary(self._stub.ProvideInput, request, timeout)
+        return task
+
     async def create_agent(
         self, agent: agents_pb2.Agent, *, timeout: float | None = None
     ) -> agents_pb2.Agent:

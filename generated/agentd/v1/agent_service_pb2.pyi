@@ -568,6 +568,33 @@ class ApproveToolCallRequest(_message.Message):
 Global___ApproveToolCallRequest: _TypeAlias = ApproveToolCallRequest  # noqa: Y015
 
 @_typing.final
+class ProvideInputRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TASK_ID_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    task_id: _builtins.str
+    request_id: _builtins.str
+    """From the `input_requested` event."""
+    text: _builtins.str
+    """The answer (1 to 5,000 characters); the model sees it as given."""
+    def __init__(
+        self,
+        *,
+        task_id: _builtins.str = ...,
+        request_id: _builtins.str = ...,
+        text: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["request_id", b"request_id", "task_id", b"task_id", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ProvideInputRequest: _TypeAlias = ProvideInputRequest  # noqa: Y015
+
+@_typing.final
 class ListAuditRecordsRequest(_message.Message):
     """Asks for audit records."""
 

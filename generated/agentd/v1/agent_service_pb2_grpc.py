@@ -93,6 +93,11 @@ class AgentServiceStub:
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.ApproveToolCallRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_tasks__pb2.Task.FromString,
                 _registered_method=True)
+        self.ProvideInput = channel.unary_unary(
+                '/agentd.v1.AgentService/ProvideInput',
+                request_serializer=agentd_dot_v1_dot_agent__service__pb2.ProvideInputRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_tasks__pb2.Task.FromString,
+                _registered_method=True)
         self.ListAuditRecords = channel.unary_unary(
                 '/agentd.v1.AgentService/ListAuditRecords',
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsRequest.SerializeToString,
@@ -230,6 +235,17 @@ class AgentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ProvideInput(self, request, context):
+        """Answers a question the task's agent asked (an `input_requested` event;
+        the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
+        it. The task's owner or an approver may answer; NOT_FOUND
+        (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
+        question expires with the task's time limit.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListAuditRecords(self, request, context):
         """Lists audit records of the caller's tenant, oldest first, page by page.
         Needs the auditor or admin role.
@@ -352,6 +368,11 @@ def add_AgentServiceServicer_to_server(servicer, server):
             'ApproveToolCall': grpc.unary_unary_rpc_method_handler(
                     servicer.ApproveToolCall,
                     request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ApproveToolCallRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_tasks__pb2.Task.SerializeToString,
+            ),
+            'ProvideInput': grpc.unary_unary_rpc_method_handler(
+                    servicer.ProvideInput,
+                    request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ProvideInputRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_tasks__pb2.Task.SerializeToString,
             ),
             'ListAuditRecords': grpc.unary_unary_rpc_method_handler(
@@ -674,6 +695,33 @@ class AgentService:
             target,
             '/agentd.v1.AgentService/ApproveToolCall',
             agentd_dot_v1_dot_agent__service__pb2.ApproveToolCallRequest.SerializeToString,
+            agentd_dot_v1_dot_tasks__pb2.Task.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ProvideInput(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ProvideInput',
+            agentd_dot_v1_dot_agent__service__pb2.ProvideInputRequest.SerializeToString,
             agentd_dot_v1_dot_tasks__pb2.Task.FromString,
             options,
             channel_credentials,

@@ -78,6 +78,13 @@ class AgentServiceStub:
     approve it, reject it, or approve it with edited arguments. Needs one of
     the server's approver roles; returns the task's state after the decision.
     """
+    ProvideInput: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ProvideInputRequest, _tasks_pb2.Task]
+    """Answers a question the task's agent asked (an `input_requested` event;
+    the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
+    it. The task's owner or an approver may answer; NOT_FOUND
+    (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
+    question expires with the task's time limit.
+    """
     ListAuditRecords: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ListAuditRecordsRequest, _agent_service_pb2.ListAuditRecordsResponse]
     """Lists audit records of the caller's tenant, oldest first, page by page.
     Needs the auditor or admin role.
@@ -155,6 +162,13 @@ class AgentServiceAsyncStub(AgentServiceStub):
     INPUT_REQUIRED and announced it with an `approval_requested` event):
     approve it, reject it, or approve it with edited arguments. Needs one of
     the server's approver roles; returns the task's state after the decision.
+    """
+    ProvideInput: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ProvideInputRequest, _tasks_pb2.Task]  # type: ignore[assignment]
+    """Answers a question the task's agent asked (an `input_requested` event;
+    the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
+    it. The task's owner or an approver may answer; NOT_FOUND
+    (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
+    question expires with the task's time limit.
     """
     ListAuditRecords: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ListAuditRecordsRequest, _agent_service_pb2.ListAuditRecordsResponse]  # type: ignore[assignment]
     """Lists audit records of the caller's tenant, oldest first, page by page.
@@ -290,6 +304,19 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         INPUT_REQUIRED and announced it with an `approval_requested` event):
         approve it, reject it, or approve it with edited arguments. Needs one of
         the server's approver roles; returns the task's state after the decision.
+        """
+
+    @_abc_1.abstractmethod
+    def ProvideInput(
+        self,
+        request: _agent_service_pb2.ProvideInputRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tasks_pb2.Task, _abc.Awaitable[_tasks_pb2.Task]]:
+        """Answers a question the task's agent asked (an `input_requested` event;
+        the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
+        it. The task's owner or an approver may answer; NOT_FOUND
+        (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
+        question expires with the task's time limit.
         """
 
     @_abc_1.abstractmethod

@@ -87,6 +87,7 @@ class Agent(_message.Message):
     CREATED_AT_FIELD_NUMBER: _builtins.int
     CREATED_BY_FIELD_NUMBER: _builtins.int
     SOURCE_FIELD_NUMBER: _builtins.int
+    ASK_USER_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """1 to 64 of [a-z0-9-], alphanumeric at both ends; unique in the tenant."""
     version: _builtins.int
@@ -113,6 +114,10 @@ class Agent(_message.Message):
     source: _builtins.str
     """Set by the server: "api" (managed by these RPCs) or "file"
     (AGENTD_AGENTS_DIR, read-only here).
+    """
+    ask_user: _builtins.bool
+    """Whether the model may ask the caller a question mid-task (an `ask_user`
+    tool is offered; the task turns INPUT_REQUIRED until ProvideInput).
     """
     @_builtins.property
     def models(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
@@ -159,10 +164,11 @@ class Agent(_message.Message):
         created_at: _timestamp_pb2.Timestamp | None = ...,
         created_by: _builtins.str = ...,
         source: _builtins.str = ...,
+        ask_user: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "created_at", b"created_at", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "description", b"description", "id", b"id", "instructions", b"instructions", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "metadata", b"metadata", "mode", b"mode", "models", b"models", "source", b"source", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "description", b"description", "id", b"id", "instructions", b"instructions", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "metadata", b"metadata", "mode", b"mode", "models", b"models", "source", b"source", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__temperature: _TypeAlias = _typing.Literal["temperature"]  # noqa: Y015
     _WhichOneofArgType__temperature: _TypeAlias = _typing.Literal["_temperature", b"_temperature"]  # noqa: Y015

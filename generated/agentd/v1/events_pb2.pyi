@@ -116,6 +116,8 @@ class TaskEvent(_message.Message):
     RESUMED_FIELD_NUMBER: _builtins.int
     APPROVAL_DECIDED_FIELD_NUMBER: _builtins.int
     HEARTBEAT_FIELD_NUMBER: _builtins.int
+    INPUT_REQUESTED_FIELD_NUMBER: _builtins.int
+    INPUT_PROVIDED_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
@@ -202,6 +204,16 @@ class TaskEvent(_message.Message):
         not in the log).
         """
 
+    @_builtins.property
+    def input_requested(self) -> Global___InputRequested:
+        """The agent asked the caller a question (status INPUT_REQUIRED); answer
+        it with ProvideInput.
+        """
+
+    @_builtins.property
+    def input_provided(self) -> Global___InputProvided:
+        """The question was answered; the task runs on."""
+
     def __init__(
         self,
         *,
@@ -226,12 +238,14 @@ class TaskEvent(_message.Message):
         resumed: Global___TaskResumed | None = ...,
         approval_decided: Global___ApprovalDecided | None = ...,
         heartbeat: Global___Heartbeat | None = ...,
+        input_requested: Global___InputRequested | None = ...,
+        input_provided: Global___InputProvided | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
@@ -686,6 +700,62 @@ class ApprovalDecided(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ApprovalDecided: _TypeAlias = ApprovalDecided  # noqa: Y015
+
+@_typing.final
+class InputRequested(_message.Message):
+    """A question the agent asked the caller."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    QUESTION_FIELD_NUMBER: _builtins.int
+    request_id: _builtins.str
+    """Names the question in ProvideInput."""
+    question: _builtins.str
+    """The question, as the model wrote it (at most 2,000 characters)."""
+    def __init__(
+        self,
+        *,
+        request_id: _builtins.str = ...,
+        question: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["question", b"question", "request_id", b"request_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___InputRequested: _TypeAlias = InputRequested  # noqa: Y015
+
+@_typing.final
+class InputProvided(_message.Message):
+    """The caller's answer to a question."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    PROVIDED_BY_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    request_id: _builtins.str
+    """The question answered."""
+    provided_by: _builtins.str
+    """The principal who answered."""
+    text: _builtins.str
+    """The answer, as the model sees it (secrets redacted)."""
+    def __init__(
+        self,
+        *,
+        request_id: _builtins.str = ...,
+        provided_by: _builtins.str = ...,
+        text: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["provided_by", b"provided_by", "request_id", b"request_id", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___InputProvided: _TypeAlias = InputProvided  # noqa: Y015
 
 @_typing.final
 class UsageReported(_message.Message):

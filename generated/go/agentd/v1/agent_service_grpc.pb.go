@@ -49,6 +49,12 @@ type AgentServiceClient interface {
 	// approve it, reject it, or approve it with edited arguments. Needs one of
 	// the server's approver roles; returns the task's state after the decision.
 	ApproveToolCall(ctx context.Context, in *ApproveToolCallRequest, opts ...grpc.CallOption) (*Task, error)
+	// Answers a question the task's agent asked (an `input_requested` event;
+	// the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
+	// it. The task's owner or an approver may answer; NOT_FOUND
+	// (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
+	// question expires with the task's time limit.
+	ProvideInput(ctx context.Context, in *ProvideInputRequest, opts ...grpc.CallOption) (*Task, error)
 	// Lists audit records of the caller's tenant, oldest first, page by page.
 	// Needs the auditor or admin role.
 	ListAuditRecords(ctx context.Context, in *ListAuditRecordsRequest, opts ...grpc.CallOption) (*ListAuditRecordsResponse, error)
@@ -221,6 +227,15 @@ func (c *agentServiceClient) ApproveToolCall(ctx context.Context, in *ApproveToo
 	return out, nil
 }
 
+func (c *agentServiceClient) ProvideInput(ctx context.Context, in *ProvideInputRequest, opts ...grpc.CallOption) (*Task, error) {
+	out := new(Task)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ProvideInput", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *agentServiceClient) ListAuditRecords(ctx context.Context, in *ListAuditRecordsRequest, opts ...grpc.CallOption) (*ListAuditRecordsResponse, error) {
 	out := new(ListAuditRecordsResponse)
 	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ListAuditRecords", in, out, opts...)
@@ -338,6 +353,12 @@ type AgentServiceServer interface {
 	// approve it, reject it, or approve it with edited arguments. Needs one of
 	// the server's approver roles; returns the task's state after the decision.
 	ApproveToolCall(context.Context, *ApproveToolCallRequest) (*Task, error)
+	// Answers a question the task's agent asked (an `input_requested` event;
+	// the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
+	// it. The task's owner or an approver may answer; NOT_FOUND
+	// (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
+	// question expires with the task's time limit.
+	ProvideInput(context.Context, *ProvideInputRequest) (*Task, error)
 	// Lists audit records of the caller's tenant, oldest first, page by page.
 	// Needs the auditor or admin role.
 	ListAuditRecords(context.Context, *ListAuditRecordsRequest) (*ListAuditRecordsResponse, error)
@@ -400,6 +421,9 @@ func (UnimplementedAgentServiceServer) ListTasks(context.Context, *ListTasksRequ
 }
 func (UnimplementedAgentServiceServer) ApproveToolCall(context.Context, *ApproveToolCallRequest) (*Task, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ApproveToolCall not implemented")
+}
+func (UnimplementedAgentServiceServer) ProvideInput(context.Context, *ProvideInputRequest) (*Task, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ProvideInput not implemented")
 }
 func (UnimplementedAgentServiceServer) ListAuditRecords(context.Context, *ListAuditRecordsRequest) (*ListAuditRecordsResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ListAuditRecords not implemented")
@@ -627,6 +651,24 @@ func _AgentService_ApproveToolCall_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AgentService_ProvideInput_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ProvideInputRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).ProvideInput(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/ProvideInput",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).ProvideInput(ctx, req.(*ProvideInputRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _AgentService_ListAuditRecords_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ListAuditRecordsRequest)
 	if err := dec(in); err != nil {
@@ -824,6 +866,10 @@ var _AgentService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ApproveToolCall",
 			Handler:    _AgentService_ApproveToolCall_Handler,
+		},
+		{
+			MethodName: "ProvideInput",
+			Handler:    _AgentService_ProvideInput_Handler,
 		},
 		{
 			MethodName: "ListAuditRecords",

@@ -800,6 +800,22 @@ java.lang.String defaultValue) {
     }
   }
 
+  public static final int ASK_USER_FIELD_NUMBER = 19;
+  private boolean askUser_ = false;
+  /**
+   * <pre>
+   * Whether the model may ask the caller a question mid-task (an `ask_user`
+   * tool is offered; the task turns INPUT_REQUIRED until ProvideInput).
+   * </pre>
+   *
+   * <code>bool ask_user = 19;</code>
+   * @return The askUser.
+   */
+  @java.lang.Override
+  public boolean getAskUser() {
+    return askUser_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -873,6 +889,9 @@ java.lang.String defaultValue) {
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(source_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 18, source_);
+    }
+    if (askUser_ != false) {
+      output.writeBool(19, askUser_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -965,6 +984,10 @@ java.lang.String defaultValue) {
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(source_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(18, source_);
     }
+    if (askUser_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(19, askUser_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1028,6 +1051,8 @@ java.lang.String defaultValue) {
         .equals(other.getCreatedBy())) return false;
     if (!getSource()
         .equals(other.getSource())) return false;
+    if (getAskUser()
+        != other.getAskUser()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1090,6 +1115,9 @@ java.lang.String defaultValue) {
     hash = (53 * hash) + getCreatedBy().hashCode();
     hash = (37 * hash) + SOURCE_FIELD_NUMBER;
     hash = (53 * hash) + getSource().hashCode();
+    hash = (37 * hash) + ASK_USER_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getAskUser());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1281,6 +1309,7 @@ java.lang.String defaultValue) {
       }
       createdBy_ = "";
       source_ = "";
+      askUser_ = false;
       return this;
     }
 
@@ -1383,6 +1412,9 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x00020000) != 0)) {
         result.source_ = source_;
+      }
+      if (((from_bitField0_ & 0x00040000) != 0)) {
+        result.askUser_ = askUser_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1503,6 +1535,9 @@ java.lang.String defaultValue) {
         source_ = other.source_;
         bitField0_ |= 0x00020000;
         onChanged();
+      }
+      if (other.getAskUser() != false) {
+        setAskUser(other.getAskUser());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1635,6 +1670,11 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00020000;
               break;
             } // case 146
+            case 152: {
+              askUser_ = input.readBool();
+              bitField0_ |= 0x00040000;
+              break;
+            } // case 152
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3347,6 +3387,53 @@ java.lang.String defaultValue) {
       checkByteStringIsUtf8(value);
       source_ = value;
       bitField0_ |= 0x00020000;
+      onChanged();
+      return this;
+    }
+
+    private boolean askUser_ ;
+    /**
+     * <pre>
+     * Whether the model may ask the caller a question mid-task (an `ask_user`
+     * tool is offered; the task turns INPUT_REQUIRED until ProvideInput).
+     * </pre>
+     *
+     * <code>bool ask_user = 19;</code>
+     * @return The askUser.
+     */
+    @java.lang.Override
+    public boolean getAskUser() {
+      return askUser_;
+    }
+    /**
+     * <pre>
+     * Whether the model may ask the caller a question mid-task (an `ask_user`
+     * tool is offered; the task turns INPUT_REQUIRED until ProvideInput).
+     * </pre>
+     *
+     * <code>bool ask_user = 19;</code>
+     * @param value The askUser to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAskUser(boolean value) {
+      
+      askUser_ = value;
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Whether the model may ask the caller a question mid-task (an `ask_user`
+     * tool is offered; the task turns INPUT_REQUIRED until ProvideInput).
+     * </pre>
+     *
+     * <code>bool ask_user = 19;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAskUser() {
+      bitField0_ = (bitField0_ & ~0x00040000);
+      askUser_ = false;
       onChanged();
       return this;
     }

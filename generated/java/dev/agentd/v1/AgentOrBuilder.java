@@ -413,4 +413,15 @@ java.lang.String defaultValue);
    */
   com.google.protobuf.ByteString
       getSourceBytes();
+
+  /**
+   * <pre>
+   * Whether the model may ask the caller a question mid-task (an `ask_user`
+   * tool is offered; the task turns INPUT_REQUIRED until ProvideInput).
+   * </pre>
+   *
+   * <code>bool ask_user = 19;</code>
+   * @return The askUser.
+   */
+  boolean getAskUser();
 }

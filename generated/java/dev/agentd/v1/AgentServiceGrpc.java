@@ -331,6 +331,37 @@ public final class AgentServiceGrpc {
     return getApproveToolCallMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ProvideInputRequest,
+      dev.agentd.v1.Task> getProvideInputMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ProvideInput",
+      requestType = dev.agentd.v1.ProvideInputRequest.class,
+      responseType = dev.agentd.v1.Task.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ProvideInputRequest,
+      dev.agentd.v1.Task> getProvideInputMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ProvideInputRequest, dev.agentd.v1.Task> getProvideInputMethod;
+    if ((getProvideInputMethod = AgentServiceGrpc.getProvideInputMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getProvideInputMethod = AgentServiceGrpc.getProvideInputMethod) == null) {
+          AgentServiceGrpc.getProvideInputMethod = getProvideInputMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ProvideInputRequest, dev.agentd.v1.Task>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ProvideInput"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ProvideInputRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Task.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ProvideInput"))
+              .build();
+        }
+      }
+    }
+    return getProvideInputMethod;
+  }
+
   private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListAuditRecordsRequest,
       dev.agentd.v1.ListAuditRecordsResponse> getListAuditRecordsMethod;
 
@@ -778,6 +809,20 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Answers a question the task's agent asked (an `input_requested` event;
+     * the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
+     * it. The task's owner or an approver may answer; NOT_FOUND
+     * (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
+     * question expires with the task's time limit.
+     * </pre>
+     */
+    public void provideInput(dev.agentd.v1.ProvideInputRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getProvideInputMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
      * Lists audit records of the caller's tenant, oldest first, page by page.
      * Needs the auditor or admin role.
      * </pre>
@@ -946,6 +991,13 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.ApproveToolCallRequest,
                 dev.agentd.v1.Task>(
                   this, METHODID_APPROVE_TOOL_CALL)))
+          .addMethod(
+            getProvideInputMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ProvideInputRequest,
+                dev.agentd.v1.Task>(
+                  this, METHODID_PROVIDE_INPUT)))
           .addMethod(
             getListAuditRecordsMethod(),
             io.grpc.stub.ServerCalls.asyncUnaryCall(
@@ -1153,6 +1205,21 @@ public final class AgentServiceGrpc {
         io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getApproveToolCallMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Answers a question the task's agent asked (an `input_requested` event;
+     * the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
+     * it. The task's owner or an approver may answer; NOT_FOUND
+     * (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
+     * question expires with the task's time limit.
+     * </pre>
+     */
+    public void provideInput(dev.agentd.v1.ProvideInputRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getProvideInputMethod(), getCallOptions()), request, responseObserver);
     }
 
     /**
@@ -1399,6 +1466,20 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Answers a question the task's agent asked (an `input_requested` event;
+     * the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
+     * it. The task's owner or an approver may answer; NOT_FOUND
+     * (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
+     * question expires with the task's time limit.
+     * </pre>
+     */
+    public dev.agentd.v1.Task provideInput(dev.agentd.v1.ProvideInputRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getProvideInputMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
      * Lists audit records of the caller's tenant, oldest first, page by page.
      * Needs the auditor or admin role.
      * </pre>
@@ -1612,6 +1693,21 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Answers a question the task's agent asked (an `input_requested` event;
+     * the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
+     * it. The task's owner or an approver may answer; NOT_FOUND
+     * (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
+     * question expires with the task's time limit.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Task> provideInput(
+        dev.agentd.v1.ProvideInputRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getProvideInputMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
      * Lists audit records of the caller's tenant, oldest first, page by page.
      * Needs the auditor or admin role.
      * </pre>
@@ -1728,15 +1824,16 @@ public final class AgentServiceGrpc {
   private static final int METHODID_STREAM_TASK_EVENTS = 7;
   private static final int METHODID_LIST_TASKS = 8;
   private static final int METHODID_APPROVE_TOOL_CALL = 9;
-  private static final int METHODID_LIST_AUDIT_RECORDS = 10;
-  private static final int METHODID_CREATE_GRANT = 11;
-  private static final int METHODID_REVOKE_GRANT = 12;
-  private static final int METHODID_LIST_GRANTS = 13;
-  private static final int METHODID_CREATE_AGENT = 14;
-  private static final int METHODID_GET_AGENT = 15;
-  private static final int METHODID_LIST_AGENTS = 16;
-  private static final int METHODID_UPDATE_AGENT = 17;
-  private static final int METHODID_DELETE_AGENT = 18;
+  private static final int METHODID_PROVIDE_INPUT = 10;
+  private static final int METHODID_LIST_AUDIT_RECORDS = 11;
+  private static final int METHODID_CREATE_GRANT = 12;
+  private static final int METHODID_REVOKE_GRANT = 13;
+  private static final int METHODID_LIST_GRANTS = 14;
+  private static final int METHODID_CREATE_AGENT = 15;
+  private static final int METHODID_GET_AGENT = 16;
+  private static final int METHODID_LIST_AGENTS = 17;
+  private static final int METHODID_UPDATE_AGENT = 18;
+  private static final int METHODID_DELETE_AGENT = 19;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -1793,6 +1890,10 @@ public final class AgentServiceGrpc {
           break;
         case METHODID_APPROVE_TOOL_CALL:
           serviceImpl.approveToolCall((dev.agentd.v1.ApproveToolCallRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Task>) responseObserver);
+          break;
+        case METHODID_PROVIDE_INPUT:
+          serviceImpl.provideInput((dev.agentd.v1.ProvideInputRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.Task>) responseObserver);
           break;
         case METHODID_LIST_AUDIT_RECORDS:
@@ -1902,6 +2003,7 @@ public final class AgentServiceGrpc {
               .addMethod(getStreamTaskEventsMethod())
               .addMethod(getListTasksMethod())
               .addMethod(getApproveToolCallMethod())
+              .addMethod(getProvideInputMethod())
               .addMethod(getListAuditRecordsMethod())
               .addMethod(getCreateGrantMethod())
               .addMethod(getRevokeGrantMethod())

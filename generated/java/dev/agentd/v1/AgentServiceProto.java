@@ -90,6 +90,11 @@ public final class AgentServiceProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_ApproveToolCallRequest_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ProvideInputRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ProvideInputRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_ListAuditRecordsRequest_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -176,56 +181,59 @@ public final class AgentServiceProto {
       "allRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007call_id\030\002" +
       " \001(\t\022-\n\010decision\030\003 \001(\0162\033.agentd.v1.Appro" +
       "valDecision\022*\n\targuments\030\004 \001(\0132\027.google." +
-      "protobuf.Struct\022\017\n\007comment\030\005 \001(\t\"\205\002\n\027Lis" +
-      "tAuditRecordsRequest\022\"\n\004kind\030\001 \001(\0162\024.age" +
-      "ntd.v1.AuditKind\022\024\n\014principal_id\030\002 \001(\t\022\021" +
-      "\n\ttool_name\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007ta" +
-      "sk_id\030\005 \001(\t\022)\n\005since\030\006 \001(\0132\032.google.prot" +
-      "obuf.Timestamp\022)\n\005until\030\007 \001(\0132\032.google.p" +
-      "rotobuf.Timestamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\n" +
-      "page_token\030\t \001(\t\"\\\n\030ListAuditRecordsResp" +
-      "onse\022\'\n\007records\030\001 \003(\0132\026.agentd.v1.AuditR" +
-      "ecord\022\027\n\017next_page_token\030\002 \001(\t\"5\n\022Create" +
-      "GrantRequest\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1." +
-      "Grant\"&\n\022RevokeGrantRequest\022\020\n\010grant_id\030" +
-      "\001 \001(\t\",\n\021ListGrantsRequest\022\027\n\017include_re" +
-      "voked\030\001 \001(\010\"6\n\022ListGrantsResponse\022 \n\006gra" +
-      "nts\030\001 \003(\0132\020.agentd.v1.Grant2\231\n\n\014AgentSer" +
-      "vice\022<\n\007Execute\022\031.agentd.v1.ExecuteReque" +
-      "st\032\024.agentd.v1.TaskEvent0\001\0227\n\tStartTask\022" +
-      "\031.agentd.v1.ExecuteRequest\032\017.agentd.v1.T" +
-      "ask\0227\n\004Plan\022\026.agentd.v1.PlanRequest\032\027.ag" +
-      "entd.v1.PlanResponse\022C\n\010CallTool\022\032.agent" +
-      "d.v1.CallToolRequest\032\033.agentd.v1.CallToo" +
-      "lResponse\0225\n\007GetTask\022\031.agentd.v1.GetTask" +
-      "Request\032\017.agentd.v1.Task\022F\n\tListTools\022\033." +
-      "agentd.v1.ListToolsRequest\032\034.agentd.v1.L" +
-      "istToolsResponse\022;\n\nCancelTask\022\034.agentd." +
-      "v1.CancelTaskRequest\032\017.agentd.v1.Task\022N\n" +
-      "\020StreamTaskEvents\022\".agentd.v1.StreamTask" +
-      "EventsRequest\032\024.agentd.v1.TaskEvent0\001\022F\n" +
-      "\tListTasks\022\033.agentd.v1.ListTasksRequest\032" +
-      "\034.agentd.v1.ListTasksResponse\022E\n\017Approve" +
-      "ToolCall\022!.agentd.v1.ApproveToolCallRequ" +
-      "est\032\017.agentd.v1.Task\022[\n\020ListAuditRecords" +
-      "\022\".agentd.v1.ListAuditRecordsRequest\032#.a" +
-      "gentd.v1.ListAuditRecordsResponse\022>\n\013Cre" +
-      "ateGrant\022\035.agentd.v1.CreateGrantRequest\032" +
-      "\020.agentd.v1.Grant\022>\n\013RevokeGrant\022\035.agent" +
-      "d.v1.RevokeGrantRequest\032\020.agentd.v1.Gran" +
-      "t\022I\n\nListGrants\022\034.agentd.v1.ListGrantsRe" +
-      "quest\032\035.agentd.v1.ListGrantsResponse\022>\n\013" +
-      "CreateAgent\022\035.agentd.v1.CreateAgentReque" +
-      "st\032\020.agentd.v1.Agent\0228\n\010GetAgent\022\032.agent" +
-      "d.v1.GetAgentRequest\032\020.agentd.v1.Agent\022I" +
-      "\n\nListAgents\022\034.agentd.v1.ListAgentsReque" +
-      "st\032\035.agentd.v1.ListAgentsResponse\022>\n\013Upd" +
-      "ateAgent\022\035.agentd.v1.UpdateAgentRequest\032" +
-      "\020.agentd.v1.Agent\022L\n\013DeleteAgent\022\035.agent" +
-      "d.v1.DeleteAgentRequest\032\036.agentd.v1.Dele" +
-      "teAgentResponseBG\n\rdev.agentd.v1B\021AgentS" +
-      "erviceProtoP\001Z!agentd.dev/gen/agentd/v1;" +
-      "agentdv1b\006proto3"
+      "protobuf.Struct\022\017\n\007comment\030\005 \001(\t\"H\n\023Prov" +
+      "ideInputRequest\022\017\n\007task_id\030\001 \001(\t\022\022\n\nrequ" +
+      "est_id\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\205\002\n\027ListAudit" +
+      "RecordsRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1" +
+      ".AuditKind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool" +
+      "_name\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030" +
+      "\005 \001(\t\022)\n\005since\030\006 \001(\0132\032.google.protobuf.T" +
+      "imestamp\022)\n\005until\030\007 \001(\0132\032.google.protobu" +
+      "f.Timestamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_t" +
+      "oken\030\t \001(\t\"\\\n\030ListAuditRecordsResponse\022\'" +
+      "\n\007records\030\001 \003(\0132\026.agentd.v1.AuditRecord\022" +
+      "\027\n\017next_page_token\030\002 \001(\t\"5\n\022CreateGrantR" +
+      "equest\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1.Grant\"" +
+      "&\n\022RevokeGrantRequest\022\020\n\010grant_id\030\001 \001(\t\"" +
+      ",\n\021ListGrantsRequest\022\027\n\017include_revoked\030" +
+      "\001 \001(\010\"6\n\022ListGrantsResponse\022 \n\006grants\030\001 " +
+      "\003(\0132\020.agentd.v1.Grant2\332\n\n\014AgentService\022<" +
+      "\n\007Execute\022\031.agentd.v1.ExecuteRequest\032\024.a" +
+      "gentd.v1.TaskEvent0\001\0227\n\tStartTask\022\031.agen" +
+      "td.v1.ExecuteRequest\032\017.agentd.v1.Task\0227\n" +
+      "\004Plan\022\026.agentd.v1.PlanRequest\032\027.agentd.v" +
+      "1.PlanResponse\022C\n\010CallTool\022\032.agentd.v1.C" +
+      "allToolRequest\032\033.agentd.v1.CallToolRespo" +
+      "nse\0225\n\007GetTask\022\031.agentd.v1.GetTaskReques" +
+      "t\032\017.agentd.v1.Task\022F\n\tListTools\022\033.agentd" +
+      ".v1.ListToolsRequest\032\034.agentd.v1.ListToo" +
+      "lsResponse\022;\n\nCancelTask\022\034.agentd.v1.Can" +
+      "celTaskRequest\032\017.agentd.v1.Task\022N\n\020Strea" +
+      "mTaskEvents\022\".agentd.v1.StreamTaskEvents" +
+      "Request\032\024.agentd.v1.TaskEvent0\001\022F\n\tListT" +
+      "asks\022\033.agentd.v1.ListTasksRequest\032\034.agen" +
+      "td.v1.ListTasksResponse\022E\n\017ApproveToolCa" +
+      "ll\022!.agentd.v1.ApproveToolCallRequest\032\017." +
+      "agentd.v1.Task\022?\n\014ProvideInput\022\036.agentd." +
+      "v1.ProvideInputRequest\032\017.agentd.v1.Task\022" +
+      "[\n\020ListAuditRecords\022\".agentd.v1.ListAudi" +
+      "tRecordsRequest\032#.agentd.v1.ListAuditRec" +
+      "ordsResponse\022>\n\013CreateGrant\022\035.agentd.v1." +
+      "CreateGrantRequest\032\020.agentd.v1.Grant\022>\n\013" +
+      "RevokeGrant\022\035.agentd.v1.RevokeGrantReque" +
+      "st\032\020.agentd.v1.Grant\022I\n\nListGrants\022\034.age" +
+      "ntd.v1.ListGrantsRequest\032\035.agentd.v1.Lis" +
+      "tGrantsResponse\022>\n\013CreateAgent\022\035.agentd." +
+      "v1.CreateAgentRequest\032\020.agentd.v1.Agent\022" +
+      "8\n\010GetAgent\022\032.agentd.v1.GetAgentRequest\032" +
+      "\020.agentd.v1.Agent\022I\n\nListAgents\022\034.agentd" +
+      ".v1.ListAgentsRequest\032\035.agentd.v1.ListAg" +
+      "entsResponse\022>\n\013UpdateAgent\022\035.agentd.v1." +
+      "UpdateAgentRequest\032\020.agentd.v1.Agent\022L\n\013" +
+      "DeleteAgent\022\035.agentd.v1.DeleteAgentReque" +
+      "st\032\036.agentd.v1.DeleteAgentResponseBG\n\rde" +
+      "v.agentd.v1B\021AgentServiceProtoP\001Z!agentd" +
+      ".dev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -330,38 +338,44 @@ public final class AgentServiceProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ApproveToolCallRequest_descriptor,
         new java.lang.String[] { "TaskId", "CallId", "Decision", "Arguments", "Comment", });
-    internal_static_agentd_v1_ListAuditRecordsRequest_descriptor =
+    internal_static_agentd_v1_ProvideInputRequest_descriptor =
       getDescriptor().getMessageTypes().get(13);
+    internal_static_agentd_v1_ProvideInputRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ProvideInputRequest_descriptor,
+        new java.lang.String[] { "TaskId", "RequestId", "Text", });
+    internal_static_agentd_v1_ListAuditRecordsRequest_descriptor =
+      getDescriptor().getMessageTypes().get(14);
     internal_static_agentd_v1_ListAuditRecordsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAuditRecordsRequest_descriptor,
         new java.lang.String[] { "Kind", "PrincipalId", "ToolName", "Outcome", "TaskId", "Since", "Until", "PageSize", "PageToken", });
     internal_static_agentd_v1_ListAuditRecordsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(14);
+      getDescriptor().getMessageTypes().get(15);
     internal_static_agentd_v1_ListAuditRecordsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAuditRecordsResponse_descriptor,
         new java.lang.String[] { "Records", "NextPageToken", });
     internal_static_agentd_v1_CreateGrantRequest_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(16);
     internal_static_agentd_v1_CreateGrantRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_CreateGrantRequest_descriptor,
         new java.lang.String[] { "Grant", });
     internal_static_agentd_v1_RevokeGrantRequest_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_agentd_v1_RevokeGrantRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_RevokeGrantRequest_descriptor,
         new java.lang.String[] { "GrantId", });
     internal_static_agentd_v1_ListGrantsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_agentd_v1_ListGrantsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListGrantsRequest_descriptor,
         new java.lang.String[] { "IncludeRevoked", });
     internal_static_agentd_v1_ListGrantsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(18);
+      getDescriptor().getMessageTypes().get(19);
     internal_static_agentd_v1_ListGrantsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListGrantsResponse_descriptor,

@@ -76,7 +76,7 @@ public final class AgentsProto {
       "\n\026agentd/v1/agents.proto\022\tagentd.v1\032\036goo" +
       "gle/protobuf/duration.proto\032\037google/prot" +
       "obuf/timestamp.proto\032\025agentd/v1/tasks.pr" +
-      "oto\"\377\004\n\005Agent\022\n\n\002id\030\001 \001(\t\022\017\n\007version\030\002 \001" +
+      "oto\"\221\005\n\005Agent\022\n\n\002id\030\001 \001(\t\022\017\n\007version\030\002 \001" +
       "(\r\022\023\n\013description\030\003 \001(\t\022\024\n\014instructions\030" +
       "\004 \001(\t\022,\n\006models\030\005 \003(\0132\034.agentd.v1.Agent." +
       "ModelsEntry\022\030\n\013temperature\030\006 \001(\001H\000\210\001\001\022\022\n" +
@@ -89,18 +89,19 @@ public final class AgentsProto {
       "0\n\010metadata\030\017 \003(\0132\036.agentd.v1.Agent.Meta" +
       "dataEntry\022.\n\ncreated_at\030\020 \001(\0132\032.google.p" +
       "rotobuf.Timestamp\022\022\n\ncreated_by\030\021 \001(\t\022\016\n" +
-      "\006source\030\022 \001(\t\032-\n\013ModelsEntry\022\013\n\003key\030\001 \001(" +
-      "\t\022\r\n\005value\030\002 \001(\t:\0028\001\032/\n\rMetadataEntry\022\013\n" +
-      "\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001B\016\n\014_temper" +
-      "ature\"5\n\022CreateAgentRequest\022\037\n\005agent\030\001 \001" +
-      "(\0132\020.agentd.v1.Agent\"5\n\022UpdateAgentReque" +
-      "st\022\037\n\005agent\030\001 \001(\0132\020.agentd.v1.Agent\" \n\017G" +
-      "etAgentRequest\022\r\n\005agent\030\001 \001(\t\"\023\n\021ListAge" +
-      "ntsRequest\"6\n\022ListAgentsResponse\022 \n\006agen" +
-      "ts\030\001 \003(\0132\020.agentd.v1.Agent\" \n\022DeleteAgen" +
-      "tRequest\022\n\n\002id\030\001 \001(\t\"\025\n\023DeleteAgentRespo" +
-      "nseBA\n\rdev.agentd.v1B\013AgentsProtoP\001Z!age" +
-      "ntd.dev/gen/agentd/v1;agentdv1b\006proto3"
+      "\006source\030\022 \001(\t\022\020\n\010ask_user\030\023 \001(\010\032-\n\013Model" +
+      "sEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\032/" +
+      "\n\rMetadataEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 " +
+      "\001(\t:\0028\001B\016\n\014_temperature\"5\n\022CreateAgentRe" +
+      "quest\022\037\n\005agent\030\001 \001(\0132\020.agentd.v1.Agent\"5" +
+      "\n\022UpdateAgentRequest\022\037\n\005agent\030\001 \001(\0132\020.ag" +
+      "entd.v1.Agent\" \n\017GetAgentRequest\022\r\n\005agen" +
+      "t\030\001 \001(\t\"\023\n\021ListAgentsRequest\"6\n\022ListAgen" +
+      "tsResponse\022 \n\006agents\030\001 \003(\0132\020.agentd.v1.A" +
+      "gent\" \n\022DeleteAgentRequest\022\n\n\002id\030\001 \001(\t\"\025" +
+      "\n\023DeleteAgentResponseBA\n\rdev.agentd.v1B\013" +
+      "AgentsProtoP\001Z!agentd.dev/gen/agentd/v1;" +
+      "agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -114,7 +115,7 @@ public final class AgentsProto {
     internal_static_agentd_v1_Agent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Agent_descriptor,
-        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "Temperature", });
+        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "AskUser", "Temperature", });
     internal_static_agentd_v1_Agent_ModelsEntry_descriptor =
       internal_static_agentd_v1_Agent_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_Agent_ModelsEntry_fieldAccessorTable = new

@@ -85,6 +85,16 @@ public final class EventsProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_ApprovalDecided_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_InputRequested_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_InputRequested_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_InputProvided_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_InputProvided_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_UsageReported_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -117,7 +127,7 @@ public final class EventsProto {
       "gle/protobuf/duration.proto\032\034google/prot" +
       "obuf/struct.proto\032\037google/protobuf/times" +
       "tamp.proto\032\025agentd/v1/tasks.proto\032\025agent" +
-      "d/v1/tools.proto\"\316\007\n\tTaskEvent\022\017\n\007task_i" +
+      "d/v1/tools.proto\"\270\010\n\tTaskEvent\022\017\n\007task_i" +
       "d\030\001 \001(\t\022\020\n\010sequence\030\002 \001(\004\022-\n\ttimestamp\030\003" +
       " \001(\0132\032.google.protobuf.Timestamp\022\020\n\010trac" +
       "e_id\030\004 \001(\t\0226\n\016status_changed\030\n \001(\0132\034.age" +
@@ -141,64 +151,69 @@ public final class EventsProto {
       "\022)\n\007resumed\030\030 \001(\0132\026.agentd.v1.TaskResume" +
       "dH\000\0226\n\020approval_decided\030\031 \001(\0132\032.agentd.v" +
       "1.ApprovalDecidedH\000\022)\n\theartbeat\030\032 \001(\0132\024" +
-      ".agentd.v1.HeartbeatH\000B\t\n\007payload\"I\n\tHea" +
-      "rtbeat\022%\n\006status\030\001 \001(\0162\025.agentd.v1.TaskS" +
-      "tatus\022\025\n\rlast_sequence\030\002 \001(\004\"\240\001\n\021TaskSta" +
-      "tusChanged\022\'\n\010previous\030\001 \001(\0162\025.agentd.v1" +
-      ".TaskStatus\022&\n\007current\030\002 \001(\0162\025.agentd.v1" +
-      ".TaskStatus\022\016\n\006detail\030\003 \001(\t\022*\n\013stop_reas" +
-      "on\030\004 \001(\0162\025.agentd.v1.StopReason\",\n\013PlanC" +
-      "reated\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\"<\n" +
-      "\013PlanRevised\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.P" +
-      "lan\022\016\n\006reason\030\002 \001(\t\"B\n\013StepStarted\022\017\n\007st" +
-      "ep_id\030\001 \001(\t\022\023\n\013description\030\002 \001(\t\022\r\n\005inde" +
-      "x\030\003 \001(\r\"m\n\014StepFinished\022\017\n\007step_id\030\001 \001(\t" +
-      "\022\017\n\007success\030\002 \001(\010\022\016\n\006output\030\003 \001(\t\022+\n\010dur" +
-      "ation\030\004 \001(\0132\031.google.protobuf.Duration\"*" +
-      "\n\tTextDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001" +
-      "(\t\"/\n\016ReasoningDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n" +
-      "\004text\030\002 \001(\t\"r\n\017ToolCallStarted\022\017\n\007call_i" +
-      "d\030\001 \001(\t\022\017\n\007step_id\030\002 \001(\t\022\021\n\ttool_name\030\003 " +
-      "\001(\t\022*\n\targuments\030\004 \001(\0132\027.google.protobuf" +
-      ".Struct\"\321\001\n\020ToolCallFinished\022\017\n\007call_id\030" +
-      "\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022(\n\006result\030\003 \001(\013" +
-      "2\026.google.protobuf.ValueH\000\022)\n\005error\030\004 \001(" +
-      "\0132\030.agentd.v1.ToolCallErrorH\000\022+\n\010duratio" +
-      "n\030\005 \001(\0132\031.google.protobuf.Duration\022\014\n\004te" +
-      "xt\030\006 \001(\tB\t\n\007outcome\"\325\001\n\021ReflectionVerdic" +
-      "t\022\017\n\007step_id\030\001 \001(\t\022\020\n\010accuracy\030\002 \001(\001\022\024\n\014" +
-      "completeness\030\003 \001(\001\022\021\n\trelevance\030\004 \001(\001\022\r\n" +
-      "\005logic\030\005 \001(\001\022\022\n\nconfidence\030\006 \001(\001\022\016\n\006pass" +
-      "ed\030\007 \001(\010\022/\n\010decision\030\010 \001(\0162\035.agentd.v1.R" +
-      "eflectionDecision\022\020\n\010feedback\030\t \001(\t\"s\n\021A" +
-      "pprovalRequested\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttoo" +
-      "l_name\030\002 \001(\t\022*\n\targuments\030\003 \001(\0132\027.google" +
-      ".protobuf.Struct\022\016\n\006reason\030\004 \001(\t\"\242\001\n\017App" +
-      "rovalDecided\022\017\n\007call_id\030\001 \001(\t\022-\n\010decisio" +
-      "n\030\002 \001(\0162\033.agentd.v1.ApprovalDecision\022\022\n\n" +
-      "decided_by\030\003 \001(\t\022\017\n\007comment\030\004 \001(\t\022*\n\targ" +
-      "uments\030\005 \001(\0132\027.google.protobuf.Struct\"\240\001" +
-      "\n\rUsageReported\022\017\n\007step_id\030\001 \001(\t\022\014\n\004role" +
-      "\030\002 \001(\t\022#\n\004call\030\003 \001(\0132\025.agentd.v1.TokenUs" +
-      "age\022)\n\ntask_total\030\004 \001(\0132\025.agentd.v1.Toke" +
-      "nUsage\022\r\n\005model\030\005 \001(\t\022\021\n\testimated\030\006 \001(\010" +
-      "\"m\n\013FinalAnswer\022\014\n\004text\030\001 \001(\t\022*\n\013stop_re" +
-      "ason\030\002 \001(\0162\025.agentd.v1.StopReason\022\023\n\013sto" +
-      "p_detail\030\003 \001(\t\022\017\n\007partial\030\004 \001(\010\"P\n\rError" +
-      "Occurred\022\016\n\006reason\030\001 \001(\t\022\017\n\007message\030\002 \001(" +
-      "\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007step_id\030\004 \001(\t\"G\n\013Tas" +
-      "kResumed\022\016\n\006reason\030\001 \001(\t\022\017\n\007replica\030\002 \001(" +
-      "\t\022\027\n\017completed_steps\030\003 \001(\r*\231\001\n\022Reflectio" +
-      "nDecision\022#\n\037REFLECTION_DECISION_UNSPECI" +
-      "FIED\020\000\022\036\n\032REFLECTION_DECISION_ACCEPT\020\001\022\036" +
-      "\n\032REFLECTION_DECISION_REVISE\020\002\022\036\n\032REFLEC" +
-      "TION_DECISION_REPLAN\020\003*\216\001\n\020ApprovalDecis" +
-      "ion\022!\n\035APPROVAL_DECISION_UNSPECIFIED\020\000\022\035" +
-      "\n\031APPROVAL_DECISION_APPROVE\020\001\022\034\n\030APPROVA" +
-      "L_DECISION_REJECT\020\002\022\032\n\026APPROVAL_DECISION" +
-      "_EDIT\020\003BA\n\rdev.agentd.v1B\013EventsProtoP\001Z" +
-      "!agentd.dev/gen/agentd/v1;agentdv1b\006prot" +
-      "o3"
+      ".agentd.v1.HeartbeatH\000\0224\n\017input_requeste" +
+      "d\030\033 \001(\0132\031.agentd.v1.InputRequestedH\000\0222\n\016" +
+      "input_provided\030\034 \001(\0132\030.agentd.v1.InputPr" +
+      "ovidedH\000B\t\n\007payload\"I\n\tHeartbeat\022%\n\006stat" +
+      "us\030\001 \001(\0162\025.agentd.v1.TaskStatus\022\025\n\rlast_" +
+      "sequence\030\002 \001(\004\"\240\001\n\021TaskStatusChanged\022\'\n\010" +
+      "previous\030\001 \001(\0162\025.agentd.v1.TaskStatus\022&\n" +
+      "\007current\030\002 \001(\0162\025.agentd.v1.TaskStatus\022\016\n" +
+      "\006detail\030\003 \001(\t\022*\n\013stop_reason\030\004 \001(\0162\025.age" +
+      "ntd.v1.StopReason\",\n\013PlanCreated\022\035\n\004plan" +
+      "\030\001 \001(\0132\017.agentd.v1.Plan\"<\n\013PlanRevised\022\035" +
+      "\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\022\016\n\006reason\030" +
+      "\002 \001(\t\"B\n\013StepStarted\022\017\n\007step_id\030\001 \001(\t\022\023\n" +
+      "\013description\030\002 \001(\t\022\r\n\005index\030\003 \001(\r\"m\n\014Ste" +
+      "pFinished\022\017\n\007step_id\030\001 \001(\t\022\017\n\007success\030\002 " +
+      "\001(\010\022\016\n\006output\030\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031." +
+      "google.protobuf.Duration\"*\n\tTextDelta\022\017\n" +
+      "\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"/\n\016Reasonin" +
+      "gDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"r\n" +
+      "\017ToolCallStarted\022\017\n\007call_id\030\001 \001(\t\022\017\n\007ste" +
+      "p_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022*\n\targumen" +
+      "ts\030\004 \001(\0132\027.google.protobuf.Struct\"\321\001\n\020To" +
+      "olCallFinished\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_" +
+      "name\030\002 \001(\t\022(\n\006result\030\003 \001(\0132\026.google.prot" +
+      "obuf.ValueH\000\022)\n\005error\030\004 \001(\0132\030.agentd.v1." +
+      "ToolCallErrorH\000\022+\n\010duration\030\005 \001(\0132\031.goog" +
+      "le.protobuf.Duration\022\014\n\004text\030\006 \001(\tB\t\n\007ou" +
+      "tcome\"\325\001\n\021ReflectionVerdict\022\017\n\007step_id\030\001" +
+      " \001(\t\022\020\n\010accuracy\030\002 \001(\001\022\024\n\014completeness\030\003" +
+      " \001(\001\022\021\n\trelevance\030\004 \001(\001\022\r\n\005logic\030\005 \001(\001\022\022" +
+      "\n\nconfidence\030\006 \001(\001\022\016\n\006passed\030\007 \001(\010\022/\n\010de" +
+      "cision\030\010 \001(\0162\035.agentd.v1.ReflectionDecis" +
+      "ion\022\020\n\010feedback\030\t \001(\t\"s\n\021ApprovalRequest" +
+      "ed\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022*" +
+      "\n\targuments\030\003 \001(\0132\027.google.protobuf.Stru" +
+      "ct\022\016\n\006reason\030\004 \001(\t\"\242\001\n\017ApprovalDecided\022\017" +
+      "\n\007call_id\030\001 \001(\t\022-\n\010decision\030\002 \001(\0162\033.agen" +
+      "td.v1.ApprovalDecision\022\022\n\ndecided_by\030\003 \001" +
+      "(\t\022\017\n\007comment\030\004 \001(\t\022*\n\targuments\030\005 \001(\0132\027" +
+      ".google.protobuf.Struct\"6\n\016InputRequeste" +
+      "d\022\022\n\nrequest_id\030\001 \001(\t\022\020\n\010question\030\002 \001(\t\"" +
+      "F\n\rInputProvided\022\022\n\nrequest_id\030\001 \001(\t\022\023\n\013" +
+      "provided_by\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\240\001\n\rUsag" +
+      "eReported\022\017\n\007step_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t" +
+      "\022#\n\004call\030\003 \001(\0132\025.agentd.v1.TokenUsage\022)\n" +
+      "\ntask_total\030\004 \001(\0132\025.agentd.v1.TokenUsage" +
+      "\022\r\n\005model\030\005 \001(\t\022\021\n\testimated\030\006 \001(\010\"m\n\013Fi" +
+      "nalAnswer\022\014\n\004text\030\001 \001(\t\022*\n\013stop_reason\030\002" +
+      " \001(\0162\025.agentd.v1.StopReason\022\023\n\013stop_deta" +
+      "il\030\003 \001(\t\022\017\n\007partial\030\004 \001(\010\"P\n\rErrorOccurr" +
+      "ed\022\016\n\006reason\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005f" +
+      "atal\030\003 \001(\010\022\017\n\007step_id\030\004 \001(\t\"G\n\013TaskResum" +
+      "ed\022\016\n\006reason\030\001 \001(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017c" +
+      "ompleted_steps\030\003 \001(\r*\231\001\n\022ReflectionDecis" +
+      "ion\022#\n\037REFLECTION_DECISION_UNSPECIFIED\020\000" +
+      "\022\036\n\032REFLECTION_DECISION_ACCEPT\020\001\022\036\n\032REFL" +
+      "ECTION_DECISION_REVISE\020\002\022\036\n\032REFLECTION_D" +
+      "ECISION_REPLAN\020\003*\216\001\n\020ApprovalDecision\022!\n" +
+      "\035APPROVAL_DECISION_UNSPECIFIED\020\000\022\035\n\031APPR" +
+      "OVAL_DECISION_APPROVE\020\001\022\034\n\030APPROVAL_DECI" +
+      "SION_REJECT\020\002\022\032\n\026APPROVAL_DECISION_EDIT\020" +
+      "\003BA\n\rdev.agentd.v1B\013EventsProtoP\001Z!agent" +
+      "d.dev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -214,7 +229,7 @@ public final class EventsProto {
     internal_static_agentd_v1_TaskEvent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskEvent_descriptor,
-        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "Payload", });
+        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "InputRequested", "InputProvided", "Payload", });
     internal_static_agentd_v1_Heartbeat_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_agentd_v1_Heartbeat_fieldAccessorTable = new
@@ -293,26 +308,38 @@ public final class EventsProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ApprovalDecided_descriptor,
         new java.lang.String[] { "CallId", "Decision", "DecidedBy", "Comment", "Arguments", });
-    internal_static_agentd_v1_UsageReported_descriptor =
+    internal_static_agentd_v1_InputRequested_descriptor =
       getDescriptor().getMessageTypes().get(14);
+    internal_static_agentd_v1_InputRequested_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_InputRequested_descriptor,
+        new java.lang.String[] { "RequestId", "Question", });
+    internal_static_agentd_v1_InputProvided_descriptor =
+      getDescriptor().getMessageTypes().get(15);
+    internal_static_agentd_v1_InputProvided_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_InputProvided_descriptor,
+        new java.lang.String[] { "RequestId", "ProvidedBy", "Text", });
+    internal_static_agentd_v1_UsageReported_descriptor =
+      getDescriptor().getMessageTypes().get(16);
     internal_static_agentd_v1_UsageReported_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_UsageReported_descriptor,
         new java.lang.String[] { "StepId", "Role", "Call", "TaskTotal", "Model", "Estimated", });
     internal_static_agentd_v1_FinalAnswer_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_agentd_v1_FinalAnswer_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_FinalAnswer_descriptor,
         new java.lang.String[] { "Text", "StopReason", "StopDetail", "Partial", });
     internal_static_agentd_v1_ErrorOccurred_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_agentd_v1_ErrorOccurred_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ErrorOccurred_descriptor,
         new java.lang.String[] { "Reason", "Message", "Fatal", "StepId", });
     internal_static_agentd_v1_TaskResumed_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(19);
     internal_static_agentd_v1_TaskResumed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskResumed_descriptor,

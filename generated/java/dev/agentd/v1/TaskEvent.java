@@ -80,6 +80,8 @@ private static final long serialVersionUID = 0L;
     RESUMED(24),
     APPROVAL_DECIDED(25),
     HEARTBEAT(26),
+    INPUT_REQUESTED(27),
+    INPUT_PROVIDED(28),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -114,6 +116,8 @@ private static final long serialVersionUID = 0L;
         case 24: return RESUMED;
         case 25: return APPROVAL_DECIDED;
         case 26: return HEARTBEAT;
+        case 27: return INPUT_REQUESTED;
+        case 28: return INPUT_PROVIDED;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1017,6 +1021,95 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.Heartbeat.getDefaultInstance();
   }
 
+  public static final int INPUT_REQUESTED_FIELD_NUMBER = 27;
+  /**
+   * <pre>
+   * The agent asked the caller a question (status INPUT_REQUIRED); answer
+   * it with ProvideInput.
+   * </pre>
+   *
+   * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+   * @return Whether the inputRequested field is set.
+   */
+  @java.lang.Override
+  public boolean hasInputRequested() {
+    return payloadCase_ == 27;
+  }
+  /**
+   * <pre>
+   * The agent asked the caller a question (status INPUT_REQUIRED); answer
+   * it with ProvideInput.
+   * </pre>
+   *
+   * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+   * @return The inputRequested.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.InputRequested getInputRequested() {
+    if (payloadCase_ == 27) {
+       return (dev.agentd.v1.InputRequested) payload_;
+    }
+    return dev.agentd.v1.InputRequested.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * The agent asked the caller a question (status INPUT_REQUIRED); answer
+   * it with ProvideInput.
+   * </pre>
+   *
+   * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.InputRequestedOrBuilder getInputRequestedOrBuilder() {
+    if (payloadCase_ == 27) {
+       return (dev.agentd.v1.InputRequested) payload_;
+    }
+    return dev.agentd.v1.InputRequested.getDefaultInstance();
+  }
+
+  public static final int INPUT_PROVIDED_FIELD_NUMBER = 28;
+  /**
+   * <pre>
+   * The question was answered; the task runs on.
+   * </pre>
+   *
+   * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+   * @return Whether the inputProvided field is set.
+   */
+  @java.lang.Override
+  public boolean hasInputProvided() {
+    return payloadCase_ == 28;
+  }
+  /**
+   * <pre>
+   * The question was answered; the task runs on.
+   * </pre>
+   *
+   * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+   * @return The inputProvided.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.InputProvided getInputProvided() {
+    if (payloadCase_ == 28) {
+       return (dev.agentd.v1.InputProvided) payload_;
+    }
+    return dev.agentd.v1.InputProvided.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * The question was answered; the task runs on.
+   * </pre>
+   *
+   * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.InputProvidedOrBuilder getInputProvidedOrBuilder() {
+    if (payloadCase_ == 28) {
+       return (dev.agentd.v1.InputProvided) payload_;
+    }
+    return dev.agentd.v1.InputProvided.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1093,6 +1186,12 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 26) {
       output.writeMessage(26, (dev.agentd.v1.Heartbeat) payload_);
+    }
+    if (payloadCase_ == 27) {
+      output.writeMessage(27, (dev.agentd.v1.InputRequested) payload_);
+    }
+    if (payloadCase_ == 28) {
+      output.writeMessage(28, (dev.agentd.v1.InputProvided) payload_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1184,6 +1283,14 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 26) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(26, (dev.agentd.v1.Heartbeat) payload_);
+    }
+    if (payloadCase_ == 27) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(27, (dev.agentd.v1.InputRequested) payload_);
+    }
+    if (payloadCase_ == 28) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(28, (dev.agentd.v1.InputProvided) payload_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -1281,6 +1388,14 @@ private static final long serialVersionUID = 0L;
         if (!getHeartbeat()
             .equals(other.getHeartbeat())) return false;
         break;
+      case 27:
+        if (!getInputRequested()
+            .equals(other.getInputRequested())) return false;
+        break;
+      case 28:
+        if (!getInputProvided()
+            .equals(other.getInputProvided())) return false;
+        break;
       case 0:
       default:
     }
@@ -1374,6 +1489,14 @@ private static final long serialVersionUID = 0L;
       case 26:
         hash = (37 * hash) + HEARTBEAT_FIELD_NUMBER;
         hash = (53 * hash) + getHeartbeat().hashCode();
+        break;
+      case 27:
+        hash = (37 * hash) + INPUT_REQUESTED_FIELD_NUMBER;
+        hash = (53 * hash) + getInputRequested().hashCode();
+        break;
+      case 28:
+        hash = (37 * hash) + INPUT_PROVIDED_FIELD_NUMBER;
+        hash = (53 * hash) + getInputProvided().hashCode();
         break;
       case 0:
       default:
@@ -1579,6 +1702,12 @@ private static final long serialVersionUID = 0L;
       if (heartbeatBuilder_ != null) {
         heartbeatBuilder_.clear();
       }
+      if (inputRequestedBuilder_ != null) {
+        inputRequestedBuilder_.clear();
+      }
+      if (inputProvidedBuilder_ != null) {
+        inputProvidedBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -1701,6 +1830,14 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 26 &&
           heartbeatBuilder_ != null) {
         result.payload_ = heartbeatBuilder_.build();
+      }
+      if (payloadCase_ == 27 &&
+          inputRequestedBuilder_ != null) {
+        result.payload_ = inputRequestedBuilder_.build();
+      }
+      if (payloadCase_ == 28 &&
+          inputProvidedBuilder_ != null) {
+        result.payload_ = inputProvidedBuilder_.build();
       }
     }
 
@@ -1831,6 +1968,14 @@ private static final long serialVersionUID = 0L;
         }
         case HEARTBEAT: {
           mergeHeartbeat(other.getHeartbeat());
+          break;
+        }
+        case INPUT_REQUESTED: {
+          mergeInputRequested(other.getInputRequested());
+          break;
+        }
+        case INPUT_PROVIDED: {
+          mergeInputProvided(other.getInputProvided());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -2004,6 +2149,20 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 26;
               break;
             } // case 210
+            case 218: {
+              input.readMessage(
+                  getInputRequestedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 27;
+              break;
+            } // case 218
+            case 226: {
+              input.readMessage(
+                  getInputProvidedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 28;
+              break;
+            } // case 226
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -5473,6 +5632,371 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 26;
       onChanged();
       return heartbeatBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.InputRequested, dev.agentd.v1.InputRequested.Builder, dev.agentd.v1.InputRequestedOrBuilder> inputRequestedBuilder_;
+    /**
+     * <pre>
+     * The agent asked the caller a question (status INPUT_REQUIRED); answer
+     * it with ProvideInput.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+     * @return Whether the inputRequested field is set.
+     */
+    @java.lang.Override
+    public boolean hasInputRequested() {
+      return payloadCase_ == 27;
+    }
+    /**
+     * <pre>
+     * The agent asked the caller a question (status INPUT_REQUIRED); answer
+     * it with ProvideInput.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+     * @return The inputRequested.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.InputRequested getInputRequested() {
+      if (inputRequestedBuilder_ == null) {
+        if (payloadCase_ == 27) {
+          return (dev.agentd.v1.InputRequested) payload_;
+        }
+        return dev.agentd.v1.InputRequested.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 27) {
+          return inputRequestedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.InputRequested.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The agent asked the caller a question (status INPUT_REQUIRED); answer
+     * it with ProvideInput.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+     */
+    public Builder setInputRequested(dev.agentd.v1.InputRequested value) {
+      if (inputRequestedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        inputRequestedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 27;
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent asked the caller a question (status INPUT_REQUIRED); answer
+     * it with ProvideInput.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+     */
+    public Builder setInputRequested(
+        dev.agentd.v1.InputRequested.Builder builderForValue) {
+      if (inputRequestedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        inputRequestedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 27;
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent asked the caller a question (status INPUT_REQUIRED); answer
+     * it with ProvideInput.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+     */
+    public Builder mergeInputRequested(dev.agentd.v1.InputRequested value) {
+      if (inputRequestedBuilder_ == null) {
+        if (payloadCase_ == 27 &&
+            payload_ != dev.agentd.v1.InputRequested.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.InputRequested.newBuilder((dev.agentd.v1.InputRequested) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 27) {
+          inputRequestedBuilder_.mergeFrom(value);
+        } else {
+          inputRequestedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 27;
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent asked the caller a question (status INPUT_REQUIRED); answer
+     * it with ProvideInput.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+     */
+    public Builder clearInputRequested() {
+      if (inputRequestedBuilder_ == null) {
+        if (payloadCase_ == 27) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 27) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        inputRequestedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The agent asked the caller a question (status INPUT_REQUIRED); answer
+     * it with ProvideInput.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+     */
+    public dev.agentd.v1.InputRequested.Builder getInputRequestedBuilder() {
+      return getInputRequestedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The agent asked the caller a question (status INPUT_REQUIRED); answer
+     * it with ProvideInput.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.InputRequestedOrBuilder getInputRequestedOrBuilder() {
+      if ((payloadCase_ == 27) && (inputRequestedBuilder_ != null)) {
+        return inputRequestedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 27) {
+          return (dev.agentd.v1.InputRequested) payload_;
+        }
+        return dev.agentd.v1.InputRequested.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The agent asked the caller a question (status INPUT_REQUIRED); answer
+     * it with ProvideInput.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.InputRequested, dev.agentd.v1.InputRequested.Builder, dev.agentd.v1.InputRequestedOrBuilder> 
+        getInputRequestedFieldBuilder() {
+      if (inputRequestedBuilder_ == null) {
+        if (!(payloadCase_ == 27)) {
+          payload_ = dev.agentd.v1.InputRequested.getDefaultInstance();
+        }
+        inputRequestedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.InputRequested, dev.agentd.v1.InputRequested.Builder, dev.agentd.v1.InputRequestedOrBuilder>(
+                (dev.agentd.v1.InputRequested) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 27;
+      onChanged();
+      return inputRequestedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.InputProvided, dev.agentd.v1.InputProvided.Builder, dev.agentd.v1.InputProvidedOrBuilder> inputProvidedBuilder_;
+    /**
+     * <pre>
+     * The question was answered; the task runs on.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+     * @return Whether the inputProvided field is set.
+     */
+    @java.lang.Override
+    public boolean hasInputProvided() {
+      return payloadCase_ == 28;
+    }
+    /**
+     * <pre>
+     * The question was answered; the task runs on.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+     * @return The inputProvided.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.InputProvided getInputProvided() {
+      if (inputProvidedBuilder_ == null) {
+        if (payloadCase_ == 28) {
+          return (dev.agentd.v1.InputProvided) payload_;
+        }
+        return dev.agentd.v1.InputProvided.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 28) {
+          return inputProvidedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.InputProvided.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The question was answered; the task runs on.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+     */
+    public Builder setInputProvided(dev.agentd.v1.InputProvided value) {
+      if (inputProvidedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        inputProvidedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 28;
+      return this;
+    }
+    /**
+     * <pre>
+     * The question was answered; the task runs on.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+     */
+    public Builder setInputProvided(
+        dev.agentd.v1.InputProvided.Builder builderForValue) {
+      if (inputProvidedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        inputProvidedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 28;
+      return this;
+    }
+    /**
+     * <pre>
+     * The question was answered; the task runs on.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+     */
+    public Builder mergeInputProvided(dev.agentd.v1.InputProvided value) {
+      if (inputProvidedBuilder_ == null) {
+        if (payloadCase_ == 28 &&
+            payload_ != dev.agentd.v1.InputProvided.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.InputProvided.newBuilder((dev.agentd.v1.InputProvided) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 28) {
+          inputProvidedBuilder_.mergeFrom(value);
+        } else {
+          inputProvidedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 28;
+      return this;
+    }
+    /**
+     * <pre>
+     * The question was answered; the task runs on.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+     */
+    public Builder clearInputProvided() {
+      if (inputProvidedBuilder_ == null) {
+        if (payloadCase_ == 28) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 28) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        inputProvidedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The question was answered; the task runs on.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+     */
+    public dev.agentd.v1.InputProvided.Builder getInputProvidedBuilder() {
+      return getInputProvidedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The question was answered; the task runs on.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.InputProvidedOrBuilder getInputProvidedOrBuilder() {
+      if ((payloadCase_ == 28) && (inputProvidedBuilder_ != null)) {
+        return inputProvidedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 28) {
+          return (dev.agentd.v1.InputProvided) payload_;
+        }
+        return dev.agentd.v1.InputProvided.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The question was answered; the task runs on.
+     * </pre>
+     *
+     * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.InputProvided, dev.agentd.v1.InputProvided.Builder, dev.agentd.v1.InputProvidedOrBuilder> 
+        getInputProvidedFieldBuilder() {
+      if (inputProvidedBuilder_ == null) {
+        if (!(payloadCase_ == 28)) {
+          payload_ = dev.agentd.v1.InputProvided.getDefaultInstance();
+        }
+        inputProvidedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.InputProvided, dev.agentd.v1.InputProvided.Builder, dev.agentd.v1.InputProvidedOrBuilder>(
+                (dev.agentd.v1.InputProvided) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 28;
+      onChanged();
+      return inputProvidedBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

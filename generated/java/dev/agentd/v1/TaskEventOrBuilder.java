@@ -553,5 +553,62 @@ public interface TaskEventOrBuilder extends
    */
   dev.agentd.v1.HeartbeatOrBuilder getHeartbeatOrBuilder();
 
+  /**
+   * <pre>
+   * The agent asked the caller a question (status INPUT_REQUIRED); answer
+   * it with ProvideInput.
+   * </pre>
+   *
+   * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+   * @return Whether the inputRequested field is set.
+   */
+  boolean hasInputRequested();
+  /**
+   * <pre>
+   * The agent asked the caller a question (status INPUT_REQUIRED); answer
+   * it with ProvideInput.
+   * </pre>
+   *
+   * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+   * @return The inputRequested.
+   */
+  dev.agentd.v1.InputRequested getInputRequested();
+  /**
+   * <pre>
+   * The agent asked the caller a question (status INPUT_REQUIRED); answer
+   * it with ProvideInput.
+   * </pre>
+   *
+   * <code>.agentd.v1.InputRequested input_requested = 27;</code>
+   */
+  dev.agentd.v1.InputRequestedOrBuilder getInputRequestedOrBuilder();
+
+  /**
+   * <pre>
+   * The question was answered; the task runs on.
+   * </pre>
+   *
+   * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+   * @return Whether the inputProvided field is set.
+   */
+  boolean hasInputProvided();
+  /**
+   * <pre>
+   * The question was answered; the task runs on.
+   * </pre>
+   *
+   * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+   * @return The inputProvided.
+   */
+  dev.agentd.v1.InputProvided getInputProvided();
+  /**
+   * <pre>
+   * The question was answered; the task runs on.
+   * </pre>
+   *
+   * <code>.agentd.v1.InputProvided input_provided = 28;</code>
+   */
+  dev.agentd.v1.InputProvidedOrBuilder getInputProvidedOrBuilder();
+
   public dev.agentd.v1.TaskEvent.PayloadCase getPayloadCase();
 }

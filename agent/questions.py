@@ -1,0 +1,70 @@
+"""Questions to the caller: an agent that may ask (`ask_user`) pauses its task for an answer.
+
+The model calls the `ask_user` tool with a question; the task turns
+INPUT_REQUIRED and announces it with an `input_requested` event; the task's
+owner (or an approver) answers with ProvideInput on any replica, and the answer
+becomes the tool's result. A question waits in the approval slots shared by the
+replicas, under an id of its own kind (`question:<call id>`), so an answer can
+never decide a tool call's approval, nor an approval answer a question. An
+unanswered question expires with the task's time limit.
+"""
+
+from __future__ import annotations
+
+from agent.tasks import Task
+from core.errors import (
+    ApprovalNotPendingError,
+    FieldViolation,
+    InvalidArgumentError,
+    RoleRequiredError,
+)
+from core.identity import Principal
+from stores.approvals.base import ApprovalBox
+from tools.approvals import ApprovalDecision
+from tools.model import PermissionLevel, RiskLevel, ToolSpec
+
+PREFIX = "question:"
+MAX_QUESTION_CHARS = 2_000
+MAX_ANSWER_CHARS = 5_000
+
+ASK_USER = ToolSpec(
+    name="ask_user",
+    description=(
+        "Ask the person who gave you this task one question, when you cannot go on "
+        "without their answer (a missing requirement, or a choice only they can make). "
+        "Their answer is the result. Ask only what you need; do not ask for confirmation."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {"question": {"type": "string", "minLength": 1, "maxLength": 2000}},
+        "required": ["question"],
+        "additionalProperties": False,
+    },
+    category="conversation",
+    permission=PermissionLevel.NONE,
+    risk=RiskLevel.LOW,
+    idempotent=True,
+    timeout_seconds=86_400.0,
+)
+
+
+async def provide(
+    approvals: ApprovalBox,
+    task: Task,
+    caller: Principal,
+    request_id: str,
+    text: str,
+    approver_roles: tuple[str, ...],
+) -> None:
+    """Leave `caller`'s answer for a question `task` asked."""
+    if caller.id != task.owner and not set(caller.roles) & set(approver_roles):
+        raise RoleRequiredError("answering another principal's task", approver_roles)
+    if not text.strip() or len(text) > MAX_ANSWER_CHARS:
+        raise InvalidArgumentError(
+            [FieldViolation("text", f"must be 1 to {MAX_ANSWER_CHARS} characters")]
+        )
+    if task.status.terminal or not request_id.startswith(PREFIX):
+        raise ApprovalNotPendingError(task.task_id, request_id)
+    await approvals.decide(
+        task.tenant, task.task_id, request_id, ApprovalDecision(True, caller.id, text)
+    )
