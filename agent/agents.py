@@ -10,11 +10,15 @@ limits. A request selects one by id (`support`) or id and version
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
 
 from agent.tasks import ExecutionMode
 
@@ -26,7 +30,7 @@ CriticPolicy = Literal["every_step", "every_n", "end", "off"]
 _KEYS = {
     "id", "version", "description", "instructions", "model", "temperature", "max_tokens",
     "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
-    "task_timeout_seconds", "critic_policy", "metadata", "ask_user",
+    "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema",
 }  # fmt: skip
 
 
@@ -60,6 +64,8 @@ class AgentDefinition:
     metadata: Mapping[str, str] = field(default_factory=dict)
     ask_user: bool = False
     """Whether the model may ask the caller a question (the `ask_user` tool)."""
+    output_schema: Mapping[str, Any] | None = None
+    """A JSON Schema the final answer must be JSON of (`agent.answers`)."""
 
     @property
     def reference(self) -> str:
@@ -140,7 +146,21 @@ def parse_agent(data: Any, source: str) -> AgentDefinition:
         critic_policy=_critic(data.get("critic_policy"), source),
         metadata=_metadata(data.get("metadata"), source),
         ask_user=_flag(data, "ask_user", source),
+        output_schema=_schema(data.get("output_schema"), source),
     )
+
+
+def _schema(value: Any, source: str) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or len(json.dumps(value, default=str)) > 20_000:
+        raise AgentInvalidError(source, "output_schema", "a JSON Schema object of at most 20 KB")
+    try:
+        Draft202012Validator.check_schema(value)
+    except SchemaError as bad:
+        problem = f"not a valid JSON Schema: {bad.message}"
+        raise AgentInvalidError(source, "output_schema", problem) from None
+    return dict(value)
 
 
 def _flag(data: Mapping[str, Any], key: str, source: str) -> bool:

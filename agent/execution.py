@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 
+from agent import answers
 from agent.admission import Ticket
 from agent.failures import NoAnswerWithinLimitError, failure_of
 from agent.lifecycle import Endings, set_running
@@ -173,7 +174,7 @@ class Runner:
             if task.status is TaskStatus.PENDING:
                 await set_running(run, f"mode {task.mode.value}")
                 await self._history.record(task)  # ListTasks filters by status there
-            outcome = await self._work(run)
+            outcome = await answers.shaped(run, await self._work(run))
             await self._endings.complete(run, outcome)
         except asyncio.CancelledError:
             if task.task_id not in self._letting_go:

@@ -8,7 +8,7 @@ from typing import Any
 from agent.agents import AgentVersion, split_reference
 from agentd.v1 import agents_pb2, tasks_pb2
 from core.errors import FieldViolation, InvalidArgumentError
-from server.convert import mode_from_proto, mode_to_proto
+from server.convert import dict_to_struct, mode_from_proto, mode_to_proto, struct_to_dict
 
 
 def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
@@ -36,6 +36,8 @@ def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
         data["metadata"] = dict(agent.metadata)
     if agent.ask_user:
         data["ask_user"] = True
+    if agent.HasField("output_schema"):
+        data["output_schema"] = struct_to_dict(agent.output_schema, "agent.output_schema")
     return data
 
 
@@ -65,6 +67,8 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
         message.step_timeout.FromTimedelta(timedelta(seconds=agent.step_timeout_seconds))
     if agent.task_timeout_seconds:
         message.task_timeout.FromTimedelta(timedelta(seconds=agent.task_timeout_seconds))
+    if agent.output_schema is not None:
+        message.output_schema.CopyFrom(dict_to_struct(dict(agent.output_schema)))
     message.created_at.FromDatetime(stored.created_at)
     return message
 

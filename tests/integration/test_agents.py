@@ -3,6 +3,7 @@ instructions, model and tools; the task records the agent it ran as."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -285,3 +286,42 @@ async def test_only_the_owner_or_an_approver_answers(tmp_path: Path) -> None:
         await alice.provide_input(task.task_id, request_id, "account 7")
         events = [e async for e in alice.stream_task_events(task.task_id)]
         assert final(events).text == "done"
+
+
+SHAPED = """\
+id: shaped
+output_schema:
+  type: object
+  properties: {total: {type: number}, currency: {type: string}}
+  required: [total, currency]
+  additionalProperties: false
+"""
+
+
+async def test_an_answer_is_held_to_the_agents_output_schema(tmp_path: Path) -> None:
+    folder = _agents(tmp_path, shaped=SHAPED)
+    replies = [
+        {"text": "You owe 42 euros."},
+        {"json": {"total": 42, "currency": "EUR"}},  # the reformatting call
+        {"text": 'Sure: ```json\n{"total": 7, "currency": "USD"}\n```'},  # already fits
+    ]
+    async with harness(tmp_path, replies, agents_dir=folder) as h:
+        first = await h.run("What do I owe?", agent="shaped", mode=FC)
+        assert_well_formed(first)
+        assert json.loads(final(first).text) == {"total": 42, "currency": "EUR"}
+        reformat = h.llm.requests[1]
+        assert reformat["response_format"]["type"] == "json_schema"
+        second = await h.run("And the other one?", agent="shaped", mode=FC)
+        assert json.loads(final(second).text) == {"total": 7, "currency": "USD"}
+        assert len(h.llm.requests) == 3  # no reformatting needed the second time
+
+
+async def test_an_answer_that_never_fits_fails_the_task(tmp_path: Path) -> None:
+    folder = _agents(tmp_path, shaped=SHAPED)
+    replies = [{"text": "You owe 42 euros."}, {"json": {"total": "lots"}}]
+    async with harness(tmp_path, replies, agents_dir=folder) as h:
+        events = await h.run("What do I owe?", agent="shaped", mode=FC)
+        assert_well_formed(events, tasks_pb2.TASK_STATUS_FAILED)
+        task = await h.client.get_task(events[0].task_id)
+        assert task.error.reason == "MODEL_OUTPUT_INVALID"
+        assert "output schema" in task.error.message

@@ -8,6 +8,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
+from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 import builtins as _builtins
@@ -88,6 +89,7 @@ class Agent(_message.Message):
     CREATED_BY_FIELD_NUMBER: _builtins.int
     SOURCE_FIELD_NUMBER: _builtins.int
     ASK_USER_FIELD_NUMBER: _builtins.int
+    OUTPUT_SCHEMA_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """1 to 64 of [a-z0-9-], alphanumeric at both ends; unique in the tenant."""
     version: _builtins.int
@@ -143,6 +145,13 @@ class Agent(_message.Message):
     def created_at(self) -> _timestamp_pb2.Timestamp:
         """Set by the server: when this version was made, and by whom."""
 
+    @_builtins.property
+    def output_schema(self) -> _struct_pb2.Struct:
+        """A JSON Schema the final answer must be JSON of (at most 20 KB). An
+        answer that is not gets one reformatting model call; then the task fails
+        with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+        """
+
     def __init__(
         self,
         *,
@@ -165,10 +174,11 @@ class Agent(_message.Message):
         created_by: _builtins.str = ...,
         source: _builtins.str = ...,
         ask_user: _builtins.bool = ...,
+        output_schema: _struct_pb2.Struct | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "created_at", b"created_at", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "created_at", b"created_at", "output_schema", b"output_schema", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "description", b"description", "id", b"id", "instructions", b"instructions", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "metadata", b"metadata", "mode", b"mode", "models", b"models", "source", b"source", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "description", b"description", "id", b"id", "instructions", b"instructions", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "source", b"source", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__temperature: _TypeAlias = _typing.Literal["temperature"]  # noqa: Y015
     _WhichOneofArgType__temperature: _TypeAlias = _typing.Literal["_temperature", b"_temperature"]  # noqa: Y015

@@ -816,6 +816,50 @@ java.lang.String defaultValue) {
     return askUser_;
   }
 
+  public static final int OUTPUT_SCHEMA_FIELD_NUMBER = 20;
+  private com.google.protobuf.Struct outputSchema_;
+  /**
+   * <pre>
+   * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+   * answer that is not gets one reformatting model call; then the task fails
+   * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct output_schema = 20;</code>
+   * @return Whether the outputSchema field is set.
+   */
+  @java.lang.Override
+  public boolean hasOutputSchema() {
+    return outputSchema_ != null;
+  }
+  /**
+   * <pre>
+   * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+   * answer that is not gets one reformatting model call; then the task fails
+   * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct output_schema = 20;</code>
+   * @return The outputSchema.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Struct getOutputSchema() {
+    return outputSchema_ == null ? com.google.protobuf.Struct.getDefaultInstance() : outputSchema_;
+  }
+  /**
+   * <pre>
+   * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+   * answer that is not gets one reformatting model call; then the task fails
+   * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct output_schema = 20;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.StructOrBuilder getOutputSchemaOrBuilder() {
+    return outputSchema_ == null ? com.google.protobuf.Struct.getDefaultInstance() : outputSchema_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -892,6 +936,9 @@ java.lang.String defaultValue) {
     }
     if (askUser_ != false) {
       output.writeBool(19, askUser_);
+    }
+    if (outputSchema_ != null) {
+      output.writeMessage(20, getOutputSchema());
     }
     getUnknownFields().writeTo(output);
   }
@@ -988,6 +1035,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(19, askUser_);
     }
+    if (outputSchema_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(20, getOutputSchema());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1053,6 +1104,11 @@ java.lang.String defaultValue) {
         .equals(other.getSource())) return false;
     if (getAskUser()
         != other.getAskUser()) return false;
+    if (hasOutputSchema() != other.hasOutputSchema()) return false;
+    if (hasOutputSchema()) {
+      if (!getOutputSchema()
+          .equals(other.getOutputSchema())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1118,6 +1174,10 @@ java.lang.String defaultValue) {
     hash = (37 * hash) + ASK_USER_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getAskUser());
+    if (hasOutputSchema()) {
+      hash = (37 * hash) + OUTPUT_SCHEMA_FIELD_NUMBER;
+      hash = (53 * hash) + getOutputSchema().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1310,6 +1370,11 @@ java.lang.String defaultValue) {
       createdBy_ = "";
       source_ = "";
       askUser_ = false;
+      outputSchema_ = null;
+      if (outputSchemaBuilder_ != null) {
+        outputSchemaBuilder_.dispose();
+        outputSchemaBuilder_ = null;
+      }
       return this;
     }
 
@@ -1415,6 +1480,11 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x00040000) != 0)) {
         result.askUser_ = askUser_;
+      }
+      if (((from_bitField0_ & 0x00080000) != 0)) {
+        result.outputSchema_ = outputSchemaBuilder_ == null
+            ? outputSchema_
+            : outputSchemaBuilder_.build();
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1538,6 +1608,9 @@ java.lang.String defaultValue) {
       }
       if (other.getAskUser() != false) {
         setAskUser(other.getAskUser());
+      }
+      if (other.hasOutputSchema()) {
+        mergeOutputSchema(other.getOutputSchema());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1675,6 +1748,13 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00040000;
               break;
             } // case 152
+            case 162: {
+              input.readMessage(
+                  getOutputSchemaFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00080000;
+              break;
+            } // case 162
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3436,6 +3516,179 @@ java.lang.String defaultValue) {
       askUser_ = false;
       onChanged();
       return this;
+    }
+
+    private com.google.protobuf.Struct outputSchema_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> outputSchemaBuilder_;
+    /**
+     * <pre>
+     * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+     * answer that is not gets one reformatting model call; then the task fails
+     * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct output_schema = 20;</code>
+     * @return Whether the outputSchema field is set.
+     */
+    public boolean hasOutputSchema() {
+      return ((bitField0_ & 0x00080000) != 0);
+    }
+    /**
+     * <pre>
+     * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+     * answer that is not gets one reformatting model call; then the task fails
+     * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct output_schema = 20;</code>
+     * @return The outputSchema.
+     */
+    public com.google.protobuf.Struct getOutputSchema() {
+      if (outputSchemaBuilder_ == null) {
+        return outputSchema_ == null ? com.google.protobuf.Struct.getDefaultInstance() : outputSchema_;
+      } else {
+        return outputSchemaBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+     * answer that is not gets one reformatting model call; then the task fails
+     * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct output_schema = 20;</code>
+     */
+    public Builder setOutputSchema(com.google.protobuf.Struct value) {
+      if (outputSchemaBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        outputSchema_ = value;
+      } else {
+        outputSchemaBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00080000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+     * answer that is not gets one reformatting model call; then the task fails
+     * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct output_schema = 20;</code>
+     */
+    public Builder setOutputSchema(
+        com.google.protobuf.Struct.Builder builderForValue) {
+      if (outputSchemaBuilder_ == null) {
+        outputSchema_ = builderForValue.build();
+      } else {
+        outputSchemaBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00080000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+     * answer that is not gets one reformatting model call; then the task fails
+     * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct output_schema = 20;</code>
+     */
+    public Builder mergeOutputSchema(com.google.protobuf.Struct value) {
+      if (outputSchemaBuilder_ == null) {
+        if (((bitField0_ & 0x00080000) != 0) &&
+          outputSchema_ != null &&
+          outputSchema_ != com.google.protobuf.Struct.getDefaultInstance()) {
+          getOutputSchemaBuilder().mergeFrom(value);
+        } else {
+          outputSchema_ = value;
+        }
+      } else {
+        outputSchemaBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00080000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+     * answer that is not gets one reformatting model call; then the task fails
+     * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct output_schema = 20;</code>
+     */
+    public Builder clearOutputSchema() {
+      bitField0_ = (bitField0_ & ~0x00080000);
+      outputSchema_ = null;
+      if (outputSchemaBuilder_ != null) {
+        outputSchemaBuilder_.dispose();
+        outputSchemaBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+     * answer that is not gets one reformatting model call; then the task fails
+     * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct output_schema = 20;</code>
+     */
+    public com.google.protobuf.Struct.Builder getOutputSchemaBuilder() {
+      bitField0_ |= 0x00080000;
+      onChanged();
+      return getOutputSchemaFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+     * answer that is not gets one reformatting model call; then the task fails
+     * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct output_schema = 20;</code>
+     */
+    public com.google.protobuf.StructOrBuilder getOutputSchemaOrBuilder() {
+      if (outputSchemaBuilder_ != null) {
+        return outputSchemaBuilder_.getMessageOrBuilder();
+      } else {
+        return outputSchema_ == null ?
+            com.google.protobuf.Struct.getDefaultInstance() : outputSchema_;
+      }
+    }
+    /**
+     * <pre>
+     * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+     * answer that is not gets one reformatting model call; then the task fails
+     * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+     * </pre>
+     *
+     * <code>.google.protobuf.Struct output_schema = 20;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> 
+        getOutputSchemaFieldBuilder() {
+      if (outputSchemaBuilder_ == null) {
+        outputSchemaBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder>(
+                getOutputSchema(),
+                getParentForChildren(),
+                isClean());
+        outputSchema_ = null;
+      }
+      return outputSchemaBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -424,4 +424,37 @@ java.lang.String defaultValue);
    * @return The askUser.
    */
   boolean getAskUser();
+
+  /**
+   * <pre>
+   * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+   * answer that is not gets one reformatting model call; then the task fails
+   * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct output_schema = 20;</code>
+   * @return Whether the outputSchema field is set.
+   */
+  boolean hasOutputSchema();
+  /**
+   * <pre>
+   * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+   * answer that is not gets one reformatting model call; then the task fails
+   * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct output_schema = 20;</code>
+   * @return The outputSchema.
+   */
+  com.google.protobuf.Struct getOutputSchema();
+  /**
+   * <pre>
+   * A JSON Schema the final answer must be JSON of (at most 20 KB). An
+   * answer that is not gets one reformatting model call; then the task fails
+   * with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
+   * </pre>
+   *
+   * <code>.google.protobuf.Struct output_schema = 20;</code>
+   */
+  com.google.protobuf.StructOrBuilder getOutputSchemaOrBuilder();
 }
