@@ -19,6 +19,7 @@ from stores.sql.engine import PoolOptions
 from tools.builtin import HttpLimits, builtin_tools
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
+from tools.retries import RetryPolicy
 
 
 def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
@@ -40,6 +41,7 @@ def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
         ),
         audit=audit,
         max_argument_bytes=settings.max_tool_argument_bytes,
+        retry=RetryPolicy(max_attempts=settings.tool_max_attempts),
     )
 
 

@@ -130,6 +130,14 @@ class Settings(BaseSettings):
         1024, ge=1, description="a coalesced delta is sent once it holds this many characters"
     )
     max_concurrent_tool_calls: int = Field(5, ge=1, le=64, description="tool calls run at once")
+    tool_max_attempts: int = Field(
+        3,
+        ge=1,
+        le=10,
+        description="attempts at a call of an idempotent tool that fails transiently (timeout, "
+        "connection error, a transient failure), with exponential backoff and jitter within "
+        "the call's deadline; 1: never retried",
+    )
     url_placeholder_min_chars: int = Field(
         60,
         ge=0,

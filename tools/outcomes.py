@@ -13,12 +13,15 @@ class ToolFailed(Exception):  # noqa: N818 - a signal, named for what it says
     """Raised by a tool that ran but could not do what was asked.
 
     This is not a fault of the service: the message goes back to the caller
-    (or the model) as the tool's error result.
+    (or the model) as the tool's error result. `transient` says that the same call
+    may well succeed if repeated (a dependency was briefly unavailable); the
+    registry then retries it if the tool is idempotent.
     """
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, transient: bool = False) -> None:
         super().__init__(message)
         self.message = message
+        self.transient = transient
 
 
 class ToolErrorKind(enum.Enum):

@@ -30,10 +30,11 @@ from stores.audit.base import AuditSink
 from stores.idempotency.base import IdempotencyStore, scoped_key
 from stores.idempotency.memory import InMemoryIdempotencyStore
 from tools.approvals import ApprovalDecision, ApprovalGate
-from tools.audit import ToolCallRecord, digest
+from tools.audit import digest, record_of
 from tools.model import JSONValue, Tool, ToolSpec
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
 from tools.permissions import Decision, PermissionPolicy
+from tools.retries import RetryPolicy, is_transient
 from tools.validation import ArgumentValidator
 
 log = structlog.get_logger(__name__)
@@ -59,6 +60,8 @@ class _Call:
     """False for a tool the registry does not have."""
     decision: Decision = field(default_factory=lambda: Decision(allowed=False, rule="none"))
     human_decision: ApprovalDecision | None = None
+    attempt: int = 1
+    """Which attempt at running the tool the call is on (retries count up from 1)."""
 
 
 class ToolRegistry:
@@ -79,7 +82,9 @@ class ToolRegistry:
         max_argument_bytes: int = DEFAULT_MAX_ARGUMENT_BYTES,
         keys: IdempotencyStore | None = None,
         key_ttl_seconds: float = 3600.0,
+        retry: RetryPolicy | None = None,
     ) -> None:
+        self._retry = retry or RetryPolicy()
         self._keys = keys or InMemoryIdempotencyStore()
         self._key_ttl = key_ttl_seconds
         self._tools: dict[str, Tool] = {}
@@ -144,7 +149,7 @@ class ToolRegistry:
                 raise
             await self._keys.store(scoped, fingerprint, result.to_json(), self._key_ttl)
             return result
-        deadline = time.monotonic() + self.spec(name).timeout_seconds + 5.0
+        deadline = time.monotonic() + self._retry.longest(self.spec(name).timeout_seconds) + 5.0
         while not stored and time.monotonic() < deadline:  # the first call is still running
             await asyncio.sleep(0.05)
             stored = await self._keys.reserve(scoped, fingerprint, "", self._key_ttl)
@@ -170,43 +175,9 @@ class ToolRegistry:
         else:
             rule = "task:tool-not-offered" if tool else "none"
         await self._audit.write(
-            self._record(call_id, datetime.now(UTC), name, dict(arguments), context, rule)
+            record_of(call_id, datetime.now(UTC), name, dict(arguments), context, rule)
         )
         return call_id
-
-    def _record(
-        self,
-        call_id: str,
-        started: datetime,
-        name: str,
-        args: dict[str, JSONValue],
-        context: CallContext,
-        rule: str,
-        *,
-        allowed: bool = False,
-        outcome: str = "denied",
-        result: JSONValue = None,
-        duration: float = 0.0,
-        human_decision: ApprovalDecision | None = None,
-    ) -> ToolCallRecord:
-        return ToolCallRecord(
-            call_id=call_id,
-            time=started,
-            principal_id=context.principal.id,
-            tenant=context.principal.tenant,
-            trace_id=context.trace_id,
-            tool_name=name,
-            arguments=redact(args),
-            decision="allowed" if allowed else "denied",
-            rule=rule,
-            outcome=outcome,
-            result_digest=digest(result) if result is not None else "",
-            duration_seconds=duration,
-            task_id=context.task_id,
-            approval=human_decision.label if human_decision else "",
-            approved_by=human_decision.decided_by if human_decision else "",
-            approval_comment=human_decision.comment if human_decision else "",
-        )
 
     def _rechecker(
         self, spec: ToolSpec, arguments: dict[str, JSONValue], context: CallContext
@@ -260,7 +231,7 @@ class ToolRegistry:
         if duration:
             TOOL_LATENCY.labels(call.name).observe(duration)
         await self._audit.write(
-            self._record(
+            record_of(
                 call.call_id,
                 call.started,
                 call.name,
@@ -272,6 +243,7 @@ class ToolRegistry:
                 result=result,
                 duration=duration,
                 human_decision=call.human_decision,
+                attempt=call.attempt,
             )
         )
 
@@ -332,32 +304,55 @@ class ToolRegistry:
             raise ToolArgumentsInvalidError(name, violations)
 
     async def _run(self, tool: Tool, call: _Call) -> ToolCallResult:
-        """Run an admitted call under the tool's timeout (or the caller's deadline, if
-        shorter). A failure, timeout or crash is a result with `error` set; an AgentdError
-        the tool raised to refuse its input is audited as "refused" and raised."""
-        name, args = call.name, call.args
-        timeout = tool.spec.timeout_seconds
-        if call.context.deadline_seconds is not None:
-            timeout = max(0.0, min(timeout, call.context.deadline_seconds))
+        """Run an admitted call under the tool's timeout (or what is left of the caller's
+        deadline, if shorter). An idempotent tool that failed transiently is tried again
+        (`tools.retries`), each attempt audited, never waiting past the deadline."""
+        attempts = self._retry.max_attempts if tool.spec.idempotent else 1
+        given = call.context.deadline_seconds
+        deadline = None if given is None else time.monotonic() + given
         context = replace(
-            call.context, check_argument=self._rechecker(tool.spec, args, call.context)
+            call.context, check_argument=self._rechecker(tool.spec, call.args, call.context)
+        )
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            result, transient = await self._attempt(tool, call, context, left)
+            if result.ok or not transient or call.attempt >= attempts:
+                return result
+            wait = self._retry.delay(call.attempt)
+            if deadline is not None and deadline - time.monotonic() <= wait:
+                return result  # no room for another attempt
+            await asyncio.sleep(wait)
+            call.attempt += 1
+
+    async def _attempt(
+        self, tool: Tool, call: _Call, context: CallContext, left: float | None
+    ) -> tuple[ToolCallResult, bool]:
+        """One attempt, audited: its result (a failure, timeout or crash is a result with
+        `error` set) and whether its failure was transient. An AgentdError the tool raised
+        to refuse its input is audited as "refused" and raised."""
+        name, args = call.name, call.args
+        timeout = (
+            tool.spec.timeout_seconds if left is None else min(tool.spec.timeout_seconds, left)
         )
         clock = time.perf_counter()
         try:
             with tracing.span(f"tool {name}", context.trace_id, {"agentd.tool": name}) as span:
                 span.set_attribute("agentd.call_id", call.call_id)
+                span.set_attribute("agentd.attempt", call.attempt)
                 async with asyncio.timeout(timeout):
                     output = await tool.run(args, context)
         except ToolFailed as failure:
             error = ToolCallError(ToolErrorKind.FAILED, failure.message)
+            transient = failure.transient
         except TimeoutError:
             error = ToolCallError(
                 ToolErrorKind.TIMEOUT, f"tool {name!r} did not finish within {timeout:g} s"
             )
+            transient = True
         except AgentdError:
             await self._audit_call(call, "refused", duration=time.perf_counter() - clock)
             raise
-        except Exception:
+        except Exception as crash:
             log.exception(
                 "tool crashed", tool=name, call_id=call.call_id, trace_id=context.trace_id
             )
@@ -366,10 +361,11 @@ class ToolRegistry:
                 f"tool {name!r} failed unexpectedly; see the server log for trace id "
                 f"{context.trace_id}",
             )
+            transient = is_transient(crash)
         else:
             duration = time.perf_counter() - clock
             await self._audit_call(call, "ok", output.data, duration)
-            return ToolCallResult(call.call_id, name, output.data, output.text, duration)
+            return ToolCallResult(call.call_id, name, output.data, output.text, duration), False
         duration = time.perf_counter() - clock
         await self._audit_call(call, error.kind.value, duration=duration)
-        return ToolCallResult(call.call_id, name, None, error.message, duration, error)
+        return ToolCallResult(call.call_id, name, None, error.message, duration, error), transient

@@ -1,0 +1,26 @@
+"""tool_call_audit.attempt: one record per attempt of a retried tool call
+
+Revision ID: 0008
+Revises: 0006
+Create Date: 2026-12-01 10:00:00.000000
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0008"
+down_revision = "0006"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("tool_call_audit") as table:
+        table.add_column(sa.Column("attempt", sa.Integer(), nullable=False, server_default="1"))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("tool_call_audit") as table:
+        table.drop_column("attempt")
