@@ -237,6 +237,7 @@ class Engine:
             time_limit_seconds=request.timeout_seconds or None,
             plan=plan,
             total_steps=len(plan.steps) if plan is not None else 0,
+            bypass_tool_cache=request.bypass_tool_cache,
         )
         run = self._require_runs().new(task, call, specs, request.token_budget)
         await self._leases.acquire(task.tenant, task.task_id)

@@ -46,6 +46,8 @@ class TaskRequest:
     """The caller's labels for the task."""
     plan: Mapping[str, Any] | None = None
     """A plan to run as given (the planner's JSON shape), validated by `given_plan`."""
+    bypass_tool_cache: bool = False
+    """The task's tool calls never answer from the cache of tool results."""
 
     def fingerprint(self) -> str:
         fields: dict[str, Any] = {
@@ -60,6 +62,8 @@ class TaskRequest:
         }
         if self.plan is not None:  # absent otherwise: earlier keys keep their fingerprint
             fields["plan"] = dict(self.plan)
+        if self.bypass_tool_cache:  # likewise
+            fields["bypass_tool_cache"] = True
         return digest(fields)
 
 

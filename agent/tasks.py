@@ -119,6 +119,8 @@ class Task:
     """COMPLETED with a partial answer: a limit cut the work short (see stop_reason)."""
     plan: Plan | None = None
     """The current plan (plan-and-execute mode)."""
+    bypass_tool_cache: bool = False
+    """The caller asked that its tool calls never answer from the cache of tool results."""
     status: TaskStatus = TaskStatus.PENDING
     """Current state."""
     final_answer: str = ""

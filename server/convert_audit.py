@@ -79,6 +79,7 @@ def tool_record_to_proto(record: ToolCallRecord) -> audit_pb2.AuditRecord:
             approved_by=record.approved_by,
             approval_comment=record.approval_comment,
             attempt=record.attempt,
+            cached=record.cached,
         )
     )
 

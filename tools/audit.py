@@ -57,6 +57,8 @@ class ToolCallRecord:
     attempt: int = 1
     """Which attempt at running the tool this record is of: a retried call (an idempotent
     tool that failed transiently) has one record per attempt, under the same call id."""
+    cached: bool = False
+    """The result came from the cache of tool results: the tool did not run."""
 
 
 def record_of(
@@ -73,6 +75,7 @@ def record_of(
     duration: float = 0.0,
     human_decision: ApprovalDecision | None = None,
     attempt: int = 1,
+    cached: bool = False,
 ) -> ToolCallRecord:
     """The audit record of a call as it stands (secrets in its arguments redacted)."""
     return ToolCallRecord(
@@ -93,6 +96,7 @@ def record_of(
         approved_by=human_decision.decided_by if human_decision else "",
         approval_comment=human_decision.comment if human_decision else "",
         attempt=attempt,
+        cached=cached,
     )
 
 

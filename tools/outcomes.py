@@ -62,6 +62,8 @@ class ToolCallResult:
     """How long the tool ran."""
     error: ToolCallError | None = None
     """Set when the tool failed, timed out or crashed."""
+    cached: bool = False
+    """The result of an earlier call, from the cache: the tool did not run."""
 
     @property
     def ok(self) -> bool:
@@ -78,6 +80,7 @@ class ToolCallResult:
                 "error": None
                 if self.error is None
                 else {"kind": self.error.kind.value, "message": self.error.message},
+                "cached": self.cached,
             }
         )
 
@@ -94,4 +97,5 @@ class ToolCallResult:
             error=None
             if error is None
             else ToolCallError(ToolErrorKind(error["kind"]), error["message"]),
+            cached=bool(raw.get("cached", False)),
         )

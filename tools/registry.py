@@ -6,10 +6,9 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any
 
 import structlog
 
@@ -29,11 +28,14 @@ from core.secrets import redact
 from stores.audit.base import AuditSink
 from stores.idempotency.base import IdempotencyStore, scoped_key
 from stores.idempotency.memory import InMemoryIdempotencyStore
+from stores.tool_cache.base import CachedResult, ToolCache
+from stores.tool_cache.memory import InMemoryToolCache
+from tools import caching
 from tools.approvals import ApprovalDecision, ApprovalGate
 from tools.audit import digest, record_of
 from tools.model import JSONValue, Tool, ToolSpec
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
-from tools.permissions import Decision, PermissionPolicy
+from tools.permissions import Decision, PermissionPolicy, rechecker
 from tools.retries import RetryPolicy, is_transient
 from tools.validation import ArgumentValidator
 
@@ -83,8 +85,10 @@ class ToolRegistry:
         keys: IdempotencyStore | None = None,
         key_ttl_seconds: float = 3600.0,
         retry: RetryPolicy | None = None,
+        cache: ToolCache | None = None,
     ) -> None:
         self._retry = retry or RetryPolicy()
+        self._cache: ToolCache = cache or InMemoryToolCache()
         self._keys = keys or InMemoryIdempotencyStore()
         self._key_ttl = key_ttl_seconds
         self._tools: dict[str, Tool] = {}
@@ -102,6 +106,9 @@ class ToolRegistry:
     def use_idempotency_store(self, keys: IdempotencyStore, ttl_seconds: float) -> None:
         self._keys = keys
         self._key_ttl = ttl_seconds
+
+    def use_tool_cache(self, cache: ToolCache) -> None:
+        self._cache = cache
 
     def register(self, tool: Tool) -> None:
         name = tool.spec.name
@@ -131,6 +138,8 @@ class ToolRegistry:
         arguments: Mapping[str, JSONValue],
         context: CallContext,
         idempotency_key: str,
+        *,
+        bypass_cache: bool = False,
     ) -> ToolCallResult:
         """`call`, at most once per key: a retry with the same key and arguments gets the
         first call's result (waiting for it if the first call is still running); other
@@ -143,7 +152,7 @@ class ToolRegistry:
             raise IdempotencyConflictError(idempotency_key) from None
         if stored is None:
             try:
-                result = await self.call(name, arguments, context)
+                result = await self.call(name, arguments, context, bypass_cache=bypass_cache)
             except BaseException:
                 await self._keys.release(scoped)
                 raise
@@ -154,7 +163,9 @@ class ToolRegistry:
             await asyncio.sleep(0.05)
             stored = await self._keys.reserve(scoped, fingerprint, "", self._key_ttl)
             if stored is None:  # the first call was refused and released the key: run it here
-                return await self.call_once(name, arguments, context, idempotency_key)
+                return await self.call_once(
+                    name, arguments, context, idempotency_key, bypass_cache=bypass_cache
+                )
         if not stored:
             raise DeadlineExceededError(
                 f"the first call with idempotency key {idempotency_key!r} has not finished"
@@ -179,19 +190,6 @@ class ToolRegistry:
         )
         return call_id
 
-    def _rechecker(
-        self, spec: ToolSpec, arguments: dict[str, JSONValue], context: CallContext
-    ) -> Callable[[str, Any], None]:
-        def check(argument: str, value: Any) -> None:
-            changed = {**arguments, argument: value}
-            decision = self._policy.decide(context.principal, spec, changed)
-            if not decision.allowed:
-                raise PermissionDeniedError(
-                    spec.name, spec.permission.name, decision.rule, decision.reason
-                )
-
-        return check
-
     async def call(
         self,
         name: str,
@@ -200,6 +198,7 @@ class ToolRegistry:
         *,
         approval: ApprovalGate | None = None,
         call_id: str = "",
+        bypass_cache: bool = False,
     ) -> ToolCallResult:
         """Call one tool on behalf of `context.principal`.
 
@@ -208,7 +207,9 @@ class ToolRegistry:
         input. A tool that ran and failed, timed out or crashed comes back as
         a result with `error` set. When the policy wants a human's approval,
         `approval` is asked (and waited for); without one the call is refused.
-        An approver's edited arguments go through every check again.
+        An approver's edited arguments go through every check again. A tool with
+        `cache_seconds` may answer from the cache (`cached` set, the tool does not run)
+        after every check has passed, unless `bypass_cache` (which still refreshes it).
         """
         call_id = call_id or new_call_id()
         started = datetime.now(UTC)
@@ -221,10 +222,27 @@ class ToolRegistry:
         rejected = await self._admit(tool, call, approval)
         if rejected is not None:
             return rejected
-        return await self._run(tool, call)
+        if tool.spec.cache_seconds and not bypass_cache:
+            found = await caching.lookup(
+                self._cache, tool.spec, context.principal.tenant, call.args
+            )
+            if found is not None:
+                await self._audit_call(call, "ok", found.data, cached=True)
+                return ToolCallResult(call_id, name, found.data, found.text, 0.0, cached=True)
+        result = await self._run(tool, call)
+        if result.ok and tool.spec.cache_seconds:
+            found = CachedResult(result.data, result.text)
+            await caching.keep(self._cache, tool.spec, context.principal.tenant, call.args, found)
+        return result
 
     async def _audit_call(
-        self, call: _Call, outcome: str, result: JSONValue = None, duration: float = 0.0
+        self,
+        call: _Call,
+        outcome: str,
+        result: JSONValue = None,
+        duration: float = 0.0,
+        *,
+        cached: bool = False,
     ) -> None:
         """Count the call and write its one audit record, as the call stands now."""
         TOOL_CALLS.labels(call.name if call.known else "(unknown)", outcome).inc()
@@ -244,6 +262,7 @@ class ToolRegistry:
                 duration=duration,
                 human_decision=call.human_decision,
                 attempt=call.attempt,
+                cached=cached,
             )
         )
 
@@ -311,7 +330,7 @@ class ToolRegistry:
         given = call.context.deadline_seconds
         deadline = None if given is None else time.monotonic() + given
         context = replace(
-            call.context, check_argument=self._rechecker(tool.spec, call.args, call.context)
+            call.context, check_argument=rechecker(self._policy, tool.spec, call.args, call.context)
         )
         while True:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())

@@ -127,6 +127,7 @@ def _values(record: ToolCallRecord) -> dict[str, Any]:
         "approved_by": record.approved_by,
         "approval_comment": record.approval_comment,
         "attempt": record.attempt,
+        "cached": record.cached,
     }
 
 
@@ -173,4 +174,5 @@ def tool_call_from_row(row: Any) -> ToolCallRecord:
         approved_by=row["approved_by"],
         approval_comment=row["approval_comment"],
         attempt=row["attempt"],
+        cached=bool(row["cached"]),
     )

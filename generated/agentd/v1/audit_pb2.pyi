@@ -131,6 +131,7 @@ class ToolCallAuditRecord(_message.Message):
     APPROVED_BY_FIELD_NUMBER: _builtins.int
     APPROVAL_COMMENT_FIELD_NUMBER: _builtins.int
     ATTEMPT_FIELD_NUMBER: _builtins.int
+    CACHED_FIELD_NUMBER: _builtins.int
     call_id: _builtins.str
     """The call's id."""
     principal_id: _builtins.str
@@ -162,6 +163,8 @@ class ToolCallAuditRecord(_message.Message):
     tool that failed transiently is retried: one record per attempt, all under
     the same call_id.
     """
+    cached: _builtins.bool
+    """The result came from the cache of tool results: the tool did not run."""
     @_builtins.property
     def time(self) -> _timestamp_pb2.Timestamp:
         """When the call was asked for."""
@@ -194,10 +197,11 @@ class ToolCallAuditRecord(_message.Message):
         approved_by: _builtins.str = ...,
         approval_comment: _builtins.str = ...,
         attempt: _builtins.int = ...,
+        cached: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "duration", b"duration", "time", b"time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval", b"approval", "approval_comment", b"approval_comment", "approved_by", b"approved_by", "arguments", b"arguments", "attempt", b"attempt", "call_id", b"call_id", "decision", b"decision", "duration", b"duration", "outcome", b"outcome", "principal_id", b"principal_id", "result_digest", b"result_digest", "rule", b"rule", "task_id", b"task_id", "tenant", b"tenant", "time", b"time", "tool_name", b"tool_name", "trace_id", b"trace_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval", b"approval", "approval_comment", b"approval_comment", "approved_by", b"approved_by", "arguments", b"arguments", "attempt", b"attempt", "cached", b"cached", "call_id", b"call_id", "decision", b"decision", "duration", b"duration", "outcome", b"outcome", "principal_id", b"principal_id", "result_digest", b"result_digest", "rule", b"rule", "task_id", b"task_id", "tenant", b"tenant", "time", b"time", "tool_name", b"tool_name", "trace_id", b"trace_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

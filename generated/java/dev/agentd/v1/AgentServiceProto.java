@@ -134,7 +134,7 @@ public final class AgentServiceProto {
       "f/timestamp.proto\032\025agentd/v1/audit.proto" +
       "\032\026agentd/v1/events.proto\032\026agentd/v1/gran" +
       "ts.proto\032\025agentd/v1/tasks.proto\032\025agentd/" +
-      "v1/tools.proto\"\225\003\n\016ExecuteRequest\022\014\n\004tas" +
+      "v1/tools.proto\"\260\003\n\016ExecuteRequest\022\014\n\004tas" +
       "k\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n\007context\030\003 \001(\0132" +
       "\027.google.protobuf.Struct\022\026\n\016max_iteratio" +
       "ns\030\004 \001(\005\022&\n\004mode\030\005 \001(\0162\030.agentd.v1.Execu" +
@@ -143,79 +143,80 @@ public final class AgentServiceProto {
       "\010 \001(\010\022*\n\007timeout\030\t \001(\0132\031.google.protobuf" +
       ".Duration\0225\n\006labels\030\n \003(\0132%.agentd.v1.Ex" +
       "ecuteRequest.LabelsEntry\022\035\n\004plan\030\013 \001(\0132\017" +
-      ".agentd.v1.Plan\032-\n\013LabelsEntry\022\013\n\003key\030\001 " +
-      "\001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"T\n\013PlanRequest\022\014\n" +
-      "\004task\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n\007context\030\003 " +
-      "\001(\0132\027.google.protobuf.Struct\"-\n\014PlanResp" +
-      "onse\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\"i\n\017C" +
-      "allToolRequest\022\021\n\ttool_name\030\001 \001(\t\022*\n\targ" +
-      "uments\030\002 \001(\0132\027.google.protobuf.Struct\022\027\n" +
-      "\017idempotency_key\030\003 \001(\t\"\257\001\n\020CallToolRespo" +
-      "nse\022\017\n\007call_id\030\001 \001(\t\022&\n\006result\030\002 \001(\0132\026.g" +
-      "oogle.protobuf.Value\022\014\n\004text\030\003 \001(\t\022+\n\010du" +
-      "ration\030\004 \001(\0132\031.google.protobuf.Duration\022" +
-      "\'\n\005error\030\005 \001(\0132\030.agentd.v1.ToolCallError" +
-      "\"!\n\016GetTaskRequest\022\017\n\007task_id\030\001 \001(\t\"$\n\020L" +
-      "istToolsRequest\022\020\n\010category\030\001 \001(\t\"3\n\021Lis" +
-      "tToolsResponse\022\036\n\005tools\030\001 \003(\0132\017.agentd.v" +
-      "1.Tool\"4\n\021CancelTaskRequest\022\017\n\007task_id\030\001" +
-      " \001(\t\022\016\n\006reason\030\002 \001(\t\"B\n\027StreamTaskEvents" +
-      "Request\022\017\n\007task_id\030\001 \001(\t\022\026\n\016after_sequen" +
-      "ce\030\002 \001(\004\"\261\002\n\020ListTasksRequest\022\'\n\010statuse" +
-      "s\030\001 \003(\0162\025.agentd.v1.TaskStatus\0221\n\rcreate" +
-      "d_after\030\002 \001(\0132\032.google.protobuf.Timestam" +
-      "p\0222\n\016created_before\030\003 \001(\0132\032.google.proto" +
-      "buf.Timestamp\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npage" +
-      "_token\030\005 \001(\t\0227\n\006labels\030\006 \003(\0132\'.agentd.v1" +
-      ".ListTasksRequest.LabelsEntry\032-\n\013LabelsE" +
-      "ntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"L\n\021" +
-      "ListTasksResponse\022\036\n\005tasks\030\001 \003(\0132\017.agent" +
-      "d.v1.Task\022\027\n\017next_page_token\030\002 \001(\t\"\246\001\n\026A" +
-      "pproveToolCallRequest\022\017\n\007task_id\030\001 \001(\t\022\017" +
-      "\n\007call_id\030\002 \001(\t\022-\n\010decision\030\003 \001(\0162\033.agen" +
-      "td.v1.ApprovalDecision\022*\n\targuments\030\004 \001(" +
-      "\0132\027.google.protobuf.Struct\022\017\n\007comment\030\005 " +
-      "\001(\t\"\205\002\n\027ListAuditRecordsRequest\022\"\n\004kind\030" +
-      "\001 \001(\0162\024.agentd.v1.AuditKind\022\024\n\014principal" +
-      "_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022\017\n\007outcome\030" +
-      "\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005since\030\006 \001(\0132\032." +
-      "google.protobuf.Timestamp\022)\n\005until\030\007 \001(\013" +
-      "2\032.google.protobuf.Timestamp\022\021\n\tpage_siz" +
-      "e\030\010 \001(\005\022\022\n\npage_token\030\t \001(\t\"\\\n\030ListAudit" +
-      "RecordsResponse\022\'\n\007records\030\001 \003(\0132\026.agent" +
-      "d.v1.AuditRecord\022\027\n\017next_page_token\030\002 \001(" +
-      "\t\"5\n\022CreateGrantRequest\022\037\n\005grant\030\001 \001(\0132\020" +
-      ".agentd.v1.Grant\"&\n\022RevokeGrantRequest\022\020" +
-      "\n\010grant_id\030\001 \001(\t\",\n\021ListGrantsRequest\022\027\n" +
-      "\017include_revoked\030\001 \001(\010\"6\n\022ListGrantsResp" +
-      "onse\022 \n\006grants\030\001 \003(\0132\020.agentd.v1.Grant2\306" +
-      "\007\n\014AgentService\022<\n\007Execute\022\031.agentd.v1.E" +
-      "xecuteRequest\032\024.agentd.v1.TaskEvent0\001\0227\n" +
-      "\tStartTask\022\031.agentd.v1.ExecuteRequest\032\017." +
-      "agentd.v1.Task\0227\n\004Plan\022\026.agentd.v1.PlanR" +
-      "equest\032\027.agentd.v1.PlanResponse\022C\n\010CallT" +
-      "ool\022\032.agentd.v1.CallToolRequest\032\033.agentd" +
-      ".v1.CallToolResponse\0225\n\007GetTask\022\031.agentd" +
-      ".v1.GetTaskRequest\032\017.agentd.v1.Task\022F\n\tL" +
-      "istTools\022\033.agentd.v1.ListToolsRequest\032\034." +
-      "agentd.v1.ListToolsResponse\022;\n\nCancelTas" +
-      "k\022\034.agentd.v1.CancelTaskRequest\032\017.agentd" +
-      ".v1.Task\022N\n\020StreamTaskEvents\022\".agentd.v1" +
-      ".StreamTaskEventsRequest\032\024.agentd.v1.Tas" +
-      "kEvent0\001\022F\n\tListTasks\022\033.agentd.v1.ListTa" +
-      "sksRequest\032\034.agentd.v1.ListTasksResponse" +
-      "\022E\n\017ApproveToolCall\022!.agentd.v1.ApproveT" +
-      "oolCallRequest\032\017.agentd.v1.Task\022[\n\020ListA" +
-      "uditRecords\022\".agentd.v1.ListAuditRecords" +
-      "Request\032#.agentd.v1.ListAuditRecordsResp" +
-      "onse\022>\n\013CreateGrant\022\035.agentd.v1.CreateGr" +
-      "antRequest\032\020.agentd.v1.Grant\022>\n\013RevokeGr" +
-      "ant\022\035.agentd.v1.RevokeGrantRequest\032\020.age" +
-      "ntd.v1.Grant\022I\n\nListGrants\022\034.agentd.v1.L" +
-      "istGrantsRequest\032\035.agentd.v1.ListGrantsR" +
-      "esponseBG\n\rdev.agentd.v1B\021AgentServicePr" +
-      "otoP\001Z!agentd.dev/gen/agentd/v1;agentdv1" +
-      "b\006proto3"
+      ".agentd.v1.Plan\022\031\n\021bypass_tool_cache\030\014 \001" +
+      "(\010\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030" +
+      "\002 \001(\t:\0028\001\"T\n\013PlanRequest\022\014\n\004task\030\001 \001(\t\022\r" +
+      "\n\005tools\030\002 \003(\t\022(\n\007context\030\003 \001(\0132\027.google." +
+      "protobuf.Struct\"-\n\014PlanResponse\022\035\n\004plan\030" +
+      "\001 \001(\0132\017.agentd.v1.Plan\"\177\n\017CallToolReques" +
+      "t\022\021\n\ttool_name\030\001 \001(\t\022*\n\targuments\030\002 \001(\0132" +
+      "\027.google.protobuf.Struct\022\027\n\017idempotency_" +
+      "key\030\003 \001(\t\022\024\n\014bypass_cache\030\004 \001(\010\"\277\001\n\020Call" +
+      "ToolResponse\022\017\n\007call_id\030\001 \001(\t\022&\n\006result\030" +
+      "\002 \001(\0132\026.google.protobuf.Value\022\014\n\004text\030\003 " +
+      "\001(\t\022+\n\010duration\030\004 \001(\0132\031.google.protobuf." +
+      "Duration\022\'\n\005error\030\005 \001(\0132\030.agentd.v1.Tool" +
+      "CallError\022\016\n\006cached\030\006 \001(\010\"!\n\016GetTaskRequ" +
+      "est\022\017\n\007task_id\030\001 \001(\t\"$\n\020ListToolsRequest" +
+      "\022\020\n\010category\030\001 \001(\t\"3\n\021ListToolsResponse\022" +
+      "\036\n\005tools\030\001 \003(\0132\017.agentd.v1.Tool\"4\n\021Cance" +
+      "lTaskRequest\022\017\n\007task_id\030\001 \001(\t\022\016\n\006reason\030" +
+      "\002 \001(\t\"B\n\027StreamTaskEventsRequest\022\017\n\007task" +
+      "_id\030\001 \001(\t\022\026\n\016after_sequence\030\002 \001(\004\"\261\002\n\020Li" +
+      "stTasksRequest\022\'\n\010statuses\030\001 \003(\0162\025.agent" +
+      "d.v1.TaskStatus\0221\n\rcreated_after\030\002 \001(\0132\032" +
+      ".google.protobuf.Timestamp\0222\n\016created_be" +
+      "fore\030\003 \001(\0132\032.google.protobuf.Timestamp\022\021" +
+      "\n\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\0227\n" +
+      "\006labels\030\006 \003(\0132\'.agentd.v1.ListTasksReque" +
+      "st.LabelsEntry\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001" +
+      "(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"L\n\021ListTasksRespon" +
+      "se\022\036\n\005tasks\030\001 \003(\0132\017.agentd.v1.Task\022\027\n\017ne" +
+      "xt_page_token\030\002 \001(\t\"\246\001\n\026ApproveToolCallR" +
+      "equest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007call_id\030\002 \001(\t" +
+      "\022-\n\010decision\030\003 \001(\0162\033.agentd.v1.ApprovalD" +
+      "ecision\022*\n\targuments\030\004 \001(\0132\027.google.prot" +
+      "obuf.Struct\022\017\n\007comment\030\005 \001(\t\"\205\002\n\027ListAud" +
+      "itRecordsRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd." +
+      "v1.AuditKind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\tto" +
+      "ol_name\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_i" +
+      "d\030\005 \001(\t\022)\n\005since\030\006 \001(\0132\032.google.protobuf" +
+      ".Timestamp\022)\n\005until\030\007 \001(\0132\032.google.proto" +
+      "buf.Timestamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage" +
+      "_token\030\t \001(\t\"\\\n\030ListAuditRecordsResponse" +
+      "\022\'\n\007records\030\001 \003(\0132\026.agentd.v1.AuditRecor" +
+      "d\022\027\n\017next_page_token\030\002 \001(\t\"5\n\022CreateGran" +
+      "tRequest\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1.Gran" +
+      "t\"&\n\022RevokeGrantRequest\022\020\n\010grant_id\030\001 \001(" +
+      "\t\",\n\021ListGrantsRequest\022\027\n\017include_revoke" +
+      "d\030\001 \001(\010\"6\n\022ListGrantsResponse\022 \n\006grants\030" +
+      "\001 \003(\0132\020.agentd.v1.Grant2\306\007\n\014AgentService" +
+      "\022<\n\007Execute\022\031.agentd.v1.ExecuteRequest\032\024" +
+      ".agentd.v1.TaskEvent0\001\0227\n\tStartTask\022\031.ag" +
+      "entd.v1.ExecuteRequest\032\017.agentd.v1.Task\022" +
+      "7\n\004Plan\022\026.agentd.v1.PlanRequest\032\027.agentd" +
+      ".v1.PlanResponse\022C\n\010CallTool\022\032.agentd.v1" +
+      ".CallToolRequest\032\033.agentd.v1.CallToolRes" +
+      "ponse\0225\n\007GetTask\022\031.agentd.v1.GetTaskRequ" +
+      "est\032\017.agentd.v1.Task\022F\n\tListTools\022\033.agen" +
+      "td.v1.ListToolsRequest\032\034.agentd.v1.ListT" +
+      "oolsResponse\022;\n\nCancelTask\022\034.agentd.v1.C" +
+      "ancelTaskRequest\032\017.agentd.v1.Task\022N\n\020Str" +
+      "eamTaskEvents\022\".agentd.v1.StreamTaskEven" +
+      "tsRequest\032\024.agentd.v1.TaskEvent0\001\022F\n\tLis" +
+      "tTasks\022\033.agentd.v1.ListTasksRequest\032\034.ag" +
+      "entd.v1.ListTasksResponse\022E\n\017ApproveTool" +
+      "Call\022!.agentd.v1.ApproveToolCallRequest\032" +
+      "\017.agentd.v1.Task\022[\n\020ListAuditRecords\022\".a" +
+      "gentd.v1.ListAuditRecordsRequest\032#.agent" +
+      "d.v1.ListAuditRecordsResponse\022>\n\013CreateG" +
+      "rant\022\035.agentd.v1.CreateGrantRequest\032\020.ag" +
+      "entd.v1.Grant\022>\n\013RevokeGrant\022\035.agentd.v1" +
+      ".RevokeGrantRequest\032\020.agentd.v1.Grant\022I\n" +
+      "\nListGrants\022\034.agentd.v1.ListGrantsReques" +
+      "t\032\035.agentd.v1.ListGrantsResponseBG\n\rdev." +
+      "agentd.v1B\021AgentServiceProtoP\001Z!agentd.d" +
+      "ev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -234,7 +235,7 @@ public final class AgentServiceProto {
     internal_static_agentd_v1_ExecuteRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ExecuteRequest_descriptor,
-        new java.lang.String[] { "Task", "Tools", "Context", "MaxIterations", "Mode", "IdempotencyKey", "TokenBudget", "CancelOnDisconnect", "Timeout", "Labels", "Plan", });
+        new java.lang.String[] { "Task", "Tools", "Context", "MaxIterations", "Mode", "IdempotencyKey", "TokenBudget", "CancelOnDisconnect", "Timeout", "Labels", "Plan", "BypassToolCache", });
     internal_static_agentd_v1_ExecuteRequest_LabelsEntry_descriptor =
       internal_static_agentd_v1_ExecuteRequest_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_ExecuteRequest_LabelsEntry_fieldAccessorTable = new
@@ -258,13 +259,13 @@ public final class AgentServiceProto {
     internal_static_agentd_v1_CallToolRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_CallToolRequest_descriptor,
-        new java.lang.String[] { "ToolName", "Arguments", "IdempotencyKey", });
+        new java.lang.String[] { "ToolName", "Arguments", "IdempotencyKey", "BypassCache", });
     internal_static_agentd_v1_CallToolResponse_descriptor =
       getDescriptor().getMessageTypes().get(4);
     internal_static_agentd_v1_CallToolResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_CallToolResponse_descriptor,
-        new java.lang.String[] { "CallId", "Result", "Text", "Duration", "Error", });
+        new java.lang.String[] { "CallId", "Result", "Text", "Duration", "Error", "Cached", });
     internal_static_agentd_v1_GetTaskRequest_descriptor =
       getDescriptor().getMessageTypes().get(5);
     internal_static_agentd_v1_GetTaskRequest_fieldAccessorTable = new

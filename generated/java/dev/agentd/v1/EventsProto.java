@@ -160,45 +160,45 @@ public final class EventsProto {
       "\004text\030\002 \001(\t\"r\n\017ToolCallStarted\022\017\n\007call_i" +
       "d\030\001 \001(\t\022\017\n\007step_id\030\002 \001(\t\022\021\n\ttool_name\030\003 " +
       "\001(\t\022*\n\targuments\030\004 \001(\0132\027.google.protobuf" +
-      ".Struct\"\321\001\n\020ToolCallFinished\022\017\n\007call_id\030" +
+      ".Struct\"\341\001\n\020ToolCallFinished\022\017\n\007call_id\030" +
       "\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022(\n\006result\030\003 \001(\013" +
       "2\026.google.protobuf.ValueH\000\022)\n\005error\030\004 \001(" +
       "\0132\030.agentd.v1.ToolCallErrorH\000\022+\n\010duratio" +
       "n\030\005 \001(\0132\031.google.protobuf.Duration\022\014\n\004te" +
-      "xt\030\006 \001(\tB\t\n\007outcome\"\325\001\n\021ReflectionVerdic" +
-      "t\022\017\n\007step_id\030\001 \001(\t\022\020\n\010accuracy\030\002 \001(\001\022\024\n\014" +
-      "completeness\030\003 \001(\001\022\021\n\trelevance\030\004 \001(\001\022\r\n" +
-      "\005logic\030\005 \001(\001\022\022\n\nconfidence\030\006 \001(\001\022\016\n\006pass" +
-      "ed\030\007 \001(\010\022/\n\010decision\030\010 \001(\0162\035.agentd.v1.R" +
-      "eflectionDecision\022\020\n\010feedback\030\t \001(\t\"s\n\021A" +
-      "pprovalRequested\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttoo" +
-      "l_name\030\002 \001(\t\022*\n\targuments\030\003 \001(\0132\027.google" +
-      ".protobuf.Struct\022\016\n\006reason\030\004 \001(\t\"\242\001\n\017App" +
-      "rovalDecided\022\017\n\007call_id\030\001 \001(\t\022-\n\010decisio" +
-      "n\030\002 \001(\0162\033.agentd.v1.ApprovalDecision\022\022\n\n" +
-      "decided_by\030\003 \001(\t\022\017\n\007comment\030\004 \001(\t\022*\n\targ" +
-      "uments\030\005 \001(\0132\027.google.protobuf.Struct\"\240\001" +
-      "\n\rUsageReported\022\017\n\007step_id\030\001 \001(\t\022\014\n\004role" +
-      "\030\002 \001(\t\022#\n\004call\030\003 \001(\0132\025.agentd.v1.TokenUs" +
-      "age\022)\n\ntask_total\030\004 \001(\0132\025.agentd.v1.Toke" +
-      "nUsage\022\r\n\005model\030\005 \001(\t\022\021\n\testimated\030\006 \001(\010" +
-      "\"m\n\013FinalAnswer\022\014\n\004text\030\001 \001(\t\022*\n\013stop_re" +
-      "ason\030\002 \001(\0162\025.agentd.v1.StopReason\022\023\n\013sto" +
-      "p_detail\030\003 \001(\t\022\017\n\007partial\030\004 \001(\010\"P\n\rError" +
-      "Occurred\022\016\n\006reason\030\001 \001(\t\022\017\n\007message\030\002 \001(" +
-      "\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007step_id\030\004 \001(\t\"G\n\013Tas" +
-      "kResumed\022\016\n\006reason\030\001 \001(\t\022\017\n\007replica\030\002 \001(" +
-      "\t\022\027\n\017completed_steps\030\003 \001(\r*\231\001\n\022Reflectio" +
-      "nDecision\022#\n\037REFLECTION_DECISION_UNSPECI" +
-      "FIED\020\000\022\036\n\032REFLECTION_DECISION_ACCEPT\020\001\022\036" +
-      "\n\032REFLECTION_DECISION_REVISE\020\002\022\036\n\032REFLEC" +
-      "TION_DECISION_REPLAN\020\003*\216\001\n\020ApprovalDecis" +
-      "ion\022!\n\035APPROVAL_DECISION_UNSPECIFIED\020\000\022\035" +
-      "\n\031APPROVAL_DECISION_APPROVE\020\001\022\034\n\030APPROVA" +
-      "L_DECISION_REJECT\020\002\022\032\n\026APPROVAL_DECISION" +
-      "_EDIT\020\003BA\n\rdev.agentd.v1B\013EventsProtoP\001Z" +
-      "!agentd.dev/gen/agentd/v1;agentdv1b\006prot" +
-      "o3"
+      "xt\030\006 \001(\t\022\016\n\006cached\030\007 \001(\010B\t\n\007outcome\"\325\001\n\021" +
+      "ReflectionVerdict\022\017\n\007step_id\030\001 \001(\t\022\020\n\010ac" +
+      "curacy\030\002 \001(\001\022\024\n\014completeness\030\003 \001(\001\022\021\n\tre" +
+      "levance\030\004 \001(\001\022\r\n\005logic\030\005 \001(\001\022\022\n\nconfiden" +
+      "ce\030\006 \001(\001\022\016\n\006passed\030\007 \001(\010\022/\n\010decision\030\010 \001" +
+      "(\0162\035.agentd.v1.ReflectionDecision\022\020\n\010fee" +
+      "dback\030\t \001(\t\"s\n\021ApprovalRequested\022\017\n\007call" +
+      "_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022*\n\targument" +
+      "s\030\003 \001(\0132\027.google.protobuf.Struct\022\016\n\006reas" +
+      "on\030\004 \001(\t\"\242\001\n\017ApprovalDecided\022\017\n\007call_id\030" +
+      "\001 \001(\t\022-\n\010decision\030\002 \001(\0162\033.agentd.v1.Appr" +
+      "ovalDecision\022\022\n\ndecided_by\030\003 \001(\t\022\017\n\007comm" +
+      "ent\030\004 \001(\t\022*\n\targuments\030\005 \001(\0132\027.google.pr" +
+      "otobuf.Struct\"\240\001\n\rUsageReported\022\017\n\007step_" +
+      "id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022#\n\004call\030\003 \001(\0132\025.a" +
+      "gentd.v1.TokenUsage\022)\n\ntask_total\030\004 \001(\0132" +
+      "\025.agentd.v1.TokenUsage\022\r\n\005model\030\005 \001(\t\022\021\n" +
+      "\testimated\030\006 \001(\010\"m\n\013FinalAnswer\022\014\n\004text\030" +
+      "\001 \001(\t\022*\n\013stop_reason\030\002 \001(\0162\025.agentd.v1.S" +
+      "topReason\022\023\n\013stop_detail\030\003 \001(\t\022\017\n\007partia" +
+      "l\030\004 \001(\010\"P\n\rErrorOccurred\022\016\n\006reason\030\001 \001(\t" +
+      "\022\017\n\007message\030\002 \001(\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007step" +
+      "_id\030\004 \001(\t\"G\n\013TaskResumed\022\016\n\006reason\030\001 \001(\t" +
+      "\022\017\n\007replica\030\002 \001(\t\022\027\n\017completed_steps\030\003 \001" +
+      "(\r*\231\001\n\022ReflectionDecision\022#\n\037REFLECTION_" +
+      "DECISION_UNSPECIFIED\020\000\022\036\n\032REFLECTION_DEC" +
+      "ISION_ACCEPT\020\001\022\036\n\032REFLECTION_DECISION_RE" +
+      "VISE\020\002\022\036\n\032REFLECTION_DECISION_REPLAN\020\003*\216" +
+      "\001\n\020ApprovalDecision\022!\n\035APPROVAL_DECISION" +
+      "_UNSPECIFIED\020\000\022\035\n\031APPROVAL_DECISION_APPR" +
+      "OVE\020\001\022\034\n\030APPROVAL_DECISION_REJECT\020\002\022\032\n\026A" +
+      "PPROVAL_DECISION_EDIT\020\003BA\n\rdev.agentd.v1" +
+      "B\013EventsProtoP\001Z!agentd.dev/gen/agentd/v" +
+      "1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -274,7 +274,7 @@ public final class EventsProto {
     internal_static_agentd_v1_ToolCallFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolCallFinished_descriptor,
-        new java.lang.String[] { "CallId", "ToolName", "Result", "Error", "Duration", "Text", "Outcome", });
+        new java.lang.String[] { "CallId", "ToolName", "Result", "Error", "Duration", "Text", "Cached", "Outcome", });
     internal_static_agentd_v1_ReflectionVerdict_descriptor =
       getDescriptor().getMessageTypes().get(11);
     internal_static_agentd_v1_ReflectionVerdict_fieldAccessorTable = new

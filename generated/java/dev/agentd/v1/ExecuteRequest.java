@@ -546,6 +546,22 @@ java.lang.String defaultValue) {
     return plan_ == null ? dev.agentd.v1.Plan.getDefaultInstance() : plan_;
   }
 
+  public static final int BYPASS_TOOL_CACHE_FIELD_NUMBER = 12;
+  private boolean bypassToolCache_ = false;
+  /**
+   * <pre>
+   * When set, the task's tool calls never use the cache of tool results (their
+   * fresh results still replace what it holds).
+   * </pre>
+   *
+   * <code>bool bypass_tool_cache = 12;</code>
+   * @return The bypassToolCache.
+   */
+  @java.lang.Override
+  public boolean getBypassToolCache() {
+    return bypassToolCache_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -595,6 +611,9 @@ java.lang.String defaultValue) {
         10);
     if (plan_ != null) {
       output.writeMessage(11, getPlan());
+    }
+    if (bypassToolCache_ != false) {
+      output.writeBool(12, bypassToolCache_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -657,6 +676,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(11, getPlan());
     }
+    if (bypassToolCache_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(12, bypassToolCache_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -702,6 +725,8 @@ java.lang.String defaultValue) {
       if (!getPlan()
           .equals(other.getPlan())) return false;
     }
+    if (getBypassToolCache()
+        != other.getBypassToolCache()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -746,6 +771,9 @@ java.lang.String defaultValue) {
       hash = (37 * hash) + PLAN_FIELD_NUMBER;
       hash = (53 * hash) + getPlan().hashCode();
     }
+    hash = (37 * hash) + BYPASS_TOOL_CACHE_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getBypassToolCache());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -925,6 +953,7 @@ java.lang.String defaultValue) {
         planBuilder_.dispose();
         planBuilder_ = null;
       }
+      bypassToolCache_ = false;
       return this;
     }
 
@@ -1003,6 +1032,9 @@ java.lang.String defaultValue) {
         result.plan_ = planBuilder_ == null
             ? plan_
             : planBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.bypassToolCache_ = bypassToolCache_;
       }
     }
 
@@ -1093,6 +1125,9 @@ java.lang.String defaultValue) {
       bitField0_ |= 0x00000200;
       if (other.hasPlan()) {
         mergePlan(other.getPlan());
+      }
+      if (other.getBypassToolCache() != false) {
+        setBypassToolCache(other.getBypassToolCache());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1186,6 +1221,11 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00000400;
               break;
             } // case 90
+            case 96: {
+              bypassToolCache_ = input.readBool();
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 96
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2507,6 +2547,53 @@ java.lang.String defaultValue) {
         plan_ = null;
       }
       return planBuilder_;
+    }
+
+    private boolean bypassToolCache_ ;
+    /**
+     * <pre>
+     * When set, the task's tool calls never use the cache of tool results (their
+     * fresh results still replace what it holds).
+     * </pre>
+     *
+     * <code>bool bypass_tool_cache = 12;</code>
+     * @return The bypassToolCache.
+     */
+    @java.lang.Override
+    public boolean getBypassToolCache() {
+      return bypassToolCache_;
+    }
+    /**
+     * <pre>
+     * When set, the task's tool calls never use the cache of tool results (their
+     * fresh results still replace what it holds).
+     * </pre>
+     *
+     * <code>bool bypass_tool_cache = 12;</code>
+     * @param value The bypassToolCache to set.
+     * @return This builder for chaining.
+     */
+    public Builder setBypassToolCache(boolean value) {
+      
+      bypassToolCache_ = value;
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When set, the task's tool calls never use the cache of tool results (their
+     * fresh results still replace what it holds).
+     * </pre>
+     *
+     * <code>bool bypass_tool_cache = 12;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearBypassToolCache() {
+      bitField0_ = (bitField0_ & ~0x00000800);
+      bypassToolCache_ = false;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -330,4 +330,15 @@ java.lang.String defaultValue);
    * <code>.agentd.v1.Plan plan = 11;</code>
    */
   dev.agentd.v1.PlanOrBuilder getPlanOrBuilder();
+
+  /**
+   * <pre>
+   * When set, the task's tool calls never use the cache of tool results (their
+   * fresh results still replace what it holds).
+   * </pre>
+   *
+   * <code>bool bypass_tool_cache = 12;</code>
+   * @return The bypassToolCache.
+   */
+  boolean getBypassToolCache();
 }

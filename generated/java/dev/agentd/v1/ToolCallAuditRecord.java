@@ -802,6 +802,21 @@ private static final long serialVersionUID = 0L;
     return attempt_;
   }
 
+  public static final int CACHED_FIELD_NUMBER = 18;
+  private boolean cached_ = false;
+  /**
+   * <pre>
+   * The result came from the cache of tool results: the tool did not run.
+   * </pre>
+   *
+   * <code>bool cached = 18;</code>
+   * @return The cached.
+   */
+  @java.lang.Override
+  public boolean getCached() {
+    return cached_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -867,6 +882,9 @@ private static final long serialVersionUID = 0L;
     if (attempt_ != 0) {
       output.writeUInt32(17, attempt_);
     }
+    if (cached_ != false) {
+      output.writeBool(18, cached_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -931,6 +949,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeUInt32Size(17, attempt_);
     }
+    if (cached_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(18, cached_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -989,6 +1011,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getApprovalComment())) return false;
     if (getAttempt()
         != other.getAttempt()) return false;
+    if (getCached()
+        != other.getCached()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1040,6 +1064,9 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getApprovalComment().hashCode();
     hash = (37 * hash) + ATTEMPT_FIELD_NUMBER;
     hash = (53 * hash) + getAttempt();
+    hash = (37 * hash) + CACHED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getCached());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1202,6 +1229,7 @@ private static final long serialVersionUID = 0L;
       approvedBy_ = "";
       approvalComment_ = "";
       attempt_ = 0;
+      cached_ = false;
       return this;
     }
 
@@ -1291,6 +1319,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00010000) != 0)) {
         result.attempt_ = attempt_;
+      }
+      if (((from_bitField0_ & 0x00020000) != 0)) {
+        result.cached_ = cached_;
       }
     }
 
@@ -1415,6 +1446,9 @@ private static final long serialVersionUID = 0L;
       if (other.getAttempt() != 0) {
         setAttempt(other.getAttempt());
       }
+      if (other.getCached() != false) {
+        setCached(other.getCached());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1532,6 +1566,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00010000;
               break;
             } // case 136
+            case 144: {
+              cached_ = input.readBool();
+              bitField0_ |= 0x00020000;
+              break;
+            } // case 144
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3256,6 +3295,50 @@ private static final long serialVersionUID = 0L;
     public Builder clearAttempt() {
       bitField0_ = (bitField0_ & ~0x00010000);
       attempt_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private boolean cached_ ;
+    /**
+     * <pre>
+     * The result came from the cache of tool results: the tool did not run.
+     * </pre>
+     *
+     * <code>bool cached = 18;</code>
+     * @return The cached.
+     */
+    @java.lang.Override
+    public boolean getCached() {
+      return cached_;
+    }
+    /**
+     * <pre>
+     * The result came from the cache of tool results: the tool did not run.
+     * </pre>
+     *
+     * <code>bool cached = 18;</code>
+     * @param value The cached to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCached(boolean value) {
+      
+      cached_ = value;
+      bitField0_ |= 0x00020000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The result came from the cache of tool results: the tool did not run.
+     * </pre>
+     *
+     * <code>bool cached = 18;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearCached() {
+      bitField0_ = (bitField0_ & ~0x00020000);
+      cached_ = false;
       onChanged();
       return this;
     }

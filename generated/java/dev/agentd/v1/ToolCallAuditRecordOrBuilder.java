@@ -359,4 +359,14 @@ public interface ToolCallAuditRecordOrBuilder extends
    * @return The attempt.
    */
   int getAttempt();
+
+  /**
+   * <pre>
+   * The result came from the cache of tool results: the tool did not run.
+   * </pre>
+   *
+   * <code>bool cached = 18;</code>
+   * @return The cached.
+   */
+  boolean getCached();
 }
