@@ -1,7 +1,9 @@
 """Audit records of tool calls, and where they are written.
 
 The registry writes exactly one record for every call it is asked to make,
-whatever the outcome: refused, invalid, ran, failed, timed out or crashed.
+whatever the outcome: refused, invalid, ran, failed, timed out or crashed; and
+one for each attempt of a call it retried (same call id, `attempt` 1, 2, ...).
+A call answered from the cache of tool results has one record, `cached` set.
 """
 
 from __future__ import annotations

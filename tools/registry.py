@@ -70,9 +70,10 @@ class ToolRegistry:
     """Holds the tools and runs every call through the same checks.
 
     A call is: look the tool up, check the argument size, ask the policy,
-    validate the arguments against the schema, run the tool under its timeout
-    (or the caller's deadline, if shorter), and write one audit record,
-    whatever happened, before returning or raising.
+    validate the arguments against the schema, answer from the cache of tool
+    results or run the tool under its timeout (or the caller's deadline, if
+    shorter; retried when it failed transiently, `tools.retries`), and write one
+    audit record per attempt, whatever happened, before returning or raising.
     """
 
     def __init__(
@@ -244,7 +245,8 @@ class ToolRegistry:
         *,
         cached: bool = False,
     ) -> None:
-        """Count the call and write its one audit record, as the call stands now."""
+        """Count the call and write its audit record (of this attempt), as the call
+        stands now."""
         TOOL_CALLS.labels(call.name if call.known else "(unknown)", outcome).inc()
         if duration:
             TOOL_LATENCY.labels(call.name).observe(duration)
