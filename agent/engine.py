@@ -259,6 +259,7 @@ class Engine:
             plan=plan,
             total_steps=len(plan.steps) if plan is not None else 0,
             agent=agent,
+            bypass_tool_cache=request.bypass_tool_cache,
         )
         run = self._require_runs().new(task, call, specs, request.token_budget)
         await self._leases.acquire(task.tenant, task.task_id)

@@ -81,6 +81,8 @@ class ToolCallFinished:
     error: ToolCallError | None
     duration_seconds: float
     text: str
+    cached: bool = False
+    """The result of an earlier call, from the cache of tool results: the tool did not run."""
     type: Literal["tool_call_finished"] = "tool_call_finished"
 
 

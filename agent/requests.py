@@ -48,6 +48,8 @@ class TaskRequest:
     """A plan to run as given (the planner's JSON shape), validated by `given_plan`."""
     agent: str = ""
     """The agent to run as: `id` or `id@version`; empty for the default agent."""
+    bypass_tool_cache: bool = False
+    """The task's tool calls never answer from the cache of tool results."""
 
     def fingerprint(self) -> str:
         fields: dict[str, Any] = {
@@ -64,6 +66,8 @@ class TaskRequest:
             fields["plan"] = dict(self.plan)
         if self.agent:
             fields["agent"] = self.agent
+        if self.bypass_tool_cache:  # likewise
+            fields["bypass_tool_cache"] = True
         return digest(fields)
 
 

@@ -124,6 +124,8 @@ class Task:
     """The current plan (plan-and-execute mode)."""
     agent: AgentDefinition | None = None
     """The agent the task runs as (its definition when accepted); None: the default agent."""
+    bypass_tool_cache: bool = False
+    """The caller asked that its tool calls never answer from the cache of tool results."""
     status: TaskStatus = TaskStatus.PENDING
     """Current state."""
     final_answer: str = ""

@@ -110,11 +110,10 @@ class ToolCalls:
             call_id = new_call_id()
         await run.emit(ev.ToolCallStarted(call_id, step_id, name, redact(arguments or {})))
         started = time.perf_counter()
-        data, error, text = await self._outcome(call_id, name, arguments, bad_arguments)
-        result = ToolCallResult(call_id, name, data, text, time.perf_counter() - started, error)
-        await run.emit(
-            ev.ToolCallFinished(call_id, name, data, error, result.duration_seconds, text)
-        )
+        data, error, text, cached = await self._outcome(call_id, name, arguments, bad_arguments)
+        took = time.perf_counter() - started
+        result = ToolCallResult(call_id, name, data, text, took, error, cached)
+        await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, cached))
         if journalled:
             self.journal[key] = JournalEntry(call_id, name, True, result.ok, text, data)
             await run.checkpoint()
@@ -127,12 +126,13 @@ class ToolCalls:
 
     async def _outcome(
         self, call_id: str, name: str, arguments: dict[str, Any] | None, bad_arguments: str
-    ) -> tuple[Any, ToolCallError | None, str]:
-        """(data, error, the text the model sees) of a call: run, refused or not attempted."""
+    ) -> tuple[Any, ToolCallError | None, str, bool]:
+        """(data, error, the text the model sees, whether it came from the cache) of a
+        call: run (or answered from the cache), refused or not attempted."""
         run = self._run
         if bad_arguments:
             error = ToolCallError(ToolErrorKind.FAILED, f"not called: {bad_arguments}")
-            return None, error, error.message
+            return None, error, error.message, False
         if run.tool_specs.get(name) is questions.ASK_USER:
             return await self._ask_user(call_id, arguments)
         if name not in run.tool_specs:
@@ -143,23 +143,29 @@ class ToolCalls:
                 f"not called: tool {name!r} is not available to this task; "
                 f"available: {', '.join(sorted(run.tool_specs)) or 'none'}",
             )
-            return None, error, error.message
+            return None, error, error.message, False
         gate = self._approve if run.persist and run.approvals is not None else None
         async with self._slots:
             try:
                 result = await run.registry.call(
-                    name, arguments or {}, self._context, approval=gate, call_id=call_id
+                    name,
+                    arguments or {},
+                    self._context,
+                    approval=gate,
+                    call_id=call_id,
+                    bypass_cache=run.task.bypass_tool_cache,
                 )
             except AgentdError as refusal:
                 error = ToolCallError(
                     ToolErrorKind.FAILED, f"refused ({refusal.reason}): {refusal.message}"
                 )
-                return None, error, error.message
+                return None, error, error.message, False
         # A tool's output is untrusted too: made safe to encode and store.
         data, failed = clean_json(result.data), result.error
         if failed is not None:
-            return data, failed, failed.message
-        return data, None, _clip(clean_text(result.text) or json.dumps(data, default=str))
+            return data, failed, failed.message, False
+        text = _clip(clean_text(result.text) or json.dumps(data, default=str))
+        return data, None, text, result.cached
 
     @property
     def _context(self) -> CallContext:
@@ -209,7 +215,7 @@ class ToolCalls:
 
     async def _ask_user(
         self, call_id: str, arguments: dict[str, Any] | None
-    ) -> tuple[Any, ToolCallError | None, str]:
+    ) -> tuple[Any, ToolCallError | None, str, bool]:
         """Ask the caller (`agent.questions`): INPUT_REQUIRED and an input_requested event,
         then the answer as the call's result."""
         run, approvals = self._run, self._run.approvals
@@ -217,7 +223,7 @@ class ToolCalls:
         if not question or approvals is None or not run.persist:
             why = "the question is empty" if not question else "only a task can wait"
             error = ToolCallError(ToolErrorKind.FAILED, f"not asked: {why}")
-            return None, error, error.message
+            return None, error, error.message, False
         question = question[: questions.MAX_QUESTION_CHARS]
         request_id, task_id = questions.PREFIX + call_id, run.task.task_id
         ttl = max(60.0, (run.deadline_at or time.time() + 3600.0) - time.time())
@@ -237,10 +243,10 @@ class ToolCalls:
         if answer is None:
             await self._no_longer_waiting("the question was not answered")
             error = ToolCallError(ToolErrorKind.FAILED, f"no answer came: {reason}")
-            return None, error, error.message
+            return None, error, error.message, False
         await run.emit(ev.InputProvided(request_id, answer.decided_by, answer.comment))
         await self._no_longer_waiting(f"answered by {answer.decided_by}")
-        return {"answer": answer.comment}, None, answer.comment
+        return {"answer": answer.comment}, None, answer.comment, False
 
     async def _no_longer_waiting(self, detail: str) -> None:
         """RUNNING again once no call of the task waits for a person."""

@@ -43,6 +43,12 @@ TOOL_LATENCY = Histogram(
     buckets=LATENCY_BUCKETS,
     registry=REGISTRY,
 )
+TOOL_CACHE = Counter(
+    "agentd_tool_cache",
+    "Lookups in the cache of tool results, by tool and result (hit, miss).",
+    ["tool", "result"],
+    registry=REGISTRY,
+)
 LLM_CALLS = Counter(
     "agentd_llm_calls", "Model calls, by role and outcome.", ["role", "outcome"], registry=REGISTRY
 )

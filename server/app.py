@@ -87,9 +87,11 @@ class AgentdServer:
         where = store_settings(settings)
         durable = await open_durable(where)
         authenticator = build_authenticator(settings, durable.api_keys)
-        registry = (
-            registry if registry is not None else build_registry(settings, durable.tool_calls)
-        )
+        try:
+            if registry is None:
+                registry = build_registry(settings, durable.tool_calls)
+        except ValueError as error:  # a tool setting that cannot be applied
+            raise StartupError(str(error)) from None
         background = await _keep_grants_fresh(settings, registry, durable)
         agents, files = build_agents(settings, durable.agents)
         if files is not None:
@@ -97,6 +99,7 @@ class AgentdServer:
         live = build_live(where)
         tasks = tasks if tasks is not None else live.tasks
         registry.use_idempotency_store(live.idempotency, settings.retention_seconds)
+        registry.use_tool_cache(live.tool_cache)
         engine = _start_engine(settings, models, registry, tasks, durable, live, agents)
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)

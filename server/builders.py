@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
+from dataclasses import replace
 
 import structlog
 
@@ -23,8 +25,10 @@ from stores.rate_limits.base import RateLimiter, parse_limits
 from stores.redis import RedisOptions
 from stores.sql.engine import PoolOptions
 from tools.builtin import HttpLimits, builtin_tools
+from tools.model import Tool
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
+from tools.retries import RetryPolicy
 
 log = structlog.get_logger(__name__)
 
@@ -42,13 +46,31 @@ def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
         workspace_quota=(settings.workspace_max_bytes, settings.workspace_max_files),
     )
     return ToolRegistry(
-        tools,
+        with_cache_times(tools, settings.tool_cache_ttls),
         policy=GrantPolicy(
             default=settings.permission_level, approval_tools=settings.approval_tools
         ),
         audit=audit,
         max_argument_bytes=settings.max_tool_argument_bytes,
+        retry=RetryPolicy(max_attempts=settings.tool_max_attempts),
     )
+
+
+def with_cache_times(tools: list[Tool], ttls: Mapping[str, float]) -> list[Tool]:
+    """The tools, with the cache time AGENTD_TOOL_CACHE_SECONDS gives each; ValueError
+    (naming the setting) for a tool that is not there or whose results may not be cached."""
+    by_name = {tool.spec.name: tool for tool in tools}
+    cacheable = sorted(name for name, tool in by_name.items() if tool.spec.cacheable)
+    for name, seconds in ttls.items():
+        tool = by_name.get(name)
+        if tool is None or not tool.spec.cacheable:
+            why = "there is no such tool" if tool is None else "it is not read-only and idempotent"
+            raise ValueError(
+                f"AGENTD_TOOL_CACHE_SECONDS: {name!r} cannot be cached: {why} "
+                f"(cacheable tools: {', '.join(cacheable)})"
+            )
+        tool.spec = replace(tool.spec, cache_seconds=seconds)
+    return tools
 
 
 def store_settings(settings: Settings) -> StoreSettings:

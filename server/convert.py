@@ -148,6 +148,7 @@ def tool_result_to_proto(result: ToolCallResult) -> agent_service_pb2.CallToolRe
         call_id=result.call_id,
         text=clean_text(result.text),
         duration=to_duration(result.duration_seconds),
+        cached=result.cached,
     )
     if result.error is None:
         response.result.CopyFrom(to_value(result.data))
@@ -248,6 +249,7 @@ def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
         labels=dict(request.labels),
         plan=plan_data(request.plan) if request.HasField("plan") else None,
         agent=request.agent,
+        bypass_tool_cache=request.bypass_tool_cache,
     )
 
 

@@ -78,6 +78,8 @@ def tool_record_to_proto(record: ToolCallRecord) -> audit_pb2.AuditRecord:
             approval=record.approval,
             approved_by=record.approved_by,
             approval_comment=record.approval_comment,
+            attempt=record.attempt,
+            cached=record.cached,
         )
     )
 

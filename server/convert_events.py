@@ -100,6 +100,7 @@ def _tool_call_finished(p: ev.ToolCallFinished) -> events_pb2.ToolCallFinished:
         tool_name=p.tool_name,
         duration=to_duration(p.duration_seconds),
         text=p.text,
+        cached=p.cached,
     )
     if p.error is not None:
         finished.error.CopyFrom(tool_error_to_proto(p.error))

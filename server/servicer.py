@@ -120,10 +120,13 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         if problem is not None:  # never looked up, audited or stored as it came
             raise InvalidArgumentError([FieldViolation("tool_name", problem)])
         arguments = convert.struct_to_dict(request.arguments)
+        bypass = request.bypass_cache
         if request.idempotency_key:
-            result = await self._registry.call_once(name, arguments, call, request.idempotency_key)
+            result = await self._registry.call_once(
+                name, arguments, call, request.idempotency_key, bypass_cache=bypass
+            )
         else:
-            result = await self._registry.call(name, arguments, call)
+            result = await self._registry.call(name, arguments, call, bypass_cache=bypass)
         return convert.tool_result_to_proto(result)
 
     @unary

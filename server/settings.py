@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import math
 import re
 from pathlib import Path
 from typing import Annotated, Literal
@@ -11,7 +12,7 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from stores.rate_limits.base import Rate, parse_limits
-from tools.model import PermissionLevel
+from tools.model import TOOL_NAME_PATTERN, PermissionLevel
 
 MiB = 1024 * 1024
 
@@ -140,6 +141,19 @@ class Settings(BaseSettings):
         1024, ge=1, description="a coalesced delta is sent once it holds this many characters"
     )
     max_concurrent_tool_calls: int = Field(5, ge=1, le=64, description="tool calls run at once")
+    tool_cache_seconds: str = Field(
+        "",
+        description="how long results of built-in read-only tools are reused per tenant, by "
+        'tool, e.g. "json_query=60,read_file=5" (unset tools: never cached)',
+    )
+    tool_max_attempts: int = Field(
+        3,
+        ge=1,
+        le=10,
+        description="attempts at a call of an idempotent tool that fails transiently (timeout, "
+        "connection error, a transient failure), with exponential backoff and jitter within "
+        "the call's deadline; 1: never retried",
+    )
     url_placeholder_min_chars: int = Field(
         60,
         ge=0,
@@ -317,12 +331,23 @@ class Settings(BaseSettings):
         parse_limits(value)
         return value
 
+    @field_validator("tool_cache_seconds")
+    @classmethod
+    def _cache_seconds(cls, value: str) -> str:
+        parse_cache_seconds(value)
+        return value
+
     @field_validator("auth_failure_limit")
     @classmethod
     def _failure_rate(cls, value: str) -> str:
         if value.strip():
             Rate.parse(value)
         return value
+
+    @property
+    def tool_cache_ttls(self) -> dict[str, float]:
+        """Seconds a tool's results are cached, by tool name (AGENTD_TOOL_CACHE_SECONDS)."""
+        return parse_cache_seconds(self.tool_cache_seconds)
 
     @property
     def failure_throttle_rate(self) -> Rate | None:
@@ -338,3 +363,23 @@ class Settings(BaseSettings):
 
     def allowed_networks(self) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
         return [ipaddress.ip_network(net, strict=False) for net in self.http_allowed_networks]
+
+
+def parse_cache_seconds(value: str) -> dict[str, float]:
+    """`"json_query=60,read_file=5"` as {"json_query": 60.0, "read_file": 5.0}; ValueError
+    names the part that is not `tool=seconds` with a positive, finite number."""
+    ttls: dict[str, float] = {}
+    for part in (p.strip() for p in value.split(",")):
+        if not part:
+            continue
+        name, sep, seconds = (s.strip() for s in part.partition("="))
+        try:
+            ttl = float(seconds) if sep and TOOL_NAME_PATTERN.fullmatch(name) else math.nan
+        except ValueError:
+            ttl = math.nan
+        if not (0 < ttl < math.inf) or name in ttls:
+            raise ValueError(
+                f"{part!r} is not tool=seconds (a tool named once, seconds a positive number)"
+            )
+        ttls[name] = ttl
+    return ttls

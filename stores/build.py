@@ -3,8 +3,8 @@
 Two groups, opened and closed together:
 
 - **live** state of running tasks (task state and event logs, idempotency keys,
-  cancellations, leases, approval slots): in Redis when a Redis URL is given, so that
-  replicas share it, else in this process;
+  cancellations, leases, approval slots) and cached tool results: in Redis when a
+  Redis URL is given, so that replicas share it, else in this process;
 - **durable** records (task history, checkpoints, API keys, grants, both audit logs,
   agents):
   in SQL, SQLite by default or PostgreSQL, migrated to the latest schema on open.
@@ -45,6 +45,9 @@ from stores.sql.engine import PoolOptions, migrate
 from stores.tasks.base import TaskStore
 from stores.tasks.memory import InMemoryTaskStore
 from stores.tasks.redis import RedisTaskStore
+from stores.tool_cache.base import ToolCache
+from stores.tool_cache.memory import InMemoryToolCache
+from stores.tool_cache.redis import RedisToolCache
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ class LiveStores:
     cancellations: CancelBus
     leases: Leases
     approvals: ApprovalBox
+    tool_cache: ToolCache
     redis: RedisConnections | None = None
     """The process's Redis connections, when the stores are on Redis (closed last)."""
 
@@ -99,8 +103,9 @@ class DurableStores:
 
 
 def build_live(settings: StoreSettings) -> LiveStores:
-    """Task state, event logs, idempotency keys, cancellations, leases and approval
-    slots: on the process's Redis connections when configured, else in-process."""
+    """Task state, event logs, idempotency keys, cancellations, leases, approval
+    slots and cached tool results: on the process's Redis connections when
+    configured, else in-process."""
     if settings.redis is None:
         return LiveStores(
             InMemoryTaskStore(retention_seconds=settings.retention_seconds),
@@ -108,6 +113,7 @@ def build_live(settings: StoreSettings) -> LiveStores:
             InMemoryCancelBus(),
             InMemoryLeases(),
             InMemoryApprovalBox(),
+            InMemoryToolCache(),
         )
     connections = RedisConnections(settings.redis)
     calls, prefix = connections.calls, settings.redis_prefix
@@ -127,6 +133,7 @@ def build_live(settings: StoreSettings) -> LiveStores:
             replica=settings.replica_id,
         ),
         RedisApprovalBox(calls, prefix),
+        RedisToolCache(calls, prefix),
         connections,
     )
 

@@ -1,7 +1,9 @@
 """Audit records of tool calls, and where they are written.
 
 The registry writes exactly one record for every call it is asked to make,
-whatever the outcome: refused, invalid, ran, failed, timed out or crashed.
+whatever the outcome: refused, invalid, ran, failed, timed out or crashed; and
+one for each attempt of a call it retried (same call id, `attempt` 1, 2, ...).
+A call answered from the cache of tool results has one record, `cached` set.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
+from core.identity import CallContext
+from core.secrets import redact
+from tools.approvals import ApprovalDecision
 from tools.model import JSONValue
 
 
@@ -51,6 +56,50 @@ class ToolCallRecord:
     """The principal who decided."""
     approval_comment: str = ""
     """What they said."""
+    attempt: int = 1
+    """Which attempt at running the tool this record is of: a retried call (an idempotent
+    tool that failed transiently) has one record per attempt, under the same call id."""
+    cached: bool = False
+    """The result came from the cache of tool results: the tool did not run."""
+
+
+def record_of(
+    call_id: str,
+    started: datetime,
+    name: str,
+    args: dict[str, JSONValue],
+    context: CallContext,
+    rule: str,
+    *,
+    allowed: bool = False,
+    outcome: str = "denied",
+    result: JSONValue = None,
+    duration: float = 0.0,
+    human_decision: ApprovalDecision | None = None,
+    attempt: int = 1,
+    cached: bool = False,
+) -> ToolCallRecord:
+    """The audit record of a call as it stands (secrets in its arguments redacted)."""
+    return ToolCallRecord(
+        call_id=call_id,
+        time=started,
+        principal_id=context.principal.id,
+        tenant=context.principal.tenant,
+        trace_id=context.trace_id,
+        tool_name=name,
+        arguments=redact(args),
+        decision="allowed" if allowed else "denied",
+        rule=rule,
+        outcome=outcome,
+        result_digest=digest(result) if result is not None else "",
+        duration_seconds=duration,
+        task_id=context.task_id,
+        approval=human_decision.label if human_decision else "",
+        approved_by=human_decision.decided_by if human_decision else "",
+        approval_comment=human_decision.comment if human_decision else "",
+        attempt=attempt,
+        cached=cached,
+    )
 
 
 def digest(value: JSONValue) -> str:

@@ -56,6 +56,14 @@ class ToolSpec:
     """Whether repeating a call with the same arguments is safe."""
     timeout_seconds: float
     """The longest one call may run before it is stopped."""
+    cache_seconds: float = 0.0
+    """How long a successful result is reused for the same tenant and arguments; 0: never.
+    Only a read-only (NONE or READ) idempotent tool may have results cached."""
+
+    @property
+    def cacheable(self) -> bool:
+        """Whether results of this tool may be cached at all."""
+        return self.idempotent and self.permission <= PermissionLevel.READ
 
     def __post_init__(self) -> None:
         if not TOOL_NAME_PATTERN.fullmatch(self.name):
@@ -64,6 +72,13 @@ class ToolSpec:
             raise ValueError(f"tool {self.name!r}: parameters must be a JSON Schema object")
         if self.timeout_seconds <= 0:
             raise ValueError(f"tool {self.name!r}: timeout must be positive")
+        if self.cache_seconds < 0:
+            raise ValueError(f"tool {self.name!r}: cache_seconds cannot be negative")
+        if self.cache_seconds and not self.cacheable:
+            raise ValueError(
+                f"tool {self.name!r} cannot be cached: only idempotent tools needing at most "
+                "READ permission can"
+            )
 
 
 @dataclass(frozen=True, slots=True)

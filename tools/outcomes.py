@@ -13,12 +13,15 @@ class ToolFailed(Exception):  # noqa: N818 - a signal, named for what it says
     """Raised by a tool that ran but could not do what was asked.
 
     This is not a fault of the service: the message goes back to the caller
-    (or the model) as the tool's error result.
+    (or the model) as the tool's error result. `transient` says that the same call
+    may well succeed if repeated (a dependency was briefly unavailable); the
+    registry then retries it if the tool is idempotent.
     """
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, transient: bool = False) -> None:
         super().__init__(message)
         self.message = message
+        self.transient = transient
 
 
 class ToolErrorKind(enum.Enum):
@@ -59,6 +62,8 @@ class ToolCallResult:
     """How long the tool ran."""
     error: ToolCallError | None = None
     """Set when the tool failed, timed out or crashed."""
+    cached: bool = False
+    """The result of an earlier call, from the cache: the tool did not run."""
 
     @property
     def ok(self) -> bool:
@@ -75,6 +80,7 @@ class ToolCallResult:
                 "error": None
                 if self.error is None
                 else {"kind": self.error.kind.value, "message": self.error.message},
+                "cached": self.cached,
             }
         )
 
@@ -91,4 +97,5 @@ class ToolCallResult:
             error=None
             if error is None
             else ToolCallError(ToolErrorKind(error["kind"]), error["message"]),
+            cached=bool(raw.get("cached", False)),
         )

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 import structlog
 
-from core.identity import Principal
+from core.errors import PermissionDeniedError
+from core.identity import CallContext, Principal
 from stores.grants.base import GrantStore
 from tools.grants import Grant
 from tools.model import JSONValue, PermissionLevel, ToolSpec
@@ -182,3 +183,24 @@ class GrantPolicy:
             reason=refusal
             or f"you hold no grant for {tool.name!r} (it requires {tool.permission.name})",
         )
+
+
+def rechecker(
+    policy: PermissionPolicy,
+    spec: ToolSpec,
+    arguments: Mapping[str, JSONValue],
+    context: CallContext,
+) -> Callable[[str, Any], None]:
+    """The check a running tool makes before it uses a value in place of one of its
+    arguments (a redirect's target, say): raises PermissionDeniedError if the policy
+    would refuse the call with that value."""
+
+    def check(argument: str, value: Any) -> None:
+        changed = {**arguments, argument: value}
+        decision = policy.decide(context.principal, spec, changed)
+        if not decision.allowed:
+            raise PermissionDeniedError(
+                spec.name, spec.permission.name, decision.rule, decision.reason
+            )
+
+    return check

@@ -6,10 +6,9 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any
 
 import structlog
 
@@ -29,11 +28,15 @@ from core.secrets import redact
 from stores.audit.base import AuditSink
 from stores.idempotency.base import IdempotencyStore, scoped_key
 from stores.idempotency.memory import InMemoryIdempotencyStore
+from stores.tool_cache.base import CachedResult, ToolCache
+from stores.tool_cache.memory import InMemoryToolCache
+from tools import caching
 from tools.approvals import ApprovalDecision, ApprovalGate
-from tools.audit import ToolCallRecord, digest
+from tools.audit import digest, record_of
 from tools.model import JSONValue, Tool, ToolSpec
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
-from tools.permissions import Decision, PermissionPolicy
+from tools.permissions import Decision, PermissionPolicy, rechecker
+from tools.retries import RetryPolicy, is_transient
 from tools.validation import ArgumentValidator
 
 log = structlog.get_logger(__name__)
@@ -59,15 +62,18 @@ class _Call:
     """False for a tool the registry does not have."""
     decision: Decision = field(default_factory=lambda: Decision(allowed=False, rule="none"))
     human_decision: ApprovalDecision | None = None
+    attempt: int = 1
+    """Which attempt at running the tool the call is on (retries count up from 1)."""
 
 
 class ToolRegistry:
     """Holds the tools and runs every call through the same checks.
 
     A call is: look the tool up, check the argument size, ask the policy,
-    validate the arguments against the schema, run the tool under its timeout
-    (or the caller's deadline, if shorter), and write one audit record,
-    whatever happened, before returning or raising.
+    validate the arguments against the schema, answer from the cache of tool
+    results or run the tool under its timeout (or the caller's deadline, if
+    shorter; retried when it failed transiently, `tools.retries`), and write one
+    audit record per attempt, whatever happened, before returning or raising.
     """
 
     def __init__(
@@ -79,7 +85,11 @@ class ToolRegistry:
         max_argument_bytes: int = DEFAULT_MAX_ARGUMENT_BYTES,
         keys: IdempotencyStore | None = None,
         key_ttl_seconds: float = 3600.0,
+        retry: RetryPolicy | None = None,
+        cache: ToolCache | None = None,
     ) -> None:
+        self._retry = retry or RetryPolicy()
+        self._cache: ToolCache = cache or InMemoryToolCache()
         self._keys = keys or InMemoryIdempotencyStore()
         self._key_ttl = key_ttl_seconds
         self._tools: dict[str, Tool] = {}
@@ -97,6 +107,9 @@ class ToolRegistry:
     def use_idempotency_store(self, keys: IdempotencyStore, ttl_seconds: float) -> None:
         self._keys = keys
         self._key_ttl = ttl_seconds
+
+    def use_tool_cache(self, cache: ToolCache) -> None:
+        self._cache = cache
 
     def register(self, tool: Tool) -> None:
         name = tool.spec.name
@@ -126,6 +139,8 @@ class ToolRegistry:
         arguments: Mapping[str, JSONValue],
         context: CallContext,
         idempotency_key: str,
+        *,
+        bypass_cache: bool = False,
     ) -> ToolCallResult:
         """`call`, at most once per key: a retry with the same key and arguments gets the
         first call's result (waiting for it if the first call is still running); other
@@ -138,18 +153,20 @@ class ToolRegistry:
             raise IdempotencyConflictError(idempotency_key) from None
         if stored is None:
             try:
-                result = await self.call(name, arguments, context)
+                result = await self.call(name, arguments, context, bypass_cache=bypass_cache)
             except BaseException:
                 await self._keys.release(scoped)
                 raise
             await self._keys.store(scoped, fingerprint, result.to_json(), self._key_ttl)
             return result
-        deadline = time.monotonic() + self.spec(name).timeout_seconds + 5.0
+        deadline = time.monotonic() + self._retry.longest(self.spec(name).timeout_seconds) + 5.0
         while not stored and time.monotonic() < deadline:  # the first call is still running
             await asyncio.sleep(0.05)
             stored = await self._keys.reserve(scoped, fingerprint, "", self._key_ttl)
             if stored is None:  # the first call was refused and released the key: run it here
-                return await self.call_once(name, arguments, context, idempotency_key)
+                return await self.call_once(
+                    name, arguments, context, idempotency_key, bypass_cache=bypass_cache
+                )
         if not stored:
             raise DeadlineExceededError(
                 f"the first call with idempotency key {idempotency_key!r} has not finished"
@@ -170,56 +187,9 @@ class ToolRegistry:
         else:
             rule = "task:tool-not-offered" if tool else "none"
         await self._audit.write(
-            self._record(call_id, datetime.now(UTC), name, dict(arguments), context, rule)
+            record_of(call_id, datetime.now(UTC), name, dict(arguments), context, rule)
         )
         return call_id
-
-    def _record(
-        self,
-        call_id: str,
-        started: datetime,
-        name: str,
-        args: dict[str, JSONValue],
-        context: CallContext,
-        rule: str,
-        *,
-        allowed: bool = False,
-        outcome: str = "denied",
-        result: JSONValue = None,
-        duration: float = 0.0,
-        human_decision: ApprovalDecision | None = None,
-    ) -> ToolCallRecord:
-        return ToolCallRecord(
-            call_id=call_id,
-            time=started,
-            principal_id=context.principal.id,
-            tenant=context.principal.tenant,
-            trace_id=context.trace_id,
-            tool_name=name,
-            arguments=redact(args),
-            decision="allowed" if allowed else "denied",
-            rule=rule,
-            outcome=outcome,
-            result_digest=digest(result) if result is not None else "",
-            duration_seconds=duration,
-            task_id=context.task_id,
-            approval=human_decision.label if human_decision else "",
-            approved_by=human_decision.decided_by if human_decision else "",
-            approval_comment=human_decision.comment if human_decision else "",
-        )
-
-    def _rechecker(
-        self, spec: ToolSpec, arguments: dict[str, JSONValue], context: CallContext
-    ) -> Callable[[str, Any], None]:
-        def check(argument: str, value: Any) -> None:
-            changed = {**arguments, argument: value}
-            decision = self._policy.decide(context.principal, spec, changed)
-            if not decision.allowed:
-                raise PermissionDeniedError(
-                    spec.name, spec.permission.name, decision.rule, decision.reason
-                )
-
-        return check
 
     async def call(
         self,
@@ -229,6 +199,7 @@ class ToolRegistry:
         *,
         approval: ApprovalGate | None = None,
         call_id: str = "",
+        bypass_cache: bool = False,
     ) -> ToolCallResult:
         """Call one tool on behalf of `context.principal`.
 
@@ -237,7 +208,9 @@ class ToolRegistry:
         input. A tool that ran and failed, timed out or crashed comes back as
         a result with `error` set. When the policy wants a human's approval,
         `approval` is asked (and waited for); without one the call is refused.
-        An approver's edited arguments go through every check again.
+        An approver's edited arguments go through every check again. A tool with
+        `cache_seconds` may answer from the cache (`cached` set, the tool does not run)
+        after every check has passed, unless `bypass_cache` (which still refreshes it).
         """
         call_id = call_id or new_call_id()
         started = datetime.now(UTC)
@@ -250,17 +223,35 @@ class ToolRegistry:
         rejected = await self._admit(tool, call, approval)
         if rejected is not None:
             return rejected
-        return await self._run(tool, call)
+        if tool.spec.cache_seconds and not bypass_cache:
+            found = await caching.lookup(
+                self._cache, tool.spec, context.principal.tenant, call.args
+            )
+            if found is not None:
+                await self._audit_call(call, "ok", found.data, cached=True)
+                return ToolCallResult(call_id, name, found.data, found.text, 0.0, cached=True)
+        result = await self._run(tool, call)
+        if result.ok and tool.spec.cache_seconds:
+            found = CachedResult(result.data, result.text)
+            await caching.keep(self._cache, tool.spec, context.principal.tenant, call.args, found)
+        return result
 
     async def _audit_call(
-        self, call: _Call, outcome: str, result: JSONValue = None, duration: float = 0.0
+        self,
+        call: _Call,
+        outcome: str,
+        result: JSONValue = None,
+        duration: float = 0.0,
+        *,
+        cached: bool = False,
     ) -> None:
-        """Count the call and write its one audit record, as the call stands now."""
+        """Count the call and write its audit record (of this attempt), as the call
+        stands now."""
         TOOL_CALLS.labels(call.name if call.known else "(unknown)", outcome).inc()
         if duration:
             TOOL_LATENCY.labels(call.name).observe(duration)
         await self._audit.write(
-            self._record(
+            record_of(
                 call.call_id,
                 call.started,
                 call.name,
@@ -272,6 +263,8 @@ class ToolRegistry:
                 result=result,
                 duration=duration,
                 human_decision=call.human_decision,
+                attempt=call.attempt,
+                cached=cached,
             )
         )
 
@@ -332,32 +325,55 @@ class ToolRegistry:
             raise ToolArgumentsInvalidError(name, violations)
 
     async def _run(self, tool: Tool, call: _Call) -> ToolCallResult:
-        """Run an admitted call under the tool's timeout (or the caller's deadline, if
-        shorter). A failure, timeout or crash is a result with `error` set; an AgentdError
-        the tool raised to refuse its input is audited as "refused" and raised."""
-        name, args = call.name, call.args
-        timeout = tool.spec.timeout_seconds
-        if call.context.deadline_seconds is not None:
-            timeout = max(0.0, min(timeout, call.context.deadline_seconds))
+        """Run an admitted call under the tool's timeout (or what is left of the caller's
+        deadline, if shorter). An idempotent tool that failed transiently is tried again
+        (`tools.retries`), each attempt audited, never waiting past the deadline."""
+        attempts = self._retry.max_attempts if tool.spec.idempotent else 1
+        given = call.context.deadline_seconds
+        deadline = None if given is None else time.monotonic() + given
         context = replace(
-            call.context, check_argument=self._rechecker(tool.spec, args, call.context)
+            call.context, check_argument=rechecker(self._policy, tool.spec, call.args, call.context)
+        )
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            result, transient = await self._attempt(tool, call, context, left)
+            if result.ok or not transient or call.attempt >= attempts:
+                return result
+            wait = self._retry.delay(call.attempt)
+            if deadline is not None and deadline - time.monotonic() <= wait:
+                return result  # no room for another attempt
+            await asyncio.sleep(wait)
+            call.attempt += 1
+
+    async def _attempt(
+        self, tool: Tool, call: _Call, context: CallContext, left: float | None
+    ) -> tuple[ToolCallResult, bool]:
+        """One attempt, audited: its result (a failure, timeout or crash is a result with
+        `error` set) and whether its failure was transient. An AgentdError the tool raised
+        to refuse its input is audited as "refused" and raised."""
+        name, args = call.name, call.args
+        timeout = (
+            tool.spec.timeout_seconds if left is None else min(tool.spec.timeout_seconds, left)
         )
         clock = time.perf_counter()
         try:
             with tracing.span(f"tool {name}", context.trace_id, {"agentd.tool": name}) as span:
                 span.set_attribute("agentd.call_id", call.call_id)
+                span.set_attribute("agentd.attempt", call.attempt)
                 async with asyncio.timeout(timeout):
                     output = await tool.run(args, context)
         except ToolFailed as failure:
             error = ToolCallError(ToolErrorKind.FAILED, failure.message)
+            transient = failure.transient
         except TimeoutError:
             error = ToolCallError(
                 ToolErrorKind.TIMEOUT, f"tool {name!r} did not finish within {timeout:g} s"
             )
+            transient = True
         except AgentdError:
             await self._audit_call(call, "refused", duration=time.perf_counter() - clock)
             raise
-        except Exception:
+        except Exception as crash:
             log.exception(
                 "tool crashed", tool=name, call_id=call.call_id, trace_id=context.trace_id
             )
@@ -366,10 +382,11 @@ class ToolRegistry:
                 f"tool {name!r} failed unexpectedly; see the server log for trace id "
                 f"{context.trace_id}",
             )
+            transient = is_transient(crash)
         else:
             duration = time.perf_counter() - clock
             await self._audit_call(call, "ok", output.data, duration)
-            return ToolCallResult(call.call_id, name, output.data, output.text, duration)
+            return ToolCallResult(call.call_id, name, output.data, output.text, duration), False
         duration = time.perf_counter() - clock
         await self._audit_call(call, error.kind.value, duration=duration)
-        return ToolCallResult(call.call_id, name, None, error.message, duration, error)
+        return ToolCallResult(call.call_id, name, None, error.message, duration, error), transient

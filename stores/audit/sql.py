@@ -126,6 +126,8 @@ def _values(record: ToolCallRecord) -> dict[str, Any]:
         "approval": record.approval,
         "approved_by": record.approved_by,
         "approval_comment": record.approval_comment,
+        "attempt": record.attempt,
+        "cached": record.cached,
     }
 
 
@@ -171,4 +173,6 @@ def tool_call_from_row(row: Any) -> ToolCallRecord:
         approval=row["approval"],
         approved_by=row["approved_by"],
         approval_comment=row["approval_comment"],
+        attempt=row["attempt"],
+        cached=bool(row["cached"]),
     )

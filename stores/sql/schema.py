@@ -15,6 +15,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -75,6 +76,8 @@ tool_call_audit = Table(
     Column("approval", String(16), nullable=False, server_default=""),
     Column("approved_by", String(256), nullable=False, server_default=""),
     Column("approval_comment", Text, nullable=False, server_default=""),
+    Column("attempt", Integer, nullable=False, server_default="1"),
+    Column("cached", Boolean, nullable=False, server_default=false()),
     Index("ix_tool_call_audit_tenant_time", "tenant", "time"),
     Index("ix_tool_call_audit_call_id", "call_id"),
 )

@@ -88,3 +88,10 @@ async def test_hostile_values_are_stored_exactly(audit_log: QueryableAudit) -> N
 async def test_concurrent_writes_are_all_committed(audit_log: QueryableAudit) -> None:
     await asyncio.gather(*(audit_log.write(_record(n % 60)) for n in range(50)))
     assert len(await audit_log.query("acme")) == 50
+
+
+async def test_attempts_of_one_call_are_kept_apart(audit_log: QueryableAudit) -> None:
+    for attempt in (1, 2, 3):
+        await audit_log.write(replace(_record(1), attempt=attempt, outcome="timeout"))
+    got = await audit_log.query("acme")
+    assert [(r.call_id, r.attempt) for r in got] == [("call_1", 1), ("call_1", 2), ("call_1", 3)]

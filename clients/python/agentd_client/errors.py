@@ -151,6 +151,10 @@ class AlreadyExistsError(AgentdError):
     """The thing to be created exists already."""
 
 
+class AgentExistsError(AlreadyExistsError):
+    """Your tenant has an agent of that id already (or an update raced another)."""
+
+
 class IdempotencyConflictError(AlreadyExistsError):
     """The idempotency key was used with a different request."""
 
@@ -209,6 +213,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "RATE_LIMITED": RateLimitedError,
     "GRANT_NOT_FOUND": GrantNotFoundError,
     "AGENT_NOT_FOUND": AgentNotFoundError,
+    "AGENT_EXISTS": AgentExistsError,
     "STORE_UNAVAILABLE": StoreUnavailableError,
     "TASK_LIMIT_REACHED": TaskLimitReachedError,
 }

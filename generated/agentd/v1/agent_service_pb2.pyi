@@ -64,6 +64,7 @@ class ExecuteRequest(_message.Message):
     LABELS_FIELD_NUMBER: _builtins.int
     PLAN_FIELD_NUMBER: _builtins.int
     AGENT_FIELD_NUMBER: _builtins.int
+    BYPASS_TOOL_CACHE_FIELD_NUMBER: _builtins.int
     task: _builtins.str
     """What to do, in natural language; 1 to 5,000 characters."""
     max_iterations: _builtins.int
@@ -90,6 +91,10 @@ class ExecuteRequest(_message.Message):
     tools (which narrow what the caller may use), mode and limits apply
     where this request leaves them unset. NOT_FOUND (`AGENT_NOT_FOUND`) for
     an agent that is not available.
+    """
+    bypass_tool_cache: _builtins.bool
+    """When set, the task's tool calls never use the cache of tool results (their
+    fresh results still replace what it holds).
     """
     @_builtins.property
     def tools(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -146,10 +151,11 @@ class ExecuteRequest(_message.Message):
         labels: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         plan: _tasks_pb2.Plan | None = ...,
         agent: _builtins.str = ...,
+        bypass_tool_cache: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "plan", b"plan", "timeout", b"timeout"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "plan", b"plan", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "bypass_tool_cache", b"bypass_tool_cache", "cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "plan", b"plan", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -228,11 +234,16 @@ class CallToolRequest(_message.Message):
     TOOL_NAME_FIELD_NUMBER: _builtins.int
     ARGUMENTS_FIELD_NUMBER: _builtins.int
     IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
+    BYPASS_CACHE_FIELD_NUMBER: _builtins.int
     tool_name: _builtins.str
     """The tool's name, as ListTools reports it."""
     idempotency_key: _builtins.str
     """When set, a retry with the same key and the same arguments returns the
     first call's result instead of calling the tool again.
+    """
+    bypass_cache: _builtins.bool
+    """When set, the tool runs even if the cache of tool results holds a result
+    of the same call (the fresh result replaces it).
     """
     @_builtins.property
     def arguments(self) -> _struct_pb2.Struct:
@@ -244,10 +255,11 @@ class CallToolRequest(_message.Message):
         tool_name: _builtins.str = ...,
         arguments: _struct_pb2.Struct | None = ...,
         idempotency_key: _builtins.str = ...,
+        bypass_cache: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "idempotency_key", b"idempotency_key", "tool_name", b"tool_name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "bypass_cache", b"bypass_cache", "idempotency_key", b"idempotency_key", "tool_name", b"tool_name"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -267,10 +279,15 @@ class CallToolResponse(_message.Message):
     TEXT_FIELD_NUMBER: _builtins.int
     DURATION_FIELD_NUMBER: _builtins.int
     ERROR_FIELD_NUMBER: _builtins.int
+    CACHED_FIELD_NUMBER: _builtins.int
     call_id: _builtins.str
     """Identifies the call in logs and audit records."""
     text: _builtins.str
     """The result rendered as text (what a model would see)."""
+    cached: _builtins.bool
+    """The result of an earlier call with the same arguments, from the cache of
+    tool results: the tool did not run (duration is zero).
+    """
     @_builtins.property
     def result(self) -> _struct_pb2.Value:
         """What the tool returned, as structured data. Unset when `error` is set."""
@@ -291,10 +308,11 @@ class CallToolResponse(_message.Message):
         text: _builtins.str = ...,
         duration: _duration_pb2.Duration | None = ...,
         error: _tools_pb2.ToolCallError | None = ...,
+        cached: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["duration", b"duration", "error", b"error", "result", b"result"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["call_id", b"call_id", "duration", b"duration", "error", b"error", "result", b"result", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cached", b"cached", "call_id", b"call_id", "duration", b"duration", "error", b"error", "result", b"result", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -130,6 +130,8 @@ class ToolCallAuditRecord(_message.Message):
     APPROVAL_FIELD_NUMBER: _builtins.int
     APPROVED_BY_FIELD_NUMBER: _builtins.int
     APPROVAL_COMMENT_FIELD_NUMBER: _builtins.int
+    ATTEMPT_FIELD_NUMBER: _builtins.int
+    CACHED_FIELD_NUMBER: _builtins.int
     call_id: _builtins.str
     """The call's id."""
     principal_id: _builtins.str
@@ -156,6 +158,13 @@ class ToolCallAuditRecord(_message.Message):
     """Who decided."""
     approval_comment: _builtins.str
     """What they said."""
+    attempt: _builtins.int
+    """Which attempt at running the tool this record is of, from 1. An idempotent
+    tool that failed transiently is retried: one record per attempt, all under
+    the same call_id.
+    """
+    cached: _builtins.bool
+    """The result came from the cache of tool results: the tool did not run."""
     @_builtins.property
     def time(self) -> _timestamp_pb2.Timestamp:
         """When the call was asked for."""
@@ -187,10 +196,12 @@ class ToolCallAuditRecord(_message.Message):
         approval: _builtins.str = ...,
         approved_by: _builtins.str = ...,
         approval_comment: _builtins.str = ...,
+        attempt: _builtins.int = ...,
+        cached: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "duration", b"duration", "time", b"time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval", b"approval", "approval_comment", b"approval_comment", "approved_by", b"approved_by", "arguments", b"arguments", "call_id", b"call_id", "decision", b"decision", "duration", b"duration", "outcome", b"outcome", "principal_id", b"principal_id", "result_digest", b"result_digest", "rule", b"rule", "task_id", b"task_id", "tenant", b"tenant", "time", b"time", "tool_name", b"tool_name", "trace_id", b"trace_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval", b"approval", "approval_comment", b"approval_comment", "approved_by", b"approved_by", "arguments", b"arguments", "attempt", b"attempt", "cached", b"cached", "call_id", b"call_id", "decision", b"decision", "duration", b"duration", "outcome", b"outcome", "principal_id", b"principal_id", "result_digest", b"result_digest", "rule", b"rule", "task_id", b"task_id", "tenant", b"tenant", "time", b"time", "tool_name", b"tool_name", "trace_id", b"trace_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -531,12 +531,17 @@ class ToolCallFinished(_message.Message):
     ERROR_FIELD_NUMBER: _builtins.int
     DURATION_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
+    CACHED_FIELD_NUMBER: _builtins.int
     call_id: _builtins.str
     """The call id from ToolCallStarted."""
     tool_name: _builtins.str
     """The tool called."""
     text: _builtins.str
     """The result rendered as text, as the model sees it."""
+    cached: _builtins.bool
+    """The result of an earlier call with the same arguments, from the cache of
+    tool results (read-only tools with a cache time): the tool did not run.
+    """
     @_builtins.property
     def result(self) -> _struct_pb2.Value:
         """The structured result."""
@@ -558,10 +563,11 @@ class ToolCallFinished(_message.Message):
         error: _tools_pb2.ToolCallError | None = ...,
         duration: _duration_pb2.Duration | None = ...,
         text: _builtins.str = ...,
+        cached: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["duration", b"duration", "error", b"error", "outcome", b"outcome", "result", b"result"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["call_id", b"call_id", "duration", b"duration", "error", b"error", "outcome", b"outcome", "result", b"result", "text", b"text", "tool_name", b"tool_name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cached", b"cached", "call_id", b"call_id", "duration", b"duration", "error", b"error", "outcome", b"outcome", "result", b"result", "text", b"text", "tool_name", b"tool_name"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_outcome: _TypeAlias = _typing.Literal["result", "error"]  # noqa: Y015
     _WhichOneofArgType_outcome: _TypeAlias = _typing.Literal["outcome", b"outcome"]  # noqa: Y015

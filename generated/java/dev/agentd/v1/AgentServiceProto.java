@@ -139,7 +139,7 @@ public final class AgentServiceProto {
       "f/timestamp.proto\032\026agentd/v1/agents.prot" +
       "o\032\025agentd/v1/audit.proto\032\026agentd/v1/even" +
       "ts.proto\032\026agentd/v1/grants.proto\032\025agentd" +
-      "/v1/tasks.proto\032\025agentd/v1/tools.proto\"\244" +
+      "/v1/tasks.proto\032\025agentd/v1/tools.proto\"\277" +
       "\003\n\016ExecuteRequest\022\014\n\004task\030\001 \001(\t\022\r\n\005tools" +
       "\030\002 \003(\t\022(\n\007context\030\003 \001(\0132\027.google.protobu" +
       "f.Struct\022\026\n\016max_iterations\030\004 \001(\005\022&\n\004mode" +
@@ -149,91 +149,93 @@ public final class AgentServiceProto {
       "\030\t \001(\0132\031.google.protobuf.Duration\0225\n\006lab" +
       "els\030\n \003(\0132%.agentd.v1.ExecuteRequest.Lab" +
       "elsEntry\022\035\n\004plan\030\013 \001(\0132\017.agentd.v1.Plan\022" +
-      "\r\n\005agent\030\r \001(\t\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001" +
-      "(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"c\n\013PlanRequest\022\014\n\004" +
-      "task\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n\007context\030\003 \001" +
-      "(\0132\027.google.protobuf.Struct\022\r\n\005agent\030\004 \001" +
-      "(\t\"-\n\014PlanResponse\022\035\n\004plan\030\001 \001(\0132\017.agent" +
-      "d.v1.Plan\"i\n\017CallToolRequest\022\021\n\ttool_nam" +
-      "e\030\001 \001(\t\022*\n\targuments\030\002 \001(\0132\027.google.prot" +
-      "obuf.Struct\022\027\n\017idempotency_key\030\003 \001(\t\"\257\001\n" +
-      "\020CallToolResponse\022\017\n\007call_id\030\001 \001(\t\022&\n\006re" +
-      "sult\030\002 \001(\0132\026.google.protobuf.Value\022\014\n\004te" +
-      "xt\030\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031.google.prot" +
-      "obuf.Duration\022\'\n\005error\030\005 \001(\0132\030.agentd.v1" +
-      ".ToolCallError\"!\n\016GetTaskRequest\022\017\n\007task" +
-      "_id\030\001 \001(\t\"3\n\020ListToolsRequest\022\020\n\010categor" +
-      "y\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\"3\n\021ListToolsRespo" +
-      "nse\022\036\n\005tools\030\001 \003(\0132\017.agentd.v1.Tool\"4\n\021C" +
-      "ancelTaskRequest\022\017\n\007task_id\030\001 \001(\t\022\016\n\006rea" +
-      "son\030\002 \001(\t\"B\n\027StreamTaskEventsRequest\022\017\n\007" +
-      "task_id\030\001 \001(\t\022\026\n\016after_sequence\030\002 \001(\004\"\261\002" +
-      "\n\020ListTasksRequest\022\'\n\010statuses\030\001 \003(\0162\025.a" +
-      "gentd.v1.TaskStatus\0221\n\rcreated_after\030\002 \001" +
-      "(\0132\032.google.protobuf.Timestamp\0222\n\016create" +
-      "d_before\030\003 \001(\0132\032.google.protobuf.Timesta" +
-      "mp\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(" +
-      "\t\0227\n\006labels\030\006 \003(\0132\'.agentd.v1.ListTasksR" +
-      "equest.LabelsEntry\032-\n\013LabelsEntry\022\013\n\003key" +
-      "\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"L\n\021ListTasksRe" +
-      "sponse\022\036\n\005tasks\030\001 \003(\0132\017.agentd.v1.Task\022\027" +
-      "\n\017next_page_token\030\002 \001(\t\"\246\001\n\026ApproveToolC" +
-      "allRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007call_id\030\002" +
-      " \001(\t\022-\n\010decision\030\003 \001(\0162\033.agentd.v1.Appro" +
-      "valDecision\022*\n\targuments\030\004 \001(\0132\027.google." +
-      "protobuf.Struct\022\017\n\007comment\030\005 \001(\t\"H\n\023Prov" +
-      "ideInputRequest\022\017\n\007task_id\030\001 \001(\t\022\022\n\nrequ" +
-      "est_id\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\205\002\n\027ListAudit" +
-      "RecordsRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1" +
-      ".AuditKind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool" +
-      "_name\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030" +
-      "\005 \001(\t\022)\n\005since\030\006 \001(\0132\032.google.protobuf.T" +
-      "imestamp\022)\n\005until\030\007 \001(\0132\032.google.protobu" +
-      "f.Timestamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_t" +
-      "oken\030\t \001(\t\"\\\n\030ListAuditRecordsResponse\022\'" +
-      "\n\007records\030\001 \003(\0132\026.agentd.v1.AuditRecord\022" +
-      "\027\n\017next_page_token\030\002 \001(\t\"5\n\022CreateGrantR" +
-      "equest\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1.Grant\"" +
-      "&\n\022RevokeGrantRequest\022\020\n\010grant_id\030\001 \001(\t\"" +
-      ",\n\021ListGrantsRequest\022\027\n\017include_revoked\030" +
-      "\001 \001(\010\"6\n\022ListGrantsResponse\022 \n\006grants\030\001 " +
-      "\003(\0132\020.agentd.v1.Grant2\332\n\n\014AgentService\022<" +
-      "\n\007Execute\022\031.agentd.v1.ExecuteRequest\032\024.a" +
-      "gentd.v1.TaskEvent0\001\0227\n\tStartTask\022\031.agen" +
-      "td.v1.ExecuteRequest\032\017.agentd.v1.Task\0227\n" +
-      "\004Plan\022\026.agentd.v1.PlanRequest\032\027.agentd.v" +
-      "1.PlanResponse\022C\n\010CallTool\022\032.agentd.v1.C" +
-      "allToolRequest\032\033.agentd.v1.CallToolRespo" +
-      "nse\0225\n\007GetTask\022\031.agentd.v1.GetTaskReques" +
-      "t\032\017.agentd.v1.Task\022F\n\tListTools\022\033.agentd" +
-      ".v1.ListToolsRequest\032\034.agentd.v1.ListToo" +
-      "lsResponse\022;\n\nCancelTask\022\034.agentd.v1.Can" +
-      "celTaskRequest\032\017.agentd.v1.Task\022N\n\020Strea" +
-      "mTaskEvents\022\".agentd.v1.StreamTaskEvents" +
-      "Request\032\024.agentd.v1.TaskEvent0\001\022F\n\tListT" +
-      "asks\022\033.agentd.v1.ListTasksRequest\032\034.agen" +
-      "td.v1.ListTasksResponse\022E\n\017ApproveToolCa" +
-      "ll\022!.agentd.v1.ApproveToolCallRequest\032\017." +
-      "agentd.v1.Task\022?\n\014ProvideInput\022\036.agentd." +
-      "v1.ProvideInputRequest\032\017.agentd.v1.Task\022" +
-      "[\n\020ListAuditRecords\022\".agentd.v1.ListAudi" +
-      "tRecordsRequest\032#.agentd.v1.ListAuditRec" +
-      "ordsResponse\022>\n\013CreateGrant\022\035.agentd.v1." +
-      "CreateGrantRequest\032\020.agentd.v1.Grant\022>\n\013" +
-      "RevokeGrant\022\035.agentd.v1.RevokeGrantReque" +
-      "st\032\020.agentd.v1.Grant\022I\n\nListGrants\022\034.age" +
-      "ntd.v1.ListGrantsRequest\032\035.agentd.v1.Lis" +
-      "tGrantsResponse\022>\n\013CreateAgent\022\035.agentd." +
-      "v1.CreateAgentRequest\032\020.agentd.v1.Agent\022" +
-      "8\n\010GetAgent\022\032.agentd.v1.GetAgentRequest\032" +
-      "\020.agentd.v1.Agent\022I\n\nListAgents\022\034.agentd" +
-      ".v1.ListAgentsRequest\032\035.agentd.v1.ListAg" +
-      "entsResponse\022>\n\013UpdateAgent\022\035.agentd.v1." +
-      "UpdateAgentRequest\032\020.agentd.v1.Agent\022L\n\013" +
-      "DeleteAgent\022\035.agentd.v1.DeleteAgentReque" +
-      "st\032\036.agentd.v1.DeleteAgentResponseBG\n\rde" +
-      "v.agentd.v1B\021AgentServiceProtoP\001Z!agentd" +
-      ".dev/gen/agentd/v1;agentdv1b\006proto3"
+      "\r\n\005agent\030\r \001(\t\022\031\n\021bypass_tool_cache\030\014 \001(" +
+      "\010\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002" +
+      " \001(\t:\0028\001\"c\n\013PlanRequest\022\014\n\004task\030\001 \001(\t\022\r\n" +
+      "\005tools\030\002 \003(\t\022(\n\007context\030\003 \001(\0132\027.google.p" +
+      "rotobuf.Struct\022\r\n\005agent\030\004 \001(\t\"-\n\014PlanRes" +
+      "ponse\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\"\177\n\017" +
+      "CallToolRequest\022\021\n\ttool_name\030\001 \001(\t\022*\n\tar" +
+      "guments\030\002 \001(\0132\027.google.protobuf.Struct\022\027" +
+      "\n\017idempotency_key\030\003 \001(\t\022\024\n\014bypass_cache\030" +
+      "\004 \001(\010\"\277\001\n\020CallToolResponse\022\017\n\007call_id\030\001 " +
+      "\001(\t\022&\n\006result\030\002 \001(\0132\026.google.protobuf.Va" +
+      "lue\022\014\n\004text\030\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031.go" +
+      "ogle.protobuf.Duration\022\'\n\005error\030\005 \001(\0132\030." +
+      "agentd.v1.ToolCallError\022\016\n\006cached\030\006 \001(\010\"" +
+      "!\n\016GetTaskRequest\022\017\n\007task_id\030\001 \001(\t\"3\n\020Li" +
+      "stToolsRequest\022\020\n\010category\030\001 \001(\t\022\r\n\005agen" +
+      "t\030\002 \001(\t\"3\n\021ListToolsResponse\022\036\n\005tools\030\001 " +
+      "\003(\0132\017.agentd.v1.Tool\"4\n\021CancelTaskReques" +
+      "t\022\017\n\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"B\n\027St" +
+      "reamTaskEventsRequest\022\017\n\007task_id\030\001 \001(\t\022\026" +
+      "\n\016after_sequence\030\002 \001(\004\"\261\002\n\020ListTasksRequ" +
+      "est\022\'\n\010statuses\030\001 \003(\0162\025.agentd.v1.TaskSt" +
+      "atus\0221\n\rcreated_after\030\002 \001(\0132\032.google.pro" +
+      "tobuf.Timestamp\0222\n\016created_before\030\003 \001(\0132" +
+      "\032.google.protobuf.Timestamp\022\021\n\tpage_size" +
+      "\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006labels\030\006 \003" +
+      "(\0132\'.agentd.v1.ListTasksRequest.LabelsEn" +
+      "try\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value" +
+      "\030\002 \001(\t:\0028\001\"L\n\021ListTasksResponse\022\036\n\005tasks" +
+      "\030\001 \003(\0132\017.agentd.v1.Task\022\027\n\017next_page_tok" +
+      "en\030\002 \001(\t\"\246\001\n\026ApproveToolCallRequest\022\017\n\007t" +
+      "ask_id\030\001 \001(\t\022\017\n\007call_id\030\002 \001(\t\022-\n\010decisio" +
+      "n\030\003 \001(\0162\033.agentd.v1.ApprovalDecision\022*\n\t" +
+      "arguments\030\004 \001(\0132\027.google.protobuf.Struct" +
+      "\022\017\n\007comment\030\005 \001(\t\"H\n\023ProvideInputRequest" +
+      "\022\017\n\007task_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\014\n" +
+      "\004text\030\003 \001(\t\"\205\002\n\027ListAuditRecordsRequest\022" +
+      "\"\n\004kind\030\001 \001(\0162\024.agentd.v1.AuditKind\022\024\n\014p" +
+      "rincipal_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022\017\n\007" +
+      "outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005since\030" +
+      "\006 \001(\0132\032.google.protobuf.Timestamp\022)\n\005unt" +
+      "il\030\007 \001(\0132\032.google.protobuf.Timestamp\022\021\n\t" +
+      "page_size\030\010 \001(\005\022\022\n\npage_token\030\t \001(\t\"\\\n\030L" +
+      "istAuditRecordsResponse\022\'\n\007records\030\001 \003(\013" +
+      "2\026.agentd.v1.AuditRecord\022\027\n\017next_page_to" +
+      "ken\030\002 \001(\t\"5\n\022CreateGrantRequest\022\037\n\005grant" +
+      "\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022RevokeGrantR" +
+      "equest\022\020\n\010grant_id\030\001 \001(\t\",\n\021ListGrantsRe" +
+      "quest\022\027\n\017include_revoked\030\001 \001(\010\"6\n\022ListGr" +
+      "antsResponse\022 \n\006grants\030\001 \003(\0132\020.agentd.v1" +
+      ".Grant2\332\n\n\014AgentService\022<\n\007Execute\022\031.age" +
+      "ntd.v1.ExecuteRequest\032\024.agentd.v1.TaskEv" +
+      "ent0\001\0227\n\tStartTask\022\031.agentd.v1.ExecuteRe" +
+      "quest\032\017.agentd.v1.Task\0227\n\004Plan\022\026.agentd." +
+      "v1.PlanRequest\032\027.agentd.v1.PlanResponse\022" +
+      "C\n\010CallTool\022\032.agentd.v1.CallToolRequest\032" +
+      "\033.agentd.v1.CallToolResponse\0225\n\007GetTask\022" +
+      "\031.agentd.v1.GetTaskRequest\032\017.agentd.v1.T" +
+      "ask\022F\n\tListTools\022\033.agentd.v1.ListToolsRe" +
+      "quest\032\034.agentd.v1.ListToolsResponse\022;\n\nC" +
+      "ancelTask\022\034.agentd.v1.CancelTaskRequest\032" +
+      "\017.agentd.v1.Task\022N\n\020StreamTaskEvents\022\".a" +
+      "gentd.v1.StreamTaskEventsRequest\032\024.agent" +
+      "d.v1.TaskEvent0\001\022F\n\tListTasks\022\033.agentd.v" +
+      "1.ListTasksRequest\032\034.agentd.v1.ListTasks" +
+      "Response\022E\n\017ApproveToolCall\022!.agentd.v1." +
+      "ApproveToolCallRequest\032\017.agentd.v1.Task\022" +
+      "?\n\014ProvideInput\022\036.agentd.v1.ProvideInput" +
+      "Request\032\017.agentd.v1.Task\022[\n\020ListAuditRec" +
+      "ords\022\".agentd.v1.ListAuditRecordsRequest" +
+      "\032#.agentd.v1.ListAuditRecordsResponse\022>\n" +
+      "\013CreateGrant\022\035.agentd.v1.CreateGrantRequ" +
+      "est\032\020.agentd.v1.Grant\022>\n\013RevokeGrant\022\035.a" +
+      "gentd.v1.RevokeGrantRequest\032\020.agentd.v1." +
+      "Grant\022I\n\nListGrants\022\034.agentd.v1.ListGran" +
+      "tsRequest\032\035.agentd.v1.ListGrantsResponse" +
+      "\022>\n\013CreateAgent\022\035.agentd.v1.CreateAgentR" +
+      "equest\032\020.agentd.v1.Agent\0228\n\010GetAgent\022\032.a" +
+      "gentd.v1.GetAgentRequest\032\020.agentd.v1.Age" +
+      "nt\022I\n\nListAgents\022\034.agentd.v1.ListAgentsR" +
+      "equest\032\035.agentd.v1.ListAgentsResponse\022>\n" +
+      "\013UpdateAgent\022\035.agentd.v1.UpdateAgentRequ" +
+      "est\032\020.agentd.v1.Agent\022L\n\013DeleteAgent\022\035.a" +
+      "gentd.v1.DeleteAgentRequest\032\036.agentd.v1." +
+      "DeleteAgentResponseBG\n\rdev.agentd.v1B\021Ag" +
+      "entServiceProtoP\001Z!agentd.dev/gen/agentd" +
+      "/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -253,7 +255,7 @@ public final class AgentServiceProto {
     internal_static_agentd_v1_ExecuteRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ExecuteRequest_descriptor,
-        new java.lang.String[] { "Task", "Tools", "Context", "MaxIterations", "Mode", "IdempotencyKey", "TokenBudget", "CancelOnDisconnect", "Timeout", "Labels", "Plan", "Agent", });
+        new java.lang.String[] { "Task", "Tools", "Context", "MaxIterations", "Mode", "IdempotencyKey", "TokenBudget", "CancelOnDisconnect", "Timeout", "Labels", "Plan", "Agent", "BypassToolCache", });
     internal_static_agentd_v1_ExecuteRequest_LabelsEntry_descriptor =
       internal_static_agentd_v1_ExecuteRequest_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_ExecuteRequest_LabelsEntry_fieldAccessorTable = new
@@ -277,13 +279,13 @@ public final class AgentServiceProto {
     internal_static_agentd_v1_CallToolRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_CallToolRequest_descriptor,
-        new java.lang.String[] { "ToolName", "Arguments", "IdempotencyKey", });
+        new java.lang.String[] { "ToolName", "Arguments", "IdempotencyKey", "BypassCache", });
     internal_static_agentd_v1_CallToolResponse_descriptor =
       getDescriptor().getMessageTypes().get(4);
     internal_static_agentd_v1_CallToolResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_CallToolResponse_descriptor,
-        new java.lang.String[] { "CallId", "Result", "Text", "Duration", "Error", });
+        new java.lang.String[] { "CallId", "Result", "Text", "Duration", "Error", "Cached", });
     internal_static_agentd_v1_GetTaskRequest_descriptor =
       getDescriptor().getMessageTypes().get(5);
     internal_static_agentd_v1_GetTaskRequest_fieldAccessorTable = new

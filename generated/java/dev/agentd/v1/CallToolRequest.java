@@ -183,6 +183,22 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int BYPASS_CACHE_FIELD_NUMBER = 4;
+  private boolean bypassCache_ = false;
+  /**
+   * <pre>
+   * When set, the tool runs even if the cache of tool results holds a result
+   * of the same call (the fresh result replaces it).
+   * </pre>
+   *
+   * <code>bool bypass_cache = 4;</code>
+   * @return The bypassCache.
+   */
+  @java.lang.Override
+  public boolean getBypassCache() {
+    return bypassCache_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -206,6 +222,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(idempotencyKey_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 3, idempotencyKey_);
     }
+    if (bypassCache_ != false) {
+      output.writeBool(4, bypassCache_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -224,6 +243,10 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(idempotencyKey_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(3, idempotencyKey_);
+    }
+    if (bypassCache_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(4, bypassCache_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -249,6 +272,8 @@ private static final long serialVersionUID = 0L;
     }
     if (!getIdempotencyKey()
         .equals(other.getIdempotencyKey())) return false;
+    if (getBypassCache()
+        != other.getBypassCache()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -268,6 +293,9 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + IDEMPOTENCY_KEY_FIELD_NUMBER;
     hash = (53 * hash) + getIdempotencyKey().hashCode();
+    hash = (37 * hash) + BYPASS_CACHE_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getBypassCache());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -408,6 +436,7 @@ private static final long serialVersionUID = 0L;
         argumentsBuilder_ = null;
       }
       idempotencyKey_ = "";
+      bypassCache_ = false;
       return this;
     }
 
@@ -451,6 +480,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000004) != 0)) {
         result.idempotencyKey_ = idempotencyKey_;
+      }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.bypassCache_ = bypassCache_;
       }
     }
 
@@ -511,6 +543,9 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000004;
         onChanged();
       }
+      if (other.getBypassCache() != false) {
+        setBypassCache(other.getBypassCache());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -554,6 +589,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 26
+            case 32: {
+              bypassCache_ = input.readBool();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 32
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -911,6 +951,53 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       idempotencyKey_ = value;
       bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+
+    private boolean bypassCache_ ;
+    /**
+     * <pre>
+     * When set, the tool runs even if the cache of tool results holds a result
+     * of the same call (the fresh result replaces it).
+     * </pre>
+     *
+     * <code>bool bypass_cache = 4;</code>
+     * @return The bypassCache.
+     */
+    @java.lang.Override
+    public boolean getBypassCache() {
+      return bypassCache_;
+    }
+    /**
+     * <pre>
+     * When set, the tool runs even if the cache of tool results holds a result
+     * of the same call (the fresh result replaces it).
+     * </pre>
+     *
+     * <code>bool bypass_cache = 4;</code>
+     * @param value The bypassCache to set.
+     * @return This builder for chaining.
+     */
+    public Builder setBypassCache(boolean value) {
+      
+      bypassCache_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When set, the tool runs even if the cache of tool results holds a result
+     * of the same call (the fresh result replaces it).
+     * </pre>
+     *
+     * <code>bool bypass_cache = 4;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearBypassCache() {
+      bitField0_ = (bitField0_ & ~0x00000008);
+      bypassCache_ = false;
       onChanged();
       return this;
     }

@@ -75,4 +75,15 @@ public interface CallToolRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getIdempotencyKeyBytes();
+
+  /**
+   * <pre>
+   * When set, the tool runs even if the cache of tool results holds a result
+   * of the same call (the fresh result replaces it).
+   * </pre>
+   *
+   * <code>bool bypass_cache = 4;</code>
+   * @return The bypassCache.
+   */
+  boolean getBypassCache();
 }

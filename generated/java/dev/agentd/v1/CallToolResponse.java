@@ -259,6 +259,22 @@ private static final long serialVersionUID = 0L;
     return error_ == null ? dev.agentd.v1.ToolCallError.getDefaultInstance() : error_;
   }
 
+  public static final int CACHED_FIELD_NUMBER = 6;
+  private boolean cached_ = false;
+  /**
+   * <pre>
+   * The result of an earlier call with the same arguments, from the cache of
+   * tool results: the tool did not run (duration is zero).
+   * </pre>
+   *
+   * <code>bool cached = 6;</code>
+   * @return The cached.
+   */
+  @java.lang.Override
+  public boolean getCached() {
+    return cached_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -288,6 +304,9 @@ private static final long serialVersionUID = 0L;
     if (error_ != null) {
       output.writeMessage(5, getError());
     }
+    if (cached_ != false) {
+      output.writeBool(6, cached_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -314,6 +333,10 @@ private static final long serialVersionUID = 0L;
     if (error_ != null) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(5, getError());
+    }
+    if (cached_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(6, cached_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -349,6 +372,8 @@ private static final long serialVersionUID = 0L;
       if (!getError()
           .equals(other.getError())) return false;
     }
+    if (getCached()
+        != other.getCached()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -376,6 +401,9 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + ERROR_FIELD_NUMBER;
       hash = (53 * hash) + getError().hashCode();
     }
+    hash = (37 * hash) + CACHED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getCached());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -528,6 +556,7 @@ private static final long serialVersionUID = 0L;
         errorBuilder_.dispose();
         errorBuilder_ = null;
       }
+      cached_ = false;
       return this;
     }
 
@@ -581,6 +610,9 @@ private static final long serialVersionUID = 0L;
         result.error_ = errorBuilder_ == null
             ? error_
             : errorBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.cached_ = cached_;
       }
     }
 
@@ -647,6 +679,9 @@ private static final long serialVersionUID = 0L;
       if (other.hasError()) {
         mergeError(other.getError());
       }
+      if (other.getCached() != false) {
+        setCached(other.getCached());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -704,6 +739,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000010;
               break;
             } // case 42
+            case 48: {
+              cached_ = input.readBool();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 48
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1368,6 +1408,53 @@ private static final long serialVersionUID = 0L;
         error_ = null;
       }
       return errorBuilder_;
+    }
+
+    private boolean cached_ ;
+    /**
+     * <pre>
+     * The result of an earlier call with the same arguments, from the cache of
+     * tool results: the tool did not run (duration is zero).
+     * </pre>
+     *
+     * <code>bool cached = 6;</code>
+     * @return The cached.
+     */
+    @java.lang.Override
+    public boolean getCached() {
+      return cached_;
+    }
+    /**
+     * <pre>
+     * The result of an earlier call with the same arguments, from the cache of
+     * tool results: the tool did not run (duration is zero).
+     * </pre>
+     *
+     * <code>bool cached = 6;</code>
+     * @param value The cached to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCached(boolean value) {
+      
+      cached_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The result of an earlier call with the same arguments, from the cache of
+     * tool results: the tool did not run (duration is zero).
+     * </pre>
+     *
+     * <code>bool cached = 6;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearCached() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      cached_ = false;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -127,4 +127,15 @@ public interface CallToolResponseOrBuilder extends
    * <code>.agentd.v1.ToolCallError error = 5;</code>
    */
   dev.agentd.v1.ToolCallErrorOrBuilder getErrorOrBuilder();
+
+  /**
+   * <pre>
+   * The result of an earlier call with the same arguments, from the cache of
+   * tool results: the tool did not run (duration is zero).
+   * </pre>
+   *
+   * <code>bool cached = 6;</code>
+   * @return The cached.
+   */
+  boolean getCached();
 }

@@ -172,48 +172,49 @@ public final class EventsProto {
       "gDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"r\n" +
       "\017ToolCallStarted\022\017\n\007call_id\030\001 \001(\t\022\017\n\007ste" +
       "p_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022*\n\targumen" +
-      "ts\030\004 \001(\0132\027.google.protobuf.Struct\"\321\001\n\020To" +
+      "ts\030\004 \001(\0132\027.google.protobuf.Struct\"\341\001\n\020To" +
       "olCallFinished\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_" +
       "name\030\002 \001(\t\022(\n\006result\030\003 \001(\0132\026.google.prot" +
       "obuf.ValueH\000\022)\n\005error\030\004 \001(\0132\030.agentd.v1." +
       "ToolCallErrorH\000\022+\n\010duration\030\005 \001(\0132\031.goog" +
-      "le.protobuf.Duration\022\014\n\004text\030\006 \001(\tB\t\n\007ou" +
-      "tcome\"\325\001\n\021ReflectionVerdict\022\017\n\007step_id\030\001" +
-      " \001(\t\022\020\n\010accuracy\030\002 \001(\001\022\024\n\014completeness\030\003" +
-      " \001(\001\022\021\n\trelevance\030\004 \001(\001\022\r\n\005logic\030\005 \001(\001\022\022" +
-      "\n\nconfidence\030\006 \001(\001\022\016\n\006passed\030\007 \001(\010\022/\n\010de" +
-      "cision\030\010 \001(\0162\035.agentd.v1.ReflectionDecis" +
-      "ion\022\020\n\010feedback\030\t \001(\t\"s\n\021ApprovalRequest" +
-      "ed\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022*" +
-      "\n\targuments\030\003 \001(\0132\027.google.protobuf.Stru" +
-      "ct\022\016\n\006reason\030\004 \001(\t\"\242\001\n\017ApprovalDecided\022\017" +
-      "\n\007call_id\030\001 \001(\t\022-\n\010decision\030\002 \001(\0162\033.agen" +
-      "td.v1.ApprovalDecision\022\022\n\ndecided_by\030\003 \001" +
-      "(\t\022\017\n\007comment\030\004 \001(\t\022*\n\targuments\030\005 \001(\0132\027" +
-      ".google.protobuf.Struct\"6\n\016InputRequeste" +
-      "d\022\022\n\nrequest_id\030\001 \001(\t\022\020\n\010question\030\002 \001(\t\"" +
-      "F\n\rInputProvided\022\022\n\nrequest_id\030\001 \001(\t\022\023\n\013" +
-      "provided_by\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\240\001\n\rUsag" +
-      "eReported\022\017\n\007step_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t" +
-      "\022#\n\004call\030\003 \001(\0132\025.agentd.v1.TokenUsage\022)\n" +
-      "\ntask_total\030\004 \001(\0132\025.agentd.v1.TokenUsage" +
-      "\022\r\n\005model\030\005 \001(\t\022\021\n\testimated\030\006 \001(\010\"m\n\013Fi" +
-      "nalAnswer\022\014\n\004text\030\001 \001(\t\022*\n\013stop_reason\030\002" +
-      " \001(\0162\025.agentd.v1.StopReason\022\023\n\013stop_deta" +
-      "il\030\003 \001(\t\022\017\n\007partial\030\004 \001(\010\"P\n\rErrorOccurr" +
-      "ed\022\016\n\006reason\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005f" +
-      "atal\030\003 \001(\010\022\017\n\007step_id\030\004 \001(\t\"G\n\013TaskResum" +
-      "ed\022\016\n\006reason\030\001 \001(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017c" +
-      "ompleted_steps\030\003 \001(\r*\231\001\n\022ReflectionDecis" +
-      "ion\022#\n\037REFLECTION_DECISION_UNSPECIFIED\020\000" +
-      "\022\036\n\032REFLECTION_DECISION_ACCEPT\020\001\022\036\n\032REFL" +
-      "ECTION_DECISION_REVISE\020\002\022\036\n\032REFLECTION_D" +
-      "ECISION_REPLAN\020\003*\216\001\n\020ApprovalDecision\022!\n" +
-      "\035APPROVAL_DECISION_UNSPECIFIED\020\000\022\035\n\031APPR" +
-      "OVAL_DECISION_APPROVE\020\001\022\034\n\030APPROVAL_DECI" +
-      "SION_REJECT\020\002\022\032\n\026APPROVAL_DECISION_EDIT\020" +
-      "\003BA\n\rdev.agentd.v1B\013EventsProtoP\001Z!agent" +
-      "d.dev/gen/agentd/v1;agentdv1b\006proto3"
+      "le.protobuf.Duration\022\014\n\004text\030\006 \001(\t\022\016\n\006ca" +
+      "ched\030\007 \001(\010B\t\n\007outcome\"\325\001\n\021ReflectionVerd" +
+      "ict\022\017\n\007step_id\030\001 \001(\t\022\020\n\010accuracy\030\002 \001(\001\022\024" +
+      "\n\014completeness\030\003 \001(\001\022\021\n\trelevance\030\004 \001(\001\022" +
+      "\r\n\005logic\030\005 \001(\001\022\022\n\nconfidence\030\006 \001(\001\022\016\n\006pa" +
+      "ssed\030\007 \001(\010\022/\n\010decision\030\010 \001(\0162\035.agentd.v1" +
+      ".ReflectionDecision\022\020\n\010feedback\030\t \001(\t\"s\n" +
+      "\021ApprovalRequested\022\017\n\007call_id\030\001 \001(\t\022\021\n\tt" +
+      "ool_name\030\002 \001(\t\022*\n\targuments\030\003 \001(\0132\027.goog" +
+      "le.protobuf.Struct\022\016\n\006reason\030\004 \001(\t\"\242\001\n\017A" +
+      "pprovalDecided\022\017\n\007call_id\030\001 \001(\t\022-\n\010decis" +
+      "ion\030\002 \001(\0162\033.agentd.v1.ApprovalDecision\022\022" +
+      "\n\ndecided_by\030\003 \001(\t\022\017\n\007comment\030\004 \001(\t\022*\n\ta" +
+      "rguments\030\005 \001(\0132\027.google.protobuf.Struct\"" +
+      "6\n\016InputRequested\022\022\n\nrequest_id\030\001 \001(\t\022\020\n" +
+      "\010question\030\002 \001(\t\"F\n\rInputProvided\022\022\n\nrequ" +
+      "est_id\030\001 \001(\t\022\023\n\013provided_by\030\002 \001(\t\022\014\n\004tex" +
+      "t\030\003 \001(\t\"\240\001\n\rUsageReported\022\017\n\007step_id\030\001 \001" +
+      "(\t\022\014\n\004role\030\002 \001(\t\022#\n\004call\030\003 \001(\0132\025.agentd." +
+      "v1.TokenUsage\022)\n\ntask_total\030\004 \001(\0132\025.agen" +
+      "td.v1.TokenUsage\022\r\n\005model\030\005 \001(\t\022\021\n\testim" +
+      "ated\030\006 \001(\010\"m\n\013FinalAnswer\022\014\n\004text\030\001 \001(\t\022" +
+      "*\n\013stop_reason\030\002 \001(\0162\025.agentd.v1.StopRea" +
+      "son\022\023\n\013stop_detail\030\003 \001(\t\022\017\n\007partial\030\004 \001(" +
+      "\010\"P\n\rErrorOccurred\022\016\n\006reason\030\001 \001(\t\022\017\n\007me" +
+      "ssage\030\002 \001(\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007step_id\030\004 " +
+      "\001(\t\"G\n\013TaskResumed\022\016\n\006reason\030\001 \001(\t\022\017\n\007re" +
+      "plica\030\002 \001(\t\022\027\n\017completed_steps\030\003 \001(\r*\231\001\n" +
+      "\022ReflectionDecision\022#\n\037REFLECTION_DECISI" +
+      "ON_UNSPECIFIED\020\000\022\036\n\032REFLECTION_DECISION_" +
+      "ACCEPT\020\001\022\036\n\032REFLECTION_DECISION_REVISE\020\002" +
+      "\022\036\n\032REFLECTION_DECISION_REPLAN\020\003*\216\001\n\020App" +
+      "rovalDecision\022!\n\035APPROVAL_DECISION_UNSPE" +
+      "CIFIED\020\000\022\035\n\031APPROVAL_DECISION_APPROVE\020\001\022" +
+      "\034\n\030APPROVAL_DECISION_REJECT\020\002\022\032\n\026APPROVA" +
+      "L_DECISION_EDIT\020\003BA\n\rdev.agentd.v1B\013Even" +
+      "tsProtoP\001Z!agentd.dev/gen/agentd/v1;agen" +
+      "tdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -289,7 +290,7 @@ public final class EventsProto {
     internal_static_agentd_v1_ToolCallFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolCallFinished_descriptor,
-        new java.lang.String[] { "CallId", "ToolName", "Result", "Error", "Duration", "Text", "Outcome", });
+        new java.lang.String[] { "CallId", "ToolName", "Result", "Error", "Duration", "Text", "Cached", "Outcome", });
     internal_static_agentd_v1_ReflectionVerdict_descriptor =
       getDescriptor().getMessageTypes().get(11);
     internal_static_agentd_v1_ReflectionVerdict_fieldAccessorTable = new

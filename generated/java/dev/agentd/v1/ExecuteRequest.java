@@ -602,6 +602,22 @@ java.lang.String defaultValue) {
     }
   }
 
+  public static final int BYPASS_TOOL_CACHE_FIELD_NUMBER = 12;
+  private boolean bypassToolCache_ = false;
+  /**
+   * <pre>
+   * When set, the task's tool calls never use the cache of tool results (their
+   * fresh results still replace what it holds).
+   * </pre>
+   *
+   * <code>bool bypass_tool_cache = 12;</code>
+   * @return The bypassToolCache.
+   */
+  @java.lang.Override
+  public boolean getBypassToolCache() {
+    return bypassToolCache_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -651,6 +667,9 @@ java.lang.String defaultValue) {
         10);
     if (plan_ != null) {
       output.writeMessage(11, getPlan());
+    }
+    if (bypassToolCache_ != false) {
+      output.writeBool(12, bypassToolCache_);
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 13, agent_);
@@ -716,6 +735,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(11, getPlan());
     }
+    if (bypassToolCache_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(12, bypassToolCache_);
+    }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(13, agent_);
     }
@@ -766,6 +789,8 @@ java.lang.String defaultValue) {
     }
     if (!getAgent()
         .equals(other.getAgent())) return false;
+    if (getBypassToolCache()
+        != other.getBypassToolCache()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -812,6 +837,9 @@ java.lang.String defaultValue) {
     }
     hash = (37 * hash) + AGENT_FIELD_NUMBER;
     hash = (53 * hash) + getAgent().hashCode();
+    hash = (37 * hash) + BYPASS_TOOL_CACHE_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getBypassToolCache());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -992,6 +1020,7 @@ java.lang.String defaultValue) {
         planBuilder_ = null;
       }
       agent_ = "";
+      bypassToolCache_ = false;
       return this;
     }
 
@@ -1073,6 +1102,9 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x00000800) != 0)) {
         result.agent_ = agent_;
+      }
+      if (((from_bitField0_ & 0x00001000) != 0)) {
+        result.bypassToolCache_ = bypassToolCache_;
       }
     }
 
@@ -1169,6 +1201,9 @@ java.lang.String defaultValue) {
         bitField0_ |= 0x00000800;
         onChanged();
       }
+      if (other.getBypassToolCache() != false) {
+        setBypassToolCache(other.getBypassToolCache());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1261,6 +1296,11 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00000400;
               break;
             } // case 90
+            case 96: {
+              bypassToolCache_ = input.readBool();
+              bitField0_ |= 0x00001000;
+              break;
+            } // case 96
             case 106: {
               agent_ = input.readStringRequireUtf8();
               bitField0_ |= 0x00000800;
@@ -2697,6 +2737,53 @@ java.lang.String defaultValue) {
       checkByteStringIsUtf8(value);
       agent_ = value;
       bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+
+    private boolean bypassToolCache_ ;
+    /**
+     * <pre>
+     * When set, the task's tool calls never use the cache of tool results (their
+     * fresh results still replace what it holds).
+     * </pre>
+     *
+     * <code>bool bypass_tool_cache = 12;</code>
+     * @return The bypassToolCache.
+     */
+    @java.lang.Override
+    public boolean getBypassToolCache() {
+      return bypassToolCache_;
+    }
+    /**
+     * <pre>
+     * When set, the task's tool calls never use the cache of tool results (their
+     * fresh results still replace what it holds).
+     * </pre>
+     *
+     * <code>bool bypass_tool_cache = 12;</code>
+     * @param value The bypassToolCache to set.
+     * @return This builder for chaining.
+     */
+    public Builder setBypassToolCache(boolean value) {
+      
+      bypassToolCache_ = value;
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When set, the task's tool calls never use the cache of tool results (their
+     * fresh results still replace what it holds).
+     * </pre>
+     *
+     * <code>bool bypass_tool_cache = 12;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearBypassToolCache() {
+      bitField0_ = (bitField0_ & ~0x00001000);
+      bypassToolCache_ = false;
       onChanged();
       return this;
     }

@@ -358,4 +358,15 @@ java.lang.String defaultValue);
    */
   com.google.protobuf.ByteString
       getAgentBytes();
+
+  /**
+   * <pre>
+   * When set, the task's tool calls never use the cache of tool results (their
+   * fresh results still replace what it holds).
+   * </pre>
+   *
+   * <code>bool bypass_tool_cache = 12;</code>
+   * @return The bypassToolCache.
+   */
+  boolean getBypassToolCache();
 }

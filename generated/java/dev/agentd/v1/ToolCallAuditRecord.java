@@ -785,6 +785,38 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int ATTEMPT_FIELD_NUMBER = 17;
+  private int attempt_ = 0;
+  /**
+   * <pre>
+   * Which attempt at running the tool this record is of, from 1. An idempotent
+   * tool that failed transiently is retried: one record per attempt, all under
+   * the same call_id.
+   * </pre>
+   *
+   * <code>uint32 attempt = 17;</code>
+   * @return The attempt.
+   */
+  @java.lang.Override
+  public int getAttempt() {
+    return attempt_;
+  }
+
+  public static final int CACHED_FIELD_NUMBER = 18;
+  private boolean cached_ = false;
+  /**
+   * <pre>
+   * The result came from the cache of tool results: the tool did not run.
+   * </pre>
+   *
+   * <code>bool cached = 18;</code>
+   * @return The cached.
+   */
+  @java.lang.Override
+  public boolean getCached() {
+    return cached_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -847,6 +879,12 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(approvalComment_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 16, approvalComment_);
     }
+    if (attempt_ != 0) {
+      output.writeUInt32(17, attempt_);
+    }
+    if (cached_ != false) {
+      output.writeBool(18, cached_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -907,6 +945,14 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(approvalComment_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(16, approvalComment_);
     }
+    if (attempt_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt32Size(17, attempt_);
+    }
+    if (cached_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(18, cached_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -963,6 +1009,10 @@ private static final long serialVersionUID = 0L;
         .equals(other.getApprovedBy())) return false;
     if (!getApprovalComment()
         .equals(other.getApprovalComment())) return false;
+    if (getAttempt()
+        != other.getAttempt()) return false;
+    if (getCached()
+        != other.getCached()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1012,6 +1062,11 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getApprovedBy().hashCode();
     hash = (37 * hash) + APPROVAL_COMMENT_FIELD_NUMBER;
     hash = (53 * hash) + getApprovalComment().hashCode();
+    hash = (37 * hash) + ATTEMPT_FIELD_NUMBER;
+    hash = (53 * hash) + getAttempt();
+    hash = (37 * hash) + CACHED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getCached());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1173,6 +1228,8 @@ private static final long serialVersionUID = 0L;
       approval_ = "";
       approvedBy_ = "";
       approvalComment_ = "";
+      attempt_ = 0;
+      cached_ = false;
       return this;
     }
 
@@ -1259,6 +1316,12 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00008000) != 0)) {
         result.approvalComment_ = approvalComment_;
+      }
+      if (((from_bitField0_ & 0x00010000) != 0)) {
+        result.attempt_ = attempt_;
+      }
+      if (((from_bitField0_ & 0x00020000) != 0)) {
+        result.cached_ = cached_;
       }
     }
 
@@ -1380,6 +1443,12 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00008000;
         onChanged();
       }
+      if (other.getAttempt() != 0) {
+        setAttempt(other.getAttempt());
+      }
+      if (other.getCached() != false) {
+        setCached(other.getCached());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1492,6 +1561,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00008000;
               break;
             } // case 130
+            case 136: {
+              attempt_ = input.readUInt32();
+              bitField0_ |= 0x00010000;
+              break;
+            } // case 136
+            case 144: {
+              cached_ = input.readBool();
+              bitField0_ |= 0x00020000;
+              break;
+            } // case 144
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3166,6 +3245,100 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       approvalComment_ = value;
       bitField0_ |= 0x00008000;
+      onChanged();
+      return this;
+    }
+
+    private int attempt_ ;
+    /**
+     * <pre>
+     * Which attempt at running the tool this record is of, from 1. An idempotent
+     * tool that failed transiently is retried: one record per attempt, all under
+     * the same call_id.
+     * </pre>
+     *
+     * <code>uint32 attempt = 17;</code>
+     * @return The attempt.
+     */
+    @java.lang.Override
+    public int getAttempt() {
+      return attempt_;
+    }
+    /**
+     * <pre>
+     * Which attempt at running the tool this record is of, from 1. An idempotent
+     * tool that failed transiently is retried: one record per attempt, all under
+     * the same call_id.
+     * </pre>
+     *
+     * <code>uint32 attempt = 17;</code>
+     * @param value The attempt to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAttempt(int value) {
+      
+      attempt_ = value;
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Which attempt at running the tool this record is of, from 1. An idempotent
+     * tool that failed transiently is retried: one record per attempt, all under
+     * the same call_id.
+     * </pre>
+     *
+     * <code>uint32 attempt = 17;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAttempt() {
+      bitField0_ = (bitField0_ & ~0x00010000);
+      attempt_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private boolean cached_ ;
+    /**
+     * <pre>
+     * The result came from the cache of tool results: the tool did not run.
+     * </pre>
+     *
+     * <code>bool cached = 18;</code>
+     * @return The cached.
+     */
+    @java.lang.Override
+    public boolean getCached() {
+      return cached_;
+    }
+    /**
+     * <pre>
+     * The result came from the cache of tool results: the tool did not run.
+     * </pre>
+     *
+     * <code>bool cached = 18;</code>
+     * @param value The cached to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCached(boolean value) {
+      
+      cached_ = value;
+      bitField0_ |= 0x00020000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The result came from the cache of tool results: the tool did not run.
+     * </pre>
+     *
+     * <code>bool cached = 18;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearCached() {
+      bitField0_ = (bitField0_ & ~0x00020000);
+      cached_ = false;
       onChanged();
       return this;
     }

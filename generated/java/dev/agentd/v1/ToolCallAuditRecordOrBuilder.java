@@ -347,4 +347,26 @@ public interface ToolCallAuditRecordOrBuilder extends
    */
   com.google.protobuf.ByteString
       getApprovalCommentBytes();
+
+  /**
+   * <pre>
+   * Which attempt at running the tool this record is of, from 1. An idempotent
+   * tool that failed transiently is retried: one record per attempt, all under
+   * the same call_id.
+   * </pre>
+   *
+   * <code>uint32 attempt = 17;</code>
+   * @return The attempt.
+   */
+  int getAttempt();
+
+  /**
+   * <pre>
+   * The result came from the cache of tool results: the tool did not run.
+   * </pre>
+   *
+   * <code>bool cached = 18;</code>
+   * @return The cached.
+   */
+  boolean getCached();
 }

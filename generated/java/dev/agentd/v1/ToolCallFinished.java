@@ -356,6 +356,22 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int CACHED_FIELD_NUMBER = 7;
+  private boolean cached_ = false;
+  /**
+   * <pre>
+   * The result of an earlier call with the same arguments, from the cache of
+   * tool results (read-only tools with a cache time): the tool did not run.
+   * </pre>
+   *
+   * <code>bool cached = 7;</code>
+   * @return The cached.
+   */
+  @java.lang.Override
+  public boolean getCached() {
+    return cached_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -388,6 +404,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(text_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 6, text_);
     }
+    if (cached_ != false) {
+      output.writeBool(7, cached_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -418,6 +437,10 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(text_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(6, text_);
     }
+    if (cached_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(7, cached_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -444,6 +467,8 @@ private static final long serialVersionUID = 0L;
     }
     if (!getText()
         .equals(other.getText())) return false;
+    if (getCached()
+        != other.getCached()) return false;
     if (!getOutcomeCase().equals(other.getOutcomeCase())) return false;
     switch (outcomeCase_) {
       case 3:
@@ -478,6 +503,9 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + TEXT_FIELD_NUMBER;
     hash = (53 * hash) + getText().hashCode();
+    hash = (37 * hash) + CACHED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getCached());
     switch (outcomeCase_) {
       case 3:
         hash = (37 * hash) + RESULT_FIELD_NUMBER;
@@ -637,6 +665,7 @@ private static final long serialVersionUID = 0L;
         durationBuilder_ = null;
       }
       text_ = "";
+      cached_ = false;
       outcomeCase_ = 0;
       outcome_ = null;
       return this;
@@ -686,6 +715,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.text_ = text_;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.cached_ = cached_;
       }
     }
 
@@ -764,6 +796,9 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000020;
         onChanged();
       }
+      if (other.getCached() != false) {
+        setCached(other.getCached());
+      }
       switch (other.getOutcomeCase()) {
         case RESULT: {
           mergeResult(other.getResult());
@@ -839,6 +874,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 50
+            case 56: {
+              cached_ = input.readBool();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 56
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1654,6 +1694,53 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       text_ = value;
       bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+
+    private boolean cached_ ;
+    /**
+     * <pre>
+     * The result of an earlier call with the same arguments, from the cache of
+     * tool results (read-only tools with a cache time): the tool did not run.
+     * </pre>
+     *
+     * <code>bool cached = 7;</code>
+     * @return The cached.
+     */
+    @java.lang.Override
+    public boolean getCached() {
+      return cached_;
+    }
+    /**
+     * <pre>
+     * The result of an earlier call with the same arguments, from the cache of
+     * tool results (read-only tools with a cache time): the tool did not run.
+     * </pre>
+     *
+     * <code>bool cached = 7;</code>
+     * @param value The cached to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCached(boolean value) {
+      
+      cached_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The result of an earlier call with the same arguments, from the cache of
+     * tool results (read-only tools with a cache time): the tool did not run.
+     * </pre>
+     *
+     * <code>bool cached = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearCached() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      cached_ = false;
       onChanged();
       return this;
     }

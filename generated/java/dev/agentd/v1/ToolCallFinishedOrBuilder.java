@@ -148,5 +148,16 @@ public interface ToolCallFinishedOrBuilder extends
   com.google.protobuf.ByteString
       getTextBytes();
 
+  /**
+   * <pre>
+   * The result of an earlier call with the same arguments, from the cache of
+   * tool results (read-only tools with a cache time): the tool did not run.
+   * </pre>
+   *
+   * <code>bool cached = 7;</code>
+   * @return The cached.
+   */
+  boolean getCached();
+
   public dev.agentd.v1.ToolCallFinished.OutcomeCase getOutcomeCase();
 }
