@@ -38,6 +38,8 @@ class AgentFiles:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.problems: list[FileProblem] = []
+        """What is wrong with the folder's files now, one entry per problem."""
+        self._read_problems: dict[Path, list[FileProblem]] = {}
         self._seen: dict[Path, tuple[float, int]] = {}
         self._by_file: dict[Path, AgentDefinition] = {}
         self._agents: dict[str, AgentDefinition] = {}
@@ -54,17 +56,19 @@ class AgentFiles:
         current = {path: (stat.st_mtime, stat.st_size) for path, stat in files.items()}
         if current == self._seen:
             return False
-        problems = [p for p in self.problems if Path(p.path) in current]
         for path in current:
             if self._seen.get(path) != current[path]:
-                problems = [p for p in problems if p.path != str(path)]
-                problems.extend(self._read(path))
+                self._read_problems.pop(path, None)
+                found = self._read(path)
+                if found:
+                    self._read_problems[path] = found
         for gone in set(self._by_file) - set(current):
             del self._by_file[gone]
+        for gone in set(self._read_problems) - set(current):
+            del self._read_problems[gone]
         self._seen = current
-        problems.extend(self._index())
-        self.problems = problems
-        for problem in problems:
+        self.problems = [*(p for ps in self._read_problems.values() for p in ps), *self._index()]
+        for problem in self.problems:
             log.error("agent file refused", path=problem.path, field=problem.field,
                       problem=problem.problem)  # fmt: skip
         return True

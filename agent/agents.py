@@ -155,6 +155,10 @@ def _schema(value: Any, source: str) -> dict[str, Any] | None:
         return None
     if not isinstance(value, Mapping) or len(json.dumps(value, default=str)) > 20_000:
         raise AgentInvalidError(source, "output_schema", "a JSON Schema object of at most 20 KB")
+    refused = _unsupported(value)
+    if refused:
+        problem = f"{refused!r} is not supported in output schemas (patterns run on the "
+        raise AgentInvalidError(source, "output_schema", problem + "server; no references)")
     try:
         Draft202012Validator.check_schema(value)
     except SchemaError as bad:
@@ -253,3 +257,25 @@ def _metadata(value: Any, source: str) -> dict[str, str]:
     if not isinstance(value, Mapping) or len(value) > 32:
         raise AgentInvalidError(source, "metadata", "a mapping of at most 32 keys")
     return {str(k)[:64]: str(v)[:256] for k, v in value.items()}
+
+
+_UNSUPPORTED = {"pattern", "patternProperties", "$ref", "$dynamicRef", "$anchor", "$id"}
+_NAMED = {"properties", "$defs", "definitions", "dependentSchemas"}
+
+
+def _unsupported(schema: Any, names: bool = False) -> str | None:
+    """The first keyword of `schema` that output schemas do not support, if any (`names`:
+    the keys of `schema` are property names, not keywords)."""
+    if isinstance(schema, Mapping):
+        for key, value in schema.items():
+            if not names and key in _UNSUPPORTED:
+                return str(key)
+            found = _unsupported(value, not names and key in _NAMED)
+            if found:
+                return found
+    elif isinstance(schema, list):
+        for item in schema:
+            found = _unsupported(item)
+            if found:
+                return found
+    return None

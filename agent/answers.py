@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from agent.failures import ModelOutputInvalidError
+from agent.limits import LimitReached
 from agent.llm.base import Message, ModelResponse, ModelSettings
 from agent.llm.structured import json_reply
 from agent.modes import Outcome
@@ -35,9 +37,9 @@ def _fits(text: str, schema: Mapping[str, Any]) -> str | None:
     """The answer as canonical JSON when it matches `schema`, else None."""
     try:
         value = json_reply(ModelResponse(text=text))
-    except ValueError:
-        return None
-    if next(iter(Draft202012Validator(schema).iter_errors(value)), None) is not None:
+        if not Draft202012Validator(schema).is_valid(value):
+            return None
+    except Exception:  # noqa: BLE001 - an answer that cannot be checked does not fit
         return None
     return json.dumps(value, ensure_ascii=False)
 
@@ -49,24 +51,36 @@ async def shaped(run: TaskRun, outcome: Outcome) -> Outcome:
     schema = agent.output_schema if agent is not None else None
     if schema is None or outcome.stop_reason is not StopReason.FINAL_ANSWER:
         return outcome  # a partial answer (a limit stopped the work) is passed on as it is
-    fitted = _fits(outcome.answer, schema)
+    answer = run.urls.restore(outcome.answer)  # judged as the caller will get it
+    fitted = _fits(answer, schema)
     if fitted is None:
-        settings = ModelSettings(json_schema=schema, schema_name="answer")
-        messages = [
-            run.system(REFORMAT),
-            Message("user", f"JSON Schema:\n{json.dumps(schema)}\n\nAnswer:\n{outcome.answer}"),
-        ]
-        try:
-            async with asyncio.timeout(run.config.step_timeout_seconds):
-                response = await run.model("synthesizer", "output", messages, settings=settings)
-        except TimeoutError:
-            raise ModelOutputInvalidError(
-                "the final answer does not match the agent's output schema, and no "
-                "reformatted one came in time"
-            ) from None
-        fitted = _fits(response.text, schema)
+        fitted = _fits(run.urls.restore(await _reformatted(run, answer, schema)), schema)
     if fitted is None:
         raise ModelOutputInvalidError(
             "the final answer does not match the agent's output schema, even when asked again"
         )
     return replace(outcome, answer=fitted)
+
+
+async def _reformatted(run: TaskRun, answer: str, schema: Mapping[str, Any]) -> str:
+    """One model call for the answer as JSON of `schema`, within what is left of the
+    step's and the task's time; ModelOutputInvalidError when none comes."""
+    settings = ModelSettings(json_schema=schema, schema_name="answer")
+    messages = [
+        run.system(REFORMAT),
+        Message("user", f"JSON Schema:\n{json.dumps(schema)}\n\nAnswer:\n{answer}"),
+    ]
+    seconds = run.config.step_timeout_seconds
+    if run.deadline_at is not None:
+        seconds = max(0.0, min(seconds, run.deadline_at - time.time()))
+    try:
+        async with asyncio.timeout(seconds):
+            response = await run.model(
+                "synthesizer", "output", messages, settings=settings, stream=False
+            )
+    except (TimeoutError, LimitReached) as stopped:
+        why = stopped.detail if isinstance(stopped, LimitReached) else "no reply came in time"
+        raise ModelOutputInvalidError(
+            f"the final answer does not match the agent's output schema ({why})"
+        ) from None
+    return response.text

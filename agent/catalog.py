@@ -3,7 +3,7 @@
 A tenant's own agents (created by RPC, every version kept in the agent store)
 come first; agents from files (`agent.agent_files`) serve every tenant and can
 be read but not changed here. A tenant's agent with the id of a file agent
-takes its place for that tenant.
+takes its place for that tenant, every version of it and after a delete too.
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ class Agents:
             own = await self._store.get(tenant, agent_id, version)
             if own is not None:
                 return own
+            if await self._store.get(tenant, agent_id, 1) is not None:
+                return None  # the tenant's own id (deleted, or not that version): never a file's
         agent = self._files.get(agent_id) if self._files is not None else None
         if agent is None or (version is not None and version != agent.version):
             return None

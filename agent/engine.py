@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import structlog
@@ -26,6 +27,7 @@ from agent.llm.roles import ModelRoles
 from agent.modes import planner
 from agent.modes.router import choose_mode
 from agent.plan import Plan
+from agent.questions import ASK_USER
 from agent.requests import TaskRequest, given_plan, validate_request
 from agent.run_factory import ModelFactory, RunFactory
 from agent.selection import narrow, resolve, with_defaults
@@ -66,6 +68,18 @@ LLM_SETTINGS = (
     "AGENTD_LLM_BASE_URL (or OPENAI_BASE_URL)",
     "AGENTD_LLM_API_KEY (or OPENAI_API_KEY)",
 )
+
+
+@dataclass(frozen=True)
+class _Chosen:
+    """What a request comes to once checked: its tools, limit, plan and agent."""
+
+    specs: dict[str, ToolSpec]
+    iterations: int
+    plan: Plan | None
+    agent: AgentDefinition | None
+    fingerprint: str
+    """Of the request as the caller sent it (an agent's later changes do not alter it)."""
 
 
 class Engine:
@@ -204,6 +218,7 @@ class Engine:
         # server answers at once, as cheaply as it can.
         ticket = self._admission.admit(call.principal.tenant)
         try:
+            fingerprint = request.fingerprint()  # the caller's request, before any agent's defaults
             agent = await resolve(self._agents, call.principal.tenant, request.agent)
             request = with_defaults(request, agent)
             specs, iterations = validate_request(
@@ -218,24 +233,20 @@ class Engine:
             if request.token_budget < 0:
                 raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
             specs = narrow(agent, request.tools, specs)
-            plan = given_plan(request, specs)
-            return await self._accept(request, call, specs, iterations, ticket, plan, agent)
+            asked = {**specs, ASK_USER.name: ASK_USER} if agent and agent.ask_user else specs
+            plan = given_plan(request, asked)
+            chosen = _Chosen(specs, iterations, plan, agent, fingerprint)
+            return await self._accept(request, call, chosen, ticket)
         except BaseException:
             ticket.release()
             raise
 
     async def _accept(
-        self,
-        request: TaskRequest,
-        call: CallContext,
-        specs: dict[str, ToolSpec],
-        iterations: int,
-        ticket: Ticket,
-        plan: Plan | None = None,
-        agent: AgentDefinition | None = None,
+        self, request: TaskRequest, call: CallContext, chosen: _Chosen, ticket: Ticket
     ) -> Task:
+        specs, iterations, plan, agent = chosen.specs, chosen.iterations, chosen.plan, chosen.agent
         task_id = new_task_id()
-        earlier = await self._earlier(request, call, task_id)
+        earlier = await self._earlier(request, call, task_id, chosen.fingerprint)
         if earlier is not None:
             ticket.release()  # the earlier task holds its own place
             return earlier
@@ -267,7 +278,9 @@ class Engine:
         self._runner.launch(run, ticket)
         return task
 
-    async def _earlier(self, request: TaskRequest, call: CallContext, task_id: str) -> Task | None:
+    async def _earlier(
+        self, request: TaskRequest, call: CallContext, task_id: str, fingerprint: str
+    ) -> Task | None:
         """The task an earlier request with the same idempotency key started, if any; else
         the key is reserved for `task_id`."""
         if not request.idempotency_key:
@@ -276,9 +289,7 @@ class Engine:
             "exec", call.principal.tenant, call.principal.id, request.idempotency_key
         )
         try:
-            earlier = await self._idempotency.reserve(
-                scoped, request.fingerprint(), task_id, self._key_ttl
-            )
+            earlier = await self._idempotency.reserve(scoped, fingerprint, task_id, self._key_ttl)
         except IdempotencyConflictError:
             raise IdempotencyConflictError(request.idempotency_key) from None
         if earlier is None:

@@ -20,6 +20,7 @@ import structlog
 
 from agent import events as ev
 from agent.failures import TaskFailedError
+from agent.llm import sanitize
 from agent.modes import Outcome
 from agent.modes.synthesis import notes_answer
 from agent.redaction import redact_event
@@ -73,7 +74,7 @@ class Endings:
 
     async def complete(self, run: TaskRun, outcome: Outcome) -> None:
         task = run.task
-        outcome = replace(outcome, answer=run.urls.restore(outcome.answer))
+        outcome = replace(outcome, answer=_restored(run, outcome.answer))
         task.final_answer = scrub(outcome.answer)
         task.stop_reason = outcome.stop_reason
         task.stop_detail = scrub(outcome.detail)
@@ -90,7 +91,7 @@ class Endings:
         task.stop_reason = failure.stop_reason
         task.stop_detail = message
         if run.notes:
-            task.final_answer = scrub(notes_answer(run, message))
+            task.final_answer = scrub(_restored(run, notes_answer(run, message)))
         try:
             await persist(lambda: run.emit(ev.ErrorOccurred(failure.reason, message, True)))
         except TaskAlreadyTerminalError:
@@ -104,7 +105,7 @@ class Endings:
         task.stop_reason = StopReason.CANCELLED
         task.stop_detail = reason
         if run.notes:
-            task.final_answer = scrub(notes_answer(run, f"cancelled: {reason}"))
+            task.final_answer = scrub(_restored(run, notes_answer(run, f"cancelled: {reason}")))
         await self._end(run, TaskStatus.CANCELLED, reason)
 
     async def cancel_stored(self, task: Task, reason: str) -> Task:
@@ -160,6 +161,12 @@ class Endings:
             await persist(lambda: self._history.record(task))  # last_sequence: the end's
         except Exception:
             log.exception("could not record task history", task_id=task.task_id)
+
+
+def _restored(run: TaskRun, answer: str) -> str:
+    """An answer with the model's URL placeholders restored, held to the reply size cap
+    (a placeholder stands for up to `agent.urls.MAX_URL_CHARS` characters)."""
+    return sanitize.capped(run.urls.restore(answer))
 
 
 async def persist(write: Callable[[], Awaitable[None]]) -> None:

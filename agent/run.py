@@ -177,6 +177,7 @@ class TaskRun:
             await self.store.update(self.task)
 
     async def set_plan(self, plan: Plan, reason: str = "") -> None:
+        plan = self.urls.restore_plan(plan)  # the plan as the caller sees it: real URLs
         first = self.task.plan is None
         self.task.plan = plan
         self.task.total_steps = len(plan.steps) + (0 if first else self.task.current_step)
@@ -314,17 +315,19 @@ class _Deltas:
     async def add(self, item: TextChunk | ReasoningChunk) -> None:
         kind = 0 if isinstance(item, TextChunk) else 1
         if kind != self._kind:  # what the other kind held back goes out first
-            await self._send(self._kind, self._restorers[self._kind].flush())
+            room = max(0, sanitize.MAX_REPLY_CHARS - self._sizes[self._kind])
+            await self._send(self._kind, self._restorers[self._kind].flush()[:room])
             self._kind = kind
         room = sanitize.MAX_REPLY_CHARS - self._sizes[kind]
-        self._sizes[kind] += len(item.text)
-        if room > 0:
-            piece = sanitize.text(item.text[:room])
-            await self._send(kind, self._restorers[kind].feed(piece))
+        if room > 0:  # counted as sent, URLs restored: the cap holds for what goes out
+            piece = self._restorers[kind].feed(sanitize.text(item.text))[:room]
+            self._sizes[kind] += len(piece)
+            await self._send(kind, piece)
 
     async def finish(self) -> None:
         for kind in (0, 1):
-            await self._send(kind, self._restorers[kind].flush())
+            room = sanitize.MAX_REPLY_CHARS - self._sizes[kind]
+            await self._send(kind, self._restorers[kind].flush()[: max(0, room)])
 
     async def _send(self, kind: int, piece: str) -> None:
         if piece:

@@ -26,6 +26,9 @@ from stores.tasks.base import TaskStore
 from tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
+MAX_MODELS = 256
+"""Agent models kept for reuse (they share one client, so dropping one costs nothing)."""
+
 ModelFactory = Callable[[str, float | None, int | None], Model]
 """A model by name, with a temperature and a reply token limit (None: the server's)."""
 
@@ -118,5 +121,7 @@ class RunFactory:
         made = self._made.get(key)
         if made is None:
             assert self.model_factory is not None
+            if len(self._made) >= MAX_MODELS:  # many distinct agents' settings: start over
+                self._made.clear()
             made = self._made[key] = self.model_factory(name, temperature, max_tokens)
         return made

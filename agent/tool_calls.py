@@ -231,7 +231,8 @@ class ToolCalls:
         self._waiting += 1
         answer: ApprovalDecision | None = None
         try:
-            await lifecycle.set_waiting(run, "waiting for an answer to the agent's question")
+            if self._waiting == 1:
+                await lifecycle.set_waiting(run, "waiting for an answer to the agent's question")
             await run.emit(ev.InputRequested(request_id, question))
             async with step_clock_stopped():
                 answer = await approvals.wait(task_id, request_id)

@@ -3,7 +3,7 @@
 Tool results are full of long URLs (search results, API links with tracking
 parameters) that cost tokens on every later model call. Before the model sees
 a tool result, each URL of at least `min_chars` characters is replaced with a
-placeholder such as `https://url.invalid/3f9a/1` (`.invalid` never resolves);
+placeholder such as `https://url.invalid/1-3f9a0c2b7e41` (`.invalid` never resolves);
 the same URL always gets the same placeholder within a run. Wherever the
 model's words leave the engine, placeholders are restored exactly: in the
 arguments of the tools it calls, in its streamed text and in the final answer.
@@ -17,13 +17,19 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
+
+from agent.plan import Plan
 
 URL = re.compile(r"https?://[^\s<>\"'`]+")
 TRAILING = ".,;:!?)]}"
 """Characters a URL in prose is usually followed by, not made of."""
 MAX_URLS = 5_000
 """URLs one run shortens at most; later ones stay as they are."""
+MAX_URL_CHARS = 2_048
+"""Longer URLs stay as they are: a placeholder never stands for more text than this."""
+TOKEN = re.compile(r"[0-9a-f]{12}")
 BASE = "https://url.invalid/"
 
 
@@ -34,11 +40,11 @@ class UrlBook:
         self, min_chars: int, token: str | None = None, known: Mapping[str, str] | None = None
     ) -> None:
         self.min_chars = min_chars
-        self.token = token or secrets.token_hex(2)
+        self.token = token if token and TOKEN.fullmatch(token) else secrets.token_hex(6)
         self.urls: dict[str, str] = dict(known or {})
         """Placeholder -> URL."""
         self._placeholders = {url: placeholder for placeholder, url in self.urls.items()}
-        self._pattern = re.compile(re.escape(f"{BASE}{self.token}/") + r"\d+")
+        self._pattern = re.compile(re.escape(BASE) + r"\d+-" + self.token)
 
     def shorten(self, text: str) -> str:
         """`text` with each long URL replaced by its placeholder."""
@@ -49,13 +55,13 @@ class UrlBook:
     def _replace(self, match: re.Match[str]) -> str:
         found = match.group(0)
         url = found.rstrip(TRAILING)
-        if len(url) < self.min_chars:
+        if not self.min_chars <= len(url) <= MAX_URL_CHARS:
             return found
         placeholder = self._placeholders.get(url)
         if placeholder is None:
             if len(self.urls) >= MAX_URLS:
                 return found
-            placeholder = f"{BASE}{self.token}/{len(self.urls) + 1}"
+            placeholder = f"{BASE}{len(self.urls) + 1}-{self.token}"
             self.urls[placeholder] = url
             self._placeholders[url] = placeholder
         return placeholder + found[len(url) :]
@@ -76,6 +82,21 @@ class UrlBook:
             return {k: self.restore_value(v) for k, v in value.items()}
         return value
 
+    def restore_plan(self, plan: Plan) -> Plan:
+        """A plan the model wrote, with placeholders restored in its steps."""
+        if not self.urls:
+            return plan
+        steps = tuple(
+            replace(
+                step,
+                description=self.restore(step.description),
+                expected_output=self.restore(step.expected_output),
+                arguments=self.restore_value(dict(step.arguments)),
+            )
+            for step in plan.steps
+        )
+        return replace(plan, steps=steps)
+
     def streamer(self) -> StreamedRestore:
         return StreamedRestore(self)
 
@@ -93,7 +114,7 @@ class StreamedRestore:
         if not self._book.urls:
             self._held = ""
             return text
-        cut = _unfinished(text, f"{BASE}{self._book.token}/")
+        cut = _unfinished(text, self._book.token)
         self._held = text[cut:]
         return self._book.restore(text[:cut])
 
@@ -102,12 +123,21 @@ class StreamedRestore:
         return self._book.restore(text)
 
 
-def _unfinished(text: str, prefix: str) -> int:
-    """Where a possible placeholder at the end of `text` starts (len(text) if none)."""
-    start = text.find(prefix[0], max(0, len(text) - len(prefix) - 12))
+def _unfinished(text: str, token: str) -> int:
+    """Where what may be an unfinished placeholder at the end of `text` starts (len(text)
+    if nothing there could be)."""
+    longest = len(BASE) + 8 + 1 + len(token)
+    start = text.find("h", max(0, len(text) - longest))
     while start != -1:
         tail = text[start:]
-        if prefix.startswith(tail) or (tail.startswith(prefix) and tail[len(prefix) :].isdigit()):
+        if BASE.startswith(tail):
             return start
-        start = text.find(prefix[0], start + 1)
+        if tail.startswith(BASE):
+            rest = tail[len(BASE) :]
+            number, dash, partial = rest.partition("-")
+            if number.isdigit() and (not dash or token.startswith(partial)) and len(rest) < 22:
+                return start
+            if not dash and not number:
+                return start
+        start = text.find("h", start + 1)
     return len(text)

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from agent.catalog import Agents
 from agent.engine import Engine
 from agent.events import TaskEvent
+from agent.questions import ASK_USER
 from agent.selection import narrow, resolve
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
@@ -143,6 +144,8 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         if request.agent:
             agent = await resolve(self._agents, call.principal.tenant, request.agent)
             specs = list(narrow(agent, (), {s.name: s for s in specs}).values())
+            if agent is not None and agent.ask_user and request.category in ("", "conversation"):
+                specs = sorted([*specs, ASK_USER], key=lambda s: s.name)
         return pb.ListToolsResponse(tools=[convert.tool_to_proto(s) for s in specs])
 
     @unary

@@ -325,3 +325,23 @@ async def test_an_answer_that_never_fits_fails_the_task(tmp_path: Path) -> None:
         task = await h.client.get_task(events[0].task_id)
         assert task.error.reason == "MODEL_OUTPUT_INVALID"
         assert "output schema" in task.error.message
+
+
+async def test_ask_user_is_listed_and_may_be_a_step_of_a_given_plan(tmp_path: Path) -> None:
+    folder = _agents(tmp_path, asking=ASKING)
+    async with harness(tmp_path, [], agents_dir=folder) as h:
+        names = [t.name for t in await h.client.list_tools(agent="asking")]
+        assert names == ["ask_user", "calculator"]
+        plan = tasks_pb2.Plan()
+        plan.steps.add(id="ask", description="ask which account", tool="ask_user")
+        task = await h.client.start_task("owe?", agent="asking", plan=plan)
+        assert [s.tool for s in task.plan.steps] == ["ask_user"]
+
+
+async def test_a_retry_after_the_agent_changed_is_still_the_same_task(tmp_path: Path) -> None:
+    async with harness(tmp_path, [{"text": "hi", "repeat": -1}], anonymous_roles=["admin"]) as h:
+        await h.client.create_agent(_agent("billing", "model-v1", "v1", max_iterations=3))
+        first = await h.client.start_task("hi", agent="billing", idempotency_key="k1")
+        await h.client.update_agent(_agent("billing", "model-v2", "v2", max_iterations=5))
+        again = await h.client.start_task("hi", agent="billing", idempotency_key="k1")
+        assert again.task_id == first.task_id

@@ -222,3 +222,50 @@ def test_a_task_keeps_its_agent_when_stored_and_read_back() -> None:
     again = serialization.loads(serialization.dumps(task))
     assert isinstance(again, Task)
     assert again.agent == agent
+
+
+@pytest.mark.parametrize(
+    ("schema", "keyword"),
+    [
+        ({"type": "string", "pattern": "^(a+)+$"}, "pattern"),
+        ({"type": "object", "patternProperties": {"x": {}}}, "patternProperties"),
+        ({"$ref": "#/$defs/missing"}, "$ref"),
+        ({"anyOf": [{"type": "string", "pattern": "a"}]}, "pattern"),
+    ],
+)
+def test_output_schemas_refuse_patterns_and_references(schema: object, keyword: str) -> None:
+    with pytest.raises(AgentInvalidError) as bad:
+        parse_agent({"id": "a", "output_schema": schema}, "a.yaml")
+    assert bad.value.field == "output_schema"
+    assert repr(keyword) in bad.value.problem
+
+
+def test_a_property_may_be_called_pattern() -> None:
+    schema = {"type": "object", "properties": {"pattern": {"type": "string"}}}
+    assert parse_agent({"id": "a", "output_schema": schema}, "a.yaml").output_schema == schema
+
+
+def test_fixing_one_of_two_duplicates_clears_both_problems(tmp_path: Path) -> None:
+    _write(tmp_path, "a.yaml", "id: x\n", 1)
+    _write(tmp_path, "b.yaml", "id: x\n", 1)
+    files = AgentFiles(tmp_path)
+    files.load()
+    assert len(files.problems) == 2
+    _write(tmp_path, "a.yaml", "id: y\n", 2)
+    assert files.load()
+    assert files.problems == []
+    assert [a.agent_id for a in files.all()] == ["x", "y"]
+
+
+async def test_a_tenants_deleted_agent_never_falls_back_to_a_file_agent() -> None:
+    store = InMemoryAgentStore()
+    agents = Agents(store, Files(AgentDefinition("support", version=5, instructions="file")))
+    await store.create("acme", AgentDefinition("support", instructions="own"), "alice")
+    with pytest.raises(AgentNotFoundError):
+        await resolve(agents, "acme", "support@5")  # the tenant's id: not the file's version
+    await store.delete("acme", "support")
+    with pytest.raises(AgentNotFoundError):
+        await resolve(agents, "acme", "support")
+    still = await resolve(agents, "globex", "support")
+    assert still is not None
+    assert still.instructions == "file"

@@ -21,10 +21,11 @@ from tests.unit.agent.runs import PRINCIPAL, make_env
 REPORT = "https://reports.example.com/2026/q3/summary.pdf?utm_source=newsletter&utm_medium=email"
 SEARCH = "https://search.example.org/results?q=agentd+grpc&page=2&session=8f2c1d9e7a6b5c4d"
 SHORT = "https://x.io/a"
+TOKEN = "ab12cd34ef56"
 
 
 def test_long_urls_become_placeholders_and_come_back_exactly() -> None:
-    book = UrlBook(40, token="ab12")
+    book = UrlBook(40, token=TOKEN)
     original = (
         f"See {REPORT}. Also ({SEARCH}), {SHORT}, and {REPORT}!\n"
         f'JSON: {{"url": "{SEARCH}"}} <{REPORT}>'
@@ -35,25 +36,27 @@ def test_long_urls_become_placeholders_and_come_back_exactly() -> None:
     assert REPORT not in shortened
     assert SEARCH not in shortened
     assert SHORT in shortened  # under the length: left alone
-    assert shortened.count("https://url.invalid/ab12/1") == 3  # one placeholder per URL
-    assert shortened.count("https://url.invalid/ab12/2") == 2
-    assert "https://url.invalid/ab12/1. Also (" in shortened  # punctuation stays outside
+    assert shortened.count(f"https://url.invalid/1-{TOKEN}") == 3  # one placeholder per URL
+    assert shortened.count(f"https://url.invalid/2-{TOKEN}") == 2
+    assert f"https://url.invalid/1-{TOKEN}. Also (" in shortened  # punctuation stays outside
     assert book.restore(shortened) == original
     assert len(shortened) < len(original) - 200
 
 
 def test_only_this_runs_placeholders_restore() -> None:
-    book = UrlBook(40, token="ab12")
+    book = UrlBook(40, token=TOKEN)
     book.shorten(REPORT)
-    forged = "https://url.invalid/ffff/1 and https://url.invalid/ab12/9"
+    forged = f"https://url.invalid/1-{'f' * 12} and https://url.invalid/9-{TOKEN}"
     assert book.restore(forged) == forged  # another run's token, an unknown number
-    assert book.restore("https://url.invalid/ab12/1") == REPORT
+    assert book.restore(f"https://url.invalid/1-{TOKEN}") == REPORT
 
 
 def test_zero_turns_shortening_off_and_the_book_is_bounded() -> None:
     assert UrlBook(0).shorten(REPORT) == REPORT
-    book = UrlBook(20, token="ab12")
+    book = UrlBook(20, token=TOKEN)
     urls = [f"https://example.com/page/{n:06d}" for n in range(MAX_URLS + 5)]
+    huge = "https://example.com/" + "x" * 3000
+    assert book.shorten(huge) == huge  # too long to stand for: left as it is
     shortened = book.shorten(" ".join(urls))
     assert len(book.urls) == MAX_URLS
     assert shortened.endswith(urls[-1])  # past the bound, URLs stay as they are
@@ -61,7 +64,7 @@ def test_zero_turns_shortening_off_and_the_book_is_bounded() -> None:
 
 
 def test_placeholders_are_restored_in_nested_arguments() -> None:
-    book = UrlBook(40, token="ab12")
+    book = UrlBook(40, token=TOKEN)
     placeholder = book.shorten(SEARCH)
     value = {"url": placeholder, "also": [placeholder, 3, {"deep": f"see {placeholder}"}]}
     assert book.restore_value(value) == {
@@ -71,7 +74,7 @@ def test_placeholders_are_restored_in_nested_arguments() -> None:
 
 
 def test_streamed_text_is_restored_however_it_is_split() -> None:
-    book = UrlBook(40, token="ab12")
+    book = UrlBook(40, token=TOKEN)
     answer = f"Read {book.shorten(REPORT)} and {book.shorten(SEARCH)}, today."
     for size in range(1, 40):
         streamer = book.streamer()
@@ -80,7 +83,7 @@ def test_streamed_text_is_restored_however_it_is_split() -> None:
         assert out == f"Read {REPORT} and {SEARCH}, today.", size
 
 
-PLACEHOLDER = re.compile(r"https://url\.invalid/[0-9a-f]{4}/\d+")
+PLACEHOLDER = re.compile(r"https://url\.invalid/\d+-[0-9a-f]{12}")
 
 
 async def test_a_task_round_trips_urls_through_the_model(tmp_path: Path) -> None:
@@ -141,4 +144,4 @@ async def test_a_resumed_run_knows_the_placeholders_the_model_was_given(tmp_path
     resumed = await env.run(model, resumed=saved, task_id=run.task.task_id)
 
     assert resumed.urls.restore(placeholder) == REPORT
-    assert resumed.urls.shorten(SEARCH) == placeholder[:-1] + "2"  # numbering carries on
+    assert resumed.urls.shorten(SEARCH) == placeholder.replace("/1-", "/2-")  # numbering goes on
