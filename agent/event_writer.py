@@ -34,6 +34,11 @@ class EventWriter:
     """Writes one task's events through `append`, one at a time, coalescing deltas and
     keeping credentials out of them (`agent.redaction`)."""
 
+    __slots__ = (
+        "_append", "_flush_seconds", "_kind", "_lock", "_max_chars", "_pending",
+        "_pending_size", "_redactor", "_timed_flush", "_timer",
+    )  # fmt: skip
+
     def __init__(self, append: Append, *, flush_seconds: float, max_chars: int) -> None:
         self._append = append
         self._flush_seconds = flush_seconds

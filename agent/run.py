@@ -51,7 +51,7 @@ from tools.registry import ToolRegistry
 log = structlog.get_logger(__name__)
 
 
-@dataclass
+@dataclass(slots=True)
 class TaskRun:
     task: Task
     call: CallContext

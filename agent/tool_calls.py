@@ -59,6 +59,8 @@ PlannedCall = tuple[str, dict[str, Any] | None, str]
 class ToolCalls:
     """The tool calls of one run, bounded to `max_concurrent_tool_calls` at once."""
 
+    __slots__ = ("_run", "_slots", "_waiting", "journal")
+
     def __init__(self, run: TaskRun, journal: Mapping[str, JournalEntry]) -> None:
         self._run = run
         self.journal = dict(journal)

@@ -36,6 +36,8 @@ BASE = "https://url.invalid/"
 class UrlBook:
     """The placeholders of one run and the URLs they stand for."""
 
+    __slots__ = ("_pattern", "_placeholders", "min_chars", "token", "urls")
+
     def __init__(
         self, min_chars: int, token: str | None = None, known: Mapping[str, str] | None = None
     ) -> None:
@@ -44,7 +46,8 @@ class UrlBook:
         self.urls: dict[str, str] = dict(known or {})
         """Placeholder -> URL."""
         self._placeholders = {url: placeholder for placeholder, url in self.urls.items()}
-        self._pattern = re.compile(re.escape(BASE) + r"\d+-" + self.token)
+        self._pattern: re.Pattern[str] | None = None
+        """Compiled at the first restore that has something to restore (most runs never)."""
 
     def shorten(self, text: str) -> str:
         """`text` with each long URL replaced by its placeholder."""
@@ -70,6 +73,8 @@ class UrlBook:
         """`text` with every placeholder of this run replaced by its URL."""
         if not self.urls or BASE not in text:
             return text
+        if self._pattern is None:
+            self._pattern = re.compile(re.escape(BASE) + r"\d+-" + self.token)
         return self._pattern.sub(lambda m: self.urls.get(m.group(0), m.group(0)), text)
 
     def restore_value(self, value: Any) -> Any:
