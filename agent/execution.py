@@ -171,9 +171,8 @@ class Runner:
     async def _run_in_slot(self, run: TaskRun) -> None:
         task = run.task
         try:
-            if task.status is TaskStatus.PENDING:
-                await set_running(run, f"mode {task.mode.value}")
-                await self._history.record(task)  # ListTasks filters by status there
+            if task.status is TaskStatus.PENDING:  # ListTasks filters by status in history
+                await set_running(run, f"mode {task.mode.value}", self._history)
             outcome = await answers.shaped(run, await self._work(run))
             await self._endings.complete(run, outcome)
         except asyncio.CancelledError:

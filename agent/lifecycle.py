@@ -48,9 +48,11 @@ async def accepted(store: TaskStore, run: TaskRun) -> None:
     )
 
 
-async def set_running(run: TaskRun, detail: str) -> None:
-    """RUNNING: work started, or resumed after a person answered."""
-    await _change(run, TaskStatus.RUNNING, detail)
+async def set_running(run: TaskRun, detail: str, history: TaskHistory | None = None) -> None:
+    """RUNNING: work started (recorded in `history` too, before the event announces it, so
+    a ListTasks by status that follows the event finds it), or resumed after a person
+    answered."""
+    await _change(run, TaskStatus.RUNNING, detail, history)
 
 
 async def set_waiting(run: TaskRun, detail: str) -> None:
@@ -58,10 +60,14 @@ async def set_waiting(run: TaskRun, detail: str) -> None:
     await _change(run, TaskStatus.INPUT_REQUIRED, detail)
 
 
-async def _change(run: TaskRun, status: TaskStatus, detail: str) -> None:
+async def _change(
+    run: TaskRun, status: TaskStatus, detail: str, history: TaskHistory | None = None
+) -> None:
     previous = run.task.status
     run.task.status = status
     await run.save()
+    if history is not None:
+        await history.record(run.task)
     await run.emit(ev.StatusChanged(status, previous, detail))
 
 
