@@ -181,33 +181,15 @@ class ToolCalls:
     async def _approve(
         self, call_id: str, tool: ToolSpec, arguments: Mapping[str, Any], reason: str
     ) -> ApprovalDecision:
-        """Pause for a human: INPUT_REQUIRED and an approval_requested event, then the decision.
-
-        The step's clock stops while waiting; the task's deadline keeps running.
-        """
-        run = self._run
-        approvals = run.approvals
-        assert approvals is not None
-        task_id = run.task.task_id
-        ttl = max(60.0, (run.deadline_at or time.time() + 3600.0) - time.time())
-        await approvals.open(run.task.tenant, task_id, call_id, ttl)
-        self._waiting += 1
-        try:
-            if self._waiting == 1:
-                await lifecycle.set_waiting(run, f"waiting for approval of {tool.name}")
-            await run.emit(ev.ApprovalRequested(call_id, tool.name, dict(arguments), reason))
-            async with step_clock_stopped():
-                decision = await approvals.wait(task_id, call_id)
-        except BaseException as error:
-            self._waiting -= 1
-            await asyncio.shield(approvals.close(task_id, call_id))
-            if not isinstance(error, asyncio.CancelledError):  # cancelled: the task is ending
-                await self._no_longer_waiting(f"no decision on {tool.name} came in time")
-            raise
-        self._waiting -= 1
-        await approvals.close(task_id, call_id)
+        """A person's decision on a call that needs approval (the registry's gate)."""
+        decision = await self._wait_for_person(
+            call_id,
+            f"waiting for approval of {tool.name}",
+            ev.ApprovalRequested(call_id, tool.name, dict(arguments), reason),
+            f"no decision on {tool.name} came in time",
+        )
         edited = redact(dict(decision.arguments)) if decision.arguments is not None else None
-        await run.emit(
+        await self._run.emit(
             ev.ApprovalDecided(
                 call_id, _DECISIONS[decision.label], decision.decided_by, decision.comment, edited
             )
@@ -218,38 +200,57 @@ class ToolCalls:
     async def _ask_user(
         self, call_id: str, arguments: dict[str, Any] | None
     ) -> tuple[Any, ToolCallError | None, str, bool]:
-        """Ask the caller (`agent.questions`): INPUT_REQUIRED and an input_requested event,
-        then the answer as the call's result."""
-        run, approvals = self._run, self._run.approvals
+        """Ask the caller (`agent.questions`): the answer is the call's result."""
+        run = self._run
         question = str((arguments or {}).get("question", "")).strip()
-        if not question or approvals is None or not run.persist:
+        if not question or run.approvals is None or not run.persist:
             why = "the question is empty" if not question else "only a task can wait"
             error = ToolCallError(ToolErrorKind.FAILED, f"not asked: {why}")
             return None, error, error.message, False
-        question = question[: questions.MAX_QUESTION_CHARS]
-        request_id, task_id = questions.PREFIX + call_id, run.task.task_id
-        ttl = max(60.0, (run.deadline_at or time.time() + 3600.0) - time.time())
-        await approvals.open(run.task.tenant, task_id, request_id, ttl)
-        self._waiting += 1
-        answer: ApprovalDecision | None = None
+        request_id = questions.PREFIX + call_id
         try:
-            if self._waiting == 1:
-                await lifecycle.set_waiting(run, "waiting for an answer to the agent's question")
-            await run.emit(ev.InputRequested(request_id, question))
-            async with step_clock_stopped():
-                answer = await approvals.wait(task_id, request_id)
-        except AgentdError as expired:  # cancelled: the task is ending, no status to change
-            reason = expired.message
-        finally:
-            self._waiting -= 1
-            await asyncio.shield(approvals.close(task_id, request_id))
-        if answer is None:
-            await self._no_longer_waiting("the question was not answered")
-            error = ToolCallError(ToolErrorKind.FAILED, f"no answer came: {reason}")
+            answer = await self._wait_for_person(
+                request_id,
+                "waiting for an answer to the agent's question",
+                ev.InputRequested(request_id, question[: questions.MAX_QUESTION_CHARS]),
+                "the question was not answered",
+            )
+        except AgentdError as expired:
+            error = ToolCallError(ToolErrorKind.FAILED, f"no answer came: {expired.message}")
             return None, error, error.message, False
         await run.emit(ev.InputProvided(request_id, answer.decided_by, answer.comment))
         await self._no_longer_waiting(f"answered by {answer.decided_by}")
         return {"answer": answer.comment}, None, answer.comment, False
+
+    async def _wait_for_person(
+        self, slot_id: str, waiting: str, announcement: ev.EventPayload, unanswered: str
+    ) -> ApprovalDecision:
+        """Pause for a person: INPUT_REQUIRED (`waiting`) and `announcement`, then what they
+        left in the slot. The step's clock stops while waiting; the task's deadline keeps
+        running. When the wait fails (an expired slot) the task is RUNNING again
+        (`unanswered`) before the error goes on; a cancel leaves the status to the end."""
+        run = self._run
+        approvals = run.approvals
+        assert approvals is not None
+        task_id = run.task.task_id
+        ttl = max(60.0, (run.deadline_at or time.time() + 3600.0) - time.time())
+        await approvals.open(run.task.tenant, task_id, slot_id, ttl)
+        self._waiting += 1
+        try:
+            if self._waiting == 1:
+                await lifecycle.set_waiting(run, waiting)
+            await run.emit(announcement)
+            async with step_clock_stopped():
+                decision = await approvals.wait(task_id, slot_id)
+        except BaseException as error:
+            self._waiting -= 1
+            await asyncio.shield(approvals.close(task_id, slot_id))
+            if not isinstance(error, asyncio.CancelledError):  # cancelled: the task is ending
+                await self._no_longer_waiting(unanswered)
+            raise
+        self._waiting -= 1
+        await approvals.close(task_id, slot_id)
+        return decision
 
     async def _no_longer_waiting(self, detail: str) -> None:
         """RUNNING again once no call of the task waits for a person."""
