@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from agent.agents import AgentDefinition, split_reference
+from agent.agents import AgentDefinition, AgentVersion, split_reference
 from agent.catalog import Agents
 from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode
@@ -20,10 +20,14 @@ from tools.model import ToolSpec
 
 
 async def resolve(agents: Agents | None, tenant: str, reference: str) -> AgentDefinition | None:
-    """The agent `reference` names for `tenant` (None for ""); AgentNotFoundError when
-    none is available, InvalidArgumentError when the reference is malformed."""
-    if not reference:
-        return None
+    """The agent `reference` names for `tenant` (None for ""); as `lookup` otherwise."""
+    return (await lookup(agents, tenant, reference)).agent if reference else None
+
+
+async def lookup(agents: Agents | None, tenant: str, reference: str) -> AgentVersion:
+    """The agent version `reference` (`id` or `id@version`) names for `tenant`;
+    AgentNotFoundError when none is available, InvalidArgumentError when the reference
+    is malformed."""
     try:
         agent_id, version = split_reference(reference)
     except ValueError as bad:
@@ -31,7 +35,7 @@ async def resolve(agents: Agents | None, tenant: str, reference: str) -> AgentDe
     found = await agents.find(tenant, agent_id, version) if agents is not None else None
     if found is None:
         raise AgentNotFoundError(reference)
-    return found.agent
+    return found
 
 
 def narrow(

@@ -5,9 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from agent.agents import AgentVersion, split_reference
+from agent.agents import AgentVersion
 from agentd.v1 import agents_pb2, tasks_pb2
-from core.errors import FieldViolation, InvalidArgumentError
 from server.convert import dict_to_struct, mode_from_proto, mode_to_proto, struct_to_dict
 
 
@@ -71,11 +70,3 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
         message.output_schema.CopyFrom(dict_to_struct(dict(agent.output_schema)))
     message.created_at.FromDatetime(stored.created_at)
     return message
-
-
-def reference(text: str) -> tuple[str, int | None]:
-    """(id, version or None) of `id` or `id@version`; InvalidArgumentError otherwise."""
-    try:
-        return split_reference(text)
-    except ValueError as bad:
-        raise InvalidArgumentError([FieldViolation("agent", str(bad))]) from None

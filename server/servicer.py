@@ -8,13 +8,12 @@ from agent.catalog import Agents
 from agent.engine import Engine
 from agent.events import TaskEvent
 from agent.questions import ASK_USER
-from agent.selection import narrow, resolve
+from agent.selection import lookup, narrow, resolve
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import agents_pb2, events_pb2, grants_pb2, tasks_pb2
 from audit.service import AuditLogs
 from core.errors import (
-    AgentNotFoundError,
     EventsExpiredError,
     FieldViolation,
     InvalidArgumentError,
@@ -272,10 +271,7 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     async def GetAgent(  # noqa: N802
         self, request: agents_pb2.GetAgentRequest, call: CallContext
     ) -> agents_pb2.Agent:
-        agent_id, version = convert_agents.reference(request.agent)
-        found = await self._agents.find(call.principal.tenant, agent_id, version)
-        if found is None:
-            raise AgentNotFoundError(request.agent)
+        found = await lookup(self._agents, call.principal.tenant, request.agent)
         return convert_agents.agent_to_proto(found)
 
     @unary
