@@ -79,7 +79,8 @@ class _Chosen:
     plan: Plan | None
     agent: AgentDefinition | None
     fingerprint: str
-    """Of the request as the caller sent it (an agent's later changes do not alter it)."""
+    """Of the request as the caller sent it (an agent's later changes do not alter it);
+    "" without an idempotency key."""
 
 
 class Engine:
@@ -218,7 +219,8 @@ class Engine:
         # server answers at once, as cheaply as it can.
         ticket = self._admission.admit(call.principal.tenant)
         try:
-            fingerprint = request.fingerprint()  # the caller's request, before any agent's defaults
+            # Of the caller's request, before any agent's defaults; only a keyed one needs it.
+            fingerprint = request.fingerprint() if request.idempotency_key else ""
             agent = await resolve(self._agents, call.principal.tenant, request.agent)
             request = with_defaults(request, agent)
             specs, iterations = validate_request(
