@@ -315,21 +315,19 @@ class _Deltas:
     async def add(self, item: TextChunk | ReasoningChunk) -> None:
         kind = 0 if isinstance(item, TextChunk) else 1
         if kind != self._kind:  # what the other kind held back goes out first
-            room = max(0, sanitize.MAX_REPLY_CHARS - self._sizes[self._kind])
-            await self._send(self._kind, self._restorers[self._kind].flush()[:room])
+            await self._send(self._kind, self._restorers[self._kind].flush())
             self._kind = kind
-        room = sanitize.MAX_REPLY_CHARS - self._sizes[kind]
-        if room > 0:  # counted as sent, URLs restored: the cap holds for what goes out
-            piece = self._restorers[kind].feed(sanitize.text(item.text))[:room]
-            self._sizes[kind] += len(piece)
-            await self._send(kind, piece)
+        if self._sizes[kind] < sanitize.MAX_REPLY_CHARS:  # past the cap nothing is sent
+            await self._send(kind, self._restorers[kind].feed(sanitize.text(item.text)))
 
     async def finish(self) -> None:
         for kind in (0, 1):
-            room = sanitize.MAX_REPLY_CHARS - self._sizes[kind]
-            await self._send(kind, self._restorers[kind].flush()[: max(0, room)])
+            await self._send(kind, self._restorers[kind].flush())
 
-    async def _send(self, kind: int, piece: str) -> None:
+    async def _send(self, kind: int, text: str) -> None:
+        """`text` (URLs restored) as a delta, cut to what the cap leaves, and counted."""
+        piece = text[: max(0, sanitize.MAX_REPLY_CHARS - self._sizes[kind])]
+        self._sizes[kind] += len(piece)
         if piece:
             delta = ev.TextDelta if kind == 0 else ev.ReasoningDelta
             await self._run.emit(delta(self._step_id, piece))
