@@ -51,16 +51,16 @@ class RetryPolicy:
         if self.base_seconds < 0 or self.max_seconds < 0:
             raise ValueError("waits between attempts cannot be negative")
 
+    def step(self, attempt: int) -> float:
+        """The exponential step after failed attempt number `attempt` (1-based), capped."""
+        return min(self.max_seconds, self.base_seconds * 2.0 ** (attempt - 1))
+
     def delay(self, attempt: int) -> float:
-        """The wait after failed attempt number `attempt` (1-based): half to all of the
-        exponential step, chosen at random so that callers do not retry in step."""
-        step = min(self.max_seconds, self.base_seconds * 2.0 ** (attempt - 1))
-        return step * _jitter.uniform(0.5, 1.0)
+        """The wait after failed attempt number `attempt`: half to all of its step, chosen
+        at random so that callers do not retry in step."""
+        return self.step(attempt) * _jitter.uniform(0.5, 1.0)
 
     def longest(self, timeout_seconds: float) -> float:
         """The longest a call can take with every attempt timing out."""
-        waits = sum(
-            min(self.max_seconds, self.base_seconds * 2.0 ** (n - 1))
-            for n in range(1, self.max_attempts)
-        )
+        waits = sum(self.step(n) for n in range(1, self.max_attempts))
         return timeout_seconds * self.max_attempts + waits
