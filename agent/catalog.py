@@ -59,18 +59,18 @@ class Agents:
         agent = self._files.get(agent_id) if self._files is not None else None
         if agent is None or (version is not None and version != agent.version):
             return None
-        return AgentVersion(agent, "", self._started, "file", "file")
+        return self._shared(agent)
 
     async def list(self, tenant: str) -> list[AgentVersion]:
         own = await self._store.list(tenant) if self._store is not None else []
         ids = {v.agent.agent_id for v in own}
         files = self._files.all() if self._files is not None else []
-        shared = [
-            AgentVersion(a, "", self._started, "file", "file")
-            for a in files
-            if a.agent_id not in ids
-        ]
+        shared = [self._shared(a) for a in files if a.agent_id not in ids]
         return [*own, *shared]
+
+    def _shared(self, agent: AgentDefinition) -> AgentVersion:
+        """A file agent as a version: every tenant's, made when this process read it."""
+        return AgentVersion(agent, "", self._started, "file", "file")
 
     async def create(self, caller: Principal, data: dict[str, Any]) -> AgentVersion:
         self._require_admin(caller)
