@@ -24,12 +24,11 @@ def cache_key(spec: ToolSpec, arguments: Mapping[str, JSONValue]) -> str:
     return f"{spec.name}/{digest(dict(arguments))}"
 
 
-async def lookup(
-    cache: ToolCache, spec: ToolSpec, tenant: str, arguments: Mapping[str, JSONValue]
-) -> CachedResult | None:
-    """The cached result of this call, if there is one; counted as a hit or a miss."""
+async def lookup(cache: ToolCache, spec: ToolSpec, tenant: str, key: str) -> CachedResult | None:
+    """The cached result of a call (`key`: its `cache_key`), if there is one; counted as a
+    hit or a miss."""
     try:
-        found = await cache.get(tenant, cache_key(spec, arguments))
+        found = await cache.get(tenant, key)
     except Exception:
         log.warning("tool cache lookup failed", tool=spec.name, exc_info=True)
         found = None
@@ -38,14 +37,11 @@ async def lookup(
 
 
 async def keep(
-    cache: ToolCache,
-    spec: ToolSpec,
-    tenant: str,
-    arguments: Mapping[str, JSONValue],
-    result: CachedResult,
+    cache: ToolCache, spec: ToolSpec, tenant: str, key: str, result: CachedResult
 ) -> None:
-    """Keep a successful result for the tool's `cache_seconds`."""
+    """Keep a successful result (`key`: the call's `cache_key`) for the tool's
+    `cache_seconds`."""
     try:
-        await cache.put(tenant, cache_key(spec, arguments), result, spec.cache_seconds)
+        await cache.put(tenant, key, result, spec.cache_seconds)
     except Exception:
         log.warning("tool cache store failed", tool=spec.name, exc_info=True)

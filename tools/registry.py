@@ -223,17 +223,17 @@ class ToolRegistry:
         rejected = await self._admit(tool, call, approval)
         if rejected is not None:
             return rejected
-        if tool.spec.cache_seconds and not bypass_cache:
-            found = await caching.lookup(
-                self._cache, tool.spec, context.principal.tenant, call.args
-            )
+        tenant = context.principal.tenant
+        key = caching.cache_key(tool.spec, call.args) if tool.spec.cache_seconds else ""
+        if key and not bypass_cache:
+            found = await caching.lookup(self._cache, tool.spec, tenant, key)
             if found is not None:
                 await self._audit_call(call, "ok", found.data, cached=True)
                 return ToolCallResult(call_id, name, found.data, found.text, 0.0, cached=True)
         result = await self._run(tool, call)
-        if result.ok and tool.spec.cache_seconds:
-            found = CachedResult(result.data, result.text)
-            await caching.keep(self._cache, tool.spec, context.principal.tenant, call.args, found)
+        if result.ok and key:
+            kept = CachedResult(result.data, result.text)
+            await caching.keep(self._cache, tool.spec, tenant, key, kept)
         return result
 
     async def _audit_call(
