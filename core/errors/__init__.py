@@ -1,0 +1,86 @@
+"""The one error hierarchy of agentd, in modules by concern (`base`, `tools`, `tasks`,
+`agents`); import every class from `core.errors`.
+
+Every failure reported to a caller is an `AgentdError`. Each class carries a
+`reason` (an `agentd.v1.ErrorReason` name without its prefix) and typed
+attributes; its message is built from them. The transport maps classes to
+gRPC status codes in one table (`server/status.py`), looked up along the MRO,
+so a subclass never falls through to UNKNOWN.
+
+Control-flow signals of tools (a tool reporting "failed, tell the model") are
+not errors of this tree; see `tools.outcomes`.
+"""
+
+from core.errors.agents import (
+    AgentExistsError,
+    AgentNotFoundError,
+)
+from core.errors.base import (
+    MAX_VIOLATIONS,
+    AgentdError,
+    DeadlineExceededError,
+    FieldViolation,
+    IdempotencyConflictError,
+    InternalError,
+    InvalidArgumentError,
+    RateLimitedError,
+    RequestTooLargeError,
+    ResourceExhaustedError,
+    RoleRequiredError,
+    ShuttingDownError,
+    StoreUnavailableError,
+    UnauthenticatedError,
+    UnimplementedError,
+)
+from core.errors.tasks import (
+    EventsExpiredError,
+    LLMNotConfiguredError,
+    LLMUnavailableError,
+    PlanInvalidError,
+    TaskAlreadyTerminalError,
+    TaskNotFoundError,
+)
+from core.errors.tools import (
+    ApprovalNotPendingError,
+    DestinationNotAllowedError,
+    GrantAboveLimitError,
+    GrantNotFoundError,
+    PathOutsideWorkspaceError,
+    PermissionDeniedError,
+    ToolArgumentsInvalidError,
+    ToolNotFoundError,
+)
+
+__all__ = [
+    "MAX_VIOLATIONS",
+    "AgentExistsError",
+    "AgentNotFoundError",
+    "AgentdError",
+    "ApprovalNotPendingError",
+    "DeadlineExceededError",
+    "DestinationNotAllowedError",
+    "EventsExpiredError",
+    "FieldViolation",
+    "GrantAboveLimitError",
+    "GrantNotFoundError",
+    "IdempotencyConflictError",
+    "InternalError",
+    "InvalidArgumentError",
+    "LLMNotConfiguredError",
+    "LLMUnavailableError",
+    "PathOutsideWorkspaceError",
+    "PermissionDeniedError",
+    "PlanInvalidError",
+    "RateLimitedError",
+    "RequestTooLargeError",
+    "ResourceExhaustedError",
+    "RoleRequiredError",
+    "ShuttingDownError",
+    "StoreUnavailableError",
+    "TaskAlreadyTerminalError",
+    "TaskNotFoundError",
+    "ToolArgumentsInvalidError",
+    "ToolNotFoundError",
+    "UnauthenticatedError",
+    "UnimplementedError",
+]

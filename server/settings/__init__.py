@@ -1,0 +1,21 @@
+"""Service settings, read from `AGENTD_*` environment variables, in sections by concern:
+the process (`service`), the model (`model`), the engine and its limits (`engine`), tools
+(`tools`), where state lives (`storage`) and who may call (`access`)."""
+
+from __future__ import annotations
+
+from server.settings.access import AccessSettings
+from server.settings.engine import EngineSettings
+from server.settings.model import ModelSettings
+from server.settings.service import ServiceSettings
+from server.settings.storage import StorageSettings
+from server.settings.tools import ToolSettings, parse_cache_seconds
+
+
+class Settings(
+    ServiceSettings, ModelSettings, EngineSettings, ToolSettings, StorageSettings, AccessSettings
+):
+    """Every setting has a default that lets `make run` work on a bare machine."""
+
+
+__all__ = ["Settings", "parse_cache_seconds"]

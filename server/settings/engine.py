@@ -1,0 +1,53 @@
+"""The engine: agents, capacity and admission, and the limits of every task."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+
+from server.settings.base import Section
+
+
+class EngineSettings(Section):
+    agents_dir: Path | None = Field(
+        None,
+        description="a folder of agent definitions (YAML, one agent per file), read at start "
+        "and again when they change; unset: only the default agent",
+    )
+    max_running_tasks: int = Field(100, ge=1, description="tasks one process runs at once")
+    max_queued_tasks: int = Field(100, ge=0, description="tasks waiting for a slot before refusal")
+    tenant_queue_share: float = Field(
+        0.5,
+        gt=0,
+        le=1,
+        description="share of the queue places one tenant may hold while every slot is busy; "
+        "the rest stays free for other tenants (1: no limit)",
+    )
+    max_concurrent_llm_calls: int = Field(
+        100, ge=1, description="model calls in flight per process; more wait their turn"
+    )
+    delta_flush_ms: float = Field(
+        25.0,
+        ge=0,
+        description="text and reasoning deltas of a model reply arriving within this many "
+        "milliseconds are sent as one event (0: one event per chunk)",
+    )
+    delta_max_chars: int = Field(
+        1024, ge=1, description="a coalesced delta is sent once it holds this many characters"
+    )
+    max_concurrent_tool_calls: int = Field(5, ge=1, le=64, description="tool calls run at once")
+    max_tool_calls_per_turn: int = Field(
+        32, ge=1, le=256, description="tool calls run from one model reply; more are not run"
+    )
+    step_timeout_seconds: float = Field(30.0, gt=0, description="time limit of one step")
+    task_timeout_seconds: float = Field(600.0, gt=0, description="time limit of one task")
+    token_budget: int = Field(200_000, gt=0, description="default token budget per task")
+    critic_policy: Literal["every_step", "every_n", "end", "off"] = Field(
+        "end", description="when the critic reviews plan-and-execute results"
+    )
+    critic_every_n: int = Field(3, ge=1, description="steps between reviews with every_n")
+    max_corrections: int = Field(
+        3, ge=0, le=10, description="critic-requested corrections per task"
+    )

@@ -1,0 +1,59 @@
+"""Where state lives: the database, Redis, their pools, retention and leases."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from server.settings.base import Section
+
+
+class StorageSettings(Section):
+    database_url: str = Field(
+        "sqlite+aiosqlite:///var/agentd.db",
+        description="SQLAlchemy URL of the database (task history, audit); PostgreSQL: "
+        "postgresql+asyncpg://user@host/db",
+    )
+    redis_url: str | None = Field(
+        None,
+        description="Redis for task state and event logs (shared by replicas); in-process if unset",
+    )
+    redis_prefix: str = Field("agentd:", description="prefix of every Redis key agentd writes")
+    redis_max_connections: int = Field(
+        32,
+        ge=2,
+        description="connections of the Redis pool serving calls and tasks (the background "
+        "loops and pub/sub keep 3 more of their own)",
+    )
+    redis_pool_timeout_seconds: float = Field(
+        5.0,
+        gt=0,
+        description="how long a call waits for a free Redis connection before it is answered "
+        "UNAVAILABLE",
+    )
+    database_pool_size: int = Field(
+        10, ge=1, description="PostgreSQL connections kept open (reads; writes use one at a time)"
+    )
+    database_max_overflow: int = Field(
+        10, ge=0, description="PostgreSQL connections opened beyond the pool size under load"
+    )
+    database_pool_timeout_seconds: float = Field(
+        30.0,
+        gt=0,
+        description="how long a call waits for a free PostgreSQL connection before it is "
+        "answered UNAVAILABLE",
+    )
+    retention_seconds: int = Field(
+        3600, gt=0, description="how long a finished task and its events are kept"
+    )
+    lease_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="with Redis: how long a task stays with a process that stopped renewing its "
+        "lease before another process takes it over",
+    )
+    takeover_interval_seconds: float = Field(
+        1.0, gt=0, description="with Redis: how often a process looks for tasks to take over"
+    )
+    replica_id: str | None = Field(
+        None, description="this process's name in leases (default: host name, pid, random)"
+    )
