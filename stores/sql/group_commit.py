@@ -2,10 +2,14 @@
 
 Writes are SQLAlchemy Core statements (insert, upsert, update, delete) with
 their parameters. Each caller waits for its own statement's commit; the
-statements that arrive while a commit is in flight are committed together,
-in arrival order, in the next transaction (group commit), whatever their
-tables. A commit runs in a task of its own, so a caller cancelled while
-waiting neither loses nor duplicates anyone's write.
+statements that arrive while a commit is in flight are committed together in
+the next transaction (group commit), whatever their tables. Within it, the
+rows of each insert statement go in one executemany, in arrival order (so a
+batch costs a round trip per statement, not per row); the writes of different
+callers have no order between them, and a caller's own writes are never in
+one batch, since each waits for its commit. A commit runs in a task of its
+own, so a caller cancelled while waiting neither loses nor duplicates
+anyone's write.
 
 One bad write never takes the others with it: rows are checked against
 their table (string lengths, NUL characters, text that is not UTF-8) before
@@ -56,6 +60,10 @@ class _Write:
     done: asyncio.Future[int] = field(compare=False)
 
 
+_Groups = list[tuple[UpdateBase, list[_Write]]]
+"""A batch as statements to run, each with the writes it carries."""
+
+
 def check_row(table: Table, row: Mapping[str, Any]) -> None:
     """RowRejectedError when `row` cannot be stored in `table` as it is."""
     for name, value in row.items():
@@ -92,12 +100,17 @@ class SqlWriter:
                 max_workers=1, thread_name_prefix="agentd-sql-writer"
             )
         self._pending: list[_Write] = []
+        self._inserts: dict[str, Insert] = {}
+        """One insert statement per table, so that rows of a table in a batch share it."""
         self._lock = asyncio.Lock()
         self._commits: set[asyncio.Task[None]] = set()
 
     async def insert(self, table: Table, row: Mapping[str, Any]) -> None:
         """Insert one row; returns once it is committed."""
-        await self.execute(table.insert(), row)
+        statement = self._inserts.get(table.name)
+        if statement is None:
+            statement = self._inserts[table.name] = table.insert()
+        await self.execute(statement, row)
 
     async def execute(self, statement: UpdateBase, params: Mapping[str, Any] | None = None) -> int:
         """Run one write statement; returns its row count once it is committed.
@@ -133,32 +146,35 @@ class SqlWriter:
     async def _attempt(self, batch: list[_Write]) -> BaseException | None:
         """Commit `batch` in one transaction (retrying an unreachable database); None when
         it committed (its callers are answered), else the error."""
+        groups = _groups(batch)
         for delay in (*RETRY_DELAYS, None):
             try:
-                counts = await self._transaction(batch)
+                counts = await self._transaction(groups)
             except Exception as error:  # noqa: BLE001 - handed to the waiting callers
                 if not is_unavailable(error) or delay is None:
                     return _as_store_error(error)
                 log.warning("database write failed; retrying", error=str(error), delay=delay)
                 await asyncio.sleep(delay)
             else:
-                for write, count in zip(batch, counts, strict=True):
+                ordered = (write for _, writes in groups for write in writes)
+                for write, count in zip(ordered, counts, strict=True):
                     if not write.done.done():
                         write.done.set_result(count)
                 return None
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def _transaction(self, batch: list[_Write]) -> list[int]:
+    async def _transaction(self, groups: _Groups) -> list[int]:
+        """Run `groups` in one transaction; the row counts of their writes, in order."""
         if self._sync is not None:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._thread, self._run_sync, batch)
+            return await loop.run_in_executor(self._thread, self._run_sync, groups)
         async with self._engine.begin() as connection:
-            return await _run_async(connection, batch)
+            return await _run_async(connection, groups)
 
-    def _run_sync(self, batch: list[_Write]) -> list[int]:
+    def _run_sync(self, groups: _Groups) -> list[int]:
         assert self._sync is not None
         with self._sync.begin() as connection:
-            return _run(connection, batch)
+            return _run(connection, groups)
 
     async def close(self) -> None:
         """Wait for the commits in flight; release the writer's connection and thread."""
@@ -169,22 +185,29 @@ class SqlWriter:
             self._thread.shutdown(wait=True)
 
 
-def _groups(batch: Sequence[_Write]) -> list[tuple[UpdateBase, list[_Write]]]:
-    """Consecutive inserts of the same statement go together (one executemany)."""
-    groups: list[tuple[UpdateBase, list[_Write]]] = []
+def _groups(batch: Sequence[_Write]) -> _Groups:
+    """The batch as statements to run: the rows of each insert statement together (one
+    executemany, in arrival order, where the statement first occurs); every other
+    statement on its own (its row count is its caller's answer)."""
+    groups: _Groups = []
+    inserts: dict[int, list[_Write]] = {}
     for write in batch:
-        last = groups[-1] if groups else None
-        mergeable = isinstance(write.statement, Insert) and write.params is not None
-        if last is not None and mergeable and last[0] is write.statement:
-            last[1].append(write)
+        if isinstance(write.statement, Insert) and write.params is not None:
+            rows = inserts.get(id(write.statement))
+            if rows is not None:
+                rows.append(write)
+                continue
+            rows = inserts[id(write.statement)] = []
+            rows.append(write)
+            groups.append((write.statement, rows))
         else:
             groups.append((write.statement, [write]))
     return groups
 
 
-def _run(connection: Connection, batch: Sequence[_Write]) -> list[int]:
+def _run(connection: Connection, groups: _Groups) -> list[int]:
     counts: list[int] = []
-    for statement, writes in _groups(batch):
+    for statement, writes in groups:
         if len(writes) > 1:
             connection.execute(statement, [dict(w.params or {}) for w in writes])
             counts.extend(1 for _ in writes)
@@ -194,9 +217,9 @@ def _run(connection: Connection, batch: Sequence[_Write]) -> list[int]:
     return counts
 
 
-async def _run_async(connection: AsyncConnection, batch: Sequence[_Write]) -> list[int]:
+async def _run_async(connection: AsyncConnection, groups: _Groups) -> list[int]:
     counts: list[int] = []
-    for statement, writes in _groups(batch):
+    for statement, writes in groups:
         if len(writes) > 1:
             await connection.execute(statement, [dict(w.params or {}) for w in writes])
             counts.extend(1 for _ in writes)
