@@ -7,7 +7,9 @@ parent, so its spans are attached to the task's stored trace id instead:
 every span of a task shares the trace id on its events.
 
 Nothing is exported unless `configure()` finds the standard
-OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT or OTEL_TRACES_EXPORTER=otlp.
+OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT or OTEL_TRACES_EXPORTER=otlp; until then spans
+are not recorded at all (they still carry the trace ids that events and logs show),
+so a process that exports nothing spends no memory or time on them.
 """
 
 from __future__ import annotations
@@ -47,9 +49,6 @@ def tracer() -> trace.Tracer:
 def configure(service_name: str = "agentd") -> bool:
     """Install the SDK's tracer provider (once per process); OTLP export if the standard
     environment asks for it. Returns whether spans are exported."""
-    from opentelemetry.sdk.resources import Resource
-    from opentelemetry.sdk.trace import TracerProvider
-
     exporting = (
         bool(
             os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT")
@@ -58,18 +57,29 @@ def configure(service_name: str = "agentd") -> bool:
         )
         and os.environ.get("OTEL_SDK_DISABLED", "").lower() != "true"
     )
+    trace.set_tracer_provider(provider_for(exporting, service_name))
+    return exporting
+
+
+def provider_for(exporting: bool, service_name: str = "agentd") -> trace.TracerProvider:
+    """The SDK's tracer provider: exporting over OTLP, or recording nothing (every span is
+    non-recording, on the caller's trace or a new one, as when recorded)."""
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
+
     provider = TracerProvider(
         resource=Resource.create(
             {"service.name": os.environ.get("OTEL_SERVICE_NAME", service_name)}
-        )
+        ),
+        sampler=None if exporting else ALWAYS_OFF,
     )
     if exporting:
         from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
         from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
         provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
-    trace.set_tracer_provider(provider)
-    return exporting
+    return provider
 
 
 def trace_id_of(span: Span) -> str | None:
