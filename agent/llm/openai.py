@@ -11,7 +11,7 @@ carry tool calls are sent with `content: ""` (llama.cpp rejects null).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 try:
@@ -56,6 +56,31 @@ def _message(message: Message) -> dict[str, Any]:
             for call in message.tool_calls
         ]
     return out
+
+
+_TOOLS: dict[tuple[str, str], tuple[Mapping[str, Any], dict[str, Any]]] = {}
+"""Each tool as sent, by name and description, with the schema it was made from: every
+call of every task offers the same few tools, so each is built (and held) once."""
+MAX_TOOLS = 4096
+
+
+def _tool(tool: ToolDefinition) -> dict[str, Any]:
+    key = (tool.name, tool.description)
+    kept = _TOOLS.get(key)
+    if kept is not None and kept[0] is tool.parameters:
+        return kept[1]
+    sent = {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": dict(tool.parameters),
+        },
+    }
+    if len(_TOOLS) >= MAX_TOOLS:
+        _TOOLS.clear()
+    _TOOLS[key] = (tool.parameters, sent)
+    return sent
 
 
 class OpenAIModel(Model):
@@ -127,17 +152,7 @@ class OpenAIModel(Model):
         if settings.stop:
             request["stop"] = list(settings.stop)
         if tools:
-            request["tools"] = [
-                {
-                    "type": "function",
-                    "function": {
-                        "name": t.name,
-                        "description": t.description,
-                        "parameters": dict(t.parameters),
-                    },
-                }
-                for t in tools
-            ]
+            request["tools"] = [_tool(t) for t in tools]
             if settings.tool_choice in ("auto", "none", "required"):
                 request["tool_choice"] = settings.tool_choice
             else:

@@ -127,6 +127,25 @@ async def test_request_shape_for_tool_calls_and_forced_choice() -> None:
         await llm.close()
 
 
+async def test_a_tool_is_built_for_the_wire_once_and_again_when_its_schema_changes() -> None:
+    changed = ToolDefinition(CALC.name, CALC.description, {"type": "object", "properties": {}})
+    async with FakeOpenAIServer([{"text": "ok", "repeat": 3}]) as server:
+        llm = model(server)
+        built = [llm._request([Message("user", "u")], [CALC], ModelSettings())["tools"][0]]
+        again = ToolDefinition(CALC.name, CALC.description, CALC.parameters)
+        built.append(llm._request([Message("user", "u")], [again], ModelSettings())["tools"][0])
+        built.append(llm._request([Message("user", "u")], [changed], ModelSettings())["tools"][0])
+        assert built[0] is built[1]  # the same schema: the same object, not a copy per call
+        assert built[2]["function"]["parameters"] == {"type": "object", "properties": {}}
+        for tools in ([CALC], [changed]):
+            await llm.complete([Message("user", "u")], tools)
+        assert [r["tools"][0]["function"]["parameters"] for r in server.requests] == [
+            dict(CALC.parameters),
+            {"type": "object", "properties": {}},
+        ]
+        await llm.close()
+
+
 async def test_streaming_assembles_text_reasoning_tool_calls_and_usage() -> None:
     replies: list[dict[str, Any]] = [
         {
