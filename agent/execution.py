@@ -152,9 +152,9 @@ class Runner:
         )
         try:
             if run.resumed is None:
-                # Here rather than when accepted: the caller's first event does not wait on SQL.
-                await self._history.record(run.task)
-                await run.checkpoint()
+                # Here rather than when accepted: the caller's first event does not wait on
+                # SQL. Both at once: one commit, not two in a row, before the task may run.
+                await asyncio.gather(self._history.record(run.task), run.checkpoint())
             async with ticket.slot():
                 await self._run_in_slot(run)
         except asyncio.CancelledError:  # cancelled while queued

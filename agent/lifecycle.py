@@ -65,9 +65,10 @@ async def _change(
 ) -> None:
     previous = run.task.status
     run.task.status = status
-    await run.save()
-    if history is not None:
-        await history.record(run.task)
+    if history is None:
+        await run.save()
+    else:  # the task's state and its history row at once, both before the event
+        await asyncio.gather(run.save(), history.record(run.task))
     await run.emit(ev.StatusChanged(status, previous, detail))
 
 
