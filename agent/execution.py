@@ -101,8 +101,11 @@ class Runner:
             await asyncio.wait(runners, timeout=seconds)
 
     async def stop_all(self, reason: str) -> None:
-        """Stop every task still here: handed over when leases are shared, else cancelled."""
-        for task_id in list(self.running):
+        """Stop every task still here: handed over when leases are shared, else cancelled.
+        A task that has ended is only waited for (its history row is being written)."""
+        for task_id, (_, run) in list(self.running.items()):
+            if run.task.status.terminal:
+                continue
             if self._leases.shared:
                 self.hand_over(task_id)
             else:
@@ -150,38 +153,43 @@ class Runner:
             principal=run.call.principal.id,
             tenant=run.call.principal.tenant,
         )
+        ended = False
         try:
             if run.resumed is None:
                 # Here rather than when accepted: the caller's first event does not wait on
                 # SQL. Both at once: one commit, not two in a row, before the task may run.
                 await asyncio.gather(self._history.record(run.task), run.checkpoint())
             async with ticket.slot():
-                await self._run_in_slot(run)
+                ended = await self._run_in_slot(run)
         except asyncio.CancelledError:  # cancelled while queued
             if task_id not in self._letting_go:
-                await self._cancelled(run)
+                ended = await self._cancelled(run)
         except Exception as error:  # noqa: BLE001 - a store fault before it ran: it still ends
-            await self._endings.fail(run, failure_of(error, run.call.trace_id))
-        finally:
+            ended = await self._endings.fail(run, failure_of(error, run.call.trace_id))
+        finally:  # the slot is free: the next task runs while these are written
             if task_id in self._letting_go:
                 await self._let_go(run)
+            elif ended:
+                await asyncio.gather(self._endings.record(run), self.forget(task_id))
             else:
                 await self.forget(task_id)
 
-    async def _run_in_slot(self, run: TaskRun) -> None:
+    async def _run_in_slot(self, run: TaskRun) -> bool:
+        """Run the task to its end; whether it ended here (its end was written)."""
         task = run.task
         try:
             if task.status is TaskStatus.PENDING:  # ListTasks filters by status in history
                 await set_running(run, f"mode {task.mode.value}", self._history)
             outcome = await answers.shaped(run, await self._work(run))
-            await self._endings.complete(run, outcome)
+            return await self._endings.complete(run, outcome)
         except asyncio.CancelledError:
             if task.task_id not in self._letting_go:
-                await self._cancelled(run)
+                return await self._cancelled(run)
         except TaskAlreadyTerminalError:
             log.info("late write after the task ended was dropped", task_id=task.task_id)
         except Exception as error:  # noqa: BLE001 - every accepted task ends, whatever broke
-            await self._endings.fail(run, failure_of(error, run.call.trace_id))
+            return await self._endings.fail(run, failure_of(error, run.call.trace_id))
+        return False
 
     async def _work(self, run: TaskRun) -> Outcome:
         """The mode's outcome within the task's time limit, or the best partial one a limit
@@ -213,6 +221,6 @@ class Runner:
         except (TimeoutError, ModelError):
             return Outcome(notes_answer(run, limit.detail), limit.reason, limit.detail)
 
-    async def _cancelled(self, run: TaskRun) -> None:
+    async def _cancelled(self, run: TaskRun) -> bool:
         reason = self._cancel_reasons.pop(run.task.task_id, "") or "cancelled"
-        await self._endings.cancelled(run, reason)
+        return await self._endings.cancelled(run, reason)

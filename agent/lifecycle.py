@@ -73,13 +73,15 @@ async def _change(
 
 
 class Endings:
-    """Writes the terminal states: the task, its last event, and its history row."""
+    """Writes the terminal states: the task and its last event (each method returns
+    whether it ended the task: False when it had ended already), then, with `record`,
+    its history row (after its slot is free: the next task need not wait for it)."""
 
     def __init__(self, store: TaskStore, history: TaskHistory) -> None:
         self._store = store
         self._history = history
 
-    async def complete(self, run: TaskRun, outcome: Outcome) -> None:
+    async def complete(self, run: TaskRun, outcome: Outcome) -> bool:
         task = run.task
         outcome = replace(outcome, answer=_restored(run, outcome.answer))
         task.final_answer = scrub(outcome.answer)
@@ -89,9 +91,9 @@ class Endings:
         await run.emit(
             ev.FinalAnswer(outcome.answer, outcome.stop_reason, outcome.detail, task.partial)
         )
-        await self._end(run, TaskStatus.COMPLETED, outcome.detail)
+        return await self._end(run, TaskStatus.COMPLETED, outcome.detail)
 
-    async def fail(self, run: TaskRun, failure: TaskFailedError) -> None:
+    async def fail(self, run: TaskRun, failure: TaskFailedError) -> bool:
         task = run.task
         message = scrub(failure.message)
         task.failure = TaskFailure(failure.reason, message)
@@ -102,18 +104,18 @@ class Endings:
         try:
             await persist(lambda: run.emit(ev.ErrorOccurred(failure.reason, message, True)))
         except TaskAlreadyTerminalError:
-            return
+            return False
         except Exception:
             log.exception("could not write a task's error event")
-        await self._end(run, TaskStatus.FAILED, message)
+        return await self._end(run, TaskStatus.FAILED, message)
 
-    async def cancelled(self, run: TaskRun, reason: str) -> None:
+    async def cancelled(self, run: TaskRun, reason: str) -> bool:
         task = run.task
         task.stop_reason = StopReason.CANCELLED
         task.stop_detail = reason
         if run.notes:
             task.final_answer = scrub(_restored(run, notes_answer(run, f"cancelled: {reason}")))
-        await self._end(run, TaskStatus.CANCELLED, reason)
+        return await self._end(run, TaskStatus.CANCELLED, reason)
 
     async def cancel_stored(self, task: Task, reason: str) -> Task:
         """End CANCELLED a task no coroutine of this process runs (it may run elsewhere, or
@@ -130,8 +132,17 @@ class Endings:
         await self._history.record(cancelled)
         return cancelled
 
-    async def _end(self, run: TaskRun, status: TaskStatus, detail: str) -> None:
-        """Write the terminal state (unless the task already ended), its event, and history.
+    async def record(self, run: TaskRun) -> None:
+        """The history row of a task ended here (its last sequence: the end's). Never
+        raises: a database out of reach is retried for a while, then logged."""
+        try:
+            await persist(lambda: self._history.record(run.task))
+        except Exception:
+            log.exception("could not record task history", task_id=run.task.task_id)
+
+    async def _end(self, run: TaskRun, status: TaskStatus, detail: str) -> bool:
+        """Write the terminal state (unless the task already ended) and its event; whether
+        this ended the task.
 
         Never raises: a store that fails is retried for a while (the terminal
         event is what closes every reader's stream); if it stays out of reach,
@@ -143,19 +154,19 @@ class Endings:
         try:
             await persist(run.save)
         except TaskAlreadyTerminalError:
-            return  # a late end after a cancel: dropped
+            return False  # a late end after a cancel: dropped
         except Exception:
             log.exception("could not store a task's end", status=status.value)
-            return
+            return False
         try:
             await persist(
                 lambda: run.emit(ev.StatusChanged(status, previous, detail, task.stop_reason))
             )
         except TaskAlreadyTerminalError:
-            return
+            return False
         except Exception:
             log.exception("could not write a task's terminal event", status=status.value)
-            return
+            return False
         log.info(
             "task ended",
             status=status.value,
@@ -164,10 +175,7 @@ class Endings:
             prompt_tokens=task.usage.prompt_tokens,
             completion_tokens=task.usage.completion_tokens,
         )
-        try:
-            await persist(lambda: self._history.record(task))  # last_sequence: the end's
-        except Exception:
-            log.exception("could not record task history", task_id=task.task_id)
+        return True
 
 
 def _restored(run: TaskRun, answer: str) -> str:

@@ -174,6 +174,9 @@ class Takeover:
     async def _fail_orphan(self, task: Task) -> None:
         call = CallContext(Principal(task.owner, task.tenant), task.trace_id)
         run = self._runs.new(task, call, {}, 0)
+        ended = False
         with contextlib.suppress(TaskAlreadyTerminalError):  # it ended meanwhile
-            await self._endings.fail(run, OrphanNotResumableError())
+            ended = await self._endings.fail(run, OrphanNotResumableError())
+        if ended:
+            await self._endings.record(run)
         await self._runner.forget(task.task_id)

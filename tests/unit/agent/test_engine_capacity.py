@@ -14,19 +14,24 @@ from agent.llm.base import Message, ModelResponse, ModelSettings, ToolDefinition
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
 from agent.requests import TaskRequest
-from agent.tasks import ExecutionMode, TaskStatus
+from agent.tasks import ExecutionMode, Task, TaskStatus
 from core.errors import ResourceExhaustedError
 from core.identity import CallContext
 from server.builders import build_registry
 from server.settings import Settings
 from stores.audit.memory import InMemoryAuditLog
+from stores.history.memory import InMemoryTaskHistory
 from stores.tasks.memory import InMemoryTaskStore
 
 REQUEST = TaskRequest(task="work", mode=ExecutionMode.FUNCTION_CALLING)
 
 
 def _engine(
-    tmp_path: Path, release: asyncio.Event, store: InMemoryTaskStore, config: EngineConfig
+    tmp_path: Path,
+    release: asyncio.Event,
+    store: InMemoryTaskStore,
+    config: EngineConfig,
+    history: InMemoryTaskHistory | None = None,
 ) -> Engine:
     """An engine whose model answers only once `release` is set."""
 
@@ -39,7 +44,7 @@ def _engine(
     registry = build_registry(
         Settings(workspace_dir=tmp_path, tool_permission="write"), InMemoryAuditLog()
     )
-    return Engine(ModelRoles(default=FunctionModel(slow)), registry, store, config)
+    return Engine(ModelRoles(default=FunctionModel(slow)), registry, store, config, history=history)
 
 
 async def test_queue_then_refuse(tmp_path: Path) -> None:
@@ -76,3 +81,36 @@ async def test_cancelling_a_queued_task(tmp_path: Path) -> None:
     assert cancelled.status is TaskStatus.CANCELLED
     release.set()
     await engine.close()
+
+
+class SlowEndHistory(InMemoryTaskHistory):
+    """History whose rows of ended tasks are written only once `release` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+
+    async def record(self, task: Task) -> None:
+        if task.status.terminal:
+            await self.release.wait()
+        await super().record(task)
+
+
+async def test_a_slot_is_free_before_the_ended_task_is_in_the_history(tmp_path: Path) -> None:
+    """The next queued task runs while the ended one's history row is still being written
+    (it follows the terminal event; the slot need not wait for it)."""
+    release = asyncio.Event()
+    release.set()
+    store, history = InMemoryTaskStore(), SlowEndHistory()
+    engine = _engine(tmp_path, release, store, EngineConfig(max_running_tasks=1), history)
+    first = await engine.start(REQUEST, CallContext())
+    second = await engine.start(REQUEST, CallContext())
+    try:
+        for task in (first, second):  # both end while the first one's row still waits
+            async with asyncio.timeout(10):
+                events = [e async for e in store.read_events("default", task.task_id)]
+            assert events[-1].payload.current is TaskStatus.COMPLETED  # type: ignore[union-attr]
+    finally:
+        history.release.set()
+        await engine.close()  # an ended task's row is waited for, never cancelled
+    assert (await history.get("default", first.task_id)).status is TaskStatus.COMPLETED
