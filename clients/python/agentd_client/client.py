@@ -347,7 +347,7 @@ class AgentClient:
         timeout: float | None = None,
     ) -> grants_pb2.Grant:
         """Grant `subject` ("principal:<id>" or "role:<name>") `level` on `tool` (a name,
-        "category:<name>" or "*") in your tenant (admin role)."""
+        "<toolset>.*", "category:<name>" or "*") in your tenant (admin role)."""
         grant = grants_pb2.Grant(
             subject=subject,
             tool=tool,
