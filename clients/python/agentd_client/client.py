@@ -100,10 +100,16 @@ class AgentClient:
             stream.cancel()
 
     async def list_tools(
-        self, category: str = "", *, agent: str = "", timeout: float | None = None
+        self,
+        category: str = "",
+        *,
+        agent: str = "",
+        toolset: str = "",
+        timeout: float | None = None,
     ) -> list[tools_pb2.Tool]:
-        """The tools you may use (of `category`; those a task of `agent` may use)."""
-        request = pb.ListToolsRequest(category=category, agent=agent)
+        """The tools you may use (of `category`; of `toolset`; those a task of `agent` may
+        use)."""
+        request = pb.ListToolsRequest(category=category, agent=agent, toolset=toolset)
         response: pb.ListToolsResponse = await self._unary(self._stub.ListTools, request, timeout)
         return list(response.tools)
 
