@@ -122,6 +122,7 @@ def _toolset(name: str, raw: Any, reserved: Collection[str]) -> ToolsetConfig:
         raise InvalidFieldError("", f"{name!r} is the name of a built-in tool")
     body = _map(raw, "")
     _known(body, TOOLSET_KEYS, "")
+    _no_written_secrets(body, "")
     if ("mcp" in body) == ("http" in body):
         raise InvalidFieldError(
             "", "a toolset has either `mcp:` (an MCP server) or `http:` (HTTP tools)"
@@ -321,6 +322,20 @@ def _networks(raw: Any, where: str) -> tuple[IPNetwork, ...]:
         return tuple(ipaddress.ip_network(str(net), strict=False) for net in raw)
     except ValueError as error:
         raise InvalidFieldError(where, str(error)) from None
+
+
+def _no_written_secrets(value: Any, where: str) -> None:
+    """InvalidFieldError naming the first text anywhere in `value` that holds something
+    shaped like a credential (a `${VAR}` reference is not text of the file's)."""
+    pending: list[tuple[str, Any]] = [(where, value)]
+    while pending:
+        field, item = pending.pop()
+        if isinstance(item, str) and environment.credential_shaped(item):
+            raise InvalidFieldError(field, _SECRET)
+        if isinstance(item, Mapping):
+            pending.extend((f"{field}.{key}".lstrip("."), v) for key, v in item.items())
+        elif isinstance(item, list):
+            pending.extend((f"{field}[{i}]", v) for i, v in enumerate(item))
 
 
 def _map(raw: Any, where: str) -> Mapping[str, Any]:

@@ -156,3 +156,14 @@ def test_a_server_listing_a_tool_twice_offers_neither(tmp_path: Path) -> None:
     assert [tool.spec.name for tool in catalog.ordered()] == ["n.b"]
     assert [p.field for p in toolsets.problems] == ["toolsets.n"]
     assert "lists 'a' 2 times" in toolsets.problems[0].problem
+
+
+def test_a_secret_anywhere_in_a_toolset_refuses_it_without_quoting_it() -> None:
+    secret = "ghp_" + "a1B2" * 9
+    schema = f"{{type: object, properties: {{q: {{type: string, description: 'use {secret}'}}}}}}"
+    found, problems = _parse(
+        f"toolsets:\n  t: {{http: {{}}, tools: {{a: {{url: 'http://h', parameters: {schema}}}}}}}\n"
+    )
+    assert found == {}
+    assert list(problems) == ["toolsets.t.tools.a.parameters.properties.q.description"]
+    assert secret not in repr(problems)
