@@ -185,10 +185,14 @@ async def test_a_stdio_server_killed_mid_call_is_reported_restarted_and_used_aga
         ]
 
 
-async def test_an_http_server_is_discovered_called_and_reconnected(tmp_path: Path) -> None:
+@pytest.mark.parametrize("protocol", ["auto", "legacy"])
+async def test_an_http_server_is_discovered_called_and_reconnected(
+    tmp_path: Path, protocol: str
+) -> None:
     with http_notes_server(tmp_path) as (url, process):
         port = int(url.rsplit(":", 1)[1].split("/")[0])
-        notes = {"mcp": {"url": url, "headers": {"X-Team": "agentd"}}, **NOTES}
+        mcp = {"url": url, "headers": {"X-Team": "agentd"}, "protocol": protocol}
+        notes = {"mcp": mcp, **NOTES}
         async with harness(tmp_path, [], **_settings(tmp_path, {"notes": notes})) as h:
             listed = [t.name for t in await h.client.list_tools(toolset="notes")]
             assert "notes.search" in listed
@@ -214,15 +218,17 @@ async def test_an_http_server_is_discovered_called_and_reconnected(tmp_path: Pat
                 await eventually(works)
 
 
-@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize(
+    ("transport", "protocol"), [("stdio", "auto"), ("http", "auto"), ("http", "legacy")]
+)
 async def test_a_50_mb_result_is_refused_unread_within_bounded_memory(
-    tmp_path: Path, transport: str
+    tmp_path: Path, transport: str, protocol: str
 ) -> None:
     with http_notes_server(tmp_path) as (url, _):
         notes = (
             stdio_notes(tmp_path, **NOTES)
             if transport == "stdio"
-            else {"mcp": {"url": url}, **NOTES}
+            else {"mcp": {"url": url, "protocol": protocol}, **NOTES}
         )
         settings = _settings(tmp_path, {"notes": notes}, toolsets_max_result_bytes=1_000_000)
         async with harness(tmp_path, [], **settings) as h:

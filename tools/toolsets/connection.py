@@ -6,7 +6,9 @@ listing them again whenever the server says its list changed (a change notificat
 or on the 2026 protocol a `subscriptions/listen` event). When the server is lost (its
 process ended, a call found the connection closed, or a ping went unanswered) the
 tools answer `ToolUnavailableError` while the task reconnects after a wait that
-doubles from `restart_initial_seconds` up to `restart_max_seconds`. `stop()` ends the
+doubles from `restart_initial_seconds` up to `restart_max_seconds` (and starts over
+once a connection stayed up that long, so a server that dies at once is not restarted
+in a tight loop). `stop()` ends the
 task and the server with it.
 
 Calls (`call`) come from other tasks, at most `max_concurrent_calls` at once; each is
@@ -139,6 +141,8 @@ class McpConnection:
             try:
                 return await client.call_tool(tool, arguments)
             except MCPError as error:
+                if error.code == types.CONNECTION_CLOSED and "byte limit" in error.message:
+                    raise ToolFailed(too_large(self._limits.max_message_bytes)) from None
                 if error.code == types.CONNECTION_CLOSED:
                     raise self._lost_mid_call("the connection closed") from None
                 if error.code in (RESULT_TOO_LARGE, types.PARSE_ERROR):  # ours, or capped
@@ -184,9 +188,11 @@ class McpConnection:
     async def _run(self) -> None:
         delay = self._limits.restart_initial_seconds
         while not self._stopping:
+            began = time.monotonic()
             try:
                 await self._session()
-                delay = self._limits.restart_initial_seconds  # it was up: start over
+                if time.monotonic() - began >= self._limits.restart_max_seconds:
+                    delay = self._limits.restart_initial_seconds  # it was up a while
             except Exception as error:  # noqa: BLE001 - whatever ended it, reconnect
                 self.why = _describe(error)
                 log.warning("mcp server unavailable", toolset=self.name, why=self.why)
@@ -300,6 +306,15 @@ class McpConnection:
             except Exception as error:  # noqa: BLE001 - any failure loses the server
                 self._connection_lost(f"a ping went unanswered: {_describe(error)}")
                 return
+
+
+def too_large(limit: int) -> str:
+    """What a call whose answer was over the limit comes to (an event stream's answer
+    is cut by the SDK, which says so in its own words)."""
+    return (
+        f"the MCP server's answer is over {limit:,} bytes (AGENTD_TOOLSETS_MAX_RESULT_BYTES); "
+        "the rest was not read"
+    )
 
 
 def _describe(error: BaseException) -> str:
