@@ -211,7 +211,11 @@ class Toolsets:
             tools.append(mcp_tool.McpTool(spec, tool.name, connection))
         for name in sorted(set(config.overrides) - set(counts)):
             self._tool_refused(config.name, f"tools.{name}", "its server has no tool of this name")
-        self._catalog.replace_toolset(config.name, tools)
+        try:
+            self._catalog.replace_toolset(config.name, tools)
+        except ValueError as error:  # a schema the validator cannot compile after all
+            self._tool_refused(config.name, "", f"its tools cannot be offered: {error}")
+            self._catalog.remove_toolset(config.name)
         log.info("toolset tools listed", toolset=config.name, tools=[t.spec.name for t in tools])
         if self._tool_problems.get(config.name, []) != before:
             self._report()

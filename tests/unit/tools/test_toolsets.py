@@ -167,3 +167,26 @@ def test_a_secret_anywhere_in_a_toolset_refuses_it_without_quoting_it() -> None:
     assert found == {}
     assert list(problems) == ["toolsets.t.tools.a.parameters.properties.q.description"]
     assert secret not in repr(problems)
+
+
+@pytest.mark.parametrize(
+    ("head", "tail", "request_id"),
+    [
+        (b'{"jsonrpc":"2.0","id":7,"result":{"content":[{"text":"xxxx', b'xxxx"}]}}', 7),
+        (b'{"result":{"content":[{"text":"xxxx', b'xxxx"}]},"jsonrpc":"2.0","id":"r-9"}', "r-9"),
+        (b'{"result":{"content":[{"text":"xxxx', b'xxxx"}]},"id":12,"jsonrpc":"2.0"}', 12),
+    ],
+)
+def test_an_oversized_answer_is_matched_to_its_call(
+    head: bytes, tail: bytes, request_id: int | str
+) -> None:
+    from tools.toolsets.stdio import RESULT_TOO_LARGE, _Oversized
+
+    oversized = _Oversized(head)
+    oversized.feed(head + b"x" * 10_000 + tail)
+    answer = oversized.answer(1000)
+    assert answer is not None
+    message: Any = answer.message
+    assert (message.id, message.error.code) == (request_id, RESULT_TOO_LARGE)
+    assert "over 1,000 bytes" in message.error.message
+    assert _Oversized(b'{"method":"notifications/x"').answer(1000) is None
