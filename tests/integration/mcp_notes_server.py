@@ -79,6 +79,15 @@ async def late_once(key: str) -> str:
 
 
 @server.tool(annotations=READ_ONLY)
+def flood(lines: int) -> str:
+    """Write this many lines to stderr, then answer."""
+    for n in range(lines):
+        print(f"noise line {n}", file=sys.stderr)
+    sys.stderr.flush()
+    return f"flooded {lines}"
+
+
+@server.tool(annotations=READ_ONLY)
 def big(megabytes: int) -> str:
     """Answer with this many megabytes of text."""
     return "x" * (megabytes * 1_000_000)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
 
 from agentd.v1 import tasks_pb2, tools_pb2
 from agentd_client import errors as client_errors
@@ -122,6 +123,18 @@ async def test_a_hung_server_times_out_its_call_and_holds_up_nothing_else(tmp_pa
         assert result.error.kind == tools_pb2.TOOL_ERROR_KIND_TIMEOUT
         assert "within 1 s" in result.error.message
         assert (await h.client.call_tool("notes.search", {"query": "after"})).text
+
+
+async def test_a_server_flooding_its_stderr_is_logged_within_bounds(tmp_path: Path) -> None:
+    settings = _settings(tmp_path, {"notes": stdio_notes(tmp_path, **NOTES)})
+    with structlog.testing.capture_logs() as logs:
+        async with harness(tmp_path, [], **settings) as h:
+            flood = asyncio.create_task(h.client.call_tool("notes.flood", {"lines": 20_000}))
+            assert (await h.client.call_tool("calculator", {"expression": "2*3"})).text == "6"
+            assert (await flood).text == "flooded 20000"
+            assert (await h.client.call_tool("notes.search", {"query": "calm"})).text
+    lines = [e for e in logs if e.get("event") == "mcp server stderr"]
+    assert 0 < len(lines) <= 50  # at most 50 lines per 10 s; the rest counted, not logged
 
 
 async def test_a_transient_failure_is_retried_and_a_read_only_result_cached(
