@@ -188,6 +188,10 @@ async def test_a_stdio_server_killed_mid_call_is_reported_restarted_and_used_aga
 
         await eventually(back)
         assert int((tmp_path / "notes.pid").read_text()) != first_pid  # a new process
+        assert h.server.toolsets is not None
+        connection = h.server.toolsets.connection("notes")
+        assert connection is not None
+        assert connection.restarts == 1
         assert (await h.client.call_tool("notes.search", {"query": "after"})).text
         records = await h.server.durable.tool_calls.query("default")
         outcomes = [(r.tool_name, r.outcome) for r in records]

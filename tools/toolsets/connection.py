@@ -193,6 +193,12 @@ class McpConnection:
                 await self._session()
                 if time.monotonic() - began >= self._limits.restart_max_seconds:
                     delay = self._limits.restart_initial_seconds  # it was up a while
+            except TimeoutError:
+                seconds = self._limits.connect_seconds
+                self.why = (
+                    f"it did not answer within {seconds:g} s (AGENTD_TOOLSETS_CONNECT_SECONDS)"
+                )
+                log.warning("mcp server unavailable", toolset=self.name, why=self.why)
             except Exception as error:  # noqa: BLE001 - whatever ended it, reconnect
                 self.why = _describe(error)
                 log.warning("mcp server unavailable", toolset=self.name, why=self.why)
