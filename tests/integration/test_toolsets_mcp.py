@@ -94,6 +94,17 @@ async def test_a_task_calls_an_mcp_tool_under_its_wire_name(tmp_path: Path) -> N
         )
 
 
+async def test_a_credential_in_an_mcp_result_is_redacted_from_events(tmp_path: Path) -> None:
+    call = {"tool_calls": [{"name": "notes_leak", "arguments": {}}]}
+    settings = _settings(tmp_path, {"notes": stdio_notes(tmp_path, **NOTES)})
+    async with harness(tmp_path, [call, {"text": "done"}], **settings) as h:
+        events = await h.run("what is the deploy key?", mode=FC, tools=["notes.leak"])
+        assert_well_formed(events)
+        [finished] = of_kind(events, "tool_call_finished")
+        assert "[REDACTED]" in finished.text
+        assert "Q7Q7Q7" not in str(events)
+
+
 @pytest.mark.parametrize("protocol", ["auto", "legacy"])
 async def test_the_server_saying_its_list_changed_updates_list_tools(
     tmp_path: Path, protocol: str
@@ -200,6 +211,27 @@ async def test_a_stdio_server_killed_mid_call_is_reported_restarted_and_used_aga
             ("notes.search", "unavailable"),
             ("notes.search", "ok"),
         ]
+
+
+async def test_a_task_sees_a_down_server_as_an_observation_and_goes_on(tmp_path: Path) -> None:
+    call = {"tool_calls": [{"name": "notes_search", "arguments": {"query": "tea"}}]}
+    settings = _settings(
+        tmp_path, {"notes": stdio_notes(tmp_path, **NOTES)}, toolsets_restart_initial_seconds=30
+    )
+    async with harness(tmp_path, [call, {"text": "the notes are out of reach"}], **settings) as h:
+        os.kill(int((tmp_path / "notes.pid").read_text()), signal.SIGKILL)  # agentd's child
+
+        async def down() -> bool:
+            return all(t.unavailable for t in await h.client.list_tools(toolset="notes"))
+
+        await eventually(down)
+        events = await h.run("notes about tea?", mode=FC, tools=["notes.search"])
+        assert_well_formed(events)
+        [finished] = of_kind(events, "tool_call_finished")
+        assert finished.error.kind == tools_pb2.TOOL_ERROR_KIND_UNAVAILABLE
+        assert "is down" in finished.error.message
+        assert "is down" in str(h.llm.requests[1]["messages"])  # the model was told
+        assert final(events).text == "the notes are out of reach"
 
 
 @pytest.mark.parametrize("protocol", ["auto", "legacy"])
