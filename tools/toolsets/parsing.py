@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
+from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, cast
@@ -62,20 +63,24 @@ class _Loader(yaml.SafeLoader):
 
 
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> dict[Any, Any]:
+    """A mapping; a key the mapping itself writes more than once is kept as `Written`
+    (keys merged in with `<<: *anchor` may be overridden, as YAML says)."""
+    own: Counter[Any] = Counter()
+    for key_node, _ in node.value:
+        if key_node.tag != "tag:yaml.org,2002:merge":
+            key = loader.construct_object(key_node, deep=True)
+            if not isinstance(key, str | int | float | bool) and key is not None:
+                raise yaml.constructor.ConstructorError(
+                    None, None, "a mapping key is not a scalar", key_node.start_mark
+                )
+            own[key] += 1
     loader.flatten_mapping(node)
     out: dict[Any, Any] = {}
     for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if not isinstance(key, str | int | float | bool) and key is not None:
-            raise yaml.constructor.ConstructorError(
-                None, None, "a mapping key is not a scalar", key_node.start_mark
-            )
-        value = loader.construct_object(value_node, deep=True)
-        if key in out:
-            seen = out[key]
-            out[key] = Written(seen.times + 1 if isinstance(seen, Written) else 2)
-        else:
-            out[key] = value
+        out[loader.construct_object(key_node, deep=True)] = loader.construct_object(
+            value_node, deep=True
+        )
+    out.update({key: Written(times) for key, times in own.items() if times > 1})
     return out
 
 
@@ -94,8 +99,10 @@ def parse_file(
     `reserved`: names a toolset may not take (the built-in tools')."""
     if not isinstance(data, Mapping) or not isinstance(data.get("toolsets", {}), Mapping):
         return {}, [Problem(path, "toolsets", "the file must be a mapping with `toolsets:`")], set()
-    unknown = [str(k) for k in data if k != "toolsets"]
-    problems = [Problem(path, k, "is not a known key (only `toolsets`)") for k in unknown]
+    unknown = [str(k) for k in data if k != "toolsets" and not str(k).startswith("x-")]
+    problems = [
+        Problem(path, k, "is not a known key (`toolsets`, or x-… for anchors)") for k in unknown
+    ]
     raw: Mapping[Any, Any] = data.get("toolsets") or {}
     if len(raw) > MAX_TOOLSETS:
         problems.append(Problem(path, "toolsets", f"at most {MAX_TOOLSETS} toolsets"))

@@ -190,3 +190,14 @@ def test_an_oversized_answer_is_matched_to_its_call(
     assert (message.id, message.error.code) == (request_id, RESULT_TOO_LARGE)
     assert "over 1,000 bytes" in message.error.message
     assert _Oversized(b'{"method":"notifications/x"').answer(1000) is None
+
+
+def test_anchors_and_merge_keys_may_override() -> None:
+    found, problems = _parse(
+        "x-common: &common {mcp: {command: x}, level: read}\n"
+        "toolsets:\n  a: {<<: *common, level: write}\n  b: *common\n"
+    )
+    assert "toolsets.a" not in str(problems)
+    assert found["a"].defaults.level is PermissionLevel.WRITE
+    assert found["b"].defaults.level is PermissionLevel.READ
+    assert problems == {}  # x- keys hold anchors
