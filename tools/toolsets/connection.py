@@ -144,17 +144,18 @@ class McpConnection:
                 if error.code == types.CONNECTION_CLOSED and "byte limit" in error.message:
                     raise ToolFailed(too_large(self._limits.max_message_bytes)) from None
                 if error.code == types.CONNECTION_CLOSED:
-                    raise self._lost_mid_call("the connection closed") from None
+                    raise self._lost_mid_call("the connection closed", client) from None
                 if error.code in (RESULT_TOO_LARGE, types.PARSE_ERROR):  # ours, or capped
                     raise ToolFailed(error.message) from None
                 raise ToolFailed(f"the MCP server answered an error: {error.message}") from None
             except httpx2.TransportError as error:
-                raise self._lost_mid_call(type(error).__name__) from None
+                raise self._lost_mid_call(type(error).__name__, client) from None
             except (ValidationError, RuntimeError) as error:
                 raise ToolFailed(f"the MCP server's answer could not be used: {error}") from None
 
-    def _lost_mid_call(self, why: str) -> ToolFailed:
-        self._connection_lost(why)
+    def _lost_mid_call(self, why: str, client: Client) -> ToolFailed:
+        if self._client is client:  # not a late answer of a connection already replaced
+            self._connection_lost(why)
         return ToolFailed(
             f"the MCP server of toolset {self.name!r} was lost during the call ({why}); "
             "whether the call took effect is unknown",
