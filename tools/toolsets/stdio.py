@@ -218,4 +218,5 @@ async def stdio_transport(
                 await stream.aclose()
             if process.returncode is None:  # cancelled before the group ran
                 await _stop(process)
-            await process.aclose()
+            with anyio.move_on_after(EXIT_GRACE_SECONDS):  # a process that outlived a kill
+                await process.aclose()
