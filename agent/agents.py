@@ -54,7 +54,8 @@ class AgentDefinition:
     temperature: float | None = None
     max_tokens: int | None = None
     tools: tuple[str, ...] = ()
-    """Tool names and `category:<name>` entries; empty: every tool the caller may use."""
+    """Tool names, `<toolset>.*` and `category:<name>` entries; empty: every tool the caller
+    may use."""
     mode: ExecutionMode | None = None
     max_iterations: int = 0
     token_budget: int = 0
@@ -72,8 +73,12 @@ class AgentDefinition:
         return f"{self.agent_id}@{self.version}"
 
     def allows(self, name: str, category: str) -> bool:
-        """Whether a tool of this name and category is among the agent's tools."""
-        return not self.tools or name in self.tools or f"category:{category}" in self.tools
+        """Whether a tool of this name and category is among the agent's tools (named,
+        by its category, or by its toolset: `notes.*`)."""
+        if not self.tools or name in self.tools or f"category:{category}" in self.tools:
+            return True
+        toolset, dot, _ = name.partition(".")
+        return bool(dot) and f"{toolset}.*" in self.tools
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+import structlog
+
 from agent.agents import ROLES, AgentDefinition, render
 from agent.limits import EngineConfig
 from agent.llm.base import Model
@@ -19,12 +21,15 @@ from agent.questions import ASK_USER
 from agent.resume import RunCheckpoint
 from agent.run import TaskRun
 from agent.tasks import Task
+from core.errors import ToolNotFoundError
 from core.identity import CallContext
 from stores.approvals.base import ApprovalBox
 from stores.checkpoints.base import CheckpointStore
 from stores.tasks.base import TaskStore
 from tools.model import ToolSpec
 from tools.registry import ToolRegistry
+
+log = structlog.get_logger(__name__)
 
 MAX_MODELS = 256
 """Agent models kept for reuse (they share one client, so dropping one costs nothing)."""
@@ -48,8 +53,15 @@ class RunFactory:
     _made: dict[tuple[str, float | None, int | None], Model] = field(default_factory=dict)
 
     def specs(self, names: Sequence[str]) -> dict[str, ToolSpec]:
-        """The tools a task was given, by name."""
-        return {name: self.registry.spec(name) for name in names}
+        """The tools a task was given, by name: those the registry still has (a resumed
+        task's toolset tool may have been removed, or its server not listed it yet)."""
+        found: dict[str, ToolSpec] = {}
+        for name in names:
+            try:
+                found[name] = self.registry.spec(name)
+            except ToolNotFoundError:
+                log.warning("a tool of a resumed task is gone", tool=name)
+        return found
 
     def new(
         self,

@@ -26,7 +26,7 @@ from agent.concurrency import all_or_none
 from agent.limits import step_clock_stopped
 from agent.resume import JournalEntry
 from agent.tasks import TaskStatus
-from core.errors import AgentdError
+from core.errors import AgentdError, ToolNotFoundError, ToolUnavailableError
 from core.identity import CallContext
 from core.secrets import redact
 from core.text import clean_json, clean_text
@@ -157,6 +157,9 @@ class ToolCalls:
                     call_id=call_id,
                     bypass_cache=run.task.bypass_tool_cache,
                 )
+            except (ToolUnavailableError, ToolNotFoundError) as gone:
+                error = _unavailable(name, gone)
+                return None, error, error.message, False
             except AgentdError as refusal:
                 error = ToolCallError(
                     ToolErrorKind.FAILED, f"refused ({refusal.reason}): {refusal.message}"
@@ -292,6 +295,20 @@ class ToolCalls:
             f"{result.tool_name}({_short(arguments)}) -> "
             f"{'' if result.ok else 'error: '}{_short(result.text, 500)}"
         )
+
+
+def _unavailable(name: str, error: ToolUnavailableError | ToolNotFoundError) -> ToolCallError:
+    """A tool the task was given that cannot be called: its server is down, or a reload
+    of the toolsets removed it after the task started (the task keeps its list of tools;
+    the tool is gone)."""
+    if isinstance(error, ToolUnavailableError):
+        text = f"not called: {error.message}; it may work again later"
+    else:
+        text = (
+            f"not called: tool {name!r} was removed from the toolsets after this task "
+            "started, so it can no longer be called"
+        )
+    return ToolCallError(ToolErrorKind.UNAVAILABLE, text)
 
 
 def _short(value: Any, limit: int = 200) -> str:

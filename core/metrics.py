@@ -82,3 +82,15 @@ RATE_LIMITED = Counter(
 
 for _passed in ("true", "false"):  # both series exist from the start (a rate needs both)
     REFLECTIONS.labels(_passed)
+TOOLSET_UP = Gauge(
+    "agentd_toolset_up",
+    "1 while a toolset's MCP server is connected, 0 while it is down or connecting.",
+    ["toolset"],
+    registry=REGISTRY,
+)
+TOOLSET_RESTARTS = Counter(
+    "agentd_toolset_restarts",
+    "Reconnections (restarts of a stdio server) after an MCP server was lost, by toolset.",
+    ["toolset"],
+    registry=REGISTRY,
+)

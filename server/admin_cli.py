@@ -29,7 +29,9 @@ def add_grants_parser(sub: Any) -> None:
     who.add_argument("--principal", help="the principal id the grant is for")
     who.add_argument("--role", help="the role the grant is for")
     grant.add_argument(
-        "--tool", required=True, help="a tool name, category:<name>, or '*' for every tool"
+        "--tool",
+        required=True,
+        help="a tool name, <toolset>.* (every tool of a toolset), category:<name>, or '*'",
     )
     grant.add_argument(
         "--level", required=True, choices=[level.name.lower() for level in PermissionLevel]

@@ -28,6 +28,7 @@ from server.builders import (
     build_authenticator,
     build_models,
     build_registry,
+    build_toolsets,
     engine_config,
     model_factory,
     rate_limiters,
@@ -51,6 +52,7 @@ from tools.grants import Grant, new_grant_id
 from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
+from tools.toolsets.manager import Toolsets
 
 log = structlog.get_logger(__name__)
 
@@ -73,6 +75,7 @@ class AgentdServer:
     durable: DurableStores
     registry: ToolRegistry
     background: list[asyncio.Task[None]]
+    toolsets: Toolsets | None = None
 
     @classmethod
     async def start(
@@ -93,6 +96,7 @@ class AgentdServer:
         except ValueError as error:  # a tool setting that cannot be applied
             raise StartupError(str(error)) from None
         background = await _keep_grants_fresh(settings, registry, durable)
+        toolsets = await _start_toolsets(settings, registry, background)
         agents, files = build_agents(settings, durable.agents)
         if files is not None:
             background.append(asyncio.create_task(files.watch(), name="agentd-agent-files"))
@@ -123,6 +127,7 @@ class AgentdServer:
             durable,
             registry,
             background,
+            toolsets,
         )
 
     async def shutdown(self, grace: float | None = None) -> None:
@@ -139,6 +144,8 @@ class AgentdServer:
         for job in self.background:
             job.cancel()
         await asyncio.gather(*self.background, return_exceptions=True)
+        if self.toolsets is not None:  # after the drain: running tasks may still call tools
+            await self.toolsets.close()
         await self.audit.flush()
         if self.tasks is not self.live.tasks:
             await self.tasks.close()
@@ -160,6 +167,19 @@ async def _keep_grants_fresh(
             )
         )
     return background
+
+
+async def _start_toolsets(
+    settings: Settings, registry: ToolRegistry, background: list[asyncio.Task[None]]
+) -> Toolsets | None:
+    """The toolsets of AGENTD_TOOLSETS_FILE, started (each MCP server had its first try),
+    and a background job that reads the file again when it changes."""
+    toolsets = build_toolsets(settings, registry)
+    if toolsets is not None:
+        await toolsets.start(settings.toolsets_start_seconds)
+        watch = toolsets.watch(settings.toolsets_reload_seconds)
+        background.append(asyncio.create_task(watch, name="agentd-toolsets"))
+    return toolsets
 
 
 def _start_engine(

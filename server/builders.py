@@ -29,6 +29,8 @@ from tools.model import Tool
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
 from tools.retries import RetryPolicy
+from tools.toolsets.connection import ConnectionLimits
+from tools.toolsets.manager import Toolsets
 
 log = structlog.get_logger(__name__)
 
@@ -54,6 +56,22 @@ def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
         max_argument_bytes=settings.max_tool_argument_bytes,
         retry=RetryPolicy(max_attempts=settings.tool_max_attempts),
     )
+
+
+def build_toolsets(settings: Settings, registry: ToolRegistry) -> Toolsets | None:
+    """The toolsets of AGENTD_TOOLSETS_FILE over the registry's tools (not started yet), or
+    None without the setting. Toolsets may not take the built-in tools' names."""
+    if settings.toolsets_file is None:
+        return None
+    limits = ConnectionLimits(
+        max_message_bytes=settings.toolsets_max_result_bytes,
+        restart_initial_seconds=settings.toolsets_restart_initial_seconds,
+        restart_max_seconds=settings.toolsets_restart_max_seconds,
+        connect_seconds=settings.toolsets_connect_seconds,
+        ping_seconds=settings.toolsets_ping_seconds,
+    )
+    reserved = [tool.spec.name for tool in registry.catalog.ordered() if not tool.spec.toolset]
+    return Toolsets(settings.toolsets_file, registry.catalog, limits, reserved)
 
 
 def with_cache_times(tools: list[Tool], ttls: Mapping[str, float]) -> list[Tool]:

@@ -109,7 +109,7 @@ def to_duration(seconds: float) -> duration_pb2.Duration:
     return duration
 
 
-def tool_to_proto(spec: ToolSpec) -> tools_pb2.Tool:
+def tool_to_proto(spec: ToolSpec, *, unavailable: bool = False) -> tools_pb2.Tool:
     return tools_pb2.Tool(
         name=spec.name,
         description=spec.description,
@@ -121,6 +121,9 @@ def tool_to_proto(spec: ToolSpec) -> tools_pb2.Tool:
         risk=tools_pb2.RiskLevel.Value(f"RISK_LEVEL_{spec.risk.name}"),
         idempotent=spec.idempotent,
         timeout_seconds=spec.timeout_seconds,
+        toolset=spec.toolset,
+        source=spec.source,
+        unavailable=unavailable,
     )
 
 
@@ -136,6 +139,7 @@ _TOOL_ERROR_KINDS = {
     ToolErrorKind.CRASHED: tools_pb2.TOOL_ERROR_KIND_CRASHED,
     ToolErrorKind.OUTCOME_UNKNOWN: tools_pb2.TOOL_ERROR_KIND_OUTCOME_UNKNOWN,
     ToolErrorKind.REJECTED: tools_pb2.TOOL_ERROR_KIND_REJECTED,
+    ToolErrorKind.UNAVAILABLE: tools_pb2.TOOL_ERROR_KIND_UNAVAILABLE,
 }
 
 

@@ -139,13 +139,16 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     async def ListTools(  # noqa: N802
         self, request: pb.ListToolsRequest, call: CallContext
     ) -> pb.ListToolsResponse:
-        specs = self._registry.visible_to(call, request.category)
+        specs = self._registry.visible_to(call, request.category, request.toolset)
         if request.agent:
             agent = await resolve(self._agents, call.principal.tenant, request.agent)
             specs = list(narrow(agent, (), {s.name: s for s in specs}).values())
             if agent is not None and agent.ask_user and request.category in ("", "conversation"):
                 specs = sorted([*specs, ASK_USER], key=lambda s: s.name)
-        return pb.ListToolsResponse(tools=[convert.tool_to_proto(s) for s in specs])
+        unavailable = self._registry.unavailable
+        return pb.ListToolsResponse(
+            tools=[convert.tool_to_proto(s, unavailable=bool(unavailable(s.name))) for s in specs]
+        )
 
     @unary
     async def CancelTask(  # noqa: N802

@@ -24,6 +24,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.InvalidArgumentError: grpc.StatusCode.INVALID_ARGUMENT,
     errors.UnauthenticatedError: grpc.StatusCode.UNAUTHENTICATED,
     errors.ToolNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.ToolUnavailableError: grpc.StatusCode.UNAVAILABLE,
     errors.TaskNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.DestinationNotAllowedError: grpc.StatusCode.PERMISSION_DENIED,
     errors.PermissionDeniedError: grpc.StatusCode.PERMISSION_DENIED,

@@ -43,7 +43,8 @@ class ToolCallRecord:
     rule: str
     """The policy rule that decided."""
     outcome: str
-    """ok, failed, timeout, crashed, rejected, denied, invalid, refused or not_found."""
+    """ok, failed, timeout, crashed, outcome_unknown (an MCP server lost mid-call), rejected,
+    denied, invalid, refused, unavailable (its MCP server down) or not_found."""
     result_digest: str
     """SHA-256 of the canonical JSON of the result; empty when there is none."""
     duration_seconds: float

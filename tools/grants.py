@@ -1,7 +1,8 @@
 """Grants: who may use which tool, at what level, under which conditions.
 
 A grant gives a principal, or every holder of a role, a permission level
-for one tool, a tool category or every tool of its tenant, optionally until
+for one tool, every tool of a toolset (`notes.*`), a tool category or every tool of its
+tenant, optionally until
 an expiry, within a weekly time window (UTC), with constraints on argument
 values (an allowed URL or path prefix), and optionally only with a human's
 approval of each call. A caller may use a tool when some live grant (or the
@@ -26,6 +27,8 @@ _WINDOW = re.compile(
     r"(?P<start>\d{2}):(?P<start_m>\d{2})-(?P<end>\d{2}):(?P<end_m>\d{2})$"
 )
 _CATEGORY = re.compile(r"^category:[a-z][a-z0-9_]{0,63}$")
+TOOLSET_WILDCARD = re.compile(r"^[a-z][a-z0-9_]{0,31}\.\*$")
+"""`notes.*`: every tool of toolset `notes`, those its server lists later included."""
 _DAY_RANGE = re.compile(r"^(mon|tue|wed|thu|fri|sat|sun)(?:-(mon|tue|wed|thu|fri|sat|sun))?$")
 
 
@@ -126,7 +129,8 @@ class Grant:
     subject: str
     """`principal:<id>` or `role:<name>`."""
     tool: str
-    """A tool name, `category:<name>`, or `*` for every tool."""
+    """A tool name (`notes.search` for a toolset's), `<toolset>.*` for every tool of a
+    toolset, `category:<name>`, or `*` for every tool."""
     level: PermissionLevel
     created_at: datetime
     created_by: str = ""
@@ -142,8 +146,15 @@ class Grant:
         if kind not in ("principal", "role") or not name or len(name) > 256:
             raise ValueError(f"subject {self.subject!r} is not principal:<id> or role:<name>")
         tool = self.tool
-        if not (tool == "*" or _CATEGORY.fullmatch(tool) or TOOL_NAME_PATTERN.fullmatch(tool)):
-            raise ValueError(f"tool {tool!r} is not a tool name, category:<name> or '*'")
+        if not (
+            tool == "*"
+            or _CATEGORY.fullmatch(tool)
+            or TOOL_NAME_PATTERN.fullmatch(tool)
+            or TOOLSET_WILDCARD.fullmatch(tool)
+        ):
+            raise ValueError(
+                f"tool {tool!r} is not a tool name, <toolset>.*, category:<name> or '*'"
+            )
 
     def live(self, now: datetime) -> bool:
         return self.revoked_at is None and (self.expires_at is None or now < self.expires_at)
@@ -153,6 +164,8 @@ class Grant:
         return name == principal_id if kind == "principal" else name in roles
 
     def covers(self, tool: str, category: str) -> bool:
+        if self.tool.endswith(".*"):  # a toolset: its tools are named <toolset>.<tool>
+            return tool.startswith(self.tool[:-1])
         return self.tool in ("*", tool, f"category:{category}")
 
     def refuses_arguments(self, arguments: Mapping[str, JSONValue]) -> str:

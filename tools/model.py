@@ -14,7 +14,15 @@ from core.identity import CallContext
 JSONValue = Any
 """A value that JSON can represent (dict, list, str, int, float, bool or None)."""
 
-TOOL_NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+BUILTIN_NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+"""A built-in tool's name (and a toolset's, at most 32 characters of it)."""
+TOOLSET_NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+"""A toolset's name (AGENTD_TOOLSETS_FILE): its tools are named `<toolset>.<tool>`."""
+TOOL_NAME_PATTERN = re.compile(
+    r"^(?=.{1,128}$)[a-z][a-z0-9_]{0,63}(?:\.[A-Za-z0-9_][A-Za-z0-9_.-]*)?$"
+)
+"""Any tool's name: a built-in's, or `<toolset>.<tool>` where the tool part is an MCP tool's
+name (letters, digits and `. _ -`); 128 characters at most, as at the door (`core.names`)."""
 
 
 class PermissionLevel(IntEnum):
@@ -41,7 +49,7 @@ class ToolSpec:
     """Everything a caller, a model or the policy needs to know about a tool."""
 
     name: str
-    """Unique name, `^[a-z][a-z0-9_]{0,63}$`."""
+    """Unique name (TOOL_NAME_PATTERN): `calculator`, or `notes.search` for a toolset's."""
     description: str
     """What the tool does, written for a language model."""
     parameters: Mapping[str, JSONValue]
@@ -59,6 +67,10 @@ class ToolSpec:
     cache_seconds: float = 0.0
     """How long a successful result is reused for the same tenant and arguments; 0: never.
     Only a read-only (NONE or READ) idempotent tool may have results cached."""
+    toolset: str = ""
+    """The toolset (AGENTD_TOOLSETS_FILE) the tool belongs to; empty for a built-in."""
+    source: str = "builtin"
+    """Where the tool comes from: `builtin`, `mcp` (an MCP server's) or `http` (declared)."""
 
     @property
     def cacheable(self) -> bool:
@@ -108,3 +120,7 @@ class Tool(abc.ABC):
     @abc.abstractmethod
     async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
         """Run the tool once."""
+
+    def unavailable(self) -> str:
+        """Why the tool cannot be called now (its server is down), or "" when it can."""
+        return ""

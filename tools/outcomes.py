@@ -15,13 +15,17 @@ class ToolFailed(Exception):  # noqa: N818 - a signal, named for what it says
     This is not a fault of the service: the message goes back to the caller
     (or the model) as the tool's error result. `transient` says that the same call
     may well succeed if repeated (a dependency was briefly unavailable); the
-    registry then retries it if the tool is idempotent.
+    registry then retries it if the tool is idempotent. `outcome_unknown` says that the
+    tool may have acted although it could not report back (its server died mid-call).
     """
 
-    def __init__(self, message: str, *, transient: bool = False) -> None:
+    def __init__(
+        self, message: str, *, transient: bool = False, outcome_unknown: bool = False
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.transient = transient
+        self.outcome_unknown = outcome_unknown
 
 
 class ToolErrorKind(enum.Enum):
@@ -34,6 +38,9 @@ class ToolErrorKind(enum.Enum):
     """The process running a call that may not be repeated stopped before it reported back."""
     REJECTED = "rejected"
     """A human rejected the call it was asked to approve; the tool did not run."""
+    UNAVAILABLE = "unavailable"
+    """The tool could not be called (its MCP server is down, or it was removed from the
+    toolsets after the task started); it did not run."""
 
 
 @dataclass(frozen=True, slots=True)

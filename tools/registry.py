@@ -21,6 +21,7 @@ from core.errors import (
     RequestTooLargeError,
     ToolArgumentsInvalidError,
     ToolNotFoundError,
+    ToolUnavailableError,
 )
 from core.identity import CallContext
 from core.metrics import TOOL_CALLS, TOOL_LATENCY
@@ -33,11 +34,11 @@ from stores.tool_cache.memory import InMemoryToolCache
 from tools import caching
 from tools.approvals import ApprovalDecision, ApprovalGate
 from tools.audit import digest, record_of
+from tools.catalog import ToolCatalog
 from tools.model import JSONValue, Tool, ToolSpec
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
 from tools.permissions import Decision, PermissionPolicy, rechecker
 from tools.retries import RetryPolicy, is_transient
-from tools.validation import ArgumentValidator
 
 log = structlog.get_logger(__name__)
 
@@ -92,13 +93,11 @@ class ToolRegistry:
         self._cache: ToolCache = cache or InMemoryToolCache()
         self._keys = keys or InMemoryIdempotencyStore()
         self._key_ttl = key_ttl_seconds
-        self._tools: dict[str, Tool] = {}
-        self._validators: dict[str, ArgumentValidator] = {}
         self._policy = policy
         self._audit = audit
         self._max_argument_bytes = max_argument_bytes
-        for tool in tools:
-            self.register(tool)
+        self.catalog = ToolCatalog(tools)
+        """The tools: the built-ins, and each toolset's (replaced as toolsets change)."""
 
     @property
     def policy(self) -> PermissionPolicy:
@@ -112,26 +111,30 @@ class ToolRegistry:
         self._cache = cache
 
     def register(self, tool: Tool) -> None:
-        name = tool.spec.name
-        if name in self._tools:
-            raise ValueError(f"a tool named {name!r} is already registered")
-        self._validators[name] = ArgumentValidator(tool.spec.parameters)
-        self._tools[name] = tool
+        self.catalog.register(tool)
 
-    def visible_to(self, context: CallContext, category: str = "") -> list[ToolSpec]:
+    def visible_to(
+        self, context: CallContext, category: str = "", toolset: str = ""
+    ) -> list[ToolSpec]:
         """The specs of the tools the caller may use, ordered by name."""
         return [
             tool.spec
-            for name, tool in sorted(self._tools.items())
+            for tool in self.catalog.ordered()
             if (not category or tool.spec.category == category)
+            and (not toolset or tool.spec.toolset == toolset)
             and self._policy.decide(context.principal, tool.spec).allowed
         ]
 
     def spec(self, name: str) -> ToolSpec:
-        tool = self._tools.get(name)
+        tool = self.catalog.get(name)
         if tool is None:
             raise ToolNotFoundError(name)
         return tool.spec
+
+    def unavailable(self, name: str) -> str:
+        """Why the tool cannot be called now (its MCP server is down), or ""."""
+        tool = self.catalog.get(name)
+        return tool.unavailable() if tool is not None else ""
 
     async def call_once(
         self,
@@ -180,7 +183,7 @@ class ToolRegistry:
         was not offered); the rule is the policy's refusal, if it refuses, else the task's.
         Returns the call id."""
         call_id = new_call_id()
-        tool = self._tools.get(name)
+        tool = self.catalog.get(name)
         decision = self._policy.decide(context.principal, tool.spec, arguments) if tool else None
         if decision is not None and not decision.allowed:
             rule = decision.rule
@@ -215,7 +218,7 @@ class ToolRegistry:
         call_id = call_id or new_call_id()
         started = datetime.now(UTC)
         args = dict(arguments)
-        tool = self._tools.get(name)
+        tool = self.catalog.get(name)
         call = _Call(call_id, started, name, args, context, known=tool is not None)
         if tool is None:
             await self._audit_call(call, "not_found")
@@ -319,7 +322,7 @@ class ToolRegistry:
             raise PermissionDeniedError(
                 name, tool.spec.permission.name, call.decision.rule, call.decision.reason
             )
-        violations = self._validators[name].violations(args)
+        violations = self.catalog.validator(tool).violations(args)
         if violations:
             await self._audit_call(call, "invalid")
             raise ToolArgumentsInvalidError(name, violations)
@@ -363,15 +366,19 @@ class ToolRegistry:
                 async with asyncio.timeout(timeout):
                     output = await tool.run(args, context)
         except ToolFailed as failure:
-            error = ToolCallError(ToolErrorKind.FAILED, failure.message)
+            kind = (
+                ToolErrorKind.OUTCOME_UNKNOWN if failure.outcome_unknown else ToolErrorKind.FAILED
+            )
+            error = ToolCallError(kind, failure.message)
             transient = failure.transient
         except TimeoutError:
             error = ToolCallError(
                 ToolErrorKind.TIMEOUT, f"tool {name!r} did not finish within {timeout:g} s"
             )
             transient = True
-        except AgentdError:
-            await self._audit_call(call, "refused", duration=time.perf_counter() - clock)
+        except AgentdError as refusal:
+            outcome = "unavailable" if isinstance(refusal, ToolUnavailableError) else "refused"
+            await self._audit_call(call, outcome, duration=time.perf_counter() - clock)
             raise
         except Exception as crash:
             log.exception(

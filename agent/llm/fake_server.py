@@ -21,12 +21,15 @@ Optional on any reply: `match` (substring), `usage` ({"prompt_tokens": N,
 "completion_tokens": M}, or null to report none, as some endpoints do),
 `finish_reason`, `repeat` (serve it N times; -1 for ever). When the script runs
 out the server answers 500 with `script exhausted`. Every request body is kept in `requests`.
+Like OpenAI, it answers 400 to a request offering a tool whose name is not 1-64 of
+`[a-zA-Z0-9_-]`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -46,6 +49,21 @@ def load_script(path: Path) -> list[JSON]:
     if not isinstance(replies, list) or not all(isinstance(r, dict) for r in replies):
         raise ValueError('a script is a JSON list of reply objects, or {"replies": [...]}')
     return replies
+
+
+FUNCTION_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+
+
+def _bad_tool_name(body: JSON) -> str:
+    """What OpenAI says of a request whose tool (function) name it does not accept."""
+    for index, tool in enumerate(body.get("tools") or []):
+        name = str(((tool or {}).get("function") or {}).get("name", ""))
+        if not FUNCTION_NAME.fullmatch(name):
+            return (
+                f"Invalid 'tools[{index}].function.name': string does not match pattern. "
+                "Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'."
+            )
+    return ""
 
 
 def _request_text(body: JSON) -> str:
@@ -154,6 +172,9 @@ class FakeOpenAIServer:
             return _error(400, "request body is not JSON")
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
             return _error(400, "`messages` is required")
+        refused = _bad_tool_name(body)
+        if refused:
+            return _error(400, refused)
         self.requests.append(body)
         reply = await self._take(body)
         if reply is None:

@@ -4,7 +4,8 @@ llama.cpp's server, Ollama, LiteLLM, ...), through the official `openai` client.
 Retries 429, 5xx, timeouts and connection errors with exponential backoff and
 jitter, a bounded number of times; never retries other 4xx answers. Asks for
 structured output with `response_format: json_schema` and falls back to
-`json_object` once an endpoint refuses the former. Assistant messages that
+`json_object` once an endpoint refuses the former. Tool names the endpoint would refuse
+(`notes.search`) travel under wire names (`tool_names`). Assistant messages that
 carry tool calls are sent with `content: ""` (llama.cpp rejects null).
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 try:
@@ -31,6 +33,7 @@ from agent.llm.base import (
     StreamItem,
     ToolDefinition,
 )
+from agent.llm.tool_names import WireNames
 
 
 def is_retryable(error: BaseException) -> bool:
@@ -41,7 +44,7 @@ def is_retryable(error: BaseException) -> bool:
     return False
 
 
-def _message(message: Message) -> dict[str, Any]:
+def _message(message: Message, names: WireNames) -> dict[str, Any]:
     if message.role == "tool":
         return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
     out: dict[str, Any] = {"role": message.role, "content": message.content}
@@ -51,28 +54,46 @@ def _message(message: Message) -> dict[str, Any]:
             {
                 "id": call.id,
                 "type": "function",
-                "function": {"name": call.name, "arguments": call.arguments_json or "{}"},
+                "function": {
+                    "name": names.wire(call.name),
+                    "arguments": call.arguments_json or "{}",
+                },
             }
             for call in message.tool_calls
         ]
     return out
 
 
-_TOOLS: dict[tuple[str, str], tuple[Mapping[str, Any], dict[str, Any]]] = {}
-"""Each tool as sent, by name and description, with the schema it was made from: every
-call of every task offers the same few tools, so each is built (and held) once."""
+def _names(messages: Sequence[Message], tools: Sequence[ToolDefinition]) -> WireNames:
+    """The wire names of a request's tools and of the tools its history called."""
+    called = (call.name for message in messages for call in message.tool_calls)
+    return WireNames([*(tool.name for tool in tools), *called])
+
+
+def _named(response: ModelResponse, names: WireNames) -> ModelResponse:
+    """The reply with its tool calls naming agentd's tools again."""
+    if not response.tool_calls:
+        return response
+    calls = tuple(replace(call, name=names.local(call.name)) for call in response.tool_calls)
+    return replace(response, tool_calls=calls)
+
+
+_TOOLS: dict[tuple[str, str, str], tuple[Mapping[str, Any], dict[str, Any]]] = {}
+"""Each tool as sent, by wire name, name and description, with the schema it was made
+from: every call of every task offers the same few tools, so each is built (and held)
+once."""
 MAX_TOOLS = 4096
 
 
-def _tool(tool: ToolDefinition) -> dict[str, Any]:
-    key = (tool.name, tool.description)
+def _tool(tool: ToolDefinition, wire: str) -> dict[str, Any]:
+    key = (wire, tool.name, tool.description)
     kept = _TOOLS.get(key)
     if kept is not None and kept[0] is tool.parameters:
         return kept[1]
     sent = {
         "type": "function",
         "function": {
-            "name": tool.name,
+            "name": wire,
             "description": tool.description,
             "parameters": dict(tool.parameters),
         },
@@ -136,10 +157,11 @@ class OpenAIModel(Model):
         messages: Sequence[Message],
         tools: Sequence[ToolDefinition],
         settings: ModelSettings,
+        names: WireNames,
     ) -> dict[str, Any]:
         request: dict[str, Any] = {
             "model": self.name,
-            "messages": [_message(m) for m in messages],
+            "messages": [_message(m, names) for m in messages],
         }
         temperature = (
             settings.temperature if settings.temperature is not None else self._temperature
@@ -152,13 +174,13 @@ class OpenAIModel(Model):
         if settings.stop:
             request["stop"] = list(settings.stop)
         if tools:
-            request["tools"] = [_tool(t) for t in tools]
+            request["tools"] = [_tool(t, names.wire(t.name)) for t in tools]
             if settings.tool_choice in ("auto", "none", "required"):
                 request["tool_choice"] = settings.tool_choice
             else:
                 request["tool_choice"] = {
                     "type": "function",
-                    "function": {"name": settings.tool_choice},
+                    "function": {"name": names.wire(settings.tool_choice)},
                 }
         if settings.json_schema is not None:
             if self._json_schema_supported:
@@ -228,11 +250,12 @@ class OpenAIModel(Model):
         tools: Sequence[ToolDefinition] = (),
         settings: ModelSettings | None = None,
     ) -> ModelResponse:
-        data = await self._create(self._request(messages, tools, settings or ModelSettings()))
-        response = replies.completion(data, self.name)
+        names = _names(messages, tools)
+        request = self._request(messages, tools, settings or ModelSettings(), names)
+        response = replies.completion(await self._create(request), self.name)
         if response is None:
             raise ModelError("the model endpoint returned no choices")
-        return response
+        return _named(response, names)
 
     async def stream(
         self,
@@ -240,11 +263,12 @@ class OpenAIModel(Model):
         tools: Sequence[ToolDefinition] = (),
         settings: ModelSettings | None = None,
     ) -> AsyncIterator[StreamItem]:
-        request = self._request(messages, tools, settings or ModelSettings())
+        names = _names(messages, tools)
+        request = self._request(messages, tools, settings or ModelSettings(), names)
         request["stream"] = True
         request["stream_options"] = {"include_usage": True}
         async for item in self._stream(request):
-            yield item
+            yield Done(_named(item.response, names)) if isinstance(item, Done) else item
 
     async def _stream(self, request: dict[str, Any]) -> AsyncIterator[StreamItem]:
         stream = await self._create(request)

@@ -49,6 +49,7 @@ from core.errors.tools import (
     PermissionDeniedError,
     ToolArgumentsInvalidError,
     ToolNotFoundError,
+    ToolUnavailableError,
 )
 
 __all__ = [
@@ -81,6 +82,7 @@ __all__ = [
     "TaskNotFoundError",
     "ToolArgumentsInvalidError",
     "ToolNotFoundError",
+    "ToolUnavailableError",
     "UnauthenticatedError",
     "UnimplementedError",
 ]

@@ -103,3 +103,20 @@ class ApprovalNotPendingError(AgentdError):
             f"no tool call {call_id!r} of task {task_id!r} is waiting for approval",
             metadata={"task_id": task_id, "call_id": call_id},
         )
+
+
+class ToolUnavailableError(AgentdError):
+    """A tool that exists but cannot be called now: the MCP server behind it is down,
+    restarting or not yet connected."""
+
+    reason = "TOOL_UNAVAILABLE"
+
+    def __init__(self, tool_name: str, why: str, retry_after_seconds: float | None = None) -> None:
+        self.tool_name = tool_name
+        self.why = why
+        self._retry_after = retry_after_seconds
+        super().__init__(f"tool {tool_name!r} is unavailable: {why}", metadata={"tool": tool_name})
+
+    @property
+    def retry_after_seconds(self) -> float | None:
+        return self._retry_after

@@ -1,6 +1,7 @@
 """Service settings, read from `AGENTD_*` environment variables, in sections by concern:
 the process (`service`), the model (`model`), the engine and its limits (`engine`), tools
-(`tools`), where state lives (`storage`) and who may call (`access`)."""
+(`tools`), toolsets from a file (`toolsets`), where state lives (`storage`) and who may call
+(`access`)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,17 @@ from server.settings.model import ModelSettings
 from server.settings.service import ServiceSettings
 from server.settings.storage import StorageSettings
 from server.settings.tools import ToolSettings, parse_cache_seconds
+from server.settings.toolsets import ToolsetSettings
 
 
 class Settings(
-    ServiceSettings, ModelSettings, EngineSettings, ToolSettings, StorageSettings, AccessSettings
+    ServiceSettings,
+    ModelSettings,
+    EngineSettings,
+    ToolSettings,
+    ToolsetSettings,
+    StorageSettings,
+    AccessSettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""
 

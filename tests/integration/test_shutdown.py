@@ -98,3 +98,25 @@ async def test_sigterm_gives_running_tasks_the_grace_period(tmp_path: Path) -> N
         .fetchone()
     )
     assert row == ("completed", "finished during the drain")
+
+
+async def test_sigterm_lets_an_mcp_call_finish_then_stops_the_mcp_server(tmp_path: Path) -> None:
+    from tests.integration.toolsets import notes_log, stdio_notes, write_toolsets
+
+    notes = stdio_notes(tmp_path, level="read", tools={"slow": {"level": "read"}})
+    env = {
+        "AGENTD_TOOLSETS_FILE": str(write_toolsets(tmp_path / "toolsets.yaml", {"notes": notes})),
+        "AGENTD_GRACE_PERIOD_SECONDS": "10",
+    }
+    with server_process(tmp_path, env) as served:
+        mcp_pid = int((tmp_path / "notes.pid").read_text())  # listed before serving
+        async with AgentClient(served.address, timeout=15) as client:
+            slow = asyncio.create_task(client.call_tool("notes.slow", {"seconds": 1.0}))
+            for _ in range(200):  # bounded: until the MCP server has the call
+                if "slow started" in notes_log(tmp_path):
+                    break
+                await asyncio.sleep(0.05)
+            served.terminate()
+            assert (await slow).text == "slept 1.0"  # the in-flight call finished
+        assert await asyncio.to_thread(served.wait, 20) == 0
+    assert not Path(f"/proc/{mcp_pid}").exists()  # the MCP server is gone with it

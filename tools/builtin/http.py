@@ -92,7 +92,8 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
                 )
             except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
                 last = exc
-        raise ToolFailed(f"cannot connect to {host}:{port}: {last}")
+        # Transient: a tool that may be repeated (a declared HTTP tool) tries again.
+        raise ToolFailed(f"cannot connect to {host}:{port}: {last}", transient=True)
 
     async def connect_unix_socket(
         self,
@@ -106,7 +107,7 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         await self._inner.sleep(seconds)
 
 
-def _check_url(url: str, field_name: str) -> str:
+def check_url(url: str, field_name: str) -> str:
     """`url` as sent on the wire (non-ASCII path and query percent-encoded, an
     internationalised host in its ASCII form), or InvalidArgumentError."""
 
@@ -199,7 +200,7 @@ class HttpRequest(Tool):
         )
 
     async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
-        url = _check_url(str(arguments["url"]), "arguments.url")
+        url = check_url(str(arguments["url"]), "arguments.url")
         method = str(arguments.get("method", "GET"))
         if "body" in arguments and "json" in arguments:
             raise InvalidArgumentError(
@@ -268,7 +269,7 @@ class HttpRequest(Tool):
                 if response.status in REDIRECT_STATUSES and location:
                     if len(redirects) >= self._limits.max_redirects:
                         raise ToolFailed(f"more than {self._limits.max_redirects} redirects")
-                    target = _check_url(urljoin(url, location), "redirect location")
+                    target = check_url(urljoin(url, location), "redirect location")
                     # Every hop answers to the caller's grants (URL prefixes) like the first.
                     if context.check_argument is not None:
                         context.check_argument("url", target)

@@ -100,10 +100,16 @@ class AgentClient:
             stream.cancel()
 
     async def list_tools(
-        self, category: str = "", *, agent: str = "", timeout: float | None = None
+        self,
+        category: str = "",
+        *,
+        agent: str = "",
+        toolset: str = "",
+        timeout: float | None = None,
     ) -> list[tools_pb2.Tool]:
-        """The tools you may use (of `category`; those a task of `agent` may use)."""
-        request = pb.ListToolsRequest(category=category, agent=agent)
+        """The tools you may use (of `category`; of `toolset`; those a task of `agent` may
+        use)."""
+        request = pb.ListToolsRequest(category=category, agent=agent, toolset=toolset)
         response: pb.ListToolsResponse = await self._unary(self._stub.ListTools, request, timeout)
         return list(response.tools)
 
@@ -347,7 +353,7 @@ class AgentClient:
         timeout: float | None = None,
     ) -> grants_pb2.Grant:
         """Grant `subject` ("principal:<id>" or "role:<name>") `level` on `tool` (a name,
-        "category:<name>" or "*") in your tenant (admin role)."""
+        "<toolset>.*", "category:<name>" or "*") in your tenant (admin role)."""
         grant = grants_pb2.Grant(
             subject=subject,
             tool=tool,

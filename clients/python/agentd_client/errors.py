@@ -122,6 +122,10 @@ class LLMUnavailableError(UnavailableError):
     """The language model endpoint failed."""
 
 
+class ToolUnavailableError(UnavailableError):
+    """The tool's MCP server is down or restarting; retry after `retry_after_seconds`."""
+
+
 class StoreUnavailableError(UnavailableError):
     """Redis or the database behind the server is unavailable or overloaded; retry after
     `retry_after_seconds` (a stream: resume with StreamTaskEvents)."""
@@ -216,6 +220,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "AGENT_EXISTS": AgentExistsError,
     "STORE_UNAVAILABLE": StoreUnavailableError,
     "TASK_LIMIT_REACHED": TaskLimitReachedError,
+    "TOOL_UNAVAILABLE": ToolUnavailableError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

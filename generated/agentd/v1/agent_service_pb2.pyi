@@ -348,6 +348,7 @@ class ListToolsRequest(_message.Message):
 
     CATEGORY_FIELD_NUMBER: _builtins.int
     AGENT_FIELD_NUMBER: _builtins.int
+    TOOLSET_FIELD_NUMBER: _builtins.int
     category: _builtins.str
     """When set, only tools of this category."""
     agent: _builtins.str
@@ -355,15 +356,18 @@ class ListToolsRequest(_message.Message):
     use: the caller's tools narrowed to the agent's. NOT_FOUND
     (`AGENT_NOT_FOUND`) for an agent that is not available.
     """
+    toolset: _builtins.str
+    """When set, only the tools of this toolset (AGENTD_TOOLSETS_FILE)."""
     def __init__(
         self,
         *,
         category: _builtins.str = ...,
         agent: _builtins.str = ...,
+        toolset: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "category", b"category"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "category", b"category", "toolset", b"toolset"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

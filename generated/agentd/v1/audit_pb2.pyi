@@ -147,7 +147,9 @@ class ToolCallAuditRecord(_message.Message):
     rule: _builtins.str
     """The rule that decided, e.g. "grant:grant_1a2b3c", "default:deny"."""
     outcome: _builtins.str
-    """ok, failed, timeout, crashed, rejected, denied, invalid, refused, not_found."""
+    """ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
+    refused, unavailable (the tool's MCP server was down), not_found.
+    """
     result_digest: _builtins.str
     """SHA-256 of the result; empty when there is none."""
     task_id: _builtins.str

@@ -107,6 +107,13 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """CreateAgent for an id the tenant already has, or an UpdateAgent that
     raced another (status ALREADY_EXISTS); read the agent and try again.
     """
+    ERROR_REASON_TOOL_UNAVAILABLE: _ErrorReason.ValueType  # 32
+    """The tool exists but cannot be called now: the MCP server behind it is
+    down, restarting or not yet connected (status UNAVAILABLE). Calls work
+    again once agentd has reconnected; `google.rpc.RetryInfo` says when to
+    try again. Inside a task the model sees it as a
+    TOOL_ERROR_KIND_UNAVAILABLE observation instead.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -201,5 +208,12 @@ the caller (status NOT_FOUND).
 ERROR_REASON_AGENT_EXISTS: ErrorReason.ValueType  # 28
 """CreateAgent for an id the tenant already has, or an UpdateAgent that
 raced another (status ALREADY_EXISTS); read the agent and try again.
+"""
+ERROR_REASON_TOOL_UNAVAILABLE: ErrorReason.ValueType  # 32
+"""The tool exists but cannot be called now: the MCP server behind it is
+down, restarting or not yet connected (status UNAVAILABLE). Calls work
+again once agentd has reconnected; `google.rpc.RetryInfo` says when to
+try again. Inside a task the model sees it as a
+TOOL_ERROR_KIND_UNAVAILABLE observation instead.
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

@@ -65,7 +65,9 @@ class Grant(_message.Message):
     subject: _builtins.str
     """"principal:<id>" or "role:<name>"."""
     tool: _builtins.str
-    """A tool name, "category:<name>", or "*" for every tool."""
+    """A tool name ("notes.search" for a toolset's tool), "<toolset>.*" for every
+    tool of a toolset, "category:<name>", or "*" for every tool.
+    """
     level: _tools_pb2.PermissionLevel.ValueType
     """The level granted; a tool needing more is not covered."""
     window: _builtins.str

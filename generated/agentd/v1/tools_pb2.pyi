@@ -115,6 +115,11 @@ class _ToolErrorKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ToolErr
     """The call needed a human's approval and the approver rejected it; the
     message names who and carries their comment. The tool did not run.
     """
+    TOOL_ERROR_KIND_UNAVAILABLE: _ToolErrorKind.ValueType  # 6
+    """The tool could not be called: its MCP server is down or restarting, or
+    the tool was removed from the toolsets file after the task started. The
+    tool did not run.
+    """
 
 class ToolErrorKind(_ToolErrorKind, metaclass=_ToolErrorKindEnumTypeWrapper):
     """Why a tool call that ran did not produce a result."""
@@ -140,6 +145,11 @@ TOOL_ERROR_KIND_REJECTED: ToolErrorKind.ValueType  # 5
 """The call needed a human's approval and the approver rejected it; the
 message names who and carries their comment. The tool did not run.
 """
+TOOL_ERROR_KIND_UNAVAILABLE: ToolErrorKind.ValueType  # 6
+"""The tool could not be called: its MCP server is down or restarting, or
+the tool was removed from the toolsets file after the task started. The
+tool did not run.
+"""
 Global___ToolErrorKind: _TypeAlias = ToolErrorKind  # noqa: Y015
 
 @_typing.final
@@ -156,8 +166,13 @@ class Tool(_message.Message):
     RISK_FIELD_NUMBER: _builtins.int
     IDEMPOTENT_FIELD_NUMBER: _builtins.int
     TIMEOUT_SECONDS_FIELD_NUMBER: _builtins.int
+    TOOLSET_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
+    UNAVAILABLE_FIELD_NUMBER: _builtins.int
     name: _builtins.str
-    """Unique name, `^[a-z][a-z0-9_]{0,63}$`."""
+    """Unique name: a built-in tool's is `^[a-z][a-z0-9_]{0,63}$`; a toolset's
+    tool is `<toolset>.<tool>` (at most 128 letters, digits and `. _ -`).
+    """
     description: _builtins.str
     """What the tool does, written for a language model."""
     category: _builtins.str
@@ -172,6 +187,18 @@ class Tool(_message.Message):
     """
     timeout_seconds: _builtins.float
     """The longest one call may run, in seconds, before it is stopped."""
+    toolset: _builtins.str
+    """The toolset (from AGENTD_TOOLSETS_FILE) the tool belongs to; empty for a
+    built-in tool.
+    """
+    source: _builtins.str
+    """Where the tool comes from: "builtin", "mcp" (a tool of an MCP server) or
+    "http" (an HTTP tool declared in the toolsets file).
+    """
+    unavailable: _builtins.bool
+    """True while the tool cannot be called: its MCP server is down, restarting
+    or not yet connected (calls answer UNAVAILABLE, TOOL_UNAVAILABLE).
+    """
     @_builtins.property
     def parameters_schema(self) -> _struct_pb2.Struct:
         """JSON Schema (draft 2020-12) of the tool's arguments object."""
@@ -187,10 +214,13 @@ class Tool(_message.Message):
         risk: Global___RiskLevel.ValueType = ...,
         idempotent: _builtins.bool = ...,
         timeout_seconds: _builtins.float = ...,
+        toolset: _builtins.str = ...,
+        source: _builtins.str = ...,
+        unavailable: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["parameters_schema", b"parameters_schema"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["category", b"category", "description", b"description", "idempotent", b"idempotent", "name", b"name", "parameters_schema", b"parameters_schema", "required_permission", b"required_permission", "risk", b"risk", "timeout_seconds", b"timeout_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["category", b"category", "description", b"description", "idempotent", b"idempotent", "name", b"name", "parameters_schema", b"parameters_schema", "required_permission", b"required_permission", "risk", b"risk", "source", b"source", "timeout_seconds", b"timeout_seconds", "toolset", b"toolset", "unavailable", b"unavailable"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -19,6 +19,7 @@ from agent.llm.fake_server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.structured import json_reply
 from agent.llm.testing import FunctionModel, ScriptedModel, text, tool_calls
+from agent.llm.tool_names import WireNames
 
 CALC = ToolDefinition(
     "calculator", "calc", {"type": "object", "properties": {"expression": {"type": "string"}}}
@@ -131,10 +132,12 @@ async def test_a_tool_is_built_for_the_wire_once_and_again_when_its_schema_chang
     changed = ToolDefinition(CALC.name, CALC.description, {"type": "object", "properties": {}})
     async with FakeOpenAIServer([{"text": "ok", "repeat": 3}]) as server:
         llm = model(server)
-        built = [llm._request([Message("user", "u")], [CALC], ModelSettings())["tools"][0]]
         again = ToolDefinition(CALC.name, CALC.description, CALC.parameters)
-        built.append(llm._request([Message("user", "u")], [again], ModelSettings())["tools"][0])
-        built.append(llm._request([Message("user", "u")], [changed], ModelSettings())["tools"][0])
+        asked = [Message("user", "u")]
+        built = [
+            llm._request(asked, [tool], ModelSettings(), WireNames([tool.name]))["tools"][0]
+            for tool in (CALC, again, changed)
+        ]
         assert built[0] is built[1]  # the same schema: the same object, not a copy per call
         assert built[2]["function"]["parameters"] == {"type": "object", "properties": {}}
         for tools in ([CALC], [changed]):

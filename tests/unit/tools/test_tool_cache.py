@@ -161,7 +161,7 @@ def test_the_setting_applies_to_built_in_tools(settings: Settings, audit: InMemo
     assert registry.spec("read_file").cache_seconds == 5
     assert registry.spec("calculator").cache_seconds == 0
     assert build_registry(settings, audit).spec("json_query").cache_seconds == 0
-    tools = list(build_registry(settings, audit)._tools.values())
+    tools = build_registry(settings, audit).catalog.ordered()
     with pytest.raises(ValueError, match=r"AGENTD_TOOL_CACHE_SECONDS: 'nope'.*no such tool"):
         with_cache_times(tools, {"nope": 1.0})
     with pytest.raises(ValueError, match=r"'write_file' cannot be cached: it is not read-only"):

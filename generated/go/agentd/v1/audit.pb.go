@@ -231,7 +231,8 @@ type ToolCallAuditRecord struct {
 	Decision string `protobuf:"bytes,8,opt,name=decision,proto3" json:"decision,omitempty"`
 	// The rule that decided, e.g. "grant:grant_1a2b3c", "default:deny".
 	Rule string `protobuf:"bytes,9,opt,name=rule,proto3" json:"rule,omitempty"`
-	// ok, failed, timeout, crashed, rejected, denied, invalid, refused, not_found.
+	// ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
+	// refused, unavailable (the tool's MCP server was down), not_found.
 	Outcome string `protobuf:"bytes,10,opt,name=outcome,proto3" json:"outcome,omitempty"`
 	// SHA-256 of the result; empty when there is none.
 	ResultDigest string `protobuf:"bytes,11,opt,name=result_digest,json=resultDigest,proto3" json:"result_digest,omitempty"`

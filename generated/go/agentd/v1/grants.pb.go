@@ -32,7 +32,8 @@ type Grant struct {
 	GrantId string `protobuf:"bytes,1,opt,name=grant_id,json=grantId,proto3" json:"grant_id,omitempty"`
 	// "principal:<id>" or "role:<name>".
 	Subject string `protobuf:"bytes,2,opt,name=subject,proto3" json:"subject,omitempty"`
-	// A tool name, "category:<name>", or "*" for every tool.
+	// A tool name ("notes.search" for a toolset's tool), "<toolset>.*" for every
+	// tool of a toolset, "category:<name>", or "*" for every tool.
 	Tool string `protobuf:"bytes,3,opt,name=tool,proto3" json:"tool,omitempty"`
 	// The level granted; a tool needing more is not covered.
 	Level PermissionLevel `protobuf:"varint,4,opt,name=level,proto3,enum=agentd.v1.PermissionLevel" json:"level,omitempty"`

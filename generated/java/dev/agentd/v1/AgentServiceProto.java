@@ -163,79 +163,79 @@ public final class AgentServiceProto {
       "lue\022\014\n\004text\030\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031.go" +
       "ogle.protobuf.Duration\022\'\n\005error\030\005 \001(\0132\030." +
       "agentd.v1.ToolCallError\022\016\n\006cached\030\006 \001(\010\"" +
-      "!\n\016GetTaskRequest\022\017\n\007task_id\030\001 \001(\t\"3\n\020Li" +
+      "!\n\016GetTaskRequest\022\017\n\007task_id\030\001 \001(\t\"D\n\020Li" +
       "stToolsRequest\022\020\n\010category\030\001 \001(\t\022\r\n\005agen" +
-      "t\030\002 \001(\t\"3\n\021ListToolsResponse\022\036\n\005tools\030\001 " +
-      "\003(\0132\017.agentd.v1.Tool\"4\n\021CancelTaskReques" +
-      "t\022\017\n\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"B\n\027St" +
-      "reamTaskEventsRequest\022\017\n\007task_id\030\001 \001(\t\022\026" +
-      "\n\016after_sequence\030\002 \001(\004\"\261\002\n\020ListTasksRequ" +
-      "est\022\'\n\010statuses\030\001 \003(\0162\025.agentd.v1.TaskSt" +
-      "atus\0221\n\rcreated_after\030\002 \001(\0132\032.google.pro" +
-      "tobuf.Timestamp\0222\n\016created_before\030\003 \001(\0132" +
-      "\032.google.protobuf.Timestamp\022\021\n\tpage_size" +
-      "\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006labels\030\006 \003" +
-      "(\0132\'.agentd.v1.ListTasksRequest.LabelsEn" +
-      "try\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value" +
-      "\030\002 \001(\t:\0028\001\"L\n\021ListTasksResponse\022\036\n\005tasks" +
-      "\030\001 \003(\0132\017.agentd.v1.Task\022\027\n\017next_page_tok" +
-      "en\030\002 \001(\t\"\246\001\n\026ApproveToolCallRequest\022\017\n\007t" +
-      "ask_id\030\001 \001(\t\022\017\n\007call_id\030\002 \001(\t\022-\n\010decisio" +
-      "n\030\003 \001(\0162\033.agentd.v1.ApprovalDecision\022*\n\t" +
-      "arguments\030\004 \001(\0132\027.google.protobuf.Struct" +
-      "\022\017\n\007comment\030\005 \001(\t\"H\n\023ProvideInputRequest" +
-      "\022\017\n\007task_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\014\n" +
-      "\004text\030\003 \001(\t\"\205\002\n\027ListAuditRecordsRequest\022" +
-      "\"\n\004kind\030\001 \001(\0162\024.agentd.v1.AuditKind\022\024\n\014p" +
-      "rincipal_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022\017\n\007" +
-      "outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005since\030" +
-      "\006 \001(\0132\032.google.protobuf.Timestamp\022)\n\005unt" +
-      "il\030\007 \001(\0132\032.google.protobuf.Timestamp\022\021\n\t" +
-      "page_size\030\010 \001(\005\022\022\n\npage_token\030\t \001(\t\"\\\n\030L" +
-      "istAuditRecordsResponse\022\'\n\007records\030\001 \003(\013" +
-      "2\026.agentd.v1.AuditRecord\022\027\n\017next_page_to" +
-      "ken\030\002 \001(\t\"5\n\022CreateGrantRequest\022\037\n\005grant" +
-      "\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022RevokeGrantR" +
-      "equest\022\020\n\010grant_id\030\001 \001(\t\",\n\021ListGrantsRe" +
-      "quest\022\027\n\017include_revoked\030\001 \001(\010\"6\n\022ListGr" +
-      "antsResponse\022 \n\006grants\030\001 \003(\0132\020.agentd.v1" +
-      ".Grant2\332\n\n\014AgentService\022<\n\007Execute\022\031.age" +
-      "ntd.v1.ExecuteRequest\032\024.agentd.v1.TaskEv" +
-      "ent0\001\0227\n\tStartTask\022\031.agentd.v1.ExecuteRe" +
-      "quest\032\017.agentd.v1.Task\0227\n\004Plan\022\026.agentd." +
-      "v1.PlanRequest\032\027.agentd.v1.PlanResponse\022" +
-      "C\n\010CallTool\022\032.agentd.v1.CallToolRequest\032" +
-      "\033.agentd.v1.CallToolResponse\0225\n\007GetTask\022" +
-      "\031.agentd.v1.GetTaskRequest\032\017.agentd.v1.T" +
-      "ask\022F\n\tListTools\022\033.agentd.v1.ListToolsRe" +
-      "quest\032\034.agentd.v1.ListToolsResponse\022;\n\nC" +
-      "ancelTask\022\034.agentd.v1.CancelTaskRequest\032" +
-      "\017.agentd.v1.Task\022N\n\020StreamTaskEvents\022\".a" +
-      "gentd.v1.StreamTaskEventsRequest\032\024.agent" +
-      "d.v1.TaskEvent0\001\022F\n\tListTasks\022\033.agentd.v" +
-      "1.ListTasksRequest\032\034.agentd.v1.ListTasks" +
-      "Response\022E\n\017ApproveToolCall\022!.agentd.v1." +
-      "ApproveToolCallRequest\032\017.agentd.v1.Task\022" +
-      "?\n\014ProvideInput\022\036.agentd.v1.ProvideInput" +
-      "Request\032\017.agentd.v1.Task\022[\n\020ListAuditRec" +
-      "ords\022\".agentd.v1.ListAuditRecordsRequest" +
-      "\032#.agentd.v1.ListAuditRecordsResponse\022>\n" +
-      "\013CreateGrant\022\035.agentd.v1.CreateGrantRequ" +
-      "est\032\020.agentd.v1.Grant\022>\n\013RevokeGrant\022\035.a" +
-      "gentd.v1.RevokeGrantRequest\032\020.agentd.v1." +
-      "Grant\022I\n\nListGrants\022\034.agentd.v1.ListGran" +
-      "tsRequest\032\035.agentd.v1.ListGrantsResponse" +
-      "\022>\n\013CreateAgent\022\035.agentd.v1.CreateAgentR" +
-      "equest\032\020.agentd.v1.Agent\0228\n\010GetAgent\022\032.a" +
-      "gentd.v1.GetAgentRequest\032\020.agentd.v1.Age" +
-      "nt\022I\n\nListAgents\022\034.agentd.v1.ListAgentsR" +
-      "equest\032\035.agentd.v1.ListAgentsResponse\022>\n" +
-      "\013UpdateAgent\022\035.agentd.v1.UpdateAgentRequ" +
-      "est\032\020.agentd.v1.Agent\022L\n\013DeleteAgent\022\035.a" +
-      "gentd.v1.DeleteAgentRequest\032\036.agentd.v1." +
-      "DeleteAgentResponseBG\n\rdev.agentd.v1B\021Ag" +
-      "entServiceProtoP\001Z!agentd.dev/gen/agentd" +
-      "/v1;agentdv1b\006proto3"
+      "t\030\002 \001(\t\022\017\n\007toolset\030\003 \001(\t\"3\n\021ListToolsRes" +
+      "ponse\022\036\n\005tools\030\001 \003(\0132\017.agentd.v1.Tool\"4\n" +
+      "\021CancelTaskRequest\022\017\n\007task_id\030\001 \001(\t\022\016\n\006r" +
+      "eason\030\002 \001(\t\"B\n\027StreamTaskEventsRequest\022\017" +
+      "\n\007task_id\030\001 \001(\t\022\026\n\016after_sequence\030\002 \001(\004\"" +
+      "\261\002\n\020ListTasksRequest\022\'\n\010statuses\030\001 \003(\0162\025" +
+      ".agentd.v1.TaskStatus\0221\n\rcreated_after\030\002" +
+      " \001(\0132\032.google.protobuf.Timestamp\0222\n\016crea" +
+      "ted_before\030\003 \001(\0132\032.google.protobuf.Times" +
+      "tamp\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005 " +
+      "\001(\t\0227\n\006labels\030\006 \003(\0132\'.agentd.v1.ListTask" +
+      "sRequest.LabelsEntry\032-\n\013LabelsEntry\022\013\n\003k" +
+      "ey\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"L\n\021ListTasks" +
+      "Response\022\036\n\005tasks\030\001 \003(\0132\017.agentd.v1.Task" +
+      "\022\027\n\017next_page_token\030\002 \001(\t\"\246\001\n\026ApproveToo" +
+      "lCallRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007call_id" +
+      "\030\002 \001(\t\022-\n\010decision\030\003 \001(\0162\033.agentd.v1.App" +
+      "rovalDecision\022*\n\targuments\030\004 \001(\0132\027.googl" +
+      "e.protobuf.Struct\022\017\n\007comment\030\005 \001(\t\"H\n\023Pr" +
+      "ovideInputRequest\022\017\n\007task_id\030\001 \001(\t\022\022\n\nre" +
+      "quest_id\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\205\002\n\027ListAud" +
+      "itRecordsRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd." +
+      "v1.AuditKind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\tto" +
+      "ol_name\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_i" +
+      "d\030\005 \001(\t\022)\n\005since\030\006 \001(\0132\032.google.protobuf" +
+      ".Timestamp\022)\n\005until\030\007 \001(\0132\032.google.proto" +
+      "buf.Timestamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage" +
+      "_token\030\t \001(\t\"\\\n\030ListAuditRecordsResponse" +
+      "\022\'\n\007records\030\001 \003(\0132\026.agentd.v1.AuditRecor" +
+      "d\022\027\n\017next_page_token\030\002 \001(\t\"5\n\022CreateGran" +
+      "tRequest\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1.Gran" +
+      "t\"&\n\022RevokeGrantRequest\022\020\n\010grant_id\030\001 \001(" +
+      "\t\",\n\021ListGrantsRequest\022\027\n\017include_revoke" +
+      "d\030\001 \001(\010\"6\n\022ListGrantsResponse\022 \n\006grants\030" +
+      "\001 \003(\0132\020.agentd.v1.Grant2\332\n\n\014AgentService" +
+      "\022<\n\007Execute\022\031.agentd.v1.ExecuteRequest\032\024" +
+      ".agentd.v1.TaskEvent0\001\0227\n\tStartTask\022\031.ag" +
+      "entd.v1.ExecuteRequest\032\017.agentd.v1.Task\022" +
+      "7\n\004Plan\022\026.agentd.v1.PlanRequest\032\027.agentd" +
+      ".v1.PlanResponse\022C\n\010CallTool\022\032.agentd.v1" +
+      ".CallToolRequest\032\033.agentd.v1.CallToolRes" +
+      "ponse\0225\n\007GetTask\022\031.agentd.v1.GetTaskRequ" +
+      "est\032\017.agentd.v1.Task\022F\n\tListTools\022\033.agen" +
+      "td.v1.ListToolsRequest\032\034.agentd.v1.ListT" +
+      "oolsResponse\022;\n\nCancelTask\022\034.agentd.v1.C" +
+      "ancelTaskRequest\032\017.agentd.v1.Task\022N\n\020Str" +
+      "eamTaskEvents\022\".agentd.v1.StreamTaskEven" +
+      "tsRequest\032\024.agentd.v1.TaskEvent0\001\022F\n\tLis" +
+      "tTasks\022\033.agentd.v1.ListTasksRequest\032\034.ag" +
+      "entd.v1.ListTasksResponse\022E\n\017ApproveTool" +
+      "Call\022!.agentd.v1.ApproveToolCallRequest\032" +
+      "\017.agentd.v1.Task\022?\n\014ProvideInput\022\036.agent" +
+      "d.v1.ProvideInputRequest\032\017.agentd.v1.Tas" +
+      "k\022[\n\020ListAuditRecords\022\".agentd.v1.ListAu" +
+      "ditRecordsRequest\032#.agentd.v1.ListAuditR" +
+      "ecordsResponse\022>\n\013CreateGrant\022\035.agentd.v" +
+      "1.CreateGrantRequest\032\020.agentd.v1.Grant\022>" +
+      "\n\013RevokeGrant\022\035.agentd.v1.RevokeGrantReq" +
+      "uest\032\020.agentd.v1.Grant\022I\n\nListGrants\022\034.a" +
+      "gentd.v1.ListGrantsRequest\032\035.agentd.v1.L" +
+      "istGrantsResponse\022>\n\013CreateAgent\022\035.agent" +
+      "d.v1.CreateAgentRequest\032\020.agentd.v1.Agen" +
+      "t\0228\n\010GetAgent\022\032.agentd.v1.GetAgentReques" +
+      "t\032\020.agentd.v1.Agent\022I\n\nListAgents\022\034.agen" +
+      "td.v1.ListAgentsRequest\032\035.agentd.v1.List" +
+      "AgentsResponse\022>\n\013UpdateAgent\022\035.agentd.v" +
+      "1.UpdateAgentRequest\032\020.agentd.v1.Agent\022L" +
+      "\n\013DeleteAgent\022\035.agentd.v1.DeleteAgentReq" +
+      "uest\032\036.agentd.v1.DeleteAgentResponseBG\n\r" +
+      "dev.agentd.v1B\021AgentServiceProtoP\001Z!agen" +
+      "td.dev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -297,7 +297,7 @@ public final class AgentServiceProto {
     internal_static_agentd_v1_ListToolsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListToolsRequest_descriptor,
-        new java.lang.String[] { "Category", "Agent", });
+        new java.lang.String[] { "Category", "Agent", "Toolset", });
     internal_static_agentd_v1_ListToolsResponse_descriptor =
       getDescriptor().getMessageTypes().get(7);
     internal_static_agentd_v1_ListToolsResponse_fieldAccessorTable = new

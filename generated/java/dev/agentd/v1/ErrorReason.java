@@ -265,6 +265,18 @@ public enum ErrorReason
    * <code>ERROR_REASON_AGENT_EXISTS = 28;</code>
    */
   ERROR_REASON_AGENT_EXISTS(28),
+  /**
+   * <pre>
+   * The tool exists but cannot be called now: the MCP server behind it is
+   * down, restarting or not yet connected (status UNAVAILABLE). Calls work
+   * again once agentd has reconnected; `google.rpc.RetryInfo` says when to
+   * try again. Inside a task the model sees it as a
+   * TOOL_ERROR_KIND_UNAVAILABLE observation instead.
+   * </pre>
+   *
+   * <code>ERROR_REASON_TOOL_UNAVAILABLE = 32;</code>
+   */
+  ERROR_REASON_TOOL_UNAVAILABLE(32),
   UNRECOGNIZED(-1),
   ;
 
@@ -516,6 +528,18 @@ public enum ErrorReason
    * <code>ERROR_REASON_AGENT_EXISTS = 28;</code>
    */
   public static final int ERROR_REASON_AGENT_EXISTS_VALUE = 28;
+  /**
+   * <pre>
+   * The tool exists but cannot be called now: the MCP server behind it is
+   * down, restarting or not yet connected (status UNAVAILABLE). Calls work
+   * again once agentd has reconnected; `google.rpc.RetryInfo` says when to
+   * try again. Inside a task the model sees it as a
+   * TOOL_ERROR_KIND_UNAVAILABLE observation instead.
+   * </pre>
+   *
+   * <code>ERROR_REASON_TOOL_UNAVAILABLE = 32;</code>
+   */
+  public static final int ERROR_REASON_TOOL_UNAVAILABLE_VALUE = 32;
 
 
   public final int getNumber() {
@@ -571,6 +595,7 @@ public enum ErrorReason
       case 26: return ERROR_REASON_TASK_LIMIT_REACHED;
       case 27: return ERROR_REASON_AGENT_NOT_FOUND;
       case 28: return ERROR_REASON_AGENT_EXISTS;
+      case 32: return ERROR_REASON_TOOL_UNAVAILABLE;
       default: return null;
     }
   }

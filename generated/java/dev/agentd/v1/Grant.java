@@ -165,7 +165,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object tool_ = "";
   /**
    * <pre>
-   * A tool name, "category:&lt;name&gt;", or "*" for every tool.
+   * A tool name ("notes.search" for a toolset's tool), "&lt;toolset&gt;.*" for every
+   * tool of a toolset, "category:&lt;name&gt;", or "*" for every tool.
    * </pre>
    *
    * <code>string tool = 3;</code>
@@ -186,7 +187,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * A tool name, "category:&lt;name&gt;", or "*" for every tool.
+   * A tool name ("notes.search" for a toolset's tool), "&lt;toolset&gt;.*" for every
+   * tool of a toolset, "category:&lt;name&gt;", or "*" for every tool.
    * </pre>
    *
    * <code>string tool = 3;</code>
@@ -1384,7 +1386,8 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
     private java.lang.Object tool_ = "";
     /**
      * <pre>
-     * A tool name, "category:&lt;name&gt;", or "*" for every tool.
+     * A tool name ("notes.search" for a toolset's tool), "&lt;toolset&gt;.*" for every
+     * tool of a toolset, "category:&lt;name&gt;", or "*" for every tool.
      * </pre>
      *
      * <code>string tool = 3;</code>
@@ -1404,7 +1407,8 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
     }
     /**
      * <pre>
-     * A tool name, "category:&lt;name&gt;", or "*" for every tool.
+     * A tool name ("notes.search" for a toolset's tool), "&lt;toolset&gt;.*" for every
+     * tool of a toolset, "category:&lt;name&gt;", or "*" for every tool.
      * </pre>
      *
      * <code>string tool = 3;</code>
@@ -1425,7 +1429,8 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
     }
     /**
      * <pre>
-     * A tool name, "category:&lt;name&gt;", or "*" for every tool.
+     * A tool name ("notes.search" for a toolset's tool), "&lt;toolset&gt;.*" for every
+     * tool of a toolset, "category:&lt;name&gt;", or "*" for every tool.
      * </pre>
      *
      * <code>string tool = 3;</code>
@@ -1442,7 +1447,8 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
     }
     /**
      * <pre>
-     * A tool name, "category:&lt;name&gt;", or "*" for every tool.
+     * A tool name ("notes.search" for a toolset's tool), "&lt;toolset&gt;.*" for every
+     * tool of a toolset, "category:&lt;name&gt;", or "*" for every tool.
      * </pre>
      *
      * <code>string tool = 3;</code>
@@ -1456,7 +1462,8 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
     }
     /**
      * <pre>
-     * A tool name, "category:&lt;name&gt;", or "*" for every tool.
+     * A tool name ("notes.search" for a toolset's tool), "&lt;toolset&gt;.*" for every
+     * tool of a toolset, "category:&lt;name&gt;", or "*" for every tool.
      * </pre>
      *
      * <code>string tool = 3;</code>

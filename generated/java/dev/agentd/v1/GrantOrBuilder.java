@@ -49,7 +49,8 @@ public interface GrantOrBuilder extends
 
   /**
    * <pre>
-   * A tool name, "category:&lt;name&gt;", or "*" for every tool.
+   * A tool name ("notes.search" for a toolset's tool), "&lt;toolset&gt;.*" for every
+   * tool of a toolset, "category:&lt;name&gt;", or "*" for every tool.
    * </pre>
    *
    * <code>string tool = 3;</code>
@@ -58,7 +59,8 @@ public interface GrantOrBuilder extends
   java.lang.String getTool();
   /**
    * <pre>
-   * A tool name, "category:&lt;name&gt;", or "*" for every tool.
+   * A tool name ("notes.search" for a toolset's tool), "&lt;toolset&gt;.*" for every
+   * tool of a toolset, "category:&lt;name&gt;", or "*" for every tool.
    * </pre>
    *
    * <code>string tool = 3;</code>

@@ -22,6 +22,7 @@ private static final long serialVersionUID = 0L;
   private ListToolsRequest() {
     category_ = "";
     agent_ = "";
+    toolset_ = "";
   }
 
   @java.lang.Override
@@ -147,6 +148,53 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int TOOLSET_FIELD_NUMBER = 3;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object toolset_ = "";
+  /**
+   * <pre>
+   * When set, only the tools of this toolset (AGENTD_TOOLSETS_FILE).
+   * </pre>
+   *
+   * <code>string toolset = 3;</code>
+   * @return The toolset.
+   */
+  @java.lang.Override
+  public java.lang.String getToolset() {
+    java.lang.Object ref = toolset_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      toolset_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * When set, only the tools of this toolset (AGENTD_TOOLSETS_FILE).
+   * </pre>
+   *
+   * <code>string toolset = 3;</code>
+   * @return The bytes for toolset.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getToolsetBytes() {
+    java.lang.Object ref = toolset_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      toolset_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -167,6 +215,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 2, agent_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(toolset_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 3, toolset_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -181,6 +232,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(2, agent_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(toolset_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(3, toolset_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -201,6 +255,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getCategory())) return false;
     if (!getAgent()
         .equals(other.getAgent())) return false;
+    if (!getToolset()
+        .equals(other.getToolset())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -216,6 +272,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getCategory().hashCode();
     hash = (37 * hash) + AGENT_FIELD_NUMBER;
     hash = (53 * hash) + getAgent().hashCode();
+    hash = (37 * hash) + TOOLSET_FIELD_NUMBER;
+    hash = (53 * hash) + getToolset().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -351,6 +409,7 @@ private static final long serialVersionUID = 0L;
       bitField0_ = 0;
       category_ = "";
       agent_ = "";
+      toolset_ = "";
       return this;
     }
 
@@ -389,6 +448,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000002) != 0)) {
         result.agent_ = agent_;
+      }
+      if (((from_bitField0_ & 0x00000004) != 0)) {
+        result.toolset_ = toolset_;
       }
     }
 
@@ -446,6 +508,11 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000002;
         onChanged();
       }
+      if (!other.getToolset().isEmpty()) {
+        toolset_ = other.toolset_;
+        bitField0_ |= 0x00000004;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -482,6 +549,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000002;
               break;
             } // case 18
+            case 26: {
+              toolset_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000004;
+              break;
+            } // case 26
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -689,6 +761,98 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       agent_ = value;
       bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object toolset_ = "";
+    /**
+     * <pre>
+     * When set, only the tools of this toolset (AGENTD_TOOLSETS_FILE).
+     * </pre>
+     *
+     * <code>string toolset = 3;</code>
+     * @return The toolset.
+     */
+    public java.lang.String getToolset() {
+      java.lang.Object ref = toolset_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        toolset_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * When set, only the tools of this toolset (AGENTD_TOOLSETS_FILE).
+     * </pre>
+     *
+     * <code>string toolset = 3;</code>
+     * @return The bytes for toolset.
+     */
+    public com.google.protobuf.ByteString
+        getToolsetBytes() {
+      java.lang.Object ref = toolset_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        toolset_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * When set, only the tools of this toolset (AGENTD_TOOLSETS_FILE).
+     * </pre>
+     *
+     * <code>string toolset = 3;</code>
+     * @param value The toolset to set.
+     * @return This builder for chaining.
+     */
+    public Builder setToolset(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      toolset_ = value;
+      bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When set, only the tools of this toolset (AGENTD_TOOLSETS_FILE).
+     * </pre>
+     *
+     * <code>string toolset = 3;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearToolset() {
+      toolset_ = getDefaultInstance().getToolset();
+      bitField0_ = (bitField0_ & ~0x00000004);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When set, only the tools of this toolset (AGENTD_TOOLSETS_FILE).
+     * </pre>
+     *
+     * <code>string toolset = 3;</code>
+     * @param value The bytes for toolset to set.
+     * @return This builder for chaining.
+     */
+    public Builder setToolsetBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      toolset_ = value;
+      bitField0_ |= 0x00000004;
       onChanged();
       return this;
     }

@@ -50,4 +50,24 @@ public interface ListToolsRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getAgentBytes();
+
+  /**
+   * <pre>
+   * When set, only the tools of this toolset (AGENTD_TOOLSETS_FILE).
+   * </pre>
+   *
+   * <code>string toolset = 3;</code>
+   * @return The toolset.
+   */
+  java.lang.String getToolset();
+  /**
+   * <pre>
+   * When set, only the tools of this toolset (AGENTD_TOOLSETS_FILE).
+   * </pre>
+   *
+   * <code>string toolset = 3;</code>
+   * @return The bytes for toolset.
+   */
+  com.google.protobuf.ByteString
+      getToolsetBytes();
 }

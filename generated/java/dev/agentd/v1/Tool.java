@@ -25,6 +25,8 @@ private static final long serialVersionUID = 0L;
     category_ = "";
     requiredPermission_ = 0;
     risk_ = 0;
+    toolset_ = "";
+    source_ = "";
   }
 
   @java.lang.Override
@@ -57,7 +59,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object name_ = "";
   /**
    * <pre>
-   * Unique name, `^[a-z][a-z0-9_]{0,63}$`.
+   * Unique name: a built-in tool's is `^[a-z][a-z0-9_]{0,63}$`; a toolset's
+   * tool is `&lt;toolset&gt;.&lt;tool&gt;` (at most 128 letters, digits and `. _ -`).
    * </pre>
    *
    * <code>string name = 1;</code>
@@ -78,7 +81,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Unique name, `^[a-z][a-z0-9_]{0,63}$`.
+   * Unique name: a built-in tool's is `^[a-z][a-z0-9_]{0,63}$`; a toolset's
+   * tool is `&lt;toolset&gt;.&lt;tool&gt;` (at most 128 letters, digits and `. _ -`).
    * </pre>
    *
    * <code>string name = 1;</code>
@@ -314,6 +318,120 @@ private static final long serialVersionUID = 0L;
     return timeoutSeconds_;
   }
 
+  public static final int TOOLSET_FIELD_NUMBER = 9;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object toolset_ = "";
+  /**
+   * <pre>
+   * The toolset (from AGENTD_TOOLSETS_FILE) the tool belongs to; empty for a
+   * built-in tool.
+   * </pre>
+   *
+   * <code>string toolset = 9;</code>
+   * @return The toolset.
+   */
+  @java.lang.Override
+  public java.lang.String getToolset() {
+    java.lang.Object ref = toolset_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      toolset_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The toolset (from AGENTD_TOOLSETS_FILE) the tool belongs to; empty for a
+   * built-in tool.
+   * </pre>
+   *
+   * <code>string toolset = 9;</code>
+   * @return The bytes for toolset.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getToolsetBytes() {
+    java.lang.Object ref = toolset_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      toolset_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int SOURCE_FIELD_NUMBER = 10;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object source_ = "";
+  /**
+   * <pre>
+   * Where the tool comes from: "builtin", "mcp" (a tool of an MCP server) or
+   * "http" (an HTTP tool declared in the toolsets file).
+   * </pre>
+   *
+   * <code>string source = 10;</code>
+   * @return The source.
+   */
+  @java.lang.Override
+  public java.lang.String getSource() {
+    java.lang.Object ref = source_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      source_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Where the tool comes from: "builtin", "mcp" (a tool of an MCP server) or
+   * "http" (an HTTP tool declared in the toolsets file).
+   * </pre>
+   *
+   * <code>string source = 10;</code>
+   * @return The bytes for source.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getSourceBytes() {
+    java.lang.Object ref = source_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      source_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int UNAVAILABLE_FIELD_NUMBER = 11;
+  private boolean unavailable_ = false;
+  /**
+   * <pre>
+   * True while the tool cannot be called: its MCP server is down, restarting
+   * or not yet connected (calls answer UNAVAILABLE, TOOL_UNAVAILABLE).
+   * </pre>
+   *
+   * <code>bool unavailable = 11;</code>
+   * @return The unavailable.
+   */
+  @java.lang.Override
+  public boolean getUnavailable() {
+    return unavailable_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -351,6 +469,15 @@ private static final long serialVersionUID = 0L;
     }
     if (java.lang.Double.doubleToRawLongBits(timeoutSeconds_) != 0) {
       output.writeDouble(8, timeoutSeconds_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(toolset_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 9, toolset_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(source_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 10, source_);
+    }
+    if (unavailable_ != false) {
+      output.writeBool(11, unavailable_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -390,6 +517,16 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeDoubleSize(8, timeoutSeconds_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(toolset_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(9, toolset_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(source_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(10, source_);
+    }
+    if (unavailable_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(11, unavailable_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -423,6 +560,12 @@ private static final long serialVersionUID = 0L;
     if (java.lang.Double.doubleToLongBits(getTimeoutSeconds())
         != java.lang.Double.doubleToLongBits(
             other.getTimeoutSeconds())) return false;
+    if (!getToolset()
+        .equals(other.getToolset())) return false;
+    if (!getSource()
+        .equals(other.getSource())) return false;
+    if (getUnavailable()
+        != other.getUnavailable()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -454,6 +597,13 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + TIMEOUT_SECONDS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         java.lang.Double.doubleToLongBits(getTimeoutSeconds()));
+    hash = (37 * hash) + TOOLSET_FIELD_NUMBER;
+    hash = (53 * hash) + getToolset().hashCode();
+    hash = (37 * hash) + SOURCE_FIELD_NUMBER;
+    hash = (53 * hash) + getSource().hashCode();
+    hash = (37 * hash) + UNAVAILABLE_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getUnavailable());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -599,6 +749,9 @@ private static final long serialVersionUID = 0L;
       risk_ = 0;
       idempotent_ = false;
       timeoutSeconds_ = 0D;
+      toolset_ = "";
+      source_ = "";
+      unavailable_ = false;
       return this;
     }
 
@@ -657,6 +810,15 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000080) != 0)) {
         result.timeoutSeconds_ = timeoutSeconds_;
+      }
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        result.toolset_ = toolset_;
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.source_ = source_;
+      }
+      if (((from_bitField0_ & 0x00000400) != 0)) {
+        result.unavailable_ = unavailable_;
       }
     }
 
@@ -734,6 +896,19 @@ private static final long serialVersionUID = 0L;
       if (other.getTimeoutSeconds() != 0D) {
         setTimeoutSeconds(other.getTimeoutSeconds());
       }
+      if (!other.getToolset().isEmpty()) {
+        toolset_ = other.toolset_;
+        bitField0_ |= 0x00000100;
+        onChanged();
+      }
+      if (!other.getSource().isEmpty()) {
+        source_ = other.source_;
+        bitField0_ |= 0x00000200;
+        onChanged();
+      }
+      if (other.getUnavailable() != false) {
+        setUnavailable(other.getUnavailable());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -802,6 +977,21 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000080;
               break;
             } // case 65
+            case 74: {
+              toolset_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000100;
+              break;
+            } // case 74
+            case 82: {
+              source_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 82
+            case 88: {
+              unavailable_ = input.readBool();
+              bitField0_ |= 0x00000400;
+              break;
+            } // case 88
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -822,7 +1012,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object name_ = "";
     /**
      * <pre>
-     * Unique name, `^[a-z][a-z0-9_]{0,63}$`.
+     * Unique name: a built-in tool's is `^[a-z][a-z0-9_]{0,63}$`; a toolset's
+     * tool is `&lt;toolset&gt;.&lt;tool&gt;` (at most 128 letters, digits and `. _ -`).
      * </pre>
      *
      * <code>string name = 1;</code>
@@ -842,7 +1033,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Unique name, `^[a-z][a-z0-9_]{0,63}$`.
+     * Unique name: a built-in tool's is `^[a-z][a-z0-9_]{0,63}$`; a toolset's
+     * tool is `&lt;toolset&gt;.&lt;tool&gt;` (at most 128 letters, digits and `. _ -`).
      * </pre>
      *
      * <code>string name = 1;</code>
@@ -863,7 +1055,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Unique name, `^[a-z][a-z0-9_]{0,63}$`.
+     * Unique name: a built-in tool's is `^[a-z][a-z0-9_]{0,63}$`; a toolset's
+     * tool is `&lt;toolset&gt;.&lt;tool&gt;` (at most 128 letters, digits and `. _ -`).
      * </pre>
      *
      * <code>string name = 1;</code>
@@ -880,7 +1073,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Unique name, `^[a-z][a-z0-9_]{0,63}$`.
+     * Unique name: a built-in tool's is `^[a-z][a-z0-9_]{0,63}$`; a toolset's
+     * tool is `&lt;toolset&gt;.&lt;tool&gt;` (at most 128 letters, digits and `. _ -`).
      * </pre>
      *
      * <code>string name = 1;</code>
@@ -894,7 +1088,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Unique name, `^[a-z][a-z0-9_]{0,63}$`.
+     * Unique name: a built-in tool's is `^[a-z][a-z0-9_]{0,63}$`; a toolset's
+     * tool is `&lt;toolset&gt;.&lt;tool&gt;` (at most 128 letters, digits and `. _ -`).
      * </pre>
      *
      * <code>string name = 1;</code>
@@ -1483,6 +1678,247 @@ private static final long serialVersionUID = 0L;
     public Builder clearTimeoutSeconds() {
       bitField0_ = (bitField0_ & ~0x00000080);
       timeoutSeconds_ = 0D;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object toolset_ = "";
+    /**
+     * <pre>
+     * The toolset (from AGENTD_TOOLSETS_FILE) the tool belongs to; empty for a
+     * built-in tool.
+     * </pre>
+     *
+     * <code>string toolset = 9;</code>
+     * @return The toolset.
+     */
+    public java.lang.String getToolset() {
+      java.lang.Object ref = toolset_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        toolset_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The toolset (from AGENTD_TOOLSETS_FILE) the tool belongs to; empty for a
+     * built-in tool.
+     * </pre>
+     *
+     * <code>string toolset = 9;</code>
+     * @return The bytes for toolset.
+     */
+    public com.google.protobuf.ByteString
+        getToolsetBytes() {
+      java.lang.Object ref = toolset_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        toolset_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The toolset (from AGENTD_TOOLSETS_FILE) the tool belongs to; empty for a
+     * built-in tool.
+     * </pre>
+     *
+     * <code>string toolset = 9;</code>
+     * @param value The toolset to set.
+     * @return This builder for chaining.
+     */
+    public Builder setToolset(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      toolset_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The toolset (from AGENTD_TOOLSETS_FILE) the tool belongs to; empty for a
+     * built-in tool.
+     * </pre>
+     *
+     * <code>string toolset = 9;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearToolset() {
+      toolset_ = getDefaultInstance().getToolset();
+      bitField0_ = (bitField0_ & ~0x00000100);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The toolset (from AGENTD_TOOLSETS_FILE) the tool belongs to; empty for a
+     * built-in tool.
+     * </pre>
+     *
+     * <code>string toolset = 9;</code>
+     * @param value The bytes for toolset to set.
+     * @return This builder for chaining.
+     */
+    public Builder setToolsetBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      toolset_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object source_ = "";
+    /**
+     * <pre>
+     * Where the tool comes from: "builtin", "mcp" (a tool of an MCP server) or
+     * "http" (an HTTP tool declared in the toolsets file).
+     * </pre>
+     *
+     * <code>string source = 10;</code>
+     * @return The source.
+     */
+    public java.lang.String getSource() {
+      java.lang.Object ref = source_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        source_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Where the tool comes from: "builtin", "mcp" (a tool of an MCP server) or
+     * "http" (an HTTP tool declared in the toolsets file).
+     * </pre>
+     *
+     * <code>string source = 10;</code>
+     * @return The bytes for source.
+     */
+    public com.google.protobuf.ByteString
+        getSourceBytes() {
+      java.lang.Object ref = source_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        source_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Where the tool comes from: "builtin", "mcp" (a tool of an MCP server) or
+     * "http" (an HTTP tool declared in the toolsets file).
+     * </pre>
+     *
+     * <code>string source = 10;</code>
+     * @param value The source to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSource(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      source_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Where the tool comes from: "builtin", "mcp" (a tool of an MCP server) or
+     * "http" (an HTTP tool declared in the toolsets file).
+     * </pre>
+     *
+     * <code>string source = 10;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSource() {
+      source_ = getDefaultInstance().getSource();
+      bitField0_ = (bitField0_ & ~0x00000200);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Where the tool comes from: "builtin", "mcp" (a tool of an MCP server) or
+     * "http" (an HTTP tool declared in the toolsets file).
+     * </pre>
+     *
+     * <code>string source = 10;</code>
+     * @param value The bytes for source to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSourceBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      source_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+
+    private boolean unavailable_ ;
+    /**
+     * <pre>
+     * True while the tool cannot be called: its MCP server is down, restarting
+     * or not yet connected (calls answer UNAVAILABLE, TOOL_UNAVAILABLE).
+     * </pre>
+     *
+     * <code>bool unavailable = 11;</code>
+     * @return The unavailable.
+     */
+    @java.lang.Override
+    public boolean getUnavailable() {
+      return unavailable_;
+    }
+    /**
+     * <pre>
+     * True while the tool cannot be called: its MCP server is down, restarting
+     * or not yet connected (calls answer UNAVAILABLE, TOOL_UNAVAILABLE).
+     * </pre>
+     *
+     * <code>bool unavailable = 11;</code>
+     * @param value The unavailable to set.
+     * @return This builder for chaining.
+     */
+    public Builder setUnavailable(boolean value) {
+      
+      unavailable_ = value;
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * True while the tool cannot be called: its MCP server is down, restarting
+     * or not yet connected (calls answer UNAVAILABLE, TOOL_UNAVAILABLE).
+     * </pre>
+     *
+     * <code>bool unavailable = 11;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearUnavailable() {
+      bitField0_ = (bitField0_ & ~0x00000400);
+      unavailable_ = false;
       onChanged();
       return this;
     }

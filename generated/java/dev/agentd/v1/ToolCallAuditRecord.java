@@ -470,7 +470,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object outcome_ = "";
   /**
    * <pre>
-   * ok, failed, timeout, crashed, rejected, denied, invalid, refused, not_found.
+   * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
+   * refused, unavailable (the tool's MCP server was down), not_found.
    * </pre>
    *
    * <code>string outcome = 10;</code>
@@ -491,7 +492,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * ok, failed, timeout, crashed, rejected, denied, invalid, refused, not_found.
+   * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
+   * refused, unavailable (the tool's MCP server was down), not_found.
    * </pre>
    *
    * <code>string outcome = 10;</code>
@@ -2545,7 +2547,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object outcome_ = "";
     /**
      * <pre>
-     * ok, failed, timeout, crashed, rejected, denied, invalid, refused, not_found.
+     * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
+     * refused, unavailable (the tool's MCP server was down), not_found.
      * </pre>
      *
      * <code>string outcome = 10;</code>
@@ -2565,7 +2568,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * ok, failed, timeout, crashed, rejected, denied, invalid, refused, not_found.
+     * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
+     * refused, unavailable (the tool's MCP server was down), not_found.
      * </pre>
      *
      * <code>string outcome = 10;</code>
@@ -2586,7 +2590,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * ok, failed, timeout, crashed, rejected, denied, invalid, refused, not_found.
+     * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
+     * refused, unavailable (the tool's MCP server was down), not_found.
      * </pre>
      *
      * <code>string outcome = 10;</code>
@@ -2603,7 +2608,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * ok, failed, timeout, crashed, rejected, denied, invalid, refused, not_found.
+     * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
+     * refused, unavailable (the tool's MCP server was down), not_found.
      * </pre>
      *
      * <code>string outcome = 10;</code>
@@ -2617,7 +2623,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * ok, failed, timeout, crashed, rejected, denied, invalid, refused, not_found.
+     * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
+     * refused, unavailable (the tool's MCP server was down), not_found.
      * </pre>
      *
      * <code>string outcome = 10;</code>

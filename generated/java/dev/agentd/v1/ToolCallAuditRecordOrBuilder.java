@@ -203,7 +203,8 @@ public interface ToolCallAuditRecordOrBuilder extends
 
   /**
    * <pre>
-   * ok, failed, timeout, crashed, rejected, denied, invalid, refused, not_found.
+   * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
+   * refused, unavailable (the tool's MCP server was down), not_found.
    * </pre>
    *
    * <code>string outcome = 10;</code>
@@ -212,7 +213,8 @@ public interface ToolCallAuditRecordOrBuilder extends
   java.lang.String getOutcome();
   /**
    * <pre>
-   * ok, failed, timeout, crashed, rejected, denied, invalid, refused, not_found.
+   * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
+   * refused, unavailable (the tool's MCP server was down), not_found.
    * </pre>
    *
    * <code>string outcome = 10;</code>

@@ -65,6 +65,16 @@ public enum ToolErrorKind
    * <code>TOOL_ERROR_KIND_REJECTED = 5;</code>
    */
   TOOL_ERROR_KIND_REJECTED(5),
+  /**
+   * <pre>
+   * The tool could not be called: its MCP server is down or restarting, or
+   * the tool was removed from the toolsets file after the task started. The
+   * tool did not run.
+   * </pre>
+   *
+   * <code>TOOL_ERROR_KIND_UNAVAILABLE = 6;</code>
+   */
+  TOOL_ERROR_KIND_UNAVAILABLE(6),
   UNRECOGNIZED(-1),
   ;
 
@@ -121,6 +131,16 @@ public enum ToolErrorKind
    * <code>TOOL_ERROR_KIND_REJECTED = 5;</code>
    */
   public static final int TOOL_ERROR_KIND_REJECTED_VALUE = 5;
+  /**
+   * <pre>
+   * The tool could not be called: its MCP server is down or restarting, or
+   * the tool was removed from the toolsets file after the task started. The
+   * tool did not run.
+   * </pre>
+   *
+   * <code>TOOL_ERROR_KIND_UNAVAILABLE = 6;</code>
+   */
+  public static final int TOOL_ERROR_KIND_UNAVAILABLE_VALUE = 6;
 
 
   public final int getNumber() {
@@ -153,6 +173,7 @@ public enum ToolErrorKind
       case 3: return TOOL_ERROR_KIND_CRASHED;
       case 4: return TOOL_ERROR_KIND_OUTCOME_UNKNOWN;
       case 5: return TOOL_ERROR_KIND_REJECTED;
+      case 6: return TOOL_ERROR_KIND_UNAVAILABLE;
       default: return null;
     }
   }

@@ -9,7 +9,8 @@ public interface ToolOrBuilder extends
 
   /**
    * <pre>
-   * Unique name, `^[a-z][a-z0-9_]{0,63}$`.
+   * Unique name: a built-in tool's is `^[a-z][a-z0-9_]{0,63}$`; a toolset's
+   * tool is `&lt;toolset&gt;.&lt;tool&gt;` (at most 128 letters, digits and `. _ -`).
    * </pre>
    *
    * <code>string name = 1;</code>
@@ -18,7 +19,8 @@ public interface ToolOrBuilder extends
   java.lang.String getName();
   /**
    * <pre>
-   * Unique name, `^[a-z][a-z0-9_]{0,63}$`.
+   * Unique name: a built-in tool's is `^[a-z][a-z0-9_]{0,63}$`; a toolset's
+   * tool is `&lt;toolset&gt;.&lt;tool&gt;` (at most 128 letters, digits and `. _ -`).
    * </pre>
    *
    * <code>string name = 1;</code>
@@ -152,4 +154,59 @@ public interface ToolOrBuilder extends
    * @return The timeoutSeconds.
    */
   double getTimeoutSeconds();
+
+  /**
+   * <pre>
+   * The toolset (from AGENTD_TOOLSETS_FILE) the tool belongs to; empty for a
+   * built-in tool.
+   * </pre>
+   *
+   * <code>string toolset = 9;</code>
+   * @return The toolset.
+   */
+  java.lang.String getToolset();
+  /**
+   * <pre>
+   * The toolset (from AGENTD_TOOLSETS_FILE) the tool belongs to; empty for a
+   * built-in tool.
+   * </pre>
+   *
+   * <code>string toolset = 9;</code>
+   * @return The bytes for toolset.
+   */
+  com.google.protobuf.ByteString
+      getToolsetBytes();
+
+  /**
+   * <pre>
+   * Where the tool comes from: "builtin", "mcp" (a tool of an MCP server) or
+   * "http" (an HTTP tool declared in the toolsets file).
+   * </pre>
+   *
+   * <code>string source = 10;</code>
+   * @return The source.
+   */
+  java.lang.String getSource();
+  /**
+   * <pre>
+   * Where the tool comes from: "builtin", "mcp" (a tool of an MCP server) or
+   * "http" (an HTTP tool declared in the toolsets file).
+   * </pre>
+   *
+   * <code>string source = 10;</code>
+   * @return The bytes for source.
+   */
+  com.google.protobuf.ByteString
+      getSourceBytes();
+
+  /**
+   * <pre>
+   * True while the tool cannot be called: its MCP server is down, restarting
+   * or not yet connected (calls answer UNAVAILABLE, TOOL_UNAVAILABLE).
+   * </pre>
+   *
+   * <code>bool unavailable = 11;</code>
+   * @return The unavailable.
+   */
+  boolean getUnavailable();
 }

@@ -1,0 +1,203 @@
+"""The toolsets file's rules, tool names on the wire, `<toolset>.*` grants, and a server
+that lists a tool twice."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+
+from agent.llm.tool_names import WireNames
+from tools.catalog import ToolCatalog
+from tools.grants import Grant
+from tools.model import TOOL_NAME_PATTERN, PermissionLevel
+from tools.toolsets.config import ToolsetConfig
+from tools.toolsets.connection import ConnectionLimits
+from tools.toolsets.manager import Toolsets
+from tools.toolsets.mcp_tool import settings_for, spec_of
+from tools.toolsets.parsing import load_yaml, parse_file
+
+RESERVED = ("calculator", "http_request")
+
+
+def _parse(text: str) -> tuple[dict[str, ToolsetConfig], dict[str, str]]:
+    found, problems, _ = parse_file(load_yaml(text), "f.yaml", RESERVED)
+    return found, {p.field: p.problem for p in problems}
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "problem"),
+    [
+        ("{mcp: {command: x}, http: {}}", "toolsets.t", "either `mcp:`"),
+        ("{mcp: {command: x, url: 'http://h'}}", "toolsets.t.mcp", "give `command`"),
+        ("{mcp: {url: 'ftp://h'}}", "toolsets.t.mcp.url", "http:// or https://"),
+        ("{mcp: {command: x}, level: root}", "toolsets.t.level", "is one of"),
+        ("{mcp: {command: x}, timeout_seconds: 0}", "toolsets.t.timeout_seconds", "between"),
+        ("{mcp: {command: x}, colour: red}", "toolsets.t.colour", "not a known key"),
+        ("{mcp: {command: x}, tools: {s: {url: 'http://h'}}}", "toolsets.t.tools.s.url", "known"),
+        ("{http: {}, tools: {}}", "toolsets.t.tools", "declares 1 to"),
+        (
+            "{http: {}, tools: {a: {url: 'http://h', result: '[['}}}",
+            "toolsets.t.tools.a.result",
+            "JMESPath",
+        ),
+        (
+            "{http: {}, tools: {a: {url: 'http://h', parameters: {type: array}}}}",
+            "toolsets.t.tools.a.parameters",
+            "of an object",
+        ),
+        (
+            "{http: {allowed_networks: [nonsense]}, tools: {a: {url: 'http://h'}}}",
+            "toolsets.t.http.allowed_networks",
+            "does not appear",
+        ),
+        ("{mcp: {url: 'http://h?api_key=abcdef123'}}", "toolsets.t.mcp.url", "secret written"),
+        (
+            "{mcp: {command: x, env: {PASSWORD: hunter22}}}",
+            "toolsets.t.mcp.env.PASSWORD",
+            "secret written",
+        ),
+        (
+            "{mcp: {command: x, args: ['--token=abcdefgh']}}",
+            "toolsets.t.mcp.args[0]",
+            "secret written",
+        ),
+        (
+            "{mcp: {command: x, env: {A: '${NOT_SET_VARIABLE_1}'}}}",
+            "toolsets.t.mcp.env.A",
+            "NOT_SET_VARIABLE_1 is not set",
+        ),
+    ],
+)
+def test_a_toolset_that_cannot_be_used_is_refused_naming_the_field(
+    body: str, field: str, problem: str
+) -> None:
+    found, problems = _parse(f"toolsets:\n  t: {body}\n  ok: {{mcp: {{command: y}}}}\n")
+    assert set(found) == {"ok"}  # the good one is untouched
+    assert list(problems) == [field]
+    assert problem in problems[field]
+
+
+def test_secrets_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SEARCH_TOKEN", "s3cr3t-value")
+    found, problems = _parse(
+        "toolsets:\n"
+        "  s: {mcp: {url: 'http://127.0.0.1:1/mcp',"
+        " headers: {Authorization: 'Bearer ${SEARCH_TOKEN}', X-Team: agentd}}}\n"
+    )
+    assert problems == {}
+    server: Any = found["s"].mcp.server if found["s"].mcp else None
+    assert dict(server.headers) == {"Authorization": "Bearer s3cr3t-value", "X-Team": "agentd"}
+
+
+def test_a_key_written_twice_refuses_its_value() -> None:
+    found, problems = _parse("toolsets:\n  t: {mcp: {command: x}, level: read, level: write}\n")
+    assert found == {}
+    assert problems == {"toolsets.t.level": "is written 2 times"}
+
+
+def test_settings_come_from_the_tool_then_the_toolset_then_the_annotations() -> None:
+    found, _ = _parse(
+        "toolsets:\n  n: {mcp: {command: x}, level: read, tools: {w: {level: write}}}\n"
+    )
+    config = found["n"]
+    hints = types.ToolAnnotations(read_only_hint=True)
+    assert settings_for(config, "r", hints).idempotent is True
+    assert settings_for(config, "r", None).idempotent is False
+    assert settings_for(config, "w", None).level is PermissionLevel.WRITE
+    assert settings_for(config, "r", None).level is PermissionLevel.READ
+    tool = types.Tool(name="bad name", input_schema={"type": "object"})
+    with pytest.raises(ValueError, match="not 1-96 letters"):
+        spec_of(config, tool)
+
+
+def test_tool_names_keep_built_ins_and_take_toolset_names() -> None:
+    for good in ("calculator", "notes.search", "notes.a.b-c_D", "n." + "x" * 126):
+        assert TOOL_NAME_PATTERN.fullmatch(good), good
+    for bad in ("Notes.x", "notes.", ".x", "notes.x y", "n." + "x" * 127, "9lives"):
+        assert not TOOL_NAME_PATTERN.fullmatch(bad), bad
+
+
+def test_wire_names_round_trip() -> None:
+    long = "notes." + "x" * 100
+    names = WireNames(["calculator", "notes.search", "notes_search", long])
+    assert names.wire("calculator") == "calculator"
+    assert names.wire("notes_search") == "notes_search"
+    taken = names.wire("notes.search")
+    assert taken != "notes_search"
+    assert taken.startswith("notes_search_")
+    assert len(names.wire(long)) <= 64
+    for name in ("calculator", "notes.search", "notes_search", long):
+        assert names.local(names.wire(name)) == name
+    assert names.local("unknown_tool") == "unknown_tool"
+
+
+def test_a_toolset_grant_covers_its_tools_only() -> None:
+    grant = Grant("g", "t", "role:r", "notes.*", PermissionLevel.READ, datetime.now(UTC))
+    assert grant.covers("notes.search", "notes")
+    assert not grant.covers("notesx.search", "notes")
+    assert not grant.covers("calculator", "math")
+    with pytest.raises(ValueError, match="not a tool name"):
+        Grant("g", "t", "role:r", "notes.*x", PermissionLevel.READ, datetime.now(UTC))
+
+
+def test_a_server_listing_a_tool_twice_offers_neither(tmp_path: Path) -> None:
+    found, _ = _parse("toolsets:\n  n: {mcp: {command: x}}\n")
+    catalog = ToolCatalog()
+    toolsets = Toolsets(tmp_path / "f.yaml", catalog, ConnectionLimits())
+    connection: Any = type("C", (), {"toolset": found["n"]})()
+    toolsets._connections["n"] = connection
+    schema = {"type": "object"}
+    listed = [types.Tool(name=n, input_schema=schema) for n in ("a", "b", "a")]
+    toolsets._publish(connection, listed)
+    assert [tool.spec.name for tool in catalog.ordered()] == ["n.b"]
+    assert [p.field for p in toolsets.problems] == ["toolsets.n"]
+    assert "lists 'a' 2 times" in toolsets.problems[0].problem
+
+
+def test_a_secret_anywhere_in_a_toolset_refuses_it_without_quoting_it() -> None:
+    secret = "ghp_" + "a1B2" * 9
+    schema = f"{{type: object, properties: {{q: {{type: string, description: 'use {secret}'}}}}}}"
+    found, problems = _parse(
+        f"toolsets:\n  t: {{http: {{}}, tools: {{a: {{url: 'http://h', parameters: {schema}}}}}}}\n"
+    )
+    assert found == {}
+    assert list(problems) == ["toolsets.t.tools.a.parameters.properties.q.description"]
+    assert secret not in repr(problems)
+
+
+@pytest.mark.parametrize(
+    ("head", "tail", "request_id"),
+    [
+        (b'{"jsonrpc":"2.0","id":7,"result":{"content":[{"text":"xxxx', b'xxxx"}]}}', 7),
+        (b'{"result":{"content":[{"text":"xxxx', b'xxxx"}]},"jsonrpc":"2.0","id":"r-9"}', "r-9"),
+        (b'{"result":{"content":[{"text":"xxxx', b'xxxx"}]},"id":12,"jsonrpc":"2.0"}', 12),
+    ],
+)
+def test_an_oversized_answer_is_matched_to_its_call(
+    head: bytes, tail: bytes, request_id: int | str
+) -> None:
+    from tools.toolsets.stdio import RESULT_TOO_LARGE, _Oversized
+
+    oversized = _Oversized(head)
+    oversized.feed(head + b"x" * 10_000 + tail)
+    answer = oversized.answer(1000)
+    assert answer is not None
+    message: Any = answer.message
+    assert (message.id, message.error.code) == (request_id, RESULT_TOO_LARGE)
+    assert "over 1,000 bytes" in message.error.message
+    assert _Oversized(b'{"method":"notifications/x"').answer(1000) is None
+
+
+def test_anchors_and_merge_keys_may_override() -> None:
+    found, problems = _parse(
+        "x-common: &common {mcp: {command: x}, level: read}\n"
+        "toolsets:\n  a: {<<: *common, level: write}\n  b: *common\n"
+    )
+    assert "toolsets.a" not in str(problems)
+    assert found["a"].defaults.level is PermissionLevel.WRITE
+    assert found["b"].defaults.level is PermissionLevel.READ
+    assert problems == {}  # x- keys hold anchors

@@ -1,0 +1,77 @@
+"""The tools a registry holds: the built-ins, registered once at start, and the tools of
+each toolset (`tools.toolsets`), replaced whole whenever the toolset changes.
+
+Lookups and replacements happen on the event loop, so a replacement is atomic for every
+reader: a call sees a toolset's tools either all from before a change or all from after.
+A toolset's tools are named `<toolset>.<tool>`; a built-in's name has no dot, so the two
+kinds can never collide, and neither can two toolsets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from tools.model import Tool
+from tools.validation import ArgumentValidator
+
+
+class ToolCatalog:
+    """Tools by name, each with its compiled argument validator."""
+
+    def __init__(self, tools: Iterable[Tool] = ()) -> None:
+        self._tools: dict[str, Tool] = {}
+        self._validators: dict[str, ArgumentValidator] = {}
+        self._toolsets: dict[str, tuple[str, ...]] = {}
+        for tool in tools:
+            self.register(tool)
+
+    def register(self, tool: Tool) -> None:
+        """Add one tool (a built-in); ValueError if its name is taken."""
+        name = tool.spec.name
+        if name in self._tools:
+            raise ValueError(f"a tool named {name!r} is already registered")
+        self._validators[name] = ArgumentValidator(tool.spec.parameters)
+        self._tools[name] = tool
+
+    def replace_toolset(self, toolset: str, tools: Sequence[Tool]) -> None:
+        """Make `tools` the toolset's tools from now on (its earlier ones are gone).
+
+        ValueError, changing nothing, when a tool is not named `<toolset>.<name>`, two
+        share a name, or a schema is not a valid JSON Schema."""
+        prefix = f"{toolset}."
+        names = [tool.spec.name for tool in tools]
+        wrong = [name for name in names if not name.startswith(prefix)]
+        if wrong:
+            raise ValueError(f"toolset {toolset!r}: {', '.join(wrong)} not named {prefix}<tool>")
+        if len(set(names)) != len(names):
+            raise ValueError(f"toolset {toolset!r}: two tools share a name")
+        validators = {tool.spec.name: ArgumentValidator(tool.spec.parameters) for tool in tools}
+        self.remove_toolset(toolset)
+        for tool in tools:
+            self._tools[tool.spec.name] = tool
+        self._validators.update(validators)
+        self._toolsets[toolset] = tuple(names)
+
+    def remove_toolset(self, toolset: str) -> None:
+        for name in self._toolsets.pop(toolset, ()):
+            self._tools.pop(name, None)
+            self._validators.pop(name, None)
+
+    def toolset(self, toolset: str) -> tuple[str, ...]:
+        """The names of a toolset's tools now (empty for an unknown toolset)."""
+        return self._toolsets.get(toolset, ())
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def validator(self, tool: Tool) -> ArgumentValidator:
+        """The validator of `tool`'s arguments (compiled anew for a tool a change replaced
+        while one of its calls was under way)."""
+        name = tool.spec.name
+        if self._tools.get(name) is tool:
+            return self._validators[name]
+        return ArgumentValidator(tool.spec.parameters)
+
+    def ordered(self) -> list[Tool]:
+        """Every tool, ordered by name."""
+        return [self._tools[name] for name in sorted(self._tools)]

@@ -1,0 +1,127 @@
+"""What the toolsets file (AGENTD_TOOLSETS_FILE) says: toolsets of MCP servers and of
+declared HTTP tools, and what each sets for its tools (category, level, risk, timeout,
+idempotency, cache time).
+
+These are plain values, parsed and checked by `tools.toolsets.parsing`; two definitions
+of a toolset are equal exactly when a reload would change nothing about it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tools.model import PermissionLevel, RiskLevel
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+DEFAULT_TIMEOUT_SECONDS = 30.0
+DEFAULT_MAX_CONCURRENT_CALLS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSettings:
+    """What the file sets for a toolset's tools, or for one tool; None: not set here."""
+
+    category: str | None = None
+    level: PermissionLevel | None = None
+    risk: RiskLevel | None = None
+    timeout_seconds: float | None = None
+    idempotent: bool | None = None
+    cache_seconds: float | None = None
+
+    def over(self, base: ToolSettings) -> ToolSettings:
+        """These settings, with what they leave unset taken from `base`."""
+        return ToolSettings(
+            category=self.category if self.category is not None else base.category,
+            level=self.level if self.level is not None else base.level,
+            risk=self.risk if self.risk is not None else base.risk,
+            timeout_seconds=(
+                self.timeout_seconds if self.timeout_seconds is not None else base.timeout_seconds
+            ),
+            idempotent=self.idempotent if self.idempotent is not None else base.idempotent,
+            cache_seconds=(
+                self.cache_seconds if self.cache_seconds is not None else base.cache_seconds
+            ),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StdioServer:
+    """An MCP server agentd runs as a child process and talks to over stdin/stdout."""
+
+    command: str
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    """Variables set for the server (over HOME, LOGNAME, PATH, SHELL, TERM and USER only:
+    agentd's own environment is not passed on)."""
+    cwd: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HttpServer:
+    """An MCP server agentd reaches over streamable HTTP."""
+
+    url: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class McpSettings:
+    """How agentd talks to one MCP server."""
+
+    server: StdioServer | HttpServer
+    protocol: Literal["auto", "legacy"] = "auto"
+    """`auto`: the newest protocol both sides speak; `legacy`: the initialize handshake."""
+    max_concurrent_calls: int = DEFAULT_MAX_CONCURRENT_CALLS
+    """Calls in flight at once; more wait for a slot (within their timeout)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HttpToolConfig:
+    """A tool the file declares: one HTTP request made from the call's arguments."""
+
+    name: str
+    """The tool's own name; it is listed as `<toolset>.<name>`."""
+    description: str
+    method: str
+    url: str
+    """A URL template: `{argument}` is replaced by that argument's value, percent-encoded."""
+    parameters: Mapping[str, object]
+    """JSON Schema of the arguments (an object)."""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    result: str = ""
+    """A JMESPath expression applied to the JSON response; empty: the whole response."""
+    settings: ToolSettings = ToolSettings()
+
+
+@dataclass(frozen=True, slots=True)
+class ToolsetConfig:
+    """One toolset of the file."""
+
+    name: str
+    defaults: ToolSettings
+    """What the toolset sets for all its tools."""
+    overrides: Mapping[str, ToolSettings] = field(default_factory=dict)
+    """What it sets for single tools of its MCP server, by the server's tool name."""
+    mcp: McpSettings | None = None
+    http_tools: tuple[HttpToolConfig, ...] = ()
+    allowed_networks: tuple[IPNetwork, ...] = ()
+    """Non-public networks its HTTP tools may reach (public addresses always may)."""
+
+    @property
+    def kind(self) -> str:
+        return "mcp" if self.mcp is not None else "http"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something wrong with the toolsets file: where, which field, what."""
+
+    path: str
+    field: str
+    """e.g. `toolsets.notes.mcp.headers.Authorization`."""
+    problem: str
+    """What is wrong, never quoting a value (it may be a secret)."""

@@ -1,0 +1,221 @@
+"""The toolsets of AGENTD_TOOLSETS_FILE, kept in the registry's catalog as the file and
+the servers change.
+
+`start` reads the file, starts a connection (`McpConnection`, each in its own task) for
+every MCP toolset and registers every declared HTTP tool, then waits a bounded time for
+each server's first connection, so that a fresh server lists its tools from the start.
+`watch` reads the file again when it changes: a toolset that is new is started, one
+that changed is stopped and started anew, one that is gone is stopped and its tools
+removed; one whose definition is unchanged keeps its connection. A toolset whose new
+definition is broken keeps its last good one, and a file that cannot be read at all
+changes nothing; every problem is logged with the file's path and the field. A server's
+tools are replaced whenever it lists them (at connection and when it says its list
+changed); while it is down they stay listed and answer TOOL_UNAVAILABLE.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+from collections import Counter
+from collections.abc import Collection, Sequence
+from pathlib import Path
+
+import mcp_types as types
+import structlog
+import yaml
+
+from tools.catalog import ToolCatalog
+from tools.model import Tool
+from tools.toolsets import http_tool, mcp_tool
+from tools.toolsets.config import Problem, ToolsetConfig
+from tools.toolsets.connection import ConnectionLimits, McpConnection
+from tools.toolsets.parsing import load_yaml, parse_file
+
+log = structlog.get_logger(__name__)
+
+MAX_FILE_BYTES = 1024 * 1024
+
+
+class Toolsets:
+    """The toolsets in force, their connections, and what is wrong with the file."""
+
+    def __init__(
+        self,
+        path: Path,
+        catalog: ToolCatalog,
+        limits: ConnectionLimits,
+        reserved: Collection[str] = (),
+    ) -> None:
+        self.path = path
+        self.problems: list[Problem] = []
+        """What is wrong with the file and the servers' tools now."""
+        self._catalog = catalog
+        self._limits = limits
+        self._reserved = frozenset(reserved)
+        self._configs: dict[str, ToolsetConfig] = {}
+        self._connections: dict[str, McpConnection] = {}
+        self._file_problems: list[Problem] = []
+        self._tool_problems: dict[str, list[Problem]] = {}
+        self._digest = ""
+        self._lock = asyncio.Lock()
+
+    @property
+    def names(self) -> list[str]:
+        """The toolsets in force, by name."""
+        return sorted(self._configs)
+
+    def connection(self, toolset: str) -> McpConnection | None:
+        return self._connections.get(toolset)
+
+    async def start(self, wait_seconds: float) -> None:
+        """Read the file and start every toolset; wait up to `wait_seconds` for each MCP
+        server's first connection attempt."""
+        await self.reload()
+        attempts = [c.first_attempt() for c in self._connections.values()]
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(wait_seconds):
+                await asyncio.gather(*attempts)
+
+    async def watch(self, every_seconds: float) -> None:
+        """Read the file again whenever it changed, until cancelled."""
+        while True:
+            await asyncio.sleep(every_seconds)
+            try:
+                if await self.reload():
+                    log.info("toolsets file read again", path=str(self.path), toolsets=self.names)
+            except Exception:
+                log.exception("could not read the toolsets file", path=str(self.path))
+
+    async def reload(self) -> bool:
+        """Apply the file if it changed since the last time; whether it had."""
+        async with self._lock:
+            try:
+                raw = await asyncio.to_thread(self._read)
+            except (OSError, ValueError) as error:
+                return self._file_problem("(file)", f"cannot be read: {error}")
+            digest = hashlib.sha256(raw).hexdigest()
+            if digest == self._digest:
+                return False
+            self._digest = digest
+            try:
+                data = load_yaml(raw.decode("utf-8"))
+            except (UnicodeDecodeError, yaml.YAMLError) as error:
+                return self._file_problem("(file)", f"is not YAML: {error}")
+            found, problems, refused = parse_file(data, str(self.path), self._reserved)
+            for name in refused & set(self._configs):  # keeps its last good definition
+                found[name] = self._configs[name]
+            await self._apply(found)
+            self._file_problems = problems
+            self._report()
+            return True
+
+    async def close(self) -> None:
+        """Stop every connection (and every stdio server)."""
+        connections = list(self._connections.values())
+        self._connections.clear()
+        await asyncio.gather(*(c.stop() for c in connections), return_exceptions=True)
+
+    def _read(self) -> bytes:
+        if self.path.stat().st_size > MAX_FILE_BYTES:
+            raise ValueError(f"it is over {MAX_FILE_BYTES} bytes")
+        return self.path.read_bytes()
+
+    def _file_problem(self, field: str, problem: str) -> bool:
+        """The whole file is unusable: nothing changes, and it says so once."""
+        found = [Problem(str(self.path), field, problem)]
+        if found == self._file_problems:
+            return False
+        self._file_problems = found
+        self._digest = ""
+        self._report()
+        return True
+
+    def _report(self) -> None:
+        self.problems = [
+            *self._file_problems,
+            *(p for ps in self._tool_problems.values() for p in ps),
+        ]
+        for problem in self.problems:
+            log.error("toolsets file: refused", path=problem.path, field=problem.field,
+                      problem=problem.problem)  # fmt: skip
+
+    async def _apply(self, desired: dict[str, ToolsetConfig]) -> None:
+        for name in sorted(set(self._configs) - set(desired)):
+            await self._remove(name)
+        for name, config in sorted(desired.items()):
+            if self._configs.get(name) == config:
+                continue  # unchanged: its connection and tools stay as they are
+            if name in self._configs:
+                await self._remove(name)
+            self._add(config)
+
+    def _add(self, config: ToolsetConfig) -> None:
+        self._configs[config.name] = config
+        self._tool_problems.pop(config.name, None)
+        if config.mcp is None:
+            tools: list[Tool] = []
+            for declared in config.http_tools:
+                try:
+                    spec = http_tool.spec_of(config, declared)
+                except ValueError as error:
+                    self._tool_refused(config.name, f"tools.{declared.name}", str(error))
+                    continue
+                tools.append(
+                    http_tool.HttpTool(
+                        spec, declared, config.allowed_networks, self._limits.max_message_bytes
+                    )
+                )
+            self._catalog.replace_toolset(config.name, tools)
+            return
+        connection = McpConnection(
+            config, self._limits, lambda listed: self._publish(connection, listed)
+        )
+        self._connections[config.name] = connection
+        connection.start()
+
+    async def _remove(self, name: str) -> None:
+        self._catalog.remove_toolset(name)
+        self._configs.pop(name, None)
+        self._tool_problems.pop(name, None)
+        connection = self._connections.pop(name, None)
+        if connection is not None:
+            await connection.stop()
+
+    def _tool_refused(self, toolset: str, field: str, problem: str) -> None:
+        where = f"toolsets.{toolset}.{field}".rstrip(".")
+        self._tool_problems.setdefault(toolset, []).append(Problem(str(self.path), where, problem))
+
+    def _publish(self, connection: McpConnection, listed: Sequence[types.Tool]) -> None:
+        """A server listed its tools: they replace the toolset's (those that can be used)."""
+        config = connection.toolset
+        if self._connections.get(config.name) is not connection:
+            return  # a connection being stopped
+        before = self._tool_problems.pop(config.name, [])
+        counts = Counter(tool.name for tool in listed)
+        tools: list[Tool] = []
+        for tool in listed:
+            if counts[tool.name] > 1:
+                twice = f"its server lists {tool.name!r} {counts[tool.name]} times; none is offered"
+                self._tool_refused(config.name, "", twice)
+                counts[tool.name] = 0
+                continue
+            if counts[tool.name] == 0:
+                continue
+            try:
+                spec = mcp_tool.spec_of(config, tool)
+            except ValueError as error:
+                self._tool_refused(config.name, "", f"its server's tool {tool.name!r}: {error}")
+                continue
+            tools.append(mcp_tool.McpTool(spec, tool.name, connection))
+        for name in sorted(set(config.overrides) - set(counts)):
+            self._tool_refused(config.name, f"tools.{name}", "its server has no tool of this name")
+        try:
+            self._catalog.replace_toolset(config.name, tools)
+        except ValueError as error:  # a schema the validator cannot compile after all
+            self._tool_refused(config.name, "", f"its tools cannot be offered: {error}")
+            self._catalog.remove_toolset(config.name)
+        log.info("toolset tools listed", toolset=config.name, tools=[t.spec.name for t in tools])
+        if self._tool_problems.get(config.name, []) != before:
+            self._report()

@@ -1,0 +1,131 @@
+"""An MCP server's tool as an agentd `Tool`: listed as `<toolset>.<tool>` and called
+through the registry like a built-in (grants, approvals, schema, timeout, audit).
+
+What the file sets for the tool (or its toolset) wins; what it leaves unset comes from
+the defaults below, except idempotency, which follows the tool's MCP annotations
+(`readOnlyHint` or `idempotentHint`). Annotations are the server's hints, so they only
+ever decide whether a failed call may be retried, never the level a caller needs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import mcp_types as types
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from core.identity import CallContext
+from tools.model import (
+    TOOL_NAME_PATTERN,
+    JSONValue,
+    PermissionLevel,
+    RiskLevel,
+    Tool,
+    ToolOutput,
+    ToolSpec,
+)
+from tools.outcomes import ToolFailed
+from tools.toolsets.config import DEFAULT_TIMEOUT_SECONDS, ToolsetConfig, ToolSettings
+from tools.toolsets.connection import McpConnection
+
+MAX_DESCRIPTION_CHARS = 4000
+
+DEFAULTS = ToolSettings(
+    level=PermissionLevel.EXECUTE,
+    risk=RiskLevel.HIGH,
+    timeout_seconds=DEFAULT_TIMEOUT_SECONDS,
+    idempotent=False,
+    cache_seconds=0.0,
+)
+
+
+def settings_for(
+    toolset: ToolsetConfig, tool: str, hints: types.ToolAnnotations | None
+) -> ToolSettings:
+    """The settings of one tool: the file's for the tool, then its toolset's, then the
+    annotations' idempotency, then DEFAULTS (the category: the toolset's name)."""
+    from_hints = ToolSettings(
+        idempotent=bool(hints and (hints.read_only_hint or hints.idempotent_hint)),
+        category=toolset.name,
+    )
+    chosen = toolset.overrides.get(tool, ToolSettings()).over(toolset.defaults)
+    return chosen.over(from_hints).over(DEFAULTS)
+
+
+def spec_of(toolset: ToolsetConfig, tool: types.Tool) -> ToolSpec:
+    """The spec of a server's tool; ValueError saying why agentd cannot offer it."""
+    name = f"{toolset.name}.{tool.name}"
+    if not TOOL_NAME_PATTERN.fullmatch(name):
+        raise ValueError(f"its name {tool.name!r} is not 1-96 letters, digits and . _ -")
+    schema = dict(tool.input_schema)
+    if schema.get("type") != "object":
+        raise ValueError("its input schema is not a JSON Schema of an object")
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as error:
+        raise ValueError(f"its input schema is not valid: {error.message}") from None
+    settings = settings_for(toolset, tool.name, tool.annotations)
+    description = tool.description or tool.title or ""
+    assert settings.level is not None
+    assert settings.risk is not None
+    return ToolSpec(
+        name=name,
+        description=description[:MAX_DESCRIPTION_CHARS],
+        parameters=schema,
+        category=settings.category or toolset.name,
+        permission=settings.level,
+        risk=settings.risk,
+        idempotent=bool(settings.idempotent),
+        timeout_seconds=settings.timeout_seconds or DEFAULT_TIMEOUT_SECONDS,
+        cache_seconds=settings.cache_seconds or 0.0,
+        toolset=toolset.name,
+        source="mcp",
+    )
+
+
+class McpTool(Tool):
+    """Calls one tool of an MCP server over its toolset's connection."""
+
+    def __init__(self, spec: ToolSpec, remote_name: str, connection: McpConnection) -> None:
+        self.spec = spec
+        self._remote = remote_name
+        self._connection = connection
+
+    async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
+        result = await self._connection.call(self._remote, self.spec.name, arguments)
+        return output_of(result)
+
+    def unavailable(self) -> str:
+        return self._connection.unavailable()
+
+
+def output_of(result: types.CallToolResult) -> ToolOutput:
+    """What a call result comes to: its structured content (or its content blocks, binary
+    data left out) and its text; ToolFailed when the tool reported an error."""
+    texts: list[str] = []
+    blocks: list[dict[str, Any]] = []
+    for block in result.content:
+        data = block.model_dump(mode="json", by_alias=True, exclude_none=True)
+        kind = data.get("type", "")
+        if kind == "text":
+            texts.append(str(data.get("text", "")))
+        elif kind in ("image", "audio"):
+            size = len(str(data.pop("data", ""))) * 3 // 4
+            texts.append(f"[{kind} {data.get('mimeType', '')}, about {size} bytes, not shown]")
+        elif kind == "resource":
+            resource = data.get("resource", {})
+            if "blob" in resource:
+                resource["blob"] = f"[{len(str(resource['blob'])) * 3 // 4} bytes, not shown]"
+            texts.append(str(resource.get("text") or f"[resource {resource.get('uri', '')}]"))
+        elif kind == "resource_link":
+            texts.append(f"[link {data.get('name', '')}: {data.get('uri', '')}]")
+        blocks.append(data)
+    text = "\n".join(texts)
+    if result.is_error:
+        raise ToolFailed(text or "the tool reported an error")
+    structured = result.structured_content
+    if structured is not None:
+        return ToolOutput(data=structured, text=text or json.dumps(structured, default=str))
+    return ToolOutput(data={"content": blocks}, text=text)
