@@ -6,7 +6,7 @@ Two groups, opened and closed together:
   cancellations, leases, approval slots) and cached tool results: in Redis when a
   Redis URL is given, so that replicas share it, else in this process;
 - **durable** records (task history, checkpoints, API keys, grants, both audit logs,
-  agents):
+  agents, conversations):
   in SQL, SQLite by default or PostgreSQL, migrated to the latest schema on open.
 
 The server turns its settings into a `StoreSettings`; nothing here reads the
@@ -28,6 +28,7 @@ from stores.cancellations.base import CancelBus
 from stores.cancellations.memory import InMemoryCancelBus
 from stores.cancellations.redis import RedisCancelBus
 from stores.checkpoints.sql import SqlCheckpointStore
+from stores.conversations.sql import SqlConversationStore
 from stores.grants.sql import SqlGrantStore
 from stores.history.sql import SqlTaskHistory
 from stores.idempotency.base import IdempotencyStore
@@ -97,6 +98,7 @@ class DurableStores:
     rpcs: SqlRpcAuditLog
     audit_reader: SqlAuditReader
     agents: SqlAgentStore
+    conversations: SqlConversationStore
 
     async def close(self) -> None:
         await self.database.close()
@@ -152,6 +154,7 @@ async def open_durable(settings: StoreSettings) -> DurableStores:
         SqlRpcAuditLog(database),
         SqlAuditReader(database),
         SqlAgentStore(database),
+        SqlConversationStore(database),
     )
 
 
