@@ -15,6 +15,8 @@ from grpc_health.v1._async import HealthServicer
 from agent.catalog import Agents
 from agent.engine import LLM_SETTINGS, Engine
 from agent.llm.roles import ModelRoles
+from agent.memory.busy import BusyGate
+from agent.memory.service import Conversations
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
 from audit.service import AuditLogs
 from auth.authenticator import Authenticator
@@ -100,12 +102,19 @@ class AgentdServer:
         tasks = tasks if tasks is not None else live.tasks
         registry.use_idempotency_store(live.idempotency, settings.retention_seconds)
         registry.use_tool_cache(live.tool_cache)
-        engine = _start_engine(settings, models, registry, tasks, durable, live, agents)
+        conversations = Conversations(
+            durable.conversations, BusyGate(live.conversation_slots, tasks)
+        )
+        engine = _start_engine(
+            settings, models, registry, tasks, durable, live, agents, conversations
+        )
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)
         interceptors = _interceptors(settings, draining, audit, authenticator, where, live)
         server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
-        health = _add_services(server, settings, engine, registry, tasks, durable, agents)
+        health = _add_services(
+            server, settings, engine, registry, tasks, durable, agents, conversations
+        )
         port = _listen(server, settings)
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
@@ -170,6 +179,7 @@ def _start_engine(
     durable: DurableStores,
     live: LiveStores,
     agents: Agents,
+    conversations: Conversations,
 ) -> Engine:
     """The engine, listening for cancellations and supervising its tasks."""
     models = models or build_models(settings)
@@ -188,6 +198,7 @@ def _start_engine(
         approvals=live.approvals,
         agents=agents,
         model_factory=model_factory(models),
+        conversations=conversations,
     )
     engine.listen_for_cancellations()
     engine.supervise()
@@ -237,6 +248,7 @@ def _add_services(
     tasks: TaskStore,
     durable: DurableStores,
     agents: Agents,
+    conversations: Conversations,
 ) -> HealthServicer:
     """Register AgentService, health and reflection on `server`; the health servicer."""
     agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
@@ -253,6 +265,7 @@ def _add_services(
                 PermissionLevel[settings.grant_admin_max_level.upper()],
             ),
             agents,
+            conversations,
             heartbeat_seconds=settings.heartbeat_seconds,
         ),
         server,

@@ -9,6 +9,7 @@ when the task ends. Older messages may be folded into a running summary:
 
 from __future__ import annotations
 
+import enum
 import re
 import secrets
 from collections.abc import Mapping
@@ -25,6 +26,17 @@ MAX_TOOL_MESSAGES = 32
 """Tool calls kept in one turn; more are counted in a note, not kept."""
 
 MessageRole = Literal["user", "assistant", "tool"]
+
+
+class BusyPolicy(enum.Enum):
+    """What a new task of a conversation does while another of its tasks runs or waits."""
+
+    REJECT = "reject"
+    """Refused (`ConversationBusyError`); nothing is stored."""
+    ENQUEUE = "enqueue"
+    """Accepted; it starts once the tasks accepted before it have ended."""
+    INTERRUPT = "interrupt"
+    """The running task is cancelled; the new one starts once it has ended, first in line."""
 
 
 def new_conversation_id() -> str:

@@ -1,10 +1,12 @@
 """Service settings, read from `AGENTD_*` environment variables, in sections by concern:
 the process (`service`), the model (`model`), the engine and its limits (`engine`), tools
-(`tools`), where state lives (`storage`) and who may call (`access`)."""
+(`tools`), where state lives (`storage`), who may call (`access`) and the memory of
+conversations (`conversations`)."""
 
 from __future__ import annotations
 
 from server.settings.access import AccessSettings
+from server.settings.conversations import ConversationSettings
 from server.settings.engine import EngineSettings
 from server.settings.model import ModelSettings
 from server.settings.service import ServiceSettings
@@ -13,7 +15,13 @@ from server.settings.tools import ToolSettings, parse_cache_seconds
 
 
 class Settings(
-    ServiceSettings, ModelSettings, EngineSettings, ToolSettings, StorageSettings, AccessSettings
+    ServiceSettings,
+    ModelSettings,
+    EngineSettings,
+    ToolSettings,
+    StorageSettings,
+    AccessSettings,
+    ConversationSettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""
 

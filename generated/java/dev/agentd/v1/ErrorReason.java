@@ -265,6 +265,25 @@ public enum ErrorReason
    * <code>ERROR_REASON_AGENT_EXISTS = 28;</code>
    */
   ERROR_REASON_AGENT_EXISTS(28),
+  /**
+   * <pre>
+   * No conversation of that id is visible to the caller (an unknown id and
+   * another tenant's alike; status NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_CONVERSATION_NOT_FOUND = 29;</code>
+   */
+  ERROR_REASON_CONVERSATION_NOT_FOUND(29),
+  /**
+   * <pre>
+   * A task of the conversation is running or waiting and the request's
+   * busy policy is REJECT (status FAILED_PRECONDITION); the metadata names
+   * the running task. Wait for it, or send ENQUEUE or INTERRUPT.
+   * </pre>
+   *
+   * <code>ERROR_REASON_CONVERSATION_BUSY = 30;</code>
+   */
+  ERROR_REASON_CONVERSATION_BUSY(30),
   UNRECOGNIZED(-1),
   ;
 
@@ -516,6 +535,25 @@ public enum ErrorReason
    * <code>ERROR_REASON_AGENT_EXISTS = 28;</code>
    */
   public static final int ERROR_REASON_AGENT_EXISTS_VALUE = 28;
+  /**
+   * <pre>
+   * No conversation of that id is visible to the caller (an unknown id and
+   * another tenant's alike; status NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_CONVERSATION_NOT_FOUND = 29;</code>
+   */
+  public static final int ERROR_REASON_CONVERSATION_NOT_FOUND_VALUE = 29;
+  /**
+   * <pre>
+   * A task of the conversation is running or waiting and the request's
+   * busy policy is REJECT (status FAILED_PRECONDITION); the metadata names
+   * the running task. Wait for it, or send ENQUEUE or INTERRUPT.
+   * </pre>
+   *
+   * <code>ERROR_REASON_CONVERSATION_BUSY = 30;</code>
+   */
+  public static final int ERROR_REASON_CONVERSATION_BUSY_VALUE = 30;
 
 
   public final int getNumber() {
@@ -571,6 +609,8 @@ public enum ErrorReason
       case 26: return ERROR_REASON_TASK_LIMIT_REACHED;
       case 27: return ERROR_REASON_AGENT_NOT_FOUND;
       case 28: return ERROR_REASON_AGENT_EXISTS;
+      case 29: return ERROR_REASON_CONVERSATION_NOT_FOUND;
+      case 30: return ERROR_REASON_CONVERSATION_BUSY;
       default: return null;
     }
   }
