@@ -22,8 +22,9 @@ from agent.execution import Runner
 from agent.intake import Chosen, choose, new_task
 from agent.lifecycle import Endings
 from agent.limits import EngineConfig, LimitReached
+from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
-from agent.memory.service import Conversations
+from agent.memory.tasks import TaskMemory
 from agent.modes import planner
 from agent.plan import Plan
 from agent.requests import TaskRequest, validate_request
@@ -33,6 +34,7 @@ from agent.takeover import Takeover, follow_cancellations
 from agent.tasks import Task, new_task_id
 from core.errors import (
     ApprovalNotPendingError,
+    ConversationBusyError,
     IdempotencyConflictError,
     LLMNotConfiguredError,
     PlanInvalidError,
@@ -85,10 +87,11 @@ class Engine:
         approvals: ApprovalBox | None = None,
         agents: Agents | None = None,
         model_factory: ModelFactory | None = None,
-        conversations: Conversations | None = None,
+        memory: TaskMemory | None = None,
+        encodings: Encodings | None = None,
     ) -> None:
         self.config = config or EngineConfig()
-        self._conversations = conversations
+        self._memory = memory
         self._agents = agents
         self._models = models
         self._registry = registry
@@ -107,10 +110,19 @@ class Engine:
             self.config.max_queued_tasks,
             tenant_queue_share=self.config.tenant_queue_share,
         )
-        self._runner = Runner(self.config, self._endings, self._history, self._leases, checkpoints)
+        self._runner = Runner(
+            self.config, self._endings, self._history, self._leases, checkpoints, memory
+        )
         self._runs = (
             RunFactory(
-                models, registry, store, self.config, checkpoints, self._approvals, model_factory
+                models,
+                registry,
+                store,
+                self.config,
+                checkpoints,
+                self._approvals,
+                model_factory,
+                encodings,
             )
             if models is not None
             else None
@@ -125,7 +137,7 @@ class Engine:
         if self._runs is None:
             return None
         parts = (self._runner, self._runs, self._admission, self._leases, checkpoints)
-        return Takeover(*parts, self._endings, interval_seconds)
+        return Takeover(*parts, self._endings, interval_seconds, self._memory)
 
     @property
     def configured(self) -> bool:
@@ -199,7 +211,8 @@ class Engine:
         # server answers at once, as cheaply as it can.
         ticket = self._admission.admit(call.principal.tenant)
         try:
-            chosen = await choose(request, call, self._registry, self._agents, self._conversations)
+            conversations = self._memory.conversations if self._memory else None
+            chosen = await choose(request, call, self._registry, self._agents, conversations)
             return await self._accept(chosen, call, ticket)
         except BaseException:
             ticket.release()
@@ -214,10 +227,35 @@ class Engine:
             return earlier
         task = new_task(chosen, call, task_id, self.config.tool_calling)
         run = self._require_runs().new(task, call, chosen.specs, request.token_budget)
-        await self._leases.acquire(task.tenant, task.task_id)
-        await lifecycle.accepted(self._store, run)
+        if self._memory is not None and task.conversation_id:
+            await self._take_turn(task, request, call)
+        try:
+            await self._leases.acquire(task.tenant, task.task_id)
+            await lifecycle.accepted(self._store, run)
+        except BaseException:
+            if self._memory is not None and task.conversation_id:
+                await self._memory.release(task)
+            raise
         self._runner.launch(run, ticket)
         return task
+
+    async def _take_turn(self, task: Task, request: TaskRequest, call: CallContext) -> None:
+        """Take the task's conversation or act on the request's busy policy; a refused
+        task leaves no idempotency key behind (a retry may succeed later)."""
+        assert self._memory is not None
+        try:
+            await self._memory.admit(task, request.busy_policy, self._interrupt)
+        except ConversationBusyError:
+            if request.idempotency_key:
+                key = request.idempotency_key
+                await self._idempotency.release(
+                    scoped_key("exec", call.principal.tenant, call.principal.id, key)
+                )
+            raise
+
+    async def _interrupt(self, tenant: str, task_id: str, reason: str) -> None:
+        with contextlib.suppress(TaskAlreadyTerminalError, TaskNotFoundError):
+            await self.cancel(tenant, task_id, reason)
 
     async def _earlier(
         self, request: TaskRequest, call: CallContext, task_id: str, fingerprint: str

@@ -23,6 +23,7 @@ from agent.failures import NoAnswerWithinLimitError, failure_of
 from agent.lifecycle import Endings, set_running
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.base import ModelError
+from agent.memory.tasks import TaskMemory
 from agent.modes import Outcome, function_calling, plan_execute, text_react
 from agent.modes.synthesis import notes_answer, partial_outcome
 from agent.run import TaskRun
@@ -51,8 +52,10 @@ class Runner:
         history: TaskHistory,
         leases: Leases,
         checkpoints: CheckpointStore | None,
+        memory: TaskMemory | None = None,
     ) -> None:
         self._config = config
+        self._memory = memory
         self._endings = endings
         self._history = history
         self._leases = leases
@@ -155,6 +158,8 @@ class Runner:
                 # Here rather than when accepted: the caller's first event does not wait on SQL.
                 await self._history.record(run.task)
                 await run.checkpoint()
+            if self._memory is not None and run.task.conversation_id:
+                await self._memory.wait_turn(run.task)  # the tasks before it in its conversation
             async with ticket.slot():
                 await self._run_in_slot(run)
         except asyncio.CancelledError:  # cancelled while queued
@@ -166,7 +171,15 @@ class Runner:
             if task_id in self._letting_go:
                 await self._let_go(run)
             else:
-                await self.forget(task_id)
+                await self._finished(run)
+
+    async def _finished(self, run: TaskRun) -> None:
+        """The task ended here: its turn in its conversation, then its lease dropped. (A task
+        whose end could not be stored is left to the replica that takes it over.)"""
+        task = run.task
+        if self._memory is not None and task.conversation_id and task.status.terminal:
+            await self._memory.finish(task)
+        await self.forget(task.task_id)
 
     async def _run_in_slot(self, run: TaskRun) -> None:
         task = run.task
@@ -191,6 +204,8 @@ class Runner:
             run.deadline_at = time.time() + deadline
         try:
             async with asyncio.timeout(deadline):
+                if self._memory is not None and run.task.conversation_id:
+                    await self._memory.prepare(run)
                 return await MODES[run.task.mode](run)
         except LimitReached as limit:
             reason, detail = limit.reason, limit.detail

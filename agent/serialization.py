@@ -16,6 +16,7 @@ from typing import Any
 from agent import events as ev
 from agent.agents import AgentDefinition
 from agent.llm.base import Message, ToolCall
+from agent.memory.history import History
 from agent.modes.state import (
     FunctionCallingState,
     PlanExecuteState,
@@ -38,7 +39,7 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.InputRequested, ev.InputProvided, ev.HistoryCompacted,
         ev.FinalAnswer, ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall, Principal,
         JournalEntry, RunCheckpoint, FunctionCallingState, TextReactState, PlanExecuteState,
-        StepResult, AgentDefinition,
+        StepResult, AgentDefinition, History,
     )
 }  # fmt: skip
 _ENUMS: dict[str, type[enum.Enum]] = {

@@ -14,9 +14,11 @@ from grpc_health.v1._async import HealthServicer
 
 from agent.catalog import Agents
 from agent.engine import LLM_SETTINGS, Engine
+from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
 from agent.memory.busy import BusyGate
 from agent.memory.service import Conversations
+from agent.memory.tasks import TaskMemory
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
 from audit.service import AuditLogs
 from auth.authenticator import Authenticator
@@ -31,6 +33,7 @@ from server.builders import (
     build_models,
     build_registry,
     engine_config,
+    memory_defaults,
     model_factory,
     rate_limiters,
     server_options,
@@ -183,6 +186,7 @@ def _start_engine(
 ) -> Engine:
     """The engine, listening for cancellations and supervising its tasks."""
     models = models or build_models(settings)
+    encodings = Encodings(settings.tokenizer_dir)
     engine = Engine(
         models,
         registry,
@@ -198,7 +202,10 @@ def _start_engine(
         approvals=live.approvals,
         agents=agents,
         model_factory=model_factory(models),
-        conversations=conversations,
+        memory=TaskMemory(
+            conversations, tasks, encodings, memory_defaults(settings), settings.llm_model or ""
+        ),
+        encodings=encodings,
     )
     engine.listen_for_cancellations()
     engine.supervise()

@@ -13,6 +13,7 @@ from agent.catalog import Agents
 from agent.limits import EngineConfig
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
+from agent.memory.policy import MemoryPolicy
 from agent.run_factory import ModelFactory
 from auth.authenticator import Authenticator
 from auth.tokens import TokenRules, TokenVerifier
@@ -192,6 +193,18 @@ def engine_config(settings: Settings) -> EngineConfig:
         critic_every_n=settings.critic_every_n,
         max_corrections=settings.max_corrections,
         tool_calling=settings.llm_tool_calling,
+    )
+
+
+def memory_defaults(settings: Settings) -> MemoryPolicy:
+    """The memory of a conversation's tasks when their agent says nothing else."""
+    return MemoryPolicy(
+        budget_tokens=settings.memory_budget_tokens,
+        max_messages=settings.memory_max_messages,
+        tool_calls=settings.memory_tool_calls,
+        tool_result_tokens=settings.memory_tool_result_tokens,
+        compaction=settings.memory_compaction,
+        summary_tokens=settings.memory_summary_tokens,
     )
 
 

@@ -36,7 +36,7 @@ class EncodingSource:
 
     @property
     def cache_name(self) -> str:
-        return hashlib.sha1(self.url.encode()).hexdigest()  # noqa: S324 - tiktoken's naming
+        return hashlib.sha1(self.url.encode()).hexdigest()
 
 
 _O200K_PATTERN = "|".join(
@@ -103,6 +103,11 @@ class TiktokenCounter:
     def count(self, text: str) -> int:
         return len(self._encoding.encode(text, disallowed_special=()))  # type: ignore[attr-defined]
 
+    def head(self, text: str, tokens: int) -> str:
+        encoded = self._encoding.encode(text, disallowed_special=())  # type: ignore[attr-defined]
+        head: str = self._encoding.decode(encoded[: max(0, tokens)])  # type: ignore[attr-defined]
+        return head.rstrip("\ufffd")  # a character cut in the middle is left out
+
 
 def read_ranks(path: Path, source: EncodingSource) -> dict[bytes, int] | None:
     """The ranks in `path` when it is exactly OpenAI's file, else None."""
@@ -150,8 +155,9 @@ class Encodings:
         source = SOURCES[name]
         ranks = read_ranks(self.folder / source.cache_name, source) if self.folder else None
         if ranks is None:
+            hint = "make (scripts/tokenizer_ranks.py)"
             log.warning("no tokenizer ranks: tokens are estimated", encoding=name,
-                        folder=str(self.folder), hint="make (scripts/tokenizer_ranks.py)")  # fmt: skip
+                        folder=str(self.folder), hint=hint)  # fmt: skip
             return ESTIMATE
         import tiktoken
 

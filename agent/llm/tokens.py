@@ -35,6 +35,10 @@ class TokenCounter(Protocol):
         """Tokens of `text`."""
         ...
 
+    def head(self, text: str, tokens: int) -> str:
+        """The longest start of `text` of at most `tokens` tokens."""
+        ...
+
 
 class EstimateCounter:
     """About four characters per token."""
@@ -43,6 +47,19 @@ class EstimateCounter:
 
     def count(self, text: str) -> int:
         return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+    def head(self, text: str, tokens: int) -> str:
+        return text[: max(0, tokens) * CHARS_PER_TOKEN]
+
+
+def fit(text: str, tokens: int, counter: TokenCounter) -> str:
+    """`text`, or its start and a marker saying how much was cut, in at most about
+    `tokens` tokens (the marker's own few tokens included)."""
+    size = counter.count(text)
+    if size <= tokens:
+        return text
+    kept = counter.head(text, max(0, tokens - 12))
+    return f"{kept}\n[… {size - counter.count(kept)} more tokens cut]"
 
 
 ESTIMATE = EstimateCounter()
