@@ -80,3 +80,121 @@ async def test_the_third_turn_is_sent_the_first_two(tmp_path: Path) -> None:
         assert task.conversation_id == cid
         usage = [e.usage for e in third if e.WhichOneof("payload") == "usage"]
         assert usage[-1].call.saved_tokens == 0  # everything earlier was sent
+
+
+async def _wait_for(condition: Any, seconds: float = 10) -> None:
+    import asyncio
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
+async def _events_until_end(h: Any, task_id: str) -> list[Any]:
+    return [e async for e in h.client.stream_task_events(task_id)]
+
+
+async def test_reject_refuses_a_second_task_while_one_runs(tmp_path: Path) -> None:
+    import pytest
+
+    from agentd_client import errors as client_errors
+
+    replies = [
+        {"text": "First answer.", "delay_seconds": 1.5, "match": "first"},
+        {"text": "Third answer.", "match": "third"},
+    ]
+    async with harness(tmp_path, replies) as h:
+        cid = (await h.client.create_conversation()).conversation_id
+        running = await h.client.start_task("the first question", mode=FC, conversation_id=cid)
+        await _wait_for(lambda: len(h.llm.requests) == 1)
+        with pytest.raises(client_errors.ConversationBusyError) as busy:
+            await h.client.start_task("the second question", mode=FC, conversation_id=cid)
+        assert busy.value.code.name == "FAILED_PRECONDITION"
+        assert busy.value.metadata["task_id"] == running.task_id
+        with pytest.raises(client_errors.ConversationBusyError):  # the default policy too
+            await h.client.start_task(
+                "again", mode=FC, conversation_id=cid, busy_policy="reject", idempotency_key="k1"
+            )
+        got = await h.client.get_conversation(cid)
+        assert got.conversation.running_task_id == running.task_id
+        with pytest.raises(client_errors.ConversationBusyError):  # nor deleted while busy
+            await h.client.delete_conversation(cid)
+        assert_well_formed(await _events_until_end(h, running.task_id))
+        # A key refused for a busy conversation is free again.
+        third = await h.run(
+            "the third question", mode=FC, conversation_id=cid, idempotency_key="k1"
+        )
+        assert final(third).text == "Third answer."
+        sent = _conversation(h.llm.requests[1])
+        assert sent[1:] == [
+            ("user", "the first question"),
+            ("assistant", "First answer."),
+            ("user", "the third question"),
+        ]
+        listed = await h.client.list_tasks()
+        assert "the second question" not in [t.task for t in listed.tasks]  # nothing stored
+
+
+async def test_enqueue_runs_the_waiting_tasks_in_order_after_the_running_one(
+    tmp_path: Path,
+) -> None:
+    replies = [
+        {"text": "Answer one.", "delay_seconds": 1.0, "match": "question one"},
+        {"text": "Answer two.", "match": "question two"},
+        {"text": "Answer three.", "match": "question three"},
+    ]
+    async with harness(tmp_path, replies) as h:
+        cid = (await h.client.create_conversation()).conversation_id
+        one = await h.client.start_task("question one", mode=FC, conversation_id=cid)
+        await _wait_for(lambda: len(h.llm.requests) == 1)
+        two = await h.client.start_task(
+            "question two", mode=FC, conversation_id=cid, busy_policy="enqueue"
+        )
+        three = await h.client.start_task(
+            "question three", mode=FC, conversation_id=cid, busy_policy="enqueue"
+        )
+        assert two.status == three.status == tasks_pb2.TASK_STATUS_PENDING
+        assert (await h.client.get_task(two.task_id)).status == tasks_pb2.TASK_STATUS_PENDING
+        assert len(h.llm.requests) == 1  # they wait: nothing asked of the model yet
+        for task in (one, two, three):
+            assert_well_formed(await _events_until_end(h, task.task_id))
+        asked = [_conversation(r)[-1][1] for r in h.llm.requests]
+        assert asked == ["question one", "question two", "question three"]
+        assert _conversation(h.llm.requests[2])[1:] == [
+            ("user", "question one"),
+            ("assistant", "Answer one."),
+            ("user", "question two"),
+            ("assistant", "Answer two."),
+            ("user", "question three"),
+        ]
+        got = await h.client.get_conversation(cid)
+        assert [m.task_id for m in got.messages] == [
+            one.task_id, one.task_id, two.task_id, two.task_id, three.task_id, three.task_id
+        ]  # fmt: skip
+
+
+async def test_interrupt_cancels_the_running_task_and_keeps_its_turn(tmp_path: Path) -> None:
+    replies = [
+        {"text": "never delivered", "delay_seconds": 30, "match": "slow question"},
+        {"text": "Quick answer.", "match": "quick question"},
+    ]
+    async with harness(tmp_path, replies) as h:
+        cid = (await h.client.create_conversation()).conversation_id
+        slow = await h.client.start_task("slow question", mode=FC, conversation_id=cid)
+        await _wait_for(lambda: len(h.llm.requests) == 1)
+        quick = await h.client.start_task(
+            "quick question", mode=FC, conversation_id=cid, busy_policy="interrupt"
+        )
+        slow_events = await _events_until_end(h, slow.task_id)
+        assert_well_formed(slow_events, tasks_pb2.TASK_STATUS_CANCELLED)
+        ended = await h.client.get_task(slow.task_id)
+        assert ended.stop_detail == f"interrupted by task {quick.task_id} of the same conversation"
+        quick_events = await _events_until_end(h, quick.task_id)
+        assert final(quick_events).text == "Quick answer."
+        sent = _conversation(h.llm.requests[1])
+        assert sent[1] == ("user", "slow question")
+        assert sent[2][0] == "assistant"
+        assert sent[2][1].startswith("(No answer: the task ended cancelled: interrupted by task")
+        assert sent[3] == ("user", "quick question")
