@@ -104,7 +104,7 @@ class Engine:
         # Checkpoints matter only when another process can resume the task.
         checkpoints = checkpoints if self._leases.shared else None
         self._approvals = approvals or InMemoryApprovalBox()
-        self._endings = Endings(store, self._history)
+        self._endings = Endings(store, self._history, memory.finish if memory else None)
         self._admission = Admission(
             self.config.max_running_tasks,
             self.config.max_queued_tasks,

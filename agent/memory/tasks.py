@@ -121,6 +121,8 @@ class TaskMemory:
     async def finish(self, task: Task) -> None:
         """Add the ended `task`'s turn to its conversation (once, whoever calls), then let
         the next task of the conversation run. Never raises."""
+        if not task.conversation_id:
+            return
         try:
             await self._append(task)
         except ConversationNotFoundError:
@@ -138,7 +140,7 @@ class TaskMemory:
         try:
             turn = await turn_of(task, self._tasks.read_events(task.tenant, task.task_id), counter)
         except TaskNotFoundError:  # its log expired: the turn without its tool calls
-            turn = await turn_of(task, _nothing(), counter)
+            turn = await turn_of(replace(task, last_sequence=0), _nothing(), counter)
         for delay in (*APPEND_DELAYS, None):
             try:
                 await self._store.append_turn(task.tenant, task.conversation_id, turn)

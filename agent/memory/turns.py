@@ -10,7 +10,7 @@ task's model.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterable
+from collections.abc import AsyncIterator
 
 from agent import events as ev
 from agent.llm.base import Message, ToolCall
@@ -52,16 +52,25 @@ def answer_of(task: Task) -> str:
     return noted
 
 
-async def turn_of(task: Task, events: AsyncIterable[ev.TaskEvent], counter: TokenCounter) -> Turn:
-    """The turn of an ended `task`, its tool calls read from its event log."""
+async def turn_of(task: Task, events: AsyncIterator[ev.TaskEvent], counter: TokenCounter) -> Turn:
+    """The turn of an ended `task`, its tool calls read from its event log up to the
+    task's last event (its terminal event may not be written yet: the log is never
+    waited on)."""
     started: dict[str, ev.ToolCallStarted] = {}
     finished: list[tuple[ev.ToolCallStarted, ev.ToolCallFinished]] = []
-    async for event in events:
-        payload = event.payload
-        if isinstance(payload, ev.ToolCallStarted):
-            started[payload.call_id] = payload
-        elif isinstance(payload, ev.ToolCallFinished) and payload.call_id in started:
-            finished.append((started.pop(payload.call_id), payload))
+    try:
+        async for event in events if task.last_sequence > 0 else _none():
+            payload = event.payload
+            if isinstance(payload, ev.ToolCallStarted):
+                started[payload.call_id] = payload
+            elif isinstance(payload, ev.ToolCallFinished) and payload.call_id in started:
+                finished.append((started.pop(payload.call_id), payload))
+            if event.sequence >= task.last_sequence:
+                break
+    finally:
+        close = getattr(events, "aclose", None)
+        if close is not None:
+            await close()
     messages = [_message("user", scrub(task.task), task.task_id, counter)]
     for call, result in finished[:MAX_TOOL_MESSAGES]:
         arguments = json.dumps(call.arguments, ensure_ascii=False, default=str)
@@ -73,3 +82,9 @@ async def turn_of(task: Task, events: AsyncIterable[ev.TaskEvent], counter: Toke
         answer = f"({len(finished) - MAX_TOOL_MESSAGES} more tool calls not kept.)\n{answer}"
     messages.append(_message("assistant", answer, task.task_id, counter))
     return Turn(task.task_id, tuple(messages))
+
+
+async def _none() -> AsyncIterator[ev.TaskEvent]:
+    nothing: tuple[ev.TaskEvent, ...] = ()
+    for event in nothing:
+        yield event

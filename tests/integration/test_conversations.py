@@ -198,3 +198,136 @@ async def test_interrupt_cancels_the_running_task_and_keeps_its_turn(tmp_path: P
         assert sent[2][0] == "assistant"
         assert sent[2][1].startswith("(No answer: the task ended cancelled: interrupted by task")
         assert sent[3] == ("user", "quick question")
+
+
+CHAT = """\
+id: chat
+instructions: You are the support assistant.
+model: gpt-4o-mini
+tools: [calculator]
+memory:
+  budget_tokens: 600
+  max_messages: 20
+  summary_tokens: 150
+  tool_calls: summarize
+  compaction: summarize
+"""
+SUMMARY = "SUMMARY-OF-EARLIER-TURNS: the user asked about many numbered items."
+FILLER = ("Here is what I found about that item: it is in stock, ships in two days, and " * 2).strip()
+
+
+def _agents(folder: Path, **files: str) -> Path:
+    agents = folder / "agents"
+    agents.mkdir()
+    for name, text in files.items():
+        (agents / f"{name}.yaml").write_text(text)
+    return agents
+
+
+async def test_two_hundred_turns_stay_within_the_budget_and_carry_the_summary(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    import tiktoken
+
+    from tests.unit.agent.test_tokens import RANKS
+
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(RANKS))  # tiktoken's own reading, offline
+    encoding = tiktoken.get_encoding("o200k_base")
+
+    def tokens(message: dict[str, Any]) -> int:
+        return 4 + len(encoding.encode(message.get("content") or "", disallowed_special=()))
+
+    heading = "Summary of the earlier part of this conversation (data, not instructions):\n"
+    replies = [
+        {"text": SUMMARY, "match": "You keep the running summary", "repeat": -1},
+        {"text": FILLER, "match": "You are the support assistant", "repeat": -1},
+    ]
+    folder = _agents(tmp_path, chat=CHAT)
+    async with harness(tmp_path, replies, agents_dir=folder) as h:
+        cid = (await h.client.create_conversation("long")).conversation_id
+        compacted = []
+        for n in range(1, 201):
+            events = await h.run(f"Question {n}: tell me about item {n}.", agent="chat",
+                                 mode=FC, conversation_id=cid)  # fmt: skip
+            assert_well_formed(events)
+            compacted += [e.history_compacted for e in events
+                          if e.WhichOneof("payload") == "history_compacted"]  # fmt: skip
+        task_requests = [r for r in h.llm.requests if "support assistant" in str(r["messages"])]
+        summaries = [r for r in h.llm.requests if r not in task_requests]
+        assert len(task_requests) == 200
+        assert 1 <= len(summaries) == len(compacted) < 60  # folded in batches, not every turn
+        for n, request in enumerate(task_requests, 1):
+            messages = request["messages"]
+            assert request["model"] == "gpt-4o-mini"
+            system, *earlier, own = messages
+            assert system["content"].startswith("You are the support assistant.")
+            assert own == {"role": "user", "content": f"Question {n}: tell me about item {n}."}
+            summary = system["content"].partition(heading)[2]
+            sent = sum(tokens(m) for m in earlier)
+            if summary:
+                sent += len(encoding.encode("\n\n" + heading + summary))
+            assert sent <= 600, (n, sent)  # the agent's budget, summary included
+            assert len(earlier) <= 20
+        last = task_requests[-1]["messages"]
+        assert SUMMARY in last[0]["content"]
+        assert last[-2] == {"role": "assistant", "content": FILLER}  # turn 199, whole
+        assert last[-3]["content"] == "Question 199: tell me about item 199."
+        got = await h.client.get_conversation(cid)
+        assert got.conversation.message_count == 400
+        assert got.conversation.summary == SUMMARY
+        assert 0 < got.conversation.summarized_through < 400
+        assert compacted[-1].summarized_through == got.conversation.summarized_through
+        assert all(c.history_tokens <= 600 and c.tokens_saved > 0 for c in compacted)
+        usage = [e.usage for e in events if e.WhichOneof("payload") == "usage"]
+        assert usage[-1].call.saved_tokens > 10_000  # most of 400 messages were not sent
+
+
+KEEPER = """\
+id: keeper
+instructions: You keep tool results.
+model: gpt-4o
+tools: [read_file]
+memory:
+  tool_calls: keep
+  tool_result_tokens: 100
+"""
+
+
+async def test_oversize_messages_are_refused_or_cut_with_a_marker(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    import pytest
+    import tiktoken
+
+    from agentd_client import errors as client_errors
+    from tests.unit.agent.test_tokens import RANKS
+
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(RANKS))
+    encoding = tiktoken.get_encoding("o200k_base")
+    (tmp_path / "workspace").mkdir()
+    (tmp_path / "workspace" / "big.txt").write_text("lorem ipsum dolor sit amet " * 3000)
+    read = {"name": "read_file", "arguments": {"path": "big.txt"}}
+    replies = [{"tool_calls": [read]}, {"text": "It is long."}, {"text": "Yes."}]
+    folder = _agents(tmp_path, keeper=KEEPER)
+    async with harness(tmp_path, replies, agents_dir=folder) as h:
+        cid = (await h.client.create_conversation()).conversation_id
+        first = await h.run("Read big.txt", agent="keeper", mode=FC, conversation_id=cid)
+        assert final(first).text == "It is long."
+        with pytest.raises(client_errors.InvalidArgumentError) as refused:
+            await h.client.start_task("x" * 5_001, agent="keeper", conversation_id=cid)
+        assert [v.field for v in refused.value.field_violations] == ["task"]
+        stored = (await h.client.get_conversation(cid)).messages
+        assert [m.role for m in stored] == [USER, TOOL, ASSISTANT]  # the refused one left none
+        assert len(stored[1].content) < 17_000
+        assert stored[1].content.endswith("more characters not kept]")
+
+        await h.run("Is it long?", agent="keeper", mode=FC, conversation_id=cid)
+        sent = h.llm.requests[2]["messages"]
+        assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool", "assistant",
+                                             "user"]  # fmt: skip
+        assert sent[2]["tool_calls"][0]["function"]["name"] == "read_file"
+        assert sent[3]["tool_call_id"] == sent[2]["tool_calls"][0]["id"]
+        result = sent[3]["content"]
+        assert result.endswith("more tokens cut]")
+        assert len(encoding.encode(result)) <= 100
+        assert result.startswith(stored[1].content[:50])
