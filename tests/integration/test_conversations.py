@@ -213,7 +213,8 @@ memory:
   compaction: summarize
 """
 SUMMARY = "SUMMARY-OF-EARLIER-TURNS: the user asked about many numbered items."
-FILLER = ("Here is what I found about that item: it is in stock, ships in two days, and " * 2).strip()
+FILLER = "Here is what I found about that item: it is in stock, ships in two days, and " * 2
+FILLER = FILLER.strip()
 
 
 def _agents(folder: Path, **files: str) -> Path:
