@@ -32,8 +32,7 @@ async def test_a_conversation_goes_on_on_another_replica_after_kill_9(
 ) -> None:
     replies: list[dict[str, Any]] = [
         {"text": "Paris.", "match": "capital of France"},
-        {"delay_seconds": 60, "text": "never delivered: this process is killed",
-         "match": "And of Italy"},  # fmt: skip
+        {"delay_seconds": 60, "text": "never delivered: killed", "match": "And of Italy"},
         {"text": "Rome.", "match": "And of Italy"},
         {"text": "France, then Italy.", "match": "Which countries"},
     ]
