@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bench import call_tool, checkpoints, engine, stores, urls
+from bench import call_tool, checkpoints, conversations, engine, stores, urls
 
 
 def main() -> None:
@@ -17,6 +17,8 @@ def main() -> None:
     asyncio.run(checkpoints.main())
     print()
     urls.main()
+    print()
+    asyncio.run(conversations.main())
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from itertools import groupby
 
 from agent.llm.base import Message, ToolCall
-from agent.llm.tokens import TokenCounter, fit, message_tokens
+from agent.llm.tokens import TOKENS_PER_MESSAGE, TokenCounter, fit, message_tokens
 from agent.memory.model import Conversation, ConversationMessage
 from agent.memory.policy import MemoryPolicy
 
@@ -64,8 +64,9 @@ def summary_limit(policy: MemoryPolicy) -> int:
 
 
 def window(policy: MemoryPolicy) -> int:
-    """How many of the newest messages to read to choose from."""
-    return min(4 * policy.max_messages + 64, 1_000)
+    """How many of the newest turns to read to choose from: a turn counts at least two
+    messages (the caller's and the answer), so no more can fit."""
+    return policy.max_messages // 2 + 1
 
 
 def select(
@@ -83,8 +84,7 @@ def select(
     first_kept = conversation.message_count + 1
     turns = [list(t) for _, t in groupby(recent, key=lambda m: m.task_id)]
     for turn in reversed(turns):
-        rendered, stored = render_turn(turn, policy, counter)
-        size = sum(message_tokens(m, counter) for m in rendered)
+        rendered, stored, size = render_turn(turn, policy, counter)
         if count + stored > policy.max_messages or used + size > policy.budget_tokens:
             break
         kept.append(rendered)
@@ -99,29 +99,40 @@ def select(
 
 def render_turn(
     turn: Sequence[ConversationMessage], policy: MemoryPolicy, counter: TokenCounter
-) -> tuple[list[Message], int]:
-    """A stored turn as model messages, and how many stored messages it counts for."""
+) -> tuple[list[Message], int, int]:
+    """A stored turn as model messages, how many stored messages it counts for, and its
+    size in tokens."""
     limit = max(policy.budget_tokens // 4, 32)
     rendered: list[Message] = []
     lines: list[str] = []
-    stored = 0
+    stored = size = 0
     for message in turn:
-        if message.role == "user":
-            rendered.append(Message("user", fit(message.content, limit, counter)))
-            stored += 1
-        elif message.role == "assistant":
-            text = fit(message.content, limit, counter)
-            if lines:
-                text = "\n".join(["[Tool calls made for this answer]", *lines, "", text])
-            rendered.append(Message("assistant", text))
-            stored += 1
-        elif policy.tool_calls == "keep":
-            rendered.extend(_tool_pair(message, policy, counter))
-            stored += 1
-        elif policy.tool_calls == "summarize":
-            line = f"- {message.tool_name}({message.arguments}) -> {message.content}"
-            lines.append(fit(line, TOOL_LINE_TOKENS, counter))
-    return rendered, stored
+        if message.role == "tool":
+            if policy.tool_calls == "keep":
+                pair = _tool_pair(message, policy, counter)
+                rendered.extend(pair)
+                size += sum(message_tokens(m, counter) for m in pair)
+                stored += 1
+            elif policy.tool_calls == "summarize":
+                line = f"- {message.tool_name}({message.arguments}) -> {message.content}"
+                lines.append(fit(line, TOOL_LINE_TOKENS, counter))
+            continue
+        stored += 1
+        known = message.counted_with == counter.name and message.tokens > 0
+        if (
+            known
+            and message.tokens - TOKENS_PER_MESSAGE <= limit
+            and not (message.role == "assistant" and lines)
+        ):  # as stored, and counted for this model already
+            rendered.append(Message(message.role, message.content))
+            size += message.tokens
+            continue
+        text = fit(message.content, limit, counter)
+        if message.role == "assistant" and lines:
+            text = "\n".join(["[Tool calls made for this answer]", *lines, "", text])
+        rendered.append(Message(message.role, text))
+        size += message_tokens(rendered[-1], counter)
+    return rendered, stored, size
 
 
 def _tool_pair(

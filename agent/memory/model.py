@@ -78,6 +78,8 @@ class ConversationMessage:
     tokens: int = 0
     """Its size in tokens, as counted for the model of its task when it was added."""
     created_at: datetime = field(default_factory=utcnow)
+    counted_with: str = ""
+    """The encoding `tokens` was counted with ("o200k_base", "estimate", ...)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from agent.llm.tokens import TokenCounter
 from agent.memory import compaction
 from agent.memory.busy import Cancel
 from agent.memory.history import halved, select, window
-from agent.memory.model import BusyPolicy, Conversation, ConversationMessage
+from agent.memory.model import BusyPolicy
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
 from agent.memory.turns import turn_of
@@ -86,8 +86,9 @@ class TaskMemory:
         if run.history is not None:
             return
         policy, counter = self.policy(task), run.counter
-        conversation = await self._store.get(task.tenant, task.conversation_id)
-        recent = await self._recent(conversation, policy)
+        conversation, recent = await self._store.snapshot(
+            task.tenant, task.conversation_id, window(policy)
+        )
         chosen = select(conversation, recent, policy, counter)
         if chosen.fold_through and policy.compaction == "summarize":
             target = select(conversation, recent, halved(policy), counter).fold_through
@@ -107,16 +108,6 @@ class TaskMemory:
                 )
         run.history = chosen.history
         await run.checkpoint()
-
-    async def _recent(
-        self, conversation: Conversation, policy: MemoryPolicy
-    ) -> list[ConversationMessage]:
-        return await self._store.recent(
-            conversation.tenant,
-            conversation.conversation_id,
-            conversation.summarized_through,
-            window(policy),
-        )
 
     async def finish(self, task: Task) -> None:
         """Add the ended `task`'s turn to its conversation (once, whoever calls), then let

@@ -37,7 +37,9 @@ def _message(
     content = cut(content)
     calls = (ToolCall("x", tool_name, arguments),) if tool_name else ()
     tokens = message_tokens(Message(role, content, tool_calls=calls), counter)
-    return ConversationMessage(role, content, task_id, 0, tool_name, arguments, tokens)
+    return ConversationMessage(
+        role, content, task_id, 0, tool_name, arguments, tokens, counted_with=counter.name
+    )
 
 
 def answer_of(task: Task) -> str:

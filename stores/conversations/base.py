@@ -16,7 +16,10 @@ Contract:
   takeover, is in its conversation exactly once). Concurrent appends of different
   tasks never share a number.
 - `messages` pages through the messages after a number, oldest first; `recent`
-  returns the last `limit` messages after a number, oldest first.
+  returns the messages after a number of the newest `turns` turns that have any,
+  oldest first (whole turns but for one cut by the number).
+- `snapshot` is `get` and `recent` after its summary, read together (what a task of
+  the conversation starts from).
 - `set_summary` replaces the running summary only when it covers more messages
   than the stored one (a summary never goes back); returns whether it did.
 - `delete` removes a conversation and its turns; False when there was none.
@@ -41,8 +44,12 @@ class ConversationStore(Protocol):
     ) -> list[ConversationMessage]: ...
 
     async def recent(
-        self, tenant: str, conversation_id: str, after: int, limit: int
+        self, tenant: str, conversation_id: str, after: int, turns: int
     ) -> list[ConversationMessage]: ...
+
+    async def snapshot(
+        self, tenant: str, conversation_id: str, turns: int
+    ) -> tuple[Conversation, list[ConversationMessage]]: ...
 
     async def set_summary(
         self, tenant: str, conversation_id: str, summary: str, through: int

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from itertools import groupby
 
 from agent.memory.model import (
     Conversation,
@@ -65,10 +66,18 @@ class InMemoryConversationStore:
         return self._find(tenant, conversation_id).messages[max(0, after) :][:limit]
 
     async def recent(
-        self, tenant: str, conversation_id: str, after: int, limit: int
+        self, tenant: str, conversation_id: str, after: int, turns: int
     ) -> list[ConversationMessage]:
         kept = self._find(tenant, conversation_id).messages[max(0, after) :]
-        return kept[-limit:] if limit > 0 else []
+        grouped = [list(turn) for _, turn in groupby(kept, key=lambda m: m.task_id)]
+        return [m for turn in grouped[-turns:] for m in turn] if turns > 0 else []
+
+    async def snapshot(
+        self, tenant: str, conversation_id: str, turns: int
+    ) -> tuple[Conversation, list[ConversationMessage]]:
+        conversation = await self.get(tenant, conversation_id)
+        after = conversation.summarized_through
+        return conversation, await self.recent(tenant, conversation_id, after, turns)
 
     async def set_summary(
         self, tenant: str, conversation_id: str, summary: str, through: int

@@ -16,7 +16,8 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy.exc
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import Select, and_, delete, func, or_, select, true, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from agent.memory.model import (
     Conversation,
@@ -39,7 +40,14 @@ conversation, so a race is rare and short)."""
 
 def _encode(messages: tuple[ConversationMessage, ...]) -> str:
     rows = [
-        {"r": m.role, "c": m.content, "t": m.tool_name, "a": m.arguments, "k": m.tokens}
+        {
+            "r": m.role,
+            "c": m.content,
+            "t": m.tool_name,
+            "a": m.arguments,
+            "k": m.tokens,
+            "e": m.counted_with,
+        }
         for m in messages
     ]
     return json.dumps(rows, separators=(",", ":"))  # ASCII: no NUL or lone surrogate in SQL
@@ -57,6 +65,7 @@ def _decode(row: Any) -> list[ConversationMessage]:
             arguments=item["a"],
             tokens=item["k"],
             created_at=created,
+            counted_with=item.get("e", ""),
         )
         for offset, item in enumerate(json.loads(row.messages))
     ]
@@ -76,6 +85,19 @@ def _conversation(row: Any, last: Any) -> Conversation:
         total_tokens=last.tokens_through if last is not None else 0,
         summary=row.summary,
         summarized_through=row.summarized_through,
+    )
+
+
+def _newest(conversation_id: str, after: int, turns: int) -> Select[Any]:
+    """The newest `turns` turns with messages after number `after`, newest first."""
+    return (
+        select(conversation_turns)
+        .where(
+            _T.conversation_id == conversation_id,
+            _T.first_index + _T.message_count - 1 > after,
+        )
+        .order_by(_T.turn.desc())
+        .limit(max(turns, 0))
     )
 
 
@@ -126,8 +148,39 @@ class SqlConversationStore:
             raise ValueError(f"conversation {conversation.conversation_id} exists") from None
 
     async def get(self, tenant: str, conversation_id: str) -> Conversation:
-        row = await self._row(tenant, conversation_id)
-        return _conversation(row, await self._last_turn(conversation_id))
+        async with self._engine.connect() as connection:
+            return await self._get(connection, tenant, conversation_id)
+
+    async def _get(
+        self, connection: AsyncConnection, tenant: str, conversation_id: str
+    ) -> Conversation:
+        """The conversation with its latest turn's counts, in one query."""
+        last = (
+            select(_T.turn, _T.first_index, _T.message_count, _T.tokens_through)
+            .where(_T.conversation_id == conversation_id)
+            .order_by(_T.turn.desc())
+            .limit(1)
+            .subquery()
+        )
+        query = (
+            select(conversations, last)
+            .outerjoin(last, true())
+            .where(_C.conversation_id == conversation_id, _C.tenant == tenant)
+        )
+        row = (await connection.execute(query)).first()
+        if row is None:
+            raise ConversationNotFoundError(conversation_id)
+        return _conversation(row, row if row.turn is not None else None)
+
+    async def snapshot(
+        self, tenant: str, conversation_id: str, turns: int
+    ) -> tuple[Conversation, list[ConversationMessage]]:
+        async with self._engine.connect() as connection:
+            conversation: Conversation = await self._get(connection, tenant, conversation_id)
+            after = conversation.summarized_through
+            query = _newest(conversation_id, after, turns)
+            rows = (await connection.execute(query)).all() if turns > 0 else []
+        return conversation, [m for row in reversed(rows) for m in _decode(row) if m.index > after]
 
     async def append_turn(self, tenant: str, conversation_id: str, turn: Turn) -> bool:
         await self._row(tenant, conversation_id)
@@ -193,15 +246,19 @@ class SqlConversationStore:
         return found[:limit]
 
     async def recent(
-        self, tenant: str, conversation_id: str, after: int, limit: int
+        self, tenant: str, conversation_id: str, after: int, turns: int
     ) -> list[ConversationMessage]:
-        await self._row(tenant, conversation_id)
-        if limit <= 0:
-            return []
-        found: list[ConversationMessage] = []
-        for row in reversed(await self._turns(conversation_id, after, limit, newest=True)):
-            found.extend(m for m in _decode(row) if m.index > after)
-        return found[-limit:]
+        owned = (
+            select(_C.conversation_id)
+            .where(_C.conversation_id == conversation_id, _C.tenant == tenant)
+            .exists()
+        )
+        query = _newest(conversation_id, after, turns).where(owned)
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(query)).all() if turns > 0 else []
+        if not rows:
+            await self._row(tenant, conversation_id)  # ConversationNotFoundError, or none
+        return [m for row in reversed(rows) for m in _decode(row) if m.index > after]
 
     async def set_summary(
         self, tenant: str, conversation_id: str, summary: str, through: int

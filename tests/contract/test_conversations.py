@@ -117,11 +117,12 @@ async def test_messages_page_and_recent_gives_the_newest(store: ConversationStor
     first = await store.messages("acme", conversation_id, 0, 3)
     second = await store.messages("acme", conversation_id, 3, 3)
     assert [m.index for m in first + second] == [1, 2, 3, 4, 5, 6]
-    last = await store.recent("acme", conversation_id, 0, 3)
-    assert [m.content for m in last] == ["a6", "q7", "a7"]
-    bounded = await store.recent("acme", conversation_id, 12, 5)  # after the summary's end
-    assert [m.index for m in bounded] == [13, 14]
+    last = await store.recent("acme", conversation_id, 0, 2)  # the newest two turns
+    assert [m.content for m in last] == ["q6", "a6", "q7", "a7"]
+    bounded = await store.recent("acme", conversation_id, 11, 5)  # after the summary's end
+    assert [m.index for m in bounded] == [12, 13, 14]  # turn 6 cut by it, turn 7 whole
     assert await store.recent("acme", conversation_id, 0, 0) == []
+    assert await store.recent("acme", conversation_id, 14, 3) == []
 
 
 async def test_summaries_only_move_forward(store: ConversationStore) -> None:
@@ -191,3 +192,19 @@ async def test_text_of_any_kind_round_trips(store: ConversationStore) -> None:
     await store.append_turn("acme", conversation_id, turn("t1", odd, odd))
     messages = await store.messages("acme", conversation_id, 0, 10)
     assert [m.content for m in messages] == [odd, odd]
+
+
+async def test_a_snapshot_is_the_conversation_and_its_newest_turns_after_the_summary(
+    store: ConversationStore,
+) -> None:
+    conversation_id = await new(store)
+    for n in range(1, 6):
+        await store.append_turn("acme", conversation_id, turn(f"t{n}", f"q{n}", f"a{n}"))
+    await store.set_summary("acme", conversation_id, "first three", 5)
+    conversation, messages = await store.snapshot("acme", conversation_id, 2)
+    assert (conversation.message_count, conversation.summarized_through) == (10, 5)
+    assert [m.index for m in messages] == [7, 8, 9, 10]
+    _, few = await store.snapshot("acme", conversation_id, 9)
+    assert [m.index for m in few] == [6, 7, 8, 9, 10]  # turn 3 cut by the summary
+    with pytest.raises(ConversationNotFoundError):
+        await store.snapshot("globex", conversation_id, 2)
