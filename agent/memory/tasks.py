@@ -28,7 +28,7 @@ from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
 from agent.memory.turns import turn_of
 from agent.run import TaskRun
-from agent.tasks import Task
+from agent.tasks import ExecutionMode, Task
 from core.errors import ConversationNotFoundError, TaskNotFoundError
 from core.faults import is_unavailable
 from stores.tasks.base import TaskStore
@@ -59,8 +59,12 @@ class TaskMemory:
         self._default_model = default_model
 
     def policy(self, task: Task) -> MemoryPolicy:
-        """The memory policy of a task: its agent's settings over the server's."""
-        return self._defaults.overridden(task.agent.memory if task.agent else {})
+        """The memory policy of a task: its agent's settings over the server's. A model
+        without tool calls (text ReAct) gets earlier tool calls summarised, not kept."""
+        policy = self._defaults.overridden(task.agent.memory if task.agent else {})
+        if task.mode is ExecutionMode.TEXT_REACT and policy.tool_calls == "keep":
+            policy = replace(policy, tool_calls="summarize")
+        return policy
 
     def counter(self, task: Task) -> TokenCounter:
         """Counts tokens for the model that answers a task (its agent's, else the server's)."""
