@@ -8,6 +8,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.installed-stamp
 BENCH_STAMP := $(VENV)/.bench-stamp
+# OpenAI's BPE ranks, rebuilt offline from the js-tiktoken npm package and checked
+# against tiktoken's digests (scripts/tokenizer_ranks.py); agentd counts tokens with them.
+TOKENIZER := var/tiktoken/.verified-stamp
 
 .PHONY: setup run test test-fast proto proto-check lint typecheck bench load clean
 
@@ -21,12 +24,16 @@ $(NODE_STAMP): package.json package-lock.json
 	npm install --no-audit --no-fund --loglevel=error
 	@touch $@
 
-setup: $(STAMP) $(NODE_STAMP)
+$(TOKENIZER): $(STAMP) $(NODE_STAMP) scripts/tokenizer_ranks.py
+	$(PY) scripts/tokenizer_ranks.py
+	@touch $@
 
-run: $(STAMP)
+setup: $(STAMP) $(NODE_STAMP) $(TOKENIZER)
+
+run: $(STAMP) $(TOKENIZER)
 	$(BIN)/agentd serve
 
-test: $(STAMP)
+test: $(STAMP) $(TOKENIZER)
 	@$(PY) scripts/services.py ensure
 	$(BIN)/pytest
 
@@ -48,7 +55,7 @@ $(BENCH_STAMP): pyproject.toml $(STAMP)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
 	@touch $@
 
-bench: $(BENCH_STAMP)
+bench: $(BENCH_STAMP) $(TOKENIZER)
 	$(PY) -m bench
 
 # The load suite: bursts, a soak, a crash mid-load, memory per task (bench/load).

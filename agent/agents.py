@@ -20,6 +20,7 @@ from typing import Any, Literal
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from agent.memory.policy import MemoryInvalidError, memory_settings
 from agent.tasks import ExecutionMode
 
 AGENT_ID = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
@@ -30,7 +31,7 @@ CriticPolicy = Literal["every_step", "every_n", "end", "off"]
 _KEYS = {
     "id", "version", "description", "instructions", "model", "temperature", "max_tokens",
     "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
-    "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema",
+    "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema", "memory",
 }  # fmt: skip
 
 
@@ -67,6 +68,8 @@ class AgentDefinition:
     """Whether the model may ask the caller a question (the `ask_user` tool)."""
     output_schema: Mapping[str, Any] | None = None
     """A JSON Schema the final answer must be JSON of (`agent.answers`)."""
+    memory: Mapping[str, Any] = field(default_factory=dict)
+    """Its `memory:` settings (`agent.memory.policy`); the server's defaults fill the rest."""
 
     @property
     def reference(self) -> str:
@@ -152,7 +155,16 @@ def parse_agent(data: Any, source: str) -> AgentDefinition:
         metadata=_metadata(data.get("metadata"), source),
         ask_user=_flag(data, "ask_user", source),
         output_schema=_schema(data.get("output_schema"), source),
+        memory=_memory(data.get("memory"), source),
     )
+
+
+def _memory(value: Any, source: str) -> dict[str, Any]:
+    try:
+        return memory_settings(value)
+    except MemoryInvalidError as bad:
+        field = "memory" if bad.key.startswith("(") else f"memory.{bad.key}"
+        raise AgentInvalidError(source, field, bad.problem) from None
 
 
 def _schema(value: Any, source: str) -> dict[str, Any] | None:

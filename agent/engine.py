@@ -11,33 +11,31 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import structlog
 
 from agent import lifecycle, questions
 from agent.admission import Admission, Ticket
-from agent.agents import AgentDefinition
 from agent.catalog import Agents
 from agent.execution import Runner
+from agent.intake import Chosen, choose, new_task
 from agent.lifecycle import Endings
 from agent.limits import EngineConfig, LimitReached
+from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
+from agent.memory.tasks import TaskMemory
 from agent.modes import planner
-from agent.modes.router import choose_mode
 from agent.plan import Plan
-from agent.questions import ASK_USER
-from agent.requests import TaskRequest, given_plan, validate_request
+from agent.requests import TaskRequest, validate_request
 from agent.run_factory import ModelFactory, RunFactory
-from agent.selection import narrow, resolve, with_defaults
+from agent.selection import narrow, resolve
 from agent.takeover import Takeover, follow_cancellations
-from agent.tasks import ExecutionMode, Task, new_task_id
+from agent.tasks import Task, new_task_id
 from core.errors import (
     ApprovalNotPendingError,
-    FieldViolation,
+    ConversationBusyError,
     IdempotencyConflictError,
-    InvalidArgumentError,
     LLMNotConfiguredError,
     PlanInvalidError,
     RoleRequiredError,
@@ -58,7 +56,6 @@ from stores.leases.base import Leases
 from stores.leases.memory import InMemoryLeases
 from stores.tasks.base import TaskStore
 from tools.approvals import ApprovalDecision
-from tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
 log = structlog.get_logger(__name__)
@@ -68,19 +65,6 @@ LLM_SETTINGS = (
     "AGENTD_LLM_BASE_URL (or OPENAI_BASE_URL)",
     "AGENTD_LLM_API_KEY (or OPENAI_API_KEY)",
 )
-
-
-@dataclass(frozen=True)
-class _Chosen:
-    """What a request comes to once checked: its tools, limit, plan and agent."""
-
-    specs: dict[str, ToolSpec]
-    iterations: int
-    plan: Plan | None
-    agent: AgentDefinition | None
-    fingerprint: str
-    """Of the request as the caller sent it (an agent's later changes do not alter it);
-    "" without an idempotency key."""
 
 
 class Engine:
@@ -103,8 +87,11 @@ class Engine:
         approvals: ApprovalBox | None = None,
         agents: Agents | None = None,
         model_factory: ModelFactory | None = None,
+        memory: TaskMemory | None = None,
+        encodings: Encodings | None = None,
     ) -> None:
         self.config = config or EngineConfig()
+        self._memory = memory
         self._agents = agents
         self._models = models
         self._registry = registry
@@ -117,35 +104,40 @@ class Engine:
         # Checkpoints matter only when another process can resume the task.
         checkpoints = checkpoints if self._leases.shared else None
         self._approvals = approvals or InMemoryApprovalBox()
-        self._endings = Endings(store, self._history)
+        self._endings = Endings(store, self._history, memory.finish if memory else None)
         self._admission = Admission(
             self.config.max_running_tasks,
             self.config.max_queued_tasks,
             tenant_queue_share=self.config.tenant_queue_share,
         )
-        self._runner = Runner(self.config, self._endings, self._history, self._leases, checkpoints)
+        self._runner = Runner(
+            self.config, self._endings, self._history, self._leases, checkpoints, memory
+        )
         self._runs = (
             RunFactory(
-                models, registry, store, self.config, checkpoints, self._approvals, model_factory
+                models,
+                registry,
+                store,
+                self.config,
+                checkpoints,
+                self._approvals,
+                model_factory,
+                encodings,
             )
             if models is not None
             else None
         )
-        self._takeover = (
-            Takeover(
-                self._runner,
-                self._runs,
-                self._admission,
-                self._leases,
-                checkpoints,
-                self._endings,
-                takeover_interval_seconds,
-            )
-            if self._runs is not None
-            else None
-        )
+        self._takeover = self._make_takeover(checkpoints, takeover_interval_seconds)
         self._background: list[asyncio.Task[None]] = []
         self._listener: asyncio.Task[None] | None = None
+
+    def _make_takeover(
+        self, checkpoints: CheckpointStore | None, interval_seconds: float
+    ) -> Takeover | None:
+        if self._runs is None:
+            return None
+        parts = (self._runner, self._runs, self._admission, self._leases, checkpoints)
+        return Takeover(*parts, self._endings, interval_seconds, self._memory)
 
     @property
     def configured(self) -> bool:
@@ -219,66 +211,51 @@ class Engine:
         # server answers at once, as cheaply as it can.
         ticket = self._admission.admit(call.principal.tenant)
         try:
-            # Of the caller's request, before any agent's defaults; only a keyed one needs it.
-            fingerprint = request.fingerprint() if request.idempotency_key else ""
-            agent = await resolve(self._agents, call.principal.tenant, request.agent)
-            request = with_defaults(request, agent)
-            specs, iterations = validate_request(
-                self._registry,
-                request.task,
-                request.tools,
-                request.context,
-                call,
-                request.max_iterations,
-                request,
-            )
-            if request.token_budget < 0:
-                raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
-            specs = narrow(agent, request.tools, specs)
-            asked = {**specs, ASK_USER.name: ASK_USER} if agent and agent.ask_user else specs
-            plan = given_plan(request, asked)
-            chosen = _Chosen(specs, iterations, plan, agent, fingerprint)
-            return await self._accept(request, call, chosen, ticket)
+            conversations = self._memory.conversations if self._memory else None
+            chosen = await choose(request, call, self._registry, self._agents, conversations)
+            return await self._accept(chosen, call, ticket)
         except BaseException:
             ticket.release()
             raise
 
-    async def _accept(
-        self, request: TaskRequest, call: CallContext, chosen: _Chosen, ticket: Ticket
-    ) -> Task:
-        specs, iterations, plan, agent = chosen.specs, chosen.iterations, chosen.plan, chosen.agent
+    async def _accept(self, chosen: Chosen, call: CallContext, ticket: Ticket) -> Task:
+        request = chosen.request
         task_id = new_task_id()
         earlier = await self._earlier(request, call, task_id, chosen.fingerprint)
         if earlier is not None:
             ticket.release()  # the earlier task holds its own place
             return earlier
-        mode = request.mode
-        if plan is not None:  # the caller's plan: run as given, without planning first
-            mode = ExecutionMode.PLAN_AND_EXECUTE
-        elif mode is ExecutionMode.AUTO:
-            mode = choose_mode(request.task, self.config.tool_calling)
-        task = Task(
-            task_id=task_id,
-            tenant=call.principal.tenant,
-            owner=call.principal.id,
-            task=request.task,
-            mode=mode,
-            context=dict(request.context),
-            tools=tuple(specs),
-            max_iterations=iterations,
-            trace_id=call.trace_id,
-            labels=dict(request.labels),
-            time_limit_seconds=request.timeout_seconds or None,
-            plan=plan,
-            total_steps=len(plan.steps) if plan is not None else 0,
-            agent=agent,
-            bypass_tool_cache=request.bypass_tool_cache,
-        )
-        run = self._require_runs().new(task, call, specs, request.token_budget)
-        await self._leases.acquire(task.tenant, task.task_id)
-        await lifecycle.accepted(self._store, run)
+        task = new_task(chosen, call, task_id, self.config.tool_calling)
+        run = self._require_runs().new(task, call, chosen.specs, request.token_budget)
+        if self._memory is not None and task.conversation_id:
+            await self._take_turn(task, request, call)
+        try:
+            await self._leases.acquire(task.tenant, task.task_id)
+            await lifecycle.accepted(self._store, run)
+        except BaseException:
+            if self._memory is not None and task.conversation_id:
+                await self._memory.release(task)
+            raise
         self._runner.launch(run, ticket)
         return task
+
+    async def _take_turn(self, task: Task, request: TaskRequest, call: CallContext) -> None:
+        """Take the task's conversation or act on the request's busy policy; a refused
+        task leaves no idempotency key behind (a retry may succeed later)."""
+        assert self._memory is not None
+        try:
+            await self._memory.admit(task, request.busy_policy, self._interrupt)
+        except ConversationBusyError:
+            if request.idempotency_key:
+                key = request.idempotency_key
+                await self._idempotency.release(
+                    scoped_key("exec", call.principal.tenant, call.principal.id, key)
+                )
+            raise
+
+    async def _interrupt(self, tenant: str, task_id: str, reason: str) -> None:
+        with contextlib.suppress(TaskAlreadyTerminalError, TaskNotFoundError):
+            await self.cancel(tenant, task_id, reason)
 
     async def _earlier(
         self, request: TaskRequest, call: CallContext, task_id: str, fingerprint: str

@@ -150,6 +150,21 @@ class UsageReported:
 
 
 @dataclass(frozen=True, slots=True)
+class HistoryCompacted:
+    """Older turns of the task's conversation were folded into its running summary."""
+
+    messages_summarized: int
+    summarized_through: int
+    """Messages 1..this are covered by the summary now."""
+    summary_tokens: int
+    history_tokens: int
+    """Tokens of the history the task is sent (the summary and the turns kept)."""
+    tokens_saved: int
+    """Tokens of the conversation's earlier messages that are not sent."""
+    type: Literal["history_compacted"] = "history_compacted"
+
+
+@dataclass(frozen=True, slots=True)
 class FinalAnswer:
     text: str
     stop_reason: StopReason
@@ -194,6 +209,7 @@ EventPayload = (
     | InputRequested
     | InputProvided
     | UsageReported
+    | HistoryCompacted
     | FinalAnswer
     | ErrorOccurred
     | TaskResumed

@@ -23,6 +23,7 @@ from agent.failures import NoAnswerWithinLimitError, failure_of
 from agent.lifecycle import Endings, set_running
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.base import ModelError
+from agent.memory.tasks import TaskMemory
 from agent.modes import Outcome, function_calling, plan_execute, text_react
 from agent.modes.synthesis import notes_answer, partial_outcome
 from agent.run import TaskRun
@@ -51,8 +52,10 @@ class Runner:
         history: TaskHistory,
         leases: Leases,
         checkpoints: CheckpointStore | None,
+        memory: TaskMemory | None = None,
     ) -> None:
         self._config = config
+        self._memory = memory
         self._endings = endings
         self._history = history
         self._leases = leases
@@ -159,6 +162,8 @@ class Runner:
                 # Here rather than when accepted: the caller's first event does not wait on
                 # SQL. Both at once: one commit, not two in a row, before the task may run.
                 await asyncio.gather(self._history.record(run.task), run.checkpoint())
+            if self._memory is not None and run.task.conversation_id:
+                await self._memory.wait_turn(run.task)  # the tasks before it in its conversation
             async with ticket.slot():
                 ended = await self._run_in_slot(run)
         except asyncio.CancelledError:  # cancelled while queued
@@ -169,10 +174,21 @@ class Runner:
         finally:  # the slot is free: the next task runs while these are written
             if task_id in self._letting_go:
                 await self._let_go(run)
-            elif ended:
-                await asyncio.gather(self._endings.record(run), self.forget(task_id))
             else:
-                await self.forget(task_id)
+                await self._finished(run, ended)
+
+    async def _finished(self, run: TaskRun, ended: bool) -> None:
+        """The task's run is over: its turn in its conversation (once; it ended here: added
+        already, before its terminal event), then, at once, its history row if it `ended`
+        here, and its lease and checkpoint dropped. (A task whose end could not be stored
+        is left to the replica that takes it over.)"""
+        task = run.task
+        if self._memory is not None and task.conversation_id and task.status.terminal:
+            await self._memory.finish(task)
+        if ended:
+            await asyncio.gather(self._endings.record(run), self.forget(task.task_id))
+        else:
+            await self.forget(task.task_id)
 
     async def _run_in_slot(self, run: TaskRun) -> bool:
         """Run the task to its end; whether it ended here (its end was written)."""
@@ -199,6 +215,8 @@ class Runner:
             run.deadline_at = time.time() + deadline
         try:
             async with asyncio.timeout(deadline):
+                if self._memory is not None and run.task.conversation_id:
+                    await self._memory.prepare(run)
                 return await MODES[run.task.mode](run)
         except LimitReached as limit:
             reason, detail = limit.reason, limit.detail

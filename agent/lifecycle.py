@@ -5,8 +5,9 @@ person) -> COMPLETED (with a final answer, possibly partial when a limit
 stopped the work), FAILED (with a `TaskFailure`) or CANCELLED. Every change is
 saved with the task and announced by a `status_changed` event; the terminal
 one is always the last event of the task's log, and it is what ends every
-reader's stream. A terminal state is never overwritten: a late write after a
-cancel is dropped by the store.
+reader's stream (so what must be done by then, a conversation's turn, is done
+between storing the end and writing that event). A terminal state is never
+overwritten: a late write after a cancel is dropped by the store.
 """
 
 from __future__ import annotations
@@ -72,14 +73,22 @@ async def _change(
     await run.emit(ev.StatusChanged(status, previous, detail))
 
 
+EndHook = Callable[[Task], Awaitable[None]]
+"""Called with a task whose end is stored, before its terminal event is written (so
+that whoever the event wakes finds it done); it must not raise."""
+
+
 class Endings:
     """Writes the terminal states: the task and its last event (each method returns
     whether it ended the task: False when it had ended already), then, with `record`,
     its history row (after its slot is free: the next task need not wait for it)."""
 
-    def __init__(self, store: TaskStore, history: TaskHistory) -> None:
+    def __init__(
+        self, store: TaskStore, history: TaskHistory, before_event: EndHook | None = None
+    ) -> None:
         self._store = store
         self._history = history
+        self._before_event = before_event
 
     async def complete(self, run: TaskRun, outcome: Outcome) -> bool:
         task = run.task
@@ -158,6 +167,8 @@ class Endings:
         except Exception:
             log.exception("could not store a task's end", status=status.value)
             return False
+        if self._before_event is not None:
+            await self._before_event(task)
         try:
             await persist(
                 lambda: run.emit(ev.StatusChanged(status, previous, detail, task.stop_reason))

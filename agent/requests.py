@@ -15,6 +15,7 @@ from agent.limits import (
     MAX_ITERATIONS_LIMIT,
     MAX_TASK_CHARS,
 )
+from agent.memory.model import BusyPolicy, conversation_id_problem
 from agent.plan import Plan, PlanProblems, parse_plan
 from agent.tasks import ExecutionMode
 from core.errors import FieldViolation, InvalidArgumentError
@@ -50,6 +51,10 @@ class TaskRequest:
     """The agent to run as: `id` or `id@version`; empty for the default agent."""
     bypass_tool_cache: bool = False
     """The task's tool calls never answer from the cache of tool results."""
+    conversation_id: str = ""
+    """The conversation the task is the next turn of; empty for a task on its own."""
+    busy_policy: BusyPolicy = BusyPolicy.REJECT
+    """What happens while another task of the conversation runs or waits."""
 
     def fingerprint(self) -> str:
         fields: dict[str, Any] = {
@@ -68,6 +73,8 @@ class TaskRequest:
             fields["agent"] = self.agent
         if self.bypass_tool_cache:  # likewise
             fields["bypass_tool_cache"] = True
+        if self.conversation_id:  # likewise
+            fields["conversation"] = [self.conversation_id, self.busy_policy.value]
         return digest(fields)
 
 
@@ -135,6 +142,9 @@ def validate_request(
         timeout = request.timeout_seconds
         if timeout < 0 or not math.isfinite(timeout):
             violations.append(FieldViolation("timeout", "must be a positive duration"))
+        conversation = request.conversation_id
+        if conversation and (problem := conversation_id_problem(conversation)) is not None:
+            violations.append(FieldViolation("conversation_id", problem))
     visible = {spec.name: spec for spec in registry.visible_to(call)}
     chosen: dict[str, ToolSpec] = {}
     for index, name in enumerate(tools):

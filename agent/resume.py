@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.memory.history import History
 from agent.modes.state import ModeState
 from agent.tasks import TokenUsage
 from core.identity import Principal
@@ -50,3 +51,5 @@ class RunCheckpoint:
     """The URLs the model knows by placeholder."""
     mode_state: ModeState | dict[str, Any] | None = None
     """The mode's state (a dict in checkpoints of earlier versions)."""
+    history: History | None = None
+    """The earlier turns of the task's conversation it is sent (once chosen)."""

@@ -33,6 +33,8 @@ from agent.llm.base import (
     ToolDefinition,
 )
 from agent.llm.roles import ModelRoles, RoleName
+from agent.llm.tokens import ESTIMATE, TokenCounter
+from agent.memory.history import History
 from agent.modes.state import ModeState, from_legacy
 from agent.plan import Plan
 from agent.resume import RunCheckpoint
@@ -76,6 +78,10 @@ class TaskRun:
     """Where a human's verdicts on calls needing approval arrive; None refuses such calls."""
     instructions: str = ""
     """The agent's instructions for this task (rendered), put before every system prompt."""
+    counter: TokenCounter = ESTIMATE
+    """Counts tokens for the model that answers the task (`agent.llm.tokens`)."""
+    history: History | None = None
+    """The earlier turns of the task's conversation it is sent; None outside one."""
     urls: UrlBook = field(init=False)
     """Long URLs the model sees as placeholders (`agent.urls`)."""
     tools: ToolCalls = field(init=False)
@@ -101,12 +107,25 @@ class TaskRun:
         self._mode_state = self.resume_state()
         if resumed is not None:
             self.notes = list(resumed.notes)
+            self.history = resumed.history
 
     def system(self, prompt: str) -> Message:
         """The system message of a model call: the agent's instructions, then `prompt`."""
         return Message(
             "system", f"{self.instructions}\n\n{prompt}" if self.instructions else prompt
         )
+
+    def opening(self, prompt: str, user: str) -> list[Message]:
+        """The first messages of a conversation with the model: the system message (the
+        agent's instructions, `prompt`, and the running summary of the task's
+        conversation, if any), the earlier turns it is sent, and the `user` message."""
+        system = self.system(prompt)
+        history = self.history
+        if history is None:
+            return [system, Message("user", user)]
+        if history.summary:
+            system = Message("system", system.content + history.summary_section)
+        return [system, *history.messages, Message("user", user)]
 
     @property
     def goal(self) -> str:
@@ -152,6 +171,7 @@ class TaskRun:
                 url_token=self.urls.token,
                 urls=dict(self.urls.urls),
                 mode_state=self._mode_state,
+                history=self.history,
             )
             await self.checkpoints.save(
                 self.task.tenant, self.task.task_id, serialization.dumps(state)
@@ -241,7 +261,11 @@ class TaskRun:
                 turn.release()
         estimated = response.usage.total_tokens == 0  # the endpoint counted nothing
         if estimated:
-            response = replace(response, usage=tokens.estimate(messages, tools, response))
+            usage = tokens.estimate(messages, tools, response, self.counter)
+            response = replace(response, usage=usage)
+        if self.history is not None and self.history.carried_by(messages):
+            saved = replace(response.usage, saved_tokens=self.history.saved)
+            response = replace(response, usage=saved)
         self.task.usage = self.task.usage + response.usage
         await self.emit(
             ev.UsageReported(

@@ -16,6 +16,7 @@ import structlog
 from agent.agents import ROLES, AgentDefinition, render
 from agent.limits import EngineConfig
 from agent.llm.base import Model
+from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
 from agent.questions import ASK_USER
 from agent.resume import RunCheckpoint
@@ -50,6 +51,8 @@ class RunFactory:
     approvals: ApprovalBox
     model_factory: ModelFactory | None = None
     """Makes the models agents name; None: agents use the server's models."""
+    encodings: Encodings | None = None
+    """Counts tokens per model; None: estimates."""
     _made: dict[tuple[str, float | None, int | None], Model] = field(default_factory=dict)
 
     def specs(self, names: Sequence[str]) -> dict[str, ToolSpec]:
@@ -79,10 +82,12 @@ class RunFactory:
         config = self._config(agent)
         if agent is not None and agent.ask_user:  # the agent may ask the caller
             tools = {**tools, ASK_USER.name: ASK_USER}
+        models = self._models(agent)
+        encodings = self.encodings or Encodings(None)
         return TaskRun(
             task=task,
             call=call,
-            models=self._models(agent),
+            models=models,
             registry=self.registry,
             store=self.store,
             config=config,
@@ -94,6 +99,7 @@ class RunFactory:
             deadline_at=resumed.deadline_at if resumed else None,
             approvals=self.approvals,
             instructions=render(agent.instructions, task.context) if agent else "",
+            counter=encodings.for_model(models.for_role("executor").name),
         )
 
     def _config(self, agent: AgentDefinition | None) -> EngineConfig:

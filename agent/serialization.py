@@ -16,6 +16,7 @@ from typing import Any
 from agent import events as ev
 from agent.agents import AgentDefinition
 from agent.llm.base import Message, ToolCall
+from agent.memory.history import History
 from agent.modes.state import (
     FunctionCallingState,
     PlanExecuteState,
@@ -35,10 +36,10 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.StatusChanged, ev.PlanCreated, ev.PlanRevised, ev.StepStarted, ev.StepFinished,
         ev.TextDelta, ev.ReasoningDelta, ev.ToolCallStarted, ev.ToolCallFinished,
         ev.ReflectionVerdict, ev.ApprovalRequested, ev.ApprovalDecided, ev.UsageReported,
-        ev.InputRequested, ev.InputProvided,
+        ev.InputRequested, ev.InputProvided, ev.HistoryCompacted,
         ev.FinalAnswer, ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall, Principal,
         JournalEntry, RunCheckpoint, FunctionCallingState, TextReactState, PlanExecuteState,
-        StepResult, AgentDefinition,
+        StepResult, AgentDefinition, History,
     )
 }  # fmt: skip
 _ENUMS: dict[str, type[enum.Enum]] = {

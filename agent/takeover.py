@@ -23,6 +23,7 @@ from agent.admission import Admission, Ticket
 from agent.execution import Runner
 from agent.failures import OrphanNotResumableError
 from agent.lifecycle import Endings
+from agent.memory.tasks import TaskMemory
 from agent.resume import RunCheckpoint
 from agent.run import TaskRun
 from agent.run_factory import RunFactory
@@ -57,7 +58,9 @@ class Takeover:
         checkpoints: CheckpointStore | None,
         endings: Endings,
         interval_seconds: float,
+        memory: TaskMemory | None = None,
     ) -> None:
+        self._memory = memory
         self._runner = runner
         self._runs = runs
         self._admission = admission
@@ -131,6 +134,8 @@ class Takeover:
             task = None
         if task is None or task.status.terminal:
             ticket.release()
+            if task is not None and task.conversation_id and self._memory is not None:
+                await self._memory.finish(task)  # its process died before it could
             await self._runner.forget(task_id)
             return
         checkpoint = await self._checkpoint(tenant, task_id)
@@ -179,4 +184,6 @@ class Takeover:
             ended = await self._endings.fail(run, OrphanNotResumableError())
         if ended:
             await self._endings.record(run)
+        if task.conversation_id and self._memory is not None and task.status.terminal:
+            await self._memory.finish(task)
         await self._runner.forget(task.task_id)

@@ -61,6 +61,9 @@ class TokenUsage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     reasoning_tokens: int = 0
+    saved_tokens: int = 0
+    """Tokens of earlier conversation turns not sent because of the memory budget (not
+    part of the total)."""
 
     @property
     def total_tokens(self) -> int:
@@ -71,6 +74,7 @@ class TokenUsage:
             self.prompt_tokens + other.prompt_tokens,
             self.completion_tokens + other.completion_tokens,
             self.reasoning_tokens + other.reasoning_tokens,
+            self.saved_tokens + other.saved_tokens,
         )
 
 
@@ -126,6 +130,8 @@ class Task:
     """The agent the task runs as (its definition when accepted); None: the default agent."""
     bypass_tool_cache: bool = False
     """The caller asked that its tool calls never answer from the cache of tool results."""
+    conversation_id: str = ""
+    """The conversation the task is a turn of; empty for a task on its own."""
     status: TaskStatus = TaskStatus.PENDING
     """Current state."""
     final_answer: str = ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bench import call_tool, checkpoints, engine, stores, toolsets, urls
+from bench import call_tool, checkpoints, conversations, engine, stores, toolsets, urls
 
 
 def main() -> None:
@@ -19,6 +19,8 @@ def main() -> None:
     urls.main()
     print()
     asyncio.run(toolsets.main())
+    print()
+    asyncio.run(conversations.main())
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ fake-llm.) It uses the Python client and the generated code only.
     agentd call-tool calculator --args '{"expression": "2 + 2"}'
     agentd task TASK_ID
     agentd cancel TASK_ID [--reason TEXT]
-    agentd exec "summarise ..." [--follow]
+    agentd exec "summarise ..." [--follow] [--conversation ID [--busy enqueue]]
+    agentd conversations create|list|show|delete
     agentd events TASK_ID [--after N]
     agentd health
 
@@ -32,7 +33,7 @@ from google.protobuf.message import Message
 from agentd.v1 import events_pb2, tasks_pb2
 from agentd_client.client import DEFAULT_TARGET, AgentClient, to_python
 from agentd_client.errors import AgentdError
-from clients import audit_cli
+from clients import audit_cli, conversations_cli
 
 MODES = {
     "auto": tasks_pb2.EXECUTION_MODE_AUTO,
@@ -131,6 +132,8 @@ async def _events(client: AgentClient, args: argparse.Namespace) -> int:
             tools=[t for t in args.tools.split(",") if t] if args.tools else (),
             max_iterations=args.max_iterations,
             mode=MODES[args.mode],
+            conversation_id=args.conversation,
+            busy_policy=args.busy,
         )
     else:
         stream = client.stream_task_events(args.task_id, args.after)
@@ -161,6 +164,7 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "audit": audit_cli.run_audit,
     "approve": audit_cli.run_approve,
     "health": _health,
+    "conversations": conversations_cli.run_conversations,
 }
 
 
@@ -213,12 +217,20 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     exe.add_argument("--mode", choices=sorted(MODES), default="auto")
     exe.add_argument("--tools", default="", help="comma-separated allow-list of tools")
     exe.add_argument("--max-iterations", type=int, default=0)
+    exe.add_argument("--conversation", default="", help="the conversation the task is a turn of")
+    exe.add_argument(
+        "--busy",
+        choices=["reject", "enqueue", "interrupt"],
+        default="reject",
+        help="when a task of the conversation runs: refuse, wait, or interrupt it",
+    )
     events = sub.add_parser("events", help="replay and follow a task's events")
     events.add_argument("task_id")
     events.add_argument("--after", type=int, default=0, help="start after this sequence number")
     health = sub.add_parser("health", help="check the server's health")
     health.add_argument("--service", default="")
     audit_cli.add_parsers(sub)
+    conversations_cli.add_parsers(sub)
     return parser, sub
 
 

@@ -15,6 +15,8 @@ from grpc_health.v1._async import HealthServicer
 from agent.catalog import Agents
 from agent.engine import LLM_SETTINGS, Engine
 from agent.llm.roles import ModelRoles
+from agent.memory.busy import BusyGate
+from agent.memory.service import Conversations
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
 from audit.service import AuditLogs
 from auth.authenticator import Authenticator
@@ -26,13 +28,11 @@ from server import logs, reflection
 from server.builders import (
     build_agents,
     build_authenticator,
-    build_models,
     build_registry,
-    build_toolsets,
-    engine_config,
-    model_factory,
     rate_limiters,
     server_options,
+    start_engine,
+    start_toolsets,
     store_settings,
 )
 from server.interceptors.audit import AuditInterceptor
@@ -96,7 +96,7 @@ class AgentdServer:
         except ValueError as error:  # a tool setting that cannot be applied
             raise StartupError(str(error)) from None
         background = await _keep_grants_fresh(settings, registry, durable)
-        toolsets = await _start_toolsets(settings, registry, background)
+        toolsets = await start_toolsets(settings, registry, background)
         agents, files = build_agents(settings, durable.agents)
         if files is not None:
             background.append(asyncio.create_task(files.watch(), name="agentd-agent-files"))
@@ -104,12 +104,19 @@ class AgentdServer:
         tasks = tasks if tasks is not None else live.tasks
         registry.use_idempotency_store(live.idempotency, settings.retention_seconds)
         registry.use_tool_cache(live.tool_cache)
-        engine = _start_engine(settings, models, registry, tasks, durable, live, agents)
+        conversations = Conversations(
+            durable.conversations, BusyGate(live.conversation_slots, tasks)
+        )
+        engine = start_engine(
+            settings, models, registry, tasks, durable, live, agents, conversations
+        )
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)
         interceptors = _interceptors(settings, draining, audit, authenticator, where, live)
         server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
-        health = _add_services(server, settings, engine, registry, tasks, durable, agents)
+        health = _add_services(
+            server, settings, engine, registry, tasks, durable, agents, conversations
+        )
         port = _listen(server, settings)
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
@@ -169,51 +176,6 @@ async def _keep_grants_fresh(
     return background
 
 
-async def _start_toolsets(
-    settings: Settings, registry: ToolRegistry, background: list[asyncio.Task[None]]
-) -> Toolsets | None:
-    """The toolsets of AGENTD_TOOLSETS_FILE, started (each MCP server had its first try),
-    and a background job that reads the file again when it changes."""
-    toolsets = build_toolsets(settings, registry)
-    if toolsets is not None:
-        await toolsets.start(settings.toolsets_start_seconds)
-        watch = toolsets.watch(settings.toolsets_reload_seconds)
-        background.append(asyncio.create_task(watch, name="agentd-toolsets"))
-    return toolsets
-
-
-def _start_engine(
-    settings: Settings,
-    models: ModelRoles | None,
-    registry: ToolRegistry,
-    tasks: TaskStore,
-    durable: DurableStores,
-    live: LiveStores,
-    agents: Agents,
-) -> Engine:
-    """The engine, listening for cancellations and supervising its tasks."""
-    models = models or build_models(settings)
-    engine = Engine(
-        models,
-        registry,
-        tasks,
-        engine_config(settings),
-        history=durable.history,
-        idempotency=live.idempotency,
-        key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
-        cancel_bus=live.cancellations,
-        leases=live.leases,
-        checkpoints=durable.checkpoints,
-        takeover_interval_seconds=settings.takeover_interval_seconds,
-        approvals=live.approvals,
-        agents=agents,
-        model_factory=model_factory(models),
-    )
-    engine.listen_for_cancellations()
-    engine.supervise()
-    return engine
-
-
 def _interceptors(
     settings: Settings,
     draining: DrainingInterceptor,
@@ -257,6 +219,7 @@ def _add_services(
     tasks: TaskStore,
     durable: DurableStores,
     agents: Agents,
+    conversations: Conversations,
 ) -> HealthServicer:
     """Register AgentService, health and reflection on `server`; the health servicer."""
     agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
@@ -273,6 +236,7 @@ def _add_services(
                 PermissionLevel[settings.grant_admin_max_level.upper()],
             ),
             agents,
+            conversations,
             heartbeat_seconds=settings.heartbeat_seconds,
         ),
         server,

@@ -10,9 +10,14 @@ import structlog
 
 from agent.agent_files import AgentFiles
 from agent.catalog import Agents
+from agent.engine import Engine
 from agent.limits import EngineConfig
+from agent.llm.encodings import Encodings
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
+from agent.memory.policy import MemoryPolicy
+from agent.memory.service import Conversations
+from agent.memory.tasks import TaskMemory
 from agent.run_factory import ModelFactory
 from auth.authenticator import Authenticator
 from auth.tokens import TokenRules, TokenVerifier
@@ -20,10 +25,11 @@ from server.settings import Settings
 from stores.agents.base import AgentStore
 from stores.api_keys.base import KeyStore
 from stores.audit.base import AuditSink
-from stores.build import LiveStores, StoreSettings, build_rate_limiters
+from stores.build import DurableStores, LiveStores, StoreSettings, build_rate_limiters
 from stores.rate_limits.base import RateLimiter, parse_limits
 from stores.redis import RedisOptions
 from stores.sql.engine import PoolOptions
+from stores.tasks.base import TaskStore
 from tools.builtin import HttpLimits, builtin_tools
 from tools.model import Tool
 from tools.permissions import GrantPolicy
@@ -213,6 +219,18 @@ def engine_config(settings: Settings) -> EngineConfig:
     )
 
 
+def memory_defaults(settings: Settings) -> MemoryPolicy:
+    """The memory of a conversation's tasks when their agent says nothing else."""
+    return MemoryPolicy(
+        budget_tokens=settings.memory_budget_tokens,
+        max_messages=settings.memory_max_messages,
+        tool_calls=settings.memory_tool_calls,
+        tool_result_tokens=settings.memory_tool_result_tokens,
+        compaction=settings.memory_compaction,
+        summary_tokens=settings.memory_summary_tokens,
+    )
+
+
 def server_options(settings: Settings) -> list[tuple[str, int]]:
     """gRPC server options: message sizes, and a keepalive policy gateways can live with.
 
@@ -259,3 +277,54 @@ def model_factory(models: ModelRoles | None) -> ModelFactory | None:
     if models is None or not isinstance(models.default, OpenAIModel):
         return None
     return models.default.sibling
+
+
+async def start_toolsets(
+    settings: Settings, registry: ToolRegistry, background: list[asyncio.Task[None]]
+) -> Toolsets | None:
+    """The toolsets of AGENTD_TOOLSETS_FILE, started (each MCP server had its first try),
+    and a background job that reads the file again when it changes."""
+    toolsets = build_toolsets(settings, registry)
+    if toolsets is not None:
+        await toolsets.start(settings.toolsets_start_seconds)
+        watch = toolsets.watch(settings.toolsets_reload_seconds)
+        background.append(asyncio.create_task(watch, name="agentd-toolsets"))
+    return toolsets
+
+
+def start_engine(
+    settings: Settings,
+    models: ModelRoles | None,
+    registry: ToolRegistry,
+    tasks: TaskStore,
+    durable: DurableStores,
+    live: LiveStores,
+    agents: Agents,
+    conversations: Conversations,
+) -> Engine:
+    """The engine, listening for cancellations and supervising its tasks."""
+    models = models or build_models(settings)
+    encodings = Encodings(settings.tokenizer_dir)
+    engine = Engine(
+        models,
+        registry,
+        tasks,
+        engine_config(settings),
+        history=durable.history,
+        idempotency=live.idempotency,
+        key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
+        cancel_bus=live.cancellations,
+        leases=live.leases,
+        checkpoints=durable.checkpoints,
+        takeover_interval_seconds=settings.takeover_interval_seconds,
+        approvals=live.approvals,
+        agents=agents,
+        model_factory=model_factory(models),
+        memory=TaskMemory(
+            conversations, tasks, encodings, memory_defaults(settings), settings.llm_model or ""
+        ),
+        encodings=encodings,
+    )
+    engine.listen_for_cancellations()
+    engine.supervise()
+    return engine

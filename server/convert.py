@@ -14,10 +14,11 @@ from typing import Any
 
 from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
 
+from agent.memory.model import BusyPolicy
 from agent.plan import Plan
 from agent.requests import TaskRequest, label_violations
 from agent.tasks import ExecutionMode, StopReason, Task, TaskStatus, TokenUsage
-from agentd.v1 import agent_service_pb2, events_pb2, tasks_pb2, tools_pb2
+from agentd.v1 import agent_service_pb2, conversations_pb2, events_pb2, tasks_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
 from core.text import clean_json, clean_text
 from tools.approvals import ApprovalDecision
@@ -213,6 +214,7 @@ def usage_to_proto(usage: TokenUsage) -> tasks_pb2.TokenUsage:
         completion_tokens=count(usage.completion_tokens),
         reasoning_tokens=count(usage.reasoning_tokens),
         total_tokens=count(usage.total_tokens),
+        saved_tokens=count(usage.saved_tokens),
     )
 
 
@@ -254,7 +256,27 @@ def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
         plan=plan_data(request.plan) if request.HasField("plan") else None,
         agent=request.agent,
         bypass_tool_cache=request.bypass_tool_cache,
+        conversation_id=request.conversation_id,
+        busy_policy=busy_policy(request.busy_policy),
     )
+
+
+def busy_policy(value: conversations_pb2.ConversationBusyPolicy.ValueType) -> BusyPolicy:
+    """A request's conversation busy policy; INVALID_ARGUMENT for an unknown number."""
+    policy = _BUSY_POLICIES.get(value)
+    if policy is None:
+        raise InvalidArgumentError(
+            [FieldViolation("busy_policy", f"{value} is not a conversation busy policy")]
+        )
+    return policy
+
+
+_BUSY_POLICIES: dict[conversations_pb2.ConversationBusyPolicy.ValueType, BusyPolicy] = {
+    conversations_pb2.CONVERSATION_BUSY_POLICY_UNSPECIFIED: BusyPolicy.REJECT,
+    conversations_pb2.CONVERSATION_BUSY_POLICY_REJECT: BusyPolicy.REJECT,
+    conversations_pb2.CONVERSATION_BUSY_POLICY_ENQUEUE: BusyPolicy.ENQUEUE,
+    conversations_pb2.CONVERSATION_BUSY_POLICY_INTERRUPT: BusyPolicy.INTERRUPT,
+}
 
 
 def plan_data(plan: tasks_pb2.Plan) -> dict[str, Any]:
@@ -302,6 +324,7 @@ def task_to_proto(task: Task) -> tasks_pb2.Task:
         trace_id=task.trace_id,
         partial=task.partial,
         agent=task.agent.reference if task.agent is not None else "",
+        conversation_id=task.conversation_id,
     )
     if task.plan is not None:
         message.plan.CopyFrom(plan_to_proto(task.plan))

@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from agent.agents import AgentVersion
-from agentd.v1 import agents_pb2, tasks_pb2
+from agentd.v1 import agents_pb2, conversations_pb2, tasks_pb2
 from server.convert import dict_to_struct, mode_from_proto, mode_to_proto, struct_to_dict
 
 
@@ -37,7 +37,18 @@ def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
         data["ask_user"] = True
     if agent.HasField("output_schema"):
         data["output_schema"] = struct_to_dict(agent.output_schema, "agent.output_schema")
+    if agent.HasField("memory"):
+        data["memory"] = _memory_data(agent.memory)
     return data
+
+
+_MEMORY_KEYS = ("budget_tokens", "max_messages", "tool_calls", "tool_result_tokens",
+                "compaction", "summary_tokens")  # fmt: skip
+
+
+def _memory_data(memory: conversations_pb2.AgentMemory) -> dict[str, Any]:
+    """The settings an agent's memory sets (zero and empty fields are the server's)."""
+    return {key: getattr(memory, key) for key in _MEMORY_KEYS if getattr(memory, key)}
 
 
 def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
@@ -68,5 +79,7 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
         message.task_timeout.FromTimedelta(timedelta(seconds=agent.task_timeout_seconds))
     if agent.output_schema is not None:
         message.output_schema.CopyFrom(dict_to_struct(dict(agent.output_schema)))
+    if agent.memory:
+        message.memory.CopyFrom(conversations_pb2.AgentMemory(**agent.memory))
     message.created_at.FromDatetime(stored.created_at)
     return message

@@ -10,7 +10,7 @@ from google.protobuf.message import Message
 
 from agent import events as ev
 from agent.tasks import Task
-from agentd.v1 import events_pb2, tasks_pb2
+from agentd.v1 import conversations_pb2, events_pb2, tasks_pb2
 from server.convert import (
     APPROVAL_DECISIONS,
     dict_to_struct,
@@ -161,6 +161,16 @@ def _usage(p: ev.UsageReported) -> events_pb2.UsageReported:
     )
 
 
+def _history_compacted(p: ev.HistoryCompacted) -> conversations_pb2.HistoryCompacted:
+    return conversations_pb2.HistoryCompacted(
+        messages_summarized=p.messages_summarized,
+        summarized_through=p.summarized_through,
+        summary_tokens=p.summary_tokens,
+        history_tokens=p.history_tokens,
+        tokens_saved=max(0, p.tokens_saved),
+    )
+
+
 def _final_answer(p: ev.FinalAnswer) -> events_pb2.FinalAnswer:
     return events_pb2.FinalAnswer(
         text=p.text,
@@ -199,6 +209,7 @@ _PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
     ev.InputProvided: ("input_provided", _input_provided),
     ev.ApprovalDecided: ("approval_decided", _approval_decided),
     ev.UsageReported: ("usage", _usage),
+    ev.HistoryCompacted: ("history_compacted", _history_compacted),
     ev.FinalAnswer: ("final_answer", _final_answer),
     ev.ErrorOccurred: ("error", _error),
     ev.TaskResumed: ("resumed", _resumed),

@@ -7,11 +7,13 @@ from collections.abc import AsyncIterator
 from agent.catalog import Agents
 from agent.engine import Engine
 from agent.events import TaskEvent
+from agent.memory.model import ConversationQuery
+from agent.memory.service import Conversations
 from agent.questions import ASK_USER
 from agent.selection import lookup, narrow, resolve
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import agents_pb2, events_pb2, grants_pb2, tasks_pb2
+from agentd.v1 import agents_pb2, conversations_pb2, events_pb2, grants_pb2, tasks_pb2
 from audit.service import AuditLogs
 from core.errors import (
     EventsExpiredError,
@@ -21,7 +23,15 @@ from core.errors import (
 )
 from core.identity import CallContext
 from core.names import tool_name_problem
-from server import convert, convert_agents, convert_audit, convert_events, convert_grants, paging
+from server import (
+    convert,
+    convert_agents,
+    convert_audit,
+    convert_conversations,
+    convert_events,
+    convert_grants,
+    paging,
+)
 from server.calls import stream, unary
 from server.heartbeats import with_heartbeats
 from server.interceptors.audit import note_task
@@ -55,9 +65,11 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         audit: AuditLogs,
         grants: GrantAdmin,
         agents: Agents,
+        conversations: Conversations,
         *,
         heartbeat_seconds: float = 15.0,
     ) -> None:
+        self._conversations = conversations
         self._heartbeat_seconds = heartbeat_seconds
         self._agents = agents
         self._audit = audit
@@ -292,3 +304,54 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     ) -> agents_pb2.DeleteAgentResponse:
         await self._agents.delete(call.principal, _required_id(request.id, "id"))
         return agents_pb2.DeleteAgentResponse()
+
+    @unary
+    async def CreateConversation(  # noqa: N802
+        self, request: conversations_pb2.CreateConversationRequest, call: CallContext
+    ) -> conversations_pb2.Conversation:
+        created = await self._conversations.create(
+            call.principal, request.title, dict(request.labels)
+        )
+        return convert_conversations.conversation_to_proto(created)
+
+    @unary
+    async def GetConversation(  # noqa: N802
+        self, request: conversations_pb2.GetConversationRequest, call: CallContext
+    ) -> conversations_pb2.GetConversationResponse:
+        size = paging.page_size(request.page_size)
+        after = paging.decode_position(request.page_token)
+        conversation, messages, running = await self._conversations.page(
+            call.principal.tenant, request.conversation_id, after, size
+        )
+        more = bool(messages) and messages[-1].index < conversation.message_count
+        return conversations_pb2.GetConversationResponse(
+            conversation=convert_conversations.conversation_to_proto(conversation, running),
+            messages=[convert_conversations.message_to_proto(m) for m in messages],
+            next_page_token=paging.encode_position(messages[-1].index) if more else "",
+        )
+
+    @unary
+    async def ListConversations(  # noqa: N802
+        self, request: conversations_pb2.ListConversationsRequest, call: CallContext
+    ) -> conversations_pb2.ListConversationsResponse:
+        size = paging.page_size(request.page_size)
+        query = ConversationQuery(
+            call.principal.tenant,
+            call.principal.id,
+            limit=size + 1,
+            after=paging.decode(request.page_token),
+        )
+        found = await self._conversations.list(query)
+        page, more = found[:size], len(found) > size
+        token = paging.encode(page[-1].created_at, page[-1].conversation_id) if more else ""
+        return conversations_pb2.ListConversationsResponse(
+            conversations=[convert_conversations.conversation_to_proto(c) for c in page],
+            next_page_token=token,
+        )
+
+    @unary
+    async def DeleteConversation(  # noqa: N802
+        self, request: conversations_pb2.DeleteConversationRequest, call: CallContext
+    ) -> conversations_pb2.DeleteConversationResponse:
+        await self._conversations.delete(call.principal.tenant, request.conversation_id)
+        return conversations_pb2.DeleteConversationResponse()

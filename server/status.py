@@ -46,6 +46,8 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.GrantAboveLimitError: grpc.StatusCode.PERMISSION_DENIED,
     errors.AgentNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.AgentExistsError: grpc.StatusCode.ALREADY_EXISTS,
+    errors.ConversationNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.ConversationBusyError: grpc.StatusCode.FAILED_PRECONDITION,
 }
 
 

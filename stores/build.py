@@ -3,11 +3,12 @@
 Two groups, opened and closed together:
 
 - **live** state of running tasks (task state and event logs, idempotency keys,
-  cancellations, leases, approval slots) and cached tool results: in Redis when a
-  Redis URL is given, so that replicas share it, else in this process;
+  cancellations, leases, approval slots, the running task of each conversation) and
+  cached tool results: in Redis when a Redis URL is given, so that replicas share
+  it, else in this process;
 - **durable** records (task history, checkpoints, API keys, grants, both audit logs,
-  agents):
-  in SQL, SQLite by default or PostgreSQL, migrated to the latest schema on open.
+  agents, conversations): in SQL, SQLite by default or PostgreSQL, migrated to the
+  latest schema on open.
 
 The server turns its settings into a `StoreSettings`; nothing here reads the
 environment.
@@ -28,6 +29,10 @@ from stores.cancellations.base import CancelBus
 from stores.cancellations.memory import InMemoryCancelBus
 from stores.cancellations.redis import RedisCancelBus
 from stores.checkpoints.sql import SqlCheckpointStore
+from stores.conversation_slots.base import ConversationSlots
+from stores.conversation_slots.memory import InMemoryConversationSlots
+from stores.conversation_slots.redis import RedisConversationSlots
+from stores.conversations.sql import SqlConversationStore
 from stores.grants.sql import SqlGrantStore
 from stores.history.sql import SqlTaskHistory
 from stores.idempotency.base import IdempotencyStore
@@ -75,6 +80,8 @@ class LiveStores:
     leases: Leases
     approvals: ApprovalBox
     tool_cache: ToolCache
+    conversation_slots: ConversationSlots
+    """Which task runs in each conversation, and which wait."""
     redis: RedisConnections | None = None
     """The process's Redis connections, when the stores are on Redis (closed last)."""
 
@@ -97,6 +104,7 @@ class DurableStores:
     rpcs: SqlRpcAuditLog
     audit_reader: SqlAuditReader
     agents: SqlAgentStore
+    conversations: SqlConversationStore
 
     async def close(self) -> None:
         await self.database.close()
@@ -114,6 +122,7 @@ def build_live(settings: StoreSettings) -> LiveStores:
             InMemoryLeases(),
             InMemoryApprovalBox(),
             InMemoryToolCache(),
+            InMemoryConversationSlots(),
         )
     connections = RedisConnections(settings.redis)
     calls, prefix = connections.calls, settings.redis_prefix
@@ -134,6 +143,7 @@ def build_live(settings: StoreSettings) -> LiveStores:
         ),
         RedisApprovalBox(calls, prefix),
         RedisToolCache(calls, prefix),
+        RedisConversationSlots(calls, prefix),
         connections,
     )
 
@@ -152,6 +162,7 @@ async def open_durable(settings: StoreSettings) -> DurableStores:
         SqlRpcAuditLog(database),
         SqlAuditReader(database),
         SqlAgentStore(database),
+        SqlConversationStore(database),
     )
 
 

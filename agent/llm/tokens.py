@@ -1,11 +1,16 @@
-"""Tokens of a model call the endpoint did not count.
+"""Counting tokens: for the history a task is sent, and for calls the endpoint did not count.
 
-Some OpenAI-compatible endpoints report no usage (no `usage` object, or zeros).
-Token budgets must hold for them too, so such a call is counted by estimate:
-about four characters per token, the usual rule for English text with OpenAI's
-tokenizers, plus four tokens of framing per message. Estimates err high for code
-and low for some other languages; a call counted this way is reported with
-`estimated` set on its usage event.
+A `TokenCounter` counts the tokens of a text for one model. For OpenAI's models
+it is the model's own encoding (tiktoken: o200k_base for the gpt-4o, gpt-4.1,
+gpt-5 and o-series names, cl100k_base for gpt-4 and gpt-3.5; `agent.llm.encodings`
+loads them offline). For every other model it is an estimate: about four
+characters per token, the usual rule for English text with OpenAI's tokenizers
+(it errs high for code and low for some other languages).
+
+A message costs its text plus four tokens of framing (role and separators), as
+OpenAI's chat format does. A model call whose endpoint reports no usage (no
+`usage` object, or zeros) is counted the same way, so token budgets hold for such
+endpoints too; its usage event is marked `estimated`.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
+from typing import Protocol
 
 from agent.llm.base import Message, ModelResponse, ToolDefinition
 from agent.tasks import TokenUsage
@@ -21,23 +27,65 @@ CHARS_PER_TOKEN = 4
 TOKENS_PER_MESSAGE = 4
 
 
-def _tokens(characters: int) -> int:
-    return math.ceil(characters / CHARS_PER_TOKEN)
+class TokenCounter(Protocol):
+    name: str
+    """The encoding ("o200k_base", "cl100k_base") or "estimate"."""
+
+    def count(self, text: str) -> int:
+        """Tokens of `text`."""
+        ...
+
+    def head(self, text: str, tokens: int) -> str:
+        """The longest start of `text` of at most `tokens` tokens."""
+        ...
+
+
+class EstimateCounter:
+    """About four characters per token."""
+
+    name = "estimate"
+
+    def count(self, text: str) -> int:
+        return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+    def head(self, text: str, tokens: int) -> str:
+        return text[: max(0, tokens) * CHARS_PER_TOKEN]
+
+
+def fit(text: str, tokens: int, counter: TokenCounter) -> str:
+    """`text`, or its start and a marker saying how much was cut, in at most about
+    `tokens` tokens (the marker's own few tokens included)."""
+    size = counter.count(text)
+    if size <= tokens:
+        return text
+    kept = counter.head(text, max(0, tokens - 12))
+    return f"{kept}\n[… {size - counter.count(kept)} more tokens cut]"
+
+
+ESTIMATE = EstimateCounter()
+
+
+def message_tokens(message: Message, counter: TokenCounter = ESTIMATE) -> int:
+    """What `message` costs in a prompt: its text, its tool calls and the framing."""
+    tokens = TOKENS_PER_MESSAGE + counter.count(message.content)
+    for call in message.tool_calls:
+        tokens += counter.count(call.name) + counter.count(call.arguments_json)
+    return tokens
 
 
 def estimate(
-    messages: Sequence[Message], tools: Sequence[ToolDefinition], response: ModelResponse
+    messages: Sequence[Message],
+    tools: Sequence[ToolDefinition],
+    response: ModelResponse,
+    counter: TokenCounter = ESTIMATE,
 ) -> TokenUsage:
     """The usage a call of `messages` (offering `tools`) answered by `response` is taken
     to have cost."""
-    prompt = 0
-    for message in messages:
-        calls = sum(len(c.name) + len(c.arguments_json) for c in message.tool_calls)
-        prompt += TOKENS_PER_MESSAGE + _tokens(len(message.content) + calls)
+    prompt = sum(message_tokens(message, counter) for message in messages)
     for tool in tools:
-        prompt += _tokens(len(tool.name) + len(tool.description) + len(json.dumps(tool.parameters)))
-    reply = len(response.text) + sum(
-        len(c.name) + len(c.arguments_json) for c in response.tool_calls
+        prompt += counter.count(f"{tool.name} {tool.description} {json.dumps(tool.parameters)}")
+    reply = counter.count(response.text) + sum(
+        counter.count(c.name) + counter.count(c.arguments_json) for c in response.tool_calls
     )
-    reasoning = _tokens(len(response.reasoning))
-    return TokenUsage(prompt, _tokens(reply) + reasoning, reasoning)
+    reasoning = counter.count(response.reasoning)
+    return TokenUsage(prompt, reply + reasoning, reasoning)

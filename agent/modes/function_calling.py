@@ -46,10 +46,9 @@ class _Loop:
             self.repeats = RepeatWatch(window, saved.recent)
             self.pending = saved.pending
         else:
-            self.messages = [
-                run.system(prompts.FUNCTION_CALLING_SYSTEM),
-                Message("user", prompts.task_prompt(run.goal, run.context)),
-            ]
+            self.messages = run.opening(
+                prompts.FUNCTION_CALLING_SYSTEM, prompts.task_prompt(run.goal, run.context)
+            )
             self.first, self.used_tools, self.pending = 1, False, ()
             self.repeats = RepeatWatch(window)
 

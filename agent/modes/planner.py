@@ -27,10 +27,10 @@ async def make_plan(
     Raises PlanInvalidError when the second answer is not valid either, and
     LimitReached(PLAN_TOO_LARGE) when it is valid but has too many steps.
     """
-    messages = [
-        run.system(prompts.planner_system(list(run.tool_specs.values()), MAX_PLAN_STEPS)),
-        Message("user", prompts.task_prompt(run.goal, run.context)),
-    ]
+    messages = run.opening(
+        prompts.planner_system(list(run.tool_specs.values()), MAX_PLAN_STEPS),
+        prompts.task_prompt(run.goal, run.context),
+    )
     if replan:
         messages.append(Message("user", replan))
     problems: list[str] = []

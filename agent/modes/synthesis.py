@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from agent import prompts
 from agent.limits import LimitReached
-from agent.llm.base import Message
 from agent.modes import Outcome
 from agent.run import TaskRun
 from agent.tasks import StopReason
@@ -14,10 +13,9 @@ NO_MODEL_AFTER = (StopReason.TOKEN_BUDGET, StopReason.DEADLINE)
 
 
 async def synthesize(run: TaskRun, results: str, *, stopped_because: str = "") -> str:
-    messages = [
-        run.system(prompts.SYNTHESIZER_SYSTEM),
-        Message("user", prompts.synthesis_prompt(run.goal, results, stopped_because)),
-    ]
+    messages = run.opening(
+        prompts.SYNTHESIZER_SYSTEM, prompts.synthesis_prompt(run.goal, results, stopped_because)
+    )
     response = await run.model("synthesizer", "synthesis", messages)
     return response.text.strip()
 

@@ -112,10 +112,10 @@ class _Loop:
             if saved.tool:
                 self.pending = Action(saved.tool, saved.arguments, saved.problem)
         else:
-            self.messages = [
-                run.system(prompts.react_system(list(self.specs.values()))),
-                Message("user", prompts.task_prompt(run.goal, run.context)),
-            ]
+            self.messages = run.opening(
+                prompts.react_system(list(self.specs.values())),
+                prompts.task_prompt(run.goal, run.context),
+            )
             self.first = 1
 
     def state(self, iteration: int, action: Action | None = None) -> TextReactState:

@@ -1,5 +1,5 @@
 """The one error hierarchy of agentd, in modules by concern (`base`, `tools`, `tasks`,
-`agents`); import every class from `core.errors`.
+`agents`, `conversations`); import every class from `core.errors`.
 
 Every failure reported to a caller is an `AgentdError`. Each class carries a
 `reason` (an `agentd.v1.ErrorReason` name without its prefix) and typed
@@ -32,6 +32,10 @@ from core.errors.base import (
     UnauthenticatedError,
     UnimplementedError,
 )
+from core.errors.conversations import (
+    ConversationBusyError,
+    ConversationNotFoundError,
+)
 from core.errors.tasks import (
     EventsExpiredError,
     LLMNotConfiguredError,
@@ -58,6 +62,8 @@ __all__ = [
     "AgentNotFoundError",
     "AgentdError",
     "ApprovalNotPendingError",
+    "ConversationBusyError",
+    "ConversationNotFoundError",
     "DeadlineExceededError",
     "DestinationNotAllowedError",
     "EventsExpiredError",

@@ -1,11 +1,12 @@
 """Service settings, read from `AGENTD_*` environment variables, in sections by concern:
 the process (`service`), the model (`model`), the engine and its limits (`engine`), tools
-(`tools`), toolsets from a file (`toolsets`), where state lives (`storage`) and who may call
-(`access`)."""
+(`tools`), toolsets from a file (`toolsets`), where state lives (`storage`), who may call
+(`access`) and the memory of conversations (`conversations`)."""
 
 from __future__ import annotations
 
 from server.settings.access import AccessSettings
+from server.settings.conversations import ConversationSettings
 from server.settings.engine import EngineSettings
 from server.settings.model import ModelSettings
 from server.settings.service import ServiceSettings
@@ -22,6 +23,7 @@ class Settings(
     ToolsetSettings,
     StorageSettings,
     AccessSettings,
+    ConversationSettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""
 

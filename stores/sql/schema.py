@@ -15,6 +15,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     false,
 )
 
@@ -156,3 +157,35 @@ agent_versions = Table(
 )
 """Every version of every agent managed by RPC; `deleted_at` is set on its latest version
 when the agent is deleted (a later create starts from the next number)."""
+
+conversations = Table(
+    "conversations",
+    metadata,
+    Column("conversation_id", String(64), primary_key=True),
+    Column("tenant", String(128), nullable=False),
+    Column("created_by", String(256), nullable=False),
+    Column("title", Text, nullable=False),
+    Column("labels", JSON, nullable=False),
+    Column("summary", Text, nullable=False),
+    Column("summarized_through", BigInteger, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_conversations_tenant_owner_created", "tenant", "created_by", "created_at"),
+)
+"""Conversations; `summary` covers messages 1..`summarized_through`."""
+
+conversation_turns = Table(
+    "conversation_turns",
+    metadata,
+    Column("conversation_id", String(64), primary_key=True),
+    Column("turn", Integer, primary_key=True),
+    Column("task_id", String(64), nullable=False),
+    Column("first_index", BigInteger, nullable=False),
+    Column("message_count", Integer, nullable=False),
+    Column("tokens_through", BigInteger, nullable=False),
+    Column("messages", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("conversation_id", "task_id", name="uq_conversation_turns_task"),
+)
+"""One row per task that ended in a conversation: its messages (JSON), numbered from
+`first_index`; `tokens_through` is the conversation's token count up to this turn."""

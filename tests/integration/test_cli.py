@@ -229,3 +229,21 @@ def test_grants_and_audit_commands_against_a_server_with_default_deny(tmp_path: 
         assert admin("grants", "revoke", grant_id).returncode == 1
         time.sleep(1.0)  # reloaded every AGENTD_GRANTS_REFRESH_SECONDS
         assert "PERMISSION_DENIED" in read("reports/q3.txt").stderr
+
+
+def test_conversations_commands(served: ServerProcess) -> None:
+    created = agentd(served, "conversations", "create", "--title", "from the CLI")
+    assert created.returncode == 0, created.stderr
+    conversation_id = created.stdout.strip()
+    assert conversation_id.startswith("conv_")
+    listed = agentd(served, "conversations", "list")
+    assert f"{conversation_id}  0 messages  from the CLI" in listed.stdout.splitlines()
+    shown = agentd(served, "--json", "conversations", "show", conversation_id)
+    assert json.loads(shown.stdout.splitlines()[0])["title"] == "from the CLI"
+    assert agentd(served, "conversations", "delete", conversation_id).returncode == 0
+    gone = agentd(served, "conversations", "show", conversation_id)
+    assert gone.returncode == 1
+    assert "NOT_FOUND CONVERSATION_NOT_FOUND" in gone.stderr
+    bad = agentd(served, "exec", "hi", "--conversation", conversation_id, "--busy", "enqueue")
+    assert bad.returncode == 1  # the flags reach the server (this one has no model)
+    assert "LLM_NOT_CONFIGURED" in bad.stderr

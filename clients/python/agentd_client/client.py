@@ -21,7 +21,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import agents_pb2, audit_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
+from agentd.v1 import audit_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
+from agentd_client.conversations import BUSY_POLICIES, ConversationMethods
 from agentd_client.errors import from_rpc_error
 from agentd_client.requests import DECISIONS
 from agentd_client.requests import execute_request as _execute_request
@@ -32,7 +33,10 @@ T = TypeVar("T")
 DEFAULT_TARGET = "127.0.0.1:50051"
 
 
-class AgentClient:
+BusyPolicy = Literal["reject", "enqueue", "interrupt"]
+
+
+class AgentClient(ConversationMethods):
     """An async client over one channel. Use as an async context manager, or call `close()`."""
 
     def __init__(
@@ -171,13 +175,17 @@ class AgentClient:
         labels: Mapping[str, str] | None = None,
         plan: tasks_pb2.Plan | None = None,
         agent: str = "",
+        conversation_id: str = "",
+        busy_policy: BusyPolicy = "reject",
         timeout: float | None = None,
         heartbeats: bool = False,
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         """Start a task and iterate over its events; the first carries the task id.
 
         `plan` (as `plan()` returned it, possibly edited) is run as given, without
-        planning first. `timeout` is this call's deadline: it ends the stream, never the
+        planning first. `conversation_id` makes the task the next turn of a conversation
+        (`create_conversation`); `busy_policy` says what happens while another of its
+        tasks runs. `timeout` is this call's deadline: it ends the stream, never the
         task (whose own limit is `task_timeout`). Heartbeats (sequence 0) are skipped
         unless asked for.
         """
@@ -185,6 +193,8 @@ class AgentClient:
             task, tools, context, max_iterations, mode, idempotency_key, token_budget,
             task_timeout, labels, plan, agent,
         )  # fmt: skip
+        request.conversation_id = conversation_id
+        request.busy_policy = BUSY_POLICIES[busy_policy]
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
 
@@ -202,6 +212,8 @@ class AgentClient:
         labels: Mapping[str, str] | None = None,
         plan: tasks_pb2.Plan | None = None,
         agent: str = "",
+        conversation_id: str = "",
+        busy_policy: BusyPolicy = "reject",
         timeout: float | None = None,
     ) -> tasks_pb2.Task:
         """Start a task with no stream attached; follow it with `stream_task_events`."""
@@ -209,6 +221,8 @@ class AgentClient:
             task, tools, context, max_iterations, mode, idempotency_key, token_budget,
             task_timeout, labels, plan, agent,
         )  # fmt: skip
+        request.conversation_id = conversation_id
+        request.busy_policy = BUSY_POLICIES[busy_policy]
         started: tasks_pb2.Task = await self._unary(self._stub.StartTask, request, timeout)
         return started
 
@@ -305,40 +319,6 @@ class AgentClient:
         request = pb.ProvideInputRequest(task_id=task_id, request_id=request_id, text=text)
         task: tasks_pb2.Task = await self._unary(self._stub.ProvideInput, request, timeout)
         return task
-
-    async def create_agent(
-        self, agent: agents_pb2.Agent, *, timeout: float | None = None
-    ) -> agents_pb2.Agent:
-        """Version 1 of a new agent of your tenant (admin role)."""
-        request = agents_pb2.CreateAgentRequest(agent=agent)
-        created: agents_pb2.Agent = await self._unary(self._stub.CreateAgent, request, timeout)
-        return created
-
-    async def update_agent(
-        self, agent: agents_pb2.Agent, *, timeout: float | None = None
-    ) -> agents_pb2.Agent:
-        """The next version of an agent of your tenant (admin role)."""
-        request = agents_pb2.UpdateAgentRequest(agent=agent)
-        updated: agents_pb2.Agent = await self._unary(self._stub.UpdateAgent, request, timeout)
-        return updated
-
-    async def get_agent(self, agent: str, *, timeout: float | None = None) -> agents_pb2.Agent:
-        """An agent you may use: `id` (its latest version) or `id@version`."""
-        request = agents_pb2.GetAgentRequest(agent=agent)
-        found: agents_pb2.Agent = await self._unary(self._stub.GetAgent, request, timeout)
-        return found
-
-    async def list_agents(self, *, timeout: float | None = None) -> list[agents_pb2.Agent]:
-        request = agents_pb2.ListAgentsRequest()
-        listed: agents_pb2.ListAgentsResponse = await self._unary(
-            self._stub.ListAgents, request, timeout
-        )
-        return list(listed.agents)
-
-    async def delete_agent(self, agent_id: str, *, timeout: float | None = None) -> None:
-        await self._unary(
-            self._stub.DeleteAgent, agents_pb2.DeleteAgentRequest(id=agent_id), timeout
-        )
 
     async def create_grant(
         self,

@@ -151,6 +151,15 @@ class AgentNotFoundError(NotFoundError):
     """No agent of that id (or that version of it) is available."""
 
 
+class ConversationNotFoundError(NotFoundError):
+    """No conversation of that id is visible to you (also another tenant's)."""
+
+
+class ConversationBusyError(FailedPreconditionError):
+    """A task of the conversation runs (or waits) and the request's busy policy is
+    REJECT; `metadata["task_id"]` names it."""
+
+
 class AlreadyExistsError(AgentdError):
     """The thing to be created exists already."""
 
@@ -218,6 +227,8 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "GRANT_NOT_FOUND": GrantNotFoundError,
     "AGENT_NOT_FOUND": AgentNotFoundError,
     "AGENT_EXISTS": AgentExistsError,
+    "CONVERSATION_NOT_FOUND": ConversationNotFoundError,
+    "CONVERSATION_BUSY": ConversationBusyError,
     "STORE_UNAVAILABLE": StoreUnavailableError,
     "TASK_LIMIT_REACHED": TaskLimitReachedError,
     "TOOL_UNAVAILABLE": ToolUnavailableError,

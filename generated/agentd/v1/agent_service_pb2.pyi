@@ -4,6 +4,7 @@ isort:skip_file
 """
 
 from agentd.v1 import audit_pb2 as _audit_pb2
+from agentd.v1 import conversations_pb2 as _conversations_pb2
 from agentd.v1 import events_pb2 as _events_pb2
 from agentd.v1 import grants_pb2 as _grants_pb2
 from agentd.v1 import tasks_pb2 as _tasks_pb2
@@ -65,6 +66,8 @@ class ExecuteRequest(_message.Message):
     PLAN_FIELD_NUMBER: _builtins.int
     AGENT_FIELD_NUMBER: _builtins.int
     BYPASS_TOOL_CACHE_FIELD_NUMBER: _builtins.int
+    CONVERSATION_ID_FIELD_NUMBER: _builtins.int
+    BUSY_POLICY_FIELD_NUMBER: _builtins.int
     task: _builtins.str
     """What to do, in natural language; 1 to 5,000 characters."""
     max_iterations: _builtins.int
@@ -95,6 +98,19 @@ class ExecuteRequest(_message.Message):
     bypass_tool_cache: _builtins.bool
     """When set, the task's tool calls never use the cache of tool results (their
     fresh results still replace what it holds).
+    """
+    conversation_id: _builtins.str
+    """The conversation the task is the next turn of (`conv_…`, from
+    CreateConversation): the task is sent the conversation's earlier turns
+    (within its agent's memory budget), and its own turn (the task, its tool
+    calls, its answer) is added when it ends. NOT_FOUND
+    (`CONVERSATION_NOT_FOUND`) for an unknown conversation or another
+    tenant's; INVALID_ARGUMENT for a malformed id.
+    """
+    busy_policy: _conversations_pb2.ConversationBusyPolicy.ValueType
+    """What happens when a task of the conversation is running or waiting:
+    REJECT (the default), ENQUEUE or INTERRUPT. Ignored without
+    `conversation_id`.
     """
     @_builtins.property
     def tools(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -152,10 +168,12 @@ class ExecuteRequest(_message.Message):
         plan: _tasks_pb2.Plan | None = ...,
         agent: _builtins.str = ...,
         bypass_tool_cache: _builtins.bool = ...,
+        conversation_id: _builtins.str = ...,
+        busy_policy: _conversations_pb2.ConversationBusyPolicy.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "plan", b"plan", "timeout", b"timeout"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "bypass_tool_cache", b"bypass_tool_cache", "cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "plan", b"plan", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "busy_policy", b"busy_policy", "bypass_tool_cache", b"bypass_tool_cache", "cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "conversation_id", b"conversation_id", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "plan", b"plan", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -5,6 +5,7 @@ import warnings
 
 from agentd.v1 import agent_service_pb2 as agentd_dot_v1_dot_agent__service__pb2
 from agentd.v1 import agents_pb2 as agentd_dot_v1_dot_agents__pb2
+from agentd.v1 import conversations_pb2 as agentd_dot_v1_dot_conversations__pb2
 from agentd.v1 import events_pb2 as agentd_dot_v1_dot_events__pb2
 from agentd.v1 import grants_pb2 as agentd_dot_v1_dot_grants__pb2
 from agentd.v1 import tasks_pb2 as agentd_dot_v1_dot_tasks__pb2
@@ -142,6 +143,26 @@ class AgentServiceStub:
                 '/agentd.v1.AgentService/DeleteAgent',
                 request_serializer=agentd_dot_v1_dot_agents__pb2.DeleteAgentRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_agents__pb2.DeleteAgentResponse.FromString,
+                _registered_method=True)
+        self.CreateConversation = channel.unary_unary(
+                '/agentd.v1.AgentService/CreateConversation',
+                request_serializer=agentd_dot_v1_dot_conversations__pb2.CreateConversationRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_conversations__pb2.Conversation.FromString,
+                _registered_method=True)
+        self.GetConversation = channel.unary_unary(
+                '/agentd.v1.AgentService/GetConversation',
+                request_serializer=agentd_dot_v1_dot_conversations__pb2.GetConversationRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_conversations__pb2.GetConversationResponse.FromString,
+                _registered_method=True)
+        self.ListConversations = channel.unary_unary(
+                '/agentd.v1.AgentService/ListConversations',
+                request_serializer=agentd_dot_v1_dot_conversations__pb2.ListConversationsRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_conversations__pb2.ListConversationsResponse.FromString,
+                _registered_method=True)
+        self.DeleteConversation = channel.unary_unary(
+                '/agentd.v1.AgentService/DeleteConversation',
+                request_serializer=agentd_dot_v1_dot_conversations__pb2.DeleteConversationRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_conversations__pb2.DeleteConversationResponse.FromString,
                 _registered_method=True)
 
 
@@ -317,6 +338,38 @@ class AgentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateConversation(self, request, context):
+        """Conversations of the caller's tenant: threads of tasks, each task seeing
+        the earlier turns (`ExecuteRequest.conversation_id`). Another tenant's
+        conversation is NOT_FOUND (`CONVERSATION_NOT_FOUND`), as an unknown id is.
+        Creates an empty conversation of the caller.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetConversation(self, request, context):
+        """A conversation and a page of its messages, oldest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListConversations(self, request, context):
+        """The caller's conversations, newest first, page by page.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteConversation(self, request, context):
+        """Deletes a conversation and its messages; FAILED_PRECONDITION
+        (`CONVERSATION_BUSY`) while a task of it runs or waits.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AgentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -419,6 +472,26 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.DeleteAgent,
                     request_deserializer=agentd_dot_v1_dot_agents__pb2.DeleteAgentRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_agents__pb2.DeleteAgentResponse.SerializeToString,
+            ),
+            'CreateConversation': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateConversation,
+                    request_deserializer=agentd_dot_v1_dot_conversations__pb2.CreateConversationRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_conversations__pb2.Conversation.SerializeToString,
+            ),
+            'GetConversation': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetConversation,
+                    request_deserializer=agentd_dot_v1_dot_conversations__pb2.GetConversationRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_conversations__pb2.GetConversationResponse.SerializeToString,
+            ),
+            'ListConversations': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListConversations,
+                    request_deserializer=agentd_dot_v1_dot_conversations__pb2.ListConversationsRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_conversations__pb2.ListConversationsResponse.SerializeToString,
+            ),
+            'DeleteConversation': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteConversation,
+                    request_deserializer=agentd_dot_v1_dot_conversations__pb2.DeleteConversationRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_conversations__pb2.DeleteConversationResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -966,6 +1039,114 @@ class AgentService:
             '/agentd.v1.AgentService/DeleteAgent',
             agentd_dot_v1_dot_agents__pb2.DeleteAgentRequest.SerializeToString,
             agentd_dot_v1_dot_agents__pb2.DeleteAgentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateConversation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/CreateConversation',
+            agentd_dot_v1_dot_conversations__pb2.CreateConversationRequest.SerializeToString,
+            agentd_dot_v1_dot_conversations__pb2.Conversation.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetConversation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/GetConversation',
+            agentd_dot_v1_dot_conversations__pb2.GetConversationRequest.SerializeToString,
+            agentd_dot_v1_dot_conversations__pb2.GetConversationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListConversations(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ListConversations',
+            agentd_dot_v1_dot_conversations__pb2.ListConversationsRequest.SerializeToString,
+            agentd_dot_v1_dot_conversations__pb2.ListConversationsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteConversation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/DeleteConversation',
+            agentd_dot_v1_dot_conversations__pb2.DeleteConversationRequest.SerializeToString,
+            agentd_dot_v1_dot_conversations__pb2.DeleteConversationResponse.FromString,
             options,
             channel_credentials,
             insecure,

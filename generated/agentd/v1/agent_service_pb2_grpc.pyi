@@ -5,6 +5,7 @@ isort:skip_file
 
 from agentd.v1 import agent_service_pb2 as _agent_service_pb2
 from agentd.v1 import agents_pb2 as _agents_pb2
+from agentd.v1 import conversations_pb2 as _conversations_pb2
 from agentd.v1 import events_pb2 as _events_pb2
 from agentd.v1 import grants_pb2 as _grants_pb2
 from agentd.v1 import tasks_pb2 as _tasks_pb2
@@ -116,6 +117,20 @@ class AgentServiceStub:
     """Deletes an agent of the tenant (admin role): new tasks can no longer
     name it; its versions stay readable with `id@version`.
     """
+    CreateConversation: _grpc.UnaryUnaryMultiCallable[_conversations_pb2.CreateConversationRequest, _conversations_pb2.Conversation]
+    """Conversations of the caller's tenant: threads of tasks, each task seeing
+    the earlier turns (`ExecuteRequest.conversation_id`). Another tenant's
+    conversation is NOT_FOUND (`CONVERSATION_NOT_FOUND`), as an unknown id is.
+    Creates an empty conversation of the caller.
+    """
+    GetConversation: _grpc.UnaryUnaryMultiCallable[_conversations_pb2.GetConversationRequest, _conversations_pb2.GetConversationResponse]
+    """A conversation and a page of its messages, oldest first."""
+    ListConversations: _grpc.UnaryUnaryMultiCallable[_conversations_pb2.ListConversationsRequest, _conversations_pb2.ListConversationsResponse]
+    """The caller's conversations, newest first, page by page."""
+    DeleteConversation: _grpc.UnaryUnaryMultiCallable[_conversations_pb2.DeleteConversationRequest, _conversations_pb2.DeleteConversationResponse]
+    """Deletes a conversation and its messages; FAILED_PRECONDITION
+    (`CONVERSATION_BUSY`) while a task of it runs or waits.
+    """
 
 @_typing.type_check_only
 class AgentServiceAsyncStub(AgentServiceStub):
@@ -200,6 +215,20 @@ class AgentServiceAsyncStub(AgentServiceStub):
     DeleteAgent: _aio.UnaryUnaryMultiCallable[_agents_pb2.DeleteAgentRequest, _agents_pb2.DeleteAgentResponse]  # type: ignore[assignment]
     """Deletes an agent of the tenant (admin role): new tasks can no longer
     name it; its versions stay readable with `id@version`.
+    """
+    CreateConversation: _aio.UnaryUnaryMultiCallable[_conversations_pb2.CreateConversationRequest, _conversations_pb2.Conversation]  # type: ignore[assignment]
+    """Conversations of the caller's tenant: threads of tasks, each task seeing
+    the earlier turns (`ExecuteRequest.conversation_id`). Another tenant's
+    conversation is NOT_FOUND (`CONVERSATION_NOT_FOUND`), as an unknown id is.
+    Creates an empty conversation of the caller.
+    """
+    GetConversation: _aio.UnaryUnaryMultiCallable[_conversations_pb2.GetConversationRequest, _conversations_pb2.GetConversationResponse]  # type: ignore[assignment]
+    """A conversation and a page of its messages, oldest first."""
+    ListConversations: _aio.UnaryUnaryMultiCallable[_conversations_pb2.ListConversationsRequest, _conversations_pb2.ListConversationsResponse]  # type: ignore[assignment]
+    """The caller's conversations, newest first, page by page."""
+    DeleteConversation: _aio.UnaryUnaryMultiCallable[_conversations_pb2.DeleteConversationRequest, _conversations_pb2.DeleteConversationResponse]  # type: ignore[assignment]
+    """Deletes a conversation and its messages; FAILED_PRECONDITION
+    (`CONVERSATION_BUSY`) while a task of it runs or waits.
     """
 
 class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -402,6 +431,44 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_agents_pb2.DeleteAgentResponse, _abc.Awaitable[_agents_pb2.DeleteAgentResponse]]:
         """Deletes an agent of the tenant (admin role): new tasks can no longer
         name it; its versions stay readable with `id@version`.
+        """
+
+    @_abc_1.abstractmethod
+    def CreateConversation(
+        self,
+        request: _conversations_pb2.CreateConversationRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_conversations_pb2.Conversation, _abc.Awaitable[_conversations_pb2.Conversation]]:
+        """Conversations of the caller's tenant: threads of tasks, each task seeing
+        the earlier turns (`ExecuteRequest.conversation_id`). Another tenant's
+        conversation is NOT_FOUND (`CONVERSATION_NOT_FOUND`), as an unknown id is.
+        Creates an empty conversation of the caller.
+        """
+
+    @_abc_1.abstractmethod
+    def GetConversation(
+        self,
+        request: _conversations_pb2.GetConversationRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_conversations_pb2.GetConversationResponse, _abc.Awaitable[_conversations_pb2.GetConversationResponse]]:
+        """A conversation and a page of its messages, oldest first."""
+
+    @_abc_1.abstractmethod
+    def ListConversations(
+        self,
+        request: _conversations_pb2.ListConversationsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_conversations_pb2.ListConversationsResponse, _abc.Awaitable[_conversations_pb2.ListConversationsResponse]]:
+        """The caller's conversations, newest first, page by page."""
+
+    @_abc_1.abstractmethod
+    def DeleteConversation(
+        self,
+        request: _conversations_pb2.DeleteConversationRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_conversations_pb2.DeleteConversationResponse, _abc.Awaitable[_conversations_pb2.DeleteConversationResponse]]:
+        """Deletes a conversation and its messages; FAILED_PRECONDITION
+        (`CONVERSATION_BUSY`) while a task of it runs or waits.
         """
 
 def add_AgentServiceServicer_to_server(servicer: AgentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

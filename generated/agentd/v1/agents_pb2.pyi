@@ -3,6 +3,7 @@
 isort:skip_file
 """
 
+from agentd.v1 import conversations_pb2 as _conversations_pb2
 from agentd.v1 import tasks_pb2 as _tasks_pb2
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
@@ -90,6 +91,7 @@ class Agent(_message.Message):
     SOURCE_FIELD_NUMBER: _builtins.int
     ASK_USER_FIELD_NUMBER: _builtins.int
     OUTPUT_SCHEMA_FIELD_NUMBER: _builtins.int
+    MEMORY_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """1 to 64 of [a-z0-9-], alphanumeric at both ends; unique in the tenant."""
     version: _builtins.int
@@ -152,6 +154,12 @@ class Agent(_message.Message):
         with MODEL_OUTPUT_INVALID. Partial answers are passed on as they are.
         """
 
+    @_builtins.property
+    def memory(self) -> _conversations_pb2.AgentMemory:
+        """How the agent's tasks remember the earlier turns of their conversation;
+        unset: the server's defaults.
+        """
+
     def __init__(
         self,
         *,
@@ -175,10 +183,11 @@ class Agent(_message.Message):
         source: _builtins.str = ...,
         ask_user: _builtins.bool = ...,
         output_schema: _struct_pb2.Struct | None = ...,
+        memory: _conversations_pb2.AgentMemory | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "created_at", b"created_at", "output_schema", b"output_schema", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "created_at", b"created_at", "memory", b"memory", "output_schema", b"output_schema", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "description", b"description", "id", b"id", "instructions", b"instructions", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "source", b"source", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "description", b"description", "id", b"id", "instructions", b"instructions", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "source", b"source", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__temperature: _TypeAlias = _typing.Literal["temperature"]  # noqa: Y015
     _WhichOneofArgType__temperature: _TypeAlias = _typing.Literal["_temperature", b"_temperature"]  # noqa: Y015

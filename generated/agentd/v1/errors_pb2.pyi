@@ -107,6 +107,15 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """CreateAgent for an id the tenant already has, or an UpdateAgent that
     raced another (status ALREADY_EXISTS); read the agent and try again.
     """
+    ERROR_REASON_CONVERSATION_NOT_FOUND: _ErrorReason.ValueType  # 29
+    """No conversation of that id is visible to the caller (an unknown id and
+    another tenant's alike; status NOT_FOUND).
+    """
+    ERROR_REASON_CONVERSATION_BUSY: _ErrorReason.ValueType  # 30
+    """A task of the conversation is running or waiting and the request's
+    busy policy is REJECT (status FAILED_PRECONDITION); the metadata names
+    the running task. Wait for it, or send ENQUEUE or INTERRUPT.
+    """
     ERROR_REASON_TOOL_UNAVAILABLE: _ErrorReason.ValueType  # 32
     """The tool exists but cannot be called now: the MCP server behind it is
     down, restarting or not yet connected (status UNAVAILABLE). Calls work
@@ -208,6 +217,15 @@ the caller (status NOT_FOUND).
 ERROR_REASON_AGENT_EXISTS: ErrorReason.ValueType  # 28
 """CreateAgent for an id the tenant already has, or an UpdateAgent that
 raced another (status ALREADY_EXISTS); read the agent and try again.
+"""
+ERROR_REASON_CONVERSATION_NOT_FOUND: ErrorReason.ValueType  # 29
+"""No conversation of that id is visible to the caller (an unknown id and
+another tenant's alike; status NOT_FOUND).
+"""
+ERROR_REASON_CONVERSATION_BUSY: ErrorReason.ValueType  # 30
+"""A task of the conversation is running or waiting and the request's
+busy policy is REJECT (status FAILED_PRECONDITION); the metadata names
+the running task. Wait for it, or send ENQUEUE or INTERRUPT.
 """
 ERROR_REASON_TOOL_UNAVAILABLE: ErrorReason.ValueType  # 32
 """The tool exists but cannot be called now: the MCP server behind it is

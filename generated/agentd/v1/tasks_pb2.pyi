@@ -178,6 +178,7 @@ class TokenUsage(_message.Message):
     COMPLETION_TOKENS_FIELD_NUMBER: _builtins.int
     REASONING_TOKENS_FIELD_NUMBER: _builtins.int
     TOTAL_TOKENS_FIELD_NUMBER: _builtins.int
+    SAVED_TOKENS_FIELD_NUMBER: _builtins.int
     prompt_tokens: _builtins.int
     """Tokens in the prompts sent."""
     completion_tokens: _builtins.int
@@ -186,6 +187,12 @@ class TokenUsage(_message.Message):
     """Of the completion tokens, those spent on reasoning (when reported)."""
     total_tokens: _builtins.int
     """prompt_tokens + completion_tokens."""
+    saved_tokens: _builtins.int
+    """Tokens of earlier conversation turns that were not sent because of the
+    agent's memory budget (dropped, folded into the summary or cut), summed
+    over the model calls that carried the conversation's history. Not part
+    of `total_tokens`.
+    """
     def __init__(
         self,
         *,
@@ -193,10 +200,11 @@ class TokenUsage(_message.Message):
         completion_tokens: _builtins.int = ...,
         reasoning_tokens: _builtins.int = ...,
         total_tokens: _builtins.int = ...,
+        saved_tokens: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["completion_tokens", b"completion_tokens", "prompt_tokens", b"prompt_tokens", "reasoning_tokens", b"reasoning_tokens", "total_tokens", b"total_tokens"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["completion_tokens", b"completion_tokens", "prompt_tokens", b"prompt_tokens", "reasoning_tokens", b"reasoning_tokens", "saved_tokens", b"saved_tokens", "total_tokens", b"total_tokens"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -383,6 +391,7 @@ class Task(_message.Message):
     TRACE_ID_FIELD_NUMBER: _builtins.int
     PARTIAL_FIELD_NUMBER: _builtins.int
     AGENT_FIELD_NUMBER: _builtins.int
+    CONVERSATION_ID_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """Server-assigned, opaque."""
     status: Global___TaskStatus.ValueType
@@ -407,6 +416,8 @@ class Task(_message.Message):
     """
     agent: _builtins.str
     """The agent the task runs as, `id@version`; empty for the default agent."""
+    conversation_id: _builtins.str
+    """The conversation the task is a turn of; empty for a task on its own."""
     @_builtins.property
     def plan(self) -> Global___Plan:
         """The current plan (plan-and-execute mode); empty otherwise."""
@@ -461,10 +472,11 @@ class Task(_message.Message):
         trace_id: _builtins.str = ...,
         partial: _builtins.bool = ...,
         agent: _builtins.str = ...,
+        conversation_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "create_time", b"create_time", "error", b"error", "plan", b"plan", "progress", b"progress", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "context", b"context", "create_time", b"create_time", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "partial", b"partial", "plan", b"plan", "progress", b"progress", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "context", b"context", "conversation_id", b"conversation_id", "create_time", b"create_time", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "partial", b"partial", "plan", b"plan", "progress", b"progress", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

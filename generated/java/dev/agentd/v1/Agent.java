@@ -860,6 +860,47 @@ java.lang.String defaultValue) {
     return outputSchema_ == null ? com.google.protobuf.Struct.getDefaultInstance() : outputSchema_;
   }
 
+  public static final int MEMORY_FIELD_NUMBER = 30;
+  private dev.agentd.v1.AgentMemory memory_;
+  /**
+   * <pre>
+   * How the agent's tasks remember the earlier turns of their conversation;
+   * unset: the server's defaults.
+   * </pre>
+   *
+   * <code>.agentd.v1.AgentMemory memory = 30;</code>
+   * @return Whether the memory field is set.
+   */
+  @java.lang.Override
+  public boolean hasMemory() {
+    return memory_ != null;
+  }
+  /**
+   * <pre>
+   * How the agent's tasks remember the earlier turns of their conversation;
+   * unset: the server's defaults.
+   * </pre>
+   *
+   * <code>.agentd.v1.AgentMemory memory = 30;</code>
+   * @return The memory.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.AgentMemory getMemory() {
+    return memory_ == null ? dev.agentd.v1.AgentMemory.getDefaultInstance() : memory_;
+  }
+  /**
+   * <pre>
+   * How the agent's tasks remember the earlier turns of their conversation;
+   * unset: the server's defaults.
+   * </pre>
+   *
+   * <code>.agentd.v1.AgentMemory memory = 30;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.AgentMemoryOrBuilder getMemoryOrBuilder() {
+    return memory_ == null ? dev.agentd.v1.AgentMemory.getDefaultInstance() : memory_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -939,6 +980,9 @@ java.lang.String defaultValue) {
     }
     if (outputSchema_ != null) {
       output.writeMessage(20, getOutputSchema());
+    }
+    if (memory_ != null) {
+      output.writeMessage(30, getMemory());
     }
     getUnknownFields().writeTo(output);
   }
@@ -1039,6 +1083,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(20, getOutputSchema());
     }
+    if (memory_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(30, getMemory());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1109,6 +1157,11 @@ java.lang.String defaultValue) {
       if (!getOutputSchema()
           .equals(other.getOutputSchema())) return false;
     }
+    if (hasMemory() != other.hasMemory()) return false;
+    if (hasMemory()) {
+      if (!getMemory()
+          .equals(other.getMemory())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1177,6 +1230,10 @@ java.lang.String defaultValue) {
     if (hasOutputSchema()) {
       hash = (37 * hash) + OUTPUT_SCHEMA_FIELD_NUMBER;
       hash = (53 * hash) + getOutputSchema().hashCode();
+    }
+    if (hasMemory()) {
+      hash = (37 * hash) + MEMORY_FIELD_NUMBER;
+      hash = (53 * hash) + getMemory().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -1375,6 +1432,11 @@ java.lang.String defaultValue) {
         outputSchemaBuilder_.dispose();
         outputSchemaBuilder_ = null;
       }
+      memory_ = null;
+      if (memoryBuilder_ != null) {
+        memoryBuilder_.dispose();
+        memoryBuilder_ = null;
+      }
       return this;
     }
 
@@ -1485,6 +1547,11 @@ java.lang.String defaultValue) {
         result.outputSchema_ = outputSchemaBuilder_ == null
             ? outputSchema_
             : outputSchemaBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00100000) != 0)) {
+        result.memory_ = memoryBuilder_ == null
+            ? memory_
+            : memoryBuilder_.build();
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1611,6 +1678,9 @@ java.lang.String defaultValue) {
       }
       if (other.hasOutputSchema()) {
         mergeOutputSchema(other.getOutputSchema());
+      }
+      if (other.hasMemory()) {
+        mergeMemory(other.getMemory());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1755,6 +1825,13 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00080000;
               break;
             } // case 162
+            case 242: {
+              input.readMessage(
+                  getMemoryFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00100000;
+              break;
+            } // case 242
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3689,6 +3766,170 @@ java.lang.String defaultValue) {
         outputSchema_ = null;
       }
       return outputSchemaBuilder_;
+    }
+
+    private dev.agentd.v1.AgentMemory memory_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.AgentMemory, dev.agentd.v1.AgentMemory.Builder, dev.agentd.v1.AgentMemoryOrBuilder> memoryBuilder_;
+    /**
+     * <pre>
+     * How the agent's tasks remember the earlier turns of their conversation;
+     * unset: the server's defaults.
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentMemory memory = 30;</code>
+     * @return Whether the memory field is set.
+     */
+    public boolean hasMemory() {
+      return ((bitField0_ & 0x00100000) != 0);
+    }
+    /**
+     * <pre>
+     * How the agent's tasks remember the earlier turns of their conversation;
+     * unset: the server's defaults.
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentMemory memory = 30;</code>
+     * @return The memory.
+     */
+    public dev.agentd.v1.AgentMemory getMemory() {
+      if (memoryBuilder_ == null) {
+        return memory_ == null ? dev.agentd.v1.AgentMemory.getDefaultInstance() : memory_;
+      } else {
+        return memoryBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * How the agent's tasks remember the earlier turns of their conversation;
+     * unset: the server's defaults.
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentMemory memory = 30;</code>
+     */
+    public Builder setMemory(dev.agentd.v1.AgentMemory value) {
+      if (memoryBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        memory_ = value;
+      } else {
+        memoryBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00100000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How the agent's tasks remember the earlier turns of their conversation;
+     * unset: the server's defaults.
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentMemory memory = 30;</code>
+     */
+    public Builder setMemory(
+        dev.agentd.v1.AgentMemory.Builder builderForValue) {
+      if (memoryBuilder_ == null) {
+        memory_ = builderForValue.build();
+      } else {
+        memoryBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00100000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How the agent's tasks remember the earlier turns of their conversation;
+     * unset: the server's defaults.
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentMemory memory = 30;</code>
+     */
+    public Builder mergeMemory(dev.agentd.v1.AgentMemory value) {
+      if (memoryBuilder_ == null) {
+        if (((bitField0_ & 0x00100000) != 0) &&
+          memory_ != null &&
+          memory_ != dev.agentd.v1.AgentMemory.getDefaultInstance()) {
+          getMemoryBuilder().mergeFrom(value);
+        } else {
+          memory_ = value;
+        }
+      } else {
+        memoryBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00100000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How the agent's tasks remember the earlier turns of their conversation;
+     * unset: the server's defaults.
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentMemory memory = 30;</code>
+     */
+    public Builder clearMemory() {
+      bitField0_ = (bitField0_ & ~0x00100000);
+      memory_ = null;
+      if (memoryBuilder_ != null) {
+        memoryBuilder_.dispose();
+        memoryBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How the agent's tasks remember the earlier turns of their conversation;
+     * unset: the server's defaults.
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentMemory memory = 30;</code>
+     */
+    public dev.agentd.v1.AgentMemory.Builder getMemoryBuilder() {
+      bitField0_ |= 0x00100000;
+      onChanged();
+      return getMemoryFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * How the agent's tasks remember the earlier turns of their conversation;
+     * unset: the server's defaults.
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentMemory memory = 30;</code>
+     */
+    public dev.agentd.v1.AgentMemoryOrBuilder getMemoryOrBuilder() {
+      if (memoryBuilder_ != null) {
+        return memoryBuilder_.getMessageOrBuilder();
+      } else {
+        return memory_ == null ?
+            dev.agentd.v1.AgentMemory.getDefaultInstance() : memory_;
+      }
+    }
+    /**
+     * <pre>
+     * How the agent's tasks remember the earlier turns of their conversation;
+     * unset: the server's defaults.
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentMemory memory = 30;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.AgentMemory, dev.agentd.v1.AgentMemory.Builder, dev.agentd.v1.AgentMemoryOrBuilder> 
+        getMemoryFieldBuilder() {
+      if (memoryBuilder_ == null) {
+        memoryBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.AgentMemory, dev.agentd.v1.AgentMemory.Builder, dev.agentd.v1.AgentMemoryOrBuilder>(
+                getMemory(),
+                getParentForChildren(),
+                isClean());
+        memory_ = null;
+      }
+      return memoryBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -457,4 +457,34 @@ java.lang.String defaultValue);
    * <code>.google.protobuf.Struct output_schema = 20;</code>
    */
   com.google.protobuf.StructOrBuilder getOutputSchemaOrBuilder();
+
+  /**
+   * <pre>
+   * How the agent's tasks remember the earlier turns of their conversation;
+   * unset: the server's defaults.
+   * </pre>
+   *
+   * <code>.agentd.v1.AgentMemory memory = 30;</code>
+   * @return Whether the memory field is set.
+   */
+  boolean hasMemory();
+  /**
+   * <pre>
+   * How the agent's tasks remember the earlier turns of their conversation;
+   * unset: the server's defaults.
+   * </pre>
+   *
+   * <code>.agentd.v1.AgentMemory memory = 30;</code>
+   * @return The memory.
+   */
+  dev.agentd.v1.AgentMemory getMemory();
+  /**
+   * <pre>
+   * How the agent's tasks remember the earlier turns of their conversation;
+   * unset: the server's defaults.
+   * </pre>
+   *
+   * <code>.agentd.v1.AgentMemory memory = 30;</code>
+   */
+  dev.agentd.v1.AgentMemoryOrBuilder getMemoryOrBuilder();
 }

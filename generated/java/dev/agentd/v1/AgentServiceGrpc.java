@@ -641,6 +641,130 @@ public final class AgentServiceGrpc {
     return getDeleteAgentMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.CreateConversationRequest,
+      dev.agentd.v1.Conversation> getCreateConversationMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "CreateConversation",
+      requestType = dev.agentd.v1.CreateConversationRequest.class,
+      responseType = dev.agentd.v1.Conversation.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.CreateConversationRequest,
+      dev.agentd.v1.Conversation> getCreateConversationMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.CreateConversationRequest, dev.agentd.v1.Conversation> getCreateConversationMethod;
+    if ((getCreateConversationMethod = AgentServiceGrpc.getCreateConversationMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getCreateConversationMethod = AgentServiceGrpc.getCreateConversationMethod) == null) {
+          AgentServiceGrpc.getCreateConversationMethod = getCreateConversationMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.CreateConversationRequest, dev.agentd.v1.Conversation>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "CreateConversation"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.CreateConversationRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Conversation.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("CreateConversation"))
+              .build();
+        }
+      }
+    }
+    return getCreateConversationMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.GetConversationRequest,
+      dev.agentd.v1.GetConversationResponse> getGetConversationMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetConversation",
+      requestType = dev.agentd.v1.GetConversationRequest.class,
+      responseType = dev.agentd.v1.GetConversationResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.GetConversationRequest,
+      dev.agentd.v1.GetConversationResponse> getGetConversationMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.GetConversationRequest, dev.agentd.v1.GetConversationResponse> getGetConversationMethod;
+    if ((getGetConversationMethod = AgentServiceGrpc.getGetConversationMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getGetConversationMethod = AgentServiceGrpc.getGetConversationMethod) == null) {
+          AgentServiceGrpc.getGetConversationMethod = getGetConversationMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.GetConversationRequest, dev.agentd.v1.GetConversationResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetConversation"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.GetConversationRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.GetConversationResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("GetConversation"))
+              .build();
+        }
+      }
+    }
+    return getGetConversationMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListConversationsRequest,
+      dev.agentd.v1.ListConversationsResponse> getListConversationsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListConversations",
+      requestType = dev.agentd.v1.ListConversationsRequest.class,
+      responseType = dev.agentd.v1.ListConversationsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListConversationsRequest,
+      dev.agentd.v1.ListConversationsResponse> getListConversationsMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListConversationsRequest, dev.agentd.v1.ListConversationsResponse> getListConversationsMethod;
+    if ((getListConversationsMethod = AgentServiceGrpc.getListConversationsMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getListConversationsMethod = AgentServiceGrpc.getListConversationsMethod) == null) {
+          AgentServiceGrpc.getListConversationsMethod = getListConversationsMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListConversationsRequest, dev.agentd.v1.ListConversationsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListConversations"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListConversationsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListConversationsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ListConversations"))
+              .build();
+        }
+      }
+    }
+    return getListConversationsMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.DeleteConversationRequest,
+      dev.agentd.v1.DeleteConversationResponse> getDeleteConversationMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "DeleteConversation",
+      requestType = dev.agentd.v1.DeleteConversationRequest.class,
+      responseType = dev.agentd.v1.DeleteConversationResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.DeleteConversationRequest,
+      dev.agentd.v1.DeleteConversationResponse> getDeleteConversationMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.DeleteConversationRequest, dev.agentd.v1.DeleteConversationResponse> getDeleteConversationMethod;
+    if ((getDeleteConversationMethod = AgentServiceGrpc.getDeleteConversationMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getDeleteConversationMethod = AgentServiceGrpc.getDeleteConversationMethod) == null) {
+          AgentServiceGrpc.getDeleteConversationMethod = getDeleteConversationMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.DeleteConversationRequest, dev.agentd.v1.DeleteConversationResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "DeleteConversation"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteConversationRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteConversationResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("DeleteConversation"))
+              .build();
+        }
+      }
+    }
+    return getDeleteConversationMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -919,6 +1043,50 @@ public final class AgentServiceGrpc {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getDeleteAgentMethod(), responseObserver);
     }
 
+    /**
+     * <pre>
+     * Conversations of the caller's tenant: threads of tasks, each task seeing
+     * the earlier turns (`ExecuteRequest.conversation_id`). Another tenant's
+     * conversation is NOT_FOUND (`CONVERSATION_NOT_FOUND`), as an unknown id is.
+     * Creates an empty conversation of the caller.
+     * </pre>
+     */
+    public void createConversation(dev.agentd.v1.CreateConversationRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Conversation> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getCreateConversationMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * A conversation and a page of its messages, oldest first.
+     * </pre>
+     */
+    public void getConversation(dev.agentd.v1.GetConversationRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.GetConversationResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetConversationMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The caller's conversations, newest first, page by page.
+     * </pre>
+     */
+    public void listConversations(dev.agentd.v1.ListConversationsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListConversationsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListConversationsMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Deletes a conversation and its messages; FAILED_PRECONDITION
+     * (`CONVERSATION_BUSY`) while a task of it runs or waits.
+     * </pre>
+     */
+    public void deleteConversation(dev.agentd.v1.DeleteConversationRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteConversationResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getDeleteConversationMethod(), responseObserver);
+    }
+
     @java.lang.Override public final io.grpc.ServerServiceDefinition bindService() {
       return io.grpc.ServerServiceDefinition.builder(getServiceDescriptor())
           .addMethod(
@@ -1061,6 +1229,34 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.DeleteAgentRequest,
                 dev.agentd.v1.DeleteAgentResponse>(
                   this, METHODID_DELETE_AGENT)))
+          .addMethod(
+            getCreateConversationMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.CreateConversationRequest,
+                dev.agentd.v1.Conversation>(
+                  this, METHODID_CREATE_CONVERSATION)))
+          .addMethod(
+            getGetConversationMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.GetConversationRequest,
+                dev.agentd.v1.GetConversationResponse>(
+                  this, METHODID_GET_CONVERSATION)))
+          .addMethod(
+            getListConversationsMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListConversationsRequest,
+                dev.agentd.v1.ListConversationsResponse>(
+                  this, METHODID_LIST_CONVERSATIONS)))
+          .addMethod(
+            getDeleteConversationMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.DeleteConversationRequest,
+                dev.agentd.v1.DeleteConversationResponse>(
+                  this, METHODID_DELETE_CONVERSATION)))
           .build();
     }
   }
@@ -1328,6 +1524,54 @@ public final class AgentServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getDeleteAgentMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * Conversations of the caller's tenant: threads of tasks, each task seeing
+     * the earlier turns (`ExecuteRequest.conversation_id`). Another tenant's
+     * conversation is NOT_FOUND (`CONVERSATION_NOT_FOUND`), as an unknown id is.
+     * Creates an empty conversation of the caller.
+     * </pre>
+     */
+    public void createConversation(dev.agentd.v1.CreateConversationRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Conversation> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getCreateConversationMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * A conversation and a page of its messages, oldest first.
+     * </pre>
+     */
+    public void getConversation(dev.agentd.v1.GetConversationRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.GetConversationResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetConversationMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The caller's conversations, newest first, page by page.
+     * </pre>
+     */
+    public void listConversations(dev.agentd.v1.ListConversationsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListConversationsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListConversationsMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Deletes a conversation and its messages; FAILED_PRECONDITION
+     * (`CONVERSATION_BUSY`) while a task of it runs or waits.
+     * </pre>
+     */
+    public void deleteConversation(dev.agentd.v1.DeleteConversationRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteConversationResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getDeleteConversationMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -1575,6 +1819,50 @@ public final class AgentServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getDeleteAgentMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * Conversations of the caller's tenant: threads of tasks, each task seeing
+     * the earlier turns (`ExecuteRequest.conversation_id`). Another tenant's
+     * conversation is NOT_FOUND (`CONVERSATION_NOT_FOUND`), as an unknown id is.
+     * Creates an empty conversation of the caller.
+     * </pre>
+     */
+    public dev.agentd.v1.Conversation createConversation(dev.agentd.v1.CreateConversationRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getCreateConversationMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * A conversation and a page of its messages, oldest first.
+     * </pre>
+     */
+    public dev.agentd.v1.GetConversationResponse getConversation(dev.agentd.v1.GetConversationRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetConversationMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * The caller's conversations, newest first, page by page.
+     * </pre>
+     */
+    public dev.agentd.v1.ListConversationsResponse listConversations(dev.agentd.v1.ListConversationsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListConversationsMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Deletes a conversation and its messages; FAILED_PRECONDITION
+     * (`CONVERSATION_BUSY`) while a task of it runs or waits.
+     * </pre>
+     */
+    public dev.agentd.v1.DeleteConversationResponse deleteConversation(dev.agentd.v1.DeleteConversationRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getDeleteConversationMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -1812,6 +2100,54 @@ public final class AgentServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getDeleteAgentMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * Conversations of the caller's tenant: threads of tasks, each task seeing
+     * the earlier turns (`ExecuteRequest.conversation_id`). Another tenant's
+     * conversation is NOT_FOUND (`CONVERSATION_NOT_FOUND`), as an unknown id is.
+     * Creates an empty conversation of the caller.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Conversation> createConversation(
+        dev.agentd.v1.CreateConversationRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getCreateConversationMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * A conversation and a page of its messages, oldest first.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.GetConversationResponse> getConversation(
+        dev.agentd.v1.GetConversationRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetConversationMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * The caller's conversations, newest first, page by page.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListConversationsResponse> listConversations(
+        dev.agentd.v1.ListConversationsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListConversationsMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Deletes a conversation and its messages; FAILED_PRECONDITION
+     * (`CONVERSATION_BUSY`) while a task of it runs or waits.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.DeleteConversationResponse> deleteConversation(
+        dev.agentd.v1.DeleteConversationRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getDeleteConversationMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_EXECUTE = 0;
@@ -1834,6 +2170,10 @@ public final class AgentServiceGrpc {
   private static final int METHODID_LIST_AGENTS = 17;
   private static final int METHODID_UPDATE_AGENT = 18;
   private static final int METHODID_DELETE_AGENT = 19;
+  private static final int METHODID_CREATE_CONVERSATION = 20;
+  private static final int METHODID_GET_CONVERSATION = 21;
+  private static final int METHODID_LIST_CONVERSATIONS = 22;
+  private static final int METHODID_DELETE_CONVERSATION = 23;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -1932,6 +2272,22 @@ public final class AgentServiceGrpc {
           serviceImpl.deleteAgent((dev.agentd.v1.DeleteAgentRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteAgentResponse>) responseObserver);
           break;
+        case METHODID_CREATE_CONVERSATION:
+          serviceImpl.createConversation((dev.agentd.v1.CreateConversationRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Conversation>) responseObserver);
+          break;
+        case METHODID_GET_CONVERSATION:
+          serviceImpl.getConversation((dev.agentd.v1.GetConversationRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.GetConversationResponse>) responseObserver);
+          break;
+        case METHODID_LIST_CONVERSATIONS:
+          serviceImpl.listConversations((dev.agentd.v1.ListConversationsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListConversationsResponse>) responseObserver);
+          break;
+        case METHODID_DELETE_CONVERSATION:
+          serviceImpl.deleteConversation((dev.agentd.v1.DeleteConversationRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteConversationResponse>) responseObserver);
+          break;
         default:
           throw new AssertionError();
       }
@@ -2013,6 +2369,10 @@ public final class AgentServiceGrpc {
               .addMethod(getListAgentsMethod())
               .addMethod(getUpdateAgentMethod())
               .addMethod(getDeleteAgentMethod())
+              .addMethod(getCreateConversationMethod())
+              .addMethod(getGetConversationMethod())
+              .addMethod(getListConversationsMethod())
+              .addMethod(getDeleteConversationMethod())
               .build();
         }
       }

@@ -76,34 +76,36 @@ public final class AgentsProto {
       "\n\026agentd/v1/agents.proto\022\tagentd.v1\032\036goo" +
       "gle/protobuf/duration.proto\032\034google/prot" +
       "obuf/struct.proto\032\037google/protobuf/times" +
-      "tamp.proto\032\025agentd/v1/tasks.proto\"\301\005\n\005Ag" +
-      "ent\022\n\n\002id\030\001 \001(\t\022\017\n\007version\030\002 \001(\r\022\023\n\013desc" +
-      "ription\030\003 \001(\t\022\024\n\014instructions\030\004 \001(\t\022,\n\006m" +
-      "odels\030\005 \003(\0132\034.agentd.v1.Agent.ModelsEntr" +
-      "y\022\030\n\013temperature\030\006 \001(\001H\000\210\001\001\022\022\n\nmax_token" +
-      "s\030\007 \001(\r\022\r\n\005tools\030\010 \003(\t\022&\n\004mode\030\t \001(\0162\030.a" +
-      "gentd.v1.ExecutionMode\022\026\n\016max_iterations" +
-      "\030\n \001(\r\022\024\n\014token_budget\030\013 \001(\r\022/\n\014step_tim" +
-      "eout\030\014 \001(\0132\031.google.protobuf.Duration\022/\n" +
-      "\014task_timeout\030\r \001(\0132\031.google.protobuf.Du" +
-      "ration\022\025\n\rcritic_policy\030\016 \001(\t\0220\n\010metadat" +
-      "a\030\017 \003(\0132\036.agentd.v1.Agent.MetadataEntry\022" +
-      ".\n\ncreated_at\030\020 \001(\0132\032.google.protobuf.Ti" +
-      "mestamp\022\022\n\ncreated_by\030\021 \001(\t\022\016\n\006source\030\022 " +
-      "\001(\t\022\020\n\010ask_user\030\023 \001(\010\022.\n\routput_schema\030\024" +
-      " \001(\0132\027.google.protobuf.Struct\032-\n\013ModelsE" +
-      "ntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\032/\n\r" +
-      "MetadataEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(" +
-      "\t:\0028\001B\016\n\014_temperature\"5\n\022CreateAgentRequ" +
-      "est\022\037\n\005agent\030\001 \001(\0132\020.agentd.v1.Agent\"5\n\022" +
-      "UpdateAgentRequest\022\037\n\005agent\030\001 \001(\0132\020.agen" +
-      "td.v1.Agent\" \n\017GetAgentRequest\022\r\n\005agent\030" +
-      "\001 \001(\t\"\023\n\021ListAgentsRequest\"6\n\022ListAgents" +
-      "Response\022 \n\006agents\030\001 \003(\0132\020.agentd.v1.Age" +
-      "nt\" \n\022DeleteAgentRequest\022\n\n\002id\030\001 \001(\t\"\025\n\023" +
-      "DeleteAgentResponseBA\n\rdev.agentd.v1B\013Ag" +
-      "entsProtoP\001Z!agentd.dev/gen/agentd/v1;ag" +
-      "entdv1b\006proto3"
+      "tamp.proto\032\035agentd/v1/conversations.prot" +
+      "o\032\025agentd/v1/tasks.proto\"\351\005\n\005Agent\022\n\n\002id" +
+      "\030\001 \001(\t\022\017\n\007version\030\002 \001(\r\022\023\n\013description\030\003" +
+      " \001(\t\022\024\n\014instructions\030\004 \001(\t\022,\n\006models\030\005 \003" +
+      "(\0132\034.agentd.v1.Agent.ModelsEntry\022\030\n\013temp" +
+      "erature\030\006 \001(\001H\000\210\001\001\022\022\n\nmax_tokens\030\007 \001(\r\022\r" +
+      "\n\005tools\030\010 \003(\t\022&\n\004mode\030\t \001(\0162\030.agentd.v1." +
+      "ExecutionMode\022\026\n\016max_iterations\030\n \001(\r\022\024\n" +
+      "\014token_budget\030\013 \001(\r\022/\n\014step_timeout\030\014 \001(" +
+      "\0132\031.google.protobuf.Duration\022/\n\014task_tim" +
+      "eout\030\r \001(\0132\031.google.protobuf.Duration\022\025\n" +
+      "\rcritic_policy\030\016 \001(\t\0220\n\010metadata\030\017 \003(\0132\036" +
+      ".agentd.v1.Agent.MetadataEntry\022.\n\ncreate" +
+      "d_at\030\020 \001(\0132\032.google.protobuf.Timestamp\022\022" +
+      "\n\ncreated_by\030\021 \001(\t\022\016\n\006source\030\022 \001(\t\022\020\n\010as" +
+      "k_user\030\023 \001(\010\022.\n\routput_schema\030\024 \001(\0132\027.go" +
+      "ogle.protobuf.Struct\022&\n\006memory\030\036 \001(\0132\026.a" +
+      "gentd.v1.AgentMemory\032-\n\013ModelsEntry\022\013\n\003k" +
+      "ey\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\032/\n\rMetadataE" +
+      "ntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001B\016\n\014" +
+      "_temperature\"5\n\022CreateAgentRequest\022\037\n\005ag" +
+      "ent\030\001 \001(\0132\020.agentd.v1.Agent\"5\n\022UpdateAge" +
+      "ntRequest\022\037\n\005agent\030\001 \001(\0132\020.agentd.v1.Age" +
+      "nt\" \n\017GetAgentRequest\022\r\n\005agent\030\001 \001(\t\"\023\n\021" +
+      "ListAgentsRequest\"6\n\022ListAgentsResponse\022" +
+      " \n\006agents\030\001 \003(\0132\020.agentd.v1.Agent\" \n\022Del" +
+      "eteAgentRequest\022\n\n\002id\030\001 \001(\t\"\025\n\023DeleteAge" +
+      "ntResponseBA\n\rdev.agentd.v1B\013AgentsProto" +
+      "P\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006p" +
+      "roto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -111,6 +113,7 @@ public final class AgentsProto {
           com.google.protobuf.DurationProto.getDescriptor(),
           com.google.protobuf.StructProto.getDescriptor(),
           com.google.protobuf.TimestampProto.getDescriptor(),
+          dev.agentd.v1.ConversationsProto.getDescriptor(),
           dev.agentd.v1.TasksProto.getDescriptor(),
         });
     internal_static_agentd_v1_Agent_descriptor =
@@ -118,7 +121,7 @@ public final class AgentsProto {
     internal_static_agentd_v1_Agent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Agent_descriptor,
-        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "AskUser", "OutputSchema", "Temperature", });
+        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "AskUser", "OutputSchema", "Memory", "Temperature", });
     internal_static_agentd_v1_Agent_ModelsEntry_descriptor =
       internal_static_agentd_v1_Agent_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_Agent_ModelsEntry_fieldAccessorTable = new
@@ -176,6 +179,7 @@ public final class AgentsProto {
     com.google.protobuf.DurationProto.getDescriptor();
     com.google.protobuf.StructProto.getDescriptor();
     com.google.protobuf.TimestampProto.getDescriptor();
+    dev.agentd.v1.ConversationsProto.getDescriptor();
     dev.agentd.v1.TasksProto.getDescriptor();
   }
 

@@ -267,6 +267,25 @@ public enum ErrorReason
   ERROR_REASON_AGENT_EXISTS(28),
   /**
    * <pre>
+   * No conversation of that id is visible to the caller (an unknown id and
+   * another tenant's alike; status NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_CONVERSATION_NOT_FOUND = 29;</code>
+   */
+  ERROR_REASON_CONVERSATION_NOT_FOUND(29),
+  /**
+   * <pre>
+   * A task of the conversation is running or waiting and the request's
+   * busy policy is REJECT (status FAILED_PRECONDITION); the metadata names
+   * the running task. Wait for it, or send ENQUEUE or INTERRUPT.
+   * </pre>
+   *
+   * <code>ERROR_REASON_CONVERSATION_BUSY = 30;</code>
+   */
+  ERROR_REASON_CONVERSATION_BUSY(30),
+  /**
+   * <pre>
    * The tool exists but cannot be called now: the MCP server behind it is
    * down, restarting or not yet connected (status UNAVAILABLE). Calls work
    * again once agentd has reconnected; `google.rpc.RetryInfo` says when to
@@ -530,6 +549,25 @@ public enum ErrorReason
   public static final int ERROR_REASON_AGENT_EXISTS_VALUE = 28;
   /**
    * <pre>
+   * No conversation of that id is visible to the caller (an unknown id and
+   * another tenant's alike; status NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_CONVERSATION_NOT_FOUND = 29;</code>
+   */
+  public static final int ERROR_REASON_CONVERSATION_NOT_FOUND_VALUE = 29;
+  /**
+   * <pre>
+   * A task of the conversation is running or waiting and the request's
+   * busy policy is REJECT (status FAILED_PRECONDITION); the metadata names
+   * the running task. Wait for it, or send ENQUEUE or INTERRUPT.
+   * </pre>
+   *
+   * <code>ERROR_REASON_CONVERSATION_BUSY = 30;</code>
+   */
+  public static final int ERROR_REASON_CONVERSATION_BUSY_VALUE = 30;
+  /**
+   * <pre>
    * The tool exists but cannot be called now: the MCP server behind it is
    * down, restarting or not yet connected (status UNAVAILABLE). Calls work
    * again once agentd has reconnected; `google.rpc.RetryInfo` says when to
@@ -595,6 +633,8 @@ public enum ErrorReason
       case 26: return ERROR_REASON_TASK_LIMIT_REACHED;
       case 27: return ERROR_REASON_AGENT_NOT_FOUND;
       case 28: return ERROR_REASON_AGENT_EXISTS;
+      case 29: return ERROR_REASON_CONVERSATION_NOT_FOUND;
+      case 30: return ERROR_REASON_CONVERSATION_BUSY;
       case 32: return ERROR_REASON_TOOL_UNAVAILABLE;
       default: return null;
     }

@@ -25,6 +25,8 @@ private static final long serialVersionUID = 0L;
     mode_ = 0;
     idempotencyKey_ = "";
     agent_ = "";
+    conversationId_ = "";
+    busyPolicy_ = 0;
   }
 
   @java.lang.Override
@@ -618,6 +620,93 @@ java.lang.String defaultValue) {
     return bypassToolCache_;
   }
 
+  public static final int CONVERSATION_ID_FIELD_NUMBER = 14;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object conversationId_ = "";
+  /**
+   * <pre>
+   * The conversation the task is the next turn of (`conv_…`, from
+   * CreateConversation): the task is sent the conversation's earlier turns
+   * (within its agent's memory budget), and its own turn (the task, its tool
+   * calls, its answer) is added when it ends. NOT_FOUND
+   * (`CONVERSATION_NOT_FOUND`) for an unknown conversation or another
+   * tenant's; INVALID_ARGUMENT for a malformed id.
+   * </pre>
+   *
+   * <code>string conversation_id = 14;</code>
+   * @return The conversationId.
+   */
+  @java.lang.Override
+  public java.lang.String getConversationId() {
+    java.lang.Object ref = conversationId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      conversationId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The conversation the task is the next turn of (`conv_…`, from
+   * CreateConversation): the task is sent the conversation's earlier turns
+   * (within its agent's memory budget), and its own turn (the task, its tool
+   * calls, its answer) is added when it ends. NOT_FOUND
+   * (`CONVERSATION_NOT_FOUND`) for an unknown conversation or another
+   * tenant's; INVALID_ARGUMENT for a malformed id.
+   * </pre>
+   *
+   * <code>string conversation_id = 14;</code>
+   * @return The bytes for conversationId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getConversationIdBytes() {
+    java.lang.Object ref = conversationId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      conversationId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int BUSY_POLICY_FIELD_NUMBER = 15;
+  private int busyPolicy_ = 0;
+  /**
+   * <pre>
+   * What happens when a task of the conversation is running or waiting:
+   * REJECT (the default), ENQUEUE or INTERRUPT. Ignored without
+   * `conversation_id`.
+   * </pre>
+   *
+   * <code>.agentd.v1.ConversationBusyPolicy busy_policy = 15;</code>
+   * @return The enum numeric value on the wire for busyPolicy.
+   */
+  @java.lang.Override public int getBusyPolicyValue() {
+    return busyPolicy_;
+  }
+  /**
+   * <pre>
+   * What happens when a task of the conversation is running or waiting:
+   * REJECT (the default), ENQUEUE or INTERRUPT. Ignored without
+   * `conversation_id`.
+   * </pre>
+   *
+   * <code>.agentd.v1.ConversationBusyPolicy busy_policy = 15;</code>
+   * @return The busyPolicy.
+   */
+  @java.lang.Override public dev.agentd.v1.ConversationBusyPolicy getBusyPolicy() {
+    dev.agentd.v1.ConversationBusyPolicy result = dev.agentd.v1.ConversationBusyPolicy.forNumber(busyPolicy_);
+    return result == null ? dev.agentd.v1.ConversationBusyPolicy.UNRECOGNIZED : result;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -673,6 +762,12 @@ java.lang.String defaultValue) {
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 13, agent_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 14, conversationId_);
+    }
+    if (busyPolicy_ != dev.agentd.v1.ConversationBusyPolicy.CONVERSATION_BUSY_POLICY_UNSPECIFIED.getNumber()) {
+      output.writeEnum(15, busyPolicy_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -742,6 +837,13 @@ java.lang.String defaultValue) {
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(13, agent_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(14, conversationId_);
+    }
+    if (busyPolicy_ != dev.agentd.v1.ConversationBusyPolicy.CONVERSATION_BUSY_POLICY_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(15, busyPolicy_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -791,6 +893,9 @@ java.lang.String defaultValue) {
         .equals(other.getAgent())) return false;
     if (getBypassToolCache()
         != other.getBypassToolCache()) return false;
+    if (!getConversationId()
+        .equals(other.getConversationId())) return false;
+    if (busyPolicy_ != other.busyPolicy_) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -840,6 +945,10 @@ java.lang.String defaultValue) {
     hash = (37 * hash) + BYPASS_TOOL_CACHE_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getBypassToolCache());
+    hash = (37 * hash) + CONVERSATION_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getConversationId().hashCode();
+    hash = (37 * hash) + BUSY_POLICY_FIELD_NUMBER;
+    hash = (53 * hash) + busyPolicy_;
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1021,6 +1130,8 @@ java.lang.String defaultValue) {
       }
       agent_ = "";
       bypassToolCache_ = false;
+      conversationId_ = "";
+      busyPolicy_ = 0;
       return this;
     }
 
@@ -1105,6 +1216,12 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x00001000) != 0)) {
         result.bypassToolCache_ = bypassToolCache_;
+      }
+      if (((from_bitField0_ & 0x00002000) != 0)) {
+        result.conversationId_ = conversationId_;
+      }
+      if (((from_bitField0_ & 0x00004000) != 0)) {
+        result.busyPolicy_ = busyPolicy_;
       }
     }
 
@@ -1203,6 +1320,14 @@ java.lang.String defaultValue) {
       }
       if (other.getBypassToolCache() != false) {
         setBypassToolCache(other.getBypassToolCache());
+      }
+      if (!other.getConversationId().isEmpty()) {
+        conversationId_ = other.conversationId_;
+        bitField0_ |= 0x00002000;
+        onChanged();
+      }
+      if (other.busyPolicy_ != 0) {
+        setBusyPolicyValue(other.getBusyPolicyValue());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1306,6 +1431,16 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00000800;
               break;
             } // case 106
+            case 114: {
+              conversationId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00002000;
+              break;
+            } // case 114
+            case 120: {
+              busyPolicy_ = input.readEnum();
+              bitField0_ |= 0x00004000;
+              break;
+            } // case 120
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2784,6 +2919,206 @@ java.lang.String defaultValue) {
     public Builder clearBypassToolCache() {
       bitField0_ = (bitField0_ & ~0x00001000);
       bypassToolCache_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object conversationId_ = "";
+    /**
+     * <pre>
+     * The conversation the task is the next turn of (`conv_…`, from
+     * CreateConversation): the task is sent the conversation's earlier turns
+     * (within its agent's memory budget), and its own turn (the task, its tool
+     * calls, its answer) is added when it ends. NOT_FOUND
+     * (`CONVERSATION_NOT_FOUND`) for an unknown conversation or another
+     * tenant's; INVALID_ARGUMENT for a malformed id.
+     * </pre>
+     *
+     * <code>string conversation_id = 14;</code>
+     * @return The conversationId.
+     */
+    public java.lang.String getConversationId() {
+      java.lang.Object ref = conversationId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        conversationId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The conversation the task is the next turn of (`conv_…`, from
+     * CreateConversation): the task is sent the conversation's earlier turns
+     * (within its agent's memory budget), and its own turn (the task, its tool
+     * calls, its answer) is added when it ends. NOT_FOUND
+     * (`CONVERSATION_NOT_FOUND`) for an unknown conversation or another
+     * tenant's; INVALID_ARGUMENT for a malformed id.
+     * </pre>
+     *
+     * <code>string conversation_id = 14;</code>
+     * @return The bytes for conversationId.
+     */
+    public com.google.protobuf.ByteString
+        getConversationIdBytes() {
+      java.lang.Object ref = conversationId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        conversationId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The conversation the task is the next turn of (`conv_…`, from
+     * CreateConversation): the task is sent the conversation's earlier turns
+     * (within its agent's memory budget), and its own turn (the task, its tool
+     * calls, its answer) is added when it ends. NOT_FOUND
+     * (`CONVERSATION_NOT_FOUND`) for an unknown conversation or another
+     * tenant's; INVALID_ARGUMENT for a malformed id.
+     * </pre>
+     *
+     * <code>string conversation_id = 14;</code>
+     * @param value The conversationId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConversationId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      conversationId_ = value;
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The conversation the task is the next turn of (`conv_…`, from
+     * CreateConversation): the task is sent the conversation's earlier turns
+     * (within its agent's memory budget), and its own turn (the task, its tool
+     * calls, its answer) is added when it ends. NOT_FOUND
+     * (`CONVERSATION_NOT_FOUND`) for an unknown conversation or another
+     * tenant's; INVALID_ARGUMENT for a malformed id.
+     * </pre>
+     *
+     * <code>string conversation_id = 14;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearConversationId() {
+      conversationId_ = getDefaultInstance().getConversationId();
+      bitField0_ = (bitField0_ & ~0x00002000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The conversation the task is the next turn of (`conv_…`, from
+     * CreateConversation): the task is sent the conversation's earlier turns
+     * (within its agent's memory budget), and its own turn (the task, its tool
+     * calls, its answer) is added when it ends. NOT_FOUND
+     * (`CONVERSATION_NOT_FOUND`) for an unknown conversation or another
+     * tenant's; INVALID_ARGUMENT for a malformed id.
+     * </pre>
+     *
+     * <code>string conversation_id = 14;</code>
+     * @param value The bytes for conversationId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConversationIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      conversationId_ = value;
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+
+    private int busyPolicy_ = 0;
+    /**
+     * <pre>
+     * What happens when a task of the conversation is running or waiting:
+     * REJECT (the default), ENQUEUE or INTERRUPT. Ignored without
+     * `conversation_id`.
+     * </pre>
+     *
+     * <code>.agentd.v1.ConversationBusyPolicy busy_policy = 15;</code>
+     * @return The enum numeric value on the wire for busyPolicy.
+     */
+    @java.lang.Override public int getBusyPolicyValue() {
+      return busyPolicy_;
+    }
+    /**
+     * <pre>
+     * What happens when a task of the conversation is running or waiting:
+     * REJECT (the default), ENQUEUE or INTERRUPT. Ignored without
+     * `conversation_id`.
+     * </pre>
+     *
+     * <code>.agentd.v1.ConversationBusyPolicy busy_policy = 15;</code>
+     * @param value The enum numeric value on the wire for busyPolicy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setBusyPolicyValue(int value) {
+      busyPolicy_ = value;
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What happens when a task of the conversation is running or waiting:
+     * REJECT (the default), ENQUEUE or INTERRUPT. Ignored without
+     * `conversation_id`.
+     * </pre>
+     *
+     * <code>.agentd.v1.ConversationBusyPolicy busy_policy = 15;</code>
+     * @return The busyPolicy.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ConversationBusyPolicy getBusyPolicy() {
+      dev.agentd.v1.ConversationBusyPolicy result = dev.agentd.v1.ConversationBusyPolicy.forNumber(busyPolicy_);
+      return result == null ? dev.agentd.v1.ConversationBusyPolicy.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * What happens when a task of the conversation is running or waiting:
+     * REJECT (the default), ENQUEUE or INTERRUPT. Ignored without
+     * `conversation_id`.
+     * </pre>
+     *
+     * <code>.agentd.v1.ConversationBusyPolicy busy_policy = 15;</code>
+     * @param value The busyPolicy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setBusyPolicy(dev.agentd.v1.ConversationBusyPolicy value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00004000;
+      busyPolicy_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What happens when a task of the conversation is running or waiting:
+     * REJECT (the default), ENQUEUE or INTERRUPT. Ignored without
+     * `conversation_id`.
+     * </pre>
+     *
+     * <code>.agentd.v1.ConversationBusyPolicy busy_policy = 15;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearBusyPolicy() {
+      bitField0_ = (bitField0_ & ~0x00004000);
+      busyPolicy_ = 0;
       onChanged();
       return this;
     }

@@ -369,4 +369,57 @@ java.lang.String defaultValue);
    * @return The bypassToolCache.
    */
   boolean getBypassToolCache();
+
+  /**
+   * <pre>
+   * The conversation the task is the next turn of (`conv_…`, from
+   * CreateConversation): the task is sent the conversation's earlier turns
+   * (within its agent's memory budget), and its own turn (the task, its tool
+   * calls, its answer) is added when it ends. NOT_FOUND
+   * (`CONVERSATION_NOT_FOUND`) for an unknown conversation or another
+   * tenant's; INVALID_ARGUMENT for a malformed id.
+   * </pre>
+   *
+   * <code>string conversation_id = 14;</code>
+   * @return The conversationId.
+   */
+  java.lang.String getConversationId();
+  /**
+   * <pre>
+   * The conversation the task is the next turn of (`conv_…`, from
+   * CreateConversation): the task is sent the conversation's earlier turns
+   * (within its agent's memory budget), and its own turn (the task, its tool
+   * calls, its answer) is added when it ends. NOT_FOUND
+   * (`CONVERSATION_NOT_FOUND`) for an unknown conversation or another
+   * tenant's; INVALID_ARGUMENT for a malformed id.
+   * </pre>
+   *
+   * <code>string conversation_id = 14;</code>
+   * @return The bytes for conversationId.
+   */
+  com.google.protobuf.ByteString
+      getConversationIdBytes();
+
+  /**
+   * <pre>
+   * What happens when a task of the conversation is running or waiting:
+   * REJECT (the default), ENQUEUE or INTERRUPT. Ignored without
+   * `conversation_id`.
+   * </pre>
+   *
+   * <code>.agentd.v1.ConversationBusyPolicy busy_policy = 15;</code>
+   * @return The enum numeric value on the wire for busyPolicy.
+   */
+  int getBusyPolicyValue();
+  /**
+   * <pre>
+   * What happens when a task of the conversation is running or waiting:
+   * REJECT (the default), ENQUEUE or INTERRUPT. Ignored without
+   * `conversation_id`.
+   * </pre>
+   *
+   * <code>.agentd.v1.ConversationBusyPolicy busy_policy = 15;</code>
+   * @return The busyPolicy.
+   */
+  dev.agentd.v1.ConversationBusyPolicy getBusyPolicy();
 }

@@ -29,6 +29,7 @@ private static final long serialVersionUID = 0L;
     stopDetail_ = "";
     traceId_ = "";
     agent_ = "";
+    conversationId_ = "";
   }
 
   @java.lang.Override
@@ -820,6 +821,53 @@ java.lang.String defaultValue) {
     }
   }
 
+  public static final int CONVERSATION_ID_FIELD_NUMBER = 20;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object conversationId_ = "";
+  /**
+   * <pre>
+   * The conversation the task is a turn of; empty for a task on its own.
+   * </pre>
+   *
+   * <code>string conversation_id = 20;</code>
+   * @return The conversationId.
+   */
+  @java.lang.Override
+  public java.lang.String getConversationId() {
+    java.lang.Object ref = conversationId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      conversationId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The conversation the task is a turn of; empty for a task on its own.
+   * </pre>
+   *
+   * <code>string conversation_id = 20;</code>
+   * @return The bytes for conversationId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getConversationIdBytes() {
+    java.lang.Object ref = conversationId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      conversationId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -893,6 +941,9 @@ java.lang.String defaultValue) {
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 19, agent_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 20, conversationId_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -979,6 +1030,9 @@ java.lang.String defaultValue) {
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(19, agent_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(20, conversationId_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1050,6 +1104,8 @@ java.lang.String defaultValue) {
         != other.getPartial()) return false;
     if (!getAgent()
         .equals(other.getAgent())) return false;
+    if (!getConversationId()
+        .equals(other.getConversationId())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1117,6 +1173,8 @@ java.lang.String defaultValue) {
         getPartial());
     hash = (37 * hash) + AGENT_FIELD_NUMBER;
     hash = (53 * hash) + getAgent().hashCode();
+    hash = (37 * hash) + CONVERSATION_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getConversationId().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1319,6 +1377,7 @@ java.lang.String defaultValue) {
       traceId_ = "";
       partial_ = false;
       agent_ = "";
+      conversationId_ = "";
       return this;
     }
 
@@ -1423,6 +1482,9 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x00040000) != 0)) {
         result.agent_ = agent_;
+      }
+      if (((from_bitField0_ & 0x00080000) != 0)) {
+        result.conversationId_ = conversationId_;
       }
     }
 
@@ -1537,6 +1599,11 @@ java.lang.String defaultValue) {
       if (!other.getAgent().isEmpty()) {
         agent_ = other.agent_;
         bitField0_ |= 0x00040000;
+        onChanged();
+      }
+      if (!other.getConversationId().isEmpty()) {
+        conversationId_ = other.conversationId_;
+        bitField0_ |= 0x00080000;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -1678,6 +1745,11 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00040000;
               break;
             } // case 154
+            case 162: {
+              conversationId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00080000;
+              break;
+            } // case 162
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3793,6 +3865,98 @@ java.lang.String defaultValue) {
       checkByteStringIsUtf8(value);
       agent_ = value;
       bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object conversationId_ = "";
+    /**
+     * <pre>
+     * The conversation the task is a turn of; empty for a task on its own.
+     * </pre>
+     *
+     * <code>string conversation_id = 20;</code>
+     * @return The conversationId.
+     */
+    public java.lang.String getConversationId() {
+      java.lang.Object ref = conversationId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        conversationId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The conversation the task is a turn of; empty for a task on its own.
+     * </pre>
+     *
+     * <code>string conversation_id = 20;</code>
+     * @return The bytes for conversationId.
+     */
+    public com.google.protobuf.ByteString
+        getConversationIdBytes() {
+      java.lang.Object ref = conversationId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        conversationId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The conversation the task is a turn of; empty for a task on its own.
+     * </pre>
+     *
+     * <code>string conversation_id = 20;</code>
+     * @param value The conversationId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConversationId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      conversationId_ = value;
+      bitField0_ |= 0x00080000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The conversation the task is a turn of; empty for a task on its own.
+     * </pre>
+     *
+     * <code>string conversation_id = 20;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearConversationId() {
+      conversationId_ = getDefaultInstance().getConversationId();
+      bitField0_ = (bitField0_ & ~0x00080000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The conversation the task is a turn of; empty for a task on its own.
+     * </pre>
+     *
+     * <code>string conversation_id = 20;</code>
+     * @param value The bytes for conversationId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConversationIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      conversationId_ = value;
+      bitField0_ |= 0x00080000;
       onChanged();
       return this;
     }

@@ -82,6 +82,7 @@ private static final long serialVersionUID = 0L;
     HEARTBEAT(26),
     INPUT_REQUESTED(27),
     INPUT_PROVIDED(28),
+    HISTORY_COMPACTED(29),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -118,6 +119,7 @@ private static final long serialVersionUID = 0L;
         case 26: return HEARTBEAT;
         case 27: return INPUT_REQUESTED;
         case 28: return INPUT_PROVIDED;
+        case 29: return HISTORY_COMPACTED;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1110,6 +1112,52 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.InputProvided.getDefaultInstance();
   }
 
+  public static final int HISTORY_COMPACTED_FIELD_NUMBER = 29;
+  /**
+   * <pre>
+   * Older turns of the task's conversation were folded into its running
+   * summary, so that what the task is sent fits the agent's memory budget.
+   * </pre>
+   *
+   * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+   * @return Whether the historyCompacted field is set.
+   */
+  @java.lang.Override
+  public boolean hasHistoryCompacted() {
+    return payloadCase_ == 29;
+  }
+  /**
+   * <pre>
+   * Older turns of the task's conversation were folded into its running
+   * summary, so that what the task is sent fits the agent's memory budget.
+   * </pre>
+   *
+   * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+   * @return The historyCompacted.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.HistoryCompacted getHistoryCompacted() {
+    if (payloadCase_ == 29) {
+       return (dev.agentd.v1.HistoryCompacted) payload_;
+    }
+    return dev.agentd.v1.HistoryCompacted.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * Older turns of the task's conversation were folded into its running
+   * summary, so that what the task is sent fits the agent's memory budget.
+   * </pre>
+   *
+   * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.HistoryCompactedOrBuilder getHistoryCompactedOrBuilder() {
+    if (payloadCase_ == 29) {
+       return (dev.agentd.v1.HistoryCompacted) payload_;
+    }
+    return dev.agentd.v1.HistoryCompacted.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1192,6 +1240,9 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 28) {
       output.writeMessage(28, (dev.agentd.v1.InputProvided) payload_);
+    }
+    if (payloadCase_ == 29) {
+      output.writeMessage(29, (dev.agentd.v1.HistoryCompacted) payload_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1291,6 +1342,10 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 28) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(28, (dev.agentd.v1.InputProvided) payload_);
+    }
+    if (payloadCase_ == 29) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(29, (dev.agentd.v1.HistoryCompacted) payload_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -1396,6 +1451,10 @@ private static final long serialVersionUID = 0L;
         if (!getInputProvided()
             .equals(other.getInputProvided())) return false;
         break;
+      case 29:
+        if (!getHistoryCompacted()
+            .equals(other.getHistoryCompacted())) return false;
+        break;
       case 0:
       default:
     }
@@ -1497,6 +1556,10 @@ private static final long serialVersionUID = 0L;
       case 28:
         hash = (37 * hash) + INPUT_PROVIDED_FIELD_NUMBER;
         hash = (53 * hash) + getInputProvided().hashCode();
+        break;
+      case 29:
+        hash = (37 * hash) + HISTORY_COMPACTED_FIELD_NUMBER;
+        hash = (53 * hash) + getHistoryCompacted().hashCode();
         break;
       case 0:
       default:
@@ -1708,6 +1771,9 @@ private static final long serialVersionUID = 0L;
       if (inputProvidedBuilder_ != null) {
         inputProvidedBuilder_.clear();
       }
+      if (historyCompactedBuilder_ != null) {
+        historyCompactedBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -1838,6 +1904,10 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 28 &&
           inputProvidedBuilder_ != null) {
         result.payload_ = inputProvidedBuilder_.build();
+      }
+      if (payloadCase_ == 29 &&
+          historyCompactedBuilder_ != null) {
+        result.payload_ = historyCompactedBuilder_.build();
       }
     }
 
@@ -1976,6 +2046,10 @@ private static final long serialVersionUID = 0L;
         }
         case INPUT_PROVIDED: {
           mergeInputProvided(other.getInputProvided());
+          break;
+        }
+        case HISTORY_COMPACTED: {
+          mergeHistoryCompacted(other.getHistoryCompacted());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -2163,6 +2237,13 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 28;
               break;
             } // case 226
+            case 234: {
+              input.readMessage(
+                  getHistoryCompactedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 29;
+              break;
+            } // case 234
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -5997,6 +6078,193 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 28;
       onChanged();
       return inputProvidedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.HistoryCompacted, dev.agentd.v1.HistoryCompacted.Builder, dev.agentd.v1.HistoryCompactedOrBuilder> historyCompactedBuilder_;
+    /**
+     * <pre>
+     * Older turns of the task's conversation were folded into its running
+     * summary, so that what the task is sent fits the agent's memory budget.
+     * </pre>
+     *
+     * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+     * @return Whether the historyCompacted field is set.
+     */
+    @java.lang.Override
+    public boolean hasHistoryCompacted() {
+      return payloadCase_ == 29;
+    }
+    /**
+     * <pre>
+     * Older turns of the task's conversation were folded into its running
+     * summary, so that what the task is sent fits the agent's memory budget.
+     * </pre>
+     *
+     * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+     * @return The historyCompacted.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.HistoryCompacted getHistoryCompacted() {
+      if (historyCompactedBuilder_ == null) {
+        if (payloadCase_ == 29) {
+          return (dev.agentd.v1.HistoryCompacted) payload_;
+        }
+        return dev.agentd.v1.HistoryCompacted.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 29) {
+          return historyCompactedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.HistoryCompacted.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * Older turns of the task's conversation were folded into its running
+     * summary, so that what the task is sent fits the agent's memory budget.
+     * </pre>
+     *
+     * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+     */
+    public Builder setHistoryCompacted(dev.agentd.v1.HistoryCompacted value) {
+      if (historyCompactedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        historyCompactedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 29;
+      return this;
+    }
+    /**
+     * <pre>
+     * Older turns of the task's conversation were folded into its running
+     * summary, so that what the task is sent fits the agent's memory budget.
+     * </pre>
+     *
+     * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+     */
+    public Builder setHistoryCompacted(
+        dev.agentd.v1.HistoryCompacted.Builder builderForValue) {
+      if (historyCompactedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        historyCompactedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 29;
+      return this;
+    }
+    /**
+     * <pre>
+     * Older turns of the task's conversation were folded into its running
+     * summary, so that what the task is sent fits the agent's memory budget.
+     * </pre>
+     *
+     * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+     */
+    public Builder mergeHistoryCompacted(dev.agentd.v1.HistoryCompacted value) {
+      if (historyCompactedBuilder_ == null) {
+        if (payloadCase_ == 29 &&
+            payload_ != dev.agentd.v1.HistoryCompacted.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.HistoryCompacted.newBuilder((dev.agentd.v1.HistoryCompacted) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 29) {
+          historyCompactedBuilder_.mergeFrom(value);
+        } else {
+          historyCompactedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 29;
+      return this;
+    }
+    /**
+     * <pre>
+     * Older turns of the task's conversation were folded into its running
+     * summary, so that what the task is sent fits the agent's memory budget.
+     * </pre>
+     *
+     * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+     */
+    public Builder clearHistoryCompacted() {
+      if (historyCompactedBuilder_ == null) {
+        if (payloadCase_ == 29) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 29) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        historyCompactedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Older turns of the task's conversation were folded into its running
+     * summary, so that what the task is sent fits the agent's memory budget.
+     * </pre>
+     *
+     * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+     */
+    public dev.agentd.v1.HistoryCompacted.Builder getHistoryCompactedBuilder() {
+      return getHistoryCompactedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Older turns of the task's conversation were folded into its running
+     * summary, so that what the task is sent fits the agent's memory budget.
+     * </pre>
+     *
+     * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.HistoryCompactedOrBuilder getHistoryCompactedOrBuilder() {
+      if ((payloadCase_ == 29) && (historyCompactedBuilder_ != null)) {
+        return historyCompactedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 29) {
+          return (dev.agentd.v1.HistoryCompacted) payload_;
+        }
+        return dev.agentd.v1.HistoryCompacted.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * Older turns of the task's conversation were folded into its running
+     * summary, so that what the task is sent fits the agent's memory budget.
+     * </pre>
+     *
+     * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.HistoryCompacted, dev.agentd.v1.HistoryCompacted.Builder, dev.agentd.v1.HistoryCompactedOrBuilder> 
+        getHistoryCompactedFieldBuilder() {
+      if (historyCompactedBuilder_ == null) {
+        if (!(payloadCase_ == 29)) {
+          payload_ = dev.agentd.v1.HistoryCompacted.getDefaultInstance();
+        }
+        historyCompactedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.HistoryCompacted, dev.agentd.v1.HistoryCompacted.Builder, dev.agentd.v1.HistoryCompactedOrBuilder>(
+                (dev.agentd.v1.HistoryCompacted) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 29;
+      onChanged();
+      return historyCompactedBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -610,5 +610,35 @@ public interface TaskEventOrBuilder extends
    */
   dev.agentd.v1.InputProvidedOrBuilder getInputProvidedOrBuilder();
 
+  /**
+   * <pre>
+   * Older turns of the task's conversation were folded into its running
+   * summary, so that what the task is sent fits the agent's memory budget.
+   * </pre>
+   *
+   * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+   * @return Whether the historyCompacted field is set.
+   */
+  boolean hasHistoryCompacted();
+  /**
+   * <pre>
+   * Older turns of the task's conversation were folded into its running
+   * summary, so that what the task is sent fits the agent's memory budget.
+   * </pre>
+   *
+   * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+   * @return The historyCompacted.
+   */
+  dev.agentd.v1.HistoryCompacted getHistoryCompacted();
+  /**
+   * <pre>
+   * Older turns of the task's conversation were folded into its running
+   * summary, so that what the task is sent fits the agent's memory budget.
+   * </pre>
+   *
+   * <code>.agentd.v1.HistoryCompacted history_compacted = 29;</code>
+   */
+  dev.agentd.v1.HistoryCompactedOrBuilder getHistoryCompactedOrBuilder();
+
   public dev.agentd.v1.TaskEvent.PayloadCase getPayloadCase();
 }

@@ -447,4 +447,24 @@ java.lang.String defaultValue);
    */
   com.google.protobuf.ByteString
       getAgentBytes();
+
+  /**
+   * <pre>
+   * The conversation the task is a turn of; empty for a task on its own.
+   * </pre>
+   *
+   * <code>string conversation_id = 20;</code>
+   * @return The conversationId.
+   */
+  java.lang.String getConversationId();
+  /**
+   * <pre>
+   * The conversation the task is a turn of; empty for a task on its own.
+   * </pre>
+   *
+   * <code>string conversation_id = 20;</code>
+   * @return The bytes for conversationId.
+   */
+  com.google.protobuf.ByteString
+      getConversationIdBytes();
 }

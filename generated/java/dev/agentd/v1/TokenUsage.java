@@ -107,6 +107,24 @@ private static final long serialVersionUID = 0L;
     return totalTokens_;
   }
 
+  public static final int SAVED_TOKENS_FIELD_NUMBER = 5;
+  private long savedTokens_ = 0L;
+  /**
+   * <pre>
+   * Tokens of earlier conversation turns that were not sent because of the
+   * agent's memory budget (dropped, folded into the summary or cut), summed
+   * over the model calls that carried the conversation's history. Not part
+   * of `total_tokens`.
+   * </pre>
+   *
+   * <code>uint64 saved_tokens = 5;</code>
+   * @return The savedTokens.
+   */
+  @java.lang.Override
+  public long getSavedTokens() {
+    return savedTokens_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -133,6 +151,9 @@ private static final long serialVersionUID = 0L;
     if (totalTokens_ != 0L) {
       output.writeUInt64(4, totalTokens_);
     }
+    if (savedTokens_ != 0L) {
+      output.writeUInt64(5, savedTokens_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -158,6 +179,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeUInt64Size(4, totalTokens_);
     }
+    if (savedTokens_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt64Size(5, savedTokens_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -181,6 +206,8 @@ private static final long serialVersionUID = 0L;
         != other.getReasoningTokens()) return false;
     if (getTotalTokens()
         != other.getTotalTokens()) return false;
+    if (getSavedTokens()
+        != other.getSavedTokens()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -204,6 +231,9 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + TOTAL_TOKENS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getTotalTokens());
+    hash = (37 * hash) + SAVED_TOKENS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getSavedTokens());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -341,6 +371,7 @@ private static final long serialVersionUID = 0L;
       completionTokens_ = 0L;
       reasoningTokens_ = 0L;
       totalTokens_ = 0L;
+      savedTokens_ = 0L;
       return this;
     }
 
@@ -385,6 +416,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.totalTokens_ = totalTokens_;
+      }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.savedTokens_ = savedTokens_;
       }
     }
 
@@ -444,6 +478,9 @@ private static final long serialVersionUID = 0L;
       if (other.getTotalTokens() != 0L) {
         setTotalTokens(other.getTotalTokens());
       }
+      if (other.getSavedTokens() != 0L) {
+        setSavedTokens(other.getSavedTokens());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -490,6 +527,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 32
+            case 40: {
+              savedTokens_ = input.readUInt64();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 40
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -679,6 +721,59 @@ private static final long serialVersionUID = 0L;
     public Builder clearTotalTokens() {
       bitField0_ = (bitField0_ & ~0x00000008);
       totalTokens_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private long savedTokens_ ;
+    /**
+     * <pre>
+     * Tokens of earlier conversation turns that were not sent because of the
+     * agent's memory budget (dropped, folded into the summary or cut), summed
+     * over the model calls that carried the conversation's history. Not part
+     * of `total_tokens`.
+     * </pre>
+     *
+     * <code>uint64 saved_tokens = 5;</code>
+     * @return The savedTokens.
+     */
+    @java.lang.Override
+    public long getSavedTokens() {
+      return savedTokens_;
+    }
+    /**
+     * <pre>
+     * Tokens of earlier conversation turns that were not sent because of the
+     * agent's memory budget (dropped, folded into the summary or cut), summed
+     * over the model calls that carried the conversation's history. Not part
+     * of `total_tokens`.
+     * </pre>
+     *
+     * <code>uint64 saved_tokens = 5;</code>
+     * @param value The savedTokens to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSavedTokens(long value) {
+      
+      savedTokens_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Tokens of earlier conversation turns that were not sent because of the
+     * agent's memory budget (dropped, folded into the summary or cut), summed
+     * over the model calls that carried the conversation's history. Not part
+     * of `total_tokens`.
+     * </pre>
+     *
+     * <code>uint64 saved_tokens = 5;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSavedTokens() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      savedTokens_ = 0L;
       onChanged();
       return this;
     }

@@ -46,4 +46,17 @@ public interface TokenUsageOrBuilder extends
    * @return The totalTokens.
    */
   long getTotalTokens();
+
+  /**
+   * <pre>
+   * Tokens of earlier conversation turns that were not sent because of the
+   * agent's memory budget (dropped, folded into the summary or cut), summed
+   * over the model calls that carried the conversation's history. Not part
+   * of `total_tokens`.
+   * </pre>
+   *
+   * <code>uint64 saved_tokens = 5;</code>
+   * @return The savedTokens.
+   */
+  long getSavedTokens();
 }

@@ -1,0 +1,101 @@
+"""What a request to start a task comes to once checked, and the task it makes.
+
+`choose` checks a request against the caller's tools, its agent and its
+conversation (every problem an `INVALID_ARGUMENT` field violation, an unknown agent
+or conversation `NOT_FOUND`) before anything is stored; `new_task` is the task it
+describes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agent.agents import AgentDefinition
+from agent.catalog import Agents
+from agent.memory.service import Conversations
+from agent.modes.router import choose_mode
+from agent.plan import Plan
+from agent.questions import ASK_USER
+from agent.requests import TaskRequest, given_plan, validate_request
+from agent.selection import narrow, resolve, with_defaults
+from agent.tasks import ExecutionMode, Task
+from core.errors import FieldViolation, InvalidArgumentError
+from core.identity import CallContext
+from tools.model import ToolSpec
+from tools.registry import ToolRegistry
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """What a request comes to once checked: its tools, limit, plan and agent."""
+
+    request: TaskRequest
+    """The request with what it left unset taken from its agent."""
+    specs: dict[str, ToolSpec]
+    iterations: int
+    plan: Plan | None
+    agent: AgentDefinition | None
+    fingerprint: str
+    """Of the request as the caller sent it (an agent's later changes do not alter it);
+    "" without an idempotency key."""
+
+
+async def choose(
+    request: TaskRequest,
+    call: CallContext,
+    registry: ToolRegistry,
+    agents: Agents | None,
+    conversations: Conversations | None,
+) -> Chosen:
+    # Of the caller's request, before any agent's defaults; only a keyed one needs it.
+    fingerprint = request.fingerprint() if request.idempotency_key else ""
+    agent = await resolve(agents, call.principal.tenant, request.agent)
+    request = with_defaults(request, agent)
+    specs, iterations = validate_request(
+        registry,
+        request.task,
+        request.tools,
+        request.context,
+        call,
+        request.max_iterations,
+        request,
+    )
+    if request.token_budget < 0:
+        raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
+    specs = narrow(agent, request.tools, specs)
+    if request.conversation_id:  # NOT_FOUND before anything is stored
+        if conversations is None:
+            problem = "this server keeps no conversations"
+            raise InvalidArgumentError([FieldViolation("conversation_id", problem)])
+        await conversations.get(call.principal.tenant, request.conversation_id)
+    asked = {**specs, ASK_USER.name: ASK_USER} if agent and agent.ask_user else specs
+    plan = given_plan(request, asked)
+    return Chosen(request, specs, iterations, plan, agent, fingerprint)
+
+
+def new_task(chosen: Chosen, call: CallContext, task_id: str, tool_calling: bool) -> Task:
+    """The task a checked request describes (PENDING, not stored yet)."""
+    request, plan = chosen.request, chosen.plan
+    mode = request.mode
+    if plan is not None:  # the caller's plan: run as given, without planning first
+        mode = ExecutionMode.PLAN_AND_EXECUTE
+    elif mode is ExecutionMode.AUTO:
+        mode = choose_mode(request.task, tool_calling)
+    return Task(
+        task_id=task_id,
+        tenant=call.principal.tenant,
+        owner=call.principal.id,
+        task=request.task,
+        mode=mode,
+        context=dict(request.context),
+        tools=tuple(chosen.specs),
+        max_iterations=chosen.iterations,
+        trace_id=call.trace_id,
+        labels=dict(request.labels),
+        time_limit_seconds=request.timeout_seconds or None,
+        plan=plan,
+        total_steps=len(plan.steps) if plan is not None else 0,
+        agent=chosen.agent,
+        bypass_tool_cache=request.bypass_tool_cache,
+        conversation_id=request.conversation_id,
+    )

@@ -1,0 +1,129 @@
+"""One running task per conversation, across replicas, with the policy a request names.
+
+A task of a conversation holds the conversation's slot while it runs
+(`stores.conversation_slots`). A new task finds it free (it takes it), or busy:
+then REJECT refuses the new task, ENQUEUE puts it in line (it waits, PENDING, for
+the tasks before it to end) and INTERRUPT cancels the running task and puts the
+new one first in line. A task lets go when it has ended and its turn is in the
+conversation, so the next task always sees it.
+
+A task whose process died between its end and letting go is let go by the
+replica that takes it over; as a last resort a task that has been seen ended (or
+missing) for `STALE_SECONDS` is let go by whoever it blocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+import structlog
+
+from agent.memory.model import BusyPolicy
+from agent.tasks import Task
+from core.errors import ConversationBusyError, TaskNotFoundError
+from stores.conversation_slots.base import ConversationSlots
+from stores.tasks.base import TaskStore
+
+log = structlog.get_logger(__name__)
+
+POLL_SECONDS = 0.2
+"""How often a task waiting its turn looks again (a turn is a whole task: no hurry)."""
+STALE_SECONDS = 60.0
+"""How long a blocker may stay ended (or missing) before it is let go for it."""
+MAX_SIGHTINGS = 10_000
+
+Cancel = Callable[[str, str, str], Awaitable[None]]
+"""Cancels a task: (tenant, task id, reason)."""
+
+
+def slot_key(tenant: str, conversation_id: str) -> str:
+    return f"{tenant}:{conversation_id}"
+
+
+class BusyGate:
+    """Admits the tasks of conversations one at a time."""
+
+    def __init__(
+        self, slots: ConversationSlots, tasks: TaskStore, poll_seconds: float = POLL_SECONDS
+    ) -> None:
+        self._slots = slots
+        self._tasks = tasks
+        self._poll = poll_seconds
+        self._ended: dict[str, float] = {}
+        """Blockers seen ended or missing, and since when (monotonic)."""
+
+    async def admit(
+        self, tenant: str, conversation_id: str, task_id: str, policy: BusyPolicy, cancel: Cancel
+    ) -> None:
+        """Take the conversation for `task_id`, or act on its busy `policy`:
+        ConversationBusyError (REJECT), in line (ENQUEUE), or the running task cancelled
+        and in line first (INTERRUPT)."""
+        key = slot_key(tenant, conversation_id)
+        blocker = await self._claim(tenant, key, task_id)
+        if not blocker:
+            return
+        if policy is BusyPolicy.REJECT:
+            raise ConversationBusyError(conversation_id, blocker)
+        await self._slots.enqueue(key, task_id, first=policy is BusyPolicy.INTERRUPT)
+        if policy is BusyPolicy.INTERRUPT:
+            holder = await self._slots.holder(key)
+            if holder:
+                reason = f"interrupted by task {task_id} of the same conversation"
+                await cancel(tenant, holder, reason)
+
+    async def _claim(self, tenant: str, key: str, task_id: str) -> str:
+        """ "" when `task_id` took the conversation; else the task in its way."""
+        while True:
+            blocker = await self._slots.claim(key, task_id)
+            if not blocker or not await self._gone(tenant, blocker):
+                return blocker
+            log.warning("a task that ended still held its conversation", task_id=blocker)
+            await self._slots.release(key, blocker)
+
+    async def wait_turn(self, task: Task) -> None:
+        """Return once `task` holds its conversation (the tasks before it have ended)."""
+        key = slot_key(task.tenant, task.conversation_id)
+        while True:
+            blocker = await self._slots.take_turn(key, task.task_id)
+            if not blocker:
+                return
+            if await self._gone(task.tenant, blocker):
+                log.warning("a task that ended still held its conversation", task_id=blocker)
+                await self._slots.release(key, blocker)
+                continue
+            await asyncio.sleep(self._poll)
+
+    async def release(self, task: Task) -> None:
+        """`task` has ended and its turn is in the conversation: the next may run."""
+        await self._slots.release(slot_key(task.tenant, task.conversation_id), task.task_id)
+
+    async def running(self, tenant: str, conversation_id: str) -> str:
+        """The task running in the conversation now, or ""."""
+        return await self._slots.holder(slot_key(tenant, conversation_id))
+
+    async def busy(self, tenant: str, conversation_id: str) -> str:
+        """A task running in or waiting for the conversation, or ""."""
+        key = slot_key(tenant, conversation_id)
+        for task_id in [await self._slots.holder(key), *await self._slots.waiting(key)]:
+            if task_id and not await self._gone(tenant, task_id):
+                return task_id
+        return ""
+
+    async def _gone(self, tenant: str, task_id: str) -> bool:
+        """Whether a blocker ended (or vanished) long enough ago that nobody will let go
+        for it. A task that just ended is not gone yet: its turn may not be stored."""
+        try:
+            task = await self._tasks.get(tenant, task_id)
+            ended = task.status.terminal
+        except TaskNotFoundError:  # not stored yet (just admitted), or long expired
+            ended = True
+        if not ended:
+            self._ended.pop(task_id, None)
+            return False
+        now = time.monotonic()
+        if len(self._ended) > MAX_SIGHTINGS:
+            self._ended.clear()
+        since = self._ended.setdefault(task_id, now)
+        return now - since > STALE_SECONDS

@@ -1,0 +1,152 @@
+"""What the engine does for the tasks of conversations.
+
+A task of a conversation is admitted by its busy policy (`agent.memory.busy`),
+waits for its turn before it takes a running slot, is sent the earlier turns
+that fit its agent's memory policy (`prepare`: `agent.memory.history`, and a
+compaction when they no longer fit), and when it has ended adds its own turn,
+exactly once, then lets the next task of the conversation run (`finish`). The
+same holds when another replica took the task over: the turn comes from the
+task and its event log, not from the process that ran it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import structlog
+
+from agent import events as ev
+from agent.llm.encodings import Encodings
+from agent.llm.tokens import TokenCounter
+from agent.memory import compaction
+from agent.memory.busy import Cancel
+from agent.memory.history import halved, select, window
+from agent.memory.model import BusyPolicy
+from agent.memory.policy import MemoryPolicy
+from agent.memory.service import Conversations
+from agent.memory.turns import turn_of
+from agent.run import TaskRun
+from agent.tasks import ExecutionMode, Task
+from core.errors import ConversationNotFoundError, TaskNotFoundError
+from core.faults import is_unavailable
+from stores.tasks.base import TaskStore
+
+log = structlog.get_logger(__name__)
+
+APPEND_DELAYS = (0.1, 0.5, 1.0, 2.0, 4.0, 8.0)
+"""Waits between attempts to add a turn while the database is out of reach (~15 s)."""
+
+
+class TaskMemory:
+    """Conversations as the engine's tasks see them. One per process."""
+
+    def __init__(
+        self,
+        conversations: Conversations,
+        tasks: TaskStore,
+        encodings: Encodings | None = None,
+        defaults: MemoryPolicy | None = None,
+        default_model: str = "",
+    ) -> None:
+        self.conversations = conversations
+        self._store = conversations.store
+        self._gate = conversations.gate
+        self._tasks = tasks
+        self._encodings = encodings or Encodings(None)
+        self._defaults = defaults or MemoryPolicy()
+        self._default_model = default_model
+
+    def policy(self, task: Task) -> MemoryPolicy:
+        """The memory policy of a task: its agent's settings over the server's. A model
+        without tool calls (text ReAct) gets earlier tool calls summarised, not kept."""
+        policy = self._defaults.overridden(task.agent.memory if task.agent else {})
+        if task.mode is ExecutionMode.TEXT_REACT and policy.tool_calls == "keep":
+            policy = replace(policy, tool_calls="summarize")
+        return policy
+
+    def counter(self, task: Task) -> TokenCounter:
+        """Counts tokens for the model that answers a task (its agent's, else the server's)."""
+        models = task.agent.models if task.agent else {}
+        name = models.get("executor") or models.get("default") or self._default_model
+        return self._encodings.for_model(name)
+
+    async def admit(self, task: Task, policy: BusyPolicy, cancel: Cancel) -> None:
+        """Take the task's conversation, or act on its busy policy (ConversationBusyError
+        for REJECT)."""
+        await self._gate.admit(task.tenant, task.conversation_id, task.task_id, policy, cancel)
+
+    async def wait_turn(self, task: Task) -> None:
+        await self._gate.wait_turn(task)
+
+    async def release(self, task: Task) -> None:
+        await self._gate.release(task)
+
+    async def prepare(self, run: TaskRun) -> None:
+        """Give `run` the earlier turns it is sent (compacting them first when they no
+        longer fit and its policy says so). A resumed run keeps what it had."""
+        task = run.task
+        if run.history is not None:
+            return
+        policy, counter = self.policy(task), run.counter
+        conversation, recent = await self._store.snapshot(
+            task.tenant, task.conversation_id, window(policy)
+        )
+        chosen = select(conversation, recent, policy, counter)
+        if chosen.fold_through and policy.compaction == "summarize":
+            target = select(conversation, recent, halved(policy), counter).fold_through
+            summary = await compaction.compact(
+                run, self._store, conversation, target, policy, counter
+            )
+            if summary is not None:
+                folded = target - conversation.summarized_through
+                conversation = replace(conversation, summary=summary, summarized_through=target)
+                recent = [m for m in recent if m.index > target]
+                chosen = select(conversation, recent, policy, counter)
+                history = chosen.history
+                await run.emit(
+                    ev.HistoryCompacted(
+                        folded, target, counter.count(summary), history.tokens, history.saved
+                    )
+                )
+        run.history = chosen.history
+        await run.checkpoint()
+
+    async def finish(self, task: Task) -> None:
+        """Add the ended `task`'s turn to its conversation (once, whoever calls), then let
+        the next task of the conversation run. Never raises."""
+        if not task.conversation_id:
+            return
+        try:
+            await self._append(task)
+        except ConversationNotFoundError:
+            pass  # deleted meanwhile: nothing to add to
+        except Exception:
+            log.exception("could not add a task's turn to its conversation",
+                          task_id=task.task_id, conversation_id=task.conversation_id)  # fmt: skip
+        try:
+            await self._gate.release(task)
+        except Exception:
+            log.exception("could not let go of a conversation", task_id=task.task_id)
+
+    async def _append(self, task: Task) -> None:
+        counter = self.counter(task)
+        try:
+            turn = await turn_of(task, self._tasks.read_events(task.tenant, task.task_id), counter)
+        except TaskNotFoundError:  # its log expired: the turn without its tool calls
+            turn = await turn_of(replace(task, last_sequence=0), _nothing(), counter)
+        for delay in (*APPEND_DELAYS, None):
+            try:
+                await self._store.append_turn(task.tenant, task.conversation_id, turn)
+                return
+            except Exception as error:
+                if delay is None or not is_unavailable(error):
+                    raise
+                await asyncio.sleep(delay)
+
+
+async def _nothing() -> AsyncIterator[ev.TaskEvent]:
+    nothing: tuple[ev.TaskEvent, ...] = ()
+    for event in nothing:
+        yield event

@@ -1,0 +1,92 @@
+"""What a task leaves in its conversation when it ends: its turn.
+
+The turn is the caller's message (the task's text), the tool calls the task made
+(from its event log, so it is the same whichever process ran it: events are
+redacted on their way into the log) and its final answer, or a line saying why it
+has none. Every message is held to a stored size, and counted in tokens for the
+task's model.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+from agent import events as ev
+from agent.llm.base import Message, ToolCall
+from agent.llm.tokens import TokenCounter, message_tokens
+from agent.memory.model import (
+    MAX_TOOL_MESSAGES,
+    ConversationMessage,
+    MessageRole,
+    Turn,
+    cut,
+)
+from agent.tasks import Task, TaskStatus
+from core.secrets import scrub
+
+
+def _message(
+    role: MessageRole,
+    content: str,
+    task_id: str,
+    counter: TokenCounter,
+    tool_name: str = "",
+    arguments: str = "",
+) -> ConversationMessage:
+    content = cut(content)
+    calls = (ToolCall("x", tool_name, arguments),) if tool_name else ()
+    tokens = message_tokens(Message(role, content, tool_calls=calls), counter)
+    return ConversationMessage(
+        role, content, task_id, 0, tool_name, arguments, tokens, counted_with=counter.name
+    )
+
+
+def answer_of(task: Task) -> str:
+    """The assistant's side of a turn: the final answer, or why there is none."""
+    if task.status is TaskStatus.COMPLETED and task.final_answer:
+        return task.final_answer
+    why = task.failure.message if task.failure else task.stop_detail
+    state = task.status.value.replace("_", " ")
+    noted = f"(No answer: the task ended {state}{f': {why}' if why else ''}.)"
+    if task.final_answer:  # partial results gathered before it stopped
+        return f"{noted}\n{task.final_answer}"
+    return noted
+
+
+async def turn_of(task: Task, events: AsyncIterator[ev.TaskEvent], counter: TokenCounter) -> Turn:
+    """The turn of an ended `task`, its tool calls read from its event log up to the
+    task's last event (its terminal event may not be written yet: the log is never
+    waited on)."""
+    started: dict[str, ev.ToolCallStarted] = {}
+    finished: list[tuple[ev.ToolCallStarted, ev.ToolCallFinished]] = []
+    try:
+        async for event in events if task.last_sequence > 0 else _none():
+            payload = event.payload
+            if isinstance(payload, ev.ToolCallStarted):
+                started[payload.call_id] = payload
+            elif isinstance(payload, ev.ToolCallFinished) and payload.call_id in started:
+                finished.append((started.pop(payload.call_id), payload))
+            if event.sequence >= task.last_sequence:
+                break
+    finally:
+        close = getattr(events, "aclose", None)
+        if close is not None:
+            await close()
+    messages = [_message("user", scrub(task.task), task.task_id, counter)]
+    for call, result in finished[:MAX_TOOL_MESSAGES]:
+        arguments = json.dumps(call.arguments, ensure_ascii=False, default=str)
+        messages.append(
+            _message("tool", result.text, task.task_id, counter, call.tool_name, cut(arguments))
+        )
+    answer = answer_of(task)
+    if len(finished) > MAX_TOOL_MESSAGES:
+        answer = f"({len(finished) - MAX_TOOL_MESSAGES} more tool calls not kept.)\n{answer}"
+    messages.append(_message("assistant", answer, task.task_id, counter))
+    return Turn(task.task_id, tuple(messages))
+
+
+async def _none() -> AsyncIterator[ev.TaskEvent]:
+    nothing: tuple[ev.TaskEvent, ...] = ()
+    for event in nothing:
+        yield event

@@ -1,0 +1,84 @@
+"""`agentd conversations create|list|show|delete`: a caller's conversations.
+
+A task joins one with `agentd exec "..." --conversation ID [--busy enqueue]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from google.protobuf import json_format
+from google.protobuf.message import Message
+
+from agentd.v1 import conversations_pb2 as cpb
+from agentd_client.client import AgentClient
+
+MAX_SHOWN = 100_000
+"""Messages `show` prints at most (it pages through them)."""
+
+
+def _json(message: Message) -> str:
+    data = json_format.MessageToDict(message, preserving_proto_field_name=True)
+    return json.dumps(data, ensure_ascii=False)
+
+
+def add_parsers(sub: Any) -> None:
+    conversations = sub.add_parser("conversations", help="your conversations")
+    verbs = conversations.add_subparsers(dest="verb", required=True)
+    create = verbs.add_parser("create", help="start a conversation; prints its id")
+    create.add_argument("--title", default="")
+    verbs.add_parser("list", help="your conversations, newest first")
+    show = verbs.add_parser("show", help="a conversation and its messages")
+    show.add_argument("conversation_id")
+    delete = verbs.add_parser("delete", help="delete a conversation and its messages")
+    delete.add_argument("conversation_id")
+
+
+def _line(conversation: cpb.Conversation) -> str:
+    running = f"  running {conversation.running_task_id}" if conversation.running_task_id else ""
+    return (
+        f"{conversation.conversation_id}  {conversation.message_count} messages  "
+        f"{conversation.title}{running}"
+    ).rstrip()
+
+
+async def run_conversations(client: AgentClient, args: argparse.Namespace) -> int:
+    if args.verb == "create":
+        created = await client.create_conversation(args.title)
+        print(_json(created) if args.json else created.conversation_id)
+    elif args.verb == "list":
+        token = ""
+        while True:
+            page = await client.list_conversations(page_token=token)
+            for conversation in page.conversations:
+                print(_json(conversation) if args.json else _line(conversation))
+            token = page.next_page_token
+            if not token:
+                break
+    elif args.verb == "show":
+        await _show(client, args)
+    else:
+        await client.delete_conversation(args.conversation_id)
+    return 0
+
+
+async def _show(client: AgentClient, args: argparse.Namespace) -> None:
+    token, shown = "", 0
+    while shown < MAX_SHOWN:
+        page = await client.get_conversation(args.conversation_id, page_token=token)
+        if not token:
+            print(_json(page.conversation) if args.json else _line(page.conversation))
+            if page.conversation.summary and not args.json:
+                print(f"summary of messages 1-{page.conversation.summarized_through}: "
+                      f"{page.conversation.summary}")  # fmt: skip
+        for message in page.messages:
+            role = cpb.MessageRole.Name(message.role).removeprefix("MESSAGE_ROLE_").lower()
+            tool = f" {message.tool_name}({message.arguments})" if message.tool_name else ""
+            print(_json(message) if args.json else f"#{message.index:<4} {role}{tool}: "
+                  f"{message.content}")  # fmt: skip
+            shown += 1
+        token = page.next_page_token
+        if not token:
+            return

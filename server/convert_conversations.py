@@ -1,0 +1,43 @@
+"""Conversations between protobuf and the engine's types."""
+
+from __future__ import annotations
+
+from agent.memory.model import Conversation, ConversationMessage
+from agentd.v1 import conversations_pb2 as cpb
+from server.convert import to_timestamp
+
+_ROLES = {
+    "user": cpb.MESSAGE_ROLE_USER,
+    "assistant": cpb.MESSAGE_ROLE_ASSISTANT,
+    "tool": cpb.MESSAGE_ROLE_TOOL,
+}
+
+
+def conversation_to_proto(conversation: Conversation, running: str = "") -> cpb.Conversation:
+    return cpb.Conversation(
+        conversation_id=conversation.conversation_id,
+        title=conversation.title,
+        labels=dict(conversation.labels),
+        created_by=conversation.created_by,
+        create_time=to_timestamp(conversation.created_at),
+        update_time=to_timestamp(conversation.updated_at),
+        message_count=conversation.message_count,
+        turn_count=conversation.turn_count,
+        total_tokens=max(0, conversation.total_tokens),
+        summary=conversation.summary,
+        summarized_through=conversation.summarized_through,
+        running_task_id=running,
+    )
+
+
+def message_to_proto(message: ConversationMessage) -> cpb.ConversationMessage:
+    return cpb.ConversationMessage(
+        index=message.index,
+        role=_ROLES[message.role],
+        content=message.content,
+        task_id=message.task_id,
+        tool_name=message.tool_name,
+        arguments=message.arguments,
+        tokens=max(0, message.tokens),
+        create_time=to_timestamp(message.created_at),
+    )
