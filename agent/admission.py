@@ -32,11 +32,22 @@ class Ticket:
         self._admission = admission
         self.tenant = tenant
         self._released = False
+        self._taken = False
+        """A slot taken by `take_now`, which `slot` holds."""
+
+    def take_now(self) -> bool:
+        """Take a running slot at once if one is free and no task waits for one; `slot`
+        then holds it. False (nothing taken) otherwise."""
+        self._taken = self._taken or self._admission._take_free(self.tenant)
+        return self._taken
 
     @asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
         """Wait for a running slot (round-robin between tenants), hold it for the block."""
-        await self._admission._acquire(self.tenant)
+        if self._taken:
+            self._taken = False
+        else:
+            await self._admission._acquire(self.tenant)
         started = time.monotonic()
         try:
             yield
@@ -45,6 +56,9 @@ class Ticket:
 
     def release(self) -> None:
         """The task is done with this process (idempotent)."""
+        if self._taken:  # taken, never held
+            self._taken = False
+            self._admission._release_slot(self.tenant)
         if not self._released:
             self._released = True
             self._admission._drop(self.tenant)
@@ -129,12 +143,17 @@ class Admission:
         self._held[tenant] += 1
         return Ticket(self, tenant)
 
-    async def _acquire(self, tenant: str) -> None:
+    def _take_free(self, tenant: str) -> bool:
         if self._first_start is None:
             self._first_start = time.monotonic()
         if self._free > 0 and not self._waiting:
             self._free -= 1
             self._running[tenant] += 1
+            return True
+        return False
+
+    async def _acquire(self, tenant: str) -> None:
+        if self._take_free(tenant):
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(tenant, deque()).append(turn)

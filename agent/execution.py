@@ -158,14 +158,17 @@ class Runner:
         )
         ended = False
         try:
-            if run.resumed is None:
-                # Here rather than when accepted: the caller's first event does not wait on
-                # SQL. Both at once: one commit, not two in a row, before the task may run.
+            # A new task that can run at once writes its first checkpoint with its RUNNING
+            # state; one that must wait (for a slot, or its conversation) is recorded as
+            # PENDING first. Here rather than when accepted: the first event waits on no SQL.
+            fresh = run.resumed is None
+            at_once = fresh and not run.task.conversation_id and ticket.take_now()
+            if fresh and not at_once:  # both at once: one commit, not two in a row
                 await asyncio.gather(self._history.record(run.task), run.checkpoint())
             if self._memory is not None and run.task.conversation_id:
                 await self._memory.wait_turn(run.task)  # the tasks before it in its conversation
             async with ticket.slot():
-                ended = await self._run_in_slot(run)
+                ended = await self._run_in_slot(run, first_checkpoint=at_once)
         except asyncio.CancelledError:  # cancelled while queued
             if task_id not in self._letting_go:
                 ended = await self._cancelled(run)
@@ -190,12 +193,14 @@ class Runner:
         else:
             await self.forget(task.task_id)
 
-    async def _run_in_slot(self, run: TaskRun) -> bool:
-        """Run the task to its end; whether it ended here (its end was written)."""
+    async def _run_in_slot(self, run: TaskRun, first_checkpoint: bool = False) -> bool:
+        """Run the task to its end (writing its `first_checkpoint` as it starts); whether it
+        ended here (its end was written)."""
         task = run.task
         try:
             if task.status is TaskStatus.PENDING:  # ListTasks filters by status in history
-                await set_running(run, f"mode {task.mode.value}", self._history)
+                also = run.checkpoint() if first_checkpoint else None
+                await set_running(run, f"mode {task.mode.value}", self._history, also)
             outcome = await answers.shaped(run, await self._work(run))
             return await self._endings.complete(run, outcome)
         except asyncio.CancelledError:

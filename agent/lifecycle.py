@@ -49,11 +49,16 @@ async def accepted(store: TaskStore, run: TaskRun) -> None:
     )
 
 
-async def set_running(run: TaskRun, detail: str, history: TaskHistory | None = None) -> None:
+async def set_running(
+    run: TaskRun,
+    detail: str,
+    history: TaskHistory | None = None,
+    also: Awaitable[None] | None = None,
+) -> None:
     """RUNNING: work started (recorded in `history` too, before the event announces it, so
-    a ListTasks by status that follows the event finds it), or resumed after a person
-    answered."""
-    await _change(run, TaskStatus.RUNNING, detail, history)
+    a ListTasks by status that follows the event finds it; `also`, another write that must
+    precede the event, goes with them), or resumed after a person answered."""
+    await _change(run, TaskStatus.RUNNING, detail, history, also)
 
 
 async def set_waiting(run: TaskRun, detail: str) -> None:
@@ -62,14 +67,20 @@ async def set_waiting(run: TaskRun, detail: str) -> None:
 
 
 async def _change(
-    run: TaskRun, status: TaskStatus, detail: str, history: TaskHistory | None = None
+    run: TaskRun,
+    status: TaskStatus,
+    detail: str,
+    history: TaskHistory | None = None,
+    also: Awaitable[None] | None = None,
 ) -> None:
     previous = run.task.status
     run.task.status = status
-    if history is None:
-        await run.save()
-    else:  # the task's state and its history row at once, both before the event
-        await asyncio.gather(run.save(), history.record(run.task))
+    writes: list[Awaitable[None]] = [run.save()]
+    if history is not None:
+        writes.append(history.record(run.task))
+    if also is not None:
+        writes.append(also)
+    await asyncio.gather(*writes)  # the task's state and its history row, before the event
     await run.emit(ev.StatusChanged(status, previous, detail))
 
 

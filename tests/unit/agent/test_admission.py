@@ -125,3 +125,25 @@ async def test_retry_delays_are_paced_to_the_rate_places_free_up() -> None:
     assert max(jittered.retry_after() for _ in range(200)) <= 30.0  # never beyond 30 s
     for ticket in tickets:
         ticket.release()
+
+
+async def test_a_slot_taken_at_once_is_the_one_held_and_never_jumps_the_queue() -> None:
+    admission = Admission(1, 5, tenant_queue_share=1.0)
+    first, second, third = (admission.admit("acme") for _ in range(3))
+    assert first.take_now()  # free and nobody waits
+    assert admission.running == 1
+    assert not second.take_now()  # the only slot is taken
+    waiting = asyncio.create_task(_hold(second, [], "second", asyncio.Event()))
+    await asyncio.sleep(0)
+    async with first.slot():  # holds the slot taken, waits for nothing
+        assert admission.running == 1
+    first.release()
+    await asyncio.sleep(0)  # the freed slot went to the waiting ticket
+    assert admission.running == 1
+    assert not third.take_now()
+    waiting.cancel()
+    await asyncio.gather(waiting, return_exceptions=True)
+    second.release()
+    assert third.take_now()
+    third.release()  # taken, never held: given back with the ticket
+    assert (admission.running, admission.held) == (0, 0)

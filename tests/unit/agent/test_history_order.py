@@ -3,12 +3,15 @@ caller that lists by status right after that event finds the task."""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 from agent import events as ev
 from agent.engine import Engine
+from agent.llm.base import ModelResponse
 from agent.llm.roles import ModelRoles
-from agent.llm.testing import ScriptedModel, text
+from agent.llm.testing import FunctionModel, ScriptedModel, text
 from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode, Task, TaskStatus
 from core.identity import CallContext
@@ -22,9 +25,11 @@ class WatchedHistory(InMemoryTaskHistory):
     def __init__(self) -> None:
         super().__init__()
         self.records: list[tuple[TaskStatus, int]] = []
+        self.by_task: list[tuple[str, TaskStatus]] = []
 
     async def record(self, task: Task) -> None:
         self.records.append((task.status, task.last_sequence))
+        self.by_task.append((task.task_id, task.status))
         await super().record(task)
 
 
@@ -50,3 +55,39 @@ async def test_running_is_in_the_history_before_its_event(tmp_path: Path) -> Non
     recorded = [seq for status, seq in history.records if status is TaskStatus.RUNNING]
     assert recorded  # RUNNING was recorded ...
     assert recorded[0] < running  # ... while the log was still short of its event
+
+
+async def test_a_task_that_runs_at_once_is_never_recorded_pending(tmp_path: Path) -> None:
+    """One history write fewer before a task runs: a task that takes a free slot goes
+    straight to RUNNING in the history; a queued one is recorded PENDING while it waits."""
+    env = make_env(tmp_path)
+    history = WatchedHistory()
+    release = asyncio.Event()
+
+    async def held(*_: object) -> ModelResponse:
+        await release.wait()
+        return text("done")
+
+    engine = Engine(
+        ModelRoles(default=FunctionModel(held)),
+        env.registry,
+        env.store,
+        replace(env.config, max_running_tasks=1),
+        history=history,
+    )
+    request = TaskRequest("hi", mode=ExecutionMode.FUNCTION_CALLING)
+    first = await engine.start(request, CallContext(PRINCIPAL))
+    second = await engine.start(request, CallContext(PRINCIPAL))
+    await asyncio.sleep(0.05)
+    release.set()
+    for task in (first, second):
+        [e async for e in env.store.read_events(PRINCIPAL.tenant, task.task_id)]
+    await engine.close()
+    statuses = {task.task_id: [s for t, s in history.by_task if t == task.task_id]
+                for task in (first, second)}  # fmt: skip
+    assert statuses[first.task_id] == [TaskStatus.RUNNING, TaskStatus.COMPLETED]
+    assert statuses[second.task_id] == [
+        TaskStatus.PENDING,
+        TaskStatus.RUNNING,
+        TaskStatus.COMPLETED,
+    ]
