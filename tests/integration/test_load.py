@@ -9,7 +9,9 @@ import pytest
 
 from bench.load.scenarios import Config, Result, burst
 
-SMALL = Config(tasks=300, hold=0.1, slots=50, queue=50, cap=100.0)
+SMALL = Config(tasks=300, hold=0.5, slots=50, queue=50, cap=100.0)
+"""Each task holds its slot about a second (two model calls): far longer than the 300 calls
+take to arrive, so the burst is bigger than slots and queue and callers are refused."""
 
 
 def _assert_whole(result: Result) -> None:
