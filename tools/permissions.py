@@ -6,22 +6,18 @@ Tools never check permissions themselves: the registry asks a
 
 from __future__ import annotations
 
-import asyncio
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-import structlog
-
 from core.errors import PermissionDeniedError
 from core.identity import CallContext, Principal
+from core.watching import keep_reloading
 from stores.grants.base import GrantStore
 from tools.grants import Grant
 from tools.model import JSONValue, PermissionLevel, ToolSpec
-
-log = structlog.get_logger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,12 +115,17 @@ class GrantPolicy:
 
     async def keep_fresh(self, store: GrantStore, interval_seconds: float) -> None:
         """Reload the grants every `interval_seconds` until cancelled; errors keep the last."""
-        while True:
-            await asyncio.sleep(interval_seconds)
-            try:
-                await self.refresh(store)
-            except Exception:
-                log.warning("could not reload grants; keeping the ones loaded", exc_info=True)
+
+        async def reload() -> bool:
+            await self.refresh(store)
+            return False  # reloaded every time: not worth a line each
+
+        await keep_reloading(
+            reload,
+            interval_seconds,
+            changed="grants reloaded",
+            failed="could not reload grants; keeping the ones loaded",
+        )
 
     def decide(
         self,

@@ -114,14 +114,3 @@ class ToolsetConfig:
     @property
     def kind(self) -> str:
         return "mcp" if self.mcp is not None else "http"
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """Something wrong with the toolsets file: where, which field, what."""
-
-    path: str
-    field: str
-    """e.g. `toolsets.notes.mcp.headers.Authorization`."""
-    problem: str
-    """What is wrong, never quoting a value (it may be a secret)."""

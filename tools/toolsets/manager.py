@@ -26,10 +26,11 @@ import mcp_types as types
 import structlog
 import yaml
 
+from core.watching import FileProblem, keep_reloading
 from tools.catalog import ToolCatalog
 from tools.model import Tool
 from tools.toolsets import http_tool, mcp_tool
-from tools.toolsets.config import Problem, ToolsetConfig
+from tools.toolsets.config import ToolsetConfig
 from tools.toolsets.connection import ConnectionLimits, McpConnection
 from tools.toolsets.parsing import load_yaml, parse_file
 
@@ -49,15 +50,15 @@ class Toolsets:
         reserved: Collection[str] = (),
     ) -> None:
         self.path = path
-        self.problems: list[Problem] = []
+        self.problems: list[FileProblem] = []
         """What is wrong with the file and the servers' tools now."""
         self._catalog = catalog
         self._limits = limits
         self._reserved = frozenset(reserved)
         self._configs: dict[str, ToolsetConfig] = {}
         self._connections: dict[str, McpConnection] = {}
-        self._file_problems: list[Problem] = []
-        self._tool_problems: dict[str, list[Problem]] = {}
+        self._file_problems: list[FileProblem] = []
+        self._tool_problems: dict[str, list[FileProblem]] = {}
         self._digest = ""
         self._lock = asyncio.Lock()
 
@@ -80,13 +81,13 @@ class Toolsets:
 
     async def watch(self, every_seconds: float) -> None:
         """Read the file again whenever it changed, until cancelled."""
-        while True:
-            await asyncio.sleep(every_seconds)
-            try:
-                if await self.reload():
-                    log.info("toolsets file read again", path=str(self.path), toolsets=self.names)
-            except Exception:
-                log.exception("could not read the toolsets file", path=str(self.path))
+        await keep_reloading(
+            self.reload,
+            every_seconds,
+            changed="toolsets file read again",
+            failed=f"could not read the toolsets file {self.path}",
+            details=lambda: {"path": str(self.path), "toolsets": self.names},
+        )
 
     async def reload(self) -> bool:
         """Apply the file if it changed since the last time; whether it had."""
@@ -124,7 +125,7 @@ class Toolsets:
 
     def _file_problem(self, field: str, problem: str) -> bool:
         """The whole file is unusable: nothing changes, and it says so once."""
-        found = [Problem(str(self.path), field, problem)]
+        found = [FileProblem(str(self.path), field, problem)]
         if found == self._file_problems:
             return False
         self._file_problems = found
@@ -185,7 +186,8 @@ class Toolsets:
 
     def _tool_refused(self, toolset: str, field: str, problem: str) -> None:
         where = f"toolsets.{toolset}.{field}".rstrip(".")
-        self._tool_problems.setdefault(toolset, []).append(Problem(str(self.path), where, problem))
+        found = FileProblem(str(self.path), where, problem)
+        self._tool_problems.setdefault(toolset, []).append(found)
 
     def _publish(self, connection: McpConnection, listed: Sequence[types.Tool]) -> None:
         """A server listed its tools: they replace the toolset's (those that can be used)."""

@@ -20,6 +20,7 @@ import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from core.watching import FileProblem
 from tools.model import TOOLSET_NAME_PATTERN, PermissionLevel, RiskLevel
 from tools.toolsets import environment
 from tools.toolsets.config import (
@@ -28,7 +29,6 @@ from tools.toolsets.config import (
     HttpToolConfig,
     IPNetwork,
     McpSettings,
-    Problem,
     StdioServer,
     ToolsetConfig,
     ToolSettings,
@@ -93,19 +93,20 @@ def load_yaml(text: str) -> Any:
 
 def parse_file(
     data: Any, path: str, reserved: Collection[str]
-) -> tuple[dict[str, ToolsetConfig], list[Problem], set[str]]:
+) -> tuple[dict[str, ToolsetConfig], list[FileProblem], set[str]]:
     """The usable toolsets of the file's data, every problem, and the names of the
     toolsets refused (which keep their last good definition, if they had one).
     `reserved`: names a toolset may not take (the built-in tools')."""
     if not isinstance(data, Mapping) or not isinstance(data.get("toolsets", {}), Mapping):
-        return {}, [Problem(path, "toolsets", "the file must be a mapping with `toolsets:`")], set()
+        not_toolsets = FileProblem(path, "toolsets", "the file must be a mapping with `toolsets:`")
+        return {}, [not_toolsets], set()
     unknown = [str(k) for k in data if k != "toolsets" and not str(k).startswith("x-")]
     problems = [
-        Problem(path, k, "is not a known key (`toolsets`, or x-… for anchors)") for k in unknown
+        FileProblem(path, k, "is not a known key (`toolsets`, or x-… for anchors)") for k in unknown
     ]
     raw: Mapping[Any, Any] = data.get("toolsets") or {}
     if len(raw) > MAX_TOOLSETS:
-        problems.append(Problem(path, "toolsets", f"at most {MAX_TOOLSETS} toolsets"))
+        problems.append(FileProblem(path, "toolsets", f"at most {MAX_TOOLSETS} toolsets"))
         return {}, problems, set()
     found: dict[str, ToolsetConfig] = {}
     refused: set[str] = set()
@@ -114,7 +115,7 @@ def parse_file(
         try:
             found[name] = _toolset(name, value, reserved)
         except InvalidFieldError as invalid:
-            problems.append(Problem(path, f"toolsets.{name}.{invalid.field}".rstrip("."),
+            problems.append(FileProblem(path, f"toolsets.{name}.{invalid.field}".rstrip("."),
                                     invalid.problem))  # fmt: skip
             refused.add(name)
     return found, problems, refused
