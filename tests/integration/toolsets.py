@@ -16,6 +16,7 @@ import yaml
 from tests.helpers import ROOT
 
 SERVER_MODULE = "tests.integration.mcp_notes_server"
+HOSTILE_MODULE = "tests.integration.mcp_hostile_server"
 FAST: dict[str, Any] = {
     "toolsets_restart_initial_seconds": 0.2,
     "toolsets_restart_max_seconds": 1.0,
@@ -36,6 +37,20 @@ def stdio_notes(folder: Path, **settings: Any) -> dict[str, Any]:
         "args": ["-m", SERVER_MODULE, "stdio"],
         "cwd": str(ROOT),
         "env": notes_env(folder),
+        **settings.pop("mcp", {}),
+    }
+    return {"mcp": mcp, **settings}
+
+
+def stdio_hostile(
+    folder: Path, env: dict[str, str] | None = None, **settings: Any
+) -> dict[str, Any]:
+    """A toolset of the hostile server (`mcp_hostile_server`) run over stdio."""
+    mcp = {
+        "command": sys.executable,
+        "args": ["-m", HOSTILE_MODULE],
+        "cwd": str(ROOT),
+        "env": {"NOTES_PID_FILE": str(folder / "hostile.pid"), **(env or {})},
         **settings.pop("mcp", {}),
     }
     return {"mcp": mcp, **settings}

@@ -17,8 +17,6 @@ from typing import Any, Literal, cast
 
 import jmespath
 import yaml
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
 
 from core.watching import FileProblem
 from tools.model import TOOLSET_NAME_PATTERN, PermissionLevel, RiskLevel
@@ -33,6 +31,7 @@ from tools.toolsets.config import (
     ToolsetConfig,
     ToolSettings,
 )
+from tools.validation import schema_problem
 
 MAX_TOOLSETS = 100
 MAX_HTTP_TOOLS = 200
@@ -273,10 +272,9 @@ def _schema(raw: Any, where: str) -> Mapping[str, object]:
     schema = _map(raw, where)
     if schema.get("type") != "object":
         raise InvalidFieldError(where, "must be a JSON Schema of an object (`type: object`)")
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as error:
-        raise InvalidFieldError(where, f"is not a valid JSON Schema: {error.message}") from None
+    problem = schema_problem(schema)
+    if problem is not None:
+        raise InvalidFieldError(where, problem)
     return schema
 
 

@@ -1,0 +1,65 @@
+"""MCP servers that misbehave, against the real agentd server: input schemas that would
+make agentd fetch URLs or backtrack for ever."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentd.v1 import tasks_pb2, tools_pb2
+from agentd_client import errors as client_errors
+from tests.helpers import watched_http_server
+from tests.integration.harness import assert_well_formed, final, harness, of_kind
+from tests.integration.toolsets import FAST, stdio_hostile, write_toolsets
+
+FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
+
+
+def _settings(tmp_path: Path, toolsets: dict[str, Any], **more: Any) -> dict[str, Any]:
+    return {"toolsets_file": write_toolsets(tmp_path / "toolsets.yaml", toolsets), **FAST, **more}
+
+
+@pytest.mark.timeout(60)
+async def test_hostile_schemas_fetch_nothing_and_never_fail_a_task(tmp_path: Path) -> None:
+    call = {"tool_calls": [{"name": "evil_dangling", "arguments": {"q": "x"}}]}
+    with watched_http_server() as (base, seen):
+        env = {"HOSTILE_REF_URL": f"{base}/latest/meta-data.json"}
+        settings = _settings(tmp_path, {"evil": stdio_hostile(tmp_path, env, level="read")})
+        async with harness(tmp_path, [call, {"text": "could not"}], **settings) as h:
+            listed = [t.name for t in await h.client.list_tools(toolset="evil")]
+            assert listed == ["evil.dangling", "evil.fine", "evil.redos", "evil.storm"]
+            assert h.server.toolsets is not None
+            refused = sorted(p.problem for p in h.server.toolsets.problems)
+            assert len(refused) == 3
+            assert "'backref': its input schema: pattern" in refused[0]
+            assert "'lookup': its input schema: $ref 'http://127.0.0.1:" in refused[1]
+            assert "'nowhere': its input schema: $ref 'urn:nothing-here'" in refused[2]
+            with pytest.raises(client_errors.ToolNotFoundError):
+                await h.client.call_tool("evil.lookup", {"q": "x"})
+
+            # A reference inside the schema that leads nowhere: the call is invalid.
+            with pytest.raises(client_errors.ToolArgumentsInvalidError, match="cannot be checked"):
+                await h.client.call_tool("evil.dangling", {"q": "x"})
+            # A pattern a backtracking engine would take for ever on: RE2 answers at once.
+            with pytest.raises(client_errors.ToolArgumentsInvalidError, match="does not match"):
+                await h.client.call_tool("evil.redos", {"q": "a" * 5000 + "!"})
+            assert (await h.client.call_tool("evil.redos", {"q": "aaaa"})).text == "ran with aaaa"
+
+            events = await h.run("look it up", mode=FC, tools=["evil.dangling"])
+            assert_well_formed(events)  # the task goes on
+            [finished] = of_kind(events, "tool_call_finished")
+            assert finished.error.kind == tools_pb2.TOOL_ERROR_KIND_FAILED
+            assert "TOOL_ARGUMENTS_INVALID" in finished.error.message
+            assert final(events).text == "could not"
+            records = await h.server.durable.tool_calls.query("default")
+            outcomes = [(r.tool_name, r.outcome) for r in records]
+            assert outcomes == [
+                ("evil.lookup", "not_found"),
+                ("evil.dangling", "invalid"),
+                ("evil.redos", "invalid"),
+                ("evil.redos", "ok"),
+                ("evil.dangling", "invalid"),
+            ]
+    assert seen == []  # no schema made agentd fetch anything
