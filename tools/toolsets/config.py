@@ -88,9 +88,10 @@ class HttpToolConfig:
     description: str
     method: str
     url: str
-    """A URL template: `{argument}` is replaced by that argument's value, percent-encoded."""
+    """The URL template as written (`tools.toolsets.url_template`): `{argument}` is that
+    argument's value, percent-encoded, in the path or query; `${VAR}` is read per request."""
     parameters: Mapping[str, object]
-    """JSON Schema of the arguments (an object)."""
+    """JSON Schema of the arguments (an object); only arguments it declares are sent."""
     headers: Mapping[str, str] = field(default_factory=dict)
     result: str = ""
     """A JMESPath expression applied to the JSON response; empty: the whole response."""

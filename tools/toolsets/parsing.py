@@ -20,7 +20,7 @@ import yaml
 
 from core.watching import FileProblem
 from tools.model import TOOLSET_NAME_PATTERN, PermissionLevel, RiskLevel
-from tools.toolsets import environment
+from tools.toolsets import environment, url_template
 from tools.toolsets.config import (
     DEFAULT_MAX_CONCURRENT_CALLS,
     HttpServer,
@@ -197,10 +197,11 @@ def _http_tool(name: str, raw: Any, shared: Mapping[str, str]) -> HttpToolConfig
     method = str(body.get("method", "GET")).upper()
     if method not in METHODS:
         raise InvalidFieldError(f"{where}.method", f"is one of {', '.join(METHODS)}")
-    url = _text(body.get("url"), f"{where}.url", expand=True)
-    if not url.startswith(("http://", "https://")):
-        raise InvalidFieldError(f"{where}.url", "must be an http:// or https:// URL")
-    parameters = _schema(body.get("parameters", {"type": "object"}), f"{where}.parameters")
+    url = _text(body.get("url"), f"{where}.url")  # kept as written: `${VAR}` read per call
+    unusable = url_template.problem(url)
+    if unusable is not None:
+        raise InvalidFieldError(f"{where}.url", unusable)
+    parameters = _parameters(body.get("parameters"), url, f"{where}.parameters")
     result = body.get("result") or ""
     if result:
         try:
@@ -276,6 +277,33 @@ def _schema(raw: Any, where: str) -> Mapping[str, object]:
     if problem is not None:
         raise InvalidFieldError(where, problem)
     return schema
+
+
+_OPENING = ("additionalProperties", "patternProperties", "unevaluatedProperties", "allOf",
+            "anyOf", "oneOf", "if", "$ref", "$dynamicRef", "dependentSchemas")  # fmt: skip
+
+
+def _parameters(raw: Any, url: str, where: str) -> Mapping[str, Any]:
+    """A declared tool's schema; without one, each URL placeholder is a required text."""
+    names = url_template.placeholders(url)
+    if raw is None:
+        text = {"type": ["string", "number", "integer", "boolean"]}
+        raw = {"type": "object", "properties": dict.fromkeys(names, text), "required": names}
+    schema = _closed(_schema(raw, where))
+    properties = schema.get("properties") or {}
+    missing = [name for name in names if name not in properties]
+    if missing and schema.get("additionalProperties") is False:
+        raise InvalidFieldError(where, f"does not declare {{{missing[0]}}} of the URL")
+    return schema
+
+
+def _closed(schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A declared tool's schema, taking no argument it does not name (`additionalProperties:
+    false`) unless it says otherwise or composes schemas (where that would refuse the
+    arguments its parts name)."""
+    if any(key in schema for key in _OPENING):
+        return schema
+    return {**schema, "additionalProperties": False}
 
 
 def _headers(raw: Any, where: str) -> dict[str, str]:

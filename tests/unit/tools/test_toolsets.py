@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpcore
 import mcp_types as types
 import pytest
 
@@ -14,11 +15,15 @@ from agent.llm.tool_names import WireNames
 from tools.catalog import ToolCatalog
 from tools.grants import Grant
 from tools.model import TOOL_NAME_PATTERN, PermissionLevel
+from tools.outcomes import ToolFailed
 from tools.toolsets.config import ToolsetConfig
 from tools.toolsets.connection import ConnectionLimits
+from tools.toolsets.http_tool import HttpTool
+from tools.toolsets.http_tool import spec_of as http_spec_of
 from tools.toolsets.manager import Toolsets
 from tools.toolsets.mcp_tool import settings_for, spec_of
 from tools.toolsets.parsing import load_yaml, parse_file
+from tools.validation import ArgumentValidator
 
 RESERVED = ("calculator", "http_request")
 
@@ -201,3 +206,88 @@ def test_anchors_and_merge_keys_may_override() -> None:
     assert found["a"].defaults.level is PermissionLevel.WRITE
     assert found["b"].defaults.level is PermissionLevel.READ
     assert problems == {}  # x- keys hold anchors
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://{host}:8080/status",
+        "http://127.0.0.1:{port}/status",
+        "https://{sub}.example.com/",
+        "http://user{x}@example.com/",
+        "http://{host}",
+    ],
+)
+def test_a_placeholder_before_the_path_is_refused(url: str) -> None:
+    found, problems = _parse(f"toolsets:\n  t: {{http: {{}}, tools: {{a: {{url: '{url}'}}}}}}\n")
+    assert found == {}
+    assert "may stand only in the path or the query" in problems["toolsets.t.tools.a.url"]
+
+
+def _declared(text: str) -> tuple[HttpTool, ToolsetConfig]:
+    found, problems = _parse(text)
+    assert problems == {}
+    config = next(iter(found.values()))
+    [tool] = config.http_tools
+    return HttpTool(http_spec_of(config, tool), tool, (), 1000), config
+
+
+def test_a_declared_url_is_shown_as_written_and_expanded_per_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CRM_HOST_9", "crm.internal.example")
+    monkeypatch.setenv("CRM_TENANT_9", "t-{id}-secretish")
+    tool, _ = _declared(
+        "toolsets:\n  crm: {http: {}, tools: {c: {"
+        "url: 'https://${CRM_HOST_9}/t/${CRM_TENANT_9}/customers/{id}',"
+        " parameters: {type: object, properties: {id: {type: string}}}}}}\n"
+    )
+    assert tool.spec.description == "GET https://${CRM_HOST_9}/t/${CRM_TENANT_9}/customers/{id}"
+    assert "crm.internal.example" not in repr(tool.spec)
+    url, _ = tool._request({"id": "a/b"})
+    # The variable's value is not read as a template: its `{id}` stays as it is.
+    assert url == "https://crm.internal.example/t/t-%7Bid%7D-secretish/customers/a%2Fb"
+
+
+def test_a_declared_tool_sends_only_the_arguments_it_declares() -> None:
+    tool, _ = _declared(
+        "toolsets:\n  crm: {http: {}, tools: {c: {url: 'http://h.example/c/{id}',"
+        " parameters: {type: object, properties: {id: {type: string}, q: {type: string}}}}}}\n"
+    )
+    assert tool.spec.parameters["additionalProperties"] is False  # told to the model too
+    assert ArgumentValidator(tool.spec.parameters).violations({"id": "1", "admin": "yes"})
+    url, body = tool._request({"id": "1", "q": "tea", "admin": "yes"})  # were it let through
+    assert (url, body) == ("http://h.example/c/1?q=tea", None)
+
+    composed, _ = _declared(
+        "toolsets:\n  crm: {http: {}, tools: {c: {url: 'http://h.example/c', method: POST,"
+        " parameters: {type: object, allOf: [{properties: {a: {type: string}}}],"
+        " properties: {b: {type: string}}}}}}\n"
+    )
+    assert "additionalProperties" not in composed.spec.parameters  # would refuse `a`
+    assert composed._request({"a": "1", "b": "2"}) == ("http://h.example/c", b'{"b": "2"}')
+
+
+def test_a_result_expression_that_does_not_fit_the_answer_is_a_failure() -> None:
+    tool, _ = _declared(
+        "toolsets:\n  crm: {http: {}, tools: {c: {url: 'http://h.example/c',"
+        " result: 'abs(name)'}}}\n"
+    )
+    response = httpcore.Response(200)
+    with pytest.raises(ToolFailed, match="does not fit the tool's result expression"):
+        tool._output(response, b'{"name": "Ada"}')
+    with pytest.raises(ToolFailed, match="not JSON"):
+        tool._output(response, b"[" * 100_000)
+
+
+def test_url_placeholders_are_declared_parameters() -> None:
+    tool, _ = _declared(
+        "toolsets:\n  crm: {http: {}, tools: {c: {url: 'http://h.example/{id}'}}}\n"
+    )
+    assert tool.spec.parameters["required"] == ["id"]
+    assert set(tool.spec.parameters["properties"]) == {"id"}
+    _, problems = _parse(
+        "toolsets:\n  crm: {http: {}, tools: {c: {url: 'http://h.example/{id}',"
+        " parameters: {type: object, properties: {q: {type: string}}}}}}\n"
+    )
+    assert problems == {"toolsets.crm.tools.c.parameters": "does not declare {id} of the URL"}
