@@ -23,7 +23,7 @@ import httpcore
 import jmespath
 
 from core.identity import CallContext
-from tools.builtin.http import GuardedBackend, check_url
+from tools.builtin.http import check_url, default_headers, guarded_pool, read_capped, timeouts
 from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from tools.outcomes import ToolFailed
 from tools.toolsets import url_template
@@ -86,32 +86,22 @@ class HttpTool(Tool):
 
     async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
         url, content = self._request(arguments)
-        headers = {
-            "user-agent": USER_AGENT,
-            "accept": "application/json",
-            "accept-encoding": "identity",
-        }
+        headers = {**default_headers(USER_AGENT), "accept": "application/json"}
         headers.update({k.lower(): v for k, v in self._config.headers.items()})
         if content is not None:
             headers["content-type"] = "application/json"
-        seconds = self.spec.timeout_seconds
-        timeout = {"connect": seconds, "read": seconds, "write": seconds, "pool": seconds}
-        try:
-            async with (
-                httpcore.AsyncConnectionPool(
-                    network_backend=GuardedBackend(self._allowed), max_connections=2
-                ) as pool,
-                pool.stream(
-                    self._config.method, url, headers=list(headers.items()), content=content,
-                    extensions={"timeout": timeout},
-                ) as response,
-            ):  # fmt: skip
-                body = await self._read(response)
-                return self._output(response, body)
-        except (httpcore.TimeoutException, httpcore.NetworkError) as error:
-            raise ToolFailed(f"request failed: {type(error).__name__}", transient=True) from None
-        except (httpcore.ProtocolError, httpcore.UnsupportedProtocol) as error:
-            raise ToolFailed(f"request failed: {type(error).__name__}: {error}") from None
+        timeout = timeouts(self.spec.timeout_seconds)
+        async with (
+            guarded_pool(self._allowed, 2) as pool,
+            pool.stream(
+                self._config.method, url, headers=list(headers.items()), content=content,
+                extensions={"timeout": timeout},
+            ) as response,
+        ):  # fmt: skip
+            body, _ = await read_capped(
+                response, self._max_bytes, oversize="AGENTD_TOOLSETS_MAX_RESULT_BYTES"
+            )
+            return self._output(response, body)
 
     def _request(self, arguments: dict[str, JSONValue]) -> tuple[str, bytes | None]:
         """The URL (template filled, query added) and the body, from the arguments; only
@@ -135,17 +125,6 @@ class HttpTool(Tool):
         if isinstance(properties, Mapping) and name in properties:
             return True
         return schema.get("additionalProperties", False) is not False
-
-    async def _read(self, response: httpcore.Response) -> bytes:
-        body = bytearray()
-        async for chunk in response.aiter_stream():
-            body.extend(chunk)
-            if len(body) > self._max_bytes:
-                raise ToolFailed(
-                    f"the answer is over {self._max_bytes:,} bytes "
-                    "(AGENTD_TOOLSETS_MAX_RESULT_BYTES); the rest was not read"
-                )
-        return bytes(body)
 
     def _output(self, response: httpcore.Response, body: bytes) -> ToolOutput:
         status = response.status
