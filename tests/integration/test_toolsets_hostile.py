@@ -3,6 +3,8 @@ make agentd fetch URLs or backtrack for ever."""
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,7 @@ from agentd.v1 import tasks_pb2, tools_pb2
 from agentd_client import errors as client_errors
 from tests.helpers import watched_http_server
 from tests.integration.harness import assert_well_formed, final, harness, of_kind
-from tests.integration.toolsets import FAST, stdio_hostile, write_toolsets
+from tests.integration.toolsets import FAST, eventually, stdio_hostile, write_toolsets
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 
@@ -63,3 +65,46 @@ async def test_hostile_schemas_fetch_nothing_and_never_fail_a_task(tmp_path: Pat
                 ("evil.dangling", "invalid"),
             ]
     assert seen == []  # no schema made agentd fetch anything
+
+
+def _running(pid: int) -> bool:
+    """Whether the process is alive (a zombie, or a process gone, is not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def test_a_servers_helpers_go_with_it_and_its_death_is_noticed_at_once(
+    tmp_path: Path,
+) -> None:
+    helper_file = tmp_path / "helper.pid"
+    env = {"HOSTILE_HELPER_PID": str(helper_file)}
+    settings = _settings(tmp_path, {"evil": stdio_hostile(tmp_path, env, level="read")})
+    async with harness(tmp_path, [], **settings) as h:
+        leader = int((tmp_path / "hostile.pid").read_text())
+        helper = int(helper_file.read_text())
+        assert _running(helper)
+        os.kill(leader, signal.SIGKILL)  # the server agentd started; its helper holds stdout
+
+        async def down() -> bool:  # noticed with no ping (FAST pings never)
+            return all(t.unavailable for t in await h.client.list_tools(toolset="evil"))
+
+        await eventually(down)
+
+        async def helper_gone() -> bool:
+            return not _running(helper)
+
+        await eventually(helper_gone)
+
+        async def back() -> bool:
+            tools = await h.client.list_tools(toolset="evil")
+            return not any(t.unavailable for t in tools)
+
+        await eventually(back)
+        assert (await h.client.call_tool("evil.fine", {"q": "x"})).text == "fine: x"
+        second = int(helper_file.read_text())
+        assert second != helper
+        assert _running(second)
+    assert not _running(second)  # a server stopped at shutdown takes its helper along
