@@ -7,24 +7,17 @@ import json
 import secrets
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
-import structlog
-
-from core import tracing
 from core.errors import (
-    AgentdError,
     DeadlineExceededError,
     IdempotencyConflictError,
     PermissionDeniedError,
     RequestTooLargeError,
     ToolArgumentsInvalidError,
     ToolNotFoundError,
-    ToolUnavailableError,
 )
 from core.identity import CallContext
-from core.metrics import TOOL_CALLS, TOOL_LATENCY
 from core.secrets import redact
 from stores.audit.base import AuditSink
 from stores.idempotency.base import IdempotencyStore, scoped_key
@@ -32,15 +25,14 @@ from stores.idempotency.memory import InMemoryIdempotencyStore
 from stores.tool_cache.base import CachedResult, ToolCache
 from stores.tool_cache.memory import InMemoryToolCache
 from tools import caching
-from tools.approvals import ApprovalDecision, ApprovalGate
+from tools.approvals import ApprovalGate
 from tools.audit import digest, record_of
+from tools.calls import ToolCall, run_admitted, write_audit
 from tools.catalog import ToolCatalog
 from tools.model import JSONValue, Tool, ToolSpec
-from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
-from tools.permissions import Decision, PermissionPolicy, rechecker
-from tools.retries import RetryPolicy, is_transient
-
-log = structlog.get_logger(__name__)
+from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
+from tools.permissions import Decision, PermissionPolicy
+from tools.retries import RetryPolicy
 
 DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024
 
@@ -49,31 +41,13 @@ def new_call_id() -> str:
     return "call_" + secrets.token_hex(8)
 
 
-@dataclass
-class _Call:
-    """One call through the registry, as its audit record will show it: the arguments
-    (an approver's edit replaces them), the policy's decision and the approver's."""
-
-    call_id: str
-    started: datetime
-    name: str
-    args: dict[str, JSONValue]
-    context: CallContext
-    known: bool
-    """False for a tool the registry does not have."""
-    decision: Decision = field(default_factory=lambda: Decision(allowed=False, rule="none"))
-    human_decision: ApprovalDecision | None = None
-    attempt: int = 1
-    """Which attempt at running the tool the call is on (retries count up from 1)."""
-
-
 class ToolRegistry:
     """Holds the tools and runs every call through the same checks.
 
     A call is: look the tool up, check the argument size, ask the policy,
     validate the arguments against the schema, answer from the cache of tool
     results or run the tool under its timeout (or the caller's deadline, if
-    shorter; retried when it failed transiently, `tools.retries`), and write one
+    shorter; retried when it failed transiently: `tools.calls`), and write one
     audit record per attempt, whatever happened, before returning or raising.
     """
 
@@ -219,7 +193,7 @@ class ToolRegistry:
         started = datetime.now(UTC)
         args = dict(arguments)
         tool = self.catalog.get(name)
-        call = _Call(call_id, started, name, args, context, known=tool is not None)
+        call = ToolCall(call_id, started, name, args, context, known=tool is not None)
         if tool is None:
             await self._audit_call(call, "not_found")
             raise ToolNotFoundError(name)
@@ -233,7 +207,9 @@ class ToolRegistry:
             if found is not None:
                 await self._audit_call(call, "ok", found.data, cached=True)
                 return ToolCallResult(call_id, name, found.data, found.text, 0.0, cached=True)
-        result = await self._run(tool, call)
+        result = await run_admitted(
+            tool, call, policy=self._policy, retry=self._retry, audit=self._audit
+        )
         if result.ok and key:
             kept = CachedResult(result.data, result.text)
             await caching.keep(self._cache, tool.spec, tenant, key, kept)
@@ -241,38 +217,16 @@ class ToolRegistry:
 
     async def _audit_call(
         self,
-        call: _Call,
+        call: ToolCall,
         outcome: str,
         result: JSONValue = None,
-        duration: float = 0.0,
         *,
         cached: bool = False,
     ) -> None:
-        """Count the call and write its audit record (of this attempt), as the call
-        stands now."""
-        TOOL_CALLS.labels(call.name if call.known else "(unknown)", outcome).inc()
-        if duration:
-            TOOL_LATENCY.labels(call.name).observe(duration)
-        await self._audit.write(
-            record_of(
-                call.call_id,
-                call.started,
-                call.name,
-                call.args,
-                call.context,
-                call.decision.rule,
-                allowed=call.decision.allowed,
-                outcome=outcome,
-                result=result,
-                duration=duration,
-                human_decision=call.human_decision,
-                attempt=call.attempt,
-                cached=cached,
-            )
-        )
+        await write_audit(self._audit, call, outcome, result, cached=cached)
 
     async def _admit(
-        self, tool: Tool, call: _Call, approval: ApprovalGate | None
+        self, tool: Tool, call: ToolCall, approval: ApprovalGate | None
     ) -> ToolCallResult | None:
         """Every check before the tool runs, and a human's approval when the policy wants
         one; an approver's edited arguments are checked again. Raises (audited) when a
@@ -308,7 +262,7 @@ class ToolRegistry:
             call.args = dict(human_decision.arguments)
         return None
 
-    async def _check(self, tool: Tool, call: _Call) -> None:
+    async def _check(self, tool: Tool, call: ToolCall) -> None:
         """The argument size, the policy's decision and the schema, on `call.args`; the
         first refusal is audited and raised."""
         name, args = call.name, call.args
@@ -326,74 +280,3 @@ class ToolRegistry:
         if violations:
             await self._audit_call(call, "invalid")
             raise ToolArgumentsInvalidError(name, violations)
-
-    async def _run(self, tool: Tool, call: _Call) -> ToolCallResult:
-        """Run an admitted call under the tool's timeout (or what is left of the caller's
-        deadline, if shorter). An idempotent tool that failed transiently is tried again
-        (`tools.retries`), each attempt audited, never waiting past the deadline."""
-        attempts = self._retry.max_attempts if tool.spec.idempotent else 1
-        given = call.context.deadline_seconds
-        deadline = None if given is None else time.monotonic() + given
-        context = replace(
-            call.context, check_argument=rechecker(self._policy, tool.spec, call.args, call.context)
-        )
-        while True:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            result, transient = await self._attempt(tool, call, context, left)
-            if result.ok or not transient or call.attempt >= attempts:
-                return result
-            wait = self._retry.delay(call.attempt)
-            if deadline is not None and deadline - time.monotonic() <= wait:
-                return result  # no room for another attempt
-            await asyncio.sleep(wait)
-            call.attempt += 1
-
-    async def _attempt(
-        self, tool: Tool, call: _Call, context: CallContext, left: float | None
-    ) -> tuple[ToolCallResult, bool]:
-        """One attempt, audited: its result (a failure, timeout or crash is a result with
-        `error` set) and whether its failure was transient. An AgentdError the tool raised
-        to refuse its input is audited as "refused" and raised."""
-        name, args = call.name, call.args
-        timeout = (
-            tool.spec.timeout_seconds if left is None else min(tool.spec.timeout_seconds, left)
-        )
-        clock = time.perf_counter()
-        try:
-            with tracing.span(f"tool {name}", context.trace_id, {"agentd.tool": name}) as span:
-                span.set_attribute("agentd.call_id", call.call_id)
-                span.set_attribute("agentd.attempt", call.attempt)
-                async with asyncio.timeout(timeout):
-                    output = await tool.run(args, context)
-        except ToolFailed as failure:
-            kind = (
-                ToolErrorKind.OUTCOME_UNKNOWN if failure.outcome_unknown else ToolErrorKind.FAILED
-            )
-            error = ToolCallError(kind, failure.message)
-            transient = failure.transient
-        except TimeoutError:
-            error = ToolCallError(
-                ToolErrorKind.TIMEOUT, f"tool {name!r} did not finish within {timeout:g} s"
-            )
-            transient = True
-        except AgentdError as refusal:
-            outcome = "unavailable" if isinstance(refusal, ToolUnavailableError) else "refused"
-            await self._audit_call(call, outcome, duration=time.perf_counter() - clock)
-            raise
-        except Exception as crash:
-            log.exception(
-                "tool crashed", tool=name, call_id=call.call_id, trace_id=context.trace_id
-            )
-            error = ToolCallError(
-                ToolErrorKind.CRASHED,
-                f"tool {name!r} failed unexpectedly; see the server log for trace id "
-                f"{context.trace_id}",
-            )
-            transient = is_transient(crash)
-        else:
-            duration = time.perf_counter() - clock
-            await self._audit_call(call, "ok", output.data, duration)
-            return ToolCallResult(call.call_id, name, output.data, output.text, duration), False
-        duration = time.perf_counter() - clock
-        await self._audit_call(call, error.kind.value, duration=duration)
-        return ToolCallResult(call.call_id, name, None, error.message, duration, error), transient
