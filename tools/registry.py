@@ -28,7 +28,7 @@ from tools import caching
 from tools.approvals import ApprovalGate
 from tools.audit import digest, record_of
 from tools.calls import ToolCall, run_admitted, write_audit
-from tools.catalog import ToolCatalog
+from tools.catalog import AsGiven, ToolCatalog
 from tools.model import JSONValue, Tool, ToolSpec
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 from tools.permissions import Decision, PermissionPolicy
@@ -177,6 +177,7 @@ class ToolRegistry:
         approval: ApprovalGate | None = None,
         call_id: str = "",
         bypass_cache: bool = False,
+        spec: ToolSpec | None = None,
     ) -> ToolCallResult:
         """Call one tool on behalf of `context.principal`.
 
@@ -188,6 +189,9 @@ class ToolRegistry:
         An approver's edited arguments go through every check again. A tool with
         `cache_seconds` may answer from the cache (`cached` set, the tool does not run)
         after every check has passed, unless `bypass_cache` (which still refreshes it).
+        `spec`: the tool as the caller was given it (a task, when it started); the call
+        is checked and run under it although a reload of the toolsets changed the tool
+        since, by the tool's implementation now (one removed since is not found).
         """
         call_id = call_id or new_call_id()
         started = datetime.now(UTC)
@@ -197,6 +201,8 @@ class ToolRegistry:
         if tool is None:
             await self._audit_call(call, "not_found")
             raise ToolNotFoundError(name)
+        if spec is not None and spec != tool.spec:
+            tool = AsGiven(tool, spec)
         rejected = await self._admit(tool, call, approval)
         if rejected is not None:
             return rejected

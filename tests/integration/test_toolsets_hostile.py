@@ -14,7 +14,13 @@ from agentd.v1 import tasks_pb2, tools_pb2
 from agentd_client import errors as client_errors
 from tests.helpers import watched_http_server
 from tests.integration.harness import assert_well_formed, final, harness, of_kind
-from tests.integration.toolsets import FAST, eventually, stdio_hostile, write_toolsets
+from tests.integration.toolsets import (
+    FAST,
+    eventually,
+    process_running,
+    stdio_hostile,
+    write_toolsets,
+)
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 
@@ -67,15 +73,6 @@ async def test_hostile_schemas_fetch_nothing_and_never_fail_a_task(tmp_path: Pat
     assert seen == []  # no schema made agentd fetch anything
 
 
-def _running(pid: int) -> bool:
-    """Whether the process is alive (a zombie, or a process gone, is not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
 async def test_a_servers_helpers_go_with_it_and_its_death_is_noticed_at_once(
     tmp_path: Path,
 ) -> None:
@@ -85,7 +82,7 @@ async def test_a_servers_helpers_go_with_it_and_its_death_is_noticed_at_once(
     async with harness(tmp_path, [], **settings) as h:
         leader = int((tmp_path / "hostile.pid").read_text())
         helper = int(helper_file.read_text())
-        assert _running(helper)
+        assert process_running(helper)
         os.kill(leader, signal.SIGKILL)  # the server agentd started; its helper holds stdout
 
         async def down() -> bool:  # noticed with no ping (FAST pings never)
@@ -94,7 +91,7 @@ async def test_a_servers_helpers_go_with_it_and_its_death_is_noticed_at_once(
         await eventually(down)
 
         async def helper_gone() -> bool:
-            return not _running(helper)
+            return not process_running(helper)
 
         await eventually(helper_gone)
 
@@ -106,5 +103,5 @@ async def test_a_servers_helpers_go_with_it_and_its_death_is_noticed_at_once(
         assert (await h.client.call_tool("evil.fine", {"q": "x"})).text == "fine: x"
         second = int(helper_file.read_text())
         assert second != helper
-        assert _running(second)
-    assert not _running(second)  # a server stopped at shutdown takes its helper along
+        assert process_running(second)
+    assert not process_running(second)  # a server stopped at shutdown takes its helper along

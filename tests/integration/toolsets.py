@@ -94,6 +94,15 @@ def http_notes_server(folder: Path, port: int = 0) -> Iterator[tuple[str, subpro
             process.stdout.close()
 
 
+def process_running(pid: int) -> bool:
+    """Whether the process is alive (a zombie, or a process gone, is not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
 async def eventually(check: Callable[[], Awaitable[bool]], seconds: float = 15.0) -> None:
     """Wait until `check()` holds, polling; fail after `seconds` (a bound, not a measure)."""
     for _ in range(int(seconds / 0.05)):

@@ -86,6 +86,11 @@ class McpConnection:
         self._task: asyncio.Task[None] | None = None
         self._listed = ""
         """Digest of the last listing handed on."""
+        self.listed: Sequence[types.Tool] | None = None
+        """The server's tools as it last listed them (None: it has not yet)."""
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
         self.why = "not connected yet"
         self.retry_at = 0.0
         self.restarts = 0
@@ -106,12 +111,25 @@ class McpConnection:
         later = f"; reconnecting in {wait:.1f} s" if wait > 0 else ""
         return f"the MCP server of toolset {self.name!r} is down ({self.why}){later}"
 
+    def reconfigure(self, toolset: ToolsetConfig) -> None:
+        """Take the toolset's new definition, whose `mcp:` is this connection's."""
+        assert toolset.mcp == self._mcp
+        assert toolset.name == self.name
+        self.toolset = toolset
+
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"agentd-mcp-{self.name}")
 
     async def first_attempt(self) -> None:
         """Return once the first connection attempt has succeeded or failed."""
         await self._tried.wait()
+
+    async def drained(self, seconds: float) -> bool:
+        """Wait (at most `seconds`) until no call is in flight; whether none is."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                await self._idle.wait()
+        return self._idle.is_set()
 
     async def stop(self, grace_seconds: float = 10.0) -> None:
         """End the connection (and a stdio server); in-flight calls fail."""
@@ -137,6 +155,18 @@ class McpConnection:
         client = self._client
         if client is None:
             raise ToolUnavailableError(listed_as, self.unavailable(), self._retry_after())
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            return await self._call(client, tool, arguments)
+        finally:
+            self._in_flight -= 1
+            if not self._in_flight:
+                self._idle.set()
+
+    async def _call(
+        self, client: Client, tool: str, arguments: dict[str, Any]
+    ) -> types.CallToolResult:
         async with self._slots:
             try:
                 return await client.call_tool(tool, arguments)
@@ -283,6 +313,7 @@ class McpConnection:
         digest = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()
         if digest != self._listed:
             self._listed = digest
+            self.listed = tools
             self._on_tools(tools)
 
     async def _listen(self, client: Client) -> None:

@@ -4,13 +4,17 @@ the servers change.
 `start` reads the file, starts a connection (`McpConnection`, each in its own task) for
 every MCP toolset and registers every declared HTTP tool, then waits a bounded time for
 each server's first connection, so that a fresh server lists its tools from the start.
-`watch` reads the file again when it changes: a toolset that is new is started, one
-that changed is stopped and started anew, one that is gone is stopped and its tools
-removed; one whose definition is unchanged keeps its connection. A toolset whose new
-definition is broken keeps its last good one, and a file that cannot be read at all
-changes nothing; every problem is logged with the file's path and the field. A server's
-tools are replaced whenever it lists them (at connection and when it says its list
-changed); while it is down they stay listed and answer TOOL_UNAVAILABLE.
+`watch` reads the file again when it changes: a toolset that is new is started, one that
+is gone has its tools removed, and one that changed has its tools listed anew. A changed
+MCP toolset whose `mcp:` is the same keeps its connection (and its server); one whose
+`mcp:` changed gets a new connection, which takes over once it had its first try
+(bounded), while the old one stops only when the calls it is running are done (each
+bounded by its timeout). A removed toolset's connection stops the same way. A toolset
+whose new definition is broken keeps its last good one, and a file that cannot be read
+at all changes nothing; every problem is logged with the file's path and the field. A
+server's tools are replaced whenever it lists them (at connection and when it says its
+list changed); while it is down they stay listed and answer TOOL_UNAVAILABLE. A running
+task calls its tools as it was given them (`ToolRegistry.call(spec=...)`).
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ from tools.toolsets.parsing import load_yaml, parse_file
 log = structlog.get_logger(__name__)
 
 MAX_FILE_BYTES = 1024 * 1024
+DRAIN_MARGIN_SECONDS = 5.0
+"""How long past its calls' longest timeout a retiring connection is waited for."""
 
 
 class Toolsets:
@@ -57,6 +63,8 @@ class Toolsets:
         self._reserved = frozenset(reserved)
         self._configs: dict[str, ToolsetConfig] = {}
         self._connections: dict[str, McpConnection] = {}
+        self._retiring: dict[McpConnection, asyncio.Task[None]] = {}
+        """Connections replaced or removed, stopping once their calls are done."""
         self._file_problems: list[FileProblem] = []
         self._tool_problems: dict[str, list[FileProblem]] = {}
         self._digest = ""
@@ -113,10 +121,13 @@ class Toolsets:
             return True
 
     async def close(self) -> None:
-        """Stop every connection (and every stdio server)."""
-        connections = list(self._connections.values())
+        """Stop every connection (and every stdio server), retiring ones included."""
+        connections = [*self._connections.values(), *self._retiring]
         self._connections.clear()
+        for drain in self._retiring.values():
+            drain.cancel()
         await asyncio.gather(*(c.stop() for c in connections), return_exceptions=True)
+        await asyncio.gather(*self._retiring.values(), return_exceptions=True)
 
     def _read(self) -> bytes:
         if self.path.stat().st_size > MAX_FILE_BYTES:
@@ -144,13 +155,19 @@ class Toolsets:
 
     async def _apply(self, desired: dict[str, ToolsetConfig]) -> None:
         for name in sorted(set(self._configs) - set(desired)):
-            await self._remove(name)
+            self._remove(name)
         for name, config in sorted(desired.items()):
-            if self._configs.get(name) == config:
+            before = self._configs.get(name)
+            if before == config:
                 continue  # unchanged: its connection and tools stay as they are
-            if name in self._configs:
-                await self._remove(name)
-            self._add(config)
+            if before is not None and before.mcp is not None and before.mcp == config.mcp:
+                self._reconfigure(config)
+            elif before is not None and before.mcp is not None and config.mcp is not None:
+                await self._reconnect(config)
+            else:
+                if before is not None:
+                    self._remove(name)
+                self._add(config)
 
     def _add(self, config: ToolsetConfig) -> None:
         self._configs[config.name] = config
@@ -170,19 +187,67 @@ class Toolsets:
                 )
             self._catalog.replace_toolset(config.name, tools)
             return
-        connection = McpConnection(
-            config, self._limits, lambda listed: self._publish(connection, listed)
-        )
+        connection = self._connection(config)
         self._connections[config.name] = connection
         connection.start()
 
-    async def _remove(self, name: str) -> None:
+    def _connection(self, config: ToolsetConfig) -> McpConnection:
+        connection = McpConnection(
+            config, self._limits, lambda listed: self._publish(connection, listed)
+        )
+        return connection
+
+    def _reconfigure(self, config: ToolsetConfig) -> None:
+        """Same `mcp:`, other settings: the connection stays, its tools are listed anew."""
+        self._configs[config.name] = config
+        connection = self._connections[config.name]
+        connection.reconfigure(config)
+        self._publish(connection, connection.listed or ())
+
+    async def _reconnect(self, config: ToolsetConfig) -> None:
+        """Another `mcp:`: a new connection takes over once it had its first try (bounded),
+        and the old one stops when the calls it is running are done."""
+        old = self._connections[config.name]
+        new = self._connection(config)
+        new.start()
+        try:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self._limits.connect_seconds):
+                    await new.first_attempt()
+        except BaseException:
+            await new.stop()
+            raise
+        longest = self._longest_timeout(config.name)
+        self._configs[config.name] = config
+        self._connections[config.name] = new
+        listed = new.listed if new.listed is not None else old.listed
+        self._publish(new, listed or ())  # a server still down: its old tools, unavailable
+        self._retire(old, longest)
+
+    def _remove(self, name: str) -> None:
+        longest = self._longest_timeout(name)
         self._catalog.remove_toolset(name)
         self._configs.pop(name, None)
         self._tool_problems.pop(name, None)
         connection = self._connections.pop(name, None)
         if connection is not None:
+            self._retire(connection, longest)
+
+    def _longest_timeout(self, toolset: str) -> float:
+        tools = [self._catalog.get(name) for name in self._catalog.toolset(toolset)]
+        return max((t.spec.timeout_seconds for t in tools if t is not None), default=0.0)
+
+    def _retire(self, connection: McpConnection, longest: float) -> None:
+        """Stop a connection no longer in force once the calls it is running are done
+        (each ends within its timeout, at most `longest`)."""
+
+        async def drain() -> None:
+            await connection.drained(longest + DRAIN_MARGIN_SECONDS)
             await connection.stop()
+
+        task = asyncio.create_task(drain(), name=f"agentd-mcp-{connection.name}-retiring")
+        self._retiring[connection] = task
+        task.add_done_callback(lambda _: self._retiring.pop(connection, None))
 
     def _tool_refused(self, toolset: str, field: str, problem: str) -> None:
         where = f"toolsets.{toolset}.{field}".rstrip(".")
