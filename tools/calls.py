@@ -91,16 +91,25 @@ async def run_admitted(
 ) -> ToolCallResult:
     """Run an admitted call under the tool's timeout (or what is left of the caller's
     deadline, if shorter). An idempotent tool that failed transiently is tried again
-    (`tools.retries`), each attempt audited, never waiting past the deadline."""
+    (`tools.retries`), each attempt audited, never waiting past the deadline; a retry
+    that finds the tool unavailable leaves the call with the earlier attempt's result."""
     attempts = retry.max_attempts if tool.spec.idempotent else 1
     given = call.context.deadline_seconds
     deadline = None if given is None else time.monotonic() + given
     context = replace(
         call.context, check_argument=rechecker(policy, tool.spec, call.args, call.context)
     )
+    result: ToolCallResult | None = None
     while True:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        result, transient = await _attempt(tool, call, context, left, audit)
+        try:
+            result, transient = await _attempt(tool, call, context, left, audit)
+        except ToolUnavailableError:
+            if result is None:
+                raise
+            # A retry that finds the server down did not run; the attempt before it did
+            # (and may have taken effect): its outcome is the call's.
+            return result
         if result.ok or not transient or call.attempt >= attempts:
             return result
         wait = retry.delay(call.attempt)
