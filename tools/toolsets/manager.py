@@ -36,7 +36,8 @@ from tools.model import Tool
 from tools.toolsets import http_tool, mcp_tool
 from tools.toolsets.config import ToolsetConfig
 from tools.toolsets.connection import ConnectionLimits, McpConnection
-from tools.toolsets.parsing import load_yaml, parse_file
+from tools.toolsets.parsing import parse_file
+from tools.toolsets.yaml_file import load_yaml
 
 log = structlog.get_logger(__name__)
 

@@ -22,7 +22,8 @@ from tools.toolsets.http_tool import HttpTool
 from tools.toolsets.http_tool import spec_of as http_spec_of
 from tools.toolsets.manager import Toolsets
 from tools.toolsets.mcp_tool import settings_for, spec_of
-from tools.toolsets.parsing import load_yaml, parse_file
+from tools.toolsets.parsing import parse_file
+from tools.toolsets.yaml_file import load_yaml
 from tools.validation import ArgumentValidator
 
 RESERVED = ("calculator", "http_request")
