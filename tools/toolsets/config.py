@@ -17,6 +17,9 @@ from tools.model import PermissionLevel, RiskLevel
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
+BUILTIN_CATEGORIES = frozenset({"math", "time", "web", "files", "data", "conversation"})
+"""The categories of agentd's own tools (`ask_user`'s included): no toolset's tools may be
+in one, so that a grant for `category:files` covers the built-in file tools only."""
 DEFAULT_TIMEOUT_SECONDS = 30.0
 DEFAULT_MAX_CONCURRENT_CALLS = 8
 

@@ -34,7 +34,7 @@ from core.watching import FileProblem, keep_reloading
 from tools.catalog import ToolCatalog
 from tools.model import Tool
 from tools.toolsets import http_tool, mcp_tool
-from tools.toolsets.config import ToolsetConfig
+from tools.toolsets.config import BUILTIN_CATEGORIES, ToolsetConfig
 from tools.toolsets.connection import ConnectionLimits, McpConnection
 from tools.toolsets.parsing import parse_file
 from tools.toolsets.yaml_file import load_yaml
@@ -62,6 +62,9 @@ class Toolsets:
         self._catalog = catalog
         self._limits = limits
         self._reserved = frozenset(reserved)
+        self._categories = BUILTIN_CATEGORIES | {
+            tool.spec.category for tool in catalog.ordered() if not tool.spec.toolset
+        }
         self._configs: dict[str, ToolsetConfig] = {}
         self._connections: dict[str, McpConnection] = {}
         self._retiring: dict[McpConnection, asyncio.Task[None]] = {}
@@ -113,7 +116,9 @@ class Toolsets:
                 data = load_yaml(raw.decode("utf-8"))
             except (UnicodeDecodeError, yaml.YAMLError) as error:
                 return self._file_problem("(file)", f"is not YAML: {error}")
-            found, problems, refused = parse_file(data, str(self.path), self._reserved)
+            found, problems, refused = parse_file(
+                data, str(self.path), self._reserved, self._categories
+            )
             for name in refused & set(self._configs):  # keeps its last good definition
                 found[name] = self._configs[name]
             await self._apply(found)

@@ -17,6 +17,7 @@ from core.watching import FileProblem
 from tools.model import TOOLSET_NAME_PATTERN, PermissionLevel, RiskLevel
 from tools.toolsets import fields, url_template
 from tools.toolsets.config import (
+    BUILTIN_CATEGORIES,
     DEFAULT_MAX_CONCURRENT_CALLS,
     HttpServer,
     HttpToolConfig,
@@ -36,11 +37,16 @@ METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 
 def parse_file(
-    data: Any, path: str, reserved: Collection[str]
+    data: Any,
+    path: str,
+    reserved: Collection[str],
+    categories: Collection[str] = BUILTIN_CATEGORIES,
 ) -> tuple[dict[str, ToolsetConfig], list[FileProblem], set[str]]:
     """The usable toolsets of the file's data, every problem, and the names of the
     toolsets refused (which keep their last good definition, if they had one).
-    `reserved`: names a toolset may not take (the built-in tools')."""
+    `reserved`: names a toolset may not take (the built-in tools'); `categories`: the
+    built-in tools' categories, which neither a toolset's name nor a `category:` may take
+    (a grant for `category:files` must not cover a toolset's tools)."""
     if not isinstance(data, Mapping) or not isinstance(data.get("toolsets", {}), Mapping):
         not_toolsets = FileProblem(path, "toolsets", "the file must be a mapping with `toolsets:`")
         return {}, [not_toolsets], set()
@@ -57,12 +63,32 @@ def parse_file(
     for key, value in raw.items():
         name = str(key)
         try:
-            found[name] = _toolset(name, value, reserved)
+            config = _toolset(name, value, reserved)
+            _no_builtin_category(config, categories)
+            found[name] = config
         except fields.InvalidFieldError as invalid:
             problems.append(FileProblem(path, f"toolsets.{name}.{invalid.field}".rstrip("."),
                                     invalid.problem))  # fmt: skip
             refused.add(name)
     return found, problems, refused
+
+
+def _no_builtin_category(config: ToolsetConfig, categories: Collection[str]) -> None:
+    """InvalidFieldError when the toolset's tools would be in a built-in category: by its
+    name (the default category) or by a `category:` of its own or one of its tools'."""
+    chosen = [
+        ("category", config.defaults.category or config.name),
+        *((f"tools.{k}.category", v.category) for k, v in config.overrides.items()),
+        *((f"tools.{t.name}.category", t.settings.category) for t in config.http_tools),
+    ]
+    for field, category in chosen:
+        if category in categories:
+            where = "" if category == config.name and not config.defaults.category else field
+            raise fields.InvalidFieldError(
+                where,
+                f"{category!r} is the category of built-in tools: a grant for "
+                f"category:{category} would cover this toolset's tools; choose another",
+            )
 
 
 def _toolset(name: str, raw: Any, reserved: Collection[str]) -> ToolsetConfig:

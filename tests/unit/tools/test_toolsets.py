@@ -292,3 +292,39 @@ def test_url_placeholders_are_declared_parameters() -> None:
         " parameters: {type: object, properties: {q: {type: string}}}}}}\n"
     )
     assert problems == {"toolsets.crm.tools.c.parameters": "does not declare {id} of the URL"}
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ("files: {mcp: {command: x}}", "toolsets.files"),
+        ("t: {mcp: {command: x}, category: web}", "toolsets.t.category"),
+        ("t: {mcp: {command: x}, tools: {p: {category: files}}}", "toolsets.t.tools.p.category"),
+        (
+            "t: {http: {}, tools: {a: {url: 'http://h.example/', category: math}}}",
+            "toolsets.t.tools.a.category",
+        ),
+    ],
+)
+def test_no_toolset_tool_takes_a_built_in_category(body: str, field: str) -> None:
+    found, problems = _parse(f"toolsets:\n  {body}\n  ok: {{mcp: {{command: y}}, category: crm}}\n")
+    assert set(found) == {"ok"}
+    assert list(problems) == [field]
+    assert "is the category of built-in tools" in problems[field]
+
+
+async def test_the_built_in_tools_categories_are_reserved(tmp_path: Path) -> None:
+    from tools.builtin import builtin_tools
+
+    catalog = ToolCatalog(builtin_tools(tmp_path))
+    path = tmp_path / "toolsets.yaml"
+    tool = "{a: {url: 'http://h.example/'}}"
+    path.write_text(
+        f"toolsets:\n  files: {{http: {{}}, tools: {tool}}}\n"
+        f"  backups: {{http: {{}}, tools: {tool}}}\n"
+    )
+    toolsets = Toolsets(path, catalog, ConnectionLimits())
+    assert await toolsets.reload()
+    assert [p.field for p in toolsets.problems] == ["toolsets.files"]
+    assert catalog.toolset("backups") == ("backups.a",)
+    assert catalog.toolset("files") == ()
