@@ -156,8 +156,9 @@ class Toolsets:
             *(p for ps in self._tool_problems.values() for p in ps),
         ]
         for problem in self.problems:
-            log.error("toolsets file: refused", path=problem.path, field=problem.field,
-                      problem=problem.problem)  # fmt: skip
+            say = log.warning if problem.warning else log.error
+            say("toolsets file: " + ("warning" if problem.warning else "refused"),
+                path=problem.path, field=problem.field, problem=problem.problem)  # fmt: skip
 
     async def _apply(self, desired: dict[str, ToolsetConfig]) -> None:
         for name in sorted(set(self._configs) - set(desired)):

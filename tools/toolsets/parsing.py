@@ -15,7 +15,7 @@ import jmespath
 
 from core.watching import FileProblem
 from tools.model import TOOLSET_NAME_PATTERN, PermissionLevel, RiskLevel
-from tools.toolsets import fields, url_template
+from tools.toolsets import environment, fields, url_template
 from tools.toolsets.config import (
     BUILTIN_CATEGORIES,
     DEFAULT_MAX_CONCURRENT_CALLS,
@@ -63,13 +63,17 @@ def parse_file(
     for key, value in raw.items():
         name = str(key)
         try:
-            config = _toolset(name, value, reserved)
+            config, notes = _toolset(name, value, reserved)
             _no_builtin_category(config, categories)
             found[name] = config
         except fields.InvalidFieldError as invalid:
             problems.append(FileProblem(path, f"toolsets.{name}.{invalid.field}".rstrip("."),
                                     invalid.problem))  # fmt: skip
             refused.add(name)
+            continue
+        problems.extend(
+            FileProblem(path, f"toolsets.{name}.{field}", why, warning=True) for field, why in notes
+        )
     return found, problems, refused
 
 
@@ -91,7 +95,10 @@ def _no_builtin_category(config: ToolsetConfig, categories: Collection[str]) -> 
             )
 
 
-def _toolset(name: str, raw: Any, reserved: Collection[str]) -> ToolsetConfig:
+def _toolset(
+    name: str, raw: Any, reserved: Collection[str]
+) -> tuple[ToolsetConfig, list[tuple[str, str]]]:
+    """The toolset, and what in it may be a secret (warnings: field, why)."""
     if isinstance(raw, Written):
         raise fields.InvalidFieldError("", f"the toolset is defined {raw.times} times")
     if not TOOLSET_NAME_PATTERN.fullmatch(name):
@@ -109,9 +116,10 @@ def _toolset(name: str, raw: Any, reserved: Collection[str]) -> ToolsetConfig:
         )
     defaults = _settings(body, "")
     tools = fields.map_of(body.get("tools") or {}, "tools")
+    notes = environment.warnings(body)
     if "mcp" in body:
         overrides = {str(k): _overrides(v, f"tools.{k}") for k, v in tools.items()}
-        return ToolsetConfig(name, defaults, overrides, mcp=_mcp(body["mcp"]))
+        return ToolsetConfig(name, defaults, overrides, mcp=_mcp(body["mcp"])), notes
     http = fields.map_of(body["http"], "http")
     fields.known(http, ("headers", "allowed_networks"), "http")
     shared = fields.text_map(http.get("headers"), "http.headers")
@@ -121,7 +129,7 @@ def _toolset(name: str, raw: Any, reserved: Collection[str]) -> ToolsetConfig:
             "tools", f"an HTTP toolset declares 1 to {MAX_HTTP_TOOLS} tools"
         )
     declared = tuple(_http_tool(str(k), v, shared) for k, v in tools.items())
-    return ToolsetConfig(name, defaults, http_tools=declared, allowed_networks=networks)
+    return ToolsetConfig(name, defaults, http_tools=declared, allowed_networks=networks), notes
 
 
 def _mcp(raw: Any) -> McpSettings:
@@ -141,6 +149,9 @@ def _mcp(raw: Any) -> McpSettings:
         args = body.get("args") or []
         if not isinstance(args, list) or not all(isinstance(a, str | int | float) for a in args):
             raise fields.InvalidFieldError("mcp.args", "must be a list of strings")
+        for i, secrecy in environment.secret_args([str(a) for a in args]):
+            if secrecy == "strong":  # `--api-key VALUE`
+                raise fields.InvalidFieldError(f"mcp.args[{i}]", fields.SECRET)
         server = StdioServer(
             command=fields.text_of(body["command"], "mcp.command", expand=True),
             args=tuple(

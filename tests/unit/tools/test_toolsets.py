@@ -72,6 +72,21 @@ def _parse(text: str) -> tuple[dict[str, ToolsetConfig], dict[str, str]]:
             "secret written",
         ),
         (
+            "{mcp: {command: x, env: {PGPASSWORD: hunter2hunter2}}}",
+            "toolsets.t.mcp.env.PGPASSWORD",
+            "secret written",
+        ),
+        (
+            "{mcp: {command: x, args: ['-v', '--api-key', 'abcdef0123456789abcdef']}}",
+            "toolsets.t.mcp.args[2]",
+            "secret written",
+        ),
+        (
+            "{mcp: {command: x, args: ['--client-secret=abcdef0123456789abcdef']}}",
+            "toolsets.t.mcp.args[0]",
+            "secret written",
+        ),
+        (
             "{mcp: {command: x, env: {A: '${NOT_SET_VARIABLE_1}'}}}",
             "toolsets.t.mcp.env.A",
             "NOT_SET_VARIABLE_1 is not set",
@@ -328,3 +343,38 @@ async def test_the_built_in_tools_categories_are_reserved(tmp_path: Path) -> Non
     assert [p.field for p in toolsets.problems] == ["toolsets.files"]
     assert catalog.toolset("backups") == ("backups.a",)
     assert catalog.toolset("files") == ()
+
+
+def test_what_may_be_a_secret_is_used_and_warned_of_without_quoting_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("NOTES_TOKEN_X", "from-the-environment")
+    text = (
+        "toolsets:\n"
+        "  t:\n"
+        "    mcp:\n"
+        "      command: x\n"
+        "      env: {DB_PASS: s3cr3tpass, LOG_LEVEL: debug}\n"
+        "      args: ['--auth', 'abc123def456', '--token', '${NOTES_TOKEN_X}',"
+        " '--password-file', /run/secrets/db]\n"
+        "  h:\n"
+        "    http: {headers: {X-Auth: 'dXNlcjpwYXNzd29yZA==', X-Team: agentd}}\n"
+        "    tools:\n"
+        "      a: {url: 'https://hooks.example.com/services/T0A1B2/xYz0123456789AbCdEfGhIjK'}\n"
+        "      b: {url: 'https://api.example.com/v2/customers/{id}'}\n"
+    )
+    found, problems, _ = parse_file(load_yaml(text), "f.yaml", RESERVED)
+    assert set(found) == {"t", "h"}  # used all the same
+    assert all(p.warning for p in problems)
+    warned = {p.field: p.problem for p in problems}
+    assert set(warned) == {
+        "toolsets.t.mcp.env.DB_PASS",
+        "toolsets.t.mcp.args[1]",
+        "toolsets.t.mcp.args[3]",
+        "toolsets.h.http.headers.X-Auth",
+        "toolsets.h.tools.a.url",
+    }
+    assert "may hold a secret" in warned["toolsets.t.mcp.env.DB_PASS"]
+    assert "/proc/<pid>/cmdline" in warned["toolsets.t.mcp.args[3]"]
+    for value in ("s3cr3tpass", "abc123def456", "dXNlcjpwYXNzd29yZA", "xYz0123456789"):
+        assert value not in repr(problems)
