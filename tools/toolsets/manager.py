@@ -37,11 +37,12 @@ from tools.toolsets import http_tool, mcp_tool
 from tools.toolsets.config import BUILTIN_CATEGORIES, ToolsetConfig
 from tools.toolsets.connection import ConnectionLimits, McpConnection
 from tools.toolsets.parsing import parse_file
-from tools.toolsets.yaml_file import load_yaml
+from tools.toolsets.yaml_file import TooLargeError, load_yaml
 
 log = structlog.get_logger(__name__)
 
 MAX_FILE_BYTES = 1024 * 1024
+Parsed = tuple[dict[str, ToolsetConfig], list[FileProblem], set[str]]
 DRAIN_MARGIN_SECONDS = 5.0
 """How long past its calls' longest timeout a retiring connection is waited for."""
 
@@ -105,20 +106,15 @@ class Toolsets:
         """Apply the file if it changed since the last time; whether it had."""
         async with self._lock:
             try:
-                raw = await asyncio.to_thread(self._read)
+                read = await asyncio.to_thread(self._read, self._digest)
             except (OSError, ValueError) as error:
                 return self._file_problem("(file)", f"cannot be read: {error}")
-            digest = hashlib.sha256(raw).hexdigest()
-            if digest == self._digest:
+            if read is None:
                 return False
-            self._digest = digest
-            try:
-                data = load_yaml(raw.decode("utf-8"))
-            except (UnicodeDecodeError, yaml.YAMLError) as error:
-                return self._file_problem("(file)", f"is not YAML: {error}")
-            found, problems, refused = parse_file(
-                data, str(self.path), self._reserved, self._categories
-            )
+            self._digest, parsed = read
+            if isinstance(parsed, str):
+                return self._file_problem("(file)", parsed)
+            found, problems, refused = parsed
             for name in refused & set(self._configs):  # keeps its last good definition
                 found[name] = self._configs[name]
             await self._apply(found)
@@ -135,10 +131,23 @@ class Toolsets:
         await asyncio.gather(*(c.stop() for c in connections), return_exceptions=True)
         await asyncio.gather(*self._retiring.values(), return_exceptions=True)
 
-    def _read(self) -> bytes:
+    def _read(self, known: str) -> tuple[str, Parsed | str] | None:
+        """In a thread (reading and parsing take time the event loop does not have): the
+        file's digest and its toolsets, or why it cannot be used at all; None when its
+        digest is still `known`."""
         if self.path.stat().st_size > MAX_FILE_BYTES:
             raise ValueError(f"it is over {MAX_FILE_BYTES} bytes")
-        return self.path.read_bytes()
+        raw = self.path.read_bytes()
+        digest = hashlib.sha256(raw).hexdigest()
+        if digest == known:
+            return None
+        try:
+            data = load_yaml(raw.decode("utf-8"))
+        except TooLargeError as error:
+            return digest, f"cannot be used: {error}"
+        except (UnicodeDecodeError, yaml.YAMLError) as error:
+            return digest, f"is not YAML: {error}"
+        return digest, parse_file(data, str(self.path), self._reserved, self._categories)
 
     def _file_problem(self, field: str, problem: str) -> bool:
         """The whole file is unusable: nothing changes, and it says so once."""

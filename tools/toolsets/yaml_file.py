@@ -1,6 +1,8 @@
 """The toolsets file as YAML: `yaml.safe_load`, except that a key written twice in one
 mapping is kept as `Written` (its value is refused), so that a toolset defined twice is
-found out rather than silently overwritten."""
+found out rather than silently overwritten, and that a file whose aliases make it more
+than MAX_VALUES values (a few lines can stand for billions) or refer to themselves is
+refused before it is built, so that nothing walks it for ever."""
 
 from __future__ import annotations
 
@@ -47,5 +49,55 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> dict[Any, Any]:
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
+MAX_VALUES = 500_000
+"""More than a 1 MiB file can hold without aliases."""
+
+
+class TooLargeError(yaml.YAMLError):
+    """A document its aliases make too large, or that refers to itself."""
+
+
+def _values(root: yaml.Node) -> int:
+    """How many values the document stands for, aliases expanded (each distinct node
+    counted once, its size remembered); TooLargeError past MAX_VALUES or on a cycle."""
+    sizes: dict[int, int] = {}
+    pending: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while pending:
+        node, children_done = pending.pop()
+        parts = _children(node)
+        if children_done:
+            sizes[id(node)] = 1 + sum(sizes[id(child)] for child in parts)
+            if sizes[id(node)] > MAX_VALUES:
+                raise TooLargeError(f"its aliases make it more than {MAX_VALUES:,} values")
+            continue
+        if id(node) in sizes:
+            continue  # counted already (an alias of it)
+        sizes[id(node)] = -1  # in progress: met again below itself, it refers to itself
+        pending.append((node, True))
+        for child in parts:
+            if sizes.get(id(child)) == -1:
+                raise TooLargeError("an alias refers to a value that contains it")
+            pending.append((child, False))
+    return sizes[id(root)]
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
 def load_yaml(text: str) -> Any:
-    return yaml.load(text, Loader=_Loader)  # a SafeLoader
+    """The document (None for an empty one); yaml.YAMLError when it is not YAML or is
+    refused (TooLargeError)."""
+    loader = _Loader(text)  # a SafeLoader
+    try:
+        root = loader.get_single_node()
+        if root is None:
+            return None
+        _values(root)
+        return loader.construct_document(root)
+    finally:
+        loader.dispose()

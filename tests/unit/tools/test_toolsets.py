@@ -378,3 +378,42 @@ def test_what_may_be_a_secret_is_used_and_warned_of_without_quoting_it(
     assert "/proc/<pid>/cmdline" in warned["toolsets.t.mcp.args[3]"]
     for value in ("s3cr3tpass", "abc123def456", "dXNlcjpwYXNzd29yZA", "xYz0123456789"):
         assert value not in repr(problems)
+
+
+@pytest.mark.timeout(30)  # a bound: walking the aliases expanded would take for ever
+async def test_a_file_its_aliases_blow_up_is_refused_and_read_off_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from tools.toolsets import manager
+
+    lines = ["x-0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"x-{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 12)]
+    lines.append("toolsets:\n  t: {http: {}, tools: {a: {url: 'http://h.example/', x: *a11}}}")
+    path = tmp_path / "toolsets.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    assert len(path.read_bytes()) < 1000
+    threads: list[int] = []
+    real = manager.parse_file
+
+    def parse(*args: Any) -> Any:
+        threads.append(threading.get_ident())
+        return real(*args)
+
+    monkeypatch.setattr(manager, "parse_file", parse)
+    toolsets = Toolsets(path, ToolCatalog(), ConnectionLimits())
+    assert await toolsets.reload()
+    [problem] = toolsets.problems
+    assert (problem.field, problem.problem) == (
+        "(file)",
+        "cannot be used: its aliases make it more than 500,000 values",
+    )
+    path.write_text("x-a: &a [*a]\ntoolsets: {}\n")
+    assert await toolsets.reload()
+    assert "refers to a value that contains it" in toolsets.problems[0].problem
+
+    path.write_text("toolsets:\n  t: {http: {}, tools: {a: {url: 'http://h.example/'}}}\n")
+    assert await toolsets.reload()
+    assert threads
+    assert threading.get_ident() not in threads  # parsed in a worker thread
