@@ -386,8 +386,6 @@ async def test_a_file_its_aliases_blow_up_is_refused_and_read_off_the_event_loop
 ) -> None:
     import threading
 
-    from tools.toolsets import manager
-
     lines = ["x-0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     lines += [f"x-{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 12)]
     lines.append("toolsets:\n  t: {http: {}, tools: {a: {url: 'http://h.example/', x: *a11}}}")
@@ -395,13 +393,12 @@ async def test_a_file_its_aliases_blow_up_is_refused_and_read_off_the_event_loop
     path.write_text("\n".join(lines) + "\n")
     assert len(path.read_bytes()) < 1000
     threads: list[int] = []
-    real = manager.parse_file
 
     def parse(*args: Any) -> Any:
         threads.append(threading.get_ident())
-        return real(*args)
+        return parse_file(*args)
 
-    monkeypatch.setattr(manager, "parse_file", parse)
+    monkeypatch.setattr("tools.toolsets.manager.parse_file", parse)
     toolsets = Toolsets(path, ToolCatalog(), ConnectionLimits())
     assert await toolsets.reload()
     [problem] = toolsets.problems
