@@ -2,9 +2,10 @@
 
     python -m tests.integration.mcp_hostile_server
 
-Environment: HOSTILE_REF_URL (the remote `$ref` of `lookup`'s schema), HOSTILE_HELPER_PID
-(when set, the server starts a helper process that shares its stdout and writes the
-helper's process id to this file), NOTES_PID_FILE (where the server writes its own).
+Environment: NOTES_LOG (each listing of its tools is noted there), HOSTILE_REF_URL (the
+remote `$ref` of `lookup`'s schema), HOSTILE_HELPER_PID (when set, the server starts a
+helper process that shares its stdout and writes the helper's process id to this file),
+NOTES_PID_FILE (where the server writes its own).
 """
 
 from __future__ import annotations
@@ -14,10 +15,27 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 
-server = MCPServer("hostile", log_level="WARNING")
+
+def _note(line: str) -> None:
+    log = os.environ.get("NOTES_LOG")
+    if log:
+        with Path(log).open("a") as out:
+            out.write(line + "\n")
+
+
+class _Counting(MCPServer):
+    """Notes each listing of its tools in NOTES_LOG ("list")."""
+
+    async def _handle_list_tools(self, ctx: Any, params: Any) -> Any:
+        _note("list")
+        return await super()._handle_list_tools(ctx, params)
+
+
+server = _Counting("hostile", log_level="WARNING")
 
 
 def _text(**more: object) -> dict[str, object]:

@@ -3,6 +3,7 @@ make agentd fetch URLs or backtrack for ever."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 from pathlib import Path
@@ -21,6 +22,8 @@ from tests.integration.toolsets import (
     stdio_hostile,
     write_toolsets,
 )
+from tools.toolsets.connection import ConnectionLimits, McpConnection
+from tools.toolsets.parsing import parse_file
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 
@@ -105,3 +108,46 @@ async def test_a_servers_helpers_go_with_it_and_its_death_is_noticed_at_once(
         assert second != helper
         assert process_running(second)
     assert not process_running(second)  # a server stopped at shutdown takes its helper along
+
+
+@pytest.mark.parametrize("protocol", ["auto", "legacy"])
+async def test_a_storm_of_list_changes_costs_one_listing(tmp_path: Path, protocol: str) -> None:
+    log = tmp_path / "lists.log"
+    toolset = stdio_hostile(tmp_path, {"NOTES_LOG": str(log)}, mcp={"protocol": protocol})
+    found, problems, _ = parse_file({"toolsets": {"evil": toolset}}, "f.yaml", ())
+    assert problems == []
+    # A minute between listings: whatever the storm, none more comes during this test.
+    limits = ConnectionLimits(ping_seconds=0, list_interval_seconds=60)
+    connection = McpConnection(found["evil"], limits, lambda listed: None)
+    connection.start()
+    try:
+        await connection.first_attempt()
+        assert connection.connected
+        stormed = await connection.call("storm", "evil.storm", {"times": 3000})
+        assert stormed.content[0].model_dump()["text"] == "said it 3000 times"
+        assert (await connection.call("fine", "evil.fine", {"q": "x"})).content
+        await asyncio.sleep(0.2)  # not a measure: a chance for listings to happen, if any would
+        assert log.read_text().splitlines() == ["list"]  # the listing at connection only
+        assert connection.listings == 1
+    finally:
+        await connection.stop()
+
+
+async def test_the_listing_a_storm_asked_for_comes_once_its_time_is_up(tmp_path: Path) -> None:
+    log = tmp_path / "lists.log"
+    toolset = stdio_hostile(tmp_path, {"NOTES_LOG": str(log)}, mcp={"protocol": "legacy"})
+    found, _, _ = parse_file({"toolsets": {"evil": toolset}}, "f.yaml", ())
+    limits = ConnectionLimits(ping_seconds=0, list_interval_seconds=0.5)
+    connection = McpConnection(found["evil"], limits, lambda listed: None)
+    connection.start()
+    try:
+        await connection.first_attempt()
+        await connection.call("storm", "evil.storm", {"times": 500})
+
+        async def listed_again() -> bool:
+            return connection.listings >= 2
+
+        await eventually(listed_again)
+        assert connection.listings <= 3  # one per half second, not one per notification
+    finally:
+        await connection.stop()

@@ -72,6 +72,7 @@ class Toolsets:
         """Connections replaced or removed, stopping once their calls are done."""
         self._file_problems: list[FileProblem] = []
         self._tool_problems: dict[str, list[FileProblem]] = {}
+        self._logged: set[FileProblem] = set()
         self._digest = ""
         self._lock = asyncio.Lock()
 
@@ -164,7 +165,10 @@ class Toolsets:
             *self._file_problems,
             *(p for ps in self._tool_problems.values() for p in ps),
         ]
+        logged, self._logged = self._logged, set(self.problems)
         for problem in self.problems:
+            if problem in logged:
+                continue  # said when it came up; a problem is logged once while it lasts
             say = log.warning if problem.warning else log.error
             say("toolsets file: " + ("warning" if problem.warning else "refused"),
                 path=problem.path, field=problem.field, problem=problem.problem)  # fmt: skip

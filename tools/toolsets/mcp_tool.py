@@ -92,7 +92,9 @@ class McpTool(Tool):
         self._connection = connection
 
     async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
-        result = await self._connection.call(self._remote, self.spec.name, arguments)
+        result = await self._connection.call(
+            self._remote, self.spec.name, arguments, context.principal.tenant
+        )
         return output_of(result)
 
     def unavailable(self) -> str:

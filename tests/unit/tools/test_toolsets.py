@@ -414,3 +414,49 @@ async def test_a_file_its_aliases_blow_up_is_refused_and_read_off_the_event_loop
     assert await toolsets.reload()
     assert threads
     assert threading.get_ident() not in threads  # parsed in a worker thread
+
+
+def test_a_problem_is_logged_once_while_it_lasts(tmp_path: Path) -> None:
+    import structlog
+
+    found, _ = _parse("toolsets:\n  n: {mcp: {command: x}}\n  m: {mcp: {command: x}}\n")
+    toolsets = Toolsets(tmp_path / "f.yaml", ToolCatalog(), ConnectionLimits())
+    schema = {"type": "object"}
+    connections: dict[str, Any] = {}
+    for name in ("n", "m"):
+        connections[name] = type("C", (), {"toolset": found[name]})()
+        toolsets._connections[name] = connections[name]
+    twice = [types.Tool(name=n, input_schema=schema) for n in ("a", "a")]
+    with structlog.testing.capture_logs() as logs:
+        toolsets._publish(connections["n"], twice)
+        toolsets._publish(connections["m"], twice)  # n's problem is still there
+        toolsets._publish(connections["m"], [])  # m's is gone
+        toolsets._publish(connections["m"], twice)  # and back
+    refused = [e["field"] for e in logs if e["event"] == "toolsets file: refused"]
+    assert refused == ["toolsets.n", "toolsets.m", "toolsets.m"]
+
+
+async def test_an_event_stream_is_capped_per_event_in_agentds_own_words() -> None:
+    import httpx2
+
+    from tools.toolsets.http_transport import TOO_LARGE, CappedStream, EventTooLarge
+
+    class Chunks(httpx2.AsyncByteStream):
+        def __init__(self, *chunks: bytes) -> None:
+            self._chunks = chunks
+
+        async def __aiter__(self) -> Any:
+            for chunk in self._chunks:
+                yield chunk
+
+    small = [b"data: " + b"x" * 60 + b"\n\n" for _ in range(50)]  # 3,400 bytes in all
+    read = [c async for c in CappedStream(Chunks(*small), 100, events=True)]
+    assert len(read) == 50  # many events, none over 100 bytes
+    split = [b"data: " + b"x" * 50, b"\r\n", b"\r\ndata: " + b"y" * 50 + b"\n\n"]
+    assert len([c async for c in CappedStream(Chunks(*split), 100, events=True)]) == 3
+    with pytest.raises(EventTooLarge) as info:
+        _ = [
+            c async for c in CappedStream(Chunks(b"data: ", b"x" * 80, b"y" * 80), 100, events=True)
+        ]
+    assert TOO_LARGE in str(info.value)
+    assert isinstance(info.value, httpx2.SSEError)  # the SDK fails only the call it answered
