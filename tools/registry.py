@@ -154,10 +154,12 @@ class ToolRegistry:
         self, name: str, arguments: Mapping[str, JSONValue], context: CallContext
     ) -> str:
         """Record a call refused before the registry's checks (a task asked for a tool it
-        was not offered); the rule is the policy's refusal, if it refuses, else the task's.
-        Returns the call id."""
+        was not offered), under the tool's own name even when the model used its name on
+        the wire (`notes_delete` for `notes.delete`); the rule is the policy's refusal, if
+        it refuses, else the task's. Returns the call id."""
         call_id = new_call_id()
-        tool = self.catalog.get(name)
+        tool = self.catalog.get(name) or self.catalog.on_the_wire(name)
+        name = tool.spec.name if tool is not None else name
         decision = self._policy.decide(context.principal, tool.spec, arguments) if tool else None
         if decision is not None and not decision.allowed:
             rule = decision.rule
