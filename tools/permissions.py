@@ -16,7 +16,7 @@ from core.errors import PermissionDeniedError
 from core.identity import CallContext, Principal
 from core.watching import keep_reloading
 from stores.grants.base import GrantStore
-from tools.grants import Grant
+from tools.grants import Grant, covers
 from tools.model import JSONValue, PermissionLevel, ToolSpec
 
 
@@ -67,13 +67,19 @@ class LevelPolicy:
         arguments: Mapping[str, JSONValue] | None = None,
     ) -> Decision:
         rule = f"level:{self.granted.name.lower()}"
-        needs = tool.name in self.approval_tools
+        needs = needs_approval(self.approval_tools, tool)
         return Decision(
             allowed=tool.permission <= self.granted,
             rule=rule,
             needs_approval=needs,
             reason=_approval_reason(tool, None) if needs else "",
         )
+
+
+def needs_approval(approval_tools: Iterable[str], tool: ToolSpec) -> bool:
+    """Whether AGENTD_APPROVAL_TOOLS names the tool: by name, by toolset (`notes.*`), by
+    category (`category:web`) or all of them (`*`), as grants do."""
+    return any(covers(pattern, tool.name, tool.category) for pattern in approval_tools)
 
 
 def _approval_reason(tool: ToolSpec, grant: Grant | None) -> str:
@@ -87,7 +93,7 @@ class GrantPolicy:
 
     `default` is the level every caller holds without a grant; None denies
     every tool to a caller with no grant for it. `approval_tools` need a
-    human's approval of each call, whoever calls them.
+    human's approval of each call, whoever calls them (`needs_approval`).
     """
 
     def __init__(
@@ -163,7 +169,7 @@ class GrantPolicy:
             if best is None or (best.requires_approval and not grant.requires_approval):
                 best = grant
         if best is not None:
-            needs = best.requires_approval or tool.name in self._approval_tools
+            needs = best.requires_approval or needs_approval(self._approval_tools, tool)
             return Decision(
                 True,
                 f"grant:{best.grant_id}",
@@ -171,7 +177,7 @@ class GrantPolicy:
                 _approval_reason(tool, best) if needs else "",
             )
         if self._default is not None and tool.permission <= self._default:
-            needs = tool.name in self._approval_tools
+            needs = needs_approval(self._approval_tools, tool)
             return Decision(
                 True,
                 f"default:{self._default.name.lower()}",
