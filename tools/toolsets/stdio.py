@@ -141,17 +141,21 @@ async def _write_stdin(
                 await process.stdin.send((data + "\n").encode())
 
 
+clock = time.monotonic
+"""What the stderr windows are timed by (a test holds it still to make one window)."""
+
+
 async def _log_stderr(process: Process, toolset: str) -> None:
     """Log the server's stderr, at most STDERR_LINES lines per STDERR_WINDOW_SECONDS."""
     assert process.stderr is not None
-    window, lines, dropped = time.monotonic(), 0, 0
+    window, lines, dropped = clock(), 0, 0
     pending = b""
     with suppress(anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
         async for chunk in process.stderr:
             *complete, pending = (pending + chunk).split(b"\n")
             pending = pending[-STDERR_LINE_CHARS:]
             for raw in complete:
-                now = time.monotonic()
+                now = clock()
                 if now - window > STDERR_WINDOW_SECONDS:
                     if dropped:
                         log.info("mcp server stderr lines not logged", toolset=toolset,
