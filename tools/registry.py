@@ -7,6 +7,7 @@ import json
 import secrets
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from core.errors import (
@@ -39,6 +40,15 @@ DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024
 
 def new_call_id() -> str:
     return "call_" + secrets.token_hex(8)
+
+
+@dataclass(frozen=True, slots=True)
+class ListedTool:
+    """A tool as a listing shows it."""
+
+    spec: ToolSpec
+    unavailable: str
+    """Why it cannot be called now (its MCP server is down), or "" when it can."""
 
 
 class ToolRegistry:
@@ -87,28 +97,30 @@ class ToolRegistry:
     def register(self, tool: Tool) -> None:
         self.catalog.register(tool)
 
-    def visible_to(
+    def listing(
         self, context: CallContext, category: str = "", toolset: str = ""
-    ) -> list[ToolSpec]:
-        """The specs of the tools the caller may use, ordered by name."""
+    ) -> list[ListedTool]:
+        """The tools the caller may use, ordered by name, each with why it cannot be called
+        now (its MCP server is down) or "": both as of the same moment."""
         return [
-            tool.spec
+            ListedTool(tool.spec, tool.unavailable())
             for tool in self.catalog.ordered()
             if (not category or tool.spec.category == category)
             and (not toolset or tool.spec.toolset == toolset)
             and self._policy.decide(context.principal, tool.spec).allowed
         ]
 
+    def visible_to(
+        self, context: CallContext, category: str = "", toolset: str = ""
+    ) -> list[ToolSpec]:
+        """The specs of the tools the caller may use, ordered by name."""
+        return [listed.spec for listed in self.listing(context, category, toolset)]
+
     def spec(self, name: str) -> ToolSpec:
         tool = self.catalog.get(name)
         if tool is None:
             raise ToolNotFoundError(name)
         return tool.spec
-
-    def unavailable(self, name: str) -> str:
-        """Why the tool cannot be called now (its MCP server is down), or ""."""
-        tool = self.catalog.get(name)
-        return tool.unavailable() if tool is not None else ""
 
     async def call_once(
         self,
