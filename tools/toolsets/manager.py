@@ -222,7 +222,8 @@ class Toolsets:
         self._configs[config.name] = config
         connection = self._connections[config.name]
         connection.reconfigure(config)
-        self._publish(connection, connection.listed or ())
+        if connection.listed is not None:
+            self._publish(connection, connection.listed)
 
     async def _reconnect(self, config: ToolsetConfig) -> None:
         """Another `mcp:`: a new connection takes over once it had its first try (bounded),
@@ -241,7 +242,8 @@ class Toolsets:
         self._configs[config.name] = config
         self._connections[config.name] = new
         listed = new.listed if new.listed is not None else old.listed
-        self._publish(new, listed or ())  # a server still down: its old tools, unavailable
+        if listed is not None:  # a server still down: its old tools, unavailable
+            self._publish(new, listed)
         self._retire(old, longest)
 
     def _remove(self, name: str) -> None:

@@ -460,3 +460,19 @@ async def test_an_event_stream_is_capped_per_event_in_agentds_own_words() -> Non
         ]
     assert TOO_LARGE in str(info.value)
     assert isinstance(info.value, httpx2.SSEError)  # the SDK fails only the call it answered
+
+
+def test_a_settings_edit_before_the_server_listed_keeps_the_connection_quietly(
+    tmp_path: Path,
+) -> None:
+    from tools.toolsets.connection import McpConnection
+
+    found, _ = _parse("toolsets:\n  n: {mcp: {command: x}, tools: {a: {level: read}}}\n")
+    edited, _ = _parse("toolsets:\n  n: {mcp: {command: x}, level: write, tools: {a: {}}}\n")
+    toolsets = Toolsets(tmp_path / "f.yaml", ToolCatalog(), ConnectionLimits())
+    connection = McpConnection(found["n"], ConnectionLimits(), lambda listed: None)
+    toolsets._configs["n"], toolsets._connections["n"] = found["n"], connection
+    toolsets._reconfigure(edited["n"])
+    assert connection.toolset == edited["n"]
+    assert toolsets.connection("n") is connection
+    assert toolsets.problems == []  # no "its server has no tool a" before it listed any
