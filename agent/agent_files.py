@@ -9,27 +9,19 @@ with the same agent id are both refused. File agents serve every tenant.
 
 from __future__ import annotations
 
-import asyncio
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 import structlog
 import yaml
 
 from agent.agents import AgentDefinition, AgentInvalidError, parse_agent
+from core.watching import FileProblem, keep_reloading
 
 log = structlog.get_logger(__name__)
 
 MAX_FILE_BYTES = 256 * 1024
 SUFFIXES = (".yaml", ".yml")
-
-
-@dataclass(frozen=True, slots=True)
-class FileProblem:
-    path: str
-    field: str
-    problem: str
 
 
 class AgentFiles:
@@ -115,10 +107,14 @@ class AgentFiles:
 
     async def watch(self, every_seconds: float = 2.0) -> None:
         """Read the folder again whenever it changed, until cancelled."""
-        while True:
-            await asyncio.sleep(every_seconds)
-            try:
-                if self.load():
-                    log.info("agent files read again", agents=len(self._agents))
-            except Exception:
-                log.exception("could not read the agent files")
+
+        async def reload() -> bool:
+            return self.load()
+
+        await keep_reloading(
+            reload,
+            every_seconds,
+            changed="agent files read again",
+            failed="could not read the agent files",
+            details=lambda: {"agents": len(self._agents)},
+        )

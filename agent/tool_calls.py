@@ -156,6 +156,7 @@ class ToolCalls:
                     approval=gate,
                     call_id=call_id,
                     bypass_cache=run.task.bypass_tool_cache,
+                    spec=run.tool_specs[name],  # the tool as the task was given it
                 )
             except (ToolUnavailableError, ToolNotFoundError) as gone:
                 error = _unavailable(name, gone)

@@ -151,15 +151,16 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     async def ListTools(  # noqa: N802
         self, request: pb.ListToolsRequest, call: CallContext
     ) -> pb.ListToolsResponse:
-        specs = self._registry.visible_to(call, request.category, request.toolset)
+        listed = self._registry.listing(call, request.category, request.toolset)
+        specs = [tool.spec for tool in listed]
+        down = {tool.spec.name for tool in listed if tool.unavailable}
         if request.agent:
             agent = await resolve(self._agents, call.principal.tenant, request.agent)
             specs = list(narrow(agent, (), {s.name: s for s in specs}).values())
             if agent is not None and agent.ask_user and request.category in ("", "conversation"):
                 specs = sorted([*specs, ASK_USER], key=lambda s: s.name)
-        unavailable = self._registry.unavailable
         return pb.ListToolsResponse(
-            tools=[convert.tool_to_proto(s, unavailable=bool(unavailable(s.name))) for s in specs]
+            tools=[convert.tool_to_proto(s, unavailable=s.name in down) for s in specs]
         )
 
     @unary

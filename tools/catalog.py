@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from tools.model import Tool
+from core.identity import CallContext
+from tools.model import JSONValue, Tool, ToolOutput, ToolSpec, wire_forms
 from tools.validation import ArgumentValidator
 
 
@@ -72,6 +73,32 @@ class ToolCatalog:
             return self._validators[name]
         return ArgumentValidator(tool.spec.parameters)
 
+    def on_the_wire(self, wire: str) -> Tool | None:
+        """The one toolset tool a model means by `wire`, the name an OpenAI-compatible API
+        knows it by (`notes_search` for `notes.search`: `tools.model.wire_forms`), or None
+        when no tool or more than one goes by it."""
+        found = [
+            tool for name, tool in self._tools.items() if "." in name and wire in wire_forms(name)
+        ]
+        return found[0] if len(found) == 1 else None
+
     def ordered(self) -> list[Tool]:
         """Every tool, ordered by name."""
         return [self._tools[name] for name in sorted(self._tools)]
+
+
+class AsGiven(Tool):
+    """A tool as a caller was given it earlier (a task, when it started): checked and run
+    under that spec, by the implementation the catalog holds now."""
+
+    def __init__(self, tool: Tool, spec: ToolSpec) -> None:
+        if spec.name != tool.spec.name:
+            raise ValueError(f"{spec.name!r} is not the spec of {tool.spec.name!r}")
+        self.spec = spec
+        self._tool = tool
+
+    async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
+        return await self._tool.run(arguments, context)
+
+    def unavailable(self) -> str:
+        return self._tool.unavailable()

@@ -32,6 +32,14 @@ TOOLSET_WILDCARD = re.compile(r"^[a-z][a-z0-9_]{0,31}\.\*$")
 _DAY_RANGE = re.compile(r"^(mon|tue|wed|thu|fri|sat|sun)(?:-(mon|tue|wed|thu|fri|sat|sun))?$")
 
 
+def covers(pattern: str, tool: str, category: str) -> bool:
+    """Whether `pattern` (a tool's name, `<toolset>.*`, `category:<name>` or `*`) names a
+    tool of this name and category."""
+    if pattern.endswith(".*"):  # a toolset: its tools are named <toolset>.<tool>
+        return tool.startswith(pattern[:-1])
+    return pattern in ("*", tool, f"category:{category}")
+
+
 @dataclass(frozen=True, slots=True)
 class TimeWindow:
     """Days of the week and a daily span of minutes (UTC); the span may wrap midnight."""
@@ -164,9 +172,7 @@ class Grant:
         return name == principal_id if kind == "principal" else name in roles
 
     def covers(self, tool: str, category: str) -> bool:
-        if self.tool.endswith(".*"):  # a toolset: its tools are named <toolset>.<tool>
-            return tool.startswith(self.tool[:-1])
-        return self.tool in ("*", tool, f"category:{category}")
+        return covers(self.tool, tool, category)
 
     def refuses_arguments(self, arguments: Mapping[str, JSONValue]) -> str:
         """Why the arguments break this grant's constraints, or "" when they keep them."""

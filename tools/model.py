@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,6 +24,17 @@ TOOL_NAME_PATTERN = re.compile(
 )
 """Any tool's name: a built-in's, or `<toolset>.<tool>` where the tool part is an MCP tool's
 name (letters, digits and `. _ -`); 128 characters at most, as at the door (`core.names`)."""
+WIRE_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+"""A function name an OpenAI-compatible API accepts."""
+_NOT_ON_THE_WIRE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def wire_forms(name: str) -> tuple[str, str]:
+    """The two names a tool whose own name an OpenAI-compatible API refuses (`notes.search`)
+    may go by there: every other character replaced by `_` and cut to 64 (`notes_search`),
+    and, when that is taken or the name too long, that with a digest of the name."""
+    plain = _NOT_ON_THE_WIRE.sub("_", name)[:64] or "_"
+    return plain, f"{plain[:53]}_{hashlib.sha256(name.encode()).hexdigest()[:10]}"
 
 
 class PermissionLevel(IntEnum):

@@ -6,22 +6,18 @@ Tools never check permissions themselves: the registry asks a
 
 from __future__ import annotations
 
-import asyncio
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-import structlog
-
 from core.errors import PermissionDeniedError
 from core.identity import CallContext, Principal
+from core.watching import keep_reloading
 from stores.grants.base import GrantStore
-from tools.grants import Grant
+from tools.grants import Grant, covers
 from tools.model import JSONValue, PermissionLevel, ToolSpec
-
-log = structlog.get_logger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,13 +67,19 @@ class LevelPolicy:
         arguments: Mapping[str, JSONValue] | None = None,
     ) -> Decision:
         rule = f"level:{self.granted.name.lower()}"
-        needs = tool.name in self.approval_tools
+        needs = needs_approval(self.approval_tools, tool)
         return Decision(
             allowed=tool.permission <= self.granted,
             rule=rule,
             needs_approval=needs,
             reason=_approval_reason(tool, None) if needs else "",
         )
+
+
+def needs_approval(approval_tools: Iterable[str], tool: ToolSpec) -> bool:
+    """Whether AGENTD_APPROVAL_TOOLS names the tool: by name, by toolset (`notes.*`), by
+    category (`category:web`) or all of them (`*`), as grants do."""
+    return any(covers(pattern, tool.name, tool.category) for pattern in approval_tools)
 
 
 def _approval_reason(tool: ToolSpec, grant: Grant | None) -> str:
@@ -91,7 +93,7 @@ class GrantPolicy:
 
     `default` is the level every caller holds without a grant; None denies
     every tool to a caller with no grant for it. `approval_tools` need a
-    human's approval of each call, whoever calls them.
+    human's approval of each call, whoever calls them (`needs_approval`).
     """
 
     def __init__(
@@ -119,12 +121,17 @@ class GrantPolicy:
 
     async def keep_fresh(self, store: GrantStore, interval_seconds: float) -> None:
         """Reload the grants every `interval_seconds` until cancelled; errors keep the last."""
-        while True:
-            await asyncio.sleep(interval_seconds)
-            try:
-                await self.refresh(store)
-            except Exception:
-                log.warning("could not reload grants; keeping the ones loaded", exc_info=True)
+
+        async def reload() -> bool:
+            await self.refresh(store)
+            return False  # reloaded every time: not worth a line each
+
+        await keep_reloading(
+            reload,
+            interval_seconds,
+            changed="grants reloaded",
+            failed="could not reload grants; keeping the ones loaded",
+        )
 
     def decide(
         self,
@@ -162,7 +169,7 @@ class GrantPolicy:
             if best is None or (best.requires_approval and not grant.requires_approval):
                 best = grant
         if best is not None:
-            needs = best.requires_approval or tool.name in self._approval_tools
+            needs = best.requires_approval or needs_approval(self._approval_tools, tool)
             return Decision(
                 True,
                 f"grant:{best.grant_id}",
@@ -170,7 +177,7 @@ class GrantPolicy:
                 _approval_reason(tool, best) if needs else "",
             )
         if self._default is not None and tool.permission <= self._default:
-            needs = tool.name in self._approval_tools
+            needs = needs_approval(self._approval_tools, tool)
             return Decision(
                 True,
                 f"default:{self._default.name.lower()}",

@@ -7,24 +7,18 @@ import json
 import secrets
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
-import structlog
-
-from core import tracing
 from core.errors import (
-    AgentdError,
     DeadlineExceededError,
     IdempotencyConflictError,
     PermissionDeniedError,
     RequestTooLargeError,
     ToolArgumentsInvalidError,
     ToolNotFoundError,
-    ToolUnavailableError,
 )
 from core.identity import CallContext
-from core.metrics import TOOL_CALLS, TOOL_LATENCY
 from core.secrets import redact
 from stores.audit.base import AuditSink
 from stores.idempotency.base import IdempotencyStore, scoped_key
@@ -32,15 +26,14 @@ from stores.idempotency.memory import InMemoryIdempotencyStore
 from stores.tool_cache.base import CachedResult, ToolCache
 from stores.tool_cache.memory import InMemoryToolCache
 from tools import caching
-from tools.approvals import ApprovalDecision, ApprovalGate
+from tools.approvals import ApprovalGate
 from tools.audit import digest, record_of
-from tools.catalog import ToolCatalog
+from tools.calls import ToolCall, run_admitted, write_audit
+from tools.catalog import AsGiven, ToolCatalog
 from tools.model import JSONValue, Tool, ToolSpec
-from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
-from tools.permissions import Decision, PermissionPolicy, rechecker
-from tools.retries import RetryPolicy, is_transient
-
-log = structlog.get_logger(__name__)
+from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
+from tools.permissions import Decision, PermissionPolicy
+from tools.retries import RetryPolicy
 
 DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024
 
@@ -49,22 +42,13 @@ def new_call_id() -> str:
     return "call_" + secrets.token_hex(8)
 
 
-@dataclass
-class _Call:
-    """One call through the registry, as its audit record will show it: the arguments
-    (an approver's edit replaces them), the policy's decision and the approver's."""
+@dataclass(frozen=True, slots=True)
+class ListedTool:
+    """A tool as a listing shows it."""
 
-    call_id: str
-    started: datetime
-    name: str
-    args: dict[str, JSONValue]
-    context: CallContext
-    known: bool
-    """False for a tool the registry does not have."""
-    decision: Decision = field(default_factory=lambda: Decision(allowed=False, rule="none"))
-    human_decision: ApprovalDecision | None = None
-    attempt: int = 1
-    """Which attempt at running the tool the call is on (retries count up from 1)."""
+    spec: ToolSpec
+    unavailable: str
+    """Why it cannot be called now (its MCP server is down), or "" when it can."""
 
 
 class ToolRegistry:
@@ -73,7 +57,7 @@ class ToolRegistry:
     A call is: look the tool up, check the argument size, ask the policy,
     validate the arguments against the schema, answer from the cache of tool
     results or run the tool under its timeout (or the caller's deadline, if
-    shorter; retried when it failed transiently, `tools.retries`), and write one
+    shorter; retried when it failed transiently: `tools.calls`), and write one
     audit record per attempt, whatever happened, before returning or raising.
     """
 
@@ -113,28 +97,30 @@ class ToolRegistry:
     def register(self, tool: Tool) -> None:
         self.catalog.register(tool)
 
-    def visible_to(
+    def listing(
         self, context: CallContext, category: str = "", toolset: str = ""
-    ) -> list[ToolSpec]:
-        """The specs of the tools the caller may use, ordered by name."""
+    ) -> list[ListedTool]:
+        """The tools the caller may use, ordered by name, each with why it cannot be called
+        now (its MCP server is down) or "": both as of the same moment."""
         return [
-            tool.spec
+            ListedTool(tool.spec, tool.unavailable())
             for tool in self.catalog.ordered()
             if (not category or tool.spec.category == category)
             and (not toolset or tool.spec.toolset == toolset)
             and self._policy.decide(context.principal, tool.spec).allowed
         ]
 
+    def visible_to(
+        self, context: CallContext, category: str = "", toolset: str = ""
+    ) -> list[ToolSpec]:
+        """The specs of the tools the caller may use, ordered by name."""
+        return [listed.spec for listed in self.listing(context, category, toolset)]
+
     def spec(self, name: str) -> ToolSpec:
         tool = self.catalog.get(name)
         if tool is None:
             raise ToolNotFoundError(name)
         return tool.spec
-
-    def unavailable(self, name: str) -> str:
-        """Why the tool cannot be called now (its MCP server is down), or ""."""
-        tool = self.catalog.get(name)
-        return tool.unavailable() if tool is not None else ""
 
     async def call_once(
         self,
@@ -180,10 +166,12 @@ class ToolRegistry:
         self, name: str, arguments: Mapping[str, JSONValue], context: CallContext
     ) -> str:
         """Record a call refused before the registry's checks (a task asked for a tool it
-        was not offered); the rule is the policy's refusal, if it refuses, else the task's.
-        Returns the call id."""
+        was not offered), under the tool's own name even when the model used its name on
+        the wire (`notes_delete` for `notes.delete`); the rule is the policy's refusal, if
+        it refuses, else the task's. Returns the call id."""
         call_id = new_call_id()
-        tool = self.catalog.get(name)
+        tool = self.catalog.get(name) or self.catalog.on_the_wire(name)
+        name = tool.spec.name if tool is not None else name
         decision = self._policy.decide(context.principal, tool.spec, arguments) if tool else None
         if decision is not None and not decision.allowed:
             rule = decision.rule
@@ -203,6 +191,7 @@ class ToolRegistry:
         approval: ApprovalGate | None = None,
         call_id: str = "",
         bypass_cache: bool = False,
+        spec: ToolSpec | None = None,
     ) -> ToolCallResult:
         """Call one tool on behalf of `context.principal`.
 
@@ -214,15 +203,20 @@ class ToolRegistry:
         An approver's edited arguments go through every check again. A tool with
         `cache_seconds` may answer from the cache (`cached` set, the tool does not run)
         after every check has passed, unless `bypass_cache` (which still refreshes it).
+        `spec`: the tool as the caller was given it (a task, when it started); the call
+        is checked and run under it although a reload of the toolsets changed the tool
+        since, by the tool's implementation now (one removed since is not found).
         """
         call_id = call_id or new_call_id()
         started = datetime.now(UTC)
         args = dict(arguments)
         tool = self.catalog.get(name)
-        call = _Call(call_id, started, name, args, context, known=tool is not None)
+        call = ToolCall(call_id, started, name, args, context, known=tool is not None)
         if tool is None:
             await self._audit_call(call, "not_found")
             raise ToolNotFoundError(name)
+        if spec is not None and spec != tool.spec:
+            tool = AsGiven(tool, spec)
         rejected = await self._admit(tool, call, approval)
         if rejected is not None:
             return rejected
@@ -233,7 +227,9 @@ class ToolRegistry:
             if found is not None:
                 await self._audit_call(call, "ok", found.data, cached=True)
                 return ToolCallResult(call_id, name, found.data, found.text, 0.0, cached=True)
-        result = await self._run(tool, call)
+        result = await run_admitted(
+            tool, call, policy=self._policy, retry=self._retry, audit=self._audit
+        )
         if result.ok and key:
             kept = CachedResult(result.data, result.text)
             await caching.keep(self._cache, tool.spec, tenant, key, kept)
@@ -241,38 +237,16 @@ class ToolRegistry:
 
     async def _audit_call(
         self,
-        call: _Call,
+        call: ToolCall,
         outcome: str,
         result: JSONValue = None,
-        duration: float = 0.0,
         *,
         cached: bool = False,
     ) -> None:
-        """Count the call and write its audit record (of this attempt), as the call
-        stands now."""
-        TOOL_CALLS.labels(call.name if call.known else "(unknown)", outcome).inc()
-        if duration:
-            TOOL_LATENCY.labels(call.name).observe(duration)
-        await self._audit.write(
-            record_of(
-                call.call_id,
-                call.started,
-                call.name,
-                call.args,
-                call.context,
-                call.decision.rule,
-                allowed=call.decision.allowed,
-                outcome=outcome,
-                result=result,
-                duration=duration,
-                human_decision=call.human_decision,
-                attempt=call.attempt,
-                cached=cached,
-            )
-        )
+        await write_audit(self._audit, call, outcome, result, cached=cached)
 
     async def _admit(
-        self, tool: Tool, call: _Call, approval: ApprovalGate | None
+        self, tool: Tool, call: ToolCall, approval: ApprovalGate | None
     ) -> ToolCallResult | None:
         """Every check before the tool runs, and a human's approval when the policy wants
         one; an approver's edited arguments are checked again. Raises (audited) when a
@@ -308,7 +282,7 @@ class ToolRegistry:
             call.args = dict(human_decision.arguments)
         return None
 
-    async def _check(self, tool: Tool, call: _Call) -> None:
+    async def _check(self, tool: Tool, call: ToolCall) -> None:
         """The argument size, the policy's decision and the schema, on `call.args`; the
         first refusal is audited and raised."""
         name, args = call.name, call.args
@@ -326,74 +300,3 @@ class ToolRegistry:
         if violations:
             await self._audit_call(call, "invalid")
             raise ToolArgumentsInvalidError(name, violations)
-
-    async def _run(self, tool: Tool, call: _Call) -> ToolCallResult:
-        """Run an admitted call under the tool's timeout (or what is left of the caller's
-        deadline, if shorter). An idempotent tool that failed transiently is tried again
-        (`tools.retries`), each attempt audited, never waiting past the deadline."""
-        attempts = self._retry.max_attempts if tool.spec.idempotent else 1
-        given = call.context.deadline_seconds
-        deadline = None if given is None else time.monotonic() + given
-        context = replace(
-            call.context, check_argument=rechecker(self._policy, tool.spec, call.args, call.context)
-        )
-        while True:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            result, transient = await self._attempt(tool, call, context, left)
-            if result.ok or not transient or call.attempt >= attempts:
-                return result
-            wait = self._retry.delay(call.attempt)
-            if deadline is not None and deadline - time.monotonic() <= wait:
-                return result  # no room for another attempt
-            await asyncio.sleep(wait)
-            call.attempt += 1
-
-    async def _attempt(
-        self, tool: Tool, call: _Call, context: CallContext, left: float | None
-    ) -> tuple[ToolCallResult, bool]:
-        """One attempt, audited: its result (a failure, timeout or crash is a result with
-        `error` set) and whether its failure was transient. An AgentdError the tool raised
-        to refuse its input is audited as "refused" and raised."""
-        name, args = call.name, call.args
-        timeout = (
-            tool.spec.timeout_seconds if left is None else min(tool.spec.timeout_seconds, left)
-        )
-        clock = time.perf_counter()
-        try:
-            with tracing.span(f"tool {name}", context.trace_id, {"agentd.tool": name}) as span:
-                span.set_attribute("agentd.call_id", call.call_id)
-                span.set_attribute("agentd.attempt", call.attempt)
-                async with asyncio.timeout(timeout):
-                    output = await tool.run(args, context)
-        except ToolFailed as failure:
-            kind = (
-                ToolErrorKind.OUTCOME_UNKNOWN if failure.outcome_unknown else ToolErrorKind.FAILED
-            )
-            error = ToolCallError(kind, failure.message)
-            transient = failure.transient
-        except TimeoutError:
-            error = ToolCallError(
-                ToolErrorKind.TIMEOUT, f"tool {name!r} did not finish within {timeout:g} s"
-            )
-            transient = True
-        except AgentdError as refusal:
-            outcome = "unavailable" if isinstance(refusal, ToolUnavailableError) else "refused"
-            await self._audit_call(call, outcome, duration=time.perf_counter() - clock)
-            raise
-        except Exception as crash:
-            log.exception(
-                "tool crashed", tool=name, call_id=call.call_id, trace_id=context.trace_id
-            )
-            error = ToolCallError(
-                ToolErrorKind.CRASHED,
-                f"tool {name!r} failed unexpectedly; see the server log for trace id "
-                f"{context.trace_id}",
-            )
-            transient = is_transient(crash)
-        else:
-            duration = time.perf_counter() - clock
-            await self._audit_call(call, "ok", output.data, duration)
-            return ToolCallResult(call.call_id, name, output.data, output.text, duration), False
-        duration = time.perf_counter() - clock
-        await self._audit_call(call, error.kind.value, duration=duration)
-        return ToolCallResult(call.call_id, name, None, error.message, duration, error), transient

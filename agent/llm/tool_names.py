@@ -10,12 +10,10 @@ the same table. Names the table does not know pass through unchanged.
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections.abc import Iterable
 
-ALLOWED = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-_OTHER = re.compile(r"[^A-Za-z0-9_-]")
+from tools.model import WIRE_NAME_PATTERN as ALLOWED
+from tools.model import wire_forms
 
 
 class WireNames:
@@ -31,10 +29,8 @@ class WireNames:
         for name in ordered:
             wire = name
             if not ALLOWED.fullmatch(name):
-                wire = _OTHER.sub("_", name)[:64] or "_"
-                if wire in taken or len(name) > 64:
-                    digest = hashlib.sha256(name.encode()).hexdigest()[:10]
-                    wire = f"{wire[:53]}_{digest}"
+                plain, digested = wire_forms(name)
+                wire = digested if plain in taken or len(name) > 64 else plain
                 taken.add(wire)
             self._wire[name] = wire
             self._local[wire] = name

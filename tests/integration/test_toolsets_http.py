@@ -45,6 +45,11 @@ class _Api(BaseHTTPRequestHandler):
         if self.path.startswith("/customers/"):
             customer = self.path.split("?")[0].rsplit("/", 1)[1]
             self._answer(200, {"customer": {"id": customer, "name": "Ada"}, "orders": [1, 2]})
+        elif self.path.startswith("/moved"):
+            self.send_response(302)
+            self.send_header("Location", "/customers/1")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
         elif self.path.startswith("/flaky"):  # 503 twice, then an answer
             tries = sum(1 for line in seen if line.startswith("GET /flaky"))
             self._answer(503 if tries <= 2 else 200, {"try": tries})
@@ -180,3 +185,36 @@ async def test_retries_and_the_cache_are_counted(tmp_path: Path) -> None:
                 ("crm.customer", 1, "ok", False),
                 ("crm.customer", 1, "ok", True),
             ]
+
+
+async def test_what_a_declared_tool_does_not_declare_or_expect_fails_clearly(
+    tmp_path: Path,
+) -> None:
+    tools = {
+        "customer": {
+            "url": "${CRM_BASE}/customers/{id}",
+            "parameters": {"type": "object", "properties": {"id": {"type": "string"}}},
+        },
+        "moved": {"url": "${CRM_BASE}/moved"},
+        "typed": {"url": "${CRM_BASE}/customers/{id}", "result": "abs(customer.name)"},
+    }
+    with api_server() as (url, seen):
+        crm = {"http": {"allowed_networks": ["127.0.0.1/32"]}, "level": "read", "tools": tools}
+        toolsets = write_toolsets(tmp_path / "toolsets.yaml", {"crm": crm})
+        with pytest.MonkeyPatch.context() as env:
+            env.setenv("CRM_BASE", url)
+            async with harness(tmp_path, [], toolsets_file=toolsets, **FAST) as h:
+                listed = {t.name: t for t in await h.client.list_tools(toolset="crm")}
+                # The template as written: the variable's value is nobody's business.
+                assert listed["crm.moved"].description == "GET ${CRM_BASE}/moved"
+                assert url not in str(listed)
+                with pytest.raises(client_errors.ToolArgumentsInvalidError, match="admin"):
+                    await h.client.call_tool("crm.customer", {"id": "1", "admin": "true"})
+
+                moved = await h.client.call_tool("crm.moved", {})
+                assert moved.error.kind == tools_pb2.TOOL_ERROR_KIND_FAILED
+                assert "HTTP 302: declared HTTP tools do not follow redirects" in moved.text
+                typed = await h.client.call_tool("crm.typed", {"id": "1"})
+                assert typed.error.kind == tools_pb2.TOOL_ERROR_KIND_FAILED  # not a crash
+                assert "does not fit the tool's result expression" in typed.text
+        assert [line.split()[1] for line in seen] == ["/moved", "/customers/1"]

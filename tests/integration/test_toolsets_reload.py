@@ -13,7 +13,14 @@ import yaml
 
 from agentd.v1 import tasks_pb2, tools_pb2
 from tests.integration.harness import assert_well_formed, harness, of_kind
-from tests.integration.toolsets import FAST, eventually, stdio_notes, write_toolsets
+from tests.integration.toolsets import (
+    FAST,
+    eventually,
+    notes_log,
+    process_running,
+    stdio_notes,
+    write_toolsets,
+)
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 
@@ -158,3 +165,86 @@ async def test_a_removed_mcp_toolset_stops_its_server(tmp_path: Path) -> None:
             await asyncio.sleep(0.05)
         else:
             raise AssertionError("the removed toolset's server still runs")
+
+
+NOTES_TOOLS = {"add_note": {"level": "write"}, "slow": {"level": "write", "timeout_seconds": 10}}
+
+
+def _pid(folder: Path) -> int:
+    return int((folder / "notes.pid").read_text())
+
+
+async def _slow_started(folder: Path) -> None:
+    async def started() -> bool:
+        return "slow started" in notes_log(folder)
+
+    await eventually(started)
+
+
+async def test_an_edit_that_keeps_mcp_keeps_the_server_and_its_calls(tmp_path: Path) -> None:
+    notes = stdio_notes(tmp_path, level="read", tools=NOTES_TOOLS)
+    path = write_toolsets(tmp_path / "toolsets.yaml", {"notes": notes})
+    async with harness(tmp_path, [], toolsets_file=path, **FAST) as h:
+        assert h.server.toolsets is not None
+        server = _pid(tmp_path)
+        call = asyncio.create_task(h.client.call_tool("notes.slow", {"seconds": 1}))
+        await _slow_started(tmp_path)
+        write_toolsets(path, {"notes": {**notes, "category": "notebook"}})
+        assert await h.server.toolsets.reload()
+        listed = {t.name: t for t in await h.client.list_tools(toolset="notes")}
+        assert listed["notes.search"].category == "notebook"  # listed anew at once
+        assert (await call).text == "slept 1.0"  # the call in flight went on
+        assert _pid(tmp_path) == server
+        assert process_running(server)
+
+
+async def test_a_changed_mcp_drains_its_calls_before_its_server_stops(tmp_path: Path) -> None:
+    notes = stdio_notes(tmp_path, level="read", tools=NOTES_TOOLS)
+    path = write_toolsets(tmp_path / "toolsets.yaml", {"notes": notes})
+    async with harness(tmp_path, [], toolsets_file=path, **FAST) as h:
+        assert h.server.toolsets is not None
+        old = _pid(tmp_path)
+        call = asyncio.create_task(h.client.call_tool("notes.slow", {"seconds": 2}))
+        await _slow_started(tmp_path)
+        changed = {**notes, "mcp": {**notes["mcp"], "env": {**notes["mcp"]["env"], "X": "1"}}}
+        write_toolsets(path, {"notes": changed})
+        assert await h.server.toolsets.reload()  # the new server had its first try
+        new = _pid(tmp_path)
+        assert new != old
+        assert process_running(old)  # still running the call
+        assert (await h.client.call_tool("notes.search", {"query": "q"})).text  # the new one
+        assert (await call).text == "slept 2.0"
+
+        async def old_gone() -> bool:
+            return not process_running(old)
+
+        await eventually(old_gone)
+        assert process_running(new)
+        records = await h.server.durable.tool_calls.query("default")
+        assert sorted((r.tool_name, r.outcome) for r in records) == [
+            ("notes.search", "ok"),
+            ("notes.slow", "ok"),
+        ]
+
+
+async def test_a_running_task_calls_its_tools_as_it_was_given_them(tmp_path: Path) -> None:
+    later = {
+        "delay_seconds": 1.5,
+        "tool_calls": [{"name": "notes_slow", "arguments": {"seconds": 1}}],
+    }
+    notes = stdio_notes(tmp_path, level="read", tools=NOTES_TOOLS)
+    path = write_toolsets(tmp_path / "toolsets.yaml", {"notes": notes})
+    async with harness(tmp_path, [later, {"text": "done"}], toolsets_file=path, **FAST) as h:
+        assert h.server.toolsets is not None
+        stream = h.client.execute("take your time", mode=FC, tools=["notes.slow"])
+        events = [await anext(stream)]
+        hurried = {**NOTES_TOOLS, "slow": {"level": "write", "timeout_seconds": 0.5}}
+        write_toolsets(path, {"notes": {**notes, "tools": hurried}})
+        assert await h.server.toolsets.reload()  # while the model thinks
+        events.extend([event async for event in stream])
+
+        assert_well_formed(events)
+        [finished] = of_kind(events, "tool_call_finished")
+        assert finished.text == "slept 1.0"  # under the 10 s the task was given
+        now = await h.client.call_tool("notes.slow", {"seconds": 1})  # a new caller: 0.5 s
+        assert now.error.kind == tools_pb2.TOOL_ERROR_KIND_TIMEOUT

@@ -111,3 +111,23 @@ async def test_an_mcp_result_cannot_make_the_model_call_what_it_has_no_grant_for
             "denied",
         )
         assert records["notes.delete_note"].rule.startswith("grant:")  # READ < WRITE
+
+
+async def test_a_call_by_an_unoffered_wire_name_is_audited_under_the_tools_own_name(
+    tmp_path: Path,
+) -> None:
+    replies = [
+        {"tool_calls": [{"name": "notes_delete_note", "arguments": {"note_id": 1}}]},
+        {"text": "ok"},
+    ]
+    async with trusted(tmp_path, replies, **_settings(tmp_path)) as t:
+        alice = await t.client("acme", "alice")
+        await t.grant("acme", "principal:alice", "notes.search", "read")
+        events = [e async for e in alice.execute("tidy up", mode=FC, tools=["notes.search"])]
+
+        assert_well_formed(events)
+        [refused] = of_kind(events, "tool_call_finished")
+        assert "not available to this task" in refused.error.message
+        [record] = await t.tool_records("acme")
+        assert (record.tool_name, record.decision) == ("notes.delete_note", "denied")
+        assert not any(line.startswith("delete_note") for line in notes_log(tmp_path))

@@ -16,6 +16,7 @@ import yaml
 from tests.helpers import ROOT
 
 SERVER_MODULE = "tests.integration.mcp_notes_server"
+HOSTILE_MODULE = "tests.integration.mcp_hostile_server"
 FAST: dict[str, Any] = {
     "toolsets_restart_initial_seconds": 0.2,
     "toolsets_restart_max_seconds": 1.0,
@@ -36,6 +37,20 @@ def stdio_notes(folder: Path, **settings: Any) -> dict[str, Any]:
         "args": ["-m", SERVER_MODULE, "stdio"],
         "cwd": str(ROOT),
         "env": notes_env(folder),
+        **settings.pop("mcp", {}),
+    }
+    return {"mcp": mcp, **settings}
+
+
+def stdio_hostile(
+    folder: Path, env: dict[str, str] | None = None, **settings: Any
+) -> dict[str, Any]:
+    """A toolset of the hostile server (`mcp_hostile_server`) run over stdio."""
+    mcp = {
+        "command": sys.executable,
+        "args": ["-m", HOSTILE_MODULE],
+        "cwd": str(ROOT),
+        "env": {"NOTES_PID_FILE": str(folder / "hostile.pid"), **(env or {})},
         **settings.pop("mcp", {}),
     }
     return {"mcp": mcp, **settings}
@@ -77,6 +92,15 @@ def http_notes_server(folder: Path, port: int = 0) -> Iterator[tuple[str, subpro
         process.wait(timeout=10)
         if process.stdout is not None:
             process.stdout.close()
+
+
+def process_running(pid: int) -> bool:
+    """Whether the process is alive (a zombie, or a process gone, is not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 async def eventually(check: Callable[[], Awaitable[bool]], seconds: float = 15.0) -> None:

@@ -20,7 +20,7 @@ import ipaddress
 import json
 import socket
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urljoin, urlsplit, urlunsplit
@@ -139,6 +139,57 @@ def check_url(url: str, field_name: str) -> str:
     return urlunsplit((parts.scheme, netloc, path, query, ""))
 
 
+def default_headers(user_agent: str) -> dict[str, str]:
+    """The headers every request starts with (identity: a compressed body could not be
+    held to the byte limit)."""
+    return {"user-agent": user_agent, "accept-encoding": "identity"}
+
+
+def timeouts(seconds: float) -> dict[str, float]:
+    """httpcore's per-phase timeouts, each `seconds`."""
+    return {"connect": seconds, "read": seconds, "write": seconds, "pool": seconds}
+
+
+@contextlib.asynccontextmanager
+async def guarded_pool(
+    allowed: Sequence[IPNetwork], max_connections: int
+) -> AsyncIterator[httpcore.AsyncConnectionPool]:
+    """A connection pool for one call's requests, every connection made by
+    `GuardedBackend` (resolved, checked, then connected to the checked address). What
+    httpcore raises inside it becomes ToolFailed: a timeout or a network error transient
+    (a tool that may be repeated is tried again), a protocol error not."""
+    try:
+        async with httpcore.AsyncConnectionPool(
+            network_backend=GuardedBackend(allowed), max_connections=max_connections
+        ) as pool:
+            yield pool
+    except httpcore.TimeoutException:
+        raise ToolFailed("the server did not answer in time", transient=True) from None
+    except httpcore.NetworkError as exc:
+        raise ToolFailed(f"request failed: {type(exc).__name__}: {exc}", transient=True) from None
+    except (httpcore.ProtocolError, httpcore.UnsupportedProtocol) as exc:
+        raise ToolFailed(f"request failed: {type(exc).__name__}: {exc}") from None
+
+
+async def read_capped(
+    response: httpcore.Response, limit: int, *, oversize: str = ""
+) -> tuple[bytes, bool]:
+    """The response body, never more than `limit` bytes of it read, and whether it was
+    cut. With `oversize` (the setting that sets the limit) a longer body fails the call
+    (ToolFailed) instead of being cut."""
+    body = bytearray()
+    async for chunk in response.aiter_stream():
+        body.extend(chunk)
+        if len(body) > limit:
+            if oversize:
+                raise ToolFailed(
+                    f"the answer is over {limit:,} bytes ({oversize}); the rest was not read"
+                )
+            del body[limit:]
+            return bytes(body), True
+    return bytes(body), False
+
+
 def _depth(value: Any) -> int:
     deepest, stack = 0, [(value, 1)]
     while stack:
@@ -206,8 +257,7 @@ class HttpRequest(Tool):
             raise InvalidArgumentError(
                 [FieldViolation("arguments.json", "give body or json, not both")]
             )
-        headers: dict[str, str] = {"user-agent": self._limits.user_agent}
-        headers["accept-encoding"] = "identity"
+        headers = default_headers(self._limits.user_agent)
         for key, value in dict(arguments.get("headers") or {}).items():
             if key.lower() not in DROPPED_REQUEST_HEADERS:
                 headers[key.lower()] = str(value)
@@ -230,20 +280,13 @@ class HttpRequest(Tool):
         try:
             async with (
                 asyncio.timeout(self._limits.timeout_seconds),
-                httpcore.AsyncConnectionPool(
-                    network_backend=GuardedBackend(self._limits.allowed_networks),
-                    max_connections=4,
-                ) as pool,
+                guarded_pool(self._limits.allowed_networks, 4) as pool,
             ):
                 return await self._follow(pool, method, url, headers, content, started, context)
         except TimeoutError:
             raise ToolFailed(
                 f"no complete response within {self._limits.timeout_seconds:g} s"
             ) from None
-        except httpcore.TimeoutException:
-            raise ToolFailed("the server did not answer in time") from None
-        except (httpcore.NetworkError, httpcore.ProtocolError, httpcore.UnsupportedProtocol) as exc:
-            raise ToolFailed(f"request failed: {type(exc).__name__}: {exc}") from None
 
     async def _follow(
         self,
@@ -256,7 +299,7 @@ class HttpRequest(Tool):
         context: CallContext,
     ) -> ToolOutput:
         redirects: list[str] = []
-        timeout = {"connect": self._limits.timeout_seconds, "read": self._limits.timeout_seconds}
+        timeout = timeouts(self._limits.timeout_seconds)
         while True:
             async with pool.stream(
                 method,
@@ -289,15 +332,8 @@ class HttpRequest(Tool):
                     redirects.append(target)
                     url = target
                     continue
-                body = bytearray()
-                truncated = False
-                async for chunk in response.aiter_stream():
-                    body.extend(chunk)
-                    if len(body) > self._limits.max_response_bytes:
-                        truncated = True
-                        del body[self._limits.max_response_bytes :]
-                        break
-                return self._output(response, url, redirects, bytes(body), truncated, started)
+                body, truncated = await read_capped(response, self._limits.max_response_bytes)
+                return self._output(response, url, redirects, body, truncated, started)
 
     def _output(
         self,

@@ -17,6 +17,9 @@ from tools.model import PermissionLevel, RiskLevel
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
+BUILTIN_CATEGORIES = frozenset({"math", "time", "web", "files", "data", "conversation"})
+"""The categories of agentd's own tools (`ask_user`'s included): no toolset's tools may be
+in one, so that a grant for `category:files` covers the built-in file tools only."""
 DEFAULT_TIMEOUT_SECONDS = 30.0
 DEFAULT_MAX_CONCURRENT_CALLS = 8
 
@@ -88,9 +91,10 @@ class HttpToolConfig:
     description: str
     method: str
     url: str
-    """A URL template: `{argument}` is replaced by that argument's value, percent-encoded."""
+    """The URL template as written (`tools.toolsets.url_template`): `{argument}` is that
+    argument's value, percent-encoded, in the path or query; `${VAR}` is read per request."""
     parameters: Mapping[str, object]
-    """JSON Schema of the arguments (an object)."""
+    """JSON Schema of the arguments (an object); only arguments it declares are sent."""
     headers: Mapping[str, str] = field(default_factory=dict)
     result: str = ""
     """A JMESPath expression applied to the JSON response; empty: the whole response."""
@@ -114,14 +118,3 @@ class ToolsetConfig:
     @property
     def kind(self) -> str:
         return "mcp" if self.mcp is not None else "http"
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """Something wrong with the toolsets file: where, which field, what."""
-
-    path: str
-    field: str
-    """e.g. `toolsets.notes.mcp.headers.Authorization`."""
-    problem: str
-    """What is wrong, never quoting a value (it may be a secret)."""

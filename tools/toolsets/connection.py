@@ -2,17 +2,18 @@
 
 The task connects (starting a stdio server, or reaching an HTTP one), negotiates the
 protocol, lists the server's tools and hands them to `on_tools`; then it waits,
-listing them again whenever the server says its list changed (a change notification,
-or on the 2026 protocol a `subscriptions/listen` event). When the server is lost (its
-process ended, a call found the connection closed, or a ping went unanswered) the
-tools answer `ToolUnavailableError` while the task reconnects after a wait that
-doubles from `restart_initial_seconds` up to `restart_max_seconds` (and starts over
-once a connection stayed up that long, so a server that dies at once is not restarted
-in a tight loop). `stop()` ends the
-task and the server with it.
+listing them again when the server says its list changed (a change notification, or on
+the 2026 protocol a `subscriptions/listen` event) — at most once per
+`list_interval_seconds`, however often it says so. When the server is lost (its process
+ended, a call found the connection closed, or a ping went unanswered) the tools answer
+`ToolUnavailableError` while the task reconnects after a wait that doubles from
+`restart_initial_seconds` up to `restart_max_seconds`, with jitter (`RetryPolicy`), and
+starts over once a connection stayed up that long, so a server that dies at once is not
+restarted in a tight loop. `stop()` ends the task and the server with it.
 
-Calls (`call`) come from other tasks, at most `max_concurrent_calls` at once; each is
-bounded by its caller's timeout, so a slow or hung server holds up only its own calls.
+Calls (`call`) come from other tasks, at most `max_concurrent_calls` at once, shared
+fairly between tenants (`FairSlots`); each is bounded by its caller's timeout, so a slow
+or hung server holds up only its own calls.
 """
 
 from __future__ import annotations
@@ -40,8 +41,10 @@ from core.errors import ToolUnavailableError
 from core.metrics import TOOLSET_RESTARTS, TOOLSET_UP
 from core.secrets import scrub
 from tools.outcomes import ToolFailed
+from tools.retries import RetryPolicy
 from tools.toolsets.config import StdioServer, ToolsetConfig
-from tools.toolsets.http_transport import http_transport
+from tools.toolsets.http_transport import TOO_LARGE, http_transport
+from tools.toolsets.slots import FairSlots
 from tools.toolsets.stdio import RESULT_TOO_LARGE, stdio_transport
 
 log = structlog.get_logger(__name__)
@@ -62,6 +65,9 @@ class ConnectionLimits:
     """The longest connecting and listing the tools may take."""
     ping_seconds: float = 15.0
     """How often a connected server is pinged (0: never); an unanswered ping loses it."""
+    list_interval_seconds: float = 1.0
+    """The least time between two listings of a server's tools: the changes it announces
+    in between are listed at once when that time is up."""
 
 
 ToolsListener = Callable[[Sequence[types.Tool]], None]
@@ -79,13 +85,24 @@ class McpConnection:
         self._limits = limits
         self._on_tools = on_tools
         self._client: Client | None = None
-        self._slots = asyncio.Semaphore(self._mcp.max_concurrent_calls)
+        self._slots = FairSlots(self._mcp.max_concurrent_calls)
+        self._backoff = RetryPolicy(
+            base_seconds=limits.restart_initial_seconds, max_seconds=limits.restart_max_seconds
+        )
+        self._listed_at = 0.0
+        self.listings = 0
+        """Listings made of the server's tools (each page counted once per listing)."""
         self._wake = asyncio.Event()
         self._refresh = self._lost = self._stopping = False
         self._tried = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._listed = ""
         """Digest of the last listing handed on."""
+        self.listed: Sequence[types.Tool] | None = None
+        """The server's tools as it last listed them (None: it has not yet)."""
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
         self.why = "not connected yet"
         self.retry_at = 0.0
         self.restarts = 0
@@ -106,12 +123,25 @@ class McpConnection:
         later = f"; reconnecting in {wait:.1f} s" if wait > 0 else ""
         return f"the MCP server of toolset {self.name!r} is down ({self.why}){later}"
 
+    def reconfigure(self, toolset: ToolsetConfig) -> None:
+        """Take the toolset's new definition, whose `mcp:` is this connection's."""
+        assert toolset.mcp == self._mcp
+        assert toolset.name == self.name
+        self.toolset = toolset
+
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=f"agentd-mcp-{self.name}")
 
     async def first_attempt(self) -> None:
         """Return once the first connection attempt has succeeded or failed."""
         await self._tried.wait()
+
+    async def drained(self, seconds: float) -> bool:
+        """Wait (at most `seconds`) until no call is in flight; whether none is."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                await self._idle.wait()
+        return self._idle.is_set()
 
     async def stop(self, grace_seconds: float = 10.0) -> None:
         """End the connection (and a stdio server); in-flight calls fail."""
@@ -129,19 +159,32 @@ class McpConnection:
         TOOLSET_UP.labels(self.name).set(0)
 
     async def call(
-        self, tool: str, listed_as: str, arguments: dict[str, Any]
+        self, tool: str, listed_as: str, arguments: dict[str, Any], tenant: str = ""
     ) -> types.CallToolResult:
-        """One `tools/call`. ToolUnavailableError when the server is not connected;
+        """One `tools/call`, in one of the server's slots shared fairly between tenants
+        (`FairSlots`). ToolUnavailableError when the server is not connected;
         ToolFailed when it refused the call, answered something unusable, or was lost
         during the call (transient, and its outcome unknown)."""
         client = self._client
         if client is None:
             raise ToolUnavailableError(listed_as, self.unavailable(), self._retry_after())
-        async with self._slots:
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            return await self._call(client, tool, arguments, tenant)
+        finally:
+            self._in_flight -= 1
+            if not self._in_flight:
+                self._idle.set()
+
+    async def _call(
+        self, client: Client, tool: str, arguments: dict[str, Any], tenant: str
+    ) -> types.CallToolResult:
+        async with self._slots.hold(tenant):
             try:
                 return await client.call_tool(tool, arguments)
             except MCPError as error:
-                if error.code == types.CONNECTION_CLOSED and "byte limit" in error.message:
+                if error.code == types.CONNECTION_CLOSED and TOO_LARGE in error.message:
                     raise ToolFailed(too_large(self._limits.max_message_bytes)) from None
                 if error.code == types.CONNECTION_CLOSED:
                     raise self._lost_mid_call("the connection closed", client) from None
@@ -187,13 +230,13 @@ class McpConnection:
             self._request_refresh()
 
     async def _run(self) -> None:
-        delay = self._limits.restart_initial_seconds
+        failures = 1
         while not self._stopping:
             began = time.monotonic()
             try:
                 await self._session()
                 if time.monotonic() - began >= self._limits.restart_max_seconds:
-                    delay = self._limits.restart_initial_seconds  # it was up a while
+                    failures = 1  # it was up a while
             except TimeoutError:
                 seconds = self._limits.connect_seconds
                 self.why = (
@@ -209,11 +252,12 @@ class McpConnection:
                 self._tried.set()
             if self._stopped():
                 break
+            delay = self._backoff.delay(failures)  # doubling, with jitter
+            failures += 1
             self.retry_at = time.monotonic() + delay
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), delay)
-            delay = min(delay * 2, self._limits.restart_max_seconds)
             self.restarts += 1
             TOOLSET_RESTARTS.labels(self.name).inc()
 
@@ -259,7 +303,9 @@ class McpConnection:
                 await self._wake.wait()
                 self._wake.clear()
                 if self._refresh and not (self._stopping or self._lost):
-                    self._refresh = False
+                    if not await self._paced(self._listed_at + self._limits.list_interval_seconds):
+                        break
+                    self._refresh = False  # every change announced so far: one listing
                     async with asyncio.timeout(self._limits.connect_seconds):
                         await self._discover(client)
         finally:
@@ -267,9 +313,24 @@ class McpConnection:
                 helper.cancel()
             await asyncio.gather(*helpers, return_exceptions=True)
 
+    async def _paced(self, until: float) -> bool:
+        """Wait until `until` (the time the next listing may be made); False when the
+        connection was lost or stopped meanwhile. Changes announced meanwhile wait for
+        the same listing."""
+        while not (self._stopping or self._lost):
+            left = until - time.monotonic()
+            if left <= 0:
+                return True
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), left)
+        return False
+
     async def _discover(self, client: Client) -> None:
         """List the server's tools (every page, up to MAX_TOOLS); hand them on when they
         differ from the last listing."""
+        self.listings += 1
+        self._listed_at = time.monotonic()
         tools: list[types.Tool] = []
         cursor: str | None = None
         for _ in range(MAX_PAGES):
@@ -283,6 +344,7 @@ class McpConnection:
         digest = hashlib.sha256(json.dumps(listing, sort_keys=True).encode()).hexdigest()
         if digest != self._listed:
             self._listed = digest
+            self.listed = tools
             self._on_tools(tools)
 
     async def _listen(self, client: Client) -> None:

@@ -1,9 +1,10 @@
 """A declared HTTP tool: one request to an internal API, made from the call's arguments.
 
 The URL template's `{name}` placeholders take the arguments of those names (each
-percent-encoded as one path segment; `.` and `..` are refused). The other arguments
-become the query string of a GET or DELETE, and the JSON body of a POST, PUT or PATCH.
-Headers (their secrets from the environment) come from the file. The destination rules
+percent-encoded as one piece; `.` and `..` are refused; see `url_template`). The other
+arguments the tool's schema declares become the query string of a GET or DELETE, and the
+JSON body of a POST, PUT or PATCH; arguments it does not declare are never sent. Headers
+(their secrets from the environment) come from the file. The destination rules
 are those of `http_request`: the host is resolved, every address checked (public, or
 in the toolset's `allowed_networks`), and the connection goes to the checked address.
 Redirects are not followed. A 5xx answer, a timeout or a connection failure is a
@@ -14,18 +15,18 @@ may be narrowed by the tool's JMESPath expression before the model sees it.
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Mapping
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 import httpcore
 import jmespath
 
-from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
-from tools.builtin.http import GuardedBackend, check_url
+from tools.builtin.http import check_url, default_headers, guarded_pool, read_capped, timeouts
 from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from tools.outcomes import ToolFailed
+from tools.toolsets import url_template
 from tools.toolsets.config import (
     DEFAULT_TIMEOUT_SECONDS,
     HttpToolConfig,
@@ -34,7 +35,6 @@ from tools.toolsets.config import (
     ToolSettings,
 )
 
-PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 USER_AGENT = "agentd/0.1 (+declared http tool)"
 BODY_METHODS = ("POST", "PUT", "PATCH")
 
@@ -86,72 +86,45 @@ class HttpTool(Tool):
 
     async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
         url, content = self._request(arguments)
-        headers = {
-            "user-agent": USER_AGENT,
-            "accept": "application/json",
-            "accept-encoding": "identity",
-        }
+        headers = {**default_headers(USER_AGENT), "accept": "application/json"}
         headers.update({k.lower(): v for k, v in self._config.headers.items()})
         if content is not None:
             headers["content-type"] = "application/json"
-        seconds = self.spec.timeout_seconds
-        timeout = {"connect": seconds, "read": seconds, "write": seconds, "pool": seconds}
-        try:
-            async with (
-                httpcore.AsyncConnectionPool(
-                    network_backend=GuardedBackend(self._allowed), max_connections=2
-                ) as pool,
-                pool.stream(
-                    self._config.method, url, headers=list(headers.items()), content=content,
-                    extensions={"timeout": timeout},
-                ) as response,
-            ):  # fmt: skip
-                body = await self._read(response)
-                return self._output(response, body)
-        except (httpcore.TimeoutException, httpcore.NetworkError) as error:
-            raise ToolFailed(f"request failed: {type(error).__name__}", transient=True) from None
-        except (httpcore.ProtocolError, httpcore.UnsupportedProtocol) as error:
-            raise ToolFailed(f"request failed: {type(error).__name__}: {error}") from None
+        timeout = timeouts(self.spec.timeout_seconds)
+        async with (
+            guarded_pool(self._allowed, 2) as pool,
+            pool.stream(
+                self._config.method, url, headers=list(headers.items()), content=content,
+                extensions={"timeout": timeout},
+            ) as response,
+        ):  # fmt: skip
+            body, _ = await read_capped(
+                response, self._max_bytes, oversize="AGENTD_TOOLSETS_MAX_RESULT_BYTES"
+            )
+            return self._output(response, body)
 
     def _request(self, arguments: dict[str, JSONValue]) -> tuple[str, bytes | None]:
-        """The URL (template filled, query added) and the body, from the arguments."""
-        used: set[str] = set()
-
-        def fill(match: re.Match[str]) -> str:
-            name = match.group(1)
-            value = arguments.get(name)
-            if value is None or isinstance(value, dict | list):
-                raise InvalidArgumentError(
-                    [FieldViolation(f"arguments.{name}", "is needed (a value) for the URL")]
-                )
-            text = _scalar(value)
-            if text in (".", ".."):
-                raise InvalidArgumentError(
-                    [FieldViolation(f"arguments.{name}", "cannot be . or .. in a URL path")]
-                )
-            used.add(name)
-            return quote(text, safe="")
-
-        url = PLACEHOLDER.sub(fill, self._config.url)
-        rest = {k: v for k, v in arguments.items() if k not in used}
+        """The URL (template filled, query added) and the body, from the arguments; only
+        arguments the tool's schema declares are sent."""
+        url = url_template.fill(self._config.url, arguments)
+        used = set(url_template.placeholders(self._config.url))
+        rest = {k: v for k, v in arguments.items() if k not in used and self._declared(k)}
         content = None
         if self._config.method in BODY_METHODS:
             content = json.dumps(rest).encode()
         elif rest:
-            pairs = [(k, _scalar(v)) for k, v in rest.items() if v is not None]
+            pairs = [(k, url_template.scalar(v)) for k, v in rest.items() if v is not None]
             url += ("&" if "?" in url else "?") + urlencode(pairs)
         return check_url(url, "url"), content
 
-    async def _read(self, response: httpcore.Response) -> bytes:
-        body = bytearray()
-        async for chunk in response.aiter_stream():
-            body.extend(chunk)
-            if len(body) > self._max_bytes:
-                raise ToolFailed(
-                    f"the answer is over {self._max_bytes:,} bytes "
-                    "(AGENTD_TOOLSETS_MAX_RESULT_BYTES); the rest was not read"
-                )
-        return bytes(body)
+    def _declared(self, name: str) -> bool:
+        """Whether the tool's schema speaks for an argument of this name: it names it, or
+        says that other arguments are welcome (`additionalProperties` other than false)."""
+        schema = self._config.parameters
+        properties = schema.get("properties")
+        if isinstance(properties, Mapping) and name in properties:
+            return True
+        return schema.get("additionalProperties", False) is not False
 
     def _output(self, response: httpcore.Response, body: bytes) -> ToolOutput:
         status = response.status
@@ -162,19 +135,16 @@ class HttpTool(Tool):
             raise ToolFailed(f"HTTP {status}: {text[:500]}", transient=status >= 500)
         try:
             parsed: Any = json.loads(text) if text.strip() else None
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             if self._result is not None:
                 raise ToolFailed(f"HTTP {status}: the answer is not JSON") from None
             return ToolOutput(data={"status": status, "body": text}, text=text)
         if self._result is not None:
-            parsed = self._result.search(parsed)
+            try:
+                parsed = self._result.search(parsed)
+            except jmespath.exceptions.JMESPathError as error:
+                raise ToolFailed(
+                    f"HTTP {status}: the answer does not fit the tool's result expression: {error}"
+                ) from None
         shown = parsed if isinstance(parsed, str) else json.dumps(parsed, ensure_ascii=False)
         return ToolOutput(data=parsed, text=shown)
-
-
-def _scalar(value: JSONValue) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict | list):
-        return json.dumps(value, separators=(",", ":"))
-    return str(value)

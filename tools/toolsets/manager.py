@@ -4,13 +4,17 @@ the servers change.
 `start` reads the file, starts a connection (`McpConnection`, each in its own task) for
 every MCP toolset and registers every declared HTTP tool, then waits a bounded time for
 each server's first connection, so that a fresh server lists its tools from the start.
-`watch` reads the file again when it changes: a toolset that is new is started, one
-that changed is stopped and started anew, one that is gone is stopped and its tools
-removed; one whose definition is unchanged keeps its connection. A toolset whose new
-definition is broken keeps its last good one, and a file that cannot be read at all
-changes nothing; every problem is logged with the file's path and the field. A server's
-tools are replaced whenever it lists them (at connection and when it says its list
-changed); while it is down they stay listed and answer TOOL_UNAVAILABLE.
+`watch` reads the file again when it changes: a toolset that is new is started, one that
+is gone has its tools removed, and one that changed has its tools listed anew. A changed
+MCP toolset whose `mcp:` is the same keeps its connection (and its server); one whose
+`mcp:` changed gets a new connection, which takes over once it had its first try
+(bounded), while the old one stops only when the calls it is running are done (each
+bounded by its timeout). A removed toolset's connection stops the same way. A toolset
+whose new definition is broken keeps its last good one, and a file that cannot be read
+at all changes nothing; every problem is logged with the file's path and the field. A
+server's tools are replaced whenever it lists them (at connection and when it says its
+list changed); while it is down they stay listed and answer TOOL_UNAVAILABLE. A running
+task calls its tools as it was given them (`ToolRegistry.call(spec=...)`).
 """
 
 from __future__ import annotations
@@ -26,16 +30,21 @@ import mcp_types as types
 import structlog
 import yaml
 
+from core.watching import FileProblem, keep_reloading
 from tools.catalog import ToolCatalog
 from tools.model import Tool
 from tools.toolsets import http_tool, mcp_tool
-from tools.toolsets.config import Problem, ToolsetConfig
+from tools.toolsets.config import BUILTIN_CATEGORIES, ToolsetConfig
 from tools.toolsets.connection import ConnectionLimits, McpConnection
-from tools.toolsets.parsing import load_yaml, parse_file
+from tools.toolsets.parsing import parse_file
+from tools.toolsets.yaml_file import TooLargeError, load_yaml
 
 log = structlog.get_logger(__name__)
 
 MAX_FILE_BYTES = 1024 * 1024
+Parsed = tuple[dict[str, ToolsetConfig], list[FileProblem], set[str]]
+DRAIN_MARGIN_SECONDS = 5.0
+"""How long past its calls' longest timeout a retiring connection is waited for."""
 
 
 class Toolsets:
@@ -49,15 +58,21 @@ class Toolsets:
         reserved: Collection[str] = (),
     ) -> None:
         self.path = path
-        self.problems: list[Problem] = []
+        self.problems: list[FileProblem] = []
         """What is wrong with the file and the servers' tools now."""
         self._catalog = catalog
         self._limits = limits
         self._reserved = frozenset(reserved)
+        self._categories = BUILTIN_CATEGORIES | {
+            tool.spec.category for tool in catalog.ordered() if not tool.spec.toolset
+        }
         self._configs: dict[str, ToolsetConfig] = {}
         self._connections: dict[str, McpConnection] = {}
-        self._file_problems: list[Problem] = []
-        self._tool_problems: dict[str, list[Problem]] = {}
+        self._retiring: dict[McpConnection, asyncio.Task[None]] = {}
+        """Connections replaced or removed, stopping once their calls are done."""
+        self._file_problems: list[FileProblem] = []
+        self._tool_problems: dict[str, list[FileProblem]] = {}
+        self._logged: set[FileProblem] = set()
         self._digest = ""
         self._lock = asyncio.Lock()
 
@@ -80,30 +95,27 @@ class Toolsets:
 
     async def watch(self, every_seconds: float) -> None:
         """Read the file again whenever it changed, until cancelled."""
-        while True:
-            await asyncio.sleep(every_seconds)
-            try:
-                if await self.reload():
-                    log.info("toolsets file read again", path=str(self.path), toolsets=self.names)
-            except Exception:
-                log.exception("could not read the toolsets file", path=str(self.path))
+        await keep_reloading(
+            self.reload,
+            every_seconds,
+            changed="toolsets file read again",
+            failed=f"could not read the toolsets file {self.path}",
+            details=lambda: {"path": str(self.path), "toolsets": self.names},
+        )
 
     async def reload(self) -> bool:
         """Apply the file if it changed since the last time; whether it had."""
         async with self._lock:
             try:
-                raw = await asyncio.to_thread(self._read)
+                read = await asyncio.to_thread(self._read, self._digest)
             except (OSError, ValueError) as error:
                 return self._file_problem("(file)", f"cannot be read: {error}")
-            digest = hashlib.sha256(raw).hexdigest()
-            if digest == self._digest:
+            if read is None:
                 return False
-            self._digest = digest
-            try:
-                data = load_yaml(raw.decode("utf-8"))
-            except (UnicodeDecodeError, yaml.YAMLError) as error:
-                return self._file_problem("(file)", f"is not YAML: {error}")
-            found, problems, refused = parse_file(data, str(self.path), self._reserved)
+            self._digest, parsed = read
+            if isinstance(parsed, str):
+                return self._file_problem("(file)", parsed)
+            found, problems, refused = parsed
             for name in refused & set(self._configs):  # keeps its last good definition
                 found[name] = self._configs[name]
             await self._apply(found)
@@ -112,19 +124,35 @@ class Toolsets:
             return True
 
     async def close(self) -> None:
-        """Stop every connection (and every stdio server)."""
-        connections = list(self._connections.values())
+        """Stop every connection (and every stdio server), retiring ones included."""
+        connections = [*self._connections.values(), *self._retiring]
         self._connections.clear()
+        for drain in self._retiring.values():
+            drain.cancel()
         await asyncio.gather(*(c.stop() for c in connections), return_exceptions=True)
+        await asyncio.gather(*self._retiring.values(), return_exceptions=True)
 
-    def _read(self) -> bytes:
+    def _read(self, known: str) -> tuple[str, Parsed | str] | None:
+        """In a thread (reading and parsing take time the event loop does not have): the
+        file's digest and its toolsets, or why it cannot be used at all; None when its
+        digest is still `known`."""
         if self.path.stat().st_size > MAX_FILE_BYTES:
             raise ValueError(f"it is over {MAX_FILE_BYTES} bytes")
-        return self.path.read_bytes()
+        raw = self.path.read_bytes()
+        digest = hashlib.sha256(raw).hexdigest()
+        if digest == known:
+            return None
+        try:
+            data = load_yaml(raw.decode("utf-8"))
+        except TooLargeError as error:
+            return digest, f"cannot be used: {error}"
+        except (UnicodeDecodeError, yaml.YAMLError) as error:
+            return digest, f"is not YAML: {error}"
+        return digest, parse_file(data, str(self.path), self._reserved, self._categories)
 
     def _file_problem(self, field: str, problem: str) -> bool:
         """The whole file is unusable: nothing changes, and it says so once."""
-        found = [Problem(str(self.path), field, problem)]
+        found = [FileProblem(str(self.path), field, problem)]
         if found == self._file_problems:
             return False
         self._file_problems = found
@@ -137,19 +165,29 @@ class Toolsets:
             *self._file_problems,
             *(p for ps in self._tool_problems.values() for p in ps),
         ]
+        logged, self._logged = self._logged, set(self.problems)
         for problem in self.problems:
-            log.error("toolsets file: refused", path=problem.path, field=problem.field,
-                      problem=problem.problem)  # fmt: skip
+            if problem in logged:
+                continue  # said when it came up; a problem is logged once while it lasts
+            say = log.warning if problem.warning else log.error
+            say("toolsets file: " + ("warning" if problem.warning else "refused"),
+                path=problem.path, field=problem.field, problem=problem.problem)  # fmt: skip
 
     async def _apply(self, desired: dict[str, ToolsetConfig]) -> None:
         for name in sorted(set(self._configs) - set(desired)):
-            await self._remove(name)
+            self._remove(name)
         for name, config in sorted(desired.items()):
-            if self._configs.get(name) == config:
+            before = self._configs.get(name)
+            if before == config:
                 continue  # unchanged: its connection and tools stay as they are
-            if name in self._configs:
-                await self._remove(name)
-            self._add(config)
+            if before is not None and before.mcp is not None and before.mcp == config.mcp:
+                self._reconfigure(config)
+            elif before is not None and before.mcp is not None and config.mcp is not None:
+                await self._reconnect(config)
+            else:
+                if before is not None:
+                    self._remove(name)
+                self._add(config)
 
     def _add(self, config: ToolsetConfig) -> None:
         self._configs[config.name] = config
@@ -169,23 +207,74 @@ class Toolsets:
                 )
             self._catalog.replace_toolset(config.name, tools)
             return
-        connection = McpConnection(
-            config, self._limits, lambda listed: self._publish(connection, listed)
-        )
+        connection = self._connection(config)
         self._connections[config.name] = connection
         connection.start()
 
-    async def _remove(self, name: str) -> None:
+    def _connection(self, config: ToolsetConfig) -> McpConnection:
+        connection = McpConnection(
+            config, self._limits, lambda listed: self._publish(connection, listed)
+        )
+        return connection
+
+    def _reconfigure(self, config: ToolsetConfig) -> None:
+        """Same `mcp:`, other settings: the connection stays, its tools are listed anew."""
+        self._configs[config.name] = config
+        connection = self._connections[config.name]
+        connection.reconfigure(config)
+        if connection.listed is not None:
+            self._publish(connection, connection.listed)
+
+    async def _reconnect(self, config: ToolsetConfig) -> None:
+        """Another `mcp:`: a new connection takes over once it had its first try (bounded),
+        and the old one stops when the calls it is running are done."""
+        old = self._connections[config.name]
+        new = self._connection(config)
+        new.start()
+        try:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self._limits.connect_seconds):
+                    await new.first_attempt()
+        except BaseException:
+            await new.stop()
+            raise
+        longest = self._longest_timeout(config.name)
+        self._configs[config.name] = config
+        self._connections[config.name] = new
+        listed = new.listed if new.listed is not None else old.listed
+        if listed is not None:  # a server still down: its old tools, unavailable
+            self._publish(new, listed)
+        self._retire(old, longest)
+
+    def _remove(self, name: str) -> None:
+        longest = self._longest_timeout(name)
         self._catalog.remove_toolset(name)
         self._configs.pop(name, None)
         self._tool_problems.pop(name, None)
         connection = self._connections.pop(name, None)
         if connection is not None:
+            self._retire(connection, longest)
+
+    def _longest_timeout(self, toolset: str) -> float:
+        tools = [self._catalog.get(name) for name in self._catalog.toolset(toolset)]
+        return max((t.spec.timeout_seconds for t in tools if t is not None), default=0.0)
+
+    def _retire(self, connection: McpConnection, longest: float) -> None:
+        """Stop a connection no longer in force once the calls it is running are done
+        (each ends within its timeout, at most `longest`)."""
+
+        async def drain() -> None:
+            await connection.drained(longest + DRAIN_MARGIN_SECONDS)
             await connection.stop()
+
+        task = asyncio.create_task(drain(), name=f"agentd-mcp-{connection.name}-retiring")
+        self._retiring[connection] = task
+        task.add_done_callback(lambda _: self._retiring.pop(connection, None))
 
     def _tool_refused(self, toolset: str, field: str, problem: str) -> None:
         where = f"toolsets.{toolset}.{field}".rstrip(".")
-        self._tool_problems.setdefault(toolset, []).append(Problem(str(self.path), where, problem))
+        found = FileProblem(str(self.path), where, problem)
+        self._tool_problems.setdefault(toolset, []).append(found)
 
     def _publish(self, connection: McpConnection, listed: Sequence[types.Tool]) -> None:
         """A server listed its tools: they replace the toolset's (those that can be used)."""

@@ -13,8 +13,6 @@ import json
 from typing import Any
 
 import mcp_types as types
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
 
 from core.identity import CallContext
 from tools.model import (
@@ -29,6 +27,7 @@ from tools.model import (
 from tools.outcomes import ToolFailed
 from tools.toolsets.config import DEFAULT_TIMEOUT_SECONDS, ToolsetConfig, ToolSettings
 from tools.toolsets.connection import McpConnection
+from tools.validation import schema_problem
 
 MAX_DESCRIPTION_CHARS = 4000
 
@@ -62,10 +61,9 @@ def spec_of(toolset: ToolsetConfig, tool: types.Tool) -> ToolSpec:
     schema = dict(tool.input_schema)
     if schema.get("type") != "object":
         raise ValueError("its input schema is not a JSON Schema of an object")
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as error:
-        raise ValueError(f"its input schema is not valid: {error.message}") from None
+    problem = schema_problem(schema)
+    if problem is not None:
+        raise ValueError(f"its input schema: {problem}")
     settings = settings_for(toolset, tool.name, tool.annotations)
     description = tool.description or tool.title or ""
     assert settings.level is not None
@@ -94,7 +92,9 @@ class McpTool(Tool):
         self._connection = connection
 
     async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
-        result = await self._connection.call(self._remote, self.spec.name, arguments)
+        result = await self._connection.call(
+            self._remote, self.spec.name, arguments, context.principal.tenant
+        )
         return output_of(result)
 
     def unavailable(self) -> str:

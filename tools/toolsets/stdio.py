@@ -7,7 +7,8 @@ it answered gets an error at once (its id is found in the message's first or las
 bytes, where JSON-RPC writers put it). The server's stderr is logged line by line, a
 bounded number of lines per interval. On leaving, the server's stdin is closed, it gets
 two seconds to exit, then its process group is terminated (and killed two seconds
-later). `on_end` is called when the server's stdout ends (it exited or closed it).
+later), whether or not the server itself is still there: helpers it started go with it.
+`on_end` is called when the server's process exits or its stdout ends.
 """
 
 from __future__ import annotations
@@ -140,17 +141,21 @@ async def _write_stdin(
                 await process.stdin.send((data + "\n").encode())
 
 
+clock = time.monotonic
+"""What the stderr windows are timed by (a test holds it still to make one window)."""
+
+
 async def _log_stderr(process: Process, toolset: str) -> None:
     """Log the server's stderr, at most STDERR_LINES lines per STDERR_WINDOW_SECONDS."""
     assert process.stderr is not None
-    window, lines, dropped = time.monotonic(), 0, 0
+    window, lines, dropped = clock(), 0, 0
     pending = b""
     with suppress(anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
         async for chunk in process.stderr:
             *complete, pending = (pending + chunk).split(b"\n")
             pending = pending[-STDERR_LINE_CHARS:]
             for raw in complete:
-                now = time.monotonic()
+                now = clock()
                 if now - window > STDERR_WINDOW_SECONDS:
                     if dropped:
                         log.info("mcp server stderr lines not logged", toolset=toolset,
@@ -166,16 +171,25 @@ async def _log_stderr(process: Process, toolset: str) -> None:
 
 
 async def _stop(process: Process) -> None:
-    """Close stdin, give the server EXIT_GRACE_SECONDS, then end its process group."""
+    """Close stdin, give the server EXIT_GRACE_SECONDS, then end its process group: always,
+    for a helper the server started may outlive it (the group is reached by its id even
+    once the server itself is gone)."""
     assert process.stdin is not None
     with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
         await process.stdin.aclose()
     with anyio.move_on_after(EXIT_GRACE_SECONDS):
         await process.wait()
+    await terminate_posix_process_tree(process, EXIT_GRACE_SECONDS)
     if process.returncode is None:
-        await terminate_posix_process_tree(process, EXIT_GRACE_SECONDS)
         with anyio.move_on_after(EXIT_GRACE_SECONDS):
             await process.wait()
+
+
+async def _watch_exit(process: Process, on_end: Callable[[], None]) -> None:
+    """Say the server ended as soon as its process exits (a helper of its own may hold
+    stdout open long after)."""
+    await process.wait()
+    on_end()
 
 
 @asynccontextmanager
@@ -200,23 +214,26 @@ async def stdio_transport(
         finally:
             on_end()
 
+    stopped = False
     try:
         async with anyio.create_task_group() as group:
             group.start_soon(read)
             group.start_soon(_write_stdin, process, outgoing_receive)
             group.start_soon(_log_stderr, process, toolset)
+            group.start_soon(_watch_exit, process, on_end)
             try:
                 yield incoming, outgoing
             finally:
                 with anyio.CancelScope(shield=True):
                     outgoing.close()
                     await _stop(process)
+                    stopped = True
                 group.cancel_scope.cancel()
     finally:
         with anyio.CancelScope(shield=True):
             for stream in (incoming, incoming_send, outgoing, outgoing_receive):
                 await stream.aclose()
-            if process.returncode is None:  # cancelled before the group ran
+            if not stopped:  # cancelled before the group ran
                 await _stop(process)
             with anyio.move_on_after(EXIT_GRACE_SECONDS):  # a process that outlived a kill
                 await process.aclose()

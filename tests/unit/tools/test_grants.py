@@ -10,7 +10,7 @@ import pytest
 from core.identity import Principal
 from tools.grants import Grant, TimeWindow, prefix_allows
 from tools.model import PermissionLevel, RiskLevel, ToolSpec
-from tools.permissions import GrantPolicy
+from tools.permissions import GrantPolicy, LevelPolicy
 
 NOW = datetime(2026, 11, 23, 10, 30, tzinfo=UTC)  # a Monday
 ALICE = Principal("alice", "acme", ("analyst",))
@@ -163,3 +163,30 @@ def test_grant_subjects_are_checked() -> None:
         grant(subject="alice")
     with pytest.raises(ValueError, match="subject"):
         grant(subject="role:")
+
+
+@pytest.mark.parametrize(
+    ("listed", "needs"),
+    [
+        (["notes.*"], {"notes.add", "notes.search"}),
+        (["notes.add"], {"notes.add"}),
+        (["category:web"], {"http_request"}),
+        (["*"], {"notes.add", "notes.search", "http_request", "crm.add"}),
+        (["notes"], set()),  # a toolset's name alone names no tool
+    ],
+)
+def test_approval_tools_name_tools_as_grants_do(listed: list[str], needs: set[str]) -> None:
+    specs = [
+        spec(name="notes.add", category="notes"),
+        spec(name="notes.search", category="notes"),
+        spec(name="http_request", category="web"),
+        spec(name="crm.add", category="crm"),
+    ]
+    free = grant(tool="*")
+    for policy in (
+        GrantPolicy([free], approval_tools=listed),
+        GrantPolicy(default=PermissionLevel.ADMIN, approval_tools=listed),
+        LevelPolicy(PermissionLevel.ADMIN, frozenset(listed)),
+    ):
+        asked = {s.name for s in specs if policy.decide(ALICE, s).needs_approval}
+        assert asked == needs

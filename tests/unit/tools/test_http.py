@@ -164,3 +164,22 @@ def test_refusal_rules() -> None:
     assert refusal(ipaddress.ip_address("127.0.0.1"), LOOPBACK) is None
     assert refusal(ipaddress.ip_address("127.0.0.2"), LOOPBACK) is not None
     assert json.dumps(refusal(ipaddress.ip_address("::ffff:10.0.0.1"), ()))
+
+
+async def test_the_shared_request_helper_cuts_or_fails_past_the_limit(base_url: str) -> None:
+    from tools.builtin.http import guarded_pool, read_capped, timeouts
+
+    async with (
+        guarded_pool(LOOPBACK, 1) as pool,
+        pool.stream("GET", f"{base_url}/big", extensions={"timeout": timeouts(2)}) as response,
+    ):
+        assert await read_capped(response, 1000) == (b"x" * 1000, True)  # http_request
+    async with (
+        guarded_pool(LOOPBACK, 1) as pool,
+        pool.stream("GET", f"{base_url}/big", extensions={"timeout": timeouts(2)}) as response,
+    ):
+        with pytest.raises(ToolFailed, match=r"over 1,000 bytes \(A_SETTING\)"):  # declared
+            await read_capped(response, 1000, oversize="A_SETTING")
+    with pytest.raises(DestinationNotAllowedError):  # the destination rules, for both
+        async with guarded_pool((), 1) as pool:
+            await pool.request("GET", f"{base_url}/json")

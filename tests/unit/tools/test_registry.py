@@ -226,3 +226,22 @@ def test_level_order() -> None:
     for level in PermissionLevel:
         decision = policy.decide(ANONYMOUS, _spec("t", permission=level))
         assert decision.allowed is (level <= PermissionLevel.READ)
+
+
+class _Down(Scripted):
+    def unavailable(self) -> str:
+        return "its server is down"
+
+
+def test_a_listing_says_which_tools_cannot_be_called_now(audit: InMemoryAuditLog) -> None:
+    reg = ToolRegistry(
+        [Scripted("up", "ok"), _Down("down", "ok")],
+        policy=LevelPolicy(PermissionLevel.WRITE),
+        audit=audit,
+    )
+    listed = reg.listing(CallContext())
+    assert [(t.spec.name, t.unavailable) for t in listed] == [
+        ("down", "its server is down"),
+        ("up", ""),
+    ]
+    assert reg.visible_to(CallContext()) == [t.spec for t in listed]

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from core.errors import PathOutsideWorkspaceError, ToolArgumentsInvalidError
+from core.errors import PathOutsideWorkspaceError, ToolArgumentsInvalidError, ToolUnavailableError
 from core.identity import CallContext
 from server.builders import build_registry
 from server.settings import Settings
@@ -190,3 +190,34 @@ def test_the_setting_sets_the_attempts(audit: InMemoryAuditLog, settings: Settin
     once = build_registry(settings.model_copy(update={"tool_max_attempts": 1}), audit)
     assert once._retry.max_attempts == 1
     assert build_registry(settings, audit)._retry.max_attempts == 3
+
+
+class LostThenDown(Tool):
+    """Its server is lost during the first call; when the call is retried it is down."""
+
+    def __init__(self, lost_first: bool = True) -> None:
+        self.spec = SPEC
+        self.runs = 0
+        self.lost_first = lost_first
+
+    async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
+        self.runs += 1
+        if self.runs == 1 and self.lost_first:
+            raise ToolFailed("lost during the call", transient=True, outcome_unknown=True)
+        raise ToolUnavailableError("flaky", "the server is down")
+
+
+async def test_a_retry_that_finds_the_tool_down_keeps_the_first_outcome(
+    audit: InMemoryAuditLog,
+) -> None:
+    tool = LostThenDown()
+    result = await _registry(tool, audit).call("flaky", {}, CallContext())
+    assert result.error is not None
+    assert result.error.kind is ToolErrorKind.OUTCOME_UNKNOWN  # not "did not run"
+    assert tool.runs == 2
+    assert [(r.attempt, r.outcome) for r in audit.records] == [
+        (1, "outcome_unknown"),
+        (2, "unavailable"),
+    ]
+    with pytest.raises(ToolUnavailableError):  # down from the first attempt: it did not run
+        await _registry(LostThenDown(lost_first=False), audit).call("flaky", {}, CallContext())

@@ -1,0 +1,164 @@
+"""One call through the registry once it is admitted: its audit records and its attempts.
+
+`ToolCall` is the call as its audit record shows it. `run_admitted` runs the tool under
+its timeout (or what is left of the caller's deadline, if shorter); an idempotent tool
+that failed transiently is tried again (`tools.retries`), each attempt audited, never
+waiting past the deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+import structlog
+
+from core import tracing
+from core.errors import AgentdError, ToolUnavailableError
+from core.identity import CallContext
+from core.metrics import TOOL_CALLS, TOOL_LATENCY
+from stores.audit.base import AuditSink
+from tools.approvals import ApprovalDecision
+from tools.audit import record_of
+from tools.model import JSONValue, Tool
+from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
+from tools.permissions import Decision, PermissionPolicy, rechecker
+from tools.retries import RetryPolicy, is_transient
+
+log = structlog.get_logger(__name__)
+
+
+@dataclass
+class ToolCall:
+    """One call through the registry, as its audit record will show it: the arguments
+    (an approver's edit replaces them), the policy's decision and the approver's."""
+
+    call_id: str
+    started: datetime
+    name: str
+    args: dict[str, JSONValue]
+    context: CallContext
+    known: bool
+    """False for a tool the registry does not have."""
+    decision: Decision = field(default_factory=lambda: Decision(allowed=False, rule="none"))
+    human_decision: ApprovalDecision | None = None
+    attempt: int = 1
+    """Which attempt at running the tool the call is on (retries count up from 1)."""
+
+
+async def write_audit(
+    audit: AuditSink,
+    call: ToolCall,
+    outcome: str,
+    result: JSONValue = None,
+    duration: float = 0.0,
+    *,
+    cached: bool = False,
+) -> None:
+    """Count the call and write its audit record (of this attempt), as the call stands
+    now."""
+    TOOL_CALLS.labels(call.name if call.known else "(unknown)", outcome).inc()
+    if duration:
+        TOOL_LATENCY.labels(call.name).observe(duration)
+    await audit.write(
+        record_of(
+            call.call_id,
+            call.started,
+            call.name,
+            call.args,
+            call.context,
+            call.decision.rule,
+            allowed=call.decision.allowed,
+            outcome=outcome,
+            result=result,
+            duration=duration,
+            human_decision=call.human_decision,
+            attempt=call.attempt,
+            cached=cached,
+        )
+    )
+
+
+async def run_admitted(
+    tool: Tool,
+    call: ToolCall,
+    *,
+    policy: PermissionPolicy,
+    retry: RetryPolicy,
+    audit: AuditSink,
+) -> ToolCallResult:
+    """Run an admitted call under the tool's timeout (or what is left of the caller's
+    deadline, if shorter). An idempotent tool that failed transiently is tried again
+    (`tools.retries`), each attempt audited, never waiting past the deadline; a retry
+    that finds the tool unavailable leaves the call with the earlier attempt's result."""
+    attempts = retry.max_attempts if tool.spec.idempotent else 1
+    given = call.context.deadline_seconds
+    deadline = None if given is None else time.monotonic() + given
+    context = replace(
+        call.context, check_argument=rechecker(policy, tool.spec, call.args, call.context)
+    )
+    result: ToolCallResult | None = None
+    while True:
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        try:
+            result, transient = await _attempt(tool, call, context, left, audit)
+        except ToolUnavailableError:
+            if result is None:
+                raise
+            # A retry that finds the server down did not run; the attempt before it did
+            # (and may have taken effect): its outcome is the call's.
+            return result
+        if result.ok or not transient or call.attempt >= attempts:
+            return result
+        wait = retry.delay(call.attempt)
+        if deadline is not None and deadline - time.monotonic() <= wait:
+            return result  # no room for another attempt
+        await asyncio.sleep(wait)
+        call.attempt += 1
+
+
+async def _attempt(
+    tool: Tool, call: ToolCall, context: CallContext, left: float | None, audit: AuditSink
+) -> tuple[ToolCallResult, bool]:
+    """One attempt, audited: its result (a failure, timeout or crash is a result with
+    `error` set) and whether its failure was transient. An AgentdError the tool raised
+    to refuse its input is audited as "refused" and raised."""
+    name, args = call.name, call.args
+    timeout = tool.spec.timeout_seconds if left is None else min(tool.spec.timeout_seconds, left)
+    clock = time.perf_counter()
+    try:
+        with tracing.span(f"tool {name}", context.trace_id, {"agentd.tool": name}) as span:
+            span.set_attribute("agentd.call_id", call.call_id)
+            span.set_attribute("agentd.attempt", call.attempt)
+            async with asyncio.timeout(timeout):
+                output = await tool.run(args, context)
+    except ToolFailed as failure:
+        kind = ToolErrorKind.OUTCOME_UNKNOWN if failure.outcome_unknown else ToolErrorKind.FAILED
+        error = ToolCallError(kind, failure.message)
+        transient = failure.transient
+    except TimeoutError:
+        error = ToolCallError(
+            ToolErrorKind.TIMEOUT, f"tool {name!r} did not finish within {timeout:g} s"
+        )
+        transient = True
+    except AgentdError as refusal:
+        outcome = "unavailable" if isinstance(refusal, ToolUnavailableError) else "refused"
+        await write_audit(audit, call, outcome, duration=time.perf_counter() - clock)
+        raise
+    except Exception as crash:
+        log.exception("tool crashed", tool=name, call_id=call.call_id, trace_id=context.trace_id)
+        error = ToolCallError(
+            ToolErrorKind.CRASHED,
+            f"tool {name!r} failed unexpectedly; see the server log for trace id "
+            f"{context.trace_id}",
+        )
+        transient = is_transient(crash)
+    else:
+        duration = time.perf_counter() - clock
+        await write_audit(audit, call, "ok", output.data, duration)
+        return ToolCallResult(call.call_id, name, output.data, output.text, duration), False
+    duration = time.perf_counter() - clock
+    await write_audit(audit, call, error.kind.value, duration=duration)
+    return ToolCallResult(call.call_id, name, None, error.message, duration, error), transient
