@@ -14,6 +14,7 @@ from grpc_health.v1._async import HealthServicer
 
 from agent.catalog import Agents
 from agent.engine import LLM_SETTINGS, Engine
+from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
 from agent.memory.busy import BusyGate
 from agent.memory.service import Conversations
@@ -107,8 +108,10 @@ class AgentdServer:
         conversations = Conversations(
             durable.conversations, BusyGate(live.conversation_slots, tasks)
         )
+        encodings = Encodings(settings.tokenizer_dir)
+        await asyncio.to_thread(encodings.load)  # says once: exact counts, or estimates
         engine = start_engine(
-            settings, models, registry, tasks, durable, live, agents, conversations
+            settings, models, registry, tasks, durable, live, agents, conversations, encodings
         )
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)

@@ -301,10 +301,10 @@ def start_engine(
     live: LiveStores,
     agents: Agents,
     conversations: Conversations,
+    encodings: Encodings,
 ) -> Engine:
     """The engine, listening for cancellations and supervising its tasks."""
     models = models or build_models(settings)
-    encodings = Encodings(settings.tokenizer_dir)
     engine = Engine(
         models,
         registry,

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as redis
 
+from agent.llm.encodings import SOURCES, Encodings
 from agentd_client.client import AgentClient
 from core.identity import CallContext
 from server.app import AgentdServer
@@ -16,6 +17,7 @@ from server.builders import build_registry
 from server.settings import Settings
 from stores.audit.memory import InMemoryAuditLog
 from tests.contract.conftest import REDIS_URL, drop_prefix
+from tests.helpers import RANKS
 from tests.servers import QUIET, Running, running_server, settings_in
 from tools.registry import ToolRegistry
 
@@ -28,6 +30,17 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith(("AGENTD_", "OPENAI_")) and name != "AGENTD_REQUIRE_SERVICES":
             monkeypatch.delenv(name)
+
+
+@pytest.fixture(scope="session")
+def encodings() -> Encodings:
+    """OpenAI's encodings from the verified ranks `make test` puts in var/tiktoken (never
+    through tiktoken's own loaders, which download what they miss)."""
+    for source in SOURCES.values():
+        assert (RANKS / source.cache_name).is_file(), "run `make setup` (needs npm)"
+    found = Encodings(RANKS)
+    assert found.for_model("gpt-4o").name == "o200k_base", "the ranks in var/tiktoken are bad"
+    return found
 
 
 @pytest.fixture
