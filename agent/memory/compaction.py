@@ -7,7 +7,10 @@ into the conversation's running summary. The call is the task's: its tokens coun
 against the task's budget and show in its usage events. The new summary is
 stored with the conversation (only ever moving forward) and announced with a
 `history_compacted` event. A model that fails or times out costs the summary,
-never the task: those turns are then left out instead.
+never the task: those turns are then left out instead. A summary call that spends
+the task's token budget costs the summary too: its reply is dropped (never a
+partial answer of the task), and the task then stops for its budget as after any
+other call.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Sequence
 import structlog
 
 from agent import prompts
+from agent.limits import LimitReached
 from agent.llm.base import Message, ModelError, ModelSettings
 from agent.llm.tokens import TokenCounter, fit
 from agent.memory.history import summary_limit
@@ -68,6 +72,7 @@ async def compact(
             prompts.summary_prompt(conversation.summary, transcript(folded, counter), limit),
         ),
     ]
+    notes = len(run.notes)
     try:
         async with asyncio.timeout(run.config.step_timeout_seconds):
             response = await run.model(
@@ -77,7 +82,8 @@ async def compact(
                 settings=ModelSettings(max_tokens=limit),
                 stream=False,
             )
-    except (ModelError, TimeoutError) as error:
+    except (ModelError, TimeoutError, LimitReached) as error:
+        del run.notes[notes:]  # the summariser's reply is no result of the task
         log.warning("could not summarise a conversation; older turns are left out",
                     conversation_id=conversation.conversation_id, error=str(error))  # fmt: skip
         return None
