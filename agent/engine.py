@@ -227,24 +227,26 @@ class Engine:
             return earlier
         task = new_task(chosen, call, task_id, self.config.tool_calling)
         run = self._require_runs().new(task, call, chosen.specs, request.token_budget)
-        if self._memory is not None and task.conversation_id:
-            await self._take_turn(task, request, call)
-        try:
+        memory = self._memory if task.conversation_id else None
+        try:  # a task not stored after all never stays in its conversation's line
+            if memory is not None:
+                await self._take_turn(memory, task, request, call)
             await self._leases.acquire(task.tenant, task.task_id)
             await lifecycle.accepted(self._store, run)
         except BaseException:
-            if self._memory is not None and task.conversation_id:
-                await self._memory.release(task)
+            if memory is not None:
+                await asyncio.shield(memory.release(task))
             raise
         self._runner.launch(run, ticket)
         return task
 
-    async def _take_turn(self, task: Task, request: TaskRequest, call: CallContext) -> None:
+    async def _take_turn(
+        self, memory: TaskMemory, task: Task, request: TaskRequest, call: CallContext
+    ) -> None:
         """Take the task's conversation or act on the request's busy policy; a refused
         task leaves no idempotency key behind (a retry may succeed later)."""
-        assert self._memory is not None
         try:
-            await self._memory.admit(task, request.busy_policy, self._interrupt)
+            await memory.admit(task, request.busy_policy, self.cancel_quietly)
         except ConversationBusyError:
             if request.idempotency_key:
                 key = request.idempotency_key
@@ -252,10 +254,6 @@ class Engine:
                     scoped_key("exec", call.principal.tenant, call.principal.id, key)
                 )
             raise
-
-    async def _interrupt(self, tenant: str, task_id: str, reason: str) -> None:
-        with contextlib.suppress(TaskAlreadyTerminalError, TaskNotFoundError):
-            await self.cancel(tenant, task_id, reason)
 
     async def _earlier(
         self, request: TaskRequest, call: CallContext, task_id: str, fingerprint: str
