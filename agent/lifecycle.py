@@ -130,6 +130,8 @@ class Endings:
         """End CANCELLED a task no coroutine of this process runs (it may run elsewhere, or
         was cancelled before it started). TaskAlreadyTerminalError if it already ended."""
         await self._store.set_status(task.tenant, task.task_id, TaskStatus.CANCELLED, detail=reason)
+        if self._before_event is not None:  # its conversation's turn, as for any end
+            await self._before_event(await self._store.get(task.tenant, task.task_id))
         await self._store.append_event(
             task.task_id,
             task.trace_id,

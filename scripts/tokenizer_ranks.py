@@ -49,7 +49,7 @@ def valid(path: Path, source: EncodingSource) -> bool:
     return path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == source.sha256
 
 
-class RanksUnavailable(Exception):
+class RanksUnavailableError(Exception):
     """A rank file could not be made (the reason is the message)."""
 
 
@@ -59,11 +59,11 @@ def place(source: EncodingSource, js_folder: Path, target: Path) -> str:
         return f"{source.name}: in place ({path})"
     ranks_js = js_folder / "dist" / "ranks" / f"{source.name}.js"
     if not ranks_js.is_file():
-        raise RanksUnavailable(f"{ranks_js} is missing: run `make setup` (needs npm) first")
+        raise RanksUnavailableError(f"{ranks_js} is missing: run `make setup` (needs npm) first")
     data = tiktoken_file(ranks_js)
     digest = hashlib.sha256(data).hexdigest()
     if digest != source.sha256:
-        raise RanksUnavailable(
+        raise RanksUnavailableError(
             f"{source.name}: the ranks of {ranks_js} hash to {digest}, not to OpenAI's "
             f"{source.sha256}; nothing written"
         )
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         done = [place(source, args.source, args.to) for source in SOURCES.values()]
-    except RanksUnavailable as error:
+    except RanksUnavailableError as error:
         if not args.best_effort:
             print(error, file=sys.stderr)
             return 1

@@ -11,13 +11,12 @@ task and its event log, not from the process that ran it.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import structlog
 
 from agent import events as ev
+from agent.lifecycle import persist
 from agent.llm.encodings import Encodings
 from agent.llm.tokens import TokenCounter
 from agent.memory import compaction
@@ -26,17 +25,13 @@ from agent.memory.history import halved, select, window
 from agent.memory.model import BusyPolicy
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
-from agent.memory.turns import turn_of
+from agent.memory.turns import no_events, turn_of
 from agent.run import TaskRun
 from agent.tasks import ExecutionMode, Task
 from core.errors import ConversationNotFoundError, TaskNotFoundError
-from core.faults import is_unavailable
 from stores.tasks.base import TaskStore
 
 log = structlog.get_logger(__name__)
-
-APPEND_DELAYS = (0.1, 0.5, 1.0, 2.0, 4.0, 8.0)
-"""Waits between attempts to add a turn while the database is out of reach (~15 s)."""
 
 
 class TaskMemory:
@@ -57,6 +52,7 @@ class TaskMemory:
         self._encodings = encodings or Encodings(None)
         self._defaults = defaults or MemoryPolicy()
         self._default_model = default_model
+        self._gate.finish = self.finish  # a stale blocker is finished by whoever it blocks
 
     def policy(self, task: Task) -> MemoryPolicy:
         """The memory policy of a task: its agent's settings over the server's. A model
@@ -113,40 +109,33 @@ class TaskMemory:
         run.history = chosen.history
         await run.checkpoint()
 
-    async def finish(self, task: Task) -> None:
-        """Add the ended `task`'s turn to its conversation (once, whoever calls), then let
-        the next task of the conversation run. Never raises."""
+    async def finish(self, task: Task) -> bool:
+        """The ended `task`'s turn added to its conversation if it held it (once, whoever
+        calls: a task that only waited in line adds none), then the conversation let go
+        for the next task. False, and the conversation kept, when the turn could not be
+        added (a later `finish`, e.g. by the task it blocks, tries again). Never raises."""
         if not task.conversation_id:
-            return
+            return True
         try:
-            await self._append(task)
+            if await self._gate.running(task.tenant, task.conversation_id) == task.task_id:
+                await persist(lambda: self._append(task))
         except ConversationNotFoundError:
             pass  # deleted meanwhile: nothing to add to
         except Exception:
-            log.exception("could not add a task's turn to its conversation",
+            log.exception("could not add a task's turn to its conversation; it keeps it",
                           task_id=task.task_id, conversation_id=task.conversation_id)  # fmt: skip
+            return False
         try:
             await self._gate.release(task)
         except Exception:
             log.exception("could not let go of a conversation", task_id=task.task_id)
+            return False
+        return True
 
     async def _append(self, task: Task) -> None:
         counter = self.counter(task)
         try:
             turn = await turn_of(task, self._tasks.read_events(task.tenant, task.task_id), counter)
         except TaskNotFoundError:  # its log expired: the turn without its tool calls
-            turn = await turn_of(replace(task, last_sequence=0), _nothing(), counter)
-        for delay in (*APPEND_DELAYS, None):
-            try:
-                await self._store.append_turn(task.tenant, task.conversation_id, turn)
-                return
-            except Exception as error:
-                if delay is None or not is_unavailable(error):
-                    raise
-                await asyncio.sleep(delay)
-
-
-async def _nothing() -> AsyncIterator[ev.TaskEvent]:
-    nothing: tuple[ev.TaskEvent, ...] = ()
-    for event in nothing:
-        yield event
+            turn = await turn_of(replace(task, last_sequence=0), no_events(), counter)
+        await self._store.append_turn(task.tenant, task.conversation_id, turn)

@@ -61,7 +61,7 @@ async def turn_of(task: Task, events: AsyncIterator[ev.TaskEvent], counter: Toke
     started: dict[str, ev.ToolCallStarted] = {}
     finished: list[tuple[ev.ToolCallStarted, ev.ToolCallFinished]] = []
     try:
-        async for event in events if task.last_sequence > 0 else _none():
+        async for event in events if task.last_sequence > 0 else no_events():
             payload = event.payload
             if isinstance(payload, ev.ToolCallStarted):
                 started[payload.call_id] = payload
@@ -86,7 +86,8 @@ async def turn_of(task: Task, events: AsyncIterator[ev.TaskEvent], counter: Toke
     return Turn(task.task_id, tuple(messages))
 
 
-async def _none() -> AsyncIterator[ev.TaskEvent]:
+async def no_events() -> AsyncIterator[ev.TaskEvent]:
+    """An empty event log."""
     nothing: tuple[ev.TaskEvent, ...] = ()
     for event in nothing:
         yield event

@@ -7,14 +7,12 @@ import ast
 import shutil
 from pathlib import Path
 
-import structlog
-
 import pytest
+import structlog
 
 from agent.llm.base import Message, ToolCall
 from agent.llm.encodings import SOURCES, Encodings, encoding_for_model
 from agent.llm.tokens import ESTIMATE, message_tokens
-
 from tests.helpers import RANKS, ROOT
 
 LOADERS = {"get_encoding", "encoding_for_model", "list_encoding_names", "load_tiktoken_bpe",

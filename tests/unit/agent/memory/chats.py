@@ -4,6 +4,7 @@ function model that answers the task's calls and the summariser's apart."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,6 +94,9 @@ async def chat(
     answer: Answer,
     policy: MemoryPolicy | None = None,
     config: EngineConfig | None = None,
+    *,
+    stale_seconds: float = 60.0,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Chat:
     env = make_env(tmp_path, config, durable=False)
     calls: list[list[Message]] = []
@@ -104,7 +108,10 @@ async def chat(
         return answer(messages)
 
     store = InMemoryConversationStore()
-    conversations = Conversations(store, BusyGate(InMemoryConversationSlots(), env.store))
+    gate = BusyGate(
+        InMemoryConversationSlots(), env.store, 0.01, stale_seconds=stale_seconds, clock=clock
+    )
+    conversations = Conversations(store, gate)
     memory = TaskMemory(conversations, env.store, defaults=policy or MemoryPolicy())
     engine = Engine(
         ModelRoles(default=FunctionModel(reply)),

@@ -9,11 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from agent.lifecycle import PERSIST_DELAYS
 from agent.llm.base import Message, ModelResponse
 from agent.llm.testing import text
-from agent.memory.busy import slot_key
+from agent.memory.busy import slot_key, stale_after
 from agent.memory.model import BusyPolicy
-from tests.unit.agent.memory.chats import chat, is_summary_call
+from agent.tasks import Task, TaskStatus, new_task_id
+from core.errors import ConversationBusyError
+from tests.unit.agent.memory.chats import Chat, chat, is_summary_call
 from tests.unit.agent.runs import PRINCIPAL
 
 
@@ -53,3 +56,126 @@ async def test_a_failed_interrupt_leaves_no_task_in_line(
     await c.ended(first.task_id)
     third = await c.ask("third")  # free: nothing phantom holds or waits for it
     assert third.final_answer == "answer to third"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _crashed_holder(tmp_path: Path, clock: Clock) -> tuple[Chat, Task]:
+    """A conversation whose holder ended (stored COMPLETED with its answer) but whose
+    process died before it added its turn and let go."""
+    held = Held()
+    held.release.set()
+    c = await chat(tmp_path, held, stale_seconds=40.0, clock=clock)  # type: ignore[arg-type]
+    first = Task(
+        task_id=new_task_id(),
+        tenant=PRINCIPAL.tenant,
+        owner=PRINCIPAL.id,
+        task="first",
+        status=TaskStatus.COMPLETED,
+        final_answer="the first answer",
+        conversation_id=c.conversation_id,
+    )
+    await c.env.store.create(first)
+    slots = c.memory.conversations.gate._slots
+    assert await slots.claim(slot_key(PRINCIPAL.tenant, c.conversation_id), first.task_id) == ""
+    return c, first
+
+
+async def test_a_stale_holder_is_finished_with_its_turn_by_the_task_it_blocks(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()
+    c, first = await _crashed_holder(tmp_path, clock)
+    with pytest.raises(ConversationBusyError):  # just ended: its process may still add it
+        await c.start("second")
+    clock.now += 39.0
+    with pytest.raises(ConversationBusyError):
+        await c.start("second")
+    clock.now += 2.0  # past the stale time: the blocker is finished for it
+    second = await c.ask("second")
+    assert second.final_answer == "answer to second"
+    stored = [(m.task_id, m.role, m.content) for m in await c.messages()]
+    assert stored[:2] == [(first.task_id, "user", "first"),
+                          (first.task_id, "assistant", "the first answer")]  # fmt: skip
+    assert c.calls[-1][1:3] == [Message("user", "first"), Message("assistant", "the first answer")]
+
+
+async def test_a_turn_that_cannot_be_added_keeps_the_conversation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    c, first = await _crashed_holder(tmp_path, clock)
+
+    async def down(*args: object) -> bool:
+        raise RuntimeError("the database refuses")
+
+    monkeypatch.setattr(c.store, "append_turn", down)
+    assert not await c.memory.finish(first)
+    gate = c.memory.conversations.gate
+    assert await gate.running(PRINCIPAL.tenant, c.conversation_id) == first.task_id
+    with pytest.raises(ConversationBusyError):
+        await c.start("second")
+    clock.now += 100.0
+    with pytest.raises(ConversationBusyError):  # stale, but its turn cannot be dropped either
+        await c.start("second")
+    monkeypatch.undo()
+    second = await c.ask("second")
+    assert [m.task_id for m in await c.messages()][:2] == [first.task_id, first.task_id]
+    assert second.final_answer == "answer to second"
+
+
+def test_the_stale_time_follows_the_lease_settings() -> None:
+    assert stale_after(30.0, 1.0) > 30.0 + 1.0 + sum(PERSIST_DELAYS)
+    assert stale_after(120.0, 5.0) - stale_after(30.0, 1.0) == 94.0
+
+
+async def test_a_queued_task_cancelled_before_it_runs_adds_no_turn(tmp_path: Path) -> None:
+    held = Held()
+    c = await chat(tmp_path, held)  # type: ignore[arg-type]
+    first = await c.start("first")
+    await held.asked.wait()
+    queued = await c.start("queued", BusyPolicy.ENQUEUE)
+    await c.engine.cancel(PRINCIPAL.tenant, queued.task_id, "changed my mind")
+    assert (await c.ended(queued.task_id)).status is TaskStatus.CANCELLED
+    held.release.set()
+    await c.ended(first.task_id)
+    third = await c.ask("third")
+    stored = [(m.task_id, m.role) for m in await c.messages()]
+    assert stored == [
+        (first.task_id, "user"), (first.task_id, "assistant"),
+        (third.task_id, "user"), (third.task_id, "assistant"),
+    ]  # fmt: skip
+
+
+async def test_cancelling_a_task_running_on_another_replica_stores_its_turn_and_frees_it(
+    tmp_path: Path,
+) -> None:
+    held = Held()
+    held.release.set()
+    c = await chat(tmp_path, held)  # type: ignore[arg-type]
+    elsewhere = Task(  # stored RUNNING, holding the conversation; no coroutine of this process
+        task_id=new_task_id(),
+        tenant=PRINCIPAL.tenant,
+        owner=PRINCIPAL.id,
+        task="the question on the other replica",
+        status=TaskStatus.RUNNING,
+        conversation_id=c.conversation_id,
+    )
+    await c.env.store.create(elsewhere)
+    key = slot_key(PRINCIPAL.tenant, c.conversation_id)
+    await c.memory.conversations.gate._slots.claim(key, elsewhere.task_id)
+    await c.engine.cancel(PRINCIPAL.tenant, elsewhere.task_id, "stop")
+    # By the time the terminal event is written (the cancel returns after it), the turn is
+    # stored and the conversation free.
+    assert await c.memory.conversations.gate.running(PRINCIPAL.tenant, c.conversation_id) == ""
+    stored = await c.messages()
+    assert [(m.task_id, m.role) for m in stored] == [
+        (elsewhere.task_id, "user"), (elsewhere.task_id, "assistant")
+    ]  # fmt: skip
+    assert stored[1].content.startswith("(No answer: the task ended cancelled: stop")
