@@ -11,6 +11,8 @@ task and its event log, not from the process that ran it.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import structlog
@@ -21,8 +23,8 @@ from agent.llm.encodings import Encodings
 from agent.llm.tokens import TokenCounter
 from agent.memory import compaction
 from agent.memory.busy import Cancel
-from agent.memory.history import halved, select, window
-from agent.memory.model import BusyPolicy
+from agent.memory.history import Selection, halved, select, window
+from agent.memory.model import BusyPolicy, Conversation, ConversationMessage
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
 from agent.memory.turns import no_events, turn_of
@@ -32,6 +34,12 @@ from core.errors import ConversationNotFoundError, TaskNotFoundError
 from stores.tasks.base import TaskStore
 
 log = structlog.get_logger(__name__)
+
+BACKOFF_SECONDS = 30.0
+"""After a summary of a conversation fails, none is tried for this long (doubling with
+each failure in a row, up to `MAX_BACKOFF_SECONDS`); its older turns are left out."""
+MAX_BACKOFF_SECONDS = 600.0
+MAX_BACKOFFS = 10_000
 
 
 class TaskMemory:
@@ -44,6 +52,7 @@ class TaskMemory:
         encodings: Encodings | None = None,
         defaults: MemoryPolicy | None = None,
         default_model: str = "",
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.conversations = conversations
         self._store = conversations.store
@@ -52,6 +61,9 @@ class TaskMemory:
         self._encodings = encodings or Encodings(None)
         self._defaults = defaults or MemoryPolicy()
         self._default_model = default_model
+        self._clock = clock
+        self._backoff: dict[str, tuple[int, float]] = {}
+        """Conversations whose summary failed: (failures in a row, no new try before)."""
         self._gate.finish = self.finish  # a stale blocker is finished by whoever it blocks
 
     def policy(self, task: Task) -> MemoryPolicy:
@@ -91,23 +103,44 @@ class TaskMemory:
         )
         chosen = select(conversation, recent, policy, counter)
         if chosen.fold_through and policy.compaction == "summarize":
-            target = select(conversation, recent, halved(policy), counter).fold_through
-            summary = await compaction.compact(
-                run, self._store, conversation, target, policy, counter
-            )
-            if summary is not None:
-                folded = target - conversation.summarized_through
-                conversation = replace(conversation, summary=summary, summarized_through=target)
-                recent = [m for m in recent if m.index > target]
-                chosen = select(conversation, recent, policy, counter)
-                history = chosen.history
-                await run.emit(
-                    ev.HistoryCompacted(
-                        folded, target, counter.count(summary), history.tokens, history.saved
-                    )
-                )
+            chosen = await self._compact(run, conversation, recent, policy) or chosen
         run.history = chosen.history
         await run.checkpoint()
+
+    async def _compact(
+        self,
+        run: TaskRun,
+        conversation: Conversation,
+        recent: list[ConversationMessage],
+        policy: MemoryPolicy,
+    ) -> Selection | None:
+        """Fold older turns into the summary (unless summaries of this conversation failed
+        lately: then they are left out until the back-off passes); the history then."""
+        key = conversation.conversation_id
+        if self._backoff.get(key, (0, 0.0))[1] > self._clock():
+            return None
+        counter = run.counter
+        target = select(conversation, recent, halved(policy), counter).fold_through
+        done = await compaction.compact(run, self._store, conversation, target, policy, counter)
+        if done is None:
+            failures = self._backoff.get(key, (0, 0.0))[0] + 1
+            wait = min(BACKOFF_SECONDS * 2 ** (failures - 1), MAX_BACKOFF_SECONDS)
+            if len(self._backoff) > MAX_BACKOFFS:
+                self._backoff.clear()
+            self._backoff[key] = (failures, self._clock() + wait)
+            return None
+        self._backoff.pop(key, None)
+        summary, through = done
+        folded = through - conversation.summarized_through
+        conversation = replace(conversation, summary=summary, summarized_through=through)
+        chosen = select(conversation, [m for m in recent if m.index > through], policy, counter)
+        history = chosen.history
+        await run.emit(
+            ev.HistoryCompacted(
+                folded, through, counter.count(summary), history.tokens, history.saved
+            )
+        )
+        return chosen
 
     async def finish(self, task: Task) -> bool:
         """The ended `task`'s turn added to its conversation if it held it (once, whoever

@@ -97,6 +97,7 @@ async def chat(
     *,
     stale_seconds: float = 60.0,
     clock: Callable[[], float] = time.monotonic,
+    memory_clock: Callable[[], float] = time.monotonic,
 ) -> Chat:
     env = make_env(tmp_path, config, durable=False)
     calls: list[list[Message]] = []
@@ -112,7 +113,9 @@ async def chat(
         InMemoryConversationSlots(), env.store, 0.01, stale_seconds=stale_seconds, clock=clock
     )
     conversations = Conversations(store, gate)
-    memory = TaskMemory(conversations, env.store, defaults=policy or MemoryPolicy())
+    memory = TaskMemory(
+        conversations, env.store, defaults=policy or MemoryPolicy(), clock=memory_clock
+    )
     engine = Engine(
         ModelRoles(default=FunctionModel(reply)),
         env.registry,
