@@ -117,15 +117,13 @@ class TaskRun:
 
     def opening(self, prompt: str, user: str) -> list[Message]:
         """The first messages of a conversation with the model: the system message (the
-        agent's instructions, `prompt`, and the running summary of the task's
-        conversation, if any), the earlier turns it is sent, and the `user` message."""
+        agent's instructions and `prompt`), what it is sent of its conversation (the
+        running summary, as data, and the earlier turns), and the `user` message."""
         system = self.system(prompt)
         history = self.history
         if history is None:
             return [system, Message("user", user)]
-        if history.summary:
-            system = Message("system", system.content + history.summary_section)
-        return [system, *history.messages, Message("user", user)]
+        return [system, *history.sent, Message("user", user)]
 
     @property
     def goal(self) -> str:
