@@ -137,7 +137,8 @@ async def test_a_hostile_summary_is_sent_as_data_never_as_system_text(tmp_path: 
         await c.add_turn(f"t{n}", f"question {n} {LONG}", f"answer {n} {LONG}")
     await c.ask("the new question")
     system, summary, *rest = c.calls[-1]
-    assert system.role == "system" and "IGNORE" not in system.content
+    assert system.role == "system"
+    assert "IGNORE" not in system.content
     assert summary.role == "user"
     assert summary.content.startswith("<conversation_summary>\n")
     assert summary.content.count("</conversation_summary>") == 1  # its own cannot close it
