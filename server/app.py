@@ -107,7 +107,7 @@ class AgentdServer:
         registry.use_tool_cache(live.tool_cache)
         stale = stale_after(settings.lease_seconds, settings.takeover_interval_seconds)
         gate = BusyGate(live.conversation_slots, tasks, stale_seconds=stale)
-        conversations = Conversations(durable.conversations, gate)
+        conversations = Conversations(durable.conversations, gate, tuple(settings.approver_roles))
         encodings = Encodings(settings.tokenizer_dir)
         await asyncio.to_thread(encodings.load)  # says once: exact counts, or estimates
         engine = start_engine(
