@@ -98,21 +98,28 @@ async def test_another_tenants_conversation_is_not_found(tmp_path: Path) -> None
 
 
 async def test_an_agents_memory_settings_round_trip_and_are_checked(tmp_path: Path) -> None:
-    from agentd.v1 import agents_pb2, conversations_pb2
+    from agentd.v1 import agents_pb2
+    from agentd.v1 import conversations_pb2 as cpb
 
-    memory = conversations_pb2.AgentMemory(
-        budget_tokens=600, max_messages=8, tool_calls="keep", compaction="drop"
+    memory = cpb.AgentMemory(
+        budget_tokens=600,
+        max_messages=0,  # set, and zero: no earlier messages at all
+        tool_call_policy=cpb.MEMORY_TOOL_CALLS_KEEP,
+        compaction_policy=cpb.MEMORY_COMPACTION_DROP,
     )
     async with harness(tmp_path, [], anonymous_roles=["admin"]) as h:
         created = await h.client.create_agent(agents_pb2.Agent(id="chat", memory=memory))
         assert created.memory == memory
+        assert created.memory.HasField("max_messages")
+        assert not created.memory.HasField("summary_tokens")  # unset: the server's
         assert (await h.client.get_agent("chat")).memory == memory
         plain = await h.client.create_agent(agents_pb2.Agent(id="plain"))
         assert not plain.HasField("memory")  # the server's defaults
         for bad, field in (
-            (conversations_pb2.AgentMemory(budget_tokens=5), "agent.memory.budget_tokens"),
-            (conversations_pb2.AgentMemory(tool_calls="all"), "agent.memory.tool_calls"),
-            (conversations_pb2.AgentMemory(compaction="x"), "agent.memory.compaction"),
+            (cpb.AgentMemory(budget_tokens=5), "agent.memory.budget_tokens"),
+            (cpb.AgentMemory(budget_tokens=0), "agent.memory.budget_tokens"),
+            (cpb.AgentMemory(tool_call_policy=9), "agent.memory.tool_calls"),  # type: ignore[arg-type]
+            (cpb.AgentMemory(compaction_policy=7), "agent.memory.compaction"),  # type: ignore[arg-type]
         ):
             with pytest.raises(client_errors.InvalidArgumentError) as refused:
                 await h.client.create_agent(agents_pb2.Agent(id="bad", memory=bad))
