@@ -82,6 +82,9 @@ class TaskRun:
     """Counts tokens for the model that answers the task (`agent.llm.tokens`)."""
     history: History | None = None
     """The earlier turns of the task's conversation it is sent; None outside one."""
+    tool_log: list[ev.ToolCallStarted | ev.ToolCallFinished] = field(default_factory=list)
+    """This run's tool call events as written to the log (redacted): what its turn in a
+    conversation keeps of them, without reading the log back."""
     urls: UrlBook = field(init=False)
     """Long URLs the model sees as placeholders (`agent.urls`)."""
     tools: ToolCalls = field(init=False)
@@ -188,6 +191,11 @@ class TaskRun:
     async def _append(self, payload: ev.EventPayload) -> None:
         event = await self.store.append_event(self.task.task_id, self.call.trace_id, payload)
         self.task.last_sequence = max(self.task.last_sequence, event.sequence)
+        if (
+            isinstance(payload, ev.ToolCallStarted | ev.ToolCallFinished)
+            and self.task.conversation_id
+        ):
+            self.tool_log.append(payload)
         metrics.observe_event(self.task, payload)
 
     async def save(self) -> None:

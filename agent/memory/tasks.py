@@ -27,7 +27,7 @@ from agent.memory.history import Selection, halved, select, window
 from agent.memory.model import BusyPolicy, Conversation, ConversationMessage
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
-from agent.memory.turns import no_events, turn_of
+from agent.memory.turns import no_events, turn_from, turn_of
 from agent.run import TaskRun
 from agent.tasks import ExecutionMode, Task
 from core.errors import ConversationNotFoundError, TaskNotFoundError
@@ -40,6 +40,11 @@ BACKOFF_SECONDS = 30.0
 each failure in a row, up to `MAX_BACKOFF_SECONDS`); its older turns are left out."""
 MAX_BACKOFF_SECONDS = 600.0
 MAX_BACKOFFS = 10_000
+PAGE_TURNS = 16
+"""Turns read at a time to choose a task's history from."""
+MAX_READ_BYTES = 4 * 1024 * 1024
+"""No further page is read for a task's history once this much text was (a turn is at
+most about half a megabyte: MAX_TOOL_MESSAGES + 2 messages of MAX_STORED_CHARS)."""
 
 
 class TaskMemory:
@@ -98,14 +103,42 @@ class TaskMemory:
         if run.history is not None:
             return
         policy, counter = self.policy(task), run.counter
-        conversation, recent = await self._store.snapshot(
-            task.tenant, task.conversation_id, window(policy)
-        )
-        chosen = select(conversation, recent, policy, counter)
+        conversation, recent, chosen = await self._read(task, policy, counter)
         if chosen.fold_through and policy.compaction == "summarize":
             chosen = await self._compact(run, conversation, recent, policy) or chosen
         run.history = chosen.history
         await run.checkpoint()
+
+    async def _read(
+        self, task: Task, policy: MemoryPolicy, counter: TokenCounter
+    ) -> tuple[Conversation, list[ConversationMessage], Selection]:
+        """The conversation, its newest messages after its summary and the history chosen
+        from them. The newest turns come a page at a time (the first page with the
+        conversation, in one read), further pages only while every turn read so far
+        is kept and less than `MAX_READ_BYTES` was read: never more than a choice needs."""
+        wanted = window(policy)
+        read = min(wanted, PAGE_TURNS)
+        conversation, recent = await self._store.snapshot(task.tenant, task.conversation_id, read)
+        chosen = select(conversation, recent, policy, counter)
+        size = sum(len(m.content) + len(m.arguments) for m in recent)
+        while read < wanted and recent and size < MAX_READ_BYTES:
+            oldest = recent[0].index
+            if chosen.fold_through != oldest - 1 or oldest - 1 <= conversation.summarized_through:
+                break  # an older turn would not be kept, or there is none
+            older = await self._store.recent(
+                task.tenant,
+                task.conversation_id,
+                conversation.summarized_through,
+                min(PAGE_TURNS, wanted - read),
+                before=oldest,
+            )
+            if not older:
+                break
+            read += PAGE_TURNS
+            size += sum(len(m.content) + len(m.arguments) for m in older)
+            recent = older + recent
+            chosen = select(conversation, recent, policy, counter)
+        return conversation, recent, chosen
 
     async def _compact(
         self,
@@ -142,16 +175,17 @@ class TaskMemory:
         )
         return chosen
 
-    async def finish(self, task: Task) -> bool:
+    async def finish(self, task: Task, run: TaskRun | None = None) -> bool:
         """The ended `task`'s turn added to its conversation if it held it (once, whoever
         calls: a task that only waited in line adds none), then the conversation let go
         for the next task. False, and the conversation kept, when the turn could not be
-        added (a later `finish`, e.g. by the task it blocks, tries again). Never raises."""
+        added (a later `finish`, e.g. by the task it blocks, tries again). `run`, when the
+        task ended here, gives its tool calls (else its event log does). Never raises."""
         if not task.conversation_id:
             return True
         try:
             if await self._gate.running(task.tenant, task.conversation_id) == task.task_id:
-                await persist(lambda: self._append(task))
+                await persist(lambda: self._append(task, run))
         except ConversationNotFoundError:
             pass  # deleted meanwhile: nothing to add to
         except Exception:
@@ -165,10 +199,14 @@ class TaskMemory:
             return False
         return True
 
-    async def _append(self, task: Task) -> None:
+    async def _append(self, task: Task, run: TaskRun | None) -> None:
         counter = self.counter(task)
-        try:
-            turn = await turn_of(task, self._tasks.read_events(task.tenant, task.task_id), counter)
-        except TaskNotFoundError:  # its log expired: the turn without its tool calls
-            turn = await turn_of(replace(task, last_sequence=0), no_events(), counter)
+        if run is not None and run.resumed is None:  # its tool calls are all in this run
+            turn = turn_from(task, run.tool_log, counter)
+        else:  # ran elsewhere, or resumed here: the calls of every process are in its log
+            try:
+                events = self._tasks.read_events(task.tenant, task.task_id)
+                turn = await turn_of(task, events, counter)
+            except TaskNotFoundError:  # its log expired: the turn without its tool calls
+                turn = await turn_of(replace(task, last_sequence=0), no_events(), counter)
         await self._store.append_turn(task.tenant, task.conversation_id, turn)

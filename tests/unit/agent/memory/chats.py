@@ -24,6 +24,7 @@ from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode, Task
 from core.identity import CallContext
 from stores.conversation_slots.memory import InMemoryConversationSlots
+from stores.conversations.base import ConversationStore
 from stores.conversations.memory import InMemoryConversationStore
 from tests.unit.agent.runs import PRINCIPAL, Env, make_env
 
@@ -40,7 +41,7 @@ class Chat:
 
     env: Env
     engine: Engine
-    store: InMemoryConversationStore
+    store: ConversationStore
     memory: TaskMemory
     conversation_id: str
     calls: list[list[Message]] = field(default_factory=list)
@@ -98,6 +99,7 @@ async def chat(
     stale_seconds: float = 60.0,
     clock: Callable[[], float] = time.monotonic,
     memory_clock: Callable[[], float] = time.monotonic,
+    store: ConversationStore | None = None,
 ) -> Chat:
     env = make_env(tmp_path, config, durable=False)
     calls: list[list[Message]] = []
@@ -108,7 +110,7 @@ async def chat(
         calls.append(list(messages))
         return answer(messages)
 
-    store = InMemoryConversationStore()
+    store = store or InMemoryConversationStore()
     gate = BusyGate(
         InMemoryConversationSlots(), env.store, 0.01, stale_seconds=stale_seconds, clock=clock
     )

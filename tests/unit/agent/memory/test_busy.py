@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -179,3 +180,34 @@ async def test_cancelling_a_task_running_on_another_replica_stores_its_turn_and_
         (elsewhere.task_id, "user"), (elsewhere.task_id, "assistant")
     ]  # fmt: skip
     assert stored[1].content.startswith("(No answer: the task ended cancelled: stop")
+
+
+async def test_the_history_is_read_a_page_at_a_time_and_only_as_far_as_it_fits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent.memory.policy import MemoryPolicy
+    from tests.unit.agent.memory.chats import plain
+
+    pages: list[int] = []
+    for budget, expected_pages in ((100_000, 1), (100, 0)):
+        policy = MemoryPolicy(budget_tokens=budget, max_messages=60, compaction="drop")
+        c = await chat(tmp_path, plain("ok"), policy)
+        for n in range(40):
+            await c.add_turn(f"t{n}", f"q{n}", f"a{n}")
+        pages.clear()
+        recent = c.store.recent
+
+        async def counted(*args: object, recent: Any = recent, **kwargs: object) -> object:
+            if "before" in kwargs:  # a page further back (the snapshot reads the first)
+                pages.append(1)
+            return await recent(*args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(c.store, "recent", counted)
+        await c.ask("now")
+        assert len(pages) == expected_pages
+        sent = c.calls[-1][1:-1]
+        if budget == 100_000:  # the newest 30 turns (60 messages): two pages of turns
+            assert [m.content for m in sent[:2]] == ["q10", "a10"]
+            assert len(sent) == 60
+        else:
+            assert 0 < len(sent) < 32  # the budget binds within the first page
