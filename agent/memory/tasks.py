@@ -31,6 +31,7 @@ from agent.memory.turns import no_events, turn_from, turn_of
 from agent.run import TaskRun
 from agent.tasks import ExecutionMode, Task
 from core.errors import ConversationNotFoundError, TaskNotFoundError
+from stores.conversations.base import ConversationStore
 from stores.tasks.base import TaskStore
 
 log = structlog.get_logger(__name__)
@@ -112,33 +113,7 @@ class TaskMemory:
     async def _read(
         self, task: Task, policy: MemoryPolicy, counter: TokenCounter
     ) -> tuple[Conversation, list[ConversationMessage], Selection]:
-        """The conversation, its newest messages after its summary and the history chosen
-        from them. The newest turns come a page at a time (the first page with the
-        conversation, in one read), further pages only while every turn read so far
-        is kept and less than `MAX_READ_BYTES` was read: never more than a choice needs."""
-        wanted = window(policy)
-        read = min(wanted, PAGE_TURNS)
-        conversation, recent = await self._store.snapshot(task.tenant, task.conversation_id, read)
-        chosen = select(conversation, recent, policy, counter)
-        size = sum(len(m.content) + len(m.arguments) for m in recent)
-        while read < wanted and recent and size < MAX_READ_BYTES:
-            oldest = recent[0].index
-            if chosen.fold_through != oldest - 1 or oldest - 1 <= conversation.summarized_through:
-                break  # an older turn would not be kept, or there is none
-            older = await self._store.recent(
-                task.tenant,
-                task.conversation_id,
-                conversation.summarized_through,
-                min(PAGE_TURNS, wanted - read),
-                before=oldest,
-            )
-            if not older:
-                break
-            read += PAGE_TURNS
-            size += sum(len(m.content) + len(m.arguments) for m in older)
-            recent = older + recent
-            chosen = select(conversation, recent, policy, counter)
-        return conversation, recent, chosen
+        return await read_history(self._store, task.tenant, task.conversation_id, policy, counter)
 
     async def _compact(
         self,
@@ -210,3 +185,35 @@ class TaskMemory:
             except TaskNotFoundError:  # its log expired: the turn without its tool calls
                 turn = await turn_of(replace(task, last_sequence=0), no_events(), counter)
         await self._store.append_turn(task.tenant, task.conversation_id, turn)
+
+
+async def read_history(
+    store: ConversationStore,
+    tenant: str,
+    conversation_id: str,
+    policy: MemoryPolicy,
+    counter: TokenCounter,
+) -> tuple[Conversation, list[ConversationMessage], Selection]:
+    """The conversation, its newest messages after its summary and the history chosen from
+    them. The newest turns come a page at a time (the first page with the conversation,
+    in one read), further pages only while every turn read so far is kept and less than
+    `MAX_READ_BYTES` was read: never more than a choice needs."""
+    wanted = window(policy)
+    read = min(wanted, PAGE_TURNS)
+    conversation, recent = await store.snapshot(tenant, conversation_id, read)
+    chosen = select(conversation, recent, policy, counter)
+    size = sum(len(m.content) + len(m.arguments) for m in recent)
+    while read < wanted and recent and size < MAX_READ_BYTES:
+        oldest = recent[0].index
+        if chosen.fold_through != oldest - 1 or oldest - 1 <= conversation.summarized_through:
+            break  # an older turn would not be kept, or there is none
+        after = conversation.summarized_through
+        turns = min(PAGE_TURNS, wanted - read)
+        older = await store.recent(tenant, conversation_id, after, turns, before=oldest)
+        if not older:
+            break
+        read += PAGE_TURNS
+        size += sum(len(m.content) + len(m.arguments) for m in older)
+        recent = older + recent
+        chosen = select(conversation, recent, policy, counter)
+    return conversation, recent, chosen
