@@ -67,7 +67,7 @@ async def choose(
         if conversations is None:
             problem = "this server keeps no conversations"
             raise InvalidArgumentError([FieldViolation("conversation_id", problem)])
-        await conversations.get(call.principal, request.conversation_id)  # its owner's
+        await conversations.for_task(call.principal, request.conversation_id)  # its owner's
     asked = {**specs, ASK_USER.name: ASK_USER} if agent and agent.ask_user else specs
     plan = given_plan(request, asked)
     return Chosen(request, specs, iterations, plan, agent, fingerprint)

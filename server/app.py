@@ -106,8 +106,18 @@ class AgentdServer:
         registry.use_idempotency_store(live.idempotency, settings.retention_seconds)
         registry.use_tool_cache(live.tool_cache)
         stale = stale_after(settings.lease_seconds, settings.takeover_interval_seconds)
-        gate = BusyGate(live.conversation_slots, tasks, stale_seconds=stale)
-        conversations = Conversations(durable.conversations, gate, tuple(settings.approver_roles))
+        gate = BusyGate(
+            live.conversation_slots,
+            tasks,
+            stale_seconds=stale,
+            max_waiting=settings.conversation_max_waiting,
+        )
+        conversations = Conversations(
+            durable.conversations,
+            gate,
+            tuple(settings.approver_roles),
+            max_turns=settings.conversation_max_turns,
+        )
         encodings = Encodings(settings.tokenizer_dir)
         await asyncio.to_thread(encodings.load)  # says once: exact counts, or estimates
         engine = start_engine(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 from agent.agents import AgentVersion
 from agentd.v1 import agents_pb2, conversations_pb2, tasks_pb2
@@ -42,7 +42,13 @@ def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
     return data
 
 
-_MEMORY_NUMBERS = ("budget_tokens", "max_messages", "tool_result_tokens", "summary_tokens")
+_MemoryNumber = Literal["budget_tokens", "max_messages", "tool_result_tokens", "summary_tokens"]
+_MEMORY_NUMBERS: tuple[_MemoryNumber, ...] = (
+    "budget_tokens",
+    "max_messages",
+    "tool_result_tokens",
+    "summary_tokens",
+)
 _TOOL_CALLS = {
     conversations_pb2.MEMORY_TOOL_CALLS_KEEP: "keep",
     conversations_pb2.MEMORY_TOOL_CALLS_SUMMARIZE: "summarize",

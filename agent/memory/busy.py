@@ -34,13 +34,33 @@ from stores.tasks.base import TaskStore
 log = structlog.get_logger(__name__)
 
 POLL_SECONDS = 0.2
-"""How often a task waiting its turn looks again (a turn is a whole task: no hurry)."""
+"""How often the task first in line looks again (a turn is a whole task: no hurry)."""
+BEHIND_POLLS = 5
+"""A task behind others in line looks this many times less often, and never at the
+task store: only the first in line checks whether the task running has ended."""
+MAX_WAITING = 8
+"""Tasks that may wait in one conversation's line (`ENQUEUE`) by default."""
 MAX_SIGHTINGS = 10_000
 STALE_MARGIN_SECONDS = 5.0
 
 Cancel = Callable[[str, str, str], Awaitable[None]]
 """Cancels a task: (tenant, task id, reason)."""
 Finish = Callable[[Task], Awaitable[bool]]
+
+
+class ConversationLineFullError(ConversationBusyError):
+    """ENQUEUE refused: as many tasks as a conversation may have wait in it already."""
+
+    def __init__(self, conversation_id: str, task_id: str, limit: int) -> None:
+        super().__init__(conversation_id, task_id)
+        self.message = (
+            f"conversation {conversation_id!r} has a task running and {limit} waiting, "
+            "as many as may wait; send the next one when a task has ended"
+        )
+        self.args = (self.message,)
+        self.metadata["waiting_limit"] = str(limit)
+
+
 """Adds an ended task's turn (if it held the conversation) and lets go; False when the
 turn could not be added (the task keeps the conversation)."""
 
@@ -67,12 +87,14 @@ class BusyGate:
         *,
         stale_seconds: float = stale_after(30.0, 1.0),
         clock: Callable[[], float] = time.monotonic,
+        max_waiting: int = MAX_WAITING,
     ) -> None:
         self._slots = slots
         self._tasks = tasks
         self._poll = poll_seconds
         self._stale = stale_seconds
         self._clock = clock
+        self._max_waiting = max_waiting
         self._ended: dict[str, float] = {}
         """Blockers seen ended or missing, and since when (by `clock`)."""
         self.finish: Finish | None = None
@@ -90,7 +112,9 @@ class BusyGate:
             return
         if policy is BusyPolicy.REJECT:
             raise ConversationBusyError(conversation_id, blocker)
-        await self._slots.enqueue(key, task_id, first=policy is BusyPolicy.INTERRUPT)
+        first = policy is BusyPolicy.INTERRUPT
+        if not await self._slots.enqueue(key, task_id, first=first, limit=self._max_waiting):
+            raise ConversationLineFullError(conversation_id, blocker, self._max_waiting)
         if policy is BusyPolicy.INTERRUPT:
             holder = await self._slots.holder(key)
             if holder:
@@ -111,6 +135,11 @@ class BusyGate:
             blocker = await self._slots.take_turn(key, task.task_id)
             if not blocker:
                 return
+            waiting = await self._slots.waiting(key)
+            if waiting and waiting[0] != task.task_id:  # behind others: the first watches
+                if not await self._let_go_if_stale(task.tenant, key, waiting[0]):
+                    await asyncio.sleep(self._poll * BEHIND_POLLS)
+                continue
             if await self._let_go_if_stale(task.tenant, key, blocker):
                 continue
             await asyncio.sleep(self._poll)

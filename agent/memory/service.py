@@ -52,6 +52,8 @@ def _title_problem(title: str) -> str | None:
     return None
 
 
+MAX_TURNS = 10_000
+"""Turns a conversation may hold by default (AGENTD_CONVERSATION_MAX_TURNS)."""
 MAX_PAGE_BYTES = 3 * 1024 * 1024
 """A page of messages stays under this size (gRPC refuses a message over 4 MiB)."""
 MESSAGE_OVERHEAD_BYTES = 128
@@ -72,10 +74,13 @@ class Conversations:
         store: ConversationStore,
         gate: BusyGate,
         approver_roles: tuple[str, ...] = ("approver", "admin"),
+        *,
+        max_turns: int = MAX_TURNS,
     ) -> None:
         self.store = store
         self.gate = gate
         self._roles = tuple(approver_roles)
+        self._max_turns = max_turns
 
     async def create(
         self, caller: Principal, title: str = "", labels: Mapping[str, str] | None = None
@@ -98,6 +103,15 @@ class Conversations:
         conversation = await self.store.get(caller.tenant, checked_id(conversation_id))
         if conversation.created_by != caller.id and not set(caller.roles) & set(self._roles):
             raise RoleRequiredError("using another principal's conversation", self._roles)
+        return conversation
+
+    async def for_task(self, caller: Principal, conversation_id: str) -> Conversation:
+        """A conversation `caller` may run a task in (`get`), which has room for a turn
+        (InvalidArgumentError once it holds `max_turns`)."""
+        conversation = await self.get(caller, conversation_id)
+        if conversation.turn_count >= self._max_turns:
+            problem = f"holds {self._max_turns} turns, as many as one may; start a new one"
+            raise InvalidArgumentError([FieldViolation("conversation_id", problem)])
         return conversation
 
     async def page(

@@ -200,7 +200,7 @@ async def test_the_history_is_read_a_page_at_a_time_and_only_as_far_as_it_fits(
         async def counted(*args: object, recent: Any = recent, **kwargs: object) -> object:
             if "before" in kwargs:  # a page further back (the snapshot reads the first)
                 pages.append(1)
-            return await recent(*args, **kwargs)  # type: ignore[arg-type]
+            return await recent(*args, **kwargs)
 
         monkeypatch.setattr(c.store, "recent", counted)
         await c.ask("now")
@@ -211,3 +211,27 @@ async def test_the_history_is_read_a_page_at_a_time_and_only_as_far_as_it_fits(
             assert len(sent) == 60
         else:
             assert 0 < len(sent) < 32  # the budget binds within the first page
+
+
+async def test_a_conversation_s_line_and_its_turns_are_bounded(tmp_path: Path) -> None:
+    from agent.memory.busy import ConversationLineFullError
+    from core.errors import InvalidArgumentError
+
+    held = Held()
+    c = await chat(tmp_path, held)  # type: ignore[arg-type]
+    c.memory.conversations.gate._max_waiting = 2
+    first = await c.start("first")
+    await held.asked.wait()
+    waiting = [await c.start(f"q{n}", BusyPolicy.ENQUEUE) for n in range(2)]
+    with pytest.raises(ConversationLineFullError) as full:
+        await c.start("one too many", BusyPolicy.ENQUEUE)
+    assert full.value.reason == "CONVERSATION_BUSY"
+    assert "2 waiting" in full.value.message
+    held.release.set()
+    for task in (first, *waiting):
+        await c.ended(task.task_id)
+    assert len(await c.messages()) == 6  # the refused one left nothing
+    c.memory.conversations._max_turns = 3
+    with pytest.raises(InvalidArgumentError) as no_room:
+        await c.start("a fourth turn")
+    assert [v.field for v in no_room.value.violations] == ["conversation_id"]
