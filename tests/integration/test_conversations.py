@@ -104,13 +104,13 @@ async def test_reject_refuses_a_second_task_while_one_runs(tmp_path: Path) -> No
     from agentd_client import errors as client_errors
 
     replies = [
-        {"text": "First answer.", "delay_seconds": 1.5, "match": "first"},
+        {"text": "First answer.", "hold": "first", "match": "first"},
         {"text": "Third answer.", "match": "third"},
     ]
     async with harness(tmp_path, replies) as h:
         cid = (await h.client.create_conversation()).conversation_id
         running = await h.client.start_task("the first question", mode=FC, conversation_id=cid)
-        await _wait_for(lambda: len(h.llm.requests) == 1)
+        await _wait_for(lambda: h.llm.held("first"))
         with pytest.raises(client_errors.ConversationBusyError) as busy:
             await h.client.start_task("the second question", mode=FC, conversation_id=cid)
         assert busy.value.code.name == "FAILED_PRECONDITION"
@@ -123,6 +123,7 @@ async def test_reject_refuses_a_second_task_while_one_runs(tmp_path: Path) -> No
         assert got.conversation.running_task_id == running.task_id
         with pytest.raises(client_errors.ConversationBusyError):  # nor deleted while busy
             await h.client.delete_conversation(cid)
+        h.llm.release("first")
         assert_well_formed(await _events_until_end(h, running.task_id))
         # A key refused for a busy conversation is free again.
         third = await h.run(
@@ -143,14 +144,14 @@ async def test_enqueue_runs_the_waiting_tasks_in_order_after_the_running_one(
     tmp_path: Path,
 ) -> None:
     replies = [
-        {"text": "Answer one.", "delay_seconds": 1.0, "match": "question one"},
+        {"text": "Answer one.", "hold": "one", "match": "question one"},
         {"text": "Answer two.", "match": "question two"},
         {"text": "Answer three.", "match": "question three"},
     ]
     async with harness(tmp_path, replies) as h:
         cid = (await h.client.create_conversation()).conversation_id
         one = await h.client.start_task("question one", mode=FC, conversation_id=cid)
-        await _wait_for(lambda: len(h.llm.requests) == 1)
+        await _wait_for(lambda: h.llm.held("one"))
         two = await h.client.start_task(
             "question two", mode=FC, conversation_id=cid, busy_policy="enqueue"
         )
@@ -160,6 +161,7 @@ async def test_enqueue_runs_the_waiting_tasks_in_order_after_the_running_one(
         assert two.status == three.status == tasks_pb2.TASK_STATUS_PENDING
         assert (await h.client.get_task(two.task_id)).status == tasks_pb2.TASK_STATUS_PENDING
         assert len(h.llm.requests) == 1  # they wait: nothing asked of the model yet
+        h.llm.release("one")
         for task in (one, two, three):
             assert_well_formed(await _events_until_end(h, task.task_id))
         asked = [_conversation(r)[-1][1] for r in h.llm.requests]
@@ -179,13 +181,13 @@ async def test_enqueue_runs_the_waiting_tasks_in_order_after_the_running_one(
 
 async def test_interrupt_cancels_the_running_task_and_keeps_its_turn(tmp_path: Path) -> None:
     replies = [
-        {"text": "never delivered", "delay_seconds": 30, "match": "slow question"},
+        {"text": "never delivered", "hold": "slow", "match": "slow question"},
         {"text": "Quick answer.", "match": "quick question"},
     ]
     async with harness(tmp_path, replies) as h:
         cid = (await h.client.create_conversation()).conversation_id
         slow = await h.client.start_task("slow question", mode=FC, conversation_id=cid)
-        await _wait_for(lambda: len(h.llm.requests) == 1)
+        await _wait_for(lambda: h.llm.held("slow"))
         quick = await h.client.start_task(
             "quick question", mode=FC, conversation_id=cid, busy_policy="interrupt"
         )

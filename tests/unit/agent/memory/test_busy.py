@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from agent.lifecycle import PERSIST_DELAYS
-from agent.llm.base import Message, ModelResponse
+from agent.llm.base import Message, ModelError, ModelResponse
 from agent.llm.testing import text
 from agent.memory.busy import slot_key, stale_after
 from agent.memory.model import BusyPolicy
@@ -235,3 +235,60 @@ async def test_a_conversation_s_line_and_its_turns_are_bounded(tmp_path: Path) -
     with pytest.raises(InvalidArgumentError) as no_room:
         await c.start("a fourth turn")
     assert [v.field for v in no_room.value.violations] == ["conversation_id"]
+
+
+class Failing(Held):
+    """A held model whose first task call fails once released."""
+
+    async def __call__(self, messages: Sequence[Message]) -> ModelResponse:
+        if messages[-1].content == "first":
+            self.asked.set()
+            await self.release.wait()
+            raise ModelError("the endpoint broke")
+        return text(f"answer to {messages[-1].content}")
+
+
+@pytest.mark.parametrize("ending", ["failed", "cancelled"])
+async def test_enqueue_runs_after_a_predecessor_that_failed_or_was_cancelled(
+    tmp_path: Path, ending: str
+) -> None:
+    model = Failing()
+    c = await chat(tmp_path, model)  # type: ignore[arg-type]
+    first = await c.start("first")
+    await model.asked.wait()
+    second = await c.start("second", BusyPolicy.ENQUEUE)
+    if ending == "failed":
+        model.release.set()
+    else:
+        await c.engine.cancel(PRINCIPAL.tenant, first.task_id, "stop")
+    ended = await c.ended(first.task_id)
+    assert ended.status is (TaskStatus.FAILED if ending == "failed" else TaskStatus.CANCELLED)
+    assert (await c.ended(second.task_id)).final_answer == "answer to second"
+    stored = [(m.task_id, m.role) for m in await c.messages()]
+    assert stored == [(first.task_id, "user"), (first.task_id, "assistant"),
+                      (second.task_id, "user"), (second.task_id, "assistant")]  # fmt: skip
+    assert c.calls[-1][1].content == "first"  # the second saw the first's turn
+    assert c.calls[-1][2].content.startswith(f"(No answer: the task ended {ending}")
+
+
+async def test_an_interrupt_racing_the_running_task_s_end_still_runs_after_its_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    held = Held()
+    c = await chat(tmp_path, held)  # type: ignore[arg-type]
+    first = await c.start("first")
+    await held.asked.wait()
+    cancel = c.engine.cancel
+
+    async def ended_first(tenant: str, task_id: str, reason: str) -> Any:
+        held.release.set()  # the running task ends just as the interrupt arrives
+        await c.ended(first.task_id)
+        return await cancel(tenant, task_id, reason)  # TaskAlreadyTerminalError: ignored
+
+    monkeypatch.setattr(c.engine, "cancel", ended_first)
+    second = await c.start("second", BusyPolicy.INTERRUPT)
+    assert (await c.ended(second.task_id)).final_answer == "answer to second"
+    assert (await c.env.store.get(PRINCIPAL.tenant, first.task_id)).status is TaskStatus.COMPLETED
+    assert [m.content for m in await c.messages()] == [
+        "first", "answer to first", "second", "answer to second"
+    ]  # fmt: skip
