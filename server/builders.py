@@ -321,7 +321,11 @@ def start_engine(
         agents=agents,
         model_factory=model_factory(models),
         memory=TaskMemory(
-            conversations, tasks, encodings, memory_defaults(settings), settings.llm_model or ""
+            conversations,
+            tasks,
+            encodings,
+            memory_defaults(settings),
+            models.for_role("executor").name if models is not None else "",
         ),
         encodings=encodings,
     )

@@ -29,6 +29,7 @@ from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
 from agent.memory.turns import no_events, turn_from, turn_of
 from agent.run import TaskRun
+from agent.run_factory import role_model
 from agent.tasks import ExecutionMode, Task
 from core.errors import ConversationNotFoundError, TaskNotFoundError
 from stores.conversations.base import ConversationStore
@@ -81,10 +82,9 @@ class TaskMemory:
         return policy
 
     def counter(self, task: Task) -> TokenCounter:
-        """Counts tokens for the model that answers a task (its agent's, else the server's)."""
-        models = task.agent.models if task.agent else {}
-        name = models.get("executor") or models.get("default") or self._default_model
-        return self._encodings.for_model(name)
+        """Counts tokens for the model that answers a task (its agent's, else the server's),
+        chosen as the task's run chooses it."""
+        return self._encodings.for_model(role_model(task.agent, "executor", self._default_model))
 
     async def admit(self, task: Task, policy: BusyPolicy, cancel: Cancel) -> None:
         """Take the task's conversation, or act on its busy policy (ConversationBusyError
