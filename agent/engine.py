@@ -24,7 +24,7 @@ from agent.lifecycle import Endings
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
-from agent.memory.tasks import TaskMemory
+from agent.memory.engine_hooks import TaskMemory
 from agent.modes import planner
 from agent.plan import Plan
 from agent.requests import TaskRequest, validate_request

@@ -23,7 +23,7 @@ from agent.failures import NoAnswerWithinLimitError, failure_of
 from agent.lifecycle import Endings, set_running
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.base import ModelError
-from agent.memory.tasks import TaskMemory
+from agent.memory.engine_hooks import TaskMemory
 from agent.modes import Outcome, function_calling, plan_execute, text_react
 from agent.modes.synthesis import notes_answer, partial_outcome
 from agent.run import TaskRun

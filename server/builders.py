@@ -15,9 +15,9 @@ from agent.limits import EngineConfig
 from agent.llm.encodings import Encodings
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
+from agent.memory.engine_hooks import TaskMemory
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
-from agent.memory.tasks import TaskMemory
 from agent.run_factory import ModelFactory
 from auth.authenticator import Authenticator
 from auth.tokens import TokenRules, TokenVerifier

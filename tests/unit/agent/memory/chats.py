@@ -16,10 +16,10 @@ from agent.llm.base import Message, ModelResponse, ModelSettings, ToolDefinition
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
 from agent.memory.busy import BusyGate
+from agent.memory.engine_hooks import TaskMemory
 from agent.memory.model import BusyPolicy, ConversationMessage, Turn
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
-from agent.memory.tasks import TaskMemory
 from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode, Task
 from core.identity import CallContext
