@@ -211,20 +211,38 @@ class Engine:
         # server answers at once, as cheaply as it can.
         ticket = self._admission.admit(call.principal.tenant)
         try:
-            conversations = self._memory.conversations if self._memory else None
-            chosen = await choose(request, call, self._registry, self._agents, conversations)
-            return await self._accept(chosen, call, ticket)
+            # A retry's key first: it gets its task back even if, say, its agent is gone.
+            # The fingerprint is of the request as sent, before any agent's defaults.
+            task_id = new_task_id()
+            fingerprint = request.fingerprint() if request.idempotency_key else ""
+            earlier = await self._earlier(request, call, task_id, fingerprint)
+            if earlier is not None:
+                ticket.release()  # the earlier task holds its own place
+                return earlier
+            try:
+                conversations = self._memory.conversations if self._memory else None
+                chosen = await choose(request, call, self._registry, self._agents, conversations)
+            except BaseException:
+                await self._release_key(request, call)  # refused: a retry may succeed later
+                raise
+            return await self._accept(chosen, call, ticket, task_id)
         except BaseException:
             ticket.release()
             raise
 
-    async def _accept(self, chosen: Chosen, call: CallContext, ticket: Ticket) -> Task:
+    async def _release_key(self, request: TaskRequest, call: CallContext) -> None:
+        if request.idempotency_key:
+            key = request.idempotency_key
+            await asyncio.shield(
+                self._idempotency.release(
+                    scoped_key("exec", call.principal.tenant, call.principal.id, key)
+                )
+            )
+
+    async def _accept(
+        self, chosen: Chosen, call: CallContext, ticket: Ticket, task_id: str
+    ) -> Task:
         request = chosen.request
-        task_id = new_task_id()
-        earlier = await self._earlier(request, call, task_id, chosen.fingerprint)
-        if earlier is not None:
-            ticket.release()  # the earlier task holds its own place
-            return earlier
         task = new_task(chosen, call, task_id, self.config.tool_calling)
         run = self._require_runs().new(task, call, chosen.specs, request.token_budget)
         memory = self._memory if task.conversation_id else None
@@ -248,11 +266,7 @@ class Engine:
         try:
             await memory.admit(task, request.busy_policy, self.cancel_quietly)
         except ConversationBusyError:
-            if request.idempotency_key:
-                key = request.idempotency_key
-                await self._idempotency.release(
-                    scoped_key("exec", call.principal.tenant, call.principal.id, key)
-                )
+            await self._release_key(request, call)
             raise
 
     async def _earlier(

@@ -345,3 +345,20 @@ async def test_a_retry_after_the_agent_changed_is_still_the_same_task(tmp_path: 
         await h.client.update_agent(_agent("billing", "model-v2", "v2", max_iterations=5))
         again = await h.client.start_task("hi", agent="billing", idempotency_key="k1")
         assert again.task_id == first.task_id
+
+
+async def test_a_retry_after_the_agent_was_deleted_is_still_the_same_task(
+    tmp_path: Path,
+) -> None:
+    from agentd_client import errors as client_errors
+
+    async with harness(tmp_path, [{"text": "hi", "repeat": -1}], anonymous_roles=["admin"]) as h:
+        await h.client.create_agent(_agent("billing", "model-v1", "v1"))
+        first = await h.client.start_task("hi", agent="billing", idempotency_key="k1")
+        await h.client.delete_agent("billing")
+        again = await h.client.start_task("hi", agent="billing", idempotency_key="k1")
+        assert again.task_id == first.task_id
+        with pytest.raises(client_errors.AgentNotFoundError):  # a new request is refused
+            await h.client.start_task("hi", agent="billing", idempotency_key="k2")
+        with pytest.raises(client_errors.AgentNotFoundError):  # ... and leaves its key free
+            await h.client.start_task("hi", agent="billing", idempotency_key="k2")
