@@ -268,7 +268,13 @@ def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFi
         files.load()
         log.info("agent files read", folder=str(settings.agents_dir),
                  agents=len(files.all()), refused=len(files.problems))  # fmt: skip
-    return Agents(store, files, settings.agent_admin_roles), files
+    agents = Agents(
+        store,
+        files,
+        settings.agent_admin_roles,
+        max_per_tenant=settings.max_agents_per_tenant,
+    )
+    return agents, files
 
 
 def model_factory(models: ModelRoles | None) -> ModelFactory | None:

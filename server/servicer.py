@@ -293,9 +293,13 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     async def ListAgents(  # noqa: N802
         self, request: agents_pb2.ListAgentsRequest, call: CallContext
     ) -> agents_pb2.ListAgentsResponse:
-        listed = await self._agents.list(call.principal.tenant)
+        size = paging.page_size(request.page_size)
+        after = paging.decode_key(request.page_token)
+        found = await self._agents.list(call.principal.tenant, after, size + 1)
+        page = found[:size]
+        token = paging.encode_key(*page[-1][0]) if len(found) > size else ""
         return agents_pb2.ListAgentsResponse(
-            agents=[convert_agents.agent_to_proto(v) for v in listed]
+            agents=[convert_agents.agent_to_proto(v) for _, v in page], next_page_token=token
         )
 
     @unary

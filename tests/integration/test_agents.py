@@ -362,3 +362,32 @@ async def test_a_retry_after_the_agent_was_deleted_is_still_the_same_task(
             await h.client.start_task("hi", agent="billing", idempotency_key="k2")
         with pytest.raises(client_errors.AgentNotFoundError):  # ... and leaves its key free
             await h.client.start_task("hi", agent="billing", idempotency_key="k2")
+
+
+async def test_agents_are_listed_in_pages_and_a_tenant_s_count_is_capped(tmp_path: Path) -> None:
+    from agentd_client import errors as client_errors
+
+    folder = tmp_path / "files"
+    folder.mkdir()
+    for name in ("aaa-file", "zzz-file"):
+        (folder / f"{name}.yaml").write_text(f"id: {name}\ninstructions: x\n")
+    async with harness(tmp_path, [], anonymous_roles=["admin"], agents_dir=folder,
+                       max_agents_per_tenant=3) as h:  # fmt: skip
+        for name in ("own-c", "own-a", "own-b"):
+            await h.client.create_agent(_agent(name, "m", "x"))
+        with pytest.raises(client_errors.AgentdError) as full:
+            await h.client.create_agent(_agent("own-d", "m", "x"))
+        assert full.value.code.name == "RESOURCE_EXHAUSTED"
+        assert "has 3 agents" in full.value.message
+        pages, token = [], ""
+        while True:
+            page = await h.client.list_agents_page(page_size=2, page_token=token)
+            pages.append([a.id for a in page.agents])
+            token = page.next_page_token
+            if not token:
+                break
+        assert pages == [["own-a", "own-b"], ["own-c", "aaa-file"], ["zzz-file"]]
+        await h.client.delete_agent("own-a")
+        await h.client.create_agent(_agent("own-d", "m", "x"))  # room again
+        with pytest.raises(client_errors.InvalidArgumentError):
+            await h.client.list_agents_page(page_token="not-a-token")

@@ -38,11 +38,25 @@ class AgentMethods:
         return found
 
     async def list_agents(self, *, timeout: float | None = None) -> list[agents_pb2.Agent]:
-        request = agents_pb2.ListAgentsRequest()
+        """Every agent your tenant may use (all pages): its own, then those from files."""
+        found: list[agents_pb2.Agent] = []
+        token = ""
+        while True:
+            page = await self.list_agents_page(page_size=200, page_token=token, timeout=timeout)
+            found.extend(page.agents)
+            token = page.next_page_token
+            if not token:
+                return found
+
+    async def list_agents_page(
+        self, *, page_size: int = 0, page_token: str = "", timeout: float | None = None
+    ) -> agents_pb2.ListAgentsResponse:
+        """One page of the agents your tenant may use."""
+        request = agents_pb2.ListAgentsRequest(page_size=page_size, page_token=page_token)
         listed: agents_pb2.ListAgentsResponse = await self._unary(
             self._stub.ListAgents, request, timeout
         )
-        return list(listed.agents)
+        return listed
 
     async def delete_agent(self, agent_id: str, *, timeout: float | None = None) -> None:
         await self._unary(
