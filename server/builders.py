@@ -9,6 +9,7 @@ from dataclasses import replace
 import structlog
 
 from agent.agent_files import AgentFiles
+from agent.agents import allow_models
 from agent.catalog import Agents
 from agent.engine import Engine
 from agent.limits import EngineConfig
@@ -262,6 +263,7 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
 def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFiles | None]:
     """The agents tenants may use: their own in `store`, and those of AGENTD_AGENTS_DIR
     (read once now; the caller keeps the files watched)."""
+    allow_models(settings.agent_models)  # before any agent is read
     files = None
     if settings.agents_dir is not None:
         files = AgentFiles(settings.agents_dir)

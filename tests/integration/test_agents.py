@@ -391,3 +391,29 @@ async def test_agents_are_listed_in_pages_and_a_tenant_s_count_is_capped(tmp_pat
         await h.client.create_agent(_agent("own-d", "m", "x"))  # room again
         with pytest.raises(client_errors.InvalidArgumentError):
             await h.client.list_agents_page(page_token="not-a-token")
+
+
+async def test_agents_may_name_only_the_models_allowed(tmp_path: Path) -> None:
+    from agentd_client import errors as client_errors
+
+    folder = _agents(
+        tmp_path,
+        fine="id: fine\ninstructions: x\nmodel: gpt-4o-mini\n",
+        costly="id: costly\ninstructions: x\nmodel: {executor: gpt-4o-mini, critic: o3}\n",
+    )
+    async with harness(tmp_path, [], anonymous_roles=["admin"], agents_dir=folder,
+                       agent_models=["gpt-4o-mini", "fake-model"]) as h:  # fmt: skip
+        assert (await h.client.get_agent("fine")).models["default"] == "gpt-4o-mini"
+        with pytest.raises(client_errors.AgentNotFoundError):  # refused at load
+            await h.client.get_agent("costly")
+        with pytest.raises(client_errors.InvalidArgumentError) as refused:
+            await h.client.create_agent(_agent("own", "gpt-5", "x"))
+        assert [v.field for v in refused.value.field_violations] == ["agent.model"]
+        assert (
+            "'gpt-5' is not a model agents may name"
+            in refused.value.field_violations[0].description
+        )
+        await h.client.create_agent(_agent("own", "gpt-4o-mini", "x"))
+        with pytest.raises(client_errors.InvalidArgumentError):
+            await h.client.update_agent(_agent("own", "gpt-5", "y"))
+        assert (await h.client.get_agent("own")).version == 1
