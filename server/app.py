@@ -16,7 +16,6 @@ from agent.catalog import Agents
 from agent.engine import LLM_SETTINGS, Engine
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
-from agent.memory.busy import BusyGate, stale_after
 from agent.memory.service import Conversations
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
 from audit.service import AuditLogs
@@ -29,6 +28,7 @@ from server import logs, reflection
 from server.builders import (
     build_agents,
     build_authenticator,
+    build_conversations,
     build_registry,
     rate_limiters,
     server_options,
@@ -105,19 +105,7 @@ class AgentdServer:
         tasks = tasks if tasks is not None else live.tasks
         registry.use_idempotency_store(live.idempotency, settings.retention_seconds)
         registry.use_tool_cache(live.tool_cache)
-        stale = stale_after(settings.lease_seconds, settings.takeover_interval_seconds)
-        gate = BusyGate(
-            live.conversation_slots,
-            tasks,
-            stale_seconds=stale,
-            max_waiting=settings.conversation_max_waiting,
-        )
-        conversations = Conversations(
-            durable.conversations,
-            gate,
-            tuple(settings.approver_roles),
-            max_turns=settings.conversation_max_turns,
-        )
+        conversations = build_conversations(settings, durable, live, tasks)
         encodings = Encodings(settings.tokenizer_dir)
         await asyncio.to_thread(encodings.load)  # says once: exact counts, or estimates
         engine = start_engine(

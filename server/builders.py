@@ -16,6 +16,7 @@ from agent.limits import EngineConfig
 from agent.llm.encodings import Encodings
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
+from agent.memory.busy import BusyGate, stale_after
 from agent.memory.engine_hooks import TaskMemory
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
@@ -340,3 +341,22 @@ def start_engine(
     engine.listen_for_cancellations()
     engine.supervise()
     return engine
+
+
+def build_conversations(
+    settings: Settings, durable: DurableStores, live: LiveStores, tasks: TaskStore
+) -> Conversations:
+    """The conversations' store and their busy gate (one task at a time, across replicas)."""
+    stale = stale_after(settings.lease_seconds, settings.takeover_interval_seconds)
+    gate = BusyGate(
+        live.conversation_slots,
+        tasks,
+        stale_seconds=stale,
+        max_waiting=settings.conversation_max_waiting,
+    )
+    return Conversations(
+        durable.conversations,
+        gate,
+        tuple(settings.approver_roles),
+        max_turns=settings.conversation_max_turns,
+    )
