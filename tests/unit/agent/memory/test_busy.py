@@ -292,3 +292,22 @@ async def test_an_interrupt_racing_the_running_task_s_end_still_runs_after_its_t
     assert [m.content for m in await c.messages()] == [
         "first", "answer to first", "second", "answer to second"
     ]  # fmt: skip
+
+
+async def test_a_page_says_more_follow_from_what_it_read_not_from_a_count(
+    tmp_path: Path,
+) -> None:
+    from agent.memory.service import MAX_PAGE_BYTES
+
+    c = await chat(tmp_path, Held())  # type: ignore[arg-type]
+    for n in range(3):
+        await c.add_turn(f"t{n}", f"q{n}", f"a{n}")
+    service = c.memory.conversations
+    _, page, more, _ = await service.page(PRINCIPAL, c.conversation_id, 0, 6)
+    assert (len(page), more) == (6, False)
+    _, page, more, _ = await service.page(PRINCIPAL, c.conversation_id, 0, 5)
+    assert (len(page), more) == (5, True)
+    big = "x" * (MAX_PAGE_BYTES // 2)
+    await c.add_turn("t9", big, big)  # two messages of half a page each
+    _, page, more, _ = await service.page(PRINCIPAL, c.conversation_id, 6, 200)
+    assert ([m.index for m in page], more) == ([7], True)  # at least one, then the size binds
