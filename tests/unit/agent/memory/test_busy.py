@@ -311,3 +311,40 @@ async def test_a_page_says_more_follow_from_what_it_read_not_from_a_count(
     await c.add_turn("t9", big, big)  # two messages of half a page each
     _, page, more, _ = await service.page(PRINCIPAL, c.conversation_id, 6, 200)
     assert ([m.index for m in page], more) == ([7], True)  # at least one, then the size binds
+
+
+async def test_only_the_first_in_line_watches_the_running_task() -> None:
+    from agent.memory.busy import BusyGate
+    from stores.conversation_slots.memory import InMemoryConversationSlots
+    from stores.tasks.memory import InMemoryTaskStore
+
+    class Watched(InMemoryTaskStore):
+        def __init__(self) -> None:
+            super().__init__()
+            self.asked: list[str] = []
+
+        async def get(self, tenant: str, task_id: str) -> Task:
+            self.asked.append(task_id)
+            return await super().get(tenant, task_id)
+
+    tasks = Watched()
+    ids = {}
+    for name in ("running", "first", "second"):
+        task = Task(task_id=new_task_id(), tenant="acme", owner="alice", task=name,
+                    status=TaskStatus.RUNNING if name == "running" else TaskStatus.PENDING,
+                    conversation_id="conv_" + "0" * 24)  # fmt: skip
+        await tasks.create(task)
+        ids[name] = task
+    slots = InMemoryConversationSlots()
+    key = slot_key("acme", "conv_" + "0" * 24)
+    assert await slots.claim(key, ids["running"].task_id) == ""
+    for name in ("first", "second"):
+        assert await slots.enqueue(key, ids[name].task_id)
+    gate = BusyGate(slots, tasks, poll_seconds=0.001)
+    second = asyncio.ensure_future(gate.wait_turn(ids["second"]))
+    await asyncio.sleep(0.05)  # a few of its rounds: it never takes its turn meanwhile
+    second.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await second
+    assert ids["running"].task_id not in tasks.asked  # the running task: the first's to watch
+    assert tasks.asked  # it did look at the one ahead of it (a dead one would be let go)
