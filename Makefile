@@ -1,5 +1,6 @@
-# agentd developer entry points. `make run` and `make test` work on a fresh
-# clone: they create the virtual environment (.venv) themselves.
+# agentd developer entry points. `make run` works on a fresh clone with only
+# Python 3.11+: it creates the virtual environment (.venv) itself. `make test`,
+# `make lint` and `make setup` also need npm (buf, and js-tiktoken's ranks).
 
 PYTHON ?= python3
 VENV   := .venv
@@ -10,6 +11,8 @@ NODE_STAMP := node_modules/.installed-stamp
 BENCH_STAMP := $(VENV)/.bench-stamp
 # OpenAI's BPE ranks, rebuilt offline from the js-tiktoken npm package and checked
 # against tiktoken's digests (scripts/tokenizer_ranks.py); agentd counts tokens with them.
+# `run` and `bench` only use them when npm has put js-tiktoken there (else tokens are
+# estimated, said in one line); `test` needs them.
 TOKENIZER := var/tiktoken/.verified-stamp
 
 .PHONY: setup run test test-fast proto proto-check lint typecheck bench load clean
@@ -30,7 +33,11 @@ $(TOKENIZER): $(STAMP) $(NODE_STAMP) scripts/tokenizer_ranks.py
 
 setup: $(STAMP) $(NODE_STAMP) $(TOKENIZER)
 
-run: $(STAMP) $(TOKENIZER)
+.PHONY: ranks-if-any
+ranks-if-any: $(STAMP)
+	@$(PY) scripts/tokenizer_ranks.py --best-effort
+
+run: $(STAMP) ranks-if-any
 	$(BIN)/agentd serve
 
 test: $(STAMP) $(TOKENIZER)
@@ -55,7 +62,7 @@ $(BENCH_STAMP): pyproject.toml $(STAMP)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
 	@touch $@
 
-bench: $(BENCH_STAMP) $(TOKENIZER)
+bench: $(BENCH_STAMP) ranks-if-any
 	$(PY) -m bench
 
 # The load suite: bursts, a soak, a crash mid-load, memory per task (bench/load).

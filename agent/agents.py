@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -222,7 +222,31 @@ def _number(
     return float(value)
 
 
+_ALLOWED_MODELS: frozenset[str] = frozenset()
+"""The models agents may name (AGENTD_AGENT_MODELS); empty: any. Process-wide, set at
+start-up (`allow_models`) before any agent is read, from files or by RPC."""
+
+
+def allow_models(names: Iterable[str]) -> None:
+    """Only these models may be named by agents read from now on (none given: any)."""
+    global _ALLOWED_MODELS
+    _ALLOWED_MODELS = frozenset(n.strip() for n in names if n.strip())
+
+
 def _models(value: Any, source: str) -> dict[str, str]:
+    models = _model_names(value, source)
+    if _ALLOWED_MODELS:
+        for role, name in models.items():
+            if name not in _ALLOWED_MODELS:
+                field = "model" if role == "default" and len(models) == 1 else f"model.{role}"
+                allowed = ", ".join(sorted(_ALLOWED_MODELS))
+                raise AgentInvalidError(
+                    source, field, f"{name!r} is not a model agents may name here ({allowed})"
+                )
+    return models
+
+
+def _model_names(value: Any, source: str) -> dict[str, str]:
     if value is None:
         return {}
     if isinstance(value, str) and value.strip():

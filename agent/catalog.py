@@ -17,12 +17,27 @@ from core.errors import (
     AgentNotFoundError,
     FieldViolation,
     InvalidArgumentError,
+    ResourceExhaustedError,
     RoleRequiredError,
 )
 from core.identity import Principal
 from stores.agents.base import AgentStore
 
 AGENT_ADMIN_ROLES = ("admin",)
+MAX_AGENTS_PER_TENANT = 1_000
+"""Agents (not deleted) one tenant may have by RPC, by default (AGENTD_MAX_AGENTS_PER_TENANT)."""
+
+
+class AgentLimitError(ResourceExhaustedError):
+    """CreateAgent refused: the tenant has as many agents as it may."""
+
+    def __init__(self, tenant: str, limit: int) -> None:
+        super().__init__(
+            f"tenant {tenant!r} has {limit} agents, as many as one may "
+            "(AGENTD_MAX_AGENTS_PER_TENANT); delete one first",
+            0.0,
+        )
+        self.metadata["limit"] = str(limit)
 
 
 class FileAgents(Protocol):
@@ -39,10 +54,13 @@ class Agents:
         store: AgentStore | None,
         files: FileAgents | None = None,
         admin_roles: Sequence[str] = AGENT_ADMIN_ROLES,
+        *,
+        max_per_tenant: int = MAX_AGENTS_PER_TENANT,
     ) -> None:
         self._store = store
         self._files = files
         self._roles = tuple(admin_roles)
+        self._max = max_per_tenant
         self._started = datetime.now(UTC)
 
     async def find(
@@ -61,12 +79,23 @@ class Agents:
             return None
         return self._shared(agent)
 
-    async def list(self, tenant: str) -> list[AgentVersion]:
+    async def list(
+        self, tenant: str, after: tuple[int, str] | None = None, limit: int | None = None
+    ) -> list[tuple[tuple[int, str], AgentVersion]]:
+        """The tenant's own agents (group 0), then the file agents it may use (group 1),
+        each by id, after the key `after`, at most `limit`; each with its key."""
         own = await self._store.list(tenant) if self._store is not None else []
         ids = {v.agent.agent_id for v in own}
         files = self._files.all() if self._files is not None else []
         shared = [self._shared(a) for a in files if a.agent_id not in ids]
-        return [*own, *shared]
+        keyed = sorted(
+            [((0, v.agent.agent_id), v) for v in own]
+            + [((1, v.agent.agent_id), v) for v in shared],
+            key=lambda item: item[0],
+        )
+        if after is not None:
+            keyed = [item for item in keyed if item[0] > after]
+        return keyed[:limit] if limit is not None else keyed
 
     def _shared(self, agent: AgentDefinition) -> AgentVersion:
         """A file agent as a version: every tenant's, made when this process read it."""
@@ -74,7 +103,11 @@ class Agents:
 
     async def create(self, caller: Principal, data: dict[str, Any]) -> AgentVersion:
         self._require_admin(caller)
-        return await self._writable().create(caller.tenant, _parsed(data), caller.id)
+        agent = _parsed(data)
+        store = self._writable()
+        if len(await store.list(caller.tenant)) >= self._max:
+            raise AgentLimitError(caller.tenant, self._max)
+        return await store.create(caller.tenant, agent, caller.id)
 
     async def update(self, caller: Principal, data: dict[str, Any]) -> AgentVersion:
         self._require_admin(caller)

@@ -24,7 +24,7 @@ from agent.lifecycle import Endings
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
-from agent.memory.tasks import TaskMemory
+from agent.memory.engine_hooks import TaskMemory
 from agent.modes import planner
 from agent.plan import Plan
 from agent.requests import TaskRequest, validate_request
@@ -211,51 +211,63 @@ class Engine:
         # server answers at once, as cheaply as it can.
         ticket = self._admission.admit(call.principal.tenant)
         try:
-            conversations = self._memory.conversations if self._memory else None
-            chosen = await choose(request, call, self._registry, self._agents, conversations)
-            return await self._accept(chosen, call, ticket)
+            # A retry's key first: it gets its task back even if, say, its agent is gone.
+            # The fingerprint is of the request as sent, before any agent's defaults.
+            task_id = new_task_id()
+            fingerprint = request.fingerprint() if request.idempotency_key else ""
+            earlier = await self._earlier(request, call, task_id, fingerprint)
+            if earlier is not None:
+                ticket.release()  # the earlier task holds its own place
+                return earlier
+            try:
+                conversations = self._memory.conversations if self._memory else None
+                chosen = await choose(request, call, self._registry, self._agents, conversations)
+            except BaseException:
+                await self._release_key(request, call)  # refused: a retry may succeed later
+                raise
+            return await self._accept(chosen, call, ticket, task_id)
         except BaseException:
             ticket.release()
             raise
 
-    async def _accept(self, chosen: Chosen, call: CallContext, ticket: Ticket) -> Task:
+    async def _release_key(self, request: TaskRequest, call: CallContext) -> None:
+        if request.idempotency_key:
+            key = request.idempotency_key
+            await asyncio.shield(
+                self._idempotency.release(
+                    scoped_key("exec", call.principal.tenant, call.principal.id, key)
+                )
+            )
+
+    async def _accept(
+        self, chosen: Chosen, call: CallContext, ticket: Ticket, task_id: str
+    ) -> Task:
         request = chosen.request
-        task_id = new_task_id()
-        earlier = await self._earlier(request, call, task_id, chosen.fingerprint)
-        if earlier is not None:
-            ticket.release()  # the earlier task holds its own place
-            return earlier
         task = new_task(chosen, call, task_id, self.config.tool_calling)
         run = self._require_runs().new(task, call, chosen.specs, request.token_budget)
-        if self._memory is not None and task.conversation_id:
-            await self._take_turn(task, request, call)
-        try:
+        memory = self._memory if task.conversation_id else None
+        try:  # a task not stored after all never stays in its conversation's line
+            if memory is not None:
+                await self._take_turn(memory, task, request, call)
             await self._leases.acquire(task.tenant, task.task_id)
             await lifecycle.accepted(self._store, run)
         except BaseException:
-            if self._memory is not None and task.conversation_id:
-                await self._memory.release(task)
+            if memory is not None:
+                await asyncio.shield(memory.release(task))
             raise
         self._runner.launch(run, ticket)
         return task
 
-    async def _take_turn(self, task: Task, request: TaskRequest, call: CallContext) -> None:
+    async def _take_turn(
+        self, memory: TaskMemory, task: Task, request: TaskRequest, call: CallContext
+    ) -> None:
         """Take the task's conversation or act on the request's busy policy; a refused
         task leaves no idempotency key behind (a retry may succeed later)."""
-        assert self._memory is not None
         try:
-            await self._memory.admit(task, request.busy_policy, self._interrupt)
+            await memory.admit(task, request.busy_policy, self.cancel_quietly)
         except ConversationBusyError:
-            if request.idempotency_key:
-                key = request.idempotency_key
-                await self._idempotency.release(
-                    scoped_key("exec", call.principal.tenant, call.principal.id, key)
-                )
+            await self._release_key(request, call)
             raise
-
-    async def _interrupt(self, tenant: str, task_id: str, reason: str) -> None:
-        with contextlib.suppress(TaskAlreadyTerminalError, TaskNotFoundError):
-            await self.cancel(tenant, task_id, reason)
 
     async def _earlier(
         self, request: TaskRequest, call: CallContext, task_id: str, fingerprint: str

@@ -23,7 +23,7 @@ from agent.failures import NoAnswerWithinLimitError, failure_of
 from agent.lifecycle import Endings, set_running
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.base import ModelError
-from agent.memory.tasks import TaskMemory
+from agent.memory.engine_hooks import TaskMemory
 from agent.modes import Outcome, function_calling, plan_execute, text_react
 from agent.modes.synthesis import notes_answer, partial_outcome
 from agent.run import TaskRun
@@ -181,13 +181,14 @@ class Runner:
                 await self._finished(run, ended)
 
     async def _finished(self, run: TaskRun, ended: bool) -> None:
-        """The task's run is over: its turn in its conversation (once; it ended here: added
-        already, before its terminal event), then, at once, its history row if it `ended`
-        here, and its lease and checkpoint dropped. (A task whose end could not be stored
-        is left to the replica that takes it over.)"""
+        """The task's run is over: its turn in its conversation if it ended, but not here
+        (one that `ended` here added it before its terminal event), then, at once, its
+        history row if it `ended` here, and its lease and checkpoint dropped. (A task
+        whose end could not be stored is left to the replica that takes it over.)"""
         task = run.task
-        if self._memory is not None and task.conversation_id and task.status.terminal:
-            await self._memory.finish(task)
+        memory = self._memory if task.conversation_id else None
+        if memory is not None and task.status.terminal and not ended:
+            await memory.finish(task)
         if ended:
             await asyncio.gather(self._endings.record(run), self.forget(task.task_id))
         else:

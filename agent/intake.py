@@ -35,9 +35,6 @@ class Chosen:
     iterations: int
     plan: Plan | None
     agent: AgentDefinition | None
-    fingerprint: str
-    """Of the request as the caller sent it (an agent's later changes do not alter it);
-    "" without an idempotency key."""
 
 
 async def choose(
@@ -47,8 +44,6 @@ async def choose(
     agents: Agents | None,
     conversations: Conversations | None,
 ) -> Chosen:
-    # Of the caller's request, before any agent's defaults; only a keyed one needs it.
-    fingerprint = request.fingerprint() if request.idempotency_key else ""
     agent = await resolve(agents, call.principal.tenant, request.agent)
     request = with_defaults(request, agent)
     specs, iterations = validate_request(
@@ -67,10 +62,10 @@ async def choose(
         if conversations is None:
             problem = "this server keeps no conversations"
             raise InvalidArgumentError([FieldViolation("conversation_id", problem)])
-        await conversations.get(call.principal.tenant, request.conversation_id)
+        await conversations.for_task(call.principal, request.conversation_id)  # its owner's
     asked = {**specs, ASK_USER.name: ASK_USER} if agent and agent.ask_user else specs
     plan = given_plan(request, asked)
-    return Chosen(request, specs, iterations, plan, agent, fingerprint)
+    return Chosen(request, specs, iterations, plan, agent)
 
 
 def new_task(chosen: Chosen, call: CallContext, task_id: str, tool_calling: bool) -> Task:

@@ -84,9 +84,10 @@ async def _change(
     await run.emit(ev.StatusChanged(status, previous, detail))
 
 
-EndHook = Callable[[Task], Awaitable[None]]
-"""Called with a task whose end is stored, before its terminal event is written (so
-that whoever the event wakes finds it done); it must not raise."""
+EndHook = Callable[[Task, "TaskRun | None"], Awaitable[object]]
+"""Called with a task whose end is stored (and the run that ended it, when it ended
+here), before its terminal event is written (so that whoever the event wakes finds
+it done); it must not raise."""
 
 
 class Endings:
@@ -141,6 +142,8 @@ class Endings:
         """End CANCELLED a task no coroutine of this process runs (it may run elsewhere, or
         was cancelled before it started). TaskAlreadyTerminalError if it already ended."""
         await self._store.set_status(task.tenant, task.task_id, TaskStatus.CANCELLED, detail=reason)
+        if self._before_event is not None:  # its conversation's turn, as for any end
+            await self._before_event(await self._store.get(task.tenant, task.task_id), None)
         await self._store.append_event(
             task.task_id,
             task.trace_id,
@@ -179,7 +182,7 @@ class Endings:
             log.exception("could not store a task's end", status=status.value)
             return False
         if self._before_event is not None:
-            await self._before_event(task)
+            await self._before_event(task, run)
         try:
             await persist(
                 lambda: run.emit(ev.StatusChanged(status, previous, detail, task.stop_reason))

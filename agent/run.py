@@ -82,6 +82,9 @@ class TaskRun:
     """Counts tokens for the model that answers the task (`agent.llm.tokens`)."""
     history: History | None = None
     """The earlier turns of the task's conversation it is sent; None outside one."""
+    tool_log: list[ev.ToolCallStarted | ev.ToolCallFinished] = field(default_factory=list)
+    """This run's tool call events as written to the log (redacted): what its turn in a
+    conversation keeps of them, without reading the log back."""
     urls: UrlBook = field(init=False)
     """Long URLs the model sees as placeholders (`agent.urls`)."""
     tools: ToolCalls = field(init=False)
@@ -117,15 +120,13 @@ class TaskRun:
 
     def opening(self, prompt: str, user: str) -> list[Message]:
         """The first messages of a conversation with the model: the system message (the
-        agent's instructions, `prompt`, and the running summary of the task's
-        conversation, if any), the earlier turns it is sent, and the `user` message."""
+        agent's instructions and `prompt`), what it is sent of its conversation (the
+        running summary, as data, and the earlier turns), and the `user` message."""
         system = self.system(prompt)
         history = self.history
         if history is None:
             return [system, Message("user", user)]
-        if history.summary:
-            system = Message("system", system.content + history.summary_section)
-        return [system, *history.messages, Message("user", user)]
+        return [system, *history.sent, Message("user", user)]
 
     @property
     def goal(self) -> str:
@@ -190,6 +191,11 @@ class TaskRun:
     async def _append(self, payload: ev.EventPayload) -> None:
         event = await self.store.append_event(self.task.task_id, self.call.trace_id, payload)
         self.task.last_sequence = max(self.task.last_sequence, event.sequence)
+        if (
+            isinstance(payload, ev.ToolCallStarted | ev.ToolCallFinished)
+            and self.task.conversation_id
+        ):
+            self.tool_log.append(payload)
         metrics.observe_event(self.task, payload)
 
     async def save(self) -> None:

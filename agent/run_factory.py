@@ -121,8 +121,7 @@ class RunFactory:
             return self.models
         chosen: dict[str, Model] = {}
         for role in ROLES:
-            name = agent.models.get(role) or agent.models.get("default")
-            name = name or self.models.for_role(role).name  # type: ignore[arg-type]
+            name = role_model(agent, role, self.models.for_role(role).name)  # type: ignore[arg-type]
             chosen[role] = self._model(name, agent.temperature, agent.max_tokens)
         default = agent.models.get("default") or self.models.default.name
         return ModelRoles(
@@ -143,3 +142,10 @@ class RunFactory:
                 self._made.clear()
             made = self._made[key] = self.model_factory(name, temperature, max_tokens)
         return made
+
+
+def role_model(agent: AgentDefinition | None, role: str, server: str) -> str:
+    """The model that plays `role` for a task of `agent`: the agent's for the role, else its
+    default, else the server's (`server`) for the role."""
+    models = agent.models if agent is not None else {}
+    return models.get(role) or models.get("default") or server

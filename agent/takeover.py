@@ -23,7 +23,7 @@ from agent.admission import Admission, Ticket
 from agent.execution import Runner
 from agent.failures import OrphanNotResumableError
 from agent.lifecycle import Endings
-from agent.memory.tasks import TaskMemory
+from agent.memory.engine_hooks import TaskMemory
 from agent.resume import RunCheckpoint
 from agent.run import TaskRun
 from agent.run_factory import RunFactory

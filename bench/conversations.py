@@ -6,7 +6,8 @@ answer of about 40 tokens each), counted with tiktoken's o200k_base (gpt-4o) as
 agentd counts them, under the default policy (2,000 tokens or 20 messages, tool calls
 summarised, the oldest turns folded into a summary). Assembling is what a task does
 before its first model call: read the conversation and its newest messages from the
-store, choose what fits. Its target is 2 ms; the figure is the median of a bounded
+store, choose what fits (`agent.memory.engine_hooks.read_history`, as a task does). Its
+target is 2 ms; the figure is the median of a bounded
 number of runs, printed with its ratio to the target, for the in-process store and for
 SQLite. Tokens per turn replay the 200 turns with compaction as the engine does it
 (the model's summary stood in for by a fixed text of the policy's summary size).
@@ -22,7 +23,8 @@ from pathlib import Path
 
 from agent.llm.encodings import Encodings
 from agent.llm.tokens import TokenCounter
-from agent.memory.history import halved, select, summary_limit, window
+from agent.memory.engine_hooks import read_history
+from agent.memory.history import halved, select, summary_limit
 from agent.memory.model import Conversation, ConversationMessage, Turn, new_conversation_id
 from agent.memory.policy import MemoryPolicy
 from agent.memory.turns import _message
@@ -77,8 +79,7 @@ async def _assemble_ms(
     times = []
     for _ in range(RUNS):
         started = time.perf_counter()
-        conversation, recent = await store.snapshot("bench", conversation_id, window(policy))
-        select(conversation, recent, policy, counter)
+        await read_history(store, "bench", conversation_id, policy, counter)
         times.append(time.perf_counter() - started)
     return statistics.median(times) * 1000
 

@@ -28,12 +28,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from google.protobuf import json_format
-from google.protobuf.message import Message
 
 from agentd.v1 import events_pb2, tasks_pb2
 from agentd_client.client import DEFAULT_TARGET, AgentClient, to_python
 from agentd_client.errors import AgentdError
 from clients import audit_cli, conversations_cli
+from clients.output import as_json
 
 MODES = {
     "auto": tasks_pb2.EXECUTION_MODE_AUTO,
@@ -41,12 +41,6 @@ MODES = {
     "text-react": tasks_pb2.EXECUTION_MODE_TEXT_REACT,
     "plan-and-execute": tasks_pb2.EXECUTION_MODE_PLAN_AND_EXECUTE,
 }
-
-
-def _json(message: Message) -> str:
-    return json.dumps(
-        json_format.MessageToDict(message, preserving_proto_field_name=True), ensure_ascii=False
-    )
 
 
 def _enum_name(prefix: str, name: str) -> str:
@@ -79,7 +73,7 @@ async def _tools(client: AgentClient, args: argparse.Namespace) -> int:
     tools = await client.list_tools(args.category)
     if args.json:
         for tool in tools:
-            print(_json(tool))
+            print(as_json(tool))
     else:
         for tool in tools:
             level = _enum_name("PERMISSION_LEVEL_", tools_permission_name(tool.required_permission))
@@ -94,7 +88,7 @@ async def _call_tool(client: AgentClient, args: argparse.Namespace) -> int:
         return 2
     result = await client.call_tool(args.name, arguments, idempotency_key=args.idempotency_key)
     if args.json:
-        print(_json(result))
+        print(as_json(result))
     elif result.HasField("error"):
         print(f"tool error: {result.error.message}", file=sys.stderr)
     else:
@@ -110,7 +104,7 @@ async def _task(client: AgentClient, args: argparse.Namespace) -> int:
         else await client.cancel_task(args.task_id, args.reason)
     )
     if args.json:
-        print(_json(task))
+        print(as_json(task))
     else:
         status = _enum_name("TASK_STATUS_", tasks_pb2.TaskStatus.Name(task.status))
         print(
@@ -138,7 +132,7 @@ async def _events(client: AgentClient, args: argparse.Namespace) -> int:
     else:
         stream = client.stream_task_events(args.task_id, args.after)
     async for event in stream:
-        print(_json(event) if args.json else describe_event(event), flush=True)
+        print(as_json(event) if args.json else describe_event(event), flush=True)
         if args.command == "exec" and not args.follow:
             if not args.json:
                 print(

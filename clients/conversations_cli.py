@@ -6,22 +6,14 @@ A task joins one with `agentd exec "..." --conversation ID [--busy enqueue]`.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
-
-from google.protobuf import json_format
-from google.protobuf.message import Message
 
 from agentd.v1 import conversations_pb2 as cpb
 from agentd_client.client import AgentClient
+from clients.output import as_json
 
 MAX_SHOWN = 100_000
 """Messages `show` prints at most (it pages through them)."""
-
-
-def _json(message: Message) -> str:
-    data = json_format.MessageToDict(message, preserving_proto_field_name=True)
-    return json.dumps(data, ensure_ascii=False)
 
 
 def add_parsers(sub: Any) -> None:
@@ -47,13 +39,13 @@ def _line(conversation: cpb.Conversation) -> str:
 async def run_conversations(client: AgentClient, args: argparse.Namespace) -> int:
     if args.verb == "create":
         created = await client.create_conversation(args.title)
-        print(_json(created) if args.json else created.conversation_id)
+        print(as_json(created) if args.json else created.conversation_id)
     elif args.verb == "list":
         token = ""
         while True:
             page = await client.list_conversations(page_token=token)
             for conversation in page.conversations:
-                print(_json(conversation) if args.json else _line(conversation))
+                print(as_json(conversation) if args.json else _line(conversation))
             token = page.next_page_token
             if not token:
                 break
@@ -69,14 +61,14 @@ async def _show(client: AgentClient, args: argparse.Namespace) -> None:
     while shown < MAX_SHOWN:
         page = await client.get_conversation(args.conversation_id, page_token=token)
         if not token:
-            print(_json(page.conversation) if args.json else _line(page.conversation))
+            print(as_json(page.conversation) if args.json else _line(page.conversation))
             if page.conversation.summary and not args.json:
                 print(f"summary of messages 1-{page.conversation.summarized_through}: "
                       f"{page.conversation.summary}")  # fmt: skip
         for message in page.messages:
             role = cpb.MessageRole.Name(message.role).removeprefix("MESSAGE_ROLE_").lower()
             tool = f" {message.tool_name}({message.arguments})" if message.tool_name else ""
-            print(_json(message) if args.json else f"#{message.index:<4} {role}{tool}: "
+            print(as_json(message) if args.json else f"#{message.index:<4} {role}{tool}: "
                   f"{message.content}")  # fmt: skip
             shown += 1
         token = page.next_page_token

@@ -1,6 +1,7 @@
 """Put OpenAI's BPE ranks (o200k_base, cl100k_base) where agentd counts tokens with them.
 
     python scripts/tokenizer_ranks.py [--source node_modules/js-tiktoken] [--to var/tiktoken]
+                                      [--best-effort]
 
 tiktoken downloads its rank files from OpenAI on first use, which agentd never
 does. The npm package js-tiktoken (pinned in package.json, installed by `make`)
@@ -8,7 +9,9 @@ ships the same ranks in a compact form; this script writes them back in
 tiktoken's file format, named as tiktoken's cache names them (so the folder also
 serves as TIKTOKEN_CACHE_DIR), and keeps a file only when its SHA-256 is the one
 tiktoken requires: byte for byte OpenAI's. Files already in place and valid are
-left alone. Exits 1 when a file cannot be made.
+left alone. Exits 1 when a file cannot be made; with --best-effort (what `make run`
+and `make bench` use, which need no npm) it says in one line that token counts
+will be estimated and exits 0.
 """
 
 from __future__ import annotations
@@ -46,17 +49,21 @@ def valid(path: Path, source: EncodingSource) -> bool:
     return path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == source.sha256
 
 
+class RanksUnavailableError(Exception):
+    """A rank file could not be made (the reason is the message)."""
+
+
 def place(source: EncodingSource, js_folder: Path, target: Path) -> str:
     path = target / source.cache_name
     if valid(path, source):
         return f"{source.name}: in place ({path})"
     ranks_js = js_folder / "dist" / "ranks" / f"{source.name}.js"
     if not ranks_js.is_file():
-        raise SystemExit(f"{ranks_js} is missing: run `npm install` (make setup) first")
+        raise RanksUnavailableError(f"{ranks_js} is missing: run `make setup` (needs npm) first")
     data = tiktoken_file(ranks_js)
     digest = hashlib.sha256(data).hexdigest()
     if digest != source.sha256:
-        raise SystemExit(
+        raise RanksUnavailableError(
             f"{source.name}: the ranks of {ranks_js} hash to {digest}, not to OpenAI's "
             f"{source.sha256}; nothing written"
         )
@@ -71,9 +78,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source", type=Path, default=ROOT / "node_modules" / "js-tiktoken")
     parser.add_argument("--to", type=Path, default=ROOT / "var" / "tiktoken")
+    parser.add_argument(
+        "--best-effort",
+        action="store_true",
+        help="when the ranks cannot be made, say that tokens will be estimated and exit 0",
+    )
     args = parser.parse_args(argv)
-    for source in SOURCES.values():
-        print(place(source, args.source, args.to))
+    try:
+        done = [place(source, args.source, args.to) for source in SOURCES.values()]
+    except RanksUnavailableError as error:
+        if not args.best_effort:
+            print(error, file=sys.stderr)
+            return 1
+        print(f"tokenizer ranks: token counts will be estimated ({error})", file=sys.stderr)
+        return 0
+    if not args.best_effort:
+        print("\n".join(done))
     return 0
 
 

@@ -14,8 +14,8 @@ from grpc_health.v1._async import HealthServicer
 
 from agent.catalog import Agents
 from agent.engine import LLM_SETTINGS, Engine
+from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
-from agent.memory.busy import BusyGate
 from agent.memory.service import Conversations
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
 from audit.service import AuditLogs
@@ -28,6 +28,7 @@ from server import logs, reflection
 from server.builders import (
     build_agents,
     build_authenticator,
+    build_conversations,
     build_registry,
     rate_limiters,
     server_options,
@@ -104,11 +105,11 @@ class AgentdServer:
         tasks = tasks if tasks is not None else live.tasks
         registry.use_idempotency_store(live.idempotency, settings.retention_seconds)
         registry.use_tool_cache(live.tool_cache)
-        conversations = Conversations(
-            durable.conversations, BusyGate(live.conversation_slots, tasks)
-        )
+        conversations = build_conversations(settings, durable, live, tasks)
+        encodings = Encodings(settings.tokenizer_dir)
+        await asyncio.to_thread(encodings.load)  # says once: exact counts, or estimates
         engine = start_engine(
-            settings, models, registry, tasks, durable, live, agents, conversations
+            settings, models, registry, tasks, durable, live, agents, conversations, encodings
         )
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)

@@ -9,15 +9,17 @@ from dataclasses import replace
 import structlog
 
 from agent.agent_files import AgentFiles
+from agent.agents import allow_models
 from agent.catalog import Agents
 from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.encodings import Encodings
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
+from agent.memory.busy import BusyGate, stale_after
+from agent.memory.engine_hooks import TaskMemory
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
-from agent.memory.tasks import TaskMemory
 from agent.run_factory import ModelFactory
 from auth.authenticator import Authenticator
 from auth.tokens import TokenRules, TokenVerifier
@@ -262,13 +264,20 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
 def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFiles | None]:
     """The agents tenants may use: their own in `store`, and those of AGENTD_AGENTS_DIR
     (read once now; the caller keeps the files watched)."""
+    allow_models(settings.agent_models)  # before any agent is read
     files = None
     if settings.agents_dir is not None:
         files = AgentFiles(settings.agents_dir)
         files.load()
         log.info("agent files read", folder=str(settings.agents_dir),
                  agents=len(files.all()), refused=len(files.problems))  # fmt: skip
-    return Agents(store, files, settings.agent_admin_roles), files
+    agents = Agents(
+        store,
+        files,
+        settings.agent_admin_roles,
+        max_per_tenant=settings.max_agents_per_tenant,
+    )
+    return agents, files
 
 
 def model_factory(models: ModelRoles | None) -> ModelFactory | None:
@@ -301,10 +310,10 @@ def start_engine(
     live: LiveStores,
     agents: Agents,
     conversations: Conversations,
+    encodings: Encodings,
 ) -> Engine:
     """The engine, listening for cancellations and supervising its tasks."""
     models = models or build_models(settings)
-    encodings = Encodings(settings.tokenizer_dir)
     engine = Engine(
         models,
         registry,
@@ -321,10 +330,33 @@ def start_engine(
         agents=agents,
         model_factory=model_factory(models),
         memory=TaskMemory(
-            conversations, tasks, encodings, memory_defaults(settings), settings.llm_model or ""
+            conversations,
+            tasks,
+            encodings,
+            memory_defaults(settings),
+            models.for_role("executor").name if models is not None else "",
         ),
         encodings=encodings,
     )
     engine.listen_for_cancellations()
     engine.supervise()
     return engine
+
+
+def build_conversations(
+    settings: Settings, durable: DurableStores, live: LiveStores, tasks: TaskStore
+) -> Conversations:
+    """The conversations' store and their busy gate (one task at a time, across replicas)."""
+    stale = stale_after(settings.lease_seconds, settings.takeover_interval_seconds)
+    gate = BusyGate(
+        live.conversation_slots,
+        tasks,
+        stale_seconds=stale,
+        max_waiting=settings.conversation_max_waiting,
+    )
+    return Conversations(
+        durable.conversations,
+        gate,
+        tuple(settings.approver_roles),
+        max_turns=settings.conversation_max_turns,
+    )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 from agent.agents import AgentVersion
 from agentd.v1 import agents_pb2, conversations_pb2, tasks_pb2
@@ -42,13 +42,45 @@ def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
     return data
 
 
-_MEMORY_KEYS = ("budget_tokens", "max_messages", "tool_calls", "tool_result_tokens",
-                "compaction", "summary_tokens")  # fmt: skip
+_MemoryNumber = Literal["budget_tokens", "max_messages", "tool_result_tokens", "summary_tokens"]
+_MEMORY_NUMBERS: tuple[_MemoryNumber, ...] = (
+    "budget_tokens",
+    "max_messages",
+    "tool_result_tokens",
+    "summary_tokens",
+)
+_TOOL_CALLS = {
+    conversations_pb2.MEMORY_TOOL_CALLS_KEEP: "keep",
+    conversations_pb2.MEMORY_TOOL_CALLS_SUMMARIZE: "summarize",
+    conversations_pb2.MEMORY_TOOL_CALLS_DROP: "drop",
+}
+_COMPACTION = {
+    conversations_pb2.MEMORY_COMPACTION_SUMMARIZE: "summarize",
+    conversations_pb2.MEMORY_COMPACTION_DROP: "drop",
+}
 
 
 def _memory_data(memory: conversations_pb2.AgentMemory) -> dict[str, Any]:
-    """The settings an agent's memory sets (zero and empty fields are the server's)."""
-    return {key: getattr(memory, key) for key in _MEMORY_KEYS if getattr(memory, key)}
+    """The settings an agent's memory sets (unset fields are the server's; a set zero is
+    the agent's). An enum value this server does not know is passed on as a number, for
+    the engine to refuse with the field named."""
+    data: dict[str, Any] = {k: getattr(memory, k) for k in _MEMORY_NUMBERS if memory.HasField(k)}
+    if memory.tool_call_policy:
+        data["tool_calls"] = _TOOL_CALLS.get(memory.tool_call_policy, memory.tool_call_policy)
+    if memory.compaction_policy:
+        data["compaction"] = _COMPACTION.get(memory.compaction_policy, memory.compaction_policy)
+    return data
+
+
+def memory_to_proto(memory: dict[str, Any]) -> conversations_pb2.AgentMemory:
+    message = conversations_pb2.AgentMemory(
+        **{k: memory[k] for k in _MEMORY_NUMBERS if k in memory}
+    )
+    if "tool_calls" in memory:
+        message.tool_call_policy = {v: k for k, v in _TOOL_CALLS.items()}[memory["tool_calls"]]
+    if "compaction" in memory:
+        message.compaction_policy = {v: k for k, v in _COMPACTION.items()}[memory["compaction"]]
+    return message
 
 
 def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
@@ -80,6 +112,6 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
     if agent.output_schema is not None:
         message.output_schema.CopyFrom(dict_to_struct(dict(agent.output_schema)))
     if agent.memory:
-        message.memory.CopyFrom(conversations_pb2.AgentMemory(**agent.memory))
+        message.memory.CopyFrom(memory_to_proto(dict(agent.memory)))
     message.created_at.FromDatetime(stored.created_at)
     return message

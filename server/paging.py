@@ -1,4 +1,5 @@
-"""Opaque page tokens for list RPCs: a keyset cursor (created_at, id), base64url JSON."""
+"""Opaque page tokens for list RPCs: a keyset cursor ((created_at, id), a position, or
+(group, id)), base64url JSON."""
 
 from __future__ import annotations
 
@@ -75,3 +76,25 @@ def decode(token: str) -> tuple[datetime, str] | None:
             [FieldViolation("page_token", "is not a token this server issued")]
         ) from None
     return created, item_id
+
+
+def encode_key(group: int, item_id: str) -> str:
+    """A token for "after item `item_id` of group `group`" (a list ordered by both)."""
+    raw = json.dumps({"g": group, "i": item_id}).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_key(token: str) -> tuple[int, str] | None:
+    if not token:
+        return None
+    _refuse_long(token)
+    try:
+        data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+        group, item_id = data["g"], data["i"]
+        if not isinstance(group, int) or isinstance(group, bool) or not isinstance(item_id, str):
+            raise ValueError
+    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
+        raise InvalidArgumentError(
+            [FieldViolation("page_token", "is not a token this server issued")]
+        ) from None
+    return group, item_id

@@ -294,9 +294,13 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     async def ListAgents(  # noqa: N802
         self, request: agents_pb2.ListAgentsRequest, call: CallContext
     ) -> agents_pb2.ListAgentsResponse:
-        listed = await self._agents.list(call.principal.tenant)
+        size = paging.page_size(request.page_size)
+        after = paging.decode_key(request.page_token)
+        found = await self._agents.list(call.principal.tenant, after, size + 1)
+        page = found[:size]
+        token = paging.encode_key(*page[-1][0]) if len(found) > size else ""
         return agents_pb2.ListAgentsResponse(
-            agents=[convert_agents.agent_to_proto(v) for v in listed]
+            agents=[convert_agents.agent_to_proto(v) for _, v in page], next_page_token=token
         )
 
     @unary
@@ -321,10 +325,9 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     ) -> conversations_pb2.GetConversationResponse:
         size = paging.page_size(request.page_size)
         after = paging.decode_position(request.page_token)
-        conversation, messages, running = await self._conversations.page(
-            call.principal.tenant, request.conversation_id, after, size
+        conversation, messages, more, running = await self._conversations.page(
+            call.principal, request.conversation_id, after, size
         )
-        more = bool(messages) and messages[-1].index < conversation.message_count
         return conversations_pb2.GetConversationResponse(
             conversation=convert_conversations.conversation_to_proto(conversation, running),
             messages=[convert_conversations.message_to_proto(m) for m in messages],
@@ -354,5 +357,5 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     async def DeleteConversation(  # noqa: N802
         self, request: conversations_pb2.DeleteConversationRequest, call: CallContext
     ) -> conversations_pb2.DeleteConversationResponse:
-        await self._conversations.delete(call.principal.tenant, request.conversation_id)
+        await self._conversations.delete(call.principal, request.conversation_id)
         return conversations_pb2.DeleteConversationResponse()

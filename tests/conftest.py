@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 import redis.asyncio as redis
 
+from agent.agents import allow_models
+from agent.llm.encodings import SOURCES, Encodings
 from agentd_client.client import AgentClient
 from core.identity import CallContext
 from server.app import AgentdServer
@@ -16,6 +18,7 @@ from server.builders import build_registry
 from server.settings import Settings
 from stores.audit.memory import InMemoryAuditLog
 from tests.contract.conftest import REDIS_URL, drop_prefix
+from tests.helpers import RANKS
 from tests.servers import QUIET, Running, running_server, settings_in
 from tools.registry import ToolRegistry
 
@@ -28,6 +31,26 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith(("AGENTD_", "OPENAI_")) and name != "AGENTD_REQUIRE_SERVICES":
             monkeypatch.delenv(name)
+
+
+@pytest.fixture(autouse=True)
+def _any_model() -> Iterator[None]:
+    """Agents may name any model unless a test's server says otherwise (the allow-list is
+    process-wide: no test leaves its own behind)."""
+    allow_models(())
+    yield
+    allow_models(())
+
+
+@pytest.fixture(scope="session")
+def encodings() -> Encodings:
+    """OpenAI's encodings from the verified ranks `make test` puts in var/tiktoken (never
+    through tiktoken's own loaders, which download what they miss)."""
+    for source in SOURCES.values():
+        assert (RANKS / source.cache_name).is_file(), "run `make setup` (needs npm)"
+    found = Encodings(RANKS)
+    assert found.for_model("gpt-4o").name == "o200k_base", "the ranks in var/tiktoken are bad"
+    return found
 
 
 @pytest.fixture

@@ -18,6 +18,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+RANKS = ROOT / "var" / "tiktoken"
+"""OpenAI's BPE ranks as `make` puts them (scripts/tokenizer_ranks.py)."""
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -6,7 +6,14 @@ file named by the SHA-1 of its download address, so the same folder also serves
 as `TIKTOKEN_CACHE_DIR`) by `scripts/tokenizer_ranks.py`, which `make` runs; a
 file is used only when its SHA-256 is the one tiktoken expects, i.e. when it is
 byte for byte OpenAI's. Without the files, or for a model of no OpenAI encoding,
-tokens are estimated (`agent.llm.tokens`), and start-up says so once.
+tokens are estimated (`agent.llm.tokens`). The server loads them at start-up
+(`Encodings.load`, off the event loop) and says once whether counts are exact or
+estimated.
+
+tiktoken is never asked for an encoding by name (`tiktoken.get_encoding`,
+`tiktoken.encoding_for_model`): those download the ranks when the cache lacks
+them. An `Encoding` is built here from the verified bytes of the file alone, so
+no code path can reach the network.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ import structlog
 from agent.llm.tokens import ESTIMATE, TokenCounter
 
 log = structlog.get_logger(__name__)
+
+HINT = "make setup (needs npm: scripts/tokenizer_ranks.py builds the ranks from js-tiktoken)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,11 +143,22 @@ class Encodings:
         self._loaded: dict[str, TokenCounter] = {}
         self._lock = threading.Lock()
 
-    def available(self) -> list[str]:
-        """The encodings whose rank files are present (not yet checked)."""
-        if self.folder is None:
-            return []
-        return [n for n, s in SOURCES.items() if (self.folder / s.cache_name).is_file()]
+    def load(self) -> list[str]:
+        """Read and check every encoding's ranks now (blocking: call it off the event loop,
+        once, at start-up) and say once which counts are exact; the encodings loaded."""
+        with self._lock:
+            for name in SOURCES:
+                if name not in self._loaded:
+                    self._loaded[name] = self._load(name, quiet=True)
+        exact = [n for n, c in self._loaded.items() if c is not ESTIMATE]
+        if len(exact) == len(SOURCES):
+            log.info("token counts: exact for OpenAI's models, estimated for others",
+                     encodings=exact, folder=str(self.folder))  # fmt: skip
+        else:
+            missing = [n for n in SOURCES if n not in exact]
+            log.warning("token counts are estimated (no verified tokenizer ranks)",
+                        missing=missing, folder=str(self.folder), hint=HINT)  # fmt: skip
+        return exact
 
     def for_model(self, model: str) -> TokenCounter:
         name = encoding_for_model(model)
@@ -151,20 +171,37 @@ class Encodings:
                 self._loaded[name] = found
         return found
 
-    def _load(self, name: str) -> TokenCounter:
+    def _load(self, name: str, quiet: bool = False) -> TokenCounter:
         source = SOURCES[name]
-        ranks = read_ranks(self.folder / source.cache_name, source) if self.folder else None
+        path = self.folder / source.cache_name if self.folder else None
+        try:
+            stat = path.stat() if path else None
+        except OSError:
+            stat = None
+        key = (str(path), stat.st_size, stat.st_mtime_ns) if path and stat else None
+        built = _BUILT.get(key) if key else None
+        if built is not None:  # the same file, built already by another server of this process
+            return built
+        ranks = read_ranks(path, source) if path and stat else None
         if ranks is None:
-            hint = "make (scripts/tokenizer_ranks.py)"
-            log.warning("no tokenizer ranks: tokens are estimated", encoding=name,
-                        folder=str(self.folder), hint=hint)  # fmt: skip
+            if not quiet:
+                log.warning("no tokenizer ranks: tokens are estimated", encoding=name,
+                            folder=str(self.folder), hint=HINT)  # fmt: skip
             return ESTIMATE
         import tiktoken
 
+        # Built from the verified bytes: tiktoken's loaders (which download) are never used.
         encoding = tiktoken.Encoding(
             name=name,
             pat_str=source.pattern,
             mergeable_ranks=ranks,
             special_tokens=source.special_tokens,
         )
-        return TiktokenCounter(encoding, name)
+        counter = TiktokenCounter(encoding, name)
+        if key is not None:
+            _BUILT[key] = counter
+        return counter
+
+
+_BUILT: dict[tuple[str, int, int], TokenCounter] = {}
+"""Encodings built in this process, by rank file (path, size, mtime): built once each."""

@@ -15,6 +15,7 @@ messages. A reply is one of:
                     {"name": "calculator", "arguments_raw": "{broken"}]}
     {"error": {"status": 429, "message": "slow down"}}
     {"delay_seconds": 2.5, "text": "late"}         # answer after a delay
+    {"hold": "first", "text": "late"}              # answer once `release("first")` is called
     {"drop": true}                                 # close the connection mid-reply
 
 Optional on any reply: `match` (substring), `usage` ({"prompt_tokens": N,
@@ -93,6 +94,19 @@ class FakeOpenAIServer:
         self._runner: web.AppRunner | None = None
         self.requests: list[JSON] = []
         self._lock = asyncio.Lock()
+        self._holds: dict[str, asyncio.Event] = {}
+        self._waiting: set[str] = set()
+
+    def _hold(self, name: str) -> asyncio.Event:
+        return self._holds.setdefault(name, asyncio.Event())
+
+    def release(self, name: str) -> None:
+        """Let the replies held as `name` be sent (now, or as soon as they are asked for)."""
+        self._hold(name).set()
+
+    def held(self, name: str) -> bool:
+        """Whether a request is waiting on the hold `name` now."""
+        return name in self._waiting
 
     @property
     def port(self) -> int:
@@ -181,6 +195,13 @@ class FakeOpenAIServer:
             return _error(500, "script exhausted", "server_error")
         if reply.get("delay_seconds"):
             await asyncio.sleep(float(reply["delay_seconds"]))
+        if reply.get("hold"):
+            name = str(reply["hold"])
+            self._waiting.add(name)
+            try:
+                await self._hold(name).wait()
+            finally:
+                self._waiting.discard(name)
         if "error" in reply:
             error = reply["error"]
             return _error(

@@ -4,7 +4,9 @@ llama.cpp's server, Ollama, LiteLLM, ...), through the official `openai` client.
 Retries 429, 5xx, timeouts and connection errors with exponential backoff and
 jitter, a bounded number of times; never retries other 4xx answers. Asks for
 structured output with `response_format: json_schema` and falls back to
-`json_object` once an endpoint refuses the former. Tool names the endpoint would refuse
+`json_object` for a schema the endpoint refused (remembered per model and schema:
+one caller's schema that an endpoint refuses never changes how another's is asked
+for). Tool names the endpoint would refuse
 (`notes.search`) travel under wire names (`tool_names`). Assistant messages that
 carry tool calls are sent with `content: ""` (llama.cpp rejects null).
 """
@@ -12,6 +14,8 @@ carry tool calls are sent with `content: ""` (llama.cpp rejects null).
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -132,7 +136,8 @@ class OpenAIModel(Model):
         self._max_tokens = max_tokens
         self._attempts = max_attempts
         self._backoff = (backoff_initial_seconds, backoff_max_seconds)
-        self._json_schema_supported = True
+        self._refused_schemas: set[str] = set()
+        """Digests of the output schemas this endpoint refused for this model."""
 
     async def close(self) -> None:
         await self._client.close()
@@ -149,7 +154,6 @@ class OpenAIModel(Model):
             backoff_initial_seconds=self._backoff[0],
             backoff_max_seconds=self._backoff[1],
         )
-        model._json_schema_supported = self._json_schema_supported
         return model
 
     def _request(
@@ -183,7 +187,7 @@ class OpenAIModel(Model):
                     "function": {"name": names.wire(settings.tool_choice)},
                 }
         if settings.json_schema is not None:
-            if self._json_schema_supported:
+            if _schema_key(settings.json_schema) not in self._refused_schemas:
                 request["response_format"] = {
                     "type": "json_schema",
                     "json_schema": {
@@ -230,7 +234,9 @@ class OpenAIModel(Model):
         except openai.BadRequestError as error:
             format_ = request.get("response_format", {})
             if format_.get("type") == "json_schema":
-                self._json_schema_supported = False
+                if len(self._refused_schemas) >= MAX_REFUSED_SCHEMAS:
+                    self._refused_schemas.clear()
+                self._refused_schemas.add(_schema_key(format_["json_schema"]["schema"]))
                 return await self._create({**request, "response_format": {"type": "json_object"}})
             raise ModelError(
                 f"the model endpoint rejected the request (400): {error.message}"
@@ -282,3 +288,12 @@ class OpenAIModel(Model):
         finally:
             await stream.close()
         yield Done(reply.response())
+
+
+MAX_REFUSED_SCHEMAS = 1_000
+
+
+def _schema_key(schema: Mapping[str, Any]) -> str:
+    """A schema's digest (the same schema, however its keys are ordered, is one key)."""
+    text = json.dumps(schema, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()

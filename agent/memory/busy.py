@@ -8,8 +8,12 @@ new one first in line. A task lets go when it has ended and its turn is in the
 conversation, so the next task always sees it.
 
 A task whose process died between its end and letting go is let go by the
-replica that takes it over; as a last resort a task that has been seen ended (or
-missing) for `STALE_SECONDS` is let go by whoever it blocks.
+replica that takes it over. As a last resort, a task seen ended (or missing) for
+longer than its own process could still be adding its turn (`stale_after`: a
+lease, a takeover pass and the retries of a write) is finished by whoever it
+blocks: its turn added if it held the conversation (once: appending is
+idempotent), then let go. A task whose turn could not be added keeps the
+conversation until it can be: a turn is never lost for the next one's sake.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 
+from agent.lifecycle import PERSIST_DELAYS
 from agent.memory.model import BusyPolicy
 from agent.tasks import Task
 from core.errors import ConversationBusyError, TaskNotFoundError
@@ -29,13 +34,42 @@ from stores.tasks.base import TaskStore
 log = structlog.get_logger(__name__)
 
 POLL_SECONDS = 0.2
-"""How often a task waiting its turn looks again (a turn is a whole task: no hurry)."""
-STALE_SECONDS = 60.0
-"""How long a blocker may stay ended (or missing) before it is let go for it."""
+"""How often the task first in line looks again (a turn is a whole task: no hurry)."""
+BEHIND_POLLS = 5
+"""A task behind others in line looks this many times less often, and never at the
+task store: only the first in line checks whether the task running has ended."""
+MAX_WAITING = 8
+"""Tasks that may wait in one conversation's line (`ENQUEUE`) by default."""
 MAX_SIGHTINGS = 10_000
+STALE_MARGIN_SECONDS = 5.0
 
 Cancel = Callable[[str, str, str], Awaitable[None]]
 """Cancels a task: (tenant, task id, reason)."""
+Finish = Callable[[Task], Awaitable[bool]]
+
+
+class ConversationLineFullError(ConversationBusyError):
+    """ENQUEUE refused: as many tasks as a conversation may have wait in it already."""
+
+    def __init__(self, conversation_id: str, task_id: str, limit: int) -> None:
+        super().__init__(conversation_id, task_id)
+        self.message = (
+            f"conversation {conversation_id!r} has a task running and {limit} waiting, "
+            "as many as may wait; send the next one when a task has ended"
+        )
+        self.args = (self.message,)
+        self.metadata["waiting_limit"] = str(limit)
+
+
+"""Adds an ended task's turn (if it held the conversation) and lets go; False when the
+turn could not be added (the task keeps the conversation)."""
+
+
+def stale_after(lease_seconds: float, takeover_interval_seconds: float) -> float:
+    """How long a blocker may stay ended before whoever it blocks finishes it: by then its
+    own process has given up retrying its end (`PERSIST_DELAYS`), or died, and the
+    replica that took its lease over (a lease and a takeover pass) has not finished it."""
+    return lease_seconds + takeover_interval_seconds + sum(PERSIST_DELAYS) + STALE_MARGIN_SECONDS
 
 
 def slot_key(tenant: str, conversation_id: str) -> str:
@@ -46,13 +80,25 @@ class BusyGate:
     """Admits the tasks of conversations one at a time."""
 
     def __init__(
-        self, slots: ConversationSlots, tasks: TaskStore, poll_seconds: float = POLL_SECONDS
+        self,
+        slots: ConversationSlots,
+        tasks: TaskStore,
+        poll_seconds: float = POLL_SECONDS,
+        *,
+        stale_seconds: float = stale_after(30.0, 1.0),
+        clock: Callable[[], float] = time.monotonic,
+        max_waiting: int = MAX_WAITING,
     ) -> None:
         self._slots = slots
         self._tasks = tasks
         self._poll = poll_seconds
+        self._stale = stale_seconds
+        self._clock = clock
+        self._max_waiting = max_waiting
         self._ended: dict[str, float] = {}
-        """Blockers seen ended or missing, and since when (monotonic)."""
+        """Blockers seen ended or missing, and since when (by `clock`)."""
+        self.finish: Finish | None = None
+        """Finishes a stale blocker (`TaskMemory.finish`); None: it is only let go."""
 
     async def admit(
         self, tenant: str, conversation_id: str, task_id: str, policy: BusyPolicy, cancel: Cancel
@@ -66,7 +112,9 @@ class BusyGate:
             return
         if policy is BusyPolicy.REJECT:
             raise ConversationBusyError(conversation_id, blocker)
-        await self._slots.enqueue(key, task_id, first=policy is BusyPolicy.INTERRUPT)
+        first = policy is BusyPolicy.INTERRUPT
+        if not await self._slots.enqueue(key, task_id, first=first, limit=self._max_waiting):
+            raise ConversationLineFullError(conversation_id, blocker, self._max_waiting)
         if policy is BusyPolicy.INTERRUPT:
             holder = await self._slots.holder(key)
             if holder:
@@ -77,10 +125,8 @@ class BusyGate:
         """ "" when `task_id` took the conversation; else the task in its way."""
         while True:
             blocker = await self._slots.claim(key, task_id)
-            if not blocker or not await self._gone(tenant, blocker):
+            if not blocker or not await self._let_go_if_stale(tenant, key, blocker):
                 return blocker
-            log.warning("a task that ended still held its conversation", task_id=blocker)
-            await self._slots.release(key, blocker)
 
     async def wait_turn(self, task: Task) -> None:
         """Return once `task` holds its conversation (the tasks before it have ended)."""
@@ -89,11 +135,29 @@ class BusyGate:
             blocker = await self._slots.take_turn(key, task.task_id)
             if not blocker:
                 return
-            if await self._gone(task.tenant, blocker):
-                log.warning("a task that ended still held its conversation", task_id=blocker)
-                await self._slots.release(key, blocker)
+            waiting = await self._slots.waiting(key)
+            if waiting and waiting[0] != task.task_id:  # behind others: the first watches
+                if not await self._let_go_if_stale(task.tenant, key, waiting[0]):
+                    await asyncio.sleep(self._poll * BEHIND_POLLS)
+                continue
+            if await self._let_go_if_stale(task.tenant, key, blocker):
                 continue
             await asyncio.sleep(self._poll)
+
+    async def _let_go_if_stale(self, tenant: str, key: str, blocker: str) -> bool:
+        """Finish `blocker` when it has been ended for long (its turn added, then let go);
+        whether it no longer blocks."""
+        stale, task = await self._gone(tenant, blocker)
+        if not stale:
+            return False
+        log.warning("a task that ended still held its conversation", task_id=blocker)
+        if task is not None and self.finish is not None:
+            if not await self.finish(task):
+                return False  # its turn could not be added: it keeps the conversation
+        else:
+            await self._slots.release(key, blocker)
+        self._ended.pop(blocker, None)
+        return True
 
     async def release(self, task: Task) -> None:
         """`task` has ended and its turn is in the conversation: the next may run."""
@@ -107,13 +171,15 @@ class BusyGate:
         """A task running in or waiting for the conversation, or ""."""
         key = slot_key(tenant, conversation_id)
         for task_id in [await self._slots.holder(key), *await self._slots.waiting(key)]:
-            if task_id and not await self._gone(tenant, task_id):
+            if task_id and not (await self._gone(tenant, task_id))[0]:
                 return task_id
         return ""
 
-    async def _gone(self, tenant: str, task_id: str) -> bool:
-        """Whether a blocker ended (or vanished) long enough ago that nobody will let go
-        for it. A task that just ended is not gone yet: its turn may not be stored."""
+    async def _gone(self, tenant: str, task_id: str) -> tuple[bool, Task | None]:
+        """Whether a blocker ended (or vanished) long enough ago that nobody else will
+        finish it, and the task when it is stored. A task that just ended is not gone
+        yet: its own process may still be adding its turn."""
+        task: Task | None = None
         try:
             task = await self._tasks.get(tenant, task_id)
             ended = task.status.terminal
@@ -121,9 +187,9 @@ class BusyGate:
             ended = True
         if not ended:
             self._ended.pop(task_id, None)
-            return False
-        now = time.monotonic()
+            return False, task
+        now = self._clock()
         if len(self._ended) > MAX_SIGHTINGS:
             self._ended.clear()
         since = self._ended.setdefault(task_id, now)
-        return now - since > STALE_SECONDS
+        return now - since > self._stale, task

@@ -1,7 +1,11 @@
 """Conversations of every tenant: the conversation RPCs go through here.
 
 Ids are checked before any store sees them (a malformed id is INVALID_ARGUMENT);
-another tenant's conversation is NOT_FOUND exactly like an unknown one.
+another tenant's conversation is NOT_FOUND exactly like an unknown one. Within a
+tenant a conversation is its creator's: reading it, running a task in it (which
+may interrupt the task running there) and deleting it need its creator, or a
+principal with one of the approver roles (PERMISSION_DENIED otherwise), as
+answering another principal's question does.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from core.errors import (
     ConversationNotFoundError,
     FieldViolation,
     InvalidArgumentError,
+    RoleRequiredError,
 )
 from core.identity import Principal
 from stores.conversations.base import ConversationStore
@@ -47,12 +52,35 @@ def _title_problem(title: str) -> str | None:
     return None
 
 
+MAX_TURNS = 10_000
+"""Turns a conversation may hold by default (AGENTD_CONVERSATION_MAX_TURNS)."""
+MAX_PAGE_BYTES = 3 * 1024 * 1024
+"""A page of messages stays under this size (gRPC refuses a message over 4 MiB)."""
+MESSAGE_OVERHEAD_BYTES = 128
+"""A message's fields other than its text, in a page (index, role, times, ids)."""
+
+
+def page_bytes(message: ConversationMessage) -> int:
+    """About what `message` weighs in a page on the wire."""
+    text = message.content + message.arguments + message.tool_name + message.task_id
+    return len(text.encode("utf-8", "surrogatepass")) + MESSAGE_OVERHEAD_BYTES
+
+
 class Conversations:
     """The conversations' store and the gate that runs their tasks one at a time."""
 
-    def __init__(self, store: ConversationStore, gate: BusyGate) -> None:
+    def __init__(
+        self,
+        store: ConversationStore,
+        gate: BusyGate,
+        approver_roles: tuple[str, ...] = ("approver", "admin"),
+        *,
+        max_turns: int = MAX_TURNS,
+    ) -> None:
         self.store = store
         self.gate = gate
+        self._roles = tuple(approver_roles)
+        self._max_turns = max_turns
 
     async def create(
         self, caller: Principal, title: str = "", labels: Mapping[str, str] | None = None
@@ -69,27 +97,51 @@ class Conversations:
         await self.store.create(conversation)
         return conversation
 
-    async def get(self, tenant: str, conversation_id: str) -> Conversation:
-        return await self.store.get(tenant, checked_id(conversation_id))
+    async def get(self, caller: Principal, conversation_id: str) -> Conversation:
+        """A conversation `caller` may use: NOT_FOUND for an unknown one or another
+        tenant's, PERMISSION_DENIED for another principal's (unless an approver)."""
+        conversation = await self.store.get(caller.tenant, checked_id(conversation_id))
+        if conversation.created_by != caller.id and not set(caller.roles) & set(self._roles):
+            raise RoleRequiredError("using another principal's conversation", self._roles)
+        return conversation
+
+    async def for_task(self, caller: Principal, conversation_id: str) -> Conversation:
+        """A conversation `caller` may run a task in (`get`), which has room for a turn
+        (InvalidArgumentError once it holds `max_turns`)."""
+        conversation = await self.get(caller, conversation_id)
+        if conversation.turn_count >= self._max_turns:
+            problem = f"holds {self._max_turns} turns, as many as one may; start a new one"
+            raise InvalidArgumentError([FieldViolation("conversation_id", problem)])
+        return conversation
 
     async def page(
-        self, tenant: str, conversation_id: str, after: int, limit: int
-    ) -> tuple[Conversation, list[ConversationMessage], str]:
-        """The conversation, `limit` of its messages after number `after`, and the task
-        running in it ("" when none)."""
-        conversation = await self.get(tenant, conversation_id)
-        messages = await self.store.messages(tenant, conversation_id, after, limit)
-        return conversation, messages, await self.gate.running(tenant, conversation_id)
+        self, caller: Principal, conversation_id: str, after: int, limit: int
+    ) -> tuple[Conversation, list[ConversationMessage], bool, str]:
+        """The conversation; at most `limit` of its messages after number `after` that fit
+        `MAX_PAGE_BYTES` (at least one); whether more follow; and the task running in it
+        ("" when none)."""
+        conversation = await self.get(caller, conversation_id)
+        found = await self.store.messages(caller.tenant, conversation_id, after, limit + 1)
+        messages: list[ConversationMessage] = []
+        size = 0
+        for message in found[:limit]:
+            size += page_bytes(message)
+            if messages and size > MAX_PAGE_BYTES:
+                break
+            messages.append(message)
+        more = len(found) > len(messages)
+        running = await self.gate.running(caller.tenant, conversation_id)
+        return conversation, messages, more, running
 
     async def list(self, query: ConversationQuery) -> list[Conversation]:
         return await self.store.list(query)
 
-    async def delete(self, tenant: str, conversation_id: str) -> None:
+    async def delete(self, caller: Principal, conversation_id: str) -> None:
         """Delete it with its messages; ConversationBusyError while a task of it runs or
         waits (its turn could not be kept)."""
-        await self.get(tenant, conversation_id)
-        busy = await self.gate.busy(tenant, conversation_id)
+        await self.get(caller, conversation_id)
+        busy = await self.gate.busy(caller.tenant, conversation_id)
         if busy:
             raise ConversationBusyError(conversation_id, busy)
-        if not await self.store.delete(tenant, conversation_id):
+        if not await self.store.delete(caller.tenant, conversation_id):
             raise ConversationNotFoundError(conversation_id)

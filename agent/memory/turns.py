@@ -1,8 +1,8 @@
 """What a task leaves in its conversation when it ends: its turn.
 
 The turn is the caller's message (the task's text), the tool calls the task made
-(from its event log, so it is the same whichever process ran it: events are
-redacted on their way into the log) and its final answer, or a line saying why it
+(as written to its event log, redacted: from the run that made them, or read back
+from the log when another process ran it) and its final answer, or a line saying why it
 has none. Every message is held to a stored size, and counted in tokens for the
 task's model.
 """
@@ -10,7 +10,7 @@ task's model.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 
 from agent import events as ev
 from agent.llm.base import Message, ToolCall
@@ -54,25 +54,18 @@ def answer_of(task: Task) -> str:
     return noted
 
 
-async def turn_of(task: Task, events: AsyncIterator[ev.TaskEvent], counter: TokenCounter) -> Turn:
-    """The turn of an ended `task`, its tool calls read from its event log up to the
-    task's last event (its terminal event may not be written yet: the log is never
-    waited on)."""
+ToolEvent = ev.ToolCallStarted | ev.ToolCallFinished
+
+
+def turn_from(task: Task, tool_events: Iterable[ToolEvent], counter: TokenCounter) -> Turn:
+    """The turn of an ended `task` whose tool call events (as logged) are `tool_events`."""
     started: dict[str, ev.ToolCallStarted] = {}
     finished: list[tuple[ev.ToolCallStarted, ev.ToolCallFinished]] = []
-    try:
-        async for event in events if task.last_sequence > 0 else _none():
-            payload = event.payload
-            if isinstance(payload, ev.ToolCallStarted):
-                started[payload.call_id] = payload
-            elif isinstance(payload, ev.ToolCallFinished) and payload.call_id in started:
-                finished.append((started.pop(payload.call_id), payload))
-            if event.sequence >= task.last_sequence:
-                break
-    finally:
-        close = getattr(events, "aclose", None)
-        if close is not None:
-            await close()
+    for payload in tool_events:
+        if isinstance(payload, ev.ToolCallStarted):
+            started[payload.call_id] = payload
+        elif payload.call_id in started:
+            finished.append((started.pop(payload.call_id), payload))
     messages = [_message("user", scrub(task.task), task.task_id, counter)]
     for call, result in finished[:MAX_TOOL_MESSAGES]:
         arguments = json.dumps(call.arguments, ensure_ascii=False, default=str)
@@ -86,7 +79,26 @@ async def turn_of(task: Task, events: AsyncIterator[ev.TaskEvent], counter: Toke
     return Turn(task.task_id, tuple(messages))
 
 
-async def _none() -> AsyncIterator[ev.TaskEvent]:
+async def turn_of(task: Task, events: AsyncIterator[ev.TaskEvent], counter: TokenCounter) -> Turn:
+    """The turn of an ended `task`, its tool calls read from its event log up to the
+    task's last event (its terminal event may not be written yet: the log is never
+    waited on). For a task that another process ran (taken over, cancelled here)."""
+    logged: list[ToolEvent] = []
+    try:
+        async for event in events if task.last_sequence > 0 else no_events():
+            if isinstance(event.payload, ev.ToolCallStarted | ev.ToolCallFinished):
+                logged.append(event.payload)
+            if event.sequence >= task.last_sequence:
+                break
+    finally:
+        close = getattr(events, "aclose", None)
+        if close is not None:
+            await close()
+    return turn_from(task, logged, counter)
+
+
+async def no_events() -> AsyncIterator[ev.TaskEvent]:
+    """An empty event log."""
     nothing: tuple[ev.TaskEvent, ...] = ()
     for event in nothing:
         yield event

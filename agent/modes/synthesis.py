@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from agent import prompts
 from agent.limits import LimitReached
 from agent.modes import Outcome
-from agent.run import TaskRun
 from agent.tasks import StopReason
+
+if TYPE_CHECKING:  # agent.run -> agent.tool_calls -> agent.lifecycle -> here
+    from agent.run import TaskRun
 
 # Limits after which no further model call is made: the answer is assembled from the notes.
 NO_MODEL_AFTER = (StopReason.TOKEN_BUDGET, StopReason.DEADLINE)

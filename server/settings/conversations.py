@@ -37,6 +37,20 @@ class ConversationSettings(Section):
     memory_summary_tokens: int = Field(
         400, ge=20, le=20_000, description="most tokens of a conversation's running summary"
     )
+    conversation_max_waiting: int = Field(
+        8,
+        ge=1,
+        le=1000,
+        description="tasks that may wait in one conversation's line (busy policy ENQUEUE); "
+        "one more is refused with CONVERSATION_BUSY",
+    )
+    conversation_max_turns: int = Field(
+        10_000,
+        ge=1,
+        le=10_000_000,
+        description="turns a conversation may hold; a task in a full one is refused "
+        "(INVALID_ARGUMENT on conversation_id): start a new conversation",
+    )
     tokenizer_dir: Path = Field(
         Path("var/tiktoken"),
         description="OpenAI's BPE ranks (o200k_base, cl100k_base) in tiktoken's cache layout "

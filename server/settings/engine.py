@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from server.settings.base import Section
+from server.settings.base import CommaList, Section
 
 
 class EngineSettings(Section):
@@ -15,6 +15,17 @@ class EngineSettings(Section):
         None,
         description="a folder of agent definitions (YAML, one agent per file), read at start "
         "and again when they change; unset: only the default agent",
+    )
+    max_agents_per_tenant: int = Field(
+        1000,
+        ge=1,
+        description="agents one tenant may have by RPC (not deleted); CreateAgent beyond it "
+        "answers RESOURCE_EXHAUSTED",
+    )
+    agent_models: CommaList = Field(
+        default_factory=list,
+        description="the models agents may name (comma-separated); empty: any. An agent "
+        "naming another is refused at CreateAgent/UpdateAgent and at file load",
     )
     max_running_tasks: int = Field(100, ge=1, description="tasks one process runs at once")
     max_queued_tasks: int = Field(100, ge=0, description="tasks waiting for a slot before refusal")

@@ -13,6 +13,10 @@ Contract:
   by id.
 - `delete` marks an agent deleted (its versions stay readable by number); False when
   there was nothing to delete.
+- An update and a delete racing each other are ordered: the update stores the next
+  version only while the one it read is still the live latest (compare and set), and
+  a delete marks the latest version whatever came in between. A delete that returned
+  True leaves no live agent behind.
 """
 
 from __future__ import annotations

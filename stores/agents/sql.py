@@ -7,12 +7,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy.exc
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import and_, bindparam, func, select, update
 
 from agent import serialization
 from agent.agents import AgentDefinition, AgentVersion
 from core.errors import AgentExistsError, AgentNotFoundError
 from stores.sql.database import Database
+from stores.sql.group_commit import check_row
 from stores.sql.schema import agent_versions
 from stores.sql.times import aware
 
@@ -54,27 +55,38 @@ class SqlAgentStore:
         latest = await self._latest(tenant, agent.agent_id)
         if latest is None or latest.deleted_at is not None:
             raise AgentNotFoundError(agent.agent_id)
-        return await self._insert(tenant, agent, latest.version + 1, by)
+        return await self._insert(tenant, agent, latest.version + 1, by, after=latest.version)
 
     async def _insert(
-        self, tenant: str, agent: AgentDefinition, version: int, by: str
+        self, tenant: str, agent: AgentDefinition, version: int, by: str, after: int = 0
     ) -> AgentVersion:
+        """Store `version`; with `after`, only while version `after` is still the live
+        latest (compare and set: a delete or another update in between wins)."""
         stored = AgentVersion(replace(agent, version=version), tenant, datetime.now(UTC), by)
+        row = {
+            "tenant": tenant,
+            "agent_id": agent.agent_id,
+            "version": version,
+            "definition": serialization.dumps(stored.agent),
+            "created_at": stored.created_at,
+            "created_by": by,
+            "deleted_at": None,
+        }
         try:
-            await self._writer.insert(
-                agent_versions,
-                {
-                    "tenant": tenant,
-                    "agent_id": agent.agent_id,
-                    "version": version,
-                    "definition": serialization.dumps(stored.agent),
-                    "created_at": stored.created_at,
-                    "created_by": by,
-                    "deleted_at": None,
-                },
-            )
+            if not after:
+                await self._writer.insert(agent_versions, row)
+                return stored
+            check_row(agent_versions, row)  # as the writer checks a plain insert's row
+            statement = _insert_after(tenant, agent.agent_id, after)
+            params = {f"v_{k}": v for k, v in row.items()}
+            added = await self._writer.execute_together([(statement, params)])
         except sqlalchemy.exc.IntegrityError:  # another write took this version first
             raise AgentExistsError(agent.agent_id) from None
+        if added == 0:  # version `after` was deleted (or replaced) meanwhile
+            latest = await self._latest(tenant, agent.agent_id)
+            if latest is None or latest.deleted_at is not None:
+                raise AgentNotFoundError(agent.agent_id)
+            raise AgentExistsError(agent.agent_id)
         return stored
 
     async def get(
@@ -111,17 +123,47 @@ class SqlAgentStore:
         return [_version(row) for row in rows]
 
     async def delete(self, tenant: str, agent_id: str) -> bool:
-        latest = await self._latest(tenant, agent_id)
-        if latest is None or latest.deleted_at is not None:
-            return False
-        statement = (
-            update(agent_versions)
-            .where(
-                _T.tenant == tenant,
-                _T.agent_id == agent_id,
-                _T.version == latest.version,
-                _T.deleted_at.is_(None),
+        for _ in range(DELETE_ATTEMPTS):
+            latest = await self._latest(tenant, agent_id)
+            if latest is None or latest.deleted_at is not None:
+                return False
+            statement = (
+                update(agent_versions)
+                .where(
+                    _T.tenant == tenant,
+                    _T.agent_id == agent_id,
+                    _T.version == latest.version,
+                    _T.deleted_at.is_(None),
+                )
+                .values(deleted_at=datetime.now(UTC))
             )
-            .values(deleted_at=datetime.now(UTC))
+            if await self._writer.execute(statement) == 0:
+                continue  # deleted or replaced meanwhile: look again
+            newest = await self._latest(tenant, agent_id)
+            if newest is not None and newest.version == latest.version:
+                return True
+            # an update slipped in before the mark: the newer version is deleted too
+        raise AgentExistsError(agent_id)
+
+
+DELETE_ATTEMPTS = 10
+
+
+def _insert_after(tenant: str, agent_id: str, after: int) -> Any:
+    """INSERT of the next version that holds only while version `after` is the live latest
+    (its row locked on PostgreSQL until the insert commits, so a delete waits for it).
+    A new statement each time: the writer never batches it with another."""
+    columns = ["tenant", "agent_id", "version", "definition", "created_at", "created_by",
+               "deleted_at"]  # fmt: skip
+    values = (
+        select(*(bindparam(f"v_{c}", type_=agent_versions.c[c].type) for c in columns))
+        .select_from(agent_versions)
+        .where(
+            _T.tenant == tenant,
+            _T.agent_id == agent_id,
+            _T.version == after,
+            _T.deleted_at.is_(None),
         )
-        return await self._writer.execute(statement) > 0
+        .with_for_update()
+    )
+    return agent_versions.insert().from_select(columns, values)

@@ -22,8 +22,9 @@ class ConversationSlots(Protocol):
         Otherwise the task in the way: the holder, or the first task waiting."""
         ...
 
-    async def enqueue(self, key: str, task_id: str, *, first: bool = False) -> None:
-        """Put `task_id` in the queue: last, or ahead of every task waiting."""
+    async def enqueue(self, key: str, task_id: str, *, first: bool = False, limit: int = 0) -> bool:
+        """Put `task_id` in the queue: last, or ahead of every task waiting; False (and
+        nothing changed) when `limit` tasks (0: no limit) wait already."""
         ...
 
     async def take_turn(self, key: str, task_id: str) -> str:

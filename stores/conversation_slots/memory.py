@@ -22,14 +22,19 @@ class InMemoryConversationSlots:
             self._holders[key] = task_id
         return blocker
 
-    async def enqueue(self, key: str, task_id: str, *, first: bool = False) -> None:
+    async def enqueue(self, key: str, task_id: str, *, first: bool = False, limit: int = 0) -> bool:
         queue = self._queues.setdefault(key, deque())
         if task_id in queue:
             queue.remove(task_id)
+        elif limit and len(queue) >= limit:
+            if not queue:
+                del self._queues[key]
+            return False
         if first:
             queue.appendleft(task_id)
         else:
             queue.append(task_id)
+        return True
 
     async def take_turn(self, key: str, task_id: str) -> str:
         holder = self._holders.get(key)

@@ -27,7 +27,9 @@ return ''
 """
 
 _ENQUEUE = """
-redis.call('LREM', KEYS[2], 0, ARGV[1])
+local removed = redis.call('LREM', KEYS[2], 0, ARGV[1])
+local limit = tonumber(ARGV[3])
+if removed == 0 and limit > 0 and redis.call('LLEN', KEYS[2]) >= limit then return 0 end
 if ARGV[2] == '1' then redis.call('LPUSH', KEYS[2], ARGV[1])
 else redis.call('RPUSH', KEYS[2], ARGV[1]) end
 return 1
@@ -75,8 +77,9 @@ class RedisConversationSlots:
     async def claim(self, key: str, task_id: str) -> str:
         return _text(await self._claim(keys=self._keys(key), args=[task_id]))
 
-    async def enqueue(self, key: str, task_id: str, *, first: bool = False) -> None:
-        await self._enqueue(keys=self._keys(key), args=[task_id, "1" if first else "0"])
+    async def enqueue(self, key: str, task_id: str, *, first: bool = False, limit: int = 0) -> bool:
+        args = [task_id, "1" if first else "0", str(limit)]
+        return bool(await self._enqueue(keys=self._keys(key), args=args))
 
     async def take_turn(self, key: str, task_id: str) -> str:
         return _text(await self._take_turn(keys=self._keys(key), args=[task_id]))

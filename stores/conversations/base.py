@@ -16,13 +16,16 @@ Contract:
   takeover, is in its conversation exactly once). Concurrent appends of different
   tasks never share a number.
 - `messages` pages through the messages after a number, oldest first; `recent`
-  returns the messages after a number of the newest `turns` turns that have any,
-  oldest first (whole turns but for one cut by the number).
-- `snapshot` is `get` and `recent` after its summary, read together (what a task of
-  the conversation starts from).
+  returns the messages after a number of the newest `turns` turns that have any
+  and start before message `before` (when given), oldest first (whole turns but
+  for one cut by the number): a task reads further back with it, a page at a time.
+- `snapshot` is `get` and `recent` after its summary, read together in one
+  statement where the backend can (what a task of the conversation starts from).
+- A conversation's counts (messages, turns, tokens) move with each turn, in the
+  same transaction.
 - `set_summary` replaces the running summary only when it covers more messages
   than the stored one (a summary never goes back); returns whether it did.
-- `delete` removes a conversation and its turns; False when there was none.
+- `delete` removes a conversation and its turns, at once; False when there was none.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ class ConversationStore(Protocol):
     ) -> list[ConversationMessage]: ...
 
     async def recent(
-        self, tenant: str, conversation_id: str, after: int, turns: int
+        self, tenant: str, conversation_id: str, after: int, turns: int, before: int = ...
     ) -> list[ConversationMessage]: ...
 
     async def snapshot(

@@ -66,11 +66,16 @@ class InMemoryConversationStore:
         return self._find(tenant, conversation_id).messages[max(0, after) :][:limit]
 
     async def recent(
-        self, tenant: str, conversation_id: str, after: int, turns: int
+        self, tenant: str, conversation_id: str, after: int, turns: int, before: int = 2**62
     ) -> list[ConversationMessage]:
         kept = self._find(tenant, conversation_id).messages[max(0, after) :]
         grouped = [list(turn) for _, turn in groupby(kept, key=lambda m: m.task_id)]
+        grouped = [turn for turn in grouped if self._start(turn) < before]
         return [m for turn in grouped[-turns:] for m in turn] if turns > 0 else []
+
+    @staticmethod
+    def _start(turn: list[ConversationMessage]) -> int:
+        return turn[0].index
 
     async def snapshot(
         self, tenant: str, conversation_id: str, turns: int

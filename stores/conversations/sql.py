@@ -1,10 +1,12 @@
 """Conversations in SQL (SQLite or PostgreSQL): a row per conversation, a row per turn.
 
 A turn row holds its messages as JSON and where they start in the conversation's
-numbering; the conversation's counts are those of its latest turn. A turn is one
-INSERT, so it is stored whole or not at all; the primary key (conversation, turn)
-keeps two appends from taking the same number, and the unique (conversation, task)
-keeps a task from adding two turns.
+numbering; the conversation's row holds its counts. A turn is added by one
+INSERT ... SELECT that numbers it from the conversation's counts, and the counts
+move on in the same transaction (`SqlWriter.execute_together`): all of the turn
+or none of it. The primary key (conversation, turn) keeps two appends from taking
+the same number, and the unique (conversation, task) keeps a task from adding two
+turns. The statements are built once, with bound parameters.
 """
 
 from __future__ import annotations
@@ -12,14 +14,25 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from datetime import datetime
 from typing import Any
 
 import sqlalchemy.exc
-from sqlalchemy import Select, and_, delete, func, or_, select, true, update
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Integer,
+    String,
+    Text,
+    and_,
+    bindparam,
+    delete,
+    or_,
+    select,
+    update,
+)
 
 from agent.memory.model import (
+    MAX_TOOL_MESSAGES,
     Conversation,
     ConversationMessage,
     ConversationQuery,
@@ -36,6 +49,105 @@ _T = conversation_turns.c
 APPEND_ATTEMPTS = 20
 """Tries at a turn number while other tasks' turns take them (one task runs per
 conversation, so a race is rare and short)."""
+NO_BOUND = 2**62
+MAX_TURN_MESSAGES = MAX_TOOL_MESSAGES + 2
+"""Messages of one turn at most: the caller's, the tool calls kept, the answer."""
+
+_OWNED = and_(_C.conversation_id == bindparam("b_cid"), _C.tenant == bindparam("b_tenant"))
+_GET = select(conversations).where(_OWNED)
+_ROW_EXISTS = select(_C.conversation_id).where(_OWNED).exists()
+_SNAPSHOT = (
+    select(
+        conversations,
+        _T.turn.label("t_turn"),
+        _T.task_id.label("t_task_id"),
+        _T.first_index.label("t_first_index"),
+        _T.messages.label("t_messages"),
+        _T.created_at.label("t_created_at"),
+    )
+    .select_from(
+        conversations.outerjoin(
+            conversation_turns,
+            and_(
+                _T.conversation_id == _C.conversation_id,
+                _T.turn > _C.turn_count - bindparam("b_turns", type_=Integer),
+                _T.first_index + _T.message_count - 1 > _C.summarized_through,
+            ),
+        )
+    )
+    .where(_OWNED)
+    .order_by(_T.turn)
+)
+"""A conversation and its newest `turns` turns that have messages after its summary,
+oldest first: one statement (a conversation without any has one row of NULL turns)."""
+_OLDER = (
+    select(conversation_turns)
+    .where(
+        _ROW_EXISTS,
+        _T.conversation_id == bindparam("b_cid"),
+        _T.first_index < bindparam("b_before", type_=BigInteger),
+        _T.first_index + _T.message_count - 1 > bindparam("b_after", type_=BigInteger),
+    )
+    .order_by(_T.turn.desc())
+    .limit(bindparam("b_turns", type_=Integer))
+)
+_PAGE = (
+    select(conversation_turns)
+    .where(
+        _ROW_EXISTS,
+        _T.conversation_id == bindparam("b_cid"),
+        # The index on (conversation, first_index) finds the first turn at once: a turn
+        # holding message `after` + 1 starts at most MAX_TURN_MESSAGES before it.
+        _T.first_index > bindparam("b_after", type_=BigInteger) - MAX_TURN_MESSAGES,
+        _T.first_index + _T.message_count - 1 > bindparam("b_after", type_=BigInteger),
+    )
+    .order_by(_T.first_index)
+    .limit(bindparam("b_limit", type_=Integer))
+)
+_ADD_TURN = conversation_turns.insert().from_select(
+    [
+        "conversation_id",
+        "turn",
+        "task_id",
+        "first_index",
+        "message_count",
+        "tokens_through",
+        "messages",
+        "created_at",
+    ],
+    select(
+        _C.conversation_id,
+        _C.turn_count + 1,
+        bindparam("b_task_id", type_=String(64)),
+        _C.message_count + 1,
+        bindparam("b_count", type_=Integer),
+        _C.total_tokens + bindparam("b_tokens", type_=BigInteger),
+        bindparam("b_messages", type_=Text),
+        bindparam("b_now", type_=DateTime(timezone=True)),
+    ).where(_OWNED),
+)
+_COUNT_TURN = (
+    update(conversations)
+    .where(_OWNED)
+    .values(
+        turn_count=_C.turn_count + 1,
+        message_count=_C.message_count + bindparam("b_count", type_=Integer),
+        total_tokens=_C.total_tokens + bindparam("b_tokens", type_=BigInteger),
+        updated_at=bindparam("b_now", type_=DateTime(timezone=True)),
+    )
+)
+_HAS_TURN = select(_T.turn).where(
+    _T.conversation_id == bindparam("b_cid"), _T.task_id == bindparam("b_task_id")
+)
+_SET_SUMMARY = (
+    update(conversations)
+    .where(_OWNED, _C.summarized_through < bindparam("b_through", type_=BigInteger))
+    .values(summary=bindparam("b_summary"), summarized_through=bindparam("b_through"))
+)
+_DELETE_TURNS = delete(conversation_turns).where(
+    _T.conversation_id == bindparam("b_cid"), _ROW_EXISTS
+)
+_DELETE = delete(conversations).where(_OWNED)
 
 
 def _encode(messages: tuple[ConversationMessage, ...]) -> str:
@@ -53,25 +165,31 @@ def _encode(messages: tuple[ConversationMessage, ...]) -> str:
     return json.dumps(rows, separators=(",", ":"))  # ASCII: no NUL or lone surrogate in SQL
 
 
-def _decode(row: Any) -> list[ConversationMessage]:
-    created = aware(row.created_at)
+def _decode(
+    task_id: str, first_index: int, messages: str, created_at: Any
+) -> list[ConversationMessage]:
+    created = aware(created_at)
     return [
         ConversationMessage(
             role=item["r"],
             content=item["c"],
-            task_id=row.task_id,
-            index=row.first_index + offset,
+            task_id=task_id,
+            index=first_index + offset,
             tool_name=item["t"],
             arguments=item["a"],
             tokens=item["k"],
             created_at=created,
             counted_with=item.get("e", ""),
         )
-        for offset, item in enumerate(json.loads(row.messages))
+        for offset, item in enumerate(json.loads(messages))
     ]
 
 
-def _conversation(row: Any, last: Any) -> Conversation:
+def _decode_turn(row: Any) -> list[ConversationMessage]:
+    return _decode(row.task_id, row.first_index, row.messages, row.created_at)
+
+
+def _conversation(row: Any) -> Conversation:
     return Conversation(
         conversation_id=row.conversation_id,
         tenant=row.tenant,
@@ -80,24 +198,11 @@ def _conversation(row: Any, last: Any) -> Conversation:
         labels=dict(row.labels or {}),
         created_at=aware(row.created_at),
         updated_at=aware(row.updated_at),
-        message_count=last.first_index + last.message_count - 1 if last is not None else 0,
-        turn_count=last.turn if last is not None else 0,
-        total_tokens=last.tokens_through if last is not None else 0,
+        message_count=row.message_count,
+        turn_count=row.turn_count,
+        total_tokens=row.total_tokens,
         summary=row.summary,
         summarized_through=row.summarized_through,
-    )
-
-
-def _newest(conversation_id: str, after: int, turns: int) -> Select[Any]:
-    """The newest `turns` turns with messages after number `after`, newest first."""
-    return (
-        select(conversation_turns)
-        .where(
-            _T.conversation_id == conversation_id,
-            _T.first_index + _T.message_count - 1 > after,
-        )
-        .order_by(_T.turn.desc())
-        .limit(max(turns, 0))
     )
 
 
@@ -108,25 +213,9 @@ class SqlConversationStore:
         self._engine = database.engine
         self._writer = database.writer
 
-    async def _row(self, tenant: str, conversation_id: str) -> Any:
-        query = select(conversations).where(
-            _C.conversation_id == conversation_id, _C.tenant == tenant
-        )
+    async def _read(self, statement: Any, **params: Any) -> list[Any]:
         async with self._engine.connect() as connection:
-            row = (await connection.execute(query)).first()
-        if row is None:
-            raise ConversationNotFoundError(conversation_id)
-        return row
-
-    async def _last_turn(self, conversation_id: str) -> Any:
-        query = (
-            select(conversation_turns)
-            .where(_T.conversation_id == conversation_id)
-            .order_by(_T.turn.desc())
-            .limit(1)
-        )
-        async with self._engine.connect() as connection:
-            return (await connection.execute(query)).first()
+            return list((await connection.execute(statement, params)).all())
 
     async def create(self, conversation: Conversation) -> None:
         try:
@@ -142,173 +231,109 @@ class SqlConversationStore:
                     "summarized_through": conversation.summarized_through,
                     "created_at": conversation.created_at,
                     "updated_at": conversation.updated_at,
+                    "turn_count": 0,
+                    "message_count": 0,
+                    "total_tokens": 0,
                 },
             )
         except sqlalchemy.exc.IntegrityError:
             raise ValueError(f"conversation {conversation.conversation_id} exists") from None
 
     async def get(self, tenant: str, conversation_id: str) -> Conversation:
-        async with self._engine.connect() as connection:
-            return await self._get(connection, tenant, conversation_id)
-
-    async def _get(
-        self, connection: AsyncConnection, tenant: str, conversation_id: str
-    ) -> Conversation:
-        """The conversation with its latest turn's counts, in one query."""
-        last = (
-            select(_T.turn, _T.first_index, _T.message_count, _T.tokens_through)
-            .where(_T.conversation_id == conversation_id)
-            .order_by(_T.turn.desc())
-            .limit(1)
-            .subquery()
-        )
-        query = (
-            select(conversations, last)
-            .outerjoin(last, true())
-            .where(_C.conversation_id == conversation_id, _C.tenant == tenant)
-        )
-        row = (await connection.execute(query)).first()
-        if row is None:
+        rows = await self._read(_GET, b_cid=conversation_id, b_tenant=tenant)
+        if not rows:
             raise ConversationNotFoundError(conversation_id)
-        return _conversation(row, row if row.turn is not None else None)
+        return _conversation(rows[0])
 
     async def snapshot(
         self, tenant: str, conversation_id: str, turns: int
     ) -> tuple[Conversation, list[ConversationMessage]]:
+        params = {"b_cid": conversation_id, "b_tenant": tenant, "b_turns": max(turns, 0)}
         async with self._engine.connect() as connection:
-            conversation: Conversation = await self._get(connection, tenant, conversation_id)
-            after = conversation.summarized_through
-            query = _newest(conversation_id, after, turns)
-            rows = (await connection.execute(query)).all() if turns > 0 else []
-        return conversation, [m for row in reversed(rows) for m in _decode(row) if m.index > after]
+            rows = (await connection.execute(_SNAPSHOT, params)).all()
+        if not rows:
+            raise ConversationNotFoundError(conversation_id)
+        conversation = _conversation(rows[0])
+        after = conversation.summarized_through
+        found = [
+            m
+            for row in rows
+            if row.t_turn is not None
+            for m in _decode(row.t_task_id, row.t_first_index, row.t_messages, row.t_created_at)
+            if m.index > after
+        ]
+        return conversation, found
+
+    async def recent(
+        self, tenant: str, conversation_id: str, after: int, turns: int, before: int = NO_BOUND
+    ) -> list[ConversationMessage]:
+        if turns <= 0:
+            return []
+        params = {"b_cid": conversation_id, "b_tenant": tenant, "b_after": after}
+        rows = await self._read(_OLDER, **params, b_before=before, b_turns=turns)
+        if not rows:
+            await self.get(tenant, conversation_id)  # ConversationNotFoundError, or none
+        return [m for row in reversed(rows) for m in _decode_turn(row) if m.index > after]
 
     async def append_turn(self, tenant: str, conversation_id: str, turn: Turn) -> bool:
-        await self._row(tenant, conversation_id)
         for _ in range(APPEND_ATTEMPTS):
-            last = await self._last_turn(conversation_id)
-            moment = utcnow()
-            row = {
-                "conversation_id": conversation_id,
-                "turn": (last.turn if last is not None else 0) + 1,
-                "task_id": turn.task_id,
-                "first_index": last.first_index + last.message_count if last is not None else 1,
-                "message_count": len(turn.messages),
-                "tokens_through": (last.tokens_through if last is not None else 0) + turn.tokens,
-                "messages": _encode(turn.messages),
-                "created_at": moment,
+            params = {
+                "b_cid": conversation_id,
+                "b_tenant": tenant,
+                "b_task_id": turn.task_id,
+                "b_count": len(turn.messages),
+                "b_tokens": turn.tokens,
+                "b_messages": _encode(turn.messages),
+                "b_now": utcnow(),
             }
             try:
-                await self._writer.insert(conversation_turns, row)
+                added = await self._writer.execute_together(
+                    [(_ADD_TURN, params), (_COUNT_TURN, params)]
+                )
             except sqlalchemy.exc.IntegrityError:
-                if await self._has_turn(conversation_id, turn.task_id):
+                if await self._read(_HAS_TURN, b_cid=conversation_id, b_task_id=turn.task_id):
                     return False
                 # another task's turn took the number: try the next one
                 await asyncio.sleep(random.uniform(0, 0.01))
                 continue
-            await self._touch(conversation_id, moment)
+            if added == 0:
+                raise ConversationNotFoundError(conversation_id)
             return True
         raise RuntimeError(f"could not append a turn to {conversation_id} (kept racing)")
-
-    async def _has_turn(self, conversation_id: str, task_id: str) -> bool:
-        query = select(_T.turn).where(_T.conversation_id == conversation_id, _T.task_id == task_id)
-        async with self._engine.connect() as connection:
-            return (await connection.execute(query)).first() is not None
-
-    async def _touch(self, conversation_id: str, moment: datetime) -> None:
-        statement = (
-            update(conversations)
-            .where(_C.conversation_id == conversation_id, _C.updated_at < moment)
-            .values(updated_at=moment)
-        )
-        await self._writer.execute(statement)
-
-    async def _turns(self, conversation_id: str, after: int, limit: int, newest: bool) -> Any:
-        order = _T.turn.desc() if newest else _T.turn.asc()
-        query = (
-            select(conversation_turns)
-            .where(
-                _T.conversation_id == conversation_id,
-                _T.first_index + _T.message_count - 1 > after,
-            )
-            .order_by(order)
-            .limit(limit)
-        )
-        async with self._engine.connect() as connection:
-            return (await connection.execute(query)).all()
 
     async def messages(
         self, tenant: str, conversation_id: str, after: int, limit: int
     ) -> list[ConversationMessage]:
-        await self._row(tenant, conversation_id)
-        found: list[ConversationMessage] = []
-        for row in await self._turns(conversation_id, after, limit, newest=False):
-            found.extend(m for m in _decode(row) if m.index > after)
-        return found[:limit]
-
-    async def recent(
-        self, tenant: str, conversation_id: str, after: int, turns: int
-    ) -> list[ConversationMessage]:
-        owned = (
-            select(_C.conversation_id)
-            .where(_C.conversation_id == conversation_id, _C.tenant == tenant)
-            .exists()
-        )
-        query = _newest(conversation_id, after, turns).where(owned)
-        async with self._engine.connect() as connection:
-            rows = (await connection.execute(query)).all() if turns > 0 else []
+        after = max(0, after)
+        params = {"b_cid": conversation_id, "b_tenant": tenant, "b_after": after, "b_limit": limit}
+        rows = await self._read(_PAGE, **params)
         if not rows:
-            await self._row(tenant, conversation_id)  # ConversationNotFoundError, or none
-        return [m for row in reversed(rows) for m in _decode(row) if m.index > after]
+            await self.get(tenant, conversation_id)  # ConversationNotFoundError, or none
+        found = [m for row in rows for m in _decode_turn(row) if m.index > after]
+        return found[:limit]
 
     async def set_summary(
         self, tenant: str, conversation_id: str, summary: str, through: int
     ) -> bool:
-        statement = (
-            update(conversations)
-            .where(
-                _C.conversation_id == conversation_id,
-                _C.tenant == tenant,
-                _C.summarized_through < through,
-            )
-            .values(summary=summary, summarized_through=through)
-        )
-        if await self._writer.execute(statement) > 0:
+        params = {
+            "b_cid": conversation_id,
+            "b_tenant": tenant,
+            "b_summary": summary,
+            "b_through": through,
+        }
+        if await self._writer.execute(_SET_SUMMARY, params) > 0:
             return True
-        await self._row(tenant, conversation_id)  # ConversationNotFoundError when gone
+        await self.get(tenant, conversation_id)  # ConversationNotFoundError when gone
         return False
 
     async def delete(self, tenant: str, conversation_id: str) -> bool:
-        statement = delete(conversations).where(
-            _C.conversation_id == conversation_id, _C.tenant == tenant
-        )
-        if await self._writer.execute(statement) == 0:
-            return False
-        await self._writer.execute(
-            delete(conversation_turns).where(_T.conversation_id == conversation_id)
-        )
-        return True
+        params = {"b_cid": conversation_id, "b_tenant": tenant}
+        deleted = await self._writer.execute_together([(_DELETE_TURNS, params), (_DELETE, params)])
+        return deleted > 0
 
     async def list(self, query: ConversationQuery) -> list[Conversation]:
-        latest = (
-            select(_T.conversation_id, func.max(_T.turn).label("turn"))
-            .group_by(_T.conversation_id)
-            .subquery()
-        )
-        last = conversation_turns.alias("last")
-        statement = (
-            select(
-                conversations,
-                last.c.turn,
-                last.c.first_index,
-                last.c.message_count,
-                last.c.tokens_through,
-            )
-            .outerjoin(latest, latest.c.conversation_id == _C.conversation_id)
-            .outerjoin(
-                last,
-                and_(last.c.conversation_id == _C.conversation_id, last.c.turn == latest.c.turn),
-            )
-            .where(_C.tenant == query.tenant, _C.created_by == query.owner)
+        statement = select(conversations).where(
+            _C.tenant == query.tenant, _C.created_by == query.owner
         )
         if query.after is not None:
             created, conversation_id = query.after
@@ -321,4 +346,4 @@ class SqlConversationStore:
         statement = statement.order_by(_C.created_at.desc(), _C.conversation_id.desc())
         async with self._engine.connect() as connection:
             rows = (await connection.execute(statement.limit(query.limit))).all()
-        return [_conversation(row, row if row.turn is not None else None) for row in rows]
+        return [_conversation(row) for row in rows]

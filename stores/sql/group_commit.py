@@ -58,6 +58,9 @@ class _Write:
     statement: UpdateBase
     params: Mapping[str, Any] | None
     done: asyncio.Future[int] = field(compare=False)
+    then: tuple[tuple[UpdateBase, Mapping[str, Any] | None], ...] = ()
+    """Statements run after `statement`, in the same transaction (`execute_together`);
+    the write's row count is then the last one's."""
 
 
 _Groups = list[tuple[UpdateBase, list[_Write]]]
@@ -121,8 +124,25 @@ class SqlWriter:
         table = getattr(statement, "table", None)
         if params is not None and isinstance(statement, Insert) and isinstance(table, Table):
             check_row(table, params)
+        return await self._queue(statement, params)
+
+    async def execute_together(
+        self, steps: Sequence[tuple[UpdateBase, Mapping[str, Any] | None]]
+    ) -> int:
+        """Run write statements in order, all in one transaction (all of them or none);
+        the last one's row count once they are committed. Rows are not checked: the
+        statements are the store's own."""
+        (statement, params), *then = steps
+        return await self._queue(statement, params, tuple(then))
+
+    async def _queue(
+        self,
+        statement: UpdateBase,
+        params: Mapping[str, Any] | None,
+        then: tuple[tuple[UpdateBase, Mapping[str, Any] | None], ...] = (),
+    ) -> int:
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Write(statement, params, done))
+        self._pending.append(_Write(statement, params, done, then))
         async with self._lock:
             if not done.done():
                 batch, self._pending = self._pending, []
@@ -192,7 +212,7 @@ def _groups(batch: Sequence[_Write]) -> _Groups:
     groups: _Groups = []
     inserts: dict[int, list[_Write]] = {}
     for write in batch:
-        if isinstance(write.statement, Insert) and write.params is not None:
+        if isinstance(write.statement, Insert) and write.params is not None and not write.then:
             rows = inserts.get(id(write.statement))
             if rows is not None:
                 rows.append(write)
@@ -205,6 +225,11 @@ def _groups(batch: Sequence[_Write]) -> _Groups:
     return groups
 
 
+def _steps(write: _Write) -> list[tuple[UpdateBase, dict[str, Any] | None]]:
+    steps = [(write.statement, write.params), *write.then]
+    return [(statement, dict(p) if p is not None else None) for statement, p in steps]
+
+
 def _run(connection: Connection, groups: _Groups) -> list[int]:
     counts: list[int] = []
     for statement, writes in groups:
@@ -212,8 +237,9 @@ def _run(connection: Connection, groups: _Groups) -> list[int]:
             connection.execute(statement, [dict(w.params or {}) for w in writes])
             counts.extend(1 for _ in writes)
         else:
-            params = dict(writes[0].params) if writes[0].params is not None else None
-            counts.append(_rowcount(connection.execute(statement, params)))
+            for step, params in _steps(writes[0]):
+                count = _rowcount(connection.execute(step, params))
+            counts.append(count)
     return counts
 
 
@@ -224,8 +250,9 @@ async def _run_async(connection: AsyncConnection, groups: _Groups) -> list[int]:
             await connection.execute(statement, [dict(w.params or {}) for w in writes])
             counts.extend(1 for _ in writes)
         else:
-            params = dict(writes[0].params) if writes[0].params is not None else None
-            counts.append(_rowcount(await connection.execute(statement, params)))
+            for step, params in _steps(writes[0]):
+                count = _rowcount(await connection.execute(step, params))
+            counts.append(count)
     return counts
 
 

@@ -170,9 +170,13 @@ conversations = Table(
     Column("summarized_through", BigInteger, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("turn_count", BigInteger, nullable=False, server_default="0"),
+    Column("message_count", BigInteger, nullable=False, server_default="0"),
+    Column("total_tokens", BigInteger, nullable=False, server_default="0"),
     Index("ix_conversations_tenant_owner_created", "tenant", "created_by", "created_at"),
 )
-"""Conversations; `summary` covers messages 1..`summarized_through`."""
+"""Conversations; `summary` covers messages 1..`summarized_through`; the counts are those
+of its turns, updated in the transaction that adds each."""
 
 conversation_turns = Table(
     "conversation_turns",
@@ -186,6 +190,7 @@ conversation_turns = Table(
     Column("messages", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("conversation_id", "task_id", name="uq_conversation_turns_task"),
+    Index("ix_conversation_turns_first_index", "conversation_id", "first_index"),
 )
 """One row per task that ended in a conversation: its messages (JSON), numbered from
 `first_index`; `tokens_through` is the conversation's token count up to this turn."""

@@ -126,3 +126,24 @@ async def test_concurrent_updates_never_share_a_version(agents: AgentStore) -> N
     latest = await agents.get("acme", "support")
     assert latest is not None
     assert latest.agent.version == 1 + len(made)
+
+
+async def test_an_update_racing_a_delete_never_brings_the_agent_back(agents: AgentStore) -> None:
+    """Whichever goes first, a delete that says it deleted leaves no live agent behind."""
+    store = agents
+    for n in range(15):
+        agent_id = f"racer-{n}"
+        await store.create("acme", AgentDefinition(agent_id=agent_id), "alice")
+
+        async def update(agent_id: str = agent_id) -> bool:
+            try:
+                changed = AgentDefinition(agent_id=agent_id, description="changed")
+                await store.update("acme", changed, "bob")
+            except (AgentNotFoundError, AgentExistsError):
+                return False
+            return True
+
+        _, deleted = await asyncio.gather(update(), store.delete("acme", agent_id))
+        assert deleted
+        assert await store.get("acme", agent_id) is None, n
+        assert agent_id not in [v.agent.agent_id for v in await store.list("acme")]

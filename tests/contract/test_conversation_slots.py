@@ -86,3 +86,16 @@ async def test_release_forgets_a_task_wherever_it_is(slots: ConversationSlots) -
     assert await slots.holder(KEY) == "t1"  # only the holder itself lets go of it
     await slots.release(KEY, "t1")
     assert await slots.claim(KEY, "t4") == ""
+
+
+async def test_a_line_holds_as_many_as_its_limit(slots: ConversationSlots) -> None:
+    assert await slots.claim(KEY, "t1") == ""
+    assert await slots.enqueue(KEY, "t2", limit=2)
+    assert await slots.enqueue(KEY, "t3", limit=2)
+    assert not await slots.enqueue(KEY, "t4", limit=2)  # full: nothing changed
+    assert not await slots.enqueue(KEY, "t4", first=True, limit=2)
+    assert await slots.waiting(KEY) == ["t2", "t3"]
+    assert await slots.enqueue(KEY, "t3", first=True, limit=2)  # one already in line moves
+    assert await slots.waiting(KEY) == ["t3", "t2"]
+    assert await slots.enqueue(KEY, "t5")  # no limit
+    assert await slots.waiting(KEY) == ["t3", "t2", "t5"]

@@ -208,3 +208,38 @@ async def test_a_snapshot_is_the_conversation_and_its_newest_turns_after_the_sum
     assert [m.index for m in few] == [6, 7, 8, 9, 10]  # turn 3 cut by the summary
     with pytest.raises(ConversationNotFoundError):
         await store.snapshot("globex", conversation_id, 2)
+
+
+async def test_recent_reads_further_back_a_page_at_a_time(store: ConversationStore) -> None:
+    conversation_id = await new(store)
+    for n in range(1, 8):
+        await store.append_turn("acme", conversation_id, turn(f"t{n}", f"q{n}", f"a{n}"))
+    newest = await store.recent("acme", conversation_id, 0, 2)
+    assert [m.content for m in newest] == ["q6", "a6", "q7", "a7"]
+    older = await store.recent("acme", conversation_id, 0, 2, before=newest[0].index)
+    assert [m.content for m in older] == ["q4", "a4", "q5", "a5"]
+    oldest = await store.recent("acme", conversation_id, 2, 9, before=older[0].index)
+    assert [m.content for m in oldest] == ["q2", "a2", "q3", "a3"]  # after message 2
+
+
+async def test_counts_move_with_each_turn_and_a_delete_takes_everything(
+    store: ConversationStore,
+) -> None:
+    conversation_id = await new(store)
+    for n in range(1, 4):
+        await store.append_turn("acme", conversation_id, turn(f"t{n}", f"q{n}", f"a{n}"))
+    assert not await store.append_turn("acme", conversation_id, turn("t2", "again", "again"))
+    got = await store.get("acme", conversation_id)
+    assert (got.turn_count, got.message_count) == (3, 6)
+    assert got.total_tokens == sum(
+        m.tokens for m in await store.messages("acme", conversation_id, 0, 99)
+    )
+    listed = await store.list(ConversationQuery("acme", got.created_by))
+    assert [(c.turn_count, c.message_count) for c in listed] == [(3, 6)]
+    assert not await store.delete("globex", conversation_id)
+    assert await store.delete("acme", conversation_id)
+    with pytest.raises(ConversationNotFoundError):
+        await store.messages("acme", conversation_id, 0, 10)
+    again = Conversation(conversation_id, "acme", "alice")  # the same id, afresh: nothing left
+    await store.create(again)
+    assert await store.messages("acme", conversation_id, 0, 10) == []

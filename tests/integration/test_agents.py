@@ -345,3 +345,75 @@ async def test_a_retry_after_the_agent_changed_is_still_the_same_task(tmp_path: 
         await h.client.update_agent(_agent("billing", "model-v2", "v2", max_iterations=5))
         again = await h.client.start_task("hi", agent="billing", idempotency_key="k1")
         assert again.task_id == first.task_id
+
+
+async def test_a_retry_after_the_agent_was_deleted_is_still_the_same_task(
+    tmp_path: Path,
+) -> None:
+    from agentd_client import errors as client_errors
+
+    async with harness(tmp_path, [{"text": "hi", "repeat": -1}], anonymous_roles=["admin"]) as h:
+        await h.client.create_agent(_agent("billing", "model-v1", "v1"))
+        first = await h.client.start_task("hi", agent="billing", idempotency_key="k1")
+        await h.client.delete_agent("billing")
+        again = await h.client.start_task("hi", agent="billing", idempotency_key="k1")
+        assert again.task_id == first.task_id
+        with pytest.raises(client_errors.AgentNotFoundError):  # a new request is refused
+            await h.client.start_task("hi", agent="billing", idempotency_key="k2")
+        with pytest.raises(client_errors.AgentNotFoundError):  # ... and leaves its key free
+            await h.client.start_task("hi", agent="billing", idempotency_key="k2")
+
+
+async def test_agents_are_listed_in_pages_and_a_tenant_s_count_is_capped(tmp_path: Path) -> None:
+    from agentd_client import errors as client_errors
+
+    folder = tmp_path / "files"
+    folder.mkdir()
+    for name in ("aaa-file", "zzz-file"):
+        (folder / f"{name}.yaml").write_text(f"id: {name}\ninstructions: x\n")
+    async with harness(tmp_path, [], anonymous_roles=["admin"], agents_dir=folder,
+                       max_agents_per_tenant=3) as h:  # fmt: skip
+        for name in ("own-c", "own-a", "own-b"):
+            await h.client.create_agent(_agent(name, "m", "x"))
+        with pytest.raises(client_errors.AgentdError) as full:
+            await h.client.create_agent(_agent("own-d", "m", "x"))
+        assert full.value.code.name == "RESOURCE_EXHAUSTED"
+        assert "has 3 agents" in full.value.message
+        pages, token = [], ""
+        while True:
+            page = await h.client.list_agents_page(page_size=2, page_token=token)
+            pages.append([a.id for a in page.agents])
+            token = page.next_page_token
+            if not token:
+                break
+        assert pages == [["own-a", "own-b"], ["own-c", "aaa-file"], ["zzz-file"]]
+        await h.client.delete_agent("own-a")
+        await h.client.create_agent(_agent("own-d", "m", "x"))  # room again
+        with pytest.raises(client_errors.InvalidArgumentError):
+            await h.client.list_agents_page(page_token="not-a-token")
+
+
+async def test_agents_may_name_only_the_models_allowed(tmp_path: Path) -> None:
+    from agentd_client import errors as client_errors
+
+    folder = _agents(
+        tmp_path,
+        fine="id: fine\ninstructions: x\nmodel: gpt-4o-mini\n",
+        costly="id: costly\ninstructions: x\nmodel: {executor: gpt-4o-mini, critic: o3}\n",
+    )
+    async with harness(tmp_path, [], anonymous_roles=["admin"], agents_dir=folder,
+                       agent_models=["gpt-4o-mini", "fake-model"]) as h:  # fmt: skip
+        assert (await h.client.get_agent("fine")).models["default"] == "gpt-4o-mini"
+        with pytest.raises(client_errors.AgentNotFoundError):  # refused at load
+            await h.client.get_agent("costly")
+        with pytest.raises(client_errors.InvalidArgumentError) as refused:
+            await h.client.create_agent(_agent("own", "gpt-5", "x"))
+        assert [v.field for v in refused.value.field_violations] == ["agent.model"]
+        assert (
+            "'gpt-5' is not a model agents may name"
+            in refused.value.field_violations[0].description
+        )
+        await h.client.create_agent(_agent("own", "gpt-4o-mini", "x"))
+        with pytest.raises(client_errors.InvalidArgumentError):
+            await h.client.update_agent(_agent("own", "gpt-5", "y"))
+        assert (await h.client.get_agent("own")).version == 1

@@ -93,7 +93,7 @@ async def test_enqueue_across_replicas_waits_for_the_task_on_the_other(
     tmp_path: Path, prefix: str, database: str
 ) -> None:
     replies: list[dict[str, Any]] = [
-        {"delay_seconds": 1.5, "text": "First.", "match": "one"},
+        {"hold": "one", "text": "First.", "match": "one"},
         {"text": "Second.", "match": "two"},
     ]
     async with FakeOpenAIServer(replies) as llm:
@@ -105,10 +105,12 @@ async def test_enqueue_across_replicas_waits_for_the_task_on_the_other(
             async with AgentClient(first.address) as a, AgentClient(second.address) as b:
                 cid = (await a.create_conversation()).conversation_id
                 one = await a.start_task("question one", mode=FC, conversation_id=cid)
-                await wait_for(lambda: len(llm.requests) == 1, 10)
+                await wait_for(lambda: llm.held("one"), 10)
                 two = await b.start_task(
                     "question two", mode=FC, conversation_id=cid, busy_policy="enqueue"
                 )
+                assert (await b.get_task(two.task_id)).status == tasks_pb2.TASK_STATUS_PENDING
+                llm.release("one")
                 events = [e async for e in b.stream_task_events(two.task_id)]
                 assert final(events).text == "Second."
                 assert (await a.get_task(one.task_id)).status == tasks_pb2.TASK_STATUS_COMPLETED

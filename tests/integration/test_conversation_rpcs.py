@@ -98,22 +98,78 @@ async def test_another_tenants_conversation_is_not_found(tmp_path: Path) -> None
 
 
 async def test_an_agents_memory_settings_round_trip_and_are_checked(tmp_path: Path) -> None:
-    from agentd.v1 import agents_pb2, conversations_pb2
+    from agentd.v1 import agents_pb2
+    from agentd.v1 import conversations_pb2 as cpb
 
-    memory = conversations_pb2.AgentMemory(
-        budget_tokens=600, max_messages=8, tool_calls="keep", compaction="drop"
+    memory = cpb.AgentMemory(
+        budget_tokens=600,
+        max_messages=0,  # set, and zero: no earlier messages at all
+        tool_call_policy=cpb.MEMORY_TOOL_CALLS_KEEP,
+        compaction_policy=cpb.MEMORY_COMPACTION_DROP,
     )
     async with harness(tmp_path, [], anonymous_roles=["admin"]) as h:
         created = await h.client.create_agent(agents_pb2.Agent(id="chat", memory=memory))
         assert created.memory == memory
+        assert created.memory.HasField("max_messages")
+        assert not created.memory.HasField("summary_tokens")  # unset: the server's
         assert (await h.client.get_agent("chat")).memory == memory
         plain = await h.client.create_agent(agents_pb2.Agent(id="plain"))
         assert not plain.HasField("memory")  # the server's defaults
         for bad, field in (
-            (conversations_pb2.AgentMemory(budget_tokens=5), "agent.memory.budget_tokens"),
-            (conversations_pb2.AgentMemory(tool_calls="all"), "agent.memory.tool_calls"),
-            (conversations_pb2.AgentMemory(compaction="x"), "agent.memory.compaction"),
+            (cpb.AgentMemory(budget_tokens=5), "agent.memory.budget_tokens"),
+            (cpb.AgentMemory(budget_tokens=0), "agent.memory.budget_tokens"),
+            (cpb.AgentMemory(tool_call_policy=9), "agent.memory.tool_calls"),  # type: ignore[arg-type]
+            (cpb.AgentMemory(compaction_policy=7), "agent.memory.compaction"),  # type: ignore[arg-type]
         ):
             with pytest.raises(client_errors.InvalidArgumentError) as refused:
                 await h.client.create_agent(agents_pb2.Agent(id="bad", memory=bad))
             assert [v.field for v in refused.value.field_violations] == [field]
+
+
+async def test_a_conversation_is_its_creators_or_an_approvers(tmp_path: Path) -> None:
+    from tests.integration.trust import trusted
+
+    async with trusted(tmp_path, [{"text": "hi", "repeat": -1}]) as t:
+        alice = await t.client("acme", "alice", "analyst")
+        bob = await t.client("acme", "bob", "analyst")
+        approver = await t.client("acme", "carol", "approver")
+        cid = (await alice.create_conversation("alice's")).conversation_id
+        for call in (
+            bob.get_conversation(cid),
+            bob.start_task("tell me", conversation_id=cid),
+            bob.start_task("tell me", conversation_id=cid, busy_policy="interrupt"),
+            bob.delete_conversation(cid),
+        ):
+            with pytest.raises(client_errors.AgentdError) as refused:
+                await call
+            assert refused.value.code.name == "PERMISSION_DENIED"
+        assert list((await bob.list_conversations()).conversations) == []
+        assert (await approver.get_conversation(cid)).conversation.title == "alice's"
+        assert (await alice.get_conversation(cid)).conversation.created_by == "alice"
+        await approver.delete_conversation(cid)
+        with pytest.raises(client_errors.ConversationNotFoundError):
+            await alice.get_conversation(cid)
+
+
+async def test_a_page_of_long_messages_stays_under_the_message_size_limit(tmp_path: Path) -> None:
+    from agent.memory.model import ConversationMessage, Turn
+
+    async with harness(tmp_path, []) as h:
+        cid = (await h.client.create_conversation("long answers")).conversation_id
+        long = "é" * 16_000  # two bytes each: 32 KB a message
+        for n in range(100):
+            task_id = f"task_{n:024x}"
+            turn = Turn(task_id, (ConversationMessage("user", f"question {n}", task_id),
+                                  ConversationMessage("assistant", long, task_id)))  # fmt: skip
+            await h.server.durable.conversations.append_turn("default", cid, turn)
+        pages, token = [], ""
+        while True:
+            got = await h.client.get_conversation(cid, page_size=200, page_token=token)
+            assert got.ByteSize() < 4 * 1024 * 1024
+            pages.append([m.index for m in got.messages])
+            token = got.next_page_token
+            if not token:
+                break
+        assert len(pages) > 1  # cut by size, not by count
+        assert [i for page in pages for i in page] == list(range(1, 201))
+        assert all(page for page in pages)

@@ -22,7 +22,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import audit_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
-from agentd_client.conversations import BUSY_POLICIES, ConversationMethods
+from agentd_client.agents import AgentMethods
+from agentd_client.conversations import ConversationMethods
 from agentd_client.errors import from_rpc_error
 from agentd_client.requests import DECISIONS
 from agentd_client.requests import execute_request as _execute_request
@@ -36,7 +37,7 @@ DEFAULT_TARGET = "127.0.0.1:50051"
 BusyPolicy = Literal["reject", "enqueue", "interrupt"]
 
 
-class AgentClient(ConversationMethods):
+class AgentClient(ConversationMethods, AgentMethods):
     """An async client over one channel. Use as an async context manager, or call `close()`."""
 
     def __init__(
@@ -191,10 +192,8 @@ class AgentClient(ConversationMethods):
         """
         request = _execute_request(
             task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent,
+            task_timeout, labels, plan, agent, conversation_id, busy_policy,
         )  # fmt: skip
-        request.conversation_id = conversation_id
-        request.busy_policy = BUSY_POLICIES[busy_policy]
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
 
@@ -219,10 +218,8 @@ class AgentClient(ConversationMethods):
         """Start a task with no stream attached; follow it with `stream_task_events`."""
         request = _execute_request(
             task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent,
+            task_timeout, labels, plan, agent, conversation_id, busy_policy,
         )  # fmt: skip
-        request.conversation_id = conversation_id
-        request.busy_policy = BUSY_POLICIES[busy_policy]
         started: tasks_pb2.Task = await self._unary(self._stub.StartTask, request, timeout)
         return started
 

@@ -1,5 +1,5 @@
-"""The conversation and agent methods of `AgentClient` (a mixin: the client supplies the
-channel and the error mapping)."""
+"""The conversation methods of `AgentClient` (a mixin: the client supplies the channel and
+the error mapping)."""
 
 from __future__ import annotations
 
@@ -7,15 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import agents_pb2
 from agentd.v1 import conversations_pb2 as cpb
-
-BUSY_POLICIES = {
-    "reject": cpb.CONVERSATION_BUSY_POLICY_REJECT,
-    "enqueue": cpb.CONVERSATION_BUSY_POLICY_ENQUEUE,
-    "interrupt": cpb.CONVERSATION_BUSY_POLICY_INTERRUPT,
-}
-"""The busy policies of `execute(..., busy_policy=...)` by name."""
+from agentd_client.requests import BUSY_POLICIES as BUSY_POLICIES  # re-exported
 
 
 class ConversationMethods:
@@ -70,37 +63,3 @@ class ConversationMethods:
     ) -> None:
         request = cpb.DeleteConversationRequest(conversation_id=conversation_id)
         await self._unary(self._stub.DeleteConversation, request, timeout)
-
-    async def create_agent(
-        self, agent: agents_pb2.Agent, *, timeout: float | None = None
-    ) -> agents_pb2.Agent:
-        """Version 1 of a new agent of your tenant (admin role)."""
-        request = agents_pb2.CreateAgentRequest(agent=agent)
-        created: agents_pb2.Agent = await self._unary(self._stub.CreateAgent, request, timeout)
-        return created
-
-    async def update_agent(
-        self, agent: agents_pb2.Agent, *, timeout: float | None = None
-    ) -> agents_pb2.Agent:
-        """The next version of an agent of your tenant (admin role)."""
-        request = agents_pb2.UpdateAgentRequest(agent=agent)
-        updated: agents_pb2.Agent = await self._unary(self._stub.UpdateAgent, request, timeout)
-        return updated
-
-    async def get_agent(self, agent: str, *, timeout: float | None = None) -> agents_pb2.Agent:
-        """An agent you may use: `id` (its latest version) or `id@version`."""
-        request = agents_pb2.GetAgentRequest(agent=agent)
-        found: agents_pb2.Agent = await self._unary(self._stub.GetAgent, request, timeout)
-        return found
-
-    async def list_agents(self, *, timeout: float | None = None) -> list[agents_pb2.Agent]:
-        request = agents_pb2.ListAgentsRequest()
-        listed: agents_pb2.ListAgentsResponse = await self._unary(
-            self._stub.ListAgents, request, timeout
-        )
-        return list(listed.agents)
-
-    async def delete_agent(self, agent_id: str, *, timeout: float | None = None) -> None:
-        await self._unary(
-            self._stub.DeleteAgent, agents_pb2.DeleteAgentRequest(id=agent_id), timeout
-        )

@@ -9,7 +9,15 @@ from typing import Any
 from google.protobuf import json_format, struct_pb2
 
 from agentd.v1 import agent_service_pb2 as pb
+from agentd.v1 import conversations_pb2 as cpb
 from agentd.v1 import events_pb2, tasks_pb2
+
+BUSY_POLICIES = {
+    "reject": cpb.CONVERSATION_BUSY_POLICY_REJECT,
+    "enqueue": cpb.CONVERSATION_BUSY_POLICY_ENQUEUE,
+    "interrupt": cpb.CONVERSATION_BUSY_POLICY_INTERRUPT,
+}
+"""The busy policies of `execute(..., busy_policy=...)` by name."""
 
 
 def to_struct(data: Mapping[str, Any] | None) -> struct_pb2.Struct:
@@ -47,6 +55,8 @@ def execute_request(
     labels: Mapping[str, str] | None,
     plan: tasks_pb2.Plan | None = None,
     agent: str = "",
+    conversation_id: str = "",
+    busy_policy: str = "reject",
 ) -> pb.ExecuteRequest:
     request = pb.ExecuteRequest(
         task=task,
@@ -58,6 +68,8 @@ def execute_request(
         token_budget=token_budget,
         labels=dict(labels or {}),
         agent=agent,
+        conversation_id=conversation_id,
+        busy_policy=BUSY_POLICIES[busy_policy],
     )
     if task_timeout is not None:
         request.timeout.FromTimedelta(timedelta(seconds=task_timeout))

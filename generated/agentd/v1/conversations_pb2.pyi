@@ -91,6 +91,62 @@ MESSAGE_ROLE_TOOL: MessageRole.ValueType  # 3
 """A tool call the task made, with its result."""
 Global___MessageRole: _TypeAlias = MessageRole  # noqa: Y015
 
+class _MemoryToolCalls:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _MemoryToolCallsEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_MemoryToolCalls.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    MEMORY_TOOL_CALLS_UNSPECIFIED: _MemoryToolCalls.ValueType  # 0
+    """The server's default (AGENTD_MEMORY_TOOL_CALLS)."""
+    MEMORY_TOOL_CALLS_KEEP: _MemoryToolCalls.ValueType  # 1
+    """As tool calls and their results (a tool result cut to tool_result_tokens)."""
+    MEMORY_TOOL_CALLS_SUMMARIZE: _MemoryToolCalls.ValueType  # 2
+    """One line each, as data, ahead of the answer they led to."""
+    MEMORY_TOOL_CALLS_DROP: _MemoryToolCalls.ValueType  # 3
+    """Not at all."""
+
+class MemoryToolCalls(_MemoryToolCalls, metaclass=_MemoryToolCallsEnumTypeWrapper):
+    """What a task is sent of the tool calls of its conversation's earlier turns."""
+
+MEMORY_TOOL_CALLS_UNSPECIFIED: MemoryToolCalls.ValueType  # 0
+"""The server's default (AGENTD_MEMORY_TOOL_CALLS)."""
+MEMORY_TOOL_CALLS_KEEP: MemoryToolCalls.ValueType  # 1
+"""As tool calls and their results (a tool result cut to tool_result_tokens)."""
+MEMORY_TOOL_CALLS_SUMMARIZE: MemoryToolCalls.ValueType  # 2
+"""One line each, as data, ahead of the answer they led to."""
+MEMORY_TOOL_CALLS_DROP: MemoryToolCalls.ValueType  # 3
+"""Not at all."""
+Global___MemoryToolCalls: _TypeAlias = MemoryToolCalls  # noqa: Y015
+
+class _MemoryCompaction:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _MemoryCompactionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_MemoryCompaction.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    MEMORY_COMPACTION_UNSPECIFIED: _MemoryCompaction.ValueType  # 0
+    """The server's default (AGENTD_MEMORY_COMPACTION)."""
+    MEMORY_COMPACTION_SUMMARIZE: _MemoryCompaction.ValueType  # 1
+    """The model folds them into the conversation's running summary (announced
+    by a history_compacted event).
+    """
+    MEMORY_COMPACTION_DROP: _MemoryCompaction.ValueType  # 2
+    """They are left out."""
+
+class MemoryCompaction(_MemoryCompaction, metaclass=_MemoryCompactionEnumTypeWrapper):
+    """What happens to the earlier turns that no longer fit a task's memory budget."""
+
+MEMORY_COMPACTION_UNSPECIFIED: MemoryCompaction.ValueType  # 0
+"""The server's default (AGENTD_MEMORY_COMPACTION)."""
+MEMORY_COMPACTION_SUMMARIZE: MemoryCompaction.ValueType  # 1
+"""The model folds them into the conversation's running summary (announced
+by a history_compacted event).
+"""
+MEMORY_COMPACTION_DROP: MemoryCompaction.ValueType  # 2
+"""They are left out."""
+Global___MemoryCompaction: _TypeAlias = MemoryCompaction  # noqa: Y015
+
 @_typing.final
 class Conversation(_message.Message):
     """A conversation: a thread of tasks, each seeing the earlier turns."""
@@ -236,48 +292,63 @@ Global___ConversationMessage: _TypeAlias = ConversationMessage  # noqa: Y015
 @_typing.final
 class AgentMemory(_message.Message):
     """How an agent's tasks remember the earlier turns of their conversation.
-    Unset fields take the server's defaults (AGENTD_MEMORY_*).
+    Unset fields take the server's defaults (AGENTD_MEMORY_*); a set field,
+    zero included, is the agent's.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
 
     BUDGET_TOKENS_FIELD_NUMBER: _builtins.int
     MAX_MESSAGES_FIELD_NUMBER: _builtins.int
-    TOOL_CALLS_FIELD_NUMBER: _builtins.int
     TOOL_RESULT_TOKENS_FIELD_NUMBER: _builtins.int
-    COMPACTION_FIELD_NUMBER: _builtins.int
     SUMMARY_TOKENS_FIELD_NUMBER: _builtins.int
+    TOOL_CALL_POLICY_FIELD_NUMBER: _builtins.int
+    COMPACTION_POLICY_FIELD_NUMBER: _builtins.int
     budget_tokens: _builtins.int
-    """Most tokens of earlier turns (and their summary) sent with a task."""
-    max_messages: _builtins.int
-    """Most earlier messages sent with a task."""
-    tool_calls: _builtins.str
-    """Earlier tool calls: "keep" (as tool calls and results), "summarize" (one
-    line each in the answer they led to) or "drop".
+    """Most tokens of earlier turns (and their summary) sent with a task: 100 to
+    1,000,000. It bounds the history only, not the whole request: instructions,
+    tools and the task's own message come on top.
     """
+    max_messages: _builtins.int
+    """Most earlier messages sent with a task: 0 (none) to 1,000."""
     tool_result_tokens: _builtins.int
     """An earlier tool result longer than this many tokens is cut, with a marker."""
-    compaction: _builtins.str
-    """Turns that no longer fit: "summarize" (the model folds them into the
-    running summary, announced by a history_compacted event) or "drop".
-    """
     summary_tokens: _builtins.int
     """Most tokens of the running summary."""
+    tool_call_policy: Global___MemoryToolCalls.ValueType
+    """Earlier tool calls: kept, summarised or dropped."""
+    compaction_policy: Global___MemoryCompaction.ValueType
+    """Turns that no longer fit: summarised or dropped."""
     def __init__(
         self,
         *,
-        budget_tokens: _builtins.int = ...,
-        max_messages: _builtins.int = ...,
-        tool_calls: _builtins.str = ...,
-        tool_result_tokens: _builtins.int = ...,
-        compaction: _builtins.str = ...,
-        summary_tokens: _builtins.int = ...,
+        budget_tokens: _builtins.int | None = ...,
+        max_messages: _builtins.int | None = ...,
+        tool_result_tokens: _builtins.int | None = ...,
+        summary_tokens: _builtins.int | None = ...,
+        tool_call_policy: Global___MemoryToolCalls.ValueType = ...,
+        compaction_policy: Global___MemoryCompaction.ValueType = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_budget_tokens", b"_budget_tokens", "_max_messages", b"_max_messages", "_summary_tokens", b"_summary_tokens", "_tool_result_tokens", b"_tool_result_tokens", "budget_tokens", b"budget_tokens", "max_messages", b"max_messages", "summary_tokens", b"summary_tokens", "tool_result_tokens", b"tool_result_tokens"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["budget_tokens", b"budget_tokens", "compaction", b"compaction", "max_messages", b"max_messages", "summary_tokens", b"summary_tokens", "tool_calls", b"tool_calls", "tool_result_tokens", b"tool_result_tokens"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_budget_tokens", b"_budget_tokens", "_max_messages", b"_max_messages", "_summary_tokens", b"_summary_tokens", "_tool_result_tokens", b"_tool_result_tokens", "budget_tokens", b"budget_tokens", "compaction_policy", b"compaction_policy", "max_messages", b"max_messages", "summary_tokens", b"summary_tokens", "tool_call_policy", b"tool_call_policy", "tool_result_tokens", b"tool_result_tokens"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__budget_tokens: _TypeAlias = _typing.Literal["budget_tokens"]  # noqa: Y015
+    _WhichOneofArgType__budget_tokens: _TypeAlias = _typing.Literal["_budget_tokens", b"_budget_tokens"]  # noqa: Y015
+    _WhichOneofReturnType__max_messages: _TypeAlias = _typing.Literal["max_messages"]  # noqa: Y015
+    _WhichOneofArgType__max_messages: _TypeAlias = _typing.Literal["_max_messages", b"_max_messages"]  # noqa: Y015
+    _WhichOneofReturnType__summary_tokens: _TypeAlias = _typing.Literal["summary_tokens"]  # noqa: Y015
+    _WhichOneofArgType__summary_tokens: _TypeAlias = _typing.Literal["_summary_tokens", b"_summary_tokens"]  # noqa: Y015
+    _WhichOneofReturnType__tool_result_tokens: _TypeAlias = _typing.Literal["tool_result_tokens"]  # noqa: Y015
+    _WhichOneofArgType__tool_result_tokens: _TypeAlias = _typing.Literal["_tool_result_tokens", b"_tool_result_tokens"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__budget_tokens) -> _WhichOneofReturnType__budget_tokens | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__max_messages) -> _WhichOneofReturnType__max_messages | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__summary_tokens) -> _WhichOneofReturnType__summary_tokens | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__tool_result_tokens) -> _WhichOneofReturnType__tool_result_tokens | None: ...
 
 Global___AgentMemory: _TypeAlias = AgentMemory  # noqa: Y015
 

@@ -123,7 +123,7 @@ async def test_a_tenants_own_agent_comes_before_a_file_agent_of_that_id() -> Non
     assert other is not None
     assert (own.instructions, other.instructions) == ("own", "file")
     listed = await agents.list("acme")
-    assert [(v.agent.agent_id, v.source) for v in listed] == [("support", "api")]
+    assert [(v.agent.agent_id, v.source) for _, v in listed] == [("support", "api")]
 
 
 def _write(folder: Path, name: str, text: str, mtime: int) -> Path:

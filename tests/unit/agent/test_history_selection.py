@@ -88,8 +88,8 @@ def test_compaction_aims_at_half_the_room() -> None:
 
 def test_a_model_without_tool_calls_gets_earlier_tool_calls_summarised() -> None:
     from agent.memory.busy import BusyGate
+    from agent.memory.engine_hooks import TaskMemory
     from agent.memory.service import Conversations
-    from agent.memory.tasks import TaskMemory
     from agent.tasks import ExecutionMode, Task
     from stores.conversation_slots.memory import InMemoryConversationSlots
     from stores.conversations.memory import InMemoryConversationStore

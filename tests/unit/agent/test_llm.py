@@ -225,3 +225,22 @@ def test_json_reply_is_forgiving_but_not_blind() -> None:
 def test_json_nested_too_deeply_is_an_unusable_reply_not_a_crash(reply: str) -> None:
     with pytest.raises(ValueError, match="not valid JSON"):
         json_reply(text(reply))
+
+
+async def test_a_refused_schema_falls_back_alone_other_schemas_keep_json_schema() -> None:
+    refused = {"error": {"status": 400, "message": "this schema is not supported"}}
+    async with FakeOpenAIServer(
+        [{**refused, "match": "tenant one"}, {"json": {"a": 1}, "repeat": -1}]
+    ) as server:
+        llm = model(server)
+        theirs = ModelSettings(json_schema={"type": "object", "x-one": True}, schema_name="one")
+        mine = ModelSettings(json_schema={"type": "object"}, schema_name="two")
+        await llm.complete([Message("user", "tenant one")], settings=theirs)
+        await llm.complete([Message("user", "tenant two")], settings=mine)
+        await llm.complete([Message("user", "tenant one again")], settings=theirs)
+        formats = [r.get("response_format", {}).get("type") for r in server.requests]
+        assert formats == ["json_schema", "json_object", "json_schema", "json_object"]
+        sibling = llm.sibling("other-model", None, None)  # another model: its own record
+        await sibling.complete([Message("user", "x")], settings=theirs)
+        assert server.requests[-1]["response_format"]["type"] == "json_schema"
+        await llm.close()

@@ -3,6 +3,7 @@ var/tiktoken (checked against tiktoken's digests), an estimate for other models.
 
 from __future__ import annotations
 
+import ast
 import shutil
 from pathlib import Path
 
@@ -11,16 +12,25 @@ import pytest
 from agent.llm.base import Message, ToolCall
 from agent.llm.encodings import SOURCES, Encodings, encoding_for_model
 from agent.llm.tokens import ESTIMATE, message_tokens
+from tests.helpers import RANKS, ROOT
 
-ROOT = Path(__file__).resolve().parents[3]
-RANKS = ROOT / "var" / "tiktoken"
+LOADERS = {"get_encoding", "encoding_for_model", "list_encoding_names", "load_tiktoken_bpe",
+           "read_file", "read_file_cached", "data_gym_to_mergeable_bpe_ranks"}  # fmt: skip
+"""tiktoken's loaders, which download the ranks a cache lacks."""
 
 
-@pytest.fixture(scope="module")
-def encodings() -> Encodings:
-    for source in SOURCES.values():
-        assert (RANKS / source.cache_name).is_file(), "run `make` (scripts/tokenizer_ranks.py)"
-    return Encodings(RANKS)
+def _loader_calls(path: Path) -> list[str]:
+    """Uses of tiktoken's downloading loaders in `path` (code, not its prose)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tiktoken"):
+            names = {alias.name for alias in node.names} & LOADERS
+            found += [f"{path.relative_to(ROOT)}:{node.lineno}: import {n}" for n in names]
+        elif isinstance(node, ast.Attribute) and node.attr in LOADERS:
+            base = ast.unparse(node.value)
+            if "tiktoken" in base or "openai_public" in base:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    return found
 
 
 @pytest.mark.parametrize(
@@ -62,12 +72,22 @@ def test_the_same_encoding_as_tiktoken_builds_from_its_cache(
     encodings: Encodings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import tiktoken
+    import tiktoken.load
     import tiktoken_ext.openai_public as public
 
+    def no_download(blobpath: str) -> bytes:
+        if "://" in blobpath:
+            raise AssertionError(f"tiktoken would download {blobpath}")
+        with open(blobpath, "rb") as file:
+            return file.read()
+
     # The folder is a valid tiktoken cache: tiktoken's own constructor reads it (its
-    # digest check passes, so it never tries to download) and gives the same encoding.
+    # digest check passes, so it never tries to download; here it could not) and gives
+    # the same encoding.
+    monkeypatch.setattr(tiktoken.load, "read_file", no_download)
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(RANKS))
-    for name, build in (("o200k_base", public.o200k_base), ("cl100k_base", public.cl100k_base)):
+    builders = (("o200k_base", public.o200k_base), ("cl100k_base", public.cl100k_base))
+    for name, build in builders:
         theirs = tiktoken.Encoding(**build())
         ours = encodings.for_model("gpt-4o" if name == "o200k_base" else "gpt-4")
         sample = "A conversation: turn 1, 2 and 3 — with ünïcödé and\n\n  spaces."
@@ -97,3 +117,56 @@ def test_a_message_costs_its_text_its_calls_and_framing(encodings: Encodings) ->
     calling = Message("assistant", "", tool_calls=(call,))
     expected = 4 + counter.count("calculator") + counter.count('{"expression": "2+2"}')
     assert message_tokens(calling, counter) == expected
+
+
+def test_encodings_load_at_start_up_and_say_once_whether_counts_are_exact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import agent.llm.encodings as module
+
+    said: list[tuple[str, str, dict[str, object]]] = []
+
+    class Log:
+        def info(self, event: str, **fields: object) -> None:
+            said.append(("info", event, fields))
+
+        def warning(self, event: str, **fields: object) -> None:
+            said.append(("warning", event, fields))
+
+    monkeypatch.setattr(module, "log", Log())
+    assert Encodings(RANKS).load() == ["o200k_base", "cl100k_base"]
+    assert Encodings(tmp_path).load() == []
+    assert [(level, event) for level, event, _ in said] == [
+        ("info", "token counts: exact for OpenAI's models, estimated for others"),
+        ("warning", "token counts are estimated (no verified tokenizer ranks)"),
+    ]
+    assert said[1][2]["missing"] == ["o200k_base", "cl100k_base"]
+
+
+def test_loading_the_ranks_never_goes_through_tiktoken_s_downloading_loaders(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import tiktoken.load
+
+    def refuse(*args: object, **kwargs: object) -> bytes:
+        raise AssertionError("tiktoken's loader was called")
+
+    monkeypatch.setattr(tiktoken.load, "read_file", refuse)
+    monkeypatch.setattr(tiktoken.load, "read_file_cached", refuse)
+    monkeypatch.setattr(tiktoken.load, "load_tiktoken_bpe", refuse)
+    source = SOURCES["cl100k_base"]
+    shutil.copy(RANKS / source.cache_name, tmp_path / source.cache_name)  # built afresh
+    counter = Encodings(tmp_path).for_model("gpt-4")
+    assert (counter.name, counter.count("hello world")) == ("cl100k_base", 2)
+
+
+def test_no_code_asks_tiktoken_for_an_encoding_by_name() -> None:
+    """tiktoken.get_encoding and friends download missing ranks from outside this
+    machine; nothing in the repository may call them (this test excepted)."""
+    found = []
+    for folder in ("agent", "server", "stores", "tools", "core", "clients", "bench",
+                   "scripts", "tests", "audit", "auth"):  # fmt: skip
+        for path in (ROOT / folder).rglob("*.py"):
+            if path != Path(__file__).resolve():
+                found += _loader_calls(path)
+    assert found == []

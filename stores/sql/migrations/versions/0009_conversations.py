@@ -28,6 +28,9 @@ def upgrade() -> None:
         sa.Column("summarized_through", sa.BigInteger(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("turn_count", sa.BigInteger(), nullable=False, server_default="0"),
+        sa.Column("message_count", sa.BigInteger(), nullable=False, server_default="0"),
+        sa.Column("total_tokens", sa.BigInteger(), nullable=False, server_default="0"),
     )
     op.create_index(
         "ix_conversations_tenant_owner_created",
@@ -46,9 +49,15 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("conversation_id", "task_id", name="uq_conversation_turns_task"),
     )
+    op.create_index(
+        "ix_conversation_turns_first_index",
+        "conversation_turns",
+        ["conversation_id", "first_index"],
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("ix_conversation_turns_first_index", table_name="conversation_turns")
     op.drop_table("conversation_turns")
     op.drop_index("ix_conversations_tenant_owner_created", table_name="conversations")
     op.drop_table("conversations")

@@ -6,7 +6,8 @@ package dev.agentd.v1;
 /**
  * <pre>
  * How an agent's tasks remember the earlier turns of their conversation.
- * Unset fields take the server's defaults (AGENTD_MEMORY_*).
+ * Unset fields take the server's defaults (AGENTD_MEMORY_*); a set field,
+ * zero included, is the agent's.
  * </pre>
  *
  * Protobuf type {@code agentd.v1.AgentMemory}
@@ -21,8 +22,8 @@ private static final long serialVersionUID = 0L;
     super(builder);
   }
   private AgentMemory() {
-    toolCalls_ = "";
-    compaction_ = "";
+    toolCallPolicy_ = 0;
+    compactionPolicy_ = 0;
   }
 
   @java.lang.Override
@@ -50,14 +51,31 @@ private static final long serialVersionUID = 0L;
             dev.agentd.v1.AgentMemory.class, dev.agentd.v1.AgentMemory.Builder.class);
   }
 
+  private int bitField0_;
   public static final int BUDGET_TOKENS_FIELD_NUMBER = 1;
   private int budgetTokens_ = 0;
   /**
    * <pre>
-   * Most tokens of earlier turns (and their summary) sent with a task.
+   * Most tokens of earlier turns (and their summary) sent with a task: 100 to
+   * 1,000,000. It bounds the history only, not the whole request: instructions,
+   * tools and the task's own message come on top.
    * </pre>
    *
-   * <code>uint32 budget_tokens = 1;</code>
+   * <code>optional uint32 budget_tokens = 1;</code>
+   * @return Whether the budgetTokens field is set.
+   */
+  @java.lang.Override
+  public boolean hasBudgetTokens() {
+    return ((bitField0_ & 0x00000001) != 0);
+  }
+  /**
+   * <pre>
+   * Most tokens of earlier turns (and their summary) sent with a task: 100 to
+   * 1,000,000. It bounds the history only, not the whole request: instructions,
+   * tools and the task's own message come on top.
+   * </pre>
+   *
+   * <code>optional uint32 budget_tokens = 1;</code>
    * @return The budgetTokens.
    */
   @java.lang.Override
@@ -69,64 +87,27 @@ private static final long serialVersionUID = 0L;
   private int maxMessages_ = 0;
   /**
    * <pre>
-   * Most earlier messages sent with a task.
+   * Most earlier messages sent with a task: 0 (none) to 1,000.
    * </pre>
    *
-   * <code>uint32 max_messages = 2;</code>
+   * <code>optional uint32 max_messages = 2;</code>
+   * @return Whether the maxMessages field is set.
+   */
+  @java.lang.Override
+  public boolean hasMaxMessages() {
+    return ((bitField0_ & 0x00000002) != 0);
+  }
+  /**
+   * <pre>
+   * Most earlier messages sent with a task: 0 (none) to 1,000.
+   * </pre>
+   *
+   * <code>optional uint32 max_messages = 2;</code>
    * @return The maxMessages.
    */
   @java.lang.Override
   public int getMaxMessages() {
     return maxMessages_;
-  }
-
-  public static final int TOOL_CALLS_FIELD_NUMBER = 3;
-  @SuppressWarnings("serial")
-  private volatile java.lang.Object toolCalls_ = "";
-  /**
-   * <pre>
-   * Earlier tool calls: "keep" (as tool calls and results), "summarize" (one
-   * line each in the answer they led to) or "drop".
-   * </pre>
-   *
-   * <code>string tool_calls = 3;</code>
-   * @return The toolCalls.
-   */
-  @java.lang.Override
-  public java.lang.String getToolCalls() {
-    java.lang.Object ref = toolCalls_;
-    if (ref instanceof java.lang.String) {
-      return (java.lang.String) ref;
-    } else {
-      com.google.protobuf.ByteString bs = 
-          (com.google.protobuf.ByteString) ref;
-      java.lang.String s = bs.toStringUtf8();
-      toolCalls_ = s;
-      return s;
-    }
-  }
-  /**
-   * <pre>
-   * Earlier tool calls: "keep" (as tool calls and results), "summarize" (one
-   * line each in the answer they led to) or "drop".
-   * </pre>
-   *
-   * <code>string tool_calls = 3;</code>
-   * @return The bytes for toolCalls.
-   */
-  @java.lang.Override
-  public com.google.protobuf.ByteString
-      getToolCallsBytes() {
-    java.lang.Object ref = toolCalls_;
-    if (ref instanceof java.lang.String) {
-      com.google.protobuf.ByteString b = 
-          com.google.protobuf.ByteString.copyFromUtf8(
-              (java.lang.String) ref);
-      toolCalls_ = b;
-      return b;
-    } else {
-      return (com.google.protobuf.ByteString) ref;
-    }
   }
 
   public static final int TOOL_RESULT_TOKENS_FIELD_NUMBER = 4;
@@ -136,61 +117,24 @@ private static final long serialVersionUID = 0L;
    * An earlier tool result longer than this many tokens is cut, with a marker.
    * </pre>
    *
-   * <code>uint32 tool_result_tokens = 4;</code>
+   * <code>optional uint32 tool_result_tokens = 4;</code>
+   * @return Whether the toolResultTokens field is set.
+   */
+  @java.lang.Override
+  public boolean hasToolResultTokens() {
+    return ((bitField0_ & 0x00000004) != 0);
+  }
+  /**
+   * <pre>
+   * An earlier tool result longer than this many tokens is cut, with a marker.
+   * </pre>
+   *
+   * <code>optional uint32 tool_result_tokens = 4;</code>
    * @return The toolResultTokens.
    */
   @java.lang.Override
   public int getToolResultTokens() {
     return toolResultTokens_;
-  }
-
-  public static final int COMPACTION_FIELD_NUMBER = 5;
-  @SuppressWarnings("serial")
-  private volatile java.lang.Object compaction_ = "";
-  /**
-   * <pre>
-   * Turns that no longer fit: "summarize" (the model folds them into the
-   * running summary, announced by a history_compacted event) or "drop".
-   * </pre>
-   *
-   * <code>string compaction = 5;</code>
-   * @return The compaction.
-   */
-  @java.lang.Override
-  public java.lang.String getCompaction() {
-    java.lang.Object ref = compaction_;
-    if (ref instanceof java.lang.String) {
-      return (java.lang.String) ref;
-    } else {
-      com.google.protobuf.ByteString bs = 
-          (com.google.protobuf.ByteString) ref;
-      java.lang.String s = bs.toStringUtf8();
-      compaction_ = s;
-      return s;
-    }
-  }
-  /**
-   * <pre>
-   * Turns that no longer fit: "summarize" (the model folds them into the
-   * running summary, announced by a history_compacted event) or "drop".
-   * </pre>
-   *
-   * <code>string compaction = 5;</code>
-   * @return The bytes for compaction.
-   */
-  @java.lang.Override
-  public com.google.protobuf.ByteString
-      getCompactionBytes() {
-    java.lang.Object ref = compaction_;
-    if (ref instanceof java.lang.String) {
-      com.google.protobuf.ByteString b = 
-          com.google.protobuf.ByteString.copyFromUtf8(
-              (java.lang.String) ref);
-      compaction_ = b;
-      return b;
-    } else {
-      return (com.google.protobuf.ByteString) ref;
-    }
   }
 
   public static final int SUMMARY_TOKENS_FIELD_NUMBER = 6;
@@ -200,12 +144,76 @@ private static final long serialVersionUID = 0L;
    * Most tokens of the running summary.
    * </pre>
    *
-   * <code>uint32 summary_tokens = 6;</code>
+   * <code>optional uint32 summary_tokens = 6;</code>
+   * @return Whether the summaryTokens field is set.
+   */
+  @java.lang.Override
+  public boolean hasSummaryTokens() {
+    return ((bitField0_ & 0x00000008) != 0);
+  }
+  /**
+   * <pre>
+   * Most tokens of the running summary.
+   * </pre>
+   *
+   * <code>optional uint32 summary_tokens = 6;</code>
    * @return The summaryTokens.
    */
   @java.lang.Override
   public int getSummaryTokens() {
     return summaryTokens_;
+  }
+
+  public static final int TOOL_CALL_POLICY_FIELD_NUMBER = 7;
+  private int toolCallPolicy_ = 0;
+  /**
+   * <pre>
+   * Earlier tool calls: kept, summarised or dropped.
+   * </pre>
+   *
+   * <code>.agentd.v1.MemoryToolCalls tool_call_policy = 7;</code>
+   * @return The enum numeric value on the wire for toolCallPolicy.
+   */
+  @java.lang.Override public int getToolCallPolicyValue() {
+    return toolCallPolicy_;
+  }
+  /**
+   * <pre>
+   * Earlier tool calls: kept, summarised or dropped.
+   * </pre>
+   *
+   * <code>.agentd.v1.MemoryToolCalls tool_call_policy = 7;</code>
+   * @return The toolCallPolicy.
+   */
+  @java.lang.Override public dev.agentd.v1.MemoryToolCalls getToolCallPolicy() {
+    dev.agentd.v1.MemoryToolCalls result = dev.agentd.v1.MemoryToolCalls.forNumber(toolCallPolicy_);
+    return result == null ? dev.agentd.v1.MemoryToolCalls.UNRECOGNIZED : result;
+  }
+
+  public static final int COMPACTION_POLICY_FIELD_NUMBER = 8;
+  private int compactionPolicy_ = 0;
+  /**
+   * <pre>
+   * Turns that no longer fit: summarised or dropped.
+   * </pre>
+   *
+   * <code>.agentd.v1.MemoryCompaction compaction_policy = 8;</code>
+   * @return The enum numeric value on the wire for compactionPolicy.
+   */
+  @java.lang.Override public int getCompactionPolicyValue() {
+    return compactionPolicy_;
+  }
+  /**
+   * <pre>
+   * Turns that no longer fit: summarised or dropped.
+   * </pre>
+   *
+   * <code>.agentd.v1.MemoryCompaction compaction_policy = 8;</code>
+   * @return The compactionPolicy.
+   */
+  @java.lang.Override public dev.agentd.v1.MemoryCompaction getCompactionPolicy() {
+    dev.agentd.v1.MemoryCompaction result = dev.agentd.v1.MemoryCompaction.forNumber(compactionPolicy_);
+    return result == null ? dev.agentd.v1.MemoryCompaction.UNRECOGNIZED : result;
   }
 
   private byte memoizedIsInitialized = -1;
@@ -222,23 +230,23 @@ private static final long serialVersionUID = 0L;
   @java.lang.Override
   public void writeTo(com.google.protobuf.CodedOutputStream output)
                       throws java.io.IOException {
-    if (budgetTokens_ != 0) {
+    if (((bitField0_ & 0x00000001) != 0)) {
       output.writeUInt32(1, budgetTokens_);
     }
-    if (maxMessages_ != 0) {
+    if (((bitField0_ & 0x00000002) != 0)) {
       output.writeUInt32(2, maxMessages_);
     }
-    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(toolCalls_)) {
-      com.google.protobuf.GeneratedMessageV3.writeString(output, 3, toolCalls_);
-    }
-    if (toolResultTokens_ != 0) {
+    if (((bitField0_ & 0x00000004) != 0)) {
       output.writeUInt32(4, toolResultTokens_);
     }
-    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(compaction_)) {
-      com.google.protobuf.GeneratedMessageV3.writeString(output, 5, compaction_);
-    }
-    if (summaryTokens_ != 0) {
+    if (((bitField0_ & 0x00000008) != 0)) {
       output.writeUInt32(6, summaryTokens_);
+    }
+    if (toolCallPolicy_ != dev.agentd.v1.MemoryToolCalls.MEMORY_TOOL_CALLS_UNSPECIFIED.getNumber()) {
+      output.writeEnum(7, toolCallPolicy_);
+    }
+    if (compactionPolicy_ != dev.agentd.v1.MemoryCompaction.MEMORY_COMPACTION_UNSPECIFIED.getNumber()) {
+      output.writeEnum(8, compactionPolicy_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -249,27 +257,29 @@ private static final long serialVersionUID = 0L;
     if (size != -1) return size;
 
     size = 0;
-    if (budgetTokens_ != 0) {
+    if (((bitField0_ & 0x00000001) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeUInt32Size(1, budgetTokens_);
     }
-    if (maxMessages_ != 0) {
+    if (((bitField0_ & 0x00000002) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeUInt32Size(2, maxMessages_);
     }
-    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(toolCalls_)) {
-      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(3, toolCalls_);
-    }
-    if (toolResultTokens_ != 0) {
+    if (((bitField0_ & 0x00000004) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeUInt32Size(4, toolResultTokens_);
     }
-    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(compaction_)) {
-      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(5, compaction_);
-    }
-    if (summaryTokens_ != 0) {
+    if (((bitField0_ & 0x00000008) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeUInt32Size(6, summaryTokens_);
+    }
+    if (toolCallPolicy_ != dev.agentd.v1.MemoryToolCalls.MEMORY_TOOL_CALLS_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(7, toolCallPolicy_);
+    }
+    if (compactionPolicy_ != dev.agentd.v1.MemoryCompaction.MEMORY_COMPACTION_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(8, compactionPolicy_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -286,18 +296,28 @@ private static final long serialVersionUID = 0L;
     }
     dev.agentd.v1.AgentMemory other = (dev.agentd.v1.AgentMemory) obj;
 
-    if (getBudgetTokens()
-        != other.getBudgetTokens()) return false;
-    if (getMaxMessages()
-        != other.getMaxMessages()) return false;
-    if (!getToolCalls()
-        .equals(other.getToolCalls())) return false;
-    if (getToolResultTokens()
-        != other.getToolResultTokens()) return false;
-    if (!getCompaction()
-        .equals(other.getCompaction())) return false;
-    if (getSummaryTokens()
-        != other.getSummaryTokens()) return false;
+    if (hasBudgetTokens() != other.hasBudgetTokens()) return false;
+    if (hasBudgetTokens()) {
+      if (getBudgetTokens()
+          != other.getBudgetTokens()) return false;
+    }
+    if (hasMaxMessages() != other.hasMaxMessages()) return false;
+    if (hasMaxMessages()) {
+      if (getMaxMessages()
+          != other.getMaxMessages()) return false;
+    }
+    if (hasToolResultTokens() != other.hasToolResultTokens()) return false;
+    if (hasToolResultTokens()) {
+      if (getToolResultTokens()
+          != other.getToolResultTokens()) return false;
+    }
+    if (hasSummaryTokens() != other.hasSummaryTokens()) return false;
+    if (hasSummaryTokens()) {
+      if (getSummaryTokens()
+          != other.getSummaryTokens()) return false;
+    }
+    if (toolCallPolicy_ != other.toolCallPolicy_) return false;
+    if (compactionPolicy_ != other.compactionPolicy_) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -309,18 +329,26 @@ private static final long serialVersionUID = 0L;
     }
     int hash = 41;
     hash = (19 * hash) + getDescriptor().hashCode();
-    hash = (37 * hash) + BUDGET_TOKENS_FIELD_NUMBER;
-    hash = (53 * hash) + getBudgetTokens();
-    hash = (37 * hash) + MAX_MESSAGES_FIELD_NUMBER;
-    hash = (53 * hash) + getMaxMessages();
-    hash = (37 * hash) + TOOL_CALLS_FIELD_NUMBER;
-    hash = (53 * hash) + getToolCalls().hashCode();
-    hash = (37 * hash) + TOOL_RESULT_TOKENS_FIELD_NUMBER;
-    hash = (53 * hash) + getToolResultTokens();
-    hash = (37 * hash) + COMPACTION_FIELD_NUMBER;
-    hash = (53 * hash) + getCompaction().hashCode();
-    hash = (37 * hash) + SUMMARY_TOKENS_FIELD_NUMBER;
-    hash = (53 * hash) + getSummaryTokens();
+    if (hasBudgetTokens()) {
+      hash = (37 * hash) + BUDGET_TOKENS_FIELD_NUMBER;
+      hash = (53 * hash) + getBudgetTokens();
+    }
+    if (hasMaxMessages()) {
+      hash = (37 * hash) + MAX_MESSAGES_FIELD_NUMBER;
+      hash = (53 * hash) + getMaxMessages();
+    }
+    if (hasToolResultTokens()) {
+      hash = (37 * hash) + TOOL_RESULT_TOKENS_FIELD_NUMBER;
+      hash = (53 * hash) + getToolResultTokens();
+    }
+    if (hasSummaryTokens()) {
+      hash = (37 * hash) + SUMMARY_TOKENS_FIELD_NUMBER;
+      hash = (53 * hash) + getSummaryTokens();
+    }
+    hash = (37 * hash) + TOOL_CALL_POLICY_FIELD_NUMBER;
+    hash = (53 * hash) + toolCallPolicy_;
+    hash = (37 * hash) + COMPACTION_POLICY_FIELD_NUMBER;
+    hash = (53 * hash) + compactionPolicy_;
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -419,7 +447,8 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * How an agent's tasks remember the earlier turns of their conversation.
-   * Unset fields take the server's defaults (AGENTD_MEMORY_*).
+   * Unset fields take the server's defaults (AGENTD_MEMORY_*); a set field,
+   * zero included, is the agent's.
    * </pre>
    *
    * Protobuf type {@code agentd.v1.AgentMemory}
@@ -457,10 +486,10 @@ private static final long serialVersionUID = 0L;
       bitField0_ = 0;
       budgetTokens_ = 0;
       maxMessages_ = 0;
-      toolCalls_ = "";
       toolResultTokens_ = 0;
-      compaction_ = "";
       summaryTokens_ = 0;
+      toolCallPolicy_ = 0;
+      compactionPolicy_ = 0;
       return this;
     }
 
@@ -494,24 +523,30 @@ private static final long serialVersionUID = 0L;
 
     private void buildPartial0(dev.agentd.v1.AgentMemory result) {
       int from_bitField0_ = bitField0_;
+      int to_bitField0_ = 0;
       if (((from_bitField0_ & 0x00000001) != 0)) {
         result.budgetTokens_ = budgetTokens_;
+        to_bitField0_ |= 0x00000001;
       }
       if (((from_bitField0_ & 0x00000002) != 0)) {
         result.maxMessages_ = maxMessages_;
+        to_bitField0_ |= 0x00000002;
       }
       if (((from_bitField0_ & 0x00000004) != 0)) {
-        result.toolCalls_ = toolCalls_;
+        result.toolResultTokens_ = toolResultTokens_;
+        to_bitField0_ |= 0x00000004;
       }
       if (((from_bitField0_ & 0x00000008) != 0)) {
-        result.toolResultTokens_ = toolResultTokens_;
+        result.summaryTokens_ = summaryTokens_;
+        to_bitField0_ |= 0x00000008;
       }
       if (((from_bitField0_ & 0x00000010) != 0)) {
-        result.compaction_ = compaction_;
+        result.toolCallPolicy_ = toolCallPolicy_;
       }
       if (((from_bitField0_ & 0x00000020) != 0)) {
-        result.summaryTokens_ = summaryTokens_;
+        result.compactionPolicy_ = compactionPolicy_;
       }
+      result.bitField0_ |= to_bitField0_;
     }
 
     @java.lang.Override
@@ -558,27 +593,23 @@ private static final long serialVersionUID = 0L;
 
     public Builder mergeFrom(dev.agentd.v1.AgentMemory other) {
       if (other == dev.agentd.v1.AgentMemory.getDefaultInstance()) return this;
-      if (other.getBudgetTokens() != 0) {
+      if (other.hasBudgetTokens()) {
         setBudgetTokens(other.getBudgetTokens());
       }
-      if (other.getMaxMessages() != 0) {
+      if (other.hasMaxMessages()) {
         setMaxMessages(other.getMaxMessages());
       }
-      if (!other.getToolCalls().isEmpty()) {
-        toolCalls_ = other.toolCalls_;
-        bitField0_ |= 0x00000004;
-        onChanged();
-      }
-      if (other.getToolResultTokens() != 0) {
+      if (other.hasToolResultTokens()) {
         setToolResultTokens(other.getToolResultTokens());
       }
-      if (!other.getCompaction().isEmpty()) {
-        compaction_ = other.compaction_;
-        bitField0_ |= 0x00000010;
-        onChanged();
-      }
-      if (other.getSummaryTokens() != 0) {
+      if (other.hasSummaryTokens()) {
         setSummaryTokens(other.getSummaryTokens());
+      }
+      if (other.toolCallPolicy_ != 0) {
+        setToolCallPolicyValue(other.getToolCallPolicyValue());
+      }
+      if (other.compactionPolicy_ != 0) {
+        setCompactionPolicyValue(other.getCompactionPolicyValue());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -616,26 +647,26 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000002;
               break;
             } // case 16
-            case 26: {
-              toolCalls_ = input.readStringRequireUtf8();
-              bitField0_ |= 0x00000004;
-              break;
-            } // case 26
             case 32: {
               toolResultTokens_ = input.readUInt32();
-              bitField0_ |= 0x00000008;
+              bitField0_ |= 0x00000004;
               break;
             } // case 32
-            case 42: {
-              compaction_ = input.readStringRequireUtf8();
-              bitField0_ |= 0x00000010;
-              break;
-            } // case 42
             case 48: {
               summaryTokens_ = input.readUInt32();
-              bitField0_ |= 0x00000020;
+              bitField0_ |= 0x00000008;
               break;
             } // case 48
+            case 56: {
+              toolCallPolicy_ = input.readEnum();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 56
+            case 64: {
+              compactionPolicy_ = input.readEnum();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 64
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -656,10 +687,26 @@ private static final long serialVersionUID = 0L;
     private int budgetTokens_ ;
     /**
      * <pre>
-     * Most tokens of earlier turns (and their summary) sent with a task.
+     * Most tokens of earlier turns (and their summary) sent with a task: 100 to
+     * 1,000,000. It bounds the history only, not the whole request: instructions,
+     * tools and the task's own message come on top.
      * </pre>
      *
-     * <code>uint32 budget_tokens = 1;</code>
+     * <code>optional uint32 budget_tokens = 1;</code>
+     * @return Whether the budgetTokens field is set.
+     */
+    @java.lang.Override
+    public boolean hasBudgetTokens() {
+      return ((bitField0_ & 0x00000001) != 0);
+    }
+    /**
+     * <pre>
+     * Most tokens of earlier turns (and their summary) sent with a task: 100 to
+     * 1,000,000. It bounds the history only, not the whole request: instructions,
+     * tools and the task's own message come on top.
+     * </pre>
+     *
+     * <code>optional uint32 budget_tokens = 1;</code>
      * @return The budgetTokens.
      */
     @java.lang.Override
@@ -668,10 +715,12 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Most tokens of earlier turns (and their summary) sent with a task.
+     * Most tokens of earlier turns (and their summary) sent with a task: 100 to
+     * 1,000,000. It bounds the history only, not the whole request: instructions,
+     * tools and the task's own message come on top.
      * </pre>
      *
-     * <code>uint32 budget_tokens = 1;</code>
+     * <code>optional uint32 budget_tokens = 1;</code>
      * @param value The budgetTokens to set.
      * @return This builder for chaining.
      */
@@ -684,10 +733,12 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Most tokens of earlier turns (and their summary) sent with a task.
+     * Most tokens of earlier turns (and their summary) sent with a task: 100 to
+     * 1,000,000. It bounds the history only, not the whole request: instructions,
+     * tools and the task's own message come on top.
      * </pre>
      *
-     * <code>uint32 budget_tokens = 1;</code>
+     * <code>optional uint32 budget_tokens = 1;</code>
      * @return This builder for chaining.
      */
     public Builder clearBudgetTokens() {
@@ -700,10 +751,22 @@ private static final long serialVersionUID = 0L;
     private int maxMessages_ ;
     /**
      * <pre>
-     * Most earlier messages sent with a task.
+     * Most earlier messages sent with a task: 0 (none) to 1,000.
      * </pre>
      *
-     * <code>uint32 max_messages = 2;</code>
+     * <code>optional uint32 max_messages = 2;</code>
+     * @return Whether the maxMessages field is set.
+     */
+    @java.lang.Override
+    public boolean hasMaxMessages() {
+      return ((bitField0_ & 0x00000002) != 0);
+    }
+    /**
+     * <pre>
+     * Most earlier messages sent with a task: 0 (none) to 1,000.
+     * </pre>
+     *
+     * <code>optional uint32 max_messages = 2;</code>
      * @return The maxMessages.
      */
     @java.lang.Override
@@ -712,10 +775,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Most earlier messages sent with a task.
+     * Most earlier messages sent with a task: 0 (none) to 1,000.
      * </pre>
      *
-     * <code>uint32 max_messages = 2;</code>
+     * <code>optional uint32 max_messages = 2;</code>
      * @param value The maxMessages to set.
      * @return This builder for chaining.
      */
@@ -728,112 +791,15 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Most earlier messages sent with a task.
+     * Most earlier messages sent with a task: 0 (none) to 1,000.
      * </pre>
      *
-     * <code>uint32 max_messages = 2;</code>
+     * <code>optional uint32 max_messages = 2;</code>
      * @return This builder for chaining.
      */
     public Builder clearMaxMessages() {
       bitField0_ = (bitField0_ & ~0x00000002);
       maxMessages_ = 0;
-      onChanged();
-      return this;
-    }
-
-    private java.lang.Object toolCalls_ = "";
-    /**
-     * <pre>
-     * Earlier tool calls: "keep" (as tool calls and results), "summarize" (one
-     * line each in the answer they led to) or "drop".
-     * </pre>
-     *
-     * <code>string tool_calls = 3;</code>
-     * @return The toolCalls.
-     */
-    public java.lang.String getToolCalls() {
-      java.lang.Object ref = toolCalls_;
-      if (!(ref instanceof java.lang.String)) {
-        com.google.protobuf.ByteString bs =
-            (com.google.protobuf.ByteString) ref;
-        java.lang.String s = bs.toStringUtf8();
-        toolCalls_ = s;
-        return s;
-      } else {
-        return (java.lang.String) ref;
-      }
-    }
-    /**
-     * <pre>
-     * Earlier tool calls: "keep" (as tool calls and results), "summarize" (one
-     * line each in the answer they led to) or "drop".
-     * </pre>
-     *
-     * <code>string tool_calls = 3;</code>
-     * @return The bytes for toolCalls.
-     */
-    public com.google.protobuf.ByteString
-        getToolCallsBytes() {
-      java.lang.Object ref = toolCalls_;
-      if (ref instanceof String) {
-        com.google.protobuf.ByteString b = 
-            com.google.protobuf.ByteString.copyFromUtf8(
-                (java.lang.String) ref);
-        toolCalls_ = b;
-        return b;
-      } else {
-        return (com.google.protobuf.ByteString) ref;
-      }
-    }
-    /**
-     * <pre>
-     * Earlier tool calls: "keep" (as tool calls and results), "summarize" (one
-     * line each in the answer they led to) or "drop".
-     * </pre>
-     *
-     * <code>string tool_calls = 3;</code>
-     * @param value The toolCalls to set.
-     * @return This builder for chaining.
-     */
-    public Builder setToolCalls(
-        java.lang.String value) {
-      if (value == null) { throw new NullPointerException(); }
-      toolCalls_ = value;
-      bitField0_ |= 0x00000004;
-      onChanged();
-      return this;
-    }
-    /**
-     * <pre>
-     * Earlier tool calls: "keep" (as tool calls and results), "summarize" (one
-     * line each in the answer they led to) or "drop".
-     * </pre>
-     *
-     * <code>string tool_calls = 3;</code>
-     * @return This builder for chaining.
-     */
-    public Builder clearToolCalls() {
-      toolCalls_ = getDefaultInstance().getToolCalls();
-      bitField0_ = (bitField0_ & ~0x00000004);
-      onChanged();
-      return this;
-    }
-    /**
-     * <pre>
-     * Earlier tool calls: "keep" (as tool calls and results), "summarize" (one
-     * line each in the answer they led to) or "drop".
-     * </pre>
-     *
-     * <code>string tool_calls = 3;</code>
-     * @param value The bytes for toolCalls to set.
-     * @return This builder for chaining.
-     */
-    public Builder setToolCallsBytes(
-        com.google.protobuf.ByteString value) {
-      if (value == null) { throw new NullPointerException(); }
-      checkByteStringIsUtf8(value);
-      toolCalls_ = value;
-      bitField0_ |= 0x00000004;
       onChanged();
       return this;
     }
@@ -844,7 +810,19 @@ private static final long serialVersionUID = 0L;
      * An earlier tool result longer than this many tokens is cut, with a marker.
      * </pre>
      *
-     * <code>uint32 tool_result_tokens = 4;</code>
+     * <code>optional uint32 tool_result_tokens = 4;</code>
+     * @return Whether the toolResultTokens field is set.
+     */
+    @java.lang.Override
+    public boolean hasToolResultTokens() {
+      return ((bitField0_ & 0x00000004) != 0);
+    }
+    /**
+     * <pre>
+     * An earlier tool result longer than this many tokens is cut, with a marker.
+     * </pre>
+     *
+     * <code>optional uint32 tool_result_tokens = 4;</code>
      * @return The toolResultTokens.
      */
     @java.lang.Override
@@ -856,14 +834,14 @@ private static final long serialVersionUID = 0L;
      * An earlier tool result longer than this many tokens is cut, with a marker.
      * </pre>
      *
-     * <code>uint32 tool_result_tokens = 4;</code>
+     * <code>optional uint32 tool_result_tokens = 4;</code>
      * @param value The toolResultTokens to set.
      * @return This builder for chaining.
      */
     public Builder setToolResultTokens(int value) {
       
       toolResultTokens_ = value;
-      bitField0_ |= 0x00000008;
+      bitField0_ |= 0x00000004;
       onChanged();
       return this;
     }
@@ -872,109 +850,12 @@ private static final long serialVersionUID = 0L;
      * An earlier tool result longer than this many tokens is cut, with a marker.
      * </pre>
      *
-     * <code>uint32 tool_result_tokens = 4;</code>
+     * <code>optional uint32 tool_result_tokens = 4;</code>
      * @return This builder for chaining.
      */
     public Builder clearToolResultTokens() {
-      bitField0_ = (bitField0_ & ~0x00000008);
+      bitField0_ = (bitField0_ & ~0x00000004);
       toolResultTokens_ = 0;
-      onChanged();
-      return this;
-    }
-
-    private java.lang.Object compaction_ = "";
-    /**
-     * <pre>
-     * Turns that no longer fit: "summarize" (the model folds them into the
-     * running summary, announced by a history_compacted event) or "drop".
-     * </pre>
-     *
-     * <code>string compaction = 5;</code>
-     * @return The compaction.
-     */
-    public java.lang.String getCompaction() {
-      java.lang.Object ref = compaction_;
-      if (!(ref instanceof java.lang.String)) {
-        com.google.protobuf.ByteString bs =
-            (com.google.protobuf.ByteString) ref;
-        java.lang.String s = bs.toStringUtf8();
-        compaction_ = s;
-        return s;
-      } else {
-        return (java.lang.String) ref;
-      }
-    }
-    /**
-     * <pre>
-     * Turns that no longer fit: "summarize" (the model folds them into the
-     * running summary, announced by a history_compacted event) or "drop".
-     * </pre>
-     *
-     * <code>string compaction = 5;</code>
-     * @return The bytes for compaction.
-     */
-    public com.google.protobuf.ByteString
-        getCompactionBytes() {
-      java.lang.Object ref = compaction_;
-      if (ref instanceof String) {
-        com.google.protobuf.ByteString b = 
-            com.google.protobuf.ByteString.copyFromUtf8(
-                (java.lang.String) ref);
-        compaction_ = b;
-        return b;
-      } else {
-        return (com.google.protobuf.ByteString) ref;
-      }
-    }
-    /**
-     * <pre>
-     * Turns that no longer fit: "summarize" (the model folds them into the
-     * running summary, announced by a history_compacted event) or "drop".
-     * </pre>
-     *
-     * <code>string compaction = 5;</code>
-     * @param value The compaction to set.
-     * @return This builder for chaining.
-     */
-    public Builder setCompaction(
-        java.lang.String value) {
-      if (value == null) { throw new NullPointerException(); }
-      compaction_ = value;
-      bitField0_ |= 0x00000010;
-      onChanged();
-      return this;
-    }
-    /**
-     * <pre>
-     * Turns that no longer fit: "summarize" (the model folds them into the
-     * running summary, announced by a history_compacted event) or "drop".
-     * </pre>
-     *
-     * <code>string compaction = 5;</code>
-     * @return This builder for chaining.
-     */
-    public Builder clearCompaction() {
-      compaction_ = getDefaultInstance().getCompaction();
-      bitField0_ = (bitField0_ & ~0x00000010);
-      onChanged();
-      return this;
-    }
-    /**
-     * <pre>
-     * Turns that no longer fit: "summarize" (the model folds them into the
-     * running summary, announced by a history_compacted event) or "drop".
-     * </pre>
-     *
-     * <code>string compaction = 5;</code>
-     * @param value The bytes for compaction to set.
-     * @return This builder for chaining.
-     */
-    public Builder setCompactionBytes(
-        com.google.protobuf.ByteString value) {
-      if (value == null) { throw new NullPointerException(); }
-      checkByteStringIsUtf8(value);
-      compaction_ = value;
-      bitField0_ |= 0x00000010;
       onChanged();
       return this;
     }
@@ -985,7 +866,19 @@ private static final long serialVersionUID = 0L;
      * Most tokens of the running summary.
      * </pre>
      *
-     * <code>uint32 summary_tokens = 6;</code>
+     * <code>optional uint32 summary_tokens = 6;</code>
+     * @return Whether the summaryTokens field is set.
+     */
+    @java.lang.Override
+    public boolean hasSummaryTokens() {
+      return ((bitField0_ & 0x00000008) != 0);
+    }
+    /**
+     * <pre>
+     * Most tokens of the running summary.
+     * </pre>
+     *
+     * <code>optional uint32 summary_tokens = 6;</code>
      * @return The summaryTokens.
      */
     @java.lang.Override
@@ -997,14 +890,14 @@ private static final long serialVersionUID = 0L;
      * Most tokens of the running summary.
      * </pre>
      *
-     * <code>uint32 summary_tokens = 6;</code>
+     * <code>optional uint32 summary_tokens = 6;</code>
      * @param value The summaryTokens to set.
      * @return This builder for chaining.
      */
     public Builder setSummaryTokens(int value) {
       
       summaryTokens_ = value;
-      bitField0_ |= 0x00000020;
+      bitField0_ |= 0x00000008;
       onChanged();
       return this;
     }
@@ -1013,12 +906,158 @@ private static final long serialVersionUID = 0L;
      * Most tokens of the running summary.
      * </pre>
      *
-     * <code>uint32 summary_tokens = 6;</code>
+     * <code>optional uint32 summary_tokens = 6;</code>
      * @return This builder for chaining.
      */
     public Builder clearSummaryTokens() {
-      bitField0_ = (bitField0_ & ~0x00000020);
+      bitField0_ = (bitField0_ & ~0x00000008);
       summaryTokens_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private int toolCallPolicy_ = 0;
+    /**
+     * <pre>
+     * Earlier tool calls: kept, summarised or dropped.
+     * </pre>
+     *
+     * <code>.agentd.v1.MemoryToolCalls tool_call_policy = 7;</code>
+     * @return The enum numeric value on the wire for toolCallPolicy.
+     */
+    @java.lang.Override public int getToolCallPolicyValue() {
+      return toolCallPolicy_;
+    }
+    /**
+     * <pre>
+     * Earlier tool calls: kept, summarised or dropped.
+     * </pre>
+     *
+     * <code>.agentd.v1.MemoryToolCalls tool_call_policy = 7;</code>
+     * @param value The enum numeric value on the wire for toolCallPolicy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setToolCallPolicyValue(int value) {
+      toolCallPolicy_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Earlier tool calls: kept, summarised or dropped.
+     * </pre>
+     *
+     * <code>.agentd.v1.MemoryToolCalls tool_call_policy = 7;</code>
+     * @return The toolCallPolicy.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.MemoryToolCalls getToolCallPolicy() {
+      dev.agentd.v1.MemoryToolCalls result = dev.agentd.v1.MemoryToolCalls.forNumber(toolCallPolicy_);
+      return result == null ? dev.agentd.v1.MemoryToolCalls.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * Earlier tool calls: kept, summarised or dropped.
+     * </pre>
+     *
+     * <code>.agentd.v1.MemoryToolCalls tool_call_policy = 7;</code>
+     * @param value The toolCallPolicy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setToolCallPolicy(dev.agentd.v1.MemoryToolCalls value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00000010;
+      toolCallPolicy_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Earlier tool calls: kept, summarised or dropped.
+     * </pre>
+     *
+     * <code>.agentd.v1.MemoryToolCalls tool_call_policy = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearToolCallPolicy() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      toolCallPolicy_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private int compactionPolicy_ = 0;
+    /**
+     * <pre>
+     * Turns that no longer fit: summarised or dropped.
+     * </pre>
+     *
+     * <code>.agentd.v1.MemoryCompaction compaction_policy = 8;</code>
+     * @return The enum numeric value on the wire for compactionPolicy.
+     */
+    @java.lang.Override public int getCompactionPolicyValue() {
+      return compactionPolicy_;
+    }
+    /**
+     * <pre>
+     * Turns that no longer fit: summarised or dropped.
+     * </pre>
+     *
+     * <code>.agentd.v1.MemoryCompaction compaction_policy = 8;</code>
+     * @param value The enum numeric value on the wire for compactionPolicy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCompactionPolicyValue(int value) {
+      compactionPolicy_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Turns that no longer fit: summarised or dropped.
+     * </pre>
+     *
+     * <code>.agentd.v1.MemoryCompaction compaction_policy = 8;</code>
+     * @return The compactionPolicy.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.MemoryCompaction getCompactionPolicy() {
+      dev.agentd.v1.MemoryCompaction result = dev.agentd.v1.MemoryCompaction.forNumber(compactionPolicy_);
+      return result == null ? dev.agentd.v1.MemoryCompaction.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * Turns that no longer fit: summarised or dropped.
+     * </pre>
+     *
+     * <code>.agentd.v1.MemoryCompaction compaction_policy = 8;</code>
+     * @param value The compactionPolicy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCompactionPolicy(dev.agentd.v1.MemoryCompaction value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00000020;
+      compactionPolicy_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Turns that no longer fit: summarised or dropped.
+     * </pre>
+     *
+     * <code>.agentd.v1.MemoryCompaction compaction_policy = 8;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearCompactionPolicy() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      compactionPolicy_ = 0;
       onChanged();
       return this;
     }

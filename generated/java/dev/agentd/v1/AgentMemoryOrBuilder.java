@@ -9,85 +9,119 @@ public interface AgentMemoryOrBuilder extends
 
   /**
    * <pre>
-   * Most tokens of earlier turns (and their summary) sent with a task.
+   * Most tokens of earlier turns (and their summary) sent with a task: 100 to
+   * 1,000,000. It bounds the history only, not the whole request: instructions,
+   * tools and the task's own message come on top.
    * </pre>
    *
-   * <code>uint32 budget_tokens = 1;</code>
+   * <code>optional uint32 budget_tokens = 1;</code>
+   * @return Whether the budgetTokens field is set.
+   */
+  boolean hasBudgetTokens();
+  /**
+   * <pre>
+   * Most tokens of earlier turns (and their summary) sent with a task: 100 to
+   * 1,000,000. It bounds the history only, not the whole request: instructions,
+   * tools and the task's own message come on top.
+   * </pre>
+   *
+   * <code>optional uint32 budget_tokens = 1;</code>
    * @return The budgetTokens.
    */
   int getBudgetTokens();
 
   /**
    * <pre>
-   * Most earlier messages sent with a task.
+   * Most earlier messages sent with a task: 0 (none) to 1,000.
    * </pre>
    *
-   * <code>uint32 max_messages = 2;</code>
+   * <code>optional uint32 max_messages = 2;</code>
+   * @return Whether the maxMessages field is set.
+   */
+  boolean hasMaxMessages();
+  /**
+   * <pre>
+   * Most earlier messages sent with a task: 0 (none) to 1,000.
+   * </pre>
+   *
+   * <code>optional uint32 max_messages = 2;</code>
    * @return The maxMessages.
    */
   int getMaxMessages();
 
   /**
    * <pre>
-   * Earlier tool calls: "keep" (as tool calls and results), "summarize" (one
-   * line each in the answer they led to) or "drop".
+   * An earlier tool result longer than this many tokens is cut, with a marker.
    * </pre>
    *
-   * <code>string tool_calls = 3;</code>
-   * @return The toolCalls.
+   * <code>optional uint32 tool_result_tokens = 4;</code>
+   * @return Whether the toolResultTokens field is set.
    */
-  java.lang.String getToolCalls();
-  /**
-   * <pre>
-   * Earlier tool calls: "keep" (as tool calls and results), "summarize" (one
-   * line each in the answer they led to) or "drop".
-   * </pre>
-   *
-   * <code>string tool_calls = 3;</code>
-   * @return The bytes for toolCalls.
-   */
-  com.google.protobuf.ByteString
-      getToolCallsBytes();
-
+  boolean hasToolResultTokens();
   /**
    * <pre>
    * An earlier tool result longer than this many tokens is cut, with a marker.
    * </pre>
    *
-   * <code>uint32 tool_result_tokens = 4;</code>
+   * <code>optional uint32 tool_result_tokens = 4;</code>
    * @return The toolResultTokens.
    */
   int getToolResultTokens();
 
   /**
    * <pre>
-   * Turns that no longer fit: "summarize" (the model folds them into the
-   * running summary, announced by a history_compacted event) or "drop".
+   * Most tokens of the running summary.
    * </pre>
    *
-   * <code>string compaction = 5;</code>
-   * @return The compaction.
+   * <code>optional uint32 summary_tokens = 6;</code>
+   * @return Whether the summaryTokens field is set.
    */
-  java.lang.String getCompaction();
-  /**
-   * <pre>
-   * Turns that no longer fit: "summarize" (the model folds them into the
-   * running summary, announced by a history_compacted event) or "drop".
-   * </pre>
-   *
-   * <code>string compaction = 5;</code>
-   * @return The bytes for compaction.
-   */
-  com.google.protobuf.ByteString
-      getCompactionBytes();
-
+  boolean hasSummaryTokens();
   /**
    * <pre>
    * Most tokens of the running summary.
    * </pre>
    *
-   * <code>uint32 summary_tokens = 6;</code>
+   * <code>optional uint32 summary_tokens = 6;</code>
    * @return The summaryTokens.
    */
   int getSummaryTokens();
+
+  /**
+   * <pre>
+   * Earlier tool calls: kept, summarised or dropped.
+   * </pre>
+   *
+   * <code>.agentd.v1.MemoryToolCalls tool_call_policy = 7;</code>
+   * @return The enum numeric value on the wire for toolCallPolicy.
+   */
+  int getToolCallPolicyValue();
+  /**
+   * <pre>
+   * Earlier tool calls: kept, summarised or dropped.
+   * </pre>
+   *
+   * <code>.agentd.v1.MemoryToolCalls tool_call_policy = 7;</code>
+   * @return The toolCallPolicy.
+   */
+  dev.agentd.v1.MemoryToolCalls getToolCallPolicy();
+
+  /**
+   * <pre>
+   * Turns that no longer fit: summarised or dropped.
+   * </pre>
+   *
+   * <code>.agentd.v1.MemoryCompaction compaction_policy = 8;</code>
+   * @return The enum numeric value on the wire for compactionPolicy.
+   */
+  int getCompactionPolicyValue();
+  /**
+   * <pre>
+   * Turns that no longer fit: summarised or dropped.
+   * </pre>
+   *
+   * <code>.agentd.v1.MemoryCompaction compaction_policy = 8;</code>
+   * @return The compactionPolicy.
+   */
+  dev.agentd.v1.MemoryCompaction getCompactionPolicy();
 }

@@ -99,13 +99,14 @@ public final class AgentsProto {
       "_temperature\"5\n\022CreateAgentRequest\022\037\n\005ag" +
       "ent\030\001 \001(\0132\020.agentd.v1.Agent\"5\n\022UpdateAge" +
       "ntRequest\022\037\n\005agent\030\001 \001(\0132\020.agentd.v1.Age" +
-      "nt\" \n\017GetAgentRequest\022\r\n\005agent\030\001 \001(\t\"\023\n\021" +
-      "ListAgentsRequest\"6\n\022ListAgentsResponse\022" +
-      " \n\006agents\030\001 \003(\0132\020.agentd.v1.Agent\" \n\022Del" +
-      "eteAgentRequest\022\n\n\002id\030\001 \001(\t\"\025\n\023DeleteAge" +
-      "ntResponseBA\n\rdev.agentd.v1B\013AgentsProto" +
-      "P\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006p" +
-      "roto3"
+      "nt\" \n\017GetAgentRequest\022\r\n\005agent\030\001 \001(\t\":\n\021" +
+      "ListAgentsRequest\022\021\n\tpage_size\030\001 \001(\005\022\022\n\n" +
+      "page_token\030\002 \001(\t\"O\n\022ListAgentsResponse\022 " +
+      "\n\006agents\030\001 \003(\0132\020.agentd.v1.Agent\022\027\n\017next" +
+      "_page_token\030\002 \001(\t\" \n\022DeleteAgentRequest\022" +
+      "\n\n\002id\030\001 \001(\t\"\025\n\023DeleteAgentResponseBA\n\rde" +
+      "v.agentd.v1B\013AgentsProtoP\001Z!agentd.dev/g" +
+      "en/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -157,13 +158,13 @@ public final class AgentsProto {
     internal_static_agentd_v1_ListAgentsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAgentsRequest_descriptor,
-        new java.lang.String[] { });
+        new java.lang.String[] { "PageSize", "PageToken", });
     internal_static_agentd_v1_ListAgentsResponse_descriptor =
       getDescriptor().getMessageTypes().get(5);
     internal_static_agentd_v1_ListAgentsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAgentsResponse_descriptor,
-        new java.lang.String[] { "Agents", });
+        new java.lang.String[] { "Agents", "NextPageToken", });
     internal_static_agentd_v1_DeleteAgentRequest_descriptor =
       getDescriptor().getMessageTypes().get(6);
     internal_static_agentd_v1_DeleteAgentRequest_fieldAccessorTable = new

@@ -6,4 +6,34 @@ package dev.agentd.v1;
 public interface ListAgentsRequestOrBuilder extends
     // @@protoc_insertion_point(interface_extends:agentd.v1.ListAgentsRequest)
     com.google.protobuf.MessageOrBuilder {
+
+  /**
+   * <pre>
+   * Agents per page, 1 to 200; 0 means 50.
+   * </pre>
+   *
+   * <code>int32 page_size = 1;</code>
+   * @return The pageSize.
+   */
+  int getPageSize();
+
+  /**
+   * <pre>
+   * `next_page_token` of the previous page; empty for the first page.
+   * </pre>
+   *
+   * <code>string page_token = 2;</code>
+   * @return The pageToken.
+   */
+  java.lang.String getPageToken();
+  /**
+   * <pre>
+   * `next_page_token` of the previous page; empty for the first page.
+   * </pre>
+   *
+   * <code>string page_token = 2;</code>
+   * @return The bytes for pageToken.
+   */
+  com.google.protobuf.ByteString
+      getPageTokenBytes();
 }

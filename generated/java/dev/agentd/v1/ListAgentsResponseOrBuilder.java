@@ -55,4 +55,24 @@ public interface ListAgentsResponseOrBuilder extends
    */
   dev.agentd.v1.AgentOrBuilder getAgentsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * Pass as `page_token` for the next page; empty on the last page.
+   * </pre>
+   *
+   * <code>string next_page_token = 2;</code>
+   * @return The nextPageToken.
+   */
+  java.lang.String getNextPageToken();
+  /**
+   * <pre>
+   * Pass as `page_token` for the next page; empty on the last page.
+   * </pre>
+   *
+   * <code>string next_page_token = 2;</code>
+   * @return The bytes for nextPageToken.
+   */
+  com.google.protobuf.ByteString
+      getNextPageTokenBytes();
 }
