@@ -10,6 +10,7 @@ with the same agent id are both refused. File agents serve every tenant.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from pathlib import Path
 
 import structlog
@@ -27,8 +28,10 @@ SUFFIXES = (".yaml", ".yml")
 class AgentFiles:
     """The agents of one directory, as last read."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, models: Collection[str] = ()) -> None:
         self.folder = folder
+        self._models = tuple(models)
+        """The models its agents may name (AGENTD_AGENT_MODELS); empty: any."""
         self.problems: list[FileProblem] = []
         """What is wrong with the folder's files now, one entry per problem."""
         self._read_problems: dict[Path, list[FileProblem]] = {}
@@ -79,7 +82,7 @@ class AgentFiles:
             if path.stat().st_size > MAX_FILE_BYTES:
                 return [FileProblem(str(path), "(file)", f"over {MAX_FILE_BYTES} bytes")]
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
-            self._by_file[path] = parse_agent(data, str(path))
+            self._by_file[path] = parse_agent(data, str(path), self._models)
         except AgentInvalidError as invalid:
             return [FileProblem(str(path), invalid.field, invalid.problem)]
         except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -125,8 +125,9 @@ def render(template: str, context: Mapping[str, Any], now: datetime | None = Non
     return VARIABLE.sub(value, template)
 
 
-def parse_agent(data: Any, source: str) -> AgentDefinition:
-    """An agent from its YAML/JSON form; AgentInvalidError names the field at fault."""
+def parse_agent(data: Any, source: str, models: Collection[str] = ()) -> AgentDefinition:
+    """An agent from its YAML/JSON form; AgentInvalidError names the field at fault. With
+    `models` (AGENTD_AGENT_MODELS), only those may be named."""
     if not isinstance(data, Mapping):
         raise AgentInvalidError(source, "(file)", "must be a mapping of keys to values")
     unknown = sorted(set(map(str, data)) - _KEYS)
@@ -142,7 +143,7 @@ def parse_agent(data: Any, source: str) -> AgentDefinition:
         version=_whole(data, "version", source, 1, 1),
         description=_text(data, "description", source, 2_000),
         instructions=_text(data, "instructions", source, MAX_INSTRUCTIONS_CHARS),
-        models=_models(data.get("model"), source),
+        models=_models(data.get("model"), source, models),
         temperature=_number(data, "temperature", source, 0.0, 2.0),
         max_tokens=_whole(data, "max_tokens", source, None, 1),
         tools=_tools(data.get("tools"), source),
@@ -222,26 +223,15 @@ def _number(
     return float(value)
 
 
-_ALLOWED_MODELS: frozenset[str] = frozenset()
-"""The models agents may name (AGENTD_AGENT_MODELS); empty: any. Process-wide, set at
-start-up (`allow_models`) before any agent is read, from files or by RPC."""
-
-
-def allow_models(names: Iterable[str]) -> None:
-    """Only these models may be named by agents read from now on (none given: any)."""
-    global _ALLOWED_MODELS
-    _ALLOWED_MODELS = frozenset(n.strip() for n in names if n.strip())
-
-
-def _models(value: Any, source: str) -> dict[str, str]:
+def _models(value: Any, source: str, allowed: Collection[str]) -> dict[str, str]:
     models = _model_names(value, source)
-    if _ALLOWED_MODELS:
+    if allowed:
         for role, name in models.items():
-            if name not in _ALLOWED_MODELS:
+            if name not in allowed:
                 field = "model" if role == "default" and len(models) == 1 else f"model.{role}"
-                allowed = ", ".join(sorted(_ALLOWED_MODELS))
+                names = ", ".join(sorted(allowed))
                 raise AgentInvalidError(
-                    source, field, f"{name!r} is not a model agents may name here ({allowed})"
+                    source, field, f"{name!r} is not a model agents may name here ({names})"
                 )
     return models
 

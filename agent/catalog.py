@@ -8,16 +8,16 @@ takes its place for that tenant, every version of it and after a delete too.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from agent.agents import AgentDefinition, AgentInvalidError, AgentVersion, parse_agent
 from core.errors import (
+    AgentLimitError,
     AgentNotFoundError,
     FieldViolation,
     InvalidArgumentError,
-    ResourceExhaustedError,
     RoleRequiredError,
 )
 from core.identity import Principal
@@ -26,18 +26,6 @@ from stores.agents.base import AgentStore
 AGENT_ADMIN_ROLES = ("admin",)
 MAX_AGENTS_PER_TENANT = 1_000
 """Agents (not deleted) one tenant may have by RPC, by default (AGENTD_MAX_AGENTS_PER_TENANT)."""
-
-
-class AgentLimitError(ResourceExhaustedError):
-    """CreateAgent refused: the tenant has as many agents as it may."""
-
-    def __init__(self, tenant: str, limit: int) -> None:
-        super().__init__(
-            f"tenant {tenant!r} has {limit} agents, as many as one may "
-            "(AGENTD_MAX_AGENTS_PER_TENANT); delete one first",
-            0.0,
-        )
-        self.metadata["limit"] = str(limit)
 
 
 class FileAgents(Protocol):
@@ -56,8 +44,11 @@ class Agents:
         admin_roles: Sequence[str] = AGENT_ADMIN_ROLES,
         *,
         max_per_tenant: int = MAX_AGENTS_PER_TENANT,
+        models: Collection[str] = (),
     ) -> None:
         self._store = store
+        self._models = tuple(models)
+        """The models agents may name (AGENTD_AGENT_MODELS); empty: any."""
         self._files = files
         self._roles = tuple(admin_roles)
         self._max = max_per_tenant
@@ -103,7 +94,7 @@ class Agents:
 
     async def create(self, caller: Principal, data: dict[str, Any]) -> AgentVersion:
         self._require_admin(caller)
-        agent = _parsed(data)
+        agent = _parsed(data, self._models)
         store = self._writable()
         if len(await store.list(caller.tenant)) >= self._max:
             raise AgentLimitError(caller.tenant, self._max)
@@ -111,7 +102,7 @@ class Agents:
 
     async def update(self, caller: Principal, data: dict[str, Any]) -> AgentVersion:
         self._require_admin(caller)
-        return await self._writable().update(caller.tenant, _parsed(data), caller.id)
+        return await self._writable().update(caller.tenant, _parsed(data, self._models), caller.id)
 
     async def delete(self, caller: Principal, agent_id: str) -> None:
         self._require_admin(caller)
@@ -127,10 +118,10 @@ class Agents:
         return self._store
 
 
-def _parsed(data: dict[str, Any]) -> AgentDefinition:
+def _parsed(data: dict[str, Any], models: Collection[str]) -> AgentDefinition:
     """A definition from the API; InvalidArgumentError naming the field at fault."""
     try:
-        return parse_agent(data, "agent")
+        return parse_agent(data, "agent", models)
     except AgentInvalidError as invalid:
         violation = FieldViolation(f"agent.{invalid.field}", invalid.problem)
         raise InvalidArgumentError([violation]) from None

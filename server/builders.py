@@ -9,7 +9,6 @@ from dataclasses import replace
 import structlog
 
 from agent.agent_files import AgentFiles
-from agent.agents import allow_models
 from agent.catalog import Agents
 from agent.engine import Engine
 from agent.limits import EngineConfig
@@ -264,10 +263,9 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
 def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFiles | None]:
     """The agents tenants may use: their own in `store`, and those of AGENTD_AGENTS_DIR
     (read once now; the caller keeps the files watched)."""
-    allow_models(settings.agent_models)  # before any agent is read
     files = None
     if settings.agents_dir is not None:
-        files = AgentFiles(settings.agents_dir)
+        files = AgentFiles(settings.agents_dir, settings.agent_models)
         files.load()
         log.info("agent files read", folder=str(settings.agents_dir),
                  agents=len(files.all()), refused=len(files.problems))  # fmt: skip
@@ -276,6 +274,7 @@ def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFi
         files,
         settings.agent_admin_roles,
         max_per_tenant=settings.max_agents_per_tenant,
+        models=settings.agent_models,
     )
     return agents, files
 

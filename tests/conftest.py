@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import redis.asyncio as redis
 
-from agent.agents import allow_models
 from agent.llm.encodings import SOURCES, Encodings
 from agentd_client.client import AgentClient
 from core.identity import CallContext
@@ -31,15 +30,6 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith(("AGENTD_", "OPENAI_")) and name != "AGENTD_REQUIRE_SERVICES":
             monkeypatch.delenv(name)
-
-
-@pytest.fixture(autouse=True)
-def _any_model() -> Iterator[None]:
-    """Agents may name any model unless a test's server says otherwise (the allow-list is
-    process-wide: no test leaves its own behind)."""
-    allow_models(())
-    yield
-    allow_models(())
 
 
 @pytest.fixture(scope="session")

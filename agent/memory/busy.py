@@ -27,7 +27,7 @@ import structlog
 from agent.lifecycle import PERSIST_DELAYS
 from agent.memory.model import BusyPolicy
 from agent.tasks import Task
-from core.errors import ConversationBusyError, TaskNotFoundError
+from core.errors import ConversationBusyError, ConversationLineFullError, TaskNotFoundError
 from stores.conversation_slots.base import ConversationSlots
 from stores.tasks.base import TaskStore
 
@@ -46,21 +46,6 @@ STALE_MARGIN_SECONDS = 5.0
 Cancel = Callable[[str, str, str], Awaitable[None]]
 """Cancels a task: (tenant, task id, reason)."""
 Finish = Callable[[Task], Awaitable[bool]]
-
-
-class ConversationLineFullError(ConversationBusyError):
-    """ENQUEUE refused: as many tasks as a conversation may have wait in it already."""
-
-    def __init__(self, conversation_id: str, task_id: str, limit: int) -> None:
-        super().__init__(conversation_id, task_id)
-        self.message = (
-            f"conversation {conversation_id!r} has a task running and {limit} waiting, "
-            "as many as may wait; send the next one when a task has ended"
-        )
-        self.args = (self.message,)
-        self.metadata["waiting_limit"] = str(limit)
-
-
 """Adds an ended task's turn (if it held the conversation) and lets go; False when the
 turn could not be added (the task keeps the conversation)."""
 

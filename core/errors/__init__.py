@@ -13,6 +13,7 @@ not errors of this tree; see `tools.outcomes`.
 
 from core.errors.agents import (
     AgentExistsError,
+    AgentLimitError,
     AgentNotFoundError,
 )
 from core.errors.base import (
@@ -34,6 +35,7 @@ from core.errors.base import (
 )
 from core.errors.conversations import (
     ConversationBusyError,
+    ConversationLineFullError,
     ConversationNotFoundError,
 )
 from core.errors.tasks import (
@@ -59,10 +61,12 @@ from core.errors.tools import (
 __all__ = [
     "MAX_VIOLATIONS",
     "AgentExistsError",
+    "AgentLimitError",
     "AgentNotFoundError",
     "AgentdError",
     "ApprovalNotPendingError",
     "ConversationBusyError",
+    "ConversationLineFullError",
     "ConversationNotFoundError",
     "DeadlineExceededError",
     "DestinationNotAllowedError",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.errors.base import AgentdError
+from core.errors.base import AgentdError, ResourceExhaustedError
 
 
 class AgentNotFoundError(AgentdError):
@@ -21,3 +21,17 @@ class AgentExistsError(AgentdError):
 
     def __init__(self, agent_id: str) -> None:
         super().__init__(f"agent {agent_id!r} exists already", metadata={"agent": agent_id})
+
+
+class AgentLimitError(ResourceExhaustedError):
+    """CreateAgent refused: the tenant has as many agents as it may."""
+
+    def __init__(self, tenant: str, limit: int) -> None:
+        self.tenant = tenant
+        self.limit = limit
+        super().__init__(
+            f"tenant {tenant!r} has {limit} agents, as many as one may "
+            "(AGENTD_MAX_AGENTS_PER_TENANT); delete one first",
+            0.0,
+        )
+        self.metadata["limit"] = str(limit)

@@ -214,8 +214,7 @@ async def test_the_history_is_read_a_page_at_a_time_and_only_as_far_as_it_fits(
 
 
 async def test_a_conversation_s_line_and_its_turns_are_bounded(tmp_path: Path) -> None:
-    from agent.memory.busy import ConversationLineFullError
-    from core.errors import InvalidArgumentError
+    from core.errors import ConversationLineFullError, InvalidArgumentError
 
     held = Held()
     c = await chat(tmp_path, held)  # type: ignore[arg-type]
