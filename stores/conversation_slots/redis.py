@@ -14,17 +14,23 @@ from __future__ import annotations
 
 import redis.asyncio as redis
 
-_CLAIM = """
+_HELD = """
 local holder = redis.call('GET', KEYS[1])
 if holder then
   if holder == ARGV[1] then return '' end
   return holder
 end
-local first = redis.call('LINDEX', KEYS[2], 0)
+"""
+"""The start of a claim: the holder's id if another task holds the slot, '' if this one does."""
+
+_CLAIM = (
+    _HELD
+    + """local first = redis.call('LINDEX', KEYS[2], 0)
 if first then return first end
 redis.call('SET', KEYS[1], ARGV[1])
 return ''
 """
+)
 
 _ENQUEUE = """
 local removed = redis.call('LREM', KEYS[2], 0, ARGV[1])
@@ -35,18 +41,15 @@ else redis.call('RPUSH', KEYS[2], ARGV[1]) end
 return 1
 """
 
-_TAKE_TURN = """
-local holder = redis.call('GET', KEYS[1])
-if holder then
-  if holder == ARGV[1] then return '' end
-  return holder
-end
-local first = redis.call('LINDEX', KEYS[2], 0)
+_TAKE_TURN = (
+    _HELD
+    + """local first = redis.call('LINDEX', KEYS[2], 0)
 if first and first ~= ARGV[1] then return first end
 if first then redis.call('LPOP', KEYS[2]) end
 redis.call('SET', KEYS[1], ARGV[1])
 return ''
 """
+)
 
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tools.model import PermissionLevel, RiskLevel
+from tools.model import PermissionLevel, RiskLevel, ToolSpec
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -49,6 +49,45 @@ class ToolSettings:
                 self.cache_seconds if self.cache_seconds is not None else base.cache_seconds
             ),
         )
+
+
+DEFAULTS = ToolSettings(
+    level=PermissionLevel.EXECUTE,
+    risk=RiskLevel.HIGH,
+    timeout_seconds=DEFAULT_TIMEOUT_SECONDS,
+    idempotent=False,
+    cache_seconds=0.0,
+)
+"""What a toolset's tool gets for what the file (and its MCP annotations) leave unset."""
+
+
+def tool_spec(
+    toolset: str,
+    settings: ToolSettings,
+    *,
+    name: str,
+    description: str,
+    parameters: Mapping[str, object],
+    source: Literal["mcp", "http"],
+) -> ToolSpec:
+    """The spec of a toolset's tool, from its settings with DEFAULTS under them (the
+    category: the toolset's name)."""
+    chosen = settings.over(ToolSettings(category=toolset)).over(DEFAULTS)
+    assert chosen.level is not None
+    assert chosen.risk is not None
+    return ToolSpec(
+        name=name,
+        description=description,
+        parameters=dict(parameters),
+        category=chosen.category or toolset,
+        permission=chosen.level,
+        risk=chosen.risk,
+        idempotent=bool(chosen.idempotent),
+        timeout_seconds=chosen.timeout_seconds or DEFAULT_TIMEOUT_SECONDS,
+        cache_seconds=chosen.cache_seconds or 0.0,
+        toolset=toolset,
+        source=source,
+    )
 
 
 @dataclass(frozen=True, slots=True)

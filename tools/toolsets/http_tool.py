@@ -24,46 +24,24 @@ import jmespath
 
 from core.identity import CallContext
 from tools.builtin.http import check_url, default_headers, guarded_pool, read_capped, timeouts
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from tools.model import JSONValue, Tool, ToolOutput, ToolSpec
 from tools.outcomes import ToolFailed
 from tools.toolsets import url_template
-from tools.toolsets.config import (
-    DEFAULT_TIMEOUT_SECONDS,
-    HttpToolConfig,
-    IPNetwork,
-    ToolsetConfig,
-    ToolSettings,
-)
+from tools.toolsets.config import HttpToolConfig, IPNetwork, ToolsetConfig, tool_spec
 
 USER_AGENT = "agentd/0.1 (+declared http tool)"
 BODY_METHODS = ("POST", "PUT", "PATCH")
 
-DEFAULTS = ToolSettings(
-    level=PermissionLevel.EXECUTE,
-    risk=RiskLevel.HIGH,
-    timeout_seconds=DEFAULT_TIMEOUT_SECONDS,
-    idempotent=False,
-    cache_seconds=0.0,
-)
-
 
 def spec_of(toolset: ToolsetConfig, tool: HttpToolConfig) -> ToolSpec:
-    """The spec of a declared tool; ValueError when its settings cannot go together."""
-    settings = tool.settings.over(toolset.defaults).over(ToolSettings(category=toolset.name))
-    settings = settings.over(DEFAULTS)
-    assert settings.level is not None
-    assert settings.risk is not None
-    return ToolSpec(
+    """The spec of a declared tool (the file's settings for it, then its toolset's);
+    ValueError when its settings cannot go together."""
+    return tool_spec(
+        toolset.name,
+        tool.settings.over(toolset.defaults),
         name=f"{toolset.name}.{tool.name}",
         description=tool.description or f"{tool.method} {tool.url}",
-        parameters=dict(tool.parameters),
-        category=settings.category or toolset.name,
-        permission=settings.level,
-        risk=settings.risk,
-        idempotent=bool(settings.idempotent),
-        timeout_seconds=settings.timeout_seconds or DEFAULT_TIMEOUT_SECONDS,
-        cache_seconds=settings.cache_seconds or 0.0,
-        toolset=toolset.name,
+        parameters=tool.parameters,
         source="http",
     )
 

@@ -18,39 +18,27 @@ from core.identity import CallContext
 from tools.model import (
     TOOL_NAME_PATTERN,
     JSONValue,
-    PermissionLevel,
-    RiskLevel,
     Tool,
     ToolOutput,
     ToolSpec,
 )
 from tools.outcomes import ToolFailed
-from tools.toolsets.config import DEFAULT_TIMEOUT_SECONDS, ToolsetConfig, ToolSettings
+from tools.toolsets.config import ToolsetConfig, ToolSettings, tool_spec
 from tools.toolsets.connection import McpConnection
 from tools.validation import schema_problem
 
 MAX_DESCRIPTION_CHARS = 4000
-
-DEFAULTS = ToolSettings(
-    level=PermissionLevel.EXECUTE,
-    risk=RiskLevel.HIGH,
-    timeout_seconds=DEFAULT_TIMEOUT_SECONDS,
-    idempotent=False,
-    cache_seconds=0.0,
-)
 
 
 def settings_for(
     toolset: ToolsetConfig, tool: str, hints: types.ToolAnnotations | None
 ) -> ToolSettings:
     """The settings of one tool: the file's for the tool, then its toolset's, then the
-    annotations' idempotency, then DEFAULTS (the category: the toolset's name)."""
+    annotations' idempotency (`tool_spec` puts the defaults under them)."""
     from_hints = ToolSettings(
-        idempotent=bool(hints and (hints.read_only_hint or hints.idempotent_hint)),
-        category=toolset.name,
+        idempotent=bool(hints and (hints.read_only_hint or hints.idempotent_hint))
     )
-    chosen = toolset.overrides.get(tool, ToolSettings()).over(toolset.defaults)
-    return chosen.over(from_hints).over(DEFAULTS)
+    return toolset.overrides.get(tool, ToolSettings()).over(toolset.defaults).over(from_hints)
 
 
 def spec_of(toolset: ToolsetConfig, tool: types.Tool) -> ToolSpec:
@@ -64,21 +52,12 @@ def spec_of(toolset: ToolsetConfig, tool: types.Tool) -> ToolSpec:
     problem = schema_problem(schema)
     if problem is not None:
         raise ValueError(f"its input schema: {problem}")
-    settings = settings_for(toolset, tool.name, tool.annotations)
-    description = tool.description or tool.title or ""
-    assert settings.level is not None
-    assert settings.risk is not None
-    return ToolSpec(
+    return tool_spec(
+        toolset.name,
+        settings_for(toolset, tool.name, tool.annotations),
         name=name,
-        description=description[:MAX_DESCRIPTION_CHARS],
+        description=(tool.description or tool.title or "")[:MAX_DESCRIPTION_CHARS],
         parameters=schema,
-        category=settings.category or toolset.name,
-        permission=settings.level,
-        risk=settings.risk,
-        idempotent=bool(settings.idempotent),
-        timeout_seconds=settings.timeout_seconds or DEFAULT_TIMEOUT_SECONDS,
-        cache_seconds=settings.cache_seconds or 0.0,
-        toolset=toolset.name,
         source="mcp",
     )
 
