@@ -64,6 +64,9 @@ class PipelinedAppends:
         async with self._lock:
             if not done.done():
                 batch = self._take()
+                if len(batch) == 1:  # only its own: sent from this task, no other to shield
+                    await self._flush(batch)
+                    return await done
                 flush = asyncio.ensure_future(self._flush(batch))
                 self._flushes.add(flush)
                 flush.add_done_callback(self._flushes.discard)
@@ -88,10 +91,15 @@ class PipelinedAppends:
         try:
             results = await self._send(batch)
         except BaseException as error:  # handed to every waiting caller
+            cancelled = not isinstance(error, Exception)
             for item in batch:
-                if not item.done.done():
+                if item.done.done():
+                    continue
+                if cancelled:  # whether it was applied is not known: theirs too
+                    item.done.cancel()
+                else:
                     item.done.set_exception(error)
-            if not isinstance(error, Exception):
+            if cancelled:
                 raise
             return
         for item, result in zip(batch, results, strict=True):

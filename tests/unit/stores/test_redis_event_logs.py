@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 import redis.asyncio as redis
@@ -151,3 +152,67 @@ async def test_a_create_sent_again_succeeds_and_a_second_task_is_refused(
             await store.create(task)  # a new create of the same id
     finally:
         await connections.close()
+
+
+async def test_appends_of_many_tasks_share_round_trips_and_a_cancelled_one_costs_none(
+    space: tuple[str, str],
+) -> None:
+    """Appends of 50 tasks at once go out in a few pipelines, not 50 commands; a caller
+    cancelled while its pipeline is in flight takes no other task's append with it."""
+    prefix, name = space
+    connections = RedisConnections(RedisOptions(REDIS_URL, client_name=name))
+    store = _store(connections, prefix)
+    ids = [f"task_{i:02d}" for i in range(50)]
+    sends: list[int] = []
+    appends = store._appends
+    send = appends._send
+
+    async def counted(batch: list[Any]) -> list[Any]:
+        sends.append(len(batch))
+        return await send(batch)
+
+    appends._send = counted  # type: ignore[method-assign]
+    try:
+        for task_id in ids:
+            await store.create(Task(task_id=task_id, tenant="acme", owner="a", task="t"))
+        calls = [
+            asyncio.ensure_future(store.append_event(t, "0" * 32, ev.TextDelta("s", "x")))
+            for t in ids
+        ]
+        await asyncio.sleep(0)  # every append is queued; the first one's send is in flight
+        calls[0].cancel()  # the caller sending
+        calls[1].cancel()  # a caller waiting for the next pipeline
+        results = await asyncio.gather(*calls, return_exceptions=True)
+        lengths = [await connections.calls.xlen(f"{prefix}events:{t}") for t in ids]
+    finally:
+        await connections.close()
+    assert [type(r).__name__ for r in results[:2]] == ["CancelledError"] * 2, results[:2]
+    assert [r.sequence for r in results[2:]] == [1] * 48  # type: ignore[union-attr]
+    assert sum(sends) == 50 and len(sends) < 25  # every append sent once, batched
+    assert lengths[2:] == [1] * 48
+
+
+async def test_a_task_cancelled_during_a_redis_command_is_always_cancelled(
+    space: tuple[str, str],
+) -> None:
+    """Cancelled at any point of a command (taking a connection, writing, reading), the
+    task ends cancelled: a write bounded by `wait_for` lost cancellations on Python 3.11,
+    and the task went on as if it had not been cancelled."""
+    prefix, name = space
+    connections = RedisConnections(RedisOptions(REDIS_URL, client_name=name))
+    outcomes: list[str] = []
+    try:
+        await connections.calls.ping()
+        for turns in range(12):
+            call = asyncio.ensure_future(connections.calls.hmget(f"{prefix}none", ["a"]))
+            for _ in range(turns):
+                await asyncio.sleep(0)
+            if call.cancel():  # it had not ended yet
+                (outcome,) = await asyncio.gather(call, return_exceptions=True)
+                outcomes.append(type(outcome).__name__)
+        await connections.calls.ping()  # the pool is still usable
+    finally:
+        await connections.close()
+    assert len(outcomes) >= 6
+    assert set(outcomes) == {"CancelledError"}, outcomes
+
