@@ -232,7 +232,10 @@ class RedisTaskStore:
                         yield event
                         if event.terminal:
                             return
-                    if batch:
+                    if len(batch) == self._batch:
+                        continue  # more may be there already
+                    if batch:  # the end of the log when read: what follows is handed or signalled
+                        reading = False
                         continue
                     exists, ended = await self._redis.hmget(task_key, ["tenant", "ended"])
                     if exists is None:

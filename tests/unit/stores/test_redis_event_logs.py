@@ -216,3 +216,36 @@ async def test_a_task_cancelled_during_a_redis_command_is_always_cancelled(
     assert len(outcomes) >= 6
     assert set(outcomes) == {"CancelledError"}, outcomes
 
+
+async def test_a_reader_at_the_end_of_the_log_is_handed_this_process_s_appends(
+    space: tuple[str, str],
+) -> None:
+    """A reader whose read came back short is at the end of the log: the events this
+    process appends next are handed to it, not read back from Redis one read each."""
+    prefix, name = space
+    connections = RedisConnections(RedisOptions(REDIS_URL, client_name=name))
+    store = _store(connections, prefix)
+    reads = 0
+    xrange = connections.calls.xrange
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal reads
+        reads += 1
+        return await xrange(*args, **kwargs)
+
+    connections.calls.xrange = counted  # type: ignore[method-assign]
+    try:
+        await store.create(Task(task_id="task_h", tenant="acme", owner="a", task="t"))
+
+        async def write() -> None:
+            for i in range(200):
+                await store.append_event("task_h", "0" * 32, ev.TextDelta("s", str(i)))
+            await store.append_event("task_h", "0" * 32, DONE)
+
+        writer = asyncio.create_task(write())
+        sequences = [e.sequence async for e in store.read_events("acme", "task_h")]
+        await writer
+    finally:
+        await connections.close()
+    assert sequences == list(range(1, 202))
+    assert reads <= 5, reads
