@@ -206,3 +206,40 @@ async def test_a_tenant_admin_cannot_grant_admin_level_through_the_api(tmp_path:
                 await admin.create_grant(subject, "*", tools_pb2.PERMISSION_LEVEL_ADMIN)
         granted = await admin.create_grant("role:ops", "*", tools_pb2.PERMISSION_LEVEL_EXECUTE)
         assert [g.grant_id for g in await admin.list_grants()] == [granted.grant_id]
+
+
+async def test_an_agent_naming_a_tool_its_caller_has_no_grant_for_gains_nothing(
+    tmp_path: Path,
+) -> None:
+    """An agent's tools only narrow what its caller may use: a tool it names that the
+    caller has no grant for is neither listed nor offered, and a call the model makes to
+    it anyway is refused and audited."""
+    folder = tmp_path / "agents"
+    folder.mkdir()
+    (folder / "ops.yaml").write_text(
+        "id: ops\ninstructions: You run operations.\ntools: [calculator, write_file]\n"
+    )
+    replies = [
+        {"tool_calls": [{"name": "write_file", "arguments": {"path": "x.txt", "content": "x"}}]},
+        {"text": "Done."},
+    ]
+    async with trusted(tmp_path, replies, agents_dir=folder) as t:
+        alice = await t.client("acme", "alice", "analyst")
+        await t.grant("acme", "role:analyst", "category:math", "read")
+        assert [tool.name for tool in await alice.list_tools(agent="ops")] == ["calculator"]
+        events = [e async for e in alice.execute("tidy up", mode=FC, agent="ops")]
+        assert_well_formed(events)  # it completed
+        assert final(events).text == "Done."
+        offered = [tool["function"]["name"] for tool in t.llm.requests[0]["tools"]]
+        assert offered == ["calculator"]
+        (finished,) = of_kind(events, "tool_call_finished")
+        assert (finished.tool_name, finished.WhichOneof("outcome")) == ("write_file", "error")
+        assert "not available to this task" in finished.error.message
+        assert not (tmp_path / "workspace" / "x.txt").exists()
+        (refused,) = [r for r in await t.tool_records("acme") if r.tool_name == "write_file"]
+        assert (refused.decision, refused.rule, refused.outcome) == (
+            "denied",
+            "default:deny",
+            "denied",
+        )
+        assert refused.task_id == events[0].task_id
