@@ -64,7 +64,7 @@ class PipelinedAppends:
         async with self._lock:
             if not done.done():
                 batch = self._take()
-                if len(batch) == 1:  # only its own: sent from this task, no other to shield
+                if len(batch) == 1 and batch[0].done is done:  # its own alone: none to shield
                     await self._flush(batch)
                     return await done
                 flush = asyncio.ensure_future(self._flush(batch))
