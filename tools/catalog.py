@@ -46,7 +46,7 @@ class ToolCatalog:
             raise ValueError(f"toolset {toolset!r}: {', '.join(wrong)} not named {prefix}<tool>")
         if len(set(names)) != len(names):
             raise ValueError(f"toolset {toolset!r}: two tools share a name")
-        validators = {tool.spec.name: ArgumentValidator(tool.spec.parameters) for tool in tools}
+        validators = {tool.spec.name: self._compiled(tool) for tool in tools}
         self.remove_toolset(toolset)
         for tool in tools:
             self._tools[tool.spec.name] = tool
@@ -66,10 +66,16 @@ class ToolCatalog:
         return self._tools.get(name)
 
     def validator(self, tool: Tool) -> ArgumentValidator:
-        """The validator of `tool`'s arguments (compiled anew for a tool a change replaced
-        while one of its calls was under way)."""
+        """The validator of `tool`'s arguments (compiled anew for a tool given with a
+        schema other than the one held now: a change replaced it since)."""
+        return self._compiled(tool)
+
+    def _compiled(self, tool: Tool) -> ArgumentValidator:
+        """The held validator of the tool's name when its schema is the one held (a
+        validator depends on the schema alone), else one compiled for it."""
         name = tool.spec.name
-        if self._tools.get(name) is tool:
+        held = self._tools.get(name)
+        if held is not None and (held is tool or held.spec.parameters == tool.spec.parameters):
             return self._validators[name]
         return ArgumentValidator(tool.spec.parameters)
 

@@ -15,8 +15,6 @@ from core.identity import CallContext
 JSONValue = Any
 """A value that JSON can represent (dict, list, str, int, float, bool or None)."""
 
-BUILTIN_NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
-"""A built-in tool's name (and a toolset's, at most 32 characters of it)."""
 TOOLSET_NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 """A toolset's name (AGENTD_TOOLSETS_FILE): its tools are named `<toolset>.<tool>`."""
 TOOL_NAME_PATTERN = re.compile(

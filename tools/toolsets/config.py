@@ -8,14 +8,12 @@ of a toolset are equal exactly when a reload would change nothing about it.
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from tools.builtin.addresses import IPNetwork
 from tools.model import PermissionLevel, RiskLevel, ToolSpec
-
-IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 BUILTIN_CATEGORIES = frozenset({"math", "time", "web", "files", "data", "conversation"})
 """The categories of agentd's own tools (`ask_user`'s included): no toolset's tools may be
@@ -153,7 +151,3 @@ class ToolsetConfig:
     http_tools: tuple[HttpToolConfig, ...] = ()
     allowed_networks: tuple[IPNetwork, ...] = ()
     """Non-public networks its HTTP tools may reach (public addresses always may)."""
-
-    @property
-    def kind(self) -> str:
-        return "mcp" if self.mcp is not None else "http"

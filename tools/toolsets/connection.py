@@ -43,7 +43,7 @@ from core.secrets import scrub
 from tools.outcomes import ToolFailed
 from tools.retries import RetryPolicy
 from tools.toolsets.config import StdioServer, ToolsetConfig
-from tools.toolsets.http_transport import TOO_LARGE, http_transport
+from tools.toolsets.http_transport import TOO_LARGE, http_transport, too_large
 from tools.toolsets.slots import FairSlots
 from tools.toolsets.stdio import RESULT_TOO_LARGE, stdio_transport
 
@@ -375,15 +375,6 @@ class McpConnection:
             except Exception as error:  # noqa: BLE001 - any failure loses the server
                 self._connection_lost(f"a ping went unanswered: {_describe(error)}")
                 return
-
-
-def too_large(limit: int) -> str:
-    """What a call whose answer was over the limit comes to (an event stream's answer
-    is cut by the SDK, which says so in its own words)."""
-    return (
-        f"the MCP server's answer is over {limit:,} bytes (AGENTD_TOOLSETS_MAX_RESULT_BYTES); "
-        "the rest was not read"
-    )
 
 
 def _describe(error: BaseException) -> str:

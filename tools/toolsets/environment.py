@@ -77,8 +77,7 @@ def _literal(value: str) -> bool:
 
 def written_out(key: str, value: str) -> bool:
     """Whether `value`, the file's text for `key`, holds a secret written out."""
-    literal = REFERENCE.sub("", value)
-    if scrub(literal) != literal:
+    if credential_shaped(value):
         return True
     # Under a secret-looking name only a reference (and a scheme word) may stand.
     return secret_name(key) == "strong" and _literal(value)

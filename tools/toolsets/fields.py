@@ -8,8 +8,8 @@ import math
 from collections.abc import Mapping
 from typing import Any, cast
 
+from tools.builtin.addresses import IPNetwork
 from tools.toolsets import environment, url_template
-from tools.toolsets.config import IPNetwork
 from tools.toolsets.yaml_file import Written
 from tools.validation import schema_problem
 

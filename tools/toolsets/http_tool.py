@@ -23,11 +23,12 @@ import httpcore
 import jmespath
 
 from core.identity import CallContext
+from tools.builtin.addresses import IPNetwork
 from tools.builtin.http import check_url, default_headers, guarded_pool, read_capped, timeouts
 from tools.model import JSONValue, Tool, ToolOutput, ToolSpec
 from tools.outcomes import ToolFailed
 from tools.toolsets import url_template
-from tools.toolsets.config import HttpToolConfig, IPNetwork, ToolsetConfig, tool_spec
+from tools.toolsets.config import HttpToolConfig, ToolsetConfig, tool_spec
 
 USER_AGENT = "agentd/0.1 (+declared http tool)"
 BODY_METHODS = ("POST", "PUT", "PATCH")

@@ -29,20 +29,21 @@ READ_SECONDS = 300.0
 TOO_LARGE = "(AGENTD_TOOLSETS_MAX_RESULT_BYTES)"
 
 
-def _too_large(limit: int) -> str:
+def too_large(limit: int) -> str:
+    """What a call whose answer was over the limit comes to."""
     return f"the MCP server's answer is over {limit:,} bytes {TOO_LARGE}; the rest was not read"
 
 
 class ResponseTooLarge(httpx2.StreamError):
     def __init__(self, limit: int) -> None:
-        super().__init__(_too_large(limit))
+        super().__init__(too_large(limit))
 
 
 class EventTooLarge(httpx2.SSEError):
     """An event past the limit (an SSEError: the SDK fails the call it answered)."""
 
     def __init__(self, limit: int) -> None:
-        super().__init__(_too_large(limit))
+        super().__init__(too_large(limit))
 
 
 _EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
