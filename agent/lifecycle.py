@@ -80,7 +80,9 @@ async def _change(
         writes.append(history.record(run.task))
     if also is not None:
         writes.append(also)
-    await asyncio.gather(*writes)  # the task's state and its history row, before the event
+    # The task's state (and its history row), before the event; one write is awaited as
+    # it is, not in a task of its own.
+    await (writes[0] if len(writes) == 1 else asyncio.gather(*writes))
     await run.emit(ev.StatusChanged(status, previous, detail))
 
 
@@ -141,9 +143,11 @@ class Endings:
     async def cancel_stored(self, task: Task, reason: str) -> Task:
         """End CANCELLED a task no coroutine of this process runs (it may run elsewhere, or
         was cancelled before it started). TaskAlreadyTerminalError if it already ended."""
-        await self._store.set_status(task.tenant, task.task_id, TaskStatus.CANCELLED, detail=reason)
+        moved = await self._store.set_status(
+            task.tenant, task.task_id, TaskStatus.CANCELLED, detail=reason
+        )
         if self._before_event is not None:  # its conversation's turn, as for any end
-            await self._before_event(await self._store.get(task.tenant, task.task_id), None)
+            await self._before_event(moved, None)
         await self._store.append_event(
             task.task_id,
             task.trace_id,

@@ -12,7 +12,6 @@ the task if it runs here.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 
 import structlog
@@ -28,7 +27,7 @@ from agent.resume import RunCheckpoint
 from agent.run import TaskRun
 from agent.run_factory import RunFactory
 from agent.tasks import Task, TaskStatus
-from core.errors import ResourceExhaustedError, TaskAlreadyTerminalError, TaskNotFoundError
+from core.errors import ResourceExhaustedError, TaskNotFoundError
 from core.identity import CallContext, Principal
 from stores.cancellations.base import CancelBus
 from stores.checkpoints.base import CheckpointStore
@@ -179,11 +178,8 @@ class Takeover:
     async def _fail_orphan(self, task: Task) -> None:
         call = CallContext(Principal(task.owner, task.tenant), task.trace_id)
         run = self._runs.new(task, call, {}, 0)
-        ended = False
-        with contextlib.suppress(TaskAlreadyTerminalError):  # it ended meanwhile
-            ended = await self._endings.fail(run, OrphanNotResumableError())
-        if ended:
+        if await self._endings.fail(run, OrphanNotResumableError()):  # its turn added too
             await self._endings.record(run)
-        if task.conversation_id and self._memory is not None and task.status.terminal:
-            await self._memory.finish(task)
+        elif task.conversation_id and self._memory is not None and task.status.terminal:
+            await self._memory.finish(task)  # it had ended meanwhile
         await self._runner.forget(task.task_id)

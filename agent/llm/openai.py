@@ -14,8 +14,6 @@ carry tool calls are sent with `content: ""` (llama.cpp rejects null).
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -38,6 +36,7 @@ from agent.llm.base import (
     ToolDefinition,
 )
 from agent.llm.tool_names import WireNames
+from tools.audit import digest
 
 
 def is_retryable(error: BaseException) -> bool:
@@ -87,6 +86,8 @@ _TOOLS: dict[tuple[str, str, str], tuple[Mapping[str, Any], dict[str, Any]]] = {
 from: every call of every task offers the same few tools, so each is built (and held)
 once."""
 MAX_TOOLS = 4096
+MAX_REFUSED_SCHEMAS = 1_000
+"""Schemas an endpoint refused that are remembered (then forgotten all at once)."""
 
 
 def _tool(tool: ToolDefinition, wire: str) -> dict[str, Any]:
@@ -187,7 +188,8 @@ class OpenAIModel(Model):
                     "function": {"name": names.wire(settings.tool_choice)},
                 }
         if settings.json_schema is not None:
-            if _schema_key(settings.json_schema) not in self._refused_schemas:
+            refused = self._refused_schemas  # digests: the same schema in any key order
+            if not refused or digest(settings.json_schema) not in refused:
                 request["response_format"] = {
                     "type": "json_schema",
                     "json_schema": {
@@ -236,7 +238,7 @@ class OpenAIModel(Model):
             if format_.get("type") == "json_schema":
                 if len(self._refused_schemas) >= MAX_REFUSED_SCHEMAS:
                     self._refused_schemas.clear()
-                self._refused_schemas.add(_schema_key(format_["json_schema"]["schema"]))
+                self._refused_schemas.add(digest(format_["json_schema"]["schema"]))
                 return await self._create({**request, "response_format": {"type": "json_object"}})
             raise ModelError(
                 f"the model endpoint rejected the request (400): {error.message}"
@@ -288,12 +290,3 @@ class OpenAIModel(Model):
         finally:
             await stream.close()
         yield Done(reply.response())
-
-
-MAX_REFUSED_SCHEMAS = 1_000
-
-
-def _schema_key(schema: Mapping[str, Any]) -> str:
-    """A schema's digest (the same schema, however its keys are ordered, is one key)."""
-    text = json.dumps(schema, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()

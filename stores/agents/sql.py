@@ -79,7 +79,7 @@ class SqlAgentStore:
             check_row(agent_versions, row)  # as the writer checks a plain insert's row
             statement = _insert_after(tenant, agent.agent_id, after)
             params = {f"v_{k}": v for k, v in row.items()}
-            added = await self._writer.execute_together([(statement, params)])
+            added = await self._writer.execute(statement, params)
         except sqlalchemy.exc.IntegrityError:  # another write took this version first
             raise AgentExistsError(agent.agent_id) from None
         if added == 0:  # version `after` was deleted (or replaced) meanwhile
@@ -151,8 +151,8 @@ DELETE_ATTEMPTS = 10
 
 def _insert_after(tenant: str, agent_id: str, after: int) -> Any:
     """INSERT of the next version that holds only while version `after` is the live latest
-    (its row locked on PostgreSQL until the insert commits, so a delete waits for it).
-    A new statement each time: the writer never batches it with another."""
+    (its row locked on PostgreSQL until the insert commits, so a delete waits for it);
+    its parameters are the new row's columns, prefixed `v_`."""
     columns = ["tenant", "agent_id", "version", "definition", "created_at", "created_by",
                "deleted_at"]  # fmt: skip
     values = (

@@ -36,7 +36,7 @@ from typing import Any
 import structlog
 from sqlalchemy import Connection, Engine, String, Table, Text, event
 from sqlalchemy import create_engine as create_sync_engine
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.sql.dml import Insert, UpdateBase
 
 from core.errors import StoreUnavailableError
@@ -122,7 +122,7 @@ class SqlWriter:
         StoreUnavailableError when the database cannot be reached.
         """
         table = getattr(statement, "table", None)
-        if params is not None and isinstance(statement, Insert) and isinstance(table, Table):
+        if params is not None and _inserts_rows(statement) and isinstance(table, Table):
             check_row(table, params)
         return await self._queue(statement, params)
 
@@ -189,7 +189,7 @@ class SqlWriter:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._thread, self._run_sync, groups)
         async with self._engine.begin() as connection:
-            return await _run_async(connection, groups)
+            return await connection.run_sync(_run, groups)
 
     def _run_sync(self, groups: _Groups) -> list[int]:
         assert self._sync is not None
@@ -205,6 +205,12 @@ class SqlWriter:
             self._thread.shutdown(wait=True)
 
 
+def _inserts_rows(statement: UpdateBase) -> bool:
+    """Whether `statement` inserts the row its parameters are (not an INSERT ... SELECT,
+    whose parameters are the select's: neither checked as a row nor batched as one)."""
+    return isinstance(statement, Insert) and statement.select is None
+
+
 def _groups(batch: Sequence[_Write]) -> _Groups:
     """The batch as statements to run: the rows of each insert statement together (one
     executemany, in arrival order, where the statement first occurs); every other
@@ -212,7 +218,7 @@ def _groups(batch: Sequence[_Write]) -> _Groups:
     groups: _Groups = []
     inserts: dict[int, list[_Write]] = {}
     for write in batch:
-        if isinstance(write.statement, Insert) and write.params is not None and not write.then:
+        if _inserts_rows(write.statement) and write.params is not None and not write.then:
             rows = inserts.get(id(write.statement))
             if rows is not None:
                 rows.append(write)
@@ -239,19 +245,6 @@ def _run(connection: Connection, groups: _Groups) -> list[int]:
         else:
             for step, params in _steps(writes[0]):
                 count = _rowcount(connection.execute(step, params))
-            counts.append(count)
-    return counts
-
-
-async def _run_async(connection: AsyncConnection, groups: _Groups) -> list[int]:
-    counts: list[int] = []
-    for statement, writes in groups:
-        if len(writes) > 1:
-            await connection.execute(statement, [dict(w.params or {}) for w in writes])
-            counts.extend(1 for _ in writes)
-        else:
-            for step, params in _steps(writes[0]):
-                count = _rowcount(await connection.execute(step, params))
             counts.append(count)
     return counts
 
