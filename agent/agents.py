@@ -22,6 +22,7 @@ from jsonschema.exceptions import SchemaError
 
 from agent.memory.policy import MemoryInvalidError, memory_settings
 from agent.tasks import ExecutionMode
+from tools.grants import covers
 
 AGENT_ID = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
 ROLES = ("executor", "planner", "critic", "synthesizer")
@@ -78,10 +79,8 @@ class AgentDefinition:
     def allows(self, name: str, category: str) -> bool:
         """Whether a tool of this name and category is among the agent's tools (named,
         by its category, or by its toolset: `notes.*`)."""
-        if not self.tools or name in self.tools or f"category:{category}" in self.tools:
-            return True
-        toolset, dot, _ = name.partition(".")
-        return bool(dot) and f"{toolset}.*" in self.tools
+        # A grant's `*` is every tool; an agent's tools name no such thing.
+        return not self.tools or any(covers(p, name, category) for p in self.tools if p != "*")
 
 
 @dataclass(frozen=True, slots=True)

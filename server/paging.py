@@ -6,12 +6,15 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any, TypeVar
 
 from core.errors import FieldViolation, InvalidArgumentError
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
+T = TypeVar("T")
 
 
 def page_size(value: int, default: int = DEFAULT_PAGE_SIZE, maximum: int = MAX_PAGE_SIZE) -> int:
@@ -24,77 +27,69 @@ def page_size(value: int, default: int = DEFAULT_PAGE_SIZE, maximum: int = MAX_P
     return value
 
 
+MAX_TOKEN_LENGTH = 512
+_NOT_OURS = "is not a token this server issued"
+
+
+def _encode(data: dict[str, object]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+
+
+def _decoded(token: str, read: Callable[[Any], T]) -> T:
+    """What `read` makes of the token's JSON; INVALID_ARGUMENT for a token this server
+    did not issue (too long, not base64url JSON, or `read` raising ValueError, KeyError
+    or TypeError at what it finds)."""
+    if len(token) > MAX_TOKEN_LENGTH:
+        raise InvalidArgumentError([FieldViolation("page_token", _NOT_OURS)])
+    try:
+        return read(json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))))
+    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
+        raise InvalidArgumentError([FieldViolation("page_token", _NOT_OURS)]) from None
+
+
 def encode_position(row_id: int) -> str:
     """A token for "after row `row_id`" (audit records)."""
-    return base64.urlsafe_b64encode(json.dumps({"r": row_id}).encode()).decode().rstrip("=")
-
-
-MAX_TOKEN_LENGTH = 512
-
-
-def _refuse_long(token: str) -> None:
-    if len(token) > MAX_TOKEN_LENGTH:
-        raise InvalidArgumentError(
-            [FieldViolation("page_token", "is not a token this server issued")]
-        )
+    return _encode({"r": row_id})
 
 
 def decode_position(token: str) -> int:
-    if not token:
-        return 0
-    _refuse_long(token)
-    try:
-        data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
-        row_id = data["r"]
-        if not isinstance(row_id, int) or isinstance(row_id, bool) or not 0 <= row_id < 2**63:
-            raise ValueError
-    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
-        raise InvalidArgumentError(
-            [FieldViolation("page_token", "is not a token this server issued")]
-        ) from None
+    return _decoded(token, _position) if token else 0
+
+
+def _position(data: Any) -> int:
+    row_id = data["r"]
+    if not isinstance(row_id, int) or isinstance(row_id, bool) or not 0 <= row_id < 2**63:
+        raise ValueError
     return row_id
 
 
 def encode(created_at: datetime, item_id: str) -> str:
-    raw = json.dumps({"c": created_at.isoformat(), "i": item_id}).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return _encode({"c": created_at.isoformat(), "i": item_id})
 
 
 def decode(token: str) -> tuple[datetime, str] | None:
-    if not token:
-        return None
-    _refuse_long(token)
-    try:
-        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-        data = json.loads(raw)
-        created = datetime.fromisoformat(data["c"])
-        item_id = data["i"]
-        if created.tzinfo is None or not isinstance(item_id, str) or len(item_id) > 128:
-            raise ValueError
-    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
-        raise InvalidArgumentError(
-            [FieldViolation("page_token", "is not a token this server issued")]
-        ) from None
+    return _decoded(token, _created_and_id) if token else None
+
+
+def _created_and_id(data: Any) -> tuple[datetime, str]:
+    created = datetime.fromisoformat(data["c"])
+    item_id = data["i"]
+    if created.tzinfo is None or not isinstance(item_id, str) or len(item_id) > 128:
+        raise ValueError
     return created, item_id
 
 
 def encode_key(group: int, item_id: str) -> str:
     """A token for "after item `item_id` of group `group`" (a list ordered by both)."""
-    raw = json.dumps({"g": group, "i": item_id}).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return _encode({"g": group, "i": item_id})
 
 
 def decode_key(token: str) -> tuple[int, str] | None:
-    if not token:
-        return None
-    _refuse_long(token)
-    try:
-        data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
-        group, item_id = data["g"], data["i"]
-        if not isinstance(group, int) or isinstance(group, bool) or not isinstance(item_id, str):
-            raise ValueError
-    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
-        raise InvalidArgumentError(
-            [FieldViolation("page_token", "is not a token this server issued")]
-        ) from None
+    return _decoded(token, _group_and_id) if token else None
+
+
+def _group_and_id(data: Any) -> tuple[int, str]:
+    group, item_id = data["g"], data["i"]
+    if not isinstance(group, int) or isinstance(group, bool) or not isinstance(item_id, str):
+        raise ValueError
     return group, item_id

@@ -27,7 +27,7 @@ from agent.memory.history import Selection, halved, select, window
 from agent.memory.model import BusyPolicy, Conversation, ConversationMessage
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
-from agent.memory.turns import no_events, turn_from, turn_of
+from agent.memory.turns import turn_from, turn_of
 from agent.run import TaskRun
 from agent.run_factory import role_model
 from agent.tasks import ExecutionMode, Task
@@ -183,7 +183,7 @@ class TaskMemory:
                 events = self._tasks.read_events(task.tenant, task.task_id)
                 turn = await turn_of(task, events, counter)
             except TaskNotFoundError:  # its log expired: the turn without its tool calls
-                turn = await turn_of(replace(task, last_sequence=0), no_events(), counter)
+                turn = turn_from(task, (), counter)
         await self._store.append_turn(task.tenant, task.conversation_id, turn)
 
 

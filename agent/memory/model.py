@@ -14,12 +14,13 @@ import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Literal
+
+from agent.tasks import utcnow
 
 CONVERSATION_ID = re.compile(r"^conv_[0-9a-f]{24}$")
 MAX_TITLE_CHARS = 200
-MAX_LABELS = 16
 MAX_STORED_CHARS = 16_000
 """A message's content is stored up to this many characters (cut with a marker)."""
 MAX_TOOL_MESSAGES = 32
@@ -48,10 +49,6 @@ def conversation_id_problem(value: str) -> str | None:
     if not CONVERSATION_ID.fullmatch(value):
         return "is not a conversation id (conv_ and 24 hexadecimal digits)"
     return None
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 def cut(text: str, limit: int = MAX_STORED_CHARS) -> str:

@@ -85,20 +85,14 @@ async def turn_of(task: Task, events: AsyncIterator[ev.TaskEvent], counter: Toke
     waited on). For a task that another process ran (taken over, cancelled here)."""
     logged: list[ToolEvent] = []
     try:
-        async for event in events if task.last_sequence > 0 else no_events():
-            if isinstance(event.payload, ev.ToolCallStarted | ev.ToolCallFinished):
-                logged.append(event.payload)
-            if event.sequence >= task.last_sequence:
-                break
+        if task.last_sequence > 0:
+            async for event in events:
+                if isinstance(event.payload, ev.ToolCallStarted | ev.ToolCallFinished):
+                    logged.append(event.payload)
+                if event.sequence >= task.last_sequence:
+                    break
     finally:
         close = getattr(events, "aclose", None)
         if close is not None:
             await close()
     return turn_from(task, logged, counter)
-
-
-async def no_events() -> AsyncIterator[ev.TaskEvent]:
-    """An empty event log."""
-    nothing: tuple[ev.TaskEvent, ...] = ()
-    for event in nothing:
-        yield event
