@@ -10,8 +10,8 @@ from agent.memory.model import (
     ConversationMessage,
     ConversationQuery,
     Turn,
-    utcnow,
 )
+from agent.tasks import utcnow
 from core.errors import ConversationNotFoundError
 
 

@@ -37,8 +37,8 @@ from agent.memory.model import (
     ConversationMessage,
     ConversationQuery,
     Turn,
-    utcnow,
 )
+from agent.tasks import utcnow
 from core.errors import ConversationNotFoundError
 from stores.sql.database import Database
 from stores.sql.schema import conversation_turns, conversations

@@ -15,8 +15,8 @@ from agent.memory.model import (
     ConversationQuery,
     Turn,
     new_conversation_id,
-    utcnow,
 )
+from agent.tasks import utcnow
 from core.errors import ConversationNotFoundError
 from stores.conversations.base import ConversationStore
 from stores.conversations.memory import InMemoryConversationStore
