@@ -96,7 +96,7 @@ class Agents:
         self._require_admin(caller)
         agent = _parsed(data, self._models)
         store = self._writable()
-        if len(await store.list(caller.tenant)) >= self._max:
+        if await store.count(caller.tenant) >= self._max:
             raise AgentLimitError(caller.tenant, self._max)
         return await store.create(caller.tenant, agent, caller.id)
 

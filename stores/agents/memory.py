@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -44,10 +45,16 @@ class InMemoryAgentStore:
         return versions[version - 1] if 0 < version <= len(versions) else None
 
     async def list(self, tenant: str) -> list[AgentVersion]:
-        return sorted(
-            (v[-1] for k, v in self._versions.items() if k[0] == tenant and k not in self._deleted),
-            key=lambda stored: stored.agent.agent_id,
-        )
+        return sorted(self._live(tenant), key=lambda stored: stored.agent.agent_id)
+
+    async def count(self, tenant: str) -> int:
+        return sum(1 for _ in self._live(tenant))
+
+    def _live(self, tenant: str) -> Iterator[AgentVersion]:
+        """The newest version of each of the tenant's agents not deleted."""
+        for key, versions in self._versions.items():
+            if key[0] == tenant and key not in self._deleted:
+                yield versions[-1]
 
     async def delete(self, tenant: str, agent_id: str) -> bool:
         key = (tenant, agent_id)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy.exc
-from sqlalchemy import and_, bindparam, func, select, update
+from sqlalchemy import Select, and_, bindparam, func, select, update
 
 from agent import serialization
 from agent.agents import AgentDefinition, AgentVersion
@@ -103,24 +103,15 @@ class SqlAgentStore:
         return _version(row) if row is not None else None
 
     async def list(self, tenant: str) -> list[AgentVersion]:
-        newest = (
-            select(_T.agent_id, func.max(_T.version).label("version"))
-            .where(_T.tenant == tenant)
-            .group_by(_T.agent_id)
-            .subquery()
-        )
-        query = (
-            select(agent_versions)
-            .join(
-                newest,
-                and_(_T.agent_id == newest.c.agent_id, _T.version == newest.c.version),
-            )
-            .where(_T.tenant == tenant, _T.deleted_at.is_(None))
-            .order_by(_T.agent_id)
-        )
+        query = _live(select(agent_versions), tenant).order_by(_T.agent_id)
         async with self._engine.connect() as connection:
             rows = (await connection.execute(query)).all()
         return [_version(row) for row in rows]
+
+    async def count(self, tenant: str) -> int:
+        query = _live(select(func.count()).select_from(agent_versions), tenant)
+        async with self._engine.connect() as connection:
+            return int((await connection.execute(query)).scalar_one())
 
     async def delete(self, tenant: str, agent_id: str) -> bool:
         for _ in range(DELETE_ATTEMPTS):
@@ -147,6 +138,19 @@ class SqlAgentStore:
 
 
 DELETE_ATTEMPTS = 10
+
+
+def _live(query: Select[Any], tenant: str) -> Select[Any]:
+    """`query` over the newest version of each of the tenant's agents, deleted ones left out."""
+    newest = (
+        select(_T.agent_id, func.max(_T.version).label("version"))
+        .where(_T.tenant == tenant)
+        .group_by(_T.agent_id)
+        .subquery()
+    )
+    return query.join(
+        newest, and_(_T.agent_id == newest.c.agent_id, _T.version == newest.c.version)
+    ).where(_T.tenant == tenant, _T.deleted_at.is_(None))
 
 
 def _insert_after(tenant: str, agent_id: str, after: int) -> Any:

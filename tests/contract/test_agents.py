@@ -147,3 +147,15 @@ async def test_an_update_racing_a_delete_never_brings_the_agent_back(agents: Age
         assert deleted
         assert await store.get("acme", agent_id) is None, n
         assert agent_id not in [v.agent.agent_id for v in await store.list("acme")]
+
+
+async def test_count_is_how_many_list_gives(agents: AgentStore) -> None:
+    assert await agents.count("acme") == 0
+    await agents.create("acme", FULL, "alice")
+    await agents.create("acme", AgentDefinition("alpha"), "alice")
+    await agents.update("acme", AgentDefinition("alpha", instructions="v2"), "alice")
+    await agents.create("acme", AgentDefinition("gone"), "alice")
+    await agents.create("globex", AgentDefinition("other"), "gil")
+    assert await agents.delete("acme", "gone")
+    assert await agents.count("acme") == len(await agents.list("acme")) == 2
+    assert await agents.count("globex") == 1
