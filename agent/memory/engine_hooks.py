@@ -175,7 +175,7 @@ class TaskMemory:
         return True
 
     async def _append(self, task: Task, run: TaskRun | None) -> None:
-        counter = self.counter(task)
+        counter = run.counter if run is not None else self.counter(task)
         if run is not None and run.resumed is None:  # its tool calls are all in this run
             turn = turn_from(task, run.tool_log, counter)
         else:  # ran elsewhere, or resumed here: the calls of every process are in its log
