@@ -15,11 +15,12 @@ rest stay open for the others.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import math
 import random
 import time
 from collections import Counter, OrderedDict, deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from core.errors import ResourceExhaustedError
@@ -48,11 +49,11 @@ class Ticket:
             self._taken = False
         else:
             await self._admission._acquire(self.tenant)
-        started = time.monotonic()
+        started = self._admission._started()
         try:
             yield
         finally:
-            self._admission._release_slot(self.tenant, time.monotonic() - started)
+            self._admission._release_slot(self.tenant, started)
 
     def release(self) -> None:
         """The task is done with this process (idempotent)."""
@@ -75,6 +76,7 @@ class Admission:
         tenant_queue_share: float = 1.0,
         retry_after: float = 1.0,
         rng: random.Random | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if slots < 1 or queue < 0 or not 0 < tenant_queue_share <= 1:
             raise ValueError("admission needs slots >= 1, queue >= 0 and 0 < share <= 1")
@@ -83,13 +85,15 @@ class Admission:
         self._share = max(1, math.floor(queue * tenant_queue_share)) if queue else 0
         self._retry_after = retry_after
         self._random = rng or random.Random()
+        self._clock = clock
         self._free = slots
         self._mean_hold: float | None = None
         """How long a task holds its slot, on average (exponentially weighted)."""
-        self._first_start: float | None = None
-        """When the first task took a slot (the hold estimate before any has finished)."""
-        self._promised = 0.0
-        """The latest moment a refused caller was told to come back (monotonic clock)."""
+        self._starts: deque[float] = deque()
+        """When each task now in a slot started there, oldest first (monotonic clock)."""
+        self._promised: list[float] = []
+        """The moments refused callers were told to come back that are yet to come, in
+        order (monotonic clock)."""
         self._held: Counter[str] = Counter()
         self._running: Counter[str] = Counter()
         self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
@@ -109,22 +113,49 @@ class Admission:
         return max(0, self.slots + self.queue - self.held)
 
     def retry_after(self) -> float:
-        """When a refused caller should come back: paced to the rate at which places free
-        up. A place frees every `hold / slots` seconds on average (`hold`: how long a
-        task holds its slot; before any task has finished, at least as long as the first
-        has been running, and at least the base delay); each refused caller is given the
-        next free moment after those already promised (with jitter), so callers come
-        back one after another as room opens, rather than all at once or long after it
-        opened. At most 30 s."""
-        now = time.monotonic()
+        """When a refused caller should come back: just after a place is expected to free.
+
+        A place frees when a task in a slot ends (a queued task takes the slot, or it stays
+        free), about `hold` after it started (`hold`: how long tasks hold their slot, on
+        average). Each refused caller is handed the first of the running tasks' ends not
+        yet promised to an earlier caller, plus a short margin (so that it does not come
+        back before the place is free). Callers refused together thus come back in order,
+        together, as room opens, and fill it, rather than spread evenly over a task's time
+        (which lets the queue drain between waves of tasks and leaves slots idle). A task
+        running past its expected end frees its place any moment: a caller that came back
+        too early for it is told to come back shortly, not sent behind the others. When
+        every end of this round is promised, the caller is told to ask again a hold later,
+        when the next round's ends are known (a promise further ahead would hold its place
+        however the round before it turned out, and leave the places others vacated
+        idle). Before any task has finished there is no `hold` to go by: a caller is told
+        to come back after about as long as the oldest running task has been running (at
+        least the base delay), so it asks again twice as late each time. At most 30 s."""
+        now = self._clock()
+        del self._promised[: bisect.bisect_right(self._promised, now)]
         hold = self._mean_hold
         if hold is None:
-            running_for = now - self._first_start if self._first_start is not None else 0.0
-            hold = max(self._retry_after, running_for)
-        interval = hold / self.slots
-        start = max(self._promised, now)
-        self._promised = min(start + interval * self._random.uniform(0.5, 1.5), now + 30.0)
-        return round(max(0.05, self._promised - now), 3)
+            running_for = now - self._starts[0] if self._starts else 0.0
+            wait = max(self._retry_after, running_for) * self._random.uniform(0.75, 1.25)
+            return round(min(wait, 30.0), 3)
+        margin = min(0.02 * hold, 0.5)
+        free = self._first_unclaimed(now, hold, 2 * margin)
+        late = margin * self._random.uniform(1.0, 2.0)
+        if free is None:  # every end of this round is promised: ask again at the next
+            return round(min(hold + late, 30.0), 3)
+        at = min(free + late, now + 30.0)
+        bisect.insort(self._promised, at)
+        return round(max(0.05, at - now), 3)
+
+    def _first_unclaimed(self, now: float, hold: float, late: float) -> float | None:
+        """The first running task's expected end that the promises made so far (each at
+        most `late` after the end it was made for) leave unclaimed: the first end with
+        fewer promises up to it than ends before it. None when every one is claimed."""
+        ends = [max(start + hold, now) for start in self._starts]  # in order: starts are
+        ends += [now + hold] * (self.slots - len(ends))  # slots taken, the task not started
+        for index, end in enumerate(ends):
+            if bisect.bisect_right(self._promised, end + late) <= index:
+                return end
+        return None
 
     def admit(self, tenant: str) -> Ticket:
         """A ticket for a new task of `tenant`, or ResourceExhaustedError at once."""
@@ -144,8 +175,6 @@ class Admission:
         return Ticket(self, tenant)
 
     def _take_free(self, tenant: str) -> bool:
-        if self._first_start is None:
-            self._first_start = time.monotonic()
         if self._free > 0 and not self._waiting:
             self._free -= 1
             self._running[tenant] += 1
@@ -173,11 +202,20 @@ class Admission:
             if not waiters:
                 del self._waiting[tenant]
 
-    def _release_slot(self, tenant: str, held: float | None = None) -> None:
-        """`tenant`'s slot came free: the next tenant in turn gets it, else it stays free."""
-        if held is not None:
+    def _started(self) -> float:
+        """A task took its slot now: when (for `_release_slot`)."""
+        started = self._clock()
+        self._starts.append(started)
+        return started
+
+    def _release_slot(self, tenant: str, started: float | None = None) -> None:
+        """`tenant`'s slot came free (held since `started`, when it was held): the next
+        tenant in turn gets it, else it stays free."""
+        if started is not None:
+            held = self._clock() - started
             previous = self._mean_hold
             self._mean_hold = held if previous is None else 0.9 * previous + 0.1 * held
+            self._starts.remove(started)
         self._running[tenant] -= 1
         if self._running[tenant] <= 0:
             del self._running[tenant]

@@ -26,7 +26,7 @@ async def test_a_full_process_refuses_with_a_retry_delay() -> None:
         admission.admit("acme")
     delay = refused.value.retry_after_seconds
     assert delay is not None
-    assert 0.25 <= delay <= 0.75  # the base 1 s per task over 2 slots, jittered
+    assert 0.75 <= delay <= 1.25  # nothing has run: the base 1 s, jittered
     tickets[0].release()
     admission.admit("other")  # a released place is free again
     assert admission.held == 5
@@ -93,38 +93,93 @@ async def test_a_waiter_cancelled_in_the_queue_gives_its_turn_away() -> None:
 
 class Fixed(random.Random):
     def uniform(self, a: float, b: float) -> float:
-        return b  # the longest delay the range allows
+        return a  # the shortest delay the range allows
 
 
-async def test_retry_delays_are_paced_to_the_rate_places_free_up() -> None:
-    admission = Admission(2, 10, tenant_queue_share=1.0, rng=Fixed())
-    # Nothing measured yet: the base delay (1 s) stands for a task's time in its slot.
-    assert admission.retry_after() == pytest.approx(0.75, abs=0.01)
-    admission._promised = 0.0
-    for _ in range(30):  # tasks that each held their slot for a second
-        ticket = admission.admit("acme")
-        await admission._acquire("acme")
-        admission._release_slot("acme", held=1.0)
-        ticket.release()
-    # Two slots held a second each: a place frees every 0.5 s. Callers refused together
-    # are told consecutive moments (Fixed jitter: 1.5 x 0.5 s apart), never the same one.
-    tickets = [admission.admit("acme") for _ in range(12)]
-    delays = []
-    for _ in range(4):
-        with pytest.raises(ResourceExhaustedError) as refused:
-            admission.admit("acme")
-        delay = refused.value.retry_after_seconds
-        assert delay is not None
-        delays.append(delay)
-    assert delays == pytest.approx([0.75, 1.5, 2.25, 3.0], abs=0.02)
-    jittered = Admission(2, 10, tenant_queue_share=1.0)
-    jittered._mean_hold = 1.0
-    paced = [jittered.retry_after() for _ in range(40)]
-    assert paced == sorted(paced)  # each later than the one before
-    assert 16.0 <= paced[-1] <= 24.0  # 40 places, about 0.5 s apart on average
-    assert max(jittered.retry_after() for _ in range(200)) <= 30.0  # never beyond 30 s
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _refused(admission: Admission) -> float:
+    with pytest.raises(ResourceExhaustedError) as refused:
+        admission.admit("acme")
+    delay = refused.value.retry_after_seconds
+    assert delay is not None
+    return delay
+
+
+async def test_before_any_task_has_finished_callers_ask_again_twice_as_late() -> None:
+    clock = Clock()
+    admission = Admission(1, 0, rng=Fixed(), clock=clock)
+    ticket = admission.admit("acme")
+    async with ticket.slot():
+        assert _refused(admission) == pytest.approx(0.75)  # the base 1 s, jittered
+        clock.now += 4.0  # the task has run 4 s: it may well run as long again
+        assert _refused(admission) == pytest.approx(3.0)
+    ticket.release()
+
+
+async def test_refused_callers_are_told_the_moments_their_places_free() -> None:
+    clock = Clock()
+    admission = Admission(2, 2, tenant_queue_share=1.0, rng=Fixed(), clock=clock)
+    first = admission.admit("acme")  # a task that held its slot 4 s: the hold known
+    async with first.slot():
+        clock.now += 4.0
+    first.release()  # clock: 104
+    tickets = [admission.admit("acme") for _ in range(4)]  # two run, two wait
+    running = [t.slot() for t in tickets[:2]]
+    await running[0].__aenter__()
+    clock.now += 1.0
+    await running[1].__aenter__()  # started 1 s after the other
+    clock.now += 1.0
+    # The running tasks end 2 s and 3 s from now (4 s after they started): each frees a
+    # place, promised to one caller, who comes back just after it (by 2 % of a hold).
+    # The callers after them ask again a hold later, when the next ends are known.
+    delays = [_refused(admission) for _ in range(4)]
+    assert delays == pytest.approx([2.08, 3.08, 4.08, 4.08])
+    clock.now += 2.5  # the first task ended; a waiting one took its slot
+    await running[0].__aexit__(None, None, None)
+    tickets[0].release()
+    running[0] = tickets[2].slot()
+    await running[0].__aenter__()
+    tickets.append(admission.admit("acme"))  # the first caller, back: the place is free
+    # The second caller's place stands; the next free one is the end of the task that
+    # just started, a hold from now (4.05 s: the first task ran 4.5 s), and 2 % of it.
+    assert _refused(admission) == pytest.approx(4.05 + 0.081, abs=1e-3)
+    clock.now += 30.0
+    for slot in running:
+        await slot.__aexit__(None, None, None)
     for ticket in tickets:
         ticket.release()
+    assert (admission.held, admission.running) == (0, 0)
+    assert not admission._starts  # every slot given back: no task is expected to end
+
+
+async def test_a_caller_back_before_an_overdue_task_ends_is_told_to_come_back_shortly() -> None:
+    clock = Clock()
+    admission = Admission(1, 0, rng=Fixed(), clock=clock)
+    admission._mean_hold = 4.0
+    ticket = admission.admit("acme")
+    async with ticket.slot():
+        assert _refused(admission) == pytest.approx(4.08)  # its end, just after
+        assert _refused(admission) == pytest.approx(4.08)  # the next round's: ask again
+        clock.now += 5.0  # the first caller came back; the task runs past its end
+        assert _refused(admission) == pytest.approx(0.08)  # not behind the others
+    ticket.release()
+
+
+async def test_retry_delays_never_exceed_30_seconds() -> None:
+    admission = Admission(1, 0)
+    admission._mean_hold = 120.0
+    ticket = admission.admit("acme")
+    async with ticket.slot():
+        delays = [_refused(admission) for _ in range(10)]
+    ticket.release()
+    assert max(delays) <= 30.0
 
 
 async def test_a_slot_taken_at_once_is_the_one_held_and_never_jumps_the_queue() -> None:
