@@ -22,6 +22,7 @@ from agent.execution import Runner
 from agent.intake import Chosen, choose, new_task
 from agent.lifecycle import Endings
 from agent.limits import EngineConfig, LimitReached
+from agent.listing import list_live
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
 from agent.memory.engine_hooks import TaskMemory
@@ -352,13 +353,9 @@ class Engine:
             return await self._history.get(tenant, task_id)
 
     async def list_tasks(self, query: TaskQuery) -> list[Task]:
-        """A page of the caller's tasks; unfinished ones show their live state."""
-        tasks = await self._history.list(query)
-        for index, task in enumerate(tasks):
-            if not task.status.terminal:
-                with contextlib.suppress(TaskNotFoundError):
-                    tasks[index] = await self._store.get(task.tenant, task.task_id)
-        return tasks
+        """A page of the caller's tasks; unfinished ones show (and filter by) their live
+        state."""
+        return await list_live(self._history, self._store, query)
 
     async def cancel_quietly(self, tenant: str, task_id: str, reason: str) -> None:
         """Cancel unless the task already ended (for callers that are going away)."""

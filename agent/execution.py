@@ -199,9 +199,12 @@ class Runner:
         ended here (its end was written)."""
         task = run.task
         try:
-            if task.status is TaskStatus.PENDING:  # ListTasks filters by status in history
-                also = run.checkpoint() if first_checkpoint else None
-                await set_running(run, f"mode {task.mode.value}", self._history, also)
+            if task.status is TaskStatus.PENDING:
+                detail = f"mode {task.mode.value}"
+                if first_checkpoint:  # its first record: history's row and the checkpoint
+                    await set_running(run, detail, self._history, run.checkpoint())
+                else:  # both written while it waited: its slot waits on no SQL
+                    await set_running(run, detail)
             outcome = await answers.shaped(run, await self._work(run))
             return await self._endings.complete(run, outcome)
         except asyncio.CancelledError:

@@ -55,9 +55,10 @@ async def set_running(
     history: TaskHistory | None = None,
     also: Awaitable[None] | None = None,
 ) -> None:
-    """RUNNING: work started (recorded in `history` too, before the event announces it, so
-    a ListTasks by status that follows the event finds it; `also`, another write that must
-    precede the event, goes with them), or resumed after a person answered."""
+    """RUNNING: work started, or resumed after a person answered. A task that never waited
+    has no history row yet: it is recorded in `history` (with `also`, its first checkpoint)
+    before the event announces it, so that a ListTasks that follows the event finds it
+    (which lists it by its live state, so a row written while it waited does as well)."""
     await _change(run, TaskStatus.RUNNING, detail, history, also)
 
 

@@ -1,7 +1,9 @@
 """Task history: every task's record, kept after the live store lets it go.
 
-`record` is called when a task is accepted, when it starts running and when
-it ends (recording the same state twice is harmless); `get` answers for a
+`record` is called when a task is accepted to wait for a slot, or as it starts
+running when it took one at once, and when it ends (recording the same state
+twice is harmless; a row may lag an unfinished task's live state, which
+ListTasks reads, `agent.listing`); `get` answers for a
 tenant's own tasks only; `list` pages through a caller's tasks, newest
 first, with a keyset cursor.
 """

@@ -109,6 +109,24 @@ async def test_approval_round_trip(
             assert record.arguments == {"expression": "2+2"}
 
 
+async def test_a_task_waiting_for_approval_is_listed_as_waiting(tmp_path: Path) -> None:
+    """An approver's view of the tasks waiting for a decision: ListTasks by
+    INPUT_REQUIRED finds a task whose history row (written as it started) says RUNNING."""
+    async with trusted(tmp_path, [CALL, {"text": "done"}]) as t:
+        alice = await t.client("acme", "alice")
+        await t.grant("acme", "principal:alice", "calculator", "read", requires_approval=True)
+        stream = alice.execute("what is 6*7?", mode=FC)
+        async for event in stream:
+            if event.WhichOneof("payload") == "approval_requested":
+                break
+        waiting = await alice.list_tasks(statuses=[tasks_pb2.TASK_STATUS_INPUT_REQUIRED])
+        assert [t.task_id for t in waiting.tasks] == [event.task_id]
+        assert waiting.tasks[0].status == tasks_pb2.TASK_STATUS_INPUT_REQUIRED
+        assert not (await alice.list_tasks(statuses=[tasks_pb2.TASK_STATUS_RUNNING])).tasks
+        await alice.cancel_task(event.task_id)
+        _ = [e async for e in stream]
+
+
 async def test_edited_arguments_are_checked_again(tmp_path: Path) -> None:
     call = {"tool_calls": [{"name": "read_file", "arguments": {"path": "reports/q3.txt"}}]}
     async with trusted(tmp_path, [call, {"text": "done"}]) as t:

@@ -64,3 +64,29 @@ async def test_running_tasks_show_their_live_state(tmp_path: Path) -> None:
         assert [t.task_id for t in listed.tasks] == [first.task_id]
         assert listed.tasks[0].status == tasks_pb2.TASK_STATUS_RUNNING
         _ = [e async for e in stream]
+
+
+async def test_a_queued_task_is_listed_by_the_status_its_last_event_announced(
+    tmp_path: Path,
+) -> None:
+    """A task that waited for a slot keeps its history row of then (PENDING) while it
+    runs: the filter goes by its live state, so it is listed as running, not pending."""
+    replies = [{"delay_seconds": 1.0, "text": "first"}, {"delay_seconds": 1.0, "text": "next"}]
+    async with harness(tmp_path, replies, max_running_tasks=1, max_queued_tasks=1) as h:
+        first = h.client.execute("first", mode=FC)
+        first_id = (await anext(first)).task_id
+        second = h.client.execute("second", mode=FC)
+        second_id = (await anext(second)).task_id  # PENDING: queued behind the first
+        pending = await h.client.list_tasks(statuses=[tasks_pb2.TASK_STATUS_PENDING])
+        assert [t.task_id for t in pending.tasks] == [second_id]
+        _ = [e async for e in first]
+        async for event in second:
+            if event.status_changed.current == tasks_pb2.TASK_STATUS_RUNNING:
+                break
+        running = await h.client.list_tasks(statuses=[tasks_pb2.TASK_STATUS_RUNNING])
+        assert [t.task_id for t in running.tasks] == [second_id]
+        assert running.tasks[0].status == tasks_pb2.TASK_STATUS_RUNNING
+        assert not (await h.client.list_tasks(statuses=[tasks_pb2.TASK_STATUS_PENDING])).tasks
+        _ = [e async for e in second]
+        done = await h.client.list_tasks(statuses=[tasks_pb2.TASK_STATUS_COMPLETED])
+        assert [t.task_id for t in done.tasks] == [second_id, first_id]
