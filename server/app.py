@@ -24,7 +24,7 @@ from auth.keys import new_key
 from auth.throttle import FailureThrottle
 from core import secrets, tracing
 from core.metrics import TASKS_IN_FLIGHT
-from server import logs, reflection
+from server import heap, logs, reflection
 from server.builders import (
     build_agents,
     build_authenticator,
@@ -343,6 +343,7 @@ async def serve(settings: Settings) -> None:
             settings=list(LLM_SETTINGS),
         )
     await _announce_auth(running)
+    heap.settle()  # what startup loaded stays: out of the collector's way
     print(f"agentd listening on {host}:{running.port}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
