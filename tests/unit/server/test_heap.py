@@ -1,5 +1,5 @@
 """The collector is set for a server: what startup loaded is left out of every later
-collection, and young collections are fewer."""
+collection."""
 
 from __future__ import annotations
 
@@ -19,13 +19,10 @@ def restored() -> Iterator[None]:
     gc.set_threshold(*threshold)
 
 
-def test_settle_freezes_what_is_alive_and_raises_the_young_threshold(restored: None) -> None:
-    before = gc.get_threshold()
+def test_settle_leaves_what_is_alive_out_of_later_collections(restored: None) -> None:
+    kept = [[] for _ in range(3)]  # tracked by the collector, alive across the call
     heap.settle()
-    assert gc.get_freeze_count() > 0
-    young, middle, old = gc.get_threshold()
-    assert young == heap.YOUNG_THRESHOLD
-    assert (middle, old) == before[1:]
+    assert gc.get_freeze_count() >= len(kept)
     cycle: list[object] = []
     cycle.append(cycle)  # allocated after: still collected
     del cycle
