@@ -74,6 +74,9 @@ class TaskRun:
     """Wall-clock time (epoch seconds) of the caller's deadline, if it set one."""
     resumed: RunCheckpoint | None = None
     """The checkpoint this run resumes from, if it does."""
+    ran_here: bool = True
+    """False for a run made only to end a task another process ran (an orphan that cannot
+    be resumed): none of the task's work, nor its tool calls, are this run's."""
     approvals: ApprovalBox | None = None
     """Where a human's verdicts on calls needing approval arrive; None refuses such calls."""
     instructions: str = ""

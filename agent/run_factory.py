@@ -75,6 +75,7 @@ class RunFactory:
         *,
         persist: bool = True,
         resumed: RunCheckpoint | None = None,
+        ran_here: bool = True,
     ) -> TaskRun:
         if persist:  # a task outlives the call that started it: its deadline is not the task's
             call = replace(call, deadline_seconds=None)
@@ -96,6 +97,7 @@ class RunFactory:
             persist=persist,
             checkpoints=self.checkpoints,
             resumed=resumed,
+            ran_here=ran_here,
             deadline_at=resumed.deadline_at if resumed else None,
             approvals=self.approvals,
             instructions=render(agent.instructions, task.context) if agent else "",

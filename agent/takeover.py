@@ -177,7 +177,7 @@ class Takeover:
 
     async def _fail_orphan(self, task: Task) -> None:
         call = CallContext(Principal(task.owner, task.tenant), task.trace_id)
-        run = self._runs.new(task, call, {}, 0)
+        run = self._runs.new(task, call, {}, 0, ran_here=False)
         if await self._endings.fail(run, OrphanNotResumableError()):  # its turn added too
             await self._endings.record(run)
         elif task.conversation_id and self._memory is not None and task.status.terminal:

@@ -176,7 +176,7 @@ class TaskMemory:
 
     async def _append(self, task: Task, run: TaskRun | None) -> None:
         counter = run.counter if run is not None else self.counter(task)
-        if run is not None and run.resumed is None:  # its tool calls are all in this run
+        if run is not None and run.ran_here and run.resumed is None:  # all in this run
             turn = turn_from(task, run.tool_log, counter)
         else:  # ran elsewhere, or resumed here: the calls of every process are in its log
             try:

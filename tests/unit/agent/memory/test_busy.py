@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from agent import events as ev
 from agent.lifecycle import PERSIST_DELAYS
 from agent.llm.base import Message, ModelError, ModelResponse
 from agent.llm.testing import text
@@ -347,3 +348,41 @@ async def test_only_the_first_in_line_watches_the_running_task() -> None:
         await second
     assert ids["running"].task_id not in tasks.asked  # the running task: the first's to watch
     assert tasks.asked  # it did look at the one ahead of it (a dead one would be let go)
+
+
+async def test_an_orphan_failed_on_takeover_keeps_its_dead_process_s_tool_calls_in_its_turn(
+    tmp_path: Path,
+) -> None:
+    """A task whose process died, with no checkpoint to resume it from, is failed by the
+    replica that claims it; its turn is built from its log, which holds the tool calls the
+    dead process made (the run that fails it made none)."""
+    held = Held()
+    c = await chat(tmp_path, held)  # type: ignore[arg-type]
+    orphan = Task(  # stored RUNNING, holding the conversation; its process is gone
+        task_id=new_task_id(),
+        tenant=PRINCIPAL.tenant,
+        owner=PRINCIPAL.id,
+        task="what is 6*7?",
+        status=TaskStatus.RUNNING,
+        conversation_id=c.conversation_id,
+    )
+    await c.env.store.create(orphan)
+    await c.memory.conversations.gate._slots.claim(
+        slot_key(PRINCIPAL.tenant, c.conversation_id), orphan.task_id
+    )
+    arguments = {"expression": "6*7"}
+    for payload in (
+        ev.ToolCallStarted("call_1", "step_1", "calculator", arguments),
+        ev.ToolCallFinished("call_1", "calculator", 42, None, 0.01, "42"),
+    ):
+        await c.env.store.append_event(orphan.task_id, orphan.trace_id, payload)
+    takeover = c.engine._takeover
+    assert takeover is not None
+    await takeover.resume(PRINCIPAL.tenant, orphan.task_id, c.engine._admission.admit("t"))
+    failed = await c.env.store.get(PRINCIPAL.tenant, orphan.task_id)
+    assert failed.status is TaskStatus.FAILED
+    stored = await c.messages()
+    assert [(m.role, m.tool_name) for m in stored] == [
+        ("user", ""), ("tool", "calculator"), ("assistant", "")
+    ]  # fmt: skip
+    assert stored[1].content == "42"
