@@ -112,8 +112,9 @@ class Admission:
         """Tickets that could be handed out now."""
         return max(0, self.slots + self.queue - self.held)
 
-    def retry_after(self) -> float:
-        """When a refused caller should come back: just after a place is expected to free.
+    def retry_after(self, claim: bool = True) -> float:
+        """When a refused caller should come back: just after a place is expected to free
+        (with `claim` False, a place another caller may take: the caller is told a hold).
 
         A place frees when a task in a slot ends (a queued task takes the slot, or it stays
         free), about `hold` after it started (`hold`: how long tasks hold their slot, on
@@ -122,38 +123,44 @@ class Admission:
         back before the place is free). Callers refused together thus come back in order,
         together, as room opens, and fill it, rather than spread evenly over a task's time
         (which lets the queue drain between waves of tasks and leaves slots idle). A task
-        running past its expected end frees its place any moment: a caller that came back
-        too early for it is told to come back shortly, not sent behind the others. When
-        every end of this round is promised, the caller is told to ask again a hold later,
-        when the next round's ends are known (a promise further ahead would hold its place
-        however the round before it turned out, and leave the places others vacated
-        idle). Before any task has finished there is no `hold` to go by: a caller is told
-        to come back after about as long as the oldest running task has been running (at
-        least the base delay), so it asks again twice as late each time. At most 30 s."""
+        running past its expected end is expected to run about as long again as it is
+        overdue (a little while for one a little late, longer for one waiting for a
+        person's approval): a caller that came back too early for it is told to come back
+        then, not sent behind the others. When every end of this round is promised, the
+        caller is told to ask again a hold later, when the next round's ends are known (a
+        promise further ahead would hold its place however the round before it turned
+        out, and leave the places others vacated idle). Before any task has finished
+        there is no `hold` to go by: a caller is told to come back after about as long as
+        the oldest running task has been running (at least the base delay), so it asks
+        again twice as late each time. At least 0.05 s, at most 30 s."""
         now = self._clock()
         del self._promised[: bisect.bisect_right(self._promised, now)]
         hold = self._mean_hold
         if hold is None:
             running_for = now - self._starts[0] if self._starts else 0.0
             wait = max(self._retry_after, running_for) * self._random.uniform(0.75, 1.25)
-            return round(min(wait, 30.0), 3)
+            return round(min(max(0.05, wait), 30.0), 3)
         margin = min(0.02 * hold, 0.5)
-        free = self._first_unclaimed(now, hold, 2 * margin)
         late = margin * self._random.uniform(1.0, 2.0)
+        free = self._first_unclaimed(now, hold, margin) if claim else None
         if free is None:  # every end of this round is promised: ask again at the next
-            return round(min(hold + late, 30.0), 3)
+            return round(min(max(0.05, hold + late), 30.0), 3)
         at = min(free + late, now + 30.0)
         bisect.insort(self._promised, at)
         return round(max(0.05, at - now), 3)
 
-    def _first_unclaimed(self, now: float, hold: float, late: float) -> float | None:
+    def _first_unclaimed(self, now: float, hold: float, margin: float) -> float | None:
         """The first running task's expected end that the promises made so far (each at
-        most `late` after the end it was made for) leave unclaimed: the first end with
+        most 2 `margin` after the end it was made for) leave unclaimed: the first end with
         fewer promises up to it than ends before it. None when every one is claimed."""
-        ends = [max(start + hold, now) for start in self._starts]  # in order: starts are
+        ends = []
+        for start in self._starts:
+            end = start + hold
+            ends.append(end if end > now else now + max(margin, now - end))  # overdue
         ends += [now + hold] * (self.slots - len(ends))  # slots taken, the task not started
+        ends.sort()
         for index, end in enumerate(ends):
-            if bisect.bisect_right(self._promised, end + late) <= index:
+            if bisect.bisect_right(self._promised, end + 2 * margin) <= index:
                 return end
         return None
 
@@ -166,10 +173,13 @@ class Admission:
             )
         queued = self._held[tenant] - self._running[tenant]
         if self.held >= self.slots and queued >= self._share and self._share < self.queue:
+            # Its queued tasks leave the queue as slots free only while no other tenant's
+            # wait for one (slots go round-robin): only then is a freed place its own.
+            alone = all(t == tenant or self._held[t] <= self._running[t] for t in self._held)
             raise ResourceExhaustedError(
                 f"this tenant already holds {queued} of the {self.queue} queue places of this "
                 f"server (its share while every slot is busy is {self._share})",
-                retry_after_seconds=self.retry_after(),
+                retry_after_seconds=self.retry_after(claim=alone),
             )
         self._held[tenant] += 1
         return Ticket(self, tenant)

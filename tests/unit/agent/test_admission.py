@@ -159,7 +159,7 @@ async def test_refused_callers_are_told_the_moments_their_places_free() -> None:
     assert not admission._starts  # every slot given back: no task is expected to end
 
 
-async def test_a_caller_back_before_an_overdue_task_ends_is_told_to_come_back_shortly() -> None:
+async def test_a_caller_back_before_an_overdue_task_ends_is_not_sent_behind_the_others() -> None:
     clock = Clock()
     admission = Admission(1, 0, rng=Fixed(), clock=clock)
     admission._mean_hold = 4.0
@@ -167,8 +167,34 @@ async def test_a_caller_back_before_an_overdue_task_ends_is_told_to_come_back_sh
     async with ticket.slot():
         assert _refused(admission) == pytest.approx(4.08)  # its end, just after
         assert _refused(admission) == pytest.approx(4.08)  # the next round's: ask again
-        clock.now += 5.0  # the first caller came back; the task runs past its end
-        assert _refused(admission) == pytest.approx(0.08)  # not behind the others
+        clock.now += 4.1  # the first caller came back; the task runs past its end
+        assert _refused(admission) == pytest.approx(0.1 + 0.08)  # 0.1 s late: as long again
+        clock.now += 60.0  # waiting for a person, say: about as long again as it is late
+        assert _refused(admission) == pytest.approx(30.0)  # at most 30 s
+    ticket.release()
+
+
+async def test_over_its_share_a_tenant_claims_no_place_another_tenant_s_task_will_take() -> None:
+    clock = Clock()
+    admission = Admission(1, 2, tenant_queue_share=0.5, rng=Fixed(), clock=clock)
+    admission._mean_hold = 4.0
+    running = admission.admit("acme")
+    async with running.slot():
+        queued = admission.admit("acme")
+        assert _refused(admission) == pytest.approx(4.08)  # acme alone: the slot's end
+        other = admission.admit("globex")  # now another tenant waits for the slot too
+        assert _refused(admission) == pytest.approx(4.08)  # a hold: nothing promised
+        assert len(admission._promised) == 1
+    for ticket in (running, queued, other):
+        ticket.release()
+
+
+async def test_a_retry_delay_is_never_zero() -> None:
+    admission = Admission(1, 0)
+    admission._mean_hold = 0.0001  # tasks that end at once
+    ticket = admission.admit("acme")
+    async with ticket.slot():
+        assert min(_refused(admission) for _ in range(5)) >= 0.05
     ticket.release()
 
 
