@@ -22,7 +22,7 @@ from agent.execution import Runner
 from agent.intake import Chosen, choose, new_task
 from agent.lifecycle import Endings
 from agent.limits import EngineConfig, LimitReached
-from agent.listing import list_live
+from agent.listing import Listing, list_live
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
 from agent.memory.engine_hooks import TaskMemory
@@ -352,7 +352,7 @@ class Engine:
         except TaskNotFoundError:
             return await self._history.get(tenant, task_id)
 
-    async def list_tasks(self, query: TaskQuery) -> list[Task]:
+    async def list_tasks(self, query: TaskQuery) -> Listing:
         """A page of the caller's tasks; unfinished ones show (and filter by) their live
         state."""
         return await list_live(self._history, self._store, query)

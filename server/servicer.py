@@ -192,9 +192,11 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
             after=paging.decode(request.page_token),
             labels=convert.label_filter(request.labels),
         )
-        tasks = await self._engine.list_tasks(query)
-        page, more = tasks[:size], len(tasks) > size
+        listing = await self._engine.list_tasks(query)
+        page, more = listing.tasks[:size], len(listing.tasks) > size
         token = paging.encode(page[-1].created_at, page[-1].task_id) if more else ""
+        if not more and listing.scanned_to is not None:  # a short page: more may follow
+            token = paging.encode(*listing.scanned_to)
         return pb.ListTasksResponse(
             tasks=[convert.task_to_proto(t) for t in page], next_page_token=token
         )

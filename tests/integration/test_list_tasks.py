@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import grpc
@@ -77,7 +78,11 @@ async def test_a_queued_task_is_listed_by_the_status_its_last_event_announced(
         first_id = (await anext(first)).task_id
         second = h.client.execute("second", mode=FC)
         second_id = (await anext(second)).task_id  # PENDING: queued behind the first
-        pending = await h.client.list_tasks(statuses=[tasks_pb2.TASK_STATUS_PENDING])
+        for _ in range(100):  # recorded as it starts to wait, just after its first event
+            pending = await h.client.list_tasks(statuses=[tasks_pb2.TASK_STATUS_PENDING])
+            if pending.tasks:
+                break
+            await asyncio.sleep(0.01)
         assert [t.task_id for t in pending.tasks] == [second_id]
         _ = [e async for e in first]
         async for event in second:
