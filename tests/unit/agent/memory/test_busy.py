@@ -155,23 +155,30 @@ async def test_a_queued_task_cancelled_before_it_runs_adds_no_turn(tmp_path: Pat
     ]  # fmt: skip
 
 
+async def _running_elsewhere(c: Chat, question: str) -> Task:
+    """A task stored RUNNING and holding the conversation, with no coroutine in this
+    process (it runs, or ran, on another replica)."""
+    task = Task(
+        task_id=new_task_id(),
+        tenant=PRINCIPAL.tenant,
+        owner=PRINCIPAL.id,
+        task=question,
+        status=TaskStatus.RUNNING,
+        conversation_id=c.conversation_id,
+    )
+    await c.env.store.create(task)
+    key = slot_key(PRINCIPAL.tenant, c.conversation_id)
+    await c.memory.conversations.gate._slots.claim(key, task.task_id)
+    return task
+
+
 async def test_cancelling_a_task_running_on_another_replica_stores_its_turn_and_frees_it(
     tmp_path: Path,
 ) -> None:
     held = Held()
     held.release.set()
     c = await chat(tmp_path, held)  # type: ignore[arg-type]
-    elsewhere = Task(  # stored RUNNING, holding the conversation; no coroutine of this process
-        task_id=new_task_id(),
-        tenant=PRINCIPAL.tenant,
-        owner=PRINCIPAL.id,
-        task="the question on the other replica",
-        status=TaskStatus.RUNNING,
-        conversation_id=c.conversation_id,
-    )
-    await c.env.store.create(elsewhere)
-    key = slot_key(PRINCIPAL.tenant, c.conversation_id)
-    await c.memory.conversations.gate._slots.claim(key, elsewhere.task_id)
+    elsewhere = await _running_elsewhere(c, "the question on the other replica")
     await c.engine.cancel(PRINCIPAL.tenant, elsewhere.task_id, "stop")
     # By the time the terminal event is written (the cancel returns after it), the turn is
     # stored and the conversation free.
@@ -358,18 +365,7 @@ async def test_an_orphan_failed_on_takeover_keeps_its_dead_process_s_tool_calls_
     dead process made (the run that fails it made none)."""
     held = Held()
     c = await chat(tmp_path, held)  # type: ignore[arg-type]
-    orphan = Task(  # stored RUNNING, holding the conversation; its process is gone
-        task_id=new_task_id(),
-        tenant=PRINCIPAL.tenant,
-        owner=PRINCIPAL.id,
-        task="what is 6*7?",
-        status=TaskStatus.RUNNING,
-        conversation_id=c.conversation_id,
-    )
-    await c.env.store.create(orphan)
-    await c.memory.conversations.gate._slots.claim(
-        slot_key(PRINCIPAL.tenant, c.conversation_id), orphan.task_id
-    )
+    orphan = await _running_elsewhere(c, "what is 6*7?")  # its process is gone
     arguments = {"expression": "6*7"}
     for payload in (
         ev.ToolCallStarted("call_1", "step_1", "calculator", arguments),
