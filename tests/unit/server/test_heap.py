@@ -20,7 +20,7 @@ def restored() -> Iterator[None]:
 
 
 def test_settle_leaves_what_is_alive_out_of_later_collections(restored: None) -> None:
-    kept = [[] for _ in range(3)]  # tracked by the collector, alive across the call
+    kept: list[list[int]] = [[] for _ in range(3)]  # tracked by the collector, kept alive
     heap.settle()
     assert gc.get_freeze_count() >= len(kept)
     cycle: list[object] = []
