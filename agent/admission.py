@@ -25,6 +25,14 @@ from contextlib import asynccontextmanager
 
 from core.errors import ResourceExhaustedError
 
+MIN_DELAY = 0.05
+MAX_DELAY = 30.0
+"""Bounds of a retry delay, in seconds."""
+
+
+def _delay(seconds: float) -> float:
+    return round(min(max(MIN_DELAY, seconds), MAX_DELAY), 3)
+
 
 class Ticket:
     """A task's place in this process: queued, then running. Give it back with `release`."""
@@ -138,16 +146,15 @@ class Admission:
         hold = self._mean_hold
         if hold is None:
             running_for = now - self._starts[0] if self._starts else 0.0
-            wait = max(self._retry_after, running_for) * self._random.uniform(0.75, 1.25)
-            return round(min(max(0.05, wait), 30.0), 3)
+            return _delay(max(self._retry_after, running_for) * self._random.uniform(0.75, 1.25))
         margin = min(0.02 * hold, 0.5)
         late = margin * self._random.uniform(1.0, 2.0)
         free = self._first_unclaimed(now, hold, margin) if claim else None
         if free is None:  # every end of this round is promised: ask again at the next
-            return round(min(max(0.05, hold + late), 30.0), 3)
-        at = min(free + late, now + 30.0)
+            return _delay(hold + late)
+        at = min(free + late, now + MAX_DELAY)
         bisect.insort(self._promised, at)
-        return round(max(0.05, at - now), 3)
+        return _delay(at - now)
 
     def _first_unclaimed(self, now: float, hold: float, margin: float) -> float | None:
         """The first running task's expected end that the promises made so far (each at
