@@ -17,7 +17,7 @@ from server.builders import build_registry
 from server.settings import Settings
 from stores.audit.memory import InMemoryAuditLog
 from tests.contract.conftest import REDIS_URL, drop_prefix
-from tests.helpers import RANKS
+from tests.helpers import RANKS, TOOLCHAINS, missing_commands
 from tests.servers import QUIET, Running, running_server, settings_in
 from tools.registry import ToolRegistry
 
@@ -100,10 +100,6 @@ async def redis_space() -> AsyncIterator[tuple[redis.Redis, str]]:
 
 
 SERVICE_PORTS = {"redis": ("Redis", 6379), "postgres": ("PostgreSQL", 5432)}
-TOOLCHAINS = {
-    "go": ("The Go toolchain", ("go", "gofmt", "protoc", "protoc-gen-go", "protoc-gen-go-grpc")),
-    "java": ("The Java toolchain", ("javac", "java", "protoc", "grpc_java_plugin")),
-}
 _unavailable: dict[str, list[str]] = {}
 
 
@@ -125,12 +121,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     AGENTD_REQUIRE_SERVICES=1 (set by .ci/run), where they run and fail.
     """
     import os
-    import shutil
 
     required = os.environ.get("AGENTD_REQUIRE_SERVICES") == "1"
     for item in items:
-        for marker, (name, commands) in TOOLCHAINS.items():
-            missing = [c for c in commands if shutil.which(c) is None]
+        for marker, (name, _) in TOOLCHAINS.items():
+            missing = missing_commands(marker)
             if item.get_closest_marker(marker) and missing and not required:
                 label = f"{name} ({', '.join(missing)} missing)"
                 _unavailable.setdefault(label, []).append(item.nodeid)

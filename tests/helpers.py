@@ -20,6 +20,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RANKS = ROOT / "var" / "tiktoken"
 """OpenAI's BPE ranks as `make` puts them (scripts/tokenizer_ranks.py)."""
+TOOLCHAINS = {
+    "go": ("The Go toolchain", ("go", "gofmt", "protoc", "protoc-gen-go", "protoc-gen-go-grpc")),
+    "java": ("The Java toolchain", ("javac", "java", "protoc", "grpc_java_plugin")),
+}
+"""What the Go and Java gateway suites need (pytest markers `go` and `java`)."""
+
+
+def missing_commands(toolchain: str) -> list[str]:
+    """The commands of a toolchain (`go`, `java`) that this machine lacks."""
+    import shutil
+
+    return [command for command in TOOLCHAINS[toolchain][1] if shutil.which(command) is None]
 
 
 class _Handler(BaseHTTPRequestHandler):
