@@ -7,6 +7,11 @@ an expiry, within a weekly time window (UTC), with constraints on argument
 values (an allowed URL or path prefix), and optionally only with a human's
 approval of each call. A caller may use a tool when some live grant (or the
 configured default level) reaches the tool's level; nothing else does.
+
+When several grants reach the tool's level, the most specific decides
+(`Grant.specificity`: the tool pattern first, a tool's name over a toolset over a
+category over `*`; then the subject, a principal over a role); the policy
+(`tools.permissions.GrantPolicy`) says the rest.
 """
 
 from __future__ import annotations
@@ -30,6 +35,21 @@ _CATEGORY = re.compile(r"^category:[a-z][a-z0-9_]{0,63}$")
 TOOLSET_WILDCARD = re.compile(r"^[a-z][a-z0-9_]{0,31}\.\*$")
 """`notes.*`: every tool of toolset `notes`, those its server lists later included."""
 _DAY_RANGE = re.compile(r"^(mon|tue|wed|thu|fri|sat|sun)(?:-(mon|tue|wed|thu|fri|sat|sun))?$")
+
+
+TOOL_RANKS = {"name": 3, "toolset": 2, "category": 1, "every": 0}
+"""How specific a tool pattern is: a tool's name, `<toolset>.*`, `category:<name>`, `*`."""
+SUBJECT_RANKS = {"principal": 1, "role": 0}
+"""How specific a subject is: `principal:<id>` over `role:<name>`."""
+
+
+def tool_rank(pattern: str) -> int:
+    """`TOOL_RANKS` of a tool pattern."""
+    if pattern == "*":
+        return TOOL_RANKS["every"]
+    if pattern.startswith("category:"):
+        return TOOL_RANKS["category"]
+    return TOOL_RANKS["toolset" if pattern.endswith(".*") else "name"]
 
 
 def covers(pattern: str, tool: str, category: str) -> bool:
@@ -164,6 +184,16 @@ class Grant:
                 f"tool {tool!r} is not a tool name, <toolset>.*, category:<name> or '*'"
             )
 
+    @property
+    def specificity(self) -> tuple[int, int]:
+        """(tool rank, subject rank), compared in that order: the higher decides.
+
+        The tool comes first because argument rules and windows are written for a
+        tool: a broad grant to one principal (`principal:ana *`) must not lift the
+        rules its roles carry for one tool (`role:ops write_file`, `path=reports/`).
+        """
+        return tool_rank(self.tool), SUBJECT_RANKS[self.subject.partition(":")[0]]
+
     def live(self, now: datetime) -> bool:
         return self.revoked_at is None and (self.expires_at is None or now < self.expires_at)
 
@@ -173,6 +203,14 @@ class Grant:
 
     def covers(self, tool: str, category: str) -> bool:
         return covers(self.tool, tool, category)
+
+    def refuses(self, arguments: Mapping[str, JSONValue] | None, now: datetime) -> str:
+        """Why this grant refuses the call now (its window, its argument rules), or "";
+        `arguments` None: a listing, which no argument rule refuses."""
+        if self.window is not None and not self.window.contains(now):
+            return f"grant {self.grant_id} is valid only {self.window} UTC"
+        broken = self.refuses_arguments(arguments) if arguments is not None else ""
+        return f"grant {self.grant_id}: {broken}" if broken else ""
 
     def refuses_arguments(self, arguments: Mapping[str, JSONValue]) -> str:
         """Why the arguments break this grant's constraints, or "" when they keep them."""

@@ -72,7 +72,7 @@ class LevelPolicy:
             allowed=tool.permission <= self.granted,
             rule=rule,
             needs_approval=needs,
-            reason=_approval_reason(tool, None) if needs else "",
+            reason=_approval_reason(tool) if needs else "",
         )
 
 
@@ -82,18 +82,34 @@ def needs_approval(approval_tools: Iterable[str], tool: ToolSpec) -> bool:
     return any(covers(pattern, tool.name, tool.category) for pattern in approval_tools)
 
 
-def _approval_reason(tool: ToolSpec, grant: Grant | None) -> str:
-    if grant is not None and grant.requires_approval:
-        return f"grant {grant.grant_id} requires a human's approval of each call"
+def _approval_reason(tool: ToolSpec, asking: Sequence[Grant] = ()) -> str:
+    """Why each call waits for a person: the grants that say so, else the tool's listing
+    in AGENTD_APPROVAL_TOOLS."""
+    if len(asking) == 1:
+        return f"grant {asking[0].grant_id} requires a human's approval of each call"
+    if asking:
+        ids = ", ".join(grant.grant_id for grant in asking)
+        return f"grants {ids} require a human's approval of each call"
     return f"tool {tool.name!r} requires a human's approval of each call"
 
 
 class GrantPolicy:
     """Decides from grants, held in memory and refreshed from a `GrantStore`.
 
-    `default` is the level every caller holds without a grant; None denies
-    every tool to a caller with no grant for it. `approval_tools` need a
-    human's approval of each call, whoever calls them (`needs_approval`).
+    The grants that count for a call are the live ones (neither revoked nor
+    expired) of the caller's tenant that name the caller (its principal or one
+    of its roles) and whose tool pattern names the tool; those whose level is
+    below the tool's say nothing about it. Among the rest the most specific
+    decide (`Grant.specificity`: tool name > toolset > category > `*`, then
+    principal > role), and only they: the call is allowed when one of them allows
+    it (inside its window, its argument rules kept; the oldest such is the rule),
+    and refused when every one of them refuses, whatever broader grants say.
+    No grant reaching the level: `default`, the level every caller holds without
+    one (None denies).
+
+    A call needs a human's approval when any grant that counts requires it, at
+    whatever level, window, argument rules or specificity, or when
+    `approval_tools` names the tool (`needs_approval`).
     """
 
     def __init__(
@@ -140,55 +156,50 @@ class GrantPolicy:
         arguments: Mapping[str, JSONValue] | None = None,
         now: datetime | None = None,
     ) -> Decision:
+        """The most specific grant reaching the tool's level decides; see the class."""
         now = now or datetime.now(UTC)
-        refusal, refusing = "", ""
-        best: Grant | None = None
-        for grant in self._by_tenant.get(principal.tenant, ()):
-            if not (
-                grant.live(now)
-                and grant.names(principal.id, principal.roles)
-                and grant.covers(tool.name, tool.category)
-            ):
-                continue
-            if grant.level < tool.permission:
-                if not refusal:
-                    refusal = (
-                        f"grant {grant.grant_id} gives {grant.level.name}, "
-                        f"the tool needs {tool.permission.name}"
-                    )
-                    refusing = grant.grant_id
-                continue
-            if grant.window is not None and not grant.window.contains(now):
-                refusal = f"grant {grant.grant_id} is valid only {grant.window} UTC"
-                refusing = grant.grant_id
-                continue
-            broken = grant.refuses_arguments(arguments) if arguments is not None else ""
-            if broken:
-                refusal, refusing = f"grant {grant.grant_id}: {broken}", grant.grant_id
-                continue
-            if best is None or (best.requires_approval and not grant.requires_approval):
-                best = grant
-        if best is not None:
-            needs = best.requires_approval or needs_approval(self._approval_tools, tool)
-            return Decision(
-                True,
-                f"grant:{best.grant_id}",
-                needs,
-                _approval_reason(tool, best) if needs else "",
-            )
+        covering = [
+            grant
+            for grant in self._by_tenant.get(principal.tenant, ())
+            if grant.live(now)
+            and grant.names(principal.id, principal.roles)
+            and grant.covers(tool.name, tool.category)
+        ]
+        asking = [grant for grant in covering if grant.requires_approval]
+        needs = bool(asking) or needs_approval(self._approval_tools, tool)
+        reason = _approval_reason(tool, asking) if needs else ""
+        reaching = [grant for grant in covering if grant.level >= tool.permission]
+        if not reaching:
+            return self._without_grant(tool, covering, needs, reason)
+        top = max(grant.specificity for grant in reaching)
+        refusals: list[tuple[Grant, str]] = []
+        for grant in (g for g in reaching if g.specificity == top):
+            refused = grant.refuses(arguments, now)
+            if not refused:
+                return Decision(True, f"grant:{grant.grant_id}", needs, reason)
+            refusals.append((grant, refused))
+        return Decision(
+            False, f"grant:{refusals[0][0].grant_id}", reason="; ".join(r for _, r in refusals)
+        )
+
+    def _without_grant(
+        self, tool: ToolSpec, covering: Sequence[Grant], needs: bool, reason: str
+    ) -> Decision:
+        """No grant reaches the tool's level: the default level decides."""
         if self._default is not None and tool.permission <= self._default:
-            needs = needs_approval(self._approval_tools, tool)
+            return Decision(True, f"default:{self._default.name.lower()}", needs, reason)
+        if covering:
+            low = covering[0]
             return Decision(
-                True,
-                f"default:{self._default.name.lower()}",
-                needs,
-                _approval_reason(tool, None) if needs else "",
+                False,
+                f"grant:{low.grant_id}",
+                reason=f"grant {low.grant_id} gives {low.level.name}, "
+                f"the tool needs {tool.permission.name}",
             )
         return Decision(
             False,
-            f"grant:{refusing}" if refusing else "default:deny",
-            reason=refusal
-            or f"you hold no grant for {tool.name!r} (it requires {tool.permission.name})",
+            "default:deny",
+            reason=f"you hold no grant for {tool.name!r} (it requires {tool.permission.name})",
         )
 
 

@@ -148,12 +148,15 @@ def test_argument_prefixes_decide_calls_but_not_listings() -> None:
     assert not not_text.allowed
 
 
-def test_a_grant_without_approval_is_preferred_and_approval_is_reported() -> None:
+def test_an_approval_requirement_holds_beside_a_grant_without_one() -> None:
     careful = grant(grant_id="grant_careful", requires_approval=True)
     assert GrantPolicy([careful]).decide(ALICE, spec(), now=NOW).needs_approval
     free = grant(grant_id="grant_free")
     decision = GrantPolicy([careful, free]).decide(ALICE, spec(), now=NOW)
-    assert (decision.rule, decision.needs_approval) == ("grant:grant_free", False)
+    # Equally specific, both allow: the oldest decides, and the approval holds.
+    assert (decision.rule, decision.needs_approval) == ("grant:grant_careful", True)
+    assert decision.reason == "grant grant_careful requires a human's approval of each call"
+    assert GrantPolicy([free]).decide(ALICE, spec(), now=NOW).needs_approval is False
     always = GrantPolicy([free], approval_tools=["http_request"])
     assert always.decide(ALICE, spec(), now=NOW).needs_approval
 
