@@ -66,8 +66,9 @@ class Case:
     approval_tools: list[str] = field(default_factory=list)
 
 
-NEW = g("g_new", "principal:developer", "write_file", "WRITE", arguments=REPORTS,
-        requires_approval=True)  # fmt: skip
+NEW = g(
+    "g_new", "principal:developer", "write_file", "WRITE", arguments=REPORTS, requires_approval=True
+)
 CASES = {
     # The development key's grant does not outrank the user's narrower one.
     "dev key, inside the prefix": Case(
@@ -83,110 +84,192 @@ CASES = {
     "dev key alone": Case([DEV_KEY], {"path": "x"}, (True, "grant:g_devkey", False), DEVELOPER),
     # Tool pattern first: a role's rule for one tool holds against a principal's `*`.
     "tool over subject": Case(
-        [g("g_all", "principal:alice", "*"),
-         g("g_tool", "role:analyst", "write_file", "WRITE", arguments=REPORTS)],
-        {"path": "secrets.txt"}, (False, "grant:g_tool", False),
-    ),  # fmt: skip
+        [
+            g("g_all", "principal:alice", "*"),
+            g("g_tool", "role:analyst", "write_file", "WRITE", arguments=REPORTS),
+        ],
+        {"path": "secrets.txt"},
+        (False, "grant:g_tool", False),
+    ),
     "then principal over role": Case(
-        [g("g_role", "role:analyst", "write_file", "WRITE", arguments=REPORTS),
-         g("g_alice", "principal:alice", "write_file", "WRITE")],
-        {"path": "secrets.txt"}, (True, "grant:g_alice", False),
-    ),  # fmt: skip
+        [
+            g("g_role", "role:analyst", "write_file", "WRITE", arguments=REPORTS),
+            g("g_alice", "principal:alice", "write_file", "WRITE"),
+        ],
+        {"path": "secrets.txt"},
+        (True, "grant:g_alice", False),
+    ),
     "category over *": Case(
-        [g("g_all", "principal:alice", "*"),
-         g("g_files", "role:analyst", "category:files", "WRITE", arguments=REPORTS)],
-        {"path": "secrets.txt"}, (False, "grant:g_files", False),
-    ),  # fmt: skip
+        [
+            g("g_all", "principal:alice", "*"),
+            g("g_files", "role:analyst", "category:files", "WRITE", arguments=REPORTS),
+        ],
+        {"path": "secrets.txt"},
+        (False, "grant:g_files", False),
+    ),
     "toolset over category": Case(
-        [g("g_cat", "principal:alice", "category:notes", "WRITE"),
-         g("g_set", "role:analyst", "notes.*", "WRITE", arguments={"text": ("ok",)})],
-        {"text": "no"}, (False, "grant:g_set", False), tool=NOTES_ADD,
-    ),  # fmt: skip
+        [
+            g("g_cat", "principal:alice", "category:notes", "WRITE"),
+            g("g_set", "role:analyst", "notes.*", "WRITE", arguments={"text": ("ok",)}),
+        ],
+        {"text": "no"},
+        (False, "grant:g_set", False),
+        tool=NOTES_ADD,
+    ),
     "name over toolset": Case(
-        [g("g_set", "principal:alice", "notes.*", "WRITE"),
-         g("g_add", "role:analyst", "notes.add", "WRITE", arguments={"text": ("ok",)})],
-        {"text": "no"}, (False, "grant:g_add", False), tool=NOTES_ADD,
-    ),  # fmt: skip
+        [
+            g("g_set", "principal:alice", "notes.*", "WRITE"),
+            g("g_add", "role:analyst", "notes.add", "WRITE", arguments={"text": ("ok",)}),
+        ],
+        {"text": "no"},
+        (False, "grant:g_add", False),
+        tool=NOTES_ADD,
+    ),
     # Equally specific: any that allows, allows (the oldest such is the rule).
     "equal: either prefix": Case(
-        [g("g_a", "role:analyst", "write_file", "WRITE", arguments=REPORTS),
-         g("g_b", "role:auditor", "write_file", "WRITE", arguments={"path": ("tmp/",)})],
-        {"path": "tmp/x"}, (True, "grant:g_b", False),
-    ),  # fmt: skip
+        [
+            g("g_a", "role:analyst", "write_file", "WRITE", arguments=REPORTS),
+            g("g_b", "role:auditor", "write_file", "WRITE", arguments={"path": ("tmp/",)}),
+        ],
+        {"path": "tmp/x"},
+        (True, "grant:g_b", False),
+    ),
     "equal: both refuse, the oldest is the rule": Case(
-        [g("g_a", "role:analyst", "write_file", "WRITE", arguments=REPORTS),
-         g("g_b", "role:auditor", "write_file", "WRITE", arguments={"path": ("tmp/",)}),
-         g("g_all", "principal:alice", "*")],
-        {"path": "x"}, (False, "grant:g_a", False),
-    ),  # fmt: skip
+        [
+            g("g_a", "role:analyst", "write_file", "WRITE", arguments=REPORTS),
+            g("g_b", "role:auditor", "write_file", "WRITE", arguments={"path": ("tmp/",)}),
+            g("g_all", "principal:alice", "*"),
+        ],
+        {"path": "x"},
+        (False, "grant:g_a", False),
+    ),
     # A grant below the tool's level says nothing about it.
     "a lower level does not count": Case(
         [g("g_all", "role:analyst", "*"), g("g_low", "principal:alice", "write_file", "READ")],
-        {"path": "x"}, (True, "grant:g_all", False),
-    ),  # fmt: skip
+        {"path": "x"},
+        (True, "grant:g_all", False),
+    ),
     "a lower level alone refuses": Case(
         [g("g_low", "principal:alice", "write_file", "READ")],
-        {"path": "x"}, (False, "grant:g_low", False),
-    ),  # fmt: skip
+        {"path": "x"},
+        (False, "grant:g_low", False),
+    ),
     # Expired and revoked grants are gone; a window or an argument rule refuses.
     "expired does not count": Case(
-        [g("g_all", "role:analyst", "*"),
-         g("g_old", "principal:alice", "write_file", "WRITE", arguments=REPORTS,
-           expires_at=NOW - timedelta(seconds=1))],
-        {"path": "x"}, (True, "grant:g_all", False),
-    ),  # fmt: skip
+        [
+            g("g_all", "role:analyst", "*"),
+            g(
+                "g_old",
+                "principal:alice",
+                "write_file",
+                "WRITE",
+                arguments=REPORTS,
+                expires_at=NOW - timedelta(seconds=1),
+            ),
+        ],
+        {"path": "x"},
+        (True, "grant:g_all", False),
+    ),
     "revoked does not count": Case(
-        [g("g_all", "role:analyst", "*"),
-         g("g_gone", "principal:alice", "write_file", "WRITE", arguments=REPORTS,
-           revoked_at=NOW - timedelta(hours=1))],
-        {"path": "x"}, (True, "grant:g_all", False),
-    ),  # fmt: skip
+        [
+            g("g_all", "role:analyst", "*"),
+            g(
+                "g_gone",
+                "principal:alice",
+                "write_file",
+                "WRITE",
+                arguments=REPORTS,
+                revoked_at=NOW - timedelta(hours=1),
+            ),
+        ],
+        {"path": "x"},
+        (True, "grant:g_all", False),
+    ),
     "outside its window it refuses": Case(
-        [g("g_all", "role:analyst", "*"),
-         g("g_tue", "principal:alice", "write_file", "WRITE",
-           window=TimeWindow.parse("tue 09:00-17:00"))],
-        {"path": "x"}, (False, "grant:g_tue", False),
-    ),  # fmt: skip
+        [
+            g("g_all", "role:analyst", "*"),
+            g(
+                "g_tue",
+                "principal:alice",
+                "write_file",
+                "WRITE",
+                window=TimeWindow.parse("tue 09:00-17:00"),
+            ),
+        ],
+        {"path": "x"},
+        (False, "grant:g_tue", False),
+    ),
     "outside its window it hides the tool": Case(
-        [g("g_all", "role:analyst", "*"),
-         g("g_tue", "principal:alice", "write_file", "WRITE",
-           window=TimeWindow.parse("tue 09:00-17:00"))],
-        None, (False, "grant:g_tue", False),
-    ),  # fmt: skip
+        [
+            g("g_all", "role:analyst", "*"),
+            g(
+                "g_tue",
+                "principal:alice",
+                "write_file",
+                "WRITE",
+                window=TimeWindow.parse("tue 09:00-17:00"),
+            ),
+        ],
+        None,
+        (False, "grant:g_tue", False),
+    ),
     "the default level does not outrank a refusal": Case(
         [g("g_tool", "principal:alice", "write_file", "WRITE", arguments=REPORTS)],
-        {"path": "x"}, (False, "grant:g_tool", False), default=PermissionLevel.ADMIN,
-    ),  # fmt: skip
+        {"path": "x"},
+        (False, "grant:g_tool", False),
+        default=PermissionLevel.ADMIN,
+    ),
     # Any grant that counts may ask for approval; so may AGENTD_APPROVAL_TOOLS.
     "approval from a broader grant holds": Case(
-        [g("g_ask", "role:analyst", "*", requires_approval=True),
-         g("g_alice", "principal:alice", "write_file", "WRITE")],
-        {"path": "x"}, (True, "grant:g_alice", True),
-    ),  # fmt: skip
+        [
+            g("g_ask", "role:analyst", "*", requires_approval=True),
+            g("g_alice", "principal:alice", "write_file", "WRITE"),
+        ],
+        {"path": "x"},
+        (True, "grant:g_alice", True),
+    ),
     "approval from a grant below the level holds": Case(
-        [g("g_ask", "role:analyst", "*", "READ", requires_approval=True),
-         g("g_alice", "principal:alice", "write_file", "WRITE")],
-        {"path": "x"}, (True, "grant:g_alice", True),
-    ),  # fmt: skip
+        [
+            g("g_ask", "role:analyst", "*", "READ", requires_approval=True),
+            g("g_alice", "principal:alice", "write_file", "WRITE"),
+        ],
+        {"path": "x"},
+        (True, "grant:g_alice", True),
+    ),
     "approval from a grant outside its window holds": Case(
-        [g("g_ask", "role:analyst", "category:files", requires_approval=True,
-           window=TimeWindow.parse("tue 09:00-17:00")),
-         g("g_alice", "principal:alice", "write_file", "WRITE")],
-        {"path": "x"}, (True, "grant:g_alice", True),
-    ),  # fmt: skip
+        [
+            g(
+                "g_ask",
+                "role:analyst",
+                "category:files",
+                requires_approval=True,
+                window=TimeWindow.parse("tue 09:00-17:00"),
+            ),
+            g("g_alice", "principal:alice", "write_file", "WRITE"),
+        ],
+        {"path": "x"},
+        (True, "grant:g_alice", True),
+    ),
     "approval with the default level": Case(
         [g("g_ask", "role:analyst", "*", "READ", requires_approval=True)],
-        {"path": "x"}, (True, "default:write", True), default=PermissionLevel.WRITE,
-    ),  # fmt: skip
+        {"path": "x"},
+        (True, "default:write", True),
+        default=PermissionLevel.WRITE,
+    ),
     "approval tools": Case(
         [g("g_alice", "principal:alice", "write_file", "WRITE")],
-        {"path": "x"}, (True, "grant:g_alice", True), approval_tools=["category:files"],
-    ),  # fmt: skip
+        {"path": "x"},
+        (True, "grant:g_alice", True),
+        approval_tools=["category:files"],
+    ),
     "another principal's approval does not count": Case(
-        [g("g_bob", "principal:bob", "*", requires_approval=True),
-         g("g_alice", "principal:alice", "write_file", "WRITE")],
-        {"path": "x"}, (True, "grant:g_alice", False),
-    ),  # fmt: skip
+        [
+            g("g_bob", "principal:bob", "*", requires_approval=True),
+            g("g_alice", "principal:alice", "write_file", "WRITE"),
+        ],
+        {"path": "x"},
+        (True, "grant:g_alice", False),
+    ),
 }
 
 
