@@ -9,23 +9,31 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from auth.keys import ApiKey, new_key
+from auth.keys import ApiKey, new_key, roles_by_principal
 from stores.api_keys.sql import SqlKeyStore
 from stores.grants.sql import SqlGrantStore
 from stores.sql.database import Database
 from stores.sql.engine import migrate
+from tools.grant_review import GrantWarning, review
 from tools.grants import Grant
+
+
+@asynccontextmanager
+async def _database(url: str) -> AsyncIterator[Database]:
+    """An up-to-date database, for one command."""
+    await migrate(url)
+    database = Database.open(url)
+    try:
+        yield database
+    finally:
+        await database.close()
 
 
 @asynccontextmanager
 async def _keys(url: str) -> AsyncIterator[SqlKeyStore]:
     """The key store of an up-to-date database, for one command."""
-    await migrate(url)
-    database = Database.open(url)
-    try:
+    async with _database(url) as database:
         yield SqlKeyStore(database)
-    finally:
-        await database.close()
 
 
 async def create_key(url: str, tenant: str, principal: str, roles: tuple[str, ...]) -> str:
@@ -48,17 +56,19 @@ async def revoke_key(url: str, key_id: str) -> bool:
 
 @asynccontextmanager
 async def _grants(url: str) -> AsyncIterator[SqlGrantStore]:
-    await migrate(url)
-    database = Database.open(url)
-    try:
+    async with _database(url) as database:
         yield SqlGrantStore(database)
-    finally:
-        await database.close()
 
 
-async def add_grant(url: str, grant: Grant) -> None:
-    async with _grants(url) as grants:
+async def add_grant(url: str, grant: Grant) -> list[GrantWarning]:
+    """Store the grant; the warnings of its review against the grants in force and the
+    roles on the tenant's API keys (`tools.grant_review`)."""
+    async with _database(url) as database:
+        grants = SqlGrantStore(database)
+        held = roles_by_principal(await SqlKeyStore(database).list(), grant.tenant)
+        warnings = review(grant, await grants.list(grant.tenant), held)
         await grants.add(grant)
+    return warnings
 
 
 async def list_grants(url: str, tenant: str | None, include_revoked: bool) -> list[Grant]:

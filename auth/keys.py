@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -65,3 +66,13 @@ def parse(plaintext: str) -> tuple[str, str] | None:
     """(key id, secret) of something shaped like a key, else None."""
     match = KEY_PATTERN.fullmatch(plaintext)
     return (match.group(1), match.group(2)) if match else None
+
+
+def roles_by_principal(keys: Iterable[ApiKey], tenant: str) -> dict[str, list[tuple[str, ...]]]:
+    """Each principal of `tenant` with an active key, and the roles of each of its active
+    keys (what a grant's review counts a principal as holding)."""
+    held: dict[str, list[tuple[str, ...]]] = {}
+    for key in keys:
+        if key.active and key.tenant == tenant:
+            held.setdefault(key.principal, []).append(key.roles)
+    return held

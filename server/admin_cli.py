@@ -122,8 +122,10 @@ def run_grants(args: argparse.Namespace, url: str) -> int:
         except ValueError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-        asyncio.run(admin.add_grant(url, grant))
+        warnings = asyncio.run(admin.add_grant(url, grant))
         print(f"granted {grant.grant_id}: {grant.subject} {grant.level.name} on {grant.tool}")
+        for warning in warnings:
+            print(f"warning: {warning.text}", file=sys.stderr)
         return 0
     if args.grants_command == "list":
         for grant in asyncio.run(admin.list_grants(url, args.tenant, args.all)):

@@ -20,7 +20,7 @@ from agent.memory.service import Conversations
 from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
 from audit.service import AuditLogs
 from auth.authenticator import Authenticator
-from auth.keys import new_key
+from auth.keys import new_key, roles_by_principal
 from auth.throttle import FailureThrottle
 from core import secrets, tracing
 from core.metrics import TASKS_IN_FLIGHT
@@ -46,6 +46,7 @@ from server.interceptors.tracing import TracingInterceptor
 from server.servicer import AgentServicer
 from server.settings import Settings
 from server.startup import StartupError, start_metrics
+from stores.api_keys.base import KeyStore
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
@@ -235,6 +236,7 @@ def _add_services(
                 registry.policy if isinstance(registry.policy, GrantPolicy) else None,
                 settings.grant_admin_roles,
                 PermissionLevel[settings.grant_admin_max_level.upper()],
+                held=_RolesOnKeys(durable.api_keys),
             ),
             agents,
             conversations,
@@ -248,6 +250,16 @@ def _add_services(
         server, [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
     )
     return health
+
+
+@dataclass(frozen=True, slots=True)
+class _RolesOnKeys:
+    """What a new grant's review counts principals as holding: their keys' roles."""
+
+    keys: KeyStore
+
+    async def __call__(self, tenant: str) -> dict[str, list[tuple[str, ...]]]:
+        return roles_by_principal(await self.keys.list(), tenant)
 
 
 def _listen(server: grpc.aio.Server, settings: Settings) -> int:

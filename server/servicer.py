@@ -235,7 +235,10 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         self, request: pb.CreateGrantRequest, call: CallContext
     ) -> grants_pb2.Grant:
         draft = convert_grants.grant_from_proto(request.grant)
-        return convert_grants.grant_to_proto(await self._grants.create(call.principal, draft))
+        created = await self._grants.create(call.principal, draft)
+        answer = convert_grants.grant_to_proto(created.grant)
+        answer.warnings.extend(warning.text for warning in created.warnings)
+        return answer
 
     @unary
     async def RevokeGrant(  # noqa: N802

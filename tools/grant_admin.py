@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from core.errors import (
@@ -15,11 +16,23 @@ from core.errors import (
 )
 from core.identity import Principal
 from stores.grants.base import GrantStore
+from tools.grant_review import GrantWarning, review
 from tools.grants import Grant, new_grant_id
 from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
 
 GRANT_ADMIN_ROLES = ("admin",)
+
+RolesHeld = Callable[[str], Awaitable[Mapping[str, Sequence[tuple[str, ...]]]]]
+"""A tenant -> each of its principals' roles, one tuple per active API key."""
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """A grant just made, and its review's warnings (`tools.grant_review`)."""
+
+    grant: Grant
+    warnings: tuple[GrantWarning, ...] = ()
 
 
 class GrantAdmin:
@@ -29,7 +42,9 @@ class GrantAdmin:
     and on the other replicas when they next reload their grants. Grants
     made through the API are capped at `max_level` (EXECUTE by default): a
     tenant admin cannot give anyone, itself included, ADMIN on a tool; only an
-    operator can, with `agentd grants` on the database.
+    operator can, with `agentd grants` on the database. Each new grant is
+    reviewed against the tenant's grants in force (and, with `held`, the roles on
+    its API keys); the warnings come back with it.
     """
 
     def __init__(
@@ -38,8 +53,10 @@ class GrantAdmin:
         policy: GrantPolicy | None,
         roles: Sequence[str] = GRANT_ADMIN_ROLES,
         max_level: PermissionLevel = PermissionLevel.EXECUTE,
+        held: RolesHeld | None = None,
     ) -> None:
         self._store = store
+        self._held = held
         self._policy = policy
         self._roles = tuple(roles)
         self._max_level = max_level
@@ -48,7 +65,7 @@ class GrantAdmin:
         if not set(principal.roles) & set(self._roles):
             raise RoleRequiredError("managing grants", self._roles)
 
-    async def create(self, principal: Principal, draft: Grant) -> Grant:
+    async def create(self, principal: Principal, draft: Grant) -> Created:
         self._require_admin(principal)
         if draft.level > self._max_level:
             raise GrantAboveLimitError(draft.level.name, self._max_level.name)
@@ -63,9 +80,12 @@ class GrantAdmin:
             created_at=now,
             revoked_at=None,
         )
+        held = await self._held(grant.tenant) if self._held is not None else {}
+        in_force = await self._store.list(grant.tenant)
+        warnings = await asyncio.to_thread(review, grant, in_force, held, now)
         await self._store.add(grant)
         await self._reload()
-        return grant
+        return Created(grant, tuple(warnings))
 
     async def revoke(self, principal: Principal, grant_id: str) -> Grant:
         self._require_admin(principal)

@@ -231,6 +231,51 @@ def test_grants_and_audit_commands_against_a_server_with_default_deny(tmp_path: 
         assert "PERMISSION_DENIED" in read("reports/q3.txt").stderr
 
 
+def test_grants_grant_warns_of_a_shadowed_grant_and_of_one_without_effect(
+    tmp_path: Path,
+) -> None:
+    database = f"sqlite+aiosqlite:///{tmp_path / 'grants.db'}"
+
+    def admin(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "server.cli", args[0], "--database-url", database, *args[1:]],
+            capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
+        )  # fmt: skip
+
+    def grant(*args: str) -> tuple[str, str]:
+        """(grant id, what it warned) of `agentd grants grant --tenant acme ARGS`."""
+        made = admin("grants", "grant", "--tenant", "acme", *args)
+        assert made.returncode == 0, made.stderr
+        return made.stdout.split()[1].rstrip(":"), made.stderr
+
+    assert admin("keys", "create", "--tenant", "acme", "--principal", "developer", "--role",
+                 "admin").returncode == 0  # fmt: skip
+    narrow, said = grant("--principal", "developer", "--tool", "write_file", "--level", "write",
+                         "--allow", "path=reports/", "--requires-approval")  # fmt: skip
+    assert said == ""
+    broad, said = grant("--role", "admin", "--tool", "*", "--level", "admin")
+    assert said == (
+        f"warning: {broad} is shadowed where more specific grants apply (they decide those "
+        "calls: its level, window and argument rules do not count there; it asks no "
+        f"approval): {narrow} (principal:developer write_file WRITE; path under reports/; "
+        "approval) for principal developer\n"
+    )
+    idle, said = grant("--principal", "developer", "--tool", "category:math", "--level", "read")
+    assert said == (
+        f"warning: {idle} has no effect: {broad} (role:admin * ADMIN) already allows every "
+        "call it covers that no more specific grant decides (principal developer holds role "
+        "admin on each of its API keys)\n"
+    )
+    listed = subprocess.run(
+        [sys.executable, "-m", "server.cli", "--json", "grants", "--database-url", database,
+         "list", "--tenant", "acme"],
+        capture_output=True, text=True, timeout=60, cwd=ROOT, check=True,
+    )  # fmt: skip
+    assert [json.loads(line)["grant_id"] for line in listed.stdout.splitlines()] == [
+        narrow, broad, idle,
+    ]  # fmt: skip
+
+
 def test_conversations_commands(served: ServerProcess) -> None:
     created = agentd(served, "conversations", "create", "--title", "from the CLI")
     assert created.returncode == 0, created.stderr

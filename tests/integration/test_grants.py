@@ -208,6 +208,33 @@ async def test_a_tenant_admin_cannot_grant_admin_level_through_the_api(tmp_path:
         assert [g.grant_id for g in await admin.list_grants()] == [granted.grant_id]
 
 
+async def test_create_grant_answers_with_warnings_and_makes_the_grant(tmp_path: Path) -> None:
+    async with trusted(tmp_path) as t:
+        admin = await t.client("acme", "ada", "admin")
+        await t.client("acme", "alice", "analyst")  # her key says she is an analyst
+        write, read = tools_pb2.PERMISSION_LEVEL_WRITE, tools_pb2.PERMISSION_LEVEL_READ
+        narrow = await admin.create_grant(
+            "principal:alice", "write_file", write, arguments={"path": ["reports/"]}
+        )
+        assert list(narrow.warnings) == []
+        broad = await admin.create_grant("role:analyst", "*", write)
+        assert list(broad.warnings) == [
+            f"{broad.grant_id} is shadowed where more specific grants apply (they decide "
+            "those calls: its level, window and argument rules do not count there; it asks "
+            f"no approval): {narrow.grant_id} (principal:alice write_file WRITE; path under "
+            "reports/) for principal alice"
+        ]
+        idle = await admin.create_grant("principal:alice", "read_file", read)
+        assert list(idle.warnings) == [
+            f"{idle.grant_id} has no effect: {broad.grant_id} (role:analyst * "
+            "WRITE) already allows every call it covers (principal alice holds role analyst "
+            "on each of its API keys)"
+        ]
+        listed = await admin.list_grants()
+        assert [g.grant_id for g in listed] == [narrow.grant_id, broad.grant_id, idle.grant_id]
+        assert all(not g.warnings for g in listed)  # said once, when it was made
+
+
 async def test_an_agent_naming_a_tool_its_caller_has_no_grant_for_gains_nothing(
     tmp_path: Path,
 ) -> None:

@@ -330,7 +330,8 @@ class AgentClient(ConversationMethods, AgentMethods):
         timeout: float | None = None,
     ) -> grants_pb2.Grant:
         """Grant `subject` ("principal:<id>" or "role:<name>") `level` on `tool` (a name,
-        "<toolset>.*", "category:<name>" or "*") in your tenant (admin role)."""
+        "<toolset>.*", "category:<name>" or "*") in your tenant (admin role). The grant
+        made; its `warnings` say when it is shadowed or has no effect."""
         grant = grants_pb2.Grant(
             subject=subject,
             tool=tool,

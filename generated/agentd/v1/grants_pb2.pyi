@@ -60,6 +60,7 @@ class Grant(_message.Message):
     CREATED_BY_FIELD_NUMBER: _builtins.int
     CREATED_AT_FIELD_NUMBER: _builtins.int
     REVOKED_AT_FIELD_NUMBER: _builtins.int
+    WARNINGS_FIELD_NUMBER: _builtins.int
     grant_id: _builtins.str
     """Assigned by the server."""
     subject: _builtins.str
@@ -96,6 +97,15 @@ class Grant(_message.Message):
     def revoked_at(self) -> _timestamp_pb2.Timestamp:
         """When it was revoked; unset while it is in force."""
 
+    @_builtins.property
+    def warnings(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Set only in CreateGrant's answer: why the new grant may not do what was
+        meant, naming the grants in force involved: "shadowed" (more specific
+        grants decide some of the calls it covers) or "no effect" (it changes no
+        decision). The grant is created all the same. See the README's "Tool
+        permissions, grants and approvals".
+        """
+
     def __init__(
         self,
         *,
@@ -110,10 +120,11 @@ class Grant(_message.Message):
         created_by: _builtins.str = ...,
         created_at: _timestamp_pb2.Timestamp | None = ...,
         revoked_at: _timestamp_pb2.Timestamp | None = ...,
+        warnings: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "expires_at", b"expires_at", "revoked_at", b"revoked_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "created_at", b"created_at", "created_by", b"created_by", "expires_at", b"expires_at", "grant_id", b"grant_id", "level", b"level", "requires_approval", b"requires_approval", "revoked_at", b"revoked_at", "subject", b"subject", "tool", b"tool", "window", b"window"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "created_at", b"created_at", "created_by", b"created_by", "expires_at", b"expires_at", "grant_id", b"grant_id", "level", b"level", "requires_approval", b"requires_approval", "revoked_at", b"revoked_at", "subject", b"subject", "tool", b"tool", "warnings", b"warnings", "window", b"window"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -27,6 +27,7 @@ private static final long serialVersionUID = 0L;
     level_ = 0;
     window_ = "";
     createdBy_ = "";
+    warnings_ = com.google.protobuf.LazyStringArrayList.EMPTY;
   }
 
   @java.lang.Override
@@ -559,6 +560,74 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
     return revokedAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : revokedAt_;
   }
 
+  public static final int WARNINGS_FIELD_NUMBER = 12;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringList warnings_;
+  /**
+   * <pre>
+   * Set only in CreateGrant's answer: why the new grant may not do what was
+   * meant, naming the grants in force involved: "shadowed" (more specific
+   * grants decide some of the calls it covers) or "no effect" (it changes no
+   * decision). The grant is created all the same. See the README's "Tool
+   * permissions, grants and approvals".
+   * </pre>
+   *
+   * <code>repeated string warnings = 12;</code>
+   * @return A list containing the warnings.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getWarningsList() {
+    return warnings_;
+  }
+  /**
+   * <pre>
+   * Set only in CreateGrant's answer: why the new grant may not do what was
+   * meant, naming the grants in force involved: "shadowed" (more specific
+   * grants decide some of the calls it covers) or "no effect" (it changes no
+   * decision). The grant is created all the same. See the README's "Tool
+   * permissions, grants and approvals".
+   * </pre>
+   *
+   * <code>repeated string warnings = 12;</code>
+   * @return The count of warnings.
+   */
+  public int getWarningsCount() {
+    return warnings_.size();
+  }
+  /**
+   * <pre>
+   * Set only in CreateGrant's answer: why the new grant may not do what was
+   * meant, naming the grants in force involved: "shadowed" (more specific
+   * grants decide some of the calls it covers) or "no effect" (it changes no
+   * decision). The grant is created all the same. See the README's "Tool
+   * permissions, grants and approvals".
+   * </pre>
+   *
+   * <code>repeated string warnings = 12;</code>
+   * @param index The index of the element to return.
+   * @return The warnings at the given index.
+   */
+  public java.lang.String getWarnings(int index) {
+    return warnings_.get(index);
+  }
+  /**
+   * <pre>
+   * Set only in CreateGrant's answer: why the new grant may not do what was
+   * meant, naming the grants in force involved: "shadowed" (more specific
+   * grants decide some of the calls it covers) or "no effect" (it changes no
+   * decision). The grant is created all the same. See the README's "Tool
+   * permissions, grants and approvals".
+   * </pre>
+   *
+   * <code>repeated string warnings = 12;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the warnings at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getWarningsBytes(int index) {
+    return warnings_.getByteString(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -608,6 +677,9 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
     }
     if (revokedAt_ != null) {
       output.writeMessage(11, getRevokedAt());
+    }
+    for (int i = 0; i < warnings_.size(); i++) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 12, warnings_.getRaw(i));
     }
     getUnknownFields().writeTo(output);
   }
@@ -663,6 +735,14 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(11, getRevokedAt());
     }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < warnings_.size(); i++) {
+        dataSize += computeStringSizeNoTag(warnings_.getRaw(i));
+      }
+      size += dataSize;
+      size += 1 * getWarningsList().size();
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -708,6 +788,8 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
       if (!getRevokedAt()
           .equals(other.getRevokedAt())) return false;
     }
+    if (!getWarningsList()
+        .equals(other.getWarningsList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -749,6 +831,10 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
     if (hasRevokedAt()) {
       hash = (37 * hash) + REVOKED_AT_FIELD_NUMBER;
       hash = (53 * hash) + getRevokedAt().hashCode();
+    }
+    if (getWarningsCount() > 0) {
+      hash = (37 * hash) + WARNINGS_FIELD_NUMBER;
+      hash = (53 * hash) + getWarningsList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -929,6 +1015,8 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
         revokedAtBuilder_.dispose();
         revokedAtBuilder_ = null;
       }
+      warnings_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      bitField0_ = (bitField0_ & ~0x00000800);
       return this;
     }
 
@@ -955,9 +1043,18 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
     @java.lang.Override
     public dev.agentd.v1.Grant buildPartial() {
       dev.agentd.v1.Grant result = new dev.agentd.v1.Grant(this);
+      buildPartialRepeatedFields(result);
       if (bitField0_ != 0) { buildPartial0(result); }
       onBuilt();
       return result;
+    }
+
+    private void buildPartialRepeatedFields(dev.agentd.v1.Grant result) {
+      if (((bitField0_ & 0x00000800) != 0)) {
+        warnings_ = warnings_.getUnmodifiableView();
+        bitField0_ = (bitField0_ & ~0x00000800);
+      }
+      result.warnings_ = warnings_;
     }
 
     private void buildPartial0(dev.agentd.v1.Grant result) {
@@ -1091,6 +1188,16 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
       if (other.hasRevokedAt()) {
         mergeRevokedAt(other.getRevokedAt());
       }
+      if (!other.warnings_.isEmpty()) {
+        if (warnings_.isEmpty()) {
+          warnings_ = other.warnings_;
+          bitField0_ = (bitField0_ & ~0x00000800);
+        } else {
+          ensureWarningsIsMutable();
+          warnings_.addAll(other.warnings_);
+        }
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1182,6 +1289,12 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
               bitField0_ |= 0x00000400;
               break;
             } // case 90
+            case 98: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensureWarningsIsMutable();
+              warnings_.add(s);
+              break;
+            } // case 98
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2411,6 +2524,182 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
         revokedAt_ = null;
       }
       return revokedAtBuilder_;
+    }
+
+    private com.google.protobuf.LazyStringList warnings_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+    private void ensureWarningsIsMutable() {
+      if (!((bitField0_ & 0x00000800) != 0)) {
+        warnings_ = new com.google.protobuf.LazyStringArrayList(warnings_);
+        bitField0_ |= 0x00000800;
+       }
+    }
+    /**
+     * <pre>
+     * Set only in CreateGrant's answer: why the new grant may not do what was
+     * meant, naming the grants in force involved: "shadowed" (more specific
+     * grants decide some of the calls it covers) or "no effect" (it changes no
+     * decision). The grant is created all the same. See the README's "Tool
+     * permissions, grants and approvals".
+     * </pre>
+     *
+     * <code>repeated string warnings = 12;</code>
+     * @return A list containing the warnings.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getWarningsList() {
+      return warnings_.getUnmodifiableView();
+    }
+    /**
+     * <pre>
+     * Set only in CreateGrant's answer: why the new grant may not do what was
+     * meant, naming the grants in force involved: "shadowed" (more specific
+     * grants decide some of the calls it covers) or "no effect" (it changes no
+     * decision). The grant is created all the same. See the README's "Tool
+     * permissions, grants and approvals".
+     * </pre>
+     *
+     * <code>repeated string warnings = 12;</code>
+     * @return The count of warnings.
+     */
+    public int getWarningsCount() {
+      return warnings_.size();
+    }
+    /**
+     * <pre>
+     * Set only in CreateGrant's answer: why the new grant may not do what was
+     * meant, naming the grants in force involved: "shadowed" (more specific
+     * grants decide some of the calls it covers) or "no effect" (it changes no
+     * decision). The grant is created all the same. See the README's "Tool
+     * permissions, grants and approvals".
+     * </pre>
+     *
+     * <code>repeated string warnings = 12;</code>
+     * @param index The index of the element to return.
+     * @return The warnings at the given index.
+     */
+    public java.lang.String getWarnings(int index) {
+      return warnings_.get(index);
+    }
+    /**
+     * <pre>
+     * Set only in CreateGrant's answer: why the new grant may not do what was
+     * meant, naming the grants in force involved: "shadowed" (more specific
+     * grants decide some of the calls it covers) or "no effect" (it changes no
+     * decision). The grant is created all the same. See the README's "Tool
+     * permissions, grants and approvals".
+     * </pre>
+     *
+     * <code>repeated string warnings = 12;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the warnings at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getWarningsBytes(int index) {
+      return warnings_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * Set only in CreateGrant's answer: why the new grant may not do what was
+     * meant, naming the grants in force involved: "shadowed" (more specific
+     * grants decide some of the calls it covers) or "no effect" (it changes no
+     * decision). The grant is created all the same. See the README's "Tool
+     * permissions, grants and approvals".
+     * </pre>
+     *
+     * <code>repeated string warnings = 12;</code>
+     * @param index The index to set the value at.
+     * @param value The warnings to set.
+     * @return This builder for chaining.
+     */
+    public Builder setWarnings(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureWarningsIsMutable();
+      warnings_.set(index, value);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Set only in CreateGrant's answer: why the new grant may not do what was
+     * meant, naming the grants in force involved: "shadowed" (more specific
+     * grants decide some of the calls it covers) or "no effect" (it changes no
+     * decision). The grant is created all the same. See the README's "Tool
+     * permissions, grants and approvals".
+     * </pre>
+     *
+     * <code>repeated string warnings = 12;</code>
+     * @param value The warnings to add.
+     * @return This builder for chaining.
+     */
+    public Builder addWarnings(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureWarningsIsMutable();
+      warnings_.add(value);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Set only in CreateGrant's answer: why the new grant may not do what was
+     * meant, naming the grants in force involved: "shadowed" (more specific
+     * grants decide some of the calls it covers) or "no effect" (it changes no
+     * decision). The grant is created all the same. See the README's "Tool
+     * permissions, grants and approvals".
+     * </pre>
+     *
+     * <code>repeated string warnings = 12;</code>
+     * @param values The warnings to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllWarnings(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureWarningsIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, warnings_);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Set only in CreateGrant's answer: why the new grant may not do what was
+     * meant, naming the grants in force involved: "shadowed" (more specific
+     * grants decide some of the calls it covers) or "no effect" (it changes no
+     * decision). The grant is created all the same. See the README's "Tool
+     * permissions, grants and approvals".
+     * </pre>
+     *
+     * <code>repeated string warnings = 12;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearWarnings() {
+      warnings_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      bitField0_ = (bitField0_ & ~0x00000800);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Set only in CreateGrant's answer: why the new grant may not do what was
+     * meant, naming the grants in force involved: "shadowed" (more specific
+     * grants decide some of the calls it covers) or "no effect" (it changes no
+     * decision). The grant is created all the same. See the README's "Tool
+     * permissions, grants and approvals".
+     * </pre>
+     *
+     * <code>repeated string warnings = 12;</code>
+     * @param value The bytes of the warnings to add.
+     * @return This builder for chaining.
+     */
+    public Builder addWarningsBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensureWarningsIsMutable();
+      warnings_.add(value);
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

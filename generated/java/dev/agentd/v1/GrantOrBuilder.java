@@ -279,4 +279,61 @@ dev.agentd.v1.ArgumentPrefixes defaultValue);
    * <code>.google.protobuf.Timestamp revoked_at = 11;</code>
    */
   com.google.protobuf.TimestampOrBuilder getRevokedAtOrBuilder();
+
+  /**
+   * <pre>
+   * Set only in CreateGrant's answer: why the new grant may not do what was
+   * meant, naming the grants in force involved: "shadowed" (more specific
+   * grants decide some of the calls it covers) or "no effect" (it changes no
+   * decision). The grant is created all the same. See the README's "Tool
+   * permissions, grants and approvals".
+   * </pre>
+   *
+   * <code>repeated string warnings = 12;</code>
+   * @return A list containing the warnings.
+   */
+  java.util.List<java.lang.String>
+      getWarningsList();
+  /**
+   * <pre>
+   * Set only in CreateGrant's answer: why the new grant may not do what was
+   * meant, naming the grants in force involved: "shadowed" (more specific
+   * grants decide some of the calls it covers) or "no effect" (it changes no
+   * decision). The grant is created all the same. See the README's "Tool
+   * permissions, grants and approvals".
+   * </pre>
+   *
+   * <code>repeated string warnings = 12;</code>
+   * @return The count of warnings.
+   */
+  int getWarningsCount();
+  /**
+   * <pre>
+   * Set only in CreateGrant's answer: why the new grant may not do what was
+   * meant, naming the grants in force involved: "shadowed" (more specific
+   * grants decide some of the calls it covers) or "no effect" (it changes no
+   * decision). The grant is created all the same. See the README's "Tool
+   * permissions, grants and approvals".
+   * </pre>
+   *
+   * <code>repeated string warnings = 12;</code>
+   * @param index The index of the element to return.
+   * @return The warnings at the given index.
+   */
+  java.lang.String getWarnings(int index);
+  /**
+   * <pre>
+   * Set only in CreateGrant's answer: why the new grant may not do what was
+   * meant, naming the grants in force involved: "shadowed" (more specific
+   * grants decide some of the calls it covers) or "no effect" (it changes no
+   * decision). The grant is created all the same. See the README's "Tool
+   * permissions, grants and approvals".
+   * </pre>
+   *
+   * <code>repeated string warnings = 12;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the warnings at the given index.
+   */
+  com.google.protobuf.ByteString
+      getWarningsBytes(int index);
 }
