@@ -13,7 +13,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
 from agent.catalog import Agents
-from agent.engine import LLM_SETTINGS, Engine
+from agent.engine import Engine
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
 from agent.memory.service import Conversations
@@ -330,7 +330,7 @@ async def serve(settings: Settings) -> None:
         address=f"{host}:{running.port}",
         workspace=str(settings.workspace_dir.resolve()),
         tool_permission=settings.tool_permission,
-        llm=settings.llm_model or "not configured",
+        llm=settings.llm_model if running.engine.configured else "not configured",
         task_store="redis" if settings.redis_url else "in-process",
         replica=running.engine.replica,
         metrics=f"http://{metrics.address}/metrics" if metrics else "off",
@@ -340,7 +340,7 @@ async def serve(settings: Settings) -> None:
         log.warning(
             "no language model configured: tools, health and tasks are served, "
             "Execute and Plan answer FAILED_PRECONDITION until these are set",
-            settings=list(LLM_SETTINGS),
+            settings=list(running.engine.missing_settings),
         )
     await _announce_auth(running)
     heap.settle()  # what startup loaded stays: out of the collector's way

@@ -215,6 +215,18 @@ def _server_env(tmp_path: Path, env: Mapping[str, str] | None) -> dict[str, str]
     }
 
 
+def run_agentd(
+    tmp_path: Path, *args: str, env: Mapping[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    """Run one `agentd` command (to its end) with the test's settings and `env` over them."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args],
+        cwd=ROOT, env=_server_env(tmp_path, env), capture_output=True, text=True,
+        timeout=timeout, check=False,
+    )  # fmt: skip
+
+
 def _until_listening(process: subprocess.Popen[str], seconds: float) -> tuple[str, str]:
     """Read the process's stdout until it says where it listens, or ends: (address or "",
     what it printed)."""

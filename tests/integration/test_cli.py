@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT, ServerProcess, server_process
+from tests.helpers import ROOT, ServerProcess, run_agentd, server_process
 
 
 @pytest.fixture(scope="module")
@@ -247,3 +247,14 @@ def test_conversations_commands(served: ServerProcess) -> None:
     bad = agentd(served, "exec", "hi", "--conversation", conversation_id, "--busy", "enqueue")
     assert bad.returncode == 1  # the flags reach the server (this one has no model)
     assert "LLM_NOT_CONFIGURED" in bad.stderr
+
+
+def test_a_model_without_an_endpoint_leaves_the_engine_off_and_says_so(tmp_path: Path) -> None:
+    with server_process(tmp_path, {"AGENTD_LLM_MODEL": "gpt-4o"}) as served:
+        out = run_agentd(tmp_path, "--address", served.address, "exec", "what is 2+2")
+    assert out.returncode == 1
+    assert out.stderr.strip().endswith(
+        "no language model is configured; set either AGENTD_LLM_BASE_URL (or OPENAI_BASE_URL)"
+        " or AGENTD_LLM_API_KEY (or OPENAI_API_KEY), then restart agentd"
+    )
+    assert "warning" not in out.stderr
