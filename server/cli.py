@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -140,8 +141,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _warn_of_unknown_variables() -> None:
+    """One line on stderr for each AGENTD_* variable that agentd does not read."""
+    from server.settings import Settings
+    from server.settings.environment import OTHER_VARIABLES, setting_variables, unknown_variables
+
+    known = {*setting_variables(Settings), *client_cli.ENVIRONMENT, *OTHER_VARIABLES}
+    for line in unknown_variables(os.environ, known):
+        print(f"agentd: warning: {line}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _warn_of_unknown_variables()
     if args.command == "serve":
         return _serve(args)
     if args.command == "fake-llm":
