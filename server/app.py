@@ -47,6 +47,7 @@ from server.servicer import AgentServicer
 from server.settings import Settings
 from server.startup import StartupError, start_metrics
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
+from stores.redis import shown
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
 from tools.grants import Grant, new_grant_id
@@ -89,7 +90,7 @@ class AgentdServer:
     ) -> AgentdServer:
         secrets.configure(settings.secret_patterns)
         where = store_settings(settings)
-        durable = await open_durable(where)
+        live, durable = await _open_stores(where)
         authenticator = build_authenticator(settings, durable.api_keys)
         try:
             if registry is None:
@@ -101,7 +102,6 @@ class AgentdServer:
         agents, files = build_agents(settings, durable.agents)
         if files is not None:
             background.append(asyncio.create_task(files.watch(), name="agentd-agent-files"))
-        live = build_live(where)
         tasks = tasks if tasks is not None else live.tasks
         registry.use_idempotency_store(live.idempotency, settings.retention_seconds)
         registry.use_tool_cache(live.tool_cache)
@@ -160,6 +160,26 @@ class AgentdServer:
         await self.live.close()
         await self.durable.close()
         log.info("stopped")
+
+
+async def _open_stores(where: StoreSettings) -> tuple[LiveStores, DurableStores]:
+    """The live stores (Redis checked once) and the durable ones (migrated).
+    StoreUnreachableError when Redis refuses agentd or the database cannot be opened;
+    a Redis that does not answer yet is only said (calls answer UNAVAILABLE until it does)."""
+    live = build_live(where)
+    try:
+        if live.redis is not None:
+            unreachable = await live.redis.check()
+            if unreachable:
+                log.warning(
+                    "Redis is out of reach; calls answer UNAVAILABLE until it is back",
+                    redis=shown(live.redis.options.url),
+                    error=unreachable,
+                )
+        return live, await open_durable(where)
+    except BaseException:
+        await live.close()
+        raise
 
 
 async def _keep_grants_fresh(
