@@ -165,6 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _warn_of_unknown_variables() -> None:
     """One line on stderr for each AGENTD_* variable that agentd does not read."""
+    client = set(client_cli.ENVIRONMENT)
+    if all(not n.upper().startswith("AGENTD_") or n.upper() in client for n in os.environ):
+        return  # nothing to check: the settings need not be imported (client commands)
     from server.settings import Settings
     from server.settings.environment import OTHER_VARIABLES, setting_variables, unknown_variables
 
