@@ -127,10 +127,9 @@ def _keys(args: argparse.Namespace) -> int:
 def _fake_llm(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from agent.llm.fake_server import serve_forever
+    from agent.llm import fake_server
 
-    asyncio.run(serve_forever(Path(args.script), args.port, args.host))
-    return 0
+    return fake_server.run(Path(args.script), args.port, args.host, args.log)
 
 
 def _add_server_commands(sub: Any) -> None:
@@ -152,9 +151,12 @@ def _add_server_commands(sub: Any) -> None:
     fake = sub.add_parser(
         "fake-llm", help="serve an OpenAI-compatible endpoint that plays a script of replies"
     )
-    fake.add_argument("--script", required=True, help="JSON file: a list of replies")
+    fake.add_argument(
+        "--script", required=True, help="JSON file: a list of replies, or replies by role"
+    )
     fake.add_argument("--port", type=int, default=8089)
     fake.add_argument("--host", default="127.0.0.1")
+    fake.add_argument("--log", help="a JSON line per request to this file ('-': stderr)")
 
 
 def build_parser() -> argparse.ArgumentParser:
