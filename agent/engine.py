@@ -61,12 +61,6 @@ from tools.registry import ToolRegistry
 
 log = structlog.get_logger(__name__)
 
-LLM_SETTINGS = (
-    "AGENTD_LLM_MODEL",
-    "AGENTD_LLM_BASE_URL (or OPENAI_BASE_URL)",
-    "AGENTD_LLM_API_KEY (or OPENAI_API_KEY)",
-)
-
 
 class Engine:
     """Runs tasks. One per process; safe to use from many RPCs at once."""
@@ -90,8 +84,11 @@ class Engine:
         model_factory: ModelFactory | None = None,
         memory: TaskMemory | None = None,
         encodings: Encodings | None = None,
+        missing_settings: tuple[str, ...] = ("AGENTD_LLM_MODEL",),
     ) -> None:
         self.config = config or EngineConfig()
+        # Without a model: the settings that would turn the engine on (its error says them).
+        self.missing_settings = missing_settings
         self._memory = memory
         self._agents = agents
         self._models = models
@@ -114,20 +111,10 @@ class Engine:
         self._runner = Runner(
             self.config, self._endings, self._history, self._leases, checkpoints, memory
         )
-        self._runs = (
-            RunFactory(
-                models,
-                registry,
-                store,
-                self.config,
-                checkpoints,
-                self._approvals,
-                model_factory,
-                encodings,
-            )
-            if models is not None
-            else None
-        )
+        self._runs = None
+        if models is not None:
+            parts = (registry, store, self.config, checkpoints, self._approvals, model_factory)
+            self._runs = RunFactory(models, *parts, encodings)
         self._takeover = self._make_takeover(checkpoints, takeover_interval_seconds)
         self._background: list[asyncio.Task[None]] = []
         self._listener: asyncio.Task[None] | None = None
@@ -174,7 +161,7 @@ class Engine:
 
     def _require_runs(self) -> RunFactory:
         if self._runs is None:
-            raise LLMNotConfiguredError(LLM_SETTINGS)
+            raise LLMNotConfiguredError(self.missing_settings)
         return self._runs
 
     async def plan(

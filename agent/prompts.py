@@ -30,6 +30,9 @@ LAST_ROUND = (
 EMPTY_REPLY = "Your last reply was empty. Continue the task, or give your final answer."
 
 
+REACT_INTRO = "You are an agent that completes the user's task, reasoning step by step."
+
+
 def react_system(tools: Sequence[ToolSpec]) -> str:
     listing = "\n".join(
         f"- {t.name}: {t.description}\n  arguments (JSON Schema): {json.dumps(dict(t.parameters))}"
@@ -37,7 +40,7 @@ def react_system(tools: Sequence[ToolSpec]) -> str:
     )
     names = ", ".join(t.name for t in tools) or "none"
     return (
-        "You are an agent that completes the user's task, reasoning step by step.\n\n"
+        f"{REACT_INTRO}\n\n"
         f"Tools:\n{listing or '(none)'}\n\n"
         "Use exactly this format:\n"
         "Thought: what you think about next\n"
@@ -63,14 +66,17 @@ REACT_LAST_ROUND = (
 )
 
 
+PLANNER_INTRO = "You are the planner of an agent."
+
+
 def planner_system(tools: Sequence[ToolSpec], max_steps: int) -> str:
     listing = "\n".join(
         f"- {t.name}: {t.description}\n  arguments (JSON Schema): {json.dumps(dict(t.parameters))}"
         for t in tools
     )
     return (
-        "You are the planner of an agent. Break the user's task into the smallest set of "
-        f"steps (at most {max_steps}) that solves it. Reply with JSON only, of the form "
+        f"{PLANNER_INTRO} Break the user's task into the smallest set of steps (at most "
+        f"{max_steps}) that solves it. Reply with JSON only, of the form "
         '{"steps": [{"id": "s1", "description": "...", "tool": "<tool name or null>", '
         '"arguments": {...}, "expected_output": "...", "estimated_seconds": 2, '
         '"depends_on": []}]}.\n'

@@ -35,6 +35,13 @@ from agentd_client.errors import AgentdError
 from clients import audit_cli, conversations_cli
 from clients.output import as_json
 
+TARGET_VARIABLE = "AGENTD_TARGET"
+"""The server the client commands talk to (default: DEFAULT_TARGET)."""
+API_KEY_VARIABLE = "AGENTD_API_KEY"
+"""The credential the client commands send."""
+ENVIRONMENT = (TARGET_VARIABLE, API_KEY_VARIABLE)
+"""Every variable the client commands read (the server's are its settings)."""
+
 MODES = {
     "auto": tasks_pb2.EXECUTION_MODE_AUTO,
     "function-calling": tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING,
@@ -184,11 +191,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     )
     parser.add_argument(
         "--address",
-        default=os.environ.get("AGENTD_TARGET", DEFAULT_TARGET),
+        default=os.environ.get(TARGET_VARIABLE, DEFAULT_TARGET),
         help="server to talk to (default: $AGENTD_TARGET or %(default)s)",
     )
     parser.add_argument(
-        "--api-key", default=os.environ.get("AGENTD_API_KEY"), help="credential ($AGENTD_API_KEY)"
+        "--api-key", default=os.environ.get(API_KEY_VARIABLE), help="credential ($AGENTD_API_KEY)"
     )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per unary call")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")

@@ -13,7 +13,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
 from agent.catalog import Agents
-from agent.engine import LLM_SETTINGS, Engine
+from agent.engine import Engine
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
 from agent.memory.service import Conversations
@@ -48,6 +48,7 @@ from server.settings import Settings
 from server.startup import StartupError, start_metrics
 from stores.api_keys.base import KeyStore
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
+from stores.redis import shown
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
 from tools.grants import Grant, new_grant_id
@@ -90,7 +91,7 @@ class AgentdServer:
     ) -> AgentdServer:
         secrets.configure(settings.secret_patterns)
         where = store_settings(settings)
-        durable = await open_durable(where)
+        live, durable = await _open_stores(where)
         authenticator = build_authenticator(settings, durable.api_keys)
         try:
             if registry is None:
@@ -102,7 +103,6 @@ class AgentdServer:
         agents, files = build_agents(settings, durable.agents)
         if files is not None:
             background.append(asyncio.create_task(files.watch(), name="agentd-agent-files"))
-        live = build_live(where)
         tasks = tasks if tasks is not None else live.tasks
         registry.use_idempotency_store(live.idempotency, settings.retention_seconds)
         registry.use_tool_cache(live.tool_cache)
@@ -161,6 +161,26 @@ class AgentdServer:
         await self.live.close()
         await self.durable.close()
         log.info("stopped")
+
+
+async def _open_stores(where: StoreSettings) -> tuple[LiveStores, DurableStores]:
+    """The live stores (Redis checked once) and the durable ones (migrated).
+    StoreUnreachableError when Redis refuses agentd or the database cannot be opened;
+    a Redis that does not answer yet is only said (calls answer UNAVAILABLE until it does)."""
+    live = build_live(where)
+    try:
+        if live.redis is not None:
+            unreachable = await live.redis.check()
+            if unreachable:
+                log.warning(
+                    "Redis is out of reach; calls answer UNAVAILABLE until it is back",
+                    redis=shown(live.redis.options.url),
+                    error=unreachable,
+                )
+        return live, await open_durable(where)
+    except BaseException:
+        await live.close()
+        raise
 
 
 async def _keep_grants_fresh(
@@ -342,7 +362,7 @@ async def serve(settings: Settings) -> None:
         address=f"{host}:{running.port}",
         workspace=str(settings.workspace_dir.resolve()),
         tool_permission=settings.tool_permission,
-        llm=settings.llm_model or "not configured",
+        llm=settings.llm_model if running.engine.configured else "not configured",
         task_store="redis" if settings.redis_url else "in-process",
         replica=running.engine.replica,
         metrics=f"http://{metrics.address}/metrics" if metrics else "off",
@@ -352,7 +372,7 @@ async def serve(settings: Settings) -> None:
         log.warning(
             "no language model configured: tools, health and tasks are served, "
             "Execute and Plan answer FAILED_PRECONDITION until these are set",
-            settings=list(LLM_SETTINGS),
+            settings=list(running.engine.missing_settings),
         )
     await _announce_auth(running)
     heap.settle()  # what startup loaded stays: out of the collector's way

@@ -156,8 +156,9 @@ def build_authenticator(settings: Settings, keys: KeyStore) -> Authenticator | N
 
 
 def build_models(settings: Settings) -> ModelRoles | None:
-    """The models for each role, or None when no model is configured."""
-    if not settings.llm_model:
+    """The models for each role, or None when no model is configured (a setting of
+    `missing_llm_settings` is not set)."""
+    if settings.missing_llm_settings() or not settings.llm_model:
         return None
     import httpx2
     import openai
@@ -336,6 +337,7 @@ def start_engine(
             models.for_role("executor").name if models is not None else "",
         ),
         encodings=encodings,
+        missing_settings=settings.missing_llm_settings(),
     )
     engine.listen_for_cancellations()
     engine.supervise()

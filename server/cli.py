@@ -15,30 +15,51 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clients import cli as client_cli
+from core.errors import StoreUnreachableError
 from server.admin_cli import add_grants_parser, run_grants
+
+if TYPE_CHECKING:
+    from server.settings import Settings
+
+
+def _settings(**overrides: Any) -> Settings | None:
+    """The settings; None (each invalid one said on stderr) when some are invalid."""
+    from pydantic import ValidationError
+
+    from server.settings import Settings
+
+    try:
+        return Settings(**overrides)
+    except ValidationError as error:
+        for problem in error.errors():
+            name = "AGENTD_" + "_".join(str(p) for p in problem["loc"]).upper()
+            print(f"agentd: invalid setting {name}: {problem['msg']}", file=sys.stderr)
+        return None
+
+
+def _database_url(args: argparse.Namespace) -> str | None:
+    """--database-url, else AGENTD_DATABASE_URL; None when the settings are invalid."""
+    if args.database_url:
+        return str(args.database_url)
+    settings = _settings()
+    return settings.database_url if settings is not None else None
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from pydantic import ValidationError
-
     from server.app import serve
-    from server.settings import Settings
     from server.startup import StartupError
 
     overrides: dict[str, Any] = {}
     if args.listen:
         overrides["address"] = args.listen
-    try:
-        settings = Settings(**overrides)
-    except ValidationError as error:
-        for problem in error.errors():
-            name = "AGENTD_" + "_".join(str(p) for p in problem["loc"]).upper()
-            print(f"agentd: invalid setting {name}: {problem['msg']}", file=sys.stderr)
+    settings = _settings(**overrides)
+    if settings is None:
         return 2
     try:
         asyncio.run(serve(settings))
@@ -49,20 +70,22 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from server.settings import Settings
-    from stores.sql.engine import migrate_sync
+    from stores.sql.engine import migrate_sync, shown
 
-    url = args.database_url or Settings().database_url
+    url = _database_url(args)
+    if url is None:
+        return 2
     migrate_sync(url)
-    print(f"database is up to date: {url.split('@')[-1]}")
+    print(f"database is up to date: {shown(url)}")
     return 0
 
 
 def _keys(args: argparse.Namespace) -> int:
     from auth import admin
-    from server.settings import Settings
 
-    url = args.database_url or Settings().database_url
+    url = _database_url(args)
+    if url is None:
+        return 2
     if args.keys_command == "create":
         roles = tuple(args.role or ())
         plaintext = asyncio.run(admin.create_key(url, args.tenant, args.principal, roles))
@@ -104,10 +127,9 @@ def _keys(args: argparse.Namespace) -> int:
 def _fake_llm(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from agent.llm.fake_server import serve_forever
+    from agent.llm import fake_server
 
-    asyncio.run(serve_forever(Path(args.script), args.port, args.host))
-    return 0
+    return fake_server.run(Path(args.script), args.port, args.host, args.log)
 
 
 def _add_server_commands(sub: Any) -> None:
@@ -129,9 +151,12 @@ def _add_server_commands(sub: Any) -> None:
     fake = sub.add_parser(
         "fake-llm", help="serve an OpenAI-compatible endpoint that plays a script of replies"
     )
-    fake.add_argument("--script", required=True, help="JSON file: a list of replies")
+    fake.add_argument(
+        "--script", required=True, help="JSON file: a list of replies, or replies by role"
+    )
     fake.add_argument("--port", type=int, default=8089)
     fake.add_argument("--host", default="127.0.0.1")
+    fake.add_argument("--log", help="a JSON line per request to this file ('-': stderr)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -140,8 +165,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def _warn_of_unknown_variables() -> None:
+    """One line on stderr for each AGENTD_* variable that agentd does not read."""
+    client = set(client_cli.ENVIRONMENT)
+    if all(not n.upper().startswith("AGENTD_") or n.upper() in client for n in os.environ):
+        return  # nothing to check: the settings need not be imported (client commands)
+    from server.settings import Settings
+    from server.settings.environment import OTHER_VARIABLES, setting_variables, unknown_variables
+
+    known = {*setting_variables(Settings), *client_cli.ENVIRONMENT, *OTHER_VARIABLES}
+    for line in unknown_variables(os.environ, known):
+        print(f"agentd: warning: {line}", file=sys.stderr)
+
+
+def _unreachable(error: StoreUnreachableError, args: argparse.Namespace) -> str:
+    """The one line saying which store could not be opened, and where its URL came from."""
+    source = "AGENTD_REDIS_URL" if error.store == "Redis" else "AGENTD_DATABASE_URL"
+    if getattr(args, "database_url", None) and source == "AGENTD_DATABASE_URL":
+        source = "--database-url"
+    return f"agentd: cannot open {error.store} at {error.where} ({source}): {error.detail}"
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         return _serve(args)
     if args.command == "fake-llm":
@@ -151,10 +196,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "keys":
         return _keys(args)
     if args.command == "grants":
-        from server.settings import Settings
-
-        return run_grants(args, args.database_url or Settings().database_url)
+        url = _database_url(args)
+        return run_grants(args, url) if url is not None else 2
     return client_cli.run(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    _warn_of_unknown_variables()
+    try:
+        return _run(args)
+    except StoreUnreachableError as error:
+        print(_unreachable(error, args), file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -23,14 +23,19 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import redis.asyncio as redis
 import structlog
 from redis.asyncio.connection import AbstractConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import AuthenticationError, RedisError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from core import secrets
+from core.errors import StoreUnreachableError
 
 log = structlog.get_logger(__name__)
 
@@ -113,10 +118,37 @@ class RedisConnections:
     def from_url(cls, url: str, **options: object) -> RedisConnections:
         return cls(RedisOptions(url, **options))  # type: ignore[arg-type]
 
+    async def check(self) -> str:
+        """One PING on the call pool: "" when Redis answered, else why it could not be
+        reached (calls answer UNAVAILABLE until it is). StoreUnreachableError when Redis
+        answers but refuses agentd (a wrong password, a database number it does not have):
+        no wait mends that."""
+        try:
+            await self.calls.ping()
+        except AuthenticationError as refused:
+            raise StoreUnreachableError("Redis", shown(self.options.url), str(refused)) from None
+        except (RedisConnectionError, RedisTimeoutError, OSError) as error:
+            return str(error) or type(error).__name__
+        except RedisError as refused:
+            raise StoreUnreachableError("Redis", shown(self.options.url), str(refused)) from None
+        return ""
+
     async def close(self) -> None:
         await self.subscriptions.close()
         for client in (self.calls, self.background):
             await client.aclose(close_connection_pool=True)
+
+
+def shown(url: str) -> str:
+    """A Redis URL as it may be printed: its password hidden (also one in its query)."""
+    parts = urlsplit(url)
+    if parts.password is not None:
+        user = parts.username or ""
+        host = parts.netloc.rpartition("@")[2]
+        url = url.replace(parts.netloc, f"{user}:***@{host}", 1)
+    if parts.query:
+        url = url.replace(parts.query, secrets.scrub(f"?{parts.query}")[1:], 1)
+    return url
 
 
 class RedisSubscriptions:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -215,6 +216,18 @@ def _server_env(tmp_path: Path, env: Mapping[str, str] | None) -> dict[str, str]
     }
 
 
+def run_agentd(
+    tmp_path: Path, *args: str, env: Mapping[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    """Run one `agentd` command (to its end) with the test's settings and `env` over them."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args],
+        cwd=ROOT, env=_server_env(tmp_path, env), capture_output=True, text=True,
+        timeout=timeout, check=False,
+    )  # fmt: skip
+
+
 def _until_listening(process: subprocess.Popen[str], seconds: float) -> tuple[str, str]:
     """Read the process's stdout until it says where it listens, or ends: (address or "",
     what it printed)."""
@@ -269,25 +282,37 @@ def server_process(
             process.stdout.close()
 
 
-FAKE_LLM_URL = re.compile(r"on (http://\S+) \((\d+) replies\)")
+FAKE_LLM_URL = re.compile(r"^fake OpenAI-compatible server on (http://\S+) playing ")
 
 
 @contextmanager
-def fake_llm_process(script: Path) -> Iterator[str]:
-    """`agentd fake-llm --script SCRIPT --port 0` as its own process; yields its base URL."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "fake-llm", "--script", str(script), "--port", "0"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+def fake_llm_process(script: Path, *options: str) -> Iterator[str]:
+    """`agentd fake-llm --script SCRIPT --port 0 [OPTIONS]` as its own process; yields its
+    base URL."""
+    with fake_llm_with_banner(script, *options) as (base_url, _):
+        yield base_url
+
+
+@contextmanager
+def fake_llm_with_banner(
+    script: Path, *options: str, stderr: Path | None = None
+) -> Iterator[tuple[str, str]]:
+    """`fake_llm_process`, yielding its base URL and the first line it printed (its
+    stderr to the file `stderr`, if given)."""
+    with contextlib.ExitStack() as files:
+        errors = files.enter_context(stderr.open("w")) if stderr is not None else None
+        process = subprocess.Popen(
+            [sys.executable, "-m", "server.cli", "fake-llm", "--script", str(script),
+             "--port", "0", *options],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True,
+        )  # fmt: skip
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
         match = FAKE_LLM_URL.search(line)
         if not match:
             raise RuntimeError(f"fake-llm did not start: {line!r}")
-        yield match.group(1)
+        yield match.group(1), line.rstrip("\n")
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=10)

@@ -5,51 +5,34 @@ Tests run it in-process so that the real `openai` client, HTTP, streaming
 teams run it with `agentd fake-llm --script FILE --port N` to test against
 agentd without a model.
 
-A script is a JSON list of replies (or `{"replies": [...]}`). Each request
-takes the first unused reply whose `match` (if any) occurs in the request's
-messages. A reply is one of:
-
-    {"text": "hello", "reasoning": "thinking", "chunks": 3}
-    {"json": {"any": "value"}}                     # text = that JSON
-    {"tool_calls": [{"name": "calculator", "arguments": {"expression": "2+2"}},
-                    {"name": "calculator", "arguments_raw": "{broken"}]}
-    {"error": {"status": 429, "message": "slow down"}}
-    {"delay_seconds": 2.5, "text": "late"}         # answer after a delay
-    {"hold": "first", "text": "late"}              # answer once `release("first")` is called
-    {"drop": true}                                 # close the connection mid-reply
-
-Optional on any reply: `match` (substring), `usage` ({"prompt_tokens": N,
-"completion_tokens": M}, or null to report none, as some endpoints do),
-`finish_reason`, `repeat` (serve it N times; -1 for ever). When the script runs
-out the server answers 500 with `script exhausted`. Every request body is kept in `requests`.
-Like OpenAI, it answers 400 to a request offering a tool whose name is not 1-64 of
+What a script holds, and which reply answers which request (in order, by role,
+once or cycling), is in `agent.llm.fake_script`. A request no reply is left for is
+answered 500 `script exhausted`. Every request body is kept in `requests`; with a
+`log`, each request is also written there as one JSON line (`RequestLog`). Like
+OpenAI, it answers 400 to a request offering a tool whose name is not 1-64 of
 `[a-zA-Z0-9_-]`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
+import sys
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TextIO
 
 from aiohttp import web
 
+from agent.llm.fake_script import Answer, Script, message_text, role_of
 from agent.llm.testing import split_text
 
 JSON = dict[str, Any]
-
-
-def load_script(path: Path) -> list[JSON]:
-    data = json.loads(path.read_text())
-    replies = data["replies"] if isinstance(data, dict) else data
-    if not isinstance(replies, list) or not all(isinstance(r, dict) for r in replies):
-        raise ValueError('a script is a JSON list of reply objects, or {"replies": [...]}')
-    return replies
 
 
 FUNCTION_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -67,13 +50,30 @@ def _bad_tool_name(body: JSON) -> str:
     return ""
 
 
-def _request_text(body: JSON) -> str:
-    parts: list[str] = []
-    for message in body.get("messages", []):
-        content = message.get("content")
-        if isinstance(content, str):
-            parts.append(content)
-    return "\n".join(parts)
+class RequestLog:
+    """One JSON line per request on `stream`: when, the role it is for, the last user
+    message (clipped), the tools offered, and which entry of the script answered (null:
+    none was left, the request got 500) in which round."""
+
+    CLIP = 200
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, body: JSON, role: str | None, answer: Answer | None) -> None:
+        messages = body.get("messages", [])
+        users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
+        text = message_text(users[-1].get("content")) if users else ""
+        line = {
+            "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
+            "role": role,
+            "user": text if len(text) <= self.CLIP else text[: self.CLIP - 1] + "…",
+            "tools": [str((t.get("function") or {}).get("name")) for t in body.get("tools") or []],
+            "entry": answer.entry if answer is not None else None,
+            "round": answer.round if answer is not None else None,
+        }
+        self._stream.write(json.dumps(line, ensure_ascii=False) + "\n")
+        self._stream.flush()  # a line each request, for `tail -f`
 
 
 class FakeOpenAIServer:
@@ -81,19 +81,20 @@ class FakeOpenAIServer:
 
     def __init__(
         self,
-        replies: Sequence[JSON] = (),
+        replies: Sequence[JSON] | Script = (),
         *,
         host: str = "127.0.0.1",
         port: int = 0,
         model: str = "fake-model",
+        log: TextIO | None = None,
     ) -> None:
-        self._pending: list[JSON] = [dict(r) for r in replies]
+        self.script = replies if isinstance(replies, Script) else Script(replies)
+        self._log = RequestLog(log) if log is not None else None
         self._host = host
         self._port = port
         self._model = model
         self._runner: web.AppRunner | None = None
         self.requests: list[JSON] = []
-        self._lock = asyncio.Lock()
         self._holds: dict[str, asyncio.Event] = {}
         self._waiting: set[str] = set()
 
@@ -118,10 +119,13 @@ class FakeOpenAIServer:
 
     @property
     def remaining(self) -> int:
-        return sum(1 for r in self._pending if r.get("repeat", 1) != -1)
+        """Answers the script still has in this round (replies served for ever not
+        counted)."""
+        return self.script.remaining
 
     def add(self, *replies: JSON) -> None:
-        self._pending.extend(dict(r) for r in replies)
+        """More replies for any request (the script's shared part)."""
+        self.script.shared.add(*replies)
 
     def assert_complete(self) -> None:
         assert self.remaining == 0, f"{self.remaining} scripted replies were not used"
@@ -163,21 +167,16 @@ class FakeOpenAIServer:
             }
         )
 
-    async def _take(self, body: JSON) -> JSON | None:
-        text = _request_text(body)
-        async with self._lock:
-            for index, reply in enumerate(self._pending):
-                match = reply.get("match")
-                if match is None or match in text:
-                    repeat = reply.get("repeat", 1)
-                    if repeat == -1:
-                        return reply
-                    if repeat > 1:
-                        reply["repeat"] = repeat - 1
-                    else:
-                        del self._pending[index]
-                    return reply
-        return None
+    def _take(self, body: JSON) -> JSON | str:
+        """The reply for a request, or why there is none."""
+        role = role_of(body)
+        answer = self.script.take(body, role)
+        if self._log is not None:
+            self._log.write(body, role, answer)
+        if answer is None:
+            part = self.script.part_for(role).name
+            return f"script exhausted: no reply left in {part} for this {role or 'other'} request"
+        return answer.reply
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
         try:
@@ -190,9 +189,9 @@ class FakeOpenAIServer:
         if refused:
             return _error(400, refused)
         self.requests.append(body)
-        reply = await self._take(body)
-        if reply is None:
-            return _error(500, "script exhausted", "server_error")
+        reply = self._take(body)
+        if isinstance(reply, str):
+            return _error(500, reply, "server_error")
         if reply.get("delay_seconds"):
             await asyncio.sleep(float(reply["delay_seconds"]))
         if reply.get("hold"):
@@ -325,16 +324,24 @@ def _error(status: int, message: str, kind: str | None = None) -> web.Response:
     )
 
 
-async def serve_forever(script: Path, port: int, host: str = "127.0.0.1") -> None:
-    """Run the server for `agentd fake-llm` until cancelled."""
+def banner(base_url: str, source: str, script: Script, log_to: str = "") -> str:
+    """The line `agentd fake-llm` starts with: where it serves, what it plays."""
+    logged = f"; requests logged to {log_to}" if log_to else ""
+    return (
+        f"fake OpenAI-compatible server on {base_url} playing {source}: {script.describe()}{logged}"
+    )
+
+
+async def serve_forever(
+    script: Script, port: int, host: str = "127.0.0.1", *, source: str = "a script",
+    log: TextIO | None = None, log_to: str = "",
+) -> None:  # fmt: skip
+    """Run the server for `agentd fake-llm` until SIGTERM or SIGINT."""
     import signal
 
-    server = FakeOpenAIServer(load_script(script), host=host, port=port)
+    server = FakeOpenAIServer(script, host=host, port=port, log=log)
     await server.start()
-    print(
-        f"fake OpenAI-compatible server on {server.base_url} ({server.remaining} replies)",
-        flush=True,
-    )
+    print(banner(server.base_url, source, script, log_to), flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -343,3 +350,27 @@ async def serve_forever(script: Path, port: int, host: str = "127.0.0.1") -> Non
         await stop.wait()
     finally:
         await server.stop()
+
+
+def run(script: Path, port: int, host: str, log: str | None) -> int:
+    """`agentd fake-llm`: its exit status (2 for a script that cannot be played)."""
+    try:
+        played = Script.load(script)
+    except (OSError, ValueError) as bad:
+        print(f"agentd fake-llm: {script}: {bad}", file=sys.stderr)
+        return 2
+    with contextlib.ExitStack() as stack:
+        stream = None
+        if log == "-":
+            stream = sys.stderr
+        elif log:
+            stream = stack.enter_context(Path(log).open("a", encoding="utf-8"))
+        where = "stderr" if log == "-" else (log or "")
+        try:
+            asyncio.run(
+                serve_forever(played, port, host, source=script.name, log=stream, log_to=where)
+            )
+        except OSError as error:  # the address is taken, or not this machine's
+            print(f"agentd fake-llm: cannot listen on {host}:{port}: {error}", file=sys.stderr)
+            return 2
+    return 0

@@ -30,6 +30,7 @@ from core.errors.base import (
     RoleRequiredError,
     ShuttingDownError,
     StoreUnavailableError,
+    StoreUnreachableError,
     UnauthenticatedError,
     UnimplementedError,
 )
@@ -88,6 +89,7 @@ __all__ = [
     "RoleRequiredError",
     "ShuttingDownError",
     "StoreUnavailableError",
+    "StoreUnreachableError",
     "TaskAlreadyTerminalError",
     "TaskNotFoundError",
     "ToolArgumentsInvalidError",

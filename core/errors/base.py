@@ -180,6 +180,22 @@ class StoreUnavailableError(AgentdError):
         return self._retry_after
 
 
+class StoreUnreachableError(StoreUnavailableError):
+    """A store could not be opened: its server is down or refuses agentd, or what the URL
+    names does not exist (a database, the folder of a SQLite file). Raised where a store
+    is first opened (start-up, `agentd migrate`, `agentd keys`), where no retry would help
+    without a change of configuration. `where` is the store's URL, its password hidden."""
+
+    def __init__(self, store: str, where: str, detail: str) -> None:
+        self.store = store
+        self.where = where
+        self.detail = detail
+        self._retry_after = 1.0
+        AgentdError.__init__(
+            self, f"cannot open {store} at {where}: {detail}", metadata={"store": store}
+        )
+
+
 class IdempotencyConflictError(AgentdError):
     """The idempotency key was already used with a different request."""
 

@@ -52,7 +52,8 @@ class LLMNotConfiguredError(AgentdError):
     def __init__(self, settings: tuple[str, ...]) -> None:
         self.settings = settings
         super().__init__(
-            "no language model is configured; set " + ", ".join(settings) + " and restart agentd",
+            "no language model is configured; set " + " and ".join(settings) + ", then restart "
+            "agentd",
             metadata={"settings": ",".join(settings)},
         )
 

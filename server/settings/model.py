@@ -34,3 +34,17 @@ class ModelSettings(Section):
         4, ge=1, le=10, description="attempts on 429/5xx/connection errors"
     )
     llm_tool_calling: bool = Field(True, description="whether the model supports native tool calls")
+
+    def missing_llm_settings(self) -> tuple[str, ...]:
+        """What is still to be set before the engine can call a model (empty when nothing
+        is): the model's name, and where to send its requests — a base URL, or an API key
+        for OpenAI's own endpoint (the default one)."""
+        missing: list[str] = []
+        if not self.llm_model:
+            missing.append("AGENTD_LLM_MODEL")
+        if not self.llm_base_url and not self.llm_api_key:
+            missing.append(
+                "either AGENTD_LLM_BASE_URL (or OPENAI_BASE_URL) or AGENTD_LLM_API_KEY "
+                "(or OPENAI_API_KEY)"
+            )
+        return tuple(missing)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,7 +14,11 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from core import secrets
+from core.errors import StoreUnreachableError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_URL = "sqlite+aiosqlite:///var/agentd.db"
@@ -72,6 +79,53 @@ def sqlite_pragmas(connection: Any, record: Any) -> None:
     cursor.close()
 
 
+def shown(url: str) -> str:
+    """`url` as it may be printed: its password hidden."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:  # not a URL SQLAlchemy can read: hide what looks like a secret
+        return secrets.scrub(url)
+
+
+def _why(error: BaseException) -> str:
+    """What went wrong opening a database, in the words of its server or the system."""
+    if isinstance(error, DBAPIError):
+        return str(error.orig).strip() or type(error.orig).__name__
+    if isinstance(error, OSError) and error.errno is not None:
+        reason = os.strerror(error.errno)
+        return f"{reason}: {error.filename}" if error.filename else reason
+    return str(error).strip() or type(error).__name__
+
+
+@asynccontextmanager
+async def connected(url: str, schema: str | None = None) -> AsyncIterator[AsyncConnection]:
+    """One connection to the database at `url`, its engine disposed after.
+
+    StoreUnreachableError (naming the URL, its password hidden) when there is none to
+    have: the folder of a SQLite file cannot be made or the file opened, the server is
+    down or refuses, the database does not exist, the URL cannot be read.
+    """
+    try:
+        engine = create_engine(url, schema=schema)
+    except OSError as error:  # the folder of a SQLite file could not be made
+        reason = os.strerror(error.errno) if error.errno is not None else str(error)
+        why = f"cannot make the folder {error.filename}: {reason}"
+        raise StoreUnreachableError("the database", shown(url), why) from None
+    except ArgumentError as error:
+        raise StoreUnreachableError("the database", shown(url), _why(error)) from None
+    try:
+        try:
+            connection = await engine.connect()
+        except (OSError, DBAPIError) as error:
+            raise StoreUnreachableError("the database", shown(url), _why(error)) from None
+        try:
+            yield connection
+        finally:
+            await connection.close()
+    finally:
+        await engine.dispose()
+
+
 def alembic_config(url: str, schema: str | None = None) -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -91,7 +145,8 @@ def head_revision() -> str:
 
 
 def migrate_sync(url: str, schema: str | None = None) -> None:
-    """Upgrade the database to the newest migration. Idempotent."""
+    """Upgrade the database to the newest migration. Idempotent. StoreUnreachableError
+    when the database cannot be opened (see `connected`)."""
     command.upgrade(alembic_config(url, schema), "head")
 
 

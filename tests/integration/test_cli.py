@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT, ServerProcess, server_process
+from tests.helpers import ROOT, ServerProcess, run_agentd, server_process
 
 
 @pytest.fixture(scope="module")
@@ -292,3 +292,42 @@ def test_conversations_commands(served: ServerProcess) -> None:
     bad = agentd(served, "exec", "hi", "--conversation", conversation_id, "--busy", "enqueue")
     assert bad.returncode == 1  # the flags reach the server (this one has no model)
     assert "LLM_NOT_CONFIGURED" in bad.stderr
+
+
+TYPO_WARNING = (
+    "agentd: warning: AGENTD_LLM_MODLE is ignored: agentd reads no such variable; "
+    "did you mean AGENTD_LLM_MODEL?"
+)
+
+
+def test_a_misspelt_setting_is_named_and_the_no_model_message_asks_for_what_is_missing(
+    tmp_path: Path,
+) -> None:
+    # The endpoint is set, the model's name misspelt: only AGENTD_LLM_MODEL is missing.
+    env = {"AGENTD_LLM_BASE_URL": "http://127.0.0.1:1/v1", "AGENTD_LLM_MODLE": "fake"}
+    with server_process(tmp_path, env) as served:
+        out = run_agentd(tmp_path, "--address", served.address, "exec", "what is 2+2", env=env)
+        served.terminate()
+        served.wait(timeout=30)
+        log = served.log().splitlines()
+    assert [line for line in log if line.startswith("agentd: warning:")] == [TYPO_WARNING]
+    said = [json.loads(line) for line in log if line.startswith("{")]
+    no_model = next(line for line in said if line["event"].startswith("no language model"))
+    assert no_model["settings"] == ["AGENTD_LLM_MODEL"]
+    assert out.returncode == 1
+    assert out.stderr.splitlines()[0] == TYPO_WARNING  # the client command says it too
+    assert "FAILED_PRECONDITION LLM_NOT_CONFIGURED" in out.stderr
+    assert "set AGENTD_LLM_MODEL, then restart agentd" in out.stderr
+    assert "API_KEY" not in out.stderr
+    assert "BASE_URL" not in out.stderr
+
+
+def test_a_model_without_an_endpoint_leaves_the_engine_off_and_says_so(tmp_path: Path) -> None:
+    with server_process(tmp_path, {"AGENTD_LLM_MODEL": "gpt-4o"}) as served:
+        out = run_agentd(tmp_path, "--address", served.address, "exec", "what is 2+2")
+    assert out.returncode == 1
+    assert out.stderr.strip().endswith(
+        "no language model is configured; set either AGENTD_LLM_BASE_URL (or OPENAI_BASE_URL)"
+        " or AGENTD_LLM_API_KEY (or OPENAI_API_KEY), then restart agentd"
+    )
+    assert "warning" not in out.stderr

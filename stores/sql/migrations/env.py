@@ -8,7 +8,7 @@ from alembic import context
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from stores.sql.engine import create_engine
+from stores.sql.engine import connected
 from stores.sql.schema import metadata
 
 config = context.config
@@ -29,13 +29,9 @@ def _run(connection: Connection) -> None:
 async def _online() -> None:
     url = config.get_main_option("sqlalchemy.url")
     assert url is not None
-    engine = create_engine(url, schema=config.get_main_option("agentd.schema"))
-    try:
-        async with engine.connect() as connection:
-            await connection.run_sync(_run)
-            await connection.commit()
-    finally:
-        await engine.dispose()
+    async with connected(url, config.get_main_option("agentd.schema")) as connection:
+        await connection.run_sync(_run)
+        await connection.commit()
 
 
 if context.is_offline_mode():
