@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -44,6 +45,10 @@ REPLIES: list[dict[str, Any]] = [
     {"match": "cli: slow", "delay_seconds": 3, "text": "slow but done"},
     {"match": "cli: stuck", "delay_seconds": 30, "text": "too late"},
     {"match": "cli: later", "delay_seconds": 1, "text": "later done"},
+    {"match": "cli: interrupted", "delay_seconds": 30, "text": "too late"},
+    {"match": "cli: what time", "tool_calls": [
+        {"name": "current_time", "arguments": {"timezone": "UTC"}}]},
+    {"match": "cli: what time", "text": "it is now"},
     {"text": "done", "repeat": -1},
 ]  # fmt: skip
 FILED = """\
@@ -86,7 +91,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     agents.mkdir()
     (agents / "filed.yaml").write_text(FILED)
     env = llm_env("", AGENTD_AUTH="on", AGENTD_CRITIC_POLICY="off",
-                  AGENTD_AGENTS_DIR=str(agents))  # fmt: skip
+                  AGENTD_AGENTS_DIR=str(agents), AGENTD_APPROVAL_TOOLS="current_time")  # fmt: skip
     with fake_llm_process(script) as base_url:
         env["AGENTD_LLM_BASE_URL"] = base_url
         with server_process(folder / "server", env) as server:
@@ -412,3 +417,41 @@ def test_events_without_follow_prints_what_there_is_and_ends(served: Served) -> 
     rest = agentd(served, "events", task_id, "--after", str(sequences[-1]), "--follow")
     assert rest.returncode == 0, rest.stderr
     assert rest.stdout.splitlines()[-1].split()[1:] == ["status_changed", "completed"]
+
+
+def test_after_ctrl_c_exec_says_how_to_find_the_task(served: Served) -> None:
+    with running(served, "exec", "cli: interrupted", "--follow", "--mode",
+                 "function-calling") as process:  # fmt: skip
+        assert process.stdout is not None
+        assert process.stderr is not None
+        task_line = process.stderr.readline()
+        assert task_line.startswith("task task_")
+        task_id = task_line.split()[1]
+        assert process.stdout.readline().startswith("#1 ")
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 130
+        said = process.stderr.read()
+    assert f"task {task_id} goes on: agentd events {task_id} --follow" in said
+    assert "Traceback" not in said
+    shown = agentd(served, "task", task_id)
+    assert shown.stdout.split()[:2] == [task_id, "running"]
+    assert agentd(served, "cancel", task_id).returncode == 0
+
+
+def test_approve_lets_a_waiting_tool_call_run(served: Served) -> None:
+    with running(served, "exec", "cli: what time is it?", "--follow", "--json", "--mode",
+                 "function-calling") as process:  # fmt: skip
+        assert process.stdout is not None
+        asked: dict[str, Any] = {}
+        for line in process.stdout:  # ends: the call waits for approval, or the stream ends
+            event = json.loads(line)
+            if "approval_requested" in event:
+                asked = event
+                break
+        call_id = asked["approval_requested"]["call_id"]
+        decided = agentd(served, "approve", asked["task_id"], call_id, "--comment", "ok")
+        assert decided.stdout == f"approve: recorded; task {asked['task_id']} continues\n"
+        rest = [json.loads(line) for line in process.stdout]
+        assert process.wait(timeout=30) == 0
+    assert [e["approval_decided"]["call_id"] for e in rest if "approval_decided" in e] == [call_id]
+    assert [e["final_answer"]["text"] for e in rest if "final_answer" in e] == ["it is now"]
