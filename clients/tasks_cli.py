@@ -71,7 +71,7 @@ async def follow(
             print(f"error: {lost}; gave up after {failures} retries: "
                   f"agentd events {task_id} --after {after} --follow", file=sys.stderr)  # fmt: skip
             return 1
-        delay = min(MAX_RETRY_DELAY, args.retry_delay * 2**failures)
+        delay = min(MAX_RETRY_DELAY, args.retry_delay * 2 ** min(failures, 10))
         failures += 1
         print(f"stream lost ({lost}); resuming after #{after} in {delay:g} s "
               f"({failures}/{args.retries})", file=sys.stderr, flush=True)  # fmt: skip
