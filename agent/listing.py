@@ -7,7 +7,8 @@ announced). So the status filter is applied to the live state: history is asked 
 requested statuses and every unfinished one, each unfinished row is replaced by the
 task's live state, and what then does not match is dropped, the next rows filling the
 page. A task is thus listed under the status its last event announced, however far its
-history row lags.
+history row lags. The other filters (time, labels, agent, conversation) are history's
+alone: what they look at is fixed when a task is accepted, so its row never lags them.
 """
 
 from __future__ import annotations

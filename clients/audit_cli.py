@@ -9,25 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from datetime import datetime
 from typing import Any
 
 from google.protobuf import json_format
 
 from agentd_client.client import AgentClient
+from clients.options import json_object, utc_moment
 
 MAX_RECORDS = 1_000_000
-
-
-def aware_moment(text: str | None, flag: str) -> datetime | None:
-    """An ISO 8601 time given on the command line; it must name its zone (`Z` for UTC)."""
-    if not text:
-        return None
-    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    if moment.tzinfo is None:
-        raise ValueError(f"{flag} needs a time zone, e.g. a trailing Z for UTC")
-    return moment
 
 
 def add_parsers(sub: Any) -> None:
@@ -39,24 +28,20 @@ def add_parsers(sub: Any) -> None:
         "--outcome", default="", help="tool outcome (ok, denied, ...) or RPC code (OK, ...)"
     )
     audit.add_argument("--task", default="", help="only records of this task")
-    audit.add_argument("--since", help="from this time on, ISO 8601 with a zone")
-    audit.add_argument("--until", help="before this time, ISO 8601 with a zone")
+    audit.add_argument("--since", help="from this time on (ISO 8601; UTC unless a zone)")
+    audit.add_argument("--until", help="before this time (ISO 8601; UTC unless a zone)")
     audit.add_argument("--limit", type=int, default=1000, help="at most this many records")
     audit.add_argument("--jsonl", action="store_true", help="one JSON object per line (export)")
     approve = sub.add_parser("approve", help="approve, reject or edit a tool call a task waits on")
     approve.add_argument("task_id")
     approve.add_argument("call_id")
     approve.add_argument("--decision", choices=["approve", "reject", "edit"], default="approve")
-    approve.add_argument("--args", help="with --decision edit: the arguments, a JSON object")
+    approve.add_argument("--args", help="with --decision edit: the arguments (JSON, or @file)")
     approve.add_argument("--comment", default="")
 
 
 async def run_audit(client: AgentClient, args: argparse.Namespace) -> int:
-    try:
-        since, until = aware_moment(args.since, "--since"), aware_moment(args.until, "--until")
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    since, until = utc_moment(args.since, "--since"), utc_moment(args.until, "--until")
     limit = max(0, min(args.limit, MAX_RECORDS))
     token, shown = "", 0
     while shown < limit:
@@ -98,25 +83,8 @@ def _line(record: Any, as_json: bool) -> str:
     )
 
 
-def json_object(text: str, option: str) -> dict[str, Any] | None:
-    """The JSON object given as `option`, or None after saying on stderr what is wrong."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        print(f"error: {option} is not valid JSON: {exc}", file=sys.stderr)
-        return None
-    if not isinstance(value, dict):
-        print(f"error: {option} must be a JSON object", file=sys.stderr)
-        return None
-    return value
-
-
 async def run_approve(client: AgentClient, args: argparse.Namespace) -> int:
-    arguments = None
-    if args.args is not None:
-        arguments = json_object(args.args, "--args")
-        if arguments is None:
-            return 2
+    arguments = json_object(args.args, "--args") if args.args is not None else None
     task = await client.approve_tool_call(
         args.task_id, args.call_id, args.decision, arguments=arguments, comment=args.comment
     )

@@ -5,94 +5,56 @@ fake-llm.) It uses the Python client and the generated code only.
 
     agentd tools [--category web]
     agentd call-tool calculator --args '{"expression": "2 + 2"}'
-    agentd task TASK_ID
-    agentd cancel TASK_ID [--reason TEXT]
-    agentd exec "summarise ..." [--follow] [--conversation ID [--busy enqueue]]
+    agentd exec "summarise ..." [--follow] [--agent ID] [--context JSON|@file] ...
+    agentd events TASK_ID [--after N] [--follow]
+    agentd tasks [--status running] [--agent ID] [--conversation ID] [--all]
+    agentd task TASK_ID | cancel TASK_ID
+    agentd plan "..."  |  agentd input TASK_ID REQUEST_ID TEXT
+    agentd agents list|show|create|update|delete
     agentd conversations create|list|show|delete
-    agentd events TASK_ID [--after N]
-    agentd health
+    agentd approve TASK_ID CALL_ID | audit | health
 
-Output is meant for people; `--json` prints the server's messages as JSON
-(one object per line for streams). Exit status: 0 on success, 1 when the
-call failed (the error is printed on stderr), 2 for a usage error.
+The server is $AGENTD_ADDRESS (else 127.0.0.1:50051) and the credential
+$AGENTD_API_KEY, unless --address and --api-key say otherwise; these and --json and
+--timeout may come before or after the command. Output is meant for people; `--json`
+prints the server's messages as JSON (one object per line). Exit status: 0 on success,
+1 when the call failed (one line on stderr says why and what to do), 2 for a usage error.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from google.protobuf import json_format
-
-from agentd.v1 import events_pb2, tasks_pb2
-from agentd_client.client import DEFAULT_TARGET, AgentClient, to_python
+from agentd.v1 import tools_pb2
+from agentd_client.client import AgentClient
+from agentd_client.environment import ADDRESS_VARIABLES, API_KEY_VARIABLE
 from agentd_client.errors import AgentdError
-from clients import audit_cli, conversations_cli
-from clients.output import as_json
+from clients import agents_cli, audit_cli, conversations_cli, options, tasks_cli
+from clients.output import as_json, error_line
 
-TARGET_VARIABLE = "AGENTD_TARGET"
-"""The server the client commands talk to (default: DEFAULT_TARGET)."""
-API_KEY_VARIABLE = "AGENTD_API_KEY"
-"""The credential the client commands send."""
-ENVIRONMENT = (TARGET_VARIABLE, API_KEY_VARIABLE)
+ENVIRONMENT = (*ADDRESS_VARIABLES, API_KEY_VARIABLE)
 """Every variable the client commands read (the server's are its settings)."""
-
-MODES = {
-    "auto": tasks_pb2.EXECUTION_MODE_AUTO,
-    "function-calling": tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING,
-    "text-react": tasks_pb2.EXECUTION_MODE_TEXT_REACT,
-    "plan-and-execute": tasks_pb2.EXECUTION_MODE_PLAN_AND_EXECUTE,
-}
-
-
-def _enum_name(prefix: str, name: str) -> str:
-    return name.removeprefix(prefix).lower()
-
-
-def describe_event(event: events_pb2.TaskEvent) -> str:
-    """One line for a person reading a task's progress."""
-    kind = event.WhichOneof("payload") or "unknown"
-    payload: Any = getattr(event, kind, None)
-    head = f"#{event.sequence:<4} {kind:<20}"
-    if kind == "status_changed":
-        status = tasks_pb2.TaskStatus.Name(payload.current)
-        return f"{head} {_enum_name('TASK_STATUS_', status)} {payload.detail}".rstrip()
-    if kind in ("text_delta", "reasoning_delta"):
-        return f"{head} {payload.text!r}"
-    if kind == "tool_call_started":
-        return f"{head} {payload.tool_name}({json.dumps(to_python(payload.arguments))})"
-    if kind == "tool_call_finished":
-        outcome = payload.error.message if payload.HasField("error") else payload.text
-        return f"{head} {payload.tool_name} -> {outcome[:200]}"
-    if kind == "final_answer":
-        return f"{head}\n{payload.text}"
-    if kind == "error":
-        return f"{head} {payload.reason}: {payload.message}"
-    return f"{head} {json_format.MessageToJson(payload, indent=None)}"
 
 
 async def _tools(client: AgentClient, args: argparse.Namespace) -> int:
     tools = await client.list_tools(args.category)
-    if args.json:
-        for tool in tools:
+    for tool in tools:
+        if args.json:
             print(as_json(tool))
-    else:
-        for tool in tools:
-            level = _enum_name("PERMISSION_LEVEL_", tools_permission_name(tool.required_permission))
-            summary = tool.description.split(". ")[0]
-            print(f"{tool.name:<14} {tool.category:<6} {level:<8} {summary}")
+            continue
+        level = tools_pb2.PermissionLevel.Name(tool.required_permission)
+        summary = tool.description.split(". ")[0]
+        print(f"{tool.name:<14} {tool.category:<6} "
+              f"{level.removeprefix('PERMISSION_LEVEL_').lower():<8} {summary}")  # fmt: skip
     return 0
 
 
 async def _call_tool(client: AgentClient, args: argparse.Namespace) -> int:
-    arguments = audit_cli.json_object(args.args, "--args")
-    if arguments is None:
-        return 2
+    arguments = options.json_object(args.args, "--args")
     result = await client.call_tool(args.name, arguments, idempotency_key=args.idempotency_key)
     if args.json:
         print(as_json(result))
@@ -101,52 +63,6 @@ async def _call_tool(client: AgentClient, args: argparse.Namespace) -> int:
     else:
         print(result.text)
     return 1 if result.HasField("error") else 0
-
-
-async def _task(client: AgentClient, args: argparse.Namespace) -> int:
-    """`task` and `cancel`: both print the task."""
-    task = (
-        await client.get_task(args.task_id)
-        if args.command == "task"
-        else await client.cancel_task(args.task_id, args.reason)
-    )
-    if args.json:
-        print(as_json(task))
-    else:
-        status = _enum_name("TASK_STATUS_", tasks_pb2.TaskStatus.Name(task.status))
-        print(
-            f"{task.task_id}  {status}  "
-            f"step {task.progress.current_step}/{task.progress.total_steps}"
-        )
-        if task.final_answer:
-            print(task.final_answer)
-        if task.error.message:
-            print(f"error: {task.error.reason}: {task.error.message}")
-    return 0
-
-
-async def _events(client: AgentClient, args: argparse.Namespace) -> int:
-    """`exec` (without --follow: only until the first event) and `events`."""
-    if args.command == "exec":
-        stream = client.execute(
-            args.task,
-            tools=[t for t in args.tools.split(",") if t] if args.tools else (),
-            max_iterations=args.max_iterations,
-            mode=MODES[args.mode],
-            conversation_id=args.conversation,
-            busy_policy=args.busy,
-        )
-    else:
-        stream = client.stream_task_events(args.task_id, args.after)
-    async for event in stream:
-        print(as_json(event) if args.json else describe_event(event), flush=True)
-        if args.command == "exec" and not args.follow:
-            if not args.json:
-                print(
-                    f"task {event.task_id} started; follow it with: agentd events {event.task_id}"
-                )
-            break
-    return 0
 
 
 async def _health(client: AgentClient, args: argparse.Namespace) -> int:
@@ -158,10 +74,14 @@ async def _health(client: AgentClient, args: argparse.Namespace) -> int:
 _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]] = {
     "tools": _tools,
     "call-tool": _call_tool,
-    "task": _task,
-    "cancel": _task,
-    "exec": _events,
-    "events": _events,
+    "task": tasks_cli.run_task,
+    "cancel": tasks_cli.run_task,
+    "exec": tasks_cli.run_exec,
+    "events": tasks_cli.run_events,
+    "tasks": tasks_cli.run_tasks,
+    "plan": tasks_cli.run_plan,
+    "input": tasks_cli.run_input,
+    "agents": agents_cli.run_agents,
     "audit": audit_cli.run_audit,
     "approve": audit_cli.run_approve,
     "health": _health,
@@ -170,87 +90,64 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
 
 
 async def _run(args: argparse.Namespace) -> int:
-    async with AgentClient(args.address, api_key=args.api_key, timeout=args.timeout) as client:
-        command = _COMMANDS.get(args.command)
-        if command is not None:
-            return await command(client, args)
-    raise AssertionError(args.command)
-
-
-def tools_permission_name(value: int) -> str:
-    from agentd.v1 import tools_pb2
-
-    return tools_pb2.PermissionLevel.Name(value)  # type: ignore[arg-type]
+    command = _COMMANDS[args.command]
+    async with AgentClient(args.address, api_key=args.api_key or "", timeout=args.timeout) as c:
+        return await command(c, args)
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, Any]:
-    """The parser of the client commands, and its subcommand set (the server's command
-    line adds its own to it)."""
+    """The parser of the client commands, and its command set (the server's command line
+    adds its own to it; `finish_parser` then gives every command the global options)."""
     parser = argparse.ArgumentParser(
-        prog="agentd", description="agentd: a gRPC service that runs LLM agents."
+        prog="agentd",
+        description="agentd: a gRPC service that runs LLM agents.",
+        epilog="--address, --api-key, --timeout and --json also work after the command.",
     )
-    parser.add_argument(
-        "--address",
-        default=os.environ.get(TARGET_VARIABLE, DEFAULT_TARGET),
-        help="server to talk to (default: $AGENTD_TARGET or %(default)s)",
-    )
-    parser.add_argument(
-        "--api-key", default=os.environ.get(API_KEY_VARIABLE), help="credential ($AGENTD_API_KEY)"
-    )
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per unary call")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=options.version())
+    options.add_global_options(parser, top=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     tools = sub.add_parser("tools", help="list the tools you may use")
     tools.add_argument("--category", default="")
     call = sub.add_parser("call-tool", help="call one tool")
     call.add_argument("name")
-    call.add_argument("--args", default="{}", help="arguments as a JSON object")
+    call.add_argument("--args", default="{}", help="arguments: a JSON object, or @file")
     call.add_argument("--idempotency-key", default="")
-    task = sub.add_parser("task", help="show a task")
-    task.add_argument("task_id")
-    cancel = sub.add_parser("cancel", help="cancel a task")
-    cancel.add_argument("task_id")
-    cancel.add_argument("--reason", default="")
-    exe = sub.add_parser("exec", help="start a task")
-    exe.add_argument("task")
-    exe.add_argument("--follow", action="store_true", help="stream events until the task ends")
-    exe.add_argument("--mode", choices=sorted(MODES), default="auto")
-    exe.add_argument("--tools", default="", help="comma-separated allow-list of tools")
-    exe.add_argument("--max-iterations", type=int, default=0)
-    exe.add_argument("--conversation", default="", help="the conversation the task is a turn of")
-    exe.add_argument(
-        "--busy",
-        choices=["reject", "enqueue", "interrupt"],
-        default="reject",
-        help="when a task of the conversation runs: refuse, wait, or interrupt it",
-    )
-    events = sub.add_parser("events", help="replay and follow a task's events")
-    events.add_argument("task_id")
-    events.add_argument("--after", type=int, default=0, help="start after this sequence number")
+    tasks_cli.add_parsers(sub)
+    agents_cli.add_parsers(sub)
+    conversations_cli.add_parsers(sub)
+    audit_cli.add_parsers(sub)
     health = sub.add_parser("health", help="check the server's health")
     health.add_argument("--service", default="")
-    audit_cli.add_parsers(sub)
-    conversations_cli.add_parsers(sub)
     return parser, sub
+
+
+def finish_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Give every command's parser the global options (set only when given there)."""
+    for command in options.command_parsers(parser):
+        options.add_global_options(command, top=False)
+    return parser
 
 
 def run(args: argparse.Namespace) -> int:
     """Run a parsed client command; the exit status."""
+    options.resolve_globals(args)
     try:
         return asyncio.run(_run(args))
     except AgentdError as error:
-        print(f"error: {error}", file=sys.stderr)
-        for violation in error.field_violations:
-            print(f"  {violation.field}: {violation.description}", file=sys.stderr)
+        print(f"error: {error_line(error, args.address, args.api_key, args.timeout)}",
+              file=sys.stderr)  # fmt: skip
         return 1
+    except options.OptionError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser, _ = build_parser()
-    return run(parser.parse_args(argv))
+    return run(finish_parser(parser).parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from clients.audit_cli import aware_moment
+from clients.options import utc_moment
 from tools.grants import Grant, TimeWindow, new_grant_id
 from tools.model import PermissionLevel
 
@@ -63,7 +63,7 @@ def _expiry(args: argparse.Namespace, now: datetime) -> datetime | None:
         if match is None:
             raise ValueError(f"--for {args.lasting!r} is not like 30m, 8h or 7d")
         return now + timedelta(**{_UNITS[match[2]]: int(match[1])})
-    moment = aware_moment(args.expires, "--expires")
+    moment = utc_moment(args.expires, "--expires")
     if moment is not None and moment <= now:
         raise ValueError("--expires is in the past")
     return moment.astimezone(UTC) if moment is not None else None

@@ -6,8 +6,9 @@
     agentd grants grant|list|revoke ...      tool grants, on the database
     agentd fake-llm --script FILE            an OpenAI-compatible endpoint playing a script
 
-Every other command (tools, call-tool, task, exec, events, audit, approve,
-health, ...) talks to a server through its API: `clients/cli.py`.
+Every other command (tools, call-tool, exec, events, tasks, plan, agents, input,
+audit, approve, health, ...) talks to a server through its API: `clients/cli.py`.
+Output to a pipe that closes early (`agentd audit | head -1`) ends the command quietly.
 """
 
 from __future__ import annotations
@@ -162,7 +163,11 @@ def _add_server_commands(sub: Any) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser, sub = client_cli.build_parser()
     _add_server_commands(sub)
-    return parser
+    return client_cli.finish_parser(parser)
+
+
+SIGPIPE_STATUS = 141
+"""What a shell reports for a command a closed pipe stopped (128 + SIGPIPE)."""
 
 
 def _warn_of_unknown_variables() -> None:
@@ -186,6 +191,29 @@ def _unreachable(error: StoreUnreachableError, args: argparse.Namespace) -> str:
     return f"agentd: cannot open {error.store} at {error.where} ({source}): {error.detail}"
 
 
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe could not be caught
+    except BrokenPipeError:
+        # The reader went away (`| head`): say nothing, and keep the interpreter from
+        # complaining as it flushes stdout on the way out.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return SIGPIPE_STATUS
+    return status
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args = build_parser().parse_args(argv)
+    _warn_of_unknown_variables()
+    try:
+        return _run(args)
+    except StoreUnreachableError as error:
+        print(_unreachable(error, args), file=sys.stderr)
+        return 2
+
+
 def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         return _serve(args)
@@ -199,16 +227,6 @@ def _run(args: argparse.Namespace) -> int:
         url = _database_url(args)
         return run_grants(args, url) if url is not None else 2
     return client_cli.run(args)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    _warn_of_unknown_variables()
-    try:
-        return _run(args)
-    except StoreUnreachableError as error:
-        print(_unreachable(error, args), file=sys.stderr)
-        return 2
 
 
 if __name__ == "__main__":

@@ -35,7 +35,8 @@ from server import (
 from server.calls import stream, unary
 from server.heartbeats import with_heartbeats
 from server.interceptors.audit import note_task
-from stores.history.base import TaskHistory, TaskQuery
+from server.task_query import task_query
+from stores.history.base import TaskHistory
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
 from tools.registry import ToolRegistry
@@ -178,20 +179,7 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         self, request: pb.ListTasksRequest, call: CallContext
     ) -> pb.ListTasksResponse:
         size = paging.page_size(request.page_size)
-        query = TaskQuery(
-            tenant=call.principal.tenant,
-            owner=call.principal.id,
-            statuses=convert.statuses_from_proto(request.statuses),
-            created_after=convert.timestamp_from_proto(request.created_after, "created_after")
-            if request.HasField("created_after")
-            else None,
-            created_before=convert.timestamp_from_proto(request.created_before, "created_before")
-            if request.HasField("created_before")
-            else None,
-            limit=size + 1,
-            after=paging.decode(request.page_token),
-            labels=convert.label_filter(request.labels),
-        )
+        query = task_query(request, call.principal, limit=size + 1)
         listing = await self._engine.list_tasks(query)
         page, more = listing.tasks[:size], len(listing.tasks) > size
         token = paging.encode(page[-1].created_at, page[-1].task_id) if more else ""

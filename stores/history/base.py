@@ -35,6 +35,13 @@ class TaskQuery:
     """Cursor: (created_at, task_id) of the last task of the previous page."""
     labels: Mapping[str, str] = field(default_factory=dict)
     """Only tasks carrying every one of these labels."""
+    agent: str = ""
+    """Only tasks run as the agent of this id (any version); empty: any agent, the default
+    one included."""
+    agent_version: int | None = None
+    """With `agent`: only tasks run as this version of it."""
+    conversation_id: str = ""
+    """Only the tasks of this conversation; empty: tasks of any conversation or none."""
 
 
 def _matches(task: Task, query: TaskQuery) -> bool:
@@ -46,6 +53,18 @@ def _matches(task: Task, query: TaskQuery) -> bool:
         and (query.created_before is None or task.created_at < query.created_before)
         and (query.after is None or (task.created_at, task.task_id) < query.after)
         and all(task.labels.get(key) == value for key, value in query.labels.items())
+        and _runs_as(task, query)
+        and (not query.conversation_id or task.conversation_id == query.conversation_id)
+    )
+
+
+def _runs_as(task: Task, query: TaskQuery) -> bool:
+    if not query.agent:
+        return True
+    return (
+        task.agent is not None
+        and task.agent.agent_id == query.agent
+        and (query.agent_version is None or task.agent.version == query.agent_version)
     )
 
 

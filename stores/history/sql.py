@@ -41,6 +41,9 @@ def _row(task: Task) -> dict[str, Any]:
         "data": serialization.dumps(task),
         "created_at": task.created_at,
         "updated_at": task.updated_at,
+        "agent_id": task.agent.agent_id if task.agent is not None else "",
+        "agent_version": task.agent.version if task.agent is not None else 0,
+        "conversation_id": task.conversation_id,
     }
     return {k: _clean(v) if isinstance(v, str) and k != "data" else v for k, v in row.items()}
 
@@ -91,6 +94,12 @@ class SqlTaskHistory:
             statement = statement.where(c.created_at >= query.created_after)
         if query.created_before is not None:
             statement = statement.where(c.created_at < query.created_before)
+        if query.agent:
+            statement = statement.where(c.agent_id == query.agent)
+            if query.agent_version is not None:
+                statement = statement.where(c.agent_version == query.agent_version)
+        if query.conversation_id:
+            statement = statement.where(c.conversation_id == query.conversation_id)
         labels = task_labels.c
         for key, value in sorted(query.labels.items()):
             statement = statement.where(

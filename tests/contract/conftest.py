@@ -52,34 +52,35 @@ SQL_BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
 
 @asynccontextmanager
-async def migrated_engine(kind: str, tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    """A migrated database: a SQLite file, or a fresh schema in the machine's PostgreSQL."""
+async def empty_database(kind: str, tmp_path: Path) -> AsyncIterator[tuple[str, str | None]]:
+    """(url, schema) of an empty database: a SQLite file, or a fresh schema in the
+    machine's PostgreSQL (dropped afterwards)."""
     if kind == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}"
-        await migrate(url)
-        await migrate(url)  # idempotent
-        engine = create_engine(url)
-        try:
-            yield engine
-        finally:
-            await engine.dispose()
+        yield f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}", None
         return
     schema = f"agentd_test_{secrets.token_hex(6)}"
     admin = create_async_engine(POSTGRES_URL)
     async with admin.begin() as connection:
         await connection.execute(text(f'CREATE SCHEMA "{schema}"'))
     try:
-        await migrate(POSTGRES_URL, schema)
-        await migrate(POSTGRES_URL, schema)  # idempotent
-        engine = create_engine(POSTGRES_URL, schema=schema)
-        try:
-            yield engine
-        finally:
-            await engine.dispose()
+        yield POSTGRES_URL, schema
     finally:
         async with admin.begin() as connection:
             await connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         await admin.dispose()
+
+
+@asynccontextmanager
+async def migrated_engine(kind: str, tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    """A migrated database: a SQLite file, or a fresh schema in the machine's PostgreSQL."""
+    async with empty_database(kind, tmp_path) as (url, schema):
+        await migrate(url, schema)
+        await migrate(url, schema)  # idempotent
+        engine = create_engine(url, schema=schema)
+        try:
+            yield engine
+        finally:
+            await engine.dispose()
 
 
 @asynccontextmanager

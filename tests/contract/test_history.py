@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from agent.agents import AgentDefinition
 from agent.plan import Plan, PlanStep
 from agent.tasks import StopReason, Task, TaskFailure, TaskStatus, TokenUsage
 from core.errors import TaskNotFoundError
@@ -18,7 +19,7 @@ from stores.history.base import TaskHistory, TaskQuery
 from stores.history.memory import InMemoryTaskHistory
 from stores.history.sql import SqlTaskHistory
 from stores.sql.engine import head_revision
-from tests.contract.conftest import SQL_BACKENDS, migrated_database
+from tests.contract.conftest import SQL_BACKENDS, empty_database, migrated_database
 
 
 @pytest.fixture(params=["memory", *SQL_BACKENDS])
@@ -175,3 +176,103 @@ async def test_list_filters_by_every_label_given(history: TaskHistory) -> None:
     assert await ids(team="nobody") == []
     assert await ids() == ["t4", "t3", "t2", "t1"]
     assert (await history.get("acme", "t1")).labels == {"team": "billing", "env": "prod"}
+
+
+def _run_as(task_id: str, agent: str, version: int, conversation: str, n: int) -> Task:
+    task = Task(task_id=task_id, tenant="acme", owner="alice", task="x")
+    task.agent = AgentDefinition(agent_id=agent, version=version) if agent else None
+    task.conversation_id = conversation
+    task.created_at = datetime(2026, 11, 26, 9, 0, tzinfo=UTC) + timedelta(seconds=n)
+    return task
+
+
+CONV_A, CONV_B = "conv_" + "a" * 24, "conv_" + "b" * 24
+
+
+async def test_list_filters_by_agent_version_and_conversation(history: TaskHistory) -> None:
+    tasks = [
+        _run_as("t1", "support", 1, CONV_A, 1),
+        _run_as("t2", "support", 2, "", 2),
+        _run_as("t3", "billing", 1, CONV_A, 3),
+        _run_as("t4", "", 0, CONV_B, 4),  # the default agent
+        _run_as("t5", "support-bot", 1, "", 5),  # an id that starts like another
+    ]
+    for task in tasks:
+        await history.record(task)
+        task.status = TaskStatus.COMPLETED
+        await history.record(task)  # recorded again when it ends: still found
+    other = _run_as("o1", "support", 1, CONV_A, 6)
+    other.tenant = "beta"
+    await history.record(other)
+    stranger = _run_as("s1", "support", 1, CONV_A, 7)
+    stranger.owner = "mallory"
+    await history.record(stranger)
+
+    async def ids(**filters: object) -> list[str]:
+        query = TaskQuery(tenant="acme", owner="alice", **filters)  # type: ignore[arg-type]
+        return [t.task_id for t in await history.list(query)]
+
+    assert await ids(agent="support") == ["t2", "t1"]
+    assert await ids(agent="support", agent_version=1) == ["t1"]
+    assert await ids(agent="support", agent_version=3) == []
+    assert await ids(agent="nobody") == []
+    assert await ids(conversation_id=CONV_A) == ["t3", "t1"]
+    assert await ids(conversation_id=CONV_B) == ["t4"]
+    assert await ids(agent="support", conversation_id=CONV_A) == ["t1"]
+    assert await ids(agent="billing", statuses=frozenset({TaskStatus.COMPLETED})) == ["t3"]
+    assert await ids() == ["t5", "t4", "t3", "t2", "t1"]
+    first = await history.list(TaskQuery(tenant="acme", owner="alice", agent="support", limit=1))
+    cursor = (first[0].created_at, first[0].task_id)
+    rest = await history.list(
+        TaskQuery(tenant="acme", owner="alice", agent="support", after=cursor)
+    )
+    assert [t.task_id for t in first + rest] == ["t2", "t1"]
+    found = await history.get("acme", "t2")
+    assert (found.agent, found.conversation_id) == (AgentDefinition("support", 2), "")
+
+
+@pytest.mark.parametrize("kind", SQL_BACKENDS)
+async def test_upgrading_finds_the_agent_and_conversation_of_tasks_stored_before(
+    kind: str, tmp_path: Path
+) -> None:
+    """Tasks recorded before the agent and conversation columns existed are listed by them
+    once the database is upgraded, their stored form unchanged."""
+    from alembic import command
+    from sqlalchemy import column, insert, table
+
+    from stores.history.sql import _row
+    from stores.sql.database import Database
+    from stores.sql.engine import alembic_config, create_engine
+
+    before = [
+        _run_as("t1", "support", 2, CONV_A, 1),
+        _run_as("t2", "", 0, CONV_B, 2),
+        _run_as("t3", "support", 1, "", 3),
+    ]
+    new_columns = ("agent_id", "agent_version", "conversation_id")
+    rows = [{k: v for k, v in _row(task).items() if k not in new_columns} for task in before]
+    old_history = table("task_history", *(column(name) for name in rows[0]))
+    async with empty_database(kind, tmp_path) as (url, schema):
+        await asyncio.to_thread(command.upgrade, alembic_config(url, schema), "0009")
+        engine = create_engine(url, schema=schema)
+        async with engine.begin() as connection:
+            for row in rows:
+                await connection.execute(insert(old_history).values(**row))
+        await engine.dispose()
+        await asyncio.to_thread(command.upgrade, alembic_config(url, schema), "head")
+        database = Database(create_engine(url, schema=schema))
+        try:
+            history = SqlTaskHistory(database)
+
+            async def ids(**filters: object) -> list[str]:
+                query = TaskQuery(tenant="acme", owner="alice", **filters)  # type: ignore[arg-type]
+                return [t.task_id for t in await history.list(query)]
+
+            assert await ids(agent="support") == ["t3", "t1"]
+            assert await ids(agent="support", agent_version=2) == ["t1"]
+            assert await ids(conversation_id=CONV_A) == ["t1"]
+            assert await ids(conversation_id=CONV_B) == ["t2"]
+            assert await ids() == ["t3", "t2", "t1"]
+            assert (await history.get("acme", "t1")).agent == AgentDefinition("support", 2)
+        finally:
+            await database.close()

@@ -331,3 +331,99 @@ def test_a_model_without_an_endpoint_leaves_the_engine_off_and_says_so(tmp_path:
         " or AGENTD_LLM_API_KEY (or OPENAI_API_KEY), then restart agentd"
     )
     assert "warning" not in out.stderr
+
+
+def _cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args], capture_output=True, text=True,
+        timeout=60, cwd=ROOT, env={"PATH": "/usr/bin:/bin", **env}, check=False,
+    )  # fmt: skip
+
+
+def test_global_options_also_after_the_command(served: ServerProcess, tmp_path: Path) -> None:
+    after = _cli("tools", "--json", "--address", served.address, "--timeout", "10")
+    assert after.returncode == 0, after.stderr
+    assert json.loads(after.stdout.splitlines()[0])["name"] == "calculator"
+    nested = _cli("conversations", "list", "--address", served.address, "--json")
+    assert nested.returncode == 0, nested.stderr
+    from_env = _cli("health", AGENTD_ADDRESS=served.address)
+    assert (from_env.returncode, from_env.stdout) == (0, "SERVING\n")
+    database = f"sqlite+aiosqlite:///{tmp_path / 'admin.db'}"
+    grant = ["grants", "--database-url", database, "grant", "--tenant", "acme", "--role", "r",
+             "--tool", "calculator", "--level", "read"]  # fmt: skip
+    assert _cli(*grant).returncode == 0
+    listed = _cli("grants", "--database-url", database, "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert [json.loads(line)["tool"] for line in listed.stdout.splitlines()] == ["calculator"]
+    keys = _cli("keys", "--database-url", database, "list", "--json")
+    assert (keys.returncode, keys.stdout) == (0, "")
+
+
+def test_version_from_the_package_metadata() -> None:
+    from importlib.metadata import version
+
+    out = _cli("--version")
+    assert (out.returncode, out.stdout) == (0, f"agentd {version('agentd')}\n")
+
+
+def test_an_unreachable_server_is_one_line_that_says_what_to_do() -> None:
+    out = _cli("--address", "127.0.0.1:1", "--timeout", "2", "tools")
+    assert out.returncode == 1
+    assert len(out.stderr.splitlines()) == 1
+    assert out.stderr.startswith("error: UNAVAILABLE: cannot reach agentd at 127.0.0.1:1 (")
+    assert out.stderr.endswith("is it running? set AGENTD_ADDRESS or pass --address\n")
+
+
+async def _calls(address: str, count: int) -> None:
+    from agentd_client.client import AgentClient
+
+    async with AgentClient(address) as client:
+        for _ in range(count):
+            await client.list_tools("time")
+
+
+def test_a_closed_pipe_ends_the_command_quietly(served: ServerProcess) -> None:
+    """`agentd audit --kind rpc | head -1`: the reader leaves after one line, with far more
+    than a pipe holds still to come."""
+    import asyncio
+
+    asyncio.run(_calls(served.address, 1200))
+    command = [sys.executable, "-m", "server.cli", "--address", served.address, "audit",
+               "--kind", "rpc", "--limit", "5000"]  # fmt: skip
+    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as process:  # fmt: skip
+        assert process.stdout is not None
+        assert process.stderr is not None
+        assert "ListTools" in process.stdout.readline()
+        process.stdout.close()  # as `head -1` does
+        status = process.wait(timeout=60)
+        said = process.stderr.read()
+    assert said == ""
+    assert status == 141  # 128 + SIGPIPE, as a shell reports such a command
+
+
+def test_times_without_a_zone_are_utc(served: ServerProcess) -> None:
+    """--since 2026-11-26T09:30 is 09:30 UTC, whatever the machine's zone."""
+    import asyncio
+    import time
+    from datetime import UTC, datetime, timedelta
+
+    def audit(since: str, until: str) -> list[str]:
+        out = _cli("--address", served.address, "audit", "--kind", "rpc", "--since", since,
+                   "--until", until, "--jsonl", TZ="America/New_York")  # fmt: skip
+        assert out.returncode == 0, out.stderr
+        return [json.loads(line)["time"] for line in out.stdout.splitlines()]
+
+    asyncio.run(_calls(served.address, 3))
+    time.sleep(1.5)  # the audit log is written a moment after each call
+    now = datetime.now(UTC)
+    since = (now - timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M")
+    until = now.strftime("%Y-%m-%dT%H:%M:%S.%f")
+    recent = audit(since, until)
+    assert len(recent) >= 3  # read as New York time (hours ahead of UTC) none would be
+    assert audit(since + "Z", until + "+00:00") == recent
+    tomorrow = (now + timedelta(days=1)).strftime("%Y-%m-%d")
+    assert audit(tomorrow, "9999-12-31") == []
+    bad = _cli("--address", served.address, "audit", "--since", "yesterday")
+    assert bad.returncode == 2
+    assert "--since 'yesterday' is not an ISO 8601 date or time" in bad.stderr

@@ -95,3 +95,55 @@ async def test_a_queued_task_is_listed_by_the_status_its_last_event_announced(
         _ = [e async for e in second]
         done = await h.client.list_tasks(statuses=[tasks_pb2.TASK_STATUS_COMPLETED])
         assert [t.task_id for t in done.tasks] == [second_id, first_id]
+
+
+async def test_filters_by_agent_and_conversation(tmp_path: Path) -> None:
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "support.yaml").write_text("id: support\nversion: 2\ninstructions: Help.\n")
+    async with harness(tmp_path, [{"text": "ok", "repeat": -1}], agents_dir=agents) as h:
+        chat = await h.client.create_conversation("filters")
+        in_chat = (await h.run("first turn", mode=FC, conversation_id=chat.conversation_id))[0]
+        as_support = (await h.run("as support", mode=FC, agent="support"))[0]
+        both = await h.run(
+            "support in chat", mode=FC, agent="support@2", conversation_id=chat.conversation_id
+        )
+        plain = (await h.run("on its own", mode=FC))[0]
+
+        async def ids(**filters: str) -> list[str]:
+            page = await h.client.list_tasks(**filters)  # type: ignore[arg-type]
+            return [t.task_id for t in page.tasks]
+
+        assert await ids(agent="support") == [both[0].task_id, as_support.task_id]
+        assert await ids(agent="support@2") == [both[0].task_id, as_support.task_id]
+        assert await ids(agent="support@1") == []
+        assert await ids(conversation_id=chat.conversation_id) == [
+            both[0].task_id,
+            in_chat.task_id,
+        ]
+        assert await ids(agent="support", conversation_id=chat.conversation_id) == [both[0].task_id]
+        assert plain.task_id in await ids()
+        first = await h.client.list_tasks(agent="support", page_size=1)
+        rest = await h.client.list_tasks(agent="support", page_token=first.next_page_token)
+        assert [t.task_id for t in [*first.tasks, *rest.tasks]] == [
+            both[0].task_id,
+            as_support.task_id,
+        ]
+
+
+@pytest.mark.parametrize(
+    ("filters", "fields"),
+    [
+        ({"agent": "Not An Id"}, ["agent"]),
+        ({"agent": "support@0"}, ["agent"]),
+        ({"conversation_id": "conv_nope"}, ["conversation_id"]),
+        ({"agent": "a@b", "conversation_id": "x"}, ["agent", "conversation_id"]),
+    ],
+)
+async def test_malformed_agent_and_conversation_filters(
+    tmp_path: Path, filters: dict[str, str], fields: list[str]
+) -> None:
+    async with harness(tmp_path, []) as h:
+        with pytest.raises(client_errors.InvalidArgumentError) as info:
+            await h.client.list_tasks(**filters)  # type: ignore[arg-type]
+        assert [v.field for v in info.value.field_violations] == fields

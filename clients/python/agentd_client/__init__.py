@@ -1,6 +1,9 @@
-"""The Python client of agentd: `AgentClient` and the errors it raises (`errors`)."""
+"""The Python client of agentd: `AgentClient` (asyncio), `SyncAgentClient` (the same
+methods, blocking; also `agentd_client.sync.AgentClient`) and the errors they raise
+(`errors`)."""
 
 from agentd_client import errors
 from agentd_client.client import AgentClient
+from agentd_client.sync import AgentClient as SyncAgentClient
 
-__all__ = ["AgentClient", "errors"]
+__all__ = ["AgentClient", "SyncAgentClient", "errors"]

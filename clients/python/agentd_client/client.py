@@ -1,12 +1,19 @@
 """`AgentClient`: a typed async client for agentd.v1.AgentService.
 
-    async with AgentClient("127.0.0.1:50051", api_key="...") as client:
-        result = await client.call_tool("calculator", {"expression": "2 + 2"})
-        print(result.text)
+    import asyncio
+    from agentd_client import AgentClient
+
+    async def main() -> None:
+        async with AgentClient() as client:  # AGENTD_ADDRESS, AGENTD_API_KEY
+            result = await client.call_tool("calculator", {"expression": "2 + 2"})
+            print(result.text)
+
+    asyncio.run(main())
 
 Every method raises a subclass of `agentd_client.errors.AgentdError` on failure.
 Streams (`execute`, `stream_task_events`) are async iterators; breaking out
-of one cancels the call.
+of one cancels the call. `agentd_client.sync.AgentClient` has the same methods
+for code that is not async.
 """
 
 from __future__ import annotations
@@ -21,28 +28,34 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import audit_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
+from agentd.v1 import events_pb2, grants_pb2, tasks_pb2, tools_pb2
+from agentd_client import requests as build
 from agentd_client.agents import AgentMethods
 from agentd_client.conversations import ConversationMethods
+from agentd_client.environment import DEFAULT_TARGET as DEFAULT_TARGET  # re-exported
+from agentd_client.environment import call_metadata, default_target
 from agentd_client.errors import from_rpc_error
-from agentd_client.requests import DECISIONS
+from agentd_client.requests import AuditKind, Decision
 from agentd_client.requests import execute_request as _execute_request
 from agentd_client.requests import to_python as to_python  # re-exported: part of the API
 from agentd_client.requests import to_struct as to_struct
 
 T = TypeVar("T")
-DEFAULT_TARGET = "127.0.0.1:50051"
 
 
 BusyPolicy = Literal["reject", "enqueue", "interrupt"]
 
 
 class AgentClient(ConversationMethods, AgentMethods):
-    """An async client over one channel. Use as an async context manager, or call `close()`."""
+    """An async client over one channel. Use as an async context manager, or call `close()`.
+
+    `target` (host:port) defaults to `AGENTD_ADDRESS`, else 127.0.0.1:50051; `api_key`
+    to `AGENTD_API_KEY` (pass "" to send none); a `bearer_token` (a JWT) is sent instead
+    of a key. `timeout` is the deadline of each unary call (streams have none)."""
 
     def __init__(
         self,
-        target: str = DEFAULT_TARGET,
+        target: str | None = None,
         *,
         api_key: str | None = None,
         bearer_token: str | None = None,
@@ -50,17 +63,14 @@ class AgentClient(ConversationMethods, AgentMethods):
         metadata: Sequence[tuple[str, str]] = (),
         channel: grpc.aio.Channel | None = None,
     ) -> None:
-        self._channel = channel or grpc.aio.insecure_channel(target)
+        self.target = target or default_target()
+        """The server this client talks to (unless it was given a channel)."""
+        self._channel = channel or grpc.aio.insecure_channel(self.target)
         self._owns_channel = channel is None
         self._stub = pb_grpc.AgentServiceStub(self._channel)
         self._health = health_pb2_grpc.HealthStub(self._channel)
         self._timeout = timeout
-        headers = list(metadata)
-        if bearer_token:
-            headers.append(("authorization", f"Bearer {bearer_token}"))
-        elif api_key:
-            headers.append(("authorization", f"Bearer {api_key}"))
-        self._metadata = tuple(headers)
+        self._metadata = call_metadata(api_key, bearer_token, metadata)
 
     async def __aenter__(self) -> AgentClient:
         return self
@@ -230,15 +240,19 @@ class AgentClient(ConversationMethods, AgentMethods):
         page_size: int = 0,
         page_token: str = "",
         labels: Mapping[str, str] | None = None,
+        agent: str = "",
+        conversation_id: str = "",
+        created_after: datetime | None = None,
+        created_before: datetime | None = None,
         timeout: float | None = None,
     ) -> pb.ListTasksResponse:
-        """One page of your tasks, newest first; pass `next_page_token` back for the next."""
-        request = pb.ListTasksRequest(
-            statuses=list(statuses),
-            page_size=page_size,
-            page_token=page_token,
-            labels=dict(labels or {}),
-        )
+        """One page of your tasks, newest first; pass `next_page_token` back for the next.
+        Filters: any of `statuses`, every one of `labels`, the `agent` a task ran as (`id`
+        or `id@version`), its `conversation_id`, its creation time."""
+        request = build.list_tasks_request(
+            statuses, page_size, page_token, labels, agent, conversation_id, created_after,
+            created_before,
+        )  # fmt: skip
         response: pb.ListTasksResponse = await self._unary(self._stub.ListTasks, request, timeout)
         return response
 
@@ -258,7 +272,7 @@ class AgentClient(ConversationMethods, AgentMethods):
         self,
         task_id: str,
         call_id: str,
-        decision: Literal["approve", "reject", "edit"],
+        decision: Decision,
         *,
         arguments: Mapping[str, Any] | None = None,
         comment: str = "",
@@ -266,19 +280,13 @@ class AgentClient(ConversationMethods, AgentMethods):
     ) -> tasks_pb2.Task:
         """Decide on a call a task waits on (see its `approval_requested` event); `arguments`
         go with "edit" only."""
-        request = pb.ApproveToolCallRequest(
-            task_id=task_id,
-            call_id=call_id,
-            decision=DECISIONS[decision],
-            arguments=to_struct(arguments) if arguments is not None else None,
-            comment=comment,
-        )
+        request = build.approve_request(task_id, call_id, decision, arguments, comment)
         task: tasks_pb2.Task = await self._unary(self._stub.ApproveToolCall, request, timeout)
         return task
 
     async def list_audit_records(
         self,
-        kind: Literal["rpc", "tool_call"],
+        kind: AuditKind,
         *,
         principal_id: str = "",
         tool_name: str = "",
@@ -291,19 +299,9 @@ class AgentClient(ConversationMethods, AgentMethods):
         timeout: float | None = None,
     ) -> pb.ListAuditRecordsResponse:
         """One page of your tenant's audit records, oldest first (auditor or admin role)."""
-        request = pb.ListAuditRecordsRequest(
-            kind=audit_pb2.AUDIT_KIND_RPC if kind == "rpc" else audit_pb2.AUDIT_KIND_TOOL_CALL,
-            principal_id=principal_id,
-            tool_name=tool_name,
-            outcome=outcome,
-            task_id=task_id,
-            page_size=page_size,
-            page_token=page_token,
+        request = build.audit_request(
+            kind, principal_id, tool_name, outcome, task_id, since, until, page_size, page_token
         )
-        if since is not None:
-            request.since.FromDatetime(since)
-        if until is not None:
-            request.until.FromDatetime(until)
         response: pb.ListAuditRecordsResponse = await self._unary(
             self._stub.ListAuditRecords, request, timeout
         )
@@ -332,22 +330,10 @@ class AgentClient(ConversationMethods, AgentMethods):
         """Grant `subject` ("principal:<id>" or "role:<name>") `level` on `tool` (a name,
         "<toolset>.*", "category:<name>" or "*") in your tenant (admin role). The grant
         made; its `warnings` say when it is shadowed or has no effect."""
-        grant = grants_pb2.Grant(
-            subject=subject,
-            tool=tool,
-            level=level,
-            window=window,
-            arguments={
-                name: grants_pb2.ArgumentPrefixes(prefixes=list(prefixes))
-                for name, prefixes in (arguments or {}).items()
-            },
-            requires_approval=requires_approval,
+        request = build.grant_request(
+            subject, tool, level, expires_at, window, arguments, requires_approval
         )
-        if expires_at is not None:
-            grant.expires_at.FromDatetime(expires_at)
-        created: grants_pb2.Grant = await self._unary(
-            self._stub.CreateGrant, pb.CreateGrantRequest(grant=grant), timeout
-        )
+        created: grants_pb2.Grant = await self._unary(self._stub.CreateGrant, request, timeout)
         return created
 
     async def revoke_grant(

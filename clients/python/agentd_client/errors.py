@@ -45,7 +45,8 @@ class AgentdError(Exception):
         field_violations: tuple[FieldViolation, ...] = (),
         retry_after_seconds: float | None = None,
     ) -> None:
-        super().__init__(f"{code.name}{f' {reason}' if reason else ''}: {message}")
+        said = code.name if reason in ("", code.name) else f"{code.name} {reason}"
+        super().__init__(f"{said}: {message}")
         self.code = code
         self.message = message
         self.reason = reason
@@ -255,8 +256,9 @@ def _unpack(detail: any_pb2.Any, message: object) -> bool:
     return bool(detail.Unpack(message))  # type: ignore[arg-type]
 
 
-def from_rpc_error(error: grpc.aio.AioRpcError) -> AgentdError:
-    """The typed exception for a failed call."""
+def from_rpc_error(error: grpc.RpcError) -> AgentdError:
+    """The typed exception for a failed call (of grpc.aio, whose AioRpcError is an
+    RpcError, or of grpc's synchronous channel, whose errors are also its calls)."""
     code = error.code()
     message = error.details() or ""
     reason = ""

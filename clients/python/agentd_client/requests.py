@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Literal
 
 from google.protobuf import json_format, struct_pb2
 
 from agentd.v1 import agent_service_pb2 as pb
+from agentd.v1 import audit_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
 from agentd.v1 import conversations_pb2 as cpb
-from agentd.v1 import events_pb2, tasks_pb2
 
 BUSY_POLICIES = {
     "reject": cpb.CONVERSATION_BUSY_POLICY_REJECT,
@@ -83,3 +83,100 @@ DECISIONS = {
     "reject": events_pb2.APPROVAL_DECISION_REJECT,
     "edit": events_pb2.APPROVAL_DECISION_EDIT,
 }
+
+
+Decision = Literal["approve", "reject", "edit"]
+AuditKind = Literal["rpc", "tool_call"]
+
+
+def list_tasks_request(
+    statuses: Sequence[tasks_pb2.TaskStatus.ValueType],
+    page_size: int,
+    page_token: str,
+    labels: Mapping[str, str] | None,
+    agent: str,
+    conversation_id: str,
+    created_after: datetime | None,
+    created_before: datetime | None,
+) -> pb.ListTasksRequest:
+    request = pb.ListTasksRequest(
+        statuses=list(statuses),
+        page_size=page_size,
+        page_token=page_token,
+        labels=dict(labels or {}),
+        agent=agent,
+        conversation_id=conversation_id,
+    )
+    if created_after is not None:
+        request.created_after.FromDatetime(created_after)
+    if created_before is not None:
+        request.created_before.FromDatetime(created_before)
+    return request
+
+
+def approve_request(
+    task_id: str,
+    call_id: str,
+    decision: Decision,
+    arguments: Mapping[str, Any] | None,
+    comment: str,
+) -> pb.ApproveToolCallRequest:
+    return pb.ApproveToolCallRequest(
+        task_id=task_id,
+        call_id=call_id,
+        decision=DECISIONS[decision],
+        arguments=to_struct(arguments) if arguments is not None else None,
+        comment=comment,
+    )
+
+
+def audit_request(
+    kind: AuditKind,
+    principal_id: str,
+    tool_name: str,
+    outcome: str,
+    task_id: str,
+    since: datetime | None,
+    until: datetime | None,
+    page_size: int,
+    page_token: str,
+) -> pb.ListAuditRecordsRequest:
+    request = pb.ListAuditRecordsRequest(
+        kind=audit_pb2.AUDIT_KIND_RPC if kind == "rpc" else audit_pb2.AUDIT_KIND_TOOL_CALL,
+        principal_id=principal_id,
+        tool_name=tool_name,
+        outcome=outcome,
+        task_id=task_id,
+        page_size=page_size,
+        page_token=page_token,
+    )
+    if since is not None:
+        request.since.FromDatetime(since)
+    if until is not None:
+        request.until.FromDatetime(until)
+    return request
+
+
+def grant_request(
+    subject: str,
+    tool: str,
+    level: tools_pb2.PermissionLevel.ValueType,
+    expires_at: datetime | None,
+    window: str,
+    arguments: Mapping[str, Sequence[str]] | None,
+    requires_approval: bool,
+) -> pb.CreateGrantRequest:
+    grant = grants_pb2.Grant(
+        subject=subject,
+        tool=tool,
+        level=level,
+        window=window,
+        arguments={
+            name: grants_pb2.ArgumentPrefixes(prefixes=list(prefixes))
+            for name, prefixes in (arguments or {}).items()
+        },
+        requires_approval=requires_approval,
+    )
+    if expires_at is not None:
+        grant.expires_at.FromDatetime(expires_at)
+    return pb.CreateGrantRequest(grant=grant)

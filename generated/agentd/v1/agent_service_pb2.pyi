@@ -499,10 +499,22 @@ class ListTasksRequest(_message.Message):
     PAGE_SIZE_FIELD_NUMBER: _builtins.int
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     LABELS_FIELD_NUMBER: _builtins.int
+    AGENT_FIELD_NUMBER: _builtins.int
+    CONVERSATION_ID_FIELD_NUMBER: _builtins.int
     page_size: _builtins.int
     """Tasks per page, 1 to 200; 0 means 50."""
     page_token: _builtins.str
     """`next_page_token` of the previous page; empty for the first page."""
+    agent: _builtins.str
+    """Only tasks run as this agent: `id` (any of its versions) or `id@version`;
+    empty means any agent, the default one included. INVALID_ARGUMENT for a
+    malformed reference; an agent that is not (or no longer) available is
+    no error: its tasks are listed.
+    """
+    conversation_id: _builtins.str
+    """Only the tasks of this conversation (`conv_…`); INVALID_ARGUMENT for a
+    malformed id.
+    """
     @_builtins.property
     def statuses(self) -> _containers.RepeatedScalarFieldContainer[_tasks_pb2.TaskStatus.ValueType]:
         """Only tasks in one of these states; empty means all."""
@@ -528,10 +540,12 @@ class ListTasksRequest(_message.Message):
         page_size: _builtins.int = ...,
         page_token: _builtins.str = ...,
         labels: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        agent: _builtins.str = ...,
+        conversation_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_after", b"created_after", "created_before", b"created_before"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_after", b"created_after", "created_before", b"created_before", "labels", b"labels", "page_size", b"page_size", "page_token", b"page_token", "statuses", b"statuses"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "conversation_id", b"conversation_id", "created_after", b"created_after", "created_before", b"created_before", "labels", b"labels", "page_size", b"page_size", "page_token", b"page_token", "statuses", b"statuses"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

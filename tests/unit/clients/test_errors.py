@@ -90,3 +90,16 @@ def test_corrupt_details_do_not_hide_the_error() -> None:
     error = errors.from_rpc_error(raw)
     assert type(error) is errors.InternalError
     assert error.message == "fault"
+
+
+def _with_reason(code: grpc.StatusCode, reason: str) -> errors.AgentdError:
+    info = error_details_pb2.ErrorInfo(reason=reason, domain="agentd")
+    return errors.from_rpc_error(_error(code, [info], message="what happened"))
+
+
+def test_the_message_names_the_code_once_and_the_reason_when_it_says_more() -> None:
+    refused = _with_reason(grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED")
+    assert str(refused) == "UNAUTHENTICATED: what happened"
+    missing = _with_reason(grpc.StatusCode.NOT_FOUND, "TASK_NOT_FOUND")
+    assert str(missing) == "NOT_FOUND TASK_NOT_FOUND: what happened"
+    assert str(errors.from_rpc_error(_error(grpc.StatusCode.INTERNAL))) == "INTERNAL: boom"

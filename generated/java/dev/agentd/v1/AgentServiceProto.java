@@ -172,14 +172,15 @@ public final class AgentServiceProto {
       "\005tools\030\001 \003(\0132\017.agentd.v1.Tool\"4\n\021CancelT" +
       "askRequest\022\017\n\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 " +
       "\001(\t\"B\n\027StreamTaskEventsRequest\022\017\n\007task_i" +
-      "d\030\001 \001(\t\022\026\n\016after_sequence\030\002 \001(\004\"\261\002\n\020List" +
+      "d\030\001 \001(\t\022\026\n\016after_sequence\030\002 \001(\004\"\331\002\n\020List" +
       "TasksRequest\022\'\n\010statuses\030\001 \003(\0162\025.agentd." +
       "v1.TaskStatus\0221\n\rcreated_after\030\002 \001(\0132\032.g" +
       "oogle.protobuf.Timestamp\0222\n\016created_befo" +
       "re\030\003 \001(\0132\032.google.protobuf.Timestamp\022\021\n\t" +
       "page_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006l" +
       "abels\030\006 \003(\0132\'.agentd.v1.ListTasksRequest" +
-      ".LabelsEntry\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t" +
+      ".LabelsEntry\022\r\n\005agent\030\007 \001(\t\022\027\n\017conversat" +
+      "ion_id\030\010 \001(\t\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t" +
       "\022\r\n\005value\030\002 \001(\t:\0028\001\"L\n\021ListTasksResponse" +
       "\022\036\n\005tasks\030\001 \003(\0132\017.agentd.v1.Task\022\027\n\017next" +
       "_page_token\030\002 \001(\t\"\246\001\n\026ApproveToolCallReq" +
@@ -334,7 +335,7 @@ public final class AgentServiceProto {
     internal_static_agentd_v1_ListTasksRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListTasksRequest_descriptor,
-        new java.lang.String[] { "Statuses", "CreatedAfter", "CreatedBefore", "PageSize", "PageToken", "Labels", });
+        new java.lang.String[] { "Statuses", "CreatedAfter", "CreatedBefore", "PageSize", "PageToken", "Labels", "Agent", "ConversationId", });
     internal_static_agentd_v1_ListTasksRequest_LabelsEntry_descriptor =
       internal_static_agentd_v1_ListTasksRequest_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_ListTasksRequest_LabelsEntry_fieldAccessorTable = new

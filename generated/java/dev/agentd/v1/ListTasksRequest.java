@@ -22,6 +22,8 @@ private static final long serialVersionUID = 0L;
   private ListTasksRequest() {
     statuses_ = java.util.Collections.emptyList();
     pageToken_ = "";
+    agent_ = "";
+    conversationId_ = "";
   }
 
   @java.lang.Override
@@ -372,6 +374,108 @@ java.lang.String defaultValue) {
     return map.get(key);
   }
 
+  public static final int AGENT_FIELD_NUMBER = 7;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object agent_ = "";
+  /**
+   * <pre>
+   * Only tasks run as this agent: `id` (any of its versions) or `id&#64;version`;
+   * empty means any agent, the default one included. INVALID_ARGUMENT for a
+   * malformed reference; an agent that is not (or no longer) available is
+   * no error: its tasks are listed.
+   * </pre>
+   *
+   * <code>string agent = 7;</code>
+   * @return The agent.
+   */
+  @java.lang.Override
+  public java.lang.String getAgent() {
+    java.lang.Object ref = agent_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      agent_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Only tasks run as this agent: `id` (any of its versions) or `id&#64;version`;
+   * empty means any agent, the default one included. INVALID_ARGUMENT for a
+   * malformed reference; an agent that is not (or no longer) available is
+   * no error: its tasks are listed.
+   * </pre>
+   *
+   * <code>string agent = 7;</code>
+   * @return The bytes for agent.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getAgentBytes() {
+    java.lang.Object ref = agent_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      agent_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int CONVERSATION_ID_FIELD_NUMBER = 8;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object conversationId_ = "";
+  /**
+   * <pre>
+   * Only the tasks of this conversation (`conv_…`); INVALID_ARGUMENT for a
+   * malformed id.
+   * </pre>
+   *
+   * <code>string conversation_id = 8;</code>
+   * @return The conversationId.
+   */
+  @java.lang.Override
+  public java.lang.String getConversationId() {
+    java.lang.Object ref = conversationId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      conversationId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Only the tasks of this conversation (`conv_…`); INVALID_ARGUMENT for a
+   * malformed id.
+   * </pre>
+   *
+   * <code>string conversation_id = 8;</code>
+   * @return The bytes for conversationId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getConversationIdBytes() {
+    java.lang.Object ref = conversationId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      conversationId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -412,6 +516,12 @@ java.lang.String defaultValue) {
         internalGetLabels(),
         LabelsDefaultEntryHolder.defaultEntry,
         6);
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 7, agent_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 8, conversationId_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -458,6 +568,12 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
           .computeMessageSize(6, labels__);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(7, agent_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(8, conversationId_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -490,6 +606,10 @@ java.lang.String defaultValue) {
         .equals(other.getPageToken())) return false;
     if (!internalGetLabels().equals(
         other.internalGetLabels())) return false;
+    if (!getAgent()
+        .equals(other.getAgent())) return false;
+    if (!getConversationId()
+        .equals(other.getConversationId())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -521,6 +641,10 @@ java.lang.String defaultValue) {
       hash = (37 * hash) + LABELS_FIELD_NUMBER;
       hash = (53 * hash) + internalGetLabels().hashCode();
     }
+    hash = (37 * hash) + AGENT_FIELD_NUMBER;
+    hash = (53 * hash) + getAgent().hashCode();
+    hash = (37 * hash) + CONVERSATION_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getConversationId().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -691,6 +815,8 @@ java.lang.String defaultValue) {
       pageSize_ = 0;
       pageToken_ = "";
       internalGetMutableLabels().clear();
+      agent_ = "";
+      conversationId_ = "";
       return this;
     }
 
@@ -752,6 +878,12 @@ java.lang.String defaultValue) {
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.labels_ = internalGetLabels();
         result.labels_.makeImmutable();
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.agent_ = agent_;
+      }
+      if (((from_bitField0_ & 0x00000080) != 0)) {
+        result.conversationId_ = conversationId_;
       }
     }
 
@@ -826,6 +958,16 @@ java.lang.String defaultValue) {
       internalGetMutableLabels().mergeFrom(
           other.internalGetLabels());
       bitField0_ |= 0x00000020;
+      if (!other.getAgent().isEmpty()) {
+        agent_ = other.agent_;
+        bitField0_ |= 0x00000040;
+        onChanged();
+      }
+      if (!other.getConversationId().isEmpty()) {
+        conversationId_ = other.conversationId_;
+        bitField0_ |= 0x00000080;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -902,6 +1044,16 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00000020;
               break;
             } // case 50
+            case 58: {
+              agent_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 58
+            case 66: {
+              conversationId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000080;
+              break;
+            } // case 66
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1705,6 +1857,210 @@ java.lang.String defaultValue) {
       internalGetMutableLabels().getMutableMap()
           .putAll(values);
       bitField0_ |= 0x00000020;
+      return this;
+    }
+
+    private java.lang.Object agent_ = "";
+    /**
+     * <pre>
+     * Only tasks run as this agent: `id` (any of its versions) or `id&#64;version`;
+     * empty means any agent, the default one included. INVALID_ARGUMENT for a
+     * malformed reference; an agent that is not (or no longer) available is
+     * no error: its tasks are listed.
+     * </pre>
+     *
+     * <code>string agent = 7;</code>
+     * @return The agent.
+     */
+    public java.lang.String getAgent() {
+      java.lang.Object ref = agent_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        agent_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only tasks run as this agent: `id` (any of its versions) or `id&#64;version`;
+     * empty means any agent, the default one included. INVALID_ARGUMENT for a
+     * malformed reference; an agent that is not (or no longer) available is
+     * no error: its tasks are listed.
+     * </pre>
+     *
+     * <code>string agent = 7;</code>
+     * @return The bytes for agent.
+     */
+    public com.google.protobuf.ByteString
+        getAgentBytes() {
+      java.lang.Object ref = agent_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        agent_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only tasks run as this agent: `id` (any of its versions) or `id&#64;version`;
+     * empty means any agent, the default one included. INVALID_ARGUMENT for a
+     * malformed reference; an agent that is not (or no longer) available is
+     * no error: its tasks are listed.
+     * </pre>
+     *
+     * <code>string agent = 7;</code>
+     * @param value The agent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAgent(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      agent_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only tasks run as this agent: `id` (any of its versions) or `id&#64;version`;
+     * empty means any agent, the default one included. INVALID_ARGUMENT for a
+     * malformed reference; an agent that is not (or no longer) available is
+     * no error: its tasks are listed.
+     * </pre>
+     *
+     * <code>string agent = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAgent() {
+      agent_ = getDefaultInstance().getAgent();
+      bitField0_ = (bitField0_ & ~0x00000040);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only tasks run as this agent: `id` (any of its versions) or `id&#64;version`;
+     * empty means any agent, the default one included. INVALID_ARGUMENT for a
+     * malformed reference; an agent that is not (or no longer) available is
+     * no error: its tasks are listed.
+     * </pre>
+     *
+     * <code>string agent = 7;</code>
+     * @param value The bytes for agent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAgentBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      agent_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object conversationId_ = "";
+    /**
+     * <pre>
+     * Only the tasks of this conversation (`conv_…`); INVALID_ARGUMENT for a
+     * malformed id.
+     * </pre>
+     *
+     * <code>string conversation_id = 8;</code>
+     * @return The conversationId.
+     */
+    public java.lang.String getConversationId() {
+      java.lang.Object ref = conversationId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        conversationId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only the tasks of this conversation (`conv_…`); INVALID_ARGUMENT for a
+     * malformed id.
+     * </pre>
+     *
+     * <code>string conversation_id = 8;</code>
+     * @return The bytes for conversationId.
+     */
+    public com.google.protobuf.ByteString
+        getConversationIdBytes() {
+      java.lang.Object ref = conversationId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        conversationId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only the tasks of this conversation (`conv_…`); INVALID_ARGUMENT for a
+     * malformed id.
+     * </pre>
+     *
+     * <code>string conversation_id = 8;</code>
+     * @param value The conversationId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConversationId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      conversationId_ = value;
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only the tasks of this conversation (`conv_…`); INVALID_ARGUMENT for a
+     * malformed id.
+     * </pre>
+     *
+     * <code>string conversation_id = 8;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearConversationId() {
+      conversationId_ = getDefaultInstance().getConversationId();
+      bitField0_ = (bitField0_ & ~0x00000080);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only the tasks of this conversation (`conv_…`); INVALID_ARGUMENT for a
+     * malformed id.
+     * </pre>
+     *
+     * <code>string conversation_id = 8;</code>
+     * @param value The bytes for conversationId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConversationIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      conversationId_ = value;
+      bitField0_ |= 0x00000080;
+      onChanged();
       return this;
     }
     @java.lang.Override

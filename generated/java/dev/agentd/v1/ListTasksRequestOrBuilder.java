@@ -193,4 +193,52 @@ java.lang.String defaultValue);
    */
   java.lang.String getLabelsOrThrow(
       java.lang.String key);
+
+  /**
+   * <pre>
+   * Only tasks run as this agent: `id` (any of its versions) or `id&#64;version`;
+   * empty means any agent, the default one included. INVALID_ARGUMENT for a
+   * malformed reference; an agent that is not (or no longer) available is
+   * no error: its tasks are listed.
+   * </pre>
+   *
+   * <code>string agent = 7;</code>
+   * @return The agent.
+   */
+  java.lang.String getAgent();
+  /**
+   * <pre>
+   * Only tasks run as this agent: `id` (any of its versions) or `id&#64;version`;
+   * empty means any agent, the default one included. INVALID_ARGUMENT for a
+   * malformed reference; an agent that is not (or no longer) available is
+   * no error: its tasks are listed.
+   * </pre>
+   *
+   * <code>string agent = 7;</code>
+   * @return The bytes for agent.
+   */
+  com.google.protobuf.ByteString
+      getAgentBytes();
+
+  /**
+   * <pre>
+   * Only the tasks of this conversation (`conv_…`); INVALID_ARGUMENT for a
+   * malformed id.
+   * </pre>
+   *
+   * <code>string conversation_id = 8;</code>
+   * @return The conversationId.
+   */
+  java.lang.String getConversationId();
+  /**
+   * <pre>
+   * Only the tasks of this conversation (`conv_…`); INVALID_ARGUMENT for a
+   * malformed id.
+   * </pre>
+   *
+   * <code>string conversation_id = 8;</code>
+   * @return The bytes for conversationId.
+   */
+  com.google.protobuf.ByteString
+      getConversationIdBytes();
 }

@@ -1,0 +1,51 @@
+"""A ListTasks request as the query the engine lists tasks with."""
+
+from __future__ import annotations
+
+from agent.agents import split_reference
+from agent.memory.model import conversation_id_problem
+from agentd.v1 import agent_service_pb2 as pb
+from core.errors import FieldViolation, InvalidArgumentError
+from core.identity import Principal
+from server import convert, paging
+from stores.history.base import TaskQuery
+
+
+def task_query(request: pb.ListTasksRequest, principal: Principal, limit: int) -> TaskQuery:
+    """The caller's tasks `request` asks for, at most `limit`; InvalidArgumentError naming
+    each malformed field."""
+    agent, version, conversation = _runs_as(request)
+    return TaskQuery(
+        tenant=principal.tenant,
+        owner=principal.id,
+        statuses=convert.statuses_from_proto(request.statuses),
+        created_after=convert.timestamp_from_proto(request.created_after, "created_after")
+        if request.HasField("created_after")
+        else None,
+        created_before=convert.timestamp_from_proto(request.created_before, "created_before")
+        if request.HasField("created_before")
+        else None,
+        limit=limit,
+        after=paging.decode(request.page_token),
+        labels=convert.label_filter(request.labels),
+        agent=agent,
+        agent_version=version,
+        conversation_id=conversation,
+    )
+
+
+def _runs_as(request: pb.ListTasksRequest) -> tuple[str, int | None, str]:
+    """The agent id, its version and the conversation to filter by ("", None, "": any)."""
+    violations: list[FieldViolation] = []
+    agent, version = "", None
+    if request.agent:
+        try:
+            agent, version = split_reference(request.agent)
+        except ValueError as bad:
+            violations.append(FieldViolation("agent", str(bad)))
+    conversation = request.conversation_id
+    if conversation and (problem := conversation_id_problem(conversation)) is not None:
+        violations.append(FieldViolation("conversation_id", problem))
+    if violations:
+        raise InvalidArgumentError(violations)
+    return agent, version, conversation

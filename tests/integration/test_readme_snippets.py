@@ -1,0 +1,78 @@
+"""Every Python snippet of the READMEs runs as written, as a script of its own, against
+`agentd serve` as `make run` starts it (authentication on, the development key it
+prints in AGENTD_API_KEY) with `agentd fake-llm` as its model."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT, ServerProcess, fake_llm_process, llm_env, server_process
+from tests.integration.harness import PLANNER
+
+READMES = (ROOT / "README.md", ROOT / "clients" / "python" / "README.md")
+SNIPPET = re.compile(r"```python\n(.*?)```", re.DOTALL)
+SNIPPETS = [
+    pytest.param(code, id=f"{readme.relative_to(ROOT)}#{index}")
+    for readme in READMES
+    for index, code in enumerate(SNIPPET.findall(readme.read_text()), 1)
+]
+PLAN = {
+    "steps": [
+        {"id": "s1", "description": "read the first quote"},
+        {"id": "s2", "description": "read the second quote"},
+        {"id": "s3", "description": "compare them", "depends_on": ["s1", "s2"]},
+        {"id": "s4", "description": "draft the reply", "depends_on": ["s3"]},
+    ]
+}
+DEVELOPMENT_KEY = re.compile(r"AGENTD_API_KEY=(agd_\S+)")
+
+
+@pytest.fixture(scope="module")
+def made_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, str]]:
+    folder = tmp_path_factory.mktemp("readme")
+    script = folder / "script.json"
+    script.write_text(json.dumps([
+        {"match": PLANNER, "json": PLAN, "repeat": -1},
+        {"text": "done", "repeat": -1},
+    ]))  # fmt: skip
+    env = llm_env("", AGENTD_AUTH="on", AGENTD_CRITIC_POLICY="off")
+    with fake_llm_process(script) as base_url:
+        env["AGENTD_LLM_BASE_URL"] = base_url
+        with server_process(folder / "server", env) as served:
+            key = DEVELOPMENT_KEY.search(served.printed)
+            assert key, served.printed
+            yield served, key.group(1)
+
+
+def test_the_readmes_have_python_snippets() -> None:
+    assert len(SNIPPETS) >= 6
+
+
+@pytest.mark.parametrize("code", SNIPPETS)
+def test_a_readme_snippet_runs_as_a_script(
+    code: str, made_run: tuple[ServerProcess, str], tmp_path: Path
+) -> None:
+    served, key = made_run
+    script = tmp_path / "snippet.py"
+    script.write_text(code)
+    env = {"PATH": "/usr/bin:/bin", "AGENTD_ADDRESS": served.address, "AGENTD_API_KEY": key}
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+        cwd=tmp_path, env=env, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    if "2 ** 64" in code:
+        assert done.stdout.splitlines() == [
+            str(2**64),
+            "TOOL_ARGUMENTS_INVALID [('arguments.expression', 'is required')]",
+        ]
+    if "plan.steps.pop(2)" in code:
+        assert done.stdout.strip() == "['done']"
