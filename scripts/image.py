@@ -86,10 +86,10 @@ def image_id(name: str) -> str:
 
 def base_image(*, refresh: bool = False) -> str:
     """A local image of the cached root file system (named by its key)."""
-    tar = rootfs(refresh=refresh)
     name = f"localhost/agentd-base:{SUITE}-{rootfs_key()}"
     if image_id(name) and not refresh:
         return name
+    tar = rootfs(refresh=refresh)
     container = _run(["buildah", "from", "scratch"], quiet=True).strip()
     try:
         _run(["buildah", "add", "--quiet", container, str(tar), "/"], quiet=True)
