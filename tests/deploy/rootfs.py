@@ -15,6 +15,7 @@ import json
 import os
 import queue
 import re
+import secrets
 import subprocess
 import sys
 import threading
@@ -109,7 +110,8 @@ def mounted(tag: str = TAG) -> Iterator[Image]:
     """A working container of `tag` with its root file system mounted; removed after."""
     inspected = json.loads(_buildah("inspect", "--type", "image", tag))
     config = inspected["OCIv1"]["config"]
-    container = _buildah("from", "--pull-never", "--name", f"agentd-test-{os.getpid()}", tag)
+    name = f"agentd-test-{secrets.token_hex(4)}"
+    container = _buildah("from", "--pull-never", "--name", name, tag)
     container = container.strip()
     try:
         root = Path(_buildah("mount", container).strip())
