@@ -6,6 +6,10 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 BIN    := $(VENV)/bin
+# Two stamps on one venv: `make run` installs agentd with its runtime dependencies alone;
+# test, lint, typecheck, proto and setup add the dev extra (test, lint, type and proto
+# tools) to the same venv.
+RUNTIME_STAMP := $(VENV)/.runtime-stamp
 STAMP  := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.installed-stamp
 BENCH_STAMP := $(VENV)/.bench-stamp
@@ -15,10 +19,14 @@ BENCH_STAMP := $(VENV)/.bench-stamp
 # estimated, said in one line); `test` needs them.
 TOKENIZER := var/tiktoken/.verified-stamp
 
-.PHONY: setup run test test-fast proto proto-check lint typecheck bench load clean
+.PHONY: setup run test test-fast proto proto-check lint typecheck bench load clean image
 
-$(STAMP): pyproject.toml
+$(RUNTIME_STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e .
+	@touch $@
+
+$(STAMP): pyproject.toml $(RUNTIME_STAMP)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@touch $@
 
@@ -34,10 +42,10 @@ $(TOKENIZER): $(STAMP) $(NODE_STAMP) scripts/tokenizer_ranks.py
 setup: $(STAMP) $(NODE_STAMP) $(TOKENIZER)
 
 .PHONY: ranks-if-any
-ranks-if-any: $(STAMP)
+ranks-if-any: $(RUNTIME_STAMP)
 	@$(PY) scripts/tokenizer_ranks.py --best-effort
 
-run: $(STAMP) ranks-if-any
+run: $(RUNTIME_STAMP) ranks-if-any
 	$(BIN)/agentd serve
 
 test: $(STAMP) $(TOKENIZER)
@@ -71,6 +79,13 @@ bench: $(BENCH_STAMP) ranks-if-any
 load: $(BENCH_STAMP)
 	@$(PY) scripts/services.py ensure
 	$(PY) -m bench.load $(LOAD_ARGS)
+
+# The container image (deploy/Containerfile, docs/deploy.md) with buildah; the base is a
+# Debian bookworm root file system made by mmdebstrap, or IMAGE_BASE=<image reference>.
+IMAGE ?= localhost/agentd:latest
+IMAGE_BASE ?= bookworm
+image: $(STAMP) $(TOKENIZER)
+	$(PY) scripts/image.py --base $(IMAGE_BASE) --tag $(IMAGE)
 
 clean:
 	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache

@@ -295,7 +295,7 @@ def _listen(server: grpc.aio.Server, settings: Settings) -> int:
 
 async def _announce_auth(running: AgentdServer) -> None:
     """Say whether auth is on; on a fresh embedded database (one that never had a key),
-    make a development key and its grant, once."""
+    make a development key and its grant, once, unless AGENTD_DEVELOPMENT_KEY=false."""
     settings = running.settings
     if settings.auth == "off":
         log.warning(
@@ -313,7 +313,7 @@ async def _announce_auth(running: AgentdServer) -> None:
             "`agentd keys create --tenant T --principal P`"
         )
         return
-    if not settings.database_url.startswith("sqlite"):
+    if not settings.database_url.startswith("sqlite") or not settings.development_key:
         log.warning(
             "authentication is on and no API key exists yet: create one with "
             "`agentd keys create --tenant T --principal P`"

@@ -24,8 +24,11 @@ RANKS = ROOT / "var" / "tiktoken"
 TOOLCHAINS = {
     "go": ("The Go toolchain", ("go", "gofmt", "protoc", "protoc-gen-go", "protoc-gen-go-grpc")),
     "java": ("The Java toolchain", ("javac", "java", "protoc", "grpc_java_plugin")),
+    "image": ("The image toolchain", ("buildah", "mmdebstrap", "unshare", "chroot")),
+    "kubectl": ("kubectl", ("kubectl",)),
 }
-"""What the Go and Java gateway suites need (pytest markers `go` and `java`)."""
+"""What the Go and Java gateway suites, the image tests and the Kubernetes overlay tests
+need (pytest markers `go`, `java`, `image` and `kubectl`)."""
 
 
 def missing_commands(toolchain: str) -> list[str]:

@@ -15,6 +15,12 @@ class AccessSettings(Section):
     auth: Literal["on", "off"] = Field(
         "on", description="'off' lets every caller in as the anonymous principal (logs a warning)"
     )
+    development_key: bool = Field(
+        True,
+        description="on a fresh embedded (SQLite) database with no API key, create a "
+        "development admin key at start-up and print it once; false: only say how to make one "
+        "(what images and any deployment want)",
+    )
     gateway_roles: CommaList = Field(
         default_factory=lambda: ["gateway"],
         description="comma-separated roles that may name the end user they call for "

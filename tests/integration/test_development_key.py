@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import structlog.testing
 
 from server.app import _announce_auth
 from tests.servers import running_server, settings_in
@@ -33,3 +34,19 @@ async def test_revoking_every_key_then_restarting_makes_no_new_key(
                 if g.created_by == "agentd:development-setup"
             ]
             assert len(development) == 1
+
+
+async def test_no_development_key_when_turned_off(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """AGENTD_DEVELOPMENT_KEY=false (what the image sets): a fresh embedded database gets no
+    key and no grant; start-up says how to create a key instead."""
+    settings = settings_in(tmp_path, metrics_address="", development_key=False)
+    async with running_server(settings) as running:
+        server = running.server
+        with structlog.testing.capture_logs() as logs:
+            await _announce_auth(server)
+        assert "AGENTD_API_KEY" not in capsys.readouterr().out
+        assert await server.durable.api_keys.list() == []
+        assert await server.durable.grants.list() == []
+        assert any("agentd keys create" in entry["event"] for entry in logs), logs
