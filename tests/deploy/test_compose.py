@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 import yaml
 
-from agent.llm.fake_server import load_script
+from agent.llm.fake_script import Script
 from tests.deploy.manifests import drain_seconds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +60,8 @@ def test_agentd_starts_after_its_migration_on_redis_postgres_and_the_fake_model(
     port = fake["command"][fake["command"].index("--port") + 1]
     assert env["AGENTD_LLM_BASE_URL"] == f"http://fake-llm:{port}/v1"
     script = fake["volumes"][0].split(":")[0]
-    assert load_script(COMPOSE.parent / script)  # a script the fake model can play
+    played = Script.load(COMPOSE.parent / script)  # a script the fake model can play
+    assert len(played.shared) == 1
     assert agentd["healthcheck"]["test"][-1] == "health"
 
 
