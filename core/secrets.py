@@ -6,8 +6,9 @@ contains something shaped like a credential has that part replaced:
 
 - agentd API keys, bearer credentials, JWTs, OpenAI-style `sk-` keys;
 - GitHub tokens (`ghp_ gho_ ghu_ ghs_ ghr_`, `github_pat_`), AWS access key ids
-  (`AKIA...`, `ASIA...`), Slack tokens (`xox?-`), Google API keys (`AIza...`),
-  PEM private key blocks;
+  (`AKIA...`, `ASIA...`), AWS secret access keys after a name that says AWS
+  (`aws=...`, `aws_secret_access_key = ...`, `"aws": "..."`), Slack tokens
+  (`xox?-`), Google API keys (`AIza...`), PEM private key blocks;
 - the user info of a URL (`https://user:pass@host`), and the values of
   secret-looking query parameters (`?access_token=...&sig=...`);
 - `password=...`, `secret: ...` and the like written out in text;
@@ -51,8 +52,12 @@ _QUERY_NAMES = (
     r"x-amz-security-token|x-goog-signature"
 )
 _NAMED = (  # a name that announces a secret: password, clientSecret, "db_password"
-    r"\b[A-Za-z0-9_.-]*(?i:password|passwd|pwd|secret|token|api_?key)"
+    r"\b[A-Za-z0-9_.-]{0,64}(?i:password|passwd|pwd|secret|token|api_?key)"
     r"(?:[_-][A-Za-z]+|[A-Z][a-z]+)*[\"']?"
+)
+_AWS_NAME = (  # aws, aws_secret_access_key, AWS_SECRET, "my AWS key": a name that says AWS
+    r"(?<![A-Za-z0-9])(?:[A-Za-z0-9]{1,20}[_.-]){0,3}(?i:aws)[A-Za-z0-9]*"
+    r"(?:[ _.-][A-Za-z]{1,20}){0,4}\\?[\"']?"  # \" too: the name in JSON held as text
 )
 BUILTIN_PATTERNS = (
     r"agd_[0-9a-f]{12}_[A-Za-z0-9_-]{20,}",  # agentd API keys
@@ -70,6 +75,8 @@ BUILTIN_PATTERNS = (
     r"(?P<keep1>[?&;](?i:" + _QUERY_NAMES + r")=)[^&#\s\"']+",  # secret query values
     # password=..., clientSecret: ..., "db_password": "..." written out in text
     r"(?P<keep2>" + _NAMED + r"\s?[=:]\s?[\"']?)[^\s,;&\"']{4,}",
+    # an AWS secret access key (40 characters) after a name that says AWS: aws=...
+    r"(?P<keep3>" + _AWS_NAME + r"\s?[=:]\s?\\?[\"']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])",
 )
 
 _patterns: re.Pattern[str] = re.compile("|".join(f"(?:{p})" for p in BUILTIN_PATTERNS))
@@ -92,7 +99,7 @@ def secret_key(key: object) -> bool:
 
 
 def _replace(match: re.Match[str]) -> str:
-    kept = match.group("keep1") or match.group("keep2") or ""
+    kept = match.group("keep1") or match.group("keep2") or match.group("keep3") or ""
     return kept + REDACTED
 
 
@@ -112,7 +119,7 @@ def redact(value: Any) -> Any:
     return value
 
 
-_OPENING = re.compile(r"(?:(?i:bearer)\s?|" + _NAMED + r"\s?[=:]?\s?[\"']?)$")
+_OPENING = re.compile(r"(?:(?i:bearer)\s?|(?:" + _NAMED + "|" + _AWS_NAME + r")\s?[=:]?\s?[\"']?)$")
 _PEM_START = "-----BEGIN"
 _PEM_END = re.compile(r"-----END [A-Z ]*-----")
 

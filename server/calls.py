@@ -22,6 +22,7 @@ from core.faults import as_store_error
 from core.identity import CallContext, new_trace_id
 from server.interceptors.auth import current_principal
 from server.interceptors.tracing import current_trace_id
+from server.request_text import refuse_nul
 from server.status import abort
 
 log = structlog.get_logger(__name__)
@@ -76,6 +77,7 @@ def unary(
     async def handler(self: S, request: Req, context: grpc.aio.ServicerContext[Any, Any]) -> Resp:
         call = call_context(context)
         try:
+            refuse_nul(request)
             return await method(self, request, call)
         except Exception as exc:  # noqa: BLE001 - mapped to a status right here
             await _fail(context, call, method.__name__, exc)
@@ -92,6 +94,7 @@ def stream(
     ) -> AsyncIterator[Resp]:
         call = call_context(context)
         try:
+            refuse_nul(request)
             items = method(self, request, call)
             try:
                 async for item in items:

@@ -83,6 +83,10 @@ class _Handler(BaseHTTPRequestHandler):
         if path.startswith("/echo-path/"):
             self._send(200, path.encode())
             return
+        if path.startswith("/deep-json/"):  # `/deep-json/<n>`: a JSON array n deep
+            depth = int(path.rsplit("/", 1)[-1])
+            self._send(200, b"[" * depth + b"]" * depth, "application/json")
+            return
         if path == "/json":
             self._send(200, b'{"items": [1, 2, 3], "name": "agentd"}', "application/json")
         elif path == "/headers":

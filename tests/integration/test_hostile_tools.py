@@ -111,6 +111,21 @@ async def test_odd_but_valid_requests_work(client: AgentClient) -> None:
     assert seen == ["GET /echo-path/caf%C3%A9?q=%C3%BC", "GET /charset-idna"]
 
 
+@pytest.mark.parametrize("depth", [200_000, 1_000, 64, 33, 32])
+async def test_a_deeply_nested_json_answer_comes_back_as_text(
+    client: AgentClient, depth: int
+) -> None:
+    with watched_http_server() as (base, _):
+        got = await client.call_tool(
+            "http_request", {"url": f"{base}/deep-json/{depth}"}, timeout=20
+        )
+    assert got.error.message == ""
+    result = to_python(got.result)
+    assert result["status"] == 200
+    assert result["body"] == "[" * depth + "]" * depth
+    assert ("json" in result) is (depth <= 32)  # MAX_ANSWER_JSON_DEPTH
+
+
 async def test_every_redirect_hop_answers_to_the_grants(tmp_path: Path) -> None:
     with watched_http_server() as (base, seen), watched_http_server() as (other, elsewhere):
         async with trusted(tmp_path) as t:

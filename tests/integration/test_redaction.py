@@ -52,3 +52,33 @@ async def test_tool_results_and_answers_reach_no_reader_with_a_credential(
     assert "[REDACTED]" in str(result)
     assert "repo token [REDACTED]" in str(result)
     assert replayed == events
+
+
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"  # 40 characters, AWS's own example
+AWS_TEXTS = (
+    f"aws={AWS_SECRET}",
+    f"aws_secret_access_key = {AWS_SECRET}",
+    f"AWS_SECRET_ACCESS_KEY={AWS_SECRET}",
+    f'"aws": "{AWS_SECRET}"',
+    f"my AWS key: {AWS_SECRET}",
+)
+
+
+async def test_aws_secret_keys_in_free_text_reach_no_event_or_audit_row(tmp_path: Path) -> None:
+    note = "\n".join(AWS_TEXTS)
+    replies: list[dict[str, Any]] = [
+        {"tool_calls": [{"name": "json_query", "arguments": {"data": {"note": note},
+                                                              "expression": "note"}}]},
+        {"text": f"found {AWS_TEXTS[0]} and {AWS_TEXTS[4]}", "chunks": 17},
+    ]  # fmt: skip
+    async with harness(tmp_path, replies) as h:
+        events = await h.run("what is in the note?", mode=FC)
+        task = await h.client.get_task(events[0].task_id)
+        records = await h.client.list_audit_records("tool_call")
+        await h.client.call_tool("json_query", {"data": {"n": note}, "expression": "n"})
+        rows = await h.client.list_audit_records("tool_call")  # the caller's own call's row too
+    everything = "".join(str(x) for x in (*events, task, records, rows))
+    assert AWS_SECRET not in everything
+    assert AWS_SECRET[:20] not in everything
+    assert len(rows.records) == 2
+    assert final(events).text == "found aws=[REDACTED] and my AWS key: [REDACTED]"

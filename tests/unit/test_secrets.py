@@ -6,6 +6,7 @@ import io
 import json
 import logging
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -71,6 +72,7 @@ def test_configured_patterns_are_added() -> None:
         secrets.configure(["("])
 
 
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"  # AWS's example: 40 characters
 PEM = (
     "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAx1secretbody\nabcDEF==\n"
     "-----END RSA PRIVATE KEY-----"
@@ -100,6 +102,13 @@ FORMATS = [
     ("camelCase in text", "clientSecret: Zx9!mellon", "Zx9!mellon", "clientSecret: "),
     ("json pair", '{"db_password": "Zx9!mellon"}', "Zx9!mellon", '"db_password": "'),
     ("env line", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG", "wJalrXUtnFEMI", "AWS_SECRET"),
+    ("aws short name", f"aws={AWS_SECRET}", AWS_SECRET[:20], "aws="),
+    ("aws ini line", f"aws_secret_access_key = {AWS_SECRET}", AWS_SECRET[:20], "access_key = "),
+    ("aws env line", f"AWS_SECRET_ACCESS_KEY={AWS_SECRET}", AWS_SECRET[:20], "AWS_SECRET"),
+    ("aws json pair", f'{{"aws": "{AWS_SECRET}"}}', AWS_SECRET[:20], '"aws": "'),
+    ("aws escaped json", f'"{{\\"aws\\": \\"{AWS_SECRET}\\"}}"', AWS_SECRET[:20], '\\"aws\\": '),
+    ("aws in words", f"my AWS key: {AWS_SECRET}", AWS_SECRET[:20], "my AWS key: "),
+    ("aws prefixed name", f"prod.aws_key:{AWS_SECRET}", AWS_SECRET[:20], "prod.aws_key:"),
 ]
 
 
@@ -223,3 +232,17 @@ def test_an_unexpected_error_is_logged_without_local_variables(
     assert "connection refused" in output
     assert "connect" in output  # the frames are still there
     assert "plain-local-value" not in output
+
+
+def test_aws_secrets_only_next_to_an_aws_name_and_of_their_length() -> None:
+    assert scrub(f"hash={AWS_SECRET}") == f"hash={AWS_SECRET}"
+    assert scrub(f"laws: {AWS_SECRET}") == f"laws: {AWS_SECRET}"
+    assert scrub(f"aws={AWS_SECRET}x") == f"aws={AWS_SECRET}x"  # 41 characters: not one
+    assert scrub("aws region: eu-west-1") == "aws region: eu-west-1"
+
+
+def test_no_aws_lookalike_makes_scrubbing_slow() -> None:
+    started = time.perf_counter()
+    for text in ("aws" + "a" * 100_000, "aws_" * 30_000, "x.aws " * 20_000 + "=", "a-" * 5_000):
+        scrub(text)
+    assert time.perf_counter() - started < 5.0  # about 1 s; "a-" * 5_000 alone took 20 s

@@ -38,6 +38,9 @@ DROPPED_REQUEST_HEADERS = {"host", "content-length", "transfer-encoding", "conne
 OWN_HEADERS = ("user-agent", "accept-encoding")
 """The tool's own headers: the only ones a redirect to another origin carries on."""
 MAX_JSON_DEPTH = 64
+MAX_ANSWER_JSON_DEPTH = 32
+"""An answer's JSON nested deeper comes back as text alone: a result travels as a
+protobuf Struct, whose parser stops at 100 message levels (two per JSON level)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,9 +369,22 @@ class HttpRequest(Tool):
             "elapsed_seconds": round(time.perf_counter() - started, 6),
         }
         if "json" in content_type and not truncated:
-            with contextlib.suppress(json.JSONDecodeError):
-                data["json"] = json.loads(text)
+            with contextlib.suppress(ValueError):
+                data["json"] = _shallow_json(text)
         return ToolOutput(data=data, text=f"HTTP {response.status}\n{text}")
+
+
+def _shallow_json(text: str) -> Any:
+    """The answer's JSON; ValueError when it is not JSON or is nested deeper than
+    MAX_ANSWER_JSON_DEPTH, and the answer comes back as text alone (200,000 levels
+    crashed the parser with RecursionError; 64 could not be sent as a result)."""
+    try:
+        parsed = json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deep to parse") from None
+    if _depth(parsed) > MAX_ANSWER_JSON_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_ANSWER_JSON_DEPTH}")
+    return parsed
 
 
 def _origin(url: str) -> tuple[str, str | None, int | None]:
