@@ -25,13 +25,14 @@ from auth.tokens import TokenRules, TokenVerifier
 from server.settings import Settings
 from stores.agents.base import AgentStore
 from stores.api_keys.base import KeyStore
+from stores.artifacts.base import ArtifactStore
 from stores.audit.base import AuditSink
 from stores.build import DurableStores, LiveStores, StoreSettings, build_rate_limiters
 from stores.rate_limits.base import RateLimiter, parse_limits
 from stores.redis import RedisOptions
 from stores.sql.engine import PoolOptions
 from stores.tasks.base import TaskStore
-from tools.builtin import HttpLimits, builtin_tools
+from tools.builtin import ArtifactLimits, HttpLimits, builtin_tools
 from tools.model import Tool
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
@@ -42,7 +43,9 @@ from tools.toolsets.manager import Toolsets
 log = structlog.get_logger(__name__)
 
 
-def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
+def build_registry(
+    settings: Settings, audit: AuditSink, artifacts: ArtifactStore | None = None
+) -> ToolRegistry:
     tools = builtin_tools(
         settings.workspace_dir,
         HttpLimits(
@@ -53,6 +56,12 @@ def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
         ),
         settings.max_file_bytes,
         workspace_quota=(settings.workspace_max_bytes, settings.workspace_max_files),
+        artifacts=artifacts,
+        artifact_limits=ArtifactLimits(
+            max_bytes=settings.artifact_max_bytes,
+            max_artifacts=settings.artifact_max_per_task,
+            max_versions=settings.artifact_max_versions,
+        ),
     )
     return ToolRegistry(
         with_cache_times(tools, settings.tool_cache_ttls),
