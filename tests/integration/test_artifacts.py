@@ -4,6 +4,7 @@ reads them for the task's tenant only."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import pytest
 from agentd.v1 import tasks_pb2, tools_pb2
 from agentd_client import errors as client_errors
 from agentd_client.client import to_python
-from tests.integration.harness import assert_well_formed, final, of_kind
+from clients import cli as client_cli
+from tests.integration.harness import assert_well_formed, final, harness, of_kind
 from tests.integration.trust import trusted
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
@@ -140,3 +142,48 @@ async def test_the_tools_follow_grants_levels_and_refuse_bad_content(tmp_path: P
             {"name": "x", "content": base64.b64encode(b"\x00\x01").decode(), "format": "base64"},
         )
         assert "inside a task only" in outside.error.message
+
+
+async def test_the_cli_lists_gets_and_prints_artifact_events(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    replies = [
+        {"tool_calls": [_write("data.json", '{"total": 5}', format="json")]},
+        {"tool_calls": [_write("data.json", '{"total": 6}', format="json")]},
+        {"text": "see data.json"},
+    ]
+    async with harness(tmp_path, replies) as h:
+        events = await h.run("count", mode=FC)
+        task_id = events[0].task_id
+        capsys.readouterr()
+
+        def cli(*argv: str) -> str:
+            assert client_cli.main([*argv, "--address", h.running.address]) == 0
+            return capsys.readouterr().out
+
+        assert await asyncio.to_thread(cli, "artifact", "get", task_id, "data.json") == (
+            '{"total": 6}'
+        )
+        old = await asyncio.to_thread(
+            cli, "artifact", "get", task_id, "data.json", "--version", "1"
+        )
+        assert old == '{"total": 5}'
+        listed = await asyncio.to_thread(cli, "artifact", "list", task_id)
+        assert listed == f"data.json  v2  application/json  12 bytes  by {task_id}\n"
+        shown = await asyncio.to_thread(cli, "task", task_id)
+        assert f"artifact data.json  v2  application/json  12 bytes  by {task_id}" in shown
+        printed = await asyncio.to_thread(cli, "events", task_id)
+        updates = [line for line in printed.splitlines() if "artifact_updated" in line]
+        assert [line.split("artifact_updated")[1].strip() for line in updates] == [
+            f"data.json v1 (application/json, 12 bytes) by {task_id}",
+            f"data.json v2 (application/json, 12 bytes) by {task_id}",
+        ]
+        assert "final_answer        \nsee data.json\n[artifact data.json v2]\n" in printed
+        target = tmp_path / "out.json"
+        await asyncio.to_thread(
+            cli, "artifact", "get", task_id, "data.json", "--output", str(target)
+        )
+        assert target.read_bytes() == b'{"total": 6}'
+        missing = ["artifact", "get", task_id, "nope", "--address", h.running.address]
+        assert await asyncio.to_thread(client_cli.main, missing) == 1
+        assert "ARTIFACT_NOT_FOUND" in capsys.readouterr().err
