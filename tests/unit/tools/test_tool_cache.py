@@ -166,3 +166,16 @@ def test_the_setting_applies_to_built_in_tools(settings: Settings, audit: InMemo
         with_cache_times(tools, {"nope": 1.0})
     with pytest.raises(ValueError, match=r"'write_file' cannot be cached: it is not read-only"):
         with_cache_times(tools, {"write_file": 1.0})
+    # Idempotent and read-only, but its results are the calling task's tree's artifacts.
+    with pytest.raises(ValueError, match=r"'read_artifact' cannot be cached: its results depend"):
+        with_cache_times(tools, {"read_artifact": 1.0})
+
+
+def test_an_artifact_cap_above_what_a_message_can_carry_is_refused(
+    settings: Settings, audit: InMemoryAuditLog
+) -> None:
+    too_big = settings.model_copy(
+        update={"artifact_max_bytes": 4 * 1024 * 1024, "max_message_bytes": 4 * 1024 * 1024}
+    )
+    with pytest.raises(ValueError, match=r"AGENTD_ARTIFACT_MAX_BYTES .* AGENTD_MAX_MESSAGE_BYTES"):
+        build_registry(too_big, audit)
