@@ -24,6 +24,7 @@ from stores.artifacts.base import (
     MAX_NAME_CHARS,
     Artifact,
     ArtifactStore,
+    is_json,
     is_text,
     media_type_problem,
     name_problem,
@@ -88,7 +89,7 @@ def encode_content(content: str, form: str, media_type: str) -> bytes:
         raw = content.encode("utf-8")
     except UnicodeEncodeError:
         raise ValueError("is not valid Unicode text (it holds a lone surrogate)") from None
-    if form == "json":
+    if form == "json" or is_json(media_type):
         try:
             json.loads(content)
         except ValueError as bad:
