@@ -22,6 +22,7 @@ from agent.memory.service import Conversations
 from agent.run_factory import ModelFactory
 from auth.authenticator import Authenticator
 from auth.tokens import TokenRules, TokenVerifier
+from server.artifact_limits import artifact_limits
 from server.settings import Settings
 from stores.agents.base import AgentStore
 from stores.api_keys.base import KeyStore
@@ -32,7 +33,7 @@ from stores.rate_limits.base import RateLimiter, parse_limits
 from stores.redis import RedisOptions
 from stores.sql.engine import PoolOptions
 from stores.tasks.base import TaskStore
-from tools.builtin import ArtifactLimits, HttpLimits, builtin_tools
+from tools.builtin import HttpLimits, builtin_tools
 from tools.builtin.artifacts import READ_ARTIFACT
 from tools.model import Tool
 from tools.permissions import GrantPolicy
@@ -46,19 +47,11 @@ log = structlog.get_logger(__name__)
 TASK_SCOPED_TOOLS = frozenset({READ_ARTIFACT})
 """Read-only tools whose results depend on the calling task (its tree's artifacts): never
 cached, since the cache of tool results is per tenant."""
-MESSAGE_MARGIN_BYTES = 64 * 1024
-"""Room a GetArtifact answer needs besides the content (its other fields, framing)."""
 
 
 def build_registry(
     settings: Settings, audit: AuditSink, artifacts: ArtifactStore | None = None
 ) -> ToolRegistry:
-    if settings.artifact_max_bytes > settings.max_message_bytes - MESSAGE_MARGIN_BYTES:
-        raise ValueError(
-            f"AGENTD_ARTIFACT_MAX_BYTES ({settings.artifact_max_bytes}) must leave "
-            f"{MESSAGE_MARGIN_BYTES} bytes of AGENTD_MAX_MESSAGE_BYTES "
-            f"({settings.max_message_bytes}) free, or GetArtifact could not send an artifact"
-        )
     tools = builtin_tools(
         settings.workspace_dir,
         HttpLimits(
@@ -70,11 +63,7 @@ def build_registry(
         settings.max_file_bytes,
         workspace_quota=(settings.workspace_max_bytes, settings.workspace_max_files),
         artifacts=artifacts,
-        artifact_limits=ArtifactLimits(
-            max_bytes=settings.artifact_max_bytes,
-            max_artifacts=settings.artifact_max_per_task,
-            max_versions=settings.artifact_max_versions,
-        ),
+        artifact_limits=artifact_limits(settings),
     )
     return ToolRegistry(
         with_cache_times(tools, settings.tool_cache_ttls),

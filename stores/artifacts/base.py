@@ -52,6 +52,12 @@ def media_type_problem(media_type: str) -> str | None:
     return None
 
 
+def is_json(media_type: str) -> bool:
+    """Whether content of `media_type` is a JSON document."""
+    bare = media_type.split(";", 1)[0]
+    return bare == "application/json" or bare.endswith("+json")
+
+
 def is_text(media_type: str) -> bool:
     """Whether content of `media_type` is UTF-8 text."""
     bare = media_type.split(";", 1)[0]

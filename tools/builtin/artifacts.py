@@ -24,6 +24,7 @@ from stores.artifacts.base import (
     MAX_NAME_CHARS,
     Artifact,
     ArtifactStore,
+    is_json,
     is_text,
     media_type_problem,
     name_problem,
@@ -88,7 +89,7 @@ def encode_content(content: str, form: str, media_type: str) -> bytes:
         raw = content.encode("utf-8")
     except UnicodeEncodeError:
         raise ValueError("is not valid Unicode text (it holds a lone surrogate)") from None
-    if form == "json":
+    if form == "json" or is_json(media_type):
         try:
             json.loads(content)
         except ValueError as bad:
@@ -101,7 +102,7 @@ def encode_content(content: str, form: str, media_type: str) -> bytes:
 class WriteArtifact(Tool):
     def __init__(self, store: ArtifactStore, limits: ArtifactLimits | None = None) -> None:
         self._store = store
-        self._limits = limits = limits or ArtifactLimits()
+        self.limits = limits = limits or ArtifactLimits()
         self.spec = ToolSpec(
             name=WRITE_ARTIFACT,
             description=(
@@ -166,9 +167,9 @@ class WriteArtifact(Tool):
         return ToolOutput(data=data, text=text)
 
     def _within_limits(self, size: int) -> None:
-        if size > self._limits.max_bytes:
+        if size > self.limits.max_bytes:
             raise ToolFailed(
-                f"content is {size} bytes, more than the {self._limits.max_bytes} an artifact "
+                f"content is {size} bytes, more than the {self.limits.max_bytes} an artifact "
                 "may hold (AGENTD_ARTIFACT_MAX_BYTES)"
             )
 
@@ -176,12 +177,12 @@ class WriteArtifact(Tool):
         """ToolFailed when the tree holds its most artifacts, or `name` its most versions."""
         held = await self._store.latest(context.principal.tenant, space)
         same = next((a for a in held if a.name == name), None)
-        if same is None and len(held) >= self._limits.max_artifacts:
+        if same is None and len(held) >= self.limits.max_artifacts:
             raise ToolFailed(
                 f"this task tree holds {len(held)} artifacts, the most it may "
                 "(AGENTD_ARTIFACT_MAX_PER_TASK); write a new version of one of them instead"
             )
-        if same is not None and same.version >= self._limits.max_versions:
+        if same is not None and same.version >= self.limits.max_versions:
             raise ToolFailed(
                 f"artifact {name!r} has {same.version} versions, the most one may have "
                 "(AGENTD_ARTIFACT_MAX_VERSIONS)"

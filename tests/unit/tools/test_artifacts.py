@@ -52,6 +52,10 @@ async def test_binary_round_trips_through_base64(store: InMemoryArtifactStore) -
 async def test_text_that_cannot_be_utf8_is_refused(store: InMemoryArtifactStore) -> None:
     with pytest.raises(ToolArgumentsInvalidError, match="lone surrogate"):
         await WriteArtifact(store).run({"name": "x", "content": "bad \ud800"}, CHILD)
+    with pytest.raises(ToolArgumentsInvalidError, match="not valid JSON"):  # by its media type
+        await WriteArtifact(store).run(
+            {"name": "x", "content": "{", "media_type": "application/ld+json"}, CHILD
+        )
     with pytest.raises(ToolArgumentsInvalidError, match=r"may not hold '\.\.'"):
         await WriteArtifact(store).run({"name": "a..b", "content": "x"}, CHILD)
     assert await store.latest("t1", "task-root") == []
