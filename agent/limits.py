@@ -15,6 +15,9 @@ DEFAULT_MAX_ITERATIONS = 10
 MAX_ITERATIONS_LIMIT = 50
 MAX_TASK_CHARS = 5_000
 MAX_CONTEXT_BYTES = 10 * 1024
+StepPolicy = Literal["replan", "skip", "terminate"]
+"""What a failed plan step leads to: a new plan, going on without it (and the steps that
+depend on it), or the end of the run with the best answer so far."""
 CRITIC_WEIGHTS = {"accuracy": 0.4, "completeness": 0.3, "relevance": 0.2, "logic": 0.1}
 
 
@@ -48,6 +51,11 @@ class EngineConfig:
     """Tool calls run from one model reply; more are not run (the model is told so)."""
     max_repeated_calls: int = 3
     """The same tool with the same arguments this many times in a row stops the loop."""
+    max_failed_tool_calls: int = 3
+    """Tool calls that fail one after another (refused, invalid arguments, tool errors,
+    timeouts) before the run stops (TOOL_FAILURES) with the best answer so far; 0: never."""
+    step_policy: StepPolicy = "replan"
+    """What a failed plan step leads to (plan-and-execute)."""
     max_running_tasks: int = 100
     """Tasks this process runs at once; more wait, PENDING, in a queue."""
     max_queued_tasks: int = 100

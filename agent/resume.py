@@ -53,3 +53,5 @@ class RunCheckpoint:
     """The mode's state (a dict in checkpoints of earlier versions)."""
     history: History | None = None
     """The earlier turns of the task's conversation it is sent (once chosen)."""
+    failed_in_a_row: int = 0
+    """Tool calls that had failed one after another (`agent.tool_calls.FAILURES`)."""

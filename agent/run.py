@@ -109,7 +109,9 @@ class TaskRun:
             resumed.url_token if resumed and resumed.url_token else None,
             resumed.urls if resumed else None,
         )
-        self.tools = ToolCalls(self, resumed.journal if resumed else {})
+        self.tools = ToolCalls(
+            self, resumed.journal if resumed else {}, resumed.failed_in_a_row if resumed else 0
+        )
         self._mode_state = self.resume_state()
         if resumed is not None:
             self.notes = list(resumed.notes)
@@ -176,6 +178,7 @@ class TaskRun:
                 urls=dict(self.urls.urls),
                 mode_state=self._mode_state,
                 history=self.history,
+                failed_in_a_row=self.tools.failed_in_a_row,
             )
             await self.checkpoints.save(
                 self.task.tenant, self.task.task_id, serialization.dumps(state)

@@ -23,9 +23,9 @@ import structlog
 from agent import events as ev
 from agent import lifecycle, questions
 from agent.concurrency import all_or_none
-from agent.limits import step_clock_stopped
+from agent.limits import LimitReached, step_clock_stopped
 from agent.resume import JournalEntry
-from agent.tasks import TaskStatus
+from agent.tasks import StopReason, TaskStatus
 from core.errors import AgentdError, ToolNotFoundError, ToolUnavailableError
 from core.identity import CallContext
 from core.secrets import redact
@@ -55,17 +55,49 @@ _DECISIONS: dict[str, Literal["approve", "reject", "edit"]] = {
 PlannedCall = tuple[str, dict[str, Any] | None, str]
 """A call a mode wants: tool name, arguments (None when they did not parse), and why not."""
 
+FAILURES = frozenset(
+    {ToolErrorKind.FAILED, ToolErrorKind.TIMEOUT, ToolErrorKind.CRASHED, ToolErrorKind.UNAVAILABLE}
+)
+"""Outcomes that count towards `max_failed_tool_calls`: refused (not available to the task,
+denied by policy), invalid arguments, tool errors, timeouts, crashes, tools that could
+not be reached. A person's rejection and an unknown outcome after a takeover neither
+count nor break a streak; every other outcome ends it."""
+
 
 class ToolCalls:
     """The tool calls of one run, bounded to `max_concurrent_tool_calls` at once."""
 
-    __slots__ = ("_run", "_slots", "_waiting", "journal")
+    __slots__ = ("_run", "_slots", "_waiting", "failed_in_a_row", "journal", "last_failure")
 
-    def __init__(self, run: TaskRun, journal: Mapping[str, JournalEntry]) -> None:
+    def __init__(
+        self, run: TaskRun, journal: Mapping[str, JournalEntry], failed_in_a_row: int = 0
+    ) -> None:
         self._run = run
         self.journal = dict(journal)
         self._slots = asyncio.Semaphore(run.config.max_concurrent_tool_calls)
         self._waiting = 0
+        self.failed_in_a_row = failed_in_a_row
+        """Tool calls that failed one after another (`FAILURES`), most recent last."""
+        self.last_failure = ""
+
+    def failing(self) -> LimitReached | None:
+        """The signal to stop (TOOL_FAILURES) once `max_failed_tool_calls` calls in a row
+        failed. Modes ask after each batch of calls, so calls running side by side finish."""
+        limit = self._run.config.max_failed_tool_calls
+        if not limit or self.failed_in_a_row < limit:
+            return None
+        return LimitReached(
+            StopReason.TOOL_FAILURES,
+            f"{self.failed_in_a_row} tool calls in a row failed "
+            f"(the limit is {limit}); the last: {_short(self.last_failure, 300)}",
+        )
+
+    def _count(self, result: ToolCallResult) -> None:
+        if result.error is None:
+            self.failed_in_a_row = 0
+        elif result.error.kind in FAILURES:
+            self.failed_in_a_row += 1
+            self.last_failure = f"{result.tool_name}: {result.error.message}"
 
     def may_repeat(self, name: str) -> bool:
         """Whether a call of `name` may run again after a crash (or is not journalled)."""
@@ -116,6 +148,7 @@ class ToolCalls:
         took = time.perf_counter() - started
         result = ToolCallResult(call_id, name, data, text, took, error, cached)
         await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, cached))
+        self._count(result)
         if journalled:
             self.journal[key] = JournalEntry(call_id, name, True, result.ok, text, data)
             await run.checkpoint()
@@ -146,32 +179,39 @@ class ToolCalls:
                 f"available: {', '.join(sorted(run.tool_specs)) or 'none'}",
             )
             return None, error, error.message, False
-        gate = self._approve if run.persist and run.approvals is not None else None
-        async with self._slots:
-            try:
-                result = await run.registry.call(
-                    name,
-                    arguments or {},
-                    self._context,
-                    approval=gate,
-                    call_id=call_id,
-                    bypass_cache=run.task.bypass_tool_cache,
-                    spec=run.tool_specs[name],  # the tool as the task was given it
-                )
-            except (ToolUnavailableError, ToolNotFoundError) as gone:
-                error = _unavailable(name, gone)
-                return None, error, error.message, False
-            except AgentdError as refusal:
-                error = ToolCallError(
-                    ToolErrorKind.FAILED, f"refused ({refusal.reason}): {refusal.message}"
-                )
-                return None, error, error.message, False
+        try:
+            result = await self._registry_call(call_id, name, arguments or {})
+        except (ToolUnavailableError, ToolNotFoundError) as gone:
+            error = _unavailable(name, gone)
+            return None, error, error.message, False
+        except AgentdError as refusal:
+            error = ToolCallError(
+                ToolErrorKind.FAILED, f"refused ({refusal.reason}): {refusal.message}"
+            )
+            return None, error, error.message, False
         # A tool's output is untrusted too: made safe to encode and store.
         data, failed = clean_json(result.data), result.error
         if failed is not None:
             return data, failed, failed.message, False
         text = _clip(clean_text(result.text) or json.dumps(data, default=str))
         return data, None, text, result.cached
+
+    async def _registry_call(
+        self, call_id: str, name: str, arguments: dict[str, Any]
+    ) -> ToolCallResult:
+        """The call through the registry, in one of the task's slots."""
+        run = self._run
+        gate = self._approve if run.persist and run.approvals is not None else None
+        async with self._slots:
+            return await run.registry.call(
+                name,
+                arguments,
+                self._context,
+                approval=gate,
+                call_id=call_id,
+                bypass_cache=run.task.bypass_tool_cache,
+                spec=run.tool_specs[name],  # the tool as the task was given it
+            )
 
     @property
     def _context(self) -> CallContext:

@@ -79,7 +79,10 @@ class _Loop:
         took = time.perf_counter() - started
         if calls:
             summary = ", ".join(f"{c.name}" for c in calls)
-            await run.emit(ev.StepFinished(step_id, True, f"called {summary}", took))
+            failing = run.tools.failing()
+            await run.emit(ev.StepFinished(step_id, failing is None, f"called {summary}", took))
+            if failing is not None:
+                raise failing
             await run.checkpoint(self.state(iteration + 1))
             return None
         return await self._answered(text.strip(), step_id, took, last)

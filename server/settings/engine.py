@@ -62,3 +62,17 @@ class EngineSettings(Section):
     max_corrections: int = Field(
         3, ge=0, le=10, description="critic-requested corrections per task"
     )
+    max_failed_tool_calls: int = Field(
+        3,
+        ge=0,
+        le=100,
+        description="tool calls failing one after another (refused, invalid arguments, tool "
+        "errors, timeouts) that stop a run with the best answer so far (stop reason "
+        "TOOL_FAILURES); agents may set their own; 0: never",
+    )
+    step_policy: Literal["replan", "skip", "terminate"] = Field(
+        "replan",
+        description="what a failed plan step leads to: a new plan, going on without it (and "
+        "the steps that depend on it), or the end of the run (STEP_FAILED); agents may set "
+        "their own",
+    )

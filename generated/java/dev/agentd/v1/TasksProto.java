@@ -99,7 +99,7 @@ public final class TasksProto {
       "_MODE_UNSPECIFIED\020\000\022\027\n\023EXECUTION_MODE_AU" +
       "TO\020\001\022#\n\037EXECUTION_MODE_FUNCTION_CALLING\020" +
       "\002\022\035\n\031EXECUTION_MODE_TEXT_REACT\020\003\022#\n\037EXEC" +
-      "UTION_MODE_PLAN_AND_EXECUTE\020\004*\263\002\n\nStopRe" +
+      "UTION_MODE_PLAN_AND_EXECUTE\020\004*\357\002\n\nStopRe" +
       "ason\022\033\n\027STOP_REASON_UNSPECIFIED\020\000\022\034\n\030STO" +
       "P_REASON_FINAL_ANSWER\020\001\022\036\n\032STOP_REASON_M" +
       "AX_ITERATIONS\020\002\022\036\n\032STOP_REASON_PLAN_TOO_" +
@@ -107,9 +107,10 @@ public final class TasksProto {
       "\024STOP_REASON_DEADLINE\020\005\022\034\n\030STOP_REASON_T" +
       "OKEN_BUDGET\020\006\022\"\n\036STOP_REASON_REPEATED_TO" +
       "OL_CALL\020\007\022\031\n\025STOP_REASON_CANCELLED\020\010\022\025\n\021" +
-      "STOP_REASON_ERROR\020\tB@\n\rdev.agentd.v1B\nTa" +
-      "sksProtoP\001Z!agentd.dev/gen/agentd/v1;age" +
-      "ntdv1b\006proto3"
+      "STOP_REASON_ERROR\020\t\022\035\n\031STOP_REASON_TOOL_" +
+      "FAILURES\020\031\022\033\n\027STOP_REASON_STEP_FAILED\020\032B" +
+      "@\n\rdev.agentd.v1B\nTasksProtoP\001Z!agentd.d" +
+      "ev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
