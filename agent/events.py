@@ -87,6 +87,21 @@ class ToolCallFinished:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolProgress:
+    """A running tool call reported how far it is (`tools.progress`); rate-limited, the
+    latest report of an interval standing for all of them."""
+
+    call_id: str
+    tool_name: str
+    progress: float
+    total: float | None = None
+    message: str = ""
+    reports: int = 1
+    """The reports this event stands for (the earlier ones of its interval are dropped)."""
+    type: Literal["tool_progress"] = "tool_progress"
+
+
+@dataclass(frozen=True, slots=True)
 class ReflectionVerdict:
     step_id: str
     accuracy: float
@@ -203,6 +218,7 @@ EventPayload = (
     | ReasoningDelta
     | ToolCallStarted
     | ToolCallFinished
+    | ToolProgress
     | ReflectionVerdict
     | ApprovalRequested
     | ApprovalDecided

@@ -56,6 +56,8 @@ class EngineConfig:
     timeouts) before the run stops (TOOL_FAILURES) with the best answer so far; 0: never."""
     step_policy: StepPolicy = "replan"
     """What a failed plan step leads to (plan-and-execute)."""
+    tool_progress_seconds: float = 0.5
+    """At most one `tool_progress` event per tool call in this time (the latest wins)."""
     max_running_tasks: int = 100
     """Tasks this process runs at once; more wait, PENDING, in a queue."""
     max_queued_tasks: int = 100

@@ -26,10 +26,12 @@ from agent.concurrency import all_or_none
 from agent.limits import LimitReached, step_clock_stopped
 from agent.resume import JournalEntry
 from agent.tasks import StopReason, TaskStatus
+from agent.tool_progress import ProgressEvents
 from core.errors import AgentdError, ToolNotFoundError, ToolUnavailableError
 from core.identity import CallContext
 from core.secrets import redact
 from core.text import clean_json, clean_text
+from tools import progress
 from tools.approvals import ApprovalDecision
 from tools.model import ToolSpec
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
@@ -199,19 +201,28 @@ class ToolCalls:
     async def _registry_call(
         self, call_id: str, name: str, arguments: dict[str, Any]
     ) -> ToolCallResult:
-        """The call through the registry, in one of the task's slots."""
+        """The call through the registry (in one of the task's slots), its progress
+        reports streamed as `tool_progress` events."""
         run = self._run
         gate = self._approve if run.persist and run.approvals is not None else None
-        async with self._slots:
-            return await run.registry.call(
-                name,
-                arguments,
-                self._context,
-                approval=gate,
-                call_id=call_id,
-                bypass_cache=run.task.bypass_tool_cache,
-                spec=run.tool_specs[name],  # the tool as the task was given it
-            )
+        events = ProgressEvents(run, call_id, run.config.tool_progress_seconds)
+        try:
+            with progress.listening(events.sink(name)):
+                async with self._slots:
+                    result = await run.registry.call(
+                        name,
+                        arguments,
+                        self._context,
+                        approval=gate,
+                        call_id=call_id,
+                        bypass_cache=run.task.bypass_tool_cache,
+                        spec=run.tool_specs[name],  # the tool as the task was given it
+                    )
+        except BaseException:
+            events.abandon()
+            raise
+        await events.close()
+        return result
 
     @property
     def _context(self) -> CallContext:

@@ -125,6 +125,7 @@ def tool_to_proto(spec: ToolSpec, *, unavailable: bool = False) -> tools_pb2.Too
         toolset=spec.toolset,
         source=spec.source,
         unavailable=unavailable,
+        progress_keeps_alive=spec.progress_keeps_alive,
     )
 
 

@@ -76,3 +76,9 @@ class EngineSettings(Section):
         "the steps that depend on it), or the end of the run (STEP_FAILED); agents may set "
         "their own",
     )
+    tool_progress_ms: float = Field(
+        500.0,
+        ge=0,
+        description="a running tool call's progress reports go out as at most one "
+        "tool_progress event per this many milliseconds, the latest winning (0: each one)",
+    )

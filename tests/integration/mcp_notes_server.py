@@ -62,6 +62,15 @@ async def slow(seconds: float) -> str:
 
 
 @server.tool(annotations=READ_ONLY)
+async def steps(count: int, seconds: float, ctx: Context) -> str:
+    """Work through `count` steps of `seconds` each, reporting progress after each."""
+    for done in range(1, count + 1):
+        await anyio.sleep(seconds)
+        await ctx.report_progress(done, count, f"step {done} of {count}")
+    return f"{count} steps done"
+
+
+@server.tool(annotations=READ_ONLY)
 async def hang() -> str:
     """Never answer."""
     await anyio.sleep_forever()

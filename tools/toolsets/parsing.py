@@ -30,7 +30,10 @@ from tools.toolsets.yaml_file import Written
 
 MAX_TOOLSETS = 100
 MAX_HTTP_TOOLS = 200
-SETTING_KEYS = ("category", "level", "risk", "timeout_seconds", "idempotent", "cache_seconds")
+SETTING_KEYS = (
+    "category", "level", "risk", "timeout_seconds", "idempotent", "cache_seconds",
+    "progress_keeps_alive",
+)  # fmt: skip
 TOOLSET_KEYS = ("mcp", "http", "tools", *SETTING_KEYS)
 HTTP_TOOL_KEYS = ("description", "method", "url", "parameters", "headers", "result", *SETTING_KEYS)
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
@@ -234,4 +237,5 @@ def _settings(body: Mapping[str, Any], where: str) -> ToolSettings:
         timeout_seconds=fields.seconds_of(body, "timeout_seconds", prefix, 3600.0),
         idempotent=fields.flag_of(body, "idempotent", prefix),
         cache_seconds=fields.seconds_of(body, "cache_seconds", prefix, 86400.0),
+        progress_keeps_alive=fields.flag_of(body, "progress_keeps_alive", prefix),
     )

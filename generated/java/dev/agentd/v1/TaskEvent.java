@@ -83,6 +83,7 @@ private static final long serialVersionUID = 0L;
     INPUT_REQUESTED(27),
     INPUT_PROVIDED(28),
     HISTORY_COMPACTED(29),
+    TOOL_PROGRESS(45),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -120,6 +121,7 @@ private static final long serialVersionUID = 0L;
         case 27: return INPUT_REQUESTED;
         case 28: return INPUT_PROVIDED;
         case 29: return HISTORY_COMPACTED;
+        case 45: return TOOL_PROGRESS;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1158,6 +1160,52 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.HistoryCompacted.getDefaultInstance();
   }
 
+  public static final int TOOL_PROGRESS_FIELD_NUMBER = 45;
+  /**
+   * <pre>
+   * A running tool call reported progress (at most one event per call per
+   * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+   * @return Whether the toolProgress field is set.
+   */
+  @java.lang.Override
+  public boolean hasToolProgress() {
+    return payloadCase_ == 45;
+  }
+  /**
+   * <pre>
+   * A running tool call reported progress (at most one event per call per
+   * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+   * @return The toolProgress.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ToolProgress getToolProgress() {
+    if (payloadCase_ == 45) {
+       return (dev.agentd.v1.ToolProgress) payload_;
+    }
+    return dev.agentd.v1.ToolProgress.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A running tool call reported progress (at most one event per call per
+   * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ToolProgressOrBuilder getToolProgressOrBuilder() {
+    if (payloadCase_ == 45) {
+       return (dev.agentd.v1.ToolProgress) payload_;
+    }
+    return dev.agentd.v1.ToolProgress.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1243,6 +1291,9 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 29) {
       output.writeMessage(29, (dev.agentd.v1.HistoryCompacted) payload_);
+    }
+    if (payloadCase_ == 45) {
+      output.writeMessage(45, (dev.agentd.v1.ToolProgress) payload_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1346,6 +1397,10 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 29) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(29, (dev.agentd.v1.HistoryCompacted) payload_);
+    }
+    if (payloadCase_ == 45) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(45, (dev.agentd.v1.ToolProgress) payload_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -1455,6 +1510,10 @@ private static final long serialVersionUID = 0L;
         if (!getHistoryCompacted()
             .equals(other.getHistoryCompacted())) return false;
         break;
+      case 45:
+        if (!getToolProgress()
+            .equals(other.getToolProgress())) return false;
+        break;
       case 0:
       default:
     }
@@ -1560,6 +1619,10 @@ private static final long serialVersionUID = 0L;
       case 29:
         hash = (37 * hash) + HISTORY_COMPACTED_FIELD_NUMBER;
         hash = (53 * hash) + getHistoryCompacted().hashCode();
+        break;
+      case 45:
+        hash = (37 * hash) + TOOL_PROGRESS_FIELD_NUMBER;
+        hash = (53 * hash) + getToolProgress().hashCode();
         break;
       case 0:
       default:
@@ -1774,6 +1837,9 @@ private static final long serialVersionUID = 0L;
       if (historyCompactedBuilder_ != null) {
         historyCompactedBuilder_.clear();
       }
+      if (toolProgressBuilder_ != null) {
+        toolProgressBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -1908,6 +1974,10 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 29 &&
           historyCompactedBuilder_ != null) {
         result.payload_ = historyCompactedBuilder_.build();
+      }
+      if (payloadCase_ == 45 &&
+          toolProgressBuilder_ != null) {
+        result.payload_ = toolProgressBuilder_.build();
       }
     }
 
@@ -2050,6 +2120,10 @@ private static final long serialVersionUID = 0L;
         }
         case HISTORY_COMPACTED: {
           mergeHistoryCompacted(other.getHistoryCompacted());
+          break;
+        }
+        case TOOL_PROGRESS: {
+          mergeToolProgress(other.getToolProgress());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -2244,6 +2318,13 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 29;
               break;
             } // case 234
+            case 362: {
+              input.readMessage(
+                  getToolProgressFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 45;
+              break;
+            } // case 362
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -6265,6 +6346,193 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 29;
       onChanged();
       return historyCompactedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ToolProgress, dev.agentd.v1.ToolProgress.Builder, dev.agentd.v1.ToolProgressOrBuilder> toolProgressBuilder_;
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     * @return Whether the toolProgress field is set.
+     */
+    @java.lang.Override
+    public boolean hasToolProgress() {
+      return payloadCase_ == 45;
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     * @return The toolProgress.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ToolProgress getToolProgress() {
+      if (toolProgressBuilder_ == null) {
+        if (payloadCase_ == 45) {
+          return (dev.agentd.v1.ToolProgress) payload_;
+        }
+        return dev.agentd.v1.ToolProgress.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 45) {
+          return toolProgressBuilder_.getMessage();
+        }
+        return dev.agentd.v1.ToolProgress.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    public Builder setToolProgress(dev.agentd.v1.ToolProgress value) {
+      if (toolProgressBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        toolProgressBuilder_.setMessage(value);
+      }
+      payloadCase_ = 45;
+      return this;
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    public Builder setToolProgress(
+        dev.agentd.v1.ToolProgress.Builder builderForValue) {
+      if (toolProgressBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        toolProgressBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 45;
+      return this;
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    public Builder mergeToolProgress(dev.agentd.v1.ToolProgress value) {
+      if (toolProgressBuilder_ == null) {
+        if (payloadCase_ == 45 &&
+            payload_ != dev.agentd.v1.ToolProgress.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.ToolProgress.newBuilder((dev.agentd.v1.ToolProgress) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 45) {
+          toolProgressBuilder_.mergeFrom(value);
+        } else {
+          toolProgressBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 45;
+      return this;
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    public Builder clearToolProgress() {
+      if (toolProgressBuilder_ == null) {
+        if (payloadCase_ == 45) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 45) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        toolProgressBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    public dev.agentd.v1.ToolProgress.Builder getToolProgressBuilder() {
+      return getToolProgressFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ToolProgressOrBuilder getToolProgressOrBuilder() {
+      if ((payloadCase_ == 45) && (toolProgressBuilder_ != null)) {
+        return toolProgressBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 45) {
+          return (dev.agentd.v1.ToolProgress) payload_;
+        }
+        return dev.agentd.v1.ToolProgress.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ToolProgress, dev.agentd.v1.ToolProgress.Builder, dev.agentd.v1.ToolProgressOrBuilder> 
+        getToolProgressFieldBuilder() {
+      if (toolProgressBuilder_ == null) {
+        if (!(payloadCase_ == 45)) {
+          payload_ = dev.agentd.v1.ToolProgress.getDefaultInstance();
+        }
+        toolProgressBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.ToolProgress, dev.agentd.v1.ToolProgress.Builder, dev.agentd.v1.ToolProgressOrBuilder>(
+                (dev.agentd.v1.ToolProgress) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 45;
+      onChanged();
+      return toolProgressBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

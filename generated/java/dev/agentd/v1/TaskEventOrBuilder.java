@@ -640,5 +640,35 @@ public interface TaskEventOrBuilder extends
    */
   dev.agentd.v1.HistoryCompactedOrBuilder getHistoryCompactedOrBuilder();
 
+  /**
+   * <pre>
+   * A running tool call reported progress (at most one event per call per
+   * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+   * @return Whether the toolProgress field is set.
+   */
+  boolean hasToolProgress();
+  /**
+   * <pre>
+   * A running tool call reported progress (at most one event per call per
+   * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+   * @return The toolProgress.
+   */
+  dev.agentd.v1.ToolProgress getToolProgress();
+  /**
+   * <pre>
+   * A running tool call reported progress (at most one event per call per
+   * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+   */
+  dev.agentd.v1.ToolProgressOrBuilder getToolProgressOrBuilder();
+
   public dev.agentd.v1.TaskEvent.PayloadCase getPayloadCase();
 }
