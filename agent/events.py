@@ -102,6 +102,18 @@ class ToolProgress:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolCallResumable:
+    """A tool call failed for a reason a person can fix: the task waits for ResumeTask
+    until `resume_by`, then runs that call again (or ends FAILED: TOOL_RESUMABLE)."""
+
+    call_id: str
+    tool_name: str
+    message: str
+    resume_by: datetime
+    type: Literal["tool_resumable"] = "tool_resumable"
+
+
+@dataclass(frozen=True, slots=True)
 class ReflectionVerdict:
     step_id: str
     accuracy: float
@@ -219,6 +231,7 @@ EventPayload = (
     | ToolCallStarted
     | ToolCallFinished
     | ToolProgress
+    | ToolCallResumable
     | ReflectionVerdict
     | ApprovalRequested
     | ApprovalDecided

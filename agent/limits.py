@@ -56,6 +56,9 @@ class EngineConfig:
     timeouts) before the run stops (TOOL_FAILURES) with the best answer so far; 0: never."""
     step_policy: StepPolicy = "replan"
     """What a failed plan step leads to (plan-and-execute)."""
+    resume_window_seconds: float = 900.0
+    """How long a task whose tool call failed resumably waits for ResumeTask before it
+    ends FAILED (TOOL_RESUMABLE); the wait does not count against its time limit."""
     tool_progress_seconds: float = 0.5
     """At most one `tool_progress` event per tool call in this time (the latest wins)."""
     max_running_tasks: int = 100
@@ -80,6 +83,26 @@ class LimitReached(Exception):  # noqa: N818 - a stop signal, named for what hap
 
 
 _STEP_TIMER: ContextVar[asyncio.Timeout | None] = ContextVar("agentd_step_timer", default=None)
+_TASK_TIMER: ContextVar[asyncio.Timeout | None] = ContextVar("agentd_task_timer", default=None)
+
+
+@asynccontextmanager
+async def task_timeout(seconds: float) -> AsyncIterator[asyncio.Timeout]:
+    """`asyncio.timeout` for a whole task, which `task_clock_stopped` can pause."""
+    async with asyncio.timeout(seconds) as timer:
+        token = _TASK_TIMER.set(timer)
+        try:
+            yield timer
+        finally:
+            _TASK_TIMER.reset(token)
+
+
+@asynccontextmanager
+async def task_clock_stopped() -> AsyncIterator[None]:
+    """Stop the task's clock (and its step's) while it waits for a person to fix what a
+    tool needs (ResumeTask): that wait has a window of its own."""
+    async with _stopped(_TASK_TIMER.get()), step_clock_stopped():
+        yield
 
 
 @asynccontextmanager
@@ -97,7 +120,13 @@ async def step_timeout(seconds: float) -> AsyncIterator[asyncio.Timeout]:
 async def step_clock_stopped() -> AsyncIterator[None]:
     """Stop the current step's clock while waiting for a person (an approval): the time
     spent waiting does not count against the step; the task's deadline still does."""
-    timer = _STEP_TIMER.get()
+    async with _stopped(_STEP_TIMER.get()):
+        yield
+
+
+@asynccontextmanager
+async def _stopped(timer: asyncio.Timeout | None) -> AsyncIterator[None]:
+    """`timer` paused for the block, then given the time it had left."""
     when = timer.when() if timer is not None else None
     if timer is None or when is None:
         yield

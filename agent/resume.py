@@ -31,6 +31,9 @@ class JournalEntry:
     ok: bool = False
     text: str = ""
     data: Any = None
+    resume_by: float = 0.0
+    """Set while the call, failed for a reason a person can fix, waits for ResumeTask:
+    the end of its resume window (epoch seconds). A resumed run waits again."""
 
 
 @dataclass(frozen=True, slots=True)

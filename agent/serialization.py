@@ -35,6 +35,7 @@ _DATACLASSES: dict[str, type[Any]] = {
         Task, Plan, PlanStep, TokenUsage, TaskFailure, ToolCallError, ev.TaskEvent,
         ev.StatusChanged, ev.PlanCreated, ev.PlanRevised, ev.StepStarted, ev.StepFinished,
         ev.TextDelta, ev.ReasoningDelta, ev.ToolCallStarted, ev.ToolCallFinished, ev.ToolProgress,
+        ev.ToolCallResumable,
         ev.ReflectionVerdict, ev.ApprovalRequested, ev.ApprovalDecided, ev.UsageReported,
         ev.InputRequested, ev.InputProvided, ev.HistoryCompacted,
         ev.FinalAnswer, ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall, Principal,

@@ -25,8 +25,10 @@ from agent import lifecycle, questions
 from agent.concurrency import all_or_none
 from agent.limits import LimitReached, step_clock_stopped
 from agent.resume import JournalEntry
-from agent.tasks import StopReason, TaskStatus
+from agent.tasks import TaskStatus
 from agent.tool_progress import ProgressEvents
+from agent.tool_resume import Resumes, failed_before
+from agent.tool_streak import FailureStreak
 from core.errors import AgentdError, ToolNotFoundError, ToolUnavailableError
 from core.identity import CallContext
 from core.secrets import redact
@@ -56,20 +58,15 @@ _DECISIONS: dict[str, Literal["approve", "reject", "edit"]] = {
 
 PlannedCall = tuple[str, dict[str, Any] | None, str]
 """A call a mode wants: tool name, arguments (None when they did not parse), and why not."""
-
-FAILURES = frozenset(
-    {ToolErrorKind.FAILED, ToolErrorKind.TIMEOUT, ToolErrorKind.CRASHED, ToolErrorKind.UNAVAILABLE}
-)
-"""Outcomes that count towards `max_failed_tool_calls`: refused (not available to the task,
-denied by policy), invalid arguments, tool errors, timeouts, crashes, tools that could
-not be reached. A person's rejection and an unknown outcome after a takeover neither
-count nor break a streak; every other outcome ends it."""
+_Planned = tuple[str, str, dict[str, Any] | None, str, str, bool]
+"""A call as `ToolCalls.call` makes it: step id, tool, arguments, why they are unusable,
+journal key, and whether it is journalled."""
 
 
 class ToolCalls:
     """The tool calls of one run, bounded to `max_concurrent_tool_calls` at once."""
 
-    __slots__ = ("_run", "_slots", "_waiting", "failed_in_a_row", "journal", "last_failure")
+    __slots__ = ("_run", "_slots", "_waiting", "journal", "resumes", "streak")
 
     def __init__(
         self, run: TaskRun, journal: Mapping[str, JournalEntry], failed_in_a_row: int = 0
@@ -78,28 +75,14 @@ class ToolCalls:
         self.journal = dict(journal)
         self._slots = asyncio.Semaphore(run.config.max_concurrent_tool_calls)
         self._waiting = 0
-        self.failed_in_a_row = failed_in_a_row
-        """Tool calls that failed one after another (`FAILURES`), most recent last."""
-        self.last_failure = ""
+        self.streak = FailureStreak(run.config.max_failed_tool_calls, failed_in_a_row)
+        """Calls that failed one after another: enough of them stop the run."""
+        self.resumes = Resumes(run, self)
+        """Waits for ResumeTask after calls that failed resumably."""
 
     def failing(self) -> LimitReached | None:
-        """The signal to stop (TOOL_FAILURES) once `max_failed_tool_calls` calls in a row
-        failed. Modes ask after each batch of calls, so calls running side by side finish."""
-        limit = self._run.config.max_failed_tool_calls
-        if not limit or self.failed_in_a_row < limit:
-            return None
-        return LimitReached(
-            StopReason.TOOL_FAILURES,
-            f"{self.failed_in_a_row} tool calls in a row failed "
-            f"(the limit is {limit}); the last: {_short(self.last_failure, 300)}",
-        )
-
-    def _count(self, result: ToolCallResult) -> None:
-        if result.error is None:
-            self.failed_in_a_row = 0
-        elif result.error.kind in FAILURES:
-            self.failed_in_a_row += 1
-            self.last_failure = f"{result.tool_name}: {result.error.message}"
+        """The signal to stop (TOOL_FAILURES) once too many calls in a row failed."""
+        return self.streak.failing()
 
     def may_repeat(self, name: str) -> bool:
         """Whether a call of `name` may run again after a crash (or is not journalled)."""
@@ -135,27 +118,53 @@ class ToolCalls:
         if arguments is not None:  # the model's placeholders stand for these URLs
             arguments = run.urls.restore_value(arguments)
         journalled = bool(key) and run.durable and not bad_arguments and not self.may_repeat(name)
+        entry = self.journal.get(key) if key else None
+        planned = (step_id, name, arguments, bad_arguments, key, journalled)
+        if entry is not None and entry.resume_by:  # it waited for ResumeTask when the run stopped
+            result = await self._until_resumed(planned, failed_before(entry), entry.resume_by)
+        elif journalled and entry is not None:
+            return await self._replayed(step_id, name, arguments, entry, key)
+        else:
+            result = await self._once(planned)
+            if self.resumes.waits_for(result):
+                result = await self._until_resumed(planned, result)
+        self.streak.saw(result)
+        self._note(result, arguments)
+        return self._for_model(result)
+
+    async def _once(self, planned: _Planned) -> ToolCallResult:
+        """The call made once: announced, run (journalled first if it must be), reported."""
+        run = self._run
+        step_id, name, arguments, bad_arguments, key, journalled = planned
+        call_id = new_call_id()
         if journalled:
-            entry = self.journal.get(key)
-            if entry is not None:
-                return await self._replayed(step_id, name, arguments, entry, key)
-            call_id = new_call_id()
             self.journal[key] = JournalEntry(call_id, name, finished=False)
             await run.checkpoint()
-        else:
-            call_id = new_call_id()
         await run.emit(ev.ToolCallStarted(call_id, step_id, name, redact(arguments or {})))
         started = time.perf_counter()
         data, error, text, cached = await self._outcome(call_id, name, arguments, bad_arguments)
         took = time.perf_counter() - started
         result = ToolCallResult(call_id, name, data, text, took, error, cached)
         await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, cached))
-        self._count(result)
         if journalled:
             self.journal[key] = JournalEntry(call_id, name, True, result.ok, text, data)
             await run.checkpoint()
-        self._note(result, arguments)
-        return self._for_model(result)
+        return result
+
+    async def _until_resumed(
+        self, planned: _Planned, failed: ToolCallResult, resume_by: float = 0.0
+    ) -> ToolCallResult:
+        """Wait for ResumeTask (`agent.tool_resume`) and make the call again, for as long as
+        it fails resumably; ResumeWindowClosedError once a window passes."""
+        key, journalled = planned[4], planned[5]
+        while True:
+            await self.resumes.wait(failed, key, resume_by)
+            if key and not journalled:
+                self.journal.pop(key, None)
+            result = await self._once(planned)
+            if not self.resumes.waits_for(result):
+                return result
+            failed, resume_by = result, 0.0
 
     def _for_model(self, result: ToolCallResult) -> ToolCallResult:
         """The result as the model sees it: long URLs as placeholders."""
@@ -237,7 +246,7 @@ class ToolCalls:
         self, call_id: str, tool: ToolSpec, arguments: Mapping[str, Any], reason: str
     ) -> ApprovalDecision:
         """A person's decision on a call that needs approval (the registry's gate)."""
-        decision = await self._wait_for_person(
+        decision = await self.wait_for_person(
             call_id,
             f"waiting for approval of {tool.name}",
             ev.ApprovalRequested(call_id, tool.name, dict(arguments), reason),
@@ -249,7 +258,7 @@ class ToolCalls:
                 call_id, _DECISIONS[decision.label], decision.decided_by, decision.comment, edited
             )
         )
-        await self._no_longer_waiting(f"{decision.label} by {decision.decided_by}")
+        await self.no_longer_waiting(f"{decision.label} by {decision.decided_by}")
         return decision
 
     async def _ask_user(
@@ -264,7 +273,7 @@ class ToolCalls:
             return None, error, error.message, False
         request_id = questions.PREFIX + call_id
         try:
-            answer = await self._wait_for_person(
+            answer = await self.wait_for_person(
                 request_id,
                 "waiting for an answer to the agent's question",
                 ev.InputRequested(request_id, question[: questions.MAX_QUESTION_CHARS]),
@@ -274,11 +283,16 @@ class ToolCalls:
             error = ToolCallError(ToolErrorKind.FAILED, f"no answer came: {expired.message}")
             return None, error, error.message, False
         await run.emit(ev.InputProvided(request_id, answer.decided_by, answer.comment))
-        await self._no_longer_waiting(f"answered by {answer.decided_by}")
+        await self.no_longer_waiting(f"answered by {answer.decided_by}")
         return {"answer": answer.comment}, None, answer.comment, False
 
-    async def _wait_for_person(
-        self, slot_id: str, waiting: str, announcement: ev.EventPayload, unanswered: str
+    async def wait_for_person(
+        self,
+        slot_id: str,
+        waiting: str,
+        announcement: ev.EventPayload,
+        unanswered: str,
+        ttl: float | None = None,
     ) -> ApprovalDecision:
         """Pause for a person: INPUT_REQUIRED (`waiting`) and `announcement`, then what they
         left in the slot. The step's clock stops while waiting; the task's deadline keeps
@@ -288,7 +302,8 @@ class ToolCalls:
         approvals = run.approvals
         assert approvals is not None
         task_id = run.task.task_id
-        ttl = max(60.0, (run.deadline_at or time.time() + 3600.0) - time.time())
+        if ttl is None:  # by default, the slot lasts as long as the task may
+            ttl = max(60.0, (run.deadline_at or time.time() + 3600.0) - time.time())
         await approvals.open(run.task.tenant, task_id, slot_id, ttl)
         self._waiting += 1
         try:
@@ -301,13 +316,13 @@ class ToolCalls:
             self._waiting -= 1
             await asyncio.shield(approvals.close(task_id, slot_id))
             if not isinstance(error, asyncio.CancelledError):  # cancelled: the task is ending
-                await self._no_longer_waiting(unanswered)
+                await self.no_longer_waiting(unanswered)
             raise
         self._waiting -= 1
         await approvals.close(task_id, slot_id)
         return decision
 
-    async def _no_longer_waiting(self, detail: str) -> None:
+    async def no_longer_waiting(self, detail: str) -> None:
         """RUNNING again once no call of the task waits for a person."""
         if self._waiting == 0 and self._run.task.status is TaskStatus.INPUT_REQUIRED:
             await lifecycle.set_running(self._run, detail)

@@ -160,8 +160,9 @@ async def _attempt(
                     output = await tool.run(args, context)
     except ToolFailed as failure:
         kind = ToolErrorKind.OUTCOME_UNKNOWN if failure.outcome_unknown else ToolErrorKind.FAILED
+        kind = ToolErrorKind.RESUMABLE if failure.resumable else kind
         error = ToolCallError(kind, failure.message)
-        transient = failure.transient
+        transient = failure.transient and not failure.resumable
     except TimeoutError:
         what = (
             f"went {tool.spec.timeout_seconds:g} s without reporting progress"

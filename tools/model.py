@@ -85,6 +85,9 @@ class ToolSpec:
     """Progress reports (`tools.progress`) count as liveness: `timeout_seconds` is the
     longest the call may go without one, not its whole run (the caller's deadline still
     bounds it)."""
+    resumable_errors: tuple[int, ...] = ()
+    """Error codes that make a failure resumable (`ToolErrorKind.RESUMABLE`): JSON-RPC
+    codes of an MCP server's errors, HTTP statuses of a declared HTTP tool's answers."""
 
     @property
     def cacheable(self) -> bool:

@@ -71,7 +71,8 @@ class _Loop:
                     calls, self.pending = self.pending, ()
                 else:
                     text, calls, dropped = await self._ask(step_id, iteration, last)
-                if calls:
+                if calls:  # a call waiting for ResumeTask is checkpointed with this state
+                    run.pending_state = self.state(iteration, calls)
                     await self._call(step_id, calls, dropped)
         except TimeoutError:
             raise await run.iteration_timed_out(step_id, iteration, started) from None

@@ -189,6 +189,7 @@ class _Loop:
             self.messages.append(Message("assistant", self.reply))
             if not self.run.tools.may_repeat(action.tool):
                 await self.run.checkpoint(self.state(iteration, action))
+        self.run.pending_state = self.state(iteration, action)  # for a wait for ResumeTask
         self.pending = None
         observation = await self.run.tools.call(
             step_id,

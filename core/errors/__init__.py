@@ -46,6 +46,7 @@ from core.errors.tasks import (
     PlanInvalidError,
     TaskAlreadyTerminalError,
     TaskNotFoundError,
+    TaskNotResumableError,
 )
 from core.errors.tools import (
     ApprovalNotPendingError,
@@ -92,6 +93,7 @@ __all__ = [
     "StoreUnreachableError",
     "TaskAlreadyTerminalError",
     "TaskNotFoundError",
+    "TaskNotResumableError",
     "ToolArgumentsInvalidError",
     "ToolNotFoundError",
     "ToolUnavailableError",

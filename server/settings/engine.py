@@ -70,6 +70,12 @@ class EngineSettings(Section):
         "errors, timeouts) that stop a run with the best answer so far (stop reason "
         "TOOL_FAILURES); agents may set their own; 0: never",
     )
+    resume_window_seconds: float = Field(
+        900.0,
+        gt=0,
+        description="how long a task whose tool call failed for a reason a person can fix "
+        "waits (INPUT_REQUIRED) for ResumeTask before it ends FAILED (TOOL_RESUMABLE)",
+    )
     step_policy: Literal["replan", "skip", "terminate"] = Field(
         "replan",
         description="what a failed plan step leads to: a new plan, going on without it (and "

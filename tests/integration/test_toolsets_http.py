@@ -218,3 +218,23 @@ async def test_what_a_declared_tool_does_not_declare_or_expect_fails_clearly(
                 assert typed.error.kind == tools_pb2.TOOL_ERROR_KIND_FAILED  # not a crash
                 assert "does not fit the tool's result expression" in typed.text
         assert [line.split()[1] for line in seen] == ["/moved", "/customers/1"]
+
+
+async def test_a_status_the_file_declares_resumable_makes_a_resumable_failure(
+    tmp_path: Path,
+) -> None:
+    tools = {
+        "missing": {"url": "${CRM_BASE}/nothing", "resumable_errors": [404]},
+        "plain": {"url": "${CRM_BASE}/nothing"},
+    }
+    with api_server() as (url, _):
+        crm = {"http": {"allowed_networks": ["127.0.0.1/32"]}, "level": "read", "tools": tools}
+        toolsets = write_toolsets(tmp_path / "toolsets.yaml", {"crm": crm})
+        with pytest.MonkeyPatch.context() as env:
+            env.setenv("CRM_BASE", url)
+            async with harness(tmp_path, [], toolsets_file=toolsets, **FAST) as h:
+                missing = await h.client.call_tool("crm.missing", {})
+                assert missing.error.kind == tools_pb2.TOOL_ERROR_KIND_RESUMABLE
+                assert missing.text.startswith("HTTP 404")
+                plain = await h.client.call_tool("crm.plain", {})
+                assert plain.error.kind == tools_pb2.TOOL_ERROR_KIND_FAILED

@@ -35,6 +35,8 @@ class ToolSettings:
     progress_keeps_alive: bool | None = None
     """Progress reports count as liveness: `timeout_seconds` is the longest a call may go
     without one (`tools.model.ToolSpec.progress_keeps_alive`)."""
+    resumable_errors: tuple[int, ...] | None = None
+    """Error codes (MCP) or HTTP statuses (declared tools) of resumable failures."""
 
     def over(self, base: ToolSettings) -> ToolSettings:
         """These settings, with what they leave unset taken from `base`."""
@@ -53,6 +55,11 @@ class ToolSettings:
                 self.progress_keeps_alive
                 if self.progress_keeps_alive is not None
                 else base.progress_keeps_alive
+            ),
+            resumable_errors=(
+                self.resumable_errors
+                if self.resumable_errors is not None
+                else base.resumable_errors
             ),
         )
 
@@ -94,6 +101,7 @@ def tool_spec(
         toolset=toolset,
         source=source,
         progress_keeps_alive=bool(chosen.progress_keeps_alive),
+        resumable_errors=chosen.resumable_errors or (),
     )
 
 

@@ -191,7 +191,9 @@ class McpConnection:
                     raise self._lost_mid_call("the connection closed", client) from None
                 if error.code in (RESULT_TOO_LARGE, types.PARSE_ERROR):  # ours, or capped
                     raise ToolFailed(error.message) from None
-                raise ToolFailed(f"the MCP server answered an error: {error.message}") from None
+                raise ToolFailed(
+                    f"the MCP server answered an error: {error.message}", code=error.code
+                ) from None
             except httpx2.TransportError as error:
                 raise self._lost_mid_call(type(error).__name__, client) from None
             except (ValidationError, RuntimeError) as error:

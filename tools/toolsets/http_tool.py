@@ -111,7 +111,12 @@ class HttpTool(Tool):
         if 300 <= status < 400:
             raise ToolFailed(f"HTTP {status}: declared HTTP tools do not follow redirects")
         if status >= 400:
-            raise ToolFailed(f"HTTP {status}: {text[:500]}", transient=status >= 500)
+            raise ToolFailed(
+                f"HTTP {status}: {text[:500]}",
+                transient=status >= 500,
+                resumable=status in self.spec.resumable_errors,
+                code=status,
+            )
         try:
             parsed: Any = json.loads(text) if text.strip() else None
         except (json.JSONDecodeError, RecursionError):

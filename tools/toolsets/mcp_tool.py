@@ -74,13 +74,18 @@ class McpTool(Tool):
         self._connection = connection
 
     async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
-        result = await self._connection.call(
-            self._remote,
-            self.spec.name,
-            arguments,
-            context.principal.tenant,
-            progress_callback=progress_callback(progress.current()),
-        )
+        try:
+            result = await self._connection.call(
+                self._remote,
+                self.spec.name,
+                arguments,
+                context.principal.tenant,
+                progress_callback=progress_callback(progress.current()),
+            )
+        except ToolFailed as failed:
+            if failed.code is None or failed.code not in self.spec.resumable_errors:
+                raise
+            raise ToolFailed(failed.message, resumable=True, code=failed.code) from None
         return output_of(result)
 
     def unavailable(self) -> str:

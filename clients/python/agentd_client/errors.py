@@ -161,6 +161,11 @@ class ConversationBusyError(FailedPreconditionError):
     REJECT; `metadata["task_id"]` names it."""
 
 
+class TaskNotResumableError(FailedPreconditionError):
+    """ResumeTask found no tool call of the task waiting to be resumed (it runs, waits for
+    something else, or has ended: its resume window closed, say)."""
+
+
 class AlreadyExistsError(AgentdError):
     """The thing to be created exists already."""
 
@@ -183,6 +188,11 @@ class ModelOutputInvalidError(AgentdError):
 
 class TaskLimitReachedError(AgentdError):
     """A limit stopped a task before any usable result (appears in `Task.error`)."""
+
+
+class ToolResumableError(AgentdError):
+    """A tool call of a task failed for a reason a person can fix and the task was not
+    resumed within its window (appears in `Task.error`)."""
 
 
 class PlanInvalidError(AbortedError):
@@ -233,6 +243,8 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "STORE_UNAVAILABLE": StoreUnavailableError,
     "TASK_LIMIT_REACHED": TaskLimitReachedError,
     "TOOL_UNAVAILABLE": ToolUnavailableError,
+    "TASK_NOT_RESUMABLE": TaskNotResumableError,
+    "TOOL_RESUMABLE": ToolResumableError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

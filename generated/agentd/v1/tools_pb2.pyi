@@ -120,6 +120,12 @@ class _ToolErrorKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ToolErr
     the tool was removed from the toolsets file after the task started. The
     tool did not run.
     """
+    TOOL_ERROR_KIND_RESUMABLE: _ToolErrorKind.ValueType  # 22
+    """The tool failed for a reason a person can fix (its MCP server answered an
+    error code, or its HTTP API a status, the toolsets file declares
+    resumable; out of credits, say): the task waits, INPUT_REQUIRED, for
+    ResumeTask, which runs the call again.
+    """
 
 class ToolErrorKind(_ToolErrorKind, metaclass=_ToolErrorKindEnumTypeWrapper):
     """Why a tool call that ran did not produce a result."""
@@ -149,6 +155,12 @@ TOOL_ERROR_KIND_UNAVAILABLE: ToolErrorKind.ValueType  # 6
 """The tool could not be called: its MCP server is down or restarting, or
 the tool was removed from the toolsets file after the task started. The
 tool did not run.
+"""
+TOOL_ERROR_KIND_RESUMABLE: ToolErrorKind.ValueType  # 22
+"""The tool failed for a reason a person can fix (its MCP server answered an
+error code, or its HTTP API a status, the toolsets file declares
+resumable; out of credits, say): the task waits, INPUT_REQUIRED, for
+ResumeTask, which runs the call again.
 """
 Global___ToolErrorKind: _TypeAlias = ToolErrorKind  # noqa: Y015
 

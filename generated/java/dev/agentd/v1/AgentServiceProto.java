@@ -95,6 +95,11 @@ public final class AgentServiceProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_ProvideInputRequest_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ResumeTaskRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ResumeTaskRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_ListAuditRecordsRequest_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -189,66 +194,69 @@ public final class AgentServiceProto {
       "ision\022*\n\targuments\030\004 \001(\0132\027.google.protob" +
       "uf.Struct\022\017\n\007comment\030\005 \001(\t\"H\n\023ProvideInp" +
       "utRequest\022\017\n\007task_id\030\001 \001(\t\022\022\n\nrequest_id" +
-      "\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\205\002\n\027ListAuditRecord" +
-      "sRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1.Audit" +
-      "Kind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool_name\030" +
-      "\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022" +
-      ")\n\005since\030\006 \001(\0132\032.google.protobuf.Timesta" +
-      "mp\022)\n\005until\030\007 \001(\0132\032.google.protobuf.Time" +
-      "stamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_token\030\t" +
-      " \001(\t\"\\\n\030ListAuditRecordsResponse\022\'\n\007reco" +
-      "rds\030\001 \003(\0132\026.agentd.v1.AuditRecord\022\027\n\017nex" +
-      "t_page_token\030\002 \001(\t\"5\n\022CreateGrantRequest" +
-      "\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022Rev" +
-      "okeGrantRequest\022\020\n\010grant_id\030\001 \001(\t\",\n\021Lis" +
-      "tGrantsRequest\022\027\n\017include_revoked\030\001 \001(\010\"" +
-      "6\n\022ListGrantsResponse\022 \n\006grants\030\001 \003(\0132\020." +
-      "agentd.v1.Grant2\314\r\n\014AgentService\022<\n\007Exec" +
-      "ute\022\031.agentd.v1.ExecuteRequest\032\024.agentd." +
-      "v1.TaskEvent0\001\0227\n\tStartTask\022\031.agentd.v1." +
-      "ExecuteRequest\032\017.agentd.v1.Task\0227\n\004Plan\022" +
-      "\026.agentd.v1.PlanRequest\032\027.agentd.v1.Plan" +
-      "Response\022C\n\010CallTool\022\032.agentd.v1.CallToo" +
-      "lRequest\032\033.agentd.v1.CallToolResponse\0225\n" +
-      "\007GetTask\022\031.agentd.v1.GetTaskRequest\032\017.ag" +
-      "entd.v1.Task\022F\n\tListTools\022\033.agentd.v1.Li" +
-      "stToolsRequest\032\034.agentd.v1.ListToolsResp" +
-      "onse\022;\n\nCancelTask\022\034.agentd.v1.CancelTas" +
-      "kRequest\032\017.agentd.v1.Task\022N\n\020StreamTaskE" +
-      "vents\022\".agentd.v1.StreamTaskEventsReques" +
-      "t\032\024.agentd.v1.TaskEvent0\001\022F\n\tListTasks\022\033" +
-      ".agentd.v1.ListTasksRequest\032\034.agentd.v1." +
-      "ListTasksResponse\022E\n\017ApproveToolCall\022!.a" +
-      "gentd.v1.ApproveToolCallRequest\032\017.agentd" +
-      ".v1.Task\022?\n\014ProvideInput\022\036.agentd.v1.Pro" +
-      "videInputRequest\032\017.agentd.v1.Task\022[\n\020Lis" +
-      "tAuditRecords\022\".agentd.v1.ListAuditRecor" +
-      "dsRequest\032#.agentd.v1.ListAuditRecordsRe" +
-      "sponse\022>\n\013CreateGrant\022\035.agentd.v1.Create" +
-      "GrantRequest\032\020.agentd.v1.Grant\022>\n\013Revoke" +
-      "Grant\022\035.agentd.v1.RevokeGrantRequest\032\020.a" +
-      "gentd.v1.Grant\022I\n\nListGrants\022\034.agentd.v1" +
-      ".ListGrantsRequest\032\035.agentd.v1.ListGrant" +
-      "sResponse\022>\n\013CreateAgent\022\035.agentd.v1.Cre" +
-      "ateAgentRequest\032\020.agentd.v1.Agent\0228\n\010Get" +
-      "Agent\022\032.agentd.v1.GetAgentRequest\032\020.agen" +
-      "td.v1.Agent\022I\n\nListAgents\022\034.agentd.v1.Li" +
-      "stAgentsRequest\032\035.agentd.v1.ListAgentsRe" +
-      "sponse\022>\n\013UpdateAgent\022\035.agentd.v1.Update" +
-      "AgentRequest\032\020.agentd.v1.Agent\022L\n\013Delete" +
-      "Agent\022\035.agentd.v1.DeleteAgentRequest\032\036.a" +
-      "gentd.v1.DeleteAgentResponse\022S\n\022CreateCo" +
-      "nversation\022$.agentd.v1.CreateConversatio" +
-      "nRequest\032\027.agentd.v1.Conversation\022X\n\017Get" +
-      "Conversation\022!.agentd.v1.GetConversation" +
-      "Request\032\".agentd.v1.GetConversationRespo" +
-      "nse\022^\n\021ListConversations\022#.agentd.v1.Lis" +
-      "tConversationsRequest\032$.agentd.v1.ListCo" +
-      "nversationsResponse\022a\n\022DeleteConversatio" +
-      "n\022$.agentd.v1.DeleteConversationRequest\032" +
-      "%.agentd.v1.DeleteConversationResponseBG" +
-      "\n\rdev.agentd.v1B\021AgentServiceProtoP\001Z!ag" +
-      "entd.dev/gen/agentd/v1;agentdv1b\006proto3"
+      "\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"5\n\021ResumeTaskReques" +
+      "t\022\017\n\007task_id\030\001 \001(\t\022\017\n\007comment\030\002 \001(\t\"\205\002\n\027" +
+      "ListAuditRecordsRequest\022\"\n\004kind\030\001 \001(\0162\024." +
+      "agentd.v1.AuditKind\022\024\n\014principal_id\030\002 \001(" +
+      "\t\022\021\n\ttool_name\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n" +
+      "\007task_id\030\005 \001(\t\022)\n\005since\030\006 \001(\0132\032.google.p" +
+      "rotobuf.Timestamp\022)\n\005until\030\007 \001(\0132\032.googl" +
+      "e.protobuf.Timestamp\022\021\n\tpage_size\030\010 \001(\005\022" +
+      "\022\n\npage_token\030\t \001(\t\"\\\n\030ListAuditRecordsR" +
+      "esponse\022\'\n\007records\030\001 \003(\0132\026.agentd.v1.Aud" +
+      "itRecord\022\027\n\017next_page_token\030\002 \001(\t\"5\n\022Cre" +
+      "ateGrantRequest\022\037\n\005grant\030\001 \001(\0132\020.agentd." +
+      "v1.Grant\"&\n\022RevokeGrantRequest\022\020\n\010grant_" +
+      "id\030\001 \001(\t\",\n\021ListGrantsRequest\022\027\n\017include" +
+      "_revoked\030\001 \001(\010\"6\n\022ListGrantsResponse\022 \n\006" +
+      "grants\030\001 \003(\0132\020.agentd.v1.Grant2\211\016\n\014Agent" +
+      "Service\022<\n\007Execute\022\031.agentd.v1.ExecuteRe" +
+      "quest\032\024.agentd.v1.TaskEvent0\001\0227\n\tStartTa" +
+      "sk\022\031.agentd.v1.ExecuteRequest\032\017.agentd.v" +
+      "1.Task\0227\n\004Plan\022\026.agentd.v1.PlanRequest\032\027" +
+      ".agentd.v1.PlanResponse\022C\n\010CallTool\022\032.ag" +
+      "entd.v1.CallToolRequest\032\033.agentd.v1.Call" +
+      "ToolResponse\0225\n\007GetTask\022\031.agentd.v1.GetT" +
+      "askRequest\032\017.agentd.v1.Task\022F\n\tListTools" +
+      "\022\033.agentd.v1.ListToolsRequest\032\034.agentd.v" +
+      "1.ListToolsResponse\022;\n\nCancelTask\022\034.agen" +
+      "td.v1.CancelTaskRequest\032\017.agentd.v1.Task" +
+      "\022N\n\020StreamTaskEvents\022\".agentd.v1.StreamT" +
+      "askEventsRequest\032\024.agentd.v1.TaskEvent0\001" +
+      "\022F\n\tListTasks\022\033.agentd.v1.ListTasksReque" +
+      "st\032\034.agentd.v1.ListTasksResponse\022E\n\017Appr" +
+      "oveToolCall\022!.agentd.v1.ApproveToolCallR" +
+      "equest\032\017.agentd.v1.Task\022?\n\014ProvideInput\022" +
+      "\036.agentd.v1.ProvideInputRequest\032\017.agentd" +
+      ".v1.Task\022;\n\nResumeTask\022\034.agentd.v1.Resum" +
+      "eTaskRequest\032\017.agentd.v1.Task\022[\n\020ListAud" +
+      "itRecords\022\".agentd.v1.ListAuditRecordsRe" +
+      "quest\032#.agentd.v1.ListAuditRecordsRespon" +
+      "se\022>\n\013CreateGrant\022\035.agentd.v1.CreateGran" +
+      "tRequest\032\020.agentd.v1.Grant\022>\n\013RevokeGran" +
+      "t\022\035.agentd.v1.RevokeGrantRequest\032\020.agent" +
+      "d.v1.Grant\022I\n\nListGrants\022\034.agentd.v1.Lis" +
+      "tGrantsRequest\032\035.agentd.v1.ListGrantsRes" +
+      "ponse\022>\n\013CreateAgent\022\035.agentd.v1.CreateA" +
+      "gentRequest\032\020.agentd.v1.Agent\0228\n\010GetAgen" +
+      "t\022\032.agentd.v1.GetAgentRequest\032\020.agentd.v" +
+      "1.Agent\022I\n\nListAgents\022\034.agentd.v1.ListAg" +
+      "entsRequest\032\035.agentd.v1.ListAgentsRespon" +
+      "se\022>\n\013UpdateAgent\022\035.agentd.v1.UpdateAgen" +
+      "tRequest\032\020.agentd.v1.Agent\022L\n\013DeleteAgen" +
+      "t\022\035.agentd.v1.DeleteAgentRequest\032\036.agent" +
+      "d.v1.DeleteAgentResponse\022S\n\022CreateConver" +
+      "sation\022$.agentd.v1.CreateConversationReq" +
+      "uest\032\027.agentd.v1.Conversation\022X\n\017GetConv" +
+      "ersation\022!.agentd.v1.GetConversationRequ" +
+      "est\032\".agentd.v1.GetConversationResponse\022" +
+      "^\n\021ListConversations\022#.agentd.v1.ListCon" +
+      "versationsRequest\032$.agentd.v1.ListConver" +
+      "sationsResponse\022a\n\022DeleteConversation\022$." +
+      "agentd.v1.DeleteConversationRequest\032%.ag" +
+      "entd.v1.DeleteConversationResponseBG\n\rde" +
+      "v.agentd.v1B\021AgentServiceProtoP\001Z!agentd" +
+      ".dev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -360,38 +368,44 @@ public final class AgentServiceProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ProvideInputRequest_descriptor,
         new java.lang.String[] { "TaskId", "RequestId", "Text", });
-    internal_static_agentd_v1_ListAuditRecordsRequest_descriptor =
+    internal_static_agentd_v1_ResumeTaskRequest_descriptor =
       getDescriptor().getMessageTypes().get(14);
+    internal_static_agentd_v1_ResumeTaskRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ResumeTaskRequest_descriptor,
+        new java.lang.String[] { "TaskId", "Comment", });
+    internal_static_agentd_v1_ListAuditRecordsRequest_descriptor =
+      getDescriptor().getMessageTypes().get(15);
     internal_static_agentd_v1_ListAuditRecordsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAuditRecordsRequest_descriptor,
         new java.lang.String[] { "Kind", "PrincipalId", "ToolName", "Outcome", "TaskId", "Since", "Until", "PageSize", "PageToken", });
     internal_static_agentd_v1_ListAuditRecordsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(16);
     internal_static_agentd_v1_ListAuditRecordsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAuditRecordsResponse_descriptor,
         new java.lang.String[] { "Records", "NextPageToken", });
     internal_static_agentd_v1_CreateGrantRequest_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_agentd_v1_CreateGrantRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_CreateGrantRequest_descriptor,
         new java.lang.String[] { "Grant", });
     internal_static_agentd_v1_RevokeGrantRequest_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_agentd_v1_RevokeGrantRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_RevokeGrantRequest_descriptor,
         new java.lang.String[] { "GrantId", });
     internal_static_agentd_v1_ListGrantsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(18);
+      getDescriptor().getMessageTypes().get(19);
     internal_static_agentd_v1_ListGrantsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListGrantsRequest_descriptor,
         new java.lang.String[] { "IncludeRevoked", });
     internal_static_agentd_v1_ListGrantsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(20);
     internal_static_agentd_v1_ListGrantsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListGrantsResponse_descriptor,

@@ -75,6 +75,11 @@ public final class EventsProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_ToolProgress_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ToolCallResumable_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ToolCallResumable_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_ReflectionVerdict_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -133,7 +138,7 @@ public final class EventsProto {
       "obuf/struct.proto\032\037google/protobuf/times" +
       "tamp.proto\032\035agentd/v1/conversations.prot" +
       "o\032\025agentd/v1/tasks.proto\032\025agentd/v1/tool" +
-      "s.proto\"\244\t\n\tTaskEvent\022\017\n\007task_id\030\001 \001(\t\022\020" +
+      "s.proto\"\334\t\n\tTaskEvent\022\017\n\007task_id\030\001 \001(\t\022\020" +
       "\n\010sequence\030\002 \001(\004\022-\n\ttimestamp\030\003 \001(\0132\032.go" +
       "ogle.protobuf.Timestamp\022\020\n\010trace_id\030\004 \001(" +
       "\t\0226\n\016status_changed\030\n \001(\0132\034.agentd.v1.Ta" +
@@ -162,71 +167,75 @@ public final class EventsProto {
       "vided\030\034 \001(\0132\030.agentd.v1.InputProvidedH\000\022" +
       "8\n\021history_compacted\030\035 \001(\0132\033.agentd.v1.H" +
       "istoryCompactedH\000\0220\n\rtool_progress\030- \001(\013" +
-      "2\027.agentd.v1.ToolProgressH\000B\t\n\007payload\"I" +
-      "\n\tHeartbeat\022%\n\006status\030\001 \001(\0162\025.agentd.v1." +
-      "TaskStatus\022\025\n\rlast_sequence\030\002 \001(\004\"\240\001\n\021Ta" +
-      "skStatusChanged\022\'\n\010previous\030\001 \001(\0162\025.agen" +
-      "td.v1.TaskStatus\022&\n\007current\030\002 \001(\0162\025.agen" +
-      "td.v1.TaskStatus\022\016\n\006detail\030\003 \001(\t\022*\n\013stop" +
-      "_reason\030\004 \001(\0162\025.agentd.v1.StopReason\",\n\013" +
-      "PlanCreated\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Pl" +
-      "an\"<\n\013PlanRevised\022\035\n\004plan\030\001 \001(\0132\017.agentd" +
-      ".v1.Plan\022\016\n\006reason\030\002 \001(\t\"B\n\013StepStarted\022" +
-      "\017\n\007step_id\030\001 \001(\t\022\023\n\013description\030\002 \001(\t\022\r\n" +
-      "\005index\030\003 \001(\r\"m\n\014StepFinished\022\017\n\007step_id\030" +
-      "\001 \001(\t\022\017\n\007success\030\002 \001(\010\022\016\n\006output\030\003 \001(\t\022+" +
-      "\n\010duration\030\004 \001(\0132\031.google.protobuf.Durat" +
-      "ion\"*\n\tTextDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004tex" +
-      "t\030\002 \001(\t\"/\n\016ReasoningDelta\022\017\n\007step_id\030\001 \001" +
-      "(\t\022\014\n\004text\030\002 \001(\t\"r\n\017ToolCallStarted\022\017\n\007c" +
-      "all_id\030\001 \001(\t\022\017\n\007step_id\030\002 \001(\t\022\021\n\ttool_na" +
-      "me\030\003 \001(\t\022*\n\targuments\030\004 \001(\0132\027.google.pro" +
-      "tobuf.Struct\"\341\001\n\020ToolCallFinished\022\017\n\007cal" +
-      "l_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022(\n\006result\030" +
-      "\003 \001(\0132\026.google.protobuf.ValueH\000\022)\n\005error" +
-      "\030\004 \001(\0132\030.agentd.v1.ToolCallErrorH\000\022+\n\010du" +
-      "ration\030\005 \001(\0132\031.google.protobuf.Duration\022" +
-      "\014\n\004text\030\006 \001(\t\022\016\n\006cached\030\007 \001(\010B\t\n\007outcome" +
-      "\"\204\001\n\014ToolProgress\022\017\n\007call_id\030\001 \001(\t\022\021\n\tto" +
-      "ol_name\030\002 \001(\t\022\020\n\010progress\030\003 \001(\001\022\022\n\005total" +
-      "\030\004 \001(\001H\000\210\001\001\022\017\n\007message\030\005 \001(\t\022\017\n\007reports\030" +
-      "\006 \001(\rB\010\n\006_total\"\325\001\n\021ReflectionVerdict\022\017\n" +
-      "\007step_id\030\001 \001(\t\022\020\n\010accuracy\030\002 \001(\001\022\024\n\014comp" +
-      "leteness\030\003 \001(\001\022\021\n\trelevance\030\004 \001(\001\022\r\n\005log" +
-      "ic\030\005 \001(\001\022\022\n\nconfidence\030\006 \001(\001\022\016\n\006passed\030\007" +
-      " \001(\010\022/\n\010decision\030\010 \001(\0162\035.agentd.v1.Refle" +
-      "ctionDecision\022\020\n\010feedback\030\t \001(\t\"s\n\021Appro" +
-      "valRequested\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_na" +
-      "me\030\002 \001(\t\022*\n\targuments\030\003 \001(\0132\027.google.pro" +
-      "tobuf.Struct\022\016\n\006reason\030\004 \001(\t\"\242\001\n\017Approva" +
-      "lDecided\022\017\n\007call_id\030\001 \001(\t\022-\n\010decision\030\002 " +
-      "\001(\0162\033.agentd.v1.ApprovalDecision\022\022\n\ndeci" +
-      "ded_by\030\003 \001(\t\022\017\n\007comment\030\004 \001(\t\022*\n\targumen" +
-      "ts\030\005 \001(\0132\027.google.protobuf.Struct\"6\n\016Inp" +
-      "utRequested\022\022\n\nrequest_id\030\001 \001(\t\022\020\n\010quest" +
-      "ion\030\002 \001(\t\"F\n\rInputProvided\022\022\n\nrequest_id" +
-      "\030\001 \001(\t\022\023\n\013provided_by\030\002 \001(\t\022\014\n\004text\030\003 \001(" +
-      "\t\"\240\001\n\rUsageReported\022\017\n\007step_id\030\001 \001(\t\022\014\n\004" +
-      "role\030\002 \001(\t\022#\n\004call\030\003 \001(\0132\025.agentd.v1.Tok" +
-      "enUsage\022)\n\ntask_total\030\004 \001(\0132\025.agentd.v1." +
-      "TokenUsage\022\r\n\005model\030\005 \001(\t\022\021\n\testimated\030\006" +
-      " \001(\010\"m\n\013FinalAnswer\022\014\n\004text\030\001 \001(\t\022*\n\013sto" +
-      "p_reason\030\002 \001(\0162\025.agentd.v1.StopReason\022\023\n" +
-      "\013stop_detail\030\003 \001(\t\022\017\n\007partial\030\004 \001(\010\"P\n\rE" +
-      "rrorOccurred\022\016\n\006reason\030\001 \001(\t\022\017\n\007message\030" +
-      "\002 \001(\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007step_id\030\004 \001(\t\"G\n" +
-      "\013TaskResumed\022\016\n\006reason\030\001 \001(\t\022\017\n\007replica\030" +
-      "\002 \001(\t\022\027\n\017completed_steps\030\003 \001(\r*\231\001\n\022Refle" +
-      "ctionDecision\022#\n\037REFLECTION_DECISION_UNS" +
-      "PECIFIED\020\000\022\036\n\032REFLECTION_DECISION_ACCEPT" +
-      "\020\001\022\036\n\032REFLECTION_DECISION_REVISE\020\002\022\036\n\032RE" +
-      "FLECTION_DECISION_REPLAN\020\003*\216\001\n\020ApprovalD" +
-      "ecision\022!\n\035APPROVAL_DECISION_UNSPECIFIED" +
-      "\020\000\022\035\n\031APPROVAL_DECISION_APPROVE\020\001\022\034\n\030APP" +
-      "ROVAL_DECISION_REJECT\020\002\022\032\n\026APPROVAL_DECI" +
-      "SION_EDIT\020\003BA\n\rdev.agentd.v1B\013EventsProt" +
-      "oP\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006" +
-      "proto3"
+      "2\027.agentd.v1.ToolProgressH\000\0226\n\016tool_resu" +
+      "mable\030. \001(\0132\034.agentd.v1.ToolCallResumabl" +
+      "eH\000B\t\n\007payload\"I\n\tHeartbeat\022%\n\006status\030\001 " +
+      "\001(\0162\025.agentd.v1.TaskStatus\022\025\n\rlast_seque" +
+      "nce\030\002 \001(\004\"\240\001\n\021TaskStatusChanged\022\'\n\010previ" +
+      "ous\030\001 \001(\0162\025.agentd.v1.TaskStatus\022&\n\007curr" +
+      "ent\030\002 \001(\0162\025.agentd.v1.TaskStatus\022\016\n\006deta" +
+      "il\030\003 \001(\t\022*\n\013stop_reason\030\004 \001(\0162\025.agentd.v" +
+      "1.StopReason\",\n\013PlanCreated\022\035\n\004plan\030\001 \001(" +
+      "\0132\017.agentd.v1.Plan\"<\n\013PlanRevised\022\035\n\004pla" +
+      "n\030\001 \001(\0132\017.agentd.v1.Plan\022\016\n\006reason\030\002 \001(\t" +
+      "\"B\n\013StepStarted\022\017\n\007step_id\030\001 \001(\t\022\023\n\013desc" +
+      "ription\030\002 \001(\t\022\r\n\005index\030\003 \001(\r\"m\n\014StepFini" +
+      "shed\022\017\n\007step_id\030\001 \001(\t\022\017\n\007success\030\002 \001(\010\022\016" +
+      "\n\006output\030\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031.googl" +
+      "e.protobuf.Duration\"*\n\tTextDelta\022\017\n\007step" +
+      "_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"/\n\016ReasoningDelt" +
+      "a\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"r\n\017Tool" +
+      "CallStarted\022\017\n\007call_id\030\001 \001(\t\022\017\n\007step_id\030" +
+      "\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022*\n\targuments\030\004 " +
+      "\001(\0132\027.google.protobuf.Struct\"\341\001\n\020ToolCal" +
+      "lFinished\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030" +
+      "\002 \001(\t\022(\n\006result\030\003 \001(\0132\026.google.protobuf." +
+      "ValueH\000\022)\n\005error\030\004 \001(\0132\030.agentd.v1.ToolC" +
+      "allErrorH\000\022+\n\010duration\030\005 \001(\0132\031.google.pr" +
+      "otobuf.Duration\022\014\n\004text\030\006 \001(\t\022\016\n\006cached\030" +
+      "\007 \001(\010B\t\n\007outcome\"\204\001\n\014ToolProgress\022\017\n\007cal" +
+      "l_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022\020\n\010progres" +
+      "s\030\003 \001(\001\022\022\n\005total\030\004 \001(\001H\000\210\001\001\022\017\n\007message\030\005" +
+      " \001(\t\022\017\n\007reports\030\006 \001(\rB\010\n\006_total\"w\n\021ToolC" +
+      "allResumable\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_na" +
+      "me\030\002 \001(\t\022\017\n\007message\030\003 \001(\t\022-\n\tresume_by\030\004" +
+      " \001(\0132\032.google.protobuf.Timestamp\"\325\001\n\021Ref" +
+      "lectionVerdict\022\017\n\007step_id\030\001 \001(\t\022\020\n\010accur" +
+      "acy\030\002 \001(\001\022\024\n\014completeness\030\003 \001(\001\022\021\n\trelev" +
+      "ance\030\004 \001(\001\022\r\n\005logic\030\005 \001(\001\022\022\n\nconfidence\030" +
+      "\006 \001(\001\022\016\n\006passed\030\007 \001(\010\022/\n\010decision\030\010 \001(\0162" +
+      "\035.agentd.v1.ReflectionDecision\022\020\n\010feedba" +
+      "ck\030\t \001(\t\"s\n\021ApprovalRequested\022\017\n\007call_id" +
+      "\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022*\n\targuments\030\003" +
+      " \001(\0132\027.google.protobuf.Struct\022\016\n\006reason\030" +
+      "\004 \001(\t\"\242\001\n\017ApprovalDecided\022\017\n\007call_id\030\001 \001" +
+      "(\t\022-\n\010decision\030\002 \001(\0162\033.agentd.v1.Approva" +
+      "lDecision\022\022\n\ndecided_by\030\003 \001(\t\022\017\n\007comment" +
+      "\030\004 \001(\t\022*\n\targuments\030\005 \001(\0132\027.google.proto" +
+      "buf.Struct\"6\n\016InputRequested\022\022\n\nrequest_" +
+      "id\030\001 \001(\t\022\020\n\010question\030\002 \001(\t\"F\n\rInputProvi" +
+      "ded\022\022\n\nrequest_id\030\001 \001(\t\022\023\n\013provided_by\030\002" +
+      " \001(\t\022\014\n\004text\030\003 \001(\t\"\240\001\n\rUsageReported\022\017\n\007" +
+      "step_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022#\n\004call\030\003 \001(" +
+      "\0132\025.agentd.v1.TokenUsage\022)\n\ntask_total\030\004" +
+      " \001(\0132\025.agentd.v1.TokenUsage\022\r\n\005model\030\005 \001" +
+      "(\t\022\021\n\testimated\030\006 \001(\010\"m\n\013FinalAnswer\022\014\n\004" +
+      "text\030\001 \001(\t\022*\n\013stop_reason\030\002 \001(\0162\025.agentd" +
+      ".v1.StopReason\022\023\n\013stop_detail\030\003 \001(\t\022\017\n\007p" +
+      "artial\030\004 \001(\010\"P\n\rErrorOccurred\022\016\n\006reason\030" +
+      "\001 \001(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005fatal\030\003 \001(\010\022\017\n" +
+      "\007step_id\030\004 \001(\t\"G\n\013TaskResumed\022\016\n\006reason\030" +
+      "\001 \001(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017completed_step" +
+      "s\030\003 \001(\r*\231\001\n\022ReflectionDecision\022#\n\037REFLEC" +
+      "TION_DECISION_UNSPECIFIED\020\000\022\036\n\032REFLECTIO" +
+      "N_DECISION_ACCEPT\020\001\022\036\n\032REFLECTION_DECISI" +
+      "ON_REVISE\020\002\022\036\n\032REFLECTION_DECISION_REPLA" +
+      "N\020\003*\216\001\n\020ApprovalDecision\022!\n\035APPROVAL_DEC" +
+      "ISION_UNSPECIFIED\020\000\022\035\n\031APPROVAL_DECISION" +
+      "_APPROVE\020\001\022\034\n\030APPROVAL_DECISION_REJECT\020\002" +
+      "\022\032\n\026APPROVAL_DECISION_EDIT\020\003BA\n\rdev.agen" +
+      "td.v1B\013EventsProtoP\001Z!agentd.dev/gen/age" +
+      "ntd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -243,7 +252,7 @@ public final class EventsProto {
     internal_static_agentd_v1_TaskEvent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskEvent_descriptor,
-        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "InputRequested", "InputProvided", "HistoryCompacted", "ToolProgress", "Payload", });
+        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "InputRequested", "InputProvided", "HistoryCompacted", "ToolProgress", "ToolResumable", "Payload", });
     internal_static_agentd_v1_Heartbeat_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_agentd_v1_Heartbeat_fieldAccessorTable = new
@@ -310,56 +319,62 @@ public final class EventsProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolProgress_descriptor,
         new java.lang.String[] { "CallId", "ToolName", "Progress", "Total", "Message", "Reports", "Total", });
-    internal_static_agentd_v1_ReflectionVerdict_descriptor =
+    internal_static_agentd_v1_ToolCallResumable_descriptor =
       getDescriptor().getMessageTypes().get(12);
+    internal_static_agentd_v1_ToolCallResumable_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ToolCallResumable_descriptor,
+        new java.lang.String[] { "CallId", "ToolName", "Message", "ResumeBy", });
+    internal_static_agentd_v1_ReflectionVerdict_descriptor =
+      getDescriptor().getMessageTypes().get(13);
     internal_static_agentd_v1_ReflectionVerdict_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ReflectionVerdict_descriptor,
         new java.lang.String[] { "StepId", "Accuracy", "Completeness", "Relevance", "Logic", "Confidence", "Passed", "Decision", "Feedback", });
     internal_static_agentd_v1_ApprovalRequested_descriptor =
-      getDescriptor().getMessageTypes().get(13);
+      getDescriptor().getMessageTypes().get(14);
     internal_static_agentd_v1_ApprovalRequested_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ApprovalRequested_descriptor,
         new java.lang.String[] { "CallId", "ToolName", "Arguments", "Reason", });
     internal_static_agentd_v1_ApprovalDecided_descriptor =
-      getDescriptor().getMessageTypes().get(14);
+      getDescriptor().getMessageTypes().get(15);
     internal_static_agentd_v1_ApprovalDecided_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ApprovalDecided_descriptor,
         new java.lang.String[] { "CallId", "Decision", "DecidedBy", "Comment", "Arguments", });
     internal_static_agentd_v1_InputRequested_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(16);
     internal_static_agentd_v1_InputRequested_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_InputRequested_descriptor,
         new java.lang.String[] { "RequestId", "Question", });
     internal_static_agentd_v1_InputProvided_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_agentd_v1_InputProvided_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_InputProvided_descriptor,
         new java.lang.String[] { "RequestId", "ProvidedBy", "Text", });
     internal_static_agentd_v1_UsageReported_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_agentd_v1_UsageReported_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_UsageReported_descriptor,
         new java.lang.String[] { "StepId", "Role", "Call", "TaskTotal", "Model", "Estimated", });
     internal_static_agentd_v1_FinalAnswer_descriptor =
-      getDescriptor().getMessageTypes().get(18);
+      getDescriptor().getMessageTypes().get(19);
     internal_static_agentd_v1_FinalAnswer_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_FinalAnswer_descriptor,
         new java.lang.String[] { "Text", "StopReason", "StopDetail", "Partial", });
     internal_static_agentd_v1_ErrorOccurred_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(20);
     internal_static_agentd_v1_ErrorOccurred_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ErrorOccurred_descriptor,
         new java.lang.String[] { "Reason", "Message", "Fatal", "StepId", });
     internal_static_agentd_v1_TaskResumed_descriptor =
-      getDescriptor().getMessageTypes().get(20);
+      getDescriptor().getMessageTypes().get(21);
     internal_static_agentd_v1_TaskResumed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskResumed_descriptor,

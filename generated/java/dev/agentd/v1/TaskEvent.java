@@ -84,6 +84,7 @@ private static final long serialVersionUID = 0L;
     INPUT_PROVIDED(28),
     HISTORY_COMPACTED(29),
     TOOL_PROGRESS(45),
+    TOOL_RESUMABLE(46),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -122,6 +123,7 @@ private static final long serialVersionUID = 0L;
         case 28: return INPUT_PROVIDED;
         case 29: return HISTORY_COMPACTED;
         case 45: return TOOL_PROGRESS;
+        case 46: return TOOL_RESUMABLE;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1206,6 +1208,55 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.ToolProgress.getDefaultInstance();
   }
 
+  public static final int TOOL_RESUMABLE_FIELD_NUMBER = 46;
+  /**
+   * <pre>
+   * A tool call failed for a reason a person can fix: the task waits
+   * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+   * (TOOL_RESUMABLE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+   * @return Whether the toolResumable field is set.
+   */
+  @java.lang.Override
+  public boolean hasToolResumable() {
+    return payloadCase_ == 46;
+  }
+  /**
+   * <pre>
+   * A tool call failed for a reason a person can fix: the task waits
+   * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+   * (TOOL_RESUMABLE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+   * @return The toolResumable.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ToolCallResumable getToolResumable() {
+    if (payloadCase_ == 46) {
+       return (dev.agentd.v1.ToolCallResumable) payload_;
+    }
+    return dev.agentd.v1.ToolCallResumable.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A tool call failed for a reason a person can fix: the task waits
+   * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+   * (TOOL_RESUMABLE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ToolCallResumableOrBuilder getToolResumableOrBuilder() {
+    if (payloadCase_ == 46) {
+       return (dev.agentd.v1.ToolCallResumable) payload_;
+    }
+    return dev.agentd.v1.ToolCallResumable.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1294,6 +1345,9 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 45) {
       output.writeMessage(45, (dev.agentd.v1.ToolProgress) payload_);
+    }
+    if (payloadCase_ == 46) {
+      output.writeMessage(46, (dev.agentd.v1.ToolCallResumable) payload_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1401,6 +1455,10 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 45) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(45, (dev.agentd.v1.ToolProgress) payload_);
+    }
+    if (payloadCase_ == 46) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(46, (dev.agentd.v1.ToolCallResumable) payload_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -1514,6 +1572,10 @@ private static final long serialVersionUID = 0L;
         if (!getToolProgress()
             .equals(other.getToolProgress())) return false;
         break;
+      case 46:
+        if (!getToolResumable()
+            .equals(other.getToolResumable())) return false;
+        break;
       case 0:
       default:
     }
@@ -1623,6 +1685,10 @@ private static final long serialVersionUID = 0L;
       case 45:
         hash = (37 * hash) + TOOL_PROGRESS_FIELD_NUMBER;
         hash = (53 * hash) + getToolProgress().hashCode();
+        break;
+      case 46:
+        hash = (37 * hash) + TOOL_RESUMABLE_FIELD_NUMBER;
+        hash = (53 * hash) + getToolResumable().hashCode();
         break;
       case 0:
       default:
@@ -1840,6 +1906,9 @@ private static final long serialVersionUID = 0L;
       if (toolProgressBuilder_ != null) {
         toolProgressBuilder_.clear();
       }
+      if (toolResumableBuilder_ != null) {
+        toolResumableBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -1978,6 +2047,10 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 45 &&
           toolProgressBuilder_ != null) {
         result.payload_ = toolProgressBuilder_.build();
+      }
+      if (payloadCase_ == 46 &&
+          toolResumableBuilder_ != null) {
+        result.payload_ = toolResumableBuilder_.build();
       }
     }
 
@@ -2124,6 +2197,10 @@ private static final long serialVersionUID = 0L;
         }
         case TOOL_PROGRESS: {
           mergeToolProgress(other.getToolProgress());
+          break;
+        }
+        case TOOL_RESUMABLE: {
+          mergeToolResumable(other.getToolResumable());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -2325,6 +2402,13 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 45;
               break;
             } // case 362
+            case 370: {
+              input.readMessage(
+                  getToolResumableFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 46;
+              break;
+            } // case 370
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -6533,6 +6617,202 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 45;
       onChanged();
       return toolProgressBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ToolCallResumable, dev.agentd.v1.ToolCallResumable.Builder, dev.agentd.v1.ToolCallResumableOrBuilder> toolResumableBuilder_;
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     * @return Whether the toolResumable field is set.
+     */
+    @java.lang.Override
+    public boolean hasToolResumable() {
+      return payloadCase_ == 46;
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     * @return The toolResumable.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ToolCallResumable getToolResumable() {
+      if (toolResumableBuilder_ == null) {
+        if (payloadCase_ == 46) {
+          return (dev.agentd.v1.ToolCallResumable) payload_;
+        }
+        return dev.agentd.v1.ToolCallResumable.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 46) {
+          return toolResumableBuilder_.getMessage();
+        }
+        return dev.agentd.v1.ToolCallResumable.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    public Builder setToolResumable(dev.agentd.v1.ToolCallResumable value) {
+      if (toolResumableBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        toolResumableBuilder_.setMessage(value);
+      }
+      payloadCase_ = 46;
+      return this;
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    public Builder setToolResumable(
+        dev.agentd.v1.ToolCallResumable.Builder builderForValue) {
+      if (toolResumableBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        toolResumableBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 46;
+      return this;
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    public Builder mergeToolResumable(dev.agentd.v1.ToolCallResumable value) {
+      if (toolResumableBuilder_ == null) {
+        if (payloadCase_ == 46 &&
+            payload_ != dev.agentd.v1.ToolCallResumable.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.ToolCallResumable.newBuilder((dev.agentd.v1.ToolCallResumable) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 46) {
+          toolResumableBuilder_.mergeFrom(value);
+        } else {
+          toolResumableBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 46;
+      return this;
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    public Builder clearToolResumable() {
+      if (toolResumableBuilder_ == null) {
+        if (payloadCase_ == 46) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 46) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        toolResumableBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    public dev.agentd.v1.ToolCallResumable.Builder getToolResumableBuilder() {
+      return getToolResumableFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ToolCallResumableOrBuilder getToolResumableOrBuilder() {
+      if ((payloadCase_ == 46) && (toolResumableBuilder_ != null)) {
+        return toolResumableBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 46) {
+          return (dev.agentd.v1.ToolCallResumable) payload_;
+        }
+        return dev.agentd.v1.ToolCallResumable.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ToolCallResumable, dev.agentd.v1.ToolCallResumable.Builder, dev.agentd.v1.ToolCallResumableOrBuilder> 
+        getToolResumableFieldBuilder() {
+      if (toolResumableBuilder_ == null) {
+        if (!(payloadCase_ == 46)) {
+          payload_ = dev.agentd.v1.ToolCallResumable.getDefaultInstance();
+        }
+        toolResumableBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.ToolCallResumable, dev.agentd.v1.ToolCallResumable.Builder, dev.agentd.v1.ToolCallResumableOrBuilder>(
+                (dev.agentd.v1.ToolCallResumable) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 46;
+      onChanged();
+      return toolResumableBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

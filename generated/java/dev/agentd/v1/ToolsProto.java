@@ -53,14 +53,15 @@ public final class ToolsProto {
       "el\022\032\n\026RISK_LEVEL_UNSPECIFIED\020\000\022\022\n\016RISK_L" +
       "EVEL_LOW\020\001\022\025\n\021RISK_LEVEL_MEDIUM\020\002\022\023\n\017RIS" +
       "K_LEVEL_HIGH\020\003\022\027\n\023RISK_LEVEL_CRITICAL\020\004*" +
-      "\352\001\n\rToolErrorKind\022\037\n\033TOOL_ERROR_KIND_UNS" +
+      "\211\002\n\rToolErrorKind\022\037\n\033TOOL_ERROR_KIND_UNS" +
       "PECIFIED\020\000\022\032\n\026TOOL_ERROR_KIND_FAILED\020\001\022\033" +
       "\n\027TOOL_ERROR_KIND_TIMEOUT\020\002\022\033\n\027TOOL_ERRO" +
       "R_KIND_CRASHED\020\003\022#\n\037TOOL_ERROR_KIND_OUTC" +
       "OME_UNKNOWN\020\004\022\034\n\030TOOL_ERROR_KIND_REJECTE" +
-      "D\020\005\022\037\n\033TOOL_ERROR_KIND_UNAVAILABLE\020\006B@\n\r" +
-      "dev.agentd.v1B\nToolsProtoP\001Z!agentd.dev/" +
-      "gen/agentd/v1;agentdv1b\006proto3"
+      "D\020\005\022\037\n\033TOOL_ERROR_KIND_UNAVAILABLE\020\006\022\035\n\031" +
+      "TOOL_ERROR_KIND_RESUMABLE\020\026B@\n\rdev.agent" +
+      "d.v1B\nToolsProtoP\001Z!agentd.dev/gen/agent" +
+      "d/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
