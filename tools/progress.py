@@ -52,7 +52,8 @@ def checked(progress: object, total: object = None, message: object = "") -> Pro
 
 
 def report(progress: float, total: float | None = None, message: str = "") -> None:
-    """Report the progress of the call running in this context (a no-op outside one)."""
+    """Report the progress of the call running in this context (a no-op outside one, and
+    for numbers that make no sense: `checked`)."""
     sink = _SINK.get()
     found = checked(progress, total, message)
     if sink is not None and found is not None:

@@ -4,11 +4,15 @@ timeout that ends a silent one, where the toolsets file says so."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from agentd.v1 import tasks_pb2, tools_pb2
 from tests.integration.harness import assert_well_formed, final, harness, kinds, of_kind
+from tests.integration.test_toolsets_http import api_server
 from tests.integration.toolsets import FAST, stdio_notes, write_toolsets
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
@@ -103,3 +107,37 @@ async def test_without_the_setting_progress_does_not_extend_the_timeout(tmp_path
         assert finished.error.kind == tools_pb2.TOOL_ERROR_KIND_TIMEOUT
         assert "did not finish within 0.5 s" in finished.error.message
         assert of_kind(events, "tool_progress")  # it reported, but that did not count
+
+
+@pytest.mark.parametrize("keeps_alive", [True, False])
+async def test_a_declared_http_tool_reports_progress_in_json_lines(
+    tmp_path: Path, keeps_alive: bool
+) -> None:
+    """The API sends three progress lines 0.3 s apart, then its answer: under a 0.5 s
+    timeout the call finishes when progress keeps it alive, and times out otherwise."""
+    tool = {"url": "${API_BASE}/progress", "timeout_seconds": 0.5}
+    if keeps_alive:
+        tool["progress_keeps_alive"] = True
+    replies = [_call("api_parts"), {"text": "done"}]
+    with api_server() as (url, _):
+        api = {"http": {"allowed_networks": ["127.0.0.1/32"]}, "level": "read"}
+        toolsets = {"api": {**api, "tools": {"parts": tool}}}
+        settings = {
+            "toolsets_file": write_toolsets(tmp_path / "toolsets.yaml", toolsets),
+            "tool_progress_ms": 0,
+            **FAST,
+        }
+        with pytest.MonkeyPatch.context() as env:
+            env.setenv("API_BASE", url)
+            async with harness(tmp_path, replies, **settings) as h:
+                events = await h.run("count the parts", mode=FC, tools=["api.parts"])
+    assert_well_formed(events)
+    [finished] = of_kind(events, "tool_call_finished")
+    reported = [(p.progress, p.message) for p in of_kind(events, "tool_progress")]
+    if keeps_alive:
+        assert not finished.HasField("error"), finished.error.message
+        assert json.loads(finished.text) == {"parts": 3}  # the progress lines left out
+        assert reported == [(1.0, "part 1"), (2.0, "part 2"), (3.0, "part 3")]
+    else:
+        assert finished.error.kind == tools_pb2.TOOL_ERROR_KIND_TIMEOUT
+        assert reported[:1] == [(1.0, "part 1")]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -50,6 +51,16 @@ class _Api(BaseHTTPRequestHandler):
             self.send_header("Location", "/customers/1")
             self.send_header("Content-Length", "0")
             self.end_headers()
+        elif self.path.startswith("/progress"):  # JSON lines: three reports, then the answer
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-ndjson")
+            self.end_headers()
+            for n in (1, 2, 3):
+                report = {"progress": n, "total": 3, "message": f"part {n}"}
+                self.wfile.write(json.dumps(report).encode() + b"\n")
+                self.wfile.flush()
+                time.sleep(0.3)
+            self.wfile.write(json.dumps({"parts": 3}).encode() + b"\n")
         elif self.path.startswith("/flaky"):  # 503 twice, then an answer
             tries = sum(1 for line in seen if line.startswith("GET /flaky"))
             self._answer(503 if tries <= 2 else 200, {"try": tries})

@@ -17,6 +17,7 @@ from tools.outcomes import ToolErrorKind
 from tools.permissions import LevelPolicy
 from tools.progress import Progress
 from tools.registry import ToolRegistry
+from tools.toolsets import http_progress
 
 SPEC = ToolSpec(
     name="crunch",
@@ -104,3 +105,24 @@ def test_reports_outside_a_call_go_nowhere() -> None:
 )
 def test_untrusted_reports_are_checked(raw: tuple[object, ...], expected: Progress | None) -> None:
     assert progress.checked(*raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "report"),
+    [
+        (b'{"progress": 2, "total": 4, "message": "half"}', Progress(2.0, 4.0, "half")),
+        (b'  {"progress": 1}\r', Progress(1.0, None, "")),
+        (b'{"progress": 1, "result": 5}', None),  # another key: part of the answer
+        (b'{"parts": 3}', None),
+        (b"not json", None),
+        (b'{"progress": "lots"}', "dropped"),  # a report, but nonsense: not passed on
+    ],
+)
+def test_json_lines_of_progress_are_told_from_the_answer(
+    line: bytes, report: Progress | str | None
+) -> None:
+    heard: list[Progress] = []
+    with progress.listening(heard.append):
+        was_report = http_progress._reported(line)
+    assert was_report == (report is not None)
+    assert heard == ([report] if isinstance(report, Progress) else [])
