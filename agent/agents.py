@@ -20,6 +20,7 @@ from typing import Any, Literal
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from agent.limits import StepPolicy
 from agent.memory.policy import MemoryInvalidError, memory_settings
 from agent.tasks import ExecutionMode
 from tools.grants import covers
@@ -33,7 +34,9 @@ _KEYS = {
     "id", "version", "description", "instructions", "model", "temperature", "max_tokens",
     "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
     "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema", "memory",
+    "max_failed_tool_calls", "step_policy",
 }  # fmt: skip
+STEP_POLICIES = ("replan", "skip", "terminate")
 
 
 class AgentInvalidError(ValueError):
@@ -71,6 +74,10 @@ class AgentDefinition:
     """A JSON Schema the final answer must be JSON of (`agent.answers`)."""
     memory: Mapping[str, Any] = field(default_factory=dict)
     """Its `memory:` settings (`agent.memory.policy`); the server's defaults fill the rest."""
+    max_failed_tool_calls: int | None = None
+    """Tool calls failing in a row that stop a run (0: never); None: the server's."""
+    step_policy: StepPolicy | None = None
+    """What a failed plan step leads to (`replan`, `skip`, `terminate`); None: the server's."""
 
     @property
     def reference(self) -> str:
@@ -156,7 +163,18 @@ def parse_agent(data: Any, source: str, models: Collection[str] = ()) -> AgentDe
         ask_user=_flag(data, "ask_user", source),
         output_schema=_schema(data.get("output_schema"), source),
         memory=_memory(data.get("memory"), source),
+        max_failed_tool_calls=_whole(data, "max_failed_tool_calls", source, None, 0, 100),
+        step_policy=_step_policy(data.get("step_policy"), source),
     )
+
+
+def _step_policy(value: Any, source: str) -> StepPolicy | None:
+    if value is None:
+        return None
+    if value not in STEP_POLICIES:
+        raise AgentInvalidError(source, "step_policy", "one of " + ", ".join(STEP_POLICIES))
+    policy: StepPolicy = value
+    return policy
 
 
 def _memory(value: Any, source: str) -> dict[str, Any]:

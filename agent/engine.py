@@ -15,7 +15,7 @@ from typing import Any
 
 import structlog
 
-from agent import lifecycle, questions
+from agent import lifecycle, questions, tool_resume
 from agent.admission import Admission, Ticket
 from agent.catalog import Agents
 from agent.execution import Runner
@@ -305,6 +305,14 @@ class Engine:
         task = await self._store.get(call.principal.tenant, task_id)
         roles = tuple(self.config.approver_roles)
         await questions.provide(self._approvals, task, call.principal, request_id, text, roles)
+        return await self._store.get(call.principal.tenant, task_id)
+
+    async def resume_task(self, call: CallContext, task_id: str, comment: str = "") -> Task:
+        """ResumeTask: the tool call the task waits on after a resumable failure runs again
+        (`agent.tool_resume`); TaskNotResumableError when none waits."""
+        task = await self.find(call.principal.tenant, task_id)
+        roles = tuple(self.config.approver_roles)
+        await tool_resume.resume(self._approvals, task, call.principal, comment, roles)
         return await self._store.get(call.principal.tenant, task_id)
 
     async def cancel(self, tenant: str, task_id: str, reason: str) -> Task:

@@ -87,6 +87,33 @@ class ToolCallFinished:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolProgress:
+    """A running tool call reported how far it is (`tools.progress`); rate-limited, the
+    latest report of an interval standing for all of them."""
+
+    call_id: str
+    tool_name: str
+    progress: float
+    total: float | None = None
+    message: str = ""
+    reports: int = 1
+    """The reports this event stands for (the earlier ones of its interval are dropped)."""
+    type: Literal["tool_progress"] = "tool_progress"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallResumable:
+    """A tool call failed for a reason a person can fix: the task waits for ResumeTask
+    until `resume_by`, then runs that call again (or ends FAILED: TOOL_RESUMABLE)."""
+
+    call_id: str
+    tool_name: str
+    message: str
+    resume_by: datetime
+    type: Literal["tool_resumable"] = "tool_resumable"
+
+
+@dataclass(frozen=True, slots=True)
 class ReflectionVerdict:
     step_id: str
     accuracy: float
@@ -227,6 +254,8 @@ EventPayload = (
     | ReasoningDelta
     | ToolCallStarted
     | ToolCallFinished
+    | ToolProgress
+    | ToolCallResumable
     | ReflectionVerdict
     | ApprovalRequested
     | ApprovalDecided

@@ -21,7 +21,7 @@ from agent import answers
 from agent.admission import Ticket
 from agent.failures import NoAnswerWithinLimitError, failure_of
 from agent.lifecycle import Endings, set_running
-from agent.limits import EngineConfig, LimitReached
+from agent.limits import EngineConfig, LimitReached, task_timeout
 from agent.llm.base import ModelError
 from agent.memory.engine_hooks import TaskMemory
 from agent.modes import Outcome, function_calling, plan_execute, text_react
@@ -223,7 +223,7 @@ class Runner:
         if run.deadline_at is None:
             run.deadline_at = time.time() + deadline
         try:
-            async with asyncio.timeout(deadline):
+            async with task_timeout(deadline):
                 if self._memory is not None and run.task.conversation_id:
                     await self._memory.prepare(run)
                 return await MODES[run.task.mode](run)

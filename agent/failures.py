@@ -25,6 +25,7 @@ class FailureReason(StrEnum):
     LLM_UNAVAILABLE = "LLM_UNAVAILABLE"
     MODEL_OUTPUT_INVALID = "MODEL_OUTPUT_INVALID"
     TASK_LIMIT_REACHED = "TASK_LIMIT_REACHED"
+    TOOL_RESUMABLE = "TOOL_RESUMABLE"
     STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
     INTERNAL = "INTERNAL"
 
@@ -60,6 +61,19 @@ class NoAnswerWithinLimitError(TaskFailedError):
     def __init__(self, stop_reason: StopReason, message: str) -> None:
         super().__init__(message)
         self.stop_reason = stop_reason
+
+
+class ResumeWindowClosedError(TaskFailedError):
+    """A tool call failed for a reason a person can fix and nobody resumed the task
+    (ResumeTask) within the resume window."""
+
+    reason = FailureReason.TOOL_RESUMABLE
+
+    def __init__(self, tool: str, failure: str, window_seconds: float) -> None:
+        super().__init__(
+            f"{tool} failed ({failure[:300]}) and the task was not resumed within its resume "
+            f"window of {window_seconds:g} s"
+        )
 
 
 class StoreFailedError(TaskFailedError):

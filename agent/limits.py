@@ -15,6 +15,9 @@ DEFAULT_MAX_ITERATIONS = 10
 MAX_ITERATIONS_LIMIT = 50
 MAX_TASK_CHARS = 5_000
 MAX_CONTEXT_BYTES = 10 * 1024
+StepPolicy = Literal["replan", "skip", "terminate"]
+"""What a failed plan step leads to: a new plan, going on without it (and the steps that
+depend on it), or the end of the run with the best answer so far."""
 CRITIC_WEIGHTS = {"accuracy": 0.4, "completeness": 0.3, "relevance": 0.2, "logic": 0.1}
 
 
@@ -48,6 +51,16 @@ class EngineConfig:
     """Tool calls run from one model reply; more are not run (the model is told so)."""
     max_repeated_calls: int = 3
     """The same tool with the same arguments this many times in a row stops the loop."""
+    max_failed_tool_calls: int = 3
+    """Tool calls that fail one after another (refused, invalid arguments, tool errors,
+    timeouts) before the run stops (TOOL_FAILURES) with the best answer so far; 0: never."""
+    step_policy: StepPolicy = "replan"
+    """What a failed plan step leads to (plan-and-execute)."""
+    resume_window_seconds: float = 900.0
+    """How long a task whose tool call failed resumably waits for ResumeTask before it
+    ends FAILED (TOOL_RESUMABLE); the wait does not count against its time limit."""
+    tool_progress_seconds: float = 0.5
+    """At most one `tool_progress` event per tool call in this time (the latest wins)."""
     max_running_tasks: int = 100
     """Tasks this process runs at once; more wait, PENDING, in a queue."""
     max_queued_tasks: int = 100
@@ -70,6 +83,26 @@ class LimitReached(Exception):  # noqa: N818 - a stop signal, named for what hap
 
 
 _STEP_TIMER: ContextVar[asyncio.Timeout | None] = ContextVar("agentd_step_timer", default=None)
+_TASK_TIMER: ContextVar[asyncio.Timeout | None] = ContextVar("agentd_task_timer", default=None)
+
+
+@asynccontextmanager
+async def task_timeout(seconds: float) -> AsyncIterator[asyncio.Timeout]:
+    """`asyncio.timeout` for a whole task, which `task_clock_stopped` can pause."""
+    async with asyncio.timeout(seconds) as timer:
+        token = _TASK_TIMER.set(timer)
+        try:
+            yield timer
+        finally:
+            _TASK_TIMER.reset(token)
+
+
+@asynccontextmanager
+async def task_clock_stopped() -> AsyncIterator[None]:
+    """Stop the task's clock (and its step's) while it waits for a person to fix what a
+    tool needs (ResumeTask): that wait has a window of its own."""
+    async with _stopped(_TASK_TIMER.get()), step_clock_stopped():
+        yield
 
 
 @asynccontextmanager
@@ -87,7 +120,13 @@ async def step_timeout(seconds: float) -> AsyncIterator[asyncio.Timeout]:
 async def step_clock_stopped() -> AsyncIterator[None]:
     """Stop the current step's clock while waiting for a person (an approval): the time
     spent waiting does not count against the step; the task's deadline still does."""
-    timer = _STEP_TIMER.get()
+    async with _stopped(_STEP_TIMER.get()):
+        yield
+
+
+@asynccontextmanager
+async def _stopped(timer: asyncio.Timeout | None) -> AsyncIterator[None]:
+    """`timer` paused for the block, then given the time it had left."""
     when = timer.when() if timer is not None else None
     if timer is None or when is None:
         yield

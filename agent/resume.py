@@ -31,6 +31,9 @@ class JournalEntry:
     ok: bool = False
     text: str = ""
     data: Any = None
+    resume_by: float = 0.0
+    """Set while the call, failed for a reason a person can fix, waits for ResumeTask:
+    the end of its resume window (epoch seconds). A resumed run waits again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,3 +56,5 @@ class RunCheckpoint:
     """The mode's state (a dict in checkpoints of earlier versions)."""
     history: History | None = None
     """The earlier turns of the task's conversation it is sent (once chosen)."""
+    failed_in_a_row: int = 0
+    """Tool calls that had failed one after another (`agent.tool_calls.FAILURES`)."""

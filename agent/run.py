@@ -94,6 +94,9 @@ class TaskRun:
     """Long URLs the model sees as placeholders (`agent.urls`)."""
     tools: ToolCalls = field(init=False)
     """Its tool calls (and their journal, and the wait for approvals)."""
+    pending_state: ModeState | None = field(default=None, init=False)
+    """The mode's state as the model asked for the calls being made (not yet a checkpoint):
+    what a call that waits for ResumeTask is checkpointed with (`agent.tool_resume`)."""
     _mode_state: ModeState | None = field(init=False)
     _checkpoint_lock: asyncio.Lock = field(init=False)
     _events: EventWriter = field(init=False)
@@ -111,7 +114,9 @@ class TaskRun:
             resumed.url_token if resumed and resumed.url_token else None,
             resumed.urls if resumed else None,
         )
-        self.tools = ToolCalls(self, resumed.journal if resumed else {})
+        self.tools = ToolCalls(
+            self, resumed.journal if resumed else {}, resumed.failed_in_a_row if resumed else 0
+        )
         self._mode_state = self.resume_state()
         if resumed is not None:
             self.notes = list(resumed.notes)
@@ -178,6 +183,7 @@ class TaskRun:
                 urls=dict(self.urls.urls),
                 mode_state=self._mode_state,
                 history=self.history,
+                failed_in_a_row=self.tools.streak.count,
             )
             await self.checkpoints.save(
                 self.task.tenant, self.task.task_id, serialization.dumps(state)

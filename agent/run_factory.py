@@ -112,6 +112,10 @@ class RunFactory:
             critic_policy=agent.critic_policy or self.config.critic_policy,
             step_timeout_seconds=agent.step_timeout_seconds or self.config.step_timeout_seconds,
             token_budget=agent.token_budget or self.config.token_budget,
+            step_policy=agent.step_policy or self.config.step_policy,
+            max_failed_tool_calls=self.config.max_failed_tool_calls
+            if agent.max_failed_tool_calls is None
+            else agent.max_failed_tool_calls,
         )
 
     def _models(self, agent: AgentDefinition | None) -> ModelRoles:

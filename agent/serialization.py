@@ -34,7 +34,8 @@ _DATACLASSES: dict[str, type[Any]] = {
     for cls in (
         Task, Plan, PlanStep, TokenUsage, TaskFailure, ToolCallError, ev.TaskEvent,
         ev.StatusChanged, ev.PlanCreated, ev.PlanRevised, ev.StepStarted, ev.StepFinished,
-        ev.TextDelta, ev.ReasoningDelta, ev.ToolCallStarted, ev.ToolCallFinished,
+        ev.TextDelta, ev.ReasoningDelta, ev.ToolCallStarted, ev.ToolCallFinished, ev.ToolProgress,
+        ev.ToolCallResumable,
         ev.ReflectionVerdict, ev.ApprovalRequested, ev.ApprovalDecided, ev.UsageReported,
         ev.InputRequested, ev.InputProvided, ev.HistoryCompacted, ev.ArtifactRef,
         ev.ArtifactUpdated, ev.FinalAnswer, ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall,

@@ -52,6 +52,10 @@ class StopReason(enum.Enum):
     REPEATED_TOOL_CALL = "repeated_tool_call"
     CANCELLED = "cancelled"
     ERROR = "error"
+    TOOL_FAILURES = "tool_failures"
+    """Too many tool calls in a row failed (`EngineConfig.max_failed_tool_calls`)."""
+    STEP_FAILED = "step_failed"
+    """A plan step failed and the agent's step policy is `terminate`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,13 +24,17 @@ from agent import events as ev
 from agent import lifecycle, questions
 from agent.artifacts import artifact_space, updated_event
 from agent.concurrency import all_or_none
-from agent.limits import step_clock_stopped
+from agent.limits import LimitReached, step_clock_stopped
 from agent.resume import JournalEntry
 from agent.tasks import TaskStatus
+from agent.tool_progress import ProgressEvents
+from agent.tool_resume import Resumes, failed_before
+from agent.tool_streak import FailureStreak
 from core.errors import AgentdError, ToolNotFoundError, ToolUnavailableError
 from core.identity import CallContext
 from core.secrets import redact
 from core.text import clean_json, clean_text
+from tools import progress
 from tools.approvals import ApprovalDecision
 from tools.builtin.artifacts import WRITE_ARTIFACT
 from tools.model import ToolSpec
@@ -56,18 +60,31 @@ _DECISIONS: dict[str, Literal["approve", "reject", "edit"]] = {
 
 PlannedCall = tuple[str, dict[str, Any] | None, str]
 """A call a mode wants: tool name, arguments (None when they did not parse), and why not."""
+_Planned = tuple[str, str, dict[str, Any] | None, str, str, bool]
+"""A call as `ToolCalls.call` makes it: step id, tool, arguments, why they are unusable,
+journal key, and whether it is journalled."""
 
 
 class ToolCalls:
     """The tool calls of one run, bounded to `max_concurrent_tool_calls` at once."""
 
-    __slots__ = ("_run", "_slots", "_waiting", "journal")
+    __slots__ = ("_run", "_slots", "_waiting", "journal", "resumes", "streak")
 
-    def __init__(self, run: TaskRun, journal: Mapping[str, JournalEntry]) -> None:
+    def __init__(
+        self, run: TaskRun, journal: Mapping[str, JournalEntry], failed_in_a_row: int = 0
+    ) -> None:
         self._run = run
         self.journal = dict(journal)
         self._slots = asyncio.Semaphore(run.config.max_concurrent_tool_calls)
         self._waiting = 0
+        self.streak = FailureStreak(run.config.max_failed_tool_calls, failed_in_a_row)
+        """Calls that failed one after another: enough of them stop the run."""
+        self.resumes = Resumes(run, self)
+        """Waits for ResumeTask after calls that failed resumably."""
+
+    def failing(self) -> LimitReached | None:
+        """The signal to stop (TOOL_FAILURES) once too many calls in a row failed."""
+        return self.streak.failing()
 
     def may_repeat(self, name: str) -> bool:
         """Whether a call of `name` may run again after a crash (or is not journalled)."""
@@ -103,15 +120,28 @@ class ToolCalls:
         if arguments is not None:  # the model's placeholders stand for these URLs
             arguments = run.urls.restore_value(arguments)
         journalled = bool(key) and run.durable and not bad_arguments and not self.may_repeat(name)
+        entry = self.journal.get(key) if key else None
+        planned = (step_id, name, arguments, bad_arguments, key, journalled)
+        if entry is not None and entry.resume_by:  # it waited for ResumeTask when the run stopped
+            result = await self._until_resumed(planned, failed_before(entry), entry.resume_by)
+        elif journalled and entry is not None:
+            return await self._replayed(step_id, name, arguments, entry, key)
+        else:
+            result = await self._once(planned)
+            if self.resumes.waits_for(result):
+                result = await self._until_resumed(planned, result)
+        self.streak.saw(result)
+        self._note(result, arguments)
+        return self._for_model(result)
+
+    async def _once(self, planned: _Planned) -> ToolCallResult:
+        """The call made once: announced, run (journalled first if it must be), reported."""
+        run = self._run
+        step_id, name, arguments, bad_arguments, key, journalled = planned
+        call_id = new_call_id()
         if journalled:
-            entry = self.journal.get(key)
-            if entry is not None:
-                return await self._replayed(step_id, name, arguments, entry, key)
-            call_id = new_call_id()
             self.journal[key] = JournalEntry(call_id, name, finished=False)
             await run.checkpoint()
-        else:
-            call_id = new_call_id()
         await run.emit(ev.ToolCallStarted(call_id, step_id, name, redact(arguments or {})))
         started = time.perf_counter()
         data, error, text, cached = await self._outcome(call_id, name, arguments, bad_arguments)
@@ -125,8 +155,22 @@ class ToolCalls:
         if journalled:
             self.journal[key] = JournalEntry(call_id, name, True, result.ok, text, data)
             await run.checkpoint()
-        self._note(result, arguments)
-        return self._for_model(result)
+        return result
+
+    async def _until_resumed(
+        self, planned: _Planned, failed: ToolCallResult, resume_by: float = 0.0
+    ) -> ToolCallResult:
+        """Wait for ResumeTask (`agent.tool_resume`) and make the call again, for as long as
+        it fails resumably; ResumeWindowClosedError once a window passes."""
+        key, journalled = planned[4], planned[5]
+        while True:
+            await self.resumes.wait(failed, key, resume_by)
+            if key and not journalled:
+                self.journal.pop(key, None)
+            result = await self._once(planned)
+            if not self.resumes.waits_for(result):
+                return result
+            failed, resume_by = result, 0.0
 
     def _for_model(self, result: ToolCallResult) -> ToolCallResult:
         """The result as the model sees it: long URLs as placeholders."""
@@ -152,32 +196,48 @@ class ToolCalls:
                 f"available: {', '.join(sorted(run.tool_specs)) or 'none'}",
             )
             return None, error, error.message, False
-        gate = self._approve if run.persist and run.approvals is not None else None
-        async with self._slots:
-            try:
-                result = await run.registry.call(
-                    name,
-                    arguments or {},
-                    self._context,
-                    approval=gate,
-                    call_id=call_id,
-                    bypass_cache=run.task.bypass_tool_cache,
-                    spec=run.tool_specs[name],  # the tool as the task was given it
-                )
-            except (ToolUnavailableError, ToolNotFoundError) as gone:
-                error = _unavailable(name, gone)
-                return None, error, error.message, False
-            except AgentdError as refusal:
-                error = ToolCallError(
-                    ToolErrorKind.FAILED, f"refused ({refusal.reason}): {refusal.message}"
-                )
-                return None, error, error.message, False
+        try:
+            result = await self._registry_call(call_id, name, arguments or {})
+        except (ToolUnavailableError, ToolNotFoundError) as gone:
+            error = _unavailable(name, gone)
+            return None, error, error.message, False
+        except AgentdError as refusal:
+            error = ToolCallError(
+                ToolErrorKind.FAILED, f"refused ({refusal.reason}): {refusal.message}"
+            )
+            return None, error, error.message, False
         # A tool's output is untrusted too: made safe to encode and store.
         data, failed = clean_json(result.data), result.error
         if failed is not None:
             return data, failed, failed.message, False
         text = _clip(clean_text(result.text) or json.dumps(data, default=str))
         return data, None, text, result.cached
+
+    async def _registry_call(
+        self, call_id: str, name: str, arguments: dict[str, Any]
+    ) -> ToolCallResult:
+        """The call through the registry (in one of the task's slots), its progress
+        reports streamed as `tool_progress` events."""
+        run = self._run
+        gate = self._approve if run.persist and run.approvals is not None else None
+        events = ProgressEvents(run, call_id, run.config.tool_progress_seconds)
+        try:
+            with progress.listening(events.sink(name)):
+                async with self._slots:
+                    result = await run.registry.call(
+                        name,
+                        arguments,
+                        self._context,
+                        approval=gate,
+                        call_id=call_id,
+                        bypass_cache=run.task.bypass_tool_cache,
+                        spec=run.tool_specs[name],  # the tool as the task was given it
+                    )
+        except BaseException:
+            events.abandon()
+            raise
+        await events.close()
+        return result
 
     @property
     def _context(self) -> CallContext:
@@ -197,7 +257,7 @@ class ToolCalls:
         self, call_id: str, tool: ToolSpec, arguments: Mapping[str, Any], reason: str
     ) -> ApprovalDecision:
         """A person's decision on a call that needs approval (the registry's gate)."""
-        decision = await self._wait_for_person(
+        decision = await self.wait_for_person(
             call_id,
             f"waiting for approval of {tool.name}",
             ev.ApprovalRequested(call_id, tool.name, dict(arguments), reason),
@@ -209,7 +269,7 @@ class ToolCalls:
                 call_id, _DECISIONS[decision.label], decision.decided_by, decision.comment, edited
             )
         )
-        await self._no_longer_waiting(f"{decision.label} by {decision.decided_by}")
+        await self.no_longer_waiting(f"{decision.label} by {decision.decided_by}")
         return decision
 
     async def _ask_user(
@@ -224,7 +284,7 @@ class ToolCalls:
             return None, error, error.message, False
         request_id = questions.PREFIX + call_id
         try:
-            answer = await self._wait_for_person(
+            answer = await self.wait_for_person(
                 request_id,
                 "waiting for an answer to the agent's question",
                 ev.InputRequested(request_id, question[: questions.MAX_QUESTION_CHARS]),
@@ -234,11 +294,16 @@ class ToolCalls:
             error = ToolCallError(ToolErrorKind.FAILED, f"no answer came: {expired.message}")
             return None, error, error.message, False
         await run.emit(ev.InputProvided(request_id, answer.decided_by, answer.comment))
-        await self._no_longer_waiting(f"answered by {answer.decided_by}")
+        await self.no_longer_waiting(f"answered by {answer.decided_by}")
         return {"answer": answer.comment}, None, answer.comment, False
 
-    async def _wait_for_person(
-        self, slot_id: str, waiting: str, announcement: ev.EventPayload, unanswered: str
+    async def wait_for_person(
+        self,
+        slot_id: str,
+        waiting: str,
+        announcement: ev.EventPayload,
+        unanswered: str,
+        ttl: float | None = None,
     ) -> ApprovalDecision:
         """Pause for a person: INPUT_REQUIRED (`waiting`) and `announcement`, then what they
         left in the slot. The step's clock stops while waiting; the task's deadline keeps
@@ -248,7 +313,8 @@ class ToolCalls:
         approvals = run.approvals
         assert approvals is not None
         task_id = run.task.task_id
-        ttl = max(60.0, (run.deadline_at or time.time() + 3600.0) - time.time())
+        if ttl is None:  # by default, the slot lasts as long as the task may
+            ttl = max(60.0, (run.deadline_at or time.time() + 3600.0) - time.time())
         await approvals.open(run.task.tenant, task_id, slot_id, ttl)
         self._waiting += 1
         try:
@@ -261,13 +327,13 @@ class ToolCalls:
             self._waiting -= 1
             await asyncio.shield(approvals.close(task_id, slot_id))
             if not isinstance(error, asyncio.CancelledError):  # cancelled: the task is ending
-                await self._no_longer_waiting(unanswered)
+                await self.no_longer_waiting(unanswered)
             raise
         self._waiting -= 1
         await approvals.close(task_id, slot_id)
         return decision
 
-    async def _no_longer_waiting(self, detail: str) -> None:
+    async def no_longer_waiting(self, detail: str) -> None:
         """RUNNING again once no call of the task waits for a person."""
         if self._waiting == 0 and self._run.task.status is TaskStatus.INPUT_REQUIRED:
             await lifecycle.set_running(self._run, detail)

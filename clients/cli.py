@@ -89,6 +89,7 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "tasks": tasks_cli.run_tasks,
     "plan": tasks_cli.run_plan,
     "input": tasks_cli.run_input,
+    "resume": tasks_cli.run_resume,
     "agents": agents_cli.run_agents,
     "audit": audit_cli.run_audit,
     "approve": audit_cli.run_approve,

@@ -52,6 +52,9 @@ def describe_event(event: events_pb2.TaskEvent) -> str:
     if kind == "tool_call_finished":
         outcome = payload.error.message if payload.HasField("error") else payload.text
         return f"{head} {payload.tool_name} -> {outcome[:200]}"
+    if kind == "tool_progress":
+        whole = f"/{payload.total:g}" if payload.HasField("total") else ""
+        return f"{head} {payload.tool_name} {payload.progress:g}{whole} {payload.message}".rstrip()
     if kind == "final_answer":
         written = "".join(f"\n[artifact {a.name} v{a.version}]" for a in payload.artifacts)
         return f"{head}\n{payload.text}{written}"

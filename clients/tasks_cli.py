@@ -230,6 +230,15 @@ async def run_input(client: AgentClient, args: argparse.Namespace) -> int:
     return 0
 
 
+async def run_resume(client: AgentClient, args: argparse.Namespace) -> int:
+    task = await client.resume_task(args.task_id, args.comment)
+    if args.json:
+        print(as_json(task))
+    else:
+        print(f"resumed; task {task.task_id} is {status_name(task.status)}")
+    return 0
+
+
 def add_parsers(sub: Any) -> None:
     exe = sub.add_parser("exec", help="start a task; prints `task <id>` on stderr first")
     exe.add_argument("task")
@@ -271,6 +280,11 @@ def add_parsers(sub: Any) -> None:
     answer.add_argument("task_id")
     answer.add_argument("request_id", help="from the task's input_requested event")
     answer.add_argument("text", help="the answer; - reads it from stdin")
+    resume = sub.add_parser(
+        "resume", help="run again the tool call a task waits on after a resumable failure"
+    )
+    resume.add_argument("task_id")
+    resume.add_argument("--comment", default="", help="why (kept in the task's events)")
 
 
 def _add_listing(sub: Any) -> None:

@@ -237,6 +237,10 @@ def engine_config(settings: Settings) -> EngineConfig:
         critic_policy=settings.critic_policy,
         critic_every_n=settings.critic_every_n,
         max_corrections=settings.max_corrections,
+        max_failed_tool_calls=settings.max_failed_tool_calls,
+        step_policy=settings.step_policy,
+        resume_window_seconds=settings.resume_window_seconds,
+        tool_progress_seconds=settings.tool_progress_ms / 1000,
         tool_calling=settings.llm_tool_calling,
     )
 

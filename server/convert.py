@@ -125,6 +125,7 @@ def tool_to_proto(spec: ToolSpec, *, unavailable: bool = False) -> tools_pb2.Too
         toolset=spec.toolset,
         source=spec.source,
         unavailable=unavailable,
+        progress_keeps_alive=spec.progress_keeps_alive,
     )
 
 
@@ -140,6 +141,7 @@ _TOOL_ERROR_KINDS = {
     ToolErrorKind.CRASHED: tools_pb2.TOOL_ERROR_KIND_CRASHED,
     ToolErrorKind.OUTCOME_UNKNOWN: tools_pb2.TOOL_ERROR_KIND_OUTCOME_UNKNOWN,
     ToolErrorKind.REJECTED: tools_pb2.TOOL_ERROR_KIND_REJECTED,
+    ToolErrorKind.RESUMABLE: tools_pb2.TOOL_ERROR_KIND_RESUMABLE,
     ToolErrorKind.UNAVAILABLE: tools_pb2.TOOL_ERROR_KIND_UNAVAILABLE,
 }
 

@@ -39,6 +39,10 @@ def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
         data["output_schema"] = struct_to_dict(agent.output_schema, "agent.output_schema")
     if agent.HasField("memory"):
         data["memory"] = _memory_data(agent.memory)
+    if agent.HasField("max_failed_tool_calls"):
+        data["max_failed_tool_calls"] = agent.max_failed_tool_calls
+    if agent.step_policy:
+        data["step_policy"] = agent.step_policy
     return data
 
 
@@ -100,7 +104,10 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
         created_by=stored.created_by,
         source=stored.source,
         ask_user=agent.ask_user,
+        step_policy=agent.step_policy or "",
     )
+    if agent.max_failed_tool_calls is not None:
+        message.max_failed_tool_calls = agent.max_failed_tool_calls
     if agent.temperature is not None:
         message.temperature = agent.temperature
     if agent.mode is not None:

@@ -109,6 +109,26 @@ def _tool_call_finished(p: ev.ToolCallFinished) -> events_pb2.ToolCallFinished:
     return finished
 
 
+def _tool_progress(p: ev.ToolProgress) -> events_pb2.ToolProgress:
+    return events_pb2.ToolProgress(
+        call_id=p.call_id,
+        tool_name=p.tool_name,
+        progress=p.progress,
+        total=p.total,
+        message=p.message,
+        reports=p.reports,
+    )
+
+
+def _tool_resumable(p: ev.ToolCallResumable) -> events_pb2.ToolCallResumable:
+    return events_pb2.ToolCallResumable(
+        call_id=p.call_id,
+        tool_name=p.tool_name,
+        message=p.message,
+        resume_by=to_timestamp(p.resume_by),
+    )
+
+
 def _reflection(p: ev.ReflectionVerdict) -> events_pb2.ReflectionVerdict:
     return events_pb2.ReflectionVerdict(
         step_id=p.step_id,
@@ -219,6 +239,8 @@ _PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
     ev.ReasoningDelta: ("reasoning_delta", _reasoning_delta),
     ev.ToolCallStarted: ("tool_call_started", _tool_call_started),
     ev.ToolCallFinished: ("tool_call_finished", _tool_call_finished),
+    ev.ToolProgress: ("tool_progress", _tool_progress),
+    ev.ToolCallResumable: ("tool_resumable", _tool_resumable),
     ev.ReflectionVerdict: ("reflection", _reflection),
     ev.ApprovalRequested: ("approval_requested", _approval_requested),
     ev.InputRequested: ("input_requested", _input_requested),

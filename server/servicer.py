@@ -236,6 +236,15 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         return convert.task_to_proto(task)
 
     @unary
+    async def ResumeTask(  # noqa: N802
+        self, request: pb.ResumeTaskRequest, call: CallContext
+    ) -> tasks_pb2.Task:
+        task_id = _required_id(request.task_id, "task_id")
+        note_task(task_id)
+        task = await self._engine.resume_task(call, task_id, request.comment)
+        return convert.task_to_proto(task)
+
+    @unary
     async def ListAuditRecords(  # noqa: N802
         self, request: pb.ListAuditRecordsRequest, call: CallContext
     ) -> pb.ListAuditRecordsResponse:

@@ -29,6 +29,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.DestinationNotAllowedError: grpc.StatusCode.PERMISSION_DENIED,
     errors.PermissionDeniedError: grpc.StatusCode.PERMISSION_DENIED,
     errors.TaskAlreadyTerminalError: grpc.StatusCode.FAILED_PRECONDITION,
+    errors.TaskNotResumableError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.UnimplementedError: grpc.StatusCode.UNIMPLEMENTED,
     errors.ShuttingDownError: grpc.StatusCode.UNAVAILABLE,
     errors.StoreUnavailableError: grpc.StatusCode.UNAVAILABLE,

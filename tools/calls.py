@@ -20,11 +20,13 @@ from core.errors import AgentdError, ToolUnavailableError
 from core.identity import CallContext
 from core.metrics import TOOL_CALLS, TOOL_LATENCY
 from stores.audit.base import AuditSink
+from tools import progress
 from tools.approvals import ApprovalDecision
 from tools.audit import record_of
 from tools.model import JSONValue, Tool
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
 from tools.permissions import Decision, PermissionPolicy, rechecker
+from tools.progress import Progress
 from tools.retries import RetryPolicy, is_transient
 
 log = structlog.get_logger(__name__)
@@ -119,6 +121,26 @@ async def run_admitted(
         call.attempt += 1
 
 
+class _Liveness:
+    """What a progress report does to a call's clock: for a tool whose progress keeps it
+    alive, the timeout starts over, never past the caller's deadline (`left`)."""
+
+    def __init__(self, tool: Tool, timer: asyncio.Timeout, left: float | None) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._idle = tool.spec.timeout_seconds
+        self._keeps_alive = tool.spec.progress_keeps_alive
+        self._hard_end = None if left is None else self._loop.time() + left
+        self._timer = timer
+        self.capped = left is not None and left < self._idle
+        """Whether the caller's deadline, not the tool's timeout, ends the call."""
+
+    def heard(self, _: Progress) -> None:
+        if self._keeps_alive and not self._timer.expired():
+            end = self._loop.time() + self._idle
+            self.capped = self._hard_end is not None and self._hard_end < end
+            self._timer.reschedule(min(end, self._hard_end) if self._hard_end else end)
+
+
 async def _attempt(
     tool: Tool, call: ToolCall, context: CallContext, left: float | None, audit: AuditSink
 ) -> tuple[ToolCallResult, bool]:
@@ -132,16 +154,22 @@ async def _attempt(
         with tracing.span(f"tool {name}", context.trace_id, {"agentd.tool": name}) as span:
             span.set_attribute("agentd.call_id", call.call_id)
             span.set_attribute("agentd.attempt", call.attempt)
-            async with asyncio.timeout(timeout):
-                output = await tool.run(args, context)
+            async with asyncio.timeout(timeout) as timer:
+                liveness = _Liveness(tool, timer, left)
+                with progress.listening(liveness.heard):
+                    output = await tool.run(args, context)
     except ToolFailed as failure:
         kind = ToolErrorKind.OUTCOME_UNKNOWN if failure.outcome_unknown else ToolErrorKind.FAILED
+        kind = ToolErrorKind.RESUMABLE if failure.resumable else kind
         error = ToolCallError(kind, failure.message)
-        transient = failure.transient
+        transient = failure.transient and not failure.resumable
     except TimeoutError:
-        error = ToolCallError(
-            ToolErrorKind.TIMEOUT, f"tool {name!r} did not finish within {timeout:g} s"
+        what = (
+            f"went {tool.spec.timeout_seconds:g} s without reporting progress"
+            if tool.spec.progress_keeps_alive and not liveness.capped
+            else f"did not finish within {timeout:g} s"
         )
+        error = ToolCallError(ToolErrorKind.TIMEOUT, f"tool {name!r} {what}")
         transient = True
     except AgentdError as refusal:
         outcome = "unavailable" if isinstance(refusal, ToolUnavailableError) else "refused"

@@ -81,6 +81,13 @@ class ToolSpec:
     """The toolset (AGENTD_TOOLSETS_FILE) the tool belongs to; empty for a built-in."""
     source: str = "builtin"
     """Where the tool comes from: `builtin`, `mcp` (an MCP server's) or `http` (declared)."""
+    progress_keeps_alive: bool = False
+    """Progress reports (`tools.progress`) count as liveness: `timeout_seconds` is the
+    longest the call may go without one, not its whole run (the caller's deadline still
+    bounds it)."""
+    resumable_errors: tuple[int, ...] = ()
+    """Error codes that make a failure resumable (`ToolErrorKind.RESUMABLE`): JSON-RPC
+    codes of an MCP server's errors, HTTP statuses of a declared HTTP tool's answers."""
 
     @property
     def cacheable(self) -> bool:

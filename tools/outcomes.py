@@ -17,15 +17,26 @@ class ToolFailed(Exception):  # noqa: N818 - a signal, named for what it says
     may well succeed if repeated (a dependency was briefly unavailable); the
     registry then retries it if the tool is idempotent. `outcome_unknown` says that the
     tool may have acted although it could not report back (its server died mid-call).
+    `resumable` says that a person can fix the cause (out of credits): a task waits for
+    ResumeTask, then runs the call again. `code` is the error code the tool's server
+    answered (an MCP server's JSON-RPC code), for rules that read it.
     """
 
     def __init__(
-        self, message: str, *, transient: bool = False, outcome_unknown: bool = False
+        self,
+        message: str,
+        *,
+        transient: bool = False,
+        outcome_unknown: bool = False,
+        resumable: bool = False,
+        code: int | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.transient = transient
         self.outcome_unknown = outcome_unknown
+        self.resumable = resumable
+        self.code = code
 
 
 class ToolErrorKind(enum.Enum):
@@ -38,6 +49,9 @@ class ToolErrorKind(enum.Enum):
     """The process running a call that may not be repeated stopped before it reported back."""
     REJECTED = "rejected"
     """A human rejected the call it was asked to approve; the tool did not run."""
+    RESUMABLE = "resumable"
+    """The tool failed for a reason a person can fix (its server said so by a declared
+    error code or status): a task waits for ResumeTask, then runs the call again."""
     UNAVAILABLE = "unavailable"
     """The tool could not be called (its MCP server is down, or it was removed from the
     toolsets after the task started); it did not run."""

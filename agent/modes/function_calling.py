@@ -71,7 +71,8 @@ class _Loop:
                     calls, self.pending = self.pending, ()
                 else:
                     text, calls, dropped = await self._ask(step_id, iteration, last)
-                if calls:
+                if calls:  # a call waiting for ResumeTask is checkpointed with this state
+                    run.pending_state = self.state(iteration, calls)
                     await self._call(step_id, calls, dropped)
         except TimeoutError:
             raise await run.iteration_timed_out(step_id, iteration, started) from None
@@ -79,7 +80,10 @@ class _Loop:
         took = time.perf_counter() - started
         if calls:
             summary = ", ".join(f"{c.name}" for c in calls)
-            await run.emit(ev.StepFinished(step_id, True, f"called {summary}", took))
+            failing = run.tools.failing()
+            await run.emit(ev.StepFinished(step_id, failing is None, f"called {summary}", took))
+            if failing is not None:
+                raise failing
             await run.checkpoint(self.state(iteration + 1))
             return None
         return await self._answered(text.strip(), step_id, took, last)

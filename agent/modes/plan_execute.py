@@ -4,9 +4,11 @@ Steps whose dependencies are met run concurrently (bounded). A step with a
 tool calls it directly with the plan's arguments when they fit the tool's
 schema and need no earlier results; otherwise the executor model fills them
 in under forced tool choice. A step without a tool asks the executor model.
-A failed step, or a critic verdict of "replan", sends the remaining work
-back to the planner with what was learnt; each replan counts as an
-iteration against `max_iterations`.
+A critic verdict of "replan" sends the remaining work back to the planner
+with what was learnt; each replan counts as an iteration against
+`max_iterations`. A failed step follows the agent's step policy: `replan`
+(the same), `skip` (go on without it; the steps that depend on it are skipped
+too) or `terminate` (the run stops, STEP_FAILED, with the best answer so far).
 """
 
 from __future__ import annotations
@@ -125,6 +127,8 @@ class PlanExecutor:
         self.since_review: list[str] = []
         self.index = 0
         self.replan_reason = ""
+        self.skipped: set[str] = set()
+        """Steps given up on under the `skip` step policy."""
         self.slots = asyncio.Semaphore(run.config.max_concurrent_tool_calls)
         """Ready steps run at once up to this many (their tool calls take slots of their own)."""
         """Set between deciding to replan and the new plan, so a resumed run replans too."""
@@ -137,6 +141,7 @@ class PlanExecutor:
             self.since_review = list(saved.since_review)
             self.index = saved.index
             self.replan_reason = saved.replan_reason
+            self.skipped = set(saved.skipped)
 
     async def _checkpoint(self) -> None:
         await self.run.checkpoint(
@@ -148,6 +153,7 @@ class PlanExecutor:
                 tuple(self.since_review),
                 self.index,
                 self.replan_reason,
+                tuple(sorted(self.skipped)),
             )
         )
 
@@ -210,17 +216,58 @@ class PlanExecutor:
             )
             await self._checkpoint()
             if not self.results[target.id].success:
-                raise _Replan(
-                    f"step {target.id} failed when corrected: {self.results[target.id].output}"
-                )
+                await self._failed([self.results[target.id]], " when corrected")
+                return
             ids = [target.id]
+
+    async def _failed(self, failed: list[StepResult], when: str = "") -> None:
+        """Failed steps, by the step policy: _Replan (replan), LimitReached (terminate), or
+        noted as skipped (skip). First, too many failed tool calls in a row stop the run."""
+        failing = self.run.tools.failing()
+        if failing is not None:
+            raise failing
+        why = "; ".join(f"step {r.step.id} failed{when}: {r.output}" for r in failed)
+        policy = self.run.config.step_policy
+        if policy == "terminate":
+            raise LimitReached(
+                StopReason.STEP_FAILED, f"{why[:1000]} (the agent's step policy is terminate)"
+            )
+        if policy == "replan":
+            raise _Replan(why)
+        for result in failed:
+            self.skipped.add(result.step.id)
+            self.run.notes.append(f"[{result.step.id}] skipped after it failed: {result.output}")
+        await self._checkpoint()
+
+    async def _skip_dependents(self, pending: list[PlanStep]) -> None:
+        """Under the `skip` policy, steps that depend on a skipped step are skipped too."""
+        for step in pending:
+            missing = [d for d in step.depends_on if d in self.skipped]
+            if missing and step.id not in self.skipped:
+                self.skipped.add(step.id)
+                output = f"skipped: it depends on {', '.join(missing)}, which did not succeed"
+                self.index += 1
+                await self.run.emit(ev.StepStarted(step.id, step.description, self.index))
+                self.results[step.id] = StepResult(step, False, output)
+                await self.run.emit(ev.StepFinished(step.id, False, output, 0.0))
+
+    def _open(self, steps: list[PlanStep]) -> list[PlanStep]:
+        """The steps still to run: neither succeeded nor skipped."""
+        return [
+            s
+            for s in steps
+            if s.id not in self.skipped
+            and (s.id not in self.results or not self.results[s.id].success)
+        ]
 
     async def _execute(self, plan: Plan) -> None:
         policy = self.run.config.critic_policy
-        pending = [
-            s for s in plan.steps if s.id not in self.results or not self.results[s.id].success
-        ]
+        pending = self._open(list(plan.steps))
         while pending:
+            await self._skip_dependents(pending)  # in plan order: a chain is skipped whole
+            pending = self._open(pending)
+            if not pending:
+                break
             ready = [
                 s
                 for s in pending
@@ -238,15 +285,17 @@ class PlanExecutor:
             await self.run.save()
             failed = [r for r in finished if not r.success]
             if failed:
-                raise _Replan("; ".join(f"step {r.step.id} failed: {r.output}" for r in failed))
+                await self._failed(failed)
+            else:
+                failing = self.run.tools.failing()  # failed calls a step recovered from
+                if failing is not None:
+                    raise failing
             if policy == "every_step" or (
                 policy == "every_n" and len(self.since_review) >= self.run.config.critic_every_n
             ):
                 ids, self.since_review = self.since_review, []
                 await self._review(ids, f"review-{self.index}")
-            pending = [
-                s for s in pending if s.id not in self.results or not self.results[s.id].success
-            ]
+            pending = self._open(pending)
 
     async def _step_and_record(self, step: PlanStep, index: int) -> StepResult:
         """Run a step (when one of the task's step slots is free); as soon as it finishes,

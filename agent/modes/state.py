@@ -60,6 +60,8 @@ class PlanExecuteState:
     index: int
     replan_reason: str
     """Set between deciding to replan and the new plan, so a resumed run replans too."""
+    skipped: tuple[str, ...] = ()
+    """Steps given up on under the `skip` step policy (failed, or depending on one that did)."""
 
 
 ModeState = FunctionCallingState | TextReactState | PlanExecuteState

@@ -147,7 +147,10 @@ class _Loop:
             raise await run.iteration_timed_out(step_id, iteration, started) from None
         await run.record_progress(iteration, self.limit)
         took = time.perf_counter() - started
-        await run.emit(ev.StepFinished(step_id, True, f"called {parsed.tool}", took))
+        failing = run.tools.failing()
+        await run.emit(ev.StepFinished(step_id, failing is None, f"called {parsed.tool}", took))
+        if failing is not None:
+            raise failing
         await run.checkpoint(self.state(iteration + 1))
         return None
 
@@ -186,6 +189,7 @@ class _Loop:
             self.messages.append(Message("assistant", self.reply))
             if not self.run.tools.may_repeat(action.tool):
                 await self.run.checkpoint(self.state(iteration, action))
+        self.run.pending_state = self.state(iteration, action)  # for a wait for ResumeTask
         self.pending = None
         observation = await self.run.tools.call(
             step_id,

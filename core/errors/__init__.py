@@ -47,6 +47,7 @@ from core.errors.tasks import (
     PlanInvalidError,
     TaskAlreadyTerminalError,
     TaskNotFoundError,
+    TaskNotResumableError,
 )
 from core.errors.tools import (
     ApprovalNotPendingError,
@@ -94,6 +95,7 @@ __all__ = [
     "StoreUnreachableError",
     "TaskAlreadyTerminalError",
     "TaskNotFoundError",
+    "TaskNotResumableError",
     "ToolArgumentsInvalidError",
     "ToolNotFoundError",
     "ToolUnavailableError",

@@ -29,6 +29,20 @@ class TaskAlreadyTerminalError(AgentdError):
         )
 
 
+class TaskNotResumableError(AgentdError):
+    """ResumeTask found no tool call of the task waiting to be resumed; `why` says what
+    the task does instead."""
+
+    reason = "TASK_NOT_RESUMABLE"
+
+    def __init__(self, task_id: str, why: str) -> None:
+        self.task_id = task_id
+        self.why = why
+        super().__init__(
+            f"task {task_id!r} cannot be resumed: {why}", metadata={"task_id": task_id}
+        )
+
+
 class EventsExpiredError(AgentdError):
     """The task is known, but its event log is past retention and was dropped."""
 

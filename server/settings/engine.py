@@ -62,3 +62,29 @@ class EngineSettings(Section):
     max_corrections: int = Field(
         3, ge=0, le=10, description="critic-requested corrections per task"
     )
+    max_failed_tool_calls: int = Field(
+        3,
+        ge=0,
+        le=100,
+        description="tool calls failing one after another (refused, invalid arguments, tool "
+        "errors, timeouts) that stop a run with the best answer so far (stop reason "
+        "TOOL_FAILURES); agents may set their own; 0: never",
+    )
+    resume_window_seconds: float = Field(
+        900.0,
+        gt=0,
+        description="how long a task whose tool call failed for a reason a person can fix "
+        "waits (INPUT_REQUIRED) for ResumeTask before it ends FAILED (TOOL_RESUMABLE)",
+    )
+    step_policy: Literal["replan", "skip", "terminate"] = Field(
+        "replan",
+        description="what a failed plan step leads to: a new plan, going on without it (and "
+        "the steps that depend on it), or the end of the run (STEP_FAILED); agents may set "
+        "their own",
+    )
+    tool_progress_ms: float = Field(
+        500.0,
+        ge=0,
+        description="a running tool call's progress reports go out as at most one "
+        "tool_progress event per this many milliseconds, the latest winning (0: each one)",
+    )

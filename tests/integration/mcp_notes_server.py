@@ -17,6 +17,7 @@ from pathlib import Path
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.shared.exceptions import MCPError
 from mcp.types import ToolAnnotations
 
 server = MCPServer("notes", log_level="WARNING")
@@ -59,6 +60,31 @@ async def slow(seconds: float) -> str:
     await anyio.sleep(seconds)
     _record("slow finished")
     return f"slept {seconds}"
+
+
+@server.tool(annotations=READ_ONLY)
+async def steps(count: int, seconds: float, ctx: Context) -> str:
+    """Work through `count` steps of `seconds` each, reporting progress after each."""
+    for done in range(1, count + 1):
+        await anyio.sleep(seconds)
+        await ctx.report_progress(done, count, f"step {done} of {count}")
+    return f"{count} steps done"
+
+
+OUT_OF_CREDITS = -32042
+"""The JSON-RPC error code `charge` answers while there are no credits."""
+
+
+@server.tool()
+def charge(amount: int) -> str:
+    """Spend credits (not idempotent); an error OUT_OF_CREDITS while there are none (the
+    file NOTES_CREDITS does not exist)."""
+    credits = os.environ.get("NOTES_CREDITS")
+    if not credits or not Path(credits).exists():
+        _record(f"charge {amount} refused")
+        raise MCPError(OUT_OF_CREDITS, "out of credits: buy more, then continue")
+    _record(f"charge {amount} ok")
+    return f"charged {amount}"
 
 
 @server.tool(annotations=READ_ONLY)

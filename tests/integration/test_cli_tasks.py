@@ -251,6 +251,10 @@ def test_input_answers_the_question_a_task_asked(served: Served, tmp_path: Path)
     wrong = agentd(served, "input", asked["task_id"], "question:nope", "x")
     assert wrong.returncode == 1
     assert "APPROVAL_NOT_PENDING" in wrong.stderr
+    ended = agentd(served, "resume", asked["task_id"], "--comment", "try again")
+    assert ended.returncode == 1
+    assert "FAILED_PRECONDITION TASK_NOT_RESUMABLE" in ended.stderr
+    assert "it has ended (completed)" in ended.stderr
 
 
 def _definition(shown: str) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -50,6 +51,16 @@ class _Api(BaseHTTPRequestHandler):
             self.send_header("Location", "/customers/1")
             self.send_header("Content-Length", "0")
             self.end_headers()
+        elif self.path.startswith("/progress"):  # JSON lines: three reports, then the answer
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-ndjson")
+            self.end_headers()
+            for n in (1, 2, 3):
+                report = {"progress": n, "total": 3, "message": f"part {n}"}
+                self.wfile.write(json.dumps(report).encode() + b"\n")
+                self.wfile.flush()
+                time.sleep(0.3)
+            self.wfile.write(json.dumps({"parts": 3}).encode() + b"\n")
         elif self.path.startswith("/flaky"):  # 503 twice, then an answer
             tries = sum(1 for line in seen if line.startswith("GET /flaky"))
             self._answer(503 if tries <= 2 else 200, {"try": tries})
@@ -218,3 +229,23 @@ async def test_what_a_declared_tool_does_not_declare_or_expect_fails_clearly(
                 assert typed.error.kind == tools_pb2.TOOL_ERROR_KIND_FAILED  # not a crash
                 assert "does not fit the tool's result expression" in typed.text
         assert [line.split()[1] for line in seen] == ["/moved", "/customers/1"]
+
+
+async def test_a_status_the_file_declares_resumable_makes_a_resumable_failure(
+    tmp_path: Path,
+) -> None:
+    tools = {
+        "missing": {"url": "${CRM_BASE}/nothing", "resumable_errors": [404]},
+        "plain": {"url": "${CRM_BASE}/nothing"},
+    }
+    with api_server() as (url, _):
+        crm = {"http": {"allowed_networks": ["127.0.0.1/32"]}, "level": "read", "tools": tools}
+        toolsets = write_toolsets(tmp_path / "toolsets.yaml", {"crm": crm})
+        with pytest.MonkeyPatch.context() as env:
+            env.setenv("CRM_BASE", url)
+            async with harness(tmp_path, [], toolsets_file=toolsets, **FAST) as h:
+                missing = await h.client.call_tool("crm.missing", {})
+                assert missing.error.kind == tools_pb2.TOOL_ERROR_KIND_RESUMABLE
+                assert missing.text.startswith("HTTP 404")
+                plain = await h.client.call_tool("crm.plain", {})
+                assert plain.error.kind == tools_pb2.TOOL_ERROR_KIND_FAILED

@@ -27,7 +27,11 @@ FAST: dict[str, Any] = {
 
 
 def notes_env(folder: Path) -> dict[str, str]:
-    return {"NOTES_LOG": str(folder / "notes.log"), "NOTES_PID_FILE": str(folder / "notes.pid")}
+    return {
+        "NOTES_LOG": str(folder / "notes.log"),
+        "NOTES_PID_FILE": str(folder / "notes.pid"),
+        "NOTES_CREDITS": str(folder / "credits"),
+    }
 
 
 def stdio_notes(folder: Path, **settings: Any) -> dict[str, Any]:

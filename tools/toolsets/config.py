@@ -32,6 +32,11 @@ class ToolSettings:
     timeout_seconds: float | None = None
     idempotent: bool | None = None
     cache_seconds: float | None = None
+    progress_keeps_alive: bool | None = None
+    """Progress reports count as liveness: `timeout_seconds` is the longest a call may go
+    without one (`tools.model.ToolSpec.progress_keeps_alive`)."""
+    resumable_errors: tuple[int, ...] | None = None
+    """Error codes (MCP) or HTTP statuses (declared tools) of resumable failures."""
 
     def over(self, base: ToolSettings) -> ToolSettings:
         """These settings, with what they leave unset taken from `base`."""
@@ -45,6 +50,16 @@ class ToolSettings:
             idempotent=self.idempotent if self.idempotent is not None else base.idempotent,
             cache_seconds=(
                 self.cache_seconds if self.cache_seconds is not None else base.cache_seconds
+            ),
+            progress_keeps_alive=(
+                self.progress_keeps_alive
+                if self.progress_keeps_alive is not None
+                else base.progress_keeps_alive
+            ),
+            resumable_errors=(
+                self.resumable_errors
+                if self.resumable_errors is not None
+                else base.resumable_errors
             ),
         )
 
@@ -85,6 +100,8 @@ def tool_spec(
         cache_seconds=chosen.cache_seconds or 0.0,
         toolset=toolset,
         source=source,
+        progress_keeps_alive=bool(chosen.progress_keeps_alive),
+        resumable_errors=chosen.resumable_errors or (),
     )
 
 

@@ -159,30 +159,31 @@ class McpConnection:
         TOOLSET_UP.labels(self.name).set(0)
 
     async def call(
-        self, tool: str, listed_as: str, arguments: dict[str, Any], tenant: str = ""
+        self, tool: str, listed_as: str, arguments: dict[str, Any], tenant: str = "", **options: Any
     ) -> types.CallToolResult:
         """One `tools/call`, in one of the server's slots shared fairly between tenants
         (`FairSlots`). ToolUnavailableError when the server is not connected;
         ToolFailed when it refused the call, answered something unusable, or was lost
-        during the call (transient, and its outcome unknown)."""
+        during the call (transient, and its outcome unknown). `options` go to the SDK's
+        `call_tool` (`progress_callback`)."""
         client = self._client
         if client is None:
             raise ToolUnavailableError(listed_as, self.unavailable(), self._retry_after())
         self._in_flight += 1
         self._idle.clear()
         try:
-            return await self._call(client, tool, arguments, tenant)
+            return await self._call(client, tool, arguments, tenant, options)
         finally:
             self._in_flight -= 1
             if not self._in_flight:
                 self._idle.set()
 
     async def _call(
-        self, client: Client, tool: str, arguments: dict[str, Any], tenant: str
+        self, client: Client, tool: str, arguments: dict[str, Any], tenant: str, options: Any
     ) -> types.CallToolResult:
         async with self._slots.hold(tenant):
             try:
-                return await client.call_tool(tool, arguments)
+                return await client.call_tool(tool, arguments, **options)
             except MCPError as error:
                 if error.code == types.CONNECTION_CLOSED and TOO_LARGE in error.message:
                     raise ToolFailed(too_large(self._limits.max_message_bytes)) from None
@@ -190,7 +191,9 @@ class McpConnection:
                     raise self._lost_mid_call("the connection closed", client) from None
                 if error.code in (RESULT_TOO_LARGE, types.PARSE_ERROR):  # ours, or capped
                     raise ToolFailed(error.message) from None
-                raise ToolFailed(f"the MCP server answered an error: {error.message}") from None
+                raise ToolFailed(
+                    f"the MCP server answered an error: {error.message}", code=error.code
+                ) from None
             except httpx2.TransportError as error:
                 raise self._lost_mid_call(type(error).__name__, client) from None
             except (ValidationError, RuntimeError) as error:

@@ -8,8 +8,10 @@ JSON body of a POST, PUT or PATCH; arguments it does not declare are never sent.
 are those of `http_request`: the host is resolved, every address checked (public, or
 in the toolset's `allowed_networks`), and the connection goes to the checked address.
 Redirects are not followed. A 5xx answer, a timeout or a connection failure is a
-transient failure (retried when the tool is idempotent); a 4xx is not. A JSON answer
-may be narrowed by the tool's JMESPath expression before the model sees it.
+transient failure (retried when the tool is idempotent); a 4xx is not, and a status the
+file lists in `resumable_errors` is resumable. A JSON answer may be narrowed by the
+tool's JMESPath expression before the model sees it. An answer in JSON lines may report
+progress before it (`http_progress`).
 """
 
 from __future__ import annotations
@@ -27,11 +29,12 @@ from tools.builtin.addresses import IPNetwork
 from tools.builtin.http import check_url, default_headers, guarded_pool, read_capped, timeouts
 from tools.model import JSONValue, Tool, ToolOutput, ToolSpec
 from tools.outcomes import ToolFailed
-from tools.toolsets import url_template
+from tools.toolsets import http_progress, url_template
 from tools.toolsets.config import HttpToolConfig, ToolsetConfig, tool_spec
 
 USER_AGENT = "agentd/0.1 (+declared http tool)"
 BODY_METHODS = ("POST", "PUT", "PATCH")
+OVERSIZE = "AGENTD_TOOLSETS_MAX_RESULT_BYTES"
 
 
 def spec_of(toolset: ToolsetConfig, tool: HttpToolConfig) -> ToolSpec:
@@ -77,9 +80,10 @@ class HttpTool(Tool):
                 extensions={"timeout": timeout},
             ) as response,
         ):  # fmt: skip
-            body, _ = await read_capped(
-                response, self._max_bytes, oversize="AGENTD_TOOLSETS_MAX_RESULT_BYTES"
-            )
+            if http_progress.streamed(response):  # progress lines, then the answer
+                body = await http_progress.read_lines(response, self._max_bytes, OVERSIZE)
+            else:
+                body, _ = await read_capped(response, self._max_bytes, oversize=OVERSIZE)
             return self._output(response, body)
 
     def _request(self, arguments: dict[str, JSONValue]) -> tuple[str, bytes | None]:
@@ -111,7 +115,12 @@ class HttpTool(Tool):
         if 300 <= status < 400:
             raise ToolFailed(f"HTTP {status}: declared HTTP tools do not follow redirects")
         if status >= 400:
-            raise ToolFailed(f"HTTP {status}: {text[:500]}", transient=status >= 500)
+            raise ToolFailed(
+                f"HTTP {status}: {text[:500]}",
+                transient=status >= 500,
+                resumable=status in self.spec.resumable_errors,
+                code=status,
+            )
         try:
             parsed: Any = json.loads(text) if text.strip() else None
         except (json.JSONDecodeError, RecursionError):

@@ -13,8 +13,10 @@ import json
 from typing import Any
 
 import mcp_types as types
+from mcp.shared.dispatcher import ProgressFnT
 
 from core.identity import CallContext
+from tools import progress
 from tools.model import (
     TOOL_NAME_PATTERN,
     JSONValue,
@@ -23,6 +25,7 @@ from tools.model import (
     ToolSpec,
 )
 from tools.outcomes import ToolFailed
+from tools.progress import ProgressSink, checked
 from tools.toolsets.config import ToolsetConfig, ToolSettings, tool_spec
 from tools.toolsets.connection import McpConnection
 from tools.validation import schema_problem
@@ -71,13 +74,36 @@ class McpTool(Tool):
         self._connection = connection
 
     async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
-        result = await self._connection.call(
-            self._remote, self.spec.name, arguments, context.principal.tenant
-        )
+        try:
+            result = await self._connection.call(
+                self._remote,
+                self.spec.name,
+                arguments,
+                context.principal.tenant,
+                progress_callback=progress_callback(progress.current()),
+            )
+        except ToolFailed as failed:
+            if failed.code is None or failed.code not in self.spec.resumable_errors:
+                raise
+            raise ToolFailed(failed.message, resumable=True, code=failed.code) from None
         return output_of(result)
 
     def unavailable(self) -> str:
         return self._connection.unavailable()
+
+
+def progress_callback(sink: ProgressSink | None) -> ProgressFnT | None:
+    """The SDK's callback for a call's progress notifications: each one checked (it is
+    the server's word) and handed to `sink`."""
+    if sink is None:
+        return None
+
+    async def heard(progress: float, total: float | None, message: str | None) -> None:
+        found = checked(progress, total, message or "")
+        if found is not None:
+            sink(found)
+
+    return heard
 
 
 def output_of(result: types.CallToolResult) -> ToolOutput:

@@ -30,7 +30,10 @@ from tools.toolsets.yaml_file import Written
 
 MAX_TOOLSETS = 100
 MAX_HTTP_TOOLS = 200
-SETTING_KEYS = ("category", "level", "risk", "timeout_seconds", "idempotent", "cache_seconds")
+SETTING_KEYS = (
+    "category", "level", "risk", "timeout_seconds", "idempotent", "cache_seconds",
+    "progress_keeps_alive", "resumable_errors",
+)  # fmt: skip
 TOOLSET_KEYS = ("mcp", "http", "tools", *SETTING_KEYS)
 HTTP_TOOL_KEYS = ("description", "method", "url", "parameters", "headers", "result", *SETTING_KEYS)
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
@@ -234,4 +237,20 @@ def _settings(body: Mapping[str, Any], where: str) -> ToolSettings:
         timeout_seconds=fields.seconds_of(body, "timeout_seconds", prefix, 3600.0),
         idempotent=fields.flag_of(body, "idempotent", prefix),
         cache_seconds=fields.seconds_of(body, "cache_seconds", prefix, 86400.0),
+        progress_keeps_alive=fields.flag_of(body, "progress_keeps_alive", prefix),
+        resumable_errors=_codes(body, "resumable_errors", prefix),
     )
+
+
+def _codes(body: Mapping[str, Any], key: str, prefix: str) -> tuple[int, ...] | None:
+    """A list of whole numbers (error codes, HTTP statuses), or None when not set."""
+    value = body.get(key)
+    if value is None:
+        return None
+    if (
+        not isinstance(value, list)
+        or len(value) > 32
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise fields.InvalidFieldError(f"{prefix}{key}", "is a list of at most 32 whole numbers")
+    return tuple(value)

@@ -325,6 +325,16 @@ class AgentClient(ConversationMethods, AgentMethods):
         task: tasks_pb2.Task = await self._unary(self._stub.ProvideInput, request, timeout)
         return task
 
+    async def resume_task(
+        self, task_id: str, comment: str = "", *, timeout: float | None = None
+    ) -> tasks_pb2.Task:
+        """Resume a task that waits after a tool call failed for a reason a person can fix
+        (its `tool_resumable` event): that call runs again and the task goes on. Raises
+        TaskNotResumableError when no call of it waits (its window closed, say)."""
+        request = pb.ResumeTaskRequest(task_id=task_id, comment=comment)
+        task: tasks_pb2.Task = await self._unary(self._stub.ResumeTask, request, timeout)
+        return task
+
     async def create_grant(
         self,
         subject: str,

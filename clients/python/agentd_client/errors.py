@@ -165,6 +165,11 @@ class ConversationBusyError(FailedPreconditionError):
     REJECT; `metadata["task_id"]` names it."""
 
 
+class TaskNotResumableError(FailedPreconditionError):
+    """ResumeTask found no tool call of the task waiting to be resumed (it runs, waits for
+    something else, or has ended: its resume window closed, say)."""
+
+
 class AlreadyExistsError(AgentdError):
     """The thing to be created exists already."""
 
@@ -187,6 +192,11 @@ class ModelOutputInvalidError(AgentdError):
 
 class TaskLimitReachedError(AgentdError):
     """A limit stopped a task before any usable result (appears in `Task.error`)."""
+
+
+class ToolResumableError(AgentdError):
+    """A tool call of a task failed for a reason a person can fix and the task was not
+    resumed within its window (appears in `Task.error`)."""
 
 
 class PlanInvalidError(AbortedError):
@@ -238,6 +248,8 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "TASK_LIMIT_REACHED": TaskLimitReachedError,
     "TOOL_UNAVAILABLE": ToolUnavailableError,
     "ARTIFACT_NOT_FOUND": ArtifactNotFoundError,
+    "TASK_NOT_RESUMABLE": TaskNotResumableError,
+    "TOOL_RESUMABLE": ToolResumableError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

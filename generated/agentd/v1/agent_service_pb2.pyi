@@ -649,6 +649,31 @@ class ProvideInputRequest(_message.Message):
 Global___ProvideInputRequest: _TypeAlias = ProvideInputRequest  # noqa: Y015
 
 @_typing.final
+class ResumeTaskRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TASK_ID_FIELD_NUMBER: _builtins.int
+    COMMENT_FIELD_NUMBER: _builtins.int
+    task_id: _builtins.str
+    comment: _builtins.str
+    """Why (for the task's events and the audit record; at most 1,000
+    characters).
+    """
+    def __init__(
+        self,
+        *,
+        task_id: _builtins.str = ...,
+        comment: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["comment", b"comment", "task_id", b"task_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ResumeTaskRequest: _TypeAlias = ResumeTaskRequest  # noqa: Y015
+
+@_typing.final
 class ListAuditRecordsRequest(_message.Message):
     """Asks for audit records."""
 

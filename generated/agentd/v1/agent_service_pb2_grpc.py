@@ -100,6 +100,11 @@ class AgentServiceStub:
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.ProvideInputRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_tasks__pb2.Task.FromString,
                 _registered_method=True)
+        self.ResumeTask = channel.unary_unary(
+                '/agentd.v1.AgentService/ResumeTask',
+                request_serializer=agentd_dot_v1_dot_agent__service__pb2.ResumeTaskRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_tasks__pb2.Task.FromString,
+                _registered_method=True)
         self.ListAuditRecords = channel.unary_unary(
                 '/agentd.v1.AgentService/ListAuditRecords',
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.ListAuditRecordsRequest.SerializeToString,
@@ -268,6 +273,18 @@ class AgentServiceServicer:
         it. The task's owner or an approver may answer; NOT_FOUND
         (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
         question expires with the task's time limit.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ResumeTask(self, request, context):
+        """Resumes a task that waits (INPUT_REQUIRED) after a tool call failed for a
+        reason a person can fix (a `tool_resumable` event): that call runs again,
+        and only that call; the task goes on from there, on whichever replica runs
+        it. The task's owner or an approver may resume it; FAILED_PRECONDITION
+        (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
+        resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -442,6 +459,11 @@ def add_AgentServiceServicer_to_server(servicer, server):
             'ProvideInput': grpc.unary_unary_rpc_method_handler(
                     servicer.ProvideInput,
                     request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ProvideInputRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_tasks__pb2.Task.SerializeToString,
+            ),
+            'ResumeTask': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResumeTask,
+                    request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ResumeTaskRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_tasks__pb2.Task.SerializeToString,
             ),
             'ListAuditRecords': grpc.unary_unary_rpc_method_handler(
@@ -816,6 +838,33 @@ class AgentService:
             target,
             '/agentd.v1.AgentService/ProvideInput',
             agentd_dot_v1_dot_agent__service__pb2.ProvideInputRequest.SerializeToString,
+            agentd_dot_v1_dot_tasks__pb2.Task.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResumeTask(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ResumeTask',
+            agentd_dot_v1_dot_agent__service__pb2.ResumeTaskRequest.SerializeToString,
             agentd_dot_v1_dot_tasks__pb2.Task.FromString,
             options,
             channel_credentials,

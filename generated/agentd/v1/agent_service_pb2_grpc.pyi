@@ -87,6 +87,14 @@ class AgentServiceStub:
     (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
     question expires with the task's time limit.
     """
+    ResumeTask: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ResumeTaskRequest, _tasks_pb2.Task]
+    """Resumes a task that waits (INPUT_REQUIRED) after a tool call failed for a
+    reason a person can fix (a `tool_resumable` event): that call runs again,
+    and only that call; the task goes on from there, on whichever replica runs
+    it. The task's owner or an approver may resume it; FAILED_PRECONDITION
+    (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
+    resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
+    """
     ListAuditRecords: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ListAuditRecordsRequest, _agent_service_pb2.ListAuditRecordsResponse]
     """Lists audit records of the caller's tenant, oldest first, page by page.
     Needs the auditor or admin role.
@@ -191,6 +199,14 @@ class AgentServiceAsyncStub(AgentServiceStub):
     it. The task's owner or an approver may answer; NOT_FOUND
     (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
     question expires with the task's time limit.
+    """
+    ResumeTask: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ResumeTaskRequest, _tasks_pb2.Task]  # type: ignore[assignment]
+    """Resumes a task that waits (INPUT_REQUIRED) after a tool call failed for a
+    reason a person can fix (a `tool_resumable` event): that call runs again,
+    and only that call; the task goes on from there, on whichever replica runs
+    it. The task's owner or an approver may resume it; FAILED_PRECONDITION
+    (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
+    resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
     """
     ListAuditRecords: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ListAuditRecordsRequest, _agent_service_pb2.ListAuditRecordsResponse]  # type: ignore[assignment]
     """Lists audit records of the caller's tenant, oldest first, page by page.
@@ -359,6 +375,20 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         it. The task's owner or an approver may answer; NOT_FOUND
         (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
         question expires with the task's time limit.
+        """
+
+    @_abc_1.abstractmethod
+    def ResumeTask(
+        self,
+        request: _agent_service_pb2.ResumeTaskRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tasks_pb2.Task, _abc.Awaitable[_tasks_pb2.Task]]:
+        """Resumes a task that waits (INPUT_REQUIRED) after a tool call failed for a
+        reason a person can fix (a `tool_resumable` event): that call runs again,
+        and only that call; the task goes on from there, on whichever replica runs
+        it. The task's owner or an approver may resume it; FAILED_PRECONDITION
+        (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
+        resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
         """
 
     @_abc_1.abstractmethod

@@ -92,6 +92,8 @@ class Agent(_message.Message):
     ASK_USER_FIELD_NUMBER: _builtins.int
     OUTPUT_SCHEMA_FIELD_NUMBER: _builtins.int
     MEMORY_FIELD_NUMBER: _builtins.int
+    MAX_FAILED_TOOL_CALLS_FIELD_NUMBER: _builtins.int
+    STEP_POLICY_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """1 to 64 of [a-z0-9-], alphanumeric at both ends; unique in the tenant."""
     version: _builtins.int
@@ -122,6 +124,16 @@ class Agent(_message.Message):
     ask_user: _builtins.bool
     """Whether the model may ask the caller a question mid-task (an `ask_user`
     tool is offered; the task turns INPUT_REQUIRED until ProvideInput).
+    """
+    max_failed_tool_calls: _builtins.int
+    """Tool calls failing one after another (refused, invalid arguments, tool
+    errors, timeouts) that stop a run (STOP_REASON_TOOL_FAILURES), 0 to 100;
+    0: never; unset: the server's (AGENTD_MAX_FAILED_TOOL_CALLS).
+    """
+    step_policy: _builtins.str
+    """What a failed plan step leads to: "replan" (a new plan), "skip" (go on
+    without it and the steps that depend on it) or "terminate" (the run stops,
+    STOP_REASON_STEP_FAILED); empty: the server's (AGENTD_STEP_POLICY).
     """
     @_builtins.property
     def models(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
@@ -184,13 +196,20 @@ class Agent(_message.Message):
         ask_user: _builtins.bool = ...,
         output_schema: _struct_pb2.Struct | None = ...,
         memory: _conversations_pb2.AgentMemory | None = ...,
+        max_failed_tool_calls: _builtins.int | None = ...,
+        step_policy: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "created_at", b"created_at", "memory", b"memory", "output_schema", b"output_schema", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "created_at", b"created_at", "max_failed_tool_calls", b"max_failed_tool_calls", "memory", b"memory", "output_schema", b"output_schema", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "description", b"description", "id", b"id", "instructions", b"instructions", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "source", b"source", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "description", b"description", "id", b"id", "instructions", b"instructions", "max_failed_tool_calls", b"max_failed_tool_calls", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "source", b"source", "step_policy", b"step_policy", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__max_failed_tool_calls: _TypeAlias = _typing.Literal["max_failed_tool_calls"]  # noqa: Y015
+    _WhichOneofArgType__max_failed_tool_calls: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls"]  # noqa: Y015
     _WhichOneofReturnType__temperature: _TypeAlias = _typing.Literal["temperature"]  # noqa: Y015
     _WhichOneofArgType__temperature: _TypeAlias = _typing.Literal["_temperature", b"_temperature"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__max_failed_tool_calls) -> _WhichOneofReturnType__max_failed_tool_calls | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__temperature) -> _WhichOneofReturnType__temperature | None: ...
 
 Global___Agent: _TypeAlias = Agent  # noqa: Y015

@@ -127,6 +127,16 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """The task's tree has no artifact of that name, or not that version of it
     (status NOT_FOUND). Another tenant's task is TASK_NOT_FOUND instead.
     """
+    ERROR_REASON_TOOL_RESUMABLE: _ErrorReason.ValueType  # 48
+    """A task's reason for FAILED: a tool call of it failed for a reason a person
+    can fix, and nobody resumed the task (ResumeTask) within the resume window
+    (AGENTD_RESUME_WINDOW_SECONDS).
+    """
+    ERROR_REASON_TASK_NOT_RESUMABLE: _ErrorReason.ValueType  # 49
+    """ResumeTask found no tool call of the task waiting to be resumed: the task
+    runs, has ended (its resume window closed, say) or waits for something
+    else (status FAILED_PRECONDITION); the message says which.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -241,5 +251,15 @@ TOOL_ERROR_KIND_UNAVAILABLE observation instead.
 ERROR_REASON_ARTIFACT_NOT_FOUND: ErrorReason.ValueType  # 38
 """The task's tree has no artifact of that name, or not that version of it
 (status NOT_FOUND). Another tenant's task is TASK_NOT_FOUND instead.
+"""
+ERROR_REASON_TOOL_RESUMABLE: ErrorReason.ValueType  # 48
+"""A task's reason for FAILED: a tool call of it failed for a reason a person
+can fix, and nobody resumed the task (ResumeTask) within the resume window
+(AGENTD_RESUME_WINDOW_SECONDS).
+"""
+ERROR_REASON_TASK_NOT_RESUMABLE: ErrorReason.ValueType  # 49
+"""ResumeTask found no tool call of the task waiting to be resumed: the task
+runs, has ended (its resume window closed, say) or waits for something
+else (status FAILED_PRECONDITION); the message says which.
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

@@ -124,6 +124,8 @@ class TaskEvent(_message.Message):
     INPUT_PROVIDED_FIELD_NUMBER: _builtins.int
     HISTORY_COMPACTED_FIELD_NUMBER: _builtins.int
     ARTIFACT_UPDATED_FIELD_NUMBER: _builtins.int
+    TOOL_PROGRESS_FIELD_NUMBER: _builtins.int
+    TOOL_RESUMABLE_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
@@ -232,6 +234,19 @@ class TaskEvent(_message.Message):
         GetArtifact).
         """
 
+    @_builtins.property
+    def tool_progress(self) -> Global___ToolProgress:
+        """A running tool call reported progress (at most one event per call per
+        AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+        """
+
+    @_builtins.property
+    def tool_resumable(self) -> Global___ToolCallResumable:
+        """A tool call failed for a reason a person can fix: the task waits
+        (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+        (TOOL_RESUMABLE).
+        """
+
     def __init__(
         self,
         *,
@@ -260,12 +275,14 @@ class TaskEvent(_message.Message):
         input_provided: Global___InputProvided | None = ...,
         history_compacted: _conversations_pb2.HistoryCompacted | None = ...,
         artifact_updated: Global___ArtifactUpdated | None = ...,
+        tool_progress: Global___ToolProgress | None = ...,
+        tool_resumable: Global___ToolCallResumable | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "artifact_updated"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "artifact_updated", "tool_progress", "tool_resumable"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
@@ -594,6 +611,93 @@ class ToolCallFinished(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType_outcome) -> _WhichOneofReturnType_outcome | None: ...
 
 Global___ToolCallFinished: _TypeAlias = ToolCallFinished  # noqa: Y015
+
+@_typing.final
+class ToolProgress(_message.Message):
+    """How far a running tool call is, as the tool (or its MCP or HTTP server)
+    reported it. Informational: the numbers are the tool's own.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CALL_ID_FIELD_NUMBER: _builtins.int
+    TOOL_NAME_FIELD_NUMBER: _builtins.int
+    PROGRESS_FIELD_NUMBER: _builtins.int
+    TOTAL_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    REPORTS_FIELD_NUMBER: _builtins.int
+    call_id: _builtins.str
+    """The call id from ToolCallStarted."""
+    tool_name: _builtins.str
+    """The tool called."""
+    progress: _builtins.float
+    """How far the call is, in the tool's own units (grows as it goes)."""
+    total: _builtins.float
+    """What `progress` counts up to; unset when the tool does not know."""
+    message: _builtins.str
+    """What the tool is doing, for a person (at most 500 characters)."""
+    reports: _builtins.int
+    """The reports this event stands for: the earlier ones of its interval were
+    dropped (coalesced).
+    """
+    def __init__(
+        self,
+        *,
+        call_id: _builtins.str = ...,
+        tool_name: _builtins.str = ...,
+        progress: _builtins.float = ...,
+        total: _builtins.float | None = ...,
+        message: _builtins.str = ...,
+        reports: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_total", b"_total", "total", b"total"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_total", b"_total", "call_id", b"call_id", "message", b"message", "progress", b"progress", "reports", b"reports", "tool_name", b"tool_name", "total", b"total"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__total: _TypeAlias = _typing.Literal["total"]  # noqa: Y015
+    _WhichOneofArgType__total: _TypeAlias = _typing.Literal["_total", b"_total"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__total) -> _WhichOneofReturnType__total | None: ...
+
+Global___ToolProgress: _TypeAlias = ToolProgress  # noqa: Y015
+
+@_typing.final
+class ToolCallResumable(_message.Message):
+    """A tool call failed for a reason a person can fix (a declared error code or
+    status); ResumeTask within the window runs that call again and the task goes
+    on from there.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CALL_ID_FIELD_NUMBER: _builtins.int
+    TOOL_NAME_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    RESUME_BY_FIELD_NUMBER: _builtins.int
+    call_id: _builtins.str
+    """The call id from ToolCallStarted (of the call that failed)."""
+    tool_name: _builtins.str
+    """The tool called."""
+    message: _builtins.str
+    """What the tool said (at most 500 characters)."""
+    @_builtins.property
+    def resume_by(self) -> _timestamp_pb2.Timestamp:
+        """The end of the resume window (AGENTD_RESUME_WINDOW_SECONDS)."""
+
+    def __init__(
+        self,
+        *,
+        call_id: _builtins.str = ...,
+        tool_name: _builtins.str = ...,
+        message: _builtins.str = ...,
+        resume_by: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["resume_by", b"resume_by"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["call_id", b"call_id", "message", b"message", "resume_by", b"resume_by", "tool_name", b"tool_name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ToolCallResumable: _TypeAlias = ToolCallResumable  # noqa: Y015
 
 @_typing.final
 class ReflectionVerdict(_message.Message):

@@ -143,6 +143,15 @@ class _StopReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_StopReason
     """A caller cancelled the task."""
     STOP_REASON_ERROR: _StopReason.ValueType  # 9
     """An error ended the task; `Task.error` says which."""
+    STOP_REASON_TOOL_FAILURES: _StopReason.ValueType  # 25
+    """Too many tool calls in a row failed (refused, invalid arguments, tool
+    errors, timeouts): the agent's `max_failed_tool_calls`, else the
+    server's. The answer is the best one the results so far support.
+    """
+    STOP_REASON_STEP_FAILED: _StopReason.ValueType  # 26
+    """A plan step failed and the agent's step policy is `terminate`. The answer
+    is the best one the results so far support.
+    """
 
 class StopReason(_StopReason, metaclass=_StopReasonEnumTypeWrapper):
     """Why the engine stopped working on a task."""
@@ -167,6 +176,15 @@ STOP_REASON_CANCELLED: StopReason.ValueType  # 8
 """A caller cancelled the task."""
 STOP_REASON_ERROR: StopReason.ValueType  # 9
 """An error ended the task; `Task.error` says which."""
+STOP_REASON_TOOL_FAILURES: StopReason.ValueType  # 25
+"""Too many tool calls in a row failed (refused, invalid arguments, tool
+errors, timeouts): the agent's `max_failed_tool_calls`, else the
+server's. The answer is the best one the results so far support.
+"""
+STOP_REASON_STEP_FAILED: StopReason.ValueType  # 26
+"""A plan step failed and the agent's step policy is `terminate`. The answer
+is the best one the results so far support.
+"""
 Global___StopReason: _TypeAlias = StopReason  # noqa: Y015
 
 @_typing.final

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61gentd/v1/tools.proto\x12\tagentd.v1\x1a\x1cgoogle/protobuf/struct.proto\"\xaf\x02\n\x04Tool\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x32\n\x11parameters_schema\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x10\n\x08\x63\x61tegory\x18\x04 \x01(\t\x12\x37\n\x13required_permission\x18\x05 \x01(\x0e\x32\x1a.agentd.v1.PermissionLevel\x12\"\n\x04risk\x18\x06 \x01(\x0e\x32\x14.agentd.v1.RiskLevel\x12\x12\n\nidempotent\x18\x07 \x01(\x08\x12\x17\n\x0ftimeout_seconds\x18\x08 \x01(\x01\x12\x0f\n\x07toolset\x18\t \x01(\t\x12\x0e\n\x06source\x18\n \x01(\t\x12\x13\n\x0bunavailable\x18\x0b \x01(\x08\"H\n\rToolCallError\x12&\n\x04kind\x18\x01 \x01(\x0e\x32\x18.agentd.v1.ToolErrorKind\x12\x0f\n\x07message\x18\x02 \x01(\t*\xbf\x01\n\x0fPermissionLevel\x12 \n\x1cPERMISSION_LEVEL_UNSPECIFIED\x10\x00\x12\x19\n\x15PERMISSION_LEVEL_NONE\x10\x01\x12\x19\n\x15PERMISSION_LEVEL_READ\x10\x02\x12\x1a\n\x16PERMISSION_LEVEL_WRITE\x10\x03\x12\x1c\n\x18PERMISSION_LEVEL_EXECUTE\x10\x04\x12\x1a\n\x16PERMISSION_LEVEL_ADMIN\x10\x05*\x80\x01\n\tRiskLevel\x12\x1a\n\x16RISK_LEVEL_UNSPECIFIED\x10\x00\x12\x12\n\x0eRISK_LEVEL_LOW\x10\x01\x12\x15\n\x11RISK_LEVEL_MEDIUM\x10\x02\x12\x13\n\x0fRISK_LEVEL_HIGH\x10\x03\x12\x17\n\x13RISK_LEVEL_CRITICAL\x10\x04*\xea\x01\n\rToolErrorKind\x12\x1f\n\x1bTOOL_ERROR_KIND_UNSPECIFIED\x10\x00\x12\x1a\n\x16TOOL_ERROR_KIND_FAILED\x10\x01\x12\x1b\n\x17TOOL_ERROR_KIND_TIMEOUT\x10\x02\x12\x1b\n\x17TOOL_ERROR_KIND_CRASHED\x10\x03\x12#\n\x1fTOOL_ERROR_KIND_OUTCOME_UNKNOWN\x10\x04\x12\x1c\n\x18TOOL_ERROR_KIND_REJECTED\x10\x05\x12\x1f\n\x1bTOOL_ERROR_KIND_UNAVAILABLE\x10\x06\x42@\n\rdev.agentd.v1B\nToolsProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61gentd/v1/tools.proto\x12\tagentd.v1\x1a\x1cgoogle/protobuf/struct.proto\"\xcd\x02\n\x04Tool\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x32\n\x11parameters_schema\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x10\n\x08\x63\x61tegory\x18\x04 \x01(\t\x12\x37\n\x13required_permission\x18\x05 \x01(\x0e\x32\x1a.agentd.v1.PermissionLevel\x12\"\n\x04risk\x18\x06 \x01(\x0e\x32\x14.agentd.v1.RiskLevel\x12\x12\n\nidempotent\x18\x07 \x01(\x08\x12\x17\n\x0ftimeout_seconds\x18\x08 \x01(\x01\x12\x0f\n\x07toolset\x18\t \x01(\t\x12\x0e\n\x06source\x18\n \x01(\t\x12\x13\n\x0bunavailable\x18\x0b \x01(\x08\x12\x1c\n\x14progress_keeps_alive\x18\x1b \x01(\x08\"H\n\rToolCallError\x12&\n\x04kind\x18\x01 \x01(\x0e\x32\x18.agentd.v1.ToolErrorKind\x12\x0f\n\x07message\x18\x02 \x01(\t*\xbf\x01\n\x0fPermissionLevel\x12 \n\x1cPERMISSION_LEVEL_UNSPECIFIED\x10\x00\x12\x19\n\x15PERMISSION_LEVEL_NONE\x10\x01\x12\x19\n\x15PERMISSION_LEVEL_READ\x10\x02\x12\x1a\n\x16PERMISSION_LEVEL_WRITE\x10\x03\x12\x1c\n\x18PERMISSION_LEVEL_EXECUTE\x10\x04\x12\x1a\n\x16PERMISSION_LEVEL_ADMIN\x10\x05*\x80\x01\n\tRiskLevel\x12\x1a\n\x16RISK_LEVEL_UNSPECIFIED\x10\x00\x12\x12\n\x0eRISK_LEVEL_LOW\x10\x01\x12\x15\n\x11RISK_LEVEL_MEDIUM\x10\x02\x12\x13\n\x0fRISK_LEVEL_HIGH\x10\x03\x12\x17\n\x13RISK_LEVEL_CRITICAL\x10\x04*\x89\x02\n\rToolErrorKind\x12\x1f\n\x1bTOOL_ERROR_KIND_UNSPECIFIED\x10\x00\x12\x1a\n\x16TOOL_ERROR_KIND_FAILED\x10\x01\x12\x1b\n\x17TOOL_ERROR_KIND_TIMEOUT\x10\x02\x12\x1b\n\x17TOOL_ERROR_KIND_CRASHED\x10\x03\x12#\n\x1fTOOL_ERROR_KIND_OUTCOME_UNKNOWN\x10\x04\x12\x1c\n\x18TOOL_ERROR_KIND_REJECTED\x10\x05\x12\x1f\n\x1bTOOL_ERROR_KIND_UNAVAILABLE\x10\x06\x12\x1d\n\x19TOOL_ERROR_KIND_RESUMABLE\x10\x16\x42@\n\rdev.agentd.v1B\nToolsProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,14 +33,14 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'agentd.v1.tools_pb2', _glob
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\rdev.agentd.v1B\nToolsProtoP\001Z!agentd.dev/gen/agentd/v1;agentdv1'
-  _globals['_PERMISSIONLEVEL']._serialized_start=447
-  _globals['_PERMISSIONLEVEL']._serialized_end=638
-  _globals['_RISKLEVEL']._serialized_start=641
-  _globals['_RISKLEVEL']._serialized_end=769
-  _globals['_TOOLERRORKIND']._serialized_start=772
-  _globals['_TOOLERRORKIND']._serialized_end=1006
+  _globals['_PERMISSIONLEVEL']._serialized_start=477
+  _globals['_PERMISSIONLEVEL']._serialized_end=668
+  _globals['_RISKLEVEL']._serialized_start=671
+  _globals['_RISKLEVEL']._serialized_end=799
+  _globals['_TOOLERRORKIND']._serialized_start=802
+  _globals['_TOOLERRORKIND']._serialized_end=1067
   _globals['_TOOL']._serialized_start=67
-  _globals['_TOOL']._serialized_end=370
-  _globals['_TOOLCALLERROR']._serialized_start=372
-  _globals['_TOOLCALLERROR']._serialized_end=444
+  _globals['_TOOL']._serialized_end=400
+  _globals['_TOOLCALLERROR']._serialized_start=402
+  _globals['_TOOLCALLERROR']._serialized_end=474
 # @@protoc_insertion_point(module_scope)

@@ -120,6 +120,12 @@ class _ToolErrorKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ToolErr
     the tool was removed from the toolsets file after the task started. The
     tool did not run.
     """
+    TOOL_ERROR_KIND_RESUMABLE: _ToolErrorKind.ValueType  # 22
+    """The tool failed for a reason a person can fix (its MCP server answered an
+    error code, or its HTTP API a status, the toolsets file declares
+    resumable; out of credits, say): the task waits, INPUT_REQUIRED, for
+    ResumeTask, which runs the call again.
+    """
 
 class ToolErrorKind(_ToolErrorKind, metaclass=_ToolErrorKindEnumTypeWrapper):
     """Why a tool call that ran did not produce a result."""
@@ -150,6 +156,12 @@ TOOL_ERROR_KIND_UNAVAILABLE: ToolErrorKind.ValueType  # 6
 the tool was removed from the toolsets file after the task started. The
 tool did not run.
 """
+TOOL_ERROR_KIND_RESUMABLE: ToolErrorKind.ValueType  # 22
+"""The tool failed for a reason a person can fix (its MCP server answered an
+error code, or its HTTP API a status, the toolsets file declares
+resumable; out of credits, say): the task waits, INPUT_REQUIRED, for
+ResumeTask, which runs the call again.
+"""
 Global___ToolErrorKind: _TypeAlias = ToolErrorKind  # noqa: Y015
 
 @_typing.final
@@ -169,6 +181,7 @@ class Tool(_message.Message):
     TOOLSET_FIELD_NUMBER: _builtins.int
     SOURCE_FIELD_NUMBER: _builtins.int
     UNAVAILABLE_FIELD_NUMBER: _builtins.int
+    PROGRESS_KEEPS_ALIVE_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Unique name: a built-in tool's is `^[a-z][a-z0-9_]{0,63}$`; a toolset's
     tool is `<toolset>.<tool>` (at most 128 letters, digits and `. _ -`).
@@ -199,6 +212,11 @@ class Tool(_message.Message):
     """True while the tool cannot be called: its MCP server is down, restarting
     or not yet connected (calls answer UNAVAILABLE, TOOL_UNAVAILABLE).
     """
+    progress_keeps_alive: _builtins.bool
+    """Progress the tool reports counts as liveness: `timeout_seconds` is the
+    longest a call may go without a report, not its whole run (the task's
+    time limit still bounds it).
+    """
     @_builtins.property
     def parameters_schema(self) -> _struct_pb2.Struct:
         """JSON Schema (draft 2020-12) of the tool's arguments object."""
@@ -217,10 +235,11 @@ class Tool(_message.Message):
         toolset: _builtins.str = ...,
         source: _builtins.str = ...,
         unavailable: _builtins.bool = ...,
+        progress_keeps_alive: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["parameters_schema", b"parameters_schema"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["category", b"category", "description", b"description", "idempotent", b"idempotent", "name", b"name", "parameters_schema", b"parameters_schema", "required_permission", b"required_permission", "risk", b"risk", "source", b"source", "timeout_seconds", b"timeout_seconds", "toolset", b"toolset", "unavailable", b"unavailable"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["category", b"category", "description", b"description", "idempotent", b"idempotent", "name", b"name", "parameters_schema", b"parameters_schema", "progress_keeps_alive", b"progress_keeps_alive", "required_permission", b"required_permission", "risk", b"risk", "source", b"source", "timeout_seconds", b"timeout_seconds", "toolset", b"toolset", "unavailable", b"unavailable"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

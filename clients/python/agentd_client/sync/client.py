@@ -250,6 +250,15 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods):
         task: tasks_pb2.Task = self._unary(self._stub.ApproveToolCall, request, timeout)
         return task
 
+    def resume_task(
+        self, task_id: str, comment: str = "", *, timeout: float | None = None
+    ) -> tasks_pb2.Task:
+        """Resume a task that waits after a tool call failed for a reason a person can fix
+        (its `tool_resumable` event): that call runs again and the task goes on."""
+        request = pb.ResumeTaskRequest(task_id=task_id, comment=comment)
+        task: tasks_pb2.Task = self._unary(self._stub.ResumeTask, request, timeout)
+        return task
+
     def provide_input(
         self, task_id: str, request_id: str, text: str, *, timeout: float | None = None
     ) -> tasks_pb2.Task:

@@ -55,6 +55,13 @@ type AgentServiceClient interface {
 	// (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
 	// question expires with the task's time limit.
 	ProvideInput(ctx context.Context, in *ProvideInputRequest, opts ...grpc.CallOption) (*Task, error)
+	// Resumes a task that waits (INPUT_REQUIRED) after a tool call failed for a
+	// reason a person can fix (a `tool_resumable` event): that call runs again,
+	// and only that call; the task goes on from there, on whichever replica runs
+	// it. The task's owner or an approver may resume it; FAILED_PRECONDITION
+	// (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
+	// resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
+	ResumeTask(ctx context.Context, in *ResumeTaskRequest, opts ...grpc.CallOption) (*Task, error)
 	// Lists audit records of the caller's tenant, oldest first, page by page.
 	// Needs the auditor or admin role.
 	ListAuditRecords(ctx context.Context, in *ListAuditRecordsRequest, opts ...grpc.CallOption) (*ListAuditRecordsResponse, error)
@@ -253,6 +260,15 @@ func (c *agentServiceClient) ProvideInput(ctx context.Context, in *ProvideInputR
 	return out, nil
 }
 
+func (c *agentServiceClient) ResumeTask(ctx context.Context, in *ResumeTaskRequest, opts ...grpc.CallOption) (*Task, error) {
+	out := new(Task)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ResumeTask", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *agentServiceClient) ListAuditRecords(ctx context.Context, in *ListAuditRecordsRequest, opts ...grpc.CallOption) (*ListAuditRecordsResponse, error) {
 	out := new(ListAuditRecordsResponse)
 	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ListAuditRecords", in, out, opts...)
@@ -421,6 +437,13 @@ type AgentServiceServer interface {
 	// (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
 	// question expires with the task's time limit.
 	ProvideInput(context.Context, *ProvideInputRequest) (*Task, error)
+	// Resumes a task that waits (INPUT_REQUIRED) after a tool call failed for a
+	// reason a person can fix (a `tool_resumable` event): that call runs again,
+	// and only that call; the task goes on from there, on whichever replica runs
+	// it. The task's owner or an approver may resume it; FAILED_PRECONDITION
+	// (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
+	// resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
+	ResumeTask(context.Context, *ResumeTaskRequest) (*Task, error)
 	// Lists audit records of the caller's tenant, oldest first, page by page.
 	// Needs the auditor or admin role.
 	ListAuditRecords(context.Context, *ListAuditRecordsRequest) (*ListAuditRecordsResponse, error)
@@ -503,6 +526,9 @@ func (UnimplementedAgentServiceServer) ApproveToolCall(context.Context, *Approve
 }
 func (UnimplementedAgentServiceServer) ProvideInput(context.Context, *ProvideInputRequest) (*Task, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ProvideInput not implemented")
+}
+func (UnimplementedAgentServiceServer) ResumeTask(context.Context, *ResumeTaskRequest) (*Task, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ResumeTask not implemented")
 }
 func (UnimplementedAgentServiceServer) ListAuditRecords(context.Context, *ListAuditRecordsRequest) (*ListAuditRecordsResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ListAuditRecords not implemented")
@@ -759,6 +785,24 @@ func _AgentService_ProvideInput_Handler(srv interface{}, ctx context.Context, de
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(AgentServiceServer).ProvideInput(ctx, req.(*ProvideInputRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_ResumeTask_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ResumeTaskRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).ResumeTask(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/ResumeTask",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).ResumeTask(ctx, req.(*ResumeTaskRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -1054,6 +1098,10 @@ var _AgentService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ProvideInput",
 			Handler:    _AgentService_ProvideInput_Handler,
+		},
+		{
+			MethodName: "ResumeTask",
+			Handler:    _AgentService_ResumeTask_Handler,
 		},
 		{
 			MethodName: "ListAuditRecords",

@@ -29,6 +29,7 @@ private static final long serialVersionUID = 0L;
     criticPolicy_ = "";
     createdBy_ = "";
     source_ = "";
+    stepPolicy_ = "";
   }
 
   @java.lang.Override
@@ -901,6 +902,88 @@ java.lang.String defaultValue) {
     return memory_ == null ? dev.agentd.v1.AgentMemory.getDefaultInstance() : memory_;
   }
 
+  public static final int MAX_FAILED_TOOL_CALLS_FIELD_NUMBER = 46;
+  private int maxFailedToolCalls_ = 0;
+  /**
+   * <pre>
+   * Tool calls failing one after another (refused, invalid arguments, tool
+   * errors, timeouts) that stop a run (STOP_REASON_TOOL_FAILURES), 0 to 100;
+   * 0: never; unset: the server's (AGENTD_MAX_FAILED_TOOL_CALLS).
+   * </pre>
+   *
+   * <code>optional uint32 max_failed_tool_calls = 46;</code>
+   * @return Whether the maxFailedToolCalls field is set.
+   */
+  @java.lang.Override
+  public boolean hasMaxFailedToolCalls() {
+    return ((bitField0_ & 0x00000002) != 0);
+  }
+  /**
+   * <pre>
+   * Tool calls failing one after another (refused, invalid arguments, tool
+   * errors, timeouts) that stop a run (STOP_REASON_TOOL_FAILURES), 0 to 100;
+   * 0: never; unset: the server's (AGENTD_MAX_FAILED_TOOL_CALLS).
+   * </pre>
+   *
+   * <code>optional uint32 max_failed_tool_calls = 46;</code>
+   * @return The maxFailedToolCalls.
+   */
+  @java.lang.Override
+  public int getMaxFailedToolCalls() {
+    return maxFailedToolCalls_;
+  }
+
+  public static final int STEP_POLICY_FIELD_NUMBER = 47;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object stepPolicy_ = "";
+  /**
+   * <pre>
+   * What a failed plan step leads to: "replan" (a new plan), "skip" (go on
+   * without it and the steps that depend on it) or "terminate" (the run stops,
+   * STOP_REASON_STEP_FAILED); empty: the server's (AGENTD_STEP_POLICY).
+   * </pre>
+   *
+   * <code>string step_policy = 47;</code>
+   * @return The stepPolicy.
+   */
+  @java.lang.Override
+  public java.lang.String getStepPolicy() {
+    java.lang.Object ref = stepPolicy_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      stepPolicy_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * What a failed plan step leads to: "replan" (a new plan), "skip" (go on
+   * without it and the steps that depend on it) or "terminate" (the run stops,
+   * STOP_REASON_STEP_FAILED); empty: the server's (AGENTD_STEP_POLICY).
+   * </pre>
+   *
+   * <code>string step_policy = 47;</code>
+   * @return The bytes for stepPolicy.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getStepPolicyBytes() {
+    java.lang.Object ref = stepPolicy_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      stepPolicy_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -983,6 +1066,12 @@ java.lang.String defaultValue) {
     }
     if (memory_ != null) {
       output.writeMessage(30, getMemory());
+    }
+    if (((bitField0_ & 0x00000002) != 0)) {
+      output.writeUInt32(46, maxFailedToolCalls_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(stepPolicy_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 47, stepPolicy_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1087,6 +1176,13 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(30, getMemory());
     }
+    if (((bitField0_ & 0x00000002) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt32Size(46, maxFailedToolCalls_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(stepPolicy_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(47, stepPolicy_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1162,6 +1258,13 @@ java.lang.String defaultValue) {
       if (!getMemory()
           .equals(other.getMemory())) return false;
     }
+    if (hasMaxFailedToolCalls() != other.hasMaxFailedToolCalls()) return false;
+    if (hasMaxFailedToolCalls()) {
+      if (getMaxFailedToolCalls()
+          != other.getMaxFailedToolCalls()) return false;
+    }
+    if (!getStepPolicy()
+        .equals(other.getStepPolicy())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1235,6 +1338,12 @@ java.lang.String defaultValue) {
       hash = (37 * hash) + MEMORY_FIELD_NUMBER;
       hash = (53 * hash) + getMemory().hashCode();
     }
+    if (hasMaxFailedToolCalls()) {
+      hash = (37 * hash) + MAX_FAILED_TOOL_CALLS_FIELD_NUMBER;
+      hash = (53 * hash) + getMaxFailedToolCalls();
+    }
+    hash = (37 * hash) + STEP_POLICY_FIELD_NUMBER;
+    hash = (53 * hash) + getStepPolicy().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1437,6 +1546,8 @@ java.lang.String defaultValue) {
         memoryBuilder_.dispose();
         memoryBuilder_ = null;
       }
+      maxFailedToolCalls_ = 0;
+      stepPolicy_ = "";
       return this;
     }
 
@@ -1552,6 +1663,13 @@ java.lang.String defaultValue) {
         result.memory_ = memoryBuilder_ == null
             ? memory_
             : memoryBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00200000) != 0)) {
+        result.maxFailedToolCalls_ = maxFailedToolCalls_;
+        to_bitField0_ |= 0x00000002;
+      }
+      if (((from_bitField0_ & 0x00400000) != 0)) {
+        result.stepPolicy_ = stepPolicy_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1681,6 +1799,14 @@ java.lang.String defaultValue) {
       }
       if (other.hasMemory()) {
         mergeMemory(other.getMemory());
+      }
+      if (other.hasMaxFailedToolCalls()) {
+        setMaxFailedToolCalls(other.getMaxFailedToolCalls());
+      }
+      if (!other.getStepPolicy().isEmpty()) {
+        stepPolicy_ = other.stepPolicy_;
+        bitField0_ |= 0x00400000;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1832,6 +1958,16 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00100000;
               break;
             } // case 242
+            case 368: {
+              maxFailedToolCalls_ = input.readUInt32();
+              bitField0_ |= 0x00200000;
+              break;
+            } // case 368
+            case 378: {
+              stepPolicy_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00400000;
+              break;
+            } // case 378
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3930,6 +4066,172 @@ java.lang.String defaultValue) {
         memory_ = null;
       }
       return memoryBuilder_;
+    }
+
+    private int maxFailedToolCalls_ ;
+    /**
+     * <pre>
+     * Tool calls failing one after another (refused, invalid arguments, tool
+     * errors, timeouts) that stop a run (STOP_REASON_TOOL_FAILURES), 0 to 100;
+     * 0: never; unset: the server's (AGENTD_MAX_FAILED_TOOL_CALLS).
+     * </pre>
+     *
+     * <code>optional uint32 max_failed_tool_calls = 46;</code>
+     * @return Whether the maxFailedToolCalls field is set.
+     */
+    @java.lang.Override
+    public boolean hasMaxFailedToolCalls() {
+      return ((bitField0_ & 0x00200000) != 0);
+    }
+    /**
+     * <pre>
+     * Tool calls failing one after another (refused, invalid arguments, tool
+     * errors, timeouts) that stop a run (STOP_REASON_TOOL_FAILURES), 0 to 100;
+     * 0: never; unset: the server's (AGENTD_MAX_FAILED_TOOL_CALLS).
+     * </pre>
+     *
+     * <code>optional uint32 max_failed_tool_calls = 46;</code>
+     * @return The maxFailedToolCalls.
+     */
+    @java.lang.Override
+    public int getMaxFailedToolCalls() {
+      return maxFailedToolCalls_;
+    }
+    /**
+     * <pre>
+     * Tool calls failing one after another (refused, invalid arguments, tool
+     * errors, timeouts) that stop a run (STOP_REASON_TOOL_FAILURES), 0 to 100;
+     * 0: never; unset: the server's (AGENTD_MAX_FAILED_TOOL_CALLS).
+     * </pre>
+     *
+     * <code>optional uint32 max_failed_tool_calls = 46;</code>
+     * @param value The maxFailedToolCalls to set.
+     * @return This builder for chaining.
+     */
+    public Builder setMaxFailedToolCalls(int value) {
+      
+      maxFailedToolCalls_ = value;
+      bitField0_ |= 0x00200000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Tool calls failing one after another (refused, invalid arguments, tool
+     * errors, timeouts) that stop a run (STOP_REASON_TOOL_FAILURES), 0 to 100;
+     * 0: never; unset: the server's (AGENTD_MAX_FAILED_TOOL_CALLS).
+     * </pre>
+     *
+     * <code>optional uint32 max_failed_tool_calls = 46;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearMaxFailedToolCalls() {
+      bitField0_ = (bitField0_ & ~0x00200000);
+      maxFailedToolCalls_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object stepPolicy_ = "";
+    /**
+     * <pre>
+     * What a failed plan step leads to: "replan" (a new plan), "skip" (go on
+     * without it and the steps that depend on it) or "terminate" (the run stops,
+     * STOP_REASON_STEP_FAILED); empty: the server's (AGENTD_STEP_POLICY).
+     * </pre>
+     *
+     * <code>string step_policy = 47;</code>
+     * @return The stepPolicy.
+     */
+    public java.lang.String getStepPolicy() {
+      java.lang.Object ref = stepPolicy_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        stepPolicy_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * What a failed plan step leads to: "replan" (a new plan), "skip" (go on
+     * without it and the steps that depend on it) or "terminate" (the run stops,
+     * STOP_REASON_STEP_FAILED); empty: the server's (AGENTD_STEP_POLICY).
+     * </pre>
+     *
+     * <code>string step_policy = 47;</code>
+     * @return The bytes for stepPolicy.
+     */
+    public com.google.protobuf.ByteString
+        getStepPolicyBytes() {
+      java.lang.Object ref = stepPolicy_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        stepPolicy_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * What a failed plan step leads to: "replan" (a new plan), "skip" (go on
+     * without it and the steps that depend on it) or "terminate" (the run stops,
+     * STOP_REASON_STEP_FAILED); empty: the server's (AGENTD_STEP_POLICY).
+     * </pre>
+     *
+     * <code>string step_policy = 47;</code>
+     * @param value The stepPolicy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setStepPolicy(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      stepPolicy_ = value;
+      bitField0_ |= 0x00400000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What a failed plan step leads to: "replan" (a new plan), "skip" (go on
+     * without it and the steps that depend on it) or "terminate" (the run stops,
+     * STOP_REASON_STEP_FAILED); empty: the server's (AGENTD_STEP_POLICY).
+     * </pre>
+     *
+     * <code>string step_policy = 47;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearStepPolicy() {
+      stepPolicy_ = getDefaultInstance().getStepPolicy();
+      bitField0_ = (bitField0_ & ~0x00400000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What a failed plan step leads to: "replan" (a new plan), "skip" (go on
+     * without it and the steps that depend on it) or "terminate" (the run stops,
+     * STOP_REASON_STEP_FAILED); empty: the server's (AGENTD_STEP_POLICY).
+     * </pre>
+     *
+     * <code>string step_policy = 47;</code>
+     * @param value The bytes for stepPolicy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setStepPolicyBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      stepPolicy_ = value;
+      bitField0_ |= 0x00400000;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -487,4 +487,51 @@ java.lang.String defaultValue);
    * <code>.agentd.v1.AgentMemory memory = 30;</code>
    */
   dev.agentd.v1.AgentMemoryOrBuilder getMemoryOrBuilder();
+
+  /**
+   * <pre>
+   * Tool calls failing one after another (refused, invalid arguments, tool
+   * errors, timeouts) that stop a run (STOP_REASON_TOOL_FAILURES), 0 to 100;
+   * 0: never; unset: the server's (AGENTD_MAX_FAILED_TOOL_CALLS).
+   * </pre>
+   *
+   * <code>optional uint32 max_failed_tool_calls = 46;</code>
+   * @return Whether the maxFailedToolCalls field is set.
+   */
+  boolean hasMaxFailedToolCalls();
+  /**
+   * <pre>
+   * Tool calls failing one after another (refused, invalid arguments, tool
+   * errors, timeouts) that stop a run (STOP_REASON_TOOL_FAILURES), 0 to 100;
+   * 0: never; unset: the server's (AGENTD_MAX_FAILED_TOOL_CALLS).
+   * </pre>
+   *
+   * <code>optional uint32 max_failed_tool_calls = 46;</code>
+   * @return The maxFailedToolCalls.
+   */
+  int getMaxFailedToolCalls();
+
+  /**
+   * <pre>
+   * What a failed plan step leads to: "replan" (a new plan), "skip" (go on
+   * without it and the steps that depend on it) or "terminate" (the run stops,
+   * STOP_REASON_STEP_FAILED); empty: the server's (AGENTD_STEP_POLICY).
+   * </pre>
+   *
+   * <code>string step_policy = 47;</code>
+   * @return The stepPolicy.
+   */
+  java.lang.String getStepPolicy();
+  /**
+   * <pre>
+   * What a failed plan step leads to: "replan" (a new plan), "skip" (go on
+   * without it and the steps that depend on it) or "terminate" (the run stops,
+   * STOP_REASON_STEP_FAILED); empty: the server's (AGENTD_STEP_POLICY).
+   * </pre>
+   *
+   * <code>string step_policy = 47;</code>
+   * @return The bytes for stepPolicy.
+   */
+  com.google.protobuf.ByteString
+      getStepPolicyBytes();
 }

@@ -362,6 +362,37 @@ public final class AgentServiceGrpc {
     return getProvideInputMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ResumeTaskRequest,
+      dev.agentd.v1.Task> getResumeTaskMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ResumeTask",
+      requestType = dev.agentd.v1.ResumeTaskRequest.class,
+      responseType = dev.agentd.v1.Task.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ResumeTaskRequest,
+      dev.agentd.v1.Task> getResumeTaskMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ResumeTaskRequest, dev.agentd.v1.Task> getResumeTaskMethod;
+    if ((getResumeTaskMethod = AgentServiceGrpc.getResumeTaskMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getResumeTaskMethod = AgentServiceGrpc.getResumeTaskMethod) == null) {
+          AgentServiceGrpc.getResumeTaskMethod = getResumeTaskMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ResumeTaskRequest, dev.agentd.v1.Task>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ResumeTask"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ResumeTaskRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Task.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ResumeTask"))
+              .build();
+        }
+      }
+    }
+    return getResumeTaskMethod;
+  }
+
   private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListAuditRecordsRequest,
       dev.agentd.v1.ListAuditRecordsResponse> getListAuditRecordsMethod;
 
@@ -978,6 +1009,21 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Resumes a task that waits (INPUT_REQUIRED) after a tool call failed for a
+     * reason a person can fix (a `tool_resumable` event): that call runs again,
+     * and only that call; the task goes on from there, on whichever replica runs
+     * it. The task's owner or an approver may resume it; FAILED_PRECONDITION
+     * (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
+     * resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
+     * </pre>
+     */
+    public void resumeTask(dev.agentd.v1.ResumeTaskRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getResumeTaskMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
      * Lists audit records of the caller's tenant, oldest first, page by page.
      * Needs the auditor or admin role.
      * </pre>
@@ -1210,6 +1256,13 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.ProvideInputRequest,
                 dev.agentd.v1.Task>(
                   this, METHODID_PROVIDE_INPUT)))
+          .addMethod(
+            getResumeTaskMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ResumeTaskRequest,
+                dev.agentd.v1.Task>(
+                  this, METHODID_RESUME_TASK)))
           .addMethod(
             getListAuditRecordsMethod(),
             io.grpc.stub.ServerCalls.asyncUnaryCall(
@@ -1467,6 +1520,22 @@ public final class AgentServiceGrpc {
         io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getProvideInputMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Resumes a task that waits (INPUT_REQUIRED) after a tool call failed for a
+     * reason a person can fix (a `tool_resumable` event): that call runs again,
+     * and only that call; the task goes on from there, on whichever replica runs
+     * it. The task's owner or an approver may resume it; FAILED_PRECONDITION
+     * (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
+     * resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
+     * </pre>
+     */
+    public void resumeTask(dev.agentd.v1.ResumeTaskRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getResumeTaskMethod(), getCallOptions()), request, responseObserver);
     }
 
     /**
@@ -1789,6 +1858,21 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Resumes a task that waits (INPUT_REQUIRED) after a tool call failed for a
+     * reason a person can fix (a `tool_resumable` event): that call runs again,
+     * and only that call; the task goes on from there, on whichever replica runs
+     * it. The task's owner or an approver may resume it; FAILED_PRECONDITION
+     * (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
+     * resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
+     * </pre>
+     */
+    public dev.agentd.v1.Task resumeTask(dev.agentd.v1.ResumeTaskRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getResumeTaskMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
      * Lists audit records of the caller's tenant, oldest first, page by page.
      * Needs the auditor or admin role.
      * </pre>
@@ -2074,6 +2158,22 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Resumes a task that waits (INPUT_REQUIRED) after a tool call failed for a
+     * reason a person can fix (a `tool_resumable` event): that call runs again,
+     * and only that call; the task goes on from there, on whichever replica runs
+     * it. The task's owner or an approver may resume it; FAILED_PRECONDITION
+     * (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
+     * resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Task> resumeTask(
+        dev.agentd.v1.ResumeTaskRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getResumeTaskMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
      * Lists audit records of the caller's tenant, oldest first, page by page.
      * Needs the auditor or admin role.
      * </pre>
@@ -2253,20 +2353,21 @@ public final class AgentServiceGrpc {
   private static final int METHODID_LIST_TASKS = 8;
   private static final int METHODID_APPROVE_TOOL_CALL = 9;
   private static final int METHODID_PROVIDE_INPUT = 10;
-  private static final int METHODID_LIST_AUDIT_RECORDS = 11;
-  private static final int METHODID_CREATE_GRANT = 12;
-  private static final int METHODID_REVOKE_GRANT = 13;
-  private static final int METHODID_LIST_GRANTS = 14;
-  private static final int METHODID_CREATE_AGENT = 15;
-  private static final int METHODID_GET_AGENT = 16;
-  private static final int METHODID_LIST_AGENTS = 17;
-  private static final int METHODID_UPDATE_AGENT = 18;
-  private static final int METHODID_DELETE_AGENT = 19;
-  private static final int METHODID_CREATE_CONVERSATION = 20;
-  private static final int METHODID_GET_CONVERSATION = 21;
-  private static final int METHODID_LIST_CONVERSATIONS = 22;
-  private static final int METHODID_DELETE_CONVERSATION = 23;
-  private static final int METHODID_GET_ARTIFACT = 24;
+  private static final int METHODID_RESUME_TASK = 11;
+  private static final int METHODID_LIST_AUDIT_RECORDS = 12;
+  private static final int METHODID_CREATE_GRANT = 13;
+  private static final int METHODID_REVOKE_GRANT = 14;
+  private static final int METHODID_LIST_GRANTS = 15;
+  private static final int METHODID_CREATE_AGENT = 16;
+  private static final int METHODID_GET_AGENT = 17;
+  private static final int METHODID_LIST_AGENTS = 18;
+  private static final int METHODID_UPDATE_AGENT = 19;
+  private static final int METHODID_DELETE_AGENT = 20;
+  private static final int METHODID_CREATE_CONVERSATION = 21;
+  private static final int METHODID_GET_CONVERSATION = 22;
+  private static final int METHODID_LIST_CONVERSATIONS = 23;
+  private static final int METHODID_DELETE_CONVERSATION = 24;
+  private static final int METHODID_GET_ARTIFACT = 25;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -2327,6 +2428,10 @@ public final class AgentServiceGrpc {
           break;
         case METHODID_PROVIDE_INPUT:
           serviceImpl.provideInput((dev.agentd.v1.ProvideInputRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Task>) responseObserver);
+          break;
+        case METHODID_RESUME_TASK:
+          serviceImpl.resumeTask((dev.agentd.v1.ResumeTaskRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.Task>) responseObserver);
           break;
         case METHODID_LIST_AUDIT_RECORDS:
@@ -2457,6 +2562,7 @@ public final class AgentServiceGrpc {
               .addMethod(getListTasksMethod())
               .addMethod(getApproveToolCallMethod())
               .addMethod(getProvideInputMethod())
+              .addMethod(getResumeTaskMethod())
               .addMethod(getListAuditRecordsMethod())
               .addMethod(getCreateGrantMethod())
               .addMethod(getRevokeGrantMethod())

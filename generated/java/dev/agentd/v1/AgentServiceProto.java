@@ -95,6 +95,11 @@ public final class AgentServiceProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_ProvideInputRequest_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ResumeTaskRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ResumeTaskRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_ListAuditRecordsRequest_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -190,68 +195,71 @@ public final class AgentServiceProto {
       "ments\030\004 \001(\0132\027.google.protobuf.Struct\022\017\n\007" +
       "comment\030\005 \001(\t\"H\n\023ProvideInputRequest\022\017\n\007" +
       "task_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\014\n\004tex" +
-      "t\030\003 \001(\t\"\205\002\n\027ListAuditRecordsRequest\022\"\n\004k" +
-      "ind\030\001 \001(\0162\024.agentd.v1.AuditKind\022\024\n\014princ" +
-      "ipal_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022\017\n\007outc" +
-      "ome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005since\030\006 \001(" +
-      "\0132\032.google.protobuf.Timestamp\022)\n\005until\030\007" +
-      " \001(\0132\032.google.protobuf.Timestamp\022\021\n\tpage" +
-      "_size\030\010 \001(\005\022\022\n\npage_token\030\t \001(\t\"\\\n\030ListA" +
-      "uditRecordsResponse\022\'\n\007records\030\001 \003(\0132\026.a" +
-      "gentd.v1.AuditRecord\022\027\n\017next_page_token\030" +
-      "\002 \001(\t\"5\n\022CreateGrantRequest\022\037\n\005grant\030\001 \001" +
-      "(\0132\020.agentd.v1.Grant\"&\n\022RevokeGrantReque" +
-      "st\022\020\n\010grant_id\030\001 \001(\t\",\n\021ListGrantsReques" +
-      "t\022\027\n\017include_revoked\030\001 \001(\010\"6\n\022ListGrants" +
-      "Response\022 \n\006grants\030\001 \003(\0132\020.agentd.v1.Gra" +
-      "nt2\226\016\n\014AgentService\022<\n\007Execute\022\031.agentd." +
-      "v1.ExecuteRequest\032\024.agentd.v1.TaskEvent0" +
-      "\001\0227\n\tStartTask\022\031.agentd.v1.ExecuteReques" +
-      "t\032\017.agentd.v1.Task\0227\n\004Plan\022\026.agentd.v1.P" +
-      "lanRequest\032\027.agentd.v1.PlanResponse\022C\n\010C" +
-      "allTool\022\032.agentd.v1.CallToolRequest\032\033.ag" +
-      "entd.v1.CallToolResponse\0225\n\007GetTask\022\031.ag" +
-      "entd.v1.GetTaskRequest\032\017.agentd.v1.Task\022" +
-      "F\n\tListTools\022\033.agentd.v1.ListToolsReques" +
-      "t\032\034.agentd.v1.ListToolsResponse\022;\n\nCance" +
-      "lTask\022\034.agentd.v1.CancelTaskRequest\032\017.ag" +
-      "entd.v1.Task\022N\n\020StreamTaskEvents\022\".agent" +
-      "d.v1.StreamTaskEventsRequest\032\024.agentd.v1" +
-      ".TaskEvent0\001\022F\n\tListTasks\022\033.agentd.v1.Li" +
-      "stTasksRequest\032\034.agentd.v1.ListTasksResp" +
-      "onse\022E\n\017ApproveToolCall\022!.agentd.v1.Appr" +
-      "oveToolCallRequest\032\017.agentd.v1.Task\022?\n\014P" +
-      "rovideInput\022\036.agentd.v1.ProvideInputRequ" +
-      "est\032\017.agentd.v1.Task\022[\n\020ListAuditRecords" +
-      "\022\".agentd.v1.ListAuditRecordsRequest\032#.a" +
-      "gentd.v1.ListAuditRecordsResponse\022>\n\013Cre" +
-      "ateGrant\022\035.agentd.v1.CreateGrantRequest\032" +
-      "\020.agentd.v1.Grant\022>\n\013RevokeGrant\022\035.agent" +
-      "d.v1.RevokeGrantRequest\032\020.agentd.v1.Gran" +
-      "t\022I\n\nListGrants\022\034.agentd.v1.ListGrantsRe" +
-      "quest\032\035.agentd.v1.ListGrantsResponse\022>\n\013" +
-      "CreateAgent\022\035.agentd.v1.CreateAgentReque" +
-      "st\032\020.agentd.v1.Agent\0228\n\010GetAgent\022\032.agent" +
-      "d.v1.GetAgentRequest\032\020.agentd.v1.Agent\022I" +
-      "\n\nListAgents\022\034.agentd.v1.ListAgentsReque" +
-      "st\032\035.agentd.v1.ListAgentsResponse\022>\n\013Upd" +
-      "ateAgent\022\035.agentd.v1.UpdateAgentRequest\032" +
-      "\020.agentd.v1.Agent\022L\n\013DeleteAgent\022\035.agent" +
-      "d.v1.DeleteAgentRequest\032\036.agentd.v1.Dele" +
-      "teAgentResponse\022S\n\022CreateConversation\022$." +
-      "agentd.v1.CreateConversationRequest\032\027.ag" +
-      "entd.v1.Conversation\022X\n\017GetConversation\022" +
-      "!.agentd.v1.GetConversationRequest\032\".age" +
-      "ntd.v1.GetConversationResponse\022^\n\021ListCo" +
-      "nversations\022#.agentd.v1.ListConversation" +
-      "sRequest\032$.agentd.v1.ListConversationsRe" +
-      "sponse\022a\n\022DeleteConversation\022$.agentd.v1" +
-      ".DeleteConversationRequest\032%.agentd.v1.D" +
-      "eleteConversationResponse\022H\n\013GetArtifact" +
-      "\022\035.agentd.v1.GetArtifactRequest\032\032.agentd" +
-      ".v1.ArtifactContentBG\n\rdev.agentd.v1B\021Ag" +
-      "entServiceProtoP\001Z!agentd.dev/gen/agentd" +
-      "/v1;agentdv1b\006proto3"
+      "t\030\003 \001(\t\"5\n\021ResumeTaskRequest\022\017\n\007task_id\030" +
+      "\001 \001(\t\022\017\n\007comment\030\002 \001(\t\"\205\002\n\027ListAuditReco" +
+      "rdsRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1.Aud" +
+      "itKind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool_nam" +
+      "e\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(" +
+      "\t\022)\n\005since\030\006 \001(\0132\032.google.protobuf.Times" +
+      "tamp\022)\n\005until\030\007 \001(\0132\032.google.protobuf.Ti" +
+      "mestamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_token" +
+      "\030\t \001(\t\"\\\n\030ListAuditRecordsResponse\022\'\n\007re" +
+      "cords\030\001 \003(\0132\026.agentd.v1.AuditRecord\022\027\n\017n" +
+      "ext_page_token\030\002 \001(\t\"5\n\022CreateGrantReque" +
+      "st\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022R" +
+      "evokeGrantRequest\022\020\n\010grant_id\030\001 \001(\t\",\n\021L" +
+      "istGrantsRequest\022\027\n\017include_revoked\030\001 \001(" +
+      "\010\"6\n\022ListGrantsResponse\022 \n\006grants\030\001 \003(\0132" +
+      "\020.agentd.v1.Grant2\323\016\n\014AgentService\022<\n\007Ex" +
+      "ecute\022\031.agentd.v1.ExecuteRequest\032\024.agent" +
+      "d.v1.TaskEvent0\001\0227\n\tStartTask\022\031.agentd.v" +
+      "1.ExecuteRequest\032\017.agentd.v1.Task\0227\n\004Pla" +
+      "n\022\026.agentd.v1.PlanRequest\032\027.agentd.v1.Pl" +
+      "anResponse\022C\n\010CallTool\022\032.agentd.v1.CallT" +
+      "oolRequest\032\033.agentd.v1.CallToolResponse\022" +
+      "5\n\007GetTask\022\031.agentd.v1.GetTaskRequest\032\017." +
+      "agentd.v1.Task\022F\n\tListTools\022\033.agentd.v1." +
+      "ListToolsRequest\032\034.agentd.v1.ListToolsRe" +
+      "sponse\022;\n\nCancelTask\022\034.agentd.v1.CancelT" +
+      "askRequest\032\017.agentd.v1.Task\022N\n\020StreamTas" +
+      "kEvents\022\".agentd.v1.StreamTaskEventsRequ" +
+      "est\032\024.agentd.v1.TaskEvent0\001\022F\n\tListTasks" +
+      "\022\033.agentd.v1.ListTasksRequest\032\034.agentd.v" +
+      "1.ListTasksResponse\022E\n\017ApproveToolCall\022!" +
+      ".agentd.v1.ApproveToolCallRequest\032\017.agen" +
+      "td.v1.Task\022?\n\014ProvideInput\022\036.agentd.v1.P" +
+      "rovideInputRequest\032\017.agentd.v1.Task\022;\n\nR" +
+      "esumeTask\022\034.agentd.v1.ResumeTaskRequest\032" +
+      "\017.agentd.v1.Task\022[\n\020ListAuditRecords\022\".a" +
+      "gentd.v1.ListAuditRecordsRequest\032#.agent" +
+      "d.v1.ListAuditRecordsResponse\022>\n\013CreateG" +
+      "rant\022\035.agentd.v1.CreateGrantRequest\032\020.ag" +
+      "entd.v1.Grant\022>\n\013RevokeGrant\022\035.agentd.v1" +
+      ".RevokeGrantRequest\032\020.agentd.v1.Grant\022I\n" +
+      "\nListGrants\022\034.agentd.v1.ListGrantsReques" +
+      "t\032\035.agentd.v1.ListGrantsResponse\022>\n\013Crea" +
+      "teAgent\022\035.agentd.v1.CreateAgentRequest\032\020" +
+      ".agentd.v1.Agent\0228\n\010GetAgent\022\032.agentd.v1" +
+      ".GetAgentRequest\032\020.agentd.v1.Agent\022I\n\nLi" +
+      "stAgents\022\034.agentd.v1.ListAgentsRequest\032\035" +
+      ".agentd.v1.ListAgentsResponse\022>\n\013UpdateA" +
+      "gent\022\035.agentd.v1.UpdateAgentRequest\032\020.ag" +
+      "entd.v1.Agent\022L\n\013DeleteAgent\022\035.agentd.v1" +
+      ".DeleteAgentRequest\032\036.agentd.v1.DeleteAg" +
+      "entResponse\022S\n\022CreateConversation\022$.agen" +
+      "td.v1.CreateConversationRequest\032\027.agentd" +
+      ".v1.Conversation\022X\n\017GetConversation\022!.ag" +
+      "entd.v1.GetConversationRequest\032\".agentd." +
+      "v1.GetConversationResponse\022^\n\021ListConver" +
+      "sations\022#.agentd.v1.ListConversationsReq" +
+      "uest\032$.agentd.v1.ListConversationsRespon" +
+      "se\022a\n\022DeleteConversation\022$.agentd.v1.Del" +
+      "eteConversationRequest\032%.agentd.v1.Delet" +
+      "eConversationResponse\022H\n\013GetArtifact\022\035.a" +
+      "gentd.v1.GetArtifactRequest\032\032.agentd.v1." +
+      "ArtifactContentBG\n\rdev.agentd.v1B\021AgentS" +
+      "erviceProtoP\001Z!agentd.dev/gen/agentd/v1;" +
+      "agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -364,38 +372,44 @@ public final class AgentServiceProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ProvideInputRequest_descriptor,
         new java.lang.String[] { "TaskId", "RequestId", "Text", });
-    internal_static_agentd_v1_ListAuditRecordsRequest_descriptor =
+    internal_static_agentd_v1_ResumeTaskRequest_descriptor =
       getDescriptor().getMessageTypes().get(14);
+    internal_static_agentd_v1_ResumeTaskRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ResumeTaskRequest_descriptor,
+        new java.lang.String[] { "TaskId", "Comment", });
+    internal_static_agentd_v1_ListAuditRecordsRequest_descriptor =
+      getDescriptor().getMessageTypes().get(15);
     internal_static_agentd_v1_ListAuditRecordsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAuditRecordsRequest_descriptor,
         new java.lang.String[] { "Kind", "PrincipalId", "ToolName", "Outcome", "TaskId", "Since", "Until", "PageSize", "PageToken", });
     internal_static_agentd_v1_ListAuditRecordsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(16);
     internal_static_agentd_v1_ListAuditRecordsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAuditRecordsResponse_descriptor,
         new java.lang.String[] { "Records", "NextPageToken", });
     internal_static_agentd_v1_CreateGrantRequest_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_agentd_v1_CreateGrantRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_CreateGrantRequest_descriptor,
         new java.lang.String[] { "Grant", });
     internal_static_agentd_v1_RevokeGrantRequest_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_agentd_v1_RevokeGrantRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_RevokeGrantRequest_descriptor,
         new java.lang.String[] { "GrantId", });
     internal_static_agentd_v1_ListGrantsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(18);
+      getDescriptor().getMessageTypes().get(19);
     internal_static_agentd_v1_ListGrantsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListGrantsRequest_descriptor,
         new java.lang.String[] { "IncludeRevoked", });
     internal_static_agentd_v1_ListGrantsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(20);
     internal_static_agentd_v1_ListGrantsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListGrantsResponse_descriptor,

@@ -305,6 +305,26 @@ public enum ErrorReason
    * <code>ERROR_REASON_ARTIFACT_NOT_FOUND = 38;</code>
    */
   ERROR_REASON_ARTIFACT_NOT_FOUND(38),
+  /**
+   * <pre>
+   * A task's reason for FAILED: a tool call of it failed for a reason a person
+   * can fix, and nobody resumed the task (ResumeTask) within the resume window
+   * (AGENTD_RESUME_WINDOW_SECONDS).
+   * </pre>
+   *
+   * <code>ERROR_REASON_TOOL_RESUMABLE = 48;</code>
+   */
+  ERROR_REASON_TOOL_RESUMABLE(48),
+  /**
+   * <pre>
+   * ResumeTask found no tool call of the task waiting to be resumed: the task
+   * runs, has ended (its resume window closed, say) or waits for something
+   * else (status FAILED_PRECONDITION); the message says which.
+   * </pre>
+   *
+   * <code>ERROR_REASON_TASK_NOT_RESUMABLE = 49;</code>
+   */
+  ERROR_REASON_TASK_NOT_RESUMABLE(49),
   UNRECOGNIZED(-1),
   ;
 
@@ -596,6 +616,26 @@ public enum ErrorReason
    * <code>ERROR_REASON_ARTIFACT_NOT_FOUND = 38;</code>
    */
   public static final int ERROR_REASON_ARTIFACT_NOT_FOUND_VALUE = 38;
+  /**
+   * <pre>
+   * A task's reason for FAILED: a tool call of it failed for a reason a person
+   * can fix, and nobody resumed the task (ResumeTask) within the resume window
+   * (AGENTD_RESUME_WINDOW_SECONDS).
+   * </pre>
+   *
+   * <code>ERROR_REASON_TOOL_RESUMABLE = 48;</code>
+   */
+  public static final int ERROR_REASON_TOOL_RESUMABLE_VALUE = 48;
+  /**
+   * <pre>
+   * ResumeTask found no tool call of the task waiting to be resumed: the task
+   * runs, has ended (its resume window closed, say) or waits for something
+   * else (status FAILED_PRECONDITION); the message says which.
+   * </pre>
+   *
+   * <code>ERROR_REASON_TASK_NOT_RESUMABLE = 49;</code>
+   */
+  public static final int ERROR_REASON_TASK_NOT_RESUMABLE_VALUE = 49;
 
 
   public final int getNumber() {
@@ -655,6 +695,8 @@ public enum ErrorReason
       case 30: return ERROR_REASON_CONVERSATION_BUSY;
       case 32: return ERROR_REASON_TOOL_UNAVAILABLE;
       case 38: return ERROR_REASON_ARTIFACT_NOT_FOUND;
+      case 48: return ERROR_REASON_TOOL_RESUMABLE;
+      case 49: return ERROR_REASON_TASK_NOT_RESUMABLE;
       default: return null;
     }
   }

@@ -70,6 +70,16 @@ public final class EventsProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_ToolCallFinished_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ToolProgress_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ToolProgress_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ToolCallResumable_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ToolCallResumable_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_ReflectionVerdict_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -133,7 +143,7 @@ public final class EventsProto {
       "obuf/struct.proto\032\037google/protobuf/times" +
       "tamp.proto\032\031agentd/v1/artifacts.proto\032\035a" +
       "gentd/v1/conversations.proto\032\025agentd/v1/" +
-      "tasks.proto\032\025agentd/v1/tools.proto\"\252\t\n\tT" +
+      "tasks.proto\032\025agentd/v1/tools.proto\"\224\n\n\tT" +
       "askEvent\022\017\n\007task_id\030\001 \001(\t\022\020\n\010sequence\030\002 " +
       "\001(\004\022-\n\ttimestamp\030\003 \001(\0132\032.google.protobuf" +
       ".Timestamp\022\020\n\010trace_id\030\004 \001(\t\0226\n\016status_c" +
@@ -163,71 +173,80 @@ public final class EventsProto {
       ".agentd.v1.InputProvidedH\000\0228\n\021history_co" +
       "mpacted\030\035 \001(\0132\033.agentd.v1.HistoryCompact" +
       "edH\000\0226\n\020artifact_updated\030# \001(\0132\032.agentd." +
-      "v1.ArtifactUpdatedH\000B\t\n\007payload\"I\n\tHeart" +
-      "beat\022%\n\006status\030\001 \001(\0162\025.agentd.v1.TaskSta" +
-      "tus\022\025\n\rlast_sequence\030\002 \001(\004\"\240\001\n\021TaskStatu" +
-      "sChanged\022\'\n\010previous\030\001 \001(\0162\025.agentd.v1.T" +
-      "askStatus\022&\n\007current\030\002 \001(\0162\025.agentd.v1.T" +
-      "askStatus\022\016\n\006detail\030\003 \001(\t\022*\n\013stop_reason" +
-      "\030\004 \001(\0162\025.agentd.v1.StopReason\",\n\013PlanCre" +
-      "ated\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\"<\n\013P" +
-      "lanRevised\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Pla" +
-      "n\022\016\n\006reason\030\002 \001(\t\"B\n\013StepStarted\022\017\n\007step" +
-      "_id\030\001 \001(\t\022\023\n\013description\030\002 \001(\t\022\r\n\005index\030" +
-      "\003 \001(\r\"m\n\014StepFinished\022\017\n\007step_id\030\001 \001(\t\022\017" +
-      "\n\007success\030\002 \001(\010\022\016\n\006output\030\003 \001(\t\022+\n\010durat" +
-      "ion\030\004 \001(\0132\031.google.protobuf.Duration\"*\n\t" +
-      "TextDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t" +
-      "\"/\n\016ReasoningDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004t" +
-      "ext\030\002 \001(\t\"r\n\017ToolCallStarted\022\017\n\007call_id\030" +
-      "\001 \001(\t\022\017\n\007step_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(" +
-      "\t\022*\n\targuments\030\004 \001(\0132\027.google.protobuf.S" +
-      "truct\"\341\001\n\020ToolCallFinished\022\017\n\007call_id\030\001 " +
-      "\001(\t\022\021\n\ttool_name\030\002 \001(\t\022(\n\006result\030\003 \001(\0132\026" +
-      ".google.protobuf.ValueH\000\022)\n\005error\030\004 \001(\0132" +
-      "\030.agentd.v1.ToolCallErrorH\000\022+\n\010duration\030" +
-      "\005 \001(\0132\031.google.protobuf.Duration\022\014\n\004text" +
-      "\030\006 \001(\t\022\016\n\006cached\030\007 \001(\010B\t\n\007outcome\"\325\001\n\021Re" +
-      "flectionVerdict\022\017\n\007step_id\030\001 \001(\t\022\020\n\010accu" +
-      "racy\030\002 \001(\001\022\024\n\014completeness\030\003 \001(\001\022\021\n\trele" +
-      "vance\030\004 \001(\001\022\r\n\005logic\030\005 \001(\001\022\022\n\nconfidence" +
-      "\030\006 \001(\001\022\016\n\006passed\030\007 \001(\010\022/\n\010decision\030\010 \001(\016" +
-      "2\035.agentd.v1.ReflectionDecision\022\020\n\010feedb" +
-      "ack\030\t \001(\t\"s\n\021ApprovalRequested\022\017\n\007call_i" +
-      "d\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022*\n\targuments\030" +
-      "\003 \001(\0132\027.google.protobuf.Struct\022\016\n\006reason" +
-      "\030\004 \001(\t\"\242\001\n\017ApprovalDecided\022\017\n\007call_id\030\001 " +
-      "\001(\t\022-\n\010decision\030\002 \001(\0162\033.agentd.v1.Approv" +
-      "alDecision\022\022\n\ndecided_by\030\003 \001(\t\022\017\n\007commen" +
-      "t\030\004 \001(\t\022*\n\targuments\030\005 \001(\0132\027.google.prot" +
-      "obuf.Struct\"6\n\016InputRequested\022\022\n\nrequest" +
-      "_id\030\001 \001(\t\022\020\n\010question\030\002 \001(\t\"F\n\rInputProv" +
-      "ided\022\022\n\nrequest_id\030\001 \001(\t\022\023\n\013provided_by\030" +
-      "\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\240\001\n\rUsageReported\022\017\n" +
-      "\007step_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022#\n\004call\030\003 \001" +
-      "(\0132\025.agentd.v1.TokenUsage\022)\n\ntask_total\030" +
-      "\004 \001(\0132\025.agentd.v1.TokenUsage\022\r\n\005model\030\005 " +
-      "\001(\t\022\021\n\testimated\030\006 \001(\010\"\236\001\n\013FinalAnswer\022\014" +
-      "\n\004text\030\001 \001(\t\022*\n\013stop_reason\030\002 \001(\0162\025.agen" +
-      "td.v1.StopReason\022\023\n\013stop_detail\030\003 \001(\t\022\017\n" +
-      "\007partial\030\004 \001(\010\022/\n\tartifacts\030\n \003(\0132\034.agen" +
-      "td.v1.ArtifactReference\"p\n\017ArtifactUpdat" +
-      "ed\022\014\n\004name\030\001 \001(\t\022\017\n\007version\030\002 \001(\r\022\022\n\nmed" +
-      "ia_type\030\003 \001(\t\022\022\n\nsize_bytes\030\004 \001(\004\022\026\n\016wri" +
-      "ter_task_id\030\005 \001(\t\"P\n\rErrorOccurred\022\016\n\006re" +
-      "ason\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005fatal\030\003 \001" +
-      "(\010\022\017\n\007step_id\030\004 \001(\t\"G\n\013TaskResumed\022\016\n\006re" +
-      "ason\030\001 \001(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017completed" +
-      "_steps\030\003 \001(\r*\231\001\n\022ReflectionDecision\022#\n\037R" +
-      "EFLECTION_DECISION_UNSPECIFIED\020\000\022\036\n\032REFL" +
-      "ECTION_DECISION_ACCEPT\020\001\022\036\n\032REFLECTION_D" +
-      "ECISION_REVISE\020\002\022\036\n\032REFLECTION_DECISION_" +
-      "REPLAN\020\003*\216\001\n\020ApprovalDecision\022!\n\035APPROVA" +
-      "L_DECISION_UNSPECIFIED\020\000\022\035\n\031APPROVAL_DEC" +
-      "ISION_APPROVE\020\001\022\034\n\030APPROVAL_DECISION_REJ" +
-      "ECT\020\002\022\032\n\026APPROVAL_DECISION_EDIT\020\003BA\n\rdev" +
-      ".agentd.v1B\013EventsProtoP\001Z!agentd.dev/ge" +
-      "n/agentd/v1;agentdv1b\006proto3"
+      "v1.ArtifactUpdatedH\000\0220\n\rtool_progress\030- " +
+      "\001(\0132\027.agentd.v1.ToolProgressH\000\0226\n\016tool_r" +
+      "esumable\030. \001(\0132\034.agentd.v1.ToolCallResum" +
+      "ableH\000B\t\n\007payload\"I\n\tHeartbeat\022%\n\006status" +
+      "\030\001 \001(\0162\025.agentd.v1.TaskStatus\022\025\n\rlast_se" +
+      "quence\030\002 \001(\004\"\240\001\n\021TaskStatusChanged\022\'\n\010pr" +
+      "evious\030\001 \001(\0162\025.agentd.v1.TaskStatus\022&\n\007c" +
+      "urrent\030\002 \001(\0162\025.agentd.v1.TaskStatus\022\016\n\006d" +
+      "etail\030\003 \001(\t\022*\n\013stop_reason\030\004 \001(\0162\025.agent" +
+      "d.v1.StopReason\",\n\013PlanCreated\022\035\n\004plan\030\001" +
+      " \001(\0132\017.agentd.v1.Plan\"<\n\013PlanRevised\022\035\n\004" +
+      "plan\030\001 \001(\0132\017.agentd.v1.Plan\022\016\n\006reason\030\002 " +
+      "\001(\t\"B\n\013StepStarted\022\017\n\007step_id\030\001 \001(\t\022\023\n\013d" +
+      "escription\030\002 \001(\t\022\r\n\005index\030\003 \001(\r\"m\n\014StepF" +
+      "inished\022\017\n\007step_id\030\001 \001(\t\022\017\n\007success\030\002 \001(" +
+      "\010\022\016\n\006output\030\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031.go" +
+      "ogle.protobuf.Duration\"*\n\tTextDelta\022\017\n\007s" +
+      "tep_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"/\n\016ReasoningD" +
+      "elta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"r\n\017T" +
+      "oolCallStarted\022\017\n\007call_id\030\001 \001(\t\022\017\n\007step_" +
+      "id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022*\n\targuments" +
+      "\030\004 \001(\0132\027.google.protobuf.Struct\"\341\001\n\020Tool" +
+      "CallFinished\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_na" +
+      "me\030\002 \001(\t\022(\n\006result\030\003 \001(\0132\026.google.protob" +
+      "uf.ValueH\000\022)\n\005error\030\004 \001(\0132\030.agentd.v1.To" +
+      "olCallErrorH\000\022+\n\010duration\030\005 \001(\0132\031.google" +
+      ".protobuf.Duration\022\014\n\004text\030\006 \001(\t\022\016\n\006cach" +
+      "ed\030\007 \001(\010B\t\n\007outcome\"\204\001\n\014ToolProgress\022\017\n\007" +
+      "call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022\020\n\010prog" +
+      "ress\030\003 \001(\001\022\022\n\005total\030\004 \001(\001H\000\210\001\001\022\017\n\007messag" +
+      "e\030\005 \001(\t\022\017\n\007reports\030\006 \001(\rB\010\n\006_total\"w\n\021To" +
+      "olCallResumable\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool" +
+      "_name\030\002 \001(\t\022\017\n\007message\030\003 \001(\t\022-\n\tresume_b" +
+      "y\030\004 \001(\0132\032.google.protobuf.Timestamp\"\325\001\n\021" +
+      "ReflectionVerdict\022\017\n\007step_id\030\001 \001(\t\022\020\n\010ac" +
+      "curacy\030\002 \001(\001\022\024\n\014completeness\030\003 \001(\001\022\021\n\tre" +
+      "levance\030\004 \001(\001\022\r\n\005logic\030\005 \001(\001\022\022\n\nconfiden" +
+      "ce\030\006 \001(\001\022\016\n\006passed\030\007 \001(\010\022/\n\010decision\030\010 \001" +
+      "(\0162\035.agentd.v1.ReflectionDecision\022\020\n\010fee" +
+      "dback\030\t \001(\t\"s\n\021ApprovalRequested\022\017\n\007call" +
+      "_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022*\n\targument" +
+      "s\030\003 \001(\0132\027.google.protobuf.Struct\022\016\n\006reas" +
+      "on\030\004 \001(\t\"\242\001\n\017ApprovalDecided\022\017\n\007call_id\030" +
+      "\001 \001(\t\022-\n\010decision\030\002 \001(\0162\033.agentd.v1.Appr" +
+      "ovalDecision\022\022\n\ndecided_by\030\003 \001(\t\022\017\n\007comm" +
+      "ent\030\004 \001(\t\022*\n\targuments\030\005 \001(\0132\027.google.pr" +
+      "otobuf.Struct\"6\n\016InputRequested\022\022\n\nreque" +
+      "st_id\030\001 \001(\t\022\020\n\010question\030\002 \001(\t\"F\n\rInputPr" +
+      "ovided\022\022\n\nrequest_id\030\001 \001(\t\022\023\n\013provided_b" +
+      "y\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\240\001\n\rUsageReported\022" +
+      "\017\n\007step_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022#\n\004call\030\003" +
+      " \001(\0132\025.agentd.v1.TokenUsage\022)\n\ntask_tota" +
+      "l\030\004 \001(\0132\025.agentd.v1.TokenUsage\022\r\n\005model\030" +
+      "\005 \001(\t\022\021\n\testimated\030\006 \001(\010\"\236\001\n\013FinalAnswer" +
+      "\022\014\n\004text\030\001 \001(\t\022*\n\013stop_reason\030\002 \001(\0162\025.ag" +
+      "entd.v1.StopReason\022\023\n\013stop_detail\030\003 \001(\t\022" +
+      "\017\n\007partial\030\004 \001(\010\022/\n\tartifacts\030\n \003(\0132\034.ag" +
+      "entd.v1.ArtifactReference\"p\n\017ArtifactUpd" +
+      "ated\022\014\n\004name\030\001 \001(\t\022\017\n\007version\030\002 \001(\r\022\022\n\nm" +
+      "edia_type\030\003 \001(\t\022\022\n\nsize_bytes\030\004 \001(\004\022\026\n\016w" +
+      "riter_task_id\030\005 \001(\t\"P\n\rErrorOccurred\022\016\n\006" +
+      "reason\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005fatal\030\003" +
+      " \001(\010\022\017\n\007step_id\030\004 \001(\t\"G\n\013TaskResumed\022\016\n\006" +
+      "reason\030\001 \001(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017complet" +
+      "ed_steps\030\003 \001(\r*\231\001\n\022ReflectionDecision\022#\n" +
+      "\037REFLECTION_DECISION_UNSPECIFIED\020\000\022\036\n\032RE" +
+      "FLECTION_DECISION_ACCEPT\020\001\022\036\n\032REFLECTION" +
+      "_DECISION_REVISE\020\002\022\036\n\032REFLECTION_DECISIO" +
+      "N_REPLAN\020\003*\216\001\n\020ApprovalDecision\022!\n\035APPRO" +
+      "VAL_DECISION_UNSPECIFIED\020\000\022\035\n\031APPROVAL_D" +
+      "ECISION_APPROVE\020\001\022\034\n\030APPROVAL_DECISION_R" +
+      "EJECT\020\002\022\032\n\026APPROVAL_DECISION_EDIT\020\003BA\n\rd" +
+      "ev.agentd.v1B\013EventsProtoP\001Z!agentd.dev/" +
+      "gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -245,7 +264,7 @@ public final class EventsProto {
     internal_static_agentd_v1_TaskEvent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskEvent_descriptor,
-        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "InputRequested", "InputProvided", "HistoryCompacted", "ArtifactUpdated", "Payload", });
+        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "InputRequested", "InputProvided", "HistoryCompacted", "ArtifactUpdated", "ToolProgress", "ToolResumable", "Payload", });
     internal_static_agentd_v1_Heartbeat_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_agentd_v1_Heartbeat_fieldAccessorTable = new
@@ -306,62 +325,74 @@ public final class EventsProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolCallFinished_descriptor,
         new java.lang.String[] { "CallId", "ToolName", "Result", "Error", "Duration", "Text", "Cached", "Outcome", });
-    internal_static_agentd_v1_ReflectionVerdict_descriptor =
+    internal_static_agentd_v1_ToolProgress_descriptor =
       getDescriptor().getMessageTypes().get(11);
+    internal_static_agentd_v1_ToolProgress_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ToolProgress_descriptor,
+        new java.lang.String[] { "CallId", "ToolName", "Progress", "Total", "Message", "Reports", "Total", });
+    internal_static_agentd_v1_ToolCallResumable_descriptor =
+      getDescriptor().getMessageTypes().get(12);
+    internal_static_agentd_v1_ToolCallResumable_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ToolCallResumable_descriptor,
+        new java.lang.String[] { "CallId", "ToolName", "Message", "ResumeBy", });
+    internal_static_agentd_v1_ReflectionVerdict_descriptor =
+      getDescriptor().getMessageTypes().get(13);
     internal_static_agentd_v1_ReflectionVerdict_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ReflectionVerdict_descriptor,
         new java.lang.String[] { "StepId", "Accuracy", "Completeness", "Relevance", "Logic", "Confidence", "Passed", "Decision", "Feedback", });
     internal_static_agentd_v1_ApprovalRequested_descriptor =
-      getDescriptor().getMessageTypes().get(12);
+      getDescriptor().getMessageTypes().get(14);
     internal_static_agentd_v1_ApprovalRequested_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ApprovalRequested_descriptor,
         new java.lang.String[] { "CallId", "ToolName", "Arguments", "Reason", });
     internal_static_agentd_v1_ApprovalDecided_descriptor =
-      getDescriptor().getMessageTypes().get(13);
+      getDescriptor().getMessageTypes().get(15);
     internal_static_agentd_v1_ApprovalDecided_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ApprovalDecided_descriptor,
         new java.lang.String[] { "CallId", "Decision", "DecidedBy", "Comment", "Arguments", });
     internal_static_agentd_v1_InputRequested_descriptor =
-      getDescriptor().getMessageTypes().get(14);
+      getDescriptor().getMessageTypes().get(16);
     internal_static_agentd_v1_InputRequested_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_InputRequested_descriptor,
         new java.lang.String[] { "RequestId", "Question", });
     internal_static_agentd_v1_InputProvided_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_agentd_v1_InputProvided_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_InputProvided_descriptor,
         new java.lang.String[] { "RequestId", "ProvidedBy", "Text", });
     internal_static_agentd_v1_UsageReported_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_agentd_v1_UsageReported_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_UsageReported_descriptor,
         new java.lang.String[] { "StepId", "Role", "Call", "TaskTotal", "Model", "Estimated", });
     internal_static_agentd_v1_FinalAnswer_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(19);
     internal_static_agentd_v1_FinalAnswer_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_FinalAnswer_descriptor,
         new java.lang.String[] { "Text", "StopReason", "StopDetail", "Partial", "Artifacts", });
     internal_static_agentd_v1_ArtifactUpdated_descriptor =
-      getDescriptor().getMessageTypes().get(18);
+      getDescriptor().getMessageTypes().get(20);
     internal_static_agentd_v1_ArtifactUpdated_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ArtifactUpdated_descriptor,
         new java.lang.String[] { "Name", "Version", "MediaType", "SizeBytes", "WriterTaskId", });
     internal_static_agentd_v1_ErrorOccurred_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(21);
     internal_static_agentd_v1_ErrorOccurred_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ErrorOccurred_descriptor,
         new java.lang.String[] { "Reason", "Message", "Fatal", "StepId", });
     internal_static_agentd_v1_TaskResumed_descriptor =
-      getDescriptor().getMessageTypes().get(20);
+      getDescriptor().getMessageTypes().get(22);
     internal_static_agentd_v1_TaskResumed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskResumed_descriptor,

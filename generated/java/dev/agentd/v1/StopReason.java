@@ -92,6 +92,25 @@ public enum StopReason
    * <code>STOP_REASON_ERROR = 9;</code>
    */
   STOP_REASON_ERROR(9),
+  /**
+   * <pre>
+   * Too many tool calls in a row failed (refused, invalid arguments, tool
+   * errors, timeouts): the agent's `max_failed_tool_calls`, else the
+   * server's. The answer is the best one the results so far support.
+   * </pre>
+   *
+   * <code>STOP_REASON_TOOL_FAILURES = 25;</code>
+   */
+  STOP_REASON_TOOL_FAILURES(25),
+  /**
+   * <pre>
+   * A plan step failed and the agent's step policy is `terminate`. The answer
+   * is the best one the results so far support.
+   * </pre>
+   *
+   * <code>STOP_REASON_STEP_FAILED = 26;</code>
+   */
+  STOP_REASON_STEP_FAILED(26),
   UNRECOGNIZED(-1),
   ;
 
@@ -175,6 +194,25 @@ public enum StopReason
    * <code>STOP_REASON_ERROR = 9;</code>
    */
   public static final int STOP_REASON_ERROR_VALUE = 9;
+  /**
+   * <pre>
+   * Too many tool calls in a row failed (refused, invalid arguments, tool
+   * errors, timeouts): the agent's `max_failed_tool_calls`, else the
+   * server's. The answer is the best one the results so far support.
+   * </pre>
+   *
+   * <code>STOP_REASON_TOOL_FAILURES = 25;</code>
+   */
+  public static final int STOP_REASON_TOOL_FAILURES_VALUE = 25;
+  /**
+   * <pre>
+   * A plan step failed and the agent's step policy is `terminate`. The answer
+   * is the best one the results so far support.
+   * </pre>
+   *
+   * <code>STOP_REASON_STEP_FAILED = 26;</code>
+   */
+  public static final int STOP_REASON_STEP_FAILED_VALUE = 26;
 
 
   public final int getNumber() {
@@ -211,6 +249,8 @@ public enum StopReason
       case 7: return STOP_REASON_REPEATED_TOOL_CALL;
       case 8: return STOP_REASON_CANCELLED;
       case 9: return STOP_REASON_ERROR;
+      case 25: return STOP_REASON_TOOL_FAILURES;
+      case 26: return STOP_REASON_STEP_FAILED;
       default: return null;
     }
   }

@@ -84,6 +84,8 @@ private static final long serialVersionUID = 0L;
     INPUT_PROVIDED(28),
     HISTORY_COMPACTED(29),
     ARTIFACT_UPDATED(35),
+    TOOL_PROGRESS(45),
+    TOOL_RESUMABLE(46),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -122,6 +124,8 @@ private static final long serialVersionUID = 0L;
         case 28: return INPUT_PROVIDED;
         case 29: return HISTORY_COMPACTED;
         case 35: return ARTIFACT_UPDATED;
+        case 45: return TOOL_PROGRESS;
+        case 46: return TOOL_RESUMABLE;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1206,6 +1210,101 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.ArtifactUpdated.getDefaultInstance();
   }
 
+  public static final int TOOL_PROGRESS_FIELD_NUMBER = 45;
+  /**
+   * <pre>
+   * A running tool call reported progress (at most one event per call per
+   * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+   * @return Whether the toolProgress field is set.
+   */
+  @java.lang.Override
+  public boolean hasToolProgress() {
+    return payloadCase_ == 45;
+  }
+  /**
+   * <pre>
+   * A running tool call reported progress (at most one event per call per
+   * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+   * @return The toolProgress.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ToolProgress getToolProgress() {
+    if (payloadCase_ == 45) {
+       return (dev.agentd.v1.ToolProgress) payload_;
+    }
+    return dev.agentd.v1.ToolProgress.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A running tool call reported progress (at most one event per call per
+   * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ToolProgressOrBuilder getToolProgressOrBuilder() {
+    if (payloadCase_ == 45) {
+       return (dev.agentd.v1.ToolProgress) payload_;
+    }
+    return dev.agentd.v1.ToolProgress.getDefaultInstance();
+  }
+
+  public static final int TOOL_RESUMABLE_FIELD_NUMBER = 46;
+  /**
+   * <pre>
+   * A tool call failed for a reason a person can fix: the task waits
+   * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+   * (TOOL_RESUMABLE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+   * @return Whether the toolResumable field is set.
+   */
+  @java.lang.Override
+  public boolean hasToolResumable() {
+    return payloadCase_ == 46;
+  }
+  /**
+   * <pre>
+   * A tool call failed for a reason a person can fix: the task waits
+   * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+   * (TOOL_RESUMABLE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+   * @return The toolResumable.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ToolCallResumable getToolResumable() {
+    if (payloadCase_ == 46) {
+       return (dev.agentd.v1.ToolCallResumable) payload_;
+    }
+    return dev.agentd.v1.ToolCallResumable.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A tool call failed for a reason a person can fix: the task waits
+   * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+   * (TOOL_RESUMABLE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ToolCallResumableOrBuilder getToolResumableOrBuilder() {
+    if (payloadCase_ == 46) {
+       return (dev.agentd.v1.ToolCallResumable) payload_;
+    }
+    return dev.agentd.v1.ToolCallResumable.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1294,6 +1393,12 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 35) {
       output.writeMessage(35, (dev.agentd.v1.ArtifactUpdated) payload_);
+    }
+    if (payloadCase_ == 45) {
+      output.writeMessage(45, (dev.agentd.v1.ToolProgress) payload_);
+    }
+    if (payloadCase_ == 46) {
+      output.writeMessage(46, (dev.agentd.v1.ToolCallResumable) payload_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1401,6 +1506,14 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 35) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(35, (dev.agentd.v1.ArtifactUpdated) payload_);
+    }
+    if (payloadCase_ == 45) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(45, (dev.agentd.v1.ToolProgress) payload_);
+    }
+    if (payloadCase_ == 46) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(46, (dev.agentd.v1.ToolCallResumable) payload_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -1514,6 +1627,14 @@ private static final long serialVersionUID = 0L;
         if (!getArtifactUpdated()
             .equals(other.getArtifactUpdated())) return false;
         break;
+      case 45:
+        if (!getToolProgress()
+            .equals(other.getToolProgress())) return false;
+        break;
+      case 46:
+        if (!getToolResumable()
+            .equals(other.getToolResumable())) return false;
+        break;
       case 0:
       default:
     }
@@ -1623,6 +1744,14 @@ private static final long serialVersionUID = 0L;
       case 35:
         hash = (37 * hash) + ARTIFACT_UPDATED_FIELD_NUMBER;
         hash = (53 * hash) + getArtifactUpdated().hashCode();
+        break;
+      case 45:
+        hash = (37 * hash) + TOOL_PROGRESS_FIELD_NUMBER;
+        hash = (53 * hash) + getToolProgress().hashCode();
+        break;
+      case 46:
+        hash = (37 * hash) + TOOL_RESUMABLE_FIELD_NUMBER;
+        hash = (53 * hash) + getToolResumable().hashCode();
         break;
       case 0:
       default:
@@ -1840,6 +1969,12 @@ private static final long serialVersionUID = 0L;
       if (artifactUpdatedBuilder_ != null) {
         artifactUpdatedBuilder_.clear();
       }
+      if (toolProgressBuilder_ != null) {
+        toolProgressBuilder_.clear();
+      }
+      if (toolResumableBuilder_ != null) {
+        toolResumableBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -1978,6 +2113,14 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 35 &&
           artifactUpdatedBuilder_ != null) {
         result.payload_ = artifactUpdatedBuilder_.build();
+      }
+      if (payloadCase_ == 45 &&
+          toolProgressBuilder_ != null) {
+        result.payload_ = toolProgressBuilder_.build();
+      }
+      if (payloadCase_ == 46 &&
+          toolResumableBuilder_ != null) {
+        result.payload_ = toolResumableBuilder_.build();
       }
     }
 
@@ -2124,6 +2267,14 @@ private static final long serialVersionUID = 0L;
         }
         case ARTIFACT_UPDATED: {
           mergeArtifactUpdated(other.getArtifactUpdated());
+          break;
+        }
+        case TOOL_PROGRESS: {
+          mergeToolProgress(other.getToolProgress());
+          break;
+        }
+        case TOOL_RESUMABLE: {
+          mergeToolResumable(other.getToolResumable());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -2325,6 +2476,20 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 35;
               break;
             } // case 282
+            case 362: {
+              input.readMessage(
+                  getToolProgressFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 45;
+              break;
+            } // case 362
+            case 370: {
+              input.readMessage(
+                  getToolResumableFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 46;
+              break;
+            } // case 370
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -6533,6 +6698,389 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 35;
       onChanged();
       return artifactUpdatedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ToolProgress, dev.agentd.v1.ToolProgress.Builder, dev.agentd.v1.ToolProgressOrBuilder> toolProgressBuilder_;
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     * @return Whether the toolProgress field is set.
+     */
+    @java.lang.Override
+    public boolean hasToolProgress() {
+      return payloadCase_ == 45;
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     * @return The toolProgress.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ToolProgress getToolProgress() {
+      if (toolProgressBuilder_ == null) {
+        if (payloadCase_ == 45) {
+          return (dev.agentd.v1.ToolProgress) payload_;
+        }
+        return dev.agentd.v1.ToolProgress.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 45) {
+          return toolProgressBuilder_.getMessage();
+        }
+        return dev.agentd.v1.ToolProgress.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    public Builder setToolProgress(dev.agentd.v1.ToolProgress value) {
+      if (toolProgressBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        toolProgressBuilder_.setMessage(value);
+      }
+      payloadCase_ = 45;
+      return this;
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    public Builder setToolProgress(
+        dev.agentd.v1.ToolProgress.Builder builderForValue) {
+      if (toolProgressBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        toolProgressBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 45;
+      return this;
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    public Builder mergeToolProgress(dev.agentd.v1.ToolProgress value) {
+      if (toolProgressBuilder_ == null) {
+        if (payloadCase_ == 45 &&
+            payload_ != dev.agentd.v1.ToolProgress.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.ToolProgress.newBuilder((dev.agentd.v1.ToolProgress) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 45) {
+          toolProgressBuilder_.mergeFrom(value);
+        } else {
+          toolProgressBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 45;
+      return this;
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    public Builder clearToolProgress() {
+      if (toolProgressBuilder_ == null) {
+        if (payloadCase_ == 45) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 45) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        toolProgressBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    public dev.agentd.v1.ToolProgress.Builder getToolProgressBuilder() {
+      return getToolProgressFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ToolProgressOrBuilder getToolProgressOrBuilder() {
+      if ((payloadCase_ == 45) && (toolProgressBuilder_ != null)) {
+        return toolProgressBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 45) {
+          return (dev.agentd.v1.ToolProgress) payload_;
+        }
+        return dev.agentd.v1.ToolProgress.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A running tool call reported progress (at most one event per call per
+     * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ToolProgress, dev.agentd.v1.ToolProgress.Builder, dev.agentd.v1.ToolProgressOrBuilder> 
+        getToolProgressFieldBuilder() {
+      if (toolProgressBuilder_ == null) {
+        if (!(payloadCase_ == 45)) {
+          payload_ = dev.agentd.v1.ToolProgress.getDefaultInstance();
+        }
+        toolProgressBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.ToolProgress, dev.agentd.v1.ToolProgress.Builder, dev.agentd.v1.ToolProgressOrBuilder>(
+                (dev.agentd.v1.ToolProgress) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 45;
+      onChanged();
+      return toolProgressBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ToolCallResumable, dev.agentd.v1.ToolCallResumable.Builder, dev.agentd.v1.ToolCallResumableOrBuilder> toolResumableBuilder_;
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     * @return Whether the toolResumable field is set.
+     */
+    @java.lang.Override
+    public boolean hasToolResumable() {
+      return payloadCase_ == 46;
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     * @return The toolResumable.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ToolCallResumable getToolResumable() {
+      if (toolResumableBuilder_ == null) {
+        if (payloadCase_ == 46) {
+          return (dev.agentd.v1.ToolCallResumable) payload_;
+        }
+        return dev.agentd.v1.ToolCallResumable.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 46) {
+          return toolResumableBuilder_.getMessage();
+        }
+        return dev.agentd.v1.ToolCallResumable.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    public Builder setToolResumable(dev.agentd.v1.ToolCallResumable value) {
+      if (toolResumableBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        toolResumableBuilder_.setMessage(value);
+      }
+      payloadCase_ = 46;
+      return this;
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    public Builder setToolResumable(
+        dev.agentd.v1.ToolCallResumable.Builder builderForValue) {
+      if (toolResumableBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        toolResumableBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 46;
+      return this;
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    public Builder mergeToolResumable(dev.agentd.v1.ToolCallResumable value) {
+      if (toolResumableBuilder_ == null) {
+        if (payloadCase_ == 46 &&
+            payload_ != dev.agentd.v1.ToolCallResumable.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.ToolCallResumable.newBuilder((dev.agentd.v1.ToolCallResumable) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 46) {
+          toolResumableBuilder_.mergeFrom(value);
+        } else {
+          toolResumableBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 46;
+      return this;
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    public Builder clearToolResumable() {
+      if (toolResumableBuilder_ == null) {
+        if (payloadCase_ == 46) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 46) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        toolResumableBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    public dev.agentd.v1.ToolCallResumable.Builder getToolResumableBuilder() {
+      return getToolResumableFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ToolCallResumableOrBuilder getToolResumableOrBuilder() {
+      if ((payloadCase_ == 46) && (toolResumableBuilder_ != null)) {
+        return toolResumableBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 46) {
+          return (dev.agentd.v1.ToolCallResumable) payload_;
+        }
+        return dev.agentd.v1.ToolCallResumable.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A tool call failed for a reason a person can fix: the task waits
+     * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+     * (TOOL_RESUMABLE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ToolCallResumable, dev.agentd.v1.ToolCallResumable.Builder, dev.agentd.v1.ToolCallResumableOrBuilder> 
+        getToolResumableFieldBuilder() {
+      if (toolResumableBuilder_ == null) {
+        if (!(payloadCase_ == 46)) {
+          payload_ = dev.agentd.v1.ToolCallResumable.getDefaultInstance();
+        }
+        toolResumableBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.ToolCallResumable, dev.agentd.v1.ToolCallResumable.Builder, dev.agentd.v1.ToolCallResumableOrBuilder>(
+                (dev.agentd.v1.ToolCallResumable) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 46;
+      onChanged();
+      return toolResumableBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

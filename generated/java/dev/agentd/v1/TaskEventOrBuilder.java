@@ -670,5 +670,68 @@ public interface TaskEventOrBuilder extends
    */
   dev.agentd.v1.ArtifactUpdatedOrBuilder getArtifactUpdatedOrBuilder();
 
+  /**
+   * <pre>
+   * A running tool call reported progress (at most one event per call per
+   * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+   * @return Whether the toolProgress field is set.
+   */
+  boolean hasToolProgress();
+  /**
+   * <pre>
+   * A running tool call reported progress (at most one event per call per
+   * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+   * @return The toolProgress.
+   */
+  dev.agentd.v1.ToolProgress getToolProgress();
+  /**
+   * <pre>
+   * A running tool call reported progress (at most one event per call per
+   * AGENTD_TOOL_PROGRESS_MS; the latest report of that time wins).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolProgress tool_progress = 45;</code>
+   */
+  dev.agentd.v1.ToolProgressOrBuilder getToolProgressOrBuilder();
+
+  /**
+   * <pre>
+   * A tool call failed for a reason a person can fix: the task waits
+   * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+   * (TOOL_RESUMABLE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+   * @return Whether the toolResumable field is set.
+   */
+  boolean hasToolResumable();
+  /**
+   * <pre>
+   * A tool call failed for a reason a person can fix: the task waits
+   * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+   * (TOOL_RESUMABLE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+   * @return The toolResumable.
+   */
+  dev.agentd.v1.ToolCallResumable getToolResumable();
+  /**
+   * <pre>
+   * A tool call failed for a reason a person can fix: the task waits
+   * (INPUT_REQUIRED) for ResumeTask until `resume_by`, then ends FAILED
+   * (TOOL_RESUMABLE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ToolCallResumable tool_resumable = 46;</code>
+   */
+  dev.agentd.v1.ToolCallResumableOrBuilder getToolResumableOrBuilder();
+
   public dev.agentd.v1.TaskEvent.PayloadCase getPayloadCase();
 }

@@ -101,7 +101,7 @@ public final class TasksProto {
       "UNSPECIFIED\020\000\022\027\n\023EXECUTION_MODE_AUTO\020\001\022#" +
       "\n\037EXECUTION_MODE_FUNCTION_CALLING\020\002\022\035\n\031E" +
       "XECUTION_MODE_TEXT_REACT\020\003\022#\n\037EXECUTION_" +
-      "MODE_PLAN_AND_EXECUTE\020\004*\263\002\n\nStopReason\022\033" +
+      "MODE_PLAN_AND_EXECUTE\020\004*\357\002\n\nStopReason\022\033" +
       "\n\027STOP_REASON_UNSPECIFIED\020\000\022\034\n\030STOP_REAS" +
       "ON_FINAL_ANSWER\020\001\022\036\n\032STOP_REASON_MAX_ITE" +
       "RATIONS\020\002\022\036\n\032STOP_REASON_PLAN_TOO_LARGE\020" +
@@ -109,9 +109,10 @@ public final class TasksProto {
       "REASON_DEADLINE\020\005\022\034\n\030STOP_REASON_TOKEN_B" +
       "UDGET\020\006\022\"\n\036STOP_REASON_REPEATED_TOOL_CAL" +
       "L\020\007\022\031\n\025STOP_REASON_CANCELLED\020\010\022\025\n\021STOP_R" +
-      "EASON_ERROR\020\tB@\n\rdev.agentd.v1B\nTasksPro" +
-      "toP\001Z!agentd.dev/gen/agentd/v1;agentdv1b" +
-      "\006proto3"
+      "EASON_ERROR\020\t\022\035\n\031STOP_REASON_TOOL_FAILUR" +
+      "ES\020\031\022\033\n\027STOP_REASON_STEP_FAILED\020\032B@\n\rdev" +
+      ".agentd.v1B\nTasksProtoP\001Z!agentd.dev/gen" +
+      "/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

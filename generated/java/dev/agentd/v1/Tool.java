@@ -432,6 +432,23 @@ private static final long serialVersionUID = 0L;
     return unavailable_;
   }
 
+  public static final int PROGRESS_KEEPS_ALIVE_FIELD_NUMBER = 27;
+  private boolean progressKeepsAlive_ = false;
+  /**
+   * <pre>
+   * Progress the tool reports counts as liveness: `timeout_seconds` is the
+   * longest a call may go without a report, not its whole run (the task's
+   * time limit still bounds it).
+   * </pre>
+   *
+   * <code>bool progress_keeps_alive = 27;</code>
+   * @return The progressKeepsAlive.
+   */
+  @java.lang.Override
+  public boolean getProgressKeepsAlive() {
+    return progressKeepsAlive_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -478,6 +495,9 @@ private static final long serialVersionUID = 0L;
     }
     if (unavailable_ != false) {
       output.writeBool(11, unavailable_);
+    }
+    if (progressKeepsAlive_ != false) {
+      output.writeBool(27, progressKeepsAlive_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -527,6 +547,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(11, unavailable_);
     }
+    if (progressKeepsAlive_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(27, progressKeepsAlive_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -566,6 +590,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getSource())) return false;
     if (getUnavailable()
         != other.getUnavailable()) return false;
+    if (getProgressKeepsAlive()
+        != other.getProgressKeepsAlive()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -604,6 +630,9 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + UNAVAILABLE_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getUnavailable());
+    hash = (37 * hash) + PROGRESS_KEEPS_ALIVE_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getProgressKeepsAlive());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -752,6 +781,7 @@ private static final long serialVersionUID = 0L;
       toolset_ = "";
       source_ = "";
       unavailable_ = false;
+      progressKeepsAlive_ = false;
       return this;
     }
 
@@ -819,6 +849,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000400) != 0)) {
         result.unavailable_ = unavailable_;
+      }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.progressKeepsAlive_ = progressKeepsAlive_;
       }
     }
 
@@ -909,6 +942,9 @@ private static final long serialVersionUID = 0L;
       if (other.getUnavailable() != false) {
         setUnavailable(other.getUnavailable());
       }
+      if (other.getProgressKeepsAlive() != false) {
+        setProgressKeepsAlive(other.getProgressKeepsAlive());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -992,6 +1028,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000400;
               break;
             } // case 88
+            case 216: {
+              progressKeepsAlive_ = input.readBool();
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 216
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1919,6 +1960,56 @@ private static final long serialVersionUID = 0L;
     public Builder clearUnavailable() {
       bitField0_ = (bitField0_ & ~0x00000400);
       unavailable_ = false;
+      onChanged();
+      return this;
+    }
+
+    private boolean progressKeepsAlive_ ;
+    /**
+     * <pre>
+     * Progress the tool reports counts as liveness: `timeout_seconds` is the
+     * longest a call may go without a report, not its whole run (the task's
+     * time limit still bounds it).
+     * </pre>
+     *
+     * <code>bool progress_keeps_alive = 27;</code>
+     * @return The progressKeepsAlive.
+     */
+    @java.lang.Override
+    public boolean getProgressKeepsAlive() {
+      return progressKeepsAlive_;
+    }
+    /**
+     * <pre>
+     * Progress the tool reports counts as liveness: `timeout_seconds` is the
+     * longest a call may go without a report, not its whole run (the task's
+     * time limit still bounds it).
+     * </pre>
+     *
+     * <code>bool progress_keeps_alive = 27;</code>
+     * @param value The progressKeepsAlive to set.
+     * @return This builder for chaining.
+     */
+    public Builder setProgressKeepsAlive(boolean value) {
+      
+      progressKeepsAlive_ = value;
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Progress the tool reports counts as liveness: `timeout_seconds` is the
+     * longest a call may go without a report, not its whole run (the task's
+     * time limit still bounds it).
+     * </pre>
+     *
+     * <code>bool progress_keeps_alive = 27;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearProgressKeepsAlive() {
+      bitField0_ = (bitField0_ & ~0x00000800);
+      progressKeepsAlive_ = false;
       onChanged();
       return this;
     }

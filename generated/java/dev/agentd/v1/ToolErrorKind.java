@@ -75,6 +75,17 @@ public enum ToolErrorKind
    * <code>TOOL_ERROR_KIND_UNAVAILABLE = 6;</code>
    */
   TOOL_ERROR_KIND_UNAVAILABLE(6),
+  /**
+   * <pre>
+   * The tool failed for a reason a person can fix (its MCP server answered an
+   * error code, or its HTTP API a status, the toolsets file declares
+   * resumable; out of credits, say): the task waits, INPUT_REQUIRED, for
+   * ResumeTask, which runs the call again.
+   * </pre>
+   *
+   * <code>TOOL_ERROR_KIND_RESUMABLE = 22;</code>
+   */
+  TOOL_ERROR_KIND_RESUMABLE(22),
   UNRECOGNIZED(-1),
   ;
 
@@ -141,6 +152,17 @@ public enum ToolErrorKind
    * <code>TOOL_ERROR_KIND_UNAVAILABLE = 6;</code>
    */
   public static final int TOOL_ERROR_KIND_UNAVAILABLE_VALUE = 6;
+  /**
+   * <pre>
+   * The tool failed for a reason a person can fix (its MCP server answered an
+   * error code, or its HTTP API a status, the toolsets file declares
+   * resumable; out of credits, say): the task waits, INPUT_REQUIRED, for
+   * ResumeTask, which runs the call again.
+   * </pre>
+   *
+   * <code>TOOL_ERROR_KIND_RESUMABLE = 22;</code>
+   */
+  public static final int TOOL_ERROR_KIND_RESUMABLE_VALUE = 22;
 
 
   public final int getNumber() {
@@ -174,6 +196,7 @@ public enum ToolErrorKind
       case 4: return TOOL_ERROR_KIND_OUTCOME_UNKNOWN;
       case 5: return TOOL_ERROR_KIND_REJECTED;
       case 6: return TOOL_ERROR_KIND_UNAVAILABLE;
+      case 22: return TOOL_ERROR_KIND_RESUMABLE;
       default: return null;
     }
   }

@@ -209,4 +209,16 @@ public interface ToolOrBuilder extends
    * @return The unavailable.
    */
   boolean getUnavailable();
+
+  /**
+   * <pre>
+   * Progress the tool reports counts as liveness: `timeout_seconds` is the
+   * longest a call may go without a report, not its whole run (the task's
+   * time limit still bounds it).
+   * </pre>
+   *
+   * <code>bool progress_keeps_alive = 27;</code>
+   * @return The progressKeepsAlive.
+   */
+  boolean getProgressKeepsAlive();
 }

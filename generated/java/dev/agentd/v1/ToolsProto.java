@@ -34,7 +34,7 @@ public final class ToolsProto {
   static {
     java.lang.String[] descriptorData = {
       "\n\025agentd/v1/tools.proto\022\tagentd.v1\032\034goog" +
-      "le/protobuf/struct.proto\"\257\002\n\004Tool\022\014\n\004nam" +
+      "le/protobuf/struct.proto\"\315\002\n\004Tool\022\014\n\004nam" +
       "e\030\001 \001(\t\022\023\n\013description\030\002 \001(\t\0222\n\021paramete" +
       "rs_schema\030\003 \001(\0132\027.google.protobuf.Struct" +
       "\022\020\n\010category\030\004 \001(\t\0227\n\023required_permissio" +
@@ -42,24 +42,26 @@ public final class ToolsProto {
       "isk\030\006 \001(\0162\024.agentd.v1.RiskLevel\022\022\n\nidemp" +
       "otent\030\007 \001(\010\022\027\n\017timeout_seconds\030\010 \001(\001\022\017\n\007" +
       "toolset\030\t \001(\t\022\016\n\006source\030\n \001(\t\022\023\n\013unavail" +
-      "able\030\013 \001(\010\"H\n\rToolCallError\022&\n\004kind\030\001 \001(" +
-      "\0162\030.agentd.v1.ToolErrorKind\022\017\n\007message\030\002" +
-      " \001(\t*\277\001\n\017PermissionLevel\022 \n\034PERMISSION_L" +
-      "EVEL_UNSPECIFIED\020\000\022\031\n\025PERMISSION_LEVEL_N" +
-      "ONE\020\001\022\031\n\025PERMISSION_LEVEL_READ\020\002\022\032\n\026PERM" +
-      "ISSION_LEVEL_WRITE\020\003\022\034\n\030PERMISSION_LEVEL" +
-      "_EXECUTE\020\004\022\032\n\026PERMISSION_LEVEL_ADMIN\020\005*\200" +
-      "\001\n\tRiskLevel\022\032\n\026RISK_LEVEL_UNSPECIFIED\020\000" +
-      "\022\022\n\016RISK_LEVEL_LOW\020\001\022\025\n\021RISK_LEVEL_MEDIU" +
-      "M\020\002\022\023\n\017RISK_LEVEL_HIGH\020\003\022\027\n\023RISK_LEVEL_C" +
-      "RITICAL\020\004*\352\001\n\rToolErrorKind\022\037\n\033TOOL_ERRO" +
-      "R_KIND_UNSPECIFIED\020\000\022\032\n\026TOOL_ERROR_KIND_" +
-      "FAILED\020\001\022\033\n\027TOOL_ERROR_KIND_TIMEOUT\020\002\022\033\n" +
-      "\027TOOL_ERROR_KIND_CRASHED\020\003\022#\n\037TOOL_ERROR" +
-      "_KIND_OUTCOME_UNKNOWN\020\004\022\034\n\030TOOL_ERROR_KI" +
-      "ND_REJECTED\020\005\022\037\n\033TOOL_ERROR_KIND_UNAVAIL" +
-      "ABLE\020\006B@\n\rdev.agentd.v1B\nToolsProtoP\001Z!a" +
-      "gentd.dev/gen/agentd/v1;agentdv1b\006proto3"
+      "able\030\013 \001(\010\022\034\n\024progress_keeps_alive\030\033 \001(\010" +
+      "\"H\n\rToolCallError\022&\n\004kind\030\001 \001(\0162\030.agentd" +
+      ".v1.ToolErrorKind\022\017\n\007message\030\002 \001(\t*\277\001\n\017P" +
+      "ermissionLevel\022 \n\034PERMISSION_LEVEL_UNSPE" +
+      "CIFIED\020\000\022\031\n\025PERMISSION_LEVEL_NONE\020\001\022\031\n\025P" +
+      "ERMISSION_LEVEL_READ\020\002\022\032\n\026PERMISSION_LEV" +
+      "EL_WRITE\020\003\022\034\n\030PERMISSION_LEVEL_EXECUTE\020\004" +
+      "\022\032\n\026PERMISSION_LEVEL_ADMIN\020\005*\200\001\n\tRiskLev" +
+      "el\022\032\n\026RISK_LEVEL_UNSPECIFIED\020\000\022\022\n\016RISK_L" +
+      "EVEL_LOW\020\001\022\025\n\021RISK_LEVEL_MEDIUM\020\002\022\023\n\017RIS" +
+      "K_LEVEL_HIGH\020\003\022\027\n\023RISK_LEVEL_CRITICAL\020\004*" +
+      "\211\002\n\rToolErrorKind\022\037\n\033TOOL_ERROR_KIND_UNS" +
+      "PECIFIED\020\000\022\032\n\026TOOL_ERROR_KIND_FAILED\020\001\022\033" +
+      "\n\027TOOL_ERROR_KIND_TIMEOUT\020\002\022\033\n\027TOOL_ERRO" +
+      "R_KIND_CRASHED\020\003\022#\n\037TOOL_ERROR_KIND_OUTC" +
+      "OME_UNKNOWN\020\004\022\034\n\030TOOL_ERROR_KIND_REJECTE" +
+      "D\020\005\022\037\n\033TOOL_ERROR_KIND_UNAVAILABLE\020\006\022\035\n\031" +
+      "TOOL_ERROR_KIND_RESUMABLE\020\026B@\n\rdev.agent" +
+      "d.v1B\nToolsProtoP\001Z!agentd.dev/gen/agent" +
+      "d/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -71,7 +73,7 @@ public final class ToolsProto {
     internal_static_agentd_v1_Tool_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Tool_descriptor,
-        new java.lang.String[] { "Name", "Description", "ParametersSchema", "Category", "RequiredPermission", "Risk", "Idempotent", "TimeoutSeconds", "Toolset", "Source", "Unavailable", });
+        new java.lang.String[] { "Name", "Description", "ParametersSchema", "Category", "RequiredPermission", "Risk", "Idempotent", "TimeoutSeconds", "Toolset", "Source", "Unavailable", "ProgressKeepsAlive", });
     internal_static_agentd_v1_ToolCallError_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_agentd_v1_ToolCallError_fieldAccessorTable = new
