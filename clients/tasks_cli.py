@@ -24,6 +24,7 @@ from agentd_client.errors import UnavailableError
 from agentd_client.requests import to_python
 from clients import options
 from clients.output import (
+    TERMINAL,
     as_json,
     describe_event,
     describe_summary,
@@ -71,6 +72,9 @@ async def follow(
                 status = ended(event)
                 if status is not None:
                     return _exit_status(status)
+            task = await client.get_task(task_id)
+            if task.status in TERMINAL:  # it ended at or before `after`: all seen
+                return _exit_status(task.status)
             lost = "the stream ended before the task did"
         except UnavailableError as error:
             lost = " ".join(str(error).split())
