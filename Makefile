@@ -48,10 +48,11 @@ ranks-if-any: $(RUNTIME_STAMP)
 run: $(RUNTIME_STAMP) ranks-if-any
 	$(BIN)/agentd serve
 
-# Reference pages written from the code: docs/settings.md from the settings classes
-# (a test fails when it drifts).
+# Reference pages written from the code: docs/settings.md from the settings classes,
+# docs/api.md from the protos (a test fails when either drifts).
 docs: $(RUNTIME_STAMP)
 	$(PY) -m server.settings.reference
+	$(PY) -m server.api_reference
 
 # grpcurl in .venv/bin, for a venv that `make run` or `make demo` made (make setup
 # installs it with the other development tools).

@@ -6,6 +6,7 @@ import os
 import re
 from pathlib import Path
 
+from server import api_reference
 from server.settings import Settings
 from server.settings.environment import setting_variables
 from server.settings.reference import PAGE, render
@@ -17,6 +18,19 @@ LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 def test_the_settings_page_is_what_make_docs_writes() -> None:
     assert (ROOT / PAGE).read_text() == render(), "docs/settings.md drifted: run `make docs`"
+
+
+def test_the_rpc_page_is_what_make_docs_writes() -> None:
+    page = (ROOT / api_reference.PAGE).read_text()
+    assert page == api_reference.render(ROOT / api_reference.PROTOS), "run `make docs`"
+
+
+def test_the_rpc_page_names_every_rpc_of_the_service() -> None:
+    from agentd.v1 import agent_service_pb2
+
+    page = (ROOT / api_reference.PAGE).read_text()
+    service = agent_service_pb2.DESCRIPTOR.services_by_name["AgentService"]
+    assert [m.name for m in service.methods if f"| `{m.name}` |" not in page] == []
 
 
 def test_the_settings_page_names_every_variable() -> None:
