@@ -28,7 +28,7 @@ from tests.helpers import ROOT
 RUN = {"sh", "console", "python"}
 NEED_MARKER = {"bash", "shell", "go", "java", "javascript", "ts"}
 NOT_RUN = re.compile(r"^<!--\s*not-run:\s*(\S.*?)\s*-->\s*$")
-FENCE = re.compile(r"^```(\S*)\s*$")
+FENCE = re.compile(r"^(`{3,})([^`\s]*)\s*$")
 ELLIPSIS = "…"
 
 
@@ -70,13 +70,13 @@ def blocks_of(text: str, page: str) -> list[Block]:
             index += 1
             continue
         end = index + 1
-        while end < len(lines) and lines[end].rstrip() != "```":
+        while end < len(lines) and lines[end].rstrip() != opening.group(1):
             end += 1
         previous = lines[index - 1] if index else ""
         marker = NOT_RUN.match(previous)
         code = "\n".join(lines[index + 1 : end]) + "\n"
         found.append(
-            Block(page, index + 1, opening.group(1), code, marker.group(1) if marker else "")
+            Block(page, index + 1, opening.group(2), code, marker.group(1) if marker else "")
         )
         index = end + 1
     return found

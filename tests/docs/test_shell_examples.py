@@ -61,6 +61,15 @@ def test_the_checker_fails_when_an_example_is_edited_to_be_wrong(
         assert examples.problems(block, served, tmp_path / str(index)) != [], block.code
 
 
+def test_a_fence_of_four_backticks_holds_a_fence_of_three() -> None:
+    text = "````markdown\n```sh\nx\n```\n````\n<!-- not-run: why -->\n```sh\ny\n```\n"
+    found = examples.blocks_of(text, "page.md")
+    assert [(b.line, b.language, b.not_run) for b in found] == [
+        (1, "markdown", ""),
+        (7, "sh", "why"),
+    ]
+
+
 def test_the_transcript_reader() -> None:
     assert examples.shown_in('{ "status": "SERVING" }', '{\n  "status": "SERVING"\n}') == ""
     assert examples.shown_in('{ "id": "call_…", "n": 2 }', '{"id": "call_9f", "n": 2}') == ""
