@@ -165,12 +165,36 @@ class HistoryCompacted:
 
 
 @dataclass(frozen=True, slots=True)
+class ArtifactRef:
+    """One version of an artifact of the task's tree (`stores.artifacts`)."""
+
+    name: str
+    version: int
+    media_type: str
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class ArtifactUpdated:
+    """The task wrote a new version of an artifact of its tree."""
+
+    name: str
+    version: int
+    media_type: str
+    size: int
+    writer_task_id: str
+    type: Literal["artifact_updated"] = "artifact_updated"
+
+
+@dataclass(frozen=True, slots=True)
 class FinalAnswer:
     text: str
     stop_reason: StopReason
     stop_detail: str = ""
     partial: bool = False
     """A limit cut the work short (`stop_reason` names it)."""
+    artifacts: tuple[ArtifactRef, ...] = ()
+    """The artifacts the task wrote, each at the version it wrote last."""
     type: Literal["final_answer"] = "final_answer"
 
 
@@ -210,6 +234,7 @@ EventPayload = (
     | InputProvided
     | UsageReported
     | HistoryCompacted
+    | ArtifactUpdated
     | FinalAnswer
     | ErrorOccurred
     | TaskResumed

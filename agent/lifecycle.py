@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import structlog
 
 from agent import events as ev
+from agent.artifacts import written_refs
 from agent.failures import TaskFailedError
 from agent.llm import sanitize
 from agent.modes import Outcome
@@ -112,8 +113,11 @@ class Endings:
         task.stop_reason = outcome.stop_reason
         task.stop_detail = scrub(outcome.detail)
         task.partial = outcome.stop_reason is not StopReason.FINAL_ANSWER
+        written = written_refs(run)
         await run.emit(
-            ev.FinalAnswer(outcome.answer, outcome.stop_reason, outcome.detail, task.partial)
+            ev.FinalAnswer(
+                outcome.answer, outcome.stop_reason, outcome.detail, task.partial, written
+            )
         )
         return await self._end(run, TaskStatus.COMPLETED, outcome.detail)
 

@@ -88,6 +88,8 @@ class TaskRun:
     tool_log: list[ev.ToolCallStarted | ev.ToolCallFinished] = field(default_factory=list)
     """This run's tool call events as written to the log (redacted): what its turn in a
     conversation keeps of them, without reading the log back."""
+    artifacts_written: list[ev.ArtifactUpdated] = field(default_factory=list)
+    """The artifact versions this run wrote (for its final answer: `agent.artifacts`)."""
     urls: UrlBook = field(init=False)
     """Long URLs the model sees as placeholders (`agent.urls`)."""
     tools: ToolCalls = field(init=False)
@@ -199,6 +201,8 @@ class TaskRun:
             and self.task.conversation_id
         ):
             self.tool_log.append(payload)
+        elif isinstance(payload, ev.ArtifactUpdated):
+            self.artifacts_written.append(payload)
         metrics.observe_event(self.task, payload)
 
     async def save(self) -> None:

@@ -22,6 +22,7 @@ import structlog
 
 from agent import events as ev
 from agent import lifecycle, questions
+from agent.artifacts import artifact_space, updated_event
 from agent.concurrency import all_or_none
 from agent.limits import step_clock_stopped
 from agent.resume import JournalEntry
@@ -31,6 +32,7 @@ from core.identity import CallContext
 from core.secrets import redact
 from core.text import clean_json, clean_text
 from tools.approvals import ApprovalDecision
+from tools.builtin.artifacts import WRITE_ARTIFACT
 from tools.model import ToolSpec
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 from tools.registry import new_call_id
@@ -116,6 +118,10 @@ class ToolCalls:
         took = time.perf_counter() - started
         result = ToolCallResult(call_id, name, data, text, took, error, cached)
         await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, cached))
+        if error is None and name == WRITE_ARTIFACT and run.tool_specs[name].source == "builtin":
+            update = updated_event(data)
+            if update is not None:
+                await run.emit(update)
         if journalled:
             self.journal[key] = JournalEntry(call_id, name, True, result.ok, text, data)
             await run.checkpoint()
@@ -180,7 +186,12 @@ class ToolCalls:
         if not run.persist:
             return run.call
         left = None if run.deadline_at is None else max(0.0, run.deadline_at - time.time())
-        return replace(run.call, task_id=run.task.task_id, deadline_seconds=left)
+        return replace(
+            run.call,
+            task_id=run.task.task_id,
+            artifact_space=artifact_space(run.task),
+            deadline_seconds=left,
+        )
 
     async def _approve(
         self, call_id: str, tool: ToolSpec, arguments: Mapping[str, Any], reason: str

@@ -12,6 +12,7 @@ fake-llm.) It uses the Python client and the generated code only.
     agentd plan "..."  |  agentd input TASK_ID REQUEST_ID TEXT
     agentd agents list|show|create|update|delete
     agentd conversations create|list|show|delete
+    agentd artifact list TASK_ID | artifact get TASK_ID NAME [--version N]
     agentd approve TASK_ID CALL_ID | audit | health
 
 The server is $AGENTD_ADDRESS (else 127.0.0.1:50051) and the credential
@@ -33,7 +34,14 @@ from agentd.v1 import tools_pb2
 from agentd_client.client import AgentClient
 from agentd_client.environment import ADDRESS_VARIABLES, API_KEY_VARIABLE
 from agentd_client.errors import AgentdError
-from clients import agents_cli, audit_cli, conversations_cli, options, tasks_cli
+from clients import (
+    agents_cli,
+    artifacts_cli,
+    audit_cli,
+    conversations_cli,
+    options,
+    tasks_cli,
+)
 from clients.output import as_json, error_line
 
 ENVIRONMENT = (*ADDRESS_VARIABLES, API_KEY_VARIABLE)
@@ -86,6 +94,7 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "approve": audit_cli.run_approve,
     "health": _health,
     "conversations": conversations_cli.run_conversations,
+    "artifact": artifacts_cli.run_artifact,
 }
 
 
@@ -116,6 +125,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     tasks_cli.add_parsers(sub)
     agents_cli.add_parsers(sub)
     conversations_cli.add_parsers(sub)
+    artifacts_cli.add_parsers(sub)
     audit_cli.add_parsers(sub)
     health = sub.add_parser("health", help="check the server's health")
     health.add_argument("--service", default="")

@@ -11,7 +11,7 @@ import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from agentd.v1 import events_pb2, tasks_pb2
+from agentd.v1 import artifacts_pb2, events_pb2, tasks_pb2
 from agentd_client.errors import AgentdError, UnauthenticatedError
 from agentd_client.requests import to_python
 
@@ -53,10 +53,24 @@ def describe_event(event: events_pb2.TaskEvent) -> str:
         outcome = payload.error.message if payload.HasField("error") else payload.text
         return f"{head} {payload.tool_name} -> {outcome[:200]}"
     if kind == "final_answer":
-        return f"{head}\n{payload.text}"
+        written = "".join(f"\n[artifact {a.name} v{a.version}]" for a in payload.artifacts)
+        return f"{head}\n{payload.text}{written}"
+    if kind == "artifact_updated":
+        return (
+            f"{head} {payload.name} v{payload.version} ({payload.media_type}, "
+            f"{payload.size_bytes} bytes) by {payload.writer_task_id}"
+        )
     if kind == "error":
         return f"{head} {payload.reason}: {payload.message}"
     return f"{head} {json_format.MessageToJson(payload, indent=None)}"
+
+
+def describe_summary(summary: artifacts_pb2.ArtifactSummary) -> str:
+    """One line of an artifact: name, latest version, media type, size, who wrote it."""
+    return (
+        f"{summary.name}  v{summary.version}  {summary.media_type}  "
+        f"{summary.size_bytes} bytes  by {summary.writer_task_id}"
+    )
 
 
 def describe_task(task: tasks_pb2.Task) -> str:

@@ -23,7 +23,14 @@ from agentd_client.client import AgentClient
 from agentd_client.errors import UnavailableError
 from agentd_client.requests import to_python
 from clients import options
-from clients.output import as_json, describe_event, describe_task, ended, status_name
+from clients.output import (
+    as_json,
+    describe_event,
+    describe_summary,
+    describe_task,
+    ended,
+    status_name,
+)
 
 MODES = {
     "auto": tasks_pb2.EXECUTION_MODE_AUTO,
@@ -182,6 +189,8 @@ async def run_task(client: AgentClient, args: argparse.Namespace) -> int:
         print(f"agent {task.agent or '(default)'}  conversation {task.conversation_id or '-'}")
     if task.final_answer:
         print(task.final_answer)
+    for summary in task.artifacts:
+        print(f"artifact {describe_summary(summary)}")
     if task.error.message:
         print(f"error: {task.error.reason}: {task.error.message}")
     return 0

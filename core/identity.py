@@ -50,6 +50,9 @@ class CallContext:
     """Seconds left before the caller's deadline, when it set one."""
     task_id: str = ""
     """The task the call is made for, if any (for audit records)."""
+    artifact_space: str = ""
+    """Where the artifacts of the task's tree live (its root task's id, set by the engine:
+    `agent.artifacts.artifact_space`); empty outside a task."""
     check_argument: Callable[[str, Any], None] | None = field(default=None, compare=False)
     """Set by the tool registry for a running tool call: checks a value an argument takes
     on during the call (a redirect's URL) against the caller's grants, as the call's own

@@ -12,6 +12,7 @@ import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
+from agent.artifacts import TaskArtifacts
 from agent.catalog import Agents
 from agent.engine import Engine
 from agent.llm.encodings import Encodings
@@ -95,7 +96,7 @@ class AgentdServer:
         authenticator = build_authenticator(settings, durable.api_keys)
         try:
             if registry is None:
-                registry = build_registry(settings, durable.tool_calls)
+                registry = build_registry(settings, durable.tool_calls, durable.artifacts)
         except ValueError as error:  # a tool setting that cannot be applied
             raise StartupError(str(error)) from None
         background = await _keep_grants_fresh(settings, registry, durable)
@@ -260,6 +261,7 @@ def _add_services(
             ),
             agents,
             conversations,
+            TaskArtifacts(durable.artifacts, engine.find),
             heartbeat_seconds=settings.heartbeat_seconds,
         ),
         server,

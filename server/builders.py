@@ -22,9 +22,11 @@ from agent.memory.service import Conversations
 from agent.run_factory import ModelFactory
 from auth.authenticator import Authenticator
 from auth.tokens import TokenRules, TokenVerifier
+from server.artifact_limits import artifact_limits
 from server.settings import Settings
 from stores.agents.base import AgentStore
 from stores.api_keys.base import KeyStore
+from stores.artifacts.base import ArtifactStore
 from stores.audit.base import AuditSink
 from stores.build import DurableStores, LiveStores, StoreSettings, build_rate_limiters
 from stores.rate_limits.base import RateLimiter, parse_limits
@@ -32,6 +34,7 @@ from stores.redis import RedisOptions
 from stores.sql.engine import PoolOptions
 from stores.tasks.base import TaskStore
 from tools.builtin import HttpLimits, builtin_tools
+from tools.builtin.artifacts import READ_ARTIFACT
 from tools.model import Tool
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
@@ -41,8 +44,14 @@ from tools.toolsets.manager import Toolsets
 
 log = structlog.get_logger(__name__)
 
+TASK_SCOPED_TOOLS = frozenset({READ_ARTIFACT})
+"""Read-only tools whose results depend on the calling task (its tree's artifacts): never
+cached, since the cache of tool results is per tenant."""
 
-def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
+
+def build_registry(
+    settings: Settings, audit: AuditSink, artifacts: ArtifactStore | None = None
+) -> ToolRegistry:
     tools = builtin_tools(
         settings.workspace_dir,
         HttpLimits(
@@ -53,6 +62,8 @@ def build_registry(settings: Settings, audit: AuditSink) -> ToolRegistry:
         ),
         settings.max_file_bytes,
         workspace_quota=(settings.workspace_max_bytes, settings.workspace_max_files),
+        artifacts=artifacts,
+        artifact_limits=artifact_limits(settings),
     )
     return ToolRegistry(
         with_cache_times(tools, settings.tool_cache_ttls),
@@ -85,9 +96,18 @@ def with_cache_times(tools: list[Tool], ttls: Mapping[str, float]) -> list[Tool]
     """The tools, with the cache time AGENTD_TOOL_CACHE_SECONDS gives each; ValueError
     (naming the setting) for a tool that is not there or whose results may not be cached."""
     by_name = {tool.spec.name: tool for tool in tools}
-    cacheable = sorted(name for name, tool in by_name.items() if tool.spec.cacheable)
+    cacheable = sorted(
+        name
+        for name, tool in by_name.items()
+        if tool.spec.cacheable and name not in TASK_SCOPED_TOOLS
+    )
     for name, seconds in ttls.items():
         tool = by_name.get(name)
+        if name in TASK_SCOPED_TOOLS:
+            raise ValueError(
+                f"AGENTD_TOOL_CACHE_SECONDS: {name!r} cannot be cached: its results depend "
+                "on the task that calls it (cached results are shared by a tenant's tasks)"
+            )
         if tool is None or not tool.spec.cacheable:
             why = "there is no such tool" if tool is None else "it is not read-only and idempotent"
             raise ValueError(

@@ -10,7 +10,7 @@ from google.protobuf.message import Message
 
 from agent import events as ev
 from agent.tasks import Task
-from agentd.v1 import conversations_pb2, events_pb2, tasks_pb2
+from agentd.v1 import artifacts_pb2, conversations_pb2, events_pb2, tasks_pb2
 from server.convert import (
     APPROVAL_DECISIONS,
     dict_to_struct,
@@ -177,6 +177,22 @@ def _final_answer(p: ev.FinalAnswer) -> events_pb2.FinalAnswer:
         stop_reason=stop_reason_to_proto(p.stop_reason),
         stop_detail=p.stop_detail,
         partial=p.partial,
+        artifacts=[
+            artifacts_pb2.ArtifactReference(
+                name=a.name, version=a.version, media_type=a.media_type, size_bytes=a.size
+            )
+            for a in p.artifacts
+        ],
+    )
+
+
+def _artifact_updated(p: ev.ArtifactUpdated) -> events_pb2.ArtifactUpdated:
+    return events_pb2.ArtifactUpdated(
+        name=p.name,
+        version=p.version,
+        media_type=p.media_type,
+        size_bytes=p.size,
+        writer_task_id=p.writer_task_id,
     )
 
 
@@ -210,6 +226,7 @@ _PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
     ev.ApprovalDecided: ("approval_decided", _approval_decided),
     ev.UsageReported: ("usage", _usage),
     ev.HistoryCompacted: ("history_compacted", _history_compacted),
+    ev.ArtifactUpdated: ("artifact_updated", _artifact_updated),
     ev.FinalAnswer: ("final_answer", _final_answer),
     ev.ErrorOccurred: ("error", _error),
     ev.TaskResumed: ("resumed", _resumed),

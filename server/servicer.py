@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+from agent.artifacts import TaskArtifacts
 from agent.catalog import Agents
 from agent.engine import Engine
 from agent.events import TaskEvent
@@ -13,7 +14,14 @@ from agent.questions import ASK_USER
 from agent.selection import lookup, narrow, resolve
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import agents_pb2, conversations_pb2, events_pb2, grants_pb2, tasks_pb2
+from agentd.v1 import (
+    agents_pb2,
+    artifacts_pb2,
+    conversations_pb2,
+    events_pb2,
+    grants_pb2,
+    tasks_pb2,
+)
 from audit.service import AuditLogs
 from core.errors import (
     EventsExpiredError,
@@ -26,6 +34,7 @@ from core.names import tool_name_problem
 from server import (
     convert,
     convert_agents,
+    convert_artifacts,
     convert_audit,
     convert_conversations,
     convert_events,
@@ -67,9 +76,11 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
         grants: GrantAdmin,
         agents: Agents,
         conversations: Conversations,
+        artifacts: TaskArtifacts,
         *,
         heartbeat_seconds: float = 15.0,
     ) -> None:
+        self._artifacts = artifacts
         self._conversations = conversations
         self._heartbeat_seconds = heartbeat_seconds
         self._agents = agents
@@ -146,7 +157,21 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
     async def GetTask(self, request: pb.GetTaskRequest, call: CallContext) -> tasks_pb2.Task:  # noqa: N802
         task_id = _required_id(request.task_id, "task_id")
         note_task(task_id)
-        return convert.task_to_proto(await self._engine.find(call.principal.tenant, task_id))
+        task = await self._engine.find(call.principal.tenant, task_id)
+        answer = convert.task_to_proto(task)
+        summaries = await self._artifacts.summaries(task)
+        answer.artifacts.extend(convert_artifacts.summaries_to_proto(summaries))
+        return answer
+
+    @unary
+    async def GetArtifact(  # noqa: N802
+        self, request: artifacts_pb2.GetArtifactRequest, call: CallContext
+    ) -> artifacts_pb2.ArtifactContent:
+        task_id = _required_id(request.task_id, "task_id")
+        note_task(task_id)
+        version = request.version if request.HasField("version") else None
+        found = await self._artifacts.get(call.principal.tenant, task_id, request.name, version)
+        return convert_artifacts.content_to_proto(found)
 
     @unary
     async def ListTools(  # noqa: N802

@@ -48,6 +48,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.AgentExistsError: grpc.StatusCode.ALREADY_EXISTS,
     errors.ConversationNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.ConversationBusyError: grpc.StatusCode.FAILED_PRECONDITION,
+    errors.ArtifactNotFoundError: grpc.StatusCode.NOT_FOUND,
 }
 
 

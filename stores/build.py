@@ -7,7 +7,7 @@ Two groups, opened and closed together:
   cached tool results: in Redis when a Redis URL is given, so that replicas share
   it, else in this process;
 - **durable** records (task history, checkpoints, API keys, grants, both audit logs,
-  agents, conversations): in SQL, SQLite by default or PostgreSQL, migrated to the
+  agents, conversations, artifacts): in SQL, SQLite by default or PostgreSQL, migrated to the
   latest schema on open.
 
 The server turns its settings into a `StoreSettings`; nothing here reads the
@@ -24,6 +24,7 @@ from stores.api_keys.sql import SqlKeyStore
 from stores.approvals.base import ApprovalBox
 from stores.approvals.memory import InMemoryApprovalBox
 from stores.approvals.redis import RedisApprovalBox
+from stores.artifacts.sql import SqlArtifactStore
 from stores.audit.sql import SqlAuditLog, SqlAuditReader, SqlRpcAuditLog
 from stores.cancellations.base import CancelBus
 from stores.cancellations.memory import InMemoryCancelBus
@@ -105,6 +106,7 @@ class DurableStores:
     audit_reader: SqlAuditReader
     agents: SqlAgentStore
     conversations: SqlConversationStore
+    artifacts: SqlArtifactStore
 
     async def close(self) -> None:
         await self.database.close()
@@ -163,6 +165,7 @@ async def open_durable(settings: StoreSettings) -> DurableStores:
         SqlAuditReader(database),
         SqlAgentStore(database),
         SqlConversationStore(database),
+        SqlArtifactStore(database),
     )
 
 

@@ -1,5 +1,5 @@
 """The one error hierarchy of agentd, in modules by concern (`base`, `tools`, `tasks`,
-`agents`, `conversations`); import every class from `core.errors`.
+`agents`, `conversations`, `artifacts`); import every class from `core.errors`.
 
 Every failure reported to a caller is an `AgentdError`. Each class carries a
 `reason` (an `agentd.v1.ErrorReason` name without its prefix) and typed
@@ -16,6 +16,7 @@ from core.errors.agents import (
     AgentLimitError,
     AgentNotFoundError,
 )
+from core.errors.artifacts import ArtifactNotFoundError
 from core.errors.base import (
     MAX_VIOLATIONS,
     AgentdError,
@@ -66,6 +67,7 @@ __all__ = [
     "AgentNotFoundError",
     "AgentdError",
     "ApprovalNotPendingError",
+    "ArtifactNotFoundError",
     "ConversationBusyError",
     "ConversationLineFullError",
     "ConversationNotFoundError",

@@ -1,11 +1,13 @@
 """Service settings, read from `AGENTD_*` environment variables, in sections by concern:
 the process (`service`), the model (`model`), the engine and its limits (`engine`), tools
 (`tools`), toolsets from a file (`toolsets`), where state lives (`storage`), who may call
-(`access`) and the memory of conversations (`conversations`)."""
+(`access`), the memory of conversations (`conversations`) and what a task tree's artifacts
+may hold (`artifacts`)."""
 
 from __future__ import annotations
 
 from server.settings.access import AccessSettings
+from server.settings.artifacts import ArtifactSettings
 from server.settings.conversations import ConversationSettings
 from server.settings.engine import EngineSettings
 from server.settings.model import ModelSettings
@@ -24,6 +26,7 @@ class Settings(
     StorageSettings,
     AccessSettings,
     ConversationSettings,
+    ArtifactSettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""
 

@@ -11,6 +11,7 @@ from sqlalchemy import (
     Float,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -199,3 +200,20 @@ conversation_turns = Table(
 )
 """One row per task that ended in a conversation: its messages (JSON), numbered from
 `first_index`; `tokens_through` is the conversation's token count up to this turn."""
+
+artifacts = Table(
+    "artifacts",
+    metadata,
+    Column("space", String(64), primary_key=True),
+    Column("name", String(128), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("tenant", String(128), nullable=False),
+    Column("media_type", String(160), nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("content", LargeBinary, nullable=False),
+    Column("writer_task_id", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_artifacts_writer", "space", "writer_task_id"),
+)
+"""Every version of every artifact: a row per write. `space` is the task tree's root
+task id; the primary key keeps two writes from taking one version number."""

@@ -48,7 +48,9 @@ async def test_expensive_queries_and_numbers_never_stall_the_server(
     work = asyncio.create_task(hostile())
     slowest = await _health_latency(client, work)
     results = await work
-    assert slowest < 0.1, f"a health check took {slowest:.3f} s"
+    # Each hostile call would hold the loop for seconds; 0.5 s leaves room for a machine
+    # whose cores are shared (a 0.1 s bound failed under a load average of 10).
+    assert slowest < 0.5, f"a health check took {slowest:.3f} s"
     assert "result holds more than" in results[0].error.message
     assert "too large" in results[1].error.message
     assert results[2].HasField("error")  # bounded: refused before the work, or cheap

@@ -34,7 +34,9 @@ async def test_list_tools(client: AgentClient) -> None:
             "http_request",
             "json_query",
             "list_files",
+            "read_artifact",
             "read_file",
+            "write_artifact",
             "write_file",
         ]
     )

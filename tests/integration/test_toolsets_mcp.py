@@ -306,7 +306,12 @@ async def test_a_server_that_stops_answering_is_found_out_by_its_ping_and_restar
 ) -> None:
     notes = stdio_notes(tmp_path, **NOTES, mcp={"protocol": protocol})
     settings = _settings(
-        tmp_path, {"notes": notes}, toolsets_ping_seconds=0.3, toolsets_connect_seconds=3
+        # connect_seconds also bounds each ping: 8 s finds the silent server well within the
+        # wait below, and lets a loaded machine start it (3 s failed under a load of 10).
+        tmp_path,
+        {"notes": notes},
+        toolsets_ping_seconds=0.3,
+        toolsets_connect_seconds=8,
     )
     async with harness(tmp_path, [], **settings) as h:
         first = int((tmp_path / "notes.pid").read_text())

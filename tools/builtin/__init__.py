@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from stores.artifacts.base import ArtifactStore
+from stores.artifacts.memory import InMemoryArtifactStore
+from tools.builtin.artifacts import ArtifactLimits, ReadArtifact, WriteArtifact
 from tools.builtin.calculator import Calculator
 from tools.builtin.clock import CurrentTime
 from tools.builtin.files import (
@@ -26,10 +29,14 @@ def builtin_tools(
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     *,
     workspace_quota: tuple[int, int] = (DEFAULT_QUOTA, DEFAULT_MAX_FILES),
+    artifacts: ArtifactStore | None = None,
+    artifact_limits: ArtifactLimits | None = None,
 ) -> list[Tool]:
     """One instance of every built-in tool, configured. `workspace_quota`: the bytes and
-    the entries the workspace may hold."""
+    the entries the workspace may hold; `artifacts`: where the artifact tools keep
+    artifacts (in this process when None)."""
     ws = Workspace(workspace, *workspace_quota)
+    store = artifacts if artifacts is not None else InMemoryArtifactStore()
     return [
         Calculator(),
         CurrentTime(),
@@ -38,7 +45,9 @@ def builtin_tools(
         WriteFile(ws, max_file_bytes),
         ListFiles(ws),
         JsonQuery(),
+        WriteArtifact(store, artifact_limits),
+        ReadArtifact(store),
     ]
 
 
-__all__ = ["HttpLimits", "Workspace", "builtin_tools"]
+__all__ = ["ArtifactLimits", "HttpLimits", "Workspace", "builtin_tools"]

@@ -28,7 +28,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import events_pb2, grants_pb2, tasks_pb2, tools_pb2
+from agentd.v1 import artifacts_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
 from agentd_client import requests as build
 from agentd_client.agents import AgentMethods
 from agentd_client.conversations import ConversationMethods
@@ -147,6 +147,16 @@ class AgentClient(ConversationMethods, AgentMethods):
             self._stub.GetTask, pb.GetTaskRequest(task_id=task_id), timeout
         )
         return task
+
+    async def get_artifact(
+        self, task_id: str, name: str, version: int | None = None, *, timeout: float | None = None
+    ) -> artifacts_pb2.ArtifactContent:
+        """One version (the latest unless `version`) of an artifact of the task's tree."""
+        request = artifacts_pb2.GetArtifactRequest(task_id=task_id, name=name, version=version)
+        found: artifacts_pb2.ArtifactContent = await self._unary(
+            self._stub.GetArtifact, request, timeout
+        )
+        return found
 
     async def cancel_task(
         self, task_id: str, reason: str = "", *, timeout: float | None = None

@@ -156,6 +156,10 @@ class ConversationNotFoundError(NotFoundError):
     """No conversation of that id is visible to you (also another tenant's)."""
 
 
+class ArtifactNotFoundError(NotFoundError):
+    """The task has no artifact of that name (or not that version of it)."""
+
+
 class ConversationBusyError(FailedPreconditionError):
     """A task of the conversation runs (or waits) and the request's busy policy is
     REJECT; `metadata["task_id"]` names it."""
@@ -233,6 +237,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "STORE_UNAVAILABLE": StoreUnavailableError,
     "TASK_LIMIT_REACHED": TaskLimitReachedError,
     "TOOL_UNAVAILABLE": ToolUnavailableError,
+    "ARTIFACT_NOT_FOUND": ArtifactNotFoundError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

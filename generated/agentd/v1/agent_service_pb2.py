@@ -26,6 +26,7 @@ from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from agentd.v1 import agents_pb2 as agentd_dot_v1_dot_agents__pb2
+from agentd.v1 import artifacts_pb2 as agentd_dot_v1_dot_artifacts__pb2
 from agentd.v1 import audit_pb2 as agentd_dot_v1_dot_audit__pb2
 from agentd.v1 import conversations_pb2 as agentd_dot_v1_dot_conversations__pb2
 from agentd.v1 import events_pb2 as agentd_dot_v1_dot_events__pb2
@@ -34,7 +35,7 @@ from agentd.v1 import tasks_pb2 as agentd_dot_v1_dot_tasks__pb2
 from agentd.v1 import tools_pb2 as agentd_dot_v1_dot_tools__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61gentd/v1/agent_service.proto\x12\tagentd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16\x61gentd/v1/agents.proto\x1a\x15\x61gentd/v1/audit.proto\x1a\x1d\x61gentd/v1/conversations.proto\x1a\x16\x61gentd/v1/events.proto\x1a\x16\x61gentd/v1/grants.proto\x1a\x15\x61gentd/v1/tasks.proto\x1a\x15\x61gentd/v1/tools.proto\"\x90\x04\n\x0e\x45xecuteRequest\x12\x0c\n\x04task\x18\x01 \x01(\t\x12\r\n\x05tools\x18\x02 \x03(\t\x12(\n\x07\x63ontext\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x16\n\x0emax_iterations\x18\x04 \x01(\x05\x12&\n\x04mode\x18\x05 \x01(\x0e\x32\x18.agentd.v1.ExecutionMode\x12\x17\n\x0fidempotency_key\x18\x06 \x01(\t\x12\x14\n\x0ctoken_budget\x18\x07 \x01(\r\x12\x1c\n\x14\x63\x61ncel_on_disconnect\x18\x08 \x01(\x08\x12*\n\x07timeout\x18\t \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x35\n\x06labels\x18\n \x03(\x0b\x32%.agentd.v1.ExecuteRequest.LabelsEntry\x12\x1d\n\x04plan\x18\x0b \x01(\x0b\x32\x0f.agentd.v1.Plan\x12\r\n\x05\x61gent\x18\r \x01(\t\x12\x19\n\x11\x62ypass_tool_cache\x18\x0c \x01(\x08\x12\x17\n\x0f\x63onversation_id\x18\x0e \x01(\t\x12\x36\n\x0b\x62usy_policy\x18\x0f \x01(\x0e\x32!.agentd.v1.ConversationBusyPolicy\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"c\n\x0bPlanRequest\x12\x0c\n\x04task\x18\x01 \x01(\t\x12\r\n\x05tools\x18\x02 \x03(\t\x12(\n\x07\x63ontext\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\r\n\x05\x61gent\x18\x04 \x01(\t\"-\n\x0cPlanResponse\x12\x1d\n\x04plan\x18\x01 \x01(\x0b\x32\x0f.agentd.v1.Plan\"\x7f\n\x0f\x43\x61llToolRequest\x12\x11\n\ttool_name\x18\x01 \x01(\t\x12*\n\targuments\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x17\n\x0fidempotency_key\x18\x03 \x01(\t\x12\x14\n\x0c\x62ypass_cache\x18\x04 \x01(\x08\"\xbf\x01\n\x10\x43\x61llToolResponse\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12&\n\x06result\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x0c\n\x04text\x18\x03 \x01(\t\x12+\n\x08\x64uration\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\'\n\x05\x65rror\x18\x05 \x01(\x0b\x32\x18.agentd.v1.ToolCallError\x12\x0e\n\x06\x63\x61\x63hed\x18\x06 \x01(\x08\"!\n\x0eGetTaskRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\"D\n\x10ListToolsRequest\x12\x10\n\x08\x63\x61tegory\x18\x01 \x01(\t\x12\r\n\x05\x61gent\x18\x02 \x01(\t\x12\x0f\n\x07toolset\x18\x03 \x01(\t\"3\n\x11ListToolsResponse\x12\x1e\n\x05tools\x18\x01 \x03(\x0b\x32\x0f.agentd.v1.Tool\"4\n\x11\x43\x61ncelTaskRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"B\n\x17StreamTaskEventsRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\"\xd9\x02\n\x10ListTasksRequest\x12\'\n\x08statuses\x18\x01 \x03(\x0e\x32\x15.agentd.v1.TaskStatus\x12\x31\n\rcreated_after\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\x0e\x63reated_before\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\x12\x37\n\x06labels\x18\x06 \x03(\x0b\x32\'.agentd.v1.ListTasksRequest.LabelsEntry\x12\r\n\x05\x61gent\x18\x07 \x01(\t\x12\x17\n\x0f\x63onversation_id\x18\x08 \x01(\t\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"L\n\x11ListTasksResponse\x12\x1e\n\x05tasks\x18\x01 \x03(\x0b\x32\x0f.agentd.v1.Task\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\xa6\x01\n\x16\x41pproveToolCallRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x0f\n\x07\x63\x61ll_id\x18\x02 \x01(\t\x12-\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0e\x32\x1b.agentd.v1.ApprovalDecision\x12*\n\targuments\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07\x63omment\x18\x05 \x01(\t\"H\n\x13ProvideInputRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\"\x85\x02\n\x17ListAuditRecordsRequest\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.agentd.v1.AuditKind\x12\x14\n\x0cprincipal_id\x18\x02 \x01(\t\x12\x11\n\ttool_name\x18\x03 \x01(\t\x12\x0f\n\x07outcome\x18\x04 \x01(\t\x12\x0f\n\x07task_id\x18\x05 \x01(\t\x12)\n\x05since\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12)\n\x05until\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tpage_size\x18\x08 \x01(\x05\x12\x12\n\npage_token\x18\t \x01(\t\"\\\n\x18ListAuditRecordsResponse\x12\'\n\x07records\x18\x01 \x03(\x0b\x32\x16.agentd.v1.AuditRecord\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"5\n\x12\x43reateGrantRequest\x12\x1f\n\x05grant\x18\x01 \x01(\x0b\x32\x10.agentd.v1.Grant\"&\n\x12RevokeGrantRequest\x12\x10\n\x08grant_id\x18\x01 \x01(\t\",\n\x11ListGrantsRequest\x12\x17\n\x0finclude_revoked\x18\x01 \x01(\x08\"6\n\x12ListGrantsResponse\x12 \n\x06grants\x18\x01 \x03(\x0b\x32\x10.agentd.v1.Grant2\xcc\r\n\x0c\x41gentService\x12<\n\x07\x45xecute\x12\x19.agentd.v1.ExecuteRequest\x1a\x14.agentd.v1.TaskEvent0\x01\x12\x37\n\tStartTask\x12\x19.agentd.v1.ExecuteRequest\x1a\x0f.agentd.v1.Task\x12\x37\n\x04Plan\x12\x16.agentd.v1.PlanRequest\x1a\x17.agentd.v1.PlanResponse\x12\x43\n\x08\x43\x61llTool\x12\x1a.agentd.v1.CallToolRequest\x1a\x1b.agentd.v1.CallToolResponse\x12\x35\n\x07GetTask\x12\x19.agentd.v1.GetTaskRequest\x1a\x0f.agentd.v1.Task\x12\x46\n\tListTools\x12\x1b.agentd.v1.ListToolsRequest\x1a\x1c.agentd.v1.ListToolsResponse\x12;\n\nCancelTask\x12\x1c.agentd.v1.CancelTaskRequest\x1a\x0f.agentd.v1.Task\x12N\n\x10StreamTaskEvents\x12\".agentd.v1.StreamTaskEventsRequest\x1a\x14.agentd.v1.TaskEvent0\x01\x12\x46\n\tListTasks\x12\x1b.agentd.v1.ListTasksRequest\x1a\x1c.agentd.v1.ListTasksResponse\x12\x45\n\x0f\x41pproveToolCall\x12!.agentd.v1.ApproveToolCallRequest\x1a\x0f.agentd.v1.Task\x12?\n\x0cProvideInput\x12\x1e.agentd.v1.ProvideInputRequest\x1a\x0f.agentd.v1.Task\x12[\n\x10ListAuditRecords\x12\".agentd.v1.ListAuditRecordsRequest\x1a#.agentd.v1.ListAuditRecordsResponse\x12>\n\x0b\x43reateGrant\x12\x1d.agentd.v1.CreateGrantRequest\x1a\x10.agentd.v1.Grant\x12>\n\x0bRevokeGrant\x12\x1d.agentd.v1.RevokeGrantRequest\x1a\x10.agentd.v1.Grant\x12I\n\nListGrants\x12\x1c.agentd.v1.ListGrantsRequest\x1a\x1d.agentd.v1.ListGrantsResponse\x12>\n\x0b\x43reateAgent\x12\x1d.agentd.v1.CreateAgentRequest\x1a\x10.agentd.v1.Agent\x12\x38\n\x08GetAgent\x12\x1a.agentd.v1.GetAgentRequest\x1a\x10.agentd.v1.Agent\x12I\n\nListAgents\x12\x1c.agentd.v1.ListAgentsRequest\x1a\x1d.agentd.v1.ListAgentsResponse\x12>\n\x0bUpdateAgent\x12\x1d.agentd.v1.UpdateAgentRequest\x1a\x10.agentd.v1.Agent\x12L\n\x0b\x44\x65leteAgent\x12\x1d.agentd.v1.DeleteAgentRequest\x1a\x1e.agentd.v1.DeleteAgentResponse\x12S\n\x12\x43reateConversation\x12$.agentd.v1.CreateConversationRequest\x1a\x17.agentd.v1.Conversation\x12X\n\x0fGetConversation\x12!.agentd.v1.GetConversationRequest\x1a\".agentd.v1.GetConversationResponse\x12^\n\x11ListConversations\x12#.agentd.v1.ListConversationsRequest\x1a$.agentd.v1.ListConversationsResponse\x12\x61\n\x12\x44\x65leteConversation\x12$.agentd.v1.DeleteConversationRequest\x1a%.agentd.v1.DeleteConversationResponseBG\n\rdev.agentd.v1B\x11\x41gentServiceProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61gentd/v1/agent_service.proto\x12\tagentd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16\x61gentd/v1/agents.proto\x1a\x19\x61gentd/v1/artifacts.proto\x1a\x15\x61gentd/v1/audit.proto\x1a\x1d\x61gentd/v1/conversations.proto\x1a\x16\x61gentd/v1/events.proto\x1a\x16\x61gentd/v1/grants.proto\x1a\x15\x61gentd/v1/tasks.proto\x1a\x15\x61gentd/v1/tools.proto\"\x90\x04\n\x0e\x45xecuteRequest\x12\x0c\n\x04task\x18\x01 \x01(\t\x12\r\n\x05tools\x18\x02 \x03(\t\x12(\n\x07\x63ontext\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x16\n\x0emax_iterations\x18\x04 \x01(\x05\x12&\n\x04mode\x18\x05 \x01(\x0e\x32\x18.agentd.v1.ExecutionMode\x12\x17\n\x0fidempotency_key\x18\x06 \x01(\t\x12\x14\n\x0ctoken_budget\x18\x07 \x01(\r\x12\x1c\n\x14\x63\x61ncel_on_disconnect\x18\x08 \x01(\x08\x12*\n\x07timeout\x18\t \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x35\n\x06labels\x18\n \x03(\x0b\x32%.agentd.v1.ExecuteRequest.LabelsEntry\x12\x1d\n\x04plan\x18\x0b \x01(\x0b\x32\x0f.agentd.v1.Plan\x12\r\n\x05\x61gent\x18\r \x01(\t\x12\x19\n\x11\x62ypass_tool_cache\x18\x0c \x01(\x08\x12\x17\n\x0f\x63onversation_id\x18\x0e \x01(\t\x12\x36\n\x0b\x62usy_policy\x18\x0f \x01(\x0e\x32!.agentd.v1.ConversationBusyPolicy\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"c\n\x0bPlanRequest\x12\x0c\n\x04task\x18\x01 \x01(\t\x12\r\n\x05tools\x18\x02 \x03(\t\x12(\n\x07\x63ontext\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\r\n\x05\x61gent\x18\x04 \x01(\t\"-\n\x0cPlanResponse\x12\x1d\n\x04plan\x18\x01 \x01(\x0b\x32\x0f.agentd.v1.Plan\"\x7f\n\x0f\x43\x61llToolRequest\x12\x11\n\ttool_name\x18\x01 \x01(\t\x12*\n\targuments\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x17\n\x0fidempotency_key\x18\x03 \x01(\t\x12\x14\n\x0c\x62ypass_cache\x18\x04 \x01(\x08\"\xbf\x01\n\x10\x43\x61llToolResponse\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12&\n\x06result\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x0c\n\x04text\x18\x03 \x01(\t\x12+\n\x08\x64uration\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\'\n\x05\x65rror\x18\x05 \x01(\x0b\x32\x18.agentd.v1.ToolCallError\x12\x0e\n\x06\x63\x61\x63hed\x18\x06 \x01(\x08\"!\n\x0eGetTaskRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\"D\n\x10ListToolsRequest\x12\x10\n\x08\x63\x61tegory\x18\x01 \x01(\t\x12\r\n\x05\x61gent\x18\x02 \x01(\t\x12\x0f\n\x07toolset\x18\x03 \x01(\t\"3\n\x11ListToolsResponse\x12\x1e\n\x05tools\x18\x01 \x03(\x0b\x32\x0f.agentd.v1.Tool\"4\n\x11\x43\x61ncelTaskRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"B\n\x17StreamTaskEventsRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x16\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04\"\xd9\x02\n\x10ListTasksRequest\x12\'\n\x08statuses\x18\x01 \x03(\x0e\x32\x15.agentd.v1.TaskStatus\x12\x31\n\rcreated_after\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\x0e\x63reated_before\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\x12\x37\n\x06labels\x18\x06 \x03(\x0b\x32\'.agentd.v1.ListTasksRequest.LabelsEntry\x12\r\n\x05\x61gent\x18\x07 \x01(\t\x12\x17\n\x0f\x63onversation_id\x18\x08 \x01(\t\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"L\n\x11ListTasksResponse\x12\x1e\n\x05tasks\x18\x01 \x03(\x0b\x32\x0f.agentd.v1.Task\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\xa6\x01\n\x16\x41pproveToolCallRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x0f\n\x07\x63\x61ll_id\x18\x02 \x01(\t\x12-\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0e\x32\x1b.agentd.v1.ApprovalDecision\x12*\n\targuments\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07\x63omment\x18\x05 \x01(\t\"H\n\x13ProvideInputRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\"\x85\x02\n\x17ListAuditRecordsRequest\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.agentd.v1.AuditKind\x12\x14\n\x0cprincipal_id\x18\x02 \x01(\t\x12\x11\n\ttool_name\x18\x03 \x01(\t\x12\x0f\n\x07outcome\x18\x04 \x01(\t\x12\x0f\n\x07task_id\x18\x05 \x01(\t\x12)\n\x05since\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12)\n\x05until\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tpage_size\x18\x08 \x01(\x05\x12\x12\n\npage_token\x18\t \x01(\t\"\\\n\x18ListAuditRecordsResponse\x12\'\n\x07records\x18\x01 \x03(\x0b\x32\x16.agentd.v1.AuditRecord\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"5\n\x12\x43reateGrantRequest\x12\x1f\n\x05grant\x18\x01 \x01(\x0b\x32\x10.agentd.v1.Grant\"&\n\x12RevokeGrantRequest\x12\x10\n\x08grant_id\x18\x01 \x01(\t\",\n\x11ListGrantsRequest\x12\x17\n\x0finclude_revoked\x18\x01 \x01(\x08\"6\n\x12ListGrantsResponse\x12 \n\x06grants\x18\x01 \x03(\x0b\x32\x10.agentd.v1.Grant2\x96\x0e\n\x0c\x41gentService\x12<\n\x07\x45xecute\x12\x19.agentd.v1.ExecuteRequest\x1a\x14.agentd.v1.TaskEvent0\x01\x12\x37\n\tStartTask\x12\x19.agentd.v1.ExecuteRequest\x1a\x0f.agentd.v1.Task\x12\x37\n\x04Plan\x12\x16.agentd.v1.PlanRequest\x1a\x17.agentd.v1.PlanResponse\x12\x43\n\x08\x43\x61llTool\x12\x1a.agentd.v1.CallToolRequest\x1a\x1b.agentd.v1.CallToolResponse\x12\x35\n\x07GetTask\x12\x19.agentd.v1.GetTaskRequest\x1a\x0f.agentd.v1.Task\x12\x46\n\tListTools\x12\x1b.agentd.v1.ListToolsRequest\x1a\x1c.agentd.v1.ListToolsResponse\x12;\n\nCancelTask\x12\x1c.agentd.v1.CancelTaskRequest\x1a\x0f.agentd.v1.Task\x12N\n\x10StreamTaskEvents\x12\".agentd.v1.StreamTaskEventsRequest\x1a\x14.agentd.v1.TaskEvent0\x01\x12\x46\n\tListTasks\x12\x1b.agentd.v1.ListTasksRequest\x1a\x1c.agentd.v1.ListTasksResponse\x12\x45\n\x0f\x41pproveToolCall\x12!.agentd.v1.ApproveToolCallRequest\x1a\x0f.agentd.v1.Task\x12?\n\x0cProvideInput\x12\x1e.agentd.v1.ProvideInputRequest\x1a\x0f.agentd.v1.Task\x12[\n\x10ListAuditRecords\x12\".agentd.v1.ListAuditRecordsRequest\x1a#.agentd.v1.ListAuditRecordsResponse\x12>\n\x0b\x43reateGrant\x12\x1d.agentd.v1.CreateGrantRequest\x1a\x10.agentd.v1.Grant\x12>\n\x0bRevokeGrant\x12\x1d.agentd.v1.RevokeGrantRequest\x1a\x10.agentd.v1.Grant\x12I\n\nListGrants\x12\x1c.agentd.v1.ListGrantsRequest\x1a\x1d.agentd.v1.ListGrantsResponse\x12>\n\x0b\x43reateAgent\x12\x1d.agentd.v1.CreateAgentRequest\x1a\x10.agentd.v1.Agent\x12\x38\n\x08GetAgent\x12\x1a.agentd.v1.GetAgentRequest\x1a\x10.agentd.v1.Agent\x12I\n\nListAgents\x12\x1c.agentd.v1.ListAgentsRequest\x1a\x1d.agentd.v1.ListAgentsResponse\x12>\n\x0bUpdateAgent\x12\x1d.agentd.v1.UpdateAgentRequest\x1a\x10.agentd.v1.Agent\x12L\n\x0b\x44\x65leteAgent\x12\x1d.agentd.v1.DeleteAgentRequest\x1a\x1e.agentd.v1.DeleteAgentResponse\x12S\n\x12\x43reateConversation\x12$.agentd.v1.CreateConversationRequest\x1a\x17.agentd.v1.Conversation\x12X\n\x0fGetConversation\x12!.agentd.v1.GetConversationRequest\x1a\".agentd.v1.GetConversationResponse\x12^\n\x11ListConversations\x12#.agentd.v1.ListConversationsRequest\x1a$.agentd.v1.ListConversationsResponse\x12\x61\n\x12\x44\x65leteConversation\x12$.agentd.v1.DeleteConversationRequest\x1a%.agentd.v1.DeleteConversationResponse\x12H\n\x0bGetArtifact\x12\x1d.agentd.v1.GetArtifactRequest\x1a\x1a.agentd.v1.ArtifactContentBG\n\rdev.agentd.v1B\x11\x41gentServiceProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -46,50 +47,50 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_EXECUTEREQUEST_LABELSENTRY']._serialized_options = b'8\001'
   _globals['_LISTTASKSREQUEST_LABELSENTRY']._loaded_options = None
   _globals['_LISTTASKSREQUEST_LABELSENTRY']._serialized_options = b'8\001'
-  _globals['_EXECUTEREQUEST']._serialized_start=312
-  _globals['_EXECUTEREQUEST']._serialized_end=840
-  _globals['_EXECUTEREQUEST_LABELSENTRY']._serialized_start=795
-  _globals['_EXECUTEREQUEST_LABELSENTRY']._serialized_end=840
-  _globals['_PLANREQUEST']._serialized_start=842
-  _globals['_PLANREQUEST']._serialized_end=941
-  _globals['_PLANRESPONSE']._serialized_start=943
-  _globals['_PLANRESPONSE']._serialized_end=988
-  _globals['_CALLTOOLREQUEST']._serialized_start=990
-  _globals['_CALLTOOLREQUEST']._serialized_end=1117
-  _globals['_CALLTOOLRESPONSE']._serialized_start=1120
-  _globals['_CALLTOOLRESPONSE']._serialized_end=1311
-  _globals['_GETTASKREQUEST']._serialized_start=1313
-  _globals['_GETTASKREQUEST']._serialized_end=1346
-  _globals['_LISTTOOLSREQUEST']._serialized_start=1348
-  _globals['_LISTTOOLSREQUEST']._serialized_end=1416
-  _globals['_LISTTOOLSRESPONSE']._serialized_start=1418
-  _globals['_LISTTOOLSRESPONSE']._serialized_end=1469
-  _globals['_CANCELTASKREQUEST']._serialized_start=1471
-  _globals['_CANCELTASKREQUEST']._serialized_end=1523
-  _globals['_STREAMTASKEVENTSREQUEST']._serialized_start=1525
-  _globals['_STREAMTASKEVENTSREQUEST']._serialized_end=1591
-  _globals['_LISTTASKSREQUEST']._serialized_start=1594
-  _globals['_LISTTASKSREQUEST']._serialized_end=1939
-  _globals['_LISTTASKSREQUEST_LABELSENTRY']._serialized_start=795
-  _globals['_LISTTASKSREQUEST_LABELSENTRY']._serialized_end=840
-  _globals['_LISTTASKSRESPONSE']._serialized_start=1941
-  _globals['_LISTTASKSRESPONSE']._serialized_end=2017
-  _globals['_APPROVETOOLCALLREQUEST']._serialized_start=2020
-  _globals['_APPROVETOOLCALLREQUEST']._serialized_end=2186
-  _globals['_PROVIDEINPUTREQUEST']._serialized_start=2188
-  _globals['_PROVIDEINPUTREQUEST']._serialized_end=2260
-  _globals['_LISTAUDITRECORDSREQUEST']._serialized_start=2263
-  _globals['_LISTAUDITRECORDSREQUEST']._serialized_end=2524
-  _globals['_LISTAUDITRECORDSRESPONSE']._serialized_start=2526
-  _globals['_LISTAUDITRECORDSRESPONSE']._serialized_end=2618
-  _globals['_CREATEGRANTREQUEST']._serialized_start=2620
-  _globals['_CREATEGRANTREQUEST']._serialized_end=2673
-  _globals['_REVOKEGRANTREQUEST']._serialized_start=2675
-  _globals['_REVOKEGRANTREQUEST']._serialized_end=2713
-  _globals['_LISTGRANTSREQUEST']._serialized_start=2715
-  _globals['_LISTGRANTSREQUEST']._serialized_end=2759
-  _globals['_LISTGRANTSRESPONSE']._serialized_start=2761
-  _globals['_LISTGRANTSRESPONSE']._serialized_end=2815
-  _globals['_AGENTSERVICE']._serialized_start=2818
-  _globals['_AGENTSERVICE']._serialized_end=4558
+  _globals['_EXECUTEREQUEST']._serialized_start=339
+  _globals['_EXECUTEREQUEST']._serialized_end=867
+  _globals['_EXECUTEREQUEST_LABELSENTRY']._serialized_start=822
+  _globals['_EXECUTEREQUEST_LABELSENTRY']._serialized_end=867
+  _globals['_PLANREQUEST']._serialized_start=869
+  _globals['_PLANREQUEST']._serialized_end=968
+  _globals['_PLANRESPONSE']._serialized_start=970
+  _globals['_PLANRESPONSE']._serialized_end=1015
+  _globals['_CALLTOOLREQUEST']._serialized_start=1017
+  _globals['_CALLTOOLREQUEST']._serialized_end=1144
+  _globals['_CALLTOOLRESPONSE']._serialized_start=1147
+  _globals['_CALLTOOLRESPONSE']._serialized_end=1338
+  _globals['_GETTASKREQUEST']._serialized_start=1340
+  _globals['_GETTASKREQUEST']._serialized_end=1373
+  _globals['_LISTTOOLSREQUEST']._serialized_start=1375
+  _globals['_LISTTOOLSREQUEST']._serialized_end=1443
+  _globals['_LISTTOOLSRESPONSE']._serialized_start=1445
+  _globals['_LISTTOOLSRESPONSE']._serialized_end=1496
+  _globals['_CANCELTASKREQUEST']._serialized_start=1498
+  _globals['_CANCELTASKREQUEST']._serialized_end=1550
+  _globals['_STREAMTASKEVENTSREQUEST']._serialized_start=1552
+  _globals['_STREAMTASKEVENTSREQUEST']._serialized_end=1618
+  _globals['_LISTTASKSREQUEST']._serialized_start=1621
+  _globals['_LISTTASKSREQUEST']._serialized_end=1966
+  _globals['_LISTTASKSREQUEST_LABELSENTRY']._serialized_start=822
+  _globals['_LISTTASKSREQUEST_LABELSENTRY']._serialized_end=867
+  _globals['_LISTTASKSRESPONSE']._serialized_start=1968
+  _globals['_LISTTASKSRESPONSE']._serialized_end=2044
+  _globals['_APPROVETOOLCALLREQUEST']._serialized_start=2047
+  _globals['_APPROVETOOLCALLREQUEST']._serialized_end=2213
+  _globals['_PROVIDEINPUTREQUEST']._serialized_start=2215
+  _globals['_PROVIDEINPUTREQUEST']._serialized_end=2287
+  _globals['_LISTAUDITRECORDSREQUEST']._serialized_start=2290
+  _globals['_LISTAUDITRECORDSREQUEST']._serialized_end=2551
+  _globals['_LISTAUDITRECORDSRESPONSE']._serialized_start=2553
+  _globals['_LISTAUDITRECORDSRESPONSE']._serialized_end=2645
+  _globals['_CREATEGRANTREQUEST']._serialized_start=2647
+  _globals['_CREATEGRANTREQUEST']._serialized_end=2700
+  _globals['_REVOKEGRANTREQUEST']._serialized_start=2702
+  _globals['_REVOKEGRANTREQUEST']._serialized_end=2740
+  _globals['_LISTGRANTSREQUEST']._serialized_start=2742
+  _globals['_LISTGRANTSREQUEST']._serialized_end=2786
+  _globals['_LISTGRANTSRESPONSE']._serialized_start=2788
+  _globals['_LISTGRANTSRESPONSE']._serialized_end=2842
+  _globals['_AGENTSERVICE']._serialized_start=2845
+  _globals['_AGENTSERVICE']._serialized_end=4659
 # @@protoc_insertion_point(module_scope)

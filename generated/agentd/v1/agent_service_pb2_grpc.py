@@ -5,6 +5,7 @@ import warnings
 
 from agentd.v1 import agent_service_pb2 as agentd_dot_v1_dot_agent__service__pb2
 from agentd.v1 import agents_pb2 as agentd_dot_v1_dot_agents__pb2
+from agentd.v1 import artifacts_pb2 as agentd_dot_v1_dot_artifacts__pb2
 from agentd.v1 import conversations_pb2 as agentd_dot_v1_dot_conversations__pb2
 from agentd.v1 import events_pb2 as agentd_dot_v1_dot_events__pb2
 from agentd.v1 import grants_pb2 as agentd_dot_v1_dot_grants__pb2
@@ -163,6 +164,11 @@ class AgentServiceStub:
                 '/agentd.v1.AgentService/DeleteConversation',
                 request_serializer=agentd_dot_v1_dot_conversations__pb2.DeleteConversationRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_conversations__pb2.DeleteConversationResponse.FromString,
+                _registered_method=True)
+        self.GetArtifact = channel.unary_unary(
+                '/agentd.v1.AgentService/GetArtifact',
+                request_serializer=agentd_dot_v1_dot_artifacts__pb2.GetArtifactRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_artifacts__pb2.ArtifactContent.FromString,
                 _registered_method=True)
 
 
@@ -370,6 +376,16 @@ class AgentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetArtifact(self, request, context):
+        """Returns one version of an artifact of a task's tree (the latest unless
+        `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
+        task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
+        or version the tree does not have.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AgentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -492,6 +508,11 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.DeleteConversation,
                     request_deserializer=agentd_dot_v1_dot_conversations__pb2.DeleteConversationRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_conversations__pb2.DeleteConversationResponse.SerializeToString,
+            ),
+            'GetArtifact': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetArtifact,
+                    request_deserializer=agentd_dot_v1_dot_artifacts__pb2.GetArtifactRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_artifacts__pb2.ArtifactContent.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1147,6 +1168,33 @@ class AgentService:
             '/agentd.v1.AgentService/DeleteConversation',
             agentd_dot_v1_dot_conversations__pb2.DeleteConversationRequest.SerializeToString,
             agentd_dot_v1_dot_conversations__pb2.DeleteConversationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetArtifact(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/GetArtifact',
+            agentd_dot_v1_dot_artifacts__pb2.GetArtifactRequest.SerializeToString,
+            agentd_dot_v1_dot_artifacts__pb2.ArtifactContent.FromString,
             options,
             channel_credentials,
             insecure,

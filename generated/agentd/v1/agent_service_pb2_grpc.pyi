@@ -5,6 +5,7 @@ isort:skip_file
 
 from agentd.v1 import agent_service_pb2 as _agent_service_pb2
 from agentd.v1 import agents_pb2 as _agents_pb2
+from agentd.v1 import artifacts_pb2 as _artifacts_pb2
 from agentd.v1 import conversations_pb2 as _conversations_pb2
 from agentd.v1 import events_pb2 as _events_pb2
 from agentd.v1 import grants_pb2 as _grants_pb2
@@ -131,6 +132,12 @@ class AgentServiceStub:
     """Deletes a conversation and its messages; FAILED_PRECONDITION
     (`CONVERSATION_BUSY`) while a task of it runs or waits.
     """
+    GetArtifact: _grpc.UnaryUnaryMultiCallable[_artifacts_pb2.GetArtifactRequest, _artifacts_pb2.ArtifactContent]
+    """Returns one version of an artifact of a task's tree (the latest unless
+    `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
+    task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
+    or version the tree does not have.
+    """
 
 @_typing.type_check_only
 class AgentServiceAsyncStub(AgentServiceStub):
@@ -229,6 +236,12 @@ class AgentServiceAsyncStub(AgentServiceStub):
     DeleteConversation: _aio.UnaryUnaryMultiCallable[_conversations_pb2.DeleteConversationRequest, _conversations_pb2.DeleteConversationResponse]  # type: ignore[assignment]
     """Deletes a conversation and its messages; FAILED_PRECONDITION
     (`CONVERSATION_BUSY`) while a task of it runs or waits.
+    """
+    GetArtifact: _aio.UnaryUnaryMultiCallable[_artifacts_pb2.GetArtifactRequest, _artifacts_pb2.ArtifactContent]  # type: ignore[assignment]
+    """Returns one version of an artifact of a task's tree (the latest unless
+    `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
+    task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
+    or version the tree does not have.
     """
 
 class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -469,6 +482,18 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_conversations_pb2.DeleteConversationResponse, _abc.Awaitable[_conversations_pb2.DeleteConversationResponse]]:
         """Deletes a conversation and its messages; FAILED_PRECONDITION
         (`CONVERSATION_BUSY`) while a task of it runs or waits.
+        """
+
+    @_abc_1.abstractmethod
+    def GetArtifact(
+        self,
+        request: _artifacts_pb2.GetArtifactRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_artifacts_pb2.ArtifactContent, _abc.Awaitable[_artifacts_pb2.ArtifactContent]]:
+        """Returns one version of an artifact of a task's tree (the latest unless
+        `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
+        task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
+        or version the tree does not have.
         """
 
 def add_AgentServiceServicer_to_server(servicer: AgentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -123,6 +123,10 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     try again. Inside a task the model sees it as a
     TOOL_ERROR_KIND_UNAVAILABLE observation instead.
     """
+    ERROR_REASON_ARTIFACT_NOT_FOUND: _ErrorReason.ValueType  # 38
+    """The task's tree has no artifact of that name, or not that version of it
+    (status NOT_FOUND). Another tenant's task is TASK_NOT_FOUND instead.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -233,5 +237,9 @@ down, restarting or not yet connected (status UNAVAILABLE). Calls work
 again once agentd has reconnected; `google.rpc.RetryInfo` says when to
 try again. Inside a task the model sees it as a
 TOOL_ERROR_KIND_UNAVAILABLE observation instead.
+"""
+ERROR_REASON_ARTIFACT_NOT_FOUND: ErrorReason.ValueType  # 38
+"""The task's tree has no artifact of that name, or not that version of it
+(status NOT_FOUND). Another tenant's task is TASK_NOT_FOUND instead.
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

@@ -25,12 +25,13 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
+from agentd.v1 import artifacts_pb2 as agentd_dot_v1_dot_artifacts__pb2
 from agentd.v1 import conversations_pb2 as agentd_dot_v1_dot_conversations__pb2
 from agentd.v1 import tasks_pb2 as agentd_dot_v1_dot_tasks__pb2
 from agentd.v1 import tools_pb2 as agentd_dot_v1_dot_tools__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61gentd/v1/events.proto\x12\tagentd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1d\x61gentd/v1/conversations.proto\x1a\x15\x61gentd/v1/tasks.proto\x1a\x15\x61gentd/v1/tools.proto\"\xf2\x08\n\tTaskEvent\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x10\n\x08sequence\x18\x02 \x01(\x04\x12-\n\ttimestamp\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08trace_id\x18\x04 \x01(\t\x12\x36\n\x0estatus_changed\x18\n \x01(\x0b\x32\x1c.agentd.v1.TaskStatusChangedH\x00\x12.\n\x0cplan_created\x18\x0b \x01(\x0b\x32\x16.agentd.v1.PlanCreatedH\x00\x12.\n\x0cplan_revised\x18\x0c \x01(\x0b\x32\x16.agentd.v1.PlanRevisedH\x00\x12.\n\x0cstep_started\x18\r \x01(\x0b\x32\x16.agentd.v1.StepStartedH\x00\x12\x30\n\rstep_finished\x18\x0e \x01(\x0b\x32\x17.agentd.v1.StepFinishedH\x00\x12*\n\ntext_delta\x18\x0f \x01(\x0b\x32\x14.agentd.v1.TextDeltaH\x00\x12\x34\n\x0freasoning_delta\x18\x10 \x01(\x0b\x32\x19.agentd.v1.ReasoningDeltaH\x00\x12\x37\n\x11tool_call_started\x18\x11 \x01(\x0b\x32\x1a.agentd.v1.ToolCallStartedH\x00\x12\x39\n\x12tool_call_finished\x18\x12 \x01(\x0b\x32\x1b.agentd.v1.ToolCallFinishedH\x00\x12\x32\n\nreflection\x18\x13 \x01(\x0b\x32\x1c.agentd.v1.ReflectionVerdictH\x00\x12:\n\x12\x61pproval_requested\x18\x14 \x01(\x0b\x32\x1c.agentd.v1.ApprovalRequestedH\x00\x12)\n\x05usage\x18\x15 \x01(\x0b\x32\x18.agentd.v1.UsageReportedH\x00\x12.\n\x0c\x66inal_answer\x18\x16 \x01(\x0b\x32\x16.agentd.v1.FinalAnswerH\x00\x12)\n\x05\x65rror\x18\x17 \x01(\x0b\x32\x18.agentd.v1.ErrorOccurredH\x00\x12)\n\x07resumed\x18\x18 \x01(\x0b\x32\x16.agentd.v1.TaskResumedH\x00\x12\x36\n\x10\x61pproval_decided\x18\x19 \x01(\x0b\x32\x1a.agentd.v1.ApprovalDecidedH\x00\x12)\n\theartbeat\x18\x1a \x01(\x0b\x32\x14.agentd.v1.HeartbeatH\x00\x12\x34\n\x0finput_requested\x18\x1b \x01(\x0b\x32\x19.agentd.v1.InputRequestedH\x00\x12\x32\n\x0einput_provided\x18\x1c \x01(\x0b\x32\x18.agentd.v1.InputProvidedH\x00\x12\x38\n\x11history_compacted\x18\x1d \x01(\x0b\x32\x1b.agentd.v1.HistoryCompactedH\x00\x42\t\n\x07payload\"I\n\tHeartbeat\x12%\n\x06status\x18\x01 \x01(\x0e\x32\x15.agentd.v1.TaskStatus\x12\x15\n\rlast_sequence\x18\x02 \x01(\x04\"\xa0\x01\n\x11TaskStatusChanged\x12\'\n\x08previous\x18\x01 \x01(\x0e\x32\x15.agentd.v1.TaskStatus\x12&\n\x07\x63urrent\x18\x02 \x01(\x0e\x32\x15.agentd.v1.TaskStatus\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\x12*\n\x0bstop_reason\x18\x04 \x01(\x0e\x32\x15.agentd.v1.StopReason\",\n\x0bPlanCreated\x12\x1d\n\x04plan\x18\x01 \x01(\x0b\x32\x0f.agentd.v1.Plan\"<\n\x0bPlanRevised\x12\x1d\n\x04plan\x18\x01 \x01(\x0b\x32\x0f.agentd.v1.Plan\x12\x0e\n\x06reason\x18\x02 \x01(\t\"B\n\x0bStepStarted\x12\x0f\n\x07step_id\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\r\n\x05index\x18\x03 \x01(\r\"m\n\x0cStepFinished\x12\x0f\n\x07step_id\x18\x01 \x01(\t\x12\x0f\n\x07success\x18\x02 \x01(\x08\x12\x0e\n\x06output\x18\x03 \x01(\t\x12+\n\x08\x64uration\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\"*\n\tTextDelta\x12\x0f\n\x07step_id\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"/\n\x0eReasoningDelta\x12\x0f\n\x07step_id\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"r\n\x0fToolCallStarted\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0f\n\x07step_id\x18\x02 \x01(\t\x12\x11\n\ttool_name\x18\x03 \x01(\t\x12*\n\targuments\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\"\xe1\x01\n\x10ToolCallFinished\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x11\n\ttool_name\x18\x02 \x01(\t\x12(\n\x06result\x18\x03 \x01(\x0b\x32\x16.google.protobuf.ValueH\x00\x12)\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x18.agentd.v1.ToolCallErrorH\x00\x12+\n\x08\x64uration\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x0c\n\x04text\x18\x06 \x01(\t\x12\x0e\n\x06\x63\x61\x63hed\x18\x07 \x01(\x08\x42\t\n\x07outcome\"\xd5\x01\n\x11ReflectionVerdict\x12\x0f\n\x07step_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63uracy\x18\x02 \x01(\x01\x12\x14\n\x0c\x63ompleteness\x18\x03 \x01(\x01\x12\x11\n\trelevance\x18\x04 \x01(\x01\x12\r\n\x05logic\x18\x05 \x01(\x01\x12\x12\n\nconfidence\x18\x06 \x01(\x01\x12\x0e\n\x06passed\x18\x07 \x01(\x08\x12/\n\x08\x64\x65\x63ision\x18\x08 \x01(\x0e\x32\x1d.agentd.v1.ReflectionDecision\x12\x10\n\x08\x66\x65\x65\x64\x62\x61\x63k\x18\t \x01(\t\"s\n\x11\x41pprovalRequested\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x11\n\ttool_name\x18\x02 \x01(\t\x12*\n\targuments\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0e\n\x06reason\x18\x04 \x01(\t\"\xa2\x01\n\x0f\x41pprovalDecided\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12-\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x1b.agentd.v1.ApprovalDecision\x12\x12\n\ndecided_by\x18\x03 \x01(\t\x12\x0f\n\x07\x63omment\x18\x04 \x01(\t\x12*\n\targuments\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\"6\n\x0eInputRequested\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08question\x18\x02 \x01(\t\"F\n\rInputProvided\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x13\n\x0bprovided_by\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\"\xa0\x01\n\rUsageReported\x12\x0f\n\x07step_id\x18\x01 \x01(\t\x12\x0c\n\x04role\x18\x02 \x01(\t\x12#\n\x04\x63\x61ll\x18\x03 \x01(\x0b\x32\x15.agentd.v1.TokenUsage\x12)\n\ntask_total\x18\x04 \x01(\x0b\x32\x15.agentd.v1.TokenUsage\x12\r\n\x05model\x18\x05 \x01(\t\x12\x11\n\testimated\x18\x06 \x01(\x08\"m\n\x0b\x46inalAnswer\x12\x0c\n\x04text\x18\x01 \x01(\t\x12*\n\x0bstop_reason\x18\x02 \x01(\x0e\x32\x15.agentd.v1.StopReason\x12\x13\n\x0bstop_detail\x18\x03 \x01(\t\x12\x0f\n\x07partial\x18\x04 \x01(\x08\"P\n\rErrorOccurred\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\r\n\x05\x66\x61tal\x18\x03 \x01(\x08\x12\x0f\n\x07step_id\x18\x04 \x01(\t\"G\n\x0bTaskResumed\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0f\n\x07replica\x18\x02 \x01(\t\x12\x17\n\x0f\x63ompleted_steps\x18\x03 \x01(\r*\x99\x01\n\x12ReflectionDecision\x12#\n\x1fREFLECTION_DECISION_UNSPECIFIED\x10\x00\x12\x1e\n\x1aREFLECTION_DECISION_ACCEPT\x10\x01\x12\x1e\n\x1aREFLECTION_DECISION_REVISE\x10\x02\x12\x1e\n\x1aREFLECTION_DECISION_REPLAN\x10\x03*\x8e\x01\n\x10\x41pprovalDecision\x12!\n\x1d\x41PPROVAL_DECISION_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x41PPROVAL_DECISION_APPROVE\x10\x01\x12\x1c\n\x18\x41PPROVAL_DECISION_REJECT\x10\x02\x12\x1a\n\x16\x41PPROVAL_DECISION_EDIT\x10\x03\x42\x41\n\rdev.agentd.v1B\x0b\x45ventsProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61gentd/v1/events.proto\x12\tagentd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19\x61gentd/v1/artifacts.proto\x1a\x1d\x61gentd/v1/conversations.proto\x1a\x15\x61gentd/v1/tasks.proto\x1a\x15\x61gentd/v1/tools.proto\"\xaa\t\n\tTaskEvent\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x10\n\x08sequence\x18\x02 \x01(\x04\x12-\n\ttimestamp\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08trace_id\x18\x04 \x01(\t\x12\x36\n\x0estatus_changed\x18\n \x01(\x0b\x32\x1c.agentd.v1.TaskStatusChangedH\x00\x12.\n\x0cplan_created\x18\x0b \x01(\x0b\x32\x16.agentd.v1.PlanCreatedH\x00\x12.\n\x0cplan_revised\x18\x0c \x01(\x0b\x32\x16.agentd.v1.PlanRevisedH\x00\x12.\n\x0cstep_started\x18\r \x01(\x0b\x32\x16.agentd.v1.StepStartedH\x00\x12\x30\n\rstep_finished\x18\x0e \x01(\x0b\x32\x17.agentd.v1.StepFinishedH\x00\x12*\n\ntext_delta\x18\x0f \x01(\x0b\x32\x14.agentd.v1.TextDeltaH\x00\x12\x34\n\x0freasoning_delta\x18\x10 \x01(\x0b\x32\x19.agentd.v1.ReasoningDeltaH\x00\x12\x37\n\x11tool_call_started\x18\x11 \x01(\x0b\x32\x1a.agentd.v1.ToolCallStartedH\x00\x12\x39\n\x12tool_call_finished\x18\x12 \x01(\x0b\x32\x1b.agentd.v1.ToolCallFinishedH\x00\x12\x32\n\nreflection\x18\x13 \x01(\x0b\x32\x1c.agentd.v1.ReflectionVerdictH\x00\x12:\n\x12\x61pproval_requested\x18\x14 \x01(\x0b\x32\x1c.agentd.v1.ApprovalRequestedH\x00\x12)\n\x05usage\x18\x15 \x01(\x0b\x32\x18.agentd.v1.UsageReportedH\x00\x12.\n\x0c\x66inal_answer\x18\x16 \x01(\x0b\x32\x16.agentd.v1.FinalAnswerH\x00\x12)\n\x05\x65rror\x18\x17 \x01(\x0b\x32\x18.agentd.v1.ErrorOccurredH\x00\x12)\n\x07resumed\x18\x18 \x01(\x0b\x32\x16.agentd.v1.TaskResumedH\x00\x12\x36\n\x10\x61pproval_decided\x18\x19 \x01(\x0b\x32\x1a.agentd.v1.ApprovalDecidedH\x00\x12)\n\theartbeat\x18\x1a \x01(\x0b\x32\x14.agentd.v1.HeartbeatH\x00\x12\x34\n\x0finput_requested\x18\x1b \x01(\x0b\x32\x19.agentd.v1.InputRequestedH\x00\x12\x32\n\x0einput_provided\x18\x1c \x01(\x0b\x32\x18.agentd.v1.InputProvidedH\x00\x12\x38\n\x11history_compacted\x18\x1d \x01(\x0b\x32\x1b.agentd.v1.HistoryCompactedH\x00\x12\x36\n\x10\x61rtifact_updated\x18# \x01(\x0b\x32\x1a.agentd.v1.ArtifactUpdatedH\x00\x42\t\n\x07payload\"I\n\tHeartbeat\x12%\n\x06status\x18\x01 \x01(\x0e\x32\x15.agentd.v1.TaskStatus\x12\x15\n\rlast_sequence\x18\x02 \x01(\x04\"\xa0\x01\n\x11TaskStatusChanged\x12\'\n\x08previous\x18\x01 \x01(\x0e\x32\x15.agentd.v1.TaskStatus\x12&\n\x07\x63urrent\x18\x02 \x01(\x0e\x32\x15.agentd.v1.TaskStatus\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\x12*\n\x0bstop_reason\x18\x04 \x01(\x0e\x32\x15.agentd.v1.StopReason\",\n\x0bPlanCreated\x12\x1d\n\x04plan\x18\x01 \x01(\x0b\x32\x0f.agentd.v1.Plan\"<\n\x0bPlanRevised\x12\x1d\n\x04plan\x18\x01 \x01(\x0b\x32\x0f.agentd.v1.Plan\x12\x0e\n\x06reason\x18\x02 \x01(\t\"B\n\x0bStepStarted\x12\x0f\n\x07step_id\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\r\n\x05index\x18\x03 \x01(\r\"m\n\x0cStepFinished\x12\x0f\n\x07step_id\x18\x01 \x01(\t\x12\x0f\n\x07success\x18\x02 \x01(\x08\x12\x0e\n\x06output\x18\x03 \x01(\t\x12+\n\x08\x64uration\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\"*\n\tTextDelta\x12\x0f\n\x07step_id\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"/\n\x0eReasoningDelta\x12\x0f\n\x07step_id\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"r\n\x0fToolCallStarted\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0f\n\x07step_id\x18\x02 \x01(\t\x12\x11\n\ttool_name\x18\x03 \x01(\t\x12*\n\targuments\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\"\xe1\x01\n\x10ToolCallFinished\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x11\n\ttool_name\x18\x02 \x01(\t\x12(\n\x06result\x18\x03 \x01(\x0b\x32\x16.google.protobuf.ValueH\x00\x12)\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x18.agentd.v1.ToolCallErrorH\x00\x12+\n\x08\x64uration\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x0c\n\x04text\x18\x06 \x01(\t\x12\x0e\n\x06\x63\x61\x63hed\x18\x07 \x01(\x08\x42\t\n\x07outcome\"\xd5\x01\n\x11ReflectionVerdict\x12\x0f\n\x07step_id\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63uracy\x18\x02 \x01(\x01\x12\x14\n\x0c\x63ompleteness\x18\x03 \x01(\x01\x12\x11\n\trelevance\x18\x04 \x01(\x01\x12\r\n\x05logic\x18\x05 \x01(\x01\x12\x12\n\nconfidence\x18\x06 \x01(\x01\x12\x0e\n\x06passed\x18\x07 \x01(\x08\x12/\n\x08\x64\x65\x63ision\x18\x08 \x01(\x0e\x32\x1d.agentd.v1.ReflectionDecision\x12\x10\n\x08\x66\x65\x65\x64\x62\x61\x63k\x18\t \x01(\t\"s\n\x11\x41pprovalRequested\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x11\n\ttool_name\x18\x02 \x01(\t\x12*\n\targuments\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0e\n\x06reason\x18\x04 \x01(\t\"\xa2\x01\n\x0f\x41pprovalDecided\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12-\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32\x1b.agentd.v1.ApprovalDecision\x12\x12\n\ndecided_by\x18\x03 \x01(\t\x12\x0f\n\x07\x63omment\x18\x04 \x01(\t\x12*\n\targuments\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\"6\n\x0eInputRequested\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08question\x18\x02 \x01(\t\"F\n\rInputProvided\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x13\n\x0bprovided_by\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\"\xa0\x01\n\rUsageReported\x12\x0f\n\x07step_id\x18\x01 \x01(\t\x12\x0c\n\x04role\x18\x02 \x01(\t\x12#\n\x04\x63\x61ll\x18\x03 \x01(\x0b\x32\x15.agentd.v1.TokenUsage\x12)\n\ntask_total\x18\x04 \x01(\x0b\x32\x15.agentd.v1.TokenUsage\x12\r\n\x05model\x18\x05 \x01(\t\x12\x11\n\testimated\x18\x06 \x01(\x08\"\x9e\x01\n\x0b\x46inalAnswer\x12\x0c\n\x04text\x18\x01 \x01(\t\x12*\n\x0bstop_reason\x18\x02 \x01(\x0e\x32\x15.agentd.v1.StopReason\x12\x13\n\x0bstop_detail\x18\x03 \x01(\t\x12\x0f\n\x07partial\x18\x04 \x01(\x08\x12/\n\tartifacts\x18\n \x03(\x0b\x32\x1c.agentd.v1.ArtifactReference\"p\n\x0f\x41rtifactUpdated\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\r\x12\x12\n\nmedia_type\x18\x03 \x01(\t\x12\x12\n\nsize_bytes\x18\x04 \x01(\x04\x12\x16\n\x0ewriter_task_id\x18\x05 \x01(\t\"P\n\rErrorOccurred\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\r\n\x05\x66\x61tal\x18\x03 \x01(\x08\x12\x0f\n\x07step_id\x18\x04 \x01(\t\"G\n\x0bTaskResumed\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0f\n\x07replica\x18\x02 \x01(\t\x12\x17\n\x0f\x63ompleted_steps\x18\x03 \x01(\r*\x99\x01\n\x12ReflectionDecision\x12#\n\x1fREFLECTION_DECISION_UNSPECIFIED\x10\x00\x12\x1e\n\x1aREFLECTION_DECISION_ACCEPT\x10\x01\x12\x1e\n\x1aREFLECTION_DECISION_REVISE\x10\x02\x12\x1e\n\x1aREFLECTION_DECISION_REPLAN\x10\x03*\x8e\x01\n\x10\x41pprovalDecision\x12!\n\x1d\x41PPROVAL_DECISION_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x41PPROVAL_DECISION_APPROVE\x10\x01\x12\x1c\n\x18\x41PPROVAL_DECISION_REJECT\x10\x02\x12\x1a\n\x16\x41PPROVAL_DECISION_EDIT\x10\x03\x42\x41\n\rdev.agentd.v1B\x0b\x45ventsProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,48 +39,50 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'agentd.v1.events_pb2', _glo
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\rdev.agentd.v1B\013EventsProtoP\001Z!agentd.dev/gen/agentd/v1;agentdv1'
-  _globals['_REFLECTIONDECISION']._serialized_start=3368
-  _globals['_REFLECTIONDECISION']._serialized_end=3521
-  _globals['_APPROVALDECISION']._serialized_start=3524
-  _globals['_APPROVALDECISION']._serialized_end=3666
-  _globals['_TASKEVENT']._serialized_start=210
-  _globals['_TASKEVENT']._serialized_end=1348
-  _globals['_HEARTBEAT']._serialized_start=1350
-  _globals['_HEARTBEAT']._serialized_end=1423
-  _globals['_TASKSTATUSCHANGED']._serialized_start=1426
-  _globals['_TASKSTATUSCHANGED']._serialized_end=1586
-  _globals['_PLANCREATED']._serialized_start=1588
-  _globals['_PLANCREATED']._serialized_end=1632
-  _globals['_PLANREVISED']._serialized_start=1634
-  _globals['_PLANREVISED']._serialized_end=1694
-  _globals['_STEPSTARTED']._serialized_start=1696
-  _globals['_STEPSTARTED']._serialized_end=1762
-  _globals['_STEPFINISHED']._serialized_start=1764
-  _globals['_STEPFINISHED']._serialized_end=1873
-  _globals['_TEXTDELTA']._serialized_start=1875
-  _globals['_TEXTDELTA']._serialized_end=1917
-  _globals['_REASONINGDELTA']._serialized_start=1919
-  _globals['_REASONINGDELTA']._serialized_end=1966
-  _globals['_TOOLCALLSTARTED']._serialized_start=1968
-  _globals['_TOOLCALLSTARTED']._serialized_end=2082
-  _globals['_TOOLCALLFINISHED']._serialized_start=2085
-  _globals['_TOOLCALLFINISHED']._serialized_end=2310
-  _globals['_REFLECTIONVERDICT']._serialized_start=2313
-  _globals['_REFLECTIONVERDICT']._serialized_end=2526
-  _globals['_APPROVALREQUESTED']._serialized_start=2528
-  _globals['_APPROVALREQUESTED']._serialized_end=2643
-  _globals['_APPROVALDECIDED']._serialized_start=2646
-  _globals['_APPROVALDECIDED']._serialized_end=2808
-  _globals['_INPUTREQUESTED']._serialized_start=2810
-  _globals['_INPUTREQUESTED']._serialized_end=2864
-  _globals['_INPUTPROVIDED']._serialized_start=2866
-  _globals['_INPUTPROVIDED']._serialized_end=2936
-  _globals['_USAGEREPORTED']._serialized_start=2939
-  _globals['_USAGEREPORTED']._serialized_end=3099
-  _globals['_FINALANSWER']._serialized_start=3101
-  _globals['_FINALANSWER']._serialized_end=3210
-  _globals['_ERROROCCURRED']._serialized_start=3212
-  _globals['_ERROROCCURRED']._serialized_end=3292
-  _globals['_TASKRESUMED']._serialized_start=3294
-  _globals['_TASKRESUMED']._serialized_end=3365
+  _globals['_REFLECTIONDECISION']._serialized_start=3615
+  _globals['_REFLECTIONDECISION']._serialized_end=3768
+  _globals['_APPROVALDECISION']._serialized_start=3771
+  _globals['_APPROVALDECISION']._serialized_end=3913
+  _globals['_TASKEVENT']._serialized_start=237
+  _globals['_TASKEVENT']._serialized_end=1431
+  _globals['_HEARTBEAT']._serialized_start=1433
+  _globals['_HEARTBEAT']._serialized_end=1506
+  _globals['_TASKSTATUSCHANGED']._serialized_start=1509
+  _globals['_TASKSTATUSCHANGED']._serialized_end=1669
+  _globals['_PLANCREATED']._serialized_start=1671
+  _globals['_PLANCREATED']._serialized_end=1715
+  _globals['_PLANREVISED']._serialized_start=1717
+  _globals['_PLANREVISED']._serialized_end=1777
+  _globals['_STEPSTARTED']._serialized_start=1779
+  _globals['_STEPSTARTED']._serialized_end=1845
+  _globals['_STEPFINISHED']._serialized_start=1847
+  _globals['_STEPFINISHED']._serialized_end=1956
+  _globals['_TEXTDELTA']._serialized_start=1958
+  _globals['_TEXTDELTA']._serialized_end=2000
+  _globals['_REASONINGDELTA']._serialized_start=2002
+  _globals['_REASONINGDELTA']._serialized_end=2049
+  _globals['_TOOLCALLSTARTED']._serialized_start=2051
+  _globals['_TOOLCALLSTARTED']._serialized_end=2165
+  _globals['_TOOLCALLFINISHED']._serialized_start=2168
+  _globals['_TOOLCALLFINISHED']._serialized_end=2393
+  _globals['_REFLECTIONVERDICT']._serialized_start=2396
+  _globals['_REFLECTIONVERDICT']._serialized_end=2609
+  _globals['_APPROVALREQUESTED']._serialized_start=2611
+  _globals['_APPROVALREQUESTED']._serialized_end=2726
+  _globals['_APPROVALDECIDED']._serialized_start=2729
+  _globals['_APPROVALDECIDED']._serialized_end=2891
+  _globals['_INPUTREQUESTED']._serialized_start=2893
+  _globals['_INPUTREQUESTED']._serialized_end=2947
+  _globals['_INPUTPROVIDED']._serialized_start=2949
+  _globals['_INPUTPROVIDED']._serialized_end=3019
+  _globals['_USAGEREPORTED']._serialized_start=3022
+  _globals['_USAGEREPORTED']._serialized_end=3182
+  _globals['_FINALANSWER']._serialized_start=3185
+  _globals['_FINALANSWER']._serialized_end=3343
+  _globals['_ARTIFACTUPDATED']._serialized_start=3345
+  _globals['_ARTIFACTUPDATED']._serialized_end=3457
+  _globals['_ERROROCCURRED']._serialized_start=3459
+  _globals['_ERROROCCURRED']._serialized_end=3539
+  _globals['_TASKRESUMED']._serialized_start=3541
+  _globals['_TASKRESUMED']._serialized_end=3612
 # @@protoc_insertion_point(module_scope)

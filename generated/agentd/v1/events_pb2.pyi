@@ -3,14 +3,17 @@
 isort:skip_file
 """
 
+from agentd.v1 import artifacts_pb2 as _artifacts_pb2
 from agentd.v1 import conversations_pb2 as _conversations_pb2
 from agentd.v1 import tasks_pb2 as _tasks_pb2
 from agentd.v1 import tools_pb2 as _tools_pb2
+from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
 from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 import builtins as _builtins
 import sys
@@ -120,6 +123,7 @@ class TaskEvent(_message.Message):
     INPUT_REQUESTED_FIELD_NUMBER: _builtins.int
     INPUT_PROVIDED_FIELD_NUMBER: _builtins.int
     HISTORY_COMPACTED_FIELD_NUMBER: _builtins.int
+    ARTIFACT_UPDATED_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
@@ -222,6 +226,12 @@ class TaskEvent(_message.Message):
         summary, so that what the task is sent fits the agent's memory budget.
         """
 
+    @_builtins.property
+    def artifact_updated(self) -> Global___ArtifactUpdated:
+        """The task wrote a new version of an artifact of its tree (see
+        GetArtifact).
+        """
+
     def __init__(
         self,
         *,
@@ -249,12 +259,13 @@ class TaskEvent(_message.Message):
         input_requested: Global___InputRequested | None = ...,
         input_provided: Global___InputProvided | None = ...,
         history_compacted: _conversations_pb2.HistoryCompacted | None = ...,
+        artifact_updated: Global___ArtifactUpdated | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "artifact_updated"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
@@ -831,6 +842,7 @@ class FinalAnswer(_message.Message):
     STOP_REASON_FIELD_NUMBER: _builtins.int
     STOP_DETAIL_FIELD_NUMBER: _builtins.int
     PARTIAL_FIELD_NUMBER: _builtins.int
+    ARTIFACTS_FIELD_NUMBER: _builtins.int
     text: _builtins.str
     """The answer."""
     stop_reason: _tasks_pb2.StopReason.ValueType
@@ -843,6 +855,12 @@ class FinalAnswer(_message.Message):
     """True when a limit cut the work short and this answer is partial
     (`stop_reason` names the limit); false for a full answer.
     """
+    @_builtins.property
+    def artifacts(self) -> _containers.RepeatedCompositeFieldContainer[_artifacts_pb2.ArtifactReference]:
+        """The artifacts the task wrote, each at the version it wrote last; read
+        them with GetArtifact.
+        """
+
     def __init__(
         self,
         *,
@@ -850,14 +868,53 @@ class FinalAnswer(_message.Message):
         stop_reason: _tasks_pb2.StopReason.ValueType = ...,
         stop_detail: _builtins.str = ...,
         partial: _builtins.bool = ...,
+        artifacts: _abc.Iterable[_artifacts_pb2.ArtifactReference] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["partial", b"partial", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["artifacts", b"artifacts", "partial", b"partial", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___FinalAnswer: _TypeAlias = FinalAnswer  # noqa: Y015
+
+@_typing.final
+class ArtifactUpdated(_message.Message):
+    """A task wrote a new version of an artifact of its tree."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    MEDIA_TYPE_FIELD_NUMBER: _builtins.int
+    SIZE_BYTES_FIELD_NUMBER: _builtins.int
+    WRITER_TASK_ID_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The artifact's name."""
+    version: _builtins.int
+    """The new version (1 for the first write)."""
+    media_type: _builtins.str
+    """Its media type."""
+    size_bytes: _builtins.int
+    """Its bytes of content."""
+    writer_task_id: _builtins.str
+    """The task that wrote it."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        version: _builtins.int = ...,
+        media_type: _builtins.str = ...,
+        size_bytes: _builtins.int = ...,
+        writer_task_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["media_type", b"media_type", "name", b"name", "size_bytes", b"size_bytes", "version", b"version", "writer_task_id", b"writer_task_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ArtifactUpdated: _TypeAlias = ArtifactUpdated  # noqa: Y015
 
 @_typing.final
 class ErrorOccurred(_message.Message):

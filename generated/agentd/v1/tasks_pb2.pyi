@@ -3,6 +3,7 @@
 isort:skip_file
 """
 
+from agentd.v1 import artifacts_pb2 as _artifacts_pb2
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -392,6 +393,7 @@ class Task(_message.Message):
     PARTIAL_FIELD_NUMBER: _builtins.int
     AGENT_FIELD_NUMBER: _builtins.int
     CONVERSATION_ID_FIELD_NUMBER: _builtins.int
+    ARTIFACTS_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """Server-assigned, opaque."""
     status: Global___TaskStatus.ValueType
@@ -450,6 +452,13 @@ class Task(_message.Message):
     def labels(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """The labels the caller attached."""
 
+    @_builtins.property
+    def artifacts(self) -> _containers.RepeatedCompositeFieldContainer[_artifacts_pb2.ArtifactSummary]:
+        """The artifacts of the task's tree, each at its latest version, by name
+        (GetTask fills them in; ListTasks leaves them empty). Read one with
+        GetArtifact.
+        """
+
     def __init__(
         self,
         *,
@@ -473,10 +482,11 @@ class Task(_message.Message):
         partial: _builtins.bool = ...,
         agent: _builtins.str = ...,
         conversation_id: _builtins.str = ...,
+        artifacts: _abc.Iterable[_artifacts_pb2.ArtifactSummary] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "create_time", b"create_time", "error", b"error", "plan", b"plan", "progress", b"progress", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "context", b"context", "conversation_id", b"conversation_id", "create_time", b"create_time", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "partial", b"partial", "plan", b"plan", "progress", b"progress", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "artifacts", b"artifacts", "context", b"context", "conversation_id", b"conversation_id", "create_time", b"create_time", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "partial", b"partial", "plan", b"plan", "progress", b"progress", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -13,6 +13,7 @@ from server.builders import build_registry, with_cache_times
 from server.settings import Settings, parse_cache_seconds
 from stores.audit.memory import InMemoryAuditLog
 from stores.tool_cache.memory import InMemoryToolCache
+from tools.builtin.artifacts import WriteArtifact
 from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from tools.outcomes import ToolFailed
 from tools.permissions import LevelPolicy
@@ -166,3 +167,20 @@ def test_the_setting_applies_to_built_in_tools(settings: Settings, audit: InMemo
         with_cache_times(tools, {"nope": 1.0})
     with pytest.raises(ValueError, match=r"'write_file' cannot be cached: it is not read-only"):
         with_cache_times(tools, {"write_file": 1.0})
+    # Idempotent and read-only, but its results are the calling task's tree's artifacts.
+    with pytest.raises(ValueError, match=r"'read_artifact' cannot be cached: its results depend"):
+        with_cache_times(tools, {"read_artifact": 1.0})
+
+
+def test_the_artifact_cap_fits_what_get_artifact_can_send(
+    settings: Settings, audit: InMemoryAuditLog
+) -> None:
+    def cap(registry: ToolRegistry) -> int:
+        write = registry.catalog.get("write_artifact")
+        assert isinstance(write, WriteArtifact)
+        return write.limits.max_bytes
+
+    assert cap(build_registry(settings, audit)) == settings.artifact_max_bytes  # 1 MiB fits
+    small = settings.model_copy(update={"max_message_bytes": 64 * 1024})
+    # The answer carries the content twice (bytes and text) and its other fields.
+    assert cap(build_registry(small, audit)) == (64 * 1024 - 16 * 1024) // 2

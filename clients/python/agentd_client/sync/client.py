@@ -12,7 +12,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import events_pb2, grants_pb2, tasks_pb2, tools_pb2
+from agentd.v1 import artifacts_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
 from agentd_client import requests as build
 from agentd_client.client import BusyPolicy
 from agentd_client.environment import call_metadata, default_target
@@ -116,6 +116,14 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods):
         request = pb.GetTaskRequest(task_id=task_id)
         task: tasks_pb2.Task = self._unary(self._stub.GetTask, request, timeout)
         return task
+
+    def get_artifact(
+        self, task_id: str, name: str, version: int | None = None, *, timeout: float | None = None
+    ) -> artifacts_pb2.ArtifactContent:
+        """One version (the latest unless `version`) of an artifact of the task's tree."""
+        request = artifacts_pb2.GetArtifactRequest(task_id=task_id, name=name, version=version)
+        found: artifacts_pb2.ArtifactContent = self._unary(self._stub.GetArtifact, request, timeout)
+        return found
 
     def cancel_task(
         self, task_id: str, reason: str = "", *, timeout: float | None = None

@@ -93,6 +93,11 @@ type AgentServiceClient interface {
 	// Deletes a conversation and its messages; FAILED_PRECONDITION
 	// (`CONVERSATION_BUSY`) while a task of it runs or waits.
 	DeleteConversation(ctx context.Context, in *DeleteConversationRequest, opts ...grpc.CallOption) (*DeleteConversationResponse, error)
+	// Returns one version of an artifact of a task's tree (the latest unless
+	// `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
+	// task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
+	// or version the tree does not have.
+	GetArtifact(ctx context.Context, in *GetArtifactRequest, opts ...grpc.CallOption) (*ArtifactContent, error)
 }
 
 type agentServiceClient struct {
@@ -365,6 +370,15 @@ func (c *agentServiceClient) DeleteConversation(ctx context.Context, in *DeleteC
 	return out, nil
 }
 
+func (c *agentServiceClient) GetArtifact(ctx context.Context, in *GetArtifactRequest, opts ...grpc.CallOption) (*ArtifactContent, error) {
+	out := new(ArtifactContent)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/GetArtifact", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AgentServiceServer is the server API for AgentService service.
 // All implementations must embed UnimplementedAgentServiceServer
 // for forward compatibility
@@ -445,6 +459,11 @@ type AgentServiceServer interface {
 	// Deletes a conversation and its messages; FAILED_PRECONDITION
 	// (`CONVERSATION_BUSY`) while a task of it runs or waits.
 	DeleteConversation(context.Context, *DeleteConversationRequest) (*DeleteConversationResponse, error)
+	// Returns one version of an artifact of a task's tree (the latest unless
+	// `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
+	// task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
+	// or version the tree does not have.
+	GetArtifact(context.Context, *GetArtifactRequest) (*ArtifactContent, error)
 	mustEmbedUnimplementedAgentServiceServer()
 }
 
@@ -523,6 +542,9 @@ func (UnimplementedAgentServiceServer) ListConversations(context.Context, *ListC
 }
 func (UnimplementedAgentServiceServer) DeleteConversation(context.Context, *DeleteConversationRequest) (*DeleteConversationResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method DeleteConversation not implemented")
+}
+func (UnimplementedAgentServiceServer) GetArtifact(context.Context, *GetArtifactRequest) (*ArtifactContent, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetArtifact not implemented")
 }
 func (UnimplementedAgentServiceServer) mustEmbedUnimplementedAgentServiceServer() {}
 
@@ -975,6 +997,24 @@ func _AgentService_DeleteConversation_Handler(srv interface{}, ctx context.Conte
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AgentService_GetArtifact_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetArtifactRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).GetArtifact(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/GetArtifact",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).GetArtifact(ctx, req.(*GetArtifactRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _AgentService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "agentd.v1.AgentService",
 	HandlerType: (*AgentServiceServer)(nil),
@@ -1066,6 +1106,10 @@ var _AgentService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DeleteConversation",
 			Handler:    _AgentService_DeleteConversation_Handler,
+		},
+		{
+			MethodName: "GetArtifact",
+			Handler:    _AgentService_GetArtifact_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

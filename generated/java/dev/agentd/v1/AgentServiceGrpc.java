@@ -765,6 +765,37 @@ public final class AgentServiceGrpc {
     return getDeleteConversationMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.GetArtifactRequest,
+      dev.agentd.v1.ArtifactContent> getGetArtifactMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetArtifact",
+      requestType = dev.agentd.v1.GetArtifactRequest.class,
+      responseType = dev.agentd.v1.ArtifactContent.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.GetArtifactRequest,
+      dev.agentd.v1.ArtifactContent> getGetArtifactMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.GetArtifactRequest, dev.agentd.v1.ArtifactContent> getGetArtifactMethod;
+    if ((getGetArtifactMethod = AgentServiceGrpc.getGetArtifactMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getGetArtifactMethod = AgentServiceGrpc.getGetArtifactMethod) == null) {
+          AgentServiceGrpc.getGetArtifactMethod = getGetArtifactMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.GetArtifactRequest, dev.agentd.v1.ArtifactContent>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetArtifact"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.GetArtifactRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ArtifactContent.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("GetArtifact"))
+              .build();
+        }
+      }
+    }
+    return getGetArtifactMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -1087,6 +1118,19 @@ public final class AgentServiceGrpc {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getDeleteConversationMethod(), responseObserver);
     }
 
+    /**
+     * <pre>
+     * Returns one version of an artifact of a task's tree (the latest unless
+     * `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
+     * task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
+     * or version the tree does not have.
+     * </pre>
+     */
+    public void getArtifact(dev.agentd.v1.GetArtifactRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ArtifactContent> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetArtifactMethod(), responseObserver);
+    }
+
     @java.lang.Override public final io.grpc.ServerServiceDefinition bindService() {
       return io.grpc.ServerServiceDefinition.builder(getServiceDescriptor())
           .addMethod(
@@ -1257,6 +1301,13 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.DeleteConversationRequest,
                 dev.agentd.v1.DeleteConversationResponse>(
                   this, METHODID_DELETE_CONVERSATION)))
+          .addMethod(
+            getGetArtifactMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.GetArtifactRequest,
+                dev.agentd.v1.ArtifactContent>(
+                  this, METHODID_GET_ARTIFACT)))
           .build();
     }
   }
@@ -1572,6 +1623,20 @@ public final class AgentServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getDeleteConversationMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * Returns one version of an artifact of a task's tree (the latest unless
+     * `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
+     * task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
+     * or version the tree does not have.
+     * </pre>
+     */
+    public void getArtifact(dev.agentd.v1.GetArtifactRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ArtifactContent> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetArtifactMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -1863,6 +1928,19 @@ public final class AgentServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getDeleteConversationMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * Returns one version of an artifact of a task's tree (the latest unless
+     * `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
+     * task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
+     * or version the tree does not have.
+     * </pre>
+     */
+    public dev.agentd.v1.ArtifactContent getArtifact(dev.agentd.v1.GetArtifactRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetArtifactMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -2148,6 +2226,20 @@ public final class AgentServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getDeleteConversationMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * Returns one version of an artifact of a task's tree (the latest unless
+     * `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
+     * task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
+     * or version the tree does not have.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ArtifactContent> getArtifact(
+        dev.agentd.v1.GetArtifactRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetArtifactMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_EXECUTE = 0;
@@ -2174,6 +2266,7 @@ public final class AgentServiceGrpc {
   private static final int METHODID_GET_CONVERSATION = 21;
   private static final int METHODID_LIST_CONVERSATIONS = 22;
   private static final int METHODID_DELETE_CONVERSATION = 23;
+  private static final int METHODID_GET_ARTIFACT = 24;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -2288,6 +2381,10 @@ public final class AgentServiceGrpc {
           serviceImpl.deleteConversation((dev.agentd.v1.DeleteConversationRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteConversationResponse>) responseObserver);
           break;
+        case METHODID_GET_ARTIFACT:
+          serviceImpl.getArtifact((dev.agentd.v1.GetArtifactRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ArtifactContent>) responseObserver);
+          break;
         default:
           throw new AssertionError();
       }
@@ -2373,6 +2470,7 @@ public final class AgentServiceGrpc {
               .addMethod(getGetConversationMethod())
               .addMethod(getListConversationsMethod())
               .addMethod(getDeleteConversationMethod())
+              .addMethod(getGetArtifactMethod())
               .build();
         }
       }

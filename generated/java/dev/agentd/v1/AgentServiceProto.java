@@ -137,118 +137,121 @@ public final class AgentServiceProto {
       "v1\032\036google/protobuf/duration.proto\032\034goog" +
       "le/protobuf/struct.proto\032\037google/protobu" +
       "f/timestamp.proto\032\026agentd/v1/agents.prot" +
-      "o\032\025agentd/v1/audit.proto\032\035agentd/v1/conv" +
-      "ersations.proto\032\026agentd/v1/events.proto\032" +
-      "\026agentd/v1/grants.proto\032\025agentd/v1/tasks" +
-      ".proto\032\025agentd/v1/tools.proto\"\220\004\n\016Execut" +
-      "eRequest\022\014\n\004task\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n" +
-      "\007context\030\003 \001(\0132\027.google.protobuf.Struct\022" +
-      "\026\n\016max_iterations\030\004 \001(\005\022&\n\004mode\030\005 \001(\0162\030." +
-      "agentd.v1.ExecutionMode\022\027\n\017idempotency_k" +
-      "ey\030\006 \001(\t\022\024\n\014token_budget\030\007 \001(\r\022\034\n\024cancel" +
-      "_on_disconnect\030\010 \001(\010\022*\n\007timeout\030\t \001(\0132\031." +
-      "google.protobuf.Duration\0225\n\006labels\030\n \003(\013" +
-      "2%.agentd.v1.ExecuteRequest.LabelsEntry\022" +
-      "\035\n\004plan\030\013 \001(\0132\017.agentd.v1.Plan\022\r\n\005agent\030" +
-      "\r \001(\t\022\031\n\021bypass_tool_cache\030\014 \001(\010\022\027\n\017conv" +
-      "ersation_id\030\016 \001(\t\0226\n\013busy_policy\030\017 \001(\0162!" +
-      ".agentd.v1.ConversationBusyPolicy\032-\n\013Lab" +
-      "elsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001" +
-      "\"c\n\013PlanRequest\022\014\n\004task\030\001 \001(\t\022\r\n\005tools\030\002" +
-      " \003(\t\022(\n\007context\030\003 \001(\0132\027.google.protobuf." +
-      "Struct\022\r\n\005agent\030\004 \001(\t\"-\n\014PlanResponse\022\035\n" +
-      "\004plan\030\001 \001(\0132\017.agentd.v1.Plan\"\177\n\017CallTool" +
-      "Request\022\021\n\ttool_name\030\001 \001(\t\022*\n\targuments\030" +
-      "\002 \001(\0132\027.google.protobuf.Struct\022\027\n\017idempo" +
-      "tency_key\030\003 \001(\t\022\024\n\014bypass_cache\030\004 \001(\010\"\277\001" +
-      "\n\020CallToolResponse\022\017\n\007call_id\030\001 \001(\t\022&\n\006r" +
-      "esult\030\002 \001(\0132\026.google.protobuf.Value\022\014\n\004t" +
-      "ext\030\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031.google.pro" +
-      "tobuf.Duration\022\'\n\005error\030\005 \001(\0132\030.agentd.v" +
-      "1.ToolCallError\022\016\n\006cached\030\006 \001(\010\"!\n\016GetTa" +
-      "skRequest\022\017\n\007task_id\030\001 \001(\t\"D\n\020ListToolsR" +
-      "equest\022\020\n\010category\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022" +
-      "\017\n\007toolset\030\003 \001(\t\"3\n\021ListToolsResponse\022\036\n" +
-      "\005tools\030\001 \003(\0132\017.agentd.v1.Tool\"4\n\021CancelT" +
-      "askRequest\022\017\n\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 " +
-      "\001(\t\"B\n\027StreamTaskEventsRequest\022\017\n\007task_i" +
-      "d\030\001 \001(\t\022\026\n\016after_sequence\030\002 \001(\004\"\331\002\n\020List" +
-      "TasksRequest\022\'\n\010statuses\030\001 \003(\0162\025.agentd." +
-      "v1.TaskStatus\0221\n\rcreated_after\030\002 \001(\0132\032.g" +
-      "oogle.protobuf.Timestamp\0222\n\016created_befo" +
-      "re\030\003 \001(\0132\032.google.protobuf.Timestamp\022\021\n\t" +
-      "page_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006l" +
-      "abels\030\006 \003(\0132\'.agentd.v1.ListTasksRequest" +
-      ".LabelsEntry\022\r\n\005agent\030\007 \001(\t\022\027\n\017conversat" +
-      "ion_id\030\010 \001(\t\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t" +
-      "\022\r\n\005value\030\002 \001(\t:\0028\001\"L\n\021ListTasksResponse" +
-      "\022\036\n\005tasks\030\001 \003(\0132\017.agentd.v1.Task\022\027\n\017next" +
-      "_page_token\030\002 \001(\t\"\246\001\n\026ApproveToolCallReq" +
-      "uest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007call_id\030\002 \001(\t\022-" +
-      "\n\010decision\030\003 \001(\0162\033.agentd.v1.ApprovalDec" +
-      "ision\022*\n\targuments\030\004 \001(\0132\027.google.protob" +
-      "uf.Struct\022\017\n\007comment\030\005 \001(\t\"H\n\023ProvideInp" +
-      "utRequest\022\017\n\007task_id\030\001 \001(\t\022\022\n\nrequest_id" +
-      "\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\205\002\n\027ListAuditRecord" +
-      "sRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1.Audit" +
-      "Kind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool_name\030" +
-      "\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022" +
-      ")\n\005since\030\006 \001(\0132\032.google.protobuf.Timesta" +
-      "mp\022)\n\005until\030\007 \001(\0132\032.google.protobuf.Time" +
-      "stamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_token\030\t" +
-      " \001(\t\"\\\n\030ListAuditRecordsResponse\022\'\n\007reco" +
-      "rds\030\001 \003(\0132\026.agentd.v1.AuditRecord\022\027\n\017nex" +
-      "t_page_token\030\002 \001(\t\"5\n\022CreateGrantRequest" +
-      "\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022Rev" +
-      "okeGrantRequest\022\020\n\010grant_id\030\001 \001(\t\",\n\021Lis" +
-      "tGrantsRequest\022\027\n\017include_revoked\030\001 \001(\010\"" +
-      "6\n\022ListGrantsResponse\022 \n\006grants\030\001 \003(\0132\020." +
-      "agentd.v1.Grant2\314\r\n\014AgentService\022<\n\007Exec" +
-      "ute\022\031.agentd.v1.ExecuteRequest\032\024.agentd." +
-      "v1.TaskEvent0\001\0227\n\tStartTask\022\031.agentd.v1." +
-      "ExecuteRequest\032\017.agentd.v1.Task\0227\n\004Plan\022" +
-      "\026.agentd.v1.PlanRequest\032\027.agentd.v1.Plan" +
-      "Response\022C\n\010CallTool\022\032.agentd.v1.CallToo" +
-      "lRequest\032\033.agentd.v1.CallToolResponse\0225\n" +
-      "\007GetTask\022\031.agentd.v1.GetTaskRequest\032\017.ag" +
-      "entd.v1.Task\022F\n\tListTools\022\033.agentd.v1.Li" +
-      "stToolsRequest\032\034.agentd.v1.ListToolsResp" +
-      "onse\022;\n\nCancelTask\022\034.agentd.v1.CancelTas" +
-      "kRequest\032\017.agentd.v1.Task\022N\n\020StreamTaskE" +
-      "vents\022\".agentd.v1.StreamTaskEventsReques" +
-      "t\032\024.agentd.v1.TaskEvent0\001\022F\n\tListTasks\022\033" +
-      ".agentd.v1.ListTasksRequest\032\034.agentd.v1." +
-      "ListTasksResponse\022E\n\017ApproveToolCall\022!.a" +
-      "gentd.v1.ApproveToolCallRequest\032\017.agentd" +
-      ".v1.Task\022?\n\014ProvideInput\022\036.agentd.v1.Pro" +
-      "videInputRequest\032\017.agentd.v1.Task\022[\n\020Lis" +
-      "tAuditRecords\022\".agentd.v1.ListAuditRecor" +
-      "dsRequest\032#.agentd.v1.ListAuditRecordsRe" +
-      "sponse\022>\n\013CreateGrant\022\035.agentd.v1.Create" +
-      "GrantRequest\032\020.agentd.v1.Grant\022>\n\013Revoke" +
-      "Grant\022\035.agentd.v1.RevokeGrantRequest\032\020.a" +
-      "gentd.v1.Grant\022I\n\nListGrants\022\034.agentd.v1" +
-      ".ListGrantsRequest\032\035.agentd.v1.ListGrant" +
-      "sResponse\022>\n\013CreateAgent\022\035.agentd.v1.Cre" +
-      "ateAgentRequest\032\020.agentd.v1.Agent\0228\n\010Get" +
-      "Agent\022\032.agentd.v1.GetAgentRequest\032\020.agen" +
-      "td.v1.Agent\022I\n\nListAgents\022\034.agentd.v1.Li" +
-      "stAgentsRequest\032\035.agentd.v1.ListAgentsRe" +
-      "sponse\022>\n\013UpdateAgent\022\035.agentd.v1.Update" +
-      "AgentRequest\032\020.agentd.v1.Agent\022L\n\013Delete" +
-      "Agent\022\035.agentd.v1.DeleteAgentRequest\032\036.a" +
-      "gentd.v1.DeleteAgentResponse\022S\n\022CreateCo" +
-      "nversation\022$.agentd.v1.CreateConversatio" +
-      "nRequest\032\027.agentd.v1.Conversation\022X\n\017Get" +
-      "Conversation\022!.agentd.v1.GetConversation" +
-      "Request\032\".agentd.v1.GetConversationRespo" +
-      "nse\022^\n\021ListConversations\022#.agentd.v1.Lis" +
-      "tConversationsRequest\032$.agentd.v1.ListCo" +
-      "nversationsResponse\022a\n\022DeleteConversatio" +
-      "n\022$.agentd.v1.DeleteConversationRequest\032" +
-      "%.agentd.v1.DeleteConversationResponseBG" +
-      "\n\rdev.agentd.v1B\021AgentServiceProtoP\001Z!ag" +
-      "entd.dev/gen/agentd/v1;agentdv1b\006proto3"
+      "o\032\031agentd/v1/artifacts.proto\032\025agentd/v1/" +
+      "audit.proto\032\035agentd/v1/conversations.pro" +
+      "to\032\026agentd/v1/events.proto\032\026agentd/v1/gr" +
+      "ants.proto\032\025agentd/v1/tasks.proto\032\025agent" +
+      "d/v1/tools.proto\"\220\004\n\016ExecuteRequest\022\014\n\004t" +
+      "ask\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n\007context\030\003 \001(" +
+      "\0132\027.google.protobuf.Struct\022\026\n\016max_iterat" +
+      "ions\030\004 \001(\005\022&\n\004mode\030\005 \001(\0162\030.agentd.v1.Exe" +
+      "cutionMode\022\027\n\017idempotency_key\030\006 \001(\t\022\024\n\014t" +
+      "oken_budget\030\007 \001(\r\022\034\n\024cancel_on_disconnec" +
+      "t\030\010 \001(\010\022*\n\007timeout\030\t \001(\0132\031.google.protob" +
+      "uf.Duration\0225\n\006labels\030\n \003(\0132%.agentd.v1." +
+      "ExecuteRequest.LabelsEntry\022\035\n\004plan\030\013 \001(\013" +
+      "2\017.agentd.v1.Plan\022\r\n\005agent\030\r \001(\t\022\031\n\021bypa" +
+      "ss_tool_cache\030\014 \001(\010\022\027\n\017conversation_id\030\016" +
+      " \001(\t\0226\n\013busy_policy\030\017 \001(\0162!.agentd.v1.Co" +
+      "nversationBusyPolicy\032-\n\013LabelsEntry\022\013\n\003k" +
+      "ey\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"c\n\013PlanReque" +
+      "st\022\014\n\004task\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n\007conte" +
+      "xt\030\003 \001(\0132\027.google.protobuf.Struct\022\r\n\005age" +
+      "nt\030\004 \001(\t\"-\n\014PlanResponse\022\035\n\004plan\030\001 \001(\0132\017" +
+      ".agentd.v1.Plan\"\177\n\017CallToolRequest\022\021\n\tto" +
+      "ol_name\030\001 \001(\t\022*\n\targuments\030\002 \001(\0132\027.googl" +
+      "e.protobuf.Struct\022\027\n\017idempotency_key\030\003 \001" +
+      "(\t\022\024\n\014bypass_cache\030\004 \001(\010\"\277\001\n\020CallToolRes" +
+      "ponse\022\017\n\007call_id\030\001 \001(\t\022&\n\006result\030\002 \001(\0132\026" +
+      ".google.protobuf.Value\022\014\n\004text\030\003 \001(\t\022+\n\010" +
+      "duration\030\004 \001(\0132\031.google.protobuf.Duratio" +
+      "n\022\'\n\005error\030\005 \001(\0132\030.agentd.v1.ToolCallErr" +
+      "or\022\016\n\006cached\030\006 \001(\010\"!\n\016GetTaskRequest\022\017\n\007" +
+      "task_id\030\001 \001(\t\"D\n\020ListToolsRequest\022\020\n\010cat" +
+      "egory\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022\017\n\007toolset\030\003 " +
+      "\001(\t\"3\n\021ListToolsResponse\022\036\n\005tools\030\001 \003(\0132" +
+      "\017.agentd.v1.Tool\"4\n\021CancelTaskRequest\022\017\n" +
+      "\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"B\n\027Stream" +
+      "TaskEventsRequest\022\017\n\007task_id\030\001 \001(\t\022\026\n\016af" +
+      "ter_sequence\030\002 \001(\004\"\331\002\n\020ListTasksRequest\022" +
+      "\'\n\010statuses\030\001 \003(\0162\025.agentd.v1.TaskStatus" +
+      "\0221\n\rcreated_after\030\002 \001(\0132\032.google.protobu" +
+      "f.Timestamp\0222\n\016created_before\030\003 \001(\0132\032.go" +
+      "ogle.protobuf.Timestamp\022\021\n\tpage_size\030\004 \001" +
+      "(\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006labels\030\006 \003(\0132\'" +
+      ".agentd.v1.ListTasksRequest.LabelsEntry\022" +
+      "\r\n\005agent\030\007 \001(\t\022\027\n\017conversation_id\030\010 \001(\t\032" +
+      "-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001" +
+      "(\t:\0028\001\"L\n\021ListTasksResponse\022\036\n\005tasks\030\001 \003" +
+      "(\0132\017.agentd.v1.Task\022\027\n\017next_page_token\030\002" +
+      " \001(\t\"\246\001\n\026ApproveToolCallRequest\022\017\n\007task_" +
+      "id\030\001 \001(\t\022\017\n\007call_id\030\002 \001(\t\022-\n\010decision\030\003 " +
+      "\001(\0162\033.agentd.v1.ApprovalDecision\022*\n\targu" +
+      "ments\030\004 \001(\0132\027.google.protobuf.Struct\022\017\n\007" +
+      "comment\030\005 \001(\t\"H\n\023ProvideInputRequest\022\017\n\007" +
+      "task_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\014\n\004tex" +
+      "t\030\003 \001(\t\"\205\002\n\027ListAuditRecordsRequest\022\"\n\004k" +
+      "ind\030\001 \001(\0162\024.agentd.v1.AuditKind\022\024\n\014princ" +
+      "ipal_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022\017\n\007outc" +
+      "ome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005since\030\006 \001(" +
+      "\0132\032.google.protobuf.Timestamp\022)\n\005until\030\007" +
+      " \001(\0132\032.google.protobuf.Timestamp\022\021\n\tpage" +
+      "_size\030\010 \001(\005\022\022\n\npage_token\030\t \001(\t\"\\\n\030ListA" +
+      "uditRecordsResponse\022\'\n\007records\030\001 \003(\0132\026.a" +
+      "gentd.v1.AuditRecord\022\027\n\017next_page_token\030" +
+      "\002 \001(\t\"5\n\022CreateGrantRequest\022\037\n\005grant\030\001 \001" +
+      "(\0132\020.agentd.v1.Grant\"&\n\022RevokeGrantReque" +
+      "st\022\020\n\010grant_id\030\001 \001(\t\",\n\021ListGrantsReques" +
+      "t\022\027\n\017include_revoked\030\001 \001(\010\"6\n\022ListGrants" +
+      "Response\022 \n\006grants\030\001 \003(\0132\020.agentd.v1.Gra" +
+      "nt2\226\016\n\014AgentService\022<\n\007Execute\022\031.agentd." +
+      "v1.ExecuteRequest\032\024.agentd.v1.TaskEvent0" +
+      "\001\0227\n\tStartTask\022\031.agentd.v1.ExecuteReques" +
+      "t\032\017.agentd.v1.Task\0227\n\004Plan\022\026.agentd.v1.P" +
+      "lanRequest\032\027.agentd.v1.PlanResponse\022C\n\010C" +
+      "allTool\022\032.agentd.v1.CallToolRequest\032\033.ag" +
+      "entd.v1.CallToolResponse\0225\n\007GetTask\022\031.ag" +
+      "entd.v1.GetTaskRequest\032\017.agentd.v1.Task\022" +
+      "F\n\tListTools\022\033.agentd.v1.ListToolsReques" +
+      "t\032\034.agentd.v1.ListToolsResponse\022;\n\nCance" +
+      "lTask\022\034.agentd.v1.CancelTaskRequest\032\017.ag" +
+      "entd.v1.Task\022N\n\020StreamTaskEvents\022\".agent" +
+      "d.v1.StreamTaskEventsRequest\032\024.agentd.v1" +
+      ".TaskEvent0\001\022F\n\tListTasks\022\033.agentd.v1.Li" +
+      "stTasksRequest\032\034.agentd.v1.ListTasksResp" +
+      "onse\022E\n\017ApproveToolCall\022!.agentd.v1.Appr" +
+      "oveToolCallRequest\032\017.agentd.v1.Task\022?\n\014P" +
+      "rovideInput\022\036.agentd.v1.ProvideInputRequ" +
+      "est\032\017.agentd.v1.Task\022[\n\020ListAuditRecords" +
+      "\022\".agentd.v1.ListAuditRecordsRequest\032#.a" +
+      "gentd.v1.ListAuditRecordsResponse\022>\n\013Cre" +
+      "ateGrant\022\035.agentd.v1.CreateGrantRequest\032" +
+      "\020.agentd.v1.Grant\022>\n\013RevokeGrant\022\035.agent" +
+      "d.v1.RevokeGrantRequest\032\020.agentd.v1.Gran" +
+      "t\022I\n\nListGrants\022\034.agentd.v1.ListGrantsRe" +
+      "quest\032\035.agentd.v1.ListGrantsResponse\022>\n\013" +
+      "CreateAgent\022\035.agentd.v1.CreateAgentReque" +
+      "st\032\020.agentd.v1.Agent\0228\n\010GetAgent\022\032.agent" +
+      "d.v1.GetAgentRequest\032\020.agentd.v1.Agent\022I" +
+      "\n\nListAgents\022\034.agentd.v1.ListAgentsReque" +
+      "st\032\035.agentd.v1.ListAgentsResponse\022>\n\013Upd" +
+      "ateAgent\022\035.agentd.v1.UpdateAgentRequest\032" +
+      "\020.agentd.v1.Agent\022L\n\013DeleteAgent\022\035.agent" +
+      "d.v1.DeleteAgentRequest\032\036.agentd.v1.Dele" +
+      "teAgentResponse\022S\n\022CreateConversation\022$." +
+      "agentd.v1.CreateConversationRequest\032\027.ag" +
+      "entd.v1.Conversation\022X\n\017GetConversation\022" +
+      "!.agentd.v1.GetConversationRequest\032\".age" +
+      "ntd.v1.GetConversationResponse\022^\n\021ListCo" +
+      "nversations\022#.agentd.v1.ListConversation" +
+      "sRequest\032$.agentd.v1.ListConversationsRe" +
+      "sponse\022a\n\022DeleteConversation\022$.agentd.v1" +
+      ".DeleteConversationRequest\032%.agentd.v1.D" +
+      "eleteConversationResponse\022H\n\013GetArtifact" +
+      "\022\035.agentd.v1.GetArtifactRequest\032\032.agentd" +
+      ".v1.ArtifactContentBG\n\rdev.agentd.v1B\021Ag" +
+      "entServiceProtoP\001Z!agentd.dev/gen/agentd" +
+      "/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -257,6 +260,7 @@ public final class AgentServiceProto {
           com.google.protobuf.StructProto.getDescriptor(),
           com.google.protobuf.TimestampProto.getDescriptor(),
           dev.agentd.v1.AgentsProto.getDescriptor(),
+          dev.agentd.v1.ArtifactsProto.getDescriptor(),
           dev.agentd.v1.AuditProto.getDescriptor(),
           dev.agentd.v1.ConversationsProto.getDescriptor(),
           dev.agentd.v1.EventsProto.getDescriptor(),
@@ -400,6 +404,7 @@ public final class AgentServiceProto {
     com.google.protobuf.StructProto.getDescriptor();
     com.google.protobuf.TimestampProto.getDescriptor();
     dev.agentd.v1.AgentsProto.getDescriptor();
+    dev.agentd.v1.ArtifactsProto.getDescriptor();
     dev.agentd.v1.AuditProto.getDescriptor();
     dev.agentd.v1.ConversationsProto.getDescriptor();
     dev.agentd.v1.EventsProto.getDescriptor();

@@ -296,6 +296,15 @@ public enum ErrorReason
    * <code>ERROR_REASON_TOOL_UNAVAILABLE = 32;</code>
    */
   ERROR_REASON_TOOL_UNAVAILABLE(32),
+  /**
+   * <pre>
+   * The task's tree has no artifact of that name, or not that version of it
+   * (status NOT_FOUND). Another tenant's task is TASK_NOT_FOUND instead.
+   * </pre>
+   *
+   * <code>ERROR_REASON_ARTIFACT_NOT_FOUND = 38;</code>
+   */
+  ERROR_REASON_ARTIFACT_NOT_FOUND(38),
   UNRECOGNIZED(-1),
   ;
 
@@ -578,6 +587,15 @@ public enum ErrorReason
    * <code>ERROR_REASON_TOOL_UNAVAILABLE = 32;</code>
    */
   public static final int ERROR_REASON_TOOL_UNAVAILABLE_VALUE = 32;
+  /**
+   * <pre>
+   * The task's tree has no artifact of that name, or not that version of it
+   * (status NOT_FOUND). Another tenant's task is TASK_NOT_FOUND instead.
+   * </pre>
+   *
+   * <code>ERROR_REASON_ARTIFACT_NOT_FOUND = 38;</code>
+   */
+  public static final int ERROR_REASON_ARTIFACT_NOT_FOUND_VALUE = 38;
 
 
   public final int getNumber() {
@@ -636,6 +654,7 @@ public enum ErrorReason
       case 29: return ERROR_REASON_CONVERSATION_NOT_FOUND;
       case 30: return ERROR_REASON_CONVERSATION_BUSY;
       case 32: return ERROR_REASON_TOOL_UNAVAILABLE;
+      case 38: return ERROR_REASON_ARTIFACT_NOT_FOUND;
       default: return null;
     }
   }

@@ -105,6 +105,11 @@ public final class EventsProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_FinalAnswer_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ArtifactUpdated_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ArtifactUpdated_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_ErrorOccurred_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -126,97 +131,103 @@ public final class EventsProto {
       "\n\026agentd/v1/events.proto\022\tagentd.v1\032\036goo" +
       "gle/protobuf/duration.proto\032\034google/prot" +
       "obuf/struct.proto\032\037google/protobuf/times" +
-      "tamp.proto\032\035agentd/v1/conversations.prot" +
-      "o\032\025agentd/v1/tasks.proto\032\025agentd/v1/tool" +
-      "s.proto\"\362\010\n\tTaskEvent\022\017\n\007task_id\030\001 \001(\t\022\020" +
-      "\n\010sequence\030\002 \001(\004\022-\n\ttimestamp\030\003 \001(\0132\032.go" +
-      "ogle.protobuf.Timestamp\022\020\n\010trace_id\030\004 \001(" +
-      "\t\0226\n\016status_changed\030\n \001(\0132\034.agentd.v1.Ta" +
-      "skStatusChangedH\000\022.\n\014plan_created\030\013 \001(\0132" +
-      "\026.agentd.v1.PlanCreatedH\000\022.\n\014plan_revise" +
-      "d\030\014 \001(\0132\026.agentd.v1.PlanRevisedH\000\022.\n\014ste" +
-      "p_started\030\r \001(\0132\026.agentd.v1.StepStartedH" +
-      "\000\0220\n\rstep_finished\030\016 \001(\0132\027.agentd.v1.Ste" +
-      "pFinishedH\000\022*\n\ntext_delta\030\017 \001(\0132\024.agentd" +
-      ".v1.TextDeltaH\000\0224\n\017reasoning_delta\030\020 \001(\013" +
-      "2\031.agentd.v1.ReasoningDeltaH\000\0227\n\021tool_ca" +
-      "ll_started\030\021 \001(\0132\032.agentd.v1.ToolCallSta" +
-      "rtedH\000\0229\n\022tool_call_finished\030\022 \001(\0132\033.age" +
-      "ntd.v1.ToolCallFinishedH\000\0222\n\nreflection\030" +
-      "\023 \001(\0132\034.agentd.v1.ReflectionVerdictH\000\022:\n" +
-      "\022approval_requested\030\024 \001(\0132\034.agentd.v1.Ap" +
-      "provalRequestedH\000\022)\n\005usage\030\025 \001(\0132\030.agent" +
-      "d.v1.UsageReportedH\000\022.\n\014final_answer\030\026 \001" +
-      "(\0132\026.agentd.v1.FinalAnswerH\000\022)\n\005error\030\027 " +
-      "\001(\0132\030.agentd.v1.ErrorOccurredH\000\022)\n\007resum" +
-      "ed\030\030 \001(\0132\026.agentd.v1.TaskResumedH\000\0226\n\020ap" +
-      "proval_decided\030\031 \001(\0132\032.agentd.v1.Approva" +
-      "lDecidedH\000\022)\n\theartbeat\030\032 \001(\0132\024.agentd.v" +
-      "1.HeartbeatH\000\0224\n\017input_requested\030\033 \001(\0132\031" +
-      ".agentd.v1.InputRequestedH\000\0222\n\016input_pro" +
-      "vided\030\034 \001(\0132\030.agentd.v1.InputProvidedH\000\022" +
-      "8\n\021history_compacted\030\035 \001(\0132\033.agentd.v1.H" +
-      "istoryCompactedH\000B\t\n\007payload\"I\n\tHeartbea" +
-      "t\022%\n\006status\030\001 \001(\0162\025.agentd.v1.TaskStatus" +
-      "\022\025\n\rlast_sequence\030\002 \001(\004\"\240\001\n\021TaskStatusCh" +
-      "anged\022\'\n\010previous\030\001 \001(\0162\025.agentd.v1.Task" +
-      "Status\022&\n\007current\030\002 \001(\0162\025.agentd.v1.Task" +
-      "Status\022\016\n\006detail\030\003 \001(\t\022*\n\013stop_reason\030\004 " +
-      "\001(\0162\025.agentd.v1.StopReason\",\n\013PlanCreate" +
-      "d\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\"<\n\013Plan" +
-      "Revised\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\022\016" +
-      "\n\006reason\030\002 \001(\t\"B\n\013StepStarted\022\017\n\007step_id" +
-      "\030\001 \001(\t\022\023\n\013description\030\002 \001(\t\022\r\n\005index\030\003 \001" +
-      "(\r\"m\n\014StepFinished\022\017\n\007step_id\030\001 \001(\t\022\017\n\007s" +
-      "uccess\030\002 \001(\010\022\016\n\006output\030\003 \001(\t\022+\n\010duration" +
-      "\030\004 \001(\0132\031.google.protobuf.Duration\"*\n\tTex" +
-      "tDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"/\n" +
-      "\016ReasoningDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text" +
-      "\030\002 \001(\t\"r\n\017ToolCallStarted\022\017\n\007call_id\030\001 \001" +
-      "(\t\022\017\n\007step_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022*" +
-      "\n\targuments\030\004 \001(\0132\027.google.protobuf.Stru" +
-      "ct\"\341\001\n\020ToolCallFinished\022\017\n\007call_id\030\001 \001(\t" +
-      "\022\021\n\ttool_name\030\002 \001(\t\022(\n\006result\030\003 \001(\0132\026.go" +
-      "ogle.protobuf.ValueH\000\022)\n\005error\030\004 \001(\0132\030.a" +
-      "gentd.v1.ToolCallErrorH\000\022+\n\010duration\030\005 \001" +
-      "(\0132\031.google.protobuf.Duration\022\014\n\004text\030\006 " +
-      "\001(\t\022\016\n\006cached\030\007 \001(\010B\t\n\007outcome\"\325\001\n\021Refle" +
-      "ctionVerdict\022\017\n\007step_id\030\001 \001(\t\022\020\n\010accurac" +
-      "y\030\002 \001(\001\022\024\n\014completeness\030\003 \001(\001\022\021\n\trelevan" +
-      "ce\030\004 \001(\001\022\r\n\005logic\030\005 \001(\001\022\022\n\nconfidence\030\006 " +
-      "\001(\001\022\016\n\006passed\030\007 \001(\010\022/\n\010decision\030\010 \001(\0162\035." +
-      "agentd.v1.ReflectionDecision\022\020\n\010feedback" +
-      "\030\t \001(\t\"s\n\021ApprovalRequested\022\017\n\007call_id\030\001" +
-      " \001(\t\022\021\n\ttool_name\030\002 \001(\t\022*\n\targuments\030\003 \001" +
-      "(\0132\027.google.protobuf.Struct\022\016\n\006reason\030\004 " +
-      "\001(\t\"\242\001\n\017ApprovalDecided\022\017\n\007call_id\030\001 \001(\t" +
-      "\022-\n\010decision\030\002 \001(\0162\033.agentd.v1.ApprovalD" +
-      "ecision\022\022\n\ndecided_by\030\003 \001(\t\022\017\n\007comment\030\004" +
-      " \001(\t\022*\n\targuments\030\005 \001(\0132\027.google.protobu" +
-      "f.Struct\"6\n\016InputRequested\022\022\n\nrequest_id" +
-      "\030\001 \001(\t\022\020\n\010question\030\002 \001(\t\"F\n\rInputProvide" +
-      "d\022\022\n\nrequest_id\030\001 \001(\t\022\023\n\013provided_by\030\002 \001" +
-      "(\t\022\014\n\004text\030\003 \001(\t\"\240\001\n\rUsageReported\022\017\n\007st" +
-      "ep_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022#\n\004call\030\003 \001(\0132" +
-      "\025.agentd.v1.TokenUsage\022)\n\ntask_total\030\004 \001" +
-      "(\0132\025.agentd.v1.TokenUsage\022\r\n\005model\030\005 \001(\t" +
-      "\022\021\n\testimated\030\006 \001(\010\"m\n\013FinalAnswer\022\014\n\004te" +
-      "xt\030\001 \001(\t\022*\n\013stop_reason\030\002 \001(\0162\025.agentd.v" +
-      "1.StopReason\022\023\n\013stop_detail\030\003 \001(\t\022\017\n\007par" +
-      "tial\030\004 \001(\010\"P\n\rErrorOccurred\022\016\n\006reason\030\001 " +
-      "\001(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007s" +
-      "tep_id\030\004 \001(\t\"G\n\013TaskResumed\022\016\n\006reason\030\001 " +
-      "\001(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017completed_steps\030" +
-      "\003 \001(\r*\231\001\n\022ReflectionDecision\022#\n\037REFLECTI" +
-      "ON_DECISION_UNSPECIFIED\020\000\022\036\n\032REFLECTION_" +
-      "DECISION_ACCEPT\020\001\022\036\n\032REFLECTION_DECISION" +
-      "_REVISE\020\002\022\036\n\032REFLECTION_DECISION_REPLAN\020" +
-      "\003*\216\001\n\020ApprovalDecision\022!\n\035APPROVAL_DECIS" +
-      "ION_UNSPECIFIED\020\000\022\035\n\031APPROVAL_DECISION_A" +
-      "PPROVE\020\001\022\034\n\030APPROVAL_DECISION_REJECT\020\002\022\032" +
-      "\n\026APPROVAL_DECISION_EDIT\020\003BA\n\rdev.agentd" +
-      ".v1B\013EventsProtoP\001Z!agentd.dev/gen/agent" +
-      "d/v1;agentdv1b\006proto3"
+      "tamp.proto\032\031agentd/v1/artifacts.proto\032\035a" +
+      "gentd/v1/conversations.proto\032\025agentd/v1/" +
+      "tasks.proto\032\025agentd/v1/tools.proto\"\252\t\n\tT" +
+      "askEvent\022\017\n\007task_id\030\001 \001(\t\022\020\n\010sequence\030\002 " +
+      "\001(\004\022-\n\ttimestamp\030\003 \001(\0132\032.google.protobuf" +
+      ".Timestamp\022\020\n\010trace_id\030\004 \001(\t\0226\n\016status_c" +
+      "hanged\030\n \001(\0132\034.agentd.v1.TaskStatusChang" +
+      "edH\000\022.\n\014plan_created\030\013 \001(\0132\026.agentd.v1.P" +
+      "lanCreatedH\000\022.\n\014plan_revised\030\014 \001(\0132\026.age" +
+      "ntd.v1.PlanRevisedH\000\022.\n\014step_started\030\r \001" +
+      "(\0132\026.agentd.v1.StepStartedH\000\0220\n\rstep_fin" +
+      "ished\030\016 \001(\0132\027.agentd.v1.StepFinishedH\000\022*" +
+      "\n\ntext_delta\030\017 \001(\0132\024.agentd.v1.TextDelta" +
+      "H\000\0224\n\017reasoning_delta\030\020 \001(\0132\031.agentd.v1." +
+      "ReasoningDeltaH\000\0227\n\021tool_call_started\030\021 " +
+      "\001(\0132\032.agentd.v1.ToolCallStartedH\000\0229\n\022too" +
+      "l_call_finished\030\022 \001(\0132\033.agentd.v1.ToolCa" +
+      "llFinishedH\000\0222\n\nreflection\030\023 \001(\0132\034.agent" +
+      "d.v1.ReflectionVerdictH\000\022:\n\022approval_req" +
+      "uested\030\024 \001(\0132\034.agentd.v1.ApprovalRequest" +
+      "edH\000\022)\n\005usage\030\025 \001(\0132\030.agentd.v1.UsageRep" +
+      "ortedH\000\022.\n\014final_answer\030\026 \001(\0132\026.agentd.v" +
+      "1.FinalAnswerH\000\022)\n\005error\030\027 \001(\0132\030.agentd." +
+      "v1.ErrorOccurredH\000\022)\n\007resumed\030\030 \001(\0132\026.ag" +
+      "entd.v1.TaskResumedH\000\0226\n\020approval_decide" +
+      "d\030\031 \001(\0132\032.agentd.v1.ApprovalDecidedH\000\022)\n" +
+      "\theartbeat\030\032 \001(\0132\024.agentd.v1.HeartbeatH\000" +
+      "\0224\n\017input_requested\030\033 \001(\0132\031.agentd.v1.In" +
+      "putRequestedH\000\0222\n\016input_provided\030\034 \001(\0132\030" +
+      ".agentd.v1.InputProvidedH\000\0228\n\021history_co" +
+      "mpacted\030\035 \001(\0132\033.agentd.v1.HistoryCompact" +
+      "edH\000\0226\n\020artifact_updated\030# \001(\0132\032.agentd." +
+      "v1.ArtifactUpdatedH\000B\t\n\007payload\"I\n\tHeart" +
+      "beat\022%\n\006status\030\001 \001(\0162\025.agentd.v1.TaskSta" +
+      "tus\022\025\n\rlast_sequence\030\002 \001(\004\"\240\001\n\021TaskStatu" +
+      "sChanged\022\'\n\010previous\030\001 \001(\0162\025.agentd.v1.T" +
+      "askStatus\022&\n\007current\030\002 \001(\0162\025.agentd.v1.T" +
+      "askStatus\022\016\n\006detail\030\003 \001(\t\022*\n\013stop_reason" +
+      "\030\004 \001(\0162\025.agentd.v1.StopReason\",\n\013PlanCre" +
+      "ated\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\"<\n\013P" +
+      "lanRevised\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Pla" +
+      "n\022\016\n\006reason\030\002 \001(\t\"B\n\013StepStarted\022\017\n\007step" +
+      "_id\030\001 \001(\t\022\023\n\013description\030\002 \001(\t\022\r\n\005index\030" +
+      "\003 \001(\r\"m\n\014StepFinished\022\017\n\007step_id\030\001 \001(\t\022\017" +
+      "\n\007success\030\002 \001(\010\022\016\n\006output\030\003 \001(\t\022+\n\010durat" +
+      "ion\030\004 \001(\0132\031.google.protobuf.Duration\"*\n\t" +
+      "TextDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t" +
+      "\"/\n\016ReasoningDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004t" +
+      "ext\030\002 \001(\t\"r\n\017ToolCallStarted\022\017\n\007call_id\030" +
+      "\001 \001(\t\022\017\n\007step_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(" +
+      "\t\022*\n\targuments\030\004 \001(\0132\027.google.protobuf.S" +
+      "truct\"\341\001\n\020ToolCallFinished\022\017\n\007call_id\030\001 " +
+      "\001(\t\022\021\n\ttool_name\030\002 \001(\t\022(\n\006result\030\003 \001(\0132\026" +
+      ".google.protobuf.ValueH\000\022)\n\005error\030\004 \001(\0132" +
+      "\030.agentd.v1.ToolCallErrorH\000\022+\n\010duration\030" +
+      "\005 \001(\0132\031.google.protobuf.Duration\022\014\n\004text" +
+      "\030\006 \001(\t\022\016\n\006cached\030\007 \001(\010B\t\n\007outcome\"\325\001\n\021Re" +
+      "flectionVerdict\022\017\n\007step_id\030\001 \001(\t\022\020\n\010accu" +
+      "racy\030\002 \001(\001\022\024\n\014completeness\030\003 \001(\001\022\021\n\trele" +
+      "vance\030\004 \001(\001\022\r\n\005logic\030\005 \001(\001\022\022\n\nconfidence" +
+      "\030\006 \001(\001\022\016\n\006passed\030\007 \001(\010\022/\n\010decision\030\010 \001(\016" +
+      "2\035.agentd.v1.ReflectionDecision\022\020\n\010feedb" +
+      "ack\030\t \001(\t\"s\n\021ApprovalRequested\022\017\n\007call_i" +
+      "d\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022*\n\targuments\030" +
+      "\003 \001(\0132\027.google.protobuf.Struct\022\016\n\006reason" +
+      "\030\004 \001(\t\"\242\001\n\017ApprovalDecided\022\017\n\007call_id\030\001 " +
+      "\001(\t\022-\n\010decision\030\002 \001(\0162\033.agentd.v1.Approv" +
+      "alDecision\022\022\n\ndecided_by\030\003 \001(\t\022\017\n\007commen" +
+      "t\030\004 \001(\t\022*\n\targuments\030\005 \001(\0132\027.google.prot" +
+      "obuf.Struct\"6\n\016InputRequested\022\022\n\nrequest" +
+      "_id\030\001 \001(\t\022\020\n\010question\030\002 \001(\t\"F\n\rInputProv" +
+      "ided\022\022\n\nrequest_id\030\001 \001(\t\022\023\n\013provided_by\030" +
+      "\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\240\001\n\rUsageReported\022\017\n" +
+      "\007step_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022#\n\004call\030\003 \001" +
+      "(\0132\025.agentd.v1.TokenUsage\022)\n\ntask_total\030" +
+      "\004 \001(\0132\025.agentd.v1.TokenUsage\022\r\n\005model\030\005 " +
+      "\001(\t\022\021\n\testimated\030\006 \001(\010\"\236\001\n\013FinalAnswer\022\014" +
+      "\n\004text\030\001 \001(\t\022*\n\013stop_reason\030\002 \001(\0162\025.agen" +
+      "td.v1.StopReason\022\023\n\013stop_detail\030\003 \001(\t\022\017\n" +
+      "\007partial\030\004 \001(\010\022/\n\tartifacts\030\n \003(\0132\034.agen" +
+      "td.v1.ArtifactReference\"p\n\017ArtifactUpdat" +
+      "ed\022\014\n\004name\030\001 \001(\t\022\017\n\007version\030\002 \001(\r\022\022\n\nmed" +
+      "ia_type\030\003 \001(\t\022\022\n\nsize_bytes\030\004 \001(\004\022\026\n\016wri" +
+      "ter_task_id\030\005 \001(\t\"P\n\rErrorOccurred\022\016\n\006re" +
+      "ason\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005fatal\030\003 \001" +
+      "(\010\022\017\n\007step_id\030\004 \001(\t\"G\n\013TaskResumed\022\016\n\006re" +
+      "ason\030\001 \001(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017completed" +
+      "_steps\030\003 \001(\r*\231\001\n\022ReflectionDecision\022#\n\037R" +
+      "EFLECTION_DECISION_UNSPECIFIED\020\000\022\036\n\032REFL" +
+      "ECTION_DECISION_ACCEPT\020\001\022\036\n\032REFLECTION_D" +
+      "ECISION_REVISE\020\002\022\036\n\032REFLECTION_DECISION_" +
+      "REPLAN\020\003*\216\001\n\020ApprovalDecision\022!\n\035APPROVA" +
+      "L_DECISION_UNSPECIFIED\020\000\022\035\n\031APPROVAL_DEC" +
+      "ISION_APPROVE\020\001\022\034\n\030APPROVAL_DECISION_REJ" +
+      "ECT\020\002\022\032\n\026APPROVAL_DECISION_EDIT\020\003BA\n\rdev" +
+      ".agentd.v1B\013EventsProtoP\001Z!agentd.dev/ge" +
+      "n/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -224,6 +235,7 @@ public final class EventsProto {
           com.google.protobuf.DurationProto.getDescriptor(),
           com.google.protobuf.StructProto.getDescriptor(),
           com.google.protobuf.TimestampProto.getDescriptor(),
+          dev.agentd.v1.ArtifactsProto.getDescriptor(),
           dev.agentd.v1.ConversationsProto.getDescriptor(),
           dev.agentd.v1.TasksProto.getDescriptor(),
           dev.agentd.v1.ToolsProto.getDescriptor(),
@@ -233,7 +245,7 @@ public final class EventsProto {
     internal_static_agentd_v1_TaskEvent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskEvent_descriptor,
-        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "InputRequested", "InputProvided", "HistoryCompacted", "Payload", });
+        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "InputRequested", "InputProvided", "HistoryCompacted", "ArtifactUpdated", "Payload", });
     internal_static_agentd_v1_Heartbeat_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_agentd_v1_Heartbeat_fieldAccessorTable = new
@@ -335,15 +347,21 @@ public final class EventsProto {
     internal_static_agentd_v1_FinalAnswer_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_FinalAnswer_descriptor,
-        new java.lang.String[] { "Text", "StopReason", "StopDetail", "Partial", });
-    internal_static_agentd_v1_ErrorOccurred_descriptor =
+        new java.lang.String[] { "Text", "StopReason", "StopDetail", "Partial", "Artifacts", });
+    internal_static_agentd_v1_ArtifactUpdated_descriptor =
       getDescriptor().getMessageTypes().get(18);
+    internal_static_agentd_v1_ArtifactUpdated_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ArtifactUpdated_descriptor,
+        new java.lang.String[] { "Name", "Version", "MediaType", "SizeBytes", "WriterTaskId", });
+    internal_static_agentd_v1_ErrorOccurred_descriptor =
+      getDescriptor().getMessageTypes().get(19);
     internal_static_agentd_v1_ErrorOccurred_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ErrorOccurred_descriptor,
         new java.lang.String[] { "Reason", "Message", "Fatal", "StepId", });
     internal_static_agentd_v1_TaskResumed_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(20);
     internal_static_agentd_v1_TaskResumed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskResumed_descriptor,
@@ -351,6 +369,7 @@ public final class EventsProto {
     com.google.protobuf.DurationProto.getDescriptor();
     com.google.protobuf.StructProto.getDescriptor();
     com.google.protobuf.TimestampProto.getDescriptor();
+    dev.agentd.v1.ArtifactsProto.getDescriptor();
     dev.agentd.v1.ConversationsProto.getDescriptor();
     dev.agentd.v1.TasksProto.getDescriptor();
     dev.agentd.v1.ToolsProto.getDescriptor();

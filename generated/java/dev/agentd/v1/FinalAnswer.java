@@ -23,6 +23,7 @@ private static final long serialVersionUID = 0L;
     text_ = "";
     stopReason_ = 0;
     stopDetail_ = "";
+    artifacts_ = java.util.Collections.emptyList();
   }
 
   @java.lang.Override
@@ -188,6 +189,72 @@ private static final long serialVersionUID = 0L;
     return partial_;
   }
 
+  public static final int ARTIFACTS_FIELD_NUMBER = 10;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentd.v1.ArtifactReference> artifacts_;
+  /**
+   * <pre>
+   * The artifacts the task wrote, each at the version it wrote last; read
+   * them with GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentd.v1.ArtifactReference> getArtifactsList() {
+    return artifacts_;
+  }
+  /**
+   * <pre>
+   * The artifacts the task wrote, each at the version it wrote last; read
+   * them with GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentd.v1.ArtifactReferenceOrBuilder> 
+      getArtifactsOrBuilderList() {
+    return artifacts_;
+  }
+  /**
+   * <pre>
+   * The artifacts the task wrote, each at the version it wrote last; read
+   * them with GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+   */
+  @java.lang.Override
+  public int getArtifactsCount() {
+    return artifacts_.size();
+  }
+  /**
+   * <pre>
+   * The artifacts the task wrote, each at the version it wrote last; read
+   * them with GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ArtifactReference getArtifacts(int index) {
+    return artifacts_.get(index);
+  }
+  /**
+   * <pre>
+   * The artifacts the task wrote, each at the version it wrote last; read
+   * them with GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ArtifactReferenceOrBuilder getArtifactsOrBuilder(
+      int index) {
+    return artifacts_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -214,6 +281,9 @@ private static final long serialVersionUID = 0L;
     if (partial_ != false) {
       output.writeBool(4, partial_);
     }
+    for (int i = 0; i < artifacts_.size(); i++) {
+      output.writeMessage(10, artifacts_.get(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -237,6 +307,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(4, partial_);
     }
+    for (int i = 0; i < artifacts_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(10, artifacts_.get(i));
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -259,6 +333,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getStopDetail())) return false;
     if (getPartial()
         != other.getPartial()) return false;
+    if (!getArtifactsList()
+        .equals(other.getArtifactsList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -279,6 +355,10 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + PARTIAL_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getPartial());
+    if (getArtifactsCount() > 0) {
+      hash = (37 * hash) + ARTIFACTS_FIELD_NUMBER;
+      hash = (53 * hash) + getArtifactsList().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -416,6 +496,13 @@ private static final long serialVersionUID = 0L;
       stopReason_ = 0;
       stopDetail_ = "";
       partial_ = false;
+      if (artifactsBuilder_ == null) {
+        artifacts_ = java.util.Collections.emptyList();
+      } else {
+        artifacts_ = null;
+        artifactsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00000010);
       return this;
     }
 
@@ -442,9 +529,22 @@ private static final long serialVersionUID = 0L;
     @java.lang.Override
     public dev.agentd.v1.FinalAnswer buildPartial() {
       dev.agentd.v1.FinalAnswer result = new dev.agentd.v1.FinalAnswer(this);
+      buildPartialRepeatedFields(result);
       if (bitField0_ != 0) { buildPartial0(result); }
       onBuilt();
       return result;
+    }
+
+    private void buildPartialRepeatedFields(dev.agentd.v1.FinalAnswer result) {
+      if (artifactsBuilder_ == null) {
+        if (((bitField0_ & 0x00000010) != 0)) {
+          artifacts_ = java.util.Collections.unmodifiableList(artifacts_);
+          bitField0_ = (bitField0_ & ~0x00000010);
+        }
+        result.artifacts_ = artifacts_;
+      } else {
+        result.artifacts_ = artifactsBuilder_.build();
+      }
     }
 
     private void buildPartial0(dev.agentd.v1.FinalAnswer result) {
@@ -523,6 +623,32 @@ private static final long serialVersionUID = 0L;
       if (other.getPartial() != false) {
         setPartial(other.getPartial());
       }
+      if (artifactsBuilder_ == null) {
+        if (!other.artifacts_.isEmpty()) {
+          if (artifacts_.isEmpty()) {
+            artifacts_ = other.artifacts_;
+            bitField0_ = (bitField0_ & ~0x00000010);
+          } else {
+            ensureArtifactsIsMutable();
+            artifacts_.addAll(other.artifacts_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.artifacts_.isEmpty()) {
+          if (artifactsBuilder_.isEmpty()) {
+            artifactsBuilder_.dispose();
+            artifactsBuilder_ = null;
+            artifacts_ = other.artifacts_;
+            bitField0_ = (bitField0_ & ~0x00000010);
+            artifactsBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getArtifactsFieldBuilder() : null;
+          } else {
+            artifactsBuilder_.addAllMessages(other.artifacts_);
+          }
+        }
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -569,6 +695,19 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 32
+            case 82: {
+              dev.agentd.v1.ArtifactReference m =
+                  input.readMessage(
+                      dev.agentd.v1.ArtifactReference.parser(),
+                      extensionRegistry);
+              if (artifactsBuilder_ == null) {
+                ensureArtifactsIsMutable();
+                artifacts_.add(m);
+              } else {
+                artifactsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 82
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -893,6 +1032,336 @@ private static final long serialVersionUID = 0L;
       partial_ = false;
       onChanged();
       return this;
+    }
+
+    private java.util.List<dev.agentd.v1.ArtifactReference> artifacts_ =
+      java.util.Collections.emptyList();
+    private void ensureArtifactsIsMutable() {
+      if (!((bitField0_ & 0x00000010) != 0)) {
+        artifacts_ = new java.util.ArrayList<dev.agentd.v1.ArtifactReference>(artifacts_);
+        bitField0_ |= 0x00000010;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.ArtifactReference, dev.agentd.v1.ArtifactReference.Builder, dev.agentd.v1.ArtifactReferenceOrBuilder> artifactsBuilder_;
+
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public java.util.List<dev.agentd.v1.ArtifactReference> getArtifactsList() {
+      if (artifactsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(artifacts_);
+      } else {
+        return artifactsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public int getArtifactsCount() {
+      if (artifactsBuilder_ == null) {
+        return artifacts_.size();
+      } else {
+        return artifactsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public dev.agentd.v1.ArtifactReference getArtifacts(int index) {
+      if (artifactsBuilder_ == null) {
+        return artifacts_.get(index);
+      } else {
+        return artifactsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public Builder setArtifacts(
+        int index, dev.agentd.v1.ArtifactReference value) {
+      if (artifactsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureArtifactsIsMutable();
+        artifacts_.set(index, value);
+        onChanged();
+      } else {
+        artifactsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public Builder setArtifacts(
+        int index, dev.agentd.v1.ArtifactReference.Builder builderForValue) {
+      if (artifactsBuilder_ == null) {
+        ensureArtifactsIsMutable();
+        artifacts_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        artifactsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public Builder addArtifacts(dev.agentd.v1.ArtifactReference value) {
+      if (artifactsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureArtifactsIsMutable();
+        artifacts_.add(value);
+        onChanged();
+      } else {
+        artifactsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public Builder addArtifacts(
+        int index, dev.agentd.v1.ArtifactReference value) {
+      if (artifactsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureArtifactsIsMutable();
+        artifacts_.add(index, value);
+        onChanged();
+      } else {
+        artifactsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public Builder addArtifacts(
+        dev.agentd.v1.ArtifactReference.Builder builderForValue) {
+      if (artifactsBuilder_ == null) {
+        ensureArtifactsIsMutable();
+        artifacts_.add(builderForValue.build());
+        onChanged();
+      } else {
+        artifactsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public Builder addArtifacts(
+        int index, dev.agentd.v1.ArtifactReference.Builder builderForValue) {
+      if (artifactsBuilder_ == null) {
+        ensureArtifactsIsMutable();
+        artifacts_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        artifactsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public Builder addAllArtifacts(
+        java.lang.Iterable<? extends dev.agentd.v1.ArtifactReference> values) {
+      if (artifactsBuilder_ == null) {
+        ensureArtifactsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, artifacts_);
+        onChanged();
+      } else {
+        artifactsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public Builder clearArtifacts() {
+      if (artifactsBuilder_ == null) {
+        artifacts_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00000010);
+        onChanged();
+      } else {
+        artifactsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public Builder removeArtifacts(int index) {
+      if (artifactsBuilder_ == null) {
+        ensureArtifactsIsMutable();
+        artifacts_.remove(index);
+        onChanged();
+      } else {
+        artifactsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public dev.agentd.v1.ArtifactReference.Builder getArtifactsBuilder(
+        int index) {
+      return getArtifactsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public dev.agentd.v1.ArtifactReferenceOrBuilder getArtifactsOrBuilder(
+        int index) {
+      if (artifactsBuilder_ == null) {
+        return artifacts_.get(index);  } else {
+        return artifactsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public java.util.List<? extends dev.agentd.v1.ArtifactReferenceOrBuilder> 
+         getArtifactsOrBuilderList() {
+      if (artifactsBuilder_ != null) {
+        return artifactsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(artifacts_);
+      }
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public dev.agentd.v1.ArtifactReference.Builder addArtifactsBuilder() {
+      return getArtifactsFieldBuilder().addBuilder(
+          dev.agentd.v1.ArtifactReference.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public dev.agentd.v1.ArtifactReference.Builder addArtifactsBuilder(
+        int index) {
+      return getArtifactsFieldBuilder().addBuilder(
+          index, dev.agentd.v1.ArtifactReference.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The artifacts the task wrote, each at the version it wrote last; read
+     * them with GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+     */
+    public java.util.List<dev.agentd.v1.ArtifactReference.Builder> 
+         getArtifactsBuilderList() {
+      return getArtifactsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.ArtifactReference, dev.agentd.v1.ArtifactReference.Builder, dev.agentd.v1.ArtifactReferenceOrBuilder> 
+        getArtifactsFieldBuilder() {
+      if (artifactsBuilder_ == null) {
+        artifactsBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            dev.agentd.v1.ArtifactReference, dev.agentd.v1.ArtifactReference.Builder, dev.agentd.v1.ArtifactReferenceOrBuilder>(
+                artifacts_,
+                ((bitField0_ & 0x00000010) != 0),
+                getParentForChildren(),
+                isClean());
+        artifacts_ = null;
+      }
+      return artifactsBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -78,4 +78,53 @@ public interface FinalAnswerOrBuilder extends
    * @return The partial.
    */
   boolean getPartial();
+
+  /**
+   * <pre>
+   * The artifacts the task wrote, each at the version it wrote last; read
+   * them with GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+   */
+  java.util.List<dev.agentd.v1.ArtifactReference> 
+      getArtifactsList();
+  /**
+   * <pre>
+   * The artifacts the task wrote, each at the version it wrote last; read
+   * them with GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+   */
+  dev.agentd.v1.ArtifactReference getArtifacts(int index);
+  /**
+   * <pre>
+   * The artifacts the task wrote, each at the version it wrote last; read
+   * them with GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+   */
+  int getArtifactsCount();
+  /**
+   * <pre>
+   * The artifacts the task wrote, each at the version it wrote last; read
+   * them with GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+   */
+  java.util.List<? extends dev.agentd.v1.ArtifactReferenceOrBuilder> 
+      getArtifactsOrBuilderList();
+  /**
+   * <pre>
+   * The artifacts the task wrote, each at the version it wrote last; read
+   * them with GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference artifacts = 10;</code>
+   */
+  dev.agentd.v1.ArtifactReferenceOrBuilder getArtifactsOrBuilder(
+      int index);
 }

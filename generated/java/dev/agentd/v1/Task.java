@@ -30,6 +30,7 @@ private static final long serialVersionUID = 0L;
     traceId_ = "";
     agent_ = "";
     conversationId_ = "";
+    artifacts_ = java.util.Collections.emptyList();
   }
 
   @java.lang.Override
@@ -868,6 +869,77 @@ java.lang.String defaultValue) {
     }
   }
 
+  public static final int ARTIFACTS_FIELD_NUMBER = 26;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentd.v1.ArtifactSummary> artifacts_;
+  /**
+   * <pre>
+   * The artifacts of the task's tree, each at its latest version, by name
+   * (GetTask fills them in; ListTasks leaves them empty). Read one with
+   * GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentd.v1.ArtifactSummary> getArtifactsList() {
+    return artifacts_;
+  }
+  /**
+   * <pre>
+   * The artifacts of the task's tree, each at its latest version, by name
+   * (GetTask fills them in; ListTasks leaves them empty). Read one with
+   * GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentd.v1.ArtifactSummaryOrBuilder> 
+      getArtifactsOrBuilderList() {
+    return artifacts_;
+  }
+  /**
+   * <pre>
+   * The artifacts of the task's tree, each at its latest version, by name
+   * (GetTask fills them in; ListTasks leaves them empty). Read one with
+   * GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+   */
+  @java.lang.Override
+  public int getArtifactsCount() {
+    return artifacts_.size();
+  }
+  /**
+   * <pre>
+   * The artifacts of the task's tree, each at its latest version, by name
+   * (GetTask fills them in; ListTasks leaves them empty). Read one with
+   * GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ArtifactSummary getArtifacts(int index) {
+    return artifacts_.get(index);
+  }
+  /**
+   * <pre>
+   * The artifacts of the task's tree, each at its latest version, by name
+   * (GetTask fills them in; ListTasks leaves them empty). Read one with
+   * GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ArtifactSummaryOrBuilder getArtifactsOrBuilder(
+      int index) {
+    return artifacts_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -944,6 +1016,9 @@ java.lang.String defaultValue) {
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 20, conversationId_);
+    }
+    for (int i = 0; i < artifacts_.size(); i++) {
+      output.writeMessage(26, artifacts_.get(i));
     }
     getUnknownFields().writeTo(output);
   }
@@ -1033,6 +1108,10 @@ java.lang.String defaultValue) {
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(20, conversationId_);
     }
+    for (int i = 0; i < artifacts_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(26, artifacts_.get(i));
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1106,6 +1185,8 @@ java.lang.String defaultValue) {
         .equals(other.getAgent())) return false;
     if (!getConversationId()
         .equals(other.getConversationId())) return false;
+    if (!getArtifactsList()
+        .equals(other.getArtifactsList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1175,6 +1256,10 @@ java.lang.String defaultValue) {
     hash = (53 * hash) + getAgent().hashCode();
     hash = (37 * hash) + CONVERSATION_ID_FIELD_NUMBER;
     hash = (53 * hash) + getConversationId().hashCode();
+    if (getArtifactsCount() > 0) {
+      hash = (37 * hash) + ARTIFACTS_FIELD_NUMBER;
+      hash = (53 * hash) + getArtifactsList().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1378,6 +1463,13 @@ java.lang.String defaultValue) {
       partial_ = false;
       agent_ = "";
       conversationId_ = "";
+      if (artifactsBuilder_ == null) {
+        artifacts_ = java.util.Collections.emptyList();
+      } else {
+        artifacts_ = null;
+        artifactsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00100000);
       return this;
     }
 
@@ -1404,9 +1496,22 @@ java.lang.String defaultValue) {
     @java.lang.Override
     public dev.agentd.v1.Task buildPartial() {
       dev.agentd.v1.Task result = new dev.agentd.v1.Task(this);
+      buildPartialRepeatedFields(result);
       if (bitField0_ != 0) { buildPartial0(result); }
       onBuilt();
       return result;
+    }
+
+    private void buildPartialRepeatedFields(dev.agentd.v1.Task result) {
+      if (artifactsBuilder_ == null) {
+        if (((bitField0_ & 0x00100000) != 0)) {
+          artifacts_ = java.util.Collections.unmodifiableList(artifacts_);
+          bitField0_ = (bitField0_ & ~0x00100000);
+        }
+        result.artifacts_ = artifacts_;
+      } else {
+        result.artifacts_ = artifactsBuilder_.build();
+      }
     }
 
     private void buildPartial0(dev.agentd.v1.Task result) {
@@ -1606,6 +1711,32 @@ java.lang.String defaultValue) {
         bitField0_ |= 0x00080000;
         onChanged();
       }
+      if (artifactsBuilder_ == null) {
+        if (!other.artifacts_.isEmpty()) {
+          if (artifacts_.isEmpty()) {
+            artifacts_ = other.artifacts_;
+            bitField0_ = (bitField0_ & ~0x00100000);
+          } else {
+            ensureArtifactsIsMutable();
+            artifacts_.addAll(other.artifacts_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.artifacts_.isEmpty()) {
+          if (artifactsBuilder_.isEmpty()) {
+            artifactsBuilder_.dispose();
+            artifactsBuilder_ = null;
+            artifacts_ = other.artifacts_;
+            bitField0_ = (bitField0_ & ~0x00100000);
+            artifactsBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getArtifactsFieldBuilder() : null;
+          } else {
+            artifactsBuilder_.addAllMessages(other.artifacts_);
+          }
+        }
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1750,6 +1881,19 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00080000;
               break;
             } // case 162
+            case 210: {
+              dev.agentd.v1.ArtifactSummary m =
+                  input.readMessage(
+                      dev.agentd.v1.ArtifactSummary.parser(),
+                      extensionRegistry);
+              if (artifactsBuilder_ == null) {
+                ensureArtifactsIsMutable();
+                artifacts_.add(m);
+              } else {
+                artifactsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 210
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3959,6 +4103,354 @@ java.lang.String defaultValue) {
       bitField0_ |= 0x00080000;
       onChanged();
       return this;
+    }
+
+    private java.util.List<dev.agentd.v1.ArtifactSummary> artifacts_ =
+      java.util.Collections.emptyList();
+    private void ensureArtifactsIsMutable() {
+      if (!((bitField0_ & 0x00100000) != 0)) {
+        artifacts_ = new java.util.ArrayList<dev.agentd.v1.ArtifactSummary>(artifacts_);
+        bitField0_ |= 0x00100000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.ArtifactSummary, dev.agentd.v1.ArtifactSummary.Builder, dev.agentd.v1.ArtifactSummaryOrBuilder> artifactsBuilder_;
+
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public java.util.List<dev.agentd.v1.ArtifactSummary> getArtifactsList() {
+      if (artifactsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(artifacts_);
+      } else {
+        return artifactsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public int getArtifactsCount() {
+      if (artifactsBuilder_ == null) {
+        return artifacts_.size();
+      } else {
+        return artifactsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public dev.agentd.v1.ArtifactSummary getArtifacts(int index) {
+      if (artifactsBuilder_ == null) {
+        return artifacts_.get(index);
+      } else {
+        return artifactsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public Builder setArtifacts(
+        int index, dev.agentd.v1.ArtifactSummary value) {
+      if (artifactsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureArtifactsIsMutable();
+        artifacts_.set(index, value);
+        onChanged();
+      } else {
+        artifactsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public Builder setArtifacts(
+        int index, dev.agentd.v1.ArtifactSummary.Builder builderForValue) {
+      if (artifactsBuilder_ == null) {
+        ensureArtifactsIsMutable();
+        artifacts_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        artifactsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public Builder addArtifacts(dev.agentd.v1.ArtifactSummary value) {
+      if (artifactsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureArtifactsIsMutable();
+        artifacts_.add(value);
+        onChanged();
+      } else {
+        artifactsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public Builder addArtifacts(
+        int index, dev.agentd.v1.ArtifactSummary value) {
+      if (artifactsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureArtifactsIsMutable();
+        artifacts_.add(index, value);
+        onChanged();
+      } else {
+        artifactsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public Builder addArtifacts(
+        dev.agentd.v1.ArtifactSummary.Builder builderForValue) {
+      if (artifactsBuilder_ == null) {
+        ensureArtifactsIsMutable();
+        artifacts_.add(builderForValue.build());
+        onChanged();
+      } else {
+        artifactsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public Builder addArtifacts(
+        int index, dev.agentd.v1.ArtifactSummary.Builder builderForValue) {
+      if (artifactsBuilder_ == null) {
+        ensureArtifactsIsMutable();
+        artifacts_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        artifactsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public Builder addAllArtifacts(
+        java.lang.Iterable<? extends dev.agentd.v1.ArtifactSummary> values) {
+      if (artifactsBuilder_ == null) {
+        ensureArtifactsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, artifacts_);
+        onChanged();
+      } else {
+        artifactsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public Builder clearArtifacts() {
+      if (artifactsBuilder_ == null) {
+        artifacts_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00100000);
+        onChanged();
+      } else {
+        artifactsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public Builder removeArtifacts(int index) {
+      if (artifactsBuilder_ == null) {
+        ensureArtifactsIsMutable();
+        artifacts_.remove(index);
+        onChanged();
+      } else {
+        artifactsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public dev.agentd.v1.ArtifactSummary.Builder getArtifactsBuilder(
+        int index) {
+      return getArtifactsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public dev.agentd.v1.ArtifactSummaryOrBuilder getArtifactsOrBuilder(
+        int index) {
+      if (artifactsBuilder_ == null) {
+        return artifacts_.get(index);  } else {
+        return artifactsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public java.util.List<? extends dev.agentd.v1.ArtifactSummaryOrBuilder> 
+         getArtifactsOrBuilderList() {
+      if (artifactsBuilder_ != null) {
+        return artifactsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(artifacts_);
+      }
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public dev.agentd.v1.ArtifactSummary.Builder addArtifactsBuilder() {
+      return getArtifactsFieldBuilder().addBuilder(
+          dev.agentd.v1.ArtifactSummary.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public dev.agentd.v1.ArtifactSummary.Builder addArtifactsBuilder(
+        int index) {
+      return getArtifactsFieldBuilder().addBuilder(
+          index, dev.agentd.v1.ArtifactSummary.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The artifacts of the task's tree, each at its latest version, by name
+     * (GetTask fills them in; ListTasks leaves them empty). Read one with
+     * GetArtifact.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+     */
+    public java.util.List<dev.agentd.v1.ArtifactSummary.Builder> 
+         getArtifactsBuilderList() {
+      return getArtifactsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.ArtifactSummary, dev.agentd.v1.ArtifactSummary.Builder, dev.agentd.v1.ArtifactSummaryOrBuilder> 
+        getArtifactsFieldBuilder() {
+      if (artifactsBuilder_ == null) {
+        artifactsBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            dev.agentd.v1.ArtifactSummary, dev.agentd.v1.ArtifactSummary.Builder, dev.agentd.v1.ArtifactSummaryOrBuilder>(
+                artifacts_,
+                ((bitField0_ & 0x00100000) != 0),
+                getParentForChildren(),
+                isClean());
+        artifacts_ = null;
+      }
+      return artifactsBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

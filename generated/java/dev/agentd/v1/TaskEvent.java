@@ -83,6 +83,7 @@ private static final long serialVersionUID = 0L;
     INPUT_REQUESTED(27),
     INPUT_PROVIDED(28),
     HISTORY_COMPACTED(29),
+    ARTIFACT_UPDATED(35),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -120,6 +121,7 @@ private static final long serialVersionUID = 0L;
         case 27: return INPUT_REQUESTED;
         case 28: return INPUT_PROVIDED;
         case 29: return HISTORY_COMPACTED;
+        case 35: return ARTIFACT_UPDATED;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1158,6 +1160,52 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.HistoryCompacted.getDefaultInstance();
   }
 
+  public static final int ARTIFACT_UPDATED_FIELD_NUMBER = 35;
+  /**
+   * <pre>
+   * The task wrote a new version of an artifact of its tree (see
+   * GetArtifact).
+   * </pre>
+   *
+   * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+   * @return Whether the artifactUpdated field is set.
+   */
+  @java.lang.Override
+  public boolean hasArtifactUpdated() {
+    return payloadCase_ == 35;
+  }
+  /**
+   * <pre>
+   * The task wrote a new version of an artifact of its tree (see
+   * GetArtifact).
+   * </pre>
+   *
+   * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+   * @return The artifactUpdated.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ArtifactUpdated getArtifactUpdated() {
+    if (payloadCase_ == 35) {
+       return (dev.agentd.v1.ArtifactUpdated) payload_;
+    }
+    return dev.agentd.v1.ArtifactUpdated.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * The task wrote a new version of an artifact of its tree (see
+   * GetArtifact).
+   * </pre>
+   *
+   * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ArtifactUpdatedOrBuilder getArtifactUpdatedOrBuilder() {
+    if (payloadCase_ == 35) {
+       return (dev.agentd.v1.ArtifactUpdated) payload_;
+    }
+    return dev.agentd.v1.ArtifactUpdated.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1243,6 +1291,9 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 29) {
       output.writeMessage(29, (dev.agentd.v1.HistoryCompacted) payload_);
+    }
+    if (payloadCase_ == 35) {
+      output.writeMessage(35, (dev.agentd.v1.ArtifactUpdated) payload_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1346,6 +1397,10 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 29) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(29, (dev.agentd.v1.HistoryCompacted) payload_);
+    }
+    if (payloadCase_ == 35) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(35, (dev.agentd.v1.ArtifactUpdated) payload_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -1455,6 +1510,10 @@ private static final long serialVersionUID = 0L;
         if (!getHistoryCompacted()
             .equals(other.getHistoryCompacted())) return false;
         break;
+      case 35:
+        if (!getArtifactUpdated()
+            .equals(other.getArtifactUpdated())) return false;
+        break;
       case 0:
       default:
     }
@@ -1560,6 +1619,10 @@ private static final long serialVersionUID = 0L;
       case 29:
         hash = (37 * hash) + HISTORY_COMPACTED_FIELD_NUMBER;
         hash = (53 * hash) + getHistoryCompacted().hashCode();
+        break;
+      case 35:
+        hash = (37 * hash) + ARTIFACT_UPDATED_FIELD_NUMBER;
+        hash = (53 * hash) + getArtifactUpdated().hashCode();
         break;
       case 0:
       default:
@@ -1774,6 +1837,9 @@ private static final long serialVersionUID = 0L;
       if (historyCompactedBuilder_ != null) {
         historyCompactedBuilder_.clear();
       }
+      if (artifactUpdatedBuilder_ != null) {
+        artifactUpdatedBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -1908,6 +1974,10 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 29 &&
           historyCompactedBuilder_ != null) {
         result.payload_ = historyCompactedBuilder_.build();
+      }
+      if (payloadCase_ == 35 &&
+          artifactUpdatedBuilder_ != null) {
+        result.payload_ = artifactUpdatedBuilder_.build();
       }
     }
 
@@ -2050,6 +2120,10 @@ private static final long serialVersionUID = 0L;
         }
         case HISTORY_COMPACTED: {
           mergeHistoryCompacted(other.getHistoryCompacted());
+          break;
+        }
+        case ARTIFACT_UPDATED: {
+          mergeArtifactUpdated(other.getArtifactUpdated());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -2244,6 +2318,13 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 29;
               break;
             } // case 234
+            case 282: {
+              input.readMessage(
+                  getArtifactUpdatedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 35;
+              break;
+            } // case 282
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -6265,6 +6346,193 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 29;
       onChanged();
       return historyCompactedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ArtifactUpdated, dev.agentd.v1.ArtifactUpdated.Builder, dev.agentd.v1.ArtifactUpdatedOrBuilder> artifactUpdatedBuilder_;
+    /**
+     * <pre>
+     * The task wrote a new version of an artifact of its tree (see
+     * GetArtifact).
+     * </pre>
+     *
+     * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+     * @return Whether the artifactUpdated field is set.
+     */
+    @java.lang.Override
+    public boolean hasArtifactUpdated() {
+      return payloadCase_ == 35;
+    }
+    /**
+     * <pre>
+     * The task wrote a new version of an artifact of its tree (see
+     * GetArtifact).
+     * </pre>
+     *
+     * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+     * @return The artifactUpdated.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ArtifactUpdated getArtifactUpdated() {
+      if (artifactUpdatedBuilder_ == null) {
+        if (payloadCase_ == 35) {
+          return (dev.agentd.v1.ArtifactUpdated) payload_;
+        }
+        return dev.agentd.v1.ArtifactUpdated.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 35) {
+          return artifactUpdatedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.ArtifactUpdated.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The task wrote a new version of an artifact of its tree (see
+     * GetArtifact).
+     * </pre>
+     *
+     * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+     */
+    public Builder setArtifactUpdated(dev.agentd.v1.ArtifactUpdated value) {
+      if (artifactUpdatedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        artifactUpdatedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 35;
+      return this;
+    }
+    /**
+     * <pre>
+     * The task wrote a new version of an artifact of its tree (see
+     * GetArtifact).
+     * </pre>
+     *
+     * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+     */
+    public Builder setArtifactUpdated(
+        dev.agentd.v1.ArtifactUpdated.Builder builderForValue) {
+      if (artifactUpdatedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        artifactUpdatedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 35;
+      return this;
+    }
+    /**
+     * <pre>
+     * The task wrote a new version of an artifact of its tree (see
+     * GetArtifact).
+     * </pre>
+     *
+     * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+     */
+    public Builder mergeArtifactUpdated(dev.agentd.v1.ArtifactUpdated value) {
+      if (artifactUpdatedBuilder_ == null) {
+        if (payloadCase_ == 35 &&
+            payload_ != dev.agentd.v1.ArtifactUpdated.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.ArtifactUpdated.newBuilder((dev.agentd.v1.ArtifactUpdated) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 35) {
+          artifactUpdatedBuilder_.mergeFrom(value);
+        } else {
+          artifactUpdatedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 35;
+      return this;
+    }
+    /**
+     * <pre>
+     * The task wrote a new version of an artifact of its tree (see
+     * GetArtifact).
+     * </pre>
+     *
+     * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+     */
+    public Builder clearArtifactUpdated() {
+      if (artifactUpdatedBuilder_ == null) {
+        if (payloadCase_ == 35) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 35) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        artifactUpdatedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The task wrote a new version of an artifact of its tree (see
+     * GetArtifact).
+     * </pre>
+     *
+     * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+     */
+    public dev.agentd.v1.ArtifactUpdated.Builder getArtifactUpdatedBuilder() {
+      return getArtifactUpdatedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The task wrote a new version of an artifact of its tree (see
+     * GetArtifact).
+     * </pre>
+     *
+     * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ArtifactUpdatedOrBuilder getArtifactUpdatedOrBuilder() {
+      if ((payloadCase_ == 35) && (artifactUpdatedBuilder_ != null)) {
+        return artifactUpdatedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 35) {
+          return (dev.agentd.v1.ArtifactUpdated) payload_;
+        }
+        return dev.agentd.v1.ArtifactUpdated.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The task wrote a new version of an artifact of its tree (see
+     * GetArtifact).
+     * </pre>
+     *
+     * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ArtifactUpdated, dev.agentd.v1.ArtifactUpdated.Builder, dev.agentd.v1.ArtifactUpdatedOrBuilder> 
+        getArtifactUpdatedFieldBuilder() {
+      if (artifactUpdatedBuilder_ == null) {
+        if (!(payloadCase_ == 35)) {
+          payload_ = dev.agentd.v1.ArtifactUpdated.getDefaultInstance();
+        }
+        artifactUpdatedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.ArtifactUpdated, dev.agentd.v1.ArtifactUpdated.Builder, dev.agentd.v1.ArtifactUpdatedOrBuilder>(
+                (dev.agentd.v1.ArtifactUpdated) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 35;
+      onChanged();
+      return artifactUpdatedBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

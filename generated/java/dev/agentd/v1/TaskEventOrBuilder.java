@@ -640,5 +640,35 @@ public interface TaskEventOrBuilder extends
    */
   dev.agentd.v1.HistoryCompactedOrBuilder getHistoryCompactedOrBuilder();
 
+  /**
+   * <pre>
+   * The task wrote a new version of an artifact of its tree (see
+   * GetArtifact).
+   * </pre>
+   *
+   * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+   * @return Whether the artifactUpdated field is set.
+   */
+  boolean hasArtifactUpdated();
+  /**
+   * <pre>
+   * The task wrote a new version of an artifact of its tree (see
+   * GetArtifact).
+   * </pre>
+   *
+   * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+   * @return The artifactUpdated.
+   */
+  dev.agentd.v1.ArtifactUpdated getArtifactUpdated();
+  /**
+   * <pre>
+   * The task wrote a new version of an artifact of its tree (see
+   * GetArtifact).
+   * </pre>
+   *
+   * <code>.agentd.v1.ArtifactUpdated artifact_updated = 35;</code>
+   */
+  dev.agentd.v1.ArtifactUpdatedOrBuilder getArtifactUpdatedOrBuilder();
+
   public dev.agentd.v1.TaskEvent.PayloadCase getPayloadCase();
 }

@@ -467,4 +467,58 @@ java.lang.String defaultValue);
    */
   com.google.protobuf.ByteString
       getConversationIdBytes();
+
+  /**
+   * <pre>
+   * The artifacts of the task's tree, each at its latest version, by name
+   * (GetTask fills them in; ListTasks leaves them empty). Read one with
+   * GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+   */
+  java.util.List<dev.agentd.v1.ArtifactSummary> 
+      getArtifactsList();
+  /**
+   * <pre>
+   * The artifacts of the task's tree, each at its latest version, by name
+   * (GetTask fills them in; ListTasks leaves them empty). Read one with
+   * GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+   */
+  dev.agentd.v1.ArtifactSummary getArtifacts(int index);
+  /**
+   * <pre>
+   * The artifacts of the task's tree, each at its latest version, by name
+   * (GetTask fills them in; ListTasks leaves them empty). Read one with
+   * GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+   */
+  int getArtifactsCount();
+  /**
+   * <pre>
+   * The artifacts of the task's tree, each at its latest version, by name
+   * (GetTask fills them in; ListTasks leaves them empty). Read one with
+   * GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+   */
+  java.util.List<? extends dev.agentd.v1.ArtifactSummaryOrBuilder> 
+      getArtifactsOrBuilderList();
+  /**
+   * <pre>
+   * The artifacts of the task's tree, each at its latest version, by name
+   * (GetTask fills them in; ListTasks leaves them empty). Read one with
+   * GetArtifact.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactSummary artifacts = 26;</code>
+   */
+  dev.agentd.v1.ArtifactSummaryOrBuilder getArtifactsOrBuilder(
+      int index);
 }

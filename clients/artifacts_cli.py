@@ -1,0 +1,50 @@
+"""`agentd artifact get|list`: the artifacts of a task's tree.
+
+    agentd artifact list TASK_ID                  name, latest version, media type, size
+    agentd artifact get TASK_ID NAME [--version N] [--output FILE]
+
+`get` prints the content as it was written (text or bytes) to stdout, or writes it to
+`--output`; with `--json` it prints the whole ArtifactContent message (content base64).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from agentd_client.client import AgentClient
+from clients.output import as_json, describe_summary
+
+
+def add_parsers(sub: Any) -> None:
+    artifact = sub.add_parser("artifact", help="the artifacts of a task's tree")
+    verbs = artifact.add_subparsers(dest="verb", required=True)
+    listing = verbs.add_parser("list", help="each artifact at its latest version")
+    listing.add_argument("task_id")
+    get = verbs.add_parser("get", help="print one artifact's content")
+    get.add_argument("task_id")
+    get.add_argument("name")
+    get.add_argument("--version", type=int, default=None, help="a version (default: latest)")
+    get.add_argument("--output", default="", help="write the content to this file instead")
+
+
+async def run_artifact(client: AgentClient, args: argparse.Namespace) -> int:
+    if args.verb == "list":
+        task = await client.get_task(args.task_id)
+        for summary in task.artifacts:
+            print(as_json(summary) if args.json else describe_summary(summary))
+        return 0
+    found = await client.get_artifact(args.task_id, args.name, args.version)
+    if args.output:
+        await asyncio.to_thread(Path(args.output).write_bytes, found.content)
+        print(f"wrote {found.name} v{found.version} ({found.size_bytes} bytes) to {args.output}")
+    elif args.json:
+        print(as_json(found))
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(found.content)
+        sys.stdout.buffer.flush()
+    return 0

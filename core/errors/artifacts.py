@@ -1,0 +1,21 @@
+"""Errors of artifacts (the named, versioned outputs of a task tree)."""
+
+from __future__ import annotations
+
+from core.errors.base import AgentdError
+
+
+class ArtifactNotFoundError(AgentdError):
+    """The task has no artifact of that name (or not that version of it)."""
+
+    reason = "ARTIFACT_NOT_FOUND"
+
+    def __init__(self, task_id: str, name: str, version: int | None = None) -> None:
+        self.task_id = task_id
+        self.name = name
+        self.version = version
+        which = f"version {version} of artifact {name!r}" if version else f"artifact {name!r}"
+        metadata = {"task_id": task_id, "name": name}
+        if version:
+            metadata["version"] = str(version)
+        super().__init__(f"task {task_id!r} has no {which}", metadata=metadata)

@@ -1,0 +1,1 @@
+"""Artifacts: the named, versioned outputs of a task tree (`base` says the contract)."""
