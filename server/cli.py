@@ -1,6 +1,7 @@
 """The `agentd` command line: the server's own commands, and the client's.
 
     agentd serve [--listen host:port]        run the server (settings: AGENTD_*)
+    agentd serve --demo                      the same with a scripted model, nothing to set
     agentd migrate                           bring the database schema up to date
     agentd keys create|list|revoke ...       API keys, on the database
     agentd grants grant|list|revoke ...      tool grants, on the database
@@ -63,7 +64,12 @@ def _serve(args: argparse.Namespace) -> int:
     if settings is None:
         return 2
     try:
-        asyncio.run(serve(settings))
+        if args.demo:
+            from server.demo import serve_demo
+
+            asyncio.run(serve_demo(overrides))
+        else:
+            asyncio.run(serve(settings))
     except StartupError as error:
         print(f"agentd: {error}", file=sys.stderr)
         return 2
@@ -136,6 +142,12 @@ def _fake_llm(args: argparse.Namespace) -> int:
 def _add_server_commands(sub: Any) -> None:
     serve = sub.add_parser("serve", help="run the server (settings from AGENTD_* variables)")
     serve.add_argument("--listen", help="host:port to listen on (overrides AGENTD_ADDRESS)")
+    serve.add_argument(
+        "--demo",
+        action="store_true",
+        help="serve with a scripted model in this process and state in a temporary folder "
+        "(no model, no network); prints a fresh API key",
+    )
     migrate = sub.add_parser("migrate", help="bring the database schema up to date")
     migrate.add_argument("--database-url", help="SQLAlchemy URL (default: AGENTD_DATABASE_URL)")
     keys = sub.add_parser("keys", help="create, list and revoke API keys (on the database)")

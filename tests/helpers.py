@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -254,7 +254,11 @@ def _until_listening(process: subprocess.Popen[str], seconds: float) -> tuple[st
 
 @contextmanager
 def server_process(
-    tmp_path: Path, env: Mapping[str, str] | None = None, *, listening: bool = True
+    tmp_path: Path,
+    env: Mapping[str, str] | None = None,
+    *,
+    listening: bool = True,
+    options: Sequence[str] = (),
 ) -> Iterator[ServerProcess]:
     """Start `agentd serve` on a free port; stop it (by PID) when done.
 
@@ -264,7 +268,7 @@ def server_process(
     log_path = tmp_path / "server.log"
     with log_path.open("w") as log_file:
         process = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve"],
+            [sys.executable, "-m", "server.cli", "serve", *options],
             cwd=ROOT,
             env=_server_env(tmp_path, env),
             stdout=subprocess.PIPE,

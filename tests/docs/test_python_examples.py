@@ -1,6 +1,7 @@
-"""Every Python snippet of the READMEs runs as written, as a script of its own, against
-`agentd serve` as `make run` starts it (authentication on, the development key it
-prints in AGENTD_API_KEY) with `agentd fake-llm` as its model."""
+"""Every Python example of the READMEs and docs/*.md runs as written, as a script of its
+own, against `agentd serve` as `make run` starts it (authentication on, the development
+key it prints in AGENTD_API_KEY) with `agentd fake-llm` as its model. A block marked
+`<!-- not-run: reason -->` is left out (tests/docs/examples.py)."""
 
 from __future__ import annotations
 
@@ -13,15 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT, ServerProcess, fake_llm_process, llm_env, server_process
+from tests.docs import examples
+from tests.helpers import ServerProcess, fake_llm_process, llm_env, server_process
 from tests.integration.harness import PLANNER
 
-READMES = (ROOT / "README.md", ROOT / "clients" / "python" / "README.md")
-SNIPPET = re.compile(r"```python\n(.*?)```", re.DOTALL)
 SNIPPETS = [
-    pytest.param(code, id=f"{readme.relative_to(ROOT)}#{index}")
-    for readme in READMES
-    for index, code in enumerate(SNIPPET.findall(readme.read_text()), 1)
+    pytest.param(block.code, id=block.name)
+    for block in examples.all_blocks()
+    if block.language == "python" and not block.not_run
 ]
 PLAN = {
     "steps": [

@@ -1,0 +1,223 @@
+"""The examples of the README and of every docs/*.md page, as the docs tests run them.
+
+A fenced block is an example when its language is `sh`, `console` or `python`; each is
+run by a test unless the line before its fence says why not:
+
+    <!-- not-run: a reference of every command's syntax (placeholders) -->
+
+Blocks in other languages are data (json, yaml, text, a tree) and are not run; a `go`,
+`java` or `bash` block (code no test here runs) needs the marker too. A shell block is
+either a transcript, whose commands start with `$ ` and are followed by what they print
+(checked: the words and numbers shown must appear in that order; `…` stands for
+anything), or a script run whole with `bash -e`. Either runs in a folder of its own
+holding `.venv`, against a server started as the quickstart starts it (`agentd serve
+--demo`), with AGENTD_ADDRESS, AGENTD_API_KEY and H (the authorization header) set:
+`127.0.0.1:50051` reads as that server's address, and the lines that start a server or
+export its key (`make demo`, `make run`, `export AGENTD_API_KEY=agd_…`) are what the test
+did itself. The rules are in docs/README.md for whoever writes a page.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.helpers import ROOT
+
+RUN = {"sh", "console", "python"}
+NEED_MARKER = {"bash", "shell", "go", "java", "javascript", "ts"}
+NOT_RUN = re.compile(r"^<!--\s*not-run:\s*(\S.*?)\s*-->\s*$")
+FENCE = re.compile(r"^(`{3,})([^`\s]*)\s*$")
+ELLIPSIS = "…"
+
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced block of a Markdown page."""
+
+    page: str
+    """The page, relative to the repository (README.md, docs/x.md)."""
+    line: int
+    """The line of its opening fence (1-based)."""
+    language: str
+    code: str
+    not_run: str
+    """The reason its marker gives ("" when it has none)."""
+
+    @property
+    def name(self) -> str:
+        return f"{self.page}:{self.line}"
+
+    @property
+    def example(self) -> bool:
+        return self.language in RUN or self.language in NEED_MARKER
+
+
+def pages() -> list[Path]:
+    """Every page whose examples are run: the READMEs and each docs/*.md."""
+    return [ROOT / "README.md", ROOT / "clients" / "python" / "README.md",
+            *sorted((ROOT / "docs").glob("*.md"))]  # fmt: skip
+
+
+def blocks_of(text: str, page: str) -> list[Block]:
+    found: list[Block] = []
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        opening = FENCE.match(lines[index])
+        if opening is None:
+            index += 1
+            continue
+        end = index + 1
+        while end < len(lines) and lines[end].rstrip() != opening.group(1):
+            end += 1
+        previous = lines[index - 1] if index else ""
+        marker = NOT_RUN.match(previous)
+        code = "\n".join(lines[index + 1 : end]) + "\n"
+        found.append(
+            Block(page, index + 1, opening.group(2), code, marker.group(1) if marker else "")
+        )
+        index = end + 1
+    return found
+
+
+def all_blocks() -> list[Block]:
+    return [
+        block
+        for path in pages()
+        for block in blocks_of(path.read_text(), str(path.relative_to(ROOT)))
+    ]
+
+
+# Transcripts ---------------------------------------------------------------------------
+
+SERVER_LINES = re.compile(
+    r"^\s*(?:make (?:demo|run)|\.venv/bin/agentd serve --demo|agentd serve --demo"
+    r"|export AGENTD_API_KEY=agd_…)(?:\s+#.*)?$"
+)
+"""Lines a test does itself before running a block: start the server, export its key."""
+
+
+@dataclass(frozen=True)
+class Step:
+    command: str
+    expected: str
+    """What the transcript shows it printing ("" to check nothing)."""
+
+
+def transcript(code: str) -> list[Step] | None:
+    """The commands and shown outputs of a block written as a transcript, else None."""
+    lines = code.splitlines()
+    if not any(line.startswith("$ ") for line in lines):
+        return None
+    steps: list[Step] = []
+    command: list[str] = []
+    output: list[str] = []
+    for line in lines:
+        if line.startswith("$ ") or (command and not output and command[-1].endswith("\\")):
+            if line.startswith("$ ") and command:
+                steps.append(Step("\n".join(command), "\n".join(output)))
+                command, output = [], []
+            command.append(line.removeprefix("$ "))
+        else:
+            output.append(line)
+    if command:
+        steps.append(Step("\n".join(command), "\n".join(output)))
+    return steps
+
+
+TOKEN = re.compile(r"[^\s{}\[\](),:\"']+")
+
+
+def _matches(expected: str, actual: str) -> bool:
+    if ELLIPSIS not in expected and expected != "...":
+        return expected == actual
+    pattern = ".*".join(re.escape(part) for part in re.split(r"…|\.\.\.", expected))
+    return re.fullmatch(pattern, actual) is not None
+
+
+def shown_in(expected: str, actual: str) -> str:
+    """ "" when `actual` shows what `expected` does: its words and numbers in the same
+    order, `…` (or `...`) standing for any run of them and for any part of one; else
+    the first expected word not found where it should be."""
+    want: list[str] = TOKEN.findall(expected)
+    have: list[str] = TOKEN.findall(actual)
+    position = 0
+    gap = True  # the output may begin with anything (a task id line, a warning)
+    for word in want:
+        if word in (ELLIPSIS, "..."):
+            gap = True
+            continue
+        if gap:
+            while position < len(have) and not _matches(word, have[position]):
+                position += 1
+        if position >= len(have) or not _matches(word, have[position]):
+            return word
+        position += 1
+        gap = False
+    return ""
+
+
+# Running shell blocks ------------------------------------------------------------------
+
+DEFAULT_ADDRESS = "127.0.0.1:50051"
+
+
+@dataclass(frozen=True)
+class Served:
+    """The server the examples run against."""
+
+    address: str
+    key: str
+
+
+def shell_env(served: Served) -> dict[str, str]:
+    return {
+        "PATH": f"{ROOT / '.venv' / 'bin'}:/usr/bin:/bin",
+        "HOME": str(ROOT / "var"),
+        "AGENTD_ADDRESS": served.address,
+        "AGENTD_API_KEY": served.key,
+        "H": f"authorization: Bearer {served.key}",
+    }
+
+
+def _runnable(code: str, served: Served) -> str:
+    kept = [line for line in code.splitlines() if not SERVER_LINES.match(line)]
+    return "\n".join(kept).replace(DEFAULT_ADDRESS, served.address) + "\n"
+
+
+def _bash(code: str, served: Served, folder: Path) -> tuple[int, str]:
+    import subprocess
+
+    done = subprocess.run(
+        ["bash", "-e", "-o", "pipefail", "-c", code], cwd=folder, env=shell_env(served),
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    return done.returncode, done.stdout
+
+
+def problems(block: Block, served: Served, folder: Path) -> list[str]:
+    """What is wrong when `block` runs in `folder` against `served` (nothing: [])."""
+    folder.mkdir(parents=True, exist_ok=True)
+    venv = folder / ".venv"
+    if not venv.exists():
+        venv.symlink_to(ROOT / ".venv")
+    steps = transcript(block.code)
+    if steps is None:
+        status, printed = _bash(_runnable(block.code, served), served, folder)
+        return [] if status == 0 else [f"{block.name}: exit {status}:\n{printed[-3000:]}"]
+    found: list[str] = []
+    for step in steps:
+        status, printed = _bash(_runnable(step.command, served), served, folder)
+        failing = step.expected.lstrip().startswith("ERROR")
+        if (status != 0) != failing:
+            found.append(f"{block.name}: `{step.command}` exit {status}:\n{printed[-3000:]}")
+            continue
+        missing = shown_in(step.expected, printed)
+        if missing:
+            found.append(
+                f"{block.name}: `{step.command}` printed no {missing!r} where the page "
+                f"shows it:\n{printed[-3000:]}"
+            )
+    return found
