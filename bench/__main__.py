@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import asyncio
 
-from bench import call_tool, checkpoints, conversations, engine, stores, toolsets, urls
+from bench import (
+    call_tool,
+    checkpoints,
+    conversations,
+    engine,
+    startup,
+    stores,
+    toolsets,
+    urls,
+)
 
 
 def main() -> None:
@@ -21,6 +30,8 @@ def main() -> None:
     asyncio.run(toolsets.main())
     print()
     asyncio.run(conversations.main())
+    print()
+    startup.main()
 
 
 if __name__ == "__main__":
