@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 import structlog
 
-from agent.agent_files import AgentFiles
 from agent.catalog import Agents
 from agent.engine import Engine
 from agent.limits import EngineConfig
@@ -38,6 +37,7 @@ from tools.registry import ToolRegistry
 from tools.retries import RetryPolicy
 
 if TYPE_CHECKING:  # what serving does not need before health: imported where it is used
+    from agent.agent_files import AgentFiles
     from tools.toolsets.manager import Toolsets
 
 log = structlog.get_logger(__name__)
@@ -289,6 +289,8 @@ def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFi
     (read once now; the caller keeps the files watched)."""
     files = None
     if settings.agents_dir is not None:
+        from agent.agent_files import AgentFiles  # PyYAML: only with AGENTD_AGENTS_DIR
+
         files = AgentFiles(settings.agents_dir, settings.agent_models)
         files.load()
         log.info("agent files read", folder=str(settings.agents_dir),
