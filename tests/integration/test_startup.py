@@ -40,6 +40,7 @@ NOT_BEFORE_SERVING: dict[str, str] = {
     "redis": "Redis's client: only with AGENTD_REDIS_URL",
     "asyncpg": "PostgreSQL's driver: only with a PostgreSQL URL",
     "tiktoken": "the tokenizer: built after SERVING, for a configured model only",
+    "opentelemetry.sdk": "the tracing SDK: only when spans are exported (OTEL_* settings)",
     "yaml": "PyYAML: agent files (AGENTD_AGENTS_DIR) and toolsets files",
     "jwt": "PyJWT: only with JWT settings (AGENTD_JWT_*)",
     "clients.cli": "the client's command line",
