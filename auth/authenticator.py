@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import structlog
 
 from auth.keys import ApiKey, parse
-from auth.tokens import TokenInvalid, TokenVerifier
 from core.errors import UnauthenticatedError
 from core.identity import Principal
 from stores.api_keys.base import KeyStore
+
+if TYPE_CHECKING:  # PyJWT is imported only when tokens are accepted (start-up time)
+    from auth.tokens import TokenVerifier
 
 log = structlog.get_logger(__name__)
 
@@ -78,6 +81,8 @@ class Authenticator:
         if parsed is not None:
             return await self._by_key(*parsed)
         if credential.count(".") == 2 and self._tokens is not None:
+            from auth.tokens import TokenInvalid  # loaded with the verifier already
+
             try:
                 return self._tokens.verify(credential)
             except TokenInvalid as why:

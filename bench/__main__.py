@@ -10,6 +10,7 @@ from bench import (
     checkpoints,
     conversations,
     engine,
+    startup,
     stores,
     toolsets,
     urls,
@@ -32,6 +33,7 @@ def main() -> None:
     asyncio.run(conversations.main())
     print()
     asyncio.run(artifacts.main())
+    startup.main()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ and a task it hits fails with that reason instead of crashing.
 
 from __future__ import annotations
 
-import redis.exceptions
+import sys
+from types import ModuleType
+
 import sqlalchemy.exc
 
 from core.errors import StoreUnavailableError
@@ -17,11 +19,18 @@ _SQLSTATE_CLASSES = ("08", "53", "57P")
 _SQLITE_TRANSIENT = ("locked", "busy", "disk I/O error", "unable to open database file")
 
 
+def _redis() -> ModuleType | None:
+    """redis.exceptions once something has imported Redis's client; before that no error
+    can be one of Redis's, and an embedded server never loads it (start-up time)."""
+    return sys.modules.get("redis.exceptions")
+
+
 def is_unavailable(error: BaseException) -> bool:
     """Whether `error` says a store could not be reached or is overloaded."""
     if isinstance(error, StoreUnavailableError):
         return True
-    if isinstance(error, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+    redis = _redis()
+    if redis is not None and isinstance(error, redis.ConnectionError | redis.TimeoutError):
         return True  # MaxConnectionsError, BusyLoadingError and pool timeouts included
     if isinstance(error, sqlalchemy.exc.TimeoutError | sqlalchemy.exc.DisconnectionError):
         return True  # the connection pool stayed exhausted
@@ -48,7 +57,8 @@ def as_store_error(error: BaseException, store: str = "a store") -> StoreUnavail
         return error
     if not is_unavailable(error):
         return None
-    name = "Redis" if isinstance(error, redis.exceptions.RedisError) else store
+    redis = _redis()
+    name = "Redis" if redis is not None and isinstance(error, redis.RedisError) else store
     if isinstance(error, sqlalchemy.exc.SQLAlchemyError):
         name = "the database"
     return StoreUnavailableError(name, type(error).__name__)

@@ -64,6 +64,10 @@ def configure(service_name: str = "agentd") -> bool:
 def provider_for(exporting: bool, service_name: str = "agentd") -> trace.TracerProvider:
     """The SDK's tracer provider: exporting over OTLP, or recording nothing (every span is
     non-recording, on the caller's trace or a new one, as when recorded)."""
+    if not exporting:  # the SDK's behaviour with sampling off, without importing it
+        from core.unrecorded_traces import UnrecordedTracerProvider
+
+        return UnrecordedTracerProvider()
     from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.sampling import ALWAYS_OFF

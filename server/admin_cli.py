@@ -11,7 +11,6 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from clients.options import utc_moment
 from tools.grants import Grant, TimeWindow, new_grant_id
 from tools.model import PermissionLevel
 
@@ -63,6 +62,8 @@ def _expiry(args: argparse.Namespace, now: datetime) -> datetime | None:
         if match is None:
             raise ValueError(f"--for {args.lasting!r} is not like 30m, 8h or 7d")
         return now + timedelta(**{_UNITS[match[2]]: int(match[1])})
+    from clients.options import utc_moment  # the client's package: not on `serve`'s path
+
     moment = utc_moment(args.expires, "--expires")
     if moment is not None and moment <= now:
         raise ValueError("--expires is in the past")

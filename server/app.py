@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import grpc
 import structlog
@@ -30,6 +31,7 @@ from server.builders import (
     build_agents,
     build_authenticator,
     build_conversations,
+    build_models,
     build_registry,
     rate_limiters,
     server_options,
@@ -46,17 +48,19 @@ from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.servicer import AgentServicer
 from server.settings import Settings
-from server.startup import StartupError, start_metrics
+from server.startup import StartupError, after_serving, start_metrics, unless_stopped
 from stores.api_keys.base import KeyStore
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
-from stores.redis import shown
+from stores.redis_options import shown
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
 from tools.grants import Grant, new_grant_id
 from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
-from tools.toolsets.manager import Toolsets
+
+if TYPE_CHECKING:
+    from tools.toolsets.manager import Toolsets
 
 log = structlog.get_logger(__name__)
 
@@ -109,7 +113,7 @@ class AgentdServer:
         registry.use_tool_cache(live.tool_cache)
         conversations = build_conversations(settings, durable, live, tasks)
         encodings = Encodings(settings.tokenizer_dir)
-        await asyncio.to_thread(encodings.load)  # says once: exact counts, or estimates
+        models = models or build_models(settings)
         engine = start_engine(
             settings, models, registry, tasks, durable, live, agents, conversations, encodings
         )
@@ -124,6 +128,7 @@ class AgentdServer:
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
         await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+        background.append(asyncio.create_task(after_serving(encodings, models)))
         return cls(
             server,
             health,
@@ -349,14 +354,22 @@ async def _announce_auth(running: AgentdServer) -> None:
 async def serve(settings: Settings) -> None:
     """Run until SIGTERM or SIGINT, then drain and return."""
     logs.configure(settings.log_level, settings.log_format)
+    stop = asyncio.Event()  # first: a SIGTERM as soon as health says SERVING drains too
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
     exporting = tracing.configure()
     metrics = start_metrics(settings.metrics_address)  # first: a taken port fails fast
     try:
-        running = await AgentdServer.start(settings)
+        running = await unless_stopped(AgentdServer.start(settings), stop)
     except BaseException:
         if metrics is not None:
             metrics.stop()
         raise
+    if running is None:  # stopped before it served: nothing to drain
+        if metrics is not None:
+            metrics.stop()
+        return
     TASKS_IN_FLIGHT.set_function(running.engine.running_count)
     host = settings.address.rsplit(":", 1)[0]
     log.info(
@@ -379,10 +392,6 @@ async def serve(settings: Settings) -> None:
     await _announce_auth(running)
     heap.settle()  # what startup loaded stays: out of the collector's way
     print(f"agentd listening on {host}:{running.port}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     await running.shutdown()
     if metrics is not None:

@@ -5,23 +5,22 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import structlog
 
-from agent.agent_files import AgentFiles
 from agent.catalog import Agents
 from agent.engine import Engine
 from agent.limits import EngineConfig
+from agent.llm.deferred import ModelLoader, deferred_roles
 from agent.llm.encodings import Encodings
-from agent.llm.openai import OpenAIModel
-from agent.llm.roles import ModelRoles
+from agent.llm.roles import ModelRoles, RoleName
 from agent.memory.busy import BusyGate, stale_after
 from agent.memory.engine_hooks import TaskMemory
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
 from agent.run_factory import ModelFactory
 from auth.authenticator import Authenticator
-from auth.tokens import TokenRules, TokenVerifier
 from server.artifact_limits import artifact_limits
 from server.settings import Settings
 from stores.agents.base import AgentStore
@@ -30,7 +29,7 @@ from stores.artifacts.base import ArtifactStore
 from stores.audit.base import AuditSink
 from stores.build import DurableStores, LiveStores, StoreSettings, build_rate_limiters
 from stores.rate_limits.base import RateLimiter, parse_limits
-from stores.redis import RedisOptions
+from stores.redis_options import RedisOptions
 from stores.sql.engine import PoolOptions
 from stores.tasks.base import TaskStore
 from tools.builtin import HttpLimits, builtin_tools
@@ -39,8 +38,10 @@ from tools.model import Tool
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
 from tools.retries import RetryPolicy
-from tools.toolsets.connection import ConnectionLimits
-from tools.toolsets.manager import Toolsets
+
+if TYPE_CHECKING:  # what serving does not need before health: imported where it is used
+    from agent.agent_files import AgentFiles
+    from tools.toolsets.manager import Toolsets
 
 log = structlog.get_logger(__name__)
 
@@ -81,6 +82,9 @@ def build_toolsets(settings: Settings, registry: ToolRegistry) -> Toolsets | Non
     None without the setting. Toolsets may not take the built-in tools' names."""
     if settings.toolsets_file is None:
         return None
+    from tools.toolsets.connection import ConnectionLimits
+    from tools.toolsets.manager import Toolsets
+
     limits = ConnectionLimits(
         max_message_bytes=settings.toolsets_max_result_bytes,
         restart_initial_seconds=settings.toolsets_restart_initial_seconds,
@@ -158,6 +162,8 @@ def build_authenticator(settings: Settings, keys: KeyStore) -> Authenticator | N
         return None
     tokens = None
     if settings.jwt_issuer or settings.jwt_audience or settings.jwt_hs256_secret:
+        from auth.tokens import TokenRules, TokenVerifier  # PyJWT: only with JWT settings
+
         secret = settings.jwt_hs256_secret
         tokens = TokenVerifier(
             TokenRules(
@@ -177,16 +183,33 @@ def build_authenticator(settings: Settings, keys: KeyStore) -> Authenticator | N
 
 def build_models(settings: Settings) -> ModelRoles | None:
     """The models for each role, or None when no model is configured (a setting of
-    `missing_llm_settings` is not set)."""
+    `missing_llm_settings` is not set). Deferred: the OpenAI SDK is imported after SERVING
+    (agent/llm/deferred.py), the models built on first need."""
     if settings.missing_llm_settings() or not settings.llm_model:
         return None
+    calls = asyncio.Semaphore(settings.max_concurrent_llm_calls)
+    loader = ModelLoader(("openai", "agent.llm.openai"), lambda: openai_models(settings, calls))
+    names: dict[RoleName | None, str | None] = {
+        None: settings.llm_model,
+        "planner": settings.llm_planner_model,
+        "executor": settings.llm_executor_model,
+        "critic": settings.llm_critic_model,
+        "synthesizer": settings.llm_synthesizer_model,
+    }
+    return deferred_roles(names, loader, calls)
+
+
+def openai_models(settings: Settings, calls: asyncio.Semaphore) -> ModelRoles:
+    """The models of the settings on one OpenAI-compatible endpoint, sharing one client."""
     import httpx2
     import openai
+
+    from agent.llm.openai import OpenAIModel
 
     # At most this many model calls at once; the HTTP pool is sized to match, so a
     # burst of tasks waits its turn for a call instead of timing out in the pool. The
     # SDK's aiohttp transport costs about half the CPU per call of its default one.
-    calls = settings.max_concurrent_llm_calls
+    limit = settings.max_concurrent_llm_calls
     client = openai.AsyncOpenAI(
         base_url=settings.llm_base_url,
         api_key=settings.llm_api_key or "unused",
@@ -194,7 +217,7 @@ def build_models(settings: Settings) -> ModelRoles | None:
         max_retries=0,
         http_client=openai.DefaultAioHttpClient(
             timeout=settings.llm_timeout_seconds,
-            limits=httpx2.Limits(max_connections=calls, max_keepalive_connections=calls),
+            limits=httpx2.Limits(max_connections=limit, max_keepalive_connections=limit),
         ),
     )
 
@@ -217,7 +240,7 @@ def build_models(settings: Settings) -> ModelRoles | None:
         executor=model(settings.llm_executor_model),
         critic=model(settings.llm_critic_model),
         synthesizer=model(settings.llm_synthesizer_model),
-        calls=asyncio.Semaphore(calls),
+        calls=calls,
     )
 
 
@@ -290,6 +313,8 @@ def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFi
     (read once now; the caller keeps the files watched)."""
     files = None
     if settings.agents_dir is not None:
+        from agent.agent_files import AgentFiles  # PyYAML: only with AGENTD_AGENTS_DIR
+
         files = AgentFiles(settings.agents_dir, settings.agent_models)
         files.load()
         log.info("agent files read", folder=str(settings.agents_dir),
@@ -307,9 +332,8 @@ def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFi
 def model_factory(models: ModelRoles | None) -> ModelFactory | None:
     """Makes the models agents name: siblings of the default model on the same endpoint and
     client (None when the default model is not an OpenAI-compatible one)."""
-    if models is None or not isinstance(models.default, OpenAIModel):
-        return None
-    return models.default.sibling
+    make: ModelFactory | None = getattr(models.default, "sibling", None) if models else None
+    return make  # OpenAIModel's, or DeferredModel's (siblings of a deferred model)
 
 
 async def start_toolsets(

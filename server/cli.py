@@ -22,12 +22,15 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from clients import cli as client_cli
 from core.errors import StoreUnreachableError
 from server.admin_cli import add_grants_parser, run_grants
 
 if TYPE_CHECKING:
     from server.settings import Settings
+
+CLIENT_VARIABLES = ("AGENTD_ADDRESS", "AGENTD_TARGET", "AGENTD_API_KEY")
+"""What the client commands read (clients.cli.ENVIRONMENT; a test keeps them equal): named
+here so that `agentd serve` checks the environment without importing the client."""
 
 
 def _settings(**overrides: Any) -> Settings | None:
@@ -173,9 +176,19 @@ def _add_server_commands(sub: Any) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from clients import cli as client_cli
+
     parser, sub = client_cli.build_parser()
     _add_server_commands(sub)
     return client_cli.finish_parser(parser)
+
+
+def _server_parser() -> argparse.ArgumentParser:
+    """The server's commands alone: `agentd serve` parses with it, so that starting never
+    imports the client (the client's global options mean nothing to `serve`)."""
+    parser = argparse.ArgumentParser(prog="agentd")
+    _add_server_commands(parser.add_subparsers(dest="command", required=True))
+    return parser
 
 
 SIGPIPE_STATUS = 141
@@ -184,13 +197,13 @@ SIGPIPE_STATUS = 141
 
 def _warn_of_unknown_variables() -> None:
     """One line on stderr for each AGENTD_* variable that agentd does not read."""
-    client = set(client_cli.ENVIRONMENT)
+    client = set(CLIENT_VARIABLES)
     if all(not n.upper().startswith("AGENTD_") or n.upper() in client for n in os.environ):
         return  # nothing to check: the settings need not be imported (client commands)
     from server.settings import Settings
     from server.settings.environment import OTHER_VARIABLES, setting_variables, unknown_variables
 
-    known = {*setting_variables(Settings), *client_cli.ENVIRONMENT, *OTHER_VARIABLES}
+    known = {*setting_variables(Settings), *CLIENT_VARIABLES, *OTHER_VARIABLES}
     for line in unknown_variables(os.environ, known):
         print(f"agentd: warning: {line}", file=sys.stderr)
 
@@ -217,7 +230,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    serving = bool(argv) and argv[0] == "serve"
+    args = (_server_parser() if serving else build_parser()).parse_args(argv)
     _warn_of_unknown_variables()
     try:
         return _run(args)
@@ -238,6 +253,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "grants":
         url = _database_url(args)
         return run_grants(args, url) if url is not None else 2
+    from clients import cli as client_cli
+
     return client_cli.run(args)
 
 

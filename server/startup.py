@@ -1,11 +1,19 @@
-"""What can stop the server from starting, and the metrics endpoint it starts first."""
+"""What can stop the server from starting, the metrics endpoint it starts first, and
+what it leaves until it answers SERVING (docs/deploy.md, "Start-up: what loads when")."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from agent.llm.deferred import preload
+from agent.llm.encodings import Encodings, encoding_for_model
+from agent.llm.roles import ModelRoles
 from core.metrics import REGISTRY
+
+T = TypeVar("T")
 
 
 class StartupError(Exception):
@@ -42,3 +50,30 @@ def start_metrics(address: str) -> MetricsEndpoint | None:
             "choose another address, port 0 for any free port, or empty to turn metrics off"
         ) from None
     return MetricsEndpoint(f"{host}:{http.server_port}", http)
+
+
+async def after_serving(encodings: Encodings, models: ModelRoles | None) -> None:
+    """What start-up leaves until health answers SERVING, started then: the models' SDK
+    imported in a worker thread (deferred models), the tokenizer ranks checked (said
+    once: exact counts or estimates) and the executor model's encoding built in another."""
+    preload(models)
+    executor = models.for_role("executor").name if models is not None else ""
+    name = encoding_for_model(executor) if executor else None
+    await asyncio.to_thread(encodings.load, [name] if name else [])
+
+
+async def unless_stopped(start: Coroutine[Any, Any, T], stop: asyncio.Event) -> T | None:
+    """`start`'s result, or None when `stop` is set first (SIGTERM during start-up): the
+    start is then cancelled, as the signal's default action would have ended it, and the
+    process exits without having served."""
+    starting = asyncio.ensure_future(start)
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+    if starting.done():
+        return starting.result()
+    starting.cancel()
+    await asyncio.gather(starting, return_exceptions=True)
+    return None

@@ -18,42 +18,38 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from stores.agents.sql import SqlAgentStore
 from stores.api_keys.sql import SqlKeyStore
 from stores.approvals.base import ApprovalBox
 from stores.approvals.memory import InMemoryApprovalBox
-from stores.approvals.redis import RedisApprovalBox
 from stores.artifacts.sql import SqlArtifactStore
 from stores.audit.sql import SqlAuditLog, SqlAuditReader, SqlRpcAuditLog
 from stores.cancellations.base import CancelBus
 from stores.cancellations.memory import InMemoryCancelBus
-from stores.cancellations.redis import RedisCancelBus
 from stores.checkpoints.sql import SqlCheckpointStore
 from stores.conversation_slots.base import ConversationSlots
 from stores.conversation_slots.memory import InMemoryConversationSlots
-from stores.conversation_slots.redis import RedisConversationSlots
 from stores.conversations.sql import SqlConversationStore
 from stores.grants.sql import SqlGrantStore
 from stores.history.sql import SqlTaskHistory
 from stores.idempotency.base import IdempotencyStore
 from stores.idempotency.memory import InMemoryIdempotencyStore
-from stores.idempotency.redis import RedisIdempotencyStore
 from stores.leases.base import Leases
 from stores.leases.memory import InMemoryLeases
-from stores.leases.redis import RedisLeases
 from stores.rate_limits.base import Rate, RateLimiter
 from stores.rate_limits.memory import InMemoryRateLimiter
-from stores.rate_limits.redis import RedisRateLimiter
-from stores.redis import RedisConnections, RedisOptions
+from stores.redis_options import RedisOptions
 from stores.sql.database import Database
 from stores.sql.engine import PoolOptions, migrate
 from stores.tasks.base import TaskStore
 from stores.tasks.memory import InMemoryTaskStore
-from stores.tasks.redis import RedisTaskStore
 from stores.tool_cache.base import ToolCache
 from stores.tool_cache.memory import InMemoryToolCache
-from stores.tool_cache.redis import RedisToolCache
+
+if TYPE_CHECKING:  # Redis's client is imported only when Redis is configured (start-up time)
+    from stores.redis import RedisConnections
 
 
 @dataclass(frozen=True)
@@ -126,7 +122,20 @@ def build_live(settings: StoreSettings) -> LiveStores:
             InMemoryToolCache(),
             InMemoryConversationSlots(),
         )
-    connections = RedisConnections(settings.redis)
+    return _on_redis(settings, settings.redis)
+
+
+def _on_redis(settings: StoreSettings, options: RedisOptions) -> LiveStores:
+    from stores.approvals.redis import RedisApprovalBox
+    from stores.cancellations.redis import RedisCancelBus
+    from stores.conversation_slots.redis import RedisConversationSlots
+    from stores.idempotency.redis import RedisIdempotencyStore
+    from stores.leases.redis import RedisLeases
+    from stores.redis import RedisConnections
+    from stores.tasks.redis import RedisTaskStore
+    from stores.tool_cache.redis import RedisToolCache
+
+    connections = RedisConnections(options)
     calls, prefix = connections.calls, settings.redis_prefix
     return LiveStores(
         RedisTaskStore(
@@ -178,6 +187,8 @@ def build_rate_limiters(
     """Per principal and per tenant: in Redis when the live stores are (one rate across
     the replicas, on the process's call pool), else in this process."""
     if live.redis is not None and (principal or tenant):
+        from stores.rate_limits.redis import RedisRateLimiter
+
         client, prefix = live.redis.calls, settings.redis_prefix
         return (
             RedisRateLimiter(client, principal, prefix, "principal"),

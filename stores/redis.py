@@ -21,9 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import redis.asyncio as redis
 import structlog
@@ -34,8 +32,9 @@ from redis.exceptions import AuthenticationError, RedisError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from core import secrets
 from core.errors import StoreUnreachableError
+from stores.redis_options import RedisOptions as RedisOptions
+from stores.redis_options import shown as shown
 
 log = structlog.get_logger(__name__)
 
@@ -44,21 +43,6 @@ Listener = Callable[[bytes | None], None]
 messages may have been missed, so listeners re-check what they wait for)."""
 
 BACKGROUND_CONNECTIONS = 2
-
-
-@dataclass(frozen=True, slots=True)
-class RedisOptions:
-    url: str
-    max_connections: int = 32
-    """Connections of the call path's pool."""
-    pool_timeout_seconds: float = 5.0
-    """How long a caller waits for a free connection before the call fails UNAVAILABLE."""
-    socket_timeout_seconds: float = 10.0
-    """How long one command may take before it is retried."""
-    retries: int = 3
-    """Retries (with backoff and jitter) of a command that met a connection error."""
-    client_name: str = "agentd"
-    """Shown by CLIENT LIST, so an operator can tell agentd's connections apart."""
 
 
 class _WritesUnderTimeout(AbstractConnection):
@@ -137,18 +121,6 @@ class RedisConnections:
         await self.subscriptions.close()
         for client in (self.calls, self.background):
             await client.aclose(close_connection_pool=True)
-
-
-def shown(url: str) -> str:
-    """A Redis URL as it may be printed: its password hidden (also one in its query)."""
-    parts = urlsplit(url)
-    if parts.password is not None:
-        user = parts.username or ""
-        host = parts.netloc.rpartition("@")[2]
-        url = url.replace(parts.netloc, f"{user}:***@{host}", 1)
-    if parts.query:
-        url = url.replace(parts.query, secrets.scrub(f"?{parts.query}")[1:], 1)
-    return url
 
 
 class RedisSubscriptions:

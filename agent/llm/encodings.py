@@ -6,9 +6,9 @@ file named by the SHA-1 of its download address, so the same folder also serves
 as `TIKTOKEN_CACHE_DIR`) by `scripts/tokenizer_ranks.py`, which `make` runs; a
 file is used only when its SHA-256 is the one tiktoken expects, i.e. when it is
 byte for byte OpenAI's. Without the files, or for a model of no OpenAI encoding,
-tokens are estimated (`agent.llm.tokens`). The server loads them at start-up
-(`Encodings.load`, off the event loop) and says once whether counts are exact or
-estimated.
+tokens are estimated (`agent.llm.tokens`). The server checks them right after it
+starts serving (`Encodings.load`, off the event loop), builds its model's encoding then,
+and says once whether counts are exact or estimated.
 
 tiktoken is never asked for an encoding by name (`tiktoken.get_encoding`,
 `tiktoken.encoding_for_model`): those download the ranks when the cache lacks
@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import threading
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -143,14 +144,21 @@ class Encodings:
         self._loaded: dict[str, TokenCounter] = {}
         self._lock = threading.Lock()
 
-    def load(self) -> list[str]:
-        """Read and check every encoding's ranks now (blocking: call it off the event loop,
-        once, at start-up) and say once which counts are exact; the encodings loaded."""
+    def load(self, build: Collection[str] | None = None) -> list[str]:
+        """Check every encoding's ranks (their digests), build the encodings named in
+        `build` (every one when None) now, and say once which counts are exact; the
+        encodings whose verified ranks are there. Blocking: call it off the event loop.
+
+        The server calls it right after it answers SERVING, building only its executor
+        model's encoding: an encoding's ranks take 40-70 MB and a second or so to build,
+        and a server without a model, or with a model of one encoding, needs none or one.
+        An encoding not built here is built when first asked for (`for_model`)."""
+        names = list(SOURCES) if build is None else [n for n in SOURCES if n in build]
         with self._lock:
-            for name in SOURCES:
+            for name in names:
                 if name not in self._loaded:
                     self._loaded[name] = self._load(name, quiet=True)
-        exact = [n for n, c in self._loaded.items() if c is not ESTIMATE]
+        exact = [n for n in SOURCES if self._verified(n)]
         if len(exact) == len(SOURCES):
             log.info("token counts: exact for OpenAI's models, estimated for others",
                      encodings=exact, folder=str(self.folder))  # fmt: skip
@@ -159,6 +167,20 @@ class Encodings:
             log.warning("token counts are estimated (no verified tokenizer ranks)",
                         missing=missing, folder=str(self.folder), hint=HINT)  # fmt: skip
         return exact
+
+    def _verified(self, name: str) -> bool:
+        """Whether `name` has its ranks: built already, else a file of the right digest."""
+        loaded = self._loaded.get(name)
+        if loaded is not None:
+            return loaded is not ESTIMATE
+        source = SOURCES[name]
+        if self.folder is None:
+            return False
+        try:
+            data = (self.folder / source.cache_name).read_bytes()
+        except OSError:
+            return False
+        return hashlib.sha256(data).hexdigest() == source.sha256
 
     def for_model(self, model: str) -> TokenCounter:
         name = encoding_for_model(model)

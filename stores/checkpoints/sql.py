@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from sqlalchemy import bindparam, delete, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from agent.tasks import utcnow
-from stores.sql.database import Database
+from stores.sql.database import Database, insert_of
 from stores.sql.schema import task_checkpoints
 
 _DELETE = delete(task_checkpoints).where(task_checkpoints.c.task_id == bindparam("gone"))
@@ -22,8 +20,7 @@ class SqlCheckpointStore:
         dialect = database.dialect
         if dialect not in ("sqlite", "postgresql"):
             raise ValueError(f"checkpoints need SQLite or PostgreSQL, not {dialect}")
-        insert = pg_insert if dialect == "postgresql" else sqlite_insert
-        statement = insert(task_checkpoints)
+        statement = insert_of(dialect, task_checkpoints)
         c = task_checkpoints.c
         self._upsert = statement.on_conflict_do_update(
             index_elements=[c.task_id],

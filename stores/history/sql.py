@@ -5,14 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import and_, exists, or_, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from agent import serialization
 from agent.tasks import Task
 from core.errors import TaskNotFoundError
 from stores.history.base import TaskQuery
-from stores.sql.database import Database
+from stores.sql.database import Database, insert_of
 from stores.sql.schema import task_history, task_labels
 
 
@@ -54,8 +52,7 @@ class SqlTaskHistory:
     def __init__(self, database: Database) -> None:
         self._engine = database.engine
         self._writer = database.writer
-        insert = pg_insert if database.dialect == "postgresql" else sqlite_insert
-        statement = insert(task_history)
+        statement = insert_of(database.dialect, task_history)
         self._upsert = statement.on_conflict_do_update(
             index_elements=[task_history.c.task_id],
             set_={
@@ -64,7 +61,7 @@ class SqlTaskHistory:
                 if column.name not in ("task_id", "created_at")
             },
         )
-        self._label = insert(task_labels).on_conflict_do_nothing(
+        self._label = insert_of(database.dialect, task_labels).on_conflict_do_nothing(
             index_elements=[task_labels.c.task_id, task_labels.c.key]
         )
 

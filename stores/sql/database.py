@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from sqlalchemy import Table
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from stores.sql.engine import PoolOptions, create_engine
@@ -29,3 +32,16 @@ class Database:
         """Finish the writes in flight, then close every connection."""
         await self.writer.close()
         await self.engine.dispose()
+
+
+def insert_of(dialect: str, table: Table) -> Any:
+    """INSERT into `table` in `dialect`'s own form (it has `on_conflict_do_update`). Only
+    that dialect's module is imported: PostgreSQL's costs an embedded server's start-up a
+    good part of a second."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+        return postgresql_insert(table)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table)

@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from core import secrets
 from core.errors import StoreUnreachableError
+
+if TYPE_CHECKING:  # Alembic is imported only when a migration runs (start-up time)
+    from alembic.config import Config
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_URL = "sqlite+aiosqlite:///var/agentd.db"
@@ -127,6 +129,8 @@ async def connected(url: str, schema: str | None = None) -> AsyncIterator[AsyncC
 
 
 def alembic_config(url: str, schema: str | None = None) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
@@ -147,9 +151,52 @@ def head_revision() -> str:
 def migrate_sync(url: str, schema: str | None = None) -> None:
     """Upgrade the database to the newest migration. Idempotent. StoreUnreachableError
     when the database cannot be opened (see `connected`)."""
+    from alembic import command
+
     command.upgrade(alembic_config(url, schema), "head")
 
 
 async def migrate(url: str, schema: str | None = None) -> None:
-    """`migrate_sync` in a worker thread (Alembic runs its own event loop there)."""
+    """`migrate_sync` in a worker thread (Alembic runs its own event loop there), unless
+    the database is at the newest revision already (what a restart finds): that is
+    read without Alembic, whose import alone costs a start a good part of a second."""
+    if await _is_current(url, schema):
+        return
     await asyncio.to_thread(migrate_sync, url, schema)
+
+
+_REVISION = re.compile(r'^revision\s*=\s*"([^"]+)"\s*$', re.MULTILINE)
+_DOWN_REVISION = re.compile(r"^down_revision\s*=\s*(.*)$", re.MULTILINE)
+
+
+def known_head() -> str | None:
+    """The newest migration's revision, read from the `revision = "..."` and
+    `down_revision = ...` lines of the migration files, without Alembic; None when that
+    finds not exactly one head or a file that does not say both (Alembic then decides).
+    A test keeps it equal to `head_revision()`."""
+    revisions: set[str] = set()
+    below: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        if path.name == "__init__.py":
+            continue
+        source = path.read_text(encoding="utf-8")
+        revision, down = _REVISION.search(source), _DOWN_REVISION.search(source)
+        if revision is None or down is None:
+            return None
+        revisions.add(revision.group(1))
+        below.update(re.findall(r"[\"']([^\"']+)[\"']", down.group(1)))
+    heads = revisions - below
+    return heads.pop() if len(heads) == 1 else None
+
+
+async def _is_current(url: str, schema: str | None) -> bool:
+    """Whether the database's Alembic revision is `known_head()` (False when in doubt)."""
+    head = known_head()
+    if head is None:
+        return False
+    async with connected(url, schema) as connection:
+        try:
+            rows = await connection.execute(text("SELECT version_num FROM alembic_version"))
+        except DBAPIError:  # no version table yet: a new database
+            return False
+        return [row[0] for row in rows] == [head]

@@ -101,3 +101,10 @@ def test_the_missing_model_settings_are_exactly_those_this_configuration_lacks(
 def test_the_openai_variables_count_as_the_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "k")
     assert Settings().missing_llm_settings() == ("AGENTD_LLM_MODEL",)
+
+
+def test_serve_knows_the_client_s_variables_without_importing_the_client() -> None:
+    from clients.cli import ENVIRONMENT
+    from server.cli import CLIENT_VARIABLES
+
+    assert set(CLIENT_VARIABLES) == set(ENVIRONMENT)
