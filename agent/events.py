@@ -165,6 +165,29 @@ class HistoryCompacted:
 
 
 @dataclass(frozen=True, slots=True)
+class ContextFitted:
+    """A model request was cut to fit the model's context window (`agent.context_fit`)."""
+
+    step_id: str
+    role: str
+    model: str
+    context_window: int
+    prompt_tokens: int
+    """The prompt as sent, counted."""
+    max_tokens: int
+    """The reply limit sent with it."""
+    saved_tokens: int
+    """Tokens cut from the prompt."""
+    clipped_messages: int
+    """Older observations clipped, each with a marker."""
+    dropped_messages: int
+    """Older messages left out whole."""
+    retry: bool = False
+    """The endpoint said the context was too long: compacted once more and sent again."""
+    type: Literal["context_fitted"] = "context_fitted"
+
+
+@dataclass(frozen=True, slots=True)
 class FinalAnswer:
     text: str
     stop_reason: StopReason
@@ -210,6 +233,7 @@ EventPayload = (
     | InputProvided
     | UsageReported
     | HistoryCompacted
+    | ContextFitted
     | FinalAnswer
     | ErrorOccurred
     | TaskResumed

@@ -16,8 +16,8 @@ from typing import Any
 
 import structlog
 
+from agent import context_fit, metrics, serialization
 from agent import events as ev
-from agent import metrics, serialization
 from agent.event_writer import EventWriter
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
 from agent.llm import sanitize, tokens
@@ -264,7 +264,13 @@ class TaskRun:
             async with step_clock_stopped():
                 await turn.acquire()
         try:
-            response = await self._call(model, role, step_id, messages, tools, settings, stream)
+
+            async def send(fitted: Sequence[Message], sent: ModelSettings) -> ModelResponse:
+                return await self._call(model, role, step_id, fitted, tools, sent, stream)
+
+            response, messages = await context_fit.fitted_call(
+                self, model, role, step_id, messages, tools, settings, send
+            )
         finally:
             if turn is not None:
                 turn.release()

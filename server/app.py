@@ -43,6 +43,7 @@ from server.interceptors.draining import DrainingInterceptor
 from server.interceptors.metrics import MetricsInterceptor
 from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
+from server.model_limits import configured_models, warn_unknown_models
 from server.servicer import AgentServicer
 from server.settings import Settings
 from server.startup import StartupError, start_metrics
@@ -112,6 +113,8 @@ class AgentdServer:
         engine = start_engine(
             settings, models, registry, tasks, durable, live, agents, conversations, encodings
         )
+        if engine.configured:
+            warn_unknown_models(engine.config.catalog, configured_models(settings))
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)
         interceptors = _interceptors(settings, draining, audit, authenticator, where, live)

@@ -22,6 +22,7 @@ from agent.memory.service import Conversations
 from agent.run_factory import ModelFactory
 from auth.authenticator import Authenticator
 from auth.tokens import TokenRules, TokenVerifier
+from server.model_limits import fit_policy, model_catalog
 from server.settings import Settings
 from stores.agents.base import AgentStore
 from stores.api_keys.base import KeyStore
@@ -218,6 +219,8 @@ def engine_config(settings: Settings) -> EngineConfig:
         critic_every_n=settings.critic_every_n,
         max_corrections=settings.max_corrections,
         tool_calling=settings.llm_tool_calling,
+        catalog=model_catalog(settings),
+        fitting=fit_policy(settings),
     )
 
 

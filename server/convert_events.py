@@ -171,6 +171,21 @@ def _history_compacted(p: ev.HistoryCompacted) -> conversations_pb2.HistoryCompa
     )
 
 
+def _context_fitted(p: ev.ContextFitted) -> events_pb2.ContextFitted:
+    return events_pb2.ContextFitted(
+        step_id=p.step_id,
+        role=p.role,
+        model=p.model,
+        context_window=max(0, p.context_window),
+        prompt_tokens=max(0, p.prompt_tokens),
+        max_tokens=max(0, p.max_tokens),
+        saved_tokens=max(0, p.saved_tokens),
+        clipped_messages=max(0, p.clipped_messages),
+        dropped_messages=max(0, p.dropped_messages),
+        retry=p.retry,
+    )
+
+
 def _final_answer(p: ev.FinalAnswer) -> events_pb2.FinalAnswer:
     return events_pb2.FinalAnswer(
         text=p.text,
@@ -210,6 +225,7 @@ _PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
     ev.ApprovalDecided: ("approval_decided", _approval_decided),
     ev.UsageReported: ("usage", _usage),
     ev.HistoryCompacted: ("history_compacted", _history_compacted),
+    ev.ContextFitted: ("context_fitted", _context_fitted),
     ev.FinalAnswer: ("final_answer", _final_answer),
     ev.ErrorOccurred: ("error", _error),
     ev.TaskResumed: ("resumed", _resumed),

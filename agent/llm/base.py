@@ -153,16 +153,22 @@ StreamItem = TextChunk | ReasoningChunk | Done
 class ModelError(Exception):
     """The model endpoint failed (after retries) or answered something unusable."""
 
-    def __init__(self, message: str, *, retryable: bool = False) -> None:
+    def __init__(
+        self, message: str, *, retryable: bool = False, context_too_long: bool = False
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.retryable = retryable
+        self.context_too_long = context_too_long
+        """The endpoint said the request does not fit the model's context window."""
 
 
 class Model(abc.ABC):
     """A language model. Subclasses implement `complete`; `stream` defaults to it."""
 
     name: str = "model"
+    max_tokens: int | None = None
+    """The reply limit this model is configured with (None: the model's own)."""
 
     async def close(self) -> None:  # noqa: B027 - optional hook; most models hold nothing
         """Release connections. Called once, when the engine stops."""

@@ -29,6 +29,7 @@ A reply is one of:
     {"tool_calls": [{"name": "calculator", "arguments": {"expression": "2+2"}},
                     {"name": "calculator", "arguments_raw": "{broken"}]}
     {"error": {"status": 429, "message": "slow down"}}
+    {"error": {"status": 400, "code": "context_length_exceeded", "message": "too long"}}
     {"delay_seconds": 2.5, "text": "late"}         # answer after a delay
     {"hold": "first", "text": "late"}              # answer once `release("first")` is called
     {"drop": true}                                 # close the connection mid-reply

@@ -10,7 +10,8 @@ once or cycling), is in `agent.llm.fake_script`. A request no reply is left for 
 answered 500 `script exhausted`. Every request body is kept in `requests`; with a
 `log`, each request is also written there as one JSON line (`RequestLog`). Like
 OpenAI, it answers 400 to a request offering a tool whose name is not 1-64 of
-`[a-zA-Z0-9_-]`.
+`[a-zA-Z0-9_-]`, and with a `context_window` 400 `context_length_exceeded` to one
+that does not fit it (`agent.llm.fake_window`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Any, TextIO
 
 from aiohttp import web
 
+from agent.llm import fake_window
 from agent.llm.fake_script import Answer, Script, message_text, role_of
 from agent.llm.testing import split_text
 
@@ -87,6 +89,7 @@ class FakeOpenAIServer:
         port: int = 0,
         model: str = "fake-model",
         log: TextIO | None = None,
+        context_window: int | None = None,
     ) -> None:
         self.script = replies if isinstance(replies, Script) else Script(replies)
         self._log = RequestLog(log) if log is not None else None
@@ -94,6 +97,9 @@ class FakeOpenAIServer:
         self._port = port
         self._model = model
         self._runner: web.AppRunner | None = None
+        self.context_window = context_window
+        """None, or requests past it are refused (`agent.llm.fake_window`)."""
+        self.refused_too_long = 0
         self.requests: list[JSON] = []
         self._holds: dict[str, asyncio.Event] = {}
         self._waiting: set[str] = set()
@@ -189,6 +195,11 @@ class FakeOpenAIServer:
         if refused:
             return _error(400, refused)
         self.requests.append(body)
+        if self.context_window is not None:
+            too_long = fake_window.refusal(body, self.context_window)
+            if too_long is not None:
+                self.refused_too_long += 1
+                return _error(400, too_long, code="context_length_exceeded")
         reply = self._take(body)
         if isinstance(reply, str):
             return _error(500, reply, "server_error")
@@ -207,6 +218,7 @@ class FakeOpenAIServer:
                 int(error.get("status", 500)),
                 str(error.get("message", "scripted error")),
                 error.get("type"),
+                error.get("code"),
             )
         if reply.get("drop"):
             assert request.transport is not None
@@ -310,14 +322,16 @@ class FakeOpenAIServer:
         return response
 
 
-def _error(status: int, message: str, kind: str | None = None) -> web.Response:
+def _error(
+    status: int, message: str, kind: str | None = None, code: str | None = None
+) -> web.Response:
     kinds = {400: "invalid_request_error", 401: "authentication_error", 429: "rate_limit_error"}
     return web.json_response(
         {
             "error": {
                 "message": message,
                 "type": kind or kinds.get(status, "server_error"),
-                "code": None,
+                "code": code,
             }
         },
         status=status,
@@ -334,12 +348,12 @@ def banner(base_url: str, source: str, script: Script, log_to: str = "") -> str:
 
 async def serve_forever(
     script: Script, port: int, host: str = "127.0.0.1", *, source: str = "a script",
-    log: TextIO | None = None, log_to: str = "",
+    log: TextIO | None = None, log_to: str = "", context_window: int | None = None,
 ) -> None:  # fmt: skip
     """Run the server for `agentd fake-llm` until SIGTERM or SIGINT."""
     import signal
 
-    server = FakeOpenAIServer(script, host=host, port=port, log=log)
+    server = FakeOpenAIServer(script, host=host, port=port, log=log, context_window=context_window)
     await server.start()
     print(banner(server.base_url, source, script, log_to), flush=True)
     stop = asyncio.Event()
@@ -352,7 +366,9 @@ async def serve_forever(
         await server.stop()
 
 
-def run(script: Path, port: int, host: str, log: str | None) -> int:
+def run(
+    script: Path, port: int, host: str, log: str | None, context_window: int | None = None
+) -> int:
     """`agentd fake-llm`: its exit status (2 for a script that cannot be played)."""
     try:
         played = Script.load(script)
@@ -368,7 +384,15 @@ def run(script: Path, port: int, host: str, log: str | None) -> int:
         where = "stderr" if log == "-" else (log or "")
         try:
             asyncio.run(
-                serve_forever(played, port, host, source=script.name, log=stream, log_to=where)
+                serve_forever(
+                    played,
+                    port,
+                    host,
+                    source=script.name,
+                    log=stream,
+                    log_to=where,
+                    context_window=context_window,
+                )
             )
         except OSError as error:  # the address is taken, or not this machine's
             print(f"agentd fake-llm: cannot listen on {host}:{port}: {error}", file=sys.stderr)

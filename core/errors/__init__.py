@@ -40,6 +40,7 @@ from core.errors.conversations import (
     ConversationNotFoundError,
 )
 from core.errors.tasks import (
+    ContextTooLongError,
     EventsExpiredError,
     LLMNotConfiguredError,
     LLMUnavailableError,
@@ -66,6 +67,7 @@ __all__ = [
     "AgentNotFoundError",
     "AgentdError",
     "ApprovalNotPendingError",
+    "ContextTooLongError",
     "ConversationBusyError",
     "ConversationLineFullError",
     "ConversationNotFoundError",

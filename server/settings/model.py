@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 
-from server.settings.base import Section
+from agent.llm.model_catalog import parse_entries
+from server.settings.base import CommaList, Section
 
 
 class ModelSettings(Section):
@@ -34,6 +35,36 @@ class ModelSettings(Section):
         4, ge=1, le=10, description="attempts on 429/5xx/connection errors"
     )
     llm_tool_calling: bool = Field(True, description="whether the model supports native tool calls")
+    model_windows: CommaList = Field(
+        default_factory=list,
+        description="context windows of models, as name=window[:reply limit] in tokens, "
+        "comma-separated (my-llama=32768:4096); they win over the built-in catalog",
+    )
+    default_context_window: int = Field(
+        8192,
+        ge=256,
+        description="the context window assumed for a model the catalog does not know (the "
+        "server warns of such models at start-up)",
+    )
+    context_reply_tokens: int = Field(
+        1024,
+        ge=16,
+        description="tokens kept for the reply when a model request must be cut to fit its "
+        "window (less when the model's reply limit is lower)",
+    )
+    context_margin: float = Field(
+        0.05,
+        ge=0,
+        le=0.5,
+        description="share of each model's window left unused when fitting requests, for "
+        "the error of estimated token counts",
+    )
+
+    @field_validator("model_windows")
+    @classmethod
+    def _windows(cls, value: list[str]) -> list[str]:
+        parse_entries(value)
+        return value
 
     def missing_llm_settings(self) -> tuple[str, ...]:
         """What is still to be set before the engine can call a model (empty when nothing

@@ -181,6 +181,10 @@ class ModelOutputInvalidError(AgentdError):
     """The model's replies could not be used."""
 
 
+class ContextTooLongError(InvalidArgumentError):
+    """A model request did not fit the model's context window, even compacted."""
+
+
 class TaskLimitReachedError(AgentdError):
     """A limit stopped a task before any usable result (appears in `Task.error`)."""
 
@@ -233,6 +237,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "STORE_UNAVAILABLE": StoreUnavailableError,
     "TASK_LIMIT_REACHED": TaskLimitReachedError,
     "TOOL_UNAVAILABLE": ToolUnavailableError,
+    "CONTEXT_TOO_LONG": ContextTooLongError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

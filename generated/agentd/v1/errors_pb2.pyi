@@ -123,6 +123,13 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     try again. Inside a task the model sees it as a
     TOOL_ERROR_KIND_UNAVAILABLE observation instead.
     """
+    ERROR_REASON_CONTEXT_TOO_LONG: _ErrorReason.ValueType  # 43
+    """A model request did not fit the model's context window even after agentd
+    fitted it and, when the endpoint still refused it, compacted it once more
+    (status INVALID_ARGUMENT; in `Task.error` and error events). Give the
+    agent a model with a larger window, or declare the model's real window
+    (AGENTD_MODEL_WINDOWS).
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -233,5 +240,12 @@ down, restarting or not yet connected (status UNAVAILABLE). Calls work
 again once agentd has reconnected; `google.rpc.RetryInfo` says when to
 try again. Inside a task the model sees it as a
 TOOL_ERROR_KIND_UNAVAILABLE observation instead.
+"""
+ERROR_REASON_CONTEXT_TOO_LONG: ErrorReason.ValueType  # 43
+"""A model request did not fit the model's context window even after agentd
+fitted it and, when the endpoint still refused it, compacted it once more
+(status INVALID_ARGUMENT; in `Task.error` and error events). Give the
+agent a model with a larger window, or declare the model's real window
+(AGENTD_MODEL_WINDOWS).
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

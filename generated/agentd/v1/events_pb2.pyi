@@ -120,6 +120,7 @@ class TaskEvent(_message.Message):
     INPUT_REQUESTED_FIELD_NUMBER: _builtins.int
     INPUT_PROVIDED_FIELD_NUMBER: _builtins.int
     HISTORY_COMPACTED_FIELD_NUMBER: _builtins.int
+    CONTEXT_FITTED_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
@@ -222,6 +223,13 @@ class TaskEvent(_message.Message):
         summary, so that what the task is sent fits the agent's memory budget.
         """
 
+    @_builtins.property
+    def context_fitted(self) -> Global___ContextFitted:
+        """A model request was cut to fit the model's context window (older tool
+        results clipped or left out), or compacted once more after the endpoint
+        said the context was too long.
+        """
+
     def __init__(
         self,
         *,
@@ -249,16 +257,81 @@ class TaskEvent(_message.Message):
         input_requested: Global___InputRequested | None = ...,
         input_provided: Global___InputProvided | None = ...,
         history_compacted: _conversations_pb2.HistoryCompacted | None = ...,
+        context_fitted: Global___ContextFitted | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "context_fitted"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
 Global___TaskEvent: _TypeAlias = TaskEvent  # noqa: Y015
+
+@_typing.final
+class ContextFitted(_message.Message):
+    """A model request was fitted into the model's context window before it was
+    sent: the system prompt, the goal and the newest turn kept whole, older tool
+    results clipped proportionally (each with a marker) or left out, and the
+    reply limit recomputed so that prompt and reply fit together.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STEP_ID_FIELD_NUMBER: _builtins.int
+    ROLE_FIELD_NUMBER: _builtins.int
+    MODEL_FIELD_NUMBER: _builtins.int
+    CONTEXT_WINDOW_FIELD_NUMBER: _builtins.int
+    PROMPT_TOKENS_FIELD_NUMBER: _builtins.int
+    MAX_TOKENS_FIELD_NUMBER: _builtins.int
+    SAVED_TOKENS_FIELD_NUMBER: _builtins.int
+    CLIPPED_MESSAGES_FIELD_NUMBER: _builtins.int
+    DROPPED_MESSAGES_FIELD_NUMBER: _builtins.int
+    RETRY_FIELD_NUMBER: _builtins.int
+    step_id: _builtins.str
+    """The step the call belongs to."""
+    role: _builtins.str
+    """The role of the model called ("planner", "executor", ...)."""
+    model: _builtins.str
+    """The model the request was fitted for."""
+    context_window: _builtins.int
+    """Its context window in tokens (from the model catalog)."""
+    prompt_tokens: _builtins.int
+    """The prompt as sent, in tokens (agentd's count)."""
+    max_tokens: _builtins.int
+    """The reply limit sent with it."""
+    saved_tokens: _builtins.int
+    """Tokens cut from the prompt."""
+    clipped_messages: _builtins.int
+    """Older observations clipped."""
+    dropped_messages: _builtins.int
+    """Older messages left out whole."""
+    retry: _builtins.bool
+    """True when the endpoint answered that the context was too long and the
+    request was compacted once more and sent again.
+    """
+    def __init__(
+        self,
+        *,
+        step_id: _builtins.str = ...,
+        role: _builtins.str = ...,
+        model: _builtins.str = ...,
+        context_window: _builtins.int = ...,
+        prompt_tokens: _builtins.int = ...,
+        max_tokens: _builtins.int = ...,
+        saved_tokens: _builtins.int = ...,
+        clipped_messages: _builtins.int = ...,
+        dropped_messages: _builtins.int = ...,
+        retry: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clipped_messages", b"clipped_messages", "context_window", b"context_window", "dropped_messages", b"dropped_messages", "max_tokens", b"max_tokens", "model", b"model", "prompt_tokens", b"prompt_tokens", "retry", b"retry", "role", b"role", "saved_tokens", b"saved_tokens", "step_id", b"step_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ContextFitted: _TypeAlias = ContextFitted  # noqa: Y015
 
 @_typing.final
 class Heartbeat(_message.Message):

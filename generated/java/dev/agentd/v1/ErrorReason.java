@@ -296,6 +296,18 @@ public enum ErrorReason
    * <code>ERROR_REASON_TOOL_UNAVAILABLE = 32;</code>
    */
   ERROR_REASON_TOOL_UNAVAILABLE(32),
+  /**
+   * <pre>
+   * A model request did not fit the model's context window even after agentd
+   * fitted it and, when the endpoint still refused it, compacted it once more
+   * (status INVALID_ARGUMENT; in `Task.error` and error events). Give the
+   * agent a model with a larger window, or declare the model's real window
+   * (AGENTD_MODEL_WINDOWS).
+   * </pre>
+   *
+   * <code>ERROR_REASON_CONTEXT_TOO_LONG = 43;</code>
+   */
+  ERROR_REASON_CONTEXT_TOO_LONG(43),
   UNRECOGNIZED(-1),
   ;
 
@@ -578,6 +590,18 @@ public enum ErrorReason
    * <code>ERROR_REASON_TOOL_UNAVAILABLE = 32;</code>
    */
   public static final int ERROR_REASON_TOOL_UNAVAILABLE_VALUE = 32;
+  /**
+   * <pre>
+   * A model request did not fit the model's context window even after agentd
+   * fitted it and, when the endpoint still refused it, compacted it once more
+   * (status INVALID_ARGUMENT; in `Task.error` and error events). Give the
+   * agent a model with a larger window, or declare the model's real window
+   * (AGENTD_MODEL_WINDOWS).
+   * </pre>
+   *
+   * <code>ERROR_REASON_CONTEXT_TOO_LONG = 43;</code>
+   */
+  public static final int ERROR_REASON_CONTEXT_TOO_LONG_VALUE = 43;
 
 
   public final int getNumber() {
@@ -636,6 +660,7 @@ public enum ErrorReason
       case 29: return ERROR_REASON_CONVERSATION_NOT_FOUND;
       case 30: return ERROR_REASON_CONVERSATION_BUSY;
       case 32: return ERROR_REASON_TOOL_UNAVAILABLE;
+      case 43: return ERROR_REASON_CONTEXT_TOO_LONG;
       default: return null;
     }
   }

@@ -83,6 +83,7 @@ private static final long serialVersionUID = 0L;
     INPUT_REQUESTED(27),
     INPUT_PROVIDED(28),
     HISTORY_COMPACTED(29),
+    CONTEXT_FITTED(40),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -120,6 +121,7 @@ private static final long serialVersionUID = 0L;
         case 27: return INPUT_REQUESTED;
         case 28: return INPUT_PROVIDED;
         case 29: return HISTORY_COMPACTED;
+        case 40: return CONTEXT_FITTED;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1158,6 +1160,55 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.HistoryCompacted.getDefaultInstance();
   }
 
+  public static final int CONTEXT_FITTED_FIELD_NUMBER = 40;
+  /**
+   * <pre>
+   * A model request was cut to fit the model's context window (older tool
+   * results clipped or left out), or compacted once more after the endpoint
+   * said the context was too long.
+   * </pre>
+   *
+   * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+   * @return Whether the contextFitted field is set.
+   */
+  @java.lang.Override
+  public boolean hasContextFitted() {
+    return payloadCase_ == 40;
+  }
+  /**
+   * <pre>
+   * A model request was cut to fit the model's context window (older tool
+   * results clipped or left out), or compacted once more after the endpoint
+   * said the context was too long.
+   * </pre>
+   *
+   * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+   * @return The contextFitted.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ContextFitted getContextFitted() {
+    if (payloadCase_ == 40) {
+       return (dev.agentd.v1.ContextFitted) payload_;
+    }
+    return dev.agentd.v1.ContextFitted.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A model request was cut to fit the model's context window (older tool
+   * results clipped or left out), or compacted once more after the endpoint
+   * said the context was too long.
+   * </pre>
+   *
+   * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ContextFittedOrBuilder getContextFittedOrBuilder() {
+    if (payloadCase_ == 40) {
+       return (dev.agentd.v1.ContextFitted) payload_;
+    }
+    return dev.agentd.v1.ContextFitted.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1243,6 +1294,9 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 29) {
       output.writeMessage(29, (dev.agentd.v1.HistoryCompacted) payload_);
+    }
+    if (payloadCase_ == 40) {
+      output.writeMessage(40, (dev.agentd.v1.ContextFitted) payload_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1346,6 +1400,10 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 29) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(29, (dev.agentd.v1.HistoryCompacted) payload_);
+    }
+    if (payloadCase_ == 40) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(40, (dev.agentd.v1.ContextFitted) payload_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -1455,6 +1513,10 @@ private static final long serialVersionUID = 0L;
         if (!getHistoryCompacted()
             .equals(other.getHistoryCompacted())) return false;
         break;
+      case 40:
+        if (!getContextFitted()
+            .equals(other.getContextFitted())) return false;
+        break;
       case 0:
       default:
     }
@@ -1560,6 +1622,10 @@ private static final long serialVersionUID = 0L;
       case 29:
         hash = (37 * hash) + HISTORY_COMPACTED_FIELD_NUMBER;
         hash = (53 * hash) + getHistoryCompacted().hashCode();
+        break;
+      case 40:
+        hash = (37 * hash) + CONTEXT_FITTED_FIELD_NUMBER;
+        hash = (53 * hash) + getContextFitted().hashCode();
         break;
       case 0:
       default:
@@ -1774,6 +1840,9 @@ private static final long serialVersionUID = 0L;
       if (historyCompactedBuilder_ != null) {
         historyCompactedBuilder_.clear();
       }
+      if (contextFittedBuilder_ != null) {
+        contextFittedBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -1908,6 +1977,10 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 29 &&
           historyCompactedBuilder_ != null) {
         result.payload_ = historyCompactedBuilder_.build();
+      }
+      if (payloadCase_ == 40 &&
+          contextFittedBuilder_ != null) {
+        result.payload_ = contextFittedBuilder_.build();
       }
     }
 
@@ -2050,6 +2123,10 @@ private static final long serialVersionUID = 0L;
         }
         case HISTORY_COMPACTED: {
           mergeHistoryCompacted(other.getHistoryCompacted());
+          break;
+        }
+        case CONTEXT_FITTED: {
+          mergeContextFitted(other.getContextFitted());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -2244,6 +2321,13 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 29;
               break;
             } // case 234
+            case 322: {
+              input.readMessage(
+                  getContextFittedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 40;
+              break;
+            } // case 322
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -6265,6 +6349,202 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 29;
       onChanged();
       return historyCompactedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ContextFitted, dev.agentd.v1.ContextFitted.Builder, dev.agentd.v1.ContextFittedOrBuilder> contextFittedBuilder_;
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     * @return Whether the contextFitted field is set.
+     */
+    @java.lang.Override
+    public boolean hasContextFitted() {
+      return payloadCase_ == 40;
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     * @return The contextFitted.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ContextFitted getContextFitted() {
+      if (contextFittedBuilder_ == null) {
+        if (payloadCase_ == 40) {
+          return (dev.agentd.v1.ContextFitted) payload_;
+        }
+        return dev.agentd.v1.ContextFitted.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 40) {
+          return contextFittedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.ContextFitted.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    public Builder setContextFitted(dev.agentd.v1.ContextFitted value) {
+      if (contextFittedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        contextFittedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 40;
+      return this;
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    public Builder setContextFitted(
+        dev.agentd.v1.ContextFitted.Builder builderForValue) {
+      if (contextFittedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        contextFittedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 40;
+      return this;
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    public Builder mergeContextFitted(dev.agentd.v1.ContextFitted value) {
+      if (contextFittedBuilder_ == null) {
+        if (payloadCase_ == 40 &&
+            payload_ != dev.agentd.v1.ContextFitted.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.ContextFitted.newBuilder((dev.agentd.v1.ContextFitted) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 40) {
+          contextFittedBuilder_.mergeFrom(value);
+        } else {
+          contextFittedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 40;
+      return this;
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    public Builder clearContextFitted() {
+      if (contextFittedBuilder_ == null) {
+        if (payloadCase_ == 40) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 40) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        contextFittedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    public dev.agentd.v1.ContextFitted.Builder getContextFittedBuilder() {
+      return getContextFittedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ContextFittedOrBuilder getContextFittedOrBuilder() {
+      if ((payloadCase_ == 40) && (contextFittedBuilder_ != null)) {
+        return contextFittedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 40) {
+          return (dev.agentd.v1.ContextFitted) payload_;
+        }
+        return dev.agentd.v1.ContextFitted.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ContextFitted, dev.agentd.v1.ContextFitted.Builder, dev.agentd.v1.ContextFittedOrBuilder> 
+        getContextFittedFieldBuilder() {
+      if (contextFittedBuilder_ == null) {
+        if (!(payloadCase_ == 40)) {
+          payload_ = dev.agentd.v1.ContextFitted.getDefaultInstance();
+        }
+        contextFittedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.ContextFitted, dev.agentd.v1.ContextFitted.Builder, dev.agentd.v1.ContextFittedOrBuilder>(
+                (dev.agentd.v1.ContextFitted) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 40;
+      onChanged();
+      return contextFittedBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

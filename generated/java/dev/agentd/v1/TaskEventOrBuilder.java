@@ -640,5 +640,38 @@ public interface TaskEventOrBuilder extends
    */
   dev.agentd.v1.HistoryCompactedOrBuilder getHistoryCompactedOrBuilder();
 
+  /**
+   * <pre>
+   * A model request was cut to fit the model's context window (older tool
+   * results clipped or left out), or compacted once more after the endpoint
+   * said the context was too long.
+   * </pre>
+   *
+   * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+   * @return Whether the contextFitted field is set.
+   */
+  boolean hasContextFitted();
+  /**
+   * <pre>
+   * A model request was cut to fit the model's context window (older tool
+   * results clipped or left out), or compacted once more after the endpoint
+   * said the context was too long.
+   * </pre>
+   *
+   * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+   * @return The contextFitted.
+   */
+  dev.agentd.v1.ContextFitted getContextFitted();
+  /**
+   * <pre>
+   * A model request was cut to fit the model's context window (older tool
+   * results clipped or left out), or compacted once more after the endpoint
+   * said the context was too long.
+   * </pre>
+   *
+   * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+   */
+  dev.agentd.v1.ContextFittedOrBuilder getContextFittedOrBuilder();
+
   public dev.agentd.v1.TaskEvent.PayloadCase getPayloadCase();
 }
