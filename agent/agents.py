@@ -33,7 +33,10 @@ _KEYS = {
     "id", "version", "description", "instructions", "model", "temperature", "max_tokens",
     "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
     "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema", "memory",
+    "provider", "fallback",
 }  # fmt: skip
+PROVIDER_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
+MAX_FALLBACKS = 8
 
 
 class AgentInvalidError(ValueError):
@@ -71,6 +74,12 @@ class AgentDefinition:
     """A JSON Schema the final answer must be JSON of (`agent.answers`)."""
     memory: Mapping[str, Any] = field(default_factory=dict)
     """Its `memory:` settings (`agent.memory.policy`); the server's defaults fill the rest."""
+    providers: Mapping[str, str] = field(default_factory=dict)
+    """The operator's provider per role ("default" for the rest); empty: the server's own
+    endpoint (`agent.llm.providers`)."""
+    fallback: tuple[tuple[str, str], ...] = ()
+    """(provider, model) tried in order when the agent's own provider fails (timeouts,
+    5xx, rate limits); an empty model: the same model as the role's."""
 
     @property
     def reference(self) -> str:
@@ -156,7 +165,51 @@ def parse_agent(data: Any, source: str, models: Collection[str] = ()) -> AgentDe
         ask_user=_flag(data, "ask_user", source),
         output_schema=_schema(data.get("output_schema"), source),
         memory=_memory(data.get("memory"), source),
+        providers=_providers(data.get("provider"), source),
+        fallback=_fallback(data.get("fallback"), source),
     )
+
+
+def _provider_name(value: Any, source: str, field: str) -> str:
+    if not isinstance(value, str) or not PROVIDER_NAME.fullmatch(value):
+        raise AgentInvalidError(source, field, "a provider name: 1 to 64 of [a-z0-9_-]")
+    return value
+
+
+def _providers(value: Any, source: str) -> dict[str, str]:
+    """`provider: name` (every role) or `provider: {role: name, default: name}`."""
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        return {"default": _provider_name(value, source, "provider")}
+    if not isinstance(value, Mapping) or not value:
+        raise AgentInvalidError(source, "provider", "a provider name, or a mapping of role to one")
+    chosen: dict[str, str] = {}
+    for role, name in value.items():
+        if role not in (*ROLES, "default"):
+            raise AgentInvalidError(source, f"provider.{role}", f"roles are {', '.join(ROLES)}")
+        chosen[str(role)] = _provider_name(name, source, f"provider.{role}")
+    return chosen
+
+
+def _fallback(value: Any, source: str) -> tuple[tuple[str, str], ...]:
+    """`fallback: [{provider: backup, model: gpt-4o-mini}, {provider: other}]`."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > MAX_FALLBACKS:
+        raise AgentInvalidError(
+            source, "fallback", f"a list of at most {MAX_FALLBACKS} {{provider, model}} entries"
+        )
+    chain: list[tuple[str, str]] = []
+    for index, entry in enumerate(value):
+        where = f"fallback[{index}]"
+        if not isinstance(entry, Mapping) or set(map(str, entry)) - {"provider", "model"}:
+            raise AgentInvalidError(source, where, "a mapping of provider and (optional) model")
+        model = entry.get("model", "")
+        if not isinstance(model, str) or len(model) > 200:
+            raise AgentInvalidError(source, f"{where}.model", "must be a model name")
+        chain.append((_provider_name(entry.get("provider"), source, f"{where}.provider"), model))
+    return tuple(chain)
 
 
 def _memory(value: Any, source: str) -> dict[str, Any]:

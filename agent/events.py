@@ -146,6 +146,8 @@ class UsageReported:
     """The model that answered."""
     estimated: bool = False
     """The endpoint reported no usage: `call` is an estimate (`agent.llm.tokens`)."""
+    provider: str = ""
+    """The provider that answered (empty: the server's own endpoint)."""
     type: Literal["usage"] = "usage"
 
 
@@ -185,6 +187,19 @@ class ContextFitted:
     retry: bool = False
     """The endpoint said the context was too long: compacted once more and sent again."""
     type: Literal["context_fitted"] = "context_fitted"
+
+
+@dataclass(frozen=True, slots=True)
+class StreamDiscarded:
+    """The text deltas of `step_id` streamed so far are void: their provider failed
+    mid-reply and the next one in the agent's fallback chain answers from the start."""
+
+    step_id: str
+    provider: str
+    """The provider that failed."""
+    model: str
+    reason: str
+    type: Literal["stream_discarded"] = "stream_discarded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +249,7 @@ EventPayload = (
     | UsageReported
     | HistoryCompacted
     | ContextFitted
+    | StreamDiscarded
     | FinalAnswer
     | ErrorOccurred
     | TaskResumed

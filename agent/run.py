@@ -22,6 +22,7 @@ from agent.event_writer import EventWriter
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
 from agent.llm import sanitize, tokens
 from agent.llm.base import (
+    Discarded,
     Done,
     Message,
     Model,
@@ -290,6 +291,7 @@ class TaskRun:
                 self.task.usage,
                 response.model or model.name,
                 estimated,
+                response.provider,
             )
         )
         if self.task.usage.total_tokens > self.token_budget:
@@ -322,6 +324,10 @@ class TaskRun:
                     async for item in model.stream(messages, tools, settings):
                         if isinstance(item, TextChunk | ReasoningChunk):
                             await deltas.add(item)
+                        elif isinstance(item, Discarded):  # another provider starts over
+                            await deltas.finish()
+                            deltas = _Deltas(self, step_id)
+                            await self.emit(ev.StreamDiscarded(step_id, *_discarded(item)))
                         elif isinstance(item, Done):
                             response = item.response
                     await deltas.finish()
@@ -338,6 +344,10 @@ class TaskRun:
             span.set_attribute("gen_ai.usage.input_tokens", response.usage.prompt_tokens)
             span.set_attribute("gen_ai.usage.output_tokens", response.usage.completion_tokens)
         return response
+
+
+def _discarded(item: Discarded) -> tuple[str, str, str]:
+    return item.provider, item.model, item.reason
 
 
 class _Deltas:

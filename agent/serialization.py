@@ -37,6 +37,7 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.TextDelta, ev.ReasoningDelta, ev.ToolCallStarted, ev.ToolCallFinished,
         ev.ReflectionVerdict, ev.ApprovalRequested, ev.ApprovalDecided, ev.UsageReported,
         ev.InputRequested, ev.InputProvided, ev.HistoryCompacted, ev.ContextFitted,
+        ev.StreamDiscarded,
         ev.FinalAnswer, ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall, Principal,
         JournalEntry, RunCheckpoint, FunctionCallingState, TextReactState, PlanExecuteState,
         StepResult, AgentDefinition, History,

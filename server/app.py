@@ -22,7 +22,7 @@ from audit.service import AuditLogs
 from auth.authenticator import Authenticator
 from auth.keys import new_key, roles_by_principal
 from auth.throttle import FailureThrottle
-from core import secrets, tracing
+from core import tracing
 from core.metrics import TASKS_IN_FLIGHT
 from server import heap, logs, reflection
 from server.builders import (
@@ -44,6 +44,7 @@ from server.interceptors.metrics import MetricsInterceptor
 from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.model_limits import configured_models, warn_unknown_models
+from server.providers import configure_secrets
 from server.servicer import AgentServicer
 from server.settings import Settings
 from server.startup import StartupError, start_metrics
@@ -90,7 +91,7 @@ class AgentdServer:
         tasks: TaskStore | None = None,
         models: ModelRoles | None = None,
     ) -> AgentdServer:
-        secrets.configure(settings.secret_patterns)
+        configure_secrets(settings)
         where = store_settings(settings)
         live, durable = await _open_stores(where)
         authenticator = build_authenticator(settings, durable.api_keys)

@@ -23,6 +23,7 @@ from agent.run_factory import ModelFactory
 from auth.authenticator import Authenticator
 from auth.tokens import TokenRules, TokenVerifier
 from server.model_limits import fit_policy, model_catalog
+from server.providers import build_providers
 from server.settings import Settings
 from stores.agents.base import AgentStore
 from stores.api_keys.base import KeyStore
@@ -199,6 +200,7 @@ def build_models(settings: Settings) -> ModelRoles | None:
         critic=model(settings.llm_critic_model),
         synthesizer=model(settings.llm_synthesizer_model),
         calls=asyncio.Semaphore(calls),
+        providers=build_providers(settings),
     )
 
 

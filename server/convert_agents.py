@@ -39,6 +39,13 @@ def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
         data["output_schema"] = struct_to_dict(agent.output_schema, "agent.output_schema")
     if agent.HasField("memory"):
         data["memory"] = _memory_data(agent.memory)
+    if agent.providers:
+        data["provider"] = dict(agent.providers)
+    if agent.fallback:
+        data["fallback"] = [
+            {"provider": f.provider, **({"model": f.model} if f.model else {})}
+            for f in agent.fallback
+        ]
     return data
 
 
@@ -113,5 +120,8 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
         message.output_schema.CopyFrom(dict_to_struct(dict(agent.output_schema)))
     if agent.memory:
         message.memory.CopyFrom(memory_to_proto(dict(agent.memory)))
+    message.providers.update(dict(agent.providers))
+    for provider, model in agent.fallback:
+        message.fallback.add(provider=provider, model=model)
     message.created_at.FromDatetime(stored.created_at)
     return message

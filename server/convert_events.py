@@ -158,6 +158,7 @@ def _usage(p: ev.UsageReported) -> events_pb2.UsageReported:
         task_total=usage_to_proto(p.task_total),
         model=p.model,
         estimated=p.estimated,
+        provider=p.provider,
     )
 
 
@@ -183,6 +184,12 @@ def _context_fitted(p: ev.ContextFitted) -> events_pb2.ContextFitted:
         clipped_messages=max(0, p.clipped_messages),
         dropped_messages=max(0, p.dropped_messages),
         retry=p.retry,
+    )
+
+
+def _stream_discarded(p: ev.StreamDiscarded) -> events_pb2.StreamDiscarded:
+    return events_pb2.StreamDiscarded(
+        step_id=p.step_id, provider=p.provider, model=p.model, reason=p.reason
     )
 
 
@@ -226,6 +233,7 @@ _PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
     ev.UsageReported: ("usage", _usage),
     ev.HistoryCompacted: ("history_compacted", _history_compacted),
     ev.ContextFitted: ("context_fitted", _context_fitted),
+    ev.StreamDiscarded: ("stream_discarded", _stream_discarded),
     ev.FinalAnswer: ("final_answer", _final_answer),
     ev.ErrorOccurred: ("error", _error),
     ev.TaskResumed: ("resumed", _resumed),

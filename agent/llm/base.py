@@ -124,6 +124,8 @@ class ModelResponse:
     usage: TokenUsage = field(default_factory=TokenUsage)
     model: str = ""
     """The model that answered, as the endpoint named it (empty when it did not say)."""
+    provider: str = ""
+    """The provider that answered (empty: the server's own endpoint)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +149,17 @@ class Done:
     response: ModelResponse
 
 
-StreamItem = TextChunk | ReasoningChunk | Done
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    """The text streamed so far is void: its provider failed mid-reply and another one
+    answers from the start (`agent.llm.providers`)."""
+
+    provider: str
+    model: str
+    reason: str
+
+
+StreamItem = TextChunk | ReasoningChunk | Done | Discarded
 
 
 class ModelError(Exception):

@@ -33,6 +33,7 @@ A reply is one of:
     {"delay_seconds": 2.5, "text": "late"}         # answer after a delay
     {"hold": "first", "text": "late"}              # answer once `release("first")` is called
     {"drop": true}                                 # close the connection mid-reply
+    {"text": "a b c", "cut_after": 2}              # streamed: 2 text chunks, then cut off
 
 Optional on any reply: `match` (a substring of the request's messages), `usage`
 ({"prompt_tokens": N, "completion_tokens": M}, or null to report none, as some
@@ -55,7 +56,7 @@ JSON = dict[str, Any]
 ROLES = ("planner", "executor", "critic", "synthesizer", "summarizer")
 REPLY_KEYS = frozenset(
     {"text", "reasoning", "chunks", "json", "tool_calls", "error", "delay_seconds", "hold"}
-    | {"drop", "match", "usage", "finish_reason", "repeat"}
+    | {"drop", "match", "usage", "finish_reason", "repeat", "cut_after"}
 )
 TOOL_CALL_KEYS = frozenset({"name", "arguments", "arguments_raw", "id"})
 SCHEMA_ROLES = {"plan": "planner", "verdict": "critic", "answer": "synthesizer"}

@@ -23,7 +23,6 @@ import re
 import sys
 import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
@@ -31,7 +30,8 @@ from typing import Any, TextIO
 from aiohttp import web
 
 from agent.llm import fake_window
-from agent.llm.fake_script import Answer, Script, message_text, role_of
+from agent.llm.fake_log import RequestLog
+from agent.llm.fake_script import Script, role_of
 from agent.llm.testing import split_text
 
 JSON = dict[str, Any]
@@ -50,32 +50,6 @@ def _bad_tool_name(body: JSON) -> str:
                 "Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'."
             )
     return ""
-
-
-class RequestLog:
-    """One JSON line per request on `stream`: when, the role it is for, the last user
-    message (clipped), the tools offered, and which entry of the script answered (null:
-    none was left, the request got 500) in which round."""
-
-    CLIP = 200
-
-    def __init__(self, stream: TextIO) -> None:
-        self._stream = stream
-
-    def write(self, body: JSON, role: str | None, answer: Answer | None) -> None:
-        messages = body.get("messages", [])
-        users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
-        text = message_text(users[-1].get("content")) if users else ""
-        line = {
-            "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
-            "role": role,
-            "user": text if len(text) <= self.CLIP else text[: self.CLIP - 1] + "…",
-            "tools": [str((t.get("function") or {}).get("name")) for t in body.get("tools") or []],
-            "entry": answer.entry if answer is not None else None,
-            "round": answer.round if answer is not None else None,
-        }
-        self._stream.write(json.dumps(line, ensure_ascii=False) + "\n")
-        self._stream.flush()  # a line each request, for `tail -f`
 
 
 class FakeOpenAIServer:
@@ -294,7 +268,12 @@ class FakeOpenAIServer:
         await send({"role": "assistant", "content": ""})
         for piece in split_text(reasoning, pieces):
             await send({"reasoning_content": piece})
-        for piece in split_text(text, pieces):
+        cut_after = reply.get("cut_after")
+        for index, piece in enumerate(split_text(text, pieces)):
+            if cut_after is not None and index >= int(cut_after):  # a provider failing mid-reply
+                assert request.transport is not None
+                request.transport.close()
+                return response
             await send({"content": piece})
         for index, call in enumerate(calls):
             arguments = call["function"]["arguments"]

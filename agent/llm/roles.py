@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
 from agent.llm.base import Model
+from agent.llm.providers import Provider
 
 RoleName = Literal["planner", "executor", "critic", "synthesizer"]
 
@@ -22,6 +25,8 @@ class ModelRoles:
     synthesizer: Model | None = None
     calls: asyncio.Semaphore | None = None
     """At most this many model calls in flight in the process (None: no limit)."""
+    providers: Mapping[str, Provider] = field(default_factory=dict)
+    """The operator's named providers agents may name (`agent.llm.providers`)."""
 
     def for_role(self, role: RoleName) -> Model:
         model: Model | None = getattr(self, role)
@@ -33,3 +38,8 @@ class ModelRoles:
             if model is not None and id(model) not in seen:
                 seen.add(id(model))
                 await model.close()
+        for provider in self.providers.values():
+            if provider.close is not None:
+                closing = provider.close()
+                if inspect.isawaitable(closing):
+                    await closing

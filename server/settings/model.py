@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import AliasChoices, Field, field_validator
 
 from agent.llm.model_catalog import parse_entries
@@ -58,6 +60,24 @@ class ModelSettings(Section):
         le=0.5,
         description="share of each model's window left unused when fitting requests, for "
         "the error of estimated token counts",
+    )
+
+    providers_file: Path | None = Field(
+        None,
+        description="a YAML/JSON file of named model providers (base URL, key from an "
+        "environment variable or a file, allowed models, timeout, concurrency cap) that "
+        "agents name with `provider:` and `fallback:` (docs/models.md)",
+    )
+    provider_breaker_failures: int = Field(
+        3, ge=1, description="failed calls (timeouts, 5xx, 429) that open a provider's breaker"
+    )
+    provider_breaker_window_seconds: float = Field(
+        60.0, gt=0, description="the window in which those failures are counted"
+    )
+    provider_breaker_open_seconds: float = Field(
+        30.0,
+        gt=0,
+        description="how long an open breaker skips its provider before one trial call",
     )
 
     @field_validator("model_windows")

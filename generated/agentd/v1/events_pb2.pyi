@@ -121,6 +121,7 @@ class TaskEvent(_message.Message):
     INPUT_PROVIDED_FIELD_NUMBER: _builtins.int
     HISTORY_COMPACTED_FIELD_NUMBER: _builtins.int
     CONTEXT_FITTED_FIELD_NUMBER: _builtins.int
+    STREAM_DISCARDED_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
@@ -230,6 +231,13 @@ class TaskEvent(_message.Message):
         said the context was too long.
         """
 
+    @_builtins.property
+    def stream_discarded(self) -> Global___StreamDiscarded:
+        """The text deltas of a step streamed so far are void: the provider
+        answering failed mid-reply and the next one in the agent's fallback
+        chain answers from the start. Clients drop what they showed of it.
+        """
+
     def __init__(
         self,
         *,
@@ -258,16 +266,51 @@ class TaskEvent(_message.Message):
         input_provided: Global___InputProvided | None = ...,
         history_compacted: _conversations_pb2.HistoryCompacted | None = ...,
         context_fitted: Global___ContextFitted | None = ...,
+        stream_discarded: Global___StreamDiscarded | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "context_fitted"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "context_fitted", "stream_discarded"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
 Global___TaskEvent: _TypeAlias = TaskEvent  # noqa: Y015
+
+@_typing.final
+class StreamDiscarded(_message.Message):
+    """The text deltas of `step_id` received so far are void (see the payload)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STEP_ID_FIELD_NUMBER: _builtins.int
+    PROVIDER_FIELD_NUMBER: _builtins.int
+    MODEL_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    step_id: _builtins.str
+    """The step whose deltas are void."""
+    provider: _builtins.str
+    """The provider that failed."""
+    model: _builtins.str
+    """The model it was asked for."""
+    reason: _builtins.str
+    """Why it failed (timeout, 5xx, rate limit)."""
+    def __init__(
+        self,
+        *,
+        step_id: _builtins.str = ...,
+        provider: _builtins.str = ...,
+        model: _builtins.str = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["model", b"model", "provider", b"provider", "reason", b"reason", "step_id", b"step_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StreamDiscarded: _TypeAlias = StreamDiscarded  # noqa: Y015
 
 @_typing.final
 class ContextFitted(_message.Message):
@@ -857,6 +900,7 @@ class UsageReported(_message.Message):
     TASK_TOTAL_FIELD_NUMBER: _builtins.int
     MODEL_FIELD_NUMBER: _builtins.int
     ESTIMATED_FIELD_NUMBER: _builtins.int
+    PROVIDER_FIELD_NUMBER: _builtins.int
     step_id: _builtins.str
     """The step the call belongs to."""
     role: _builtins.str
@@ -867,6 +911,10 @@ class UsageReported(_message.Message):
     """True when the endpoint reported no usage for this call: `call` is then
     agentd's estimate (about four characters per token), so that token
     budgets hold for such endpoints too.
+    """
+    provider: _builtins.str
+    """The provider that answered (one of the operator's named providers);
+    empty for the server's own endpoint.
     """
     @_builtins.property
     def call(self) -> _tasks_pb2.TokenUsage:
@@ -885,10 +933,11 @@ class UsageReported(_message.Message):
         task_total: _tasks_pb2.TokenUsage | None = ...,
         model: _builtins.str = ...,
         estimated: _builtins.bool = ...,
+        provider: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "task_total", b"task_total"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "estimated", b"estimated", "model", b"model", "role", b"role", "step_id", b"step_id", "task_total", b"task_total"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "estimated", b"estimated", "model", b"model", "provider", b"provider", "role", b"role", "step_id", b"step_id", "task_total", b"task_total"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -84,6 +84,7 @@ private static final long serialVersionUID = 0L;
     INPUT_PROVIDED(28),
     HISTORY_COMPACTED(29),
     CONTEXT_FITTED(40),
+    STREAM_DISCARDED(41),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -122,6 +123,7 @@ private static final long serialVersionUID = 0L;
         case 28: return INPUT_PROVIDED;
         case 29: return HISTORY_COMPACTED;
         case 40: return CONTEXT_FITTED;
+        case 41: return STREAM_DISCARDED;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1209,6 +1211,55 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.ContextFitted.getDefaultInstance();
   }
 
+  public static final int STREAM_DISCARDED_FIELD_NUMBER = 41;
+  /**
+   * <pre>
+   * The text deltas of a step streamed so far are void: the provider
+   * answering failed mid-reply and the next one in the agent's fallback
+   * chain answers from the start. Clients drop what they showed of it.
+   * </pre>
+   *
+   * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+   * @return Whether the streamDiscarded field is set.
+   */
+  @java.lang.Override
+  public boolean hasStreamDiscarded() {
+    return payloadCase_ == 41;
+  }
+  /**
+   * <pre>
+   * The text deltas of a step streamed so far are void: the provider
+   * answering failed mid-reply and the next one in the agent's fallback
+   * chain answers from the start. Clients drop what they showed of it.
+   * </pre>
+   *
+   * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+   * @return The streamDiscarded.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.StreamDiscarded getStreamDiscarded() {
+    if (payloadCase_ == 41) {
+       return (dev.agentd.v1.StreamDiscarded) payload_;
+    }
+    return dev.agentd.v1.StreamDiscarded.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * The text deltas of a step streamed so far are void: the provider
+   * answering failed mid-reply and the next one in the agent's fallback
+   * chain answers from the start. Clients drop what they showed of it.
+   * </pre>
+   *
+   * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.StreamDiscardedOrBuilder getStreamDiscardedOrBuilder() {
+    if (payloadCase_ == 41) {
+       return (dev.agentd.v1.StreamDiscarded) payload_;
+    }
+    return dev.agentd.v1.StreamDiscarded.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1297,6 +1348,9 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 40) {
       output.writeMessage(40, (dev.agentd.v1.ContextFitted) payload_);
+    }
+    if (payloadCase_ == 41) {
+      output.writeMessage(41, (dev.agentd.v1.StreamDiscarded) payload_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1404,6 +1458,10 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 40) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(40, (dev.agentd.v1.ContextFitted) payload_);
+    }
+    if (payloadCase_ == 41) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(41, (dev.agentd.v1.StreamDiscarded) payload_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -1517,6 +1575,10 @@ private static final long serialVersionUID = 0L;
         if (!getContextFitted()
             .equals(other.getContextFitted())) return false;
         break;
+      case 41:
+        if (!getStreamDiscarded()
+            .equals(other.getStreamDiscarded())) return false;
+        break;
       case 0:
       default:
     }
@@ -1626,6 +1688,10 @@ private static final long serialVersionUID = 0L;
       case 40:
         hash = (37 * hash) + CONTEXT_FITTED_FIELD_NUMBER;
         hash = (53 * hash) + getContextFitted().hashCode();
+        break;
+      case 41:
+        hash = (37 * hash) + STREAM_DISCARDED_FIELD_NUMBER;
+        hash = (53 * hash) + getStreamDiscarded().hashCode();
         break;
       case 0:
       default:
@@ -1843,6 +1909,9 @@ private static final long serialVersionUID = 0L;
       if (contextFittedBuilder_ != null) {
         contextFittedBuilder_.clear();
       }
+      if (streamDiscardedBuilder_ != null) {
+        streamDiscardedBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -1981,6 +2050,10 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 40 &&
           contextFittedBuilder_ != null) {
         result.payload_ = contextFittedBuilder_.build();
+      }
+      if (payloadCase_ == 41 &&
+          streamDiscardedBuilder_ != null) {
+        result.payload_ = streamDiscardedBuilder_.build();
       }
     }
 
@@ -2127,6 +2200,10 @@ private static final long serialVersionUID = 0L;
         }
         case CONTEXT_FITTED: {
           mergeContextFitted(other.getContextFitted());
+          break;
+        }
+        case STREAM_DISCARDED: {
+          mergeStreamDiscarded(other.getStreamDiscarded());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -2328,6 +2405,13 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 40;
               break;
             } // case 322
+            case 330: {
+              input.readMessage(
+                  getStreamDiscardedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 41;
+              break;
+            } // case 330
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -6545,6 +6629,202 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 40;
       onChanged();
       return contextFittedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.StreamDiscarded, dev.agentd.v1.StreamDiscarded.Builder, dev.agentd.v1.StreamDiscardedOrBuilder> streamDiscardedBuilder_;
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     * @return Whether the streamDiscarded field is set.
+     */
+    @java.lang.Override
+    public boolean hasStreamDiscarded() {
+      return payloadCase_ == 41;
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     * @return The streamDiscarded.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.StreamDiscarded getStreamDiscarded() {
+      if (streamDiscardedBuilder_ == null) {
+        if (payloadCase_ == 41) {
+          return (dev.agentd.v1.StreamDiscarded) payload_;
+        }
+        return dev.agentd.v1.StreamDiscarded.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 41) {
+          return streamDiscardedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.StreamDiscarded.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    public Builder setStreamDiscarded(dev.agentd.v1.StreamDiscarded value) {
+      if (streamDiscardedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        streamDiscardedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 41;
+      return this;
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    public Builder setStreamDiscarded(
+        dev.agentd.v1.StreamDiscarded.Builder builderForValue) {
+      if (streamDiscardedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        streamDiscardedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 41;
+      return this;
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    public Builder mergeStreamDiscarded(dev.agentd.v1.StreamDiscarded value) {
+      if (streamDiscardedBuilder_ == null) {
+        if (payloadCase_ == 41 &&
+            payload_ != dev.agentd.v1.StreamDiscarded.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.StreamDiscarded.newBuilder((dev.agentd.v1.StreamDiscarded) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 41) {
+          streamDiscardedBuilder_.mergeFrom(value);
+        } else {
+          streamDiscardedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 41;
+      return this;
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    public Builder clearStreamDiscarded() {
+      if (streamDiscardedBuilder_ == null) {
+        if (payloadCase_ == 41) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 41) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        streamDiscardedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    public dev.agentd.v1.StreamDiscarded.Builder getStreamDiscardedBuilder() {
+      return getStreamDiscardedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.StreamDiscardedOrBuilder getStreamDiscardedOrBuilder() {
+      if ((payloadCase_ == 41) && (streamDiscardedBuilder_ != null)) {
+        return streamDiscardedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 41) {
+          return (dev.agentd.v1.StreamDiscarded) payload_;
+        }
+        return dev.agentd.v1.StreamDiscarded.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.StreamDiscarded, dev.agentd.v1.StreamDiscarded.Builder, dev.agentd.v1.StreamDiscardedOrBuilder> 
+        getStreamDiscardedFieldBuilder() {
+      if (streamDiscardedBuilder_ == null) {
+        if (!(payloadCase_ == 41)) {
+          payload_ = dev.agentd.v1.StreamDiscarded.getDefaultInstance();
+        }
+        streamDiscardedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.StreamDiscarded, dev.agentd.v1.StreamDiscarded.Builder, dev.agentd.v1.StreamDiscardedOrBuilder>(
+                (dev.agentd.v1.StreamDiscarded) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 41;
+      onChanged();
+      return streamDiscardedBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

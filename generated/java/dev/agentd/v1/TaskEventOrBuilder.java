@@ -673,5 +673,38 @@ public interface TaskEventOrBuilder extends
    */
   dev.agentd.v1.ContextFittedOrBuilder getContextFittedOrBuilder();
 
+  /**
+   * <pre>
+   * The text deltas of a step streamed so far are void: the provider
+   * answering failed mid-reply and the next one in the agent's fallback
+   * chain answers from the start. Clients drop what they showed of it.
+   * </pre>
+   *
+   * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+   * @return Whether the streamDiscarded field is set.
+   */
+  boolean hasStreamDiscarded();
+  /**
+   * <pre>
+   * The text deltas of a step streamed so far are void: the provider
+   * answering failed mid-reply and the next one in the agent's fallback
+   * chain answers from the start. Clients drop what they showed of it.
+   * </pre>
+   *
+   * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+   * @return The streamDiscarded.
+   */
+  dev.agentd.v1.StreamDiscarded getStreamDiscarded();
+  /**
+   * <pre>
+   * The text deltas of a step streamed so far are void: the provider
+   * answering failed mid-reply and the next one in the agent's fallback
+   * chain answers from the start. Clients drop what they showed of it.
+   * </pre>
+   *
+   * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+   */
+  dev.agentd.v1.StreamDiscardedOrBuilder getStreamDiscardedOrBuilder();
+
   public dev.agentd.v1.TaskEvent.PayloadCase getPayloadCase();
 }
