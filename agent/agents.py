@@ -25,7 +25,7 @@ from agent.tasks import ExecutionMode
 from tools.grants import covers
 
 AGENT_ID = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
-ROLES = ("executor", "planner", "critic", "synthesizer")
+ROLES = ("executor", "planner", "critic", "synthesizer", "router")
 MAX_INSTRUCTIONS_CHARS = 20_000
 VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}")
 CriticPolicy = Literal["every_step", "every_n", "end", "off"]
@@ -55,7 +55,8 @@ class AgentDefinition:
     instructions: str = ""
     """A template: `{{name}}` is replaced by the context's value of `name` or a built-in."""
     models: Mapping[str, str] = field(default_factory=dict)
-    """Model name per role (executor, planner, critic, synthesizer); "default" for the rest."""
+    """Model name per role (executor, planner, critic, synthesizer, router); "default" for
+    the rest. A `router` model makes auto mode ask it how to work (`agent.modes.llm_router`)."""
     temperature: float | None = None
     max_tokens: int | None = None
     tools: tuple[str, ...] = ()

@@ -203,6 +203,25 @@ class StreamDiscarded:
 
 
 @dataclass(frozen=True, slots=True)
+class RouteChosen:
+    """Auto mode's router model decided how to work on the task (`agent.modes.llm_router`)."""
+
+    decision: str
+    """"answer", "function_calling", "plan_and_execute", "delegate", or "heuristic" when the
+    router gave no usable answer and the rule decided."""
+    mode: str
+    """The mode the task runs in ("" when the router answered it)."""
+    delegate: str = ""
+    """The agent the router named for `delegate`."""
+    reason: str = ""
+    handled: bool = True
+    """False when the router named a delegate but this server cannot hand tasks over."""
+    duration_seconds: float = 0.0
+    """The router's added latency."""
+    type: Literal["route_chosen"] = "route_chosen"
+
+
+@dataclass(frozen=True, slots=True)
 class FinalAnswer:
     text: str
     stop_reason: StopReason
@@ -249,6 +268,7 @@ EventPayload = (
     | UsageReported
     | HistoryCompacted
     | ContextFitted
+    | RouteChosen
     | StreamDiscarded
     | FinalAnswer
     | ErrorOccurred

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -36,6 +36,7 @@ from agent.llm.base import (
 from agent.llm.roles import ModelRoles, RoleName
 from agent.llm.tokens import ESTIMATE, TokenCounter
 from agent.memory.history import History
+from agent.modes import Outcome
 from agent.modes.state import ModeState, from_legacy
 from agent.plan import Plan
 from agent.resume import RunCheckpoint
@@ -89,6 +90,11 @@ class TaskRun:
     tool_log: list[ev.ToolCallStarted | ev.ToolCallFinished] = field(default_factory=list)
     """This run's tool call events as written to the log (redacted): what its turn in a
     conversation keeps of them, without reading the log back."""
+    delegates: tuple[str, ...] = ()
+    """Agents the router may hand the task to (named in its prompt)."""
+    delegate: Callable[[TaskRun, str], Awaitable[Outcome]] | None = None
+    """Hands the task to the named agent (the agents-together hook); None: the router's
+    choice is recorded and the task runs here."""
     urls: UrlBook = field(init=False)
     """Long URLs the model sees as placeholders (`agent.urls`)."""
     tools: ToolCalls = field(init=False)

@@ -135,6 +135,7 @@ class RunFactory:
             executor=chosen["executor"],
             critic=chosen["critic"],
             synthesizer=chosen["synthesizer"],
+            router=chosen["router"] if agent.models.get("router") else self.models.router,
             calls=self.models.calls,
         )
 
@@ -167,6 +168,7 @@ class RunFactory:
             executor=roles["executor"],
             critic=roles["critic"],
             synthesizer=roles["synthesizer"],
+            router=roles["router"] if agent.models.get("router") or self.models.router else None,
             calls=self.models.calls,
         )
 

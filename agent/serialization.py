@@ -36,7 +36,7 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.StatusChanged, ev.PlanCreated, ev.PlanRevised, ev.StepStarted, ev.StepFinished,
         ev.TextDelta, ev.ReasoningDelta, ev.ToolCallStarted, ev.ToolCallFinished,
         ev.ReflectionVerdict, ev.ApprovalRequested, ev.ApprovalDecided, ev.UsageReported,
-        ev.InputRequested, ev.InputProvided, ev.HistoryCompacted, ev.ContextFitted,
+        ev.InputRequested, ev.InputProvided, ev.HistoryCompacted, ev.ContextFitted, ev.RouteChosen,
         ev.StreamDiscarded,
         ev.FinalAnswer, ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall, Principal,
         JournalEntry, RunCheckpoint, FunctionCallingState, TextReactState, PlanExecuteState,

@@ -199,6 +199,7 @@ def build_models(settings: Settings) -> ModelRoles | None:
         executor=model(settings.llm_executor_model),
         critic=model(settings.llm_critic_model),
         synthesizer=model(settings.llm_synthesizer_model),
+        router=model(settings.router_model),
         calls=asyncio.Semaphore(calls),
         providers=build_providers(settings),
     )

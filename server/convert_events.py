@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from google.protobuf.message import Message
@@ -193,6 +193,14 @@ def _stream_discarded(p: ev.StreamDiscarded) -> events_pb2.StreamDiscarded:
     )
 
 
+def _route_chosen(p: ev.RouteChosen) -> events_pb2.RouteChosen:
+    message = events_pb2.RouteChosen(
+        decision=p.decision, mode=p.mode, delegate=p.delegate, reason=p.reason, handled=p.handled
+    )
+    message.duration.FromTimedelta(timedelta(seconds=max(0.0, p.duration_seconds)))
+    return message
+
+
 def _final_answer(p: ev.FinalAnswer) -> events_pb2.FinalAnswer:
     return events_pb2.FinalAnswer(
         text=p.text,
@@ -234,6 +242,7 @@ _PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
     ev.HistoryCompacted: ("history_compacted", _history_compacted),
     ev.ContextFitted: ("context_fitted", _context_fitted),
     ev.StreamDiscarded: ("stream_discarded", _stream_discarded),
+    ev.RouteChosen: ("route_chosen", _route_chosen),
     ev.FinalAnswer: ("final_answer", _final_answer),
     ev.ErrorOccurred: ("error", _error),
     ev.TaskResumed: ("resumed", _resumed),

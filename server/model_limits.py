@@ -33,6 +33,7 @@ def configured_models(settings: Settings) -> list[str]:
         settings.llm_executor_model,
         settings.llm_critic_model,
         settings.llm_synthesizer_model,
+        settings.router_model,
         *settings.agent_models,
     ]
     return [name for name in names if name]

@@ -11,7 +11,7 @@ from typing import Literal
 from agent.llm.base import Model
 from agent.llm.providers import Provider
 
-RoleName = Literal["planner", "executor", "critic", "synthesizer"]
+RoleName = Literal["planner", "executor", "critic", "synthesizer", "router"]
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,8 @@ class ModelRoles:
     executor: Model | None = None
     critic: Model | None = None
     synthesizer: Model | None = None
+    router: Model | None = None
+    """Auto mode's router (`agent.modes.llm_router`); None: auto mode uses its rule."""
     calls: asyncio.Semaphore | None = None
     """At most this many model calls in flight in the process (None: no limit)."""
     providers: Mapping[str, Provider] = field(default_factory=dict)
@@ -34,7 +36,8 @@ class ModelRoles:
 
     async def close(self) -> None:
         seen: set[int] = set()
-        for model in (self.default, self.planner, self.executor, self.critic, self.synthesizer):
+        roles = (self.planner, self.executor, self.critic, self.synthesizer, self.router)
+        for model in (self.default, *roles):
             if model is not None and id(model) not in seen:
                 seen.add(id(model))
                 await model.close()

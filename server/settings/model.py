@@ -30,6 +30,11 @@ class ModelSettings(Section):
     llm_synthesizer_model: str | None = Field(
         None, description="synthesizer model (default: llm_model)"
     )
+    router_model: str | None = Field(
+        None,
+        description="auto mode's router model: it decides whether to answer directly, which "
+        "mode to use or which agent to hand to (unset: a rule decides)",
+    )
     llm_temperature: float | None = Field(None, ge=0, le=2, description="sampling temperature")
     llm_max_tokens: int | None = Field(None, gt=0, description="max tokens per model reply")
     llm_timeout_seconds: float = Field(60.0, gt=0, description="per-request timeout")

@@ -122,6 +122,7 @@ class TaskEvent(_message.Message):
     HISTORY_COMPACTED_FIELD_NUMBER: _builtins.int
     CONTEXT_FITTED_FIELD_NUMBER: _builtins.int
     STREAM_DISCARDED_FIELD_NUMBER: _builtins.int
+    ROUTE_CHOSEN_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
@@ -238,6 +239,10 @@ class TaskEvent(_message.Message):
         chain answers from the start. Clients drop what they showed of it.
         """
 
+    @_builtins.property
+    def route_chosen(self) -> Global___RouteChosen:
+        """Auto mode's router model decided how to work on the task."""
+
     def __init__(
         self,
         *,
@@ -267,16 +272,68 @@ class TaskEvent(_message.Message):
         history_compacted: _conversations_pb2.HistoryCompacted | None = ...,
         context_fitted: Global___ContextFitted | None = ...,
         stream_discarded: Global___StreamDiscarded | None = ...,
+        route_chosen: Global___RouteChosen | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "context_fitted", "stream_discarded"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "context_fitted", "stream_discarded", "route_chosen"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
 Global___TaskEvent: _TypeAlias = TaskEvent  # noqa: Y015
+
+@_typing.final
+class RouteChosen(_message.Message):
+    """Auto mode asked the router model (AGENTD_ROUTER_MODEL, or an agent's
+    `model.router`) how to work on the task.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DECISION_FIELD_NUMBER: _builtins.int
+    MODE_FIELD_NUMBER: _builtins.int
+    DELEGATE_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    HANDLED_FIELD_NUMBER: _builtins.int
+    DURATION_FIELD_NUMBER: _builtins.int
+    decision: _builtins.str
+    """"answer" (answered directly: the final answer follows), "function_calling",
+    "plan_and_execute", "delegate", or "heuristic" when the router gave no
+    usable answer and the rule decided.
+    """
+    mode: _builtins.str
+    """The mode the task runs in; empty when the router answered it."""
+    delegate: _builtins.str
+    """The agent the router handed the task to (or would have: see `handled`)."""
+    reason: _builtins.str
+    """The router's reason, in a sentence."""
+    handled: _builtins.bool
+    """False when the router named a delegate this server could not hand the
+    task to; the task then runs in `mode`.
+    """
+    @_builtins.property
+    def duration(self) -> _duration_pb2.Duration:
+        """The router's added latency."""
+
+    def __init__(
+        self,
+        *,
+        decision: _builtins.str = ...,
+        mode: _builtins.str = ...,
+        delegate: _builtins.str = ...,
+        reason: _builtins.str = ...,
+        handled: _builtins.bool = ...,
+        duration: _duration_pb2.Duration | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["duration", b"duration"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "delegate", b"delegate", "duration", b"duration", "handled", b"handled", "mode", b"mode", "reason", b"reason"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RouteChosen: _TypeAlias = RouteChosen  # noqa: Y015
 
 @_typing.final
 class StreamDiscarded(_message.Message):

@@ -20,6 +20,11 @@ public final class EventsProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_TaskEvent_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_RouteChosen_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_RouteChosen_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_StreamDiscarded_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -138,7 +143,7 @@ public final class EventsProto {
       "obuf/struct.proto\032\037google/protobuf/times" +
       "tamp.proto\032\035agentd/v1/conversations.prot" +
       "o\032\025agentd/v1/tasks.proto\032\025agentd/v1/tool" +
-      "s.proto\"\336\t\n\tTaskEvent\022\017\n\007task_id\030\001 \001(\t\022\020" +
+      "s.proto\"\216\n\n\tTaskEvent\022\017\n\007task_id\030\001 \001(\t\022\020" +
       "\n\010sequence\030\002 \001(\004\022-\n\ttimestamp\030\003 \001(\0132\032.go" +
       "ogle.protobuf.Timestamp\022\020\n\010trace_id\030\004 \001(" +
       "\t\0226\n\016status_changed\030\n \001(\0132\034.agentd.v1.Ta" +
@@ -169,75 +174,80 @@ public final class EventsProto {
       "istoryCompactedH\000\0222\n\016context_fitted\030( \001(" +
       "\0132\030.agentd.v1.ContextFittedH\000\0226\n\020stream_" +
       "discarded\030) \001(\0132\032.agentd.v1.StreamDiscar" +
-      "dedH\000B\t\n\007payload\"S\n\017StreamDiscarded\022\017\n\007s" +
-      "tep_id\030\001 \001(\t\022\020\n\010provider\030\002 \001(\t\022\r\n\005model\030" +
-      "\003 \001(\t\022\016\n\006reason\030\004 \001(\t\"\331\001\n\rContextFitted\022" +
-      "\017\n\007step_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022\r\n\005model\030" +
-      "\003 \001(\t\022\026\n\016context_window\030\004 \001(\r\022\025\n\rprompt_" +
-      "tokens\030\005 \001(\r\022\022\n\nmax_tokens\030\006 \001(\r\022\024\n\014save" +
-      "d_tokens\030\007 \001(\r\022\030\n\020clipped_messages\030\010 \001(\r" +
-      "\022\030\n\020dropped_messages\030\t \001(\r\022\r\n\005retry\030\n \001(" +
-      "\010\"I\n\tHeartbeat\022%\n\006status\030\001 \001(\0162\025.agentd." +
-      "v1.TaskStatus\022\025\n\rlast_sequence\030\002 \001(\004\"\240\001\n" +
-      "\021TaskStatusChanged\022\'\n\010previous\030\001 \001(\0162\025.a" +
-      "gentd.v1.TaskStatus\022&\n\007current\030\002 \001(\0162\025.a" +
-      "gentd.v1.TaskStatus\022\016\n\006detail\030\003 \001(\t\022*\n\013s" +
-      "top_reason\030\004 \001(\0162\025.agentd.v1.StopReason\"" +
-      ",\n\013PlanCreated\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1" +
-      ".Plan\"<\n\013PlanRevised\022\035\n\004plan\030\001 \001(\0132\017.age" +
-      "ntd.v1.Plan\022\016\n\006reason\030\002 \001(\t\"B\n\013StepStart" +
-      "ed\022\017\n\007step_id\030\001 \001(\t\022\023\n\013description\030\002 \001(\t" +
-      "\022\r\n\005index\030\003 \001(\r\"m\n\014StepFinished\022\017\n\007step_" +
-      "id\030\001 \001(\t\022\017\n\007success\030\002 \001(\010\022\016\n\006output\030\003 \001(" +
-      "\t\022+\n\010duration\030\004 \001(\0132\031.google.protobuf.Du" +
-      "ration\"*\n\tTextDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004" +
-      "text\030\002 \001(\t\"/\n\016ReasoningDelta\022\017\n\007step_id\030" +
-      "\001 \001(\t\022\014\n\004text\030\002 \001(\t\"r\n\017ToolCallStarted\022\017" +
-      "\n\007call_id\030\001 \001(\t\022\017\n\007step_id\030\002 \001(\t\022\021\n\ttool" +
-      "_name\030\003 \001(\t\022*\n\targuments\030\004 \001(\0132\027.google." +
-      "protobuf.Struct\"\341\001\n\020ToolCallFinished\022\017\n\007" +
-      "call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022(\n\006resu" +
-      "lt\030\003 \001(\0132\026.google.protobuf.ValueH\000\022)\n\005er" +
-      "ror\030\004 \001(\0132\030.agentd.v1.ToolCallErrorH\000\022+\n" +
-      "\010duration\030\005 \001(\0132\031.google.protobuf.Durati" +
-      "on\022\014\n\004text\030\006 \001(\t\022\016\n\006cached\030\007 \001(\010B\t\n\007outc" +
-      "ome\"\325\001\n\021ReflectionVerdict\022\017\n\007step_id\030\001 \001" +
-      "(\t\022\020\n\010accuracy\030\002 \001(\001\022\024\n\014completeness\030\003 \001" +
-      "(\001\022\021\n\trelevance\030\004 \001(\001\022\r\n\005logic\030\005 \001(\001\022\022\n\n" +
-      "confidence\030\006 \001(\001\022\016\n\006passed\030\007 \001(\010\022/\n\010deci" +
-      "sion\030\010 \001(\0162\035.agentd.v1.ReflectionDecisio" +
-      "n\022\020\n\010feedback\030\t \001(\t\"s\n\021ApprovalRequested" +
-      "\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022*\n\t" +
-      "arguments\030\003 \001(\0132\027.google.protobuf.Struct" +
-      "\022\016\n\006reason\030\004 \001(\t\"\242\001\n\017ApprovalDecided\022\017\n\007" +
-      "call_id\030\001 \001(\t\022-\n\010decision\030\002 \001(\0162\033.agentd" +
-      ".v1.ApprovalDecision\022\022\n\ndecided_by\030\003 \001(\t" +
-      "\022\017\n\007comment\030\004 \001(\t\022*\n\targuments\030\005 \001(\0132\027.g" +
-      "oogle.protobuf.Struct\"6\n\016InputRequested\022" +
-      "\022\n\nrequest_id\030\001 \001(\t\022\020\n\010question\030\002 \001(\t\"F\n" +
-      "\rInputProvided\022\022\n\nrequest_id\030\001 \001(\t\022\023\n\013pr" +
-      "ovided_by\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\262\001\n\rUsageR" +
-      "eported\022\017\n\007step_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022#" +
-      "\n\004call\030\003 \001(\0132\025.agentd.v1.TokenUsage\022)\n\nt" +
-      "ask_total\030\004 \001(\0132\025.agentd.v1.TokenUsage\022\r" +
-      "\n\005model\030\005 \001(\t\022\021\n\testimated\030\006 \001(\010\022\020\n\010prov" +
-      "ider\030\021 \001(\t\"m\n\013FinalAnswer\022\014\n\004text\030\001 \001(\t\022" +
-      "*\n\013stop_reason\030\002 \001(\0162\025.agentd.v1.StopRea" +
-      "son\022\023\n\013stop_detail\030\003 \001(\t\022\017\n\007partial\030\004 \001(" +
-      "\010\"P\n\rErrorOccurred\022\016\n\006reason\030\001 \001(\t\022\017\n\007me" +
-      "ssage\030\002 \001(\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007step_id\030\004 " +
-      "\001(\t\"G\n\013TaskResumed\022\016\n\006reason\030\001 \001(\t\022\017\n\007re" +
-      "plica\030\002 \001(\t\022\027\n\017completed_steps\030\003 \001(\r*\231\001\n" +
-      "\022ReflectionDecision\022#\n\037REFLECTION_DECISI" +
-      "ON_UNSPECIFIED\020\000\022\036\n\032REFLECTION_DECISION_" +
-      "ACCEPT\020\001\022\036\n\032REFLECTION_DECISION_REVISE\020\002" +
-      "\022\036\n\032REFLECTION_DECISION_REPLAN\020\003*\216\001\n\020App" +
-      "rovalDecision\022!\n\035APPROVAL_DECISION_UNSPE" +
-      "CIFIED\020\000\022\035\n\031APPROVAL_DECISION_APPROVE\020\001\022" +
-      "\034\n\030APPROVAL_DECISION_REJECT\020\002\022\032\n\026APPROVA" +
-      "L_DECISION_EDIT\020\003BA\n\rdev.agentd.v1B\013Even" +
-      "tsProtoP\001Z!agentd.dev/gen/agentd/v1;agen" +
-      "tdv1b\006proto3"
+      "dedH\000\022.\n\014route_chosen\030* \001(\0132\026.agentd.v1." +
+      "RouteChosenH\000B\t\n\007payload\"\215\001\n\013RouteChosen" +
+      "\022\020\n\010decision\030\001 \001(\t\022\014\n\004mode\030\002 \001(\t\022\020\n\010dele" +
+      "gate\030\003 \001(\t\022\016\n\006reason\030\004 \001(\t\022\017\n\007handled\030\005 " +
+      "\001(\010\022+\n\010duration\030\006 \001(\0132\031.google.protobuf." +
+      "Duration\"S\n\017StreamDiscarded\022\017\n\007step_id\030\001" +
+      " \001(\t\022\020\n\010provider\030\002 \001(\t\022\r\n\005model\030\003 \001(\t\022\016\n" +
+      "\006reason\030\004 \001(\t\"\331\001\n\rContextFitted\022\017\n\007step_" +
+      "id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022\r\n\005model\030\003 \001(\t\022\026\n" +
+      "\016context_window\030\004 \001(\r\022\025\n\rprompt_tokens\030\005" +
+      " \001(\r\022\022\n\nmax_tokens\030\006 \001(\r\022\024\n\014saved_tokens" +
+      "\030\007 \001(\r\022\030\n\020clipped_messages\030\010 \001(\r\022\030\n\020drop" +
+      "ped_messages\030\t \001(\r\022\r\n\005retry\030\n \001(\010\"I\n\tHea" +
+      "rtbeat\022%\n\006status\030\001 \001(\0162\025.agentd.v1.TaskS" +
+      "tatus\022\025\n\rlast_sequence\030\002 \001(\004\"\240\001\n\021TaskSta" +
+      "tusChanged\022\'\n\010previous\030\001 \001(\0162\025.agentd.v1" +
+      ".TaskStatus\022&\n\007current\030\002 \001(\0162\025.agentd.v1" +
+      ".TaskStatus\022\016\n\006detail\030\003 \001(\t\022*\n\013stop_reas" +
+      "on\030\004 \001(\0162\025.agentd.v1.StopReason\",\n\013PlanC" +
+      "reated\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\"<\n" +
+      "\013PlanRevised\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.P" +
+      "lan\022\016\n\006reason\030\002 \001(\t\"B\n\013StepStarted\022\017\n\007st" +
+      "ep_id\030\001 \001(\t\022\023\n\013description\030\002 \001(\t\022\r\n\005inde" +
+      "x\030\003 \001(\r\"m\n\014StepFinished\022\017\n\007step_id\030\001 \001(\t" +
+      "\022\017\n\007success\030\002 \001(\010\022\016\n\006output\030\003 \001(\t\022+\n\010dur" +
+      "ation\030\004 \001(\0132\031.google.protobuf.Duration\"*" +
+      "\n\tTextDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001" +
+      "(\t\"/\n\016ReasoningDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n" +
+      "\004text\030\002 \001(\t\"r\n\017ToolCallStarted\022\017\n\007call_i" +
+      "d\030\001 \001(\t\022\017\n\007step_id\030\002 \001(\t\022\021\n\ttool_name\030\003 " +
+      "\001(\t\022*\n\targuments\030\004 \001(\0132\027.google.protobuf" +
+      ".Struct\"\341\001\n\020ToolCallFinished\022\017\n\007call_id\030" +
+      "\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022(\n\006result\030\003 \001(\013" +
+      "2\026.google.protobuf.ValueH\000\022)\n\005error\030\004 \001(" +
+      "\0132\030.agentd.v1.ToolCallErrorH\000\022+\n\010duratio" +
+      "n\030\005 \001(\0132\031.google.protobuf.Duration\022\014\n\004te" +
+      "xt\030\006 \001(\t\022\016\n\006cached\030\007 \001(\010B\t\n\007outcome\"\325\001\n\021" +
+      "ReflectionVerdict\022\017\n\007step_id\030\001 \001(\t\022\020\n\010ac" +
+      "curacy\030\002 \001(\001\022\024\n\014completeness\030\003 \001(\001\022\021\n\tre" +
+      "levance\030\004 \001(\001\022\r\n\005logic\030\005 \001(\001\022\022\n\nconfiden" +
+      "ce\030\006 \001(\001\022\016\n\006passed\030\007 \001(\010\022/\n\010decision\030\010 \001" +
+      "(\0162\035.agentd.v1.ReflectionDecision\022\020\n\010fee" +
+      "dback\030\t \001(\t\"s\n\021ApprovalRequested\022\017\n\007call" +
+      "_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022*\n\targument" +
+      "s\030\003 \001(\0132\027.google.protobuf.Struct\022\016\n\006reas" +
+      "on\030\004 \001(\t\"\242\001\n\017ApprovalDecided\022\017\n\007call_id\030" +
+      "\001 \001(\t\022-\n\010decision\030\002 \001(\0162\033.agentd.v1.Appr" +
+      "ovalDecision\022\022\n\ndecided_by\030\003 \001(\t\022\017\n\007comm" +
+      "ent\030\004 \001(\t\022*\n\targuments\030\005 \001(\0132\027.google.pr" +
+      "otobuf.Struct\"6\n\016InputRequested\022\022\n\nreque" +
+      "st_id\030\001 \001(\t\022\020\n\010question\030\002 \001(\t\"F\n\rInputPr" +
+      "ovided\022\022\n\nrequest_id\030\001 \001(\t\022\023\n\013provided_b" +
+      "y\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\262\001\n\rUsageReported\022" +
+      "\017\n\007step_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022#\n\004call\030\003" +
+      " \001(\0132\025.agentd.v1.TokenUsage\022)\n\ntask_tota" +
+      "l\030\004 \001(\0132\025.agentd.v1.TokenUsage\022\r\n\005model\030" +
+      "\005 \001(\t\022\021\n\testimated\030\006 \001(\010\022\020\n\010provider\030\021 \001" +
+      "(\t\"m\n\013FinalAnswer\022\014\n\004text\030\001 \001(\t\022*\n\013stop_" +
+      "reason\030\002 \001(\0162\025.agentd.v1.StopReason\022\023\n\013s" +
+      "top_detail\030\003 \001(\t\022\017\n\007partial\030\004 \001(\010\"P\n\rErr" +
+      "orOccurred\022\016\n\006reason\030\001 \001(\t\022\017\n\007message\030\002 " +
+      "\001(\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007step_id\030\004 \001(\t\"G\n\013T" +
+      "askResumed\022\016\n\006reason\030\001 \001(\t\022\017\n\007replica\030\002 " +
+      "\001(\t\022\027\n\017completed_steps\030\003 \001(\r*\231\001\n\022Reflect" +
+      "ionDecision\022#\n\037REFLECTION_DECISION_UNSPE" +
+      "CIFIED\020\000\022\036\n\032REFLECTION_DECISION_ACCEPT\020\001" +
+      "\022\036\n\032REFLECTION_DECISION_REVISE\020\002\022\036\n\032REFL" +
+      "ECTION_DECISION_REPLAN\020\003*\216\001\n\020ApprovalDec" +
+      "ision\022!\n\035APPROVAL_DECISION_UNSPECIFIED\020\000" +
+      "\022\035\n\031APPROVAL_DECISION_APPROVE\020\001\022\034\n\030APPRO" +
+      "VAL_DECISION_REJECT\020\002\022\032\n\026APPROVAL_DECISI" +
+      "ON_EDIT\020\003BA\n\rdev.agentd.v1B\013EventsProtoP" +
+      "\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006pr" +
+      "oto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -254,129 +264,135 @@ public final class EventsProto {
     internal_static_agentd_v1_TaskEvent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskEvent_descriptor,
-        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "InputRequested", "InputProvided", "HistoryCompacted", "ContextFitted", "StreamDiscarded", "Payload", });
-    internal_static_agentd_v1_StreamDiscarded_descriptor =
+        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "InputRequested", "InputProvided", "HistoryCompacted", "ContextFitted", "StreamDiscarded", "RouteChosen", "Payload", });
+    internal_static_agentd_v1_RouteChosen_descriptor =
       getDescriptor().getMessageTypes().get(1);
+    internal_static_agentd_v1_RouteChosen_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_RouteChosen_descriptor,
+        new java.lang.String[] { "Decision", "Mode", "Delegate", "Reason", "Handled", "Duration", });
+    internal_static_agentd_v1_StreamDiscarded_descriptor =
+      getDescriptor().getMessageTypes().get(2);
     internal_static_agentd_v1_StreamDiscarded_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_StreamDiscarded_descriptor,
         new java.lang.String[] { "StepId", "Provider", "Model", "Reason", });
     internal_static_agentd_v1_ContextFitted_descriptor =
-      getDescriptor().getMessageTypes().get(2);
+      getDescriptor().getMessageTypes().get(3);
     internal_static_agentd_v1_ContextFitted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ContextFitted_descriptor,
         new java.lang.String[] { "StepId", "Role", "Model", "ContextWindow", "PromptTokens", "MaxTokens", "SavedTokens", "ClippedMessages", "DroppedMessages", "Retry", });
     internal_static_agentd_v1_Heartbeat_descriptor =
-      getDescriptor().getMessageTypes().get(3);
+      getDescriptor().getMessageTypes().get(4);
     internal_static_agentd_v1_Heartbeat_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Heartbeat_descriptor,
         new java.lang.String[] { "Status", "LastSequence", });
     internal_static_agentd_v1_TaskStatusChanged_descriptor =
-      getDescriptor().getMessageTypes().get(4);
+      getDescriptor().getMessageTypes().get(5);
     internal_static_agentd_v1_TaskStatusChanged_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskStatusChanged_descriptor,
         new java.lang.String[] { "Previous", "Current", "Detail", "StopReason", });
     internal_static_agentd_v1_PlanCreated_descriptor =
-      getDescriptor().getMessageTypes().get(5);
+      getDescriptor().getMessageTypes().get(6);
     internal_static_agentd_v1_PlanCreated_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_PlanCreated_descriptor,
         new java.lang.String[] { "Plan", });
     internal_static_agentd_v1_PlanRevised_descriptor =
-      getDescriptor().getMessageTypes().get(6);
+      getDescriptor().getMessageTypes().get(7);
     internal_static_agentd_v1_PlanRevised_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_PlanRevised_descriptor,
         new java.lang.String[] { "Plan", "Reason", });
     internal_static_agentd_v1_StepStarted_descriptor =
-      getDescriptor().getMessageTypes().get(7);
+      getDescriptor().getMessageTypes().get(8);
     internal_static_agentd_v1_StepStarted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_StepStarted_descriptor,
         new java.lang.String[] { "StepId", "Description", "Index", });
     internal_static_agentd_v1_StepFinished_descriptor =
-      getDescriptor().getMessageTypes().get(8);
+      getDescriptor().getMessageTypes().get(9);
     internal_static_agentd_v1_StepFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_StepFinished_descriptor,
         new java.lang.String[] { "StepId", "Success", "Output", "Duration", });
     internal_static_agentd_v1_TextDelta_descriptor =
-      getDescriptor().getMessageTypes().get(9);
+      getDescriptor().getMessageTypes().get(10);
     internal_static_agentd_v1_TextDelta_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TextDelta_descriptor,
         new java.lang.String[] { "StepId", "Text", });
     internal_static_agentd_v1_ReasoningDelta_descriptor =
-      getDescriptor().getMessageTypes().get(10);
+      getDescriptor().getMessageTypes().get(11);
     internal_static_agentd_v1_ReasoningDelta_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ReasoningDelta_descriptor,
         new java.lang.String[] { "StepId", "Text", });
     internal_static_agentd_v1_ToolCallStarted_descriptor =
-      getDescriptor().getMessageTypes().get(11);
+      getDescriptor().getMessageTypes().get(12);
     internal_static_agentd_v1_ToolCallStarted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolCallStarted_descriptor,
         new java.lang.String[] { "CallId", "StepId", "ToolName", "Arguments", });
     internal_static_agentd_v1_ToolCallFinished_descriptor =
-      getDescriptor().getMessageTypes().get(12);
+      getDescriptor().getMessageTypes().get(13);
     internal_static_agentd_v1_ToolCallFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolCallFinished_descriptor,
         new java.lang.String[] { "CallId", "ToolName", "Result", "Error", "Duration", "Text", "Cached", "Outcome", });
     internal_static_agentd_v1_ReflectionVerdict_descriptor =
-      getDescriptor().getMessageTypes().get(13);
+      getDescriptor().getMessageTypes().get(14);
     internal_static_agentd_v1_ReflectionVerdict_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ReflectionVerdict_descriptor,
         new java.lang.String[] { "StepId", "Accuracy", "Completeness", "Relevance", "Logic", "Confidence", "Passed", "Decision", "Feedback", });
     internal_static_agentd_v1_ApprovalRequested_descriptor =
-      getDescriptor().getMessageTypes().get(14);
+      getDescriptor().getMessageTypes().get(15);
     internal_static_agentd_v1_ApprovalRequested_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ApprovalRequested_descriptor,
         new java.lang.String[] { "CallId", "ToolName", "Arguments", "Reason", });
     internal_static_agentd_v1_ApprovalDecided_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(16);
     internal_static_agentd_v1_ApprovalDecided_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ApprovalDecided_descriptor,
         new java.lang.String[] { "CallId", "Decision", "DecidedBy", "Comment", "Arguments", });
     internal_static_agentd_v1_InputRequested_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_agentd_v1_InputRequested_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_InputRequested_descriptor,
         new java.lang.String[] { "RequestId", "Question", });
     internal_static_agentd_v1_InputProvided_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_agentd_v1_InputProvided_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_InputProvided_descriptor,
         new java.lang.String[] { "RequestId", "ProvidedBy", "Text", });
     internal_static_agentd_v1_UsageReported_descriptor =
-      getDescriptor().getMessageTypes().get(18);
+      getDescriptor().getMessageTypes().get(19);
     internal_static_agentd_v1_UsageReported_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_UsageReported_descriptor,
         new java.lang.String[] { "StepId", "Role", "Call", "TaskTotal", "Model", "Estimated", "Provider", });
     internal_static_agentd_v1_FinalAnswer_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(20);
     internal_static_agentd_v1_FinalAnswer_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_FinalAnswer_descriptor,
         new java.lang.String[] { "Text", "StopReason", "StopDetail", "Partial", });
     internal_static_agentd_v1_ErrorOccurred_descriptor =
-      getDescriptor().getMessageTypes().get(20);
+      getDescriptor().getMessageTypes().get(21);
     internal_static_agentd_v1_ErrorOccurred_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ErrorOccurred_descriptor,
         new java.lang.String[] { "Reason", "Message", "Fatal", "StepId", });
     internal_static_agentd_v1_TaskResumed_descriptor =
-      getDescriptor().getMessageTypes().get(21);
+      getDescriptor().getMessageTypes().get(22);
     internal_static_agentd_v1_TaskResumed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskResumed_descriptor,

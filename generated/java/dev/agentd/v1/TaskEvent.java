@@ -85,6 +85,7 @@ private static final long serialVersionUID = 0L;
     HISTORY_COMPACTED(29),
     CONTEXT_FITTED(40),
     STREAM_DISCARDED(41),
+    ROUTE_CHOSEN(42),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -124,6 +125,7 @@ private static final long serialVersionUID = 0L;
         case 29: return HISTORY_COMPACTED;
         case 40: return CONTEXT_FITTED;
         case 41: return STREAM_DISCARDED;
+        case 42: return ROUTE_CHOSEN;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1260,6 +1262,49 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.StreamDiscarded.getDefaultInstance();
   }
 
+  public static final int ROUTE_CHOSEN_FIELD_NUMBER = 42;
+  /**
+   * <pre>
+   * Auto mode's router model decided how to work on the task.
+   * </pre>
+   *
+   * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+   * @return Whether the routeChosen field is set.
+   */
+  @java.lang.Override
+  public boolean hasRouteChosen() {
+    return payloadCase_ == 42;
+  }
+  /**
+   * <pre>
+   * Auto mode's router model decided how to work on the task.
+   * </pre>
+   *
+   * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+   * @return The routeChosen.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.RouteChosen getRouteChosen() {
+    if (payloadCase_ == 42) {
+       return (dev.agentd.v1.RouteChosen) payload_;
+    }
+    return dev.agentd.v1.RouteChosen.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * Auto mode's router model decided how to work on the task.
+   * </pre>
+   *
+   * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.RouteChosenOrBuilder getRouteChosenOrBuilder() {
+    if (payloadCase_ == 42) {
+       return (dev.agentd.v1.RouteChosen) payload_;
+    }
+    return dev.agentd.v1.RouteChosen.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1351,6 +1396,9 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 41) {
       output.writeMessage(41, (dev.agentd.v1.StreamDiscarded) payload_);
+    }
+    if (payloadCase_ == 42) {
+      output.writeMessage(42, (dev.agentd.v1.RouteChosen) payload_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1462,6 +1510,10 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 41) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(41, (dev.agentd.v1.StreamDiscarded) payload_);
+    }
+    if (payloadCase_ == 42) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(42, (dev.agentd.v1.RouteChosen) payload_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -1579,6 +1631,10 @@ private static final long serialVersionUID = 0L;
         if (!getStreamDiscarded()
             .equals(other.getStreamDiscarded())) return false;
         break;
+      case 42:
+        if (!getRouteChosen()
+            .equals(other.getRouteChosen())) return false;
+        break;
       case 0:
       default:
     }
@@ -1692,6 +1748,10 @@ private static final long serialVersionUID = 0L;
       case 41:
         hash = (37 * hash) + STREAM_DISCARDED_FIELD_NUMBER;
         hash = (53 * hash) + getStreamDiscarded().hashCode();
+        break;
+      case 42:
+        hash = (37 * hash) + ROUTE_CHOSEN_FIELD_NUMBER;
+        hash = (53 * hash) + getRouteChosen().hashCode();
         break;
       case 0:
       default:
@@ -1912,6 +1972,9 @@ private static final long serialVersionUID = 0L;
       if (streamDiscardedBuilder_ != null) {
         streamDiscardedBuilder_.clear();
       }
+      if (routeChosenBuilder_ != null) {
+        routeChosenBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -2054,6 +2117,10 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 41 &&
           streamDiscardedBuilder_ != null) {
         result.payload_ = streamDiscardedBuilder_.build();
+      }
+      if (payloadCase_ == 42 &&
+          routeChosenBuilder_ != null) {
+        result.payload_ = routeChosenBuilder_.build();
       }
     }
 
@@ -2204,6 +2271,10 @@ private static final long serialVersionUID = 0L;
         }
         case STREAM_DISCARDED: {
           mergeStreamDiscarded(other.getStreamDiscarded());
+          break;
+        }
+        case ROUTE_CHOSEN: {
+          mergeRouteChosen(other.getRouteChosen());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -2412,6 +2483,13 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 41;
               break;
             } // case 330
+            case 338: {
+              input.readMessage(
+                  getRouteChosenFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 42;
+              break;
+            } // case 338
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -6825,6 +6903,184 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 41;
       onChanged();
       return streamDiscardedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.RouteChosen, dev.agentd.v1.RouteChosen.Builder, dev.agentd.v1.RouteChosenOrBuilder> routeChosenBuilder_;
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     * @return Whether the routeChosen field is set.
+     */
+    @java.lang.Override
+    public boolean hasRouteChosen() {
+      return payloadCase_ == 42;
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     * @return The routeChosen.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.RouteChosen getRouteChosen() {
+      if (routeChosenBuilder_ == null) {
+        if (payloadCase_ == 42) {
+          return (dev.agentd.v1.RouteChosen) payload_;
+        }
+        return dev.agentd.v1.RouteChosen.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 42) {
+          return routeChosenBuilder_.getMessage();
+        }
+        return dev.agentd.v1.RouteChosen.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    public Builder setRouteChosen(dev.agentd.v1.RouteChosen value) {
+      if (routeChosenBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        routeChosenBuilder_.setMessage(value);
+      }
+      payloadCase_ = 42;
+      return this;
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    public Builder setRouteChosen(
+        dev.agentd.v1.RouteChosen.Builder builderForValue) {
+      if (routeChosenBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        routeChosenBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 42;
+      return this;
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    public Builder mergeRouteChosen(dev.agentd.v1.RouteChosen value) {
+      if (routeChosenBuilder_ == null) {
+        if (payloadCase_ == 42 &&
+            payload_ != dev.agentd.v1.RouteChosen.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.RouteChosen.newBuilder((dev.agentd.v1.RouteChosen) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 42) {
+          routeChosenBuilder_.mergeFrom(value);
+        } else {
+          routeChosenBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 42;
+      return this;
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    public Builder clearRouteChosen() {
+      if (routeChosenBuilder_ == null) {
+        if (payloadCase_ == 42) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 42) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        routeChosenBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    public dev.agentd.v1.RouteChosen.Builder getRouteChosenBuilder() {
+      return getRouteChosenFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.RouteChosenOrBuilder getRouteChosenOrBuilder() {
+      if ((payloadCase_ == 42) && (routeChosenBuilder_ != null)) {
+        return routeChosenBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 42) {
+          return (dev.agentd.v1.RouteChosen) payload_;
+        }
+        return dev.agentd.v1.RouteChosen.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.RouteChosen, dev.agentd.v1.RouteChosen.Builder, dev.agentd.v1.RouteChosenOrBuilder> 
+        getRouteChosenFieldBuilder() {
+      if (routeChosenBuilder_ == null) {
+        if (!(payloadCase_ == 42)) {
+          payload_ = dev.agentd.v1.RouteChosen.getDefaultInstance();
+        }
+        routeChosenBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.RouteChosen, dev.agentd.v1.RouteChosen.Builder, dev.agentd.v1.RouteChosenOrBuilder>(
+                (dev.agentd.v1.RouteChosen) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 42;
+      onChanged();
+      return routeChosenBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -706,5 +706,32 @@ public interface TaskEventOrBuilder extends
    */
   dev.agentd.v1.StreamDiscardedOrBuilder getStreamDiscardedOrBuilder();
 
+  /**
+   * <pre>
+   * Auto mode's router model decided how to work on the task.
+   * </pre>
+   *
+   * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+   * @return Whether the routeChosen field is set.
+   */
+  boolean hasRouteChosen();
+  /**
+   * <pre>
+   * Auto mode's router model decided how to work on the task.
+   * </pre>
+   *
+   * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+   * @return The routeChosen.
+   */
+  dev.agentd.v1.RouteChosen getRouteChosen();
+  /**
+   * <pre>
+   * Auto mode's router model decided how to work on the task.
+   * </pre>
+   *
+   * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+   */
+  dev.agentd.v1.RouteChosenOrBuilder getRouteChosenOrBuilder();
+
   public dev.agentd.v1.TaskEvent.PayloadCase getPayloadCase();
 }
