@@ -87,13 +87,46 @@ def tools_tokens(tools: Sequence[ToolDefinition], counter: TokenCounter) -> int:
     )
 
 
+MAX_CACHED = 8_192
+_COUNTS: dict[tuple[str, Message], int] = {}
+"""Tokens of messages seen before, by counter: a task's transcript is sent again with
+every call, the same message objects each time, so each is counted once (a str caches
+its own hash, so looking one up costs little)."""
+
+
+def counted(message: Message, counter: TokenCounter) -> int:
+    """`message_tokens`, remembered."""
+    key = (counter.name, message)
+    found = _COUNTS.get(key)
+    if found is None:
+        if len(_COUNTS) >= MAX_CACHED:
+            _COUNTS.clear()
+        found = _COUNTS[key] = message_tokens(message, counter)
+    return found
+
+
+def forget_counts() -> None:
+    """Forget every remembered count (for measuring)."""
+    _COUNTS.clear()
+
+
+CHARS_PER_TOKEN_AT_MOST = 16
+"""A head of N tokens is taken from at most N * 16 characters, so clipping never encodes
+a whole long result (a head found in such a prefix may be a little shorter than N)."""
+
+
+def _call_tokens(message: Message, counter: TokenCounter) -> int:
+    return sum(counter.count(c.name) + counter.count(c.arguments_json) for c in message.tool_calls)
+
+
 def _clip(message: Message, keep: int, counter: TokenCounter) -> Message:
     """The message in at most `keep` tokens (its framing and the marker included)."""
-    size = counter.count(message.content)
+    size = counted(message, counter) - TOKENS_PER_MESSAGE - _call_tokens(message, counter)
     if size + TOKENS_PER_MESSAGE <= keep:
         return message
     marker = counter.count(MARKER.format(cut=size)) + 1
-    head = counter.head(message.content, max(0, keep - TOKENS_PER_MESSAGE - marker))
+    tokens = max(0, keep - TOKENS_PER_MESSAGE - marker)
+    head = counter.head(message.content[: tokens * CHARS_PER_TOKEN_AT_MOST], tokens)
     cut = size - counter.count(head)
     return replace(message, content=head + MARKER.format(cut=cut))
 
@@ -120,7 +153,7 @@ class _Request:
     def __init__(self, messages: Sequence[Message], counter: TokenCounter) -> None:
         self.messages = list(messages)
         self.counter = counter
-        self.sizes = [message_tokens(m, counter) for m in self.messages]
+        self.sizes = [counted(m, counter) for m in self.messages]
         self.clipped = 0
         self.dropped = 0
 
@@ -143,7 +176,7 @@ class _Request:
                 clipped = _clip(self.messages[index], keep, self.counter)
                 if clipped is not self.messages[index]:
                     self.messages[index] = clipped
-                    self.sizes[index] = message_tokens(clipped, self.counter)
+                    self.sizes[index] = counted(clipped, self.counter)
                     self.clipped += 1
 
     def drop_oldest(self, head: int, tail: int, budget: int) -> int:
