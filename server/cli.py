@@ -130,7 +130,9 @@ def _fake_llm(args: argparse.Namespace) -> int:
 
     from agent.llm import fake_server
 
-    return fake_server.run(Path(args.script), args.port, args.host, args.log, args.context_window)
+    return fake_server.run(
+        Path(args.script), args.port, args.host, args.log, args.context_window, args.provider
+    )
 
 
 def _add_server_commands(sub: Any) -> None:
@@ -163,6 +165,13 @@ def _add_server_commands(sub: Any) -> None:
         type=int,
         help="answer 400 context_length_exceeded to requests past this many tokens "
         "(counted by the fake server itself), as an endpoint serving such a model does",
+    )
+    fake.add_argument(
+        "--provider",
+        action="append",
+        default=[],
+        metavar="NAME=SCRIPT[@PORT]",
+        help="also serve SCRIPT as provider NAME on PORT (any free port if none); repeatable",
     )
 
 

@@ -31,6 +31,7 @@ from aiohttp import web
 
 from agent.llm import fake_window
 from agent.llm.fake_log import RequestLog
+from agent.llm.fake_providers import FakeProvider, parse_provider
 from agent.llm.fake_script import Script, role_of
 from agent.llm.testing import split_text
 
@@ -328,13 +329,19 @@ def banner(base_url: str, source: str, script: Script, log_to: str = "") -> str:
 async def serve_forever(
     script: Script, port: int, host: str = "127.0.0.1", *, source: str = "a script",
     log: TextIO | None = None, log_to: str = "", context_window: int | None = None,
+    providers: Sequence[FakeProvider] = (),
 ) -> None:  # fmt: skip
-    """Run the server for `agentd fake-llm` until SIGTERM or SIGINT."""
+    """Run the server for `agentd fake-llm` (and one per extra provider) until SIGTERM."""
     import signal
 
     server = FakeOpenAIServer(script, host=host, port=port, log=log, context_window=context_window)
     await server.start()
     print(banner(server.base_url, source, script, log_to), flush=True)
+    others = [FakeOpenAIServer(p.script, host=host, port=p.port, log=log) for p in providers]
+    for provider, other in zip(providers, others, strict=True):
+        await other.start()
+        print(f"provider {provider.name}: " + banner(other.base_url, provider.source,
+              provider.script), flush=True)  # fmt: skip
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -342,15 +349,19 @@ async def serve_forever(
     try:
         await stop.wait()
     finally:
+        for other in others:
+            await other.stop()
         await server.stop()
 
 
 def run(
-    script: Path, port: int, host: str, log: str | None, context_window: int | None = None
-) -> int:
+    script: Path, port: int, host: str, log: str | None, context_window: int | None = None,
+    providers: Sequence[str] = (),
+) -> int:  # fmt: skip
     """`agentd fake-llm`: its exit status (2 for a script that cannot be played)."""
     try:
         played = Script.load(script)
+        extra = [parse_provider(spec) for spec in providers]
     except (OSError, ValueError) as bad:
         print(f"agentd fake-llm: {script}: {bad}", file=sys.stderr)
         return 2
@@ -371,6 +382,7 @@ def run(
                     log=stream,
                     log_to=where,
                     context_window=context_window,
+                    providers=extra,
                 )
             )
         except OSError as error:  # the address is taken, or not this machine's
