@@ -118,3 +118,38 @@ def test_a_providers_file_is_checked_at_start(
         path.write_text(json.dumps({"providers": providers}))
         with pytest.raises(ProvidersInvalidError, match=problem):
             read_definitions(path)
+
+
+def test_an_agent_gets_its_provider_per_role_then_its_fallback_chain(tmp_path: Path) -> None:
+    from agent.llm.providers import FallbackModel
+    from agent.llm.roles import ModelRoles
+    from agent.run_factory import RunFactory
+    from agent.tasks import Task
+    from core.identity import CallContext
+    from tests.unit.agent.runs import PRINCIPAL, make_env
+
+    env = make_env(tmp_path)
+    providers = {name: _provider(name, name) for name in ("main", "cheap", "backup")}
+    models = ModelRoles(default=FunctionModel(lambda *_: ModelResponse(text="server")),
+                        providers=providers)  # fmt: skip
+    factory = RunFactory(models, env.registry, env.store, env.config, None, env.approvals)
+    agent = parse_agent(
+        {"id": "a", "model": {"default": "big", "critic": "small"},
+         "provider": {"default": "main", "critic": "cheap"},
+         "fallback": [{"provider": "backup", "model": "spare"}, {"provider": "backup"}]},
+        "a.yaml",
+    )  # fmt: skip
+    task = Task(task_id="t", tenant=PRINCIPAL.tenant, owner=PRINCIPAL.id, task="x", agent=agent)
+    run = factory.new(task, CallContext(PRINCIPAL), {}, 0, persist=False)
+    executor, critic = run.models.for_role("executor"), run.models.for_role("critic")
+    assert isinstance(executor, FallbackModel)
+    assert isinstance(critic, FallbackModel)
+    chains = {
+        role: [(c.provider.name, c.model.name) for c in model.candidates]
+        for role, model in (("executor", executor), ("critic", critic))
+    }
+    assert chains == {
+        "executor": [("main", "big"), ("backup", "spare"), ("backup", "big")],
+        "critic": [("cheap", "small"), ("backup", "spare"), ("backup", "small")],
+    }
+    assert run.models.router is None  # no router model anywhere: auto mode uses the rule
