@@ -7,7 +7,8 @@ more and retried once when the endpoint still says the context is too long.
 with the reply limit recomputed. An endpoint that answers "context length exceeded"
 anyway (its tokenizer counts more than agentd's estimate, or it serves the model with
 a smaller window than the catalog says) gets one more, tighter fit and one retry; a
-second such answer fails the task with CONTEXT_TOO_LONG.
+second such answer raises ContextTooLongError: a task fails with CONTEXT_TOO_LONG, the
+Plan RPC answers INVALID_ARGUMENT with that reason (the status table).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from agent import events as ev
-from agent.failures import RefusedError
 from agent.llm.base import Message, Model, ModelError, ModelResponse, ModelSettings, ToolDefinition
 from agent.llm.fitting import Fitted, fit_request
 from core.errors import ContextTooLongError
@@ -88,7 +88,7 @@ async def fitted_call(
         )
     except ModelError as error:
         if error.context_too_long:
-            raise RefusedError(ContextTooLongError(model.name, error.message)) from first
+            raise ContextTooLongError(model.name, error.message) from first
         raise
 
 

@@ -6,8 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import grpc
+import pytest
+
 from agent.llm.fake_server import FakeOpenAIServer
 from agentd.v1 import tasks_pb2
+from agentd_client import errors as client_errors
 from tests.integration.harness import assert_well_formed, final, model_settings, of_kind
 from tests.servers import QUIET, running_server, settings_in
 
@@ -100,4 +104,14 @@ async def test_two_context_length_errors_fail_the_task_context_too_long(tmp_path
         assert task.status == tasks_pb2.TASK_STATUS_FAILED
         assert task.error.reason == "CONTEXT_TOO_LONG"
         assert len(llm.requests) == 2
+        llm.assert_complete()
+
+
+async def test_the_plan_rpc_answers_invalid_argument_context_too_long(tmp_path: Path) -> None:
+    async with FakeOpenAIServer([TOO_LONG, TOO_LONG]) as llm:
+        async with running_server(_settings(tmp_path, llm)) as running:
+            with pytest.raises(client_errors.ContextTooLongError) as raised:
+                await running.client(timeout=30).plan("plan a trip")
+        assert raised.value.code is grpc.StatusCode.INVALID_ARGUMENT
+        assert raised.value.reason == "CONTEXT_TOO_LONG"
         llm.assert_complete()
