@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.helpers import FAKE_LLM_URL, ROOT, run_agentd
+from tests.helpers import FAKE_LLM_URL, ROOT, fake_llm_with_banner, run_agentd
 
 PROVIDER_LINE = re.compile(r"^provider (\S+): fake OpenAI-compatible server on (\S+) playing")
 
@@ -54,3 +54,17 @@ def test_a_bad_provider_spec_is_one_line_and_exit_2(tmp_path: Path) -> None:
                       "--provider", "beta")  # fmt: skip
     assert done.returncode == 2
     assert "expected NAME=SCRIPT or NAME=SCRIPT@PORT" in done.stderr
+
+
+def test_a_declared_context_window_refuses_what_does_not_fit(tmp_path: Path) -> None:
+    script = tmp_path / "main.json"
+    script.write_text(json.dumps([{"text": "fits", "repeat": -1}]))
+    with fake_llm_with_banner(script, "--context-window", "100") as (url, _):
+        small = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 10}
+        assert httpx.post(f"{url}/chat/completions", json=small, timeout=10).status_code == 200
+        large = {**small, "messages": [{"role": "user", "content": "x" * 400}]}
+        refused = httpx.post(f"{url}/chat/completions", json=large, timeout=10)
+        assert refused.status_code == 400
+        error = refused.json()["error"]
+        assert error["code"] == "context_length_exceeded"
+        assert "maximum context length is 100 tokens" in error["message"]
