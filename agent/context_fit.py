@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 from agent import events as ev
 from agent.llm.base import Message, Model, ModelError, ModelResponse, ModelSettings, ToolDefinition
 from agent.llm.fitting import Fitted, fit_request
+from agent.llm.tokens import ESTIMATE
+from agent.llm.wide_estimate import WIDE_ESTIMATE
 from core.errors import ContextTooLongError
 
 if TYPE_CHECKING:
@@ -49,7 +51,7 @@ def fit(
         messages,
         tools,
         run.config.catalog.limits(model.name),
-        run.counter,
+        WIDE_ESTIMATE if run.counter.name == ESTIMATE.name else run.counter,
         max_tokens=settings.max_tokens or model.max_tokens,
         policy=run.config.fitting,
         squeeze=squeeze,

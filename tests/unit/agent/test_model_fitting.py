@@ -155,3 +155,22 @@ def test_the_conversation_head_is_kept_whole() -> None:
         messages, (), ModelLimits(16_384, 1_024), ESTIMATE, keep_head=4, policy=FitPolicy()
     )
     assert fitted.messages[:4] == tuple(messages[:4])
+
+
+def test_chinese_is_not_undercounted_when_fitting_a_model_without_an_openai_encoding() -> None:
+    from agent.llm.wide_estimate import WIDE_ESTIMATE
+
+    chinese = "北京今天晴，最高气温二十度。" * 400  # 5,600 characters
+    assert ESTIMATE.count(chinese) == 1_400
+    assert WIDE_ESTIMATE.count(chinese) == 5_600
+    assert WIDE_ESTIMATE.count("abcd北京") == 3
+    head = WIDE_ESTIMATE.head("ab北京cd", 2)
+    assert head == "ab北"  # a quarter, a quarter, a whole: 1.5 tokens; 京 would make 2.5
+    messages = [Message("system", "s"), Message("user", "比较两地的天气")]
+    for index in range(4):
+        call = ToolCall(f"c{index}", "weather", "{}")
+        messages += [Message("assistant", "", tool_calls=(call,)),
+                     Message("tool", chinese, tool_call_id=call.id)]  # fmt: skip
+    fitted = fit_request(messages, (), ModelLimits(8_192, 1_024), WIDE_ESTIMATE)
+    assert fitted.prompt_tokens + fitted.max_tokens <= 8_192
+    assert sum(WIDE_ESTIMATE.count(m.content) for m in fitted.messages) < 8_192
