@@ -34,6 +34,7 @@ from agent.llm.base import (
     ModelError,
     ModelResponse,
     ModelSettings,
+    ReasoningChunk,
     StreamItem,
     TextChunk,
     ToolDefinition,
@@ -185,7 +186,7 @@ class FallbackModel(Model):
                             candidate.provider.breaker.succeeded()
                             yield Done(_answered(item.response, candidate))
                             return
-                        if isinstance(item, TextChunk):
+                        if isinstance(item, TextChunk | ReasoningChunk):
                             sent += len(item.text)
                         yield item
             except ModelError as error:

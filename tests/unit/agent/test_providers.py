@@ -153,3 +153,33 @@ def test_an_agent_gets_its_provider_per_role_then_its_fallback_chain(tmp_path: P
         "critic": [("cheap", "small"), ("backup", "spare"), ("backup", "small")],
     }
     assert run.models.router is None  # no router model anywhere: auto mode uses the rule
+
+
+async def test_a_stream_that_fails_after_reasoning_is_discarded_before_the_next_answers() -> None:
+    from collections.abc import AsyncIterator, Sequence
+
+    from agent.llm.base import Discarded, Done, Model, ReasoningChunk, StreamItem, TextChunk
+
+    class Halfway(Model):
+        name = "halfway"
+
+        async def complete(self, *_: object, **__: object) -> ModelResponse:
+            raise AssertionError("streamed only")
+
+        async def stream(
+            self, messages: Sequence[Message], tools: object = (), settings: object = None
+        ) -> AsyncIterator[StreamItem]:
+            yield ReasoningChunk("thinking")
+            raise ModelError("connection reset", retryable=True)
+
+    first = Provider("first", lambda *_: Halfway())
+    up = _provider("up", "whole answer")
+    model = chain({"first": first, "up": up}, [("first", "m"), ("up", "m")],
+                  lambda p, n: p.make(n, None, None))  # fmt: skip
+    items = [item async for item in model.stream([Message("user", "hi")])]
+    assert isinstance(items[0], ReasoningChunk)
+    assert items[1] == Discarded("first", "halfway", "connection reset")
+    assert any(isinstance(i, TextChunk) and i.text for i in items[2:])
+    done = items[-1]
+    assert isinstance(done, Done)
+    assert (done.response.text, done.response.provider) == ("whole answer", "up")
