@@ -26,7 +26,7 @@ from agent.tasks import ExecutionMode
 from tools.grants import covers
 
 AGENT_ID = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
-ROLES = ("executor", "planner", "critic", "synthesizer")
+ROLES = ("executor", "planner", "critic", "synthesizer", "router")
 MAX_INSTRUCTIONS_CHARS = 20_000
 VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}")
 CriticPolicy = Literal["every_step", "every_n", "end", "off"]
@@ -35,8 +35,11 @@ _KEYS = {
     "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
     "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema", "memory",
     "max_failed_tool_calls", "step_policy",
+    "provider", "fallback",
 }  # fmt: skip
 STEP_POLICIES = ("replan", "skip", "terminate")
+PROVIDER_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
+MAX_FALLBACKS = 8
 
 
 class AgentInvalidError(ValueError):
@@ -55,7 +58,8 @@ class AgentDefinition:
     instructions: str = ""
     """A template: `{{name}}` is replaced by the context's value of `name` or a built-in."""
     models: Mapping[str, str] = field(default_factory=dict)
-    """Model name per role (executor, planner, critic, synthesizer); "default" for the rest."""
+    """Model name per role (executor, planner, critic, synthesizer, router); "default" for
+    the rest. A `router` model makes auto mode ask it how to work (`agent.modes.llm_router`)."""
     temperature: float | None = None
     max_tokens: int | None = None
     tools: tuple[str, ...] = ()
@@ -78,6 +82,12 @@ class AgentDefinition:
     """Tool calls failing in a row that stop a run (0: never); None: the server's."""
     step_policy: StepPolicy | None = None
     """What a failed plan step leads to (`replan`, `skip`, `terminate`); None: the server's."""
+    providers: Mapping[str, str] = field(default_factory=dict)
+    """The operator's provider per role ("default" for the rest); empty: the server's own
+    endpoint (`agent.llm.providers`)."""
+    fallback: tuple[tuple[str, str], ...] = ()
+    """(provider, model) tried in order when the agent's own provider fails (timeouts,
+    5xx, rate limits); an empty model: the same model as the role's."""
 
     @property
     def reference(self) -> str:
@@ -165,6 +175,8 @@ def parse_agent(data: Any, source: str, models: Collection[str] = ()) -> AgentDe
         memory=_memory(data.get("memory"), source),
         max_failed_tool_calls=_whole(data, "max_failed_tool_calls", source, None, 0, 100),
         step_policy=_step_policy(data.get("step_policy"), source),
+        providers=_providers(data.get("provider"), source),
+        fallback=_fallback(data.get("fallback"), source),
     )
 
 
@@ -175,6 +187,48 @@ def _step_policy(value: Any, source: str) -> StepPolicy | None:
         raise AgentInvalidError(source, "step_policy", "one of " + ", ".join(STEP_POLICIES))
     policy: StepPolicy = value
     return policy
+
+
+def _provider_name(value: Any, source: str, field: str) -> str:
+    if not isinstance(value, str) or not PROVIDER_NAME.fullmatch(value):
+        raise AgentInvalidError(source, field, "a provider name: 1 to 64 of [a-z0-9_-]")
+    return value
+
+
+def _providers(value: Any, source: str) -> dict[str, str]:
+    """`provider: name` (every role) or `provider: {role: name, default: name}`."""
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        return {"default": _provider_name(value, source, "provider")}
+    if not isinstance(value, Mapping) or not value:
+        raise AgentInvalidError(source, "provider", "a provider name, or a mapping of role to one")
+    chosen: dict[str, str] = {}
+    for role, name in value.items():
+        if role not in (*ROLES, "default"):
+            raise AgentInvalidError(source, f"provider.{role}", f"roles are {', '.join(ROLES)}")
+        chosen[str(role)] = _provider_name(name, source, f"provider.{role}")
+    return chosen
+
+
+def _fallback(value: Any, source: str) -> tuple[tuple[str, str], ...]:
+    """`fallback: [{provider: backup, model: gpt-4o-mini}, {provider: other}]`."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > MAX_FALLBACKS:
+        raise AgentInvalidError(
+            source, "fallback", f"a list of at most {MAX_FALLBACKS} {{provider, model}} entries"
+        )
+    chain: list[tuple[str, str]] = []
+    for index, entry in enumerate(value):
+        where = f"fallback[{index}]"
+        if not isinstance(entry, Mapping) or set(map(str, entry)) - {"provider", "model"}:
+            raise AgentInvalidError(source, where, "a mapping of provider and (optional) model")
+        model = entry.get("model", "")
+        if not isinstance(model, str) or len(model) > 200:
+            raise AgentInvalidError(source, f"{where}.model", "must be a model name")
+        chain.append((_provider_name(entry.get("provider"), source, f"{where}.provider"), model))
+    return tuple(chain)
 
 
 def _memory(value: Any, source: str) -> dict[str, Any]:

@@ -231,7 +231,8 @@ class Engine:
         self, chosen: Chosen, call: CallContext, ticket: Ticket, task_id: str
     ) -> Task:
         request = chosen.request
-        task = new_task(chosen, call, task_id, self.config.tool_calling)
+        routed = self._models is not None and self._models.router is not None
+        task = new_task(chosen, call, task_id, self.config.tool_calling, routed)
         run = self._require_runs().new(task, call, chosen.specs, request.token_budget)
         memory = self._memory if task.conversation_id else None
         try:  # a task not stored after all never stays in its conversation's line

@@ -173,6 +173,8 @@ class UsageReported:
     """The model that answered."""
     estimated: bool = False
     """The endpoint reported no usage: `call` is an estimate (`agent.llm.tokens`)."""
+    provider: str = ""
+    """The provider that answered (empty: the server's own endpoint)."""
     type: Literal["usage"] = "usage"
 
 
@@ -211,6 +213,61 @@ class ArtifactUpdated:
     size: int
     writer_task_id: str
     type: Literal["artifact_updated"] = "artifact_updated"
+
+
+@dataclass(frozen=True, slots=True)
+class ContextFitted:
+    """A model request was cut to fit the model's context window (`agent.context_fit`)."""
+
+    step_id: str
+    role: str
+    model: str
+    context_window: int
+    prompt_tokens: int
+    """The prompt as sent, counted."""
+    max_tokens: int
+    """The reply limit sent with it."""
+    saved_tokens: int
+    """Tokens cut from the prompt."""
+    clipped_messages: int
+    """Older observations clipped, each with a marker."""
+    dropped_messages: int
+    """Older messages left out whole."""
+    retry: bool = False
+    """The endpoint said the context was too long: compacted once more and sent again."""
+    type: Literal["context_fitted"] = "context_fitted"
+
+
+@dataclass(frozen=True, slots=True)
+class StreamDiscarded:
+    """The text deltas of `step_id` streamed so far are void: their provider failed
+    mid-reply and the next one in the agent's fallback chain answers from the start."""
+
+    step_id: str
+    provider: str
+    """The provider that failed."""
+    model: str
+    reason: str
+    type: Literal["stream_discarded"] = "stream_discarded"
+
+
+@dataclass(frozen=True, slots=True)
+class RouteChosen:
+    """Auto mode's router model decided how to work on the task (`agent.modes.llm_router`)."""
+
+    decision: str
+    """"answer", "function_calling", "plan_and_execute", "delegate", or "heuristic" when the
+    router gave no usable answer and the rule decided."""
+    mode: str
+    """The mode the task runs in ("" when the router answered it)."""
+    delegate: str = ""
+    """The agent the router named for `delegate`."""
+    reason: str = ""
+    handled: bool = True
+    """False when the router named a delegate but this server cannot hand tasks over."""
+    duration_seconds: float = 0.0
+    """The router's added latency."""
+    type: Literal["route_chosen"] = "route_chosen"
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +321,9 @@ EventPayload = (
     | UsageReported
     | HistoryCompacted
     | ArtifactUpdated
+    | ContextFitted
+    | RouteChosen
+    | StreamDiscarded
     | FinalAnswer
     | ErrorOccurred
     | TaskResumed

@@ -24,7 +24,7 @@ from agent.lifecycle import Endings, set_running
 from agent.limits import EngineConfig, LimitReached, task_timeout
 from agent.llm.base import ModelError
 from agent.memory.engine_hooks import TaskMemory
-from agent.modes import Outcome, function_calling, plan_execute, text_react
+from agent.modes import Outcome, function_calling, llm_router, plan_execute, text_react
 from agent.modes.synthesis import notes_answer, partial_outcome
 from agent.run import TaskRun
 from agent.tasks import ExecutionMode, StopReason, TaskStatus
@@ -35,7 +35,19 @@ from stores.leases.base import Leases
 
 log = structlog.get_logger(__name__)
 
+
+async def _routed(run: TaskRun) -> Outcome:
+    """Auto mode with a router model: its answer, or the mode it chose (kept on the task)."""
+    mode, outcome = await llm_router.route(run)
+    if outcome is not None:
+        return outcome
+    run.task.mode = mode
+    await run.save()
+    return await MODES[mode](run)
+
+
 MODES: dict[ExecutionMode, Callable[[TaskRun], Awaitable[Outcome]]] = {
+    ExecutionMode.AUTO: _routed,
     ExecutionMode.FUNCTION_CALLING: function_calling.run,
     ExecutionMode.TEXT_REACT: text_react.run,
     ExecutionMode.PLAN_AND_EXECUTE: plan_execute.run,

@@ -15,7 +15,7 @@ import structlog
 
 from agent.llm.base import ModelError
 from agent.tasks import StopReason
-from core.errors import AgentdError, PlanInvalidError
+from core.errors import AgentdError, ContextTooLongError, PlanInvalidError
 from core.faults import as_store_error
 
 log = structlog.get_logger(__name__)
@@ -113,7 +113,7 @@ def failure_of(error: Exception, trace_id: str) -> TaskFailedError:
         return error
     if isinstance(error, ModelError):
         return ModelUnavailableError(error.message)
-    if isinstance(error, PlanInvalidError):
+    if isinstance(error, PlanInvalidError | ContextTooLongError):
         return RefusedError(error)
     fault = as_store_error(error)
     if fault is not None:

@@ -68,13 +68,16 @@ async def choose(
     return Chosen(request, specs, iterations, plan, agent)
 
 
-def new_task(chosen: Chosen, call: CallContext, task_id: str, tool_calling: bool) -> Task:
-    """The task a checked request describes (PENDING, not stored yet)."""
+def new_task(
+    chosen: Chosen, call: CallContext, task_id: str, tool_calling: bool, routed: bool = False
+) -> Task:
+    """The task a checked request describes (PENDING, not stored yet). `routed`: a router
+    model is configured, so auto mode is decided when the task runs."""
     request, plan = chosen.request, chosen.plan
     mode = request.mode
     if plan is not None:  # the caller's plan: run as given, without planning first
         mode = ExecutionMode.PLAN_AND_EXECUTE
-    elif mode is ExecutionMode.AUTO:
+    elif mode is ExecutionMode.AUTO and not (routed or _agent_routes(chosen)):
         mode = choose_mode(request.task, tool_calling)
     return Task(
         task_id=task_id,
@@ -94,3 +97,7 @@ def new_task(chosen: Chosen, call: CallContext, task_id: str, tool_calling: bool
         bypass_tool_cache=request.bypass_tool_cache,
         conversation_id=request.conversation_id,
     )
+
+
+def _agent_routes(chosen: Chosen) -> bool:
+    return chosen.agent is not None and bool(chosen.agent.models.get("router"))

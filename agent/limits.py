@@ -6,9 +6,11 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
+from agent.llm.fitting import FitPolicy
+from agent.llm.model_catalog import BUILT_IN_CATALOG, ModelCatalog
 from agent.tasks import StopReason
 
 DEFAULT_MAX_ITERATIONS = 10
@@ -71,6 +73,10 @@ class EngineConfig:
     """Text (or reasoning) deltas arriving within this time go out as one event."""
     delta_max_chars: int = 1024
     """A coalesced delta goes out once it holds this many characters."""
+    catalog: ModelCatalog = BUILT_IN_CATALOG
+    """Each model's context window and reply limit."""
+    fitting: FitPolicy = field(default_factory=FitPolicy)
+    """How each model request is fitted into its window."""
 
 
 class LimitReached(Exception):  # noqa: N818 - a stop signal, named for what happened

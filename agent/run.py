@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import structlog
 
+from agent import context_fit, metrics, serialization
 from agent import events as ev
-from agent import metrics, serialization
 from agent.event_writer import EventWriter
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
 from agent.llm import sanitize, tokens
 from agent.llm.base import (
+    Discarded,
     Done,
     Message,
     Model,
@@ -35,6 +36,7 @@ from agent.llm.base import (
 from agent.llm.roles import ModelRoles, RoleName
 from agent.llm.tokens import ESTIMATE, TokenCounter
 from agent.memory.history import History
+from agent.modes import Outcome
 from agent.modes.state import ModeState, from_legacy
 from agent.plan import Plan
 from agent.resume import RunCheckpoint
@@ -90,6 +92,11 @@ class TaskRun:
     conversation keeps of them, without reading the log back."""
     artifacts_written: list[ev.ArtifactUpdated] = field(default_factory=list)
     """The artifact versions this run wrote (for its final answer: `agent.artifacts`)."""
+    delegates: tuple[str, ...] = ()
+    """Agents the router may hand the task to (named in its prompt)."""
+    delegate: Callable[[TaskRun, str], Awaitable[Outcome]] | None = None
+    """Hands the task to the named agent (the agents-together hook); None: the router's
+    choice is recorded and the task runs here."""
     urls: UrlBook = field(init=False)
     """Long URLs the model sees as placeholders (`agent.urls`)."""
     tools: ToolCalls = field(init=False)
@@ -274,7 +281,13 @@ class TaskRun:
             async with step_clock_stopped():
                 await turn.acquire()
         try:
-            response = await self._call(model, role, step_id, messages, tools, settings, stream)
+
+            async def send(fitted: Sequence[Message], sent: ModelSettings) -> ModelResponse:
+                return await self._call(model, role, step_id, fitted, tools, sent, stream)
+
+            response, messages = await context_fit.fitted_call(
+                self, model, role, step_id, messages, tools, settings, send
+            )
         finally:
             if turn is not None:
                 turn.release()
@@ -294,6 +307,7 @@ class TaskRun:
                 self.task.usage,
                 response.model or model.name,
                 estimated,
+                response.provider,
             )
         )
         if self.task.usage.total_tokens > self.token_budget:
@@ -326,6 +340,10 @@ class TaskRun:
                     async for item in model.stream(messages, tools, settings):
                         if isinstance(item, TextChunk | ReasoningChunk):
                             await deltas.add(item)
+                        elif isinstance(item, Discarded):  # another provider starts over
+                            await deltas.finish()
+                            deltas = _Deltas(self, step_id)
+                            await self.emit(ev.StreamDiscarded(step_id, *_discarded(item)))
                         elif isinstance(item, Done):
                             response = item.response
                     await deltas.finish()
@@ -342,6 +360,10 @@ class TaskRun:
             span.set_attribute("gen_ai.usage.input_tokens", response.usage.prompt_tokens)
             span.set_attribute("gen_ai.usage.output_tokens", response.usage.completion_tokens)
         return response
+
+
+def _discarded(item: Discarded) -> tuple[str, str, str]:
+    return item.provider, item.model, item.reason
 
 
 class _Deltas:

@@ -17,6 +17,7 @@ from agent.agents import ROLES, AgentDefinition, render
 from agent.limits import EngineConfig
 from agent.llm.base import Model
 from agent.llm.encodings import Encodings
+from agent.llm.providers import DEFAULT_PROVIDER, Provider, chain
 from agent.llm.roles import ModelRoles
 from agent.questions import ASK_USER
 from agent.resume import RunCheckpoint
@@ -121,6 +122,8 @@ class RunFactory:
     def _models(self, agent: AgentDefinition | None) -> ModelRoles:
         """The server's models, or the agent's: its model per role (else its default, else
         the server's model for the role), with its sampling."""
+        if agent is not None and (agent.providers or agent.fallback):
+            return self._provided(agent)
         if agent is None or self.model_factory is None:
             return self.models
         if not agent.models and agent.temperature is None and agent.max_tokens is None:
@@ -136,6 +139,40 @@ class RunFactory:
             executor=chosen["executor"],
             critic=chosen["critic"],
             synthesizer=chosen["synthesizer"],
+            router=chosen["router"] if agent.models.get("router") else self.models.router,
+            calls=self.models.calls,
+        )
+
+    def _provided(self, agent: AgentDefinition) -> ModelRoles:
+        """The agent's models on its providers: for each role, its provider (else the
+        server's own endpoint, `DEFAULT_PROVIDER`) then its fallback chain."""
+        providers = dict(self.models.providers)
+        if DEFAULT_PROVIDER not in providers and self.model_factory is not None:
+            providers[DEFAULT_PROVIDER] = Provider(DEFAULT_PROVIDER, self.model_factory)
+
+        def make(provider: Provider, name: str) -> Model:
+            key = (f"{provider.name}\0{name}", agent.temperature, agent.max_tokens)
+            made = self._made.get(key)
+            if made is None:
+                if len(self._made) >= MAX_MODELS:
+                    self._made.clear()
+                made = self._made[key] = provider.make(name, agent.temperature, agent.max_tokens)
+            return made
+
+        def for_role(role: str) -> Model:
+            name = role_model(agent, role, self.models.for_role(role).name)  # type: ignore[arg-type]
+            own = agent.providers.get(role) or agent.providers.get("default") or DEFAULT_PROVIDER
+            links = [(own, name), *((p, m or name) for p, m in agent.fallback)]
+            return chain(providers, links, make)
+
+        roles = {role: for_role(role) for role in ROLES}
+        return ModelRoles(
+            default=for_role("default"),
+            planner=roles["planner"],
+            executor=roles["executor"],
+            critic=roles["critic"],
+            synthesizer=roles["synthesizer"],
+            router=roles["router"] if agent.models.get("router") or self.models.router else None,
             calls=self.models.calls,
         )
 

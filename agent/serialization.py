@@ -40,6 +40,9 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.InputRequested, ev.InputProvided, ev.HistoryCompacted, ev.ArtifactRef,
         ev.ArtifactUpdated, ev.FinalAnswer, ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall,
         Principal,
+        ev.InputRequested, ev.InputProvided, ev.HistoryCompacted, ev.ContextFitted, ev.RouteChosen,
+        ev.StreamDiscarded,
+        ev.FinalAnswer, ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall, Principal,
         JournalEntry, RunCheckpoint, FunctionCallingState, TextReactState, PlanExecuteState,
         StepResult, AgentDefinition, History,
     )

@@ -10,6 +10,7 @@ from bench import (
     checkpoints,
     conversations,
     engine,
+    models,
     startup,
     stores,
     toolsets,
@@ -34,6 +35,7 @@ def main() -> None:
     print()
     asyncio.run(artifacts.main())
     startup.main()
+    asyncio.run(models.main())
 
 
 if __name__ == "__main__":

@@ -24,14 +24,13 @@ from audit.service import AuditLogs
 from auth.authenticator import Authenticator
 from auth.keys import new_key, roles_by_principal
 from auth.throttle import FailureThrottle
-from core import secrets, tracing
+from core import tracing
 from core.metrics import TASKS_IN_FLIGHT
 from server import heap, logs, reflection
 from server.builders import (
     build_agents,
     build_authenticator,
     build_conversations,
-    build_models,
     build_registry,
     rate_limiters,
     server_options,
@@ -46,6 +45,7 @@ from server.interceptors.draining import DrainingInterceptor
 from server.interceptors.metrics import MetricsInterceptor
 from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
+from server.model_builders import build_models, check_model_settings, warn_unknown
 from server.servicer import AgentServicer
 from server.settings import Settings
 from server.startup import StartupError, after_serving, start_metrics, unless_stopped
@@ -94,7 +94,7 @@ class AgentdServer:
         tasks: TaskStore | None = None,
         models: ModelRoles | None = None,
     ) -> AgentdServer:
-        secrets.configure(settings.secret_patterns)
+        check_model_settings(settings)
         where = store_settings(settings)
         live, durable = await _open_stores(where)
         authenticator = build_authenticator(settings, durable.api_keys)
@@ -117,6 +117,8 @@ class AgentdServer:
         engine = start_engine(
             settings, models, registry, tasks, durable, live, agents, conversations, encodings
         )
+        if engine.configured:
+            warn_unknown(settings, engine.config.catalog)
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)
         interceptors = _interceptors(settings, draining, audit, authenticator, where, live)

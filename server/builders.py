@@ -12,16 +12,16 @@ import structlog
 from agent.catalog import Agents
 from agent.engine import Engine
 from agent.limits import EngineConfig
-from agent.llm.deferred import ModelLoader, deferred_roles
 from agent.llm.encodings import Encodings
-from agent.llm.roles import ModelRoles, RoleName
+from agent.llm.roles import ModelRoles
 from agent.memory.busy import BusyGate, stale_after
 from agent.memory.engine_hooks import TaskMemory
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
-from agent.run_factory import ModelFactory
 from auth.authenticator import Authenticator
 from server.artifact_limits import artifact_limits
+from server.model_builders import build_models, model_factory
+from server.model_limits import fit_policy, model_catalog
 from server.settings import Settings
 from stores.agents.base import AgentStore
 from stores.api_keys.base import KeyStore
@@ -181,69 +181,6 @@ def build_authenticator(settings: Settings, keys: KeyStore) -> Authenticator | N
     return Authenticator(keys, tokens, cache_seconds=settings.auth_cache_seconds)
 
 
-def build_models(settings: Settings) -> ModelRoles | None:
-    """The models for each role, or None when no model is configured (a setting of
-    `missing_llm_settings` is not set). Deferred: the OpenAI SDK is imported after SERVING
-    (agent/llm/deferred.py), the models built on first need."""
-    if settings.missing_llm_settings() or not settings.llm_model:
-        return None
-    calls = asyncio.Semaphore(settings.max_concurrent_llm_calls)
-    loader = ModelLoader(("openai", "agent.llm.openai"), lambda: openai_models(settings, calls))
-    names: dict[RoleName | None, str | None] = {
-        None: settings.llm_model,
-        "planner": settings.llm_planner_model,
-        "executor": settings.llm_executor_model,
-        "critic": settings.llm_critic_model,
-        "synthesizer": settings.llm_synthesizer_model,
-    }
-    return deferred_roles(names, loader, calls)
-
-
-def openai_models(settings: Settings, calls: asyncio.Semaphore) -> ModelRoles:
-    """The models of the settings on one OpenAI-compatible endpoint, sharing one client."""
-    import httpx2
-    import openai
-
-    from agent.llm.openai import OpenAIModel
-
-    # At most this many model calls at once; the HTTP pool is sized to match, so a
-    # burst of tasks waits its turn for a call instead of timing out in the pool. The
-    # SDK's aiohttp transport costs about half the CPU per call of its default one.
-    limit = settings.max_concurrent_llm_calls
-    client = openai.AsyncOpenAI(
-        base_url=settings.llm_base_url,
-        api_key=settings.llm_api_key or "unused",
-        timeout=settings.llm_timeout_seconds,
-        max_retries=0,
-        http_client=openai.DefaultAioHttpClient(
-            timeout=settings.llm_timeout_seconds,
-            limits=httpx2.Limits(max_connections=limit, max_keepalive_connections=limit),
-        ),
-    )
-
-    def model(name: str | None) -> OpenAIModel | None:
-        if not name:
-            return None
-        return OpenAIModel(
-            name,
-            client=client,
-            temperature=settings.llm_temperature,
-            max_tokens=settings.llm_max_tokens,
-            max_attempts=settings.llm_max_attempts,
-        )
-
-    default = model(settings.llm_model)
-    assert default is not None
-    return ModelRoles(
-        default=default,
-        planner=model(settings.llm_planner_model),
-        executor=model(settings.llm_executor_model),
-        critic=model(settings.llm_critic_model),
-        synthesizer=model(settings.llm_synthesizer_model),
-        calls=calls,
-    )
-
-
 def engine_config(settings: Settings) -> EngineConfig:
     return EngineConfig(
         max_concurrent_tool_calls=settings.max_concurrent_tool_calls,
@@ -265,6 +202,8 @@ def engine_config(settings: Settings) -> EngineConfig:
         resume_window_seconds=settings.resume_window_seconds,
         tool_progress_seconds=settings.tool_progress_ms / 1000,
         tool_calling=settings.llm_tool_calling,
+        catalog=model_catalog(settings),
+        fitting=fit_policy(settings),
     )
 
 
@@ -327,13 +266,6 @@ def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFi
         models=settings.agent_models,
     )
     return agents, files
-
-
-def model_factory(models: ModelRoles | None) -> ModelFactory | None:
-    """Makes the models agents name: siblings of the default model on the same endpoint and
-    client (None when the default model is not an OpenAI-compatible one)."""
-    make: ModelFactory | None = getattr(models.default, "sibling", None) if models else None
-    return make  # OpenAIModel's, or DeferredModel's (siblings of a deferred model)
 
 
 async def start_toolsets(

@@ -139,7 +139,9 @@ def _fake_llm(args: argparse.Namespace) -> int:
 
     from agent.llm import fake_server
 
-    return fake_server.run(Path(args.script), args.port, args.host, args.log)
+    return fake_server.run(
+        Path(args.script), args.port, args.host, args.log, args.context_window, args.provider
+    )
 
 
 def _add_server_commands(sub: Any) -> None:
@@ -173,6 +175,19 @@ def _add_server_commands(sub: Any) -> None:
     fake.add_argument("--port", type=int, default=8089)
     fake.add_argument("--host", default="127.0.0.1")
     fake.add_argument("--log", help="a JSON line per request to this file ('-': stderr)")
+    fake.add_argument(
+        "--context-window",
+        type=int,
+        help="answer 400 context_length_exceeded to requests past this many tokens "
+        "(counted by the fake server itself), as an endpoint serving such a model does",
+    )
+    fake.add_argument(
+        "--provider",
+        action="append",
+        default=[],
+        metavar="NAME=SCRIPT[@PORT]",
+        help="also serve SCRIPT as provider NAME on PORT (any free port if none); repeatable",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -43,6 +43,13 @@ def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
         data["max_failed_tool_calls"] = agent.max_failed_tool_calls
     if agent.step_policy:
         data["step_policy"] = agent.step_policy
+    if agent.providers:
+        data["provider"] = dict(agent.providers)
+    if agent.fallback:
+        data["fallback"] = [
+            {"provider": f.provider, **({"model": f.model} if f.model else {})}
+            for f in agent.fallback
+        ]
     return data
 
 
@@ -120,5 +127,8 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
         message.output_schema.CopyFrom(dict_to_struct(dict(agent.output_schema)))
     if agent.memory:
         message.memory.CopyFrom(memory_to_proto(dict(agent.memory)))
+    message.providers.update(dict(agent.providers))
+    for provider, model in agent.fallback:
+        message.fallback.add(provider=provider, model=model)
     message.created_at.FromDatetime(stored.created_at)
     return message

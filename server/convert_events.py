@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from google.protobuf.message import Message
@@ -178,6 +178,7 @@ def _usage(p: ev.UsageReported) -> events_pb2.UsageReported:
         task_total=usage_to_proto(p.task_total),
         model=p.model,
         estimated=p.estimated,
+        provider=p.provider,
     )
 
 
@@ -189,6 +190,35 @@ def _history_compacted(p: ev.HistoryCompacted) -> conversations_pb2.HistoryCompa
         history_tokens=p.history_tokens,
         tokens_saved=max(0, p.tokens_saved),
     )
+
+
+def _context_fitted(p: ev.ContextFitted) -> events_pb2.ContextFitted:
+    return events_pb2.ContextFitted(
+        step_id=p.step_id,
+        role=p.role,
+        model=p.model,
+        context_window=max(0, p.context_window),
+        prompt_tokens=max(0, p.prompt_tokens),
+        max_tokens=max(0, p.max_tokens),
+        saved_tokens=max(0, p.saved_tokens),
+        clipped_messages=max(0, p.clipped_messages),
+        dropped_messages=max(0, p.dropped_messages),
+        retry=p.retry,
+    )
+
+
+def _stream_discarded(p: ev.StreamDiscarded) -> events_pb2.StreamDiscarded:
+    return events_pb2.StreamDiscarded(
+        step_id=p.step_id, provider=p.provider, model=p.model, reason=p.reason
+    )
+
+
+def _route_chosen(p: ev.RouteChosen) -> events_pb2.RouteChosen:
+    message = events_pb2.RouteChosen(
+        decision=p.decision, mode=p.mode, delegate=p.delegate, reason=p.reason, handled=p.handled
+    )
+    message.duration.FromTimedelta(timedelta(seconds=max(0.0, p.duration_seconds)))
+    return message
 
 
 def _final_answer(p: ev.FinalAnswer) -> events_pb2.FinalAnswer:
@@ -249,6 +279,9 @@ _PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
     ev.UsageReported: ("usage", _usage),
     ev.HistoryCompacted: ("history_compacted", _history_compacted),
     ev.ArtifactUpdated: ("artifact_updated", _artifact_updated),
+    ev.ContextFitted: ("context_fitted", _context_fitted),
+    ev.StreamDiscarded: ("stream_discarded", _stream_discarded),
+    ev.RouteChosen: ("route_chosen", _route_chosen),
     ev.FinalAnswer: ("final_answer", _final_answer),
     ev.ErrorOccurred: ("error", _error),
     ev.TaskResumed: ("resumed", _resumed),

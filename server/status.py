@@ -39,6 +39,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.EventsExpiredError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.LLMNotConfiguredError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.LLMUnavailableError: grpc.StatusCode.UNAVAILABLE,
+    errors.ContextTooLongError: grpc.StatusCode.INVALID_ARGUMENT,
     errors.PlanInvalidError: grpc.StatusCode.ABORTED,
     errors.InternalError: grpc.StatusCode.INTERNAL,
     errors.ApprovalNotPendingError: grpc.StatusCode.NOT_FOUND,

@@ -124,6 +124,8 @@ class ModelResponse:
     usage: TokenUsage = field(default_factory=TokenUsage)
     model: str = ""
     """The model that answered, as the endpoint named it (empty when it did not say)."""
+    provider: str = ""
+    """The provider that answered (empty: the server's own endpoint)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,22 +149,38 @@ class Done:
     response: ModelResponse
 
 
-StreamItem = TextChunk | ReasoningChunk | Done
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    """The text streamed so far is void: its provider failed mid-reply and another one
+    answers from the start (`agent.llm.providers`)."""
+
+    provider: str
+    model: str
+    reason: str
+
+
+StreamItem = TextChunk | ReasoningChunk | Done | Discarded
 
 
 class ModelError(Exception):
     """The model endpoint failed (after retries) or answered something unusable."""
 
-    def __init__(self, message: str, *, retryable: bool = False) -> None:
+    def __init__(
+        self, message: str, *, retryable: bool = False, context_too_long: bool = False
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.retryable = retryable
+        self.context_too_long = context_too_long
+        """The endpoint said the request does not fit the model's context window."""
 
 
 class Model(abc.ABC):
     """A language model. Subclasses implement `complete`; `stream` defaults to it."""
 
     name: str = "model"
+    max_tokens: int | None = None
+    """The reply limit this model is configured with (None: the model's own)."""
 
     async def close(self) -> None:  # noqa: B027 - optional hook; most models hold nothing
         """Release connections. Called once, when the engine stops."""

@@ -126,6 +126,7 @@ def deferred_roles(
         executor=model("executor"),
         critic=model("critic"),
         synthesizer=model("synthesizer"),
+        router=model("router"),
         calls=calls,
     )
 

@@ -19,8 +19,10 @@ The role of a request is read from the request itself (`role_of`): the structure
 it asks for (a plan, a verdict), else the engine's prompt in its system message. The
 roles are the engine's: `planner`, `executor` (function calling, text ReAct and the
 steps of a plan), `critic`, `synthesizer` (the final answer of a plan, and an answer
-reshaped to an agent's output schema) and `summarizer` (a conversation's running
-summary). There is no router model: auto mode picks a mode by a rule, without a call.
+reshaped to an agent's output schema), `summarizer` (a conversation's running
+summary) and `router` (auto mode's router model, when one is configured: its reply is
+`{"json": {"decision": "answer" | "function_calling" | "plan_and_execute" | "delegate",
+"answer": "...", "delegate": "...", "reason": "..."}}`).
 
 A reply is one of:
 
@@ -29,9 +31,11 @@ A reply is one of:
     {"tool_calls": [{"name": "calculator", "arguments": {"expression": "2+2"}},
                     {"name": "calculator", "arguments_raw": "{broken"}]}
     {"error": {"status": 429, "message": "slow down"}}
+    {"error": {"status": 400, "code": "context_length_exceeded", "message": "too long"}}
     {"delay_seconds": 2.5, "text": "late"}         # answer after a delay
     {"hold": "first", "text": "late"}              # answer once `release("first")` is called
     {"drop": true}                                 # close the connection mid-reply
+    {"text": "a b c", "cut_after": 2}              # streamed: 2 text chunks, then cut off
 
 Optional on any reply: `match` (a substring of the request's messages), `usage`
 ({"prompt_tokens": N, "completion_tokens": M}, or null to report none, as some
@@ -51,16 +55,17 @@ from agent import prompts
 
 JSON = dict[str, Any]
 
-ROLES = ("planner", "executor", "critic", "synthesizer", "summarizer")
+ROLES = ("planner", "executor", "critic", "synthesizer", "summarizer", "router")
 REPLY_KEYS = frozenset(
     {"text", "reasoning", "chunks", "json", "tool_calls", "error", "delay_seconds", "hold"}
-    | {"drop", "match", "usage", "finish_reason", "repeat"}
+    | {"drop", "match", "usage", "finish_reason", "repeat", "cut_after"}
 )
 TOOL_CALL_KEYS = frozenset({"name", "arguments", "arguments_raw", "id"})
-SCHEMA_ROLES = {"plan": "planner", "verdict": "critic", "answer": "synthesizer"}
+SCHEMA_ROLES = {"plan": "planner", "verdict": "critic", "answer": "synthesizer", "route": "router"}
 """The structured outputs the engine asks for, by schema name (agent/modes/planner.py,
 agent/modes/critic.py, agent/answers.py), and the role asking."""
 PROMPT_ROLES = (
+    (prompts.ROUTER_INTRO, "router"),
     (prompts.SUMMARIZER_SYSTEM, "summarizer"),
     (prompts.SYNTHESIZER_SYSTEM, "synthesizer"),
     (prompts.CRITIC_SYSTEM, "critic"),
@@ -275,11 +280,6 @@ def _replies(given: object, where: str) -> list[JSON]:
 
 
 def _part(role: str, given: object, cycle: bool) -> Part:
-    if role == "router":
-        raise ValueError(
-            "roles.router: there is no router model; auto mode picks plan-and-execute or "
-            "function calling by a rule (agent/modes/router.py), without a model call"
-        )
     if role not in ROLES:
         near = get_close_matches(role, ROLES, n=1)
         hint = f" (did you mean {near[0]!r}?)" if near else f" (roles: {', '.join(ROLES)})"

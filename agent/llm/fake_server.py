@@ -10,7 +10,8 @@ once or cycling), is in `agent.llm.fake_script`. A request no reply is left for 
 answered 500 `script exhausted`. Every request body is kept in `requests`; with a
 `log`, each request is also written there as one JSON line (`RequestLog`). Like
 OpenAI, it answers 400 to a request offering a tool whose name is not 1-64 of
-`[a-zA-Z0-9_-]`.
+`[a-zA-Z0-9_-]`, and with a `context_window` 400 `context_length_exceeded` to one
+that does not fit it (`agent.llm.fake_window`).
 """
 
 from __future__ import annotations
@@ -22,14 +23,16 @@ import re
 import sys
 import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
 
 from aiohttp import web
 
-from agent.llm.fake_script import Answer, Script, message_text, role_of
+from agent.llm import fake_window
+from agent.llm.fake_log import RequestLog
+from agent.llm.fake_providers import FakeProvider, parse_provider
+from agent.llm.fake_script import Script, role_of
 from agent.llm.testing import split_text
 
 JSON = dict[str, Any]
@@ -50,32 +53,6 @@ def _bad_tool_name(body: JSON) -> str:
     return ""
 
 
-class RequestLog:
-    """One JSON line per request on `stream`: when, the role it is for, the last user
-    message (clipped), the tools offered, and which entry of the script answered (null:
-    none was left, the request got 500) in which round."""
-
-    CLIP = 200
-
-    def __init__(self, stream: TextIO) -> None:
-        self._stream = stream
-
-    def write(self, body: JSON, role: str | None, answer: Answer | None) -> None:
-        messages = body.get("messages", [])
-        users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
-        text = message_text(users[-1].get("content")) if users else ""
-        line = {
-            "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
-            "role": role,
-            "user": text if len(text) <= self.CLIP else text[: self.CLIP - 1] + "…",
-            "tools": [str((t.get("function") or {}).get("name")) for t in body.get("tools") or []],
-            "entry": answer.entry if answer is not None else None,
-            "round": answer.round if answer is not None else None,
-        }
-        self._stream.write(json.dumps(line, ensure_ascii=False) + "\n")
-        self._stream.flush()  # a line each request, for `tail -f`
-
-
 class FakeOpenAIServer:
     """Serve `/v1/chat/completions` and `/v1/models` on 127.0.0.1."""
 
@@ -87,6 +64,7 @@ class FakeOpenAIServer:
         port: int = 0,
         model: str = "fake-model",
         log: TextIO | None = None,
+        context_window: int | None = None,
     ) -> None:
         self.script = replies if isinstance(replies, Script) else Script(replies)
         self._log = RequestLog(log) if log is not None else None
@@ -94,6 +72,9 @@ class FakeOpenAIServer:
         self._port = port
         self._model = model
         self._runner: web.AppRunner | None = None
+        self.context_window = context_window
+        """None, or requests past it are refused (`agent.llm.fake_window`)."""
+        self.refused_too_long = 0
         self.requests: list[JSON] = []
         self._holds: dict[str, asyncio.Event] = {}
         self._waiting: set[str] = set()
@@ -189,6 +170,11 @@ class FakeOpenAIServer:
         if refused:
             return _error(400, refused)
         self.requests.append(body)
+        if self.context_window is not None:
+            too_long = fake_window.refusal(body, self.context_window)
+            if too_long is not None:
+                self.refused_too_long += 1
+                return _error(400, too_long, code="context_length_exceeded")
         reply = self._take(body)
         if isinstance(reply, str):
             return _error(500, reply, "server_error")
@@ -207,6 +193,7 @@ class FakeOpenAIServer:
                 int(error.get("status", 500)),
                 str(error.get("message", "scripted error")),
                 error.get("type"),
+                error.get("code"),
             )
         if reply.get("drop"):
             assert request.transport is not None
@@ -282,7 +269,12 @@ class FakeOpenAIServer:
         await send({"role": "assistant", "content": ""})
         for piece in split_text(reasoning, pieces):
             await send({"reasoning_content": piece})
-        for piece in split_text(text, pieces):
+        cut_after = reply.get("cut_after")
+        for index, piece in enumerate(split_text(text, pieces)):
+            if cut_after is not None and index >= int(cut_after):  # a provider failing mid-reply
+                assert request.transport is not None
+                request.transport.close()
+                return response
             await send({"content": piece})
         for index, call in enumerate(calls):
             arguments = call["function"]["arguments"]
@@ -310,14 +302,16 @@ class FakeOpenAIServer:
         return response
 
 
-def _error(status: int, message: str, kind: str | None = None) -> web.Response:
+def _error(
+    status: int, message: str, kind: str | None = None, code: str | None = None
+) -> web.Response:
     kinds = {400: "invalid_request_error", 401: "authentication_error", 429: "rate_limit_error"}
     return web.json_response(
         {
             "error": {
                 "message": message,
                 "type": kind or kinds.get(status, "server_error"),
-                "code": None,
+                "code": code,
             }
         },
         status=status,
@@ -334,14 +328,20 @@ def banner(base_url: str, source: str, script: Script, log_to: str = "") -> str:
 
 async def serve_forever(
     script: Script, port: int, host: str = "127.0.0.1", *, source: str = "a script",
-    log: TextIO | None = None, log_to: str = "",
+    log: TextIO | None = None, log_to: str = "", context_window: int | None = None,
+    providers: Sequence[FakeProvider] = (),
 ) -> None:  # fmt: skip
-    """Run the server for `agentd fake-llm` until SIGTERM or SIGINT."""
+    """Run the server for `agentd fake-llm` (and one per extra provider) until SIGTERM."""
     import signal
 
-    server = FakeOpenAIServer(script, host=host, port=port, log=log)
+    server = FakeOpenAIServer(script, host=host, port=port, log=log, context_window=context_window)
     await server.start()
     print(banner(server.base_url, source, script, log_to), flush=True)
+    others = [FakeOpenAIServer(p.script, host=host, port=p.port, log=log) for p in providers]
+    for provider, other in zip(providers, others, strict=True):
+        await other.start()
+        print(f"provider {provider.name}: " + banner(other.base_url, provider.source,
+              provider.script), flush=True)  # fmt: skip
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -349,13 +349,19 @@ async def serve_forever(
     try:
         await stop.wait()
     finally:
+        for other in others:
+            await other.stop()
         await server.stop()
 
 
-def run(script: Path, port: int, host: str, log: str | None) -> int:
+def run(
+    script: Path, port: int, host: str, log: str | None, context_window: int | None = None,
+    providers: Sequence[str] = (),
+) -> int:  # fmt: skip
     """`agentd fake-llm`: its exit status (2 for a script that cannot be played)."""
     try:
         played = Script.load(script)
+        extra = [parse_provider(spec) for spec in providers]
     except (OSError, ValueError) as bad:
         print(f"agentd fake-llm: {script}: {bad}", file=sys.stderr)
         return 2
@@ -368,7 +374,16 @@ def run(script: Path, port: int, host: str, log: str | None) -> int:
         where = "stderr" if log == "-" else (log or "")
         try:
             asyncio.run(
-                serve_forever(played, port, host, source=script.name, log=stream, log_to=where)
+                serve_forever(
+                    played,
+                    port,
+                    host,
+                    source=script.name,
+                    log=stream,
+                    log_to=where,
+                    context_window=context_window,
+                    providers=extra,
+                )
             )
         except OSError as error:  # the address is taken, or not this machine's
             print(f"agentd fake-llm: cannot listen on {host}:{port}: {error}", file=sys.stderr)

@@ -14,6 +14,7 @@ carry tool calls are sent with `content: ""` (llama.cpp rejects null).
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -45,6 +46,33 @@ def is_retryable(error: BaseException) -> bool:
     if isinstance(error, openai.APIStatusError):
         return error.status_code == 429 or error.status_code >= 500
     return False
+
+
+CONTEXT_TOO_LONG_CODES = frozenset({"context_length_exceeded", "string_above_max_length"})
+CONTEXT_TOO_LONG_WORDS = (
+    "maximum context length",
+    "context length",
+    "context_length",
+    "context window",
+    "prompt is too long",
+    "too many tokens",
+    "input is too long",
+)
+
+
+def is_context_too_long(error: openai.APIStatusError) -> bool:
+    """Whether a 400 (or 413) says the request does not fit the model's window: OpenAI's
+    `context_length_exceeded` code, or the words vLLM, llama.cpp, Ollama and others use."""
+    if error.status_code not in (400, 413):
+        return False
+    if getattr(error, "code", None) in CONTEXT_TOO_LONG_CODES:
+        return True
+    text = str(error.message).lower()
+    return any(words in text for words in CONTEXT_TOO_LONG_WORDS)
+
+
+REPLY_LIMIT_FIELD = re.compile(r"^(?:o\d|gpt-5)")
+"""Models that take the reply limit as `max_completion_tokens` (they refuse `max_tokens`)."""
 
 
 def _message(message: Message, names: WireNames) -> dict[str, Any]:
@@ -135,6 +163,7 @@ class OpenAIModel(Model):
         )
         self._temperature = temperature
         self._max_tokens = max_tokens
+        self.max_tokens = max_tokens
         self._attempts = max_attempts
         self._backoff = (backoff_initial_seconds, backoff_max_seconds)
         self._refused_schemas: set[str] = set()
@@ -175,7 +204,10 @@ class OpenAIModel(Model):
             request["temperature"] = temperature
         max_tokens = settings.max_tokens or self._max_tokens
         if max_tokens:
-            request["max_tokens"] = max_tokens
+            field = "max_tokens"
+            if REPLY_LIMIT_FIELD.match(self.name.rsplit("/", 1)[-1].lower()):
+                field = "max_completion_tokens"
+            request[field] = max_tokens
         if settings.stop:
             request["stop"] = list(settings.stop)
         if tools:
@@ -233,7 +265,18 @@ class OpenAIModel(Model):
             ):
                 with attempt:
                     return await self._send(request)
-        except openai.BadRequestError as error:
+        except openai.APIStatusError as error:
+            if is_context_too_long(error):
+                raise ModelError(
+                    f"the request does not fit the model's context window "
+                    f"({error.status_code}): {error.message}",
+                    context_too_long=True,
+                ) from None
+            if not isinstance(error, openai.BadRequestError):
+                raise ModelError(
+                    f"the model endpoint answered {error.status_code}: {error.message}",
+                    retryable=is_retryable(error),
+                ) from None
             format_ = request.get("response_format", {})
             if format_.get("type") == "json_schema":
                 if len(self._refused_schemas) >= MAX_REFUSED_SCHEMAS:
@@ -242,11 +285,6 @@ class OpenAIModel(Model):
                 return await self._create({**request, "response_format": {"type": "json_object"}})
             raise ModelError(
                 f"the model endpoint rejected the request (400): {error.message}"
-            ) from None
-        except openai.APIStatusError as error:
-            raise ModelError(
-                f"the model endpoint answered {error.status_code}: {error.message}",
-                retryable=is_retryable(error),
             ) from None
         except openai.APIConnectionError as error:
             raise ModelError(f"cannot reach the model endpoint: {error}", retryable=True) from None

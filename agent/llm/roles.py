@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
 from agent.llm.base import Model
+from agent.llm.providers import Provider
 
-RoleName = Literal["planner", "executor", "critic", "synthesizer"]
+RoleName = Literal["planner", "executor", "critic", "synthesizer", "router"]
 
 
 @dataclass(frozen=True)
@@ -20,8 +23,12 @@ class ModelRoles:
     executor: Model | None = None
     critic: Model | None = None
     synthesizer: Model | None = None
+    router: Model | None = None
+    """Auto mode's router (`agent.modes.llm_router`); None: auto mode uses its rule."""
     calls: asyncio.Semaphore | None = None
     """At most this many model calls in flight in the process (None: no limit)."""
+    providers: Mapping[str, Provider] = field(default_factory=dict)
+    """The operator's named providers agents may name (`agent.llm.providers`)."""
 
     def for_role(self, role: RoleName) -> Model:
         model: Model | None = getattr(self, role)
@@ -29,7 +36,13 @@ class ModelRoles:
 
     async def close(self) -> None:
         seen: set[int] = set()
-        for model in (self.default, self.planner, self.executor, self.critic, self.synthesizer):
+        roles = (self.planner, self.executor, self.critic, self.synthesizer, self.router)
+        for model in (self.default, *roles):
             if model is not None and id(model) not in seen:
                 seen.add(id(model))
                 await model.close()
+        for provider in self.providers.values():
+            if provider.close is not None:
+                closing = provider.close()
+                if inspect.isawaitable(closing):
+                    await closing

@@ -41,6 +41,7 @@ from core.errors.conversations import (
     ConversationNotFoundError,
 )
 from core.errors.tasks import (
+    ContextTooLongError,
     EventsExpiredError,
     LLMNotConfiguredError,
     LLMUnavailableError,
@@ -69,6 +70,7 @@ __all__ = [
     "AgentdError",
     "ApprovalNotPendingError",
     "ArtifactNotFoundError",
+    "ContextTooLongError",
     "ConversationBusyError",
     "ConversationLineFullError",
     "ConversationNotFoundError",

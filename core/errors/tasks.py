@@ -78,6 +78,21 @@ class LLMUnavailableError(AgentdError):
     reason = "LLM_UNAVAILABLE"
 
 
+class ContextTooLongError(AgentdError):
+    """A request to the model did not fit its context window, even compacted once more
+    after the endpoint said so."""
+
+    reason = "CONTEXT_TOO_LONG"
+
+    def __init__(self, model: str, detail: str) -> None:
+        self.model = model
+        super().__init__(
+            f"the request to model {model!r} does not fit its context window, even "
+            f"compacted: {detail}",
+            metadata={"model": model},
+        )
+
+
 class PlanInvalidError(AgentdError):
     """The planner could not produce a valid plan, even after a repair attempt."""
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import AliasChoices, Field
+from pathlib import Path
 
-from server.settings.base import Section
+from pydantic import AliasChoices, Field, field_validator
+
+from agent.llm.model_catalog import parse_entries
+from server.settings.base import CommaList, Section
 
 
 class ModelSettings(Section):
@@ -27,6 +30,11 @@ class ModelSettings(Section):
     llm_synthesizer_model: str | None = Field(
         None, description="synthesizer model (default: llm_model)"
     )
+    router_model: str | None = Field(
+        None,
+        description="auto mode's router model: it decides whether to answer directly, which "
+        "mode to use or which agent to hand to (unset: a rule decides)",
+    )
     llm_temperature: float | None = Field(None, ge=0, le=2, description="sampling temperature")
     llm_max_tokens: int | None = Field(None, gt=0, description="max tokens per model reply")
     llm_timeout_seconds: float = Field(60.0, gt=0, description="per-request timeout")
@@ -34,6 +42,54 @@ class ModelSettings(Section):
         4, ge=1, le=10, description="attempts on 429/5xx/connection errors"
     )
     llm_tool_calling: bool = Field(True, description="whether the model supports native tool calls")
+    model_windows: CommaList = Field(
+        default_factory=list,
+        description="context windows of models, as name=window[:reply limit] in tokens, "
+        "comma-separated (my-llama=32768:4096); they win over the built-in catalog",
+    )
+    default_context_window: int = Field(
+        8192,
+        ge=256,
+        description="the context window assumed for a model the catalog does not know (the "
+        "server warns of such models at start-up)",
+    )
+    context_reply_tokens: int = Field(
+        1024,
+        ge=16,
+        description="tokens kept for the reply when a model request must be cut to fit its "
+        "window (less when the model's reply limit is lower)",
+    )
+    context_margin: float = Field(
+        0.05,
+        ge=0,
+        le=0.5,
+        description="share of each model's window left unused when fitting requests, for "
+        "the error of estimated token counts",
+    )
+
+    providers_file: Path | None = Field(
+        None,
+        description="a YAML/JSON file of named model providers (base URL, key from an "
+        "environment variable or a file, allowed models, timeout, concurrency cap) that "
+        "agents name with `provider:` and `fallback:` (docs/models.md)",
+    )
+    provider_breaker_failures: int = Field(
+        3, ge=1, description="failed calls (timeouts, 5xx, 429) that open a provider's breaker"
+    )
+    provider_breaker_window_seconds: float = Field(
+        60.0, gt=0, description="the window in which those failures are counted"
+    )
+    provider_breaker_open_seconds: float = Field(
+        30.0,
+        gt=0,
+        description="how long an open breaker skips its provider before one trial call",
+    )
+
+    @field_validator("model_windows")
+    @classmethod
+    def _windows(cls, value: list[str]) -> list[str]:
+        parse_entries(value)
+        return value
 
     def missing_llm_settings(self) -> tuple[str, ...]:
         """What is still to be set before the engine can call a model (empty when nothing

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agent.llm.fake_script import Script
 from agent.llm.fake_server import FakeOpenAIServer
 from agentd.v1 import events_pb2, tasks_pb2
 from agentd_client.client import AgentClient
@@ -47,7 +48,7 @@ def model_settings(llm: FakeOpenAIServer) -> dict[str, Any]:
 
 @asynccontextmanager
 async def harness(
-    tmp_path: Path, replies: Sequence[Any], **settings: Any
+    tmp_path: Path, replies: Sequence[Any] | Script, **settings: Any
 ) -> AsyncIterator[Harness]:
     """`running_server` on a scripted model; tests of auth, grants, rate limits and
     metrics set their own `settings`."""

@@ -174,8 +174,8 @@ async def test_the_log_goes_to_stderr_with_a_dash_and_names_the_tools_offered(
 
 def test_a_script_that_cannot_be_played_is_one_line_and_exit_2(tmp_path: Path) -> None:
     script = tmp_path / "script.json"
-    script.write_text(json.dumps({"roles": {"router": [{"text": "plan-and-execute"}]}}))
+    script.write_text(json.dumps({"roles": {"routr": [{"text": "plan-and-execute"}]}}))
     done = run_agentd(tmp_path, "fake-llm", "--script", str(script), "--port", "0")
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1
-    assert done.stderr.startswith(f"agentd fake-llm: {script}: roles.router: there is no router")
+    assert done.stderr.startswith(f"agentd fake-llm: {script}: roles: unknown role 'routr'")

@@ -190,6 +190,10 @@ class ModelOutputInvalidError(AgentdError):
     """The model's replies could not be used."""
 
 
+class ContextTooLongError(InvalidArgumentError):
+    """A model request did not fit the model's context window, even compacted."""
+
+
 class TaskLimitReachedError(AgentdError):
     """A limit stopped a task before any usable result (appears in `Task.error`)."""
 
@@ -250,6 +254,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "ARTIFACT_NOT_FOUND": ArtifactNotFoundError,
     "TASK_NOT_RESUMABLE": TaskNotResumableError,
     "TOOL_RESUMABLE": ToolResumableError,
+    "CONTEXT_TOO_LONG": ContextTooLongError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

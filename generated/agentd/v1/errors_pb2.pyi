@@ -137,6 +137,13 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     runs, has ended (its resume window closed, say) or waits for something
     else (status FAILED_PRECONDITION); the message says which.
     """
+    ERROR_REASON_CONTEXT_TOO_LONG: _ErrorReason.ValueType  # 43
+    """A model request did not fit the model's context window even after agentd
+    fitted it and, when the endpoint still refused it, compacted it once more
+    (status INVALID_ARGUMENT; in `Task.error` and error events). Give the
+    agent a model with a larger window, or declare the model's real window
+    (AGENTD_MODEL_WINDOWS).
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -261,5 +268,12 @@ ERROR_REASON_TASK_NOT_RESUMABLE: ErrorReason.ValueType  # 49
 """ResumeTask found no tool call of the task waiting to be resumed: the task
 runs, has ended (its resume window closed, say) or waits for something
 else (status FAILED_PRECONDITION); the message says which.
+"""
+ERROR_REASON_CONTEXT_TOO_LONG: ErrorReason.ValueType  # 43
+"""A model request did not fit the model's context window even after agentd
+fitted it and, when the endpoint still refused it, compacted it once more
+(status INVALID_ARGUMENT; in `Task.error` and error events). Give the
+agent a model with a larger window, or declare the model's real window
+(AGENTD_MODEL_WINDOWS).
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

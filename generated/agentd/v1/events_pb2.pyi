@@ -126,6 +126,9 @@ class TaskEvent(_message.Message):
     ARTIFACT_UPDATED_FIELD_NUMBER: _builtins.int
     TOOL_PROGRESS_FIELD_NUMBER: _builtins.int
     TOOL_RESUMABLE_FIELD_NUMBER: _builtins.int
+    CONTEXT_FITTED_FIELD_NUMBER: _builtins.int
+    STREAM_DISCARDED_FIELD_NUMBER: _builtins.int
+    ROUTE_CHOSEN_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
@@ -247,6 +250,24 @@ class TaskEvent(_message.Message):
         (TOOL_RESUMABLE).
         """
 
+    @_builtins.property
+    def context_fitted(self) -> Global___ContextFitted:
+        """A model request was cut to fit the model's context window (older tool
+        results clipped or left out), or compacted once more after the endpoint
+        said the context was too long.
+        """
+
+    @_builtins.property
+    def stream_discarded(self) -> Global___StreamDiscarded:
+        """The text deltas of a step streamed so far are void: the provider
+        answering failed mid-reply and the next one in the agent's fallback
+        chain answers from the start. Clients drop what they showed of it.
+        """
+
+    @_builtins.property
+    def route_chosen(self) -> Global___RouteChosen:
+        """Auto mode's router model decided how to work on the task."""
+
     def __init__(
         self,
         *,
@@ -277,16 +298,168 @@ class TaskEvent(_message.Message):
         artifact_updated: Global___ArtifactUpdated | None = ...,
         tool_progress: Global___ToolProgress | None = ...,
         tool_resumable: Global___ToolCallResumable | None = ...,
+        context_fitted: Global___ContextFitted | None = ...,
+        stream_discarded: Global___StreamDiscarded | None = ...,
+        route_chosen: Global___RouteChosen | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "artifact_updated", "tool_progress", "tool_resumable"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "artifact_updated", "tool_progress", "tool_resumable", "context_fitted", "stream_discarded", "route_chosen"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
 Global___TaskEvent: _TypeAlias = TaskEvent  # noqa: Y015
+
+@_typing.final
+class RouteChosen(_message.Message):
+    """Auto mode asked the router model (AGENTD_ROUTER_MODEL, or an agent's
+    `model.router`) how to work on the task.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DECISION_FIELD_NUMBER: _builtins.int
+    MODE_FIELD_NUMBER: _builtins.int
+    DELEGATE_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    HANDLED_FIELD_NUMBER: _builtins.int
+    DURATION_FIELD_NUMBER: _builtins.int
+    decision: _builtins.str
+    """"answer" (answered directly: the final answer follows), "function_calling",
+    "plan_and_execute", "delegate", or "heuristic" when the router gave no
+    usable answer and the rule decided.
+    """
+    mode: _builtins.str
+    """The mode the task runs in; empty when the router answered it."""
+    delegate: _builtins.str
+    """The agent the router handed the task to (or would have: see `handled`)."""
+    reason: _builtins.str
+    """The router's reason, in a sentence."""
+    handled: _builtins.bool
+    """False when the router named a delegate this server could not hand the
+    task to; the task then runs in `mode`.
+    """
+    @_builtins.property
+    def duration(self) -> _duration_pb2.Duration:
+        """The router's added latency."""
+
+    def __init__(
+        self,
+        *,
+        decision: _builtins.str = ...,
+        mode: _builtins.str = ...,
+        delegate: _builtins.str = ...,
+        reason: _builtins.str = ...,
+        handled: _builtins.bool = ...,
+        duration: _duration_pb2.Duration | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["duration", b"duration"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "delegate", b"delegate", "duration", b"duration", "handled", b"handled", "mode", b"mode", "reason", b"reason"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RouteChosen: _TypeAlias = RouteChosen  # noqa: Y015
+
+@_typing.final
+class StreamDiscarded(_message.Message):
+    """The text deltas of `step_id` received so far are void (see the payload)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STEP_ID_FIELD_NUMBER: _builtins.int
+    PROVIDER_FIELD_NUMBER: _builtins.int
+    MODEL_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    step_id: _builtins.str
+    """The step whose deltas are void."""
+    provider: _builtins.str
+    """The provider that failed."""
+    model: _builtins.str
+    """The model it was asked for."""
+    reason: _builtins.str
+    """Why it failed (timeout, 5xx, rate limit)."""
+    def __init__(
+        self,
+        *,
+        step_id: _builtins.str = ...,
+        provider: _builtins.str = ...,
+        model: _builtins.str = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["model", b"model", "provider", b"provider", "reason", b"reason", "step_id", b"step_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StreamDiscarded: _TypeAlias = StreamDiscarded  # noqa: Y015
+
+@_typing.final
+class ContextFitted(_message.Message):
+    """A model request was fitted into the model's context window before it was
+    sent: the system prompt, the goal and the newest turn kept whole, older tool
+    results clipped proportionally (each with a marker) or left out, and the
+    reply limit recomputed so that prompt and reply fit together.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STEP_ID_FIELD_NUMBER: _builtins.int
+    ROLE_FIELD_NUMBER: _builtins.int
+    MODEL_FIELD_NUMBER: _builtins.int
+    CONTEXT_WINDOW_FIELD_NUMBER: _builtins.int
+    PROMPT_TOKENS_FIELD_NUMBER: _builtins.int
+    MAX_TOKENS_FIELD_NUMBER: _builtins.int
+    SAVED_TOKENS_FIELD_NUMBER: _builtins.int
+    CLIPPED_MESSAGES_FIELD_NUMBER: _builtins.int
+    DROPPED_MESSAGES_FIELD_NUMBER: _builtins.int
+    RETRY_FIELD_NUMBER: _builtins.int
+    step_id: _builtins.str
+    """The step the call belongs to."""
+    role: _builtins.str
+    """The role of the model called ("planner", "executor", ...)."""
+    model: _builtins.str
+    """The model the request was fitted for."""
+    context_window: _builtins.int
+    """Its context window in tokens (from the model catalog)."""
+    prompt_tokens: _builtins.int
+    """The prompt as sent, in tokens (agentd's count)."""
+    max_tokens: _builtins.int
+    """The reply limit sent with it."""
+    saved_tokens: _builtins.int
+    """Tokens cut from the prompt."""
+    clipped_messages: _builtins.int
+    """Older observations clipped."""
+    dropped_messages: _builtins.int
+    """Older messages left out whole."""
+    retry: _builtins.bool
+    """True when the endpoint answered that the context was too long and the
+    request was compacted once more and sent again.
+    """
+    def __init__(
+        self,
+        *,
+        step_id: _builtins.str = ...,
+        role: _builtins.str = ...,
+        model: _builtins.str = ...,
+        context_window: _builtins.int = ...,
+        prompt_tokens: _builtins.int = ...,
+        max_tokens: _builtins.int = ...,
+        saved_tokens: _builtins.int = ...,
+        clipped_messages: _builtins.int = ...,
+        dropped_messages: _builtins.int = ...,
+        retry: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clipped_messages", b"clipped_messages", "context_window", b"context_window", "dropped_messages", b"dropped_messages", "max_tokens", b"max_tokens", "model", b"model", "prompt_tokens", b"prompt_tokens", "retry", b"retry", "role", b"role", "saved_tokens", b"saved_tokens", "step_id", b"step_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ContextFitted: _TypeAlias = ContextFitted  # noqa: Y015
 
 @_typing.final
 class Heartbeat(_message.Message):
@@ -899,6 +1072,7 @@ class UsageReported(_message.Message):
     TASK_TOTAL_FIELD_NUMBER: _builtins.int
     MODEL_FIELD_NUMBER: _builtins.int
     ESTIMATED_FIELD_NUMBER: _builtins.int
+    PROVIDER_FIELD_NUMBER: _builtins.int
     step_id: _builtins.str
     """The step the call belongs to."""
     role: _builtins.str
@@ -909,6 +1083,10 @@ class UsageReported(_message.Message):
     """True when the endpoint reported no usage for this call: `call` is then
     agentd's estimate (about four characters per token), so that token
     budgets hold for such endpoints too.
+    """
+    provider: _builtins.str
+    """The provider that answered (one of the operator's named providers);
+    empty for the server's own endpoint.
     """
     @_builtins.property
     def call(self) -> _tasks_pb2.TokenUsage:
@@ -927,10 +1105,11 @@ class UsageReported(_message.Message):
         task_total: _tasks_pb2.TokenUsage | None = ...,
         model: _builtins.str = ...,
         estimated: _builtins.bool = ...,
+        provider: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "task_total", b"task_total"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "estimated", b"estimated", "model", b"model", "role", b"role", "step_id", b"step_id", "task_total", b"task_total"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "estimated", b"estimated", "model", b"model", "provider", b"provider", "role", b"role", "step_id", b"step_id", "task_total", b"task_total"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -133,7 +133,7 @@ async def test_each_role_is_answered_from_its_own_part_and_others_from_the_share
         ([{"txt": "hi"}], "replies[0]: unknown key 'txt' (did you mean 'text'?)"),
         ({"replies": [], "cylce": True}, "the script: unknown key 'cylce' (did you mean 'cycle'?)"),
         ({"roles": {"planer": []}}, "roles: unknown role 'planer' (did you mean 'planner'?)"),
-        ({"roles": {"router": []}}, "roles.router: there is no router model"),
+        ({"roles": {"routr": []}}, "roles: unknown role 'routr' (did you mean 'router'?)"),
         ({"roles": {"critic": [{"text": "x", "repeat": 0}]}}, "roles.critic[0]: repeat is"),
         ({"roles": {"critic": {"replies": [], "cycle": "yes"}}}, "roles.critic.cycle is"),
         ([{"tool_calls": [{"name": "c", "args": {}}]}], "replies[0].tool_calls[0]: unknown key"),

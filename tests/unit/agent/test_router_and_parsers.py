@@ -141,3 +141,28 @@ def test_replans_may_depend_on_completed_steps_but_not_reuse_their_ids() -> None
     assert plan.revision == 2
     with pytest.raises(PlanProblems, match="used twice"):
         parse_plan({"steps": [{"id": "a", "description": "again"}]}, TOOLS, done=frozenset({"a"}))
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "首先查一下北京的天气，然后查一下上海的天气，最后比较两地的温度。",
+        "第一步：下载数据。第二步：清洗数据。第三步：画图。",
+        "先读取文件，接着统计行数，之后把结果写进报告。",
+        "1、下载数据\n2、清洗数据\n3、画图",
+        "（1）下载数据\n（2）清洗数据",
+        "一、收集资料\n二、写总结",
+        "First look up the weather in Paris, then in Rome, and finally compare them.",
+    ],
+)
+def test_multi_step_tasks_are_read_in_chinese_and_english(task: str) -> None:
+    assert is_multi_part(task)
+    assert choose_mode(task) is ExecutionMode.PLAN_AND_EXECUTE
+
+
+@pytest.mark.parametrize(
+    "task", ["你好", "北京今天的天气怎么样？", "把这段话翻译成英文：我喜欢编程。", "hello there"]
+)
+def test_single_step_tasks_stay_single_step_in_chinese_and_english(task: str) -> None:
+    assert not is_multi_part(task)
+    assert choose_mode(task) is ExecutionMode.FUNCTION_CALLING

@@ -30,6 +30,7 @@ private static final long serialVersionUID = 0L;
     createdBy_ = "";
     source_ = "";
     stepPolicy_ = "";
+    fallback_ = java.util.Collections.emptyList();
   }
 
   @java.lang.Override
@@ -58,6 +59,8 @@ private static final long serialVersionUID = 0L;
         return internalGetModels();
       case 15:
         return internalGetMetadata();
+      case 41:
+        return internalGetProviders();
       default:
         throw new RuntimeException(
             "Invalid map field number: " + number);
@@ -984,6 +987,179 @@ java.lang.String defaultValue) {
     }
   }
 
+  public static final int PROVIDERS_FIELD_NUMBER = 41;
+  private static final class ProvidersDefaultEntryHolder {
+    static final com.google.protobuf.MapEntry<
+        java.lang.String, java.lang.String> defaultEntry =
+            com.google.protobuf.MapEntry
+            .<java.lang.String, java.lang.String>newDefaultInstance(
+                dev.agentd.v1.AgentsProto.internal_static_agentd_v1_Agent_ProvidersEntry_descriptor, 
+                com.google.protobuf.WireFormat.FieldType.STRING,
+                "",
+                com.google.protobuf.WireFormat.FieldType.STRING,
+                "");
+  }
+  @SuppressWarnings("serial")
+  private com.google.protobuf.MapField<
+      java.lang.String, java.lang.String> providers_;
+  private com.google.protobuf.MapField<java.lang.String, java.lang.String>
+  internalGetProviders() {
+    if (providers_ == null) {
+      return com.google.protobuf.MapField.emptyMapField(
+          ProvidersDefaultEntryHolder.defaultEntry);
+    }
+    return providers_;
+  }
+  public int getProvidersCount() {
+    return internalGetProviders().getMap().size();
+  }
+  /**
+   * <pre>
+   * The operator's named provider per role ("executor", "planner", "critic",
+   * "synthesizer"; "default" for the others) the agent's models are called
+   * on; empty: the server's own endpoint. Keys are the operator's: an agent
+   * names a provider, never a key.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; providers = 41;</code>
+   */
+  @java.lang.Override
+  public boolean containsProviders(
+      java.lang.String key) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    return internalGetProviders().getMap().containsKey(key);
+  }
+  /**
+   * Use {@link #getProvidersMap()} instead.
+   */
+  @java.lang.Override
+  @java.lang.Deprecated
+  public java.util.Map<java.lang.String, java.lang.String> getProviders() {
+    return getProvidersMap();
+  }
+  /**
+   * <pre>
+   * The operator's named provider per role ("executor", "planner", "critic",
+   * "synthesizer"; "default" for the others) the agent's models are called
+   * on; empty: the server's own endpoint. Keys are the operator's: an agent
+   * names a provider, never a key.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; providers = 41;</code>
+   */
+  @java.lang.Override
+  public java.util.Map<java.lang.String, java.lang.String> getProvidersMap() {
+    return internalGetProviders().getMap();
+  }
+  /**
+   * <pre>
+   * The operator's named provider per role ("executor", "planner", "critic",
+   * "synthesizer"; "default" for the others) the agent's models are called
+   * on; empty: the server's own endpoint. Keys are the operator's: an agent
+   * names a provider, never a key.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; providers = 41;</code>
+   */
+  @java.lang.Override
+  public /* nullable */
+java.lang.String getProvidersOrDefault(
+      java.lang.String key,
+      /* nullable */
+java.lang.String defaultValue) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    java.util.Map<java.lang.String, java.lang.String> map =
+        internalGetProviders().getMap();
+    return map.containsKey(key) ? map.get(key) : defaultValue;
+  }
+  /**
+   * <pre>
+   * The operator's named provider per role ("executor", "planner", "critic",
+   * "synthesizer"; "default" for the others) the agent's models are called
+   * on; empty: the server's own endpoint. Keys are the operator's: an agent
+   * names a provider, never a key.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; providers = 41;</code>
+   */
+  @java.lang.Override
+  public java.lang.String getProvidersOrThrow(
+      java.lang.String key) {
+    if (key == null) { throw new NullPointerException("map key"); }
+    java.util.Map<java.lang.String, java.lang.String> map =
+        internalGetProviders().getMap();
+    if (!map.containsKey(key)) {
+      throw new java.lang.IllegalArgumentException();
+    }
+    return map.get(key);
+  }
+
+  public static final int FALLBACK_FIELD_NUMBER = 42;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentd.v1.ModelFallback> fallback_;
+  /**
+   * <pre>
+   * Tried in order when the agent's provider fails with a timeout, a 5xx or
+   * a rate limit (or its circuit breaker is open).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentd.v1.ModelFallback> getFallbackList() {
+    return fallback_;
+  }
+  /**
+   * <pre>
+   * Tried in order when the agent's provider fails with a timeout, a 5xx or
+   * a rate limit (or its circuit breaker is open).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentd.v1.ModelFallbackOrBuilder> 
+      getFallbackOrBuilderList() {
+    return fallback_;
+  }
+  /**
+   * <pre>
+   * Tried in order when the agent's provider fails with a timeout, a 5xx or
+   * a rate limit (or its circuit breaker is open).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+   */
+  @java.lang.Override
+  public int getFallbackCount() {
+    return fallback_.size();
+  }
+  /**
+   * <pre>
+   * Tried in order when the agent's provider fails with a timeout, a 5xx or
+   * a rate limit (or its circuit breaker is open).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ModelFallback getFallback(int index) {
+    return fallback_.get(index);
+  }
+  /**
+   * <pre>
+   * Tried in order when the agent's provider fails with a timeout, a 5xx or
+   * a rate limit (or its circuit breaker is open).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ModelFallbackOrBuilder getFallbackOrBuilder(
+      int index) {
+    return fallback_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1066,6 +1242,15 @@ java.lang.String defaultValue) {
     }
     if (memory_ != null) {
       output.writeMessage(30, getMemory());
+    }
+    com.google.protobuf.GeneratedMessageV3
+      .serializeStringMapTo(
+        output,
+        internalGetProviders(),
+        ProvidersDefaultEntryHolder.defaultEntry,
+        41);
+    for (int i = 0; i < fallback_.size(); i++) {
+      output.writeMessage(42, fallback_.get(i));
     }
     if (((bitField0_ & 0x00000002) != 0)) {
       output.writeUInt32(46, maxFailedToolCalls_);
@@ -1176,6 +1361,20 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(30, getMemory());
     }
+    for (java.util.Map.Entry<java.lang.String, java.lang.String> entry
+         : internalGetProviders().getMap().entrySet()) {
+      com.google.protobuf.MapEntry<java.lang.String, java.lang.String>
+      providers__ = ProvidersDefaultEntryHolder.defaultEntry.newBuilderForType()
+          .setKey(entry.getKey())
+          .setValue(entry.getValue())
+          .build();
+      size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(41, providers__);
+    }
+    for (int i = 0; i < fallback_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(42, fallback_.get(i));
+    }
     if (((bitField0_ & 0x00000002) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeUInt32Size(46, maxFailedToolCalls_);
@@ -1265,6 +1464,10 @@ java.lang.String defaultValue) {
     }
     if (!getStepPolicy()
         .equals(other.getStepPolicy())) return false;
+    if (!internalGetProviders().equals(
+        other.internalGetProviders())) return false;
+    if (!getFallbackList()
+        .equals(other.getFallbackList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1344,6 +1547,14 @@ java.lang.String defaultValue) {
     }
     hash = (37 * hash) + STEP_POLICY_FIELD_NUMBER;
     hash = (53 * hash) + getStepPolicy().hashCode();
+    if (!internalGetProviders().getMap().isEmpty()) {
+      hash = (37 * hash) + PROVIDERS_FIELD_NUMBER;
+      hash = (53 * hash) + internalGetProviders().hashCode();
+    }
+    if (getFallbackCount() > 0) {
+      hash = (37 * hash) + FALLBACK_FIELD_NUMBER;
+      hash = (53 * hash) + getFallbackList().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1464,6 +1675,8 @@ java.lang.String defaultValue) {
           return internalGetModels();
         case 15:
           return internalGetMetadata();
+        case 41:
+          return internalGetProviders();
         default:
           throw new RuntimeException(
               "Invalid map field number: " + number);
@@ -1477,6 +1690,8 @@ java.lang.String defaultValue) {
           return internalGetMutableModels();
         case 15:
           return internalGetMutableMetadata();
+        case 41:
+          return internalGetMutableProviders();
         default:
           throw new RuntimeException(
               "Invalid map field number: " + number);
@@ -1548,6 +1763,14 @@ java.lang.String defaultValue) {
       }
       maxFailedToolCalls_ = 0;
       stepPolicy_ = "";
+      internalGetMutableProviders().clear();
+      if (fallbackBuilder_ == null) {
+        fallback_ = java.util.Collections.emptyList();
+      } else {
+        fallback_ = null;
+        fallbackBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x01000000);
       return this;
     }
 
@@ -1586,6 +1809,15 @@ java.lang.String defaultValue) {
         bitField0_ = (bitField0_ & ~0x00000080);
       }
       result.tools_ = tools_;
+      if (fallbackBuilder_ == null) {
+        if (((bitField0_ & 0x01000000) != 0)) {
+          fallback_ = java.util.Collections.unmodifiableList(fallback_);
+          bitField0_ = (bitField0_ & ~0x01000000);
+        }
+        result.fallback_ = fallback_;
+      } else {
+        result.fallback_ = fallbackBuilder_.build();
+      }
     }
 
     private void buildPartial0(dev.agentd.v1.Agent result) {
@@ -1670,6 +1902,10 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x00400000) != 0)) {
         result.stepPolicy_ = stepPolicy_;
+      }
+      if (((from_bitField0_ & 0x00800000) != 0)) {
+        result.providers_ = internalGetProviders();
+        result.providers_.makeImmutable();
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1807,6 +2043,35 @@ java.lang.String defaultValue) {
         stepPolicy_ = other.stepPolicy_;
         bitField0_ |= 0x00400000;
         onChanged();
+      }
+      internalGetMutableProviders().mergeFrom(
+          other.internalGetProviders());
+      bitField0_ |= 0x00800000;
+      if (fallbackBuilder_ == null) {
+        if (!other.fallback_.isEmpty()) {
+          if (fallback_.isEmpty()) {
+            fallback_ = other.fallback_;
+            bitField0_ = (bitField0_ & ~0x01000000);
+          } else {
+            ensureFallbackIsMutable();
+            fallback_.addAll(other.fallback_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.fallback_.isEmpty()) {
+          if (fallbackBuilder_.isEmpty()) {
+            fallbackBuilder_.dispose();
+            fallbackBuilder_ = null;
+            fallback_ = other.fallback_;
+            bitField0_ = (bitField0_ & ~0x01000000);
+            fallbackBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getFallbackFieldBuilder() : null;
+          } else {
+            fallbackBuilder_.addAllMessages(other.fallback_);
+          }
+        }
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1958,6 +2223,28 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00100000;
               break;
             } // case 242
+            case 330: {
+              com.google.protobuf.MapEntry<java.lang.String, java.lang.String>
+              providers__ = input.readMessage(
+                  ProvidersDefaultEntryHolder.defaultEntry.getParserForType(), extensionRegistry);
+              internalGetMutableProviders().getMutableMap().put(
+                  providers__.getKey(), providers__.getValue());
+              bitField0_ |= 0x00800000;
+              break;
+            } // case 330
+            case 338: {
+              dev.agentd.v1.ModelFallback m =
+                  input.readMessage(
+                      dev.agentd.v1.ModelFallback.parser(),
+                      extensionRegistry);
+              if (fallbackBuilder_ == null) {
+                ensureFallbackIsMutable();
+                fallback_.add(m);
+              } else {
+                fallbackBuilder_.addMessage(m);
+              }
+              break;
+            } // case 338
             case 368: {
               maxFailedToolCalls_ = input.readUInt32();
               bitField0_ |= 0x00200000;
@@ -4232,6 +4519,512 @@ java.lang.String defaultValue) {
       bitField0_ |= 0x00400000;
       onChanged();
       return this;
+    }
+
+    private com.google.protobuf.MapField<
+        java.lang.String, java.lang.String> providers_;
+    private com.google.protobuf.MapField<java.lang.String, java.lang.String>
+        internalGetProviders() {
+      if (providers_ == null) {
+        return com.google.protobuf.MapField.emptyMapField(
+            ProvidersDefaultEntryHolder.defaultEntry);
+      }
+      return providers_;
+    }
+    private com.google.protobuf.MapField<java.lang.String, java.lang.String>
+        internalGetMutableProviders() {
+      if (providers_ == null) {
+        providers_ = com.google.protobuf.MapField.newMapField(
+            ProvidersDefaultEntryHolder.defaultEntry);
+      }
+      if (!providers_.isMutable()) {
+        providers_ = providers_.copy();
+      }
+      bitField0_ |= 0x00800000;
+      onChanged();
+      return providers_;
+    }
+    public int getProvidersCount() {
+      return internalGetProviders().getMap().size();
+    }
+    /**
+     * <pre>
+     * The operator's named provider per role ("executor", "planner", "critic",
+     * "synthesizer"; "default" for the others) the agent's models are called
+     * on; empty: the server's own endpoint. Keys are the operator's: an agent
+     * names a provider, never a key.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; providers = 41;</code>
+     */
+    @java.lang.Override
+    public boolean containsProviders(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      return internalGetProviders().getMap().containsKey(key);
+    }
+    /**
+     * Use {@link #getProvidersMap()} instead.
+     */
+    @java.lang.Override
+    @java.lang.Deprecated
+    public java.util.Map<java.lang.String, java.lang.String> getProviders() {
+      return getProvidersMap();
+    }
+    /**
+     * <pre>
+     * The operator's named provider per role ("executor", "planner", "critic",
+     * "synthesizer"; "default" for the others) the agent's models are called
+     * on; empty: the server's own endpoint. Keys are the operator's: an agent
+     * names a provider, never a key.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; providers = 41;</code>
+     */
+    @java.lang.Override
+    public java.util.Map<java.lang.String, java.lang.String> getProvidersMap() {
+      return internalGetProviders().getMap();
+    }
+    /**
+     * <pre>
+     * The operator's named provider per role ("executor", "planner", "critic",
+     * "synthesizer"; "default" for the others) the agent's models are called
+     * on; empty: the server's own endpoint. Keys are the operator's: an agent
+     * names a provider, never a key.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; providers = 41;</code>
+     */
+    @java.lang.Override
+    public /* nullable */
+java.lang.String getProvidersOrDefault(
+        java.lang.String key,
+        /* nullable */
+java.lang.String defaultValue) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      java.util.Map<java.lang.String, java.lang.String> map =
+          internalGetProviders().getMap();
+      return map.containsKey(key) ? map.get(key) : defaultValue;
+    }
+    /**
+     * <pre>
+     * The operator's named provider per role ("executor", "planner", "critic",
+     * "synthesizer"; "default" for the others) the agent's models are called
+     * on; empty: the server's own endpoint. Keys are the operator's: an agent
+     * names a provider, never a key.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; providers = 41;</code>
+     */
+    @java.lang.Override
+    public java.lang.String getProvidersOrThrow(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      java.util.Map<java.lang.String, java.lang.String> map =
+          internalGetProviders().getMap();
+      if (!map.containsKey(key)) {
+        throw new java.lang.IllegalArgumentException();
+      }
+      return map.get(key);
+    }
+    public Builder clearProviders() {
+      bitField0_ = (bitField0_ & ~0x00800000);
+      internalGetMutableProviders().getMutableMap()
+          .clear();
+      return this;
+    }
+    /**
+     * <pre>
+     * The operator's named provider per role ("executor", "planner", "critic",
+     * "synthesizer"; "default" for the others) the agent's models are called
+     * on; empty: the server's own endpoint. Keys are the operator's: an agent
+     * names a provider, never a key.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; providers = 41;</code>
+     */
+    public Builder removeProviders(
+        java.lang.String key) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      internalGetMutableProviders().getMutableMap()
+          .remove(key);
+      return this;
+    }
+    /**
+     * Use alternate mutation accessors instead.
+     */
+    @java.lang.Deprecated
+    public java.util.Map<java.lang.String, java.lang.String>
+        getMutableProviders() {
+      bitField0_ |= 0x00800000;
+      return internalGetMutableProviders().getMutableMap();
+    }
+    /**
+     * <pre>
+     * The operator's named provider per role ("executor", "planner", "critic",
+     * "synthesizer"; "default" for the others) the agent's models are called
+     * on; empty: the server's own endpoint. Keys are the operator's: an agent
+     * names a provider, never a key.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; providers = 41;</code>
+     */
+    public Builder putProviders(
+        java.lang.String key,
+        java.lang.String value) {
+      if (key == null) { throw new NullPointerException("map key"); }
+      if (value == null) { throw new NullPointerException("map value"); }
+      internalGetMutableProviders().getMutableMap()
+          .put(key, value);
+      bitField0_ |= 0x00800000;
+      return this;
+    }
+    /**
+     * <pre>
+     * The operator's named provider per role ("executor", "planner", "critic",
+     * "synthesizer"; "default" for the others) the agent's models are called
+     * on; empty: the server's own endpoint. Keys are the operator's: an agent
+     * names a provider, never a key.
+     * </pre>
+     *
+     * <code>map&lt;string, string&gt; providers = 41;</code>
+     */
+    public Builder putAllProviders(
+        java.util.Map<java.lang.String, java.lang.String> values) {
+      internalGetMutableProviders().getMutableMap()
+          .putAll(values);
+      bitField0_ |= 0x00800000;
+      return this;
+    }
+
+    private java.util.List<dev.agentd.v1.ModelFallback> fallback_ =
+      java.util.Collections.emptyList();
+    private void ensureFallbackIsMutable() {
+      if (!((bitField0_ & 0x01000000) != 0)) {
+        fallback_ = new java.util.ArrayList<dev.agentd.v1.ModelFallback>(fallback_);
+        bitField0_ |= 0x01000000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.ModelFallback, dev.agentd.v1.ModelFallback.Builder, dev.agentd.v1.ModelFallbackOrBuilder> fallbackBuilder_;
+
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public java.util.List<dev.agentd.v1.ModelFallback> getFallbackList() {
+      if (fallbackBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(fallback_);
+      } else {
+        return fallbackBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public int getFallbackCount() {
+      if (fallbackBuilder_ == null) {
+        return fallback_.size();
+      } else {
+        return fallbackBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public dev.agentd.v1.ModelFallback getFallback(int index) {
+      if (fallbackBuilder_ == null) {
+        return fallback_.get(index);
+      } else {
+        return fallbackBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public Builder setFallback(
+        int index, dev.agentd.v1.ModelFallback value) {
+      if (fallbackBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureFallbackIsMutable();
+        fallback_.set(index, value);
+        onChanged();
+      } else {
+        fallbackBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public Builder setFallback(
+        int index, dev.agentd.v1.ModelFallback.Builder builderForValue) {
+      if (fallbackBuilder_ == null) {
+        ensureFallbackIsMutable();
+        fallback_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        fallbackBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public Builder addFallback(dev.agentd.v1.ModelFallback value) {
+      if (fallbackBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureFallbackIsMutable();
+        fallback_.add(value);
+        onChanged();
+      } else {
+        fallbackBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public Builder addFallback(
+        int index, dev.agentd.v1.ModelFallback value) {
+      if (fallbackBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureFallbackIsMutable();
+        fallback_.add(index, value);
+        onChanged();
+      } else {
+        fallbackBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public Builder addFallback(
+        dev.agentd.v1.ModelFallback.Builder builderForValue) {
+      if (fallbackBuilder_ == null) {
+        ensureFallbackIsMutable();
+        fallback_.add(builderForValue.build());
+        onChanged();
+      } else {
+        fallbackBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public Builder addFallback(
+        int index, dev.agentd.v1.ModelFallback.Builder builderForValue) {
+      if (fallbackBuilder_ == null) {
+        ensureFallbackIsMutable();
+        fallback_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        fallbackBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public Builder addAllFallback(
+        java.lang.Iterable<? extends dev.agentd.v1.ModelFallback> values) {
+      if (fallbackBuilder_ == null) {
+        ensureFallbackIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, fallback_);
+        onChanged();
+      } else {
+        fallbackBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public Builder clearFallback() {
+      if (fallbackBuilder_ == null) {
+        fallback_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x01000000);
+        onChanged();
+      } else {
+        fallbackBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public Builder removeFallback(int index) {
+      if (fallbackBuilder_ == null) {
+        ensureFallbackIsMutable();
+        fallback_.remove(index);
+        onChanged();
+      } else {
+        fallbackBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public dev.agentd.v1.ModelFallback.Builder getFallbackBuilder(
+        int index) {
+      return getFallbackFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public dev.agentd.v1.ModelFallbackOrBuilder getFallbackOrBuilder(
+        int index) {
+      if (fallbackBuilder_ == null) {
+        return fallback_.get(index);  } else {
+        return fallbackBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public java.util.List<? extends dev.agentd.v1.ModelFallbackOrBuilder> 
+         getFallbackOrBuilderList() {
+      if (fallbackBuilder_ != null) {
+        return fallbackBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(fallback_);
+      }
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public dev.agentd.v1.ModelFallback.Builder addFallbackBuilder() {
+      return getFallbackFieldBuilder().addBuilder(
+          dev.agentd.v1.ModelFallback.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public dev.agentd.v1.ModelFallback.Builder addFallbackBuilder(
+        int index) {
+      return getFallbackFieldBuilder().addBuilder(
+          index, dev.agentd.v1.ModelFallback.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Tried in order when the agent's provider fails with a timeout, a 5xx or
+     * a rate limit (or its circuit breaker is open).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+     */
+    public java.util.List<dev.agentd.v1.ModelFallback.Builder> 
+         getFallbackBuilderList() {
+      return getFallbackFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.ModelFallback, dev.agentd.v1.ModelFallback.Builder, dev.agentd.v1.ModelFallbackOrBuilder> 
+        getFallbackFieldBuilder() {
+      if (fallbackBuilder_ == null) {
+        fallbackBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            dev.agentd.v1.ModelFallback, dev.agentd.v1.ModelFallback.Builder, dev.agentd.v1.ModelFallbackOrBuilder>(
+                fallback_,
+                ((bitField0_ & 0x01000000) != 0),
+                getParentForChildren(),
+                isClean());
+        fallback_ = null;
+      }
+      return fallbackBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -534,4 +534,122 @@ java.lang.String defaultValue);
    */
   com.google.protobuf.ByteString
       getStepPolicyBytes();
+
+  /**
+   * <pre>
+   * The operator's named provider per role ("executor", "planner", "critic",
+   * "synthesizer"; "default" for the others) the agent's models are called
+   * on; empty: the server's own endpoint. Keys are the operator's: an agent
+   * names a provider, never a key.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; providers = 41;</code>
+   */
+  int getProvidersCount();
+  /**
+   * <pre>
+   * The operator's named provider per role ("executor", "planner", "critic",
+   * "synthesizer"; "default" for the others) the agent's models are called
+   * on; empty: the server's own endpoint. Keys are the operator's: an agent
+   * names a provider, never a key.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; providers = 41;</code>
+   */
+  boolean containsProviders(
+      java.lang.String key);
+  /**
+   * Use {@link #getProvidersMap()} instead.
+   */
+  @java.lang.Deprecated
+  java.util.Map<java.lang.String, java.lang.String>
+  getProviders();
+  /**
+   * <pre>
+   * The operator's named provider per role ("executor", "planner", "critic",
+   * "synthesizer"; "default" for the others) the agent's models are called
+   * on; empty: the server's own endpoint. Keys are the operator's: an agent
+   * names a provider, never a key.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; providers = 41;</code>
+   */
+  java.util.Map<java.lang.String, java.lang.String>
+  getProvidersMap();
+  /**
+   * <pre>
+   * The operator's named provider per role ("executor", "planner", "critic",
+   * "synthesizer"; "default" for the others) the agent's models are called
+   * on; empty: the server's own endpoint. Keys are the operator's: an agent
+   * names a provider, never a key.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; providers = 41;</code>
+   */
+  /* nullable */
+java.lang.String getProvidersOrDefault(
+      java.lang.String key,
+      /* nullable */
+java.lang.String defaultValue);
+  /**
+   * <pre>
+   * The operator's named provider per role ("executor", "planner", "critic",
+   * "synthesizer"; "default" for the others) the agent's models are called
+   * on; empty: the server's own endpoint. Keys are the operator's: an agent
+   * names a provider, never a key.
+   * </pre>
+   *
+   * <code>map&lt;string, string&gt; providers = 41;</code>
+   */
+  java.lang.String getProvidersOrThrow(
+      java.lang.String key);
+
+  /**
+   * <pre>
+   * Tried in order when the agent's provider fails with a timeout, a 5xx or
+   * a rate limit (or its circuit breaker is open).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+   */
+  java.util.List<dev.agentd.v1.ModelFallback> 
+      getFallbackList();
+  /**
+   * <pre>
+   * Tried in order when the agent's provider fails with a timeout, a 5xx or
+   * a rate limit (or its circuit breaker is open).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+   */
+  dev.agentd.v1.ModelFallback getFallback(int index);
+  /**
+   * <pre>
+   * Tried in order when the agent's provider fails with a timeout, a 5xx or
+   * a rate limit (or its circuit breaker is open).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+   */
+  int getFallbackCount();
+  /**
+   * <pre>
+   * Tried in order when the agent's provider fails with a timeout, a 5xx or
+   * a rate limit (or its circuit breaker is open).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+   */
+  java.util.List<? extends dev.agentd.v1.ModelFallbackOrBuilder> 
+      getFallbackOrBuilderList();
+  /**
+   * <pre>
+   * Tried in order when the agent's provider fails with a timeout, a 5xx or
+   * a rate limit (or its circuit breaker is open).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ModelFallback fallback = 42;</code>
+   */
+  dev.agentd.v1.ModelFallbackOrBuilder getFallbackOrBuilder(
+      int index);
 }

@@ -30,6 +30,16 @@ public final class AgentsProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_Agent_MetadataEntry_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_Agent_ProvidersEntry_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_Agent_ProvidersEntry_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ModelFallback_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ModelFallback_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_CreateAgentRequest_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -77,7 +87,7 @@ public final class AgentsProto {
       "gle/protobuf/duration.proto\032\034google/prot" +
       "obuf/struct.proto\032\037google/protobuf/times" +
       "tamp.proto\032\035agentd/v1/conversations.prot" +
-      "o\032\025agentd/v1/tasks.proto\"\274\006\n\005Agent\022\n\n\002id" +
+      "o\032\025agentd/v1/tasks.proto\"\316\007\n\005Agent\022\n\n\002id" +
       "\030\001 \001(\t\022\017\n\007version\030\002 \001(\r\022\023\n\013description\030\003" +
       " \001(\t\022\024\n\014instructions\030\004 \001(\t\022,\n\006models\030\005 \003" +
       "(\0132\034.agentd.v1.Agent.ModelsEntry\022\030\n\013temp" +
@@ -94,21 +104,26 @@ public final class AgentsProto {
       "k_user\030\023 \001(\010\022.\n\routput_schema\030\024 \001(\0132\027.go" +
       "ogle.protobuf.Struct\022&\n\006memory\030\036 \001(\0132\026.a" +
       "gentd.v1.AgentMemory\022\"\n\025max_failed_tool_" +
-      "calls\030. \001(\rH\001\210\001\001\022\023\n\013step_policy\030/ \001(\t\032-\n" +
-      "\013ModelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t" +
-      ":\0028\001\032/\n\rMetadataEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005va" +
-      "lue\030\002 \001(\t:\0028\001B\016\n\014_temperatureB\030\n\026_max_fa" +
-      "iled_tool_calls\"5\n\022CreateAgentRequest\022\037\n" +
-      "\005agent\030\001 \001(\0132\020.agentd.v1.Agent\"5\n\022Update" +
-      "AgentRequest\022\037\n\005agent\030\001 \001(\0132\020.agentd.v1." +
-      "Agent\" \n\017GetAgentRequest\022\r\n\005agent\030\001 \001(\t\"" +
-      ":\n\021ListAgentsRequest\022\021\n\tpage_size\030\001 \001(\005\022" +
-      "\022\n\npage_token\030\002 \001(\t\"O\n\022ListAgentsRespons" +
-      "e\022 \n\006agents\030\001 \003(\0132\020.agentd.v1.Agent\022\027\n\017n" +
-      "ext_page_token\030\002 \001(\t\" \n\022DeleteAgentReque" +
-      "st\022\n\n\002id\030\001 \001(\t\"\025\n\023DeleteAgentResponseBA\n" +
-      "\rdev.agentd.v1B\013AgentsProtoP\001Z!agentd.de" +
-      "v/gen/agentd/v1;agentdv1b\006proto3"
+      "calls\030. \001(\rH\001\210\001\001\022\023\n\013step_policy\030/ \001(\t\0222\n" +
+      "\tproviders\030) \003(\0132\037.agentd.v1.Agent.Provi" +
+      "dersEntry\022*\n\010fallback\030* \003(\0132\030.agentd.v1." +
+      "ModelFallback\032-\n\013ModelsEntry\022\013\n\003key\030\001 \001(" +
+      "\t\022\r\n\005value\030\002 \001(\t:\0028\001\032/\n\rMetadataEntry\022\013\n" +
+      "\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\0320\n\016Provide" +
+      "rsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001B" +
+      "\016\n\014_temperatureB\030\n\026_max_failed_tool_call" +
+      "s\"0\n\rModelFallback\022\020\n\010provider\030\001 \001(\t\022\r\n\005" +
+      "model\030\002 \001(\t\"5\n\022CreateAgentRequest\022\037\n\005age" +
+      "nt\030\001 \001(\0132\020.agentd.v1.Agent\"5\n\022UpdateAgen" +
+      "tRequest\022\037\n\005agent\030\001 \001(\0132\020.agentd.v1.Agen" +
+      "t\" \n\017GetAgentRequest\022\r\n\005agent\030\001 \001(\t\":\n\021L" +
+      "istAgentsRequest\022\021\n\tpage_size\030\001 \001(\005\022\022\n\np" +
+      "age_token\030\002 \001(\t\"O\n\022ListAgentsResponse\022 \n" +
+      "\006agents\030\001 \003(\0132\020.agentd.v1.Agent\022\027\n\017next_" +
+      "page_token\030\002 \001(\t\" \n\022DeleteAgentRequest\022\n" +
+      "\n\002id\030\001 \001(\t\"\025\n\023DeleteAgentResponseBA\n\rdev" +
+      ".agentd.v1B\013AgentsProtoP\001Z!agentd.dev/ge" +
+      "n/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -124,7 +139,7 @@ public final class AgentsProto {
     internal_static_agentd_v1_Agent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Agent_descriptor,
-        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "AskUser", "OutputSchema", "Memory", "MaxFailedToolCalls", "StepPolicy", "Temperature", "MaxFailedToolCalls", });
+        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "AskUser", "OutputSchema", "Memory", "MaxFailedToolCalls", "StepPolicy", "Providers", "Fallback", "Temperature", "MaxFailedToolCalls", });
     internal_static_agentd_v1_Agent_ModelsEntry_descriptor =
       internal_static_agentd_v1_Agent_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_Agent_ModelsEntry_fieldAccessorTable = new
@@ -137,44 +152,56 @@ public final class AgentsProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Agent_MetadataEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
-    internal_static_agentd_v1_CreateAgentRequest_descriptor =
+    internal_static_agentd_v1_Agent_ProvidersEntry_descriptor =
+      internal_static_agentd_v1_Agent_descriptor.getNestedTypes().get(2);
+    internal_static_agentd_v1_Agent_ProvidersEntry_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_Agent_ProvidersEntry_descriptor,
+        new java.lang.String[] { "Key", "Value", });
+    internal_static_agentd_v1_ModelFallback_descriptor =
       getDescriptor().getMessageTypes().get(1);
+    internal_static_agentd_v1_ModelFallback_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ModelFallback_descriptor,
+        new java.lang.String[] { "Provider", "Model", });
+    internal_static_agentd_v1_CreateAgentRequest_descriptor =
+      getDescriptor().getMessageTypes().get(2);
     internal_static_agentd_v1_CreateAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_CreateAgentRequest_descriptor,
         new java.lang.String[] { "Agent", });
     internal_static_agentd_v1_UpdateAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(2);
+      getDescriptor().getMessageTypes().get(3);
     internal_static_agentd_v1_UpdateAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_UpdateAgentRequest_descriptor,
         new java.lang.String[] { "Agent", });
     internal_static_agentd_v1_GetAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(3);
+      getDescriptor().getMessageTypes().get(4);
     internal_static_agentd_v1_GetAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_GetAgentRequest_descriptor,
         new java.lang.String[] { "Agent", });
     internal_static_agentd_v1_ListAgentsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(4);
+      getDescriptor().getMessageTypes().get(5);
     internal_static_agentd_v1_ListAgentsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAgentsRequest_descriptor,
         new java.lang.String[] { "PageSize", "PageToken", });
     internal_static_agentd_v1_ListAgentsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(5);
+      getDescriptor().getMessageTypes().get(6);
     internal_static_agentd_v1_ListAgentsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAgentsResponse_descriptor,
         new java.lang.String[] { "Agents", "NextPageToken", });
     internal_static_agentd_v1_DeleteAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(6);
+      getDescriptor().getMessageTypes().get(7);
     internal_static_agentd_v1_DeleteAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteAgentRequest_descriptor,
         new java.lang.String[] { "Id", });
     internal_static_agentd_v1_DeleteAgentResponse_descriptor =
-      getDescriptor().getMessageTypes().get(7);
+      getDescriptor().getMessageTypes().get(8);
     internal_static_agentd_v1_DeleteAgentResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteAgentResponse_descriptor,

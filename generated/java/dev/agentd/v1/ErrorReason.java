@@ -325,6 +325,18 @@ public enum ErrorReason
    * <code>ERROR_REASON_TASK_NOT_RESUMABLE = 49;</code>
    */
   ERROR_REASON_TASK_NOT_RESUMABLE(49),
+  /**
+   * <pre>
+   * A model request did not fit the model's context window even after agentd
+   * fitted it and, when the endpoint still refused it, compacted it once more
+   * (status INVALID_ARGUMENT; in `Task.error` and error events). Give the
+   * agent a model with a larger window, or declare the model's real window
+   * (AGENTD_MODEL_WINDOWS).
+   * </pre>
+   *
+   * <code>ERROR_REASON_CONTEXT_TOO_LONG = 43;</code>
+   */
+  ERROR_REASON_CONTEXT_TOO_LONG(43),
   UNRECOGNIZED(-1),
   ;
 
@@ -636,6 +648,18 @@ public enum ErrorReason
    * <code>ERROR_REASON_TASK_NOT_RESUMABLE = 49;</code>
    */
   public static final int ERROR_REASON_TASK_NOT_RESUMABLE_VALUE = 49;
+  /**
+   * <pre>
+   * A model request did not fit the model's context window even after agentd
+   * fitted it and, when the endpoint still refused it, compacted it once more
+   * (status INVALID_ARGUMENT; in `Task.error` and error events). Give the
+   * agent a model with a larger window, or declare the model's real window
+   * (AGENTD_MODEL_WINDOWS).
+   * </pre>
+   *
+   * <code>ERROR_REASON_CONTEXT_TOO_LONG = 43;</code>
+   */
+  public static final int ERROR_REASON_CONTEXT_TOO_LONG_VALUE = 43;
 
 
   public final int getNumber() {
@@ -697,6 +721,7 @@ public enum ErrorReason
       case 38: return ERROR_REASON_ARTIFACT_NOT_FOUND;
       case 48: return ERROR_REASON_TOOL_RESUMABLE;
       case 49: return ERROR_REASON_TASK_NOT_RESUMABLE;
+      case 43: return ERROR_REASON_CONTEXT_TOO_LONG;
       default: return null;
     }
   }

@@ -86,6 +86,9 @@ private static final long serialVersionUID = 0L;
     ARTIFACT_UPDATED(35),
     TOOL_PROGRESS(45),
     TOOL_RESUMABLE(46),
+    CONTEXT_FITTED(40),
+    STREAM_DISCARDED(41),
+    ROUTE_CHOSEN(42),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -126,6 +129,9 @@ private static final long serialVersionUID = 0L;
         case 35: return ARTIFACT_UPDATED;
         case 45: return TOOL_PROGRESS;
         case 46: return TOOL_RESUMABLE;
+        case 40: return CONTEXT_FITTED;
+        case 41: return STREAM_DISCARDED;
+        case 42: return ROUTE_CHOSEN;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1305,6 +1311,147 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.ToolCallResumable.getDefaultInstance();
   }
 
+  public static final int CONTEXT_FITTED_FIELD_NUMBER = 40;
+  /**
+   * <pre>
+   * A model request was cut to fit the model's context window (older tool
+   * results clipped or left out), or compacted once more after the endpoint
+   * said the context was too long.
+   * </pre>
+   *
+   * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+   * @return Whether the contextFitted field is set.
+   */
+  @java.lang.Override
+  public boolean hasContextFitted() {
+    return payloadCase_ == 40;
+  }
+  /**
+   * <pre>
+   * A model request was cut to fit the model's context window (older tool
+   * results clipped or left out), or compacted once more after the endpoint
+   * said the context was too long.
+   * </pre>
+   *
+   * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+   * @return The contextFitted.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ContextFitted getContextFitted() {
+    if (payloadCase_ == 40) {
+       return (dev.agentd.v1.ContextFitted) payload_;
+    }
+    return dev.agentd.v1.ContextFitted.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A model request was cut to fit the model's context window (older tool
+   * results clipped or left out), or compacted once more after the endpoint
+   * said the context was too long.
+   * </pre>
+   *
+   * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ContextFittedOrBuilder getContextFittedOrBuilder() {
+    if (payloadCase_ == 40) {
+       return (dev.agentd.v1.ContextFitted) payload_;
+    }
+    return dev.agentd.v1.ContextFitted.getDefaultInstance();
+  }
+
+  public static final int STREAM_DISCARDED_FIELD_NUMBER = 41;
+  /**
+   * <pre>
+   * The text deltas of a step streamed so far are void: the provider
+   * answering failed mid-reply and the next one in the agent's fallback
+   * chain answers from the start. Clients drop what they showed of it.
+   * </pre>
+   *
+   * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+   * @return Whether the streamDiscarded field is set.
+   */
+  @java.lang.Override
+  public boolean hasStreamDiscarded() {
+    return payloadCase_ == 41;
+  }
+  /**
+   * <pre>
+   * The text deltas of a step streamed so far are void: the provider
+   * answering failed mid-reply and the next one in the agent's fallback
+   * chain answers from the start. Clients drop what they showed of it.
+   * </pre>
+   *
+   * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+   * @return The streamDiscarded.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.StreamDiscarded getStreamDiscarded() {
+    if (payloadCase_ == 41) {
+       return (dev.agentd.v1.StreamDiscarded) payload_;
+    }
+    return dev.agentd.v1.StreamDiscarded.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * The text deltas of a step streamed so far are void: the provider
+   * answering failed mid-reply and the next one in the agent's fallback
+   * chain answers from the start. Clients drop what they showed of it.
+   * </pre>
+   *
+   * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.StreamDiscardedOrBuilder getStreamDiscardedOrBuilder() {
+    if (payloadCase_ == 41) {
+       return (dev.agentd.v1.StreamDiscarded) payload_;
+    }
+    return dev.agentd.v1.StreamDiscarded.getDefaultInstance();
+  }
+
+  public static final int ROUTE_CHOSEN_FIELD_NUMBER = 42;
+  /**
+   * <pre>
+   * Auto mode's router model decided how to work on the task.
+   * </pre>
+   *
+   * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+   * @return Whether the routeChosen field is set.
+   */
+  @java.lang.Override
+  public boolean hasRouteChosen() {
+    return payloadCase_ == 42;
+  }
+  /**
+   * <pre>
+   * Auto mode's router model decided how to work on the task.
+   * </pre>
+   *
+   * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+   * @return The routeChosen.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.RouteChosen getRouteChosen() {
+    if (payloadCase_ == 42) {
+       return (dev.agentd.v1.RouteChosen) payload_;
+    }
+    return dev.agentd.v1.RouteChosen.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * Auto mode's router model decided how to work on the task.
+   * </pre>
+   *
+   * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.RouteChosenOrBuilder getRouteChosenOrBuilder() {
+    if (payloadCase_ == 42) {
+       return (dev.agentd.v1.RouteChosen) payload_;
+    }
+    return dev.agentd.v1.RouteChosen.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1393,6 +1540,15 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 35) {
       output.writeMessage(35, (dev.agentd.v1.ArtifactUpdated) payload_);
+    }
+    if (payloadCase_ == 40) {
+      output.writeMessage(40, (dev.agentd.v1.ContextFitted) payload_);
+    }
+    if (payloadCase_ == 41) {
+      output.writeMessage(41, (dev.agentd.v1.StreamDiscarded) payload_);
+    }
+    if (payloadCase_ == 42) {
+      output.writeMessage(42, (dev.agentd.v1.RouteChosen) payload_);
     }
     if (payloadCase_ == 45) {
       output.writeMessage(45, (dev.agentd.v1.ToolProgress) payload_);
@@ -1506,6 +1662,18 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 35) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(35, (dev.agentd.v1.ArtifactUpdated) payload_);
+    }
+    if (payloadCase_ == 40) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(40, (dev.agentd.v1.ContextFitted) payload_);
+    }
+    if (payloadCase_ == 41) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(41, (dev.agentd.v1.StreamDiscarded) payload_);
+    }
+    if (payloadCase_ == 42) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(42, (dev.agentd.v1.RouteChosen) payload_);
     }
     if (payloadCase_ == 45) {
       size += com.google.protobuf.CodedOutputStream
@@ -1635,6 +1803,18 @@ private static final long serialVersionUID = 0L;
         if (!getToolResumable()
             .equals(other.getToolResumable())) return false;
         break;
+      case 40:
+        if (!getContextFitted()
+            .equals(other.getContextFitted())) return false;
+        break;
+      case 41:
+        if (!getStreamDiscarded()
+            .equals(other.getStreamDiscarded())) return false;
+        break;
+      case 42:
+        if (!getRouteChosen()
+            .equals(other.getRouteChosen())) return false;
+        break;
       case 0:
       default:
     }
@@ -1752,6 +1932,18 @@ private static final long serialVersionUID = 0L;
       case 46:
         hash = (37 * hash) + TOOL_RESUMABLE_FIELD_NUMBER;
         hash = (53 * hash) + getToolResumable().hashCode();
+        break;
+      case 40:
+        hash = (37 * hash) + CONTEXT_FITTED_FIELD_NUMBER;
+        hash = (53 * hash) + getContextFitted().hashCode();
+        break;
+      case 41:
+        hash = (37 * hash) + STREAM_DISCARDED_FIELD_NUMBER;
+        hash = (53 * hash) + getStreamDiscarded().hashCode();
+        break;
+      case 42:
+        hash = (37 * hash) + ROUTE_CHOSEN_FIELD_NUMBER;
+        hash = (53 * hash) + getRouteChosen().hashCode();
         break;
       case 0:
       default:
@@ -1975,6 +2167,15 @@ private static final long serialVersionUID = 0L;
       if (toolResumableBuilder_ != null) {
         toolResumableBuilder_.clear();
       }
+      if (contextFittedBuilder_ != null) {
+        contextFittedBuilder_.clear();
+      }
+      if (streamDiscardedBuilder_ != null) {
+        streamDiscardedBuilder_.clear();
+      }
+      if (routeChosenBuilder_ != null) {
+        routeChosenBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -2121,6 +2322,18 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 46 &&
           toolResumableBuilder_ != null) {
         result.payload_ = toolResumableBuilder_.build();
+      }
+      if (payloadCase_ == 40 &&
+          contextFittedBuilder_ != null) {
+        result.payload_ = contextFittedBuilder_.build();
+      }
+      if (payloadCase_ == 41 &&
+          streamDiscardedBuilder_ != null) {
+        result.payload_ = streamDiscardedBuilder_.build();
+      }
+      if (payloadCase_ == 42 &&
+          routeChosenBuilder_ != null) {
+        result.payload_ = routeChosenBuilder_.build();
       }
     }
 
@@ -2275,6 +2488,18 @@ private static final long serialVersionUID = 0L;
         }
         case TOOL_RESUMABLE: {
           mergeToolResumable(other.getToolResumable());
+          break;
+        }
+        case CONTEXT_FITTED: {
+          mergeContextFitted(other.getContextFitted());
+          break;
+        }
+        case STREAM_DISCARDED: {
+          mergeStreamDiscarded(other.getStreamDiscarded());
+          break;
+        }
+        case ROUTE_CHOSEN: {
+          mergeRouteChosen(other.getRouteChosen());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -2476,6 +2701,27 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 35;
               break;
             } // case 282
+            case 322: {
+              input.readMessage(
+                  getContextFittedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 40;
+              break;
+            } // case 322
+            case 330: {
+              input.readMessage(
+                  getStreamDiscardedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 41;
+              break;
+            } // case 330
+            case 338: {
+              input.readMessage(
+                  getRouteChosenFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 42;
+              break;
+            } // case 338
             case 362: {
               input.readMessage(
                   getToolProgressFieldBuilder().getBuilder(),
@@ -7081,6 +7327,576 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 46;
       onChanged();
       return toolResumableBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ContextFitted, dev.agentd.v1.ContextFitted.Builder, dev.agentd.v1.ContextFittedOrBuilder> contextFittedBuilder_;
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     * @return Whether the contextFitted field is set.
+     */
+    @java.lang.Override
+    public boolean hasContextFitted() {
+      return payloadCase_ == 40;
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     * @return The contextFitted.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ContextFitted getContextFitted() {
+      if (contextFittedBuilder_ == null) {
+        if (payloadCase_ == 40) {
+          return (dev.agentd.v1.ContextFitted) payload_;
+        }
+        return dev.agentd.v1.ContextFitted.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 40) {
+          return contextFittedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.ContextFitted.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    public Builder setContextFitted(dev.agentd.v1.ContextFitted value) {
+      if (contextFittedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        contextFittedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 40;
+      return this;
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    public Builder setContextFitted(
+        dev.agentd.v1.ContextFitted.Builder builderForValue) {
+      if (contextFittedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        contextFittedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 40;
+      return this;
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    public Builder mergeContextFitted(dev.agentd.v1.ContextFitted value) {
+      if (contextFittedBuilder_ == null) {
+        if (payloadCase_ == 40 &&
+            payload_ != dev.agentd.v1.ContextFitted.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.ContextFitted.newBuilder((dev.agentd.v1.ContextFitted) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 40) {
+          contextFittedBuilder_.mergeFrom(value);
+        } else {
+          contextFittedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 40;
+      return this;
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    public Builder clearContextFitted() {
+      if (contextFittedBuilder_ == null) {
+        if (payloadCase_ == 40) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 40) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        contextFittedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    public dev.agentd.v1.ContextFitted.Builder getContextFittedBuilder() {
+      return getContextFittedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.ContextFittedOrBuilder getContextFittedOrBuilder() {
+      if ((payloadCase_ == 40) && (contextFittedBuilder_ != null)) {
+        return contextFittedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 40) {
+          return (dev.agentd.v1.ContextFitted) payload_;
+        }
+        return dev.agentd.v1.ContextFitted.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A model request was cut to fit the model's context window (older tool
+     * results clipped or left out), or compacted once more after the endpoint
+     * said the context was too long.
+     * </pre>
+     *
+     * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ContextFitted, dev.agentd.v1.ContextFitted.Builder, dev.agentd.v1.ContextFittedOrBuilder> 
+        getContextFittedFieldBuilder() {
+      if (contextFittedBuilder_ == null) {
+        if (!(payloadCase_ == 40)) {
+          payload_ = dev.agentd.v1.ContextFitted.getDefaultInstance();
+        }
+        contextFittedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.ContextFitted, dev.agentd.v1.ContextFitted.Builder, dev.agentd.v1.ContextFittedOrBuilder>(
+                (dev.agentd.v1.ContextFitted) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 40;
+      onChanged();
+      return contextFittedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.StreamDiscarded, dev.agentd.v1.StreamDiscarded.Builder, dev.agentd.v1.StreamDiscardedOrBuilder> streamDiscardedBuilder_;
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     * @return Whether the streamDiscarded field is set.
+     */
+    @java.lang.Override
+    public boolean hasStreamDiscarded() {
+      return payloadCase_ == 41;
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     * @return The streamDiscarded.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.StreamDiscarded getStreamDiscarded() {
+      if (streamDiscardedBuilder_ == null) {
+        if (payloadCase_ == 41) {
+          return (dev.agentd.v1.StreamDiscarded) payload_;
+        }
+        return dev.agentd.v1.StreamDiscarded.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 41) {
+          return streamDiscardedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.StreamDiscarded.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    public Builder setStreamDiscarded(dev.agentd.v1.StreamDiscarded value) {
+      if (streamDiscardedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        streamDiscardedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 41;
+      return this;
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    public Builder setStreamDiscarded(
+        dev.agentd.v1.StreamDiscarded.Builder builderForValue) {
+      if (streamDiscardedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        streamDiscardedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 41;
+      return this;
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    public Builder mergeStreamDiscarded(dev.agentd.v1.StreamDiscarded value) {
+      if (streamDiscardedBuilder_ == null) {
+        if (payloadCase_ == 41 &&
+            payload_ != dev.agentd.v1.StreamDiscarded.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.StreamDiscarded.newBuilder((dev.agentd.v1.StreamDiscarded) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 41) {
+          streamDiscardedBuilder_.mergeFrom(value);
+        } else {
+          streamDiscardedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 41;
+      return this;
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    public Builder clearStreamDiscarded() {
+      if (streamDiscardedBuilder_ == null) {
+        if (payloadCase_ == 41) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 41) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        streamDiscardedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    public dev.agentd.v1.StreamDiscarded.Builder getStreamDiscardedBuilder() {
+      return getStreamDiscardedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.StreamDiscardedOrBuilder getStreamDiscardedOrBuilder() {
+      if ((payloadCase_ == 41) && (streamDiscardedBuilder_ != null)) {
+        return streamDiscardedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 41) {
+          return (dev.agentd.v1.StreamDiscarded) payload_;
+        }
+        return dev.agentd.v1.StreamDiscarded.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The text deltas of a step streamed so far are void: the provider
+     * answering failed mid-reply and the next one in the agent's fallback
+     * chain answers from the start. Clients drop what they showed of it.
+     * </pre>
+     *
+     * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.StreamDiscarded, dev.agentd.v1.StreamDiscarded.Builder, dev.agentd.v1.StreamDiscardedOrBuilder> 
+        getStreamDiscardedFieldBuilder() {
+      if (streamDiscardedBuilder_ == null) {
+        if (!(payloadCase_ == 41)) {
+          payload_ = dev.agentd.v1.StreamDiscarded.getDefaultInstance();
+        }
+        streamDiscardedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.StreamDiscarded, dev.agentd.v1.StreamDiscarded.Builder, dev.agentd.v1.StreamDiscardedOrBuilder>(
+                (dev.agentd.v1.StreamDiscarded) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 41;
+      onChanged();
+      return streamDiscardedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.RouteChosen, dev.agentd.v1.RouteChosen.Builder, dev.agentd.v1.RouteChosenOrBuilder> routeChosenBuilder_;
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     * @return Whether the routeChosen field is set.
+     */
+    @java.lang.Override
+    public boolean hasRouteChosen() {
+      return payloadCase_ == 42;
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     * @return The routeChosen.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.RouteChosen getRouteChosen() {
+      if (routeChosenBuilder_ == null) {
+        if (payloadCase_ == 42) {
+          return (dev.agentd.v1.RouteChosen) payload_;
+        }
+        return dev.agentd.v1.RouteChosen.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 42) {
+          return routeChosenBuilder_.getMessage();
+        }
+        return dev.agentd.v1.RouteChosen.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    public Builder setRouteChosen(dev.agentd.v1.RouteChosen value) {
+      if (routeChosenBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        routeChosenBuilder_.setMessage(value);
+      }
+      payloadCase_ = 42;
+      return this;
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    public Builder setRouteChosen(
+        dev.agentd.v1.RouteChosen.Builder builderForValue) {
+      if (routeChosenBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        routeChosenBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 42;
+      return this;
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    public Builder mergeRouteChosen(dev.agentd.v1.RouteChosen value) {
+      if (routeChosenBuilder_ == null) {
+        if (payloadCase_ == 42 &&
+            payload_ != dev.agentd.v1.RouteChosen.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.RouteChosen.newBuilder((dev.agentd.v1.RouteChosen) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 42) {
+          routeChosenBuilder_.mergeFrom(value);
+        } else {
+          routeChosenBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 42;
+      return this;
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    public Builder clearRouteChosen() {
+      if (routeChosenBuilder_ == null) {
+        if (payloadCase_ == 42) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 42) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        routeChosenBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    public dev.agentd.v1.RouteChosen.Builder getRouteChosenBuilder() {
+      return getRouteChosenFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.RouteChosenOrBuilder getRouteChosenOrBuilder() {
+      if ((payloadCase_ == 42) && (routeChosenBuilder_ != null)) {
+        return routeChosenBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 42) {
+          return (dev.agentd.v1.RouteChosen) payload_;
+        }
+        return dev.agentd.v1.RouteChosen.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * Auto mode's router model decided how to work on the task.
+     * </pre>
+     *
+     * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.RouteChosen, dev.agentd.v1.RouteChosen.Builder, dev.agentd.v1.RouteChosenOrBuilder> 
+        getRouteChosenFieldBuilder() {
+      if (routeChosenBuilder_ == null) {
+        if (!(payloadCase_ == 42)) {
+          payload_ = dev.agentd.v1.RouteChosen.getDefaultInstance();
+        }
+        routeChosenBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.RouteChosen, dev.agentd.v1.RouteChosen.Builder, dev.agentd.v1.RouteChosenOrBuilder>(
+                (dev.agentd.v1.RouteChosen) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 42;
+      onChanged();
+      return routeChosenBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

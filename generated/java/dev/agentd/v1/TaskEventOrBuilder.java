@@ -733,5 +733,98 @@ public interface TaskEventOrBuilder extends
    */
   dev.agentd.v1.ToolCallResumableOrBuilder getToolResumableOrBuilder();
 
+  /**
+   * <pre>
+   * A model request was cut to fit the model's context window (older tool
+   * results clipped or left out), or compacted once more after the endpoint
+   * said the context was too long.
+   * </pre>
+   *
+   * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+   * @return Whether the contextFitted field is set.
+   */
+  boolean hasContextFitted();
+  /**
+   * <pre>
+   * A model request was cut to fit the model's context window (older tool
+   * results clipped or left out), or compacted once more after the endpoint
+   * said the context was too long.
+   * </pre>
+   *
+   * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+   * @return The contextFitted.
+   */
+  dev.agentd.v1.ContextFitted getContextFitted();
+  /**
+   * <pre>
+   * A model request was cut to fit the model's context window (older tool
+   * results clipped or left out), or compacted once more after the endpoint
+   * said the context was too long.
+   * </pre>
+   *
+   * <code>.agentd.v1.ContextFitted context_fitted = 40;</code>
+   */
+  dev.agentd.v1.ContextFittedOrBuilder getContextFittedOrBuilder();
+
+  /**
+   * <pre>
+   * The text deltas of a step streamed so far are void: the provider
+   * answering failed mid-reply and the next one in the agent's fallback
+   * chain answers from the start. Clients drop what they showed of it.
+   * </pre>
+   *
+   * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+   * @return Whether the streamDiscarded field is set.
+   */
+  boolean hasStreamDiscarded();
+  /**
+   * <pre>
+   * The text deltas of a step streamed so far are void: the provider
+   * answering failed mid-reply and the next one in the agent's fallback
+   * chain answers from the start. Clients drop what they showed of it.
+   * </pre>
+   *
+   * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+   * @return The streamDiscarded.
+   */
+  dev.agentd.v1.StreamDiscarded getStreamDiscarded();
+  /**
+   * <pre>
+   * The text deltas of a step streamed so far are void: the provider
+   * answering failed mid-reply and the next one in the agent's fallback
+   * chain answers from the start. Clients drop what they showed of it.
+   * </pre>
+   *
+   * <code>.agentd.v1.StreamDiscarded stream_discarded = 41;</code>
+   */
+  dev.agentd.v1.StreamDiscardedOrBuilder getStreamDiscardedOrBuilder();
+
+  /**
+   * <pre>
+   * Auto mode's router model decided how to work on the task.
+   * </pre>
+   *
+   * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+   * @return Whether the routeChosen field is set.
+   */
+  boolean hasRouteChosen();
+  /**
+   * <pre>
+   * Auto mode's router model decided how to work on the task.
+   * </pre>
+   *
+   * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+   * @return The routeChosen.
+   */
+  dev.agentd.v1.RouteChosen getRouteChosen();
+  /**
+   * <pre>
+   * Auto mode's router model decided how to work on the task.
+   * </pre>
+   *
+   * <code>.agentd.v1.RouteChosen route_chosen = 42;</code>
+   */
+  dev.agentd.v1.RouteChosenOrBuilder getRouteChosenOrBuilder();
+
   public dev.agentd.v1.TaskEvent.PayloadCase getPayloadCase();
 }

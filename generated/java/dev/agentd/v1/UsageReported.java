@@ -23,6 +23,7 @@ private static final long serialVersionUID = 0L;
     stepId_ = "";
     role_ = "";
     model_ = "";
+    provider_ = "";
   }
 
   @java.lang.Override
@@ -284,6 +285,55 @@ private static final long serialVersionUID = 0L;
     return estimated_;
   }
 
+  public static final int PROVIDER_FIELD_NUMBER = 17;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object provider_ = "";
+  /**
+   * <pre>
+   * The provider that answered (one of the operator's named providers);
+   * empty for the server's own endpoint.
+   * </pre>
+   *
+   * <code>string provider = 17;</code>
+   * @return The provider.
+   */
+  @java.lang.Override
+  public java.lang.String getProvider() {
+    java.lang.Object ref = provider_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      provider_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The provider that answered (one of the operator's named providers);
+   * empty for the server's own endpoint.
+   * </pre>
+   *
+   * <code>string provider = 17;</code>
+   * @return The bytes for provider.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getProviderBytes() {
+    java.lang.Object ref = provider_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      provider_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -316,6 +366,9 @@ private static final long serialVersionUID = 0L;
     if (estimated_ != false) {
       output.writeBool(6, estimated_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(provider_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 17, provider_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -345,6 +398,9 @@ private static final long serialVersionUID = 0L;
     if (estimated_ != false) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(6, estimated_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(provider_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(17, provider_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -379,6 +435,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getModel())) return false;
     if (getEstimated()
         != other.getEstimated()) return false;
+    if (!getProvider()
+        .equals(other.getProvider())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -407,6 +465,8 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + ESTIMATED_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getEstimated());
+    hash = (37 * hash) + PROVIDER_FIELD_NUMBER;
+    hash = (53 * hash) + getProvider().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -554,6 +614,7 @@ private static final long serialVersionUID = 0L;
       }
       model_ = "";
       estimated_ = false;
+      provider_ = "";
       return this;
     }
 
@@ -608,6 +669,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.estimated_ = estimated_;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.provider_ = provider_;
       }
     }
 
@@ -679,6 +743,11 @@ private static final long serialVersionUID = 0L;
       if (other.getEstimated() != false) {
         setEstimated(other.getEstimated());
       }
+      if (!other.getProvider().isEmpty()) {
+        provider_ = other.provider_;
+        bitField0_ |= 0x00000040;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -739,6 +808,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 48
+            case 138: {
+              provider_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 138
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1388,6 +1462,103 @@ private static final long serialVersionUID = 0L;
     public Builder clearEstimated() {
       bitField0_ = (bitField0_ & ~0x00000020);
       estimated_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object provider_ = "";
+    /**
+     * <pre>
+     * The provider that answered (one of the operator's named providers);
+     * empty for the server's own endpoint.
+     * </pre>
+     *
+     * <code>string provider = 17;</code>
+     * @return The provider.
+     */
+    public java.lang.String getProvider() {
+      java.lang.Object ref = provider_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        provider_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The provider that answered (one of the operator's named providers);
+     * empty for the server's own endpoint.
+     * </pre>
+     *
+     * <code>string provider = 17;</code>
+     * @return The bytes for provider.
+     */
+    public com.google.protobuf.ByteString
+        getProviderBytes() {
+      java.lang.Object ref = provider_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        provider_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The provider that answered (one of the operator's named providers);
+     * empty for the server's own endpoint.
+     * </pre>
+     *
+     * <code>string provider = 17;</code>
+     * @param value The provider to set.
+     * @return This builder for chaining.
+     */
+    public Builder setProvider(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      provider_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The provider that answered (one of the operator's named providers);
+     * empty for the server's own endpoint.
+     * </pre>
+     *
+     * <code>string provider = 17;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearProvider() {
+      provider_ = getDefaultInstance().getProvider();
+      bitField0_ = (bitField0_ & ~0x00000040);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The provider that answered (one of the operator's named providers);
+     * empty for the server's own endpoint.
+     * </pre>
+     *
+     * <code>string provider = 17;</code>
+     * @param value The bytes for provider to set.
+     * @return This builder for chaining.
+     */
+    public Builder setProviderBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      provider_ = value;
+      bitField0_ |= 0x00000040;
       onChanged();
       return this;
     }

@@ -132,4 +132,26 @@ public interface UsageReportedOrBuilder extends
    * @return The estimated.
    */
   boolean getEstimated();
+
+  /**
+   * <pre>
+   * The provider that answered (one of the operator's named providers);
+   * empty for the server's own endpoint.
+   * </pre>
+   *
+   * <code>string provider = 17;</code>
+   * @return The provider.
+   */
+  java.lang.String getProvider();
+  /**
+   * <pre>
+   * The provider that answered (one of the operator's named providers);
+   * empty for the server's own endpoint.
+   * </pre>
+   *
+   * <code>string provider = 17;</code>
+   * @return The bytes for provider.
+   */
+  com.google.protobuf.ByteString
+      getProviderBytes();
 }

@@ -1,0 +1,115 @@
+"""Every model call of a task fits the model: fitted before it is sent, compacted once
+more and retried once when the endpoint still says the context is too long.
+
+`fitted_call` wraps one call of `TaskRun.model`: it fits the request
+(`agent.llm.fitting`) into the window the catalog gives the model
+(`agent.llm.model_catalog`), reports any cut as a `context_fitted` event, and sends it
+with the reply limit recomputed. An endpoint that answers "context length exceeded"
+anyway (its tokenizer counts more than agentd's estimate, or it serves the model with
+a smaller window than the catalog says) gets one more, tighter fit and one retry; a
+second such answer raises ContextTooLongError: a task fails with CONTEXT_TOO_LONG, the
+Plan RPC answers INVALID_ARGUMENT with that reason (the status table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from agent import events as ev
+from agent.llm.base import Message, Model, ModelError, ModelResponse, ModelSettings, ToolDefinition
+from agent.llm.fitting import Fitted, fit_request
+from agent.llm.tokens import ESTIMATE
+from agent.llm.wide_estimate import WIDE_ESTIMATE
+from core.errors import ContextTooLongError
+
+if TYPE_CHECKING:
+    from agent.run import TaskRun
+
+Send = Callable[[Sequence[Message], ModelSettings], Awaitable[ModelResponse]]
+
+
+def _keep_head(run: TaskRun, messages: Sequence[Message]) -> int:
+    """The leading messages kept whole: the system message, the conversation's turns
+    (budgeted on their own) and the goal."""
+    history = run.history
+    if history is not None and history.carried_by(messages):
+        return 1 + len(history.sent) + 1
+    return 0
+
+
+def fit(
+    run: TaskRun,
+    model: Model,
+    messages: Sequence[Message],
+    tools: Sequence[ToolDefinition],
+    settings: ModelSettings,
+    squeeze: float = 1.0,
+) -> Fitted:
+    return fit_request(
+        messages,
+        tools,
+        run.config.catalog.limits(model.name),
+        WIDE_ESTIMATE if run.counter.name == ESTIMATE.name else run.counter,
+        max_tokens=settings.max_tokens or model.max_tokens,
+        policy=run.config.fitting,
+        squeeze=squeeze,
+        keep_head=_keep_head(run, messages),
+    )
+
+
+async def fitted_call(
+    run: TaskRun,
+    model: Model,
+    role: str,
+    step_id: str,
+    messages: Sequence[Message],
+    tools: Sequence[ToolDefinition],
+    settings: ModelSettings | None,
+    send: Send,
+) -> tuple[ModelResponse, Sequence[Message]]:
+    """The reply to `messages` fitted to `model`, and the messages as sent."""
+    settings = settings or ModelSettings()
+    fitted = fit(run, model, messages, tools, settings)
+    await _report(run, model, role, step_id, fitted, retry=False)
+    try:
+        return await send(fitted.messages, replace(settings, max_tokens=fitted.max_tokens)), (
+            fitted.messages
+        )
+    except ModelError as error:
+        if not error.context_too_long:
+            raise
+        first = error
+    squeeze = run.config.fitting.retry_squeeze
+    fitted = fit(run, model, messages, tools, settings, squeeze)
+    await _report(run, model, role, step_id, fitted, retry=True)
+    try:
+        return await send(fitted.messages, replace(settings, max_tokens=fitted.max_tokens)), (
+            fitted.messages
+        )
+    except ModelError as error:
+        if error.context_too_long:
+            raise ContextTooLongError(model.name, error.message) from first
+        raise
+
+
+async def _report(
+    run: TaskRun, model: Model, role: str, step_id: str, fitted: Fitted, *, retry: bool
+) -> None:
+    if not fitted.saved_tokens and not retry:
+        return
+    await run.emit(
+        ev.ContextFitted(
+            step_id,
+            role,
+            model.name,
+            run.config.catalog.limits(model.name).context_window,
+            fitted.prompt_tokens,
+            fitted.max_tokens,
+            fitted.saved_tokens,
+            fitted.clipped,
+            fitted.dropped,
+            retry,
+        )
+    )

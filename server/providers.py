@@ -1,0 +1,144 @@
+"""The operator's named model providers, read from AGENTD_PROVIDERS_FILE.
+
+The file (YAML or JSON) maps each provider's name to its endpoint:
+
+    providers:
+      primary:
+        base_url: https://llm.internal/v1
+        api_key_env: PRIMARY_LLM_KEY          # or api_key_file: /run/secrets/primary
+        models: [gpt-4o, gpt-4o-mini]         # the models agents may use on it; omit: any
+        timeout_seconds: 30                   # per request (default AGENTD_LLM_TIMEOUT_SECONDS)
+        max_concurrent: 20                    # calls in flight to it (default: no cap of its own)
+
+Keys are read here, once, from the environment or a file, and live only in each
+provider's HTTP client: agents name a provider, never a key, and each key is added to
+the patterns scrubbed from logs, events and audit records. Every provider gets a circuit
+breaker (AGENTD_PROVIDER_BREAKER_*).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from agent.agents import PROVIDER_NAME
+from agent.llm.providers import CircuitBreaker, Provider
+from core import secrets
+from server.settings import Settings
+from server.startup import StartupError
+
+KEYS = {"base_url", "api_key_env", "api_key_file", "models", "timeout_seconds", "max_concurrent"}
+
+
+class ProvidersInvalidError(ValueError):
+    """The providers file cannot be used; the message names the provider and key."""
+
+
+def read_definitions(path: Path) -> dict[str, dict[str, Any]]:
+    """The providers of the file, checked; ProvidersInvalidError saying what is wrong."""
+    import yaml  # PyYAML: only with a providers file (start-up, docs/deploy.md)
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as bad:
+        raise ProvidersInvalidError(f"{path}: cannot be read: {bad}") from None
+    providers = data.get("providers") if isinstance(data, dict) else None
+    if not isinstance(providers, dict) or not providers:
+        raise ProvidersInvalidError(f"{path}: expected `providers:` mapping names to endpoints")
+    checked: dict[str, dict[str, Any]] = {}
+    for name, spec in providers.items():
+        where = f"{path}: providers.{name}"
+        if not isinstance(name, str) or not PROVIDER_NAME.fullmatch(name):
+            raise ProvidersInvalidError(f"{where}: a name is 1 to 64 of [a-z0-9_-]")
+        if not isinstance(spec, dict):
+            raise ProvidersInvalidError(f"{where}: a mapping of {', '.join(sorted(KEYS))}")
+        unknown = sorted(set(map(str, spec)) - KEYS)
+        if unknown:
+            raise ProvidersInvalidError(f"{where}.{unknown[0]}: unknown key")
+        if not isinstance(spec.get("base_url"), str) or not spec["base_url"]:
+            raise ProvidersInvalidError(f"{where}.base_url: required (an OpenAI-compatible URL)")
+        models = spec.get("models", [])
+        if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
+            raise ProvidersInvalidError(f"{where}.models: a list of model names")
+        for key, low in (("timeout_seconds", 0.001), ("max_concurrent", 1)):
+            value = spec.get(key)
+            if value is not None and (not isinstance(value, int | float) or value < low):
+                raise ProvidersInvalidError(f"{where}.{key}: a number of at least {low}")
+        _key(spec, where)  # a key that cannot be read fails at start, not at the first call
+        checked[name] = spec
+    return checked
+
+
+def _key(spec: Mapping[str, Any], where: str) -> str:
+    if "api_key_env" in spec:
+        value = os.environ.get(str(spec["api_key_env"]))
+        if not value:
+            raise ProvidersInvalidError(f"{where}.api_key_env: {spec['api_key_env']} is not set")
+        return value
+    if "api_key_file" in spec:
+        try:
+            value = Path(str(spec["api_key_file"])).read_text(encoding="utf-8").strip()
+        except OSError as bad:
+            raise ProvidersInvalidError(f"{where}.api_key_file: {bad.strerror}") from None
+        if not value:
+            raise ProvidersInvalidError(f"{where}.api_key_file: the file is empty")
+        return value
+    return ""
+
+
+def key_patterns(settings: Settings) -> list[str]:
+    """Each provider's key as a pattern to scrub wherever text is redacted."""
+    if settings.providers_file is None:
+        return []
+    definitions = read_definitions(settings.providers_file)
+    keys = (_key(spec, name) for name, spec in definitions.items())
+    return [re.escape(key) for key in keys if len(key) >= 4]
+
+
+def configure_secrets(settings: Settings) -> None:
+    """Scrub the operator's secret patterns and every provider's key from what is
+    redacted; StartupError when the providers file cannot be used."""
+    try:
+        secrets.configure([*settings.secret_patterns, *key_patterns(settings)])
+    except ProvidersInvalidError as error:
+        raise StartupError(str(error)) from None
+
+
+def build_providers(settings: Settings) -> dict[str, Provider]:
+    """The providers of AGENTD_PROVIDERS_FILE, each with its own client and breaker."""
+    if settings.providers_file is None:
+        return {}
+    import openai
+
+    from agent.llm.openai import OpenAIModel
+
+    built: dict[str, Provider] = {}
+    for name, spec in read_definitions(settings.providers_file).items():
+        timeout = float(spec.get("timeout_seconds") or settings.llm_timeout_seconds)
+        client = openai.AsyncOpenAI(
+            base_url=str(spec["base_url"]),
+            api_key=_key(spec, name) or "unused",
+            timeout=timeout,
+            max_retries=0,
+        )
+        base = OpenAIModel(
+            "unused", client=client, max_attempts=settings.llm_max_attempts
+        )  # its siblings share the client
+        cap = spec.get("max_concurrent")
+        built[name] = Provider(
+            name,
+            base.sibling,
+            tuple(spec.get("models", [])),
+            asyncio.Semaphore(int(cap)) if cap else None,
+            CircuitBreaker(
+                settings.provider_breaker_failures,
+                settings.provider_breaker_window_seconds,
+                settings.provider_breaker_open_seconds,
+            ),
+            client.close,
+        )
+    return built
