@@ -33,7 +33,11 @@ _KEYS = {
     "id", "version", "description", "instructions", "model", "temperature", "max_tokens",
     "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
     "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema", "memory",
+    "delegates", "fresh_start", "panels",
 }  # fmt: skip
+PANEL_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+MAX_DELEGATES = 16
+DEFAULT_PANEL_THRESHOLD = 0.6
 
 
 class AgentInvalidError(ValueError):
@@ -42,6 +46,22 @@ class AgentInvalidError(ValueError):
     def __init__(self, source: str, field: str, problem: str) -> None:
         super().__init__(f"{source}: {field}: {problem}")
         self.source, self.field, self.problem = source, field, problem
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """A voting panel an agent may ask (`panel.<name>`): its members answer the same
+    question as child tasks; the largest group of equivalent answers wins if its share
+    reaches `threshold` (`agent.teams.panels`)."""
+
+    name: str
+    agents: tuple[str, ...]
+    """Member agent ids (an id may repeat: that agent answers more than once)."""
+    threshold: float = DEFAULT_PANEL_THRESHOLD
+    judge_model: str = ""
+    """Empty: answers are grouped by normalised exact match; else the model that groups
+    them."""
+    description: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +91,13 @@ class AgentDefinition:
     """A JSON Schema the final answer must be JSON of (`agent.answers`)."""
     memory: Mapping[str, Any] = field(default_factory=dict)
     """Its `memory:` settings (`agent.memory.policy`); the server's defaults fill the rest."""
+    delegates: tuple[str, ...] = ()
+    """Agent ids it may hand work to, each offered as a tool `agent.<id>` (`agent.teams`)."""
+    fresh_start: bool = False
+    """Every delegation to it starts afresh; by default a second delegation under the same
+    parent continues its earlier message history."""
+    panels: tuple[Panel, ...] = ()
+    """Voting panels it may ask, each offered as a tool `panel.<name>`."""
 
     @property
     def reference(self) -> str:
@@ -156,7 +183,61 @@ def parse_agent(data: Any, source: str, models: Collection[str] = ()) -> AgentDe
         ask_user=_flag(data, "ask_user", source),
         output_schema=_schema(data.get("output_schema"), source),
         memory=_memory(data.get("memory"), source),
+        delegates=_delegates(data.get("delegates"), source, agent_id),
+        fresh_start=_flag(data, "fresh_start", source),
+        panels=_panels(data.get("panels"), source),
     )
+
+
+def _delegates(value: Any, source: str, own: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(
+        isinstance(v, str) and AGENT_ID.fullmatch(v) for v in value
+    ):
+        raise AgentInvalidError(source, "delegates", "must be a list of agent ids")
+    if len(value) > MAX_DELEGATES:
+        raise AgentInvalidError(source, "delegates", f"at most {MAX_DELEGATES} agents")
+    if own in value:
+        raise AgentInvalidError(source, "delegates", f"an agent cannot delegate to itself ({own})")
+    return tuple(dict.fromkeys(value))
+
+
+def _panels(value: Any, source: str) -> tuple[Panel, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > 8:
+        raise AgentInvalidError(source, "panels", "a list of at most 8 panels")
+    panels: list[Panel] = []
+    for index, item in enumerate(value):
+        where = f"panels[{index}]"
+        if not isinstance(item, Mapping):
+            raise AgentInvalidError(source, where, "a mapping with name, agents, threshold")
+        unknown = sorted(set(map(str, item)) - {"name", "agents", "threshold", "judge_model",
+                                                 "description"})  # fmt: skip
+        if unknown:
+            raise AgentInvalidError(source, f"{where}.{unknown[0]}", "unknown key")
+        name = item.get("name")
+        if not isinstance(name, str) or not PANEL_NAME.fullmatch(name):
+            raise AgentInvalidError(source, f"{where}.name", "1 to 32 of [a-z0-9_], a letter first")
+        if name in {p.name for p in panels}:
+            raise AgentInvalidError(source, f"{where}.name", f"panel {name!r} is named twice")
+        agents = item.get("agents")
+        if (
+            not isinstance(agents, list)
+            or not 2 <= len(agents) <= 9
+            or not all(isinstance(a, str) and AGENT_ID.fullmatch(a) for a in agents)
+        ):
+            raise AgentInvalidError(source, f"{where}.agents", "a list of 2 to 9 agent ids")
+        threshold = _number(item, "threshold", source, 0.01, 1.0)
+        judge = item.get("judge_model", "")
+        if not isinstance(judge, str) or len(judge) > 200:
+            raise AgentInvalidError(source, f"{where}.judge_model", "must be a model name")
+        description = _text(item, "description", source, 2_000)
+        panels.append(
+            Panel(name, tuple(agents), threshold or DEFAULT_PANEL_THRESHOLD, judge, description)
+        )
+    return tuple(panels)
 
 
 def _memory(value: Any, source: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
@@ -41,6 +41,9 @@ from agent.resume import RunCheckpoint
 from agent.tasks import StopReason, Task
 from agent.tool_calls import ToolCalls
 from agent.urls import UrlBook
+
+if TYPE_CHECKING:
+    from agent.teams.delegation import TeamCalls
 from core import tracing
 from core.identity import CallContext
 from core.metrics import LLM_CALLS
@@ -88,6 +91,11 @@ class TaskRun:
     tool_log: list[ev.ToolCallStarted | ev.ToolCallFinished] = field(default_factory=list)
     """This run's tool call events as written to the log (redacted): what its turn in a
     conversation keeps of them, without reading the log back."""
+    team: TeamCalls | None = None
+    """Its delegations to sub-agents and panels (`agent.teams`); None: it has none."""
+    handing_over: bool = False
+    """Set when the run is stopped for another process to resume it (not cancelled): its
+    children go on."""
     urls: UrlBook = field(init=False)
     """Long URLs the model sees as placeholders (`agent.urls`)."""
     tools: ToolCalls = field(init=False)
@@ -126,10 +134,11 @@ class TaskRun:
         agent's instructions and `prompt`), what it is sent of its conversation (the
         running summary, as data, and the earlier turns), and the `user` message."""
         system = self.system(prompt)
+        carried = [Message(m["role"], str(m["content"])) for m in self.task.carried]
         history = self.history
         if history is None:
-            return [system, Message("user", user)]
-        return [system, *history.sent, Message("user", user)]
+            return [system, *carried, Message("user", user)]
+        return [system, *carried, *history.sent, Message("user", user)]
 
     @property
     def goal(self) -> str:

@@ -22,6 +22,7 @@ from agent.questions import ASK_USER
 from agent.resume import RunCheckpoint
 from agent.run import TaskRun
 from agent.tasks import Task
+from agent.teams.delegation import Team, team_tools
 from core.errors import ToolNotFoundError
 from core.identity import CallContext
 from stores.approvals.base import ApprovalBox
@@ -53,6 +54,8 @@ class RunFactory:
     """Makes the models agents name; None: agents use the server's models."""
     encodings: Encodings | None = None
     """Counts tokens per model; None: estimates."""
+    team: Team | None = None
+    """Starts child tasks for delegations (`agent.teams`); None: no delegation here."""
     _made: dict[tuple[str, float | None, int | None], Model] = field(default_factory=dict)
 
     def specs(self, names: Sequence[str]) -> dict[str, ToolSpec]:
@@ -83,9 +86,11 @@ class RunFactory:
         config = self._config(agent)
         if agent is not None and agent.ask_user:  # the agent may ask the caller
             tools = {**tools, ASK_USER.name: ASK_USER}
+        if persist and self.team is not None:
+            tools = {**tools, **team_tools(task.delegates)}
         models = self._models(agent)
         encodings = self.encodings or Encodings(None)
-        return TaskRun(
+        run = TaskRun(
             task=task,
             call=call,
             models=models,
@@ -103,6 +108,9 @@ class RunFactory:
             instructions=render(agent.instructions, task.context) if agent else "",
             counter=encodings.for_model(models.for_role("executor").name),
         )
+        if persist and self.team is not None and task.delegates:
+            run.team = self.team.for_run(run)
+        return run
 
     def _config(self, agent: AgentDefinition | None) -> EngineConfig:
         if agent is None:

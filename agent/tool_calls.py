@@ -77,6 +77,9 @@ class ToolCalls:
 
         Journal keys are the step id and the call's position, stable across a resume.
         """
+        team = self._run.team
+        if team is not None:
+            team.expect(sum(team.handles(self._run.tool_specs.get(n)) for n, _, _ in calls))
         return await all_or_none(
             self.call(step_id, n, a, bad_arguments=b, key=f"{step_id}/{i}")
             for i, (n, a, b) in enumerate(calls)
@@ -100,7 +103,13 @@ class ToolCalls:
         run = self._run
         if arguments is not None:  # the model's placeholders stand for these URLs
             arguments = run.urls.restore_value(arguments)
-        journalled = bool(key) and run.durable and not bad_arguments and not self.may_repeat(name)
+        journalled = (
+            bool(key)
+            and run.durable
+            and not bad_arguments
+            and not self.may_repeat(name)
+            and not self._teamwork(name)  # a child task is its own record: re-attached
+        )
         if journalled:
             entry = self.journal.get(key)
             if entry is not None:
@@ -112,7 +121,9 @@ class ToolCalls:
             call_id = new_call_id()
         await run.emit(ev.ToolCallStarted(call_id, step_id, name, redact(arguments or {})))
         started = time.perf_counter()
-        data, error, text, cached = await self._outcome(call_id, name, arguments, bad_arguments)
+        data, error, text, cached = await self._outcome(
+            call_id, name, arguments, bad_arguments, key
+        )
         took = time.perf_counter() - started
         result = ToolCallResult(call_id, name, data, text, took, error, cached)
         await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, cached))
@@ -126,8 +137,17 @@ class ToolCalls:
         """The result as the model sees it: long URLs as placeholders."""
         return replace(result, text=self._run.urls.shorten(result.text))
 
+    def _teamwork(self, name: str) -> bool:
+        team = self._run.team
+        return team is not None and team.handles(self._run.tool_specs.get(name))
+
     async def _outcome(
-        self, call_id: str, name: str, arguments: dict[str, Any] | None, bad_arguments: str
+        self,
+        call_id: str,
+        name: str,
+        arguments: dict[str, Any] | None,
+        bad_arguments: str,
+        key: str = "",
     ) -> tuple[Any, ToolCallError | None, str, bool]:
         """(data, error, the text the model sees, whether it came from the cache) of a
         call: run (or answered from the cache), refused or not attempted."""
@@ -135,6 +155,9 @@ class ToolCalls:
         if bad_arguments:
             error = ToolCallError(ToolErrorKind.FAILED, f"not called: {bad_arguments}")
             return None, error, error.message, False
+        if run.team is not None and self._teamwork(name):
+            data, failed, text = await run.team.call(call_id, key, name, arguments or {})
+            return data, failed, _clip(text), False
         if run.tool_specs.get(name) is questions.ASK_USER:
             return await self._ask_user(call_id, arguments)
         if name not in run.tool_specs:
@@ -255,6 +278,17 @@ class ToolCalls:
         self._waiting -= 1
         await approvals.close(task_id, slot_id)
         return decision
+
+    async def person_waits(self, detail: str) -> None:
+        """Something of the task (a child task) waits for a person: INPUT_REQUIRED."""
+        self._waiting += 1
+        if self._waiting == 1:
+            await lifecycle.set_waiting(self._run, detail)
+
+    async def person_answered(self, detail: str) -> None:
+        """What `person_waits` announced moved on: RUNNING again once nothing waits."""
+        self._waiting = max(0, self._waiting - 1)
+        await self._no_longer_waiting(detail)
 
     async def _no_longer_waiting(self, detail: str) -> None:
         """RUNNING again once no call of the task waits for a person."""

@@ -20,6 +20,7 @@ from agent.memory.engine_hooks import TaskMemory
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
 from agent.run_factory import ModelFactory
+from agent.teams.delegation import TeamLimits
 from auth.authenticator import Authenticator
 from auth.tokens import TokenRules, TokenVerifier
 from server.settings import Settings
@@ -338,6 +339,11 @@ def start_engine(
         ),
         encodings=encodings,
         missing_settings=settings.missing_llm_settings(),
+        teams=TeamLimits(
+            max_depth=settings.max_delegation_depth,
+            max_children=settings.max_children_per_task,
+            max_parallel=settings.max_parallel_delegations,
+        ),
     )
     engine.listen_for_cancellations()
     engine.supervise()

@@ -325,6 +325,19 @@ def task_to_proto(task: Task) -> tasks_pb2.Task:
         partial=task.partial,
         agent=task.agent.reference if task.agent is not None else "",
         conversation_id=task.conversation_id,
+        parent_task_id=task.parent_task_id,
+        root_task_id=task.root,
+        depth=task.depth,
+        children=[
+            tasks_pb2.SubtaskSummary(
+                task_id=c.task_id,
+                agent=c.agent,
+                status=_STATUSES[c.status],
+                usage=usage_to_proto(c.usage),
+                panel=c.panel,
+            )
+            for c in task.children
+        ],
     )
     if task.plan is not None:
         message.plan.CopyFrom(plan_to_proto(task.plan))

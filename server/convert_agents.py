@@ -39,6 +39,23 @@ def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
         data["output_schema"] = struct_to_dict(agent.output_schema, "agent.output_schema")
     if agent.HasField("memory"):
         data["memory"] = _memory_data(agent.memory)
+    if agent.delegates:
+        data["delegates"] = list(agent.delegates)
+    if agent.fresh_start:
+        data["fresh_start"] = True
+    if agent.panels:
+        data["panels"] = [_panel_data(p) for p in agent.panels]
+    return data
+
+
+def _panel_data(panel: agents_pb2.AgentPanel) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": panel.name, "agents": list(panel.agents)}
+    if panel.threshold:
+        data["threshold"] = panel.threshold
+    if panel.judge_model:
+        data["judge_model"] = panel.judge_model
+    if panel.description:
+        data["description"] = panel.description
     return data
 
 
@@ -100,6 +117,18 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
         created_by=stored.created_by,
         source=stored.source,
         ask_user=agent.ask_user,
+        delegates=list(agent.delegates),
+        fresh_start=agent.fresh_start,
+        panels=[
+            agents_pb2.AgentPanel(
+                name=p.name,
+                agents=list(p.agents),
+                threshold=p.threshold,
+                judge_model=p.judge_model,
+                description=p.description,
+            )
+            for p in agent.panels
+        ],
     )
     if agent.temperature is not None:
         message.temperature = agent.temperature

@@ -92,6 +92,9 @@ class Agent(_message.Message):
     ASK_USER_FIELD_NUMBER: _builtins.int
     OUTPUT_SCHEMA_FIELD_NUMBER: _builtins.int
     MEMORY_FIELD_NUMBER: _builtins.int
+    DELEGATES_FIELD_NUMBER: _builtins.int
+    FRESH_START_FIELD_NUMBER: _builtins.int
+    PANELS_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """1 to 64 of [a-z0-9-], alphanumeric at both ends; unique in the tenant."""
     version: _builtins.int
@@ -122,6 +125,10 @@ class Agent(_message.Message):
     ask_user: _builtins.bool
     """Whether the model may ask the caller a question mid-task (an `ask_user`
     tool is offered; the task turns INPUT_REQUIRED until ProvideInput).
+    """
+    fresh_start: _builtins.bool
+    """True: every delegation to this agent starts afresh; false (default): a
+    second delegation under the same parent continues its message history.
     """
     @_builtins.property
     def models(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
@@ -160,6 +167,16 @@ class Agent(_message.Message):
         unset: the server's defaults.
         """
 
+    @_builtins.property
+    def delegates(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Agents this one may delegate to (ids); each is offered to the model as a
+        tool `agent.<id>` whose call runs a child task. Cycles are refused.
+        """
+
+    @_builtins.property
+    def panels(self) -> _containers.RepeatedCompositeFieldContainer[Global___AgentPanel]:
+        """Voting panels this agent may ask, each offered as a tool `panel.<name>`."""
+
     def __init__(
         self,
         *,
@@ -184,16 +201,63 @@ class Agent(_message.Message):
         ask_user: _builtins.bool = ...,
         output_schema: _struct_pb2.Struct | None = ...,
         memory: _conversations_pb2.AgentMemory | None = ...,
+        delegates: _abc.Iterable[_builtins.str] | None = ...,
+        fresh_start: _builtins.bool = ...,
+        panels: _abc.Iterable[Global___AgentPanel] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "created_at", b"created_at", "memory", b"memory", "output_schema", b"output_schema", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "description", b"description", "id", b"id", "instructions", b"instructions", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "source", b"source", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "delegates", b"delegates", "description", b"description", "fresh_start", b"fresh_start", "id", b"id", "instructions", b"instructions", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "panels", b"panels", "source", b"source", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__temperature: _TypeAlias = _typing.Literal["temperature"]  # noqa: Y015
     _WhichOneofArgType__temperature: _TypeAlias = _typing.Literal["_temperature", b"_temperature"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__temperature) -> _WhichOneofReturnType__temperature | None: ...
 
 Global___Agent: _TypeAlias = Agent  # noqa: Y015
+
+@_typing.final
+class AgentPanel(_message.Message):
+    """A voting panel: K agents answer the same question as child tasks; the
+    largest group of equivalent answers wins if its share reaches the threshold.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    AGENTS_FIELD_NUMBER: _builtins.int
+    THRESHOLD_FIELD_NUMBER: _builtins.int
+    JUDGE_MODEL_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """1 to 32 of [a-z0-9_]; the tool is `panel.<name>`."""
+    threshold: _builtins.float
+    """Share of members that must agree, in (0, 1]; 0: 0.6."""
+    judge_model: _builtins.str
+    """Empty: answers are grouped by normalised exact match; else the model
+    that groups them (a judge).
+    """
+    description: _builtins.str
+    """For the model choosing the tool."""
+    @_builtins.property
+    def agents(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The member agents' ids (2 to 9; an id may repeat)."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        agents: _abc.Iterable[_builtins.str] | None = ...,
+        threshold: _builtins.float = ...,
+        judge_model: _builtins.str = ...,
+        description: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agents", b"agents", "description", b"description", "judge_model", b"judge_model", "name", b"name", "threshold", b"threshold"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AgentPanel: _TypeAlias = AgentPanel  # noqa: Y015
 
 @_typing.final
 class CreateAgentRequest(_message.Message):

@@ -29,6 +29,8 @@ private static final long serialVersionUID = 0L;
     criticPolicy_ = "";
     createdBy_ = "";
     source_ = "";
+    delegates_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+    panels_ = java.util.Collections.emptyList();
   }
 
   @java.lang.Override
@@ -901,6 +903,139 @@ java.lang.String defaultValue) {
     return memory_ == null ? dev.agentd.v1.AgentMemory.getDefaultInstance() : memory_;
   }
 
+  public static final int DELEGATES_FIELD_NUMBER = 31;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringList delegates_;
+  /**
+   * <pre>
+   * Agents this one may delegate to (ids); each is offered to the model as a
+   * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+   * </pre>
+   *
+   * <code>repeated string delegates = 31;</code>
+   * @return A list containing the delegates.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getDelegatesList() {
+    return delegates_;
+  }
+  /**
+   * <pre>
+   * Agents this one may delegate to (ids); each is offered to the model as a
+   * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+   * </pre>
+   *
+   * <code>repeated string delegates = 31;</code>
+   * @return The count of delegates.
+   */
+  public int getDelegatesCount() {
+    return delegates_.size();
+  }
+  /**
+   * <pre>
+   * Agents this one may delegate to (ids); each is offered to the model as a
+   * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+   * </pre>
+   *
+   * <code>repeated string delegates = 31;</code>
+   * @param index The index of the element to return.
+   * @return The delegates at the given index.
+   */
+  public java.lang.String getDelegates(int index) {
+    return delegates_.get(index);
+  }
+  /**
+   * <pre>
+   * Agents this one may delegate to (ids); each is offered to the model as a
+   * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+   * </pre>
+   *
+   * <code>repeated string delegates = 31;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the delegates at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getDelegatesBytes(int index) {
+    return delegates_.getByteString(index);
+  }
+
+  public static final int FRESH_START_FIELD_NUMBER = 32;
+  private boolean freshStart_ = false;
+  /**
+   * <pre>
+   * True: every delegation to this agent starts afresh; false (default): a
+   * second delegation under the same parent continues its message history.
+   * </pre>
+   *
+   * <code>bool fresh_start = 32;</code>
+   * @return The freshStart.
+   */
+  @java.lang.Override
+  public boolean getFreshStart() {
+    return freshStart_;
+  }
+
+  public static final int PANELS_FIELD_NUMBER = 33;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentd.v1.AgentPanel> panels_;
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentd.v1.AgentPanel> getPanelsList() {
+    return panels_;
+  }
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentd.v1.AgentPanelOrBuilder> 
+      getPanelsOrBuilderList() {
+    return panels_;
+  }
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  @java.lang.Override
+  public int getPanelsCount() {
+    return panels_.size();
+  }
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.AgentPanel getPanels(int index) {
+    return panels_.get(index);
+  }
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.AgentPanelOrBuilder getPanelsOrBuilder(
+      int index) {
+    return panels_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -983,6 +1118,15 @@ java.lang.String defaultValue) {
     }
     if (memory_ != null) {
       output.writeMessage(30, getMemory());
+    }
+    for (int i = 0; i < delegates_.size(); i++) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 31, delegates_.getRaw(i));
+    }
+    if (freshStart_ != false) {
+      output.writeBool(32, freshStart_);
+    }
+    for (int i = 0; i < panels_.size(); i++) {
+      output.writeMessage(33, panels_.get(i));
     }
     getUnknownFields().writeTo(output);
   }
@@ -1087,6 +1231,22 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(30, getMemory());
     }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < delegates_.size(); i++) {
+        dataSize += computeStringSizeNoTag(delegates_.getRaw(i));
+      }
+      size += dataSize;
+      size += 2 * getDelegatesList().size();
+    }
+    if (freshStart_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(32, freshStart_);
+    }
+    for (int i = 0; i < panels_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(33, panels_.get(i));
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1162,6 +1322,12 @@ java.lang.String defaultValue) {
       if (!getMemory()
           .equals(other.getMemory())) return false;
     }
+    if (!getDelegatesList()
+        .equals(other.getDelegatesList())) return false;
+    if (getFreshStart()
+        != other.getFreshStart()) return false;
+    if (!getPanelsList()
+        .equals(other.getPanelsList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1234,6 +1400,17 @@ java.lang.String defaultValue) {
     if (hasMemory()) {
       hash = (37 * hash) + MEMORY_FIELD_NUMBER;
       hash = (53 * hash) + getMemory().hashCode();
+    }
+    if (getDelegatesCount() > 0) {
+      hash = (37 * hash) + DELEGATES_FIELD_NUMBER;
+      hash = (53 * hash) + getDelegatesList().hashCode();
+    }
+    hash = (37 * hash) + FRESH_START_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getFreshStart());
+    if (getPanelsCount() > 0) {
+      hash = (37 * hash) + PANELS_FIELD_NUMBER;
+      hash = (53 * hash) + getPanelsList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -1437,6 +1614,16 @@ java.lang.String defaultValue) {
         memoryBuilder_.dispose();
         memoryBuilder_ = null;
       }
+      delegates_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      bitField0_ = (bitField0_ & ~0x00200000);
+      freshStart_ = false;
+      if (panelsBuilder_ == null) {
+        panels_ = java.util.Collections.emptyList();
+      } else {
+        panels_ = null;
+        panelsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00800000);
       return this;
     }
 
@@ -1475,6 +1662,20 @@ java.lang.String defaultValue) {
         bitField0_ = (bitField0_ & ~0x00000080);
       }
       result.tools_ = tools_;
+      if (((bitField0_ & 0x00200000) != 0)) {
+        delegates_ = delegates_.getUnmodifiableView();
+        bitField0_ = (bitField0_ & ~0x00200000);
+      }
+      result.delegates_ = delegates_;
+      if (panelsBuilder_ == null) {
+        if (((bitField0_ & 0x00800000) != 0)) {
+          panels_ = java.util.Collections.unmodifiableList(panels_);
+          bitField0_ = (bitField0_ & ~0x00800000);
+        }
+        result.panels_ = panels_;
+      } else {
+        result.panels_ = panelsBuilder_.build();
+      }
     }
 
     private void buildPartial0(dev.agentd.v1.Agent result) {
@@ -1552,6 +1753,9 @@ java.lang.String defaultValue) {
         result.memory_ = memoryBuilder_ == null
             ? memory_
             : memoryBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00400000) != 0)) {
+        result.freshStart_ = freshStart_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1681,6 +1885,45 @@ java.lang.String defaultValue) {
       }
       if (other.hasMemory()) {
         mergeMemory(other.getMemory());
+      }
+      if (!other.delegates_.isEmpty()) {
+        if (delegates_.isEmpty()) {
+          delegates_ = other.delegates_;
+          bitField0_ = (bitField0_ & ~0x00200000);
+        } else {
+          ensureDelegatesIsMutable();
+          delegates_.addAll(other.delegates_);
+        }
+        onChanged();
+      }
+      if (other.getFreshStart() != false) {
+        setFreshStart(other.getFreshStart());
+      }
+      if (panelsBuilder_ == null) {
+        if (!other.panels_.isEmpty()) {
+          if (panels_.isEmpty()) {
+            panels_ = other.panels_;
+            bitField0_ = (bitField0_ & ~0x00800000);
+          } else {
+            ensurePanelsIsMutable();
+            panels_.addAll(other.panels_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.panels_.isEmpty()) {
+          if (panelsBuilder_.isEmpty()) {
+            panelsBuilder_.dispose();
+            panelsBuilder_ = null;
+            panels_ = other.panels_;
+            bitField0_ = (bitField0_ & ~0x00800000);
+            panelsBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getPanelsFieldBuilder() : null;
+          } else {
+            panelsBuilder_.addAllMessages(other.panels_);
+          }
+        }
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1832,6 +2075,30 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00100000;
               break;
             } // case 242
+            case 250: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensureDelegatesIsMutable();
+              delegates_.add(s);
+              break;
+            } // case 250
+            case 256: {
+              freshStart_ = input.readBool();
+              bitField0_ |= 0x00400000;
+              break;
+            } // case 256
+            case 266: {
+              dev.agentd.v1.AgentPanel m =
+                  input.readMessage(
+                      dev.agentd.v1.AgentPanel.parser(),
+                      extensionRegistry);
+              if (panelsBuilder_ == null) {
+                ensurePanelsIsMutable();
+                panels_.add(m);
+              } else {
+                panelsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 266
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3930,6 +4197,514 @@ java.lang.String defaultValue) {
         memory_ = null;
       }
       return memoryBuilder_;
+    }
+
+    private com.google.protobuf.LazyStringList delegates_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+    private void ensureDelegatesIsMutable() {
+      if (!((bitField0_ & 0x00200000) != 0)) {
+        delegates_ = new com.google.protobuf.LazyStringArrayList(delegates_);
+        bitField0_ |= 0x00200000;
+       }
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @return A list containing the delegates.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getDelegatesList() {
+      return delegates_.getUnmodifiableView();
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @return The count of delegates.
+     */
+    public int getDelegatesCount() {
+      return delegates_.size();
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @param index The index of the element to return.
+     * @return The delegates at the given index.
+     */
+    public java.lang.String getDelegates(int index) {
+      return delegates_.get(index);
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the delegates at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getDelegatesBytes(int index) {
+      return delegates_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @param index The index to set the value at.
+     * @param value The delegates to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDelegates(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureDelegatesIsMutable();
+      delegates_.set(index, value);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @param value The delegates to add.
+     * @return This builder for chaining.
+     */
+    public Builder addDelegates(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureDelegatesIsMutable();
+      delegates_.add(value);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @param values The delegates to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllDelegates(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureDelegatesIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, delegates_);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDelegates() {
+      delegates_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      bitField0_ = (bitField0_ & ~0x00200000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @param value The bytes of the delegates to add.
+     * @return This builder for chaining.
+     */
+    public Builder addDelegatesBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensureDelegatesIsMutable();
+      delegates_.add(value);
+      onChanged();
+      return this;
+    }
+
+    private boolean freshStart_ ;
+    /**
+     * <pre>
+     * True: every delegation to this agent starts afresh; false (default): a
+     * second delegation under the same parent continues its message history.
+     * </pre>
+     *
+     * <code>bool fresh_start = 32;</code>
+     * @return The freshStart.
+     */
+    @java.lang.Override
+    public boolean getFreshStart() {
+      return freshStart_;
+    }
+    /**
+     * <pre>
+     * True: every delegation to this agent starts afresh; false (default): a
+     * second delegation under the same parent continues its message history.
+     * </pre>
+     *
+     * <code>bool fresh_start = 32;</code>
+     * @param value The freshStart to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFreshStart(boolean value) {
+      
+      freshStart_ = value;
+      bitField0_ |= 0x00400000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * True: every delegation to this agent starts afresh; false (default): a
+     * second delegation under the same parent continues its message history.
+     * </pre>
+     *
+     * <code>bool fresh_start = 32;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearFreshStart() {
+      bitField0_ = (bitField0_ & ~0x00400000);
+      freshStart_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.util.List<dev.agentd.v1.AgentPanel> panels_ =
+      java.util.Collections.emptyList();
+    private void ensurePanelsIsMutable() {
+      if (!((bitField0_ & 0x00800000) != 0)) {
+        panels_ = new java.util.ArrayList<dev.agentd.v1.AgentPanel>(panels_);
+        bitField0_ |= 0x00800000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.AgentPanel, dev.agentd.v1.AgentPanel.Builder, dev.agentd.v1.AgentPanelOrBuilder> panelsBuilder_;
+
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public java.util.List<dev.agentd.v1.AgentPanel> getPanelsList() {
+      if (panelsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(panels_);
+      } else {
+        return panelsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public int getPanelsCount() {
+      if (panelsBuilder_ == null) {
+        return panels_.size();
+      } else {
+        return panelsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public dev.agentd.v1.AgentPanel getPanels(int index) {
+      if (panelsBuilder_ == null) {
+        return panels_.get(index);
+      } else {
+        return panelsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder setPanels(
+        int index, dev.agentd.v1.AgentPanel value) {
+      if (panelsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensurePanelsIsMutable();
+        panels_.set(index, value);
+        onChanged();
+      } else {
+        panelsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder setPanels(
+        int index, dev.agentd.v1.AgentPanel.Builder builderForValue) {
+      if (panelsBuilder_ == null) {
+        ensurePanelsIsMutable();
+        panels_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        panelsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder addPanels(dev.agentd.v1.AgentPanel value) {
+      if (panelsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensurePanelsIsMutable();
+        panels_.add(value);
+        onChanged();
+      } else {
+        panelsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder addPanels(
+        int index, dev.agentd.v1.AgentPanel value) {
+      if (panelsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensurePanelsIsMutable();
+        panels_.add(index, value);
+        onChanged();
+      } else {
+        panelsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder addPanels(
+        dev.agentd.v1.AgentPanel.Builder builderForValue) {
+      if (panelsBuilder_ == null) {
+        ensurePanelsIsMutable();
+        panels_.add(builderForValue.build());
+        onChanged();
+      } else {
+        panelsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder addPanels(
+        int index, dev.agentd.v1.AgentPanel.Builder builderForValue) {
+      if (panelsBuilder_ == null) {
+        ensurePanelsIsMutable();
+        panels_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        panelsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder addAllPanels(
+        java.lang.Iterable<? extends dev.agentd.v1.AgentPanel> values) {
+      if (panelsBuilder_ == null) {
+        ensurePanelsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, panels_);
+        onChanged();
+      } else {
+        panelsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder clearPanels() {
+      if (panelsBuilder_ == null) {
+        panels_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00800000);
+        onChanged();
+      } else {
+        panelsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder removePanels(int index) {
+      if (panelsBuilder_ == null) {
+        ensurePanelsIsMutable();
+        panels_.remove(index);
+        onChanged();
+      } else {
+        panelsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public dev.agentd.v1.AgentPanel.Builder getPanelsBuilder(
+        int index) {
+      return getPanelsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public dev.agentd.v1.AgentPanelOrBuilder getPanelsOrBuilder(
+        int index) {
+      if (panelsBuilder_ == null) {
+        return panels_.get(index);  } else {
+        return panelsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public java.util.List<? extends dev.agentd.v1.AgentPanelOrBuilder> 
+         getPanelsOrBuilderList() {
+      if (panelsBuilder_ != null) {
+        return panelsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(panels_);
+      }
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public dev.agentd.v1.AgentPanel.Builder addPanelsBuilder() {
+      return getPanelsFieldBuilder().addBuilder(
+          dev.agentd.v1.AgentPanel.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public dev.agentd.v1.AgentPanel.Builder addPanelsBuilder(
+        int index) {
+      return getPanelsFieldBuilder().addBuilder(
+          index, dev.agentd.v1.AgentPanel.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public java.util.List<dev.agentd.v1.AgentPanel.Builder> 
+         getPanelsBuilderList() {
+      return getPanelsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.AgentPanel, dev.agentd.v1.AgentPanel.Builder, dev.agentd.v1.AgentPanelOrBuilder> 
+        getPanelsFieldBuilder() {
+      if (panelsBuilder_ == null) {
+        panelsBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            dev.agentd.v1.AgentPanel, dev.agentd.v1.AgentPanel.Builder, dev.agentd.v1.AgentPanelOrBuilder>(
+                panels_,
+                ((bitField0_ & 0x00800000) != 0),
+                getParentForChildren(),
+                isClean());
+        panels_ = null;
+      }
+      return panelsBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

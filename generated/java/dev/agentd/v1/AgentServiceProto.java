@@ -172,7 +172,7 @@ public final class AgentServiceProto {
       "\005tools\030\001 \003(\0132\017.agentd.v1.Tool\"4\n\021CancelT" +
       "askRequest\022\017\n\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 " +
       "\001(\t\"B\n\027StreamTaskEventsRequest\022\017\n\007task_i" +
-      "d\030\001 \001(\t\022\026\n\016after_sequence\030\002 \001(\004\"\331\002\n\020List" +
+      "d\030\001 \001(\t\022\026\n\016after_sequence\030\002 \001(\004\"\361\002\n\020List" +
       "TasksRequest\022\'\n\010statuses\030\001 \003(\0162\025.agentd." +
       "v1.TaskStatus\0221\n\rcreated_after\030\002 \001(\0132\032.g" +
       "oogle.protobuf.Timestamp\0222\n\016created_befo" +
@@ -180,75 +180,76 @@ public final class AgentServiceProto {
       "page_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006l" +
       "abels\030\006 \003(\0132\'.agentd.v1.ListTasksRequest" +
       ".LabelsEntry\022\r\n\005agent\030\007 \001(\t\022\027\n\017conversat" +
-      "ion_id\030\010 \001(\t\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t" +
-      "\022\r\n\005value\030\002 \001(\t:\0028\001\"L\n\021ListTasksResponse" +
-      "\022\036\n\005tasks\030\001 \003(\0132\017.agentd.v1.Task\022\027\n\017next" +
-      "_page_token\030\002 \001(\t\"\246\001\n\026ApproveToolCallReq" +
-      "uest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007call_id\030\002 \001(\t\022-" +
-      "\n\010decision\030\003 \001(\0162\033.agentd.v1.ApprovalDec" +
-      "ision\022*\n\targuments\030\004 \001(\0132\027.google.protob" +
-      "uf.Struct\022\017\n\007comment\030\005 \001(\t\"H\n\023ProvideInp" +
-      "utRequest\022\017\n\007task_id\030\001 \001(\t\022\022\n\nrequest_id" +
-      "\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\205\002\n\027ListAuditRecord" +
-      "sRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1.Audit" +
-      "Kind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool_name\030" +
-      "\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022" +
-      ")\n\005since\030\006 \001(\0132\032.google.protobuf.Timesta" +
-      "mp\022)\n\005until\030\007 \001(\0132\032.google.protobuf.Time" +
-      "stamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_token\030\t" +
-      " \001(\t\"\\\n\030ListAuditRecordsResponse\022\'\n\007reco" +
-      "rds\030\001 \003(\0132\026.agentd.v1.AuditRecord\022\027\n\017nex" +
-      "t_page_token\030\002 \001(\t\"5\n\022CreateGrantRequest" +
-      "\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022Rev" +
-      "okeGrantRequest\022\020\n\010grant_id\030\001 \001(\t\",\n\021Lis" +
-      "tGrantsRequest\022\027\n\017include_revoked\030\001 \001(\010\"" +
-      "6\n\022ListGrantsResponse\022 \n\006grants\030\001 \003(\0132\020." +
-      "agentd.v1.Grant2\314\r\n\014AgentService\022<\n\007Exec" +
-      "ute\022\031.agentd.v1.ExecuteRequest\032\024.agentd." +
-      "v1.TaskEvent0\001\0227\n\tStartTask\022\031.agentd.v1." +
-      "ExecuteRequest\032\017.agentd.v1.Task\0227\n\004Plan\022" +
-      "\026.agentd.v1.PlanRequest\032\027.agentd.v1.Plan" +
-      "Response\022C\n\010CallTool\022\032.agentd.v1.CallToo" +
-      "lRequest\032\033.agentd.v1.CallToolResponse\0225\n" +
-      "\007GetTask\022\031.agentd.v1.GetTaskRequest\032\017.ag" +
-      "entd.v1.Task\022F\n\tListTools\022\033.agentd.v1.Li" +
-      "stToolsRequest\032\034.agentd.v1.ListToolsResp" +
-      "onse\022;\n\nCancelTask\022\034.agentd.v1.CancelTas" +
-      "kRequest\032\017.agentd.v1.Task\022N\n\020StreamTaskE" +
-      "vents\022\".agentd.v1.StreamTaskEventsReques" +
-      "t\032\024.agentd.v1.TaskEvent0\001\022F\n\tListTasks\022\033" +
-      ".agentd.v1.ListTasksRequest\032\034.agentd.v1." +
-      "ListTasksResponse\022E\n\017ApproveToolCall\022!.a" +
-      "gentd.v1.ApproveToolCallRequest\032\017.agentd" +
-      ".v1.Task\022?\n\014ProvideInput\022\036.agentd.v1.Pro" +
-      "videInputRequest\032\017.agentd.v1.Task\022[\n\020Lis" +
-      "tAuditRecords\022\".agentd.v1.ListAuditRecor" +
-      "dsRequest\032#.agentd.v1.ListAuditRecordsRe" +
-      "sponse\022>\n\013CreateGrant\022\035.agentd.v1.Create" +
-      "GrantRequest\032\020.agentd.v1.Grant\022>\n\013Revoke" +
-      "Grant\022\035.agentd.v1.RevokeGrantRequest\032\020.a" +
-      "gentd.v1.Grant\022I\n\nListGrants\022\034.agentd.v1" +
-      ".ListGrantsRequest\032\035.agentd.v1.ListGrant" +
-      "sResponse\022>\n\013CreateAgent\022\035.agentd.v1.Cre" +
-      "ateAgentRequest\032\020.agentd.v1.Agent\0228\n\010Get" +
-      "Agent\022\032.agentd.v1.GetAgentRequest\032\020.agen" +
-      "td.v1.Agent\022I\n\nListAgents\022\034.agentd.v1.Li" +
-      "stAgentsRequest\032\035.agentd.v1.ListAgentsRe" +
-      "sponse\022>\n\013UpdateAgent\022\035.agentd.v1.Update" +
-      "AgentRequest\032\020.agentd.v1.Agent\022L\n\013Delete" +
-      "Agent\022\035.agentd.v1.DeleteAgentRequest\032\036.a" +
-      "gentd.v1.DeleteAgentResponse\022S\n\022CreateCo" +
-      "nversation\022$.agentd.v1.CreateConversatio" +
-      "nRequest\032\027.agentd.v1.Conversation\022X\n\017Get" +
-      "Conversation\022!.agentd.v1.GetConversation" +
-      "Request\032\".agentd.v1.GetConversationRespo" +
-      "nse\022^\n\021ListConversations\022#.agentd.v1.Lis" +
-      "tConversationsRequest\032$.agentd.v1.ListCo" +
-      "nversationsResponse\022a\n\022DeleteConversatio" +
-      "n\022$.agentd.v1.DeleteConversationRequest\032" +
-      "%.agentd.v1.DeleteConversationResponseBG" +
-      "\n\rdev.agentd.v1B\021AgentServiceProtoP\001Z!ag" +
-      "entd.dev/gen/agentd/v1;agentdv1b\006proto3"
+      "ion_id\030\010 \001(\t\022\026\n\016parent_task_id\030\t \001(\t\032-\n\013" +
+      "LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:" +
+      "\0028\001\"L\n\021ListTasksResponse\022\036\n\005tasks\030\001 \003(\0132" +
+      "\017.agentd.v1.Task\022\027\n\017next_page_token\030\002 \001(" +
+      "\t\"\246\001\n\026ApproveToolCallRequest\022\017\n\007task_id\030" +
+      "\001 \001(\t\022\017\n\007call_id\030\002 \001(\t\022-\n\010decision\030\003 \001(\016" +
+      "2\033.agentd.v1.ApprovalDecision\022*\n\targumen" +
+      "ts\030\004 \001(\0132\027.google.protobuf.Struct\022\017\n\007com" +
+      "ment\030\005 \001(\t\"H\n\023ProvideInputRequest\022\017\n\007tas" +
+      "k_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\014\n\004text\030\003" +
+      " \001(\t\"\205\002\n\027ListAuditRecordsRequest\022\"\n\004kind" +
+      "\030\001 \001(\0162\024.agentd.v1.AuditKind\022\024\n\014principa" +
+      "l_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022\017\n\007outcome" +
+      "\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005since\030\006 \001(\0132\032" +
+      ".google.protobuf.Timestamp\022)\n\005until\030\007 \001(" +
+      "\0132\032.google.protobuf.Timestamp\022\021\n\tpage_si" +
+      "ze\030\010 \001(\005\022\022\n\npage_token\030\t \001(\t\"\\\n\030ListAudi" +
+      "tRecordsResponse\022\'\n\007records\030\001 \003(\0132\026.agen" +
+      "td.v1.AuditRecord\022\027\n\017next_page_token\030\002 \001" +
+      "(\t\"5\n\022CreateGrantRequest\022\037\n\005grant\030\001 \001(\0132" +
+      "\020.agentd.v1.Grant\"&\n\022RevokeGrantRequest\022" +
+      "\020\n\010grant_id\030\001 \001(\t\",\n\021ListGrantsRequest\022\027" +
+      "\n\017include_revoked\030\001 \001(\010\"6\n\022ListGrantsRes" +
+      "ponse\022 \n\006grants\030\001 \003(\0132\020.agentd.v1.Grant2" +
+      "\314\r\n\014AgentService\022<\n\007Execute\022\031.agentd.v1." +
+      "ExecuteRequest\032\024.agentd.v1.TaskEvent0\001\0227" +
+      "\n\tStartTask\022\031.agentd.v1.ExecuteRequest\032\017" +
+      ".agentd.v1.Task\0227\n\004Plan\022\026.agentd.v1.Plan" +
+      "Request\032\027.agentd.v1.PlanResponse\022C\n\010Call" +
+      "Tool\022\032.agentd.v1.CallToolRequest\032\033.agent" +
+      "d.v1.CallToolResponse\0225\n\007GetTask\022\031.agent" +
+      "d.v1.GetTaskRequest\032\017.agentd.v1.Task\022F\n\t" +
+      "ListTools\022\033.agentd.v1.ListToolsRequest\032\034" +
+      ".agentd.v1.ListToolsResponse\022;\n\nCancelTa" +
+      "sk\022\034.agentd.v1.CancelTaskRequest\032\017.agent" +
+      "d.v1.Task\022N\n\020StreamTaskEvents\022\".agentd.v" +
+      "1.StreamTaskEventsRequest\032\024.agentd.v1.Ta" +
+      "skEvent0\001\022F\n\tListTasks\022\033.agentd.v1.ListT" +
+      "asksRequest\032\034.agentd.v1.ListTasksRespons" +
+      "e\022E\n\017ApproveToolCall\022!.agentd.v1.Approve" +
+      "ToolCallRequest\032\017.agentd.v1.Task\022?\n\014Prov" +
+      "ideInput\022\036.agentd.v1.ProvideInputRequest" +
+      "\032\017.agentd.v1.Task\022[\n\020ListAuditRecords\022\"." +
+      "agentd.v1.ListAuditRecordsRequest\032#.agen" +
+      "td.v1.ListAuditRecordsResponse\022>\n\013Create" +
+      "Grant\022\035.agentd.v1.CreateGrantRequest\032\020.a" +
+      "gentd.v1.Grant\022>\n\013RevokeGrant\022\035.agentd.v" +
+      "1.RevokeGrantRequest\032\020.agentd.v1.Grant\022I" +
+      "\n\nListGrants\022\034.agentd.v1.ListGrantsReque" +
+      "st\032\035.agentd.v1.ListGrantsResponse\022>\n\013Cre" +
+      "ateAgent\022\035.agentd.v1.CreateAgentRequest\032" +
+      "\020.agentd.v1.Agent\0228\n\010GetAgent\022\032.agentd.v" +
+      "1.GetAgentRequest\032\020.agentd.v1.Agent\022I\n\nL" +
+      "istAgents\022\034.agentd.v1.ListAgentsRequest\032" +
+      "\035.agentd.v1.ListAgentsResponse\022>\n\013Update" +
+      "Agent\022\035.agentd.v1.UpdateAgentRequest\032\020.a" +
+      "gentd.v1.Agent\022L\n\013DeleteAgent\022\035.agentd.v" +
+      "1.DeleteAgentRequest\032\036.agentd.v1.DeleteA" +
+      "gentResponse\022S\n\022CreateConversation\022$.age" +
+      "ntd.v1.CreateConversationRequest\032\027.agent" +
+      "d.v1.Conversation\022X\n\017GetConversation\022!.a" +
+      "gentd.v1.GetConversationRequest\032\".agentd" +
+      ".v1.GetConversationResponse\022^\n\021ListConve" +
+      "rsations\022#.agentd.v1.ListConversationsRe" +
+      "quest\032$.agentd.v1.ListConversationsRespo" +
+      "nse\022a\n\022DeleteConversation\022$.agentd.v1.De" +
+      "leteConversationRequest\032%.agentd.v1.Dele" +
+      "teConversationResponseBG\n\rdev.agentd.v1B" +
+      "\021AgentServiceProtoP\001Z!agentd.dev/gen/age" +
+      "ntd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -335,7 +336,7 @@ public final class AgentServiceProto {
     internal_static_agentd_v1_ListTasksRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListTasksRequest_descriptor,
-        new java.lang.String[] { "Statuses", "CreatedAfter", "CreatedBefore", "PageSize", "PageToken", "Labels", "Agent", "ConversationId", });
+        new java.lang.String[] { "Statuses", "CreatedAfter", "CreatedBefore", "PageSize", "PageToken", "Labels", "Agent", "ConversationId", "ParentTaskId", });
     internal_static_agentd_v1_ListTasksRequest_LabelsEntry_descriptor =
       internal_static_agentd_v1_ListTasksRequest_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_ListTasksRequest_LabelsEntry_fieldAccessorTable = new

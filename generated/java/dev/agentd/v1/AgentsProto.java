@@ -30,6 +30,11 @@ public final class AgentsProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_Agent_MetadataEntry_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_AgentPanel_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_AgentPanel_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_CreateAgentRequest_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -77,7 +82,7 @@ public final class AgentsProto {
       "gle/protobuf/duration.proto\032\034google/prot" +
       "obuf/struct.proto\032\037google/protobuf/times" +
       "tamp.proto\032\035agentd/v1/conversations.prot" +
-      "o\032\025agentd/v1/tasks.proto\"\351\005\n\005Agent\022\n\n\002id" +
+      "o\032\025agentd/v1/tasks.proto\"\270\006\n\005Agent\022\n\n\002id" +
       "\030\001 \001(\t\022\017\n\007version\030\002 \001(\r\022\023\n\013description\030\003" +
       " \001(\t\022\024\n\014instructions\030\004 \001(\t\022,\n\006models\030\005 \003" +
       "(\0132\034.agentd.v1.Agent.ModelsEntry\022\030\n\013temp" +
@@ -93,20 +98,25 @@ public final class AgentsProto {
       "\n\ncreated_by\030\021 \001(\t\022\016\n\006source\030\022 \001(\t\022\020\n\010as" +
       "k_user\030\023 \001(\010\022.\n\routput_schema\030\024 \001(\0132\027.go" +
       "ogle.protobuf.Struct\022&\n\006memory\030\036 \001(\0132\026.a" +
-      "gentd.v1.AgentMemory\032-\n\013ModelsEntry\022\013\n\003k" +
-      "ey\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\032/\n\rMetadataE" +
-      "ntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001B\016\n\014" +
-      "_temperature\"5\n\022CreateAgentRequest\022\037\n\005ag" +
-      "ent\030\001 \001(\0132\020.agentd.v1.Agent\"5\n\022UpdateAge" +
-      "ntRequest\022\037\n\005agent\030\001 \001(\0132\020.agentd.v1.Age" +
-      "nt\" \n\017GetAgentRequest\022\r\n\005agent\030\001 \001(\t\":\n\021" +
-      "ListAgentsRequest\022\021\n\tpage_size\030\001 \001(\005\022\022\n\n" +
-      "page_token\030\002 \001(\t\"O\n\022ListAgentsResponse\022 " +
-      "\n\006agents\030\001 \003(\0132\020.agentd.v1.Agent\022\027\n\017next" +
-      "_page_token\030\002 \001(\t\" \n\022DeleteAgentRequest\022" +
-      "\n\n\002id\030\001 \001(\t\"\025\n\023DeleteAgentResponseBA\n\rde" +
-      "v.agentd.v1B\013AgentsProtoP\001Z!agentd.dev/g" +
-      "en/agentd/v1;agentdv1b\006proto3"
+      "gentd.v1.AgentMemory\022\021\n\tdelegates\030\037 \003(\t\022" +
+      "\023\n\013fresh_start\030  \001(\010\022%\n\006panels\030! \003(\0132\025.a" +
+      "gentd.v1.AgentPanel\032-\n\013ModelsEntry\022\013\n\003ke" +
+      "y\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\032/\n\rMetadataEn" +
+      "try\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001B\016\n\014_" +
+      "temperature\"g\n\nAgentPanel\022\014\n\004name\030\001 \001(\t\022" +
+      "\016\n\006agents\030\002 \003(\t\022\021\n\tthreshold\030\003 \001(\001\022\023\n\013ju" +
+      "dge_model\030\004 \001(\t\022\023\n\013description\030\005 \001(\t\"5\n\022" +
+      "CreateAgentRequest\022\037\n\005agent\030\001 \001(\0132\020.agen" +
+      "td.v1.Agent\"5\n\022UpdateAgentRequest\022\037\n\005age" +
+      "nt\030\001 \001(\0132\020.agentd.v1.Agent\" \n\017GetAgentRe" +
+      "quest\022\r\n\005agent\030\001 \001(\t\":\n\021ListAgentsReques" +
+      "t\022\021\n\tpage_size\030\001 \001(\005\022\022\n\npage_token\030\002 \001(\t" +
+      "\"O\n\022ListAgentsResponse\022 \n\006agents\030\001 \003(\0132\020" +
+      ".agentd.v1.Agent\022\027\n\017next_page_token\030\002 \001(" +
+      "\t\" \n\022DeleteAgentRequest\022\n\n\002id\030\001 \001(\t\"\025\n\023D" +
+      "eleteAgentResponseBA\n\rdev.agentd.v1B\013Age" +
+      "ntsProtoP\001Z!agentd.dev/gen/agentd/v1;age" +
+      "ntdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -122,7 +132,7 @@ public final class AgentsProto {
     internal_static_agentd_v1_Agent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Agent_descriptor,
-        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "AskUser", "OutputSchema", "Memory", "Temperature", });
+        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "AskUser", "OutputSchema", "Memory", "Delegates", "FreshStart", "Panels", "Temperature", });
     internal_static_agentd_v1_Agent_ModelsEntry_descriptor =
       internal_static_agentd_v1_Agent_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_Agent_ModelsEntry_fieldAccessorTable = new
@@ -135,44 +145,50 @@ public final class AgentsProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Agent_MetadataEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
-    internal_static_agentd_v1_CreateAgentRequest_descriptor =
+    internal_static_agentd_v1_AgentPanel_descriptor =
       getDescriptor().getMessageTypes().get(1);
+    internal_static_agentd_v1_AgentPanel_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_AgentPanel_descriptor,
+        new java.lang.String[] { "Name", "Agents", "Threshold", "JudgeModel", "Description", });
+    internal_static_agentd_v1_CreateAgentRequest_descriptor =
+      getDescriptor().getMessageTypes().get(2);
     internal_static_agentd_v1_CreateAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_CreateAgentRequest_descriptor,
         new java.lang.String[] { "Agent", });
     internal_static_agentd_v1_UpdateAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(2);
+      getDescriptor().getMessageTypes().get(3);
     internal_static_agentd_v1_UpdateAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_UpdateAgentRequest_descriptor,
         new java.lang.String[] { "Agent", });
     internal_static_agentd_v1_GetAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(3);
+      getDescriptor().getMessageTypes().get(4);
     internal_static_agentd_v1_GetAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_GetAgentRequest_descriptor,
         new java.lang.String[] { "Agent", });
     internal_static_agentd_v1_ListAgentsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(4);
+      getDescriptor().getMessageTypes().get(5);
     internal_static_agentd_v1_ListAgentsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAgentsRequest_descriptor,
         new java.lang.String[] { "PageSize", "PageToken", });
     internal_static_agentd_v1_ListAgentsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(5);
+      getDescriptor().getMessageTypes().get(6);
     internal_static_agentd_v1_ListAgentsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAgentsResponse_descriptor,
         new java.lang.String[] { "Agents", "NextPageToken", });
     internal_static_agentd_v1_DeleteAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(6);
+      getDescriptor().getMessageTypes().get(7);
     internal_static_agentd_v1_DeleteAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteAgentRequest_descriptor,
         new java.lang.String[] { "Id", });
     internal_static_agentd_v1_DeleteAgentResponse_descriptor =
-      getDescriptor().getMessageTypes().get(7);
+      getDescriptor().getMessageTypes().get(8);
     internal_static_agentd_v1_DeleteAgentResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteAgentResponse_descriptor,

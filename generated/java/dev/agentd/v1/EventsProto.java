@@ -20,6 +20,31 @@ public final class EventsProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_TaskEvent_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_SubtaskStarted_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_SubtaskStarted_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_SubtaskFinished_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_SubtaskFinished_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_SubtaskWaiting_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_SubtaskWaiting_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_PanelVote_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_PanelVote_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_PanelDecided_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_PanelDecided_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_Heartbeat_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -128,7 +153,7 @@ public final class EventsProto {
       "obuf/struct.proto\032\037google/protobuf/times" +
       "tamp.proto\032\035agentd/v1/conversations.prot" +
       "o\032\025agentd/v1/tasks.proto\032\025agentd/v1/tool" +
-      "s.proto\"\362\010\n\tTaskEvent\022\017\n\007task_id\030\001 \001(\t\022\020" +
+      "s.proto\"\364\n\n\tTaskEvent\022\017\n\007task_id\030\001 \001(\t\022\020" +
       "\n\010sequence\030\002 \001(\004\022-\n\ttimestamp\030\003 \001(\0132\032.go" +
       "ogle.protobuf.Timestamp\022\020\n\010trace_id\030\004 \001(" +
       "\t\0226\n\016status_changed\030\n \001(\0132\034.agentd.v1.Ta" +
@@ -156,67 +181,90 @@ public final class EventsProto {
       ".agentd.v1.InputRequestedH\000\0222\n\016input_pro" +
       "vided\030\034 \001(\0132\030.agentd.v1.InputProvidedH\000\022" +
       "8\n\021history_compacted\030\035 \001(\0132\033.agentd.v1.H" +
-      "istoryCompactedH\000B\t\n\007payload\"I\n\tHeartbea" +
-      "t\022%\n\006status\030\001 \001(\0162\025.agentd.v1.TaskStatus" +
-      "\022\025\n\rlast_sequence\030\002 \001(\004\"\240\001\n\021TaskStatusCh" +
-      "anged\022\'\n\010previous\030\001 \001(\0162\025.agentd.v1.Task" +
-      "Status\022&\n\007current\030\002 \001(\0162\025.agentd.v1.Task" +
-      "Status\022\016\n\006detail\030\003 \001(\t\022*\n\013stop_reason\030\004 " +
-      "\001(\0162\025.agentd.v1.StopReason\",\n\013PlanCreate" +
-      "d\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\"<\n\013Plan" +
-      "Revised\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\022\016" +
-      "\n\006reason\030\002 \001(\t\"B\n\013StepStarted\022\017\n\007step_id" +
-      "\030\001 \001(\t\022\023\n\013description\030\002 \001(\t\022\r\n\005index\030\003 \001" +
-      "(\r\"m\n\014StepFinished\022\017\n\007step_id\030\001 \001(\t\022\017\n\007s" +
-      "uccess\030\002 \001(\010\022\016\n\006output\030\003 \001(\t\022+\n\010duration" +
-      "\030\004 \001(\0132\031.google.protobuf.Duration\"*\n\tTex" +
-      "tDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"/\n" +
-      "\016ReasoningDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text" +
-      "\030\002 \001(\t\"r\n\017ToolCallStarted\022\017\n\007call_id\030\001 \001" +
-      "(\t\022\017\n\007step_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022*" +
-      "\n\targuments\030\004 \001(\0132\027.google.protobuf.Stru" +
-      "ct\"\341\001\n\020ToolCallFinished\022\017\n\007call_id\030\001 \001(\t" +
-      "\022\021\n\ttool_name\030\002 \001(\t\022(\n\006result\030\003 \001(\0132\026.go" +
-      "ogle.protobuf.ValueH\000\022)\n\005error\030\004 \001(\0132\030.a" +
-      "gentd.v1.ToolCallErrorH\000\022+\n\010duration\030\005 \001" +
-      "(\0132\031.google.protobuf.Duration\022\014\n\004text\030\006 " +
-      "\001(\t\022\016\n\006cached\030\007 \001(\010B\t\n\007outcome\"\325\001\n\021Refle" +
-      "ctionVerdict\022\017\n\007step_id\030\001 \001(\t\022\020\n\010accurac" +
-      "y\030\002 \001(\001\022\024\n\014completeness\030\003 \001(\001\022\021\n\trelevan" +
-      "ce\030\004 \001(\001\022\r\n\005logic\030\005 \001(\001\022\022\n\nconfidence\030\006 " +
-      "\001(\001\022\016\n\006passed\030\007 \001(\010\022/\n\010decision\030\010 \001(\0162\035." +
-      "agentd.v1.ReflectionDecision\022\020\n\010feedback" +
-      "\030\t \001(\t\"s\n\021ApprovalRequested\022\017\n\007call_id\030\001" +
-      " \001(\t\022\021\n\ttool_name\030\002 \001(\t\022*\n\targuments\030\003 \001" +
-      "(\0132\027.google.protobuf.Struct\022\016\n\006reason\030\004 " +
-      "\001(\t\"\242\001\n\017ApprovalDecided\022\017\n\007call_id\030\001 \001(\t" +
-      "\022-\n\010decision\030\002 \001(\0162\033.agentd.v1.ApprovalD" +
-      "ecision\022\022\n\ndecided_by\030\003 \001(\t\022\017\n\007comment\030\004" +
-      " \001(\t\022*\n\targuments\030\005 \001(\0132\027.google.protobu" +
-      "f.Struct\"6\n\016InputRequested\022\022\n\nrequest_id" +
-      "\030\001 \001(\t\022\020\n\010question\030\002 \001(\t\"F\n\rInputProvide" +
-      "d\022\022\n\nrequest_id\030\001 \001(\t\022\023\n\013provided_by\030\002 \001" +
-      "(\t\022\014\n\004text\030\003 \001(\t\"\240\001\n\rUsageReported\022\017\n\007st" +
-      "ep_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022#\n\004call\030\003 \001(\0132" +
-      "\025.agentd.v1.TokenUsage\022)\n\ntask_total\030\004 \001" +
-      "(\0132\025.agentd.v1.TokenUsage\022\r\n\005model\030\005 \001(\t" +
-      "\022\021\n\testimated\030\006 \001(\010\"m\n\013FinalAnswer\022\014\n\004te" +
-      "xt\030\001 \001(\t\022*\n\013stop_reason\030\002 \001(\0162\025.agentd.v" +
-      "1.StopReason\022\023\n\013stop_detail\030\003 \001(\t\022\017\n\007par" +
-      "tial\030\004 \001(\010\"P\n\rErrorOccurred\022\016\n\006reason\030\001 " +
-      "\001(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007s" +
-      "tep_id\030\004 \001(\t\"G\n\013TaskResumed\022\016\n\006reason\030\001 " +
-      "\001(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017completed_steps\030" +
-      "\003 \001(\r*\231\001\n\022ReflectionDecision\022#\n\037REFLECTI" +
-      "ON_DECISION_UNSPECIFIED\020\000\022\036\n\032REFLECTION_" +
-      "DECISION_ACCEPT\020\001\022\036\n\032REFLECTION_DECISION" +
-      "_REVISE\020\002\022\036\n\032REFLECTION_DECISION_REPLAN\020" +
-      "\003*\216\001\n\020ApprovalDecision\022!\n\035APPROVAL_DECIS" +
-      "ION_UNSPECIFIED\020\000\022\035\n\031APPROVAL_DECISION_A" +
-      "PPROVE\020\001\022\034\n\030APPROVAL_DECISION_REJECT\020\002\022\032" +
-      "\n\026APPROVAL_DECISION_EDIT\020\003BA\n\rdev.agentd" +
-      ".v1B\013EventsProtoP\001Z!agentd.dev/gen/agent" +
-      "d/v1;agentdv1b\006proto3"
+      "istoryCompactedH\000\0224\n\017subtask_started\030\036 \001" +
+      "(\0132\031.agentd.v1.SubtaskStartedH\000\0226\n\020subta" +
+      "sk_finished\030\037 \001(\0132\032.agentd.v1.SubtaskFin" +
+      "ishedH\000\0224\n\017subtask_waiting\030  \001(\0132\031.agent" +
+      "d.v1.SubtaskWaitingH\000\022*\n\npanel_vote\030! \001(" +
+      "\0132\024.agentd.v1.PanelVoteH\000\0220\n\rpanel_decid" +
+      "ed\030\" \001(\0132\027.agentd.v1.PanelDecidedH\000B\t\n\007p" +
+      "ayload\"d\n\016SubtaskStarted\022\025\n\rchild_task_i" +
+      "d\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022\014\n\004task\030\003 \001(\t\022\017\n\007" +
+      "call_id\030\004 \001(\t\022\r\n\005panel\030\005 \001(\t\"\317\001\n\017Subtask" +
+      "Finished\022\025\n\rchild_task_id\030\001 \001(\t\022\r\n\005agent" +
+      "\030\002 \001(\t\022%\n\006status\030\003 \001(\0162\025.agentd.v1.TaskS" +
+      "tatus\022\016\n\006answer\030\004 \001(\t\022\r\n\005error\030\005 \001(\t\022$\n\005" +
+      "usage\030\006 \001(\0132\025.agentd.v1.TokenUsage\022*\n\013st" +
+      "op_reason\030\007 \001(\0162\025.agentd.v1.StopReason\"Y" +
+      "\n\016SubtaskWaiting\022\025\n\rchild_task_id\030\001 \001(\t\022" +
+      "\014\n\004kind\030\002 \001(\t\022\022\n\nrequest_id\030\003 \001(\t\022\016\n\006det" +
+      "ail\030\004 \001(\t\"k\n\tPanelVote\022\r\n\005panel\030\001 \001(\t\022\r\n" +
+      "\005agent\030\002 \001(\t\022\025\n\rchild_task_id\030\003 \001(\t\022\016\n\006a" +
+      "nswer\030\004 \001(\t\022\n\n\002ok\030\005 \001(\010\022\r\n\005group\030\006 \001(\005\"\203" +
+      "\001\n\014PanelDecided\022\r\n\005panel\030\001 \001(\t\022\016\n\006answer" +
+      "\030\002 \001(\t\022\r\n\005ratio\030\003 \001(\001\022\021\n\tthreshold\030\004 \001(\001" +
+      "\022\017\n\007reached\030\005 \001(\010\022\017\n\007members\030\006 \001(\r\022\020\n\010gr" +
+      "ouping\030\007 \001(\t\"I\n\tHeartbeat\022%\n\006status\030\001 \001(" +
+      "\0162\025.agentd.v1.TaskStatus\022\025\n\rlast_sequenc" +
+      "e\030\002 \001(\004\"\240\001\n\021TaskStatusChanged\022\'\n\010previou" +
+      "s\030\001 \001(\0162\025.agentd.v1.TaskStatus\022&\n\007curren" +
+      "t\030\002 \001(\0162\025.agentd.v1.TaskStatus\022\016\n\006detail" +
+      "\030\003 \001(\t\022*\n\013stop_reason\030\004 \001(\0162\025.agentd.v1." +
+      "StopReason\",\n\013PlanCreated\022\035\n\004plan\030\001 \001(\0132" +
+      "\017.agentd.v1.Plan\"<\n\013PlanRevised\022\035\n\004plan\030" +
+      "\001 \001(\0132\017.agentd.v1.Plan\022\016\n\006reason\030\002 \001(\t\"B" +
+      "\n\013StepStarted\022\017\n\007step_id\030\001 \001(\t\022\023\n\013descri" +
+      "ption\030\002 \001(\t\022\r\n\005index\030\003 \001(\r\"m\n\014StepFinish" +
+      "ed\022\017\n\007step_id\030\001 \001(\t\022\017\n\007success\030\002 \001(\010\022\016\n\006" +
+      "output\030\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031.google." +
+      "protobuf.Duration\"*\n\tTextDelta\022\017\n\007step_i" +
+      "d\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"/\n\016ReasoningDelta\022" +
+      "\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"r\n\017ToolCa" +
+      "llStarted\022\017\n\007call_id\030\001 \001(\t\022\017\n\007step_id\030\002 " +
+      "\001(\t\022\021\n\ttool_name\030\003 \001(\t\022*\n\targuments\030\004 \001(" +
+      "\0132\027.google.protobuf.Struct\"\341\001\n\020ToolCallF" +
+      "inished\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 " +
+      "\001(\t\022(\n\006result\030\003 \001(\0132\026.google.protobuf.Va" +
+      "lueH\000\022)\n\005error\030\004 \001(\0132\030.agentd.v1.ToolCal" +
+      "lErrorH\000\022+\n\010duration\030\005 \001(\0132\031.google.prot" +
+      "obuf.Duration\022\014\n\004text\030\006 \001(\t\022\016\n\006cached\030\007 " +
+      "\001(\010B\t\n\007outcome\"\325\001\n\021ReflectionVerdict\022\017\n\007" +
+      "step_id\030\001 \001(\t\022\020\n\010accuracy\030\002 \001(\001\022\024\n\014compl" +
+      "eteness\030\003 \001(\001\022\021\n\trelevance\030\004 \001(\001\022\r\n\005logi" +
+      "c\030\005 \001(\001\022\022\n\nconfidence\030\006 \001(\001\022\016\n\006passed\030\007 " +
+      "\001(\010\022/\n\010decision\030\010 \001(\0162\035.agentd.v1.Reflec" +
+      "tionDecision\022\020\n\010feedback\030\t \001(\t\"s\n\021Approv" +
+      "alRequested\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_nam" +
+      "e\030\002 \001(\t\022*\n\targuments\030\003 \001(\0132\027.google.prot" +
+      "obuf.Struct\022\016\n\006reason\030\004 \001(\t\"\242\001\n\017Approval" +
+      "Decided\022\017\n\007call_id\030\001 \001(\t\022-\n\010decision\030\002 \001" +
+      "(\0162\033.agentd.v1.ApprovalDecision\022\022\n\ndecid" +
+      "ed_by\030\003 \001(\t\022\017\n\007comment\030\004 \001(\t\022*\n\targument" +
+      "s\030\005 \001(\0132\027.google.protobuf.Struct\"6\n\016Inpu" +
+      "tRequested\022\022\n\nrequest_id\030\001 \001(\t\022\020\n\010questi" +
+      "on\030\002 \001(\t\"F\n\rInputProvided\022\022\n\nrequest_id\030" +
+      "\001 \001(\t\022\023\n\013provided_by\030\002 \001(\t\022\014\n\004text\030\003 \001(\t" +
+      "\"\240\001\n\rUsageReported\022\017\n\007step_id\030\001 \001(\t\022\014\n\004r" +
+      "ole\030\002 \001(\t\022#\n\004call\030\003 \001(\0132\025.agentd.v1.Toke" +
+      "nUsage\022)\n\ntask_total\030\004 \001(\0132\025.agentd.v1.T" +
+      "okenUsage\022\r\n\005model\030\005 \001(\t\022\021\n\testimated\030\006 " +
+      "\001(\010\"m\n\013FinalAnswer\022\014\n\004text\030\001 \001(\t\022*\n\013stop" +
+      "_reason\030\002 \001(\0162\025.agentd.v1.StopReason\022\023\n\013" +
+      "stop_detail\030\003 \001(\t\022\017\n\007partial\030\004 \001(\010\"P\n\rEr" +
+      "rorOccurred\022\016\n\006reason\030\001 \001(\t\022\017\n\007message\030\002" +
+      " \001(\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007step_id\030\004 \001(\t\"G\n\013" +
+      "TaskResumed\022\016\n\006reason\030\001 \001(\t\022\017\n\007replica\030\002" +
+      " \001(\t\022\027\n\017completed_steps\030\003 \001(\r*\231\001\n\022Reflec" +
+      "tionDecision\022#\n\037REFLECTION_DECISION_UNSP" +
+      "ECIFIED\020\000\022\036\n\032REFLECTION_DECISION_ACCEPT\020" +
+      "\001\022\036\n\032REFLECTION_DECISION_REVISE\020\002\022\036\n\032REF" +
+      "LECTION_DECISION_REPLAN\020\003*\216\001\n\020ApprovalDe" +
+      "cision\022!\n\035APPROVAL_DECISION_UNSPECIFIED\020" +
+      "\000\022\035\n\031APPROVAL_DECISION_APPROVE\020\001\022\034\n\030APPR" +
+      "OVAL_DECISION_REJECT\020\002\022\032\n\026APPROVAL_DECIS" +
+      "ION_EDIT\020\003BA\n\rdev.agentd.v1B\013EventsProto" +
+      "P\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006p" +
+      "roto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -233,117 +281,147 @@ public final class EventsProto {
     internal_static_agentd_v1_TaskEvent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskEvent_descriptor,
-        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "InputRequested", "InputProvided", "HistoryCompacted", "Payload", });
-    internal_static_agentd_v1_Heartbeat_descriptor =
+        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "InputRequested", "InputProvided", "HistoryCompacted", "SubtaskStarted", "SubtaskFinished", "SubtaskWaiting", "PanelVote", "PanelDecided", "Payload", });
+    internal_static_agentd_v1_SubtaskStarted_descriptor =
       getDescriptor().getMessageTypes().get(1);
+    internal_static_agentd_v1_SubtaskStarted_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_SubtaskStarted_descriptor,
+        new java.lang.String[] { "ChildTaskId", "Agent", "Task", "CallId", "Panel", });
+    internal_static_agentd_v1_SubtaskFinished_descriptor =
+      getDescriptor().getMessageTypes().get(2);
+    internal_static_agentd_v1_SubtaskFinished_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_SubtaskFinished_descriptor,
+        new java.lang.String[] { "ChildTaskId", "Agent", "Status", "Answer", "Error", "Usage", "StopReason", });
+    internal_static_agentd_v1_SubtaskWaiting_descriptor =
+      getDescriptor().getMessageTypes().get(3);
+    internal_static_agentd_v1_SubtaskWaiting_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_SubtaskWaiting_descriptor,
+        new java.lang.String[] { "ChildTaskId", "Kind", "RequestId", "Detail", });
+    internal_static_agentd_v1_PanelVote_descriptor =
+      getDescriptor().getMessageTypes().get(4);
+    internal_static_agentd_v1_PanelVote_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_PanelVote_descriptor,
+        new java.lang.String[] { "Panel", "Agent", "ChildTaskId", "Answer", "Ok", "Group", });
+    internal_static_agentd_v1_PanelDecided_descriptor =
+      getDescriptor().getMessageTypes().get(5);
+    internal_static_agentd_v1_PanelDecided_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_PanelDecided_descriptor,
+        new java.lang.String[] { "Panel", "Answer", "Ratio", "Threshold", "Reached", "Members", "Grouping", });
+    internal_static_agentd_v1_Heartbeat_descriptor =
+      getDescriptor().getMessageTypes().get(6);
     internal_static_agentd_v1_Heartbeat_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Heartbeat_descriptor,
         new java.lang.String[] { "Status", "LastSequence", });
     internal_static_agentd_v1_TaskStatusChanged_descriptor =
-      getDescriptor().getMessageTypes().get(2);
+      getDescriptor().getMessageTypes().get(7);
     internal_static_agentd_v1_TaskStatusChanged_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskStatusChanged_descriptor,
         new java.lang.String[] { "Previous", "Current", "Detail", "StopReason", });
     internal_static_agentd_v1_PlanCreated_descriptor =
-      getDescriptor().getMessageTypes().get(3);
+      getDescriptor().getMessageTypes().get(8);
     internal_static_agentd_v1_PlanCreated_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_PlanCreated_descriptor,
         new java.lang.String[] { "Plan", });
     internal_static_agentd_v1_PlanRevised_descriptor =
-      getDescriptor().getMessageTypes().get(4);
+      getDescriptor().getMessageTypes().get(9);
     internal_static_agentd_v1_PlanRevised_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_PlanRevised_descriptor,
         new java.lang.String[] { "Plan", "Reason", });
     internal_static_agentd_v1_StepStarted_descriptor =
-      getDescriptor().getMessageTypes().get(5);
+      getDescriptor().getMessageTypes().get(10);
     internal_static_agentd_v1_StepStarted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_StepStarted_descriptor,
         new java.lang.String[] { "StepId", "Description", "Index", });
     internal_static_agentd_v1_StepFinished_descriptor =
-      getDescriptor().getMessageTypes().get(6);
+      getDescriptor().getMessageTypes().get(11);
     internal_static_agentd_v1_StepFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_StepFinished_descriptor,
         new java.lang.String[] { "StepId", "Success", "Output", "Duration", });
     internal_static_agentd_v1_TextDelta_descriptor =
-      getDescriptor().getMessageTypes().get(7);
+      getDescriptor().getMessageTypes().get(12);
     internal_static_agentd_v1_TextDelta_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TextDelta_descriptor,
         new java.lang.String[] { "StepId", "Text", });
     internal_static_agentd_v1_ReasoningDelta_descriptor =
-      getDescriptor().getMessageTypes().get(8);
+      getDescriptor().getMessageTypes().get(13);
     internal_static_agentd_v1_ReasoningDelta_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ReasoningDelta_descriptor,
         new java.lang.String[] { "StepId", "Text", });
     internal_static_agentd_v1_ToolCallStarted_descriptor =
-      getDescriptor().getMessageTypes().get(9);
+      getDescriptor().getMessageTypes().get(14);
     internal_static_agentd_v1_ToolCallStarted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolCallStarted_descriptor,
         new java.lang.String[] { "CallId", "StepId", "ToolName", "Arguments", });
     internal_static_agentd_v1_ToolCallFinished_descriptor =
-      getDescriptor().getMessageTypes().get(10);
+      getDescriptor().getMessageTypes().get(15);
     internal_static_agentd_v1_ToolCallFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolCallFinished_descriptor,
         new java.lang.String[] { "CallId", "ToolName", "Result", "Error", "Duration", "Text", "Cached", "Outcome", });
     internal_static_agentd_v1_ReflectionVerdict_descriptor =
-      getDescriptor().getMessageTypes().get(11);
+      getDescriptor().getMessageTypes().get(16);
     internal_static_agentd_v1_ReflectionVerdict_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ReflectionVerdict_descriptor,
         new java.lang.String[] { "StepId", "Accuracy", "Completeness", "Relevance", "Logic", "Confidence", "Passed", "Decision", "Feedback", });
     internal_static_agentd_v1_ApprovalRequested_descriptor =
-      getDescriptor().getMessageTypes().get(12);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_agentd_v1_ApprovalRequested_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ApprovalRequested_descriptor,
         new java.lang.String[] { "CallId", "ToolName", "Arguments", "Reason", });
     internal_static_agentd_v1_ApprovalDecided_descriptor =
-      getDescriptor().getMessageTypes().get(13);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_agentd_v1_ApprovalDecided_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ApprovalDecided_descriptor,
         new java.lang.String[] { "CallId", "Decision", "DecidedBy", "Comment", "Arguments", });
     internal_static_agentd_v1_InputRequested_descriptor =
-      getDescriptor().getMessageTypes().get(14);
+      getDescriptor().getMessageTypes().get(19);
     internal_static_agentd_v1_InputRequested_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_InputRequested_descriptor,
         new java.lang.String[] { "RequestId", "Question", });
     internal_static_agentd_v1_InputProvided_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(20);
     internal_static_agentd_v1_InputProvided_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_InputProvided_descriptor,
         new java.lang.String[] { "RequestId", "ProvidedBy", "Text", });
     internal_static_agentd_v1_UsageReported_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(21);
     internal_static_agentd_v1_UsageReported_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_UsageReported_descriptor,
         new java.lang.String[] { "StepId", "Role", "Call", "TaskTotal", "Model", "Estimated", });
     internal_static_agentd_v1_FinalAnswer_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(22);
     internal_static_agentd_v1_FinalAnswer_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_FinalAnswer_descriptor,
         new java.lang.String[] { "Text", "StopReason", "StopDetail", "Partial", });
     internal_static_agentd_v1_ErrorOccurred_descriptor =
-      getDescriptor().getMessageTypes().get(18);
+      getDescriptor().getMessageTypes().get(23);
     internal_static_agentd_v1_ErrorOccurred_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ErrorOccurred_descriptor,
         new java.lang.String[] { "Reason", "Message", "Fatal", "StepId", });
     internal_static_agentd_v1_TaskResumed_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(24);
     internal_static_agentd_v1_TaskResumed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskResumed_descriptor,

@@ -49,6 +49,11 @@ public final class TasksProto {
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_Task_LabelsEntry_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_SubtaskSummary_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_SubtaskSummary_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -63,53 +68,59 @@ public final class TasksProto {
       "f/timestamp.proto\"\204\001\n\nTokenUsage\022\025\n\rprom" +
       "pt_tokens\030\001 \001(\004\022\031\n\021completion_tokens\030\002 \001" +
       "(\004\022\030\n\020reasoning_tokens\030\003 \001(\004\022\024\n\014total_to" +
-      "kens\030\004 \001(\004\022\024\n\014saved_tokens\030\005 \001(\004\"\255\001\n\010Pla" +
+      "kens\030\004 \001(\004\022\024\n\014saved_tokens\030\005 \001(\004\"\274\001\n\010Pla" +
       "nStep\022\n\n\002id\030\001 \001(\t\022\023\n\013description\030\002 \001(\t\022\014" +
       "\n\004tool\030\003 \001(\t\022*\n\targuments\030\004 \001(\0132\027.google" +
       ".protobuf.Struct\022\027\n\017expected_output\030\005 \001(" +
       "\t\022\031\n\021estimated_seconds\030\006 \001(\001\022\022\n\ndepends_" +
-      "on\030\007 \003(\t\"]\n\004Plan\022\"\n\005steps\030\001 \003(\0132\023.agentd" +
-      ".v1.PlanStep\022\037\n\027estimated_total_seconds\030" +
-      "\002 \001(\001\022\020\n\010revision\030\003 \001(\r\"5\n\010Progress\022\024\n\014c" +
-      "urrent_step\030\001 \001(\r\022\023\n\013total_steps\030\002 \001(\r\"," +
-      "\n\tTaskError\022\016\n\006reason\030\001 \001(\t\022\017\n\007message\030\002" +
-      " \001(\t\"\246\005\n\004Task\022\017\n\007task_id\030\001 \001(\t\022%\n\006status" +
-      "\030\002 \001(\0162\025.agentd.v1.TaskStatus\022\014\n\004task\030\003 " +
-      "\001(\t\022&\n\004mode\030\004 \001(\0162\030.agentd.v1.ExecutionM" +
-      "ode\022\035\n\004plan\030\005 \001(\0132\017.agentd.v1.Plan\022%\n\010pr" +
-      "ogress\030\006 \001(\0132\023.agentd.v1.Progress\022\024\n\014fin" +
-      "al_answer\030\007 \001(\t\022#\n\005error\030\010 \001(\0132\024.agentd." +
-      "v1.TaskError\022$\n\005usage\030\t \001(\0132\025.agentd.v1." +
-      "TokenUsage\022/\n\013create_time\030\n \001(\0132\032.google" +
-      ".protobuf.Timestamp\022/\n\013update_time\030\013 \001(\013" +
-      "2\032.google.protobuf.Timestamp\022*\n\013stop_rea" +
-      "son\030\014 \001(\0162\025.agentd.v1.StopReason\022\023\n\013stop" +
-      "_detail\030\r \001(\t\022\025\n\rlast_sequence\030\016 \001(\004\022(\n\007" +
-      "context\030\017 \001(\0132\027.google.protobuf.Struct\022+" +
-      "\n\006labels\030\020 \003(\0132\033.agentd.v1.Task.LabelsEn" +
-      "try\022\020\n\010trace_id\030\021 \001(\t\022\017\n\007partial\030\022 \001(\010\022\r" +
-      "\n\005agent\030\023 \001(\t\022\027\n\017conversation_id\030\024 \001(\t\032-" +
-      "\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(" +
-      "\t:\0028\001*\311\001\n\nTaskStatus\022\033\n\027TASK_STATUS_UNSP" +
-      "ECIFIED\020\000\022\027\n\023TASK_STATUS_PENDING\020\001\022\027\n\023TA" +
-      "SK_STATUS_RUNNING\020\002\022\036\n\032TASK_STATUS_INPUT" +
-      "_REQUIRED\020\003\022\031\n\025TASK_STATUS_COMPLETED\020\004\022\026" +
-      "\n\022TASK_STATUS_FAILED\020\005\022\031\n\025TASK_STATUS_CA" +
-      "NCELLED\020\006*\261\001\n\rExecutionMode\022\036\n\032EXECUTION" +
-      "_MODE_UNSPECIFIED\020\000\022\027\n\023EXECUTION_MODE_AU" +
-      "TO\020\001\022#\n\037EXECUTION_MODE_FUNCTION_CALLING\020" +
-      "\002\022\035\n\031EXECUTION_MODE_TEXT_REACT\020\003\022#\n\037EXEC" +
-      "UTION_MODE_PLAN_AND_EXECUTE\020\004*\263\002\n\nStopRe" +
-      "ason\022\033\n\027STOP_REASON_UNSPECIFIED\020\000\022\034\n\030STO" +
-      "P_REASON_FINAL_ANSWER\020\001\022\036\n\032STOP_REASON_M" +
-      "AX_ITERATIONS\020\002\022\036\n\032STOP_REASON_PLAN_TOO_" +
-      "LARGE\020\003\022\034\n\030STOP_REASON_STEP_TIMEOUT\020\004\022\030\n" +
-      "\024STOP_REASON_DEADLINE\020\005\022\034\n\030STOP_REASON_T" +
-      "OKEN_BUDGET\020\006\022\"\n\036STOP_REASON_REPEATED_TO" +
-      "OL_CALL\020\007\022\031\n\025STOP_REASON_CANCELLED\020\010\022\025\n\021" +
-      "STOP_REASON_ERROR\020\tB@\n\rdev.agentd.v1B\nTa" +
-      "sksProtoP\001Z!agentd.dev/gen/agentd/v1;age" +
-      "ntdv1b\006proto3"
+      "on\030\007 \003(\t\022\r\n\005agent\030\010 \001(\t\"]\n\004Plan\022\"\n\005steps" +
+      "\030\001 \003(\0132\023.agentd.v1.PlanStep\022\037\n\027estimated" +
+      "_total_seconds\030\002 \001(\001\022\020\n\010revision\030\003 \001(\r\"5" +
+      "\n\010Progress\022\024\n\014current_step\030\001 \001(\r\022\023\n\013tota" +
+      "l_steps\030\002 \001(\r\",\n\tTaskError\022\016\n\006reason\030\001 \001" +
+      "(\t\022\017\n\007message\030\002 \001(\t\"\220\006\n\004Task\022\017\n\007task_id\030" +
+      "\001 \001(\t\022%\n\006status\030\002 \001(\0162\025.agentd.v1.TaskSt" +
+      "atus\022\014\n\004task\030\003 \001(\t\022&\n\004mode\030\004 \001(\0162\030.agent" +
+      "d.v1.ExecutionMode\022\035\n\004plan\030\005 \001(\0132\017.agent" +
+      "d.v1.Plan\022%\n\010progress\030\006 \001(\0132\023.agentd.v1." +
+      "Progress\022\024\n\014final_answer\030\007 \001(\t\022#\n\005error\030" +
+      "\010 \001(\0132\024.agentd.v1.TaskError\022$\n\005usage\030\t \001" +
+      "(\0132\025.agentd.v1.TokenUsage\022/\n\013create_time" +
+      "\030\n \001(\0132\032.google.protobuf.Timestamp\022/\n\013up" +
+      "date_time\030\013 \001(\0132\032.google.protobuf.Timest" +
+      "amp\022*\n\013stop_reason\030\014 \001(\0162\025.agentd.v1.Sto" +
+      "pReason\022\023\n\013stop_detail\030\r \001(\t\022\025\n\rlast_seq" +
+      "uence\030\016 \001(\004\022(\n\007context\030\017 \001(\0132\027.google.pr" +
+      "otobuf.Struct\022+\n\006labels\030\020 \003(\0132\033.agentd.v" +
+      "1.Task.LabelsEntry\022\020\n\010trace_id\030\021 \001(\t\022\017\n\007" +
+      "partial\030\022 \001(\010\022\r\n\005agent\030\023 \001(\t\022\027\n\017conversa" +
+      "tion_id\030\024 \001(\t\022\026\n\016parent_task_id\030\025 \001(\t\022\024\n" +
+      "\014root_task_id\030\026 \001(\t\022\r\n\005depth\030\027 \001(\r\022+\n\010ch" +
+      "ildren\030\030 \003(\0132\031.agentd.v1.SubtaskSummary\032" +
+      "-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001" +
+      "(\t:\0028\001\"\214\001\n\016SubtaskSummary\022\017\n\007task_id\030\001 \001" +
+      "(\t\022\r\n\005agent\030\002 \001(\t\022%\n\006status\030\003 \001(\0162\025.agen" +
+      "td.v1.TaskStatus\022$\n\005usage\030\004 \001(\0132\025.agentd" +
+      ".v1.TokenUsage\022\r\n\005panel\030\005 \001(\t*\311\001\n\nTaskSt" +
+      "atus\022\033\n\027TASK_STATUS_UNSPECIFIED\020\000\022\027\n\023TAS" +
+      "K_STATUS_PENDING\020\001\022\027\n\023TASK_STATUS_RUNNIN" +
+      "G\020\002\022\036\n\032TASK_STATUS_INPUT_REQUIRED\020\003\022\031\n\025T" +
+      "ASK_STATUS_COMPLETED\020\004\022\026\n\022TASK_STATUS_FA" +
+      "ILED\020\005\022\031\n\025TASK_STATUS_CANCELLED\020\006*\261\001\n\rEx" +
+      "ecutionMode\022\036\n\032EXECUTION_MODE_UNSPECIFIE" +
+      "D\020\000\022\027\n\023EXECUTION_MODE_AUTO\020\001\022#\n\037EXECUTIO" +
+      "N_MODE_FUNCTION_CALLING\020\002\022\035\n\031EXECUTION_M" +
+      "ODE_TEXT_REACT\020\003\022#\n\037EXECUTION_MODE_PLAN_" +
+      "AND_EXECUTE\020\004*\263\002\n\nStopReason\022\033\n\027STOP_REA" +
+      "SON_UNSPECIFIED\020\000\022\034\n\030STOP_REASON_FINAL_A" +
+      "NSWER\020\001\022\036\n\032STOP_REASON_MAX_ITERATIONS\020\002\022" +
+      "\036\n\032STOP_REASON_PLAN_TOO_LARGE\020\003\022\034\n\030STOP_" +
+      "REASON_STEP_TIMEOUT\020\004\022\030\n\024STOP_REASON_DEA" +
+      "DLINE\020\005\022\034\n\030STOP_REASON_TOKEN_BUDGET\020\006\022\"\n" +
+      "\036STOP_REASON_REPEATED_TOOL_CALL\020\007\022\031\n\025STO" +
+      "P_REASON_CANCELLED\020\010\022\025\n\021STOP_REASON_ERRO" +
+      "R\020\tB@\n\rdev.agentd.v1B\nTasksProtoP\001Z!agen" +
+      "td.dev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -128,7 +139,7 @@ public final class TasksProto {
     internal_static_agentd_v1_PlanStep_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_PlanStep_descriptor,
-        new java.lang.String[] { "Id", "Description", "Tool", "Arguments", "ExpectedOutput", "EstimatedSeconds", "DependsOn", });
+        new java.lang.String[] { "Id", "Description", "Tool", "Arguments", "ExpectedOutput", "EstimatedSeconds", "DependsOn", "Agent", });
     internal_static_agentd_v1_Plan_descriptor =
       getDescriptor().getMessageTypes().get(2);
     internal_static_agentd_v1_Plan_fieldAccessorTable = new
@@ -152,13 +163,19 @@ public final class TasksProto {
     internal_static_agentd_v1_Task_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Task_descriptor,
-        new java.lang.String[] { "TaskId", "Status", "Task", "Mode", "Plan", "Progress", "FinalAnswer", "Error", "Usage", "CreateTime", "UpdateTime", "StopReason", "StopDetail", "LastSequence", "Context", "Labels", "TraceId", "Partial", "Agent", "ConversationId", });
+        new java.lang.String[] { "TaskId", "Status", "Task", "Mode", "Plan", "Progress", "FinalAnswer", "Error", "Usage", "CreateTime", "UpdateTime", "StopReason", "StopDetail", "LastSequence", "Context", "Labels", "TraceId", "Partial", "Agent", "ConversationId", "ParentTaskId", "RootTaskId", "Depth", "Children", });
     internal_static_agentd_v1_Task_LabelsEntry_descriptor =
       internal_static_agentd_v1_Task_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_Task_LabelsEntry_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Task_LabelsEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
+    internal_static_agentd_v1_SubtaskSummary_descriptor =
+      getDescriptor().getMessageTypes().get(6);
+    internal_static_agentd_v1_SubtaskSummary_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_SubtaskSummary_descriptor,
+        new java.lang.String[] { "TaskId", "Agent", "Status", "Usage", "Panel", });
     com.google.protobuf.StructProto.getDescriptor();
     com.google.protobuf.TimestampProto.getDescriptor();
   }
