@@ -106,7 +106,7 @@ class AgentFiles:
                 )
             else:
                 agents[agent_id] = self._by_file[paths[0]]
-        while (cycle := find_cycle({i: a.delegates for i, a in agents.items()})) is not None:
+        while (cycle := find_cycle({i: a.team for i, a in agents.items()})) is not None:
             for agent_id in dict.fromkeys(cycle):  # every agent of the cycle is refused
                 problem = f"delegation cycle {show(cycle)} (agents may not delegate in a circle)"
                 problems.append(FileProblem(str(self._path_of(agent_id)), "delegates", problem))

@@ -100,6 +100,11 @@ class AgentDefinition:
     """Voting panels it may ask, each offered as a tool `panel.<name>`."""
 
     @property
+    def team(self) -> tuple[str, ...]:
+        """Every agent it may start a child task of: its delegates and its panels' members."""
+        return tuple(dict.fromkeys((*self.delegates, *(a for p in self.panels for a in p.agents))))
+
+    @property
     def reference(self) -> str:
         return f"{self.agent_id}@{self.version}"
 

@@ -111,14 +111,14 @@ class Agents:
     async def _refuse_cycle(self, tenant: str, agent: AgentDefinition) -> None:
         """InvalidArgumentError when `agent`'s delegates lead back to it (as the tenant's
         agents are now)."""
-        graph: dict[str, tuple[str, ...]] = {agent.agent_id: agent.delegates}
-        pending = list(agent.delegates)
+        graph: dict[str, tuple[str, ...]] = {agent.agent_id: agent.team}
+        pending = list(agent.team)
         while pending and len(graph) < 1_000:
             node = pending.pop()
             if node in graph:
                 continue
             found = await self.find(tenant, node)
-            graph[node] = found.agent.delegates if found is not None else ()
+            graph[node] = found.agent.team if found is not None else ()
             pending.extend(graph[node])
         cycle = find_cycle(graph)
         if cycle is not None:

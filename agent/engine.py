@@ -118,7 +118,7 @@ class Engine:
         if models is not None:
             parts = (registry, store, self.config, checkpoints, self._approvals, model_factory)
             self._runs = RunFactory(models, *parts, encodings)
-            self._runs.team = Team(self, teams or TeamLimits())
+            self._runs.team = Team(self, teams or TeamLimits(), self._runs.model_by_name)
         self._takeover = self._make_takeover(checkpoints, takeover_interval_seconds)
         self._background: list[asyncio.Task[None]] = []
         self._listener: asyncio.Task[None] | None = None

@@ -86,8 +86,9 @@ class RunFactory:
         config = self._config(agent)
         if agent is not None and agent.ask_user:  # the agent may ask the caller
             tools = {**tools, ASK_USER.name: ASK_USER}
+        panels = agent.panels if agent is not None else ()
         if persist and self.team is not None:
-            tools = {**tools, **team_tools(task.delegates)}
+            tools = {**tools, **team_tools(task.delegates, panels)}
         models = self._models(agent)
         encodings = self.encodings or Encodings(None)
         run = TaskRun(
@@ -108,7 +109,7 @@ class RunFactory:
             instructions=render(agent.instructions, task.context) if agent else "",
             counter=encodings.for_model(models.for_role("executor").name),
         )
-        if persist and self.team is not None and task.delegates:
+        if persist and self.team is not None and (task.delegates or panels):
             run.team = self.team.for_run(run)
         return run
 
@@ -142,6 +143,10 @@ class RunFactory:
             synthesizer=chosen["synthesizer"],
             calls=self.models.calls,
         )
+
+    def model_by_name(self, name: str) -> Model:
+        """A model by name (a panel's judge): the server's default without a factory."""
+        return self._model(name, 0.0, None) if self.model_factory else self.models.default
 
     def _model(self, name: str, temperature: float | None, max_tokens: int | None) -> Model:
         key = (name, temperature, max_tokens)

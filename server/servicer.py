@@ -164,7 +164,9 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
                 specs = sorted([*specs, ASK_USER], key=lambda s: s.name)
             if request.category in ("", CATEGORY) and not request.toolset:
                 delegates = await delegates_of(self._agents, call.principal.tenant, agent)
-                specs = sorted([*specs, *team_tools(delegates).values()], key=lambda s: s.name)
+                panels = agent.panels if agent is not None else ()
+                team = team_tools(delegates, panels).values()
+                specs = sorted([*specs, *team], key=lambda s: s.name)
         return pb.ListToolsResponse(
             tools=[convert.tool_to_proto(s, unavailable=s.name in down) for s in specs]
         )

@@ -17,17 +17,20 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
 
 from agent import events as ev
+from agent.agents import Panel
 from agent.limits import MAX_TASK_CHARS, step_clock_stopped
+from agent.llm.base import Model
 from agent.requests import TaskRequest
-from agent.tasks import ChildSummary, Delegate, ParentLink, Task, TaskStatus
+from agent.tasks import ChildSummary, Delegate, ParentLink, Task, TaskStatus, TokenUsage
 from agent.teams import memory
+from agent.teams.panels import PANEL_PREFIX, ask_panel, panel_spec
 from core.errors import AgentdError
 from core.identity import CallContext
 from tools.model import PermissionLevel, RiskLevel, ToolSpec
@@ -96,9 +99,10 @@ def delegate_spec(agent_id: str, description: str) -> ToolSpec:
     )
 
 
-def team_tools(delegates: Sequence[Delegate]) -> dict[str, ToolSpec]:
-    """The team tools a task is offered: one per delegate it has."""
-    specs = (delegate_spec(d.agent_id, d.description) for d in delegates)
+def team_tools(delegates: Sequence[Delegate], panels: Sequence[Panel] = ()) -> dict[str, ToolSpec]:
+    """The team tools a task is offered: one per delegate it has, one per panel."""
+    specs = [delegate_spec(d.agent_id, d.description) for d in delegates]
+    specs += [panel_spec(p, CATEGORY) for p in panels]
     return {spec.name: spec for spec in specs}
 
 
@@ -134,9 +138,16 @@ def refused(text: str) -> Outcome:
 class Team:
     """The process's delegation: the engine to start children with, and the limits."""
 
-    def __init__(self, children: ChildTasks, limits: TeamLimits) -> None:
+    def __init__(
+        self,
+        children: ChildTasks,
+        limits: TeamLimits,
+        models: Callable[[str], Model] | None = None,
+    ) -> None:
         self.children = children
         self.limits = limits
+        self.models = models
+        """A model by name (a panel's judge); None: judges use exact matching."""
 
     def for_run(self, run: TaskRun) -> TeamCalls:
         return TeamCalls(self, run)
@@ -169,24 +180,50 @@ class TeamCalls:
         return max(0, run.token_budget - run.task.usage.total_tokens - self._reserved)
 
     async def call(self, call_id: str, key: str, name: str, arguments: dict[str, Any]) -> Outcome:
-        """Run the delegation `name` asks for; every outcome is an observation."""
+        """Run the delegation (or panel) `name` asks for; every outcome is an observation."""
+        if name.startswith(PANEL_PREFIX):
+            agent = self._run.task.agent
+            panels = {p.name: p for p in (agent.panels if agent is not None else ())}
+            panel = panels.get(name.removeprefix(PANEL_PREFIX))
+            if panel is None:
+                return refused(f"not asked: no panel {name!r} here")
+            question = arguments.get("question")
+            question = question if isinstance(question, str) else ""
+            models = self._team.models
+            judge = models(panel.judge_model) if models and panel.judge_model else None
+            return await ask_panel(self, self.run_child, panel, call_id, key, question, judge)
         agent_id = name.removeprefix(DELEGATE_PREFIX)
         text = arguments.get("task")
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_TASK_CHARS:
             return refused(f"not delegated: `task` must be 1 to {MAX_TASK_CHARS} characters")
         return await self.delegate(call_id, key or call_id, agent_id, text.strip())
 
-    async def delegate(
+    async def delegate(self, call_id: str, call_key: str, agent_id: str, text: str) -> Outcome:
+        child = await self.run_child(call_id, call_key, agent_id, text)
+        return refused(child) if isinstance(child, str) else outcome_of(child)
+
+    async def emit(self, payload: ev.EventPayload) -> None:
+        await self._run.emit(payload)
+
+    async def spent(self, usage: TokenUsage, model: str) -> None:
+        """Tokens a team call spent on a model itself (a panel's judge)."""
+        task = self._run.task
+        task.usage = task.usage + usage
+        await self._run.emit(ev.UsageReported("panel", "judge", usage, task.usage, model))
+
+    async def run_child(
         self, call_id: str, call_key: str, agent_id: str, text: str, panel: str = ""
-    ) -> Outcome:
+    ) -> Task | str:
+        """A child task of `agent_id` on `text`, run to its end (or re-attached to); why
+        not, as the text the model sees, when it could not start."""
         run = self._run
         key = f"{run.task.task_id}/{call_key}"
         problem = check_delegation(run.task, self._team.limits, agent_id, key, self._starting)
         if problem:
-            return refused(problem)
+            return problem
         known = next((c for c in run.task.children if c.call_key == key), None)
         if known is None and (self._share or self._left() // 2) <= 0:
-            return refused(
+            return (
                 f"not delegated: no token budget is left for a child (this task's budget is "
                 f"{run.token_budget} tokens)"
             )
@@ -197,13 +234,13 @@ class TeamCalls:
                 child, share = await self._start(call_id, key, agent_id, text, known, panel)
                 ended = await self._wait(child)
         except AgentdError as refusal:
-            return refused(f"not delegated ({refusal.reason}): {refusal.message}")
+            return f"not delegated ({refusal.reason}): {refusal.message}"
         finally:
             if known is None:
                 self._starting -= 1
         self._reserved = max(0, self._reserved - share)
-        await self._finished(ended, panel)
-        return outcome_of(ended)
+        await self._finished(ended)
+        return ended
 
     async def _start(
         self,
@@ -218,7 +255,7 @@ class TeamCalls:
         parent = run.task
         share = max(1, self._share or self._left() // 2)
         carried: tuple[dict[str, Any], ...] = ()
-        if known is None:
+        if known is None and not panel:  # a panel's members answer afresh
             carried = await memory.carried(self._team.children, parent, agent_id)
         link = ParentLink(
             task_id=parent.task_id,
@@ -284,7 +321,7 @@ class TeamCalls:
                 waiting.discard(slot)
                 await tools.person_answered(f"its child task {child_id} moved on")
 
-    async def _finished(self, child: Task, panel: str) -> None:
+    async def _finished(self, child: Task) -> None:
         """The child's end into the parent: its status and usage (once)."""
         run, parent = self._run, self._run.task
         found = next((c for c in parent.children if c.task_id == child.task_id), None)
