@@ -19,6 +19,7 @@ from agent.questions import ASK_USER
 from agent.requests import TaskRequest, given_plan, validate_request
 from agent.selection import narrow, resolve, with_defaults
 from agent.tasks import Delegate, ExecutionMode, Task
+from agent.teams.delegation import team_tools
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from tools.model import ToolSpec
@@ -66,8 +67,9 @@ async def choose(
             raise InvalidArgumentError([FieldViolation("conversation_id", problem)])
         await conversations.for_task(call.principal, request.conversation_id)  # its owner's
     asked = {**specs, ASK_USER.name: ASK_USER} if agent and agent.ask_user else specs
-    plan = given_plan(request, asked)
     delegates = await delegates_of(agents, call.principal.tenant, agent)
+    asked = {**asked, **team_tools(delegates)}  # a given plan's steps may name delegates
+    plan = given_plan(request, asked)
     return Chosen(request, specs, iterations, plan, agent, delegates)
 
 

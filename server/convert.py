@@ -229,6 +229,7 @@ def plan_to_proto(plan: Plan) -> tasks_pb2.Plan:
                 expected_output=step.expected_output,
                 estimated_seconds=step.estimated_seconds,
                 depends_on=list(step.depends_on),
+                agent=step.agent,
             )
             for step in plan.steps
         ],
@@ -292,6 +293,8 @@ def plan_data(plan: tasks_pb2.Plan) -> dict[str, Any]:
                 "depends_on": list(step.depends_on),
                 "expected_output": step.expected_output,
                 "estimated_seconds": step.estimated_seconds,
+                # only when set: a plan without agents keeps its idempotency fingerprint
+                **({"agent": step.agent} if step.agent else {}),
             }
             for index, step in enumerate(plan.steps)
         ]
