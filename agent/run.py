@@ -317,7 +317,9 @@ class TaskRun:
         """One model call, streamed as events, traced, counted; the reply sanitised."""
         response: ModelResponse | None = None
         with tracing.span(
-            f"llm {role}", self.call.trace_id, {"agentd.task_id": self.task.task_id}
+            f"llm {role}",
+            self.call.trace_id,
+            {"agentd.task_id": self.task.task_id, **_tree(self.task)},
         ) as span:
             try:
                 if stream:
@@ -341,6 +343,13 @@ class TaskRun:
             span.set_attribute("gen_ai.usage.input_tokens", response.usage.prompt_tokens)
             span.set_attribute("gen_ai.usage.output_tokens", response.usage.completion_tokens)
         return response
+
+
+def _tree(task: Task) -> dict[str, str]:
+    """A child task's place in its tree, for its spans."""
+    if not task.parent_task_id:
+        return {}
+    return {"agentd.parent_task_id": task.parent_task_id, "agentd.root_task_id": task.root}
 
 
 class _Deltas:

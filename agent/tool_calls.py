@@ -203,7 +203,14 @@ class ToolCalls:
         if not run.persist:
             return run.call
         left = None if run.deadline_at is None else max(0.0, run.deadline_at - time.time())
-        return replace(run.call, task_id=run.task.task_id, deadline_seconds=left)
+        task = run.task
+        return replace(
+            run.call,
+            task_id=task.task_id,
+            parent_task_id=task.parent_task_id,
+            root_task_id=task.root if task.parent_task_id else "",
+            deadline_seconds=left,
+        )
 
     async def _approve(
         self, call_id: str, tool: ToolSpec, arguments: Mapping[str, Any], reason: str

@@ -50,6 +50,10 @@ class CallContext:
     """Seconds left before the caller's deadline, when it set one."""
     task_id: str = ""
     """The task the call is made for, if any (for audit records)."""
+    parent_task_id: str = ""
+    """For a child task's call: its parent task (`agent.teams`)."""
+    root_task_id: str = ""
+    """For a task's call: the top task of its tree."""
     check_argument: Callable[[str, Any], None] | None = field(default=None, compare=False)
     """Set by the tool registry for a running tool call: checks a value an argument takes
     on during the call (a redirect's URL) against the caller's grants, as the call's own

@@ -87,6 +87,8 @@ tool_call_audit = Table(
     Column("approval_comment", Text, nullable=False, server_default=""),
     Column("attempt", Integer, nullable=False, server_default="1"),
     Column("cached", Boolean, nullable=False, server_default=false()),
+    Column("parent_task_id", String(64), nullable=False, server_default=""),
+    Column("root_task_id", String(64), nullable=False, server_default=""),
     Index("ix_tool_call_audit_tenant_time", "tenant", "time"),
     Index("ix_tool_call_audit_call_id", "call_id"),
 )

@@ -7,9 +7,12 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
 from agentd.v1 import events_pb2, tasks_pb2
 from tests.integration.harness import assert_well_formed, final, harness, of_kind
 from tests.integration.test_delegation import LEAD, RESEARCHER, WRITER, agents, delegate
+from tests.integration.test_observability import spans  # noqa: F401 - the fixture
 from tests.integration.trust import trusted
 
 CALC = {"tool_calls": [{"name": "calculator", "arguments": {"expression": "6*7"}}]}
@@ -25,6 +28,7 @@ async def _until(stream: Any, kind: str, seen: list[events_pb2.TaskEvent]) -> An
 
 async def test_a_child_waiting_for_approval_holds_its_parent_until_approved_on_its_id(
     tmp_path: Path,
+    spans: InMemorySpanExporter,  # noqa: F811 - the fixture above
 ) -> None:
     folder = agents(tmp_path, lead=LEAD, researcher=RESEARCHER, writer=WRITER)
     replies = [
@@ -69,6 +73,20 @@ async def test_a_child_waiting_for_approval_holds_its_parent_until_approved_on_i
         child = await alice.get_task(child_id)
         assert child.status == tasks_pb2.TASK_STATUS_COMPLETED
         assert child.final_answer == "The answer is 42"
+        # The child's audit record and its spans carry its parent and root task ids.
+        records = [r for r in await t.tool_records("acme") if r.tool_name == "calculator"]
+        assert [(r.task_id, r.parent_task_id, r.root_task_id) for r in records] == [
+            (child_id, parent_id, parent_id)
+        ]
+        finished = spans.get_finished_spans()
+        tool = [s for s in finished if s.name == "tool calculator"]
+        child_llm = [s for s in finished if (s.attributes or {}).get("agentd.task_id") == child_id]
+        assert tool
+        assert child_llm
+        for span in tool + child_llm:
+            attributes = span.attributes or {}
+            assert attributes["agentd.parent_task_id"] == parent_id
+            assert attributes["agentd.root_task_id"] == parent_id
 
 
 async def test_a_child_asking_a_question_is_answered_on_its_id(tmp_path: Path) -> None:
