@@ -20,7 +20,7 @@ from agent.admission import Admission, Ticket
 from agent.catalog import Agents
 from agent.events import TaskEvent
 from agent.execution import Runner
-from agent.intake import Chosen, choose, new_task
+from agent.intake import Chosen, choose, delegates_of, new_task
 from agent.lifecycle import Endings
 from agent.limits import EngineConfig, LimitReached
 from agent.listing import Listing, list_live
@@ -189,6 +189,7 @@ class Engine:
             task=text,
             context=dict(context),
             agent=agent,
+            delegates=await delegates_of(self._agents, call.principal.tenant, agent),
         )
         run = runs.new(task, call, specs, 0, persist=False)
         try:

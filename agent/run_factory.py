@@ -87,7 +87,7 @@ class RunFactory:
         if agent is not None and agent.ask_user:  # the agent may ask the caller
             tools = {**tools, ASK_USER.name: ASK_USER}
         panels = agent.panels if agent is not None else ()
-        if persist and self.team is not None:
+        if self.team is not None:  # the Plan RPC's planner sees them too (never runs them)
             tools = {**tools, **team_tools(task.delegates, panels)}
         models = self._models(agent)
         encodings = self.encodings or Encodings(None)

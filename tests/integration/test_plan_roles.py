@@ -59,6 +59,19 @@ async def test_a_plan_whose_steps_name_agents_runs_each_as_that_agents_child(
         assert [s.agent for s in parent.plan.steps] == ["researcher", "writer"]
 
 
+async def test_the_plan_rpc_shows_which_agent_runs_each_step(tmp_path: Path) -> None:
+    folder = agents(tmp_path, lead=LEAD, researcher=RESEARCHER, writer=WRITER)
+    replies = [{"match": PLANNER, "json": {"steps": STEPS}}]
+    async with harness(tmp_path, replies, agents_dir=folder) as h:
+        plan = await h.client.plan("research and report", agent="lead")
+        assert [(s.id, s.agent) for s in plan.steps] == [
+            ("find", "researcher"),
+            ("write", "writer"),
+        ]
+        assert "agent.writer: Hand a sub-task to writer" in str(h.llm.requests[0]["messages"])
+        assert (await h.client.list_tasks()).tasks == []  # planning starts no task
+
+
 async def test_a_callers_plan_may_assign_agents_and_unknown_ones_are_refused(
     tmp_path: Path,
 ) -> None:
