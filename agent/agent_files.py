@@ -17,6 +17,7 @@ import structlog
 import yaml
 
 from agent.agents import AgentDefinition, AgentInvalidError, parse_agent
+from agent.teams.graph import find_cycle, show
 from core.watching import FileProblem, keep_reloading
 
 log = structlog.get_logger(__name__)
@@ -105,8 +106,16 @@ class AgentFiles:
                 )
             else:
                 agents[agent_id] = self._by_file[paths[0]]
+        while (cycle := find_cycle({i: a.team for i, a in agents.items()})) is not None:
+            for agent_id in dict.fromkeys(cycle):  # every agent of the cycle is refused
+                problem = f"delegation cycle {show(cycle)} (agents may not delegate in a circle)"
+                problems.append(FileProblem(str(self._path_of(agent_id)), "delegates", problem))
+                agents.pop(agent_id, None)
         self._agents = agents
         return problems
+
+    def _path_of(self, agent_id: str) -> Path:
+        return next(p for p, a in self._by_file.items() if a.agent_id == agent_id)
 
     async def watch(self, every_seconds: float = 2.0) -> None:
         """Read the folder again whenever it changed, until cancelled."""

@@ -20,13 +20,20 @@ from typing import Any, Literal
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from agent.agent_checks import AgentInvalidError as AgentInvalidError
+from agent.agent_checks import flag_key, number_key, text_key, whole_key
+from agent.agent_provider_keys import PROVIDER_NAME as PROVIDER_NAME
+from agent.agent_provider_keys import ROLES as ROLES
+from agent.agent_provider_keys import fallback_key, providers_key
+from agent.agent_team_keys import AGENT_ID as AGENT_ID
+from agent.agent_team_keys import DEFAULT_PANEL_THRESHOLD as DEFAULT_PANEL_THRESHOLD
+from agent.agent_team_keys import Panel as Panel
+from agent.agent_team_keys import delegates_key, panels_key
 from agent.limits import StepPolicy
 from agent.memory.policy import MemoryInvalidError, memory_settings
 from agent.tasks import ExecutionMode
 from tools.grants import covers
 
-AGENT_ID = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
-ROLES = ("executor", "planner", "critic", "synthesizer", "router")
 MAX_INSTRUCTIONS_CHARS = 20_000
 VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}")
 CriticPolicy = Literal["every_step", "every_n", "end", "off"]
@@ -36,18 +43,9 @@ _KEYS = {
     "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema", "memory",
     "max_failed_tool_calls", "step_policy",
     "provider", "fallback",
+    "delegates", "fresh_start", "panels",
 }  # fmt: skip
 STEP_POLICIES = ("replan", "skip", "terminate")
-PROVIDER_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
-MAX_FALLBACKS = 8
-
-
-class AgentInvalidError(ValueError):
-    """An agent definition that cannot be used; `field` names what is wrong."""
-
-    def __init__(self, source: str, field: str, problem: str) -> None:
-        super().__init__(f"{source}: {field}: {problem}")
-        self.source, self.field, self.problem = source, field, problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +86,18 @@ class AgentDefinition:
     fallback: tuple[tuple[str, str], ...] = ()
     """(provider, model) tried in order when the agent's own provider fails (timeouts,
     5xx, rate limits); an empty model: the same model as the role's."""
+    delegates: tuple[str, ...] = ()
+    """Agent ids it may hand work to, each offered as a tool `agent.<id>` (`agent.teams`)."""
+    fresh_start: bool = False
+    """Every delegation to it starts afresh; by default a second delegation under the same
+    parent continues its earlier message history."""
+    panels: tuple[Panel, ...] = ()
+    """Voting panels it may ask, each offered as a tool `panel.<name>`."""
+
+    @property
+    def team(self) -> tuple[str, ...]:
+        """Every agent it may start a child task of: its delegates and its panels' members."""
+        return tuple(dict.fromkeys((*self.delegates, *(a for p in self.panels for a in p.agents))))
 
     @property
     def reference(self) -> str:
@@ -156,27 +166,30 @@ def parse_agent(data: Any, source: str, models: Collection[str] = ()) -> AgentDe
         raise AgentInvalidError(source, "id", "1 to 64 of [a-z0-9-], alphanumeric at both ends")
     return AgentDefinition(
         agent_id=agent_id,
-        version=_whole(data, "version", source, 1, 1),
-        description=_text(data, "description", source, 2_000),
-        instructions=_text(data, "instructions", source, MAX_INSTRUCTIONS_CHARS),
+        version=whole_key(data, "version", source, 1, 1),
+        description=text_key(data, "description", source, 2_000),
+        instructions=text_key(data, "instructions", source, MAX_INSTRUCTIONS_CHARS),
         models=_models(data.get("model"), source, models),
-        temperature=_number(data, "temperature", source, 0.0, 2.0),
-        max_tokens=_whole(data, "max_tokens", source, None, 1),
+        temperature=number_key(data, "temperature", source, 0.0, 2.0),
+        max_tokens=whole_key(data, "max_tokens", source, None, 1),
         tools=_tools(data.get("tools"), source),
         mode=_mode(data.get("mode"), source),
-        max_iterations=_whole(data, "max_iterations", source, 0, 1, 50),
-        token_budget=_whole(data, "token_budget", source, 0, 1),
-        step_timeout_seconds=_number(data, "step_timeout_seconds", source, 0.001) or 0.0,
-        task_timeout_seconds=_number(data, "task_timeout_seconds", source, 0.001) or 0.0,
+        max_iterations=whole_key(data, "max_iterations", source, 0, 1, 50),
+        token_budget=whole_key(data, "token_budget", source, 0, 1),
+        step_timeout_seconds=number_key(data, "step_timeout_seconds", source, 0.001) or 0.0,
+        task_timeout_seconds=number_key(data, "task_timeout_seconds", source, 0.001) or 0.0,
         critic_policy=_critic(data.get("critic_policy"), source),
         metadata=_metadata(data.get("metadata"), source),
-        ask_user=_flag(data, "ask_user", source),
+        ask_user=flag_key(data, "ask_user", source),
         output_schema=_schema(data.get("output_schema"), source),
         memory=_memory(data.get("memory"), source),
-        max_failed_tool_calls=_whole(data, "max_failed_tool_calls", source, None, 0, 100),
+        max_failed_tool_calls=whole_key(data, "max_failed_tool_calls", source, None, 0, 100),
         step_policy=_step_policy(data.get("step_policy"), source),
-        providers=_providers(data.get("provider"), source),
-        fallback=_fallback(data.get("fallback"), source),
+        providers=providers_key(data.get("provider"), source),
+        fallback=fallback_key(data.get("fallback"), source),
+        delegates=delegates_key(data.get("delegates"), source, agent_id),
+        fresh_start=flag_key(data, "fresh_start", source),
+        panels=panels_key(data.get("panels"), source),
     )
 
 
@@ -187,48 +200,6 @@ def _step_policy(value: Any, source: str) -> StepPolicy | None:
         raise AgentInvalidError(source, "step_policy", "one of " + ", ".join(STEP_POLICIES))
     policy: StepPolicy = value
     return policy
-
-
-def _provider_name(value: Any, source: str, field: str) -> str:
-    if not isinstance(value, str) or not PROVIDER_NAME.fullmatch(value):
-        raise AgentInvalidError(source, field, "a provider name: 1 to 64 of [a-z0-9_-]")
-    return value
-
-
-def _providers(value: Any, source: str) -> dict[str, str]:
-    """`provider: name` (every role) or `provider: {role: name, default: name}`."""
-    if value is None:
-        return {}
-    if isinstance(value, str):
-        return {"default": _provider_name(value, source, "provider")}
-    if not isinstance(value, Mapping) or not value:
-        raise AgentInvalidError(source, "provider", "a provider name, or a mapping of role to one")
-    chosen: dict[str, str] = {}
-    for role, name in value.items():
-        if role not in (*ROLES, "default"):
-            raise AgentInvalidError(source, f"provider.{role}", f"roles are {', '.join(ROLES)}")
-        chosen[str(role)] = _provider_name(name, source, f"provider.{role}")
-    return chosen
-
-
-def _fallback(value: Any, source: str) -> tuple[tuple[str, str], ...]:
-    """`fallback: [{provider: backup, model: gpt-4o-mini}, {provider: other}]`."""
-    if value is None:
-        return ()
-    if not isinstance(value, list) or len(value) > MAX_FALLBACKS:
-        raise AgentInvalidError(
-            source, "fallback", f"a list of at most {MAX_FALLBACKS} {{provider, model}} entries"
-        )
-    chain: list[tuple[str, str]] = []
-    for index, entry in enumerate(value):
-        where = f"fallback[{index}]"
-        if not isinstance(entry, Mapping) or set(map(str, entry)) - {"provider", "model"}:
-            raise AgentInvalidError(source, where, "a mapping of provider and (optional) model")
-        model = entry.get("model", "")
-        if not isinstance(model, str) or len(model) > 200:
-            raise AgentInvalidError(source, f"{where}.model", "must be a model name")
-        chain.append((_provider_name(entry.get("provider"), source, f"{where}.provider"), model))
-    return tuple(chain)
 
 
 def _memory(value: Any, source: str) -> dict[str, Any]:
@@ -254,44 +225,6 @@ def _schema(value: Any, source: str) -> dict[str, Any] | None:
         problem = f"not a valid JSON Schema: {bad.message}"
         raise AgentInvalidError(source, "output_schema", problem) from None
     return dict(value)
-
-
-def _flag(data: Mapping[str, Any], key: str, source: str) -> bool:
-    value = data.get(key, False)
-    if not isinstance(value, bool):
-        raise AgentInvalidError(source, key, "must be true or false")
-    return value
-
-
-def _text(data: Mapping[str, Any], key: str, source: str, limit: int) -> str:
-    value = data.get(key, "")
-    if not isinstance(value, str):
-        raise AgentInvalidError(source, key, "must be text")
-    if len(value) > limit:
-        raise AgentInvalidError(source, key, f"is {len(value)} characters; at most {limit}")
-    return value
-
-
-def _whole(
-    data: Mapping[str, Any], key: str, source: str, default: Any, low: int, high: int = 2**31
-) -> Any:
-    value = data.get(key)
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise AgentInvalidError(source, key, f"must be a whole number from {low} to {high}")
-    return value
-
-
-def _number(
-    data: Mapping[str, Any], key: str, source: str, low: float, high: float = 86_400.0
-) -> float | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise AgentInvalidError(source, key, f"must be a number from {low:g} to {high:g}")
-    return float(value)
 
 
 def _models(value: Any, source: str, allowed: Collection[str]) -> dict[str, str]:

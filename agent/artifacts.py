@@ -26,7 +26,7 @@ MAX_VERSION = 2**31 - 1
 def artifact_space(task: Task) -> str:
     """The space of `task`'s artifacts: its task tree's root task id. A task on its own
     is its own root; a child task (delegation) shares its root's space."""
-    return task.task_id
+    return task.root
 
 
 def updated_event(data: Any) -> ev.ArtifactUpdated | None:

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from agent.agents import AgentDefinition, AgentInvalidError, AgentVersion, parse_agent
+from agent.teams.graph import find_cycle, show
 from core.errors import (
     AgentLimitError,
     AgentNotFoundError,
@@ -95,6 +96,7 @@ class Agents:
     async def create(self, caller: Principal, data: dict[str, Any]) -> AgentVersion:
         self._require_admin(caller)
         agent = _parsed(data, self._models)
+        await self._refuse_cycle(caller.tenant, agent)
         store = self._writable()
         if await store.count(caller.tenant) >= self._max:
             raise AgentLimitError(caller.tenant, self._max)
@@ -102,7 +104,26 @@ class Agents:
 
     async def update(self, caller: Principal, data: dict[str, Any]) -> AgentVersion:
         self._require_admin(caller)
-        return await self._writable().update(caller.tenant, _parsed(data, self._models), caller.id)
+        agent = _parsed(data, self._models)
+        await self._refuse_cycle(caller.tenant, agent)
+        return await self._writable().update(caller.tenant, agent, caller.id)
+
+    async def _refuse_cycle(self, tenant: str, agent: AgentDefinition) -> None:
+        """InvalidArgumentError when `agent`'s delegates lead back to it (as the tenant's
+        agents are now)."""
+        graph: dict[str, tuple[str, ...]] = {agent.agent_id: agent.team}
+        pending = list(agent.team)
+        while pending and len(graph) < 1_000:
+            node = pending.pop()
+            if node in graph:
+                continue
+            found = await self.find(tenant, node)
+            graph[node] = found.agent.team if found is not None else ()
+            pending.extend(graph[node])
+        cycle = find_cycle(graph)
+        if cycle is not None:
+            problem = f"delegation cycle {show(cycle)} (agents may not delegate in a circle)"
+            raise InvalidArgumentError([FieldViolation("agent.delegates", problem)])
 
     async def delete(self, caller: Principal, agent_id: str) -> None:
         self._require_admin(caller)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import structlog
@@ -18,8 +18,9 @@ import structlog
 from agent import lifecycle, questions, tool_resume
 from agent.admission import Admission, Ticket
 from agent.catalog import Agents
+from agent.events import TaskEvent
 from agent.execution import Runner
-from agent.intake import Chosen, choose, new_task
+from agent.intake import Chosen, choose, delegates_of, new_task
 from agent.lifecycle import Endings
 from agent.limits import EngineConfig, LimitReached
 from agent.listing import Listing, list_live
@@ -33,6 +34,7 @@ from agent.run_factory import ModelFactory, RunFactory
 from agent.selection import narrow, resolve
 from agent.takeover import Takeover, follow_cancellations
 from agent.tasks import Task, new_task_id
+from agent.teams.delegation import Team, TeamLimits
 from core.errors import (
     ApprovalNotPendingError,
     ConversationBusyError,
@@ -85,6 +87,7 @@ class Engine:
         memory: TaskMemory | None = None,
         encodings: Encodings | None = None,
         missing_settings: tuple[str, ...] = ("AGENTD_LLM_MODEL",),
+        teams: TeamLimits | None = None,
     ) -> None:
         self.config = config or EngineConfig()
         # Without a model: the settings that would turn the engine on (its error says them).
@@ -115,6 +118,7 @@ class Engine:
         if models is not None:
             parts = (registry, store, self.config, checkpoints, self._approvals, model_factory)
             self._runs = RunFactory(models, *parts, encodings)
+            self._runs.team = Team(self, teams or TeamLimits(), self._runs.model_by_name)
         self._takeover = self._make_takeover(checkpoints, takeover_interval_seconds)
         self._background: list[asyncio.Task[None]] = []
         self._listener: asyncio.Task[None] | None = None
@@ -185,6 +189,7 @@ class Engine:
             task=text,
             context=dict(context),
             agent=agent,
+            delegates=await delegates_of(self._agents, call.principal.tenant, agent),
         )
         run = runs.new(task, call, specs, 0, persist=False)
         try:
@@ -338,7 +343,17 @@ class Engine:
             await self._bus.publish(task_id, reason)  # the replica running it stops now
         except Exception:
             log.exception("could not publish a cancellation", task_id=task_id)
+        for child in cancelled.children:  # a parent no run waits on: its children too
+            if not child.status.terminal:
+                await self.cancel_quietly(tenant, child.task_id, "its parent task was cancelled")
         return cancelled
+
+    async def events(self, tenant: str, task_id: str) -> AsyncIterator[TaskEvent]:
+        """A task's events from the first to its end, wherever it runs (for a parent that
+        waits for its child); nothing once the live store has let it go."""
+        with contextlib.suppress(TaskNotFoundError):
+            async for event in self._store.read_events(tenant, task_id):
+                yield event
 
     async def find(self, tenant: str, task_id: str) -> Task:
         """A task of `tenant`: live, or from the history once the live store let it go.

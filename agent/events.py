@@ -8,6 +8,11 @@ from typing import Any, Literal
 
 from agent.plan import Plan
 from agent.tasks import StopReason, TaskStatus, TokenUsage
+from agent.team_events import PanelDecided as PanelDecided
+from agent.team_events import PanelVote as PanelVote
+from agent.team_events import SubtaskFinished as SubtaskFinished
+from agent.team_events import SubtaskStarted as SubtaskStarted
+from agent.team_events import SubtaskWaiting as SubtaskWaiting
 from tools.outcomes import ToolCallError
 
 
@@ -327,6 +332,11 @@ EventPayload = (
     | FinalAnswer
     | ErrorOccurred
     | TaskResumed
+    | SubtaskStarted
+    | SubtaskFinished
+    | SubtaskWaiting
+    | PanelVote
+    | PanelDecided
 )
 
 

@@ -103,6 +103,7 @@ class Runner:
         entry = self.running.get(task_id)
         if entry is not None:
             self._letting_go.add(task_id)
+            entry[1].handing_over = True  # its children go on
             entry[0].cancel()
 
     def forget_cancel(self, task_id: str) -> None:

@@ -18,7 +18,8 @@ from agent.plan import Plan
 from agent.questions import ASK_USER
 from agent.requests import TaskRequest, given_plan, validate_request
 from agent.selection import narrow, resolve, with_defaults
-from agent.tasks import ExecutionMode, Task
+from agent.tasks import Delegate, ExecutionMode, Task
+from agent.teams.delegation import team_tools
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from tools.model import ToolSpec
@@ -35,6 +36,8 @@ class Chosen:
     iterations: int
     plan: Plan | None
     agent: AgentDefinition | None
+    delegates: tuple[Delegate, ...] = ()
+    """The agents it may hand work to that the tenant has (`agent.<id>` tools)."""
 
 
 async def choose(
@@ -64,8 +67,26 @@ async def choose(
             raise InvalidArgumentError([FieldViolation("conversation_id", problem)])
         await conversations.for_task(call.principal, request.conversation_id)  # its owner's
     asked = {**specs, ASK_USER.name: ASK_USER} if agent and agent.ask_user else specs
+    delegates = await delegates_of(agents, call.principal.tenant, agent)
+    asked = {**asked, **team_tools(delegates)}  # a given plan's steps may name delegates
     plan = given_plan(request, asked)
-    return Chosen(request, specs, iterations, plan, agent)
+    return Chosen(request, specs, iterations, plan, agent, delegates)
+
+
+async def delegates_of(
+    agents: Agents | None, tenant: str, agent: AgentDefinition | None
+) -> tuple[Delegate, ...]:
+    """The agent's delegates the tenant has, each with its description (what the model is
+    told of it); one the tenant does not have is not offered."""
+    if agent is None or agents is None:
+        return ()
+    found: list[Delegate] = []
+    for agent_id in agent.delegates:
+        version = await agents.find(tenant, agent_id)
+        if version is not None:
+            described = version.agent.description or f"the agent {agent_id}"
+            found.append(Delegate(agent_id, described))
+    return tuple(found)
 
 
 def new_task(
@@ -73,7 +94,7 @@ def new_task(
 ) -> Task:
     """The task a checked request describes (PENDING, not stored yet). `routed`: a router
     model is configured, so auto mode is decided when the task runs."""
-    request, plan = chosen.request, chosen.plan
+    request, plan, parent = chosen.request, chosen.plan, chosen.request.parent
     mode = request.mode
     if plan is not None:  # the caller's plan: run as given, without planning first
         mode = ExecutionMode.PLAN_AND_EXECUTE
@@ -96,6 +117,12 @@ def new_task(
         agent=chosen.agent,
         bypass_tool_cache=request.bypass_tool_cache,
         conversation_id=request.conversation_id,
+        parent_task_id=parent.task_id if parent else "",
+        root_task_id=parent.root_task_id if parent else "",
+        depth=parent.depth if parent else 0,
+        lineage=parent.lineage if parent else (),
+        carried=parent.carried if parent else (),
+        delegates=chosen.delegates,
     )
 
 

@@ -26,6 +26,7 @@ PLAN_JSON_SCHEMA: dict[str, Any] = {
                     "expected_output": {"type": "string"},
                     "estimated_seconds": {"type": "number"},
                     "depends_on": {"type": "array", "items": {"type": "string"}},
+                    "agent": {"type": ["string", "null"]},
                 },
                 "required": ["id", "description"],
             },
@@ -47,6 +48,8 @@ class PlanStep:
     expected_output: str = ""
     estimated_seconds: float = 0.0
     depends_on: tuple[str, ...] = ()
+    agent: str = ""
+    """The delegate (an `agent.<id>` tool's id) that runs the step as its child task."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +150,11 @@ def _step(
     if tool and tool not in tools:
         available = ", ".join(sorted(tools)) or "none"
         problems.append(f"{where}: unknown or unavailable tool {tool!r}; available: {available}")
+    agent = str(raw.get("agent") or "").strip()
+    if agent and tool:
+        problems.append(f"{where}: a step names a tool or an agent, not both")
+    if agent and f"agent.{agent}" not in tools:
+        problems.append(f"{where}: {agent!r} is not an agent this task may delegate to")
     depends = raw.get("depends_on") or []
     if not isinstance(depends, list) or not all(isinstance(d, str) for d in depends):
         problems.append(f"{where}: depends_on must be a list of step ids")
@@ -164,6 +172,7 @@ def _step(
         expected_output=str(raw.get("expected_output") or ""),
         estimated_seconds=estimate,
         depends_on=tuple(dict.fromkeys(depends)),
+        agent=agent,
     )
 
 

@@ -88,8 +88,11 @@ def planner_system(tools: Sequence[ToolSpec], max_steps: int) -> str:
         "steps that do not depend on each other run at the same time; a step with a tool "
         "must give the tool's arguments (use your best guess when they depend on earlier "
         "results: the executor will fill them in); a step without a tool is done by a "
-        "language model (reasoning, writing, summarising). Write the step descriptions in "
-        "the language of the user's task.\n\n"
+        "language model (reasoning, writing, summarising). When the tools include agents "
+        '(`agent.<id>`), a step may instead name one as "agent": "<id>" (no tool): that '
+        "agent does the step as a sub-task, given the step and its inputs; choose it by "
+        "what its description says it does. Write the step descriptions in the language of "
+        "the user's task.\n\n"
         f"Tools:\n{listing or '(none: every step is done by the language model)'}"
     )
 

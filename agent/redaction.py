@@ -67,5 +67,13 @@ def redact_event(payload: ev.EventPayload) -> ev.EventPayload:
             return replace(payload, description=scrub(payload.description))
         case ev.TextDelta() | ev.ReasoningDelta():
             return replace(payload, text=scrub(payload.text))
+        case ev.SubtaskStarted():
+            return replace(payload, task=scrub(payload.task))
+        case ev.SubtaskFinished():
+            return replace(payload, answer=scrub(payload.answer), error=scrub(payload.error))
+        case ev.SubtaskWaiting():
+            return replace(payload, detail=scrub(payload.detail))
+        case ev.PanelVote() | ev.PanelDecided():
+            return replace(payload, answer=scrub(payload.answer))
         case _:
             return payload

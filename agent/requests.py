@@ -17,7 +17,7 @@ from agent.limits import (
 )
 from agent.memory.model import BusyPolicy, conversation_id_problem
 from agent.plan import Plan, PlanProblems, parse_plan
-from agent.tasks import ExecutionMode
+from agent.tasks import ExecutionMode, ParentLink
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from core.names import tool_name_problem
@@ -55,8 +55,12 @@ class TaskRequest:
     """The conversation the task is the next turn of; empty for a task on its own."""
     busy_policy: BusyPolicy = BusyPolicy.REJECT
     """What happens while another task of the conversation runs or waits."""
+    parent: ParentLink | None = None
+    """Set when a task starts this one as its child (`agent.teams`); never by a caller."""
 
     def fingerprint(self) -> str:
+        if self.parent is not None:  # a child's share of budget and time vary on a re-attach
+            return digest({"task": self.task, "agent": self.agent, "parent": self.parent.task_id})
         fields: dict[str, Any] = {
             "task": self.task,
             "tools": list(self.tools),

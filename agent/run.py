@@ -12,12 +12,13 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
 from agent import context_fit, metrics, serialization
 from agent import events as ev
+from agent.deltas import Deltas
 from agent.event_writer import EventWriter
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
 from agent.llm import sanitize, tokens
@@ -43,6 +44,9 @@ from agent.resume import RunCheckpoint
 from agent.tasks import StopReason, Task
 from agent.tool_calls import ToolCalls
 from agent.urls import UrlBook
+
+if TYPE_CHECKING:
+    from agent.teams.delegation import TeamCalls
 from core import tracing
 from core.identity import CallContext
 from core.metrics import LLM_CALLS
@@ -97,6 +101,11 @@ class TaskRun:
     delegate: Callable[[TaskRun, str], Awaitable[Outcome]] | None = None
     """Hands the task to the named agent (the agents-together hook); None: the router's
     choice is recorded and the task runs here."""
+    team: TeamCalls | None = None
+    """Its delegations to sub-agents and panels (`agent.teams`); None: it has none."""
+    handing_over: bool = False
+    """Set when the run is stopped for another process to resume it (not cancelled): its
+    children go on."""
     urls: UrlBook = field(init=False)
     """Long URLs the model sees as placeholders (`agent.urls`)."""
     tools: ToolCalls = field(init=False)
@@ -140,10 +149,11 @@ class TaskRun:
         agent's instructions and `prompt`), what it is sent of its conversation (the
         running summary, as data, and the earlier turns), and the `user` message."""
         system = self.system(prompt)
+        carried = [Message(m["role"], str(m["content"])) for m in self.task.carried]
         history = self.history
         if history is None:
-            return [system, Message("user", user)]
-        return [system, *history.sent, Message("user", user)]
+            return [system, *carried, Message("user", user)]
+        return [system, *carried, *history.sent, Message("user", user)]
 
     @property
     def goal(self) -> str:
@@ -332,17 +342,19 @@ class TaskRun:
         """One model call, streamed as events, traced, counted; the reply sanitised."""
         response: ModelResponse | None = None
         with tracing.span(
-            f"llm {role}", self.call.trace_id, {"agentd.task_id": self.task.task_id}
+            f"llm {role}",
+            self.call.trace_id,
+            {"agentd.task_id": self.task.task_id, **_tree(self.task)},
         ) as span:
             try:
                 if stream:
-                    deltas = _Deltas(self, step_id)
+                    deltas = Deltas(self, step_id)
                     async for item in model.stream(messages, tools, settings):
                         if isinstance(item, TextChunk | ReasoningChunk):
                             await deltas.add(item)
                         elif isinstance(item, Discarded):  # another provider starts over
                             await deltas.finish()
-                            deltas = _Deltas(self, step_id)
+                            deltas = Deltas(self, step_id)
                             await self.emit(ev.StreamDiscarded(step_id, *_discarded(item)))
                         elif isinstance(item, Done):
                             response = item.response
@@ -366,33 +378,8 @@ def _discarded(item: Discarded) -> tuple[str, str, str]:
     return item.provider, item.model, item.reason
 
 
-class _Deltas:
-    """One streamed reply as delta events: text and reasoning each cut at the reply's size
-    cap (the rest is not sent), URL placeholders restored."""
-
-    def __init__(self, run: TaskRun, step_id: str) -> None:
-        self._run = run
-        self._step_id = step_id
-        self._sizes = [0, 0]  # text, reasoning characters so far
-        self._restorers = (run.urls.streamer(), run.urls.streamer())
-        self._kind = 0
-
-    async def add(self, item: TextChunk | ReasoningChunk) -> None:
-        kind = 0 if isinstance(item, TextChunk) else 1
-        if kind != self._kind:  # what the other kind held back goes out first
-            await self._send(self._kind, self._restorers[self._kind].flush())
-            self._kind = kind
-        if self._sizes[kind] < sanitize.MAX_REPLY_CHARS:  # past the cap nothing is sent
-            await self._send(kind, self._restorers[kind].feed(sanitize.text(item.text)))
-
-    async def finish(self) -> None:
-        for kind in (0, 1):
-            await self._send(kind, self._restorers[kind].flush())
-
-    async def _send(self, kind: int, text: str) -> None:
-        """`text` (URLs restored) as a delta, cut to what the cap leaves, and counted."""
-        piece = text[: max(0, sanitize.MAX_REPLY_CHARS - self._sizes[kind])]
-        self._sizes[kind] += len(piece)
-        if piece:
-            delta = ev.TextDelta if kind == 0 else ev.ReasoningDelta
-            await self._run.emit(delta(self._step_id, piece))
+def _tree(task: Task) -> dict[str, str]:
+    """A child task's place in its tree, for its spans."""
+    if not task.parent_task_id:
+        return {}
+    return {"agentd.parent_task_id": task.parent_task_id, "agentd.root_task_id": task.root}

@@ -23,6 +23,7 @@ from agent.questions import ASK_USER
 from agent.resume import RunCheckpoint
 from agent.run import TaskRun
 from agent.tasks import Task
+from agent.teams.delegation import Team, team_tools
 from core.errors import ToolNotFoundError
 from core.identity import CallContext
 from stores.approvals.base import ApprovalBox
@@ -54,6 +55,8 @@ class RunFactory:
     """Makes the models agents name; None: agents use the server's models."""
     encodings: Encodings | None = None
     """Counts tokens per model; None: estimates."""
+    team: Team | None = None
+    """Starts child tasks for delegations (`agent.teams`); None: no delegation here."""
     _made: dict[tuple[str, float | None, int | None], Model] = field(default_factory=dict)
 
     def specs(self, names: Sequence[str]) -> dict[str, ToolSpec]:
@@ -84,9 +87,12 @@ class RunFactory:
         config = self._config(agent)
         if agent is not None and agent.ask_user:  # the agent may ask the caller
             tools = {**tools, ASK_USER.name: ASK_USER}
+        panels = agent.panels if agent is not None else ()
+        if self.team is not None:  # the Plan RPC's planner sees them too (never runs them)
+            tools = {**tools, **team_tools(task.delegates, panels)}
         models = self._models(agent)
         encodings = self.encodings or Encodings(None)
-        return TaskRun(
+        run = TaskRun(
             task=task,
             call=call,
             models=models,
@@ -104,6 +110,9 @@ class RunFactory:
             instructions=render(agent.instructions, task.context) if agent else "",
             counter=encodings.for_model(models.for_role("executor").name),
         )
+        if persist and self.team is not None and (task.delegates or panels):
+            run.team = self.team.for_run(run)
+        return run
 
     def _config(self, agent: AgentDefinition | None) -> EngineConfig:
         if agent is None:
@@ -175,6 +184,10 @@ class RunFactory:
             router=roles["router"] if agent.models.get("router") or self.models.router else None,
             calls=self.models.calls,
         )
+
+    def model_by_name(self, name: str) -> Model:
+        """A model by name (a panel's judge): the server's default without a factory."""
+        return self._model(name, 0.0, None) if self.model_factory else self.models.default
 
     def _model(self, name: str, temperature: float | None, max_tokens: int | None) -> Model:
         key = (name, temperature, max_tokens)

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from agent import events as ev
-from agent.agents import AgentDefinition
+from agent.agents import AgentDefinition, Panel
 from agent.llm.base import Message, ToolCall
 from agent.memory.history import History
 from agent.modes.state import (
@@ -25,7 +25,16 @@ from agent.modes.state import (
 )
 from agent.plan import Plan, PlanStep
 from agent.resume import JournalEntry, RunCheckpoint
-from agent.tasks import ExecutionMode, StopReason, Task, TaskFailure, TaskStatus, TokenUsage
+from agent.tasks import (
+    ChildSummary,
+    Delegate,
+    ExecutionMode,
+    StopReason,
+    Task,
+    TaskFailure,
+    TaskStatus,
+    TokenUsage,
+)
 from core.identity import Principal
 from tools.outcomes import ToolCallError, ToolErrorKind
 
@@ -44,7 +53,8 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.StreamDiscarded,
         ev.FinalAnswer, ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall, Principal,
         JournalEntry, RunCheckpoint, FunctionCallingState, TextReactState, PlanExecuteState,
-        StepResult, AgentDefinition, History,
+        StepResult, AgentDefinition, History, ChildSummary, Delegate, Panel,
+        ev.SubtaskStarted, ev.SubtaskFinished, ev.SubtaskWaiting, ev.PanelVote, ev.PanelDecided,
     )
 }  # fmt: skip
 _ENUMS: dict[str, type[enum.Enum]] = {

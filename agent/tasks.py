@@ -92,6 +92,44 @@ class TaskFailure:
     """A human-readable explanation."""
 
 
+@dataclass(frozen=True, slots=True)
+class ChildSummary:
+    """One child task of a task (a delegation, or a panel member), as its parent keeps it."""
+
+    task_id: str
+    agent: str
+    """The agent it runs as, `id@version`."""
+    call_key: str
+    """The parent's tool call that started it (its idempotency key's tail)."""
+    status: TaskStatus = TaskStatus.PENDING
+    """As last seen by the parent; terminal once its usage is in the parent's."""
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    panel: str = ""
+    """The panel it votes in (`panel.<name>`); empty for a delegation."""
+
+
+@dataclass(frozen=True, slots=True)
+class Delegate:
+    """An agent a task may hand work to, as its model is offered it (`agent.<id>`)."""
+
+    agent_id: str
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParentLink:
+    """Where a child task sits in its tree, given when its parent starts it."""
+
+    task_id: str
+    root_task_id: str
+    depth: int
+    """The child's depth (its parent's + 1)."""
+    lineage: tuple[str, ...] = ()
+    """Agent ids of the child's ancestors, top first."""
+    carried: tuple[dict[str, Any], ...] = ()
+    """Messages of its agent's earlier delegations under the same parent."""
+
+
 def new_task_id() -> str:
     return "task_" + secrets.token_hex(12)
 
@@ -136,6 +174,21 @@ class Task:
     """The caller asked that its tool calls never answer from the cache of tool results."""
     conversation_id: str = ""
     """The conversation the task is a turn of; empty for a task on its own."""
+    parent_task_id: str = ""
+    """The task that started this one as its child (`agent.teams`); empty for a top task."""
+    root_task_id: str = ""
+    """The top task of its tree; empty means the task itself."""
+    depth: int = 0
+    """0 for a top task; a child's is its parent's + 1."""
+    lineage: tuple[str, ...] = ()
+    """The agent ids of its ancestors, top first (a delegation back to one is refused)."""
+    delegates: tuple[Delegate, ...] = ()
+    """The agents it may delegate to, resolved when it was accepted."""
+    children: tuple[ChildSummary, ...] = ()
+    """Its child tasks so far, in the order started."""
+    carried: tuple[dict[str, Any], ...] = ()
+    """Messages (role, content, ...) of its agent's earlier delegations under the same
+    parent, sent before its own task (per-agent memory in a task tree)."""
     status: TaskStatus = TaskStatus.PENDING
     """Current state."""
     final_answer: str = ""
@@ -176,3 +229,8 @@ class Task:
         twin.context = copy.deepcopy(self.context)
         twin.labels = dict(self.labels)
         return twin
+
+    @property
+    def root(self) -> str:
+        """The id of the top task of its tree."""
+        return self.root_task_id or self.task_id

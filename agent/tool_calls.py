@@ -23,6 +23,8 @@ import structlog
 from agent import events as ev
 from agent import lifecycle, questions
 from agent.artifacts import artifact_space, updated_event
+from agent.call_results import UNKNOWN_OUTCOME as UNKNOWN_OUTCOME
+from agent.call_results import clip, replayed, short, unavailable
 from agent.concurrency import all_or_none
 from agent.limits import LimitReached, step_clock_stopped
 from agent.resume import JournalEntry
@@ -45,12 +47,6 @@ if TYPE_CHECKING:
     from agent.run import TaskRun
 
 log = structlog.get_logger(__name__)
-
-UNKNOWN_OUTCOME = (
-    "outcome unknown: the server process running this call stopped before the call reported "
-    "back, and {tool} may not be repeated safely, so it was not called again. Check whether "
-    "it took effect before relying on it or calling it again."
-)
 
 _DECISIONS: dict[str, Literal["approve", "reject", "edit"]] = {
     "approved": "approve",
@@ -96,6 +92,9 @@ class ToolCalls:
 
         Journal keys are the step id and the call's position, stable across a resume.
         """
+        team = self._run.team
+        if team is not None:
+            team.expect(sum(team.handles(self._run.tool_specs.get(n)) for n, _, _ in calls))
         return await all_or_none(
             self.call(step_id, n, a, bad_arguments=b, key=f"{step_id}/{i}")
             for i, (n, a, b) in enumerate(calls)
@@ -119,7 +118,13 @@ class ToolCalls:
         run = self._run
         if arguments is not None:  # the model's placeholders stand for these URLs
             arguments = run.urls.restore_value(arguments)
-        journalled = bool(key) and run.durable and not bad_arguments and not self.may_repeat(name)
+        journalled = (
+            bool(key)
+            and run.durable
+            and not bad_arguments
+            and not self.may_repeat(name)
+            and not self._teamwork(name)  # a child task is its own record: re-attached
+        )
         entry = self.journal.get(key) if key else None
         planned = (step_id, name, arguments, bad_arguments, key, journalled)
         if entry is not None and entry.resume_by:  # it waited for ResumeTask when the run stopped
@@ -144,7 +149,9 @@ class ToolCalls:
             await run.checkpoint()
         await run.emit(ev.ToolCallStarted(call_id, step_id, name, redact(arguments or {})))
         started = time.perf_counter()
-        data, error, text, cached = await self._outcome(call_id, name, arguments, bad_arguments)
+        data, error, text, cached = await self._outcome(
+            call_id, name, arguments, bad_arguments, key
+        )
         took = time.perf_counter() - started
         result = ToolCallResult(call_id, name, data, text, took, error, cached)
         await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, cached))
@@ -176,8 +183,17 @@ class ToolCalls:
         """The result as the model sees it: long URLs as placeholders."""
         return replace(result, text=self._run.urls.shorten(result.text))
 
+    def _teamwork(self, name: str) -> bool:
+        team = self._run.team
+        return team is not None and team.handles(self._run.tool_specs.get(name))
+
     async def _outcome(
-        self, call_id: str, name: str, arguments: dict[str, Any] | None, bad_arguments: str
+        self,
+        call_id: str,
+        name: str,
+        arguments: dict[str, Any] | None,
+        bad_arguments: str,
+        key: str = "",
     ) -> tuple[Any, ToolCallError | None, str, bool]:
         """(data, error, the text the model sees, whether it came from the cache) of a
         call: run (or answered from the cache), refused or not attempted."""
@@ -185,6 +201,9 @@ class ToolCalls:
         if bad_arguments:
             error = ToolCallError(ToolErrorKind.FAILED, f"not called: {bad_arguments}")
             return None, error, error.message, False
+        if run.team is not None and self._teamwork(name):
+            data, failed, text = await run.team.call(call_id, key, name, arguments or {})
+            return data, failed, clip(text), False
         if run.tool_specs.get(name) is questions.ASK_USER:
             return await self._ask_user(call_id, arguments)
         if name not in run.tool_specs:
@@ -199,7 +218,7 @@ class ToolCalls:
         try:
             result = await self._registry_call(call_id, name, arguments or {})
         except (ToolUnavailableError, ToolNotFoundError) as gone:
-            error = _unavailable(name, gone)
+            error = unavailable(name, gone)
             return None, error, error.message, False
         except AgentdError as refusal:
             error = ToolCallError(
@@ -210,7 +229,7 @@ class ToolCalls:
         data, failed = clean_json(result.data), result.error
         if failed is not None:
             return data, failed, failed.message, False
-        text = _clip(clean_text(result.text) or json.dumps(data, default=str))
+        text = clip(clean_text(result.text) or json.dumps(data, default=str))
         return data, None, text, result.cached
 
     async def _registry_call(
@@ -246,10 +265,13 @@ class ToolCalls:
         if not run.persist:
             return run.call
         left = None if run.deadline_at is None else max(0.0, run.deadline_at - time.time())
+        task = run.task
         return replace(
             run.call,
-            task_id=run.task.task_id,
-            artifact_space=artifact_space(run.task),
+            task_id=task.task_id,
+            artifact_space=artifact_space(task),
+            parent_task_id=task.parent_task_id,
+            root_task_id=task.root if task.parent_task_id else "",
             deadline_seconds=left,
         )
 
@@ -333,6 +355,17 @@ class ToolCalls:
         await approvals.close(task_id, slot_id)
         return decision
 
+    async def person_waits(self, detail: str) -> None:
+        """Something of the task (a child task) waits for a person: INPUT_REQUIRED."""
+        self._waiting += 1
+        if self._waiting == 1:
+            await lifecycle.set_waiting(self._run, detail)
+
+    async def person_answered(self, detail: str) -> None:
+        """What `person_waits` announced moved on: RUNNING again once nothing waits."""
+        self._waiting = max(0, self._waiting - 1)
+        await self.no_longer_waiting(detail)
+
     async def no_longer_waiting(self, detail: str) -> None:
         """RUNNING again once no call of the task waits for a person."""
         if self._waiting == 0 and self._run.task.status is TaskStatus.INPUT_REQUIRED:
@@ -347,52 +380,12 @@ class ToolCalls:
         key: str,
     ) -> ToolCallResult:
         """A journalled call met again on a resumed run: its result, or an unknown outcome."""
-        run = self._run
-        if entry.finished:
-            failed = None if entry.ok else ToolCallError(ToolErrorKind.FAILED, entry.text)
-            result = ToolCallResult(entry.call_id, name, entry.data, entry.text, 0.0, failed)
-        else:
-            text = UNKNOWN_OUTCOME.format(tool=name)
-            error = ToolCallError(ToolErrorKind.OUTCOME_UNKNOWN, text)
-            await run.emit(ev.ToolCallFinished(entry.call_id, name, None, error, 0.0, text))
-            result = ToolCallResult(entry.call_id, name, None, text, 0.0, error)
-            self.journal[key] = JournalEntry(entry.call_id, name, True, False, text)
-            await run.checkpoint()
-            log.warning(
-                "tool call outcome unknown after takeover; not repeated",
-                task_id=run.task.task_id,
-                tool=name,
-                call_id=entry.call_id,
-                step_id=step_id,
-            )
+        result = await replayed(self._run, self.journal, step_id, name, entry, key)
         self._note(result, arguments)
         return self._for_model(result)
 
     def _note(self, result: ToolCallResult, arguments: dict[str, Any] | None) -> None:
         self._run.notes.append(
-            f"{result.tool_name}({_short(arguments)}) -> "
-            f"{'' if result.ok else 'error: '}{_short(result.text, 500)}"
+            f"{result.tool_name}({short(arguments)}) -> "
+            f"{'' if result.ok else 'error: '}{short(result.text, 500)}"
         )
-
-
-def _unavailable(name: str, error: ToolUnavailableError | ToolNotFoundError) -> ToolCallError:
-    """A tool the task was given that cannot be called: its server is down, or a reload
-    of the toolsets removed it after the task started (the task keeps its list of tools;
-    the tool is gone)."""
-    if isinstance(error, ToolUnavailableError):
-        text = f"not called: {error.message}; it may work again later"
-    else:
-        text = (
-            f"not called: tool {name!r} was removed from the toolsets after this task "
-            "started, so it can no longer be called"
-        )
-    return ToolCallError(ToolErrorKind.UNAVAILABLE, text)
-
-
-def _short(value: Any, limit: int = 200) -> str:
-    text = value if isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _clip(text: str, limit: int = 20_000) -> str:
-    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters in all)"

@@ -13,6 +13,7 @@ from bench import (
     models,
     startup,
     stores,
+    teams,
     toolsets,
     urls,
 )
@@ -36,6 +37,7 @@ def main() -> None:
     asyncio.run(artifacts.main())
     startup.main()
     asyncio.run(models.main())
+    asyncio.run(teams.main())  # last: it quiets the engine's INFO logs
 
 
 if __name__ == "__main__":

@@ -65,7 +65,36 @@ def describe_event(event: events_pb2.TaskEvent) -> str:
         )
     if kind == "error":
         return f"{head} {payload.reason}: {payload.message}"
-    return f"{head} {json_format.MessageToJson(payload, indent=None)}"
+    team = _teamwork(kind, payload)
+    return f"{head} {team}" if team else f"{head} {json_format.MessageToJson(payload, indent=None)}"
+
+
+def _teamwork(kind: str, payload: Any) -> str:
+    """An event of a child task (a delegation, or a panel member), or a panel's vote."""
+    if kind == "subtask_started":
+        return f"{payload.child_task_id} {payload.agent}: {_one_line(payload.task)[:160]}"
+    if kind == "subtask_finished":
+        said = payload.answer or payload.error
+        spent = payload.usage.total_tokens
+        return (
+            f"{payload.child_task_id} {payload.agent} {status_name(payload.status)} "
+            f"({spent} tokens): {_one_line(said)[:160]}"
+        )
+    if kind == "subtask_waiting":
+        return (
+            f"{payload.child_task_id} waits for {payload.kind} {payload.request_id} "
+            f"({payload.detail}); answer on the child's id"
+        )
+    if kind == "panel_vote":
+        vote = payload.answer if payload.ok else f"(failed) {payload.answer}"
+        return f"{payload.panel} {payload.agent}: {_one_line(vote)[:160]}"
+    if kind == "panel_decided":
+        verdict = "reached" if payload.reached else "NOT reached"
+        return (
+            f"{payload.panel} {verdict} {payload.ratio:.2f} (threshold {payload.threshold:g}): "
+            f"{_one_line(payload.answer)[:160]}"
+        )
+    return ""
 
 
 def describe_summary(summary: artifacts_pb2.ArtifactSummary) -> str:

@@ -162,6 +162,7 @@ async def run_tasks(client: AgentClient, args: argparse.Namespace) -> int:
             labels=options.labels(args.label),
             agent=args.agent,
             conversation_id=args.conversation,
+            parent_task_id=args.parent,
             created_after=options.utc_moment(args.since, "--since"),
             created_before=options.utc_moment(args.until, "--until"),
         )
@@ -191,6 +192,12 @@ async def run_task(client: AgentClient, args: argparse.Namespace) -> int:
           f"step {task.progress.current_step}/{task.progress.total_steps}")  # fmt: skip
     if task.agent or task.conversation_id:
         print(f"agent {task.agent or '(default)'}  conversation {task.conversation_id or '-'}")
+    if task.parent_task_id:
+        print(f"parent {task.parent_task_id}  root {task.root_task_id}  depth {task.depth}")
+    for child in task.children:
+        panel = f"  {child.panel}" if child.panel else ""
+        print(f"child {child.task_id}  {child.agent}  {status_name(child.status)}  "
+              f"{child.usage.total_tokens} tokens{panel}")  # fmt: skip
     if task.final_answer:
         print(task.final_answer)
     for summary in task.artifacts:
@@ -297,6 +304,9 @@ def _add_listing(sub: Any) -> None:
     tasks.add_argument("--label", action="append", metavar="KEY=VALUE", help="(repeatable)")
     tasks.add_argument("--agent", default="", help="run as this agent: id or id@version")
     tasks.add_argument("--conversation", default="", help="turns of this conversation")
+    tasks.add_argument(
+        "--parent", default="", help="children of this task (its delegations, panel members)"
+    )
     tasks.add_argument("--since", help="created at or after (ISO 8601; UTC unless a zone)")
     tasks.add_argument("--until", help="created before (ISO 8601; UTC unless a zone)")
     tasks.add_argument("--limit", type=int, default=50, help="tasks per page, 1-200 (50)")

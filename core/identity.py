@@ -53,6 +53,10 @@ class CallContext:
     artifact_space: str = ""
     """Where the artifacts of the task's tree live (its root task's id, set by the engine:
     `agent.artifacts.artifact_space`); empty outside a task."""
+    parent_task_id: str = ""
+    """For a child task's call: its parent task (`agent.teams`)."""
+    root_task_id: str = ""
+    """For a task's call: the top task of its tree."""
     check_argument: Callable[[str, Any], None] | None = field(default=None, compare=False)
     """Set by the tool registry for a running tool call: checks a value an argument takes
     on during the call (a redirect's URL) against the caller's grants, as the call's own

@@ -18,6 +18,7 @@ from agent.memory.busy import BusyGate, stale_after
 from agent.memory.engine_hooks import TaskMemory
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
+from agent.teams.delegation import TeamLimits
 from auth.authenticator import Authenticator
 from server.artifact_limits import artifact_limits
 from server.model_builders import build_models, model_factory
@@ -318,6 +319,11 @@ def start_engine(
         ),
         encodings=encodings,
         missing_settings=settings.missing_llm_settings(),
+        teams=TeamLimits(
+            max_depth=settings.max_delegation_depth,
+            max_children=settings.max_children_per_task,
+            max_parallel=settings.max_parallel_delegations,
+        ),
     )
     engine.listen_for_cancellations()
     engine.supervise()

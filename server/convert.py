@@ -231,6 +231,7 @@ def plan_to_proto(plan: Plan) -> tasks_pb2.Plan:
                 expected_output=step.expected_output,
                 estimated_seconds=step.estimated_seconds,
                 depends_on=list(step.depends_on),
+                agent=step.agent,
             )
             for step in plan.steps
         ],
@@ -294,6 +295,8 @@ def plan_data(plan: tasks_pb2.Plan) -> dict[str, Any]:
                 "depends_on": list(step.depends_on),
                 "expected_output": step.expected_output,
                 "estimated_seconds": step.estimated_seconds,
+                # only when set: a plan without agents keeps its idempotency fingerprint
+                **({"agent": step.agent} if step.agent else {}),
             }
             for index, step in enumerate(plan.steps)
         ]
@@ -327,6 +330,19 @@ def task_to_proto(task: Task) -> tasks_pb2.Task:
         partial=task.partial,
         agent=task.agent.reference if task.agent is not None else "",
         conversation_id=task.conversation_id,
+        parent_task_id=task.parent_task_id,
+        root_task_id=task.root,
+        depth=task.depth,
+        children=[
+            tasks_pb2.SubtaskSummary(
+                task_id=c.task_id,
+                agent=c.agent,
+                status=_STATUSES[c.status],
+                usage=usage_to_proto(c.usage),
+                panel=c.panel,
+            )
+            for c in task.children
+        ],
     )
     if task.plan is not None:
         message.plan.CopyFrom(plan_to_proto(task.plan))

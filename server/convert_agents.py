@@ -50,6 +50,23 @@ def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
             {"provider": f.provider, **({"model": f.model} if f.model else {})}
             for f in agent.fallback
         ]
+    if agent.delegates:
+        data["delegates"] = list(agent.delegates)
+    if agent.fresh_start:
+        data["fresh_start"] = True
+    if agent.panels:
+        data["panels"] = [_panel_data(p) for p in agent.panels]
+    return data
+
+
+def _panel_data(panel: agents_pb2.AgentPanel) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": panel.name, "agents": list(panel.agents)}
+    if panel.threshold:
+        data["threshold"] = panel.threshold
+    if panel.judge_model:
+        data["judge_model"] = panel.judge_model
+    if panel.description:
+        data["description"] = panel.description
     return data
 
 
@@ -112,6 +129,18 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
         source=stored.source,
         ask_user=agent.ask_user,
         step_policy=agent.step_policy or "",
+        delegates=list(agent.delegates),
+        fresh_start=agent.fresh_start,
+        panels=[
+            agents_pb2.AgentPanel(
+                name=p.name,
+                agents=list(p.agents),
+                threshold=p.threshold,
+                judge_model=p.judge_model,
+                description=p.description,
+            )
+            for p in agent.panels
+        ],
     )
     if agent.max_failed_tool_calls is not None:
         message.max_failed_tool_calls = agent.max_failed_tool_calls

@@ -80,6 +80,8 @@ def tool_record_to_proto(record: ToolCallRecord) -> audit_pb2.AuditRecord:
             approval_comment=record.approval_comment,
             attempt=record.attempt,
             cached=record.cached,
+            parent_task_id=record.parent_task_id,
+            root_task_id=record.root_task_id,
         )
     )
 

@@ -23,6 +23,7 @@ from server.convert import (
     tool_error_to_proto,
     usage_to_proto,
 )
+from server.convert_teams import TEAM_PAYLOADS
 
 
 def heartbeat(task: Task) -> events_pb2.TaskEvent:
@@ -285,6 +286,7 @@ _PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
     ev.FinalAnswer: ("final_answer", _final_answer),
     ev.ErrorOccurred: ("error", _error),
     ev.TaskResumed: ("resumed", _resumed),
+    **TEAM_PAYLOADS,
 }
 
 

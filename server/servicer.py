@@ -8,10 +8,12 @@ from agent.artifacts import TaskArtifacts
 from agent.catalog import Agents
 from agent.engine import Engine
 from agent.events import TaskEvent
+from agent.intake import delegates_of
 from agent.memory.model import ConversationQuery
 from agent.memory.service import Conversations
 from agent.questions import ASK_USER
 from agent.selection import lookup, narrow, resolve
+from agent.teams.delegation import CATEGORY, team_tools
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import (
@@ -185,6 +187,11 @@ class AgentServicer(pb_grpc.AgentServiceServicer):
             specs = list(narrow(agent, (), {s.name: s for s in specs}).values())
             if agent is not None and agent.ask_user and request.category in ("", "conversation"):
                 specs = sorted([*specs, ASK_USER], key=lambda s: s.name)
+            if request.category in ("", CATEGORY) and not request.toolset:
+                delegates = await delegates_of(self._agents, call.principal.tenant, agent)
+                panels = agent.panels if agent is not None else ()
+                team = team_tools(delegates, panels).values()
+                specs = sorted([*specs, *team], key=lambda s: s.name)
         return pb.ListToolsResponse(
             tools=[convert.tool_to_proto(s, unavailable=s.name in down) for s in specs]
         )

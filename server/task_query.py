@@ -31,7 +31,15 @@ def task_query(request: pb.ListTasksRequest, principal: Principal, limit: int) -
         agent=agent,
         agent_version=version,
         conversation_id=conversation,
+        parent_task_id=_parent(request.parent_task_id),
     )
+
+
+def _parent(task_id: str) -> str:
+    if task_id and (len(task_id) > 64 or not task_id.isprintable()):
+        problem = "is not a task id"
+        raise InvalidArgumentError([FieldViolation("parent_task_id", problem)])
+    return task_id
 
 
 def _runs_as(request: pb.ListTasksRequest) -> tuple[str, int | None, str]:

@@ -62,6 +62,10 @@ class ToolCallRecord:
     tool that failed transiently) has one record per attempt, under the same call id."""
     cached: bool = False
     """The result came from the cache of tool results: the tool did not run."""
+    parent_task_id: str = ""
+    """For a child task's call: its parent task."""
+    root_task_id: str = ""
+    """For a child task's call: the top task of its tree."""
 
 
 def record_of(
@@ -100,6 +104,8 @@ def record_of(
         approval_comment=human_decision.comment if human_decision else "",
         attempt=attempt,
         cached=cached,
+        parent_task_id=context.parent_task_id,
+        root_task_id=context.root_task_id,
     )
 
 

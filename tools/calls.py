@@ -151,7 +151,11 @@ async def _attempt(
     timeout = tool.spec.timeout_seconds if left is None else min(tool.spec.timeout_seconds, left)
     clock = time.perf_counter()
     try:
-        with tracing.span(f"tool {name}", context.trace_id, {"agentd.tool": name}) as span:
+        attributes = {"agentd.tool": name}
+        if context.parent_task_id:  # a child task's call: its place in its tree
+            attributes["agentd.parent_task_id"] = context.parent_task_id
+            attributes["agentd.root_task_id"] = context.root_task_id
+        with tracing.span(f"tool {name}", context.trace_id, attributes) as span:
             span.set_attribute("agentd.call_id", call.call_id)
             span.set_attribute("agentd.attempt", call.attempt)
             async with asyncio.timeout(timeout) as timer:

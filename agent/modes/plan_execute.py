@@ -19,7 +19,7 @@ import time
 from agent import events as ev
 from agent import prompts
 from agent.concurrency import all_or_none
-from agent.limits import LimitReached, step_timeout
+from agent.limits import MAX_TASK_CHARS, LimitReached, step_timeout
 from agent.llm.base import Message, ModelSettings
 from agent.modes import Outcome, critic, planner
 from agent.modes.state import PlanExecuteState, StepResult
@@ -82,6 +82,10 @@ async def _do_step(
 ) -> StepResult:
     inputs = _inputs(step, results)
     prompt = prompts.step_prompt(run.goal, step.description, step.expected_output, inputs, feedback)
+    if step.agent:  # run as that agent's child task (`agent.teams`)
+        handed = {"task": prompt[:MAX_TASK_CHARS]}
+        observation = await run.tools.call(step.id, f"agent.{step.agent}", handed, key=key)
+        return StepResult(step, observation.ok, observation.text)
     if step.tool:
         spec = run.tool_specs[step.tool]
         arguments = dict(step.arguments)

@@ -1,8 +1,8 @@
 """Service settings, read from `AGENTD_*` environment variables, in sections by concern:
 the process (`service`), the model (`model`), the engine and its limits (`engine`), tools
 (`tools`), toolsets from a file (`toolsets`), where state lives (`storage`), who may call
-(`access`), the memory of conversations (`conversations`) and what a task tree's artifacts
-may hold (`artifacts`)."""
+(`access`), the memory of conversations (`conversations`), what a task tree's artifacts
+may hold (`artifacts`) and agents working together (`teams`)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from server.settings.engine import EngineSettings
 from server.settings.model import ModelSettings
 from server.settings.service import ServiceSettings
 from server.settings.storage import StorageSettings
+from server.settings.teams import TeamSettings
 from server.settings.tools import ToolSettings, parse_cache_seconds
 from server.settings.toolsets import ToolsetSettings
 
@@ -27,6 +28,7 @@ class Settings(
     AccessSettings,
     ConversationSettings,
     ArtifactSettings,
+    TeamSettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""
 

@@ -128,6 +128,8 @@ def _values(record: ToolCallRecord) -> dict[str, Any]:
         "approval_comment": record.approval_comment,
         "attempt": record.attempt,
         "cached": record.cached,
+        "parent_task_id": record.parent_task_id,
+        "root_task_id": record.root_task_id,
     }
 
 
@@ -175,4 +177,6 @@ def tool_call_from_row(row: Any) -> ToolCallRecord:
         approval_comment=row["approval_comment"],
         attempt=row["attempt"],
         cached=bool(row["cached"]),
+        parent_task_id=row["parent_task_id"],
+        root_task_id=row["root_task_id"],
     )

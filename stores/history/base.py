@@ -42,6 +42,8 @@ class TaskQuery:
     """With `agent`: only tasks run as this version of it."""
     conversation_id: str = ""
     """Only the tasks of this conversation; empty: tasks of any conversation or none."""
+    parent_task_id: str = ""
+    """Only the children of this task; empty: any task."""
 
 
 def _matches(task: Task, query: TaskQuery) -> bool:
@@ -55,6 +57,7 @@ def _matches(task: Task, query: TaskQuery) -> bool:
         and all(task.labels.get(key) == value for key, value in query.labels.items())
         and _runs_as(task, query)
         and (not query.conversation_id or task.conversation_id == query.conversation_id)
+        and (not query.parent_task_id or task.parent_task_id == query.parent_task_id)
     )
 
 

@@ -42,6 +42,8 @@ def _row(task: Task) -> dict[str, Any]:
         "agent_id": task.agent.agent_id if task.agent is not None else "",
         "agent_version": task.agent.version if task.agent is not None else 0,
         "conversation_id": task.conversation_id,
+        "parent_task_id": task.parent_task_id,
+        "root_task_id": task.root_task_id,
     }
     return {k: _clean(v) if isinstance(v, str) and k != "data" else v for k, v in row.items()}
 
@@ -97,6 +99,8 @@ class SqlTaskHistory:
                 statement = statement.where(c.agent_version == query.agent_version)
         if query.conversation_id:
             statement = statement.where(c.conversation_id == query.conversation_id)
+        if query.parent_task_id:
+            statement = statement.where(c.parent_task_id == query.parent_task_id)
         labels = task_labels.c
         for key, value in sorted(query.labels.items()):
             statement = statement.where(

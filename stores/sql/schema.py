@@ -46,9 +46,12 @@ task_history = Table(
     Column("agent_id", String(64), nullable=False, server_default=""),
     Column("agent_version", Integer, nullable=False, server_default="0"),
     Column("conversation_id", String(64), nullable=False, server_default=""),
+    Column("parent_task_id", String(64), nullable=False, server_default=""),
+    Column("root_task_id", String(64), nullable=False, server_default=""),
     Index("ix_task_history_tenant_created", "tenant", "created_at"),
     Index("ix_task_history_tenant_agent", "tenant", "agent_id", "created_at"),
     Index("ix_task_history_conversation", "conversation_id", "created_at"),
+    Index("ix_task_history_parent", "parent_task_id", "created_at"),
 )
 """Finished tasks: what was asked, how it ended, what it cost. `data` is the full task as JSON."""
 
@@ -85,6 +88,8 @@ tool_call_audit = Table(
     Column("approval_comment", Text, nullable=False, server_default=""),
     Column("attempt", Integer, nullable=False, server_default="1"),
     Column("cached", Boolean, nullable=False, server_default=false()),
+    Column("parent_task_id", String(64), nullable=False, server_default=""),
+    Column("root_task_id", String(64), nullable=False, server_default=""),
     Index("ix_tool_call_audit_tenant_time", "tenant", "time"),
     Index("ix_tool_call_audit_call_id", "call_id"),
 )

@@ -231,6 +231,28 @@ async def test_list_filters_by_agent_version_and_conversation(history: TaskHisto
     assert (found.agent, found.conversation_id) == (AgentDefinition("support", 2), "")
 
 
+async def test_list_filters_by_parent_task(history: TaskHistory) -> None:
+    top = _run_as("top", "lead", 1, "", 1)
+    children = [_run_as(f"c{i}", "researcher", 1, "", 2 + i) for i in range(2)]
+    grandchild = _run_as("g1", "writer", 1, "", 5)
+    for child in children:
+        child.parent_task_id, child.root_task_id, child.depth = "top", "top", 1
+    grandchild.parent_task_id, grandchild.root_task_id, grandchild.depth = "c0", "top", 2
+    for task in (top, *children, grandchild):
+        await history.record(task)
+
+    async def ids(**filters: object) -> list[str]:
+        query = TaskQuery(tenant="acme", owner="alice", **filters)  # type: ignore[arg-type]
+        return [t.task_id for t in await history.list(query)]
+
+    assert await ids(parent_task_id="top") == ["c1", "c0"]
+    assert await ids(parent_task_id="c0") == ["g1"]
+    assert await ids(parent_task_id="g1") == []
+    found = await history.get("acme", "g1")
+    assert (found.parent_task_id, found.root, found.depth) == ("c0", "top", 2)
+    assert (await history.get("acme", "top")).root == "top"
+
+
 @pytest.mark.parametrize("kind", SQL_BACKENDS)
 async def test_upgrading_finds_the_agent_and_conversation_of_tasks_stored_before(
     kind: str, tmp_path: Path
@@ -249,7 +271,8 @@ async def test_upgrading_finds_the_agent_and_conversation_of_tasks_stored_before
         _run_as("t2", "", 0, CONV_B, 2),
         _run_as("t3", "support", 1, "", 3),
     ]
-    new_columns = ("agent_id", "agent_version", "conversation_id")
+    # 0010's columns, and 0011's (later still)
+    new_columns = ("agent_id", "agent_version", "conversation_id", "parent_task_id", "root_task_id")
     rows = [{k: v for k, v in _row(task).items() if k not in new_columns} for task in before]
     old_history = table("task_history", *(column(name) for name in rows[0]))
     async with empty_database(kind, tmp_path) as (url, schema):

@@ -3,7 +3,9 @@
 An agent file is a mapping (YAML, or JSON) of `id`, `description`, `instructions`, `model`
 (a name, or a mapping of role to name), `temperature`, `max_tokens`, `tools`, `mode`,
 `max_iterations`, `token_budget`, `step_timeout_seconds`, `task_timeout_seconds`,
-`critic_policy`, `metadata`, `ask_user`, `output_schema`, `memory`, and `version`, which
+`critic_policy`, `metadata`, `ask_user`, `output_schema`, `memory`, `delegates` (agent
+ids), `fresh_start`, `panels` (each `name`, `agents`, `threshold`, `judge_model`,
+`description`), and `version`, which
 the server sets for agents it keeps (it is left out of what is sent). `agent_message`
 checks only what a message needs; the server checks the rest, naming the field.
 """
@@ -23,6 +25,7 @@ KEYS = (
     "id", "version", "description", "instructions", "model", "temperature", "max_tokens",
     "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
     "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema", "memory",
+    "delegates", "fresh_start", "panels",
 )  # fmt: skip
 MODES = {
     "auto": tasks_pb2.EXECUTION_MODE_AUTO,
@@ -140,6 +143,37 @@ def _rest(data: Mapping[str, Any], agent: agents_pb2.Agent) -> None:
         json_format.ParseDict(dict(data["output_schema"]), agent.output_schema)
     if data.get("memory") is not None:
         agent.memory.CopyFrom(_memory(data["memory"]))
+    _team(data, agent)
+
+
+def _team(data: Mapping[str, Any], agent: agents_pb2.Agent) -> None:
+    delegates = data.get("delegates") or []
+    if not isinstance(delegates, list) or not all(isinstance(d, str) for d in delegates):
+        raise AgentFileError("delegates", "must be a list of agent ids")
+    agent.delegates.extend(delegates)
+    fresh = data.get("fresh_start", False)
+    if not isinstance(fresh, bool):
+        raise AgentFileError("fresh_start", "must be true or false")
+    agent.fresh_start = fresh
+    panels = data.get("panels") or []
+    if not isinstance(panels, list) or not all(isinstance(p, Mapping) for p in panels):
+        raise AgentFileError("panels", "a list of panels (name, agents, threshold)")
+    for index, panel in enumerate(panels):
+        members = panel.get("agents") or []
+        if not isinstance(members, list) or not all(isinstance(m, str) for m in members):
+            raise AgentFileError(f"panels[{index}].agents", "must be a list of agent ids")
+        threshold = panel.get("threshold", 0.0)
+        if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+            raise AgentFileError(f"panels[{index}].threshold", "must be a number")
+        agent.panels.append(
+            agents_pb2.AgentPanel(
+                name=str(panel.get("name", "")),
+                agents=members,
+                threshold=float(threshold),
+                judge_model=str(panel.get("judge_model", "")),
+                description=str(panel.get("description", "")),
+            )
+        )
 
 
 def _memory(value: Any) -> conversations_pb2.AgentMemory:
@@ -193,6 +227,23 @@ def agent_mapping(agent: agents_pb2.Agent) -> dict[str, Any]:
         data["output_schema"] = to_python(agent.output_schema)
     if agent.HasField("memory"):
         data["memory"] = _memory_mapping(agent.memory)
+    if agent.delegates:
+        data["delegates"] = list(agent.delegates)
+    if agent.fresh_start:
+        data["fresh_start"] = True
+    if agent.panels:
+        data["panels"] = [_panel_mapping(p) for p in agent.panels]
+    return data
+
+
+def _panel_mapping(panel: agents_pb2.AgentPanel) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": panel.name, "agents": list(panel.agents)}
+    if panel.threshold:
+        data["threshold"] = panel.threshold
+    if panel.judge_model:
+        data["judge_model"] = panel.judge_model
+    if panel.description:
+        data["description"] = panel.description
     return data
 
 

@@ -254,14 +254,16 @@ class AgentClient(ConversationMethods, AgentMethods):
         conversation_id: str = "",
         created_after: datetime | None = None,
         created_before: datetime | None = None,
+        parent_task_id: str = "",
         timeout: float | None = None,
     ) -> pb.ListTasksResponse:
         """One page of your tasks, newest first; pass `next_page_token` back for the next.
         Filters: any of `statuses`, every one of `labels`, the `agent` a task ran as (`id`
-        or `id@version`), its `conversation_id`, its creation time."""
+        or `id@version`), its `conversation_id`, its creation time, its parent task (the
+        children of `parent_task_id`: its delegations and panel members)."""
         request = build.list_tasks_request(
             statuses, page_size, page_token, labels, agent, conversation_id, created_after,
-            created_before,
+            created_before, parent_task_id,
         )  # fmt: skip
         response: pb.ListTasksResponse = await self._unary(self._stub.ListTasks, request, timeout)
         return response

@@ -98,6 +98,7 @@ def list_tasks_request(
     conversation_id: str,
     created_after: datetime | None,
     created_before: datetime | None,
+    parent_task_id: str = "",
 ) -> pb.ListTasksRequest:
     request = pb.ListTasksRequest(
         statuses=list(statuses),
@@ -106,6 +107,7 @@ def list_tasks_request(
         labels=dict(labels or {}),
         agent=agent,
         conversation_id=conversation_id,
+        parent_task_id=parent_task_id,
     )
     if created_after is not None:
         request.created_after.FromDatetime(created_after)

@@ -501,6 +501,7 @@ class ListTasksRequest(_message.Message):
     LABELS_FIELD_NUMBER: _builtins.int
     AGENT_FIELD_NUMBER: _builtins.int
     CONVERSATION_ID_FIELD_NUMBER: _builtins.int
+    PARENT_TASK_ID_FIELD_NUMBER: _builtins.int
     page_size: _builtins.int
     """Tasks per page, 1 to 200; 0 means 50."""
     page_token: _builtins.str
@@ -515,6 +516,8 @@ class ListTasksRequest(_message.Message):
     """Only the tasks of this conversation (`conv_…`); INVALID_ARGUMENT for a
     malformed id.
     """
+    parent_task_id: _builtins.str
+    """Only the children of this task (delegations and panel members)."""
     @_builtins.property
     def statuses(self) -> _containers.RepeatedScalarFieldContainer[_tasks_pb2.TaskStatus.ValueType]:
         """Only tasks in one of these states; empty means all."""
@@ -542,10 +545,11 @@ class ListTasksRequest(_message.Message):
         labels: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         agent: _builtins.str = ...,
         conversation_id: _builtins.str = ...,
+        parent_task_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_after", b"created_after", "created_before", b"created_before"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "conversation_id", b"conversation_id", "created_after", b"created_after", "created_before", b"created_before", "labels", b"labels", "page_size", b"page_size", "page_token", b"page_token", "statuses", b"statuses"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "conversation_id", b"conversation_id", "created_after", b"created_after", "created_before", b"created_before", "labels", b"labels", "page_size", b"page_size", "page_token", b"page_token", "parent_task_id", b"parent_task_id", "statuses", b"statuses"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -116,6 +116,9 @@ class Agent(_message.Message):
     STEP_POLICY_FIELD_NUMBER: _builtins.int
     PROVIDERS_FIELD_NUMBER: _builtins.int
     FALLBACK_FIELD_NUMBER: _builtins.int
+    DELEGATES_FIELD_NUMBER: _builtins.int
+    FRESH_START_FIELD_NUMBER: _builtins.int
+    PANELS_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """1 to 64 of [a-z0-9-], alphanumeric at both ends; unique in the tenant."""
     version: _builtins.int
@@ -156,6 +159,10 @@ class Agent(_message.Message):
     """What a failed plan step leads to: "replan" (a new plan), "skip" (go on
     without it and the steps that depend on it) or "terminate" (the run stops,
     STOP_REASON_STEP_FAILED); empty: the server's (AGENTD_STEP_POLICY).
+    """
+    fresh_start: _builtins.bool
+    """True: every delegation to this agent starts afresh; false (default): a
+    second delegation under the same parent continues its message history.
     """
     @_builtins.property
     def models(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
@@ -208,6 +215,16 @@ class Agent(_message.Message):
         a rate limit (or its circuit breaker is open).
         """
 
+    @_builtins.property
+    def delegates(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Agents this one may delegate to (ids); each is offered to the model as a
+        tool `agent.<id>` whose call runs a child task. Cycles are refused.
+        """
+
+    @_builtins.property
+    def panels(self) -> _containers.RepeatedCompositeFieldContainer[Global___AgentPanel]:
+        """Voting panels this agent may ask, each offered as a tool `panel.<name>`."""
+
     def __init__(
         self,
         *,
@@ -236,10 +253,13 @@ class Agent(_message.Message):
         step_policy: _builtins.str = ...,
         providers: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         fallback: _abc.Iterable[Global___ModelFallback] | None = ...,
+        delegates: _abc.Iterable[_builtins.str] | None = ...,
+        fresh_start: _builtins.bool = ...,
+        panels: _abc.Iterable[Global___AgentPanel] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "created_at", b"created_at", "max_failed_tool_calls", b"max_failed_tool_calls", "memory", b"memory", "output_schema", b"output_schema", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "description", b"description", "fallback", b"fallback", "id", b"id", "instructions", b"instructions", "max_failed_tool_calls", b"max_failed_tool_calls", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "providers", b"providers", "source", b"source", "step_policy", b"step_policy", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "delegates", b"delegates", "description", b"description", "fallback", b"fallback", "fresh_start", b"fresh_start", "id", b"id", "instructions", b"instructions", "max_failed_tool_calls", b"max_failed_tool_calls", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "panels", b"panels", "providers", b"providers", "source", b"source", "step_policy", b"step_policy", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__max_failed_tool_calls: _TypeAlias = _typing.Literal["max_failed_tool_calls"]  # noqa: Y015
     _WhichOneofArgType__max_failed_tool_calls: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls"]  # noqa: Y015
@@ -277,6 +297,50 @@ class ModelFallback(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ModelFallback: _TypeAlias = ModelFallback  # noqa: Y015
+
+@_typing.final
+class AgentPanel(_message.Message):
+    """A voting panel: K agents answer the same question as child tasks; the
+    largest group of equivalent answers wins if its share reaches the threshold.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    AGENTS_FIELD_NUMBER: _builtins.int
+    THRESHOLD_FIELD_NUMBER: _builtins.int
+    JUDGE_MODEL_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """1 to 32 of [a-z0-9_]; the tool is `panel.<name>`."""
+    threshold: _builtins.float
+    """Share of members that must agree, in (0, 1]; 0: 0.6."""
+    judge_model: _builtins.str
+    """Empty: answers are grouped by normalised exact match; else the model
+    that groups them (a judge).
+    """
+    description: _builtins.str
+    """For the model choosing the tool."""
+    @_builtins.property
+    def agents(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The member agents' ids (2 to 9; an id may repeat)."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        agents: _abc.Iterable[_builtins.str] | None = ...,
+        threshold: _builtins.float = ...,
+        judge_model: _builtins.str = ...,
+        description: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agents", b"agents", "description", b"description", "judge_model", b"judge_model", "name", b"name", "threshold", b"threshold"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AgentPanel: _TypeAlias = AgentPanel  # noqa: Y015
 
 @_typing.final
 class CreateAgentRequest(_message.Message):

@@ -27,7 +27,7 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61gentd/v1/audit.proto\x12\tagentd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf3\x01\n\x0eRpcAuditRecord\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0cprincipal_id\x18\x02 \x01(\t\x12\x0e\n\x06tenant\x18\x03 \x01(\t\x12\x0e\n\x06method\x18\x04 \x01(\t\x12\x0c\n\x04\x63ode\x18\x05 \x01(\t\x12+\n\x08\x64uration\x18\x06 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x10\n\x08trace_id\x18\x07 \x01(\t\x12\x16\n\x0erequest_digest\x18\x08 \x01(\t\x12\x0f\n\x07task_id\x18\t \x01(\t\x12\x0b\n\x03via\x18\n \x01(\t\"\xaf\x03\n\x13ToolCallAuditRecord\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12(\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0cprincipal_id\x18\x03 \x01(\t\x12\x0e\n\x06tenant\x18\x04 \x01(\t\x12\x10\n\x08trace_id\x18\x05 \x01(\t\x12\x11\n\ttool_name\x18\x06 \x01(\t\x12*\n\targuments\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x10\n\x08\x64\x65\x63ision\x18\x08 \x01(\t\x12\x0c\n\x04rule\x18\t \x01(\t\x12\x0f\n\x07outcome\x18\n \x01(\t\x12\x15\n\rresult_digest\x18\x0b \x01(\t\x12+\n\x08\x64uration\x18\x0c \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x0f\n\x07task_id\x18\r \x01(\t\x12\x10\n\x08\x61pproval\x18\x0e \x01(\t\x12\x13\n\x0b\x61pproved_by\x18\x0f \x01(\t\x12\x18\n\x10\x61pproval_comment\x18\x10 \x01(\t\x12\x0f\n\x07\x61ttempt\x18\x11 \x01(\r\x12\x0e\n\x06\x63\x61\x63hed\x18\x12 \x01(\x08\"v\n\x0b\x41uditRecord\x12(\n\x03rpc\x18\x01 \x01(\x0b\x32\x19.agentd.v1.RpcAuditRecordH\x00\x12\x33\n\ttool_call\x18\x02 \x01(\x0b\x32\x1e.agentd.v1.ToolCallAuditRecordH\x00\x42\x08\n\x06record*U\n\tAuditKind\x12\x1a\n\x16\x41UDIT_KIND_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x41UDIT_KIND_RPC\x10\x01\x12\x18\n\x14\x41UDIT_KIND_TOOL_CALL\x10\x02\x42@\n\rdev.agentd.v1B\nAuditProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61gentd/v1/audit.proto\x12\tagentd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf3\x01\n\x0eRpcAuditRecord\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0cprincipal_id\x18\x02 \x01(\t\x12\x0e\n\x06tenant\x18\x03 \x01(\t\x12\x0e\n\x06method\x18\x04 \x01(\t\x12\x0c\n\x04\x63ode\x18\x05 \x01(\t\x12+\n\x08\x64uration\x18\x06 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x10\n\x08trace_id\x18\x07 \x01(\t\x12\x16\n\x0erequest_digest\x18\x08 \x01(\t\x12\x0f\n\x07task_id\x18\t \x01(\t\x12\x0b\n\x03via\x18\n \x01(\t\"\xdd\x03\n\x13ToolCallAuditRecord\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12(\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0cprincipal_id\x18\x03 \x01(\t\x12\x0e\n\x06tenant\x18\x04 \x01(\t\x12\x10\n\x08trace_id\x18\x05 \x01(\t\x12\x11\n\ttool_name\x18\x06 \x01(\t\x12*\n\targuments\x18\x07 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x10\n\x08\x64\x65\x63ision\x18\x08 \x01(\t\x12\x0c\n\x04rule\x18\t \x01(\t\x12\x0f\n\x07outcome\x18\n \x01(\t\x12\x15\n\rresult_digest\x18\x0b \x01(\t\x12+\n\x08\x64uration\x18\x0c \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x0f\n\x07task_id\x18\r \x01(\t\x12\x10\n\x08\x61pproval\x18\x0e \x01(\t\x12\x13\n\x0b\x61pproved_by\x18\x0f \x01(\t\x12\x18\n\x10\x61pproval_comment\x18\x10 \x01(\t\x12\x0f\n\x07\x61ttempt\x18\x11 \x01(\r\x12\x0e\n\x06\x63\x61\x63hed\x18\x12 \x01(\x08\x12\x16\n\x0eparent_task_id\x18\x13 \x01(\t\x12\x14\n\x0croot_task_id\x18\x14 \x01(\t\"v\n\x0b\x41uditRecord\x12(\n\x03rpc\x18\x01 \x01(\x0b\x32\x19.agentd.v1.RpcAuditRecordH\x00\x12\x33\n\ttool_call\x18\x02 \x01(\x0b\x32\x1e.agentd.v1.ToolCallAuditRecordH\x00\x42\x08\n\x06record*U\n\tAuditKind\x12\x1a\n\x16\x41UDIT_KIND_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x41UDIT_KIND_RPC\x10\x01\x12\x18\n\x14\x41UDIT_KIND_TOOL_CALL\x10\x02\x42@\n\rdev.agentd.v1B\nAuditProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,12 +35,12 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'agentd.v1.audit_pb2', _glob
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\rdev.agentd.v1B\nAuditProtoP\001Z!agentd.dev/gen/agentd/v1;agentdv1'
-  _globals['_AUDITKIND']._serialized_start=931
-  _globals['_AUDITKIND']._serialized_end=1016
+  _globals['_AUDITKIND']._serialized_start=977
+  _globals['_AUDITKIND']._serialized_end=1062
   _globals['_RPCAUDITRECORD']._serialized_start=132
   _globals['_RPCAUDITRECORD']._serialized_end=375
   _globals['_TOOLCALLAUDITRECORD']._serialized_start=378
-  _globals['_TOOLCALLAUDITRECORD']._serialized_end=809
-  _globals['_AUDITRECORD']._serialized_start=811
-  _globals['_AUDITRECORD']._serialized_end=929
+  _globals['_TOOLCALLAUDITRECORD']._serialized_end=855
+  _globals['_AUDITRECORD']._serialized_start=857
+  _globals['_AUDITRECORD']._serialized_end=975
 # @@protoc_insertion_point(module_scope)

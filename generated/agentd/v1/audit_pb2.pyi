@@ -132,6 +132,8 @@ class ToolCallAuditRecord(_message.Message):
     APPROVAL_COMMENT_FIELD_NUMBER: _builtins.int
     ATTEMPT_FIELD_NUMBER: _builtins.int
     CACHED_FIELD_NUMBER: _builtins.int
+    PARENT_TASK_ID_FIELD_NUMBER: _builtins.int
+    ROOT_TASK_ID_FIELD_NUMBER: _builtins.int
     call_id: _builtins.str
     """The call's id."""
     principal_id: _builtins.str
@@ -167,6 +169,12 @@ class ToolCallAuditRecord(_message.Message):
     """
     cached: _builtins.bool
     """The result came from the cache of tool results: the tool did not run."""
+    parent_task_id: _builtins.str
+    """For a call of a child task (a delegation to a sub-agent, or a panel
+    member): its parent task; empty otherwise.
+    """
+    root_task_id: _builtins.str
+    """For a call of a child task: the top task of its tree; empty otherwise."""
     @_builtins.property
     def time(self) -> _timestamp_pb2.Timestamp:
         """When the call was asked for."""
@@ -200,10 +208,12 @@ class ToolCallAuditRecord(_message.Message):
         approval_comment: _builtins.str = ...,
         attempt: _builtins.int = ...,
         cached: _builtins.bool = ...,
+        parent_task_id: _builtins.str = ...,
+        root_task_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "duration", b"duration", "time", b"time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval", b"approval", "approval_comment", b"approval_comment", "approved_by", b"approved_by", "arguments", b"arguments", "attempt", b"attempt", "cached", b"cached", "call_id", b"call_id", "decision", b"decision", "duration", b"duration", "outcome", b"outcome", "principal_id", b"principal_id", "result_digest", b"result_digest", "rule", b"rule", "task_id", b"task_id", "tenant", b"tenant", "time", b"time", "tool_name", b"tool_name", "trace_id", b"trace_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval", b"approval", "approval_comment", b"approval_comment", "approved_by", b"approved_by", "arguments", b"arguments", "attempt", b"attempt", "cached", b"cached", "call_id", b"call_id", "decision", b"decision", "duration", b"duration", "outcome", b"outcome", "parent_task_id", b"parent_task_id", "principal_id", b"principal_id", "result_digest", b"result_digest", "root_task_id", b"root_task_id", "rule", b"rule", "task_id", b"task_id", "tenant", b"tenant", "time", b"time", "tool_name", b"tool_name", "trace_id", b"trace_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -129,6 +129,11 @@ class TaskEvent(_message.Message):
     CONTEXT_FITTED_FIELD_NUMBER: _builtins.int
     STREAM_DISCARDED_FIELD_NUMBER: _builtins.int
     ROUTE_CHOSEN_FIELD_NUMBER: _builtins.int
+    SUBTASK_STARTED_FIELD_NUMBER: _builtins.int
+    SUBTASK_FINISHED_FIELD_NUMBER: _builtins.int
+    SUBTASK_WAITING_FIELD_NUMBER: _builtins.int
+    PANEL_VOTE_FIELD_NUMBER: _builtins.int
+    PANEL_DECIDED_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
@@ -268,6 +273,30 @@ class TaskEvent(_message.Message):
     def route_chosen(self) -> Global___RouteChosen:
         """Auto mode's router model decided how to work on the task."""
 
+    @_builtins.property
+    def subtask_started(self) -> Global___SubtaskStarted:
+        """A child task was started for a delegation to a sub-agent (or a panel
+        member); its own events are on its own stream.
+        """
+
+    @_builtins.property
+    def subtask_finished(self) -> Global___SubtaskFinished:
+        """A child task ended; its answer (or error) is the delegation's result."""
+
+    @_builtins.property
+    def subtask_waiting(self) -> Global___SubtaskWaiting:
+        """A child task waits for a person (an approval or an answer); this task
+        is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+        """
+
+    @_builtins.property
+    def panel_vote(self) -> Global___PanelVote:
+        """One member of a panel voted."""
+
+    @_builtins.property
+    def panel_decided(self) -> Global___PanelDecided:
+        """A panel decided (or did not reach its threshold)."""
+
     def __init__(
         self,
         *,
@@ -301,12 +330,17 @@ class TaskEvent(_message.Message):
         context_fitted: Global___ContextFitted | None = ...,
         stream_discarded: Global___StreamDiscarded | None = ...,
         route_chosen: Global___RouteChosen | None = ...,
+        subtask_started: Global___SubtaskStarted | None = ...,
+        subtask_finished: Global___SubtaskFinished | None = ...,
+        subtask_waiting: Global___SubtaskWaiting | None = ...,
+        panel_vote: Global___PanelVote | None = ...,
+        panel_decided: Global___PanelDecided | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "artifact_updated", "tool_progress", "tool_resumable", "context_fitted", "stream_discarded", "route_chosen"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "artifact_updated", "tool_progress", "tool_resumable", "context_fitted", "stream_discarded", "route_chosen", "subtask_started", "subtask_finished", "subtask_waiting", "panel_vote", "panel_decided"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
@@ -460,6 +494,214 @@ class ContextFitted(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ContextFitted: _TypeAlias = ContextFitted  # noqa: Y015
+
+@_typing.final
+class SubtaskStarted(_message.Message):
+    """A child task was started."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHILD_TASK_ID_FIELD_NUMBER: _builtins.int
+    AGENT_FIELD_NUMBER: _builtins.int
+    TASK_FIELD_NUMBER: _builtins.int
+    CALL_ID_FIELD_NUMBER: _builtins.int
+    PANEL_FIELD_NUMBER: _builtins.int
+    child_task_id: _builtins.str
+    """The child's task id (stream its events with it)."""
+    agent: _builtins.str
+    """The agent it runs as, `id@version`."""
+    task: _builtins.str
+    """The sub-task it was given."""
+    call_id: _builtins.str
+    """The tool call of this task that started it."""
+    panel: _builtins.str
+    """The panel it votes in (`panel.<name>`); empty for a delegation."""
+    def __init__(
+        self,
+        *,
+        child_task_id: _builtins.str = ...,
+        agent: _builtins.str = ...,
+        task: _builtins.str = ...,
+        call_id: _builtins.str = ...,
+        panel: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "call_id", b"call_id", "child_task_id", b"child_task_id", "panel", b"panel", "task", b"task"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SubtaskStarted: _TypeAlias = SubtaskStarted  # noqa: Y015
+
+@_typing.final
+class SubtaskFinished(_message.Message):
+    """A child task ended."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHILD_TASK_ID_FIELD_NUMBER: _builtins.int
+    AGENT_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    ANSWER_FIELD_NUMBER: _builtins.int
+    ERROR_FIELD_NUMBER: _builtins.int
+    USAGE_FIELD_NUMBER: _builtins.int
+    STOP_REASON_FIELD_NUMBER: _builtins.int
+    child_task_id: _builtins.str
+    """The child's task id."""
+    agent: _builtins.str
+    """The agent it ran as, `id@version`."""
+    status: _tasks_pb2.TaskStatus.ValueType
+    """Its terminal status."""
+    answer: _builtins.str
+    """Its answer (possibly partial), if any."""
+    error: _builtins.str
+    """Why it failed or stopped short, if it did."""
+    stop_reason: _tasks_pb2.StopReason.ValueType
+    """Why it stopped."""
+    @_builtins.property
+    def usage(self) -> _tasks_pb2.TokenUsage:
+        """Tokens it spent (now included in this task's usage)."""
+
+    def __init__(
+        self,
+        *,
+        child_task_id: _builtins.str = ...,
+        agent: _builtins.str = ...,
+        status: _tasks_pb2.TaskStatus.ValueType = ...,
+        answer: _builtins.str = ...,
+        error: _builtins.str = ...,
+        usage: _tasks_pb2.TokenUsage | None = ...,
+        stop_reason: _tasks_pb2.StopReason.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["usage", b"usage"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "answer", b"answer", "child_task_id", b"child_task_id", "error", b"error", "status", b"status", "stop_reason", b"stop_reason", "usage", b"usage"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SubtaskFinished: _TypeAlias = SubtaskFinished  # noqa: Y015
+
+@_typing.final
+class SubtaskWaiting(_message.Message):
+    """A child task waits for a person."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHILD_TASK_ID_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    DETAIL_FIELD_NUMBER: _builtins.int
+    child_task_id: _builtins.str
+    """The child's task id: ApproveToolCall / ProvideInput take it."""
+    kind: _builtins.str
+    """"approval" or "input"."""
+    request_id: _builtins.str
+    """The child's call id (approval) or request id (input)."""
+    detail: _builtins.str
+    """The tool waiting for approval, or the question asked."""
+    def __init__(
+        self,
+        *,
+        child_task_id: _builtins.str = ...,
+        kind: _builtins.str = ...,
+        request_id: _builtins.str = ...,
+        detail: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["child_task_id", b"child_task_id", "detail", b"detail", "kind", b"kind", "request_id", b"request_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SubtaskWaiting: _TypeAlias = SubtaskWaiting  # noqa: Y015
+
+@_typing.final
+class PanelVote(_message.Message):
+    """One member's vote in a panel."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PANEL_FIELD_NUMBER: _builtins.int
+    AGENT_FIELD_NUMBER: _builtins.int
+    CHILD_TASK_ID_FIELD_NUMBER: _builtins.int
+    ANSWER_FIELD_NUMBER: _builtins.int
+    OK_FIELD_NUMBER: _builtins.int
+    GROUP_FIELD_NUMBER: _builtins.int
+    panel: _builtins.str
+    """The panel, `panel.<name>`."""
+    agent: _builtins.str
+    """The member's agent id."""
+    child_task_id: _builtins.str
+    """The member's child task id."""
+    answer: _builtins.str
+    """The member's answer; empty when it failed."""
+    ok: _builtins.bool
+    """False when the member failed (it counts against the ratio)."""
+    group: _builtins.int
+    """The group of equivalent answers it joined (0-based); -1 when it failed."""
+    def __init__(
+        self,
+        *,
+        panel: _builtins.str = ...,
+        agent: _builtins.str = ...,
+        child_task_id: _builtins.str = ...,
+        answer: _builtins.str = ...,
+        ok: _builtins.bool = ...,
+        group: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "answer", b"answer", "child_task_id", b"child_task_id", "group", b"group", "ok", b"ok", "panel", b"panel"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PanelVote: _TypeAlias = PanelVote  # noqa: Y015
+
+@_typing.final
+class PanelDecided(_message.Message):
+    """A panel's decision."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PANEL_FIELD_NUMBER: _builtins.int
+    ANSWER_FIELD_NUMBER: _builtins.int
+    RATIO_FIELD_NUMBER: _builtins.int
+    THRESHOLD_FIELD_NUMBER: _builtins.int
+    REACHED_FIELD_NUMBER: _builtins.int
+    MEMBERS_FIELD_NUMBER: _builtins.int
+    GROUPING_FIELD_NUMBER: _builtins.int
+    panel: _builtins.str
+    """The panel, `panel.<name>`."""
+    answer: _builtins.str
+    """The majority answer (empty when every member failed)."""
+    ratio: _builtins.float
+    """Members in the largest group / members asked."""
+    threshold: _builtins.float
+    """The threshold the ratio had to reach."""
+    reached: _builtins.bool
+    """Whether it reached it."""
+    members: _builtins.int
+    """Members asked."""
+    grouping: _builtins.str
+    """How answers were grouped: "exact" or "judge"."""
+    def __init__(
+        self,
+        *,
+        panel: _builtins.str = ...,
+        answer: _builtins.str = ...,
+        ratio: _builtins.float = ...,
+        threshold: _builtins.float = ...,
+        reached: _builtins.bool = ...,
+        members: _builtins.int = ...,
+        grouping: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "grouping", b"grouping", "members", b"members", "panel", b"panel", "ratio", b"ratio", "reached", b"reached", "threshold", b"threshold"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PanelDecided: _TypeAlias = PanelDecided  # noqa: Y015
 
 @_typing.final
 class Heartbeat(_message.Message):

@@ -242,6 +242,7 @@ class PlanStep(_message.Message):
     EXPECTED_OUTPUT_FIELD_NUMBER: _builtins.int
     ESTIMATED_SECONDS_FIELD_NUMBER: _builtins.int
     DEPENDS_ON_FIELD_NUMBER: _builtins.int
+    AGENT_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """Unique within the plan, e.g. "s1"."""
     description: _builtins.str
@@ -252,6 +253,10 @@ class PlanStep(_message.Message):
     """What the step is expected to produce."""
     estimated_seconds: _builtins.float
     """The planner's estimate of the step's duration."""
+    agent: _builtins.str
+    """The delegate (an agent id of the lead's `delegates`) that runs this step
+    as a child task; empty: the lead runs it itself.
+    """
     @_builtins.property
     def arguments(self) -> _struct_pb2.Struct:
         """The tool arguments the planner proposed."""
@@ -270,10 +275,11 @@ class PlanStep(_message.Message):
         expected_output: _builtins.str = ...,
         estimated_seconds: _builtins.float = ...,
         depends_on: _abc.Iterable[_builtins.str] | None = ...,
+        agent: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "depends_on", b"depends_on", "description", b"description", "estimated_seconds", b"estimated_seconds", "expected_output", b"expected_output", "id", b"id", "tool", b"tool"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "arguments", b"arguments", "depends_on", b"depends_on", "description", b"description", "estimated_seconds", b"estimated_seconds", "expected_output", b"expected_output", "id", b"id", "tool", b"tool"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -412,6 +418,10 @@ class Task(_message.Message):
     AGENT_FIELD_NUMBER: _builtins.int
     CONVERSATION_ID_FIELD_NUMBER: _builtins.int
     ARTIFACTS_FIELD_NUMBER: _builtins.int
+    PARENT_TASK_ID_FIELD_NUMBER: _builtins.int
+    ROOT_TASK_ID_FIELD_NUMBER: _builtins.int
+    DEPTH_FIELD_NUMBER: _builtins.int
+    CHILDREN_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """Server-assigned, opaque."""
     status: Global___TaskStatus.ValueType
@@ -438,6 +448,14 @@ class Task(_message.Message):
     """The agent the task runs as, `id@version`; empty for the default agent."""
     conversation_id: _builtins.str
     """The conversation the task is a turn of; empty for a task on its own."""
+    parent_task_id: _builtins.str
+    """For a child task (a delegation to a sub-agent, or a panel member): the
+    task that started it; empty for a task a caller started.
+    """
+    root_task_id: _builtins.str
+    """The task at the top of the task's tree (its own id for a top task)."""
+    depth: _builtins.int
+    """0 for a top task, its parent's depth + 1 for a child."""
     @_builtins.property
     def plan(self) -> Global___Plan:
         """The current plan (plan-and-execute mode); empty otherwise."""
@@ -477,6 +495,12 @@ class Task(_message.Message):
         GetArtifact.
         """
 
+    @_builtins.property
+    def children(self) -> _containers.RepeatedCompositeFieldContainer[Global___SubtaskSummary]:
+        """The task's children so far, in the order they were started, with what
+        each spent; their usage is included in `usage`.
+        """
+
     def __init__(
         self,
         *,
@@ -501,11 +525,55 @@ class Task(_message.Message):
         agent: _builtins.str = ...,
         conversation_id: _builtins.str = ...,
         artifacts: _abc.Iterable[_artifacts_pb2.ArtifactSummary] | None = ...,
+        parent_task_id: _builtins.str = ...,
+        root_task_id: _builtins.str = ...,
+        depth: _builtins.int = ...,
+        children: _abc.Iterable[Global___SubtaskSummary] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "create_time", b"create_time", "error", b"error", "plan", b"plan", "progress", b"progress", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "artifacts", b"artifacts", "context", b"context", "conversation_id", b"conversation_id", "create_time", b"create_time", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "partial", b"partial", "plan", b"plan", "progress", b"progress", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "artifacts", b"artifacts", "children", b"children", "context", b"context", "conversation_id", b"conversation_id", "create_time", b"create_time", "depth", b"depth", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "parent_task_id", b"parent_task_id", "partial", b"partial", "plan", b"plan", "progress", b"progress", "root_task_id", b"root_task_id", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Task: _TypeAlias = Task  # noqa: Y015
+
+@_typing.final
+class SubtaskSummary(_message.Message):
+    """One child task of a task, as its parent's record shows it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TASK_ID_FIELD_NUMBER: _builtins.int
+    AGENT_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    USAGE_FIELD_NUMBER: _builtins.int
+    PANEL_FIELD_NUMBER: _builtins.int
+    task_id: _builtins.str
+    """The child's task id."""
+    agent: _builtins.str
+    """The agent it runs as, `id@version`."""
+    status: Global___TaskStatus.ValueType
+    """Its status as last seen by the parent."""
+    panel: _builtins.str
+    """The panel it voted in (`panel.<name>`); empty for a delegation."""
+    @_builtins.property
+    def usage(self) -> Global___TokenUsage:
+        """Tokens it spent (included in the parent's usage)."""
+
+    def __init__(
+        self,
+        *,
+        task_id: _builtins.str = ...,
+        agent: _builtins.str = ...,
+        status: Global___TaskStatus.ValueType = ...,
+        usage: Global___TokenUsage | None = ...,
+        panel: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["usage", b"usage"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "panel", b"panel", "status", b"status", "task_id", b"task_id", "usage", b"usage"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SubtaskSummary: _TypeAlias = SubtaskSummary  # noqa: Y015

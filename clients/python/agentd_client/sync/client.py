@@ -213,12 +213,14 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods):
         conversation_id: str = "",
         created_after: datetime | None = None,
         created_before: datetime | None = None,
+        parent_task_id: str = "",
         timeout: float | None = None,
     ) -> pb.ListTasksResponse:
-        """One page of your tasks, newest first; pass `next_page_token` back for the next."""
+        """One page of your tasks, newest first; pass `next_page_token` back for the next
+        (filters as the async client's)."""
         request = build.list_tasks_request(
             statuses, page_size, page_token, labels, agent, conversation_id, created_after,
-            created_before,
+            created_before, parent_task_id,
         )  # fmt: skip
         response: pb.ListTasksResponse = self._unary(self._stub.ListTasks, request, timeout)
         return response

@@ -31,6 +31,8 @@ private static final long serialVersionUID = 0L;
     source_ = "";
     stepPolicy_ = "";
     fallback_ = java.util.Collections.emptyList();
+    delegates_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+    panels_ = java.util.Collections.emptyList();
   }
 
   @java.lang.Override
@@ -1160,6 +1162,139 @@ java.lang.String defaultValue) {
     return fallback_.get(index);
   }
 
+  public static final int DELEGATES_FIELD_NUMBER = 31;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringList delegates_;
+  /**
+   * <pre>
+   * Agents this one may delegate to (ids); each is offered to the model as a
+   * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+   * </pre>
+   *
+   * <code>repeated string delegates = 31;</code>
+   * @return A list containing the delegates.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getDelegatesList() {
+    return delegates_;
+  }
+  /**
+   * <pre>
+   * Agents this one may delegate to (ids); each is offered to the model as a
+   * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+   * </pre>
+   *
+   * <code>repeated string delegates = 31;</code>
+   * @return The count of delegates.
+   */
+  public int getDelegatesCount() {
+    return delegates_.size();
+  }
+  /**
+   * <pre>
+   * Agents this one may delegate to (ids); each is offered to the model as a
+   * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+   * </pre>
+   *
+   * <code>repeated string delegates = 31;</code>
+   * @param index The index of the element to return.
+   * @return The delegates at the given index.
+   */
+  public java.lang.String getDelegates(int index) {
+    return delegates_.get(index);
+  }
+  /**
+   * <pre>
+   * Agents this one may delegate to (ids); each is offered to the model as a
+   * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+   * </pre>
+   *
+   * <code>repeated string delegates = 31;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the delegates at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getDelegatesBytes(int index) {
+    return delegates_.getByteString(index);
+  }
+
+  public static final int FRESH_START_FIELD_NUMBER = 32;
+  private boolean freshStart_ = false;
+  /**
+   * <pre>
+   * True: every delegation to this agent starts afresh; false (default): a
+   * second delegation under the same parent continues its message history.
+   * </pre>
+   *
+   * <code>bool fresh_start = 32;</code>
+   * @return The freshStart.
+   */
+  @java.lang.Override
+  public boolean getFreshStart() {
+    return freshStart_;
+  }
+
+  public static final int PANELS_FIELD_NUMBER = 33;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentd.v1.AgentPanel> panels_;
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentd.v1.AgentPanel> getPanelsList() {
+    return panels_;
+  }
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentd.v1.AgentPanelOrBuilder> 
+      getPanelsOrBuilderList() {
+    return panels_;
+  }
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  @java.lang.Override
+  public int getPanelsCount() {
+    return panels_.size();
+  }
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.AgentPanel getPanels(int index) {
+    return panels_.get(index);
+  }
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.AgentPanelOrBuilder getPanelsOrBuilder(
+      int index) {
+    return panels_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1242,6 +1377,15 @@ java.lang.String defaultValue) {
     }
     if (memory_ != null) {
       output.writeMessage(30, getMemory());
+    }
+    for (int i = 0; i < delegates_.size(); i++) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 31, delegates_.getRaw(i));
+    }
+    if (freshStart_ != false) {
+      output.writeBool(32, freshStart_);
+    }
+    for (int i = 0; i < panels_.size(); i++) {
+      output.writeMessage(33, panels_.get(i));
     }
     com.google.protobuf.GeneratedMessageV3
       .serializeStringMapTo(
@@ -1361,6 +1505,22 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(30, getMemory());
     }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < delegates_.size(); i++) {
+        dataSize += computeStringSizeNoTag(delegates_.getRaw(i));
+      }
+      size += dataSize;
+      size += 2 * getDelegatesList().size();
+    }
+    if (freshStart_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(32, freshStart_);
+    }
+    for (int i = 0; i < panels_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(33, panels_.get(i));
+    }
     for (java.util.Map.Entry<java.lang.String, java.lang.String> entry
          : internalGetProviders().getMap().entrySet()) {
       com.google.protobuf.MapEntry<java.lang.String, java.lang.String>
@@ -1468,6 +1628,12 @@ java.lang.String defaultValue) {
         other.internalGetProviders())) return false;
     if (!getFallbackList()
         .equals(other.getFallbackList())) return false;
+    if (!getDelegatesList()
+        .equals(other.getDelegatesList())) return false;
+    if (getFreshStart()
+        != other.getFreshStart()) return false;
+    if (!getPanelsList()
+        .equals(other.getPanelsList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1554,6 +1720,17 @@ java.lang.String defaultValue) {
     if (getFallbackCount() > 0) {
       hash = (37 * hash) + FALLBACK_FIELD_NUMBER;
       hash = (53 * hash) + getFallbackList().hashCode();
+    }
+    if (getDelegatesCount() > 0) {
+      hash = (37 * hash) + DELEGATES_FIELD_NUMBER;
+      hash = (53 * hash) + getDelegatesList().hashCode();
+    }
+    hash = (37 * hash) + FRESH_START_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getFreshStart());
+    if (getPanelsCount() > 0) {
+      hash = (37 * hash) + PANELS_FIELD_NUMBER;
+      hash = (53 * hash) + getPanelsList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -1771,6 +1948,16 @@ java.lang.String defaultValue) {
         fallbackBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x01000000);
+      delegates_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      bitField0_ = (bitField0_ & ~0x02000000);
+      freshStart_ = false;
+      if (panelsBuilder_ == null) {
+        panels_ = java.util.Collections.emptyList();
+      } else {
+        panels_ = null;
+        panelsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x08000000);
       return this;
     }
 
@@ -1817,6 +2004,20 @@ java.lang.String defaultValue) {
         result.fallback_ = fallback_;
       } else {
         result.fallback_ = fallbackBuilder_.build();
+      }
+      if (((bitField0_ & 0x02000000) != 0)) {
+        delegates_ = delegates_.getUnmodifiableView();
+        bitField0_ = (bitField0_ & ~0x02000000);
+      }
+      result.delegates_ = delegates_;
+      if (panelsBuilder_ == null) {
+        if (((bitField0_ & 0x08000000) != 0)) {
+          panels_ = java.util.Collections.unmodifiableList(panels_);
+          bitField0_ = (bitField0_ & ~0x08000000);
+        }
+        result.panels_ = panels_;
+      } else {
+        result.panels_ = panelsBuilder_.build();
       }
     }
 
@@ -1906,6 +2107,9 @@ java.lang.String defaultValue) {
       if (((from_bitField0_ & 0x00800000) != 0)) {
         result.providers_ = internalGetProviders();
         result.providers_.makeImmutable();
+      }
+      if (((from_bitField0_ & 0x04000000) != 0)) {
+        result.freshStart_ = freshStart_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -2073,6 +2277,45 @@ java.lang.String defaultValue) {
           }
         }
       }
+      if (!other.delegates_.isEmpty()) {
+        if (delegates_.isEmpty()) {
+          delegates_ = other.delegates_;
+          bitField0_ = (bitField0_ & ~0x02000000);
+        } else {
+          ensureDelegatesIsMutable();
+          delegates_.addAll(other.delegates_);
+        }
+        onChanged();
+      }
+      if (other.getFreshStart() != false) {
+        setFreshStart(other.getFreshStart());
+      }
+      if (panelsBuilder_ == null) {
+        if (!other.panels_.isEmpty()) {
+          if (panels_.isEmpty()) {
+            panels_ = other.panels_;
+            bitField0_ = (bitField0_ & ~0x08000000);
+          } else {
+            ensurePanelsIsMutable();
+            panels_.addAll(other.panels_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.panels_.isEmpty()) {
+          if (panelsBuilder_.isEmpty()) {
+            panelsBuilder_.dispose();
+            panelsBuilder_ = null;
+            panels_ = other.panels_;
+            bitField0_ = (bitField0_ & ~0x08000000);
+            panelsBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getPanelsFieldBuilder() : null;
+          } else {
+            panelsBuilder_.addAllMessages(other.panels_);
+          }
+        }
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -2223,6 +2466,30 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00100000;
               break;
             } // case 242
+            case 250: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensureDelegatesIsMutable();
+              delegates_.add(s);
+              break;
+            } // case 250
+            case 256: {
+              freshStart_ = input.readBool();
+              bitField0_ |= 0x04000000;
+              break;
+            } // case 256
+            case 266: {
+              dev.agentd.v1.AgentPanel m =
+                  input.readMessage(
+                      dev.agentd.v1.AgentPanel.parser(),
+                      extensionRegistry);
+              if (panelsBuilder_ == null) {
+                ensurePanelsIsMutable();
+                panels_.add(m);
+              } else {
+                panelsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 266
             case 330: {
               com.google.protobuf.MapEntry<java.lang.String, java.lang.String>
               providers__ = input.readMessage(
@@ -5025,6 +5292,514 @@ java.lang.String defaultValue) {
         fallback_ = null;
       }
       return fallbackBuilder_;
+    }
+
+    private com.google.protobuf.LazyStringList delegates_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+    private void ensureDelegatesIsMutable() {
+      if (!((bitField0_ & 0x02000000) != 0)) {
+        delegates_ = new com.google.protobuf.LazyStringArrayList(delegates_);
+        bitField0_ |= 0x02000000;
+       }
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @return A list containing the delegates.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getDelegatesList() {
+      return delegates_.getUnmodifiableView();
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @return The count of delegates.
+     */
+    public int getDelegatesCount() {
+      return delegates_.size();
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @param index The index of the element to return.
+     * @return The delegates at the given index.
+     */
+    public java.lang.String getDelegates(int index) {
+      return delegates_.get(index);
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the delegates at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getDelegatesBytes(int index) {
+      return delegates_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @param index The index to set the value at.
+     * @param value The delegates to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDelegates(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureDelegatesIsMutable();
+      delegates_.set(index, value);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @param value The delegates to add.
+     * @return This builder for chaining.
+     */
+    public Builder addDelegates(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureDelegatesIsMutable();
+      delegates_.add(value);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @param values The delegates to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllDelegates(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureDelegatesIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, delegates_);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDelegates() {
+      delegates_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      bitField0_ = (bitField0_ & ~0x02000000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents this one may delegate to (ids); each is offered to the model as a
+     * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+     * </pre>
+     *
+     * <code>repeated string delegates = 31;</code>
+     * @param value The bytes of the delegates to add.
+     * @return This builder for chaining.
+     */
+    public Builder addDelegatesBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensureDelegatesIsMutable();
+      delegates_.add(value);
+      onChanged();
+      return this;
+    }
+
+    private boolean freshStart_ ;
+    /**
+     * <pre>
+     * True: every delegation to this agent starts afresh; false (default): a
+     * second delegation under the same parent continues its message history.
+     * </pre>
+     *
+     * <code>bool fresh_start = 32;</code>
+     * @return The freshStart.
+     */
+    @java.lang.Override
+    public boolean getFreshStart() {
+      return freshStart_;
+    }
+    /**
+     * <pre>
+     * True: every delegation to this agent starts afresh; false (default): a
+     * second delegation under the same parent continues its message history.
+     * </pre>
+     *
+     * <code>bool fresh_start = 32;</code>
+     * @param value The freshStart to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFreshStart(boolean value) {
+      
+      freshStart_ = value;
+      bitField0_ |= 0x04000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * True: every delegation to this agent starts afresh; false (default): a
+     * second delegation under the same parent continues its message history.
+     * </pre>
+     *
+     * <code>bool fresh_start = 32;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearFreshStart() {
+      bitField0_ = (bitField0_ & ~0x04000000);
+      freshStart_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.util.List<dev.agentd.v1.AgentPanel> panels_ =
+      java.util.Collections.emptyList();
+    private void ensurePanelsIsMutable() {
+      if (!((bitField0_ & 0x08000000) != 0)) {
+        panels_ = new java.util.ArrayList<dev.agentd.v1.AgentPanel>(panels_);
+        bitField0_ |= 0x08000000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.AgentPanel, dev.agentd.v1.AgentPanel.Builder, dev.agentd.v1.AgentPanelOrBuilder> panelsBuilder_;
+
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public java.util.List<dev.agentd.v1.AgentPanel> getPanelsList() {
+      if (panelsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(panels_);
+      } else {
+        return panelsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public int getPanelsCount() {
+      if (panelsBuilder_ == null) {
+        return panels_.size();
+      } else {
+        return panelsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public dev.agentd.v1.AgentPanel getPanels(int index) {
+      if (panelsBuilder_ == null) {
+        return panels_.get(index);
+      } else {
+        return panelsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder setPanels(
+        int index, dev.agentd.v1.AgentPanel value) {
+      if (panelsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensurePanelsIsMutable();
+        panels_.set(index, value);
+        onChanged();
+      } else {
+        panelsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder setPanels(
+        int index, dev.agentd.v1.AgentPanel.Builder builderForValue) {
+      if (panelsBuilder_ == null) {
+        ensurePanelsIsMutable();
+        panels_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        panelsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder addPanels(dev.agentd.v1.AgentPanel value) {
+      if (panelsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensurePanelsIsMutable();
+        panels_.add(value);
+        onChanged();
+      } else {
+        panelsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder addPanels(
+        int index, dev.agentd.v1.AgentPanel value) {
+      if (panelsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensurePanelsIsMutable();
+        panels_.add(index, value);
+        onChanged();
+      } else {
+        panelsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder addPanels(
+        dev.agentd.v1.AgentPanel.Builder builderForValue) {
+      if (panelsBuilder_ == null) {
+        ensurePanelsIsMutable();
+        panels_.add(builderForValue.build());
+        onChanged();
+      } else {
+        panelsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder addPanels(
+        int index, dev.agentd.v1.AgentPanel.Builder builderForValue) {
+      if (panelsBuilder_ == null) {
+        ensurePanelsIsMutable();
+        panels_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        panelsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder addAllPanels(
+        java.lang.Iterable<? extends dev.agentd.v1.AgentPanel> values) {
+      if (panelsBuilder_ == null) {
+        ensurePanelsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, panels_);
+        onChanged();
+      } else {
+        panelsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder clearPanels() {
+      if (panelsBuilder_ == null) {
+        panels_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x08000000);
+        onChanged();
+      } else {
+        panelsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public Builder removePanels(int index) {
+      if (panelsBuilder_ == null) {
+        ensurePanelsIsMutable();
+        panels_.remove(index);
+        onChanged();
+      } else {
+        panelsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public dev.agentd.v1.AgentPanel.Builder getPanelsBuilder(
+        int index) {
+      return getPanelsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public dev.agentd.v1.AgentPanelOrBuilder getPanelsOrBuilder(
+        int index) {
+      if (panelsBuilder_ == null) {
+        return panels_.get(index);  } else {
+        return panelsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public java.util.List<? extends dev.agentd.v1.AgentPanelOrBuilder> 
+         getPanelsOrBuilderList() {
+      if (panelsBuilder_ != null) {
+        return panelsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(panels_);
+      }
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public dev.agentd.v1.AgentPanel.Builder addPanelsBuilder() {
+      return getPanelsFieldBuilder().addBuilder(
+          dev.agentd.v1.AgentPanel.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public dev.agentd.v1.AgentPanel.Builder addPanelsBuilder(
+        int index) {
+      return getPanelsFieldBuilder().addBuilder(
+          index, dev.agentd.v1.AgentPanel.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+     */
+    public java.util.List<dev.agentd.v1.AgentPanel.Builder> 
+         getPanelsBuilderList() {
+      return getPanelsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.AgentPanel, dev.agentd.v1.AgentPanel.Builder, dev.agentd.v1.AgentPanelOrBuilder> 
+        getPanelsFieldBuilder() {
+      if (panelsBuilder_ == null) {
+        panelsBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            dev.agentd.v1.AgentPanel, dev.agentd.v1.AgentPanel.Builder, dev.agentd.v1.AgentPanelOrBuilder>(
+                panels_,
+                ((bitField0_ & 0x08000000) != 0),
+                getParentForChildren(),
+                isClean());
+        panels_ = null;
+      }
+      return panelsBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

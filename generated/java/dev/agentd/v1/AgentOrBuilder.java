@@ -652,4 +652,104 @@ java.lang.String defaultValue);
    */
   dev.agentd.v1.ModelFallbackOrBuilder getFallbackOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * Agents this one may delegate to (ids); each is offered to the model as a
+   * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+   * </pre>
+   *
+   * <code>repeated string delegates = 31;</code>
+   * @return A list containing the delegates.
+   */
+  java.util.List<java.lang.String>
+      getDelegatesList();
+  /**
+   * <pre>
+   * Agents this one may delegate to (ids); each is offered to the model as a
+   * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+   * </pre>
+   *
+   * <code>repeated string delegates = 31;</code>
+   * @return The count of delegates.
+   */
+  int getDelegatesCount();
+  /**
+   * <pre>
+   * Agents this one may delegate to (ids); each is offered to the model as a
+   * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+   * </pre>
+   *
+   * <code>repeated string delegates = 31;</code>
+   * @param index The index of the element to return.
+   * @return The delegates at the given index.
+   */
+  java.lang.String getDelegates(int index);
+  /**
+   * <pre>
+   * Agents this one may delegate to (ids); each is offered to the model as a
+   * tool `agent.&lt;id&gt;` whose call runs a child task. Cycles are refused.
+   * </pre>
+   *
+   * <code>repeated string delegates = 31;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the delegates at the given index.
+   */
+  com.google.protobuf.ByteString
+      getDelegatesBytes(int index);
+
+  /**
+   * <pre>
+   * True: every delegation to this agent starts afresh; false (default): a
+   * second delegation under the same parent continues its message history.
+   * </pre>
+   *
+   * <code>bool fresh_start = 32;</code>
+   * @return The freshStart.
+   */
+  boolean getFreshStart();
+
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  java.util.List<dev.agentd.v1.AgentPanel> 
+      getPanelsList();
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  dev.agentd.v1.AgentPanel getPanels(int index);
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  int getPanelsCount();
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  java.util.List<? extends dev.agentd.v1.AgentPanelOrBuilder> 
+      getPanelsOrBuilderList();
+  /**
+   * <pre>
+   * Voting panels this agent may ask, each offered as a tool `panel.&lt;name&gt;`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentPanel panels = 33;</code>
+   */
+  dev.agentd.v1.AgentPanelOrBuilder getPanelsOrBuilder(
+      int index);
 }

@@ -178,88 +178,88 @@ public final class AgentServiceProto {
       "\017.agentd.v1.Tool\"4\n\021CancelTaskRequest\022\017\n" +
       "\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"B\n\027Stream" +
       "TaskEventsRequest\022\017\n\007task_id\030\001 \001(\t\022\026\n\016af" +
-      "ter_sequence\030\002 \001(\004\"\331\002\n\020ListTasksRequest\022" +
+      "ter_sequence\030\002 \001(\004\"\361\002\n\020ListTasksRequest\022" +
       "\'\n\010statuses\030\001 \003(\0162\025.agentd.v1.TaskStatus" +
       "\0221\n\rcreated_after\030\002 \001(\0132\032.google.protobu" +
       "f.Timestamp\0222\n\016created_before\030\003 \001(\0132\032.go" +
       "ogle.protobuf.Timestamp\022\021\n\tpage_size\030\004 \001" +
       "(\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006labels\030\006 \003(\0132\'" +
       ".agentd.v1.ListTasksRequest.LabelsEntry\022" +
-      "\r\n\005agent\030\007 \001(\t\022\027\n\017conversation_id\030\010 \001(\t\032" +
-      "-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001" +
-      "(\t:\0028\001\"L\n\021ListTasksResponse\022\036\n\005tasks\030\001 \003" +
-      "(\0132\017.agentd.v1.Task\022\027\n\017next_page_token\030\002" +
-      " \001(\t\"\246\001\n\026ApproveToolCallRequest\022\017\n\007task_" +
-      "id\030\001 \001(\t\022\017\n\007call_id\030\002 \001(\t\022-\n\010decision\030\003 " +
-      "\001(\0162\033.agentd.v1.ApprovalDecision\022*\n\targu" +
-      "ments\030\004 \001(\0132\027.google.protobuf.Struct\022\017\n\007" +
-      "comment\030\005 \001(\t\"H\n\023ProvideInputRequest\022\017\n\007" +
-      "task_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\014\n\004tex" +
-      "t\030\003 \001(\t\"5\n\021ResumeTaskRequest\022\017\n\007task_id\030" +
-      "\001 \001(\t\022\017\n\007comment\030\002 \001(\t\"\205\002\n\027ListAuditReco" +
-      "rdsRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1.Aud" +
-      "itKind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool_nam" +
-      "e\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(" +
-      "\t\022)\n\005since\030\006 \001(\0132\032.google.protobuf.Times" +
-      "tamp\022)\n\005until\030\007 \001(\0132\032.google.protobuf.Ti" +
-      "mestamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_token" +
-      "\030\t \001(\t\"\\\n\030ListAuditRecordsResponse\022\'\n\007re" +
-      "cords\030\001 \003(\0132\026.agentd.v1.AuditRecord\022\027\n\017n" +
-      "ext_page_token\030\002 \001(\t\"5\n\022CreateGrantReque" +
-      "st\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022R" +
-      "evokeGrantRequest\022\020\n\010grant_id\030\001 \001(\t\",\n\021L" +
-      "istGrantsRequest\022\027\n\017include_revoked\030\001 \001(" +
-      "\010\"6\n\022ListGrantsResponse\022 \n\006grants\030\001 \003(\0132" +
-      "\020.agentd.v1.Grant2\323\016\n\014AgentService\022<\n\007Ex" +
-      "ecute\022\031.agentd.v1.ExecuteRequest\032\024.agent" +
-      "d.v1.TaskEvent0\001\0227\n\tStartTask\022\031.agentd.v" +
-      "1.ExecuteRequest\032\017.agentd.v1.Task\0227\n\004Pla" +
-      "n\022\026.agentd.v1.PlanRequest\032\027.agentd.v1.Pl" +
-      "anResponse\022C\n\010CallTool\022\032.agentd.v1.CallT" +
-      "oolRequest\032\033.agentd.v1.CallToolResponse\022" +
-      "5\n\007GetTask\022\031.agentd.v1.GetTaskRequest\032\017." +
-      "agentd.v1.Task\022F\n\tListTools\022\033.agentd.v1." +
-      "ListToolsRequest\032\034.agentd.v1.ListToolsRe" +
-      "sponse\022;\n\nCancelTask\022\034.agentd.v1.CancelT" +
-      "askRequest\032\017.agentd.v1.Task\022N\n\020StreamTas" +
-      "kEvents\022\".agentd.v1.StreamTaskEventsRequ" +
-      "est\032\024.agentd.v1.TaskEvent0\001\022F\n\tListTasks" +
-      "\022\033.agentd.v1.ListTasksRequest\032\034.agentd.v" +
-      "1.ListTasksResponse\022E\n\017ApproveToolCall\022!" +
-      ".agentd.v1.ApproveToolCallRequest\032\017.agen" +
-      "td.v1.Task\022?\n\014ProvideInput\022\036.agentd.v1.P" +
-      "rovideInputRequest\032\017.agentd.v1.Task\022;\n\nR" +
-      "esumeTask\022\034.agentd.v1.ResumeTaskRequest\032" +
-      "\017.agentd.v1.Task\022[\n\020ListAuditRecords\022\".a" +
-      "gentd.v1.ListAuditRecordsRequest\032#.agent" +
-      "d.v1.ListAuditRecordsResponse\022>\n\013CreateG" +
-      "rant\022\035.agentd.v1.CreateGrantRequest\032\020.ag" +
-      "entd.v1.Grant\022>\n\013RevokeGrant\022\035.agentd.v1" +
-      ".RevokeGrantRequest\032\020.agentd.v1.Grant\022I\n" +
-      "\nListGrants\022\034.agentd.v1.ListGrantsReques" +
-      "t\032\035.agentd.v1.ListGrantsResponse\022>\n\013Crea" +
-      "teAgent\022\035.agentd.v1.CreateAgentRequest\032\020" +
-      ".agentd.v1.Agent\0228\n\010GetAgent\022\032.agentd.v1" +
-      ".GetAgentRequest\032\020.agentd.v1.Agent\022I\n\nLi" +
-      "stAgents\022\034.agentd.v1.ListAgentsRequest\032\035" +
-      ".agentd.v1.ListAgentsResponse\022>\n\013UpdateA" +
-      "gent\022\035.agentd.v1.UpdateAgentRequest\032\020.ag" +
-      "entd.v1.Agent\022L\n\013DeleteAgent\022\035.agentd.v1" +
-      ".DeleteAgentRequest\032\036.agentd.v1.DeleteAg" +
-      "entResponse\022S\n\022CreateConversation\022$.agen" +
-      "td.v1.CreateConversationRequest\032\027.agentd" +
-      ".v1.Conversation\022X\n\017GetConversation\022!.ag" +
-      "entd.v1.GetConversationRequest\032\".agentd." +
-      "v1.GetConversationResponse\022^\n\021ListConver" +
-      "sations\022#.agentd.v1.ListConversationsReq" +
-      "uest\032$.agentd.v1.ListConversationsRespon" +
-      "se\022a\n\022DeleteConversation\022$.agentd.v1.Del" +
-      "eteConversationRequest\032%.agentd.v1.Delet" +
-      "eConversationResponse\022H\n\013GetArtifact\022\035.a" +
-      "gentd.v1.GetArtifactRequest\032\032.agentd.v1." +
-      "ArtifactContentBG\n\rdev.agentd.v1B\021AgentS" +
-      "erviceProtoP\001Z!agentd.dev/gen/agentd/v1;" +
-      "agentdv1b\006proto3"
+      "\r\n\005agent\030\007 \001(\t\022\027\n\017conversation_id\030\010 \001(\t\022" +
+      "\026\n\016parent_task_id\030\t \001(\t\032-\n\013LabelsEntry\022\013" +
+      "\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"L\n\021ListTa" +
+      "sksResponse\022\036\n\005tasks\030\001 \003(\0132\017.agentd.v1.T" +
+      "ask\022\027\n\017next_page_token\030\002 \001(\t\"\246\001\n\026Approve" +
+      "ToolCallRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007call" +
+      "_id\030\002 \001(\t\022-\n\010decision\030\003 \001(\0162\033.agentd.v1." +
+      "ApprovalDecision\022*\n\targuments\030\004 \001(\0132\027.go" +
+      "ogle.protobuf.Struct\022\017\n\007comment\030\005 \001(\t\"H\n" +
+      "\023ProvideInputRequest\022\017\n\007task_id\030\001 \001(\t\022\022\n" +
+      "\nrequest_id\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"5\n\021Resum" +
+      "eTaskRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007comment" +
+      "\030\002 \001(\t\"\205\002\n\027ListAuditRecordsRequest\022\"\n\004ki" +
+      "nd\030\001 \001(\0162\024.agentd.v1.AuditKind\022\024\n\014princi" +
+      "pal_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022\017\n\007outco" +
+      "me\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005since\030\006 \001(\013" +
+      "2\032.google.protobuf.Timestamp\022)\n\005until\030\007 " +
+      "\001(\0132\032.google.protobuf.Timestamp\022\021\n\tpage_" +
+      "size\030\010 \001(\005\022\022\n\npage_token\030\t \001(\t\"\\\n\030ListAu" +
+      "ditRecordsResponse\022\'\n\007records\030\001 \003(\0132\026.ag" +
+      "entd.v1.AuditRecord\022\027\n\017next_page_token\030\002" +
+      " \001(\t\"5\n\022CreateGrantRequest\022\037\n\005grant\030\001 \001(" +
+      "\0132\020.agentd.v1.Grant\"&\n\022RevokeGrantReques" +
+      "t\022\020\n\010grant_id\030\001 \001(\t\",\n\021ListGrantsRequest" +
+      "\022\027\n\017include_revoked\030\001 \001(\010\"6\n\022ListGrantsR" +
+      "esponse\022 \n\006grants\030\001 \003(\0132\020.agentd.v1.Gran" +
+      "t2\323\016\n\014AgentService\022<\n\007Execute\022\031.agentd.v" +
+      "1.ExecuteRequest\032\024.agentd.v1.TaskEvent0\001" +
+      "\0227\n\tStartTask\022\031.agentd.v1.ExecuteRequest" +
+      "\032\017.agentd.v1.Task\0227\n\004Plan\022\026.agentd.v1.Pl" +
+      "anRequest\032\027.agentd.v1.PlanResponse\022C\n\010Ca" +
+      "llTool\022\032.agentd.v1.CallToolRequest\032\033.age" +
+      "ntd.v1.CallToolResponse\0225\n\007GetTask\022\031.age" +
+      "ntd.v1.GetTaskRequest\032\017.agentd.v1.Task\022F" +
+      "\n\tListTools\022\033.agentd.v1.ListToolsRequest" +
+      "\032\034.agentd.v1.ListToolsResponse\022;\n\nCancel" +
+      "Task\022\034.agentd.v1.CancelTaskRequest\032\017.age" +
+      "ntd.v1.Task\022N\n\020StreamTaskEvents\022\".agentd" +
+      ".v1.StreamTaskEventsRequest\032\024.agentd.v1." +
+      "TaskEvent0\001\022F\n\tListTasks\022\033.agentd.v1.Lis" +
+      "tTasksRequest\032\034.agentd.v1.ListTasksRespo" +
+      "nse\022E\n\017ApproveToolCall\022!.agentd.v1.Appro" +
+      "veToolCallRequest\032\017.agentd.v1.Task\022?\n\014Pr" +
+      "ovideInput\022\036.agentd.v1.ProvideInputReque" +
+      "st\032\017.agentd.v1.Task\022;\n\nResumeTask\022\034.agen" +
+      "td.v1.ResumeTaskRequest\032\017.agentd.v1.Task" +
+      "\022[\n\020ListAuditRecords\022\".agentd.v1.ListAud" +
+      "itRecordsRequest\032#.agentd.v1.ListAuditRe" +
+      "cordsResponse\022>\n\013CreateGrant\022\035.agentd.v1" +
+      ".CreateGrantRequest\032\020.agentd.v1.Grant\022>\n" +
+      "\013RevokeGrant\022\035.agentd.v1.RevokeGrantRequ" +
+      "est\032\020.agentd.v1.Grant\022I\n\nListGrants\022\034.ag" +
+      "entd.v1.ListGrantsRequest\032\035.agentd.v1.Li" +
+      "stGrantsResponse\022>\n\013CreateAgent\022\035.agentd" +
+      ".v1.CreateAgentRequest\032\020.agentd.v1.Agent" +
+      "\0228\n\010GetAgent\022\032.agentd.v1.GetAgentRequest" +
+      "\032\020.agentd.v1.Agent\022I\n\nListAgents\022\034.agent" +
+      "d.v1.ListAgentsRequest\032\035.agentd.v1.ListA" +
+      "gentsResponse\022>\n\013UpdateAgent\022\035.agentd.v1" +
+      ".UpdateAgentRequest\032\020.agentd.v1.Agent\022L\n" +
+      "\013DeleteAgent\022\035.agentd.v1.DeleteAgentRequ" +
+      "est\032\036.agentd.v1.DeleteAgentResponse\022S\n\022C" +
+      "reateConversation\022$.agentd.v1.CreateConv" +
+      "ersationRequest\032\027.agentd.v1.Conversation" +
+      "\022X\n\017GetConversation\022!.agentd.v1.GetConve" +
+      "rsationRequest\032\".agentd.v1.GetConversati" +
+      "onResponse\022^\n\021ListConversations\022#.agentd" +
+      ".v1.ListConversationsRequest\032$.agentd.v1" +
+      ".ListConversationsResponse\022a\n\022DeleteConv" +
+      "ersation\022$.agentd.v1.DeleteConversationR" +
+      "equest\032%.agentd.v1.DeleteConversationRes" +
+      "ponse\022H\n\013GetArtifact\022\035.agentd.v1.GetArti" +
+      "factRequest\032\032.agentd.v1.ArtifactContentB" +
+      "G\n\rdev.agentd.v1B\021AgentServiceProtoP\001Z!a" +
+      "gentd.dev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -347,7 +347,7 @@ public final class AgentServiceProto {
     internal_static_agentd_v1_ListTasksRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListTasksRequest_descriptor,
-        new java.lang.String[] { "Statuses", "CreatedAfter", "CreatedBefore", "PageSize", "PageToken", "Labels", "Agent", "ConversationId", });
+        new java.lang.String[] { "Statuses", "CreatedAfter", "CreatedBefore", "PageSize", "PageToken", "Labels", "Agent", "ConversationId", "ParentTaskId", });
     internal_static_agentd_v1_ListTasksRequest_LabelsEntry_descriptor =
       internal_static_agentd_v1_ListTasksRequest_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_ListTasksRequest_LabelsEntry_fieldAccessorTable = new

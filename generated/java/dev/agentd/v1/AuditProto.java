@@ -47,7 +47,7 @@ public final class AuditProto {
       " \001(\t\022\014\n\004code\030\005 \001(\t\022+\n\010duration\030\006 \001(\0132\031.g" +
       "oogle.protobuf.Duration\022\020\n\010trace_id\030\007 \001(" +
       "\t\022\026\n\016request_digest\030\010 \001(\t\022\017\n\007task_id\030\t \001" +
-      "(\t\022\013\n\003via\030\n \001(\t\"\257\003\n\023ToolCallAuditRecord\022" +
+      "(\t\022\013\n\003via\030\n \001(\t\"\335\003\n\023ToolCallAuditRecord\022" +
       "\017\n\007call_id\030\001 \001(\t\022(\n\004time\030\002 \001(\0132\032.google." +
       "protobuf.Timestamp\022\024\n\014principal_id\030\003 \001(\t" +
       "\022\016\n\006tenant\030\004 \001(\t\022\020\n\010trace_id\030\005 \001(\t\022\021\n\tto" +
@@ -58,14 +58,15 @@ public final class AuditProto {
       "tobuf.Duration\022\017\n\007task_id\030\r \001(\t\022\020\n\010appro" +
       "val\030\016 \001(\t\022\023\n\013approved_by\030\017 \001(\t\022\030\n\020approv" +
       "al_comment\030\020 \001(\t\022\017\n\007attempt\030\021 \001(\r\022\016\n\006cac" +
-      "hed\030\022 \001(\010\"v\n\013AuditRecord\022(\n\003rpc\030\001 \001(\0132\031." +
-      "agentd.v1.RpcAuditRecordH\000\0223\n\ttool_call\030" +
-      "\002 \001(\0132\036.agentd.v1.ToolCallAuditRecordH\000B" +
-      "\010\n\006record*U\n\tAuditKind\022\032\n\026AUDIT_KIND_UNS" +
-      "PECIFIED\020\000\022\022\n\016AUDIT_KIND_RPC\020\001\022\030\n\024AUDIT_" +
-      "KIND_TOOL_CALL\020\002B@\n\rdev.agentd.v1B\nAudit" +
-      "ProtoP\001Z!agentd.dev/gen/agentd/v1;agentd" +
-      "v1b\006proto3"
+      "hed\030\022 \001(\010\022\026\n\016parent_task_id\030\023 \001(\t\022\024\n\014roo" +
+      "t_task_id\030\024 \001(\t\"v\n\013AuditRecord\022(\n\003rpc\030\001 " +
+      "\001(\0132\031.agentd.v1.RpcAuditRecordH\000\0223\n\ttool" +
+      "_call\030\002 \001(\0132\036.agentd.v1.ToolCallAuditRec" +
+      "ordH\000B\010\n\006record*U\n\tAuditKind\022\032\n\026AUDIT_KI" +
+      "ND_UNSPECIFIED\020\000\022\022\n\016AUDIT_KIND_RPC\020\001\022\030\n\024" +
+      "AUDIT_KIND_TOOL_CALL\020\002B@\n\rdev.agentd.v1B" +
+      "\nAuditProtoP\001Z!agentd.dev/gen/agentd/v1;" +
+      "agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -85,7 +86,7 @@ public final class AuditProto {
     internal_static_agentd_v1_ToolCallAuditRecord_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolCallAuditRecord_descriptor,
-        new java.lang.String[] { "CallId", "Time", "PrincipalId", "Tenant", "TraceId", "ToolName", "Arguments", "Decision", "Rule", "Outcome", "ResultDigest", "Duration", "TaskId", "Approval", "ApprovedBy", "ApprovalComment", "Attempt", "Cached", });
+        new java.lang.String[] { "CallId", "Time", "PrincipalId", "Tenant", "TraceId", "ToolName", "Arguments", "Decision", "Rule", "Outcome", "ResultDigest", "Duration", "TaskId", "Approval", "ApprovedBy", "ApprovalComment", "Attempt", "Cached", "ParentTaskId", "RootTaskId", });
     internal_static_agentd_v1_AuditRecord_descriptor =
       getDescriptor().getMessageTypes().get(2);
     internal_static_agentd_v1_AuditRecord_fieldAccessorTable = new

@@ -35,6 +35,31 @@ public final class EventsProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_ContextFitted_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_SubtaskStarted_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_SubtaskStarted_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_SubtaskFinished_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_SubtaskFinished_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_SubtaskWaiting_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_SubtaskWaiting_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_PanelVote_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_PanelVote_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_PanelDecided_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_PanelDecided_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_Heartbeat_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -158,7 +183,7 @@ public final class EventsProto {
       "obuf/struct.proto\032\037google/protobuf/times" +
       "tamp.proto\032\031agentd/v1/artifacts.proto\032\035a" +
       "gentd/v1/conversations.proto\032\025agentd/v1/" +
-      "tasks.proto\032\025agentd/v1/tools.proto\"\260\013\n\tT" +
+      "tasks.proto\032\025agentd/v1/tools.proto\"\262\r\n\tT" +
       "askEvent\022\017\n\007task_id\030\001 \001(\t\022\020\n\010sequence\030\002 " +
       "\001(\004\022-\n\ttimestamp\030\003 \001(\0132\032.google.protobuf" +
       ".Timestamp\022\020\n\010trace_id\030\004 \001(\t\0226\n\016status_c" +
@@ -195,89 +220,111 @@ public final class EventsProto {
       "v1.ContextFittedH\000\0226\n\020stream_discarded\030)" +
       " \001(\0132\032.agentd.v1.StreamDiscardedH\000\022.\n\014ro" +
       "ute_chosen\030* \001(\0132\026.agentd.v1.RouteChosen" +
-      "H\000B\t\n\007payload\"\215\001\n\013RouteChosen\022\020\n\010decisio" +
-      "n\030\001 \001(\t\022\014\n\004mode\030\002 \001(\t\022\020\n\010delegate\030\003 \001(\t\022" +
-      "\016\n\006reason\030\004 \001(\t\022\017\n\007handled\030\005 \001(\010\022+\n\010dura" +
-      "tion\030\006 \001(\0132\031.google.protobuf.Duration\"S\n" +
-      "\017StreamDiscarded\022\017\n\007step_id\030\001 \001(\t\022\020\n\010pro" +
-      "vider\030\002 \001(\t\022\r\n\005model\030\003 \001(\t\022\016\n\006reason\030\004 \001" +
-      "(\t\"\331\001\n\rContextFitted\022\017\n\007step_id\030\001 \001(\t\022\014\n" +
-      "\004role\030\002 \001(\t\022\r\n\005model\030\003 \001(\t\022\026\n\016context_wi" +
-      "ndow\030\004 \001(\r\022\025\n\rprompt_tokens\030\005 \001(\r\022\022\n\nmax" +
-      "_tokens\030\006 \001(\r\022\024\n\014saved_tokens\030\007 \001(\r\022\030\n\020c" +
-      "lipped_messages\030\010 \001(\r\022\030\n\020dropped_message" +
-      "s\030\t \001(\r\022\r\n\005retry\030\n \001(\010\"I\n\tHeartbeat\022%\n\006s" +
-      "tatus\030\001 \001(\0162\025.agentd.v1.TaskStatus\022\025\n\rla" +
-      "st_sequence\030\002 \001(\004\"\240\001\n\021TaskStatusChanged\022" +
-      "\'\n\010previous\030\001 \001(\0162\025.agentd.v1.TaskStatus" +
-      "\022&\n\007current\030\002 \001(\0162\025.agentd.v1.TaskStatus" +
-      "\022\016\n\006detail\030\003 \001(\t\022*\n\013stop_reason\030\004 \001(\0162\025." +
-      "agentd.v1.StopReason\",\n\013PlanCreated\022\035\n\004p" +
-      "lan\030\001 \001(\0132\017.agentd.v1.Plan\"<\n\013PlanRevise" +
-      "d\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\022\016\n\006reas" +
-      "on\030\002 \001(\t\"B\n\013StepStarted\022\017\n\007step_id\030\001 \001(\t" +
-      "\022\023\n\013description\030\002 \001(\t\022\r\n\005index\030\003 \001(\r\"m\n\014" +
-      "StepFinished\022\017\n\007step_id\030\001 \001(\t\022\017\n\007success" +
-      "\030\002 \001(\010\022\016\n\006output\030\003 \001(\t\022+\n\010duration\030\004 \001(\013" +
-      "2\031.google.protobuf.Duration\"*\n\tTextDelta" +
-      "\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"/\n\016Reaso" +
-      "ningDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t" +
-      "\"r\n\017ToolCallStarted\022\017\n\007call_id\030\001 \001(\t\022\017\n\007" +
-      "step_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022*\n\targu" +
-      "ments\030\004 \001(\0132\027.google.protobuf.Struct\"\341\001\n" +
-      "\020ToolCallFinished\022\017\n\007call_id\030\001 \001(\t\022\021\n\tto" +
-      "ol_name\030\002 \001(\t\022(\n\006result\030\003 \001(\0132\026.google.p" +
-      "rotobuf.ValueH\000\022)\n\005error\030\004 \001(\0132\030.agentd." +
-      "v1.ToolCallErrorH\000\022+\n\010duration\030\005 \001(\0132\031.g" +
-      "oogle.protobuf.Duration\022\014\n\004text\030\006 \001(\t\022\016\n" +
-      "\006cached\030\007 \001(\010B\t\n\007outcome\"\204\001\n\014ToolProgres" +
-      "s\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022\020\n" +
-      "\010progress\030\003 \001(\001\022\022\n\005total\030\004 \001(\001H\000\210\001\001\022\017\n\007m" +
-      "essage\030\005 \001(\t\022\017\n\007reports\030\006 \001(\rB\010\n\006_total\"" +
-      "w\n\021ToolCallResumable\022\017\n\007call_id\030\001 \001(\t\022\021\n" +
-      "\ttool_name\030\002 \001(\t\022\017\n\007message\030\003 \001(\t\022-\n\tres" +
-      "ume_by\030\004 \001(\0132\032.google.protobuf.Timestamp" +
-      "\"\325\001\n\021ReflectionVerdict\022\017\n\007step_id\030\001 \001(\t\022" +
-      "\020\n\010accuracy\030\002 \001(\001\022\024\n\014completeness\030\003 \001(\001\022" +
-      "\021\n\trelevance\030\004 \001(\001\022\r\n\005logic\030\005 \001(\001\022\022\n\ncon" +
-      "fidence\030\006 \001(\001\022\016\n\006passed\030\007 \001(\010\022/\n\010decisio" +
-      "n\030\010 \001(\0162\035.agentd.v1.ReflectionDecision\022\020" +
-      "\n\010feedback\030\t \001(\t\"s\n\021ApprovalRequested\022\017\n" +
-      "\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022*\n\targ" +
-      "uments\030\003 \001(\0132\027.google.protobuf.Struct\022\016\n" +
-      "\006reason\030\004 \001(\t\"\242\001\n\017ApprovalDecided\022\017\n\007cal" +
-      "l_id\030\001 \001(\t\022-\n\010decision\030\002 \001(\0162\033.agentd.v1" +
-      ".ApprovalDecision\022\022\n\ndecided_by\030\003 \001(\t\022\017\n" +
-      "\007comment\030\004 \001(\t\022*\n\targuments\030\005 \001(\0132\027.goog" +
-      "le.protobuf.Struct\"6\n\016InputRequested\022\022\n\n" +
-      "request_id\030\001 \001(\t\022\020\n\010question\030\002 \001(\t\"F\n\rIn" +
-      "putProvided\022\022\n\nrequest_id\030\001 \001(\t\022\023\n\013provi" +
-      "ded_by\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\262\001\n\rUsageRepo" +
-      "rted\022\017\n\007step_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022#\n\004c" +
-      "all\030\003 \001(\0132\025.agentd.v1.TokenUsage\022)\n\ntask" +
-      "_total\030\004 \001(\0132\025.agentd.v1.TokenUsage\022\r\n\005m" +
-      "odel\030\005 \001(\t\022\021\n\testimated\030\006 \001(\010\022\020\n\010provide" +
-      "r\030\021 \001(\t\"\236\001\n\013FinalAnswer\022\014\n\004text\030\001 \001(\t\022*\n" +
-      "\013stop_reason\030\002 \001(\0162\025.agentd.v1.StopReaso" +
-      "n\022\023\n\013stop_detail\030\003 \001(\t\022\017\n\007partial\030\004 \001(\010\022" +
-      "/\n\tartifacts\030\n \003(\0132\034.agentd.v1.ArtifactR" +
-      "eference\"p\n\017ArtifactUpdated\022\014\n\004name\030\001 \001(" +
-      "\t\022\017\n\007version\030\002 \001(\r\022\022\n\nmedia_type\030\003 \001(\t\022\022" +
-      "\n\nsize_bytes\030\004 \001(\004\022\026\n\016writer_task_id\030\005 \001" +
-      "(\t\"P\n\rErrorOccurred\022\016\n\006reason\030\001 \001(\t\022\017\n\007m" +
-      "essage\030\002 \001(\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007step_id\030\004" +
-      " \001(\t\"G\n\013TaskResumed\022\016\n\006reason\030\001 \001(\t\022\017\n\007r" +
-      "eplica\030\002 \001(\t\022\027\n\017completed_steps\030\003 \001(\r*\231\001" +
-      "\n\022ReflectionDecision\022#\n\037REFLECTION_DECIS" +
-      "ION_UNSPECIFIED\020\000\022\036\n\032REFLECTION_DECISION" +
-      "_ACCEPT\020\001\022\036\n\032REFLECTION_DECISION_REVISE\020" +
-      "\002\022\036\n\032REFLECTION_DECISION_REPLAN\020\003*\216\001\n\020Ap" +
-      "provalDecision\022!\n\035APPROVAL_DECISION_UNSP" +
-      "ECIFIED\020\000\022\035\n\031APPROVAL_DECISION_APPROVE\020\001" +
-      "\022\034\n\030APPROVAL_DECISION_REJECT\020\002\022\032\n\026APPROV" +
-      "AL_DECISION_EDIT\020\003BA\n\rdev.agentd.v1B\013Eve" +
-      "ntsProtoP\001Z!agentd.dev/gen/agentd/v1;age" +
-      "ntdv1b\006proto3"
+      "H\000\0224\n\017subtask_started\030\036 \001(\0132\031.agentd.v1." +
+      "SubtaskStartedH\000\0226\n\020subtask_finished\030\037 \001" +
+      "(\0132\032.agentd.v1.SubtaskFinishedH\000\0224\n\017subt" +
+      "ask_waiting\030  \001(\0132\031.agentd.v1.SubtaskWai" +
+      "tingH\000\022*\n\npanel_vote\030! \001(\0132\024.agentd.v1.P" +
+      "anelVoteH\000\0220\n\rpanel_decided\030\" \001(\0132\027.agen" +
+      "td.v1.PanelDecidedH\000B\t\n\007payload\"\215\001\n\013Rout" +
+      "eChosen\022\020\n\010decision\030\001 \001(\t\022\014\n\004mode\030\002 \001(\t\022" +
+      "\020\n\010delegate\030\003 \001(\t\022\016\n\006reason\030\004 \001(\t\022\017\n\007han" +
+      "dled\030\005 \001(\010\022+\n\010duration\030\006 \001(\0132\031.google.pr" +
+      "otobuf.Duration\"S\n\017StreamDiscarded\022\017\n\007st" +
+      "ep_id\030\001 \001(\t\022\020\n\010provider\030\002 \001(\t\022\r\n\005model\030\003" +
+      " \001(\t\022\016\n\006reason\030\004 \001(\t\"\331\001\n\rContextFitted\022\017" +
+      "\n\007step_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022\r\n\005model\030\003" +
+      " \001(\t\022\026\n\016context_window\030\004 \001(\r\022\025\n\rprompt_t" +
+      "okens\030\005 \001(\r\022\022\n\nmax_tokens\030\006 \001(\r\022\024\n\014saved" +
+      "_tokens\030\007 \001(\r\022\030\n\020clipped_messages\030\010 \001(\r\022" +
+      "\030\n\020dropped_messages\030\t \001(\r\022\r\n\005retry\030\n \001(\010" +
+      "\"d\n\016SubtaskStarted\022\025\n\rchild_task_id\030\001 \001(" +
+      "\t\022\r\n\005agent\030\002 \001(\t\022\014\n\004task\030\003 \001(\t\022\017\n\007call_i" +
+      "d\030\004 \001(\t\022\r\n\005panel\030\005 \001(\t\"\317\001\n\017SubtaskFinish" +
+      "ed\022\025\n\rchild_task_id\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t" +
+      "\022%\n\006status\030\003 \001(\0162\025.agentd.v1.TaskStatus\022" +
+      "\016\n\006answer\030\004 \001(\t\022\r\n\005error\030\005 \001(\t\022$\n\005usage\030" +
+      "\006 \001(\0132\025.agentd.v1.TokenUsage\022*\n\013stop_rea" +
+      "son\030\007 \001(\0162\025.agentd.v1.StopReason\"Y\n\016Subt" +
+      "askWaiting\022\025\n\rchild_task_id\030\001 \001(\t\022\014\n\004kin" +
+      "d\030\002 \001(\t\022\022\n\nrequest_id\030\003 \001(\t\022\016\n\006detail\030\004 " +
+      "\001(\t\"k\n\tPanelVote\022\r\n\005panel\030\001 \001(\t\022\r\n\005agent" +
+      "\030\002 \001(\t\022\025\n\rchild_task_id\030\003 \001(\t\022\016\n\006answer\030" +
+      "\004 \001(\t\022\n\n\002ok\030\005 \001(\010\022\r\n\005group\030\006 \001(\005\"\203\001\n\014Pan" +
+      "elDecided\022\r\n\005panel\030\001 \001(\t\022\016\n\006answer\030\002 \001(\t" +
+      "\022\r\n\005ratio\030\003 \001(\001\022\021\n\tthreshold\030\004 \001(\001\022\017\n\007re" +
+      "ached\030\005 \001(\010\022\017\n\007members\030\006 \001(\r\022\020\n\010grouping" +
+      "\030\007 \001(\t\"I\n\tHeartbeat\022%\n\006status\030\001 \001(\0162\025.ag" +
+      "entd.v1.TaskStatus\022\025\n\rlast_sequence\030\002 \001(" +
+      "\004\"\240\001\n\021TaskStatusChanged\022\'\n\010previous\030\001 \001(" +
+      "\0162\025.agentd.v1.TaskStatus\022&\n\007current\030\002 \001(" +
+      "\0162\025.agentd.v1.TaskStatus\022\016\n\006detail\030\003 \001(\t" +
+      "\022*\n\013stop_reason\030\004 \001(\0162\025.agentd.v1.StopRe" +
+      "ason\",\n\013PlanCreated\022\035\n\004plan\030\001 \001(\0132\017.agen" +
+      "td.v1.Plan\"<\n\013PlanRevised\022\035\n\004plan\030\001 \001(\0132" +
+      "\017.agentd.v1.Plan\022\016\n\006reason\030\002 \001(\t\"B\n\013Step" +
+      "Started\022\017\n\007step_id\030\001 \001(\t\022\023\n\013description\030" +
+      "\002 \001(\t\022\r\n\005index\030\003 \001(\r\"m\n\014StepFinished\022\017\n\007" +
+      "step_id\030\001 \001(\t\022\017\n\007success\030\002 \001(\010\022\016\n\006output" +
+      "\030\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031.google.protob" +
+      "uf.Duration\"*\n\tTextDelta\022\017\n\007step_id\030\001 \001(" +
+      "\t\022\014\n\004text\030\002 \001(\t\"/\n\016ReasoningDelta\022\017\n\007ste" +
+      "p_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"r\n\017ToolCallStar" +
+      "ted\022\017\n\007call_id\030\001 \001(\t\022\017\n\007step_id\030\002 \001(\t\022\021\n" +
+      "\ttool_name\030\003 \001(\t\022*\n\targuments\030\004 \001(\0132\027.go" +
+      "ogle.protobuf.Struct\"\341\001\n\020ToolCallFinishe" +
+      "d\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022(\n" +
+      "\006result\030\003 \001(\0132\026.google.protobuf.ValueH\000\022" +
+      ")\n\005error\030\004 \001(\0132\030.agentd.v1.ToolCallError" +
+      "H\000\022+\n\010duration\030\005 \001(\0132\031.google.protobuf.D" +
+      "uration\022\014\n\004text\030\006 \001(\t\022\016\n\006cached\030\007 \001(\010B\t\n" +
+      "\007outcome\"\204\001\n\014ToolProgress\022\017\n\007call_id\030\001 \001" +
+      "(\t\022\021\n\ttool_name\030\002 \001(\t\022\020\n\010progress\030\003 \001(\001\022" +
+      "\022\n\005total\030\004 \001(\001H\000\210\001\001\022\017\n\007message\030\005 \001(\t\022\017\n\007" +
+      "reports\030\006 \001(\rB\010\n\006_total\"w\n\021ToolCallResum" +
+      "able\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t" +
+      "\022\017\n\007message\030\003 \001(\t\022-\n\tresume_by\030\004 \001(\0132\032.g" +
+      "oogle.protobuf.Timestamp\"\325\001\n\021ReflectionV" +
+      "erdict\022\017\n\007step_id\030\001 \001(\t\022\020\n\010accuracy\030\002 \001(" +
+      "\001\022\024\n\014completeness\030\003 \001(\001\022\021\n\trelevance\030\004 \001" +
+      "(\001\022\r\n\005logic\030\005 \001(\001\022\022\n\nconfidence\030\006 \001(\001\022\016\n" +
+      "\006passed\030\007 \001(\010\022/\n\010decision\030\010 \001(\0162\035.agentd" +
+      ".v1.ReflectionDecision\022\020\n\010feedback\030\t \001(\t" +
+      "\"s\n\021ApprovalRequested\022\017\n\007call_id\030\001 \001(\t\022\021" +
+      "\n\ttool_name\030\002 \001(\t\022*\n\targuments\030\003 \001(\0132\027.g" +
+      "oogle.protobuf.Struct\022\016\n\006reason\030\004 \001(\t\"\242\001" +
+      "\n\017ApprovalDecided\022\017\n\007call_id\030\001 \001(\t\022-\n\010de" +
+      "cision\030\002 \001(\0162\033.agentd.v1.ApprovalDecisio" +
+      "n\022\022\n\ndecided_by\030\003 \001(\t\022\017\n\007comment\030\004 \001(\t\022*" +
+      "\n\targuments\030\005 \001(\0132\027.google.protobuf.Stru" +
+      "ct\"6\n\016InputRequested\022\022\n\nrequest_id\030\001 \001(\t" +
+      "\022\020\n\010question\030\002 \001(\t\"F\n\rInputProvided\022\022\n\nr" +
+      "equest_id\030\001 \001(\t\022\023\n\013provided_by\030\002 \001(\t\022\014\n\004" +
+      "text\030\003 \001(\t\"\262\001\n\rUsageReported\022\017\n\007step_id\030" +
+      "\001 \001(\t\022\014\n\004role\030\002 \001(\t\022#\n\004call\030\003 \001(\0132\025.agen" +
+      "td.v1.TokenUsage\022)\n\ntask_total\030\004 \001(\0132\025.a" +
+      "gentd.v1.TokenUsage\022\r\n\005model\030\005 \001(\t\022\021\n\tes" +
+      "timated\030\006 \001(\010\022\020\n\010provider\030\021 \001(\t\"\236\001\n\013Fina" +
+      "lAnswer\022\014\n\004text\030\001 \001(\t\022*\n\013stop_reason\030\002 \001" +
+      "(\0162\025.agentd.v1.StopReason\022\023\n\013stop_detail" +
+      "\030\003 \001(\t\022\017\n\007partial\030\004 \001(\010\022/\n\tartifacts\030\n \003" +
+      "(\0132\034.agentd.v1.ArtifactReference\"p\n\017Arti" +
+      "factUpdated\022\014\n\004name\030\001 \001(\t\022\017\n\007version\030\002 \001" +
+      "(\r\022\022\n\nmedia_type\030\003 \001(\t\022\022\n\nsize_bytes\030\004 \001" +
+      "(\004\022\026\n\016writer_task_id\030\005 \001(\t\"P\n\rErrorOccur" +
+      "red\022\016\n\006reason\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005" +
+      "fatal\030\003 \001(\010\022\017\n\007step_id\030\004 \001(\t\"G\n\013TaskResu" +
+      "med\022\016\n\006reason\030\001 \001(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017" +
+      "completed_steps\030\003 \001(\r*\231\001\n\022ReflectionDeci" +
+      "sion\022#\n\037REFLECTION_DECISION_UNSPECIFIED\020" +
+      "\000\022\036\n\032REFLECTION_DECISION_ACCEPT\020\001\022\036\n\032REF" +
+      "LECTION_DECISION_REVISE\020\002\022\036\n\032REFLECTION_" +
+      "DECISION_REPLAN\020\003*\216\001\n\020ApprovalDecision\022!" +
+      "\n\035APPROVAL_DECISION_UNSPECIFIED\020\000\022\035\n\031APP" +
+      "ROVAL_DECISION_APPROVE\020\001\022\034\n\030APPROVAL_DEC" +
+      "ISION_REJECT\020\002\022\032\n\026APPROVAL_DECISION_EDIT" +
+      "\020\003BA\n\rdev.agentd.v1B\013EventsProtoP\001Z!agen" +
+      "td.dev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -295,7 +342,7 @@ public final class EventsProto {
     internal_static_agentd_v1_TaskEvent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskEvent_descriptor,
-        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "InputRequested", "InputProvided", "HistoryCompacted", "ArtifactUpdated", "ToolProgress", "ToolResumable", "ContextFitted", "StreamDiscarded", "RouteChosen", "Payload", });
+        new java.lang.String[] { "TaskId", "Sequence", "Timestamp", "TraceId", "StatusChanged", "PlanCreated", "PlanRevised", "StepStarted", "StepFinished", "TextDelta", "ReasoningDelta", "ToolCallStarted", "ToolCallFinished", "Reflection", "ApprovalRequested", "Usage", "FinalAnswer", "Error", "Resumed", "ApprovalDecided", "Heartbeat", "InputRequested", "InputProvided", "HistoryCompacted", "ArtifactUpdated", "ToolProgress", "ToolResumable", "ContextFitted", "StreamDiscarded", "RouteChosen", "SubtaskStarted", "SubtaskFinished", "SubtaskWaiting", "PanelVote", "PanelDecided", "Payload", });
     internal_static_agentd_v1_RouteChosen_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_agentd_v1_RouteChosen_fieldAccessorTable = new
@@ -314,134 +361,164 @@ public final class EventsProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ContextFitted_descriptor,
         new java.lang.String[] { "StepId", "Role", "Model", "ContextWindow", "PromptTokens", "MaxTokens", "SavedTokens", "ClippedMessages", "DroppedMessages", "Retry", });
-    internal_static_agentd_v1_Heartbeat_descriptor =
+    internal_static_agentd_v1_SubtaskStarted_descriptor =
       getDescriptor().getMessageTypes().get(4);
+    internal_static_agentd_v1_SubtaskStarted_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_SubtaskStarted_descriptor,
+        new java.lang.String[] { "ChildTaskId", "Agent", "Task", "CallId", "Panel", });
+    internal_static_agentd_v1_SubtaskFinished_descriptor =
+      getDescriptor().getMessageTypes().get(5);
+    internal_static_agentd_v1_SubtaskFinished_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_SubtaskFinished_descriptor,
+        new java.lang.String[] { "ChildTaskId", "Agent", "Status", "Answer", "Error", "Usage", "StopReason", });
+    internal_static_agentd_v1_SubtaskWaiting_descriptor =
+      getDescriptor().getMessageTypes().get(6);
+    internal_static_agentd_v1_SubtaskWaiting_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_SubtaskWaiting_descriptor,
+        new java.lang.String[] { "ChildTaskId", "Kind", "RequestId", "Detail", });
+    internal_static_agentd_v1_PanelVote_descriptor =
+      getDescriptor().getMessageTypes().get(7);
+    internal_static_agentd_v1_PanelVote_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_PanelVote_descriptor,
+        new java.lang.String[] { "Panel", "Agent", "ChildTaskId", "Answer", "Ok", "Group", });
+    internal_static_agentd_v1_PanelDecided_descriptor =
+      getDescriptor().getMessageTypes().get(8);
+    internal_static_agentd_v1_PanelDecided_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_PanelDecided_descriptor,
+        new java.lang.String[] { "Panel", "Answer", "Ratio", "Threshold", "Reached", "Members", "Grouping", });
+    internal_static_agentd_v1_Heartbeat_descriptor =
+      getDescriptor().getMessageTypes().get(9);
     internal_static_agentd_v1_Heartbeat_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Heartbeat_descriptor,
         new java.lang.String[] { "Status", "LastSequence", });
     internal_static_agentd_v1_TaskStatusChanged_descriptor =
-      getDescriptor().getMessageTypes().get(5);
+      getDescriptor().getMessageTypes().get(10);
     internal_static_agentd_v1_TaskStatusChanged_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskStatusChanged_descriptor,
         new java.lang.String[] { "Previous", "Current", "Detail", "StopReason", });
     internal_static_agentd_v1_PlanCreated_descriptor =
-      getDescriptor().getMessageTypes().get(6);
+      getDescriptor().getMessageTypes().get(11);
     internal_static_agentd_v1_PlanCreated_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_PlanCreated_descriptor,
         new java.lang.String[] { "Plan", });
     internal_static_agentd_v1_PlanRevised_descriptor =
-      getDescriptor().getMessageTypes().get(7);
+      getDescriptor().getMessageTypes().get(12);
     internal_static_agentd_v1_PlanRevised_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_PlanRevised_descriptor,
         new java.lang.String[] { "Plan", "Reason", });
     internal_static_agentd_v1_StepStarted_descriptor =
-      getDescriptor().getMessageTypes().get(8);
+      getDescriptor().getMessageTypes().get(13);
     internal_static_agentd_v1_StepStarted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_StepStarted_descriptor,
         new java.lang.String[] { "StepId", "Description", "Index", });
     internal_static_agentd_v1_StepFinished_descriptor =
-      getDescriptor().getMessageTypes().get(9);
+      getDescriptor().getMessageTypes().get(14);
     internal_static_agentd_v1_StepFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_StepFinished_descriptor,
         new java.lang.String[] { "StepId", "Success", "Output", "Duration", });
     internal_static_agentd_v1_TextDelta_descriptor =
-      getDescriptor().getMessageTypes().get(10);
+      getDescriptor().getMessageTypes().get(15);
     internal_static_agentd_v1_TextDelta_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TextDelta_descriptor,
         new java.lang.String[] { "StepId", "Text", });
     internal_static_agentd_v1_ReasoningDelta_descriptor =
-      getDescriptor().getMessageTypes().get(11);
+      getDescriptor().getMessageTypes().get(16);
     internal_static_agentd_v1_ReasoningDelta_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ReasoningDelta_descriptor,
         new java.lang.String[] { "StepId", "Text", });
     internal_static_agentd_v1_ToolCallStarted_descriptor =
-      getDescriptor().getMessageTypes().get(12);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_agentd_v1_ToolCallStarted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolCallStarted_descriptor,
         new java.lang.String[] { "CallId", "StepId", "ToolName", "Arguments", });
     internal_static_agentd_v1_ToolCallFinished_descriptor =
-      getDescriptor().getMessageTypes().get(13);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_agentd_v1_ToolCallFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolCallFinished_descriptor,
         new java.lang.String[] { "CallId", "ToolName", "Result", "Error", "Duration", "Text", "Cached", "Outcome", });
     internal_static_agentd_v1_ToolProgress_descriptor =
-      getDescriptor().getMessageTypes().get(14);
+      getDescriptor().getMessageTypes().get(19);
     internal_static_agentd_v1_ToolProgress_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolProgress_descriptor,
         new java.lang.String[] { "CallId", "ToolName", "Progress", "Total", "Message", "Reports", "Total", });
     internal_static_agentd_v1_ToolCallResumable_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(20);
     internal_static_agentd_v1_ToolCallResumable_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolCallResumable_descriptor,
         new java.lang.String[] { "CallId", "ToolName", "Message", "ResumeBy", });
     internal_static_agentd_v1_ReflectionVerdict_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(21);
     internal_static_agentd_v1_ReflectionVerdict_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ReflectionVerdict_descriptor,
         new java.lang.String[] { "StepId", "Accuracy", "Completeness", "Relevance", "Logic", "Confidence", "Passed", "Decision", "Feedback", });
     internal_static_agentd_v1_ApprovalRequested_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(22);
     internal_static_agentd_v1_ApprovalRequested_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ApprovalRequested_descriptor,
         new java.lang.String[] { "CallId", "ToolName", "Arguments", "Reason", });
     internal_static_agentd_v1_ApprovalDecided_descriptor =
-      getDescriptor().getMessageTypes().get(18);
+      getDescriptor().getMessageTypes().get(23);
     internal_static_agentd_v1_ApprovalDecided_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ApprovalDecided_descriptor,
         new java.lang.String[] { "CallId", "Decision", "DecidedBy", "Comment", "Arguments", });
     internal_static_agentd_v1_InputRequested_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(24);
     internal_static_agentd_v1_InputRequested_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_InputRequested_descriptor,
         new java.lang.String[] { "RequestId", "Question", });
     internal_static_agentd_v1_InputProvided_descriptor =
-      getDescriptor().getMessageTypes().get(20);
+      getDescriptor().getMessageTypes().get(25);
     internal_static_agentd_v1_InputProvided_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_InputProvided_descriptor,
         new java.lang.String[] { "RequestId", "ProvidedBy", "Text", });
     internal_static_agentd_v1_UsageReported_descriptor =
-      getDescriptor().getMessageTypes().get(21);
+      getDescriptor().getMessageTypes().get(26);
     internal_static_agentd_v1_UsageReported_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_UsageReported_descriptor,
         new java.lang.String[] { "StepId", "Role", "Call", "TaskTotal", "Model", "Estimated", "Provider", });
     internal_static_agentd_v1_FinalAnswer_descriptor =
-      getDescriptor().getMessageTypes().get(22);
+      getDescriptor().getMessageTypes().get(27);
     internal_static_agentd_v1_FinalAnswer_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_FinalAnswer_descriptor,
         new java.lang.String[] { "Text", "StopReason", "StopDetail", "Partial", "Artifacts", });
     internal_static_agentd_v1_ArtifactUpdated_descriptor =
-      getDescriptor().getMessageTypes().get(23);
+      getDescriptor().getMessageTypes().get(28);
     internal_static_agentd_v1_ArtifactUpdated_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ArtifactUpdated_descriptor,
         new java.lang.String[] { "Name", "Version", "MediaType", "SizeBytes", "WriterTaskId", });
     internal_static_agentd_v1_ErrorOccurred_descriptor =
-      getDescriptor().getMessageTypes().get(24);
+      getDescriptor().getMessageTypes().get(29);
     internal_static_agentd_v1_ErrorOccurred_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ErrorOccurred_descriptor,
         new java.lang.String[] { "Reason", "Message", "Fatal", "StepId", });
     internal_static_agentd_v1_TaskResumed_descriptor =
-      getDescriptor().getMessageTypes().get(25);
+      getDescriptor().getMessageTypes().get(30);
     internal_static_agentd_v1_TaskResumed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_TaskResumed_descriptor,

@@ -24,6 +24,7 @@ private static final long serialVersionUID = 0L;
     pageToken_ = "";
     agent_ = "";
     conversationId_ = "";
+    parentTaskId_ = "";
   }
 
   @java.lang.Override
@@ -476,6 +477,53 @@ java.lang.String defaultValue) {
     }
   }
 
+  public static final int PARENT_TASK_ID_FIELD_NUMBER = 9;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object parentTaskId_ = "";
+  /**
+   * <pre>
+   * Only the children of this task (delegations and panel members).
+   * </pre>
+   *
+   * <code>string parent_task_id = 9;</code>
+   * @return The parentTaskId.
+   */
+  @java.lang.Override
+  public java.lang.String getParentTaskId() {
+    java.lang.Object ref = parentTaskId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      parentTaskId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Only the children of this task (delegations and panel members).
+   * </pre>
+   *
+   * <code>string parent_task_id = 9;</code>
+   * @return The bytes for parentTaskId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getParentTaskIdBytes() {
+    java.lang.Object ref = parentTaskId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      parentTaskId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -521,6 +569,9 @@ java.lang.String defaultValue) {
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 8, conversationId_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(parentTaskId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 9, parentTaskId_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -574,6 +625,9 @@ java.lang.String defaultValue) {
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(8, conversationId_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(parentTaskId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(9, parentTaskId_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -610,6 +664,8 @@ java.lang.String defaultValue) {
         .equals(other.getAgent())) return false;
     if (!getConversationId()
         .equals(other.getConversationId())) return false;
+    if (!getParentTaskId()
+        .equals(other.getParentTaskId())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -645,6 +701,8 @@ java.lang.String defaultValue) {
     hash = (53 * hash) + getAgent().hashCode();
     hash = (37 * hash) + CONVERSATION_ID_FIELD_NUMBER;
     hash = (53 * hash) + getConversationId().hashCode();
+    hash = (37 * hash) + PARENT_TASK_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getParentTaskId().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -817,6 +875,7 @@ java.lang.String defaultValue) {
       internalGetMutableLabels().clear();
       agent_ = "";
       conversationId_ = "";
+      parentTaskId_ = "";
       return this;
     }
 
@@ -884,6 +943,9 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x00000080) != 0)) {
         result.conversationId_ = conversationId_;
+      }
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        result.parentTaskId_ = parentTaskId_;
       }
     }
 
@@ -966,6 +1028,11 @@ java.lang.String defaultValue) {
       if (!other.getConversationId().isEmpty()) {
         conversationId_ = other.conversationId_;
         bitField0_ |= 0x00000080;
+        onChanged();
+      }
+      if (!other.getParentTaskId().isEmpty()) {
+        parentTaskId_ = other.parentTaskId_;
+        bitField0_ |= 0x00000100;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -1054,6 +1121,11 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00000080;
               break;
             } // case 66
+            case 74: {
+              parentTaskId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000100;
+              break;
+            } // case 74
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2060,6 +2132,98 @@ java.lang.String defaultValue) {
       checkByteStringIsUtf8(value);
       conversationId_ = value;
       bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object parentTaskId_ = "";
+    /**
+     * <pre>
+     * Only the children of this task (delegations and panel members).
+     * </pre>
+     *
+     * <code>string parent_task_id = 9;</code>
+     * @return The parentTaskId.
+     */
+    public java.lang.String getParentTaskId() {
+      java.lang.Object ref = parentTaskId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        parentTaskId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only the children of this task (delegations and panel members).
+     * </pre>
+     *
+     * <code>string parent_task_id = 9;</code>
+     * @return The bytes for parentTaskId.
+     */
+    public com.google.protobuf.ByteString
+        getParentTaskIdBytes() {
+      java.lang.Object ref = parentTaskId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        parentTaskId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only the children of this task (delegations and panel members).
+     * </pre>
+     *
+     * <code>string parent_task_id = 9;</code>
+     * @param value The parentTaskId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setParentTaskId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      parentTaskId_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only the children of this task (delegations and panel members).
+     * </pre>
+     *
+     * <code>string parent_task_id = 9;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearParentTaskId() {
+      parentTaskId_ = getDefaultInstance().getParentTaskId();
+      bitField0_ = (bitField0_ & ~0x00000100);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only the children of this task (delegations and panel members).
+     * </pre>
+     *
+     * <code>string parent_task_id = 9;</code>
+     * @param value The bytes for parentTaskId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setParentTaskIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      parentTaskId_ = value;
+      bitField0_ |= 0x00000100;
       onChanged();
       return this;
     }

@@ -241,4 +241,24 @@ java.lang.String defaultValue);
    */
   com.google.protobuf.ByteString
       getConversationIdBytes();
+
+  /**
+   * <pre>
+   * Only the children of this task (delegations and panel members).
+   * </pre>
+   *
+   * <code>string parent_task_id = 9;</code>
+   * @return The parentTaskId.
+   */
+  java.lang.String getParentTaskId();
+  /**
+   * <pre>
+   * Only the children of this task (delegations and panel members).
+   * </pre>
+   *
+   * <code>string parent_task_id = 9;</code>
+   * @return The bytes for parentTaskId.
+   */
+  com.google.protobuf.ByteString
+      getParentTaskIdBytes();
 }

@@ -25,6 +25,7 @@ private static final long serialVersionUID = 0L;
     tool_ = "";
     expectedOutput_ = "";
     dependsOn_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+    agent_ = "";
   }
 
   @java.lang.Override
@@ -345,6 +346,55 @@ private static final long serialVersionUID = 0L;
     return dependsOn_.getByteString(index);
   }
 
+  public static final int AGENT_FIELD_NUMBER = 8;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object agent_ = "";
+  /**
+   * <pre>
+   * The delegate (an agent id of the lead's `delegates`) that runs this step
+   * as a child task; empty: the lead runs it itself.
+   * </pre>
+   *
+   * <code>string agent = 8;</code>
+   * @return The agent.
+   */
+  @java.lang.Override
+  public java.lang.String getAgent() {
+    java.lang.Object ref = agent_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      agent_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The delegate (an agent id of the lead's `delegates`) that runs this step
+   * as a child task; empty: the lead runs it itself.
+   * </pre>
+   *
+   * <code>string agent = 8;</code>
+   * @return The bytes for agent.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getAgentBytes() {
+    java.lang.Object ref = agent_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      agent_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -379,6 +429,9 @@ private static final long serialVersionUID = 0L;
     }
     for (int i = 0; i < dependsOn_.size(); i++) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 7, dependsOn_.getRaw(i));
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 8, agent_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -417,6 +470,9 @@ private static final long serialVersionUID = 0L;
       size += dataSize;
       size += 1 * getDependsOnList().size();
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(agent_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(8, agent_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -450,6 +506,8 @@ private static final long serialVersionUID = 0L;
             other.getEstimatedSeconds())) return false;
     if (!getDependsOnList()
         .equals(other.getDependsOnList())) return false;
+    if (!getAgent()
+        .equals(other.getAgent())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -480,6 +538,8 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + DEPENDS_ON_FIELD_NUMBER;
       hash = (53 * hash) + getDependsOnList().hashCode();
     }
+    hash = (37 * hash) + AGENT_FIELD_NUMBER;
+    hash = (53 * hash) + getAgent().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -625,6 +685,7 @@ private static final long serialVersionUID = 0L;
       estimatedSeconds_ = 0D;
       dependsOn_ = com.google.protobuf.LazyStringArrayList.EMPTY;
       bitField0_ = (bitField0_ & ~0x00000040);
+      agent_ = "";
       return this;
     }
 
@@ -686,6 +747,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.estimatedSeconds_ = estimatedSeconds_;
+      }
+      if (((from_bitField0_ & 0x00000080) != 0)) {
+        result.agent_ = agent_;
       }
     }
 
@@ -769,6 +833,11 @@ private static final long serialVersionUID = 0L;
         }
         onChanged();
       }
+      if (!other.getAgent().isEmpty()) {
+        agent_ = other.agent_;
+        bitField0_ |= 0x00000080;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -833,6 +902,11 @@ private static final long serialVersionUID = 0L;
               dependsOn_.add(s);
               break;
             } // case 58
+            case 66: {
+              agent_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000080;
+              break;
+            } // case 66
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1553,6 +1627,103 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       ensureDependsOnIsMutable();
       dependsOn_.add(value);
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object agent_ = "";
+    /**
+     * <pre>
+     * The delegate (an agent id of the lead's `delegates`) that runs this step
+     * as a child task; empty: the lead runs it itself.
+     * </pre>
+     *
+     * <code>string agent = 8;</code>
+     * @return The agent.
+     */
+    public java.lang.String getAgent() {
+      java.lang.Object ref = agent_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        agent_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The delegate (an agent id of the lead's `delegates`) that runs this step
+     * as a child task; empty: the lead runs it itself.
+     * </pre>
+     *
+     * <code>string agent = 8;</code>
+     * @return The bytes for agent.
+     */
+    public com.google.protobuf.ByteString
+        getAgentBytes() {
+      java.lang.Object ref = agent_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        agent_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The delegate (an agent id of the lead's `delegates`) that runs this step
+     * as a child task; empty: the lead runs it itself.
+     * </pre>
+     *
+     * <code>string agent = 8;</code>
+     * @param value The agent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAgent(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      agent_ = value;
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The delegate (an agent id of the lead's `delegates`) that runs this step
+     * as a child task; empty: the lead runs it itself.
+     * </pre>
+     *
+     * <code>string agent = 8;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAgent() {
+      agent_ = getDefaultInstance().getAgent();
+      bitField0_ = (bitField0_ & ~0x00000080);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The delegate (an agent id of the lead's `delegates`) that runs this step
+     * as a child task; empty: the lead runs it itself.
+     * </pre>
+     *
+     * <code>string agent = 8;</code>
+     * @param value The bytes for agent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAgentBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      agent_ = value;
+      bitField0_ |= 0x00000080;
       onChanged();
       return this;
     }

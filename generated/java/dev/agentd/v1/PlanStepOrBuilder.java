@@ -164,4 +164,26 @@ public interface PlanStepOrBuilder extends
    */
   com.google.protobuf.ByteString
       getDependsOnBytes(int index);
+
+  /**
+   * <pre>
+   * The delegate (an agent id of the lead's `delegates`) that runs this step
+   * as a child task; empty: the lead runs it itself.
+   * </pre>
+   *
+   * <code>string agent = 8;</code>
+   * @return The agent.
+   */
+  java.lang.String getAgent();
+  /**
+   * <pre>
+   * The delegate (an agent id of the lead's `delegates`) that runs this step
+   * as a child task; empty: the lead runs it itself.
+   * </pre>
+   *
+   * <code>string agent = 8;</code>
+   * @return The bytes for agent.
+   */
+  com.google.protobuf.ByteString
+      getAgentBytes();
 }

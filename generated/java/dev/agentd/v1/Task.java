@@ -31,6 +31,9 @@ private static final long serialVersionUID = 0L;
     agent_ = "";
     conversationId_ = "";
     artifacts_ = java.util.Collections.emptyList();
+    parentTaskId_ = "";
+    rootTaskId_ = "";
+    children_ = java.util.Collections.emptyList();
   }
 
   @java.lang.Override
@@ -940,6 +943,183 @@ java.lang.String defaultValue) {
     return artifacts_.get(index);
   }
 
+  public static final int PARENT_TASK_ID_FIELD_NUMBER = 21;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object parentTaskId_ = "";
+  /**
+   * <pre>
+   * For a child task (a delegation to a sub-agent, or a panel member): the
+   * task that started it; empty for a task a caller started.
+   * </pre>
+   *
+   * <code>string parent_task_id = 21;</code>
+   * @return The parentTaskId.
+   */
+  @java.lang.Override
+  public java.lang.String getParentTaskId() {
+    java.lang.Object ref = parentTaskId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      parentTaskId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * For a child task (a delegation to a sub-agent, or a panel member): the
+   * task that started it; empty for a task a caller started.
+   * </pre>
+   *
+   * <code>string parent_task_id = 21;</code>
+   * @return The bytes for parentTaskId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getParentTaskIdBytes() {
+    java.lang.Object ref = parentTaskId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      parentTaskId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int ROOT_TASK_ID_FIELD_NUMBER = 22;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object rootTaskId_ = "";
+  /**
+   * <pre>
+   * The task at the top of the task's tree (its own id for a top task).
+   * </pre>
+   *
+   * <code>string root_task_id = 22;</code>
+   * @return The rootTaskId.
+   */
+  @java.lang.Override
+  public java.lang.String getRootTaskId() {
+    java.lang.Object ref = rootTaskId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      rootTaskId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The task at the top of the task's tree (its own id for a top task).
+   * </pre>
+   *
+   * <code>string root_task_id = 22;</code>
+   * @return The bytes for rootTaskId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getRootTaskIdBytes() {
+    java.lang.Object ref = rootTaskId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      rootTaskId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int DEPTH_FIELD_NUMBER = 23;
+  private int depth_ = 0;
+  /**
+   * <pre>
+   * 0 for a top task, its parent's depth + 1 for a child.
+   * </pre>
+   *
+   * <code>uint32 depth = 23;</code>
+   * @return The depth.
+   */
+  @java.lang.Override
+  public int getDepth() {
+    return depth_;
+  }
+
+  public static final int CHILDREN_FIELD_NUMBER = 24;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentd.v1.SubtaskSummary> children_;
+  /**
+   * <pre>
+   * The task's children so far, in the order they were started, with what
+   * each spent; their usage is included in `usage`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentd.v1.SubtaskSummary> getChildrenList() {
+    return children_;
+  }
+  /**
+   * <pre>
+   * The task's children so far, in the order they were started, with what
+   * each spent; their usage is included in `usage`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentd.v1.SubtaskSummaryOrBuilder> 
+      getChildrenOrBuilderList() {
+    return children_;
+  }
+  /**
+   * <pre>
+   * The task's children so far, in the order they were started, with what
+   * each spent; their usage is included in `usage`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+   */
+  @java.lang.Override
+  public int getChildrenCount() {
+    return children_.size();
+  }
+  /**
+   * <pre>
+   * The task's children so far, in the order they were started, with what
+   * each spent; their usage is included in `usage`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.SubtaskSummary getChildren(int index) {
+    return children_.get(index);
+  }
+  /**
+   * <pre>
+   * The task's children so far, in the order they were started, with what
+   * each spent; their usage is included in `usage`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.SubtaskSummaryOrBuilder getChildrenOrBuilder(
+      int index) {
+    return children_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1016,6 +1196,18 @@ java.lang.String defaultValue) {
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 20, conversationId_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(parentTaskId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 21, parentTaskId_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(rootTaskId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 22, rootTaskId_);
+    }
+    if (depth_ != 0) {
+      output.writeUInt32(23, depth_);
+    }
+    for (int i = 0; i < children_.size(); i++) {
+      output.writeMessage(24, children_.get(i));
     }
     for (int i = 0; i < artifacts_.size(); i++) {
       output.writeMessage(26, artifacts_.get(i));
@@ -1108,6 +1300,20 @@ java.lang.String defaultValue) {
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(20, conversationId_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(parentTaskId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(21, parentTaskId_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(rootTaskId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(22, rootTaskId_);
+    }
+    if (depth_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt32Size(23, depth_);
+    }
+    for (int i = 0; i < children_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(24, children_.get(i));
+    }
     for (int i = 0; i < artifacts_.size(); i++) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(26, artifacts_.get(i));
@@ -1187,6 +1393,14 @@ java.lang.String defaultValue) {
         .equals(other.getConversationId())) return false;
     if (!getArtifactsList()
         .equals(other.getArtifactsList())) return false;
+    if (!getParentTaskId()
+        .equals(other.getParentTaskId())) return false;
+    if (!getRootTaskId()
+        .equals(other.getRootTaskId())) return false;
+    if (getDepth()
+        != other.getDepth()) return false;
+    if (!getChildrenList()
+        .equals(other.getChildrenList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1259,6 +1473,16 @@ java.lang.String defaultValue) {
     if (getArtifactsCount() > 0) {
       hash = (37 * hash) + ARTIFACTS_FIELD_NUMBER;
       hash = (53 * hash) + getArtifactsList().hashCode();
+    }
+    hash = (37 * hash) + PARENT_TASK_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getParentTaskId().hashCode();
+    hash = (37 * hash) + ROOT_TASK_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getRootTaskId().hashCode();
+    hash = (37 * hash) + DEPTH_FIELD_NUMBER;
+    hash = (53 * hash) + getDepth();
+    if (getChildrenCount() > 0) {
+      hash = (37 * hash) + CHILDREN_FIELD_NUMBER;
+      hash = (53 * hash) + getChildrenList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -1470,6 +1694,16 @@ java.lang.String defaultValue) {
         artifactsBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00100000);
+      parentTaskId_ = "";
+      rootTaskId_ = "";
+      depth_ = 0;
+      if (childrenBuilder_ == null) {
+        children_ = java.util.Collections.emptyList();
+      } else {
+        children_ = null;
+        childrenBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x01000000);
       return this;
     }
 
@@ -1511,6 +1745,15 @@ java.lang.String defaultValue) {
         result.artifacts_ = artifacts_;
       } else {
         result.artifacts_ = artifactsBuilder_.build();
+      }
+      if (childrenBuilder_ == null) {
+        if (((bitField0_ & 0x01000000) != 0)) {
+          children_ = java.util.Collections.unmodifiableList(children_);
+          bitField0_ = (bitField0_ & ~0x01000000);
+        }
+        result.children_ = children_;
+      } else {
+        result.children_ = childrenBuilder_.build();
       }
     }
 
@@ -1590,6 +1833,15 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x00080000) != 0)) {
         result.conversationId_ = conversationId_;
+      }
+      if (((from_bitField0_ & 0x00200000) != 0)) {
+        result.parentTaskId_ = parentTaskId_;
+      }
+      if (((from_bitField0_ & 0x00400000) != 0)) {
+        result.rootTaskId_ = rootTaskId_;
+      }
+      if (((from_bitField0_ & 0x00800000) != 0)) {
+        result.depth_ = depth_;
       }
     }
 
@@ -1737,6 +1989,45 @@ java.lang.String defaultValue) {
           }
         }
       }
+      if (!other.getParentTaskId().isEmpty()) {
+        parentTaskId_ = other.parentTaskId_;
+        bitField0_ |= 0x00200000;
+        onChanged();
+      }
+      if (!other.getRootTaskId().isEmpty()) {
+        rootTaskId_ = other.rootTaskId_;
+        bitField0_ |= 0x00400000;
+        onChanged();
+      }
+      if (other.getDepth() != 0) {
+        setDepth(other.getDepth());
+      }
+      if (childrenBuilder_ == null) {
+        if (!other.children_.isEmpty()) {
+          if (children_.isEmpty()) {
+            children_ = other.children_;
+            bitField0_ = (bitField0_ & ~0x01000000);
+          } else {
+            ensureChildrenIsMutable();
+            children_.addAll(other.children_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.children_.isEmpty()) {
+          if (childrenBuilder_.isEmpty()) {
+            childrenBuilder_.dispose();
+            childrenBuilder_ = null;
+            children_ = other.children_;
+            bitField0_ = (bitField0_ & ~0x01000000);
+            childrenBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getChildrenFieldBuilder() : null;
+          } else {
+            childrenBuilder_.addAllMessages(other.children_);
+          }
+        }
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1881,6 +2172,34 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00080000;
               break;
             } // case 162
+            case 170: {
+              parentTaskId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00200000;
+              break;
+            } // case 170
+            case 178: {
+              rootTaskId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00400000;
+              break;
+            } // case 178
+            case 184: {
+              depth_ = input.readUInt32();
+              bitField0_ |= 0x00800000;
+              break;
+            } // case 184
+            case 194: {
+              dev.agentd.v1.SubtaskSummary m =
+                  input.readMessage(
+                      dev.agentd.v1.SubtaskSummary.parser(),
+                      extensionRegistry);
+              if (childrenBuilder_ == null) {
+                ensureChildrenIsMutable();
+                children_.add(m);
+              } else {
+                childrenBuilder_.addMessage(m);
+              }
+              break;
+            } // case 194
             case 210: {
               dev.agentd.v1.ArtifactSummary m =
                   input.readMessage(
@@ -4451,6 +4770,569 @@ java.lang.String defaultValue) {
         artifacts_ = null;
       }
       return artifactsBuilder_;
+    }
+
+    private java.lang.Object parentTaskId_ = "";
+    /**
+     * <pre>
+     * For a child task (a delegation to a sub-agent, or a panel member): the
+     * task that started it; empty for a task a caller started.
+     * </pre>
+     *
+     * <code>string parent_task_id = 21;</code>
+     * @return The parentTaskId.
+     */
+    public java.lang.String getParentTaskId() {
+      java.lang.Object ref = parentTaskId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        parentTaskId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * For a child task (a delegation to a sub-agent, or a panel member): the
+     * task that started it; empty for a task a caller started.
+     * </pre>
+     *
+     * <code>string parent_task_id = 21;</code>
+     * @return The bytes for parentTaskId.
+     */
+    public com.google.protobuf.ByteString
+        getParentTaskIdBytes() {
+      java.lang.Object ref = parentTaskId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        parentTaskId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * For a child task (a delegation to a sub-agent, or a panel member): the
+     * task that started it; empty for a task a caller started.
+     * </pre>
+     *
+     * <code>string parent_task_id = 21;</code>
+     * @param value The parentTaskId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setParentTaskId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      parentTaskId_ = value;
+      bitField0_ |= 0x00200000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For a child task (a delegation to a sub-agent, or a panel member): the
+     * task that started it; empty for a task a caller started.
+     * </pre>
+     *
+     * <code>string parent_task_id = 21;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearParentTaskId() {
+      parentTaskId_ = getDefaultInstance().getParentTaskId();
+      bitField0_ = (bitField0_ & ~0x00200000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For a child task (a delegation to a sub-agent, or a panel member): the
+     * task that started it; empty for a task a caller started.
+     * </pre>
+     *
+     * <code>string parent_task_id = 21;</code>
+     * @param value The bytes for parentTaskId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setParentTaskIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      parentTaskId_ = value;
+      bitField0_ |= 0x00200000;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object rootTaskId_ = "";
+    /**
+     * <pre>
+     * The task at the top of the task's tree (its own id for a top task).
+     * </pre>
+     *
+     * <code>string root_task_id = 22;</code>
+     * @return The rootTaskId.
+     */
+    public java.lang.String getRootTaskId() {
+      java.lang.Object ref = rootTaskId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        rootTaskId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The task at the top of the task's tree (its own id for a top task).
+     * </pre>
+     *
+     * <code>string root_task_id = 22;</code>
+     * @return The bytes for rootTaskId.
+     */
+    public com.google.protobuf.ByteString
+        getRootTaskIdBytes() {
+      java.lang.Object ref = rootTaskId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        rootTaskId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The task at the top of the task's tree (its own id for a top task).
+     * </pre>
+     *
+     * <code>string root_task_id = 22;</code>
+     * @param value The rootTaskId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRootTaskId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      rootTaskId_ = value;
+      bitField0_ |= 0x00400000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The task at the top of the task's tree (its own id for a top task).
+     * </pre>
+     *
+     * <code>string root_task_id = 22;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRootTaskId() {
+      rootTaskId_ = getDefaultInstance().getRootTaskId();
+      bitField0_ = (bitField0_ & ~0x00400000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The task at the top of the task's tree (its own id for a top task).
+     * </pre>
+     *
+     * <code>string root_task_id = 22;</code>
+     * @param value The bytes for rootTaskId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRootTaskIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      rootTaskId_ = value;
+      bitField0_ |= 0x00400000;
+      onChanged();
+      return this;
+    }
+
+    private int depth_ ;
+    /**
+     * <pre>
+     * 0 for a top task, its parent's depth + 1 for a child.
+     * </pre>
+     *
+     * <code>uint32 depth = 23;</code>
+     * @return The depth.
+     */
+    @java.lang.Override
+    public int getDepth() {
+      return depth_;
+    }
+    /**
+     * <pre>
+     * 0 for a top task, its parent's depth + 1 for a child.
+     * </pre>
+     *
+     * <code>uint32 depth = 23;</code>
+     * @param value The depth to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDepth(int value) {
+      
+      depth_ = value;
+      bitField0_ |= 0x00800000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * 0 for a top task, its parent's depth + 1 for a child.
+     * </pre>
+     *
+     * <code>uint32 depth = 23;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDepth() {
+      bitField0_ = (bitField0_ & ~0x00800000);
+      depth_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.util.List<dev.agentd.v1.SubtaskSummary> children_ =
+      java.util.Collections.emptyList();
+    private void ensureChildrenIsMutable() {
+      if (!((bitField0_ & 0x01000000) != 0)) {
+        children_ = new java.util.ArrayList<dev.agentd.v1.SubtaskSummary>(children_);
+        bitField0_ |= 0x01000000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.SubtaskSummary, dev.agentd.v1.SubtaskSummary.Builder, dev.agentd.v1.SubtaskSummaryOrBuilder> childrenBuilder_;
+
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public java.util.List<dev.agentd.v1.SubtaskSummary> getChildrenList() {
+      if (childrenBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(children_);
+      } else {
+        return childrenBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public int getChildrenCount() {
+      if (childrenBuilder_ == null) {
+        return children_.size();
+      } else {
+        return childrenBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public dev.agentd.v1.SubtaskSummary getChildren(int index) {
+      if (childrenBuilder_ == null) {
+        return children_.get(index);
+      } else {
+        return childrenBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public Builder setChildren(
+        int index, dev.agentd.v1.SubtaskSummary value) {
+      if (childrenBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureChildrenIsMutable();
+        children_.set(index, value);
+        onChanged();
+      } else {
+        childrenBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public Builder setChildren(
+        int index, dev.agentd.v1.SubtaskSummary.Builder builderForValue) {
+      if (childrenBuilder_ == null) {
+        ensureChildrenIsMutable();
+        children_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        childrenBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public Builder addChildren(dev.agentd.v1.SubtaskSummary value) {
+      if (childrenBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureChildrenIsMutable();
+        children_.add(value);
+        onChanged();
+      } else {
+        childrenBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public Builder addChildren(
+        int index, dev.agentd.v1.SubtaskSummary value) {
+      if (childrenBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureChildrenIsMutable();
+        children_.add(index, value);
+        onChanged();
+      } else {
+        childrenBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public Builder addChildren(
+        dev.agentd.v1.SubtaskSummary.Builder builderForValue) {
+      if (childrenBuilder_ == null) {
+        ensureChildrenIsMutable();
+        children_.add(builderForValue.build());
+        onChanged();
+      } else {
+        childrenBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public Builder addChildren(
+        int index, dev.agentd.v1.SubtaskSummary.Builder builderForValue) {
+      if (childrenBuilder_ == null) {
+        ensureChildrenIsMutable();
+        children_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        childrenBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public Builder addAllChildren(
+        java.lang.Iterable<? extends dev.agentd.v1.SubtaskSummary> values) {
+      if (childrenBuilder_ == null) {
+        ensureChildrenIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, children_);
+        onChanged();
+      } else {
+        childrenBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public Builder clearChildren() {
+      if (childrenBuilder_ == null) {
+        children_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x01000000);
+        onChanged();
+      } else {
+        childrenBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public Builder removeChildren(int index) {
+      if (childrenBuilder_ == null) {
+        ensureChildrenIsMutable();
+        children_.remove(index);
+        onChanged();
+      } else {
+        childrenBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public dev.agentd.v1.SubtaskSummary.Builder getChildrenBuilder(
+        int index) {
+      return getChildrenFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public dev.agentd.v1.SubtaskSummaryOrBuilder getChildrenOrBuilder(
+        int index) {
+      if (childrenBuilder_ == null) {
+        return children_.get(index);  } else {
+        return childrenBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public java.util.List<? extends dev.agentd.v1.SubtaskSummaryOrBuilder> 
+         getChildrenOrBuilderList() {
+      if (childrenBuilder_ != null) {
+        return childrenBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(children_);
+      }
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public dev.agentd.v1.SubtaskSummary.Builder addChildrenBuilder() {
+      return getChildrenFieldBuilder().addBuilder(
+          dev.agentd.v1.SubtaskSummary.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public dev.agentd.v1.SubtaskSummary.Builder addChildrenBuilder(
+        int index) {
+      return getChildrenFieldBuilder().addBuilder(
+          index, dev.agentd.v1.SubtaskSummary.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The task's children so far, in the order they were started, with what
+     * each spent; their usage is included in `usage`.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+     */
+    public java.util.List<dev.agentd.v1.SubtaskSummary.Builder> 
+         getChildrenBuilderList() {
+      return getChildrenFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.SubtaskSummary, dev.agentd.v1.SubtaskSummary.Builder, dev.agentd.v1.SubtaskSummaryOrBuilder> 
+        getChildrenFieldBuilder() {
+      if (childrenBuilder_ == null) {
+        childrenBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            dev.agentd.v1.SubtaskSummary, dev.agentd.v1.SubtaskSummary.Builder, dev.agentd.v1.SubtaskSummaryOrBuilder>(
+                children_,
+                ((bitField0_ & 0x01000000) != 0),
+                getParentForChildren(),
+                isClean());
+        children_ = null;
+      }
+      return childrenBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -89,6 +89,11 @@ private static final long serialVersionUID = 0L;
     CONTEXT_FITTED(40),
     STREAM_DISCARDED(41),
     ROUTE_CHOSEN(42),
+    SUBTASK_STARTED(30),
+    SUBTASK_FINISHED(31),
+    SUBTASK_WAITING(32),
+    PANEL_VOTE(33),
+    PANEL_DECIDED(34),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -132,6 +137,11 @@ private static final long serialVersionUID = 0L;
         case 40: return CONTEXT_FITTED;
         case 41: return STREAM_DISCARDED;
         case 42: return ROUTE_CHOSEN;
+        case 30: return SUBTASK_STARTED;
+        case 31: return SUBTASK_FINISHED;
+        case 32: return SUBTASK_WAITING;
+        case 33: return PANEL_VOTE;
+        case 34: return PANEL_DECIDED;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1452,6 +1462,227 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.RouteChosen.getDefaultInstance();
   }
 
+  public static final int SUBTASK_STARTED_FIELD_NUMBER = 30;
+  /**
+   * <pre>
+   * A child task was started for a delegation to a sub-agent (or a panel
+   * member); its own events are on its own stream.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+   * @return Whether the subtaskStarted field is set.
+   */
+  @java.lang.Override
+  public boolean hasSubtaskStarted() {
+    return payloadCase_ == 30;
+  }
+  /**
+   * <pre>
+   * A child task was started for a delegation to a sub-agent (or a panel
+   * member); its own events are on its own stream.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+   * @return The subtaskStarted.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.SubtaskStarted getSubtaskStarted() {
+    if (payloadCase_ == 30) {
+       return (dev.agentd.v1.SubtaskStarted) payload_;
+    }
+    return dev.agentd.v1.SubtaskStarted.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A child task was started for a delegation to a sub-agent (or a panel
+   * member); its own events are on its own stream.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.SubtaskStartedOrBuilder getSubtaskStartedOrBuilder() {
+    if (payloadCase_ == 30) {
+       return (dev.agentd.v1.SubtaskStarted) payload_;
+    }
+    return dev.agentd.v1.SubtaskStarted.getDefaultInstance();
+  }
+
+  public static final int SUBTASK_FINISHED_FIELD_NUMBER = 31;
+  /**
+   * <pre>
+   * A child task ended; its answer (or error) is the delegation's result.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+   * @return Whether the subtaskFinished field is set.
+   */
+  @java.lang.Override
+  public boolean hasSubtaskFinished() {
+    return payloadCase_ == 31;
+  }
+  /**
+   * <pre>
+   * A child task ended; its answer (or error) is the delegation's result.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+   * @return The subtaskFinished.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.SubtaskFinished getSubtaskFinished() {
+    if (payloadCase_ == 31) {
+       return (dev.agentd.v1.SubtaskFinished) payload_;
+    }
+    return dev.agentd.v1.SubtaskFinished.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A child task ended; its answer (or error) is the delegation's result.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.SubtaskFinishedOrBuilder getSubtaskFinishedOrBuilder() {
+    if (payloadCase_ == 31) {
+       return (dev.agentd.v1.SubtaskFinished) payload_;
+    }
+    return dev.agentd.v1.SubtaskFinished.getDefaultInstance();
+  }
+
+  public static final int SUBTASK_WAITING_FIELD_NUMBER = 32;
+  /**
+   * <pre>
+   * A child task waits for a person (an approval or an answer); this task
+   * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+   * @return Whether the subtaskWaiting field is set.
+   */
+  @java.lang.Override
+  public boolean hasSubtaskWaiting() {
+    return payloadCase_ == 32;
+  }
+  /**
+   * <pre>
+   * A child task waits for a person (an approval or an answer); this task
+   * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+   * @return The subtaskWaiting.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.SubtaskWaiting getSubtaskWaiting() {
+    if (payloadCase_ == 32) {
+       return (dev.agentd.v1.SubtaskWaiting) payload_;
+    }
+    return dev.agentd.v1.SubtaskWaiting.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A child task waits for a person (an approval or an answer); this task
+   * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.SubtaskWaitingOrBuilder getSubtaskWaitingOrBuilder() {
+    if (payloadCase_ == 32) {
+       return (dev.agentd.v1.SubtaskWaiting) payload_;
+    }
+    return dev.agentd.v1.SubtaskWaiting.getDefaultInstance();
+  }
+
+  public static final int PANEL_VOTE_FIELD_NUMBER = 33;
+  /**
+   * <pre>
+   * One member of a panel voted.
+   * </pre>
+   *
+   * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+   * @return Whether the panelVote field is set.
+   */
+  @java.lang.Override
+  public boolean hasPanelVote() {
+    return payloadCase_ == 33;
+  }
+  /**
+   * <pre>
+   * One member of a panel voted.
+   * </pre>
+   *
+   * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+   * @return The panelVote.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.PanelVote getPanelVote() {
+    if (payloadCase_ == 33) {
+       return (dev.agentd.v1.PanelVote) payload_;
+    }
+    return dev.agentd.v1.PanelVote.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * One member of a panel voted.
+   * </pre>
+   *
+   * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.PanelVoteOrBuilder getPanelVoteOrBuilder() {
+    if (payloadCase_ == 33) {
+       return (dev.agentd.v1.PanelVote) payload_;
+    }
+    return dev.agentd.v1.PanelVote.getDefaultInstance();
+  }
+
+  public static final int PANEL_DECIDED_FIELD_NUMBER = 34;
+  /**
+   * <pre>
+   * A panel decided (or did not reach its threshold).
+   * </pre>
+   *
+   * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+   * @return Whether the panelDecided field is set.
+   */
+  @java.lang.Override
+  public boolean hasPanelDecided() {
+    return payloadCase_ == 34;
+  }
+  /**
+   * <pre>
+   * A panel decided (or did not reach its threshold).
+   * </pre>
+   *
+   * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+   * @return The panelDecided.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.PanelDecided getPanelDecided() {
+    if (payloadCase_ == 34) {
+       return (dev.agentd.v1.PanelDecided) payload_;
+    }
+    return dev.agentd.v1.PanelDecided.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A panel decided (or did not reach its threshold).
+   * </pre>
+   *
+   * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.PanelDecidedOrBuilder getPanelDecidedOrBuilder() {
+    if (payloadCase_ == 34) {
+       return (dev.agentd.v1.PanelDecided) payload_;
+    }
+    return dev.agentd.v1.PanelDecided.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1537,6 +1768,21 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 29) {
       output.writeMessage(29, (dev.agentd.v1.HistoryCompacted) payload_);
+    }
+    if (payloadCase_ == 30) {
+      output.writeMessage(30, (dev.agentd.v1.SubtaskStarted) payload_);
+    }
+    if (payloadCase_ == 31) {
+      output.writeMessage(31, (dev.agentd.v1.SubtaskFinished) payload_);
+    }
+    if (payloadCase_ == 32) {
+      output.writeMessage(32, (dev.agentd.v1.SubtaskWaiting) payload_);
+    }
+    if (payloadCase_ == 33) {
+      output.writeMessage(33, (dev.agentd.v1.PanelVote) payload_);
+    }
+    if (payloadCase_ == 34) {
+      output.writeMessage(34, (dev.agentd.v1.PanelDecided) payload_);
     }
     if (payloadCase_ == 35) {
       output.writeMessage(35, (dev.agentd.v1.ArtifactUpdated) payload_);
@@ -1658,6 +1904,26 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 29) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(29, (dev.agentd.v1.HistoryCompacted) payload_);
+    }
+    if (payloadCase_ == 30) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(30, (dev.agentd.v1.SubtaskStarted) payload_);
+    }
+    if (payloadCase_ == 31) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(31, (dev.agentd.v1.SubtaskFinished) payload_);
+    }
+    if (payloadCase_ == 32) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(32, (dev.agentd.v1.SubtaskWaiting) payload_);
+    }
+    if (payloadCase_ == 33) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(33, (dev.agentd.v1.PanelVote) payload_);
+    }
+    if (payloadCase_ == 34) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(34, (dev.agentd.v1.PanelDecided) payload_);
     }
     if (payloadCase_ == 35) {
       size += com.google.protobuf.CodedOutputStream
@@ -1815,6 +2081,26 @@ private static final long serialVersionUID = 0L;
         if (!getRouteChosen()
             .equals(other.getRouteChosen())) return false;
         break;
+      case 30:
+        if (!getSubtaskStarted()
+            .equals(other.getSubtaskStarted())) return false;
+        break;
+      case 31:
+        if (!getSubtaskFinished()
+            .equals(other.getSubtaskFinished())) return false;
+        break;
+      case 32:
+        if (!getSubtaskWaiting()
+            .equals(other.getSubtaskWaiting())) return false;
+        break;
+      case 33:
+        if (!getPanelVote()
+            .equals(other.getPanelVote())) return false;
+        break;
+      case 34:
+        if (!getPanelDecided()
+            .equals(other.getPanelDecided())) return false;
+        break;
       case 0:
       default:
     }
@@ -1944,6 +2230,26 @@ private static final long serialVersionUID = 0L;
       case 42:
         hash = (37 * hash) + ROUTE_CHOSEN_FIELD_NUMBER;
         hash = (53 * hash) + getRouteChosen().hashCode();
+        break;
+      case 30:
+        hash = (37 * hash) + SUBTASK_STARTED_FIELD_NUMBER;
+        hash = (53 * hash) + getSubtaskStarted().hashCode();
+        break;
+      case 31:
+        hash = (37 * hash) + SUBTASK_FINISHED_FIELD_NUMBER;
+        hash = (53 * hash) + getSubtaskFinished().hashCode();
+        break;
+      case 32:
+        hash = (37 * hash) + SUBTASK_WAITING_FIELD_NUMBER;
+        hash = (53 * hash) + getSubtaskWaiting().hashCode();
+        break;
+      case 33:
+        hash = (37 * hash) + PANEL_VOTE_FIELD_NUMBER;
+        hash = (53 * hash) + getPanelVote().hashCode();
+        break;
+      case 34:
+        hash = (37 * hash) + PANEL_DECIDED_FIELD_NUMBER;
+        hash = (53 * hash) + getPanelDecided().hashCode();
         break;
       case 0:
       default:
@@ -2090,6 +2396,7 @@ private static final long serialVersionUID = 0L;
     public Builder clear() {
       super.clear();
       bitField0_ = 0;
+      bitField1_ = 0;
       taskId_ = "";
       sequence_ = 0L;
       timestamp_ = null;
@@ -2176,6 +2483,21 @@ private static final long serialVersionUID = 0L;
       if (routeChosenBuilder_ != null) {
         routeChosenBuilder_.clear();
       }
+      if (subtaskStartedBuilder_ != null) {
+        subtaskStartedBuilder_.clear();
+      }
+      if (subtaskFinishedBuilder_ != null) {
+        subtaskFinishedBuilder_.clear();
+      }
+      if (subtaskWaitingBuilder_ != null) {
+        subtaskWaitingBuilder_.clear();
+      }
+      if (panelVoteBuilder_ != null) {
+        panelVoteBuilder_.clear();
+      }
+      if (panelDecidedBuilder_ != null) {
+        panelDecidedBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -2205,6 +2527,7 @@ private static final long serialVersionUID = 0L;
     public dev.agentd.v1.TaskEvent buildPartial() {
       dev.agentd.v1.TaskEvent result = new dev.agentd.v1.TaskEvent(this);
       if (bitField0_ != 0) { buildPartial0(result); }
+      if (bitField1_ != 0) { buildPartial1(result); }
       buildPartialOneofs(result);
       onBuilt();
       return result;
@@ -2226,6 +2549,10 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.traceId_ = traceId_;
       }
+    }
+
+    private void buildPartial1(dev.agentd.v1.TaskEvent result) {
+      int from_bitField1_ = bitField1_;
     }
 
     private void buildPartialOneofs(dev.agentd.v1.TaskEvent result) {
@@ -2334,6 +2661,26 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 42 &&
           routeChosenBuilder_ != null) {
         result.payload_ = routeChosenBuilder_.build();
+      }
+      if (payloadCase_ == 30 &&
+          subtaskStartedBuilder_ != null) {
+        result.payload_ = subtaskStartedBuilder_.build();
+      }
+      if (payloadCase_ == 31 &&
+          subtaskFinishedBuilder_ != null) {
+        result.payload_ = subtaskFinishedBuilder_.build();
+      }
+      if (payloadCase_ == 32 &&
+          subtaskWaitingBuilder_ != null) {
+        result.payload_ = subtaskWaitingBuilder_.build();
+      }
+      if (payloadCase_ == 33 &&
+          panelVoteBuilder_ != null) {
+        result.payload_ = panelVoteBuilder_.build();
+      }
+      if (payloadCase_ == 34 &&
+          panelDecidedBuilder_ != null) {
+        result.payload_ = panelDecidedBuilder_.build();
       }
     }
 
@@ -2500,6 +2847,26 @@ private static final long serialVersionUID = 0L;
         }
         case ROUTE_CHOSEN: {
           mergeRouteChosen(other.getRouteChosen());
+          break;
+        }
+        case SUBTASK_STARTED: {
+          mergeSubtaskStarted(other.getSubtaskStarted());
+          break;
+        }
+        case SUBTASK_FINISHED: {
+          mergeSubtaskFinished(other.getSubtaskFinished());
+          break;
+        }
+        case SUBTASK_WAITING: {
+          mergeSubtaskWaiting(other.getSubtaskWaiting());
+          break;
+        }
+        case PANEL_VOTE: {
+          mergePanelVote(other.getPanelVote());
+          break;
+        }
+        case PANEL_DECIDED: {
+          mergePanelDecided(other.getPanelDecided());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -2694,6 +3061,41 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 29;
               break;
             } // case 234
+            case 242: {
+              input.readMessage(
+                  getSubtaskStartedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 30;
+              break;
+            } // case 242
+            case 250: {
+              input.readMessage(
+                  getSubtaskFinishedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 31;
+              break;
+            } // case 250
+            case 258: {
+              input.readMessage(
+                  getSubtaskWaitingFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 32;
+              break;
+            } // case 258
+            case 266: {
+              input.readMessage(
+                  getPanelVoteFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 33;
+              break;
+            } // case 266
+            case 274: {
+              input.readMessage(
+                  getPanelDecidedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 34;
+              break;
+            } // case 274
             case 282: {
               input.readMessage(
                   getArtifactUpdatedFieldBuilder().getBuilder(),
@@ -2767,6 +3169,7 @@ private static final long serialVersionUID = 0L;
     }
 
     private int bitField0_;
+    private int bitField1_;
 
     private java.lang.Object taskId_ = "";
     /**
@@ -7897,6 +8300,914 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 42;
       onChanged();
       return routeChosenBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.SubtaskStarted, dev.agentd.v1.SubtaskStarted.Builder, dev.agentd.v1.SubtaskStartedOrBuilder> subtaskStartedBuilder_;
+    /**
+     * <pre>
+     * A child task was started for a delegation to a sub-agent (or a panel
+     * member); its own events are on its own stream.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+     * @return Whether the subtaskStarted field is set.
+     */
+    @java.lang.Override
+    public boolean hasSubtaskStarted() {
+      return payloadCase_ == 30;
+    }
+    /**
+     * <pre>
+     * A child task was started for a delegation to a sub-agent (or a panel
+     * member); its own events are on its own stream.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+     * @return The subtaskStarted.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.SubtaskStarted getSubtaskStarted() {
+      if (subtaskStartedBuilder_ == null) {
+        if (payloadCase_ == 30) {
+          return (dev.agentd.v1.SubtaskStarted) payload_;
+        }
+        return dev.agentd.v1.SubtaskStarted.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 30) {
+          return subtaskStartedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.SubtaskStarted.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A child task was started for a delegation to a sub-agent (or a panel
+     * member); its own events are on its own stream.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+     */
+    public Builder setSubtaskStarted(dev.agentd.v1.SubtaskStarted value) {
+      if (subtaskStartedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        subtaskStartedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 30;
+      return this;
+    }
+    /**
+     * <pre>
+     * A child task was started for a delegation to a sub-agent (or a panel
+     * member); its own events are on its own stream.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+     */
+    public Builder setSubtaskStarted(
+        dev.agentd.v1.SubtaskStarted.Builder builderForValue) {
+      if (subtaskStartedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        subtaskStartedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 30;
+      return this;
+    }
+    /**
+     * <pre>
+     * A child task was started for a delegation to a sub-agent (or a panel
+     * member); its own events are on its own stream.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+     */
+    public Builder mergeSubtaskStarted(dev.agentd.v1.SubtaskStarted value) {
+      if (subtaskStartedBuilder_ == null) {
+        if (payloadCase_ == 30 &&
+            payload_ != dev.agentd.v1.SubtaskStarted.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.SubtaskStarted.newBuilder((dev.agentd.v1.SubtaskStarted) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 30) {
+          subtaskStartedBuilder_.mergeFrom(value);
+        } else {
+          subtaskStartedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 30;
+      return this;
+    }
+    /**
+     * <pre>
+     * A child task was started for a delegation to a sub-agent (or a panel
+     * member); its own events are on its own stream.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+     */
+    public Builder clearSubtaskStarted() {
+      if (subtaskStartedBuilder_ == null) {
+        if (payloadCase_ == 30) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 30) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        subtaskStartedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A child task was started for a delegation to a sub-agent (or a panel
+     * member); its own events are on its own stream.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+     */
+    public dev.agentd.v1.SubtaskStarted.Builder getSubtaskStartedBuilder() {
+      return getSubtaskStartedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A child task was started for a delegation to a sub-agent (or a panel
+     * member); its own events are on its own stream.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.SubtaskStartedOrBuilder getSubtaskStartedOrBuilder() {
+      if ((payloadCase_ == 30) && (subtaskStartedBuilder_ != null)) {
+        return subtaskStartedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 30) {
+          return (dev.agentd.v1.SubtaskStarted) payload_;
+        }
+        return dev.agentd.v1.SubtaskStarted.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A child task was started for a delegation to a sub-agent (or a panel
+     * member); its own events are on its own stream.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.SubtaskStarted, dev.agentd.v1.SubtaskStarted.Builder, dev.agentd.v1.SubtaskStartedOrBuilder> 
+        getSubtaskStartedFieldBuilder() {
+      if (subtaskStartedBuilder_ == null) {
+        if (!(payloadCase_ == 30)) {
+          payload_ = dev.agentd.v1.SubtaskStarted.getDefaultInstance();
+        }
+        subtaskStartedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.SubtaskStarted, dev.agentd.v1.SubtaskStarted.Builder, dev.agentd.v1.SubtaskStartedOrBuilder>(
+                (dev.agentd.v1.SubtaskStarted) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 30;
+      onChanged();
+      return subtaskStartedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.SubtaskFinished, dev.agentd.v1.SubtaskFinished.Builder, dev.agentd.v1.SubtaskFinishedOrBuilder> subtaskFinishedBuilder_;
+    /**
+     * <pre>
+     * A child task ended; its answer (or error) is the delegation's result.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+     * @return Whether the subtaskFinished field is set.
+     */
+    @java.lang.Override
+    public boolean hasSubtaskFinished() {
+      return payloadCase_ == 31;
+    }
+    /**
+     * <pre>
+     * A child task ended; its answer (or error) is the delegation's result.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+     * @return The subtaskFinished.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.SubtaskFinished getSubtaskFinished() {
+      if (subtaskFinishedBuilder_ == null) {
+        if (payloadCase_ == 31) {
+          return (dev.agentd.v1.SubtaskFinished) payload_;
+        }
+        return dev.agentd.v1.SubtaskFinished.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 31) {
+          return subtaskFinishedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.SubtaskFinished.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A child task ended; its answer (or error) is the delegation's result.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+     */
+    public Builder setSubtaskFinished(dev.agentd.v1.SubtaskFinished value) {
+      if (subtaskFinishedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        subtaskFinishedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 31;
+      return this;
+    }
+    /**
+     * <pre>
+     * A child task ended; its answer (or error) is the delegation's result.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+     */
+    public Builder setSubtaskFinished(
+        dev.agentd.v1.SubtaskFinished.Builder builderForValue) {
+      if (subtaskFinishedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        subtaskFinishedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 31;
+      return this;
+    }
+    /**
+     * <pre>
+     * A child task ended; its answer (or error) is the delegation's result.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+     */
+    public Builder mergeSubtaskFinished(dev.agentd.v1.SubtaskFinished value) {
+      if (subtaskFinishedBuilder_ == null) {
+        if (payloadCase_ == 31 &&
+            payload_ != dev.agentd.v1.SubtaskFinished.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.SubtaskFinished.newBuilder((dev.agentd.v1.SubtaskFinished) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 31) {
+          subtaskFinishedBuilder_.mergeFrom(value);
+        } else {
+          subtaskFinishedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 31;
+      return this;
+    }
+    /**
+     * <pre>
+     * A child task ended; its answer (or error) is the delegation's result.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+     */
+    public Builder clearSubtaskFinished() {
+      if (subtaskFinishedBuilder_ == null) {
+        if (payloadCase_ == 31) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 31) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        subtaskFinishedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A child task ended; its answer (or error) is the delegation's result.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+     */
+    public dev.agentd.v1.SubtaskFinished.Builder getSubtaskFinishedBuilder() {
+      return getSubtaskFinishedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A child task ended; its answer (or error) is the delegation's result.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.SubtaskFinishedOrBuilder getSubtaskFinishedOrBuilder() {
+      if ((payloadCase_ == 31) && (subtaskFinishedBuilder_ != null)) {
+        return subtaskFinishedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 31) {
+          return (dev.agentd.v1.SubtaskFinished) payload_;
+        }
+        return dev.agentd.v1.SubtaskFinished.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A child task ended; its answer (or error) is the delegation's result.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.SubtaskFinished, dev.agentd.v1.SubtaskFinished.Builder, dev.agentd.v1.SubtaskFinishedOrBuilder> 
+        getSubtaskFinishedFieldBuilder() {
+      if (subtaskFinishedBuilder_ == null) {
+        if (!(payloadCase_ == 31)) {
+          payload_ = dev.agentd.v1.SubtaskFinished.getDefaultInstance();
+        }
+        subtaskFinishedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.SubtaskFinished, dev.agentd.v1.SubtaskFinished.Builder, dev.agentd.v1.SubtaskFinishedOrBuilder>(
+                (dev.agentd.v1.SubtaskFinished) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 31;
+      onChanged();
+      return subtaskFinishedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.SubtaskWaiting, dev.agentd.v1.SubtaskWaiting.Builder, dev.agentd.v1.SubtaskWaitingOrBuilder> subtaskWaitingBuilder_;
+    /**
+     * <pre>
+     * A child task waits for a person (an approval or an answer); this task
+     * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+     * @return Whether the subtaskWaiting field is set.
+     */
+    @java.lang.Override
+    public boolean hasSubtaskWaiting() {
+      return payloadCase_ == 32;
+    }
+    /**
+     * <pre>
+     * A child task waits for a person (an approval or an answer); this task
+     * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+     * @return The subtaskWaiting.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.SubtaskWaiting getSubtaskWaiting() {
+      if (subtaskWaitingBuilder_ == null) {
+        if (payloadCase_ == 32) {
+          return (dev.agentd.v1.SubtaskWaiting) payload_;
+        }
+        return dev.agentd.v1.SubtaskWaiting.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 32) {
+          return subtaskWaitingBuilder_.getMessage();
+        }
+        return dev.agentd.v1.SubtaskWaiting.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A child task waits for a person (an approval or an answer); this task
+     * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+     */
+    public Builder setSubtaskWaiting(dev.agentd.v1.SubtaskWaiting value) {
+      if (subtaskWaitingBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        subtaskWaitingBuilder_.setMessage(value);
+      }
+      payloadCase_ = 32;
+      return this;
+    }
+    /**
+     * <pre>
+     * A child task waits for a person (an approval or an answer); this task
+     * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+     */
+    public Builder setSubtaskWaiting(
+        dev.agentd.v1.SubtaskWaiting.Builder builderForValue) {
+      if (subtaskWaitingBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        subtaskWaitingBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 32;
+      return this;
+    }
+    /**
+     * <pre>
+     * A child task waits for a person (an approval or an answer); this task
+     * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+     */
+    public Builder mergeSubtaskWaiting(dev.agentd.v1.SubtaskWaiting value) {
+      if (subtaskWaitingBuilder_ == null) {
+        if (payloadCase_ == 32 &&
+            payload_ != dev.agentd.v1.SubtaskWaiting.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.SubtaskWaiting.newBuilder((dev.agentd.v1.SubtaskWaiting) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 32) {
+          subtaskWaitingBuilder_.mergeFrom(value);
+        } else {
+          subtaskWaitingBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 32;
+      return this;
+    }
+    /**
+     * <pre>
+     * A child task waits for a person (an approval or an answer); this task
+     * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+     */
+    public Builder clearSubtaskWaiting() {
+      if (subtaskWaitingBuilder_ == null) {
+        if (payloadCase_ == 32) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 32) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        subtaskWaitingBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A child task waits for a person (an approval or an answer); this task
+     * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+     */
+    public dev.agentd.v1.SubtaskWaiting.Builder getSubtaskWaitingBuilder() {
+      return getSubtaskWaitingFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A child task waits for a person (an approval or an answer); this task
+     * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.SubtaskWaitingOrBuilder getSubtaskWaitingOrBuilder() {
+      if ((payloadCase_ == 32) && (subtaskWaitingBuilder_ != null)) {
+        return subtaskWaitingBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 32) {
+          return (dev.agentd.v1.SubtaskWaiting) payload_;
+        }
+        return dev.agentd.v1.SubtaskWaiting.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A child task waits for a person (an approval or an answer); this task
+     * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+     * </pre>
+     *
+     * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.SubtaskWaiting, dev.agentd.v1.SubtaskWaiting.Builder, dev.agentd.v1.SubtaskWaitingOrBuilder> 
+        getSubtaskWaitingFieldBuilder() {
+      if (subtaskWaitingBuilder_ == null) {
+        if (!(payloadCase_ == 32)) {
+          payload_ = dev.agentd.v1.SubtaskWaiting.getDefaultInstance();
+        }
+        subtaskWaitingBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.SubtaskWaiting, dev.agentd.v1.SubtaskWaiting.Builder, dev.agentd.v1.SubtaskWaitingOrBuilder>(
+                (dev.agentd.v1.SubtaskWaiting) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 32;
+      onChanged();
+      return subtaskWaitingBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.PanelVote, dev.agentd.v1.PanelVote.Builder, dev.agentd.v1.PanelVoteOrBuilder> panelVoteBuilder_;
+    /**
+     * <pre>
+     * One member of a panel voted.
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+     * @return Whether the panelVote field is set.
+     */
+    @java.lang.Override
+    public boolean hasPanelVote() {
+      return payloadCase_ == 33;
+    }
+    /**
+     * <pre>
+     * One member of a panel voted.
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+     * @return The panelVote.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.PanelVote getPanelVote() {
+      if (panelVoteBuilder_ == null) {
+        if (payloadCase_ == 33) {
+          return (dev.agentd.v1.PanelVote) payload_;
+        }
+        return dev.agentd.v1.PanelVote.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 33) {
+          return panelVoteBuilder_.getMessage();
+        }
+        return dev.agentd.v1.PanelVote.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * One member of a panel voted.
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+     */
+    public Builder setPanelVote(dev.agentd.v1.PanelVote value) {
+      if (panelVoteBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        panelVoteBuilder_.setMessage(value);
+      }
+      payloadCase_ = 33;
+      return this;
+    }
+    /**
+     * <pre>
+     * One member of a panel voted.
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+     */
+    public Builder setPanelVote(
+        dev.agentd.v1.PanelVote.Builder builderForValue) {
+      if (panelVoteBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        panelVoteBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 33;
+      return this;
+    }
+    /**
+     * <pre>
+     * One member of a panel voted.
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+     */
+    public Builder mergePanelVote(dev.agentd.v1.PanelVote value) {
+      if (panelVoteBuilder_ == null) {
+        if (payloadCase_ == 33 &&
+            payload_ != dev.agentd.v1.PanelVote.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.PanelVote.newBuilder((dev.agentd.v1.PanelVote) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 33) {
+          panelVoteBuilder_.mergeFrom(value);
+        } else {
+          panelVoteBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 33;
+      return this;
+    }
+    /**
+     * <pre>
+     * One member of a panel voted.
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+     */
+    public Builder clearPanelVote() {
+      if (panelVoteBuilder_ == null) {
+        if (payloadCase_ == 33) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 33) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        panelVoteBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * One member of a panel voted.
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+     */
+    public dev.agentd.v1.PanelVote.Builder getPanelVoteBuilder() {
+      return getPanelVoteFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * One member of a panel voted.
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.PanelVoteOrBuilder getPanelVoteOrBuilder() {
+      if ((payloadCase_ == 33) && (panelVoteBuilder_ != null)) {
+        return panelVoteBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 33) {
+          return (dev.agentd.v1.PanelVote) payload_;
+        }
+        return dev.agentd.v1.PanelVote.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * One member of a panel voted.
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.PanelVote, dev.agentd.v1.PanelVote.Builder, dev.agentd.v1.PanelVoteOrBuilder> 
+        getPanelVoteFieldBuilder() {
+      if (panelVoteBuilder_ == null) {
+        if (!(payloadCase_ == 33)) {
+          payload_ = dev.agentd.v1.PanelVote.getDefaultInstance();
+        }
+        panelVoteBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.PanelVote, dev.agentd.v1.PanelVote.Builder, dev.agentd.v1.PanelVoteOrBuilder>(
+                (dev.agentd.v1.PanelVote) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 33;
+      onChanged();
+      return panelVoteBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.PanelDecided, dev.agentd.v1.PanelDecided.Builder, dev.agentd.v1.PanelDecidedOrBuilder> panelDecidedBuilder_;
+    /**
+     * <pre>
+     * A panel decided (or did not reach its threshold).
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+     * @return Whether the panelDecided field is set.
+     */
+    @java.lang.Override
+    public boolean hasPanelDecided() {
+      return payloadCase_ == 34;
+    }
+    /**
+     * <pre>
+     * A panel decided (or did not reach its threshold).
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+     * @return The panelDecided.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.PanelDecided getPanelDecided() {
+      if (panelDecidedBuilder_ == null) {
+        if (payloadCase_ == 34) {
+          return (dev.agentd.v1.PanelDecided) payload_;
+        }
+        return dev.agentd.v1.PanelDecided.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 34) {
+          return panelDecidedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.PanelDecided.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A panel decided (or did not reach its threshold).
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+     */
+    public Builder setPanelDecided(dev.agentd.v1.PanelDecided value) {
+      if (panelDecidedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        panelDecidedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 34;
+      return this;
+    }
+    /**
+     * <pre>
+     * A panel decided (or did not reach its threshold).
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+     */
+    public Builder setPanelDecided(
+        dev.agentd.v1.PanelDecided.Builder builderForValue) {
+      if (panelDecidedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        panelDecidedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 34;
+      return this;
+    }
+    /**
+     * <pre>
+     * A panel decided (or did not reach its threshold).
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+     */
+    public Builder mergePanelDecided(dev.agentd.v1.PanelDecided value) {
+      if (panelDecidedBuilder_ == null) {
+        if (payloadCase_ == 34 &&
+            payload_ != dev.agentd.v1.PanelDecided.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.PanelDecided.newBuilder((dev.agentd.v1.PanelDecided) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 34) {
+          panelDecidedBuilder_.mergeFrom(value);
+        } else {
+          panelDecidedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 34;
+      return this;
+    }
+    /**
+     * <pre>
+     * A panel decided (or did not reach its threshold).
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+     */
+    public Builder clearPanelDecided() {
+      if (panelDecidedBuilder_ == null) {
+        if (payloadCase_ == 34) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 34) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        panelDecidedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A panel decided (or did not reach its threshold).
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+     */
+    public dev.agentd.v1.PanelDecided.Builder getPanelDecidedBuilder() {
+      return getPanelDecidedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A panel decided (or did not reach its threshold).
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.PanelDecidedOrBuilder getPanelDecidedOrBuilder() {
+      if ((payloadCase_ == 34) && (panelDecidedBuilder_ != null)) {
+        return panelDecidedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 34) {
+          return (dev.agentd.v1.PanelDecided) payload_;
+        }
+        return dev.agentd.v1.PanelDecided.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A panel decided (or did not reach its threshold).
+     * </pre>
+     *
+     * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.PanelDecided, dev.agentd.v1.PanelDecided.Builder, dev.agentd.v1.PanelDecidedOrBuilder> 
+        getPanelDecidedFieldBuilder() {
+      if (panelDecidedBuilder_ == null) {
+        if (!(payloadCase_ == 34)) {
+          payload_ = dev.agentd.v1.PanelDecided.getDefaultInstance();
+        }
+        panelDecidedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.PanelDecided, dev.agentd.v1.PanelDecided.Builder, dev.agentd.v1.PanelDecidedOrBuilder>(
+                (dev.agentd.v1.PanelDecided) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 34;
+      onChanged();
+      return panelDecidedBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -826,5 +826,146 @@ public interface TaskEventOrBuilder extends
    */
   dev.agentd.v1.RouteChosenOrBuilder getRouteChosenOrBuilder();
 
+  /**
+   * <pre>
+   * A child task was started for a delegation to a sub-agent (or a panel
+   * member); its own events are on its own stream.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+   * @return Whether the subtaskStarted field is set.
+   */
+  boolean hasSubtaskStarted();
+  /**
+   * <pre>
+   * A child task was started for a delegation to a sub-agent (or a panel
+   * member); its own events are on its own stream.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+   * @return The subtaskStarted.
+   */
+  dev.agentd.v1.SubtaskStarted getSubtaskStarted();
+  /**
+   * <pre>
+   * A child task was started for a delegation to a sub-agent (or a panel
+   * member); its own events are on its own stream.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskStarted subtask_started = 30;</code>
+   */
+  dev.agentd.v1.SubtaskStartedOrBuilder getSubtaskStartedOrBuilder();
+
+  /**
+   * <pre>
+   * A child task ended; its answer (or error) is the delegation's result.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+   * @return Whether the subtaskFinished field is set.
+   */
+  boolean hasSubtaskFinished();
+  /**
+   * <pre>
+   * A child task ended; its answer (or error) is the delegation's result.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+   * @return The subtaskFinished.
+   */
+  dev.agentd.v1.SubtaskFinished getSubtaskFinished();
+  /**
+   * <pre>
+   * A child task ended; its answer (or error) is the delegation's result.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskFinished subtask_finished = 31;</code>
+   */
+  dev.agentd.v1.SubtaskFinishedOrBuilder getSubtaskFinishedOrBuilder();
+
+  /**
+   * <pre>
+   * A child task waits for a person (an approval or an answer); this task
+   * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+   * @return Whether the subtaskWaiting field is set.
+   */
+  boolean hasSubtaskWaiting();
+  /**
+   * <pre>
+   * A child task waits for a person (an approval or an answer); this task
+   * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+   * @return The subtaskWaiting.
+   */
+  dev.agentd.v1.SubtaskWaiting getSubtaskWaiting();
+  /**
+   * <pre>
+   * A child task waits for a person (an approval or an answer); this task
+   * is INPUT_REQUIRED until it moves on. Answer on the child's task id.
+   * </pre>
+   *
+   * <code>.agentd.v1.SubtaskWaiting subtask_waiting = 32;</code>
+   */
+  dev.agentd.v1.SubtaskWaitingOrBuilder getSubtaskWaitingOrBuilder();
+
+  /**
+   * <pre>
+   * One member of a panel voted.
+   * </pre>
+   *
+   * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+   * @return Whether the panelVote field is set.
+   */
+  boolean hasPanelVote();
+  /**
+   * <pre>
+   * One member of a panel voted.
+   * </pre>
+   *
+   * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+   * @return The panelVote.
+   */
+  dev.agentd.v1.PanelVote getPanelVote();
+  /**
+   * <pre>
+   * One member of a panel voted.
+   * </pre>
+   *
+   * <code>.agentd.v1.PanelVote panel_vote = 33;</code>
+   */
+  dev.agentd.v1.PanelVoteOrBuilder getPanelVoteOrBuilder();
+
+  /**
+   * <pre>
+   * A panel decided (or did not reach its threshold).
+   * </pre>
+   *
+   * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+   * @return Whether the panelDecided field is set.
+   */
+  boolean hasPanelDecided();
+  /**
+   * <pre>
+   * A panel decided (or did not reach its threshold).
+   * </pre>
+   *
+   * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+   * @return The panelDecided.
+   */
+  dev.agentd.v1.PanelDecided getPanelDecided();
+  /**
+   * <pre>
+   * A panel decided (or did not reach its threshold).
+   * </pre>
+   *
+   * <code>.agentd.v1.PanelDecided panel_decided = 34;</code>
+   */
+  dev.agentd.v1.PanelDecidedOrBuilder getPanelDecidedOrBuilder();
+
   public dev.agentd.v1.TaskEvent.PayloadCase getPayloadCase();
 }

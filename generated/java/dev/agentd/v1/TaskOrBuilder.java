@@ -521,4 +521,105 @@ java.lang.String defaultValue);
    */
   dev.agentd.v1.ArtifactSummaryOrBuilder getArtifactsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * For a child task (a delegation to a sub-agent, or a panel member): the
+   * task that started it; empty for a task a caller started.
+   * </pre>
+   *
+   * <code>string parent_task_id = 21;</code>
+   * @return The parentTaskId.
+   */
+  java.lang.String getParentTaskId();
+  /**
+   * <pre>
+   * For a child task (a delegation to a sub-agent, or a panel member): the
+   * task that started it; empty for a task a caller started.
+   * </pre>
+   *
+   * <code>string parent_task_id = 21;</code>
+   * @return The bytes for parentTaskId.
+   */
+  com.google.protobuf.ByteString
+      getParentTaskIdBytes();
+
+  /**
+   * <pre>
+   * The task at the top of the task's tree (its own id for a top task).
+   * </pre>
+   *
+   * <code>string root_task_id = 22;</code>
+   * @return The rootTaskId.
+   */
+  java.lang.String getRootTaskId();
+  /**
+   * <pre>
+   * The task at the top of the task's tree (its own id for a top task).
+   * </pre>
+   *
+   * <code>string root_task_id = 22;</code>
+   * @return The bytes for rootTaskId.
+   */
+  com.google.protobuf.ByteString
+      getRootTaskIdBytes();
+
+  /**
+   * <pre>
+   * 0 for a top task, its parent's depth + 1 for a child.
+   * </pre>
+   *
+   * <code>uint32 depth = 23;</code>
+   * @return The depth.
+   */
+  int getDepth();
+
+  /**
+   * <pre>
+   * The task's children so far, in the order they were started, with what
+   * each spent; their usage is included in `usage`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+   */
+  java.util.List<dev.agentd.v1.SubtaskSummary> 
+      getChildrenList();
+  /**
+   * <pre>
+   * The task's children so far, in the order they were started, with what
+   * each spent; their usage is included in `usage`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+   */
+  dev.agentd.v1.SubtaskSummary getChildren(int index);
+  /**
+   * <pre>
+   * The task's children so far, in the order they were started, with what
+   * each spent; their usage is included in `usage`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+   */
+  int getChildrenCount();
+  /**
+   * <pre>
+   * The task's children so far, in the order they were started, with what
+   * each spent; their usage is included in `usage`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+   */
+  java.util.List<? extends dev.agentd.v1.SubtaskSummaryOrBuilder> 
+      getChildrenOrBuilderList();
+  /**
+   * <pre>
+   * The task's children so far, in the order they were started, with what
+   * each spent; their usage is included in `usage`.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.SubtaskSummary children = 24;</code>
+   */
+  dev.agentd.v1.SubtaskSummaryOrBuilder getChildrenOrBuilder(
+      int index);
 }

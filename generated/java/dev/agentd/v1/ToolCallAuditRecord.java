@@ -33,6 +33,8 @@ private static final long serialVersionUID = 0L;
     approval_ = "";
     approvedBy_ = "";
     approvalComment_ = "";
+    parentTaskId_ = "";
+    rootTaskId_ = "";
   }
 
   @java.lang.Override
@@ -819,6 +821,102 @@ private static final long serialVersionUID = 0L;
     return cached_;
   }
 
+  public static final int PARENT_TASK_ID_FIELD_NUMBER = 19;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object parentTaskId_ = "";
+  /**
+   * <pre>
+   * For a call of a child task (a delegation to a sub-agent, or a panel
+   * member): its parent task; empty otherwise.
+   * </pre>
+   *
+   * <code>string parent_task_id = 19;</code>
+   * @return The parentTaskId.
+   */
+  @java.lang.Override
+  public java.lang.String getParentTaskId() {
+    java.lang.Object ref = parentTaskId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      parentTaskId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * For a call of a child task (a delegation to a sub-agent, or a panel
+   * member): its parent task; empty otherwise.
+   * </pre>
+   *
+   * <code>string parent_task_id = 19;</code>
+   * @return The bytes for parentTaskId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getParentTaskIdBytes() {
+    java.lang.Object ref = parentTaskId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      parentTaskId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int ROOT_TASK_ID_FIELD_NUMBER = 20;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object rootTaskId_ = "";
+  /**
+   * <pre>
+   * For a call of a child task: the top task of its tree; empty otherwise.
+   * </pre>
+   *
+   * <code>string root_task_id = 20;</code>
+   * @return The rootTaskId.
+   */
+  @java.lang.Override
+  public java.lang.String getRootTaskId() {
+    java.lang.Object ref = rootTaskId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      rootTaskId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * For a call of a child task: the top task of its tree; empty otherwise.
+   * </pre>
+   *
+   * <code>string root_task_id = 20;</code>
+   * @return The bytes for rootTaskId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getRootTaskIdBytes() {
+    java.lang.Object ref = rootTaskId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      rootTaskId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -886,6 +984,12 @@ private static final long serialVersionUID = 0L;
     }
     if (cached_ != false) {
       output.writeBool(18, cached_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(parentTaskId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 19, parentTaskId_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(rootTaskId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 20, rootTaskId_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -955,6 +1059,12 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(18, cached_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(parentTaskId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(19, parentTaskId_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(rootTaskId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(20, rootTaskId_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1015,6 +1125,10 @@ private static final long serialVersionUID = 0L;
         != other.getAttempt()) return false;
     if (getCached()
         != other.getCached()) return false;
+    if (!getParentTaskId()
+        .equals(other.getParentTaskId())) return false;
+    if (!getRootTaskId()
+        .equals(other.getRootTaskId())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1069,6 +1183,10 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + CACHED_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getCached());
+    hash = (37 * hash) + PARENT_TASK_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getParentTaskId().hashCode();
+    hash = (37 * hash) + ROOT_TASK_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getRootTaskId().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1232,6 +1350,8 @@ private static final long serialVersionUID = 0L;
       approvalComment_ = "";
       attempt_ = 0;
       cached_ = false;
+      parentTaskId_ = "";
+      rootTaskId_ = "";
       return this;
     }
 
@@ -1324,6 +1444,12 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00020000) != 0)) {
         result.cached_ = cached_;
+      }
+      if (((from_bitField0_ & 0x00040000) != 0)) {
+        result.parentTaskId_ = parentTaskId_;
+      }
+      if (((from_bitField0_ & 0x00080000) != 0)) {
+        result.rootTaskId_ = rootTaskId_;
       }
     }
 
@@ -1451,6 +1577,16 @@ private static final long serialVersionUID = 0L;
       if (other.getCached() != false) {
         setCached(other.getCached());
       }
+      if (!other.getParentTaskId().isEmpty()) {
+        parentTaskId_ = other.parentTaskId_;
+        bitField0_ |= 0x00040000;
+        onChanged();
+      }
+      if (!other.getRootTaskId().isEmpty()) {
+        rootTaskId_ = other.rootTaskId_;
+        bitField0_ |= 0x00080000;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1573,6 +1709,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00020000;
               break;
             } // case 144
+            case 154: {
+              parentTaskId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00040000;
+              break;
+            } // case 154
+            case 162: {
+              rootTaskId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00080000;
+              break;
+            } // case 162
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3346,6 +3492,195 @@ private static final long serialVersionUID = 0L;
     public Builder clearCached() {
       bitField0_ = (bitField0_ & ~0x00020000);
       cached_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object parentTaskId_ = "";
+    /**
+     * <pre>
+     * For a call of a child task (a delegation to a sub-agent, or a panel
+     * member): its parent task; empty otherwise.
+     * </pre>
+     *
+     * <code>string parent_task_id = 19;</code>
+     * @return The parentTaskId.
+     */
+    public java.lang.String getParentTaskId() {
+      java.lang.Object ref = parentTaskId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        parentTaskId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * For a call of a child task (a delegation to a sub-agent, or a panel
+     * member): its parent task; empty otherwise.
+     * </pre>
+     *
+     * <code>string parent_task_id = 19;</code>
+     * @return The bytes for parentTaskId.
+     */
+    public com.google.protobuf.ByteString
+        getParentTaskIdBytes() {
+      java.lang.Object ref = parentTaskId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        parentTaskId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * For a call of a child task (a delegation to a sub-agent, or a panel
+     * member): its parent task; empty otherwise.
+     * </pre>
+     *
+     * <code>string parent_task_id = 19;</code>
+     * @param value The parentTaskId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setParentTaskId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      parentTaskId_ = value;
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For a call of a child task (a delegation to a sub-agent, or a panel
+     * member): its parent task; empty otherwise.
+     * </pre>
+     *
+     * <code>string parent_task_id = 19;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearParentTaskId() {
+      parentTaskId_ = getDefaultInstance().getParentTaskId();
+      bitField0_ = (bitField0_ & ~0x00040000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For a call of a child task (a delegation to a sub-agent, or a panel
+     * member): its parent task; empty otherwise.
+     * </pre>
+     *
+     * <code>string parent_task_id = 19;</code>
+     * @param value The bytes for parentTaskId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setParentTaskIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      parentTaskId_ = value;
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object rootTaskId_ = "";
+    /**
+     * <pre>
+     * For a call of a child task: the top task of its tree; empty otherwise.
+     * </pre>
+     *
+     * <code>string root_task_id = 20;</code>
+     * @return The rootTaskId.
+     */
+    public java.lang.String getRootTaskId() {
+      java.lang.Object ref = rootTaskId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        rootTaskId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * For a call of a child task: the top task of its tree; empty otherwise.
+     * </pre>
+     *
+     * <code>string root_task_id = 20;</code>
+     * @return The bytes for rootTaskId.
+     */
+    public com.google.protobuf.ByteString
+        getRootTaskIdBytes() {
+      java.lang.Object ref = rootTaskId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        rootTaskId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * For a call of a child task: the top task of its tree; empty otherwise.
+     * </pre>
+     *
+     * <code>string root_task_id = 20;</code>
+     * @param value The rootTaskId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRootTaskId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      rootTaskId_ = value;
+      bitField0_ |= 0x00080000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For a call of a child task: the top task of its tree; empty otherwise.
+     * </pre>
+     *
+     * <code>string root_task_id = 20;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRootTaskId() {
+      rootTaskId_ = getDefaultInstance().getRootTaskId();
+      bitField0_ = (bitField0_ & ~0x00080000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For a call of a child task: the top task of its tree; empty otherwise.
+     * </pre>
+     *
+     * <code>string root_task_id = 20;</code>
+     * @param value The bytes for rootTaskId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRootTaskIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      rootTaskId_ = value;
+      bitField0_ |= 0x00080000;
       onChanged();
       return this;
     }

@@ -371,4 +371,46 @@ public interface ToolCallAuditRecordOrBuilder extends
    * @return The cached.
    */
   boolean getCached();
+
+  /**
+   * <pre>
+   * For a call of a child task (a delegation to a sub-agent, or a panel
+   * member): its parent task; empty otherwise.
+   * </pre>
+   *
+   * <code>string parent_task_id = 19;</code>
+   * @return The parentTaskId.
+   */
+  java.lang.String getParentTaskId();
+  /**
+   * <pre>
+   * For a call of a child task (a delegation to a sub-agent, or a panel
+   * member): its parent task; empty otherwise.
+   * </pre>
+   *
+   * <code>string parent_task_id = 19;</code>
+   * @return The bytes for parentTaskId.
+   */
+  com.google.protobuf.ByteString
+      getParentTaskIdBytes();
+
+  /**
+   * <pre>
+   * For a call of a child task: the top task of its tree; empty otherwise.
+   * </pre>
+   *
+   * <code>string root_task_id = 20;</code>
+   * @return The rootTaskId.
+   */
+  java.lang.String getRootTaskId();
+  /**
+   * <pre>
+   * For a call of a child task: the top task of its tree; empty otherwise.
+   * </pre>
+   *
+   * <code>string root_task_id = 20;</code>
+   * @return The bytes for rootTaskId.
+   */
+  com.google.protobuf.ByteString
+      getRootTaskIdBytes();
 }

@@ -1,7 +1,7 @@
 """artifacts: named, versioned content of a task tree, a row per version
 
-Revision ID: 0015
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-11-27 00:00:00.000000
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0015"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

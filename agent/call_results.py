@@ -1,0 +1,78 @@
+"""What a tool call of a task comes to when it is not simply run (`agent.tool_calls`): a
+journalled call met again after a takeover, a tool that cannot be called, and the
+shortened texts a task's notes and the model see."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import structlog
+
+from agent import events as ev
+from agent.resume import JournalEntry
+from core.errors import ToolNotFoundError, ToolUnavailableError
+from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
+
+if TYPE_CHECKING:
+    from agent.run import TaskRun
+
+log = structlog.get_logger(__name__)
+
+UNKNOWN_OUTCOME = (
+    "outcome unknown: the server process running this call stopped before the call reported "
+    "back, and {tool} may not be repeated safely, so it was not called again. Check whether "
+    "it took effect before relying on it or calling it again."
+)
+
+
+async def replayed(
+    run: TaskRun,
+    journal: dict[str, JournalEntry],
+    step_id: str,
+    name: str,
+    entry: JournalEntry,
+    key: str,
+) -> ToolCallResult:
+    """A journalled call met again on a resumed run: its result, or an unknown outcome
+    (the call is not repeated; the journal records it as finished)."""
+    if entry.finished:
+        failed = None if entry.ok else ToolCallError(ToolErrorKind.FAILED, entry.text)
+        result = ToolCallResult(entry.call_id, name, entry.data, entry.text, 0.0, failed)
+    else:
+        text = UNKNOWN_OUTCOME.format(tool=name)
+        error = ToolCallError(ToolErrorKind.OUTCOME_UNKNOWN, text)
+        await run.emit(ev.ToolCallFinished(entry.call_id, name, None, error, 0.0, text))
+        result = ToolCallResult(entry.call_id, name, None, text, 0.0, error)
+        journal[key] = JournalEntry(entry.call_id, name, True, False, text)
+        await run.checkpoint()
+        log.warning(
+            "tool call outcome unknown after takeover; not repeated",
+            task_id=run.task.task_id,
+            tool=name,
+            call_id=entry.call_id,
+            step_id=step_id,
+        )
+    return result
+
+
+def unavailable(name: str, error: ToolUnavailableError | ToolNotFoundError) -> ToolCallError:
+    """A tool the task was given that cannot be called: its server is down, or a reload
+    of the toolsets removed it after the task started (the task keeps its list of tools;
+    the tool is gone)."""
+    if isinstance(error, ToolUnavailableError):
+        text = f"not called: {error.message}; it may work again later"
+    else:
+        text = (
+            f"not called: tool {name!r} was removed from the toolsets after this task "
+            "started, so it can no longer be called"
+        )
+    return ToolCallError(ToolErrorKind.UNAVAILABLE, text)
+
+
+def short(value: Any, limit: int = 200) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def clip(text: str, limit: int = 20_000) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters in all)"
