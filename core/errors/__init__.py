@@ -39,6 +39,12 @@ from core.errors.conversations import (
     ConversationLineFullError,
     ConversationNotFoundError,
 )
+from core.errors.knowledge import (
+    EmbeddingModelChangedError,
+    EmbeddingsUnavailableError,
+    MemoryNotFoundError,
+    MemoryUnavailableError,
+)
 from core.errors.tasks import (
     EventsExpiredError,
     LLMNotConfiguredError,
@@ -71,6 +77,8 @@ __all__ = [
     "ConversationNotFoundError",
     "DeadlineExceededError",
     "DestinationNotAllowedError",
+    "EmbeddingModelChangedError",
+    "EmbeddingsUnavailableError",
     "EventsExpiredError",
     "FieldViolation",
     "GrantAboveLimitError",
@@ -80,6 +88,8 @@ __all__ = [
     "InvalidArgumentError",
     "LLMNotConfiguredError",
     "LLMUnavailableError",
+    "MemoryNotFoundError",
+    "MemoryUnavailableError",
     "PathOutsideWorkspaceError",
     "PermissionDeniedError",
     "PlanInvalidError",

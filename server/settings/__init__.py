@@ -1,13 +1,15 @@
 """Service settings, read from `AGENTD_*` environment variables, in sections by concern:
 the process (`service`), the model (`model`), the engine and its limits (`engine`), tools
 (`tools`), toolsets from a file (`toolsets`), where state lives (`storage`), who may call
-(`access`) and the memory of conversations (`conversations`)."""
+(`access`), the memory of conversations (`conversations`) and long-term memory and
+knowledge bases (`memory`)."""
 
 from __future__ import annotations
 
 from server.settings.access import AccessSettings
 from server.settings.conversations import ConversationSettings
 from server.settings.engine import EngineSettings
+from server.settings.memory import MemorySettings
 from server.settings.model import ModelSettings
 from server.settings.service import ServiceSettings
 from server.settings.storage import StorageSettings
@@ -24,6 +26,7 @@ class Settings(
     StorageSettings,
     AccessSettings,
     ConversationSettings,
+    MemorySettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""
 

@@ -161,6 +161,24 @@ class ConversationBusyError(FailedPreconditionError):
     REJECT; `metadata["task_id"]` names it."""
 
 
+class EmbeddingsUnavailableError(UnavailableError):
+    """The embeddings endpoint failed or answered vectors of the wrong shape; nothing
+    was stored."""
+
+
+class EmbeddingModelChangedError(FailedPreconditionError):
+    """The memory store holds vectors of another embedding model; re-index first."""
+
+
+class MemoryUnavailableError(FailedPreconditionError):
+    """Memory and knowledge bases are off on this server (no embedding model, or no
+    `vector` extension in its PostgreSQL)."""
+
+
+class MemoryNotFoundError(NotFoundError):
+    """No memory, knowledge base, document or ingestion job of that id."""
+
+
 class AlreadyExistsError(AgentdError):
     """The thing to be created exists already."""
 
@@ -233,6 +251,10 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "STORE_UNAVAILABLE": StoreUnavailableError,
     "TASK_LIMIT_REACHED": TaskLimitReachedError,
     "TOOL_UNAVAILABLE": ToolUnavailableError,
+    "EMBEDDINGS_UNAVAILABLE": EmbeddingsUnavailableError,
+    "EMBEDDING_MODEL_CHANGED": EmbeddingModelChangedError,
+    "MEMORY_UNAVAILABLE": MemoryUnavailableError,
+    "MEMORY_NOT_FOUND": MemoryNotFoundError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

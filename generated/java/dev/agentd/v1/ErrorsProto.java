@@ -23,7 +23,7 @@ public final class ErrorsProto {
       descriptor;
   static {
     java.lang.String[] descriptorData = {
-      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\373\010\n\013" +
+      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\226\n\n\013" +
       "ErrorReason\022\034\n\030ERROR_REASON_UNSPECIFIED\020" +
       "\000\022!\n\035ERROR_REASON_INVALID_ARGUMENT\020\001\022\"\n\036" +
       "ERROR_REASON_REQUEST_TOO_LARGE\020\002\022\037\n\033ERRO" +
@@ -52,9 +52,13 @@ public final class ErrorsProto {
       "\020\033\022\035\n\031ERROR_REASON_AGENT_EXISTS\020\034\022\'\n#ERR" +
       "OR_REASON_CONVERSATION_NOT_FOUND\020\035\022\"\n\036ER" +
       "ROR_REASON_CONVERSATION_BUSY\020\036\022!\n\035ERROR_" +
-      "REASON_TOOL_UNAVAILABLE\020 BA\n\rdev.agentd." +
-      "v1B\013ErrorsProtoP\001Z!agentd.dev/gen/agentd" +
-      "/v1;agentdv1b\006proto3"
+      "REASON_TOOL_UNAVAILABLE\020 \022\'\n#ERROR_REASO" +
+      "N_EMBEDDINGS_UNAVAILABLE\0205\022(\n$ERROR_REAS" +
+      "ON_EMBEDDING_MODEL_CHANGED\0206\022#\n\037ERROR_RE" +
+      "ASON_MEMORY_UNAVAILABLE\0207\022!\n\035ERROR_REASO" +
+      "N_MEMORY_NOT_FOUND\0208BA\n\rdev.agentd.v1B\013E" +
+      "rrorsProtoP\001Z!agentd.dev/gen/agentd/v1;a" +
+      "gentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
