@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import structlog
 
 from agent import events as ev
 from agent import metrics, serialization
 from agent.event_writer import EventWriter
+from agent.knowledge import usage as embedding_usage
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
 from agent.llm import sanitize, tokens
 from agent.llm.base import (
@@ -38,7 +39,7 @@ from agent.memory.history import History
 from agent.modes.state import ModeState, from_legacy
 from agent.plan import Plan
 from agent.resume import RunCheckpoint
-from agent.tasks import StopReason, Task
+from agent.tasks import StopReason, Task, TokenUsage
 from agent.tool_calls import ToolCalls
 from agent.urls import UrlBook
 from core import tracing
@@ -51,6 +52,7 @@ from tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
 log = structlog.get_logger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -85,6 +87,9 @@ class TaskRun:
     """Counts tokens for the model that answers the task (`agent.llm.tokens`)."""
     history: History | None = None
     """The earlier turns of the task's conversation it is sent; None outside one."""
+    recalled: str = ""
+    """The user's long-term memories recalled for the task, as a delimited data block
+    (`agent.knowledge.recall`); sent after the system message."""
     tool_log: list[ev.ToolCallStarted | ev.ToolCallFinished] = field(default_factory=list)
     """This run's tool call events as written to the log (redacted): what its turn in a
     conversation keeps of them, without reading the log back."""
@@ -125,11 +130,13 @@ class TaskRun:
         """The first messages of a conversation with the model: the system message (the
         agent's instructions and `prompt`), what it is sent of its conversation (the
         running summary, as data, and the earlier turns), and the `user` message."""
-        system = self.system(prompt)
+        system = [self.system(prompt)]
+        if self.recalled:  # data of earlier conversations, in a message of its own
+            system.append(Message("user", self.recalled))
         history = self.history
         if history is None:
-            return [system, Message("user", user)]
-        return [system, *history.sent, Message("user", user)]
+            return [*system, Message("user", user)]
+        return [*system, *history.sent, Message("user", user)]
 
     @property
     def goal(self) -> str:
@@ -294,6 +301,21 @@ class TaskRun:
                 f"({self.task.usage.total_tokens} spent)",
             )
         return response
+
+    async def embedding_work(self, work: Awaitable[T]) -> T:
+        """Await `work`, charging the embedding tokens it spent to the task's budget."""
+        with embedding_usage.counting() as spent:
+            try:
+                return await work
+            finally:
+                await self.charge_embeddings(spent.tokens)
+
+    async def charge_embeddings(self, tokens: int) -> None:
+        """Count embedding tokens as prompt tokens of the task (reported, budgeted)."""
+        if tokens and self.persist:
+            call = TokenUsage(prompt_tokens=tokens)
+            self.task.usage = self.task.usage + call
+            await self.emit(ev.UsageReported("embeddings", "embeddings", call, self.task.usage))
 
     async def _call(
         self,

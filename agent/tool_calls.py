@@ -149,14 +149,16 @@ class ToolCalls:
         gate = self._approve if run.persist and run.approvals is not None else None
         async with self._slots:
             try:
-                result = await run.registry.call(
-                    name,
-                    arguments or {},
-                    self._context,
-                    approval=gate,
-                    call_id=call_id,
-                    bypass_cache=run.task.bypass_tool_cache,
-                    spec=run.tool_specs[name],  # the tool as the task was given it
+                result = await run.embedding_work(
+                    run.registry.call(
+                        name,
+                        arguments or {},
+                        self._context,
+                        approval=gate,
+                        call_id=call_id,
+                        bypass_cache=run.task.bypass_tool_cache,
+                        spec=run.tool_specs[name],  # the tool as the task was given it
+                    )
                 )
             except (ToolUnavailableError, ToolNotFoundError) as gone:
                 error = _unavailable(name, gone)
