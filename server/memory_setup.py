@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 import structlog
 
+from agent.knowledge.documents import KnowledgeBases
 from agent.knowledge.memories import LongTermMemory
 from agent.knowledge.recall import AutomaticRecall
-from agent.knowledge.tools import memory_tools
+from agent.knowledge.tools import SearchKnowledge, memory_tools
 from agent.llm.embeddings import Embedder, OpenAIEmbedder
 from core.errors import MemoryUnavailableError
 from server.settings import Settings
@@ -31,6 +32,7 @@ class MemoryFeature:
     memory: LongTermMemory | None
     why_off: str = ""
     recall: AutomaticRecall | None = None
+    knowledge: KnowledgeBases | None = None
 
     def require(self) -> LongTermMemory:
         """The memory; MemoryUnavailableError (FAILED_PRECONDITION) when it is off."""
@@ -85,7 +87,17 @@ async def open_memory(
         await embedder.close()
         return MemoryFeature(None, why)
     memory = LongTermMemory(store, embedder, max_text_chars=settings.memory_max_text_chars)
-    for tool in memory_tools(memory):
+    knowledge = KnowledgeBases(
+        store,
+        embedder,
+        chunk_tokens=settings.knowledge_chunk_tokens,
+        overlap=settings.knowledge_chunk_overlap,
+        max_document_bytes=settings.knowledge_max_document_bytes,
+        top_k=settings.knowledge_top_k,
+        threshold=settings.knowledge_score_threshold,
+    )
+    for tool in [*memory_tools(memory), SearchKnowledge(knowledge)]:
         registry.register(tool)
     log.info("long-term memory is on", embedding_model=str(embedder.space))
-    return MemoryFeature(memory, recall=AutomaticRecall(memory, settings.memory_recall_top_k))
+    recall = AutomaticRecall(memory, settings.memory_recall_top_k)
+    return MemoryFeature(memory, recall=recall, knowledge=knowledge)

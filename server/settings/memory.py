@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from server.settings.base import MiB, Section
 
@@ -34,7 +34,11 @@ class MemorySettings(Section):
         4, ge=1, le=10, description="attempts on 429/5xx/connection errors"
     )
     memory_recall_top_k: int = Field(
-        5, ge=0, le=50, description="memories recalled into an agent's prompt (per agent too)"
+        0,
+        ge=0,
+        le=50,
+        description="memories of the user put into a task's prompt unless its agent's "
+        "`memory: {recall_top_k: N}` says otherwise (0: off)",
     )
     memory_max_text_chars: int = Field(
         4000, ge=10, le=100_000, description="the longest memory one `remember` may store"
@@ -49,8 +53,16 @@ class MemorySettings(Section):
     )
     knowledge_chunk_tokens: int = Field(300, ge=20, le=8000, description="tokens per chunk")
     knowledge_chunk_overlap: int = Field(
-        40, ge=0, le=2000, description="tokens a chunk shares with the one before"
+        40, ge=0, le=2000, description="tokens a chunk shares with the one before (< a chunk)"
     )
     knowledge_max_document_bytes: int = Field(
         25 * MiB, ge=1024, le=512 * MiB, description="the largest document that may be added"
     )
+
+    @model_validator(mode="after")
+    def _overlap_below_chunk(self) -> MemorySettings:
+        if self.knowledge_chunk_overlap >= self.knowledge_chunk_tokens:
+            raise ValueError(
+                "AGENTD_KNOWLEDGE_CHUNK_OVERLAP must be smaller than AGENTD_KNOWLEDGE_CHUNK_TOKENS"
+            )
+        return self
