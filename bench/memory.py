@@ -91,6 +91,7 @@ async def _copy(engine: AsyncEngine, kind: str, count: int, vectors: Vectors) ->
             ]  # fmt: skip
             await raw.copy_records_to_table("knowledge_items", records=records, columns=COLUMNS)
         await connection.commit()
+        await connection.invalidate()  # its binary vector codec is not the store's: discarded
 
 
 COLUMNS = [
