@@ -44,6 +44,7 @@ SPACE = EmbeddingSpace("bench-embedding", DIMENSIONS)
 MEMORIES = 10_000
 CHUNKS = 100_000
 QUERIES = 200
+PG_QUERIES = 30
 LOAD_BATCH = 2_000
 DOCUMENT_BYTES = 20 * 1024 * 1024
 TOPICS = ("billing", "shipping", "warranty", "returns", "accounts", "security", "pricing")
@@ -100,17 +101,19 @@ COLUMNS = [
 ]  # fmt: skip
 
 
-async def _p50(store: KnowledgeStore, scope: Scope, vectors: Vectors, hybrid: bool) -> float:
+async def _p50(
+    store: KnowledgeStore, scope: Scope, vectors: Vectors, hybrid: bool, queries: int = QUERIES
+) -> float:
     rng = np.random.default_rng(7)
     took = []
-    for n in range(QUERIES):
+    for n in range(queries):
         query = normalised((vectors[rng.integers(len(vectors))] + 0.05 * rng.standard_normal(
             DIMENSIONS).astype(np.float32)).reshape(1, -1))[0]  # fmt: skip
         words = f"{TOPICS[n % len(TOPICS)]} item {n}" if hybrid else ""
         started = time.perf_counter()
         await store.search(scope, query, top_k=5, threshold=0.0, query_text=words, space=SPACE)
         took.append(time.perf_counter() - started)
-    return statistics.median(took[10:]) * 1000  # the first ones warm caches up
+    return statistics.median(took[5:]) * 1000  # the first ones warm caches up
 
 
 async def _sqlite_recall(folder: Path) -> tuple[float, float]:
@@ -159,8 +162,12 @@ async def _pgvector(socket: str) -> tuple[float, float]:
                     )
                 )
                 await connection.execute(text("ANALYZE knowledge_items"))
-            recall = await _p50(store, Scope("bench", "memory", "alice"), memories, False)
-            search = await _p50(store, Scope("bench", "chunk", namespaces=("kb",)), chunks, True)
+            # Fewer searches here: until scoped searches walk the HNSW index (the known issue
+            # of docs/memory-and-knowledge.md) each one sorts its scope, taking seconds.
+            scope = Scope("bench", "memory", "alice")
+            recall = await _p50(store, scope, memories, False, PG_QUERIES)
+            scope = Scope("bench", "chunk", namespaces=("kb",))
+            search = await _p50(store, scope, chunks, True, PG_QUERIES)
             return recall, search
         finally:
             await engine.dispose()
