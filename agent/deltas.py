@@ -6,10 +6,33 @@ from typing import TYPE_CHECKING
 
 from agent import events as ev
 from agent.llm import sanitize
-from agent.llm.base import ReasoningChunk, TextChunk
+from agent.llm.base import Discarded, Done, ModelError, ModelResponse, ReasoningChunk, TextChunk
 
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from agent.llm.base import StreamItem
     from agent.run import TaskRun
+
+
+async def streamed(run: TaskRun, items: AsyncIterator[StreamItem], step_id: str) -> ModelResponse:
+    """A streamed reply's response, its text and reasoning sent as delta events; a
+    provider that failed mid-reply and was replaced (`Discarded`) voids what it sent."""
+    response: ModelResponse | None = None
+    deltas = Deltas(run, step_id)
+    async for item in items:
+        if isinstance(item, TextChunk | ReasoningChunk):
+            await deltas.add(item)
+        elif isinstance(item, Discarded):  # another provider starts over
+            await deltas.finish()
+            deltas = Deltas(run, step_id)
+            await run.emit(ev.StreamDiscarded(step_id, item.provider, item.model, item.reason))
+        elif isinstance(item, Done):
+            response = item.response
+    await deltas.finish()
+    if response is None:
+        raise ModelError("the model stream ended without a response")
+    return response
 
 
 class Deltas:

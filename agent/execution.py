@@ -239,6 +239,8 @@ class Runner:
             async with task_timeout(deadline):
                 if self._memory is not None and run.task.conversation_id:
                     await self._memory.prepare(run)
+                if self._memory is not None and self._memory.recall is not None:
+                    await self._memory.recall(run)
                 return await MODES[run.task.mode](run)
         except LimitReached as limit:
             reason, detail = limit.reason, limit.detail

@@ -12,26 +12,22 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import structlog
 
 from agent import context_fit, metrics, serialization
 from agent import events as ev
-from agent.deltas import Deltas
+from agent.deltas import streamed
 from agent.event_writer import EventWriter
+from agent.knowledge import usage as embedding_usage
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
 from agent.llm import sanitize, tokens
 from agent.llm.base import (
-    Discarded,
-    Done,
     Message,
     Model,
-    ModelError,
     ModelResponse,
     ModelSettings,
-    ReasoningChunk,
-    TextChunk,
     ToolDefinition,
 )
 from agent.llm.roles import ModelRoles, RoleName
@@ -41,7 +37,7 @@ from agent.modes import Outcome
 from agent.modes.state import ModeState, from_legacy
 from agent.plan import Plan
 from agent.resume import RunCheckpoint
-from agent.tasks import StopReason, Task
+from agent.tasks import StopReason, Task, TokenUsage
 from agent.tool_calls import ToolCalls
 from agent.urls import UrlBook
 
@@ -57,6 +53,7 @@ from tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
 log = structlog.get_logger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -91,6 +88,9 @@ class TaskRun:
     """Counts tokens for the model that answers the task (`agent.llm.tokens`)."""
     history: History | None = None
     """The earlier turns of the task's conversation it is sent; None outside one."""
+    recalled: str = ""
+    """The user's long-term memories recalled for the task, as a delimited data block
+    (`agent.knowledge.recall`); sent after the system message."""
     tool_log: list[ev.ToolCallStarted | ev.ToolCallFinished] = field(default_factory=list)
     """This run's tool call events as written to the log (redacted): what its turn in a
     conversation keeps of them, without reading the log back."""
@@ -148,12 +148,14 @@ class TaskRun:
         """The first messages of a conversation with the model: the system message (the
         agent's instructions and `prompt`), what it is sent of its conversation (the
         running summary, as data, and the earlier turns), and the `user` message."""
-        system = self.system(prompt)
+        system = [self.system(prompt)]
+        if self.recalled:  # data of earlier conversations, in a message of its own
+            system.append(Message("user", self.recalled))
         carried = [Message(m["role"], str(m["content"])) for m in self.task.carried]
         history = self.history
         if history is None:
-            return [system, *carried, Message("user", user)]
-        return [system, *carried, *history.sent, Message("user", user)]
+            return [*system, *carried, Message("user", user)]
+        return [*system, *carried, *history.sent, Message("user", user)]
 
     @property
     def goal(self) -> str:
@@ -329,6 +331,21 @@ class TaskRun:
             )
         return response
 
+    async def embedding_work(self, work: Awaitable[T]) -> T:
+        """Await `work`, charging the embedding tokens it spent to the task's budget."""
+        with embedding_usage.counting() as spent:
+            try:
+                return await work
+            finally:
+                await self.charge_embeddings(spent.tokens)
+
+    async def charge_embeddings(self, tokens: int) -> None:
+        """Count embedding tokens as prompt tokens of the task (reported, budgeted)."""
+        if tokens and self.persist:
+            call = TokenUsage(prompt_tokens=tokens)
+            self.task.usage = self.task.usage + call
+            await self.emit(ev.UsageReported("embeddings", "embeddings", call, self.task.usage))
+
     async def _call(
         self,
         model: Model,
@@ -348,19 +365,9 @@ class TaskRun:
         ) as span:
             try:
                 if stream:
-                    deltas = Deltas(self, step_id)
-                    async for item in model.stream(messages, tools, settings):
-                        if isinstance(item, TextChunk | ReasoningChunk):
-                            await deltas.add(item)
-                        elif isinstance(item, Discarded):  # another provider starts over
-                            await deltas.finish()
-                            deltas = Deltas(self, step_id)
-                            await self.emit(ev.StreamDiscarded(step_id, *_discarded(item)))
-                        elif isinstance(item, Done):
-                            response = item.response
-                    await deltas.finish()
-                    if response is None:
-                        raise ModelError("the model stream ended without a response")
+                    response = await streamed(
+                        self, model.stream(messages, tools, settings), step_id
+                    )
                 else:
                     response = await model.complete(messages, tools, settings)
             except Exception as error:
@@ -372,10 +379,6 @@ class TaskRun:
             span.set_attribute("gen_ai.usage.input_tokens", response.usage.prompt_tokens)
             span.set_attribute("gen_ai.usage.output_tokens", response.usage.completion_tokens)
         return response
-
-
-def _discarded(item: Discarded) -> tuple[str, str, str]:
-    return item.provider, item.model, item.reason
 
 
 def _tree(task: Task) -> dict[str, str]:

@@ -216,7 +216,7 @@ class ToolCalls:
             )
             return None, error, error.message, False
         try:
-            result = await self._registry_call(call_id, name, arguments or {})
+            result = await run.embedding_work(self._registry_call(call_id, name, arguments or {}))
         except (ToolUnavailableError, ToolNotFoundError) as gone:
             error = unavailable(name, gone)
             return None, error, error.message, False

@@ -10,6 +10,7 @@ from bench import (
     checkpoints,
     conversations,
     engine,
+    memory,
     models,
     startup,
     stores,
@@ -37,6 +38,7 @@ def main() -> None:
     asyncio.run(artifacts.main())
     startup.main()
     asyncio.run(models.main())
+    asyncio.run(memory.main())
     asyncio.run(teams.main())  # last: it quiets the engine's INFO logs
 
 

@@ -19,7 +19,7 @@ from agent.engine import Engine
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
 from agent.memory.service import Conversations
-from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc
+from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc, memory_pb2, memory_pb2_grpc
 from audit.service import AuditLogs
 from auth.authenticator import Authenticator
 from auth.keys import new_key, roles_by_principal
@@ -45,6 +45,8 @@ from server.interceptors.draining import DrainingInterceptor
 from server.interceptors.metrics import MetricsInterceptor
 from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
+from server.memory_servicer import MemoryServicer
+from server.memory_setup import MemoryFeature, open_memory
 from server.model_builders import build_models, check_model_settings, warn_unknown
 from server.servicer import AgentServicer
 from server.settings import Settings
@@ -65,6 +67,7 @@ if TYPE_CHECKING:
 log = structlog.get_logger(__name__)
 
 SERVICE_NAME = agent_service_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name
+MEMORY_SERVICE = memory_pb2.DESCRIPTOR.services_by_name["MemoryService"].full_name
 
 
 @dataclass
@@ -84,6 +87,7 @@ class AgentdServer:
     registry: ToolRegistry
     background: list[asyncio.Task[None]]
     toolsets: Toolsets | None = None
+    memory: MemoryFeature | None = None
 
     @classmethod
     async def start(
@@ -114,9 +118,11 @@ class AgentdServer:
         conversations = build_conversations(settings, durable, live, tasks)
         encodings = Encodings(settings.tokenizer_dir)
         models = models or build_models(settings)
+        memory = await open_memory(settings, durable.database, registry)
         engine = start_engine(
-            settings, models, registry, tasks, durable, live, agents, conversations, encodings
-        )
+            settings, models, registry, tasks, durable, live, agents, conversations, encodings,
+            recall=memory.recall,
+        )  # fmt: skip
         if engine.configured:
             warn_unknown(settings, engine.config.catalog)
         draining = DrainingInterceptor()
@@ -124,7 +130,7 @@ class AgentdServer:
         interceptors = _interceptors(settings, draining, audit, authenticator, where, live)
         server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
         health = _add_services(
-            server, settings, engine, registry, tasks, durable, agents, conversations
+            server, settings, engine, registry, tasks, durable, agents, conversations, memory
         )
         port = _listen(server, settings)
         await server.start()
@@ -145,6 +151,7 @@ class AgentdServer:
             registry,
             background,
             toolsets,
+            memory,
         )
 
     async def shutdown(self, grace: float | None = None) -> None:
@@ -164,6 +171,8 @@ class AgentdServer:
         if self.toolsets is not None:  # after the drain: running tasks may still call tools
             await self.toolsets.close()
         await self.audit.flush()
+        if self.memory is not None:
+            await self.memory.close()
         if self.tasks is not self.live.tasks:
             await self.tasks.close()
         await self.live.close()
@@ -250,6 +259,7 @@ def _add_services(
     durable: DurableStores,
     agents: Agents,
     conversations: Conversations,
+    memory: MemoryFeature,
 ) -> HealthServicer:
     """Register AgentService, health and reflection on `server`; the health servicer."""
     agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
@@ -273,10 +283,12 @@ def _add_services(
         ),
         server,
     )
+    memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory), server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     reflection.enable(
-        server, [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
+        server,
+        [SERVICE_NAME, MEMORY_SERVICE, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name],
     )
     return health
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -18,6 +18,7 @@ from agent.memory.busy import BusyGate, stale_after
 from agent.memory.engine_hooks import TaskMemory
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
+from agent.run import TaskRun
 from agent.teams.delegation import TeamLimits
 from auth.authenticator import Authenticator
 from server.artifact_limits import artifact_limits
@@ -292,8 +293,11 @@ def start_engine(
     agents: Agents,
     conversations: Conversations,
     encodings: Encodings,
+    *,
+    recall: Callable[[TaskRun], Awaitable[None]] | None = None,
 ) -> Engine:
-    """The engine, listening for cancellations and supervising its tasks."""
+    """The engine, listening for cancellations and supervising its tasks; `recall` puts
+    long-term memories into tasks' prompts (`server.memory_setup`)."""
     models = models or build_models(settings)
     engine = Engine(
         models,
@@ -316,6 +320,7 @@ def start_engine(
             encodings,
             memory_defaults(settings),
             models.for_role("executor").name if models is not None else "",
+            recall=recall,
         ),
         encodings=encodings,
         missing_settings=settings.missing_llm_settings(),

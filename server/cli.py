@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.errors import StoreUnreachableError
 from server.admin_cli import add_grants_parser, run_grants
+from server.memory_cli import add_memory_parser, run_memory
 
 if TYPE_CHECKING:
     from server.settings import Settings
@@ -166,6 +167,7 @@ def _add_server_commands(sub: Any) -> None:
     revoke = keys_sub.add_parser("revoke", help="revoke a key by its id")
     revoke.add_argument("key_id")
     add_grants_parser(sub)
+    add_memory_parser(sub)
     fake = sub.add_parser(
         "fake-llm", help="serve an OpenAI-compatible endpoint that plays a script of replies"
     )
@@ -268,6 +270,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "grants":
         url = _database_url(args)
         return run_grants(args, url) if url is not None else 2
+    if args.command == "memory":
+        url = _database_url(args)
+        return run_memory(args, url) if url is not None else 2
     from clients import cli as client_cli
 
     return client_cli.run(args)

@@ -51,6 +51,10 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.ConversationNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.ConversationBusyError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.ArtifactNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.EmbeddingsUnavailableError: grpc.StatusCode.UNAVAILABLE,
+    errors.EmbeddingModelChangedError: grpc.StatusCode.FAILED_PRECONDITION,
+    errors.MemoryUnavailableError: grpc.StatusCode.FAILED_PRECONDITION,
+    errors.MemoryNotFoundError: grpc.StatusCode.NOT_FOUND,
 }
 
 

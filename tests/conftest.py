@@ -147,3 +147,11 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         )
         for nodeid in nodeids:
             terminalreporter.write_line(f"  not run: {nodeid}", red=True)
+
+
+@pytest.fixture(scope="session")
+def pgvector_socket() -> str:
+    """The socket folder of the session's PostgreSQL with pgvector (`tests.pgvector_server`)."""
+    from tests import pgvector_server
+
+    return pgvector_server.start()

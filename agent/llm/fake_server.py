@@ -30,6 +30,7 @@ from typing import Any, TextIO
 from aiohttp import web
 
 from agent.llm import fake_window
+from agent.llm.fake_embeddings import FakeEmbeddings
 from agent.llm.fake_log import RequestLog
 from agent.llm.fake_providers import FakeProvider, parse_provider
 from agent.llm.fake_script import Script, role_of
@@ -54,7 +55,7 @@ def _bad_tool_name(body: JSON) -> str:
 
 
 class FakeOpenAIServer:
-    """Serve `/v1/chat/completions` and `/v1/models` on 127.0.0.1."""
+    """Serve `/v1/chat/completions`, `/v1/embeddings` and `/v1/models` on 127.0.0.1."""
 
     def __init__(
         self,
@@ -65,7 +66,10 @@ class FakeOpenAIServer:
         model: str = "fake-model",
         log: TextIO | None = None,
         context_window: int | None = None,
+        embedding_dimensions: int = 256,
     ) -> None:
+        self.embeddings = FakeEmbeddings(embedding_dimensions)
+        """`/v1/embeddings` (`agent.llm.fake_embeddings`)."""
         self.script = replies if isinstance(replies, Script) else Script(replies)
         self._log = RequestLog(log) if log is not None else None
         self._host = host
@@ -115,6 +119,7 @@ class FakeOpenAIServer:
         app = web.Application(client_max_size=16 * 1024 * 1024)
         app.router.add_post("/v1/chat/completions", self._chat)
         app.router.add_get("/v1/models", self._models)
+        app.router.add_post("/v1/embeddings", self.embeddings.handle)
         self._runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self._host, self._port)

@@ -12,7 +12,7 @@ task and its event log, not from the process that ran it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 import structlog
@@ -60,7 +60,11 @@ class TaskMemory:
         defaults: MemoryPolicy | None = None,
         default_model: str = "",
         clock: Callable[[], float] = time.monotonic,
+        recall: Callable[[TaskRun], Awaitable[None]] | None = None,
     ) -> None:
+        self.recall = recall
+        """Puts the user's long-term memories into a task's prompt (any task, in a
+        conversation or not: `agent.knowledge.recall`); None when memory is off."""
         self.conversations = conversations
         self._store = conversations.store
         self._gate = conversations.gate

@@ -11,6 +11,7 @@ model); an agent's `memory:` mapping overrides any of them:
       tool_result_tokens: 500   # an earlier tool result past this is cut, with a marker
       compaction: summarize     # summarize | drop: turns that no longer fit
       summary_tokens: 400       # the running summary's size
+      recall_top_k: 5           # long-term memories of the user put into the prompt
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ _WHOLE: dict[str, tuple[int, int]] = {
     "max_messages": (0, 1_000),
     "tool_result_tokens": (10, 100_000),
     "summary_tokens": (20, 20_000),
+    "recall_top_k": (0, 50),
 }
 _CHOICES: dict[str, tuple[str, ...]] = {
     "tool_calls": ("keep", "summarize", "drop"),
@@ -57,6 +59,9 @@ class MemoryPolicy:
     """Turns that no longer fit: folded into the running summary by the model, or dropped."""
     summary_tokens: int = 400
     """Most tokens of the running summary."""
+    recall_top_k: int = 0
+    """Long-term memories of the user put into the prompt (`agent.knowledge.recall`); the
+    server's AGENTD_MEMORY_RECALL_TOP_K when the agent does not say."""
 
     def overridden(self, settings: Mapping[str, Any]) -> MemoryPolicy:
         """This policy with an agent's `memory:` settings (checked) in place."""

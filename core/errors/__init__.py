@@ -40,6 +40,12 @@ from core.errors.conversations import (
     ConversationLineFullError,
     ConversationNotFoundError,
 )
+from core.errors.knowledge import (
+    EmbeddingModelChangedError,
+    EmbeddingsUnavailableError,
+    MemoryNotFoundError,
+    MemoryUnavailableError,
+)
 from core.errors.tasks import (
     ContextTooLongError,
     EventsExpiredError,
@@ -76,6 +82,8 @@ __all__ = [
     "ConversationNotFoundError",
     "DeadlineExceededError",
     "DestinationNotAllowedError",
+    "EmbeddingModelChangedError",
+    "EmbeddingsUnavailableError",
     "EventsExpiredError",
     "FieldViolation",
     "GrantAboveLimitError",
@@ -85,6 +93,8 @@ __all__ = [
     "InvalidArgumentError",
     "LLMNotConfiguredError",
     "LLMUnavailableError",
+    "MemoryNotFoundError",
+    "MemoryUnavailableError",
     "PathOutsideWorkspaceError",
     "PermissionDeniedError",
     "PlanInvalidError",

@@ -2,7 +2,8 @@
 the process (`service`), the model (`model`), the engine and its limits (`engine`), tools
 (`tools`), toolsets from a file (`toolsets`), where state lives (`storage`), who may call
 (`access`), the memory of conversations (`conversations`), what a task tree's artifacts
-may hold (`artifacts`) and agents working together (`teams`)."""
+may hold (`artifacts`), agents working together (`teams`) and long-term memory and
+knowledge bases (`memory`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from server.settings.access import AccessSettings
 from server.settings.artifacts import ArtifactSettings
 from server.settings.conversations import ConversationSettings
 from server.settings.engine import EngineSettings
+from server.settings.memory import MemorySettings
 from server.settings.model import ModelSettings
 from server.settings.service import ServiceSettings
 from server.settings.storage import StorageSettings
@@ -29,6 +31,7 @@ class Settings(
     ConversationSettings,
     ArtifactSettings,
     TeamSettings,
+    MemorySettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""
 

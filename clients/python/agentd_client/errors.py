@@ -170,6 +170,24 @@ class TaskNotResumableError(FailedPreconditionError):
     something else, or has ended: its resume window closed, say)."""
 
 
+class EmbeddingsUnavailableError(UnavailableError):
+    """The embeddings endpoint failed or answered vectors of the wrong shape; nothing
+    was stored."""
+
+
+class EmbeddingModelChangedError(FailedPreconditionError):
+    """The memory store holds vectors of another embedding model; re-index first."""
+
+
+class MemoryUnavailableError(FailedPreconditionError):
+    """Memory and knowledge bases are off on this server (no embedding model, or no
+    `vector` extension in its PostgreSQL)."""
+
+
+class MemoryNotFoundError(NotFoundError):
+    """No memory, knowledge base, document or ingestion job of that id."""
+
+
 class AlreadyExistsError(AgentdError):
     """The thing to be created exists already."""
 
@@ -255,6 +273,10 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "TASK_NOT_RESUMABLE": TaskNotResumableError,
     "TOOL_RESUMABLE": ToolResumableError,
     "CONTEXT_TOO_LONG": ContextTooLongError,
+    "EMBEDDINGS_UNAVAILABLE": EmbeddingsUnavailableError,
+    "EMBEDDING_MODEL_CHANGED": EmbeddingModelChangedError,
+    "MEMORY_UNAVAILABLE": MemoryUnavailableError,
+    "MEMORY_NOT_FOUND": MemoryNotFoundError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

@@ -144,6 +144,25 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     agent a model with a larger window, or declare the model's real window
     (AGENTD_MODEL_WINDOWS).
     """
+    ERROR_REASON_EMBEDDINGS_UNAVAILABLE: _ErrorReason.ValueType  # 53
+    """The embeddings endpoint failed after retries, or answered the wrong
+    number of vectors or vectors of the wrong dimensions (status
+    UNAVAILABLE). Nothing of the write that needed them was stored.
+    """
+    ERROR_REASON_EMBEDDING_MODEL_CHANGED: _ErrorReason.ValueType  # 54
+    """The memory store holds vectors of another embedding model (name or
+    dimensions) than the one configured (status FAILED_PRECONDITION); the
+    metadata names both. Run `agentd memory reindex`.
+    """
+    ERROR_REASON_MEMORY_UNAVAILABLE: _ErrorReason.ValueType  # 55
+    """Long-term memory and knowledge bases are off on this server: no
+    embedding model is configured, or the PostgreSQL database lacks the
+    `vector` extension (status FAILED_PRECONDITION). Everything else runs.
+    """
+    ERROR_REASON_MEMORY_NOT_FOUND: _ErrorReason.ValueType  # 56
+    """No memory, knowledge base, document or ingestion job of that id is
+    visible to the caller (status NOT_FOUND).
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -275,5 +294,24 @@ fitted it and, when the endpoint still refused it, compacted it once more
 (status INVALID_ARGUMENT; in `Task.error` and error events). Give the
 agent a model with a larger window, or declare the model's real window
 (AGENTD_MODEL_WINDOWS).
+"""
+ERROR_REASON_EMBEDDINGS_UNAVAILABLE: ErrorReason.ValueType  # 53
+"""The embeddings endpoint failed after retries, or answered the wrong
+number of vectors or vectors of the wrong dimensions (status
+UNAVAILABLE). Nothing of the write that needed them was stored.
+"""
+ERROR_REASON_EMBEDDING_MODEL_CHANGED: ErrorReason.ValueType  # 54
+"""The memory store holds vectors of another embedding model (name or
+dimensions) than the one configured (status FAILED_PRECONDITION); the
+metadata names both. Run `agentd memory reindex`.
+"""
+ERROR_REASON_MEMORY_UNAVAILABLE: ErrorReason.ValueType  # 55
+"""Long-term memory and knowledge bases are off on this server: no
+embedding model is configured, or the PostgreSQL database lacks the
+`vector` extension (status FAILED_PRECONDITION). Everything else runs.
+"""
+ERROR_REASON_MEMORY_NOT_FOUND: ErrorReason.ValueType  # 56
+"""No memory, knowledge base, document or ingestion job of that id is
+visible to the caller (status NOT_FOUND).
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

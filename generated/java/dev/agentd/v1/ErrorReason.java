@@ -337,6 +337,45 @@ public enum ErrorReason
    * <code>ERROR_REASON_CONTEXT_TOO_LONG = 43;</code>
    */
   ERROR_REASON_CONTEXT_TOO_LONG(43),
+  /**
+   * <pre>
+   * The embeddings endpoint failed after retries, or answered the wrong
+   * number of vectors or vectors of the wrong dimensions (status
+   * UNAVAILABLE). Nothing of the write that needed them was stored.
+   * </pre>
+   *
+   * <code>ERROR_REASON_EMBEDDINGS_UNAVAILABLE = 53;</code>
+   */
+  ERROR_REASON_EMBEDDINGS_UNAVAILABLE(53),
+  /**
+   * <pre>
+   * The memory store holds vectors of another embedding model (name or
+   * dimensions) than the one configured (status FAILED_PRECONDITION); the
+   * metadata names both. Run `agentd memory reindex`.
+   * </pre>
+   *
+   * <code>ERROR_REASON_EMBEDDING_MODEL_CHANGED = 54;</code>
+   */
+  ERROR_REASON_EMBEDDING_MODEL_CHANGED(54),
+  /**
+   * <pre>
+   * Long-term memory and knowledge bases are off on this server: no
+   * embedding model is configured, or the PostgreSQL database lacks the
+   * `vector` extension (status FAILED_PRECONDITION). Everything else runs.
+   * </pre>
+   *
+   * <code>ERROR_REASON_MEMORY_UNAVAILABLE = 55;</code>
+   */
+  ERROR_REASON_MEMORY_UNAVAILABLE(55),
+  /**
+   * <pre>
+   * No memory, knowledge base, document or ingestion job of that id is
+   * visible to the caller (status NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_MEMORY_NOT_FOUND = 56;</code>
+   */
+  ERROR_REASON_MEMORY_NOT_FOUND(56),
   UNRECOGNIZED(-1),
   ;
 
@@ -660,6 +699,45 @@ public enum ErrorReason
    * <code>ERROR_REASON_CONTEXT_TOO_LONG = 43;</code>
    */
   public static final int ERROR_REASON_CONTEXT_TOO_LONG_VALUE = 43;
+  /**
+   * <pre>
+   * The embeddings endpoint failed after retries, or answered the wrong
+   * number of vectors or vectors of the wrong dimensions (status
+   * UNAVAILABLE). Nothing of the write that needed them was stored.
+   * </pre>
+   *
+   * <code>ERROR_REASON_EMBEDDINGS_UNAVAILABLE = 53;</code>
+   */
+  public static final int ERROR_REASON_EMBEDDINGS_UNAVAILABLE_VALUE = 53;
+  /**
+   * <pre>
+   * The memory store holds vectors of another embedding model (name or
+   * dimensions) than the one configured (status FAILED_PRECONDITION); the
+   * metadata names both. Run `agentd memory reindex`.
+   * </pre>
+   *
+   * <code>ERROR_REASON_EMBEDDING_MODEL_CHANGED = 54;</code>
+   */
+  public static final int ERROR_REASON_EMBEDDING_MODEL_CHANGED_VALUE = 54;
+  /**
+   * <pre>
+   * Long-term memory and knowledge bases are off on this server: no
+   * embedding model is configured, or the PostgreSQL database lacks the
+   * `vector` extension (status FAILED_PRECONDITION). Everything else runs.
+   * </pre>
+   *
+   * <code>ERROR_REASON_MEMORY_UNAVAILABLE = 55;</code>
+   */
+  public static final int ERROR_REASON_MEMORY_UNAVAILABLE_VALUE = 55;
+  /**
+   * <pre>
+   * No memory, knowledge base, document or ingestion job of that id is
+   * visible to the caller (status NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_MEMORY_NOT_FOUND = 56;</code>
+   */
+  public static final int ERROR_REASON_MEMORY_NOT_FOUND_VALUE = 56;
 
 
   public final int getNumber() {
@@ -722,6 +800,10 @@ public enum ErrorReason
       case 48: return ERROR_REASON_TOOL_RESUMABLE;
       case 49: return ERROR_REASON_TASK_NOT_RESUMABLE;
       case 43: return ERROR_REASON_CONTEXT_TOO_LONG;
+      case 53: return ERROR_REASON_EMBEDDINGS_UNAVAILABLE;
+      case 54: return ERROR_REASON_EMBEDDING_MODEL_CHANGED;
+      case 55: return ERROR_REASON_MEMORY_UNAVAILABLE;
+      case 56: return ERROR_REASON_MEMORY_NOT_FOUND;
       default: return null;
     }
   }

@@ -23,7 +23,7 @@ public final class ErrorsProto {
       descriptor;
   static {
     java.lang.String[] descriptorData = {
-      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\211\n\n\013" +
+      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\244\013\n\013" +
       "ErrorReason\022\034\n\030ERROR_REASON_UNSPECIFIED\020" +
       "\000\022!\n\035ERROR_REASON_INVALID_ARGUMENT\020\001\022\"\n\036" +
       "ERROR_REASON_REQUEST_TOO_LARGE\020\002\022\037\n\033ERRO" +
@@ -56,9 +56,12 @@ public final class ErrorsProto {
       "N_ARTIFACT_NOT_FOUND\020&\022\037\n\033ERROR_REASON_T" +
       "OOL_RESUMABLE\0200\022#\n\037ERROR_REASON_TASK_NOT" +
       "_RESUMABLE\0201\022!\n\035ERROR_REASON_CONTEXT_TOO" +
-      "_LONG\020+BA\n\rdev.agentd.v1B\013ErrorsProtoP\001Z" +
-      "!agentd.dev/gen/agentd/v1;agentdv1b\006prot" +
-      "o3"
+      "_LONG\020+\022\'\n#ERROR_REASON_EMBEDDINGS_UNAVA" +
+      "ILABLE\0205\022(\n$ERROR_REASON_EMBEDDING_MODEL" +
+      "_CHANGED\0206\022#\n\037ERROR_REASON_MEMORY_UNAVAI" +
+      "LABLE\0207\022!\n\035ERROR_REASON_MEMORY_NOT_FOUND" +
+      "\0208BA\n\rdev.agentd.v1B\013ErrorsProtoP\001Z!agen" +
+      "td.dev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

@@ -1,0 +1,229 @@
+"""Knowledge base documents: parsed (plain text, Markdown, HTML, PDF), cut into chunks of
+about `chunk_tokens` tokens that share `overlap` tokens with the one before, embedded in
+batches and stored as `chunk` items of the knowledge base (`Item.namespace` is its id).
+
+Tokens here are the text's whitespace-separated words (an embedding model's own tokens
+are about 1.3 per English word): counting them needs no model, and a chunk never splits
+a word. Ingestion reports progress after each batch and is all or nothing: when anything
+fails (the embeddings endpoint, the store), the chunks already stored are deleted again.
+Memory stays bounded by one batch of chunks and their vectors, whatever the document's
+size (the document's text itself is held once).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from html.parser import HTMLParser
+
+from agent.knowledge.memories import new_item_id
+from agent.knowledge.records import Hit, Item, Scope, content_hash
+from agent.llm.embeddings import Embedder
+from core.errors import FieldViolation, InvalidArgumentError, RequestTooLargeError
+from stores.knowledge.base import KnowledgeStore
+
+MEDIA_TYPES = ("text/plain", "text/markdown", "text/html", "application/pdf")
+BATCH = 256
+"""Chunks embedded (and stored) at a time."""
+
+
+class _Text(HTMLParser):
+    """The text of an HTML document: scripts, styles and templates dropped, blocks on
+    lines of their own."""
+
+    SKIP = frozenset({"script", "style", "template", "noscript", "head"})
+    BLOCKS = frozenset({"p", "div", "br", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skipping = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.SKIP:
+            self._skipping += 1
+        elif tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.SKIP and self._skipping:
+            self._skipping -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._skipping:
+            self.parts.append(data)
+
+
+def parse(content: bytes, media_type: str) -> str:
+    """The document's text; InvalidArgumentError for a type or content it cannot read."""
+    if media_type == "application/pdf":
+        from pypdf import PdfReader
+        from pypdf.errors import PdfReadError
+
+        try:
+            reader = PdfReader(io.BytesIO(content))
+            return "\n".join(page.extract_text() or "" for page in reader.pages)
+        except (PdfReadError, ValueError, KeyError, TypeError) as error:
+            raise InvalidArgumentError(
+                [FieldViolation("content", f"is not a readable PDF: {error}")]
+            ) from None
+    if media_type not in MEDIA_TYPES:
+        raise InvalidArgumentError(
+            [FieldViolation("media_type", f"must be one of {', '.join(MEDIA_TYPES)}")]
+        )
+    text = content.decode("utf-8", errors="replace")
+    if media_type == "text/html":
+        parser = _Text()
+        parser.feed(text)
+        parser.close()
+        return "".join(parser.parts)
+    return text
+
+
+_WORD = re.compile(r"\S+")
+
+
+def chunks(text: str, chunk_tokens: int, overlap: int) -> Iterator[str]:
+    """The text in chunks of `chunk_tokens` words, each sharing `overlap` with the last."""
+    if not 0 <= overlap < chunk_tokens:
+        raise ValueError("the overlap must be smaller than a chunk")
+    window: list[str] = []
+    fresh = 0  # words of the window no chunk holds yet
+    for match in _WORD.finditer(text):
+        window.append(match.group())
+        fresh += 1
+        if len(window) == chunk_tokens:
+            yield " ".join(window)
+            window, fresh = window[chunk_tokens - overlap :], 0
+    if fresh:
+        yield " ".join(window)
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    document_id: str
+    chunks_done: int
+    done: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """Where a retrieved passage comes from."""
+
+    knowledge_base_id: str
+    document_id: str
+    chunk_index: int
+    score: float
+    """Cosine similarity of the chunk to the question."""
+
+    @classmethod
+    def of(cls, hit: Hit) -> Citation:
+        item = hit.item
+        return cls(item.namespace, item.document_id, item.chunk_index, round(hit.similarity, 4))
+
+
+class KnowledgeBases:
+    """Documents in, cited passages out, over a knowledge store and an embedder."""
+
+    def __init__(
+        self,
+        store: KnowledgeStore,
+        embedder: Embedder,
+        *,
+        chunk_tokens: int = 300,
+        overlap: int = 40,
+        max_document_bytes: int = 25 * 1024 * 1024,
+        top_k: int = 5,
+        threshold: float = 0.7,
+    ) -> None:
+        self.store, self.embedder = store, embedder
+        self.chunk_tokens, self.overlap = chunk_tokens, overlap
+        self.max_document_bytes = max_document_bytes
+        self.top_k, self.threshold = top_k, threshold
+
+    async def add_document(
+        self,
+        tenant: str,
+        knowledge_base_id: str,
+        content: bytes,
+        media_type: str,
+        *,
+        progress: Callable[[Progress], Awaitable[None]] | None = None,
+    ) -> tuple[str, int]:
+        """Parse, chunk, embed and store a document; (its id, its chunks)."""
+        if len(content) > self.max_document_bytes:
+            raise RequestTooLargeError("content", len(content), self.max_document_bytes)
+        text = parse(content, media_type)
+        del content
+        document_id = new_item_id("doc_")
+        await self.store.check_space(self.embedder.space)
+        done = 0
+        try:
+            batch: list[str] = []
+            for piece in chunks(text, self.chunk_tokens, self.overlap):
+                batch.append(piece)
+                if len(batch) == BATCH:
+                    done = await self._store(tenant, knowledge_base_id, document_id, batch, done)
+                    batch = []
+                    if progress is not None:
+                        await progress(Progress(document_id, done))
+            if batch:
+                done = await self._store(tenant, knowledge_base_id, document_id, batch, done)
+        except BaseException:
+            await self.store.delete(Scope(tenant, "chunk", document_id=document_id))
+            raise
+        if progress is not None:
+            await progress(Progress(document_id, done, done=True))
+        return document_id, done
+
+    async def _store(
+        self, tenant: str, kb: str, document_id: str, batch: Sequence[str], first: int
+    ) -> int:
+        vectors = await self.embedder.embed(batch)
+        now = datetime.now(UTC)
+        items = [
+            Item(
+                new_item_id("chk_"),
+                tenant,
+                "chunk",
+                "",
+                kb,
+                text,
+                content_hash(text),
+                now,
+                document_id,
+                first + n,
+            )
+            for n, text in enumerate(batch)
+        ]
+        await self.store.add(items, vectors, self.embedder.space)
+        return first + len(batch)
+
+    async def delete_document(self, tenant: str, document_id: str) -> int:
+        return await self.store.delete(Scope(tenant, "chunk", document_id=document_id))
+
+    async def search(
+        self,
+        tenant: str,
+        knowledge_base_ids: Sequence[str],
+        question: str,
+        *,
+        top_k: int | None = None,
+        threshold: float | None = None,
+    ) -> list[Hit]:
+        """Hybrid search: chunks at or above the cosine threshold, fused with keyword hits
+        by reciprocal rank; nothing for a knowledge base the caller did not name."""
+        if not knowledge_base_ids or not question.strip():
+            return []
+        vector = (await self.embedder.embed([question[:4000]]))[0]
+        return await self.store.search(
+            Scope(tenant, "chunk", namespaces=tuple(knowledge_base_ids)),
+            vector,
+            top_k=top_k or self.top_k,
+            threshold=self.threshold if threshold is None else threshold,
+            query_text=question,
+            space=self.embedder.space,
+        )

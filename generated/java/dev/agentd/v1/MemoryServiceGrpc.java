@@ -1,0 +1,607 @@
+package dev.agentd.v1;
+
+import static io.grpc.MethodDescriptor.generateFullMethodName;
+
+/**
+ * <pre>
+ * Long-term memory: what agents remember about an end user across
+ * conversations. Every call concerns the calling principal's own memories
+ * in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
+ * or the caller itself. No call reaches another user's or another tenant's
+ * memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+ * server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
+ * PostgreSQL lacks the `vector` extension.
+ * </pre>
+ */
+@javax.annotation.Generated(
+    value = "by gRPC proto compiler",
+    comments = "Source: agentd/v1/memory.proto")
+@io.grpc.stub.annotations.GrpcGenerated
+public final class MemoryServiceGrpc {
+
+  private MemoryServiceGrpc() {}
+
+  public static final String SERVICE_NAME = "agentd.v1.MemoryService";
+
+  // Static method descriptors that strictly reflect the proto.
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListMemoriesRequest,
+      dev.agentd.v1.ListMemoriesResponse> getListMemoriesMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListMemories",
+      requestType = dev.agentd.v1.ListMemoriesRequest.class,
+      responseType = dev.agentd.v1.ListMemoriesResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListMemoriesRequest,
+      dev.agentd.v1.ListMemoriesResponse> getListMemoriesMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListMemoriesRequest, dev.agentd.v1.ListMemoriesResponse> getListMemoriesMethod;
+    if ((getListMemoriesMethod = MemoryServiceGrpc.getListMemoriesMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getListMemoriesMethod = MemoryServiceGrpc.getListMemoriesMethod) == null) {
+          MemoryServiceGrpc.getListMemoriesMethod = getListMemoriesMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListMemoriesRequest, dev.agentd.v1.ListMemoriesResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListMemories"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListMemoriesRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListMemoriesResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("ListMemories"))
+              .build();
+        }
+      }
+    }
+    return getListMemoriesMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.SearchMemoriesRequest,
+      dev.agentd.v1.SearchMemoriesResponse> getSearchMemoriesMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "SearchMemories",
+      requestType = dev.agentd.v1.SearchMemoriesRequest.class,
+      responseType = dev.agentd.v1.SearchMemoriesResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.SearchMemoriesRequest,
+      dev.agentd.v1.SearchMemoriesResponse> getSearchMemoriesMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.SearchMemoriesRequest, dev.agentd.v1.SearchMemoriesResponse> getSearchMemoriesMethod;
+    if ((getSearchMemoriesMethod = MemoryServiceGrpc.getSearchMemoriesMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getSearchMemoriesMethod = MemoryServiceGrpc.getSearchMemoriesMethod) == null) {
+          MemoryServiceGrpc.getSearchMemoriesMethod = getSearchMemoriesMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.SearchMemoriesRequest, dev.agentd.v1.SearchMemoriesResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "SearchMemories"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.SearchMemoriesRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.SearchMemoriesResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("SearchMemories"))
+              .build();
+        }
+      }
+    }
+    return getSearchMemoriesMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.DeleteMemoryRequest,
+      dev.agentd.v1.DeleteMemoryResponse> getDeleteMemoryMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "DeleteMemory",
+      requestType = dev.agentd.v1.DeleteMemoryRequest.class,
+      responseType = dev.agentd.v1.DeleteMemoryResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.DeleteMemoryRequest,
+      dev.agentd.v1.DeleteMemoryResponse> getDeleteMemoryMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.DeleteMemoryRequest, dev.agentd.v1.DeleteMemoryResponse> getDeleteMemoryMethod;
+    if ((getDeleteMemoryMethod = MemoryServiceGrpc.getDeleteMemoryMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getDeleteMemoryMethod = MemoryServiceGrpc.getDeleteMemoryMethod) == null) {
+          MemoryServiceGrpc.getDeleteMemoryMethod = getDeleteMemoryMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.DeleteMemoryRequest, dev.agentd.v1.DeleteMemoryResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "DeleteMemory"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteMemoryRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteMemoryResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("DeleteMemory"))
+              .build();
+        }
+      }
+    }
+    return getDeleteMemoryMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ForgetUserRequest,
+      dev.agentd.v1.ForgetUserResponse> getForgetUserMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ForgetUser",
+      requestType = dev.agentd.v1.ForgetUserRequest.class,
+      responseType = dev.agentd.v1.ForgetUserResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ForgetUserRequest,
+      dev.agentd.v1.ForgetUserResponse> getForgetUserMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ForgetUserRequest, dev.agentd.v1.ForgetUserResponse> getForgetUserMethod;
+    if ((getForgetUserMethod = MemoryServiceGrpc.getForgetUserMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getForgetUserMethod = MemoryServiceGrpc.getForgetUserMethod) == null) {
+          MemoryServiceGrpc.getForgetUserMethod = getForgetUserMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ForgetUserRequest, dev.agentd.v1.ForgetUserResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ForgetUser"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ForgetUserRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ForgetUserResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("ForgetUser"))
+              .build();
+        }
+      }
+    }
+    return getForgetUserMethod;
+  }
+
+  /**
+   * Creates a new async stub that supports all call types for the service
+   */
+  public static MemoryServiceStub newStub(io.grpc.Channel channel) {
+    io.grpc.stub.AbstractStub.StubFactory<MemoryServiceStub> factory =
+      new io.grpc.stub.AbstractStub.StubFactory<MemoryServiceStub>() {
+        @java.lang.Override
+        public MemoryServiceStub newStub(io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+          return new MemoryServiceStub(channel, callOptions);
+        }
+      };
+    return MemoryServiceStub.newStub(factory, channel);
+  }
+
+  /**
+   * Creates a new blocking-style stub that supports unary and streaming output calls on the service
+   */
+  public static MemoryServiceBlockingStub newBlockingStub(
+      io.grpc.Channel channel) {
+    io.grpc.stub.AbstractStub.StubFactory<MemoryServiceBlockingStub> factory =
+      new io.grpc.stub.AbstractStub.StubFactory<MemoryServiceBlockingStub>() {
+        @java.lang.Override
+        public MemoryServiceBlockingStub newStub(io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+          return new MemoryServiceBlockingStub(channel, callOptions);
+        }
+      };
+    return MemoryServiceBlockingStub.newStub(factory, channel);
+  }
+
+  /**
+   * Creates a new ListenableFuture-style stub that supports unary calls on the service
+   */
+  public static MemoryServiceFutureStub newFutureStub(
+      io.grpc.Channel channel) {
+    io.grpc.stub.AbstractStub.StubFactory<MemoryServiceFutureStub> factory =
+      new io.grpc.stub.AbstractStub.StubFactory<MemoryServiceFutureStub>() {
+        @java.lang.Override
+        public MemoryServiceFutureStub newStub(io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+          return new MemoryServiceFutureStub(channel, callOptions);
+        }
+      };
+    return MemoryServiceFutureStub.newStub(factory, channel);
+  }
+
+  /**
+   * <pre>
+   * Long-term memory: what agents remember about an end user across
+   * conversations. Every call concerns the calling principal's own memories
+   * in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
+   * or the caller itself. No call reaches another user's or another tenant's
+   * memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+   * server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
+   * PostgreSQL lacks the `vector` extension.
+   * </pre>
+   */
+  public static abstract class MemoryServiceImplBase implements io.grpc.BindableService {
+
+    /**
+     * <pre>
+     * The caller's memories, oldest first, a page at a time.
+     * </pre>
+     */
+    public void listMemories(dev.agentd.v1.ListMemoriesRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListMemoriesResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListMemoriesMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The caller's memories nearest in meaning to a query.
+     * </pre>
+     */
+    public void searchMemories(dev.agentd.v1.SearchMemoriesRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.SearchMemoriesResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getSearchMemoriesMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
+     * caller has none of that id.
+     * </pre>
+     */
+    public void deleteMemory(dev.agentd.v1.DeleteMemoryRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteMemoryResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getDeleteMemoryMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Forget the caller: every memory of theirs in the tenant, in every
+     * namespace, with its vector and keyword index entries and anything a
+     * server process cached of it. The RPC audit record of the call names the
+     * user forgotten (its principal) and the gateway that asked (via).
+     * </pre>
+     */
+    public void forgetUser(dev.agentd.v1.ForgetUserRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ForgetUserResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getForgetUserMethod(), responseObserver);
+    }
+
+    @java.lang.Override public final io.grpc.ServerServiceDefinition bindService() {
+      return io.grpc.ServerServiceDefinition.builder(getServiceDescriptor())
+          .addMethod(
+            getListMemoriesMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListMemoriesRequest,
+                dev.agentd.v1.ListMemoriesResponse>(
+                  this, METHODID_LIST_MEMORIES)))
+          .addMethod(
+            getSearchMemoriesMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.SearchMemoriesRequest,
+                dev.agentd.v1.SearchMemoriesResponse>(
+                  this, METHODID_SEARCH_MEMORIES)))
+          .addMethod(
+            getDeleteMemoryMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.DeleteMemoryRequest,
+                dev.agentd.v1.DeleteMemoryResponse>(
+                  this, METHODID_DELETE_MEMORY)))
+          .addMethod(
+            getForgetUserMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ForgetUserRequest,
+                dev.agentd.v1.ForgetUserResponse>(
+                  this, METHODID_FORGET_USER)))
+          .build();
+    }
+  }
+
+  /**
+   * <pre>
+   * Long-term memory: what agents remember about an end user across
+   * conversations. Every call concerns the calling principal's own memories
+   * in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
+   * or the caller itself. No call reaches another user's or another tenant's
+   * memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+   * server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
+   * PostgreSQL lacks the `vector` extension.
+   * </pre>
+   */
+  public static final class MemoryServiceStub extends io.grpc.stub.AbstractAsyncStub<MemoryServiceStub> {
+    private MemoryServiceStub(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected MemoryServiceStub build(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      return new MemoryServiceStub(channel, callOptions);
+    }
+
+    /**
+     * <pre>
+     * The caller's memories, oldest first, a page at a time.
+     * </pre>
+     */
+    public void listMemories(dev.agentd.v1.ListMemoriesRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListMemoriesResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListMemoriesMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The caller's memories nearest in meaning to a query.
+     * </pre>
+     */
+    public void searchMemories(dev.agentd.v1.SearchMemoriesRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.SearchMemoriesResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getSearchMemoriesMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
+     * caller has none of that id.
+     * </pre>
+     */
+    public void deleteMemory(dev.agentd.v1.DeleteMemoryRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteMemoryResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getDeleteMemoryMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Forget the caller: every memory of theirs in the tenant, in every
+     * namespace, with its vector and keyword index entries and anything a
+     * server process cached of it. The RPC audit record of the call names the
+     * user forgotten (its principal) and the gateway that asked (via).
+     * </pre>
+     */
+    public void forgetUser(dev.agentd.v1.ForgetUserRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ForgetUserResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getForgetUserMethod(), getCallOptions()), request, responseObserver);
+    }
+  }
+
+  /**
+   * <pre>
+   * Long-term memory: what agents remember about an end user across
+   * conversations. Every call concerns the calling principal's own memories
+   * in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
+   * or the caller itself. No call reaches another user's or another tenant's
+   * memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+   * server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
+   * PostgreSQL lacks the `vector` extension.
+   * </pre>
+   */
+  public static final class MemoryServiceBlockingStub extends io.grpc.stub.AbstractBlockingStub<MemoryServiceBlockingStub> {
+    private MemoryServiceBlockingStub(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected MemoryServiceBlockingStub build(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      return new MemoryServiceBlockingStub(channel, callOptions);
+    }
+
+    /**
+     * <pre>
+     * The caller's memories, oldest first, a page at a time.
+     * </pre>
+     */
+    public dev.agentd.v1.ListMemoriesResponse listMemories(dev.agentd.v1.ListMemoriesRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListMemoriesMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * The caller's memories nearest in meaning to a query.
+     * </pre>
+     */
+    public dev.agentd.v1.SearchMemoriesResponse searchMemories(dev.agentd.v1.SearchMemoriesRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getSearchMemoriesMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
+     * caller has none of that id.
+     * </pre>
+     */
+    public dev.agentd.v1.DeleteMemoryResponse deleteMemory(dev.agentd.v1.DeleteMemoryRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getDeleteMemoryMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Forget the caller: every memory of theirs in the tenant, in every
+     * namespace, with its vector and keyword index entries and anything a
+     * server process cached of it. The RPC audit record of the call names the
+     * user forgotten (its principal) and the gateway that asked (via).
+     * </pre>
+     */
+    public dev.agentd.v1.ForgetUserResponse forgetUser(dev.agentd.v1.ForgetUserRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getForgetUserMethod(), getCallOptions(), request);
+    }
+  }
+
+  /**
+   * <pre>
+   * Long-term memory: what agents remember about an end user across
+   * conversations. Every call concerns the calling principal's own memories
+   * in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
+   * or the caller itself. No call reaches another user's or another tenant's
+   * memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+   * server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
+   * PostgreSQL lacks the `vector` extension.
+   * </pre>
+   */
+  public static final class MemoryServiceFutureStub extends io.grpc.stub.AbstractFutureStub<MemoryServiceFutureStub> {
+    private MemoryServiceFutureStub(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      super(channel, callOptions);
+    }
+
+    @java.lang.Override
+    protected MemoryServiceFutureStub build(
+        io.grpc.Channel channel, io.grpc.CallOptions callOptions) {
+      return new MemoryServiceFutureStub(channel, callOptions);
+    }
+
+    /**
+     * <pre>
+     * The caller's memories, oldest first, a page at a time.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListMemoriesResponse> listMemories(
+        dev.agentd.v1.ListMemoriesRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListMemoriesMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * The caller's memories nearest in meaning to a query.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.SearchMemoriesResponse> searchMemories(
+        dev.agentd.v1.SearchMemoriesRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getSearchMemoriesMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
+     * caller has none of that id.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.DeleteMemoryResponse> deleteMemory(
+        dev.agentd.v1.DeleteMemoryRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getDeleteMemoryMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Forget the caller: every memory of theirs in the tenant, in every
+     * namespace, with its vector and keyword index entries and anything a
+     * server process cached of it. The RPC audit record of the call names the
+     * user forgotten (its principal) and the gateway that asked (via).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ForgetUserResponse> forgetUser(
+        dev.agentd.v1.ForgetUserRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getForgetUserMethod(), getCallOptions()), request);
+    }
+  }
+
+  private static final int METHODID_LIST_MEMORIES = 0;
+  private static final int METHODID_SEARCH_MEMORIES = 1;
+  private static final int METHODID_DELETE_MEMORY = 2;
+  private static final int METHODID_FORGET_USER = 3;
+
+  private static final class MethodHandlers<Req, Resp> implements
+      io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
+      io.grpc.stub.ServerCalls.ServerStreamingMethod<Req, Resp>,
+      io.grpc.stub.ServerCalls.ClientStreamingMethod<Req, Resp>,
+      io.grpc.stub.ServerCalls.BidiStreamingMethod<Req, Resp> {
+    private final MemoryServiceImplBase serviceImpl;
+    private final int methodId;
+
+    MethodHandlers(MemoryServiceImplBase serviceImpl, int methodId) {
+      this.serviceImpl = serviceImpl;
+      this.methodId = methodId;
+    }
+
+    @java.lang.Override
+    @java.lang.SuppressWarnings("unchecked")
+    public void invoke(Req request, io.grpc.stub.StreamObserver<Resp> responseObserver) {
+      switch (methodId) {
+        case METHODID_LIST_MEMORIES:
+          serviceImpl.listMemories((dev.agentd.v1.ListMemoriesRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListMemoriesResponse>) responseObserver);
+          break;
+        case METHODID_SEARCH_MEMORIES:
+          serviceImpl.searchMemories((dev.agentd.v1.SearchMemoriesRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.SearchMemoriesResponse>) responseObserver);
+          break;
+        case METHODID_DELETE_MEMORY:
+          serviceImpl.deleteMemory((dev.agentd.v1.DeleteMemoryRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteMemoryResponse>) responseObserver);
+          break;
+        case METHODID_FORGET_USER:
+          serviceImpl.forgetUser((dev.agentd.v1.ForgetUserRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ForgetUserResponse>) responseObserver);
+          break;
+        default:
+          throw new AssertionError();
+      }
+    }
+
+    @java.lang.Override
+    @java.lang.SuppressWarnings("unchecked")
+    public io.grpc.stub.StreamObserver<Req> invoke(
+        io.grpc.stub.StreamObserver<Resp> responseObserver) {
+      switch (methodId) {
+        default:
+          throw new AssertionError();
+      }
+    }
+  }
+
+  private static abstract class MemoryServiceBaseDescriptorSupplier
+      implements io.grpc.protobuf.ProtoFileDescriptorSupplier, io.grpc.protobuf.ProtoServiceDescriptorSupplier {
+    MemoryServiceBaseDescriptorSupplier() {}
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.FileDescriptor getFileDescriptor() {
+      return dev.agentd.v1.MemoryProto.getDescriptor();
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.ServiceDescriptor getServiceDescriptor() {
+      return getFileDescriptor().findServiceByName("MemoryService");
+    }
+  }
+
+  private static final class MemoryServiceFileDescriptorSupplier
+      extends MemoryServiceBaseDescriptorSupplier {
+    MemoryServiceFileDescriptorSupplier() {}
+  }
+
+  private static final class MemoryServiceMethodDescriptorSupplier
+      extends MemoryServiceBaseDescriptorSupplier
+      implements io.grpc.protobuf.ProtoMethodDescriptorSupplier {
+    private final String methodName;
+
+    MemoryServiceMethodDescriptorSupplier(String methodName) {
+      this.methodName = methodName;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Descriptors.MethodDescriptor getMethodDescriptor() {
+      return getServiceDescriptor().findMethodByName(methodName);
+    }
+  }
+
+  private static volatile io.grpc.ServiceDescriptor serviceDescriptor;
+
+  public static io.grpc.ServiceDescriptor getServiceDescriptor() {
+    io.grpc.ServiceDescriptor result = serviceDescriptor;
+    if (result == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        result = serviceDescriptor;
+        if (result == null) {
+          serviceDescriptor = result = io.grpc.ServiceDescriptor.newBuilder(SERVICE_NAME)
+              .setSchemaDescriptor(new MemoryServiceFileDescriptorSupplier())
+              .addMethod(getListMemoriesMethod())
+              .addMethod(getSearchMemoriesMethod())
+              .addMethod(getDeleteMemoryMethod())
+              .addMethod(getForgetUserMethod())
+              .build();
+        }
+      }
+    }
+    return result;
+  }
+}

@@ -1,0 +1,96 @@
+"""The MemoryService servicer: the caller's own long-term memories. Thin: context,
+conversion, one call into `agent.knowledge.memories`."""
+
+from __future__ import annotations
+
+from google.protobuf import timestamp_pb2
+
+from agent.knowledge.records import Item
+from agentd.v1 import memory_pb2 as pb
+from agentd.v1 import memory_pb2_grpc as pb_grpc
+from core.errors import FieldViolation, InvalidArgumentError
+from core.identity import CallContext
+from server import paging
+from server.calls import unary
+from server.memory_setup import MemoryFeature
+
+MAX_QUERY_CHARS = 2000
+MAX_TOP_K = 50
+
+
+def memory_to_proto(item: Item) -> pb.Memory:
+    created = timestamp_pb2.Timestamp()
+    created.FromDatetime(item.created_at)
+    return pb.Memory(
+        memory_id=item.item_id, namespace=item.namespace, text=item.text, create_time=created
+    )
+
+
+class MemoryServicer(pb_grpc.MemoryServiceServicer):
+    def __init__(self, feature: MemoryFeature) -> None:
+        self._feature = feature
+
+    @unary
+    async def ListMemories(  # noqa: N802 - gRPC method name
+        self, request: pb.ListMemoriesRequest, call: CallContext
+    ) -> pb.ListMemoriesResponse:
+        memory = self._feature.require()
+        size = paging.page_size(request.page_size, maximum=100)
+        after = paging.decode_key(request.page_token)
+        principal = call.principal
+        found = await memory.list_memories(
+            principal.tenant,
+            principal.id,
+            request.namespace,
+            limit=size + 1,
+            after=after[1] if after else "",
+        )
+        page, more = found[:size], len(found) > size
+        return pb.ListMemoriesResponse(
+            memories=[memory_to_proto(i) for i in page],
+            next_page_token=paging.encode_key(0, page[-1].item_id) if more else "",
+        )
+
+    @unary
+    async def SearchMemories(  # noqa: N802
+        self, request: pb.SearchMemoriesRequest, call: CallContext
+    ) -> pb.SearchMemoriesResponse:
+        memory = self._feature.require()
+        problems = []
+        if not request.query.strip():
+            problems.append(FieldViolation("query", "is required"))
+        elif len(request.query) > MAX_QUERY_CHARS:
+            problems.append(FieldViolation("query", f"is longer than {MAX_QUERY_CHARS}"))
+        if not 0 <= request.top_k <= MAX_TOP_K:
+            problems.append(FieldViolation("top_k", f"must be 0 to {MAX_TOP_K}"))
+        if problems:
+            raise InvalidArgumentError(problems)
+        principal = call.principal
+        hits = await memory.recall(
+            principal.tenant,
+            principal.id,
+            request.query,
+            namespaces=(request.namespace,) if request.namespace else (),
+            top_k=request.top_k or 5,
+        )
+        return pb.SearchMemoriesResponse(
+            hits=[pb.MemoryHit(memory=memory_to_proto(h.item), score=h.similarity) for h in hits]
+        )
+
+    @unary
+    async def DeleteMemory(  # noqa: N802
+        self, request: pb.DeleteMemoryRequest, call: CallContext
+    ) -> pb.DeleteMemoryResponse:
+        memory = self._feature.require()
+        if not request.memory_id or len(request.memory_id) > 64:
+            raise InvalidArgumentError([FieldViolation("memory_id", "is required (≤ 64)")])
+        await memory.forget(call.principal.tenant, call.principal.id, request.memory_id)
+        return pb.DeleteMemoryResponse()
+
+    @unary
+    async def ForgetUser(  # noqa: N802
+        self, request: pb.ForgetUserRequest, call: CallContext
+    ) -> pb.ForgetUserResponse:
+        memory = self._feature.require()
+        gone = await memory.forget_user(call.principal.tenant, call.principal.id)
+        return pb.ForgetUserResponse(memories_deleted=gone)

@@ -1,0 +1,68 @@
+"""Long-term memory and knowledge bases: the embedding model, recall and retrieval."""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+
+from server.settings.base import MiB, Section
+
+
+class MemorySettings(Section):
+    embedding_model: str | None = Field(
+        None,
+        description="embedding model name on an OpenAI-compatible /v1/embeddings endpoint; "
+        "long-term memory and knowledge bases are off without it (their RPCs answer "
+        "FAILED_PRECONDITION MEMORY_UNAVAILABLE)",
+    )
+    embedding_base_url: str | None = Field(
+        None, description="the embeddings endpoint (default: AGENTD_LLM_BASE_URL)"
+    )
+    embedding_api_key: str | None = Field(
+        None, description="its API key (default: AGENTD_LLM_API_KEY)"
+    )
+    embedding_dimensions: int = Field(
+        1536, ge=1, le=16_000, description="dimensions of the model's vectors (checked)"
+    )
+    embedding_send_dimensions: bool = Field(
+        False,
+        description="send `dimensions` with each request (OpenAI's text-embedding-3 models "
+        "shorten their vectors to it; other servers may refuse the field)",
+    )
+    embedding_batch_size: int = Field(64, ge=1, le=2048, description="texts per request")
+    embedding_timeout_seconds: float = Field(30.0, gt=0, description="per-request timeout")
+    embedding_max_attempts: int = Field(
+        4, ge=1, le=10, description="attempts on 429/5xx/connection errors"
+    )
+    memory_recall_top_k: int = Field(
+        0,
+        ge=0,
+        le=50,
+        description="memories of the user put into a task's prompt unless its agent's "
+        "`memory: {recall_top_k: N}` says otherwise (0: off)",
+    )
+    memory_max_text_chars: int = Field(
+        4000, ge=10, le=100_000, description="the longest memory one `remember` may store"
+    )
+    knowledge_top_k: int = Field(5, ge=1, le=50, description="chunks a knowledge search returns")
+    knowledge_score_threshold: float = Field(
+        0.7,
+        ge=-1.0,
+        le=1.0,
+        description="least cosine similarity of a chunk to be retrieved (applied before the "
+        "vector and keyword rankings are fused)",
+    )
+    knowledge_chunk_tokens: int = Field(300, ge=20, le=8000, description="tokens per chunk")
+    knowledge_chunk_overlap: int = Field(
+        40, ge=0, le=2000, description="tokens a chunk shares with the one before (< a chunk)"
+    )
+    knowledge_max_document_bytes: int = Field(
+        25 * MiB, ge=1024, le=512 * MiB, description="the largest document that may be added"
+    )
+
+    @model_validator(mode="after")
+    def _overlap_below_chunk(self) -> MemorySettings:
+        if self.knowledge_chunk_overlap >= self.knowledge_chunk_tokens:
+            raise ValueError(
+                "AGENTD_KNOWLEDGE_CHUNK_OVERLAP must be smaller than AGENTD_KNOWLEDGE_CHUNK_TOKENS"
+            )
+        return self

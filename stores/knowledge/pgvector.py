@@ -1,0 +1,195 @@
+"""KnowledgeStore on PostgreSQL with pgvector: an HNSW index (cosine) over the vectors,
+a generated tsvector (GIN) for keywords.
+
+The vector column is untyped until the store's embedding space is known; recording the
+space types it `vector(N)` and builds the HNSW index (re-indexing drops and rebuilds
+both). A server whose PostgreSQL lacks the extension has no knowledge tables at all
+(migration 0013): `vector_ready` says why, and memory stays off there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import Column, MetaData, Table, bindparam, select, text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from agent.knowledge.records import EmbeddingSpace, Hit, Item, Scope, Vectors
+from core.errors import EmbeddingModelChangedError
+from stores.knowledge.base import fuse, plain
+from stores.knowledge.sql import SqlItems, columns, dedupe, item_of, row_of, where
+from stores.knowledge.tables import _item_columns
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+SPACE_LOCK = 7_346_231_013
+"""Advisory lock taken while the space (column type, HNSW index) changes."""
+EF_SEARCH = 100
+"""hnsw.ef_search of a search: candidates the index walks (more: better recall, slower)."""
+
+pg_items = Table("knowledge_items", MetaData(), *_item_columns(), Column("embedding", Vector()))
+
+
+def tsquery(query_text: str) -> str:
+    """Any of the query's words, for to_tsquery (its syntax never comes from the caller)."""
+    words = list(dict.fromkeys(_WORD.findall(query_text.casefold())))[:32]
+    return " | ".join("'" + w.replace("'", "") + "'" for w in words)
+
+
+async def vector_ready(engine: AsyncEngine) -> str:
+    """Why this PostgreSQL cannot hold knowledge ("" when it can)."""
+    async with engine.connect() as connection:
+        installed = await connection.scalar(
+            text("SELECT 1 FROM pg_extension WHERE extname = 'vector'")
+        )
+        table = await connection.scalar(text("SELECT to_regclass('knowledge_items')"))
+    if not installed:
+        return "the PostgreSQL database has no `vector` extension (pgvector)"
+    if table is None:
+        return "the knowledge tables are missing: run `agentd migrate` after installing pgvector"
+    return ""
+
+
+class PgVectorKnowledgeStore:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._sql = SqlItems(engine, pg_items)
+        self._engine = engine
+
+    async def space(self) -> EmbeddingSpace | None:
+        return await self._sql.space()
+
+    async def check_space(self, wanted: EmbeddingSpace) -> None:
+        held = await self._sql.space()
+        if held is None:
+            await self.set_space(wanted)
+        elif held != wanted:
+            raise EmbeddingModelChangedError(str(held), str(wanted))
+
+    async def set_space(self, wanted: EmbeddingSpace) -> None:
+        """Record the space, type the column `vector(N)` and (re)build the HNSW index; the
+        stored vectors must be of `wanted` already (`set_vectors` of a re-index)."""
+        async with self._engine.begin() as connection:
+            await connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SPACE_LOCK})
+            held = await self._held(connection)
+            if held == wanted:
+                return  # another replica got here first
+            await connection.execute(text("DROP INDEX IF EXISTS ix_knowledge_items_embedding"))
+            await connection.execute(
+                text(
+                    "ALTER TABLE knowledge_items ALTER COLUMN embedding "
+                    f"TYPE vector({int(wanted.dimensions)})"
+                )
+            )
+            await connection.execute(
+                text(
+                    "CREATE INDEX ix_knowledge_items_embedding ON knowledge_items "
+                    "USING hnsw (embedding vector_cosine_ops)"
+                )
+            )
+            await self._sql.write_space(connection, wanted)
+
+    async def _held(self, connection: AsyncConnection) -> EmbeddingSpace | None:
+        row = (
+            await connection.execute(text("SELECT model, dimensions FROM knowledge_space"))
+        ).first()
+        return EmbeddingSpace(row.model, row.dimensions) if row is not None else None
+
+    async def add(
+        self, items: Sequence[Item], vectors: Vectors, space: EmbeddingSpace
+    ) -> list[Item]:
+        if len(items) != len(vectors):
+            raise ValueError("one vector per item")
+        await self.check_space(space)
+        async with self._engine.begin() as connection:
+            stored = await self._sql.duplicates(connection, items)
+            result, insert = dedupe(items, stored)
+            if insert:
+                await connection.execute(
+                    pg_items.insert(),
+                    [
+                        {**row_of(items[n]), "embedding": np.asarray(vectors[n], np.float32)}
+                        for n in insert
+                    ],
+                )
+        return result
+
+    async def search(
+        self,
+        scope: Scope,
+        vector: Vectors,
+        *,
+        top_k: int,
+        threshold: float = -1.0,
+        query_text: str = "",
+        space: EmbeddingSpace,
+    ) -> list[Hit]:
+        query_vector = np.asarray(vector, np.float32).reshape(-1)
+        wanted = max(top_k * 4, top_k)
+        distance = pg_items.c.embedding.cosine_distance(query_vector)
+        async with self._engine.begin() as connection:
+            held = await self._held(connection)
+            if held is not None and held != space:
+                raise EmbeddingModelChangedError(str(held), str(space))
+            if held is None:
+                return []
+            await connection.execute(text(f"SET LOCAL hnsw.ef_search = {EF_SEARCH}"))
+            rows = await connection.execute(
+                select(*columns(pg_items), (1 - distance).label("similarity"))
+                .where(where(scope, pg_items))
+                .order_by(distance)
+                .limit(wanted)
+            )
+            by_vector = [(item_of(r), float(r.similarity)) for r in rows]
+            query = tsquery(query_text)
+            if not query:
+                return plain(by_vector, top_k, threshold)
+            rows = await connection.execute(
+                select(*columns(pg_items), (1 - distance).label("similarity"))
+                .where(where(scope, pg_items), text("words @@ to_tsquery('simple', :query)"))
+                .order_by(text("ts_rank(words, to_tsquery('simple', :query)) DESC"))
+                .limit(wanted),
+                {"query": query},
+            )
+            keyword = [(item_of(r), float(r.similarity)) for r in rows]
+        similarity = {i.item_id: s for i, s in keyword}
+        return fuse(by_vector, [i for i, _ in keyword], similarity, top_k, threshold)
+
+    async def page(self, scope: Scope, *, limit: int = 100, after: str = "") -> list[Item]:
+        return await self._sql.page(scope, limit=limit, after=after)
+
+    async def count(self, scope: Scope) -> int:
+        return await self._sql.count(scope)
+
+    async def delete(self, scope: Scope) -> int:
+        async with self._engine.begin() as connection:
+            return await self._sql.delete_rows(connection, scope)
+
+    async def scan(self, *, after: str = "", limit: int = 500) -> list[Item]:
+        return await self._sql.scan(after=after, limit=limit)
+
+    async def set_vectors(self, item_ids: Sequence[str], vectors: Vectors) -> None:
+        """New vectors (of a re-index: any dimensions; the column is untyped until
+        `set_space`)."""
+        async with self._engine.begin() as connection:
+            await connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SPACE_LOCK})
+            await connection.execute(text("DROP INDEX IF EXISTS ix_knowledge_items_embedding"))
+            await connection.execute(
+                text("ALTER TABLE knowledge_items ALTER COLUMN embedding TYPE vector")
+            )
+            statement = (
+                pg_items.update()
+                .where(pg_items.c.item_id == bindparam("b_id"))
+                .values(embedding=bindparam("b_embedding"))
+            )
+            await connection.execute(
+                statement,
+                [
+                    {"b_id": i, "b_embedding": np.asarray(v, np.float32)}
+                    for i, v in zip(item_ids, vectors, strict=True)
+                ],
+            )
+
+    async def close(self) -> None:
+        return None

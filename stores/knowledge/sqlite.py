@@ -1,0 +1,215 @@
+"""KnowledgeStore on SQLite: vectors as float32 BLOBs, exact cosine with numpy over the
+scope's vectors (held in a bounded cache while no write happened: the space row counts
+writes), keywords with FTS5. Fine for up to some hundred thousand items per scope."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sqlalchemy import bindparam, select, text, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from agent.knowledge.records import EmbeddingSpace, Hit, Item, Scope, Vectors
+from core.errors import EmbeddingModelChangedError
+from stores.knowledge.base import fuse, plain
+from stores.knowledge.sql import SqlItems, columns, dedupe, item_of, row_of, where
+from stores.knowledge.tables import SPACE_ROW, space, sqlite_items
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+MAX_CACHED_ROWS = 500_000
+"""Vectors the caches hold at most, over all scopes (about 3 GB at 1,536 dimensions is
+far more than a SQLite deployment should ever see; the oldest scope goes first)."""
+
+
+def fts_query(query_text: str) -> str:
+    """Any of the query's words, each quoted (FTS5 syntax never comes from the caller)."""
+    words = list(dict.fromkeys(_WORD.findall(query_text.casefold())))[:32]
+    return " OR ".join('"' + w.replace('"', "") + '"' for w in words)
+
+
+@dataclass(slots=True)
+class _Cached:
+    generation: int
+    items: list[Item]
+    positions: dict[str, int]
+    matrix: Vectors
+
+
+class SqliteKnowledgeStore:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._sql = SqlItems(engine, sqlite_items)
+        self._engine = engine
+        self._cache: OrderedDict[tuple[object, ...], _Cached] = OrderedDict()
+        self._write = asyncio.Lock()
+
+    async def space(self) -> EmbeddingSpace | None:
+        return await self._sql.space()
+
+    async def check_space(self, wanted: EmbeddingSpace) -> None:
+        await self._sql.check_space(wanted)
+
+    async def set_space(self, wanted: EmbeddingSpace) -> None:
+        async with self._write, self._engine.begin() as connection:
+            await self._sql.write_space(connection, wanted)
+            await self._sql.bump(connection)
+        self._cache.clear()
+
+    async def add(
+        self, items: Sequence[Item], vectors: Vectors, space: EmbeddingSpace
+    ) -> list[Item]:
+        if len(items) != len(vectors):
+            raise ValueError("one vector per item")
+        await self._sql.check_space(space)
+        async with self._write, self._engine.begin() as connection:
+            stored = await self._sql.duplicates(connection, items)
+            result, insert = dedupe(items, stored)
+            if insert:
+                await connection.execute(
+                    sqlite_items.insert(),
+                    [
+                        {**row_of(items[n]), "embedding": np.asarray(vectors[n], "<f4").tobytes()}
+                        for n in insert
+                    ],
+                )
+                await connection.execute(
+                    text(
+                        "INSERT INTO knowledge_items_fts (text, item_id, tenant) "
+                        "VALUES (:text, :item_id, :tenant)"
+                    ),
+                    [
+                        {
+                            "text": items[n].text,
+                            "item_id": items[n].item_id,
+                            "tenant": items[n].tenant,
+                        }
+                        for n in insert
+                    ],
+                )
+                await self._sql.bump(connection)
+        return result
+
+    async def _load(self, scope: Scope) -> tuple[_Cached, EmbeddingSpace | None]:
+        key = (scope.tenant, scope.kind, scope.user, scope.namespaces, scope.document_id)
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(select(space).where(space.c.id == SPACE_ROW))).first()
+            held = EmbeddingSpace(row.model, row.dimensions) if row is not None else None
+            generation = row.generation if row is not None else 0
+            cached = self._cache.get(key)
+            if cached is not None and cached.generation == generation:
+                self._cache.move_to_end(key)
+                return cached, held
+            unscoped = Scope(
+                scope.tenant, scope.kind, scope.user, scope.namespaces, scope.document_id
+            )
+            rows = (
+                await connection.execute(
+                    select(*columns(sqlite_items), sqlite_items.c.embedding)
+                    .where(where(unscoped, sqlite_items))
+                    .order_by(sqlite_items.c.item_id)
+                )
+            ).all()
+        dimensions = held.dimensions if held is not None else 0
+        matrix = np.zeros((len(rows), dimensions), np.float32)
+        found: list[Item] = []
+        for n, r in enumerate(rows):
+            if r.embedding is not None and len(r.embedding) == dimensions * 4:
+                matrix[n] = np.frombuffer(r.embedding, "<f4")
+            found.append(item_of(r))
+        cached = _Cached(generation, found, {i.item_id: n for n, i in enumerate(found)}, matrix)
+        self._cache[key] = cached
+        while sum(len(c.items) for c in self._cache.values()) > MAX_CACHED_ROWS:
+            self._cache.popitem(last=False)
+        return cached, held
+
+    async def search(
+        self,
+        scope: Scope,
+        vector: Vectors,
+        *,
+        top_k: int,
+        threshold: float = -1.0,
+        query_text: str = "",
+        space: EmbeddingSpace,
+    ) -> list[Hit]:
+        cached, held = await self._load(scope)
+        if held is not None and held != space:
+            raise EmbeddingModelChangedError(str(held), str(space))
+        if not cached.items:
+            return []
+        scores = cached.matrix @ np.asarray(vector, np.float32).reshape(-1)
+        if scope.item_ids:
+            allowed = np.zeros(len(cached.items), bool)
+            for item_id in scope.item_ids:
+                if item_id in cached.positions:
+                    allowed[cached.positions[item_id]] = True
+            scores = np.where(allowed, scores, -2.0)
+        wanted = min(len(scores), max(top_k * 4, top_k))
+        best = np.argpartition(-scores, wanted - 1)[:wanted]
+        best = best[np.argsort(-scores[best], kind="stable")]
+        by_vector = [(cached.items[n], float(scores[n])) for n in best if scores[n] > -2.0]
+        query = fts_query(query_text)
+        if not query:
+            return plain(by_vector, top_k, threshold)
+        async with self._engine.connect() as connection:
+            keyword_ids = (
+                await connection.scalars(
+                    text(
+                        "SELECT item_id FROM knowledge_items_fts WHERE knowledge_items_fts "
+                        "MATCH :query AND tenant = :tenant ORDER BY bm25(knowledge_items_fts) "
+                        "LIMIT :limit"
+                    ),
+                    {"query": query, "tenant": scope.tenant, "limit": 50 * top_k},
+                )
+            ).all()
+        by_keyword = [
+            cached.items[cached.positions[i]] for i in keyword_ids if i in cached.positions
+        ]
+        by_keyword = [i for i in by_keyword if scores[cached.positions[i.item_id]] > -2.0][
+            : top_k * 4
+        ]
+        similarity = {i.item_id: float(scores[cached.positions[i.item_id]]) for i in by_keyword}
+        return fuse(by_vector, by_keyword, similarity, top_k, threshold)
+
+    async def page(self, scope: Scope, *, limit: int = 100, after: str = "") -> list[Item]:
+        return await self._sql.page(scope, limit=limit, after=after)
+
+    async def count(self, scope: Scope) -> int:
+        return await self._sql.count(scope)
+
+    async def delete(self, scope: Scope) -> int:
+        async with self._write, self._engine.begin() as connection:
+            ids = await self._sql.ids(connection, scope)
+            for start in range(0, len(ids), 500):
+                await connection.execute(
+                    text("DELETE FROM knowledge_items_fts WHERE item_id IN :ids").bindparams(
+                        bindparam("ids", expanding=True)
+                    ),
+                    {"ids": ids[start : start + 500]},
+                )
+            gone = await self._sql.delete_rows(connection, scope)
+            await self._sql.bump(connection)
+        for key in [k for k in self._cache if k[0] == scope.tenant]:
+            del self._cache[key]  # nothing of what went stays in this process
+        return gone
+
+    async def scan(self, *, after: str = "", limit: int = 500) -> list[Item]:
+        return await self._sql.scan(after=after, limit=limit)
+
+    async def set_vectors(self, item_ids: Sequence[str], vectors: Vectors) -> None:
+        async with self._write, self._engine.begin() as connection:
+            for item_id, vector in zip(item_ids, vectors, strict=True):
+                await connection.execute(
+                    update(sqlite_items)
+                    .where(sqlite_items.c.item_id == item_id)
+                    .values(embedding=np.asarray(vector, "<f4").tobytes())
+                )
+            await self._sql.bump(connection)
+        self._cache.clear()
+
+    async def close(self) -> None:
+        self._cache.clear()

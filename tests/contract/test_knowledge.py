@@ -1,0 +1,221 @@
+"""The knowledge store contract (stores/knowledge/base.py), on every backend: in process,
+SQLite, and PostgreSQL with pgvector."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sqlalchemy import text
+
+from agent.knowledge.memories import new_item_id, reindex
+from agent.knowledge.records import EmbeddingSpace, Item, Scope, content_hash
+from agent.llm.embeddings import HashEmbedder
+from core.errors import EmbeddingModelChangedError
+from stores.knowledge.base import KnowledgeStore
+from tests.contract.knowledge_backends import BACKENDS, knowledge_store
+
+EMBED = HashEmbedder(256)
+SPACE = EMBED.space
+
+
+@pytest.fixture(params=BACKENDS)
+async def store(
+    request: pytest.FixtureRequest, tmp_path: Path, pgvector_socket: str
+) -> AsyncIterator[KnowledgeStore]:
+    async with knowledge_store(request.param, tmp_path, pgvector_socket) as made:
+        yield made
+
+
+def memory(tenant: str, user: str, text_: str, namespace: str = "default") -> Item:
+    return Item(
+        new_item_id("mem_"), tenant, "memory", user, namespace, text_, content_hash(text_),
+        datetime.now(UTC),
+    )  # fmt: skip
+
+
+def chunk(tenant: str, kb: str, document: str, index: int, text_: str) -> Item:
+    return Item(
+        new_item_id("chk_"), tenant, "chunk", "", kb, text_, content_hash(text_),
+        datetime.now(UTC), document, index,
+    )  # fmt: skip
+
+
+async def add(store: KnowledgeStore, *items: Item) -> list[Item]:
+    vectors = await EMBED.embed([i.text for i in items])
+    return await store.add(items, vectors, SPACE)
+
+
+async def search(
+    store: KnowledgeStore, scope: Scope, query: str, top_k: int = 5, threshold: float = -1.0,
+    hybrid: bool = False,
+) -> list[str]:  # fmt: skip
+    vector = (await EMBED.embed([query]))[0]
+    hits = await store.search(
+        scope, vector, top_k=top_k, threshold=threshold, query_text=query if hybrid else "",
+        space=SPACE,
+    )  # fmt: skip
+    return [h.item.text for h in hits]
+
+
+async def test_the_nearest_memory_comes_first_and_the_threshold_cuts(store: KnowledgeStore) -> None:
+    await add(
+        store,
+        memory("acme", "alice", "Alice's favourite colour is green"),
+        memory("acme", "alice", "Alice lives in Lisbon, Portugal"),
+        memory("acme", "alice", "The invoice total was 42 euros"),
+    )
+    scope = Scope("acme", "memory", "alice")
+    found = await search(store, scope, "where does Alice live?")
+    assert found[0] == "Alice lives in Lisbon, Portugal"
+    assert len(found) == 3
+    assert await search(store, scope, "quantum chromodynamics lattice", threshold=0.5) == []
+    assert await search(store, scope, "Alice lives in Lisbon", top_k=1) == [
+        "Alice lives in Lisbon, Portugal"
+    ]
+
+
+async def test_no_user_or_tenant_sees_another_ones(store: KnowledgeStore) -> None:
+    await add(
+        store,
+        memory("acme", "alice", "alice likes tea"),
+        memory("acme", "bob", "bob likes tea"),
+        memory("globex", "alice", "globex alice likes tea"),
+    )
+    assert await search(store, Scope("acme", "memory", "alice"), "likes tea") == ["alice likes tea"]
+    assert await search(store, Scope("acme", "memory", "bob"), "likes tea", hybrid=True) == [
+        "bob likes tea"
+    ]
+    assert [i.text for i in await store.page(Scope("globex", "memory", "alice"))] == [
+        "globex alice likes tea"
+    ]
+    assert await store.count(Scope("acme", "memory")) == 2
+    assert await store.delete(Scope("acme", "memory", "alice")) == 1
+    assert await store.count(Scope("acme", "memory", "bob")) == 1
+    assert await store.count(Scope("globex", "memory", "alice")) == 1
+    assert await search(store, Scope("acme", "memory", "alice"), "likes tea") == []
+
+
+async def test_namespaces_and_ids_narrow_a_scope(store: KnowledgeStore) -> None:
+    first, _second = await add(
+        store,
+        memory("acme", "alice", "prefers short answers", "prefs"),
+        memory("acme", "alice", "works on the billing project", "agent:support"),
+    )
+    assert await search(store, Scope("acme", "memory", "alice", ("prefs",)), "answers") == [
+        "prefers short answers"
+    ]
+    only = Scope("acme", "memory", "alice", item_ids=(first.item_id,))
+    assert [i.item_id for i in await store.page(only)] == [first.item_id]
+    assert await search(store, only, "billing project") == ["prefers short answers"]
+
+
+async def test_the_same_memory_is_kept_once(store: KnowledgeStore) -> None:
+    first = await add(store, memory("acme", "alice", "Likes  GREEN tea"))
+    again = await add(
+        store,
+        memory("acme", "alice", "likes green tea"),
+        memory("acme", "alice", "likes green tea"),
+    )
+    assert [i.item_id for i in again] == [first[0].item_id] * 2
+    other_user = await add(store, memory("acme", "bob", "likes green tea"))
+    assert other_user[0].item_id != first[0].item_id
+    assert await store.count(Scope("acme", "memory")) == 2
+
+
+async def test_listing_pages_by_id(store: KnowledgeStore) -> None:
+    made = await add(store, *(memory("acme", "alice", f"fact number {n}") for n in range(5)))
+    page = await store.page(Scope("acme", "memory", "alice"), limit=2)
+    rest = await store.page(Scope("acme", "memory", "alice"), limit=10, after=page[-1].item_id)
+    assert [i.item_id for i in page + rest] == sorted(i.item_id for i in made)
+
+
+async def test_hybrid_search_fuses_keywords_above_the_threshold(store: KnowledgeStore) -> None:
+    await add(
+        store,
+        chunk("acme", "kb1", "doc1", 0, "The warranty period of the X200 router is 24 months."),
+        chunk("acme", "kb1", "doc1", 1, "Routers should be placed away from microwaves."),
+        chunk("acme", "kb1", "doc2", 0, "Our office is closed on public holidays."),
+        chunk("acme", "kb2", "doc3", 0, "The X200 warranty in kb2 is secret."),
+    )
+    scope = Scope("acme", "chunk", namespaces=("kb1",))
+    vector = (await EMBED.embed(["X200 warranty months"]))[0]
+    hits = await store.search(
+        scope, vector, top_k=2, threshold=0.2, query_text="X200 warranty months", space=SPACE
+    )
+    assert [h.item.document_id for h in hits][:1] == ["doc1"]
+    assert hits[0].item.chunk_index == 0
+    assert "keyword" in hits[0].matched
+    assert "vector" in hits[0].matched
+    assert all(h.similarity >= 0.2 for h in hits)
+    assert hits == sorted(hits, key=lambda h: -h.fused)
+    off_topic = (await EMBED.embed(["penguins of antarctica"]))[0]
+    assert (
+        await store.search(
+            scope, off_topic, top_k=5, threshold=0.7, query_text="penguins", space=SPACE
+        )
+        == []
+    )
+    assert await store.delete(Scope("acme", "chunk", document_id="doc1")) == 2
+    assert await store.count(Scope("acme", "chunk")) == 2
+
+
+async def test_another_embedding_space_is_refused_until_reindexed(store: KnowledgeStore) -> None:
+    await add(store, memory("acme", "alice", "alice likes tea"))
+    assert await store.space() == SPACE
+    other = HashEmbedder(32, "other-model")
+    vector = (await other.embed(["tea"]))[0]
+    with pytest.raises(EmbeddingModelChangedError) as refused:
+        await store.search(Scope("acme", "memory", "alice"), vector, top_k=1, space=other.space)
+    assert "other-model (32 dimensions)" in refused.value.message
+    with pytest.raises(EmbeddingModelChangedError):
+        await store.add([memory("acme", "alice", "x")], vector.reshape(1, -1), other.space)
+    with pytest.raises(EmbeddingModelChangedError):
+        await store.check_space(EmbeddingSpace(SPACE.model, 65))
+    assert await reindex(store, other, batch=1) == 1
+    assert await store.space() == other.space
+    hits = await store.search(Scope("acme", "memory", "alice"), vector, top_k=1, space=other.space)
+    assert [h.item.text for h in hits] == ["alice likes tea"]
+    assert hits[0].similarity > 0.3
+
+
+async def test_a_failed_add_stores_nothing(store: KnowledgeStore) -> None:
+    items = [memory("acme", "alice", "one"), memory("acme", "alice", "two")]
+    with pytest.raises(ValueError, match="vector"):
+        await store.add(items, np.zeros((1, SPACE.dimensions), np.float32), SPACE)
+    assert await store.count(Scope("acme", "memory")) == 0
+
+
+async def test_deleting_a_user_leaves_no_row_vector_or_keyword_entry(
+    store: KnowledgeStore,
+) -> None:
+    await add(store, memory("acme", "alice", "alice secret one"), memory("acme", "bob", "bob fact"))
+    await search(store, Scope("acme", "memory", "alice"), "secret", hybrid=True)  # fills caches
+    assert await store.delete(Scope("acme", "memory", "alice")) == 1
+    assert await search(store, Scope("acme", "memory", "alice"), "secret", hybrid=True) == []
+    assert await leftovers(store, "alice") == 0
+    assert await leftovers(store, "bob") > 0
+
+
+async def leftovers(store: KnowledgeStore, user: str) -> int:
+    """Rows, vectors, keyword entries and cache entries of `user` anywhere in the store."""
+    engine = getattr(store, "_engine", None)
+    if engine is None:  # in process: its dicts are all there is
+        kept = getattr(store, "_items", {})
+        return sum(1 for i in kept.values() if i.user == user)
+    found = 0
+    async with engine.connect() as connection:
+        found += await connection.scalar(
+            text("SELECT count(*) FROM knowledge_items WHERE user_id = :u"), {"u": user}
+        )
+        if engine.dialect.name == "sqlite":
+            found += await connection.scalar(
+                text("SELECT count(*) FROM knowledge_items_fts WHERE text LIKE :u"),
+                {"u": f"%{user}%"},
+            )
+    for cached in getattr(store, "_cache", {}).values():
+        found += sum(1 for i in cached.items if i.user == user)
+    return int(found)
