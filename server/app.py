@@ -25,6 +25,7 @@ from auth.throttle import FailureThrottle
 from core import secrets, tracing
 from core.metrics import TASKS_IN_FLIGHT
 from server import heap, logs, reflection
+from server.a2a import A2A, a2a_if_on
 from server.builders import (
     build_agents,
     build_authenticator,
@@ -45,7 +46,7 @@ from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.servicer import AgentServicer
 from server.settings import Settings
-from server.startup import StartupError, start_metrics
+from server.startup import StartupError, report_serving, start_metrics
 from stores.api_keys.base import KeyStore
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.redis import shown
@@ -79,6 +80,7 @@ class AgentdServer:
     registry: ToolRegistry
     background: list[asyncio.Task[None]]
     toolsets: Toolsets | None = None
+    a2a: A2A | None = None
 
     @classmethod
     async def start(
@@ -116,13 +118,12 @@ class AgentdServer:
         audit = AuditInterceptor(durable.rpcs)
         interceptors = _interceptors(settings, draining, audit, authenticator, where, live)
         server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
-        health = _add_services(
-            server, settings, engine, registry, tasks, durable, agents, conversations
+        health, a2a = _add_services(
+            server, settings, engine, registry, tasks, live, durable, agents, conversations
         )
         port = _listen(server, settings)
         await server.start()
-        await health.set("", health_pb2.HealthCheckResponse.SERVING)
-        await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+        await report_serving(health, [SERVICE_NAME], port, a2a, authenticator)
         return cls(
             server,
             health,
@@ -137,6 +138,7 @@ class AgentdServer:
             registry,
             background,
             toolsets,
+            a2a,
         )
 
     async def shutdown(self, grace: float | None = None) -> None:
@@ -149,6 +151,8 @@ class AgentdServer:
             await asyncio.sleep(self.settings.shutdown_delay_seconds)
         # Tasks no stream is waiting on get the same grace as in-flight calls.
         await asyncio.gather(self.server.stop(grace), self.engine.drain(grace))
+        if self.a2a is not None:
+            await self.a2a.stop()
         await self.engine.close()
         for job in self.background:
             job.cancel()
@@ -239,11 +243,13 @@ def _add_services(
     engine: Engine,
     registry: ToolRegistry,
     tasks: TaskStore,
+    live: LiveStores,
     durable: DurableStores,
     agents: Agents,
     conversations: Conversations,
-) -> HealthServicer:
-    """Register AgentService, health and reflection on `server`; the health servicer."""
+) -> tuple[HealthServicer, A2A | None]:
+    """Register AgentService (and A2A when on), health and reflection on `server`."""
+    a2a = a2a_if_on(server, settings, engine, tasks, conversations, live, registry, agents)
     agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
         AgentServicer(
             engine,
@@ -266,10 +272,9 @@ def _add_services(
     )
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    reflection.enable(
-        server, [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
-    )
-    return health
+    names = [SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
+    reflection.enable(server, names if a2a is None else [*names, a2a.service_name])
+    return health, a2a
 
 
 @dataclass(frozen=True, slots=True)

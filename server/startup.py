@@ -1,11 +1,34 @@
-"""What can stop the server from starting, and the metrics endpoint it starts first."""
+"""What can stop the server from starting, the metrics endpoint it starts first, and
+health reported SERVING once it serves."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from grpc_health.v1 import health_pb2
+from grpc_health.v1._async import HealthServicer
+
+from auth.authenticator import Authenticator
 from core.metrics import REGISTRY
+from server.a2a import A2A
+
+
+async def report_serving(
+    health: HealthServicer,
+    services: Sequence[str],
+    port: int,
+    a2a: A2A | None,
+    authenticator: Authenticator | None,
+) -> None:
+    """Health SERVING for the server and `services`, and for A2A once its HTTP address
+    (if any) is up."""
+    await health.set("", health_pb2.HealthCheckResponse.SERVING)
+    for name in services:
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    if a2a is not None:
+        await a2a.start(port, health, authenticator)
 
 
 class StartupError(Exception):

@@ -1,10 +1,11 @@
 """Service settings, read from `AGENTD_*` environment variables, in sections by concern:
 the process (`service`), the model (`model`), the engine and its limits (`engine`), tools
 (`tools`), toolsets from a file (`toolsets`), where state lives (`storage`), who may call
-(`access`) and the memory of conversations (`conversations`)."""
+(`access`) the memory of conversations (`conversations`) and A2A (`a2a`)."""
 
 from __future__ import annotations
 
+from server.settings.a2a import A2ASettings
 from server.settings.access import AccessSettings
 from server.settings.conversations import ConversationSettings
 from server.settings.engine import EngineSettings
@@ -24,6 +25,7 @@ class Settings(
     StorageSettings,
     AccessSettings,
     ConversationSettings,
+    A2ASettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""
 
