@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from a2a.types import a2a_pb2
 from google.protobuf import struct_pb2
 
+from agent.agents import AgentDefinition
 from agent.catalog import Agents
 from agent.questions import ASK_USER
 from agent.selection import narrow, resolve
@@ -91,46 +92,48 @@ class CardMaker:
             default_input_modes=["text/plain", "application/json"],
             default_output_modes=["text/plain"],
         )
-        card.supported_interfaces.append(
-            a2a_pb2.AgentInterface(
-                url=self.addresses.grpc,
-                protocol_binding="GRPC",
-                tenant=reference,
-                protocol_version=PROTOCOL_VERSION,
-            )
-        )
-        if self.addresses.jsonrpc:
-            card.supported_interfaces.append(
-                a2a_pb2.AgentInterface(
-                    url=self.addresses.jsonrpc,
-                    protocol_binding="JSONRPC",
-                    tenant=reference,
-                    protocol_version=PROTOCOL_VERSION,
-                )
-            )
-        if self._auth:
-            card.security_schemes["bearer"].http_auth_security_scheme.CopyFrom(
-                a2a_pb2.HTTPAuthSecurityScheme(
-                    scheme="Bearer",
-                    bearer_format="agentd API key or JWT",
-                    description="authorization: Bearer <API key or JWT>",
-                )
-            )
-            requirement = a2a_pb2.SecurityRequirement()
-            requirement.schemes["bearer"].CopyFrom(a2a_pb2.StringList())
-            card.security_requirements.append(requirement)
-        if call is not None:
-            specs = {t.spec.name: t.spec for t in self._registry.listing(call)}
-            allowed = narrow(agent, (), specs)
-            if agent is not None and agent.ask_user:
-                allowed[ASK_USER.name] = ASK_USER
-            for spec in sorted(allowed.values(), key=lambda s: s.name):
-                card.skills.append(
-                    a2a_pb2.AgentSkill(
-                        id=spec.name,
-                        name=spec.name,
-                        description=spec.description or spec.name,
-                        tags=[spec.category or "tool"],
+        for binding, url in (("GRPC", self.addresses.grpc), ("JSONRPC", self.addresses.jsonrpc)):
+            if url:
+                card.supported_interfaces.append(
+                    a2a_pb2.AgentInterface(
+                        url=url,
+                        protocol_binding=binding,
+                        tenant=reference,
+                        protocol_version=PROTOCOL_VERSION,
                     )
                 )
+        if self._auth:
+            _declare_bearer(card)
+        if call is not None:
+            card.skills.extend(self._skills(call, agent))
         return card
+
+    def _skills(self, call: CallContext, agent: AgentDefinition | None) -> list[a2a_pb2.AgentSkill]:
+        """A skill per tool the caller may use with the agent."""
+        specs = {t.spec.name: t.spec for t in self._registry.listing(call)}
+        allowed = narrow(agent, (), specs)
+        if agent is not None and agent.ask_user:
+            allowed[ASK_USER.name] = ASK_USER
+        return [
+            a2a_pb2.AgentSkill(
+                id=spec.name,
+                name=spec.name,
+                description=spec.description or spec.name,
+                tags=[spec.category or "tool"],
+            )
+            for spec in sorted(allowed.values(), key=lambda s: s.name)
+        ]
+
+
+def _declare_bearer(card: a2a_pb2.AgentCard) -> None:
+    """The card says: send `authorization: Bearer <API key or JWT>`."""
+    card.security_schemes["bearer"].http_auth_security_scheme.CopyFrom(
+        a2a_pb2.HTTPAuthSecurityScheme(
+            scheme="Bearer",
+            bearer_format="agentd API key or JWT",
+            description="authorization: Bearer <API key or JWT>",
+        )
+    )
+    requirement = a2a_pb2.SecurityRequirement()
+    requirement.schemes["bearer"].CopyFrom(a2a_pb2.StringList())
+    card.security_requirements.append(requirement)

@@ -57,7 +57,7 @@ async def test_a2a_calls_pass_the_same_auth_rate_limits_and_audit(tmp_path: Path
     ) as t:
         made, plaintext = new_key("acme", "alice", ())
         await t.server.durable.api_keys.add(made)
-        stub = a2a_pb2_grpc.A2AServiceStub(t.running.channel)
+        stub = a2a_pb2_grpc.A2AServiceStub(t.running.channel)  # type: ignore[no-untyped-call]
         with pytest.raises(grpc.aio.AioRpcError) as anonymous:
             await stub.SendMessage(_message("6*7?", "m1"))
         assert anonymous.value.code() == grpc.StatusCode.UNAUTHENTICATED
