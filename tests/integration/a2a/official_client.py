@@ -87,6 +87,7 @@ def describe(response: a2a_pb2.StreamResponse) -> dict[str, Any]:
     item: dict[str, Any] = {"kind": kind}
     if kind == "task":
         item["state"] = state(response.task)
+        item["id"] = response.task.id
     elif kind == "status_update":
         item["state"] = a2a_pb2.TaskState.Name(response.status_update.status.state)
         item["sequence"] = position(response.status_update.metadata)
@@ -251,6 +252,40 @@ async def approval(spec: dict[str, Any]) -> Findings:
             await caller.close()
 
 
+async def resume(spec: dict[str, Any]) -> Findings:
+    """Stream a task from replica A; when A dies (the test kills it once this prints
+    READY), subscribe on replica B after the last position received."""
+    first = Caller(spec, spec["token"], spec["agent"])
+    second = Caller({**spec, "grpc": spec["grpc_b"]}, spec["token"], spec["agent"])
+    head: list[dict[str, Any]] = []
+    task_id, dropped = "", "none"
+    try:
+        request = a2a_pb2.SendMessageRequest(message=message("a long task", message_id="rs-1"))
+        try:
+            async for response in first.client.send_message(request, context=first.context()):
+                head.append(describe(response))
+                task_id = task_id or response.task.id
+                if head[-1].get("state") == "TASK_STATE_WORKING":
+                    print("READY", flush=True)
+        except (A2AClientError, a2a_errors.A2AError) as error:
+            dropped = type(error).__name__
+        last = max(item.get("sequence", 0) for item in head)
+        rest = await subscribe(second, task_id, **{"agentd-resume-after": str(last)})
+        got = await second.client.get_task(
+            a2a_pb2.GetTaskRequest(id=task_id), context=second.context()
+        )
+        return {
+            "head": head,
+            "dropped": dropped,
+            "rest": rest,
+            "state": state(got),
+            "answer": answer(got),
+        }
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def public_card(spec: dict[str, Any]) -> Findings:
     """The card at /.well-known/agent-card.json, read with the SDK's resolver."""
     async with httpx.AsyncClient(timeout=30) as http:
@@ -258,7 +293,13 @@ async def public_card(spec: dict[str, Any]) -> Findings:
     return {"card": json_format.MessageToDict(card)}
 
 
-SCENARIOS = {"tour": tour, "multi_turn": multi_turn, "approval": approval, "card": public_card}
+SCENARIOS = {
+    "tour": tour,
+    "multi_turn": multi_turn,
+    "approval": approval,
+    "resume": resume,
+    "card": public_card,
+}
 
 
 def main() -> None:
