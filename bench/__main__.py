@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bench import call_tool, checkpoints, conversations, engine, stores, toolsets, urls
+from bench import a2a, call_tool, checkpoints, conversations, engine, stores, toolsets, urls
 
 
 def main() -> None:
@@ -21,6 +21,8 @@ def main() -> None:
     asyncio.run(toolsets.main())
     print()
     asyncio.run(conversations.main())
+    print()
+    asyncio.run(a2a.main())
 
 
 if __name__ == "__main__":
