@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from auth.authenticator import Authenticator
     from server.settings import Settings
     from stores.build import LiveStores
+    from stores.sql.database import Database
     from stores.tasks.base import TaskStore
     from tools.registry import ToolRegistry
 
@@ -43,6 +44,7 @@ def a2a_if_on(
     live: LiveStores,
     registry: ToolRegistry,
     agents: Agents,
+    database: Database,
 ) -> A2A | None:
     """lf.a2a.v1.A2AService on `server` when A2A is on; the A2A SDK is imported only then."""
     if not settings.a2a:
@@ -58,4 +60,5 @@ def a2a_if_on(
         live.idempotency,
         registry,
         agents,
+        database,
     )

@@ -85,7 +85,7 @@ class CardMaker:
             provider=a2a_pb2.AgentProvider(organization=self._organization, url=""),
             capabilities=a2a_pb2.AgentCapabilities(
                 streaming=True,
-                push_notifications=False,
+                push_notifications=True,
                 extended_agent_card=True,
                 extensions=[_resume_extension()],
             ),

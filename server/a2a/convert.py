@@ -213,6 +213,13 @@ def update_of(task: Task, event: ev.TaskEvent) -> Update | None:
     return None
 
 
+def stream_response(update: Update) -> a2a_pb2.StreamResponse:
+    """An update as the StreamResponse a stream (or a push notification) carries."""
+    if isinstance(update, a2a_pb2.TaskStatusUpdateEvent):
+        return a2a_pb2.StreamResponse(status_update=update)
+    return a2a_pb2.StreamResponse(artifact_update=update)
+
+
 def ends_stream(event: ev.TaskEvent) -> bool:
     """A stream ends at a terminal status or where the task waits for the caller."""
     return event.terminal or isinstance(event.payload, ev.ApprovalRequested | ev.InputRequested)

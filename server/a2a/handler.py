@@ -15,11 +15,7 @@ from typing import Any
 from a2a.server.context import ServerCallContext
 from a2a.server.request_handlers.request_handler import RequestHandler
 from a2a.types import a2a_pb2
-from a2a.utils.errors import (
-    PushNotificationNotSupportedError,
-    TaskNotCancelableError,
-    UnsupportedOperationError,
-)
+from a2a.utils.errors import TaskNotCancelableError, UnsupportedOperationError
 
 from agent import events as ev
 from agent.engine import Engine
@@ -34,6 +30,7 @@ from server.a2a import convert
 from server.a2a.card import CardMaker
 from server.a2a.errors import translated
 from server.a2a.parts import answer_of, decision_of, goal_of
+from server.a2a.push_rpcs import PushRpcs
 from server.interceptors.audit import note_task
 from stores.history.base import TaskQuery
 from stores.idempotency.base import IdempotencyStore, scoped_key
@@ -63,9 +60,11 @@ class AgentdRequestHandler(RequestHandler):
         conversations: Conversations,
         idempotency: IdempotencyStore,
         cards: CardMaker,
+        push: PushRpcs,
         *,
         key_ttl_seconds: float,
     ) -> None:
+        self._push = push
         self._engine = engine
         self._tasks = tasks
         self._conversations = conversations
@@ -135,6 +134,11 @@ class AgentdRequestHandler(RequestHandler):
         )
         task = await self._engine.start(request, call)
         note_task(task.task_id)
+        if params.configuration.HasField("task_push_notification_config"):
+            webhook = a2a_pb2.TaskPushNotificationConfig()
+            webhook.CopyFrom(params.configuration.task_push_notification_config)
+            webhook.task_id = task.task_id
+            await self._push.create(call, webhook)
         return task
 
     async def _continue(self, call: CallContext, params: a2a_pb2.SendMessageRequest) -> Task:
@@ -288,28 +292,32 @@ class AgentdRequestHandler(RequestHandler):
     ) -> a2a_pb2.AgentCard:
         return await self.cards.card(call_of(context), params.tenant)
 
-    # -- push notifications: not offered (the card says so) ------------------------------
+    # -- push notifications (server.a2a.push_rpcs, delivered by server.a2a.push) ---------
 
+    @translated
     async def on_create_task_push_notification_config(
         self, params: a2a_pb2.TaskPushNotificationConfig, context: ServerCallContext
     ) -> a2a_pb2.TaskPushNotificationConfig:
-        raise PushNotificationNotSupportedError
+        return await self._push.create(call_of(context), params)
 
+    @translated
     async def on_get_task_push_notification_config(
         self, params: a2a_pb2.GetTaskPushNotificationConfigRequest, context: ServerCallContext
     ) -> a2a_pb2.TaskPushNotificationConfig:
-        raise PushNotificationNotSupportedError
+        return await self._push.get(call_of(context), params.task_id, params.id)
 
+    @translated
     async def on_list_task_push_notification_configs(
         self,
         params: a2a_pb2.ListTaskPushNotificationConfigsRequest,
         context: ServerCallContext,
     ) -> a2a_pb2.ListTaskPushNotificationConfigsResponse:
-        raise PushNotificationNotSupportedError
+        return await self._push.list(call_of(context), params.task_id)
 
+    @translated
     async def on_delete_task_push_notification_config(
         self,
         params: a2a_pb2.DeleteTaskPushNotificationConfigRequest,
         context: ServerCallContext,
     ) -> None:
-        raise PushNotificationNotSupportedError
+        await self._push.delete(call_of(context), params.task_id, params.id)

@@ -18,6 +18,7 @@ from agent.memory.service import Conversations
 from server.a2a.card import RESUME_HEADER, Addresses, CardMaker
 from server.a2a.errors import AgentdStatusError
 from server.a2a.handler import CALL, RESUME, AgentdRequestHandler
+from server.a2a.push_rpcs import PushRpcs
 from server.calls import call_context
 from server.status import abort
 from stores.idempotency.base import IdempotencyStore
@@ -72,6 +73,7 @@ def add_a2a(
     registry: ToolRegistry,
     agents: Agents,
     addresses: Addresses,
+    push: PushRpcs,
     *,
     auth: bool,
     organization: str,
@@ -81,7 +83,7 @@ def add_a2a(
     request handler (the JSON-RPC binding serves it too)."""
     cards = CardMaker(registry, agents, addresses, auth=auth, organization=organization)
     handler = AgentdRequestHandler(
-        engine, tasks, conversations, idempotency, cards, key_ttl_seconds=key_ttl_seconds
+        engine, tasks, conversations, idempotency, cards, push, key_ttl_seconds=key_ttl_seconds
     )
     servicer = _Handler(handler, _Contexts())
     a2a_pb2_grpc.add_A2AServiceServicer_to_server(servicer, server)  # type: ignore[no-untyped-call]

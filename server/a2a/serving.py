@@ -4,6 +4,7 @@ stopped with the server."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,9 +18,13 @@ from agent.memory.service import Conversations
 from auth.authenticator import Authenticator
 from server.a2a.card import Addresses
 from server.a2a.handler import AgentdRequestHandler
+from server.a2a.push import PushDeliverer
+from server.a2a.push_rpcs import PushRpcs
 from server.a2a.service import add_a2a
 from server.settings import Settings
 from stores.idempotency.base import IdempotencyStore
+from stores.push_configs.sql import SqlPushConfigStore
+from stores.sql.database import Database
 from stores.tasks.base import TaskStore
 from tools.registry import ToolRegistry
 
@@ -31,8 +36,10 @@ class A2AServing:
     settings: Settings
     service_name: str
     handler: AgentdRequestHandler
+    deliverer: PushDeliverer
     http: Any = field(default=None)
     """The HTTP server (`server.a2a.http`), when AGENTD_A2A_HTTP_ADDRESS is set."""
+    delivering: asyncio.Task[None] | None = None
 
     @classmethod
     def add(
@@ -45,7 +52,10 @@ class A2AServing:
         idempotency: IdempotencyStore,
         registry: ToolRegistry,
         agents: Agents,
+        database: Database,
     ) -> A2AServing:
+        configs = SqlPushConfigStore(database)
+        allowed = settings.allowed_networks()
         name, handler = add_a2a(
             server,
             engine,
@@ -55,11 +65,20 @@ class A2AServing:
             registry,
             agents,
             Addresses(settings.a2a_public_grpc_url),
+            PushRpcs(engine, configs, allowed),
             auth=settings.auth == "on",
             organization=settings.a2a_organization,
             key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
         )
-        return cls(settings, name, handler)
+        deliverer = PushDeliverer(
+            configs,
+            tasks,
+            engine.replica,
+            allowed,
+            lease_seconds=settings.a2a_push_lease_seconds,
+            retry_cap_seconds=settings.a2a_push_retry_cap_seconds,
+        )
+        return cls(settings, name, handler, deliverer)
 
     async def start(
         self, grpc_port: int, health: HealthServicer, authenticator: Authenticator | None
@@ -78,8 +97,12 @@ class A2AServing:
             http_host = settings.a2a_http_address.rsplit(":", 1)[0]
             jsonrpc = settings.a2a_public_http_url or f"http://{http_host}:{port}/"
         self.handler.cards.addresses = Addresses(grpc_url, jsonrpc)
+        self.delivering = asyncio.create_task(self.deliverer.run(), name="agentd-a2a-push")
         await health.set(self.service_name, health_pb2.HealthCheckResponse.SERVING)
 
     async def stop(self) -> None:
+        if self.delivering is not None:  # its claims are given back: another replica goes on
+            self.delivering.cancel()
+            await asyncio.gather(self.delivering, return_exceptions=True)
         if self.http is not None:
             await self.http.stop()

@@ -29,3 +29,12 @@ class A2ASettings(Section):
         "empty: the A2A HTTP address the server listens on",
     )
     a2a_organization: str = Field("agentd", description="the provider named on agent cards")
+    a2a_push_lease_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="how long a replica holds a push-notification config it delivers without "
+        "renewing it; a dead replica's configs are taken over after this",
+    )
+    a2a_push_retry_cap_seconds: float = Field(
+        30.0, gt=0, description="longest wait between retries of a push notification"
+    )

@@ -199,3 +199,24 @@ conversation_turns = Table(
 )
 """One row per task that ended in a conversation: its messages (JSON), numbered from
 `first_index`; `tokens_through` is the conversation's token count up to this turn."""
+
+a2a_push_configs = Table(
+    "a2a_push_configs",
+    metadata,
+    Column("tenant", String(128), primary_key=True),
+    Column("task_id", String(64), primary_key=True),
+    Column("config_id", String(64), primary_key=True),
+    Column("url", Text, nullable=False),
+    Column("token", Text, nullable=False),
+    Column("auth_scheme", String(64), nullable=False),
+    Column("auth_credentials", Text, nullable=False),
+    Column("created_by", String(256), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("delivered_through", BigInteger, nullable=False),
+    Column("finished", Boolean, nullable=False),
+    Column("claimed_by", String(128), nullable=False),
+    Column("claimed_until", DateTime(timezone=True), nullable=True),
+    Index("ix_a2a_push_configs_due", "finished", "claimed_until"),
+)
+"""A2A push-notification configs (`stores.push_configs`): the delivery cursor of each,
+and which replica delivers it until when."""
