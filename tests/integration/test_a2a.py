@@ -89,6 +89,7 @@ async def test_the_official_client_tours_every_operation(tmp_path: Path, binding
     assert card["name"] == "helper"
     assert [s["id"] for s in card["skills"]] == ["calculator"]
     assert card["capabilities"]["streaming"] is True
+    assert card["capabilities"]["pushNotifications"] is True
     assert {i["protocolBinding"] for i in card["supportedInterfaces"]} == {"GRPC", "JSONRPC"}
     assert "bearer" in card["securitySchemes"]
 
@@ -132,6 +133,13 @@ async def test_the_official_client_tours_every_operation(tmp_path: Path, binding
         "no_text": "InvalidParamsError",
     }
     assert found["cancelled"] == "TASK_STATE_CANCELED"
+    assert found["push"] == {
+        "made": "hook",
+        "got": "http://127.0.0.1:9/hook",
+        "listed": ["hook"],
+        "after_delete": [],
+        "refused": "InvalidParamsError",
+    }
 
 
 @pytest.mark.parametrize("binding", BINDINGS)

@@ -182,6 +182,7 @@ async def tour(spec: dict[str, Any]) -> Findings:
                 )
             ),
         }
+        found["push"] = await push_configs(blocking, done.id)
         slow = await send(
             blocking, message("slow two", message_id="tour-5"), return_immediately=True
         )
@@ -193,6 +194,44 @@ async def tour(spec: dict[str, Any]) -> Findings:
         await blocking.close()
         await streaming.close()
     return found
+
+
+async def push_configs(caller: Caller, task_id: str) -> Findings:
+    """A task's push-notification configs: create, get, list, delete; a refused URL."""
+    client, context = caller.client, caller.context()
+    made = await client.create_task_push_notification_config(
+        a2a_pb2.TaskPushNotificationConfig(
+            task_id=task_id, id="hook", url="http://127.0.0.1:9/hook", token="t"
+        ),
+        context=context,
+    )
+    got = await client.get_task_push_notification_config(
+        a2a_pb2.GetTaskPushNotificationConfigRequest(task_id=task_id, id="hook"),
+        context=context,
+    )
+    listed = await client.list_task_push_notification_configs(
+        a2a_pb2.ListTaskPushNotificationConfigsRequest(task_id=task_id), context=context
+    )
+    await client.delete_task_push_notification_config(
+        a2a_pb2.DeleteTaskPushNotificationConfigRequest(task_id=task_id, id="hook"),
+        context=context,
+    )
+    after = await client.list_task_push_notification_configs(
+        a2a_pb2.ListTaskPushNotificationConfigsRequest(task_id=task_id), context=context
+    )
+    refused = await error_of(
+        lambda: client.create_task_push_notification_config(
+            a2a_pb2.TaskPushNotificationConfig(task_id=task_id, url="http://169.254.169.254/"),
+            context=context,
+        )
+    )
+    return {
+        "made": made.id,
+        "got": got.url,
+        "listed": [c.id for c in listed.configs],
+        "after_delete": [c.id for c in after.configs],
+        "refused": refused,
+    }
 
 
 async def multi_turn(spec: dict[str, Any]) -> Findings:
