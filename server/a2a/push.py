@@ -31,7 +31,7 @@ import structlog
 from google.protobuf import json_format
 
 from agent.events import TaskEvent
-from core.errors import FieldViolation, InvalidArgumentError
+from core.errors import FieldViolation, InvalidArgumentError, TaskNotFoundError
 from core.metrics import A2A_PUSH_DELIVERIES
 from server.a2a import convert
 from stores.push_configs.base import PushConfig, PushConfigStore
@@ -161,6 +161,12 @@ class PushDeliverer:
                     return
         except _ClaimLost:
             return
+        except TaskNotFoundError:  # the task and its log are gone: nothing more can be sent
+            log.warning(
+                "push notifications end: the task's events are gone", task_id=config.task_id
+            )
+            with contextlib.suppress(Exception):
+                await self._configs.advance(config, self._replica, cursor[0], True, self._until())
         except asyncio.CancelledError:
             with contextlib.suppress(Exception):
                 await asyncio.shield(self._configs.release(config, self._replica))
