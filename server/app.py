@@ -249,9 +249,7 @@ def _add_services(
     conversations: Conversations,
 ) -> tuple[HealthServicer, A2A | None]:
     """Register AgentService (and A2A when on), health and reflection on `server`."""
-    a2a = a2a_if_on(
-        server, settings, engine, tasks, conversations, live, registry, agents, durable.database
-    )
+    a2a = a2a_if_on(server, settings, engine, tasks, conversations, live, registry, agents, durable)
     agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
         AgentServicer(
             engine,

@@ -17,8 +17,7 @@ if TYPE_CHECKING:
     from agent.memory.service import Conversations
     from auth.authenticator import Authenticator
     from server.settings import Settings
-    from stores.build import LiveStores
-    from stores.sql.database import Database
+    from stores.build import DurableStores, LiveStores
     from stores.tasks.base import TaskStore
     from tools.registry import ToolRegistry
 
@@ -44,7 +43,7 @@ def a2a_if_on(
     live: LiveStores,
     registry: ToolRegistry,
     agents: Agents,
-    database: Database,
+    durable: DurableStores,
 ) -> A2A | None:
     """lf.a2a.v1.A2AService on `server` when A2A is on; the A2A SDK is imported only then."""
     if not settings.a2a:
@@ -60,5 +59,5 @@ def a2a_if_on(
         live.idempotency,
         registry,
         agents,
-        database,
+        (live, durable),
     )

@@ -2,12 +2,16 @@
 `/.well-known/agent-card.json` (the default agent) and `/agents/<id>/.well-known/
 agent-card.json`, and the JSON-RPC binding at `/` (the SDK's dispatcher over the same
 request handler as gRPC). Callers authenticate as on gRPC (`authorization: Bearer`, API
-keys or JWTs); a refused call is answered 401."""
+keys or JWTs); a refused call is answered 401. Rate limits and the RPC audit record apply
+as on gRPC (`server.a2a.http_guard`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import math
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,8 +30,10 @@ from core.errors import AgentdError, UnauthenticatedError
 from core.identity import ANONYMOUS, CallContext, Principal
 from server.a2a.card import RESUME_HEADER
 from server.a2a.handler import CALL, RESUME, AgentdRequestHandler
+from server.a2a.http_guard import HttpGuard, code_of, now
 from server.a2a.service import resume_position
 from server.calls import trace_id_from
+from server.interceptors.auth import UNAUTHENTICATED
 from server.settings import Settings
 
 
@@ -53,6 +59,42 @@ class _QuietServer(uvicorn.Server):
         return
 
 
+def _method_of(body: bytes) -> tuple[str, Any]:
+    """The JSON-RPC method and id of a request body ("" and None when it has none)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return "", None
+    if not isinstance(data, dict):
+        return "", None
+    method = data.get("method")
+    return (method if isinstance(method, str) else "")[:64], data.get("id")
+
+
+def _outcome(response: Response) -> tuple[str, str]:
+    """The audit code and task id of an answer (a stream: OK when it starts)."""
+    if not isinstance(response, JSONResponse):
+        return "OK", ""
+    try:
+        data = json.loads(bytes(response.body))
+    except ValueError:
+        return "INTERNAL", ""
+    error = data.get("error") if isinstance(data, dict) else None
+    if isinstance(error, dict):
+        return code_of(error.get("code")), ""
+    result = data.get("result") if isinstance(data, dict) else None
+    task = result.get("task", result) if isinstance(result, dict) else None
+    task_id = task.get("id") if isinstance(task, dict) else None
+    return "OK", task_id if isinstance(task_id, str) else ""
+
+
+def _error(
+    request_id: Any, code: int, message: str, status: int, headers: dict[str, str]
+) -> JSONResponse:
+    body = {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
 class A2AHttp:
     """The HTTP address, started and stopped with the gRPC server."""
 
@@ -61,7 +103,9 @@ class A2AHttp:
         settings: Settings,
         handler: AgentdRequestHandler,
         authenticator: Authenticator | None,
+        guard: HttpGuard | None = None,
     ) -> None:
+        self._guard = guard
         self._settings = settings
         self._handler = handler
         self._authenticator = authenticator
@@ -103,20 +147,36 @@ class A2AHttp:
         return JSONResponse(agent_card_to_dict(card))
 
     async def _rpc(self, request: Request) -> Response:
-        principal = await self._principal(request)
-        if principal is None:
-            return JSONResponse(
-                {
-                    "jsonrpc": "2.0",
-                    "id": None,
-                    "error": {"code": -32600, "message": "missing or invalid credentials"},
-                },
-                status_code=401,
-                headers={"www-authenticate": "Bearer"},
-            )
+        started, clock = now(), time.perf_counter()
+        body = await request.body()  # kept by starlette: the dispatcher reads it again
+        method, request_id = _method_of(body)
         traceparent: Any = [("traceparent", request.headers.get("traceparent", ""))]
-        request.state.agentd_call = CallContext(principal, trace_id_from(traceparent))
-        return await self._dispatcher.handle_requests(request)
+        trace_id = trace_id_from(traceparent)
+        principal = await self._principal(request)
+
+        async def audit(code: str, task_id: str = "") -> None:
+            if self._guard is not None:
+                who = principal if principal is not None else UNAUTHENTICATED
+                await self._guard.record(
+                    who, method, code, started=started, clock=clock, trace_id=trace_id,
+                    body=body, task_id=task_id,
+                )  # fmt: skip
+
+        if principal is None:
+            await audit("UNAUTHENTICATED")
+            return _error(request_id, -32600, "missing or invalid credentials", 401,
+                          {"www-authenticate": "Bearer"})  # fmt: skip
+        if self._guard is not None:
+            refused = await self._guard.limit(principal, method)
+            if refused is not None:
+                await audit("RESOURCE_EXHAUSTED")
+                wait = str(max(1, math.ceil(refused.retry_after_seconds or 1)))
+                return _error(request_id, -32603, f"RATE_LIMITED: {refused.message}", 429,
+                              {"retry-after": wait})  # fmt: skip
+        request.state.agentd_call = CallContext(principal, trace_id)
+        response = await self._dispatcher.handle_requests(request)
+        await audit(*_outcome(response))
+        return response
 
     async def start(self) -> int:
         """Listen; the port bound."""

@@ -18,13 +18,15 @@ from agent.memory.service import Conversations
 from auth.authenticator import Authenticator
 from server.a2a.card import Addresses
 from server.a2a.handler import AgentdRequestHandler
+from server.a2a.http_guard import HttpGuard
 from server.a2a.push import PushDeliverer
 from server.a2a.push_rpcs import PushRpcs
 from server.a2a.service import add_a2a
+from server.builders import rate_limiters, store_settings
 from server.settings import Settings
+from stores.build import DurableStores, LiveStores
 from stores.idempotency.base import IdempotencyStore
 from stores.push_configs.sql import SqlPushConfigStore
-from stores.sql.database import Database
 from stores.tasks.base import TaskStore
 from tools.registry import ToolRegistry
 
@@ -37,6 +39,7 @@ class A2AServing:
     service_name: str
     handler: AgentdRequestHandler
     deliverer: PushDeliverer
+    guard: HttpGuard
     http: Any = field(default=None)
     """The HTTP server (`server.a2a.http`), when AGENTD_A2A_HTTP_ADDRESS is set."""
     delivering: asyncio.Task[None] | None = None
@@ -52,9 +55,10 @@ class A2AServing:
         idempotency: IdempotencyStore,
         registry: ToolRegistry,
         agents: Agents,
-        database: Database,
+        stores: tuple[LiveStores, DurableStores],
     ) -> A2AServing:
-        configs = SqlPushConfigStore(database)
+        live, durable = stores
+        configs = SqlPushConfigStore(durable.database)
         allowed = settings.allowed_networks()
         name, handler = add_a2a(
             server,
@@ -78,7 +82,9 @@ class A2AServing:
             lease_seconds=settings.a2a_push_lease_seconds,
             retry_cap_seconds=settings.a2a_push_retry_cap_seconds,
         )
-        return cls(settings, name, handler, deliverer)
+        per_principal, per_tenant = rate_limiters(settings, store_settings(settings), live)
+        guard = HttpGuard(per_principal, per_tenant, durable.rpcs)
+        return cls(settings, name, handler, deliverer, guard)
 
     async def start(
         self, grpc_port: int, health: HealthServicer, authenticator: Authenticator | None
@@ -92,7 +98,7 @@ class A2AServing:
         if settings.a2a_http_address:
             from server.a2a.http import A2AHttp  # starlette and uvicorn only when served
 
-            self.http = A2AHttp(settings, self.handler, authenticator)
+            self.http = A2AHttp(settings, self.handler, authenticator, self.guard)
             port = await self.http.start()
             http_host = settings.a2a_http_address.rsplit(":", 1)[0]
             jsonrpc = settings.a2a_public_http_url or f"http://{http_host}:{port}/"

@@ -7,6 +7,7 @@ import asyncio
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -90,3 +91,49 @@ async def test_the_sdk_is_not_imported_unless_a2a_is_on() -> None:
         subprocess.run, [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+async def test_json_rpc_calls_pass_the_same_auth_rate_limits_and_audit(tmp_path: Path) -> None:
+    import aiohttp
+
+    async with trusted(
+        tmp_path,
+        [{"text": "42", "repeat": -1}],
+        a2a=True,
+        a2a_http_address="127.0.0.1:0",
+        rate_limits="Execute=1/m",
+    ) as t:
+        made, plaintext = new_key("acme", "alice", ())
+        await t.server.durable.api_keys.add(made)
+        serving: Any = t.server.a2a
+        url = serving.handler.cards.addresses.jsonrpc
+
+        def call(message_id: str) -> dict[str, Any]:
+            message = {"messageId": message_id, "role": "ROLE_USER", "parts": [{"text": "6*7?"}]}
+            return {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "SendMessage",
+                "params": {"message": message},
+            }
+
+        version = {"A2A-Version": "1.0"}
+        credentials = {**version, "authorization": f"Bearer {plaintext}"}
+        async with aiohttp.ClientSession() as http:
+            async with http.post(url, json=call("j1"), headers=version) as anonymous:
+                assert anonymous.status == 401
+            async with http.post(url, json=call("j1"), headers=credentials) as sent:
+                answer = await sent.json()
+                assert answer["result"]["task"]["status"]["state"] == "TASK_STATE_COMPLETED"
+            async with http.post(url, json=call("j2"), headers=credentials) as limited:
+                assert limited.status == 429
+                assert "RATE_LIMITED" in (await limited.json())["error"]["message"]
+
+        await t.server.audit.flush()
+        records = [r for r in await t.rpc_records() if r.method.startswith(f"/{A2A}/")]
+        assert [(r.principal_id, r.code, r.method) for r in records] == [
+            ("unauthenticated", "UNAUTHENTICATED", f"/{A2A}/SendMessage"),
+            ("alice", "OK", f"/{A2A}/SendMessage"),
+            ("alice", "RESOURCE_EXHAUSTED", f"/{A2A}/SendMessage"),
+        ]
+        assert records[1].task_id == answer["result"]["task"]["id"]
