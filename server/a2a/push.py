@@ -18,10 +18,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import ipaddress
 import json
 import random
 import socket
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
@@ -31,9 +33,12 @@ import structlog
 from google.protobuf import json_format
 
 from agent.events import TaskEvent
+from audit.records import RpcRecord
 from core.errors import FieldViolation, InvalidArgumentError, TaskNotFoundError
+from core.identity import new_trace_id
 from core.metrics import A2A_PUSH_DELIVERIES
 from server.a2a import convert
+from stores.audit.base import RpcAuditSink
 from stores.push_configs.base import PushConfig, PushConfigStore
 from stores.tasks.base import TaskStore
 from tools.builtin.addresses import IPNetwork, refusal
@@ -41,6 +46,8 @@ from tools.builtin.http import GuardedBackend, check_url, timeouts
 
 log = structlog.get_logger(__name__)
 
+AUDIT_METHOD = "/lf.a2a.v1.A2AService/PushNotification"
+"""The method name of push notifications' audit records (not an RPC of the service)."""
 EVENT_ID_HEADER = "x-agentd-event-id"
 TOKEN_HEADER = "x-a2a-notification-token"
 
@@ -91,7 +98,9 @@ class PushDeliverer:
         retry_base_seconds: float = 0.2,
         retry_cap_seconds: float = 30.0,
         max_held: int = 64,
+        audit: RpcAuditSink | None = None,
     ) -> None:
+        self._audit = audit
         self._configs = configs
         self._tasks = tasks
         self._replica = replica
@@ -201,8 +210,10 @@ class PushDeliverer:
             headers.append(("authorization", f"{config.auth_scheme} {config.auth_credentials}"))
         attempt = 0
         while True:
+            started, clock = datetime.now(UTC), time.perf_counter()
             outcome = await self._post(pool, config.url, headers, body)
             A2A_PUSH_DELIVERIES.labels("delivered" if outcome is None else "failed").inc()
+            await self._record(config, event, body, outcome, started, clock)
             log.info(
                 "push notification",
                 task_id=config.task_id,
@@ -218,6 +229,35 @@ class PushDeliverer:
             held = await self._configs.get(config.tenant, config.task_id, config.config_id)
             if held is None:
                 raise _ClaimLost  # deleted meanwhile: nothing more to send
+
+    async def _record(
+        self,
+        config: PushConfig,
+        event: TaskEvent,
+        body: bytes,
+        outcome: str | None,
+        started: datetime,
+        clock: float,
+    ) -> None:
+        """One RPC audit record per POST (method `.../PushNotification`, for the principal
+        that made the config; UNAVAILABLE when it was not taken)."""
+        if self._audit is None:
+            return
+        record = RpcRecord(
+            time=started,
+            principal_id=config.created_by or "agentd",
+            tenant=config.tenant,
+            method=AUDIT_METHOD,
+            code="OK" if outcome is None else "UNAVAILABLE",
+            duration_seconds=time.perf_counter() - clock,
+            trace_id=event.trace_id or new_trace_id(),
+            request_digest=hashlib.sha256(body).hexdigest(),
+            task_id=config.task_id,
+        )
+        try:
+            await self._audit.write(record)
+        except Exception:
+            log.error("could not write the push notification's audit record", exc_info=True)
 
     async def _post(
         self,

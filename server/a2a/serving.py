@@ -81,6 +81,7 @@ class A2AServing:
             allowed,
             lease_seconds=settings.a2a_push_lease_seconds,
             retry_cap_seconds=settings.a2a_push_retry_cap_seconds,
+            audit=durable.rpcs,
         )
         per_principal, per_tenant = rate_limiters(settings, store_settings(settings), live)
         guard = HttpGuard(per_principal, per_tenant, durable.rpcs)

@@ -19,8 +19,11 @@ from typing import Any
 import grpc
 import pytest
 from a2a.types import a2a_pb2, a2a_pb2_grpc
+from sqlalchemy import select
 
 from agentd.v1 import events_pb2, tasks_pb2
+from server.a2a.push import AUDIT_METHOD
+from stores.sql.schema import rpc_audit
 from tests.integration.harness import harness
 
 Received = list[dict[str, Any]]
@@ -136,6 +139,10 @@ async def test_every_update_arrives_in_order_with_its_auth_and_event_id(tmp_path
             listed = await stub.ListTaskPushNotificationConfigs(
                 a2a_pb2.ListTaskPushNotificationConfigsRequest(task_id=task_id)
             )
+            async with h.server.durable.database.engine.connect() as connection:
+                query = select(rpc_audit).where(rpc_audit.c.method == AUDIT_METHOD)
+                audited = list((await connection.execute(query)).mappings())
+    assert [(r["task_id"], r["code"]) for r in audited] == [(task_id, "OK")] * len(received)
     positions = [int(r["event_id"].split(":")[1]) for r in received]
     assert positions == _updates(log)  # every update, in order, once
     assert {r["event_id"].split(":")[0] for r in received} == {task_id}
