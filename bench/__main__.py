@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bench import (
+    a2a,
     artifacts,
     call_tool,
     checkpoints,
@@ -40,6 +41,7 @@ def main() -> None:
     asyncio.run(models.main())
     asyncio.run(memory.main())
     asyncio.run(teams.main())  # last: it quiets the engine's INFO logs
+    asyncio.run(a2a.main())
 
 
 if __name__ == "__main__":

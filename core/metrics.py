@@ -94,3 +94,10 @@ TOOLSET_RESTARTS = Counter(
     ["toolset"],
     registry=REGISTRY,
 )
+
+A2A_PUSH_DELIVERIES = Counter(
+    "agentd_a2a_push_deliveries",
+    "A2A push notifications POSTed, by outcome: delivered (2xx), failed (retried later).",
+    ["outcome"],
+    registry=REGISTRY,
+)

@@ -1,4 +1,5 @@
-"""Generate the code of the agentd protobuf contract: Python, Go and Java.
+"""Generate the code of the agentd protobuf contract: Python, Go and Java (and Go and
+Java of the vendored A2A contract, third_party/a2a).
 
 `make proto` runs this to rewrite generated/ (`generated/agentd` for Python,
 `generated/go/agentd/v1` for Go, `generated/java/dev/agentd/v1` for Java); the
@@ -21,6 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "protos"
 PACKAGE = Path("agentd") / "v1"
 GO_MODULE = "agentd.dev/gen"
+A2A_ROOT = ROOT / "third_party" / "a2a"
+A2A_PROTO = "a2a.proto"
+"""The A2A contract, vendored at its 1.0 tag (third_party/a2a/README.md): Go and Java only
+(Python uses the official SDK's own generated types)."""
+A2A_GO_PACKAGE = f"{GO_MODULE}/lf/a2a/v1;a2av1"
 LANGUAGES = ("python", "go", "java")
 
 PINNED = {  # command -> (how to ask its version, what it must say, the Debian package)
@@ -59,6 +65,13 @@ def _well_known() -> Path:
     import grpc_tools
 
     return Path(grpc_tools.__file__).parent / "_proto"
+
+
+def _googleapis() -> Path:
+    """Where google/api/*.proto (A2A's imports) are: googleapis-common-protos ships them."""
+    from google.api import annotations_pb2
+
+    return Path(annotations_pb2.__file__).parent.parent.parent
 
 
 def check_generators(language: str) -> None:
@@ -103,13 +116,15 @@ def generate_python(out_dir: Path) -> None:
     (out_dir / "agentd" / "py.typed").write_text("")
 
 
-def _protoc(*options: str) -> None:
+def _protoc(*options: str, a2a: bool = False) -> None:
+    """protoc over agentd's contract, or (`a2a`) over the vendored A2A one."""
+    roots = [A2A_ROOT, _googleapis()] if a2a else [PROTO_ROOT]
     command = [
         "protoc",
-        f"--proto_path={PROTO_ROOT}",
+        *(f"--proto_path={root}" for root in roots),
         f"--proto_path={_well_known()}",
         *options,
-        *_relative_protos(),
+        *([A2A_PROTO] if a2a else _relative_protos()),
     ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
@@ -128,6 +143,14 @@ def generate_go(out_dir: Path) -> None:
         f"--go-grpc_out={target}",
         f"--go-grpc_opt=module={GO_MODULE}",
     )
+    mapped = f"M{A2A_PROTO}={A2A_GO_PACKAGE}"
+    _protoc(
+        f"--go_out={target}",
+        f"--go_opt=module={GO_MODULE},{mapped}",
+        f"--go-grpc_out={target}",
+        f"--go-grpc_opt=module={GO_MODULE},{mapped}",
+        a2a=True,
+    )
 
 
 def generate_java(out_dir: Path) -> None:
@@ -136,8 +159,9 @@ def generate_java(out_dir: Path) -> None:
     target = out_dir / OUTPUT["java"]
     target.mkdir(parents=True, exist_ok=True)
     plugin = shutil.which("grpc_java_plugin")
-    _protoc(f"--plugin=protoc-gen-grpc-java={plugin}", f"--java_out={target}",
-            f"--grpc-java_out={target}")  # fmt: skip
+    for a2a in (False, True):
+        _protoc(f"--plugin=protoc-gen-grpc-java={plugin}", f"--java_out={target}",
+                f"--grpc-java_out={target}", a2a=a2a)  # fmt: skip
 
 
 GENERATORS = {"python": generate_python, "go": generate_go, "java": generate_java}

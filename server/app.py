@@ -10,52 +10,43 @@ from typing import TYPE_CHECKING
 
 import grpc
 import structlog
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
-from agent.artifacts import TaskArtifacts
-from agent.catalog import Agents
 from agent.engine import Engine
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
-from agent.memory.service import Conversations
-from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc, memory_pb2, memory_pb2_grpc
-from audit.service import AuditLogs
-from auth.authenticator import Authenticator
-from auth.keys import new_key, roles_by_principal
-from auth.throttle import FailureThrottle
+from auth.keys import new_key
 from core import tracing
 from core.metrics import TASKS_IN_FLIGHT
-from server import heap, logs, reflection
+from server import heap, logs
+from server.a2a import A2A
 from server.builders import (
     build_agents,
     build_authenticator,
     build_conversations,
     build_registry,
-    rate_limiters,
     server_options,
     start_engine,
     start_toolsets,
     store_settings,
 )
 from server.interceptors.audit import AuditInterceptor
-from server.interceptors.auth import AnonymousInterceptor, AuthInterceptor
-from server.interceptors.decoding import DecodingInterceptor
 from server.interceptors.draining import DrainingInterceptor
-from server.interceptors.metrics import MetricsInterceptor
-from server.interceptors.rate_limit import RateLimitInterceptor
-from server.interceptors.tracing import TracingInterceptor
-from server.memory_servicer import MemoryServicer
 from server.memory_setup import MemoryFeature, open_memory
 from server.model_builders import build_models, check_model_settings, warn_unknown
-from server.servicer import AgentServicer
+from server.services import SERVICE_NAME as SERVICE_NAME
+from server.services import add_services, interceptor_chain
 from server.settings import Settings
-from server.startup import StartupError, after_serving, start_metrics, unless_stopped
-from stores.api_keys.base import KeyStore
+from server.startup import (
+    StartupError,
+    after_serving,
+    report_serving,
+    start_metrics,
+    unless_stopped,
+)
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.redis_options import shown
 from stores.tasks.base import TaskStore
-from tools.grant_admin import GrantAdmin
 from tools.grants import Grant, new_grant_id
 from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
@@ -65,9 +56,6 @@ if TYPE_CHECKING:
     from tools.toolsets.manager import Toolsets
 
 log = structlog.get_logger(__name__)
-
-SERVICE_NAME = agent_service_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name
-MEMORY_SERVICE = memory_pb2.DESCRIPTOR.services_by_name["MemoryService"].full_name
 
 
 @dataclass
@@ -88,6 +76,7 @@ class AgentdServer:
     background: list[asyncio.Task[None]]
     toolsets: Toolsets | None = None
     memory: MemoryFeature | None = None
+    a2a: A2A | None = None
 
     @classmethod
     async def start(
@@ -102,11 +91,7 @@ class AgentdServer:
         where = store_settings(settings)
         live, durable = await _open_stores(where)
         authenticator = build_authenticator(settings, durable.api_keys)
-        try:
-            if registry is None:
-                registry = build_registry(settings, durable.tool_calls, durable.artifacts)
-        except ValueError as error:  # a tool setting that cannot be applied
-            raise StartupError(str(error)) from None
+        registry = registry if registry is not None else _registry(settings, durable)
         background = await _keep_grants_fresh(settings, registry, durable)
         toolsets = await start_toolsets(settings, registry, background)
         agents, files = build_agents(settings, durable.agents)
@@ -127,15 +112,14 @@ class AgentdServer:
             warn_unknown(settings, engine.config.catalog)
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)
-        interceptors = _interceptors(settings, draining, audit, authenticator, where, live)
+        interceptors = interceptor_chain(settings, draining, audit, authenticator, where, live)
         server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
-        health = _add_services(
-            server, settings, engine, registry, tasks, durable, agents, conversations, memory
+        health, a2a = add_services(
+            server, settings, engine, registry, tasks, live, durable, agents, conversations, memory
         )
         port = _listen(server, settings)
         await server.start()
-        await health.set("", health_pb2.HealthCheckResponse.SERVING)
-        await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+        await report_serving(health, [SERVICE_NAME], port, a2a, authenticator)
         background.append(asyncio.create_task(after_serving(encodings, models)))
         return cls(
             server,
@@ -152,6 +136,7 @@ class AgentdServer:
             background,
             toolsets,
             memory,
+            a2a,
         )
 
     async def shutdown(self, grace: float | None = None) -> None:
@@ -164,6 +149,8 @@ class AgentdServer:
             await asyncio.sleep(self.settings.shutdown_delay_seconds)
         # Tasks no stream is waiting on get the same grace as in-flight calls.
         await asyncio.gather(self.server.stop(grace), self.engine.drain(grace))
+        if self.a2a is not None:
+            await self.a2a.stop()
         await self.engine.close()
         for job in self.background:
             job.cancel()
@@ -178,6 +165,14 @@ class AgentdServer:
         await self.live.close()
         await self.durable.close()
         log.info("stopped")
+
+
+def _registry(settings: Settings, durable: DurableStores) -> ToolRegistry:
+    """The tools of the settings; StartupError for a tool setting that cannot be applied."""
+    try:
+        return build_registry(settings, durable.tool_calls, durable.artifacts)
+    except ValueError as error:
+        raise StartupError(str(error)) from None
 
 
 async def _open_stores(where: StoreSettings) -> tuple[LiveStores, DurableStores]:
@@ -213,94 +208,6 @@ async def _keep_grants_fresh(
             )
         )
     return background
-
-
-def _interceptors(
-    settings: Settings,
-    draining: DrainingInterceptor,
-    audit: AuditInterceptor,
-    authenticator: Authenticator | None,
-    where: StoreSettings,
-    live: LiveStores,
-) -> list[grpc.aio.ServerInterceptor]:  # type: ignore[type-arg]
-    """The server's interceptors, outermost first.
-
-    Tracing, metrics and audit wrap auth so that refused calls are traced, counted and
-    audited too; auth comes before rate limits (which need the principal) and before
-    decoding (a refused call is never decoded).
-    """
-    interceptors: list[grpc.aio.ServerInterceptor] = [  # type: ignore[type-arg]
-        draining,
-        TracingInterceptor(),
-        MetricsInterceptor(),
-        audit,
-    ]
-    if authenticator is None:
-        interceptors.append(AnonymousInterceptor(settings.anonymous_roles, settings.gateway_roles))
-    else:
-        rate = settings.failure_throttle_rate
-        throttle = FailureThrottle(rate) if rate is not None else None
-        interceptors.append(
-            AuthInterceptor(
-                authenticator, settings.auth_public_methods, throttle, settings.gateway_roles
-            )
-        )
-    interceptors.append(RateLimitInterceptor(*rate_limiters(settings, where, live)))
-    interceptors.append(DecodingInterceptor())
-    return interceptors
-
-
-def _add_services(
-    server: grpc.aio.Server,
-    settings: Settings,
-    engine: Engine,
-    registry: ToolRegistry,
-    tasks: TaskStore,
-    durable: DurableStores,
-    agents: Agents,
-    conversations: Conversations,
-    memory: MemoryFeature,
-) -> HealthServicer:
-    """Register AgentService, health and reflection on `server`; the health servicer."""
-    agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
-        AgentServicer(
-            engine,
-            registry,
-            tasks,
-            durable.history,
-            AuditLogs(durable.audit_reader, engine.find, settings.auditor_roles),
-            GrantAdmin(
-                durable.grants,
-                registry.policy if isinstance(registry.policy, GrantPolicy) else None,
-                settings.grant_admin_roles,
-                PermissionLevel[settings.grant_admin_max_level.upper()],
-                held=_RolesOnKeys(durable.api_keys),
-            ),
-            agents,
-            conversations,
-            TaskArtifacts(durable.artifacts, engine.find),
-            heartbeat_seconds=settings.heartbeat_seconds,
-        ),
-        server,
-    )
-    memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory), server)
-    health = HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    reflection.enable(
-        server,
-        [SERVICE_NAME, MEMORY_SERVICE, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name],
-    )
-    return health
-
-
-@dataclass(frozen=True, slots=True)
-class _RolesOnKeys:
-    """What a new grant's review counts principals as holding: their keys' roles."""
-
-    keys: KeyStore
-
-    async def __call__(self, tenant: str) -> dict[str, list[tuple[str, ...]]]:
-        return roles_by_principal(await self.keys.list(), tenant)
 
 
 def _listen(server: grpc.aio.Server, settings: Settings) -> int:

@@ -3,9 +3,10 @@ conversion, one call into `agent.knowledge.memories`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from google.protobuf import timestamp_pb2
 
-from agent.knowledge.records import Item
 from agentd.v1 import memory_pb2 as pb
 from agentd.v1 import memory_pb2_grpc as pb_grpc
 from core.errors import FieldViolation, InvalidArgumentError
@@ -13,6 +14,9 @@ from core.identity import CallContext
 from server import paging
 from server.calls import unary
 from server.memory_setup import MemoryFeature
+
+if TYPE_CHECKING:  # numpy: only when memory is on
+    from agent.knowledge.records import Item
 
 MAX_QUERY_CHARS = 2000
 MAX_TOP_K = 50

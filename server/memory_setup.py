@@ -6,21 +6,21 @@ model or on a PostgreSQL without the `vector` extension; everything else runs th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import structlog
 
-from agent.knowledge.documents import KnowledgeBases
-from agent.knowledge.memories import LongTermMemory
-from agent.knowledge.recall import AutomaticRecall
-from agent.knowledge.tools import SearchKnowledge, memory_tools
-from agent.llm.embeddings import Embedder, OpenAIEmbedder
 from core.errors import MemoryUnavailableError
 from server.settings import Settings
-from stores.knowledge.base import KnowledgeStore
-from stores.knowledge.pgvector import PgVectorKnowledgeStore, vector_ready
-from stores.knowledge.sqlite import SqliteKnowledgeStore
 from stores.sql.database import Database
 from tools.registry import ToolRegistry
+
+if TYPE_CHECKING:  # numpy, the OpenAI SDK and pgvector load only when memory is on
+    from agent.knowledge.documents import KnowledgeBases
+    from agent.knowledge.memories import LongTermMemory
+    from agent.knowledge.recall import AutomaticRecall
+    from agent.llm.embeddings import Embedder
+    from stores.knowledge.base import KnowledgeStore
 
 log = structlog.get_logger(__name__)
 
@@ -49,6 +49,8 @@ class MemoryFeature:
 def build_embedder(settings: Settings) -> Embedder | None:
     if not settings.embedding_model:
         return None
+    from agent.llm.embeddings import OpenAIEmbedder
+
     return OpenAIEmbedder(
         settings.embedding_model,
         settings.embedding_dimensions,
@@ -63,6 +65,9 @@ def build_embedder(settings: Settings) -> Embedder | None:
 
 async def open_store(database: Database) -> tuple[KnowledgeStore | None, str]:
     """The knowledge store on the server's database, or why there is none."""
+    from stores.knowledge.pgvector import PgVectorKnowledgeStore, vector_ready
+    from stores.knowledge.sqlite import SqliteKnowledgeStore
+
     if database.dialect == "sqlite":
         return SqliteKnowledgeStore(database.engine), ""
     why = await vector_ready(database.engine)
@@ -86,6 +91,11 @@ async def open_memory(
         log.warning("long-term memory is off: " + why)
         await embedder.close()
         return MemoryFeature(None, why)
+    from agent.knowledge.documents import KnowledgeBases
+    from agent.knowledge.memories import LongTermMemory
+    from agent.knowledge.recall import AutomaticRecall
+    from agent.knowledge.tools import SearchKnowledge, memory_tools
+
     memory = LongTermMemory(store, embedder, max_text_chars=settings.memory_max_text_chars)
     knowledge = KnowledgeBases(
         store,

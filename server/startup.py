@@ -1,17 +1,40 @@
 """What can stop the server from starting, the metrics endpoint it starts first, and
-what it leaves until it answers SERVING (docs/deploy.md, "Start-up: what loads when")."""
+what it leaves until it answers SERVING (docs/deploy.md, "Start-up: what loads when"), and
+health reported SERVING once it serves."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from grpc_health.v1 import health_pb2
+from grpc_health.v1._async import HealthServicer
 
 from agent.llm.deferred import preload
 from agent.llm.encodings import Encodings, encoding_for_model
 from agent.llm.roles import ModelRoles
+from auth.authenticator import Authenticator
 from core.metrics import REGISTRY
+from server.a2a import A2A
+
+
+async def report_serving(
+    health: HealthServicer,
+    services: Sequence[str],
+    port: int,
+    a2a: A2A | None,
+    authenticator: Authenticator | None,
+) -> None:
+    """Health SERVING for the server and `services`, and for A2A once its HTTP address
+    (if any) is up."""
+    await health.set("", health_pb2.HealthCheckResponse.SERVING)
+    for name in services:
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    if a2a is not None:
+        await a2a.start(port, health, authenticator)
+
 
 T = TypeVar("T")
 

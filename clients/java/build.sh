@@ -2,7 +2,8 @@
 # Build the Java gateway example into OUT_DIR with Debian's JDK, grpc-java and
 # protobuf-java jars (/usr/share/java), the committed generated/java code, and
 # two pieces Debian does not package as jars: com.google.rpc (generated from the
-# googleapis-common-protos .proto files) and io.grpc.health.v1 (generated from
+# googleapis-common-protos .proto files; com.google.api too, which the vendored A2A
+# contract's code imports) and io.grpc.health.v1 (generated from
 # clients/java/proto). OUT_DIR/agentdexample runs it.
 #   clients/java/build.sh OUT_DIR
 set -euo pipefail
@@ -29,7 +30,9 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src" "$work/classes"
 protoc --proto_path="$common_protos" --proto_path="$well_known" --java_out="$work/src" \
-  google/rpc/status.proto google/rpc/error_details.proto
+  google/rpc/status.proto google/rpc/error_details.proto \
+  google/api/annotations.proto google/api/http.proto google/api/client.proto \
+  google/api/field_behavior.proto google/api/launch_stage.proto
 protoc --proto_path="$here/proto" --plugin=protoc-gen-grpc-java="$(command -v grpc_java_plugin)" \
   --java_out="$work/src" --grpc-java_out="$work/src" grpc/health/v1/health.proto
 # Generated code compiles without lint; the example itself with every warning an error.

@@ -21,7 +21,13 @@ from server.interceptors.wrapping import Around, AroundInterceptor, Context
 from server.status import abort
 from stores.rate_limits.base import RateLimiter
 
-LIMITED_SERVICES = ("/agentd.v1.AgentService/",)
+LIMITED_SERVICES = ("/agentd.v1.AgentService/", "/lf.a2a.v1.A2AService/")
+ALIASES = {
+    "/lf.a2a.v1.A2AService/SendMessage": "Execute",
+    "/lf.a2a.v1.A2AService/SendStreamingMessage": "Execute",
+}
+"""A2A's methods that start tasks take from Execute's buckets; its others go by their own
+names (or '*')."""
 
 
 class RateLimitInterceptor(AroundInterceptor):
@@ -37,7 +43,7 @@ class RateLimitInterceptor(AroundInterceptor):
         self._services = tuple(services)
 
     def around_for(self, full: str) -> Around | None:
-        method = full.rsplit("/", 1)[-1]
+        method = ALIASES.get(full) or full.rsplit("/", 1)[-1]
         if not full.startswith(self._services) or not (
             self._principal.rate_for(method) or self._tenant.rate_for(method)
         ):

@@ -2,11 +2,12 @@
 the process (`service`), the model (`model`), the engine and its limits (`engine`), tools
 (`tools`), toolsets from a file (`toolsets`), where state lives (`storage`), who may call
 (`access`), the memory of conversations (`conversations`), what a task tree's artifacts
-may hold (`artifacts`), agents working together (`teams`) and long-term memory and
-knowledge bases (`memory`)."""
+may hold (`artifacts`), agents working together (`teams`), long-term memory and
+knowledge bases (`memory`) and A2A (`a2a`)."""
 
 from __future__ import annotations
 
+from server.settings.a2a import A2ASettings
 from server.settings.access import AccessSettings
 from server.settings.artifacts import ArtifactSettings
 from server.settings.conversations import ConversationSettings
@@ -32,6 +33,7 @@ class Settings(
     ArtifactSettings,
     TeamSettings,
     MemorySettings,
+    A2ASettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""
 

@@ -222,3 +222,25 @@ artifacts = Table(
 )
 """Every version of every artifact: a row per write. `space` is the task tree's root
 task id; the primary key keeps two writes from taking one version number."""
+
+
+a2a_push_configs = Table(
+    "a2a_push_configs",
+    metadata,
+    Column("tenant", String(128), primary_key=True),
+    Column("task_id", String(64), primary_key=True),
+    Column("config_id", String(64), primary_key=True),
+    Column("url", Text, nullable=False),
+    Column("token", Text, nullable=False),
+    Column("auth_scheme", String(64), nullable=False),
+    Column("auth_credentials", Text, nullable=False),
+    Column("created_by", String(256), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("delivered_through", BigInteger, nullable=False),
+    Column("finished", Boolean, nullable=False),
+    Column("claimed_by", String(128), nullable=False),
+    Column("claimed_until", DateTime(timezone=True), nullable=True),
+    Index("ix_a2a_push_configs_due", "finished", "claimed_until"),
+)
+"""A2A push-notification configs (`stores.push_configs`): the delivery cursor of each,
+and which replica delivers it until when."""

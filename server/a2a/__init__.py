@@ -1,0 +1,63 @@
+"""A2A (lf.a2a.v1) over agentd's own task machinery, with the official SDK's types.
+
+The server calls `a2a_if_on`; the SDK (and starlette, uvicorn for the HTTP address) is
+imported only when A2A is on (AGENTD_A2A=true). docs/a2a.md says what maps to what.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import grpc
+    from grpc_health.v1._async import HealthServicer
+
+    from agent.catalog import Agents
+    from agent.engine import Engine
+    from agent.memory.service import Conversations
+    from auth.authenticator import Authenticator
+    from server.settings import Settings
+    from stores.build import DurableStores, LiveStores
+    from stores.tasks.base import TaskStore
+    from tools.registry import ToolRegistry
+
+
+class A2A(Protocol):
+    """A2A on a server (`server.a2a.serving.A2AServing`), as its lifecycle sees it."""
+
+    service_name: str
+
+    async def start(
+        self, grpc_port: int, health: HealthServicer, authenticator: Authenticator | None
+    ) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+def a2a_if_on(
+    server: grpc.aio.Server,
+    settings: Settings,
+    engine: Engine,
+    tasks: TaskStore,
+    conversations: Conversations,
+    live: LiveStores,
+    registry: ToolRegistry,
+    agents: Agents,
+    durable: DurableStores,
+) -> A2A | None:
+    """lf.a2a.v1.A2AService on `server` when A2A is on; the A2A SDK is imported only then."""
+    if not settings.a2a:
+        return None
+    from server.a2a.serving import A2AServing  # the SDK, only when A2A is on
+
+    return A2AServing.add(
+        server,
+        settings,
+        engine,
+        tasks,
+        conversations,
+        live.idempotency,
+        registry,
+        agents,
+        (live, durable),
+    )

@@ -1,0 +1,115 @@
+"""An A2A message's parts as an agentd task's goal and context, and answers to a paused
+task (a question's answer, an approval's decision) read from a follow-up message."""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from typing import Any
+
+from a2a.types import a2a_pb2
+from google.protobuf import json_format
+
+from core.errors import FieldViolation, InvalidArgumentError
+
+MAX_FILE_BYTES = 4096
+"""A file part sent inline is passed on as text up to this size (the task's context is
+capped at 10 KB as JSON anyway); a larger one, or a binary one, is refused."""
+
+APPROVE_WORDS = frozenset({"approve", "approved", "yes", "y", "ok"})
+REJECT_WORDS = frozenset({"reject", "rejected", "no", "n", "deny"})
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """What a message asks: the task text and the context data its other parts carry."""
+
+    text: str
+    context: dict[str, Any]
+
+
+def _value(part: a2a_pb2.Part) -> Any:
+    return json_format.MessageToDict(part.data)
+
+
+def _file(part: a2a_pb2.Part, index: int) -> dict[str, Any]:
+    entry: dict[str, Any] = {"filename": part.filename, "media_type": part.media_type}
+    if part.HasField("url"):
+        entry["url"] = part.url
+        return entry
+    raw = part.raw
+    if len(raw) > MAX_FILE_BYTES:
+        raise InvalidArgumentError(
+            [FieldViolation(f"message.parts[{index}].raw", f"is over {MAX_FILE_BYTES} bytes")]
+        )
+    try:
+        entry["text"] = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        entry["base64"] = base64.b64encode(raw).decode("ascii")
+    return entry
+
+
+def goal_of(message: a2a_pb2.Message) -> Goal:
+    """Text parts joined are the goal; one data part holding an object is the context,
+    other data parts go under `a2a_data` and file parts under `a2a_files`."""
+    texts: list[str] = []
+    data: list[Any] = []
+    files: list[dict[str, Any]] = []
+    for index, part in enumerate(message.parts):
+        kind = part.WhichOneof("content")
+        if kind == "text":
+            texts.append(part.text)
+        elif kind == "data":
+            data.append(_value(part))
+        elif kind in ("raw", "url"):
+            files.append(_file(part, index))
+    text = "\n\n".join(t for t in texts if t.strip())
+    if not text:
+        raise InvalidArgumentError(
+            [FieldViolation("message.parts", "has no text part: the task needs a text")]
+        )
+    context: dict[str, Any] = {}
+    if len(data) == 1 and isinstance(data[0], dict):
+        context.update(data[0])
+    elif data:
+        context["a2a_data"] = data
+    if files:
+        context["a2a_files"] = files
+    return Goal(text, context)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """An approval's decision read from a follow-up message."""
+
+    approve: bool
+    comment: str
+
+
+def decision_of(message: a2a_pb2.Message) -> Decision:
+    """A data part `{"approval": {"decision": "approve"|"reject", "comment": ...}}`, else a
+    text part that is one of the approve or reject words; InvalidArgumentError otherwise."""
+    for part in message.parts:
+        if part.WhichOneof("content") == "data":
+            value = _value(part)
+            approval = value.get("approval") if isinstance(value, dict) else None
+            if isinstance(approval, dict) and approval.get("decision") in ("approve", "reject"):
+                return Decision(approval["decision"] == "approve", str(approval.get("comment", "")))
+    text = " ".join(p.text for p in message.parts if p.WhichOneof("content") == "text").strip()
+    word = text.lower().rstrip(".!")
+    if word in APPROVE_WORDS or word in REJECT_WORDS:
+        return Decision(word in APPROVE_WORDS, "")
+    raise InvalidArgumentError(
+        [
+            FieldViolation(
+                "message.parts",
+                "the task waits for an approval: send 'approve' or 'reject' (or a data part "
+                '{"approval": {"decision": "approve"}})',
+            )
+        ]
+    )
+
+
+def answer_of(message: a2a_pb2.Message) -> str:
+    """A question's answer: the message's text parts joined."""
+    return "\n\n".join(p.text for p in message.parts if p.WhichOneof("content") == "text")

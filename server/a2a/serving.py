@@ -1,0 +1,115 @@
+"""A2A's place in the server's lifecycle: the service added to the gRPC server, the
+cards' addresses once the port is known, the HTTP address (cards, JSON-RPC) started and
+stopped with the server."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health_pb2
+from grpc_health.v1._async import HealthServicer
+
+from agent.catalog import Agents
+from agent.engine import Engine
+from agent.memory.service import Conversations
+from auth.authenticator import Authenticator
+from server.a2a.card import Addresses
+from server.a2a.handler import AgentdRequestHandler
+from server.a2a.http_guard import HttpGuard
+from server.a2a.push import PushDeliverer
+from server.a2a.push_rpcs import PushRpcs
+from server.a2a.service import add_a2a
+from server.builders import rate_limiters, store_settings
+from server.settings import Settings
+from stores.build import DurableStores, LiveStores
+from stores.idempotency.base import IdempotencyStore
+from stores.push_configs.sql import SqlPushConfigStore
+from stores.tasks.base import TaskStore
+from tools.registry import ToolRegistry
+
+
+@dataclass
+class A2AServing:
+    """A2A on one agentd server."""
+
+    settings: Settings
+    service_name: str
+    handler: AgentdRequestHandler
+    deliverer: PushDeliverer
+    guard: HttpGuard
+    http: Any = field(default=None)
+    """The HTTP server (`server.a2a.http`), when AGENTD_A2A_HTTP_ADDRESS is set."""
+    delivering: asyncio.Task[None] | None = None
+
+    @classmethod
+    def add(
+        cls,
+        server: grpc.aio.Server,
+        settings: Settings,
+        engine: Engine,
+        tasks: TaskStore,
+        conversations: Conversations,
+        idempotency: IdempotencyStore,
+        registry: ToolRegistry,
+        agents: Agents,
+        stores: tuple[LiveStores, DurableStores],
+    ) -> A2AServing:
+        live, durable = stores
+        configs = SqlPushConfigStore(durable.database)
+        allowed = settings.allowed_networks()
+        name, handler = add_a2a(
+            server,
+            engine,
+            tasks,
+            conversations,
+            idempotency,
+            registry,
+            agents,
+            Addresses(settings.a2a_public_grpc_url),
+            PushRpcs(engine, configs, allowed),
+            auth=settings.auth == "on",
+            organization=settings.a2a_organization,
+            key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
+        )
+        deliverer = PushDeliverer(
+            configs,
+            tasks,
+            engine.replica,
+            allowed,
+            lease_seconds=settings.a2a_push_lease_seconds,
+            retry_cap_seconds=settings.a2a_push_retry_cap_seconds,
+            audit=durable.rpcs,
+        )
+        per_principal, per_tenant = rate_limiters(settings, store_settings(settings), live)
+        guard = HttpGuard(per_principal, per_tenant, durable.rpcs)
+        return cls(settings, name, handler, deliverer, guard)
+
+    async def start(
+        self, grpc_port: int, health: HealthServicer, authenticator: Authenticator | None
+    ) -> None:
+        """Name the listening port on the cards (unless a public address is set), start
+        the HTTP address if there is one, and report the service SERVING."""
+        settings = self.settings
+        host = settings.address.rsplit(":", 1)[0]
+        grpc_url = settings.a2a_public_grpc_url or f"{host}:{grpc_port}"
+        jsonrpc = ""
+        if settings.a2a_http_address:
+            from server.a2a.http import A2AHttp  # starlette and uvicorn only when served
+
+            self.http = A2AHttp(settings, self.handler, authenticator, self.guard)
+            port = await self.http.start()
+            http_host = settings.a2a_http_address.rsplit(":", 1)[0]
+            jsonrpc = settings.a2a_public_http_url or f"http://{http_host}:{port}/"
+        self.handler.cards.addresses = Addresses(grpc_url, jsonrpc)
+        self.delivering = asyncio.create_task(self.deliverer.run(), name="agentd-a2a-push")
+        await health.set(self.service_name, health_pb2.HealthCheckResponse.SERVING)
+
+    async def stop(self) -> None:
+        if self.delivering is not None:  # its claims are given back: another replica goes on
+            self.delivering.cancel()
+            await asyncio.gather(self.delivering, return_exceptions=True)
+        if self.http is not None:
+            await self.http.stop()

@@ -1,0 +1,137 @@
+"""What the gRPC server serves (AgentService, MemoryService, A2A when on, health,
+reflection) and the interceptors every call passes through, outermost first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
+
+from agent.artifacts import TaskArtifacts
+from agent.catalog import Agents
+from agent.engine import Engine
+from agent.memory.service import Conversations
+from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc, memory_pb2, memory_pb2_grpc
+from audit.service import AuditLogs
+from auth.authenticator import Authenticator
+from auth.keys import roles_by_principal
+from auth.throttle import FailureThrottle
+from server import reflection
+from server.a2a import A2A, a2a_if_on
+from server.builders import rate_limiters
+from server.interceptors.audit import AuditInterceptor
+from server.interceptors.auth import AnonymousInterceptor, AuthInterceptor
+from server.interceptors.decoding import DecodingInterceptor
+from server.interceptors.draining import DrainingInterceptor
+from server.interceptors.metrics import MetricsInterceptor
+from server.interceptors.rate_limit import RateLimitInterceptor
+from server.interceptors.tracing import TracingInterceptor
+from server.memory_servicer import MemoryServicer
+from server.memory_setup import MemoryFeature
+from server.servicer import AgentServicer
+from server.settings import Settings
+from stores.api_keys.base import KeyStore
+from stores.build import DurableStores, LiveStores, StoreSettings
+from stores.tasks.base import TaskStore
+from tools.grant_admin import GrantAdmin
+from tools.model import PermissionLevel
+from tools.permissions import GrantPolicy
+from tools.registry import ToolRegistry
+
+SERVICE_NAME = agent_service_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name
+MEMORY_SERVICE = memory_pb2.DESCRIPTOR.services_by_name["MemoryService"].full_name
+
+
+def interceptor_chain(
+    settings: Settings,
+    draining: DrainingInterceptor,
+    audit: AuditInterceptor,
+    authenticator: Authenticator | None,
+    where: StoreSettings,
+    live: LiveStores,
+) -> list[grpc.aio.ServerInterceptor]:  # type: ignore[type-arg]
+    """The server's interceptors, outermost first.
+
+    Tracing, metrics and audit wrap auth so that refused calls are traced, counted and
+    audited too; auth comes before rate limits (which need the principal) and before
+    decoding (a refused call is never decoded).
+    """
+    interceptors: list[grpc.aio.ServerInterceptor] = [  # type: ignore[type-arg]
+        draining,
+        TracingInterceptor(),
+        MetricsInterceptor(),
+        audit,
+    ]
+    if authenticator is None:
+        interceptors.append(AnonymousInterceptor(settings.anonymous_roles, settings.gateway_roles))
+    else:
+        rate = settings.failure_throttle_rate
+        throttle = FailureThrottle(rate) if rate is not None else None
+        interceptors.append(
+            AuthInterceptor(
+                authenticator, settings.auth_public_methods, throttle, settings.gateway_roles
+            )
+        )
+    interceptors.append(RateLimitInterceptor(*rate_limiters(settings, where, live)))
+    interceptors.append(DecodingInterceptor())
+    return interceptors
+
+
+def add_services(
+    server: grpc.aio.Server,
+    settings: Settings,
+    engine: Engine,
+    registry: ToolRegistry,
+    tasks: TaskStore,
+    live: LiveStores,
+    durable: DurableStores,
+    agents: Agents,
+    conversations: Conversations,
+    memory: MemoryFeature,
+) -> tuple[HealthServicer, A2A | None]:
+    """Register AgentService, MemoryService (and A2A when on), health and reflection on
+    `server`."""
+    a2a = a2a_if_on(server, settings, engine, tasks, conversations, live, registry, agents, durable)
+    agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
+        AgentServicer(
+            engine,
+            registry,
+            tasks,
+            durable.history,
+            AuditLogs(durable.audit_reader, engine.find, settings.auditor_roles),
+            GrantAdmin(
+                durable.grants,
+                registry.policy if isinstance(registry.policy, GrantPolicy) else None,
+                settings.grant_admin_roles,
+                PermissionLevel[settings.grant_admin_max_level.upper()],
+                held=_RolesOnKeys(durable.api_keys),
+            ),
+            agents,
+            conversations,
+            TaskArtifacts(durable.artifacts, engine.find),
+            heartbeat_seconds=settings.heartbeat_seconds,
+        ),
+        server,
+    )
+    memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory), server)
+    health = HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    names = [
+        SERVICE_NAME,
+        MEMORY_SERVICE,
+        health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+    ]
+    reflection.enable(server, names if a2a is None else [*names, a2a.service_name])
+    return health, a2a
+
+
+@dataclass(frozen=True, slots=True)
+class _RolesOnKeys:
+    """What a new grant's review counts principals as holding: their keys' roles."""
+
+    keys: KeyStore
+
+    async def __call__(self, tenant: str) -> dict[str, list[tuple[str, ...]]]:
+        return roles_by_principal(await self.keys.list(), tenant)
