@@ -96,11 +96,9 @@ class TaskRun:
     conversation keeps of them, without reading the log back."""
     artifacts_written: list[ev.ArtifactUpdated] = field(default_factory=list)
     """The artifact versions this run wrote (for its final answer: `agent.artifacts`)."""
-    delegates: tuple[str, ...] = ()
-    """Agents the router may hand the task to (named in its prompt)."""
-    delegate: Callable[[TaskRun, str], Awaitable[Outcome]] | None = None
-    """Hands the task to the named agent (the agents-together hook); None: the router's
-    choice is recorded and the task runs here."""
+    delegate: Callable[[TaskRun, str], Awaitable[Outcome | None]] | None = None
+    """Hands the task to the named delegate (`agent.teams.hand_over`; None back: it could
+    not take it); None: the router's choice is recorded and the task runs here."""
     team: TeamCalls | None = None
     """Its delegations to sub-agents and panels (`agent.teams`); None: it has none."""
     handing_over: bool = False
@@ -156,6 +154,12 @@ class TaskRun:
         if history is None:
             return [*system, *carried, Message("user", user)]
         return [*system, *carried, *history.sent, Message("user", user)]
+
+    @property
+    def delegates(self) -> tuple[str, ...]:
+        """Agents the router may hand the task to (named in its prompt): its agent's
+        delegates the tenant has."""
+        return tuple(d.agent_id for d in self.task.delegates)
 
     @property
     def goal(self) -> str:

@@ -8,9 +8,10 @@ answers one of:
   `answer`, in the language of the task, is the task's final answer;
 - `function_calling` or `plan_and_execute`: the mode to run (`text_react` stands in for
   function calling when the model has no native tool calls);
-- `delegate`: hand the task to the agent it names. Delegation is a hook
-  (`TaskRun.delegate`); a server without it records the choice and runs the mode the
-  heuristic picks.
+- `delegate`: hand the task to the agent it names, one of its agent's delegates
+  (`TaskRun.delegate`: `agent.teams.hand_over`, a child task whose answer is the task's);
+  a name that is not a delegate, or a child that does not complete, is recorded and the
+  task runs in the mode the heuristic picks.
 
 Every decision is reported as a `route_chosen` event. A router that cannot be read
 (twice), or fails, is not fatal: the heuristic (`agent.modes.router`) decides.
@@ -85,9 +86,9 @@ async def route(run: TaskRun) -> tuple[ExecutionMode, Outcome | None]:
     elif decision == "plan_and_execute":
         mode = ExecutionMode.PLAN_AND_EXECUTE
     elif decision == "delegate":
-        handled = run.delegate is not None and bool(delegate)
-        if handled and run.delegate is not None:
+        if run.delegate is not None and delegate:
             outcome = await run.delegate(run, delegate)
+        handled = outcome is not None
     took = time.perf_counter() - started
     await run.emit(
         ev.RouteChosen(

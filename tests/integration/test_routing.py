@@ -112,3 +112,56 @@ async def test_a_router_model_plans_answers_directly_and_names_delegates(tmp_pat
     assert len(routed) == 6  # the unreadable router was asked twice
     assert {r["model"] for r in routed} == {"router-model"}
     h.llm.assert_complete()
+
+
+FRONT_DESK = """\
+id: front-desk
+description: Answers customers and hands specialist work over
+instructions: You are the front desk.
+delegates: [billing]
+"""
+BILLING = """\
+id: billing
+description: Knows invoices and payments
+instructions: You are the billing specialist.
+mode: function_calling
+"""
+
+
+async def test_a_router_hands_a_task_to_the_delegate_it_names(tmp_path: Path) -> None:
+    folder = tmp_path / "agents"
+    folder.mkdir()
+    (folder / "front-desk.yaml").write_text(FRONT_DESK)
+    (folder / "billing.yaml").write_text(BILLING)
+    roles = {
+        "router": [
+            {"match": "invoice", "json": {"decision": "delegate", "delegate": "billing",
+                                          "reason": "billing work"}},
+            {"match": "weather", "json": {"decision": "delegate", "delegate": "travel",
+                                          "reason": "no such delegate"}},
+        ],
+        "executor": [
+            {"match": "You are the billing specialist", "text": "Invoice 7 is paid."},
+            {"match": "weather", "text": "Sunny."},
+        ],
+    }  # fmt: skip
+    script = Script.parse({"roles": roles})
+    async with harness(tmp_path, script, router_model="router-model", agents_dir=folder) as h:
+        handed = await h.run("Is my invoice 7 paid?", agent="front-desk")
+        children = await h.client.list_tasks(parent_task_id=handed[0].task_id)
+        kept = await h.run("What is the weather?", agent="front-desk")
+    # the named delegate takes the task as a child task; its answer is the task's
+    assert_well_formed(handed)
+    (route,) = of_kind(handed, "route_chosen")
+    assert (route.decision, route.delegate, route.handled) == ("delegate", "billing", True)
+    (started,) = of_kind(handed, "subtask_started")
+    assert started.agent.startswith("billing@")
+    assert final(handed).text == "Invoice 7 is paid."
+    assert [c.task_id for c in children.tasks] == [started.child_task_id]
+    assert children.tasks[0].status == tasks_pb2.TASK_STATUS_COMPLETED
+    # a delegate the agent does not have is not handed to: the task runs here
+    (route,) = of_kind(kept, "route_chosen")
+    assert (route.decision, route.delegate, route.handled) == ("delegate", "travel", False)
+    assert "subtask_started" not in kinds(kept)
+    assert final(kept).text == "Sunny."
+    h.llm.assert_complete()
