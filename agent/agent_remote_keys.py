@@ -17,7 +17,8 @@ from agent.agent_team_keys import AGENT_ID, MAX_DELEGATES
 
 ADDRESS = re.compile(r"^[A-Za-z0-9.\-\[\]:]{1,255}:[0-9]{1,5}$")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
-_KEYS = {"id", "description", "url", "agent", "token_env", "token_file"}
+CARD_URL = re.compile(r"^https?://[^\s]{1,2000}$")
+_KEYS = {"id", "description", "url", "card_url", "agent", "token_env", "token_file"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +28,8 @@ class RemoteDelegate:
     agent_id: str
     """Its id here: the tool `agent.<id>`, the child task's agent."""
     url: str
-    """The A2A gRPC address, `host:port` (the card's GRPC interface URL)."""
+    """The A2A gRPC address, `host:port` (the card's GRPC interface URL); empty when
+    `card_url` names where its card is."""
     agent: str = ""
     """The request's `tenant` field (for an agentd server: its agent's id); empty: none."""
     description: str = ""
@@ -35,6 +37,8 @@ class RemoteDelegate:
     """An environment variable holding the bearer token sent as `authorization`."""
     token_file: str = ""
     """A file holding the bearer token (read at every call, so it may be rotated)."""
+    card_url: str = ""
+    """Where its agent card is (http(s)); its GRPC interface is called."""
 
 
 def remote_delegates_key(
@@ -68,9 +72,13 @@ def _remote(item: Any, source: str, where: str) -> RemoteDelegate:
     agent_id = item.get("id")
     if not isinstance(agent_id, str) or not AGENT_ID.fullmatch(agent_id):
         raise AgentInvalidError(source, f"{where}.id", "1 to 64 of [a-z0-9-]")
-    url = item.get("url")
-    if not isinstance(url, str) or not ADDRESS.fullmatch(url):
+    url, card_url = item.get("url", ""), item.get("card_url", "")
+    if not isinstance(card_url, str) or (card_url and not CARD_URL.fullmatch(card_url)):
+        raise AgentInvalidError(source, f"{where}.card_url", "an http(s) URL of its agent card")
+    if not isinstance(url, str) or (url and not ADDRESS.fullmatch(url)):
         raise AgentInvalidError(source, f"{where}.url", "the A2A gRPC address, host:port")
+    if bool(url) == bool(card_url):
+        raise AgentInvalidError(source, f"{where}.url", "url or card_url (one of them)")
     agent = item.get("agent", "")
     if not isinstance(agent, str) or (agent and not AGENT_ID.fullmatch(agent.split("@")[0])):
         raise AgentInvalidError(source, f"{where}.agent", "the remote agent's id")
@@ -89,4 +97,5 @@ def _remote(item: Any, source: str, where: str) -> RemoteDelegate:
         description=text_key(item, "description", source, 2_000),
         token_env=token_env,
         token_file=token_file,
+        card_url=card_url,
     )

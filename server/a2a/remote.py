@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import grpc
+import httpx
 import structlog
 
 from agent import events as ev
@@ -36,6 +37,7 @@ from tools.builtin.addresses import IPNetwork
 if TYPE_CHECKING:
     from a2a.client import Client, ClientCallContext
     from a2a.types import a2a_pb2
+    from a2a.types.a2a_pb2 import AgentCard
 
     from agent.run import TaskRun
 
@@ -44,6 +46,7 @@ log = structlog.get_logger(__name__)
 ATTEMPTS = 5
 """Sends or resubscriptions in a row that may fail before the child fails."""
 CALL_TIMEOUT_SECONDS = 30.0
+MAX_CARD_BYTES = 1_000_000
 ENDED = {
     f"TASK_STATE_{name}"
     for name in ("COMPLETED", "FAILED", "CANCELED", "REJECTED", "INPUT_REQUIRED", "AUTH_REQUIRED")
@@ -77,17 +80,10 @@ class A2ARemoteAgents:
         self._retry_seconds = retry_seconds
 
     async def run(self, run: TaskRun, remote: RemoteDelegate) -> Outcome:
-        from a2a.client import ClientCallContext, ClientConfig, ClientFactory, minimal_agent_card
+        from a2a.client import ClientCallContext, ClientConfig, ClientFactory
 
-        try:
-            await checked_destination(f"http://{remote.url}/", self._allowed)
-        except AgentdError as refused:
-            raise RemoteAgentError(remote.agent_id, refused.message) from None
         token = token_of(remote)
-        card = minimal_agent_card(remote.url, ["GRPC"])
-        card.capabilities.streaming = True
-        card.supported_interfaces[0].tenant = remote.agent
-        card.supported_interfaces[0].protocol_version = "1.0"
+        card = await self._card(remote)
         config = ClientConfig(
             streaming=True,
             supported_protocol_bindings=["GRPC"],
@@ -102,6 +98,48 @@ class A2ARemoteAgents:
             return await call.run()
         finally:
             await asyncio.shield(client.close())
+
+    async def _checked(self, remote: RemoteDelegate, url: str) -> str:
+        """`url` if it is an allowed destination (`http_request`'s rules)."""
+        if "://" not in url:
+            url = f"http://{url}/"
+        try:
+            return await checked_destination(url, self._allowed)
+        except AgentdError as refused:
+            raise RemoteAgentError(remote.agent_id, refused.message) from None
+
+    async def _card(self, remote: RemoteDelegate) -> AgentCard:
+        """The card to call: fetched from `card_url`, or made for `url`."""
+        from a2a.client import minimal_agent_card
+
+        if not remote.card_url:
+            await self._checked(remote, remote.url)
+            card = minimal_agent_card(remote.url, ["GRPC"])
+            card.capabilities.streaming = True
+            card.supported_interfaces[0].protocol_version = "1.0"
+        else:
+            card = await self._fetch(remote, await self._checked(remote, remote.card_url))
+        offered = [i for i in card.supported_interfaces if i.protocol_binding == "GRPC"]
+        if not offered:
+            raise RemoteAgentError(remote.agent_id, "its card offers no GRPC interface")
+        for interface in offered:
+            await self._checked(remote, interface.url)
+            interface.tenant = remote.agent or interface.tenant
+        return card
+
+    async def _fetch(self, remote: RemoteDelegate, url: str) -> AgentCard:
+        from a2a.client.card_resolver import parse_agent_card
+
+        try:
+            async with httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS) as http:
+                response = await http.get(url)
+            if response.status_code != 200 or len(response.content) > MAX_CARD_BYTES:
+                why = f"HTTP {response.status_code}, {len(response.content)} bytes"
+                raise RemoteAgentError(remote.agent_id, f"its card at {url}: {why}")
+            return parse_agent_card(response.json())
+        except (httpx.HTTPError, ValueError) as error:
+            detail = f"its card at {url}: {type(error).__name__}: {error}"[:2_000]
+            raise RemoteAgentError(remote.agent_id, detail) from None
 
 
 class _Call:

@@ -26,8 +26,8 @@ tools: [calculator]
 """
 
 
-def lead(port: int, **extra: str) -> str:
-    lines = "".join(f"    {k}: {v}\n" for k, v in extra.items())
+def lead(port: int, card_url: str = "") -> str:
+    where = f"    card_url: {card_url}\n" if card_url else f"    url: 127.0.0.1:{port}\n"
     return (
         "id: lead\n"
         "description: Delegates to a remote agent\n"
@@ -36,9 +36,9 @@ def lead(port: int, **extra: str) -> str:
         "tools: [current_time]\n"
         "remote_delegates:\n"
         "  - id: far-helper\n"
-        f"    url: 127.0.0.1:{port}\n"
-        "    agent: helper\n"
-        "    description: A helper on another agentd\n" + lines
+        + where
+        + ("" if card_url else "    agent: helper\n")
+        + "    description: A helper on another agentd\n"
     )
 
 
@@ -109,6 +109,29 @@ async def test_a_lead_delegates_to_an_agent_on_another_agentd_over_a2a(tmp_path:
             )
             assert again.task.id == done[0].id
             assert len(await remote_tasks(remote)) == 1
+
+
+async def test_a_remote_found_by_its_card_url_answers(tmp_path: Path) -> None:
+    remote_replies = [{"match": "You are the remote helper", "text": "42"}]
+    lead_replies = [
+        {"match": "You are the lead", "tool_calls": [delegate("what is 6*7?")]},
+        {"match": "42", "text": "The card's helper says 42"},
+    ]
+    settings = {**remote_settings(tmp_path), "a2a_http_address": "127.0.0.1:0"}
+    async with harness(tmp_path / "b", remote_replies, **settings) as remote:
+        serving: Any = remote.server.a2a
+        card_url = (
+            f"{serving.handler.cards.addresses.jsonrpc}agents/helper/.well-known/agent-card.json"
+        )
+        agents = folder(tmp_path, "lead", lead(0, card_url=card_url))
+        async with harness(tmp_path / "a", lead_replies, agents_dir=agents, **LOCAL) as h:
+            events = await h.run("ask the helper", agent="lead")
+
+            assert final(events).text == "The card's helper says 42"
+            [finished] = of_kind(events, "subtask_finished")
+            assert finished.answer == "42"
+            [done] = await remote_tasks(remote)
+            assert done.status.state == a2a_pb2.TASK_STATE_COMPLETED
 
 
 async def test_cancelling_the_lead_cancels_the_remote_task(tmp_path: Path) -> None:

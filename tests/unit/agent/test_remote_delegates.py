@@ -27,6 +27,12 @@ def test_a_remote_delegate_names_its_address_agent_and_where_its_token_is() -> N
     )
 
 
+def test_a_remote_delegate_may_be_found_by_its_card() -> None:
+    card = "https://agents.example.com/.well-known/agent-card.json"
+    [remote] = parsed({"id": "far", "card_url": card, "token_file": "/run/secrets/far"})
+    assert (remote.url, remote.card_url, remote.token_file) == ("", card, "/run/secrets/far")
+
+
 @pytest.mark.parametrize(
     ("remote", "field"),
     [
@@ -36,6 +42,8 @@ def test_a_remote_delegate_names_its_address_agent_and_where_its_token_is() -> N
         ({"id": "far", "url": "x:1", "token": "s3cret"}, "remote_delegates[0].token"),
         ({"id": "far", "url": "x:1", "token_env": "A", "token_file": "/f"}, "remote_delegates[0]"),
         ({"id": "far", "url": "x:1", "token_env": "not a name"}, "remote_delegates[0].token_env"),
+        ({"id": "far", "url": "x:1", "card_url": "https://x/card"}, "remote_delegates[0].url"),
+        ({"id": "far", "card_url": "ftp://x/card"}, "remote_delegates[0].card_url"),
         ({"id": "writer", "url": "x:1"}, "remote_delegates"),
         ({"id": "lead", "url": "x:1"}, "remote_delegates"),
     ],
