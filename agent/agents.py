@@ -25,6 +25,8 @@ from agent.agent_checks import flag_key, number_key, text_key, whole_key
 from agent.agent_provider_keys import PROVIDER_NAME as PROVIDER_NAME
 from agent.agent_provider_keys import ROLES as ROLES
 from agent.agent_provider_keys import fallback_key, providers_key
+from agent.agent_remote_keys import RemoteDelegate as RemoteDelegate
+from agent.agent_remote_keys import remote_delegates_key
 from agent.agent_team_keys import AGENT_ID as AGENT_ID
 from agent.agent_team_keys import DEFAULT_PANEL_THRESHOLD as DEFAULT_PANEL_THRESHOLD
 from agent.agent_team_keys import Panel as Panel
@@ -43,7 +45,7 @@ _KEYS = {
     "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema", "memory",
     "max_failed_tool_calls", "step_policy",
     "provider", "fallback",
-    "delegates", "fresh_start", "panels",
+    "delegates", "fresh_start", "panels", "remote_delegates",
 }  # fmt: skip
 STEP_POLICIES = ("replan", "skip", "terminate")
 
@@ -93,6 +95,11 @@ class AgentDefinition:
     parent continues its earlier message history."""
     panels: tuple[Panel, ...] = ()
     """Voting panels it may ask, each offered as a tool `panel.<name>`."""
+    remote_delegates: tuple[RemoteDelegate, ...] = ()
+    """Agents served elsewhere over A2A it may hand work to, offered as `agent.<id>`."""
+    remote: RemoteDelegate | None = None
+    """Set on the agent of a child task that runs on a remote A2A agent (`agent.remote`):
+    its run calls that agent instead of a model."""
 
     @property
     def team(self) -> tuple[str, ...]:
@@ -190,6 +197,12 @@ def parse_agent(data: Any, source: str, models: Collection[str] = ()) -> AgentDe
         delegates=delegates_key(data.get("delegates"), source, agent_id),
         fresh_start=flag_key(data, "fresh_start", source),
         panels=panels_key(data.get("panels"), source),
+        remote_delegates=remote_delegates_key(
+            data.get("remote_delegates"),
+            source,
+            agent_id,
+            delegates_key(data.get("delegates"), source, agent_id),
+        ),
     )
 
 

@@ -29,6 +29,7 @@ from agent.llm.roles import ModelRoles
 from agent.memory.engine_hooks import TaskMemory
 from agent.modes import planner
 from agent.plan import Plan
+from agent.remote import RemoteAgents
 from agent.requests import TaskRequest, validate_request
 from agent.run_factory import ModelFactory, RunFactory
 from agent.selection import narrow, resolve
@@ -162,6 +163,10 @@ class Engine:
                 name="agentd-takeover",
             ),
         ]
+
+    def call_remote_agents(self, remote: RemoteAgents) -> None:
+        """Run child tasks on remote A2A agents with `remote` (`agent.remote`)."""
+        self._runner.remote = remote
 
     def _require_runs(self) -> RunFactory:
         if self._runs is None:

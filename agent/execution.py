@@ -19,13 +19,14 @@ import structlog
 
 from agent import answers
 from agent.admission import Ticket
-from agent.failures import NoAnswerWithinLimitError, failure_of
+from agent.failures import NoAnswerWithinLimitError, RemoteAgentError, failure_of
 from agent.lifecycle import Endings, set_running
 from agent.limits import EngineConfig, LimitReached, task_timeout
 from agent.llm.base import ModelError
 from agent.memory.engine_hooks import TaskMemory
 from agent.modes import Outcome, function_calling, llm_router, plan_execute, text_react
 from agent.modes.synthesis import notes_answer, partial_outcome
+from agent.remote import RemoteAgents
 from agent.run import TaskRun
 from agent.tasks import ExecutionMode, StopReason, TaskStatus
 from core.errors import TaskAlreadyTerminalError
@@ -73,6 +74,8 @@ class Runner:
         self._leases = leases
         self._checkpoints = checkpoints
         self.running: dict[str, tuple[asyncio.Task[None], TaskRun]] = {}
+        self.remote: RemoteAgents | None = None
+        """What runs child tasks on remote A2A agents (`agent.remote`)."""
         self._cancel_reasons: dict[str, str] = {}
         self._letting_go: set[str] = set()
         """Tasks to stop without ending them: handed over, or their lease was lost."""
@@ -241,6 +244,11 @@ class Runner:
                     await self._memory.prepare(run)
                 if self._memory is not None and self._memory.recall is not None:
                     await self._memory.recall(run)
+                agent = run.task.agent
+                if agent is not None and agent.remote is not None:
+                    if self.remote is None:
+                        raise RemoteAgentError(agent.agent_id, "this server calls no A2A agents")
+                    return await self.remote.run(run, agent.remote)
                 return await MODES[run.task.mode](run)
         except LimitReached as limit:
             reason, detail = limit.reason, limit.detail

@@ -28,6 +28,7 @@ class FailureReason(StrEnum):
     TOOL_RESUMABLE = "TOOL_RESUMABLE"
     STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
     INTERNAL = "INTERNAL"
+    REMOTE_AGENT_FAILED = "REMOTE_AGENT_FAILED"
 
 
 class TaskFailedError(Exception):
@@ -74,6 +75,16 @@ class ResumeWindowClosedError(TaskFailedError):
             f"{tool} failed ({failure[:300]}) and the task was not resumed within its resume "
             f"window of {window_seconds:g} s"
         )
+
+
+class RemoteAgentError(TaskFailedError):
+    """A remote A2A agent (`agent.remote`) could not be reached, refused the task, or did
+    not complete it."""
+
+    reason = FailureReason.REMOTE_AGENT_FAILED
+
+    def __init__(self, agent_id: str, detail: str) -> None:
+        super().__init__(f"remote agent {agent_id}: {detail}")
 
 
 class StoreFailedError(TaskFailedError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.agents import AgentDefinition
+from agent.agents import AgentDefinition, RemoteDelegate
 from agent.catalog import Agents
 from agent.memory.service import Conversations
 from agent.modes.router import choose_mode
@@ -24,6 +24,9 @@ from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from tools.model import ToolSpec
 from tools.registry import ToolRegistry
+
+REMOTE_ONLY = "category:remote-a2a-only"
+"""A remote child's tools entry: it matches no tool, so it is offered none here."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,11 @@ async def choose(
     agents: Agents | None,
     conversations: Conversations | None,
 ) -> Chosen:
-    agent = await resolve(agents, call.principal.tenant, request.agent)
+    remote = request.parent.remote if request.parent is not None else None
+    if remote is not None:  # a child on a remote A2A agent: no definition here
+        agent: AgentDefinition | None = remote_agent(remote)
+    else:
+        agent = await resolve(agents, call.principal.tenant, request.agent)
     request = with_defaults(request, agent)
     specs, iterations = validate_request(
         registry,
@@ -86,7 +93,21 @@ async def delegates_of(
         if version is not None:
             described = version.agent.description or f"the agent {agent_id}"
             found.append(Delegate(agent_id, described))
+    for remote in agent.remote_delegates:
+        described = remote.description or f"the remote agent {remote.agent_id}"
+        found.append(Delegate(remote.agent_id, described))
     return tuple(found)
+
+
+def remote_agent(remote: RemoteDelegate) -> AgentDefinition:
+    """The agent of a child task run on a remote A2A agent: no tools here, no model."""
+    return AgentDefinition(
+        agent_id=remote.agent_id,
+        description=remote.description,
+        tools=(REMOTE_ONLY,),
+        mode=ExecutionMode.FUNCTION_CALLING,
+        remote=remote,
+    )
 
 
 def new_task(

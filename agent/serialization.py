@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from agent import events as ev
-from agent.agents import AgentDefinition, Panel
+from agent.agents import AgentDefinition, Panel, RemoteDelegate
 from agent.llm.base import Message, ToolCall
 from agent.memory.history import History
 from agent.modes.state import (
@@ -55,6 +55,7 @@ _DATACLASSES: dict[str, type[Any]] = {
         JournalEntry, RunCheckpoint, FunctionCallingState, TextReactState, PlanExecuteState,
         StepResult, AgentDefinition, History, ChildSummary, Delegate, Panel,
         ev.SubtaskStarted, ev.SubtaskFinished, ev.SubtaskWaiting, ev.PanelVote, ev.PanelDecided,
+        RemoteDelegate,
     )
 }  # fmt: skip
 _ENUMS: dict[str, type[enum.Enum]] = {

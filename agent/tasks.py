@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from agent.agent_remote_keys import RemoteDelegate
 from agent.plan import Plan
 from core.errors import TaskAlreadyTerminalError
 
@@ -128,6 +129,8 @@ class ParentLink:
     """Agent ids of the child's ancestors, top first."""
     carried: tuple[dict[str, Any], ...] = ()
     """Messages of its agent's earlier delegations under the same parent."""
+    remote: RemoteDelegate | None = None
+    """The remote A2A agent the child runs on (its parent's `remote_delegates`)."""
 
 
 def new_task_id() -> str:

@@ -21,6 +21,7 @@ from agent.memory.service import Conversations
 from agent.run import TaskRun
 from agent.teams.delegation import TeamLimits
 from auth.authenticator import Authenticator
+from server.a2a import LazyRemoteAgents
 from server.artifact_limits import artifact_limits
 from server.model_builders import build_models, model_factory
 from server.model_limits import fit_policy, model_catalog
@@ -330,6 +331,7 @@ def start_engine(
             max_parallel=settings.max_parallel_delegations,
         ),
     )
+    engine.call_remote_agents(LazyRemoteAgents(settings.allowed_networks()))
     engine.listen_for_cancellations()
     engine.supervise()
     return engine

@@ -254,8 +254,10 @@ class TeamCalls:
         run = self._run
         parent = run.task
         share = max(1, self._share or self._left() // 2)
+        own = parent.agent.remote_delegates if parent.agent is not None else ()
+        remote = next((r for r in own if r.agent_id == agent_id), None)
         carried: tuple[dict[str, Any], ...] = ()
-        if known is None and not panel:  # a panel's members answer afresh
+        if known is None and not panel and remote is None:  # a panel's members answer afresh
             carried = await memory.carried(self._team.children, parent, agent_id)
         link = ParentLink(
             task_id=parent.task_id,
@@ -263,6 +265,7 @@ class TeamCalls:
             depth=parent.depth + 1,
             lineage=(*parent.lineage, *([parent.agent.agent_id] if parent.agent else [])),
             carried=carried,
+            remote=remote,
         )
         left = None if run.deadline_at is None else run.deadline_at - time.time()
         request = TaskRequest(

@@ -6,19 +6,25 @@ imported only when A2A is on (AGENTD_A2A=true). docs/a2a.md says what maps to wh
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     import grpc
     from grpc_health.v1._async import HealthServicer
 
+    from agent.agent_remote_keys import RemoteDelegate
     from agent.catalog import Agents
     from agent.engine import Engine
     from agent.memory.service import Conversations
+    from agent.modes import Outcome
+    from agent.remote import RemoteAgents
+    from agent.run import TaskRun
     from auth.authenticator import Authenticator
     from server.settings import Settings
     from stores.build import DurableStores, LiveStores
     from stores.tasks.base import TaskStore
+    from tools.builtin.addresses import IPNetwork
     from tools.registry import ToolRegistry
 
 
@@ -61,3 +67,19 @@ def a2a_if_on(
         agents,
         (live, durable),
     )
+
+
+class LazyRemoteAgents:
+    """`server.a2a.remote.A2ARemoteAgents`, its module (and the SDK) imported when a remote
+    A2A agent is first called: a server whose agents call none never loads it."""
+
+    def __init__(self, allowed: Sequence[IPNetwork]) -> None:
+        self._allowed = tuple(allowed)
+        self._remote: RemoteAgents | None = None
+
+    async def run(self, run: TaskRun, remote: RemoteDelegate) -> Outcome:
+        if self._remote is None:
+            from server.a2a.remote import A2ARemoteAgents
+
+            self._remote = A2ARemoteAgents(self._allowed)
+        return await self._remote.run(run, remote)

@@ -128,6 +128,8 @@ def task_metadata(task: Task) -> dict[str, Any]:
             "agent": task.agent.reference if task.agent is not None else "",
             "last_sequence": task.last_sequence,
             "total_tokens": task.usage.total_tokens,
+            "prompt_tokens": task.usage.prompt_tokens,
+            "completion_tokens": task.usage.completion_tokens,
         }
     }
 

@@ -1,0 +1,136 @@
+"""A call of a remote A2A agent against a scripted SDK client: a stream that drops is
+resubscribed (not sent again), a retried send keeps the child's id as `message_id`, a
+protocol error is final, and cancelling cancels the remote task."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from types import SimpleNamespace
+from typing import Any
+
+import grpc
+import pytest
+from a2a.client import A2AClientError
+from a2a.types import a2a_pb2
+from a2a.utils.errors import TaskNotFoundError
+
+from agent.agent_remote_keys import RemoteDelegate
+from agent.failures import RemoteAgentError
+from agent.tasks import TokenUsage
+from server.a2a.remote import _Call
+
+REMOTE = RemoteDelegate("far", "127.0.0.1:1", "helper")
+
+
+def dropped(code: grpc.StatusCode = grpc.StatusCode.UNAVAILABLE) -> A2AClientError:
+    cause = grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(), "gone", "")
+    error = A2AClientError(f"gRPC Error {code.name}: gone")
+    error.__cause__ = cause
+    return error
+
+
+def working() -> a2a_pb2.StreamResponse:
+    task = a2a_pb2.Task(id="r-1", status=a2a_pb2.TaskStatus(state=a2a_pb2.TASK_STATE_WORKING))
+    return a2a_pb2.StreamResponse(task=task)
+
+
+def completed() -> a2a_pb2.StreamResponse:
+    status = a2a_pb2.TaskStatus(state=a2a_pb2.TASK_STATE_COMPLETED)
+    update = a2a_pb2.TaskStatusUpdateEvent(task_id="r-1", status=status)
+    return a2a_pb2.StreamResponse(status_update=update)
+
+
+class Client:
+    """The SDK client's methods a call uses, each stream a script of responses/errors."""
+
+    def __init__(self, sends: list[list[Any]], subscribes: list[list[Any]]) -> None:
+        self.sends, self.subscribes = sends, subscribes
+        self.calls: list[tuple[str, str]] = []
+        self.hold = asyncio.Event()
+        self.holding = asyncio.Event()
+
+    async def _play(self, script: list[Any]) -> AsyncIterator[a2a_pb2.StreamResponse]:
+        for item in script:
+            if isinstance(item, Exception):
+                raise item
+            if item == "hold":
+                self.holding.set()
+                await self.hold.wait()
+                continue
+            yield item
+
+    def send_message(self, request: Any, context: Any) -> AsyncIterator[a2a_pb2.StreamResponse]:
+        self.calls.append(("send", request.message.message_id))
+        return self._play(self.sends.pop(0))
+
+    def subscribe(self, request: Any, context: Any) -> AsyncIterator[a2a_pb2.StreamResponse]:
+        self.calls.append(("subscribe", request.id))
+        return self._play(self.subscribes.pop(0))
+
+    async def get_task(self, request: Any, context: Any) -> a2a_pb2.Task:
+        self.calls.append(("get", request.id))
+        task = a2a_pb2.Task(id=request.id)
+        task.status.state = a2a_pb2.TASK_STATE_COMPLETED
+        task.artifacts.add(artifact_id="answer").parts.add(text="42")
+        task.metadata.update({"agentd": {"prompt_tokens": 7, "completion_tokens": 3}})
+        return task
+
+    async def cancel_task(self, request: Any, context: Any) -> a2a_pb2.Task:
+        self.calls.append(("cancel", request.id))
+        return a2a_pb2.Task(id=request.id)
+
+
+class Run:
+    def __init__(self) -> None:
+        self.task = SimpleNamespace(task_id="task_child", task="6*7?", usage=TokenUsage())
+        self.events: list[Any] = []
+
+    async def emit(self, payload: Any) -> None:
+        self.events.append(payload)
+
+
+def call(client: Client, run: Run) -> _Call:
+    return _Call(client, None, None, REMOTE, run, 0.001)  # type: ignore[arg-type]
+
+
+async def test_a_dropped_stream_is_resubscribed_and_the_answer_and_usage_kept() -> None:
+    client = Client([[working(), dropped()]], [[completed()]])
+    run = Run()
+    outcome = await call(client, run).run()
+    assert outcome.answer == "42"
+    assert client.calls == [("send", "task_child"), ("subscribe", "r-1"), ("get", "r-1")]
+    assert run.task.usage == TokenUsage(prompt_tokens=7, completion_tokens=3)
+    assert [e.model for e in run.events] == ["a2a:far"]
+
+
+async def test_a_send_dropped_before_any_task_is_sent_again_with_the_same_message_id() -> None:
+    client = Client([[dropped()], [working(), completed()]], [])
+    outcome = await call(client, Run()).run()
+    assert outcome.answer == "42"
+    assert client.calls == [("send", "task_child"), ("send", "task_child"), ("get", "r-1")]
+
+
+async def test_a_protocol_error_or_a_refusal_is_final() -> None:
+    client = Client([[TaskNotFoundError("no")], [dropped(grpc.StatusCode.NOT_FOUND)]], [])
+    for _ in range(2):
+        with pytest.raises(RemoteAgentError):
+            await call(client, Run()).run()
+    assert client.calls == [("send", "task_child")] * 2
+
+
+async def test_drops_in_a_row_are_bounded() -> None:
+    client = Client([[working(), dropped()]], [[dropped()]] * 10)
+    with pytest.raises(RemoteAgentError, match="gave up after 5 attempts"):
+        await call(client, Run()).run()
+    assert len(client.calls) == 5
+
+
+async def test_cancelling_the_call_cancels_the_remote_task() -> None:
+    client = Client([[working(), "hold"]], [])
+    running = asyncio.create_task(call(client, Run()).run())
+    await asyncio.wait_for(client.holding.wait(), 5)  # the remote task is known and running
+    running.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    assert client.calls == [("send", "task_child"), ("cancel", "r-1")]
