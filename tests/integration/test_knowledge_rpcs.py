@@ -19,6 +19,7 @@ from agentd.v1 import memory_pb2_grpc as mpb_grpc
 from auth.keys import new_key
 from stores.sql.engine import migrate
 from tests.contract.test_knowledge_bases import HTML, MARKDOWN, PDF_TEXT, tiny_pdf
+from tests.integration.harness import final, of_kind
 from tests.integration.trust import Trust, trusted
 from tests.pgvector_server import pgvector_database
 
@@ -214,3 +215,52 @@ async def test_bad_documents_are_refused_with_the_field_at_fault(
             mpb.ListDocumentsRequest(knowledge_base_id="kb"), metadata=md
         )
         assert not listed.documents
+
+
+def searched(query: str, answer: str) -> list[dict[str, Any]]:
+    call = {"name": "search_knowledge", "arguments": {"query": query, "knowledge_base": "policies"}}
+    return [{"tool_calls": [call]}, {"text": answer}]
+
+
+async def test_the_answer_cites_the_passages_its_search_retrieved(
+    tmp_path: Path, pgvector_socket: str
+) -> None:
+    replies = [
+        *searched(WARRANTY, "24 months [doc#0]"),
+        *searched(WARRANTY, "I cannot see that knowledge base"),
+    ]
+    async with knowledge_server(tmp_path, "sqlite", pgvector_socket, replies) as t:
+        md = await keys(t)
+        for tenant in ("acme", "globex"):
+            await t.grant(tenant, "role:member", "search_knowledge", "read")
+        stub = mpb_grpc.MemoryServiceStub(t.running.channel)
+        await stub.CreateKnowledgeBase(
+            mpb.CreateKnowledgeBaseRequest(knowledge_base_id="policies"), metadata=md["admin"]
+        )
+        added = await add_three(stub, md["admin"])
+        pdf = added["warranty.pdf"]
+
+        member = t.running.client(api_key=md["member"][0][1].removeprefix("Bearer "), timeout=20)
+        events = [e async for e in member.execute(WARRANTY, tools=["search_knowledge"])]
+        answer = final(events)
+        assert answer.text == "24 months [doc#0]"
+        top = answer.citations[0]
+        assert (top.knowledge_base_id, top.document_id, top.chunk_index) == (
+            "policies",
+            pdf.document_id,
+            0,
+        )
+        assert top.score >= 0.3
+        assert "24 months" in top.snippet
+        assert [c.score for c in answer.citations] == sorted(
+            (c.score for c in answer.citations), reverse=True
+        )
+        task = await member.get_task(events[0].task_id)
+        assert list(task.citations) == list(answer.citations)
+
+        other = t.running.client(api_key=md["other"][0][1].removeprefix("Bearer "), timeout=20)
+        events = [e async for e in other.execute(WARRANTY, tools=["search_knowledge"])]
+        assert final(events).text == "I cannot see that knowledge base"
+        assert not final(events).citations
+        finished = of_kind(events, "tool_call_finished")
+        assert "24 months" not in finished[0].text
