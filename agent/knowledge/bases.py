@@ -117,6 +117,10 @@ class KnowledgeAdmin:
         )
         try:
             await self.catalog.add_document(record)
+            if await self.catalog.get_base(caller.tenant, knowledge_base_id) is None:
+                # deleted while the document was ingested: leave none of it behind
+                await self.catalog.delete_document(caller.tenant, document_id)
+                raise MemoryNotFoundError("knowledge base", knowledge_base_id)
         except BaseException:
             await self.knowledge.delete_document(caller.tenant, document_id)
             raise

@@ -4,13 +4,13 @@ deletion taking its documents' records along."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from agent.knowledge.records import DocumentRecord, KnowledgeBaseRecord
+from agent.knowledge.records import DocumentRecord, KnowledgeBaseRecord, Vectors
 from stores.knowledge.catalog import (
     KnowledgeCatalog,
     MemoryKnowledgeCatalog,
@@ -90,3 +90,29 @@ async def test_bases_and_documents_are_one_tenant_s(catalog: KnowledgeCatalog) -
     assert [d.document_id for d in await catalog.list_documents("globex", "kb", limit=9)] == [
         "doc_9"
     ]
+
+
+async def test_a_base_deleted_while_a_document_is_ingested_keeps_nothing_of_it() -> None:
+    from agent.knowledge.bases import KnowledgeAdmin
+    from agent.knowledge.documents import KnowledgeBases
+    from agent.knowledge.records import Scope
+    from agent.llm.embeddings import HashEmbedder
+    from core.errors import MemoryNotFoundError
+    from core.identity import Principal
+    from stores.knowledge.memory import MemoryKnowledgeStore
+
+    store, catalog = MemoryKnowledgeStore(), MemoryKnowledgeCatalog()
+    admin = KnowledgeAdmin(catalog, KnowledgeBases(store, HashEmbedder(64)))
+    caller = Principal("ops", "acme", ("admin",))
+    await admin.create(caller, "kb", "")
+
+    class Deleting(HashEmbedder):
+        async def embed(self, texts: Sequence[str]) -> Vectors:
+            await catalog.delete_base("acme", "kb")  # another call deletes the base meanwhile
+            return await super().embed(texts)
+
+    admin.knowledge.embedder = Deleting(64)
+    with pytest.raises(MemoryNotFoundError):
+        await admin.add_document(caller, "kb", b"some words to store", "text/plain", "a.txt")
+    assert await store.count(Scope("acme", "chunk")) == 0
+    assert await catalog.list_documents("acme", "kb", limit=9) == []
