@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from agent.plan import Plan
-from agent.tasks import StopReason, TaskStatus, TokenUsage
+from agent.tasks import Citation, StopReason, TaskStatus, TokenUsage
 from agent.team_events import PanelDecided as PanelDecided
 from agent.team_events import PanelVote as PanelVote
 from agent.team_events import SubtaskFinished as SubtaskFinished
@@ -284,6 +284,8 @@ class FinalAnswer:
     """A limit cut the work short (`stop_reason` names it)."""
     artifacts: tuple[ArtifactRef, ...] = ()
     """The artifacts the task wrote, each at the version it wrote last."""
+    citations: tuple[Citation, ...] = ()
+    """The knowledge base passages the task retrieved (`agent.citations`)."""
     type: Literal["final_answer"] = "final_answer"
 
 

@@ -21,6 +21,7 @@ import structlog
 
 from agent import events as ev
 from agent.artifacts import written_refs
+from agent.citations import merged
 from agent.failures import TaskFailedError
 from agent.llm import sanitize
 from agent.modes import Outcome
@@ -114,9 +115,15 @@ class Endings:
         task.stop_detail = scrub(outcome.detail)
         task.partial = outcome.stop_reason is not StopReason.FINAL_ANSWER
         written = written_refs(run)
+        task.citations = tuple(replace(c, snippet=scrub(c.snippet)) for c in merged(run.citations))
         await run.emit(
             ev.FinalAnswer(
-                outcome.answer, outcome.stop_reason, outcome.detail, task.partial, written
+                outcome.answer,
+                outcome.stop_reason,
+                outcome.detail,
+                task.partial,
+                written,
+                task.citations,
             )
         )
         return await self._end(run, TaskStatus.COMPLETED, outcome.detail)

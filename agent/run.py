@@ -37,7 +37,7 @@ from agent.modes import Outcome
 from agent.modes.state import ModeState, from_legacy
 from agent.plan import Plan
 from agent.resume import RunCheckpoint
-from agent.tasks import StopReason, Task, TokenUsage
+from agent.tasks import Citation, StopReason, Task, TokenUsage
 from agent.tool_calls import ToolCalls
 from agent.urls import UrlBook
 
@@ -96,6 +96,8 @@ class TaskRun:
     conversation keeps of them, without reading the log back."""
     artifacts_written: list[ev.ArtifactUpdated] = field(default_factory=list)
     """The artifact versions this run wrote (for its final answer: `agent.artifacts`)."""
+    citations: list[Citation] = field(default_factory=list)
+    """The passages its `search_knowledge` calls retrieved (`agent.citations`)."""
     delegate: Callable[[TaskRun, str], Awaitable[Outcome | None]] | None = None
     """Hands the task to the named delegate (`agent.teams.hand_over`; None back: it could
     not take it); None: the router's choice is recorded and the task runs here."""

@@ -27,6 +27,7 @@ from agent.plan import Plan, PlanStep
 from agent.resume import JournalEntry, RunCheckpoint
 from agent.tasks import (
     ChildSummary,
+    Citation,
     Delegate,
     ExecutionMode,
     StopReason,
@@ -53,7 +54,7 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.StreamDiscarded,
         ev.FinalAnswer, ev.ErrorOccurred, ev.TaskResumed, Message, ToolCall, Principal,
         JournalEntry, RunCheckpoint, FunctionCallingState, TextReactState, PlanExecuteState,
-        StepResult, AgentDefinition, History, ChildSummary, Delegate, Panel,
+        StepResult, AgentDefinition, History, ChildSummary, Delegate, Panel, Citation,
         ev.SubtaskStarted, ev.SubtaskFinished, ev.SubtaskWaiting, ev.PanelVote, ev.PanelDecided,
         RemoteDelegate,
     )

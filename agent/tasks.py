@@ -133,6 +133,20 @@ class ParentLink:
     """The remote A2A agent the child runs on (its parent's `remote_delegates`)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A knowledge base passage a task retrieved (`search_knowledge`): where it comes from
+    and how near the question it was."""
+
+    knowledge_base_id: str
+    document_id: str
+    chunk_index: int
+    score: float
+    """Cosine similarity of the chunk to the question searched."""
+    snippet: str = ""
+    """The start of the chunk's text."""
+
+
 def new_task_id() -> str:
     return "task_" + secrets.token_hex(12)
 
@@ -195,6 +209,8 @@ class Task:
     status: TaskStatus = TaskStatus.PENDING
     """Current state."""
     final_answer: str = ""
+    citations: tuple[Citation, ...] = ()
+    """The passages its `search_knowledge` calls retrieved (best score first)."""
     """The answer, once there is one."""
     failure: TaskFailure | None = None
     """Set when the task failed."""

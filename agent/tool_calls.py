@@ -25,6 +25,7 @@ from agent import lifecycle, questions
 from agent.artifacts import artifact_space, updated_event
 from agent.call_results import UNKNOWN_OUTCOME as UNKNOWN_OUTCOME
 from agent.call_results import clip, replayed, short, unavailable
+from agent.citations import SEARCH_KNOWLEDGE, citations_of
 from agent.concurrency import all_or_none
 from agent.limits import LimitReached, step_clock_stopped
 from agent.resume import JournalEntry
@@ -155,6 +156,8 @@ class ToolCalls:
         took = time.perf_counter() - started
         result = ToolCallResult(call_id, name, data, text, took, error, cached)
         await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, cached))
+        if error is None and name == SEARCH_KNOWLEDGE and run.tool_specs[name].source == "builtin":
+            run.citations.extend(citations_of(data))
         if error is None and name == WRITE_ARTIFACT and run.tool_specs[name].source == "builtin":
             update = updated_event(data)
             if update is not None:

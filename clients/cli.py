@@ -12,6 +12,7 @@ fake-llm.) It uses the Python client and the generated code only.
     agentd plan "..."  |  agentd input TASK_ID REQUEST_ID TEXT
     agentd agents list|show|create|update|delete
     agentd conversations create|list|show|delete
+    agentd kb create|list|delete|add|docs|rm-doc|search  |  agentd memory list|search|forget
     agentd artifact list TASK_ID | artifact get TASK_ID NAME [--version N]
     agentd approve TASK_ID CALL_ID | audit | health
 
@@ -39,6 +40,7 @@ from clients import (
     artifacts_cli,
     audit_cli,
     conversations_cli,
+    knowledge_cli,
     options,
     tasks_cli,
 )
@@ -95,6 +97,8 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "approve": audit_cli.run_approve,
     "health": _health,
     "conversations": conversations_cli.run_conversations,
+    "kb": knowledge_cli.run_kb,
+    "memory": knowledge_cli.run_memory,
     "artifact": artifacts_cli.run_artifact,
 }
 
@@ -126,6 +130,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     tasks_cli.add_parsers(sub)
     agents_cli.add_parsers(sub)
     conversations_cli.add_parsers(sub)
+    knowledge_cli.add_parsers(sub)
     artifacts_cli.add_parsers(sub)
     audit_cli.add_parsers(sub)
     health = sub.add_parser("health", help="check the server's health")

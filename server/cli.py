@@ -145,7 +145,7 @@ def _fake_llm(args: argparse.Namespace) -> int:
     )
 
 
-def _add_server_commands(sub: Any) -> None:
+def _add_server_commands(sub: Any, *, client: bool = True) -> None:
     serve = sub.add_parser("serve", help="run the server (settings from AGENTD_* variables)")
     serve.add_argument("--listen", help="host:port to listen on (overrides AGENTD_ADDRESS)")
     serve.add_argument(
@@ -167,7 +167,7 @@ def _add_server_commands(sub: Any) -> None:
     revoke = keys_sub.add_parser("revoke", help="revoke a key by its id")
     revoke.add_argument("key_id")
     add_grants_parser(sub)
-    add_memory_parser(sub)
+    add_memory_parser(sub, client_verbs=client)
     fake = sub.add_parser(
         "fake-llm", help="serve an OpenAI-compatible endpoint that plays a script of replies"
     )
@@ -204,7 +204,7 @@ def _server_parser() -> argparse.ArgumentParser:
     """The server's commands alone: `agentd serve` parses with it, so that starting never
     imports the client (the client's global options mean nothing to `serve`)."""
     parser = argparse.ArgumentParser(prog="agentd")
-    _add_server_commands(parser.add_subparsers(dest="command", required=True))
+    _add_server_commands(parser.add_subparsers(dest="command", required=True), client=False)
     return parser
 
 
@@ -270,7 +270,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "grants":
         url = _database_url(args)
         return run_grants(args, url) if url is not None else 2
-    if args.command == "memory":
+    if args.command == "memory" and args.memory_command in ("reindex", "status"):
         url = _database_url(args)
         return run_memory(args, url) if url is not None else 2
     from clients import cli as client_cli

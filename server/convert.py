@@ -21,6 +21,7 @@ from agent.tasks import ExecutionMode, StopReason, Task, TaskStatus, TokenUsage
 from agentd.v1 import agent_service_pb2, conversations_pb2, events_pb2, tasks_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
 from core.text import clean_json, clean_text
+from server.convert_citations import citations_to_proto
 from tools.approvals import ApprovalDecision
 from tools.model import JSONValue, ToolSpec
 from tools.outcomes import ToolCallResult, ToolErrorKind
@@ -344,6 +345,7 @@ def task_to_proto(task: Task) -> tasks_pb2.Task:
             for c in task.children
         ],
     )
+    message.citations.extend(citations_to_proto(task.citations))
     if task.plan is not None:
         message.plan.CopyFrom(plan_to_proto(task.plan))
     if task.stop_reason is not None:

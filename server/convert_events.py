@@ -23,6 +23,7 @@ from server.convert import (
     tool_error_to_proto,
     usage_to_proto,
 )
+from server.convert_citations import citations_to_proto
 from server.convert_teams import TEAM_PAYLOADS
 
 
@@ -234,6 +235,7 @@ def _final_answer(p: ev.FinalAnswer) -> events_pb2.FinalAnswer:
             )
             for a in p.artifacts
         ],
+        citations=citations_to_proto(p.citations),
     )
 
 

@@ -10,12 +10,18 @@ import sys
 from typing import Any
 
 
-def add_memory_parser(sub: Any) -> None:
+def add_memory_parser(sub: Any, *, client_verbs: bool = True) -> None:
+    """`agentd memory reindex|status`, and (unless only the server's commands are parsed)
+    the client's `list|search|forget` (`clients.knowledge_cli`)."""
     memory = sub.add_parser("memory", help="long-term memory and knowledge base maintenance")
     memory.add_argument("--database-url", help="default: AGENTD_DATABASE_URL")
     memory_sub = memory.add_subparsers(dest="memory_command", required=True)
     memory_sub.add_parser("reindex", help="re-embed every item with the configured embedding model")
     memory_sub.add_parser("status", help="the embedding model the store's vectors are of")
+    if client_verbs:
+        from clients.knowledge_cli import add_memory_verbs
+
+        add_memory_verbs(memory_sub)
 
 
 async def _reindex(url: str, command: str) -> int:

@@ -13,6 +13,7 @@ from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from server import paging
 from server.calls import unary
+from server.knowledge_rpcs import KnowledgeRpcs
 from server.memory_setup import MemoryFeature
 
 if TYPE_CHECKING:  # numpy: only when memory is on
@@ -30,7 +31,7 @@ def memory_to_proto(item: Item) -> pb.Memory:
     )
 
 
-class MemoryServicer(pb_grpc.MemoryServiceServicer):
+class MemoryServicer(KnowledgeRpcs, pb_grpc.MemoryServiceServicer):
     def __init__(self, feature: MemoryFeature) -> None:
         self._feature = feature
 

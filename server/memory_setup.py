@@ -16,6 +16,7 @@ from stores.sql.database import Database
 from tools.registry import ToolRegistry
 
 if TYPE_CHECKING:  # numpy, the OpenAI SDK and pgvector load only when memory is on
+    from agent.knowledge.bases import KnowledgeAdmin
     from agent.knowledge.documents import KnowledgeBases
     from agent.knowledge.memories import LongTermMemory
     from agent.knowledge.recall import AutomaticRecall
@@ -33,12 +34,19 @@ class MemoryFeature:
     why_off: str = ""
     recall: AutomaticRecall | None = None
     knowledge: KnowledgeBases | None = None
+    bases: KnowledgeAdmin | None = None
 
     def require(self) -> LongTermMemory:
         """The memory; MemoryUnavailableError (FAILED_PRECONDITION) when it is off."""
         if self.memory is None:
             raise MemoryUnavailableError(self.why_off)
         return self.memory
+
+    def require_bases(self) -> KnowledgeAdmin:
+        """The knowledge bases; MemoryUnavailableError when memory is off."""
+        if self.bases is None:
+            raise MemoryUnavailableError(self.why_off)
+        return self.bases
 
     async def close(self) -> None:
         if self.memory is not None:
@@ -91,10 +99,12 @@ async def open_memory(
         log.warning("long-term memory is off: " + why)
         await embedder.close()
         return MemoryFeature(None, why)
+    from agent.knowledge.bases import KnowledgeAdmin
     from agent.knowledge.documents import KnowledgeBases
     from agent.knowledge.memories import LongTermMemory
     from agent.knowledge.recall import AutomaticRecall
     from agent.knowledge.tools import SearchKnowledge, memory_tools
+    from stores.knowledge.catalog import SqlKnowledgeCatalog
 
     memory = LongTermMemory(store, embedder, max_text_chars=settings.memory_max_text_chars)
     knowledge = KnowledgeBases(
@@ -106,8 +116,11 @@ async def open_memory(
         top_k=settings.knowledge_top_k,
         threshold=settings.knowledge_score_threshold,
     )
+    bases = KnowledgeAdmin(
+        SqlKnowledgeCatalog(database.engine), knowledge, settings.knowledge_admin_roles
+    )
     for tool in [*memory_tools(memory), SearchKnowledge(knowledge)]:
         registry.register(tool)
     log.info("long-term memory is on", embedding_model=str(embedder.space))
     recall = AutomaticRecall(memory, settings.memory_recall_top_k)
-    return MemoryFeature(memory, recall=recall, knowledge=knowledge)
+    return MemoryFeature(memory, recall=recall, knowledge=knowledge, bases=bases)

@@ -55,6 +55,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.EmbeddingModelChangedError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.MemoryUnavailableError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.MemoryNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.KnowledgeBaseExistsError: grpc.StatusCode.ALREADY_EXISTS,
 }
 
 

@@ -103,3 +103,27 @@ class Hit:
     fused: float = 0.0
     matched: tuple[str, ...] = field(default=())
     """How it was found: `vector`, `keyword` or both."""
+
+
+@dataclass(frozen=True, slots=True)
+class KnowledgeBaseRecord:
+    """A knowledge base of a tenant (its chunks are items whose namespace is its id)."""
+
+    tenant: str
+    knowledge_base_id: str
+    display_name: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentRecord:
+    """A document added to a knowledge base, and how many chunks it was cut into."""
+
+    tenant: str
+    document_id: str
+    knowledge_base_id: str
+    name: str
+    media_type: str
+    size_bytes: int
+    chunks: int
+    created_at: datetime

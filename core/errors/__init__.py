@@ -43,6 +43,7 @@ from core.errors.conversations import (
 from core.errors.knowledge import (
     EmbeddingModelChangedError,
     EmbeddingsUnavailableError,
+    KnowledgeBaseExistsError,
     MemoryNotFoundError,
     MemoryUnavailableError,
 )
@@ -91,6 +92,7 @@ __all__ = [
     "IdempotencyConflictError",
     "InternalError",
     "InvalidArgumentError",
+    "KnowledgeBaseExistsError",
     "LLMNotConfiguredError",
     "LLMUnavailableError",
     "MemoryNotFoundError",

@@ -55,3 +55,15 @@ class MemoryNotFoundError(AgentdError):
         self.kind = kind
         self.item_id = item_id
         super().__init__(f"no {kind} with id {item_id!r}", metadata={"id": item_id})
+
+
+class KnowledgeBaseExistsError(AgentdError):
+    """The tenant already has a knowledge base of that id."""
+
+    reason = "KNOWLEDGE_BASE_EXISTS"
+
+    def __init__(self, knowledge_base_id: str) -> None:
+        super().__init__(
+            f"knowledge base {knowledge_base_id!r} exists already",
+            metadata={"knowledge_base": knowledge_base_id},
+        )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
-from server.settings.base import MiB, Section
+from server.settings.base import CommaList, MiB, Section
 
 
 class MemorySettings(Section):
@@ -57,6 +57,13 @@ class MemorySettings(Section):
     )
     knowledge_max_document_bytes: int = Field(
         25 * MiB, ge=1024, le=512 * MiB, description="the largest document that may be added"
+    )
+
+    knowledge_admin_roles: CommaList = Field(
+        default_factory=lambda: ["admin"],
+        description="comma-separated roles that may create and delete their tenant's "
+        "knowledge bases and add and delete their documents by RPC (any principal of the "
+        "tenant may list and search them)",
     )
 
     @model_validator(mode="after")

@@ -28,13 +28,14 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import artifacts_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
+from agentd.v1 import artifacts_pb2, events_pb2, grants_pb2, memory_pb2_grpc, tasks_pb2, tools_pb2
 from agentd_client import requests as build
 from agentd_client.agents import AgentMethods
 from agentd_client.conversations import ConversationMethods
 from agentd_client.environment import DEFAULT_TARGET as DEFAULT_TARGET  # re-exported
 from agentd_client.environment import call_metadata, default_target
 from agentd_client.errors import from_rpc_error
+from agentd_client.knowledge import KnowledgeMethods
 from agentd_client.requests import AuditKind, Decision
 from agentd_client.requests import execute_request as _execute_request
 from agentd_client.requests import to_python as to_python  # re-exported: part of the API
@@ -46,7 +47,7 @@ T = TypeVar("T")
 BusyPolicy = Literal["reject", "enqueue", "interrupt"]
 
 
-class AgentClient(ConversationMethods, AgentMethods):
+class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods):
     """An async client over one channel. Use as an async context manager, or call `close()`.
 
     `target` (host:port) defaults to `AGENTD_ADDRESS`, else 127.0.0.1:50051; `api_key`
@@ -69,6 +70,7 @@ class AgentClient(ConversationMethods, AgentMethods):
         self._owns_channel = channel is None
         self._stub = pb_grpc.AgentServiceStub(self._channel)
         self._health = health_pb2_grpc.HealthStub(self._channel)
+        self._memory = memory_pb2_grpc.MemoryServiceStub(self._channel)
         self._timeout = timeout
         self._metadata = call_metadata(api_key, bearer_token, metadata)
 

@@ -192,6 +192,10 @@ class AlreadyExistsError(AgentdError):
     """The thing to be created exists already."""
 
 
+class KnowledgeBaseExistsError(AlreadyExistsError):
+    """The tenant already has a knowledge base of that id."""
+
+
 class AgentExistsError(AlreadyExistsError):
     """Your tenant has an agent of that id already (or an update raced another)."""
 
@@ -277,6 +281,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "EMBEDDING_MODEL_CHANGED": EmbeddingModelChangedError,
     "MEMORY_UNAVAILABLE": MemoryUnavailableError,
     "MEMORY_NOT_FOUND": MemoryNotFoundError,
+    "KNOWLEDGE_BASE_EXISTS": KnowledgeBaseExistsError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

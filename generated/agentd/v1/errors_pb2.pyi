@@ -163,6 +163,10 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """No memory, knowledge base, document or ingestion job of that id is
     visible to the caller (status NOT_FOUND).
     """
+    ERROR_REASON_KNOWLEDGE_BASE_EXISTS: _ErrorReason.ValueType  # 57
+    """CreateKnowledgeBase for an id the tenant already has (status
+    ALREADY_EXISTS).
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -313,5 +317,9 @@ embedding model is configured, or the PostgreSQL database lacks the
 ERROR_REASON_MEMORY_NOT_FOUND: ErrorReason.ValueType  # 56
 """No memory, knowledge base, document or ingestion job of that id is
 visible to the caller (status NOT_FOUND).
+"""
+ERROR_REASON_KNOWLEDGE_BASE_EXISTS: ErrorReason.ValueType  # 57
+"""CreateKnowledgeBase for an id the tenant already has (status
+ALREADY_EXISTS).
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

@@ -5,6 +5,7 @@ isort:skip_file
 
 from agentd.v1 import artifacts_pb2 as _artifacts_pb2
 from agentd.v1 import conversations_pb2 as _conversations_pb2
+from agentd.v1 import memory_pb2 as _memory_pb2
 from agentd.v1 import tasks_pb2 as _tasks_pb2
 from agentd.v1 import tools_pb2 as _tools_pb2
 from collections import abc as _abc
@@ -1368,6 +1369,7 @@ class FinalAnswer(_message.Message):
     STOP_DETAIL_FIELD_NUMBER: _builtins.int
     PARTIAL_FIELD_NUMBER: _builtins.int
     ARTIFACTS_FIELD_NUMBER: _builtins.int
+    CITATIONS_FIELD_NUMBER: _builtins.int
     text: _builtins.str
     """The answer."""
     stop_reason: _tasks_pb2.StopReason.ValueType
@@ -1386,6 +1388,12 @@ class FinalAnswer(_message.Message):
         them with GetArtifact.
         """
 
+    @_builtins.property
+    def citations(self) -> _containers.RepeatedCompositeFieldContainer[_memory_pb2.Citation]:
+        """The knowledge base passages the task's search_knowledge calls retrieved,
+        one per chunk (its best score), best first: what the answer can cite.
+        """
+
     def __init__(
         self,
         *,
@@ -1394,10 +1402,11 @@ class FinalAnswer(_message.Message):
         stop_detail: _builtins.str = ...,
         partial: _builtins.bool = ...,
         artifacts: _abc.Iterable[_artifacts_pb2.ArtifactReference] | None = ...,
+        citations: _abc.Iterable[_memory_pb2.Citation] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["artifacts", b"artifacts", "partial", b"partial", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["artifacts", b"artifacts", "citations", b"citations", "partial", b"partial", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

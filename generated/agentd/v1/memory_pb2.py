@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61gentd/v1/memory.proto\x12\tagentd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"m\n\x06Memory\x12\x11\n\tmemory_id\x18\x01 \x01(\t\x12\x11\n\tnamespace\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\x12/\n\x0b\x63reate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"O\n\x13ListMemoriesRequest\x12\x11\n\tnamespace\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"T\n\x14ListMemoriesResponse\x12#\n\x08memories\x18\x01 \x03(\x0b\x32\x11.agentd.v1.Memory\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"H\n\x15SearchMemoriesRequest\x12\r\n\x05query\x18\x01 \x01(\t\x12\x11\n\tnamespace\x18\x02 \x01(\t\x12\r\n\x05top_k\x18\x03 \x01(\x05\"=\n\tMemoryHit\x12!\n\x06memory\x18\x01 \x01(\x0b\x32\x11.agentd.v1.Memory\x12\r\n\x05score\x18\x02 \x01(\x01\"<\n\x16SearchMemoriesResponse\x12\"\n\x04hits\x18\x01 \x03(\x0b\x32\x14.agentd.v1.MemoryHit\"(\n\x13\x44\x65leteMemoryRequest\x12\x11\n\tmemory_id\x18\x01 \x01(\t\"\x16\n\x14\x44\x65leteMemoryResponse\"\x13\n\x11\x46orgetUserRequest\".\n\x12\x46orgetUserResponse\x12\x18\n\x10memories_deleted\x18\x01 \x01(\x03\x32\xd3\x02\n\rMemoryService\x12O\n\x0cListMemories\x12\x1e.agentd.v1.ListMemoriesRequest\x1a\x1f.agentd.v1.ListMemoriesResponse\x12U\n\x0eSearchMemories\x12 .agentd.v1.SearchMemoriesRequest\x1a!.agentd.v1.SearchMemoriesResponse\x12O\n\x0c\x44\x65leteMemory\x12\x1e.agentd.v1.DeleteMemoryRequest\x1a\x1f.agentd.v1.DeleteMemoryResponse\x12I\n\nForgetUser\x12\x1c.agentd.v1.ForgetUserRequest\x1a\x1d.agentd.v1.ForgetUserResponseBA\n\rdev.agentd.v1B\x0bMemoryProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61gentd/v1/memory.proto\x12\tagentd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"m\n\x06Memory\x12\x11\n\tmemory_id\x18\x01 \x01(\t\x12\x11\n\tnamespace\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\x12/\n\x0b\x63reate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"O\n\x13ListMemoriesRequest\x12\x11\n\tnamespace\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"T\n\x14ListMemoriesResponse\x12#\n\x08memories\x18\x01 \x03(\x0b\x32\x11.agentd.v1.Memory\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"H\n\x15SearchMemoriesRequest\x12\r\n\x05query\x18\x01 \x01(\t\x12\x11\n\tnamespace\x18\x02 \x01(\t\x12\r\n\x05top_k\x18\x03 \x01(\x05\"=\n\tMemoryHit\x12!\n\x06memory\x18\x01 \x01(\x0b\x32\x11.agentd.v1.Memory\x12\r\n\x05score\x18\x02 \x01(\x01\"<\n\x16SearchMemoriesResponse\x12\"\n\x04hits\x18\x01 \x03(\x0b\x32\x14.agentd.v1.MemoryHit\"(\n\x13\x44\x65leteMemoryRequest\x12\x11\n\tmemory_id\x18\x01 \x01(\t\"\x16\n\x14\x44\x65leteMemoryResponse\"\x13\n\x11\x46orgetUserRequest\".\n\x12\x46orgetUserResponse\x12\x18\n\x10memories_deleted\x18\x01 \x01(\x03\"q\n\rKnowledgeBase\x12\x19\n\x11knowledge_base_id\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12/\n\x0b\x63reate_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"M\n\x1a\x43reateKnowledgeBaseRequest\x12\x19\n\x11knowledge_base_id\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\"B\n\x19ListKnowledgeBasesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"h\n\x1aListKnowledgeBasesResponse\x12\x31\n\x0fknowledge_bases\x18\x01 \x03(\x0b\x32\x18.agentd.v1.KnowledgeBase\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"7\n\x1a\x44\x65leteKnowledgeBaseRequest\x12\x19\n\x11knowledge_base_id\x18\x01 \x01(\t\"5\n\x1b\x44\x65leteKnowledgeBaseResponse\x12\x16\n\x0e\x63hunks_deleted\x18\x01 \x01(\x03\"\xbf\x01\n\x11KnowledgeDocument\x12\x13\n\x0b\x64ocument_id\x18\x01 \x01(\t\x12\x19\n\x11knowledge_base_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x12\n\nmedia_type\x18\x04 \x01(\t\x12\x12\n\nsize_bytes\x18\x05 \x01(\x03\x12\x13\n\x0b\x63hunk_count\x18\x06 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"b\n\x12\x41\x64\x64\x44ocumentRequest\x12\x19\n\x11knowledge_base_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x12\n\nmedia_type\x18\x03 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x04 \x01(\x0c\"X\n\x14ListDocumentsRequest\x12\x19\n\x11knowledge_base_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"a\n\x15ListDocumentsResponse\x12/\n\tdocuments\x18\x01 \x03(\x0b\x32\x1c.agentd.v1.KnowledgeDocument\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\",\n\x15\x44\x65leteDocumentRequest\x12\x13\n\x0b\x64ocument_id\x18\x01 \x01(\t\"0\n\x16\x44\x65leteDocumentResponse\x12\x16\n\x0e\x63hunks_deleted\x18\x01 \x01(\x03\"\x83\x01\n\x16SearchKnowledgeRequest\x12\x19\n\x11knowledge_base_id\x18\x01 \x01(\t\x12\r\n\x05query\x18\x02 \x01(\t\x12\r\n\x05top_k\x18\x03 \x01(\x05\x12\x1c\n\x0fscore_threshold\x18\x04 \x01(\x01H\x00\x88\x01\x01\x42\x12\n\x10_score_threshold\"o\n\x08\x43itation\x12\x19\n\x11knowledge_base_id\x18\x01 \x01(\t\x12\x13\n\x0b\x64ocument_id\x18\x02 \x01(\t\x12\x13\n\x0b\x63hunk_index\x18\x03 \x01(\x05\x12\r\n\x05score\x18\x04 \x01(\x01\x12\x0f\n\x07snippet\x18\x05 \x01(\t\"C\n\x0cKnowledgeHit\x12%\n\x08\x63itation\x18\x01 \x01(\x0b\x32\x13.agentd.v1.Citation\x12\x0c\n\x04text\x18\x02 \x01(\t\"@\n\x17SearchKnowledgeResponse\x12%\n\x04hits\x18\x01 \x03(\x0b\x32\x17.agentd.v1.KnowledgeHit2\xc5\x07\n\rMemoryService\x12O\n\x0cListMemories\x12\x1e.agentd.v1.ListMemoriesRequest\x1a\x1f.agentd.v1.ListMemoriesResponse\x12U\n\x0eSearchMemories\x12 .agentd.v1.SearchMemoriesRequest\x1a!.agentd.v1.SearchMemoriesResponse\x12O\n\x0c\x44\x65leteMemory\x12\x1e.agentd.v1.DeleteMemoryRequest\x1a\x1f.agentd.v1.DeleteMemoryResponse\x12I\n\nForgetUser\x12\x1c.agentd.v1.ForgetUserRequest\x1a\x1d.agentd.v1.ForgetUserResponse\x12V\n\x13\x43reateKnowledgeBase\x12%.agentd.v1.CreateKnowledgeBaseRequest\x1a\x18.agentd.v1.KnowledgeBase\x12\x61\n\x12ListKnowledgeBases\x12$.agentd.v1.ListKnowledgeBasesRequest\x1a%.agentd.v1.ListKnowledgeBasesResponse\x12\x64\n\x13\x44\x65leteKnowledgeBase\x12%.agentd.v1.DeleteKnowledgeBaseRequest\x1a&.agentd.v1.DeleteKnowledgeBaseResponse\x12J\n\x0b\x41\x64\x64\x44ocument\x12\x1d.agentd.v1.AddDocumentRequest\x1a\x1c.agentd.v1.KnowledgeDocument\x12R\n\rListDocuments\x12\x1f.agentd.v1.ListDocumentsRequest\x1a .agentd.v1.ListDocumentsResponse\x12U\n\x0e\x44\x65leteDocument\x12 .agentd.v1.DeleteDocumentRequest\x1a!.agentd.v1.DeleteDocumentResponse\x12X\n\x0fSearchKnowledge\x12!.agentd.v1.SearchKnowledgeRequest\x1a\".agentd.v1.SearchKnowledgeResponseBA\n\rdev.agentd.v1B\x0bMemoryProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -53,6 +53,38 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_FORGETUSERREQUEST']._serialized_end=632
   _globals['_FORGETUSERRESPONSE']._serialized_start=634
   _globals['_FORGETUSERRESPONSE']._serialized_end=680
-  _globals['_MEMORYSERVICE']._serialized_start=683
-  _globals['_MEMORYSERVICE']._serialized_end=1022
+  _globals['_KNOWLEDGEBASE']._serialized_start=682
+  _globals['_KNOWLEDGEBASE']._serialized_end=795
+  _globals['_CREATEKNOWLEDGEBASEREQUEST']._serialized_start=797
+  _globals['_CREATEKNOWLEDGEBASEREQUEST']._serialized_end=874
+  _globals['_LISTKNOWLEDGEBASESREQUEST']._serialized_start=876
+  _globals['_LISTKNOWLEDGEBASESREQUEST']._serialized_end=942
+  _globals['_LISTKNOWLEDGEBASESRESPONSE']._serialized_start=944
+  _globals['_LISTKNOWLEDGEBASESRESPONSE']._serialized_end=1048
+  _globals['_DELETEKNOWLEDGEBASEREQUEST']._serialized_start=1050
+  _globals['_DELETEKNOWLEDGEBASEREQUEST']._serialized_end=1105
+  _globals['_DELETEKNOWLEDGEBASERESPONSE']._serialized_start=1107
+  _globals['_DELETEKNOWLEDGEBASERESPONSE']._serialized_end=1160
+  _globals['_KNOWLEDGEDOCUMENT']._serialized_start=1163
+  _globals['_KNOWLEDGEDOCUMENT']._serialized_end=1354
+  _globals['_ADDDOCUMENTREQUEST']._serialized_start=1356
+  _globals['_ADDDOCUMENTREQUEST']._serialized_end=1454
+  _globals['_LISTDOCUMENTSREQUEST']._serialized_start=1456
+  _globals['_LISTDOCUMENTSREQUEST']._serialized_end=1544
+  _globals['_LISTDOCUMENTSRESPONSE']._serialized_start=1546
+  _globals['_LISTDOCUMENTSRESPONSE']._serialized_end=1643
+  _globals['_DELETEDOCUMENTREQUEST']._serialized_start=1645
+  _globals['_DELETEDOCUMENTREQUEST']._serialized_end=1689
+  _globals['_DELETEDOCUMENTRESPONSE']._serialized_start=1691
+  _globals['_DELETEDOCUMENTRESPONSE']._serialized_end=1739
+  _globals['_SEARCHKNOWLEDGEREQUEST']._serialized_start=1742
+  _globals['_SEARCHKNOWLEDGEREQUEST']._serialized_end=1873
+  _globals['_CITATION']._serialized_start=1875
+  _globals['_CITATION']._serialized_end=1986
+  _globals['_KNOWLEDGEHIT']._serialized_start=1988
+  _globals['_KNOWLEDGEHIT']._serialized_end=2055
+  _globals['_SEARCHKNOWLEDGERESPONSE']._serialized_start=2057
+  _globals['_SEARCHKNOWLEDGERESPONSE']._serialized_end=2121
+  _globals['_MEMORYSERVICE']._serialized_start=2124
+  _globals['_MEMORYSERVICE']._serialized_end=3089
 # @@protoc_insertion_point(module_scope)

@@ -245,3 +245,419 @@ class ForgetUserResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ForgetUserResponse: _TypeAlias = ForgetUserResponse  # noqa: Y015
+
+@_typing.final
+class KnowledgeBase(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KNOWLEDGE_BASE_ID_FIELD_NUMBER: _builtins.int
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    CREATE_TIME_FIELD_NUMBER: _builtins.int
+    knowledge_base_id: _builtins.str
+    """1-64 of a-z0-9_.:-, starting with a letter; the id agents pass to the
+    search_knowledge tool.
+    """
+    display_name: _builtins.str
+    @_builtins.property
+    def create_time(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        knowledge_base_id: _builtins.str = ...,
+        display_name: _builtins.str = ...,
+        create_time: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "display_name", b"display_name", "knowledge_base_id", b"knowledge_base_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KnowledgeBase: _TypeAlias = KnowledgeBase  # noqa: Y015
+
+@_typing.final
+class CreateKnowledgeBaseRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KNOWLEDGE_BASE_ID_FIELD_NUMBER: _builtins.int
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    knowledge_base_id: _builtins.str
+    display_name: _builtins.str
+    """At most 256 characters."""
+    def __init__(
+        self,
+        *,
+        knowledge_base_id: _builtins.str = ...,
+        display_name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["display_name", b"display_name", "knowledge_base_id", b"knowledge_base_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateKnowledgeBaseRequest: _TypeAlias = CreateKnowledgeBaseRequest  # noqa: Y015
+
+@_typing.final
+class ListKnowledgeBasesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    page_size: _builtins.int
+    """1 to 100 (0: 50)."""
+    page_token: _builtins.str
+    def __init__(
+        self,
+        *,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_size", b"page_size", "page_token", b"page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListKnowledgeBasesRequest: _TypeAlias = ListKnowledgeBasesRequest  # noqa: Y015
+
+@_typing.final
+class ListKnowledgeBasesResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KNOWLEDGE_BASES_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """Empty on the last page."""
+    @_builtins.property
+    def knowledge_bases(self) -> _containers.RepeatedCompositeFieldContainer[Global___KnowledgeBase]: ...
+    def __init__(
+        self,
+        *,
+        knowledge_bases: _abc.Iterable[Global___KnowledgeBase] | None = ...,
+        next_page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["knowledge_bases", b"knowledge_bases", "next_page_token", b"next_page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListKnowledgeBasesResponse: _TypeAlias = ListKnowledgeBasesResponse  # noqa: Y015
+
+@_typing.final
+class DeleteKnowledgeBaseRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KNOWLEDGE_BASE_ID_FIELD_NUMBER: _builtins.int
+    knowledge_base_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        knowledge_base_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["knowledge_base_id", b"knowledge_base_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DeleteKnowledgeBaseRequest: _TypeAlias = DeleteKnowledgeBaseRequest  # noqa: Y015
+
+@_typing.final
+class DeleteKnowledgeBaseResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHUNKS_DELETED_FIELD_NUMBER: _builtins.int
+    chunks_deleted: _builtins.int
+    """How many chunks were deleted."""
+    def __init__(
+        self,
+        *,
+        chunks_deleted: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chunks_deleted", b"chunks_deleted"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DeleteKnowledgeBaseResponse: _TypeAlias = DeleteKnowledgeBaseResponse  # noqa: Y015
+
+@_typing.final
+class KnowledgeDocument(_message.Message):
+    """A document of a knowledge base."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DOCUMENT_ID_FIELD_NUMBER: _builtins.int
+    KNOWLEDGE_BASE_ID_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    MEDIA_TYPE_FIELD_NUMBER: _builtins.int
+    SIZE_BYTES_FIELD_NUMBER: _builtins.int
+    CHUNK_COUNT_FIELD_NUMBER: _builtins.int
+    CREATE_TIME_FIELD_NUMBER: _builtins.int
+    document_id: _builtins.str
+    """`doc_` and 32 hexadecimal digits; ids grow with time."""
+    knowledge_base_id: _builtins.str
+    name: _builtins.str
+    """The name the document was added with (may be empty)."""
+    media_type: _builtins.str
+    size_bytes: _builtins.int
+    chunk_count: _builtins.int
+    """How many chunks it was cut into."""
+    @_builtins.property
+    def create_time(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        document_id: _builtins.str = ...,
+        knowledge_base_id: _builtins.str = ...,
+        name: _builtins.str = ...,
+        media_type: _builtins.str = ...,
+        size_bytes: _builtins.int = ...,
+        chunk_count: _builtins.int = ...,
+        create_time: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chunk_count", b"chunk_count", "create_time", b"create_time", "document_id", b"document_id", "knowledge_base_id", b"knowledge_base_id", "media_type", b"media_type", "name", b"name", "size_bytes", b"size_bytes"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KnowledgeDocument: _TypeAlias = KnowledgeDocument  # noqa: Y015
+
+@_typing.final
+class AddDocumentRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KNOWLEDGE_BASE_ID_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    MEDIA_TYPE_FIELD_NUMBER: _builtins.int
+    CONTENT_FIELD_NUMBER: _builtins.int
+    knowledge_base_id: _builtins.str
+    name: _builtins.str
+    """At most 256 characters, e.g. a file name."""
+    media_type: _builtins.str
+    """text/plain, text/markdown, text/html or application/pdf."""
+    content: _builtins.bytes
+    """At most AGENTD_KNOWLEDGE_MAX_DOCUMENT_BYTES (and the server's message
+    size limit, AGENTD_MAX_MESSAGE_BYTES).
+    """
+    def __init__(
+        self,
+        *,
+        knowledge_base_id: _builtins.str = ...,
+        name: _builtins.str = ...,
+        media_type: _builtins.str = ...,
+        content: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "knowledge_base_id", b"knowledge_base_id", "media_type", b"media_type", "name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AddDocumentRequest: _TypeAlias = AddDocumentRequest  # noqa: Y015
+
+@_typing.final
+class ListDocumentsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KNOWLEDGE_BASE_ID_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    knowledge_base_id: _builtins.str
+    page_size: _builtins.int
+    """1 to 100 (0: 50)."""
+    page_token: _builtins.str
+    def __init__(
+        self,
+        *,
+        knowledge_base_id: _builtins.str = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["knowledge_base_id", b"knowledge_base_id", "page_size", b"page_size", "page_token", b"page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListDocumentsRequest: _TypeAlias = ListDocumentsRequest  # noqa: Y015
+
+@_typing.final
+class ListDocumentsResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DOCUMENTS_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """Empty on the last page."""
+    @_builtins.property
+    def documents(self) -> _containers.RepeatedCompositeFieldContainer[Global___KnowledgeDocument]: ...
+    def __init__(
+        self,
+        *,
+        documents: _abc.Iterable[Global___KnowledgeDocument] | None = ...,
+        next_page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["documents", b"documents", "next_page_token", b"next_page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListDocumentsResponse: _TypeAlias = ListDocumentsResponse  # noqa: Y015
+
+@_typing.final
+class DeleteDocumentRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DOCUMENT_ID_FIELD_NUMBER: _builtins.int
+    document_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        document_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["document_id", b"document_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DeleteDocumentRequest: _TypeAlias = DeleteDocumentRequest  # noqa: Y015
+
+@_typing.final
+class DeleteDocumentResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHUNKS_DELETED_FIELD_NUMBER: _builtins.int
+    chunks_deleted: _builtins.int
+    """How many chunks were deleted."""
+    def __init__(
+        self,
+        *,
+        chunks_deleted: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chunks_deleted", b"chunks_deleted"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DeleteDocumentResponse: _TypeAlias = DeleteDocumentResponse  # noqa: Y015
+
+@_typing.final
+class SearchKnowledgeRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KNOWLEDGE_BASE_ID_FIELD_NUMBER: _builtins.int
+    QUERY_FIELD_NUMBER: _builtins.int
+    TOP_K_FIELD_NUMBER: _builtins.int
+    SCORE_THRESHOLD_FIELD_NUMBER: _builtins.int
+    knowledge_base_id: _builtins.str
+    query: _builtins.str
+    """Required, at most 2,000 characters."""
+    top_k: _builtins.int
+    """1 to 50 (0: AGENTD_KNOWLEDGE_TOP_K)."""
+    score_threshold: _builtins.float
+    """Least cosine similarity, -1 to 1 (unset: AGENTD_KNOWLEDGE_SCORE_THRESHOLD)."""
+    def __init__(
+        self,
+        *,
+        knowledge_base_id: _builtins.str = ...,
+        query: _builtins.str = ...,
+        top_k: _builtins.int = ...,
+        score_threshold: _builtins.float | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_score_threshold", b"_score_threshold", "score_threshold", b"score_threshold"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_score_threshold", b"_score_threshold", "knowledge_base_id", b"knowledge_base_id", "query", b"query", "score_threshold", b"score_threshold", "top_k", b"top_k"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__score_threshold: _TypeAlias = _typing.Literal["score_threshold"]  # noqa: Y015
+    _WhichOneofArgType__score_threshold: _TypeAlias = _typing.Literal["_score_threshold", b"_score_threshold"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__score_threshold) -> _WhichOneofReturnType__score_threshold | None: ...
+
+Global___SearchKnowledgeRequest: _TypeAlias = SearchKnowledgeRequest  # noqa: Y015
+
+@_typing.final
+class Citation(_message.Message):
+    """Where a passage comes from."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KNOWLEDGE_BASE_ID_FIELD_NUMBER: _builtins.int
+    DOCUMENT_ID_FIELD_NUMBER: _builtins.int
+    CHUNK_INDEX_FIELD_NUMBER: _builtins.int
+    SCORE_FIELD_NUMBER: _builtins.int
+    SNIPPET_FIELD_NUMBER: _builtins.int
+    knowledge_base_id: _builtins.str
+    document_id: _builtins.str
+    chunk_index: _builtins.int
+    """The chunk's position in its document, from 0."""
+    score: _builtins.float
+    """Cosine similarity of the chunk to the question."""
+    snippet: _builtins.str
+    """The start of the chunk's text (at most 200 characters)."""
+    def __init__(
+        self,
+        *,
+        knowledge_base_id: _builtins.str = ...,
+        document_id: _builtins.str = ...,
+        chunk_index: _builtins.int = ...,
+        score: _builtins.float = ...,
+        snippet: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chunk_index", b"chunk_index", "document_id", b"document_id", "knowledge_base_id", b"knowledge_base_id", "score", b"score", "snippet", b"snippet"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Citation: _TypeAlias = Citation  # noqa: Y015
+
+@_typing.final
+class KnowledgeHit(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CITATION_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    text: _builtins.str
+    """The chunk's whole text."""
+    @_builtins.property
+    def citation(self) -> Global___Citation: ...
+    def __init__(
+        self,
+        *,
+        citation: Global___Citation | None = ...,
+        text: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["citation", b"citation"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["citation", b"citation", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KnowledgeHit: _TypeAlias = KnowledgeHit  # noqa: Y015
+
+@_typing.final
+class SearchKnowledgeResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HITS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def hits(self) -> _containers.RepeatedCompositeFieldContainer[Global___KnowledgeHit]: ...
+    def __init__(
+        self,
+        *,
+        hits: _abc.Iterable[Global___KnowledgeHit] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hits", b"hits"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SearchKnowledgeResponse: _TypeAlias = SearchKnowledgeResponse  # noqa: Y015

@@ -61,6 +61,41 @@ class MemoryServiceStub:
                 request_serializer=agentd_dot_v1_dot_memory__pb2.ForgetUserRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_memory__pb2.ForgetUserResponse.FromString,
                 _registered_method=True)
+        self.CreateKnowledgeBase = channel.unary_unary(
+                '/agentd.v1.MemoryService/CreateKnowledgeBase',
+                request_serializer=agentd_dot_v1_dot_memory__pb2.CreateKnowledgeBaseRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_memory__pb2.KnowledgeBase.FromString,
+                _registered_method=True)
+        self.ListKnowledgeBases = channel.unary_unary(
+                '/agentd.v1.MemoryService/ListKnowledgeBases',
+                request_serializer=agentd_dot_v1_dot_memory__pb2.ListKnowledgeBasesRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_memory__pb2.ListKnowledgeBasesResponse.FromString,
+                _registered_method=True)
+        self.DeleteKnowledgeBase = channel.unary_unary(
+                '/agentd.v1.MemoryService/DeleteKnowledgeBase',
+                request_serializer=agentd_dot_v1_dot_memory__pb2.DeleteKnowledgeBaseRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_memory__pb2.DeleteKnowledgeBaseResponse.FromString,
+                _registered_method=True)
+        self.AddDocument = channel.unary_unary(
+                '/agentd.v1.MemoryService/AddDocument',
+                request_serializer=agentd_dot_v1_dot_memory__pb2.AddDocumentRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_memory__pb2.KnowledgeDocument.FromString,
+                _registered_method=True)
+        self.ListDocuments = channel.unary_unary(
+                '/agentd.v1.MemoryService/ListDocuments',
+                request_serializer=agentd_dot_v1_dot_memory__pb2.ListDocumentsRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_memory__pb2.ListDocumentsResponse.FromString,
+                _registered_method=True)
+        self.DeleteDocument = channel.unary_unary(
+                '/agentd.v1.MemoryService/DeleteDocument',
+                request_serializer=agentd_dot_v1_dot_memory__pb2.DeleteDocumentRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_memory__pb2.DeleteDocumentResponse.FromString,
+                _registered_method=True)
+        self.SearchKnowledge = channel.unary_unary(
+                '/agentd.v1.MemoryService/SearchKnowledge',
+                request_serializer=agentd_dot_v1_dot_memory__pb2.SearchKnowledgeRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_memory__pb2.SearchKnowledgeResponse.FromString,
+                _registered_method=True)
 
 
 class MemoryServiceServicer:
@@ -105,6 +140,65 @@ class MemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateKnowledgeBase(self, request, context):
+        """Knowledge bases belong to the caller's tenant: any principal of the
+        tenant lists and searches them; creating and deleting bases and adding
+        and deleting documents needs a role of AGENTD_KNOWLEDGE_ADMIN_ROLES
+        (PERMISSION_DENIED otherwise). Another tenant's base or document is
+        NOT_FOUND (MEMORY_NOT_FOUND).
+
+        Create an empty knowledge base; ALREADY_EXISTS (KNOWLEDGE_BASE_EXISTS)
+        when the tenant has that id.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListKnowledgeBases(self, request, context):
+        """The tenant's knowledge bases by id, a page at a time.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteKnowledgeBase(self, request, context):
+        """Delete a knowledge base with its documents, their chunks and vectors.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AddDocument(self, request, context):
+        """Parse, chunk, embed and store a document; answers when it is stored
+        (ingestion is synchronous and all or nothing: on an embeddings failure
+        nothing of the document remains).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListDocuments(self, request, context):
+        """The documents of a knowledge base by id, a page at a time.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteDocument(self, request, context):
+        """Delete a document with its chunks and vectors.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SearchKnowledge(self, request, context):
+        """Hit testing: the passages of a knowledge base a search_knowledge call
+        with this query would retrieve (hybrid search, cut at the threshold).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MemoryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -127,6 +221,41 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.ForgetUser,
                     request_deserializer=agentd_dot_v1_dot_memory__pb2.ForgetUserRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_memory__pb2.ForgetUserResponse.SerializeToString,
+            ),
+            'CreateKnowledgeBase': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateKnowledgeBase,
+                    request_deserializer=agentd_dot_v1_dot_memory__pb2.CreateKnowledgeBaseRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_memory__pb2.KnowledgeBase.SerializeToString,
+            ),
+            'ListKnowledgeBases': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListKnowledgeBases,
+                    request_deserializer=agentd_dot_v1_dot_memory__pb2.ListKnowledgeBasesRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_memory__pb2.ListKnowledgeBasesResponse.SerializeToString,
+            ),
+            'DeleteKnowledgeBase': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteKnowledgeBase,
+                    request_deserializer=agentd_dot_v1_dot_memory__pb2.DeleteKnowledgeBaseRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_memory__pb2.DeleteKnowledgeBaseResponse.SerializeToString,
+            ),
+            'AddDocument': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddDocument,
+                    request_deserializer=agentd_dot_v1_dot_memory__pb2.AddDocumentRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_memory__pb2.KnowledgeDocument.SerializeToString,
+            ),
+            'ListDocuments': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListDocuments,
+                    request_deserializer=agentd_dot_v1_dot_memory__pb2.ListDocumentsRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_memory__pb2.ListDocumentsResponse.SerializeToString,
+            ),
+            'DeleteDocument': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteDocument,
+                    request_deserializer=agentd_dot_v1_dot_memory__pb2.DeleteDocumentRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_memory__pb2.DeleteDocumentResponse.SerializeToString,
+            ),
+            'SearchKnowledge': grpc.unary_unary_rpc_method_handler(
+                    servicer.SearchKnowledge,
+                    request_deserializer=agentd_dot_v1_dot_memory__pb2.SearchKnowledgeRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_memory__pb2.SearchKnowledgeResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -244,6 +373,195 @@ class MemoryService:
             '/agentd.v1.MemoryService/ForgetUser',
             agentd_dot_v1_dot_memory__pb2.ForgetUserRequest.SerializeToString,
             agentd_dot_v1_dot_memory__pb2.ForgetUserResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateKnowledgeBase(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.MemoryService/CreateKnowledgeBase',
+            agentd_dot_v1_dot_memory__pb2.CreateKnowledgeBaseRequest.SerializeToString,
+            agentd_dot_v1_dot_memory__pb2.KnowledgeBase.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListKnowledgeBases(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.MemoryService/ListKnowledgeBases',
+            agentd_dot_v1_dot_memory__pb2.ListKnowledgeBasesRequest.SerializeToString,
+            agentd_dot_v1_dot_memory__pb2.ListKnowledgeBasesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteKnowledgeBase(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.MemoryService/DeleteKnowledgeBase',
+            agentd_dot_v1_dot_memory__pb2.DeleteKnowledgeBaseRequest.SerializeToString,
+            agentd_dot_v1_dot_memory__pb2.DeleteKnowledgeBaseResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddDocument(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.MemoryService/AddDocument',
+            agentd_dot_v1_dot_memory__pb2.AddDocumentRequest.SerializeToString,
+            agentd_dot_v1_dot_memory__pb2.KnowledgeDocument.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListDocuments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.MemoryService/ListDocuments',
+            agentd_dot_v1_dot_memory__pb2.ListDocumentsRequest.SerializeToString,
+            agentd_dot_v1_dot_memory__pb2.ListDocumentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteDocument(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.MemoryService/DeleteDocument',
+            agentd_dot_v1_dot_memory__pb2.DeleteDocumentRequest.SerializeToString,
+            agentd_dot_v1_dot_memory__pb2.DeleteDocumentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SearchKnowledge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.MemoryService/SearchKnowledge',
+            agentd_dot_v1_dot_memory__pb2.SearchKnowledgeRequest.SerializeToString,
+            agentd_dot_v1_dot_memory__pb2.SearchKnowledgeResponse.FromString,
             options,
             channel_credentials,
             insecure,

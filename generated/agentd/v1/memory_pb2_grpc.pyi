@@ -54,6 +54,33 @@ class MemoryServiceStub:
     server process cached of it. The RPC audit record of the call names the
     user forgotten (its principal) and the gateway that asked (via).
     """
+    CreateKnowledgeBase: _grpc.UnaryUnaryMultiCallable[_memory_pb2.CreateKnowledgeBaseRequest, _memory_pb2.KnowledgeBase]
+    """Knowledge bases belong to the caller's tenant: any principal of the
+    tenant lists and searches them; creating and deleting bases and adding
+    and deleting documents needs a role of AGENTD_KNOWLEDGE_ADMIN_ROLES
+    (PERMISSION_DENIED otherwise). Another tenant's base or document is
+    NOT_FOUND (MEMORY_NOT_FOUND).
+
+    Create an empty knowledge base; ALREADY_EXISTS (KNOWLEDGE_BASE_EXISTS)
+    when the tenant has that id.
+    """
+    ListKnowledgeBases: _grpc.UnaryUnaryMultiCallable[_memory_pb2.ListKnowledgeBasesRequest, _memory_pb2.ListKnowledgeBasesResponse]
+    """The tenant's knowledge bases by id, a page at a time."""
+    DeleteKnowledgeBase: _grpc.UnaryUnaryMultiCallable[_memory_pb2.DeleteKnowledgeBaseRequest, _memory_pb2.DeleteKnowledgeBaseResponse]
+    """Delete a knowledge base with its documents, their chunks and vectors."""
+    AddDocument: _grpc.UnaryUnaryMultiCallable[_memory_pb2.AddDocumentRequest, _memory_pb2.KnowledgeDocument]
+    """Parse, chunk, embed and store a document; answers when it is stored
+    (ingestion is synchronous and all or nothing: on an embeddings failure
+    nothing of the document remains).
+    """
+    ListDocuments: _grpc.UnaryUnaryMultiCallable[_memory_pb2.ListDocumentsRequest, _memory_pb2.ListDocumentsResponse]
+    """The documents of a knowledge base by id, a page at a time."""
+    DeleteDocument: _grpc.UnaryUnaryMultiCallable[_memory_pb2.DeleteDocumentRequest, _memory_pb2.DeleteDocumentResponse]
+    """Delete a document with its chunks and vectors."""
+    SearchKnowledge: _grpc.UnaryUnaryMultiCallable[_memory_pb2.SearchKnowledgeRequest, _memory_pb2.SearchKnowledgeResponse]
+    """Hit testing: the passages of a knowledge base a search_knowledge call
+    with this query would retrieve (hybrid search, cut at the threshold).
+    """
 
 @_typing.type_check_only
 class MemoryServiceAsyncStub(MemoryServiceStub):
@@ -80,6 +107,33 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     namespace, with its vector and keyword index entries and anything a
     server process cached of it. The RPC audit record of the call names the
     user forgotten (its principal) and the gateway that asked (via).
+    """
+    CreateKnowledgeBase: _aio.UnaryUnaryMultiCallable[_memory_pb2.CreateKnowledgeBaseRequest, _memory_pb2.KnowledgeBase]  # type: ignore[assignment]
+    """Knowledge bases belong to the caller's tenant: any principal of the
+    tenant lists and searches them; creating and deleting bases and adding
+    and deleting documents needs a role of AGENTD_KNOWLEDGE_ADMIN_ROLES
+    (PERMISSION_DENIED otherwise). Another tenant's base or document is
+    NOT_FOUND (MEMORY_NOT_FOUND).
+
+    Create an empty knowledge base; ALREADY_EXISTS (KNOWLEDGE_BASE_EXISTS)
+    when the tenant has that id.
+    """
+    ListKnowledgeBases: _aio.UnaryUnaryMultiCallable[_memory_pb2.ListKnowledgeBasesRequest, _memory_pb2.ListKnowledgeBasesResponse]  # type: ignore[assignment]
+    """The tenant's knowledge bases by id, a page at a time."""
+    DeleteKnowledgeBase: _aio.UnaryUnaryMultiCallable[_memory_pb2.DeleteKnowledgeBaseRequest, _memory_pb2.DeleteKnowledgeBaseResponse]  # type: ignore[assignment]
+    """Delete a knowledge base with its documents, their chunks and vectors."""
+    AddDocument: _aio.UnaryUnaryMultiCallable[_memory_pb2.AddDocumentRequest, _memory_pb2.KnowledgeDocument]  # type: ignore[assignment]
+    """Parse, chunk, embed and store a document; answers when it is stored
+    (ingestion is synchronous and all or nothing: on an embeddings failure
+    nothing of the document remains).
+    """
+    ListDocuments: _aio.UnaryUnaryMultiCallable[_memory_pb2.ListDocumentsRequest, _memory_pb2.ListDocumentsResponse]  # type: ignore[assignment]
+    """The documents of a knowledge base by id, a page at a time."""
+    DeleteDocument: _aio.UnaryUnaryMultiCallable[_memory_pb2.DeleteDocumentRequest, _memory_pb2.DeleteDocumentResponse]  # type: ignore[assignment]
+    """Delete a document with its chunks and vectors."""
+    SearchKnowledge: _aio.UnaryUnaryMultiCallable[_memory_pb2.SearchKnowledgeRequest, _memory_pb2.SearchKnowledgeResponse]  # type: ignore[assignment]
+    """Hit testing: the passages of a knowledge base a search_knowledge call
+    with this query would retrieve (hybrid search, cut at the threshold).
     """
 
 class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -128,6 +182,75 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         namespace, with its vector and keyword index entries and anything a
         server process cached of it. The RPC audit record of the call names the
         user forgotten (its principal) and the gateway that asked (via).
+        """
+
+    @_abc_1.abstractmethod
+    def CreateKnowledgeBase(
+        self,
+        request: _memory_pb2.CreateKnowledgeBaseRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_pb2.KnowledgeBase, _abc.Awaitable[_memory_pb2.KnowledgeBase]]:
+        """Knowledge bases belong to the caller's tenant: any principal of the
+        tenant lists and searches them; creating and deleting bases and adding
+        and deleting documents needs a role of AGENTD_KNOWLEDGE_ADMIN_ROLES
+        (PERMISSION_DENIED otherwise). Another tenant's base or document is
+        NOT_FOUND (MEMORY_NOT_FOUND).
+
+        Create an empty knowledge base; ALREADY_EXISTS (KNOWLEDGE_BASE_EXISTS)
+        when the tenant has that id.
+        """
+
+    @_abc_1.abstractmethod
+    def ListKnowledgeBases(
+        self,
+        request: _memory_pb2.ListKnowledgeBasesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_pb2.ListKnowledgeBasesResponse, _abc.Awaitable[_memory_pb2.ListKnowledgeBasesResponse]]:
+        """The tenant's knowledge bases by id, a page at a time."""
+
+    @_abc_1.abstractmethod
+    def DeleteKnowledgeBase(
+        self,
+        request: _memory_pb2.DeleteKnowledgeBaseRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_pb2.DeleteKnowledgeBaseResponse, _abc.Awaitable[_memory_pb2.DeleteKnowledgeBaseResponse]]:
+        """Delete a knowledge base with its documents, their chunks and vectors."""
+
+    @_abc_1.abstractmethod
+    def AddDocument(
+        self,
+        request: _memory_pb2.AddDocumentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_pb2.KnowledgeDocument, _abc.Awaitable[_memory_pb2.KnowledgeDocument]]:
+        """Parse, chunk, embed and store a document; answers when it is stored
+        (ingestion is synchronous and all or nothing: on an embeddings failure
+        nothing of the document remains).
+        """
+
+    @_abc_1.abstractmethod
+    def ListDocuments(
+        self,
+        request: _memory_pb2.ListDocumentsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_pb2.ListDocumentsResponse, _abc.Awaitable[_memory_pb2.ListDocumentsResponse]]:
+        """The documents of a knowledge base by id, a page at a time."""
+
+    @_abc_1.abstractmethod
+    def DeleteDocument(
+        self,
+        request: _memory_pb2.DeleteDocumentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_pb2.DeleteDocumentResponse, _abc.Awaitable[_memory_pb2.DeleteDocumentResponse]]:
+        """Delete a document with its chunks and vectors."""
+
+    @_abc_1.abstractmethod
+    def SearchKnowledge(
+        self,
+        request: _memory_pb2.SearchKnowledgeRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_pb2.SearchKnowledgeResponse, _abc.Awaitable[_memory_pb2.SearchKnowledgeResponse]]:
+        """Hit testing: the passages of a knowledge base a search_knowledge call
+        with this query would retrieve (hybrid search, cut at the threshold).
         """
 
 def add_MemoryServiceServicer_to_server(servicer: MemoryServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

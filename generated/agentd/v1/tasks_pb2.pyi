@@ -4,6 +4,7 @@ isort:skip_file
 """
 
 from agentd.v1 import artifacts_pb2 as _artifacts_pb2
+from agentd.v1 import memory_pb2 as _memory_pb2
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -418,6 +419,7 @@ class Task(_message.Message):
     AGENT_FIELD_NUMBER: _builtins.int
     CONVERSATION_ID_FIELD_NUMBER: _builtins.int
     ARTIFACTS_FIELD_NUMBER: _builtins.int
+    CITATIONS_FIELD_NUMBER: _builtins.int
     PARENT_TASK_ID_FIELD_NUMBER: _builtins.int
     ROOT_TASK_ID_FIELD_NUMBER: _builtins.int
     DEPTH_FIELD_NUMBER: _builtins.int
@@ -496,6 +498,12 @@ class Task(_message.Message):
         """
 
     @_builtins.property
+    def citations(self) -> _containers.RepeatedCompositeFieldContainer[_memory_pb2.Citation]:
+        """The knowledge base passages the task's search_knowledge calls retrieved
+        (as on its FinalAnswer event); empty until it completes.
+        """
+
+    @_builtins.property
     def children(self) -> _containers.RepeatedCompositeFieldContainer[Global___SubtaskSummary]:
         """The task's children so far, in the order they were started, with what
         each spent; their usage is included in `usage`.
@@ -525,6 +533,7 @@ class Task(_message.Message):
         agent: _builtins.str = ...,
         conversation_id: _builtins.str = ...,
         artifacts: _abc.Iterable[_artifacts_pb2.ArtifactSummary] | None = ...,
+        citations: _abc.Iterable[_memory_pb2.Citation] | None = ...,
         parent_task_id: _builtins.str = ...,
         root_task_id: _builtins.str = ...,
         depth: _builtins.int = ...,
@@ -532,7 +541,7 @@ class Task(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "create_time", b"create_time", "error", b"error", "plan", b"plan", "progress", b"progress", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "artifacts", b"artifacts", "children", b"children", "context", b"context", "conversation_id", b"conversation_id", "create_time", b"create_time", "depth", b"depth", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "parent_task_id", b"parent_task_id", "partial", b"partial", "plan", b"plan", "progress", b"progress", "root_task_id", b"root_task_id", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "artifacts", b"artifacts", "children", b"children", "citations", b"citations", "context", b"context", "conversation_id", b"conversation_id", "create_time", b"create_time", "depth", b"depth", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "parent_task_id", b"parent_task_id", "partial", b"partial", "plan", b"plan", "progress", b"progress", "root_task_id", b"root_task_id", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

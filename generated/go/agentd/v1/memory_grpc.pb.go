@@ -29,6 +29,24 @@ type MemoryServiceClient interface {
 	// server process cached of it. The RPC audit record of the call names the
 	// user forgotten (its principal) and the gateway that asked (via).
 	ForgetUser(ctx context.Context, in *ForgetUserRequest, opts ...grpc.CallOption) (*ForgetUserResponse, error)
+	// Create an empty knowledge base; ALREADY_EXISTS (KNOWLEDGE_BASE_EXISTS)
+	// when the tenant has that id.
+	CreateKnowledgeBase(ctx context.Context, in *CreateKnowledgeBaseRequest, opts ...grpc.CallOption) (*KnowledgeBase, error)
+	// The tenant's knowledge bases by id, a page at a time.
+	ListKnowledgeBases(ctx context.Context, in *ListKnowledgeBasesRequest, opts ...grpc.CallOption) (*ListKnowledgeBasesResponse, error)
+	// Delete a knowledge base with its documents, their chunks and vectors.
+	DeleteKnowledgeBase(ctx context.Context, in *DeleteKnowledgeBaseRequest, opts ...grpc.CallOption) (*DeleteKnowledgeBaseResponse, error)
+	// Parse, chunk, embed and store a document; answers when it is stored
+	// (ingestion is synchronous and all or nothing: on an embeddings failure
+	// nothing of the document remains).
+	AddDocument(ctx context.Context, in *AddDocumentRequest, opts ...grpc.CallOption) (*KnowledgeDocument, error)
+	// The documents of a knowledge base by id, a page at a time.
+	ListDocuments(ctx context.Context, in *ListDocumentsRequest, opts ...grpc.CallOption) (*ListDocumentsResponse, error)
+	// Delete a document with its chunks and vectors.
+	DeleteDocument(ctx context.Context, in *DeleteDocumentRequest, opts ...grpc.CallOption) (*DeleteDocumentResponse, error)
+	// Hit testing: the passages of a knowledge base a search_knowledge call
+	// with this query would retrieve (hybrid search, cut at the threshold).
+	SearchKnowledge(ctx context.Context, in *SearchKnowledgeRequest, opts ...grpc.CallOption) (*SearchKnowledgeResponse, error)
 }
 
 type memoryServiceClient struct {
@@ -75,6 +93,69 @@ func (c *memoryServiceClient) ForgetUser(ctx context.Context, in *ForgetUserRequ
 	return out, nil
 }
 
+func (c *memoryServiceClient) CreateKnowledgeBase(ctx context.Context, in *CreateKnowledgeBaseRequest, opts ...grpc.CallOption) (*KnowledgeBase, error) {
+	out := new(KnowledgeBase)
+	err := c.cc.Invoke(ctx, "/agentd.v1.MemoryService/CreateKnowledgeBase", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) ListKnowledgeBases(ctx context.Context, in *ListKnowledgeBasesRequest, opts ...grpc.CallOption) (*ListKnowledgeBasesResponse, error) {
+	out := new(ListKnowledgeBasesResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.MemoryService/ListKnowledgeBases", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) DeleteKnowledgeBase(ctx context.Context, in *DeleteKnowledgeBaseRequest, opts ...grpc.CallOption) (*DeleteKnowledgeBaseResponse, error) {
+	out := new(DeleteKnowledgeBaseResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.MemoryService/DeleteKnowledgeBase", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) AddDocument(ctx context.Context, in *AddDocumentRequest, opts ...grpc.CallOption) (*KnowledgeDocument, error) {
+	out := new(KnowledgeDocument)
+	err := c.cc.Invoke(ctx, "/agentd.v1.MemoryService/AddDocument", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) ListDocuments(ctx context.Context, in *ListDocumentsRequest, opts ...grpc.CallOption) (*ListDocumentsResponse, error) {
+	out := new(ListDocumentsResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.MemoryService/ListDocuments", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) DeleteDocument(ctx context.Context, in *DeleteDocumentRequest, opts ...grpc.CallOption) (*DeleteDocumentResponse, error) {
+	out := new(DeleteDocumentResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.MemoryService/DeleteDocument", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) SearchKnowledge(ctx context.Context, in *SearchKnowledgeRequest, opts ...grpc.CallOption) (*SearchKnowledgeResponse, error) {
+	out := new(SearchKnowledgeResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.MemoryService/SearchKnowledge", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // MemoryServiceServer is the server API for MemoryService service.
 // All implementations must embed UnimplementedMemoryServiceServer
 // for forward compatibility
@@ -91,6 +172,24 @@ type MemoryServiceServer interface {
 	// server process cached of it. The RPC audit record of the call names the
 	// user forgotten (its principal) and the gateway that asked (via).
 	ForgetUser(context.Context, *ForgetUserRequest) (*ForgetUserResponse, error)
+	// Create an empty knowledge base; ALREADY_EXISTS (KNOWLEDGE_BASE_EXISTS)
+	// when the tenant has that id.
+	CreateKnowledgeBase(context.Context, *CreateKnowledgeBaseRequest) (*KnowledgeBase, error)
+	// The tenant's knowledge bases by id, a page at a time.
+	ListKnowledgeBases(context.Context, *ListKnowledgeBasesRequest) (*ListKnowledgeBasesResponse, error)
+	// Delete a knowledge base with its documents, their chunks and vectors.
+	DeleteKnowledgeBase(context.Context, *DeleteKnowledgeBaseRequest) (*DeleteKnowledgeBaseResponse, error)
+	// Parse, chunk, embed and store a document; answers when it is stored
+	// (ingestion is synchronous and all or nothing: on an embeddings failure
+	// nothing of the document remains).
+	AddDocument(context.Context, *AddDocumentRequest) (*KnowledgeDocument, error)
+	// The documents of a knowledge base by id, a page at a time.
+	ListDocuments(context.Context, *ListDocumentsRequest) (*ListDocumentsResponse, error)
+	// Delete a document with its chunks and vectors.
+	DeleteDocument(context.Context, *DeleteDocumentRequest) (*DeleteDocumentResponse, error)
+	// Hit testing: the passages of a knowledge base a search_knowledge call
+	// with this query would retrieve (hybrid search, cut at the threshold).
+	SearchKnowledge(context.Context, *SearchKnowledgeRequest) (*SearchKnowledgeResponse, error)
 	mustEmbedUnimplementedMemoryServiceServer()
 }
 
@@ -109,6 +208,27 @@ func (UnimplementedMemoryServiceServer) DeleteMemory(context.Context, *DeleteMem
 }
 func (UnimplementedMemoryServiceServer) ForgetUser(context.Context, *ForgetUserRequest) (*ForgetUserResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ForgetUser not implemented")
+}
+func (UnimplementedMemoryServiceServer) CreateKnowledgeBase(context.Context, *CreateKnowledgeBaseRequest) (*KnowledgeBase, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method CreateKnowledgeBase not implemented")
+}
+func (UnimplementedMemoryServiceServer) ListKnowledgeBases(context.Context, *ListKnowledgeBasesRequest) (*ListKnowledgeBasesResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListKnowledgeBases not implemented")
+}
+func (UnimplementedMemoryServiceServer) DeleteKnowledgeBase(context.Context, *DeleteKnowledgeBaseRequest) (*DeleteKnowledgeBaseResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method DeleteKnowledgeBase not implemented")
+}
+func (UnimplementedMemoryServiceServer) AddDocument(context.Context, *AddDocumentRequest) (*KnowledgeDocument, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method AddDocument not implemented")
+}
+func (UnimplementedMemoryServiceServer) ListDocuments(context.Context, *ListDocumentsRequest) (*ListDocumentsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListDocuments not implemented")
+}
+func (UnimplementedMemoryServiceServer) DeleteDocument(context.Context, *DeleteDocumentRequest) (*DeleteDocumentResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method DeleteDocument not implemented")
+}
+func (UnimplementedMemoryServiceServer) SearchKnowledge(context.Context, *SearchKnowledgeRequest) (*SearchKnowledgeResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method SearchKnowledge not implemented")
 }
 func (UnimplementedMemoryServiceServer) mustEmbedUnimplementedMemoryServiceServer() {}
 
@@ -195,6 +315,132 @@ func _MemoryService_ForgetUser_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _MemoryService_CreateKnowledgeBase_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateKnowledgeBaseRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).CreateKnowledgeBase(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.MemoryService/CreateKnowledgeBase",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).CreateKnowledgeBase(ctx, req.(*CreateKnowledgeBaseRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_ListKnowledgeBases_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListKnowledgeBasesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).ListKnowledgeBases(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.MemoryService/ListKnowledgeBases",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).ListKnowledgeBases(ctx, req.(*ListKnowledgeBasesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_DeleteKnowledgeBase_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteKnowledgeBaseRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).DeleteKnowledgeBase(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.MemoryService/DeleteKnowledgeBase",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).DeleteKnowledgeBase(ctx, req.(*DeleteKnowledgeBaseRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_AddDocument_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AddDocumentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).AddDocument(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.MemoryService/AddDocument",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).AddDocument(ctx, req.(*AddDocumentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_ListDocuments_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListDocumentsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).ListDocuments(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.MemoryService/ListDocuments",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).ListDocuments(ctx, req.(*ListDocumentsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_DeleteDocument_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteDocumentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).DeleteDocument(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.MemoryService/DeleteDocument",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).DeleteDocument(ctx, req.(*DeleteDocumentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_SearchKnowledge_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SearchKnowledgeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).SearchKnowledge(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.MemoryService/SearchKnowledge",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).SearchKnowledge(ctx, req.(*SearchKnowledgeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _MemoryService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "agentd.v1.MemoryService",
 	HandlerType: (*MemoryServiceServer)(nil),
@@ -214,6 +460,34 @@ var _MemoryService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ForgetUser",
 			Handler:    _MemoryService_ForgetUser_Handler,
+		},
+		{
+			MethodName: "CreateKnowledgeBase",
+			Handler:    _MemoryService_CreateKnowledgeBase_Handler,
+		},
+		{
+			MethodName: "ListKnowledgeBases",
+			Handler:    _MemoryService_ListKnowledgeBases_Handler,
+		},
+		{
+			MethodName: "DeleteKnowledgeBase",
+			Handler:    _MemoryService_DeleteKnowledgeBase_Handler,
+		},
+		{
+			MethodName: "AddDocument",
+			Handler:    _MemoryService_AddDocument_Handler,
+		},
+		{
+			MethodName: "ListDocuments",
+			Handler:    _MemoryService_ListDocuments_Handler,
+		},
+		{
+			MethodName: "DeleteDocument",
+			Handler:    _MemoryService_DeleteDocument_Handler,
+		},
+		{
+			MethodName: "SearchKnowledge",
+			Handler:    _MemoryService_SearchKnowledge_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

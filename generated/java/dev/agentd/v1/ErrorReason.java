@@ -376,6 +376,15 @@ public enum ErrorReason
    * <code>ERROR_REASON_MEMORY_NOT_FOUND = 56;</code>
    */
   ERROR_REASON_MEMORY_NOT_FOUND(56),
+  /**
+   * <pre>
+   * CreateKnowledgeBase for an id the tenant already has (status
+   * ALREADY_EXISTS).
+   * </pre>
+   *
+   * <code>ERROR_REASON_KNOWLEDGE_BASE_EXISTS = 57;</code>
+   */
+  ERROR_REASON_KNOWLEDGE_BASE_EXISTS(57),
   UNRECOGNIZED(-1),
   ;
 
@@ -738,6 +747,15 @@ public enum ErrorReason
    * <code>ERROR_REASON_MEMORY_NOT_FOUND = 56;</code>
    */
   public static final int ERROR_REASON_MEMORY_NOT_FOUND_VALUE = 56;
+  /**
+   * <pre>
+   * CreateKnowledgeBase for an id the tenant already has (status
+   * ALREADY_EXISTS).
+   * </pre>
+   *
+   * <code>ERROR_REASON_KNOWLEDGE_BASE_EXISTS = 57;</code>
+   */
+  public static final int ERROR_REASON_KNOWLEDGE_BASE_EXISTS_VALUE = 57;
 
 
   public final int getNumber() {
@@ -804,6 +822,7 @@ public enum ErrorReason
       case 54: return ERROR_REASON_EMBEDDING_MODEL_CHANGED;
       case 55: return ERROR_REASON_MEMORY_UNAVAILABLE;
       case 56: return ERROR_REASON_MEMORY_NOT_FOUND;
+      case 57: return ERROR_REASON_KNOWLEDGE_BASE_EXISTS;
       default: return null;
     }
   }

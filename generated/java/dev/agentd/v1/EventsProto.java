@@ -182,149 +182,151 @@ public final class EventsProto {
       "gle/protobuf/duration.proto\032\034google/prot" +
       "obuf/struct.proto\032\037google/protobuf/times" +
       "tamp.proto\032\031agentd/v1/artifacts.proto\032\035a" +
-      "gentd/v1/conversations.proto\032\025agentd/v1/" +
-      "tasks.proto\032\025agentd/v1/tools.proto\"\262\r\n\tT" +
-      "askEvent\022\017\n\007task_id\030\001 \001(\t\022\020\n\010sequence\030\002 " +
-      "\001(\004\022-\n\ttimestamp\030\003 \001(\0132\032.google.protobuf" +
-      ".Timestamp\022\020\n\010trace_id\030\004 \001(\t\0226\n\016status_c" +
-      "hanged\030\n \001(\0132\034.agentd.v1.TaskStatusChang" +
-      "edH\000\022.\n\014plan_created\030\013 \001(\0132\026.agentd.v1.P" +
-      "lanCreatedH\000\022.\n\014plan_revised\030\014 \001(\0132\026.age" +
-      "ntd.v1.PlanRevisedH\000\022.\n\014step_started\030\r \001" +
-      "(\0132\026.agentd.v1.StepStartedH\000\0220\n\rstep_fin" +
-      "ished\030\016 \001(\0132\027.agentd.v1.StepFinishedH\000\022*" +
-      "\n\ntext_delta\030\017 \001(\0132\024.agentd.v1.TextDelta" +
-      "H\000\0224\n\017reasoning_delta\030\020 \001(\0132\031.agentd.v1." +
-      "ReasoningDeltaH\000\0227\n\021tool_call_started\030\021 " +
-      "\001(\0132\032.agentd.v1.ToolCallStartedH\000\0229\n\022too" +
-      "l_call_finished\030\022 \001(\0132\033.agentd.v1.ToolCa" +
-      "llFinishedH\000\0222\n\nreflection\030\023 \001(\0132\034.agent" +
-      "d.v1.ReflectionVerdictH\000\022:\n\022approval_req" +
-      "uested\030\024 \001(\0132\034.agentd.v1.ApprovalRequest" +
-      "edH\000\022)\n\005usage\030\025 \001(\0132\030.agentd.v1.UsageRep" +
-      "ortedH\000\022.\n\014final_answer\030\026 \001(\0132\026.agentd.v" +
-      "1.FinalAnswerH\000\022)\n\005error\030\027 \001(\0132\030.agentd." +
-      "v1.ErrorOccurredH\000\022)\n\007resumed\030\030 \001(\0132\026.ag" +
-      "entd.v1.TaskResumedH\000\0226\n\020approval_decide" +
-      "d\030\031 \001(\0132\032.agentd.v1.ApprovalDecidedH\000\022)\n" +
-      "\theartbeat\030\032 \001(\0132\024.agentd.v1.HeartbeatH\000" +
-      "\0224\n\017input_requested\030\033 \001(\0132\031.agentd.v1.In" +
-      "putRequestedH\000\0222\n\016input_provided\030\034 \001(\0132\030" +
-      ".agentd.v1.InputProvidedH\000\0228\n\021history_co" +
-      "mpacted\030\035 \001(\0132\033.agentd.v1.HistoryCompact" +
-      "edH\000\0226\n\020artifact_updated\030# \001(\0132\032.agentd." +
-      "v1.ArtifactUpdatedH\000\0220\n\rtool_progress\030- " +
-      "\001(\0132\027.agentd.v1.ToolProgressH\000\0226\n\016tool_r" +
-      "esumable\030. \001(\0132\034.agentd.v1.ToolCallResum" +
-      "ableH\000\0222\n\016context_fitted\030( \001(\0132\030.agentd." +
-      "v1.ContextFittedH\000\0226\n\020stream_discarded\030)" +
-      " \001(\0132\032.agentd.v1.StreamDiscardedH\000\022.\n\014ro" +
-      "ute_chosen\030* \001(\0132\026.agentd.v1.RouteChosen" +
-      "H\000\0224\n\017subtask_started\030\036 \001(\0132\031.agentd.v1." +
-      "SubtaskStartedH\000\0226\n\020subtask_finished\030\037 \001" +
-      "(\0132\032.agentd.v1.SubtaskFinishedH\000\0224\n\017subt" +
-      "ask_waiting\030  \001(\0132\031.agentd.v1.SubtaskWai" +
-      "tingH\000\022*\n\npanel_vote\030! \001(\0132\024.agentd.v1.P" +
-      "anelVoteH\000\0220\n\rpanel_decided\030\" \001(\0132\027.agen" +
-      "td.v1.PanelDecidedH\000B\t\n\007payload\"\215\001\n\013Rout" +
-      "eChosen\022\020\n\010decision\030\001 \001(\t\022\014\n\004mode\030\002 \001(\t\022" +
-      "\020\n\010delegate\030\003 \001(\t\022\016\n\006reason\030\004 \001(\t\022\017\n\007han" +
-      "dled\030\005 \001(\010\022+\n\010duration\030\006 \001(\0132\031.google.pr" +
-      "otobuf.Duration\"S\n\017StreamDiscarded\022\017\n\007st" +
-      "ep_id\030\001 \001(\t\022\020\n\010provider\030\002 \001(\t\022\r\n\005model\030\003" +
-      " \001(\t\022\016\n\006reason\030\004 \001(\t\"\331\001\n\rContextFitted\022\017" +
-      "\n\007step_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022\r\n\005model\030\003" +
-      " \001(\t\022\026\n\016context_window\030\004 \001(\r\022\025\n\rprompt_t" +
-      "okens\030\005 \001(\r\022\022\n\nmax_tokens\030\006 \001(\r\022\024\n\014saved" +
-      "_tokens\030\007 \001(\r\022\030\n\020clipped_messages\030\010 \001(\r\022" +
-      "\030\n\020dropped_messages\030\t \001(\r\022\r\n\005retry\030\n \001(\010" +
-      "\"d\n\016SubtaskStarted\022\025\n\rchild_task_id\030\001 \001(" +
-      "\t\022\r\n\005agent\030\002 \001(\t\022\014\n\004task\030\003 \001(\t\022\017\n\007call_i" +
-      "d\030\004 \001(\t\022\r\n\005panel\030\005 \001(\t\"\317\001\n\017SubtaskFinish" +
+      "gentd/v1/conversations.proto\032\026agentd/v1/" +
+      "memory.proto\032\025agentd/v1/tasks.proto\032\025age" +
+      "ntd/v1/tools.proto\"\262\r\n\tTaskEvent\022\017\n\007task" +
+      "_id\030\001 \001(\t\022\020\n\010sequence\030\002 \001(\004\022-\n\ttimestamp" +
+      "\030\003 \001(\0132\032.google.protobuf.Timestamp\022\020\n\010tr" +
+      "ace_id\030\004 \001(\t\0226\n\016status_changed\030\n \001(\0132\034.a" +
+      "gentd.v1.TaskStatusChangedH\000\022.\n\014plan_cre" +
+      "ated\030\013 \001(\0132\026.agentd.v1.PlanCreatedH\000\022.\n\014" +
+      "plan_revised\030\014 \001(\0132\026.agentd.v1.PlanRevis" +
+      "edH\000\022.\n\014step_started\030\r \001(\0132\026.agentd.v1.S" +
+      "tepStartedH\000\0220\n\rstep_finished\030\016 \001(\0132\027.ag" +
+      "entd.v1.StepFinishedH\000\022*\n\ntext_delta\030\017 \001" +
+      "(\0132\024.agentd.v1.TextDeltaH\000\0224\n\017reasoning_" +
+      "delta\030\020 \001(\0132\031.agentd.v1.ReasoningDeltaH\000" +
+      "\0227\n\021tool_call_started\030\021 \001(\0132\032.agentd.v1." +
+      "ToolCallStartedH\000\0229\n\022tool_call_finished\030" +
+      "\022 \001(\0132\033.agentd.v1.ToolCallFinishedH\000\0222\n\n" +
+      "reflection\030\023 \001(\0132\034.agentd.v1.ReflectionV" +
+      "erdictH\000\022:\n\022approval_requested\030\024 \001(\0132\034.a" +
+      "gentd.v1.ApprovalRequestedH\000\022)\n\005usage\030\025 " +
+      "\001(\0132\030.agentd.v1.UsageReportedH\000\022.\n\014final" +
+      "_answer\030\026 \001(\0132\026.agentd.v1.FinalAnswerH\000\022" +
+      ")\n\005error\030\027 \001(\0132\030.agentd.v1.ErrorOccurred" +
+      "H\000\022)\n\007resumed\030\030 \001(\0132\026.agentd.v1.TaskResu" +
+      "medH\000\0226\n\020approval_decided\030\031 \001(\0132\032.agentd" +
+      ".v1.ApprovalDecidedH\000\022)\n\theartbeat\030\032 \001(\013" +
+      "2\024.agentd.v1.HeartbeatH\000\0224\n\017input_reques" +
+      "ted\030\033 \001(\0132\031.agentd.v1.InputRequestedH\000\0222" +
+      "\n\016input_provided\030\034 \001(\0132\030.agentd.v1.Input" +
+      "ProvidedH\000\0228\n\021history_compacted\030\035 \001(\0132\033." +
+      "agentd.v1.HistoryCompactedH\000\0226\n\020artifact" +
+      "_updated\030# \001(\0132\032.agentd.v1.ArtifactUpdat" +
+      "edH\000\0220\n\rtool_progress\030- \001(\0132\027.agentd.v1." +
+      "ToolProgressH\000\0226\n\016tool_resumable\030. \001(\0132\034" +
+      ".agentd.v1.ToolCallResumableH\000\0222\n\016contex" +
+      "t_fitted\030( \001(\0132\030.agentd.v1.ContextFitted" +
+      "H\000\0226\n\020stream_discarded\030) \001(\0132\032.agentd.v1" +
+      ".StreamDiscardedH\000\022.\n\014route_chosen\030* \001(\013" +
+      "2\026.agentd.v1.RouteChosenH\000\0224\n\017subtask_st" +
+      "arted\030\036 \001(\0132\031.agentd.v1.SubtaskStartedH\000" +
+      "\0226\n\020subtask_finished\030\037 \001(\0132\032.agentd.v1.S" +
+      "ubtaskFinishedH\000\0224\n\017subtask_waiting\030  \001(" +
+      "\0132\031.agentd.v1.SubtaskWaitingH\000\022*\n\npanel_" +
+      "vote\030! \001(\0132\024.agentd.v1.PanelVoteH\000\0220\n\rpa" +
+      "nel_decided\030\" \001(\0132\027.agentd.v1.PanelDecid" +
+      "edH\000B\t\n\007payload\"\215\001\n\013RouteChosen\022\020\n\010decis" +
+      "ion\030\001 \001(\t\022\014\n\004mode\030\002 \001(\t\022\020\n\010delegate\030\003 \001(" +
+      "\t\022\016\n\006reason\030\004 \001(\t\022\017\n\007handled\030\005 \001(\010\022+\n\010du" +
+      "ration\030\006 \001(\0132\031.google.protobuf.Duration\"" +
+      "S\n\017StreamDiscarded\022\017\n\007step_id\030\001 \001(\t\022\020\n\010p" +
+      "rovider\030\002 \001(\t\022\r\n\005model\030\003 \001(\t\022\016\n\006reason\030\004" +
+      " \001(\t\"\331\001\n\rContextFitted\022\017\n\007step_id\030\001 \001(\t\022" +
+      "\014\n\004role\030\002 \001(\t\022\r\n\005model\030\003 \001(\t\022\026\n\016context_" +
+      "window\030\004 \001(\r\022\025\n\rprompt_tokens\030\005 \001(\r\022\022\n\nm" +
+      "ax_tokens\030\006 \001(\r\022\024\n\014saved_tokens\030\007 \001(\r\022\030\n" +
+      "\020clipped_messages\030\010 \001(\r\022\030\n\020dropped_messa" +
+      "ges\030\t \001(\r\022\r\n\005retry\030\n \001(\010\"d\n\016SubtaskStart" +
       "ed\022\025\n\rchild_task_id\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t" +
-      "\022%\n\006status\030\003 \001(\0162\025.agentd.v1.TaskStatus\022" +
-      "\016\n\006answer\030\004 \001(\t\022\r\n\005error\030\005 \001(\t\022$\n\005usage\030" +
-      "\006 \001(\0132\025.agentd.v1.TokenUsage\022*\n\013stop_rea" +
-      "son\030\007 \001(\0162\025.agentd.v1.StopReason\"Y\n\016Subt" +
-      "askWaiting\022\025\n\rchild_task_id\030\001 \001(\t\022\014\n\004kin" +
-      "d\030\002 \001(\t\022\022\n\nrequest_id\030\003 \001(\t\022\016\n\006detail\030\004 " +
-      "\001(\t\"k\n\tPanelVote\022\r\n\005panel\030\001 \001(\t\022\r\n\005agent" +
-      "\030\002 \001(\t\022\025\n\rchild_task_id\030\003 \001(\t\022\016\n\006answer\030" +
-      "\004 \001(\t\022\n\n\002ok\030\005 \001(\010\022\r\n\005group\030\006 \001(\005\"\203\001\n\014Pan" +
-      "elDecided\022\r\n\005panel\030\001 \001(\t\022\016\n\006answer\030\002 \001(\t" +
-      "\022\r\n\005ratio\030\003 \001(\001\022\021\n\tthreshold\030\004 \001(\001\022\017\n\007re" +
-      "ached\030\005 \001(\010\022\017\n\007members\030\006 \001(\r\022\020\n\010grouping" +
-      "\030\007 \001(\t\"I\n\tHeartbeat\022%\n\006status\030\001 \001(\0162\025.ag" +
-      "entd.v1.TaskStatus\022\025\n\rlast_sequence\030\002 \001(" +
-      "\004\"\240\001\n\021TaskStatusChanged\022\'\n\010previous\030\001 \001(" +
-      "\0162\025.agentd.v1.TaskStatus\022&\n\007current\030\002 \001(" +
-      "\0162\025.agentd.v1.TaskStatus\022\016\n\006detail\030\003 \001(\t" +
-      "\022*\n\013stop_reason\030\004 \001(\0162\025.agentd.v1.StopRe" +
-      "ason\",\n\013PlanCreated\022\035\n\004plan\030\001 \001(\0132\017.agen" +
-      "td.v1.Plan\"<\n\013PlanRevised\022\035\n\004plan\030\001 \001(\0132" +
-      "\017.agentd.v1.Plan\022\016\n\006reason\030\002 \001(\t\"B\n\013Step" +
-      "Started\022\017\n\007step_id\030\001 \001(\t\022\023\n\013description\030" +
-      "\002 \001(\t\022\r\n\005index\030\003 \001(\r\"m\n\014StepFinished\022\017\n\007" +
-      "step_id\030\001 \001(\t\022\017\n\007success\030\002 \001(\010\022\016\n\006output" +
-      "\030\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031.google.protob" +
-      "uf.Duration\"*\n\tTextDelta\022\017\n\007step_id\030\001 \001(" +
-      "\t\022\014\n\004text\030\002 \001(\t\"/\n\016ReasoningDelta\022\017\n\007ste" +
-      "p_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"r\n\017ToolCallStar" +
-      "ted\022\017\n\007call_id\030\001 \001(\t\022\017\n\007step_id\030\002 \001(\t\022\021\n" +
-      "\ttool_name\030\003 \001(\t\022*\n\targuments\030\004 \001(\0132\027.go" +
-      "ogle.protobuf.Struct\"\341\001\n\020ToolCallFinishe" +
-      "d\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022(\n" +
-      "\006result\030\003 \001(\0132\026.google.protobuf.ValueH\000\022" +
-      ")\n\005error\030\004 \001(\0132\030.agentd.v1.ToolCallError" +
-      "H\000\022+\n\010duration\030\005 \001(\0132\031.google.protobuf.D" +
-      "uration\022\014\n\004text\030\006 \001(\t\022\016\n\006cached\030\007 \001(\010B\t\n" +
-      "\007outcome\"\204\001\n\014ToolProgress\022\017\n\007call_id\030\001 \001" +
-      "(\t\022\021\n\ttool_name\030\002 \001(\t\022\020\n\010progress\030\003 \001(\001\022" +
-      "\022\n\005total\030\004 \001(\001H\000\210\001\001\022\017\n\007message\030\005 \001(\t\022\017\n\007" +
-      "reports\030\006 \001(\rB\010\n\006_total\"w\n\021ToolCallResum" +
-      "able\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t" +
-      "\022\017\n\007message\030\003 \001(\t\022-\n\tresume_by\030\004 \001(\0132\032.g" +
-      "oogle.protobuf.Timestamp\"\325\001\n\021ReflectionV" +
-      "erdict\022\017\n\007step_id\030\001 \001(\t\022\020\n\010accuracy\030\002 \001(" +
-      "\001\022\024\n\014completeness\030\003 \001(\001\022\021\n\trelevance\030\004 \001" +
-      "(\001\022\r\n\005logic\030\005 \001(\001\022\022\n\nconfidence\030\006 \001(\001\022\016\n" +
-      "\006passed\030\007 \001(\010\022/\n\010decision\030\010 \001(\0162\035.agentd" +
-      ".v1.ReflectionDecision\022\020\n\010feedback\030\t \001(\t" +
-      "\"s\n\021ApprovalRequested\022\017\n\007call_id\030\001 \001(\t\022\021" +
-      "\n\ttool_name\030\002 \001(\t\022*\n\targuments\030\003 \001(\0132\027.g" +
-      "oogle.protobuf.Struct\022\016\n\006reason\030\004 \001(\t\"\242\001" +
-      "\n\017ApprovalDecided\022\017\n\007call_id\030\001 \001(\t\022-\n\010de" +
-      "cision\030\002 \001(\0162\033.agentd.v1.ApprovalDecisio" +
-      "n\022\022\n\ndecided_by\030\003 \001(\t\022\017\n\007comment\030\004 \001(\t\022*" +
-      "\n\targuments\030\005 \001(\0132\027.google.protobuf.Stru" +
-      "ct\"6\n\016InputRequested\022\022\n\nrequest_id\030\001 \001(\t" +
-      "\022\020\n\010question\030\002 \001(\t\"F\n\rInputProvided\022\022\n\nr" +
-      "equest_id\030\001 \001(\t\022\023\n\013provided_by\030\002 \001(\t\022\014\n\004" +
-      "text\030\003 \001(\t\"\262\001\n\rUsageReported\022\017\n\007step_id\030" +
-      "\001 \001(\t\022\014\n\004role\030\002 \001(\t\022#\n\004call\030\003 \001(\0132\025.agen" +
-      "td.v1.TokenUsage\022)\n\ntask_total\030\004 \001(\0132\025.a" +
-      "gentd.v1.TokenUsage\022\r\n\005model\030\005 \001(\t\022\021\n\tes" +
-      "timated\030\006 \001(\010\022\020\n\010provider\030\021 \001(\t\"\236\001\n\013Fina" +
-      "lAnswer\022\014\n\004text\030\001 \001(\t\022*\n\013stop_reason\030\002 \001" +
-      "(\0162\025.agentd.v1.StopReason\022\023\n\013stop_detail" +
-      "\030\003 \001(\t\022\017\n\007partial\030\004 \001(\010\022/\n\tartifacts\030\n \003" +
-      "(\0132\034.agentd.v1.ArtifactReference\"p\n\017Arti" +
-      "factUpdated\022\014\n\004name\030\001 \001(\t\022\017\n\007version\030\002 \001" +
-      "(\r\022\022\n\nmedia_type\030\003 \001(\t\022\022\n\nsize_bytes\030\004 \001" +
-      "(\004\022\026\n\016writer_task_id\030\005 \001(\t\"P\n\rErrorOccur" +
-      "red\022\016\n\006reason\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005" +
-      "fatal\030\003 \001(\010\022\017\n\007step_id\030\004 \001(\t\"G\n\013TaskResu" +
-      "med\022\016\n\006reason\030\001 \001(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017" +
-      "completed_steps\030\003 \001(\r*\231\001\n\022ReflectionDeci" +
-      "sion\022#\n\037REFLECTION_DECISION_UNSPECIFIED\020" +
-      "\000\022\036\n\032REFLECTION_DECISION_ACCEPT\020\001\022\036\n\032REF" +
-      "LECTION_DECISION_REVISE\020\002\022\036\n\032REFLECTION_" +
-      "DECISION_REPLAN\020\003*\216\001\n\020ApprovalDecision\022!" +
-      "\n\035APPROVAL_DECISION_UNSPECIFIED\020\000\022\035\n\031APP" +
-      "ROVAL_DECISION_APPROVE\020\001\022\034\n\030APPROVAL_DEC" +
-      "ISION_REJECT\020\002\022\032\n\026APPROVAL_DECISION_EDIT" +
-      "\020\003BA\n\rdev.agentd.v1B\013EventsProtoP\001Z!agen" +
-      "td.dev/gen/agentd/v1;agentdv1b\006proto3"
+      "\022\014\n\004task\030\003 \001(\t\022\017\n\007call_id\030\004 \001(\t\022\r\n\005panel" +
+      "\030\005 \001(\t\"\317\001\n\017SubtaskFinished\022\025\n\rchild_task" +
+      "_id\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022%\n\006status\030\003 \001(\016" +
+      "2\025.agentd.v1.TaskStatus\022\016\n\006answer\030\004 \001(\t\022" +
+      "\r\n\005error\030\005 \001(\t\022$\n\005usage\030\006 \001(\0132\025.agentd.v" +
+      "1.TokenUsage\022*\n\013stop_reason\030\007 \001(\0162\025.agen" +
+      "td.v1.StopReason\"Y\n\016SubtaskWaiting\022\025\n\rch" +
+      "ild_task_id\030\001 \001(\t\022\014\n\004kind\030\002 \001(\t\022\022\n\nreque" +
+      "st_id\030\003 \001(\t\022\016\n\006detail\030\004 \001(\t\"k\n\tPanelVote" +
+      "\022\r\n\005panel\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022\025\n\rchild_" +
+      "task_id\030\003 \001(\t\022\016\n\006answer\030\004 \001(\t\022\n\n\002ok\030\005 \001(" +
+      "\010\022\r\n\005group\030\006 \001(\005\"\203\001\n\014PanelDecided\022\r\n\005pan" +
+      "el\030\001 \001(\t\022\016\n\006answer\030\002 \001(\t\022\r\n\005ratio\030\003 \001(\001\022" +
+      "\021\n\tthreshold\030\004 \001(\001\022\017\n\007reached\030\005 \001(\010\022\017\n\007m" +
+      "embers\030\006 \001(\r\022\020\n\010grouping\030\007 \001(\t\"I\n\tHeartb" +
+      "eat\022%\n\006status\030\001 \001(\0162\025.agentd.v1.TaskStat" +
+      "us\022\025\n\rlast_sequence\030\002 \001(\004\"\240\001\n\021TaskStatus" +
+      "Changed\022\'\n\010previous\030\001 \001(\0162\025.agentd.v1.Ta" +
+      "skStatus\022&\n\007current\030\002 \001(\0162\025.agentd.v1.Ta" +
+      "skStatus\022\016\n\006detail\030\003 \001(\t\022*\n\013stop_reason\030" +
+      "\004 \001(\0162\025.agentd.v1.StopReason\",\n\013PlanCrea" +
+      "ted\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\"<\n\013Pl" +
+      "anRevised\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan" +
+      "\022\016\n\006reason\030\002 \001(\t\"B\n\013StepStarted\022\017\n\007step_" +
+      "id\030\001 \001(\t\022\023\n\013description\030\002 \001(\t\022\r\n\005index\030\003" +
+      " \001(\r\"m\n\014StepFinished\022\017\n\007step_id\030\001 \001(\t\022\017\n" +
+      "\007success\030\002 \001(\010\022\016\n\006output\030\003 \001(\t\022+\n\010durati" +
+      "on\030\004 \001(\0132\031.google.protobuf.Duration\"*\n\tT" +
+      "extDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"" +
+      "/\n\016ReasoningDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004te" +
+      "xt\030\002 \001(\t\"r\n\017ToolCallStarted\022\017\n\007call_id\030\001" +
+      " \001(\t\022\017\n\007step_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t" +
+      "\022*\n\targuments\030\004 \001(\0132\027.google.protobuf.St" +
+      "ruct\"\341\001\n\020ToolCallFinished\022\017\n\007call_id\030\001 \001" +
+      "(\t\022\021\n\ttool_name\030\002 \001(\t\022(\n\006result\030\003 \001(\0132\026." +
+      "google.protobuf.ValueH\000\022)\n\005error\030\004 \001(\0132\030" +
+      ".agentd.v1.ToolCallErrorH\000\022+\n\010duration\030\005" +
+      " \001(\0132\031.google.protobuf.Duration\022\014\n\004text\030" +
+      "\006 \001(\t\022\016\n\006cached\030\007 \001(\010B\t\n\007outcome\"\204\001\n\014Too" +
+      "lProgress\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030" +
+      "\002 \001(\t\022\020\n\010progress\030\003 \001(\001\022\022\n\005total\030\004 \001(\001H\000" +
+      "\210\001\001\022\017\n\007message\030\005 \001(\t\022\017\n\007reports\030\006 \001(\rB\010\n" +
+      "\006_total\"w\n\021ToolCallResumable\022\017\n\007call_id\030" +
+      "\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022\017\n\007message\030\003 \001(" +
+      "\t\022-\n\tresume_by\030\004 \001(\0132\032.google.protobuf.T" +
+      "imestamp\"\325\001\n\021ReflectionVerdict\022\017\n\007step_i" +
+      "d\030\001 \001(\t\022\020\n\010accuracy\030\002 \001(\001\022\024\n\014completenes" +
+      "s\030\003 \001(\001\022\021\n\trelevance\030\004 \001(\001\022\r\n\005logic\030\005 \001(" +
+      "\001\022\022\n\nconfidence\030\006 \001(\001\022\016\n\006passed\030\007 \001(\010\022/\n" +
+      "\010decision\030\010 \001(\0162\035.agentd.v1.ReflectionDe" +
+      "cision\022\020\n\010feedback\030\t \001(\t\"s\n\021ApprovalRequ" +
+      "ested\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(" +
+      "\t\022*\n\targuments\030\003 \001(\0132\027.google.protobuf.S" +
+      "truct\022\016\n\006reason\030\004 \001(\t\"\242\001\n\017ApprovalDecide" +
+      "d\022\017\n\007call_id\030\001 \001(\t\022-\n\010decision\030\002 \001(\0162\033.a" +
+      "gentd.v1.ApprovalDecision\022\022\n\ndecided_by\030" +
+      "\003 \001(\t\022\017\n\007comment\030\004 \001(\t\022*\n\targuments\030\005 \001(" +
+      "\0132\027.google.protobuf.Struct\"6\n\016InputReque" +
+      "sted\022\022\n\nrequest_id\030\001 \001(\t\022\020\n\010question\030\002 \001" +
+      "(\t\"F\n\rInputProvided\022\022\n\nrequest_id\030\001 \001(\t\022" +
+      "\023\n\013provided_by\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"\262\001\n\rU" +
+      "sageReported\022\017\n\007step_id\030\001 \001(\t\022\014\n\004role\030\002 " +
+      "\001(\t\022#\n\004call\030\003 \001(\0132\025.agentd.v1.TokenUsage" +
+      "\022)\n\ntask_total\030\004 \001(\0132\025.agentd.v1.TokenUs" +
+      "age\022\r\n\005model\030\005 \001(\t\022\021\n\testimated\030\006 \001(\010\022\020\n" +
+      "\010provider\030\021 \001(\t\"\306\001\n\013FinalAnswer\022\014\n\004text\030" +
+      "\001 \001(\t\022*\n\013stop_reason\030\002 \001(\0162\025.agentd.v1.S" +
+      "topReason\022\023\n\013stop_detail\030\003 \001(\t\022\017\n\007partia" +
+      "l\030\004 \001(\010\022/\n\tartifacts\030\n \003(\0132\034.agentd.v1.A" +
+      "rtifactReference\022&\n\tcitations\030\031 \003(\0132\023.ag" +
+      "entd.v1.Citation\"p\n\017ArtifactUpdated\022\014\n\004n" +
+      "ame\030\001 \001(\t\022\017\n\007version\030\002 \001(\r\022\022\n\nmedia_type" +
+      "\030\003 \001(\t\022\022\n\nsize_bytes\030\004 \001(\004\022\026\n\016writer_tas" +
+      "k_id\030\005 \001(\t\"P\n\rErrorOccurred\022\016\n\006reason\030\001 " +
+      "\001(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007s" +
+      "tep_id\030\004 \001(\t\"G\n\013TaskResumed\022\016\n\006reason\030\001 " +
+      "\001(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017completed_steps\030" +
+      "\003 \001(\r*\231\001\n\022ReflectionDecision\022#\n\037REFLECTI" +
+      "ON_DECISION_UNSPECIFIED\020\000\022\036\n\032REFLECTION_" +
+      "DECISION_ACCEPT\020\001\022\036\n\032REFLECTION_DECISION" +
+      "_REVISE\020\002\022\036\n\032REFLECTION_DECISION_REPLAN\020" +
+      "\003*\216\001\n\020ApprovalDecision\022!\n\035APPROVAL_DECIS" +
+      "ION_UNSPECIFIED\020\000\022\035\n\031APPROVAL_DECISION_A" +
+      "PPROVE\020\001\022\034\n\030APPROVAL_DECISION_REJECT\020\002\022\032" +
+      "\n\026APPROVAL_DECISION_EDIT\020\003BA\n\rdev.agentd" +
+      ".v1B\013EventsProtoP\001Z!agentd.dev/gen/agent" +
+      "d/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -334,6 +336,7 @@ public final class EventsProto {
           com.google.protobuf.TimestampProto.getDescriptor(),
           dev.agentd.v1.ArtifactsProto.getDescriptor(),
           dev.agentd.v1.ConversationsProto.getDescriptor(),
+          dev.agentd.v1.MemoryProto.getDescriptor(),
           dev.agentd.v1.TasksProto.getDescriptor(),
           dev.agentd.v1.ToolsProto.getDescriptor(),
         });
@@ -504,7 +507,7 @@ public final class EventsProto {
     internal_static_agentd_v1_FinalAnswer_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_FinalAnswer_descriptor,
-        new java.lang.String[] { "Text", "StopReason", "StopDetail", "Partial", "Artifacts", });
+        new java.lang.String[] { "Text", "StopReason", "StopDetail", "Partial", "Artifacts", "Citations", });
     internal_static_agentd_v1_ArtifactUpdated_descriptor =
       getDescriptor().getMessageTypes().get(28);
     internal_static_agentd_v1_ArtifactUpdated_fieldAccessorTable = new
@@ -528,6 +531,7 @@ public final class EventsProto {
     com.google.protobuf.TimestampProto.getDescriptor();
     dev.agentd.v1.ArtifactsProto.getDescriptor();
     dev.agentd.v1.ConversationsProto.getDescriptor();
+    dev.agentd.v1.MemoryProto.getDescriptor();
     dev.agentd.v1.TasksProto.getDescriptor();
     dev.agentd.v1.ToolsProto.getDescriptor();
   }

@@ -24,6 +24,7 @@ private static final long serialVersionUID = 0L;
     stopReason_ = 0;
     stopDetail_ = "";
     artifacts_ = java.util.Collections.emptyList();
+    citations_ = java.util.Collections.emptyList();
   }
 
   @java.lang.Override
@@ -255,6 +256,72 @@ private static final long serialVersionUID = 0L;
     return artifacts_.get(index);
   }
 
+  public static final int CITATIONS_FIELD_NUMBER = 25;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentd.v1.Citation> citations_;
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved,
+   * one per chunk (its best score), best first: what the answer can cite.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 25;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentd.v1.Citation> getCitationsList() {
+    return citations_;
+  }
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved,
+   * one per chunk (its best score), best first: what the answer can cite.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 25;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentd.v1.CitationOrBuilder> 
+      getCitationsOrBuilderList() {
+    return citations_;
+  }
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved,
+   * one per chunk (its best score), best first: what the answer can cite.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 25;</code>
+   */
+  @java.lang.Override
+  public int getCitationsCount() {
+    return citations_.size();
+  }
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved,
+   * one per chunk (its best score), best first: what the answer can cite.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 25;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.Citation getCitations(int index) {
+    return citations_.get(index);
+  }
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved,
+   * one per chunk (its best score), best first: what the answer can cite.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 25;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.CitationOrBuilder getCitationsOrBuilder(
+      int index) {
+    return citations_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -284,6 +351,9 @@ private static final long serialVersionUID = 0L;
     for (int i = 0; i < artifacts_.size(); i++) {
       output.writeMessage(10, artifacts_.get(i));
     }
+    for (int i = 0; i < citations_.size(); i++) {
+      output.writeMessage(25, citations_.get(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -311,6 +381,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(10, artifacts_.get(i));
     }
+    for (int i = 0; i < citations_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(25, citations_.get(i));
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -335,6 +409,8 @@ private static final long serialVersionUID = 0L;
         != other.getPartial()) return false;
     if (!getArtifactsList()
         .equals(other.getArtifactsList())) return false;
+    if (!getCitationsList()
+        .equals(other.getCitationsList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -358,6 +434,10 @@ private static final long serialVersionUID = 0L;
     if (getArtifactsCount() > 0) {
       hash = (37 * hash) + ARTIFACTS_FIELD_NUMBER;
       hash = (53 * hash) + getArtifactsList().hashCode();
+    }
+    if (getCitationsCount() > 0) {
+      hash = (37 * hash) + CITATIONS_FIELD_NUMBER;
+      hash = (53 * hash) + getCitationsList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -503,6 +583,13 @@ private static final long serialVersionUID = 0L;
         artifactsBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00000010);
+      if (citationsBuilder_ == null) {
+        citations_ = java.util.Collections.emptyList();
+      } else {
+        citations_ = null;
+        citationsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00000020);
       return this;
     }
 
@@ -544,6 +631,15 @@ private static final long serialVersionUID = 0L;
         result.artifacts_ = artifacts_;
       } else {
         result.artifacts_ = artifactsBuilder_.build();
+      }
+      if (citationsBuilder_ == null) {
+        if (((bitField0_ & 0x00000020) != 0)) {
+          citations_ = java.util.Collections.unmodifiableList(citations_);
+          bitField0_ = (bitField0_ & ~0x00000020);
+        }
+        result.citations_ = citations_;
+      } else {
+        result.citations_ = citationsBuilder_.build();
       }
     }
 
@@ -649,6 +745,32 @@ private static final long serialVersionUID = 0L;
           }
         }
       }
+      if (citationsBuilder_ == null) {
+        if (!other.citations_.isEmpty()) {
+          if (citations_.isEmpty()) {
+            citations_ = other.citations_;
+            bitField0_ = (bitField0_ & ~0x00000020);
+          } else {
+            ensureCitationsIsMutable();
+            citations_.addAll(other.citations_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.citations_.isEmpty()) {
+          if (citationsBuilder_.isEmpty()) {
+            citationsBuilder_.dispose();
+            citationsBuilder_ = null;
+            citations_ = other.citations_;
+            bitField0_ = (bitField0_ & ~0x00000020);
+            citationsBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getCitationsFieldBuilder() : null;
+          } else {
+            citationsBuilder_.addAllMessages(other.citations_);
+          }
+        }
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -708,6 +830,19 @@ private static final long serialVersionUID = 0L;
               }
               break;
             } // case 82
+            case 202: {
+              dev.agentd.v1.Citation m =
+                  input.readMessage(
+                      dev.agentd.v1.Citation.parser(),
+                      extensionRegistry);
+              if (citationsBuilder_ == null) {
+                ensureCitationsIsMutable();
+                citations_.add(m);
+              } else {
+                citationsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 202
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1362,6 +1497,336 @@ private static final long serialVersionUID = 0L;
         artifacts_ = null;
       }
       return artifactsBuilder_;
+    }
+
+    private java.util.List<dev.agentd.v1.Citation> citations_ =
+      java.util.Collections.emptyList();
+    private void ensureCitationsIsMutable() {
+      if (!((bitField0_ & 0x00000020) != 0)) {
+        citations_ = new java.util.ArrayList<dev.agentd.v1.Citation>(citations_);
+        bitField0_ |= 0x00000020;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.Citation, dev.agentd.v1.Citation.Builder, dev.agentd.v1.CitationOrBuilder> citationsBuilder_;
+
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public java.util.List<dev.agentd.v1.Citation> getCitationsList() {
+      if (citationsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(citations_);
+      } else {
+        return citationsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public int getCitationsCount() {
+      if (citationsBuilder_ == null) {
+        return citations_.size();
+      } else {
+        return citationsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public dev.agentd.v1.Citation getCitations(int index) {
+      if (citationsBuilder_ == null) {
+        return citations_.get(index);
+      } else {
+        return citationsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public Builder setCitations(
+        int index, dev.agentd.v1.Citation value) {
+      if (citationsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureCitationsIsMutable();
+        citations_.set(index, value);
+        onChanged();
+      } else {
+        citationsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public Builder setCitations(
+        int index, dev.agentd.v1.Citation.Builder builderForValue) {
+      if (citationsBuilder_ == null) {
+        ensureCitationsIsMutable();
+        citations_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        citationsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public Builder addCitations(dev.agentd.v1.Citation value) {
+      if (citationsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureCitationsIsMutable();
+        citations_.add(value);
+        onChanged();
+      } else {
+        citationsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public Builder addCitations(
+        int index, dev.agentd.v1.Citation value) {
+      if (citationsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureCitationsIsMutable();
+        citations_.add(index, value);
+        onChanged();
+      } else {
+        citationsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public Builder addCitations(
+        dev.agentd.v1.Citation.Builder builderForValue) {
+      if (citationsBuilder_ == null) {
+        ensureCitationsIsMutable();
+        citations_.add(builderForValue.build());
+        onChanged();
+      } else {
+        citationsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public Builder addCitations(
+        int index, dev.agentd.v1.Citation.Builder builderForValue) {
+      if (citationsBuilder_ == null) {
+        ensureCitationsIsMutable();
+        citations_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        citationsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public Builder addAllCitations(
+        java.lang.Iterable<? extends dev.agentd.v1.Citation> values) {
+      if (citationsBuilder_ == null) {
+        ensureCitationsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, citations_);
+        onChanged();
+      } else {
+        citationsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public Builder clearCitations() {
+      if (citationsBuilder_ == null) {
+        citations_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00000020);
+        onChanged();
+      } else {
+        citationsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public Builder removeCitations(int index) {
+      if (citationsBuilder_ == null) {
+        ensureCitationsIsMutable();
+        citations_.remove(index);
+        onChanged();
+      } else {
+        citationsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public dev.agentd.v1.Citation.Builder getCitationsBuilder(
+        int index) {
+      return getCitationsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public dev.agentd.v1.CitationOrBuilder getCitationsOrBuilder(
+        int index) {
+      if (citationsBuilder_ == null) {
+        return citations_.get(index);  } else {
+        return citationsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public java.util.List<? extends dev.agentd.v1.CitationOrBuilder> 
+         getCitationsOrBuilderList() {
+      if (citationsBuilder_ != null) {
+        return citationsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(citations_);
+      }
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public dev.agentd.v1.Citation.Builder addCitationsBuilder() {
+      return getCitationsFieldBuilder().addBuilder(
+          dev.agentd.v1.Citation.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public dev.agentd.v1.Citation.Builder addCitationsBuilder(
+        int index) {
+      return getCitationsFieldBuilder().addBuilder(
+          index, dev.agentd.v1.Citation.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved,
+     * one per chunk (its best score), best first: what the answer can cite.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 25;</code>
+     */
+    public java.util.List<dev.agentd.v1.Citation.Builder> 
+         getCitationsBuilderList() {
+      return getCitationsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.Citation, dev.agentd.v1.Citation.Builder, dev.agentd.v1.CitationOrBuilder> 
+        getCitationsFieldBuilder() {
+      if (citationsBuilder_ == null) {
+        citationsBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            dev.agentd.v1.Citation, dev.agentd.v1.Citation.Builder, dev.agentd.v1.CitationOrBuilder>(
+                citations_,
+                ((bitField0_ & 0x00000020) != 0),
+                getParentForChildren(),
+                isClean());
+        citations_ = null;
+      }
+      return citationsBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -127,4 +127,53 @@ public interface FinalAnswerOrBuilder extends
    */
   dev.agentd.v1.ArtifactReferenceOrBuilder getArtifactsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved,
+   * one per chunk (its best score), best first: what the answer can cite.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 25;</code>
+   */
+  java.util.List<dev.agentd.v1.Citation> 
+      getCitationsList();
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved,
+   * one per chunk (its best score), best first: what the answer can cite.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 25;</code>
+   */
+  dev.agentd.v1.Citation getCitations(int index);
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved,
+   * one per chunk (its best score), best first: what the answer can cite.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 25;</code>
+   */
+  int getCitationsCount();
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved,
+   * one per chunk (its best score), best first: what the answer can cite.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 25;</code>
+   */
+  java.util.List<? extends dev.agentd.v1.CitationOrBuilder> 
+      getCitationsOrBuilderList();
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved,
+   * one per chunk (its best score), best first: what the answer can cite.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 25;</code>
+   */
+  dev.agentd.v1.CitationOrBuilder getCitationsOrBuilder(
+      int index);
 }

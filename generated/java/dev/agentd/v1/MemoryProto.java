@@ -64,6 +64,86 @@ public final class MemoryProto {
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_ForgetUserResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_KnowledgeBase_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_KnowledgeBase_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_CreateKnowledgeBaseRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_CreateKnowledgeBaseRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ListKnowledgeBasesRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ListKnowledgeBasesRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ListKnowledgeBasesResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ListKnowledgeBasesResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_DeleteKnowledgeBaseRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_DeleteKnowledgeBaseRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_DeleteKnowledgeBaseResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_DeleteKnowledgeBaseResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_KnowledgeDocument_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_KnowledgeDocument_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_AddDocumentRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_AddDocumentRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ListDocumentsRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ListDocumentsRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ListDocumentsResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ListDocumentsResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_DeleteDocumentRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_DeleteDocumentRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_DeleteDocumentResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_DeleteDocumentResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_SearchKnowledgeRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_SearchKnowledgeRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_Citation_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_Citation_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_KnowledgeHit_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_KnowledgeHit_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_SearchKnowledgeResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_SearchKnowledgeResponse_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -90,17 +170,69 @@ public final class MemoryProto {
       "yRequest\022\021\n\tmemory_id\030\001 \001(\t\"\026\n\024DeleteMem" +
       "oryResponse\"\023\n\021ForgetUserRequest\".\n\022Forg" +
       "etUserResponse\022\030\n\020memories_deleted\030\001 \001(\003" +
-      "2\323\002\n\rMemoryService\022O\n\014ListMemories\022\036.age" +
-      "ntd.v1.ListMemoriesRequest\032\037.agentd.v1.L" +
-      "istMemoriesResponse\022U\n\016SearchMemories\022 ." +
-      "agentd.v1.SearchMemoriesRequest\032!.agentd" +
-      ".v1.SearchMemoriesResponse\022O\n\014DeleteMemo" +
-      "ry\022\036.agentd.v1.DeleteMemoryRequest\032\037.age" +
-      "ntd.v1.DeleteMemoryResponse\022I\n\nForgetUse" +
-      "r\022\034.agentd.v1.ForgetUserRequest\032\035.agentd" +
-      ".v1.ForgetUserResponseBA\n\rdev.agentd.v1B" +
-      "\013MemoryProtoP\001Z!agentd.dev/gen/agentd/v1" +
-      ";agentdv1b\006proto3"
+      "\"q\n\rKnowledgeBase\022\031\n\021knowledge_base_id\030\001" +
+      " \001(\t\022\024\n\014display_name\030\002 \001(\t\022/\n\013create_tim" +
+      "e\030\003 \001(\0132\032.google.protobuf.Timestamp\"M\n\032C" +
+      "reateKnowledgeBaseRequest\022\031\n\021knowledge_b" +
+      "ase_id\030\001 \001(\t\022\024\n\014display_name\030\002 \001(\t\"B\n\031Li" +
+      "stKnowledgeBasesRequest\022\021\n\tpage_size\030\001 \001" +
+      "(\005\022\022\n\npage_token\030\002 \001(\t\"h\n\032ListKnowledgeB" +
+      "asesResponse\0221\n\017knowledge_bases\030\001 \003(\0132\030." +
+      "agentd.v1.KnowledgeBase\022\027\n\017next_page_tok" +
+      "en\030\002 \001(\t\"7\n\032DeleteKnowledgeBaseRequest\022\031" +
+      "\n\021knowledge_base_id\030\001 \001(\t\"5\n\033DeleteKnowl" +
+      "edgeBaseResponse\022\026\n\016chunks_deleted\030\001 \001(\003" +
+      "\"\277\001\n\021KnowledgeDocument\022\023\n\013document_id\030\001 " +
+      "\001(\t\022\031\n\021knowledge_base_id\030\002 \001(\t\022\014\n\004name\030\003" +
+      " \001(\t\022\022\n\nmedia_type\030\004 \001(\t\022\022\n\nsize_bytes\030\005" +
+      " \001(\003\022\023\n\013chunk_count\030\006 \001(\005\022/\n\013create_time" +
+      "\030\007 \001(\0132\032.google.protobuf.Timestamp\"b\n\022Ad" +
+      "dDocumentRequest\022\031\n\021knowledge_base_id\030\001 " +
+      "\001(\t\022\014\n\004name\030\002 \001(\t\022\022\n\nmedia_type\030\003 \001(\t\022\017\n" +
+      "\007content\030\004 \001(\014\"X\n\024ListDocumentsRequest\022\031" +
+      "\n\021knowledge_base_id\030\001 \001(\t\022\021\n\tpage_size\030\002" +
+      " \001(\005\022\022\n\npage_token\030\003 \001(\t\"a\n\025ListDocument" +
+      "sResponse\022/\n\tdocuments\030\001 \003(\0132\034.agentd.v1" +
+      ".KnowledgeDocument\022\027\n\017next_page_token\030\002 " +
+      "\001(\t\",\n\025DeleteDocumentRequest\022\023\n\013document" +
+      "_id\030\001 \001(\t\"0\n\026DeleteDocumentResponse\022\026\n\016c" +
+      "hunks_deleted\030\001 \001(\003\"\203\001\n\026SearchKnowledgeR" +
+      "equest\022\031\n\021knowledge_base_id\030\001 \001(\t\022\r\n\005que" +
+      "ry\030\002 \001(\t\022\r\n\005top_k\030\003 \001(\005\022\034\n\017score_thresho" +
+      "ld\030\004 \001(\001H\000\210\001\001B\022\n\020_score_threshold\"o\n\010Cit" +
+      "ation\022\031\n\021knowledge_base_id\030\001 \001(\t\022\023\n\013docu" +
+      "ment_id\030\002 \001(\t\022\023\n\013chunk_index\030\003 \001(\005\022\r\n\005sc" +
+      "ore\030\004 \001(\001\022\017\n\007snippet\030\005 \001(\t\"C\n\014KnowledgeH" +
+      "it\022%\n\010citation\030\001 \001(\0132\023.agentd.v1.Citatio" +
+      "n\022\014\n\004text\030\002 \001(\t\"@\n\027SearchKnowledgeRespon" +
+      "se\022%\n\004hits\030\001 \003(\0132\027.agentd.v1.KnowledgeHi" +
+      "t2\305\007\n\rMemoryService\022O\n\014ListMemories\022\036.ag" +
+      "entd.v1.ListMemoriesRequest\032\037.agentd.v1." +
+      "ListMemoriesResponse\022U\n\016SearchMemories\022 " +
+      ".agentd.v1.SearchMemoriesRequest\032!.agent" +
+      "d.v1.SearchMemoriesResponse\022O\n\014DeleteMem" +
+      "ory\022\036.agentd.v1.DeleteMemoryRequest\032\037.ag" +
+      "entd.v1.DeleteMemoryResponse\022I\n\nForgetUs" +
+      "er\022\034.agentd.v1.ForgetUserRequest\032\035.agent" +
+      "d.v1.ForgetUserResponse\022V\n\023CreateKnowled" +
+      "geBase\022%.agentd.v1.CreateKnowledgeBaseRe" +
+      "quest\032\030.agentd.v1.KnowledgeBase\022a\n\022ListK" +
+      "nowledgeBases\022$.agentd.v1.ListKnowledgeB" +
+      "asesRequest\032%.agentd.v1.ListKnowledgeBas" +
+      "esResponse\022d\n\023DeleteKnowledgeBase\022%.agen" +
+      "td.v1.DeleteKnowledgeBaseRequest\032&.agent" +
+      "d.v1.DeleteKnowledgeBaseResponse\022J\n\013AddD" +
+      "ocument\022\035.agentd.v1.AddDocumentRequest\032\034" +
+      ".agentd.v1.KnowledgeDocument\022R\n\rListDocu" +
+      "ments\022\037.agentd.v1.ListDocumentsRequest\032 " +
+      ".agentd.v1.ListDocumentsResponse\022U\n\016Dele" +
+      "teDocument\022 .agentd.v1.DeleteDocumentReq" +
+      "uest\032!.agentd.v1.DeleteDocumentResponse\022" +
+      "X\n\017SearchKnowledge\022!.agentd.v1.SearchKno" +
+      "wledgeRequest\032\".agentd.v1.SearchKnowledg" +
+      "eResponseBA\n\rdev.agentd.v1B\013MemoryProtoP" +
+      "\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006pr" +
+      "oto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -167,6 +299,102 @@ public final class MemoryProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ForgetUserResponse_descriptor,
         new java.lang.String[] { "MemoriesDeleted", });
+    internal_static_agentd_v1_KnowledgeBase_descriptor =
+      getDescriptor().getMessageTypes().get(10);
+    internal_static_agentd_v1_KnowledgeBase_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_KnowledgeBase_descriptor,
+        new java.lang.String[] { "KnowledgeBaseId", "DisplayName", "CreateTime", });
+    internal_static_agentd_v1_CreateKnowledgeBaseRequest_descriptor =
+      getDescriptor().getMessageTypes().get(11);
+    internal_static_agentd_v1_CreateKnowledgeBaseRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_CreateKnowledgeBaseRequest_descriptor,
+        new java.lang.String[] { "KnowledgeBaseId", "DisplayName", });
+    internal_static_agentd_v1_ListKnowledgeBasesRequest_descriptor =
+      getDescriptor().getMessageTypes().get(12);
+    internal_static_agentd_v1_ListKnowledgeBasesRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ListKnowledgeBasesRequest_descriptor,
+        new java.lang.String[] { "PageSize", "PageToken", });
+    internal_static_agentd_v1_ListKnowledgeBasesResponse_descriptor =
+      getDescriptor().getMessageTypes().get(13);
+    internal_static_agentd_v1_ListKnowledgeBasesResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ListKnowledgeBasesResponse_descriptor,
+        new java.lang.String[] { "KnowledgeBases", "NextPageToken", });
+    internal_static_agentd_v1_DeleteKnowledgeBaseRequest_descriptor =
+      getDescriptor().getMessageTypes().get(14);
+    internal_static_agentd_v1_DeleteKnowledgeBaseRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_DeleteKnowledgeBaseRequest_descriptor,
+        new java.lang.String[] { "KnowledgeBaseId", });
+    internal_static_agentd_v1_DeleteKnowledgeBaseResponse_descriptor =
+      getDescriptor().getMessageTypes().get(15);
+    internal_static_agentd_v1_DeleteKnowledgeBaseResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_DeleteKnowledgeBaseResponse_descriptor,
+        new java.lang.String[] { "ChunksDeleted", });
+    internal_static_agentd_v1_KnowledgeDocument_descriptor =
+      getDescriptor().getMessageTypes().get(16);
+    internal_static_agentd_v1_KnowledgeDocument_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_KnowledgeDocument_descriptor,
+        new java.lang.String[] { "DocumentId", "KnowledgeBaseId", "Name", "MediaType", "SizeBytes", "ChunkCount", "CreateTime", });
+    internal_static_agentd_v1_AddDocumentRequest_descriptor =
+      getDescriptor().getMessageTypes().get(17);
+    internal_static_agentd_v1_AddDocumentRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_AddDocumentRequest_descriptor,
+        new java.lang.String[] { "KnowledgeBaseId", "Name", "MediaType", "Content", });
+    internal_static_agentd_v1_ListDocumentsRequest_descriptor =
+      getDescriptor().getMessageTypes().get(18);
+    internal_static_agentd_v1_ListDocumentsRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ListDocumentsRequest_descriptor,
+        new java.lang.String[] { "KnowledgeBaseId", "PageSize", "PageToken", });
+    internal_static_agentd_v1_ListDocumentsResponse_descriptor =
+      getDescriptor().getMessageTypes().get(19);
+    internal_static_agentd_v1_ListDocumentsResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ListDocumentsResponse_descriptor,
+        new java.lang.String[] { "Documents", "NextPageToken", });
+    internal_static_agentd_v1_DeleteDocumentRequest_descriptor =
+      getDescriptor().getMessageTypes().get(20);
+    internal_static_agentd_v1_DeleteDocumentRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_DeleteDocumentRequest_descriptor,
+        new java.lang.String[] { "DocumentId", });
+    internal_static_agentd_v1_DeleteDocumentResponse_descriptor =
+      getDescriptor().getMessageTypes().get(21);
+    internal_static_agentd_v1_DeleteDocumentResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_DeleteDocumentResponse_descriptor,
+        new java.lang.String[] { "ChunksDeleted", });
+    internal_static_agentd_v1_SearchKnowledgeRequest_descriptor =
+      getDescriptor().getMessageTypes().get(22);
+    internal_static_agentd_v1_SearchKnowledgeRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_SearchKnowledgeRequest_descriptor,
+        new java.lang.String[] { "KnowledgeBaseId", "Query", "TopK", "ScoreThreshold", "ScoreThreshold", });
+    internal_static_agentd_v1_Citation_descriptor =
+      getDescriptor().getMessageTypes().get(23);
+    internal_static_agentd_v1_Citation_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_Citation_descriptor,
+        new java.lang.String[] { "KnowledgeBaseId", "DocumentId", "ChunkIndex", "Score", "Snippet", });
+    internal_static_agentd_v1_KnowledgeHit_descriptor =
+      getDescriptor().getMessageTypes().get(24);
+    internal_static_agentd_v1_KnowledgeHit_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_KnowledgeHit_descriptor,
+        new java.lang.String[] { "Citation", "Text", });
+    internal_static_agentd_v1_SearchKnowledgeResponse_descriptor =
+      getDescriptor().getMessageTypes().get(25);
+    internal_static_agentd_v1_SearchKnowledgeResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_SearchKnowledgeResponse_descriptor,
+        new java.lang.String[] { "Hits", });
     com.google.protobuf.TimestampProto.getDescriptor();
   }
 

@@ -148,6 +148,223 @@ public final class MemoryServiceGrpc {
     return getForgetUserMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.CreateKnowledgeBaseRequest,
+      dev.agentd.v1.KnowledgeBase> getCreateKnowledgeBaseMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "CreateKnowledgeBase",
+      requestType = dev.agentd.v1.CreateKnowledgeBaseRequest.class,
+      responseType = dev.agentd.v1.KnowledgeBase.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.CreateKnowledgeBaseRequest,
+      dev.agentd.v1.KnowledgeBase> getCreateKnowledgeBaseMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.CreateKnowledgeBaseRequest, dev.agentd.v1.KnowledgeBase> getCreateKnowledgeBaseMethod;
+    if ((getCreateKnowledgeBaseMethod = MemoryServiceGrpc.getCreateKnowledgeBaseMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getCreateKnowledgeBaseMethod = MemoryServiceGrpc.getCreateKnowledgeBaseMethod) == null) {
+          MemoryServiceGrpc.getCreateKnowledgeBaseMethod = getCreateKnowledgeBaseMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.CreateKnowledgeBaseRequest, dev.agentd.v1.KnowledgeBase>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "CreateKnowledgeBase"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.CreateKnowledgeBaseRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.KnowledgeBase.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("CreateKnowledgeBase"))
+              .build();
+        }
+      }
+    }
+    return getCreateKnowledgeBaseMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListKnowledgeBasesRequest,
+      dev.agentd.v1.ListKnowledgeBasesResponse> getListKnowledgeBasesMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListKnowledgeBases",
+      requestType = dev.agentd.v1.ListKnowledgeBasesRequest.class,
+      responseType = dev.agentd.v1.ListKnowledgeBasesResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListKnowledgeBasesRequest,
+      dev.agentd.v1.ListKnowledgeBasesResponse> getListKnowledgeBasesMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListKnowledgeBasesRequest, dev.agentd.v1.ListKnowledgeBasesResponse> getListKnowledgeBasesMethod;
+    if ((getListKnowledgeBasesMethod = MemoryServiceGrpc.getListKnowledgeBasesMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getListKnowledgeBasesMethod = MemoryServiceGrpc.getListKnowledgeBasesMethod) == null) {
+          MemoryServiceGrpc.getListKnowledgeBasesMethod = getListKnowledgeBasesMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListKnowledgeBasesRequest, dev.agentd.v1.ListKnowledgeBasesResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListKnowledgeBases"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListKnowledgeBasesRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListKnowledgeBasesResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("ListKnowledgeBases"))
+              .build();
+        }
+      }
+    }
+    return getListKnowledgeBasesMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.DeleteKnowledgeBaseRequest,
+      dev.agentd.v1.DeleteKnowledgeBaseResponse> getDeleteKnowledgeBaseMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "DeleteKnowledgeBase",
+      requestType = dev.agentd.v1.DeleteKnowledgeBaseRequest.class,
+      responseType = dev.agentd.v1.DeleteKnowledgeBaseResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.DeleteKnowledgeBaseRequest,
+      dev.agentd.v1.DeleteKnowledgeBaseResponse> getDeleteKnowledgeBaseMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.DeleteKnowledgeBaseRequest, dev.agentd.v1.DeleteKnowledgeBaseResponse> getDeleteKnowledgeBaseMethod;
+    if ((getDeleteKnowledgeBaseMethod = MemoryServiceGrpc.getDeleteKnowledgeBaseMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getDeleteKnowledgeBaseMethod = MemoryServiceGrpc.getDeleteKnowledgeBaseMethod) == null) {
+          MemoryServiceGrpc.getDeleteKnowledgeBaseMethod = getDeleteKnowledgeBaseMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.DeleteKnowledgeBaseRequest, dev.agentd.v1.DeleteKnowledgeBaseResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "DeleteKnowledgeBase"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteKnowledgeBaseRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteKnowledgeBaseResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("DeleteKnowledgeBase"))
+              .build();
+        }
+      }
+    }
+    return getDeleteKnowledgeBaseMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.AddDocumentRequest,
+      dev.agentd.v1.KnowledgeDocument> getAddDocumentMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "AddDocument",
+      requestType = dev.agentd.v1.AddDocumentRequest.class,
+      responseType = dev.agentd.v1.KnowledgeDocument.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.AddDocumentRequest,
+      dev.agentd.v1.KnowledgeDocument> getAddDocumentMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.AddDocumentRequest, dev.agentd.v1.KnowledgeDocument> getAddDocumentMethod;
+    if ((getAddDocumentMethod = MemoryServiceGrpc.getAddDocumentMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getAddDocumentMethod = MemoryServiceGrpc.getAddDocumentMethod) == null) {
+          MemoryServiceGrpc.getAddDocumentMethod = getAddDocumentMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.AddDocumentRequest, dev.agentd.v1.KnowledgeDocument>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "AddDocument"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.AddDocumentRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.KnowledgeDocument.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("AddDocument"))
+              .build();
+        }
+      }
+    }
+    return getAddDocumentMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListDocumentsRequest,
+      dev.agentd.v1.ListDocumentsResponse> getListDocumentsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListDocuments",
+      requestType = dev.agentd.v1.ListDocumentsRequest.class,
+      responseType = dev.agentd.v1.ListDocumentsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListDocumentsRequest,
+      dev.agentd.v1.ListDocumentsResponse> getListDocumentsMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListDocumentsRequest, dev.agentd.v1.ListDocumentsResponse> getListDocumentsMethod;
+    if ((getListDocumentsMethod = MemoryServiceGrpc.getListDocumentsMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getListDocumentsMethod = MemoryServiceGrpc.getListDocumentsMethod) == null) {
+          MemoryServiceGrpc.getListDocumentsMethod = getListDocumentsMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListDocumentsRequest, dev.agentd.v1.ListDocumentsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListDocuments"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListDocumentsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListDocumentsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("ListDocuments"))
+              .build();
+        }
+      }
+    }
+    return getListDocumentsMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.DeleteDocumentRequest,
+      dev.agentd.v1.DeleteDocumentResponse> getDeleteDocumentMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "DeleteDocument",
+      requestType = dev.agentd.v1.DeleteDocumentRequest.class,
+      responseType = dev.agentd.v1.DeleteDocumentResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.DeleteDocumentRequest,
+      dev.agentd.v1.DeleteDocumentResponse> getDeleteDocumentMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.DeleteDocumentRequest, dev.agentd.v1.DeleteDocumentResponse> getDeleteDocumentMethod;
+    if ((getDeleteDocumentMethod = MemoryServiceGrpc.getDeleteDocumentMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getDeleteDocumentMethod = MemoryServiceGrpc.getDeleteDocumentMethod) == null) {
+          MemoryServiceGrpc.getDeleteDocumentMethod = getDeleteDocumentMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.DeleteDocumentRequest, dev.agentd.v1.DeleteDocumentResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "DeleteDocument"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteDocumentRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteDocumentResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("DeleteDocument"))
+              .build();
+        }
+      }
+    }
+    return getDeleteDocumentMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.SearchKnowledgeRequest,
+      dev.agentd.v1.SearchKnowledgeResponse> getSearchKnowledgeMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "SearchKnowledge",
+      requestType = dev.agentd.v1.SearchKnowledgeRequest.class,
+      responseType = dev.agentd.v1.SearchKnowledgeResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.SearchKnowledgeRequest,
+      dev.agentd.v1.SearchKnowledgeResponse> getSearchKnowledgeMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.SearchKnowledgeRequest, dev.agentd.v1.SearchKnowledgeResponse> getSearchKnowledgeMethod;
+    if ((getSearchKnowledgeMethod = MemoryServiceGrpc.getSearchKnowledgeMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getSearchKnowledgeMethod = MemoryServiceGrpc.getSearchKnowledgeMethod) == null) {
+          MemoryServiceGrpc.getSearchKnowledgeMethod = getSearchKnowledgeMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.SearchKnowledgeRequest, dev.agentd.v1.SearchKnowledgeResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "SearchKnowledge"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.SearchKnowledgeRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.SearchKnowledgeResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("SearchKnowledge"))
+              .build();
+        }
+      }
+    }
+    return getSearchKnowledgeMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -249,6 +466,80 @@ public final class MemoryServiceGrpc {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getForgetUserMethod(), responseObserver);
     }
 
+    /**
+     * <pre>
+     * Create an empty knowledge base; ALREADY_EXISTS (KNOWLEDGE_BASE_EXISTS)
+     * when the tenant has that id.
+     * </pre>
+     */
+    public void createKnowledgeBase(dev.agentd.v1.CreateKnowledgeBaseRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.KnowledgeBase> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getCreateKnowledgeBaseMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The tenant's knowledge bases by id, a page at a time.
+     * </pre>
+     */
+    public void listKnowledgeBases(dev.agentd.v1.ListKnowledgeBasesRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListKnowledgeBasesResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListKnowledgeBasesMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Delete a knowledge base with its documents, their chunks and vectors.
+     * </pre>
+     */
+    public void deleteKnowledgeBase(dev.agentd.v1.DeleteKnowledgeBaseRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteKnowledgeBaseResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getDeleteKnowledgeBaseMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Parse, chunk, embed and store a document; answers when it is stored
+     * (ingestion is synchronous and all or nothing: on an embeddings failure
+     * nothing of the document remains).
+     * </pre>
+     */
+    public void addDocument(dev.agentd.v1.AddDocumentRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.KnowledgeDocument> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getAddDocumentMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The documents of a knowledge base by id, a page at a time.
+     * </pre>
+     */
+    public void listDocuments(dev.agentd.v1.ListDocumentsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListDocumentsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListDocumentsMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Delete a document with its chunks and vectors.
+     * </pre>
+     */
+    public void deleteDocument(dev.agentd.v1.DeleteDocumentRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteDocumentResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getDeleteDocumentMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Hit testing: the passages of a knowledge base a search_knowledge call
+     * with this query would retrieve (hybrid search, cut at the threshold).
+     * </pre>
+     */
+    public void searchKnowledge(dev.agentd.v1.SearchKnowledgeRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.SearchKnowledgeResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getSearchKnowledgeMethod(), responseObserver);
+    }
+
     @java.lang.Override public final io.grpc.ServerServiceDefinition bindService() {
       return io.grpc.ServerServiceDefinition.builder(getServiceDescriptor())
           .addMethod(
@@ -279,6 +570,55 @@ public final class MemoryServiceGrpc {
                 dev.agentd.v1.ForgetUserRequest,
                 dev.agentd.v1.ForgetUserResponse>(
                   this, METHODID_FORGET_USER)))
+          .addMethod(
+            getCreateKnowledgeBaseMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.CreateKnowledgeBaseRequest,
+                dev.agentd.v1.KnowledgeBase>(
+                  this, METHODID_CREATE_KNOWLEDGE_BASE)))
+          .addMethod(
+            getListKnowledgeBasesMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListKnowledgeBasesRequest,
+                dev.agentd.v1.ListKnowledgeBasesResponse>(
+                  this, METHODID_LIST_KNOWLEDGE_BASES)))
+          .addMethod(
+            getDeleteKnowledgeBaseMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.DeleteKnowledgeBaseRequest,
+                dev.agentd.v1.DeleteKnowledgeBaseResponse>(
+                  this, METHODID_DELETE_KNOWLEDGE_BASE)))
+          .addMethod(
+            getAddDocumentMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.AddDocumentRequest,
+                dev.agentd.v1.KnowledgeDocument>(
+                  this, METHODID_ADD_DOCUMENT)))
+          .addMethod(
+            getListDocumentsMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListDocumentsRequest,
+                dev.agentd.v1.ListDocumentsResponse>(
+                  this, METHODID_LIST_DOCUMENTS)))
+          .addMethod(
+            getDeleteDocumentMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.DeleteDocumentRequest,
+                dev.agentd.v1.DeleteDocumentResponse>(
+                  this, METHODID_DELETE_DOCUMENT)))
+          .addMethod(
+            getSearchKnowledgeMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.SearchKnowledgeRequest,
+                dev.agentd.v1.SearchKnowledgeResponse>(
+                  this, METHODID_SEARCH_KNOWLEDGE)))
           .build();
     }
   }
@@ -353,6 +693,87 @@ public final class MemoryServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getForgetUserMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * Create an empty knowledge base; ALREADY_EXISTS (KNOWLEDGE_BASE_EXISTS)
+     * when the tenant has that id.
+     * </pre>
+     */
+    public void createKnowledgeBase(dev.agentd.v1.CreateKnowledgeBaseRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.KnowledgeBase> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getCreateKnowledgeBaseMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The tenant's knowledge bases by id, a page at a time.
+     * </pre>
+     */
+    public void listKnowledgeBases(dev.agentd.v1.ListKnowledgeBasesRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListKnowledgeBasesResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListKnowledgeBasesMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Delete a knowledge base with its documents, their chunks and vectors.
+     * </pre>
+     */
+    public void deleteKnowledgeBase(dev.agentd.v1.DeleteKnowledgeBaseRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteKnowledgeBaseResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getDeleteKnowledgeBaseMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Parse, chunk, embed and store a document; answers when it is stored
+     * (ingestion is synchronous and all or nothing: on an embeddings failure
+     * nothing of the document remains).
+     * </pre>
+     */
+    public void addDocument(dev.agentd.v1.AddDocumentRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.KnowledgeDocument> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getAddDocumentMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The documents of a knowledge base by id, a page at a time.
+     * </pre>
+     */
+    public void listDocuments(dev.agentd.v1.ListDocumentsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListDocumentsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListDocumentsMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Delete a document with its chunks and vectors.
+     * </pre>
+     */
+    public void deleteDocument(dev.agentd.v1.DeleteDocumentRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteDocumentResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getDeleteDocumentMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Hit testing: the passages of a knowledge base a search_knowledge call
+     * with this query would retrieve (hybrid search, cut at the threshold).
+     * </pre>
+     */
+    public void searchKnowledge(dev.agentd.v1.SearchKnowledgeRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.SearchKnowledgeResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getSearchKnowledgeMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -420,6 +841,80 @@ public final class MemoryServiceGrpc {
     public dev.agentd.v1.ForgetUserResponse forgetUser(dev.agentd.v1.ForgetUserRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getForgetUserMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Create an empty knowledge base; ALREADY_EXISTS (KNOWLEDGE_BASE_EXISTS)
+     * when the tenant has that id.
+     * </pre>
+     */
+    public dev.agentd.v1.KnowledgeBase createKnowledgeBase(dev.agentd.v1.CreateKnowledgeBaseRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getCreateKnowledgeBaseMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * The tenant's knowledge bases by id, a page at a time.
+     * </pre>
+     */
+    public dev.agentd.v1.ListKnowledgeBasesResponse listKnowledgeBases(dev.agentd.v1.ListKnowledgeBasesRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListKnowledgeBasesMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Delete a knowledge base with its documents, their chunks and vectors.
+     * </pre>
+     */
+    public dev.agentd.v1.DeleteKnowledgeBaseResponse deleteKnowledgeBase(dev.agentd.v1.DeleteKnowledgeBaseRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getDeleteKnowledgeBaseMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Parse, chunk, embed and store a document; answers when it is stored
+     * (ingestion is synchronous and all or nothing: on an embeddings failure
+     * nothing of the document remains).
+     * </pre>
+     */
+    public dev.agentd.v1.KnowledgeDocument addDocument(dev.agentd.v1.AddDocumentRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getAddDocumentMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * The documents of a knowledge base by id, a page at a time.
+     * </pre>
+     */
+    public dev.agentd.v1.ListDocumentsResponse listDocuments(dev.agentd.v1.ListDocumentsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListDocumentsMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Delete a document with its chunks and vectors.
+     * </pre>
+     */
+    public dev.agentd.v1.DeleteDocumentResponse deleteDocument(dev.agentd.v1.DeleteDocumentRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getDeleteDocumentMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Hit testing: the passages of a knowledge base a search_knowledge call
+     * with this query would retrieve (hybrid search, cut at the threshold).
+     * </pre>
+     */
+    public dev.agentd.v1.SearchKnowledgeResponse searchKnowledge(dev.agentd.v1.SearchKnowledgeRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getSearchKnowledgeMethod(), getCallOptions(), request);
     }
   }
 
@@ -493,12 +988,100 @@ public final class MemoryServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getForgetUserMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * Create an empty knowledge base; ALREADY_EXISTS (KNOWLEDGE_BASE_EXISTS)
+     * when the tenant has that id.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.KnowledgeBase> createKnowledgeBase(
+        dev.agentd.v1.CreateKnowledgeBaseRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getCreateKnowledgeBaseMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * The tenant's knowledge bases by id, a page at a time.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListKnowledgeBasesResponse> listKnowledgeBases(
+        dev.agentd.v1.ListKnowledgeBasesRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListKnowledgeBasesMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Delete a knowledge base with its documents, their chunks and vectors.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.DeleteKnowledgeBaseResponse> deleteKnowledgeBase(
+        dev.agentd.v1.DeleteKnowledgeBaseRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getDeleteKnowledgeBaseMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Parse, chunk, embed and store a document; answers when it is stored
+     * (ingestion is synchronous and all or nothing: on an embeddings failure
+     * nothing of the document remains).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.KnowledgeDocument> addDocument(
+        dev.agentd.v1.AddDocumentRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getAddDocumentMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * The documents of a knowledge base by id, a page at a time.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListDocumentsResponse> listDocuments(
+        dev.agentd.v1.ListDocumentsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListDocumentsMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Delete a document with its chunks and vectors.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.DeleteDocumentResponse> deleteDocument(
+        dev.agentd.v1.DeleteDocumentRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getDeleteDocumentMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Hit testing: the passages of a knowledge base a search_knowledge call
+     * with this query would retrieve (hybrid search, cut at the threshold).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.SearchKnowledgeResponse> searchKnowledge(
+        dev.agentd.v1.SearchKnowledgeRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getSearchKnowledgeMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_LIST_MEMORIES = 0;
   private static final int METHODID_SEARCH_MEMORIES = 1;
   private static final int METHODID_DELETE_MEMORY = 2;
   private static final int METHODID_FORGET_USER = 3;
+  private static final int METHODID_CREATE_KNOWLEDGE_BASE = 4;
+  private static final int METHODID_LIST_KNOWLEDGE_BASES = 5;
+  private static final int METHODID_DELETE_KNOWLEDGE_BASE = 6;
+  private static final int METHODID_ADD_DOCUMENT = 7;
+  private static final int METHODID_LIST_DOCUMENTS = 8;
+  private static final int METHODID_DELETE_DOCUMENT = 9;
+  private static final int METHODID_SEARCH_KNOWLEDGE = 10;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -532,6 +1115,34 @@ public final class MemoryServiceGrpc {
         case METHODID_FORGET_USER:
           serviceImpl.forgetUser((dev.agentd.v1.ForgetUserRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.ForgetUserResponse>) responseObserver);
+          break;
+        case METHODID_CREATE_KNOWLEDGE_BASE:
+          serviceImpl.createKnowledgeBase((dev.agentd.v1.CreateKnowledgeBaseRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.KnowledgeBase>) responseObserver);
+          break;
+        case METHODID_LIST_KNOWLEDGE_BASES:
+          serviceImpl.listKnowledgeBases((dev.agentd.v1.ListKnowledgeBasesRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListKnowledgeBasesResponse>) responseObserver);
+          break;
+        case METHODID_DELETE_KNOWLEDGE_BASE:
+          serviceImpl.deleteKnowledgeBase((dev.agentd.v1.DeleteKnowledgeBaseRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteKnowledgeBaseResponse>) responseObserver);
+          break;
+        case METHODID_ADD_DOCUMENT:
+          serviceImpl.addDocument((dev.agentd.v1.AddDocumentRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.KnowledgeDocument>) responseObserver);
+          break;
+        case METHODID_LIST_DOCUMENTS:
+          serviceImpl.listDocuments((dev.agentd.v1.ListDocumentsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListDocumentsResponse>) responseObserver);
+          break;
+        case METHODID_DELETE_DOCUMENT:
+          serviceImpl.deleteDocument((dev.agentd.v1.DeleteDocumentRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteDocumentResponse>) responseObserver);
+          break;
+        case METHODID_SEARCH_KNOWLEDGE:
+          serviceImpl.searchKnowledge((dev.agentd.v1.SearchKnowledgeRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.SearchKnowledgeResponse>) responseObserver);
           break;
         default:
           throw new AssertionError();
@@ -598,6 +1209,13 @@ public final class MemoryServiceGrpc {
               .addMethod(getSearchMemoriesMethod())
               .addMethod(getDeleteMemoryMethod())
               .addMethod(getForgetUserMethod())
+              .addMethod(getCreateKnowledgeBaseMethod())
+              .addMethod(getListKnowledgeBasesMethod())
+              .addMethod(getDeleteKnowledgeBaseMethod())
+              .addMethod(getAddDocumentMethod())
+              .addMethod(getListDocumentsMethod())
+              .addMethod(getDeleteDocumentMethod())
+              .addMethod(getSearchKnowledgeMethod())
               .build();
         }
       }

@@ -31,6 +31,7 @@ private static final long serialVersionUID = 0L;
     agent_ = "";
     conversationId_ = "";
     artifacts_ = java.util.Collections.emptyList();
+    citations_ = java.util.Collections.emptyList();
     parentTaskId_ = "";
     rootTaskId_ = "";
     children_ = java.util.Collections.emptyList();
@@ -943,6 +944,72 @@ java.lang.String defaultValue) {
     return artifacts_.get(index);
   }
 
+  public static final int CITATIONS_FIELD_NUMBER = 41;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentd.v1.Citation> citations_;
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved
+   * (as on its FinalAnswer event); empty until it completes.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 41;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentd.v1.Citation> getCitationsList() {
+    return citations_;
+  }
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved
+   * (as on its FinalAnswer event); empty until it completes.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 41;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentd.v1.CitationOrBuilder> 
+      getCitationsOrBuilderList() {
+    return citations_;
+  }
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved
+   * (as on its FinalAnswer event); empty until it completes.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 41;</code>
+   */
+  @java.lang.Override
+  public int getCitationsCount() {
+    return citations_.size();
+  }
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved
+   * (as on its FinalAnswer event); empty until it completes.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 41;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.Citation getCitations(int index) {
+    return citations_.get(index);
+  }
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved
+   * (as on its FinalAnswer event); empty until it completes.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 41;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.CitationOrBuilder getCitationsOrBuilder(
+      int index) {
+    return citations_.get(index);
+  }
+
   public static final int PARENT_TASK_ID_FIELD_NUMBER = 21;
   @SuppressWarnings("serial")
   private volatile java.lang.Object parentTaskId_ = "";
@@ -1212,6 +1279,9 @@ java.lang.String defaultValue) {
     for (int i = 0; i < artifacts_.size(); i++) {
       output.writeMessage(26, artifacts_.get(i));
     }
+    for (int i = 0; i < citations_.size(); i++) {
+      output.writeMessage(41, citations_.get(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -1318,6 +1388,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(26, artifacts_.get(i));
     }
+    for (int i = 0; i < citations_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(41, citations_.get(i));
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1393,6 +1467,8 @@ java.lang.String defaultValue) {
         .equals(other.getConversationId())) return false;
     if (!getArtifactsList()
         .equals(other.getArtifactsList())) return false;
+    if (!getCitationsList()
+        .equals(other.getCitationsList())) return false;
     if (!getParentTaskId()
         .equals(other.getParentTaskId())) return false;
     if (!getRootTaskId()
@@ -1473,6 +1549,10 @@ java.lang.String defaultValue) {
     if (getArtifactsCount() > 0) {
       hash = (37 * hash) + ARTIFACTS_FIELD_NUMBER;
       hash = (53 * hash) + getArtifactsList().hashCode();
+    }
+    if (getCitationsCount() > 0) {
+      hash = (37 * hash) + CITATIONS_FIELD_NUMBER;
+      hash = (53 * hash) + getCitationsList().hashCode();
     }
     hash = (37 * hash) + PARENT_TASK_ID_FIELD_NUMBER;
     hash = (53 * hash) + getParentTaskId().hashCode();
@@ -1694,6 +1774,13 @@ java.lang.String defaultValue) {
         artifactsBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00100000);
+      if (citationsBuilder_ == null) {
+        citations_ = java.util.Collections.emptyList();
+      } else {
+        citations_ = null;
+        citationsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00200000);
       parentTaskId_ = "";
       rootTaskId_ = "";
       depth_ = 0;
@@ -1703,7 +1790,7 @@ java.lang.String defaultValue) {
         children_ = null;
         childrenBuilder_.clear();
       }
-      bitField0_ = (bitField0_ & ~0x01000000);
+      bitField0_ = (bitField0_ & ~0x02000000);
       return this;
     }
 
@@ -1746,10 +1833,19 @@ java.lang.String defaultValue) {
       } else {
         result.artifacts_ = artifactsBuilder_.build();
       }
+      if (citationsBuilder_ == null) {
+        if (((bitField0_ & 0x00200000) != 0)) {
+          citations_ = java.util.Collections.unmodifiableList(citations_);
+          bitField0_ = (bitField0_ & ~0x00200000);
+        }
+        result.citations_ = citations_;
+      } else {
+        result.citations_ = citationsBuilder_.build();
+      }
       if (childrenBuilder_ == null) {
-        if (((bitField0_ & 0x01000000) != 0)) {
+        if (((bitField0_ & 0x02000000) != 0)) {
           children_ = java.util.Collections.unmodifiableList(children_);
-          bitField0_ = (bitField0_ & ~0x01000000);
+          bitField0_ = (bitField0_ & ~0x02000000);
         }
         result.children_ = children_;
       } else {
@@ -1834,13 +1930,13 @@ java.lang.String defaultValue) {
       if (((from_bitField0_ & 0x00080000) != 0)) {
         result.conversationId_ = conversationId_;
       }
-      if (((from_bitField0_ & 0x00200000) != 0)) {
+      if (((from_bitField0_ & 0x00400000) != 0)) {
         result.parentTaskId_ = parentTaskId_;
       }
-      if (((from_bitField0_ & 0x00400000) != 0)) {
+      if (((from_bitField0_ & 0x00800000) != 0)) {
         result.rootTaskId_ = rootTaskId_;
       }
-      if (((from_bitField0_ & 0x00800000) != 0)) {
+      if (((from_bitField0_ & 0x01000000) != 0)) {
         result.depth_ = depth_;
       }
     }
@@ -1989,14 +2085,40 @@ java.lang.String defaultValue) {
           }
         }
       }
+      if (citationsBuilder_ == null) {
+        if (!other.citations_.isEmpty()) {
+          if (citations_.isEmpty()) {
+            citations_ = other.citations_;
+            bitField0_ = (bitField0_ & ~0x00200000);
+          } else {
+            ensureCitationsIsMutable();
+            citations_.addAll(other.citations_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.citations_.isEmpty()) {
+          if (citationsBuilder_.isEmpty()) {
+            citationsBuilder_.dispose();
+            citationsBuilder_ = null;
+            citations_ = other.citations_;
+            bitField0_ = (bitField0_ & ~0x00200000);
+            citationsBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getCitationsFieldBuilder() : null;
+          } else {
+            citationsBuilder_.addAllMessages(other.citations_);
+          }
+        }
+      }
       if (!other.getParentTaskId().isEmpty()) {
         parentTaskId_ = other.parentTaskId_;
-        bitField0_ |= 0x00200000;
+        bitField0_ |= 0x00400000;
         onChanged();
       }
       if (!other.getRootTaskId().isEmpty()) {
         rootTaskId_ = other.rootTaskId_;
-        bitField0_ |= 0x00400000;
+        bitField0_ |= 0x00800000;
         onChanged();
       }
       if (other.getDepth() != 0) {
@@ -2006,7 +2128,7 @@ java.lang.String defaultValue) {
         if (!other.children_.isEmpty()) {
           if (children_.isEmpty()) {
             children_ = other.children_;
-            bitField0_ = (bitField0_ & ~0x01000000);
+            bitField0_ = (bitField0_ & ~0x02000000);
           } else {
             ensureChildrenIsMutable();
             children_.addAll(other.children_);
@@ -2019,7 +2141,7 @@ java.lang.String defaultValue) {
             childrenBuilder_.dispose();
             childrenBuilder_ = null;
             children_ = other.children_;
-            bitField0_ = (bitField0_ & ~0x01000000);
+            bitField0_ = (bitField0_ & ~0x02000000);
             childrenBuilder_ = 
               com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
                  getChildrenFieldBuilder() : null;
@@ -2174,17 +2296,17 @@ java.lang.String defaultValue) {
             } // case 162
             case 170: {
               parentTaskId_ = input.readStringRequireUtf8();
-              bitField0_ |= 0x00200000;
+              bitField0_ |= 0x00400000;
               break;
             } // case 170
             case 178: {
               rootTaskId_ = input.readStringRequireUtf8();
-              bitField0_ |= 0x00400000;
+              bitField0_ |= 0x00800000;
               break;
             } // case 178
             case 184: {
               depth_ = input.readUInt32();
-              bitField0_ |= 0x00800000;
+              bitField0_ |= 0x01000000;
               break;
             } // case 184
             case 194: {
@@ -2213,6 +2335,19 @@ java.lang.String defaultValue) {
               }
               break;
             } // case 210
+            case 330: {
+              dev.agentd.v1.Citation m =
+                  input.readMessage(
+                      dev.agentd.v1.Citation.parser(),
+                      extensionRegistry);
+              if (citationsBuilder_ == null) {
+                ensureCitationsIsMutable();
+                citations_.add(m);
+              } else {
+                citationsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 330
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -4772,6 +4907,336 @@ java.lang.String defaultValue) {
       return artifactsBuilder_;
     }
 
+    private java.util.List<dev.agentd.v1.Citation> citations_ =
+      java.util.Collections.emptyList();
+    private void ensureCitationsIsMutable() {
+      if (!((bitField0_ & 0x00200000) != 0)) {
+        citations_ = new java.util.ArrayList<dev.agentd.v1.Citation>(citations_);
+        bitField0_ |= 0x00200000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.Citation, dev.agentd.v1.Citation.Builder, dev.agentd.v1.CitationOrBuilder> citationsBuilder_;
+
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public java.util.List<dev.agentd.v1.Citation> getCitationsList() {
+      if (citationsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(citations_);
+      } else {
+        return citationsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public int getCitationsCount() {
+      if (citationsBuilder_ == null) {
+        return citations_.size();
+      } else {
+        return citationsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public dev.agentd.v1.Citation getCitations(int index) {
+      if (citationsBuilder_ == null) {
+        return citations_.get(index);
+      } else {
+        return citationsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public Builder setCitations(
+        int index, dev.agentd.v1.Citation value) {
+      if (citationsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureCitationsIsMutable();
+        citations_.set(index, value);
+        onChanged();
+      } else {
+        citationsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public Builder setCitations(
+        int index, dev.agentd.v1.Citation.Builder builderForValue) {
+      if (citationsBuilder_ == null) {
+        ensureCitationsIsMutable();
+        citations_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        citationsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public Builder addCitations(dev.agentd.v1.Citation value) {
+      if (citationsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureCitationsIsMutable();
+        citations_.add(value);
+        onChanged();
+      } else {
+        citationsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public Builder addCitations(
+        int index, dev.agentd.v1.Citation value) {
+      if (citationsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureCitationsIsMutable();
+        citations_.add(index, value);
+        onChanged();
+      } else {
+        citationsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public Builder addCitations(
+        dev.agentd.v1.Citation.Builder builderForValue) {
+      if (citationsBuilder_ == null) {
+        ensureCitationsIsMutable();
+        citations_.add(builderForValue.build());
+        onChanged();
+      } else {
+        citationsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public Builder addCitations(
+        int index, dev.agentd.v1.Citation.Builder builderForValue) {
+      if (citationsBuilder_ == null) {
+        ensureCitationsIsMutable();
+        citations_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        citationsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public Builder addAllCitations(
+        java.lang.Iterable<? extends dev.agentd.v1.Citation> values) {
+      if (citationsBuilder_ == null) {
+        ensureCitationsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, citations_);
+        onChanged();
+      } else {
+        citationsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public Builder clearCitations() {
+      if (citationsBuilder_ == null) {
+        citations_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00200000);
+        onChanged();
+      } else {
+        citationsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public Builder removeCitations(int index) {
+      if (citationsBuilder_ == null) {
+        ensureCitationsIsMutable();
+        citations_.remove(index);
+        onChanged();
+      } else {
+        citationsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public dev.agentd.v1.Citation.Builder getCitationsBuilder(
+        int index) {
+      return getCitationsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public dev.agentd.v1.CitationOrBuilder getCitationsOrBuilder(
+        int index) {
+      if (citationsBuilder_ == null) {
+        return citations_.get(index);  } else {
+        return citationsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public java.util.List<? extends dev.agentd.v1.CitationOrBuilder> 
+         getCitationsOrBuilderList() {
+      if (citationsBuilder_ != null) {
+        return citationsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(citations_);
+      }
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public dev.agentd.v1.Citation.Builder addCitationsBuilder() {
+      return getCitationsFieldBuilder().addBuilder(
+          dev.agentd.v1.Citation.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public dev.agentd.v1.Citation.Builder addCitationsBuilder(
+        int index) {
+      return getCitationsFieldBuilder().addBuilder(
+          index, dev.agentd.v1.Citation.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The knowledge base passages the task's search_knowledge calls retrieved
+     * (as on its FinalAnswer event); empty until it completes.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.Citation citations = 41;</code>
+     */
+    public java.util.List<dev.agentd.v1.Citation.Builder> 
+         getCitationsBuilderList() {
+      return getCitationsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.Citation, dev.agentd.v1.Citation.Builder, dev.agentd.v1.CitationOrBuilder> 
+        getCitationsFieldBuilder() {
+      if (citationsBuilder_ == null) {
+        citationsBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            dev.agentd.v1.Citation, dev.agentd.v1.Citation.Builder, dev.agentd.v1.CitationOrBuilder>(
+                citations_,
+                ((bitField0_ & 0x00200000) != 0),
+                getParentForChildren(),
+                isClean());
+        citations_ = null;
+      }
+      return citationsBuilder_;
+    }
+
     private java.lang.Object parentTaskId_ = "";
     /**
      * <pre>
@@ -4830,7 +5295,7 @@ java.lang.String defaultValue) {
         java.lang.String value) {
       if (value == null) { throw new NullPointerException(); }
       parentTaskId_ = value;
-      bitField0_ |= 0x00200000;
+      bitField0_ |= 0x00400000;
       onChanged();
       return this;
     }
@@ -4845,7 +5310,7 @@ java.lang.String defaultValue) {
      */
     public Builder clearParentTaskId() {
       parentTaskId_ = getDefaultInstance().getParentTaskId();
-      bitField0_ = (bitField0_ & ~0x00200000);
+      bitField0_ = (bitField0_ & ~0x00400000);
       onChanged();
       return this;
     }
@@ -4864,7 +5329,7 @@ java.lang.String defaultValue) {
       if (value == null) { throw new NullPointerException(); }
       checkByteStringIsUtf8(value);
       parentTaskId_ = value;
-      bitField0_ |= 0x00200000;
+      bitField0_ |= 0x00400000;
       onChanged();
       return this;
     }
@@ -4924,7 +5389,7 @@ java.lang.String defaultValue) {
         java.lang.String value) {
       if (value == null) { throw new NullPointerException(); }
       rootTaskId_ = value;
-      bitField0_ |= 0x00400000;
+      bitField0_ |= 0x00800000;
       onChanged();
       return this;
     }
@@ -4938,7 +5403,7 @@ java.lang.String defaultValue) {
      */
     public Builder clearRootTaskId() {
       rootTaskId_ = getDefaultInstance().getRootTaskId();
-      bitField0_ = (bitField0_ & ~0x00400000);
+      bitField0_ = (bitField0_ & ~0x00800000);
       onChanged();
       return this;
     }
@@ -4956,7 +5421,7 @@ java.lang.String defaultValue) {
       if (value == null) { throw new NullPointerException(); }
       checkByteStringIsUtf8(value);
       rootTaskId_ = value;
-      bitField0_ |= 0x00400000;
+      bitField0_ |= 0x00800000;
       onChanged();
       return this;
     }
@@ -4986,7 +5451,7 @@ java.lang.String defaultValue) {
     public Builder setDepth(int value) {
       
       depth_ = value;
-      bitField0_ |= 0x00800000;
+      bitField0_ |= 0x01000000;
       onChanged();
       return this;
     }
@@ -4999,7 +5464,7 @@ java.lang.String defaultValue) {
      * @return This builder for chaining.
      */
     public Builder clearDepth() {
-      bitField0_ = (bitField0_ & ~0x00800000);
+      bitField0_ = (bitField0_ & ~0x01000000);
       depth_ = 0;
       onChanged();
       return this;
@@ -5008,9 +5473,9 @@ java.lang.String defaultValue) {
     private java.util.List<dev.agentd.v1.SubtaskSummary> children_ =
       java.util.Collections.emptyList();
     private void ensureChildrenIsMutable() {
-      if (!((bitField0_ & 0x01000000) != 0)) {
+      if (!((bitField0_ & 0x02000000) != 0)) {
         children_ = new java.util.ArrayList<dev.agentd.v1.SubtaskSummary>(children_);
-        bitField0_ |= 0x01000000;
+        bitField0_ |= 0x02000000;
        }
     }
 
@@ -5215,7 +5680,7 @@ java.lang.String defaultValue) {
     public Builder clearChildren() {
       if (childrenBuilder_ == null) {
         children_ = java.util.Collections.emptyList();
-        bitField0_ = (bitField0_ & ~0x01000000);
+        bitField0_ = (bitField0_ & ~0x02000000);
         onChanged();
       } else {
         childrenBuilder_.clear();
@@ -5327,7 +5792,7 @@ java.lang.String defaultValue) {
         childrenBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
             dev.agentd.v1.SubtaskSummary, dev.agentd.v1.SubtaskSummary.Builder, dev.agentd.v1.SubtaskSummaryOrBuilder>(
                 children_,
-                ((bitField0_ & 0x01000000) != 0),
+                ((bitField0_ & 0x02000000) != 0),
                 getParentForChildren(),
                 isClean());
         children_ = null;

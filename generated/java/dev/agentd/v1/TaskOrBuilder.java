@@ -524,6 +524,55 @@ java.lang.String defaultValue);
 
   /**
    * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved
+   * (as on its FinalAnswer event); empty until it completes.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 41;</code>
+   */
+  java.util.List<dev.agentd.v1.Citation> 
+      getCitationsList();
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved
+   * (as on its FinalAnswer event); empty until it completes.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 41;</code>
+   */
+  dev.agentd.v1.Citation getCitations(int index);
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved
+   * (as on its FinalAnswer event); empty until it completes.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 41;</code>
+   */
+  int getCitationsCount();
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved
+   * (as on its FinalAnswer event); empty until it completes.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 41;</code>
+   */
+  java.util.List<? extends dev.agentd.v1.CitationOrBuilder> 
+      getCitationsOrBuilderList();
+  /**
+   * <pre>
+   * The knowledge base passages the task's search_knowledge calls retrieved
+   * (as on its FinalAnswer event); empty until it completes.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.Citation citations = 41;</code>
+   */
+  dev.agentd.v1.CitationOrBuilder getCitationsOrBuilder(
+      int index);
+
+  /**
+   * <pre>
    * For a child task (a delegation to a sub-agent, or a panel member): the
    * task that started it; empty for a task a caller started.
    * </pre>

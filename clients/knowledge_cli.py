@@ -1,0 +1,153 @@
+"""`agentd kb create|list|delete|add|docs|rm-doc|search` (a tenant's knowledge bases) and
+`agentd memory list|search|forget` (the caller's long-term memories), over MemoryService.
+
+`agentd memory reindex|status` are the server's (on the database: server/memory_cli.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import mimetypes
+from pathlib import Path
+from typing import Any
+
+from agentd.v1 import memory_pb2 as mpb
+from agentd_client.client import AgentClient
+from clients.options import OptionError
+from clients.output import as_json
+
+MEDIA_TYPES = {".md": "text/markdown", ".markdown": "text/markdown", ".txt": "text/plain",
+               ".html": "text/html", ".htm": "text/html", ".pdf": "application/pdf"}  # fmt: skip
+MAX_PAGES = 10_000
+MEMORY_VERBS = ("list", "search", "forget")
+
+
+def add_parsers(sub: Any) -> None:
+    kb = sub.add_parser("kb", help="your tenant's knowledge bases")
+    verbs = kb.add_subparsers(dest="verb", required=True)
+    create = verbs.add_parser("create", help="create a knowledge base (admin)")
+    create.add_argument("knowledge_base_id")
+    create.add_argument("--name", default="", help="its display name")
+    verbs.add_parser("list", help="the knowledge bases, by id")
+    delete = verbs.add_parser("delete", help="delete a knowledge base and its documents (admin)")
+    delete.add_argument("knowledge_base_id")
+    add = verbs.add_parser("add", help="add a document from a file; prints its id (admin)")
+    add.add_argument("knowledge_base_id")
+    add.add_argument("file", type=Path)
+    add.add_argument("--media-type", default="", help="default: from the file's extension")
+    docs = verbs.add_parser("docs", help="the documents of a knowledge base")
+    docs.add_argument("knowledge_base_id")
+    rm = verbs.add_parser("rm-doc", help="delete a document (admin)")
+    rm.add_argument("document_id")
+    search = verbs.add_parser("search", help="the passages a search would retrieve")
+    search.add_argument("knowledge_base_id")
+    search.add_argument("query")
+    search.add_argument("--top-k", type=int, default=0)
+    search.add_argument("--threshold", type=float, default=None)
+
+
+def add_memory_verbs(memory_sub: Any) -> None:
+    """`list`, `search` and `forget` under the server's `agentd memory`."""
+    listed = memory_sub.add_parser("list", help="your memories, oldest first (by RPC)")
+    listed.add_argument("--namespace", default="")
+    search = memory_sub.add_parser("search", help="your memories nearest a query (by RPC)")
+    search.add_argument("query")
+    search.add_argument("--namespace", default="")
+    search.add_argument("--top-k", type=int, default=0)
+    memory_sub.add_parser("forget", help="delete every memory of yours (by RPC)")
+
+
+def _document_line(d: mpb.KnowledgeDocument) -> str:
+    return (
+        f"{d.document_id}  {d.chunk_count} chunks  {d.size_bytes} bytes  {d.media_type}  {d.name}"
+    )
+
+
+async def run_kb(client: AgentClient, args: argparse.Namespace) -> int:
+    if args.verb == "create":
+        made = await client.create_knowledge_base(args.knowledge_base_id, args.name)
+        print(as_json(made) if args.json else made.knowledge_base_id)
+    elif args.verb == "list":
+        token = ""
+        for _ in range(MAX_PAGES):
+            page = await client.list_knowledge_bases(page_token=token)
+            for base in page.knowledge_bases:
+                print(
+                    as_json(base)
+                    if args.json
+                    else f"{base.knowledge_base_id}  {base.display_name}".rstrip()
+                )
+            token = page.next_page_token
+            if not token:
+                break
+    elif args.verb == "delete":
+        gone = await client.delete_knowledge_base(args.knowledge_base_id)
+        print(f"deleted {args.knowledge_base_id} ({gone} chunks)")
+    elif args.verb == "add":
+        return await _add(client, args)
+    elif args.verb == "docs":
+        token = ""
+        for _ in range(MAX_PAGES):
+            docs = await client.list_documents(args.knowledge_base_id, page_token=token)
+            for d in docs.documents:
+                print(as_json(d) if args.json else _document_line(d))
+            token = docs.next_page_token
+            if not token:
+                break
+    elif args.verb == "rm-doc":
+        gone = await client.delete_document(args.document_id)
+        print(f"deleted {args.document_id} ({gone} chunks)")
+    else:
+        hits = await client.search_knowledge(
+            args.knowledge_base_id, args.query, top_k=args.top_k, score_threshold=args.threshold
+        )
+        for hit in hits:
+            c = hit.citation
+            print(
+                as_json(hit)
+                if args.json
+                else f"{c.score:.4f}  {c.document_id}#{c.chunk_index}  {c.snippet}"
+            )
+        if not hits and not args.json:
+            print("nothing above the threshold")
+    return 0
+
+
+async def _add(client: AgentClient, args: argparse.Namespace) -> int:
+    path: Path = args.file
+    media_type = (
+        args.media_type
+        or MEDIA_TYPES.get(path.suffix.lower())
+        or (mimetypes.guess_type(path.name)[0] or "")
+    )
+    if not media_type:
+        raise OptionError(f"say the media type of {path.name} with --media-type")
+    try:
+        content = await asyncio.to_thread(path.read_bytes)
+    except OSError as error:
+        raise OptionError(f"cannot read {path}: {error.strerror}") from None
+    added = await client.add_document(args.knowledge_base_id, content, media_type, name=path.name)
+    print(as_json(added) if args.json else _document_line(added))
+    return 0
+
+
+async def run_memory(client: AgentClient, args: argparse.Namespace) -> int:
+    if args.memory_command == "list":
+        token = ""
+        for _ in range(MAX_PAGES):
+            page = await client.list_memories(namespace=args.namespace, page_token=token)
+            for m in page.memories:
+                print(as_json(m) if args.json else f"{m.memory_id}  {m.namespace}  {m.text}")
+            token = page.next_page_token
+            if not token:
+                break
+    elif args.memory_command == "search":
+        hits = await client.search_memories(args.query, namespace=args.namespace, top_k=args.top_k)
+        for hit in hits:
+            m = hit.memory
+            print(as_json(hit) if args.json else f"{hit.score:.4f}  {m.memory_id}  {m.text}")
+    else:
+        gone = await client.forget_user()
+        print(f"forgot {gone} memories")
+    return 0

@@ -1,0 +1,182 @@
+"""The knowledge base RPCs of MemoryService (a mixin of its servicer). Thin: context,
+validation of the request's shape, conversion, one call into `agent.knowledge.bases`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from google.protobuf import timestamp_pb2
+
+from agentd.v1 import memory_pb2 as pb
+from core.errors import FieldViolation, InvalidArgumentError
+from core.identity import CallContext
+from server import paging
+from server.calls import unary
+from server.memory_setup import MemoryFeature
+
+if TYPE_CHECKING:  # numpy: only when memory is on
+    from agent.knowledge.records import DocumentRecord, Hit, KnowledgeBaseRecord
+
+MAX_QUERY_CHARS = 2000
+MAX_TOP_K = 50
+MAX_PAGE = 100
+SNIPPET_CHARS = 200
+
+
+def _time(value: object) -> timestamp_pb2.Timestamp:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromDatetime(value)  # type: ignore[arg-type]
+    return stamp
+
+
+def base_to_proto(base: KnowledgeBaseRecord) -> pb.KnowledgeBase:
+    return pb.KnowledgeBase(
+        knowledge_base_id=base.knowledge_base_id,
+        display_name=base.display_name,
+        create_time=_time(base.created_at),
+    )
+
+
+def document_to_proto(document: DocumentRecord) -> pb.KnowledgeDocument:
+    return pb.KnowledgeDocument(
+        document_id=document.document_id,
+        knowledge_base_id=document.knowledge_base_id,
+        name=document.name,
+        media_type=document.media_type,
+        size_bytes=document.size_bytes,
+        chunk_count=document.chunks,
+        create_time=_time(document.created_at),
+    )
+
+
+def hit_to_proto(hit: Hit) -> pb.KnowledgeHit:
+    item = hit.item
+    citation = pb.Citation(
+        knowledge_base_id=item.namespace,
+        document_id=item.document_id,
+        chunk_index=item.chunk_index,
+        score=round(hit.similarity, 4),
+        snippet=item.text[:SNIPPET_CHARS],
+    )
+    return pb.KnowledgeHit(citation=citation, text=item.text)
+
+
+def _required(field: str, value: str, longest: int = 64) -> None:
+    if not value or len(value) > longest:
+        raise InvalidArgumentError([FieldViolation(field, f"is required (≤ {longest})")])
+
+
+class KnowledgeRpcs:
+    """CreateKnowledgeBase ... SearchKnowledge, over the server's MemoryFeature."""
+
+    _feature: MemoryFeature
+
+    @unary
+    async def CreateKnowledgeBase(  # noqa: N802 - gRPC method name
+        self, request: pb.CreateKnowledgeBaseRequest, call: CallContext
+    ) -> pb.KnowledgeBase:
+        bases = self._feature.require_bases()
+        created = await bases.create(
+            call.principal, request.knowledge_base_id, request.display_name
+        )
+        return base_to_proto(created)
+
+    @unary
+    async def ListKnowledgeBases(  # noqa: N802
+        self, request: pb.ListKnowledgeBasesRequest, call: CallContext
+    ) -> pb.ListKnowledgeBasesResponse:
+        bases = self._feature.require_bases()
+        size = paging.page_size(request.page_size, maximum=MAX_PAGE)
+        after = paging.decode_key(request.page_token)
+        found = await bases.list_bases(
+            call.principal, limit=size + 1, after=after[1] if after else ""
+        )
+        page, more = found[:size], len(found) > size
+        return pb.ListKnowledgeBasesResponse(
+            knowledge_bases=[base_to_proto(b) for b in page],
+            next_page_token=paging.encode_key(0, page[-1].knowledge_base_id) if more else "",
+        )
+
+    @unary
+    async def DeleteKnowledgeBase(  # noqa: N802
+        self, request: pb.DeleteKnowledgeBaseRequest, call: CallContext
+    ) -> pb.DeleteKnowledgeBaseResponse:
+        bases = self._feature.require_bases()
+        _required("knowledge_base_id", request.knowledge_base_id)
+        gone = await bases.delete(call.principal, request.knowledge_base_id)
+        return pb.DeleteKnowledgeBaseResponse(chunks_deleted=gone)
+
+    @unary
+    async def AddDocument(  # noqa: N802
+        self, request: pb.AddDocumentRequest, call: CallContext
+    ) -> pb.KnowledgeDocument:
+        bases = self._feature.require_bases()
+        _required("knowledge_base_id", request.knowledge_base_id)
+        _required("media_type", request.media_type)
+        added = await bases.add_document(
+            call.principal,
+            request.knowledge_base_id,
+            request.content,
+            request.media_type,
+            request.name,
+        )
+        return document_to_proto(added)
+
+    @unary
+    async def ListDocuments(  # noqa: N802
+        self, request: pb.ListDocumentsRequest, call: CallContext
+    ) -> pb.ListDocumentsResponse:
+        bases = self._feature.require_bases()
+        _required("knowledge_base_id", request.knowledge_base_id)
+        size = paging.page_size(request.page_size, maximum=MAX_PAGE)
+        after = paging.decode_key(request.page_token)
+        found = await bases.list_documents(
+            call.principal,
+            request.knowledge_base_id,
+            limit=size + 1,
+            after=after[1] if after else "",
+        )
+        page, more = found[:size], len(found) > size
+        return pb.ListDocumentsResponse(
+            documents=[document_to_proto(d) for d in page],
+            next_page_token=paging.encode_key(0, page[-1].document_id) if more else "",
+        )
+
+    @unary
+    async def DeleteDocument(  # noqa: N802
+        self, request: pb.DeleteDocumentRequest, call: CallContext
+    ) -> pb.DeleteDocumentResponse:
+        bases = self._feature.require_bases()
+        _required("document_id", request.document_id)
+        gone = await bases.delete_document(call.principal, request.document_id)
+        return pb.DeleteDocumentResponse(chunks_deleted=gone)
+
+    @unary
+    async def SearchKnowledge(  # noqa: N802
+        self, request: pb.SearchKnowledgeRequest, call: CallContext
+    ) -> pb.SearchKnowledgeResponse:
+        bases = self._feature.require_bases()
+        problems = []
+        if not request.knowledge_base_id:
+            problems.append(FieldViolation("knowledge_base_id", "is required"))
+        if not request.query.strip():
+            problems.append(FieldViolation("query", "is required"))
+        elif len(request.query) > MAX_QUERY_CHARS:
+            problems.append(FieldViolation("query", f"is longer than {MAX_QUERY_CHARS}"))
+        if not 0 <= request.top_k <= MAX_TOP_K:
+            problems.append(FieldViolation("top_k", f"must be 0 to {MAX_TOP_K}"))
+        threshold = None
+        if request.HasField("score_threshold"):
+            threshold = request.score_threshold
+            if not -1.0 <= threshold <= 1.0:
+                problems.append(FieldViolation("score_threshold", "must be -1 to 1"))
+        if problems:
+            raise InvalidArgumentError(problems)
+        hits = await bases.search(
+            call.principal,
+            request.knowledge_base_id,
+            request.query,
+            top_k=request.top_k or None,
+            threshold=threshold,
+        )
+        return pb.SearchKnowledgeResponse(hits=[hit_to_proto(h) for h in hits])

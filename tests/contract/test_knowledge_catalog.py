@@ -1,0 +1,118 @@
+"""The knowledge base catalog on every backend (in process, SQLite, PostgreSQL): one
+tenant's bases and documents only, ids unique per tenant, pages in id order, a base's
+deletion taking its documents' records along."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from agent.knowledge.records import DocumentRecord, KnowledgeBaseRecord, Vectors
+from stores.knowledge.catalog import (
+    KnowledgeCatalog,
+    MemoryKnowledgeCatalog,
+    SqlKnowledgeCatalog,
+)
+from stores.sql.engine import create_engine, migrate
+from tests.pgvector_server import pgvector_database
+
+NOW = datetime(2026, 11, 27, 1, 0, tzinfo=UTC)
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+async def catalog(
+    request: pytest.FixtureRequest, tmp_path: Path, pgvector_socket: str
+) -> AsyncIterator[KnowledgeCatalog]:
+    if request.param == "memory":
+        yield MemoryKnowledgeCatalog()
+        return
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}"
+        await migrate(url)
+        engine = create_engine(url)
+        try:
+            yield SqlKnowledgeCatalog(engine)
+        finally:
+            await engine.dispose()
+        return
+    async with pgvector_database(pgvector_socket) as url:
+        await migrate(url)
+        engine = create_engine(url)
+        try:
+            yield SqlKnowledgeCatalog(engine)
+        finally:
+            await engine.dispose()
+
+
+def document(tenant: str, document_id: str, base: str) -> DocumentRecord:
+    return DocumentRecord(
+        tenant, document_id, base, f"{document_id}.md", "text/markdown", 10, 2, NOW
+    )
+
+
+async def test_bases_and_documents_are_one_tenant_s(catalog: KnowledgeCatalog) -> None:
+    assert await catalog.create_base(KnowledgeBaseRecord("acme", "kb", "Policies", NOW))
+    assert not await catalog.create_base(KnowledgeBaseRecord("acme", "kb", "again", NOW))
+    assert await catalog.create_base(KnowledgeBaseRecord("globex", "kb", "Theirs", NOW))
+    assert await catalog.create_base(KnowledgeBaseRecord("acme", "faq", "FAQ", NOW))
+
+    found = await catalog.get_base("acme", "kb")
+    assert found == KnowledgeBaseRecord("acme", "kb", "Policies", NOW)
+    assert await catalog.get_base("acme", "nope") is None
+    listed = await catalog.list_bases("acme", limit=1)
+    assert [b.knowledge_base_id for b in listed] == ["faq"]
+    rest = await catalog.list_bases("acme", limit=5, after="faq")
+    assert [b.knowledge_base_id for b in rest] == ["kb"]
+
+    for doc in ("doc_1", "doc_2", "doc_3"):
+        await catalog.add_document(document("acme", doc, "kb"))
+    await catalog.add_document(document("acme", "doc_4", "faq"))
+    await catalog.add_document(document("globex", "doc_9", "kb"))
+    assert await catalog.get_document("acme", "doc_1") == document("acme", "doc_1", "kb")
+    assert await catalog.get_document("globex", "doc_1") is None
+    page = await catalog.list_documents("acme", "kb", limit=2)
+    assert [d.document_id for d in page] == ["doc_1", "doc_2"]
+    page = await catalog.list_documents("acme", "kb", limit=2, after="doc_2")
+    assert [d.document_id for d in page] == ["doc_3"]
+
+    assert not await catalog.delete_document("globex", "doc_1")
+    assert await catalog.delete_document("acme", "doc_1")
+    assert not await catalog.delete_document("acme", "doc_1")
+    assert not await catalog.delete_base("globex", "faq")
+    assert await catalog.delete_base("acme", "kb")
+    assert await catalog.get_base("acme", "kb") is None
+    assert await catalog.get_document("acme", "doc_2") is None
+    assert await catalog.get_document("acme", "doc_4") is not None
+    assert await catalog.get_base("globex", "kb") is not None
+    assert [d.document_id for d in await catalog.list_documents("globex", "kb", limit=9)] == [
+        "doc_9"
+    ]
+
+
+async def test_a_base_deleted_while_a_document_is_ingested_keeps_nothing_of_it() -> None:
+    from agent.knowledge.bases import KnowledgeAdmin
+    from agent.knowledge.documents import KnowledgeBases
+    from agent.knowledge.records import Scope
+    from agent.llm.embeddings import HashEmbedder
+    from core.errors import MemoryNotFoundError
+    from core.identity import Principal
+    from stores.knowledge.memory import MemoryKnowledgeStore
+
+    store, catalog = MemoryKnowledgeStore(), MemoryKnowledgeCatalog()
+    admin = KnowledgeAdmin(catalog, KnowledgeBases(store, HashEmbedder(64)))
+    caller = Principal("ops", "acme", ("admin",))
+    await admin.create(caller, "kb", "")
+
+    class Deleting(HashEmbedder):
+        async def embed(self, texts: Sequence[str]) -> Vectors:
+            await catalog.delete_base("acme", "kb")  # another call deletes the base meanwhile
+            return await super().embed(texts)
+
+    admin.knowledge.embedder = Deleting(64)
+    with pytest.raises(MemoryNotFoundError):
+        await admin.add_document(caller, "kb", b"some words to store", "text/plain", "a.txt")
+    assert await store.count(Scope("acme", "chunk")) == 0
+    assert await catalog.list_documents("acme", "kb", limit=9) == []
