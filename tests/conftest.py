@@ -127,7 +127,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for marker, (name, _) in TOOLCHAINS.items():
             missing = missing_commands(marker)
             if item.get_closest_marker(marker) and missing and not required:
-                label = f"{name} ({', '.join(missing)} missing)"
+                more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
+                label = f"{name} ({', '.join(missing[:4])}{more} missing)"
                 _unavailable.setdefault(label, []).append(item.nodeid)
                 item.add_marker(pytest.mark.skip(reason=f"{label}: .ci/run installs it"))
     status = {marker: _reachable(port) for marker, (_, port) in SERVICE_PORTS.items()}

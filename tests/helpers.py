@@ -32,10 +32,31 @@ need (pytest markers `go`, `java`, `image` and `kubectl`)."""
 
 
 def missing_commands(toolchain: str) -> list[str]:
-    """The commands of a toolchain (`go`, `java`) that this machine lacks."""
+    """What a toolchain (`go`, `java`, ...) needs that this machine lacks: its commands,
+    and for the gateway examples the packaged libraries their build.sh checks for (a
+    machine with javac and protoc but without Debian's grpc jars cannot build the Java
+    example)."""
     import shutil
 
-    return [command for command in TOOLCHAINS[toolchain][1] if shutil.which(command) is None]
+    missing = [command for command in TOOLCHAINS[toolchain][1] if shutil.which(command) is None]
+    return missing + [str(path) for path in _libraries(toolchain) if not path.exists()]
+
+
+def _libraries(toolchain: str) -> list[Path]:
+    """The library files and folders `clients/<toolchain>/build.sh` needs, read from the
+    script itself (its `jars=(...)` list, or the packages its `for package in` checks), so
+    the two never differ."""
+    script = ROOT / "clients" / toolchain / "build.sh"
+    if toolchain not in ("go", "java") or not script.is_file():
+        return []
+    text = script.read_text()
+    if toolchain == "java":
+        found = re.search(r"^jars=\(([^)]*)\)", text, re.M)
+        return [
+            Path("/usr/share/java") / f"{jar}.jar" for jar in (found[1].split() if found else [])
+        ]
+    found = re.search(r"^for package in ([^;]*); do", text, re.M)
+    return [Path("/usr/share/gocode/src") / name for name in (found[1].split() if found else [])]
 
 
 class _Handler(BaseHTTPRequestHandler):
