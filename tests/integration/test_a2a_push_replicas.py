@@ -21,6 +21,7 @@ from agentd_client.client import AgentClient
 from tests.helpers import server_process
 from tests.integration.test_a2a_push import _send, _until_complete, _updates, receiver
 from tests.integration.test_takeover import kill, replica_env
+from tests.integration.toolsets import eventually
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 COMPLETED = tasks_pb2.TASK_STATUS_COMPLETED
@@ -54,10 +55,11 @@ async def test_kill_9_of_the_delivering_replica_loses_nothing(
                     sent = await stub.SendMessage(_send(f"http://127.0.0.1:{port}/hook", "k-1"))
                 task_id = sent.task.id
                 async with AgentClient(first.address) as on_a:  # the task ends on A
-                    for _ in range(600):
-                        if (await on_a.get_task(task_id)).status == COMPLETED:
-                            break
-                        await asyncio.sleep(0.05)
+
+                    async def completed() -> bool:
+                        return (await on_a.get_task(task_id)).status == COMPLETED
+
+                    await eventually(completed, 30)
                 await _until(lambda: len(refused) >= 3, 30)  # A holds it and retries
                 with server_process(tmp_path / "b", env) as second:
                     kill(first)
