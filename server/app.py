@@ -33,7 +33,9 @@ from server.builders import (
 from server.interceptors.audit import AuditInterceptor
 from server.interceptors.draining import DrainingInterceptor
 from server.memory_setup import MemoryFeature, open_memory
-from server.model_builders import build_models, check_model_settings, warn_unknown
+from server.model_builders import build_models
+from server.model_limits import configured_models, warn_unknown_models
+from server.providers import configure_secrets
 from server.services import SERVICE_NAME as SERVICE_NAME
 from server.services import add_services, interceptor_chain
 from server.settings import Settings
@@ -87,7 +89,7 @@ class AgentdServer:
         tasks: TaskStore | None = None,
         models: ModelRoles | None = None,
     ) -> AgentdServer:
-        check_model_settings(settings)
+        configure_secrets(settings)
         where = store_settings(settings)
         live, durable = await _open_stores(where)
         authenticator = build_authenticator(settings, durable.api_keys)
@@ -109,7 +111,7 @@ class AgentdServer:
             recall=memory.recall,
         )  # fmt: skip
         if engine.configured:
-            warn_unknown(settings, engine.config.catalog)
+            warn_unknown_models(engine.config.catalog, configured_models(settings))
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)
         interceptors = interceptor_chain(settings, draining, audit, authenticator, where, live)

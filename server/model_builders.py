@@ -9,12 +9,9 @@ from typing import TYPE_CHECKING
 
 from agent.llm.deferred import ModelLoader, deferred_roles
 from agent.llm.roles import ModelRoles, RoleName
-from server.model_limits import configured_models, warn_unknown_models
-from server.providers import configure_secrets
 from server.settings import Settings
 
 if TYPE_CHECKING:
-    from agent.llm.model_catalog import ModelCatalog
     from agent.run_factory import ModelFactory
 
 
@@ -92,14 +89,3 @@ def model_factory(models: ModelRoles | None) -> ModelFactory | None:
     client (None when the default model is not an OpenAI-compatible one)."""
     make: ModelFactory | None = getattr(models.default, "sibling", None) if models else None
     return make  # OpenAIModel's, or DeferredModel's (siblings of a deferred model)
-
-
-def check_model_settings(settings: Settings) -> None:
-    """Before anything starts: the operator's secret patterns and providers' keys join
-    what is redacted (StartupError when the providers file cannot be used)."""
-    configure_secrets(settings)
-
-
-def warn_unknown(settings: Settings, catalog: ModelCatalog) -> None:
-    """A start-up warning for each model of the settings the catalog does not know."""
-    warn_unknown_models(catalog, configured_models(settings))
