@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -33,7 +33,6 @@ from agent.llm.base import (
 from agent.llm.roles import ModelRoles, RoleName
 from agent.llm.tokens import ESTIMATE, TokenCounter
 from agent.memory.history import History
-from agent.modes import Outcome
 from agent.modes.state import ModeState, from_legacy
 from agent.plan import Plan
 from agent.resume import RunCheckpoint
@@ -98,9 +97,6 @@ class TaskRun:
     """The artifact versions this run wrote (for its final answer: `agent.artifacts`)."""
     citations: list[Citation] = field(default_factory=list)
     """The passages its `search_knowledge` calls retrieved (`agent.citations`)."""
-    delegate: Callable[[TaskRun, str], Awaitable[Outcome | None]] | None = None
-    """Hands the task to the named delegate (`agent.teams.hand_over`; None back: it could
-    not take it); None: the router's choice is recorded and the task runs here."""
     team: TeamCalls | None = None
     """Its delegations to sub-agents and panels (`agent.teams`); None: it has none."""
     handing_over: bool = False

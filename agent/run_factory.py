@@ -24,7 +24,6 @@ from agent.resume import RunCheckpoint
 from agent.run import TaskRun
 from agent.tasks import Task
 from agent.teams.delegation import Team, team_tools
-from agent.teams.hand_over import hand_to
 from core.errors import ToolNotFoundError
 from core.identity import CallContext
 from stores.approvals.base import ApprovalBox
@@ -113,7 +112,6 @@ class RunFactory:
         )
         if persist and self.team is not None and (task.delegates or panels):
             run.team = self.team.for_run(run)
-            run.delegate = hand_to  # the router's choice of a delegate (auto mode)
         return run
 
     def _config(self, agent: AgentDefinition | None) -> EngineConfig:

@@ -9,7 +9,7 @@ answers one of:
 - `function_calling` or `plan_and_execute`: the mode to run (`text_react` stands in for
   function calling when the model has no native tool calls);
 - `delegate`: hand the task to the agent it names, one of its agent's delegates
-  (`TaskRun.delegate`: `agent.teams.hand_over`, a child task whose answer is the task's);
+  (`agent.teams.hand_over`: a child task whose answer is the task's);
   a name that is not a delegate, or a child that does not complete, is recorded and the
   task runs in the mode the heuristic picks.
 
@@ -30,6 +30,7 @@ from agent.modes import Outcome
 from agent.modes.router import choose_mode
 from agent.run import TaskRun
 from agent.tasks import ExecutionMode
+from agent.teams.hand_over import hand_to
 
 DECISIONS = ("answer", "function_calling", "plan_and_execute", "delegate")
 ROUTE_SCHEMA: dict[str, Any] = {
@@ -86,8 +87,8 @@ async def route(run: TaskRun) -> tuple[ExecutionMode, Outcome | None]:
     elif decision == "plan_and_execute":
         mode = ExecutionMode.PLAN_AND_EXECUTE
     elif decision == "delegate":
-        if run.delegate is not None and delegate:
-            outcome = await run.delegate(run, delegate)
+        if delegate:
+            outcome = await hand_to(run, delegate)
         handled = outcome is not None
     took = time.perf_counter() - started
     await run.emit(
