@@ -123,9 +123,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     import os
 
     required = os.environ.get("AGENTD_REQUIRE_SERVICES") == "1"
+    lacking = {marker: missing_commands(marker) for marker in TOOLCHAINS}  # once, not per test
     for item in items:
         for marker, (name, _) in TOOLCHAINS.items():
-            missing = missing_commands(marker)
+            missing = lacking[marker]
             if item.get_closest_marker(marker) and missing and not required:
                 more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
                 label = f"{name} ({', '.join(missing[:4])}{more} missing)"
