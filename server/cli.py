@@ -58,8 +58,7 @@ def _database_url(args: argparse.Namespace) -> str | None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from server.app import serve
-    from server.startup import StartupError
+    from server import migrate_apart
 
     overrides: dict[str, Any] = {}
     if args.listen:
@@ -67,6 +66,13 @@ def _serve(args: argparse.Namespace) -> int:
     settings = _settings(**overrides)
     if settings is None:
         return 2
+    migrating = None if args.demo else migrate_apart.start(settings.database_url)
+
+    from server.app import serve  # imported while the child migrates
+    from server.startup import StartupError
+
+    if migrating is not None and not migrate_apart.finish(migrating):
+        return 0  # stopped before it served
     try:
         if args.demo:
             from server.demo import serve_demo

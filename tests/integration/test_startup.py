@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ import pytest
 
 from agentd.v1 import tasks_pb2
 from agentd_client.client import AgentClient
+from stores.sql.engine import known_head
 from tests.helpers import ROOT, fake_llm_process, llm_env, server_process
 from tests.integration.harness import PLANNER
 
@@ -51,11 +54,12 @@ NOT_BEFORE_SERVING: dict[str, str] = {
 """Top-level modules (or packages) a server on the embedded defaults must not have
 imported when it first answers SERVING, and why they are not needed then."""
 
-ONLY_TO_MIGRATE = {
-    "alembic": "migrations: a restart finds the schema up to date",
+MIGRATING = {
+    "alembic": "migrations: a first start runs them in a child process, a restart needs none",
     "sqlalchemy.dialects.postgresql": "PostgreSQL's dialect: Alembic loads every dialect's DDL",
 }
-"""Imported on a first start (a new database is migrated), not on a restart."""
+"""Needed to migrate a database: never imported by the serving process on the embedded
+defaults (server/migrate_apart.py)."""
 
 
 def _imported(modules: Iterable[str], names: Iterable[str]) -> list[str]:
@@ -86,11 +90,17 @@ def _serve_until_serving(folder: Path, env: Mapping[str, str] = {}) -> dict[str,
 
 
 def test_serving_on_the_embedded_defaults_imports_only_what_it_needs(tmp_path: Path) -> None:
-    first = _serve_until_serving(tmp_path)
-    assert _imported(first["modules"], NOT_BEFORE_SERVING) == []
+    first = _serve_until_serving(tmp_path)  # a new database: migrated in a child process
+    assert _imported(first["modules"], {**NOT_BEFORE_SERVING, **MIGRATING}) == []
+    assert _revision(tmp_path / "var" / "agentd.db") == [known_head()]
     restart = _serve_until_serving(tmp_path)  # the same folder: its database, migrated
-    assert _imported(restart["modules"], {**NOT_BEFORE_SERVING, **ONLY_TO_MIGRATE}) == []
+    assert _imported(restart["modules"], {**NOT_BEFORE_SERVING, **MIGRATING}) == []
     assert "grpc" in restart["modules"]  # the probe saw the server's own modules
+
+
+def _revision(database: Path) -> list[str]:
+    with closing(sqlite3.connect(database)) as db:
+        return [row[0] for row in db.execute("SELECT version_num FROM alembic_version")]
 
 
 def test_a_configured_model_s_sdk_is_imported_after_serving(tmp_path: Path) -> None:
