@@ -55,6 +55,14 @@ TOKEN_HEADER = "x-a2a-notification-token"
 async def checked_destination(url: str, allowed: Sequence[IPNetwork]) -> str:
     """`url` as it will be POSTed to, or InvalidArgumentError: not http(s), or a host
     that resolves to an address `http_request` may not reach."""
+    url, _ = await resolved_destination(url, allowed)
+    return url
+
+
+async def resolved_destination(url: str, allowed: Sequence[IPNetwork]) -> tuple[str, str]:
+    """`checked_destination`, with the first address the host resolved to (every one of
+    them checked): a caller that connects to it, never resolving the name again, cannot
+    be sent elsewhere by a DNS answer that changes in between."""
     url = check_url(url, "url")
     host = urlsplit(url).hostname or ""
     try:
@@ -63,14 +71,14 @@ async def checked_destination(url: str, allowed: Sequence[IPNetwork]) -> str:
         raise InvalidArgumentError(
             [FieldViolation("url", f"cannot resolve host {host!r}: {error.strerror}")]
         ) from None
-    for info in infos:
-        address = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
+    addresses = [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in infos]
+    for address in addresses:
         why = refusal(address, allowed)
         if why is not None:
             raise InvalidArgumentError(
                 [FieldViolation("url", f"{host} ({address}) is not an allowed destination: {why}")]
             )
-    return url
+    return url, str(addresses[0])
 
 
 def backoff(attempt: int, base: float, cap: float) -> float:

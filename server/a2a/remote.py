@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import grpc
-import httpx
 import structlog
 
 from agent import events as ev
@@ -31,8 +30,10 @@ from agent.failures import RemoteAgentError
 from agent.modes import Outcome
 from agent.tasks import StopReason, TokenUsage
 from core.errors import AgentdError
-from server.a2a.push import checked_destination
+from server.a2a.pinned import PinnedChannels, fetch
+from server.a2a.push import resolved_destination
 from tools.builtin.addresses import IPNetwork
+from tools.outcomes import ToolFailed
 
 if TYPE_CHECKING:
     from a2a.client import Client, ClientCallContext
@@ -83,11 +84,10 @@ class A2ARemoteAgents:
         from a2a.client import ClientCallContext, ClientConfig, ClientFactory
 
         token = token_of(remote)
-        card = await self._card(remote)
+        channels = PinnedChannels()
+        card = await self._card(remote, channels)
         config = ClientConfig(
-            streaming=True,
-            supported_protocol_bindings=["GRPC"],
-            grpc_channel_factory=grpc.aio.insecure_channel,
+            streaming=True, supported_protocol_bindings=["GRPC"], grpc_channel_factory=channels
         )
         client = ClientFactory(config).create(card)
         headers = {"authorization": f"Bearer {token}"} if token else {}
@@ -99,45 +99,53 @@ class A2ARemoteAgents:
         finally:
             await asyncio.shield(client.close())
 
-    async def _checked(self, remote: RemoteDelegate, url: str) -> str:
-        """`url` if it is an allowed destination (`http_request`'s rules)."""
+    async def _checked(self, remote: RemoteDelegate, url: str) -> tuple[str, str]:
+        """`url` if it is an allowed destination (`http_request`'s rules), with the
+        checked address to connect to."""
         if "://" not in url:
             url = f"http://{url}/"
         try:
-            return await checked_destination(url, self._allowed)
+            return await resolved_destination(url, self._allowed)
         except AgentdError as refused:
             raise RemoteAgentError(remote.agent_id, refused.message) from None
 
-    async def _card(self, remote: RemoteDelegate) -> AgentCard:
-        """The card to call: fetched from `card_url`, or made for `url`."""
+    async def _card(self, remote: RemoteDelegate, channels: PinnedChannels) -> AgentCard:
+        """The card to call: fetched from `card_url`, or made for `url`; each of its gRPC
+        interfaces checked and pinned to its checked address in `channels`."""
         from a2a.client import minimal_agent_card
 
         if not remote.card_url:
-            await self._checked(remote, remote.url)
             card = minimal_agent_card(remote.url, ["GRPC"])
             card.capabilities.streaming = True
             card.supported_interfaces[0].protocol_version = "1.0"
         else:
-            card = await self._fetch(remote, await self._checked(remote, remote.card_url))
+            card = await self._fetch(remote, (await self._checked(remote, remote.card_url))[0])
         offered = [i for i in card.supported_interfaces if i.protocol_binding == "GRPC"]
         if not offered:
             raise RemoteAgentError(remote.agent_id, "its card offers no GRPC interface")
         for interface in offered:
-            await self._checked(remote, interface.url)
+            channels.pin(interface.url, *await self._checked(remote, interface.url))
             interface.tenant = remote.agent or interface.tenant
         return card
 
     async def _fetch(self, remote: RemoteDelegate, url: str) -> AgentCard:
+        import json
+
         from a2a.client.card_resolver import parse_agent_card
 
         try:
-            async with httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS) as http:
-                response = await http.get(url)
-            if response.status_code != 200 or len(response.content) > MAX_CARD_BYTES:
-                why = f"HTTP {response.status_code}, {len(response.content)} bytes"
-                raise RemoteAgentError(remote.agent_id, f"its card at {url}: {why}")
-            return parse_agent_card(response.json())
-        except (httpx.HTTPError, ValueError) as error:
+            status, body = await fetch(url, self._allowed, MAX_CARD_BYTES, CALL_TIMEOUT_SECONDS)
+        except (AgentdError, ToolFailed) as error:
+            detail = f"its card at {url}: {error}"[:2_000]
+            raise RemoteAgentError(remote.agent_id, detail) from None
+        if status != 200 or len(body) > MAX_CARD_BYTES:
+            size = f"over {MAX_CARD_BYTES:,}" if len(body) > MAX_CARD_BYTES else f"{len(body)}"
+            raise RemoteAgentError(
+                remote.agent_id, f"its card at {url}: HTTP {status}, {size} bytes"
+            )
+        try:
+            return parse_agent_card(json.loads(body))
+        except ValueError as error:
             detail = f"its card at {url}: {type(error).__name__}: {error}"[:2_000]
             raise RemoteAgentError(remote.agent_id, detail) from None
 

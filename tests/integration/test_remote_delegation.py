@@ -7,6 +7,7 @@ remote task."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -182,3 +183,37 @@ async def test_a_remote_outside_the_allowed_destinations_fails_the_child(tmp_pat
         [finished] = of_kind(events, "subtask_finished")
         assert finished.status == tasks_pb2.TASK_STATUS_FAILED
         assert "not an allowed destination" in finished.error
+
+
+async def test_the_remote_is_called_at_the_address_its_check_approved(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The destination check resolves the remote's host name; the call then goes to the
+    address that check approved, never to a second resolution of the name (a DNS answer
+    that changes in between must not move the call). Here the check's resolver says
+    `localhost` is 127.0.0.2, where the remote listens; the system's resolver (which a
+    channel opened on the name would ask) says 127.0.0.1 or ::1, where nothing does."""
+    loop = asyncio.get_running_loop()
+    system = loop.getaddrinfo
+
+    async def resolver(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host == "localhost":
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.2", port or 0))]
+        return await system(host, port, *args, **kwargs)
+
+    remote_replies = [{"match": "You are the remote helper", "text": "42", "usage": USAGE}]
+    lead_replies = [
+        {"match": "You are the lead", "tool_calls": [delegate("what is 6*7?")], "usage": USAGE},
+        {"match": "42", "text": "The helper says 42", "usage": USAGE},
+    ]
+    settings = {**remote_settings(tmp_path), "address": "127.0.0.2:0"}
+    async with harness(tmp_path / "b", remote_replies, **settings) as remote:
+        text = lead(remote.server.port).replace("127.0.0.1:", "localhost:")
+        agents = folder(tmp_path, "lead", text)
+        allowed = {"http_allowed_networks": ["127.0.0.2/32"]}
+        async with harness(tmp_path / "a", lead_replies, agents_dir=agents, **allowed) as h:
+            monkeypatch.setattr(loop, "getaddrinfo", resolver)
+            events = await h.run("ask the helper", agent="lead")
+            assert final(events).text == "The helper says 42"
+            [finished] = of_kind(events, "subtask_finished")
+            assert (finished.answer, finished.status) == ("42", tasks_pb2.TASK_STATUS_COMPLETED)
