@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -93,3 +93,10 @@ def _group_and_id(data: Any) -> tuple[int, str]:
     if not isinstance(group, int) or isinstance(group, bool) or not isinstance(item_id, str):
         raise ValueError
     return group, item_id
+
+
+def cut(found: Sequence[T], size: int, token: Callable[[T], str]) -> tuple[Sequence[T], str]:
+    """A page of `found` (asked for `size` + 1 rows: one more than the page, to learn
+    whether more follow) and the token for the next page ("" when none follows)."""
+    page = found[:size]
+    return page, token(page[-1]) if len(found) > size else ""

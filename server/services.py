@@ -13,7 +13,7 @@ from agent.artifacts import TaskArtifacts
 from agent.catalog import Agents
 from agent.engine import Engine
 from agent.memory.service import Conversations
-from agentd.v1 import agent_service_pb2, agent_service_pb2_grpc, memory_pb2, memory_pb2_grpc
+from agentd.v1 import agent_service_pb2, memory_pb2, memory_pb2_grpc
 from audit.service import AuditLogs
 from auth.authenticator import Authenticator
 from auth.keys import roles_by_principal
@@ -30,7 +30,7 @@ from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.memory_servicer import MemoryServicer
 from server.memory_setup import MemoryFeature
-from server.servicer import AgentServicer
+from server.servicer import agent_servicer
 from server.settings import Settings
 from stores.api_keys.base import KeyStore
 from stores.build import DurableStores, LiveStores, StoreSettings
@@ -94,27 +94,24 @@ def add_services(
     """Register AgentService, MemoryService (and A2A when on), health and reflection on
     `server`."""
     a2a = a2a_if_on(server, settings, engine, tasks, conversations, live, registry, agents, durable)
-    agent_service_pb2_grpc.add_AgentServiceServicer_to_server(
-        AgentServicer(
-            engine,
-            registry,
-            tasks,
-            durable.history,
-            AuditLogs(durable.audit_reader, engine.find, settings.auditor_roles),
-            GrantAdmin(
-                durable.grants,
-                registry.policy if isinstance(registry.policy, GrantPolicy) else None,
-                settings.grant_admin_roles,
-                PermissionLevel[settings.grant_admin_max_level.upper()],
-                held=_RolesOnKeys(durable.api_keys),
-            ),
-            agents,
-            conversations,
-            TaskArtifacts(durable.artifacts, engine.find),
-            heartbeat_seconds=settings.heartbeat_seconds,
+    agent_servicer(
+        engine,
+        registry,
+        tasks,
+        durable.history,
+        AuditLogs(durable.audit_reader, engine.find, settings.auditor_roles),
+        GrantAdmin(
+            durable.grants,
+            registry.policy if isinstance(registry.policy, GrantPolicy) else None,
+            settings.grant_admin_roles,
+            PermissionLevel[settings.grant_admin_max_level.upper()],
+            held=_RolesOnKeys(durable.api_keys),
         ),
-        server,
-    )
+        agents,
+        conversations,
+        TaskArtifacts(durable.artifacts, engine.find),
+        heartbeat_seconds=settings.heartbeat_seconds,
+    ).register(server)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory), server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)

@@ -1,0 +1,67 @@
+"""Agents: definitions created, updated, read, listed and deleted through the API (agent
+files are read from AGENTD_AGENTS_DIR; both live in the same catalog)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from agent.catalog import Agents
+from agent.selection import lookup
+from agentd.v1 import agents_pb2
+from core.identity import CallContext
+from server import convert_agents, paging
+from server.calls import unary
+from server.rpcs.common import required_id
+
+
+class AgentRpcs:
+    RPCS: ClassVar[tuple[str, ...]] = (
+        "CreateAgent",
+        "UpdateAgent",
+        "GetAgent",
+        "ListAgents",
+        "DeleteAgent",
+    )
+
+    def __init__(self, agents: Agents) -> None:
+        self._agents = agents
+
+    @unary
+    async def CreateAgent(  # noqa: N802 - gRPC method name
+        self, request: agents_pb2.CreateAgentRequest, call: CallContext
+    ) -> agents_pb2.Agent:
+        data = convert_agents.agent_data(request.agent)
+        return convert_agents.agent_to_proto(await self._agents.create(call.principal, data))
+
+    @unary
+    async def UpdateAgent(  # noqa: N802
+        self, request: agents_pb2.UpdateAgentRequest, call: CallContext
+    ) -> agents_pb2.Agent:
+        data = convert_agents.agent_data(request.agent)
+        return convert_agents.agent_to_proto(await self._agents.update(call.principal, data))
+
+    @unary
+    async def GetAgent(  # noqa: N802
+        self, request: agents_pb2.GetAgentRequest, call: CallContext
+    ) -> agents_pb2.Agent:
+        found = await lookup(self._agents, call.principal.tenant, request.agent)
+        return convert_agents.agent_to_proto(found)
+
+    @unary
+    async def ListAgents(  # noqa: N802
+        self, request: agents_pb2.ListAgentsRequest, call: CallContext
+    ) -> agents_pb2.ListAgentsResponse:
+        size = paging.page_size(request.page_size)
+        after = paging.decode_key(request.page_token)
+        found = await self._agents.list(call.principal.tenant, after, size + 1)
+        page, token = paging.cut(found, size, lambda row: paging.encode_key(*row[0]))
+        return agents_pb2.ListAgentsResponse(
+            agents=[convert_agents.agent_to_proto(v) for _, v in page], next_page_token=token
+        )
+
+    @unary
+    async def DeleteAgent(  # noqa: N802
+        self, request: agents_pb2.DeleteAgentRequest, call: CallContext
+    ) -> agents_pb2.DeleteAgentResponse:
+        await self._agents.delete(call.principal, required_id(request.id, "id"))
+        return agents_pb2.DeleteAgentResponse()

@@ -1,0 +1,76 @@
+"""Conversations: created, read page by page with their messages, listed and deleted by
+the end user they belong to."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from agent.memory.model import ConversationQuery
+from agent.memory.service import Conversations
+from agentd.v1 import conversations_pb2 as cpb
+from core.identity import CallContext
+from server import convert_conversations, paging
+from server.calls import unary
+
+
+class ConversationRpcs:
+    RPCS: ClassVar[tuple[str, ...]] = (
+        "CreateConversation",
+        "GetConversation",
+        "ListConversations",
+        "DeleteConversation",
+    )
+
+    def __init__(self, conversations: Conversations) -> None:
+        self._conversations = conversations
+
+    @unary
+    async def CreateConversation(  # noqa: N802 - gRPC method name
+        self, request: cpb.CreateConversationRequest, call: CallContext
+    ) -> cpb.Conversation:
+        created = await self._conversations.create(
+            call.principal, request.title, dict(request.labels)
+        )
+        return convert_conversations.conversation_to_proto(created)
+
+    @unary
+    async def GetConversation(  # noqa: N802
+        self, request: cpb.GetConversationRequest, call: CallContext
+    ) -> cpb.GetConversationResponse:
+        size = paging.page_size(request.page_size)
+        after = paging.decode_position(request.page_token)
+        conversation, messages, more, running = await self._conversations.page(
+            call.principal, request.conversation_id, after, size
+        )
+        return cpb.GetConversationResponse(
+            conversation=convert_conversations.conversation_to_proto(conversation, running),
+            messages=[convert_conversations.message_to_proto(m) for m in messages],
+            next_page_token=paging.encode_position(messages[-1].index) if more else "",
+        )
+
+    @unary
+    async def ListConversations(  # noqa: N802
+        self, request: cpb.ListConversationsRequest, call: CallContext
+    ) -> cpb.ListConversationsResponse:
+        size = paging.page_size(request.page_size)
+        query = ConversationQuery(
+            call.principal.tenant,
+            call.principal.id,
+            limit=size + 1,
+            after=paging.decode(request.page_token),
+        )
+        found = await self._conversations.list(query)
+        page, token = paging.cut(
+            found, size, lambda c: paging.encode(c.created_at, c.conversation_id)
+        )
+        return cpb.ListConversationsResponse(
+            conversations=[convert_conversations.conversation_to_proto(c) for c in page],
+            next_page_token=token,
+        )
+
+    @unary
+    async def DeleteConversation(  # noqa: N802
+        self, request: cpb.DeleteConversationRequest, call: CallContext
+    ) -> cpb.DeleteConversationResponse:
+        await self._conversations.delete(call.principal, request.conversation_id)
+        return cpb.DeleteConversationResponse()

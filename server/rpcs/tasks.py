@@ -1,0 +1,170 @@
+"""Tasks: start one (streamed or not), plan, follow, get, list, cancel, and move a waiting
+one on (approve a tool call, answer a question, resume after a tool failure)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import ClassVar
+
+from agent.artifacts import TaskArtifacts
+from agent.engine import Engine
+from agent.events import TaskEvent
+from agentd.v1 import agent_service_pb2 as pb
+from agentd.v1 import events_pb2, tasks_pb2
+from core.identity import CallContext
+from server import convert, convert_artifacts, convert_events, paging
+from server.calls import stream, unary
+from server.heartbeats import with_heartbeats
+from server.interceptors.audit import note_task
+from server.rpcs.common import required_id
+from server.task_feed import TaskFeed
+from server.task_query import task_query
+
+
+class TaskRpcs:
+    RPCS: ClassVar[tuple[str, ...]] = (
+        "Execute",
+        "StartTask",
+        "Plan",
+        "GetTask",
+        "ListTasks",
+        "CancelTask",
+        "StreamTaskEvents",
+        "ApproveToolCall",
+        "ProvideInput",
+        "ResumeTask",
+    )
+
+    def __init__(
+        self,
+        engine: Engine,
+        feed: TaskFeed,
+        artifacts: TaskArtifacts,
+        *,
+        heartbeat_seconds: float = 15.0,
+    ) -> None:
+        self._engine = engine
+        self._feed = feed
+        self._artifacts = artifacts
+        self._heartbeat_seconds = heartbeat_seconds
+
+    async def _follow(
+        self, tenant: str, task_id: str, events: AsyncIterator[TaskEvent]
+    ) -> AsyncIterator[events_pb2.TaskEvent]:
+        """A task's events as protos, with a heartbeat when the task is quiet."""
+        async for event in with_heartbeats(events, self._heartbeat_seconds):
+            if event is None:
+                yield convert_events.heartbeat(await self._engine.find(tenant, task_id))
+            else:
+                yield convert_events.event_to_proto(event)
+
+    @stream
+    async def Execute(  # noqa: N802 - gRPC method name
+        self, request: pb.ExecuteRequest, call: CallContext
+    ) -> AsyncIterator[events_pb2.TaskEvent]:
+        task = await self._engine.start(convert.task_request(request), call)
+        note_task(task.task_id)
+        events = self._feed.live(task.tenant, task.task_id)
+        ended = False
+        try:
+            async for message in self._follow(task.tenant, task.task_id, events):
+                yield message
+            ended = True
+        finally:
+            if request.cancel_on_disconnect and not ended:
+                await self._engine.cancel_quietly(
+                    task.tenant, task.task_id, "the caller disconnected"
+                )
+
+    @unary
+    async def StartTask(  # noqa: N802
+        self, request: pb.ExecuteRequest, call: CallContext
+    ) -> tasks_pb2.Task:
+        task = await self._engine.start(convert.task_request(request), call)
+        note_task(task.task_id)
+        return convert.task_to_proto(task)
+
+    @unary
+    async def Plan(self, request: pb.PlanRequest, call: CallContext) -> pb.PlanResponse:  # noqa: N802
+        context = convert.struct_to_dict(request.context, "context")
+        plan = await self._engine.plan(
+            request.task, list(request.tools), context, call, request.agent
+        )
+        return pb.PlanResponse(plan=convert.plan_to_proto(plan))
+
+    @unary
+    async def GetTask(self, request: pb.GetTaskRequest, call: CallContext) -> tasks_pb2.Task:  # noqa: N802
+        task_id = required_id(request.task_id, "task_id")
+        note_task(task_id)
+        task = await self._engine.find(call.principal.tenant, task_id)
+        answer = convert.task_to_proto(task)
+        summaries = await self._artifacts.summaries(task)
+        answer.artifacts.extend(convert_artifacts.summaries_to_proto(summaries))
+        return answer
+
+    @unary
+    async def ListTasks(  # noqa: N802
+        self, request: pb.ListTasksRequest, call: CallContext
+    ) -> pb.ListTasksResponse:
+        size = paging.page_size(request.page_size)
+        query = task_query(request, call.principal, limit=size + 1)
+        listing = await self._engine.list_tasks(query)
+        page, token = paging.cut(
+            listing.tasks, size, lambda t: paging.encode(t.created_at, t.task_id)
+        )
+        if not token and listing.scanned_to is not None:  # a short page: more may follow
+            token = paging.encode(*listing.scanned_to)
+        return pb.ListTasksResponse(
+            tasks=[convert.task_to_proto(t) for t in page], next_page_token=token
+        )
+
+    @unary
+    async def CancelTask(  # noqa: N802
+        self, request: pb.CancelTaskRequest, call: CallContext
+    ) -> tasks_pb2.Task:
+        task_id = required_id(request.task_id, "task_id")
+        note_task(task_id)
+        detail = request.reason or f"cancelled by {call.principal.id}"
+        task = await self._engine.cancel(call.principal.tenant, task_id, detail)
+        return convert.task_to_proto(task)
+
+    @stream
+    async def StreamTaskEvents(  # noqa: N802
+        self, request: pb.StreamTaskEventsRequest, call: CallContext
+    ) -> AsyncIterator[events_pb2.TaskEvent]:
+        task_id = required_id(request.task_id, "task_id")
+        note_task(task_id)
+        tenant = call.principal.tenant
+        events = self._feed.resumed(tenant, task_id, request.after_sequence)
+        async for message in self._follow(tenant, task_id, events):
+            yield message
+
+    @unary
+    async def ApproveToolCall(  # noqa: N802
+        self, request: pb.ApproveToolCallRequest, call: CallContext
+    ) -> tasks_pb2.Task:
+        task_id = required_id(request.task_id, "task_id")
+        call_id = required_id(request.call_id, "call_id")
+        note_task(task_id)
+        decision = convert.approval_decision(request, call.principal.id)
+        task = await self._engine.approve(call, task_id, call_id, decision)
+        return convert.task_to_proto(task)
+
+    @unary
+    async def ProvideInput(  # noqa: N802
+        self, request: pb.ProvideInputRequest, call: CallContext
+    ) -> tasks_pb2.Task:
+        task_id = required_id(request.task_id, "task_id")
+        request_id = required_id(request.request_id, "request_id")
+        note_task(task_id)
+        task = await self._engine.provide_input(call, task_id, request_id, request.text)
+        return convert.task_to_proto(task)
+
+    @unary
+    async def ResumeTask(  # noqa: N802
+        self, request: pb.ResumeTaskRequest, call: CallContext
+    ) -> tasks_pb2.Task:
+        task_id = required_id(request.task_id, "task_id")
+        note_task(task_id)
+        task = await self._engine.resume_task(call, task_id, request.comment)
+        return convert.task_to_proto(task)
