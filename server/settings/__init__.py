@@ -12,7 +12,7 @@ from server.settings.access import AccessSettings
 from server.settings.artifacts import ArtifactSettings
 from server.settings.conversations import ConversationSettings
 from server.settings.engine import EngineSettings
-from server.settings.memory import MemorySettings
+from server.settings.memory import MemoryExtractionSettings, MemorySettings
 from server.settings.model import ModelSettings
 from server.settings.service import ServiceSettings
 from server.settings.storage import StorageSettings
@@ -33,6 +33,7 @@ class Settings(
     ArtifactSettings,
     TeamSettings,
     MemorySettings,
+    MemoryExtractionSettings,
     A2ASettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""
