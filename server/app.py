@@ -105,9 +105,7 @@ class AgentdServer:
         conversations = build_conversations(settings, durable, live, tasks)
         encodings = Encodings(settings.tokenizer_dir)
         models = models or build_models(settings)
-        memory = await open_memory(
-            settings, durable.database, registry, audit=durable.tool_calls, models=models
-        )
+        memory = await open_memory(settings, durable, registry, models=models)
         engine = start_engine(
             settings, models, registry, tasks, durable, live, agents, conversations, encodings,
             recall=memory.recall, extract=memory.after_turn,

@@ -17,6 +17,7 @@ from core.errors import MemoryUnavailableError
 from server.model_builders import model_factory
 from server.settings import Settings
 from stores.audit.base import AuditSink
+from stores.build import DurableStores
 from stores.sql.database import Database
 from tools.registry import ToolRegistry
 
@@ -99,14 +100,15 @@ async def open_store(database: Database) -> tuple[KnowledgeStore | None, str]:
 
 async def open_memory(
     settings: Settings,
-    database: Database,
+    durable: DurableStores,
     registry: ToolRegistry,
     embedder: Embedder | None = None,
     *,
-    audit: AuditSink | None = None,
     models: ModelRoles | None = None,
 ) -> MemoryFeature:
-    """Long-term memory for the server (its tools registered), or off with the reason."""
+    """Long-term memory for the server (its tools registered), or off with the reason;
+    extraction's audit records go to the tool-call audit log."""
+    database = durable.database
     embedder = embedder or build_embedder(settings)
     if embedder is None:
         why = "no embedding model is configured (AGENTD_EMBEDDING_MODEL)"
@@ -148,7 +150,7 @@ async def open_memory(
         registry.register(tool)
     log.info("long-term memory is on", embedding_model=str(embedder.space))
     recall = AutomaticRecall(memory, settings.memory_recall_top_k)
-    extraction = build_extraction(settings, memory, registry, audit, models)
+    extraction = build_extraction(settings, memory, registry, durable.tool_calls, models)
     return MemoryFeature(
         memory, recall=recall, knowledge=knowledge, bases=bases, extraction=extraction
     )

@@ -207,7 +207,7 @@ async def test_an_extracted_instruction_is_data_and_grants_still_decide(
     folder.mkdir()
     (folder / "keeper.yaml").write_text("id: keeper\ntools: [recall]\nmemory: {extract: true}\n")
     write = {"name": "write_file", "arguments": {"path": "x.txt", "content": "p"}}
-    replies = [
+    replies: list[dict[str, Any]] = [
         {"text": "ok"},  # the first turn, whose extraction keeps the instruction as a memory
         {"match": "<turn_data>", "json": {"operations": [{"op": "add", "text": HOSTILE}]}},
         {"tool_calls": [write]},  # a later task's model "obeys" the recalled memory
@@ -220,7 +220,8 @@ async def test_an_extracted_instruction_is_data_and_grants_still_decide(
         alice = client(t, acme, "alice")
         [e async for e in alice.execute(f"Please remember: {HOSTILE}", agent="keeper")]
         feature = t.server.memory
-        assert feature is not None and feature.extraction is not None
+        assert feature is not None
+        assert feature.extraction is not None
         await feature.extraction.idle()
         stub, md = memories(t, acme, "alice")
         listed = await stub.ListMemories(mpb.ListMemoriesRequest(), metadata=md)

@@ -103,7 +103,8 @@ async def test_a_turn_is_extracted_after_its_end_and_later_corrected(
             await feature(t).extraction.idle()  # type: ignore[union-attr]
         assert await texts(t, acme, "alice") == ["Alice's favourite colour is blue"]
         shown = t.llm.requests[-1]["messages"][1]["content"]
-        assert FACT in shown and '"id": "m1"' in shown
+        assert FACT in shown
+        assert '"id": "m1"' in shown
 
         records = [r for r in await t.tool_records("acme") if r.tool_name == "memory_extraction"]
         assert [(r.arguments["operation"], r.outcome, r.principal_id) for r in records] == [
@@ -163,7 +164,7 @@ async def test_shared_namespaces_need_roles_over_rpc_and_the_tools(
     tmp_path: Path, pgvector_socket: str
 ) -> None:
     faq = "shared:faq"
-    replies = [
+    replies: list[dict[str, Any]] = [
         {"tool_calls": [{"name": "remember", "arguments": {"text": "Lunch is at noon",
                                                            "namespace": faq}}]},
         {"text": "kept"},
@@ -197,12 +198,13 @@ async def test_shared_namespaces_need_roles_over_rpc_and_the_tools(
         )
         assert [h.memory.text for h in found.hits] == ["Lunch is at noon"]
         _, carol = memories(t, keys["none"], "carol")
+        search = mpb.SearchMemoriesRequest(query="x", namespace=faq)
+        delete = mpb.DeleteMemoryRequest(memory_id=listed.memories[0].memory_id)
         for call in (
             stub.ListMemories(mpb.ListMemoriesRequest(namespace=faq), metadata=carol),
-            stub.SearchMemories(mpb.SearchMemoriesRequest(query="x", namespace=faq), metadata=carol),
-            stub.DeleteMemory(mpb.DeleteMemoryRequest(memory_id=listed.memories[0].memory_id),
-                              metadata=bob),
-        ):  # fmt: skip
+            stub.SearchMemories(search, metadata=carol),
+            stub.DeleteMemory(delete, metadata=bob),
+        ):
             with pytest.raises(grpc.aio.AioRpcError) as refused:
                 await call
             assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
