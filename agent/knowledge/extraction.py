@@ -30,6 +30,7 @@ embeddings error, a timeout) is logged, never the task's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -262,17 +263,16 @@ class MemoryExtraction:
                 log.info("memory extraction skipped: the task's token budget is spent",
                          task_id=task.task_id)  # fmt: skip
                 return []
-            model = self._model or run.models.for_role("executor")
-            reply = await model.complete(
-                messages,
-                (),
-                ModelSettings(
-                    temperature=0.0,
-                    max_tokens=min(REPLY_TOKENS, left),
-                    json_schema=schema(limits.max_operations, limits.max_text_chars),
-                    schema_name="memory_operations",
-                ),
+            settings = ModelSettings(
+                temperature=0.0,
+                max_tokens=min(REPLY_TOKENS, left),
+                json_schema=schema(limits.max_operations, limits.max_text_chars),
+                schema_name="memory_operations",
             )
+            turn = run.models.calls  # the process's bound on model calls in flight
+            async with turn if turn is not None else contextlib.nullcontext():
+                model = self._model or run.models.for_role("executor")
+                reply = await model.complete(messages, (), settings)
             spent = {"prompt_tokens": reply.usage.prompt_tokens,
                      "completion_tokens": reply.usage.completion_tokens}  # fmt: skip
             if reply.usage.total_tokens + embedded.tokens > budget:
@@ -292,9 +292,10 @@ class MemoryExtraction:
                  dropped=len(dropped), embedding_tokens=embedded.tokens, **spent)  # fmt: skip
         return applied
 
-    def _decide(self, principal_run: TaskRun, arguments: dict[str, JSONValue]) -> Decision:
+    def _decide(self, run: TaskRun, arguments: dict[str, JSONValue]) -> Decision:
+        """The grants' word on `remember` with `arguments` for the task's principal."""
         spec = self._registry.spec("remember")
-        decision = self._registry.policy.decide(principal_run.call.principal, spec, arguments)
+        decision = self._registry.policy.decide(run.call.principal, spec, arguments)
         if decision.needs_approval:
             return Decision(False, decision.rule, reason="needs a person's approval")
         return decision
