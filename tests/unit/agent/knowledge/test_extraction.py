@@ -6,13 +6,28 @@ Agents ask for extraction with `memory: {extract: true}` (checked)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
 
-from agent.knowledge.extraction import Operation, parse_operations, turn_messages
+from agent.knowledge.extraction import (
+    MemoryExtraction,
+    Operation,
+    parse_operations,
+    turn_messages,
+)
+from agent.knowledge.memories import LongTermMemory
+from agent.knowledge.tools import memory_tools
+from agent.llm.base import ModelError
+from agent.llm.embeddings import HashEmbedder
+from agent.llm.testing import ScriptedModel, text
 from agent.memory.policy import MemoryInvalidError, MemoryPolicy, memory_settings
-from agent.tasks import Task
+from agent.run import TaskRun
+from agent.tasks import Task, TaskStatus, TokenUsage
+from stores.knowledge.memory import MemoryKnowledgeStore
+from tests.unit.agent.runs import make_env
 
 SHOWN = {"m1": "mem_a", "m2": "mem_b"}
 
@@ -104,3 +119,53 @@ def test_agents_ask_for_extraction_with_a_flag() -> None:
     for wrong in (1, "yes", None):
         with pytest.raises(MemoryInvalidError, match="extract"):
             memory_settings({"extract": wrong})
+
+
+ADD = json.dumps({"operations": [{"op": "add", "text": "Alice likes green tea"}]})
+
+
+async def extraction_run(
+    tmp_path: Path, replies: list[Any], budget: int
+) -> tuple[MemoryExtraction, LongTermMemory, TaskRun, ScriptedModel]:
+    env = make_env(tmp_path)
+    memory = LongTermMemory(MemoryKnowledgeStore(), HashEmbedder(64))
+    for tool in memory_tools(memory):
+        env.registry.register(tool)
+    model = ScriptedModel(replies)
+    extraction = MemoryExtraction(memory, env.registry, env.audit, model=model)
+    run = await env.run(ScriptedModel([]), "I like green tea.", budget=budget)
+    run.task.status = TaskStatus.COMPLETED
+    run.task.final_answer = "Noted."
+    return extraction, memory, run, model
+
+
+async def test_what_it_spends_comes_out_of_the_tasks_budget(tmp_path: Path) -> None:
+    extraction, memory, run, model = await extraction_run(tmp_path, [text(ADD)], budget=100_000)
+    assert [o.op for o in await extraction.extract(run)] == ["add"]
+    assert len(await memory.list_memories("acme", "alice")) == 1
+    assert model.calls[0].settings.max_tokens == 800  # REPLY_TOKENS: the budget has room
+
+    spent = text(ADD, prompt_tokens=300, completion_tokens=700)
+    extraction, memory, run, model = await extraction_run(tmp_path, [spent], budget=1_000)
+    run.task.usage = TokenUsage(prompt_tokens=100)
+    assert await extraction.extract(run) == []  # its reply spent more than was left: dropped
+    assert model.calls[0].settings.max_tokens is not None
+    assert model.calls[0].settings.max_tokens < 900
+    assert await memory.list_memories("acme", "alice") == []
+
+    extraction, memory, run, model = await extraction_run(tmp_path, [text(ADD)], budget=1_000)
+    run.task.usage = TokenUsage(prompt_tokens=990)
+    assert await extraction.extract(run) == []  # too little left: not asked at all
+    assert model.remaining == 1
+
+
+async def test_a_failure_is_logged_never_raised(tmp_path: Path) -> None:
+    extraction, memory, run, _ = await extraction_run(
+        tmp_path, [ModelError("the endpoint is down")], budget=100_000
+    )
+    with structlog.testing.capture_logs() as logs:
+        await extraction._guarded(run)  # what after_turn runs in the background
+    failed = [e for e in logs if e["event"] == "memory extraction failed"]
+    assert failed
+    assert "the endpoint is down" in failed[0]["error"]
+    assert await memory.list_memories("acme", "alice") == []
