@@ -239,6 +239,8 @@ class MemoryExtraction:
                 await self.extract(run)
         except Exception as error:  # noqa: BLE001 - a help, never the task's failure
             message = error.message if isinstance(error, AgentdError) else repr(error)
+            if isinstance(error, TimeoutError):
+                message = f"it took longer than {self.limits.timeout_seconds:g} s"
             log.warning("memory extraction failed", task_id=task_id, error=message[:500])
 
     async def extract(self, run: TaskRun) -> list[Operation]:
