@@ -105,10 +105,10 @@ class AgentdServer:
         conversations = build_conversations(settings, durable, live, tasks)
         encodings = Encodings(settings.tokenizer_dir)
         models = models or build_models(settings)
-        memory = await open_memory(settings, durable.database, registry)
+        memory = await open_memory(settings, durable, registry, models=models)
         engine = start_engine(
             settings, models, registry, tasks, durable, live, agents, conversations, encodings,
-            recall=memory.recall,
+            recall=memory.recall, extract=memory.after_turn,
         )  # fmt: skip
         if engine.configured:
             warn_unknown_models(engine.config.catalog, configured_models(settings))

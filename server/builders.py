@@ -19,6 +19,7 @@ from agent.memory.engine_hooks import TaskMemory
 from agent.memory.policy import MemoryPolicy
 from agent.memory.service import Conversations
 from agent.run import TaskRun
+from agent.tasks import Task
 from agent.teams.delegation import TeamLimits
 from auth.authenticator import Authenticator
 from server.a2a import LazyRemoteAgents
@@ -296,9 +297,11 @@ def start_engine(
     encodings: Encodings,
     *,
     recall: Callable[[TaskRun], Awaitable[None]] | None = None,
+    extract: Callable[[Task, TaskRun | None], None] | None = None,
 ) -> Engine:
     """The engine, listening for cancellations and supervising its tasks; `recall` puts
-    long-term memories into tasks' prompts (`server.memory_setup`)."""
+    long-term memories into tasks' prompts, `extract` proposes memories from their turns
+    (`server.memory_setup`)."""
     models = models or build_models(settings)
     engine = Engine(
         models,
@@ -322,6 +325,7 @@ def start_engine(
             memory_defaults(settings),
             models.for_role("executor").name if models is not None else "",
             recall=recall,
+            extract=extract,
         ),
         encodings=encodings,
         missing_settings=settings.missing_llm_settings(),

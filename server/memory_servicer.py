@@ -27,7 +27,12 @@ def memory_to_proto(item: Item) -> pb.Memory:
     created = timestamp_pb2.Timestamp()
     created.FromDatetime(item.created_at)
     return pb.Memory(
-        memory_id=item.item_id, namespace=item.namespace, text=item.text, create_time=created
+        memory_id=item.item_id,
+        namespace=item.namespace,
+        text=item.text,
+        create_time=created,
+        shared=item.namespace.startswith("shared:"),
+        author=item.user,
     )
 
 
@@ -49,6 +54,7 @@ class MemoryServicer(KnowledgeRpcs, pb_grpc.MemoryServiceServicer):
             request.namespace,
             limit=size + 1,
             after=after[1] if after else "",
+            roles=principal.roles,
         )
         page, more = found[:size], len(found) > size
         return pb.ListMemoriesResponse(
@@ -77,6 +83,7 @@ class MemoryServicer(KnowledgeRpcs, pb_grpc.MemoryServiceServicer):
             request.query,
             namespaces=(request.namespace,) if request.namespace else (),
             top_k=request.top_k or 5,
+            roles=principal.roles,
         )
         return pb.SearchMemoriesResponse(
             hits=[pb.MemoryHit(memory=memory_to_proto(h.item), score=h.similarity) for h in hits]
@@ -89,7 +96,10 @@ class MemoryServicer(KnowledgeRpcs, pb_grpc.MemoryServiceServicer):
         memory = self._feature.require()
         if not request.memory_id or len(request.memory_id) > 64:
             raise InvalidArgumentError([FieldViolation("memory_id", "is required (≤ 64)")])
-        await memory.forget(call.principal.tenant, call.principal.id, request.memory_id)
+        principal = call.principal
+        await memory.forget(
+            principal.tenant, principal.id, request.memory_id, roles=principal.roles
+        )
         return pb.DeleteMemoryResponse()
 
     @unary

@@ -10,17 +10,25 @@ from typing import TYPE_CHECKING
 
 import structlog
 
+from agent.llm.base import Model
+from agent.llm.roles import ModelRoles
+from agent.tasks import Task
 from core.errors import MemoryUnavailableError
+from server.model_builders import model_factory
 from server.settings import Settings
+from stores.audit.base import AuditSink
+from stores.build import DurableStores
 from stores.sql.database import Database
 from tools.registry import ToolRegistry
 
 if TYPE_CHECKING:  # numpy, the OpenAI SDK and pgvector load only when memory is on
     from agent.knowledge.bases import KnowledgeAdmin
     from agent.knowledge.documents import KnowledgeBases
+    from agent.knowledge.extraction import MemoryExtraction
     from agent.knowledge.memories import LongTermMemory
     from agent.knowledge.recall import AutomaticRecall
     from agent.llm.embeddings import Embedder
+    from agent.run import TaskRun
     from stores.knowledge.base import KnowledgeStore
 
 log = structlog.get_logger(__name__)
@@ -35,6 +43,12 @@ class MemoryFeature:
     recall: AutomaticRecall | None = None
     knowledge: KnowledgeBases | None = None
     bases: KnowledgeAdmin | None = None
+    extraction: MemoryExtraction | None = None
+
+    def after_turn(self, task: Task, run: TaskRun | None) -> None:
+        """Extract memories from an ended task's turn, in the background (when on)."""
+        if self.extraction is not None:
+            self.extraction.after_turn(task, run)
 
     def require(self) -> LongTermMemory:
         """The memory; MemoryUnavailableError (FAILED_PRECONDITION) when it is off."""
@@ -49,6 +63,8 @@ class MemoryFeature:
         return self.bases
 
     async def close(self) -> None:
+        if self.extraction is not None:
+            await self.extraction.close()
         if self.memory is not None:
             await self.memory.embedder.close()
             await self.memory.store.close()
@@ -84,11 +100,15 @@ async def open_store(database: Database) -> tuple[KnowledgeStore | None, str]:
 
 async def open_memory(
     settings: Settings,
-    database: Database,
+    durable: DurableStores,
     registry: ToolRegistry,
     embedder: Embedder | None = None,
+    *,
+    models: ModelRoles | None = None,
 ) -> MemoryFeature:
-    """Long-term memory for the server (its tools registered), or off with the reason."""
+    """Long-term memory for the server (its tools registered), or off with the reason;
+    extraction's audit records go to the tool-call audit log."""
+    database = durable.database
     embedder = embedder or build_embedder(settings)
     if embedder is None:
         why = "no embedding model is configured (AGENTD_EMBEDDING_MODEL)"
@@ -106,7 +126,14 @@ async def open_memory(
     from agent.knowledge.tools import SearchKnowledge, memory_tools
     from stores.knowledge.catalog import SqlKnowledgeCatalog
 
-    memory = LongTermMemory(store, embedder, max_text_chars=settings.memory_max_text_chars)
+    memory = LongTermMemory(
+        store,
+        embedder,
+        max_text_chars=settings.memory_max_text_chars,
+        similar=settings.memory_dedupe_similarity,
+        shared_read_roles=settings.memory_shared_read_roles,
+        shared_write_roles=settings.memory_shared_write_roles,
+    )
     knowledge = KnowledgeBases(
         store,
         embedder,
@@ -123,4 +150,35 @@ async def open_memory(
         registry.register(tool)
     log.info("long-term memory is on", embedding_model=str(embedder.space))
     recall = AutomaticRecall(memory, settings.memory_recall_top_k)
-    return MemoryFeature(memory, recall=recall, knowledge=knowledge, bases=bases)
+    extraction = build_extraction(settings, memory, registry, durable.tool_calls, models)
+    return MemoryFeature(
+        memory, recall=recall, knowledge=knowledge, bases=bases, extraction=extraction
+    )
+
+
+def build_extraction(
+    settings: Settings,
+    memory: LongTermMemory,
+    registry: ToolRegistry,
+    audit: AuditSink | None,
+    models: ModelRoles | None,
+) -> MemoryExtraction:
+    """Extraction at the end of turns, by AGENTD_MEMORY_EXTRACTION_MODEL (a sibling of the
+    server's model) or else by each task's executor model."""
+    from agent.knowledge.extraction import ExtractionLimits, MemoryExtraction
+
+    model: Model | None = None
+    if settings.memory_extraction_model:
+        make = model_factory(models)
+        if make is None:
+            log.warning("AGENTD_MEMORY_EXTRACTION_MODEL is ignored: the server's model is not "
+                        "an OpenAI-compatible one; tasks' own models extract")  # fmt: skip
+        else:
+            model = make(settings.memory_extraction_model, 0.0, None)
+    limits = ExtractionLimits(
+        max_operations=settings.memory_extraction_max_operations,
+        max_text_chars=settings.memory_extraction_max_text_chars,
+        nearest=settings.memory_extraction_nearest,
+        timeout_seconds=settings.memory_extraction_timeout_seconds,
+    )
+    return MemoryExtraction(memory, registry, audit, model=model, limits=limits)

@@ -11,7 +11,7 @@ from agent.knowledge.documents import Citation, KnowledgeBases
 from agent.knowledge.memories import DEFAULT_NAMESPACE, LongTermMemory
 from agent.knowledge.recall import memory_block, untagged
 from agent.knowledge.records import Hit
-from core.errors import EmbeddingModelChangedError, EmbeddingsUnavailableError
+from core.errors import EmbeddingModelChangedError, EmbeddingsUnavailableError, RoleRequiredError
 from core.identity import CallContext
 from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from tools.outcomes import ToolFailed
@@ -20,7 +20,8 @@ _NAMESPACE = {
     "type": "string",
     "pattern": "^[a-z][a-z0-9_.:-]{0,63}$",
     "default": DEFAULT_NAMESPACE,
-    "description": "A namespace to keep memories apart, e.g. 'default' or 'prefs'.",
+    "description": "A namespace to keep memories apart, e.g. 'default' or 'prefs'; "
+    "'shared:<name>' is shared by the users of the tenant (it needs a role).",
 }
 
 
@@ -58,9 +59,12 @@ class Remember(Tool):
                 principal.id,
                 str(arguments.get("namespace", DEFAULT_NAMESPACE)),
                 str(arguments["text"]),
+                roles=principal.roles,
             )
         except (EmbeddingsUnavailableError, EmbeddingModelChangedError) as error:
             raise ToolFailed(error.message, transient=True) from None
+        except RoleRequiredError as error:
+            raise ToolFailed(error.message) from None
         return ToolOutput(
             data={"memory_id": item.item_id, "namespace": item.namespace},
             text=f"remembered ({item.item_id})",
@@ -104,9 +108,12 @@ class Recall(Tool):
                 str(arguments["query"]),
                 namespaces=(namespace,) if namespace else (),
                 top_k=int(arguments.get("top_k", 5)),
+                roles=principal.roles,
             )
         except (EmbeddingsUnavailableError, EmbeddingModelChangedError) as error:
             raise ToolFailed(error.message, transient=True) from None
+        except RoleRequiredError as error:
+            raise ToolFailed(error.message) from None
         data = [
             {"memory_id": h.item.item_id, "text": h.item.text, "score": round(h.similarity, 4)}
             for h in hits

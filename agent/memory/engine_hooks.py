@@ -61,10 +61,14 @@ class TaskMemory:
         default_model: str = "",
         clock: Callable[[], float] = time.monotonic,
         recall: Callable[[TaskRun], Awaitable[None]] | None = None,
+        extract: Callable[[Task, TaskRun | None], None] | None = None,
     ) -> None:
         self.recall = recall
         """Puts the user's long-term memories into a task's prompt (any task, in a
         conversation or not: `agent.knowledge.recall`); None when memory is off."""
+        self.extract = extract
+        """Starts, in the background, the extraction of memories from an ended task's turn
+        when its agent asks for it (`agent.knowledge.extraction`); never raises."""
         self.conversations = conversations
         self._store = conversations.store
         self._gate = conversations.gate
@@ -160,6 +164,8 @@ class TaskMemory:
         for the next task. False, and the conversation kept, when the turn could not be
         added (a later `finish`, e.g. by the task it blocks, tries again). `run`, when the
         task ended here, gives its tool calls (else its event log does). Never raises."""
+        if self.extract is not None:  # runs on its own: the end event does not wait for it
+            self.extract(task, run)
         if not task.conversation_id:
             return True
         try:

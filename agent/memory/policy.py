@@ -12,6 +12,7 @@ model); an agent's `memory:` mapping overrides any of them:
       compaction: summarize     # summarize | drop: turns that no longer fit
       summary_tokens: 400       # the running summary's size
       recall_top_k: 5           # long-term memories of the user put into the prompt
+      extract: false            # propose memory changes at the end of each turn
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "tool_calls": ("keep", "summarize", "drop"),
     "compaction": ("summarize", "drop"),
 }
-KEYS = (*_WHOLE, *_CHOICES)
+_FLAGS = ("extract",)
+KEYS = (*_WHOLE, *_CHOICES, *_FLAGS)
 
 
 class MemoryInvalidError(ValueError):
@@ -62,6 +64,9 @@ class MemoryPolicy:
     recall_top_k: int = 0
     """Long-term memories of the user put into the prompt (`agent.knowledge.recall`); the
     server's AGENTD_MEMORY_RECALL_TOP_K when the agent does not say."""
+    extract: bool = False
+    """After each turn, the model proposes changes to the user's long-term memories from
+    it (`agent.knowledge.extraction`)."""
 
     def overridden(self, settings: Mapping[str, Any]) -> MemoryPolicy:
         """This policy with an agent's `memory:` settings (checked) in place."""
@@ -82,6 +87,10 @@ def memory_settings(value: Any) -> dict[str, Any]:
                 raise MemoryInvalidError(key, f"must be a whole number from {low} to {high}")
             if not low <= setting <= high:
                 raise MemoryInvalidError(key, f"must be a whole number from {low} to {high}")
+            checked[key] = setting
+        elif key in _FLAGS:
+            if not isinstance(setting, bool):
+                raise MemoryInvalidError(key, "must be true or false")
             checked[key] = setting
         elif key in _CHOICES:
             if setting not in _CHOICES[key]:

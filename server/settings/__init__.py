@@ -3,7 +3,8 @@ the process (`service`), the model (`model`), the engine and its limits (`engine
 (`tools`), toolsets from a file (`toolsets`), where state lives (`storage`), who may call
 (`access`), the memory of conversations (`conversations`), what a task tree's artifacts
 may hold (`artifacts`), agents working together (`teams`), long-term memory and
-knowledge bases (`memory`) and A2A (`a2a`)."""
+knowledge bases (`memory`), memory shared between users and extracted from turns
+(`memory_extraction`) and A2A (`a2a`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from server.settings.artifacts import ArtifactSettings
 from server.settings.conversations import ConversationSettings
 from server.settings.engine import EngineSettings
 from server.settings.memory import MemorySettings
+from server.settings.memory_extraction import MemoryExtractionSettings
 from server.settings.model import ModelSettings
 from server.settings.service import ServiceSettings
 from server.settings.storage import StorageSettings
@@ -33,6 +35,7 @@ class Settings(
     ArtifactSettings,
     TeamSettings,
     MemorySettings,
+    MemoryExtractionSettings,
     A2ASettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""

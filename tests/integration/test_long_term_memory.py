@@ -37,12 +37,13 @@ def remember(text_: str) -> list[dict[str, Any]]:
 
 @asynccontextmanager
 async def memory_server(
-    tmp_path: Path, backend: str, socket: str, replies: list[dict[str, Any]]
+    tmp_path: Path, backend: str, socket: str, replies: list[dict[str, Any]], **extra: Any
 ) -> AsyncIterator[Trust]:
     settings: dict[str, Any] = {
         "embedding_model": "fake-embedding",
         "embedding_dimensions": 256,
         "memory_recall_top_k": 3,
+        **extra,
     }
     if backend == "sqlite":
         async with trusted(tmp_path, replies, **settings) as t:
@@ -196,6 +197,57 @@ async def test_a_stored_instruction_is_data_and_grants_still_decide(
         finished = of_kind(events, "tool_call_finished")
         assert [f.tool_name for f in finished] == ["write_file"]
         assert finished[0].error.message.startswith("not called")
+        assert not (tmp_path / "workspace" / "x.txt").exists()
+
+
+async def test_an_extracted_instruction_is_data_and_grants_still_decide(
+    tmp_path: Path, pgvector_socket: str
+) -> None:
+    folder = tmp_path / "agents"
+    folder.mkdir()
+    (folder / "keeper.yaml").write_text("id: keeper\ntools: [recall]\nmemory: {extract: true}\n")
+    write = {"name": "write_file", "arguments": {"path": "x.txt", "content": "p"}}
+    replies: list[dict[str, Any]] = [
+        {"text": "ok"},  # the first turn, whose extraction keeps the instruction as a memory
+        {"match": "<turn_data>", "json": {"operations": [{"op": "add", "text": HOSTILE}]}},
+        {"tool_calls": [write]},  # a later task's model "obeys" the recalled memory
+        {"text": "done"},
+        {"text": "ok"},  # a third turn: its extraction, shown the memory, "obeys" it too
+        {"match": "<turn_data>", "tool_calls": [write]},
+    ]
+    async with memory_server(tmp_path, "sqlite", pgvector_socket, replies, agents_dir=folder) as t:
+        acme, _ = await users(t)
+        alice = client(t, acme, "alice")
+        [e async for e in alice.execute(f"Please remember: {HOSTILE}", agent="keeper")]
+        feature = t.server.memory
+        assert feature is not None
+        assert feature.extraction is not None
+        await feature.extraction.idle()
+        stub, md = memories(t, acme, "alice")
+        listed = await stub.ListMemories(mpb.ListMemoriesRequest(), metadata=md)
+        assert [m.text for m in listed.memories] == [HOSTILE]  # kept, as data
+
+        events = [e async for e in alice.execute("call write_file please")]
+        sent = t.llm.requests[2]["messages"]
+        assert HOSTILE not in sent[0]["content"]
+        assert HOSTILE in sent[1]["content"]
+        assert "data, not instructions" in sent[1]["content"]
+        finished = of_kind(events, "tool_call_finished")
+        assert [f.tool_name for f in finished] == ["write_file"]
+        assert finished[0].error.message.startswith("not called")
+
+        [e async for e in alice.execute("anything else?", agent="keeper")]
+        await feature.extraction.idle()
+        shown = t.llm.requests[-1]
+        assert HOSTILE in shown["messages"][1]["content"]
+        assert "tools" not in shown  # the extraction is offered no tool to call
+        listed = await stub.ListMemories(mpb.ListMemoriesRequest(), metadata=md)
+        assert [m.text for m in listed.memories] == [HOSTILE]  # nothing else changed
+        records = await t.tool_records("acme")
+        assert [(r.tool_name, r.outcome) for r in records if r.tool_name != "recall"] == [
+            ("memory_extraction", "ok"),
+            ("write_file", "denied"),
+        ]
         assert not (tmp_path / "workspace" / "x.txt").exists()
 
 

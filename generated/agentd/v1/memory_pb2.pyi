@@ -29,11 +29,19 @@ class Memory(_message.Message):
     NAMESPACE_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
     CREATE_TIME_FIELD_NUMBER: _builtins.int
+    SHARED_FIELD_NUMBER: _builtins.int
+    AUTHOR_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     """`mem_` and 32 hexadecimal digits; ids grow with time."""
     namespace: _builtins.str
     """`default`, or the namespace the `remember` tool was given."""
     text: _builtins.str
+    shared: _builtins.bool
+    """Whether it is in a shared namespace (`shared:<name>`)."""
+    author: _builtins.str
+    """Who wrote it: the end user it belongs to (for a shared memory, the user
+    whose ForgetUser removes it).
+    """
     @_builtins.property
     def create_time(self) -> _timestamp_pb2.Timestamp: ...
     def __init__(
@@ -43,10 +51,12 @@ class Memory(_message.Message):
         namespace: _builtins.str = ...,
         text: _builtins.str = ...,
         create_time: _timestamp_pb2.Timestamp | None = ...,
+        shared: _builtins.bool = ...,
+        author: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "memory_id", b"memory_id", "namespace", b"namespace", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "create_time", b"create_time", "memory_id", b"memory_id", "namespace", b"namespace", "shared", b"shared", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -60,7 +70,10 @@ class ListMemoriesRequest(_message.Message):
     PAGE_SIZE_FIELD_NUMBER: _builtins.int
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     namespace: _builtins.str
-    """Only this namespace (empty: every namespace)."""
+    """Only this namespace (empty: every namespace of the caller's own, with
+    the memories they wrote into shared namespaces; `shared:<name>`: every
+    memory of that shared namespace, whoever wrote it).
+    """
     page_size: _builtins.int
     """1 to 100 (0: 50)."""
     page_token: _builtins.str
@@ -114,7 +127,10 @@ class SearchMemoriesRequest(_message.Message):
     query: _builtins.str
     """Required, at most 2,000 characters."""
     namespace: _builtins.str
-    """Only this namespace (empty: every namespace)."""
+    """Only this namespace (empty: every namespace of the caller's own, with
+    the memories they wrote into shared namespaces; `shared:<name>`: that
+    shared namespace).
+    """
     top_k: _builtins.int
     """1 to 50 (0: 5)."""
     def __init__(

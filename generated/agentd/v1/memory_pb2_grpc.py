@@ -30,7 +30,11 @@ class MemoryServiceStub:
     conversations. Every call concerns the calling principal's own memories
     in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
     or the caller itself. No call reaches another user's or another tenant's
-    memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+    memories, except those of shared namespaces (`shared:<name>`): they belong
+    to the tenant, reading one needs a role of AGENTD_MEMORY_SHARED_READ_ROLES
+    (or of AGENTD_MEMORY_SHARED_WRITE_ROLES) and adding, changing or deleting
+    one a role of AGENTD_MEMORY_SHARED_WRITE_ROLES (PERMISSION_DENIED
+    otherwise). The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
     server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
     PostgreSQL lacks the `vector` extension.
     """
@@ -103,7 +107,11 @@ class MemoryServiceServicer:
     conversations. Every call concerns the calling principal's own memories
     in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
     or the caller itself. No call reaches another user's or another tenant's
-    memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+    memories, except those of shared namespaces (`shared:<name>`): they belong
+    to the tenant, reading one needs a role of AGENTD_MEMORY_SHARED_READ_ROLES
+    (or of AGENTD_MEMORY_SHARED_WRITE_ROLES) and adding, changing or deleting
+    one a role of AGENTD_MEMORY_SHARED_WRITE_ROLES (PERMISSION_DENIED
+    otherwise). The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
     server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
     PostgreSQL lacks the `vector` extension.
     """
@@ -123,8 +131,8 @@ class MemoryServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def DeleteMemory(self, request, context):
-        """Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
-        caller has none of that id.
+        """Delete one memory of the caller, or of a shared namespace (a write
+        role); NOT_FOUND (MEMORY_NOT_FOUND) when the caller has none of that id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -132,8 +140,9 @@ class MemoryServiceServicer:
 
     def ForgetUser(self, request, context):
         """Forget the caller: every memory of theirs in the tenant, in every
-        namespace, with its vector and keyword index entries and anything a
-        server process cached of it. The RPC audit record of the call names the
+        namespace, the memories they wrote into shared namespaces included, with
+        its vector and keyword index entries and anything a server process cached
+        of it. The RPC audit record of the call names the
         user forgotten (its principal) and the gateway that asked (via).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -270,7 +279,11 @@ class MemoryService:
     conversations. Every call concerns the calling principal's own memories
     in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
     or the caller itself. No call reaches another user's or another tenant's
-    memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+    memories, except those of shared namespaces (`shared:<name>`): they belong
+    to the tenant, reading one needs a role of AGENTD_MEMORY_SHARED_READ_ROLES
+    (or of AGENTD_MEMORY_SHARED_WRITE_ROLES) and adding, changing or deleting
+    one a role of AGENTD_MEMORY_SHARED_WRITE_ROLES (PERMISSION_DENIED
+    otherwise). The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
     server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
     PostgreSQL lacks the `vector` extension.
     """

@@ -31,7 +31,11 @@ class MemoryServiceStub:
     conversations. Every call concerns the calling principal's own memories
     in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
     or the caller itself. No call reaches another user's or another tenant's
-    memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+    memories, except those of shared namespaces (`shared:<name>`): they belong
+    to the tenant, reading one needs a role of AGENTD_MEMORY_SHARED_READ_ROLES
+    (or of AGENTD_MEMORY_SHARED_WRITE_ROLES) and adding, changing or deleting
+    one a role of AGENTD_MEMORY_SHARED_WRITE_ROLES (PERMISSION_DENIED
+    otherwise). The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
     server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
     PostgreSQL lacks the `vector` extension.
     """
@@ -45,13 +49,14 @@ class MemoryServiceStub:
     SearchMemories: _grpc.UnaryUnaryMultiCallable[_memory_pb2.SearchMemoriesRequest, _memory_pb2.SearchMemoriesResponse]
     """The caller's memories nearest in meaning to a query."""
     DeleteMemory: _grpc.UnaryUnaryMultiCallable[_memory_pb2.DeleteMemoryRequest, _memory_pb2.DeleteMemoryResponse]
-    """Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
-    caller has none of that id.
+    """Delete one memory of the caller, or of a shared namespace (a write
+    role); NOT_FOUND (MEMORY_NOT_FOUND) when the caller has none of that id.
     """
     ForgetUser: _grpc.UnaryUnaryMultiCallable[_memory_pb2.ForgetUserRequest, _memory_pb2.ForgetUserResponse]
     """Forget the caller: every memory of theirs in the tenant, in every
-    namespace, with its vector and keyword index entries and anything a
-    server process cached of it. The RPC audit record of the call names the
+    namespace, the memories they wrote into shared namespaces included, with
+    its vector and keyword index entries and anything a server process cached
+    of it. The RPC audit record of the call names the
     user forgotten (its principal) and the gateway that asked (via).
     """
     CreateKnowledgeBase: _grpc.UnaryUnaryMultiCallable[_memory_pb2.CreateKnowledgeBaseRequest, _memory_pb2.KnowledgeBase]
@@ -88,7 +93,11 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     conversations. Every call concerns the calling principal's own memories
     in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
     or the caller itself. No call reaches another user's or another tenant's
-    memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+    memories, except those of shared namespaces (`shared:<name>`): they belong
+    to the tenant, reading one needs a role of AGENTD_MEMORY_SHARED_READ_ROLES
+    (or of AGENTD_MEMORY_SHARED_WRITE_ROLES) and adding, changing or deleting
+    one a role of AGENTD_MEMORY_SHARED_WRITE_ROLES (PERMISSION_DENIED
+    otherwise). The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
     server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
     PostgreSQL lacks the `vector` extension.
     """
@@ -99,13 +108,14 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     SearchMemories: _aio.UnaryUnaryMultiCallable[_memory_pb2.SearchMemoriesRequest, _memory_pb2.SearchMemoriesResponse]  # type: ignore[assignment]
     """The caller's memories nearest in meaning to a query."""
     DeleteMemory: _aio.UnaryUnaryMultiCallable[_memory_pb2.DeleteMemoryRequest, _memory_pb2.DeleteMemoryResponse]  # type: ignore[assignment]
-    """Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
-    caller has none of that id.
+    """Delete one memory of the caller, or of a shared namespace (a write
+    role); NOT_FOUND (MEMORY_NOT_FOUND) when the caller has none of that id.
     """
     ForgetUser: _aio.UnaryUnaryMultiCallable[_memory_pb2.ForgetUserRequest, _memory_pb2.ForgetUserResponse]  # type: ignore[assignment]
     """Forget the caller: every memory of theirs in the tenant, in every
-    namespace, with its vector and keyword index entries and anything a
-    server process cached of it. The RPC audit record of the call names the
+    namespace, the memories they wrote into shared namespaces included, with
+    its vector and keyword index entries and anything a server process cached
+    of it. The RPC audit record of the call names the
     user forgotten (its principal) and the gateway that asked (via).
     """
     CreateKnowledgeBase: _aio.UnaryUnaryMultiCallable[_memory_pb2.CreateKnowledgeBaseRequest, _memory_pb2.KnowledgeBase]  # type: ignore[assignment]
@@ -141,7 +151,11 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
     conversations. Every call concerns the calling principal's own memories
     in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
     or the caller itself. No call reaches another user's or another tenant's
-    memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+    memories, except those of shared namespaces (`shared:<name>`): they belong
+    to the tenant, reading one needs a role of AGENTD_MEMORY_SHARED_READ_ROLES
+    (or of AGENTD_MEMORY_SHARED_WRITE_ROLES) and adding, changing or deleting
+    one a role of AGENTD_MEMORY_SHARED_WRITE_ROLES (PERMISSION_DENIED
+    otherwise). The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
     server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
     PostgreSQL lacks the `vector` extension.
     """
@@ -168,8 +182,8 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _memory_pb2.DeleteMemoryRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_memory_pb2.DeleteMemoryResponse, _abc.Awaitable[_memory_pb2.DeleteMemoryResponse]]:
-        """Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
-        caller has none of that id.
+        """Delete one memory of the caller, or of a shared namespace (a write
+        role); NOT_FOUND (MEMORY_NOT_FOUND) when the caller has none of that id.
         """
 
     @_abc_1.abstractmethod
@@ -179,8 +193,9 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_memory_pb2.ForgetUserResponse, _abc.Awaitable[_memory_pb2.ForgetUserResponse]]:
         """Forget the caller: every memory of theirs in the tenant, in every
-        namespace, with its vector and keyword index entries and anything a
-        server process cached of it. The RPC audit record of the call names the
+        namespace, the memories they wrote into shared namespaces included, with
+        its vector and keyword index entries and anything a server process cached
+        of it. The RPC audit record of the call names the
         user forgotten (its principal) and the gateway that asked (via).
         """
 

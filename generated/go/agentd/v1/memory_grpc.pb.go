@@ -21,12 +21,13 @@ type MemoryServiceClient interface {
 	ListMemories(ctx context.Context, in *ListMemoriesRequest, opts ...grpc.CallOption) (*ListMemoriesResponse, error)
 	// The caller's memories nearest in meaning to a query.
 	SearchMemories(ctx context.Context, in *SearchMemoriesRequest, opts ...grpc.CallOption) (*SearchMemoriesResponse, error)
-	// Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
-	// caller has none of that id.
+	// Delete one memory of the caller, or of a shared namespace (a write
+	// role); NOT_FOUND (MEMORY_NOT_FOUND) when the caller has none of that id.
 	DeleteMemory(ctx context.Context, in *DeleteMemoryRequest, opts ...grpc.CallOption) (*DeleteMemoryResponse, error)
 	// Forget the caller: every memory of theirs in the tenant, in every
-	// namespace, with its vector and keyword index entries and anything a
-	// server process cached of it. The RPC audit record of the call names the
+	// namespace, the memories they wrote into shared namespaces included, with
+	// its vector and keyword index entries and anything a server process cached
+	// of it. The RPC audit record of the call names the
 	// user forgotten (its principal) and the gateway that asked (via).
 	ForgetUser(ctx context.Context, in *ForgetUserRequest, opts ...grpc.CallOption) (*ForgetUserResponse, error)
 	// Create an empty knowledge base; ALREADY_EXISTS (KNOWLEDGE_BASE_EXISTS)
@@ -164,12 +165,13 @@ type MemoryServiceServer interface {
 	ListMemories(context.Context, *ListMemoriesRequest) (*ListMemoriesResponse, error)
 	// The caller's memories nearest in meaning to a query.
 	SearchMemories(context.Context, *SearchMemoriesRequest) (*SearchMemoriesResponse, error)
-	// Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
-	// caller has none of that id.
+	// Delete one memory of the caller, or of a shared namespace (a write
+	// role); NOT_FOUND (MEMORY_NOT_FOUND) when the caller has none of that id.
 	DeleteMemory(context.Context, *DeleteMemoryRequest) (*DeleteMemoryResponse, error)
 	// Forget the caller: every memory of theirs in the tenant, in every
-	// namespace, with its vector and keyword index entries and anything a
-	// server process cached of it. The RPC audit record of the call names the
+	// namespace, the memories they wrote into shared namespaces included, with
+	// its vector and keyword index entries and anything a server process cached
+	// of it. The RPC audit record of the call names the
 	// user forgotten (its principal) and the gateway that asked (via).
 	ForgetUser(context.Context, *ForgetUserRequest) (*ForgetUserResponse, error)
 	// Create an empty knowledge base; ALREADY_EXISTS (KNOWLEDGE_BASE_EXISTS)

@@ -50,7 +50,9 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object namespace_ = "";
   /**
    * <pre>
-   * Only this namespace (empty: every namespace).
+   * Only this namespace (empty: every namespace of the caller's own, with
+   * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: every
+   * memory of that shared namespace, whoever wrote it).
    * </pre>
    *
    * <code>string namespace = 1;</code>
@@ -71,7 +73,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Only this namespace (empty: every namespace).
+   * Only this namespace (empty: every namespace of the caller's own, with
+   * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: every
+   * memory of that shared namespace, whoever wrote it).
    * </pre>
    *
    * <code>string namespace = 1;</code>
@@ -528,7 +532,9 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object namespace_ = "";
     /**
      * <pre>
-     * Only this namespace (empty: every namespace).
+     * Only this namespace (empty: every namespace of the caller's own, with
+     * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: every
+     * memory of that shared namespace, whoever wrote it).
      * </pre>
      *
      * <code>string namespace = 1;</code>
@@ -548,7 +554,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this namespace (empty: every namespace).
+     * Only this namespace (empty: every namespace of the caller's own, with
+     * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: every
+     * memory of that shared namespace, whoever wrote it).
      * </pre>
      *
      * <code>string namespace = 1;</code>
@@ -569,7 +577,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this namespace (empty: every namespace).
+     * Only this namespace (empty: every namespace of the caller's own, with
+     * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: every
+     * memory of that shared namespace, whoever wrote it).
      * </pre>
      *
      * <code>string namespace = 1;</code>
@@ -586,7 +596,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this namespace (empty: every namespace).
+     * Only this namespace (empty: every namespace of the caller's own, with
+     * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: every
+     * memory of that shared namespace, whoever wrote it).
      * </pre>
      *
      * <code>string namespace = 1;</code>
@@ -600,7 +612,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this namespace (empty: every namespace).
+     * Only this namespace (empty: every namespace of the caller's own, with
+     * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: every
+     * memory of that shared namespace, whoever wrote it).
      * </pre>
      *
      * <code>string namespace = 1;</code>

@@ -9,7 +9,9 @@ public interface ListMemoriesRequestOrBuilder extends
 
   /**
    * <pre>
-   * Only this namespace (empty: every namespace).
+   * Only this namespace (empty: every namespace of the caller's own, with
+   * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: every
+   * memory of that shared namespace, whoever wrote it).
    * </pre>
    *
    * <code>string namespace = 1;</code>
@@ -18,7 +20,9 @@ public interface ListMemoriesRequestOrBuilder extends
   java.lang.String getNamespace();
   /**
    * <pre>
-   * Only this namespace (empty: every namespace).
+   * Only this namespace (empty: every namespace of the caller's own, with
+   * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: every
+   * memory of that shared namespace, whoever wrote it).
    * </pre>
    *
    * <code>string namespace = 1;</code>

@@ -23,6 +23,7 @@ private static final long serialVersionUID = 0L;
     memoryId_ = "";
     namespace_ = "";
     text_ = "";
+    author_ = "";
   }
 
   @java.lang.Override
@@ -209,6 +210,70 @@ private static final long serialVersionUID = 0L;
     return createTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : createTime_;
   }
 
+  public static final int SHARED_FIELD_NUMBER = 5;
+  private boolean shared_ = false;
+  /**
+   * <pre>
+   * Whether it is in a shared namespace (`shared:&lt;name&gt;`).
+   * </pre>
+   *
+   * <code>bool shared = 5;</code>
+   * @return The shared.
+   */
+  @java.lang.Override
+  public boolean getShared() {
+    return shared_;
+  }
+
+  public static final int AUTHOR_FIELD_NUMBER = 6;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object author_ = "";
+  /**
+   * <pre>
+   * Who wrote it: the end user it belongs to (for a shared memory, the user
+   * whose ForgetUser removes it).
+   * </pre>
+   *
+   * <code>string author = 6;</code>
+   * @return The author.
+   */
+  @java.lang.Override
+  public java.lang.String getAuthor() {
+    java.lang.Object ref = author_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      author_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Who wrote it: the end user it belongs to (for a shared memory, the user
+   * whose ForgetUser removes it).
+   * </pre>
+   *
+   * <code>string author = 6;</code>
+   * @return The bytes for author.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getAuthorBytes() {
+    java.lang.Object ref = author_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      author_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -235,6 +300,12 @@ private static final long serialVersionUID = 0L;
     if (createTime_ != null) {
       output.writeMessage(4, getCreateTime());
     }
+    if (shared_ != false) {
+      output.writeBool(5, shared_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(author_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 6, author_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -256,6 +327,13 @@ private static final long serialVersionUID = 0L;
     if (createTime_ != null) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(4, getCreateTime());
+    }
+    if (shared_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(5, shared_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(author_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(6, author_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -283,6 +361,10 @@ private static final long serialVersionUID = 0L;
       if (!getCreateTime()
           .equals(other.getCreateTime())) return false;
     }
+    if (getShared()
+        != other.getShared()) return false;
+    if (!getAuthor()
+        .equals(other.getAuthor())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -304,6 +386,11 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + CREATE_TIME_FIELD_NUMBER;
       hash = (53 * hash) + getCreateTime().hashCode();
     }
+    hash = (37 * hash) + SHARED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getShared());
+    hash = (37 * hash) + AUTHOR_FIELD_NUMBER;
+    hash = (53 * hash) + getAuthor().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -445,6 +532,8 @@ private static final long serialVersionUID = 0L;
         createTimeBuilder_.dispose();
         createTimeBuilder_ = null;
       }
+      shared_ = false;
+      author_ = "";
       return this;
     }
 
@@ -491,6 +580,12 @@ private static final long serialVersionUID = 0L;
         result.createTime_ = createTimeBuilder_ == null
             ? createTime_
             : createTimeBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.shared_ = shared_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.author_ = author_;
       }
     }
 
@@ -556,6 +651,14 @@ private static final long serialVersionUID = 0L;
       if (other.hasCreateTime()) {
         mergeCreateTime(other.getCreateTime());
       }
+      if (other.getShared() != false) {
+        setShared(other.getShared());
+      }
+      if (!other.getAuthor().isEmpty()) {
+        author_ = other.author_;
+        bitField0_ |= 0x00000020;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -604,6 +707,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 40: {
+              shared_ = input.readBool();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 40
+            case 50: {
+              author_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -994,6 +1107,147 @@ private static final long serialVersionUID = 0L;
         createTime_ = null;
       }
       return createTimeBuilder_;
+    }
+
+    private boolean shared_ ;
+    /**
+     * <pre>
+     * Whether it is in a shared namespace (`shared:&lt;name&gt;`).
+     * </pre>
+     *
+     * <code>bool shared = 5;</code>
+     * @return The shared.
+     */
+    @java.lang.Override
+    public boolean getShared() {
+      return shared_;
+    }
+    /**
+     * <pre>
+     * Whether it is in a shared namespace (`shared:&lt;name&gt;`).
+     * </pre>
+     *
+     * <code>bool shared = 5;</code>
+     * @param value The shared to set.
+     * @return This builder for chaining.
+     */
+    public Builder setShared(boolean value) {
+      
+      shared_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Whether it is in a shared namespace (`shared:&lt;name&gt;`).
+     * </pre>
+     *
+     * <code>bool shared = 5;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearShared() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      shared_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object author_ = "";
+    /**
+     * <pre>
+     * Who wrote it: the end user it belongs to (for a shared memory, the user
+     * whose ForgetUser removes it).
+     * </pre>
+     *
+     * <code>string author = 6;</code>
+     * @return The author.
+     */
+    public java.lang.String getAuthor() {
+      java.lang.Object ref = author_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        author_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Who wrote it: the end user it belongs to (for a shared memory, the user
+     * whose ForgetUser removes it).
+     * </pre>
+     *
+     * <code>string author = 6;</code>
+     * @return The bytes for author.
+     */
+    public com.google.protobuf.ByteString
+        getAuthorBytes() {
+      java.lang.Object ref = author_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        author_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Who wrote it: the end user it belongs to (for a shared memory, the user
+     * whose ForgetUser removes it).
+     * </pre>
+     *
+     * <code>string author = 6;</code>
+     * @param value The author to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAuthor(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      author_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Who wrote it: the end user it belongs to (for a shared memory, the user
+     * whose ForgetUser removes it).
+     * </pre>
+     *
+     * <code>string author = 6;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAuthor() {
+      author_ = getDefaultInstance().getAuthor();
+      bitField0_ = (bitField0_ & ~0x00000020);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Who wrote it: the end user it belongs to (for a shared memory, the user
+     * whose ForgetUser removes it).
+     * </pre>
+     *
+     * <code>string author = 6;</code>
+     * @param value The bytes for author to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAuthorBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      author_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

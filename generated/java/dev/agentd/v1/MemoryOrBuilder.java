@@ -73,4 +73,36 @@ public interface MemoryOrBuilder extends
    * <code>.google.protobuf.Timestamp create_time = 4;</code>
    */
   com.google.protobuf.TimestampOrBuilder getCreateTimeOrBuilder();
+
+  /**
+   * <pre>
+   * Whether it is in a shared namespace (`shared:&lt;name&gt;`).
+   * </pre>
+   *
+   * <code>bool shared = 5;</code>
+   * @return The shared.
+   */
+  boolean getShared();
+
+  /**
+   * <pre>
+   * Who wrote it: the end user it belongs to (for a shared memory, the user
+   * whose ForgetUser removes it).
+   * </pre>
+   *
+   * <code>string author = 6;</code>
+   * @return The author.
+   */
+  java.lang.String getAuthor();
+  /**
+   * <pre>
+   * Who wrote it: the end user it belongs to (for a shared memory, the user
+   * whose ForgetUser removes it).
+   * </pre>
+   *
+   * <code>string author = 6;</code>
+   * @return The bytes for author.
+   */
+  com.google.protobuf.ByteString
+      getAuthorBytes();
 }

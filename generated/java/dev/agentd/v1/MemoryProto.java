@@ -154,85 +154,85 @@ public final class MemoryProto {
   static {
     java.lang.String[] descriptorData = {
       "\n\026agentd/v1/memory.proto\022\tagentd.v1\032\037goo" +
-      "gle/protobuf/timestamp.proto\"m\n\006Memory\022\021" +
-      "\n\tmemory_id\030\001 \001(\t\022\021\n\tnamespace\030\002 \001(\t\022\014\n\004" +
-      "text\030\003 \001(\t\022/\n\013create_time\030\004 \001(\0132\032.google" +
-      ".protobuf.Timestamp\"O\n\023ListMemoriesReque" +
-      "st\022\021\n\tnamespace\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005" +
-      "\022\022\n\npage_token\030\003 \001(\t\"T\n\024ListMemoriesResp" +
-      "onse\022#\n\010memories\030\001 \003(\0132\021.agentd.v1.Memor" +
-      "y\022\027\n\017next_page_token\030\002 \001(\t\"H\n\025SearchMemo" +
-      "riesRequest\022\r\n\005query\030\001 \001(\t\022\021\n\tnamespace\030" +
-      "\002 \001(\t\022\r\n\005top_k\030\003 \001(\005\"=\n\tMemoryHit\022!\n\006mem" +
-      "ory\030\001 \001(\0132\021.agentd.v1.Memory\022\r\n\005score\030\002 " +
-      "\001(\001\"<\n\026SearchMemoriesResponse\022\"\n\004hits\030\001 " +
-      "\003(\0132\024.agentd.v1.MemoryHit\"(\n\023DeleteMemor" +
-      "yRequest\022\021\n\tmemory_id\030\001 \001(\t\"\026\n\024DeleteMem" +
-      "oryResponse\"\023\n\021ForgetUserRequest\".\n\022Forg" +
-      "etUserResponse\022\030\n\020memories_deleted\030\001 \001(\003" +
-      "\"q\n\rKnowledgeBase\022\031\n\021knowledge_base_id\030\001" +
-      " \001(\t\022\024\n\014display_name\030\002 \001(\t\022/\n\013create_tim" +
-      "e\030\003 \001(\0132\032.google.protobuf.Timestamp\"M\n\032C" +
-      "reateKnowledgeBaseRequest\022\031\n\021knowledge_b" +
-      "ase_id\030\001 \001(\t\022\024\n\014display_name\030\002 \001(\t\"B\n\031Li" +
-      "stKnowledgeBasesRequest\022\021\n\tpage_size\030\001 \001" +
-      "(\005\022\022\n\npage_token\030\002 \001(\t\"h\n\032ListKnowledgeB" +
-      "asesResponse\0221\n\017knowledge_bases\030\001 \003(\0132\030." +
-      "agentd.v1.KnowledgeBase\022\027\n\017next_page_tok" +
-      "en\030\002 \001(\t\"7\n\032DeleteKnowledgeBaseRequest\022\031" +
-      "\n\021knowledge_base_id\030\001 \001(\t\"5\n\033DeleteKnowl" +
-      "edgeBaseResponse\022\026\n\016chunks_deleted\030\001 \001(\003" +
-      "\"\277\001\n\021KnowledgeDocument\022\023\n\013document_id\030\001 " +
-      "\001(\t\022\031\n\021knowledge_base_id\030\002 \001(\t\022\014\n\004name\030\003" +
-      " \001(\t\022\022\n\nmedia_type\030\004 \001(\t\022\022\n\nsize_bytes\030\005" +
-      " \001(\003\022\023\n\013chunk_count\030\006 \001(\005\022/\n\013create_time" +
-      "\030\007 \001(\0132\032.google.protobuf.Timestamp\"b\n\022Ad" +
-      "dDocumentRequest\022\031\n\021knowledge_base_id\030\001 " +
-      "\001(\t\022\014\n\004name\030\002 \001(\t\022\022\n\nmedia_type\030\003 \001(\t\022\017\n" +
-      "\007content\030\004 \001(\014\"X\n\024ListDocumentsRequest\022\031" +
-      "\n\021knowledge_base_id\030\001 \001(\t\022\021\n\tpage_size\030\002" +
-      " \001(\005\022\022\n\npage_token\030\003 \001(\t\"a\n\025ListDocument" +
-      "sResponse\022/\n\tdocuments\030\001 \003(\0132\034.agentd.v1" +
-      ".KnowledgeDocument\022\027\n\017next_page_token\030\002 " +
-      "\001(\t\",\n\025DeleteDocumentRequest\022\023\n\013document" +
-      "_id\030\001 \001(\t\"0\n\026DeleteDocumentResponse\022\026\n\016c" +
-      "hunks_deleted\030\001 \001(\003\"\203\001\n\026SearchKnowledgeR" +
-      "equest\022\031\n\021knowledge_base_id\030\001 \001(\t\022\r\n\005que" +
-      "ry\030\002 \001(\t\022\r\n\005top_k\030\003 \001(\005\022\034\n\017score_thresho" +
-      "ld\030\004 \001(\001H\000\210\001\001B\022\n\020_score_threshold\"o\n\010Cit" +
-      "ation\022\031\n\021knowledge_base_id\030\001 \001(\t\022\023\n\013docu" +
-      "ment_id\030\002 \001(\t\022\023\n\013chunk_index\030\003 \001(\005\022\r\n\005sc" +
-      "ore\030\004 \001(\001\022\017\n\007snippet\030\005 \001(\t\"C\n\014KnowledgeH" +
-      "it\022%\n\010citation\030\001 \001(\0132\023.agentd.v1.Citatio" +
-      "n\022\014\n\004text\030\002 \001(\t\"@\n\027SearchKnowledgeRespon" +
-      "se\022%\n\004hits\030\001 \003(\0132\027.agentd.v1.KnowledgeHi" +
-      "t2\305\007\n\rMemoryService\022O\n\014ListMemories\022\036.ag" +
-      "entd.v1.ListMemoriesRequest\032\037.agentd.v1." +
-      "ListMemoriesResponse\022U\n\016SearchMemories\022 " +
-      ".agentd.v1.SearchMemoriesRequest\032!.agent" +
-      "d.v1.SearchMemoriesResponse\022O\n\014DeleteMem" +
-      "ory\022\036.agentd.v1.DeleteMemoryRequest\032\037.ag" +
-      "entd.v1.DeleteMemoryResponse\022I\n\nForgetUs" +
-      "er\022\034.agentd.v1.ForgetUserRequest\032\035.agent" +
-      "d.v1.ForgetUserResponse\022V\n\023CreateKnowled" +
-      "geBase\022%.agentd.v1.CreateKnowledgeBaseRe" +
-      "quest\032\030.agentd.v1.KnowledgeBase\022a\n\022ListK" +
-      "nowledgeBases\022$.agentd.v1.ListKnowledgeB" +
-      "asesRequest\032%.agentd.v1.ListKnowledgeBas" +
-      "esResponse\022d\n\023DeleteKnowledgeBase\022%.agen" +
-      "td.v1.DeleteKnowledgeBaseRequest\032&.agent" +
-      "d.v1.DeleteKnowledgeBaseResponse\022J\n\013AddD" +
-      "ocument\022\035.agentd.v1.AddDocumentRequest\032\034" +
-      ".agentd.v1.KnowledgeDocument\022R\n\rListDocu" +
-      "ments\022\037.agentd.v1.ListDocumentsRequest\032 " +
-      ".agentd.v1.ListDocumentsResponse\022U\n\016Dele" +
-      "teDocument\022 .agentd.v1.DeleteDocumentReq" +
-      "uest\032!.agentd.v1.DeleteDocumentResponse\022" +
-      "X\n\017SearchKnowledge\022!.agentd.v1.SearchKno" +
-      "wledgeRequest\032\".agentd.v1.SearchKnowledg" +
-      "eResponseBA\n\rdev.agentd.v1B\013MemoryProtoP" +
-      "\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006pr" +
-      "oto3"
+      "gle/protobuf/timestamp.proto\"\215\001\n\006Memory\022" +
+      "\021\n\tmemory_id\030\001 \001(\t\022\021\n\tnamespace\030\002 \001(\t\022\014\n" +
+      "\004text\030\003 \001(\t\022/\n\013create_time\030\004 \001(\0132\032.googl" +
+      "e.protobuf.Timestamp\022\016\n\006shared\030\005 \001(\010\022\016\n\006" +
+      "author\030\006 \001(\t\"O\n\023ListMemoriesRequest\022\021\n\tn" +
+      "amespace\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npag" +
+      "e_token\030\003 \001(\t\"T\n\024ListMemoriesResponse\022#\n" +
+      "\010memories\030\001 \003(\0132\021.agentd.v1.Memory\022\027\n\017ne" +
+      "xt_page_token\030\002 \001(\t\"H\n\025SearchMemoriesReq" +
+      "uest\022\r\n\005query\030\001 \001(\t\022\021\n\tnamespace\030\002 \001(\t\022\r" +
+      "\n\005top_k\030\003 \001(\005\"=\n\tMemoryHit\022!\n\006memory\030\001 \001" +
+      "(\0132\021.agentd.v1.Memory\022\r\n\005score\030\002 \001(\001\"<\n\026" +
+      "SearchMemoriesResponse\022\"\n\004hits\030\001 \003(\0132\024.a" +
+      "gentd.v1.MemoryHit\"(\n\023DeleteMemoryReques" +
+      "t\022\021\n\tmemory_id\030\001 \001(\t\"\026\n\024DeleteMemoryResp" +
+      "onse\"\023\n\021ForgetUserRequest\".\n\022ForgetUserR" +
+      "esponse\022\030\n\020memories_deleted\030\001 \001(\003\"q\n\rKno" +
+      "wledgeBase\022\031\n\021knowledge_base_id\030\001 \001(\t\022\024\n" +
+      "\014display_name\030\002 \001(\t\022/\n\013create_time\030\003 \001(\013" +
+      "2\032.google.protobuf.Timestamp\"M\n\032CreateKn" +
+      "owledgeBaseRequest\022\031\n\021knowledge_base_id\030" +
+      "\001 \001(\t\022\024\n\014display_name\030\002 \001(\t\"B\n\031ListKnowl" +
+      "edgeBasesRequest\022\021\n\tpage_size\030\001 \001(\005\022\022\n\np" +
+      "age_token\030\002 \001(\t\"h\n\032ListKnowledgeBasesRes" +
+      "ponse\0221\n\017knowledge_bases\030\001 \003(\0132\030.agentd." +
+      "v1.KnowledgeBase\022\027\n\017next_page_token\030\002 \001(" +
+      "\t\"7\n\032DeleteKnowledgeBaseRequest\022\031\n\021knowl" +
+      "edge_base_id\030\001 \001(\t\"5\n\033DeleteKnowledgeBas" +
+      "eResponse\022\026\n\016chunks_deleted\030\001 \001(\003\"\277\001\n\021Kn" +
+      "owledgeDocument\022\023\n\013document_id\030\001 \001(\t\022\031\n\021" +
+      "knowledge_base_id\030\002 \001(\t\022\014\n\004name\030\003 \001(\t\022\022\n" +
+      "\nmedia_type\030\004 \001(\t\022\022\n\nsize_bytes\030\005 \001(\003\022\023\n" +
+      "\013chunk_count\030\006 \001(\005\022/\n\013create_time\030\007 \001(\0132" +
+      "\032.google.protobuf.Timestamp\"b\n\022AddDocume" +
+      "ntRequest\022\031\n\021knowledge_base_id\030\001 \001(\t\022\014\n\004" +
+      "name\030\002 \001(\t\022\022\n\nmedia_type\030\003 \001(\t\022\017\n\007conten" +
+      "t\030\004 \001(\014\"X\n\024ListDocumentsRequest\022\031\n\021knowl" +
+      "edge_base_id\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n" +
+      "\npage_token\030\003 \001(\t\"a\n\025ListDocumentsRespon" +
+      "se\022/\n\tdocuments\030\001 \003(\0132\034.agentd.v1.Knowle" +
+      "dgeDocument\022\027\n\017next_page_token\030\002 \001(\t\",\n\025" +
+      "DeleteDocumentRequest\022\023\n\013document_id\030\001 \001" +
+      "(\t\"0\n\026DeleteDocumentResponse\022\026\n\016chunks_d" +
+      "eleted\030\001 \001(\003\"\203\001\n\026SearchKnowledgeRequest\022" +
+      "\031\n\021knowledge_base_id\030\001 \001(\t\022\r\n\005query\030\002 \001(" +
+      "\t\022\r\n\005top_k\030\003 \001(\005\022\034\n\017score_threshold\030\004 \001(" +
+      "\001H\000\210\001\001B\022\n\020_score_threshold\"o\n\010Citation\022\031" +
+      "\n\021knowledge_base_id\030\001 \001(\t\022\023\n\013document_id" +
+      "\030\002 \001(\t\022\023\n\013chunk_index\030\003 \001(\005\022\r\n\005score\030\004 \001" +
+      "(\001\022\017\n\007snippet\030\005 \001(\t\"C\n\014KnowledgeHit\022%\n\010c" +
+      "itation\030\001 \001(\0132\023.agentd.v1.Citation\022\014\n\004te" +
+      "xt\030\002 \001(\t\"@\n\027SearchKnowledgeResponse\022%\n\004h" +
+      "its\030\001 \003(\0132\027.agentd.v1.KnowledgeHit2\305\007\n\rM" +
+      "emoryService\022O\n\014ListMemories\022\036.agentd.v1" +
+      ".ListMemoriesRequest\032\037.agentd.v1.ListMem" +
+      "oriesResponse\022U\n\016SearchMemories\022 .agentd" +
+      ".v1.SearchMemoriesRequest\032!.agentd.v1.Se" +
+      "archMemoriesResponse\022O\n\014DeleteMemory\022\036.a" +
+      "gentd.v1.DeleteMemoryRequest\032\037.agentd.v1" +
+      ".DeleteMemoryResponse\022I\n\nForgetUser\022\034.ag" +
+      "entd.v1.ForgetUserRequest\032\035.agentd.v1.Fo" +
+      "rgetUserResponse\022V\n\023CreateKnowledgeBase\022" +
+      "%.agentd.v1.CreateKnowledgeBaseRequest\032\030" +
+      ".agentd.v1.KnowledgeBase\022a\n\022ListKnowledg" +
+      "eBases\022$.agentd.v1.ListKnowledgeBasesReq" +
+      "uest\032%.agentd.v1.ListKnowledgeBasesRespo" +
+      "nse\022d\n\023DeleteKnowledgeBase\022%.agentd.v1.D" +
+      "eleteKnowledgeBaseRequest\032&.agentd.v1.De" +
+      "leteKnowledgeBaseResponse\022J\n\013AddDocument" +
+      "\022\035.agentd.v1.AddDocumentRequest\032\034.agentd" +
+      ".v1.KnowledgeDocument\022R\n\rListDocuments\022\037" +
+      ".agentd.v1.ListDocumentsRequest\032 .agentd" +
+      ".v1.ListDocumentsResponse\022U\n\016DeleteDocum" +
+      "ent\022 .agentd.v1.DeleteDocumentRequest\032!." +
+      "agentd.v1.DeleteDocumentResponse\022X\n\017Sear" +
+      "chKnowledge\022!.agentd.v1.SearchKnowledgeR" +
+      "equest\032\".agentd.v1.SearchKnowledgeRespon" +
+      "seBA\n\rdev.agentd.v1B\013MemoryProtoP\001Z!agen" +
+      "td.dev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -244,7 +244,7 @@ public final class MemoryProto {
     internal_static_agentd_v1_Memory_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Memory_descriptor,
-        new java.lang.String[] { "MemoryId", "Namespace", "Text", "CreateTime", });
+        new java.lang.String[] { "MemoryId", "Namespace", "Text", "CreateTime", "Shared", "Author", });
     internal_static_agentd_v1_ListMemoriesRequest_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_agentd_v1_ListMemoriesRequest_fieldAccessorTable = new

@@ -8,7 +8,11 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  * conversations. Every call concerns the calling principal's own memories
  * in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
  * or the caller itself. No call reaches another user's or another tenant's
- * memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+ * memories, except those of shared namespaces (`shared:&lt;name&gt;`): they belong
+ * to the tenant, reading one needs a role of AGENTD_MEMORY_SHARED_READ_ROLES
+ * (or of AGENTD_MEMORY_SHARED_WRITE_ROLES) and adding, changing or deleting
+ * one a role of AGENTD_MEMORY_SHARED_WRITE_ROLES (PERMISSION_DENIED
+ * otherwise). The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
  * server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
  * PostgreSQL lacks the `vector` extension.
  * </pre>
@@ -415,7 +419,11 @@ public final class MemoryServiceGrpc {
    * conversations. Every call concerns the calling principal's own memories
    * in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
    * or the caller itself. No call reaches another user's or another tenant's
-   * memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+   * memories, except those of shared namespaces (`shared:&lt;name&gt;`): they belong
+   * to the tenant, reading one needs a role of AGENTD_MEMORY_SHARED_READ_ROLES
+   * (or of AGENTD_MEMORY_SHARED_WRITE_ROLES) and adding, changing or deleting
+   * one a role of AGENTD_MEMORY_SHARED_WRITE_ROLES (PERMISSION_DENIED
+   * otherwise). The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
    * server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
    * PostgreSQL lacks the `vector` extension.
    * </pre>
@@ -444,8 +452,8 @@ public final class MemoryServiceGrpc {
 
     /**
      * <pre>
-     * Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
-     * caller has none of that id.
+     * Delete one memory of the caller, or of a shared namespace (a write
+     * role); NOT_FOUND (MEMORY_NOT_FOUND) when the caller has none of that id.
      * </pre>
      */
     public void deleteMemory(dev.agentd.v1.DeleteMemoryRequest request,
@@ -456,8 +464,9 @@ public final class MemoryServiceGrpc {
     /**
      * <pre>
      * Forget the caller: every memory of theirs in the tenant, in every
-     * namespace, with its vector and keyword index entries and anything a
-     * server process cached of it. The RPC audit record of the call names the
+     * namespace, the memories they wrote into shared namespaces included, with
+     * its vector and keyword index entries and anything a server process cached
+     * of it. The RPC audit record of the call names the
      * user forgotten (its principal) and the gateway that asked (via).
      * </pre>
      */
@@ -629,7 +638,11 @@ public final class MemoryServiceGrpc {
    * conversations. Every call concerns the calling principal's own memories
    * in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
    * or the caller itself. No call reaches another user's or another tenant's
-   * memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+   * memories, except those of shared namespaces (`shared:&lt;name&gt;`): they belong
+   * to the tenant, reading one needs a role of AGENTD_MEMORY_SHARED_READ_ROLES
+   * (or of AGENTD_MEMORY_SHARED_WRITE_ROLES) and adding, changing or deleting
+   * one a role of AGENTD_MEMORY_SHARED_WRITE_ROLES (PERMISSION_DENIED
+   * otherwise). The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
    * server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
    * PostgreSQL lacks the `vector` extension.
    * </pre>
@@ -670,8 +683,8 @@ public final class MemoryServiceGrpc {
 
     /**
      * <pre>
-     * Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
-     * caller has none of that id.
+     * Delete one memory of the caller, or of a shared namespace (a write
+     * role); NOT_FOUND (MEMORY_NOT_FOUND) when the caller has none of that id.
      * </pre>
      */
     public void deleteMemory(dev.agentd.v1.DeleteMemoryRequest request,
@@ -683,8 +696,9 @@ public final class MemoryServiceGrpc {
     /**
      * <pre>
      * Forget the caller: every memory of theirs in the tenant, in every
-     * namespace, with its vector and keyword index entries and anything a
-     * server process cached of it. The RPC audit record of the call names the
+     * namespace, the memories they wrote into shared namespaces included, with
+     * its vector and keyword index entries and anything a server process cached
+     * of it. The RPC audit record of the call names the
      * user forgotten (its principal) and the gateway that asked (via).
      * </pre>
      */
@@ -782,7 +796,11 @@ public final class MemoryServiceGrpc {
    * conversations. Every call concerns the calling principal's own memories
    * in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
    * or the caller itself. No call reaches another user's or another tenant's
-   * memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+   * memories, except those of shared namespaces (`shared:&lt;name&gt;`): they belong
+   * to the tenant, reading one needs a role of AGENTD_MEMORY_SHARED_READ_ROLES
+   * (or of AGENTD_MEMORY_SHARED_WRITE_ROLES) and adding, changing or deleting
+   * one a role of AGENTD_MEMORY_SHARED_WRITE_ROLES (PERMISSION_DENIED
+   * otherwise). The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
    * server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
    * PostgreSQL lacks the `vector` extension.
    * </pre>
@@ -821,8 +839,8 @@ public final class MemoryServiceGrpc {
 
     /**
      * <pre>
-     * Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
-     * caller has none of that id.
+     * Delete one memory of the caller, or of a shared namespace (a write
+     * role); NOT_FOUND (MEMORY_NOT_FOUND) when the caller has none of that id.
      * </pre>
      */
     public dev.agentd.v1.DeleteMemoryResponse deleteMemory(dev.agentd.v1.DeleteMemoryRequest request) {
@@ -833,8 +851,9 @@ public final class MemoryServiceGrpc {
     /**
      * <pre>
      * Forget the caller: every memory of theirs in the tenant, in every
-     * namespace, with its vector and keyword index entries and anything a
-     * server process cached of it. The RPC audit record of the call names the
+     * namespace, the memories they wrote into shared namespaces included, with
+     * its vector and keyword index entries and anything a server process cached
+     * of it. The RPC audit record of the call names the
      * user forgotten (its principal) and the gateway that asked (via).
      * </pre>
      */
@@ -924,7 +943,11 @@ public final class MemoryServiceGrpc {
    * conversations. Every call concerns the calling principal's own memories
    * in its tenant: the end user a gateway names with `agentd-on-behalf-of`,
    * or the caller itself. No call reaches another user's or another tenant's
-   * memories. The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
+   * memories, except those of shared namespaces (`shared:&lt;name&gt;`): they belong
+   * to the tenant, reading one needs a role of AGENTD_MEMORY_SHARED_READ_ROLES
+   * (or of AGENTD_MEMORY_SHARED_WRITE_ROLES) and adding, changing or deleting
+   * one a role of AGENTD_MEMORY_SHARED_WRITE_ROLES (PERMISSION_DENIED
+   * otherwise). The RPCs answer FAILED_PRECONDITION (MEMORY_UNAVAILABLE) on a
    * server without an embedding model (AGENTD_EMBEDDING_MODEL) or whose
    * PostgreSQL lacks the `vector` extension.
    * </pre>
@@ -965,8 +988,8 @@ public final class MemoryServiceGrpc {
 
     /**
      * <pre>
-     * Delete one memory of the caller; NOT_FOUND (MEMORY_NOT_FOUND) when the
-     * caller has none of that id.
+     * Delete one memory of the caller, or of a shared namespace (a write
+     * role); NOT_FOUND (MEMORY_NOT_FOUND) when the caller has none of that id.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.DeleteMemoryResponse> deleteMemory(
@@ -978,8 +1001,9 @@ public final class MemoryServiceGrpc {
     /**
      * <pre>
      * Forget the caller: every memory of theirs in the tenant, in every
-     * namespace, with its vector and keyword index entries and anything a
-     * server process cached of it. The RPC audit record of the call names the
+     * namespace, the memories they wrote into shared namespaces included, with
+     * its vector and keyword index entries and anything a server process cached
+     * of it. The RPC audit record of the call names the
      * user forgotten (its principal) and the gateway that asked (via).
      * </pre>
      */

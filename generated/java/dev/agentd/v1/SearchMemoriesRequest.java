@@ -97,7 +97,9 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object namespace_ = "";
   /**
    * <pre>
-   * Only this namespace (empty: every namespace).
+   * Only this namespace (empty: every namespace of the caller's own, with
+   * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: that
+   * shared namespace).
    * </pre>
    *
    * <code>string namespace = 2;</code>
@@ -118,7 +120,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Only this namespace (empty: every namespace).
+   * Only this namespace (empty: every namespace of the caller's own, with
+   * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: that
+   * shared namespace).
    * </pre>
    *
    * <code>string namespace = 2;</code>
@@ -620,7 +624,9 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object namespace_ = "";
     /**
      * <pre>
-     * Only this namespace (empty: every namespace).
+     * Only this namespace (empty: every namespace of the caller's own, with
+     * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: that
+     * shared namespace).
      * </pre>
      *
      * <code>string namespace = 2;</code>
@@ -640,7 +646,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this namespace (empty: every namespace).
+     * Only this namespace (empty: every namespace of the caller's own, with
+     * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: that
+     * shared namespace).
      * </pre>
      *
      * <code>string namespace = 2;</code>
@@ -661,7 +669,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this namespace (empty: every namespace).
+     * Only this namespace (empty: every namespace of the caller's own, with
+     * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: that
+     * shared namespace).
      * </pre>
      *
      * <code>string namespace = 2;</code>
@@ -678,7 +688,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this namespace (empty: every namespace).
+     * Only this namespace (empty: every namespace of the caller's own, with
+     * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: that
+     * shared namespace).
      * </pre>
      *
      * <code>string namespace = 2;</code>
@@ -692,7 +704,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only this namespace (empty: every namespace).
+     * Only this namespace (empty: every namespace of the caller's own, with
+     * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: that
+     * shared namespace).
      * </pre>
      *
      * <code>string namespace = 2;</code>

@@ -29,7 +29,9 @@ public interface SearchMemoriesRequestOrBuilder extends
 
   /**
    * <pre>
-   * Only this namespace (empty: every namespace).
+   * Only this namespace (empty: every namespace of the caller's own, with
+   * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: that
+   * shared namespace).
    * </pre>
    *
    * <code>string namespace = 2;</code>
@@ -38,7 +40,9 @@ public interface SearchMemoriesRequestOrBuilder extends
   java.lang.String getNamespace();
   /**
    * <pre>
-   * Only this namespace (empty: every namespace).
+   * Only this namespace (empty: every namespace of the caller's own, with
+   * the memories they wrote into shared namespaces; `shared:&lt;name&gt;`: that
+   * shared namespace).
    * </pre>
    *
    * <code>string namespace = 2;</code>
