@@ -89,7 +89,7 @@ _CJK = (
     "\u3200-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
     "\U00020000-\U0003ffff"
 )
-_TOKEN = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+")
+_TOKEN = re.compile(f"[^\\s{_CJK}]+|[{_CJK}]")
 """A token: one CJK character (Han, kana, Hangul, their punctuation and full-width
 forms), or a run of other characters up to a blank or a CJK character."""
 
