@@ -3,7 +3,7 @@ the process (`service`), the model (`model`), the engine and its limits (`engine
 (`tools`), toolsets from a file (`toolsets`), where state lives (`storage`), who may call
 (`access`), the memory of conversations (`conversations`), what a task tree's artifacts
 may hold (`artifacts`), agents working together (`teams`), long-term memory and
-knowledge bases (`memory`) and A2A (`a2a`)."""
+knowledge bases (`memory`), reranking their search (`rerank`) and A2A (`a2a`)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from server.settings.conversations import ConversationSettings
 from server.settings.engine import EngineSettings
 from server.settings.memory import MemorySettings
 from server.settings.model import ModelSettings
+from server.settings.rerank import RerankSettings
 from server.settings.service import ServiceSettings
 from server.settings.storage import StorageSettings
 from server.settings.teams import TeamSettings
@@ -33,6 +34,7 @@ class Settings(
     ArtifactSettings,
     TeamSettings,
     MemorySettings,
+    RerankSettings,
     A2ASettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""

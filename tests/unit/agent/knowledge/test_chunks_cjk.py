@@ -5,6 +5,8 @@ document was one whitespace-separated "word")."""
 
 from __future__ import annotations
 
+import itertools
+
 from agent.knowledge.documents import KnowledgeBases, chunks
 from agent.knowledge.records import Scope
 from agent.llm.embeddings import HashEmbedder
@@ -32,12 +34,13 @@ def chinese_document(characters: int) -> str:
 
 def test_a_chinese_document_is_cut_into_bounded_overlapping_chunks() -> None:
     text = chinese_document(5000)
-    assert " " not in text and len(text) >= 5000
+    assert " " not in text
+    assert len(text) >= 5000
     made = list(chunks(text, 300, 40))
     assert len(made) >= 5000 // 260  # every 260 new characters start a chunk
     assert all(len(c) <= 300 for c in made)
     assert all(len(c) == 300 for c in made[:-1])
-    for before, after in zip(made, made[1:], strict=False):
+    for before, after in itertools.pairwise(made):
         assert after[:40] == before[-40:]  # the overlap, character for character
     # nothing lost, nothing spaced out: the chunks without their overlaps are the text
     assert made[0] + "".join(c[40:] for c in made[1:]) == text

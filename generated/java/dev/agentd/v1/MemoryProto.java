@@ -196,43 +196,46 @@ public final class MemoryProto {
       ".KnowledgeDocument\022\027\n\017next_page_token\030\002 " +
       "\001(\t\",\n\025DeleteDocumentRequest\022\023\n\013document" +
       "_id\030\001 \001(\t\"0\n\026DeleteDocumentResponse\022\026\n\016c" +
-      "hunks_deleted\030\001 \001(\003\"\203\001\n\026SearchKnowledgeR" +
+      "hunks_deleted\030\001 \001(\003\"\276\001\n\026SearchKnowledgeR" +
       "equest\022\031\n\021knowledge_base_id\030\001 \001(\t\022\r\n\005que" +
       "ry\030\002 \001(\t\022\r\n\005top_k\030\003 \001(\005\022\034\n\017score_thresho" +
-      "ld\030\004 \001(\001H\000\210\001\001B\022\n\020_score_threshold\"o\n\010Cit" +
-      "ation\022\031\n\021knowledge_base_id\030\001 \001(\t\022\023\n\013docu" +
-      "ment_id\030\002 \001(\t\022\023\n\013chunk_index\030\003 \001(\005\022\r\n\005sc" +
-      "ore\030\004 \001(\001\022\017\n\007snippet\030\005 \001(\t\"C\n\014KnowledgeH" +
-      "it\022%\n\010citation\030\001 \001(\0132\023.agentd.v1.Citatio" +
-      "n\022\014\n\004text\030\002 \001(\t\"@\n\027SearchKnowledgeRespon" +
-      "se\022%\n\004hits\030\001 \003(\0132\027.agentd.v1.KnowledgeHi" +
-      "t2\305\007\n\rMemoryService\022O\n\014ListMemories\022\036.ag" +
-      "entd.v1.ListMemoriesRequest\032\037.agentd.v1." +
-      "ListMemoriesResponse\022U\n\016SearchMemories\022 " +
-      ".agentd.v1.SearchMemoriesRequest\032!.agent" +
-      "d.v1.SearchMemoriesResponse\022O\n\014DeleteMem" +
-      "ory\022\036.agentd.v1.DeleteMemoryRequest\032\037.ag" +
-      "entd.v1.DeleteMemoryResponse\022I\n\nForgetUs" +
-      "er\022\034.agentd.v1.ForgetUserRequest\032\035.agent" +
-      "d.v1.ForgetUserResponse\022V\n\023CreateKnowled" +
-      "geBase\022%.agentd.v1.CreateKnowledgeBaseRe" +
-      "quest\032\030.agentd.v1.KnowledgeBase\022a\n\022ListK" +
-      "nowledgeBases\022$.agentd.v1.ListKnowledgeB" +
-      "asesRequest\032%.agentd.v1.ListKnowledgeBas" +
-      "esResponse\022d\n\023DeleteKnowledgeBase\022%.agen" +
-      "td.v1.DeleteKnowledgeBaseRequest\032&.agent" +
-      "d.v1.DeleteKnowledgeBaseResponse\022J\n\013AddD" +
-      "ocument\022\035.agentd.v1.AddDocumentRequest\032\034" +
-      ".agentd.v1.KnowledgeDocument\022R\n\rListDocu" +
-      "ments\022\037.agentd.v1.ListDocumentsRequest\032 " +
-      ".agentd.v1.ListDocumentsResponse\022U\n\016Dele" +
-      "teDocument\022 .agentd.v1.DeleteDocumentReq" +
-      "uest\032!.agentd.v1.DeleteDocumentResponse\022" +
-      "X\n\017SearchKnowledge\022!.agentd.v1.SearchKno" +
-      "wledgeRequest\032\".agentd.v1.SearchKnowledg" +
-      "eResponseBA\n\rdev.agentd.v1B\013MemoryProtoP" +
-      "\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006pr" +
-      "oto3"
+      "ld\030\004 \001(\001H\000\210\001\001\022\023\n\006rerank\030\005 \001(\010H\001\210\001\001\022\031\n\021re" +
+      "rank_candidates\030\006 \001(\rB\022\n\020_score_threshol" +
+      "dB\t\n\007_rerank\"o\n\010Citation\022\031\n\021knowledge_ba" +
+      "se_id\030\001 \001(\t\022\023\n\013document_id\030\002 \001(\t\022\023\n\013chun" +
+      "k_index\030\003 \001(\005\022\r\n\005score\030\004 \001(\001\022\017\n\007snippet\030" +
+      "\005 \001(\t\"\203\001\n\014KnowledgeHit\022%\n\010citation\030\001 \001(\013" +
+      "2\023.agentd.v1.Citation\022\014\n\004text\030\002 \001(\t\022\031\n\014r" +
+      "erank_score\030\003 \001(\001H\000\210\001\001\022\022\n\nfused_rank\030\004 \001" +
+      "(\rB\017\n\r_rerank_score\"@\n\027SearchKnowledgeRe" +
+      "sponse\022%\n\004hits\030\001 \003(\0132\027.agentd.v1.Knowled" +
+      "geHit2\305\007\n\rMemoryService\022O\n\014ListMemories\022" +
+      "\036.agentd.v1.ListMemoriesRequest\032\037.agentd" +
+      ".v1.ListMemoriesResponse\022U\n\016SearchMemori" +
+      "es\022 .agentd.v1.SearchMemoriesRequest\032!.a" +
+      "gentd.v1.SearchMemoriesResponse\022O\n\014Delet" +
+      "eMemory\022\036.agentd.v1.DeleteMemoryRequest\032" +
+      "\037.agentd.v1.DeleteMemoryResponse\022I\n\nForg" +
+      "etUser\022\034.agentd.v1.ForgetUserRequest\032\035.a" +
+      "gentd.v1.ForgetUserResponse\022V\n\023CreateKno" +
+      "wledgeBase\022%.agentd.v1.CreateKnowledgeBa" +
+      "seRequest\032\030.agentd.v1.KnowledgeBase\022a\n\022L" +
+      "istKnowledgeBases\022$.agentd.v1.ListKnowle" +
+      "dgeBasesRequest\032%.agentd.v1.ListKnowledg" +
+      "eBasesResponse\022d\n\023DeleteKnowledgeBase\022%." +
+      "agentd.v1.DeleteKnowledgeBaseRequest\032&.a" +
+      "gentd.v1.DeleteKnowledgeBaseResponse\022J\n\013" +
+      "AddDocument\022\035.agentd.v1.AddDocumentReque" +
+      "st\032\034.agentd.v1.KnowledgeDocument\022R\n\rList" +
+      "Documents\022\037.agentd.v1.ListDocumentsReque" +
+      "st\032 .agentd.v1.ListDocumentsResponse\022U\n\016" +
+      "DeleteDocument\022 .agentd.v1.DeleteDocumen" +
+      "tRequest\032!.agentd.v1.DeleteDocumentRespo" +
+      "nse\022X\n\017SearchKnowledge\022!.agentd.v1.Searc" +
+      "hKnowledgeRequest\032\".agentd.v1.SearchKnow" +
+      "ledgeResponseBA\n\rdev.agentd.v1B\013MemoryPr" +
+      "otoP\001Z!agentd.dev/gen/agentd/v1;agentdv1" +
+      "b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -376,7 +379,7 @@ public final class MemoryProto {
     internal_static_agentd_v1_SearchKnowledgeRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_SearchKnowledgeRequest_descriptor,
-        new java.lang.String[] { "KnowledgeBaseId", "Query", "TopK", "ScoreThreshold", "ScoreThreshold", });
+        new java.lang.String[] { "KnowledgeBaseId", "Query", "TopK", "ScoreThreshold", "Rerank", "RerankCandidates", "ScoreThreshold", "Rerank", });
     internal_static_agentd_v1_Citation_descriptor =
       getDescriptor().getMessageTypes().get(23);
     internal_static_agentd_v1_Citation_fieldAccessorTable = new
@@ -388,7 +391,7 @@ public final class MemoryProto {
     internal_static_agentd_v1_KnowledgeHit_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_KnowledgeHit_descriptor,
-        new java.lang.String[] { "Citation", "Text", });
+        new java.lang.String[] { "Citation", "Text", "RerankScore", "FusedRank", "RerankScore", });
     internal_static_agentd_v1_SearchKnowledgeResponse_descriptor =
       getDescriptor().getMessageTypes().get(25);
     internal_static_agentd_v1_SearchKnowledgeResponse_fieldAccessorTable = new
