@@ -85,7 +85,8 @@ class KnowledgeSearch:
         return self.default if preference is None else preference
 
     def candidates(self, top_k: int, asked: int = 0) -> int:
-        """Fused candidates a reranked search of `top_k` sends to the model."""
+        """Fused candidates a reranked search of `top_k` fetches (at least top_k; the model
+        is sent at most `max_candidates` of them)."""
         return max(top_k, min(asked or top_k * self.candidates_factor, self.max_candidates))
 
     async def search(
@@ -109,7 +110,8 @@ class KnowledgeSearch:
         if reranker is None or not fused:
             return Retrieval(fused[:top_k])
         try:
-            scored = await reranker.rerank(question, [h.item.text for h in fused], top_k)
+            sent = [h.item.text for h in fused[: self.max_candidates]]
+            scored = await reranker.rerank(question, sent, top_k)
         except RerankFailed as error:
             log.warning("reranking failed; the fused order is kept", error=str(error))
             return Retrieval(fused[:top_k], warning=f"reranking failed: {error}")

@@ -130,7 +130,7 @@ async def test_a_failing_reranker_keeps_the_fused_order_and_says_so(
 async def test_who_decides_whether_a_search_is_reranked(
     store: KnowledgeStore, llm: FakeOpenAIServer
 ) -> None:
-    kb, _answer, lookalike = await two_documents(store, threshold=0.3)
+    kb, answer, lookalike = await two_documents(store, threshold=0.3)
     with pytest.raises(InvalidArgumentError, match="no reranking model"):
         await KnowledgeSearch(kb).search("acme", ["support"], QUESTION, rerank=True)
     with preferring({"rerank": True}):  # an agent's wish without a reranker: ignored
@@ -151,5 +151,12 @@ async def test_who_decides_whether_a_search_is_reranked(
     assert on.candidates(5) == 20
     assert on.candidates(5, 3) == 5  # never fewer than top_k
     assert KnowledgeSearch(kb, max_candidates=12).candidates(5) == 12
+    capped = KnowledgeSearch(kb, reranker(llm), max_candidates=1)
+    found = await capped.search("acme", ["support"], QUESTION, top_k=2)
+    assert llm.rerank.requests[-1]["documents"] == [LOOKALIKE]  # never more than the cap
+    assert [(h.item.document_id, h.fused_rank) for h in found.hits] == [(lookalike, 1), (answer, 2)]
+    assert found.hits[0].rerank_score is not None
+    assert found.hits[1].rerank_score is None  # not sent: it follows in its fused order
+    await capped.reranker.close()  # type: ignore[union-attr]
     for made in (off, on):
         await made.reranker.close()  # type: ignore[union-attr]
