@@ -113,7 +113,12 @@ class KnowledgeSearch:
             sent = [h.item.text for h in fused[: self.max_candidates]]
             scored = await reranker.rerank(question, sent, top_k)
         except RerankFailed as error:
-            log.warning("reranking failed; the fused order is kept", error=str(error))
+            log.warning(
+                "reranking failed; the fused order is kept",
+                tenant=tenant,
+                knowledge_bases=list(knowledge_base_ids),
+                error=str(error),
+            )
             return Retrieval(fused[:top_k], warning=f"reranking failed: {error}")
         return Retrieval(reordered(fused, scored, top_k), reranked=True)
 

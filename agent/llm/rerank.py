@@ -1,9 +1,10 @@
 """Reranking: a model scores how well each of a few passages answers a query.
 
 `Reranker` is the narrow interface (one async method). `OpenAIReranker` speaks the
-`/rerank` API that vLLM, Text Embeddings Inference, Jina and Cohere-compatible servers
-serve (`POST {base_url}/rerank` with `{model, query, documents, top_n}`, answered by
-`{results: [{index, relevance_score}]}`; a bare list of `{index, score}` is read too),
+`/rerank` API that vLLM, Jina and Cohere-compatible servers serve (`POST
+{base_url}/rerank` with `{model, query, documents, top_n}`, answered by `{results:
+[{index, relevance_score}]}`; a bare list of `{index, score}` is read too; Text
+Embeddings Inference's own `/rerank`, which takes `texts`, is not spoken),
 through the `openai` client's low-level `post`, so the key, base URL, timeout and the
 retries of 429, 5xx, timeouts and connection errors (tenacity, bounded, exponential
 backoff with jitter) behave as for the other model calls. Tokens the server reports

@@ -1,4 +1,4 @@
-"""Reranking of knowledge search by a model (`/rerank` of vLLM, TEI, Jina, Cohere)."""
+"""Reranking of knowledge search by a model (`/rerank` of vLLM, Jina, Cohere)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ from server.settings.base import Section
 class RerankSettings(Section):
     rerank_model: str | None = Field(
         None,
-        description="reranking model name on a `/rerank` endpoint (vLLM, Text Embeddings "
-        "Inference, Jina and Cohere-compatible servers); knowledge search keeps its fused "
-        "order without it",
+        description="reranking model name on a `/rerank` endpoint (vLLM, Jina and "
+        "Cohere-compatible servers); knowledge search keeps its fused order without it",
     )
     rerank_base_url: str | None = Field(
         None,
