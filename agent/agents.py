@@ -31,6 +31,7 @@ from agent.agent_team_keys import AGENT_ID as AGENT_ID
 from agent.agent_team_keys import DEFAULT_PANEL_THRESHOLD as DEFAULT_PANEL_THRESHOLD
 from agent.agent_team_keys import Panel as Panel
 from agent.agent_team_keys import delegates_key, panels_key
+from agent.knowledge.preferences import knowledge_key
 from agent.limits import StepPolicy
 from agent.memory.policy import MemoryInvalidError, memory_settings
 from agent.tasks import ExecutionMode
@@ -43,7 +44,7 @@ _KEYS = {
     "id", "version", "description", "instructions", "model", "temperature", "max_tokens",
     "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
     "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema", "memory",
-    "max_failed_tool_calls", "step_policy",
+    "max_failed_tool_calls", "step_policy", "knowledge",
     "provider", "fallback",
     "delegates", "fresh_start", "panels", "remote_delegates",
 }  # fmt: skip
@@ -78,6 +79,8 @@ class AgentDefinition:
     """A JSON Schema the final answer must be JSON of (`agent.answers`)."""
     memory: Mapping[str, Any] = field(default_factory=dict)
     """Its `memory:` settings (`agent.memory.policy`); the server's defaults fill the rest."""
+    knowledge: Mapping[str, Any] = field(default_factory=dict)
+    """Its `knowledge:` settings (`agent.knowledge.preferences`): `rerank`."""
     max_failed_tool_calls: int | None = None
     """Tool calls failing in a row that stop a run (0: never); None: the server's."""
     step_policy: StepPolicy | None = None
@@ -190,6 +193,7 @@ def parse_agent(data: Any, source: str, models: Collection[str] = ()) -> AgentDe
         ask_user=flag_key(data, "ask_user", source),
         output_schema=_schema(data.get("output_schema"), source),
         memory=_memory(data.get("memory"), source),
+        knowledge=knowledge_key(data.get("knowledge"), source),
         max_failed_tool_calls=whole_key(data, "max_failed_tool_calls", source, None, 0, 100),
         step_policy=_step_policy(data.get("step_policy"), source),
         providers=providers_key(data.get("provider"), source),

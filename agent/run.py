@@ -21,6 +21,7 @@ from agent import events as ev
 from agent.deltas import streamed
 from agent.event_writer import EventWriter
 from agent.knowledge import usage as embedding_usage
+from agent.knowledge.preferences import preferring
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
 from agent.llm import sanitize, tokens
 from agent.llm.base import (
@@ -334,8 +335,10 @@ class TaskRun:
         return response
 
     async def embedding_work(self, work: Awaitable[T]) -> T:
-        """Await `work`, charging the embedding tokens it spent to the task's budget."""
-        with embedding_usage.counting() as spent:
+        """Await `work`, charging the embedding tokens it spent to the task's budget (and
+        letting knowledge searches in it follow the agent's `knowledge:` settings)."""
+        agent = self.task.agent
+        with embedding_usage.counting() as spent, preferring(agent.knowledge if agent else None):
             try:
                 return await work
             finally:

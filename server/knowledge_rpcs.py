@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # numpy: only when memory is on
 
 MAX_QUERY_CHARS = 2000
 MAX_TOP_K = 50
+MAX_RERANK_CANDIDATES = 500
 MAX_PAGE = 100
 SNIPPET_CHARS = 200
 
@@ -58,7 +59,10 @@ def hit_to_proto(hit: Hit) -> pb.KnowledgeHit:
         score=round(hit.similarity, 4),
         snippet=item.text[:SNIPPET_CHARS],
     )
-    return pb.KnowledgeHit(citation=citation, text=item.text)
+    found = pb.KnowledgeHit(citation=citation, text=item.text, fused_rank=hit.fused_rank)
+    if hit.rerank_score is not None:
+        found.rerank_score = round(hit.rerank_score, 4)
+    return found
 
 
 def _required(field: str, value: str, longest: int = 64) -> None:
@@ -170,13 +174,19 @@ class KnowledgeRpcs:
             threshold = request.score_threshold
             if not -1.0 <= threshold <= 1.0:
                 problems.append(FieldViolation("score_threshold", "must be -1 to 1"))
+        if request.rerank_candidates > MAX_RERANK_CANDIDATES:
+            problems.append(
+                FieldViolation("rerank_candidates", f"must be 0 to {MAX_RERANK_CANDIDATES}")
+            )
         if problems:
             raise InvalidArgumentError(problems)
-        hits = await bases.search(
+        found = await bases.search(
             call.principal,
             request.knowledge_base_id,
             request.query,
             top_k=request.top_k or None,
             threshold=threshold,
+            rerank=request.rerank if request.HasField("rerank") else None,
+            candidates=request.rerank_candidates,
         )
-        return pb.SearchKnowledgeResponse(hits=[hit_to_proto(h) for h in hits])
+        return pb.SearchKnowledgeResponse(hits=[hit_to_proto(h) for h in found.hits])

@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # numpy, the OpenAI SDK and pgvector load only when memory is
     from agent.knowledge.recall import AutomaticRecall
     from agent.llm.embeddings import Embedder
     from agent.run import TaskRun
+    from agent.llm.rerank import Reranker
     from stores.knowledge.base import KnowledgeStore
 
 log = structlog.get_logger(__name__)
@@ -65,6 +66,8 @@ class MemoryFeature:
     async def close(self) -> None:
         if self.extraction is not None:
             await self.extraction.close()
+        if self.bases is not None and self.bases.searcher.reranker is not None:
+            await self.bases.searcher.reranker.close()
         if self.memory is not None:
             await self.memory.embedder.close()
             await self.memory.store.close()
@@ -84,6 +87,20 @@ def build_embedder(settings: Settings) -> Embedder | None:
         send_dimensions=settings.embedding_send_dimensions,
         timeout_seconds=settings.embedding_timeout_seconds,
         max_attempts=settings.embedding_max_attempts,
+    )
+
+
+def build_reranker(settings: Settings) -> Reranker | None:
+    if not settings.rerank_model:
+        return None
+    from agent.llm.rerank import OpenAIReranker
+
+    return OpenAIReranker(
+        settings.rerank_model,
+        base_url=settings.rerank_base_url or settings.embedding_base_url or settings.llm_base_url,
+        api_key=settings.rerank_api_key or settings.embedding_api_key or settings.llm_api_key,
+        timeout_seconds=settings.rerank_timeout_seconds,
+        max_attempts=settings.rerank_max_attempts,
     )
 
 
@@ -123,6 +140,7 @@ async def open_memory(
     from agent.knowledge.documents import KnowledgeBases
     from agent.knowledge.memories import LongTermMemory
     from agent.knowledge.recall import AutomaticRecall
+    from agent.knowledge.rerank import KnowledgeSearch
     from agent.knowledge.tools import SearchKnowledge, memory_tools
     from stores.knowledge.catalog import SqlKnowledgeCatalog
 
@@ -143,12 +161,23 @@ async def open_memory(
         top_k=settings.knowledge_top_k,
         threshold=settings.knowledge_score_threshold,
     )
-    bases = KnowledgeAdmin(
-        SqlKnowledgeCatalog(database.engine), knowledge, settings.knowledge_admin_roles
+    search = KnowledgeSearch(
+        knowledge,
+        build_reranker(settings),
+        default=settings.knowledge_rerank,
+        candidates_factor=settings.rerank_candidates_factor,
+        max_candidates=settings.rerank_max_candidates,
     )
-    for tool in [*memory_tools(memory), SearchKnowledge(knowledge)]:
+    bases = KnowledgeAdmin(
+        SqlKnowledgeCatalog(database.engine), knowledge, settings.knowledge_admin_roles, search
+    )
+    for tool in [*memory_tools(memory), SearchKnowledge(search)]:
         registry.register(tool)
-    log.info("long-term memory is on", embedding_model=str(embedder.space))
+    log.info(
+        "long-term memory is on",
+        embedding_model=str(embedder.space),
+        rerank_model=settings.rerank_model or "(none)",
+    )
     recall = AutomaticRecall(memory, settings.memory_recall_top_k)
     extraction = build_extraction(settings, memory, registry, durable.tool_calls, models)
     return MemoryFeature(

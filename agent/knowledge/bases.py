@@ -13,10 +13,10 @@ from agent.knowledge.documents import KnowledgeBases
 from agent.knowledge.records import (
     NAMESPACE_PATTERN,
     DocumentRecord,
-    Hit,
     KnowledgeBaseRecord,
     Scope,
 )
+from agent.knowledge.rerank import KnowledgeSearch, Retrieval
 from core.errors import (
     FieldViolation,
     InvalidArgumentError,
@@ -37,8 +37,10 @@ class KnowledgeAdmin:
         catalog: KnowledgeCatalog,
         knowledge: KnowledgeBases,
         admin_roles: Sequence[str] = KNOWLEDGE_ADMIN_ROLES,
+        searcher: KnowledgeSearch | None = None,
     ) -> None:
         self.catalog, self.knowledge = catalog, knowledge
+        self.searcher = searcher or KnowledgeSearch(knowledge)
         self._roles = tuple(admin_roles)
 
     def _require_admin(self, caller: Principal, what: str) -> None:
@@ -151,8 +153,16 @@ class KnowledgeAdmin:
         *,
         top_k: int | None = None,
         threshold: float | None = None,
-    ) -> list[Hit]:
+        rerank: bool | None = None,
+        candidates: int = 0,
+    ) -> Retrieval:
         await self.base(caller, knowledge_base_id)
-        return await self.knowledge.search(
-            caller.tenant, [knowledge_base_id], query, top_k=top_k, threshold=threshold
+        return await self.searcher.search(
+            caller.tenant,
+            [knowledge_base_id],
+            query,
+            top_k=top_k,
+            threshold=threshold,
+            rerank=rerank,
+            candidates=candidates,
         )

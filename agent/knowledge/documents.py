@@ -3,7 +3,8 @@ about `chunk_tokens` tokens that share `overlap` tokens with the one before, emb
 batches and stored as `chunk` items of the knowledge base (`Item.namespace` is its id).
 
 Tokens here are the text's whitespace-separated words (an embedding model's own tokens
-are about 1.3 per English word): counting them needs no model, and a chunk never splits
+are about 1.3 per English word) and each Chinese, Japanese or Korean character (Chinese and
+Japanese put no spaces between words): counting them needs no model, and a chunk never splits
 a word. Ingestion reports progress after each batch and is all or nothing: when anything
 fails (the embeddings endpoint, the store), the chunks already stored are deleted again.
 Memory stays bounded by one batch of chunks and their vectors, whatever the document's
@@ -83,23 +84,34 @@ def parse(content: bytes, media_type: str) -> str:
     return text
 
 
-_WORD = re.compile(r"\S+")
+_CJK = (
+    "\u1100-\u11ff\u2e80-\u2fdf\u3001-\u303f\u3040-\u30ff\u3100-\u318f\u31a0-\u31ff"
+    "\u3200-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
+    "\U00020000-\U0003ffff"
+)
+_TOKEN = re.compile(f"[^\\s{_CJK}]+|[{_CJK}]")
+"""A token: one CJK character (Han, kana, Hangul, their punctuation and full-width
+forms), or a run of other characters up to a blank or a CJK character."""
 
 
 def chunks(text: str, chunk_tokens: int, overlap: int) -> Iterator[str]:
-    """The text in chunks of `chunk_tokens` words, each sharing `overlap` with the last."""
+    """The text in chunks of `chunk_tokens` tokens, each sharing `overlap` with the last.
+    Tokens that stood apart are joined by one space, those that touched (CJK characters,
+    a CJK character and a Latin word) are joined as they stood."""
     if not 0 <= overlap < chunk_tokens:
         raise ValueError("the overlap must be smaller than a chunk")
-    window: list[str] = []
-    fresh = 0  # words of the window no chunk holds yet
-    for match in _WORD.finditer(text):
-        window.append(match.group())
+    window: list[str] = []  # each token with the space that stood before it, if any
+    fresh = 0  # tokens of the window no chunk holds yet
+    end = 0
+    for match in _TOKEN.finditer(text):
+        window.append(match.group() if match.start() == end else " " + match.group())
+        end = match.end()
         fresh += 1
         if len(window) == chunk_tokens:
-            yield " ".join(window)
+            yield "".join(window).lstrip(" ")
             window, fresh = window[chunk_tokens - overlap :], 0
     if fresh:
-        yield " ".join(window)
+        yield "".join(window).lstrip(" ")
 
 
 @dataclass(frozen=True, slots=True)

@@ -103,6 +103,11 @@ class Hit:
     fused: float = 0.0
     matched: tuple[str, ...] = field(default=())
     """How it was found: `vector`, `keyword` or both."""
+    rerank_score: float | None = None
+    """The reranking model's relevance score, when the search was reranked
+    (`agent.knowledge.rerank`)."""
+    fused_rank: int = 0
+    """Its place (from 1) in the fused ranking before reranking; 0: not reranked."""
 
 
 @dataclass(frozen=True, slots=True)

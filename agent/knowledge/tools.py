@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agent.knowledge.documents import Citation, KnowledgeBases
+from agent.knowledge.documents import Citation
 from agent.knowledge.memories import DEFAULT_NAMESPACE, LongTermMemory
 from agent.knowledge.recall import memory_block, untagged
 from agent.knowledge.records import Hit
+from agent.knowledge.rerank import KnowledgeSearch
 from core.errors import EmbeddingModelChangedError, EmbeddingsUnavailableError, RoleRequiredError
 from core.identity import CallContext
 from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
@@ -172,30 +173,40 @@ class SearchKnowledge(Tool):
         timeout_seconds=30.0,
     )
 
-    def __init__(self, knowledge: KnowledgeBases) -> None:
-        self._knowledge = knowledge
+    def __init__(self, search: KnowledgeSearch) -> None:
+        self._search = search
 
     async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
         try:
-            hits = await self._knowledge.search(
+            found = await self._search.search(
                 context.principal.tenant,
                 [str(arguments["knowledge_base"])],
                 str(arguments["query"]),
             )
         except (EmbeddingsUnavailableError, EmbeddingModelChangedError) as error:
             raise ToolFailed(error.message, transient=True) from None
-        data = [
-            {
-                "text": h.item.text,
-                "citation": {
-                    "knowledge_base_id": c.knowledge_base_id,
-                    "document_id": c.document_id,
-                    "chunk_index": c.chunk_index,
-                    "score": c.score,
-                },
-            }
-            for h, c in ((h, Citation.of(h)) for h in hits)
-        ]
-        return ToolOutput(
-            data={"passages": data}, text=knowledge_block(hits, self._knowledge.threshold)
-        )
+        data: dict[str, JSONValue] = {
+            "passages": [passage(h) for h in found.hits],
+            "reranked": found.reranked,
+        }
+        if found.warning:
+            data["warning"] = found.warning
+        return ToolOutput(data=data, text=knowledge_block(found.hits, self._search.threshold))
+
+
+def passage(hit: Hit) -> dict[str, JSONValue]:
+    """A passage as the tool returns it: its text and citation (`score`: cosine
+    similarity), and the reranking model's `rerank_score` when it was reranked."""
+    cited = Citation.of(hit)
+    out: dict[str, JSONValue] = {
+        "text": hit.item.text,
+        "citation": {
+            "knowledge_base_id": cited.knowledge_base_id,
+            "document_id": cited.document_id,
+            "chunk_index": cited.chunk_index,
+            "score": cited.score,
+        },
+    }
+    if hit.rerank_score is not None:
+        out["rerank_score"] = round(hit.rerank_score, 4)
+    return out

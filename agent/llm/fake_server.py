@@ -33,6 +33,7 @@ from agent.llm import fake_window
 from agent.llm.fake_embeddings import FakeEmbeddings
 from agent.llm.fake_log import RequestLog
 from agent.llm.fake_providers import FakeProvider, parse_provider
+from agent.llm.fake_rerank import FakeRerank
 from agent.llm.fake_script import Script, role_of
 from agent.llm.testing import split_text
 
@@ -55,7 +56,7 @@ def _bad_tool_name(body: JSON) -> str:
 
 
 class FakeOpenAIServer:
-    """Serve `/v1/chat/completions`, `/v1/embeddings` and `/v1/models` on 127.0.0.1."""
+    """Serve `/v1/chat/completions`, `/embeddings`, `/rerank` and `/models` on 127.0.0.1."""
 
     def __init__(
         self,
@@ -70,6 +71,8 @@ class FakeOpenAIServer:
     ) -> None:
         self.embeddings = FakeEmbeddings(embedding_dimensions)
         """`/v1/embeddings` (`agent.llm.fake_embeddings`)."""
+        self.rerank = FakeRerank()
+        """`/v1/rerank` (`agent.llm.fake_rerank`)."""
         self.script = replies if isinstance(replies, Script) else Script(replies)
         self._log = RequestLog(log) if log is not None else None
         self._host = host
@@ -120,6 +123,7 @@ class FakeOpenAIServer:
         app.router.add_post("/v1/chat/completions", self._chat)
         app.router.add_get("/v1/models", self._models)
         app.router.add_post("/v1/embeddings", self.embeddings.handle)
+        app.router.add_post("/v1/rerank", self.rerank.handle)
         self._runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self._host, self._port)

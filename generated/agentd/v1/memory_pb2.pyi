@@ -573,6 +573,8 @@ class SearchKnowledgeRequest(_message.Message):
     QUERY_FIELD_NUMBER: _builtins.int
     TOP_K_FIELD_NUMBER: _builtins.int
     SCORE_THRESHOLD_FIELD_NUMBER: _builtins.int
+    RERANK_FIELD_NUMBER: _builtins.int
+    RERANK_CANDIDATES_FIELD_NUMBER: _builtins.int
     knowledge_base_id: _builtins.str
     query: _builtins.str
     """Required, at most 2,000 characters."""
@@ -580,6 +582,18 @@ class SearchKnowledgeRequest(_message.Message):
     """1 to 50 (0: AGENTD_KNOWLEDGE_TOP_K)."""
     score_threshold: _builtins.float
     """Least cosine similarity, -1 to 1 (unset: AGENTD_KNOWLEDGE_SCORE_THRESHOLD)."""
+    rerank: _builtins.bool
+    """Rerank the fused candidates with the reranking model (AGENTD_RERANK_MODEL)
+    and keep the top_k it finds most relevant. Unset: AGENTD_KNOWLEDGE_RERANK
+    (true by default) when a reranking model is configured; true without one:
+    INVALID_ARGUMENT. A reranker that fails keeps the fused order (the hits
+    then have no rerank_score); it never fails the search.
+    """
+    rerank_candidates: _builtins.int
+    """Fused candidates sent to the reranking model, top_k to 500 (0: top_k ×
+    AGENTD_RERANK_CANDIDATES_FACTOR); never more than
+    AGENTD_RERANK_MAX_CANDIDATES.
+    """
     def __init__(
         self,
         *,
@@ -587,13 +601,20 @@ class SearchKnowledgeRequest(_message.Message):
         query: _builtins.str = ...,
         top_k: _builtins.int = ...,
         score_threshold: _builtins.float | None = ...,
+        rerank: _builtins.bool | None = ...,
+        rerank_candidates: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_score_threshold", b"_score_threshold", "score_threshold", b"score_threshold"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_rerank", b"_rerank", "_score_threshold", b"_score_threshold", "rerank", b"rerank", "score_threshold", b"score_threshold"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_score_threshold", b"_score_threshold", "knowledge_base_id", b"knowledge_base_id", "query", b"query", "score_threshold", b"score_threshold", "top_k", b"top_k"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_rerank", b"_rerank", "_score_threshold", b"_score_threshold", "knowledge_base_id", b"knowledge_base_id", "query", b"query", "rerank", b"rerank", "rerank_candidates", b"rerank_candidates", "score_threshold", b"score_threshold", "top_k", b"top_k"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__rerank: _TypeAlias = _typing.Literal["rerank"]  # noqa: Y015
+    _WhichOneofArgType__rerank: _TypeAlias = _typing.Literal["_rerank", b"_rerank"]  # noqa: Y015
     _WhichOneofReturnType__score_threshold: _TypeAlias = _typing.Literal["score_threshold"]  # noqa: Y015
     _WhichOneofArgType__score_threshold: _TypeAlias = _typing.Literal["_score_threshold", b"_score_threshold"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__rerank) -> _WhichOneofReturnType__rerank | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__score_threshold) -> _WhichOneofReturnType__score_threshold | None: ...
 
 Global___SearchKnowledgeRequest: _TypeAlias = SearchKnowledgeRequest  # noqa: Y015
@@ -640,8 +661,18 @@ class KnowledgeHit(_message.Message):
 
     CITATION_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
+    RERANK_SCORE_FIELD_NUMBER: _builtins.int
+    FUSED_RANK_FIELD_NUMBER: _builtins.int
     text: _builtins.str
     """The chunk's whole text."""
+    rerank_score: _builtins.float
+    """The reranking model's relevance score (its own scale), when the search was
+    reranked; hits are then in its order.
+    """
+    fused_rank: _builtins.int
+    """When reranked: the hit's place (from 1) in the fused ranking before
+    reranking; 0 otherwise.
+    """
     @_builtins.property
     def citation(self) -> Global___Citation: ...
     def __init__(
@@ -649,12 +680,16 @@ class KnowledgeHit(_message.Message):
         *,
         citation: Global___Citation | None = ...,
         text: _builtins.str = ...,
+        rerank_score: _builtins.float | None = ...,
+        fused_rank: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["citation", b"citation"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_rerank_score", b"_rerank_score", "citation", b"citation", "rerank_score", b"rerank_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["citation", b"citation", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_rerank_score", b"_rerank_score", "citation", b"citation", "fused_rank", b"fused_rank", "rerank_score", b"rerank_score", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__rerank_score: _TypeAlias = _typing.Literal["rerank_score"]  # noqa: Y015
+    _WhichOneofArgType__rerank_score: _TypeAlias = _typing.Literal["_rerank_score", b"_rerank_score"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__rerank_score) -> _WhichOneofReturnType__rerank_score | None: ...
 
 Global___KnowledgeHit: _TypeAlias = KnowledgeHit  # noqa: Y015
 

@@ -44,6 +44,7 @@ private static final long serialVersionUID = 0L;
             dev.agentd.v1.KnowledgeHit.class, dev.agentd.v1.KnowledgeHit.Builder.class);
   }
 
+  private int bitField0_;
   public static final int CITATION_FIELD_NUMBER = 1;
   private dev.agentd.v1.Citation citation_;
   /**
@@ -117,6 +118,51 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int RERANK_SCORE_FIELD_NUMBER = 3;
+  private double rerankScore_ = 0D;
+  /**
+   * <pre>
+   * The reranking model's relevance score (its own scale), when the search was
+   * reranked; hits are then in its order.
+   * </pre>
+   *
+   * <code>optional double rerank_score = 3;</code>
+   * @return Whether the rerankScore field is set.
+   */
+  @java.lang.Override
+  public boolean hasRerankScore() {
+    return ((bitField0_ & 0x00000001) != 0);
+  }
+  /**
+   * <pre>
+   * The reranking model's relevance score (its own scale), when the search was
+   * reranked; hits are then in its order.
+   * </pre>
+   *
+   * <code>optional double rerank_score = 3;</code>
+   * @return The rerankScore.
+   */
+  @java.lang.Override
+  public double getRerankScore() {
+    return rerankScore_;
+  }
+
+  public static final int FUSED_RANK_FIELD_NUMBER = 4;
+  private int fusedRank_ = 0;
+  /**
+   * <pre>
+   * When reranked: the hit's place (from 1) in the fused ranking before
+   * reranking; 0 otherwise.
+   * </pre>
+   *
+   * <code>uint32 fused_rank = 4;</code>
+   * @return The fusedRank.
+   */
+  @java.lang.Override
+  public int getFusedRank() {
+    return fusedRank_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -137,6 +183,12 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(text_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 2, text_);
     }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      output.writeDouble(3, rerankScore_);
+    }
+    if (fusedRank_ != 0) {
+      output.writeUInt32(4, fusedRank_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -152,6 +204,14 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(text_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(2, text_);
+    }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeDoubleSize(3, rerankScore_);
+    }
+    if (fusedRank_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt32Size(4, fusedRank_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -175,6 +235,14 @@ private static final long serialVersionUID = 0L;
     }
     if (!getText()
         .equals(other.getText())) return false;
+    if (hasRerankScore() != other.hasRerankScore()) return false;
+    if (hasRerankScore()) {
+      if (java.lang.Double.doubleToLongBits(getRerankScore())
+          != java.lang.Double.doubleToLongBits(
+              other.getRerankScore())) return false;
+    }
+    if (getFusedRank()
+        != other.getFusedRank()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -192,6 +260,13 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + TEXT_FIELD_NUMBER;
     hash = (53 * hash) + getText().hashCode();
+    if (hasRerankScore()) {
+      hash = (37 * hash) + RERANK_SCORE_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+          java.lang.Double.doubleToLongBits(getRerankScore()));
+    }
+    hash = (37 * hash) + FUSED_RANK_FIELD_NUMBER;
+    hash = (53 * hash) + getFusedRank();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -327,6 +402,8 @@ private static final long serialVersionUID = 0L;
         citationBuilder_ = null;
       }
       text_ = "";
+      rerankScore_ = 0D;
+      fusedRank_ = 0;
       return this;
     }
 
@@ -368,6 +445,15 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000002) != 0)) {
         result.text_ = text_;
       }
+      int to_bitField0_ = 0;
+      if (((from_bitField0_ & 0x00000004) != 0)) {
+        result.rerankScore_ = rerankScore_;
+        to_bitField0_ |= 0x00000001;
+      }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.fusedRank_ = fusedRank_;
+      }
+      result.bitField0_ |= to_bitField0_;
     }
 
     @java.lang.Override
@@ -422,6 +508,12 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000002;
         onChanged();
       }
+      if (other.hasRerankScore()) {
+        setRerankScore(other.getRerankScore());
+      }
+      if (other.getFusedRank() != 0) {
+        setFusedRank(other.getFusedRank());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -460,6 +552,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000002;
               break;
             } // case 18
+            case 25: {
+              rerankScore_ = input.readDouble();
+              bitField0_ |= 0x00000004;
+              break;
+            } // case 25
+            case 32: {
+              fusedRank_ = input.readUInt32();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 32
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -684,6 +786,113 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       text_ = value;
       bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+
+    private double rerankScore_ ;
+    /**
+     * <pre>
+     * The reranking model's relevance score (its own scale), when the search was
+     * reranked; hits are then in its order.
+     * </pre>
+     *
+     * <code>optional double rerank_score = 3;</code>
+     * @return Whether the rerankScore field is set.
+     */
+    @java.lang.Override
+    public boolean hasRerankScore() {
+      return ((bitField0_ & 0x00000004) != 0);
+    }
+    /**
+     * <pre>
+     * The reranking model's relevance score (its own scale), when the search was
+     * reranked; hits are then in its order.
+     * </pre>
+     *
+     * <code>optional double rerank_score = 3;</code>
+     * @return The rerankScore.
+     */
+    @java.lang.Override
+    public double getRerankScore() {
+      return rerankScore_;
+    }
+    /**
+     * <pre>
+     * The reranking model's relevance score (its own scale), when the search was
+     * reranked; hits are then in its order.
+     * </pre>
+     *
+     * <code>optional double rerank_score = 3;</code>
+     * @param value The rerankScore to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRerankScore(double value) {
+      
+      rerankScore_ = value;
+      bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The reranking model's relevance score (its own scale), when the search was
+     * reranked; hits are then in its order.
+     * </pre>
+     *
+     * <code>optional double rerank_score = 3;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRerankScore() {
+      bitField0_ = (bitField0_ & ~0x00000004);
+      rerankScore_ = 0D;
+      onChanged();
+      return this;
+    }
+
+    private int fusedRank_ ;
+    /**
+     * <pre>
+     * When reranked: the hit's place (from 1) in the fused ranking before
+     * reranking; 0 otherwise.
+     * </pre>
+     *
+     * <code>uint32 fused_rank = 4;</code>
+     * @return The fusedRank.
+     */
+    @java.lang.Override
+    public int getFusedRank() {
+      return fusedRank_;
+    }
+    /**
+     * <pre>
+     * When reranked: the hit's place (from 1) in the fused ranking before
+     * reranking; 0 otherwise.
+     * </pre>
+     *
+     * <code>uint32 fused_rank = 4;</code>
+     * @param value The fusedRank to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFusedRank(int value) {
+      
+      fusedRank_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When reranked: the hit's place (from 1) in the fused ranking before
+     * reranking; 0 otherwise.
+     * </pre>
+     *
+     * <code>uint32 fused_rank = 4;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearFusedRank() {
+      bitField0_ = (bitField0_ & ~0x00000008);
+      fusedRank_ = 0;
       onChanged();
       return this;
     }

@@ -41,4 +41,36 @@ public interface KnowledgeHitOrBuilder extends
    */
   com.google.protobuf.ByteString
       getTextBytes();
+
+  /**
+   * <pre>
+   * The reranking model's relevance score (its own scale), when the search was
+   * reranked; hits are then in its order.
+   * </pre>
+   *
+   * <code>optional double rerank_score = 3;</code>
+   * @return Whether the rerankScore field is set.
+   */
+  boolean hasRerankScore();
+  /**
+   * <pre>
+   * The reranking model's relevance score (its own scale), when the search was
+   * reranked; hits are then in its order.
+   * </pre>
+   *
+   * <code>optional double rerank_score = 3;</code>
+   * @return The rerankScore.
+   */
+  double getRerankScore();
+
+  /**
+   * <pre>
+   * When reranked: the hit's place (from 1) in the fused ranking before
+   * reranking; 0 otherwise.
+   * </pre>
+   *
+   * <code>uint32 fused_rank = 4;</code>
+   * @return The fusedRank.
+   */
+  int getFusedRank();
 }

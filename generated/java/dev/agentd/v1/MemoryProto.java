@@ -197,42 +197,46 @@ public final class MemoryProto {
       "dgeDocument\022\027\n\017next_page_token\030\002 \001(\t\",\n\025" +
       "DeleteDocumentRequest\022\023\n\013document_id\030\001 \001" +
       "(\t\"0\n\026DeleteDocumentResponse\022\026\n\016chunks_d" +
-      "eleted\030\001 \001(\003\"\203\001\n\026SearchKnowledgeRequest\022" +
+      "eleted\030\001 \001(\003\"\276\001\n\026SearchKnowledgeRequest\022" +
       "\031\n\021knowledge_base_id\030\001 \001(\t\022\r\n\005query\030\002 \001(" +
       "\t\022\r\n\005top_k\030\003 \001(\005\022\034\n\017score_threshold\030\004 \001(" +
-      "\001H\000\210\001\001B\022\n\020_score_threshold\"o\n\010Citation\022\031" +
-      "\n\021knowledge_base_id\030\001 \001(\t\022\023\n\013document_id" +
-      "\030\002 \001(\t\022\023\n\013chunk_index\030\003 \001(\005\022\r\n\005score\030\004 \001" +
-      "(\001\022\017\n\007snippet\030\005 \001(\t\"C\n\014KnowledgeHit\022%\n\010c" +
-      "itation\030\001 \001(\0132\023.agentd.v1.Citation\022\014\n\004te" +
-      "xt\030\002 \001(\t\"@\n\027SearchKnowledgeResponse\022%\n\004h" +
-      "its\030\001 \003(\0132\027.agentd.v1.KnowledgeHit2\305\007\n\rM" +
-      "emoryService\022O\n\014ListMemories\022\036.agentd.v1" +
-      ".ListMemoriesRequest\032\037.agentd.v1.ListMem" +
-      "oriesResponse\022U\n\016SearchMemories\022 .agentd" +
-      ".v1.SearchMemoriesRequest\032!.agentd.v1.Se" +
-      "archMemoriesResponse\022O\n\014DeleteMemory\022\036.a" +
-      "gentd.v1.DeleteMemoryRequest\032\037.agentd.v1" +
-      ".DeleteMemoryResponse\022I\n\nForgetUser\022\034.ag" +
-      "entd.v1.ForgetUserRequest\032\035.agentd.v1.Fo" +
-      "rgetUserResponse\022V\n\023CreateKnowledgeBase\022" +
-      "%.agentd.v1.CreateKnowledgeBaseRequest\032\030" +
-      ".agentd.v1.KnowledgeBase\022a\n\022ListKnowledg" +
-      "eBases\022$.agentd.v1.ListKnowledgeBasesReq" +
-      "uest\032%.agentd.v1.ListKnowledgeBasesRespo" +
-      "nse\022d\n\023DeleteKnowledgeBase\022%.agentd.v1.D" +
-      "eleteKnowledgeBaseRequest\032&.agentd.v1.De" +
-      "leteKnowledgeBaseResponse\022J\n\013AddDocument" +
-      "\022\035.agentd.v1.AddDocumentRequest\032\034.agentd" +
-      ".v1.KnowledgeDocument\022R\n\rListDocuments\022\037" +
-      ".agentd.v1.ListDocumentsRequest\032 .agentd" +
-      ".v1.ListDocumentsResponse\022U\n\016DeleteDocum" +
-      "ent\022 .agentd.v1.DeleteDocumentRequest\032!." +
-      "agentd.v1.DeleteDocumentResponse\022X\n\017Sear" +
-      "chKnowledge\022!.agentd.v1.SearchKnowledgeR" +
-      "equest\032\".agentd.v1.SearchKnowledgeRespon" +
-      "seBA\n\rdev.agentd.v1B\013MemoryProtoP\001Z!agen" +
-      "td.dev/gen/agentd/v1;agentdv1b\006proto3"
+      "\001H\000\210\001\001\022\023\n\006rerank\030\005 \001(\010H\001\210\001\001\022\031\n\021rerank_ca" +
+      "ndidates\030\006 \001(\rB\022\n\020_score_thresholdB\t\n\007_r" +
+      "erank\"o\n\010Citation\022\031\n\021knowledge_base_id\030\001" +
+      " \001(\t\022\023\n\013document_id\030\002 \001(\t\022\023\n\013chunk_index" +
+      "\030\003 \001(\005\022\r\n\005score\030\004 \001(\001\022\017\n\007snippet\030\005 \001(\t\"\203" +
+      "\001\n\014KnowledgeHit\022%\n\010citation\030\001 \001(\0132\023.agen" +
+      "td.v1.Citation\022\014\n\004text\030\002 \001(\t\022\031\n\014rerank_s" +
+      "core\030\003 \001(\001H\000\210\001\001\022\022\n\nfused_rank\030\004 \001(\rB\017\n\r_" +
+      "rerank_score\"@\n\027SearchKnowledgeResponse\022" +
+      "%\n\004hits\030\001 \003(\0132\027.agentd.v1.KnowledgeHit2\305" +
+      "\007\n\rMemoryService\022O\n\014ListMemories\022\036.agent" +
+      "d.v1.ListMemoriesRequest\032\037.agentd.v1.Lis" +
+      "tMemoriesResponse\022U\n\016SearchMemories\022 .ag" +
+      "entd.v1.SearchMemoriesRequest\032!.agentd.v" +
+      "1.SearchMemoriesResponse\022O\n\014DeleteMemory" +
+      "\022\036.agentd.v1.DeleteMemoryRequest\032\037.agent" +
+      "d.v1.DeleteMemoryResponse\022I\n\nForgetUser\022" +
+      "\034.agentd.v1.ForgetUserRequest\032\035.agentd.v" +
+      "1.ForgetUserResponse\022V\n\023CreateKnowledgeB" +
+      "ase\022%.agentd.v1.CreateKnowledgeBaseReque" +
+      "st\032\030.agentd.v1.KnowledgeBase\022a\n\022ListKnow" +
+      "ledgeBases\022$.agentd.v1.ListKnowledgeBase" +
+      "sRequest\032%.agentd.v1.ListKnowledgeBasesR" +
+      "esponse\022d\n\023DeleteKnowledgeBase\022%.agentd." +
+      "v1.DeleteKnowledgeBaseRequest\032&.agentd.v" +
+      "1.DeleteKnowledgeBaseResponse\022J\n\013AddDocu" +
+      "ment\022\035.agentd.v1.AddDocumentRequest\032\034.ag" +
+      "entd.v1.KnowledgeDocument\022R\n\rListDocumen" +
+      "ts\022\037.agentd.v1.ListDocumentsRequest\032 .ag" +
+      "entd.v1.ListDocumentsResponse\022U\n\016DeleteD" +
+      "ocument\022 .agentd.v1.DeleteDocumentReques" +
+      "t\032!.agentd.v1.DeleteDocumentResponse\022X\n\017" +
+      "SearchKnowledge\022!.agentd.v1.SearchKnowle" +
+      "dgeRequest\032\".agentd.v1.SearchKnowledgeRe" +
+      "sponseBA\n\rdev.agentd.v1B\013MemoryProtoP\001Z!" +
+      "agentd.dev/gen/agentd/v1;agentdv1b\006proto" +
+      "3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -376,7 +380,7 @@ public final class MemoryProto {
     internal_static_agentd_v1_SearchKnowledgeRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_SearchKnowledgeRequest_descriptor,
-        new java.lang.String[] { "KnowledgeBaseId", "Query", "TopK", "ScoreThreshold", "ScoreThreshold", });
+        new java.lang.String[] { "KnowledgeBaseId", "Query", "TopK", "ScoreThreshold", "Rerank", "RerankCandidates", "ScoreThreshold", "Rerank", });
     internal_static_agentd_v1_Citation_descriptor =
       getDescriptor().getMessageTypes().get(23);
     internal_static_agentd_v1_Citation_fieldAccessorTable = new
@@ -388,7 +392,7 @@ public final class MemoryProto {
     internal_static_agentd_v1_KnowledgeHit_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_KnowledgeHit_descriptor,
-        new java.lang.String[] { "Citation", "Text", });
+        new java.lang.String[] { "Citation", "Text", "RerankScore", "FusedRank", "RerankScore", });
     internal_static_agentd_v1_SearchKnowledgeResponse_descriptor =
       getDescriptor().getMessageTypes().get(25);
     internal_static_agentd_v1_SearchKnowledgeResponse_fieldAccessorTable = new

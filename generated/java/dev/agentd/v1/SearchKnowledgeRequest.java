@@ -174,6 +174,58 @@ private static final long serialVersionUID = 0L;
     return scoreThreshold_;
   }
 
+  public static final int RERANK_FIELD_NUMBER = 5;
+  private boolean rerank_ = false;
+  /**
+   * <pre>
+   * Rerank the fused candidates with the reranking model (AGENTD_RERANK_MODEL)
+   * and keep the top_k it finds most relevant. Unset: AGENTD_KNOWLEDGE_RERANK
+   * (true by default) when a reranking model is configured; true without one:
+   * INVALID_ARGUMENT. A reranker that fails keeps the fused order (the hits
+   * then have no rerank_score); it never fails the search.
+   * </pre>
+   *
+   * <code>optional bool rerank = 5;</code>
+   * @return Whether the rerank field is set.
+   */
+  @java.lang.Override
+  public boolean hasRerank() {
+    return ((bitField0_ & 0x00000002) != 0);
+  }
+  /**
+   * <pre>
+   * Rerank the fused candidates with the reranking model (AGENTD_RERANK_MODEL)
+   * and keep the top_k it finds most relevant. Unset: AGENTD_KNOWLEDGE_RERANK
+   * (true by default) when a reranking model is configured; true without one:
+   * INVALID_ARGUMENT. A reranker that fails keeps the fused order (the hits
+   * then have no rerank_score); it never fails the search.
+   * </pre>
+   *
+   * <code>optional bool rerank = 5;</code>
+   * @return The rerank.
+   */
+  @java.lang.Override
+  public boolean getRerank() {
+    return rerank_;
+  }
+
+  public static final int RERANK_CANDIDATES_FIELD_NUMBER = 6;
+  private int rerankCandidates_ = 0;
+  /**
+   * <pre>
+   * Fused candidates sent to the reranking model, top_k to 500 (0: top_k ×
+   * AGENTD_RERANK_CANDIDATES_FACTOR); never more than
+   * AGENTD_RERANK_MAX_CANDIDATES.
+   * </pre>
+   *
+   * <code>uint32 rerank_candidates = 6;</code>
+   * @return The rerankCandidates.
+   */
+  @java.lang.Override
+  public int getRerankCandidates() {
+    return rerankCandidates_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -200,6 +252,12 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       output.writeDouble(4, scoreThreshold_);
     }
+    if (((bitField0_ & 0x00000002) != 0)) {
+      output.writeBool(5, rerank_);
+    }
+    if (rerankCandidates_ != 0) {
+      output.writeUInt32(6, rerankCandidates_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -222,6 +280,14 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeDoubleSize(4, scoreThreshold_);
+    }
+    if (((bitField0_ & 0x00000002) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(5, rerank_);
+    }
+    if (rerankCandidates_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt32Size(6, rerankCandidates_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -250,6 +316,13 @@ private static final long serialVersionUID = 0L;
           != java.lang.Double.doubleToLongBits(
               other.getScoreThreshold())) return false;
     }
+    if (hasRerank() != other.hasRerank()) return false;
+    if (hasRerank()) {
+      if (getRerank()
+          != other.getRerank()) return false;
+    }
+    if (getRerankCandidates()
+        != other.getRerankCandidates()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -272,6 +345,13 @@ private static final long serialVersionUID = 0L;
       hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
           java.lang.Double.doubleToLongBits(getScoreThreshold()));
     }
+    if (hasRerank()) {
+      hash = (37 * hash) + RERANK_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+          getRerank());
+    }
+    hash = (37 * hash) + RERANK_CANDIDATES_FIELD_NUMBER;
+    hash = (53 * hash) + getRerankCandidates();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -405,6 +485,8 @@ private static final long serialVersionUID = 0L;
       query_ = "";
       topK_ = 0;
       scoreThreshold_ = 0D;
+      rerank_ = false;
+      rerankCandidates_ = 0;
       return this;
     }
 
@@ -451,6 +533,13 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.scoreThreshold_ = scoreThreshold_;
         to_bitField0_ |= 0x00000001;
+      }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.rerank_ = rerank_;
+        to_bitField0_ |= 0x00000002;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.rerankCandidates_ = rerankCandidates_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -515,6 +604,12 @@ private static final long serialVersionUID = 0L;
       if (other.hasScoreThreshold()) {
         setScoreThreshold(other.getScoreThreshold());
       }
+      if (other.hasRerank()) {
+        setRerank(other.getRerank());
+      }
+      if (other.getRerankCandidates() != 0) {
+        setRerankCandidates(other.getRerankCandidates());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -561,6 +656,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 33
+            case 40: {
+              rerank_ = input.readBool();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 40
+            case 48: {
+              rerankCandidates_ = input.readUInt32();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 48
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -838,6 +943,128 @@ private static final long serialVersionUID = 0L;
     public Builder clearScoreThreshold() {
       bitField0_ = (bitField0_ & ~0x00000008);
       scoreThreshold_ = 0D;
+      onChanged();
+      return this;
+    }
+
+    private boolean rerank_ ;
+    /**
+     * <pre>
+     * Rerank the fused candidates with the reranking model (AGENTD_RERANK_MODEL)
+     * and keep the top_k it finds most relevant. Unset: AGENTD_KNOWLEDGE_RERANK
+     * (true by default) when a reranking model is configured; true without one:
+     * INVALID_ARGUMENT. A reranker that fails keeps the fused order (the hits
+     * then have no rerank_score); it never fails the search.
+     * </pre>
+     *
+     * <code>optional bool rerank = 5;</code>
+     * @return Whether the rerank field is set.
+     */
+    @java.lang.Override
+    public boolean hasRerank() {
+      return ((bitField0_ & 0x00000010) != 0);
+    }
+    /**
+     * <pre>
+     * Rerank the fused candidates with the reranking model (AGENTD_RERANK_MODEL)
+     * and keep the top_k it finds most relevant. Unset: AGENTD_KNOWLEDGE_RERANK
+     * (true by default) when a reranking model is configured; true without one:
+     * INVALID_ARGUMENT. A reranker that fails keeps the fused order (the hits
+     * then have no rerank_score); it never fails the search.
+     * </pre>
+     *
+     * <code>optional bool rerank = 5;</code>
+     * @return The rerank.
+     */
+    @java.lang.Override
+    public boolean getRerank() {
+      return rerank_;
+    }
+    /**
+     * <pre>
+     * Rerank the fused candidates with the reranking model (AGENTD_RERANK_MODEL)
+     * and keep the top_k it finds most relevant. Unset: AGENTD_KNOWLEDGE_RERANK
+     * (true by default) when a reranking model is configured; true without one:
+     * INVALID_ARGUMENT. A reranker that fails keeps the fused order (the hits
+     * then have no rerank_score); it never fails the search.
+     * </pre>
+     *
+     * <code>optional bool rerank = 5;</code>
+     * @param value The rerank to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRerank(boolean value) {
+      
+      rerank_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Rerank the fused candidates with the reranking model (AGENTD_RERANK_MODEL)
+     * and keep the top_k it finds most relevant. Unset: AGENTD_KNOWLEDGE_RERANK
+     * (true by default) when a reranking model is configured; true without one:
+     * INVALID_ARGUMENT. A reranker that fails keeps the fused order (the hits
+     * then have no rerank_score); it never fails the search.
+     * </pre>
+     *
+     * <code>optional bool rerank = 5;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRerank() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      rerank_ = false;
+      onChanged();
+      return this;
+    }
+
+    private int rerankCandidates_ ;
+    /**
+     * <pre>
+     * Fused candidates sent to the reranking model, top_k to 500 (0: top_k ×
+     * AGENTD_RERANK_CANDIDATES_FACTOR); never more than
+     * AGENTD_RERANK_MAX_CANDIDATES.
+     * </pre>
+     *
+     * <code>uint32 rerank_candidates = 6;</code>
+     * @return The rerankCandidates.
+     */
+    @java.lang.Override
+    public int getRerankCandidates() {
+      return rerankCandidates_;
+    }
+    /**
+     * <pre>
+     * Fused candidates sent to the reranking model, top_k to 500 (0: top_k ×
+     * AGENTD_RERANK_CANDIDATES_FACTOR); never more than
+     * AGENTD_RERANK_MAX_CANDIDATES.
+     * </pre>
+     *
+     * <code>uint32 rerank_candidates = 6;</code>
+     * @param value The rerankCandidates to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRerankCandidates(int value) {
+      
+      rerankCandidates_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Fused candidates sent to the reranking model, top_k to 500 (0: top_k ×
+     * AGENTD_RERANK_CANDIDATES_FACTOR); never more than
+     * AGENTD_RERANK_MAX_CANDIDATES.
+     * </pre>
+     *
+     * <code>uint32 rerank_candidates = 6;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRerankCandidates() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      rerankCandidates_ = 0;
       onChanged();
       return this;
     }

@@ -67,4 +67,43 @@ public interface SearchKnowledgeRequestOrBuilder extends
    * @return The scoreThreshold.
    */
   double getScoreThreshold();
+
+  /**
+   * <pre>
+   * Rerank the fused candidates with the reranking model (AGENTD_RERANK_MODEL)
+   * and keep the top_k it finds most relevant. Unset: AGENTD_KNOWLEDGE_RERANK
+   * (true by default) when a reranking model is configured; true without one:
+   * INVALID_ARGUMENT. A reranker that fails keeps the fused order (the hits
+   * then have no rerank_score); it never fails the search.
+   * </pre>
+   *
+   * <code>optional bool rerank = 5;</code>
+   * @return Whether the rerank field is set.
+   */
+  boolean hasRerank();
+  /**
+   * <pre>
+   * Rerank the fused candidates with the reranking model (AGENTD_RERANK_MODEL)
+   * and keep the top_k it finds most relevant. Unset: AGENTD_KNOWLEDGE_RERANK
+   * (true by default) when a reranking model is configured; true without one:
+   * INVALID_ARGUMENT. A reranker that fails keeps the fused order (the hits
+   * then have no rerank_score); it never fails the search.
+   * </pre>
+   *
+   * <code>optional bool rerank = 5;</code>
+   * @return The rerank.
+   */
+  boolean getRerank();
+
+  /**
+   * <pre>
+   * Fused candidates sent to the reranking model, top_k to 500 (0: top_k ×
+   * AGENTD_RERANK_CANDIDATES_FACTOR); never more than
+   * AGENTD_RERANK_MAX_CANDIDATES.
+   * </pre>
+   *
+   * <code>uint32 rerank_candidates = 6;</code>
+   * @return The rerankCandidates.
+   */
+  int getRerankCandidates();
 }
