@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 import structlog
 
 from agent.agents import ROLES, AgentDefinition, render
+from agent.knowledge.preferences import scoped_specs
 from agent.limits import EngineConfig
 from agent.llm.base import Model
 from agent.llm.encodings import Encodings
@@ -85,6 +86,8 @@ class RunFactory:
             call = replace(call, deadline_seconds=None)
         agent = task.agent
         config = self._config(agent)
+        if agent is not None:  # as the agent is shown them (also when a task resumes)
+            tools = scoped_specs(tools, agent.knowledge)
         if agent is not None and agent.ask_user:  # the agent may ask the caller
             tools = {**tools, ASK_USER.name: ASK_USER}
         panels = agent.panels if agent is not None else ()

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from agent.agents import AgentDefinition, AgentVersion, split_reference
 from agent.catalog import Agents
+from agent.knowledge.preferences import scoped_specs
 from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode
 from core.errors import AgentNotFoundError, FieldViolation, InvalidArgumentError
@@ -42,9 +43,12 @@ def narrow(
     agent: AgentDefinition | None, requested: tuple[str, ...], specs: Mapping[str, ToolSpec]
 ) -> dict[str, ToolSpec]:
     """The tools a task of `agent` may use: those of `specs` (what the caller may use, or
-    asked for) that the agent has. InvalidArgumentError for a requested tool it has not."""
-    if agent is None or not agent.tools:
+    asked for) that the agent has, as the agent is shown them (`search_knowledge` listing
+    its knowledge bases). InvalidArgumentError for a requested tool it has not."""
+    if agent is None:
         return dict(specs)
+    if not agent.tools:
+        return scoped_specs(specs, agent.knowledge)
     refused = [
         FieldViolation(f"tools[{index}]", f"is not among the tools of agent {agent.agent_id!r}")
         for index, name in enumerate(requested)
@@ -52,7 +56,8 @@ def narrow(
     ]
     if refused:
         raise InvalidArgumentError(refused)
-    return {name: spec for name, spec in specs.items() if agent.allows(name, spec.category)}
+    allowed = {name: spec for name, spec in specs.items() if agent.allows(name, spec.category)}
+    return scoped_specs(allowed, agent.knowledge)
 
 
 def with_defaults(request: TaskRequest, agent: AgentDefinition | None) -> TaskRequest:

@@ -39,6 +39,8 @@ def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
         data["output_schema"] = struct_to_dict(agent.output_schema, "agent.output_schema")
     if agent.HasField("memory"):
         data["memory"] = _memory_data(agent.memory)
+    if agent.HasField("knowledge"):
+        data["knowledge"] = _knowledge_data(agent.knowledge)
     if agent.HasField("max_failed_tool_calls"):
         data["max_failed_tool_calls"] = agent.max_failed_tool_calls
     if agent.step_policy:
@@ -70,12 +72,34 @@ def _panel_data(panel: agents_pb2.AgentPanel) -> dict[str, Any]:
     return data
 
 
-_MemoryNumber = Literal["budget_tokens", "max_messages", "tool_result_tokens", "summary_tokens"]
-_MEMORY_NUMBERS: tuple[_MemoryNumber, ...] = (
+def _knowledge_data(knowledge: agents_pb2.AgentKnowledge) -> dict[str, Any]:
+    """The settings an agent's knowledge sets (no bases, unset rerank: the server's)."""
+    data: dict[str, Any] = {}
+    if knowledge.bases:
+        data["bases"] = list(knowledge.bases)
+    if knowledge.HasField("rerank"):
+        data["rerank"] = knowledge.rerank
+    return data
+
+
+def knowledge_to_proto(knowledge: dict[str, Any]) -> agents_pb2.AgentKnowledge:
+    message = agents_pb2.AgentKnowledge(bases=list(knowledge.get("bases", ())))
+    if isinstance(knowledge.get("rerank"), bool):
+        message.rerank = knowledge["rerank"]
+    return message
+
+
+_MemoryField = Literal[
+    "budget_tokens", "max_messages", "tool_result_tokens", "summary_tokens", "recall_top_k",
+    "extract",
+]  # fmt: skip
+_MEMORY_SCALARS: tuple[_MemoryField, ...] = (
     "budget_tokens",
     "max_messages",
     "tool_result_tokens",
     "summary_tokens",
+    "recall_top_k",
+    "extract",
 )
 _TOOL_CALLS = {
     conversations_pb2.MEMORY_TOOL_CALLS_KEEP: "keep",
@@ -92,7 +116,7 @@ def _memory_data(memory: conversations_pb2.AgentMemory) -> dict[str, Any]:
     """The settings an agent's memory sets (unset fields are the server's; a set zero is
     the agent's). An enum value this server does not know is passed on as a number, for
     the engine to refuse with the field named."""
-    data: dict[str, Any] = {k: getattr(memory, k) for k in _MEMORY_NUMBERS if memory.HasField(k)}
+    data: dict[str, Any] = {k: getattr(memory, k) for k in _MEMORY_SCALARS if memory.HasField(k)}
     if memory.tool_call_policy:
         data["tool_calls"] = _TOOL_CALLS.get(memory.tool_call_policy, memory.tool_call_policy)
     if memory.compaction_policy:
@@ -102,7 +126,7 @@ def _memory_data(memory: conversations_pb2.AgentMemory) -> dict[str, Any]:
 
 def memory_to_proto(memory: dict[str, Any]) -> conversations_pb2.AgentMemory:
     message = conversations_pb2.AgentMemory(
-        **{k: memory[k] for k in _MEMORY_NUMBERS if k in memory}
+        **{k: memory[k] for k in _MEMORY_SCALARS if k in memory}
     )
     if "tool_calls" in memory:
         message.tool_call_policy = {v: k for k, v in _TOOL_CALLS.items()}[memory["tool_calls"]]
@@ -156,6 +180,8 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
         message.output_schema.CopyFrom(dict_to_struct(dict(agent.output_schema)))
     if agent.memory:
         message.memory.CopyFrom(memory_to_proto(dict(agent.memory)))
+    if agent.knowledge:
+        message.knowledge.CopyFrom(knowledge_to_proto(dict(agent.knowledge)))
     message.providers.update(dict(agent.providers))
     for provider, model in agent.fallback:
         message.fallback.add(provider=provider, model=model)

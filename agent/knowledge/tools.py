@@ -9,6 +9,12 @@ from collections.abc import Sequence
 
 from agent.knowledge.documents import Citation
 from agent.knowledge.memories import DEFAULT_NAMESPACE, LongTermMemory
+from agent.knowledge.preferences import (
+    BASE_ARGUMENT,
+    SEARCH_DESCRIPTION,
+    SEARCH_KNOWLEDGE,
+    allowed_bases,
+)
 from agent.knowledge.recall import memory_block, untagged
 from agent.knowledge.records import Hit
 from agent.knowledge.rerank import KnowledgeSearch
@@ -146,22 +152,17 @@ def knowledge_block(hits: Sequence[Hit], threshold: float) -> str:
 
 
 class SearchKnowledge(Tool):
+    """Searches one knowledge base of the caller's tenant; inside a task of an agent whose
+    `knowledge.bases` names some, only those (`agent.knowledge.preferences`)."""
+
     spec = ToolSpec(
-        name="search_knowledge",
-        description=(
-            "Search a knowledge base for passages that answer a question. Returns the "
-            "passages with their sources (document id and chunk) to cite; returns nothing "
-            "when no passage is relevant enough."
-        ),
+        name=SEARCH_KNOWLEDGE,
+        description=SEARCH_DESCRIPTION,
         parameters={
             "type": "object",
             "properties": {
                 "query": {"type": "string", "minLength": 1, "maxLength": 2000},
-                "knowledge_base": {
-                    "type": "string",
-                    "pattern": "^[a-z][a-z0-9_.:-]{0,63}$",
-                    "description": "The knowledge base's id.",
-                },
+                "knowledge_base": BASE_ARGUMENT,
             },
             "required": ["query", "knowledge_base"],
             "additionalProperties": False,
@@ -177,11 +178,10 @@ class SearchKnowledge(Tool):
         self._search = search
 
     async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
+        base = chosen_base(arguments.get("knowledge_base"))
         try:
             found = await self._search.search(
-                context.principal.tenant,
-                [str(arguments["knowledge_base"])],
-                str(arguments["query"]),
+                context.principal.tenant, [base], str(arguments["query"])
             )
         except (EmbeddingsUnavailableError, EmbeddingModelChangedError) as error:
             raise ToolFailed(error.message, transient=True) from None
@@ -192,6 +192,25 @@ class SearchKnowledge(Tool):
         if found.warning:
             data["warning"] = found.warning
         return ToolOutput(data=data, text=knowledge_block(found.hits, self._search.threshold))
+
+
+def chosen_base(named: JSONValue) -> str:
+    """The knowledge base a call searches: the one it names, which must be among the
+    running agent's `knowledge.bases` when it names some (the only one of them when the
+    call names none). ToolFailed, for the model to see, otherwise."""
+    allowed = allowed_bases()
+    if named is None or named == "":
+        if allowed is not None and len(allowed) == 1:
+            return allowed[0]
+        choices = f": one of {', '.join(allowed)}" if allowed else ""
+        raise ToolFailed(f"name the knowledge base to search (knowledge_base{choices})")
+    base = str(named)
+    if allowed is not None and base not in allowed:
+        raise ToolFailed(
+            f"knowledge base {base!r} is not one this agent may search; it may search "
+            f"only {', '.join(allowed)}"
+        )
+    return base
 
 
 def passage(hit: Hit) -> dict[str, JSONValue]:

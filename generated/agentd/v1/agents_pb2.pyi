@@ -119,6 +119,7 @@ class Agent(_message.Message):
     DELEGATES_FIELD_NUMBER: _builtins.int
     FRESH_START_FIELD_NUMBER: _builtins.int
     PANELS_FIELD_NUMBER: _builtins.int
+    KNOWLEDGE_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """1 to 64 of [a-z0-9-], alphanumeric at both ends; unique in the tenant."""
     version: _builtins.int
@@ -225,6 +226,12 @@ class Agent(_message.Message):
     def panels(self) -> _containers.RepeatedCompositeFieldContainer[Global___AgentPanel]:
         """Voting panels this agent may ask, each offered as a tool `panel.<name>`."""
 
+    @_builtins.property
+    def knowledge(self) -> Global___AgentKnowledge:
+        """What the agent's `search_knowledge` calls may search and how; unset: the
+        server's (any knowledge base of the tenant, as grants allow).
+        """
+
     def __init__(
         self,
         *,
@@ -256,10 +263,11 @@ class Agent(_message.Message):
         delegates: _abc.Iterable[_builtins.str] | None = ...,
         fresh_start: _builtins.bool = ...,
         panels: _abc.Iterable[Global___AgentPanel] | None = ...,
+        knowledge: Global___AgentKnowledge | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "created_at", b"created_at", "max_failed_tool_calls", b"max_failed_tool_calls", "memory", b"memory", "output_schema", b"output_schema", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "created_at", b"created_at", "knowledge", b"knowledge", "max_failed_tool_calls", b"max_failed_tool_calls", "memory", b"memory", "output_schema", b"output_schema", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "delegates", b"delegates", "description", b"description", "fallback", b"fallback", "fresh_start", b"fresh_start", "id", b"id", "instructions", b"instructions", "max_failed_tool_calls", b"max_failed_tool_calls", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "panels", b"panels", "providers", b"providers", "source", b"source", "step_policy", b"step_policy", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "delegates", b"delegates", "description", b"description", "fallback", b"fallback", "fresh_start", b"fresh_start", "id", b"id", "instructions", b"instructions", "knowledge", b"knowledge", "max_failed_tool_calls", b"max_failed_tool_calls", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "panels", b"panels", "providers", b"providers", "source", b"source", "step_policy", b"step_policy", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__max_failed_tool_calls: _TypeAlias = _typing.Literal["max_failed_tool_calls"]  # noqa: Y015
     _WhichOneofArgType__max_failed_tool_calls: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls"]  # noqa: Y015
@@ -271,6 +279,43 @@ class Agent(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__temperature) -> _WhichOneofReturnType__temperature | None: ...
 
 Global___Agent: _TypeAlias = Agent  # noqa: Y015
+
+@_typing.final
+class AgentKnowledge(_message.Message):
+    """An agent's knowledge search (the `knowledge:` key of agent files)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BASES_FIELD_NUMBER: _builtins.int
+    RERANK_FIELD_NUMBER: _builtins.int
+    rerank: _builtins.bool
+    """Rerank the passages found by the reranking model (AGENTD_RERANK_MODEL);
+    false: keep the fused order; unset: the server's (AGENTD_KNOWLEDGE_RERANK).
+    """
+    @_builtins.property
+    def bases(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The only knowledge bases (ids, 1 to 32) its `search_knowledge` may
+        search: a call naming another fails (the model is told which it may
+        search); with exactly one, the call may leave `knowledge_base` out. The
+        tool's description lists them. Empty: any knowledge base of the tenant.
+        Grants apply on top: a call must be allowed by both.
+        """
+
+    def __init__(
+        self,
+        *,
+        bases: _abc.Iterable[_builtins.str] | None = ...,
+        rerank: _builtins.bool | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_rerank", b"_rerank", "rerank", b"rerank"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_rerank", b"_rerank", "bases", b"bases", "rerank", b"rerank"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__rerank: _TypeAlias = _typing.Literal["rerank"]  # noqa: Y015
+    _WhichOneofArgType__rerank: _TypeAlias = _typing.Literal["_rerank", b"_rerank"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__rerank) -> _WhichOneofReturnType__rerank | None: ...
+
+Global___AgentKnowledge: _TypeAlias = AgentKnowledge  # noqa: Y015
 
 @_typing.final
 class ModelFallback(_message.Message):

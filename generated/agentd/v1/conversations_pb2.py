@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61gentd/v1/conversations.proto\x12\tagentd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x97\x03\n\x0c\x43onversation\x12\x17\n\x0f\x63onversation_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x33\n\x06labels\x18\x03 \x03(\x0b\x32#.agentd.v1.Conversation.LabelsEntry\x12\x12\n\ncreated_by\x18\x04 \x01(\t\x12/\n\x0b\x63reate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rmessage_count\x18\x07 \x01(\x04\x12\x12\n\nturn_count\x18\x08 \x01(\x04\x12\x14\n\x0ctotal_tokens\x18\t \x01(\x04\x12\x0f\n\x07summary\x18\n \x01(\t\x12\x1a\n\x12summarized_through\x18\x0b \x01(\x04\x12\x17\n\x0frunning_task_id\x18\x0c \x01(\t\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xd3\x01\n\x13\x43onversationMessage\x12\r\n\x05index\x18\x01 \x01(\x04\x12$\n\x04role\x18\x02 \x01(\x0e\x32\x16.agentd.v1.MessageRole\x12\x0f\n\x07\x63ontent\x18\x03 \x01(\t\x12\x0f\n\x07task_id\x18\x04 \x01(\t\x12\x11\n\ttool_name\x18\x05 \x01(\t\x12\x11\n\targuments\x18\x06 \x01(\t\x12\x0e\n\x06tokens\x18\x07 \x01(\x04\x12/\n\x0b\x63reate_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xe1\x02\n\x0b\x41gentMemory\x12\x1a\n\rbudget_tokens\x18\x01 \x01(\rH\x00\x88\x01\x01\x12\x19\n\x0cmax_messages\x18\x02 \x01(\rH\x01\x88\x01\x01\x12\x1f\n\x12tool_result_tokens\x18\x04 \x01(\rH\x02\x88\x01\x01\x12\x1b\n\x0esummary_tokens\x18\x06 \x01(\rH\x03\x88\x01\x01\x12\x34\n\x10tool_call_policy\x18\x07 \x01(\x0e\x32\x1a.agentd.v1.MemoryToolCalls\x12\x36\n\x11\x63ompaction_policy\x18\x08 \x01(\x0e\x32\x1b.agentd.v1.MemoryCompactionB\x10\n\x0e_budget_tokensB\x0f\n\r_max_messagesB\x15\n\x13_tool_result_tokensB\x11\n\x0f_summary_tokensJ\x04\x08\x03\x10\x04J\x04\x08\x05\x10\x06R\ntool_callsR\ncompaction\"\x91\x01\n\x10HistoryCompacted\x12\x1b\n\x13messages_summarized\x18\x01 \x01(\r\x12\x1a\n\x12summarized_through\x18\x02 \x01(\x04\x12\x16\n\x0esummary_tokens\x18\x03 \x01(\r\x12\x16\n\x0ehistory_tokens\x18\x04 \x01(\r\x12\x14\n\x0ctokens_saved\x18\x05 \x01(\x04\"\x9b\x01\n\x19\x43reateConversationRequest\x12\r\n\x05title\x18\x01 \x01(\t\x12@\n\x06labels\x18\x02 \x03(\x0b\x32\x30.agentd.v1.CreateConversationRequest.LabelsEntry\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"X\n\x16GetConversationRequest\x12\x17\n\x0f\x63onversation_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"\x93\x01\n\x17GetConversationResponse\x12-\n\x0c\x63onversation\x18\x01 \x01(\x0b\x32\x17.agentd.v1.Conversation\x12\x30\n\x08messages\x18\x02 \x03(\x0b\x32\x1e.agentd.v1.ConversationMessage\x12\x17\n\x0fnext_page_token\x18\x03 \x01(\t\"A\n\x18ListConversationsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"d\n\x19ListConversationsResponse\x12.\n\rconversations\x18\x01 \x03(\x0b\x32\x17.agentd.v1.Conversation\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"4\n\x19\x44\x65leteConversationRequest\x12\x17\n\x0f\x63onversation_id\x18\x01 \x01(\t\"\x1c\n\x1a\x44\x65leteConversationResponse*\xb5\x01\n\x16\x43onversationBusyPolicy\x12(\n$CONVERSATION_BUSY_POLICY_UNSPECIFIED\x10\x00\x12#\n\x1f\x43ONVERSATION_BUSY_POLICY_REJECT\x10\x01\x12$\n CONVERSATION_BUSY_POLICY_ENQUEUE\x10\x02\x12&\n\"CONVERSATION_BUSY_POLICY_INTERRUPT\x10\x03*u\n\x0bMessageRole\x12\x1c\n\x18MESSAGE_ROLE_UNSPECIFIED\x10\x00\x12\x15\n\x11MESSAGE_ROLE_USER\x10\x01\x12\x1a\n\x16MESSAGE_ROLE_ASSISTANT\x10\x02\x12\x15\n\x11MESSAGE_ROLE_TOOL\x10\x03*\x8d\x01\n\x0fMemoryToolCalls\x12!\n\x1dMEMORY_TOOL_CALLS_UNSPECIFIED\x10\x00\x12\x1a\n\x16MEMORY_TOOL_CALLS_KEEP\x10\x01\x12\x1f\n\x1bMEMORY_TOOL_CALLS_SUMMARIZE\x10\x02\x12\x1a\n\x16MEMORY_TOOL_CALLS_DROP\x10\x03*r\n\x10MemoryCompaction\x12!\n\x1dMEMORY_COMPACTION_UNSPECIFIED\x10\x00\x12\x1f\n\x1bMEMORY_COMPACTION_SUMMARIZE\x10\x01\x12\x1a\n\x16MEMORY_COMPACTION_DROP\x10\x02\x42H\n\rdev.agentd.v1B\x12\x43onversationsProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61gentd/v1/conversations.proto\x12\tagentd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x97\x03\n\x0c\x43onversation\x12\x17\n\x0f\x63onversation_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x33\n\x06labels\x18\x03 \x03(\x0b\x32#.agentd.v1.Conversation.LabelsEntry\x12\x12\n\ncreated_by\x18\x04 \x01(\t\x12/\n\x0b\x63reate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rmessage_count\x18\x07 \x01(\x04\x12\x12\n\nturn_count\x18\x08 \x01(\x04\x12\x14\n\x0ctotal_tokens\x18\t \x01(\x04\x12\x0f\n\x07summary\x18\n \x01(\t\x12\x1a\n\x12summarized_through\x18\x0b \x01(\x04\x12\x17\n\x0frunning_task_id\x18\x0c \x01(\t\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xd3\x01\n\x13\x43onversationMessage\x12\r\n\x05index\x18\x01 \x01(\x04\x12$\n\x04role\x18\x02 \x01(\x0e\x32\x16.agentd.v1.MessageRole\x12\x0f\n\x07\x63ontent\x18\x03 \x01(\t\x12\x0f\n\x07task_id\x18\x04 \x01(\t\x12\x11\n\ttool_name\x18\x05 \x01(\t\x12\x11\n\targuments\x18\x06 \x01(\t\x12\x0e\n\x06tokens\x18\x07 \x01(\x04\x12/\n\x0b\x63reate_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xaf\x03\n\x0b\x41gentMemory\x12\x1a\n\rbudget_tokens\x18\x01 \x01(\rH\x00\x88\x01\x01\x12\x19\n\x0cmax_messages\x18\x02 \x01(\rH\x01\x88\x01\x01\x12\x1f\n\x12tool_result_tokens\x18\x04 \x01(\rH\x02\x88\x01\x01\x12\x1b\n\x0esummary_tokens\x18\x06 \x01(\rH\x03\x88\x01\x01\x12\x34\n\x10tool_call_policy\x18\x07 \x01(\x0e\x32\x1a.agentd.v1.MemoryToolCalls\x12\x36\n\x11\x63ompaction_policy\x18\x08 \x01(\x0e\x32\x1b.agentd.v1.MemoryCompaction\x12\x19\n\x0crecall_top_k\x18\t \x01(\rH\x04\x88\x01\x01\x12\x14\n\x07\x65xtract\x18\n \x01(\x08H\x05\x88\x01\x01\x42\x10\n\x0e_budget_tokensB\x0f\n\r_max_messagesB\x15\n\x13_tool_result_tokensB\x11\n\x0f_summary_tokensB\x0f\n\r_recall_top_kB\n\n\x08_extractJ\x04\x08\x03\x10\x04J\x04\x08\x05\x10\x06R\ntool_callsR\ncompaction\"\x91\x01\n\x10HistoryCompacted\x12\x1b\n\x13messages_summarized\x18\x01 \x01(\r\x12\x1a\n\x12summarized_through\x18\x02 \x01(\x04\x12\x16\n\x0esummary_tokens\x18\x03 \x01(\r\x12\x16\n\x0ehistory_tokens\x18\x04 \x01(\r\x12\x14\n\x0ctokens_saved\x18\x05 \x01(\x04\"\x9b\x01\n\x19\x43reateConversationRequest\x12\r\n\x05title\x18\x01 \x01(\t\x12@\n\x06labels\x18\x02 \x03(\x0b\x32\x30.agentd.v1.CreateConversationRequest.LabelsEntry\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"X\n\x16GetConversationRequest\x12\x17\n\x0f\x63onversation_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"\x93\x01\n\x17GetConversationResponse\x12-\n\x0c\x63onversation\x18\x01 \x01(\x0b\x32\x17.agentd.v1.Conversation\x12\x30\n\x08messages\x18\x02 \x03(\x0b\x32\x1e.agentd.v1.ConversationMessage\x12\x17\n\x0fnext_page_token\x18\x03 \x01(\t\"A\n\x18ListConversationsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"d\n\x19ListConversationsResponse\x12.\n\rconversations\x18\x01 \x03(\x0b\x32\x17.agentd.v1.Conversation\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"4\n\x19\x44\x65leteConversationRequest\x12\x17\n\x0f\x63onversation_id\x18\x01 \x01(\t\"\x1c\n\x1a\x44\x65leteConversationResponse*\xb5\x01\n\x16\x43onversationBusyPolicy\x12(\n$CONVERSATION_BUSY_POLICY_UNSPECIFIED\x10\x00\x12#\n\x1f\x43ONVERSATION_BUSY_POLICY_REJECT\x10\x01\x12$\n CONVERSATION_BUSY_POLICY_ENQUEUE\x10\x02\x12&\n\"CONVERSATION_BUSY_POLICY_INTERRUPT\x10\x03*u\n\x0bMessageRole\x12\x1c\n\x18MESSAGE_ROLE_UNSPECIFIED\x10\x00\x12\x15\n\x11MESSAGE_ROLE_USER\x10\x01\x12\x1a\n\x16MESSAGE_ROLE_ASSISTANT\x10\x02\x12\x15\n\x11MESSAGE_ROLE_TOOL\x10\x03*\x8d\x01\n\x0fMemoryToolCalls\x12!\n\x1dMEMORY_TOOL_CALLS_UNSPECIFIED\x10\x00\x12\x1a\n\x16MEMORY_TOOL_CALLS_KEEP\x10\x01\x12\x1f\n\x1bMEMORY_TOOL_CALLS_SUMMARIZE\x10\x02\x12\x1a\n\x16MEMORY_TOOL_CALLS_DROP\x10\x03*r\n\x10MemoryCompaction\x12!\n\x1dMEMORY_COMPACTION_UNSPECIFIED\x10\x00\x12\x1f\n\x1bMEMORY_COMPACTION_SUMMARIZE\x10\x01\x12\x1a\n\x16MEMORY_COMPACTION_DROP\x10\x02\x42H\n\rdev.agentd.v1B\x12\x43onversationsProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,14 +37,14 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CONVERSATION_LABELSENTRY']._serialized_options = b'8\001'
   _globals['_CREATECONVERSATIONREQUEST_LABELSENTRY']._loaded_options = None
   _globals['_CREATECONVERSATIONREQUEST_LABELSENTRY']._serialized_options = b'8\001'
-  _globals['_CONVERSATIONBUSYPOLICY']._serialized_start=1857
-  _globals['_CONVERSATIONBUSYPOLICY']._serialized_end=2038
-  _globals['_MESSAGEROLE']._serialized_start=2040
-  _globals['_MESSAGEROLE']._serialized_end=2157
-  _globals['_MEMORYTOOLCALLS']._serialized_start=2160
-  _globals['_MEMORYTOOLCALLS']._serialized_end=2301
-  _globals['_MEMORYCOMPACTION']._serialized_start=2303
-  _globals['_MEMORYCOMPACTION']._serialized_end=2417
+  _globals['_CONVERSATIONBUSYPOLICY']._serialized_start=1935
+  _globals['_CONVERSATIONBUSYPOLICY']._serialized_end=2116
+  _globals['_MESSAGEROLE']._serialized_start=2118
+  _globals['_MESSAGEROLE']._serialized_end=2235
+  _globals['_MEMORYTOOLCALLS']._serialized_start=2238
+  _globals['_MEMORYTOOLCALLS']._serialized_end=2379
+  _globals['_MEMORYCOMPACTION']._serialized_start=2381
+  _globals['_MEMORYCOMPACTION']._serialized_end=2495
   _globals['_CONVERSATION']._serialized_start=78
   _globals['_CONVERSATION']._serialized_end=485
   _globals['_CONVERSATION_LABELSENTRY']._serialized_start=440
@@ -52,23 +52,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CONVERSATIONMESSAGE']._serialized_start=488
   _globals['_CONVERSATIONMESSAGE']._serialized_end=699
   _globals['_AGENTMEMORY']._serialized_start=702
-  _globals['_AGENTMEMORY']._serialized_end=1055
-  _globals['_HISTORYCOMPACTED']._serialized_start=1058
-  _globals['_HISTORYCOMPACTED']._serialized_end=1203
-  _globals['_CREATECONVERSATIONREQUEST']._serialized_start=1206
-  _globals['_CREATECONVERSATIONREQUEST']._serialized_end=1361
+  _globals['_AGENTMEMORY']._serialized_end=1133
+  _globals['_HISTORYCOMPACTED']._serialized_start=1136
+  _globals['_HISTORYCOMPACTED']._serialized_end=1281
+  _globals['_CREATECONVERSATIONREQUEST']._serialized_start=1284
+  _globals['_CREATECONVERSATIONREQUEST']._serialized_end=1439
   _globals['_CREATECONVERSATIONREQUEST_LABELSENTRY']._serialized_start=440
   _globals['_CREATECONVERSATIONREQUEST_LABELSENTRY']._serialized_end=485
-  _globals['_GETCONVERSATIONREQUEST']._serialized_start=1363
-  _globals['_GETCONVERSATIONREQUEST']._serialized_end=1451
-  _globals['_GETCONVERSATIONRESPONSE']._serialized_start=1454
-  _globals['_GETCONVERSATIONRESPONSE']._serialized_end=1601
-  _globals['_LISTCONVERSATIONSREQUEST']._serialized_start=1603
-  _globals['_LISTCONVERSATIONSREQUEST']._serialized_end=1668
-  _globals['_LISTCONVERSATIONSRESPONSE']._serialized_start=1670
-  _globals['_LISTCONVERSATIONSRESPONSE']._serialized_end=1770
-  _globals['_DELETECONVERSATIONREQUEST']._serialized_start=1772
-  _globals['_DELETECONVERSATIONREQUEST']._serialized_end=1824
-  _globals['_DELETECONVERSATIONRESPONSE']._serialized_start=1826
-  _globals['_DELETECONVERSATIONRESPONSE']._serialized_end=1854
+  _globals['_GETCONVERSATIONREQUEST']._serialized_start=1441
+  _globals['_GETCONVERSATIONREQUEST']._serialized_end=1529
+  _globals['_GETCONVERSATIONRESPONSE']._serialized_start=1532
+  _globals['_GETCONVERSATIONRESPONSE']._serialized_end=1679
+  _globals['_LISTCONVERSATIONSREQUEST']._serialized_start=1681
+  _globals['_LISTCONVERSATIONSREQUEST']._serialized_end=1746
+  _globals['_LISTCONVERSATIONSRESPONSE']._serialized_start=1748
+  _globals['_LISTCONVERSATIONSRESPONSE']._serialized_end=1848
+  _globals['_DELETECONVERSATIONREQUEST']._serialized_start=1850
+  _globals['_DELETECONVERSATIONREQUEST']._serialized_end=1902
+  _globals['_DELETECONVERSATIONRESPONSE']._serialized_start=1904
+  _globals['_DELETECONVERSATIONRESPONSE']._serialized_end=1932
 # @@protoc_insertion_point(module_scope)

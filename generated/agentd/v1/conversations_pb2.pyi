@@ -304,6 +304,8 @@ class AgentMemory(_message.Message):
     SUMMARY_TOKENS_FIELD_NUMBER: _builtins.int
     TOOL_CALL_POLICY_FIELD_NUMBER: _builtins.int
     COMPACTION_POLICY_FIELD_NUMBER: _builtins.int
+    RECALL_TOP_K_FIELD_NUMBER: _builtins.int
+    EXTRACT_FIELD_NUMBER: _builtins.int
     budget_tokens: _builtins.int
     """Most tokens of earlier turns (and their summary) sent with a task: 100 to
     1,000,000. It bounds the history only, not the whole request: instructions,
@@ -319,6 +321,15 @@ class AgentMemory(_message.Message):
     """Earlier tool calls: kept, summarised or dropped."""
     compaction_policy: Global___MemoryCompaction.ValueType
     """Turns that no longer fit: summarised or dropped."""
+    recall_top_k: _builtins.int
+    """Long-term memories of the task's end user put into the prompt (as data),
+    the most relevant first: 0 (none) to 50; unset: the server's
+    (AGENTD_MEMORY_RECALL_TOP_K).
+    """
+    extract: _builtins.bool
+    """After each conversation turn, the model proposes changes to the end
+    user's long-term memories from it (add, update, delete); unset: false.
+    """
     def __init__(
         self,
         *,
@@ -328,15 +339,21 @@ class AgentMemory(_message.Message):
         summary_tokens: _builtins.int | None = ...,
         tool_call_policy: Global___MemoryToolCalls.ValueType = ...,
         compaction_policy: Global___MemoryCompaction.ValueType = ...,
+        recall_top_k: _builtins.int | None = ...,
+        extract: _builtins.bool | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_budget_tokens", b"_budget_tokens", "_max_messages", b"_max_messages", "_summary_tokens", b"_summary_tokens", "_tool_result_tokens", b"_tool_result_tokens", "budget_tokens", b"budget_tokens", "max_messages", b"max_messages", "summary_tokens", b"summary_tokens", "tool_result_tokens", b"tool_result_tokens"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_budget_tokens", b"_budget_tokens", "_extract", b"_extract", "_max_messages", b"_max_messages", "_recall_top_k", b"_recall_top_k", "_summary_tokens", b"_summary_tokens", "_tool_result_tokens", b"_tool_result_tokens", "budget_tokens", b"budget_tokens", "extract", b"extract", "max_messages", b"max_messages", "recall_top_k", b"recall_top_k", "summary_tokens", b"summary_tokens", "tool_result_tokens", b"tool_result_tokens"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_budget_tokens", b"_budget_tokens", "_max_messages", b"_max_messages", "_summary_tokens", b"_summary_tokens", "_tool_result_tokens", b"_tool_result_tokens", "budget_tokens", b"budget_tokens", "compaction_policy", b"compaction_policy", "max_messages", b"max_messages", "summary_tokens", b"summary_tokens", "tool_call_policy", b"tool_call_policy", "tool_result_tokens", b"tool_result_tokens"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_budget_tokens", b"_budget_tokens", "_extract", b"_extract", "_max_messages", b"_max_messages", "_recall_top_k", b"_recall_top_k", "_summary_tokens", b"_summary_tokens", "_tool_result_tokens", b"_tool_result_tokens", "budget_tokens", b"budget_tokens", "compaction_policy", b"compaction_policy", "extract", b"extract", "max_messages", b"max_messages", "recall_top_k", b"recall_top_k", "summary_tokens", b"summary_tokens", "tool_call_policy", b"tool_call_policy", "tool_result_tokens", b"tool_result_tokens"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__budget_tokens: _TypeAlias = _typing.Literal["budget_tokens"]  # noqa: Y015
     _WhichOneofArgType__budget_tokens: _TypeAlias = _typing.Literal["_budget_tokens", b"_budget_tokens"]  # noqa: Y015
+    _WhichOneofReturnType__extract: _TypeAlias = _typing.Literal["extract"]  # noqa: Y015
+    _WhichOneofArgType__extract: _TypeAlias = _typing.Literal["_extract", b"_extract"]  # noqa: Y015
     _WhichOneofReturnType__max_messages: _TypeAlias = _typing.Literal["max_messages"]  # noqa: Y015
     _WhichOneofArgType__max_messages: _TypeAlias = _typing.Literal["_max_messages", b"_max_messages"]  # noqa: Y015
+    _WhichOneofReturnType__recall_top_k: _TypeAlias = _typing.Literal["recall_top_k"]  # noqa: Y015
+    _WhichOneofArgType__recall_top_k: _TypeAlias = _typing.Literal["_recall_top_k", b"_recall_top_k"]  # noqa: Y015
     _WhichOneofReturnType__summary_tokens: _TypeAlias = _typing.Literal["summary_tokens"]  # noqa: Y015
     _WhichOneofArgType__summary_tokens: _TypeAlias = _typing.Literal["_summary_tokens", b"_summary_tokens"]  # noqa: Y015
     _WhichOneofReturnType__tool_result_tokens: _TypeAlias = _typing.Literal["tool_result_tokens"]  # noqa: Y015
@@ -344,7 +361,11 @@ class AgentMemory(_message.Message):
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__budget_tokens) -> _WhichOneofReturnType__budget_tokens | None: ...
     @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__extract) -> _WhichOneofReturnType__extract | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__max_messages) -> _WhichOneofReturnType__max_messages | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__recall_top_k) -> _WhichOneofReturnType__recall_top_k | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__summary_tokens) -> _WhichOneofReturnType__summary_tokens | None: ...
     @_typing.overload

@@ -1295,6 +1295,47 @@ java.lang.String defaultValue) {
     return panels_.get(index);
   }
 
+  public static final int KNOWLEDGE_FIELD_NUMBER = 48;
+  private dev.agentd.v1.AgentKnowledge knowledge_;
+  /**
+   * <pre>
+   * What the agent's `search_knowledge` calls may search and how; unset: the
+   * server's (any knowledge base of the tenant, as grants allow).
+   * </pre>
+   *
+   * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+   * @return Whether the knowledge field is set.
+   */
+  @java.lang.Override
+  public boolean hasKnowledge() {
+    return knowledge_ != null;
+  }
+  /**
+   * <pre>
+   * What the agent's `search_knowledge` calls may search and how; unset: the
+   * server's (any knowledge base of the tenant, as grants allow).
+   * </pre>
+   *
+   * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+   * @return The knowledge.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.AgentKnowledge getKnowledge() {
+    return knowledge_ == null ? dev.agentd.v1.AgentKnowledge.getDefaultInstance() : knowledge_;
+  }
+  /**
+   * <pre>
+   * What the agent's `search_knowledge` calls may search and how; unset: the
+   * server's (any knowledge base of the tenant, as grants allow).
+   * </pre>
+   *
+   * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.AgentKnowledgeOrBuilder getKnowledgeOrBuilder() {
+    return knowledge_ == null ? dev.agentd.v1.AgentKnowledge.getDefaultInstance() : knowledge_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1401,6 +1442,9 @@ java.lang.String defaultValue) {
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(stepPolicy_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 47, stepPolicy_);
+    }
+    if (knowledge_ != null) {
+      output.writeMessage(48, getKnowledge());
     }
     getUnknownFields().writeTo(output);
   }
@@ -1542,6 +1586,10 @@ java.lang.String defaultValue) {
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(stepPolicy_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(47, stepPolicy_);
     }
+    if (knowledge_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(48, getKnowledge());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1634,6 +1682,11 @@ java.lang.String defaultValue) {
         != other.getFreshStart()) return false;
     if (!getPanelsList()
         .equals(other.getPanelsList())) return false;
+    if (hasKnowledge() != other.hasKnowledge()) return false;
+    if (hasKnowledge()) {
+      if (!getKnowledge()
+          .equals(other.getKnowledge())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1731,6 +1784,10 @@ java.lang.String defaultValue) {
     if (getPanelsCount() > 0) {
       hash = (37 * hash) + PANELS_FIELD_NUMBER;
       hash = (53 * hash) + getPanelsList().hashCode();
+    }
+    if (hasKnowledge()) {
+      hash = (37 * hash) + KNOWLEDGE_FIELD_NUMBER;
+      hash = (53 * hash) + getKnowledge().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -1958,6 +2015,11 @@ java.lang.String defaultValue) {
         panelsBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x08000000);
+      knowledge_ = null;
+      if (knowledgeBuilder_ != null) {
+        knowledgeBuilder_.dispose();
+        knowledgeBuilder_ = null;
+      }
       return this;
     }
 
@@ -2110,6 +2172,11 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x04000000) != 0)) {
         result.freshStart_ = freshStart_;
+      }
+      if (((from_bitField0_ & 0x10000000) != 0)) {
+        result.knowledge_ = knowledgeBuilder_ == null
+            ? knowledge_
+            : knowledgeBuilder_.build();
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -2315,6 +2382,9 @@ java.lang.String defaultValue) {
             panelsBuilder_.addAllMessages(other.panels_);
           }
         }
+      }
+      if (other.hasKnowledge()) {
+        mergeKnowledge(other.getKnowledge());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -2522,6 +2592,13 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00400000;
               break;
             } // case 378
+            case 386: {
+              input.readMessage(
+                  getKnowledgeFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x10000000;
+              break;
+            } // case 386
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -5800,6 +5877,170 @@ java.lang.String defaultValue) {
         panels_ = null;
       }
       return panelsBuilder_;
+    }
+
+    private dev.agentd.v1.AgentKnowledge knowledge_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.AgentKnowledge, dev.agentd.v1.AgentKnowledge.Builder, dev.agentd.v1.AgentKnowledgeOrBuilder> knowledgeBuilder_;
+    /**
+     * <pre>
+     * What the agent's `search_knowledge` calls may search and how; unset: the
+     * server's (any knowledge base of the tenant, as grants allow).
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+     * @return Whether the knowledge field is set.
+     */
+    public boolean hasKnowledge() {
+      return ((bitField0_ & 0x10000000) != 0);
+    }
+    /**
+     * <pre>
+     * What the agent's `search_knowledge` calls may search and how; unset: the
+     * server's (any knowledge base of the tenant, as grants allow).
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+     * @return The knowledge.
+     */
+    public dev.agentd.v1.AgentKnowledge getKnowledge() {
+      if (knowledgeBuilder_ == null) {
+        return knowledge_ == null ? dev.agentd.v1.AgentKnowledge.getDefaultInstance() : knowledge_;
+      } else {
+        return knowledgeBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * What the agent's `search_knowledge` calls may search and how; unset: the
+     * server's (any knowledge base of the tenant, as grants allow).
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+     */
+    public Builder setKnowledge(dev.agentd.v1.AgentKnowledge value) {
+      if (knowledgeBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        knowledge_ = value;
+      } else {
+        knowledgeBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x10000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What the agent's `search_knowledge` calls may search and how; unset: the
+     * server's (any knowledge base of the tenant, as grants allow).
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+     */
+    public Builder setKnowledge(
+        dev.agentd.v1.AgentKnowledge.Builder builderForValue) {
+      if (knowledgeBuilder_ == null) {
+        knowledge_ = builderForValue.build();
+      } else {
+        knowledgeBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x10000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What the agent's `search_knowledge` calls may search and how; unset: the
+     * server's (any knowledge base of the tenant, as grants allow).
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+     */
+    public Builder mergeKnowledge(dev.agentd.v1.AgentKnowledge value) {
+      if (knowledgeBuilder_ == null) {
+        if (((bitField0_ & 0x10000000) != 0) &&
+          knowledge_ != null &&
+          knowledge_ != dev.agentd.v1.AgentKnowledge.getDefaultInstance()) {
+          getKnowledgeBuilder().mergeFrom(value);
+        } else {
+          knowledge_ = value;
+        }
+      } else {
+        knowledgeBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x10000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What the agent's `search_knowledge` calls may search and how; unset: the
+     * server's (any knowledge base of the tenant, as grants allow).
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+     */
+    public Builder clearKnowledge() {
+      bitField0_ = (bitField0_ & ~0x10000000);
+      knowledge_ = null;
+      if (knowledgeBuilder_ != null) {
+        knowledgeBuilder_.dispose();
+        knowledgeBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What the agent's `search_knowledge` calls may search and how; unset: the
+     * server's (any knowledge base of the tenant, as grants allow).
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+     */
+    public dev.agentd.v1.AgentKnowledge.Builder getKnowledgeBuilder() {
+      bitField0_ |= 0x10000000;
+      onChanged();
+      return getKnowledgeFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * What the agent's `search_knowledge` calls may search and how; unset: the
+     * server's (any knowledge base of the tenant, as grants allow).
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+     */
+    public dev.agentd.v1.AgentKnowledgeOrBuilder getKnowledgeOrBuilder() {
+      if (knowledgeBuilder_ != null) {
+        return knowledgeBuilder_.getMessageOrBuilder();
+      } else {
+        return knowledge_ == null ?
+            dev.agentd.v1.AgentKnowledge.getDefaultInstance() : knowledge_;
+      }
+    }
+    /**
+     * <pre>
+     * What the agent's `search_knowledge` calls may search and how; unset: the
+     * server's (any knowledge base of the tenant, as grants allow).
+     * </pre>
+     *
+     * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.AgentKnowledge, dev.agentd.v1.AgentKnowledge.Builder, dev.agentd.v1.AgentKnowledgeOrBuilder> 
+        getKnowledgeFieldBuilder() {
+      if (knowledgeBuilder_ == null) {
+        knowledgeBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.AgentKnowledge, dev.agentd.v1.AgentKnowledge.Builder, dev.agentd.v1.AgentKnowledgeOrBuilder>(
+                getKnowledge(),
+                getParentForChildren(),
+                isClean());
+        knowledge_ = null;
+      }
+      return knowledgeBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

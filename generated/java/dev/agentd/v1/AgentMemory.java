@@ -216,6 +216,66 @@ private static final long serialVersionUID = 0L;
     return result == null ? dev.agentd.v1.MemoryCompaction.UNRECOGNIZED : result;
   }
 
+  public static final int RECALL_TOP_K_FIELD_NUMBER = 9;
+  private int recallTopK_ = 0;
+  /**
+   * <pre>
+   * Long-term memories of the task's end user put into the prompt (as data),
+   * the most relevant first: 0 (none) to 50; unset: the server's
+   * (AGENTD_MEMORY_RECALL_TOP_K).
+   * </pre>
+   *
+   * <code>optional uint32 recall_top_k = 9;</code>
+   * @return Whether the recallTopK field is set.
+   */
+  @java.lang.Override
+  public boolean hasRecallTopK() {
+    return ((bitField0_ & 0x00000010) != 0);
+  }
+  /**
+   * <pre>
+   * Long-term memories of the task's end user put into the prompt (as data),
+   * the most relevant first: 0 (none) to 50; unset: the server's
+   * (AGENTD_MEMORY_RECALL_TOP_K).
+   * </pre>
+   *
+   * <code>optional uint32 recall_top_k = 9;</code>
+   * @return The recallTopK.
+   */
+  @java.lang.Override
+  public int getRecallTopK() {
+    return recallTopK_;
+  }
+
+  public static final int EXTRACT_FIELD_NUMBER = 10;
+  private boolean extract_ = false;
+  /**
+   * <pre>
+   * After each conversation turn, the model proposes changes to the end
+   * user's long-term memories from it (add, update, delete); unset: false.
+   * </pre>
+   *
+   * <code>optional bool extract = 10;</code>
+   * @return Whether the extract field is set.
+   */
+  @java.lang.Override
+  public boolean hasExtract() {
+    return ((bitField0_ & 0x00000020) != 0);
+  }
+  /**
+   * <pre>
+   * After each conversation turn, the model proposes changes to the end
+   * user's long-term memories from it (add, update, delete); unset: false.
+   * </pre>
+   *
+   * <code>optional bool extract = 10;</code>
+   * @return The extract.
+   */
+  @java.lang.Override
+  public boolean getExtract() {
+    return extract_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -247,6 +307,12 @@ private static final long serialVersionUID = 0L;
     }
     if (compactionPolicy_ != dev.agentd.v1.MemoryCompaction.MEMORY_COMPACTION_UNSPECIFIED.getNumber()) {
       output.writeEnum(8, compactionPolicy_);
+    }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      output.writeUInt32(9, recallTopK_);
+    }
+    if (((bitField0_ & 0x00000020) != 0)) {
+      output.writeBool(10, extract_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -280,6 +346,14 @@ private static final long serialVersionUID = 0L;
     if (compactionPolicy_ != dev.agentd.v1.MemoryCompaction.MEMORY_COMPACTION_UNSPECIFIED.getNumber()) {
       size += com.google.protobuf.CodedOutputStream
         .computeEnumSize(8, compactionPolicy_);
+    }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt32Size(9, recallTopK_);
+    }
+    if (((bitField0_ & 0x00000020) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(10, extract_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -318,6 +392,16 @@ private static final long serialVersionUID = 0L;
     }
     if (toolCallPolicy_ != other.toolCallPolicy_) return false;
     if (compactionPolicy_ != other.compactionPolicy_) return false;
+    if (hasRecallTopK() != other.hasRecallTopK()) return false;
+    if (hasRecallTopK()) {
+      if (getRecallTopK()
+          != other.getRecallTopK()) return false;
+    }
+    if (hasExtract() != other.hasExtract()) return false;
+    if (hasExtract()) {
+      if (getExtract()
+          != other.getExtract()) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -349,6 +433,15 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + toolCallPolicy_;
     hash = (37 * hash) + COMPACTION_POLICY_FIELD_NUMBER;
     hash = (53 * hash) + compactionPolicy_;
+    if (hasRecallTopK()) {
+      hash = (37 * hash) + RECALL_TOP_K_FIELD_NUMBER;
+      hash = (53 * hash) + getRecallTopK();
+    }
+    if (hasExtract()) {
+      hash = (37 * hash) + EXTRACT_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+          getExtract());
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -490,6 +583,8 @@ private static final long serialVersionUID = 0L;
       summaryTokens_ = 0;
       toolCallPolicy_ = 0;
       compactionPolicy_ = 0;
+      recallTopK_ = 0;
+      extract_ = false;
       return this;
     }
 
@@ -545,6 +640,14 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.compactionPolicy_ = compactionPolicy_;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.recallTopK_ = recallTopK_;
+        to_bitField0_ |= 0x00000010;
+      }
+      if (((from_bitField0_ & 0x00000080) != 0)) {
+        result.extract_ = extract_;
+        to_bitField0_ |= 0x00000020;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -611,6 +714,12 @@ private static final long serialVersionUID = 0L;
       if (other.compactionPolicy_ != 0) {
         setCompactionPolicyValue(other.getCompactionPolicyValue());
       }
+      if (other.hasRecallTopK()) {
+        setRecallTopK(other.getRecallTopK());
+      }
+      if (other.hasExtract()) {
+        setExtract(other.getExtract());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -667,6 +776,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 64
+            case 72: {
+              recallTopK_ = input.readUInt32();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 72
+            case 80: {
+              extract_ = input.readBool();
+              bitField0_ |= 0x00000080;
+              break;
+            } // case 80
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1058,6 +1177,130 @@ private static final long serialVersionUID = 0L;
     public Builder clearCompactionPolicy() {
       bitField0_ = (bitField0_ & ~0x00000020);
       compactionPolicy_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private int recallTopK_ ;
+    /**
+     * <pre>
+     * Long-term memories of the task's end user put into the prompt (as data),
+     * the most relevant first: 0 (none) to 50; unset: the server's
+     * (AGENTD_MEMORY_RECALL_TOP_K).
+     * </pre>
+     *
+     * <code>optional uint32 recall_top_k = 9;</code>
+     * @return Whether the recallTopK field is set.
+     */
+    @java.lang.Override
+    public boolean hasRecallTopK() {
+      return ((bitField0_ & 0x00000040) != 0);
+    }
+    /**
+     * <pre>
+     * Long-term memories of the task's end user put into the prompt (as data),
+     * the most relevant first: 0 (none) to 50; unset: the server's
+     * (AGENTD_MEMORY_RECALL_TOP_K).
+     * </pre>
+     *
+     * <code>optional uint32 recall_top_k = 9;</code>
+     * @return The recallTopK.
+     */
+    @java.lang.Override
+    public int getRecallTopK() {
+      return recallTopK_;
+    }
+    /**
+     * <pre>
+     * Long-term memories of the task's end user put into the prompt (as data),
+     * the most relevant first: 0 (none) to 50; unset: the server's
+     * (AGENTD_MEMORY_RECALL_TOP_K).
+     * </pre>
+     *
+     * <code>optional uint32 recall_top_k = 9;</code>
+     * @param value The recallTopK to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRecallTopK(int value) {
+      
+      recallTopK_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Long-term memories of the task's end user put into the prompt (as data),
+     * the most relevant first: 0 (none) to 50; unset: the server's
+     * (AGENTD_MEMORY_RECALL_TOP_K).
+     * </pre>
+     *
+     * <code>optional uint32 recall_top_k = 9;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRecallTopK() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      recallTopK_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private boolean extract_ ;
+    /**
+     * <pre>
+     * After each conversation turn, the model proposes changes to the end
+     * user's long-term memories from it (add, update, delete); unset: false.
+     * </pre>
+     *
+     * <code>optional bool extract = 10;</code>
+     * @return Whether the extract field is set.
+     */
+    @java.lang.Override
+    public boolean hasExtract() {
+      return ((bitField0_ & 0x00000080) != 0);
+    }
+    /**
+     * <pre>
+     * After each conversation turn, the model proposes changes to the end
+     * user's long-term memories from it (add, update, delete); unset: false.
+     * </pre>
+     *
+     * <code>optional bool extract = 10;</code>
+     * @return The extract.
+     */
+    @java.lang.Override
+    public boolean getExtract() {
+      return extract_;
+    }
+    /**
+     * <pre>
+     * After each conversation turn, the model proposes changes to the end
+     * user's long-term memories from it (add, update, delete); unset: false.
+     * </pre>
+     *
+     * <code>optional bool extract = 10;</code>
+     * @param value The extract to set.
+     * @return This builder for chaining.
+     */
+    public Builder setExtract(boolean value) {
+      
+      extract_ = value;
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * After each conversation turn, the model proposes changes to the end
+     * user's long-term memories from it (add, update, delete); unset: false.
+     * </pre>
+     *
+     * <code>optional bool extract = 10;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearExtract() {
+      bitField0_ = (bitField0_ & ~0x00000080);
+      extract_ = false;
       onChanged();
       return this;
     }

@@ -124,4 +124,48 @@ public interface AgentMemoryOrBuilder extends
    * @return The compactionPolicy.
    */
   dev.agentd.v1.MemoryCompaction getCompactionPolicy();
+
+  /**
+   * <pre>
+   * Long-term memories of the task's end user put into the prompt (as data),
+   * the most relevant first: 0 (none) to 50; unset: the server's
+   * (AGENTD_MEMORY_RECALL_TOP_K).
+   * </pre>
+   *
+   * <code>optional uint32 recall_top_k = 9;</code>
+   * @return Whether the recallTopK field is set.
+   */
+  boolean hasRecallTopK();
+  /**
+   * <pre>
+   * Long-term memories of the task's end user put into the prompt (as data),
+   * the most relevant first: 0 (none) to 50; unset: the server's
+   * (AGENTD_MEMORY_RECALL_TOP_K).
+   * </pre>
+   *
+   * <code>optional uint32 recall_top_k = 9;</code>
+   * @return The recallTopK.
+   */
+  int getRecallTopK();
+
+  /**
+   * <pre>
+   * After each conversation turn, the model proposes changes to the end
+   * user's long-term memories from it (add, update, delete); unset: false.
+   * </pre>
+   *
+   * <code>optional bool extract = 10;</code>
+   * @return Whether the extract field is set.
+   */
+  boolean hasExtract();
+  /**
+   * <pre>
+   * After each conversation turn, the model proposes changes to the end
+   * user's long-term memories from it (add, update, delete); unset: false.
+   * </pre>
+   *
+   * <code>optional bool extract = 10;</code>
+   * @return The extract.
+   */
+  boolean getExtract();
 }

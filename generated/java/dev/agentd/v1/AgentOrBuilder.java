@@ -752,4 +752,34 @@ java.lang.String defaultValue);
    */
   dev.agentd.v1.AgentPanelOrBuilder getPanelsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * What the agent's `search_knowledge` calls may search and how; unset: the
+   * server's (any knowledge base of the tenant, as grants allow).
+   * </pre>
+   *
+   * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+   * @return Whether the knowledge field is set.
+   */
+  boolean hasKnowledge();
+  /**
+   * <pre>
+   * What the agent's `search_knowledge` calls may search and how; unset: the
+   * server's (any knowledge base of the tenant, as grants allow).
+   * </pre>
+   *
+   * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+   * @return The knowledge.
+   */
+  dev.agentd.v1.AgentKnowledge getKnowledge();
+  /**
+   * <pre>
+   * What the agent's `search_knowledge` calls may search and how; unset: the
+   * server's (any knowledge base of the tenant, as grants allow).
+   * </pre>
+   *
+   * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
+   */
+  dev.agentd.v1.AgentKnowledgeOrBuilder getKnowledgeOrBuilder();
 }

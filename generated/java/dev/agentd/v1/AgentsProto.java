@@ -35,6 +35,11 @@ public final class AgentsProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_Agent_ProvidersEntry_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_AgentKnowledge_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_AgentKnowledge_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_ModelFallback_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -92,7 +97,7 @@ public final class AgentsProto {
       "gle/protobuf/duration.proto\032\034google/prot" +
       "obuf/struct.proto\032\037google/protobuf/times" +
       "tamp.proto\032\035agentd/v1/conversations.prot" +
-      "o\032\025agentd/v1/tasks.proto\"\235\010\n\005Agent\022\n\n\002id" +
+      "o\032\025agentd/v1/tasks.proto\"\313\010\n\005Agent\022\n\n\002id" +
       "\030\001 \001(\t\022\017\n\007version\030\002 \001(\r\022\023\n\013description\030\003" +
       " \001(\t\022\024\n\014instructions\030\004 \001(\t\022,\n\006models\030\005 \003" +
       "(\0132\034.agentd.v1.Agent.ModelsEntry\022\030\n\013temp" +
@@ -114,26 +119,29 @@ public final class AgentsProto {
       "dersEntry\022*\n\010fallback\030* \003(\0132\030.agentd.v1." +
       "ModelFallback\022\021\n\tdelegates\030\037 \003(\t\022\023\n\013fres" +
       "h_start\030  \001(\010\022%\n\006panels\030! \003(\0132\025.agentd.v" +
-      "1.AgentPanel\032-\n\013ModelsEntry\022\013\n\003key\030\001 \001(\t" +
-      "\022\r\n\005value\030\002 \001(\t:\0028\001\032/\n\rMetadataEntry\022\013\n\003" +
-      "key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\0320\n\016Provider" +
-      "sEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001B\016" +
-      "\n\014_temperatureB\030\n\026_max_failed_tool_calls" +
-      "\"0\n\rModelFallback\022\020\n\010provider\030\001 \001(\t\022\r\n\005m" +
-      "odel\030\002 \001(\t\"g\n\nAgentPanel\022\014\n\004name\030\001 \001(\t\022\016" +
-      "\n\006agents\030\002 \003(\t\022\021\n\tthreshold\030\003 \001(\001\022\023\n\013jud" +
-      "ge_model\030\004 \001(\t\022\023\n\013description\030\005 \001(\t\"5\n\022C" +
-      "reateAgentRequest\022\037\n\005agent\030\001 \001(\0132\020.agent" +
-      "d.v1.Agent\"5\n\022UpdateAgentRequest\022\037\n\005agen" +
-      "t\030\001 \001(\0132\020.agentd.v1.Agent\" \n\017GetAgentReq" +
-      "uest\022\r\n\005agent\030\001 \001(\t\":\n\021ListAgentsRequest" +
-      "\022\021\n\tpage_size\030\001 \001(\005\022\022\n\npage_token\030\002 \001(\t\"" +
-      "O\n\022ListAgentsResponse\022 \n\006agents\030\001 \003(\0132\020." +
-      "agentd.v1.Agent\022\027\n\017next_page_token\030\002 \001(\t" +
-      "\" \n\022DeleteAgentRequest\022\n\n\002id\030\001 \001(\t\"\025\n\023De" +
-      "leteAgentResponseBA\n\rdev.agentd.v1B\013Agen" +
-      "tsProtoP\001Z!agentd.dev/gen/agentd/v1;agen" +
-      "tdv1b\006proto3"
+      "1.AgentPanel\022,\n\tknowledge\0300 \001(\0132\031.agentd" +
+      ".v1.AgentKnowledge\032-\n\013ModelsEntry\022\013\n\003key" +
+      "\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\032/\n\rMetadataEnt" +
+      "ry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\0320\n\016Pr" +
+      "ovidersEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t" +
+      ":\0028\001B\016\n\014_temperatureB\030\n\026_max_failed_tool" +
+      "_calls\"?\n\016AgentKnowledge\022\r\n\005bases\030\001 \003(\t\022" +
+      "\023\n\006rerank\030\002 \001(\010H\000\210\001\001B\t\n\007_rerank\"0\n\rModel" +
+      "Fallback\022\020\n\010provider\030\001 \001(\t\022\r\n\005model\030\002 \001(" +
+      "\t\"g\n\nAgentPanel\022\014\n\004name\030\001 \001(\t\022\016\n\006agents\030" +
+      "\002 \003(\t\022\021\n\tthreshold\030\003 \001(\001\022\023\n\013judge_model\030" +
+      "\004 \001(\t\022\023\n\013description\030\005 \001(\t\"5\n\022CreateAgen" +
+      "tRequest\022\037\n\005agent\030\001 \001(\0132\020.agentd.v1.Agen" +
+      "t\"5\n\022UpdateAgentRequest\022\037\n\005agent\030\001 \001(\0132\020" +
+      ".agentd.v1.Agent\" \n\017GetAgentRequest\022\r\n\005a" +
+      "gent\030\001 \001(\t\":\n\021ListAgentsRequest\022\021\n\tpage_" +
+      "size\030\001 \001(\005\022\022\n\npage_token\030\002 \001(\t\"O\n\022ListAg" +
+      "entsResponse\022 \n\006agents\030\001 \003(\0132\020.agentd.v1" +
+      ".Agent\022\027\n\017next_page_token\030\002 \001(\t\" \n\022Delet" +
+      "eAgentRequest\022\n\n\002id\030\001 \001(\t\"\025\n\023DeleteAgent" +
+      "ResponseBA\n\rdev.agentd.v1B\013AgentsProtoP\001" +
+      "Z!agentd.dev/gen/agentd/v1;agentdv1b\006pro" +
+      "to3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -149,7 +157,7 @@ public final class AgentsProto {
     internal_static_agentd_v1_Agent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Agent_descriptor,
-        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "AskUser", "OutputSchema", "Memory", "MaxFailedToolCalls", "StepPolicy", "Providers", "Fallback", "Delegates", "FreshStart", "Panels", "Temperature", "MaxFailedToolCalls", });
+        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "AskUser", "OutputSchema", "Memory", "MaxFailedToolCalls", "StepPolicy", "Providers", "Fallback", "Delegates", "FreshStart", "Panels", "Knowledge", "Temperature", "MaxFailedToolCalls", });
     internal_static_agentd_v1_Agent_ModelsEntry_descriptor =
       internal_static_agentd_v1_Agent_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_Agent_ModelsEntry_fieldAccessorTable = new
@@ -168,56 +176,62 @@ public final class AgentsProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Agent_ProvidersEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
-    internal_static_agentd_v1_ModelFallback_descriptor =
+    internal_static_agentd_v1_AgentKnowledge_descriptor =
       getDescriptor().getMessageTypes().get(1);
+    internal_static_agentd_v1_AgentKnowledge_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_AgentKnowledge_descriptor,
+        new java.lang.String[] { "Bases", "Rerank", "Rerank", });
+    internal_static_agentd_v1_ModelFallback_descriptor =
+      getDescriptor().getMessageTypes().get(2);
     internal_static_agentd_v1_ModelFallback_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ModelFallback_descriptor,
         new java.lang.String[] { "Provider", "Model", });
     internal_static_agentd_v1_AgentPanel_descriptor =
-      getDescriptor().getMessageTypes().get(2);
+      getDescriptor().getMessageTypes().get(3);
     internal_static_agentd_v1_AgentPanel_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_AgentPanel_descriptor,
         new java.lang.String[] { "Name", "Agents", "Threshold", "JudgeModel", "Description", });
     internal_static_agentd_v1_CreateAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(3);
+      getDescriptor().getMessageTypes().get(4);
     internal_static_agentd_v1_CreateAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_CreateAgentRequest_descriptor,
         new java.lang.String[] { "Agent", });
     internal_static_agentd_v1_UpdateAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(4);
+      getDescriptor().getMessageTypes().get(5);
     internal_static_agentd_v1_UpdateAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_UpdateAgentRequest_descriptor,
         new java.lang.String[] { "Agent", });
     internal_static_agentd_v1_GetAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(5);
+      getDescriptor().getMessageTypes().get(6);
     internal_static_agentd_v1_GetAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_GetAgentRequest_descriptor,
         new java.lang.String[] { "Agent", });
     internal_static_agentd_v1_ListAgentsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(6);
+      getDescriptor().getMessageTypes().get(7);
     internal_static_agentd_v1_ListAgentsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAgentsRequest_descriptor,
         new java.lang.String[] { "PageSize", "PageToken", });
     internal_static_agentd_v1_ListAgentsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(7);
+      getDescriptor().getMessageTypes().get(8);
     internal_static_agentd_v1_ListAgentsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAgentsResponse_descriptor,
         new java.lang.String[] { "Agents", "NextPageToken", });
     internal_static_agentd_v1_DeleteAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(8);
+      getDescriptor().getMessageTypes().get(9);
     internal_static_agentd_v1_DeleteAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteAgentRequest_descriptor,
         new java.lang.String[] { "Id", });
     internal_static_agentd_v1_DeleteAgentResponse_descriptor =
-      getDescriptor().getMessageTypes().get(9);
+      getDescriptor().getMessageTypes().get(10);
     internal_static_agentd_v1_DeleteAgentResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteAgentResponse_descriptor,

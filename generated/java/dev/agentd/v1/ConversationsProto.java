@@ -105,52 +105,54 @@ public final class ConversationsProto {
       "le\022\017\n\007content\030\003 \001(\t\022\017\n\007task_id\030\004 \001(\t\022\021\n\t" +
       "tool_name\030\005 \001(\t\022\021\n\targuments\030\006 \001(\t\022\016\n\006to" +
       "kens\030\007 \001(\004\022/\n\013create_time\030\010 \001(\0132\032.google" +
-      ".protobuf.Timestamp\"\341\002\n\013AgentMemory\022\032\n\rb" +
+      ".protobuf.Timestamp\"\257\003\n\013AgentMemory\022\032\n\rb" +
       "udget_tokens\030\001 \001(\rH\000\210\001\001\022\031\n\014max_messages\030" +
       "\002 \001(\rH\001\210\001\001\022\037\n\022tool_result_tokens\030\004 \001(\rH\002" +
       "\210\001\001\022\033\n\016summary_tokens\030\006 \001(\rH\003\210\001\001\0224\n\020tool" +
       "_call_policy\030\007 \001(\0162\032.agentd.v1.MemoryToo" +
       "lCalls\0226\n\021compaction_policy\030\010 \001(\0162\033.agen" +
-      "td.v1.MemoryCompactionB\020\n\016_budget_tokens" +
-      "B\017\n\r_max_messagesB\025\n\023_tool_result_tokens" +
-      "B\021\n\017_summary_tokensJ\004\010\003\020\004J\004\010\005\020\006R\ntool_ca" +
-      "llsR\ncompaction\"\221\001\n\020HistoryCompacted\022\033\n\023" +
-      "messages_summarized\030\001 \001(\r\022\032\n\022summarized_" +
-      "through\030\002 \001(\004\022\026\n\016summary_tokens\030\003 \001(\r\022\026\n" +
-      "\016history_tokens\030\004 \001(\r\022\024\n\014tokens_saved\030\005 " +
-      "\001(\004\"\233\001\n\031CreateConversationRequest\022\r\n\005tit" +
-      "le\030\001 \001(\t\022@\n\006labels\030\002 \003(\01320.agentd.v1.Cre" +
-      "ateConversationRequest.LabelsEntry\032-\n\013La" +
-      "belsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028" +
-      "\001\"X\n\026GetConversationRequest\022\027\n\017conversat" +
-      "ion_id\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_" +
-      "token\030\003 \001(\t\"\223\001\n\027GetConversationResponse\022" +
-      "-\n\014conversation\030\001 \001(\0132\027.agentd.v1.Conver" +
-      "sation\0220\n\010messages\030\002 \003(\0132\036.agentd.v1.Con" +
-      "versationMessage\022\027\n\017next_page_token\030\003 \001(" +
-      "\t\"A\n\030ListConversationsRequest\022\021\n\tpage_si" +
-      "ze\030\001 \001(\005\022\022\n\npage_token\030\002 \001(\t\"d\n\031ListConv" +
-      "ersationsResponse\022.\n\rconversations\030\001 \003(\013" +
-      "2\027.agentd.v1.Conversation\022\027\n\017next_page_t" +
-      "oken\030\002 \001(\t\"4\n\031DeleteConversationRequest\022" +
-      "\027\n\017conversation_id\030\001 \001(\t\"\034\n\032DeleteConver" +
-      "sationResponse*\265\001\n\026ConversationBusyPolic" +
-      "y\022(\n$CONVERSATION_BUSY_POLICY_UNSPECIFIE" +
-      "D\020\000\022#\n\037CONVERSATION_BUSY_POLICY_REJECT\020\001" +
-      "\022$\n CONVERSATION_BUSY_POLICY_ENQUEUE\020\002\022&" +
-      "\n\"CONVERSATION_BUSY_POLICY_INTERRUPT\020\003*u" +
-      "\n\013MessageRole\022\034\n\030MESSAGE_ROLE_UNSPECIFIE" +
-      "D\020\000\022\025\n\021MESSAGE_ROLE_USER\020\001\022\032\n\026MESSAGE_RO" +
-      "LE_ASSISTANT\020\002\022\025\n\021MESSAGE_ROLE_TOOL\020\003*\215\001" +
-      "\n\017MemoryToolCalls\022!\n\035MEMORY_TOOL_CALLS_U" +
-      "NSPECIFIED\020\000\022\032\n\026MEMORY_TOOL_CALLS_KEEP\020\001" +
-      "\022\037\n\033MEMORY_TOOL_CALLS_SUMMARIZE\020\002\022\032\n\026MEM" +
-      "ORY_TOOL_CALLS_DROP\020\003*r\n\020MemoryCompactio" +
-      "n\022!\n\035MEMORY_COMPACTION_UNSPECIFIED\020\000\022\037\n\033" +
-      "MEMORY_COMPACTION_SUMMARIZE\020\001\022\032\n\026MEMORY_" +
-      "COMPACTION_DROP\020\002BH\n\rdev.agentd.v1B\022Conv" +
-      "ersationsProtoP\001Z!agentd.dev/gen/agentd/" +
-      "v1;agentdv1b\006proto3"
+      "td.v1.MemoryCompaction\022\031\n\014recall_top_k\030\t" +
+      " \001(\rH\004\210\001\001\022\024\n\007extract\030\n \001(\010H\005\210\001\001B\020\n\016_budg" +
+      "et_tokensB\017\n\r_max_messagesB\025\n\023_tool_resu" +
+      "lt_tokensB\021\n\017_summary_tokensB\017\n\r_recall_" +
+      "top_kB\n\n\010_extractJ\004\010\003\020\004J\004\010\005\020\006R\ntool_call" +
+      "sR\ncompaction\"\221\001\n\020HistoryCompacted\022\033\n\023me" +
+      "ssages_summarized\030\001 \001(\r\022\032\n\022summarized_th" +
+      "rough\030\002 \001(\004\022\026\n\016summary_tokens\030\003 \001(\r\022\026\n\016h" +
+      "istory_tokens\030\004 \001(\r\022\024\n\014tokens_saved\030\005 \001(" +
+      "\004\"\233\001\n\031CreateConversationRequest\022\r\n\005title" +
+      "\030\001 \001(\t\022@\n\006labels\030\002 \003(\01320.agentd.v1.Creat" +
+      "eConversationRequest.LabelsEntry\032-\n\013Labe" +
+      "lsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"" +
+      "X\n\026GetConversationRequest\022\027\n\017conversatio" +
+      "n_id\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_to" +
+      "ken\030\003 \001(\t\"\223\001\n\027GetConversationResponse\022-\n" +
+      "\014conversation\030\001 \001(\0132\027.agentd.v1.Conversa" +
+      "tion\0220\n\010messages\030\002 \003(\0132\036.agentd.v1.Conve" +
+      "rsationMessage\022\027\n\017next_page_token\030\003 \001(\t\"" +
+      "A\n\030ListConversationsRequest\022\021\n\tpage_size" +
+      "\030\001 \001(\005\022\022\n\npage_token\030\002 \001(\t\"d\n\031ListConver" +
+      "sationsResponse\022.\n\rconversations\030\001 \003(\0132\027" +
+      ".agentd.v1.Conversation\022\027\n\017next_page_tok" +
+      "en\030\002 \001(\t\"4\n\031DeleteConversationRequest\022\027\n" +
+      "\017conversation_id\030\001 \001(\t\"\034\n\032DeleteConversa" +
+      "tionResponse*\265\001\n\026ConversationBusyPolicy\022" +
+      "(\n$CONVERSATION_BUSY_POLICY_UNSPECIFIED\020" +
+      "\000\022#\n\037CONVERSATION_BUSY_POLICY_REJECT\020\001\022$" +
+      "\n CONVERSATION_BUSY_POLICY_ENQUEUE\020\002\022&\n\"" +
+      "CONVERSATION_BUSY_POLICY_INTERRUPT\020\003*u\n\013" +
+      "MessageRole\022\034\n\030MESSAGE_ROLE_UNSPECIFIED\020" +
+      "\000\022\025\n\021MESSAGE_ROLE_USER\020\001\022\032\n\026MESSAGE_ROLE" +
+      "_ASSISTANT\020\002\022\025\n\021MESSAGE_ROLE_TOOL\020\003*\215\001\n\017" +
+      "MemoryToolCalls\022!\n\035MEMORY_TOOL_CALLS_UNS" +
+      "PECIFIED\020\000\022\032\n\026MEMORY_TOOL_CALLS_KEEP\020\001\022\037" +
+      "\n\033MEMORY_TOOL_CALLS_SUMMARIZE\020\002\022\032\n\026MEMOR" +
+      "Y_TOOL_CALLS_DROP\020\003*r\n\020MemoryCompaction\022" +
+      "!\n\035MEMORY_COMPACTION_UNSPECIFIED\020\000\022\037\n\033ME" +
+      "MORY_COMPACTION_SUMMARIZE\020\001\022\032\n\026MEMORY_CO" +
+      "MPACTION_DROP\020\002BH\n\rdev.agentd.v1B\022Conver" +
+      "sationsProtoP\001Z!agentd.dev/gen/agentd/v1" +
+      ";agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -180,7 +182,7 @@ public final class ConversationsProto {
     internal_static_agentd_v1_AgentMemory_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_AgentMemory_descriptor,
-        new java.lang.String[] { "BudgetTokens", "MaxMessages", "ToolResultTokens", "SummaryTokens", "ToolCallPolicy", "CompactionPolicy", "BudgetTokens", "MaxMessages", "ToolResultTokens", "SummaryTokens", });
+        new java.lang.String[] { "BudgetTokens", "MaxMessages", "ToolResultTokens", "SummaryTokens", "ToolCallPolicy", "CompactionPolicy", "RecallTopK", "Extract", "BudgetTokens", "MaxMessages", "ToolResultTokens", "SummaryTokens", "RecallTopK", "Extract", });
     internal_static_agentd_v1_HistoryCompacted_descriptor =
       getDescriptor().getMessageTypes().get(3);
     internal_static_agentd_v1_HistoryCompacted_fieldAccessorTable = new
