@@ -98,7 +98,7 @@ async def test_bad_memory_and_knowledge_keys_are_refused_with_the_field_named(
             ),
         ):
             with pytest.raises(client_errors.InvalidArgumentError) as refused:
-                await admin.create_agent(agents_pb2.Agent(id="bad", **bad))  # type: ignore[arg-type]
+                await admin.create_agent(agents_pb2.Agent(id="bad", **bad))
             assert [v.field for v in refused.value.field_violations] == [field]
         # Set and empty: the agent asks nothing of its own (the server's settings).
         empty = await admin.create_agent(

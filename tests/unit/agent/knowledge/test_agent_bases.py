@@ -39,7 +39,7 @@ def test_the_spec_lists_the_bases_and_one_base_may_be_left_out() -> None:
     one = scoped(SPEC, {"bases": ("faq",)})
     assert "only these knowledge bases: faq." in one.description
     assert one.parameters["required"] == ["query"]
-    argument = one.parameters["properties"]["knowledge_base"]  # type: ignore[index, call-overload]
+    argument = one.parameters["properties"]["knowledge_base"]
     assert argument["default"] == "faq"
     two = scoped(SPEC, {"bases": ("faq", "manuals")})
     assert "only these knowledge bases: faq, manuals." in two.description
