@@ -5,13 +5,21 @@ call inside its tasks may search only them. An agent naming none keeps every bas
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
+from typing import cast
 
 import pytest
 
-from agent.agents import AgentInvalidError, parse_agent
+from agent import serialization
+from agent.agents import AgentDefinition, AgentInvalidError, parse_agent
 from agent.knowledge.preferences import preferring, scoped
+from agent.knowledge.rerank import KnowledgeSearch
 from agent.knowledge.tools import SearchKnowledge, chosen_base
+from agent.llm.testing import ScriptedModel
 from agent.selection import narrow
+from agent.tasks import Task, new_task_id
+from core.identity import CallContext
+from tests.unit.agent.runs import PRINCIPAL, make_env
 from tools.outcomes import ToolFailed
 
 SPEC = SearchKnowledge.spec
@@ -76,3 +84,20 @@ def test_a_call_searches_only_the_agents_bases() -> None:
         with pytest.raises(ToolFailed, match="name the knowledge base"):
             chosen_base("")
     assert chosen_base("internal") == "internal"  # outside any task of an agent
+
+
+def test_a_resumed_task_is_shown_the_scoped_spec_and_keeps_its_bases(tmp_path: Path) -> None:
+    """A run is made from the registry's specs when a task resumes (takeover): the run
+    factory scopes them again, and the agent's bases survive its checkpoint's JSON."""
+    agent = parse_agent({"id": "a", "knowledge": {"bases": ["faq"]}}, "a.yaml")
+    stored = serialization.loads(serialization.dumps(agent))
+    assert isinstance(stored, AgentDefinition)
+    assert stored.knowledge == agent.knowledge
+    env = make_env(tmp_path)
+    env.registry.register(SearchKnowledge(cast(KnowledgeSearch, None)))
+    factory = env.factory(ScriptedModel([]))
+    task = Task(task_id=new_task_id(), tenant="acme", owner="alice", task="q", agent=stored)
+    specs = factory.specs(["search_knowledge"])
+    assert specs["search_knowledge"] == SPEC
+    run = factory.new(task, CallContext(PRINCIPAL), specs, 0, persist=False)
+    assert run.tool_specs["search_knowledge"] == scoped(SPEC, agent.knowledge)
