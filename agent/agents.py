@@ -80,7 +80,8 @@ class AgentDefinition:
     memory: Mapping[str, Any] = field(default_factory=dict)
     """Its `memory:` settings (`agent.memory.policy`); the server's defaults fill the rest."""
     knowledge: Mapping[str, Any] = field(default_factory=dict)
-    """Its `knowledge:` settings (`agent.knowledge.preferences`): `rerank`."""
+    """Its `knowledge:` settings (`agent.knowledge.preferences`): `bases` (the only
+    knowledge bases its `search_knowledge` calls may search), `rerank`."""
     max_failed_tool_calls: int | None = None
     """Tool calls failing in a row that stop a run (0: never); None: the server's."""
     step_policy: StepPolicy | None = None
