@@ -1,9 +1,9 @@
 """An agent names the knowledge bases it may search (`knowledge: {bases: [...]}`), through
 the real server (SQLite and PostgreSQL with pgvector), the fake model and /v1/embeddings:
-its tasks are shown `search_knowledge` with those bases listed; a call naming another base
-is a failed tool call the model sees (audited), one naming none searches the only one,
-and the answer cites it. An agent naming no bases keeps every base of the tenant, and the
-grants still decide whether the tool may be used at all."""
+its tasks (and ListTools for it) are shown `search_knowledge` with those bases listed; a
+call naming another base is a failed tool call the model sees (audited), one naming none
+searches the only one, and the answer cites it. An agent naming no bases keeps every base
+of the tenant, and the grants still decide whether the tool may be used at all."""
 
 from __future__ import annotations
 
@@ -81,6 +81,12 @@ async def test_an_agent_searches_only_the_bases_it_names(
         secret = await internal_base(t, md["admin"])
         await t.grant("acme", "role:member", "search_knowledge", "read")
         client = t.running.client(api_key=md["member"][0][1].removeprefix("Bearer "), timeout=20)
+
+        (listed,) = await client.list_tools(agent="scoped")
+        assert "only these knowledge bases: support." in listed.description
+        assert list(MessageToDict(listed.parameters_schema)["required"]) == ["query"]
+        (plain,) = [s for s in await client.list_tools() if s.name == "search_knowledge"]
+        assert "only these" not in plain.description
 
         events = [e async for e in client.execute("warranty?", agent="scoped")]
         spec = shown_spec(t.llm.requests[0])
