@@ -28,8 +28,8 @@ if TYPE_CHECKING:  # numpy, the OpenAI SDK and pgvector load only when memory is
     from agent.knowledge.memories import LongTermMemory
     from agent.knowledge.recall import AutomaticRecall
     from agent.llm.embeddings import Embedder
-    from agent.run import TaskRun
     from agent.llm.rerank import Reranker
+    from agent.run import TaskRun
     from stores.knowledge.base import KnowledgeStore
 
 log = structlog.get_logger(__name__)
@@ -171,7 +171,7 @@ async def open_memory(
     bases = KnowledgeAdmin(
         SqlKnowledgeCatalog(database.engine), knowledge, settings.knowledge_admin_roles, search
     )
-    for tool in [*memory_tools(memory), SearchKnowledge(search)]:
+    for tool in [*memory_tools(memory), SearchKnowledge(search, registry.policy)]:
         registry.register(tool)
     log.info(
         "long-term memory is on",

@@ -22,6 +22,7 @@ from core.errors import EmbeddingModelChangedError, EmbeddingsUnavailableError, 
 from core.identity import CallContext
 from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from tools.outcomes import ToolFailed
+from tools.permissions import PermissionPolicy
 
 _NAMESPACE = {
     "type": "string",
@@ -174,11 +175,14 @@ class SearchKnowledge(Tool):
         timeout_seconds=30.0,
     )
 
-    def __init__(self, search: KnowledgeSearch) -> None:
+    def __init__(self, search: KnowledgeSearch, grants: PermissionPolicy | None = None) -> None:
         self._search = search
+        self._grants = grants
 
     async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
         base = chosen_base(arguments.get("knowledge_base"))
+        if not arguments.get("knowledge_base"):
+            self._check_grants(base, arguments, context)
         try:
             found = await self._search.search(
                 context.principal.tenant, [base], str(arguments["query"])
@@ -192,6 +196,19 @@ class SearchKnowledge(Tool):
         if found.warning:
             data["warning"] = found.warning
         return ToolOutput(data=data, text=knowledge_block(found.hits, self._search.threshold))
+
+    def _check_grants(
+        self, base: str, arguments: dict[str, JSONValue], context: CallContext
+    ) -> None:
+        """The grants checked the call without a knowledge base (an absent argument passes
+        their argument rules): asked again with the agent's base it searches instead."""
+        if self._grants is None:
+            return
+        named = {**arguments, "knowledge_base": base}
+        decision = self._grants.decide(context.principal, self.spec, named)
+        if not decision.allowed:
+            why = decision.reason or decision.rule
+            raise ToolFailed(f"the grants do not allow searching knowledge base {base!r}: {why}")
 
 
 def chosen_base(named: JSONValue) -> str:

@@ -133,3 +133,35 @@ async def test_the_grants_still_decide(tmp_path: Path, pgvector_socket: str) -> 
         assert "not available to this task" in refused.error.message
         assert final(events).text == "I cannot search."
         assert not final(events).citations
+
+
+async def test_a_base_the_call_leaves_out_is_held_to_the_grants_argument_rules(
+    tmp_path: Path, pgvector_socket: str
+) -> None:
+    """A grant's argument rule lets an absent argument pass; the agent's one base that the
+    search then uses is checked against it all the same."""
+    replies = [ask(None), {"text": "I may not search it."}, ask("support"), {"text": "no"}]
+    settings = {"agents_dir": agents(tmp_path), "rerank_model": None}
+    async with server(tmp_path, "sqlite", pgvector_socket, replies, **settings) as t:
+        md = await keys(t)
+        await two_documents(t, md["admin"])
+        only_public: dict[str, tuple[str, ...]] = {"knowledge_base": ("public",)}
+        await t.grant("acme", "role:member", "search_knowledge", "read", arguments=only_public)
+        client = t.running.client(api_key=md["member"][0][1].removeprefix("Bearer "), timeout=20)
+        shown = []
+        for _ in range(2):  # the base left out, then named
+            events = [e async for e in client.execute("warranty?", agent="scoped")]
+            (refused,) = of_kind(events, "tool_call_finished")
+            assert refused.HasField("error")
+            assert "passages" not in MessageToDict(refused).get("result", {})
+            assert not final(events).citations
+            shown.append(refused.error.message)
+        left_out, named = shown
+        assert "the grants do not allow searching knowledge base 'support'" in left_out
+        assert "'knowledge_base' is not under public" in left_out
+        assert "'knowledge_base' is not under public" in named
+        records = [r for r in await t.tool_records("acme") if r.tool_name == "search_knowledge"]
+        assert [(r.arguments.get("knowledge_base"), r.outcome) for r in records] == [
+            (None, "failed"),
+            ("support", "denied"),
+        ]
