@@ -27,9 +27,10 @@ if TYPE_CHECKING:  # numpy, the OpenAI SDK and pgvector load only when memory is
     from agent.knowledge.extraction import MemoryExtraction
     from agent.knowledge.memories import LongTermMemory
     from agent.knowledge.recall import AutomaticRecall
+    from agent.knowledge.rerank import KnowledgeSearch
     from agent.llm.embeddings import Embedder
-    from agent.run import TaskRun
     from agent.llm.rerank import Reranker
+    from agent.run import TaskRun
     from stores.knowledge.base import KnowledgeStore
 
 log = structlog.get_logger(__name__)
@@ -125,24 +126,19 @@ async def open_memory(
 ) -> MemoryFeature:
     """Long-term memory for the server (its tools registered), or off with the reason;
     extraction's audit records go to the tool-call audit log."""
-    database = durable.database
     embedder = embedder or build_embedder(settings)
     if embedder is None:
         why = "no embedding model is configured (AGENTD_EMBEDDING_MODEL)"
         log.info("long-term memory is off: " + why)
         return MemoryFeature(None, why)
-    store, why = await open_store(database)
+    store, why = await open_store(durable.database)
     if store is None:
         log.warning("long-term memory is off: " + why)
         await embedder.close()
         return MemoryFeature(None, why)
-    from agent.knowledge.bases import KnowledgeAdmin
-    from agent.knowledge.documents import KnowledgeBases
     from agent.knowledge.memories import LongTermMemory
     from agent.knowledge.recall import AutomaticRecall
-    from agent.knowledge.rerank import KnowledgeSearch
     from agent.knowledge.tools import SearchKnowledge, memory_tools
-    from stores.knowledge.catalog import SqlKnowledgeCatalog
 
     memory = LongTermMemory(
         store,
@@ -152,6 +148,31 @@ async def open_memory(
         shared_read_roles=settings.memory_shared_read_roles,
         shared_write_roles=settings.memory_shared_write_roles,
     )
+    knowledge, search, bases = build_knowledge(settings, store, embedder, durable)
+    for tool in [*memory_tools(memory), SearchKnowledge(search)]:
+        registry.register(tool)
+    log.info(
+        "long-term memory is on",
+        embedding_model=str(embedder.space),
+        rerank_model=settings.rerank_model or "(none)",
+    )
+    recall = AutomaticRecall(memory, settings.memory_recall_top_k)
+    extraction = build_extraction(settings, memory, registry, durable.tool_calls, models)
+    return MemoryFeature(
+        memory, recall=recall, knowledge=knowledge, bases=bases, extraction=extraction
+    )
+
+
+def build_knowledge(
+    settings: Settings, store: KnowledgeStore, embedder: Embedder, durable: DurableStores
+) -> tuple[KnowledgeBases, KnowledgeSearch, KnowledgeAdmin]:
+    """Knowledge bases over `store`: ingestion, search (reranked when a model is set) and
+    the admin operations of the RPCs."""
+    from agent.knowledge.bases import KnowledgeAdmin
+    from agent.knowledge.documents import KnowledgeBases
+    from agent.knowledge.rerank import KnowledgeSearch
+    from stores.knowledge.catalog import SqlKnowledgeCatalog
+
     knowledge = KnowledgeBases(
         store,
         embedder,
@@ -168,21 +189,9 @@ async def open_memory(
         candidates_factor=settings.rerank_candidates_factor,
         max_candidates=settings.rerank_max_candidates,
     )
-    bases = KnowledgeAdmin(
-        SqlKnowledgeCatalog(database.engine), knowledge, settings.knowledge_admin_roles, search
-    )
-    for tool in [*memory_tools(memory), SearchKnowledge(search)]:
-        registry.register(tool)
-    log.info(
-        "long-term memory is on",
-        embedding_model=str(embedder.space),
-        rerank_model=settings.rerank_model or "(none)",
-    )
-    recall = AutomaticRecall(memory, settings.memory_recall_top_k)
-    extraction = build_extraction(settings, memory, registry, durable.tool_calls, models)
-    return MemoryFeature(
-        memory, recall=recall, knowledge=knowledge, bases=bases, extraction=extraction
-    )
+    catalog = SqlKnowledgeCatalog(durable.database.engine)
+    bases = KnowledgeAdmin(catalog, knowledge, settings.knowledge_admin_roles, search)
+    return knowledge, search, bases
 
 
 def build_extraction(
