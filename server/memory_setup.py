@@ -18,10 +18,12 @@ from tools.registry import ToolRegistry
 if TYPE_CHECKING:  # numpy, the OpenAI SDK and pgvector load only when memory is on
     from agent.knowledge.bases import KnowledgeAdmin
     from agent.knowledge.documents import KnowledgeBases
+    from agent.knowledge.ingestion import IngestionRunner
     from agent.knowledge.memories import LongTermMemory
     from agent.knowledge.recall import AutomaticRecall
     from agent.llm.embeddings import Embedder
     from stores.knowledge.base import KnowledgeStore
+    from stores.knowledge.catalog import SqlKnowledgeCatalog
 
 log = structlog.get_logger(__name__)
 
@@ -49,6 +51,8 @@ class MemoryFeature:
         return self.bases
 
     async def close(self) -> None:
+        if self.bases is not None:  # hands its running background jobs back to the queue
+            await self.bases.runner.close()
         if self.memory is not None:
             await self.memory.embedder.close()
             await self.memory.store.close()
@@ -82,6 +86,25 @@ async def open_store(database: Database) -> tuple[KnowledgeStore | None, str]:
     return (None, why) if why else (PgVectorKnowledgeStore(database.engine), "")
 
 
+def ingestion_runner(
+    settings: Settings, catalog: SqlKnowledgeCatalog, knowledge: KnowledgeBases
+) -> IngestionRunner:
+    from agent.knowledge.ingestion import IngestionRunner
+    from stores.knowledge.sql_jobs import SqlIngestionJobs
+    from stores.leases.base import new_replica_id
+
+    return IngestionRunner(
+        SqlIngestionJobs(catalog.engine),
+        catalog,
+        knowledge,
+        owner=settings.replica_id or new_replica_id(),
+        parallel=settings.knowledge_ingestion_parallel,
+        lease_seconds=settings.knowledge_ingestion_lease_seconds,
+        attempts=settings.knowledge_ingestion_attempts,
+        reclaim_own=bool(settings.replica_id),
+    )
+
+
 async def open_memory(
     settings: Settings,
     database: Database,
@@ -106,6 +129,8 @@ async def open_memory(
     from agent.knowledge.tools import SearchKnowledge, memory_tools
     from stores.knowledge.catalog import SqlKnowledgeCatalog
 
+    catalog = SqlKnowledgeCatalog(database.engine)
+
     memory = LongTermMemory(store, embedder, max_text_chars=settings.memory_max_text_chars)
     knowledge = KnowledgeBases(
         store,
@@ -115,10 +140,15 @@ async def open_memory(
         max_document_bytes=settings.knowledge_max_document_bytes,
         top_k=settings.knowledge_top_k,
         threshold=settings.knowledge_score_threshold,
+        ready=catalog.ready_documents,
     )
     bases = KnowledgeAdmin(
-        SqlKnowledgeCatalog(database.engine), knowledge, settings.knowledge_admin_roles
+        catalog,
+        knowledge,
+        settings.knowledge_admin_roles,
+        ingestion_runner(settings, catalog, knowledge),
     )
+    bases.runner.start()
     for tool in [*memory_tools(memory), SearchKnowledge(knowledge)]:
         registry.register(tool)
     log.info("long-term memory is on", embedding_model=str(embedder.space))

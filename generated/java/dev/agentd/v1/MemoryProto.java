@@ -105,6 +105,26 @@ public final class MemoryProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_AddDocumentRequest_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_IngestionJob_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_IngestionJob_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_GetIngestionJobRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_GetIngestionJobRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ListIngestionJobsRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ListIngestionJobsRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ListIngestionJobsResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ListIngestionJobsResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_ListDocumentsRequest_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -182,57 +202,88 @@ public final class MemoryProto {
       "en\030\002 \001(\t\"7\n\032DeleteKnowledgeBaseRequest\022\031" +
       "\n\021knowledge_base_id\030\001 \001(\t\"5\n\033DeleteKnowl" +
       "edgeBaseResponse\022\026\n\016chunks_deleted\030\001 \001(\003" +
-      "\"\277\001\n\021KnowledgeDocument\022\023\n\013document_id\030\001 " +
+      "\"\227\002\n\021KnowledgeDocument\022\023\n\013document_id\030\001 " +
       "\001(\t\022\031\n\021knowledge_base_id\030\002 \001(\t\022\014\n\004name\030\003" +
       " \001(\t\022\022\n\nmedia_type\030\004 \001(\t\022\022\n\nsize_bytes\030\005" +
       " \001(\003\022\023\n\013chunk_count\030\006 \001(\005\022/\n\013create_time" +
-      "\030\007 \001(\0132\032.google.protobuf.Timestamp\"b\n\022Ad" +
-      "dDocumentRequest\022\031\n\021knowledge_base_id\030\001 " +
-      "\001(\t\022\014\n\004name\030\002 \001(\t\022\022\n\nmedia_type\030\003 \001(\t\022\017\n" +
-      "\007content\030\004 \001(\014\"X\n\024ListDocumentsRequest\022\031" +
-      "\n\021knowledge_base_id\030\001 \001(\t\022\021\n\tpage_size\030\002" +
-      " \001(\005\022\022\n\npage_token\030\003 \001(\t\"a\n\025ListDocument" +
-      "sResponse\022/\n\tdocuments\030\001 \003(\0132\034.agentd.v1" +
-      ".KnowledgeDocument\022\027\n\017next_page_token\030\002 " +
-      "\001(\t\",\n\025DeleteDocumentRequest\022\023\n\013document" +
-      "_id\030\001 \001(\t\"0\n\026DeleteDocumentResponse\022\026\n\016c" +
-      "hunks_deleted\030\001 \001(\003\"\203\001\n\026SearchKnowledgeR" +
-      "equest\022\031\n\021knowledge_base_id\030\001 \001(\t\022\r\n\005que" +
-      "ry\030\002 \001(\t\022\r\n\005top_k\030\003 \001(\005\022\034\n\017score_thresho" +
-      "ld\030\004 \001(\001H\000\210\001\001B\022\n\020_score_threshold\"o\n\010Cit" +
-      "ation\022\031\n\021knowledge_base_id\030\001 \001(\t\022\023\n\013docu" +
-      "ment_id\030\002 \001(\t\022\023\n\013chunk_index\030\003 \001(\005\022\r\n\005sc" +
-      "ore\030\004 \001(\001\022\017\n\007snippet\030\005 \001(\t\"C\n\014KnowledgeH" +
-      "it\022%\n\010citation\030\001 \001(\0132\023.agentd.v1.Citatio" +
-      "n\022\014\n\004text\030\002 \001(\t\"@\n\027SearchKnowledgeRespon" +
-      "se\022%\n\004hits\030\001 \003(\0132\027.agentd.v1.KnowledgeHi" +
-      "t2\305\007\n\rMemoryService\022O\n\014ListMemories\022\036.ag" +
-      "entd.v1.ListMemoriesRequest\032\037.agentd.v1." +
-      "ListMemoriesResponse\022U\n\016SearchMemories\022 " +
-      ".agentd.v1.SearchMemoriesRequest\032!.agent" +
-      "d.v1.SearchMemoriesResponse\022O\n\014DeleteMem" +
-      "ory\022\036.agentd.v1.DeleteMemoryRequest\032\037.ag" +
-      "entd.v1.DeleteMemoryResponse\022I\n\nForgetUs" +
-      "er\022\034.agentd.v1.ForgetUserRequest\032\035.agent" +
-      "d.v1.ForgetUserResponse\022V\n\023CreateKnowled" +
-      "geBase\022%.agentd.v1.CreateKnowledgeBaseRe" +
-      "quest\032\030.agentd.v1.KnowledgeBase\022a\n\022ListK" +
-      "nowledgeBases\022$.agentd.v1.ListKnowledgeB" +
-      "asesRequest\032%.agentd.v1.ListKnowledgeBas" +
-      "esResponse\022d\n\023DeleteKnowledgeBase\022%.agen" +
-      "td.v1.DeleteKnowledgeBaseRequest\032&.agent" +
-      "d.v1.DeleteKnowledgeBaseResponse\022J\n\013AddD" +
-      "ocument\022\035.agentd.v1.AddDocumentRequest\032\034" +
-      ".agentd.v1.KnowledgeDocument\022R\n\rListDocu" +
-      "ments\022\037.agentd.v1.ListDocumentsRequest\032 " +
-      ".agentd.v1.ListDocumentsResponse\022U\n\016Dele" +
-      "teDocument\022 .agentd.v1.DeleteDocumentReq" +
-      "uest\032!.agentd.v1.DeleteDocumentResponse\022" +
-      "X\n\017SearchKnowledge\022!.agentd.v1.SearchKno" +
-      "wledgeRequest\032\".agentd.v1.SearchKnowledg" +
-      "eResponseBA\n\rdev.agentd.v1B\013MemoryProtoP" +
-      "\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006pr" +
-      "oto3"
+      "\030\007 \001(\0132\032.google.protobuf.Timestamp\022\'\n\005st" +
+      "ate\030\010 \001(\0162\030.agentd.v1.DocumentState\022\023\n\013e" +
+      "xternal_id\030\t \001(\t\022\030\n\020ingestion_job_id\030\n \001" +
+      "(\t\"\213\001\n\022AddDocumentRequest\022\031\n\021knowledge_b" +
+      "ase_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022\022\n\nmedia_type" +
+      "\030\003 \001(\t\022\017\n\007content\030\004 \001(\014\022\022\n\nbackground\030\005 " +
+      "\001(\010\022\023\n\013external_id\030\006 \001(\t\"\267\003\n\014IngestionJo" +
+      "b\022\016\n\006job_id\030\001 \001(\t\022\031\n\021knowledge_base_id\030\002" +
+      " \001(\t\022\023\n\013document_id\030\003 \001(\t\022\023\n\013external_id" +
+      "\030\004 \001(\t\022\014\n\004name\030\005 \001(\t\022+\n\005state\030\006 \001(\0162\034.ag" +
+      "entd.v1.IngestionJobState\022\023\n\013chunks_done" +
+      "\030\007 \001(\005\022\024\n\014chunks_total\030\010 \001(\005\022\022\n\nsize_byt" +
+      "es\030\t \001(\003\022/\n\013create_time\030\n \001(\0132\032.google.p" +
+      "rotobuf.Timestamp\022.\n\nstart_time\030\013 \001(\0132\032." +
+      "google.protobuf.Timestamp\022,\n\010end_time\030\014 " +
+      "\001(\0132\032.google.protobuf.Timestamp\022\024\n\014error" +
+      "_reason\030\r \001(\t\022\r\n\005error\030\016 \001(\t\022\020\n\010attempts" +
+      "\030\017 \001(\005\022\022\n\nbackground\030\020 \001(\010\"(\n\026GetIngesti" +
+      "onJobRequest\022\016\n\006job_id\030\001 \001(\t\"\\\n\030ListInge" +
+      "stionJobsRequest\022\031\n\021knowledge_base_id\030\001 " +
+      "\001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030\003 \001" +
+      "(\t\"[\n\031ListIngestionJobsResponse\022%\n\004jobs\030" +
+      "\001 \003(\0132\027.agentd.v1.IngestionJob\022\027\n\017next_p" +
+      "age_token\030\002 \001(\t\"X\n\024ListDocumentsRequest\022" +
+      "\031\n\021knowledge_base_id\030\001 \001(\t\022\021\n\tpage_size\030" +
+      "\002 \001(\005\022\022\n\npage_token\030\003 \001(\t\"a\n\025ListDocumen" +
+      "tsResponse\022/\n\tdocuments\030\001 \003(\0132\034.agentd.v" +
+      "1.KnowledgeDocument\022\027\n\017next_page_token\030\002" +
+      " \001(\t\",\n\025DeleteDocumentRequest\022\023\n\013documen" +
+      "t_id\030\001 \001(\t\"0\n\026DeleteDocumentResponse\022\026\n\016" +
+      "chunks_deleted\030\001 \001(\003\"\203\001\n\026SearchKnowledge" +
+      "Request\022\031\n\021knowledge_base_id\030\001 \001(\t\022\r\n\005qu" +
+      "ery\030\002 \001(\t\022\r\n\005top_k\030\003 \001(\005\022\034\n\017score_thresh" +
+      "old\030\004 \001(\001H\000\210\001\001B\022\n\020_score_threshold\"o\n\010Ci" +
+      "tation\022\031\n\021knowledge_base_id\030\001 \001(\t\022\023\n\013doc" +
+      "ument_id\030\002 \001(\t\022\023\n\013chunk_index\030\003 \001(\005\022\r\n\005s" +
+      "core\030\004 \001(\001\022\017\n\007snippet\030\005 \001(\t\"C\n\014Knowledge" +
+      "Hit\022%\n\010citation\030\001 \001(\0132\023.agentd.v1.Citati" +
+      "on\022\014\n\004text\030\002 \001(\t\"@\n\027SearchKnowledgeRespo" +
+      "nse\022%\n\004hits\030\001 \003(\0132\027.agentd.v1.KnowledgeH" +
+      "it*g\n\rDocumentState\022\036\n\032DOCUMENT_STATE_UN" +
+      "SPECIFIED\020\000\022\034\n\030DOCUMENT_STATE_INGESTING\020" +
+      "\001\022\030\n\024DOCUMENT_STATE_READY\020\002*\274\001\n\021Ingestio" +
+      "nJobState\022#\n\037INGESTION_JOB_STATE_UNSPECI" +
+      "FIED\020\000\022\036\n\032INGESTION_JOB_STATE_QUEUED\020\001\022\037" +
+      "\n\033INGESTION_JOB_STATE_RUNNING\020\002\022!\n\035INGES" +
+      "TION_JOB_STATE_SUCCEEDED\020\003\022\036\n\032INGESTION_" +
+      "JOB_STATE_FAILED\020\0042\364\010\n\rMemoryService\022O\n\014" +
+      "ListMemories\022\036.agentd.v1.ListMemoriesReq" +
+      "uest\032\037.agentd.v1.ListMemoriesResponse\022U\n" +
+      "\016SearchMemories\022 .agentd.v1.SearchMemori" +
+      "esRequest\032!.agentd.v1.SearchMemoriesResp" +
+      "onse\022O\n\014DeleteMemory\022\036.agentd.v1.DeleteM" +
+      "emoryRequest\032\037.agentd.v1.DeleteMemoryRes" +
+      "ponse\022I\n\nForgetUser\022\034.agentd.v1.ForgetUs" +
+      "erRequest\032\035.agentd.v1.ForgetUserResponse" +
+      "\022V\n\023CreateKnowledgeBase\022%.agentd.v1.Crea" +
+      "teKnowledgeBaseRequest\032\030.agentd.v1.Knowl" +
+      "edgeBase\022a\n\022ListKnowledgeBases\022$.agentd." +
+      "v1.ListKnowledgeBasesRequest\032%.agentd.v1" +
+      ".ListKnowledgeBasesResponse\022d\n\023DeleteKno" +
+      "wledgeBase\022%.agentd.v1.DeleteKnowledgeBa" +
+      "seRequest\032&.agentd.v1.DeleteKnowledgeBas" +
+      "eResponse\022J\n\013AddDocument\022\035.agentd.v1.Add" +
+      "DocumentRequest\032\034.agentd.v1.KnowledgeDoc" +
+      "ument\022R\n\rListDocuments\022\037.agentd.v1.ListD" +
+      "ocumentsRequest\032 .agentd.v1.ListDocument" +
+      "sResponse\022U\n\016DeleteDocument\022 .agentd.v1." +
+      "DeleteDocumentRequest\032!.agentd.v1.Delete" +
+      "DocumentResponse\022X\n\017SearchKnowledge\022!.ag" +
+      "entd.v1.SearchKnowledgeRequest\032\".agentd." +
+      "v1.SearchKnowledgeResponse\022M\n\017GetIngesti" +
+      "onJob\022!.agentd.v1.GetIngestionJobRequest" +
+      "\032\027.agentd.v1.IngestionJob\022^\n\021ListIngesti" +
+      "onJobs\022#.agentd.v1.ListIngestionJobsRequ" +
+      "est\032$.agentd.v1.ListIngestionJobsRespons" +
+      "eBA\n\rdev.agentd.v1B\013MemoryProtoP\001Z!agent" +
+      "d.dev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -340,57 +391,81 @@ public final class MemoryProto {
     internal_static_agentd_v1_KnowledgeDocument_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_KnowledgeDocument_descriptor,
-        new java.lang.String[] { "DocumentId", "KnowledgeBaseId", "Name", "MediaType", "SizeBytes", "ChunkCount", "CreateTime", });
+        new java.lang.String[] { "DocumentId", "KnowledgeBaseId", "Name", "MediaType", "SizeBytes", "ChunkCount", "CreateTime", "State", "ExternalId", "IngestionJobId", });
     internal_static_agentd_v1_AddDocumentRequest_descriptor =
       getDescriptor().getMessageTypes().get(17);
     internal_static_agentd_v1_AddDocumentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_AddDocumentRequest_descriptor,
-        new java.lang.String[] { "KnowledgeBaseId", "Name", "MediaType", "Content", });
-    internal_static_agentd_v1_ListDocumentsRequest_descriptor =
+        new java.lang.String[] { "KnowledgeBaseId", "Name", "MediaType", "Content", "Background", "ExternalId", });
+    internal_static_agentd_v1_IngestionJob_descriptor =
       getDescriptor().getMessageTypes().get(18);
+    internal_static_agentd_v1_IngestionJob_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_IngestionJob_descriptor,
+        new java.lang.String[] { "JobId", "KnowledgeBaseId", "DocumentId", "ExternalId", "Name", "State", "ChunksDone", "ChunksTotal", "SizeBytes", "CreateTime", "StartTime", "EndTime", "ErrorReason", "Error", "Attempts", "Background", });
+    internal_static_agentd_v1_GetIngestionJobRequest_descriptor =
+      getDescriptor().getMessageTypes().get(19);
+    internal_static_agentd_v1_GetIngestionJobRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_GetIngestionJobRequest_descriptor,
+        new java.lang.String[] { "JobId", });
+    internal_static_agentd_v1_ListIngestionJobsRequest_descriptor =
+      getDescriptor().getMessageTypes().get(20);
+    internal_static_agentd_v1_ListIngestionJobsRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ListIngestionJobsRequest_descriptor,
+        new java.lang.String[] { "KnowledgeBaseId", "PageSize", "PageToken", });
+    internal_static_agentd_v1_ListIngestionJobsResponse_descriptor =
+      getDescriptor().getMessageTypes().get(21);
+    internal_static_agentd_v1_ListIngestionJobsResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ListIngestionJobsResponse_descriptor,
+        new java.lang.String[] { "Jobs", "NextPageToken", });
+    internal_static_agentd_v1_ListDocumentsRequest_descriptor =
+      getDescriptor().getMessageTypes().get(22);
     internal_static_agentd_v1_ListDocumentsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListDocumentsRequest_descriptor,
         new java.lang.String[] { "KnowledgeBaseId", "PageSize", "PageToken", });
     internal_static_agentd_v1_ListDocumentsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(23);
     internal_static_agentd_v1_ListDocumentsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListDocumentsResponse_descriptor,
         new java.lang.String[] { "Documents", "NextPageToken", });
     internal_static_agentd_v1_DeleteDocumentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(20);
+      getDescriptor().getMessageTypes().get(24);
     internal_static_agentd_v1_DeleteDocumentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteDocumentRequest_descriptor,
         new java.lang.String[] { "DocumentId", });
     internal_static_agentd_v1_DeleteDocumentResponse_descriptor =
-      getDescriptor().getMessageTypes().get(21);
+      getDescriptor().getMessageTypes().get(25);
     internal_static_agentd_v1_DeleteDocumentResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteDocumentResponse_descriptor,
         new java.lang.String[] { "ChunksDeleted", });
     internal_static_agentd_v1_SearchKnowledgeRequest_descriptor =
-      getDescriptor().getMessageTypes().get(22);
+      getDescriptor().getMessageTypes().get(26);
     internal_static_agentd_v1_SearchKnowledgeRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_SearchKnowledgeRequest_descriptor,
         new java.lang.String[] { "KnowledgeBaseId", "Query", "TopK", "ScoreThreshold", "ScoreThreshold", });
     internal_static_agentd_v1_Citation_descriptor =
-      getDescriptor().getMessageTypes().get(23);
+      getDescriptor().getMessageTypes().get(27);
     internal_static_agentd_v1_Citation_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Citation_descriptor,
         new java.lang.String[] { "KnowledgeBaseId", "DocumentId", "ChunkIndex", "Score", "Snippet", });
     internal_static_agentd_v1_KnowledgeHit_descriptor =
-      getDescriptor().getMessageTypes().get(24);
+      getDescriptor().getMessageTypes().get(28);
     internal_static_agentd_v1_KnowledgeHit_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_KnowledgeHit_descriptor,
         new java.lang.String[] { "Citation", "Text", });
     internal_static_agentd_v1_SearchKnowledgeResponse_descriptor =
-      getDescriptor().getMessageTypes().get(25);
+      getDescriptor().getMessageTypes().get(29);
     internal_static_agentd_v1_SearchKnowledgeResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_SearchKnowledgeResponse_descriptor,
