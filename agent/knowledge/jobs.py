@@ -16,8 +16,8 @@ MAX_ERROR_CHARS = 1000
 
 
 def new_job_id() -> str:
-    """`ing_` and 32 hexadecimal digits: 12 of milliseconds, then random (ids grow)."""
-    return f"ing_{int(time.time() * 1000):012x}{secrets.token_hex(10)}"
+    """`ing_` and 32 hexadecimal digits: 16 of nanoseconds, then random (ids grow)."""
+    return f"ing_{time.time_ns():016x}{secrets.token_hex(8)}"
 
 
 @dataclass(frozen=True, slots=True)
