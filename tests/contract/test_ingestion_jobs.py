@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from agent.knowledge.jobs import IngestionJob, new_job_id
-from agent.knowledge.records import DocumentRecord, KnowledgeBaseRecord
+from agent.knowledge.records import DocumentRecord, DocumentState, KnowledgeBaseRecord
 from stores.knowledge.catalog import KnowledgeCatalog, MemoryKnowledgeCatalog, SqlKnowledgeCatalog
 from stores.knowledge.jobs import IngestionJobStore, jobs_for
 from stores.sql.engine import create_engine, migrate

@@ -197,6 +197,7 @@ async def _dead_owner_s_job(setup: Setup, background: bool, attempts: int) -> In
     (a background job RUNNING, `attempts` times; a call's job as the call held it)."""
     jobs = setup.admin.runner.jobs
     lapsed = datetime.now(UTC) - timedelta(seconds=1)
+    running: IngestionJob | None = None
     if background:
         added = await setup.admin.add_document(
             ADMIN, "kb", WORDS, "text/plain", "w.txt", background=True
@@ -226,6 +227,7 @@ async def _dead_owner_s_job(setup: Setup, background: bool, attempts: int) -> In
             owner="dead-replica", lease_until=lapsed,
         )  # fmt: skip
         await jobs.add(running, None)
+    assert running is not None
     knowledge = setup.admin.knowledge
     await knowledge._store("acme", "kb", running.document_id, ["word0 word1", "word2"], 0)
     assert await setup.chunks() == 2
