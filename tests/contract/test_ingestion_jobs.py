@@ -58,7 +58,9 @@ def job(tenant: str = "acme", document_id: str = "doc_1", external_id: str = "")
     )
 
 
-def document(document_id: str, state: str = "INGESTING", external_id: str = "") -> DocumentRecord:
+def document(
+    document_id: str, state: DocumentState = "INGESTING", external_id: str = ""
+) -> DocumentRecord:
     return DocumentRecord(
         "acme",
         document_id,
@@ -69,7 +71,7 @@ def document(document_id: str, state: str = "INGESTING", external_id: str = "") 
         0,
         NOW,
         state,
-        external_id,  # type: ignore[arg-type]
+        external_id,
     )
 
 
@@ -134,7 +136,8 @@ async def test_a_job_taken_over_refuses_its_old_owner(
     assert requeued is not None
     assert (requeued.state, requeued.owner, requeued.attempts) == ("QUEUED", "", 1)
     again = await jobs.claim("d", NOW, LATER)
-    assert again is not None and again.attempts == 2
+    assert again is not None
+    assert again.attempts == 2
     assert await jobs.release(again, uncount=True)
     assert (await jobs.get("acme", mine.job_id)).attempts == 1  # type: ignore[union-attr]
 
@@ -187,7 +190,8 @@ async def test_success_is_refused_when_the_document_was_deleted_meanwhile(
     check, replaced = await jobs.succeed(running, 2, LATER)
     assert (check.go_on, check.lost, replaced) == (False, False, [])
     still = await jobs.get("acme", running.job_id)
-    assert still is not None and still.state == "RUNNING"
+    assert still is not None
+    assert still.state == "RUNNING"
     assert await jobs.fail(running, "MEMORY_NOT_FOUND", "deleted", LATER)
     failed = await jobs.get("acme", running.job_id)
     assert failed is not None

@@ -24,7 +24,6 @@ from core.errors import EmbeddingsUnavailableError
 from core.identity import Principal
 from stores.knowledge.base import KnowledgeStore
 from stores.knowledge.catalog import KnowledgeCatalog, MemoryKnowledgeCatalog, SqlKnowledgeCatalog
-from stores.knowledge.jobs import jobs_for
 from stores.knowledge.memory import MemoryKnowledgeStore
 from stores.knowledge.sqlite import SqliteKnowledgeStore
 from stores.sql.engine import create_engine, migrate
@@ -143,7 +142,8 @@ async def test_a_background_job_reports_progress_and_is_searched_only_once_ready
     finally:
         documents.BATCH = documents_batch
     assert (done.chunks_done, done.chunks_total) == (10, 10)
-    assert done.started_at is not None and done.finished_at is not None
+    assert done.started_at is not None
+    assert done.finished_at is not None
     assert await setup.admin.search(ADMIN, "kb", "word1 word2 word3", threshold=-1)
     [document] = await setup.admin.list_documents(ADMIN, "kb", limit=9)
     assert (document.state, document.chunks, document.job_id) == ("READY", 10, added.job_id)
@@ -204,7 +204,8 @@ async def _dead_owner_s_job(setup: Setup, background: bool, attempts: int) -> In
         )
         for n in range(attempts):  # earlier lives died too
             running = await jobs.claim("dead-replica", lapsed - timedelta(seconds=30), lapsed)
-            assert running is not None and running.job_id == added.job_id
+            assert running is not None
+            assert running.job_id == added.job_id
             if n < attempts - 1:
                 await jobs.release(running)
     else:
