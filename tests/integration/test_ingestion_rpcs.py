@@ -131,12 +131,12 @@ async def test_a_background_document_is_followed_by_its_job_by_its_tenant_s_admi
             ),
         ):
             assert await code_of(call) == grpc.StatusCode.NOT_FOUND
-        for call in (
+        for refused in (
             stub.GetIngestionJob(get, metadata=md["member"]),
             stub.ListIngestionJobs(listing, metadata=md["member"]),
             stub.AddDocument(add(RETURNS, background=True), metadata=md["member"]),
         ):
-            assert await code_of(call) == grpc.StatusCode.PERMISSION_DENIED
+            assert await code_of(refused) == grpc.StatusCode.PERMISSION_DENIED
         assert (
             await code_of(
                 stub.AddDocument(
