@@ -11,6 +11,7 @@ import zlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import grpc
 import numpy as np
@@ -75,7 +76,7 @@ def settings(url: str) -> dict[str, str]:
     }
 
 
-async def job_of(stub: mpb_grpc.MemoryServiceStub, job_id: str) -> mpb.IngestionJob:
+async def job_of(stub: Any, job_id: str) -> mpb.IngestionJob:
     found: mpb.IngestionJob = await stub.GetIngestionJob(mpb.GetIngestionJobRequest(job_id=job_id))
     return found
 
