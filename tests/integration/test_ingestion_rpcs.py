@@ -9,6 +9,7 @@ its progress while it is ingested."""
 from __future__ import annotations
 
 import asyncio
+import time
 import zlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -248,3 +249,62 @@ async def test_a_20_mb_document_reports_its_progress_while_it_is_ingested(
         assert len(growing) >= 2, seen  # progress seen at least twice mid-way
         assert growing == sorted(growing)
         assert job.size_bytes == len(document)
+
+
+def _sync_session(address: str, api_key: str) -> list[str]:
+    """The memory and knowledge methods of the synchronous client, in order."""
+    from agentd_client import sync as sync_client
+
+    seen = []
+    with sync_client.AgentClient(address, api_key=api_key, timeout=20) as client:
+        client.create_knowledge_base("sync", "Sync")
+        seen.append(client.list_knowledge_bases().knowledge_bases[-1].knowledge_base_id)
+        added = client.add_document(
+            "sync", REFUNDS, "text/plain", name="r.txt", external_id="r", background=True
+        )
+        for _ in range(400):
+            job = client.get_ingestion_job(added.ingestion_job_id)
+            if job.state == JOB.INGESTION_JOB_STATE_SUCCEEDED:
+                break
+            time.sleep(0.05)
+        seen.append(mpb.IngestionJobState.Name(job.state))
+        seen.append(client.list_ingestion_jobs("sync").jobs[0].job_id == job.job_id and "listed")
+        docs = client.list_documents("sync").documents
+        seen.append(docs[0].external_id)
+        hits = client.search_knowledge("sync", "refund payment method", score_threshold=-1)
+        seen.append(hits[0].citation.document_id == added.document_id and "found")
+        seen.append(str(client.delete_document(added.document_id) >= 1))
+        seen.append(str(client.delete_knowledge_base("sync")))
+        seen.append(str(len(client.list_memories().memories)))
+        seen.append(str(len(client.search_memories("anything"))))
+        seen.append(str(client.forget_user()))
+    return [str(s) for s in seen]
+
+
+async def test_the_python_clients_add_and_follow_documents(
+    tmp_path: Path, pgvector_socket: str
+) -> None:
+    async with knowledge_server(tmp_path, "sqlite", pgvector_socket) as t:
+        client = await t.client("acme", "ops", "admin")
+        await client.create_knowledge_base("kb")
+        added = await client.add_document(
+            "kb", RETURNS, "text/plain", name="returns.txt", background=True
+        )
+        for _ in range(400):
+            job = await client.get_ingestion_job(added.ingestion_job_id)
+            if job.state == JOB.INGESTION_JOB_STATE_SUCCEEDED:
+                break
+            await asyncio.sleep(0.05)
+        assert job.state == JOB.INGESTION_JOB_STATE_SUCCEEDED
+        listed = await client.list_ingestion_jobs("kb")
+        assert [j.job_id for j in listed.jobs] == [added.ingestion_job_id]
+
+        from auth.keys import new_key
+
+        key, plaintext = new_key("acme", "sync-ops", ("admin",))
+        await t.server.durable.api_keys.add(key)
+        seen = await asyncio.to_thread(_sync_session, t.address, plaintext)
+        assert seen == [
+            "sync", "INGESTION_JOB_STATE_SUCCEEDED", "listed", "r", "found", "True", "0",
+            "0", "0", "0",
+        ]  # fmt: skip
