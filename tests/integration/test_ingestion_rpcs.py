@@ -255,7 +255,7 @@ def _sync_session(address: str, api_key: str) -> list[str]:
     """The memory and knowledge methods of the synchronous client, in order."""
     from agentd_client import sync as sync_client
 
-    seen = []
+    seen: list[object] = []
     with sync_client.AgentClient(address, api_key=api_key, timeout=20) as client:
         client.create_knowledge_base("sync", "Sync")
         seen.append(client.list_knowledge_bases().knowledge_bases[-1].knowledge_base_id)
