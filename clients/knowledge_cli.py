@@ -121,19 +121,8 @@ async def run_kb(client: AgentClient, args: argparse.Namespace) -> int:
             token = docs.next_page_token
             if not token:
                 break
-    elif args.verb == "job":
-        found = await client.get_ingestion_job(args.job_id)
-        print(as_json(found) if args.json else _job_line(found))
-        return 1 if found.state == mpb.IngestionJobState.INGESTION_JOB_STATE_FAILED else 0
-    elif args.verb == "jobs":
-        token = ""
-        for _ in range(MAX_PAGES):
-            listed = await client.list_ingestion_jobs(args.knowledge_base_id, page_token=token)
-            for j in listed.jobs:
-                print(as_json(j) if args.json else _job_line(j))
-            token = listed.next_page_token
-            if not token:
-                break
+    elif args.verb in ("job", "jobs"):
+        return await _jobs(client, args)
     elif args.verb == "rm-doc":
         gone = await client.delete_document(args.document_id)
         print(f"deleted {args.document_id} ({gone} chunks)")
@@ -150,6 +139,23 @@ async def run_kb(client: AgentClient, args: argparse.Namespace) -> int:
             )
         if not hits and not args.json:
             print("nothing above the threshold")
+    return 0
+
+
+async def _jobs(client: AgentClient, args: argparse.Namespace) -> int:
+    """`kb job ID` (exit 1 when it FAILED) and `kb jobs BASE`."""
+    if args.verb == "job":
+        found = await client.get_ingestion_job(args.job_id)
+        print(as_json(found) if args.json else _job_line(found))
+        return 1 if found.state == mpb.IngestionJobState.INGESTION_JOB_STATE_FAILED else 0
+    token = ""
+    for _ in range(MAX_PAGES):
+        listed = await client.list_ingestion_jobs(args.knowledge_base_id, page_token=token)
+        for j in listed.jobs:
+            print(as_json(j) if args.json else _job_line(j))
+        token = listed.next_page_token
+        if not token:
+            break
     return 0
 
 

@@ -19,9 +19,7 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table("knowledge_documents") as batch:
-        batch.add_column(
-            sa.Column("state", sa.String(16), nullable=False, server_default="READY")
-        )
+        batch.add_column(sa.Column("state", sa.String(16), nullable=False, server_default="READY"))
         batch.add_column(
             sa.Column("external_id", sa.String(256), nullable=False, server_default="")
         )
