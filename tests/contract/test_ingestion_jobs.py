@@ -200,3 +200,46 @@ async def test_success_is_refused_when_the_document_was_deleted_meanwhile(
         "MEMORY_NOT_FOUND",
         "deleted",
     )
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_migration_0016_keeps_documents_ready_and_goes_down_and_up(
+    kind: str, tmp_path: Path
+) -> None:
+    from alembic import command
+    from sqlalchemy import inspect, text
+
+    from stores.sql.engine import alembic_config
+    from tests.contract.conftest import empty_database
+
+    async with empty_database(kind, tmp_path) as (url, schema):
+        config = alembic_config(url, schema)
+        await asyncio.to_thread(command.upgrade, config, "0015")
+        engine = create_engine(url, schema=schema)
+        try:
+            async with engine.begin() as connection:
+                await connection.execute(
+                    text(
+                        "INSERT INTO knowledge_documents (tenant, document_id, knowledge_base_id,"
+                        " name, media_type, size_bytes, chunks, created_at) VALUES ('acme',"
+                        " 'doc_1', 'kb', 'a.md', 'text/markdown', 10, 2, :now)"
+                    ),
+                    {"now": NOW},
+                )
+            await asyncio.to_thread(command.upgrade, config, "head")
+            catalog = SqlKnowledgeCatalog(engine)
+            found = await catalog.get_document("acme", "doc_1")
+            assert found is not None
+            assert (found.state, found.external_id, found.chunks) == ("READY", "", 2)
+            assert await catalog.ready_documents("acme", ["doc_1"]) == {"doc_1"}
+            await asyncio.to_thread(command.downgrade, config, "0015")
+
+            def tables(connection: object) -> list[str]:
+                return inspect(connection).get_table_names()  # type: ignore[arg-type]
+
+            async with engine.connect() as connection:
+                assert "knowledge_ingestion_jobs" not in await connection.run_sync(tables)
+            await asyncio.to_thread(command.upgrade, config, "head")
+            assert await catalog.get_document("acme", "doc_1") is not None
+        finally:
+            await engine.dispose()
