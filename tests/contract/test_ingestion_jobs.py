@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -234,8 +235,8 @@ async def test_migration_0016_keeps_documents_ready_and_goes_down_and_up(
             assert await catalog.ready_documents("acme", ["doc_1"]) == {"doc_1"}
             await asyncio.to_thread(command.downgrade, config, "0015")
 
-            def tables(connection: object) -> list[str]:
-                return inspect(connection).get_table_names()  # type: ignore[arg-type]
+            def tables(connection: Any) -> list[str]:
+                return list(inspect(connection).get_table_names())
 
             async with engine.connect() as connection:
                 assert "knowledge_ingestion_jobs" not in await connection.run_sync(tables)
