@@ -315,3 +315,23 @@ async def test_a_document_deleted_while_ingested_ends_its_job(setup: Setup) -> N
     assert failed.error_reason == "MEMORY_NOT_FOUND"
     assert "deleted while it was ingested" in failed.error
     assert await setup.chunks() == 0
+
+
+async def test_a_restarted_process_with_a_stable_id_takes_its_jobs_back_at_once(
+    setup: Setup,
+) -> None:
+    jobs = setup.admin.runner.jobs
+    added = await setup.admin.add_document(
+        ADMIN, "kb", WORDS, "text/plain", "w.txt", background=True
+    )
+    now = datetime.now(UTC)
+    held = await jobs.claim("replica-1", now, now + timedelta(hours=1))  # a long lease
+    assert held is not None
+    assert held.job_id == added.job_id
+    setup.use(setup.runner(owner="replica-2"))
+    await asyncio.sleep(0.3)  # another process leaves it: the lease has not lapsed
+    assert (await setup.admin.job(ADMIN, added.job_id)).state == "RUNNING"
+    await setup.admin.runner.close()
+    setup.use(setup.runner(owner="replica-1", reclaim_own=True))  # its own next life
+    done = await setup.until(added.job_id, "SUCCEEDED")
+    assert (done.attempts, done.owner) == (2, "replica-1")
