@@ -335,3 +335,20 @@ async def test_a_restarted_process_with_a_stable_id_takes_its_jobs_back_at_once(
     setup.use(setup.runner(owner="replica-1", reclaim_own=True))  # its own next life
     done = await setup.until(added.job_id, "SUCCEEDED")
     assert (done.attempts, done.owner) == (2, "replica-1")
+
+
+async def test_a_process_shutting_down_hands_its_running_jobs_back(setup: Setup) -> None:
+    setup.use(setup.runner())
+    embedder = setup.admin.knowledge.embedder = Gated(free=0)
+    added = await setup.admin.add_document(
+        ADMIN, "kb", WORDS, "text/plain", "w.txt", background=True
+    )
+    await asyncio.wait_for(embedder.waiting.wait(), 10)
+    await setup.admin.runner.close()
+    handed = await setup.admin.job(ADMIN, added.job_id)
+    assert (handed.state, handed.owner, handed.attempts) == ("QUEUED", "", 0)
+    assert await setup.chunks() == 0
+    embedder.gate.set()
+    setup.use(setup.runner(owner="replica-2"))
+    done = await setup.until(added.job_id, "SUCCEEDED")
+    assert (done.attempts, done.chunks_done) == (1, 10)
