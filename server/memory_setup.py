@@ -101,6 +101,7 @@ def ingestion_runner(
         parallel=settings.knowledge_ingestion_parallel,
         lease_seconds=settings.knowledge_ingestion_lease_seconds,
         attempts=settings.knowledge_ingestion_attempts,
+        max_waiting=settings.knowledge_ingestion_max_waiting,
         reclaim_own=bool(settings.replica_id),
     )
 

@@ -30,7 +30,7 @@ import structlog
 from agent.knowledge.documents import Abandoned, KnowledgeBases, Progress
 from agent.knowledge.jobs import MAX_ERROR_CHARS, IngestionJob
 from agent.knowledge.records import DocumentRecord, Scope
-from core.errors import AgentdError, DocumentGoneError, InternalError
+from core.errors import AgentdError, DocumentGoneError, InternalError, ResourceExhaustedError
 from stores.knowledge.catalog import KnowledgeCatalog
 from stores.knowledge.jobs import IngestionJobStore
 
@@ -58,6 +58,7 @@ class IngestionRunner:
         attempts: int = 3,
         poll_seconds: float = 1.0,
         reclaim_own: bool = False,
+        max_waiting: int = 100,
     ) -> None:
         self.jobs, self.catalog, self.knowledge = jobs, catalog, knowledge
         self.owner = owner
@@ -65,6 +66,7 @@ class IngestionRunner:
         self.attempts = attempts
         self.poll_seconds = min(poll_seconds, lease_seconds / 3)
         self._reclaim_own = reclaim_own
+        self.max_waiting = max_waiting
         self._slots = asyncio.Semaphore(parallel)
         self._running: set[asyncio.Task[None]] = set()
         self._wake = asyncio.Event()
@@ -85,7 +87,14 @@ class IngestionRunner:
         await asyncio.gather(*self._running, return_exceptions=True)
 
     async def submit(self, job: IngestionJob, content: bytes) -> None:
-        """Queue a background job (its content stored with it)."""
+        """Queue a background job (its content stored with it); ResourceExhaustedError
+        when the tenant has `max_waiting` background jobs not ended yet."""
+        if await self.jobs.waiting(job.tenant) >= self.max_waiting:
+            raise ResourceExhaustedError(
+                f"{self.max_waiting} background ingestion jobs of the tenant are queued or "
+                "running (AGENTD_KNOWLEDGE_INGESTION_MAX_WAITING); retry when some have ended",
+                retry_after_seconds=10.0,
+            )
         await self.jobs.add(replace(job, background=True), content)
         self._wake.set()
 

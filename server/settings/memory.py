@@ -65,6 +65,14 @@ class MemorySettings(Section):
         description="documents one process ingests at a time (AddDocument calls and "
         "background jobs); further ones wait QUEUED",
     )
+    knowledge_ingestion_max_waiting: int = Field(
+        100,
+        ge=1,
+        le=100_000,
+        description="background ingestion jobs a tenant may have queued or running (their "
+        "content is stored until they end); AddDocument with `background` answers "
+        "RESOURCE_EXHAUSTED beyond",
+    )
     knowledge_ingestion_lease_seconds: float = Field(
         30.0,
         ge=1.0,

@@ -41,6 +41,10 @@ class IngestionJobStore(Protocol):
 
     async def content(self, tenant: str, job_id: str) -> bytes | None: ...
 
+    async def waiting(self, tenant: str) -> int:
+        """The tenant's background jobs not ended yet (their content is stored)."""
+        ...
+
     async def claim(self, owner: str, now: datetime, until: datetime) -> IngestionJob | None:
         """The oldest unowned QUEUED job, now RUNNING for `owner` (None: there is none)."""
         ...
@@ -122,6 +126,13 @@ class MemoryIngestionJobs:
 
     async def content(self, tenant: str, job_id: str) -> bytes | None:
         return self._content.get((tenant, job_id))
+
+    async def waiting(self, tenant: str) -> int:
+        return sum(
+            1
+            for (t, _), j in self._jobs.items()
+            if t == tenant and j.background and j.state in ACTIVE
+        )
 
     async def claim(self, owner: str, now: datetime, until: datetime) -> IngestionJob | None:
         queued = [

@@ -17,6 +17,7 @@ from sqlalchemy import (
     String,
     Table,
     and_,
+    func,
     or_,
     select,
     update,
@@ -139,6 +140,13 @@ class SqlIngestionJobs:
         async with self.engine.connect() as connection:
             found: bytes | None = await connection.scalar(query)
         return found
+
+    async def waiting(self, tenant: str) -> int:
+        query = select(func.count()).where(
+            _J.tenant == tenant, _J.background.is_(True), _J.state.in_(("QUEUED", "RUNNING"))
+        )
+        async with self.engine.connect() as connection:
+            return int(await connection.scalar(query) or 0)
 
     async def claim(self, owner: str, now: datetime, until: datetime) -> IngestionJob | None:
         query = (

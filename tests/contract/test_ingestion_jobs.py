@@ -91,6 +91,9 @@ async def test_jobs_are_one_tenant_s_and_listed_by_id(
     rest = await jobs.list_jobs("acme", "kb", limit=9, after=first.job_id)
     assert [j.job_id for j in rest] == [second.job_id]
     assert await jobs.content("acme", first.job_id) == b"content"
+    assert await jobs.waiting("acme") == 0  # none of them is a background job
+    await jobs.add(replace(job(), background=True), b"content")
+    assert (await jobs.waiting("acme"), await jobs.waiting("globex")) == (1, 0)
     assert await jobs.content("globex", first.job_id) is None
 
 

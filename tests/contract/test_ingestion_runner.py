@@ -20,7 +20,7 @@ from agent.knowledge.ingestion import IngestionRunner
 from agent.knowledge.jobs import IngestionJob
 from agent.knowledge.records import DocumentRecord, Scope, Vectors
 from agent.llm.embeddings import HashEmbedder
-from core.errors import EmbeddingsUnavailableError
+from core.errors import EmbeddingsUnavailableError, ResourceExhaustedError
 from core.identity import Principal
 from stores.knowledge.base import KnowledgeStore
 from stores.knowledge.catalog import KnowledgeCatalog, MemoryKnowledgeCatalog, SqlKnowledgeCatalog
@@ -352,3 +352,18 @@ async def test_a_process_shutting_down_hands_its_running_jobs_back(setup: Setup)
     setup.use(setup.runner(owner="replica-2"))
     done = await setup.until(added.job_id, "SUCCEEDED")
     assert (done.attempts, done.chunks_done) == (1, 10)
+
+
+async def test_a_tenant_s_waiting_background_jobs_are_bounded(setup: Setup) -> None:
+    setup.use(setup.runner(max_waiting=1))
+    embedder = setup.admin.knowledge.embedder = Gated(free=0)
+    first = await setup.admin.add_document(ADMIN, "kb", OLD, "text/plain", "a", background=True)
+    with pytest.raises(ResourceExhaustedError, match="MAX_WAITING"):
+        await setup.admin.add_document(ADMIN, "kb", NEW, "text/plain", "b", background=True)
+    assert [d.document_id for d in await setup.admin.list_documents(ADMIN, "kb", limit=9)] == [
+        first.document_id
+    ]
+    embedder.gate.set()
+    await setup.until(first.job_id, "SUCCEEDED")
+    again = await setup.admin.add_document(ADMIN, "kb", NEW, "text/plain", "b", background=True)
+    await setup.until(again.job_id, "SUCCEEDED")
