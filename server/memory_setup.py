@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # numpy, the OpenAI SDK and pgvector load only when memory is
     from agent.knowledge.bases import KnowledgeAdmin
     from agent.knowledge.documents import KnowledgeBases
     from agent.knowledge.extraction import MemoryExtraction
+    from agent.knowledge.ingestion import IngestionRunner
     from agent.knowledge.memories import LongTermMemory
     from agent.knowledge.recall import AutomaticRecall
     from agent.knowledge.rerank import KnowledgeSearch
@@ -32,6 +33,7 @@ if TYPE_CHECKING:  # numpy, the OpenAI SDK and pgvector load only when memory is
     from agent.llm.rerank import Reranker
     from agent.run import TaskRun
     from stores.knowledge.base import KnowledgeStore
+    from stores.knowledge.catalog import SqlKnowledgeCatalog
 
 log = structlog.get_logger(__name__)
 
@@ -69,6 +71,8 @@ class MemoryFeature:
             await self.extraction.close()
         if self.bases is not None and self.bases.searcher.reranker is not None:
             await self.bases.searcher.reranker.close()
+        if self.bases is not None:  # hands its running background jobs back to the queue
+            await self.bases.runner.close()
         if self.memory is not None:
             await self.memory.embedder.close()
             await self.memory.store.close()
@@ -114,6 +118,26 @@ async def open_store(database: Database) -> tuple[KnowledgeStore | None, str]:
         return SqliteKnowledgeStore(database.engine), ""
     why = await vector_ready(database.engine)
     return (None, why) if why else (PgVectorKnowledgeStore(database.engine), "")
+
+
+def ingestion_runner(
+    settings: Settings, catalog: SqlKnowledgeCatalog, knowledge: KnowledgeBases
+) -> IngestionRunner:
+    from agent.knowledge.ingestion import IngestionRunner
+    from stores.knowledge.sql_jobs import SqlIngestionJobs
+    from stores.leases.base import new_replica_id
+
+    return IngestionRunner(
+        SqlIngestionJobs(catalog.engine),
+        catalog,
+        knowledge,
+        owner=settings.replica_id or new_replica_id(),
+        parallel=settings.knowledge_ingestion_parallel,
+        lease_seconds=settings.knowledge_ingestion_lease_seconds,
+        attempts=settings.knowledge_ingestion_attempts,
+        max_waiting=settings.knowledge_ingestion_max_waiting,
+        reclaim_own=bool(settings.replica_id),
+    )
 
 
 async def open_memory(
@@ -173,6 +197,7 @@ def build_knowledge(
     from agent.knowledge.rerank import KnowledgeSearch
     from stores.knowledge.catalog import SqlKnowledgeCatalog
 
+    catalog = SqlKnowledgeCatalog(durable.database.engine)
     knowledge = KnowledgeBases(
         store,
         embedder,
@@ -181,6 +206,7 @@ def build_knowledge(
         max_document_bytes=settings.knowledge_max_document_bytes,
         top_k=settings.knowledge_top_k,
         threshold=settings.knowledge_score_threshold,
+        ready=catalog.ready_documents,
     )
     search = KnowledgeSearch(
         knowledge,
@@ -189,8 +215,14 @@ def build_knowledge(
         candidates_factor=settings.rerank_candidates_factor,
         max_candidates=settings.rerank_max_candidates,
     )
-    catalog = SqlKnowledgeCatalog(durable.database.engine)
-    bases = KnowledgeAdmin(catalog, knowledge, settings.knowledge_admin_roles, search)
+    bases = KnowledgeAdmin(
+        catalog,
+        knowledge,
+        settings.knowledge_admin_roles,
+        searcher=search,
+        runner=ingestion_runner(settings, catalog, knowledge),
+    )
+    bases.runner.start()
     return knowledge, search, bases
 
 
