@@ -1,4 +1,5 @@
-"""`agentd kb create|list|delete|add|docs|rm-doc|search` (a tenant's knowledge bases) and
+"""`agentd kb create|list|delete|add|docs|rm-doc|search|job|jobs` (a tenant's knowledge
+bases and their ingestion jobs) and
 `agentd memory list|search|forget` (the caller's long-term memories), over MemoryService.
 
 `agentd memory reindex|status` are the server's (on the database: server/memory_cli.py).
@@ -36,6 +37,16 @@ def add_parsers(sub: Any) -> None:
     add.add_argument("knowledge_base_id")
     add.add_argument("file", type=Path)
     add.add_argument("--media-type", default="", help="default: from the file's extension")
+    add.add_argument(
+        "--background",
+        action="store_true",
+        help="return at once with the ingestion job's id (follow it with `agentd kb job`)",
+    )
+    add.add_argument("--external-id", default="", help="replace the document of this id")
+    job = verbs.add_parser("job", help="an ingestion job's state and progress (admin)")
+    job.add_argument("job_id")
+    jobs = verbs.add_parser("jobs", help="the ingestion jobs of a knowledge base (admin)")
+    jobs.add_argument("knowledge_base_id")
     docs = verbs.add_parser("docs", help="the documents of a knowledge base")
     docs.add_argument("knowledge_base_id")
     rm = verbs.add_parser("rm-doc", help="delete a document (admin)")
@@ -59,9 +70,24 @@ def add_memory_verbs(memory_sub: Any) -> None:
 
 
 def _document_line(d: mpb.KnowledgeDocument) -> str:
-    return (
-        f"{d.document_id}  {d.chunk_count} chunks  {d.size_bytes} bytes  {d.media_type}  {d.name}"
-    )
+    state = mpb.DocumentState.Name(d.state).removeprefix("DOCUMENT_STATE_")
+    line = f"{d.document_id}  {state}  {d.chunk_count} chunks  {d.size_bytes} bytes  "
+    line += f"{d.media_type}  {d.name}"
+    if d.external_id:
+        line += f"  external id {d.external_id}"
+    if d.state == mpb.DocumentState.DOCUMENT_STATE_INGESTING:
+        line += f"  (job {d.ingestion_job_id})"
+    return line.rstrip()
+
+
+def _job_line(j: mpb.IngestionJob) -> str:
+    state = mpb.IngestionJobState.Name(j.state).removeprefix("INGESTION_JOB_STATE_")
+    line = f"{j.job_id}  {state}  {j.chunks_done}/{j.chunks_total} chunks  {j.document_id}"
+    if j.name:
+        line += f"  {j.name}"
+    if j.error:
+        line += f"  {j.error_reason}: {j.error}"
+    return line
 
 
 async def run_kb(client: AgentClient, args: argparse.Namespace) -> int:
@@ -95,6 +121,8 @@ async def run_kb(client: AgentClient, args: argparse.Namespace) -> int:
             token = docs.next_page_token
             if not token:
                 break
+    elif args.verb in ("job", "jobs"):
+        return await _jobs(client, args)
     elif args.verb == "rm-doc":
         gone = await client.delete_document(args.document_id)
         print(f"deleted {args.document_id} ({gone} chunks)")
@@ -114,6 +142,23 @@ async def run_kb(client: AgentClient, args: argparse.Namespace) -> int:
     return 0
 
 
+async def _jobs(client: AgentClient, args: argparse.Namespace) -> int:
+    """`kb job ID` (exit 1 when it FAILED) and `kb jobs BASE`."""
+    if args.verb == "job":
+        found = await client.get_ingestion_job(args.job_id)
+        print(as_json(found) if args.json else _job_line(found))
+        return 1 if found.state == mpb.IngestionJobState.INGESTION_JOB_STATE_FAILED else 0
+    token = ""
+    for _ in range(MAX_PAGES):
+        listed = await client.list_ingestion_jobs(args.knowledge_base_id, page_token=token)
+        for j in listed.jobs:
+            print(as_json(j) if args.json else _job_line(j))
+        token = listed.next_page_token
+        if not token:
+            break
+    return 0
+
+
 async def _add(client: AgentClient, args: argparse.Namespace) -> int:
     path: Path = args.file
     media_type = (
@@ -127,7 +172,14 @@ async def _add(client: AgentClient, args: argparse.Namespace) -> int:
         content = await asyncio.to_thread(path.read_bytes)
     except OSError as error:
         raise OptionError(f"cannot read {path}: {error.strerror}") from None
-    added = await client.add_document(args.knowledge_base_id, content, media_type, name=path.name)
+    added = await client.add_document(
+        args.knowledge_base_id,
+        content,
+        media_type,
+        name=path.name,
+        external_id=args.external_id,
+        background=args.background,
+    )
     print(as_json(added) if args.json else _document_line(added))
     return 0
 

@@ -15,6 +15,7 @@ from server.calls import unary
 from server.memory_setup import MemoryFeature
 
 if TYPE_CHECKING:  # numpy: only when memory is on
+    from agent.knowledge.jobs import IngestionJob
     from agent.knowledge.records import DocumentRecord, Hit, KnowledgeBaseRecord
 
 MAX_QUERY_CHARS = 2000
@@ -47,7 +48,34 @@ def document_to_proto(document: DocumentRecord) -> pb.KnowledgeDocument:
         size_bytes=document.size_bytes,
         chunk_count=document.chunks,
         create_time=_time(document.created_at),
+        state=pb.DocumentState.Value(f"DOCUMENT_STATE_{document.state}"),
+        external_id=document.external_id,
+        ingestion_job_id=document.job_id,
     )
+
+
+def job_to_proto(job: IngestionJob) -> pb.IngestionJob:
+    message = pb.IngestionJob(
+        job_id=job.job_id,
+        knowledge_base_id=job.knowledge_base_id,
+        document_id=job.document_id,
+        external_id=job.external_id,
+        name=job.name,
+        state=pb.IngestionJobState.Value(f"INGESTION_JOB_STATE_{job.state}"),
+        chunks_done=job.chunks_done,
+        chunks_total=job.chunks_total,
+        size_bytes=job.size_bytes,
+        create_time=_time(job.created_at),
+        error_reason=job.error_reason,
+        error=job.error,
+        attempts=job.attempts,
+        background=job.background,
+    )
+    if job.started_at is not None:
+        message.start_time.CopyFrom(_time(job.started_at))
+    if job.finished_at is not None:
+        message.end_time.CopyFrom(_time(job.finished_at))
+    return message
 
 
 def hit_to_proto(hit: Hit) -> pb.KnowledgeHit:
@@ -123,6 +151,8 @@ class KnowledgeRpcs:
             request.content,
             request.media_type,
             request.name,
+            background=request.background,
+            external_id=request.external_id,
         )
         return document_to_proto(added)
 
@@ -190,3 +220,31 @@ class KnowledgeRpcs:
             candidates=request.rerank_candidates,
         )
         return pb.SearchKnowledgeResponse(hits=[hit_to_proto(h) for h in found.hits])
+
+    @unary
+    async def GetIngestionJob(  # noqa: N802
+        self, request: pb.GetIngestionJobRequest, call: CallContext
+    ) -> pb.IngestionJob:
+        bases = self._feature.require_bases()
+        _required("job_id", request.job_id)
+        return job_to_proto(await bases.job(call.principal, request.job_id))
+
+    @unary
+    async def ListIngestionJobs(  # noqa: N802
+        self, request: pb.ListIngestionJobsRequest, call: CallContext
+    ) -> pb.ListIngestionJobsResponse:
+        bases = self._feature.require_bases()
+        _required("knowledge_base_id", request.knowledge_base_id)
+        size = paging.page_size(request.page_size, maximum=MAX_PAGE)
+        after = paging.decode_key(request.page_token)
+        found = await bases.list_jobs(
+            call.principal,
+            request.knowledge_base_id,
+            limit=size + 1,
+            after=after[1] if after else "",
+        )
+        page, more = found[:size], len(found) > size
+        return pb.ListIngestionJobsResponse(
+            jobs=[job_to_proto(j) for j in page],
+            next_page_token=paging.encode_key(0, page[-1].job_id) if more else "",
+        )

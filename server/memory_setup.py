@@ -25,12 +25,15 @@ if TYPE_CHECKING:  # numpy, the OpenAI SDK and pgvector load only when memory is
     from agent.knowledge.bases import KnowledgeAdmin
     from agent.knowledge.documents import KnowledgeBases
     from agent.knowledge.extraction import MemoryExtraction
+    from agent.knowledge.ingestion import IngestionRunner
     from agent.knowledge.memories import LongTermMemory
     from agent.knowledge.recall import AutomaticRecall
+    from agent.knowledge.rerank import KnowledgeSearch
     from agent.llm.embeddings import Embedder
     from agent.llm.rerank import Reranker
     from agent.run import TaskRun
     from stores.knowledge.base import KnowledgeStore
+    from stores.knowledge.catalog import SqlKnowledgeCatalog
 
 log = structlog.get_logger(__name__)
 
@@ -68,6 +71,8 @@ class MemoryFeature:
             await self.extraction.close()
         if self.bases is not None and self.bases.searcher.reranker is not None:
             await self.bases.searcher.reranker.close()
+        if self.bases is not None:  # hands its running background jobs back to the queue
+            await self.bases.runner.close()
         if self.memory is not None:
             await self.memory.embedder.close()
             await self.memory.store.close()
@@ -115,6 +120,26 @@ async def open_store(database: Database) -> tuple[KnowledgeStore | None, str]:
     return (None, why) if why else (PgVectorKnowledgeStore(database.engine), "")
 
 
+def ingestion_runner(
+    settings: Settings, catalog: SqlKnowledgeCatalog, knowledge: KnowledgeBases
+) -> IngestionRunner:
+    from agent.knowledge.ingestion import IngestionRunner
+    from stores.knowledge.sql_jobs import SqlIngestionJobs
+    from stores.leases.base import new_replica_id
+
+    return IngestionRunner(
+        SqlIngestionJobs(catalog.engine),
+        catalog,
+        knowledge,
+        owner=settings.replica_id or new_replica_id(),
+        parallel=settings.knowledge_ingestion_parallel,
+        lease_seconds=settings.knowledge_ingestion_lease_seconds,
+        attempts=settings.knowledge_ingestion_attempts,
+        max_waiting=settings.knowledge_ingestion_max_waiting,
+        reclaim_own=bool(settings.replica_id),
+    )
+
+
 async def open_memory(
     settings: Settings,
     durable: DurableStores,
@@ -125,24 +150,19 @@ async def open_memory(
 ) -> MemoryFeature:
     """Long-term memory for the server (its tools registered), or off with the reason;
     extraction's audit records go to the tool-call audit log."""
-    database = durable.database
     embedder = embedder or build_embedder(settings)
     if embedder is None:
         why = "no embedding model is configured (AGENTD_EMBEDDING_MODEL)"
         log.info("long-term memory is off: " + why)
         return MemoryFeature(None, why)
-    store, why = await open_store(database)
+    store, why = await open_store(durable.database)
     if store is None:
         log.warning("long-term memory is off: " + why)
         await embedder.close()
         return MemoryFeature(None, why)
-    from agent.knowledge.bases import KnowledgeAdmin
-    from agent.knowledge.documents import KnowledgeBases
     from agent.knowledge.memories import LongTermMemory
     from agent.knowledge.recall import AutomaticRecall
-    from agent.knowledge.rerank import KnowledgeSearch
     from agent.knowledge.tools import SearchKnowledge, memory_tools
-    from stores.knowledge.catalog import SqlKnowledgeCatalog
 
     memory = LongTermMemory(
         store,
@@ -152,25 +172,7 @@ async def open_memory(
         shared_read_roles=settings.memory_shared_read_roles,
         shared_write_roles=settings.memory_shared_write_roles,
     )
-    knowledge = KnowledgeBases(
-        store,
-        embedder,
-        chunk_tokens=settings.knowledge_chunk_tokens,
-        overlap=settings.knowledge_chunk_overlap,
-        max_document_bytes=settings.knowledge_max_document_bytes,
-        top_k=settings.knowledge_top_k,
-        threshold=settings.knowledge_score_threshold,
-    )
-    search = KnowledgeSearch(
-        knowledge,
-        build_reranker(settings),
-        default=settings.knowledge_rerank,
-        candidates_factor=settings.rerank_candidates_factor,
-        max_candidates=settings.rerank_max_candidates,
-    )
-    bases = KnowledgeAdmin(
-        SqlKnowledgeCatalog(database.engine), knowledge, settings.knowledge_admin_roles, search
-    )
+    knowledge, search, bases = build_knowledge(settings, store, embedder, durable)
     for tool in [*memory_tools(memory), SearchKnowledge(search, registry.policy)]:
         registry.register(tool)
     log.info(
@@ -183,6 +185,45 @@ async def open_memory(
     return MemoryFeature(
         memory, recall=recall, knowledge=knowledge, bases=bases, extraction=extraction
     )
+
+
+def build_knowledge(
+    settings: Settings, store: KnowledgeStore, embedder: Embedder, durable: DurableStores
+) -> tuple[KnowledgeBases, KnowledgeSearch, KnowledgeAdmin]:
+    """Knowledge bases over `store`: ingestion, search (reranked when a model is set) and
+    the admin operations of the RPCs."""
+    from agent.knowledge.bases import KnowledgeAdmin
+    from agent.knowledge.documents import KnowledgeBases
+    from agent.knowledge.rerank import KnowledgeSearch
+    from stores.knowledge.catalog import SqlKnowledgeCatalog
+
+    catalog = SqlKnowledgeCatalog(durable.database.engine)
+    knowledge = KnowledgeBases(
+        store,
+        embedder,
+        chunk_tokens=settings.knowledge_chunk_tokens,
+        overlap=settings.knowledge_chunk_overlap,
+        max_document_bytes=settings.knowledge_max_document_bytes,
+        top_k=settings.knowledge_top_k,
+        threshold=settings.knowledge_score_threshold,
+        ready=catalog.ready_documents,
+    )
+    search = KnowledgeSearch(
+        knowledge,
+        build_reranker(settings),
+        default=settings.knowledge_rerank,
+        candidates_factor=settings.rerank_candidates_factor,
+        max_candidates=settings.rerank_max_candidates,
+    )
+    bases = KnowledgeAdmin(
+        catalog,
+        knowledge,
+        settings.knowledge_admin_roles,
+        searcher=search,
+        runner=ingestion_runner(settings, catalog, knowledge),
+    )
+    bases.runner.start()
+    return knowledge, search, bases
 
 
 def build_extraction(

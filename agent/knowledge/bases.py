@@ -1,15 +1,22 @@
 """Knowledge bases as a tenant manages them: create, list and delete bases; add, list
 and delete documents; search one base. Bases and documents belong to the tenant (not to
 a user): any principal of the tenant may list and search them; creating, deleting and
-adding need one of the admin roles (AGENTD_KNOWLEDGE_ADMIN_ROLES). Another tenant's
-bases and documents are NOT_FOUND, whatever the request names."""
+adding need one of the admin roles (AGENTD_KNOWLEDGE_ADMIN_ROLES), and so do reading
+ingestion jobs. Another tenant's bases, documents and jobs are NOT_FOUND, whatever the
+request names. Documents are ingested by jobs (`agent.knowledge.ingestion`): the
+document's record is written first (INGESTING: no search sees its chunks), READY once
+every chunk is stored."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
-from agent.knowledge.documents import KnowledgeBases
+from agent.knowledge.documents import MEDIA_TYPES, KnowledgeBases
+from agent.knowledge.ingestion import IngestionRunner
+from agent.knowledge.jobs import IngestionJob, new_job_id
+from agent.knowledge.memories import new_item_id
 from agent.knowledge.records import (
     NAMESPACE_PATTERN,
     DocumentRecord,
@@ -22,10 +29,12 @@ from core.errors import (
     InvalidArgumentError,
     KnowledgeBaseExistsError,
     MemoryNotFoundError,
+    RequestTooLargeError,
     RoleRequiredError,
 )
 from core.identity import Principal
 from stores.knowledge.catalog import KnowledgeCatalog
+from stores.knowledge.jobs import jobs_for
 
 KNOWLEDGE_ADMIN_ROLES = ("admin",)
 MAX_NAME_CHARS = 256
@@ -38,10 +47,14 @@ class KnowledgeAdmin:
         knowledge: KnowledgeBases,
         admin_roles: Sequence[str] = KNOWLEDGE_ADMIN_ROLES,
         searcher: KnowledgeSearch | None = None,
+        runner: IngestionRunner | None = None,
     ) -> None:
         self.catalog, self.knowledge = catalog, knowledge
         self.searcher = searcher or KnowledgeSearch(knowledge)
         self._roles = tuple(admin_roles)
+        self.runner = runner or IngestionRunner(
+            jobs_for(catalog), catalog, knowledge, owner=new_item_id("ingest-")
+        )
 
     def _require_admin(self, caller: Principal, what: str) -> None:
         if not set(caller.roles) & set(self._roles):
@@ -90,6 +103,21 @@ class KnowledgeAdmin:
         await self.catalog.delete_base(caller.tenant, knowledge_base_id)
         return gone
 
+    def _check_document(self, content: bytes, media_type: str, name: str, external_id: str) -> None:
+        problems = []
+        if len(name) > MAX_NAME_CHARS:
+            problems.append(FieldViolation("name", f"is longer than {MAX_NAME_CHARS}"))
+        if len(external_id) > MAX_NAME_CHARS:
+            problems.append(FieldViolation("external_id", f"is longer than {MAX_NAME_CHARS}"))
+        if media_type not in MEDIA_TYPES:
+            problems.append(
+                FieldViolation("media_type", f"must be one of {', '.join(MEDIA_TYPES)}")
+            )
+        if problems:
+            raise InvalidArgumentError(problems)
+        if len(content) > self.knowledge.max_document_bytes:
+            raise RequestTooLargeError("content", len(content), self.knowledge.max_document_bytes)
+
     async def add_document(
         self,
         caller: Principal,
@@ -97,36 +125,66 @@ class KnowledgeAdmin:
         content: bytes,
         media_type: str,
         name: str,
+        *,
+        background: bool = False,
+        external_id: str = "",
     ) -> DocumentRecord:
-        """Parse, chunk, embed and store a document (synchronously); its record."""
+        """Add a document by an ingestion job: the document READY (or the job's error),
+        or, `background`, INGESTING at once while the job runs."""
         self._require_admin(caller, "adding documents to knowledge bases")
-        if len(name) > MAX_NAME_CHARS:
-            raise InvalidArgumentError([FieldViolation("name", f"is longer than {MAX_NAME_CHARS}")])
+        self._check_document(content, media_type, name, external_id)
         await self.base(caller, knowledge_base_id)
-        size = len(content)
-        document_id, count = await self.knowledge.add_document(
-            caller.tenant, knowledge_base_id, content, media_type
-        )
+        now = datetime.now(UTC)
         record = DocumentRecord(
             caller.tenant,
-            document_id,
+            new_item_id("doc_"),
             knowledge_base_id,
             name,
             media_type,
-            size,
-            count,
-            datetime.now(UTC),
+            len(content),
+            0,
+            now,
+            "INGESTING",
+            external_id,
+            new_job_id(),
         )
+        job = IngestionJob(
+            caller.tenant,
+            record.job_id,
+            knowledge_base_id,
+            record.document_id,
+            name,
+            media_type,
+            len(content),
+            now,
+            external_id,
+        )
+        await self.catalog.add_document(record)
         try:
-            await self.catalog.add_document(record)
-            if await self.catalog.get_base(caller.tenant, knowledge_base_id) is None:
-                # deleted while the document was ingested: leave none of it behind
-                await self.catalog.delete_document(caller.tenant, document_id)
-                raise MemoryNotFoundError("knowledge base", knowledge_base_id)
+            if background:
+                await self.runner.submit(job, content)
+                return record
         except BaseException:
-            await self.knowledge.delete_document(caller.tenant, document_id)
+            await self.catalog.delete_document(caller.tenant, record.document_id)
             raise
-        return record
+        ended = await self.runner.run(job, content)
+        return replace(record, state="READY", chunks=ended.chunks_done)
+
+    async def job(self, caller: Principal, job_id: str) -> IngestionJob:
+        self._require_admin(caller, "reading ingestion jobs")
+        found = await self.runner.jobs.get(caller.tenant, job_id)
+        if found is None:
+            raise MemoryNotFoundError("ingestion job", job_id)
+        return found
+
+    async def list_jobs(
+        self, caller: Principal, knowledge_base_id: str, *, limit: int, after: str = ""
+    ) -> list[IngestionJob]:
+        self._require_admin(caller, "reading ingestion jobs")
+        await self.base(caller, knowledge_base_id)
+        return await self.runner.jobs.list_jobs(
+            caller.tenant, knowledge_base_id, limit=limit, after=after
+        )
 
     async def list_documents(
         self, caller: Principal, knowledge_base_id: str, *, limit: int, after: str = ""
@@ -141,6 +199,8 @@ class KnowledgeAdmin:
         found = await self.catalog.get_document(caller.tenant, document_id)
         if found is None:
             raise MemoryNotFoundError("document", document_id)
+        # DELETING first: searches stop seeing it, and a job ingesting it stops
+        await self.catalog.set_document_state(caller.tenant, document_id, "DELETING")
         gone = await self.knowledge.delete_document(caller.tenant, document_id)
         await self.catalog.delete_document(caller.tenant, document_id)
         return gone

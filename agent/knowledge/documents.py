@@ -5,8 +5,10 @@ batches and stored as `chunk` items of the knowledge base (`Item.namespace` is i
 Tokens here are the text's whitespace-separated words (an embedding model's own tokens
 are about 1.3 per English word) and each Chinese, Japanese or Korean character (Chinese and
 Japanese put no spaces between words): counting them needs no model, and a chunk never splits
-a word. Ingestion reports progress after each batch and is all or nothing: when anything
-fails (the embeddings endpoint, the store), the chunks already stored are deleted again.
+a word. Ingestion reports progress (with the total, counted first) after each batch and
+is all or nothing: when anything fails (the embeddings endpoint, the store, a progress
+callback that cancels it), the chunks already stored are deleted again — unless the
+callback raises `Abandoned` (another process took the job over and owns those chunks).
 Memory stays bounded by one batch of chunks and their vectors, whatever the document's
 size (the document's text itself is held once).
 """
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from html.parser import HTMLParser
@@ -29,6 +31,17 @@ from stores.knowledge.base import KnowledgeStore
 MEDIA_TYPES = ("text/plain", "text/markdown", "text/html", "application/pdf")
 BATCH = 256
 """Chunks embedded (and stored) at a time."""
+FETCH_ROUNDS = 4
+"""How many times a search asks again, for more, when chunks of documents that are not
+READY took places in the ranking."""
+
+ReadyDocuments = Callable[[str, Collection[str]], Awaitable[set[str]]]
+"""(tenant, document ids) -> those of the ids that are READY (the catalog's)."""
+
+
+class Abandoned(Exception):  # noqa: N818 - a signal, not a failure of the ingestion
+    """Raised by a progress callback whose job another process holds now: the ingestion
+    stops and leaves the chunks stored so far to that process."""
 
 
 class _Text(HTMLParser):
@@ -119,6 +132,7 @@ class Progress:
     document_id: str
     chunks_done: int
     done: bool = False
+    chunks_total: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +164,11 @@ class KnowledgeBases:
         max_document_bytes: int = 25 * 1024 * 1024,
         top_k: int = 5,
         threshold: float = 0.7,
+        ready: ReadyDocuments | None = None,
     ) -> None:
         self.store, self.embedder = store, embedder
+        self.ready = ready
+        """When set, searches keep only the chunks of READY documents."""
         self.chunk_tokens, self.overlap = chunk_tokens, overlap
         self.max_document_bytes = max_document_bytes
         self.top_k, self.threshold = top_k, threshold
@@ -164,16 +181,20 @@ class KnowledgeBases:
         media_type: str,
         *,
         progress: Callable[[Progress], Awaitable[None]] | None = None,
+        document_id: str = "",
     ) -> tuple[str, int]:
         """Parse, chunk, embed and store a document; (its id, its chunks)."""
         if len(content) > self.max_document_bytes:
             raise RequestTooLargeError("content", len(content), self.max_document_bytes)
         text = parse(content, media_type)
         del content
-        document_id = new_item_id("doc_")
+        document_id = document_id or new_item_id("doc_")
         await self.store.check_space(self.embedder.space)
+        total = sum(1 for _ in chunks(text, self.chunk_tokens, self.overlap))
         done = 0
         try:
+            if progress is not None:
+                await progress(Progress(document_id, 0, chunks_total=total))
             batch: list[str] = []
             for piece in chunks(text, self.chunk_tokens, self.overlap):
                 batch.append(piece)
@@ -181,14 +202,16 @@ class KnowledgeBases:
                     done = await self._store(tenant, knowledge_base_id, document_id, batch, done)
                     batch = []
                     if progress is not None:
-                        await progress(Progress(document_id, done))
+                        await progress(Progress(document_id, done, chunks_total=total))
             if batch:
                 done = await self._store(tenant, knowledge_base_id, document_id, batch, done)
+        except Abandoned:
+            raise
         except BaseException:
             await self.store.delete(Scope(tenant, "chunk", document_id=document_id))
             raise
         if progress is not None:
-            await progress(Progress(document_id, done, done=True))
+            await progress(Progress(document_id, done, done=True, chunks_total=total))
         return document_id, done
 
     async def _store(
@@ -231,11 +254,24 @@ class KnowledgeBases:
         if not knowledge_base_ids or not question.strip():
             return []
         vector = (await self.embedder.embed([question[:4000]]))[0]
-        return await self.store.search(
-            Scope(tenant, "chunk", namespaces=tuple(knowledge_base_ids)),
-            vector,
-            top_k=top_k or self.top_k,
-            threshold=self.threshold if threshold is None else threshold,
-            query_text=question,
-            space=self.embedder.space,
-        )
+        scope = Scope(tenant, "chunk", namespaces=tuple(knowledge_base_ids))
+        want = top_k or self.top_k
+        fetch, kept = want, []
+        for _ in range(FETCH_ROUNDS):
+            hits = await self.store.search(
+                scope,
+                vector,
+                top_k=fetch,
+                threshold=self.threshold if threshold is None else threshold,
+                query_text=question,
+                space=self.embedder.space,
+            )
+            if self.ready is None:
+                return hits
+            # asked after the search: a document replaced meanwhile is no longer READY
+            ready = await self.ready(tenant, {h.item.document_id for h in hits})
+            kept = [h for h in hits if h.item.document_id in ready]
+            if len(kept) >= want or len(hits) < fetch:
+                break
+            fetch *= 4
+        return kept[:want]

@@ -39,6 +39,10 @@ def normalised(rows: Vectors) -> Vectors:
 
 ItemKind = Literal["memory", "chunk"]
 
+DocumentState = Literal["INGESTING", "READY", "DELETING"]
+"""INGESTING while its job runs, READY once every chunk is stored (only READY documents'
+chunks are searched), DELETING once replaced or deleted, until its chunks are gone."""
+
 NAMESPACE_PATTERN = re.compile(r"^[a-z][a-z0-9_.:-]{0,63}$")
 """A memory namespace: `default`, `agent:support`, `prefs`..."""
 
@@ -132,3 +136,8 @@ class DocumentRecord:
     size_bytes: int
     chunks: int
     created_at: datetime
+    state: DocumentState = "READY"
+    external_id: str = ""
+    """The caller's own id of the document: adding another of it replaces this one."""
+    job_id: str = ""
+    """The ingestion job that added it."""

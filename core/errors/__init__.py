@@ -41,6 +41,7 @@ from core.errors.conversations import (
     ConversationNotFoundError,
 )
 from core.errors.knowledge import (
+    DocumentGoneError,
     EmbeddingModelChangedError,
     EmbeddingsUnavailableError,
     KnowledgeBaseExistsError,
@@ -83,6 +84,7 @@ __all__ = [
     "ConversationNotFoundError",
     "DeadlineExceededError",
     "DestinationNotAllowedError",
+    "DocumentGoneError",
     "EmbeddingModelChangedError",
     "EmbeddingsUnavailableError",
     "EventsExpiredError",

@@ -67,3 +67,14 @@ class KnowledgeBaseExistsError(AgentdError):
             f"knowledge base {knowledge_base_id!r} exists already",
             metadata={"knowledge_base": knowledge_base_id},
         )
+
+
+class DocumentGoneError(MemoryNotFoundError):
+    """A document's ingestion stopped because the document (or its knowledge base) was
+    deleted while it was ingested; nothing of it remains."""
+
+    def __init__(self, document_id: str) -> None:
+        super().__init__("document", document_id)
+        self.message = (
+            f"document {document_id!r} or its knowledge base was deleted while it was ingested"
+        )

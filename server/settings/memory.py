@@ -58,6 +58,35 @@ class MemorySettings(Section):
     knowledge_max_document_bytes: int = Field(
         25 * MiB, ge=1024, le=512 * MiB, description="the largest document that may be added"
     )
+    knowledge_ingestion_parallel: int = Field(
+        2,
+        ge=1,
+        le=64,
+        description="documents one process ingests at a time (AddDocument calls and "
+        "background jobs); further ones wait QUEUED",
+    )
+    knowledge_ingestion_max_waiting: int = Field(
+        100,
+        ge=1,
+        le=100_000,
+        description="background ingestion jobs a tenant may have queued or running (their "
+        "content is stored until they end); AddDocument with `background` answers "
+        "RESOURCE_EXHAUSTED beyond",
+    )
+    knowledge_ingestion_lease_seconds: float = Field(
+        30.0,
+        ge=1.0,
+        le=3600.0,
+        description="how long an ingestion job stays with a process that stopped renewing "
+        "its lease (it died) before another process (or this one restarted) takes it over",
+    )
+    knowledge_ingestion_attempts: int = Field(
+        3,
+        ge=1,
+        le=10,
+        description="how many times a background ingestion job is run when the processes "
+        "running it die; then it is FAILED (reason SHUTTING_DOWN)",
+    )
 
     knowledge_admin_roles: CommaList = Field(
         default_factory=lambda: ["admin"],

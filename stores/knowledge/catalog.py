@@ -6,18 +6,35 @@ Contract (tests/contract/test_knowledge_catalog.py, on memory, SQLite and Postgr
 every call is one tenant's; another tenant's bases and documents are never found, listed
 or deleted. `create_base` returns False when the tenant has the id already. Lists are in
 id order (ids grow with time), `after` an id. `delete_base` deletes its documents'
-records too."""
+records too.
+
+A document is INGESTING while its chunks are stored, READY once all are, DELETING once
+replaced or deleted until its chunks are gone (`agent.knowledge.records.DocumentState`).
+Searches keep only the chunks of READY documents (`ready_documents`), so a document is
+seen whole or not at all. `list_documents` and `get_document` skip DELETING ones."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 from typing import Any, Protocol
 
-from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, and_, delete, select
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    and_,
+    delete,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from agent.knowledge.records import DocumentRecord, KnowledgeBaseRecord
+from agent.knowledge.records import DocumentRecord, DocumentState, KnowledgeBaseRecord
 from stores.sql.times import aware
 
 metadata = MetaData()
@@ -40,6 +57,9 @@ documents = Table(
     Column("size_bytes", Integer, nullable=False),
     Column("chunks", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("state", String(16), nullable=False, server_default="READY"),
+    Column("external_id", String(256), nullable=False, server_default=""),
+    Column("job_id", String(64), nullable=False, server_default=""),
 )
 
 
@@ -63,6 +83,18 @@ class KnowledgeCatalog(Protocol):
     ) -> list[DocumentRecord]: ...
 
     async def delete_document(self, tenant: str, document_id: str) -> bool: ...
+
+    async def set_document_state(
+        self, tenant: str, document_id: str, state: DocumentState
+    ) -> bool: ...
+
+    async def ready_documents(self, tenant: str, document_ids: Collection[str]) -> set[str]:
+        """Those of `document_ids` that are READY."""
+        ...
+
+    async def deleting_documents(self, *, limit: int) -> list[DocumentRecord]:
+        """DELETING documents of every tenant (whose chunks are still to be removed)."""
+        ...
 
 
 class MemoryKnowledgeCatalog:
@@ -100,7 +132,8 @@ class MemoryKnowledgeCatalog:
         self._documents[(document.tenant, document.document_id)] = document
 
     async def get_document(self, tenant: str, document_id: str) -> DocumentRecord | None:
-        return self._documents.get((tenant, document_id))
+        found = self._documents.get((tenant, document_id))
+        return None if found is None or found.state == "DELETING" else found
 
     async def list_documents(
         self, tenant: str, knowledge_base_id: str, *, limit: int, after: str = ""
@@ -108,12 +141,33 @@ class MemoryKnowledgeCatalog:
         found = [
             d
             for (t, i), d in self._documents.items()
-            if t == tenant and d.knowledge_base_id == knowledge_base_id and i > after
+            if t == tenant
+            and d.knowledge_base_id == knowledge_base_id
+            and i > after
+            and d.state != "DELETING"
         ]
         return sorted(found, key=lambda d: d.document_id)[:limit]
 
     async def delete_document(self, tenant: str, document_id: str) -> bool:
         return self._documents.pop((tenant, document_id), None) is not None
+
+    async def set_document_state(self, tenant: str, document_id: str, state: DocumentState) -> bool:
+        found = self._documents.get((tenant, document_id))
+        if found is None:
+            return False
+        self._documents[(tenant, document_id)] = replace(found, state=state)
+        return True
+
+    async def ready_documents(self, tenant: str, document_ids: Collection[str]) -> set[str]:
+        return {
+            i
+            for i in document_ids
+            if (d := self._documents.get((tenant, i))) is not None and d.state == "READY"
+        }
+
+    async def deleting_documents(self, *, limit: int) -> list[DocumentRecord]:
+        found = [d for d in self._documents.values() if d.state == "DELETING"]
+        return sorted(found, key=lambda d: d.document_id)[:limit]
 
 
 def _base(row: Any) -> KnowledgeBaseRecord:
@@ -122,7 +176,7 @@ def _base(row: Any) -> KnowledgeBaseRecord:
     )
 
 
-def _document(row: Any) -> DocumentRecord:
+def document_row(row: Any) -> DocumentRecord:
     return DocumentRecord(
         row.tenant,
         row.document_id,
@@ -132,6 +186,9 @@ def _document(row: Any) -> DocumentRecord:
         row.size_bytes,
         row.chunks,
         aware(row.created_at),
+        row.state,
+        row.external_id,
+        row.job_id,
     )
 
 
@@ -204,15 +261,20 @@ class SqlKnowledgeCatalog:
                     size_bytes=document.size_bytes,
                     chunks=document.chunks,
                     created_at=document.created_at,
+                    state=document.state,
+                    external_id=document.external_id,
+                    job_id=document.job_id,
                 )
             )
 
     async def get_document(self, tenant: str, document_id: str) -> DocumentRecord | None:
         c = documents.c
-        query = select(documents).where(c.tenant == tenant, c.document_id == document_id)
+        query = select(documents).where(
+            c.tenant == tenant, c.document_id == document_id, c.state != "DELETING"
+        )
         async with self.engine.connect() as connection:
             row = (await connection.execute(query)).first()
-        return None if row is None else _document(row)
+        return None if row is None else document_row(row)
 
     async def list_documents(
         self, tenant: str, knowledge_base_id: str, *, limit: int, after: str = ""
@@ -221,13 +283,16 @@ class SqlKnowledgeCatalog:
         query = (
             select(documents)
             .where(
-                c.tenant == tenant, c.knowledge_base_id == knowledge_base_id, c.document_id > after
+                c.tenant == tenant,
+                c.knowledge_base_id == knowledge_base_id,
+                c.document_id > after,
+                c.state != "DELETING",
             )
             .order_by(c.document_id)
             .limit(limit)
         )
         async with self.engine.connect() as connection:
-            return [_document(r) for r in await connection.execute(query)]
+            return [document_row(r) for r in await connection.execute(query)]
 
     async def delete_document(self, tenant: str, document_id: str) -> bool:
         c = documents.c
@@ -236,3 +301,29 @@ class SqlKnowledgeCatalog:
                 delete(documents).where(c.tenant == tenant, c.document_id == document_id)
             )
         return bool(gone.rowcount)
+
+    async def set_document_state(self, tenant: str, document_id: str, state: DocumentState) -> bool:
+        c = documents.c
+        statement = (
+            update(documents)
+            .where(c.tenant == tenant, c.document_id == document_id)
+            .values(state=state)
+        )
+        async with self.engine.begin() as connection:
+            return bool((await connection.execute(statement)).rowcount)
+
+    async def ready_documents(self, tenant: str, document_ids: Collection[str]) -> set[str]:
+        if not document_ids:
+            return set()
+        c = documents.c
+        query = select(c.document_id).where(
+            c.tenant == tenant, c.document_id.in_(list(document_ids)), c.state == "READY"
+        )
+        async with self.engine.connect() as connection:
+            return set((await connection.execute(query)).scalars())
+
+    async def deleting_documents(self, *, limit: int) -> list[DocumentRecord]:
+        c = documents.c
+        query = select(documents).where(c.state == "DELETING").order_by(c.document_id).limit(limit)
+        async with self.engine.connect() as connection:
+            return [document_row(r) for r in await connection.execute(query)]

@@ -50,6 +50,24 @@ def test_kb_and_memory_commands(tmp_path: Path) -> None:
             refused = agentd("kb", "add", "policies", str(script))
             assert refused.returncode == 1
             assert "media_type" in refused.stderr
+            queued = agentd(
+                "--json", "kb", "add", "policies", str(tmp_path / "returns.md"),
+                "--background", "--external-id", "returns",
+            )  # fmt: skip
+            assert queued.returncode == 0, queued.stderr
+            background = json.loads(queued.stdout)
+            assert background["state"] == "DOCUMENT_STATE_INGESTING"
+            job_id = background["ingestion_job_id"]
+            for _ in range(100):
+                job = agentd("kb", "job", job_id)
+                if "SUCCEEDED" in job.stdout:
+                    break
+            assert job.returncode == 0, job.stderr
+            assert job.stdout.split()[:2] == [job_id, "SUCCEEDED"]
+            jobs = agentd("kb", "jobs", "policies").stdout.splitlines()
+            assert len(jobs) == 3
+            assert jobs[-1].startswith(f"{job_id}  SUCCEEDED")
+            assert agentd("kb", "job", "ing_nothing").returncode == 1
             gone = agentd("kb", "rm-doc", added["document_id"])
             assert gone.stdout.startswith(f"deleted {added['document_id']}")
             assert agentd("kb", "delete", "policies").returncode == 0

@@ -35,15 +35,20 @@ WARRANTY = "How long is the warranty of the X200 router?"
 
 @asynccontextmanager
 async def knowledge_server(
-    tmp_path: Path, backend: str, socket: str, replies: list[dict[str, Any]] | None = None
+    tmp_path: Path,
+    backend: str,
+    socket: str,
+    replies: list[dict[str, Any]] | None = None,
+    **settings: Any,
 ) -> AsyncIterator[Trust]:
     if backend == "sqlite":
-        async with trusted(tmp_path, replies or [], **KNOWLEDGE) as t:
+        async with trusted(tmp_path, replies or [], **{**KNOWLEDGE, **settings}) as t:
             yield t
         return
     async with pgvector_database(socket) as url:
         await migrate(url)
-        async with trusted(tmp_path, replies or [], database_url=url, **KNOWLEDGE) as t:
+        options = {**KNOWLEDGE, **settings, "database_url": url}
+        async with trusted(tmp_path, replies or [], **options) as t:
             yield t
 
 

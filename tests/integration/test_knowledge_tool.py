@@ -11,6 +11,7 @@ from typing import Any
 from google.protobuf.json_format import MessageToDict
 
 from auth.keys import new_key
+from core.identity import Principal
 from tests.contract.test_knowledge_bases import HTML, MARKDOWN, PDF_TEXT, tiny_pdf
 from tests.integration.harness import final, of_kind
 from tests.integration.trust import trusted
@@ -46,14 +47,17 @@ async def test_search_knowledge_cites_its_sources_and_finds_nothing_off_topic(
         await t.grant("acme", "role:member", "search_knowledge", "read")
         feature = t.server.memory
         assert feature is not None
-        assert feature.knowledge is not None
+        assert feature.bases is not None
+        admin = Principal("ops", "acme", ("admin",))
+        await feature.bases.create(admin, "support", "")  # searches see catalogued documents
         ids = {}
         for name, content, media in (
             ("returns", MARKDOWN, "text/markdown"),
             ("shipping", HTML, "text/html"),
             ("warranty", tiny_pdf(PDF_TEXT), "application/pdf"),
         ):
-            ids[name], _ = await feature.knowledge.add_document("acme", "support", content, media)
+            added = await feature.bases.add_document(admin, "support", content, media, name)
+            ids[name] = added.document_id
         client = t.running.client(api_key=plaintext, timeout=20)
 
         events = [e async for e in client.execute("warranty?", tools=["search_knowledge"])]

@@ -90,12 +90,21 @@ class KnowledgeMethods:
         media_type: str,
         *,
         name: str = "",
+        external_id: str = "",
+        background: bool = False,
         timeout: float | None = None,
     ) -> mpb.KnowledgeDocument:
         """Add a document (text/plain, text/markdown, text/html or application/pdf); it is
-        chunked and embedded before this returns."""
+        chunked and embedded before this returns (READY), or, with `background`, after
+        (INGESTING: follow `ingestion_job_id` with `get_ingestion_job`). A document of the
+        same `external_id` in the knowledge base is replaced once this one is READY."""
         request = mpb.AddDocumentRequest(
-            knowledge_base_id=knowledge_base_id, name=name, media_type=media_type, content=content
+            knowledge_base_id=knowledge_base_id,
+            name=name,
+            media_type=media_type,
+            content=content,
+            external_id=external_id,
+            background=background,
         )
         added: mpb.KnowledgeDocument = await self._unary(self._memory.AddDocument, request, timeout)
         return added
@@ -142,3 +151,28 @@ class KnowledgeMethods:
             self._memory.SearchKnowledge, request, timeout
         )
         return list(found.hits)
+
+    async def get_ingestion_job(
+        self, job_id: str, *, timeout: float | None = None
+    ) -> mpb.IngestionJob:
+        """An ingestion job's state, progress (chunks_done of chunks_total) and error."""
+        request = mpb.GetIngestionJobRequest(job_id=job_id)
+        found: mpb.IngestionJob = await self._unary(self._memory.GetIngestionJob, request, timeout)
+        return found
+
+    async def list_ingestion_jobs(
+        self,
+        knowledge_base_id: str,
+        *,
+        page_size: int = 0,
+        page_token: str = "",
+        timeout: float | None = None,
+    ) -> mpb.ListIngestionJobsResponse:
+        """One page of a knowledge base's ingestion jobs, oldest first."""
+        request = mpb.ListIngestionJobsRequest(
+            knowledge_base_id=knowledge_base_id, page_size=page_size, page_token=page_token
+        )
+        found: mpb.ListIngestionJobsResponse = await self._unary(
+            self._memory.ListIngestionJobs, request, timeout
+        )
+        return found

@@ -8,6 +8,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -18,6 +19,56 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _DocumentState:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _DocumentStateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_DocumentState.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    DOCUMENT_STATE_UNSPECIFIED: _DocumentState.ValueType  # 0
+    DOCUMENT_STATE_INGESTING: _DocumentState.ValueType  # 1
+    """Being chunked and embedded; searches do not see it yet."""
+    DOCUMENT_STATE_READY: _DocumentState.ValueType  # 2
+    """Every chunk is stored; searches see it."""
+
+class DocumentState(_DocumentState, metaclass=_DocumentStateEnumTypeWrapper): ...
+
+DOCUMENT_STATE_UNSPECIFIED: DocumentState.ValueType  # 0
+DOCUMENT_STATE_INGESTING: DocumentState.ValueType  # 1
+"""Being chunked and embedded; searches do not see it yet."""
+DOCUMENT_STATE_READY: DocumentState.ValueType  # 2
+"""Every chunk is stored; searches see it."""
+Global___DocumentState: _TypeAlias = DocumentState  # noqa: Y015
+
+class _IngestionJobState:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _IngestionJobStateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_IngestionJobState.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    INGESTION_JOB_STATE_UNSPECIFIED: _IngestionJobState.ValueType  # 0
+    INGESTION_JOB_STATE_QUEUED: _IngestionJobState.ValueType  # 1
+    """Waiting for a free ingestion slot."""
+    INGESTION_JOB_STATE_RUNNING: _IngestionJobState.ValueType  # 2
+    """Being chunked and embedded (chunks_done grows)."""
+    INGESTION_JOB_STATE_SUCCEEDED: _IngestionJobState.ValueType  # 3
+    """The document is READY."""
+    INGESTION_JOB_STATE_FAILED: _IngestionJobState.ValueType  # 4
+    """Nothing of the document remains; `error_reason` and `error` say why."""
+
+class IngestionJobState(_IngestionJobState, metaclass=_IngestionJobStateEnumTypeWrapper): ...
+
+INGESTION_JOB_STATE_UNSPECIFIED: IngestionJobState.ValueType  # 0
+INGESTION_JOB_STATE_QUEUED: IngestionJobState.ValueType  # 1
+"""Waiting for a free ingestion slot."""
+INGESTION_JOB_STATE_RUNNING: IngestionJobState.ValueType  # 2
+"""Being chunked and embedded (chunks_done grows)."""
+INGESTION_JOB_STATE_SUCCEEDED: IngestionJobState.ValueType  # 3
+"""The document is READY."""
+INGESTION_JOB_STATE_FAILED: IngestionJobState.ValueType  # 4
+"""Nothing of the document remains; `error_reason` and `error` say why."""
+Global___IngestionJobState: _TypeAlias = IngestionJobState  # noqa: Y015
 
 @_typing.final
 class Memory(_message.Message):
@@ -413,6 +464,9 @@ class KnowledgeDocument(_message.Message):
     SIZE_BYTES_FIELD_NUMBER: _builtins.int
     CHUNK_COUNT_FIELD_NUMBER: _builtins.int
     CREATE_TIME_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    EXTERNAL_ID_FIELD_NUMBER: _builtins.int
+    INGESTION_JOB_ID_FIELD_NUMBER: _builtins.int
     document_id: _builtins.str
     """`doc_` and 32 hexadecimal digits; ids grow with time."""
     knowledge_base_id: _builtins.str
@@ -422,6 +476,14 @@ class KnowledgeDocument(_message.Message):
     size_bytes: _builtins.int
     chunk_count: _builtins.int
     """How many chunks it was cut into."""
+    state: Global___DocumentState.ValueType
+    """INGESTING while its ingestion job runs (not yet searchable), then READY."""
+    external_id: _builtins.str
+    """The caller's own id of the document (AddDocumentRequest.external_id);
+    empty when it was added without one.
+    """
+    ingestion_job_id: _builtins.str
+    """The ingestion job that added it (GetIngestionJob)."""
     @_builtins.property
     def create_time(self) -> _timestamp_pb2.Timestamp: ...
     def __init__(
@@ -434,10 +496,13 @@ class KnowledgeDocument(_message.Message):
         size_bytes: _builtins.int = ...,
         chunk_count: _builtins.int = ...,
         create_time: _timestamp_pb2.Timestamp | None = ...,
+        state: Global___DocumentState.ValueType = ...,
+        external_id: _builtins.str = ...,
+        ingestion_job_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["chunk_count", b"chunk_count", "create_time", b"create_time", "document_id", b"document_id", "knowledge_base_id", b"knowledge_base_id", "media_type", b"media_type", "name", b"name", "size_bytes", b"size_bytes"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chunk_count", b"chunk_count", "create_time", b"create_time", "document_id", b"document_id", "external_id", b"external_id", "ingestion_job_id", b"ingestion_job_id", "knowledge_base_id", b"knowledge_base_id", "media_type", b"media_type", "name", b"name", "size_bytes", b"size_bytes", "state", b"state"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -451,6 +516,8 @@ class AddDocumentRequest(_message.Message):
     NAME_FIELD_NUMBER: _builtins.int
     MEDIA_TYPE_FIELD_NUMBER: _builtins.int
     CONTENT_FIELD_NUMBER: _builtins.int
+    BACKGROUND_FIELD_NUMBER: _builtins.int
+    EXTERNAL_ID_FIELD_NUMBER: _builtins.int
     knowledge_base_id: _builtins.str
     name: _builtins.str
     """At most 256 characters, e.g. a file name."""
@@ -460,6 +527,19 @@ class AddDocumentRequest(_message.Message):
     """At most AGENTD_KNOWLEDGE_MAX_DOCUMENT_BYTES (and the server's message
     size limit, AGENTD_MAX_MESSAGE_BYTES).
     """
+    background: _builtins.bool
+    """Answer at once with the document INGESTING and its ingestion job id;
+    the job runs on the server (at most AGENTD_KNOWLEDGE_INGESTION_PARALLEL
+    at a time per process, the others QUEUED) and is re-run from its stored
+    content when the process running it dies.
+    """
+    external_id: _builtins.str
+    """At most 256 characters, the caller's own id of the document. When the
+    knowledge base holds a document of this external id, the new one
+    replaces it: the old chunks are removed only once the new ones are all
+    stored, and searches see the old document until then and the new one
+    after (never neither, never both).
+    """
     def __init__(
         self,
         *,
@@ -467,14 +547,177 @@ class AddDocumentRequest(_message.Message):
         name: _builtins.str = ...,
         media_type: _builtins.str = ...,
         content: _builtins.bytes = ...,
+        background: _builtins.bool = ...,
+        external_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "knowledge_base_id", b"knowledge_base_id", "media_type", b"media_type", "name", b"name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["background", b"background", "content", b"content", "external_id", b"external_id", "knowledge_base_id", b"knowledge_base_id", "media_type", b"media_type", "name", b"name"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___AddDocumentRequest: _TypeAlias = AddDocumentRequest  # noqa: Y015
+
+@_typing.final
+class IngestionJob(_message.Message):
+    """The ingestion of one document."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    JOB_ID_FIELD_NUMBER: _builtins.int
+    KNOWLEDGE_BASE_ID_FIELD_NUMBER: _builtins.int
+    DOCUMENT_ID_FIELD_NUMBER: _builtins.int
+    EXTERNAL_ID_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    CHUNKS_DONE_FIELD_NUMBER: _builtins.int
+    CHUNKS_TOTAL_FIELD_NUMBER: _builtins.int
+    SIZE_BYTES_FIELD_NUMBER: _builtins.int
+    CREATE_TIME_FIELD_NUMBER: _builtins.int
+    START_TIME_FIELD_NUMBER: _builtins.int
+    END_TIME_FIELD_NUMBER: _builtins.int
+    ERROR_REASON_FIELD_NUMBER: _builtins.int
+    ERROR_FIELD_NUMBER: _builtins.int
+    ATTEMPTS_FIELD_NUMBER: _builtins.int
+    BACKGROUND_FIELD_NUMBER: _builtins.int
+    job_id: _builtins.str
+    """`ing_` and 32 hexadecimal digits; ids grow with time."""
+    knowledge_base_id: _builtins.str
+    document_id: _builtins.str
+    external_id: _builtins.str
+    name: _builtins.str
+    """The document's name."""
+    state: Global___IngestionJobState.ValueType
+    chunks_done: _builtins.int
+    """Chunks embedded and stored so far."""
+    chunks_total: _builtins.int
+    """Chunks the document is cut into (0 until the job has parsed it)."""
+    size_bytes: _builtins.int
+    """The document's size."""
+    error_reason: _builtins.str
+    """Why it FAILED: an ErrorReason name without its prefix, e.g.
+    EMBEDDINGS_UNAVAILABLE, EMBEDDING_MODEL_CHANGED, INVALID_ARGUMENT (the
+    content cannot be read), MEMORY_NOT_FOUND (its document or knowledge
+    base was deleted meanwhile), SHUTTING_DOWN (the process running it
+    died and it was not re-run: it was added without `background`, or it
+    was interrupted AGENTD_KNOWLEDGE_INGESTION_ATTEMPTS times),
+    DEADLINE_EXCEEDED (the AddDocument call without `background` ended
+    first), INTERNAL.
+    """
+    error: _builtins.str
+    """What went wrong, for a person."""
+    attempts: _builtins.int
+    """How many times it started running (more than 1: re-run after the
+    process running it died).
+    """
+    background: _builtins.bool
+    """Whether it was added with `background` (only those are re-run)."""
+    @_builtins.property
+    def create_time(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def start_time(self) -> _timestamp_pb2.Timestamp:
+        """When it last started running (unset while QUEUED)."""
+
+    @_builtins.property
+    def end_time(self) -> _timestamp_pb2.Timestamp:
+        """When it SUCCEEDED or FAILED."""
+
+    def __init__(
+        self,
+        *,
+        job_id: _builtins.str = ...,
+        knowledge_base_id: _builtins.str = ...,
+        document_id: _builtins.str = ...,
+        external_id: _builtins.str = ...,
+        name: _builtins.str = ...,
+        state: Global___IngestionJobState.ValueType = ...,
+        chunks_done: _builtins.int = ...,
+        chunks_total: _builtins.int = ...,
+        size_bytes: _builtins.int = ...,
+        create_time: _timestamp_pb2.Timestamp | None = ...,
+        start_time: _timestamp_pb2.Timestamp | None = ...,
+        end_time: _timestamp_pb2.Timestamp | None = ...,
+        error_reason: _builtins.str = ...,
+        error: _builtins.str = ...,
+        attempts: _builtins.int = ...,
+        background: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "end_time", b"end_time", "start_time", b"start_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempts", b"attempts", "background", b"background", "chunks_done", b"chunks_done", "chunks_total", b"chunks_total", "create_time", b"create_time", "document_id", b"document_id", "end_time", b"end_time", "error", b"error", "error_reason", b"error_reason", "external_id", b"external_id", "job_id", b"job_id", "knowledge_base_id", b"knowledge_base_id", "name", b"name", "size_bytes", b"size_bytes", "start_time", b"start_time", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___IngestionJob: _TypeAlias = IngestionJob  # noqa: Y015
+
+@_typing.final
+class GetIngestionJobRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    JOB_ID_FIELD_NUMBER: _builtins.int
+    job_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        job_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["job_id", b"job_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetIngestionJobRequest: _TypeAlias = GetIngestionJobRequest  # noqa: Y015
+
+@_typing.final
+class ListIngestionJobsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KNOWLEDGE_BASE_ID_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    knowledge_base_id: _builtins.str
+    page_size: _builtins.int
+    """1 to 100 (0: 50)."""
+    page_token: _builtins.str
+    def __init__(
+        self,
+        *,
+        knowledge_base_id: _builtins.str = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["knowledge_base_id", b"knowledge_base_id", "page_size", b"page_size", "page_token", b"page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListIngestionJobsRequest: _TypeAlias = ListIngestionJobsRequest  # noqa: Y015
+
+@_typing.final
+class ListIngestionJobsResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    JOBS_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """Empty on the last page."""
+    @_builtins.property
+    def jobs(self) -> _containers.RepeatedCompositeFieldContainer[Global___IngestionJob]: ...
+    def __init__(
+        self,
+        *,
+        jobs: _abc.Iterable[Global___IngestionJob] | None = ...,
+        next_page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["jobs", b"jobs", "next_page_token", b"next_page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListIngestionJobsResponse: _TypeAlias = ListIngestionJobsResponse  # noqa: Y015
 
 @_typing.final
 class ListDocumentsRequest(_message.Message):

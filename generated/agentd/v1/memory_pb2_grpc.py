@@ -100,6 +100,16 @@ class MemoryServiceStub:
                 request_serializer=agentd_dot_v1_dot_memory__pb2.SearchKnowledgeRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_memory__pb2.SearchKnowledgeResponse.FromString,
                 _registered_method=True)
+        self.GetIngestionJob = channel.unary_unary(
+                '/agentd.v1.MemoryService/GetIngestionJob',
+                request_serializer=agentd_dot_v1_dot_memory__pb2.GetIngestionJobRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_memory__pb2.IngestionJob.FromString,
+                _registered_method=True)
+        self.ListIngestionJobs = channel.unary_unary(
+                '/agentd.v1.MemoryService/ListIngestionJobs',
+                request_serializer=agentd_dot_v1_dot_memory__pb2.ListIngestionJobsRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_memory__pb2.ListIngestionJobsResponse.FromString,
+                _registered_method=True)
 
 
 class MemoryServiceServicer:
@@ -178,9 +188,14 @@ class MemoryServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def AddDocument(self, request, context):
-        """Parse, chunk, embed and store a document; answers when it is stored
-        (ingestion is synchronous and all or nothing: on an embeddings failure
-        nothing of the document remains).
+        """Parse, chunk, embed and store a document. Ingestion is all or nothing:
+        on any failure (embeddings endpoint down, wrong dimensions, unreadable
+        content) no chunk and no record of the document remains, and a document
+        replaced by external_id stays as it was. Without `background` it answers
+        when the document is READY (or with the error); with it, it answers at
+        once with the document INGESTING and its `ingestion_job_id`
+        (GetIngestionJob tells the progress and the outcome). A document is
+        searchable only once READY.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -203,6 +218,23 @@ class MemoryServiceServicer:
     def SearchKnowledge(self, request, context):
         """Hit testing: the passages of a knowledge base a search_knowledge call
         with this query would retrieve (hybrid search, cut at the threshold).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetIngestionJob(self, request, context):
+        """An ingestion job of the tenant (AddDocument's `ingestion_job_id`): its
+        state, progress and, when it failed, why. Needs the role AddDocument
+        needs; NOT_FOUND (MEMORY_NOT_FOUND) for another tenant's job.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListIngestionJobs(self, request, context):
+        """The ingestion jobs of a knowledge base by id (oldest first), a page at a
+        time. Needs the role AddDocument needs.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -265,6 +297,16 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.SearchKnowledge,
                     request_deserializer=agentd_dot_v1_dot_memory__pb2.SearchKnowledgeRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_memory__pb2.SearchKnowledgeResponse.SerializeToString,
+            ),
+            'GetIngestionJob': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetIngestionJob,
+                    request_deserializer=agentd_dot_v1_dot_memory__pb2.GetIngestionJobRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_memory__pb2.IngestionJob.SerializeToString,
+            ),
+            'ListIngestionJobs': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListIngestionJobs,
+                    request_deserializer=agentd_dot_v1_dot_memory__pb2.ListIngestionJobsRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_memory__pb2.ListIngestionJobsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -575,6 +617,60 @@ class MemoryService:
             '/agentd.v1.MemoryService/SearchKnowledge',
             agentd_dot_v1_dot_memory__pb2.SearchKnowledgeRequest.SerializeToString,
             agentd_dot_v1_dot_memory__pb2.SearchKnowledgeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetIngestionJob(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.MemoryService/GetIngestionJob',
+            agentd_dot_v1_dot_memory__pb2.GetIngestionJobRequest.SerializeToString,
+            agentd_dot_v1_dot_memory__pb2.IngestionJob.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListIngestionJobs(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.MemoryService/ListIngestionJobs',
+            agentd_dot_v1_dot_memory__pb2.ListIngestionJobsRequest.SerializeToString,
+            agentd_dot_v1_dot_memory__pb2.ListIngestionJobsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -74,9 +74,14 @@ class MemoryServiceStub:
     DeleteKnowledgeBase: _grpc.UnaryUnaryMultiCallable[_memory_pb2.DeleteKnowledgeBaseRequest, _memory_pb2.DeleteKnowledgeBaseResponse]
     """Delete a knowledge base with its documents, their chunks and vectors."""
     AddDocument: _grpc.UnaryUnaryMultiCallable[_memory_pb2.AddDocumentRequest, _memory_pb2.KnowledgeDocument]
-    """Parse, chunk, embed and store a document; answers when it is stored
-    (ingestion is synchronous and all or nothing: on an embeddings failure
-    nothing of the document remains).
+    """Parse, chunk, embed and store a document. Ingestion is all or nothing:
+    on any failure (embeddings endpoint down, wrong dimensions, unreadable
+    content) no chunk and no record of the document remains, and a document
+    replaced by external_id stays as it was. Without `background` it answers
+    when the document is READY (or with the error); with it, it answers at
+    once with the document INGESTING and its `ingestion_job_id`
+    (GetIngestionJob tells the progress and the outcome). A document is
+    searchable only once READY.
     """
     ListDocuments: _grpc.UnaryUnaryMultiCallable[_memory_pb2.ListDocumentsRequest, _memory_pb2.ListDocumentsResponse]
     """The documents of a knowledge base by id, a page at a time."""
@@ -85,6 +90,15 @@ class MemoryServiceStub:
     SearchKnowledge: _grpc.UnaryUnaryMultiCallable[_memory_pb2.SearchKnowledgeRequest, _memory_pb2.SearchKnowledgeResponse]
     """Hit testing: the passages of a knowledge base a search_knowledge call
     with this query would retrieve (hybrid search, cut at the threshold).
+    """
+    GetIngestionJob: _grpc.UnaryUnaryMultiCallable[_memory_pb2.GetIngestionJobRequest, _memory_pb2.IngestionJob]
+    """An ingestion job of the tenant (AddDocument's `ingestion_job_id`): its
+    state, progress and, when it failed, why. Needs the role AddDocument
+    needs; NOT_FOUND (MEMORY_NOT_FOUND) for another tenant's job.
+    """
+    ListIngestionJobs: _grpc.UnaryUnaryMultiCallable[_memory_pb2.ListIngestionJobsRequest, _memory_pb2.ListIngestionJobsResponse]
+    """The ingestion jobs of a knowledge base by id (oldest first), a page at a
+    time. Needs the role AddDocument needs.
     """
 
 @_typing.type_check_only
@@ -133,9 +147,14 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     DeleteKnowledgeBase: _aio.UnaryUnaryMultiCallable[_memory_pb2.DeleteKnowledgeBaseRequest, _memory_pb2.DeleteKnowledgeBaseResponse]  # type: ignore[assignment]
     """Delete a knowledge base with its documents, their chunks and vectors."""
     AddDocument: _aio.UnaryUnaryMultiCallable[_memory_pb2.AddDocumentRequest, _memory_pb2.KnowledgeDocument]  # type: ignore[assignment]
-    """Parse, chunk, embed and store a document; answers when it is stored
-    (ingestion is synchronous and all or nothing: on an embeddings failure
-    nothing of the document remains).
+    """Parse, chunk, embed and store a document. Ingestion is all or nothing:
+    on any failure (embeddings endpoint down, wrong dimensions, unreadable
+    content) no chunk and no record of the document remains, and a document
+    replaced by external_id stays as it was. Without `background` it answers
+    when the document is READY (or with the error); with it, it answers at
+    once with the document INGESTING and its `ingestion_job_id`
+    (GetIngestionJob tells the progress and the outcome). A document is
+    searchable only once READY.
     """
     ListDocuments: _aio.UnaryUnaryMultiCallable[_memory_pb2.ListDocumentsRequest, _memory_pb2.ListDocumentsResponse]  # type: ignore[assignment]
     """The documents of a knowledge base by id, a page at a time."""
@@ -144,6 +163,15 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     SearchKnowledge: _aio.UnaryUnaryMultiCallable[_memory_pb2.SearchKnowledgeRequest, _memory_pb2.SearchKnowledgeResponse]  # type: ignore[assignment]
     """Hit testing: the passages of a knowledge base a search_knowledge call
     with this query would retrieve (hybrid search, cut at the threshold).
+    """
+    GetIngestionJob: _aio.UnaryUnaryMultiCallable[_memory_pb2.GetIngestionJobRequest, _memory_pb2.IngestionJob]  # type: ignore[assignment]
+    """An ingestion job of the tenant (AddDocument's `ingestion_job_id`): its
+    state, progress and, when it failed, why. Needs the role AddDocument
+    needs; NOT_FOUND (MEMORY_NOT_FOUND) for another tenant's job.
+    """
+    ListIngestionJobs: _aio.UnaryUnaryMultiCallable[_memory_pb2.ListIngestionJobsRequest, _memory_pb2.ListIngestionJobsResponse]  # type: ignore[assignment]
+    """The ingestion jobs of a knowledge base by id (oldest first), a page at a
+    time. Needs the role AddDocument needs.
     """
 
 class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -237,9 +265,14 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _memory_pb2.AddDocumentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_memory_pb2.KnowledgeDocument, _abc.Awaitable[_memory_pb2.KnowledgeDocument]]:
-        """Parse, chunk, embed and store a document; answers when it is stored
-        (ingestion is synchronous and all or nothing: on an embeddings failure
-        nothing of the document remains).
+        """Parse, chunk, embed and store a document. Ingestion is all or nothing:
+        on any failure (embeddings endpoint down, wrong dimensions, unreadable
+        content) no chunk and no record of the document remains, and a document
+        replaced by external_id stays as it was. Without `background` it answers
+        when the document is READY (or with the error); with it, it answers at
+        once with the document INGESTING and its `ingestion_job_id`
+        (GetIngestionJob tells the progress and the outcome). A document is
+        searchable only once READY.
         """
 
     @_abc_1.abstractmethod
@@ -266,6 +299,27 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_memory_pb2.SearchKnowledgeResponse, _abc.Awaitable[_memory_pb2.SearchKnowledgeResponse]]:
         """Hit testing: the passages of a knowledge base a search_knowledge call
         with this query would retrieve (hybrid search, cut at the threshold).
+        """
+
+    @_abc_1.abstractmethod
+    def GetIngestionJob(
+        self,
+        request: _memory_pb2.GetIngestionJobRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_pb2.IngestionJob, _abc.Awaitable[_memory_pb2.IngestionJob]]:
+        """An ingestion job of the tenant (AddDocument's `ingestion_job_id`): its
+        state, progress and, when it failed, why. Needs the role AddDocument
+        needs; NOT_FOUND (MEMORY_NOT_FOUND) for another tenant's job.
+        """
+
+    @_abc_1.abstractmethod
+    def ListIngestionJobs(
+        self,
+        request: _memory_pb2.ListIngestionJobsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_pb2.ListIngestionJobsResponse, _abc.Awaitable[_memory_pb2.ListIngestionJobsResponse]]:
+        """The ingestion jobs of a knowledge base by id (oldest first), a page at a
+        time. Needs the role AddDocument needs.
         """
 
 def add_MemoryServiceServicer_to_server(servicer: MemoryServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -12,7 +12,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import artifacts_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
+from agentd.v1 import artifacts_pb2, events_pb2, grants_pb2, memory_pb2_grpc, tasks_pb2, tools_pb2
 from agentd_client import requests as build
 from agentd_client.client import BusyPolicy
 from agentd_client.environment import call_metadata, default_target
@@ -20,9 +20,10 @@ from agentd_client.errors import from_rpc_error
 from agentd_client.requests import AuditKind, Decision, to_struct
 from agentd_client.sync.agents import SyncAgentMethods
 from agentd_client.sync.conversations import SyncConversationMethods
+from agentd_client.sync.knowledge import SyncKnowledgeMethods
 
 
-class AgentClient(SyncConversationMethods, SyncAgentMethods):
+class AgentClient(SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethods):
     """A blocking client over one channel (safe to share between threads). Use as a
     context manager, or call `close()`. Its arguments are the async client's: `target`
     defaults to `AGENTD_ADDRESS` (else 127.0.0.1:50051), `api_key` to `AGENTD_API_KEY`."""
@@ -42,6 +43,7 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods):
         self._channel = channel or grpc.insecure_channel(self.target)
         self._owns_channel = channel is None
         self._stub = pb_grpc.AgentServiceStub(self._channel)
+        self._memory = memory_pb2_grpc.MemoryServiceStub(self._channel)
         self._health = health_pb2_grpc.HealthStub(self._channel)
         self._timeout = timeout
         self._metadata = call_metadata(api_key, bearer_token, metadata)

@@ -37,9 +37,14 @@ type MemoryServiceClient interface {
 	ListKnowledgeBases(ctx context.Context, in *ListKnowledgeBasesRequest, opts ...grpc.CallOption) (*ListKnowledgeBasesResponse, error)
 	// Delete a knowledge base with its documents, their chunks and vectors.
 	DeleteKnowledgeBase(ctx context.Context, in *DeleteKnowledgeBaseRequest, opts ...grpc.CallOption) (*DeleteKnowledgeBaseResponse, error)
-	// Parse, chunk, embed and store a document; answers when it is stored
-	// (ingestion is synchronous and all or nothing: on an embeddings failure
-	// nothing of the document remains).
+	// Parse, chunk, embed and store a document. Ingestion is all or nothing:
+	// on any failure (embeddings endpoint down, wrong dimensions, unreadable
+	// content) no chunk and no record of the document remains, and a document
+	// replaced by external_id stays as it was. Without `background` it answers
+	// when the document is READY (or with the error); with it, it answers at
+	// once with the document INGESTING and its `ingestion_job_id`
+	// (GetIngestionJob tells the progress and the outcome). A document is
+	// searchable only once READY.
 	AddDocument(ctx context.Context, in *AddDocumentRequest, opts ...grpc.CallOption) (*KnowledgeDocument, error)
 	// The documents of a knowledge base by id, a page at a time.
 	ListDocuments(ctx context.Context, in *ListDocumentsRequest, opts ...grpc.CallOption) (*ListDocumentsResponse, error)
@@ -48,6 +53,13 @@ type MemoryServiceClient interface {
 	// Hit testing: the passages of a knowledge base a search_knowledge call
 	// with this query would retrieve (hybrid search, cut at the threshold).
 	SearchKnowledge(ctx context.Context, in *SearchKnowledgeRequest, opts ...grpc.CallOption) (*SearchKnowledgeResponse, error)
+	// An ingestion job of the tenant (AddDocument's `ingestion_job_id`): its
+	// state, progress and, when it failed, why. Needs the role AddDocument
+	// needs; NOT_FOUND (MEMORY_NOT_FOUND) for another tenant's job.
+	GetIngestionJob(ctx context.Context, in *GetIngestionJobRequest, opts ...grpc.CallOption) (*IngestionJob, error)
+	// The ingestion jobs of a knowledge base by id (oldest first), a page at a
+	// time. Needs the role AddDocument needs.
+	ListIngestionJobs(ctx context.Context, in *ListIngestionJobsRequest, opts ...grpc.CallOption) (*ListIngestionJobsResponse, error)
 }
 
 type memoryServiceClient struct {
@@ -157,6 +169,24 @@ func (c *memoryServiceClient) SearchKnowledge(ctx context.Context, in *SearchKno
 	return out, nil
 }
 
+func (c *memoryServiceClient) GetIngestionJob(ctx context.Context, in *GetIngestionJobRequest, opts ...grpc.CallOption) (*IngestionJob, error) {
+	out := new(IngestionJob)
+	err := c.cc.Invoke(ctx, "/agentd.v1.MemoryService/GetIngestionJob", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) ListIngestionJobs(ctx context.Context, in *ListIngestionJobsRequest, opts ...grpc.CallOption) (*ListIngestionJobsResponse, error) {
+	out := new(ListIngestionJobsResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.MemoryService/ListIngestionJobs", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // MemoryServiceServer is the server API for MemoryService service.
 // All implementations must embed UnimplementedMemoryServiceServer
 // for forward compatibility
@@ -181,9 +211,14 @@ type MemoryServiceServer interface {
 	ListKnowledgeBases(context.Context, *ListKnowledgeBasesRequest) (*ListKnowledgeBasesResponse, error)
 	// Delete a knowledge base with its documents, their chunks and vectors.
 	DeleteKnowledgeBase(context.Context, *DeleteKnowledgeBaseRequest) (*DeleteKnowledgeBaseResponse, error)
-	// Parse, chunk, embed and store a document; answers when it is stored
-	// (ingestion is synchronous and all or nothing: on an embeddings failure
-	// nothing of the document remains).
+	// Parse, chunk, embed and store a document. Ingestion is all or nothing:
+	// on any failure (embeddings endpoint down, wrong dimensions, unreadable
+	// content) no chunk and no record of the document remains, and a document
+	// replaced by external_id stays as it was. Without `background` it answers
+	// when the document is READY (or with the error); with it, it answers at
+	// once with the document INGESTING and its `ingestion_job_id`
+	// (GetIngestionJob tells the progress and the outcome). A document is
+	// searchable only once READY.
 	AddDocument(context.Context, *AddDocumentRequest) (*KnowledgeDocument, error)
 	// The documents of a knowledge base by id, a page at a time.
 	ListDocuments(context.Context, *ListDocumentsRequest) (*ListDocumentsResponse, error)
@@ -192,6 +227,13 @@ type MemoryServiceServer interface {
 	// Hit testing: the passages of a knowledge base a search_knowledge call
 	// with this query would retrieve (hybrid search, cut at the threshold).
 	SearchKnowledge(context.Context, *SearchKnowledgeRequest) (*SearchKnowledgeResponse, error)
+	// An ingestion job of the tenant (AddDocument's `ingestion_job_id`): its
+	// state, progress and, when it failed, why. Needs the role AddDocument
+	// needs; NOT_FOUND (MEMORY_NOT_FOUND) for another tenant's job.
+	GetIngestionJob(context.Context, *GetIngestionJobRequest) (*IngestionJob, error)
+	// The ingestion jobs of a knowledge base by id (oldest first), a page at a
+	// time. Needs the role AddDocument needs.
+	ListIngestionJobs(context.Context, *ListIngestionJobsRequest) (*ListIngestionJobsResponse, error)
 	mustEmbedUnimplementedMemoryServiceServer()
 }
 
@@ -231,6 +273,12 @@ func (UnimplementedMemoryServiceServer) DeleteDocument(context.Context, *DeleteD
 }
 func (UnimplementedMemoryServiceServer) SearchKnowledge(context.Context, *SearchKnowledgeRequest) (*SearchKnowledgeResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method SearchKnowledge not implemented")
+}
+func (UnimplementedMemoryServiceServer) GetIngestionJob(context.Context, *GetIngestionJobRequest) (*IngestionJob, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetIngestionJob not implemented")
+}
+func (UnimplementedMemoryServiceServer) ListIngestionJobs(context.Context, *ListIngestionJobsRequest) (*ListIngestionJobsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListIngestionJobs not implemented")
 }
 func (UnimplementedMemoryServiceServer) mustEmbedUnimplementedMemoryServiceServer() {}
 
@@ -443,6 +491,42 @@ func _MemoryService_SearchKnowledge_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _MemoryService_GetIngestionJob_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetIngestionJobRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).GetIngestionJob(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.MemoryService/GetIngestionJob",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).GetIngestionJob(ctx, req.(*GetIngestionJobRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_ListIngestionJobs_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListIngestionJobsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).ListIngestionJobs(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.MemoryService/ListIngestionJobs",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).ListIngestionJobs(ctx, req.(*ListIngestionJobsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _MemoryService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "agentd.v1.MemoryService",
 	HandlerType: (*MemoryServiceServer)(nil),
@@ -490,6 +574,14 @@ var _MemoryService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "SearchKnowledge",
 			Handler:    _MemoryService_SearchKnowledge_Handler,
+		},
+		{
+			MethodName: "GetIngestionJob",
+			Handler:    _MemoryService_GetIngestionJob_Handler,
+		},
+		{
+			MethodName: "ListIngestionJobs",
+			Handler:    _MemoryService_ListIngestionJobs_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -20,6 +20,7 @@ private static final long serialVersionUID = 0L;
     name_ = "";
     mediaType_ = "";
     content_ = com.google.protobuf.ByteString.EMPTY;
+    externalId_ = "";
   }
 
   @java.lang.Override
@@ -196,6 +197,79 @@ private static final long serialVersionUID = 0L;
     return content_;
   }
 
+  public static final int BACKGROUND_FIELD_NUMBER = 5;
+  private boolean background_ = false;
+  /**
+   * <pre>
+   * Answer at once with the document INGESTING and its ingestion job id;
+   * the job runs on the server (at most AGENTD_KNOWLEDGE_INGESTION_PARALLEL
+   * at a time per process, the others QUEUED) and is re-run from its stored
+   * content when the process running it dies.
+   * </pre>
+   *
+   * <code>bool background = 5;</code>
+   * @return The background.
+   */
+  @java.lang.Override
+  public boolean getBackground() {
+    return background_;
+  }
+
+  public static final int EXTERNAL_ID_FIELD_NUMBER = 6;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object externalId_ = "";
+  /**
+   * <pre>
+   * At most 256 characters, the caller's own id of the document. When the
+   * knowledge base holds a document of this external id, the new one
+   * replaces it: the old chunks are removed only once the new ones are all
+   * stored, and searches see the old document until then and the new one
+   * after (never neither, never both).
+   * </pre>
+   *
+   * <code>string external_id = 6;</code>
+   * @return The externalId.
+   */
+  @java.lang.Override
+  public java.lang.String getExternalId() {
+    java.lang.Object ref = externalId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      externalId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * At most 256 characters, the caller's own id of the document. When the
+   * knowledge base holds a document of this external id, the new one
+   * replaces it: the old chunks are removed only once the new ones are all
+   * stored, and searches see the old document until then and the new one
+   * after (never neither, never both).
+   * </pre>
+   *
+   * <code>string external_id = 6;</code>
+   * @return The bytes for externalId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getExternalIdBytes() {
+    java.lang.Object ref = externalId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      externalId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -222,6 +296,12 @@ private static final long serialVersionUID = 0L;
     if (!content_.isEmpty()) {
       output.writeBytes(4, content_);
     }
+    if (background_ != false) {
+      output.writeBool(5, background_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(externalId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 6, externalId_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -243,6 +323,13 @@ private static final long serialVersionUID = 0L;
     if (!content_.isEmpty()) {
       size += com.google.protobuf.CodedOutputStream
         .computeBytesSize(4, content_);
+    }
+    if (background_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(5, background_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(externalId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(6, externalId_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -267,6 +354,10 @@ private static final long serialVersionUID = 0L;
         .equals(other.getMediaType())) return false;
     if (!getContent()
         .equals(other.getContent())) return false;
+    if (getBackground()
+        != other.getBackground()) return false;
+    if (!getExternalId()
+        .equals(other.getExternalId())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -286,6 +377,11 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getMediaType().hashCode();
     hash = (37 * hash) + CONTENT_FIELD_NUMBER;
     hash = (53 * hash) + getContent().hashCode();
+    hash = (37 * hash) + BACKGROUND_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getBackground());
+    hash = (37 * hash) + EXTERNAL_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getExternalId().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -419,6 +515,8 @@ private static final long serialVersionUID = 0L;
       name_ = "";
       mediaType_ = "";
       content_ = com.google.protobuf.ByteString.EMPTY;
+      background_ = false;
+      externalId_ = "";
       return this;
     }
 
@@ -463,6 +561,12 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.content_ = content_;
+      }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.background_ = background_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.externalId_ = externalId_;
       }
     }
 
@@ -528,6 +632,14 @@ private static final long serialVersionUID = 0L;
       if (other.getContent() != com.google.protobuf.ByteString.EMPTY) {
         setContent(other.getContent());
       }
+      if (other.getBackground() != false) {
+        setBackground(other.getBackground());
+      }
+      if (!other.getExternalId().isEmpty()) {
+        externalId_ = other.externalId_;
+        bitField0_ |= 0x00000020;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -574,6 +686,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 40: {
+              background_ = input.readBool();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 40
+            case 50: {
+              externalId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -890,6 +1012,171 @@ private static final long serialVersionUID = 0L;
     public Builder clearContent() {
       bitField0_ = (bitField0_ & ~0x00000008);
       content_ = getDefaultInstance().getContent();
+      onChanged();
+      return this;
+    }
+
+    private boolean background_ ;
+    /**
+     * <pre>
+     * Answer at once with the document INGESTING and its ingestion job id;
+     * the job runs on the server (at most AGENTD_KNOWLEDGE_INGESTION_PARALLEL
+     * at a time per process, the others QUEUED) and is re-run from its stored
+     * content when the process running it dies.
+     * </pre>
+     *
+     * <code>bool background = 5;</code>
+     * @return The background.
+     */
+    @java.lang.Override
+    public boolean getBackground() {
+      return background_;
+    }
+    /**
+     * <pre>
+     * Answer at once with the document INGESTING and its ingestion job id;
+     * the job runs on the server (at most AGENTD_KNOWLEDGE_INGESTION_PARALLEL
+     * at a time per process, the others QUEUED) and is re-run from its stored
+     * content when the process running it dies.
+     * </pre>
+     *
+     * <code>bool background = 5;</code>
+     * @param value The background to set.
+     * @return This builder for chaining.
+     */
+    public Builder setBackground(boolean value) {
+      
+      background_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Answer at once with the document INGESTING and its ingestion job id;
+     * the job runs on the server (at most AGENTD_KNOWLEDGE_INGESTION_PARALLEL
+     * at a time per process, the others QUEUED) and is re-run from its stored
+     * content when the process running it dies.
+     * </pre>
+     *
+     * <code>bool background = 5;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearBackground() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      background_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object externalId_ = "";
+    /**
+     * <pre>
+     * At most 256 characters, the caller's own id of the document. When the
+     * knowledge base holds a document of this external id, the new one
+     * replaces it: the old chunks are removed only once the new ones are all
+     * stored, and searches see the old document until then and the new one
+     * after (never neither, never both).
+     * </pre>
+     *
+     * <code>string external_id = 6;</code>
+     * @return The externalId.
+     */
+    public java.lang.String getExternalId() {
+      java.lang.Object ref = externalId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        externalId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * At most 256 characters, the caller's own id of the document. When the
+     * knowledge base holds a document of this external id, the new one
+     * replaces it: the old chunks are removed only once the new ones are all
+     * stored, and searches see the old document until then and the new one
+     * after (never neither, never both).
+     * </pre>
+     *
+     * <code>string external_id = 6;</code>
+     * @return The bytes for externalId.
+     */
+    public com.google.protobuf.ByteString
+        getExternalIdBytes() {
+      java.lang.Object ref = externalId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        externalId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * At most 256 characters, the caller's own id of the document. When the
+     * knowledge base holds a document of this external id, the new one
+     * replaces it: the old chunks are removed only once the new ones are all
+     * stored, and searches see the old document until then and the new one
+     * after (never neither, never both).
+     * </pre>
+     *
+     * <code>string external_id = 6;</code>
+     * @param value The externalId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setExternalId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      externalId_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * At most 256 characters, the caller's own id of the document. When the
+     * knowledge base holds a document of this external id, the new one
+     * replaces it: the old chunks are removed only once the new ones are all
+     * stored, and searches see the old document until then and the new one
+     * after (never neither, never both).
+     * </pre>
+     *
+     * <code>string external_id = 6;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearExternalId() {
+      externalId_ = getDefaultInstance().getExternalId();
+      bitField0_ = (bitField0_ & ~0x00000020);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * At most 256 characters, the caller's own id of the document. When the
+     * knowledge base holds a document of this external id, the new one
+     * replaces it: the old chunks are removed only once the new ones are all
+     * stored, and searches see the old document until then and the new one
+     * after (never neither, never both).
+     * </pre>
+     *
+     * <code>string external_id = 6;</code>
+     * @param value The bytes for externalId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setExternalIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      externalId_ = value;
+      bitField0_ |= 0x00000020;
       onChanged();
       return this;
     }

@@ -69,4 +69,45 @@ public interface AddDocumentRequestOrBuilder extends
    * @return The content.
    */
   com.google.protobuf.ByteString getContent();
+
+  /**
+   * <pre>
+   * Answer at once with the document INGESTING and its ingestion job id;
+   * the job runs on the server (at most AGENTD_KNOWLEDGE_INGESTION_PARALLEL
+   * at a time per process, the others QUEUED) and is re-run from its stored
+   * content when the process running it dies.
+   * </pre>
+   *
+   * <code>bool background = 5;</code>
+   * @return The background.
+   */
+  boolean getBackground();
+
+  /**
+   * <pre>
+   * At most 256 characters, the caller's own id of the document. When the
+   * knowledge base holds a document of this external id, the new one
+   * replaces it: the old chunks are removed only once the new ones are all
+   * stored, and searches see the old document until then and the new one
+   * after (never neither, never both).
+   * </pre>
+   *
+   * <code>string external_id = 6;</code>
+   * @return The externalId.
+   */
+  java.lang.String getExternalId();
+  /**
+   * <pre>
+   * At most 256 characters, the caller's own id of the document. When the
+   * knowledge base holds a document of this external id, the new one
+   * replaces it: the old chunks are removed only once the new ones are all
+   * stored, and searches see the old document until then and the new one
+   * after (never neither, never both).
+   * </pre>
+   *
+   * <code>string external_id = 6;</code>
+   * @return The bytes for externalId.
+   */
+  com.google.protobuf.ByteString
+      getExternalIdBytes();
 }

@@ -24,6 +24,9 @@ private static final long serialVersionUID = 0L;
     knowledgeBaseId_ = "";
     name_ = "";
     mediaType_ = "";
+    state_ = 0;
+    externalId_ = "";
+    ingestionJobId_ = "";
   }
 
   @java.lang.Override
@@ -275,6 +278,128 @@ private static final long serialVersionUID = 0L;
     return createTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : createTime_;
   }
 
+  public static final int STATE_FIELD_NUMBER = 8;
+  private int state_ = 0;
+  /**
+   * <pre>
+   * INGESTING while its ingestion job runs (not yet searchable), then READY.
+   * </pre>
+   *
+   * <code>.agentd.v1.DocumentState state = 8;</code>
+   * @return The enum numeric value on the wire for state.
+   */
+  @java.lang.Override public int getStateValue() {
+    return state_;
+  }
+  /**
+   * <pre>
+   * INGESTING while its ingestion job runs (not yet searchable), then READY.
+   * </pre>
+   *
+   * <code>.agentd.v1.DocumentState state = 8;</code>
+   * @return The state.
+   */
+  @java.lang.Override public dev.agentd.v1.DocumentState getState() {
+    dev.agentd.v1.DocumentState result = dev.agentd.v1.DocumentState.forNumber(state_);
+    return result == null ? dev.agentd.v1.DocumentState.UNRECOGNIZED : result;
+  }
+
+  public static final int EXTERNAL_ID_FIELD_NUMBER = 9;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object externalId_ = "";
+  /**
+   * <pre>
+   * The caller's own id of the document (AddDocumentRequest.external_id);
+   * empty when it was added without one.
+   * </pre>
+   *
+   * <code>string external_id = 9;</code>
+   * @return The externalId.
+   */
+  @java.lang.Override
+  public java.lang.String getExternalId() {
+    java.lang.Object ref = externalId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      externalId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The caller's own id of the document (AddDocumentRequest.external_id);
+   * empty when it was added without one.
+   * </pre>
+   *
+   * <code>string external_id = 9;</code>
+   * @return The bytes for externalId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getExternalIdBytes() {
+    java.lang.Object ref = externalId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      externalId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int INGESTION_JOB_ID_FIELD_NUMBER = 10;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object ingestionJobId_ = "";
+  /**
+   * <pre>
+   * The ingestion job that added it (GetIngestionJob).
+   * </pre>
+   *
+   * <code>string ingestion_job_id = 10;</code>
+   * @return The ingestionJobId.
+   */
+  @java.lang.Override
+  public java.lang.String getIngestionJobId() {
+    java.lang.Object ref = ingestionJobId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      ingestionJobId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The ingestion job that added it (GetIngestionJob).
+   * </pre>
+   *
+   * <code>string ingestion_job_id = 10;</code>
+   * @return The bytes for ingestionJobId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getIngestionJobIdBytes() {
+    java.lang.Object ref = ingestionJobId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      ingestionJobId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -310,6 +435,15 @@ private static final long serialVersionUID = 0L;
     if (createTime_ != null) {
       output.writeMessage(7, getCreateTime());
     }
+    if (state_ != dev.agentd.v1.DocumentState.DOCUMENT_STATE_UNSPECIFIED.getNumber()) {
+      output.writeEnum(8, state_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(externalId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 9, externalId_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(ingestionJobId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 10, ingestionJobId_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -343,6 +477,16 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(7, getCreateTime());
     }
+    if (state_ != dev.agentd.v1.DocumentState.DOCUMENT_STATE_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(8, state_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(externalId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(9, externalId_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(ingestionJobId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(10, ingestionJobId_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -375,6 +519,11 @@ private static final long serialVersionUID = 0L;
       if (!getCreateTime()
           .equals(other.getCreateTime())) return false;
     }
+    if (state_ != other.state_) return false;
+    if (!getExternalId()
+        .equals(other.getExternalId())) return false;
+    if (!getIngestionJobId()
+        .equals(other.getIngestionJobId())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -403,6 +552,12 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + CREATE_TIME_FIELD_NUMBER;
       hash = (53 * hash) + getCreateTime().hashCode();
     }
+    hash = (37 * hash) + STATE_FIELD_NUMBER;
+    hash = (53 * hash) + state_;
+    hash = (37 * hash) + EXTERNAL_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getExternalId().hashCode();
+    hash = (37 * hash) + INGESTION_JOB_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getIngestionJobId().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -547,6 +702,9 @@ private static final long serialVersionUID = 0L;
         createTimeBuilder_.dispose();
         createTimeBuilder_ = null;
       }
+      state_ = 0;
+      externalId_ = "";
+      ingestionJobId_ = "";
       return this;
     }
 
@@ -602,6 +760,15 @@ private static final long serialVersionUID = 0L;
         result.createTime_ = createTimeBuilder_ == null
             ? createTime_
             : createTimeBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00000080) != 0)) {
+        result.state_ = state_;
+      }
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        result.externalId_ = externalId_;
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.ingestionJobId_ = ingestionJobId_;
       }
     }
 
@@ -678,6 +845,19 @@ private static final long serialVersionUID = 0L;
       if (other.hasCreateTime()) {
         mergeCreateTime(other.getCreateTime());
       }
+      if (other.state_ != 0) {
+        setStateValue(other.getStateValue());
+      }
+      if (!other.getExternalId().isEmpty()) {
+        externalId_ = other.externalId_;
+        bitField0_ |= 0x00000100;
+        onChanged();
+      }
+      if (!other.getIngestionJobId().isEmpty()) {
+        ingestionJobId_ = other.ingestionJobId_;
+        bitField0_ |= 0x00000200;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -741,6 +921,21 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000040;
               break;
             } // case 58
+            case 64: {
+              state_ = input.readEnum();
+              bitField0_ |= 0x00000080;
+              break;
+            } // case 64
+            case 74: {
+              externalId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000100;
+              break;
+            } // case 74
+            case 82: {
+              ingestionJobId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 82
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1279,6 +1474,268 @@ private static final long serialVersionUID = 0L;
         createTime_ = null;
       }
       return createTimeBuilder_;
+    }
+
+    private int state_ = 0;
+    /**
+     * <pre>
+     * INGESTING while its ingestion job runs (not yet searchable), then READY.
+     * </pre>
+     *
+     * <code>.agentd.v1.DocumentState state = 8;</code>
+     * @return The enum numeric value on the wire for state.
+     */
+    @java.lang.Override public int getStateValue() {
+      return state_;
+    }
+    /**
+     * <pre>
+     * INGESTING while its ingestion job runs (not yet searchable), then READY.
+     * </pre>
+     *
+     * <code>.agentd.v1.DocumentState state = 8;</code>
+     * @param value The enum numeric value on the wire for state to set.
+     * @return This builder for chaining.
+     */
+    public Builder setStateValue(int value) {
+      state_ = value;
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * INGESTING while its ingestion job runs (not yet searchable), then READY.
+     * </pre>
+     *
+     * <code>.agentd.v1.DocumentState state = 8;</code>
+     * @return The state.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.DocumentState getState() {
+      dev.agentd.v1.DocumentState result = dev.agentd.v1.DocumentState.forNumber(state_);
+      return result == null ? dev.agentd.v1.DocumentState.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * INGESTING while its ingestion job runs (not yet searchable), then READY.
+     * </pre>
+     *
+     * <code>.agentd.v1.DocumentState state = 8;</code>
+     * @param value The state to set.
+     * @return This builder for chaining.
+     */
+    public Builder setState(dev.agentd.v1.DocumentState value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00000080;
+      state_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * INGESTING while its ingestion job runs (not yet searchable), then READY.
+     * </pre>
+     *
+     * <code>.agentd.v1.DocumentState state = 8;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearState() {
+      bitField0_ = (bitField0_ & ~0x00000080);
+      state_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object externalId_ = "";
+    /**
+     * <pre>
+     * The caller's own id of the document (AddDocumentRequest.external_id);
+     * empty when it was added without one.
+     * </pre>
+     *
+     * <code>string external_id = 9;</code>
+     * @return The externalId.
+     */
+    public java.lang.String getExternalId() {
+      java.lang.Object ref = externalId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        externalId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The caller's own id of the document (AddDocumentRequest.external_id);
+     * empty when it was added without one.
+     * </pre>
+     *
+     * <code>string external_id = 9;</code>
+     * @return The bytes for externalId.
+     */
+    public com.google.protobuf.ByteString
+        getExternalIdBytes() {
+      java.lang.Object ref = externalId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        externalId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The caller's own id of the document (AddDocumentRequest.external_id);
+     * empty when it was added without one.
+     * </pre>
+     *
+     * <code>string external_id = 9;</code>
+     * @param value The externalId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setExternalId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      externalId_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The caller's own id of the document (AddDocumentRequest.external_id);
+     * empty when it was added without one.
+     * </pre>
+     *
+     * <code>string external_id = 9;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearExternalId() {
+      externalId_ = getDefaultInstance().getExternalId();
+      bitField0_ = (bitField0_ & ~0x00000100);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The caller's own id of the document (AddDocumentRequest.external_id);
+     * empty when it was added without one.
+     * </pre>
+     *
+     * <code>string external_id = 9;</code>
+     * @param value The bytes for externalId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setExternalIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      externalId_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object ingestionJobId_ = "";
+    /**
+     * <pre>
+     * The ingestion job that added it (GetIngestionJob).
+     * </pre>
+     *
+     * <code>string ingestion_job_id = 10;</code>
+     * @return The ingestionJobId.
+     */
+    public java.lang.String getIngestionJobId() {
+      java.lang.Object ref = ingestionJobId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        ingestionJobId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The ingestion job that added it (GetIngestionJob).
+     * </pre>
+     *
+     * <code>string ingestion_job_id = 10;</code>
+     * @return The bytes for ingestionJobId.
+     */
+    public com.google.protobuf.ByteString
+        getIngestionJobIdBytes() {
+      java.lang.Object ref = ingestionJobId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        ingestionJobId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The ingestion job that added it (GetIngestionJob).
+     * </pre>
+     *
+     * <code>string ingestion_job_id = 10;</code>
+     * @param value The ingestionJobId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setIngestionJobId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ingestionJobId_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The ingestion job that added it (GetIngestionJob).
+     * </pre>
+     *
+     * <code>string ingestion_job_id = 10;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearIngestionJobId() {
+      ingestionJobId_ = getDefaultInstance().getIngestionJobId();
+      bitField0_ = (bitField0_ & ~0x00000200);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The ingestion job that added it (GetIngestionJob).
+     * </pre>
+     *
+     * <code>string ingestion_job_id = 10;</code>
+     * @param value The bytes for ingestionJobId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setIngestionJobIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ingestionJobId_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

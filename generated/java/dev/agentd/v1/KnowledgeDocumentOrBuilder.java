@@ -101,4 +101,65 @@ public interface KnowledgeDocumentOrBuilder extends
    * <code>.google.protobuf.Timestamp create_time = 7;</code>
    */
   com.google.protobuf.TimestampOrBuilder getCreateTimeOrBuilder();
+
+  /**
+   * <pre>
+   * INGESTING while its ingestion job runs (not yet searchable), then READY.
+   * </pre>
+   *
+   * <code>.agentd.v1.DocumentState state = 8;</code>
+   * @return The enum numeric value on the wire for state.
+   */
+  int getStateValue();
+  /**
+   * <pre>
+   * INGESTING while its ingestion job runs (not yet searchable), then READY.
+   * </pre>
+   *
+   * <code>.agentd.v1.DocumentState state = 8;</code>
+   * @return The state.
+   */
+  dev.agentd.v1.DocumentState getState();
+
+  /**
+   * <pre>
+   * The caller's own id of the document (AddDocumentRequest.external_id);
+   * empty when it was added without one.
+   * </pre>
+   *
+   * <code>string external_id = 9;</code>
+   * @return The externalId.
+   */
+  java.lang.String getExternalId();
+  /**
+   * <pre>
+   * The caller's own id of the document (AddDocumentRequest.external_id);
+   * empty when it was added without one.
+   * </pre>
+   *
+   * <code>string external_id = 9;</code>
+   * @return The bytes for externalId.
+   */
+  com.google.protobuf.ByteString
+      getExternalIdBytes();
+
+  /**
+   * <pre>
+   * The ingestion job that added it (GetIngestionJob).
+   * </pre>
+   *
+   * <code>string ingestion_job_id = 10;</code>
+   * @return The ingestionJobId.
+   */
+  java.lang.String getIngestionJobId();
+  /**
+   * <pre>
+   * The ingestion job that added it (GetIngestionJob).
+   * </pre>
+   *
+   * <code>string ingestion_job_id = 10;</code>
+   * @return The bytes for ingestionJobId.
+   */
+  com.google.protobuf.ByteString
+      getIngestionJobIdBytes();
 }

@@ -105,6 +105,26 @@ public final class MemoryProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_AddDocumentRequest_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_IngestionJob_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_IngestionJob_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_GetIngestionJobRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_GetIngestionJobRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ListIngestionJobsRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ListIngestionJobsRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ListIngestionJobsResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ListIngestionJobsResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_ListDocumentsRequest_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -182,61 +202,92 @@ public final class MemoryProto {
       "v1.KnowledgeBase\022\027\n\017next_page_token\030\002 \001(" +
       "\t\"7\n\032DeleteKnowledgeBaseRequest\022\031\n\021knowl" +
       "edge_base_id\030\001 \001(\t\"5\n\033DeleteKnowledgeBas" +
-      "eResponse\022\026\n\016chunks_deleted\030\001 \001(\003\"\277\001\n\021Kn" +
+      "eResponse\022\026\n\016chunks_deleted\030\001 \001(\003\"\227\002\n\021Kn" +
       "owledgeDocument\022\023\n\013document_id\030\001 \001(\t\022\031\n\021" +
       "knowledge_base_id\030\002 \001(\t\022\014\n\004name\030\003 \001(\t\022\022\n" +
       "\nmedia_type\030\004 \001(\t\022\022\n\nsize_bytes\030\005 \001(\003\022\023\n" +
       "\013chunk_count\030\006 \001(\005\022/\n\013create_time\030\007 \001(\0132" +
-      "\032.google.protobuf.Timestamp\"b\n\022AddDocume" +
-      "ntRequest\022\031\n\021knowledge_base_id\030\001 \001(\t\022\014\n\004" +
-      "name\030\002 \001(\t\022\022\n\nmedia_type\030\003 \001(\t\022\017\n\007conten" +
-      "t\030\004 \001(\014\"X\n\024ListDocumentsRequest\022\031\n\021knowl" +
-      "edge_base_id\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n" +
-      "\npage_token\030\003 \001(\t\"a\n\025ListDocumentsRespon" +
-      "se\022/\n\tdocuments\030\001 \003(\0132\034.agentd.v1.Knowle" +
-      "dgeDocument\022\027\n\017next_page_token\030\002 \001(\t\",\n\025" +
-      "DeleteDocumentRequest\022\023\n\013document_id\030\001 \001" +
-      "(\t\"0\n\026DeleteDocumentResponse\022\026\n\016chunks_d" +
-      "eleted\030\001 \001(\003\"\276\001\n\026SearchKnowledgeRequest\022" +
-      "\031\n\021knowledge_base_id\030\001 \001(\t\022\r\n\005query\030\002 \001(" +
-      "\t\022\r\n\005top_k\030\003 \001(\005\022\034\n\017score_threshold\030\004 \001(" +
-      "\001H\000\210\001\001\022\023\n\006rerank\030\005 \001(\010H\001\210\001\001\022\031\n\021rerank_ca" +
-      "ndidates\030\006 \001(\rB\022\n\020_score_thresholdB\t\n\007_r" +
-      "erank\"o\n\010Citation\022\031\n\021knowledge_base_id\030\001" +
-      " \001(\t\022\023\n\013document_id\030\002 \001(\t\022\023\n\013chunk_index" +
-      "\030\003 \001(\005\022\r\n\005score\030\004 \001(\001\022\017\n\007snippet\030\005 \001(\t\"\203" +
-      "\001\n\014KnowledgeHit\022%\n\010citation\030\001 \001(\0132\023.agen" +
-      "td.v1.Citation\022\014\n\004text\030\002 \001(\t\022\031\n\014rerank_s" +
-      "core\030\003 \001(\001H\000\210\001\001\022\022\n\nfused_rank\030\004 \001(\rB\017\n\r_" +
-      "rerank_score\"@\n\027SearchKnowledgeResponse\022" +
-      "%\n\004hits\030\001 \003(\0132\027.agentd.v1.KnowledgeHit2\305" +
-      "\007\n\rMemoryService\022O\n\014ListMemories\022\036.agent" +
-      "d.v1.ListMemoriesRequest\032\037.agentd.v1.Lis" +
-      "tMemoriesResponse\022U\n\016SearchMemories\022 .ag" +
-      "entd.v1.SearchMemoriesRequest\032!.agentd.v" +
-      "1.SearchMemoriesResponse\022O\n\014DeleteMemory" +
-      "\022\036.agentd.v1.DeleteMemoryRequest\032\037.agent" +
-      "d.v1.DeleteMemoryResponse\022I\n\nForgetUser\022" +
-      "\034.agentd.v1.ForgetUserRequest\032\035.agentd.v" +
-      "1.ForgetUserResponse\022V\n\023CreateKnowledgeB" +
-      "ase\022%.agentd.v1.CreateKnowledgeBaseReque" +
-      "st\032\030.agentd.v1.KnowledgeBase\022a\n\022ListKnow" +
-      "ledgeBases\022$.agentd.v1.ListKnowledgeBase" +
-      "sRequest\032%.agentd.v1.ListKnowledgeBasesR" +
-      "esponse\022d\n\023DeleteKnowledgeBase\022%.agentd." +
-      "v1.DeleteKnowledgeBaseRequest\032&.agentd.v" +
-      "1.DeleteKnowledgeBaseResponse\022J\n\013AddDocu" +
-      "ment\022\035.agentd.v1.AddDocumentRequest\032\034.ag" +
-      "entd.v1.KnowledgeDocument\022R\n\rListDocumen" +
-      "ts\022\037.agentd.v1.ListDocumentsRequest\032 .ag" +
-      "entd.v1.ListDocumentsResponse\022U\n\016DeleteD" +
-      "ocument\022 .agentd.v1.DeleteDocumentReques" +
-      "t\032!.agentd.v1.DeleteDocumentResponse\022X\n\017" +
-      "SearchKnowledge\022!.agentd.v1.SearchKnowle" +
-      "dgeRequest\032\".agentd.v1.SearchKnowledgeRe" +
-      "sponseBA\n\rdev.agentd.v1B\013MemoryProtoP\001Z!" +
-      "agentd.dev/gen/agentd/v1;agentdv1b\006proto" +
-      "3"
+      "\032.google.protobuf.Timestamp\022\'\n\005state\030\010 \001" +
+      "(\0162\030.agentd.v1.DocumentState\022\023\n\013external" +
+      "_id\030\t \001(\t\022\030\n\020ingestion_job_id\030\n \001(\t\"\213\001\n\022" +
+      "AddDocumentRequest\022\031\n\021knowledge_base_id\030" +
+      "\001 \001(\t\022\014\n\004name\030\002 \001(\t\022\022\n\nmedia_type\030\003 \001(\t\022" +
+      "\017\n\007content\030\004 \001(\014\022\022\n\nbackground\030\005 \001(\010\022\023\n\013" +
+      "external_id\030\006 \001(\t\"\267\003\n\014IngestionJob\022\016\n\006jo" +
+      "b_id\030\001 \001(\t\022\031\n\021knowledge_base_id\030\002 \001(\t\022\023\n" +
+      "\013document_id\030\003 \001(\t\022\023\n\013external_id\030\004 \001(\t\022" +
+      "\014\n\004name\030\005 \001(\t\022+\n\005state\030\006 \001(\0162\034.agentd.v1" +
+      ".IngestionJobState\022\023\n\013chunks_done\030\007 \001(\005\022" +
+      "\024\n\014chunks_total\030\010 \001(\005\022\022\n\nsize_bytes\030\t \001(" +
+      "\003\022/\n\013create_time\030\n \001(\0132\032.google.protobuf" +
+      ".Timestamp\022.\n\nstart_time\030\013 \001(\0132\032.google." +
+      "protobuf.Timestamp\022,\n\010end_time\030\014 \001(\0132\032.g" +
+      "oogle.protobuf.Timestamp\022\024\n\014error_reason" +
+      "\030\r \001(\t\022\r\n\005error\030\016 \001(\t\022\020\n\010attempts\030\017 \001(\005\022" +
+      "\022\n\nbackground\030\020 \001(\010\"(\n\026GetIngestionJobRe" +
+      "quest\022\016\n\006job_id\030\001 \001(\t\"\\\n\030ListIngestionJo" +
+      "bsRequest\022\031\n\021knowledge_base_id\030\001 \001(\t\022\021\n\t" +
+      "page_size\030\002 \001(\005\022\022\n\npage_token\030\003 \001(\t\"[\n\031L" +
+      "istIngestionJobsResponse\022%\n\004jobs\030\001 \003(\0132\027" +
+      ".agentd.v1.IngestionJob\022\027\n\017next_page_tok" +
+      "en\030\002 \001(\t\"X\n\024ListDocumentsRequest\022\031\n\021know" +
+      "ledge_base_id\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022" +
+      "\n\npage_token\030\003 \001(\t\"a\n\025ListDocumentsRespo" +
+      "nse\022/\n\tdocuments\030\001 \003(\0132\034.agentd.v1.Knowl" +
+      "edgeDocument\022\027\n\017next_page_token\030\002 \001(\t\",\n" +
+      "\025DeleteDocumentRequest\022\023\n\013document_id\030\001 " +
+      "\001(\t\"0\n\026DeleteDocumentResponse\022\026\n\016chunks_" +
+      "deleted\030\001 \001(\003\"\276\001\n\026SearchKnowledgeRequest" +
+      "\022\031\n\021knowledge_base_id\030\001 \001(\t\022\r\n\005query\030\002 \001" +
+      "(\t\022\r\n\005top_k\030\003 \001(\005\022\034\n\017score_threshold\030\004 \001" +
+      "(\001H\000\210\001\001\022\023\n\006rerank\030\005 \001(\010H\001\210\001\001\022\031\n\021rerank_c" +
+      "andidates\030\006 \001(\rB\022\n\020_score_thresholdB\t\n\007_" +
+      "rerank\"o\n\010Citation\022\031\n\021knowledge_base_id\030" +
+      "\001 \001(\t\022\023\n\013document_id\030\002 \001(\t\022\023\n\013chunk_inde" +
+      "x\030\003 \001(\005\022\r\n\005score\030\004 \001(\001\022\017\n\007snippet\030\005 \001(\t\"" +
+      "\203\001\n\014KnowledgeHit\022%\n\010citation\030\001 \001(\0132\023.age" +
+      "ntd.v1.Citation\022\014\n\004text\030\002 \001(\t\022\031\n\014rerank_" +
+      "score\030\003 \001(\001H\000\210\001\001\022\022\n\nfused_rank\030\004 \001(\rB\017\n\r" +
+      "_rerank_score\"@\n\027SearchKnowledgeResponse" +
+      "\022%\n\004hits\030\001 \003(\0132\027.agentd.v1.KnowledgeHit*" +
+      "g\n\rDocumentState\022\036\n\032DOCUMENT_STATE_UNSPE" +
+      "CIFIED\020\000\022\034\n\030DOCUMENT_STATE_INGESTING\020\001\022\030" +
+      "\n\024DOCUMENT_STATE_READY\020\002*\274\001\n\021IngestionJo" +
+      "bState\022#\n\037INGESTION_JOB_STATE_UNSPECIFIE" +
+      "D\020\000\022\036\n\032INGESTION_JOB_STATE_QUEUED\020\001\022\037\n\033I" +
+      "NGESTION_JOB_STATE_RUNNING\020\002\022!\n\035INGESTIO" +
+      "N_JOB_STATE_SUCCEEDED\020\003\022\036\n\032INGESTION_JOB" +
+      "_STATE_FAILED\020\0042\364\010\n\rMemoryService\022O\n\014Lis" +
+      "tMemories\022\036.agentd.v1.ListMemoriesReques" +
+      "t\032\037.agentd.v1.ListMemoriesResponse\022U\n\016Se" +
+      "archMemories\022 .agentd.v1.SearchMemoriesR" +
+      "equest\032!.agentd.v1.SearchMemoriesRespons" +
+      "e\022O\n\014DeleteMemory\022\036.agentd.v1.DeleteMemo" +
+      "ryRequest\032\037.agentd.v1.DeleteMemoryRespon" +
+      "se\022I\n\nForgetUser\022\034.agentd.v1.ForgetUserR" +
+      "equest\032\035.agentd.v1.ForgetUserResponse\022V\n" +
+      "\023CreateKnowledgeBase\022%.agentd.v1.CreateK" +
+      "nowledgeBaseRequest\032\030.agentd.v1.Knowledg" +
+      "eBase\022a\n\022ListKnowledgeBases\022$.agentd.v1." +
+      "ListKnowledgeBasesRequest\032%.agentd.v1.Li" +
+      "stKnowledgeBasesResponse\022d\n\023DeleteKnowle" +
+      "dgeBase\022%.agentd.v1.DeleteKnowledgeBaseR" +
+      "equest\032&.agentd.v1.DeleteKnowledgeBaseRe" +
+      "sponse\022J\n\013AddDocument\022\035.agentd.v1.AddDoc" +
+      "umentRequest\032\034.agentd.v1.KnowledgeDocume" +
+      "nt\022R\n\rListDocuments\022\037.agentd.v1.ListDocu" +
+      "mentsRequest\032 .agentd.v1.ListDocumentsRe" +
+      "sponse\022U\n\016DeleteDocument\022 .agentd.v1.Del" +
+      "eteDocumentRequest\032!.agentd.v1.DeleteDoc" +
+      "umentResponse\022X\n\017SearchKnowledge\022!.agent" +
+      "d.v1.SearchKnowledgeRequest\032\".agentd.v1." +
+      "SearchKnowledgeResponse\022M\n\017GetIngestionJ" +
+      "ob\022!.agentd.v1.GetIngestionJobRequest\032\027." +
+      "agentd.v1.IngestionJob\022^\n\021ListIngestionJ" +
+      "obs\022#.agentd.v1.ListIngestionJobsRequest" +
+      "\032$.agentd.v1.ListIngestionJobsResponseBA" +
+      "\n\rdev.agentd.v1B\013MemoryProtoP\001Z!agentd.d" +
+      "ev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -344,57 +395,81 @@ public final class MemoryProto {
     internal_static_agentd_v1_KnowledgeDocument_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_KnowledgeDocument_descriptor,
-        new java.lang.String[] { "DocumentId", "KnowledgeBaseId", "Name", "MediaType", "SizeBytes", "ChunkCount", "CreateTime", });
+        new java.lang.String[] { "DocumentId", "KnowledgeBaseId", "Name", "MediaType", "SizeBytes", "ChunkCount", "CreateTime", "State", "ExternalId", "IngestionJobId", });
     internal_static_agentd_v1_AddDocumentRequest_descriptor =
       getDescriptor().getMessageTypes().get(17);
     internal_static_agentd_v1_AddDocumentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_AddDocumentRequest_descriptor,
-        new java.lang.String[] { "KnowledgeBaseId", "Name", "MediaType", "Content", });
-    internal_static_agentd_v1_ListDocumentsRequest_descriptor =
+        new java.lang.String[] { "KnowledgeBaseId", "Name", "MediaType", "Content", "Background", "ExternalId", });
+    internal_static_agentd_v1_IngestionJob_descriptor =
       getDescriptor().getMessageTypes().get(18);
+    internal_static_agentd_v1_IngestionJob_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_IngestionJob_descriptor,
+        new java.lang.String[] { "JobId", "KnowledgeBaseId", "DocumentId", "ExternalId", "Name", "State", "ChunksDone", "ChunksTotal", "SizeBytes", "CreateTime", "StartTime", "EndTime", "ErrorReason", "Error", "Attempts", "Background", });
+    internal_static_agentd_v1_GetIngestionJobRequest_descriptor =
+      getDescriptor().getMessageTypes().get(19);
+    internal_static_agentd_v1_GetIngestionJobRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_GetIngestionJobRequest_descriptor,
+        new java.lang.String[] { "JobId", });
+    internal_static_agentd_v1_ListIngestionJobsRequest_descriptor =
+      getDescriptor().getMessageTypes().get(20);
+    internal_static_agentd_v1_ListIngestionJobsRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ListIngestionJobsRequest_descriptor,
+        new java.lang.String[] { "KnowledgeBaseId", "PageSize", "PageToken", });
+    internal_static_agentd_v1_ListIngestionJobsResponse_descriptor =
+      getDescriptor().getMessageTypes().get(21);
+    internal_static_agentd_v1_ListIngestionJobsResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ListIngestionJobsResponse_descriptor,
+        new java.lang.String[] { "Jobs", "NextPageToken", });
+    internal_static_agentd_v1_ListDocumentsRequest_descriptor =
+      getDescriptor().getMessageTypes().get(22);
     internal_static_agentd_v1_ListDocumentsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListDocumentsRequest_descriptor,
         new java.lang.String[] { "KnowledgeBaseId", "PageSize", "PageToken", });
     internal_static_agentd_v1_ListDocumentsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(23);
     internal_static_agentd_v1_ListDocumentsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListDocumentsResponse_descriptor,
         new java.lang.String[] { "Documents", "NextPageToken", });
     internal_static_agentd_v1_DeleteDocumentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(20);
+      getDescriptor().getMessageTypes().get(24);
     internal_static_agentd_v1_DeleteDocumentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteDocumentRequest_descriptor,
         new java.lang.String[] { "DocumentId", });
     internal_static_agentd_v1_DeleteDocumentResponse_descriptor =
-      getDescriptor().getMessageTypes().get(21);
+      getDescriptor().getMessageTypes().get(25);
     internal_static_agentd_v1_DeleteDocumentResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteDocumentResponse_descriptor,
         new java.lang.String[] { "ChunksDeleted", });
     internal_static_agentd_v1_SearchKnowledgeRequest_descriptor =
-      getDescriptor().getMessageTypes().get(22);
+      getDescriptor().getMessageTypes().get(26);
     internal_static_agentd_v1_SearchKnowledgeRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_SearchKnowledgeRequest_descriptor,
         new java.lang.String[] { "KnowledgeBaseId", "Query", "TopK", "ScoreThreshold", "Rerank", "RerankCandidates", "ScoreThreshold", "Rerank", });
     internal_static_agentd_v1_Citation_descriptor =
-      getDescriptor().getMessageTypes().get(23);
+      getDescriptor().getMessageTypes().get(27);
     internal_static_agentd_v1_Citation_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Citation_descriptor,
         new java.lang.String[] { "KnowledgeBaseId", "DocumentId", "ChunkIndex", "Score", "Snippet", });
     internal_static_agentd_v1_KnowledgeHit_descriptor =
-      getDescriptor().getMessageTypes().get(24);
+      getDescriptor().getMessageTypes().get(28);
     internal_static_agentd_v1_KnowledgeHit_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_KnowledgeHit_descriptor,
         new java.lang.String[] { "Citation", "Text", "RerankScore", "FusedRank", "RerankScore", });
     internal_static_agentd_v1_SearchKnowledgeResponse_descriptor =
-      getDescriptor().getMessageTypes().get(25);
+      getDescriptor().getMessageTypes().get(29);
     internal_static_agentd_v1_SearchKnowledgeResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_SearchKnowledgeResponse_descriptor,

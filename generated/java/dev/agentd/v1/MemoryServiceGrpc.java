@@ -369,6 +369,68 @@ public final class MemoryServiceGrpc {
     return getSearchKnowledgeMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.GetIngestionJobRequest,
+      dev.agentd.v1.IngestionJob> getGetIngestionJobMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetIngestionJob",
+      requestType = dev.agentd.v1.GetIngestionJobRequest.class,
+      responseType = dev.agentd.v1.IngestionJob.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.GetIngestionJobRequest,
+      dev.agentd.v1.IngestionJob> getGetIngestionJobMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.GetIngestionJobRequest, dev.agentd.v1.IngestionJob> getGetIngestionJobMethod;
+    if ((getGetIngestionJobMethod = MemoryServiceGrpc.getGetIngestionJobMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getGetIngestionJobMethod = MemoryServiceGrpc.getGetIngestionJobMethod) == null) {
+          MemoryServiceGrpc.getGetIngestionJobMethod = getGetIngestionJobMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.GetIngestionJobRequest, dev.agentd.v1.IngestionJob>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetIngestionJob"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.GetIngestionJobRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.IngestionJob.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("GetIngestionJob"))
+              .build();
+        }
+      }
+    }
+    return getGetIngestionJobMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListIngestionJobsRequest,
+      dev.agentd.v1.ListIngestionJobsResponse> getListIngestionJobsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListIngestionJobs",
+      requestType = dev.agentd.v1.ListIngestionJobsRequest.class,
+      responseType = dev.agentd.v1.ListIngestionJobsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListIngestionJobsRequest,
+      dev.agentd.v1.ListIngestionJobsResponse> getListIngestionJobsMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListIngestionJobsRequest, dev.agentd.v1.ListIngestionJobsResponse> getListIngestionJobsMethod;
+    if ((getListIngestionJobsMethod = MemoryServiceGrpc.getListIngestionJobsMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getListIngestionJobsMethod = MemoryServiceGrpc.getListIngestionJobsMethod) == null) {
+          MemoryServiceGrpc.getListIngestionJobsMethod = getListIngestionJobsMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListIngestionJobsRequest, dev.agentd.v1.ListIngestionJobsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListIngestionJobs"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListIngestionJobsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListIngestionJobsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("ListIngestionJobs"))
+              .build();
+        }
+      }
+    }
+    return getListIngestionJobsMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -508,9 +570,14 @@ public final class MemoryServiceGrpc {
 
     /**
      * <pre>
-     * Parse, chunk, embed and store a document; answers when it is stored
-     * (ingestion is synchronous and all or nothing: on an embeddings failure
-     * nothing of the document remains).
+     * Parse, chunk, embed and store a document. Ingestion is all or nothing:
+     * on any failure (embeddings endpoint down, wrong dimensions, unreadable
+     * content) no chunk and no record of the document remains, and a document
+     * replaced by external_id stays as it was. Without `background` it answers
+     * when the document is READY (or with the error); with it, it answers at
+     * once with the document INGESTING and its `ingestion_job_id`
+     * (GetIngestionJob tells the progress and the outcome). A document is
+     * searchable only once READY.
      * </pre>
      */
     public void addDocument(dev.agentd.v1.AddDocumentRequest request,
@@ -547,6 +614,29 @@ public final class MemoryServiceGrpc {
     public void searchKnowledge(dev.agentd.v1.SearchKnowledgeRequest request,
         io.grpc.stub.StreamObserver<dev.agentd.v1.SearchKnowledgeResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getSearchKnowledgeMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * An ingestion job of the tenant (AddDocument's `ingestion_job_id`): its
+     * state, progress and, when it failed, why. Needs the role AddDocument
+     * needs; NOT_FOUND (MEMORY_NOT_FOUND) for another tenant's job.
+     * </pre>
+     */
+    public void getIngestionJob(dev.agentd.v1.GetIngestionJobRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.IngestionJob> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetIngestionJobMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The ingestion jobs of a knowledge base by id (oldest first), a page at a
+     * time. Needs the role AddDocument needs.
+     * </pre>
+     */
+    public void listIngestionJobs(dev.agentd.v1.ListIngestionJobsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListIngestionJobsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListIngestionJobsMethod(), responseObserver);
     }
 
     @java.lang.Override public final io.grpc.ServerServiceDefinition bindService() {
@@ -628,6 +718,20 @@ public final class MemoryServiceGrpc {
                 dev.agentd.v1.SearchKnowledgeRequest,
                 dev.agentd.v1.SearchKnowledgeResponse>(
                   this, METHODID_SEARCH_KNOWLEDGE)))
+          .addMethod(
+            getGetIngestionJobMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.GetIngestionJobRequest,
+                dev.agentd.v1.IngestionJob>(
+                  this, METHODID_GET_INGESTION_JOB)))
+          .addMethod(
+            getListIngestionJobsMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListIngestionJobsRequest,
+                dev.agentd.v1.ListIngestionJobsResponse>(
+                  this, METHODID_LIST_INGESTION_JOBS)))
           .build();
     }
   }
@@ -744,9 +848,14 @@ public final class MemoryServiceGrpc {
 
     /**
      * <pre>
-     * Parse, chunk, embed and store a document; answers when it is stored
-     * (ingestion is synchronous and all or nothing: on an embeddings failure
-     * nothing of the document remains).
+     * Parse, chunk, embed and store a document. Ingestion is all or nothing:
+     * on any failure (embeddings endpoint down, wrong dimensions, unreadable
+     * content) no chunk and no record of the document remains, and a document
+     * replaced by external_id stays as it was. Without `background` it answers
+     * when the document is READY (or with the error); with it, it answers at
+     * once with the document INGESTING and its `ingestion_job_id`
+     * (GetIngestionJob tells the progress and the outcome). A document is
+     * searchable only once READY.
      * </pre>
      */
     public void addDocument(dev.agentd.v1.AddDocumentRequest request,
@@ -787,6 +896,31 @@ public final class MemoryServiceGrpc {
         io.grpc.stub.StreamObserver<dev.agentd.v1.SearchKnowledgeResponse> responseObserver) {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getSearchKnowledgeMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * An ingestion job of the tenant (AddDocument's `ingestion_job_id`): its
+     * state, progress and, when it failed, why. Needs the role AddDocument
+     * needs; NOT_FOUND (MEMORY_NOT_FOUND) for another tenant's job.
+     * </pre>
+     */
+    public void getIngestionJob(dev.agentd.v1.GetIngestionJobRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.IngestionJob> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetIngestionJobMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The ingestion jobs of a knowledge base by id (oldest first), a page at a
+     * time. Needs the role AddDocument needs.
+     * </pre>
+     */
+    public void listIngestionJobs(dev.agentd.v1.ListIngestionJobsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListIngestionJobsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListIngestionJobsMethod(), getCallOptions()), request, responseObserver);
     }
   }
 
@@ -895,9 +1029,14 @@ public final class MemoryServiceGrpc {
 
     /**
      * <pre>
-     * Parse, chunk, embed and store a document; answers when it is stored
-     * (ingestion is synchronous and all or nothing: on an embeddings failure
-     * nothing of the document remains).
+     * Parse, chunk, embed and store a document. Ingestion is all or nothing:
+     * on any failure (embeddings endpoint down, wrong dimensions, unreadable
+     * content) no chunk and no record of the document remains, and a document
+     * replaced by external_id stays as it was. Without `background` it answers
+     * when the document is READY (or with the error); with it, it answers at
+     * once with the document INGESTING and its `ingestion_job_id`
+     * (GetIngestionJob tells the progress and the outcome). A document is
+     * searchable only once READY.
      * </pre>
      */
     public dev.agentd.v1.KnowledgeDocument addDocument(dev.agentd.v1.AddDocumentRequest request) {
@@ -934,6 +1073,29 @@ public final class MemoryServiceGrpc {
     public dev.agentd.v1.SearchKnowledgeResponse searchKnowledge(dev.agentd.v1.SearchKnowledgeRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getSearchKnowledgeMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * An ingestion job of the tenant (AddDocument's `ingestion_job_id`): its
+     * state, progress and, when it failed, why. Needs the role AddDocument
+     * needs; NOT_FOUND (MEMORY_NOT_FOUND) for another tenant's job.
+     * </pre>
+     */
+    public dev.agentd.v1.IngestionJob getIngestionJob(dev.agentd.v1.GetIngestionJobRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetIngestionJobMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * The ingestion jobs of a knowledge base by id (oldest first), a page at a
+     * time. Needs the role AddDocument needs.
+     * </pre>
+     */
+    public dev.agentd.v1.ListIngestionJobsResponse listIngestionJobs(dev.agentd.v1.ListIngestionJobsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListIngestionJobsMethod(), getCallOptions(), request);
     }
   }
 
@@ -1049,9 +1211,14 @@ public final class MemoryServiceGrpc {
 
     /**
      * <pre>
-     * Parse, chunk, embed and store a document; answers when it is stored
-     * (ingestion is synchronous and all or nothing: on an embeddings failure
-     * nothing of the document remains).
+     * Parse, chunk, embed and store a document. Ingestion is all or nothing:
+     * on any failure (embeddings endpoint down, wrong dimensions, unreadable
+     * content) no chunk and no record of the document remains, and a document
+     * replaced by external_id stays as it was. Without `background` it answers
+     * when the document is READY (or with the error); with it, it answers at
+     * once with the document INGESTING and its `ingestion_job_id`
+     * (GetIngestionJob tells the progress and the outcome). A document is
+     * searchable only once READY.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.KnowledgeDocument> addDocument(
@@ -1093,6 +1260,31 @@ public final class MemoryServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getSearchKnowledgeMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * An ingestion job of the tenant (AddDocument's `ingestion_job_id`): its
+     * state, progress and, when it failed, why. Needs the role AddDocument
+     * needs; NOT_FOUND (MEMORY_NOT_FOUND) for another tenant's job.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.IngestionJob> getIngestionJob(
+        dev.agentd.v1.GetIngestionJobRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetIngestionJobMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * The ingestion jobs of a knowledge base by id (oldest first), a page at a
+     * time. Needs the role AddDocument needs.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListIngestionJobsResponse> listIngestionJobs(
+        dev.agentd.v1.ListIngestionJobsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListIngestionJobsMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_LIST_MEMORIES = 0;
@@ -1106,6 +1298,8 @@ public final class MemoryServiceGrpc {
   private static final int METHODID_LIST_DOCUMENTS = 8;
   private static final int METHODID_DELETE_DOCUMENT = 9;
   private static final int METHODID_SEARCH_KNOWLEDGE = 10;
+  private static final int METHODID_GET_INGESTION_JOB = 11;
+  private static final int METHODID_LIST_INGESTION_JOBS = 12;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -1167,6 +1361,14 @@ public final class MemoryServiceGrpc {
         case METHODID_SEARCH_KNOWLEDGE:
           serviceImpl.searchKnowledge((dev.agentd.v1.SearchKnowledgeRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.SearchKnowledgeResponse>) responseObserver);
+          break;
+        case METHODID_GET_INGESTION_JOB:
+          serviceImpl.getIngestionJob((dev.agentd.v1.GetIngestionJobRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.IngestionJob>) responseObserver);
+          break;
+        case METHODID_LIST_INGESTION_JOBS:
+          serviceImpl.listIngestionJobs((dev.agentd.v1.ListIngestionJobsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListIngestionJobsResponse>) responseObserver);
           break;
         default:
           throw new AssertionError();
@@ -1240,6 +1442,8 @@ public final class MemoryServiceGrpc {
               .addMethod(getListDocumentsMethod())
               .addMethod(getDeleteDocumentMethod())
               .addMethod(getSearchKnowledgeMethod())
+              .addMethod(getGetIngestionJobMethod())
+              .addMethod(getListIngestionJobsMethod())
               .build();
         }
       }

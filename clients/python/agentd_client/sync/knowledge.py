@@ -1,0 +1,168 @@
+"""The long-term memory and knowledge base methods of the synchronous `AgentClient` (a
+mixin, as in the async client: the same arguments and results)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentd.v1 import memory_pb2 as mpb
+from agentd.v1 import memory_pb2_grpc as mpb_grpc
+
+
+class SyncKnowledgeMethods:
+    _memory: mpb_grpc.MemoryServiceStub
+
+    def _unary(self, call: Any, request: Any, timeout: float | None) -> Any:
+        raise NotImplementedError  # AgentClient's
+
+    def list_memories(
+        self,
+        *,
+        namespace: str = "",
+        page_size: int = 0,
+        page_token: str = "",
+        timeout: float | None = None,
+    ) -> mpb.ListMemoriesResponse:
+        """One page of your (or the end user's you call for) memories, oldest first."""
+        request = mpb.ListMemoriesRequest(
+            namespace=namespace, page_size=page_size, page_token=page_token
+        )
+        found: mpb.ListMemoriesResponse = self._unary(self._memory.ListMemories, request, timeout)
+        return found
+
+    def search_memories(
+        self, query: str, *, namespace: str = "", top_k: int = 0, timeout: float | None = None
+    ) -> list[mpb.MemoryHit]:
+        """Your memories nearest in meaning to `query`, best first."""
+        request = mpb.SearchMemoriesRequest(query=query, namespace=namespace, top_k=top_k)
+        found: mpb.SearchMemoriesResponse = self._unary(
+            self._memory.SearchMemories, request, timeout
+        )
+        return list(found.hits)
+
+    def delete_memory(self, memory_id: str, *, timeout: float | None = None) -> None:
+        self._unary(
+            self._memory.DeleteMemory, mpb.DeleteMemoryRequest(memory_id=memory_id), timeout
+        )
+
+    def forget_user(self, *, timeout: float | None = None) -> int:
+        """Forget every memory of the caller (the end user); how many were deleted."""
+        gone: mpb.ForgetUserResponse = self._unary(
+            self._memory.ForgetUser, mpb.ForgetUserRequest(), timeout
+        )
+        return gone.memories_deleted
+
+    def create_knowledge_base(
+        self, knowledge_base_id: str, display_name: str = "", *, timeout: float | None = None
+    ) -> mpb.KnowledgeBase:
+        request = mpb.CreateKnowledgeBaseRequest(
+            knowledge_base_id=knowledge_base_id, display_name=display_name
+        )
+        made: mpb.KnowledgeBase = self._unary(self._memory.CreateKnowledgeBase, request, timeout)
+        return made
+
+    def list_knowledge_bases(
+        self, *, page_size: int = 0, page_token: str = "", timeout: float | None = None
+    ) -> mpb.ListKnowledgeBasesResponse:
+        request = mpb.ListKnowledgeBasesRequest(page_size=page_size, page_token=page_token)
+        found: mpb.ListKnowledgeBasesResponse = self._unary(
+            self._memory.ListKnowledgeBases, request, timeout
+        )
+        return found
+
+    def delete_knowledge_base(self, knowledge_base_id: str, *, timeout: float | None = None) -> int:
+        """Delete a knowledge base with its documents; how many chunks went."""
+        request = mpb.DeleteKnowledgeBaseRequest(knowledge_base_id=knowledge_base_id)
+        gone: mpb.DeleteKnowledgeBaseResponse = self._unary(
+            self._memory.DeleteKnowledgeBase, request, timeout
+        )
+        return gone.chunks_deleted
+
+    def add_document(
+        self,
+        knowledge_base_id: str,
+        content: bytes,
+        media_type: str,
+        *,
+        name: str = "",
+        external_id: str = "",
+        background: bool = False,
+        timeout: float | None = None,
+    ) -> mpb.KnowledgeDocument:
+        """Add a document; READY when this returns, or INGESTING with `background`
+        (follow `ingestion_job_id` with `get_ingestion_job`). A document of the same
+        `external_id` is replaced once this one is READY."""
+        request = mpb.AddDocumentRequest(
+            knowledge_base_id=knowledge_base_id,
+            name=name,
+            media_type=media_type,
+            content=content,
+            external_id=external_id,
+            background=background,
+        )
+        added: mpb.KnowledgeDocument = self._unary(self._memory.AddDocument, request, timeout)
+        return added
+
+    def list_documents(
+        self,
+        knowledge_base_id: str,
+        *,
+        page_size: int = 0,
+        page_token: str = "",
+        timeout: float | None = None,
+    ) -> mpb.ListDocumentsResponse:
+        request = mpb.ListDocumentsRequest(
+            knowledge_base_id=knowledge_base_id, page_size=page_size, page_token=page_token
+        )
+        found: mpb.ListDocumentsResponse = self._unary(self._memory.ListDocuments, request, timeout)
+        return found
+
+    def delete_document(self, document_id: str, *, timeout: float | None = None) -> int:
+        request = mpb.DeleteDocumentRequest(document_id=document_id)
+        gone: mpb.DeleteDocumentResponse = self._unary(
+            self._memory.DeleteDocument, request, timeout
+        )
+        return gone.chunks_deleted
+
+    def search_knowledge(
+        self,
+        knowledge_base_id: str,
+        query: str,
+        *,
+        top_k: int = 0,
+        score_threshold: float | None = None,
+        timeout: float | None = None,
+    ) -> list[mpb.KnowledgeHit]:
+        """The passages a `search_knowledge` call would retrieve (hit testing)."""
+        request = mpb.SearchKnowledgeRequest(
+            knowledge_base_id=knowledge_base_id, query=query, top_k=top_k
+        )
+        if score_threshold is not None:
+            request.score_threshold = score_threshold
+        found: mpb.SearchKnowledgeResponse = self._unary(
+            self._memory.SearchKnowledge, request, timeout
+        )
+        return list(found.hits)
+
+    def get_ingestion_job(self, job_id: str, *, timeout: float | None = None) -> mpb.IngestionJob:
+        """An ingestion job's state, progress (chunks_done of chunks_total) and error."""
+        request = mpb.GetIngestionJobRequest(job_id=job_id)
+        found: mpb.IngestionJob = self._unary(self._memory.GetIngestionJob, request, timeout)
+        return found
+
+    def list_ingestion_jobs(
+        self,
+        knowledge_base_id: str,
+        *,
+        page_size: int = 0,
+        page_token: str = "",
+        timeout: float | None = None,
+    ) -> mpb.ListIngestionJobsResponse:
+        """One page of a knowledge base's ingestion jobs, oldest first."""
+        request = mpb.ListIngestionJobsRequest(
+            knowledge_base_id=knowledge_base_id, page_size=page_size, page_token=page_token
+        )
+        found: mpb.ListIngestionJobsResponse = self._unary(
+            self._memory.ListIngestionJobs, request, timeout
+        )
+        return found
