@@ -56,6 +56,12 @@ def add_parsers(sub: Any) -> None:
     search.add_argument("query")
     search.add_argument("--top-k", type=int, default=0)
     search.add_argument("--threshold", type=float, default=None)
+    search.add_argument(
+        "--rerank",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="rerank with the server's reranking model, or not (default: the server's choice)",
+    )
 
 
 def add_memory_verbs(memory_sub: Any) -> None:
@@ -128,15 +134,17 @@ async def run_kb(client: AgentClient, args: argparse.Namespace) -> int:
         print(f"deleted {args.document_id} ({gone} chunks)")
     else:
         hits = await client.search_knowledge(
-            args.knowledge_base_id, args.query, top_k=args.top_k, score_threshold=args.threshold
+            args.knowledge_base_id,
+            args.query,
+            top_k=args.top_k,
+            score_threshold=args.threshold,
+            rerank=args.rerank,
         )
         for hit in hits:
             c = hit.citation
-            print(
-                as_json(hit)
-                if args.json
-                else f"{c.score:.4f}  {c.document_id}#{c.chunk_index}  {c.snippet}"
-            )
+            reranked = f"  rerank {hit.rerank_score:.4f}" if hit.HasField("rerank_score") else ""
+            line = f"{c.score:.4f}{reranked}  {c.document_id}#{c.chunk_index}  {c.snippet}"
+            print(as_json(hit) if args.json else line)
         if not hits and not args.json:
             print("nothing above the threshold")
     return 0

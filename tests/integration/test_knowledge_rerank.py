@@ -166,3 +166,33 @@ async def test_the_tool_follows_the_agent_and_charges_the_reranking(
         rerank = t.llm.rerank.requests[0]
         reranking = (len(rerank["query"]) + sum(len(d) for d in rerank["documents"]) + 3) // 4
         assert spent == [spent[1] + reranking, (len(QUESTION) + 3) // 4]
+
+
+async def test_the_python_client_asks_for_reranking_or_not(
+    tmp_path: Path, pgvector_socket: str
+) -> None:
+    """`search_knowledge(rerank=...)` of the async and the sync client sets the request's
+    `rerank`; left out, the server decides (here: rerank)."""
+    import asyncio
+
+    from agentd_client.client import AgentClient
+    from agentd_client.sync import AgentClient as SyncClient
+
+    async with server(tmp_path, "sqlite", pgvector_socket) as t:
+        md = await keys(t)
+        ids = await two_documents(t, md["admin"])
+        address = f"127.0.0.1:{t.server.port}"
+        async with AgentClient(address, metadata=md["member"]) as client:
+            (default,) = await client.search_knowledge("support", QUESTION, top_k=1)
+            (fused,) = await client.search_knowledge("support", QUESTION, top_k=1, rerank=False)
+        assert ids[default.citation.document_id] == "answer"
+        assert default.HasField("rerank_score")
+        assert ids[fused.citation.document_id] == "lookalike"
+        assert not fused.HasField("rerank_score")
+
+        def sync_search() -> Any:
+            with SyncClient(address, metadata=md["member"]) as sync:
+                return sync.search_knowledge("support", QUESTION, top_k=1, rerank=False)
+
+        (sync_fused,) = await asyncio.to_thread(sync_search)
+        assert ids[sync_fused.citation.document_id] == "lookalike"

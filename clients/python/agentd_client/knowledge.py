@@ -9,6 +9,24 @@ from agentd.v1 import memory_pb2 as mpb
 from agentd.v1 import memory_pb2_grpc as mpb_grpc
 
 
+def search_request(
+    knowledge_base_id: str,
+    query: str,
+    top_k: int = 0,
+    score_threshold: float | None = None,
+    rerank: bool | None = None,
+) -> mpb.SearchKnowledgeRequest:
+    """A SearchKnowledge request; the optional fields set only when given."""
+    request = mpb.SearchKnowledgeRequest(
+        knowledge_base_id=knowledge_base_id, query=query, top_k=top_k
+    )
+    if score_threshold is not None:
+        request.score_threshold = score_threshold
+    if rerank is not None:
+        request.rerank = rerank
+    return request
+
+
 class KnowledgeMethods:
     _memory: mpb_grpc.MemoryServiceStub
 
@@ -139,14 +157,12 @@ class KnowledgeMethods:
         *,
         top_k: int = 0,
         score_threshold: float | None = None,
+        rerank: bool | None = None,
         timeout: float | None = None,
     ) -> list[mpb.KnowledgeHit]:
-        """The passages a `search_knowledge` call would retrieve (hit testing)."""
-        request = mpb.SearchKnowledgeRequest(
-            knowledge_base_id=knowledge_base_id, query=query, top_k=top_k
-        )
-        if score_threshold is not None:
-            request.score_threshold = score_threshold
+        """The passages a `search_knowledge` call would retrieve (hit testing); `rerank`
+        True or False overrides the server's choice (a reranked hit has `rerank_score`)."""
+        request = search_request(knowledge_base_id, query, top_k, score_threshold, rerank)
         found: mpb.SearchKnowledgeResponse = await self._unary(
             self._memory.SearchKnowledge, request, timeout
         )

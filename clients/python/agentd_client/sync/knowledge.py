@@ -7,6 +7,7 @@ from typing import Any
 
 from agentd.v1 import memory_pb2 as mpb
 from agentd.v1 import memory_pb2_grpc as mpb_grpc
+from agentd_client.knowledge import search_request
 
 
 class SyncKnowledgeMethods:
@@ -131,14 +132,12 @@ class SyncKnowledgeMethods:
         *,
         top_k: int = 0,
         score_threshold: float | None = None,
+        rerank: bool | None = None,
         timeout: float | None = None,
     ) -> list[mpb.KnowledgeHit]:
-        """The passages a `search_knowledge` call would retrieve (hit testing)."""
-        request = mpb.SearchKnowledgeRequest(
-            knowledge_base_id=knowledge_base_id, query=query, top_k=top_k
-        )
-        if score_threshold is not None:
-            request.score_threshold = score_threshold
+        """The passages a `search_knowledge` call would retrieve (hit testing); `rerank`
+        True or False overrides the server's choice (a reranked hit has `rerank_score`)."""
+        request = search_request(knowledge_base_id, query, top_k, score_threshold, rerank)
         found: mpb.SearchKnowledgeResponse = self._unary(
             self._memory.SearchKnowledge, request, timeout
         )
