@@ -31,9 +31,9 @@ from agent.agent_team_keys import AGENT_ID as AGENT_ID
 from agent.agent_team_keys import DEFAULT_PANEL_THRESHOLD as DEFAULT_PANEL_THRESHOLD
 from agent.agent_team_keys import Panel as Panel
 from agent.agent_team_keys import delegates_key, panels_key
+from agent.conversations.policy import MemoryInvalidError, memory_settings
 from agent.knowledge.preferences import knowledge_key
 from agent.limits import StepPolicy
-from agent.memory.policy import MemoryInvalidError, memory_settings
 from agent.tasks import ExecutionMode
 from tools.grants import covers
 
@@ -78,7 +78,8 @@ class AgentDefinition:
     output_schema: Mapping[str, Any] | None = None
     """A JSON Schema the final answer must be JSON of (`agent.answers`)."""
     memory: Mapping[str, Any] = field(default_factory=dict)
-    """Its `memory:` settings (`agent.memory.policy`); the server's defaults fill the rest."""
+    """Its `memory:` settings (`agent.conversations.policy`); the server's defaults fill
+    the rest."""
     knowledge: Mapping[str, Any] = field(default_factory=dict)
     """Its `knowledge:` settings (`agent.knowledge.preferences`): `bases` (the only
     knowledge bases its `search_knowledge` calls may search), `rerank`."""

@@ -18,6 +18,7 @@ import structlog
 from agent import lifecycle, questions, tool_resume
 from agent.admission import Admission, Ticket
 from agent.catalog import Agents
+from agent.conversations.engine_hooks import TaskMemory
 from agent.events import TaskEvent
 from agent.execution import Runner
 from agent.intake import Chosen, choose, delegates_of, new_task
@@ -26,7 +27,6 @@ from agent.limits import EngineConfig, LimitReached
 from agent.listing import Listing, list_live
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
-from agent.memory.engine_hooks import TaskMemory
 from agent.modes import planner
 from agent.plan import Plan
 from agent.remote import RemoteAgents

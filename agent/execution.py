@@ -19,11 +19,11 @@ import structlog
 
 from agent import answers
 from agent.admission import Ticket
+from agent.conversations.engine_hooks import TaskMemory
 from agent.failures import NoAnswerWithinLimitError, RemoteAgentError, failure_of
 from agent.lifecycle import Endings, set_running
 from agent.limits import EngineConfig, LimitReached, task_timeout
 from agent.llm.base import ModelError
-from agent.memory.engine_hooks import TaskMemory
 from agent.modes import Outcome, function_calling, llm_router, plan_execute, text_react
 from agent.modes.synthesis import notes_answer, partial_outcome
 from agent.remote import RemoteAgents

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from agent.agents import AgentDefinition, RemoteDelegate
 from agent.catalog import Agents
-from agent.memory.service import Conversations
+from agent.conversations.service import Conversations
 from agent.modes.router import choose_mode
 from agent.plan import Plan
 from agent.questions import ASK_USER

@@ -9,13 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.conversations.model import BusyPolicy, conversation_id_problem
 from agent.limits import (
     DEFAULT_MAX_ITERATIONS,
     MAX_CONTEXT_BYTES,
     MAX_ITERATIONS_LIMIT,
     MAX_TASK_CHARS,
 )
-from agent.memory.model import BusyPolicy, conversation_id_problem
 from agent.plan import Plan, PlanProblems, parse_plan
 from agent.tasks import ExecutionMode, ParentLink
 from core.errors import FieldViolation, InvalidArgumentError

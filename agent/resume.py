@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.memory.history import History
+from agent.conversations.history import History
 from agent.modes.state import ModeState
 from agent.tasks import TokenUsage
 from core.identity import Principal

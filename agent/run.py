@@ -18,6 +18,7 @@ import structlog
 
 from agent import context_fit, metrics, serialization
 from agent import events as ev
+from agent.conversations.history import History
 from agent.deltas import streamed
 from agent.event_writer import EventWriter
 from agent.knowledge import usage as embedding_usage
@@ -33,7 +34,6 @@ from agent.llm.base import (
 )
 from agent.llm.roles import ModelRoles, RoleName
 from agent.llm.tokens import ESTIMATE, TokenCounter
-from agent.memory.history import History
 from agent.modes.state import ModeState, from_legacy
 from agent.plan import Plan
 from agent.resume import RunCheckpoint

@@ -15,8 +15,8 @@ from typing import Any
 
 from agent import events as ev
 from agent.agents import AgentDefinition, Panel, RemoteDelegate
+from agent.conversations.history import History
 from agent.llm.base import Message, ToolCall
-from agent.memory.history import History
 from agent.modes.state import (
     FunctionCallingState,
     PlanExecuteState,

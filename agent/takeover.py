@@ -19,10 +19,10 @@ import structlog
 from agent import events as ev
 from agent import serialization
 from agent.admission import Admission, Ticket
+from agent.conversations.engine_hooks import TaskMemory
 from agent.execution import Runner
 from agent.failures import OrphanNotResumableError
 from agent.lifecycle import Endings
-from agent.memory.engine_hooks import TaskMemory
 from agent.resume import RunCheckpoint
 from agent.run import TaskRun
 from agent.run_factory import RunFactory

@@ -6,7 +6,7 @@ answer of about 40 tokens each), counted with tiktoken's o200k_base (gpt-4o) as
 agentd counts them, under the default policy (2,000 tokens or 20 messages, tool calls
 summarised, the oldest turns folded into a summary). Assembling is what a task does
 before its first model call: read the conversation and its newest messages from the
-store, choose what fits (`agent.memory.engine_hooks.read_history`, as a task does). Its
+store, choose what fits (`agent.conversations.engine_hooks.read_history`, as a task does). Its
 target is 2 ms; the figure is the median of a bounded
 number of runs, printed with its ratio to the target, for the in-process store and for
 SQLite. Tokens per turn replay the 200 turns with compaction as the engine does it
@@ -21,13 +21,13 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from agent.conversations.engine_hooks import read_history
+from agent.conversations.history import halved, select, summary_limit
+from agent.conversations.model import Conversation, ConversationMessage, Turn, new_conversation_id
+from agent.conversations.policy import MemoryPolicy
+from agent.conversations.turns import _message
 from agent.llm.encodings import Encodings
 from agent.llm.tokens import TokenCounter
-from agent.memory.engine_hooks import read_history
-from agent.memory.history import halved, select, summary_limit
-from agent.memory.model import Conversation, ConversationMessage, Turn, new_conversation_id
-from agent.memory.policy import MemoryPolicy
-from agent.memory.turns import _message
 from stores.conversations.base import ConversationStore
 from stores.conversations.memory import InMemoryConversationStore
 from stores.conversations.sql import SqlConversationStore

@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING
 import structlog
 
 from agent.catalog import Agents
+from agent.conversations.busy import BusyGate, stale_after
+from agent.conversations.engine_hooks import TaskMemory
+from agent.conversations.policy import MemoryPolicy
+from agent.conversations.service import Conversations
 from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
-from agent.memory.busy import BusyGate, stale_after
-from agent.memory.engine_hooks import TaskMemory
-from agent.memory.policy import MemoryPolicy
-from agent.memory.service import Conversations
 from agent.run import TaskRun
 from agent.tasks import Task
 from agent.teams.delegation import TeamLimits

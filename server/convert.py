@@ -14,7 +14,7 @@ from typing import Any
 
 from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
 
-from agent.memory.model import BusyPolicy
+from agent.conversations.model import BusyPolicy
 from agent.plan import Plan
 from agent.requests import TaskRequest, label_violations
 from agent.tasks import ExecutionMode, StopReason, Task, TaskStatus, TokenUsage

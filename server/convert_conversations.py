@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent.memory.model import Conversation, ConversationMessage
+from agent.conversations.model import Conversation, ConversationMessage
 from agentd.v1 import conversations_pb2 as cpb
 from server.convert import to_timestamp
 

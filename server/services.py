@@ -11,8 +11,8 @@ from grpc_health.v1._async import HealthServicer
 
 from agent.artifacts import TaskArtifacts
 from agent.catalog import Agents
+from agent.conversations.service import Conversations
 from agent.engine import Engine
-from agent.memory.service import Conversations
 from agentd.v1 import agent_service_pb2, memory_pb2, memory_pb2_grpc
 from audit.service import AuditLogs
 from auth.authenticator import Authenticator

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent.agents import split_reference
-from agent.memory.model import conversation_id_problem
+from agent.conversations.model import conversation_id_problem
 from agentd.v1 import agent_service_pb2 as pb
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import Principal

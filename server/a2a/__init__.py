@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 
     from agent.agent_remote_keys import RemoteDelegate
     from agent.catalog import Agents
+    from agent.conversations.service import Conversations
     from agent.engine import Engine
-    from agent.memory.service import Conversations
     from agent.modes import Outcome
     from agent.remote import RemoteAgents
     from agent.run import TaskRun

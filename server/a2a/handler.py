@@ -18,9 +18,9 @@ from a2a.types import a2a_pb2
 from a2a.utils.errors import TaskNotCancelableError, UnsupportedOperationError
 
 from agent import events as ev
+from agent.conversations.model import BusyPolicy
+from agent.conversations.service import Conversations
 from agent.engine import Engine
-from agent.memory.model import BusyPolicy
-from agent.memory.service import Conversations
 from agent.requests import TaskRequest
 from agent.tasks import Task, TaskStatus
 from core.errors import TaskAlreadyTerminalError

@@ -13,8 +13,8 @@ from a2a.types import a2a_pb2, a2a_pb2_grpc
 from a2a.utils.errors import A2AError, InvalidParamsError
 
 from agent.catalog import Agents
+from agent.conversations.service import Conversations
 from agent.engine import Engine
-from agent.memory.service import Conversations
 from server.a2a.card import RESUME_HEADER, Addresses, CardMaker
 from server.a2a.errors import AgentdStatusError
 from server.a2a.handler import CALL, RESUME, AgentdRequestHandler

@@ -13,8 +13,8 @@ from grpc_health.v1 import health_pb2
 from grpc_health.v1._async import HealthServicer
 
 from agent.catalog import Agents
+from agent.conversations.service import Conversations
 from agent.engine import Engine
-from agent.memory.service import Conversations
 from auth.authenticator import Authenticator
 from server.a2a.card import Addresses
 from server.a2a.handler import AgentdRequestHandler

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from agent.memory.model import ConversationQuery
-from agent.memory.service import Conversations
+from agent.conversations.model import ConversationQuery
+from agent.conversations.service import Conversations
 from agentd.v1 import conversations_pb2 as cpb
 from core.identity import CallContext
 from server import convert_conversations, paging

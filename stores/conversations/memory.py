@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 
-from agent.memory.model import (
+from agent.conversations.model import (
     Conversation,
     ConversationMessage,
     ConversationQuery,

@@ -31,7 +31,7 @@ from sqlalchemy import (
     update,
 )
 
-from agent.memory.model import (
+from agent.conversations.model import (
     MAX_TOOL_MESSAGES,
     Conversation,
     ConversationMessage,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.memory.model import (
+from agent.conversations.model import (
     Conversation,
     ConversationMessage,
     ConversationQuery,

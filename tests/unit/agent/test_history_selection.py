@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from agent.conversations.history import halved, select, window
+from agent.conversations.model import Conversation, ConversationMessage, MessageRole
+from agent.conversations.policy import MemoryPolicy
 from agent.llm.base import Message
 from agent.llm.tokens import ESTIMATE, message_tokens
-from agent.memory.history import halved, select, window
-from agent.memory.model import Conversation, ConversationMessage, MessageRole
-from agent.memory.policy import MemoryPolicy
 
 
 def _conversation(
@@ -87,9 +87,9 @@ def test_compaction_aims_at_half_the_room() -> None:
 
 
 def test_a_model_without_tool_calls_gets_earlier_tool_calls_summarised() -> None:
-    from agent.memory.busy import BusyGate
-    from agent.memory.engine_hooks import TaskMemory
-    from agent.memory.service import Conversations
+    from agent.conversations.busy import BusyGate
+    from agent.conversations.engine_hooks import TaskMemory
+    from agent.conversations.service import Conversations
     from agent.tasks import ExecutionMode, Task
     from stores.conversation_slots.memory import InMemoryConversationSlots
     from stores.conversations.memory import InMemoryConversationStore

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-FOLDERS = ("agent/memory", "agent/modes")
+FOLDERS = ("agent/conversations", "agent/modes")
 MODULES = sorted(
     [
         *(

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import structlog
 
+from agent.conversations.policy import MemoryInvalidError, MemoryPolicy, memory_settings
 from agent.knowledge.extraction import (
     MemoryExtraction,
     Operation,
@@ -23,7 +24,6 @@ from agent.knowledge.tools import memory_tools
 from agent.llm.base import ModelError
 from agent.llm.embeddings import HashEmbedder
 from agent.llm.testing import ScriptedModel, text
-from agent.memory.policy import MemoryInvalidError, MemoryPolicy, memory_settings
 from agent.run import TaskRun
 from agent.tasks import Task, TaskStatus, TokenUsage
 from stores.knowledge.memory import MemoryKnowledgeStore

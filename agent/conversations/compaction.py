@@ -22,12 +22,12 @@ from collections.abc import Sequence
 import structlog
 
 from agent import prompts
+from agent.conversations.history import summary_limit
+from agent.conversations.model import Conversation, ConversationMessage
+from agent.conversations.policy import MemoryPolicy
 from agent.limits import LimitReached
 from agent.llm.base import Message, ModelError, ModelSettings
 from agent.llm.tokens import TokenCounter, fit
-from agent.memory.history import summary_limit
-from agent.memory.model import Conversation, ConversationMessage
-from agent.memory.policy import MemoryPolicy
 from agent.run import TaskRun
 from stores.conversations.base import ConversationStore
 

@@ -13,15 +13,15 @@ import json
 from collections.abc import AsyncIterator, Iterable
 
 from agent import events as ev
-from agent.llm.base import Message, ToolCall
-from agent.llm.tokens import TokenCounter, message_tokens
-from agent.memory.model import (
+from agent.conversations.model import (
     MAX_TOOL_MESSAGES,
     ConversationMessage,
     MessageRole,
     Turn,
     cut,
 )
+from agent.llm.base import Message, ToolCall
+from agent.llm.tokens import TokenCounter, message_tokens
 from agent.tasks import Task, TaskStatus
 from core.secrets import scrub
 

@@ -24,8 +24,8 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 
+from agent.conversations.model import BusyPolicy
 from agent.lifecycle import PERSIST_DELAYS
-from agent.memory.model import BusyPolicy
 from agent.tasks import Task
 from core.errors import ConversationBusyError, ConversationLineFullError, TaskNotFoundError
 from stores.conversation_slots.base import ConversationSlots

@@ -1,4 +1,4 @@
-"""An engine with conversations, all in memory, for the unit tests of agent.memory: a
+"""An engine with conversations, all in memory, for the unit tests of agent.conversations: a
 function model that answers the task's calls and the summariser's apart."""
 
 from __future__ import annotations
@@ -10,16 +10,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agent import prompts
+from agent.conversations.busy import BusyGate
+from agent.conversations.engine_hooks import TaskMemory
+from agent.conversations.model import BusyPolicy, ConversationMessage, Turn
+from agent.conversations.policy import MemoryPolicy
+from agent.conversations.service import Conversations
 from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.base import Message, ModelResponse, ModelSettings, ToolDefinition
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
-from agent.memory.busy import BusyGate
-from agent.memory.engine_hooks import TaskMemory
-from agent.memory.model import BusyPolicy, ConversationMessage, Turn
-from agent.memory.policy import MemoryPolicy
-from agent.memory.service import Conversations
 from agent.requests import TaskRequest
 from agent.tasks import ExecutionMode, Task
 from core.identity import CallContext

@@ -13,8 +13,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 
-from agent.memory.busy import BusyGate
-from agent.memory.model import (
+from agent.conversations.busy import BusyGate
+from agent.conversations.model import (
     MAX_TITLE_CHARS,
     Conversation,
     ConversationMessage,

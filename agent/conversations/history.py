@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import groupby
 
+from agent.conversations.model import Conversation, ConversationMessage
+from agent.conversations.policy import MemoryPolicy
 from agent.llm.base import Message, ToolCall
 from agent.llm.tokens import TOKENS_PER_MESSAGE, TokenCounter, fit, message_tokens
-from agent.memory.model import Conversation, ConversationMessage
-from agent.memory.policy import MemoryPolicy
 
 SUMMARY_OPEN = (
     "<conversation_summary>\n(A summary of the earlier part of this conversation: data, "

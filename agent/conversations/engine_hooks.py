@@ -1,8 +1,8 @@
 """What the engine does for the tasks of conversations.
 
-A task of a conversation is admitted by its busy policy (`agent.memory.busy`),
+A task of a conversation is admitted by its busy policy (`agent.conversations.busy`),
 waits for its turn before it takes a running slot, is sent the earlier turns
-that fit its agent's memory policy (`prepare`: `agent.memory.history`, and a
+that fit its agent's memory policy (`prepare`: `agent.conversations.history`, and a
 compaction when they no longer fit), and when it has ended adds its own turn,
 exactly once, then lets the next task of the conversation run (`finish`). The
 same holds when another replica took the task over: the turn comes from the
@@ -18,16 +18,16 @@ from dataclasses import replace
 import structlog
 
 from agent import events as ev
+from agent.conversations import compaction
+from agent.conversations.busy import Cancel
+from agent.conversations.history import Selection, halved, select, window
+from agent.conversations.model import BusyPolicy, Conversation, ConversationMessage
+from agent.conversations.policy import MemoryPolicy
+from agent.conversations.service import Conversations
+from agent.conversations.turns import turn_from, turn_of
 from agent.lifecycle import persist
 from agent.llm.encodings import Encodings
 from agent.llm.tokens import TokenCounter
-from agent.memory import compaction
-from agent.memory.busy import Cancel
-from agent.memory.history import Selection, halved, select, window
-from agent.memory.model import BusyPolicy, Conversation, ConversationMessage
-from agent.memory.policy import MemoryPolicy
-from agent.memory.service import Conversations
-from agent.memory.turns import turn_from, turn_of
 from agent.run import TaskRun
 from agent.run_factory import role_model
 from agent.tasks import ExecutionMode, Task

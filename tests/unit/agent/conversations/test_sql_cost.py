@@ -10,7 +10,7 @@ from sqlalchemy import event
 
 from stores.conversations.sql import SqlConversationStore
 from tests.contract.conftest import migrated_database
-from tests.unit.agent.memory.chats import chat, plain
+from tests.unit.agent.conversations.chats import chat, plain
 
 
 async def test_a_turn_reads_and_writes_the_conversation_in_few_statements(

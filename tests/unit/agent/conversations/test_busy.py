@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from agent import events as ev
+from agent.conversations.busy import slot_key, stale_after
+from agent.conversations.model import BusyPolicy
 from agent.lifecycle import PERSIST_DELAYS
 from agent.llm.base import Message, ModelError, ModelResponse
 from agent.llm.testing import text
-from agent.memory.busy import slot_key, stale_after
-from agent.memory.model import BusyPolicy
 from agent.tasks import Task, TaskStatus, new_task_id
 from core.errors import ConversationBusyError
-from tests.unit.agent.memory.chats import Chat, chat, is_summary_call
+from tests.unit.agent.conversations.chats import Chat, chat, is_summary_call
 from tests.unit.agent.runs import PRINCIPAL
 
 
@@ -193,8 +193,8 @@ async def test_cancelling_a_task_running_on_another_replica_stores_its_turn_and_
 async def test_the_history_is_read_a_page_at_a_time_and_only_as_far_as_it_fits(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agent.memory.policy import MemoryPolicy
-    from tests.unit.agent.memory.chats import plain
+    from agent.conversations.policy import MemoryPolicy
+    from tests.unit.agent.conversations.chats import plain
 
     pages: list[int] = []
     for budget, expected_pages in ((100_000, 1), (100, 0)):
@@ -304,7 +304,7 @@ async def test_an_interrupt_racing_the_running_task_s_end_still_runs_after_its_t
 async def test_a_page_says_more_follow_from_what_it_read_not_from_a_count(
     tmp_path: Path,
 ) -> None:
-    from agent.memory.service import MAX_PAGE_BYTES
+    from agent.conversations.service import MAX_PAGE_BYTES
 
     c = await chat(tmp_path, Held())  # type: ignore[arg-type]
     for n in range(3):
@@ -321,7 +321,7 @@ async def test_a_page_says_more_follow_from_what_it_read_not_from_a_count(
 
 
 async def test_only_the_first_in_line_watches_the_running_task() -> None:
-    from agent.memory.busy import BusyGate
+    from agent.conversations.busy import BusyGate
     from stores.conversation_slots.memory import InMemoryConversationSlots
     from stores.tasks.memory import InMemoryTaskStore
 

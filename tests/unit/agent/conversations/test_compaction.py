@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from agent.conversations.compaction import transcript
+from agent.conversations.model import ConversationMessage
+from agent.conversations.policy import MemoryPolicy
 from agent.llm.base import Message, ModelError, ModelResponse
 from agent.llm.testing import text
 from agent.llm.tokens import ESTIMATE
-from agent.memory.compaction import transcript
-from agent.memory.model import ConversationMessage
-from agent.memory.policy import MemoryPolicy
 from agent.tasks import StopReason, TaskStatus
-from tests.unit.agent.memory.chats import chat, is_summary_call, plain
+from tests.unit.agent.conversations.chats import chat, is_summary_call, plain
 from tests.unit.agent.runs import PRINCIPAL
 
 LONG = "word " * 60
