@@ -118,15 +118,11 @@ class KnowledgeRpcs:
         self, request: pb.ListKnowledgeBasesRequest, call: CallContext
     ) -> pb.ListKnowledgeBasesResponse:
         bases = self._feature.require_bases()
-        size = paging.page_size(request.page_size, maximum=MAX_PAGE)
-        after = paging.decode_key(request.page_token)
-        found = await bases.list_bases(
-            call.principal, limit=size + 1, after=after[1] if after else ""
-        )
-        page, more = found[:size], len(found) > size
+        size, after = paging.by_id(request.page_size, request.page_token, MAX_PAGE)
+        found = await bases.list_bases(call.principal, limit=size + 1, after=after)
+        page, token = paging.cut(found, size, lambda b: paging.id_token(b.knowledge_base_id))
         return pb.ListKnowledgeBasesResponse(
-            knowledge_bases=[base_to_proto(b) for b in page],
-            next_page_token=paging.encode_key(0, page[-1].knowledge_base_id) if more else "",
+            knowledge_bases=[base_to_proto(b) for b in page], next_page_token=token
         )
 
     @unary
@@ -162,18 +158,16 @@ class KnowledgeRpcs:
     ) -> pb.ListDocumentsResponse:
         bases = self._feature.require_bases()
         _required("knowledge_base_id", request.knowledge_base_id)
-        size = paging.page_size(request.page_size, maximum=MAX_PAGE)
-        after = paging.decode_key(request.page_token)
+        size, after = paging.by_id(request.page_size, request.page_token, MAX_PAGE)
         found = await bases.list_documents(
             call.principal,
             request.knowledge_base_id,
             limit=size + 1,
-            after=after[1] if after else "",
+            after=after,
         )
-        page, more = found[:size], len(found) > size
+        page, token = paging.cut(found, size, lambda d: paging.id_token(d.document_id))
         return pb.ListDocumentsResponse(
-            documents=[document_to_proto(d) for d in page],
-            next_page_token=paging.encode_key(0, page[-1].document_id) if more else "",
+            documents=[document_to_proto(d) for d in page], next_page_token=token
         )
 
     @unary
@@ -235,16 +229,14 @@ class KnowledgeRpcs:
     ) -> pb.ListIngestionJobsResponse:
         bases = self._feature.require_bases()
         _required("knowledge_base_id", request.knowledge_base_id)
-        size = paging.page_size(request.page_size, maximum=MAX_PAGE)
-        after = paging.decode_key(request.page_token)
+        size, after = paging.by_id(request.page_size, request.page_token, MAX_PAGE)
         found = await bases.list_jobs(
             call.principal,
             request.knowledge_base_id,
             limit=size + 1,
-            after=after[1] if after else "",
+            after=after,
         )
-        page, more = found[:size], len(found) > size
+        page, token = paging.cut(found, size, lambda j: paging.id_token(j.job_id))
         return pb.ListIngestionJobsResponse(
-            jobs=[job_to_proto(j) for j in page],
-            next_page_token=paging.encode_key(0, page[-1].job_id) if more else "",
+            jobs=[job_to_proto(j) for j in page], next_page_token=token
         )

@@ -45,21 +45,19 @@ class MemoryServicer(KnowledgeRpcs, pb_grpc.MemoryServiceServicer):
         self, request: pb.ListMemoriesRequest, call: CallContext
     ) -> pb.ListMemoriesResponse:
         memory = self._feature.require()
-        size = paging.page_size(request.page_size, maximum=100)
-        after = paging.decode_key(request.page_token)
+        size, after = paging.by_id(request.page_size, request.page_token, 100)
         principal = call.principal
         found = await memory.list_memories(
             principal.tenant,
             principal.id,
             request.namespace,
             limit=size + 1,
-            after=after[1] if after else "",
+            after=after,
             roles=principal.roles,
         )
-        page, more = found[:size], len(found) > size
+        page, token = paging.cut(found, size, lambda i: paging.id_token(i.item_id))
         return pb.ListMemoriesResponse(
-            memories=[memory_to_proto(i) for i in page],
-            next_page_token=paging.encode_key(0, page[-1].item_id) if more else "",
+            memories=[memory_to_proto(i) for i in page], next_page_token=token
         )
 
     @unary

@@ -100,3 +100,17 @@ def cut(found: Sequence[T], size: int, token: Callable[[T], str]) -> tuple[Seque
     whether more follow) and the token for the next page ("" when none follows)."""
     page = found[:size]
     return page, token(page[-1]) if len(found) > size else ""
+
+
+def by_id(asked: int, page_token: str, maximum: int) -> tuple[int, str]:
+    """A page of a list ordered by id: its size (`asked`, 0 for the default) and the id
+    it starts after ("" for the first page); INVALID_ARGUMENT for a size out of range or
+    a token not ours."""
+    size = page_size(asked, maximum=maximum)
+    after = decode_key(page_token)
+    return size, after[1] if after else ""
+
+
+def id_token(item_id: str) -> str:
+    """The token of the page after the item `item_id` (a list ordered by id)."""
+    return encode_key(0, item_id)

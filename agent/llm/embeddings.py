@@ -17,12 +17,11 @@ from typing import Any
 
 import numpy as np
 import openai
-from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
 from agent.knowledge import usage
 from agent.knowledge.records import EmbeddingSpace, Vectors, normalised
 from agent.llm import hash_embeddings
-from agent.llm.openai import is_retryable
+from agent.llm.posting import post_json
 from core.errors import EmbeddingsUnavailableError
 
 MAX_TEXT_CHARS = 32_000
@@ -120,24 +119,15 @@ class OpenAIEmbedder(Embedder):
         return self._rows(reply, len(batch))
 
     async def _post(self, body: dict[str, Any]) -> Any:
-        try:
-            async for attempt in AsyncRetrying(
-                stop=stop_after_attempt(self._attempts),
-                wait=wait_exponential_jitter(multiplier=self._backoff[0], max=self._backoff[1]),
-                retry=retry_if_exception(is_retryable),
-                reraise=True,
-            ):
-                with attempt:
-                    return await self._client.post("/embeddings", body=body, cast_to=object)
-        except openai.APIStatusError as error:
-            raise EmbeddingsUnavailableError(
-                f"the embeddings endpoint answered {error.status_code}: {error.message}"
-            ) from None
-        except openai.APIConnectionError as error:
-            raise EmbeddingsUnavailableError(
-                f"cannot reach the embeddings endpoint: {error}"
-            ) from None
-        raise AssertionError("unreachable")  # pragma: no cover
+        return await post_json(
+            self._client,
+            "/embeddings",
+            body,
+            attempts=self._attempts,
+            backoff=self._backoff,
+            endpoint="embeddings",
+            fail=EmbeddingsUnavailableError,
+        )
 
     def _rows(self, reply: Any, count: int) -> tuple[Vectors, int]:
         """The reply's vectors in input order, checked, normalised; and its tokens."""

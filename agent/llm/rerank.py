@@ -21,8 +21,6 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
-
 from agent.knowledge import usage
 
 if TYPE_CHECKING:  # the OpenAI SDK loads when a reranker is made
@@ -109,26 +107,17 @@ class OpenAIReranker(Reranker):
         return ranked[:top]
 
     async def _post(self, body: dict[str, Any]) -> Any:
-        import openai
+        from agent.llm.posting import post_json
 
-        from agent.llm.openai import is_retryable
-
-        try:
-            async for attempt in AsyncRetrying(
-                stop=stop_after_attempt(self._attempts),
-                wait=wait_exponential_jitter(multiplier=self._backoff[0], max=self._backoff[1]),
-                retry=retry_if_exception(is_retryable),
-                reraise=True,
-            ):
-                with attempt:
-                    return await self._client.post("/rerank", body=body, cast_to=object)
-        except openai.APIStatusError as error:
-            raise RerankFailed(
-                f"the reranking endpoint answered {error.status_code}: {error.message}"
-            ) from None
-        except openai.APIConnectionError as error:
-            raise RerankFailed(f"cannot reach the reranking endpoint: {error}") from None
-        raise AssertionError("unreachable")  # pragma: no cover
+        return await post_json(
+            self._client,
+            "/rerank",
+            body,
+            attempts=self._attempts,
+            backoff=self._backoff,
+            endpoint="reranking",
+            fail=RerankFailed,
+        )
 
 
 def results_of(reply: Any, count: int) -> list[tuple[int, float]]:
