@@ -27,15 +27,9 @@ class FakeEmbeddings:
     """Every request body, in order."""
 
     async def handle(self, request: web.Request) -> web.Response:
-        try:
-            body = await request.json()
-        except json.JSONDecodeError:
-            return _error(400, "request body is not JSON")
-        if not isinstance(body, dict):
-            return _error(400, "request body must be an object")
-        self.requests.append(body)
-        if self.fail_status:
-            return _error(self.fail_status, "the embeddings endpoint is failing (scripted)")
+        body = await scripted_body(request, self.requests, self.fail_status, "embeddings")
+        if isinstance(body, web.Response):
+            return body
         texts = body.get("input")
         if isinstance(texts, str):
             texts = [texts]
@@ -65,6 +59,23 @@ class FakeEmbeddings:
                 "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
             }
         )
+
+
+async def scripted_body(
+    request: web.Request, requests: list[dict[str, Any]], fail_status: int, endpoint: str
+) -> dict[str, Any] | web.Response:
+    """The request's JSON object, recorded in `requests`; or the error response to send
+    (not a JSON object: 400; `fail_status` set: that status, as scripted)."""
+    try:
+        body = await request.json()
+    except json.JSONDecodeError:
+        return _error(400, "request body is not JSON")
+    if not isinstance(body, dict):
+        return _error(400, "request body must be an object")
+    requests.append(body)
+    if fail_status:
+        return _error(fail_status, f"the {endpoint} endpoint is failing (scripted)")
+    return body
 
 
 def _error(status: int, message: str) -> web.Response:

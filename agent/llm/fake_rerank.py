@@ -9,7 +9,6 @@ too. A Chinese, Japanese or Korean character counts as a word. Tests make it fai
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from typing import Any
 
 from aiohttp import web
 
-from agent.llm.fake_embeddings import _error
+from agent.llm.fake_embeddings import _error, scripted_body
 
 MAX_DOCUMENTS = 1000
 _WORD = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\W_]+")
@@ -51,15 +50,9 @@ class FakeRerank:
     """Every request body, in order."""
 
     async def handle(self, request: web.Request) -> web.Response:
-        try:
-            body = await request.json()
-        except json.JSONDecodeError:
-            return _error(400, "request body is not JSON")
-        if not isinstance(body, dict):
-            return _error(400, "request body must be an object")
-        self.requests.append(body)
-        if self.fail_status:
-            return _error(self.fail_status, "the reranking endpoint is failing (scripted)")
+        body = await scripted_body(request, self.requests, self.fail_status, "reranking")
+        if isinstance(body, web.Response):
+            return body
         query, documents = body.get("query"), body.get("documents")
         if not isinstance(query, str) or not query:
             return _error(400, "`query` must be a non-empty string")
