@@ -35,14 +35,13 @@ from agent.tool_resume import Resumes, failed_before
 from agent.tool_streak import FailureStreak
 from core.errors import AgentdError, ToolNotFoundError, ToolUnavailableError
 from core.identity import CallContext
-from core.secrets import redact
 from core.text import clean_json, clean_text
 from tools import progress
+from tools.admission import Admission, Verdict
 from tools.approvals import ApprovalDecision
 from tools.builtin.artifacts import WRITE_ARTIFACT
-from tools.model import ToolSpec
+from tools.invocation import Invocation
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
-from tools.registry import new_call_id
 
 if TYPE_CHECKING:
     from agent.run import TaskRun
@@ -144,15 +143,16 @@ class ToolCalls:
         """The call made once: announced, run (journalled first if it must be), reported."""
         run = self._run
         step_id, name, arguments, bad_arguments, key, journalled = planned
-        call_id = new_call_id()
+        # The call from here on (the registry, its audit records, the journal, the events):
+        # its arguments redacted once.
+        invocation = Invocation.of(name, arguments or {})
+        call_id = invocation.call_id
         if journalled:
             self.journal[key] = JournalEntry(call_id, name, finished=False)
             await run.checkpoint()
-        await run.emit(ev.ToolCallStarted(call_id, step_id, name, redact(arguments or {})))
+        await run.emit(ev.ToolCallStarted(call_id, step_id, name, invocation.redacted))
         started = time.perf_counter()
-        data, error, text, cached = await self._outcome(
-            call_id, name, arguments, bad_arguments, key
-        )
+        data, error, text, cached = await self._outcome(invocation, bad_arguments, key)
         took = time.perf_counter() - started
         result = ToolCallResult(call_id, name, data, text, took, error, cached)
         await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, cached))
@@ -191,27 +191,23 @@ class ToolCalls:
         return team is not None and team.handles(self._run.tool_specs.get(name))
 
     async def _outcome(
-        self,
-        call_id: str,
-        name: str,
-        arguments: dict[str, Any] | None,
-        bad_arguments: str,
-        key: str = "",
+        self, invocation: Invocation, bad_arguments: str, key: str = ""
     ) -> tuple[Any, ToolCallError | None, str, bool]:
         """(data, error, the text the model sees, whether it came from the cache) of a
         call: run (or answered from the cache), refused or not attempted."""
         run = self._run
+        call_id, name, arguments = invocation.call_id, invocation.name, invocation.arguments
         if bad_arguments:
             error = ToolCallError(ToolErrorKind.FAILED, f"not called: {bad_arguments}")
             return None, error, error.message, False
         if run.team is not None and self._teamwork(name):
-            data, failed, text = await run.team.call(call_id, key, name, arguments or {})
+            data, failed, text = await run.team.call(call_id, key, name, dict(arguments))
             return data, failed, clip(text), False
         if run.tool_specs.get(name) is questions.ASK_USER:
             return await self._ask_user(call_id, arguments)
         if name not in run.tool_specs:
             # Never run, whatever the model (or a tool's output) asked: recorded and refused.
-            await run.registry.refuse(name, arguments or {}, self._context)
+            await run.registry.refuse(invocation, self._context)
             error = ToolCallError(
                 ToolErrorKind.FAILED,
                 f"not called: tool {name!r} is not available to this task; "
@@ -219,7 +215,7 @@ class ToolCalls:
             )
             return None, error, error.message, False
         try:
-            result = await run.embedding_work(self._registry_call(call_id, name, arguments or {}))
+            result = await run.embedding_work(self._registry_call(invocation))
         except (ToolUnavailableError, ToolNotFoundError) as gone:
             error = unavailable(name, gone)
             return None, error, error.message, False
@@ -235,26 +231,15 @@ class ToolCalls:
         text = clip(clean_text(result.text) or json.dumps(data, default=str))
         return data, None, text, result.cached
 
-    async def _registry_call(
-        self, call_id: str, name: str, arguments: dict[str, Any]
-    ) -> ToolCallResult:
+    async def _registry_call(self, invocation: Invocation) -> ToolCallResult:
         """The call through the registry (in one of the task's slots), its progress
         reports streamed as `tool_progress` events."""
         run = self._run
-        gate = self._approve if run.persist and run.approvals is not None else None
-        events = ProgressEvents(run, call_id, run.config.tool_progress_seconds)
+        events = ProgressEvents(run, invocation.call_id, run.config.tool_progress_seconds)
         try:
-            with progress.listening(events.sink(name)):
+            with progress.listening(events.sink(invocation.name)):
                 async with self._slots:
-                    result = await run.registry.call(
-                        name,
-                        arguments,
-                        self._context,
-                        approval=gate,
-                        call_id=call_id,
-                        bypass_cache=run.task.bypass_tool_cache,
-                        spec=run.tool_specs[name],  # the tool as the task was given it
-                    )
+                    result = await self._admitted_and_run(invocation)
         except BaseException:
             events.abandon()
             raise
@@ -278,24 +263,38 @@ class ToolCalls:
             deadline_seconds=left,
         )
 
-    async def _approve(
-        self, call_id: str, tool: ToolSpec, arguments: Mapping[str, Any], reason: str
-    ) -> ApprovalDecision:
-        """A person's decision on a call that needs approval (the registry's gate)."""
+    async def _admitted_and_run(self, invocation: Invocation) -> ToolCallResult:
+        """The registry's admission of the call, a person's decision when it needs one
+        (a task can wait for it), then the run."""
+        run, registry = self._run, self._run.registry
+        spec = run.tool_specs[invocation.name]  # the tool as the task was given it
+        admission = await registry.admit(invocation, self._context, spec=spec)
+        can_wait = run.persist and run.approvals is not None
+        if admission.verdict is Verdict.NEEDS_APPROVAL and can_wait:
+            decision, edited = await self._approve(admission)
+            decided = await registry.decided(admission, decision, edited)
+            if isinstance(decided, ToolCallResult):  # rejected
+                return decided
+            admission = decided
+        return await registry.run(admission, bypass_cache=run.task.bypass_tool_cache)
+
+    async def _approve(self, admission: Admission) -> tuple[ApprovalDecision, Invocation | None]:
+        """A person's decision on a call that needs approval, and the invocation with the
+        arguments they replaced the proposed ones with (if they did)."""
+        invocation, name = admission.invocation, admission.tool.spec.name
+        call_id = invocation.call_id
         decision = await self.wait_for_person(
             call_id,
-            f"waiting for approval of {tool.name}",
-            ev.ApprovalRequested(call_id, tool.name, dict(arguments), reason),
-            f"no decision on {tool.name} came in time",
+            f"waiting for approval of {name}",
+            ev.ApprovalRequested(call_id, name, invocation.redacted, admission.decision.reason),
+            f"no decision on {name} came in time",
         )
-        edited = redact(dict(decision.arguments)) if decision.arguments is not None else None
-        await self._run.emit(
-            ev.ApprovalDecided(
-                call_id, _DECISIONS[decision.label], decision.decided_by, decision.comment, edited
-            )
-        )
+        edited = None if decision.arguments is None else invocation.edited(decision.arguments)
+        shown = None if edited is None else edited.redacted
+        label, by = _DECISIONS[decision.label], decision.decided_by
+        await self._run.emit(ev.ApprovalDecided(call_id, label, by, decision.comment, shown))
         await self.no_longer_waiting(f"{decision.label} by {decision.decided_by}")
-        return decision
+        return decision, edited
 
     async def _ask_user(
         self, call_id: str, arguments: dict[str, Any] | None
