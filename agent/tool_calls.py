@@ -152,10 +152,10 @@ class ToolCalls:
             await run.checkpoint()
         await run.emit(ev.ToolCallStarted(call_id, step_id, name, invocation.redacted))
         started = time.perf_counter()
-        data, error, text, cached = await self._outcome(invocation, bad_arguments, key)
-        took = time.perf_counter() - started
-        result = ToolCallResult(call_id, name, data, text, took, error, cached)
-        await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, cached))
+        result = await self._outcome(invocation, bad_arguments, key)
+        result = replace(result, duration_seconds=time.perf_counter() - started)
+        data, error, took, text = result.data, result.error, result.duration_seconds, result.text
+        await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, result.cached))
         if error is None and name == SEARCH_KNOWLEDGE and run.tool_specs[name].source == "builtin":
             run.citations.extend(citations_of(data))
         if error is None and name == WRITE_ARTIFACT and run.tool_specs[name].source == "builtin":
@@ -192,44 +192,38 @@ class ToolCalls:
 
     async def _outcome(
         self, invocation: Invocation, bad_arguments: str, key: str = ""
-    ) -> tuple[Any, ToolCallError | None, str, bool]:
-        """(data, error, the text the model sees, whether it came from the cache) of a
-        call: run (or answered from the cache), refused or not attempted."""
+    ) -> ToolCallResult:
+        """The result of a call (its text what the model sees; its duration the engine's
+        to measure): run (or answered from the cache), refused or not attempted."""
         run = self._run
         call_id, name, arguments = invocation.call_id, invocation.name, invocation.arguments
         if bad_arguments:
-            error = ToolCallError(ToolErrorKind.FAILED, f"not called: {bad_arguments}")
-            return None, error, error.message, False
+            return _failed(invocation, ToolErrorKind.FAILED, f"not called: {bad_arguments}")
         if run.team is not None and self._teamwork(name):
             data, failed, text = await run.team.call(call_id, key, name, dict(arguments))
-            return data, failed, clip(text), False
+            return ToolCallResult(call_id, name, data, clip(text), 0.0, failed)
         if run.tool_specs.get(name) is questions.ASK_USER:
-            return await self._ask_user(call_id, arguments)
+            return await self._ask_user(invocation)
         if name not in run.tool_specs:
             # Never run, whatever the model (or a tool's output) asked: recorded and refused.
             await run.registry.refuse(invocation, self._context)
-            error = ToolCallError(
-                ToolErrorKind.FAILED,
-                f"not called: tool {name!r} is not available to this task; "
-                f"available: {', '.join(sorted(run.tool_specs)) or 'none'}",
-            )
-            return None, error, error.message, False
+            offered = ", ".join(sorted(run.tool_specs)) or "none"
+            why = f"not called: tool {name!r} is not available to this task; available: {offered}"
+            return _failed(invocation, ToolErrorKind.FAILED, why)
         try:
             result = await run.embedding_work(self._registry_call(invocation))
         except (ToolUnavailableError, ToolNotFoundError) as gone:
             error = unavailable(name, gone)
-            return None, error, error.message, False
+            return _failed(invocation, error.kind, error.message)
         except AgentdError as refusal:
-            error = ToolCallError(
-                ToolErrorKind.FAILED, f"refused ({refusal.reason}): {refusal.message}"
-            )
-            return None, error, error.message, False
+            why = f"refused ({refusal.reason}): {refusal.message}"
+            return _failed(invocation, ToolErrorKind.FAILED, why)
         # A tool's output is untrusted too: made safe to encode and store.
         data, failed = clean_json(result.data), result.error
         if failed is not None:
-            return data, failed, failed.message, False
+            return replace(result, data=data, text=failed.message, cached=False)
         text = clip(clean_text(result.text) or json.dumps(data, default=str))
-        return data, None, text, result.cached
+        return replace(result, data=data, text=text)
 
     async def _registry_call(self, invocation: Invocation) -> ToolCallResult:
         """The call through the registry (in one of the task's slots), its progress
@@ -296,17 +290,14 @@ class ToolCalls:
         await self.no_longer_waiting(f"{decision.label} by {decision.decided_by}")
         return decision, edited
 
-    async def _ask_user(
-        self, call_id: str, arguments: dict[str, Any] | None
-    ) -> tuple[Any, ToolCallError | None, str, bool]:
+    async def _ask_user(self, invocation: Invocation) -> ToolCallResult:
         """Ask the caller (`agent.questions`): the answer is the call's result."""
         run = self._run
-        question = str((arguments or {}).get("question", "")).strip()
+        question = str(invocation.arguments.get("question", "")).strip()
         if not question or run.approvals is None or not run.persist:
             why = "the question is empty" if not question else "only a task can wait"
-            error = ToolCallError(ToolErrorKind.FAILED, f"not asked: {why}")
-            return None, error, error.message, False
-        request_id = questions.PREFIX + call_id
+            return _failed(invocation, ToolErrorKind.FAILED, f"not asked: {why}")
+        request_id = questions.PREFIX + invocation.call_id
         try:
             answer = await self.wait_for_person(
                 request_id,
@@ -315,11 +306,12 @@ class ToolCalls:
                 "the question was not answered",
             )
         except AgentdError as expired:
-            error = ToolCallError(ToolErrorKind.FAILED, f"no answer came: {expired.message}")
-            return None, error, error.message, False
+            why = f"no answer came: {expired.message}"
+            return _failed(invocation, ToolErrorKind.FAILED, why)
         await run.emit(ev.InputProvided(request_id, answer.decided_by, answer.comment))
         await self.no_longer_waiting(f"answered by {answer.decided_by}")
-        return {"answer": answer.comment}, None, answer.comment, False
+        data = {"answer": answer.comment}
+        return ToolCallResult(invocation.call_id, invocation.name, data, answer.comment, 0.0)
 
     async def wait_for_person(
         self,
@@ -391,3 +383,9 @@ class ToolCalls:
             f"{result.tool_name}({short(arguments)}) -> "
             f"{'' if result.ok else 'error: '}{short(result.text, 500)}"
         )
+
+
+def _failed(invocation: Invocation, kind: ToolErrorKind, message: str) -> ToolCallResult:
+    """A call that did not run (or was refused), as its result."""
+    error = ToolCallError(kind, message)
+    return ToolCallResult(invocation.call_id, invocation.name, None, message, 0.0, error)
