@@ -13,6 +13,7 @@ from dataclasses import replace
 from agent import events as ev
 from agent.plan import Plan
 from core.secrets import redact, scrub
+from tools.invocation import redacted
 
 
 def _redact_plan(plan: Plan) -> Plan:
@@ -48,10 +49,10 @@ def redact_event(payload: ev.EventPayload) -> ev.EventPayload:
             return replace(payload, message=scrub(payload.message))
         case ev.StatusChanged():
             return replace(payload, detail=scrub(payload.detail))
-        case ev.ToolCallStarted() | ev.ApprovalRequested():
-            return replace(payload, arguments=redact(payload.arguments))
+        case ev.ToolCallStarted() | ev.ApprovalRequested():  # an invocation's: redacted once
+            return replace(payload, arguments=redacted(payload.arguments))
         case ev.ApprovalDecided():
-            arguments = None if payload.arguments is None else redact(payload.arguments)
+            arguments = None if payload.arguments is None else redacted(payload.arguments)
             return replace(payload, comment=scrub(payload.comment), arguments=arguments)
         case ev.InputRequested():
             return replace(payload, question=scrub(payload.question))

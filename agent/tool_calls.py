@@ -35,14 +35,13 @@ from agent.tool_resume import Resumes, failed_before
 from agent.tool_streak import FailureStreak
 from core.errors import AgentdError, ToolNotFoundError, ToolUnavailableError
 from core.identity import CallContext
-from core.secrets import redact
 from core.text import clean_json, clean_text
 from tools import progress
+from tools.admission import Admission, Verdict
 from tools.approvals import ApprovalDecision
 from tools.builtin.artifacts import WRITE_ARTIFACT
-from tools.model import ToolSpec
+from tools.invocation import Invocation
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
-from tools.registry import new_call_id
 
 if TYPE_CHECKING:
     from agent.run import TaskRun
@@ -144,18 +143,19 @@ class ToolCalls:
         """The call made once: announced, run (journalled first if it must be), reported."""
         run = self._run
         step_id, name, arguments, bad_arguments, key, journalled = planned
-        call_id = new_call_id()
+        # The call from here on (the registry, its audit records, the journal, the events):
+        # its arguments redacted once.
+        invocation = Invocation.of(name, arguments or {})
+        call_id = invocation.call_id
         if journalled:
             self.journal[key] = JournalEntry(call_id, name, finished=False)
             await run.checkpoint()
-        await run.emit(ev.ToolCallStarted(call_id, step_id, name, redact(arguments or {})))
+        await run.emit(ev.ToolCallStarted(call_id, step_id, name, invocation.redacted))
         started = time.perf_counter()
-        data, error, text, cached = await self._outcome(
-            call_id, name, arguments, bad_arguments, key
-        )
-        took = time.perf_counter() - started
-        result = ToolCallResult(call_id, name, data, text, took, error, cached)
-        await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, cached))
+        result = await self._outcome(invocation, bad_arguments, key)
+        result = replace(result, duration_seconds=time.perf_counter() - started)
+        data, error, took, text = result.data, result.error, result.duration_seconds, result.text
+        await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, result.cached))
         if error is None and name == SEARCH_KNOWLEDGE and run.tool_specs[name].source == "builtin":
             run.citations.extend(citations_of(data))
         if error is None and name == WRITE_ARTIFACT and run.tool_specs[name].source == "builtin":
@@ -191,70 +191,49 @@ class ToolCalls:
         return team is not None and team.handles(self._run.tool_specs.get(name))
 
     async def _outcome(
-        self,
-        call_id: str,
-        name: str,
-        arguments: dict[str, Any] | None,
-        bad_arguments: str,
-        key: str = "",
-    ) -> tuple[Any, ToolCallError | None, str, bool]:
-        """(data, error, the text the model sees, whether it came from the cache) of a
-        call: run (or answered from the cache), refused or not attempted."""
+        self, invocation: Invocation, bad_arguments: str, key: str = ""
+    ) -> ToolCallResult:
+        """The result of a call (its text what the model sees; its duration the engine's
+        to measure): run (or answered from the cache), refused or not attempted."""
         run = self._run
+        call_id, name, arguments = invocation.call_id, invocation.name, invocation.arguments
         if bad_arguments:
-            error = ToolCallError(ToolErrorKind.FAILED, f"not called: {bad_arguments}")
-            return None, error, error.message, False
+            return _failed(invocation, ToolErrorKind.FAILED, f"not called: {bad_arguments}")
         if run.team is not None and self._teamwork(name):
-            data, failed, text = await run.team.call(call_id, key, name, arguments or {})
-            return data, failed, clip(text), False
+            data, failed, text = await run.team.call(call_id, key, name, dict(arguments))
+            return ToolCallResult(call_id, name, data, clip(text), 0.0, failed)
         if run.tool_specs.get(name) is questions.ASK_USER:
-            return await self._ask_user(call_id, arguments)
+            return await self._ask_user(invocation)
         if name not in run.tool_specs:
             # Never run, whatever the model (or a tool's output) asked: recorded and refused.
-            await run.registry.refuse(name, arguments or {}, self._context)
-            error = ToolCallError(
-                ToolErrorKind.FAILED,
-                f"not called: tool {name!r} is not available to this task; "
-                f"available: {', '.join(sorted(run.tool_specs)) or 'none'}",
-            )
-            return None, error, error.message, False
+            await run.registry.refuse(invocation, self._context)
+            offered = ", ".join(sorted(run.tool_specs)) or "none"
+            why = f"not called: tool {name!r} is not available to this task; available: {offered}"
+            return _failed(invocation, ToolErrorKind.FAILED, why)
         try:
-            result = await run.embedding_work(self._registry_call(call_id, name, arguments or {}))
+            result = await run.embedding_work(self._registry_call(invocation))
         except (ToolUnavailableError, ToolNotFoundError) as gone:
             error = unavailable(name, gone)
-            return None, error, error.message, False
+            return _failed(invocation, error.kind, error.message)
         except AgentdError as refusal:
-            error = ToolCallError(
-                ToolErrorKind.FAILED, f"refused ({refusal.reason}): {refusal.message}"
-            )
-            return None, error, error.message, False
+            why = f"refused ({refusal.reason}): {refusal.message}"
+            return _failed(invocation, ToolErrorKind.FAILED, why)
         # A tool's output is untrusted too: made safe to encode and store.
         data, failed = clean_json(result.data), result.error
         if failed is not None:
-            return data, failed, failed.message, False
+            return replace(result, data=data, text=failed.message, cached=False)
         text = clip(clean_text(result.text) or json.dumps(data, default=str))
-        return data, None, text, result.cached
+        return replace(result, data=data, text=text)
 
-    async def _registry_call(
-        self, call_id: str, name: str, arguments: dict[str, Any]
-    ) -> ToolCallResult:
+    async def _registry_call(self, invocation: Invocation) -> ToolCallResult:
         """The call through the registry (in one of the task's slots), its progress
         reports streamed as `tool_progress` events."""
         run = self._run
-        gate = self._approve if run.persist and run.approvals is not None else None
-        events = ProgressEvents(run, call_id, run.config.tool_progress_seconds)
+        events = ProgressEvents(run, invocation.call_id, run.config.tool_progress_seconds)
         try:
-            with progress.listening(events.sink(name)):
+            with progress.listening(events.sink(invocation.name)):
                 async with self._slots:
-                    result = await run.registry.call(
-                        name,
-                        arguments,
-                        self._context,
-                        approval=gate,
-                        call_id=call_id,
-                        bypass_cache=run.task.bypass_tool_cache,
-                        spec=run.tool_specs[name],  # the tool as the task was given it
-                    )
+                    result = await self._admitted_and_run(invocation)
         except BaseException:
             events.abandon()
             raise
@@ -278,36 +257,47 @@ class ToolCalls:
             deadline_seconds=left,
         )
 
-    async def _approve(
-        self, call_id: str, tool: ToolSpec, arguments: Mapping[str, Any], reason: str
-    ) -> ApprovalDecision:
-        """A person's decision on a call that needs approval (the registry's gate)."""
+    async def _admitted_and_run(self, invocation: Invocation) -> ToolCallResult:
+        """The registry's admission of the call, a person's decision when it needs one
+        (a task can wait for it), then the run."""
+        run, registry = self._run, self._run.registry
+        spec = run.tool_specs[invocation.name]  # the tool as the task was given it
+        admission = await registry.admit(invocation, self._context, spec=spec)
+        can_wait = run.persist and run.approvals is not None
+        if admission.verdict is Verdict.NEEDS_APPROVAL and can_wait:
+            decision, edited = await self._approve(admission)
+            decided = await registry.decided(admission, decision, edited)
+            if isinstance(decided, ToolCallResult):  # rejected
+                return decided
+            admission = decided
+        return await registry.run(admission, bypass_cache=run.task.bypass_tool_cache)
+
+    async def _approve(self, admission: Admission) -> tuple[ApprovalDecision, Invocation | None]:
+        """A person's decision on a call that needs approval, and the invocation with the
+        arguments they replaced the proposed ones with (if they did)."""
+        invocation, name = admission.invocation, admission.tool.spec.name
+        call_id = invocation.call_id
         decision = await self.wait_for_person(
             call_id,
-            f"waiting for approval of {tool.name}",
-            ev.ApprovalRequested(call_id, tool.name, dict(arguments), reason),
-            f"no decision on {tool.name} came in time",
+            f"waiting for approval of {name}",
+            ev.ApprovalRequested(call_id, name, invocation.redacted, admission.decision.reason),
+            f"no decision on {name} came in time",
         )
-        edited = redact(dict(decision.arguments)) if decision.arguments is not None else None
-        await self._run.emit(
-            ev.ApprovalDecided(
-                call_id, _DECISIONS[decision.label], decision.decided_by, decision.comment, edited
-            )
-        )
+        edited = None if decision.arguments is None else invocation.edited(decision.arguments)
+        shown = None if edited is None else edited.redacted
+        label, by = _DECISIONS[decision.label], decision.decided_by
+        await self._run.emit(ev.ApprovalDecided(call_id, label, by, decision.comment, shown))
         await self.no_longer_waiting(f"{decision.label} by {decision.decided_by}")
-        return decision
+        return decision, edited
 
-    async def _ask_user(
-        self, call_id: str, arguments: dict[str, Any] | None
-    ) -> tuple[Any, ToolCallError | None, str, bool]:
+    async def _ask_user(self, invocation: Invocation) -> ToolCallResult:
         """Ask the caller (`agent.questions`): the answer is the call's result."""
         run = self._run
-        question = str((arguments or {}).get("question", "")).strip()
+        question = str(invocation.arguments.get("question", "")).strip()
         if not question or run.approvals is None or not run.persist:
             why = "the question is empty" if not question else "only a task can wait"
-            error = ToolCallError(ToolErrorKind.FAILED, f"not asked: {why}")
-            return None, error, error.message, False
-        request_id = questions.PREFIX + call_id
+            return _failed(invocation, ToolErrorKind.FAILED, f"not asked: {why}")
+        request_id = questions.PREFIX + invocation.call_id
         try:
             answer = await self.wait_for_person(
                 request_id,
@@ -316,11 +306,12 @@ class ToolCalls:
                 "the question was not answered",
             )
         except AgentdError as expired:
-            error = ToolCallError(ToolErrorKind.FAILED, f"no answer came: {expired.message}")
-            return None, error, error.message, False
+            why = f"no answer came: {expired.message}"
+            return _failed(invocation, ToolErrorKind.FAILED, why)
         await run.emit(ev.InputProvided(request_id, answer.decided_by, answer.comment))
         await self.no_longer_waiting(f"answered by {answer.decided_by}")
-        return {"answer": answer.comment}, None, answer.comment, False
+        data = {"answer": answer.comment}
+        return ToolCallResult(invocation.call_id, invocation.name, data, answer.comment, 0.0)
 
     async def wait_for_person(
         self,
@@ -392,3 +383,9 @@ class ToolCalls:
             f"{result.tool_name}({short(arguments)}) -> "
             f"{'' if result.ok else 'error: '}{short(result.text, 500)}"
         )
+
+
+def _failed(invocation: Invocation, kind: ToolErrorKind, message: str) -> ToolCallResult:
+    """A call that did not run (or was refused), as its result."""
+    error = ToolCallError(kind, message)
+    return ToolCallResult(invocation.call_id, invocation.name, None, message, 0.0, error)

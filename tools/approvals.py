@@ -1,12 +1,12 @@
-"""What the registry asks when a call needs a human's approval, and what it gets back."""
+"""A person's decision on a tool call that needed their approval (a task waits for it:
+`agent.tool_calls`; the registry takes it: `ToolRegistry.decided`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
 
-from tools.model import JSONValue, ToolSpec
+from tools.model import JSONValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,11 +28,3 @@ class ApprovalDecision:
         if not self.approved:
             return "rejected"
         return "edited" if self.arguments is not None else "approved"
-
-
-class ApprovalGate(Protocol):
-    """Waits for a human's decision on one call; given by whoever can wait (a running task)."""
-
-    async def __call__(
-        self, call_id: str, tool: ToolSpec, arguments: Mapping[str, JSONValue], reason: str
-    ) -> ApprovalDecision: ...

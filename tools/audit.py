@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from core.identity import CallContext
-from core.secrets import redact
 from tools.approvals import ApprovalDecision
+from tools.invocation import redacted
 from tools.model import JSONValue
 
 
@@ -72,7 +72,7 @@ def record_of(
     call_id: str,
     started: datetime,
     name: str,
-    args: dict[str, JSONValue],
+    args: Mapping[str, JSONValue],
     context: CallContext,
     rule: str,
     *,
@@ -84,7 +84,8 @@ def record_of(
     attempt: int = 1,
     cached: bool = False,
 ) -> ToolCallRecord:
-    """The audit record of a call as it stands (secrets in its arguments redacted)."""
+    """The audit record of a call as it stands (secrets in its arguments redacted, unless
+    they already were: an invocation's `redacted`)."""
     return ToolCallRecord(
         call_id=call_id,
         time=started,
@@ -92,7 +93,7 @@ def record_of(
         tenant=context.principal.tenant,
         trace_id=context.trace_id,
         tool_name=name,
-        arguments=redact(args),
+        arguments=redacted(args),
         decision="allowed" if allowed else "denied",
         rule=rule,
         outcome=outcome,

@@ -1,9 +1,9 @@
 """One call through the registry once it is admitted: its audit records and its attempts.
 
-`ToolCall` is the call as its audit record shows it. `run_admitted` runs the tool under
-its timeout (or what is left of the caller's deadline, if shorter); an idempotent tool
-that failed transiently is tried again (`tools.retries`), each attempt audited, never
-waiting past the deadline.
+`ToolCall` is the call as its audit record shows it (its `Invocation`, the decisions).
+`run_admitted` runs the tool under its timeout (or what is left of the caller's deadline,
+if shorter); an idempotent tool that failed transiently is tried again (`tools.retries`),
+each attempt audited, never waiting past the deadline.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from stores.audit.base import AuditSink
 from tools import progress
 from tools.approvals import ApprovalDecision
 from tools.audit import record_of
+from tools.invocation import Invocation
 from tools.model import JSONValue, Tool
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
 from tools.permissions import Decision, PermissionPolicy, rechecker
@@ -34,13 +35,11 @@ log = structlog.get_logger(__name__)
 
 @dataclass
 class ToolCall:
-    """One call through the registry, as its audit record will show it: the arguments
-    (an approver's edit replaces them), the policy's decision and the approver's."""
+    """One call through the registry, as its audit record will show it: the invocation
+    (an approver's edit replaced its arguments), the policy's decision and the approver's."""
 
-    call_id: str
+    invocation: Invocation
     started: datetime
-    name: str
-    args: dict[str, JSONValue]
     context: CallContext
     known: bool
     """False for a tool the registry does not have."""
@@ -48,6 +47,18 @@ class ToolCall:
     human_decision: ApprovalDecision | None = None
     attempt: int = 1
     """Which attempt at running the tool the call is on (retries count up from 1)."""
+
+    @property
+    def call_id(self) -> str:
+        return self.invocation.call_id
+
+    @property
+    def name(self) -> str:
+        return self.invocation.name
+
+    @property
+    def args(self) -> dict[str, JSONValue]:
+        return self.invocation.arguments
 
 
 async def write_audit(
@@ -69,7 +80,7 @@ async def write_audit(
             call.call_id,
             call.started,
             call.name,
-            call.args,
+            call.invocation.redacted,
             call.context,
             call.decision.rule,
             allowed=call.decision.allowed,

@@ -3,43 +3,38 @@
 from __future__ import annotations
 
 import asyncio
-import json
-import secrets
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from core.errors import (
     DeadlineExceededError,
     IdempotencyConflictError,
-    PermissionDeniedError,
     RequestTooLargeError,
     ToolArgumentsInvalidError,
     ToolNotFoundError,
 )
 from core.identity import CallContext
-from core.secrets import redact
 from stores.audit.base import AuditSink
 from stores.idempotency.base import IdempotencyStore, scoped_key
 from stores.idempotency.memory import InMemoryIdempotencyStore
 from stores.tool_cache.base import CachedResult, ToolCache
 from stores.tool_cache.memory import InMemoryToolCache
 from tools import caching
-from tools.approvals import ApprovalGate
+from tools.admission import Admission, Verdict
+from tools.approvals import ApprovalDecision
 from tools.audit import digest, record_of
 from tools.calls import ToolCall, run_admitted, write_audit
 from tools.catalog import AsGiven, ToolCatalog
+from tools.invocation import Invocation
+from tools.invocation import new_call_id as new_call_id
 from tools.model import JSONValue, Tool, ToolSpec
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 from tools.permissions import Decision, PermissionPolicy
 from tools.retries import RetryPolicy
 
 DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024
-
-
-def new_call_id() -> str:
-    return "call_" + secrets.token_hex(8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +49,14 @@ class ListedTool:
 class ToolRegistry:
     """Holds the tools and runs every call through the same checks.
 
-    A call is: look the tool up, check the argument size, ask the policy,
-    validate the arguments against the schema, answer from the cache of tool
-    results or run the tool under its timeout (or the caller's deadline, if
-    shorter; retried when it failed transiently: `tools.calls`), and write one
-    audit record per attempt, whatever happened, before returning or raising.
+    A call is an `Invocation` (its arguments parsed and redacted once) in two steps.
+    `admit`: look the tool up, check the argument size, ask the policy, validate the
+    arguments against the schema; it returns an `Admission` (allowed, needs approval,
+    denied). `run`: answer from the cache of tool results or run the tool under its
+    timeout (or the caller's deadline, if shorter; retried when it failed transiently:
+    `tools.calls`). One audit record is written per attempt, whatever happened, before
+    returning or raising. A person's approval is waited for by the caller (a task),
+    between the two steps, and handed to `decided`.
     """
 
     def __init__(
@@ -124,25 +122,25 @@ class ToolRegistry:
 
     async def call_once(
         self,
-        name: str,
-        arguments: Mapping[str, JSONValue],
+        invocation: Invocation,
         context: CallContext,
         idempotency_key: str,
         *,
         bypass_cache: bool = False,
     ) -> ToolCallResult:
-        """`call`, at most once per key: a retry with the same key and arguments gets the
+        """`invoke`, at most once per key: a retry with the same key and arguments gets the
         first call's result (waiting for it if the first call is still running); other
         arguments under the same key are refused with IdempotencyConflictError."""
+        name = invocation.name
         scoped = scoped_key("tool", context.principal.tenant, context.principal.id, idempotency_key)
-        fingerprint = digest({"tool": name, "arguments": dict(arguments)})
+        fingerprint = digest({"tool": name, "arguments": invocation.arguments})
         try:
             stored = await self._keys.reserve(scoped, fingerprint, "", self._key_ttl)
         except IdempotencyConflictError:
             raise IdempotencyConflictError(idempotency_key) from None
         if stored is None:
             try:
-                result = await self.call(name, arguments, context, bypass_cache=bypass_cache)
+                result = await self.invoke(invocation, context, bypass_cache=bypass_cache)
             except BaseException:
                 await self._keys.release(scoped)
                 raise
@@ -154,7 +152,7 @@ class ToolRegistry:
             stored = await self._keys.reserve(scoped, fingerprint, "", self._key_ttl)
             if stored is None:  # the first call was refused and released the key: run it here
                 return await self.call_once(
-                    name, arguments, context, idempotency_key, bypass_cache=bypass_cache
+                    invocation, context, idempotency_key, bypass_cache=bypass_cache
                 )
         if not stored:
             raise DeadlineExceededError(
@@ -162,14 +160,12 @@ class ToolRegistry:
             )
         return ToolCallResult.from_json(stored)
 
-    async def refuse(
-        self, name: str, arguments: Mapping[str, JSONValue], context: CallContext
-    ) -> str:
+    async def refuse(self, invocation: Invocation, context: CallContext) -> str:
         """Record a call refused before the registry's checks (a task asked for a tool it
         was not offered), under the tool's own name even when the model used its name on
         the wire (`notes_delete` for `notes.delete`); the rule is the policy's refusal, if
         it refuses, else the task's. Returns the call id."""
-        call_id = new_call_id()
+        name, arguments = invocation.name, invocation.arguments
         tool = self.catalog.get(name) or self.catalog.on_the_wire(name)
         name = tool.spec.name if tool is not None else name
         decision = self._policy.decide(context.principal, tool.spec, arguments) if tool else None
@@ -178,9 +174,11 @@ class ToolRegistry:
         else:
             rule = "task:tool-not-offered" if tool else "none"
         await self._audit.write(
-            record_of(call_id, datetime.now(UTC), name, dict(arguments), context, rule)
+            record_of(
+                invocation.call_id, datetime.now(UTC), name, invocation.redacted, context, rule
+            )
         )
-        return call_id
+        return invocation.call_id
 
     async def call(
         self,
@@ -188,45 +186,91 @@ class ToolRegistry:
         arguments: Mapping[str, JSONValue],
         context: CallContext,
         *,
-        approval: ApprovalGate | None = None,
         call_id: str = "",
         bypass_cache: bool = False,
-        spec: ToolSpec | None = None,
     ) -> ToolCallResult:
-        """Call one tool on behalf of `context.principal`.
+        """`invoke` of `name` with `arguments` (parsed already)."""
+        invocation = Invocation.of(name, arguments, call_id)
+        return await self.invoke(invocation, context, bypass_cache=bypass_cache)
+
+    async def invoke(
+        self, invocation: Invocation, context: CallContext, *, bypass_cache: bool = False
+    ) -> ToolCallResult:
+        """Call one tool on behalf of `context.principal`: `admit`, then `run` (a call that
+        needs a person's approval is refused: only a task can wait for one).
 
         Raises ToolNotFoundError, RequestTooLargeError, PermissionDeniedError,
         ToolArgumentsInvalidError, or the AgentdError a tool raised to refuse its
         input. A tool that ran and failed, timed out or crashed comes back as
-        a result with `error` set. When the policy wants a human's approval,
-        `approval` is asked (and waited for); without one the call is refused.
-        An approver's edited arguments go through every check again. A tool with
-        `cache_seconds` may answer from the cache (`cached` set, the tool does not run)
-        after every check has passed, unless `bypass_cache` (which still refreshes it).
+        a result with `error` set. A tool with `cache_seconds` may answer from the
+        cache (`cached` set, the tool does not run) after every check has passed,
+        unless `bypass_cache` (which still refreshes it).
+        """
+        admission = await self.admit(invocation, context)
+        return await self.run(admission, bypass_cache=bypass_cache)
+
+    async def admit(
+        self, invocation: Invocation, context: CallContext, *, spec: ToolSpec | None = None
+    ) -> Admission:
+        """Every check before the tool runs: the tool exists, the arguments' size, the
+        policy's decision and (unless it denies) the schema. Raises (audited)
+        ToolNotFoundError, RequestTooLargeError or ToolArgumentsInvalidError; else the
+        admission (allowed, needs approval or denied, with the policy's rule).
         `spec`: the tool as the caller was given it (a task, when it started); the call
         is checked and run under it although a reload of the toolsets changed the tool
-        since, by the tool's implementation now (one removed since is not found).
-        """
-        call_id = call_id or new_call_id()
+        since, by the tool's implementation now (one removed since is not found)."""
         started = datetime.now(UTC)
-        args = dict(arguments)
-        tool = self.catalog.get(name)
-        call = ToolCall(call_id, started, name, args, context, known=tool is not None)
+        tool = self.catalog.get(invocation.name)
         if tool is None:
-            await self._audit_call(call, "not_found")
-            raise ToolNotFoundError(name)
+            call = ToolCall(invocation, started, context, known=False)
+            await write_audit(self._audit, call, "not_found")
+            raise ToolNotFoundError(invocation.name)
         if spec is not None and spec != tool.spec:
             tool = AsGiven(tool, spec)
-        rejected = await self._admit(tool, call, approval)
-        if rejected is not None:
-            return rejected
-        tenant = context.principal.tenant
+        unchecked = Decision(allowed=False, rule="none")
+        return await self._checked(Admission(invocation, tool, context, started, unchecked))
+
+    async def decided(
+        self, admission: Admission, human: ApprovalDecision, edited: Invocation | None = None
+    ) -> Admission | ToolCallResult:
+        """A person's decision on a call that needed it: the result of a rejected call
+        (audited), else the call admitted to run, with the arguments they replaced the
+        proposed ones with (`edited`, checked again) if any."""
+        if not human.approved:
+            await write_audit(self._audit, replace(admission, human=human).call(), "rejected")
+            message = f"rejected by {human.decided_by}" + (
+                f": {human.comment}" if human.comment else ""
+            )
+            error = ToolCallError(ToolErrorKind.REJECTED, message)
+            return ToolCallResult(
+                admission.invocation.call_id, admission.invocation.name, None, message, 0.0, error
+            )
+        approved = replace(admission, human=human)
+        if human.arguments is None:
+            return approved
+        edited = edited or admission.invocation.edited(human.arguments)
+        return await self._checked(replace(approved, invocation=edited))
+
+    async def run(self, admission: Admission, *, bypass_cache: bool = False) -> ToolCallResult:
+        """Run an admitted call (from the cache of tool results, when the tool has one);
+        a denied one, or one still waiting for approval, is audited and refused."""
+        verdict = admission.verdict
+        if verdict is not Verdict.ALLOWED:
+            denial = admission.decision
+            if verdict is Verdict.NEEDS_APPROVAL:
+                denial = admission.unapproved()
+            await write_audit(self._audit, admission.call(denial), "denied")
+            raise admission.refusal(denial)
+        tool, call = admission.tool, admission.call()
+        tenant = admission.context.principal.tenant
         key = caching.cache_key(tool.spec, call.args) if tool.spec.cache_seconds else ""
         if key and not bypass_cache:
             found = await caching.lookup(self._cache, tool.spec, tenant, key)
             if found is not None:
-                await self._audit_call(call, "ok", found.data, cached=True)
-                return ToolCallResult(call_id, name, found.data, found.text, 0.0, cached=True)
+                await write_audit(self._audit, call, "ok", found.data, cached=True)
+                return ToolCallResult(
+                    call.call_id, call.name, found.data, found.text, 0.0, cached=True
+                )
         result = await run_admitted(
             tool, call, policy=self._policy, retry=self._retry, audit=self._audit
         )
@@ -235,68 +279,23 @@ class ToolRegistry:
             await caching.keep(self._cache, tool.spec, tenant, key, kept)
         return result
 
-    async def _audit_call(
-        self,
-        call: ToolCall,
-        outcome: str,
-        result: JSONValue = None,
-        *,
-        cached: bool = False,
-    ) -> None:
-        await write_audit(self._audit, call, outcome, result, cached=cached)
-
-    async def _admit(
-        self, tool: Tool, call: ToolCall, approval: ApprovalGate | None
-    ) -> ToolCallResult | None:
-        """Every check before the tool runs, and a human's approval when the policy wants
-        one; an approver's edited arguments are checked again. Raises (audited) when a
-        check refuses the call; the result to return when the approver rejected it, else
-        None (the call may run, with `call.args`)."""
-        for attempt in ("proposed", "edited"):
-            await self._check(tool, call)
-            if attempt == "edited" or not call.decision.needs_approval:
-                break
-            if approval is None:
-                call.decision = Decision(
-                    False,
-                    call.decision.rule + ":approval",
-                    reason=f"{call.decision.reason}; only a task (Execute) can wait for it",
-                )
-                await self._audit_call(call, "denied")
-                raise PermissionDeniedError(
-                    call.name, tool.spec.permission.name, call.decision.rule, call.decision.reason
-                )
-            human_decision = await approval(
-                call.call_id, tool.spec, redact(call.args), call.decision.reason
-            )
-            call.human_decision = human_decision
-            if not human_decision.approved:
-                await self._audit_call(call, "rejected")
-                message = f"rejected by {human_decision.decided_by}" + (
-                    f": {human_decision.comment}" if human_decision.comment else ""
-                )
-                error = ToolCallError(ToolErrorKind.REJECTED, message)
-                return ToolCallResult(call.call_id, call.name, None, message, 0.0, error)
-            if human_decision.arguments is None:
-                break
-            call.args = dict(human_decision.arguments)
-        return None
-
-    async def _check(self, tool: Tool, call: ToolCall) -> None:
-        """The argument size, the policy's decision and the schema, on `call.args`; the
-        first refusal is audited and raised."""
-        name, args = call.name, call.args
-        size = len(json.dumps(args, separators=(",", ":"), default=str).encode())
+    async def _checked(self, admission: Admission) -> Admission:
+        """`admission` with the policy's decision on its arguments, once their size and
+        (unless the policy denies the call) their schema passed; a refusal is audited
+        (under the decision that stood before) and raised."""
+        invocation, tool = admission.invocation, admission.tool
+        size = invocation.size
         if size > self._max_argument_bytes:
-            await self._audit_call(call, "invalid")
+            await write_audit(self._audit, admission.call(), "invalid")
             raise RequestTooLargeError("arguments", size, self._max_argument_bytes)
-        call.decision = self._policy.decide(call.context.principal, tool.spec, args)
-        if not call.decision.allowed:
-            await self._audit_call(call, "denied")
-            raise PermissionDeniedError(
-                name, tool.spec.permission.name, call.decision.rule, call.decision.reason
-            )
-        violations = self.catalog.validator(tool).violations(args)
+        principal = admission.context.principal
+        decided = replace(
+            admission, decision=self._policy.decide(principal, tool.spec, invocation.arguments)
+        )
+        if not decided.decision.allowed:
+            return decided
+        violations = self.catalog.validator(tool).violations(invocation.arguments)
         if violations:
-            await self._audit_call(call, "invalid")
-            raise ToolArgumentsInvalidError(name, violations)
+            await write_audit(self._audit, decided.call(), "invalid")
+            raise ToolArgumentsInvalidError(invocation.name, violations)
+        return decided

@@ -23,11 +23,19 @@ from agent.tasks import StopReason
 from agent.tool_calls import PlannedCall
 
 
-def _key(call: ToolCall) -> str:
+def _planned(call: ToolCall) -> PlannedCall:
+    """The call as `ToolCalls` makes it: its arguments parsed (the one parse of them)."""
     try:
-        return call.name + json.dumps(call.arguments(), sort_keys=True)
-    except ValueError:
+        return call.name, call.arguments(), ""
+    except ValueError as bad:
+        return call.name, None, str(bad)
+
+
+def _key(call: ToolCall, planned: PlannedCall) -> str:
+    arguments = planned[1]
+    if arguments is None:
         return call.name + call.arguments_json
+    return call.name + json.dumps(arguments, sort_keys=True)
 
 
 class _Loop:
@@ -65,15 +73,17 @@ class _Loop:
             self.messages.append(Message("user", prompts.LAST_ROUND))
         text, dropped = "", 0
         calls: tuple[ToolCall, ...] = ()
+        planned: list[PlannedCall] = []
         try:
             async with step_timeout(self.config.step_timeout_seconds):
                 if self.pending:  # resumed: the model asked for these before the checkpoint
                     calls, self.pending = self.pending, ()
+                    planned = [_planned(call) for call in calls]
                 else:
-                    text, calls, dropped = await self._ask(step_id, iteration, last)
+                    text, calls, planned, dropped = await self._ask(step_id, iteration, last)
                 if calls:  # a call waiting for ResumeTask is checkpointed with this state
                     run.pending_state = self.state(iteration, calls)
-                    await self._call(step_id, calls, dropped)
+                    await self._call(step_id, calls, planned, dropped)
         except TimeoutError:
             raise await run.iteration_timed_out(step_id, iteration, started) from None
         await run.record_progress(iteration, self.limit)
@@ -90,8 +100,9 @@ class _Loop:
 
     async def _ask(
         self, step_id: str, iteration: int, last: bool
-    ) -> tuple[str, tuple[ToolCall, ...], int]:
-        """The model's reply: its text, the calls to make now, and how many were dropped."""
+    ) -> tuple[str, tuple[ToolCall, ...], list[PlannedCall], int]:
+        """The model's reply: its text, the calls to make now (and as planned: their
+        arguments parsed), and how many were dropped."""
         config = self.config
         response = await self.run.model(
             "executor",
@@ -103,22 +114,23 @@ class _Loop:
         calls = response.tool_calls if not last else ()
         dropped = max(0, len(calls) - config.max_tool_calls_per_turn)
         calls = calls[: config.max_tool_calls_per_turn]
-        for call in calls:
-            self.repeats.saw(call.name, _key(call))
+        planned = [_planned(call) for call in calls]
+        for call, plan in zip(calls, planned, strict=True):
+            self.repeats.saw(call.name, _key(call, plan))
         if calls:
             self.messages.append(Message("assistant", response.text, tool_calls=calls))
             if not all(self.run.tools.may_repeat(c.name) for c in calls):
                 await self.run.checkpoint(self.state(iteration, calls))
-        return response.text, calls, dropped
+        return response.text, calls, planned, dropped
 
-    async def _call(self, step_id: str, calls: tuple[ToolCall, ...], dropped: int) -> None:
+    async def _call(
+        self,
+        step_id: str,
+        calls: tuple[ToolCall, ...],
+        planned: list[PlannedCall],
+        dropped: int,
+    ) -> None:
         """Make the calls; their results (and any dropped calls) join the conversation."""
-        planned: list[PlannedCall] = []
-        for call in calls:
-            try:
-                planned.append((call.name, call.arguments(), ""))
-            except ValueError as bad:
-                planned.append((call.name, None, str(bad)))
         observations = await self.run.tools.call_all(step_id, planned)
         for call, observation in zip(calls, observations, strict=True):
             self.messages.append(

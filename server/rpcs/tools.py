@@ -11,6 +11,7 @@ from core.names import tool_name_problem
 from server import convert
 from server.calls import unary
 from server.tool_listing import ToolListing
+from tools.invocation import Invocation
 from tools.registry import ToolRegistry
 
 
@@ -29,14 +30,15 @@ class ToolRpcs:
         problem = tool_name_problem(name)
         if problem is not None:  # never looked up, audited or stored as it came
             raise InvalidArgumentError([FieldViolation("tool_name", problem)])
-        arguments = convert.struct_to_dict(request.arguments)
+        # The arguments parsed (and redacted) once, here: the call from here on.
+        invocation = Invocation.of(name, convert.struct_to_dict(request.arguments))
         bypass = request.bypass_cache
         if request.idempotency_key:
             result = await self._registry.call_once(
-                name, arguments, call, request.idempotency_key, bypass_cache=bypass
+                invocation, call, request.idempotency_key, bypass_cache=bypass
             )
         else:
-            result = await self._registry.call(name, arguments, call, bypass_cache=bypass)
+            result = await self._registry.invoke(invocation, call, bypass_cache=bypass)
         return convert.tool_result_to_proto(result)
 
     @unary
