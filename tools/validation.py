@@ -34,12 +34,25 @@ _RE2_OPTIONS = re2.Options()
 _RE2_OPTIONS.log_errors = False  # a pattern it refuses is reported, not printed to stderr
 
 
+MAX_SHOWN_CHARS = 80
+"""A value or a name from the arguments is shown in an error up to this many characters:
+an error echoes what is wrong, never a whole argument (it travels in the status's
+message and details, which gRPC metadata bounds at 16 KiB)."""
+
+
 def field_path(prefix: str, path: Iterable[str | int]) -> str:
-    """Render a JSON location as `arguments.items[2].name`."""
+    """Render a JSON location as `arguments.items[2].name` (each name shortened)."""
     out = prefix
     for part in path:
-        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+        out += f"[{part}]" if isinstance(part, int) else f".{shortened(str(part))}"
     return out
+
+
+def shortened(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
+    """`text`, or its start with how long it is when it is longer than `limit`."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 20]}… ({len(text):,} characters)"
 
 
 @functools.lru_cache(maxsize=1024)
@@ -222,4 +235,8 @@ def _explain(error: ValidationError) -> list[FieldViolation]:
             FieldViolation(field_path("arguments", [*where, name]), "is not a known argument")
             for name in _additional(instance, schema)
         ]
-    return [FieldViolation(field_path("arguments", where), error.message)]
+    message = error.message
+    shown = repr(instance)
+    if len(shown) > MAX_SHOWN_CHARS:  # jsonschema's messages start with the value's repr
+        message = message.replace(shown, shortened(shown))
+    return [FieldViolation(field_path("arguments", where), shortened(message, 500))]
