@@ -5,7 +5,6 @@ writes), keywords with FTS5. Fine for up to some hundred thousand items per scop
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,19 +16,19 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from agent.knowledge.records import EmbeddingSpace, Hit, Item, Scope, Vectors
 from core.errors import EmbeddingModelChangedError
 from stores.knowledge.base import fuse, plain
+from stores.knowledge.keywords import keyword_text, query_terms
 from stores.knowledge.sql import SqlItems, columns, dedupe, item_of, row_of, where
 from stores.knowledge.tables import SPACE_ROW, space, sqlite_items
 
-_WORD = re.compile(r"\w+", re.UNICODE)
 MAX_CACHED_ROWS = 500_000
 """Vectors the caches hold at most, over all scopes (about 3 GB at 1,536 dimensions is
 far more than a SQLite deployment should ever see; the oldest scope goes first)."""
 
 
 def fts_query(query_text: str) -> str:
-    """Any of the query's words, each quoted (FTS5 syntax never comes from the caller)."""
-    words = list(dict.fromkeys(_WORD.findall(query_text.casefold())))[:32]
-    return " OR ".join('"' + w.replace('"', "") + '"' for w in words)
+    """Any of the query's terms (`stores.knowledge.keywords`), each quoted: FTS5 syntax
+    never comes from the caller."""
+    return " OR ".join('"' + w.replace('"', "") + '"' for w in query_terms(query_text))
 
 
 @dataclass(slots=True)
@@ -83,7 +82,7 @@ class SqliteKnowledgeStore:
                     ),
                     [
                         {
-                            "text": items[n].text,
+                            "text": keyword_text(items[n].text),
                             "item_id": items[n].item_id,
                             "tenant": items[n].tenant,
                         }

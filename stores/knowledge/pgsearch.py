@@ -1,0 +1,170 @@
+"""The two rankings of a pgvector search: the nearest items of a scope, and its keyword
+matches.
+
+Nearest: a search is always filtered by its scope (tenant, kind, user, namespaces). A
+scope of at most EXACT_SCOPE items is searched exactly: its rows come by the B-tree
+scope index and each distance is computed (for few rows that beats walking the graph,
+and it is exact). A larger scope walks the HNSW index with pgvector 0.8's iterative
+index scan (`hnsw.iterative_scan`): the walk goes on past `hnsw.ef_search` candidates
+until enough of them pass the scope's filter (at most MAX_SCAN_TUPLES); should it end
+with fewer, the search is done exactly after all. pgvector before 0.8 has no iterative
+scan: there every search is exact (correct, but its time grows with the scope).
+
+Keyword: the scope's items whose tsvector holds every term of the query, then those
+holding any, each set ranked by ts_rank among at most KEYWORD_POOL matches (ts_rank is
+computed per matching row: a term found in every row must not cost a full scan).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import (
+    Column,
+    ColumnElement,
+    MetaData,
+    Select,
+    Table,
+    Text,
+    bindparam,
+    func,
+    literal,
+    literal_column,
+    select,
+    text,
+    union_all,
+)
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from agent.knowledge.records import Item, Scope, Vectors
+from stores.knowledge.keywords import query_terms
+from stores.knowledge.sql import ITEM_FIELDS, columns, item_of, where
+from stores.knowledge.tables import _item_columns
+
+EF_SEARCH = 100
+"""hnsw.ef_search of a search: candidates the index walks at first (more: better
+recall, slower)."""
+MAX_SCAN_TUPLES = 20_000
+"""hnsw.max_scan_tuples: how far an iterative index scan walks at most (pgvector's
+default) before the search is done exactly instead."""
+EXACT_SCOPE = 2_000
+"""A scope of at most this many items is searched exactly, without the HNSW index."""
+KEYWORD_POOL = 1_000
+"""Keyword matches ranked at most, per tier (all terms / any term)."""
+
+pg_items = Table(
+    "knowledge_items",
+    MetaData(),
+    *_item_columns(),
+    Column("embedding", Vector()),
+    Column("keywords", Text, nullable=False),
+)
+"""The items with their vectors and keyword terms (`words`, their tsvector, is generated
+from `keywords`: migration 0017)."""
+
+Ranked = list[tuple[Item, float]]
+
+
+def tsquery(terms: list[str], joiner: str) -> str:
+    """The terms for to_tsquery, joined by `|` or `&`: its syntax never comes from the
+    caller (terms are letters and digits only)."""
+    return f" {joiner} ".join("'" + w.replace("'", "") + "'" for w in terms)
+
+
+async def iterative_scans(connection: AsyncConnection) -> bool:
+    """Whether the server's pgvector has iterative index scans (0.8 and later)."""
+    version = await connection.scalar(
+        text("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+    )
+    parts = tuple(int(p) for p in re.findall(r"\d+", str(version or ""))[:2])
+    return parts >= (0, 8)
+
+
+async def _small(connection: AsyncConnection, scope: Scope) -> bool:
+    """Whether the scope holds at most EXACT_SCOPE items (counted no further)."""
+    if scope.item_ids and len(scope.item_ids) <= EXACT_SCOPE:
+        return True
+    some = (
+        select(literal_column("1"))
+        .select_from(pg_items)
+        .where(where(scope, pg_items))
+        .limit(EXACT_SCOPE + 1)
+        .subquery()
+    )
+    found = await connection.scalar(select(func.count()).select_from(some))
+    return int(found or 0) <= EXACT_SCOPE
+
+
+async def nearest(
+    connection: AsyncConnection, scope: Scope, vector: Vectors, wanted: int, iterative: bool
+) -> Ranked:
+    """The scope's `wanted` items nearest to `vector`, nearest first (module docstring)."""
+    distance = pg_items.c.embedding.cosine_distance(vector)
+    statement = (
+        select(*columns(pg_items), (1 - distance).label("similarity"))
+        .where(where(scope, pg_items))
+        .limit(wanted)
+    )
+    if iterative and not await _small(connection, scope):
+        await connection.execute(
+            text(
+                "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+                "set_config('hnsw.ef_search', :ef, true), "
+                "set_config('hnsw.max_scan_tuples', :most, true), "
+                "set_config('enable_sort', 'off', true)"
+            ),
+            {"ef": str(EF_SEARCH), "most": str(MAX_SCAN_TUPLES)},
+        )
+        rows = await connection.execute(statement.order_by(distance))
+        found = sorted(((item_of(r), float(r.similarity)) for r in rows), key=lambda x: -x[1])
+        await connection.execute(text("SELECT set_config('enable_sort', 'on', true)"))
+        if len(found) == wanted:
+            return found
+    rows = await connection.execute(statement.order_by(distance + 0))  # + 0: not by the index
+    return [(item_of(r), float(r.similarity)) for r in rows]
+
+
+def _tier(scope: Scope, parameter: str, vector: Vectors, wanted: int, tier: int) -> Select[Any]:
+    """The best `wanted` by ts_rank of at most KEYWORD_POOL matches of a tsquery."""
+    query = func.to_tsquery(literal_column("'simple'::regconfig"), bindparam(parameter))
+    words: ColumnElement[Any] = literal_column("words")
+    matched = (
+        select(*columns(pg_items), pg_items.c.embedding, func.ts_rank(words, query).label("rank"))
+        .where(where(scope, pg_items), words.op("@@")(query))
+        .limit(KEYWORD_POOL)
+        .subquery()
+    )
+    return (
+        select(
+            *(matched.c[name] for name in ITEM_FIELDS),
+            (1 - matched.c.embedding.cosine_distance(vector)).label("similarity"),
+            literal(tier).label("tier"),
+            matched.c.rank,
+        )
+        .order_by(matched.c.rank.desc())
+        .limit(wanted)
+    )
+
+
+async def keyword_matches(
+    connection: AsyncConnection, scope: Scope, vector: Vectors, query_text: str, wanted: int
+) -> Ranked:
+    """The scope's best keyword matches of `query_text` (at most `wanted`) with their
+    similarity to `vector`: those holding every term first."""
+    terms = query_terms(query_text)
+    if not terms:
+        return []
+    every = _tier(scope, "every", vector, wanted, 0)
+    statement = (
+        every if len(terms) == 1 else union_all(every, _tier(scope, "any", vector, wanted, 1))
+    )
+    rows = await connection.execute(
+        select(statement.subquery()), {"every": tsquery(terms, "&"), "any": tsquery(terms, "|")}
+    )
+    ordered = sorted(rows, key=lambda r: (r.tier, -r.rank))
+    found: dict[str, tuple[Item, float]] = {}
+    for row in ordered:
+        found.setdefault(row.item_id, (item_of(row), float(row.similarity)))
+    return list(found.values())[:wanted]
