@@ -23,11 +23,10 @@ from typing import Any
 from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     Column,
-    ColumnElement,
     MetaData,
     Select,
+    String,
     Table,
-    Text,
     bindparam,
     func,
     literal,
@@ -36,10 +35,11 @@ from sqlalchemy import (
     text,
     union_all,
 )
+from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from agent.knowledge.records import Item, Scope, Vectors
-from stores.knowledge.keywords import query_terms
+from stores.knowledge.keywords import KEYWORD_POOL, query_terms
 from stores.knowledge.sql import ITEM_FIELDS, columns, item_of, where
 from stores.knowledge.tables import _item_columns
 
@@ -51,18 +51,17 @@ MAX_SCAN_TUPLES = 20_000
 default) before the search is done exactly instead."""
 EXACT_SCOPE = 2_000
 """A scope of at most this many items is searched exactly, without the HNSW index."""
-KEYWORD_POOL = 1_000
-"""Keyword matches ranked at most, per tier (all terms / any term)."""
 
-pg_items = Table(
-    "knowledge_items",
-    MetaData(),
-    *_item_columns(),
-    Column("embedding", Vector()),
-    Column("keywords", Text, nullable=False),
+_metadata = MetaData()
+pg_items = Table("knowledge_items", _metadata, *_item_columns(), Column("embedding", Vector()))
+"""The items with their vectors."""
+pg_keywords = Table(
+    "knowledge_keywords",
+    _metadata,
+    Column("item_id", String(64), primary_key=True),
+    Column("words", TSVECTOR, nullable=False),
 )
-"""The items with their vectors and keyword terms (`words`, their tsvector, is generated
-from `keywords`: migration 0017)."""
+"""The tsvector of each item's keyword terms (migration 0017; removed with the item)."""
 
 Ranked = list[tuple[Item, float]]
 
@@ -97,41 +96,60 @@ async def _small(connection: AsyncConnection, scope: Scope) -> bool:
     return int(found or 0) <= EXACT_SCOPE
 
 
+def nearest_query(scope: Scope, vector: Vectors, wanted: int, exact: bool) -> Select[Any]:
+    """The scope's `wanted` items by distance to `vector` (with their similarity): by the
+    HNSW index (after `walk_hnsw`), or `exact` by computing each distance."""
+    distance = pg_items.c.embedding.cosine_distance(vector)
+    return (
+        select(*columns(pg_items), (1 - distance).label("similarity"))
+        .where(where(scope, pg_items))
+        .order_by(distance + 0 if exact else distance)  # + 0: the index cannot give it
+        .limit(wanted)
+    )
+
+
+async def walk_hnsw(connection: AsyncConnection, on: bool = True) -> None:
+    """Set (or reset) this transaction's iterative index scan. Sorting is off with it, so
+    the planner takes the HNSW index for the order, never a sort of the scope: a query
+    that must sort runs before, or after `walk_hnsw(on=False)`."""
+    await connection.execute(
+        text(
+            "SELECT set_config('hnsw.iterative_scan', :mode, true), "
+            "set_config('hnsw.ef_search', :ef, true), "
+            "set_config('hnsw.max_scan_tuples', :most, true), "
+            "set_config('enable_sort', :sort, true)"
+        ),
+        {
+            "mode": "relaxed_order" if on else "off",
+            "ef": str(EF_SEARCH),
+            "most": str(MAX_SCAN_TUPLES),
+            "sort": "off" if on else "on",
+        },
+    )
+
+
 async def nearest(
     connection: AsyncConnection, scope: Scope, vector: Vectors, wanted: int, iterative: bool
 ) -> Ranked:
-    """The scope's `wanted` items nearest to `vector`, nearest first (module docstring)."""
-    distance = pg_items.c.embedding.cosine_distance(vector)
-    statement = (
-        select(*columns(pg_items), (1 - distance).label("similarity"))
-        .where(where(scope, pg_items))
-        .limit(wanted)
-    )
+    """The scope's `wanted` items nearest to `vector`, nearest first (module docstring).
+    Leaves the transaction walking the HNSW index (`walk_hnsw`)."""
     if iterative and not await _small(connection, scope):
-        await connection.execute(
-            text(
-                "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-                "set_config('hnsw.ef_search', :ef, true), "
-                "set_config('hnsw.max_scan_tuples', :most, true), "
-                "set_config('enable_sort', 'off', true)"
-            ),
-            {"ef": str(EF_SEARCH), "most": str(MAX_SCAN_TUPLES)},
-        )
-        rows = await connection.execute(statement.order_by(distance))
+        await walk_hnsw(connection)
+        rows = await connection.execute(nearest_query(scope, vector, wanted, exact=False))
         found = sorted(((item_of(r), float(r.similarity)) for r in rows), key=lambda x: -x[1])
-        await connection.execute(text("SELECT set_config('enable_sort', 'on', true)"))
         if len(found) == wanted:
             return found
-    rows = await connection.execute(statement.order_by(distance + 0))  # + 0: not by the index
+    rows = await connection.execute(nearest_query(scope, vector, wanted, exact=True))
     return [(item_of(r), float(r.similarity)) for r in rows]
 
 
 def _tier(scope: Scope, parameter: str, vector: Vectors, wanted: int, tier: int) -> Select[Any]:
     """The best `wanted` by ts_rank of at most KEYWORD_POOL matches of a tsquery."""
     query = func.to_tsquery(literal_column("'simple'::regconfig"), bindparam(parameter))
-    words: ColumnElement[Any] = literal_column("words")
+    words = pg_keywords.c.words
     matched = (
         select(*columns(pg_items), pg_items.c.embedding, func.ts_rank(words, query).label("rank"))
+        .join_from(pg_keywords, pg_items, pg_keywords.c.item_id == pg_items.c.item_id)
         .where(where(scope, pg_items), words.op("@@")(query))
         .limit(KEYWORD_POOL)
         .subquery()

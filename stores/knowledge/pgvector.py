@@ -1,5 +1,6 @@
-"""KnowledgeStore on PostgreSQL with pgvector: an HNSW index (cosine) over the vectors,
-a generated tsvector (GIN) for keywords.
+"""KnowledgeStore on PostgreSQL with pgvector: an HNSW index (cosine) over the vectors;
+for keywords, the tsvector of each item's terms (`stores.knowledge.keywords`) in
+knowledge_keywords (GIN), removed with its item. Searching: `stores.knowledge.pgsearch`.
 
 The vector column is untyped until the store's embedding space is known; recording the
 space types it `vector(N)` and builds the HNSW index (re-indexing drops and rebuilds
@@ -12,14 +13,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from sqlalchemy import bindparam, text
+from sqlalchemy import bindparam, func, literal_column, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from agent.knowledge.records import EmbeddingSpace, Hit, Item, Scope, Vectors
 from core.errors import EmbeddingModelChangedError
 from stores.knowledge.base import fuse, plain
 from stores.knowledge.keywords import keyword_text, query_terms
-from stores.knowledge.pgsearch import iterative_scans, keyword_matches, nearest, pg_items
+from stores.knowledge.pgsearch import (
+    iterative_scans,
+    keyword_matches,
+    nearest,
+    pg_items,
+    pg_keywords,
+)
 from stores.knowledge.sql import SqlItems, dedupe, row_of
 
 SPACE_LOCK = 7_346_231_013
@@ -98,11 +105,18 @@ class PgVectorKnowledgeStore:
                 await connection.execute(
                     pg_items.insert(),
                     [
-                        {
-                            **row_of(items[n]),
-                            "embedding": np.asarray(vectors[n], np.float32),
-                            "keywords": keyword_text(items[n].text),
-                        }
+                        {**row_of(items[n]), "embedding": np.asarray(vectors[n], np.float32)}
+                        for n in insert
+                    ],
+                )
+                await connection.execute(
+                    pg_keywords.insert().values(
+                        words=func.to_tsvector(
+                            literal_column("'simple'::regconfig"), bindparam("k")
+                        )
+                    ),
+                    [
+                        {"item_id": items[n].item_id, "k": keyword_text(items[n].text)}
                         for n in insert
                     ],
                 )
@@ -128,10 +142,10 @@ class PgVectorKnowledgeStore:
                 return []
             if self._iterative is None:
                 self._iterative = await iterative_scans(connection)
-            by_vector = await nearest(connection, scope, query_vector, wanted, self._iterative)
-            if not query_terms(query_text):
-                return plain(by_vector, top_k, threshold)
             keyword = await keyword_matches(connection, scope, query_vector, query_text, wanted)
+            by_vector = await nearest(connection, scope, query_vector, wanted, self._iterative)
+        if not query_terms(query_text):
+            return plain(by_vector, top_k, threshold)
         similarity = {i.item_id: s for i, s in keyword}
         return fuse(by_vector, [i for i, _ in keyword], similarity, top_k, threshold)
 

@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from sqlalchemy import bindparam, select, text, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import bindparam, column, func, literal_column, select, table, text, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from agent.knowledge.records import EmbeddingSpace, Hit, Item, Scope, Vectors
 from core.errors import EmbeddingModelChangedError
 from stores.knowledge.base import fuse, plain
-from stores.knowledge.keywords import keyword_text, query_terms
+from stores.knowledge.keywords import KEYWORD_POOL, keyword_text, query_terms
 from stores.knowledge.sql import SqlItems, columns, dedupe, item_of, row_of, where
 from stores.knowledge.tables import SPACE_ROW, space, sqlite_items
 
@@ -25,10 +25,29 @@ MAX_CACHED_ROWS = 500_000
 far more than a SQLite deployment should ever see; the oldest scope goes first)."""
 
 
-def fts_query(query_text: str) -> str:
-    """Any of the query's terms (`stores.knowledge.keywords`), each quoted: FTS5 syntax
-    never comes from the caller."""
-    return " OR ".join('"' + w.replace('"', "") + '"' for w in query_terms(query_text))
+_fts = table("knowledge_items_fts", column("item_id"))
+_FTS = literal_column("knowledge_items_fts")
+
+
+def fts_query(terms: Sequence[str], joiner: str) -> str:
+    """The terms quoted, joined by OR or AND: FTS5 syntax never comes from the caller."""
+    return f" {joiner} ".join('"' + w.replace('"', "") + '"' for w in terms)
+
+
+async def _keyword_ids(connection: AsyncConnection, scope: Scope, terms: list[str]) -> list[str]:
+    """The scope's keyword matches, best first: those holding every term, then those
+    holding any, each set ranked by BM25 among at most KEYWORD_POOL of its matches."""
+    found: dict[str, None] = {}
+    for joiner in ("AND", "OR") if len(terms) > 1 else ("AND",):
+        rows = await connection.execute(
+            select(_fts.c.item_id, func.bm25(_FTS).label("rank"))
+            .join_from(_fts, sqlite_items, _fts.c.item_id == sqlite_items.c.item_id)
+            .where(_FTS.op("MATCH")(fts_query(terms, joiner)), where(scope, sqlite_items))
+            .limit(KEYWORD_POOL)
+        )
+        for row in sorted(rows, key=lambda r: float(r.rank)):  # BM25 here: lower is better
+            found.setdefault(row.item_id)
+    return list(found)
 
 
 @dataclass(slots=True)
@@ -151,20 +170,11 @@ class SqliteKnowledgeStore:
         best = np.argpartition(-scores, wanted - 1)[:wanted]
         best = best[np.argsort(-scores[best], kind="stable")]
         by_vector = [(cached.items[n], float(scores[n])) for n in best if scores[n] > -2.0]
-        query = fts_query(query_text)
-        if not query:
+        terms = query_terms(query_text)
+        if not terms:
             return plain(by_vector, top_k, threshold)
         async with self._engine.connect() as connection:
-            keyword_ids = (
-                await connection.scalars(
-                    text(
-                        "SELECT item_id FROM knowledge_items_fts WHERE knowledge_items_fts "
-                        "MATCH :query AND tenant = :tenant ORDER BY bm25(knowledge_items_fts) "
-                        "LIMIT :limit"
-                    ),
-                    {"query": query, "tenant": scope.tenant, "limit": 50 * top_k},
-                )
-            ).all()
+            keyword_ids = await _keyword_ids(connection, scope, terms)
         by_keyword = [
             cached.items[cached.positions[i]] for i in keyword_ids if i in cached.positions
         ]

@@ -211,6 +211,15 @@ async def leftovers(store: KnowledgeStore, user: str) -> int:
         found += await connection.scalar(
             text("SELECT count(*) FROM knowledge_items WHERE user_id = :u"), {"u": user}
         )
+        if engine.dialect.name == "postgresql":
+            found += await connection.scalar(
+                text(
+                    "SELECT count(*) FROM knowledge_keywords k WHERE words @@ to_tsquery("
+                    "'simple', :u) OR NOT EXISTS (SELECT 1 FROM knowledge_items i "
+                    "WHERE i.item_id = k.item_id)"
+                ),
+                {"u": user},
+            )
         if engine.dialect.name == "sqlite":
             found += await connection.scalar(
                 text("SELECT count(*) FROM knowledge_items_fts WHERE text LIKE :u"),

@@ -1,8 +1,12 @@
 """Keyword search for Chinese, Japanese and Korean: the keyword index is made of the
 terms of `stores.knowledge.keywords` (CJK runs as characters and bigrams, other words
-whole) instead of the backends' own word splitting. PostgreSQL: a `keywords` column
-(the terms, written by the store) and the generated tsvector made from it; SQLite: the
-FTS5 rows hold the terms. Existing items are re-tokenised.
+whole) instead of the backends' own word splitting. Existing items are re-tokenised.
+
+SQLite: the FTS5 rows hold the terms. PostgreSQL: the tsvector of the terms moves to a
+table of its own, `knowledge_keywords` (GIN), removed with its item (ON DELETE CASCADE);
+the generated `words` column of knowledge_items goes. Changing that column in place
+would rewrite knowledge_items, or update every row, and either re-inserts every vector
+into the HNSW index: on a large table far slower than filling a side table.
 
 Revision ID: 0017
 Revises: 0015
@@ -65,20 +69,20 @@ def upgrade() -> None:
             _terms,
         )
         return
-    op.execute("ALTER TABLE knowledge_items ADD COLUMN keywords text NOT NULL DEFAULT ''")
-    _rewrite("UPDATE knowledge_items SET keywords = :value WHERE item_id = :id", _terms)
-    _words("keywords")
-
-
-def _words(source: str) -> None:
-    """(Re)make the generated tsvector column from `source`, and its GIN index."""
-    op.execute("DROP INDEX IF EXISTS ix_knowledge_items_words")
-    op.execute("ALTER TABLE knowledge_items DROP COLUMN words")
     op.execute(
-        "ALTER TABLE knowledge_items ADD COLUMN words tsvector "
-        f"GENERATED ALWAYS AS (to_tsvector('simple', {source})) STORED"
+        "CREATE TABLE knowledge_keywords ("
+        "item_id varchar(64) PRIMARY KEY "
+        "REFERENCES knowledge_items (item_id) ON DELETE CASCADE, "
+        "words tsvector NOT NULL)"
     )
-    op.execute("CREATE INDEX ix_knowledge_items_words ON knowledge_items USING gin (words)")
+    _rewrite(
+        "INSERT INTO knowledge_keywords (item_id, words) "
+        "VALUES (:id, to_tsvector('simple', :value))",
+        _terms,
+    )
+    op.execute("CREATE INDEX ix_knowledge_keywords_words ON knowledge_keywords USING gin (words)")
+    op.execute("DROP INDEX IF EXISTS ix_knowledge_items_words")
+    op.execute("ALTER TABLE knowledge_items DROP COLUMN words")  # no rewrite: only marked gone
 
 
 def downgrade() -> None:
@@ -91,5 +95,9 @@ def downgrade() -> None:
             lambda text: text,
         )
         return
-    _words("text")
-    op.execute("ALTER TABLE knowledge_items DROP COLUMN keywords")
+    op.execute(
+        "ALTER TABLE knowledge_items ADD COLUMN words tsvector "
+        "GENERATED ALWAYS AS (to_tsvector('simple', text)) STORED"
+    )
+    op.execute("CREATE INDEX ix_knowledge_items_words ON knowledge_items USING gin (words)")
+    op.execute("DROP TABLE knowledge_keywords")
