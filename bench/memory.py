@@ -33,6 +33,7 @@ from agent.knowledge.memories import new_item_id
 from agent.knowledge.records import EmbeddingSpace, Item, Scope, Vectors, content_hash, normalised
 from agent.llm.embeddings import HashEmbedder
 from stores.knowledge.base import KnowledgeStore
+from stores.knowledge.keywords import keyword_text
 from stores.knowledge.pgvector import PgVectorKnowledgeStore
 from stores.knowledge.sqlite import SqliteKnowledgeStore
 from stores.sql.engine import create_engine, migrate
@@ -90,6 +91,11 @@ async def _copy(engine: AsyncEngine, kind: str, count: int, vectors: Vectors) ->
                 for n, i in enumerate(batch)
             ]  # fmt: skip
             await raw.copy_records_to_table("knowledge_items", records=records, columns=COLUMNS)
+            await raw.executemany(
+                "INSERT INTO knowledge_keywords (item_id, words) "
+                "VALUES ($1, to_tsvector('simple', $2))",
+                [(i.item_id, keyword_text(i.text)) for i in batch],
+            )
         await connection.commit()
         await connection.invalidate()  # its binary vector codec is not the store's: discarded
 

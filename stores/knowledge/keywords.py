@@ -37,7 +37,7 @@ _CJK = re.compile(
 )
 MAX_QUERY_TERMS = 64
 """Terms of a query at most (the first ones): a query stays cheap whatever its length."""
-KEYWORD_POOL = 1_000
+KEYWORD_POOL = 500
 """Keyword matches a backend ranks at most per tier (items holding every term of the
 query, then items holding any): ranking costs time per match, and a term found in
 nearly every item must not make a search scan them all."""

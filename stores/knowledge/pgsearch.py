@@ -27,6 +27,7 @@ from sqlalchemy import (
     Select,
     String,
     Table,
+    Text,
     bindparam,
     func,
     literal,
@@ -145,7 +146,7 @@ async def nearest(
 
 def _tier(scope: Scope, parameter: str, vector: Vectors, wanted: int, tier: int) -> Select[Any]:
     """The best `wanted` by ts_rank of at most KEYWORD_POOL matches of a tsquery."""
-    query = func.to_tsquery(literal_column("'simple'::regconfig"), bindparam(parameter))
+    query = func.to_tsquery(literal_column("'simple'::regconfig"), bindparam(parameter, type_=Text))
     words = pg_keywords.c.words
     matched = (
         select(*columns(pg_items), pg_items.c.embedding, func.ts_rank(words, query).label("rank"))
@@ -154,15 +155,12 @@ def _tier(scope: Scope, parameter: str, vector: Vectors, wanted: int, tier: int)
         .limit(KEYWORD_POOL)
         .subquery()
     )
-    return (
-        select(
-            *(matched.c[name] for name in ITEM_FIELDS),
-            (1 - matched.c.embedding.cosine_distance(vector)).label("similarity"),
-            literal(tier).label("tier"),
-            matched.c.rank,
-        )
-        .order_by(matched.c.rank.desc())
-        .limit(wanted)
+    best = select(matched).order_by(matched.c.rank.desc()).limit(wanted).subquery()
+    return select(  # the distance of the best only (each reads a whole vector)
+        *(best.c[name] for name in ITEM_FIELDS),
+        (1 - best.c.embedding.cosine_distance(vector)).label("similarity"),
+        literal(tier).label("tier"),
+        best.c.rank,
     )
 
 

@@ -8,10 +8,12 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from sqlalchemy import bindparam, column, func, literal_column, select, table, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.sql.elements import ColumnClause
 
 from agent.knowledge.records import EmbeddingSpace, Hit, Item, Scope, Vectors
 from core.errors import EmbeddingModelChangedError
@@ -26,7 +28,7 @@ far more than a SQLite deployment should ever see; the oldest scope goes first).
 
 
 _fts = table("knowledge_items_fts", column("item_id"))
-_FTS = literal_column("knowledge_items_fts")
+_FTS: ColumnClause[Any] = literal_column("knowledge_items_fts")
 
 
 def fts_query(terms: Sequence[str], joiner: str) -> str:
