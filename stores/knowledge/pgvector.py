@@ -26,6 +26,7 @@ from stores.knowledge.pgsearch import (
     nearest,
     pg_items,
     pg_keywords,
+    plan_each,
 )
 from stores.knowledge.sql import SqlItems, dedupe, row_of
 
@@ -142,6 +143,7 @@ class PgVectorKnowledgeStore:
                 return []
             if self._iterative is None:
                 self._iterative = await iterative_scans(connection)
+            await plan_each(connection)
             keyword = await keyword_matches(connection, scope, query_vector, query_text, wanted)
             by_vector = await nearest(connection, scope, query_vector, wanted, self._iterative)
         if not query_terms(query_text):

@@ -52,6 +52,26 @@ async def _keyword_ids(connection: AsyncConnection, scope: Scope, terms: list[st
     return list(found)
 
 
+def _matrix(rows: Sequence[Any], dimensions: int) -> Vectors:
+    """The rows' vectors as one C-contiguous float32 matrix (a search is then a single
+    matrix-vector product); a vector of other dimensions (mid re-index) is zeros."""
+    size = dimensions * 4
+    blobs = [r.embedding if r.embedding is not None and len(r.embedding) == size else None
+             for r in rows]  # fmt: skip
+    if all(b is not None for b in blobs):
+        joined = b"".join(b for b in blobs if b is not None)
+        return (
+            np.frombuffer(joined, "<f4")
+            .astype(np.float32, copy=False)
+            .reshape(len(rows), dimensions)
+        )
+    matrix = np.zeros((len(rows), dimensions), np.float32)
+    for n, blob in enumerate(blobs):
+        if blob is not None:
+            matrix[n] = np.frombuffer(blob, "<f4")
+    return matrix
+
+
 @dataclass(slots=True)
 class _Cached:
     generation: int
@@ -134,13 +154,13 @@ class SqliteKnowledgeStore:
                 )
             ).all()
         dimensions = held.dimensions if held is not None else 0
-        matrix = np.zeros((len(rows), dimensions), np.float32)
-        found: list[Item] = []
-        for n, r in enumerate(rows):
-            if r.embedding is not None and len(r.embedding) == dimensions * 4:
-                matrix[n] = np.frombuffer(r.embedding, "<f4")
-            found.append(item_of(r))
-        cached = _Cached(generation, found, {i.item_id: n for n, i in enumerate(found)}, matrix)
+        found = [item_of(r) for r in rows]
+        cached = _Cached(
+            generation,
+            found,
+            {i.item_id: n for n, i in enumerate(found)},
+            _matrix(rows, dimensions),
+        )
         self._cache[key] = cached
         while sum(len(c.items) for c in self._cache.values()) > MAX_CACHED_ROWS:
             self._cache.popitem(last=False)
