@@ -42,10 +42,10 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from agent.knowledge.records import Item, Scope, Vectors
+from agent.knowledge.records import EmbeddingSpace, Item, Scope, Vectors
 from stores.knowledge.keywords import KEYWORD_POOL, query_terms
 from stores.knowledge.sql import ITEM_FIELDS, columns, item_of, where
-from stores.knowledge.tables import _item_columns
+from stores.knowledge.tables import SPACE_ROW, _item_columns, space
 
 EF_SEARCH = 100
 """hnsw.ef_search of a search: candidates the index walks at first (more: better
@@ -87,10 +87,21 @@ async def iterative_scans(connection: AsyncConnection) -> bool:
     return parts >= (0, 8)
 
 
-async def _small(connection: AsyncConnection, scope: Scope) -> bool:
-    """Whether the scope holds at most EXACT_SCOPE items (counted no further)."""
-    if scope.item_ids and len(scope.item_ids) <= EXACT_SCOPE:
-        return True
+async def begin(
+    connection: AsyncConnection, scope: Scope, iterative: bool
+) -> tuple[EmbeddingSpace | None, bool]:
+    """In one round trip: the store's embedding space, whether the scope holds more than
+    EXACT_SCOPE items (counted no further), and this transaction's settings: statements
+    planned for their parameters (never a prepared statement's generic plan: whether the
+    scope's rows or the keyword index come first depends on the scope and the terms),
+    and the iterative index scan (with `iterative`)."""
+    settings = [func.set_config("plan_cache_mode", "force_custom_plan", True)]
+    if iterative:
+        settings += [
+            func.set_config("hnsw.iterative_scan", "relaxed_order", True),
+            func.set_config("hnsw.ef_search", str(EF_SEARCH), True),
+            func.set_config("hnsw.max_scan_tuples", str(MAX_SCAN_TUPLES), True),
+        ]
     some = (
         select(literal_column("1"))
         .select_from(pg_items)
@@ -98,8 +109,18 @@ async def _small(connection: AsyncConnection, scope: Scope) -> bool:
         .limit(EXACT_SCOPE + 1)
         .subquery()
     )
-    found = await connection.scalar(select(func.count()).select_from(some))
-    return int(found or 0) <= EXACT_SCOPE
+    scoped = select(func.count()).select_from(some).scalar_subquery()
+    row = (
+        await connection.execute(
+            select(space.c.model, space.c.dimensions, scoped.label("scoped"), *settings).where(
+                space.c.id == SPACE_ROW
+            )
+        )
+    ).first()
+    if row is None:
+        return None, False
+    small = bool(scope.item_ids) and len(scope.item_ids) <= EXACT_SCOPE
+    return EmbeddingSpace(row.model, row.dimensions), not small and row.scoped > EXACT_SCOPE
 
 
 def _query_vector(vector: Vectors) -> ColumnElement[Any]:
@@ -118,15 +139,6 @@ def nearest_query(scope: Scope, vector: Vectors, wanted: int, exact: bool) -> Se
         .where(where(scope, pg_items))
         .order_by(distance + 0 if exact else distance)  # + 0: the index cannot give it
         .limit(wanted)
-    )
-
-
-async def plan_each(connection: AsyncConnection) -> None:
-    """Plan this transaction's statements for their parameters, never with a generic plan
-    of a prepared statement: whether the scope's rows or the keyword index should come
-    first depends on the scope and the query's terms."""
-    await connection.execute(
-        text("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)")
     )
 
 
@@ -151,12 +163,13 @@ async def walk_hnsw(connection: AsyncConnection, on: bool = True) -> None:
 
 
 async def nearest(
-    connection: AsyncConnection, scope: Scope, vector: Vectors, wanted: int, iterative: bool
+    connection: AsyncConnection, scope: Scope, vector: Vectors, wanted: int, walk: bool
 ) -> Ranked:
-    """The scope's `wanted` items nearest to `vector`, nearest first (module docstring).
-    Leaves the transaction walking the HNSW index (`walk_hnsw`)."""
-    if iterative and not await _small(connection, scope):
-        await walk_hnsw(connection)
+    """The scope's `wanted` items nearest to `vector`, nearest first (module docstring):
+    with `walk` by the HNSW index (after `begin`); sorting is then off for the rest of
+    the transaction, so the planner takes the index for the order."""
+    if walk:
+        await connection.execute(text("SELECT set_config('enable_sort', 'off', true)"))
         rows = await connection.execute(nearest_query(scope, vector, wanted, exact=False))
         found = sorted(((item_of(r), float(r.similarity)) for r in rows), key=lambda x: -x[1])
         if len(found) == wanted:

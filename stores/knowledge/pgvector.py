@@ -21,12 +21,12 @@ from core.errors import EmbeddingModelChangedError
 from stores.knowledge.base import fuse, plain
 from stores.knowledge.keywords import keyword_text, query_terms
 from stores.knowledge.pgsearch import (
+    begin,
     iterative_scans,
     keyword_matches,
     nearest,
     pg_items,
     pg_keywords,
-    plan_each,
 )
 from stores.knowledge.sql import SqlItems, dedupe, row_of
 
@@ -136,16 +136,16 @@ class PgVectorKnowledgeStore:
         query_vector = np.asarray(vector, np.float32).reshape(-1)
         wanted = max(top_k * 4, top_k)
         async with self._engine.begin() as connection:
-            held = await self._held(connection)
+            if self._iterative is None:
+                self._iterative = await iterative_scans(connection)
+            held, large = await begin(connection, scope, self._iterative)
             if held is not None and held != space:
                 raise EmbeddingModelChangedError(str(held), str(space))
             if held is None:
                 return []
-            if self._iterative is None:
-                self._iterative = await iterative_scans(connection)
-            await plan_each(connection)
             keyword = await keyword_matches(connection, scope, query_vector, query_text, wanted)
-            by_vector = await nearest(connection, scope, query_vector, wanted, self._iterative)
+            walk = large and self._iterative
+            by_vector = await nearest(connection, scope, query_vector, wanted, walk)
         if not query_terms(query_text):
             return plain(by_vector, top_k, threshold)
         similarity = {i.item_id: s for i, s in keyword}
