@@ -45,7 +45,11 @@ nearly every item must not make a search scan them all."""
 
 def _pieces(text: str) -> Iterator[tuple[str, bool]]:
     """The text's runs of letters and digits, split into CJK and other pieces (is_cjk)."""
-    for run in _RUN.findall(text.casefold()):
+    folded = text.casefold()
+    if _CJK.search(folded) is None:  # the common case, fast
+        yield from ((run, False) for run in _RUN.findall(folded))
+        return
+    for run in _RUN.findall(folded):
         position = 0
         for cjk in _CJK.finditer(run):
             if cjk.start() > position:
@@ -82,4 +86,7 @@ def query_terms(text: str) -> list[str]:
 
 def keyword_text(text: str) -> str:
     """`index_terms` joined by spaces: what the FTS5 table and the tsvector are made of."""
+    folded = text.casefold()
+    if _CJK.search(folded) is None:  # no CJK: the words as they are
+        return " ".join(_RUN.findall(folded))
     return " ".join(index_terms(text))
