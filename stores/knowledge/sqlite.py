@@ -52,6 +52,18 @@ async def _keyword_ids(connection: AsyncConnection, scope: Scope, terms: list[st
     return list(found)
 
 
+def similarities(matrix: Vectors, vector: Vectors) -> Vectors:
+    """Each row's dot product with `vector` (cosine: both are unit length), in one pass
+    over the matrix on this thread. Not `matrix @ vector`: OpenBLAS splits a
+    matrix-vector product over its threads and waits for the slowest, and on a busy
+    machine (or a server answering many searches at once) one of them is often waiting
+    for a core: its median at 10,000 x 1,536 was 11-16 ms there against 3-6 ms for this,
+    while on an idle machine they take about 2 and 3 ms."""
+    query = np.asarray(vector, np.float32).reshape(-1)
+    found: Vectors = np.einsum("ij,j->i", matrix, query)
+    return found
+
+
 def _matrix(rows: Sequence[Any], dimensions: int) -> Vectors:
     """The rows' vectors as one C-contiguous float32 matrix (a search is then a single
     matrix-vector product); a vector of other dimensions (mid re-index) is zeros."""
@@ -181,7 +193,7 @@ class SqliteKnowledgeStore:
             raise EmbeddingModelChangedError(str(held), str(space))
         if not cached.items:
             return []
-        scores = cached.matrix @ np.asarray(vector, np.float32).reshape(-1)
+        scores = similarities(cached.matrix, vector)
         if scope.item_ids:
             allowed = np.zeros(len(cached.items), bool)
             for item_id in scope.item_ids:
