@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -11,12 +10,7 @@ import numpy as np
 from agent.knowledge.records import EmbeddingSpace, Hit, Item, Scope, Vectors
 from core.errors import EmbeddingModelChangedError
 from stores.knowledge.base import fuse, plain
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def words(text: str) -> set[str]:
-    return set(_WORD.findall(text.casefold()))
+from stores.knowledge.keywords import index_terms, query_terms
 
 
 class MemoryKnowledgeStore:
@@ -92,10 +86,12 @@ class MemoryKnowledgeStore:
         similarity = {i.item_id: float(s) for i, s in zip(found, scores, strict=True)}
         order = np.argsort(-scores, kind="stable")[: max(top_k * 4, top_k)]
         by_vector = [(found[n], float(scores[n])) for n in order]
-        if not query_text:
+        if not query_text.strip():
             return plain(by_vector, top_k, threshold)
-        asked = words(query_text)
-        counted = [(len(asked & words(i.text)), i) for i in found]
+        asked = set(query_terms(query_text))
+        if not asked:
+            return plain(by_vector, top_k, threshold)
+        counted = [(len(asked.intersection(index_terms(i.text))), i) for i in found]
         by_keyword = [i for n, i in sorted(counted, key=lambda x: -x[0]) if n][: top_k * 4]
         return fuse(by_vector, by_keyword, similarity, top_k, threshold)
 

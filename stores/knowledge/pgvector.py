@@ -1,5 +1,6 @@
-"""KnowledgeStore on PostgreSQL with pgvector: an HNSW index (cosine) over the vectors,
-a generated tsvector (GIN) for keywords.
+"""KnowledgeStore on PostgreSQL with pgvector: an HNSW index (cosine) over the vectors;
+for keywords, the tsvector of each item's terms (`stores.knowledge.keywords`) in
+knowledge_keywords (GIN), removed with its item. Searching: `stores.knowledge.pgsearch`.
 
 The vector column is untyped until the store's embedding space is known; recording the
 space types it `vector(N)` and builds the HNSW index (re-indexing drops and rebuilds
@@ -9,33 +10,28 @@ both). A server whose PostgreSQL lacks the extension has no knowledge tables at 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
-from pgvector.sqlalchemy import Vector
-from sqlalchemy import Column, MetaData, Table, bindparam, select, text
+from sqlalchemy import bindparam, func, literal_column, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from agent.knowledge.records import EmbeddingSpace, Hit, Item, Scope, Vectors
 from core.errors import EmbeddingModelChangedError
 from stores.knowledge.base import fuse, plain
-from stores.knowledge.sql import SqlItems, columns, dedupe, item_of, row_of, where
-from stores.knowledge.tables import _item_columns
+from stores.knowledge.keywords import keyword_text, query_terms
+from stores.knowledge.pgsearch import (
+    begin,
+    iterative_scans,
+    keyword_matches,
+    nearest,
+    pg_items,
+    pg_keywords,
+)
+from stores.knowledge.sql import SqlItems, dedupe, row_of
 
-_WORD = re.compile(r"\w+", re.UNICODE)
 SPACE_LOCK = 7_346_231_013
 """Advisory lock taken while the space (column type, HNSW index) changes."""
-EF_SEARCH = 100
-"""hnsw.ef_search of a search: candidates the index walks (more: better recall, slower)."""
-
-pg_items = Table("knowledge_items", MetaData(), *_item_columns(), Column("embedding", Vector()))
-
-
-def tsquery(query_text: str) -> str:
-    """Any of the query's words, for to_tsquery (its syntax never comes from the caller)."""
-    words = list(dict.fromkeys(_WORD.findall(query_text.casefold())))[:32]
-    return " | ".join("'" + w.replace("'", "") + "'" for w in words)
 
 
 async def vector_ready(engine: AsyncEngine) -> str:
@@ -56,6 +52,7 @@ class PgVectorKnowledgeStore:
     def __init__(self, engine: AsyncEngine) -> None:
         self._sql = SqlItems(engine, pg_items)
         self._engine = engine
+        self._iterative: bool | None = None
 
     async def space(self) -> EmbeddingSpace | None:
         return await self._sql.space()
@@ -113,6 +110,17 @@ class PgVectorKnowledgeStore:
                         for n in insert
                     ],
                 )
+                await connection.execute(
+                    pg_keywords.insert().values(
+                        words=func.to_tsvector(
+                            literal_column("'simple'::regconfig"), bindparam("k")
+                        )
+                    ),
+                    [
+                        {"item_id": items[n].item_id, "k": keyword_text(items[n].text)}
+                        for n in insert
+                    ],
+                )
         return result
 
     async def search(
@@ -127,32 +135,19 @@ class PgVectorKnowledgeStore:
     ) -> list[Hit]:
         query_vector = np.asarray(vector, np.float32).reshape(-1)
         wanted = max(top_k * 4, top_k)
-        distance = pg_items.c.embedding.cosine_distance(query_vector)
         async with self._engine.begin() as connection:
-            held = await self._held(connection)
+            if self._iterative is None:
+                self._iterative = await iterative_scans(connection)
+            held, large = await begin(connection, scope, self._iterative)
             if held is not None and held != space:
                 raise EmbeddingModelChangedError(str(held), str(space))
             if held is None:
                 return []
-            await connection.execute(text(f"SET LOCAL hnsw.ef_search = {EF_SEARCH}"))
-            rows = await connection.execute(
-                select(*columns(pg_items), (1 - distance).label("similarity"))
-                .where(where(scope, pg_items))
-                .order_by(distance)
-                .limit(wanted)
-            )
-            by_vector = [(item_of(r), float(r.similarity)) for r in rows]
-            query = tsquery(query_text)
-            if not query:
-                return plain(by_vector, top_k, threshold)
-            rows = await connection.execute(
-                select(*columns(pg_items), (1 - distance).label("similarity"))
-                .where(where(scope, pg_items), text("words @@ to_tsquery('simple', :query)"))
-                .order_by(text("ts_rank(words, to_tsquery('simple', :query)) DESC"))
-                .limit(wanted),
-                {"query": query},
-            )
-            keyword = [(item_of(r), float(r.similarity)) for r in rows]
+            keyword = await keyword_matches(connection, scope, query_vector, query_text, wanted)
+            walk = large and self._iterative
+            by_vector = await nearest(connection, scope, query_vector, wanted, walk)
+        if not query_terms(query_text):
+            return plain(by_vector, top_k, threshold)
         similarity = {i.item_id: s for i, s in keyword}
         return fuse(by_vector, [i for i, _ in keyword], similarity, top_k, threshold)
 

@@ -211,6 +211,15 @@ async def leftovers(store: KnowledgeStore, user: str) -> int:
         found += await connection.scalar(
             text("SELECT count(*) FROM knowledge_items WHERE user_id = :u"), {"u": user}
         )
+        if engine.dialect.name == "postgresql":
+            found += await connection.scalar(
+                text(
+                    "SELECT count(*) FROM knowledge_keywords k WHERE words @@ to_tsquery("
+                    "'simple', :u) OR NOT EXISTS (SELECT 1 FROM knowledge_items i "
+                    "WHERE i.item_id = k.item_id)"
+                ),
+                {"u": user},
+            )
         if engine.dialect.name == "sqlite":
             found += await connection.scalar(
                 text("SELECT count(*) FROM knowledge_items_fts WHERE text LIKE :u"),
@@ -219,3 +228,39 @@ async def leftovers(store: KnowledgeStore, user: str) -> int:
     for cached in getattr(store, "_cache", {}).values():
         found += sum(1 for i in cached.items if i.user == user)
     return int(found)
+
+
+CJK_CHUNKS = {
+    "zh": "北京是中华人民共和国的首都，也是全国的政治和文化中心。",
+    "ja": "東京タワーの高さは三百三十三メートルで、展望台から富士山が見えます。",
+    "ko": "우리는 서울에서 맛있는 김치찌개를 먹었습니다.",
+    "en": "The warranty period of the X200 router is 24 months.",
+}
+
+
+@pytest.mark.parametrize(
+    ("query", "document"),
+    [
+        ("中国的首都在哪里", "zh"),
+        ("東京タワーの高さ", "ja"),
+        ("김치찌개 맛집", "ko"),
+        ("都", "zh"),  # one character
+        ("X200 warranty", "en"),
+    ],
+)
+async def test_keyword_search_finds_chinese_japanese_and_korean_text(
+    store: KnowledgeStore, query: str, document: str
+) -> None:
+    await add(
+        store,
+        *(chunk("acme", "kb", name, 0, body) for name, body in CJK_CHUNKS.items()),
+        chunk("globex", "kb", "zh", 0, CJK_CHUNKS["zh"]),
+    )
+    vector = (await EMBED.embed([query]))[0]
+    hits = await store.search(
+        Scope("acme", "chunk", namespaces=("kb",)), vector, top_k=4, query_text=query, space=SPACE
+    )
+    by_keyword = [h.item.document_id for h in hits if "keyword" in h.matched]
+    assert by_keyword == [document]
+    assert hits[0].item.document_id == document
+    assert hits[0].item.tenant == "acme"

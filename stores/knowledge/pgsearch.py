@@ -1,0 +1,223 @@
+"""The two rankings of a pgvector search: the nearest items of a scope, and its keyword
+matches.
+
+Nearest: a search is always filtered by its scope (tenant, kind, user, namespaces). A
+scope of at most EXACT_SCOPE items is searched exactly: its rows come by the B-tree
+scope index and each distance is computed (for few rows that beats walking the graph,
+and it is exact). A larger scope walks the HNSW index with pgvector 0.8's iterative
+index scan (`hnsw.iterative_scan`): the walk goes on past `hnsw.ef_search` candidates
+until enough of them pass the scope's filter (at most MAX_SCAN_TUPLES); should it end
+with fewer, the search is done exactly after all. pgvector before 0.8 has no iterative
+scan: there every search is exact (correct, but its time grows with the scope).
+
+Keyword: the scope's items whose tsvector holds every term of the query, then those
+holding any, each set ranked by ts_rank among at most KEYWORD_POOL matches (ts_rank is
+computed per matching row: a term found in every row must not cost a full scan).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import (
+    Column,
+    ColumnElement,
+    MetaData,
+    Select,
+    String,
+    Table,
+    Text,
+    bindparam,
+    cast,
+    func,
+    literal,
+    literal_column,
+    select,
+    text,
+    union_all,
+)
+from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from agent.knowledge.records import EmbeddingSpace, Item, Scope, Vectors
+from stores.knowledge.keywords import KEYWORD_POOL, query_terms
+from stores.knowledge.sql import ITEM_FIELDS, columns, item_of, where
+from stores.knowledge.tables import SPACE_ROW, _item_columns, space
+
+EF_SEARCH = 100
+"""hnsw.ef_search of a search: candidates the index walks at first (more: better
+recall, slower; pgvector's default 40 missed true nearest neighbours of a filtered
+scope in tests/contract/test_knowledge_pgvector.py). The iterative scan walks on as
+far as the scope needs."""
+MAX_SCAN_TUPLES = 20_000
+"""hnsw.max_scan_tuples: how far an iterative index scan walks at most (pgvector's
+default) before the search is done exactly instead."""
+EXACT_SCOPE = 2_000
+"""A scope of at most this many items is searched exactly, without the HNSW index."""
+
+_metadata = MetaData()
+pg_items = Table("knowledge_items", _metadata, *_item_columns(), Column("embedding", Vector()))
+"""The items with their vectors."""
+pg_keywords = Table(
+    "knowledge_keywords",
+    _metadata,
+    Column("item_id", String(64), primary_key=True),
+    Column("words", TSVECTOR, nullable=False),
+)
+"""The tsvector of each item's keyword terms (migration 0017; removed with the item)."""
+
+Ranked = list[tuple[Item, float]]
+
+
+def tsquery(terms: list[str], joiner: str) -> str:
+    """The terms for to_tsquery, joined by `|` or `&`: its syntax never comes from the
+    caller (terms are letters and digits only)."""
+    return f" {joiner} ".join("'" + w.replace("'", "") + "'" for w in terms)
+
+
+async def iterative_scans(connection: AsyncConnection) -> bool:
+    """Whether the server's pgvector has iterative index scans (0.8 and later)."""
+    version = await connection.scalar(
+        text("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+    )
+    parts = tuple(int(p) for p in re.findall(r"\d+", str(version or ""))[:2])
+    return parts >= (0, 8)
+
+
+async def begin(
+    connection: AsyncConnection, scope: Scope, iterative: bool
+) -> tuple[EmbeddingSpace | None, bool]:
+    """In one round trip: the store's embedding space, whether the scope holds more than
+    EXACT_SCOPE items (counted no further), and this transaction's settings: statements
+    planned for their parameters (never a prepared statement's generic plan: whether the
+    scope's rows or the keyword index come first depends on the scope and the terms),
+    and the iterative index scan (with `iterative`)."""
+    settings = [func.set_config("plan_cache_mode", "force_custom_plan", True)]
+    if iterative:
+        settings += [
+            func.set_config("hnsw.iterative_scan", "relaxed_order", True),
+            func.set_config("hnsw.ef_search", str(EF_SEARCH), True),
+            func.set_config("hnsw.max_scan_tuples", str(MAX_SCAN_TUPLES), True),
+        ]
+    some = (
+        select(literal_column("1"))
+        .select_from(pg_items)
+        .where(where(scope, pg_items))
+        .limit(EXACT_SCOPE + 1)
+        .subquery()
+    )
+    scoped = select(func.count()).select_from(some).scalar_subquery()
+    row = (
+        await connection.execute(
+            select(space.c.model, space.c.dimensions, scoped.label("scoped"), *settings).where(
+                space.c.id == SPACE_ROW
+            )
+        )
+    ).first()
+    if row is None:
+        return None, False
+    small = bool(scope.item_ids) and len(scope.item_ids) <= EXACT_SCOPE
+    return EmbeddingSpace(row.model, row.dimensions), not small and row.scoped > EXACT_SCOPE
+
+
+def _query_vector(vector: Vectors) -> ColumnElement[Any]:
+    """The query vector as one parameter of a statement, in pgvector's text form, made
+    once (the column type's own conversion runs for each use, slowly at 1,536 floats)."""
+    literal_text = "[" + ",".join(map(str, np.asarray(vector, np.float32).tolist())) + "]"
+    return cast(bindparam("query_vector", literal_text, type_=Text), Vector())
+
+
+def nearest_query(scope: Scope, vector: Vectors, wanted: int, exact: bool) -> Select[Any]:
+    """The scope's `wanted` items by distance to `vector` (with their similarity): by the
+    HNSW index (after `walk_hnsw`), or `exact` by computing each distance."""
+    distance = pg_items.c.embedding.cosine_distance(_query_vector(vector))
+    return (
+        select(*columns(pg_items), (1 - distance).label("similarity"))
+        .where(where(scope, pg_items))
+        .order_by(distance + 0 if exact else distance)  # + 0: the index cannot give it
+        .limit(wanted)
+    )
+
+
+async def walk_hnsw(connection: AsyncConnection, on: bool = True) -> None:
+    """Set (or reset) this transaction's iterative index scan. Sorting is off with it, so
+    the planner takes the HNSW index for the order, never a sort of the scope: a query
+    that must sort runs before, or after `walk_hnsw(on=False)`."""
+    await connection.execute(
+        text(
+            "SELECT set_config('hnsw.iterative_scan', :mode, true), "
+            "set_config('hnsw.ef_search', :ef, true), "
+            "set_config('hnsw.max_scan_tuples', :most, true), "
+            "set_config('enable_sort', :sort, true)"
+        ),
+        {
+            "mode": "relaxed_order" if on else "off",
+            "ef": str(EF_SEARCH),
+            "most": str(MAX_SCAN_TUPLES),
+            "sort": "off" if on else "on",
+        },
+    )
+
+
+async def nearest(
+    connection: AsyncConnection, scope: Scope, vector: Vectors, wanted: int, walk: bool
+) -> Ranked:
+    """The scope's `wanted` items nearest to `vector`, nearest first (module docstring):
+    with `walk` by the HNSW index (after `begin`); sorting is then off for the rest of
+    the transaction, so the planner takes the index for the order."""
+    if walk:
+        await connection.execute(text("SELECT set_config('enable_sort', 'off', true)"))
+        rows = await connection.execute(nearest_query(scope, vector, wanted, exact=False))
+        found = sorted(((item_of(r), float(r.similarity)) for r in rows), key=lambda x: -x[1])
+        if len(found) == wanted:
+            return found
+    rows = await connection.execute(nearest_query(scope, vector, wanted, exact=True))
+    return [(item_of(r), float(r.similarity)) for r in rows]
+
+
+def _tier(
+    scope: Scope, parameter: str, vector: ColumnElement[Any], wanted: int, tier: int
+) -> Select[Any]:
+    """The best `wanted` by ts_rank of at most KEYWORD_POOL matches of a tsquery."""
+    query = func.to_tsquery(literal_column("'simple'::regconfig"), bindparam(parameter, type_=Text))
+    words = pg_keywords.c.words
+    matched = (
+        select(*columns(pg_items), pg_items.c.embedding, func.ts_rank(words, query).label("rank"))
+        .join_from(pg_keywords, pg_items, pg_keywords.c.item_id == pg_items.c.item_id)
+        .where(where(scope, pg_items), words.op("@@")(query))
+        .limit(KEYWORD_POOL)
+        .subquery()
+    )
+    best = select(matched).order_by(matched.c.rank.desc()).limit(wanted).subquery()
+    return select(  # the distance of the best only (each reads a whole vector)
+        *(best.c[name] for name in ITEM_FIELDS),
+        (1 - best.c.embedding.cosine_distance(vector)).label("similarity"),
+        literal(tier).label("tier"),
+        best.c.rank,
+    )
+
+
+async def keyword_matches(
+    connection: AsyncConnection, scope: Scope, vector: Vectors, query_text: str, wanted: int
+) -> Ranked:
+    """The scope's best keyword matches of `query_text` (at most `wanted`) with their
+    similarity to `vector`: those holding every term first."""
+    terms = query_terms(query_text)
+    if not terms:
+        return []
+    bound = _query_vector(vector)
+    every = _tier(scope, "every", bound, wanted, 0)
+    statement = (
+        every if len(terms) == 1 else union_all(every, _tier(scope, "any", bound, wanted, 1))
+    )
+    rows = await connection.execute(
+        select(statement.subquery()), {"every": tsquery(terms, "&"), "any": tsquery(terms, "|")}
+    )
+    ordered = sorted(rows, key=lambda r: (r.tier, -r.rank))
+    found: dict[str, tuple[Item, float]] = {}
+    for row in ordered:
+        found.setdefault(row.item_id, (item_of(row), float(row.similarity)))
+    return list(found.values())[:wanted]
