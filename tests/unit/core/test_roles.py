@@ -160,3 +160,15 @@ def check(principal, roles):
         raise RoleRequiredError("managing grants", roles)
 """
     assert sorted(_hand_written_checks(ast.parse(source))) == [3, 4]
+
+
+def test_docs_security_shows_the_table_of_the_default_settings() -> None:
+    rows = {}
+    for line in (ROOT / "docs/security.md").read_text().splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if line.startswith("| `") and cells[0].strip("`") in Action.__members__:
+            rows[Action[cells[0].strip("`")]] = cells
+    assert list(rows) == list(Action)
+    for action, cells in rows.items():
+        assert cells[1].removesuffix(" `<name>`") == action.words
+        assert cells[3] == f"`{','.join(DEFAULT_ROLES.roles(action))}`"
