@@ -8,7 +8,7 @@ takes its place for that tenant, every version of it and after a delete too.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -19,12 +19,11 @@ from core.errors import (
     AgentNotFoundError,
     FieldViolation,
     InvalidArgumentError,
-    RoleRequiredError,
 )
 from core.identity import Principal
+from core.roles import DEFAULT_ROLES, Action, RoleTable
 from stores.agents.base import AgentStore
 
-AGENT_ADMIN_ROLES = ("admin",)
 MAX_AGENTS_PER_TENANT = 1_000
 """Agents (not deleted) one tenant may have by RPC, by default (AGENTD_MAX_AGENTS_PER_TENANT)."""
 
@@ -42,7 +41,7 @@ class Agents:
         self,
         store: AgentStore | None,
         files: FileAgents | None = None,
-        admin_roles: Sequence[str] = AGENT_ADMIN_ROLES,
+        roles: RoleTable = DEFAULT_ROLES,
         *,
         max_per_tenant: int = MAX_AGENTS_PER_TENANT,
         models: Collection[str] = (),
@@ -51,7 +50,7 @@ class Agents:
         self._models = tuple(models)
         """The models agents may name (AGENTD_AGENT_MODELS); empty: any."""
         self._files = files
-        self._roles = tuple(admin_roles)
+        self._roles = roles
         self._max = max_per_tenant
         self._started = datetime.now(UTC)
 
@@ -131,8 +130,7 @@ class Agents:
             raise AgentNotFoundError(agent_id)
 
     def _require_admin(self, caller: Principal) -> None:
-        if not set(caller.roles) & set(self._roles):
-            raise RoleRequiredError("managing agents", self._roles)
+        self._roles.require(caller.roles, Action.MANAGE_AGENTS)
 
     def _writable(self) -> AgentStore:
         assert self._store is not None, "agent RPCs need an agent store"

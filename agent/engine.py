@@ -42,11 +42,11 @@ from core.errors import (
     IdempotencyConflictError,
     LLMNotConfiguredError,
     PlanInvalidError,
-    RoleRequiredError,
     TaskAlreadyTerminalError,
     TaskNotFoundError,
 )
 from core.identity import CallContext
+from core.roles import Action
 from stores.approvals.base import ApprovalBox
 from stores.approvals.memory import InMemoryApprovalBox
 from stores.cancellations.base import CancelBus
@@ -293,9 +293,7 @@ class Engine:
         replica runs it) resumes with it. Returns the task's state when it was recorded."""
         tenant = call.principal.tenant
         task = await self._store.get(tenant, task_id)
-        roles = self.config.approver_roles
-        if not set(call.principal.roles) & set(roles):
-            raise RoleRequiredError("approving tool calls", roles)
+        self.config.roles.require(call.principal.roles, Action.APPROVE_TOOL_CALLS)
         if task.status.terminal or call_id.startswith(questions.PREFIX):
             raise ApprovalNotPendingError(task_id, call_id)
         await self._approvals.decide(tenant, task_id, call_id, decision)
@@ -314,7 +312,7 @@ class Engine:
     ) -> Task:
         """The caller's answer to a question the task's agent asked (`agent.questions`)."""
         task = await self._store.get(call.principal.tenant, task_id)
-        roles = tuple(self.config.approver_roles)
+        roles = self.config.roles
         await questions.provide(self._approvals, task, call.principal, request_id, text, roles)
         return await self._store.get(call.principal.tenant, task_id)
 
@@ -322,7 +320,7 @@ class Engine:
         """ResumeTask: the tool call the task waits on after a resumable failure runs again
         (`agent.tool_resume`); TaskNotResumableError when none waits."""
         task = await self.find(call.principal.tenant, task_id)
-        roles = tuple(self.config.approver_roles)
+        roles = self.config.roles
         await tool_resume.resume(self._approvals, task, call.principal, comment, roles)
         return await self._store.get(call.principal.tenant, task_id)
 

@@ -12,6 +12,7 @@ from typing import Literal
 from agent.llm.fitting import FitPolicy
 from agent.llm.model_catalog import BUILT_IN_CATALOG, ModelCatalog
 from agent.tasks import StopReason
+from core.roles import DEFAULT_ROLES, RoleTable
 
 DEFAULT_MAX_ITERATIONS = 10
 MAX_ITERATIONS_LIMIT = 50
@@ -47,8 +48,9 @@ class EngineConfig:
     """Corrections the critic may ask for in one task."""
     tool_calling: bool = True
     """Whether the model supports native tool calls (auto mode uses text ReAct if not)."""
-    approver_roles: tuple[str, ...] = ("approver", "admin")
-    """Roles that may approve or reject tool calls waiting for a human."""
+    roles: RoleTable = DEFAULT_ROLES
+    """Who may approve or reject tool calls waiting for a human, and answer or resume
+    another principal's task (`core.roles`)."""
     max_tool_calls_per_turn: int = 32
     """Tool calls run from one model reply; more are not run (the model is told so)."""
     max_repeated_calls: int = 3

@@ -16,9 +16,9 @@ from core.errors import (
     ApprovalNotPendingError,
     FieldViolation,
     InvalidArgumentError,
-    RoleRequiredError,
 )
 from core.identity import Principal
+from core.roles import Action, RoleTable
 from stores.approvals.base import ApprovalBox
 from tools.approvals import ApprovalDecision
 from tools.model import PermissionLevel, RiskLevel, ToolSpec
@@ -54,11 +54,11 @@ async def provide(
     caller: Principal,
     request_id: str,
     text: str,
-    approver_roles: tuple[str, ...],
+    roles: RoleTable,
 ) -> None:
     """Leave `caller`'s answer for a question `task` asked."""
-    if caller.id != task.owner and not set(caller.roles) & set(approver_roles):
-        raise RoleRequiredError("answering another principal's task", approver_roles)
+    if caller.id != task.owner:
+        roles.require(caller.roles, Action.ANSWER_ANOTHERS_TASK)
     if not text.strip() or len(text) > MAX_ANSWER_CHARS:
         raise InvalidArgumentError(
             [FieldViolation("text", f"must be 1 to {MAX_ANSWER_CHARS} characters")]

@@ -27,10 +27,10 @@ from core.errors import (
     ApprovalNotPendingError,
     FieldViolation,
     InvalidArgumentError,
-    RoleRequiredError,
     TaskNotResumableError,
 )
 from core.identity import Principal
+from core.roles import Action, RoleTable
 from tools.approvals import ApprovalDecision
 from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 
@@ -131,12 +131,12 @@ async def resume(
     task: Task,
     caller: Principal,
     comment: str,
-    approver_roles: tuple[str, ...],
+    roles: RoleTable,
 ) -> None:
     """Leave `caller`'s ResumeTask for `task`: the call waiting runs again (on whichever
     replica runs the task). TaskNotResumableError when no call of it waits."""
-    if caller.id != task.owner and not set(caller.roles) & set(approver_roles):
-        raise RoleRequiredError("resuming another principal's task", approver_roles)
+    if caller.id != task.owner:
+        roles.require(caller.roles, Action.RESUME_ANOTHERS_TASK)
     if len(comment) > MAX_COMMENT_CHARS:
         raise InvalidArgumentError(
             [FieldViolation("comment", f"must be at most {MAX_COMMENT_CHARS} characters")]

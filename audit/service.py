@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from audit.records import RpcRecord
-from core.errors import RoleRequiredError
 from core.identity import Principal
+from core.roles import DEFAULT_ROLES, Action, RoleTable
 from stores.audit.base import AuditQuery
 from stores.audit.sql import SqlAuditReader
 from tools.audit import ToolCallRecord
-
-AUDITOR_ROLES = ("auditor", "admin")
 
 AuditPage = list[tuple[int, RpcRecord]] | list[tuple[int, ToolCallRecord]]
 
@@ -29,15 +27,14 @@ class AuditLogs:
         self,
         reader: SqlAuditReader,
         check_task: Callable[[str, str], Awaitable[object]],
-        roles: Sequence[str] = AUDITOR_ROLES,
+        roles: RoleTable = DEFAULT_ROLES,
     ) -> None:
         self._reader = reader
         self._check_task = check_task
-        self._roles = tuple(roles)
+        self._roles = roles
 
     async def page(self, principal: Principal, query: AuditQuery) -> AuditPage:
-        if not set(principal.roles) & set(self._roles):
-            raise RoleRequiredError("reading the audit log", self._roles)
+        self._roles.require(principal.roles, Action.READ_AUDIT_LOG)
         query = replace(query, tenant=principal.tenant)
         if query.task_id:
             await self._check_task(principal.tenant, query.task_id)

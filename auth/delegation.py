@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from core.errors import FieldViolation, InvalidArgumentError, RoleRequiredError
+from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import Principal
 from core.names import identity_problem
+from core.roles import DEFAULT_ROLES, Action
 
 ON_BEHALF_OF = "agentd-on-behalf-of"
 
@@ -31,10 +32,8 @@ def acting_for(
     named = [value for key, value in metadata or () if key == ON_BEHALF_OF]
     if not named:
         return principal
-    if not set(principal.roles) & set(gateway_roles):
-        raise RoleRequiredError(
-            f"calling on behalf of someone ({ON_BEHALF_OF})", tuple(gateway_roles)
-        )
+    act_for = Action.ACT_FOR_END_USERS
+    DEFAULT_ROLES.with_roles({act_for: gateway_roles}).require(principal.roles, act_for)
     user = named[0]
     problem = "is given more than once" if len(named) > 1 else identity_problem(user)
     if problem is not None:

@@ -26,6 +26,7 @@ from server.a2a import LazyRemoteAgents
 from server.artifact_limits import artifact_limits
 from server.model_builders import build_models, model_factory
 from server.model_limits import fit_policy, model_catalog
+from server.role_table import role_table
 from server.settings import Settings
 from stores.agents.base import AgentStore
 from stores.api_keys.base import KeyStore
@@ -187,6 +188,7 @@ def build_authenticator(settings: Settings, keys: KeyStore) -> Authenticator | N
 
 def engine_config(settings: Settings) -> EngineConfig:
     return EngineConfig(
+        roles=role_table(settings),
         max_concurrent_tool_calls=settings.max_concurrent_tool_calls,
         url_placeholder_min_chars=settings.url_placeholder_min_chars,
         max_tool_calls_per_turn=settings.max_tool_calls_per_turn,
@@ -265,7 +267,7 @@ def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFi
     agents = Agents(
         store,
         files,
-        settings.agent_admin_roles,
+        role_table(settings),
         max_per_tenant=settings.max_agents_per_tenant,
         models=settings.agent_models,
     )
@@ -355,6 +357,6 @@ def build_conversations(
     return Conversations(
         durable.conversations,
         gate,
-        tuple(settings.approver_roles),
+        role_table(settings),
         max_turns=settings.conversation_max_turns,
     )

@@ -15,6 +15,7 @@ from agent.llm.roles import ModelRoles
 from agent.tasks import Task
 from core.errors import MemoryUnavailableError
 from server.model_builders import model_factory
+from server.role_table import role_table
 from server.settings import Settings
 from stores.audit.base import AuditSink
 from stores.build import DurableStores
@@ -169,8 +170,7 @@ async def open_memory(
         embedder,
         max_text_chars=settings.memory_max_text_chars,
         similar=settings.memory_dedupe_similarity,
-        shared_read_roles=settings.memory_shared_read_roles,
-        shared_write_roles=settings.memory_shared_write_roles,
+        role_table=role_table(settings),
     )
     knowledge, search, bases = build_knowledge(settings, store, embedder, durable)
     for tool in [*memory_tools(memory), SearchKnowledge(search, registry.policy)]:
@@ -218,7 +218,7 @@ def build_knowledge(
     bases = KnowledgeAdmin(
         catalog,
         knowledge,
-        settings.knowledge_admin_roles,
+        role_table(settings),
         searcher=search,
         runner=ingestion_runner(settings, catalog, knowledge),
     )

@@ -18,6 +18,7 @@ from audit.service import AuditLogs
 from auth.authenticator import Authenticator
 from auth.keys import roles_by_principal
 from auth.throttle import FailureThrottle
+from core.roles import Action
 from server import reflection
 from server.a2a import A2A, a2a_if_on
 from server.builders import rate_limiters
@@ -30,6 +31,7 @@ from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.memory_servicer import MemoryServicer
 from server.memory_setup import MemoryFeature
+from server.role_table import role_table
 from server.servicer import agent_servicer
 from server.settings import Settings
 from stores.api_keys.base import KeyStore
@@ -64,15 +66,14 @@ def interceptor_chain(
         MetricsInterceptor(),
         audit,
     ]
+    gateway_roles = role_table(settings).roles(Action.ACT_FOR_END_USERS)
     if authenticator is None:
-        interceptors.append(AnonymousInterceptor(settings.anonymous_roles, settings.gateway_roles))
+        interceptors.append(AnonymousInterceptor(settings.anonymous_roles, gateway_roles))
     else:
         rate = settings.failure_throttle_rate
         throttle = FailureThrottle(rate) if rate is not None else None
         interceptors.append(
-            AuthInterceptor(
-                authenticator, settings.auth_public_methods, throttle, settings.gateway_roles
-            )
+            AuthInterceptor(authenticator, settings.auth_public_methods, throttle, gateway_roles)
         )
     interceptors.append(RateLimitInterceptor(*rate_limiters(settings, where, live)))
     interceptors.append(DecodingInterceptor())
@@ -94,16 +95,17 @@ def add_services(
     """Register AgentService, MemoryService (and A2A when on), health and reflection on
     `server`."""
     a2a = a2a_if_on(server, settings, engine, tasks, conversations, live, registry, agents, durable)
+    roles = role_table(settings)
     agent_servicer(
         engine,
         registry,
         tasks,
         durable.history,
-        AuditLogs(durable.audit_reader, engine.find, settings.auditor_roles),
+        AuditLogs(durable.audit_reader, engine.find, roles),
         GrantAdmin(
             durable.grants,
             registry.policy if isinstance(registry.policy, GrantPolicy) else None,
-            settings.grant_admin_roles,
+            roles,
             PermissionLevel[settings.grant_admin_max_level.upper()],
             held=_RolesOnKeys(durable.api_keys),
         ),

@@ -12,16 +12,14 @@ from core.errors import (
     GrantAboveLimitError,
     GrantNotFoundError,
     InvalidArgumentError,
-    RoleRequiredError,
 )
 from core.identity import Principal
+from core.roles import DEFAULT_ROLES, Action, RoleTable
 from stores.grants.base import GrantStore
 from tools.grant_review import GrantWarning, review
 from tools.grants import Grant, new_grant_id
 from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
-
-GRANT_ADMIN_ROLES = ("admin",)
 
 RolesHeld = Callable[[str], Awaitable[Mapping[str, Sequence[tuple[str, ...]]]]]
 """A tenant -> each of its principals' roles, one tuple per active API key."""
@@ -51,19 +49,18 @@ class GrantAdmin:
         self,
         store: GrantStore,
         policy: GrantPolicy | None,
-        roles: Sequence[str] = GRANT_ADMIN_ROLES,
+        roles: RoleTable = DEFAULT_ROLES,
         max_level: PermissionLevel = PermissionLevel.EXECUTE,
         held: RolesHeld | None = None,
     ) -> None:
         self._store = store
         self._held = held
         self._policy = policy
-        self._roles = tuple(roles)
+        self._roles = roles
         self._max_level = max_level
 
     def _require_admin(self, principal: Principal) -> None:
-        if not set(principal.roles) & set(self._roles):
-            raise RoleRequiredError("managing grants", self._roles)
+        self._roles.require(principal.roles, Action.MANAGE_GRANTS)
 
     async def create(self, principal: Principal, draft: Grant) -> Created:
         self._require_admin(principal)

@@ -28,9 +28,9 @@ from core.errors import (
     ConversationNotFoundError,
     FieldViolation,
     InvalidArgumentError,
-    RoleRequiredError,
 )
 from core.identity import Principal
+from core.roles import DEFAULT_ROLES, Action, RoleTable
 from stores.conversations.base import ConversationStore
 
 
@@ -73,13 +73,13 @@ class Conversations:
         self,
         store: ConversationStore,
         gate: BusyGate,
-        approver_roles: tuple[str, ...] = ("approver", "admin"),
+        roles: RoleTable = DEFAULT_ROLES,
         *,
         max_turns: int = MAX_TURNS,
     ) -> None:
         self.store = store
         self.gate = gate
-        self._roles = tuple(approver_roles)
+        self._roles = roles
         self._max_turns = max_turns
 
     async def create(
@@ -101,8 +101,8 @@ class Conversations:
         """A conversation `caller` may use: NOT_FOUND for an unknown one or another
         tenant's, PERMISSION_DENIED for another principal's (unless an approver)."""
         conversation = await self.store.get(caller.tenant, checked_id(conversation_id))
-        if conversation.created_by != caller.id and not set(caller.roles) & set(self._roles):
-            raise RoleRequiredError("using another principal's conversation", self._roles)
+        if conversation.created_by != caller.id:
+            self._roles.require(caller.roles, Action.USE_ANOTHERS_CONVERSATION)
         return conversation
 
     async def for_task(self, caller: Principal, conversation_id: str) -> Conversation:

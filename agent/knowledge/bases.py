@@ -9,7 +9,6 @@ every chunk is stored."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -30,13 +29,12 @@ from core.errors import (
     KnowledgeBaseExistsError,
     MemoryNotFoundError,
     RequestTooLargeError,
-    RoleRequiredError,
 )
 from core.identity import Principal
+from core.roles import DEFAULT_ROLES, Action, RoleTable
 from stores.knowledge.catalog import KnowledgeCatalog
 from stores.knowledge.jobs import jobs_for
 
-KNOWLEDGE_ADMIN_ROLES = ("admin",)
 MAX_NAME_CHARS = 256
 
 
@@ -45,20 +43,19 @@ class KnowledgeAdmin:
         self,
         catalog: KnowledgeCatalog,
         knowledge: KnowledgeBases,
-        admin_roles: Sequence[str] = KNOWLEDGE_ADMIN_ROLES,
+        roles: RoleTable = DEFAULT_ROLES,
         searcher: KnowledgeSearch | None = None,
         runner: IngestionRunner | None = None,
     ) -> None:
         self.catalog, self.knowledge = catalog, knowledge
         self.searcher = searcher or KnowledgeSearch(knowledge)
-        self._roles = tuple(admin_roles)
+        self._roles = roles
         self.runner = runner or IngestionRunner(
             jobs_for(catalog), catalog, knowledge, owner=new_item_id("ingest-")
         )
 
-    def _require_admin(self, caller: Principal, what: str) -> None:
-        if not set(caller.roles) & set(self._roles):
-            raise RoleRequiredError(what, self._roles)
+    def _require_admin(self, caller: Principal, action: Action) -> None:
+        self._roles.require(caller.roles, action)
 
     async def base(self, caller: Principal, knowledge_base_id: str) -> KnowledgeBaseRecord:
         found = await self.catalog.get_base(caller.tenant, knowledge_base_id)
@@ -69,7 +66,7 @@ class KnowledgeAdmin:
     async def create(
         self, caller: Principal, knowledge_base_id: str, display_name: str
     ) -> KnowledgeBaseRecord:
-        self._require_admin(caller, "managing knowledge bases")
+        self._require_admin(caller, Action.MANAGE_KNOWLEDGE_BASES)
         problems = []
         if not NAMESPACE_PATTERN.match(knowledge_base_id):
             problems.append(
@@ -95,7 +92,7 @@ class KnowledgeAdmin:
 
     async def delete(self, caller: Principal, knowledge_base_id: str) -> int:
         """Delete a base with every chunk of its documents; how many chunks went."""
-        self._require_admin(caller, "managing knowledge bases")
+        self._require_admin(caller, Action.MANAGE_KNOWLEDGE_BASES)
         await self.base(caller, knowledge_base_id)
         gone = await self.knowledge.store.delete(
             Scope(caller.tenant, "chunk", namespaces=(knowledge_base_id,))
@@ -131,7 +128,7 @@ class KnowledgeAdmin:
     ) -> DocumentRecord:
         """Add a document by an ingestion job: the document READY (or the job's error),
         or, `background`, INGESTING at once while the job runs."""
-        self._require_admin(caller, "adding documents to knowledge bases")
+        self._require_admin(caller, Action.ADD_KNOWLEDGE_DOCUMENTS)
         self._check_document(content, media_type, name, external_id)
         await self.base(caller, knowledge_base_id)
         now = datetime.now(UTC)
@@ -171,7 +168,7 @@ class KnowledgeAdmin:
         return replace(record, state="READY", chunks=ended.chunks_done)
 
     async def job(self, caller: Principal, job_id: str) -> IngestionJob:
-        self._require_admin(caller, "reading ingestion jobs")
+        self._require_admin(caller, Action.READ_INGESTION_JOBS)
         found = await self.runner.jobs.get(caller.tenant, job_id)
         if found is None:
             raise MemoryNotFoundError("ingestion job", job_id)
@@ -180,7 +177,7 @@ class KnowledgeAdmin:
     async def list_jobs(
         self, caller: Principal, knowledge_base_id: str, *, limit: int, after: str = ""
     ) -> list[IngestionJob]:
-        self._require_admin(caller, "reading ingestion jobs")
+        self._require_admin(caller, Action.READ_INGESTION_JOBS)
         await self.base(caller, knowledge_base_id)
         return await self.runner.jobs.list_jobs(
             caller.tenant, knowledge_base_id, limit=limit, after=after
@@ -195,7 +192,7 @@ class KnowledgeAdmin:
         )
 
     async def delete_document(self, caller: Principal, document_id: str) -> int:
-        self._require_admin(caller, "deleting documents from knowledge bases")
+        self._require_admin(caller, Action.DELETE_KNOWLEDGE_DOCUMENTS)
         found = await self.catalog.get_document(caller.tenant, document_id)
         if found is None:
             raise MemoryNotFoundError("document", document_id)

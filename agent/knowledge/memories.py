@@ -29,16 +29,14 @@ from core.errors import (
     FieldViolation,
     InvalidArgumentError,
     MemoryNotFoundError,
-    RoleRequiredError,
 )
+from core.roles import DEFAULT_ROLES, Action, RoleTable
 from stores.knowledge.base import KnowledgeStore
 
 DEFAULT_NAMESPACE = "default"
 MAX_LIST = 1000
 SHARED_PREFIX = "shared:"
 """Namespaces shared by the users of a tenant: `shared:faq`, `shared:team.support`..."""
-SHARED_READ_ROLES = ("admin",)
-SHARED_WRITE_ROLES = ("admin",)
 SIMILAR = 0.95
 """A new memory this similar (cosine) to a stored one of its scope is not stored again."""
 
@@ -63,9 +61,9 @@ def check_namespace(namespace: str, field: str = "namespace") -> str:
 class LongTermMemory:
     """Memories over a knowledge store and an embedder (both owned by the caller).
 
-    `roles` (the caller's) matter only for shared namespaces: reading one needs a role of
-    `shared_read_roles` (or of `shared_write_roles`), writing one a role of
-    `shared_write_roles`."""
+    `roles` (the caller's) matter only for shared namespaces: reading one needs a role
+    `role_table` gives READ_SHARED_MEMORY (the read roles and the write roles),
+    writing one a role it gives WRITE_SHARED_MEMORY."""
 
     def __init__(
         self,
@@ -74,24 +72,20 @@ class LongTermMemory:
         *,
         max_text_chars: int = 4000,
         similar: float = SIMILAR,
-        shared_read_roles: Sequence[str] = SHARED_READ_ROLES,
-        shared_write_roles: Sequence[str] = SHARED_WRITE_ROLES,
+        role_table: RoleTable = DEFAULT_ROLES,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.max_text_chars = max_text_chars
         self.similar = similar
-        self.shared_write_roles = tuple(shared_write_roles)
-        self.shared_read_roles = (*shared_read_roles, *self.shared_write_roles)
+        self.role_table = role_table
 
     def check_access(self, namespace: str, roles: Sequence[str], *, write: bool) -> None:
         """RoleRequiredError when `namespace` is shared and `roles` may not use it so."""
         if not is_shared(namespace):
             return
-        needed = self.shared_write_roles if write else self.shared_read_roles
-        if not set(roles) & set(needed):
-            verb = "writing" if write else "reading"
-            raise RoleRequiredError(f"{verb} the shared memory namespace {namespace}", needed)
+        action = Action.WRITE_SHARED_MEMORY if write else Action.READ_SHARED_MEMORY
+        self.role_table.require(roles, action, namespace)
 
     def _scope(self, tenant: str, user: str, namespaces: Sequence[str]) -> Scope:
         """Memories of `namespaces`: the user's own, or a shared namespace's (anyone's)."""

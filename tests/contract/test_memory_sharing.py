@@ -16,12 +16,16 @@ from agent.knowledge.memories import LongTermMemory
 from agent.knowledge.records import Scope
 from agent.llm.embeddings import HashEmbedder
 from core.errors import InvalidArgumentError, MemoryNotFoundError, RoleRequiredError
+from core.roles import DEFAULT_ROLES, Action
 from stores.knowledge.base import KnowledgeStore
 from tests.contract.knowledge_backends import BACKENDS, knowledge_store
 
 EMBED = HashEmbedder(256)
 FAQ = "shared:faq"
 READER, WRITER = ("reader",), ("writer",)
+ROLES = DEFAULT_ROLES.with_roles(
+    {Action.READ_SHARED_MEMORY: (*READER, *WRITER), Action.WRITE_SHARED_MEMORY: WRITER}
+)
 
 
 @pytest.fixture(params=BACKENDS)
@@ -33,9 +37,7 @@ async def store(
 
 
 def memory_over(store: KnowledgeStore, similar: float = 0.95) -> LongTermMemory:
-    return LongTermMemory(
-        store, EMBED, similar=similar, shared_read_roles=READER, shared_write_roles=WRITER
-    )
+    return LongTermMemory(store, EMBED, similar=similar, role_table=ROLES)
 
 
 async def texts(memory: LongTermMemory, user: str, namespace: str = "", **kw: object) -> set[str]:

@@ -170,3 +170,23 @@ async def test_call_tool_cannot_wait_for_an_approval(tmp_path: Path) -> None:
             await alice.call_tool("calculator", {"expression": "1+1"})
         (record,) = await t.tool_records("acme")
         assert (record.decision, record.rule.endswith(":approval")) == ("denied", True)
+
+
+async def test_the_approver_roles_setting_decides_who_approves(tmp_path: Path) -> None:
+    """AGENTD_APPROVER_ROLES reaches ApproveToolCall (through the role table): with
+    `boss` alone, an `approver` may not decide, a `boss` may."""
+    async with trusted(tmp_path, [CALL, {"text": "done"}], approver_roles=["boss"]) as t:
+        alice = await t.client("acme", "alice")
+        carol = await t.client("acme", "carol", "approver")
+        dave = await t.client("acme", "dave", "boss")
+        await t.grant("acme", "principal:alice", "calculator", "read", requires_approval=True)
+        stream = alice.execute("what is 6*7?", mode=FC)
+        async for event in stream:
+            if event.WhichOneof("payload") == "approval_requested":
+                break
+        call_id = event.approval_requested.call_id
+        with pytest.raises(client_errors.PermissionDeniedError, match=r"roles: boss$"):
+            await carol.approve_tool_call(event.task_id, call_id, "approve")
+        await dave.approve_tool_call(event.task_id, call_id, "approve")
+        rest = [e async for e in stream]
+        assert of_kind(rest, "tool_call_finished")[0].text == "42"
