@@ -105,7 +105,7 @@ DEFAULT_ROLES = RoleTable.of(
         Action.DELETE_KNOWLEDGE_DOCUMENTS: _ADMINS,
         Action.READ_INGESTION_JOBS: _ADMINS,
         # the write roles may read too: the read roles, then the write roles
-        Action.READ_SHARED_MEMORY: (*_ADMINS, *_ADMINS),
+        Action.READ_SHARED_MEMORY: _ADMINS,
         Action.WRITE_SHARED_MEMORY: _ADMINS,
         Action.ACT_FOR_END_USERS: ("gateway",),
     }

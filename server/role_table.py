@@ -25,9 +25,10 @@ def role_table(settings: Settings) -> RoleTable:
             Action.DELETE_KNOWLEDGE_DOCUMENTS: knowledge_admins,
             Action.READ_INGESTION_JOBS: knowledge_admins,
             # whoever may write a shared namespace may read it too
-            Action.READ_SHARED_MEMORY: (
-                *settings.memory_shared_read_roles,
-                *settings.memory_shared_write_roles,
+            Action.READ_SHARED_MEMORY: tuple(  # a writer may read; each role said once
+                dict.fromkeys(
+                    (*settings.memory_shared_read_roles, *settings.memory_shared_write_roles)
+                )
             ),
             Action.WRITE_SHARED_MEMORY: settings.memory_shared_write_roles,
             Action.ACT_FOR_END_USERS: settings.gateway_roles,

@@ -55,6 +55,8 @@ def check_namespace(namespace: str, field: str = "namespace") -> str:
         raise InvalidArgumentError(
             [FieldViolation(field, "must be 1-64 of a-z, 0-9, `_ . : -`, starting with a letter")]
         )
+    if namespace == SHARED_PREFIX:
+        raise InvalidArgumentError([FieldViolation(field, f"needs a name after {SHARED_PREFIX}")])
     return namespace
 
 
@@ -147,7 +149,7 @@ class LongTermMemory:
         """The memories nearest in meaning to `query`: the user's own (of `namespaces`, or
         of all theirs) and those of the shared namespaces named (none of anyone else's)."""
         for namespace in namespaces:
-            check_namespace(namespace, "namespaces")
+            check_namespace(namespace)
             self.check_access(namespace, roles, write=False)
         if top_k <= 0 or not query.strip():
             return []
@@ -195,6 +197,8 @@ class LongTermMemory:
         item = found[0] if found else None
         if item is None or (item.user != user and not is_shared(item.namespace)):
             raise MemoryNotFoundError("memory", memory_id)
+        if item.user != user and not self.role_table.allows(roles, Action.READ_SHARED_MEMORY):
+            raise MemoryNotFoundError("memory", memory_id)  # not even its namespace is told
         self.check_access(item.namespace, roles, write=True)
         return item
 

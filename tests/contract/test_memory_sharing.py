@@ -172,3 +172,32 @@ async def test_updates_and_deletions_stay_in_the_users_scope(store: KnowledgeSto
     fixed = await memory.update("acme", "bob", faq.item_id, "Parking costs 2 EUR", roles=WRITER)
     assert fixed.user == "bob"  # the new text's author
     assert await texts(memory, "bob", FAQ, roles=READER) == {"Parking costs 2 EUR"}
+
+
+async def test_a_caller_who_may_not_read_a_shared_memory_is_not_told_it_exists(
+    store: KnowledgeStore,
+) -> None:
+    """Deleting a shared memory without even the read role answers NOT_FOUND, as for an
+    id that does not exist: PERMISSION_DENIED naming its namespace would tell the caller
+    the id is real and where it lives. A reader without the write role is refused."""
+    memory = memory_over(store)
+    opens = await memory.remember("acme", "alice", FAQ, "The office opens at nine", roles=WRITER)
+    with pytest.raises(MemoryNotFoundError):
+        await memory.forget("acme", "bob", opens.item_id)
+    with pytest.raises(MemoryNotFoundError):
+        await memory.forget("acme", "bob", "mem_does_not_exist")
+    with pytest.raises(RoleRequiredError):
+        await memory.forget("acme", "bob", opens.item_id, roles=READER)
+    assert await texts(memory, "carol", FAQ, roles=WRITER) == {"The office opens at nine"}
+
+
+async def test_a_shared_namespace_needs_a_name_and_errors_name_the_field(
+    store: KnowledgeStore,
+) -> None:
+    memory = memory_over(store)
+    with pytest.raises(InvalidArgumentError) as empty:
+        await memory.remember("acme", "alice", "shared:", "An unnamed namespace", roles=WRITER)
+    assert [v.field for v in empty.value.violations] == ["namespace"]
+    with pytest.raises(InvalidArgumentError) as bad:
+        await memory.recall("acme", "alice", "anything", namespaces=("Bad NS",))
+    assert [v.field for v in bad.value.violations] == ["namespace"]
