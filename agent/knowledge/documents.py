@@ -5,8 +5,9 @@ batches and stored as `chunk` items of the knowledge base (`Item.namespace` is i
 Tokens here are the text's whitespace-separated words (an embedding model's own tokens
 are about 1.3 per English word) and each Chinese, Japanese or Korean character (Chinese and
 Japanese put no spaces between words): counting them needs no model, and a chunk never splits
-a word. Ingestion reports progress (with the total, counted first) after each batch and
-is all or nothing: when anything fails (the embeddings endpoint, the store, a progress
+a word of up to MAX_TOKEN_CHARS characters (a longer run without blanks is cut in pieces).
+Ingestion reports progress (with the total, counted first) after each batch and is all or
+nothing: when anything fails (the embeddings endpoint, the store, a progress
 callback that cancels it), the chunks already stored are deleted again — unless the
 callback raises `Abandoned` (another process took the job over and owns those chunks).
 Memory stays bounded by one batch of chunks and their vectors, whatever the document's
