@@ -60,6 +60,13 @@ def test_a_cancellation_while_reading_a_pdf_is_not_taken_for_a_bad_file(
         parse(tiny_pdf(PDF_TEXT), "application/pdf")
 
 
+def test_a_pdf_with_an_unknown_filter_is_unreadable() -> None:
+    content = tiny_pdf(PDF_TEXT).replace(b"/FlateDecode", b"/NoSuchDecode")
+    with pytest.raises(InvalidArgumentError) as raised:  # pypdf: NotImplementedError
+        parse(content, "application/pdf")
+    assert "is not a readable PDF (NotImplementedError: Unsupported filter" in str(raised.value)
+
+
 def test_truncated_and_scrambled_pdfs_are_unreadable_never_internal() -> None:
     good = tiny_pdf(PDF_TEXT)
     corrupt = [
