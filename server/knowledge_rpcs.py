@@ -94,8 +94,10 @@ def hit_to_proto(hit: Hit) -> pb.KnowledgeHit:
 
 
 def _required(field: str, value: str, longest: int = 64) -> None:
-    if not value or len(value) > longest:
-        raise InvalidArgumentError([FieldViolation(field, f"is required (≤ {longest})")])
+    if not value:
+        raise InvalidArgumentError([FieldViolation(field, "is required")])
+    if len(value) > longest:
+        raise InvalidArgumentError([FieldViolation(field, f"is longer than {longest} characters")])
 
 
 class KnowledgeRpcs:

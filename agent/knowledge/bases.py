@@ -68,7 +68,7 @@ class KnowledgeAdmin:
     ) -> KnowledgeBaseRecord:
         self._require_admin(caller, Action.MANAGE_KNOWLEDGE_BASES)
         problems = []
-        if not NAMESPACE_PATTERN.match(knowledge_base_id):
+        if not NAMESPACE_PATTERN.fullmatch(knowledge_base_id):
             problems.append(
                 FieldViolation(
                     "knowledge_base_id", "must be 1-64 of a-z0-9_.:- starting with a letter"
@@ -106,6 +106,9 @@ class KnowledgeAdmin:
             problems.append(FieldViolation("name", f"is longer than {MAX_NAME_CHARS}"))
         if len(external_id) > MAX_NAME_CHARS:
             problems.append(FieldViolation("external_id", f"is longer than {MAX_NAME_CHARS}"))
+        for field, value in (("name", name), ("external_id", external_id)):
+            if "\x00" in value:  # PostgreSQL's text cannot hold it
+                problems.append(FieldViolation(field, "holds a NUL character"))
         if media_type not in MEDIA_TYPES:
             problems.append(
                 FieldViolation("media_type", f"must be one of {', '.join(MEDIA_TYPES)}")

@@ -5,8 +5,9 @@ batches and stored as `chunk` items of the knowledge base (`Item.namespace` is i
 Tokens here are the text's whitespace-separated words (an embedding model's own tokens
 are about 1.3 per English word) and each Chinese, Japanese or Korean character (Chinese and
 Japanese put no spaces between words): counting them needs no model, and a chunk never splits
-a word. Ingestion reports progress (with the total, counted first) after each batch and
-is all or nothing: when anything fails (the embeddings endpoint, the store, a progress
+a word of up to MAX_TOKEN_CHARS characters (a longer run without blanks is cut in pieces).
+Ingestion reports progress (with the total, counted first) after each batch and is all or
+nothing: when anything fails (the embeddings endpoint, the store, a progress
 callback that cancels it), the chunks already stored are deleted again — unless the
 callback raises `Abandoned` (another process took the job over and owns those chunks).
 Memory stays bounded by one batch of chunks and their vectors, whatever the document's
@@ -15,7 +16,10 @@ size (the document's text itself is held once).
 
 from __future__ import annotations
 
+import asyncio
+import codecs
 import io
+import itertools
 import re
 from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
@@ -48,53 +52,91 @@ class _Text(HTMLParser):
     """The text of an HTML document: scripts, styles and templates dropped, blocks on
     lines of their own."""
 
-    SKIP = frozenset({"script", "style", "template", "noscript", "head"})
+    SKIP = frozenset({"script", "style", "template", "noscript"})
     BLOCKS = frozenset({"p", "div", "br", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr"})
+    HEAD = frozenset({"head", "title", "meta", "link", "base", "script", "style", "noscript"})
+    """Tags of the head: any other (`<body>`, `<p>`…) ends it, as HTML5's optional
+    `</head>` does."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self._skipping = 0
+        self._in_head = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "head":
+            self._in_head = True
+        elif tag not in self.HEAD and tag != "template":
+            self._in_head = False
         if tag in self.SKIP:
             self._skipping += 1
         elif tag in self.BLOCKS:
             self.parts.append("\n")
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "head":
+            self._in_head = False
         if tag in self.SKIP and self._skipping:
             self._skipping -= 1
 
     def handle_data(self, data: str) -> None:
-        if not self._skipping:
+        if not self._skipping and not self._in_head:
             self.parts.append(data)
 
 
 def parse(content: bytes, media_type: str) -> str:
-    """The document's text; InvalidArgumentError for a type or content it cannot read."""
+    """The document's text, without NUL characters (PostgreSQL's text cannot hold them,
+    and they mean nothing to a search); InvalidArgumentError for a type or content it
+    cannot read. CPU-bound: async callers run it in a worker thread."""
     if media_type == "application/pdf":
-        from pypdf import PdfReader
-        from pypdf.errors import PdfReadError
-
-        try:
-            reader = PdfReader(io.BytesIO(content))
-            return "\n".join(page.extract_text() or "" for page in reader.pages)
-        except (PdfReadError, ValueError, KeyError, TypeError) as error:
-            raise InvalidArgumentError(
-                [FieldViolation("content", f"is not a readable PDF: {error}")]
-            ) from None
+        return _pdf_text(content).replace("\x00", "")
     if media_type not in MEDIA_TYPES:
         raise InvalidArgumentError(
             [FieldViolation("media_type", f"must be one of {', '.join(MEDIA_TYPES)}")]
         )
-    text = content.decode("utf-8", errors="replace")
+    text = decode(content)
     if media_type == "text/html":
         parser = _Text()
         parser.feed(text)
         parser.close()
-        return "".join(parser.parts)
-    return text
+        text = "".join(parser.parts)
+    return text.replace("\x00", "")
+
+
+def decode(content: bytes) -> str:
+    """Text as UTF-8, or as UTF-16 or UTF-32 when it starts with their byte order mark
+    (the mark dropped); bytes that do not decode become U+FFFD."""
+    for bom, codec in _BOMS:
+        if content.startswith(bom):
+            return content[len(bom) :].decode(codec, errors="replace")
+    return content.decode("utf-8", errors="replace")
+
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16's: it starts the same
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+def _pdf_text(content: bytes) -> str:
+    """A PDF's text. Whatever pypdf raises while reading it (PdfReadError, but also
+    LimitReachedError, AssertionError, AttributeError, RecursionError… on a corrupt or
+    hostile file) means it is not a readable PDF: INVALID_ARGUMENT, never INTERNAL.
+    Only `Exception`s: a cancellation (BaseException) goes through."""
+    from pypdf import PdfReader
+
+    try:
+        reader = PdfReader(io.BytesIO(content))
+        return "\n".join(page.extract_text() or "" for page in reader.pages)
+    except Exception as error:  # noqa: BLE001 - any failure of the parser is the file's
+        why = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        raise InvalidArgumentError(
+            [FieldViolation("content", f"is not a readable PDF ({why[:200]})")]
+        ) from None
 
 
 _CJK = (
@@ -102,9 +144,12 @@ _CJK = (
     "\u3200-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
     "\U00020000-\U0003ffff"
 )
-_TOKEN = re.compile(f"[^\\s{_CJK}]+|[{_CJK}]")
+MAX_TOKEN_CHARS = 24
+_TOKEN = re.compile(f"[^\\s{_CJK}]{{1,{MAX_TOKEN_CHARS}}}|[{_CJK}]")
 """A token: one CJK character (Han, kana, Hangul, their punctuation and full-width
-forms), or a run of other characters up to a blank or a CJK character."""
+forms), or a run of other characters up to a blank or a CJK character — at most
+MAX_TOKEN_CHARS of them: a longer run (Thai, base64, minified JSON, a long URL) is cut
+into tokens that touch, so that a chunk stays bounded (chunk_tokens × 25 characters)."""
 
 
 def chunks(text: str, chunk_tokens: int, overlap: int) -> Iterator[str]:
@@ -125,6 +170,11 @@ def chunks(text: str, chunk_tokens: int, overlap: int) -> Iterator[str]:
             window, fresh = window[chunk_tokens - overlap :], 0
     if fresh:
         yield "".join(window).lstrip(" ")
+
+
+def _take(pieces: Iterator[str], count: int) -> list[str]:
+    """The next `count` chunks (fewer at the end; none when there are no more)."""
+    return list(itertools.islice(pieces, count))
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,25 +236,24 @@ class KnowledgeBases:
         """Parse, chunk, embed and store a document; (its id, its chunks)."""
         if len(content) > self.max_document_bytes:
             raise RequestTooLargeError("content", len(content), self.max_document_bytes)
-        text = parse(content, media_type)
+        # parsing and cutting are CPU-bound (seconds for a large PDF): in a worker thread,
+        # so that the event loop goes on serving other calls meanwhile
+        text = await asyncio.to_thread(parse, content, media_type)
         del content
         document_id = document_id or new_item_id("doc_")
         await self.store.check_space(self.embedder.space)
-        total = sum(1 for _ in chunks(text, self.chunk_tokens, self.overlap))
+        total = await asyncio.to_thread(self._count, text)
+        if not total:
+            raise InvalidArgumentError([FieldViolation("content", "has no text to index")])
+        pieces = chunks(text, self.chunk_tokens, self.overlap)
         done = 0
         try:
             if progress is not None:
                 await progress(Progress(document_id, 0, chunks_total=total))
-            batch: list[str] = []
-            for piece in chunks(text, self.chunk_tokens, self.overlap):
-                batch.append(piece)
-                if len(batch) == BATCH:
-                    done = await self._store(tenant, knowledge_base_id, document_id, batch, done)
-                    batch = []
-                    if progress is not None:
-                        await progress(Progress(document_id, done, chunks_total=total))
-            if batch:
+            while batch := await asyncio.to_thread(_take, pieces, BATCH):
                 done = await self._store(tenant, knowledge_base_id, document_id, batch, done)
+                if progress is not None and len(batch) == BATCH:
+                    await progress(Progress(document_id, done, chunks_total=total))
         except Abandoned:
             raise
         except BaseException:
@@ -213,6 +262,9 @@ class KnowledgeBases:
         if progress is not None:
             await progress(Progress(document_id, done, done=True, chunks_total=total))
         return document_id, done
+
+    def _count(self, text: str) -> int:
+        return sum(1 for _ in chunks(text, self.chunk_tokens, self.overlap))
 
     async def _store(
         self, tenant: str, kb: str, document_id: str, batch: Sequence[str], first: int

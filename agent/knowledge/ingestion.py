@@ -26,11 +26,14 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import structlog
+from opentelemetry import trace
 
 from agent.knowledge.documents import Abandoned, KnowledgeBases, Progress
 from agent.knowledge.jobs import MAX_ERROR_CHARS, IngestionJob
 from agent.knowledge.records import DocumentRecord, Scope
 from core.errors import AgentdError, DocumentGoneError, InternalError, ResourceExhaustedError
+from core.identity import new_trace_id
+from core.tracing import trace_id_of
 from stores.knowledge.catalog import KnowledgeCatalog
 from stores.knowledge.jobs import IngestionJobStore
 
@@ -41,6 +44,15 @@ SWEEP = 20
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def current_trace_id() -> str:
+    """The trace id of the call being served (bound to the log context by the server's
+    tracing), else the current span's, else a new one (a background job's)."""
+    bound = structlog.contextvars.get_contextvars().get("trace_id")
+    if isinstance(bound, str) and bound:
+        return bound
+    return trace_id_of(trace.get_current_span()) or new_trace_id()
 
 
 class IngestionRunner:
@@ -106,7 +118,9 @@ class IngestionRunner:
             now = _now()
             started = await self.jobs.start(held, self.owner, now, now + self.lease)
             if started is None:
-                raise InternalError(f"ingestion job {job.job_id} was taken over while it waited")
+                trace_id = current_trace_id()
+                log.warning("ingestion job taken over while it waited", trace_id=trace_id)
+                raise InternalError(trace_id)
             return await self._ingest(started, content)
 
     async def _ingest(self, job: IngestionJob, content: bytes) -> IngestionJob:
@@ -130,8 +144,13 @@ class IngestionRunner:
             if not check.go_on:
                 raise DocumentGoneError(job.document_id)
         except Abandoned:
-            log.warning("ingestion job taken over by another process", job=job.job_id)
-            raise InternalError(f"ingestion job {job.job_id} was taken over") from None
+            if await self.jobs.get(job.tenant, job.job_id) is None:
+                # not taken over: deleted with its knowledge base; its chunks are nobody's
+                await self.knowledge.delete_document(job.tenant, job.document_id)
+                raise DocumentGoneError(job.document_id) from None
+            trace_id = current_trace_id()
+            log.warning("ingestion job taken over", job=job.job_id, trace_id=trace_id)
+            raise InternalError(trace_id) from None
         except asyncio.CancelledError:
             if job.background and self._closing:
                 await self.jobs.release(job, uncount=True)
@@ -142,9 +161,12 @@ class IngestionRunner:
             await self._fail(job, error.reason, error.message)
             raise
         except Exception as error:
-            log.exception("ingestion failed", job=job.job_id)
-            await self._fail(job, "INTERNAL", f"ingestion failed: {type(error).__name__}: {error}")
-            raise InternalError(f"ingestion of {job.document_id} failed") from error
+            # the details (a database error holds its statement and parameters) go to the
+            # server's log only; the job and the caller get the trace id to quote
+            internal = InternalError(current_trace_id())
+            log.exception("ingestion failed", job=job.job_id, trace_id=internal.trace_id)
+            await self._fail(job, internal.reason, internal.message)
+            raise internal from error
         for old in replaced:
             await self._remove(old)
         ended = await self.jobs.get(job.tenant, job.job_id)

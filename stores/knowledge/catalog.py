@@ -6,7 +6,8 @@ Contract (tests/contract/test_knowledge_catalog.py, on memory, SQLite and Postgr
 every call is one tenant's; another tenant's bases and documents are never found, listed
 or deleted. `create_base` returns False when the tenant has the id already. Lists are in
 id order (ids grow with time), `after` an id. `delete_base` deletes its documents'
-records too.
+records and its ingestion jobs too, in one step (a base created again with the same id
+starts with none).
 
 A document is INGESTING while its chunks are stored, READY once all are, DELETING once
 replaced or deleted until its chunks are gone (`agent.knowledge.records.DocumentState`).
@@ -34,6 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from agent.knowledge.jobs import IngestionJob
 from agent.knowledge.records import DocumentRecord, DocumentState, KnowledgeBaseRecord
 from stores.sql.times import aware
 
@@ -103,6 +105,10 @@ class MemoryKnowledgeCatalog:
     def __init__(self) -> None:
         self._bases: dict[tuple[str, str], KnowledgeBaseRecord] = {}
         self._documents: dict[tuple[str, str], DocumentRecord] = {}
+        self.jobs: dict[tuple[str, str], IngestionJob] = {}
+        """The ingestion jobs (`stores.knowledge.jobs.MemoryIngestionJobs`'), kept here so
+        that a base's deletion takes them along."""
+        self.job_contents: dict[tuple[str, str], bytes] = {}
 
     async def create_base(self, base: KnowledgeBaseRecord) -> bool:
         key = (base.tenant, base.knowledge_base_id)
@@ -126,6 +132,10 @@ class MemoryKnowledgeCatalog:
         for key, doc in list(self._documents.items()):
             if key[0] == tenant and doc.knowledge_base_id == knowledge_base_id:
                 del self._documents[key]
+        for key, job in list(self.jobs.items()):
+            if key[0] == tenant and job.knowledge_base_id == knowledge_base_id:
+                del self.jobs[key]
+                self.job_contents.pop(key, None)
         return True
 
     async def add_document(self, document: DocumentRecord) -> None:
@@ -233,7 +243,14 @@ class SqlKnowledgeCatalog:
             return [_base(r) for r in await connection.execute(query)]
 
     async def delete_base(self, tenant: str, knowledge_base_id: str) -> bool:
+        from stores.knowledge.sql_jobs import jobs  # beside this module, which it imports
+
         async with self.engine.begin() as connection:
+            await connection.execute(
+                delete(jobs).where(
+                    jobs.c.tenant == tenant, jobs.c.knowledge_base_id == knowledge_base_id
+                )
+            )
             gone = await connection.execute(
                 delete(bases).where(
                     bases.c.tenant == tenant, bases.c.knowledge_base_id == knowledge_base_id

@@ -92,8 +92,8 @@ class MemoryIngestionJobs:
 
     def __init__(self, catalog: MemoryKnowledgeCatalog) -> None:
         self._catalog = catalog
-        self._jobs: dict[tuple[str, str], IngestionJob] = {}
-        self._content: dict[tuple[str, str], bytes] = {}
+        self._jobs = catalog.jobs
+        self._content = catalog.job_contents
 
     def _held(self, job: IngestionJob) -> IngestionJob | None:
         found = self._jobs.get((job.tenant, job.job_id))

@@ -116,3 +116,26 @@ async def test_a_base_deleted_while_a_document_is_ingested_keeps_nothing_of_it()
         await admin.add_document(caller, "kb", b"some words to store", "text/plain", "a.txt")
     assert await store.count(Scope("acme", "chunk")) == 0
     assert await catalog.list_documents("acme", "kb", limit=9) == []
+
+
+async def test_a_base_s_deletion_takes_its_ingestion_jobs_along(
+    catalog: KnowledgeCatalog,
+) -> None:
+    from agent.knowledge.jobs import IngestionJob
+    from stores.knowledge.jobs import jobs_for
+
+    jobs = jobs_for(catalog)
+    for tenant, base in (("acme", "kb"), ("acme", "faq"), ("globex", "kb")):
+        assert await catalog.create_base(KnowledgeBaseRecord(tenant, base, "", NOW))
+        await catalog.add_document(document(tenant, f"doc_{base}", base))
+        job = IngestionJob(tenant, f"ing_{base}", base, f"doc_{base}", "a.md", "text/plain", 9, NOW)
+        await jobs.add(job, b"some content" if base == "faq" else None)
+    assert await catalog.delete_base("acme", "kb")
+    assert await jobs.get("acme", "ing_kb") is None
+    assert await catalog.create_base(KnowledgeBaseRecord("acme", "kb", "again", NOW))
+    assert await jobs.list_jobs("acme", "kb", limit=9) == []
+    assert [j.job_id for j in await jobs.list_jobs("acme", "faq", limit=9)] == ["ing_faq"]
+    assert [j.job_id for j in await jobs.list_jobs("globex", "kb", limit=9)] == ["ing_kb"]
+    assert await catalog.delete_base("acme", "faq")
+    assert await jobs.content("acme", "ing_faq") is None
+    assert await jobs.waiting("acme") == 0

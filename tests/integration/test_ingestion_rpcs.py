@@ -308,3 +308,29 @@ async def test_the_python_clients_add_and_follow_documents(
             "sync", "INGESTION_JOB_STATE_SUCCEEDED", "listed", "r", "found", "True", "0",
             "0", "0", "0",
         ]  # fmt: skip
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "pgvector"])
+async def test_nul_characters_are_dropped_alike_on_every_backend(
+    tmp_path: Path, backend: str, pgvector_socket: str
+) -> None:
+    async with knowledge_server(tmp_path, backend, pgvector_socket) as t:
+        md = await keys(t)
+        stub = mpb_grpc.MemoryServiceStub(t.running.channel)
+        create = mpb.CreateKnowledgeBaseRequest(knowledge_base_id="kb")
+        await stub.CreateKnowledgeBase(create, metadata=md["admin"])
+        added = await stub.AddDocument(
+            add(b"The shop\x00 opens at nine\x00.", name="hours.txt"), metadata=md["admin"]
+        )
+        assert added.state == mpb.DocumentState.DOCUMENT_STATE_READY
+        found = await stub.SearchKnowledge(
+            mpb.SearchKnowledgeRequest(
+                knowledge_base_id="kb", query="shop opens", score_threshold=-1
+            ),
+            metadata=md["member"],
+        )
+        assert [h.text for h in found.hits] == ["The shop opens at nine."]
+        for fields in ({"name": "a\x00b"}, {"external_id": "x\x00"}):
+            refused = stub.AddDocument(add(RETURNS, **fields), metadata=md["admin"])
+            assert await code_of(refused) == grpc.StatusCode.INVALID_ARGUMENT
+        assert await counts(t) == (1, 1)
