@@ -126,6 +126,25 @@ class SqlWriter:
             check_row(table, params)
         return await self._queue(statement, params)
 
+    def enqueue(self, table: Table, row: Mapping[str, Any]) -> asyncio.Future[int]:
+        """Queue one row for the next commit without starting one; the future settles when
+        it is committed (or fails). Someone must then commit: a later `insert`/`execute`
+        (any caller's) takes it into its transaction, or `commit_pending`.
+        RowRejectedError at once for a row its table cannot hold (nothing is queued)."""
+        check_row(table, row)
+        statement = self._inserts.get(table.name)
+        if statement is None:
+            statement = self._inserts[table.name] = table.insert()
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Write(statement, row, done))
+        return done
+
+    async def commit_pending(self) -> None:
+        """Commit what is queued (`enqueue`), if a commit in flight did not take it."""
+        if self._pending:
+            async with self._lock:
+                await self._commit_queued()
+
     async def execute_together(
         self, steps: Sequence[tuple[UpdateBase, Mapping[str, Any] | None]]
     ) -> int:
@@ -145,12 +164,18 @@ class SqlWriter:
         self._pending.append(_Write(statement, params, done, then))
         async with self._lock:
             if not done.done():
-                batch, self._pending = self._pending, []
-                commit = asyncio.ensure_future(self._commit(batch))
-                self._commits.add(commit)
-                commit.add_done_callback(self._commits.discard)
-                await asyncio.shield(commit)
+                await self._commit_queued()
         return await done
+
+    async def _commit_queued(self) -> None:
+        """Commit every queued write in one batch (the lock held), in a task of its own."""
+        if not self._pending:
+            return
+        batch, self._pending = self._pending, []
+        commit = asyncio.ensure_future(self._commit(batch))
+        self._commits.add(commit)
+        commit.add_done_callback(self._commits.discard)
+        await asyncio.shield(commit)
 
     async def _commit(self, batch: list[_Write]) -> None:
         error = await self._attempt(batch)
