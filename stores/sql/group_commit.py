@@ -94,6 +94,8 @@ class SqlWriter:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
         self._sync: Engine | None = None
+        self._connection: Connection | None = None
+        """The writer thread's connection (SQLite), opened on its first commit."""
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
         if engine.dialect.name == "sqlite":
             url = engine.url.set(drivername="sqlite")
@@ -217,17 +219,34 @@ class SqlWriter:
             return await connection.run_sync(_run, groups)
 
     def _run_sync(self, groups: _Groups) -> list[int]:
+        """On the writer's thread: one transaction on its own connection, kept open
+        between commits (no pool checkout, and no rollback on checkin, per commit)."""
         assert self._sync is not None
-        with self._sync.begin() as connection:
-            return _run(connection, groups)
+        if self._connection is None:
+            self._connection = self._sync.connect()
+        try:
+            with self._connection.begin():
+                return _run(self._connection, groups)
+        except BaseException:
+            self._close_connection()  # the next commit starts on a fresh one
+            raise
+
+    def _close_connection(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            try:
+                connection.close()
+            except Exception:  # already broken: nothing to release
+                log.warning("could not close the writer's connection", exc_info=True)
 
     async def close(self) -> None:
         """Wait for the commits in flight; release the writer's connection and thread."""
         await asyncio.gather(*self._commits, return_exceptions=True)
+        if self._thread is not None:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._close_connection)
+            self._thread.shutdown(wait=True)
         if self._sync is not None:
             self._sync.dispose()
-        if self._thread is not None:
-            self._thread.shutdown(wait=True)
 
 
 def _inserts_rows(statement: UpdateBase) -> bool:
