@@ -67,21 +67,36 @@ _Groups = list[tuple[UpdateBase, list[_Write]]]
 """A batch as statements to run, each with the writes it carries."""
 
 
+_LENGTHS: dict[Table, dict[str, int | None]] = {}
+"""Per table, each column's key and its length limit (None: none), read once."""
+
+
+def _lengths(table: Table) -> dict[str, int | None]:
+    lengths = _LENGTHS.get(table)
+    if lengths is None:
+        lengths = _LENGTHS[table] = {
+            column.key: column.type.length if isinstance(column.type, String | Text) else None
+            for column in table.c
+        }
+    return lengths
+
+
 def check_row(table: Table, row: Mapping[str, Any]) -> None:
     """RowRejectedError when `row` cannot be stored in `table` as it is."""
+    lengths = _lengths(table)
     for name, value in row.items():
-        column = table.c.get(name)
-        if column is None:
+        if name not in lengths:
             raise RowRejectedError(f"{table.name} has no column {name!r}")
         if not isinstance(value, str):
             continue
         if "\x00" in value:
             raise RowRejectedError(f"{table.name}.{name} holds a NUL character")
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise RowRejectedError(f"{table.name}.{name} is not valid UTF-8 text") from None
-        length = column.type.length if isinstance(column.type, String | Text) else None
+        if not value.isascii():  # ASCII is UTF-8 text as it is
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise RowRejectedError(f"{table.name}.{name} is not valid UTF-8 text") from None
+        length = lengths[name]
         if length is not None and len(value) > length:
             raise RowRejectedError(
                 f"{table.name}.{name} is {len(value)} characters, more than {length}"
