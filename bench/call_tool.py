@@ -19,6 +19,7 @@ from typing import Any
 
 import grpc
 from google.protobuf import struct_pb2
+from sqlalchemy import func, select
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
@@ -26,6 +27,7 @@ from auth.keys import new_key
 from server import logs
 from server.app import AgentdServer
 from server.settings import Settings
+from stores.sql.schema import rpc_audit, tool_call_audit
 from tools.grants import Grant, new_grant_id
 from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
@@ -117,6 +119,7 @@ async def main() -> None:
         auth = (("authorization", f"Bearer {plaintext}"),)
         async with grpc.aio.insecure_channel(f"127.0.0.1:{agentd.port}") as channel:
             response = await pb_grpc.AgentServiceStub(channel).CallTool(_request(), metadata=auth)
+            stored = await _stored_before_reply(agentd, pb_grpc.AgentServiceStub(channel), auth)
         bare = grpc.aio.server()
         bare.add_generic_rpc_handlers((bare_handler(response),))
         bare_port = bare.add_insecure_port("127.0.0.1:0")
@@ -138,3 +141,27 @@ async def main() -> None:
         f"  agentd / bare:  latency x{latency_ratio:.2f}, throughput {agentd_rate / bare_rate:.0%}"
     )
     print(f"  added per call: {agentd_p50 - bare_p50:.3f} ms (p50)")
+    print(f"  both audit records stored when the reply came: {stored}/{CHECKED} calls checked")
+
+
+CHECKED = 20
+
+
+async def _stored_before_reply(agentd: AgentdServer, stub: Any, auth: Any) -> int:
+    """How many of CHECKED calls found, as soon as their reply came, their tool-call
+    record and one more RPC record in the database."""
+    engine = agentd.durable.database.engine
+
+    async def rows() -> tuple[set[str], int]:
+        async with engine.connect() as connection:
+            calls = (await connection.execute(select(tool_call_audit.c.call_id))).scalars()
+            rpcs = (await connection.execute(select(func.count()).select_from(rpc_audit))).scalar()
+            return set(calls), int(rpcs or 0)
+
+    stored = 0
+    for _ in range(CHECKED):
+        _, before = await rows()
+        response = await stub.CallTool(_request(), metadata=auth)
+        calls, after = await rows()
+        stored += response.call_id in calls and after == before + 1
+    return stored

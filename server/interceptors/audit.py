@@ -16,7 +16,7 @@ import asyncio
 import hashlib
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,11 +26,22 @@ import structlog
 from google.protobuf.message import Message
 
 from audit.records import RpcRecord
+from core.errors import AgentdError, InternalError
+from core.faults import as_store_error
 from core.identity import new_trace_id
 from server.interceptors.auth import THROTTLED, current_principal
 from server.interceptors.tracing import current_trace_id
-from server.interceptors.wrapping import Around, AroundInterceptor, Context, code_name, final_code
+from server.interceptors.wrapping import (
+    Around,
+    AroundInterceptor,
+    Context,
+    Handler,
+    code_name,
+    final_code,
+)
+from server.status import abort
 from stores.audit.base import RpcAuditSink
+from stores.audit.deferral import Deferral, deferring
 
 log = structlog.get_logger(__name__)
 
@@ -76,6 +87,56 @@ def request_digest(request: Any) -> str:
     return ""  # a streamed request
 
 
+class _Recorder:
+    """One call's RPC record, written once: when the call ends, or before it aborts.
+
+    For a unary call its task's tool-call records are deferred (`deferral`) and
+    committed with the RPC record, in the same transaction, before the response."""
+
+    def __init__(
+        self, interceptor: AuditInterceptor, method: str, request: Any, deferral: Deferral | None
+    ) -> None:
+        self._interceptor = interceptor
+        self._method = method
+        self._request = request
+        self._deferral = deferral
+        self._started, self._clock = datetime.now(UTC), time.perf_counter()
+        self._facts = _Facts()
+        _FACTS.set(self._facts)
+        self._written = False
+
+    def _entry(self, code: str) -> RpcRecord | None:
+        principal = current_principal()
+        if principal is THROTTLED:  # counted and logged by the auth interceptor
+            return None
+        return RpcRecord(
+            time=self._started,
+            principal_id=principal.id,
+            tenant=principal.tenant,
+            method=self._method,
+            code=code,
+            duration_seconds=time.perf_counter() - self._clock,
+            trace_id=current_trace_id() or new_trace_id(),
+            request_digest=request_digest(self._request),
+            task_id=self._facts.task_id,
+            via=principal.via,
+        )
+
+    async def record(self, code: str) -> None:
+        """Write the RPC record (a failure is logged) and settle the deferred tool-call
+        records (a failure is raised: the call must not answer as if they were stored)."""
+        if self._written:
+            return
+        self._written = True
+        await self._interceptor.store(self._method, self._entry(code), self._deferral)
+
+    async def before_abort(self, code: Any) -> None:
+        try:
+            await self.record(code_name(code))
+        except Exception:  # the call ends with its own error anyway
+            log.error("could not store the tool-call audit record", exc_info=True)
+
+
 class AuditInterceptor(AroundInterceptor):
     def __init__(
         self, sink: RpcAuditSink, unaudited_methods: Sequence[str] = UNAUDITED_METHODS
@@ -85,64 +146,63 @@ class AuditInterceptor(AroundInterceptor):
         self._skip = tuple(unaudited_methods)
         self._writing: set[asyncio.Task[None]] = set()
 
-    async def _write(self, record: RpcRecord) -> None:
-        # Its own task, so a call cancelled mid-write (the client left) still gets its
-        # record; `flush` waits for such writes at shutdown.
-        writing = asyncio.ensure_future(self._sink.write(record))
+    async def store(self, method: str, entry: RpcRecord | None, deferral: Deferral | None) -> None:
+        """Write `entry` and settle `deferral`, in a task of their own, so that a call
+        cancelled mid-write (the client left) still gets its records; `flush` waits for
+        such writes at shutdown."""
+        writing = asyncio.ensure_future(self._store(method, entry, deferral))
         self._writing.add(writing)
         writing.add_done_callback(self._writing.discard)
         await asyncio.shield(writing)
+
+    async def _store(self, method: str, entry: RpcRecord | None, deferral: Deferral | None) -> None:
+        if entry is not None:
+            try:
+                await self._sink.write(entry)
+            except Exception:
+                log.error("could not write the RPC audit record", method=method, exc_info=True)
+        if deferral is not None:
+            await deferral.settle()
 
     async def flush(self) -> None:
         """Wait for the records still being written."""
         await asyncio.gather(*self._writing, return_exceptions=True)
 
     def around_for(self, method: str) -> Around | None:
+        return self._around(method, defer=False)
+
+    def around_for_handler(self, method: str, handler: Handler) -> Around | None:
+        # A unary call's tool-call records wait for its RPC record (one commit); a
+        # stream's are committed as written (a stream may run for long).
+        return self._around(method, defer=handler.unary_unary is not None)
+
+    def _around(self, method: str, *, defer: bool) -> Around | None:
         if self._skip and method.startswith(self._skip):
             return None
 
         @asynccontextmanager
         async def audited(request: Any, context: Context) -> AsyncIterator[Any]:
-            started, clock = datetime.now(UTC), time.perf_counter()
-            facts = _Facts()
-            _FACTS.set(facts)
-            written = False
-
-            async def record(code: str) -> None:
-                nonlocal written
-                if written:
-                    return
-                written = True
-                principal = current_principal()
-                if principal is THROTTLED:  # counted and logged by the auth interceptor
-                    return
-                entry = RpcRecord(
-                    time=started,
-                    principal_id=principal.id,
-                    tenant=principal.tenant,
-                    method=method,
-                    code=code,
-                    duration_seconds=time.perf_counter() - clock,
-                    trace_id=current_trace_id() or new_trace_id(),
-                    request_digest=request_digest(request),
-                    task_id=facts.task_id,
-                    via=principal.via,
-                )
+            with deferring() if defer else nullcontext() as deferral:
+                recorder = _Recorder(self, method, request, deferral)
+                error: BaseException | None = None
                 try:
-                    await self._write(entry)
-                except Exception:
-                    log.error("could not write the RPC audit record", method=method, exc_info=True)
-
-            async def before_abort(code: Any) -> None:
-                await record(code_name(code))
-
-            error: BaseException | None = None
-            try:
-                yield _RecordingContext(context, before_abort)
-            except BaseException as exc:
-                error = exc
-                raise
-            finally:
-                await record(final_code(context, error))
+                    yield _RecordingContext(context, recorder.before_abort)
+                except BaseException as exc:
+                    error = exc
+                    raise
+                finally:
+                    try:
+                        await recorder.record(final_code(context, error))
+                    except Exception as failure:
+                        if error is None:  # the response must not go out
+                            await abort(context, store_failure(failure))
+                        log.error("could not store the tool-call audit record", exc_info=True)
 
         return audited
+
+
+def store_failure(failure: Exception) -> AgentdError:
+    """The status a call ends with when its tool-call record could not be stored."""
+    if isinstance(failure, AgentdError):
+        return failure
+    return as_store_error(failure) or InternalError(current_trace_id() or "")

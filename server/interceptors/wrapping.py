@@ -93,6 +93,11 @@ class AroundInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
     def around_for(self, method: str) -> Around | None:
         raise NotImplementedError
 
+    def around_for_handler(self, method: str, handler: Handler) -> Around | None:
+        """`around_for(method)`; an interceptor that needs the handler's kind overrides
+        this."""
+        return self.around_for(method)
+
     async def intercept_service(
         self,
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler]],
@@ -105,7 +110,7 @@ class AroundInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         cached = self._wrapped.get(method)
         if cached is not None and cached[0] is handler:
             return cached[1]
-        around = self.around_for(method)
+        around = self.around_for_handler(method, handler)
         wrapped = handler if around is None else wrap(handler, around)
         self._wrapped[method] = (handler, wrapped)
         return wrapped

@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from audit.records import RpcRecord
+from stores.audit import deferral as deferred
 from stores.audit.base import AuditQuery
 from stores.sql.database import Database
 from stores.sql.schema import rpc_audit, tool_call_audit
@@ -135,13 +136,21 @@ def _values(record: ToolCallRecord) -> dict[str, Any]:
 
 class SqlAuditLog:
     """AuditSink that commits each record before `write` returns (the database's writer
-    groups concurrent records into one commit)."""
+    groups concurrent records into one commit); within an RPC's `deferring()` block, with
+    the RPC's record, before the RPC's response (`stores.audit.deferral`)."""
 
     def __init__(self, database: Database) -> None:
         self._engine = database.engine
         self._writer = database.writer
 
     async def write(self, record: ToolCallRecord) -> None:
+        deferral = deferred.current()
+        if deferral is not None:  # committed with the RPC's record, before its response
+            deferral.add(
+                self._writer.enqueue(tool_call_audit, _values(record)),
+                self._writer.commit_pending,
+            )
+            return
         await self._writer.insert(tool_call_audit, _values(record))
 
     async def query(

@@ -67,21 +67,36 @@ _Groups = list[tuple[UpdateBase, list[_Write]]]
 """A batch as statements to run, each with the writes it carries."""
 
 
+_LENGTHS: dict[Table, dict[str, int | None]] = {}
+"""Per table, each column's key and its length limit (None: none), read once."""
+
+
+def _lengths(table: Table) -> dict[str, int | None]:
+    lengths = _LENGTHS.get(table)
+    if lengths is None:
+        lengths = _LENGTHS[table] = {
+            column.key: column.type.length if isinstance(column.type, String | Text) else None
+            for column in table.c
+        }
+    return lengths
+
+
 def check_row(table: Table, row: Mapping[str, Any]) -> None:
     """RowRejectedError when `row` cannot be stored in `table` as it is."""
+    lengths = _lengths(table)
     for name, value in row.items():
-        column = table.c.get(name)
-        if column is None:
+        if name not in lengths:
             raise RowRejectedError(f"{table.name} has no column {name!r}")
         if not isinstance(value, str):
             continue
         if "\x00" in value:
             raise RowRejectedError(f"{table.name}.{name} holds a NUL character")
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise RowRejectedError(f"{table.name}.{name} is not valid UTF-8 text") from None
-        length = column.type.length if isinstance(column.type, String | Text) else None
+        if not value.isascii():  # ASCII is UTF-8 text as it is
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise RowRejectedError(f"{table.name}.{name} is not valid UTF-8 text") from None
+        length = lengths[name]
         if length is not None and len(value) > length:
             raise RowRejectedError(
                 f"{table.name}.{name} is {len(value)} characters, more than {length}"
@@ -94,6 +109,8 @@ class SqlWriter:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
         self._sync: Engine | None = None
+        self._connection: Connection | None = None
+        """The writer thread's connection (SQLite), opened on its first commit."""
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
         if engine.dialect.name == "sqlite":
             url = engine.url.set(drivername="sqlite")
@@ -126,6 +143,25 @@ class SqlWriter:
             check_row(table, params)
         return await self._queue(statement, params)
 
+    def enqueue(self, table: Table, row: Mapping[str, Any]) -> asyncio.Future[int]:
+        """Queue one row for the next commit without starting one; the future settles when
+        it is committed (or fails). Someone must then commit: a later `insert`/`execute`
+        (any caller's) takes it into its transaction, or `commit_pending`.
+        RowRejectedError at once for a row its table cannot hold (nothing is queued)."""
+        check_row(table, row)
+        statement = self._inserts.get(table.name)
+        if statement is None:
+            statement = self._inserts[table.name] = table.insert()
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Write(statement, row, done))
+        return done
+
+    async def commit_pending(self) -> None:
+        """Commit what is queued (`enqueue`), if a commit in flight did not take it."""
+        if self._pending:
+            async with self._lock:
+                await self._commit_queued()
+
     async def execute_together(
         self, steps: Sequence[tuple[UpdateBase, Mapping[str, Any] | None]]
     ) -> int:
@@ -145,12 +181,18 @@ class SqlWriter:
         self._pending.append(_Write(statement, params, done, then))
         async with self._lock:
             if not done.done():
-                batch, self._pending = self._pending, []
-                commit = asyncio.ensure_future(self._commit(batch))
-                self._commits.add(commit)
-                commit.add_done_callback(self._commits.discard)
-                await asyncio.shield(commit)
+                await self._commit_queued()
         return await done
+
+    async def _commit_queued(self) -> None:
+        """Commit every queued write in one batch (the lock held), in a task of its own."""
+        if not self._pending:
+            return
+        batch, self._pending = self._pending, []
+        commit = asyncio.ensure_future(self._commit(batch))
+        self._commits.add(commit)
+        commit.add_done_callback(self._commits.discard)
+        await asyncio.shield(commit)
 
     async def _commit(self, batch: list[_Write]) -> None:
         error = await self._attempt(batch)
@@ -192,17 +234,34 @@ class SqlWriter:
             return await connection.run_sync(_run, groups)
 
     def _run_sync(self, groups: _Groups) -> list[int]:
+        """On the writer's thread: one transaction on its own connection, kept open
+        between commits (no pool checkout, and no rollback on checkin, per commit)."""
         assert self._sync is not None
-        with self._sync.begin() as connection:
-            return _run(connection, groups)
+        if self._connection is None:
+            self._connection = self._sync.connect()
+        try:
+            with self._connection.begin():
+                return _run(self._connection, groups)
+        except BaseException:
+            self._close_connection()  # the next commit starts on a fresh one
+            raise
+
+    def _close_connection(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            try:
+                connection.close()
+            except Exception:  # already broken: nothing to release
+                log.warning("could not close the writer's connection", exc_info=True)
 
     async def close(self) -> None:
         """Wait for the commits in flight; release the writer's connection and thread."""
         await asyncio.gather(*self._commits, return_exceptions=True)
+        if self._thread is not None:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._close_connection)
+            self._thread.shutdown(wait=True)
         if self._sync is not None:
             self._sync.dispose()
-        if self._thread is not None:
-            self._thread.shutdown(wait=True)
 
 
 def _inserts_rows(statement: UpdateBase) -> bool:

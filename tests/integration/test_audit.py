@@ -9,6 +9,8 @@ from pathlib import Path
 import grpc
 import pytest
 from google.protobuf import json_format
+from sqlalchemy import event, select
+from sqlalchemy.engine import Engine
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import tasks_pb2
@@ -16,6 +18,8 @@ from agentd_client import errors as client_errors
 from agentd_client.client import AgentClient
 from audit.records import RpcRecord
 from stores.audit.base import RpcAuditSink
+from stores.sql import group_commit
+from stores.sql.schema import tool_call_audit
 from tests.integration.trust import trusted
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
@@ -183,3 +187,55 @@ async def test_credentials_in_tool_arguments_stay_out_of_events_and_audit_record
         assert [(r.principal_id, r.tenant) for r in rpcs if "reflection" in r.method] == [
             ("public", "")
         ]
+
+
+async def test_a_tool_call_and_its_rpc_are_recorded_in_one_commit(tmp_path: Path) -> None:
+    """CallTool's two records (the tool call's, the RPC's) share one transaction, and
+    both are stored before the caller hears back, even when the RPC record is slow."""
+    commits: list[object] = []
+
+    def count(connection: object) -> None:
+        commits.append(connection)
+
+    async with trusted(tmp_path, [{"text": "hello"}]) as t:
+        alice = await t.client("acme", "alice")
+        await t.grant("acme", "principal:alice", "calculator", "read")
+        await alice.call_tool("calculator", {"expression": "1+1"})  # the key's first use
+        event.listen(Engine, "commit", count)
+        try:
+            result = await alice.call_tool("calculator", {"expression": "2+2"})
+        finally:
+            event.remove(Engine, "commit", count)
+        assert len(commits) == 1
+        t.server.audit._sink = SlowSink(t.server.audit._sink)
+        slow = await alice.call_tool("calculator", {"expression": "3+3"})
+        async with t.server.durable.database.engine.connect() as connection:
+            rows = (await connection.execute(select(tool_call_audit.c.call_id))).scalars().all()
+        assert {result.call_id, slow.call_id} <= set(rows)
+        assert [r.code for r in await t.rpc_records()] == ["OK"] * 3
+
+
+async def test_a_tool_call_whose_record_cannot_be_stored_is_not_answered_ok(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the database out of reach when CallTool's records are committed (after the
+    tool ran), the caller hears UNAVAILABLE, not the result: nothing unrecorded is
+    answered as done."""
+    monkeypatch.setattr(group_commit, "RETRY_DELAYS", ())
+    async with trusted(tmp_path, [{"text": "hello"}]) as t:
+        alice = await t.client("acme", "alice")
+        await t.grant("acme", "principal:alice", "calculator", "read")
+        await alice.call_tool("calculator", {"expression": "1+1"})
+        writer = t.server.durable.database.writer
+
+        async def out_of_reach(groups: object) -> list[int]:
+            raise ConnectionError("the database is out of reach")
+
+        monkeypatch.setattr(writer, "_transaction", out_of_reach)
+        with pytest.raises(client_errors.StoreUnavailableError):
+            await alice.call_tool("calculator", {"expression": "2+2"})
+        monkeypatch.undo()
+        async with t.server.durable.database.engine.connect() as connection:
+            rows = (await connection.execute(select(tool_call_audit.c.call_id))).scalars().all()
+        assert len(rows) == 1
+        assert [r.code for r in await t.rpc_records()] == ["OK"]

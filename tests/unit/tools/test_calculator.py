@@ -101,3 +101,45 @@ def test_deep_but_small_expressions_still_work() -> None:
     assert exact
     value, _ = evaluate("-" * 240 + "5")
     assert value == 5
+
+
+@pytest.mark.parametrize(
+    ("expression", "light"),
+    [
+        ("(17 + 25) * 3 / 7", True),
+        ("-7 // 2 % 3 - 0.25", True),
+        ("9" * 64, True),
+        ("9" * 65, False),  # longer: the thread pool
+        ("2 ** 10", False),  # a power can grow without bound
+        ("2^10", False),
+        ("factorial(5)", False),
+        ("1e3", False),
+        ("", False),
+    ],
+)
+def test_only_bounded_arithmetic_is_light(expression: str, light: bool) -> None:
+    from tools.builtin.calculator import is_light
+
+    assert is_light(expression) is light
+
+
+async def test_light_expressions_skip_the_thread_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A light expression is evaluated in place; anything else still in the tools' pool
+    (under the tool's timeout), with the same answers either way."""
+    from tools.builtin import calculator
+    from tools.builtin.work import in_thread as real
+
+    pooled: list[str] = []
+
+    async def in_thread(function: object, expression: str, *args: object, **kw: object) -> object:
+        pooled.append(expression)
+        return await real(function, expression, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(calculator, "in_thread", in_thread)
+    context = CallContext()
+    light = await Calculator().run({"expression": "(17 + 25) * 3 / 7"}, context)
+    heavy = await Calculator().run({"expression": "(17 + 25) * 3 / 7 + 0 * 2**2"}, context)
+    assert light.data["result"] == heavy.data["result"] == "18"
+    assert pooled == ["(17 + 25) * 3 / 7 + 0 * 2**2"]
+    with pytest.raises(ToolFailed, match="division by zero"):
+        await Calculator().run({"expression": "1 / (2 - 2)"}, context)
