@@ -255,13 +255,16 @@ class SqlWriter:
                 log.warning("could not close the writer's connection", exc_info=True)
 
     async def close(self) -> None:
-        """Wait for the commits in flight; release the writer's connection and thread."""
+        """Wait for the commits in flight; release the writer's connection and thread.
+        Idempotent: a server stopped twice (a drain, then its shutdown) closes it twice."""
         await asyncio.gather(*self._commits, return_exceptions=True)
-        if self._thread is not None:
-            await asyncio.get_running_loop().run_in_executor(self._thread, self._close_connection)
-            self._thread.shutdown(wait=True)
-        if self._sync is not None:
-            self._sync.dispose()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            await asyncio.get_running_loop().run_in_executor(thread, self._close_connection)
+            thread.shutdown(wait=True)
+        sync, self._sync = self._sync, None
+        if sync is not None:
+            sync.dispose()
 
 
 def _inserts_rows(statement: UpdateBase) -> bool:

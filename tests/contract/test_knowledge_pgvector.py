@@ -68,8 +68,8 @@ async def test_a_large_scope_walks_the_index_and_finds_the_exact_nearest(
     monkeypatch.setattr(pgsearch, "EXACT_SCOPE", 10)  # now alice's 40 are "large"
     assert await ranked(store, query, 5) == exact
     assert paths[1:] == ["hnsw"]
-    monkeypatch.setattr(pgsearch, "MAX_SCAN_TUPLES", 1)  # the walk ends early
-    monkeypatch.setattr(pgsearch, "EF_SEARCH", 10)
+    monkeypatch.setattr(pgsearch, "MAX_SCAN_TUPLES", 1)  # the walk ends early, with at
+    monkeypatch.setattr(pgsearch, "EF_SEARCH", 1)  # most one candidate: fewer than asked
     assert await ranked(store, query, 5) == exact  # ... and the exact search answers
     assert paths[2:] == ["hnsw", "exact"]
 
