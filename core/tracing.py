@@ -18,6 +18,7 @@ import os
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar, Token
 from typing import Any
 
 from opentelemetry import trace
@@ -89,6 +90,25 @@ def provider_for(exporting: bool, service_name: str = "agentd") -> trace.TracerP
 def trace_id_of(span: Span) -> str | None:
     context = span.get_span_context()
     return format(context.trace_id, "032x") if context.is_valid else None
+
+
+_CALL_TRACE_ID: ContextVar[str | None] = ContextVar("agentd_trace_id", default=None)
+
+
+def current_trace_id() -> str | None:
+    """The trace id of the call being served (None outside an RPC, and in work it did
+    not start); set by the server's tracing interceptor."""
+    return _CALL_TRACE_ID.get()
+
+
+def set_call_trace_id(trace_id: str) -> Token[str | None]:
+    """Make `trace_id` the current call's (for this task and what it starts); the token
+    resets it (`reset_call_trace_id`)."""
+    return _CALL_TRACE_ID.set(trace_id)
+
+
+def reset_call_trace_id(token: Token[str | None]) -> None:
+    _CALL_TRACE_ID.reset(token)
 
 
 @contextmanager

@@ -20,8 +20,8 @@ import structlog
 from core.errors import AgentdError, InternalError, ResourceExhaustedError
 from core.faults import as_store_error
 from core.identity import CallContext, new_trace_id
+from core.tracing import current_trace_id
 from server.interceptors.auth import current_principal
-from server.interceptors.tracing import current_trace_id
 from server.request_text import refuse_nul
 from server.status import abort
 

@@ -33,7 +33,7 @@ from agent.knowledge.jobs import MAX_ERROR_CHARS, IngestionJob
 from agent.knowledge.records import DocumentRecord, Scope
 from core.errors import AgentdError, DocumentGoneError, InternalError, ResourceExhaustedError
 from core.identity import new_trace_id
-from core.tracing import trace_id_of
+from core.tracing import current_trace_id, trace_id_of
 from stores.knowledge.catalog import KnowledgeCatalog
 from stores.knowledge.jobs import IngestionJobStore
 
@@ -46,13 +46,10 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def current_trace_id() -> str:
-    """The trace id of the call being served (bound to the log context by the server's
-    tracing), else the current span's, else a new one (a background job's)."""
-    bound = structlog.contextvars.get_contextvars().get("trace_id")
-    if isinstance(bound, str) and bound:
-        return bound
-    return trace_id_of(trace.get_current_span()) or new_trace_id()
+def _trace_id() -> str:
+    """The trace id of the call being served, else the current span's, else a new one
+    (a background job's)."""
+    return current_trace_id() or trace_id_of(trace.get_current_span()) or new_trace_id()
 
 
 class IngestionRunner:
@@ -118,7 +115,7 @@ class IngestionRunner:
             now = _now()
             started = await self.jobs.start(held, self.owner, now, now + self.lease)
             if started is None:
-                trace_id = current_trace_id()
+                trace_id = _trace_id()
                 log.warning("ingestion job taken over while it waited", trace_id=trace_id)
                 raise InternalError(trace_id)
             return await self._ingest(started, content)
@@ -148,7 +145,7 @@ class IngestionRunner:
                 # not taken over: deleted with its knowledge base; its chunks are nobody's
                 await self.knowledge.delete_document(job.tenant, job.document_id)
                 raise DocumentGoneError(job.document_id) from None
-            trace_id = current_trace_id()
+            trace_id = _trace_id()
             log.warning("ingestion job taken over", job=job.job_id, trace_id=trace_id)
             raise InternalError(trace_id) from None
         except asyncio.CancelledError:
@@ -163,7 +160,7 @@ class IngestionRunner:
         except Exception as error:
             # the details (a database error holds its statement and parameters) go to the
             # server's log only; the job and the caller get the trace id to quote
-            internal = InternalError(current_trace_id())
+            internal = InternalError(_trace_id())
             log.exception("ingestion failed", job=job.job_id, trace_id=internal.trace_id)
             await self._fail(job, internal.reason, internal.message)
             raise internal from error

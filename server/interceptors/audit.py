@@ -29,8 +29,8 @@ from audit.records import RpcRecord
 from core.errors import AgentdError, InternalError
 from core.faults import as_store_error
 from core.identity import new_trace_id
+from core.tracing import current_trace_id
 from server.interceptors.auth import THROTTLED, current_principal
-from server.interceptors.tracing import current_trace_id
 from server.interceptors.wrapping import (
     Around,
     AroundInterceptor,

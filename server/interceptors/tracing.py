@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
 from typing import Any
 
 import structlog
@@ -18,15 +17,8 @@ from opentelemetry import propagate
 from opentelemetry.trace import SpanKind
 
 from core.identity import new_trace_id
-from core.tracing import fail, trace_id_of, tracer
+from core.tracing import fail, set_call_trace_id, trace_id_of, tracer
 from server.interceptors.wrapping import Around, AroundInterceptor, Context, final_code
-
-_TRACE_ID: ContextVar[str | None] = ContextVar("agentd_trace_id", default=None)
-
-
-def current_trace_id() -> str | None:
-    """The trace id of the call being served (None outside an RPC)."""
-    return _TRACE_ID.get()
 
 
 def _carrier(metadata: Any) -> dict[str, str]:
@@ -55,7 +47,7 @@ class TracingInterceptor(AroundInterceptor):
                 trace_id = trace_id_of(span) or new_trace_id()
                 # Set, never reset: the call's task ends with the call, and a stream may
                 # be closed from another context (a reset there would raise).
-                _TRACE_ID.set(trace_id)
+                set_call_trace_id(trace_id)
                 structlog.contextvars.bind_contextvars(trace_id=trace_id)
                 error: BaseException | None = None
                 try:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pypdf
 import pytest
-import structlog
 
 from agent.knowledge.records import EmbeddingSpace, Item, Vectors
 from core.errors import InternalError, InvalidArgumentError
+from core.tracing import reset_call_trace_id, set_call_trace_id
 from tests.contract.test_ingestion_runner import ADMIN, OLD, Setup, setup
 from tests.contract.test_knowledge_bases import PDF_TEXT, tiny_pdf
 
@@ -55,12 +55,12 @@ async def test_an_unexpected_error_leaves_only_the_trace_id_to_quote(
         raise RuntimeError(secret)
 
     monkeypatch.setattr(setup.store, "add", failing)
-    structlog.contextvars.bind_contextvars(trace_id=TRACE)  # as the server's tracing does
+    token = set_call_trace_id(TRACE)  # as the server's tracing does
     try:
         with pytest.raises(InternalError) as raised:
             await setup.admin.add_document(ADMIN, "kb", OLD, "text/plain", "x")
     finally:
-        structlog.contextvars.unbind_contextvars("trace_id")
+        reset_call_trace_id(token)
     assert raised.value.trace_id == TRACE
     assert secret not in str(raised.value)
     [failed] = await setup.admin.list_jobs(ADMIN, "kb", limit=9)
