@@ -13,6 +13,7 @@ from core.identity import CallContext
 from server import paging
 from server.calls import unary
 from server.memory_setup import MemoryFeature
+from server.rpcs.common import required_id
 
 if TYPE_CHECKING:  # numpy: only when memory is on
     from agent.knowledge.jobs import IngestionJob
@@ -93,11 +94,8 @@ def hit_to_proto(hit: Hit) -> pb.KnowledgeHit:
     return found
 
 
-def _required(field: str, value: str, longest: int = 64) -> None:
-    if not value:
-        raise InvalidArgumentError([FieldViolation(field, "is required")])
-    if len(value) > longest:
-        raise InvalidArgumentError([FieldViolation(field, f"is longer than {longest} characters")])
+MAX_KNOWLEDGE_ID = 64
+"""Knowledge base, document and job ids (and a media type) are at most this long."""
 
 
 class KnowledgeRpcs:
@@ -132,7 +130,7 @@ class KnowledgeRpcs:
         self, request: pb.DeleteKnowledgeBaseRequest, call: CallContext
     ) -> pb.DeleteKnowledgeBaseResponse:
         bases = self._feature.require_bases()
-        _required("knowledge_base_id", request.knowledge_base_id)
+        required_id(request.knowledge_base_id, "knowledge_base_id", MAX_KNOWLEDGE_ID)
         gone = await bases.delete(call.principal, request.knowledge_base_id)
         return pb.DeleteKnowledgeBaseResponse(chunks_deleted=gone)
 
@@ -141,8 +139,8 @@ class KnowledgeRpcs:
         self, request: pb.AddDocumentRequest, call: CallContext
     ) -> pb.KnowledgeDocument:
         bases = self._feature.require_bases()
-        _required("knowledge_base_id", request.knowledge_base_id)
-        _required("media_type", request.media_type)
+        required_id(request.knowledge_base_id, "knowledge_base_id", MAX_KNOWLEDGE_ID)
+        required_id(request.media_type, "media_type", MAX_KNOWLEDGE_ID)
         added = await bases.add_document(
             call.principal,
             request.knowledge_base_id,
@@ -159,7 +157,7 @@ class KnowledgeRpcs:
         self, request: pb.ListDocumentsRequest, call: CallContext
     ) -> pb.ListDocumentsResponse:
         bases = self._feature.require_bases()
-        _required("knowledge_base_id", request.knowledge_base_id)
+        required_id(request.knowledge_base_id, "knowledge_base_id", MAX_KNOWLEDGE_ID)
         size, after = paging.by_id(request.page_size, request.page_token, MAX_PAGE)
         found = await bases.list_documents(
             call.principal,
@@ -177,7 +175,7 @@ class KnowledgeRpcs:
         self, request: pb.DeleteDocumentRequest, call: CallContext
     ) -> pb.DeleteDocumentResponse:
         bases = self._feature.require_bases()
-        _required("document_id", request.document_id)
+        required_id(request.document_id, "document_id", MAX_KNOWLEDGE_ID)
         gone = await bases.delete_document(call.principal, request.document_id)
         return pb.DeleteDocumentResponse(chunks_deleted=gone)
 
@@ -222,7 +220,7 @@ class KnowledgeRpcs:
         self, request: pb.GetIngestionJobRequest, call: CallContext
     ) -> pb.IngestionJob:
         bases = self._feature.require_bases()
-        _required("job_id", request.job_id)
+        required_id(request.job_id, "job_id", MAX_KNOWLEDGE_ID)
         return job_to_proto(await bases.job(call.principal, request.job_id))
 
     @unary
@@ -230,7 +228,7 @@ class KnowledgeRpcs:
         self, request: pb.ListIngestionJobsRequest, call: CallContext
     ) -> pb.ListIngestionJobsResponse:
         bases = self._feature.require_bases()
-        _required("knowledge_base_id", request.knowledge_base_id)
+        required_id(request.knowledge_base_id, "knowledge_base_id", MAX_KNOWLEDGE_ID)
         size, after = paging.by_id(request.page_size, request.page_token, MAX_PAGE)
         found = await bases.list_jobs(
             call.principal,

@@ -15,6 +15,7 @@ from server import paging
 from server.calls import unary
 from server.knowledge_rpcs import KnowledgeRpcs
 from server.memory_setup import MemoryFeature
+from server.rpcs.common import required_id
 
 if TYPE_CHECKING:  # numpy: only when memory is on
     from agent.knowledge.records import Item
@@ -92,8 +93,7 @@ class MemoryServicer(KnowledgeRpcs, pb_grpc.MemoryServiceServicer):
         self, request: pb.DeleteMemoryRequest, call: CallContext
     ) -> pb.DeleteMemoryResponse:
         memory = self._feature.require()
-        if not request.memory_id or len(request.memory_id) > 64:
-            raise InvalidArgumentError([FieldViolation("memory_id", "is required (≤ 64)")])
+        required_id(request.memory_id, "memory_id", 64)
         principal = call.principal
         await memory.forget(
             principal.tenant, principal.id, request.memory_id, roles=principal.roles
