@@ -16,9 +16,9 @@ from pathlib import Path
 import structlog
 import yaml
 
-from agent.agents import AgentDefinition, AgentInvalidError, parse_agent
 from agent.teams.graph import find_cycle, show
 from core.watching import FileProblem, keep_reloading
+from records.agents.definition import AgentDefinition, AgentInvalidError, parse_agent
 
 log = structlog.get_logger(__name__)
 

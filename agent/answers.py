@@ -21,11 +21,11 @@ from jsonschema import Draft202012Validator
 
 from agent.failures import ModelOutputInvalidError
 from agent.limits import LimitReached
-from agent.llm.base import Message, ModelResponse, ModelSettings
 from agent.llm.structured import json_reply
 from agent.modes import Outcome
 from agent.run import TaskRun
-from agent.tasks import StopReason
+from records.messages import Message, ModelResponse, ModelSettings
+from records.tasks import StopReason
 
 REFORMAT = (
     "Rewrite the answer below as one JSON value that matches the given JSON Schema, "

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from agent import events as ev
-from agent.tasks import Task
 from core.errors import ArtifactNotFoundError, FieldViolation, InvalidArgumentError
+from records import events as ev
+from records.tasks import Task
 from stores.artifacts.base import Artifact, ArtifactInfo, ArtifactStore, name_problem
 from tools.builtin.artifacts import WRITE_ARTIFACT
 

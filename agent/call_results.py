@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from agent import events as ev
-from agent.resume import JournalEntry
 from core.errors import ToolNotFoundError, ToolUnavailableError
-from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
+from records import events as ev
+from records.checkpoints import JournalEntry
+from records.tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 
 if TYPE_CHECKING:
     from agent.run import TaskRun

@@ -12,7 +12,6 @@ from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from agent.agents import AgentDefinition, AgentInvalidError, AgentVersion, parse_agent
 from agent.teams.graph import find_cycle, show
 from core.errors import (
     AgentLimitError,
@@ -22,6 +21,7 @@ from core.errors import (
 )
 from core.identity import Principal
 from core.roles import DEFAULT_ROLES, Action, RoleTable
+from records.agents.definition import AgentDefinition, AgentInvalidError, AgentVersion, parse_agent
 from stores.agents.base import AgentStore
 
 MAX_AGENTS_PER_TENANT = 1_000

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from agent.tasks import Citation
+from records.tasks import Citation
 
 SEARCH_KNOWLEDGE = "search_knowledge"
 SNIPPET_CHARS = 200

@@ -17,12 +17,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from agent import events as ev
-from agent.llm.base import Message, Model, ModelError, ModelResponse, ModelSettings, ToolDefinition
+from agent.llm.base import Model, ModelError
 from agent.llm.fitting import Fitted, fit_request
 from agent.llm.tokens import ESTIMATE
 from agent.llm.wide_estimate import WIDE_ESTIMATE
 from core.errors import ContextTooLongError
+from records import events as ev
+from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
 
 if TYPE_CHECKING:
     from agent.run import TaskRun

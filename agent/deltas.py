@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent import events as ev
 from agent.llm import sanitize
-from agent.llm.base import Discarded, Done, ModelError, ModelResponse, ReasoningChunk, TextChunk
+from agent.llm.base import ModelError
+from records import events as ev
+from records.messages import Discarded, Done, ModelResponse, ReasoningChunk, TextChunk
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
-    from agent.llm.base import StreamItem
     from agent.run import TaskRun
+    from records.messages import StreamItem
 
 
 async def streamed(run: TaskRun, items: AsyncIterator[StreamItem], step_id: str) -> ModelResponse:

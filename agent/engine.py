@@ -19,7 +19,6 @@ from agent import lifecycle, questions, tool_resume
 from agent.admission import Admission, Ticket
 from agent.catalog import Agents
 from agent.conversations.engine_hooks import TaskMemory
-from agent.events import TaskEvent
 from agent.execution import Runner
 from agent.intake import Chosen, choose, delegates_of, new_task
 from agent.lifecycle import Endings
@@ -28,13 +27,11 @@ from agent.listing import Listing, list_live
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
 from agent.modes import planner
-from agent.plan import Plan
 from agent.remote import RemoteAgents
 from agent.requests import TaskRequest, validate_request
 from agent.run_factory import ModelFactory, RunFactory
 from agent.selection import narrow, resolve
 from agent.takeover import Takeover, follow_cancellations
-from agent.tasks import Task, new_task_id
 from agent.teams.delegation import Team, TeamLimits
 from core.errors import (
     ApprovalNotPendingError,
@@ -47,6 +44,10 @@ from core.errors import (
 )
 from core.identity import CallContext
 from core.roles import Action
+from records.events import TaskEvent
+from records.plan import Plan
+from records.tasks import Task, new_task_id
+from records.tools.approvals import ApprovalDecision
 from stores.approvals.base import ApprovalBox
 from stores.approvals.memory import InMemoryApprovalBox
 from stores.cancellations.base import CancelBus
@@ -59,7 +60,6 @@ from stores.idempotency.memory import InMemoryIdempotencyStore
 from stores.leases.base import Leases
 from stores.leases.memory import InMemoryLeases
 from stores.tasks.base import TaskStore
-from tools.approvals import ApprovalDecision
 from tools.registry import ToolRegistry
 
 log = structlog.get_logger(__name__)

@@ -20,9 +20,9 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 
-from agent import events as ev
 from agent.redaction import redact_event
 from core.secrets import StreamRedactor
+from records import events as ev
 
 log = structlog.get_logger(__name__)
 

@@ -28,8 +28,9 @@ from agent.modes import Outcome, function_calling, llm_router, plan_execute, tex
 from agent.modes.synthesis import notes_answer, partial_outcome
 from agent.remote import RemoteAgents
 from agent.run import TaskRun
-from agent.tasks import ExecutionMode, StopReason, TaskStatus
 from core.errors import TaskAlreadyTerminalError
+from records.execution import ExecutionMode
+from records.tasks import StopReason, TaskStatus
 from stores.checkpoints.base import CheckpointStore
 from stores.history.base import TaskHistory
 from stores.leases.base import Leases

@@ -14,9 +14,9 @@ from enum import StrEnum
 import structlog
 
 from agent.llm.base import ModelError
-from agent.tasks import StopReason
 from core.errors import AgentdError, ContextTooLongError, PlanInvalidError
 from core.faults import as_store_error
+from records.tasks import StopReason
 
 log = structlog.get_logger(__name__)
 

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.agents import AgentDefinition, RemoteDelegate
 from agent.catalog import Agents
 from agent.conversations.service import Conversations
 from agent.modes.router import choose_mode
-from agent.plan import Plan
 from agent.questions import ASK_USER
 from agent.requests import TaskRequest, given_plan, validate_request
 from agent.selection import narrow, resolve, with_defaults
-from agent.tasks import Delegate, ExecutionMode, Task
 from agent.teams.delegation import team_tools
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
-from tools.model import ToolSpec
+from records.agents.definition import AgentDefinition, RemoteDelegate
+from records.execution import ExecutionMode
+from records.plan import Plan
+from records.tasks import Delegate, Task
+from records.tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
 REMOTE_ONLY = "category:remote-a2a-only"

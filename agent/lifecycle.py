@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 import structlog
 
-from agent import events as ev
 from agent.artifacts import written_refs
 from agent.citations import merged
 from agent.failures import TaskFailedError
@@ -27,10 +26,11 @@ from agent.llm import sanitize
 from agent.modes import Outcome
 from agent.modes.synthesis import notes_answer
 from agent.redaction import redact_event
-from agent.tasks import StopReason, Task, TaskFailure, TaskStatus
 from core.errors import TaskAlreadyTerminalError
 from core.faults import is_unavailable
 from core.secrets import scrub
+from records import events as ev
+from records.tasks import StopReason, Task, TaskFailure, TaskStatus
 from stores.history.base import TaskHistory
 from stores.tasks.base import TaskStore
 

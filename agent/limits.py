@@ -11,16 +11,14 @@ from typing import Literal
 
 from agent.llm.fitting import FitPolicy
 from agent.llm.model_catalog import BUILT_IN_CATALOG, ModelCatalog
-from agent.tasks import StopReason
 from core.roles import DEFAULT_ROLES, RoleTable
+from records.execution import StepPolicy
+from records.tasks import StopReason
 
 DEFAULT_MAX_ITERATIONS = 10
 MAX_ITERATIONS_LIMIT = 50
 MAX_TASK_CHARS = 5_000
 MAX_CONTEXT_BYTES = 10 * 1024
-StepPolicy = Literal["replan", "skip", "terminate"]
-"""What a failed plan step leads to: a new plan, going on without it (and the steps that
-depend on it), or the end of the run with the best answer so far."""
 CRITIC_WEIGHTS = {"accuracy": 0.4, "completeness": 0.3, "relevance": 0.2, "logic": 0.1}
 
 

@@ -18,8 +18,8 @@ import contextlib
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from agent.tasks import Task, TaskStatus
 from core.errors import TaskNotFoundError
+from records.tasks import Task, TaskStatus
 from stores.history.base import TaskHistory, TaskQuery
 from stores.tasks.base import TaskStore
 

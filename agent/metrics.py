@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from agent import events as ev
-from agent.tasks import Task, TaskStatus, utcnow
 from core.metrics import LLM_TOKENS, REFLECTIONS, TASK_DURATION, TASKS_FINISHED, TASKS_STARTED
+from records import events as ev
+from records.tasks import Task, TaskStatus, utcnow
 
 
 def observe_event(task: Task, payload: ev.EventPayload) -> None:

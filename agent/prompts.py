@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tools.model import ToolSpec
+from records.tools.model import ToolSpec
 
 LANGUAGE = "Write in the language the user's task is written in."
 """Said by each of the engine's prompts that produce text for the user."""

@@ -11,7 +11,6 @@ unanswered question expires with the task's time limit.
 
 from __future__ import annotations
 
-from agent.tasks import Task
 from core.errors import (
     ApprovalNotPendingError,
     FieldViolation,
@@ -19,9 +18,10 @@ from core.errors import (
 )
 from core.identity import Principal
 from core.roles import Action, RoleTable
+from records.tasks import Task
+from records.tools.approvals import ApprovalDecision
+from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
 from stores.approvals.base import ApprovalBox
-from tools.approvals import ApprovalDecision
-from tools.model import PermissionLevel, RiskLevel, ToolSpec
 
 PREFIX = "question:"
 MAX_QUESTION_CHARS = 2_000

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from agent import events as ev
-from agent.plan import Plan
 from core.secrets import redact, scrub
-from tools.invocation import redacted
+from records import events as ev
+from records.plan import Plan
+from records.tools.invocation import redacted
 
 
 def _redact_plan(plan: Plan) -> Plan:

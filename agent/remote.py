@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from agent.agent_remote_keys import RemoteDelegate
     from agent.modes import Outcome
     from agent.run import TaskRun
+    from records.agents.remote_keys import RemoteDelegate
 
 
 class RemoteAgents(Protocol):

@@ -9,20 +9,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.conversations.model import BusyPolicy, conversation_id_problem
 from agent.limits import (
     DEFAULT_MAX_ITERATIONS,
     MAX_CONTEXT_BYTES,
     MAX_ITERATIONS_LIMIT,
     MAX_TASK_CHARS,
 )
-from agent.plan import Plan, PlanProblems, parse_plan
-from agent.tasks import ExecutionMode, ParentLink
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from core.names import tool_name_problem
-from tools.audit import digest
-from tools.model import ToolSpec
+from records.conversations.model import BusyPolicy, conversation_id_problem
+from records.execution import ExecutionMode
+from records.plan import Plan, PlanProblems, parse_plan
+from records.tasks import ParentLink
+from records.tools.audit import digest
+from records.tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
 

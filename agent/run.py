@@ -16,40 +16,36 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import structlog
 
-from agent import context_fit, metrics, serialization
-from agent import events as ev
-from agent.conversations.history import History
+from agent import context_fit, metrics
 from agent.deltas import streamed
 from agent.event_writer import EventWriter
 from agent.knowledge import usage as embedding_usage
-from agent.knowledge.preferences import preferring
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
 from agent.llm import sanitize, tokens
-from agent.llm.base import (
-    Message,
-    Model,
-    ModelResponse,
-    ModelSettings,
-    ToolDefinition,
-)
+from agent.llm.base import Model
 from agent.llm.roles import ModelRoles, RoleName
 from agent.llm.tokens import ESTIMATE, TokenCounter
-from agent.modes.state import ModeState, from_legacy
-from agent.plan import Plan
-from agent.resume import RunCheckpoint
-from agent.tasks import Citation, StopReason, Task, TokenUsage
 from agent.tool_calls import ToolCalls
 from agent.urls import UrlBook
+from records import events as ev
+from records import serialization
+from records.agents.knowledge_keys import preferring
+from records.checkpoints import RunCheckpoint
+from records.conversations.history import History
+from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.mode_state import ModeState, from_legacy
+from records.plan import Plan
+from records.tasks import Citation, StopReason, Task, TokenUsage
 
 if TYPE_CHECKING:
     from agent.teams.delegation import TeamCalls
 from core import tracing
 from core.identity import CallContext
 from core.metrics import LLM_CALLS
+from records.tools.model import ToolSpec
 from stores.approvals.base import ApprovalBox
 from stores.checkpoints.base import CheckpointStore
 from stores.tasks.base import TaskStore
-from tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
 log = structlog.get_logger(__name__)

@@ -13,24 +13,24 @@ from dataclasses import dataclass, field, replace
 
 import structlog
 
-from agent.agents import ROLES, AgentDefinition, render
-from agent.knowledge.preferences import scoped_specs
 from agent.limits import EngineConfig
 from agent.llm.base import Model
 from agent.llm.encodings import Encodings
 from agent.llm.providers import DEFAULT_PROVIDER, Provider, chain
 from agent.llm.roles import ModelRoles
 from agent.questions import ASK_USER
-from agent.resume import RunCheckpoint
 from agent.run import TaskRun
-from agent.tasks import Task
 from agent.teams.delegation import Team, team_tools
 from core.errors import ToolNotFoundError
 from core.identity import CallContext
+from records.agents.definition import ROLES, AgentDefinition, render
+from records.agents.knowledge_keys import scoped_specs
+from records.checkpoints import RunCheckpoint
+from records.tasks import Task
+from records.tools.model import ToolSpec
 from stores.approvals.base import ApprovalBox
 from stores.checkpoints.base import CheckpointStore
 from stores.tasks.base import TaskStore
-from tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
 log = structlog.get_logger(__name__)

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from agent.agents import AgentDefinition, AgentVersion, split_reference
 from agent.catalog import Agents
-from agent.knowledge.preferences import scoped_specs
 from agent.requests import TaskRequest
-from agent.tasks import ExecutionMode
 from core.errors import AgentNotFoundError, FieldViolation, InvalidArgumentError
-from tools.model import ToolSpec
+from records.agents.definition import AgentDefinition, AgentVersion, split_reference
+from records.agents.knowledge_keys import scoped_specs
+from records.execution import ExecutionMode
+from records.tools.model import ToolSpec
 
 
 async def resolve(agents: Agents | None, tenant: str, reference: str) -> AgentDefinition | None:

@@ -16,19 +16,19 @@ import time
 
 import structlog
 
-from agent import events as ev
-from agent import serialization
 from agent.admission import Admission, Ticket
 from agent.conversations.engine_hooks import TaskMemory
 from agent.execution import Runner
 from agent.failures import OrphanNotResumableError
 from agent.lifecycle import Endings
-from agent.resume import RunCheckpoint
 from agent.run import TaskRun
 from agent.run_factory import RunFactory
-from agent.tasks import Task, TaskStatus
 from core.errors import ResourceExhaustedError, TaskNotFoundError
 from core.identity import CallContext, Principal
+from records import events as ev
+from records import serialization
+from records.checkpoints import RunCheckpoint
+from records.tasks import Task, TaskStatus
 from stores.cancellations.base import CancelBus
 from stores.checkpoints.base import CheckpointStore
 from stores.leases.base import Leases

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import structlog
 
-from agent import events as ev
 from agent import lifecycle, questions
 from agent.artifacts import artifact_space, updated_event
 from agent.call_results import UNKNOWN_OUTCOME as UNKNOWN_OUTCOME
@@ -28,20 +27,21 @@ from agent.call_results import clip, replayed, short, unavailable
 from agent.citations import SEARCH_KNOWLEDGE, citations_of
 from agent.concurrency import all_or_none
 from agent.limits import LimitReached, step_clock_stopped
-from agent.resume import JournalEntry
-from agent.tasks import TaskStatus
 from agent.tool_progress import ProgressEvents
 from agent.tool_resume import Resumes, failed_before
 from agent.tool_streak import FailureStreak
 from core.errors import AgentdError, ToolNotFoundError, ToolUnavailableError
 from core.identity import CallContext
 from core.text import clean_json, clean_text
+from records import events as ev
+from records.checkpoints import JournalEntry
+from records.tasks import TaskStatus
+from records.tools.approvals import ApprovalDecision
+from records.tools.invocation import Invocation
+from records.tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 from tools import progress
 from tools.admission import Admission, Verdict
-from tools.approvals import ApprovalDecision
 from tools.builtin.artifacts import WRITE_ARTIFACT
-from tools.invocation import Invocation
-from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 
 if TYPE_CHECKING:
     from agent.run import TaskRun

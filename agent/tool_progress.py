@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from agent import events as ev
+from records import events as ev
 from tools.progress import Progress, ProgressSink
 
 if TYPE_CHECKING:

@@ -18,11 +18,8 @@ import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from agent import events as ev
 from agent.failures import ResumeWindowClosedError
 from agent.limits import task_clock_stopped
-from agent.resume import JournalEntry
-from agent.tasks import Task, TaskStatus
 from core.errors import (
     ApprovalNotPendingError,
     FieldViolation,
@@ -31,8 +28,11 @@ from core.errors import (
 )
 from core.identity import Principal
 from core.roles import Action, RoleTable
-from tools.approvals import ApprovalDecision
-from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
+from records import events as ev
+from records.checkpoints import JournalEntry
+from records.tasks import Task, TaskStatus
+from records.tools.approvals import ApprovalDecision
+from records.tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 
 if TYPE_CHECKING:
     from agent.run import TaskRun

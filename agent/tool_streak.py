@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from agent.limits import LimitReached
-from agent.tasks import StopReason
-from tools.outcomes import ToolCallResult, ToolErrorKind
+from records.tasks import StopReason
+from records.tools.outcomes import ToolCallResult, ToolErrorKind
 
 FAILURES = frozenset(
     {ToolErrorKind.FAILED, ToolErrorKind.TIMEOUT, ToolErrorKind.CRASHED, ToolErrorKind.UNAVAILABLE}

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from agent.plan import Plan
+from records.plan import Plan
 
 URL = re.compile(r"https?://[^\s<>\"'`]+")
 TRAILING = ".,;:!?)]}"

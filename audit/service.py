@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from audit.records import RpcRecord
 from core.identity import Principal
 from core.roles import DEFAULT_ROLES, Action, RoleTable
+from records.audit import RpcRecord
+from records.tools.audit import ToolCallRecord
 from stores.audit.base import AuditQuery
 from stores.audit.sql import SqlAuditReader
-from tools.audit import ToolCallRecord
 
 AuditPage = list[tuple[int, RpcRecord]] | list[tuple[int, ToolCallRecord]]
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from auth.keys import ApiKey, new_key, roles_by_principal
+from records.keys import ApiKey, new_key, roles_by_principal
+from records.tools.grants import Grant
 from stores.api_keys.sql import SqlKeyStore
 from stores.grants.sql import SqlGrantStore
 from stores.sql.database import Database
 from stores.sql.engine import migrate
 from tools.grant_review import GrantWarning, review
-from tools.grants import Grant
 
 
 @asynccontextmanager

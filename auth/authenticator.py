@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 import structlog
 
-from auth.keys import ApiKey, parse
 from core.errors import UnauthenticatedError
 from core.identity import Principal
+from records.keys import ApiKey, parse
 from stores.api_keys.base import KeyStore
 
 if TYPE_CHECKING:  # PyJWT is imported only when tokens are accepted (start-up time)

@@ -23,13 +23,13 @@ from sqlalchemy import func, select
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from auth.keys import new_key
+from records.keys import new_key
+from records.tools.grants import Grant, new_grant_id
+from records.tools.model import PermissionLevel
 from server import logs
 from server.app import AgentdServer
 from server.settings import Settings
 from stores.sql.schema import rpc_audit, tool_call_audit
-from tools.grants import Grant, new_grant_id
-from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
 
 CALLS = 2_000

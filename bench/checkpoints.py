@@ -18,11 +18,11 @@ from pathlib import Path
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from agent import serialization
-from agent.llm.base import Message, ToolCall
-from agent.resume import RunCheckpoint
-from agent.tasks import TokenUsage
 from core.identity import Principal
+from records import serialization
+from records.checkpoints import RunCheckpoint
+from records.messages import Message, ToolCall
+from records.tasks import TokenUsage
 from stores.checkpoints.base import CheckpointStore
 from stores.checkpoints.memory import InMemoryCheckpointStore
 from stores.checkpoints.sql import SqlCheckpointStore

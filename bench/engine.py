@@ -36,12 +36,12 @@ from agent.llm.fake_server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
 from agent.requests import TaskRequest
-from agent.tasks import ExecutionMode
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2
 from agentd.v1.tasks_pb2 import EXECUTION_MODE_FUNCTION_CALLING as FUNCTION_CALLING
 from agentd_client.client import AgentClient
 from core.identity import CallContext
+from records.execution import ExecutionMode
 from server import logs
 from server.app import AgentdServer
 from server.builders import build_registry

@@ -35,8 +35,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from agent.knowledge.documents import KnowledgeBases, Progress
 from agent.knowledge.memories import new_item_id
-from agent.knowledge.records import EmbeddingSpace, Item, Scope, Vectors, content_hash, normalised
 from agent.llm.embeddings import HashEmbedder
+from records.knowledge.items import EmbeddingSpace, Item, Scope, Vectors, content_hash, normalised
 from stores.knowledge.base import KnowledgeStore
 from stores.knowledge.keywords import keyword_text
 from stores.knowledge.pgvector import PgVectorKnowledgeStore

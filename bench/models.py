@@ -23,7 +23,6 @@ from pathlib import Path
 
 from agent import prompts
 from agent.llm import fitting
-from agent.llm.base import Message, ModelSettings, ToolCall
 from agent.llm.encodings import Encodings
 from agent.llm.fake_server import FakeOpenAIServer
 from agent.llm.fitting import fit_request
@@ -32,6 +31,7 @@ from agent.llm.openai import OpenAIModel
 from agent.llm.structured import json_reply
 from agent.llm.tokens import ESTIMATE, TokenCounter, message_tokens
 from agent.modes.llm_router import SETTINGS as ROUTE
+from records.messages import Message, ModelSettings, ToolCall
 
 MESSAGES = 200
 FIT_RUNS = 20

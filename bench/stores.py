@@ -17,8 +17,8 @@ import time
 
 import redis.asyncio as redis
 
-from agent import events as ev
-from agent.tasks import Task, TaskStatus
+from records import events as ev
+from records.tasks import Task, TaskStatus
 from stores.redis import RedisConnections, RedisOptions
 from stores.tasks.base import TaskStore
 from stores.tasks.memory import InMemoryTaskStore

@@ -27,18 +27,19 @@ from typing import Any
 
 import structlog
 
-from agent.agents import AgentDefinition
 from agent.catalog import Agents
 from agent.engine import Engine
-from agent.events import TaskEvent
 from agent.limits import EngineConfig
-from agent.llm.base import Message, ModelResponse, ModelSettings, ToolDefinition
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.requests import TaskRequest
-from agent.tasks import ExecutionMode, Task
 from agent.teams.delegation import ChildTasks
 from core.identity import CallContext
+from records.agents.definition import AgentDefinition
+from records.events import TaskEvent
+from records.execution import ExecutionMode
+from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.tasks import Task
 from server.builders import build_registry
 from server.settings import Settings
 from stores.audit.memory import InMemoryAuditLog

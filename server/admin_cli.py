@@ -11,8 +11,8 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tools.grants import Grant, TimeWindow, new_grant_id
-from tools.model import PermissionLevel
+from records.tools.grants import Grant, TimeWindow, new_grant_id
+from records.tools.model import PermissionLevel
 
 _DURATION = re.compile(r"^(\d+)([smhd])$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}

@@ -15,9 +15,11 @@ from grpc_health.v1._async import HealthServicer
 from agent.engine import Engine
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
-from auth.keys import new_key
 from core import tracing
 from core.metrics import TASKS_IN_FLIGHT
+from records.keys import new_key
+from records.tools.grants import Grant, new_grant_id
+from records.tools.model import PermissionLevel
 from server import heap, logs
 from server.a2a import A2A
 from server.builders import (
@@ -49,8 +51,6 @@ from server.startup import (
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.redis_options import shown
 from stores.tasks.base import TaskStore
-from tools.grants import Grant, new_grant_id
-from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
 

@@ -12,16 +12,17 @@ import structlog
 from agent.catalog import Agents
 from agent.conversations.busy import BusyGate, stale_after
 from agent.conversations.engine_hooks import TaskMemory
-from agent.conversations.policy import MemoryPolicy
 from agent.conversations.service import Conversations
 from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
 from agent.run import TaskRun
-from agent.tasks import Task
 from agent.teams.delegation import TeamLimits
 from auth.authenticator import Authenticator
+from records.conversations.policy import MemoryPolicy
+from records.tasks import Task
+from records.tools.model import Tool
 from server.a2a import LazyRemoteAgents
 from server.artifact_limits import artifact_limits
 from server.model_builders import build_models, model_factory
@@ -39,7 +40,6 @@ from stores.sql.engine import PoolOptions
 from stores.tasks.base import TaskStore
 from tools.builtin import HttpLimits, builtin_tools
 from tools.builtin.artifacts import READ_ARTIFACT
-from tools.model import Tool
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
 from tools.retries import RetryPolicy

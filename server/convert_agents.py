@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any, Literal
 
-from agent.agents import AgentVersion
 from agentd.v1 import agents_pb2, conversations_pb2, tasks_pb2
+from records.agents.definition import AgentVersion
 from server.convert import dict_to_struct, mode_from_proto, mode_to_proto, struct_to_dict
 
 

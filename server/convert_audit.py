@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import audit_pb2
-from audit.records import RpcRecord
 from core.errors import FieldViolation, InvalidArgumentError
+from records.audit import RpcRecord
+from records.tools.audit import ToolCallRecord
 from server import paging
 from server.convert import dict_to_struct, timestamp_from_proto, to_duration, to_timestamp
 from stores.audit.base import AuditQuery
-from tools.audit import ToolCallRecord
 
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000

@@ -1,11 +1,11 @@
-"""Citations (`agent.tasks.Citation`) as the contract has them, on FinalAnswer and Task."""
+"""Citations (`records.tasks.Citation`) as the contract has them, on FinalAnswer and Task."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from agent.tasks import Citation
 from agentd.v1 import memory_pb2
+from records.tasks import Citation
 
 
 def citations_to_proto(citations: Iterable[Citation]) -> list[memory_pb2.Citation]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agent.conversations.model import Conversation, ConversationMessage
 from agentd.v1 import conversations_pb2 as cpb
+from records.conversations.model import Conversation, ConversationMessage
 from server.convert import to_timestamp
 
 _ROLES = {

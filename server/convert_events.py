@@ -1,4 +1,4 @@
-"""Conversion of task events (`agent.events`) to their protobuf form, and stream heartbeats."""
+"""Conversion of task events (`records.events`) to their protobuf form, and stream heartbeats."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from agent import events as ev
-from agent.tasks import Task
 from agentd.v1 import artifacts_pb2, conversations_pb2, events_pb2, tasks_pb2
+from records import events as ev
+from records.tasks import Task
 from server.convert import (
     APPROVAL_DECISIONS,
     dict_to_struct,

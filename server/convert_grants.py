@@ -1,4 +1,4 @@
-"""Conversion of grants between protobuf and `tools.grants`."""
+"""Conversion of grants between protobuf and `records.tools.grants`."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 from agentd.v1 import grants_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
+from records.tools.grants import Grant, TimeWindow
+from records.tools.model import PermissionLevel
 from server.convert import timestamp_from_proto, to_timestamp
-from tools.grants import Grant, TimeWindow
-from tools.model import PermissionLevel
 
 MAX_ARGUMENTS = 16
 MAX_PREFIXES = 16

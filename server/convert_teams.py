@@ -7,8 +7,8 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from agent import events as ev
 from agentd.v1 import events_pb2
+from records import events as ev
 from server.convert import stop_reason_to_proto, task_status_to_proto, usage_to_proto
 
 

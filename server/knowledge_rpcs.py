@@ -16,8 +16,8 @@ from server.memory_setup import MemoryFeature
 from server.rpcs.common import required_id
 
 if TYPE_CHECKING:  # numpy: only when memory is on
-    from agent.knowledge.jobs import IngestionJob
-    from agent.knowledge.records import DocumentRecord, Hit, KnowledgeBaseRecord
+    from records.knowledge.items import DocumentRecord, Hit, KnowledgeBaseRecord
+    from records.knowledge.jobs import IngestionJob
 
 MAX_QUERY_CHARS = 2000
 MAX_TOP_K = 50

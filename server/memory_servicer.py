@@ -18,7 +18,7 @@ from server.memory_setup import MemoryFeature
 from server.rpcs.common import required_id
 
 if TYPE_CHECKING:  # numpy: only when memory is on
-    from agent.knowledge.records import Item
+    from records.knowledge.items import Item
 
 MAX_QUERY_CHARS = 2000
 MAX_TOP_K = 50

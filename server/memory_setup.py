@@ -12,8 +12,8 @@ import structlog
 
 from agent.llm.base import Model
 from agent.llm.roles import ModelRoles
-from agent.tasks import Task
 from core.errors import MemoryUnavailableError
+from records.tasks import Task
 from server.model_builders import model_factory
 from server.role_table import role_table
 from server.settings import Settings

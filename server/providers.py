@@ -25,9 +25,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agent.agents import PROVIDER_NAME
 from agent.llm.providers import CircuitBreaker, Provider
 from core import secrets
+from records.agents.definition import PROVIDER_NAME
 from server.settings import Settings
 from server.startup import StartupError
 

@@ -16,9 +16,10 @@ from agent.engine import Engine
 from agentd.v1 import agent_service_pb2, memory_pb2, memory_pb2_grpc
 from audit.service import AuditLogs
 from auth.authenticator import Authenticator
-from auth.keys import roles_by_principal
 from auth.throttle import FailureThrottle
 from core.roles import Action
+from records.keys import roles_by_principal
+from records.tools.model import PermissionLevel
 from server import reflection
 from server.a2a import A2A, a2a_if_on
 from server.builders import rate_limiters
@@ -38,7 +39,6 @@ from stores.api_keys.base import KeyStore
 from stores.build import DurableStores, LiveStores, StoreSettings
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
-from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
 

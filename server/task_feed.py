@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from agent.events import TaskEvent
 from core.errors import EventsExpiredError, TaskNotFoundError
+from records.events import TaskEvent
 from stores.history.base import TaskHistory
 from stores.tasks.base import TaskStore
 

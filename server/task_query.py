@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from agent.agents import split_reference
-from agent.conversations.model import conversation_id_problem
 from agentd.v1 import agent_service_pb2 as pb
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import Principal
+from records.agents.definition import split_reference
+from records.conversations.model import conversation_id_problem
 from server import convert, paging
 from stores.history.base import TaskQuery
 

@@ -10,7 +10,7 @@ from agent.questions import ASK_USER
 from agent.selection import narrow, resolve
 from agent.teams.delegation import CATEGORY, team_tools
 from core.identity import CallContext
-from tools.model import ToolSpec
+from records.tools.model import ToolSpec
 from tools.registry import ToolRegistry
 
 

@@ -6,7 +6,7 @@ embedded default and tests), `redis.py` (live state shared by replicas) and `sql
 (durable records, SQLite or PostgreSQL). `build.py` builds every store from one
 `StoreSettings`; `redis.py` holds the process's Redis connections and `sql/` the SQL
 engine, schema, migrations and the one writer that groups commits. The records the
-stores keep belong to their owners (`agent.tasks`, `agent.events`, `tools.grants`,
-`tools.audit`, `audit.records`, `auth.keys`). `tests/contract/` runs one suite per
+stores keep belong to their owners (`records.tasks`, `records.events`, `records.tools.grants`,
+`records.tools.audit`, `records.audit`, `records.keys`). `tests/contract/` runs one suite per
 interface against every backend.
 """

@@ -15,10 +15,10 @@ from datetime import datetime
 
 from core.errors import PermissionDeniedError
 from core.identity import CallContext
-from tools.approvals import ApprovalDecision
+from records.tools.approvals import ApprovalDecision
+from records.tools.invocation import Invocation
+from records.tools.model import Tool
 from tools.calls import ToolCall
-from tools.invocation import Invocation
-from tools.model import Tool
 from tools.permissions import Decision
 
 

@@ -13,9 +13,9 @@ from collections.abc import Mapping
 import structlog
 
 from core.metrics import TOOL_CACHE
+from records.tools.audit import digest
+from records.tools.model import JSONValue, ToolSpec
 from stores.tool_cache.base import CachedResult, ToolCache
-from tools.audit import digest
-from tools.model import JSONValue, ToolSpec
 
 log = structlog.get_logger(__name__)
 

@@ -19,13 +19,13 @@ from core import tracing
 from core.errors import AgentdError, ToolUnavailableError
 from core.identity import CallContext
 from core.metrics import TOOL_CALLS, TOOL_LATENCY
+from records.tools.approvals import ApprovalDecision
+from records.tools.audit import record_of
+from records.tools.invocation import Invocation
+from records.tools.model import JSONValue, Tool
+from records.tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
 from stores.audit.base import AuditSink
 from tools import progress
-from tools.approvals import ApprovalDecision
-from tools.audit import record_of
-from tools.invocation import Invocation
-from tools.model import JSONValue, Tool
-from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
 from tools.permissions import Decision, PermissionPolicy, rechecker
 from tools.progress import Progress
 from tools.retries import RetryPolicy, is_transient

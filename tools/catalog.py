@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from core.identity import CallContext
-from tools.model import JSONValue, Tool, ToolOutput, ToolSpec, wire_forms
+from records.tools.model import JSONValue, Tool, ToolOutput, ToolSpec, wire_forms
 from tools.validation import ArgumentValidator
 
 
@@ -81,7 +81,7 @@ class ToolCatalog:
 
     def on_the_wire(self, wire: str) -> Tool | None:
         """The one toolset tool a model means by `wire`, the name an OpenAI-compatible API
-        knows it by (`notes_search` for `notes.search`: `tools.model.wire_forms`), or None
+        knows it by (`notes_search` for `notes.search`: `records.tools.model.wire_forms`), or None
         when no tool or more than one goes by it."""
         found = [
             tool for name, tool in self._tools.items() if "." in name and wire in wire_forms(name)

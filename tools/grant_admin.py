@@ -15,10 +15,10 @@ from core.errors import (
 )
 from core.identity import Principal
 from core.roles import DEFAULT_ROLES, Action, RoleTable
+from records.tools.grants import Grant, new_grant_id
+from records.tools.model import PermissionLevel
 from stores.grants.base import GrantStore
 from tools.grant_review import GrantWarning, review
-from tools.grants import Grant, new_grant_id
-from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
 
 RolesHeld = Callable[[str], Awaitable[Mapping[str, Sequence[tuple[str, ...]]]]]

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
-from tools.grants import TOOL_RANKS, Grant, covers, tool_rank
-from tools.model import PermissionLevel
+from records.tools.grants import TOOL_RANKS, Grant, covers, tool_rank
+from records.tools.model import PermissionLevel
 
 MAX_WORK = 200_000
 """Probes times grants weighed: a larger review is skipped (it gives no warning)."""

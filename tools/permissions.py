@@ -15,9 +15,9 @@ from typing import Any, Protocol
 from core.errors import PermissionDeniedError
 from core.identity import CallContext, Principal
 from core.watching import keep_reloading
+from records.tools.grants import Grant, covers
+from records.tools.model import JSONValue, PermissionLevel, ToolSpec
 from stores.grants.base import GrantStore
-from tools.grants import Grant, covers
-from tools.model import JSONValue, PermissionLevel, ToolSpec
 
 
 @dataclass(frozen=True, slots=True)

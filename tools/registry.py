@@ -16,6 +16,12 @@ from core.errors import (
     ToolNotFoundError,
 )
 from core.identity import CallContext
+from records.tools.approvals import ApprovalDecision
+from records.tools.audit import digest, record_of
+from records.tools.invocation import Invocation
+from records.tools.invocation import new_call_id as new_call_id
+from records.tools.model import JSONValue, Tool, ToolSpec
+from records.tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 from stores.audit.base import AuditSink
 from stores.idempotency.base import IdempotencyStore, scoped_key
 from stores.idempotency.memory import InMemoryIdempotencyStore
@@ -23,14 +29,8 @@ from stores.tool_cache.base import CachedResult, ToolCache
 from stores.tool_cache.memory import InMemoryToolCache
 from tools import caching
 from tools.admission import Admission, Verdict
-from tools.approvals import ApprovalDecision
-from tools.audit import digest, record_of
 from tools.calls import ToolCall, run_admitted, write_audit
 from tools.catalog import AsGiven, ToolCatalog
-from tools.invocation import Invocation
-from tools.invocation import new_call_id as new_call_id
-from tools.model import JSONValue, Tool, ToolSpec
-from tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 from tools.permissions import Decision, PermissionPolicy
 from tools.retries import RetryPolicy
 

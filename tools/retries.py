@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from tools.outcomes import ToolFailed
+from records.tools.outcomes import ToolFailed
 
 _PERMANENT_OS_ERRORS = (
     FileNotFoundError,

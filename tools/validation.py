@@ -13,7 +13,7 @@ time the arguments do not warrant:
   look-arounds), and `unevaluatedProperties` alongside `patternProperties` (jsonschema
   would match those patterns with `re` there).
 
-(Agent output schemas, `agent.agents`, refuse patterns and references altogether.)
+(Agent output schemas, `records.agents.definition`, refuse patterns and references altogether.)
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from jsonschema.exceptions import SchemaError, ValidationError
 from referencing import Registry
 
 from core.errors import FieldViolation
-from tools.model import JSONValue
+from records.tools.model import JSONValue
 
 _RE2_OPTIONS = re2.Options()
 _RE2_OPTIONS.log_errors = False  # a pattern it refuses is reported, not printed to stderr

@@ -24,10 +24,10 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 
-from agent.conversations.model import BusyPolicy
 from agent.lifecycle import PERSIST_DELAYS
-from agent.tasks import Task
 from core.errors import ConversationBusyError, ConversationLineFullError, TaskNotFoundError
+from records.conversations.model import BusyPolicy
+from records.tasks import Task
 from stores.conversation_slots.base import ConversationSlots
 from stores.tasks.base import TaskStore
 

@@ -23,12 +23,13 @@ import structlog
 
 from agent import prompts
 from agent.conversations.history import summary_limit
-from agent.conversations.model import Conversation, ConversationMessage
-from agent.conversations.policy import MemoryPolicy
 from agent.limits import LimitReached
-from agent.llm.base import Message, ModelError, ModelSettings
+from agent.llm.base import ModelError
 from agent.llm.tokens import TokenCounter, fit
 from agent.run import TaskRun
+from records.conversations.model import Conversation, ConversationMessage
+from records.conversations.policy import MemoryPolicy
+from records.messages import Message, ModelSettings
 from stores.conversations.base import ConversationStore
 
 log = structlog.get_logger(__name__)

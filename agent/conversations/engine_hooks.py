@@ -17,12 +17,9 @@ from dataclasses import replace
 
 import structlog
 
-from agent import events as ev
 from agent.conversations import compaction
 from agent.conversations.busy import Cancel
 from agent.conversations.history import Selection, halved, select, window
-from agent.conversations.model import BusyPolicy, Conversation, ConversationMessage
-from agent.conversations.policy import MemoryPolicy
 from agent.conversations.service import Conversations
 from agent.conversations.turns import turn_from, turn_of
 from agent.lifecycle import persist
@@ -30,8 +27,12 @@ from agent.llm.encodings import Encodings
 from agent.llm.tokens import TokenCounter
 from agent.run import TaskRun
 from agent.run_factory import role_model
-from agent.tasks import ExecutionMode, Task
 from core.errors import ConversationNotFoundError, TaskNotFoundError
+from records import events as ev
+from records.conversations.model import BusyPolicy, Conversation, ConversationMessage
+from records.conversations.policy import MemoryPolicy
+from records.execution import ExecutionMode
+from records.tasks import Task
 from stores.conversations.base import ConversationStore
 from stores.tasks.base import TaskStore
 

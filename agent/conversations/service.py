@@ -14,14 +14,6 @@ import unicodedata
 from collections.abc import Mapping
 
 from agent.conversations.busy import BusyGate
-from agent.conversations.model import (
-    MAX_TITLE_CHARS,
-    Conversation,
-    ConversationMessage,
-    ConversationQuery,
-    conversation_id_problem,
-    new_conversation_id,
-)
 from agent.requests import label_violations
 from core.errors import (
     ConversationBusyError,
@@ -31,6 +23,14 @@ from core.errors import (
 )
 from core.identity import Principal
 from core.roles import DEFAULT_ROLES, Action, RoleTable
+from records.conversations.model import (
+    MAX_TITLE_CHARS,
+    Conversation,
+    ConversationMessage,
+    ConversationQuery,
+    conversation_id_problem,
+    new_conversation_id,
+)
 from stores.conversations.base import ConversationStore
 
 

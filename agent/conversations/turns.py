@@ -12,18 +12,18 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterable
 
-from agent import events as ev
-from agent.conversations.model import (
+from agent.llm.tokens import TokenCounter, message_tokens
+from core.secrets import scrub
+from records import events as ev
+from records.conversations.model import (
     MAX_TOOL_MESSAGES,
     ConversationMessage,
     MessageRole,
     Turn,
     cut,
 )
-from agent.llm.base import Message, ToolCall
-from agent.llm.tokens import TokenCounter, message_tokens
-from agent.tasks import Task, TaskStatus
-from core.secrets import scrub
+from records.messages import Message, ToolCall
+from records.tasks import Task, TaskStatus
 
 
 def _message(

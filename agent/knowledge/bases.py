@@ -14,14 +14,7 @@ from datetime import UTC, datetime
 
 from agent.knowledge.documents import MEDIA_TYPES, KnowledgeBases
 from agent.knowledge.ingestion import IngestionRunner
-from agent.knowledge.jobs import IngestionJob, new_job_id
 from agent.knowledge.memories import new_item_id
-from agent.knowledge.records import (
-    NAMESPACE_PATTERN,
-    DocumentRecord,
-    KnowledgeBaseRecord,
-    Scope,
-)
 from agent.knowledge.rerank import KnowledgeSearch, Retrieval
 from core.errors import (
     FieldViolation,
@@ -32,6 +25,8 @@ from core.errors import (
 )
 from core.identity import Principal
 from core.roles import DEFAULT_ROLES, Action, RoleTable
+from records.knowledge.items import NAMESPACE_PATTERN, DocumentRecord, KnowledgeBaseRecord, Scope
+from records.knowledge.jobs import IngestionJob, new_job_id
 from stores.knowledge.catalog import KnowledgeCatalog
 from stores.knowledge.jobs import jobs_for
 

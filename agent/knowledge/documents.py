@@ -27,9 +27,9 @@ from datetime import UTC, datetime
 from html.parser import HTMLParser
 
 from agent.knowledge.memories import new_item_id
-from agent.knowledge.records import Hit, Item, Scope, content_hash
 from agent.llm.embeddings import Embedder
 from core.errors import FieldViolation, InvalidArgumentError, RequestTooLargeError
+from records.knowledge.items import Hit, Item, Scope, content_hash
 from stores.knowledge.base import KnowledgeStore
 
 MEDIA_TYPES = ("text/plain", "text/markdown", "text/html", "application/pdf")

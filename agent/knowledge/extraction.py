@@ -42,15 +42,16 @@ from jsonschema import Draft202012Validator
 
 from agent.knowledge import usage as embedding_usage
 from agent.knowledge.memories import DEFAULT_NAMESPACE, LongTermMemory
-from agent.llm.base import Message, Model, ModelSettings
+from agent.llm.base import Model
 from agent.llm.tokens import message_tokens
-from agent.tasks import Task, TaskStatus
 from core.errors import AgentdError
 from core.identity import CallContext
 from core.secrets import scrub
+from records.messages import Message, ModelSettings
+from records.tasks import Task, TaskStatus
+from records.tools.audit import record_of
+from records.tools.model import JSONValue
 from stores.audit.base import AuditSink
-from tools.audit import record_of
-from tools.model import JSONValue
 from tools.permissions import Decision
 from tools.registry import ToolRegistry, new_call_id
 

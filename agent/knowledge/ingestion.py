@@ -29,11 +29,11 @@ import structlog
 from opentelemetry import trace
 
 from agent.knowledge.documents import Abandoned, KnowledgeBases, Progress
-from agent.knowledge.jobs import MAX_ERROR_CHARS, IngestionJob
-from agent.knowledge.records import DocumentRecord, Scope
 from core.errors import AgentdError, DocumentGoneError, InternalError, ResourceExhaustedError
 from core.identity import new_trace_id
 from core.tracing import current_trace_id, trace_id_of
+from records.knowledge.items import DocumentRecord, Scope
+from records.knowledge.jobs import MAX_ERROR_CHARS, IngestionJob
 from stores.knowledge.catalog import KnowledgeCatalog
 from stores.knowledge.jobs import IngestionJobStore
 

@@ -23,7 +23,6 @@ import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from agent.knowledge.records import NAMESPACE_PATTERN, Hit, Item, Scope, content_hash
 from agent.llm.embeddings import Embedder
 from core.errors import (
     FieldViolation,
@@ -31,6 +30,7 @@ from core.errors import (
     MemoryNotFoundError,
 )
 from core.roles import DEFAULT_ROLES, Action, RoleTable
+from records.knowledge.items import NAMESPACE_PATTERN, Hit, Item, Scope, content_hash
 from stores.knowledge.base import KnowledgeStore
 
 DEFAULT_NAMESPACE = "default"

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 import structlog
 
-from agent.knowledge.records import Hit
-from agent.llm.base import Message
 from core.errors import AgentdError
+from records.knowledge.items import Hit
+from records.messages import Message
 
 if TYPE_CHECKING:
     from agent.knowledge.memories import LongTermMemory

@@ -27,10 +27,10 @@ from dataclasses import dataclass, field, replace
 import structlog
 
 from agent.knowledge.documents import KnowledgeBases
-from agent.knowledge.preferences import rerank_preference
-from agent.knowledge.records import Hit
 from agent.llm.rerank import Reranker, RerankFailed
 from core.errors import FieldViolation, InvalidArgumentError
+from records.agents.knowledge_keys import rerank_preference
+from records.knowledge.items import Hit
 
 log = structlog.get_logger(__name__)
 

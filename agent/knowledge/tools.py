@@ -9,19 +9,19 @@ from collections.abc import Sequence
 
 from agent.knowledge.documents import Citation
 from agent.knowledge.memories import DEFAULT_NAMESPACE, LongTermMemory
-from agent.knowledge.preferences import (
+from agent.knowledge.recall import memory_block, untagged
+from agent.knowledge.rerank import KnowledgeSearch
+from core.errors import EmbeddingModelChangedError, EmbeddingsUnavailableError, RoleRequiredError
+from core.identity import CallContext
+from records.agents.knowledge_keys import (
     BASE_ARGUMENT,
     SEARCH_DESCRIPTION,
     SEARCH_KNOWLEDGE,
     allowed_bases,
 )
-from agent.knowledge.recall import memory_block, untagged
-from agent.knowledge.records import Hit
-from agent.knowledge.rerank import KnowledgeSearch
-from core.errors import EmbeddingModelChangedError, EmbeddingsUnavailableError, RoleRequiredError
-from core.identity import CallContext
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
-from tools.outcomes import ToolFailed
+from records.knowledge.items import Hit
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from records.tools.outcomes import ToolFailed
 from tools.permissions import PermissionPolicy
 
 _NAMESPACE = {
@@ -154,7 +154,7 @@ def knowledge_block(hits: Sequence[Hit], threshold: float) -> str:
 
 class SearchKnowledge(Tool):
     """Searches one knowledge base of the caller's tenant; inside a task of an agent whose
-    `knowledge.bases` names some, only those (`agent.knowledge.preferences`)."""
+    `knowledge.bases` names some, only those (`records.agents.knowledge_keys`)."""
 
     spec = ToolSpec(
         name=SEARCH_KNOWLEDGE,

@@ -15,8 +15,9 @@ import asyncio
 import importlib
 from collections.abc import AsyncIterator, Callable, Sequence
 
-from agent.llm.base import Message, Model, ModelResponse, ModelSettings, StreamItem, ToolDefinition
+from agent.llm.base import Model
 from agent.llm.roles import ModelRoles, RoleName
+from records.messages import Message, ModelResponse, ModelSettings, StreamItem, ToolDefinition
 
 
 def _import(modules: Sequence[str]) -> None:

@@ -19,10 +19,10 @@ import numpy as np
 import openai
 
 from agent.knowledge import usage
-from agent.knowledge.records import EmbeddingSpace, Vectors, normalised
 from agent.llm import hash_embeddings
 from agent.llm.posting import post_json
 from core.errors import EmbeddingsUnavailableError
+from records.knowledge.items import EmbeddingSpace, Vectors, normalised
 
 MAX_TEXT_CHARS = 32_000
 """A text longer than this is cut before it is embedded (about 8k tokens)."""

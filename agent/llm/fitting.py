@@ -29,9 +29,9 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from agent.llm.base import Message, ToolDefinition
 from agent.llm.model_catalog import ModelLimits
 from agent.llm.tokens import TOKENS_PER_MESSAGE, TokenCounter, message_tokens
+from records.messages import Message, ToolDefinition
 
 MIN_KEPT_TOKENS = 48
 """An observation clipped to fit keeps at least this many tokens."""

@@ -26,18 +26,10 @@ except ImportError as exc:  # pragma: no cover - openai is a dependency of agent
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
 from agent.llm import openai_replies as replies
-from agent.llm.base import (
-    Done,
-    Message,
-    Model,
-    ModelError,
-    ModelResponse,
-    ModelSettings,
-    StreamItem,
-    ToolDefinition,
-)
+from agent.llm.base import Model, ModelError
 from agent.llm.tool_names import WireNames
-from tools.audit import digest
+from records.messages import Done, Message, ModelResponse, ModelSettings, StreamItem, ToolDefinition
+from records.tools.audit import digest
 
 
 def is_retryable(error: BaseException) -> bool:

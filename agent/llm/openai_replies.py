@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.llm.base import ModelResponse, ReasoningChunk, StreamItem, TextChunk, ToolCall
-from agent.tasks import TokenUsage
+from records.messages import ModelResponse, ReasoningChunk, StreamItem, TextChunk, ToolCall
+from records.tasks import TokenUsage
 
 
 def _dict(value: Any) -> dict[str, Any]:

@@ -26,12 +26,11 @@ from dataclasses import dataclass, field, replace
 
 import structlog
 
-from agent.llm.base import (
+from agent.llm.base import Model, ModelError
+from records.messages import (
     Discarded,
     Done,
     Message,
-    Model,
-    ModelError,
     ModelResponse,
     ModelSettings,
     ReasoningChunk,

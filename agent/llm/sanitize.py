@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from agent.llm.base import ModelResponse, ToolCall
-from agent.tasks import TokenUsage
 from core.text import clean_text
+from records.messages import ModelResponse, ToolCall
+from records.tasks import TokenUsage
 
 text = clean_text
 """`core.text.clean_text`: lone surrogates become U+FFFD."""

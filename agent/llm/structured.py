@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agent.llm.base import ModelResponse
+from records.messages import ModelResponse
 
 
 def json_reply(response: ModelResponse) -> Any:

@@ -14,11 +14,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agent.llm.base import (
+from agent.llm.base import Model, ModelError
+from records.messages import (
     Done,
     Message,
-    Model,
-    ModelError,
     ModelResponse,
     ModelSettings,
     ReasoningChunk,
@@ -27,7 +26,7 @@ from agent.llm.base import (
     ToolCall,
     ToolDefinition,
 )
-from agent.tasks import TokenUsage
+from records.tasks import TokenUsage
 
 Reply = ModelResponse | Exception
 ReplyFunction = Callable[

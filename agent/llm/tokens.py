@@ -20,8 +20,8 @@ import math
 from collections.abc import Sequence
 from typing import Protocol
 
-from agent.llm.base import Message, ModelResponse, ToolDefinition
-from agent.tasks import TokenUsage
+from records.messages import Message, ModelResponse, ToolDefinition
+from records.tasks import TokenUsage
 
 CHARS_PER_TOKEN = 4
 TOKENS_PER_MESSAGE = 4

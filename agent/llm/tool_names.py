@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tools.model import WIRE_NAME_PATTERN as ALLOWED
-from tools.model import wire_forms
+from records.tools.model import WIRE_NAME_PATTERN as ALLOWED
+from records.tools.model import wire_forms
 
 
 class WireNames:

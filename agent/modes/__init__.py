@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from agent.limits import LimitReached
-from agent.tasks import StopReason
+from records.tasks import StopReason
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,12 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from agent import events as ev
 from agent import prompts
 from agent.limits import CRITIC_WEIGHTS
-from agent.llm.base import Message, ModelError, ModelSettings
+from agent.llm.base import ModelError
 from agent.llm.structured import json_reply
 from agent.run import TaskRun
+from records import events as ev
+from records.messages import Message, ModelSettings
 
 SETTINGS = ModelSettings(json_schema=prompts.CRITIC_SCHEMA, schema_name="verdict")
 

@@ -12,15 +12,15 @@ from __future__ import annotations
 import json
 import time
 
-from agent import events as ev
 from agent import prompts
 from agent.limits import LimitReached, step_timeout
-from agent.llm.base import Message, ModelSettings, ToolCall
 from agent.modes import Outcome, RepeatWatch, until_answered
-from agent.modes.state import FunctionCallingState
 from agent.run import TaskRun
-from agent.tasks import StopReason
 from agent.tool_calls import PlannedCall
+from records import events as ev
+from records.messages import Message, ModelSettings, ToolCall
+from records.mode_state import FunctionCallingState
+from records.tasks import StopReason
 
 
 def _planned(call: ToolCall) -> PlannedCall:

@@ -22,15 +22,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from agent import events as ev
 from agent import prompts
-from agent.llm.base import Message, ModelError, ModelSettings
+from agent.llm.base import ModelError
 from agent.llm.structured import json_reply
 from agent.modes import Outcome
 from agent.modes.router import choose_mode
 from agent.run import TaskRun
-from agent.tasks import ExecutionMode
 from agent.teams.hand_over import hand_to
+from records import events as ev
+from records.execution import ExecutionMode
+from records.messages import Message, ModelSettings
 
 DECISIONS = ("answer", "function_calling", "plan_and_execute", "delegate")
 ROUTE_SCHEMA: dict[str, Any] = {

@@ -16,17 +16,19 @@ from __future__ import annotations
 import asyncio
 import time
 
-from agent import events as ev
 from agent import prompts
 from agent.concurrency import all_or_none
 from agent.limits import MAX_TASK_CHARS, LimitReached, step_timeout
-from agent.llm.base import Message, ModelSettings
 from agent.modes import Outcome, critic, planner
-from agent.modes.state import PlanExecuteState, StepResult
 from agent.modes.synthesis import synthesize
-from agent.plan import Plan, PlanStep, arguments_fit
 from agent.run import TaskRun
-from agent.tasks import StopReason
+from records import events as ev
+from records.messages import Message, ModelSettings
+from records.mode_state import PlanExecuteState, StepResult
+from records.plan import Plan, PlanStep
+from records.tasks import StopReason
+from records.tools.model import ToolSpec
+from tools.validation import ArgumentValidator
 
 
 class _Replan(Exception):  # noqa: N818 - control flow inside this module
@@ -340,3 +342,8 @@ class PlanExecutor:
 
 async def run(task: TaskRun) -> Outcome:
     return await PlanExecutor(task).run_all()
+
+
+def arguments_fit(step: PlanStep, spec: ToolSpec) -> bool:
+    """Whether the plan's arguments can be used as they are."""
+    return not ArgumentValidator(spec.parameters).violations(dict(step.arguments))

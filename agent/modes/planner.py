@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from agent import prompts
 from agent.limits import LimitReached
-from agent.llm.base import Message, ModelSettings
 from agent.llm.structured import json_reply
-from agent.plan import MAX_PLAN_STEPS, PLAN_JSON_SCHEMA, Plan, PlanProblems, parse_plan
 from agent.run import TaskRun
-from agent.tasks import StopReason
 from core.errors import PlanInvalidError
+from records.messages import Message, ModelSettings
+from records.plan import MAX_PLAN_STEPS, PLAN_JSON_SCHEMA, Plan, PlanProblems, parse_plan
+from records.tasks import StopReason
 
 SETTINGS = ModelSettings(json_schema=PLAN_JSON_SCHEMA, schema_name="plan")
 

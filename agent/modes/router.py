@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from agent.tasks import ExecutionMode
+from records.execution import ExecutionMode
 
 LIST_ITEM = re.compile(
     r"^\s*(?:(?:\d+[.)]|[-*•])\s+\S|\d+[、．）]\s*\S|[（(]\d+[）)]\s*\S|[一二三四五六七八九十]+、\s*\S)",

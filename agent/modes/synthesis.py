@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from agent import prompts
 from agent.limits import LimitReached
 from agent.modes import Outcome
-from agent.tasks import StopReason
+from records.tasks import StopReason
 
 if TYPE_CHECKING:  # agent.run -> agent.tool_calls -> agent.lifecycle -> here
     from agent.run import TaskRun

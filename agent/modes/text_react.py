@@ -15,16 +15,16 @@ import time
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from agent import events as ev
 from agent import prompts
 from agent.failures import ModelOutputInvalidError
 from agent.limits import LimitReached, step_timeout
-from agent.llm.base import Message, ModelSettings
 from agent.modes import Outcome, RepeatWatch, until_answered
-from agent.modes.state import TextReactState
 from agent.run import TaskRun
-from agent.tasks import StopReason
-from tools.model import ToolSpec
+from records import events as ev
+from records.messages import Message, ModelSettings
+from records.mode_state import TextReactState
+from records.tasks import StopReason
+from records.tools.model import ToolSpec
 
 FINAL = re.compile(r"final\s*answer\s*:\s*(.*)", re.IGNORECASE | re.DOTALL)
 ACTION = re.compile(r"^\s*action\s*:\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)

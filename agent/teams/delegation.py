@@ -23,18 +23,18 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
 
-from agent import events as ev
-from agent.agents import Panel
 from agent.limits import MAX_TASK_CHARS, step_clock_stopped
 from agent.llm.base import Model
 from agent.requests import TaskRequest
-from agent.tasks import ChildSummary, Delegate, ParentLink, Task, TaskStatus, TokenUsage
 from agent.teams import memory
 from agent.teams.panels import PANEL_PREFIX, ask_panel, panel_spec
 from core.errors import AgentdError
 from core.identity import CallContext
-from tools.model import PermissionLevel, RiskLevel, ToolSpec
-from tools.outcomes import ToolCallError, ToolErrorKind
+from records import events as ev
+from records.agents.definition import Panel
+from records.tasks import ChildSummary, Delegate, ParentLink, Task, TaskStatus, TokenUsage
+from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
+from records.tools.outcomes import ToolCallError, ToolErrorKind
 
 if TYPE_CHECKING:
     from agent.run import TaskRun

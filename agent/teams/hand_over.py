@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agent.modes import Outcome
-from agent.tasks import TaskStatus
+from records.tasks import TaskStatus
 from tools.registry import new_call_id
 
 if TYPE_CHECKING:

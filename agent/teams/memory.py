@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from agent import events as ev
-from agent.tasks import Task
+from records import events as ev
+from records.tasks import Task
 
 if TYPE_CHECKING:
     from agent.teams.delegation import ChildTasks

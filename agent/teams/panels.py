@@ -21,13 +21,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from agent import events as ev
-from agent.agents import Panel
 from agent.limits import MAX_TASK_CHARS
-from agent.llm.base import Message, Model, ModelError, ModelSettings
-from agent.tasks import Task, TaskStatus
-from tools.model import PermissionLevel, RiskLevel, ToolSpec
-from tools.outcomes import ToolCallError, ToolErrorKind
+from agent.llm.base import Model, ModelError
+from records import events as ev
+from records.agents.definition import Panel
+from records.messages import Message, ModelSettings
+from records.tasks import Task, TaskStatus
+from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
+from records.tools.outcomes import ToolCallError, ToolErrorKind
 
 if TYPE_CHECKING:
     from agent.teams.delegation import Outcome, TeamCalls

@@ -8,7 +8,7 @@ gRPC status codes in one table (`server/status.py`), looked up along the MRO,
 so a subclass never falls through to UNKNOWN.
 
 Control-flow signals of tools (a tool reporting "failed, tell the model") are
-not errors of this tree; see `tools.outcomes`.
+not errors of this tree; see `records.tools.outcomes`.
 """
 
 from core.errors.agents import (

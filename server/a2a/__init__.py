@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     import grpc
     from grpc_health.v1._async import HealthServicer
 
-    from agent.agent_remote_keys import RemoteDelegate
     from agent.catalog import Agents
     from agent.conversations.service import Conversations
     from agent.engine import Engine
@@ -21,6 +20,7 @@ if TYPE_CHECKING:
     from agent.remote import RemoteAgents
     from agent.run import TaskRun
     from auth.authenticator import Authenticator
+    from records.agents.remote_keys import RemoteDelegate
     from server.settings import Settings
     from stores.build import DurableStores, LiveStores
     from stores.tasks.base import TaskStore

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from a2a.types import a2a_pb2
 from google.protobuf import struct_pb2
 
-from agent.agents import AgentDefinition
 from agent.catalog import Agents
 from agent.questions import ASK_USER
 from agent.selection import narrow, resolve
 from core.identity import CallContext
+from records.agents.definition import AgentDefinition
 from tools.registry import ToolRegistry
 
 PROTOCOL_VERSION = "1.0"

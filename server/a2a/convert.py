@@ -10,8 +10,8 @@ from typing import Any
 from a2a.types import a2a_pb2
 from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
-from agent import events as ev
-from agent.tasks import Task, TaskStatus
+from records import events as ev
+from records.tasks import Task, TaskStatus
 
 STATES = {
     TaskStatus.PENDING: a2a_pb2.TASK_STATE_SUBMITTED,

@@ -17,14 +17,15 @@ from a2a.server.request_handlers.request_handler import RequestHandler
 from a2a.types import a2a_pb2
 from a2a.utils.errors import TaskNotCancelableError, UnsupportedOperationError
 
-from agent import events as ev
-from agent.conversations.model import BusyPolicy
 from agent.conversations.service import Conversations
 from agent.engine import Engine
 from agent.requests import TaskRequest
-from agent.tasks import Task, TaskStatus
 from core.errors import TaskAlreadyTerminalError
 from core.identity import CallContext
+from records import events as ev
+from records.conversations.model import BusyPolicy
+from records.tasks import Task, TaskStatus
+from records.tools.approvals import ApprovalDecision
 from server import paging
 from server.a2a import convert
 from server.a2a.card import CardMaker
@@ -35,7 +36,6 @@ from server.interceptors.audit import note_task
 from stores.history.base import TaskQuery
 from stores.idempotency.base import IdempotencyStore, scoped_key
 from stores.tasks.base import TaskStore
-from tools.approvals import ApprovalDecision
 
 CALL = "agentd_call"
 """The key of the call's `CallContext` in `ServerCallContext.state`."""

@@ -13,10 +13,10 @@ from datetime import UTC, datetime
 
 import structlog
 
-from audit.records import RpcRecord
 from core.errors import RateLimitedError
 from core.identity import Principal
 from core.metrics import RATE_LIMITED
+from records.audit import RpcRecord
 from stores.audit.base import RpcAuditSink
 from stores.rate_limits.base import RateLimiter
 

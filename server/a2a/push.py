@@ -32,11 +32,11 @@ import httpcore
 import structlog
 from google.protobuf import json_format
 
-from agent.events import TaskEvent
-from audit.records import RpcRecord
 from core.errors import FieldViolation, InvalidArgumentError, TaskNotFoundError
 from core.identity import new_trace_id
 from core.metrics import A2A_PUSH_DELIVERIES
+from records.audit import RpcRecord
+from records.events import TaskEvent
 from server.a2a import convert
 from stores.audit.base import RpcAuditSink
 from stores.push_configs.base import PushConfig, PushConfigStore

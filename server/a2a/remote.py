@@ -24,16 +24,16 @@ from typing import TYPE_CHECKING, Any
 import grpc
 import structlog
 
-from agent import events as ev
-from agent.agent_remote_keys import RemoteDelegate
 from agent.failures import RemoteAgentError
 from agent.modes import Outcome
-from agent.tasks import StopReason, TokenUsage
 from core.errors import AgentdError
+from records import events as ev
+from records.agents.remote_keys import RemoteDelegate
+from records.tasks import StopReason, TokenUsage
+from records.tools.outcomes import ToolFailed
 from server.a2a.pinned import PinnedChannels, fetch
 from server.a2a.push import resolved_destination
 from tools.builtin.addresses import IPNetwork
-from tools.outcomes import ToolFailed
 
 if TYPE_CHECKING:
     from a2a.client import Client, ClientCallContext

@@ -25,11 +25,11 @@ from typing import Any
 import structlog
 from google.protobuf.message import Message
 
-from audit.records import RpcRecord
 from core.errors import AgentdError, InternalError
 from core.faults import as_store_error
 from core.identity import new_trace_id
 from core.tracing import current_trace_id
+from records.audit import RpcRecord
 from server.interceptors.auth import THROTTLED, current_principal
 from server.interceptors.wrapping import (
     Around,

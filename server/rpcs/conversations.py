@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from agent.conversations.model import ConversationQuery
 from agent.conversations.service import Conversations
 from agentd.v1 import conversations_pb2 as cpb
 from core.identity import CallContext
+from records.conversations.model import ConversationQuery
 from server import convert_conversations, paging
 from server.calls import unary
 

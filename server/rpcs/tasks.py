@@ -8,10 +8,10 @@ from typing import ClassVar
 
 from agent.artifacts import TaskArtifacts
 from agent.engine import Engine
-from agent.events import TaskEvent
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2, tasks_pb2
 from core.identity import CallContext
+from records.events import TaskEvent
 from server import convert, convert_artifacts, convert_events, paging
 from server.calls import stream, unary
 from server.heartbeats import with_heartbeats

@@ -8,10 +8,10 @@ from agentd.v1 import agent_service_pb2 as pb
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from core.names import tool_name_problem
+from records.tools.invocation import Invocation
 from server import convert
 from server.calls import unary
 from server.tool_listing import ToolListing
-from tools.invocation import Invocation
 from tools.registry import ToolRegistry
 
 

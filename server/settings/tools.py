@@ -9,8 +9,8 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
+from records.tools.model import TOOL_NAME_PATTERN, PermissionLevel
 from server.settings.base import CommaList, MiB, Section
-from tools.model import TOOL_NAME_PATTERN, PermissionLevel
 
 
 class ToolSettings(Section):

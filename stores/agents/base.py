@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from agent.agents import AgentDefinition, AgentVersion
+from records.agents.definition import AgentDefinition, AgentVersion
 
 
 class AgentStore(Protocol):

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from agent.agents import AgentDefinition, AgentVersion
 from core.errors import AgentExistsError, AgentNotFoundError
+from records.agents.definition import AgentDefinition, AgentVersion
 
 
 class InMemoryAgentStore:

@@ -9,9 +9,9 @@ from typing import Any
 import sqlalchemy.exc
 from sqlalchemy import Select, and_, bindparam, func, select, update
 
-from agent import serialization
-from agent.agents import AgentDefinition, AgentVersion
 from core.errors import AgentExistsError, AgentNotFoundError
+from records import serialization
+from records.agents.definition import AgentDefinition, AgentVersion
 from stores.sql.database import Database
 from stores.sql.group_commit import check_row
 from stores.sql.schema import agent_versions

@@ -1,10 +1,10 @@
-"""Where API keys are kept. The key record itself is `auth.keys.ApiKey`."""
+"""Where API keys are kept. The key record itself is `records.keys.ApiKey`."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from auth.keys import ApiKey
+from records.keys import ApiKey
 
 
 class KeyStore(Protocol):

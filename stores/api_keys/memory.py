@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from auth.keys import ApiKey
+from records.keys import ApiKey
 
 
 class InMemoryKeyStore:

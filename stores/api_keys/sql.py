@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, select, update
 
-from auth.keys import ApiKey
+from records.keys import ApiKey
 from stores.sql.database import Database
 from stores.sql.schema import api_keys
 from stores.sql.times import aware

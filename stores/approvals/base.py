@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from tools.approvals import ApprovalDecision
+from records.tools.approvals import ApprovalDecision
 
 POLL_SECONDS = 0.2
 

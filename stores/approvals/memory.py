@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from core.errors import ApprovalNotPendingError
-from tools.approvals import ApprovalDecision
+from records.tools.approvals import ApprovalDecision
 
 
 class InMemoryApprovalBox:

@@ -10,8 +10,8 @@ from typing import Any
 import redis.asyncio as redis
 
 from core.errors import ApprovalNotPendingError
+from records.tools.approvals import ApprovalDecision
 from stores.approvals.base import POLL_SECONDS
-from tools.approvals import ApprovalDecision
 
 
 def decision_to_json(decision: ApprovalDecision) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 import sqlalchemy.exc
 from sqlalchemy import and_, bindparam, func, select
 
-from agent.tasks import utcnow
+from records.tasks import utcnow
 from stores.artifacts.base import Artifact, ArtifactInfo
 from stores.sql.database import Database
 from stores.sql.schema import artifacts

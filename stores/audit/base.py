@@ -1,7 +1,7 @@
 """Where audit records go and how they are asked for.
 
-The records are their owners': `tools.audit.ToolCallRecord` (one per tool call the
-registry is asked to make) and `audit.records.RpcRecord` (one per RPC)."""
+The records are their owners': `records.tools.audit.ToolCallRecord` (one per tool call the
+registry is asked to make) and `records.audit.RpcRecord` (one per RPC)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
 
-from audit.records import RpcRecord
-from tools.audit import ToolCallRecord
+from records.audit import RpcRecord
+from records.tools.audit import ToolCallRecord
 
 
 class AuditSink(Protocol):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import deque
 from datetime import datetime
 
-from audit.records import RpcRecord
-from tools.audit import ToolCallRecord
+from records.audit import RpcRecord
+from records.tools.audit import ToolCallRecord
 
 
 class InMemoryAuditLog:

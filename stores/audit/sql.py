@@ -8,13 +8,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from audit.records import RpcRecord
+from records.audit import RpcRecord
+from records.tools.audit import ToolCallRecord
 from stores.audit import deferral as deferred
 from stores.audit.base import AuditQuery
 from stores.sql.database import Database
 from stores.sql.schema import rpc_audit, tool_call_audit
 from stores.sql.times import aware
-from tools.audit import ToolCallRecord
 
 
 class SqlRpcAuditLog:

@@ -5,7 +5,7 @@ A checkpoint is the task's state at the end of its last completed step
 partial answer; the tool-call journal; what the run needs to be rebuilt:
 principal, token budget, deadline). It is written after every completed
 step and before every tool call that may not be repeated, and deleted when
-the task ends. The store treats it as opaque text; `agent.resume` gives it
+the task ends. The store treats it as opaque text; `records.checkpoints` gives it
 its shape.
 """
 

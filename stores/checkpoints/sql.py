@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import bindparam, delete, select
 
-from agent.tasks import utcnow
+from records.tasks import utcnow
 from stores.sql.database import Database, insert_of
 from stores.sql.schema import task_checkpoints
 

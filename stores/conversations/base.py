@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from agent.conversations.model import Conversation, ConversationMessage, ConversationQuery, Turn
+from records.conversations.model import Conversation, ConversationMessage, ConversationQuery, Turn
 
 
 class ConversationStore(Protocol):

@@ -5,14 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 
-from agent.conversations.model import (
-    Conversation,
-    ConversationMessage,
-    ConversationQuery,
-    Turn,
-)
-from agent.tasks import utcnow
 from core.errors import ConversationNotFoundError
+from records.conversations.model import Conversation, ConversationMessage, ConversationQuery, Turn
+from records.tasks import utcnow
 
 
 @dataclass

@@ -31,15 +31,15 @@ from sqlalchemy import (
     update,
 )
 
-from agent.conversations.model import (
+from core.errors import ConversationNotFoundError
+from records.conversations.model import (
     MAX_TOOL_MESSAGES,
     Conversation,
     ConversationMessage,
     ConversationQuery,
     Turn,
 )
-from agent.tasks import utcnow
-from core.errors import ConversationNotFoundError
+from records.tasks import utcnow
 from stores.sql.database import Database
 from stores.sql.schema import conversation_turns, conversations
 from stores.sql.times import aware

@@ -1,10 +1,10 @@
-"""Where grants are kept. The grant record itself is `tools.grants.Grant`."""
+"""Where grants are kept. The grant record itself is `records.tools.grants.Grant`."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from tools.grants import Grant
+from records.tools.grants import Grant
 
 
 class GrantStore(Protocol):

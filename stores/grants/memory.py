@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from tools.grants import Grant
+from records.tools.grants import Grant
 
 
 class InMemoryGrantStore:

@@ -7,11 +7,11 @@ from typing import Any
 
 from sqlalchemy import bindparam, select, update
 
+from records.tools.grants import Grant, TimeWindow
+from records.tools.model import PermissionLevel
 from stores.sql.database import Database
 from stores.sql.schema import tool_grants
 from stores.sql.times import aware
-from tools.grants import Grant, TimeWindow
-from tools.model import PermissionLevel
 
 
 def _grant(row: Any) -> Grant:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from agent.tasks import Task, TaskStatus
+from records.tasks import Task, TaskStatus
 
 
 @dataclass(frozen=True, slots=True)

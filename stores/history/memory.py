@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agent.tasks import Task
 from core.errors import TaskNotFoundError
+from records.tasks import Task
 from stores.history.base import TaskQuery, _matches
 
 

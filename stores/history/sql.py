@@ -6,9 +6,9 @@ from typing import Any
 
 from sqlalchemy import and_, exists, or_, select
 
-from agent import serialization
-from agent.tasks import Task
 from core.errors import TaskNotFoundError
+from records import serialization
+from records.tasks import Task
 from stores.history.base import TaskQuery
 from stores.sql.database import Database, insert_of
 from stores.sql.schema import task_history, task_labels

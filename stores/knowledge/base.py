@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from agent.knowledge.records import EmbeddingSpace, Hit, Item, Scope, Vectors
+from records.knowledge.items import EmbeddingSpace, Hit, Item, Scope, Vectors
 
 RRF_K = 60
 """The constant of reciprocal rank fusion: score = Σ 1 / (RRF_K + rank)."""

@@ -10,7 +10,7 @@ records and its ingestion jobs too, in one step (a base created again with the s
 starts with none).
 
 A document is INGESTING while its chunks are stored, READY once all are, DELETING once
-replaced or deleted until its chunks are gone (`agent.knowledge.records.DocumentState`).
+replaced or deleted until its chunks are gone (`records.knowledge.items.DocumentState`).
 Searches keep only the chunks of READY documents (`ready_documents`), so a document is
 seen whole or not at all. `list_documents` and `get_document` skip DELETING ones."""
 
@@ -35,8 +35,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from agent.knowledge.jobs import IngestionJob
-from agent.knowledge.records import DocumentRecord, DocumentState, KnowledgeBaseRecord
+from records.knowledge.items import DocumentRecord, DocumentState, KnowledgeBaseRecord
+from records.knowledge.jobs import IngestionJob
 from stores.sql.times import aware
 
 metadata = MetaData()

@@ -23,8 +23,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Protocol
 
-from agent.knowledge.jobs import ENDED, IngestionJob, JobCheck
-from agent.knowledge.records import DocumentRecord
+from records.knowledge.items import DocumentRecord
+from records.knowledge.jobs import ENDED, IngestionJob, JobCheck
 from stores.knowledge.catalog import KnowledgeCatalog, MemoryKnowledgeCatalog, SqlKnowledgeCatalog
 
 ACTIVE = ("QUEUED", "RUNNING")

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agent.knowledge.records import EmbeddingSpace, Hit, Item, Scope, Vectors
 from core.errors import EmbeddingModelChangedError
+from records.knowledge.items import EmbeddingSpace, Hit, Item, Scope, Vectors
 from stores.knowledge.base import fuse, plain
 from stores.knowledge.keywords import index_terms, query_terms
 

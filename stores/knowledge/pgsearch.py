@@ -42,7 +42,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from agent.knowledge.records import EmbeddingSpace, Item, Scope, Vectors
+from records.knowledge.items import EmbeddingSpace, Item, Scope, Vectors
 from stores.knowledge.keywords import KEYWORD_POOL, query_terms
 from stores.knowledge.sql import ITEM_FIELDS, columns, item_of, where
 from stores.knowledge.tables import SPACE_ROW, _item_columns, space

@@ -16,8 +16,8 @@ import numpy as np
 from sqlalchemy import bindparam, func, literal_column, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from agent.knowledge.records import EmbeddingSpace, Hit, Item, Scope, Vectors
 from core.errors import EmbeddingModelChangedError
+from records.knowledge.items import EmbeddingSpace, Hit, Item, Scope, Vectors
 from stores.knowledge.base import fuse, plain
 from stores.knowledge.keywords import keyword_text, query_terms
 from stores.knowledge.pgsearch import (

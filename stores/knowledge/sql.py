@@ -9,8 +9,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, Table, and_, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from agent.knowledge.records import EmbeddingSpace, Item, Scope
 from core.errors import EmbeddingModelChangedError
+from records.knowledge.items import EmbeddingSpace, Item, Scope
 from stores.knowledge.tables import SPACE_ROW, space
 from stores.sql.times import aware
 

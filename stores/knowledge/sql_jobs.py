@@ -24,8 +24,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from agent.knowledge.jobs import IngestionJob, JobCheck
-from agent.knowledge.records import DocumentRecord
+from records.knowledge.items import DocumentRecord
+from records.knowledge.jobs import IngestionJob, JobCheck
 from stores.knowledge.catalog import bases, document_row, documents, metadata
 from stores.sql.times import aware
 

@@ -15,8 +15,8 @@ from sqlalchemy import bindparam, column, func, literal_column, select, table, t
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.elements import ColumnClause
 
-from agent.knowledge.records import EmbeddingSpace, Hit, Item, Scope, Vectors
 from core.errors import EmbeddingModelChangedError
+from records.knowledge.items import EmbeddingSpace, Hit, Item, Scope, Vectors
 from stores.knowledge.base import fuse, plain
 from stores.knowledge.keywords import KEYWORD_POOL, keyword_text, query_terms
 from stores.knowledge.sql import SqlItems, columns, dedupe, item_of, row_of, where

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Protocol
 
-from agent.events import EventPayload, TaskEvent
-from agent.tasks import Task, TaskStatus
+from records.events import EventPayload, TaskEvent
+from records.tasks import Task, TaskStatus
 
 
 class TaskStore(Protocol):

@@ -6,9 +6,9 @@ import asyncio
 import functools
 from collections.abc import AsyncIterator
 
-from agent.events import EventPayload, TaskEvent
-from agent.tasks import Task, TaskStatus, utcnow
 from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
+from records.events import EventPayload, TaskEvent
+from records.tasks import Task, TaskStatus, utcnow
 
 
 class InMemoryTaskStore:

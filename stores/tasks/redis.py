@@ -31,10 +31,10 @@ from typing import Any
 import redis.asyncio as redis
 from redis.exceptions import ResponseError
 
-from agent import serialization
-from agent.events import EventPayload, StatusChanged, TaskEvent
-from agent.tasks import Task, TaskStatus, utcnow
 from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
+from records import serialization
+from records.events import EventPayload, StatusChanged, TaskEvent
+from records.tasks import Task, TaskStatus, utcnow
 from stores.redis import RedisSubscriptions
 from stores.tasks.redis_log import LogSignals, PipelinedAppends
 

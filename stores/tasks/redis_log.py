@@ -26,7 +26,7 @@ from typing import Any
 import redis.asyncio as redis
 from redis.exceptions import NoScriptError, ResponseError
 
-from agent.events import TaskEvent
+from records.events import TaskEvent
 from stores.redis import RedisSubscriptions
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from agent.agents import AgentDefinition
-from agent.tasks import ExecutionMode
 from core.errors import AgentExistsError, AgentNotFoundError
+from records.agents.definition import AgentDefinition
+from records.execution import ExecutionMode
 from stores.agents.base import AgentStore
 from stores.agents.memory import InMemoryAgentStore
 from stores.agents.sql import SqlAgentStore

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from auth.keys import new_key, parse
+from records.keys import new_key, parse
 from stores.api_keys.base import KeyStore
 from stores.api_keys.memory import InMemoryKeyStore
 from stores.api_keys.sql import SqlKeyStore

@@ -10,11 +10,11 @@ import pytest
 import redis.asyncio as redis
 
 from core.errors import ApprovalNotPendingError
+from records.tools.approvals import ApprovalDecision
 from stores.approvals.base import ApprovalBox
 from stores.approvals.memory import InMemoryApprovalBox
 from stores.approvals.redis import RedisApprovalBox
 from tests.contract.conftest import REDIS_URL, drop_prefix
-from tools.approvals import ApprovalDecision
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.records import RpcRecord
+from records.audit import RpcRecord
 from stores.audit.base import AuditQuery, RpcAuditSink
 from stores.audit.memory import InMemoryRpcAuditLog
 from stores.audit.sql import SqlAuditReader, SqlRpcAuditLog

@@ -11,10 +11,10 @@ from typing import Protocol
 
 import pytest
 
+from records.tools.audit import ToolCallRecord
 from stores.audit.memory import InMemoryAuditLog
 from stores.audit.sql import SqlAuditLog
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
-from tools.audit import ToolCallRecord
 
 
 class QueryableAudit(Protocol):

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from agent import serialization
-from agent.llm.base import Message, ToolCall
-from agent.plan import Plan, PlanStep
-from agent.resume import JournalEntry, RunCheckpoint
-from agent.tasks import TokenUsage
 from core.identity import Principal
+from records import serialization
+from records.checkpoints import JournalEntry, RunCheckpoint
+from records.messages import Message, ToolCall
+from records.plan import Plan, PlanStep
+from records.tasks import TokenUsage
 from stores.checkpoints.base import CheckpointStore
 from stores.checkpoints.memory import InMemoryCheckpointStore
 from stores.checkpoints.sql import SqlCheckpointStore

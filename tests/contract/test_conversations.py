@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from agent.conversations.model import (
+from core.errors import ConversationNotFoundError
+from records.conversations.model import (
     Conversation,
     ConversationMessage,
     ConversationQuery,
     Turn,
     new_conversation_id,
 )
-from agent.tasks import utcnow
-from core.errors import ConversationNotFoundError
+from records.tasks import utcnow
 from stores.conversations.base import ConversationStore
 from stores.conversations.memory import InMemoryConversationStore
 from stores.conversations.sql import SqlConversationStore

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from records.tools.grants import Grant, TimeWindow, new_grant_id
+from records.tools.model import PermissionLevel
 from stores.grants.base import GrantStore
 from stores.grants.memory import InMemoryGrantStore
 from stores.grants.sql import SqlGrantStore
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
-from tools.grants import Grant, TimeWindow, new_grant_id
-from tools.model import PermissionLevel
 
 T0 = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 

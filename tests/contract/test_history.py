@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from agent.agents import AgentDefinition
-from agent.plan import Plan, PlanStep
-from agent.tasks import StopReason, Task, TaskFailure, TaskStatus, TokenUsage
 from core.errors import TaskNotFoundError
+from records.agents.definition import AgentDefinition
+from records.plan import Plan, PlanStep
+from records.tasks import StopReason, Task, TaskFailure, TaskStatus, TokenUsage
 from stores.history.base import TaskHistory, TaskQuery
 from stores.history.memory import InMemoryTaskHistory
 from stores.history.sql import SqlTaskHistory

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pypdf
 import pytest
 
-from agent.knowledge.records import EmbeddingSpace, Item, Vectors
 from core.errors import InternalError, InvalidArgumentError
 from core.tracing import reset_call_trace_id, set_call_trace_id
+from records.knowledge.items import EmbeddingSpace, Item, Vectors
 from tests.contract.test_ingestion_runner import ADMIN, OLD, Setup, setup
 from tests.contract.test_knowledge_bases import PDF_TEXT, tiny_pdf
 

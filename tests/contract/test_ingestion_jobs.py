@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from agent.knowledge.jobs import IngestionJob, new_job_id
-from agent.knowledge.records import DocumentRecord, DocumentState, KnowledgeBaseRecord
+from records.knowledge.items import DocumentRecord, DocumentState, KnowledgeBaseRecord
+from records.knowledge.jobs import IngestionJob, new_job_id
 from stores.knowledge.catalog import KnowledgeCatalog, MemoryKnowledgeCatalog, SqlKnowledgeCatalog
 from stores.knowledge.jobs import IngestionJobStore, jobs_for
 from stores.sql.engine import create_engine, migrate

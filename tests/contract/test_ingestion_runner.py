@@ -17,11 +17,11 @@ import pytest
 from agent.knowledge.bases import KnowledgeAdmin
 from agent.knowledge.documents import KnowledgeBases
 from agent.knowledge.ingestion import IngestionRunner
-from agent.knowledge.jobs import IngestionJob
-from agent.knowledge.records import DocumentRecord, Scope, Vectors
 from agent.llm.embeddings import HashEmbedder
 from core.errors import EmbeddingsUnavailableError, ResourceExhaustedError
 from core.identity import Principal
+from records.knowledge.items import DocumentRecord, Scope, Vectors
+from records.knowledge.jobs import IngestionJob
 from stores.knowledge.base import KnowledgeStore
 from stores.knowledge.catalog import KnowledgeCatalog, MemoryKnowledgeCatalog, SqlKnowledgeCatalog
 from stores.knowledge.memory import MemoryKnowledgeStore

@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import text
 
 from agent.knowledge.memories import new_item_id, reindex
-from agent.knowledge.records import EmbeddingSpace, Item, Scope, content_hash
 from agent.llm.embeddings import HashEmbedder
 from core.errors import EmbeddingModelChangedError
+from records.knowledge.items import EmbeddingSpace, Item, Scope, content_hash
 from stores.knowledge.base import KnowledgeStore
 from tests.contract.knowledge_backends import BACKENDS, knowledge_store
 

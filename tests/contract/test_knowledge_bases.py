@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from agent.knowledge.documents import Citation, KnowledgeBases, Progress, chunks, parse
-from agent.knowledge.records import Scope
 from agent.llm.embeddings import HashEmbedder, OpenAIEmbedder
 from agent.llm.fake_server import FakeOpenAIServer
 from core.errors import EmbeddingsUnavailableError, InvalidArgumentError, RequestTooLargeError
+from records.knowledge.items import Scope
 from stores.knowledge.base import KnowledgeStore
 from tests.contract.knowledge_backends import BACKENDS, knowledge_store
 

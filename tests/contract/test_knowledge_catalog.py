@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.knowledge.records import DocumentRecord, KnowledgeBaseRecord, Vectors
+from records.knowledge.items import DocumentRecord, KnowledgeBaseRecord, Vectors
 from stores.knowledge.catalog import (
     KnowledgeCatalog,
     MemoryKnowledgeCatalog,
@@ -95,10 +95,10 @@ async def test_bases_and_documents_are_one_tenant_s(catalog: KnowledgeCatalog) -
 async def test_a_base_deleted_while_a_document_is_ingested_keeps_nothing_of_it() -> None:
     from agent.knowledge.bases import KnowledgeAdmin
     from agent.knowledge.documents import KnowledgeBases
-    from agent.knowledge.records import Scope
     from agent.llm.embeddings import HashEmbedder
     from core.errors import MemoryNotFoundError
     from core.identity import Principal
+    from records.knowledge.items import Scope
     from stores.knowledge.memory import MemoryKnowledgeStore
 
     store, catalog = MemoryKnowledgeStore(), MemoryKnowledgeCatalog()
@@ -121,7 +121,7 @@ async def test_a_base_deleted_while_a_document_is_ingested_keeps_nothing_of_it()
 async def test_a_base_s_deletion_takes_its_ingestion_jobs_along(
     catalog: KnowledgeCatalog,
 ) -> None:
-    from agent.knowledge.jobs import IngestionJob
+    from records.knowledge.jobs import IngestionJob
     from stores.knowledge.jobs import jobs_for
 
     jobs = jobs_for(catalog)

@@ -13,8 +13,8 @@ import pytest
 from alembic import command
 from sqlalchemy import text
 
-from agent.knowledge.records import Scope
 from agent.llm.embeddings import HashEmbedder
+from records.knowledge.items import Scope
 from stores.knowledge.base import KnowledgeStore
 from stores.knowledge.pgvector import PgVectorKnowledgeStore
 from stores.knowledge.sqlite import SqliteKnowledgeStore

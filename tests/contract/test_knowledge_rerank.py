@@ -13,12 +13,12 @@ import pytest
 
 from agent.knowledge import usage
 from agent.knowledge.documents import KnowledgeBases
-from agent.knowledge.preferences import preferring
 from agent.knowledge.rerank import KnowledgeSearch
 from agent.llm.embeddings import HashEmbedder
 from agent.llm.fake_server import FakeOpenAIServer
 from agent.llm.rerank import OpenAIReranker
 from core.errors import InvalidArgumentError
+from records.agents.knowledge_keys import preferring
 from stores.knowledge.base import KnowledgeStore
 from tests.contract.knowledge_backends import BACKENDS, knowledge_store
 

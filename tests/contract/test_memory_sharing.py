@@ -13,10 +13,10 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from agent.knowledge.memories import LongTermMemory
-from agent.knowledge.records import Scope
 from agent.llm.embeddings import HashEmbedder
 from core.errors import InvalidArgumentError, MemoryNotFoundError, RoleRequiredError
 from core.roles import DEFAULT_ROLES, Action
+from records.knowledge.items import Scope
 from stores.knowledge.base import KnowledgeStore
 from tests.contract.knowledge_backends import BACKENDS, knowledge_store
 

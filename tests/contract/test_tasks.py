@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from agent import events as ev
-from agent.plan import Plan, PlanStep
-from agent.tasks import StopReason, Task, TaskStatus, TokenUsage
 from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
+from records import events as ev
+from records.plan import Plan, PlanStep
+from records.tasks import StopReason, Task, TaskStatus, TokenUsage
 from stores.tasks.base import TaskStore
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from agent.agents import parse_agent
+from records.agents.definition import parse_agent
 from tests.docs import examples
 
 SHOWN = [

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from auth.keys import new_key
+from records.keys import new_key
 from tests.integration.a2a.client_env import SCRIPT, client_python
 from tests.integration.trust import Trust, trusted
 

@@ -15,7 +15,7 @@ from a2a.types import a2a_pb2, a2a_pb2_grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from auth.keys import new_key
+from records.keys import new_key
 from tests.integration.harness import harness
 from tests.integration.trust import trusted
 

@@ -13,7 +13,7 @@ import pytest
 from agentd.v1 import agents_pb2
 from agentd.v1 import conversations_pb2 as cpb
 from agentd_client import errors as client_errors
-from auth.keys import new_key
+from records.keys import new_key
 from tests.integration.harness import final, of_kind
 from tests.integration.test_knowledge_agent_bases import ask, shown_spec
 from tests.integration.test_long_term_memory import FACT, client, memory_server, users

@@ -16,7 +16,7 @@ from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import tasks_pb2
 from agentd_client import errors as client_errors
 from agentd_client.client import AgentClient
-from audit.records import RpcRecord
+from records.audit import RpcRecord
 from stores.audit.base import RpcAuditSink
 from stores.sql import group_commit
 from stores.sql.schema import tool_call_audit

@@ -18,7 +18,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from agentd.v1 import tasks_pb2
 from agentd_client import errors as client_errors
 from agentd_client.client import AgentClient
-from auth.keys import new_key
+from records.keys import new_key
 from server.app import AgentdServer, _announce_auth
 from tests.integration.harness import harness
 from tests.servers import running_server, settings_in

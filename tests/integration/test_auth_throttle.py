@@ -9,7 +9,7 @@ import pytest
 
 from agentd_client import errors as client_errors
 from agentd_client.client import AgentClient
-from auth.keys import new_key
+from records.keys import new_key
 from tests.integration.trust import trusted
 
 

@@ -152,7 +152,7 @@ async def test_a_conversation_is_its_creators_or_an_approvers(tmp_path: Path) ->
 
 
 async def test_a_page_of_long_messages_stays_under_the_message_size_limit(tmp_path: Path) -> None:
-    from agent.conversations.model import ConversationMessage, Turn
+    from records.conversations.model import ConversationMessage, Turn
 
     async with harness(tmp_path, []) as h:
         cid = (await h.client.create_conversation("long answers")).conversation_id

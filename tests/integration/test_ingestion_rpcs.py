@@ -299,7 +299,7 @@ async def test_the_python_clients_add_and_follow_documents(
         listed = await client.list_ingestion_jobs("kb")
         assert [j.job_id for j in listed.jobs] == [added.ingestion_job_id]
 
-        from auth.keys import new_key
+        from records.keys import new_key
 
         key, plaintext = new_key("acme", "sync-ops", ("admin",))
         await t.server.durable.api_keys.add(key)

@@ -15,7 +15,7 @@ from google.protobuf.json_format import MessageToDict
 
 from agentd.v1 import memory_pb2 as mpb
 from agentd.v1 import memory_pb2_grpc as mpb_grpc
-from auth.keys import new_key
+from records.keys import new_key
 from tests.contract.test_knowledge_rerank import QUESTION
 from tests.integration.harness import final, of_kind
 from tests.integration.test_knowledge_rerank import server, two_documents

@@ -16,7 +16,7 @@ from sqlalchemy import text
 
 from agentd.v1 import memory_pb2 as mpb
 from agentd.v1 import memory_pb2_grpc as mpb_grpc
-from auth.keys import new_key
+from records.keys import new_key
 from stores.sql.engine import migrate
 from tests.contract.test_knowledge_bases import HTML, MARKDOWN, PDF_TEXT, tiny_pdf
 from tests.integration.harness import final, of_kind

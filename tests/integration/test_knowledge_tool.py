@@ -10,8 +10,8 @@ from typing import Any
 
 from google.protobuf.json_format import MessageToDict
 
-from auth.keys import new_key
 from core.identity import Principal
+from records.keys import new_key
 from tests.contract.test_knowledge_bases import HTML, MARKDOWN, PDF_TEXT, tiny_pdf
 from tests.integration.harness import final, of_kind
 from tests.integration.trust import trusted

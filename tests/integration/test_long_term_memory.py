@@ -18,7 +18,7 @@ from sqlalchemy import text
 from agentd.v1 import memory_pb2 as mpb
 from agentd.v1 import memory_pb2_grpc as mpb_grpc
 from agentd_client.client import AgentClient
-from auth.keys import new_key
+from records.keys import new_key
 from stores.sql.engine import migrate
 from tests.integration.harness import final, of_kind
 from tests.integration.trust import Trust, trusted

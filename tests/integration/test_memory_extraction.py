@@ -13,7 +13,7 @@ import grpc
 import pytest
 
 from agentd.v1 import memory_pb2 as mpb
-from auth.keys import new_key
+from records.keys import new_key
 from server.memory_setup import MemoryFeature
 from tests.integration.harness import assert_well_formed, final, of_kind
 from tests.integration.test_long_term_memory import (

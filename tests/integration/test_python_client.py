@@ -14,7 +14,7 @@ import pytest
 from agentd.v1 import agents_pb2, events_pb2, tasks_pb2, tools_pb2
 from agentd_client import AgentClient, SyncAgentClient, errors
 from agentd_client import sync as sync_client
-from auth.keys import new_key
+from records.keys import new_key
 from tests.integration.harness import PLANNER, assert_well_formed, final, harness, of_kind
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING

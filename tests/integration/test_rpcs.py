@@ -9,12 +9,12 @@ import grpc
 import pytest
 from google.protobuf import struct_pb2
 
-from agent.tasks import Task, TaskStatus
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import tasks_pb2, tools_pb2
 from agentd_client import errors as client_errors
 from agentd_client.client import AgentClient, to_python
+from records.tasks import Task, TaskStatus
 from server.app import AgentdServer
 from server.settings import Settings
 from stores.audit.memory import InMemoryAuditLog

@@ -12,10 +12,10 @@ import grpc
 import pytest
 import redis.exceptions
 
-from agent import events as ev
 from agent.llm.fake_server import FakeOpenAIServer
 from agentd.v1 import tasks_pb2
 from agentd_client.errors import StoreUnavailableError
+from records import events as ev
 from server.settings import Settings
 from stores.tasks.memory import InMemoryTaskStore
 from tests.integration.harness import assert_well_formed, kinds, model_settings

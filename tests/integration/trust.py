@@ -14,17 +14,17 @@ from sqlalchemy import select
 
 from agent.llm.fake_server import FakeOpenAIServer
 from agentd_client.client import AgentClient
-from audit.records import RpcRecord
-from auth.keys import new_key
+from records.audit import RpcRecord
+from records.keys import new_key
+from records.tools.audit import ToolCallRecord
+from records.tools.grants import Grant, TimeWindow, new_grant_id
+from records.tools.model import PermissionLevel
 from server.app import AgentdServer
 from stores.audit.base import AuditQuery
 from stores.audit.sql import SqlAuditReader, rpc_from_row
 from stores.sql.schema import rpc_audit
 from tests.integration.harness import model_settings
 from tests.servers import QUIET, Running, running_server, settings_in
-from tools.audit import ToolCallRecord
-from tools.grants import Grant, TimeWindow, new_grant_id
-from tools.model import PermissionLevel
 from tools.permissions import GrantPolicy
 
 

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 import structlog
 
-from auth.keys import new_key
 from core import secrets
 from core.secrets import REDACTED, redact, scrub
+from records.keys import new_key
 from server import logs
 
 API_KEY = new_key("acme", "alice", ())[1]

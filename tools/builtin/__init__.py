@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from records.tools.model import Tool
 from stores.artifacts.base import ArtifactStore
 from stores.artifacts.memory import InMemoryArtifactStore
 from tools.builtin.artifacts import ArtifactLimits, ReadArtifact, WriteArtifact
@@ -20,7 +21,6 @@ from tools.builtin.files import (
 )
 from tools.builtin.http import HttpLimits, HttpRequest
 from tools.builtin.json_query import JsonQuery
-from tools.model import Tool
 
 
 def builtin_tools(

@@ -20,6 +20,8 @@ from typing import Any
 
 from core.errors import FieldViolation, ToolArgumentsInvalidError
 from core.identity import CallContext
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from records.tools.outcomes import ToolFailed
 from stores.artifacts.base import (
     MAX_NAME_CHARS,
     Artifact,
@@ -29,8 +31,6 @@ from stores.artifacts.base import (
     media_type_problem,
     name_problem,
 )
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
-from tools.outcomes import ToolFailed
 
 WRITE_ARTIFACT = "write_artifact"
 READ_ARTIFACT = "read_artifact"

@@ -18,9 +18,9 @@ from fractions import Fraction
 from typing import Any
 
 from core.identity import CallContext
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from records.tools.outcomes import ToolFailed
 from tools.builtin.work import Budget, in_thread
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
-from tools.outcomes import ToolFailed
 
 Number = Fraction | float
 

@@ -21,9 +21,9 @@ from typing import Any
 
 from core.errors import PathOutsideWorkspaceError
 from core.identity import CallContext
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from records.tools.outcomes import ToolFailed
 from tools.builtin.work import in_thread
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
-from tools.outcomes import ToolFailed
 
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 MAX_LIST_ENTRIES = 1_000

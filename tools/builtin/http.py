@@ -29,9 +29,9 @@ import httpcore
 
 from core.errors import DestinationNotAllowedError, FieldViolation, InvalidArgumentError
 from core.identity import CallContext
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from records.tools.outcomes import ToolFailed
 from tools.builtin.addresses import IPNetwork, refusal
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
-from tools.outcomes import ToolFailed
 
 REDIRECT_STATUSES = {301, 302, 303, 307, 308}
 DROPPED_REQUEST_HEADERS = {"host", "content-length", "transfer-encoding", "connection", "te"}

@@ -11,9 +11,9 @@ from jmespath.visitor import TreeInterpreter
 
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from records.tools.outcomes import ToolFailed
 from tools.builtin.work import Budget, in_thread
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
-from tools.outcomes import ToolFailed
 
 MAX_TEXT_CHARS = 10_000
 MAX_VISITS = 200_000

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable
 from typing import TypeVar
 
-from tools.outcomes import ToolFailed
+from records.tools.outcomes import ToolFailed
 
 T = TypeVar("T")
 WORKERS = 8

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
 from tools.builtin.addresses import IPNetwork
-from tools.model import PermissionLevel, RiskLevel, ToolSpec
 
 BUILTIN_CATEGORIES = frozenset({"math", "time", "web", "files", "data", "conversation"})
 """The categories of agentd's own tools (`ask_user`'s included): no toolset's tools may be
@@ -34,7 +34,7 @@ class ToolSettings:
     cache_seconds: float | None = None
     progress_keeps_alive: bool | None = None
     """Progress reports count as liveness: `timeout_seconds` is the longest a call may go
-    without one (`tools.model.ToolSpec.progress_keeps_alive`)."""
+    without one (`records.tools.model.ToolSpec.progress_keeps_alive`)."""
     resumable_errors: tuple[int, ...] | None = None
     """Error codes (MCP) or HTTP statuses (declared tools) of resumable failures."""
 

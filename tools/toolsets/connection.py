@@ -40,7 +40,7 @@ from pydantic import ValidationError
 from core.errors import ToolUnavailableError
 from core.metrics import TOOLSET_RESTARTS, TOOLSET_UP
 from core.secrets import scrub
-from tools.outcomes import ToolFailed
+from records.tools.outcomes import ToolFailed
 from tools.retries import RetryPolicy
 from tools.toolsets.config import StdioServer, ToolsetConfig
 from tools.toolsets.http_transport import TOO_LARGE, http_transport, too_large

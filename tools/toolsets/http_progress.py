@@ -14,8 +14,8 @@ from typing import Any
 
 import httpcore
 
+from records.tools.outcomes import ToolFailed
 from tools import progress
-from tools.outcomes import ToolFailed
 
 STREAMED = ("application/x-ndjson", "application/jsonl")
 """Content types whose lines are read one by one."""

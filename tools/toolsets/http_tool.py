@@ -25,10 +25,10 @@ import httpcore
 import jmespath
 
 from core.identity import CallContext
+from records.tools.model import JSONValue, Tool, ToolOutput, ToolSpec
+from records.tools.outcomes import ToolFailed
 from tools.builtin.addresses import IPNetwork
 from tools.builtin.http import check_url, default_headers, guarded_pool, read_capped, timeouts
-from tools.model import JSONValue, Tool, ToolOutput, ToolSpec
-from tools.outcomes import ToolFailed
 from tools.toolsets import http_progress, url_template
 from tools.toolsets.config import HttpToolConfig, ToolsetConfig, tool_spec
 

@@ -31,8 +31,8 @@ import structlog
 import yaml
 
 from core.watching import FileProblem, keep_reloading
+from records.tools.model import Tool
 from tools.catalog import ToolCatalog
-from tools.model import Tool
 from tools.toolsets import http_tool, mcp_tool
 from tools.toolsets.config import BUILTIN_CATEGORIES, ToolsetConfig
 from tools.toolsets.connection import ConnectionLimits, McpConnection

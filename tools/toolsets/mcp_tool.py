@@ -16,15 +16,9 @@ import mcp_types as types
 from mcp.shared.dispatcher import ProgressFnT
 
 from core.identity import CallContext
+from records.tools.model import TOOL_NAME_PATTERN, JSONValue, Tool, ToolOutput, ToolSpec
+from records.tools.outcomes import ToolFailed
 from tools import progress
-from tools.model import (
-    TOOL_NAME_PATTERN,
-    JSONValue,
-    Tool,
-    ToolOutput,
-    ToolSpec,
-)
-from tools.outcomes import ToolFailed
 from tools.progress import ProgressSink, checked
 from tools.toolsets.config import ToolsetConfig, ToolSettings, tool_spec
 from tools.toolsets.connection import McpConnection

@@ -14,7 +14,7 @@ from typing import Any, Literal, cast
 import jmespath
 
 from core.watching import FileProblem
-from tools.model import TOOLSET_NAME_PATTERN, PermissionLevel, RiskLevel
+from records.tools.model import TOOLSET_NAME_PATTERN, PermissionLevel, RiskLevel
 from tools.toolsets import environment, fields, url_template
 from tools.toolsets.config import (
     BUILTIN_CATEGORIES,

@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from urllib.parse import quote
 
 from core.errors import FieldViolation, InvalidArgumentError
+from records.tools.model import JSONValue
+from records.tools.outcomes import ToolFailed
 from tools.builtin.http import check_url
-from tools.model import JSONValue
-from tools.outcomes import ToolFailed
 from tools.toolsets import environment
 
 TOKEN = re.compile(

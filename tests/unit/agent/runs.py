@@ -10,23 +10,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from agent import events as ev
-from agent import serialization
 from agent.limits import EngineConfig
 from agent.llm.base import Model
 from agent.llm.roles import ModelRoles
-from agent.resume import RunCheckpoint
 from agent.run import TaskRun
 from agent.run_factory import RunFactory
-from agent.tasks import ExecutionMode, Task, TaskStatus, TokenUsage, new_task_id
 from core.errors import TaskNotFoundError
 from core.identity import CallContext, Principal
+from records import events as ev
+from records import serialization
+from records.checkpoints import RunCheckpoint
+from records.execution import ExecutionMode
+from records.tasks import Task, TaskStatus, TokenUsage, new_task_id
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from stores.approvals.memory import InMemoryApprovalBox
 from stores.audit.memory import InMemoryAuditLog
 from stores.checkpoints.memory import InMemoryCheckpointStore
 from stores.tasks.memory import InMemoryTaskStore
 from tools.builtin import builtin_tools
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
 

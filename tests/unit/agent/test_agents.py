@@ -9,12 +9,18 @@ from pathlib import Path
 import pytest
 
 from agent.agent_files import AgentFiles
-from agent.agents import AgentDefinition, AgentInvalidError, parse_agent, render, split_reference
 from agent.catalog import Agents
 from agent.requests import TaskRequest
 from agent.selection import narrow, resolve, with_defaults
-from agent.tasks import ExecutionMode
 from core.errors import AgentNotFoundError, InvalidArgumentError
+from records.agents.definition import (
+    AgentDefinition,
+    AgentInvalidError,
+    parse_agent,
+    render,
+    split_reference,
+)
+from records.execution import ExecutionMode
 from stores.agents.memory import InMemoryAgentStore
 from tools.builtin import builtin_tools
 
@@ -205,8 +211,8 @@ def test_an_agent_narrows_the_callers_tools_and_fills_in_unset_limits(tmp_path: 
 
 
 def test_a_task_keeps_its_agent_when_stored_and_read_back() -> None:
-    from agent import serialization
-    from agent.tasks import Task
+    from records import serialization
+    from records.tasks import Task
 
     agent = AgentDefinition(
         "support",

@@ -6,10 +6,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, cast
 
-from agent import events as ev
 from agent.artifacts import artifact_space, updated_event, written_refs
-from agent.resume import JournalEntry
-from agent.tasks import Task
+from records import events as ev
+from records.checkpoints import JournalEntry
+from records.tasks import Task
 
 if TYPE_CHECKING:
     from agent.run import TaskRun

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from agent.llm.base import Message, ModelError, ModelSettings
+from agent.llm.base import ModelError
 from agent.llm.fake_server import FakeOpenAIServer
 from agent.llm.fake_window import prompt_tokens, refusal
 from agent.llm.openai import OpenAIModel
+from records.messages import Message, ModelSettings
 
 
 def test_the_fake_window_counts_messages_tools_and_the_reply_limit() -> None:

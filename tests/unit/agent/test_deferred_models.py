@@ -10,10 +10,11 @@ from collections.abc import Sequence
 
 import pytest
 
-from agent.llm.base import Message, Model, ModelSettings, TextChunk, ToolDefinition
+from agent.llm.base import Model
 from agent.llm.deferred import DeferredModel, ModelLoader, deferred_roles, preload
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
+from records.messages import Message, ModelSettings, TextChunk, ToolDefinition
 
 ASK = [Message(role="user", content="hi")]
 

@@ -10,13 +10,14 @@ import pytest
 
 from agent.engine import Engine
 from agent.limits import EngineConfig
-from agent.llm.base import Message, ModelResponse, ModelSettings, ToolDefinition
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
 from agent.requests import TaskRequest
-from agent.tasks import ExecutionMode, Task, TaskStatus
 from core.errors import ResourceExhaustedError
 from core.identity import CallContext
+from records.execution import ExecutionMode
+from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.tasks import Task, TaskStatus
 from server.builders import build_registry
 from server.settings import Settings
 from stores.audit.memory import InMemoryAuditLog

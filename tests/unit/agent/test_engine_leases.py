@@ -13,15 +13,16 @@ from pathlib import Path
 import pytest
 import redis.asyncio as redis
 
-from agent import events as ev
 from agent.engine import Engine
 from agent.limits import EngineConfig
-from agent.llm.base import Message, ModelResponse, ModelSettings, ToolDefinition
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
 from agent.requests import TaskRequest
-from agent.tasks import ExecutionMode, Task, TaskStatus
 from core.identity import CallContext, Principal
+from records import events as ev
+from records.execution import ExecutionMode
+from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.tasks import Task, TaskStatus
 from server.builders import build_registry
 from server.settings import Settings
 from stores.audit.memory import InMemoryAuditLog

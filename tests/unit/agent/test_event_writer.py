@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from agent import events as ev
 from agent.event_writer import EventWriter
-from agent.tasks import StopReason, TaskStatus
+from records import events as ev
+from records.tasks import StopReason, TaskStatus
 
 
 class Log:

@@ -13,13 +13,14 @@ import pytest
 
 from agent import prompts
 from agent.answers import REFORMAT
-from agent.llm.base import Message, ModelError, ModelSettings, ToolDefinition
+from agent.llm.base import ModelError
 from agent.llm.fake_script import Script, role_of
 from agent.llm.fake_server import FakeOpenAIServer, banner
 from agent.llm.openai import OpenAIModel
 from agent.modes import critic, planner
-from agent.plan import MAX_PLAN_STEPS
-from tools.model import PermissionLevel, RiskLevel, ToolSpec
+from records.messages import Message, ModelSettings, ToolDefinition
+from records.plan import MAX_PLAN_STEPS
+from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
 
 CALC = ToolDefinition("calculator", "calc", {"type": "object"})
 SPEC = ToolSpec(

@@ -9,14 +9,15 @@ import asyncio
 from dataclasses import replace
 from pathlib import Path
 
-from agent import events as ev
 from agent.engine import Engine
-from agent.llm.base import ModelResponse
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, ScriptedModel, text
 from agent.requests import TaskRequest
-from agent.tasks import ExecutionMode, Task, TaskStatus
 from core.identity import CallContext
+from records import events as ev
+from records.execution import ExecutionMode
+from records.messages import ModelResponse
+from records.tasks import Task, TaskStatus
 from stores.history.memory import InMemoryTaskHistory
 from tests.unit.agent.runs import PRINCIPAL, make_env
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from agent.conversations.history import halved, select, window
-from agent.conversations.model import Conversation, ConversationMessage, MessageRole
-from agent.conversations.policy import MemoryPolicy
-from agent.llm.base import Message
 from agent.llm.tokens import ESTIMATE, message_tokens
+from records.conversations.model import Conversation, ConversationMessage, MessageRole
+from records.conversations.policy import MemoryPolicy
+from records.messages import Message
 
 
 def _conversation(
@@ -90,7 +90,8 @@ def test_a_model_without_tool_calls_gets_earlier_tool_calls_summarised() -> None
     from agent.conversations.busy import BusyGate
     from agent.conversations.engine_hooks import TaskMemory
     from agent.conversations.service import Conversations
-    from agent.tasks import ExecutionMode, Task
+    from records.execution import ExecutionMode
+    from records.tasks import Task
     from stores.conversation_slots.memory import InMemoryConversationSlots
     from stores.conversations.memory import InMemoryConversationStore
     from stores.tasks.memory import InMemoryTaskStore

@@ -11,7 +11,7 @@ import pytest
 
 from agent import listing
 from agent.listing import list_live
-from agent.tasks import Task, TaskStatus
+from records.tasks import Task, TaskStatus
 from stores.history.base import TaskQuery
 from stores.history.memory import InMemoryTaskHistory
 from stores.tasks.memory import InMemoryTaskStore

@@ -6,20 +6,13 @@ from typing import Any
 
 import pytest
 
-from agent.llm.base import (
-    Done,
-    Message,
-    ModelError,
-    ModelSettings,
-    TextChunk,
-    ToolCall,
-    ToolDefinition,
-)
+from agent.llm.base import ModelError
 from agent.llm.fake_server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.structured import json_reply
 from agent.llm.testing import FunctionModel, ScriptedModel, text, tool_calls
 from agent.llm.tool_names import WireNames
+from records.messages import Done, Message, ModelSettings, TextChunk, ToolCall, ToolDefinition
 
 CALC = ToolDefinition(
     "calculator", "calc", {"type": "object", "properties": {"expression": {"type": "string"}}}

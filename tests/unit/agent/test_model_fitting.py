@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from agent.llm.base import Message, ToolCall, ToolDefinition
 from agent.llm.fitting import MARKER, FitPolicy, fit_request
 from agent.llm.model_catalog import (
     BUILT_IN_CATALOG,
@@ -14,6 +13,7 @@ from agent.llm.model_catalog import (
     parse_entries,
 )
 from agent.llm.tokens import ESTIMATE, message_tokens
+from records.messages import Message, ToolCall, ToolDefinition
 
 
 @pytest.mark.parametrize(

@@ -12,21 +12,22 @@ from typing import Any
 
 import pytest
 
-from agent import events as ev
 from agent import prompts
 from agent.failures import ModelOutputInvalidError
 from agent.limits import EngineConfig, LimitReached
-from agent.llm.base import Message, ModelResponse, ModelSettings, ToolCall, ToolDefinition
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, ScriptedModel, text, tool_calls
 from agent.modes import Outcome, critic, function_calling, plan_execute, planner, text_react
 from agent.modes.router import choose_mode
-from agent.modes.state import FunctionCallingState, PlanExecuteState, StepResult, TextReactState
-from agent.plan import Plan, PlanStep, parse_plan
-from agent.resume import RunCheckpoint
-from agent.tasks import ExecutionMode, StopReason
 from agent.tool_calls import UNKNOWN_OUTCOME
 from core.errors import PlanInvalidError
+from records import events as ev
+from records.checkpoints import RunCheckpoint
+from records.execution import ExecutionMode
+from records.messages import Message, ModelResponse, ModelSettings, ToolCall, ToolDefinition
+from records.mode_state import FunctionCallingState, PlanExecuteState, StepResult, TextReactState
+from records.plan import Plan, PlanStep, parse_plan
+from records.tasks import StopReason
 from tests.unit.agent.runs import Env, checkpoint, kinds, make_env, of_type
 
 SIX_SEVENS = {"expression": "6*7"}

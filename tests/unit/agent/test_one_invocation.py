@@ -16,17 +16,17 @@ from typing import Any
 import pytest
 from google.protobuf import struct_pb2
 
-from agent import events as ev
 from agent.llm.testing import ScriptedModel, text, tool_calls
 from agent.modes import function_calling
 from agentd.v1 import agent_service_pb2 as pb
 from core import secrets
 from core.identity import CallContext
+from records import events as ev
+from records.tools.approvals import ApprovalDecision
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from server import convert
 from server.rpcs.tools import ToolRpcs
 from tests.unit.agent.runs import PRINCIPAL, Env, make_env, of_type
-from tools.approvals import ApprovalDecision
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 
 MARK = "note_7f3a9c"
 """An argument name nothing else uses: a parse or redaction of the arguments has it."""

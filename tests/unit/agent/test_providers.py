@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from agent.agents import AgentInvalidError, parse_agent
-from agent.llm.base import Message, ModelError, ModelResponse
+from agent.llm.base import ModelError
 from agent.llm.providers import CircuitBreaker, Provider, chain
 from agent.llm.testing import FunctionModel
+from records.agents.definition import AgentInvalidError, parse_agent
+from records.messages import Message, ModelResponse
 from server.providers import ProvidersInvalidError, read_definitions
 
 
@@ -124,8 +125,8 @@ def test_an_agent_gets_its_provider_per_role_then_its_fallback_chain(tmp_path: P
     from agent.llm.providers import FallbackModel
     from agent.llm.roles import ModelRoles
     from agent.run_factory import RunFactory
-    from agent.tasks import Task
     from core.identity import CallContext
+    from records.tasks import Task
     from tests.unit.agent.runs import PRINCIPAL, make_env
 
     env = make_env(tmp_path)
@@ -158,7 +159,8 @@ def test_an_agent_gets_its_provider_per_role_then_its_fallback_chain(tmp_path: P
 async def test_a_stream_that_fails_after_reasoning_is_discarded_before_the_next_answers() -> None:
     from collections.abc import AsyncIterator, Sequence
 
-    from agent.llm.base import Discarded, Done, Model, ReasoningChunk, StreamItem, TextChunk
+    from agent.llm.base import Model
+    from records.messages import Discarded, Done, ReasoningChunk, StreamItem, TextChunk
 
     class Halfway(Model):
         name = "halfway"

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from agent.agents import AgentInvalidError, RemoteDelegate, parse_agent
 from agent.intake import REMOTE_ONLY, remote_agent
-from agent.serialization import dumps, loads
+from records.agents.definition import AgentInvalidError, RemoteDelegate, parse_agent
+from records.serialization import dumps, loads
 
 BASE: dict[str, Any] = {"id": "lead", "delegates": ["writer"]}
 

@@ -4,8 +4,8 @@ import pytest
 
 from agent.modes.router import choose_mode, is_multi_part
 from agent.modes.text_react import Action, Final, parse
-from agent.plan import PlanProblems, parse_plan
-from agent.tasks import ExecutionMode
+from records.execution import ExecutionMode
+from records.plan import PlanProblems, parse_plan
 from tools.builtin.calculator import Calculator
 from tools.builtin.json_query import JsonQuery
 

@@ -10,22 +10,19 @@ from typing import Any
 
 import pytest
 
-from agent import events as ev
 from agent.limits import EngineConfig, LimitReached
 from agent.llm import sanitize
-from agent.llm.base import Message, ModelResponse, ToolCall
 from agent.llm.testing import FunctionModel, ScriptedModel, text
-from agent.modes.state import (
-    FunctionCallingState,
-    PlanExecuteState,
-    StepResult,
-    TextReactState,
-)
-from agent.plan import Plan, PlanStep
-from agent.resume import JournalEntry
-from agent.tasks import StopReason, TaskStatus, TokenUsage
 from agent.tool_calls import UNKNOWN_OUTCOME
 from core.errors import ApprovalNotPendingError, TaskNotFoundError
+from records import events as ev
+from records.checkpoints import JournalEntry
+from records.messages import Message, ModelResponse, ToolCall
+from records.mode_state import FunctionCallingState, PlanExecuteState, StepResult, TextReactState
+from records.plan import Plan, PlanStep
+from records.tasks import StopReason, TaskStatus, TokenUsage
+from records.tools.approvals import ApprovalDecision
+from records.tools.outcomes import ToolCallError, ToolErrorKind
 from stores.approvals.memory import InMemoryApprovalBox
 from tests.unit.agent.runs import (
     PRINCIPAL,
@@ -35,8 +32,6 @@ from tests.unit.agent.runs import (
     make_env,
     of_type,
 )
-from tools.approvals import ApprovalDecision
-from tools.outcomes import ToolCallError, ToolErrorKind
 
 ASK = [Message("user", "What is 6*7?")]
 PLAN = Plan((PlanStep("s1", "add", "calculator", {"expression": "2+3"}), PlanStep("s2", "say")))

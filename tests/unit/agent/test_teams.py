@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from agent.agent_files import AgentFiles
-from agent.agents import AgentDefinition, AgentInvalidError, Panel, parse_agent
-from agent.tasks import ChildSummary, Task
 from agent.teams.delegation import TeamLimits, check_delegation
 from agent.teams.graph import find_cycle
 from agent.teams.memory import bounded
 from agent.teams.panels import Vote, decide, exact_groups, judged_groups
+from records.agents.definition import AgentDefinition, AgentInvalidError, Panel, parse_agent
+from records.tasks import ChildSummary, Task
 
 
 def test_delegates_fresh_start_and_panels_are_read_from_an_agent_file() -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from agent.llm.base import Message, ToolCall
 from agent.llm.encodings import SOURCES, Encodings, encoding_for_model
 from agent.llm.tokens import ESTIMATE, message_tokens
+from records.messages import Message, ToolCall
 from tests.helpers import RANKS, ROOT
 
 LOADERS = {"get_encoding", "encoding_for_model", "list_encoding_names", "load_tiktoken_bpe",

@@ -6,16 +6,17 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from agent import events as ev
 from agent.engine import Engine
 from agent.limits import EngineConfig
-from agent.llm.base import Message, ModelResponse, ModelSettings, ToolDefinition
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.requests import TaskRequest
-from agent.tasks import ExecutionMode, TaskStatus
 from agent.urls import MAX_URLS, UrlBook
 from core.identity import CallContext
+from records import events as ev
+from records.execution import ExecutionMode
+from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.tasks import TaskStatus
 from tests.unit.agent.runs import PRINCIPAL, make_env
 
 REPORT = "https://reports.example.com/2026/q3/summary.pdf?utm_source=newsletter&utm_medium=email"

@@ -15,9 +15,9 @@ from a2a.client import A2AClientError
 from a2a.types import a2a_pb2
 from a2a.utils.errors import TaskNotFoundError
 
-from agent.agent_remote_keys import RemoteDelegate
 from agent.failures import RemoteAgentError
-from agent.tasks import TokenUsage
+from records.agents.remote_keys import RemoteDelegate
+from records.tasks import TokenUsage
 from server.a2a.remote import _Call
 
 REMOTE = RemoteDelegate("far", "127.0.0.1:1", "helper")

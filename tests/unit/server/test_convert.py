@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from agent.tasks import Task, TaskFailure, TaskStatus, TokenUsage
 from agentd.v1 import tasks_pb2
+from records.tasks import Task, TaskFailure, TaskStatus, TokenUsage
 from server import convert, convert_events
 
 
@@ -46,8 +46,8 @@ def test_every_domain_status_has_a_wire_value() -> None:
 def test_every_event_kind_has_a_place_in_the_oneof() -> None:
     import typing
 
-    from agent import events as ev
     from agentd.v1 import events_pb2
+    from records import events as ev
 
     kinds = {cls.__dataclass_fields__["type"].default for cls in typing.get_args(ev.EventPayload)}
     oneof = events_pb2.TaskEvent.DESCRIPTOR.oneofs_by_name["payload"]
@@ -58,9 +58,9 @@ def test_every_event_kind_has_a_place_in_the_oneof() -> None:
 def test_a_resumed_event_and_an_unknown_outcome_reach_the_wire() -> None:
     from datetime import UTC, datetime
 
-    from agent import events as ev
     from agentd.v1 import tools_pb2
-    from tools.outcomes import ToolCallError, ToolErrorKind
+    from records import events as ev
+    from records.tools.outcomes import ToolCallError, ToolErrorKind
 
     stamp = datetime.now(UTC)
     resumed = convert_events.event_to_proto(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from agent import events as ev
-from agent.agents import AgentVersion, parse_agent
 from agentd.v1 import agents_pb2
+from records import events as ev
+from records.agents.definition import AgentVersion, parse_agent
 from server.convert_agents import agent_data, agent_to_proto
 from server.convert_events import event_to_proto
 

@@ -14,14 +14,14 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.engine import Engine
 
-from audit.records import RpcRecord
+from records.audit import RpcRecord
+from records.tools.audit import ToolCallRecord
 from stores.audit.deferral import deferring
 from stores.audit.sql import SqlAuditLog, SqlRpcAuditLog
 from stores.sql.database import Database
 from stores.sql.group_commit import RowRejectedError
 from stores.sql.schema import rpc_audit, tool_call_audit
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
-from tools.audit import ToolCallRecord
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 

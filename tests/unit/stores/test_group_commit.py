@@ -14,10 +14,13 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.engine import Engine
 
-from agent.tasks import Task
-from audit.records import RpcRecord
-from auth.keys import new_key
 from core.errors import StoreUnavailableError
+from records.audit import RpcRecord
+from records.keys import new_key
+from records.tasks import Task
+from records.tools.audit import ToolCallRecord
+from records.tools.grants import Grant, new_grant_id
+from records.tools.model import PermissionLevel
 from stores.api_keys.sql import SqlKeyStore
 from stores.audit.sql import SqlAuditLog, SqlRpcAuditLog
 from stores.checkpoints.sql import SqlCheckpointStore
@@ -29,9 +32,6 @@ from stores.sql.database import Database
 from stores.sql.group_commit import RowRejectedError
 from stores.sql.schema import rpc_audit, tool_call_audit
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
-from tools.audit import ToolCallRecord
-from tools.grants import Grant, new_grant_id
-from tools.model import PermissionLevel
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 

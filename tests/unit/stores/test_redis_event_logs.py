@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import redis.asyncio as redis
 
-from agent import events as ev
-from agent.tasks import Task, TaskStatus
+from records import events as ev
+from records.tasks import Task, TaskStatus
 from stores.redis import RedisConnections, RedisOptions
 from stores.tasks.redis import RedisTaskStore
 from tests.contract.conftest import REDIS_URL, drop_prefix

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from records.tools.audit import ToolCallRecord
 from stores.audit.sql import SqlAuditLog
 from stores.sql.database import Database
-from tools.audit import ToolCallRecord
 
 
 async def test_every_writer_sees_the_failure(tmp_path: Path) -> None:

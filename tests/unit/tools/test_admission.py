@@ -8,13 +8,13 @@ import pytest
 
 from core.errors import PermissionDeniedError
 from core.identity import CallContext, Principal
+from records.tools.approvals import ApprovalDecision
+from records.tools.invocation import Invocation
+from records.tools.model import PermissionLevel
+from records.tools.outcomes import ToolCallResult, ToolErrorKind
 from stores.audit.memory import InMemoryAuditLog
 from tests.unit.tools.test_registry import Scripted
 from tools.admission import Verdict
-from tools.approvals import ApprovalDecision
-from tools.invocation import Invocation
-from tools.model import PermissionLevel
-from tools.outcomes import ToolCallResult, ToolErrorKind
 from tools.permissions import LevelPolicy
 from tools.registry import ToolRegistry
 

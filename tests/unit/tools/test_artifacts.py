@@ -8,9 +8,9 @@ import pytest
 
 from core.errors import ToolArgumentsInvalidError
 from core.identity import CallContext, Principal
+from records.tools.outcomes import ToolFailed
 from stores.artifacts.memory import InMemoryArtifactStore
 from tools.builtin.artifacts import ArtifactLimits, ReadArtifact, WriteArtifact
-from tools.outcomes import ToolFailed
 
 CHILD = CallContext(Principal("p", "t1"), task_id="task-child", artifact_space="task-root")
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 from core.identity import CallContext
+from records.tools.outcomes import ToolFailed
 from tools.builtin.calculator import Calculator, evaluate
-from tools.outcomes import ToolFailed
 
 
 @pytest.mark.parametrize(

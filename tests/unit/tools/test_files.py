@@ -7,8 +7,8 @@ import pytest
 
 from core.errors import PathOutsideWorkspaceError
 from core.identity import CallContext
+from records.tools.outcomes import ToolFailed
 from tools.builtin.files import ListFiles, ReadFile, Workspace, WriteFile
-from tools.outcomes import ToolFailed
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from core.identity import Principal
-from tools.grants import Grant, TimeWindow
-from tools.model import JSONValue, PermissionLevel, RiskLevel, ToolSpec
+from records.tools.grants import Grant, TimeWindow
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, ToolSpec
 from tools.permissions import GrantPolicy
 
 NOW = datetime(2026, 11, 23, 10, 30, tzinfo=UTC)  # a Monday

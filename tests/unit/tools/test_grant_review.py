@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from records.tools.grants import Grant, TimeWindow
+from records.tools.model import PermissionLevel
 from tools.grant_review import review
-from tools.grants import Grant, TimeWindow
-from tools.model import PermissionLevel
 
 NOW = datetime(2026, 11, 23, 10, 30, tzinfo=UTC)
 

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from core.identity import Principal
-from tools.grants import Grant, TimeWindow, prefix_allows
-from tools.model import PermissionLevel, RiskLevel, ToolSpec
+from records.tools.grants import Grant, TimeWindow, prefix_allows
+from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
 from tools.permissions import GrantPolicy, LevelPolicy
 
 NOW = datetime(2026, 11, 23, 10, 30, tzinfo=UTC)  # a Monday

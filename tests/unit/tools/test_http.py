@@ -11,10 +11,10 @@ import pytest
 
 from core.errors import DestinationNotAllowedError, InvalidArgumentError
 from core.identity import CallContext
+from records.tools.outcomes import ToolFailed
 from tests.helpers import http_server
 from tools.builtin.addresses import refusal
 from tools.builtin.http import HttpLimits, HttpRequest
-from tools.outcomes import ToolFailed
 
 LOOPBACK = (ipaddress.ip_network("127.0.0.1/32"),)
 

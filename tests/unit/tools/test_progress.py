@@ -10,10 +10,10 @@ from dataclasses import replace
 import pytest
 
 from core.identity import CallContext, Principal
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from records.tools.outcomes import ToolErrorKind
 from stores.audit.memory import InMemoryAuditLog
 from tools import progress
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
-from tools.outcomes import ToolErrorKind
 from tools.permissions import LevelPolicy
 from tools.progress import Progress
 from tools.registry import ToolRegistry

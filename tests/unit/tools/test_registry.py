@@ -14,11 +14,11 @@ from core.errors import (
 )
 from core.identity import CallContext
 from core.secrets import REDACTED
+from records.tools.audit import digest
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from records.tools.outcomes import ToolErrorKind, ToolFailed
 from stores.audit.memory import InMemoryAuditLog
-from tools.audit import digest
 from tools.builtin.calculator import Calculator
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
-from tools.outcomes import ToolErrorKind, ToolFailed
 from tools.permissions import LevelPolicy
 from tools.registry import ToolRegistry
 

@@ -4,10 +4,10 @@ RESUMABLE, and it is never retried (a person has to fix the cause first)."""
 from __future__ import annotations
 
 from core.identity import CallContext, Principal
+from records.tools.model import PermissionLevel
+from records.tools.outcomes import ToolErrorKind, ToolFailed
 from stores.audit.memory import InMemoryAuditLog
 from tests.unit.tools.test_retries import Flaky
-from tools.model import PermissionLevel
-from tools.outcomes import ToolErrorKind, ToolFailed
 from tools.permissions import LevelPolicy
 from tools.registry import ToolRegistry
 

@@ -9,11 +9,11 @@ import pytest
 
 from core.errors import PathOutsideWorkspaceError, ToolArgumentsInvalidError, ToolUnavailableError
 from core.identity import CallContext
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from records.tools.outcomes import ToolErrorKind, ToolFailed
 from server.builders import build_registry
 from server.settings import Settings
 from stores.audit.memory import InMemoryAuditLog
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
-from tools.outcomes import ToolErrorKind, ToolFailed
 from tools.permissions import LevelPolicy
 from tools.registry import ToolRegistry
 from tools.retries import RetryPolicy, is_transient

@@ -9,13 +9,13 @@ import pytest
 from core.errors import PermissionDeniedError
 from core.identity import CallContext, Principal
 from core.metrics import REGISTRY
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from records.tools.outcomes import ToolFailed
 from server.builders import build_registry, with_cache_times
 from server.settings import Settings, parse_cache_seconds
 from stores.audit.memory import InMemoryAuditLog
 from stores.tool_cache.memory import InMemoryToolCache
 from tools.builtin.artifacts import WriteArtifact
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
-from tools.outcomes import ToolFailed
 from tools.permissions import LevelPolicy
 from tools.registry import ToolRegistry
 

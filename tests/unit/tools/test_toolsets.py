@@ -12,10 +12,10 @@ import mcp_types as types
 import pytest
 
 from agent.llm.tool_names import WireNames
+from records.tools.grants import Grant
+from records.tools.model import TOOL_NAME_PATTERN, PermissionLevel
+from records.tools.outcomes import ToolFailed
 from tools.catalog import ToolCatalog
-from tools.grants import Grant
-from tools.model import TOOL_NAME_PATTERN, PermissionLevel
-from tools.outcomes import ToolFailed
 from tools.toolsets.config import ToolsetConfig
 from tools.toolsets.connection import ConnectionLimits
 from tools.toolsets.http_tool import HttpTool

@@ -10,9 +10,9 @@ import pytest
 
 from core.errors import ToolArgumentsInvalidError
 from core.identity import CallContext
+from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from stores.audit.memory import InMemoryAuditLog
 from tests.helpers import watched_http_server
-from tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from tools.permissions import LevelPolicy
 from tools.registry import ToolRegistry
 from tools.validation import ArgumentValidator, schema_problem, shortened

@@ -44,7 +44,7 @@ def upgrade() -> None:
 
 
 def _columns(data: str) -> dict[str, Any]:
-    """The new columns' values of one stored task (`agent.serialization`'s JSON: the task's
+    """The new columns' values of one stored task (`records.serialization`'s JSON: the task's
     fields by name, its agent a mapping with `agent_id` and `version`, or null)."""
     try:
         task = json.loads(data)

@@ -12,17 +12,18 @@ from pathlib import Path
 from agent import prompts
 from agent.conversations.busy import BusyGate
 from agent.conversations.engine_hooks import TaskMemory
-from agent.conversations.model import BusyPolicy, ConversationMessage, Turn
-from agent.conversations.policy import MemoryPolicy
 from agent.conversations.service import Conversations
 from agent.engine import Engine
 from agent.limits import EngineConfig
-from agent.llm.base import Message, ModelResponse, ModelSettings, ToolDefinition
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
 from agent.requests import TaskRequest
-from agent.tasks import ExecutionMode, Task
 from core.identity import CallContext
+from records.conversations.model import BusyPolicy, ConversationMessage, Turn
+from records.conversations.policy import MemoryPolicy
+from records.execution import ExecutionMode
+from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.tasks import Task
 from stores.conversation_slots.memory import InMemoryConversationSlots
 from stores.conversations.base import ConversationStore
 from stores.conversations.memory import InMemoryConversationStore

@@ -10,14 +10,15 @@ from typing import Any
 
 import pytest
 
-from agent import events as ev
 from agent.conversations.busy import slot_key, stale_after
-from agent.conversations.model import BusyPolicy
 from agent.lifecycle import PERSIST_DELAYS
-from agent.llm.base import Message, ModelError, ModelResponse
+from agent.llm.base import ModelError
 from agent.llm.testing import text
-from agent.tasks import Task, TaskStatus, new_task_id
 from core.errors import ConversationBusyError
+from records import events as ev
+from records.conversations.model import BusyPolicy
+from records.messages import Message, ModelResponse
+from records.tasks import Task, TaskStatus, new_task_id
 from tests.unit.agent.conversations.chats import Chat, chat, is_summary_call
 from tests.unit.agent.runs import PRINCIPAL
 
@@ -193,7 +194,7 @@ async def test_cancelling_a_task_running_on_another_replica_stores_its_turn_and_
 async def test_the_history_is_read_a_page_at_a_time_and_only_as_far_as_it_fits(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agent.conversations.policy import MemoryPolicy
+    from records.conversations.policy import MemoryPolicy
     from tests.unit.agent.conversations.chats import plain
 
     pages: list[int] = []

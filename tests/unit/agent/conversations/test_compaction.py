@@ -7,12 +7,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agent.conversations.compaction import transcript
-from agent.conversations.model import ConversationMessage
-from agent.conversations.policy import MemoryPolicy
-from agent.llm.base import Message, ModelError, ModelResponse
+from agent.llm.base import ModelError
 from agent.llm.testing import text
 from agent.llm.tokens import ESTIMATE
-from agent.tasks import StopReason, TaskStatus
+from records.conversations.model import ConversationMessage
+from records.conversations.policy import MemoryPolicy
+from records.messages import Message, ModelResponse
+from records.tasks import StopReason, TaskStatus
 from tests.unit.agent.conversations.chats import chat, is_summary_call, plain
 from tests.unit.agent.runs import PRINCIPAL
 

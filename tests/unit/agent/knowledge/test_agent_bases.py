@@ -10,17 +10,17 @@ from typing import cast
 
 import pytest
 
-from agent import serialization
-from agent.agents import AgentDefinition, AgentInvalidError, parse_agent
-from agent.knowledge.preferences import preferring, scoped
 from agent.knowledge.rerank import KnowledgeSearch
 from agent.knowledge.tools import SearchKnowledge, chosen_base
 from agent.llm.testing import ScriptedModel
 from agent.selection import narrow
-from agent.tasks import Task, new_task_id
 from core.identity import CallContext
+from records import serialization
+from records.agents.definition import AgentDefinition, AgentInvalidError, parse_agent
+from records.agents.knowledge_keys import preferring, scoped
+from records.tasks import Task, new_task_id
+from records.tools.outcomes import ToolFailed
 from tests.unit.agent.runs import PRINCIPAL, make_env
-from tools.outcomes import ToolFailed
 
 SPEC = SearchKnowledge.spec
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import itertools
 
 from agent.knowledge.documents import KnowledgeBases, chunks
-from agent.knowledge.records import Scope
 from agent.llm.embeddings import HashEmbedder
+from records.knowledge.items import Scope
 from stores.knowledge.memory import MemoryKnowledgeStore
 
 SENTENCES = [

@@ -3,9 +3,9 @@ are skipped, one citation per chunk (its best score), best first, bounded."""
 
 from __future__ import annotations
 
-from agent import serialization
 from agent.citations import MAX_CITATIONS, SNIPPET_CHARS, citations_of, merged
-from agent.tasks import Citation, Task
+from records import serialization
+from records.tasks import Citation, Task
 
 
 def passage(document: str, chunk: int, score: float, text: str = "t") -> dict[str, object]:

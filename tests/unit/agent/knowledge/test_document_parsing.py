@@ -19,9 +19,9 @@ import pytest
 from pypdf.errors import LimitReachedError
 
 from agent.knowledge.documents import KnowledgeBases, chunks, parse
-from agent.knowledge.records import Scope, Vectors
 from agent.llm.embeddings import HashEmbedder
 from core.errors import InvalidArgumentError
+from records.knowledge.items import Scope, Vectors
 from stores.knowledge.memory import MemoryKnowledgeStore
 from tests.contract.test_knowledge_bases import PDF_TEXT, tiny_pdf
 

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 import structlog
 
-from agent.conversations.policy import MemoryInvalidError, MemoryPolicy, memory_settings
 from agent.knowledge.extraction import (
     MemoryExtraction,
     Operation,
@@ -25,7 +24,8 @@ from agent.llm.base import ModelError
 from agent.llm.embeddings import HashEmbedder
 from agent.llm.testing import ScriptedModel, text
 from agent.run import TaskRun
-from agent.tasks import Task, TaskStatus, TokenUsage
+from records.conversations.policy import MemoryInvalidError, MemoryPolicy, memory_settings
+from records.tasks import Task, TaskStatus, TokenUsage
 from stores.knowledge.memory import MemoryKnowledgeStore
 from tests.unit.agent.runs import make_env
 

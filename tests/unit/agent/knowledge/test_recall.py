@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from agent.conversations.policy import MemoryInvalidError, MemoryPolicy, memory_settings
 from agent.knowledge.recall import CLOSE, OPEN, memory_block
-from agent.knowledge.records import Hit, Item, content_hash
+from records.conversations.policy import MemoryInvalidError, MemoryPolicy, memory_settings
+from records.knowledge.items import Hit, Item, content_hash
 
 
 def hit(text: str) -> Hit:

@@ -9,11 +9,11 @@ import math
 
 import pytest
 
-from agent.agents import AgentInvalidError, parse_agent
 from agent.knowledge import usage
 from agent.llm.fake_rerank import relevance
 from agent.llm.fake_server import FakeOpenAIServer
 from agent.llm.rerank import OpenAIReranker, RerankFailed, results_of, tokens_of
+from records.agents.definition import AgentInvalidError, parse_agent
 
 
 async def test_passages_come_back_most_relevant_first_and_their_tokens_are_charged() -> None:

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agent.agent_checks import AgentInvalidError, text_key
-from agent.agent_team_keys import AGENT_ID, MAX_DELEGATES
+from records.agents.checks import AgentInvalidError, text_key
+from records.agents.team_keys import AGENT_ID, MAX_DELEGATES
 
 ADDRESS = re.compile(r"^[A-Za-z0-9.\-\[\]:]{1,255}:[0-9]{1,5}$")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agent.agent_checks import AgentInvalidError, number_key, text_key
+from records.agents.checks import AgentInvalidError, number_key, text_key
 
 AGENT_ID = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
 PANEL_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tools.model import JSONValue
+from records.tools.model import JSONValue
 
 
 @dataclass(frozen=True, slots=True)

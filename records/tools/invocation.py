@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.secrets import redact
-from tools.model import JSONValue
+from records.tools.model import JSONValue
 
 
 def new_call_id() -> str:

@@ -1,7 +1,7 @@
 """The shape of a checkpoint: what a process needs to resume another process's task.
 
-`RunCheckpoint` is written (through `agent.serialization`) after every
-completed step. Each mode keeps its own state in `mode_state` (`agent.modes.state`), built from
+`RunCheckpoint` is written (through `records.serialization`) after every
+completed step. Each mode keeps its own state in `mode_state` (`records.mode_state`), built from
 copies so that a later change in the running task never leaks into a
 checkpoint already taken. The tool-call journal records every call of a
 tool that may not be repeated: an entry is written before the call starts
@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.conversations.history import History
-from agent.modes.state import ModeState
-from agent.tasks import TokenUsage
 from core.identity import Principal
+from records.conversations.history import History
+from records.mode_state import ModeState
+from records.tasks import TokenUsage
 
 
 @dataclass(frozen=True, slots=True)

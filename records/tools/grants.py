@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from urllib.parse import unquote, urlsplit
 
-from tools.model import TOOL_NAME_PATTERN, JSONValue, PermissionLevel
+from records.tools.model import TOOL_NAME_PATTERN, JSONValue, PermissionLevel
 
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _WINDOW = re.compile(

@@ -1,12 +1,12 @@
 """The events of agents working together (`agent.teams`): a parent task's view of its
-child tasks and panels. Members of the one event union, `agent.events.EventPayload`."""
+child tasks and panels. Members of the one event union, `records.events.EventPayload`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
 
-from agent.tasks import StopReason, TaskStatus, TokenUsage
+from records.tasks import StopReason, TaskStatus, TokenUsage
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,22 +20,21 @@ from typing import Any, Literal
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from agent.agent_checks import AgentInvalidError as AgentInvalidError
-from agent.agent_checks import flag_key, number_key, text_key, whole_key
-from agent.agent_provider_keys import PROVIDER_NAME as PROVIDER_NAME
-from agent.agent_provider_keys import ROLES as ROLES
-from agent.agent_provider_keys import fallback_key, providers_key
-from agent.agent_remote_keys import RemoteDelegate as RemoteDelegate
-from agent.agent_remote_keys import remote_delegates_key
-from agent.agent_team_keys import AGENT_ID as AGENT_ID
-from agent.agent_team_keys import DEFAULT_PANEL_THRESHOLD as DEFAULT_PANEL_THRESHOLD
-from agent.agent_team_keys import Panel as Panel
-from agent.agent_team_keys import delegates_key, panels_key
-from agent.conversations.policy import MemoryInvalidError, memory_settings
-from agent.knowledge.preferences import knowledge_key
-from agent.limits import StepPolicy
-from agent.tasks import ExecutionMode
-from tools.grants import covers
+from records.agents.checks import AgentInvalidError as AgentInvalidError
+from records.agents.checks import flag_key, number_key, text_key, whole_key
+from records.agents.knowledge_keys import knowledge_key
+from records.agents.provider_keys import PROVIDER_NAME as PROVIDER_NAME
+from records.agents.provider_keys import ROLES as ROLES
+from records.agents.provider_keys import fallback_key, providers_key
+from records.agents.remote_keys import RemoteDelegate as RemoteDelegate
+from records.agents.remote_keys import remote_delegates_key
+from records.agents.team_keys import AGENT_ID as AGENT_ID
+from records.agents.team_keys import DEFAULT_PANEL_THRESHOLD as DEFAULT_PANEL_THRESHOLD
+from records.agents.team_keys import Panel as Panel
+from records.agents.team_keys import delegates_key, panels_key
+from records.conversations.policy import MemoryInvalidError, memory_settings
+from records.execution import ExecutionMode, StepPolicy
+from records.tools.grants import covers
 
 MAX_INSTRUCTIONS_CHARS = 20_000
 VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}")
@@ -78,10 +77,10 @@ class AgentDefinition:
     output_schema: Mapping[str, Any] | None = None
     """A JSON Schema the final answer must be JSON of (`agent.answers`)."""
     memory: Mapping[str, Any] = field(default_factory=dict)
-    """Its `memory:` settings (`agent.conversations.policy`); the server's defaults fill
+    """Its `memory:` settings (`records.conversations.policy`); the server's defaults fill
     the rest."""
     knowledge: Mapping[str, Any] = field(default_factory=dict)
-    """Its `knowledge:` settings (`agent.knowledge.preferences`): `bases` (the only
+    """Its `knowledge:` settings (`records.agents.knowledge_keys`): `bases` (the only
     knowledge bases its `search_knowledge` calls may search), `rerank`."""
     max_failed_tool_calls: int | None = None
     """Tool calls failing in a row that stop a run (0: never); None: the server's."""

@@ -1,4 +1,4 @@
-"""The checks every key of an agent definition goes through (`agent.agents`): one error
+"""The checks every key of an agent definition goes through (`records.agents.definition`): one error
 type, and the readers of a flag, a text, a whole number and a number."""
 
 from __future__ import annotations

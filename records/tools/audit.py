@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from core.identity import CallContext
-from tools.approvals import ApprovalDecision
-from tools.invocation import redacted
-from tools.model import JSONValue
+from records.tools.approvals import ApprovalDecision
+from records.tools.invocation import redacted
+from records.tools.model import JSONValue
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,13 +22,13 @@ from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
 
-from agent.agent_checks import AgentInvalidError
-from tools.model import JSONValue, ToolSpec
+from records.agents.checks import AgentInvalidError
+from records.tools.model import JSONValue, ToolSpec
 
 KEYS = ("bases", "rerank")
 MAX_BASES = 32
 BASE_ID = re.compile(r"^[a-z][a-z0-9_.:-]{0,63}$")
-"""A knowledge base's id (as `agent.knowledge.records.NAMESPACE_PATTERN`)."""
+"""A knowledge base's id (as `records.knowledge.items.NAMESPACE_PATTERN`)."""
 SEARCH_KNOWLEDGE = "search_knowledge"
 SEARCH_DESCRIPTION = (
     "Search a knowledge base for passages that answer a question. Returns the "

@@ -6,7 +6,7 @@ import enum
 import json
 from dataclasses import dataclass
 
-from tools.model import JSONValue
+from records.tools.model import JSONValue
 
 
 class ToolFailed(Exception):  # noqa: N818 - a signal, named for what it says

@@ -6,14 +6,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from agent.plan import Plan
-from agent.tasks import Citation, StopReason, TaskStatus, TokenUsage
-from agent.team_events import PanelDecided as PanelDecided
-from agent.team_events import PanelVote as PanelVote
-from agent.team_events import SubtaskFinished as SubtaskFinished
-from agent.team_events import SubtaskStarted as SubtaskStarted
-from agent.team_events import SubtaskWaiting as SubtaskWaiting
-from tools.outcomes import ToolCallError
+from records.plan import Plan
+from records.tasks import Citation, StopReason, TaskStatus, TokenUsage
+from records.team_events import PanelDecided as PanelDecided
+from records.team_events import PanelVote as PanelVote
+from records.team_events import SubtaskFinished as SubtaskFinished
+from records.team_events import SubtaskStarted as SubtaskStarted
+from records.team_events import SubtaskWaiting as SubtaskWaiting
+from records.tools.outcomes import ToolCallError
 
 
 @dataclass(frozen=True, slots=True)

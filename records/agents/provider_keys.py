@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from agent.agent_checks import AgentInvalidError
+from records.agents.checks import AgentInvalidError
 
 PROVIDER_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
 MAX_FALLBACKS = 8

@@ -13,31 +13,26 @@ import json
 from datetime import datetime
 from typing import Any
 
-from agent import events as ev
-from agent.agents import AgentDefinition, Panel, RemoteDelegate
-from agent.conversations.history import History
-from agent.llm.base import Message, ToolCall
-from agent.modes.state import (
-    FunctionCallingState,
-    PlanExecuteState,
-    StepResult,
-    TextReactState,
-)
-from agent.plan import Plan, PlanStep
-from agent.resume import JournalEntry, RunCheckpoint
-from agent.tasks import (
+from core.identity import Principal
+from records import events as ev
+from records.agents.definition import AgentDefinition, Panel, RemoteDelegate
+from records.checkpoints import JournalEntry, RunCheckpoint
+from records.conversations.history import History
+from records.execution import ExecutionMode
+from records.messages import Message, ToolCall
+from records.mode_state import FunctionCallingState, PlanExecuteState, StepResult, TextReactState
+from records.plan import Plan, PlanStep
+from records.tasks import (
     ChildSummary,
     Citation,
     Delegate,
-    ExecutionMode,
     StopReason,
     Task,
     TaskFailure,
     TaskStatus,
     TokenUsage,
 )
-from core.identity import Principal
-from tools.outcomes import ToolCallError, ToolErrorKind
+from records.tools.outcomes import ToolCallError, ToolErrorKind
 
 _DATACLASSES: dict[str, type[Any]] = {
     cls.__name__: cls

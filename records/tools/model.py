@@ -126,7 +126,7 @@ class Tool(abc.ABC):
     `run` receives arguments that already match `spec.parameters`; it is
     called concurrently from many tasks, so it keeps no per-call state on the
     instance. It may be cancelled at any await (timeouts, task cancellation).
-    It reports an expected failure by raising `tools.outcomes.ToolFailed`, a
+    It reports an expected failure by raising `records.tools.outcomes.ToolFailed`, a
     refusal of its input by raising an `AgentdError` (for example
     `PathOutsideWorkspaceError`); anything else it raises is treated as a crash.
     Blocking work (file I/O) runs in a thread, never on the event loop.

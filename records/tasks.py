@@ -9,12 +9,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from agent.agent_remote_keys import RemoteDelegate
-from agent.plan import Plan
 from core.errors import TaskAlreadyTerminalError
+from records.agents.remote_keys import RemoteDelegate
+from records.execution import ExecutionMode
+from records.plan import Plan
 
 if TYPE_CHECKING:
-    from agent.agents import AgentDefinition
+    from records.agents.definition import AgentDefinition
 
 
 class TaskStatus(enum.Enum):
@@ -30,15 +31,6 @@ class TaskStatus(enum.Enum):
     @property
     def terminal(self) -> bool:
         return self in (TaskStatus.COMPLETED, TaskStatus.FAILED, TaskStatus.CANCELLED)
-
-
-class ExecutionMode(enum.Enum):
-    """How the engine works on a task."""
-
-    AUTO = "auto"
-    FUNCTION_CALLING = "function_calling"
-    TEXT_REACT = "text_react"
-    PLAN_AND_EXECUTE = "plan_and_execute"
 
 
 class StopReason(enum.Enum):

@@ -2,7 +2,7 @@
 
 A mode hands its state to `TaskRun.checkpoint` after every completed step and
 gets it back from `TaskRun.resume_state` when another process resumes the
-task. The types are registered with `agent.serialization`, so a checkpoint
+task. The types are registered with `records.serialization`, so a checkpoint
 can only ever rebuild these. Checkpoints written before these types existed
 held a plain dict; `from_legacy` reads those, so a task survives an upgrade
 in the middle of its run.
@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agent.llm.base import Message, ToolCall
-from agent.plan import Plan, PlanStep
+from records.messages import Message, ToolCall
+from records.plan import Plan, PlanStep
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from agent.tasks import utcnow
+from records.tasks import utcnow
 
 CONVERSATION_ID = re.compile(r"^conv_[0-9a-f]{24}$")
 MAX_TITLE_CHARS = 200

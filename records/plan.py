@@ -6,8 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tools.model import ToolSpec
-from tools.validation import ArgumentValidator
+from records.tools.model import ToolSpec
 
 MAX_PLAN_STEPS = 50
 
@@ -192,8 +191,3 @@ def _topological(steps: list[PlanStep], done: frozenset[str]) -> list[PlanStep]:
         remaining = [s for s in remaining if s.id not in placed]
     assert len(ordered) == len(by_id)
     return ordered
-
-
-def arguments_fit(step: PlanStep, spec: ToolSpec) -> bool:
-    """Whether the plan's arguments can be used as they are."""
-    return not ArgumentValidator(spec.parameters).violations(dict(step.arguments))
