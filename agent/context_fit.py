@@ -2,8 +2,8 @@
 more and retried once when the endpoint still says the context is too long.
 
 `fitted_call` wraps one call of `TaskRun.model`: it fits the request
-(`agent.llm.fitting`) into the window the catalog gives the model
-(`agent.llm.model_catalog`), reports any cut as a `context_fitted` event, and sends it
+(`agent.llm.window.fitting`) into the window the catalog gives the model
+(`agent.llm.window.catalog`), reports any cut as a `context_fitted` event, and sends it
 with the reply limit recomputed. An endpoint that answers "context length exceeded"
 anyway (its tokenizer counts more than agentd's estimate, or it serves the model with
 a smaller window than the catalog says) gets one more, tighter fit and one retry; a
@@ -18,9 +18,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from agent.llm.base import Model, ModelError
-from agent.llm.fitting import Fitted, fit_request
-from agent.llm.tokens import ESTIMATE
-from agent.llm.wide_estimate import WIDE_ESTIMATE
+from agent.llm.window.fitting import Fitted, fit_request
+from agent.llm.window.tokens import ESTIMATE
+from agent.llm.window.wide_estimate import WIDE_ESTIMATE
 from core.errors import ContextTooLongError
 from records import events as ev
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition

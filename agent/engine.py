@@ -24,8 +24,8 @@ from agent.intake import Chosen, choose, delegates_of, new_task
 from agent.lifecycle import Endings
 from agent.limits import EngineConfig, LimitReached
 from agent.listing import Listing, list_live
-from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
+from agent.llm.window.encodings import Encodings
 from agent.modes import planner
 from agent.remote import RemoteAgents
 from agent.requests import TaskRequest, validate_request

@@ -9,8 +9,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal
 
-from agent.llm.fitting import FitPolicy
-from agent.llm.model_catalog import BUILT_IN_CATALOG, ModelCatalog
+from agent.llm.window.catalog import BUILT_IN_CATALOG, ModelCatalog
+from agent.llm.window.fitting import FitPolicy
 from core.roles import DEFAULT_ROLES, RoleTable
 from records.execution import StepPolicy
 from records.tasks import StopReason

@@ -21,10 +21,11 @@ from agent.deltas import streamed
 from agent.event_writer import EventWriter
 from agent.knowledge import usage as embedding_usage
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
-from agent.llm import sanitize, tokens
+from agent.llm import sanitize
 from agent.llm.base import Model
 from agent.llm.roles import ModelRoles, RoleName
-from agent.llm.tokens import ESTIMATE, TokenCounter
+from agent.llm.window import tokens
+from agent.llm.window.tokens import ESTIMATE, TokenCounter
 from agent.tool_calls import ToolCalls
 from agent.urls import UrlBook
 from records import events as ev
@@ -81,7 +82,7 @@ class TaskRun:
     instructions: str = ""
     """The agent's instructions for this task (rendered), put before every system prompt."""
     counter: TokenCounter = ESTIMATE
-    """Counts tokens for the model that answers the task (`agent.llm.tokens`)."""
+    """Counts tokens for the model that answers the task (`agent.llm.window.tokens`)."""
     history: History | None = None
     """The earlier turns of the task's conversation it is sent; None outside one."""
     recalled: str = ""

@@ -15,9 +15,9 @@ import structlog
 
 from agent.limits import EngineConfig
 from agent.llm.base import Model
-from agent.llm.encodings import Encodings
 from agent.llm.providers import DEFAULT_PROVIDER, Provider, chain
 from agent.llm.roles import ModelRoles
+from agent.llm.window.encodings import Encodings
 from agent.questions import ASK_USER
 from agent.run import TaskRun
 from agent.teams.delegation import Team, team_tools

@@ -23,7 +23,7 @@ from typing import Any
 import grpc
 from a2a.types import a2a_pb2, a2a_pb2_grpc
 
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import tasks_pb2

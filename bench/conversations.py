@@ -24,8 +24,8 @@ from pathlib import Path
 from agent.conversations.engine_hooks import read_history
 from agent.conversations.history import halved, select, summary_limit
 from agent.conversations.turns import _message
-from agent.llm.encodings import Encodings
-from agent.llm.tokens import TokenCounter
+from agent.llm.window.encodings import Encodings
+from agent.llm.window.tokens import TokenCounter
 from records.conversations.model import Conversation, ConversationMessage, Turn, new_conversation_id
 from records.conversations.policy import MemoryPolicy
 from stores.conversations.base import ConversationStore

@@ -32,7 +32,7 @@ import openai
 
 from agent.engine import Engine
 from agent.limits import EngineConfig
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
 from agent.requests import TaskRequest

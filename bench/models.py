@@ -2,7 +2,7 @@
 
 Fitting: a function-calling transcript of 200 messages (the system prompt, the goal,
 then 99 tool calls and their results of about 4,000 characters each: a task deep in
-its iterations) is fitted into an 8k-token window (`agent.llm.fitting.fit_request`,
+its iterations) is fitted into an 8k-token window (`agent.llm.window.fitting.fit_request`,
 as every model call does), counted by the estimate (a model without an OpenAI
 encoding) and, when the tiktoken ranks are present, with o200k_base (gpt-4o) into
 gpt-4o's own window of 128k, where it fits without a cut. The baseline is counting
@@ -22,14 +22,14 @@ import time
 from pathlib import Path
 
 from agent import prompts
-from agent.llm import fitting
-from agent.llm.encodings import Encodings
-from agent.llm.fake_server import FakeOpenAIServer
-from agent.llm.fitting import fit_request
-from agent.llm.model_catalog import BUILT_IN_CATALOG, ModelLimits
+from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.structured import json_reply
-from agent.llm.tokens import ESTIMATE, TokenCounter, message_tokens
+from agent.llm.window import fitting
+from agent.llm.window.catalog import BUILT_IN_CATALOG, ModelLimits
+from agent.llm.window.encodings import Encodings
+from agent.llm.window.fitting import fit_request
+from agent.llm.window.tokens import ESTIMATE, TokenCounter, message_tokens
 from agent.modes.llm_router import SETTINGS as ROUTE
 from records.messages import Message, ModelSettings, ToolCall
 

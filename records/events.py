@@ -177,7 +177,7 @@ class UsageReported:
     model: str = ""
     """The model that answered."""
     estimated: bool = False
-    """The endpoint reported no usage: `call` is an estimate (`agent.llm.tokens`)."""
+    """The endpoint reported no usage: `call` is an estimate (`agent.llm.window.tokens`)."""
     provider: str = ""
     """The provider that answered (empty: the server's own endpoint)."""
     type: Literal["usage"] = "usage"

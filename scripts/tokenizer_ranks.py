@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent.llm.encodings import SOURCES, EncodingSource  # noqa: E402
+from agent.llm.window.encodings import SOURCES, EncodingSource  # noqa: E402
 
 
 def tiktoken_file(ranks_js: Path) -> bytes:

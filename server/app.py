@@ -13,8 +13,8 @@ import structlog
 from grpc_health.v1._async import HealthServicer
 
 from agent.engine import Engine
-from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
+from agent.llm.window.encodings import Encodings
 from core import tracing
 from core.metrics import TASKS_IN_FLIGHT
 from records.keys import new_key

@@ -15,8 +15,8 @@ from agent.conversations.engine_hooks import TaskMemory
 from agent.conversations.service import Conversations
 from agent.engine import Engine
 from agent.limits import EngineConfig
-from agent.llm.encodings import Encodings
 from agent.llm.roles import ModelRoles
+from agent.llm.window.encodings import Encodings
 from agent.run import TaskRun
 from agent.teams.delegation import TeamLimits
 from auth.authenticator import Authenticator

@@ -1,6 +1,6 @@
 """`agentd serve --demo` (and `make demo`): agentd with a scripted model, nothing else.
 
-The fake OpenAI-compatible server (`agent.llm.fake_server`) runs in the same process and
+The fake OpenAI-compatible server (`agent.llm.fakes.server`) runs in the same process and
 plays `DEMO_SCRIPT` for every task; state lives in a fresh temporary folder (an embedded
 SQLite database and the file tools' workspace) removed on exit, so every start creates
 and prints a new development API key. No network, no model, no Redis or PostgreSQL:
@@ -75,8 +75,8 @@ def banner(folder: Path) -> str:
 
 async def serve_demo(overrides: dict[str, Any]) -> None:
     """Run the demo until SIGTERM or SIGINT (see `server.app.serve`)."""
-    from agent.llm.fake_script import Script
-    from agent.llm.fake_server import FakeOpenAIServer
+    from agent.llm.fakes.script import Script
+    from agent.llm.fakes.server import FakeOpenAIServer
     from server.app import serve
     from server.settings import Settings
 

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 
 import structlog
 
-from agent.llm.fitting import FitPolicy
-from agent.llm.model_catalog import ModelCatalog, parse_entries
+from agent.llm.window.catalog import ModelCatalog, parse_entries
+from agent.llm.window.fitting import FitPolicy
 from server.settings import Settings
 
 log = structlog.get_logger(__name__)

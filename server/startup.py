@@ -13,8 +13,8 @@ from grpc_health.v1 import health_pb2
 from grpc_health.v1._async import HealthServicer
 
 from agent.llm.deferred import preload
-from agent.llm.encodings import Encodings, encoding_for_model
 from agent.llm.roles import ModelRoles
+from agent.llm.window.encodings import Encodings, encoding_for_model
 from auth.authenticator import Authenticator
 from core.metrics import REGISTRY
 from server.a2a import A2A

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as redis
 
-from agent.llm.encodings import SOURCES, Encodings
+from agent.llm.window.encodings import SOURCES, Encodings
 from agentd_client.client import AgentClient
 from core.identity import CallContext
 from server.app import AgentdServer

@@ -25,7 +25,7 @@ from agent import prompts
 from agent.conversations.history import summary_limit
 from agent.limits import LimitReached
 from agent.llm.base import ModelError
-from agent.llm.tokens import TokenCounter, fit
+from agent.llm.window.tokens import TokenCounter, fit
 from agent.run import TaskRun
 from records.conversations.model import Conversation, ConversationMessage
 from records.conversations.policy import MemoryPolicy

@@ -23,8 +23,8 @@ from agent.conversations.history import Selection, halved, select, window
 from agent.conversations.service import Conversations
 from agent.conversations.turns import turn_from, turn_of
 from agent.lifecycle import persist
-from agent.llm.encodings import Encodings
-from agent.llm.tokens import TokenCounter
+from agent.llm.window.encodings import Encodings
+from agent.llm.window.tokens import TokenCounter
 from agent.run import TaskRun
 from agent.run_factory import role_model
 from core.errors import ConversationNotFoundError, TaskNotFoundError

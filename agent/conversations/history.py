@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import groupby
 
-from agent.llm.tokens import TOKENS_PER_MESSAGE, TokenCounter, fit, message_tokens
+from agent.llm.window.tokens import TOKENS_PER_MESSAGE, TokenCounter, fit, message_tokens
 from records.conversations.history import (
     TOOLS_CLOSE,
     TOOLS_OPEN,

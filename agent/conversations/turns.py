@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterable
 
-from agent.llm.tokens import TokenCounter, message_tokens
+from agent.llm.window.tokens import TokenCounter, message_tokens
 from core.secrets import scrub
 from records import events as ev
 from records.conversations.model import (

@@ -43,7 +43,7 @@ from jsonschema import Draft202012Validator
 from agent.knowledge import usage as embedding_usage
 from agent.knowledge.memories import DEFAULT_NAMESPACE, LongTermMemory
 from agent.llm.base import Model
-from agent.llm.tokens import message_tokens
+from agent.llm.window.tokens import message_tokens
 from core.errors import AgentdError
 from core.identity import CallContext
 from core.secrets import scrub

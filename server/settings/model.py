@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import AliasChoices, Field, field_validator
 
-from agent.llm.model_catalog import parse_entries
+from agent.llm.window.catalog import parse_entries
 from server.settings.base import CommaList, Section
 
 

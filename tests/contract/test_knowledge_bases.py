@@ -12,7 +12,7 @@ import pytest
 
 from agent.knowledge.documents import Citation, KnowledgeBases, Progress, chunks, parse
 from agent.llm.embeddings import HashEmbedder, OpenAIEmbedder
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from core.errors import EmbeddingsUnavailableError, InvalidArgumentError, RequestTooLargeError
 from records.knowledge.items import Scope
 from stores.knowledge.base import KnowledgeStore

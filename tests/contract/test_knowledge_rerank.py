@@ -15,7 +15,7 @@ from agent.knowledge import usage
 from agent.knowledge.documents import KnowledgeBases
 from agent.knowledge.rerank import KnowledgeSearch
 from agent.llm.embeddings import HashEmbedder
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.rerank import OpenAIReranker
 from core.errors import InvalidArgumentError
 from records.agents.knowledge_keys import preferring

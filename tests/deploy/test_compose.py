@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 import yaml
 
-from agent.llm.fake_script import Script
+from agent.llm.fakes.script import Script
 from tests.deploy.manifests import drain_seconds
 
 ROOT = Path(__file__).resolve().parents[2]

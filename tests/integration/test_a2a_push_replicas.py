@@ -15,7 +15,7 @@ import grpc
 import pytest
 from a2a.types import a2a_pb2_grpc
 
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import tasks_pb2
 from agentd_client.client import AgentClient
 from tests.helpers import server_process

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import events_pb2, tasks_pb2
 from agentd_client.client import AgentClient
 from tests.helpers import server_process

@@ -9,7 +9,7 @@ from typing import Any
 import grpc
 import pytest
 
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import tasks_pb2
 from agentd_client import errors as client_errors
 from tests.integration.harness import assert_well_formed, final, model_settings, of_kind

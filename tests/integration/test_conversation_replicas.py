@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import conversations_pb2 as cpb
 from agentd.v1 import tasks_pb2
 from agentd_client import errors as client_errors

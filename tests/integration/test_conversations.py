@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agent.llm.encodings import Encodings
+from agent.llm.window.encodings import Encodings
 from agentd.v1 import conversations_pb2 as cpb
 from agentd.v1 import tasks_pb2
 from tests.integration.harness import assert_well_formed, final, harness

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agentd_client.client import AgentClient
 from tests.helpers import server_process
 from tests.integration.harness import assert_well_formed, final, of_kind

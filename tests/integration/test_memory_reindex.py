@@ -9,7 +9,7 @@ import pytest
 
 from agent.knowledge.memories import LongTermMemory
 from agent.llm.embeddings import OpenAIEmbedder
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from core.errors import EmbeddingModelChangedError
 from server.cli import main
 from stores.knowledge.sqlite import SqliteKnowledgeStore

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import events_pb2, tasks_pb2
 from tests.integration.harness import assert_well_formed, final, model_settings, of_kind
 from tests.servers import QUIET, Running, running_server, settings_in

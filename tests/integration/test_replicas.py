@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import tasks_pb2
 from agentd_client.client import AgentClient
 from tests.contract.conftest import REDIS_URL

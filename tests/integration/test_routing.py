@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agent.llm.fake_script import Script
+from agent.llm.fakes.script import Script
 from agentd.v1 import events_pb2, tasks_pb2
 from tests.integration.harness import assert_well_formed, final, harness, kinds, of_kind
 

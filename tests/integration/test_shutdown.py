@@ -75,7 +75,7 @@ async def test_sigterm_gives_running_tasks_the_grace_period(tmp_path: Path) -> N
     """A task nobody is streaming still gets the grace period to finish before the server exits."""
     import sqlite3
 
-    from agent.llm.fake_server import FakeOpenAIServer
+    from agent.llm.fakes.server import FakeOpenAIServer
     from agentd.v1 import tasks_pb2
     from tests.helpers import llm_env
 

@@ -12,7 +12,7 @@ import grpc
 import pytest
 import redis.exceptions
 
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import tasks_pb2
 from agentd_client.errors import StoreUnavailableError
 from records import events as ev

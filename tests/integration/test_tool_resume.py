@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import events_pb2, tasks_pb2, tools_pb2
 from agentd_client import errors as client_errors
 from agentd_client.client import AgentClient

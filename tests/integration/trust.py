@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agentd_client.client import AgentClient
 from records.audit import RpcRecord
 from records.keys import new_key

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from agent.llm.base import ModelError
-from agent.llm.fake_server import FakeOpenAIServer
-from agent.llm.fake_window import prompt_tokens, refusal
+from agent.llm.fakes.server import FakeOpenAIServer
+from agent.llm.fakes.window import prompt_tokens, refusal
 from agent.llm.openai import OpenAIModel
 from records.messages import Message, ModelSettings
 

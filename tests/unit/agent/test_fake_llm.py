@@ -14,8 +14,8 @@ import pytest
 from agent import prompts
 from agent.answers import REFORMAT
 from agent.llm.base import ModelError
-from agent.llm.fake_script import Script, role_of
-from agent.llm.fake_server import FakeOpenAIServer, banner
+from agent.llm.fakes.script import Script, role_of
+from agent.llm.fakes.server import FakeOpenAIServer, banner
 from agent.llm.openai import OpenAIModel
 from agent.modes import critic, planner
 from records.messages import Message, ModelSettings, ToolDefinition

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent.conversations.history import halved, select, window
-from agent.llm.tokens import ESTIMATE, message_tokens
+from agent.llm.window.tokens import ESTIMATE, message_tokens
 from records.conversations.model import Conversation, ConversationMessage, MessageRole
 from records.conversations.policy import MemoryPolicy
 from records.messages import Message

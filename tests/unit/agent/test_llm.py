@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from agent.llm.base import ModelError
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.structured import json_reply
 from agent.llm.testing import FunctionModel, ScriptedModel, text, tool_calls

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from agent.llm.fitting import MARKER, FitPolicy, fit_request
-from agent.llm.model_catalog import (
+from agent.llm.window.catalog import (
     BUILT_IN_CATALOG,
     ModelCatalog,
     ModelLimits,
     normalized,
     parse_entries,
 )
-from agent.llm.tokens import ESTIMATE, message_tokens
+from agent.llm.window.fitting import MARKER, FitPolicy, fit_request
+from agent.llm.window.tokens import ESTIMATE, message_tokens
 from records.messages import Message, ToolCall, ToolDefinition
 
 
@@ -158,7 +158,7 @@ def test_the_conversation_head_is_kept_whole() -> None:
 
 
 def test_chinese_is_not_undercounted_when_fitting_a_model_without_an_openai_encoding() -> None:
-    from agent.llm.wide_estimate import WIDE_ESTIMATE
+    from agent.llm.window.wide_estimate import WIDE_ESTIMATE
 
     chinese = "北京今天晴，最高气温二十度。" * 400  # 5,600 characters
     assert ESTIMATE.count(chinese) == 1_400

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.llm.encodings import SOURCES, Encodings, encoding_for_model
-from agent.llm.tokens import ESTIMATE, message_tokens
+from agent.llm.window.encodings import SOURCES, Encodings, encoding_for_model
+from agent.llm.window.tokens import ESTIMATE, message_tokens
 from records.messages import Message, ToolCall
 from tests.helpers import RANKS, ROOT
 
@@ -122,7 +122,7 @@ def test_a_message_costs_its_text_its_calls_and_framing(encodings: Encodings) ->
 def test_encodings_load_at_start_up_and_say_once_whether_counts_are_exact(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import agent.llm.encodings as module
+    import agent.llm.window.encodings as module
 
     said: list[tuple[str, str, dict[str, object]]] = []
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from agent.llm.model_catalog import ModelLimits
+from agent.llm.window.catalog import ModelLimits
 from server import model_limits
 from server.model_limits import (
     configured_models,

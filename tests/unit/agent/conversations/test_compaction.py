@@ -9,7 +9,7 @@ from pathlib import Path
 from agent.conversations.compaction import transcript
 from agent.llm.base import ModelError
 from agent.llm.testing import text
-from agent.llm.tokens import ESTIMATE
+from agent.llm.window.tokens import ESTIMATE
 from records.conversations.model import ConversationMessage
 from records.conversations.policy import MemoryPolicy
 from records.messages import Message, ModelResponse

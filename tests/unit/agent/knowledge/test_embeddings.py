@@ -8,7 +8,7 @@ import pytest
 
 from agent.knowledge import usage
 from agent.llm.embeddings import HashEmbedder, OpenAIEmbedder
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.server import FakeOpenAIServer
 from core.errors import EmbeddingsUnavailableError
 
 

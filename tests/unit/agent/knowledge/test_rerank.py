@@ -10,8 +10,8 @@ import math
 import pytest
 
 from agent.knowledge import usage
-from agent.llm.fake_rerank import relevance
-from agent.llm.fake_server import FakeOpenAIServer
+from agent.llm.fakes.rerank import relevance
+from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.rerank import OpenAIReranker, RerankFailed, results_of, tokens_of
 from records.agents.definition import AgentInvalidError, parse_agent
 

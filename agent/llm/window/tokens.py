@@ -2,7 +2,7 @@
 
 A `TokenCounter` counts the tokens of a text for one model. For OpenAI's models
 it is the model's own encoding (tiktoken: o200k_base for the gpt-4o, gpt-4.1,
-gpt-5 and o-series names, cl100k_base for gpt-4 and gpt-3.5; `agent.llm.encodings`
+gpt-5 and o-series names, cl100k_base for gpt-4 and gpt-3.5; `agent.llm.window.encodings`
 loads them offline). For every other model it is an estimate: about four
 characters per token, the usual rule for English text with OpenAI's tokenizers
 (it errs high for code and low for some other languages).

@@ -1,6 +1,6 @@
 """An estimate of tokens that does not undercount Chinese, Japanese and Korean text.
 
-The plain estimate (`agent.llm.tokens.EstimateCounter`, four characters a token) suits
+The plain estimate (`agent.llm.window.tokens.EstimateCounter`, four characters a token) suits
 English; CJK tokenizers spend about a token per character (Qwen, DeepSeek, Llama 3's
 vocabularies: 0.7 to 1.5). Fitting a request (`agent.context_fit`) with the plain
 estimate would let four times too much Chinese through to a model without an OpenAI

@@ -6,7 +6,7 @@ file named by the SHA-1 of its download address, so the same folder also serves
 as `TIKTOKEN_CACHE_DIR`) by `scripts/tokenizer_ranks.py`, which `make` runs; a
 file is used only when its SHA-256 is the one tiktoken expects, i.e. when it is
 byte for byte OpenAI's. Without the files, or for a model of no OpenAI encoding,
-tokens are estimated (`agent.llm.tokens`). The server checks them right after it
+tokens are estimated (`agent.llm.window.tokens`). The server checks them right after it
 starts serving (`Encodings.load`, off the event loop), builds its model's encoding then,
 and says once whether counts are exact or estimated.
 
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import structlog
 
-from agent.llm.tokens import ESTIMATE, TokenCounter
+from agent.llm.window.tokens import ESTIMATE, TokenCounter
 
 log = structlog.get_logger(__name__)
 

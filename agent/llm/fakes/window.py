@@ -17,7 +17,7 @@ import json
 import math
 from typing import Any
 
-from agent.llm.fake_script import message_text
+from agent.llm.fakes.script import message_text
 
 JSON = dict[str, Any]
 FRAMING = 4

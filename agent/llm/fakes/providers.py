@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent.llm.fake_script import Script
+from agent.llm.fakes.script import Script
 
 
 @dataclass(frozen=True, slots=True)

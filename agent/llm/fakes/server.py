@@ -6,12 +6,12 @@ teams run it with `agentd fake-llm --script FILE --port N` to test against
 agentd without a model.
 
 What a script holds, and which reply answers which request (in order, by role,
-once or cycling), is in `agent.llm.fake_script`. A request no reply is left for is
+once or cycling), is in `agent.llm.fakes.script`. A request no reply is left for is
 answered 500 `script exhausted`. Every request body is kept in `requests`; with a
 `log`, each request is also written there as one JSON line (`RequestLog`). Like
 OpenAI, it answers 400 to a request offering a tool whose name is not 1-64 of
 `[a-zA-Z0-9_-]`, and with a `context_window` 400 `context_length_exceeded` to one
-that does not fit it (`agent.llm.fake_window`).
+that does not fit it (`agent.llm.fakes.window`).
 """
 
 from __future__ import annotations
@@ -29,12 +29,12 @@ from typing import Any, TextIO
 
 from aiohttp import web
 
-from agent.llm import fake_window
-from agent.llm.fake_embeddings import FakeEmbeddings
-from agent.llm.fake_log import RequestLog
-from agent.llm.fake_providers import FakeProvider, parse_provider
-from agent.llm.fake_rerank import FakeRerank
-from agent.llm.fake_script import Script, role_of
+from agent.llm.fakes import window as fake_window
+from agent.llm.fakes.embeddings import FakeEmbeddings
+from agent.llm.fakes.log import RequestLog
+from agent.llm.fakes.providers import FakeProvider, parse_provider
+from agent.llm.fakes.rerank import FakeRerank
+from agent.llm.fakes.script import Script, role_of
 from agent.llm.testing import split_text
 
 JSON = dict[str, Any]
@@ -70,9 +70,9 @@ class FakeOpenAIServer:
         embedding_dimensions: int = 256,
     ) -> None:
         self.embeddings = FakeEmbeddings(embedding_dimensions)
-        """`/v1/embeddings` (`agent.llm.fake_embeddings`)."""
+        """`/v1/embeddings` (`agent.llm.fakes.embeddings`)."""
         self.rerank = FakeRerank()
-        """`/v1/rerank` (`agent.llm.fake_rerank`)."""
+        """`/v1/rerank` (`agent.llm.fakes.rerank`)."""
         self.script = replies if isinstance(replies, Script) else Script(replies)
         self._log = RequestLog(log) if log is not None else None
         self._host = host
@@ -80,7 +80,7 @@ class FakeOpenAIServer:
         self._model = model
         self._runner: web.AppRunner | None = None
         self.context_window = context_window
-        """None, or requests past it are refused (`agent.llm.fake_window`)."""
+        """None, or requests past it are refused (`agent.llm.fakes.window`)."""
         self.refused_too_long = 0
         self.requests: list[JSON] = []
         self._holds: dict[str, asyncio.Event] = {}

@@ -16,7 +16,7 @@ from typing import Any
 
 from aiohttp import web
 
-from agent.llm.fake_embeddings import _error, scripted_body
+from agent.llm.fakes.embeddings import _error, scripted_body
 
 MAX_DOCUMENTS = 1000
 _WORD = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\W_]+")

@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from agent.llm.fake_script import Answer, message_text
+from agent.llm.fakes.script import Answer, message_text
 
 JSON = dict[str, Any]
 

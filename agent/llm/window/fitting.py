@@ -1,7 +1,7 @@
 """Fitting a request into the model's context window before it is sent.
 
 `fit_request` takes the messages of one model call, the tools it offers and the
-model's limits (`agent.llm.model_catalog`) and returns messages that fit, with the
+model's limits (`agent.llm.window.catalog`) and returns messages that fit, with the
 reply limit (`max_tokens`) recomputed so that prompt and reply fit together:
 
 1. the system message(s) at the start and the first user message (the goal) are
@@ -29,8 +29,8 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from agent.llm.model_catalog import ModelLimits
-from agent.llm.tokens import TOKENS_PER_MESSAGE, TokenCounter, message_tokens
+from agent.llm.window.catalog import ModelLimits
+from agent.llm.window.tokens import TOKENS_PER_MESSAGE, TokenCounter, message_tokens
 from records.messages import Message, ToolDefinition
 
 MIN_KEPT_TOKENS = 48
