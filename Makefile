@@ -51,8 +51,8 @@ run: $(RUNTIME_STAMP) ranks-if-any
 # Reference pages written from the code: docs/settings.md from the settings classes,
 # docs/api.md from the protos (a test fails when either drifts).
 docs: $(RUNTIME_STAMP)
-	$(PY) -m server.settings.reference
-	$(PY) -m server.api_reference
+	$(PY) -m server.commands.settings_reference
+	$(PY) -m server.commands.api_reference
 
 # grpcurl in .venv/bin, for a venv that `make run` or `make demo` made (make setup
 # installs it with the other development tools).

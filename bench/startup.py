@@ -144,7 +144,9 @@ def agentd_env(port: int) -> dict[str, str]:
 def agentd_argv() -> list[str]:
     script = Path(sys.executable).parent / "agentd"
     return (
-        [str(script), "serve"] if script.exists() else [sys.executable, "-m", "server.cli", "serve"]
+        [str(script), "serve"]
+        if script.exists()
+        else [sys.executable, "-m", "server.commands.cli", "serve"]
     )
 
 

@@ -1,6 +1,6 @@
 """The client half of the `agentd` command line: talk to a server through its API.
 
-(`server/cli.py` adds the server's own commands: serve, migrate, keys, grants,
+(`server/commands/cli.py` adds the server's own commands: serve, migrate, keys, grants,
 fake-llm.) It uses the Python client and the generated code only.
 
     agentd tools [--category web]

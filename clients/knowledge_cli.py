@@ -2,7 +2,7 @@
 bases and their ingestion jobs) and
 `agentd memory list|search|forget` (the caller's long-term memories), over MemoryService.
 
-`agentd memory reindex|status` are the server's (on the database: server/memory_cli.py).
+`agentd memory reindex|status` are the server's (on the database: server/commands/reindex.py).
 """
 
 from __future__ import annotations

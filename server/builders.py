@@ -87,7 +87,7 @@ def build_toolsets(settings: Settings, registry: ToolRegistry) -> Toolsets | Non
     None without the setting. Toolsets may not take the built-in tools' names."""
     if settings.toolsets_file is None:
         return None
-    from tools.toolsets.connection import ConnectionLimits
+    from tools.mcp.connection import ConnectionLimits
     from tools.toolsets.manager import Toolsets
 
     limits = ConnectionLimits(

@@ -19,10 +19,10 @@ from server.rpcs.artifacts import ArtifactRpcs
 from server.rpcs.audit import AuditRpcs
 from server.rpcs.conversations import ConversationRpcs
 from server.rpcs.grants import GrantRpcs
+from server.rpcs.task_feed import TaskFeed
 from server.rpcs.tasks import TaskRpcs
+from server.rpcs.tool_listing import ToolListing
 from server.rpcs.tools import ToolRpcs
-from server.task_feed import TaskFeed
-from server.tool_listing import ToolListing
 from stores.history.base import TaskHistory
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin

@@ -30,9 +30,9 @@ from server.interceptors.draining import DrainingInterceptor
 from server.interceptors.metrics import MetricsInterceptor
 from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
-from server.memory_servicer import MemoryServicer
 from server.memory_setup import MemoryFeature
 from server.role_table import role_table
+from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
 from server.settings import Settings
 from stores.api_keys.base import KeyStore

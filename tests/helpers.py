@@ -31,6 +31,10 @@ TOOLCHAINS = {
 need (pytest markers `go`, `java`, `image` and `kubectl`)."""
 
 
+AGENTD_COMMAND = (sys.executable, "-m", "server.commands.cli")
+"""The `agentd` command as a test runs it: this interpreter, the source tree's CLI."""
+
+
 def missing_commands(toolchain: str) -> list[str]:
     """What a toolchain (`go`, `java`, ...) needs that this machine lacks: its commands,
     and for the gateway examples the packaged libraries their build.sh checks for (a
@@ -250,7 +254,7 @@ def run_agentd(
     """Run one `agentd` command (to its end) with the test's settings and `env` over them."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     return subprocess.run(
-        [sys.executable, "-m", "server.cli", *args],
+        [sys.executable, "-m", "server.commands.cli", *args],
         cwd=ROOT, env=_server_env(tmp_path, env), capture_output=True, text=True,
         timeout=timeout, check=False,
     )  # fmt: skip
@@ -289,7 +293,7 @@ def server_process(
     log_path = tmp_path / "server.log"
     with log_path.open("w") as log_file:
         process = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", *options],
+            [sys.executable, "-m", "server.commands.cli", "serve", *options],
             cwd=ROOT,
             env=_server_env(tmp_path, env),
             stdout=subprocess.PIPE,
@@ -334,7 +338,7 @@ def fake_llm_with_banner(
     with contextlib.ExitStack() as files:
         errors = files.enter_context(stderr.open("w")) if stderr is not None else None
         process = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "fake-llm", "--script", str(script),
+            [sys.executable, "-m", "server.commands.cli", "fake-llm", "--script", str(script),
              "--port", "0", *options],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True,
         )  # fmt: skip

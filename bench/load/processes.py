@@ -108,7 +108,7 @@ def start_server(name: str, folder: Path, settings: Mapping[str, str]) -> Child:
             **settings,
         }
     )
-    command = [sys.executable, "-m", "server.cli", "serve"]
+    command = [sys.executable, "-m", "server.commands.cli", "serve"]
     return _start(name, command, env, folder / f"{name}.log", LISTENING)
 
 

@@ -26,13 +26,13 @@ from records import events as ev
 from records.conversations.model import BusyPolicy
 from records.tasks import Task, TaskStatus
 from records.tools.approvals import ApprovalDecision
-from server import paging
 from server.a2a import convert
 from server.a2a.card import CardMaker
 from server.a2a.errors import translated
 from server.a2a.parts import answer_of, decision_of, goal_of
 from server.a2a.push_rpcs import PushRpcs
 from server.interceptors.audit import note_task
+from server.rpcs import paging
 from stores.history.base import TaskQuery
 from stores.idempotency.base import IdempotencyStore, scoped_key
 from stores.tasks.base import TaskStore

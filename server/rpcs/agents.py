@@ -9,8 +9,9 @@ from agent.catalog import Agents
 from agent.selection import lookup
 from agentd.v1 import agents_pb2
 from core.identity import CallContext
-from server import convert_agents, paging
 from server.calls import unary
+from server.convert import agents as convert_agents
+from server.rpcs import paging
 from server.rpcs.common import required_id
 
 

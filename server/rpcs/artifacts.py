@@ -7,8 +7,8 @@ from typing import ClassVar
 from agent.artifacts import TaskArtifacts
 from agentd.v1 import artifacts_pb2
 from core.identity import CallContext
-from server import convert_artifacts
 from server.calls import unary
+from server.convert import artifacts as convert_artifacts
 from server.interceptors.audit import note_task
 from server.rpcs.common import required_id
 

@@ -7,8 +7,8 @@ from typing import ClassVar
 from agentd.v1 import agent_service_pb2 as pb
 from audit.service import AuditLogs
 from core.identity import CallContext
-from server import convert_audit
 from server.calls import unary
+from server.convert import audit as convert_audit
 
 
 class AuditRpcs:

@@ -9,8 +9,9 @@ from agent.conversations.service import Conversations
 from agentd.v1 import conversations_pb2 as cpb
 from core.identity import CallContext
 from records.conversations.model import ConversationQuery
-from server import convert_conversations, paging
 from server.calls import unary
+from server.convert import conversations as convert_conversations
+from server.rpcs import paging
 
 
 class ConversationRpcs:

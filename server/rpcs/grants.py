@@ -7,8 +7,8 @@ from typing import ClassVar
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import grants_pb2
 from core.identity import CallContext
-from server import convert_grants
 from server.calls import unary
+from server.convert import grants as convert_grants
 from server.rpcs.common import required_id
 from tools.grant_admin import GrantAdmin
 

@@ -12,13 +12,16 @@ from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2, tasks_pb2
 from core.identity import CallContext
 from records.events import TaskEvent
-from server import convert, convert_artifacts, convert_events, paging
 from server.calls import stream, unary
+from server.convert import artifacts as convert_artifacts
+from server.convert import events as convert_events
+from server.convert import tasks as convert
 from server.heartbeats import with_heartbeats
 from server.interceptors.audit import note_task
+from server.rpcs import paging
 from server.rpcs.common import required_id
-from server.task_feed import TaskFeed
-from server.task_query import task_query
+from server.rpcs.task_feed import TaskFeed
+from server.rpcs.task_query import task_query
 
 
 class TaskRpcs:

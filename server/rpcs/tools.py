@@ -9,9 +9,9 @@ from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from core.names import tool_name_problem
 from records.tools.invocation import Invocation
-from server import convert
 from server.calls import unary
-from server.tool_listing import ToolListing
+from server.convert import tasks as convert
+from server.rpcs.tool_listing import ToolListing
 from tools.registry import ToolRegistry
 
 

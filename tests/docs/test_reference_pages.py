@@ -6,10 +6,10 @@ import os
 import re
 from pathlib import Path
 
-from server import api_reference
+from server.commands import api_reference
+from server.commands.settings_reference import PAGE, render
 from server.settings import Settings
 from server.settings.environment import setting_variables
-from server.settings.reference import PAGE, render
 from tests.docs import examples
 from tests.helpers import ROOT
 

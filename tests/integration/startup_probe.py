@@ -82,7 +82,7 @@ def main() -> int:
     address = os.environ.get("AGENTD_ADDRESS", "127.0.0.1:50051")
     _record_serving()
     threading.Thread(target=_watch, args=(address, out), daemon=True).start()
-    from server.cli import main as agentd
+    from server.commands.cli import main as agentd
 
     return agentd(["serve", *sys.argv[2:]])
 

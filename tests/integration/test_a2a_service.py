@@ -83,7 +83,7 @@ async def test_a2a_calls_pass_the_same_auth_rate_limits_and_audit(tmp_path: Path
 async def test_the_sdk_is_not_imported_unless_a2a_is_on() -> None:
     # (starlette and uvicorn come with mcp's client already: not A2A's to keep out.)
     probe = (
-        "import sys, server.app, server.cli; "
+        "import sys, server.app, server.commands.cli; "
         "print(sorted(m for m in ('a2a', 'server.a2a.serving', 'server.a2a.http') "
         "if m in sys.modules))"
     )

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT, ServerProcess, run_agentd, server_process
+from tests.helpers import AGENTD_COMMAND, ROOT, ServerProcess, run_agentd, server_process
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +22,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 def agentd(served: ServerProcess, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "server.cli", "--address", served.address, *args],
+        [*AGENTD_COMMAND, "--address", served.address, *args],
         capture_output=True,
         text=True,
         timeout=60,
@@ -85,7 +85,7 @@ def test_unreachable_server_is_a_clear_error() -> None:
         [
             sys.executable,
             "-m",
-            "server.cli",
+            "server.commands.cli",
             "--address",
             "127.0.0.1:1",
             "--timeout",
@@ -107,7 +107,7 @@ def test_keys_create_list_revoke_against_a_server_with_auth_on(tmp_path: Path) -
 
     def keys(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "server.cli", "keys", "--database-url", database, *args],
+            [*AGENTD_COMMAND, "keys", "--database-url", database, *args],
             capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
         )  # fmt: skip
 
@@ -120,7 +120,14 @@ def test_keys_create_list_revoke_against_a_server_with_auth_on(tmp_path: Path) -
     with server_process(tmp_path / "server", env) as server:
 
         def call(*extra: str) -> subprocess.CompletedProcess[str]:
-            command = [sys.executable, "-m", "server.cli", "--address", server.address, *extra]
+            command = [
+                sys.executable,
+                "-m",
+                "server.commands.cli",
+                "--address",
+                server.address,
+                *extra,
+            ]
             return subprocess.run(
                 [*command, "call-tool", "calculator", "--args", '{"expression": "2*21"}'],
                 capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
@@ -131,7 +138,7 @@ def test_keys_create_list_revoke_against_a_server_with_auth_on(tmp_path: Path) -
         assert refused.returncode == 1
         assert "UNAUTHENTICATED" in refused.stderr
         as_json = subprocess.run(
-            [sys.executable, "-m", "server.cli", "--json", "keys", "--database-url", database,
+            [*AGENTD_COMMAND, "--json", "keys", "--database-url", database,
              "list"],
             capture_output=True, text=True, timeout=60, cwd=ROOT, check=True,
         )  # fmt: skip
@@ -151,7 +158,7 @@ def test_grants_and_audit_commands_against_a_server_with_default_deny(tmp_path: 
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "server.cli", *args],
+            [*AGENTD_COMMAND, *args],
             capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
         )  # fmt: skip
 
@@ -238,7 +245,7 @@ def test_grants_grant_warns_of_a_shadowed_grant_and_of_one_without_effect(
 
     def admin(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "server.cli", args[0], "--database-url", database, *args[1:]],
+            [*AGENTD_COMMAND, args[0], "--database-url", database, *args[1:]],
             capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
         )  # fmt: skip
 
@@ -267,7 +274,7 @@ def test_grants_grant_warns_of_a_shadowed_grant_and_of_one_without_effect(
         "admin on each of its API keys)\n"
     )
     listed = subprocess.run(
-        [sys.executable, "-m", "server.cli", "--json", "grants", "--database-url", database,
+        [*AGENTD_COMMAND, "--json", "grants", "--database-url", database,
          "list", "--tenant", "acme"],
         capture_output=True, text=True, timeout=60, cwd=ROOT, check=True,
     )  # fmt: skip
@@ -335,7 +342,7 @@ def test_a_model_without_an_endpoint_leaves_the_engine_off_and_says_so(tmp_path:
 
 def _cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "server.cli", *args], capture_output=True, text=True,
+        [*AGENTD_COMMAND, *args], capture_output=True, text=True,
         timeout=60, cwd=ROOT, env={"PATH": "/usr/bin:/bin", **env}, check=False,
     )  # fmt: skip
 
@@ -388,7 +395,7 @@ def test_a_closed_pipe_ends_the_command_quietly(served: ServerProcess) -> None:
     import asyncio
 
     asyncio.run(_calls(served.address, 1200))
-    command = [sys.executable, "-m", "server.cli", "--address", served.address, "audit",
+    command = [*AGENTD_COMMAND, "--address", served.address, "audit",
                "--kind", "rpc", "--limit", "5000"]  # fmt: skip
     with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True) as process:  # fmt: skip

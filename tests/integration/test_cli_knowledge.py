@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 from tests.contract.test_knowledge_bases import MARKDOWN, PDF_TEXT, tiny_pdf
-from tests.helpers import ROOT, fake_llm_process, llm_env, server_process
+from tests.helpers import AGENTD_COMMAND, ROOT, fake_llm_process, llm_env, server_process
 
 
 def test_kb_and_memory_commands(tmp_path: Path) -> None:
@@ -32,7 +31,7 @@ def test_kb_and_memory_commands(tmp_path: Path) -> None:
 
             def agentd(*args: str) -> subprocess.CompletedProcess[str]:
                 return subprocess.run(
-                    [sys.executable, "-m", "server.cli", "--address", server.address, *args],
+                    [*AGENTD_COMMAND, "--address", server.address, *args],
                     capture_output=True, text=True, timeout=60, cwd=ROOT, check=False,
                 )  # fmt: skip
 

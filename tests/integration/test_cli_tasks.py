@@ -110,7 +110,7 @@ def agentd(
 ) -> subprocess.CompletedProcess[str]:
     """The CLI with the server and the key in its environment, as a newcomer sets them."""
     return subprocess.run(
-        [sys.executable, "-m", "server.cli", *args], capture_output=True, text=True,
+        [sys.executable, "-m", "server.commands.cli", *args], capture_output=True, text=True,
         timeout=60, cwd=ROOT, env=_env(served, **env), input=stdin, check=False,
     )  # fmt: skip
 
@@ -120,7 +120,7 @@ def running(served: Served, *args: str, address: str = "") -> Iterator[subproces
     """The CLI as a process of its own, its output read as it comes; killed if still
     running at the end, its pipes closed."""
     where = ["--address", address] if address else []
-    command = [sys.executable, "-m", "server.cli", *where, *args]
+    command = [sys.executable, "-m", "server.commands.cli", *where, *args]
     with subprocess.Popen(command, cwd=ROOT, env=_env(served), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True) as process:  # fmt: skip
         try:

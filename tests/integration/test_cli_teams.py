@@ -47,7 +47,7 @@ def agentd(served: tuple[ServerProcess, str], *args: str) -> subprocess.Complete
     server, key = served
     env = {"PATH": "/usr/bin:/bin", "AGENTD_ADDRESS": server.address, "AGENTD_API_KEY": key}
     return subprocess.run(
-        [sys.executable, "-m", "server.cli", *args], capture_output=True, text=True,
+        [sys.executable, "-m", "server.commands.cli", *args], capture_output=True, text=True,
         timeout=60, cwd=ROOT, env=env, check=False,
     )  # fmt: skip
 

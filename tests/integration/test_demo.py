@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server.demo import ANSWER
+from server.commands.demo import ANSWER
 from tests.helpers import ROOT, server_process
 
 KEY = re.compile(r"export AGENTD_API_KEY=(agd_\S+)")
@@ -25,11 +25,11 @@ def test_the_demo_serves_a_streamed_execute_with_a_fresh_key(tmp_path: Path) -> 
         env = {"PATH": "/usr/bin:/bin", "AGENTD_ADDRESS": served.address,
                "AGENTD_API_KEY": key.group(1)}  # fmt: skip
         done = subprocess.run(
-            [sys.executable, "-m", "server.cli", "exec", "what is 6*7?", "--follow"],
+            [sys.executable, "-m", "server.commands.cli", "exec", "what is 6*7?", "--follow"],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
         again = subprocess.run(
-            [sys.executable, "-m", "server.cli", "exec", "and again?", "--follow"],
+            [sys.executable, "-m", "server.commands.cli", "exec", "and again?", "--follow"],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
         served.terminate()

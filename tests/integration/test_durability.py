@@ -75,7 +75,7 @@ def test_agentd_migrate_is_idempotent(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'm.db'}"
     for _ in range(2):
         out = subprocess.run(
-            [sys.executable, "-m", "server.cli", "migrate", "--database-url", url],
+            [sys.executable, "-m", "server.commands.cli", "migrate", "--database-url", url],
             cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
         assert out.returncode == 0, out.stderr

@@ -26,7 +26,7 @@ def test_one_fake_llm_serves_several_providers_each_its_own_script(tmp_path: Pat
     main, beta = tmp_path / "main.json", tmp_path / "beta.json"
     main.write_text(json.dumps([{"text": "from main", "repeat": -1}]))
     beta.write_text(json.dumps([{"text": "from beta", "repeat": -1}]))
-    command = [sys.executable, "-m", "server.cli", "fake-llm", "--script", str(main),
+    command = [sys.executable, "-m", "server.commands.cli", "fake-llm", "--script", str(main),
                "--port", "0", "--provider", f"beta={beta}@0"]  # fmt: skip
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:

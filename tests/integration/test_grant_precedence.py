@@ -36,7 +36,7 @@ async def test_a_narrower_grant_is_not_outranked_by_the_development_key(
         assert (development.subject, development.tool) == ("role:admin", "*")
 
         cli = await asyncio.create_subprocess_exec(
-            *[sys.executable, "-m", "server.cli", "grants", "--database-url",
+            *[sys.executable, "-m", "server.commands.cli", "grants", "--database-url",
               t.server.settings.database_url, "grant", "--tenant", "default", "--principal",
               "developer", "--tool", "write_file", "--level", "write", "--allow",
               "path=reports/", "--requires-approval"],

@@ -11,7 +11,7 @@ from agent.knowledge.memories import LongTermMemory
 from agent.llm.embeddings import OpenAIEmbedder
 from agent.llm.fakes.server import FakeOpenAIServer
 from core.errors import EmbeddingModelChangedError
-from server.cli import main
+from server.commands.cli import main
 from stores.knowledge.sqlite import SqliteKnowledgeStore
 from stores.sql.engine import create_engine, migrate
 

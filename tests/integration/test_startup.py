@@ -59,7 +59,7 @@ MIGRATING = {
     "sqlalchemy.dialects.postgresql": "PostgreSQL's dialect: Alembic loads every dialect's DDL",
 }
 """Needed to migrate a database: never imported by the serving process on the embedded
-defaults (server/migrate_apart.py)."""
+defaults (server/commands/migrate_apart.py)."""
 
 
 def _imported(modules: Iterable[str], names: Iterable[str]) -> list[str]:

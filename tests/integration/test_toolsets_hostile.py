@@ -22,7 +22,7 @@ from tests.integration.toolsets import (
     stdio_hostile,
     write_toolsets,
 )
-from tools.toolsets.connection import ConnectionLimits, McpConnection
+from tools.mcp.connection import ConnectionLimits, McpConnection
 from tools.toolsets.parsing import parse_file
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING

@@ -142,7 +142,7 @@ async def test_a_server_flooding_its_stderr_is_logged_within_bounds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings = _settings(tmp_path, {"notes": stdio_notes(tmp_path, **NOTES)})
-    monkeypatch.setattr("tools.toolsets.stdio.clock", lambda: 0.0)  # one window throughout
+    monkeypatch.setattr("tools.mcp.stdio.clock", lambda: 0.0)  # one window throughout
     with structlog.testing.capture_logs() as logs:
         async with harness(tmp_path, [], **settings) as h:
             flood = asyncio.create_task(h.client.call_tool("notes.flood", {"lines": 20_000}))

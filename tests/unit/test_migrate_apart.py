@@ -1,5 +1,5 @@
 """`agentd serve` migrates a new embedded database in a child process
-(server/migrate_apart.py): which databases get one, and a stop while it runs."""
+(server/commands/migrate_apart.py): which databases get one, and a stop while it runs."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import threading
 from contextlib import closing
 from pathlib import Path
 
-from server import migrate_apart
+from server.commands import migrate_apart
 from stores.sql.engine import known_head
 
 

@@ -33,9 +33,10 @@ import yaml
 from core.watching import FileProblem, keep_reloading
 from records.tools.model import Tool
 from tools.catalog import ToolCatalog
-from tools.toolsets import http_tool, mcp_tool
+from tools.mcp import tool as mcp_tool
+from tools.mcp.connection import ConnectionLimits, McpConnection
+from tools.toolsets import http_tool
 from tools.toolsets.config import BUILTIN_CATEGORIES, ToolsetConfig
-from tools.toolsets.connection import ConnectionLimits, McpConnection
 from tools.toolsets.parsing import parse_file
 from tools.toolsets.yaml_file import TooLargeError, load_yaml
 

@@ -24,7 +24,7 @@ from core.identity import CallContext
 from records import events as ev
 from records.tools.approvals import ApprovalDecision
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
-from server import convert
+from server.convert import tasks as convert
 from server.rpcs.tools import ToolRpcs
 from tests.unit.agent.runs import PRINCIPAL, Env, make_env, of_type
 

@@ -105,6 +105,6 @@ def test_the_openai_variables_count_as_the_endpoint(monkeypatch: pytest.MonkeyPa
 
 def test_serve_knows_the_client_s_variables_without_importing_the_client() -> None:
     from clients.cli import ENVIRONMENT
-    from server.cli import CLIENT_VARIABLES
+    from server.commands.cli import CLIENT_VARIABLES
 
     assert set(CLIENT_VARIABLES) == set(ENVIRONMENT)

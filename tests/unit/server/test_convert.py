@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from agentd.v1 import tasks_pb2
 from records.tasks import Task, TaskFailure, TaskStatus, TokenUsage
-from server import convert, convert_events
+from server.convert import events as convert_events
+from server.convert import tasks as convert
 
 
 def test_struct_round_trip_keeps_whole_numbers_as_ints() -> None:

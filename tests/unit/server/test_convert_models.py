@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 from agentd.v1 import agents_pb2
 from records import events as ev
 from records.agents.definition import AgentVersion, parse_agent
-from server.convert_agents import agent_data, agent_to_proto
-from server.convert_events import event_to_proto
+from server.convert.agents import agent_data, agent_to_proto
+from server.convert.events import event_to_proto
 
 
 def test_an_agents_providers_and_fallback_round_trip() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from core.errors import InvalidArgumentError
-from server.knowledge_rpcs import MAX_KNOWLEDGE_ID
 from server.rpcs.common import required_id
+from server.rpcs.knowledge import MAX_KNOWLEDGE_ID
 
 
 def test_an_id_too_long_is_called_too_long_not_missing() -> None:

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tools.toolsets.slots import FairSlots
+from tools.mcp.slots import FairSlots
 
 
 async def _settle() -> None:

@@ -16,12 +16,12 @@ from records.tools.grants import Grant
 from records.tools.model import TOOL_NAME_PATTERN, PermissionLevel
 from records.tools.outcomes import ToolFailed
 from tools.catalog import ToolCatalog
+from tools.mcp.connection import ConnectionLimits
+from tools.mcp.tool import settings_for, spec_of
 from tools.toolsets.config import ToolsetConfig
-from tools.toolsets.connection import ConnectionLimits
 from tools.toolsets.http_tool import HttpTool
 from tools.toolsets.http_tool import spec_of as http_spec_of
 from tools.toolsets.manager import Toolsets
-from tools.toolsets.mcp_tool import settings_for, spec_of
 from tools.toolsets.parsing import parse_file
 from tools.toolsets.yaml_file import load_yaml
 from tools.validation import ArgumentValidator
@@ -201,7 +201,7 @@ def test_a_secret_anywhere_in_a_toolset_refuses_it_without_quoting_it() -> None:
 def test_an_oversized_answer_is_matched_to_its_call(
     head: bytes, tail: bytes, request_id: int | str
 ) -> None:
-    from tools.toolsets.stdio import RESULT_TOO_LARGE, _Oversized
+    from tools.mcp.stdio import RESULT_TOO_LARGE, _Oversized
 
     oversized = _Oversized(head)
     oversized.feed(head + b"x" * 10_000 + tail)
@@ -439,7 +439,7 @@ def test_a_problem_is_logged_once_while_it_lasts(tmp_path: Path) -> None:
 async def test_an_event_stream_is_capped_per_event_in_agentds_own_words() -> None:
     import httpx2
 
-    from tools.toolsets.http_transport import TOO_LARGE, CappedStream, EventTooLarge
+    from tools.mcp.streamable_http import TOO_LARGE, CappedStream, EventTooLarge
 
     class Chunks(httpx2.AsyncByteStream):
         def __init__(self, *chunks: bytes) -> None:
@@ -465,7 +465,7 @@ async def test_an_event_stream_is_capped_per_event_in_agentds_own_words() -> Non
 def test_a_settings_edit_before_the_server_listed_keeps_the_connection_quietly(
     tmp_path: Path,
 ) -> None:
-    from tools.toolsets.connection import McpConnection
+    from tools.mcp.connection import McpConnection
 
     found, _ = _parse("toolsets:\n  n: {mcp: {command: x}, tools: {a: {level: read}}}\n")
     edited, _ = _parse("toolsets:\n  n: {mcp: {command: x}, level: write, tools: {a: {}}}\n")

@@ -41,11 +41,11 @@ from core.errors import ToolUnavailableError
 from core.metrics import TOOLSET_RESTARTS, TOOLSET_UP
 from core.secrets import scrub
 from records.tools.outcomes import ToolFailed
+from tools.mcp.slots import FairSlots
+from tools.mcp.stdio import RESULT_TOO_LARGE, stdio_transport
+from tools.mcp.streamable_http import TOO_LARGE, http_transport, too_large
 from tools.retries import RetryPolicy
 from tools.toolsets.config import StdioServer, ToolsetConfig
-from tools.toolsets.http_transport import TOO_LARGE, http_transport, too_large
-from tools.toolsets.slots import FairSlots
-from tools.toolsets.stdio import RESULT_TOO_LARGE, stdio_transport
 
 log = structlog.get_logger(__name__)
 

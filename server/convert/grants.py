@@ -8,7 +8,7 @@ from agentd.v1 import grants_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
 from records.tools.grants import Grant, TimeWindow
 from records.tools.model import PermissionLevel
-from server.convert import timestamp_from_proto, to_timestamp
+from server.convert.tasks import timestamp_from_proto, to_timestamp
 
 MAX_ARGUMENTS = 16
 MAX_PREFIXES = 16

@@ -11,11 +11,11 @@ from agentd.v1 import memory_pb2 as pb
 from agentd.v1 import memory_pb2_grpc as pb_grpc
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
-from server import paging
 from server.calls import unary
-from server.knowledge_rpcs import KnowledgeRpcs
 from server.memory_setup import MemoryFeature
+from server.rpcs import paging
 from server.rpcs.common import required_id
+from server.rpcs.knowledge import KnowledgeRpcs
 
 if TYPE_CHECKING:  # numpy: only when memory is on
     from records.knowledge.items import Item

@@ -11,7 +11,8 @@ from google.protobuf.message import Message
 from agentd.v1 import artifacts_pb2, conversations_pb2, events_pb2, tasks_pb2
 from records import events as ev
 from records.tasks import Task
-from server.convert import (
+from server.convert.citations import citations_to_proto
+from server.convert.tasks import (
     APPROVAL_DECISIONS,
     dict_to_struct,
     plan_to_proto,
@@ -23,8 +24,7 @@ from server.convert import (
     tool_error_to_proto,
     usage_to_proto,
 )
-from server.convert_citations import citations_to_proto
-from server.convert_teams import TEAM_PAYLOADS
+from server.convert.teams import TEAM_PAYLOADS
 
 
 def heartbeat(task: Task) -> events_pb2.TaskEvent:

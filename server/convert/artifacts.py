@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from agentd.v1 import artifacts_pb2
-from server.convert import to_timestamp
+from server.convert.tasks import to_timestamp
 from stores.artifacts.base import Artifact, ArtifactInfo
 
 

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from core.errors import StoreUnreachableError
-from server.admin_cli import add_grants_parser, run_grants
-from server.memory_cli import add_memory_parser, run_memory
+from server.commands.grants import add_grants_parser, run_grants
+from server.commands.reindex import add_memory_parser, run_memory
 
 if TYPE_CHECKING:
     from server.settings import Settings
@@ -58,7 +58,7 @@ def _database_url(args: argparse.Namespace) -> str | None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from server import migrate_apart
+    from server.commands import migrate_apart
 
     overrides: dict[str, Any] = {}
     if args.listen:
@@ -75,7 +75,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 0  # stopped before it served
     try:
         if args.demo:
-            from server.demo import serve_demo
+            from server.commands.demo import serve_demo
 
             asyncio.run(serve_demo(overrides))
         else:

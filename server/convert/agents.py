@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from agentd.v1 import agents_pb2, conversations_pb2, tasks_pb2
 from records.agents.definition import AgentVersion
-from server.convert import dict_to_struct, mode_from_proto, mode_to_proto, struct_to_dict
+from server.convert.tasks import dict_to_struct, mode_from_proto, mode_to_proto, struct_to_dict
 
 
 def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:

@@ -7,8 +7,8 @@ from agentd.v1 import audit_pb2
 from core.errors import FieldViolation, InvalidArgumentError
 from records.audit import RpcRecord
 from records.tools.audit import ToolCallRecord
-from server import paging
-from server.convert import dict_to_struct, timestamp_from_proto, to_duration, to_timestamp
+from server.convert.tasks import dict_to_struct, timestamp_from_proto, to_duration, to_timestamp
+from server.rpcs import paging
 from stores.audit.base import AuditQuery
 
 DEFAULT_PAGE_SIZE = 100

@@ -19,9 +19,9 @@ from core.identity import CallContext
 from records.tools.model import TOOL_NAME_PATTERN, JSONValue, Tool, ToolOutput, ToolSpec
 from records.tools.outcomes import ToolFailed
 from tools import progress
+from tools.mcp.connection import McpConnection
 from tools.progress import ProgressSink, checked
 from tools.toolsets.config import ToolsetConfig, ToolSettings, tool_spec
-from tools.toolsets.connection import McpConnection
 from tools.validation import schema_problem
 
 MAX_DESCRIPTION_CHARS = 4000

@@ -9,7 +9,7 @@ from google.protobuf.message import Message
 
 from agentd.v1 import events_pb2
 from records import events as ev
-from server.convert import stop_reason_to_proto, task_status_to_proto, usage_to_proto
+from server.convert.tasks import stop_reason_to_proto, task_status_to_proto, usage_to_proto
 
 
 def _subtask_started(p: ev.SubtaskStarted) -> events_pb2.SubtaskStarted:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agentd.v1 import conversations_pb2 as cpb
 from records.conversations.model import Conversation, ConversationMessage
-from server.convert import to_timestamp
+from server.convert.tasks import to_timestamp
 
 _ROLES = {
     "user": cpb.MESSAGE_ROLE_USER,

@@ -7,7 +7,8 @@ from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import Principal
 from records.agents.definition import split_reference
 from records.conversations.model import conversation_id_problem
-from server import convert, paging
+from server.convert import tasks as convert
+from server.rpcs import paging
 from stores.history.base import TaskQuery
 
 

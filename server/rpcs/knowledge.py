@@ -10,9 +10,9 @@ from google.protobuf import timestamp_pb2
 from agentd.v1 import memory_pb2 as pb
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
-from server import paging
 from server.calls import unary
 from server.memory_setup import MemoryFeature
+from server.rpcs import paging
 from server.rpcs.common import required_id
 
 if TYPE_CHECKING:  # numpy: only when memory is on

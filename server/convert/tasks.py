@@ -1,8 +1,8 @@
 """Conversion between protobuf messages and the domain types of agent/ and tools/.
 
 The shared scalars (Struct, Value, Timestamp, Duration), tools, tasks, plans and
-approval decisions; events are in server/convert_events.py, audit records in
-server/convert_audit.py, grants in server/convert_grants.py.
+approval decisions; events are in server/convert/tasks/events.py, audit records in
+server/convert/tasks/audit.py, grants in server/convert/tasks/grants.py.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from records.tasks import StopReason, Task, TaskStatus, TokenUsage
 from records.tools.approvals import ApprovalDecision
 from records.tools.model import JSONValue, ToolSpec
 from records.tools.outcomes import ToolCallResult, ToolErrorKind
-from server.convert_citations import citations_to_proto
+from server.convert.citations import citations_to_proto
 
 MAX_SAFE_INTEGER = 2**53
 
