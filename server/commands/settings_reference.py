@@ -68,8 +68,9 @@ def render() -> str:
         own = [name for name in section.__annotations__ if name in section.model_fields]
         if not own:
             continue
-        module = sys.modules[section.__module__]
-        title = (inspect.getdoc(module) or section.__name__).splitlines()[0]
+        # A section titled by its own docstring, else by its module's.
+        own_doc = section.__dict__.get("__doc__") or inspect.getdoc(sys.modules[section.__module__])
+        title = (inspect.cleandoc(own_doc) if own_doc else section.__name__).splitlines()[0]
         parts.append(f"\n## {title}\n\n| variable | default | what it does |\n|---|---|---|\n")
         for name in own:
             field = section.model_fields[name]

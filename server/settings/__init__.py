@@ -4,7 +4,7 @@ the process (`service`), the model (`model`), the engine and its limits (`engine
 (`access`), the memory of conversations (`conversations`), what a task tree's artifacts
 may hold (`artifacts`), agents working together (`teams`), long-term memory and
 knowledge bases (`memory`), memory shared between users and extracted from turns
-(`memory_extraction`), reranking knowledge search (`rerank`) and A2A (`a2a`)."""
+(`memory`), reranking knowledge search (`rerank`) and A2A (`a2a`)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from server.settings.access import AccessSettings
 from server.settings.artifacts import ArtifactSettings
 from server.settings.conversations import ConversationSettings
 from server.settings.engine import EngineSettings
-from server.settings.memory import MemorySettings
-from server.settings.memory_extraction import MemoryExtractionSettings
+from server.settings.memory import MemoryExtractionSettings, MemorySettings
 from server.settings.model import ModelSettings
 from server.settings.rerank import RerankSettings
 from server.settings.service import ServiceSettings
