@@ -17,7 +17,6 @@ import structlog
 
 from agent import lifecycle, questions, tool_resume
 from agent.admission import Admission, Ticket
-from agent.catalog import Agents
 from agent.conversations.engine_hooks import TaskMemory
 from agent.execution import Runner
 from agent.intake import Chosen, choose, delegates_of, new_task
@@ -25,11 +24,11 @@ from agent.lifecycle import Endings
 from agent.limits import EngineConfig, LimitReached
 from agent.listing import Listing, list_live
 from agent.llm.roles import ModelRoles
-from agent.llm.window.encodings import Encodings
 from agent.modes import planner
+from agent.parts import EngineParts
 from agent.remote import RemoteAgents
 from agent.requests import TaskRequest, validate_request
-from agent.run_factory import ModelFactory, RunFactory
+from agent.run_factory import RunFactory
 from agent.selection import narrow, resolve
 from agent.takeover import Takeover, follow_cancellations
 from agent.teams.delegation import Team, TeamLimits
@@ -48,18 +47,9 @@ from records.events import TaskEvent
 from records.plan import Plan
 from records.tasks import Task, new_task_id
 from records.tools.approvals import ApprovalDecision
-from stores.approvals.base import ApprovalBox
-from stores.approvals.memory import InMemoryApprovalBox
-from stores.cancellations.base import CancelBus
-from stores.cancellations.memory import InMemoryCancelBus
 from stores.checkpoints.base import CheckpointStore
-from stores.history.base import TaskHistory, TaskQuery
-from stores.history.memory import InMemoryTaskHistory
-from stores.idempotency.base import IdempotencyStore, scoped_key
-from stores.idempotency.memory import InMemoryIdempotencyStore
-from stores.leases.base import Leases
-from stores.leases.memory import InMemoryLeases
-from stores.tasks.base import TaskStore
+from stores.history.base import TaskQuery
+from stores.idempotency.base import scoped_key
 from tools.registry import ToolRegistry
 
 log = structlog.get_logger(__name__)
@@ -72,40 +62,24 @@ class Engine:
         self,
         models: ModelRoles | None,
         registry: ToolRegistry,
-        store: TaskStore,
+        parts: EngineParts,
         config: EngineConfig | None = None,
-        *,
-        history: TaskHistory | None = None,
-        idempotency: IdempotencyStore | None = None,
-        key_ttl_seconds: float = 4200.0,
-        cancel_bus: CancelBus | None = None,
-        leases: Leases | None = None,
-        checkpoints: CheckpointStore | None = None,
-        takeover_interval_seconds: float = 1.0,
-        approvals: ApprovalBox | None = None,
-        agents: Agents | None = None,
-        model_factory: ModelFactory | None = None,
-        memory: TaskMemory | None = None,
-        encodings: Encodings | None = None,
-        missing_settings: tuple[str, ...] = ("AGENTD_LLM_MODEL",),
-        teams: TeamLimits | None = None,
     ) -> None:
         self.config = config or EngineConfig()
-        # Without a model: the settings that would turn the engine on (its error says them).
-        self.missing_settings = missing_settings
-        self._memory = memory
-        self._agents = agents
+        self.missing_settings = parts.missing_settings
+        self._memory = memory = parts.memory
+        self._agents = parts.agents
         self._models = models
         self._registry = registry
-        self._store = store
-        self._history = history or InMemoryTaskHistory()
-        self._idempotency = idempotency or InMemoryIdempotencyStore()
-        self._key_ttl = key_ttl_seconds
-        self._bus = cancel_bus or InMemoryCancelBus()
-        self._leases = leases or InMemoryLeases()
+        self._store = store = parts.store
+        self._history = parts.history
+        self._idempotency = parts.idempotency
+        self._key_ttl = parts.key_ttl_seconds
+        self._bus = parts.cancel_bus
+        self._leases = parts.leases
         # Checkpoints matter only when another process can resume the task.
-        checkpoints = checkpoints if self._leases.shared else None
-        self._approvals = approvals or InMemoryApprovalBox()
+        checkpoints = parts.checkpoints if self._leases.shared else None
+        self._approvals = parts.approvals
         self._endings = Endings(store, self._history, memory.finish if memory else None)
         self._admission = Admission(
             self.config.max_running_tasks,
@@ -117,10 +91,11 @@ class Engine:
         )
         self._runs = None
         if models is not None:
-            parts = (registry, store, self.config, checkpoints, self._approvals, model_factory)
-            self._runs = RunFactory(models, *parts, encodings)
-            self._runs.team = Team(self, teams or TeamLimits(), self._runs.model_by_name)
-        self._takeover = self._make_takeover(checkpoints, takeover_interval_seconds)
+            shared = (registry, store, self.config, checkpoints, self._approvals)
+            self._runs = RunFactory(models, *shared, parts.model_factory, parts.encodings)
+            limits = parts.teams or TeamLimits()
+            self._runs.team = Team(self, limits, self._runs.model_by_name)
+        self._takeover = self._make_takeover(checkpoints, parts.takeover_interval_seconds)
         self._background: list[asyncio.Task[None]] = []
         self._listener: asyncio.Task[None] | None = None
 

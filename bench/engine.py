@@ -35,6 +35,7 @@ from agent.limits import EngineConfig
 from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
+from agent.parts import EngineParts
 from agent.requests import TaskRequest
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2
@@ -116,7 +117,9 @@ def _engine(base_url: str, workspace: Path, store: TaskStore) -> Engine:
     registry = build_registry(
         Settings(workspace_dir=workspace, tool_permission="write"), InMemoryAuditLog()
     )
-    return Engine(ModelRoles(default=model), registry, store, EngineConfig(critic_policy="off"))
+    return Engine(
+        ModelRoles(default=model), registry, EngineParts(store), EngineConfig(critic_policy="off")
+    )
 
 
 async def _run_task(engine: Engine, store: TaskStore, request: TaskRequest) -> None:

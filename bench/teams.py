@@ -32,6 +32,7 @@ from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
+from agent.parts import EngineParts
 from agent.requests import TaskRequest
 from agent.teams.delegation import ChildTasks
 from core.identity import CallContext
@@ -116,10 +117,11 @@ def _engine(workspace: Path) -> tuple[Engine, InMemoryTaskStore, _Timed]:
         Settings(workspace_dir=workspace, tool_permission="write"), InMemoryAuditLog()
     )
     engine = Engine(
-        ModelRoles(default=FunctionModel(_reply)), registry, store,
+        ModelRoles(default=FunctionModel(_reply)),
+        registry,
+        EngineParts(store, agents=Agents(None, _Files([lead, *subs]))),
         EngineConfig(critic_policy="off", delta_flush_seconds=0.0),
-        agents=Agents(None, _Files([lead, *subs])),
-    )  # fmt: skip
+    )
     runs: Any = engine._runs
     timed = _Timed(runs.team.children)
     runs.team.children = timed

@@ -17,6 +17,7 @@ from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
+from agent.parts import EngineParts
 from agent.run import TaskRun
 from agent.teams.delegation import TeamLimits
 from auth.authenticator import Authenticator
@@ -308,34 +309,36 @@ def start_engine(
     engine = Engine(
         models,
         registry,
-        tasks,
-        engine_config(settings),
-        history=durable.history,
-        idempotency=live.idempotency,
-        key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
-        cancel_bus=live.cancellations,
-        leases=live.leases,
-        checkpoints=durable.checkpoints,
-        takeover_interval_seconds=settings.takeover_interval_seconds,
-        approvals=live.approvals,
-        agents=agents,
-        model_factory=model_factory(models),
-        memory=TaskMemory(
-            conversations,
+        EngineParts(
             tasks,
-            encodings,
-            memory_defaults(settings),
-            models.for_role("executor").name if models is not None else "",
-            recall=recall,
-            extract=extract,
+            history=durable.history,
+            idempotency=live.idempotency,
+            key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
+            cancel_bus=live.cancellations,
+            leases=live.leases,
+            checkpoints=durable.checkpoints,
+            takeover_interval_seconds=settings.takeover_interval_seconds,
+            approvals=live.approvals,
+            agents=agents,
+            model_factory=model_factory(models),
+            memory=TaskMemory(
+                conversations,
+                tasks,
+                encodings,
+                memory_defaults(settings),
+                models.for_role("executor").name if models is not None else "",
+                recall=recall,
+                extract=extract,
+            ),
+            encodings=encodings,
+            missing_settings=settings.missing_llm_settings(),
+            teams=TeamLimits(
+                max_depth=settings.max_delegation_depth,
+                max_children=settings.max_children_per_task,
+                max_parallel=settings.max_parallel_delegations,
+            ),
         ),
-        encodings=encodings,
-        missing_settings=settings.missing_llm_settings(),
-        teams=TeamLimits(
-            max_depth=settings.max_delegation_depth,
-            max_children=settings.max_children_per_task,
-            max_parallel=settings.max_parallel_delegations,
-        ),
+        engine_config(settings),
     )
     engine.call_remote_agents(LazyRemoteAgents(settings.allowed_networks()))
     engine.listen_for_cancellations()

@@ -12,6 +12,7 @@ from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
+from agent.parts import EngineParts
 from agent.requests import TaskRequest
 from core.errors import ResourceExhaustedError
 from core.identity import CallContext
@@ -45,7 +46,12 @@ def _engine(
     registry = build_registry(
         Settings(workspace_dir=tmp_path, tool_permission="write"), InMemoryAuditLog()
     )
-    return Engine(ModelRoles(default=FunctionModel(slow)), registry, store, config, history=history)
+    return Engine(
+        ModelRoles(default=FunctionModel(slow)),
+        registry,
+        EngineParts(store, history=history or InMemoryTaskHistory()),
+        config,
+    )
 
 
 async def _start_when_room(engine: Engine) -> Task:

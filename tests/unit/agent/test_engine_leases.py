@@ -17,6 +17,7 @@ from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
+from agent.parts import EngineParts
 from agent.requests import TaskRequest
 from core.identity import CallContext, Principal
 from records import events as ev
@@ -69,9 +70,13 @@ async def test_a_lost_lease_stops_the_task_here_and_the_claimant_resumes_it(
     def engine(model: FunctionModel, name: str, ttl: float) -> Engine:
         leases = RedisLeases(connection, prefix, ttl_seconds=ttl, replica=name)
         return Engine(
-            ModelRoles(default=model), registry, store, config,
-            leases=leases, checkpoints=checkpoints, takeover_interval_seconds=0.05,
-        )  # fmt: skip
+            ModelRoles(default=model),
+            registry,
+            EngineParts(
+                store, leases=leases, checkpoints=checkpoints, takeover_interval_seconds=0.05
+            ),
+            config,
+        )
 
     a = engine(FunctionModel(model_a), "a", ttl=0.6)
     b = engine(FunctionModel(model_b), "b", ttl=5)
@@ -130,10 +135,15 @@ async def test_a_running_orphan_without_a_checkpoint_fails_explicitly(
         Settings(workspace_dir=tmp_path, tool_permission="write"), InMemoryAuditLog()
     )
     claimant = Engine(
-        ModelRoles(default=FunctionModel(never)), registry, store,
-        leases=RedisLeases(connection, prefix, ttl_seconds=5, replica="b"),
-        checkpoints=InMemoryCheckpointStore(), takeover_interval_seconds=0.05,
-    )  # fmt: skip
+        ModelRoles(default=FunctionModel(never)),
+        registry,
+        EngineParts(
+            store,
+            leases=RedisLeases(connection, prefix, ttl_seconds=5, replica="b"),
+            checkpoints=InMemoryCheckpointStore(),
+            takeover_interval_seconds=0.05,
+        ),
+    )
     claimant.supervise()
     events = [e async for e in store.read_events("t1", task.task_id)]
     await claimant.close()

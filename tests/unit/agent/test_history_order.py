@@ -12,6 +12,7 @@ from pathlib import Path
 from agent.engine import Engine
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, ScriptedModel, text
+from agent.parts import EngineParts
 from agent.requests import TaskRequest
 from core.identity import CallContext
 from records import events as ev
@@ -42,9 +43,8 @@ async def test_running_is_in_the_history_before_its_event(tmp_path: Path) -> Non
     engine = Engine(
         ModelRoles(default=ScriptedModel([text("done")])),
         env.registry,
-        env.store,
+        EngineParts(env.store, history=history),
         env.config,
-        history=history,
     )
     task = await engine.start(
         TaskRequest("hi", mode=ExecutionMode.FUNCTION_CALLING), CallContext(PRINCIPAL)
@@ -75,9 +75,8 @@ async def test_a_task_that_runs_at_once_is_never_recorded_pending(tmp_path: Path
     engine = Engine(
         ModelRoles(default=FunctionModel(held)),
         env.registry,
-        env.store,
+        EngineParts(env.store, history=history),
         replace(env.config, max_running_tasks=1),
-        history=history,
     )
     request = TaskRequest("hi", mode=ExecutionMode.FUNCTION_CALLING)
     first = await engine.start(request, CallContext(PRINCIPAL))

@@ -10,6 +10,7 @@ from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
+from agent.parts import EngineParts
 from agent.requests import TaskRequest
 from agent.urls import MAX_URLS, UrlBook
 from core.identity import CallContext
@@ -107,7 +108,9 @@ async def test_a_task_round_trips_urls_through_the_model(tmp_path: Path) -> None
             return tool_calls(("send_message", {"to": placeholder.group(0)}))
         return text(f"Sent the report ({placeholder.group(0)}).")
 
-    engine = Engine(ModelRoles(default=FunctionModel(reply)), env.registry, env.store, env.config)
+    engine = Engine(
+        ModelRoles(default=FunctionModel(reply)), env.registry, EngineParts(env.store), env.config
+    )
     task = await engine.start(
         TaskRequest(
             "send the report",

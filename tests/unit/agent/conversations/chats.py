@@ -17,6 +17,7 @@ from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
+from agent.parts import EngineParts
 from agent.requests import TaskRequest
 from core.identity import CallContext
 from records.conversations.model import BusyPolicy, ConversationMessage, Turn
@@ -122,9 +123,8 @@ async def chat(
     engine = Engine(
         ModelRoles(default=FunctionModel(reply)),
         env.registry,
-        env.store,
+        EngineParts(env.store, memory=memory),
         env.config,
-        memory=memory,
     )
     conversation = await conversations.create(PRINCIPAL, "test")
     return Chat(env, engine, store, memory, conversation.conversation_id, calls)

@@ -1,0 +1,62 @@
+"""What an engine works with besides its models, its tools and its limits: where tasks
+live, how replicas share them, and the optional parts (agents, conversation memory,
+encodings, teams). One typed bundle, so that `Engine` takes four things."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from agent.catalog import Agents
+from agent.conversations.engine_hooks import TaskMemory
+from agent.llm.window.encodings import Encodings
+from agent.run_factory import ModelFactory
+from agent.teams.delegation import TeamLimits
+from stores.approvals.base import ApprovalBox
+from stores.approvals.memory import InMemoryApprovalBox
+from stores.cancellations.base import CancelBus
+from stores.cancellations.memory import InMemoryCancelBus
+from stores.checkpoints.base import CheckpointStore
+from stores.history.base import TaskHistory
+from stores.history.memory import InMemoryTaskHistory
+from stores.idempotency.base import IdempotencyStore
+from stores.idempotency.memory import InMemoryIdempotencyStore
+from stores.leases.base import Leases
+from stores.leases.memory import InMemoryLeases
+from stores.tasks.base import TaskStore
+
+
+@dataclass(frozen=True, slots=True)
+class EngineParts:
+    """The engine's collaborators; every one but the task store has an in-process default
+    (one replica, nothing kept past the process)."""
+
+    store: TaskStore
+    """Live tasks and their event logs."""
+    history: TaskHistory = field(default_factory=InMemoryTaskHistory)
+    """Tasks kept after they end (and the listing of a caller's tasks)."""
+    idempotency: IdempotencyStore = field(default_factory=InMemoryIdempotencyStore)
+    key_ttl_seconds: float = 4200.0
+    """How long an idempotency key is kept."""
+    cancel_bus: CancelBus = field(default_factory=InMemoryCancelBus)
+    """Cancellations published to, and heard from, other replicas."""
+    leases: Leases = field(default_factory=InMemoryLeases)
+    """Which replica runs which task."""
+    checkpoints: CheckpointStore | None = None
+    """Where a task's progress is kept for another replica to resume (used only when the
+    leases are shared)."""
+    takeover_interval_seconds: float = 1.0
+    """How often orphaned tasks are looked for."""
+    approvals: ApprovalBox = field(default_factory=InMemoryApprovalBox)
+    """Tool calls waiting for a person."""
+    agents: Agents | None = None
+    """The agents tenants may run as (None: the default agent only)."""
+    model_factory: ModelFactory | None = None
+    """Models by name, for agents that name their own."""
+    memory: TaskMemory | None = None
+    """Conversation memory (None: tasks of conversations are not supported)."""
+    encodings: Encodings | None = None
+    """Token encodings for counting (None: estimates)."""
+    teams: TeamLimits | None = None
+    """How far delegation to sub-agents may go (None: the defaults)."""
+    missing_settings: tuple[str, ...] = ("AGENTD_LLM_MODEL",)
+    """Without models: the settings that would turn the engine on (its error says them)."""
