@@ -21,9 +21,12 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from sqlalchemy import (
+    BigInteger,
+    Boolean,
     Column,
     DateTime,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -63,6 +66,34 @@ documents = Table(
     Column("external_id", String(256), nullable=False, server_default=""),
     Column("job_id", String(64), nullable=False, server_default=""),
 )
+
+jobs = Table(
+    "knowledge_ingestion_jobs",
+    metadata,
+    Column("tenant", String(128), primary_key=True),
+    Column("job_id", String(64), primary_key=True),
+    Column("knowledge_base_id", String(64), nullable=False),
+    Column("document_id", String(64), nullable=False),
+    Column("external_id", String(256), nullable=False),
+    Column("name", String(256), nullable=False),
+    Column("media_type", String(64), nullable=False),
+    Column("size_bytes", BigInteger, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("background", Boolean, nullable=False),
+    Column("chunks_done", Integer, nullable=False),
+    Column("chunks_total", Integer, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("owner", String(256), nullable=False),
+    Column("lease_until", DateTime(timezone=True), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=True),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+    Column("error_reason", String(64), nullable=False),
+    Column("error", String(1024), nullable=False),
+    Column("content", LargeBinary, nullable=True),
+)
+"""Ingestion jobs (`stores.knowledge.sql_jobs`), here so that `delete_base` takes a base's
+jobs along."""
 
 
 class KnowledgeCatalog(Protocol):
@@ -243,8 +274,6 @@ class SqlKnowledgeCatalog:
             return [_base(r) for r in await connection.execute(query)]
 
     async def delete_base(self, tenant: str, knowledge_base_id: str) -> bool:
-        from stores.knowledge.sql_jobs import jobs  # beside this module, which it imports
-
         async with self.engine.begin() as connection:
             await connection.execute(
                 delete(jobs).where(

@@ -8,14 +8,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
-    DateTime,
-    Integer,
-    LargeBinary,
-    String,
-    Table,
     and_,
     func,
     or_,
@@ -26,34 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from records.knowledge.items import DocumentRecord
 from records.knowledge.jobs import IngestionJob, JobCheck
-from stores.knowledge.catalog import bases, document_row, documents, metadata
+from stores.knowledge.catalog import bases, document_row, documents, jobs
 from stores.sql.times import aware
 
-jobs = Table(
-    "knowledge_ingestion_jobs",
-    metadata,
-    Column("tenant", String(128), primary_key=True),
-    Column("job_id", String(64), primary_key=True),
-    Column("knowledge_base_id", String(64), nullable=False),
-    Column("document_id", String(64), nullable=False),
-    Column("external_id", String(256), nullable=False),
-    Column("name", String(256), nullable=False),
-    Column("media_type", String(64), nullable=False),
-    Column("size_bytes", BigInteger, nullable=False),
-    Column("state", String(16), nullable=False),
-    Column("background", Boolean, nullable=False),
-    Column("chunks_done", Integer, nullable=False),
-    Column("chunks_total", Integer, nullable=False),
-    Column("attempts", Integer, nullable=False),
-    Column("owner", String(256), nullable=False),
-    Column("lease_until", DateTime(timezone=True), nullable=True),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("started_at", DateTime(timezone=True), nullable=True),
-    Column("finished_at", DateTime(timezone=True), nullable=True),
-    Column("error_reason", String(64), nullable=False),
-    Column("error", String(1024), nullable=False),
-    Column("content", LargeBinary, nullable=True),
-)
 _J = jobs.c
 _D = documents.c
 FIELDS = [c for c in jobs.columns if c.name != "content"]
