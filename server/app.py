@@ -30,7 +30,6 @@ from server.builders import (
     server_options,
     start_engine,
     start_toolsets,
-    store_settings,
 )
 from server.interceptors.audit import AuditInterceptor
 from server.interceptors.draining import DrainingInterceptor
@@ -48,6 +47,7 @@ from server.startup import (
     start_metrics,
     unless_stopped,
 )
+from server.store_builders import store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.redis_options import shown
 from stores.tasks.base import TaskStore

@@ -34,10 +34,7 @@ from stores.agents.base import AgentStore
 from stores.api_keys.base import KeyStore
 from stores.artifacts.base import ArtifactStore
 from stores.audit.base import AuditSink
-from stores.build import DurableStores, LiveStores, StoreSettings, build_rate_limiters
-from stores.rate_limits.base import RateLimiter, parse_limits
-from stores.redis_options import RedisOptions
-from stores.sql.engine import PoolOptions
+from stores.build import DurableStores, LiveStores
 from stores.tasks.base import TaskStore
 from tools.builtin import HttpLimits, builtin_tools
 from tools.builtin.artifacts import READ_ARTIFACT
@@ -126,40 +123,6 @@ def with_cache_times(tools: list[Tool], ttls: Mapping[str, float]) -> list[Tool]
             )
         tool.spec = replace(tool.spec, cache_seconds=seconds)
     return tools
-
-
-def store_settings(settings: Settings) -> StoreSettings:
-    """Where this server keeps its state: SQL always, Redis when AGENTD_REDIS_URL is set."""
-    redis = None
-    if settings.redis_url:
-        redis = RedisOptions(
-            settings.redis_url,
-            max_connections=settings.redis_max_connections,
-            pool_timeout_seconds=settings.redis_pool_timeout_seconds,
-            client_name=f"agentd:{settings.replica_id or 'replica'}",
-        )
-    return StoreSettings(
-        settings.database_url,
-        PoolOptions(
-            settings.database_pool_size,
-            settings.database_max_overflow,
-            settings.database_pool_timeout_seconds,
-        ),
-        redis=redis,
-        redis_prefix=settings.redis_prefix,
-        retention_seconds=settings.retention_seconds,
-        lease_seconds=settings.lease_seconds,
-        replica_id=settings.replica_id,
-    )
-
-
-def rate_limiters(
-    settings: Settings, stores: StoreSettings, live: LiveStores
-) -> tuple[RateLimiter, RateLimiter]:
-    """Per principal (AGENTD_RATE_LIMITS) and per tenant (AGENTD_TENANT_RATE_LIMITS)."""
-    return build_rate_limiters(
-        stores, live, parse_limits(settings.rate_limits), parse_limits(settings.tenant_rate_limits)
-    )
 
 
 def build_authenticator(settings: Settings, keys: KeyStore) -> Authenticator | None:

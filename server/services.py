@@ -22,7 +22,6 @@ from records.keys import roles_by_principal
 from records.tools.model import PermissionLevel
 from server import reflection
 from server.a2a import A2A, a2a_if_on
-from server.builders import rate_limiters
 from server.interceptors.audit import AuditInterceptor
 from server.interceptors.auth import AnonymousInterceptor, AuthInterceptor
 from server.interceptors.decoding import DecodingInterceptor
@@ -35,6 +34,7 @@ from server.role_table import role_table
 from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
 from server.settings import Settings
+from server.store_builders import rate_limiters
 from stores.api_keys.base import KeyStore
 from stores.build import DurableStores, LiveStores, StoreSettings
 from stores.tasks.base import TaskStore

@@ -22,8 +22,8 @@ from server.a2a.http_guard import HttpGuard
 from server.a2a.push import PushDeliverer
 from server.a2a.push_rpcs import PushRpcs
 from server.a2a.service import add_a2a
-from server.builders import rate_limiters, store_settings
 from server.settings import Settings
+from server.store_builders import rate_limiters, store_settings
 from stores.build import DurableStores, LiveStores
 from stores.idempotency.base import IdempotencyStore
 from stores.push_configs.sql import SqlPushConfigStore

@@ -1,0 +1,45 @@
+"""Where the server keeps its state, and the rate limiters it enforces, from its settings:
+for the start (`server.app`), the interceptor chain (`server.services`) and A2A's HTTP
+guard (`server.a2a.serving`), which must not import the builders of the server's parts."""
+
+from __future__ import annotations
+
+from server.settings import Settings
+from stores.build import LiveStores, StoreSettings, build_rate_limiters
+from stores.rate_limits.base import RateLimiter, parse_limits
+from stores.redis_options import RedisOptions
+from stores.sql.engine import PoolOptions
+
+
+def store_settings(settings: Settings) -> StoreSettings:
+    """Where this server keeps its state: SQL always, Redis when AGENTD_REDIS_URL is set."""
+    redis = None
+    if settings.redis_url:
+        redis = RedisOptions(
+            settings.redis_url,
+            max_connections=settings.redis_max_connections,
+            pool_timeout_seconds=settings.redis_pool_timeout_seconds,
+            client_name=f"agentd:{settings.replica_id or 'replica'}",
+        )
+    return StoreSettings(
+        settings.database_url,
+        PoolOptions(
+            settings.database_pool_size,
+            settings.database_max_overflow,
+            settings.database_pool_timeout_seconds,
+        ),
+        redis=redis,
+        redis_prefix=settings.redis_prefix,
+        retention_seconds=settings.retention_seconds,
+        lease_seconds=settings.lease_seconds,
+        replica_id=settings.replica_id,
+    )
+
+
+def rate_limiters(
+    settings: Settings, stores: StoreSettings, live: LiveStores
+) -> tuple[RateLimiter, RateLimiter]:
+    """Per principal (AGENTD_RATE_LIMITS) and per tenant (AGENTD_TENANT_RATE_LIMITS)."""
+    return build_rate_limiters(
+        stores, live, parse_limits(settings.rate_limits), parse_limits(settings.tenant_rate_limits)
+    )
