@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
@@ -27,9 +27,9 @@ from agent.limits import MAX_TASK_CHARS, step_clock_stopped
 from agent.llm.base import Model
 from agent.requests import TaskRequest
 from agent.teams import memory
+from agent.teams.base import ChildTasks, Outcome
 from agent.teams.panels import PANEL_PREFIX, ask_panel, panel_spec
 from core.errors import AgentdError
-from core.identity import CallContext
 from records import events as ev
 from records.agents.definition import Panel
 from records.tasks import ChildSummary, Delegate, ParentLink, Task, TaskStatus, TokenUsage
@@ -47,9 +47,6 @@ TIME_SHARE = 0.9
 """A child may use this share of its parent's remaining time (the rest is the parent's,
 to read the results and answer)."""
 
-Outcome = tuple[Any, ToolCallError | None, str]
-"""A team call's (data, error, the text the model sees)."""
-
 
 @dataclass(frozen=True, slots=True)
 class TeamLimits:
@@ -61,18 +58,6 @@ class TeamLimits:
     """AGENTD_MAX_CHILDREN_PER_TASK: child tasks one task may start in all."""
     max_parallel: int = 4
     """AGENTD_MAX_PARALLEL_DELEGATIONS: children of one task running at once."""
-
-
-class ChildTasks(Protocol):
-    """What delegation needs of the engine (`agent.engine.Engine`)."""
-
-    async def start(self, request: TaskRequest, call: CallContext) -> Task: ...
-
-    async def find(self, tenant: str, task_id: str) -> Task: ...
-
-    async def cancel_quietly(self, tenant: str, task_id: str, reason: str) -> None: ...
-
-    def events(self, tenant: str, task_id: str) -> AsyncIterator[ev.TaskEvent]: ...
 
 
 def delegate_spec(agent_id: str, description: str) -> ToolSpec:

@@ -13,13 +13,11 @@ accepted, so a child resumed elsewhere is sent the same.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from agent.teams.base import ChildTasks
 from records import events as ev
 from records.tasks import Task
-
-if TYPE_CHECKING:
-    from agent.teams.delegation import ChildTasks
 
 DEFAULT_BUDGET_TOKENS = 4_000
 CHARS_PER_TOKEN = 4

@@ -19,19 +19,17 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agent.limits import MAX_TASK_CHARS
 from agent.llm.base import Model, ModelError
+from agent.teams.base import Outcome, RunTeam
 from records import events as ev
 from records.agents.definition import Panel
 from records.messages import Message, ModelSettings
 from records.tasks import Task, TaskStatus
 from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
 from records.tools.outcomes import ToolCallError, ToolErrorKind
-
-if TYPE_CHECKING:
-    from agent.teams.delegation import Outcome, TeamCalls
 
 PANEL_PREFIX = "panel."
 JUDGE_SYSTEM = (
@@ -119,7 +117,7 @@ def decide(votes: list[Vote], groups: list[list[int]]) -> tuple[list[Vote], int]
 
 
 async def ask_panel(
-    calls: TeamCalls,
+    calls: RunTeam,
     run_child: Callable[..., Any],
     panel: Panel,
     call_id: str,
@@ -186,7 +184,7 @@ def _vote(agent: str, child: Task | str) -> Vote:
 
 
 async def _judge(
-    calls: TeamCalls, judge: Model, question: str, answers: list[str]
+    calls: RunTeam, judge: Model, question: str, answers: list[str]
 ) -> list[list[int]] | None:
     listing = "\n".join(f"{i}. {a[:2_000]}" for i, a in enumerate(answers, start=1))
     messages = [
