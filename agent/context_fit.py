@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from agent.llm.base import Model, ModelError
 from agent.llm.window.fitting import Fitted, fit_request
@@ -26,12 +26,24 @@ from records import events as ev
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
 
 if TYPE_CHECKING:
-    from agent.run import TaskRun
+    from agent.limits import EngineConfig
+    from agent.llm.window.tokens import TokenCounter
+    from records.conversations.history import History
 
 Send = Callable[[Sequence[Message], ModelSettings], Awaitable[ModelResponse]]
 
 
-def _keep_head(run: TaskRun, messages: Sequence[Message]) -> int:
+class FittingRun(Protocol):
+    """What fitting a call needs of its run (`agent.run.TaskRun`, which calls this module)."""
+
+    config: EngineConfig
+    counter: TokenCounter
+    history: History | None
+
+    async def emit(self, payload: ev.EventPayload) -> None: ...
+
+
+def _keep_head(run: FittingRun, messages: Sequence[Message]) -> int:
     """The leading messages kept whole: the system message, the conversation's turns
     (budgeted on their own) and the goal."""
     history = run.history
@@ -41,7 +53,7 @@ def _keep_head(run: TaskRun, messages: Sequence[Message]) -> int:
 
 
 def fit(
-    run: TaskRun,
+    run: FittingRun,
     model: Model,
     messages: Sequence[Message],
     tools: Sequence[ToolDefinition],
@@ -61,7 +73,7 @@ def fit(
 
 
 async def fitted_call(
-    run: TaskRun,
+    run: FittingRun,
     model: Model,
     role: str,
     step_id: str,
@@ -96,7 +108,7 @@ async def fitted_call(
 
 
 async def _report(
-    run: TaskRun, model: Model, role: str, step_id: str, fitted: Fitted, *, retry: bool
+    run: FittingRun, model: Model, role: str, step_id: str, fitted: Fitted, *, retry: bool
 ) -> None:
     if not fitted.saved_tokens and not retry:
         return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from agent.llm import sanitize
 from agent.llm.base import ModelError
@@ -12,11 +12,22 @@ from records.messages import Discarded, Done, ModelResponse, ReasoningChunk, Tex
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
-    from agent.run import TaskRun
+    from agent.urls import UrlBook
     from records.messages import StreamItem
 
 
-async def streamed(run: TaskRun, items: AsyncIterator[StreamItem], step_id: str) -> ModelResponse:
+class StreamingRun(Protocol):
+    """What streaming a reply needs of its run (`agent.run.TaskRun`, which calls this
+    module)."""
+
+    urls: UrlBook
+
+    async def emit(self, payload: ev.EventPayload) -> None: ...
+
+
+async def streamed(
+    run: StreamingRun, items: AsyncIterator[StreamItem], step_id: str
+) -> ModelResponse:
     """A streamed reply's response, its text and reasoning sent as delta events; a
     provider that failed mid-reply and was replaced (`Discarded`) voids what it sent."""
     response: ModelResponse | None = None
@@ -40,7 +51,7 @@ class Deltas:
     """One streamed reply as delta events: text and reasoning each cut at the reply's size
     cap (the rest is not sent), URL placeholders restored."""
 
-    def __init__(self, run: TaskRun, step_id: str) -> None:
+    def __init__(self, run: StreamingRun, step_id: str) -> None:
         self._run = run
         self._step_id = step_id
         self._sizes = [0, 0]  # text, reasoning characters so far

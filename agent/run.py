@@ -12,7 +12,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import structlog
 
@@ -26,8 +26,12 @@ from agent.llm.base import Model
 from agent.llm.roles import ModelRoles, RoleName
 from agent.llm.window import tokens
 from agent.llm.window.tokens import ESTIMATE, TokenCounter
-from agent.tool_calls import ToolCalls
+from agent.teams.base import RunTeam
+from agent.tool_calls_base import RunTools
 from agent.urls import UrlBook
+from core import tracing
+from core.identity import CallContext
+from core.metrics import LLM_CALLS
 from records import events as ev
 from records import serialization
 from records.agents.knowledge_keys import preferring
@@ -37,12 +41,6 @@ from records.messages import Message, ModelResponse, ModelSettings, ToolDefiniti
 from records.mode_state import ModeState, from_legacy
 from records.plan import Plan
 from records.tasks import Citation, StopReason, Task, TokenUsage
-
-if TYPE_CHECKING:
-    from agent.teams.delegation import TeamCalls
-from core import tracing
-from core.identity import CallContext
-from core.metrics import LLM_CALLS
 from records.tools.model import ToolSpec
 from stores.approvals.base import ApprovalBox
 from stores.checkpoints.base import CheckpointStore
@@ -95,15 +93,16 @@ class TaskRun:
     """The artifact versions this run wrote (for its final answer: `agent.artifacts`)."""
     citations: list[Citation] = field(default_factory=list)
     """The passages its `search_knowledge` calls retrieved (`agent.citations`)."""
-    team: TeamCalls | None = None
+    team: RunTeam | None = None
     """Its delegations to sub-agents and panels (`agent.teams`); None: it has none."""
     handing_over: bool = False
     """Set when the run is stopped for another process to resume it (not cancelled): its
     children go on."""
     urls: UrlBook = field(init=False)
     """Long URLs the model sees as placeholders (`agent.urls`)."""
-    tools: ToolCalls = field(init=False)
-    """Its tool calls (and their journal, and the wait for approvals)."""
+    tools: RunTools = field(init=False)
+    """Its tool calls (and their journal, and the wait for approvals): an
+    `agent.tool_calls.ToolCalls`, given by the run's factory as soon as it makes the run."""
     pending_state: ModeState | None = field(default=None, init=False)
     """The mode's state as the model asked for the calls being made (not yet a checkpoint):
     what a call that waits for ResumeTask is checkpointed with (`agent.tool_resume`)."""
@@ -123,9 +122,6 @@ class TaskRun:
             self.config.url_placeholder_min_chars,
             resumed.url_token if resumed and resumed.url_token else None,
             resumed.urls if resumed else None,
-        )
-        self.tools = ToolCalls(
-            self, resumed.journal if resumed else {}, resumed.failed_in_a_row if resumed else 0
         )
         self._mode_state = self.resume_state()
         if resumed is not None:

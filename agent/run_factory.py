@@ -21,6 +21,7 @@ from agent.llm.window.encodings import Encodings
 from agent.questions import ASK_USER
 from agent.run import TaskRun
 from agent.teams.delegation import Team, team_tools
+from agent.tool_calls import ToolCalls
 from core.errors import ToolNotFoundError
 from core.identity import CallContext
 from records.agents.definition import ROLES, AgentDefinition, render
@@ -112,6 +113,9 @@ class RunFactory:
             approvals=self.approvals,
             instructions=render(agent.instructions, task.context) if agent else "",
             counter=encodings.for_model(models.for_role("executor").name),
+        )
+        run.tools = ToolCalls(
+            run, resumed.journal if resumed else {}, resumed.failed_in_a_row if resumed else 0
         )
         if persist and self.team is not None and (task.delegates or panels):
             run.team = self.team.for_run(run)

@@ -27,6 +27,7 @@ from agent.call_results import clip, replayed, short, unavailable
 from agent.citations import SEARCH_KNOWLEDGE, citations_of
 from agent.concurrency import all_or_none
 from agent.limits import LimitReached, step_clock_stopped
+from agent.tool_calls_base import PlannedCall
 from agent.tool_progress import ProgressEvents
 from agent.tool_resume import Resumes, failed_before
 from agent.tool_streak import FailureStreak
@@ -54,8 +55,6 @@ _DECISIONS: dict[str, Literal["approve", "reject", "edit"]] = {
     "edited": "edit",
 }
 
-PlannedCall = tuple[str, dict[str, Any] | None, str]
-"""A call a mode wants: tool name, arguments (None when they did not parse), and why not."""
 _Planned = tuple[str, str, dict[str, Any] | None, str, str, bool]
 """A call as `ToolCalls.call` makes it: step id, tool, arguments, why they are unusable,
 journal key, and whether it is journalled."""

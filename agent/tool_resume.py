@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from agent.failures import ResumeWindowClosedError
 from agent.limits import task_clock_stopped
+from agent.tool_calls_base import RunTools
 from core.errors import (
     ApprovalNotPendingError,
     FieldViolation,
@@ -36,7 +37,6 @@ from records.tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 
 if TYPE_CHECKING:
     from agent.run import TaskRun
-    from agent.tool_calls import ToolCalls
     from stores.approvals.base import ApprovalBox
 
 RESUME_SLOT = "resume"
@@ -54,7 +54,7 @@ class Resumes:
 
     __slots__ = ("_calls", "_lock", "_resumed", "_run")
 
-    def __init__(self, run: TaskRun, calls: ToolCalls) -> None:
+    def __init__(self, run: TaskRun, calls: RunTools) -> None:
         self._run = run
         self._calls = calls
         self._lock = asyncio.Lock()

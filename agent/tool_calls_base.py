@@ -1,0 +1,74 @@
+"""A run's tool calls as the run, its modes and its helpers use them (`RunTools`,
+implemented by `agent.tool_calls.ToolCalls`, which the run's factory gives the run):
+`agent.run` names this interface, not the class, which works through the run itself."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from agent.limits import LimitReached
+from agent.tool_streak import FailureStreak
+from records import events as ev
+from records.checkpoints import JournalEntry
+from records.tools.approvals import ApprovalDecision
+from records.tools.outcomes import ToolCallResult
+
+PlannedCall = tuple[str, dict[str, Any] | None, str]
+"""A call a mode wants: tool name, arguments (None when they did not parse), and why not."""
+
+
+class RunTools(Protocol):
+    """The tool calls of one run (`agent.tool_calls.ToolCalls`)."""
+
+    journal: dict[str, JournalEntry]
+    """The crash journal: calls by their key, saved with every checkpoint."""
+    streak: FailureStreak
+    """Calls that failed one after another: enough of them stop the run."""
+
+    def failing(self) -> LimitReached | None:
+        """The signal to stop (TOOL_FAILURES) once too many calls in a row failed."""
+        ...
+
+    def may_repeat(self, name: str) -> bool:
+        """Whether a call of `name` may run again after a crash (or is not journalled)."""
+        ...
+
+    async def call_all(self, step_id: str, calls: Sequence[PlannedCall]) -> list[ToolCallResult]:
+        """Several calls at once, results in call order."""
+        ...
+
+    async def call(
+        self,
+        step_id: str,
+        name: str,
+        arguments: dict[str, Any] | None,
+        *,
+        bad_arguments: str = "",
+        key: str = "",
+    ) -> ToolCallResult:
+        """Run one tool call; refusals and failures become its result's text, never raise."""
+        ...
+
+    async def wait_for_person(
+        self,
+        slot_id: str,
+        waiting: str,
+        announcement: ev.EventPayload,
+        unanswered: str,
+        ttl: float | None = None,
+    ) -> ApprovalDecision:
+        """Pause for a person (INPUT_REQUIRED): what they left in the slot."""
+        ...
+
+    async def person_waits(self, detail: str) -> None:
+        """Something of the task (a child task) waits for a person: INPUT_REQUIRED."""
+        ...
+
+    async def person_answered(self, detail: str) -> None:
+        """What `person_waits` announced moved on: RUNNING again once nothing waits."""
+        ...
+
+    async def no_longer_waiting(self, detail: str) -> None:
+        """RUNNING again once no call of the task waits for a person."""
+        ...
