@@ -76,6 +76,7 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(PY) scripts/check_cycles.py
 	$(PY) scripts/check_sizes.py
 	npx --no-install buf lint
 	npx --no-install buf breaking --against "$$($(PY) scripts/breaking_base.py)"

@@ -1,8 +1,8 @@
 """The engine: what the server calls to run tasks, and to ask about and act on them.
 
 It validates requests, takes an admission place, stores each new task and hands it
-to `agent.execution` to run; `agent.lifecycle` writes every status, and
-`agent.takeover` keeps leases and resumes tasks across replicas. Status events
+to `agent.scheduling.execution` to run; `agent.running.lifecycle` writes every status, and
+`agent.scheduling.takeover` keeps leases and resumes tasks across replicas. Status events
 are written by the lifecycle only.
 """
 
@@ -15,23 +15,25 @@ from typing import Any
 
 import structlog
 
-from agent import lifecycle, questions, tool_resume
-from agent.admission import Admission, Ticket
 from agent.conversations.engine_hooks import TaskMemory
-from agent.execution import Runner
-from agent.intake import Chosen, choose, delegates_of, new_task
-from agent.lifecycle import Endings
+from agent.definitions.selection import narrow, resolve
 from agent.limits import EngineConfig, LimitReached
-from agent.listing import Listing, list_live
 from agent.llm.roles import ModelRoles
 from agent.modes import planner
 from agent.parts import EngineParts
-from agent.remote import RemoteAgents
-from agent.requests import TaskRequest, validate_request
-from agent.run_factory import RunFactory
-from agent.selection import narrow, resolve
-from agent.takeover import Takeover, follow_cancellations
+from agent.running import lifecycle
+from agent.running.factory import RunFactory
+from agent.running.lifecycle import Endings
+from agent.scheduling.admission import Admission, Ticket
+from agent.scheduling.execution import Runner
+from agent.scheduling.intake import Chosen, choose, delegates_of, new_task
+from agent.scheduling.listing import Listing, list_live
+from agent.scheduling.requests import TaskRequest, validate_request
+from agent.scheduling.takeover import Takeover, follow_cancellations
 from agent.teams.delegation import Team, TeamLimits
+from agent.teams.remote import RemoteAgents
+from agent.tool_use import questions
+from agent.tool_use import resume as tool_resume
 from core.errors import (
     ApprovalNotPendingError,
     ConversationBusyError,
@@ -140,7 +142,7 @@ class Engine:
         ]
 
     def call_remote_agents(self, remote: RemoteAgents) -> None:
-        """Run child tasks on remote A2A agents with `remote` (`agent.remote`)."""
+        """Run child tasks on remote A2A agents with `remote` (`agent.teams.remote`)."""
         self._runner.remote = remote
 
     def _require_runs(self) -> RunFactory:
@@ -285,7 +287,7 @@ class Engine:
     async def provide_input(
         self, call: CallContext, task_id: str, request_id: str, text: str
     ) -> Task:
-        """The caller's answer to a question the task's agent asked (`agent.questions`)."""
+        """The caller's answer to a question the task's agent asked (`agent.tool_use.questions`)."""
         task = await self._store.get(call.principal.tenant, task_id)
         roles = self.config.roles
         await questions.provide(self._approvals, task, call.principal, request_id, text, roles)
@@ -293,7 +295,7 @@ class Engine:
 
     async def resume_task(self, call: CallContext, task_id: str, comment: str = "") -> Task:
         """ResumeTask: the tool call the task waits on after a resumable failure runs again
-        (`agent.tool_resume`); TaskNotResumableError when none waits."""
+        (`agent.tool_use.resume`); TaskNotResumableError when none waits."""
         task = await self.find(call.principal.tenant, task_id)
         roles = self.config.roles
         await tool_resume.resume(self._approvals, task, call.principal, comment, roles)

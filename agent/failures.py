@@ -78,7 +78,7 @@ class ResumeWindowClosedError(TaskFailedError):
 
 
 class RemoteAgentError(TaskFailedError):
-    """A remote A2A agent (`agent.remote`) could not be reached, refused the task, or did
+    """A remote A2A agent (`agent.teams.remote`) could not be reached, refused the task, or did
     not complete it."""
 
     reason = FailureReason.REMOTE_AGENT_FAILED

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agent.catalog import Agents
 from agent.conversations.engine_hooks import TaskMemory
+from agent.definitions.catalog import Agents
 from agent.llm.window.encodings import Encodings
-from agent.run_factory import ModelFactory
+from agent.running.factory import ModelFactory
 from agent.teams.delegation import TeamLimits
 from stores.approvals.base import ApprovalBox
 from stores.approvals.memory import InMemoryApprovalBox

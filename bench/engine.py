@@ -36,7 +36,7 @@ from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
 from agent.parts import EngineParts
-from agent.requests import TaskRequest
+from agent.scheduling.requests import TaskRequest
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2
 from agentd.v1.tasks_pb2 import EXECUTION_MODE_FUNCTION_CALLING as FUNCTION_CALLING
@@ -45,8 +45,8 @@ from core.identity import CallContext
 from records.execution import ExecutionMode
 from server import logs
 from server.app import AgentdServer
-from server.builders import build_registry
 from server.settings import Settings
+from server.wiring.builders import build_registry
 from stores.audit.memory import InMemoryAuditLog
 from stores.tasks.base import TaskStore
 from stores.tasks.memory import InMemoryTaskStore

@@ -27,13 +27,13 @@ from typing import Any
 
 import structlog
 
-from agent.catalog import Agents
+from agent.definitions.catalog import Agents
 from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.parts import EngineParts
-from agent.requests import TaskRequest
+from agent.scheduling.requests import TaskRequest
 from agent.teams.base import ChildTasks
 from core.identity import CallContext
 from records.agents.definition import AgentDefinition
@@ -41,8 +41,8 @@ from records.events import TaskEvent
 from records.execution import ExecutionMode
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
 from records.tasks import Task
-from server.builders import build_registry
 from server.settings import Settings
+from server.wiring.builders import build_registry
 from stores.audit.memory import InMemoryAuditLog
 from stores.tasks.memory import InMemoryTaskStore
 

@@ -52,7 +52,7 @@ class CallContext:
     """The task the call is made for, if any (for audit records)."""
     artifact_space: str = ""
     """Where the artifacts of the task's tree live (its root task's id, set by the engine:
-    `agent.artifacts.artifact_space`); empty outside a task."""
+    `agent.running.artifacts.artifact_space`); empty outside a task."""
     parent_task_id: str = ""
     """For a child task's call: its parent task (`agent.teams`)."""
     root_task_id: str = ""

@@ -3,7 +3,7 @@
 Every role check of the service goes through a `RoleTable`: `require` raises
 RoleRequiredError (PERMISSION_DENIED, with the roles in its metadata) when the caller
 holds none of the action's roles, `allows` only says whether it does. The server builds
-its table once from the settings (`server.role_table`); `DEFAULT_ROLES` is the same
+its table once from the settings (`server.wiring.role_table`); `DEFAULT_ROLES` is the same
 table for the default settings (what services built without settings, as in tests, use).
 No other module compares a caller's roles with the roles of a power by hand.
 """
@@ -110,4 +110,4 @@ DEFAULT_ROLES = RoleTable.of(
         Action.ACT_FOR_END_USERS: ("gateway",),
     }
 )
-"""The table the default settings give (`server.role_table.role_table`)."""
+"""The table the default settings give (`server.wiring.role_table.role_table`)."""

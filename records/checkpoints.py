@@ -49,7 +49,7 @@ class RunCheckpoint:
     notes: tuple[str, ...] = ()
     journal: dict[str, JournalEntry] = field(default_factory=dict)
     url_token: str = ""
-    """The run's URL placeholder token (`agent.urls`)."""
+    """The run's URL placeholder token (`agent.tool_use.urls`)."""
     urls: dict[str, str] = field(default_factory=dict)
     """The URLs the model knows by placeholder."""
     mode_state: ModeState | dict[str, Any] | None = None
@@ -57,4 +57,4 @@ class RunCheckpoint:
     history: History | None = None
     """The earlier turns of the task's conversation it is sent (once chosen)."""
     failed_in_a_row: int = 0
-    """Tool calls that had failed one after another (`agent.tool_calls.FAILURES`)."""
+    """Tool calls that had failed one after another (`agent.tool_use.calls.FAILURES`)."""

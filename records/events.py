@@ -222,7 +222,7 @@ class ArtifactUpdated:
 
 @dataclass(frozen=True, slots=True)
 class ContextFitted:
-    """A model request was cut to fit the model's context window (`agent.context_fit`)."""
+    """A model request was cut to fit the model's context window (`agent.running.context_fit`)."""
 
     step_id: str
     role: str
@@ -285,7 +285,7 @@ class FinalAnswer:
     artifacts: tuple[ArtifactRef, ...] = ()
     """The artifacts the task wrote, each at the version it wrote last."""
     citations: tuple[Citation, ...] = ()
-    """The knowledge base passages the task retrieved (`agent.citations`)."""
+    """The knowledge base passages the task retrieved (`agent.running.citations`)."""
     type: Literal["final_answer"] = "final_answer"
 
 

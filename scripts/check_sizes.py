@@ -4,7 +4,10 @@
     python scripts/check_sizes.py FILE...     # only these files
 
 No module may be over 400 lines, and no function or method over 60 lines
-(counted from the `def` line to its last line; decorators do not count).
+(counted from the `def` line to its last line; decorators do not count). No package
+may hold more than 15 modules of its own (its `__init__.py` and subpackages not
+counted; a migrations `versions/` folder is exempt), and `agent/` no more than 10 loose
+modules at its top: the engine lives in wings.
 tests/ and generated code (generated/, clients/python/agentd/,
 clients/python/build/, .venv, node_modules) are exempt. Prints one line per
 offence and exits 1 if there is any.
@@ -21,6 +24,9 @@ from pathlib import Path
 
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
+MAX_PACKAGE_MODULES = 15
+MAX_LOOSE_MODULES = {"agent": 10}
+"""Packages held to a tighter count of their own modules."""
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -98,6 +104,24 @@ def check_source(relative: str, source: str) -> list[Offence]:
     return offences
 
 
+def check_packages(relatives: Sequence[str]) -> list[Offence]:
+    """Packages holding more modules of their own than the house allows."""
+    counts: dict[str, int] = {}
+    for relative in relatives:
+        folder, _, name = relative.rpartition("/")
+        if name == "__init__.py" or not folder or folder.endswith("/versions"):
+            continue
+        counts[folder] = counts.get(folder, 0) + 1
+    offences = []
+    for folder, count in sorted(counts.items()):
+        limit = MAX_LOOSE_MODULES.get(folder, MAX_PACKAGE_MODULES)
+        if count > limit:
+            offences.append(
+                Offence(f"{folder}/", 1, f"package holds {count} modules (limit {limit})")
+            )
+    return offences
+
+
 def check_files(root: Path, relatives: Sequence[str]) -> list[Offence]:
     """The size offences in these files, named as given (relative to root, or absolute)."""
     offences: list[Offence] = []
@@ -112,13 +136,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments:
         offences = check_files(Path.cwd(), arguments)
     else:
-        offences = check_files(ROOT, first_party_files(ROOT))
+        files = first_party_files(ROOT)
+        offences = check_files(ROOT, files) + check_packages(files)
     for offence in offences:
         sys.stdout.write(f"{offence}\n")
     if offences:
         sys.stdout.write(
             f"check_sizes: {len(offences)} offence(s): modules may have at most "
-            f"{MAX_MODULE_LINES} lines, functions at most {MAX_FUNCTION_LINES}\n"
+            f"{MAX_MODULE_LINES} lines, functions at most {MAX_FUNCTION_LINES}, packages at "
+            f"most {MAX_PACKAGE_MODULES} modules ({MAX_LOOSE_MODULES} for these)\n"
         )
         return 1
     return 0

@@ -1,5 +1,5 @@
 """The server's lifecycle: start, drain, stop. `serve()` owns it; the parts come from
-`server.builders`."""
+`server.wiring.builders`."""
 
 from __future__ import annotations
 
@@ -22,7 +22,10 @@ from records.tools.grants import Grant, new_grant_id
 from records.tools.model import PermissionLevel
 from server import heap, logs
 from server.a2a import A2A
-from server.builders import (
+from server.interceptors.audit import AuditInterceptor
+from server.interceptors.draining import DrainingInterceptor
+from server.settings import Settings
+from server.wiring.builders import (
     build_agents,
     build_authenticator,
     build_conversations,
@@ -31,23 +34,20 @@ from server.builders import (
     start_engine,
     start_toolsets,
 )
-from server.interceptors.audit import AuditInterceptor
-from server.interceptors.draining import DrainingInterceptor
-from server.memory_setup import MemoryFeature, open_memory
-from server.model_builders import build_models
-from server.model_limits import configured_models, warn_unknown_models
-from server.providers import configure_secrets
-from server.services import SERVICE_NAME as SERVICE_NAME
-from server.services import add_services, interceptor_chain
-from server.settings import Settings
-from server.startup import (
+from server.wiring.knowledge import MemoryFeature, open_memory
+from server.wiring.model_limits import configured_models, warn_unknown_models
+from server.wiring.models import build_models
+from server.wiring.providers import configure_secrets
+from server.wiring.services import SERVICE_NAME as SERVICE_NAME
+from server.wiring.services import add_services, interceptor_chain
+from server.wiring.startup import (
     StartupError,
     after_serving,
     report_serving,
     start_metrics,
     unless_stopped,
 )
-from server.store_builders import store_settings
+from server.wiring.stores import store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.redis_options import shown
 from stores.tasks.base import TaskStore

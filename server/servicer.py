@@ -8,10 +8,10 @@ from typing import ClassVar, Protocol, cast
 
 import grpc
 
-from agent.artifacts import TaskArtifacts
-from agent.catalog import Agents
 from agent.conversations.service import Conversations
+from agent.definitions.catalog import Agents
 from agent.engine import Engine
+from agent.running.artifacts import TaskArtifacts
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from audit.service import AuditLogs
 from server.rpcs.agents import AgentRpcs

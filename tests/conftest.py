@@ -13,8 +13,8 @@ from agent.llm.window.encodings import SOURCES, Encodings
 from agentd_client.client import AgentClient
 from core.identity import CallContext
 from server.app import AgentdServer
-from server.builders import build_registry
 from server.settings import Settings
+from server.wiring.builders import build_registry
 from stores.audit.memory import InMemoryAuditLog
 from tests.contract.conftest import REDIS_URL, drop_prefix
 from tests.helpers import RANKS, TOOLCHAINS, missing_commands

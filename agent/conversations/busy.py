@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 
-from agent.lifecycle import PERSIST_DELAYS
+from agent.running.lifecycle import PERSIST_DELAYS
 from core.errors import ConversationBusyError, ConversationLineFullError, TaskNotFoundError
 from records.conversations.model import BusyPolicy
 from records.tasks import Task

@@ -26,7 +26,7 @@ from agent.conversations.history import summary_limit
 from agent.limits import LimitReached
 from agent.llm.base import ModelError
 from agent.llm.window.tokens import TokenCounter, fit
-from agent.run import TaskRun
+from agent.running.run import TaskRun
 from records.conversations.model import Conversation, ConversationMessage
 from records.conversations.policy import MemoryPolicy
 from records.messages import Message, ModelSettings

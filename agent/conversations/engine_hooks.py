@@ -22,11 +22,11 @@ from agent.conversations.busy import Cancel
 from agent.conversations.history import Selection, halved, select, window
 from agent.conversations.service import Conversations
 from agent.conversations.turns import turn_from, turn_of
-from agent.lifecycle import persist
 from agent.llm.window.encodings import Encodings
 from agent.llm.window.tokens import TokenCounter
-from agent.run import TaskRun
-from agent.run_factory import role_model
+from agent.running.factory import role_model
+from agent.running.lifecycle import persist
+from agent.running.run import TaskRun
 from core.errors import ConversationNotFoundError, TaskNotFoundError
 from records import events as ev
 from records.conversations.model import BusyPolicy, Conversation, ConversationMessage

@@ -56,7 +56,7 @@ from tools.permissions import Decision
 from tools.registry import ToolRegistry, new_call_id
 
 if TYPE_CHECKING:
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
 
 log = structlog.get_logger(__name__)
 

@@ -17,7 +17,7 @@ from records.messages import Message
 
 if TYPE_CHECKING:
     from agent.knowledge.memories import LongTermMemory
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
 
 log = structlog.get_logger(__name__)
 

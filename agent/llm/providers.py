@@ -1,6 +1,6 @@
 """Named model providers, a circuit breaker each, and a model that falls back along a chain.
 
-The operator defines providers (`server/providers.py` reads them): each an
+The operator defines providers (`server/wiring/providers.py` reads them): each an
 OpenAI-compatible endpoint with its own key, allowed models, request timeout and
 concurrency cap. An agent names the provider (and model) per role and a fallback
 chain; its model for a role is then a `FallbackModel` over those candidates, tried in

@@ -11,7 +11,7 @@ from agent import prompts
 from agent.limits import CRITIC_WEIGHTS
 from agent.llm.base import ModelError
 from agent.llm.structured import json_reply
-from agent.run import TaskRun
+from agent.running.run import TaskRun
 from records import events as ev
 from records.messages import Message, ModelSettings
 

@@ -27,7 +27,7 @@ from agent.llm.base import ModelError
 from agent.llm.structured import json_reply
 from agent.modes import Outcome
 from agent.modes.router import choose_mode
-from agent.run import TaskRun
+from agent.running.run import TaskRun
 from agent.teams.hand_over import hand_to
 from records import events as ev
 from records.execution import ExecutionMode

@@ -17,11 +17,11 @@ import asyncio
 import time
 
 from agent import prompts
-from agent.concurrency import all_or_none
 from agent.limits import MAX_TASK_CHARS, LimitReached, step_timeout
 from agent.modes import Outcome, critic, planner
 from agent.modes.synthesis import synthesize
-from agent.run import TaskRun
+from agent.running.concurrency import all_or_none
+from agent.running.run import TaskRun
 from records import events as ev
 from records.messages import Message, ModelSettings
 from records.mode_state import PlanExecuteState, StepResult

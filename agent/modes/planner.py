@@ -5,7 +5,7 @@ from __future__ import annotations
 from agent import prompts
 from agent.limits import LimitReached
 from agent.llm.structured import json_reply
-from agent.run import TaskRun
+from agent.running.run import TaskRun
 from core.errors import PlanInvalidError
 from records.messages import Message, ModelSettings
 from records.plan import MAX_PLAN_STEPS, PLAN_JSON_SCHEMA, Plan, PlanProblems, parse_plan

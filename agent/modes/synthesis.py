@@ -9,8 +9,8 @@ from agent.limits import LimitReached
 from agent.modes import Outcome
 from records.tasks import StopReason
 
-if TYPE_CHECKING:  # agent.run -> agent.tool_calls -> agent.lifecycle -> here
-    from agent.run import TaskRun
+if TYPE_CHECKING:  # agent.running.run -> agent.tool_use.calls -> agent.running.lifecycle -> here
+    from agent.running.run import TaskRun
 
 # Limits after which no further model call is made: the answer is assembled from the notes.
 NO_MODEL_AFTER = (StopReason.TOKEN_BUDGET, StopReason.DEADLINE)

@@ -19,7 +19,7 @@ from agent import prompts
 from agent.failures import ModelOutputInvalidError
 from agent.limits import LimitReached, step_timeout
 from agent.modes import Outcome, RepeatWatch, until_answered
-from agent.run import TaskRun
+from agent.running.run import TaskRun
 from records import events as ev
 from records.messages import Message, ModelSettings
 from records.mode_state import TextReactState

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from agent.requests import TaskRequest
+from agent.scheduling.requests import TaskRequest
 from core.identity import CallContext
 from records import events as ev
 from records.tasks import Task, TokenUsage

@@ -25,8 +25,8 @@ import structlog
 
 from agent.limits import MAX_TASK_CHARS, step_clock_stopped
 from agent.llm.base import Model
-from agent.requests import TaskRequest
-from agent.teams import memory
+from agent.scheduling.requests import TaskRequest
+from agent.teams import carry_over as memory
 from agent.teams.base import ChildTasks, Outcome
 from agent.teams.panels import PANEL_PREFIX, ask_panel, panel_spec
 from core.errors import AgentdError
@@ -37,7 +37,7 @@ from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
 from records.tools.outcomes import ToolCallError, ToolErrorKind
 
 if TYPE_CHECKING:
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
 
 log = structlog.get_logger(__name__)
 

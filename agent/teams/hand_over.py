@@ -12,7 +12,7 @@ from records.tasks import TaskStatus
 from tools.registry import new_call_id
 
 if TYPE_CHECKING:
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
 
 ROUTER_CALL_KEY = "router"
 """The child's key under its parent: one hand-over per task, found again on a resumed run."""

@@ -75,7 +75,7 @@ class AgentDefinition:
     ask_user: bool = False
     """Whether the model may ask the caller a question (the `ask_user` tool)."""
     output_schema: Mapping[str, Any] | None = None
-    """A JSON Schema the final answer must be JSON of (`agent.answers`)."""
+    """A JSON Schema the final answer must be JSON of (`agent.running.answers`)."""
     memory: Mapping[str, Any] = field(default_factory=dict)
     """Its `memory:` settings (`records.conversations.policy`); the server's defaults fill
     the rest."""
@@ -102,7 +102,7 @@ class AgentDefinition:
     remote_delegates: tuple[RemoteDelegate, ...] = ()
     """Agents served elsewhere over A2A it may hand work to, offered as `agent.<id>`."""
     remote: RemoteDelegate | None = None
-    """Set on the agent of a child task that runs on a remote A2A agent (`agent.remote`):
+    """Set on the agent of a child task that runs on a remote A2A agent (`agent.teams.remote`):
     its run calls that agent instead of a model."""
 
     @property

@@ -1,6 +1,6 @@
 """An agent's `remote_delegates:` key: agents served elsewhere over A2A that it may hand
 work to, each offered to its model as `agent.<id>` like a local delegate
-(`agent.remote`, `server.a2a.remote`).
+(`agent.teams.remote`, `server.a2a.remote`).
 
 A definition names where the remote agent is and where its credentials are (an
 environment variable or a file), never the secret itself."""

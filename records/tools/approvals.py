@@ -1,5 +1,5 @@
 """A person's decision on a tool call that needed their approval (a task waits for it:
-`agent.tool_calls`; the registry takes it: `ToolRegistry.decided`)."""
+`agent.tool_use.calls`; the registry takes it: `ToolRegistry.decided`)."""
 
 from __future__ import annotations
 

@@ -13,12 +13,12 @@ if TYPE_CHECKING:
     import grpc
     from grpc_health.v1._async import HealthServicer
 
-    from agent.catalog import Agents
     from agent.conversations.service import Conversations
+    from agent.definitions.catalog import Agents
     from agent.engine import Engine
     from agent.modes import Outcome
-    from agent.remote import RemoteAgents
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
+    from agent.teams.remote import RemoteAgents
     from auth.authenticator import Authenticator
     from records.agents.remote_keys import RemoteDelegate
     from server.settings import Settings

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from a2a.types import a2a_pb2
 from google.protobuf import struct_pb2
 
-from agent.catalog import Agents
-from agent.questions import ASK_USER
-from agent.selection import narrow, resolve
+from agent.definitions.catalog import Agents
+from agent.definitions.selection import narrow, resolve
+from agent.tool_use.questions import ASK_USER
 from core.identity import CallContext
 from records.agents.definition import AgentDefinition
 from tools.registry import ToolRegistry

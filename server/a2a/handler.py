@@ -19,7 +19,7 @@ from a2a.utils.errors import TaskNotCancelableError, UnsupportedOperationError
 
 from agent.conversations.service import Conversations
 from agent.engine import Engine
-from agent.requests import TaskRequest
+from agent.scheduling.requests import TaskRequest
 from core.errors import TaskAlreadyTerminalError
 from core.identity import CallContext
 from records import events as ev

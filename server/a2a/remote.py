@@ -1,6 +1,6 @@
 """Child tasks run on remote A2A agents, called through the official SDK's gRPC client.
 
-`agent.remote` says what the engine needs; this is it. One call of a remote agent:
+`agent.teams.remote` says what the engine needs; this is it. One call of a remote agent:
 - the destination follows `http_request`'s rules (AGENTD_HTTP_ALLOWED_NETWORKS);
 - the child's text is sent as one message whose `message_id` is the child task's id, so
   a retry (a takeover, a dropped connection before any answer) is the same remote task;
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from a2a.types import a2a_pb2
     from a2a.types.a2a_pb2 import AgentCard
 
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
 
 log = structlog.get_logger(__name__)
 
@@ -74,7 +74,7 @@ def token_of(remote: RemoteDelegate) -> str:
 
 
 class A2ARemoteAgents:
-    """Calls remote A2A agents over gRPC (`agent.remote.RemoteAgents`)."""
+    """Calls remote A2A agents over gRPC (`agent.teams.remote.RemoteAgents`)."""
 
     def __init__(self, allowed: Sequence[IPNetwork], retry_seconds: float = 0.5) -> None:
         self._allowed = tuple(allowed)

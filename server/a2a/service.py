@@ -12,8 +12,8 @@ from a2a.server.request_handlers.grpc_handler import GrpcHandler, GrpcServerCall
 from a2a.types import a2a_pb2, a2a_pb2_grpc
 from a2a.utils.errors import A2AError, InvalidParamsError
 
-from agent.catalog import Agents
 from agent.conversations.service import Conversations
+from agent.definitions.catalog import Agents
 from agent.engine import Engine
 from server.a2a.card import RESUME_HEADER, Addresses, CardMaker
 from server.a2a.errors import AgentdStatusError

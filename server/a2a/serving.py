@@ -12,8 +12,8 @@ import grpc
 from grpc_health.v1 import health_pb2
 from grpc_health.v1._async import HealthServicer
 
-from agent.catalog import Agents
 from agent.conversations.service import Conversations
+from agent.definitions.catalog import Agents
 from agent.engine import Engine
 from auth.authenticator import Authenticator
 from server.a2a.card import Addresses
@@ -23,7 +23,7 @@ from server.a2a.push import PushDeliverer
 from server.a2a.push_rpcs import PushRpcs
 from server.a2a.service import add_a2a
 from server.settings import Settings
-from server.store_builders import rate_limiters, store_settings
+from server.wiring.stores import rate_limiters, store_settings
 from stores.build import DurableStores, LiveStores
 from stores.idempotency.base import IdempotencyStore
 from stores.push_configs.sql import SqlPushConfigStore

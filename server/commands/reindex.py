@@ -26,8 +26,8 @@ def add_memory_parser(sub: Any, *, client_verbs: bool = True) -> None:
 
 async def _reindex(url: str, command: str) -> int:
     from agent.knowledge.memories import reindex
-    from server.memory_setup import build_embedder, open_store
     from server.settings import Settings
+    from server.wiring.knowledge import build_embedder, open_store
     from stores.sql.database import Database
     from stores.sql.engine import migrate
 

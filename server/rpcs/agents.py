@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from agent.catalog import Agents
-from agent.selection import lookup
+from agent.definitions.catalog import Agents
+from agent.definitions.selection import lookup
 from agentd.v1 import agents_pb2
 from core.identity import CallContext
 from server.calls import unary

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from agent.artifacts import TaskArtifacts
+from agent.running.artifacts import TaskArtifacts
 from agentd.v1 import artifacts_pb2
 from core.identity import CallContext
 from server.calls import unary

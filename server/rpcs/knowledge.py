@@ -11,9 +11,9 @@ from agentd.v1 import memory_pb2 as pb
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from server.calls import unary
-from server.memory_setup import MemoryFeature
 from server.rpcs import paging
 from server.rpcs.common import required_id
+from server.wiring.knowledge import MemoryFeature
 
 if TYPE_CHECKING:  # numpy: only when memory is on
     from records.knowledge.items import DocumentRecord, Hit, KnowledgeBaseRecord

@@ -12,10 +12,10 @@ from agentd.v1 import memory_pb2_grpc as pb_grpc
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from server.calls import unary
-from server.memory_setup import MemoryFeature
 from server.rpcs import paging
 from server.rpcs.common import required_id
 from server.rpcs.knowledge import KnowledgeRpcs
+from server.wiring.knowledge import MemoryFeature
 
 if TYPE_CHECKING:  # numpy: only when memory is on
     from records.knowledge.items import Item

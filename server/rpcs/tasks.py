@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import ClassVar
 
-from agent.artifacts import TaskArtifacts
 from agent.engine import Engine
+from agent.running.artifacts import TaskArtifacts
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2, tasks_pb2
 from core.identity import CallContext

@@ -4,11 +4,11 @@ delegation tools."""
 
 from __future__ import annotations
 
-from agent.catalog import Agents
-from agent.intake import delegates_of
-from agent.questions import ASK_USER
-from agent.selection import narrow, resolve
+from agent.definitions.catalog import Agents
+from agent.definitions.selection import narrow, resolve
+from agent.scheduling.intake import delegates_of
 from agent.teams.delegation import CATEGORY, team_tools
+from agent.tool_use.questions import ASK_USER
 from core.identity import CallContext
 from records.tools.model import ToolSpec
 from tools.registry import ToolRegistry

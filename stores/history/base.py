@@ -3,7 +3,7 @@
 `record` is called when a task is accepted to wait for a slot, or as it starts
 running when it took one at once, and when it ends (recording the same state
 twice is harmless; a row may lag an unfinished task's live state, which
-ListTasks reads, `agent.listing`); `get` answers for a
+ListTasks reads, `agent.scheduling.listing`); `get` answers for a
 tenant's own tasks only; `list` pages through a caller's tasks, newest
 first, with a keyset cursor.
 """

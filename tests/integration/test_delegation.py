@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agent.agent_files import AgentFiles
+from agent.definitions.files import AgentFiles
 from agentd.v1 import events_pb2, tasks_pb2
 from agentd_client import errors as client_errors
 from tests.integration.harness import assert_well_formed, final, harness, of_kind

@@ -20,7 +20,7 @@ from opentelemetry.trace import SpanKind
 from agentd.v1 import tasks_pb2
 from agentd_client import errors as client_errors
 from server import logs
-from server.startup import start_metrics
+from server.wiring.startup import start_metrics
 from tests.integration.harness import assert_well_formed
 from tests.integration.trust import trusted
 

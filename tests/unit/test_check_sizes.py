@@ -1,5 +1,6 @@
 """scripts/check_sizes.py names every module over 400 lines and every function over 60,
-counts a function from its `def` line (not its decorators), and skips tests and
+counts a function from its `def` line (not its decorators), names every package over
+its count of modules, and skips tests and
 generated code."""
 
 from __future__ import annotations
@@ -96,3 +97,20 @@ def test_methods_and_nested_functions_are_named_and_decorators_do_not_count() ->
 )
 def test_tests_and_generated_code_are_exempt(path: str, skipped: bool) -> None:
     assert _check_sizes().excluded(path) is skipped
+
+
+def test_a_package_of_16_modules_and_an_agent_top_of_11_are_offences() -> None:
+    check = _check_sizes()
+    full = [f"server/settings/m{i}.py" for i in range(15)]
+    wings = [f"agent/m{i}.py" for i in range(10)]
+    within = [
+        *full, "server/settings/__init__.py", "server/settings/sub/x.py", *wings,
+        "agent/__init__.py", "agent/wing/y.py",
+        *[f"stores/sql/migrations/versions/{i:04}_x.py" for i in range(30)],
+    ]  # fmt: skip
+    assert check.check_packages(within) == []
+    over = check.check_packages([*within, "server/settings/m15.py", "agent/m10.py"])
+    assert [str(offence) for offence in over] == [
+        "agent/:1: package holds 11 modules (limit 10)",
+        "server/settings/:1: package holds 16 modules (limit 15)",
+    ]

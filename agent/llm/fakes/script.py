@@ -63,7 +63,7 @@ REPLY_KEYS = frozenset(
 TOOL_CALL_KEYS = frozenset({"name", "arguments", "arguments_raw", "id"})
 SCHEMA_ROLES = {"plan": "planner", "verdict": "critic", "answer": "synthesizer", "route": "router"}
 """The structured outputs the engine asks for, by schema name (agent/modes/planner.py,
-agent/modes/critic.py, agent/answers.py), and the role asking."""
+agent/modes/critic.py, agent/running/answers.py), and the role asking."""
 PROMPT_ROLES = (
     (prompts.ROUTER_INTRO, "router"),
     (prompts.SUMMARIZER_SYSTEM, "summarizer"),

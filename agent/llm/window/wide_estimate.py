@@ -2,7 +2,7 @@
 
 The plain estimate (`agent.llm.window.tokens.EstimateCounter`, four characters a token) suits
 English; CJK tokenizers spend about a token per character (Qwen, DeepSeek, Llama 3's
-vocabularies: 0.7 to 1.5). Fitting a request (`agent.context_fit`) with the plain
+vocabularies: 0.7 to 1.5). Fitting a request (`agent.running.context_fit`) with the plain
 estimate would let four times too much Chinese through to a model without an OpenAI
 encoding; this counter counts each CJK character (and full-width form) as a token and
 everything else as the plain estimate does. It is used for fitting only: the budgets

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from agent.admission import Admission, Ticket
+from agent.scheduling.admission import Admission, Ticket
 from core.errors import ResourceExhaustedError
 
 

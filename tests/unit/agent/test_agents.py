@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from agent.agent_files import AgentFiles
-from agent.catalog import Agents
-from agent.requests import TaskRequest
-from agent.selection import narrow, resolve, with_defaults
+from agent.definitions.catalog import Agents
+from agent.definitions.files import AgentFiles
+from agent.definitions.selection import narrow, resolve, with_defaults
+from agent.scheduling.requests import TaskRequest
 from core.errors import AgentNotFoundError, InvalidArgumentError
 from records.agents.definition import (
     AgentDefinition,

@@ -6,13 +6,13 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, cast
 
-from agent.artifacts import artifact_space, updated_event, written_refs
+from agent.running.artifacts import artifact_space, updated_event, written_refs
 from records import events as ev
 from records.checkpoints import JournalEntry
 from records.tasks import Task
 
 if TYPE_CHECKING:
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
 
 
 def _data(name: str, version: int) -> dict[str, object]:

@@ -13,14 +13,14 @@ from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
 from agent.parts import EngineParts
-from agent.requests import TaskRequest
+from agent.scheduling.requests import TaskRequest
 from core.errors import ResourceExhaustedError
 from core.identity import CallContext
 from records.execution import ExecutionMode
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
 from records.tasks import Task, TaskStatus
-from server.builders import build_registry
 from server.settings import Settings
+from server.wiring.builders import build_registry
 from stores.audit.memory import InMemoryAuditLog
 from stores.history.memory import InMemoryTaskHistory
 from stores.tasks.memory import InMemoryTaskStore

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from agent.event_writer import EventWriter
+from agent.running.event_writer import EventWriter
 from records import events as ev
 from records.tasks import StopReason, TaskStatus
 

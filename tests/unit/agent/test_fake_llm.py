@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from agent import prompts
-from agent.answers import REFORMAT
 from agent.llm.base import ModelError
 from agent.llm.fakes.script import Script, role_of
 from agent.llm.fakes.server import FakeOpenAIServer, banner
 from agent.llm.openai import OpenAIModel
 from agent.modes import critic, planner
+from agent.running.answers import REFORMAT
 from records.messages import Message, ModelSettings, ToolDefinition
 from records.plan import MAX_PLAN_STEPS
 from records.tools.model import PermissionLevel, RiskLevel, ToolSpec

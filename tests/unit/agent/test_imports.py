@@ -17,7 +17,13 @@ MODULES = sorted(
             for path in (ROOT / folder).glob("*.py")
             if path.name != "__init__.py"
         ),
-        *("agent.run", "agent.lifecycle", "agent.execution", "agent.engine", "agent.tool_calls"),
+        *(
+            "agent.running.run",
+            "agent.running.lifecycle",
+            "agent.scheduling.execution",
+            "agent.engine",
+            "agent.tool_use.calls",
+        ),
     ]
 )
 """The conversation modules and those around the run they import (each import is a

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from agent import listing
-from agent.listing import list_live
+from agent.scheduling import listing
+from agent.scheduling.listing import list_live
 from records.tasks import Task, TaskStatus
 from stores.history.base import TaskQuery
 from stores.history.memory import InMemoryTaskHistory

@@ -19,7 +19,7 @@ from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, ScriptedModel, text, tool_calls
 from agent.modes import Outcome, critic, function_calling, plan_execute, planner, text_react
 from agent.modes.router import choose_mode
-from agent.tool_calls import UNKNOWN_OUTCOME
+from agent.tool_use.calls import UNKNOWN_OUTCOME
 from core.errors import PlanInvalidError
 from records import events as ev
 from records.checkpoints import RunCheckpoint

@@ -12,7 +12,7 @@ from agent.llm.providers import CircuitBreaker, Provider, chain
 from agent.llm.testing import FunctionModel
 from records.agents.definition import AgentInvalidError, parse_agent
 from records.messages import Message, ModelResponse
-from server.providers import ProvidersInvalidError, read_definitions
+from server.wiring.providers import ProvidersInvalidError, read_definitions
 
 
 class Clock:
@@ -124,7 +124,7 @@ def test_a_providers_file_is_checked_at_start(
 def test_an_agent_gets_its_provider_per_role_then_its_fallback_chain(tmp_path: Path) -> None:
     from agent.llm.providers import FallbackModel
     from agent.llm.roles import ModelRoles
-    from agent.run_factory import RunFactory
+    from agent.running.factory import RunFactory
     from core.identity import CallContext
     from records.tasks import Task
     from tests.unit.agent.runs import PRINCIPAL, make_env

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from agent.intake import REMOTE_ONLY, remote_agent
+from agent.scheduling.intake import REMOTE_ONLY, remote_agent
 from records.agents.definition import AgentInvalidError, RemoteDelegate, parse_agent
 from records.serialization import dumps, loads
 

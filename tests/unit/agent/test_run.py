@@ -13,7 +13,7 @@ import pytest
 from agent.limits import EngineConfig, LimitReached
 from agent.llm import sanitize
 from agent.llm.testing import FunctionModel, ScriptedModel, text
-from agent.tool_calls import UNKNOWN_OUTCOME
+from agent.tool_use.calls import UNKNOWN_OUTCOME
 from core.errors import ApprovalNotPendingError, TaskNotFoundError
 from records import events as ev
 from records.checkpoints import JournalEntry

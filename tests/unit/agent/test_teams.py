@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from agent.agent_files import AgentFiles
+from agent.definitions.files import AgentFiles
+from agent.teams.carry_over import bounded
 from agent.teams.delegation import TeamLimits, check_delegation
 from agent.teams.graph import find_cycle
-from agent.teams.memory import bounded
 from agent.teams.panels import Vote, decide, exact_groups, judged_groups
 from records.agents.definition import AgentDefinition, AgentInvalidError, Panel, parse_agent
 from records.tasks import ChildSummary, Task

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from agent.agent_files import AgentFiles
+from agent.definitions.files import AgentFiles
 from records.agents.definition import parse_agent
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "teams.md"

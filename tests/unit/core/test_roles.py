@@ -11,9 +11,9 @@ import pytest
 
 from core.errors import RoleRequiredError
 from core.roles import DEFAULT_ROLES, Action, RoleTable
-from server.builders import engine_config
-from server.role_table import role_table
 from server.settings import Settings
+from server.wiring.builders import engine_config
+from server.wiring.role_table import role_table
 
 ROOT = Path(__file__).resolve().parents[3]
 PRODUCT = ("agent", "audit", "auth", "clients", "core", "server", "stores", "tools")

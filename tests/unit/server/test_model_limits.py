@@ -6,14 +6,14 @@ import pytest
 from pydantic import ValidationError
 
 from agent.llm.window.catalog import ModelLimits
-from server import model_limits
-from server.model_limits import (
+from server.settings import Settings
+from server.wiring import model_limits
+from server.wiring.model_limits import (
     configured_models,
     fit_policy,
     model_catalog,
     warn_unknown_models,
 )
-from server.settings import Settings
 
 
 def test_windows_from_settings_win_and_unknown_models_are_warned_of(

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from server.startup import unless_stopped
+from server.wiring.startup import unless_stopped
 
 
 async def test_a_start_that_finishes_gives_its_result() -> None:

@@ -11,8 +11,8 @@ from core.errors import PathOutsideWorkspaceError, ToolArgumentsInvalidError, To
 from core.identity import CallContext
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from records.tools.outcomes import ToolErrorKind, ToolFailed
-from server.builders import build_registry
 from server.settings import Settings
+from server.wiring.builders import build_registry
 from stores.audit.memory import InMemoryAuditLog
 from tools.permissions import LevelPolicy
 from tools.registry import ToolRegistry

@@ -11,8 +11,8 @@ from core.identity import CallContext, Principal
 from core.metrics import REGISTRY
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from records.tools.outcomes import ToolFailed
-from server.builders import build_registry, with_cache_times
 from server.settings import Settings, parse_cache_seconds
+from server.wiring.builders import build_registry, with_cache_times
 from stores.audit.memory import InMemoryAuditLog
 from stores.tool_cache.memory import InMemoryToolCache
 from tools.builtin.artifacts import WriteArtifact

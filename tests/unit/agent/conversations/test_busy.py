@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from agent.conversations.busy import slot_key, stale_after
-from agent.lifecycle import PERSIST_DELAYS
 from agent.llm.base import ModelError
 from agent.llm.testing import text
+from agent.running.lifecycle import PERSIST_DELAYS
 from core.errors import ConversationBusyError
 from records import events as ev
 from records.conversations.model import BusyPolicy

@@ -10,10 +10,10 @@ from typing import cast
 
 import pytest
 
+from agent.definitions.selection import narrow
 from agent.knowledge.rerank import KnowledgeSearch
 from agent.knowledge.tools import SearchKnowledge, chosen_base
 from agent.llm.testing import ScriptedModel
-from agent.selection import narrow
 from core.identity import CallContext
 from records import serialization
 from records.agents.definition import AgentDefinition, AgentInvalidError, parse_agent

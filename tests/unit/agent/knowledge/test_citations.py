@@ -3,7 +3,7 @@ are skipped, one citation per chunk (its best score), best first, bounded."""
 
 from __future__ import annotations
 
-from agent.citations import MAX_CITATIONS, SNIPPET_CHARS, citations_of, merged
+from agent.running.citations import MAX_CITATIONS, SNIPPET_CHARS, citations_of, merged
 from records import serialization
 from records.tasks import Citation, Task
 

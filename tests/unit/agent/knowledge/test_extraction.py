@@ -23,7 +23,7 @@ from agent.knowledge.tools import memory_tools
 from agent.llm.base import ModelError
 from agent.llm.embeddings import HashEmbedder
 from agent.llm.testing import ScriptedModel, text
-from agent.run import TaskRun
+from agent.running.run import TaskRun
 from records.conversations.policy import MemoryInvalidError, MemoryPolicy, memory_settings
 from records.tasks import Task, TaskStatus, TokenUsage
 from stores.knowledge.memory import MemoryKnowledgeStore

@@ -1,6 +1,6 @@
 """A run's tool calls as the run, its modes and its helpers use them (`RunTools`,
-implemented by `agent.tool_calls.ToolCalls`, which the run's factory gives the run):
-`agent.run` names this interface, not the class, which works through the run itself."""
+implemented by `agent.tool_use.calls.ToolCalls`, which the run's factory gives the run):
+`agent.running.run` names this interface, not the class, which works through the run itself."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from agent.limits import LimitReached
-from agent.tool_streak import FailureStreak
+from agent.tool_use.streak import FailureStreak
 from records import events as ev
 from records.checkpoints import JournalEntry
 from records.tools.approvals import ApprovalDecision
@@ -19,7 +19,7 @@ PlannedCall = tuple[str, dict[str, Any] | None, str]
 
 
 class RunTools(Protocol):
-    """The tool calls of one run (`agent.tool_calls.ToolCalls`)."""
+    """The tool calls of one run (`agent.tool_use.calls.ToolCalls`)."""
 
     journal: dict[str, JournalEntry]
     """The crash journal: calls by their key, saved with every checkpoint."""

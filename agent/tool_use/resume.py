@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from agent.failures import ResumeWindowClosedError
 from agent.limits import task_clock_stopped
-from agent.tool_calls_base import RunTools
+from agent.tool_use.base import RunTools
 from core.errors import (
     ApprovalNotPendingError,
     FieldViolation,
@@ -36,7 +36,7 @@ from records.tools.approvals import ApprovalDecision
 from records.tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 
 if TYPE_CHECKING:
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
     from stores.approvals.base import ApprovalBox
 
 RESUME_SLOT = "resume"

@@ -20,17 +20,18 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import structlog
 
-from agent import lifecycle, questions
-from agent.artifacts import artifact_space, updated_event
-from agent.call_results import UNKNOWN_OUTCOME as UNKNOWN_OUTCOME
-from agent.call_results import clip, replayed, short, unavailable
-from agent.citations import SEARCH_KNOWLEDGE, citations_of
-from agent.concurrency import all_or_none
 from agent.limits import LimitReached, step_clock_stopped
-from agent.tool_calls_base import PlannedCall
-from agent.tool_progress import ProgressEvents
-from agent.tool_resume import Resumes, failed_before
-from agent.tool_streak import FailureStreak
+from agent.running import lifecycle
+from agent.running.artifacts import artifact_space, updated_event
+from agent.running.citations import SEARCH_KNOWLEDGE, citations_of
+from agent.running.concurrency import all_or_none
+from agent.tool_use import questions
+from agent.tool_use.base import PlannedCall
+from agent.tool_use.progress import ProgressEvents
+from agent.tool_use.results import UNKNOWN_OUTCOME as UNKNOWN_OUTCOME
+from agent.tool_use.results import clip, replayed, short, unavailable
+from agent.tool_use.resume import Resumes, failed_before
+from agent.tool_use.streak import FailureStreak
 from core.errors import AgentdError, ToolNotFoundError, ToolUnavailableError
 from core.identity import CallContext
 from core.text import clean_json, clean_text
@@ -45,7 +46,7 @@ from tools.admission import Admission, Verdict
 from tools.builtin.artifacts import WRITE_ARTIFACT
 
 if TYPE_CHECKING:
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
 
 log = structlog.get_logger(__name__)
 
@@ -169,7 +170,7 @@ class ToolCalls:
     async def _until_resumed(
         self, planned: _Planned, failed: ToolCallResult, resume_by: float = 0.0
     ) -> ToolCallResult:
-        """Wait for ResumeTask (`agent.tool_resume`) and make the call again, for as long as
+        """Wait for ResumeTask (`agent.tool_use.resume`) and make the call again, for as long as
         it fails resumably; ResumeWindowClosedError once a window passes."""
         key, journalled = planned[4], planned[5]
         while True:
@@ -290,7 +291,7 @@ class ToolCalls:
         return decision, edited
 
     async def _ask_user(self, invocation: Invocation) -> ToolCallResult:
-        """Ask the caller (`agent.questions`): the answer is the call's result."""
+        """Ask the caller (`agent.tool_use.questions`): the answer is the call's result."""
         run = self._run
         question = str(invocation.arguments.get("question", "")).strip()
         if not question or run.approvals is None or not run.persist:

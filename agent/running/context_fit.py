@@ -34,7 +34,7 @@ Send = Callable[[Sequence[Message], ModelSettings], Awaitable[ModelResponse]]
 
 
 class FittingRun(Protocol):
-    """What fitting a call needs of its run (`agent.run.TaskRun`, which calls this module)."""
+    """What fitting a call needs of its run (`agent.running.run.TaskRun` calls this module)."""
 
     config: EngineConfig
     counter: TokenCounter

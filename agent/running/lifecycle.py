@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING
 
 import structlog
 
-from agent.artifacts import written_refs
-from agent.citations import merged
 from agent.failures import TaskFailedError
 from agent.llm import sanitize
 from agent.modes import Outcome
 from agent.modes.synthesis import notes_answer
-from agent.redaction import redact_event
+from agent.running.artifacts import written_refs
+from agent.running.citations import merged
+from agent.tool_use.redaction import redact_event
 from core.errors import TaskAlreadyTerminalError
 from core.faults import is_unavailable
 from core.secrets import scrub
@@ -35,7 +35,7 @@ from stores.history.base import TaskHistory
 from stores.tasks.base import TaskStore
 
 if TYPE_CHECKING:
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
 
 log = structlog.get_logger(__name__)
 
@@ -221,7 +221,7 @@ class Endings:
 
 def _restored(run: TaskRun, answer: str) -> str:
     """An answer with the model's URL placeholders restored, held to the reply size cap
-    (a placeholder stands for up to `agent.urls.MAX_URL_CHARS` characters)."""
+    (a placeholder stands for up to `agent.tool_use.urls.MAX_URL_CHARS` characters)."""
     return sanitize.capped(run.urls.restore(answer))
 
 

@@ -9,27 +9,27 @@ from typing import TYPE_CHECKING
 
 import structlog
 
-from agent.catalog import Agents
 from agent.conversations.busy import BusyGate, stale_after
 from agent.conversations.engine_hooks import TaskMemory
 from agent.conversations.service import Conversations
+from agent.definitions.catalog import Agents
 from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
 from agent.parts import EngineParts
-from agent.run import TaskRun
+from agent.running.run import TaskRun
 from agent.teams.delegation import TeamLimits
 from auth.authenticator import Authenticator
 from records.conversations.policy import MemoryPolicy
 from records.tasks import Task
 from records.tools.model import Tool
 from server.a2a import LazyRemoteAgents
-from server.artifact_limits import artifact_limits
-from server.model_builders import build_models, model_factory
-from server.model_limits import fit_policy, model_catalog
-from server.role_table import role_table
 from server.settings import Settings
+from server.wiring.artifact_limits import artifact_limits
+from server.wiring.model_limits import fit_policy, model_catalog
+from server.wiring.models import build_models, model_factory
+from server.wiring.role_table import role_table
 from stores.agents.base import AgentStore
 from stores.api_keys.base import KeyStore
 from stores.artifacts.base import ArtifactStore
@@ -43,7 +43,7 @@ from tools.registry import ToolRegistry
 from tools.retries import RetryPolicy
 
 if TYPE_CHECKING:  # what serving does not need before health: imported where it is used
-    from agent.agent_files import AgentFiles
+    from agent.definitions.files import AgentFiles
     from tools.toolsets.manager import Toolsets
 
 log = structlog.get_logger(__name__)
@@ -222,7 +222,7 @@ def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFi
     (read once now; the caller keeps the files watched)."""
     files = None
     if settings.agents_dir is not None:
-        from agent.agent_files import AgentFiles  # PyYAML: only with AGENTD_AGENTS_DIR
+        from agent.definitions.files import AgentFiles  # PyYAML: only with AGENTD_AGENTS_DIR
 
         files = AgentFiles(settings.agents_dir, settings.agent_models)
         files.load()
@@ -267,7 +267,7 @@ def start_engine(
 ) -> Engine:
     """The engine, listening for cancellations and supervising its tasks; `recall` puts
     long-term memories into tasks' prompts, `extract` proposes memories from their turns
-    (`server.memory_setup`)."""
+    (`server.wiring.knowledge`)."""
     models = models or build_models(settings)
     engine = Engine(
         models,

@@ -1,7 +1,7 @@
 """The agents a tenant may use, and managing its own through the API.
 
 A tenant's own agents (created by RPC, every version kept in the agent store)
-come first; agents from files (`agent.agent_files`) serve every tenant and can
+come first; agents from files (`agent.definitions.files`) serve every tenant and can
 be read but not changed here. A tenant's agent with the id of a file agent
 takes its place for that tenant, every version of it and after a delete too.
 """

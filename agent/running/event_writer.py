@@ -8,7 +8,7 @@ out once that time has passed, once it holds `max_chars` characters, or as
 soon as any other event is emitted (so the log keeps the order in which
 things happened). With `flush_seconds` 0 every chunk is its own event.
 
-Every event is scrubbed of credentials on its way (`agent.redaction`); deltas
+Every event is scrubbed of credentials on its way (`agent.tool_use.redaction`); deltas
 pass through a `StreamRedactor`, which holds back the last word of the text
 until the next piece shows whether it was part of a key.
 """
@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 
-from agent.redaction import redact_event
+from agent.tool_use.redaction import redact_event
 from core.secrets import StreamRedactor
 from records import events as ev
 
@@ -32,7 +32,7 @@ Append = Callable[[ev.EventPayload], Awaitable[None]]
 
 class EventWriter:
     """Writes one task's events through `append`, one at a time, coalescing deltas and
-    keeping credentials out of them (`agent.redaction`)."""
+    keeping credentials out of them (`agent.tool_use.redaction`)."""
 
     __slots__ = (
         "_append", "_flush_seconds", "_kind", "_lock", "_max_chars", "_pending",

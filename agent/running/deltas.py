@@ -1,4 +1,4 @@
-"""A streamed model reply as `text_delta` and `reasoning_delta` events (`agent.run`)."""
+"""A streamed model reply as `text_delta` and `reasoning_delta` events (`agent.running.run`)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from records.messages import Discarded, Done, ModelResponse, ReasoningChunk, Tex
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
-    from agent.urls import UrlBook
+    from agent.tool_use.urls import UrlBook
     from records.messages import StreamItem
 
 
 class StreamingRun(Protocol):
-    """What streaming a reply needs of its run (`agent.run.TaskRun`, which calls this
+    """What streaming a reply needs of its run (`agent.running.run.TaskRun`, which calls this
     module)."""
 
     urls: UrlBook

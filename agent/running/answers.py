@@ -23,7 +23,7 @@ from agent.failures import ModelOutputInvalidError
 from agent.limits import LimitReached
 from agent.llm.structured import json_reply
 from agent.modes import Outcome
-from agent.run import TaskRun
+from agent.running.run import TaskRun
 from records.messages import Message, ModelResponse, ModelSettings
 from records.tasks import StopReason
 

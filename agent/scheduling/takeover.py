@@ -16,13 +16,13 @@ import time
 
 import structlog
 
-from agent.admission import Admission, Ticket
 from agent.conversations.engine_hooks import TaskMemory
-from agent.execution import Runner
 from agent.failures import OrphanNotResumableError
-from agent.lifecycle import Endings
-from agent.run import TaskRun
-from agent.run_factory import RunFactory
+from agent.running.factory import RunFactory
+from agent.running.lifecycle import Endings
+from agent.running.run import TaskRun
+from agent.scheduling.admission import Admission, Ticket
+from agent.scheduling.execution import Runner
 from core.errors import ResourceExhaustedError, TaskNotFoundError
 from core.identity import CallContext, Principal
 from records import events as ev

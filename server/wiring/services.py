@@ -9,10 +9,10 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
-from agent.artifacts import TaskArtifacts
-from agent.catalog import Agents
 from agent.conversations.service import Conversations
+from agent.definitions.catalog import Agents
 from agent.engine import Engine
+from agent.running.artifacts import TaskArtifacts
 from agentd.v1 import agent_service_pb2, memory_pb2, memory_pb2_grpc
 from audit.service import AuditLogs
 from auth.authenticator import Authenticator
@@ -29,12 +29,12 @@ from server.interceptors.draining import DrainingInterceptor
 from server.interceptors.metrics import MetricsInterceptor
 from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
-from server.memory_setup import MemoryFeature
-from server.role_table import role_table
 from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
 from server.settings import Settings
-from server.store_builders import rate_limiters
+from server.wiring.knowledge import MemoryFeature
+from server.wiring.role_table import role_table
+from server.wiring.stores import rate_limiters
 from stores.api_keys.base import KeyStore
 from stores.build import DurableStores, LiveStores, StoreSettings
 from stores.tasks.base import TaskStore

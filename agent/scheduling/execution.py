@@ -1,8 +1,8 @@
 """Running accepted tasks in this process: a slot each, the time limit, the mode, the end.
 
 Each task runs in an asyncio task of its own. It waits for a running slot
-(`agent.admission`), becomes RUNNING, and runs its mode under the task's time
-limit; whatever happens, it ends through `agent.lifecycle`. A task can be
+(`agent.scheduling.admission`), becomes RUNNING, and runs its mode under the task's time
+limit; whatever happens, it ends through `agent.running.lifecycle`. A task can be
 stopped two ways: cancelled (it ends CANCELLED) or handed over (its lease was
 lost, or the process shuts down while replicas share leases): then it keeps
 its checkpoint and its lease is released for another process to resume it.
@@ -17,17 +17,17 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 
-from agent import answers
-from agent.admission import Ticket
 from agent.conversations.engine_hooks import TaskMemory
 from agent.failures import NoAnswerWithinLimitError, RemoteAgentError, failure_of
-from agent.lifecycle import Endings, set_running
 from agent.limits import EngineConfig, LimitReached, task_timeout
 from agent.llm.base import ModelError
 from agent.modes import Outcome, function_calling, llm_router, plan_execute, text_react
 from agent.modes.synthesis import notes_answer, partial_outcome
-from agent.remote import RemoteAgents
-from agent.run import TaskRun
+from agent.running import answers
+from agent.running.lifecycle import Endings, set_running
+from agent.running.run import TaskRun
+from agent.scheduling.admission import Ticket
+from agent.teams.remote import RemoteAgents
 from core.errors import TaskAlreadyTerminalError
 from records.execution import ExecutionMode
 from records.tasks import StopReason, TaskStatus
@@ -76,7 +76,7 @@ class Runner:
         self._checkpoints = checkpoints
         self.running: dict[str, tuple[asyncio.Task[None], TaskRun]] = {}
         self.remote: RemoteAgents | None = None
-        """What runs child tasks on remote A2A agents (`agent.remote`)."""
+        """What runs child tasks on remote A2A agents (`agent.teams.remote`)."""
         self._cancel_reasons: dict[str, str] = {}
         self._letting_go: set[str] = set()
         """Tasks to stop without ending them: handed over, or their lease was lost."""

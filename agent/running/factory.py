@@ -18,10 +18,10 @@ from agent.llm.base import Model
 from agent.llm.providers import DEFAULT_PROVIDER, Provider, chain
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
-from agent.questions import ASK_USER
-from agent.run import TaskRun
+from agent.running.run import TaskRun
 from agent.teams.delegation import Team, team_tools
-from agent.tool_calls import ToolCalls
+from agent.tool_use.calls import ToolCalls
+from agent.tool_use.questions import ASK_USER
 from core.errors import ToolNotFoundError
 from core.identity import CallContext
 from records.agents.definition import ROLES, AgentDefinition, render

@@ -18,7 +18,7 @@ from stores.artifacts.base import Artifact, ArtifactInfo, ArtifactStore, name_pr
 from tools.builtin.artifacts import WRITE_ARTIFACT
 
 if TYPE_CHECKING:
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
 
 MAX_VERSION = 2**31 - 1
 

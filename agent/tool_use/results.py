@@ -1,4 +1,4 @@
-"""What a tool call of a task comes to when it is not simply run (`agent.tool_calls`): a
+"""What a tool call of a task comes to when it is not simply run (`agent.tool_use.calls`): a
 journalled call met again after a takeover, a tool that cannot be called, and the
 shortened texts a task's notes and the model see."""
 
@@ -14,7 +14,7 @@ from records.checkpoints import JournalEntry
 from records.tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 
 if TYPE_CHECKING:
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
 
 log = structlog.get_logger(__name__)
 

@@ -1,6 +1,6 @@
 """Child tasks run on remote A2A agents: what the engine needs of whatever calls them.
 
-A child task whose agent has `remote` set (`agent.intake.remote_agent`) runs no model:
+A child task whose agent has `remote` set (`agent.scheduling.intake.remote_agent`) runs no model:
 its run hands the task's text to the remote agent and waits for its end
 (`server.a2a.remote` calls it through the official A2A SDK's client). Cancelling the
 child cancels the asyncio task running it, which cancels the remote task. A failure is
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from agent.modes import Outcome
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
     from records.agents.remote_keys import RemoteDelegate
 
 

@@ -1,6 +1,6 @@
 """Which agent a request runs as, and what that agent changes about it.
 
-The request names an agent (`id` or `id@version`); `agent.catalog.Agents` gives its
+The request names an agent (`id` or `id@version`); `agent.definitions.catalog.Agents` gives its
 definition for the caller's tenant. The agent narrows the caller's tools to its own (a request that
 names a tool outside them is refused), and fills in what the request leaves
 unset: mode, iteration limit, token budget and time limit.
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from agent.catalog import Agents
-from agent.requests import TaskRequest
+from agent.definitions.catalog import Agents
+from agent.scheduling.requests import TaskRequest
 from core.errors import AgentNotFoundError, FieldViolation, InvalidArgumentError
 from records.agents.definition import AgentDefinition, AgentVersion, split_reference
 from records.agents.knowledge_keys import scoped_specs

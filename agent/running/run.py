@@ -16,9 +16,7 @@ from typing import Any, TypeVar
 
 import structlog
 
-from agent import context_fit, metrics
-from agent.deltas import streamed
-from agent.event_writer import EventWriter
+from agent import metrics
 from agent.knowledge import usage as embedding_usage
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
 from agent.llm import sanitize
@@ -26,9 +24,12 @@ from agent.llm.base import Model
 from agent.llm.roles import ModelRoles, RoleName
 from agent.llm.window import tokens
 from agent.llm.window.tokens import ESTIMATE, TokenCounter
+from agent.running import context_fit
+from agent.running.deltas import streamed
+from agent.running.event_writer import EventWriter
 from agent.teams.base import RunTeam
-from agent.tool_calls_base import RunTools
-from agent.urls import UrlBook
+from agent.tool_use.base import RunTools
+from agent.tool_use.urls import UrlBook
 from core import tracing
 from core.identity import CallContext
 from core.metrics import LLM_CALLS
@@ -90,22 +91,22 @@ class TaskRun:
     """This run's tool call events as written to the log (redacted): what its turn in a
     conversation keeps of them, without reading the log back."""
     artifacts_written: list[ev.ArtifactUpdated] = field(default_factory=list)
-    """The artifact versions this run wrote (for its final answer: `agent.artifacts`)."""
+    """The artifact versions this run wrote (for its final answer: `agent.running.artifacts`)."""
     citations: list[Citation] = field(default_factory=list)
-    """The passages its `search_knowledge` calls retrieved (`agent.citations`)."""
+    """The passages its `search_knowledge` calls retrieved (`agent.running.citations`)."""
     team: RunTeam | None = None
     """Its delegations to sub-agents and panels (`agent.teams`); None: it has none."""
     handing_over: bool = False
     """Set when the run is stopped for another process to resume it (not cancelled): its
     children go on."""
     urls: UrlBook = field(init=False)
-    """Long URLs the model sees as placeholders (`agent.urls`)."""
+    """Long URLs the model sees as placeholders (`agent.tool_use.urls`)."""
     tools: RunTools = field(init=False)
     """Its tool calls (and their journal, and the wait for approvals): an
-    `agent.tool_calls.ToolCalls`, given by the run's factory as soon as it makes the run."""
+    `agent.tool_use.calls.ToolCalls`, given by the run's factory as soon as it makes the run."""
     pending_state: ModeState | None = field(default=None, init=False)
     """The mode's state as the model asked for the calls being made (not yet a checkpoint):
-    what a call that waits for ResumeTask is checkpointed with (`agent.tool_resume`)."""
+    what a call that waits for ResumeTask is checkpointed with (`agent.tool_use.resume`)."""
     _mode_state: ModeState | None = field(init=False)
     _checkpoint_lock: asyncio.Lock = field(init=False)
     _events: EventWriter = field(init=False)

@@ -29,7 +29,7 @@ from agent.llm.providers import CircuitBreaker, Provider
 from core import secrets
 from records.agents.definition import PROVIDER_NAME
 from server.settings import Settings
-from server.startup import StartupError
+from server.wiring.startup import StartupError
 
 KEYS = {"base_url", "api_key_env", "api_key_file", "models", "timeout_seconds", "max_concurrent"}
 

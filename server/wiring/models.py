@@ -12,7 +12,7 @@ from agent.llm.roles import ModelRoles, RoleName
 from server.settings import Settings
 
 if TYPE_CHECKING:
-    from agent.run_factory import ModelFactory
+    from agent.running.factory import ModelFactory
 
 
 def build_models(settings: Settings) -> ModelRoles | None:
@@ -42,7 +42,7 @@ def openai_models(settings: Settings, calls: asyncio.Semaphore) -> ModelRoles:
     import openai
 
     from agent.llm.openai import OpenAIModel
-    from server.providers import build_providers
+    from server.wiring.providers import build_providers
 
     # At most this many model calls at once; the HTTP pool is sized to match, so a
     # burst of tasks waits its turn for a call instead of timing out in the pool. The

@@ -15,7 +15,7 @@ from records import events as ev
 from tools.progress import Progress, ProgressSink
 
 if TYPE_CHECKING:
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
 
 
 class ProgressEvents:

@@ -14,9 +14,9 @@ from agent.llm.base import Model
 from agent.llm.roles import ModelRoles
 from core.errors import MemoryUnavailableError
 from records.tasks import Task
-from server.model_builders import model_factory
-from server.role_table import role_table
 from server.settings import Settings
+from server.wiring.models import model_factory
+from server.wiring.role_table import role_table
 from stores.audit.base import AuditSink
 from stores.build import DurableStores
 from stores.sql.database import Database
@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # numpy, the OpenAI SDK and pgvector load only when memory is
     from agent.knowledge.rerank import KnowledgeSearch
     from agent.llm.embeddings import Embedder
     from agent.llm.rerank import Reranker
-    from agent.run import TaskRun
+    from agent.running.run import TaskRun
     from stores.knowledge.base import KnowledgeStore
     from stores.knowledge.catalog import SqlKnowledgeCatalog
 
