@@ -11,6 +11,7 @@ import grpc
 from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
+from agent.feed import TaskFeed
 from agent.running.artifacts import TaskArtifacts
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from audit.service import AuditLogs
@@ -19,7 +20,6 @@ from server.rpcs.artifacts import ArtifactRpcs
 from server.rpcs.audit import AuditRpcs
 from server.rpcs.conversations import ConversationRpcs
 from server.rpcs.grants import GrantRpcs
-from server.rpcs.task_feed import TaskFeed
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tool_listing import ToolListing
 from server.rpcs.tools import ToolRpcs

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from typing import ClassVar
 
 from agent.engine import Engine
+from agent.feed import TaskFeed
 from agent.running.artifacts import TaskArtifacts
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2, tasks_pb2
@@ -20,7 +21,6 @@ from server.heartbeats import with_heartbeats
 from server.interceptors.audit import note_task
 from server.rpcs import paging
 from server.rpcs.common import required_id
-from server.rpcs.task_feed import TaskFeed
 from server.rpcs.task_query import task_query
 
 
