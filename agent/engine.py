@@ -152,7 +152,7 @@ class Engine:
 
     async def plan(
         self,
-        text: str,
+        goal: str,
         tools: Sequence[str],
         context: Mapping[str, Any],
         call: CallContext,
@@ -162,13 +162,13 @@ class Engine:
         no valid plan comes."""
         runs = self._require_runs()
         agent = await resolve(self._agents, call.principal.tenant, agent_reference)
-        specs, _ = validate_request(self._registry, text, tools, context, call)
+        specs, _ = validate_request(self._registry, goal, tools, context, call)
         specs = narrow(agent, tuple(tools), specs)
         task = Task(
             task_id="plan",
             tenant=call.principal.tenant,
             owner=call.principal.id,
-            task=text,
+            goal=goal,
             context=dict(context),
             agent=agent,
             delegates=await delegates_of(self._agents, call.principal.tenant, agent),

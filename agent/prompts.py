@@ -12,10 +12,10 @@ LANGUAGE = "Write in the language the user's task is written in."
 """Said by each of the engine's prompts that produce text for the user."""
 
 
-def task_prompt(task: str, context: Mapping[str, Any]) -> str:
+def task_prompt(goal: str, context: Mapping[str, Any]) -> str:
     if not context:
-        return task
-    return f"{task}\n\nContext (JSON):\n{json.dumps(context, ensure_ascii=False, indent=2)}"
+        return goal
+    return f"{goal}\n\nContext (JSON):\n{json.dumps(context, ensure_ascii=False, indent=2)}"
 
 
 FUNCTION_CALLING_SYSTEM = (
@@ -123,8 +123,8 @@ EXECUTOR_SYSTEM = (
 )
 
 
-def step_prompt(task: str, description: str, expected: str, inputs: str, feedback: str = "") -> str:
-    parts = [f"Overall task: {task}", f"Your step: {description}"]
+def step_prompt(goal: str, description: str, expected: str, inputs: str, feedback: str = "") -> str:
+    parts = [f"Overall task: {goal}", f"Your step: {description}"]
     if expected:
         parts.append(f"Expected output: {expected}")
     if inputs:
@@ -167,9 +167,9 @@ SYNTHESIZER_SYSTEM = (
 )
 
 
-def synthesis_prompt(task: str, results: str, stopped_because: str = "") -> str:
+def synthesis_prompt(goal: str, results: str, stopped_because: str = "") -> str:
     note = f"\n\nThe work stopped early: {stopped_because}" if stopped_because else ""
-    return f"Task: {task}\n\nResults:\n{results or '(none)'}{note}"
+    return f"Task: {goal}\n\nResults:\n{results or '(none)'}{note}"
 
 
 def too_many_calls(run: int, dropped: int) -> str:

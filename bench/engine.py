@@ -259,7 +259,7 @@ async def _plan_execute_overheads(
     """Per-step overheads of the plan-and-execute workflow: agentd's, then LangGraph's."""
     store = InMemoryTaskStore()
     engine = _engine(llm.base_url, workspace, store)
-    request = TaskRequest(task="PE-TASK", mode=ExecutionMode.PLAN_AND_EXECUTE, max_iterations=10)
+    request = TaskRequest(goal="PE-TASK", mode=ExecutionMode.PLAN_AND_EXECUTE, max_iterations=10)
     await _run_task(engine, store, request)  # warm up
     app = _langgraph_app(llm.base_url)
     state = {"task": "PE-TASK", "steps": [], "done": [], "answer": ""}
@@ -288,7 +288,7 @@ async def _function_calling_overheads(workspace: Path) -> list[float]:
                 engine,
                 store,
                 TaskRequest(
-                    task="FC-TASK",
+                    goal="FC-TASK",
                     mode=ExecutionMode.FUNCTION_CALLING,
                     max_iterations=FC_TURNS + 1,
                 ),

@@ -32,7 +32,7 @@ REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 async def _throughput(store: TaskStore, task_id: str) -> float:
-    await store.create(Task(task_id=task_id, tenant="bench", owner="bench", task="bench"))
+    await store.create(Task(task_id=task_id, tenant="bench", owner="bench", goal="bench"))
 
     async def write() -> None:
         for i in range(EVENTS):
@@ -53,7 +53,7 @@ async def _concurrent(store: TaskStore, name: str) -> float:
     """Events/s over TASKS tasks appending at once, each log followed live."""
     ids = [f"{name}-{n}" for n in range(TASKS)]
     for task_id in ids:
-        await store.create(Task(task_id=task_id, tenant="bench", owner="bench", task="bench"))
+        await store.create(Task(task_id=task_id, tenant="bench", owner="bench", goal="bench"))
 
     async def write(task_id: str) -> None:
         for i in range(EVENTS_PER_TASK):
@@ -75,7 +75,7 @@ async def _concurrent(store: TaskStore, name: str) -> float:
 
 async def _latency(store: TaskStore, task_id: str) -> list[float]:
     """Seconds from the start of an append to the follower holding the event."""
-    await store.create(Task(task_id=task_id, tenant="bench", owner="bench", task="bench"))
+    await store.create(Task(task_id=task_id, tenant="bench", owner="bench", goal="bench"))
     sent: dict[int, float] = {}
     got: list[float] = []
     ready = asyncio.Event()

@@ -128,8 +128,8 @@ def _engine(workspace: Path) -> tuple[Engine, InMemoryTaskStore, _Timed]:
     return engine, store, timed
 
 
-async def _run(engine: Engine, store: InMemoryTaskStore, text_: str) -> Task:
-    task = await engine.start(TaskRequest(text_, agent="lead"), CallContext())
+async def _run(engine: Engine, store: InMemoryTaskStore, goal: str) -> Task:
+    task = await engine.start(TaskRequest(goal, agent="lead"), CallContext())
     async for _ in store.read_events(task.tenant, task.task_id):
         pass
     return await store.get(task.tenant, task.task_id)

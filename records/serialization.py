@@ -58,6 +58,8 @@ _ENUMS: dict[str, type[enum.Enum]] = {
     cls.__name__: cls for cls in (TaskStatus, StopReason, ExecutionMode, ToolErrorKind)
 }
 _RESERVED = {"__t", "__e", "__dt", "__tuple", "__d"}
+_RENAMED: dict[str, dict[str, str]] = {"Task": {"task": "goal"}}
+"""Fields stored under an earlier name, by type: old key -> field (read, never written)."""
 
 
 _PLAIN = (str, int, float, bool, type(None))
@@ -105,6 +107,9 @@ def _decode(value: Any) -> Any:
         return _ENUMS[value["__e"]](value["v"])
     if "__t" in value:
         cls = _DATACLASSES[value["__t"]]
+        for old, name in _RENAMED.get(value["__t"], {}).items():
+            if old in value and name not in value:  # stored by an earlier version
+                value = {**value, name: value[old]}
         fields = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: _decode(v) for k, v in value.items() if k in fields})
     return {k: _decode(v) for k, v in value.items()}

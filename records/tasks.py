@@ -157,8 +157,9 @@ class Task:
     """The tenant the task belongs to; other tenants never see it."""
     owner: str
     """The principal that started it."""
-    task: str
-    """The task text."""
+    goal: str
+    """What the caller asked for, in its words (`task` in the API and in the stored
+    rows of an earlier version, read as this by `records.serialization`)."""
     mode: ExecutionMode = ExecutionMode.AUTO
     """How the engine runs it."""
     context: dict[str, Any] = field(default_factory=dict)

@@ -66,7 +66,7 @@ def turn_from(task: Task, tool_events: Iterable[ToolEvent], counter: TokenCounte
             started[payload.call_id] = payload
         elif payload.call_id in started:
             finished.append((started.pop(payload.call_id), payload))
-    messages = [_message("user", scrub(task.task), task.task_id, counter)]
+    messages = [_message("user", scrub(task.goal), task.task_id, counter)]
     for call, result in finished[:MAX_TOOL_MESSAGES]:
         arguments = json.dumps(call.arguments, ensure_ascii=False, default=str)
         messages.append(

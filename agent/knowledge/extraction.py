@@ -163,7 +163,7 @@ def turn_messages(
     JSON data block."""
     data = {
         "turn": {
-            "user": scrub(task.task)[:TURN_CHARS],
+            "user": scrub(task.goal)[:TURN_CHARS],
             "assistant": (task.final_answer or "")[:TURN_CHARS],
         },
         "memories": [{"id": alias, "text": text} for alias, text in shown.items()],
@@ -252,7 +252,7 @@ class MemoryExtraction:
             nearest = await self._memory.recall(
                 principal.tenant,
                 principal.id,
-                f"{task.task}\n{task.final_answer}"[:TURN_CHARS],
+                f"{task.goal}\n{task.final_answer}"[:TURN_CHARS],
                 namespaces=(DEFAULT_NAMESPACE,),
                 top_k=self.limits.nearest,
             )

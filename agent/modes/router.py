@@ -30,17 +30,17 @@ CHINESE_SEQUENCE = re.compile(
 """Sequencing words of Chinese (no spaces between words, so no word boundaries)."""
 
 
-def is_multi_part(task: str) -> bool:
-    if len(LIST_ITEM.findall(task)) >= 2:
+def is_multi_part(goal: str) -> bool:
+    if len(LIST_ITEM.findall(goal)) >= 2:
         return True
-    sequencing = len(SEQUENCE_WORDS.findall(task)) + len(CHINESE_SEQUENCE.findall(task))
+    sequencing = len(SEQUENCE_WORDS.findall(goal)) + len(CHINESE_SEQUENCE.findall(goal))
     if sequencing >= 2:
         return True
-    clauses = len(SENTENCE_END.split(task.strip()))
+    clauses = len(SENTENCE_END.split(goal.strip()))
     return (clauses >= 3 and sequencing >= 1) or clauses >= 4
 
 
-def choose_mode(task: str, tool_calling: bool = True) -> ExecutionMode:
-    if is_multi_part(task):
+def choose_mode(goal: str, tool_calling: bool = True) -> ExecutionMode:
+    if is_multi_part(goal):
         return ExecutionMode.PLAN_AND_EXECUTE
     return ExecutionMode.FUNCTION_CALLING if tool_calling else ExecutionMode.TEXT_REACT

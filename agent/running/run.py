@@ -156,8 +156,8 @@ class TaskRun:
 
     @property
     def goal(self) -> str:
-        """What the caller asked for: the task's text."""
-        return self.task.task
+        """What the caller asked for."""
+        return self.task.goal
 
     @property
     def context(self) -> dict[str, Any]:

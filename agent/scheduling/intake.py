@@ -59,7 +59,7 @@ async def choose(
     request = with_defaults(request, agent)
     specs, iterations = validate_request(
         registry,
-        request.task,
+        request.goal,
         request.tools,
         request.context,
         call,
@@ -121,12 +121,12 @@ def new_task(
     if plan is not None:  # the caller's plan: run as given, without planning first
         mode = ExecutionMode.PLAN_AND_EXECUTE
     elif mode is ExecutionMode.AUTO and not (routed or _agent_routes(chosen)):
-        mode = choose_mode(request.task, tool_calling)
+        mode = choose_mode(request.goal, tool_calling)
     return Task(
         task_id=task_id,
         tenant=call.principal.tenant,
         owner=call.principal.id,
-        task=request.task,
+        goal=request.goal,
         mode=mode,
         context=dict(request.context),
         tools=tuple(chosen.specs),

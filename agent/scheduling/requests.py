@@ -31,7 +31,8 @@ from tools.registry import ToolRegistry
 class TaskRequest:
     """What a caller asks the engine to do."""
 
-    task: str
+    goal: str
+    """What the caller asks for, in its words (`task` in the API)."""
     tools: tuple[str, ...] = ()
     """Allow-list; empty means every tool the caller may use."""
     context: Mapping[str, Any] = field(default_factory=dict)
@@ -60,10 +61,12 @@ class TaskRequest:
     """Set when a task starts this one as its child (`agent.teams`); never by a caller."""
 
     def fingerprint(self) -> str:
+        # The goal's key stays "task" (the field's name before it was `goal`): a stored
+        # idempotency record keeps the digest, so a retry across an upgrade must match it.
         if self.parent is not None:  # a child's share of budget and time vary on a re-attach
-            return digest({"task": self.task, "agent": self.agent, "parent": self.parent.task_id})
+            return digest({"task": self.goal, "agent": self.agent, "parent": self.parent.task_id})
         fields: dict[str, Any] = {
-            "task": self.task,
+            "task": self.goal,
             "tools": list(self.tools),
             "context": dict(self.context),
             "max_iterations": self.max_iterations,
@@ -109,7 +112,7 @@ def label_violations(labels: Mapping[str, str], field_name: str = "labels") -> l
 
 def validate_request(
     registry: ToolRegistry,
-    text: str,
+    goal: str,
     tools: Sequence[str],
     context: Mapping[str, Any],
     call: CallContext,
@@ -117,15 +120,15 @@ def validate_request(
     request: TaskRequest | None = None,
 ) -> tuple[dict[str, ToolSpec], int]:
     """The tools the task may use and its iteration limit; InvalidArgumentError listing
-    every problem otherwise (task 1-5,000 characters, context at most 10 KB as JSON,
+    every problem otherwise (the goal 1-5,000 characters, context at most 10 KB as JSON,
     max_iterations 1-50 or 0 for the default, tool names known and allowed)."""
     violations: list[FieldViolation] = []
-    if not text.strip():
-        violations.append(FieldViolation("task", "is required"))
-    elif len(text) > MAX_TASK_CHARS:
+    if not goal.strip():
+        violations.append(FieldViolation("task", "is required"))  # as the API names it
+    elif len(goal) > MAX_TASK_CHARS:
         violations.append(
             FieldViolation(
-                "task", f"is {len(text)} characters; at most {MAX_TASK_CHARS} are allowed"
+                "task", f"is {len(goal)} characters; at most {MAX_TASK_CHARS} are allowed"
             )
         )
     size = len(json.dumps(dict(context), separators=(",", ":"), default=str).encode())

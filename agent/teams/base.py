@@ -48,10 +48,10 @@ class RunTeam(Protocol):
         ...
 
     async def run_child(
-        self, call_id: str, call_key: str, agent_id: str, text: str, panel: str = ""
+        self, call_id: str, call_key: str, agent_id: str, goal: str, panel: str = ""
     ) -> Task | str:
-        """A child task of `agent_id` on `text`, run to its end; why not, when it could not
-        start."""
+        """A child task of `agent_id` with `goal`, run to its end; why not, when it could
+        not start."""
         ...
 
     async def emit(self, payload: ev.EventPayload) -> None: ...

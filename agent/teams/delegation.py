@@ -178,13 +178,13 @@ class TeamCalls:
             judge = models(panel.judge_model) if models and panel.judge_model else None
             return await ask_panel(self, self.run_child, panel, call_id, key, question, judge)
         agent_id = name.removeprefix(DELEGATE_PREFIX)
-        text = arguments.get("task")
-        if not isinstance(text, str) or not text.strip() or len(text) > MAX_TASK_CHARS:
+        goal = arguments.get("task")  # the tool's argument, as the model is offered it
+        if not isinstance(goal, str) or not goal.strip() or len(goal) > MAX_TASK_CHARS:
             return refused(f"not delegated: `task` must be 1 to {MAX_TASK_CHARS} characters")
-        return await self.delegate(call_id, key or call_id, agent_id, text.strip())
+        return await self.delegate(call_id, key or call_id, agent_id, goal.strip())
 
-    async def delegate(self, call_id: str, call_key: str, agent_id: str, text: str) -> Outcome:
-        child = await self.run_child(call_id, call_key, agent_id, text)
+    async def delegate(self, call_id: str, call_key: str, agent_id: str, goal: str) -> Outcome:
+        child = await self.run_child(call_id, call_key, agent_id, goal)
         return refused(child) if isinstance(child, str) else outcome_of(child)
 
     async def emit(self, payload: ev.EventPayload) -> None:
@@ -197,9 +197,9 @@ class TeamCalls:
         await self._run.emit(ev.UsageReported("panel", "judge", usage, task.usage, model))
 
     async def run_child(
-        self, call_id: str, call_key: str, agent_id: str, text: str, panel: str = ""
+        self, call_id: str, call_key: str, agent_id: str, goal: str, panel: str = ""
     ) -> Task | str:
-        """A child task of `agent_id` on `text`, run to its end (or re-attached to); why
+        """A child task of `agent_id` with `goal`, run to its end (or re-attached to); why
         not, as the text the model sees, when it could not start."""
         run = self._run
         key = f"{run.task.task_id}/{call_key}"
@@ -216,7 +216,7 @@ class TeamCalls:
             self._starting += 1  # counted at once: a burst cannot pass the limit
         try:
             async with self._slots:
-                child, share = await self._start(call_id, key, agent_id, text, known, panel)
+                child, share = await self._start(call_id, key, agent_id, goal, known, panel)
                 ended = await self._wait(child)
         except AgentdError as refusal:
             return f"not delegated ({refusal.reason}): {refusal.message}"
@@ -232,7 +232,7 @@ class TeamCalls:
         call_id: str,
         key: str,
         agent_id: str,
-        text: str,
+        goal: str,
         known: ChildSummary | None,
         panel: str,
     ) -> tuple[Task, int]:
@@ -254,7 +254,7 @@ class TeamCalls:
         )
         left = None if run.deadline_at is None else run.deadline_at - time.time()
         request = TaskRequest(
-            task=text,
+            goal=goal,
             context=dict(parent.context),
             agent=agent_id,
             token_budget=share,
@@ -268,7 +268,7 @@ class TeamCalls:
             summary = ChildSummary(child.task_id, _reference(child), key, panel=panel)
             parent.children = (*parent.children, summary)
             await run.save()
-            await run.emit(ev.SubtaskStarted(child.task_id, summary.agent, text, call_id, panel))
+            await run.emit(ev.SubtaskStarted(child.task_id, summary.agent, goal, call_id, panel))
         return child, share if known is None else 0
 
     async def _wait(self, child: Task) -> Task:

@@ -157,7 +157,7 @@ def task_to_a2a(
                 task_id=task.task_id,
                 context_id=task.conversation_id,
                 role=a2a_pb2.ROLE_USER,
-                parts=[a2a_pb2.Part(text=task.task)],
+                parts=[a2a_pb2.Part(text=task.goal)],
             )
         )
     return result

@@ -125,7 +125,7 @@ class AgentdRequestHandler(RequestHandler):
         message = params.message
         goal = goal_of(message)
         request = TaskRequest(
-            task=goal.text,
+            goal=goal.text,
             context=goal.context,
             idempotency_key=message.message_id,
             agent=params.tenant,

@@ -197,7 +197,7 @@ class _Call:
         message = a2a_pb2.Message(
             message_id=run.task.task_id,  # a retry is the same remote task
             role=a2a_pb2.ROLE_USER,
-            parts=[a2a_pb2.Part(text=run.task.task)],
+            parts=[a2a_pb2.Part(text=run.task.goal)],
         )
         request = a2a_pb2.SendMessageRequest(message=message, tenant=self.remote.agent)
         failures = 0

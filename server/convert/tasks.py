@@ -249,7 +249,7 @@ def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
         if timeout <= 0:
             raise InvalidArgumentError([FieldViolation("timeout", "must be a positive duration")])
     return TaskRequest(
-        task=request.task,
+        goal=request.task,
         tools=tuple(request.tools),
         context=struct_to_dict(request.context, "context"),
         max_iterations=request.max_iterations,
@@ -317,7 +317,7 @@ def task_to_proto(task: Task) -> tasks_pb2.Task:
     message = tasks_pb2.Task(
         task_id=task.task_id,
         status=_STATUSES[task.status],
-        task=task.task,
+        task=task.goal,
         mode=_MODES[task.mode],
         progress=tasks_pb2.Progress(current_step=task.current_step, total_steps=task.total_steps),
         final_answer=task.final_answer,

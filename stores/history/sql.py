@@ -24,7 +24,7 @@ def _row(task: Task) -> dict[str, Any]:
         "task_id": task.task_id,
         "tenant": task.tenant,
         "owner": task.owner,
-        "task": task.task,
+        "task": task.goal,  # the column keeps the API's name
         "mode": task.mode.value,
         "status": task.status.value,
         "final_answer": task.final_answer,

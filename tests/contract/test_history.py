@@ -36,7 +36,7 @@ def _finished(task_id: str = "task_1", tenant: str = "acme") -> Task:
         task_id=task_id,
         tenant=tenant,
         owner="alice",
-        task="sum 😀 \x00 'quotes' \"and\" ; DROP TABLE task_history; --",
+        goal="sum 😀 \x00 'quotes' \"and\" ; DROP TABLE task_history; --",
         context={"k": [1, 2], "__t": "x"},
         status=TaskStatus.FAILED,
         failure=TaskFailure("LLM_UNAVAILABLE", "down"),
@@ -52,7 +52,7 @@ async def test_record_and_get(history: TaskHistory) -> None:
     got = await history.get("acme", "task_1")
     expected = _finished()
     assert (
-        got.task,
+        got.goal,
         got.context,
         got.status,
         got.failure,
@@ -60,7 +60,7 @@ async def test_record_and_get(history: TaskHistory) -> None:
         got.plan,
         got.last_sequence,
     ) == (
-        expected.task,
+        expected.goal,
         expected.context,
         expected.status,
         expected.failure,
@@ -159,11 +159,11 @@ async def test_list_filters_by_every_label_given(history: TaskHistory) -> None:
         "t4": {},
     }
     for n, (task_id, labels) in enumerate(labelled.items()):
-        task = Task(task_id=task_id, tenant="acme", owner="alice", task="x", labels=labels)
+        task = Task(task_id=task_id, tenant="acme", owner="alice", goal="x", labels=labels)
         task.created_at = base + timedelta(seconds=n)
         await history.record(task)
         await history.record(task)  # recorded again (each status change): labels unchanged
-    other = Task(task_id="o1", tenant="beta", owner="alice", task="x", labels={"team": "billing"})
+    other = Task(task_id="o1", tenant="beta", owner="alice", goal="x", labels={"team": "billing"})
     await history.record(other)
 
     async def ids(**labels: str) -> list[str]:
@@ -179,7 +179,7 @@ async def test_list_filters_by_every_label_given(history: TaskHistory) -> None:
 
 
 def _run_as(task_id: str, agent: str, version: int, conversation: str, n: int) -> Task:
-    task = Task(task_id=task_id, tenant="acme", owner="alice", task="x")
+    task = Task(task_id=task_id, tenant="acme", owner="alice", goal="x")
     task.agent = AgentDefinition(agent_id=agent, version=version) if agent else None
     task.conversation_id = conversation
     task.created_at = datetime(2026, 11, 26, 9, 0, tzinfo=UTC) + timedelta(seconds=n)
@@ -299,3 +299,4 @@ async def test_upgrading_finds_the_agent_and_conversation_of_tasks_stored_before
             assert (await history.get("acme", "t1")).agent == AgentDefinition("support", 2)
         finally:
             await database.close()
+

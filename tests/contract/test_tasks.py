@@ -16,14 +16,14 @@ from stores.tasks.base import TaskStore
 
 def _task(task_id: str = "task_1", tenant: str = "acme") -> Task:
     return Task(
-        task_id=task_id, tenant=tenant, owner="alice", task="sum the numbers", context={"n": [1, 2]}
+        task_id=task_id, tenant=tenant, owner="alice", goal="sum the numbers", context={"n": [1, 2]}
     )
 
 
 async def test_create_then_get(store: TaskStore) -> None:
     await store.create(_task())
     got = await store.get("acme", "task_1")
-    assert (got.task_id, got.owner, got.task, got.context) == (
+    assert (got.task_id, got.owner, got.goal, got.context) == (
         "task_1",
         "alice",
         "sum the numbers",
@@ -182,7 +182,7 @@ async def test_hostile_content_round_trips_unchanged(store: TaskStore) -> None:
         "nested": [{"__e": "TaskStatus", "v": "x"}],
         "emoji": "😀\u0000",
     }
-    task = Task(task_id="task_odd", tenant="acme", owner="o", task="\x00 odd", context=odd)
+    task = Task(task_id="task_odd", tenant="acme", owner="o", goal="\x00 odd", context=odd)
     await store.create(task)
     assert (await store.get("acme", "task_odd")).context == odd
     await store.append_event("task_odd", "t" * 32, ev.ToolCallStarted("c", "s", "json_query", odd))
@@ -205,3 +205,4 @@ async def test_the_terminal_event_closes_the_log(store: TaskStore) -> None:
     with pytest.raises(TaskAlreadyTerminalError):
         await store.append_event("task_1", "t" * 32, ev.TextDelta("s", "late"))
     assert [e.sequence async for e in store.read_events("acme", "task_1")] == [1]
+

@@ -209,8 +209,8 @@ async def test_get_and_cancel_unknown_task(client: AgentClient) -> None:
 
 async def test_get_and_cancel_a_stored_task(registry: ToolRegistry, settings: Settings) -> None:
     store = InMemoryTaskStore()
-    await store.create(Task(task_id="task_a", tenant="default", owner="anonymous", task="do"))
-    await store.create(Task(task_id="task_other", tenant="other", owner="x", task="theirs"))
+    await store.create(Task(task_id="task_a", tenant="default", owner="anonymous", goal="do"))
+    await store.create(Task(task_id="task_other", tenant="other", owner="x", goal="theirs"))
     async with (
         running_server(settings, registry=registry, tasks=store) as running,
         running.client() as client,

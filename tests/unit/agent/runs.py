@@ -138,7 +138,7 @@ class Env:
             task_id=task_id or new_task_id(),
             tenant=PRINCIPAL.tenant,
             owner=PRINCIPAL.id,
-            task=goal,
+            goal=goal,
             mode=mode,
             tools=tuple(tools),
             max_iterations=max_iterations,

@@ -224,7 +224,7 @@ def test_a_task_keeps_its_agent_when_stored_and_read_back() -> None:
         critic_policy="off",
         metadata={"team": "billing"},
     )
-    task = Task(task_id="t1", tenant="acme", owner="alice", task="hi", agent=agent)
+    task = Task(task_id="t1", tenant="acme", owner="alice", goal="hi", agent=agent)
     again = serialization.loads(serialization.dumps(task))
     assert isinstance(again, Task)
     assert again.agent == agent

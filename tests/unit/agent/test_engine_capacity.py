@@ -25,7 +25,7 @@ from stores.audit.memory import InMemoryAuditLog
 from stores.history.memory import InMemoryTaskHistory
 from stores.tasks.memory import InMemoryTaskStore
 
-REQUEST = TaskRequest(task="work", mode=ExecutionMode.FUNCTION_CALLING)
+REQUEST = TaskRequest(goal="work", mode=ExecutionMode.FUNCTION_CALLING)
 
 
 def _engine(

@@ -83,7 +83,7 @@ async def test_a_lost_lease_stops_the_task_here_and_the_claimant_resumes_it(
     a.supervise()
     principal = Principal("svc", "t1", ("analyst",))
     task = await a.start(
-        TaskRequest(task="add 2 and 3", mode=ExecutionMode.TEXT_REACT, token_budget=9000),
+        TaskRequest(goal="add 2 and 3", mode=ExecutionMode.TEXT_REACT, token_budget=9000),
         CallContext(principal),
     )
     await asyncio.wait_for(stuck.wait(), 5)
@@ -119,7 +119,7 @@ async def test_a_running_orphan_without_a_checkpoint_fails_explicitly(
     """Replicas on different databases: the claimant finds no checkpoint and must not guess."""
     connection, prefix = redis_space
     store = RedisTaskStore(connection, prefix=prefix, poll_seconds=0.05)
-    task = Task(task_id="task_orphan", tenant="t1", owner="svc", task="work",
+    task = Task(task_id="task_orphan", tenant="t1", owner="svc", goal="work",
                 status=TaskStatus.RUNNING)  # fmt: skip
     await store.create(task)
     dead = RedisLeases(connection, prefix, ttl_seconds=0.1, replica="dead")

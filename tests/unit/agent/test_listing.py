@@ -28,7 +28,7 @@ async def _stored(
 ) -> Task:
     """Task n (newer for a larger n), its history row `row`, its live state `live` (None:
     no longer in the live store)."""
-    task = Task(task_id=f"task_{n:03d}", tenant="t", owner="o", task="x", status=row,
+    task = Task(task_id=f"task_{n:03d}", tenant="t", owner="o", goal="x", status=row,
                 created_at=START + timedelta(seconds=n))  # fmt: skip
     await history.record(task)
     if live is not None:

@@ -140,7 +140,7 @@ def test_an_agent_gets_its_provider_per_role_then_its_fallback_chain(tmp_path: P
          "fallback": [{"provider": "backup", "model": "spare"}, {"provider": "backup"}]},
         "a.yaml",
     )  # fmt: skip
-    task = Task(task_id="t", tenant=PRINCIPAL.tenant, owner=PRINCIPAL.id, task="x", agent=agent)
+    task = Task(task_id="t", tenant=PRINCIPAL.tenant, owner=PRINCIPAL.id, goal="x", agent=agent)
     run = factory.new(task, CallContext(PRINCIPAL), {}, 0, persist=False)
     executor, critic = run.models.for_role("executor"), run.models.for_role("critic")
     assert isinstance(executor, FallbackModel)

@@ -74,7 +74,7 @@ def _task(agent: str = "b", lineage: tuple[str, ...] = ("a",), depth: int = 1) -
         task_id="task_1",
         tenant="t",
         owner="o",
-        task="x",
+        goal="x",
         agent=AgentDefinition(agent),
         lineage=lineage,
         depth=depth,

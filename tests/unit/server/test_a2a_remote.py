@@ -83,7 +83,7 @@ class Client:
 
 class Run:
     def __init__(self) -> None:
-        self.task = SimpleNamespace(task_id="task_child", task="6*7?", usage=TokenUsage())
+        self.task = SimpleNamespace(task_id="task_child", goal="6*7?", usage=TokenUsage())
         self.events: list[Any] = []
 
     async def emit(self, payload: Any) -> None:

@@ -21,7 +21,7 @@ def test_task_to_proto() -> None:
         task_id="task_1",
         tenant="t",
         owner="p",
-        task="do it",
+        goal="do it",
         context={"k": "v"},
         status=TaskStatus.FAILED,
         failure=TaskFailure("LLM_UNAVAILABLE", "down"),

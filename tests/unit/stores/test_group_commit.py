@@ -118,7 +118,7 @@ async def test_a_batch_costs_a_round_trip_per_statement_not_per_row(
         history = SqlTaskHistory(database)
         writes: list[Any] = []
         for n in range(30):
-            task = Task(task_id=f"task_{n}", tenant="acme", owner="alice", task=f"job {n}")
+            task = Task(task_id=f"task_{n}", tenant="acme", owner="alice", goal=f"job {n}")
             writes += [
                 audit.write(_tool_record(n)),
                 history.record(task),
@@ -164,7 +164,7 @@ async def test_concurrent_writes_never_meet_a_locked_database(
                 await asyncio.sleep(0)
 
         async def one_task(n: int) -> None:
-            task = Task(task_id=f"task_{n}", tenant="acme", owner="alice", task=f"job {n}")
+            task = Task(task_id=f"task_{n}", tenant="acme", owner="alice", goal=f"job {n}")
             await history.record(task)
             await checkpoints.save("acme", task.task_id, "state" * 50)
             await audit.write(_tool_record(n))

@@ -57,7 +57,7 @@ async def test_many_followers_share_a_bounded_pool(space: tuple[str, str]) -> No
     try:
         tasks = [f"task_{n}" for n in range(20)]
         for task_id in tasks:
-            await store.create(Task(task_id=task_id, tenant="acme", owner="a", task="t"))
+            await store.create(Task(task_id=task_id, tenant="acme", owner="a", goal="t"))
 
         async def follow(task_id: str) -> list[int]:
             return [e.sequence async for e in store.read_events("acme", task_id)]
@@ -91,7 +91,7 @@ async def test_a_follower_on_another_replica_is_woken_through_pub_sub(
     # A poll long enough that only a pub/sub notification can wake the reader in time.
     writer, reader = _store(writer_side, prefix), _store(reader_side, prefix, poll=60.0)
     try:
-        await writer.create(Task(task_id="task_x", tenant="acme", owner="a", task="t"))
+        await writer.create(Task(task_id="task_x", tenant="acme", owner="a", goal="t"))
         received: list[int] = []
 
         async def follow() -> None:
@@ -118,7 +118,7 @@ async def test_an_append_sent_again_is_not_applied_twice(space: tuple[str, str])
     connections = RedisConnections(RedisOptions(REDIS_URL, client_name=name))
     store = _store(connections, prefix)
     try:
-        await store.create(Task(task_id="task_y", tenant="acme", owner="a", task="t"))
+        await store.create(Task(task_id="task_y", tenant="acme", owner="a", goal="t"))
         appends = store._appends  # the pipeline's script, called as a resend would
         keys = [f"{prefix}task:task_y", f"{prefix}events:task_y"]
         args: list[str | int] = ["{}", "0", 60, "token-1", f"{prefix}grew:task_y"]
@@ -140,7 +140,7 @@ async def test_a_create_sent_again_succeeds_and_a_second_task_is_refused(
     connections = RedisConnections(RedisOptions(REDIS_URL, client_name=name))
     store = _store(connections, prefix)
     try:
-        task = Task(task_id="task_z", tenant="acme", owner="a", task="t")
+        task = Task(task_id="task_z", tenant="acme", owner="a", goal="t")
         await store.create(task)
         keys = [f"{prefix}task:task_z"]
         create = connections.calls.register_script(store._create.script)
@@ -174,7 +174,7 @@ async def test_appends_of_many_tasks_share_round_trips_and_a_cancelled_one_costs
     appends._send = counted  # type: ignore[method-assign]
     try:
         for task_id in ids:
-            await store.create(Task(task_id=task_id, tenant="acme", owner="a", task="t"))
+            await store.create(Task(task_id=task_id, tenant="acme", owner="a", goal="t"))
         calls = [
             asyncio.ensure_future(store.append_event(t, "0" * 32, ev.TextDelta("s", "x")))
             for t in ids
@@ -236,7 +236,7 @@ async def test_a_reader_at_the_end_of_the_log_is_handed_this_process_s_appends(
 
     connections.calls.xrange = counted  # type: ignore[method-assign]
     try:
-        await store.create(Task(task_id="task_h", tenant="acme", owner="a", task="t"))
+        await store.create(Task(task_id="task_h", tenant="acme", owner="a", goal="t"))
 
         async def write() -> None:
             for i in range(200):

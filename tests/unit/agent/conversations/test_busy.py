@@ -79,7 +79,7 @@ async def _crashed_holder(tmp_path: Path, clock: Clock) -> tuple[Chat, Task]:
         task_id=new_task_id(),
         tenant=PRINCIPAL.tenant,
         owner=PRINCIPAL.id,
-        task="first",
+        goal="first",
         status=TaskStatus.COMPLETED,
         final_answer="the first answer",
         conversation_id=c.conversation_id,
@@ -163,7 +163,7 @@ async def _running_elsewhere(c: Chat, question: str) -> Task:
         task_id=new_task_id(),
         tenant=PRINCIPAL.tenant,
         owner=PRINCIPAL.id,
-        task=question,
+        goal=question,
         status=TaskStatus.RUNNING,
         conversation_id=c.conversation_id,
     )
@@ -338,7 +338,7 @@ async def test_only_the_first_in_line_watches_the_running_task() -> None:
     tasks = Watched()
     ids = {}
     for name in ("running", "first", "second"):
-        task = Task(task_id=new_task_id(), tenant="acme", owner="alice", task=name,
+        task = Task(task_id=new_task_id(), tenant="acme", owner="alice", goal=name,
                     status=TaskStatus.RUNNING if name == "running" else TaskStatus.PENDING,
                     conversation_id="conv_" + "0" * 24)  # fmt: skip
         await tasks.create(task)

@@ -96,7 +96,7 @@ def test_a_resumed_task_is_shown_the_scoped_spec_and_keeps_its_bases(tmp_path: P
     env = make_env(tmp_path)
     env.registry.register(SearchKnowledge(cast(KnowledgeSearch, None)))
     factory = env.factory(ScriptedModel([]))
-    task = Task(task_id=new_task_id(), tenant="acme", owner="alice", task="q", agent=stored)
+    task = Task(task_id=new_task_id(), tenant="acme", owner="alice", goal="q", agent=stored)
     specs = factory.specs(["search_knowledge"])
     assert specs["search_knowledge"] == SPEC
     run = factory.new(task, CallContext(PRINCIPAL), specs, 0, persist=False)
