@@ -300,3 +300,33 @@ async def test_upgrading_finds_the_agent_and_conversation_of_tasks_stored_before
         finally:
             await database.close()
 
+
+@pytest.mark.parametrize("kind", SQL_BACKENDS)
+async def test_the_goal_keeps_its_column_and_a_row_stored_before_loads(
+    kind: str, tmp_path: Path
+) -> None:
+    """The goal is kept in the column `task` (its name in the API: no migration renamed
+    it), and a row recorded before the field was `goal` (its data with the goal under the
+    key "task") is read back with its goal."""
+    import json
+
+    from sqlalchemy import select, update
+
+    from records import serialization
+    from stores.sql.schema import task_history
+
+    task = _finished()
+    task.goal = "what the caller asked"
+    async with migrated_database(kind, tmp_path) as database:
+        await SqlTaskHistory(database).record(task)
+        row = task_history.c.task_id == "task_1"
+        async with database.engine.connect() as connection:
+            column = await connection.scalar(select(task_history.c.task).where(row))
+        assert column == "what the caller asked"
+        before = json.loads(serialization.dumps(task))
+        before["task"] = before.pop("goal")  # the shape the previous version wrote
+        async with database.engine.begin() as connection:
+            await connection.execute(
+                update(task_history).where(row).values(data=json.dumps(before))
+            )
+        assert (await SqlTaskHistory(database).get("acme", "task_1")).goal == task.goal

@@ -206,3 +206,29 @@ async def test_the_terminal_event_closes_the_log(store: TaskStore) -> None:
         await store.append_event("task_1", "t" * 32, ev.TextDelta("s", "late"))
     assert [e.sequence async for e in store.read_events("acme", "task_1")] == [1]
 
+
+@pytest.mark.redis
+async def test_a_live_task_stored_before_the_goal_was_named_so_loads() -> None:
+    """A task the previous version kept in Redis (its goal under the key "task") loads
+    with its goal after an upgrade."""
+    import json
+    import secrets
+
+    import redis.asyncio as redis
+
+    from records import serialization
+    from stores.tasks.redis import RedisTaskStore
+    from tests.contract.conftest import REDIS_URL, drop_prefix
+
+    client = redis.Redis.from_url(REDIS_URL)
+    prefix = f"agentd-test:{secrets.token_hex(6)}:"
+    try:
+        store = RedisTaskStore(client, prefix=prefix, poll_seconds=0.1, retention_seconds=60)
+        await store.create(_task())
+        before = json.loads(serialization.dumps(_task()))
+        before["task"] = before.pop("goal")  # the shape the previous version wrote
+        await client.hset(f"{prefix}task:task_1", "data", json.dumps(before))
+        assert (await store.get("acme", "task_1")).goal == "sum the numbers"
+    finally:
+        await drop_prefix(client, prefix)
+        await client.aclose()
