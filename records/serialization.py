@@ -58,14 +58,25 @@ _ENUMS: dict[str, type[enum.Enum]] = {
     cls.__name__: cls for cls in (TaskStatus, StopReason, ExecutionMode, ToolErrorKind)
 }
 _RESERVED = {"__t", "__e", "__dt", "__tuple", "__d"}
-_RENAMED: dict[str, dict[str, str]] = {"Task": {"task": "goal"}}
-"""Fields stored under an earlier name, by type: old key -> field (read, never written)."""
+_STORED_AS: dict[str, dict[str, str]] = {"Task": {"goal": "task"}}
+"""Fields kept under the name they were first stored by (field -> key), so that what one
+version writes every other version reads: a rolling upgrade shares Redis and checkpoints
+between replicas of both."""
 
 
 _PLAIN = (str, int, float, bool, type(None))
-_FIELDS: dict[type[Any], tuple[str, ...]] = {
-    cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in _DATACLASSES.values()
+_FIELDS: dict[type[Any], tuple[tuple[str, str], ...]] = {
+    cls: tuple(
+        (f.name, _STORED_AS.get(cls.__name__, {}).get(f.name, f.name))
+        for f in dataclasses.fields(cls)
+    )
+    for cls in _DATACLASSES.values()
 }
+"""Each record type's fields, with the key each is stored under."""
+_KEYS: dict[str, dict[str, str]] = {
+    cls.__name__: {key: name for name, key in fields} for cls, fields in _FIELDS.items()
+}
+"""Each record type's stored keys -> its fields."""
 
 
 def _encode(value: Any) -> Any:
@@ -73,7 +84,7 @@ def _encode(value: Any) -> Any:
         return value
     names = _FIELDS.get(type(value))
     if names is not None:
-        out = {name: _encode(getattr(value, name)) for name in names}
+        out = {key: _encode(getattr(value, name)) for name, key in names}
         out["__t"] = type(value).__name__
         return out
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -107,11 +118,8 @@ def _decode(value: Any) -> Any:
         return _ENUMS[value["__e"]](value["v"])
     if "__t" in value:
         cls = _DATACLASSES[value["__t"]]
-        for old, name in _RENAMED.get(value["__t"], {}).items():
-            if old in value and name not in value:  # stored by an earlier version
-                value = {**value, name: value[old]}
-        fields = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: _decode(v) for k, v in value.items() if k in fields})
+        keys = _KEYS[value["__t"]]
+        return cls(**{keys[k]: _decode(v) for k, v in value.items() if k in keys})
     return {k: _decode(v) for k, v in value.items()}
 
 
