@@ -131,10 +131,14 @@ class Instant(HashEmbedder):
 
 async def test_parsing_a_large_document_leaves_the_event_loop_free() -> None:
     paragraph = b"<div><p>The shop opens at nine <b>every</b> day of the week.</p></div>\n"
-    html = paragraph * (2 * 1024 * 1024 // len(paragraph))  # 2 MB of HTML
-    started = time.perf_counter()
-    parse(html, "text/html")
-    alone = time.perf_counter() - started
+    html = paragraph * (2 * 1024 * 1024 // len(paragraph))  # 2 MB of HTML, more if need be
+    for _ in range(4):  # a document whose parsing alone takes long enough to be seen
+        started = time.perf_counter()
+        parse(html, "text/html")
+        alone = time.perf_counter() - started
+        if alone > 0.4:
+            break
+        html *= 2
     assert alone > 0.4, f"parsing took only {alone:.2f} s: the test would prove nothing"
 
     knowledge = KnowledgeBases(MemoryKnowledgeStore(), Instant(8), chunk_tokens=4000)
@@ -149,4 +153,7 @@ async def test_parsing_a_large_document_leaves_the_event_loop_free() -> None:
     assert count > 50
     assert await knowledge.store.count(Scope("acme", "chunk")) == count
     assert len(lags) > 10
-    assert max(lags) < 0.2, f"the event loop stalled {max(lags):.2f} s (parsing: {alone:.2f} s)"
+    # Parsing on the loop would stall it about as long as parsing alone takes; the bound
+    # scales with that, so a slow (or busy) machine tests the same thing as a fast one.
+    bound = max(0.2, alone / 2)
+    assert max(lags) < bound, f"the event loop stalled {max(lags):.2f} s (parsing: {alone:.2f} s)"
