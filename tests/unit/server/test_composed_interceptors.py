@@ -3,7 +3,7 @@ contexts handed on, exceptions seen by the outer ones, a refusal on entry."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -51,7 +51,7 @@ def _handler(behaviour: Any) -> Handler:
     return grpc.unary_unary_rpc_method_handler(behaviour)
 
 
-async def _call(layers: list[AroundInterceptor], behaviour: Any, context: Any = "ctx") -> Any:
+async def _call(layers: Sequence[AroundInterceptor], behaviour: Any, context: Any = "ctx") -> Any:
     interceptor = ComposedInterceptor(layers)
     details: Any = type("Details", (), {"method": "/s/M", "invocation_metadata": ()})()
 
