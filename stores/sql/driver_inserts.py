@@ -17,11 +17,12 @@ leave out a column with a Python-side default (SQLAlchemy fills those in).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Table
+from sqlalchemy import Connection, Dialect, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,20 +32,23 @@ class _Plan:
     processors: tuple[Callable[[Any], Any] | None, ...]
 
 
-_PLANS: dict[tuple[Table, tuple[str, ...]], _Plan | None] = {}
-"""Per table and set of columns (in the rows' order): how to insert them, or None."""
+_PLANS: weakref.WeakKeyDictionary[Dialect, dict[tuple[Table, tuple[str, ...]], _Plan | None]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per dialect (an engine's), table and columns (in the rows' order): how to insert
+them, or None."""
 
 
 def _plan(connection: Connection, table: Table, keys: tuple[str, ...]) -> _Plan | None:
-    plan = _PLANS.get((table, keys), False)
-    if plan is not False:
-        return plan  # type: ignore[return-value]
+    dialect = connection.dialect
+    plans = _PLANS.setdefault(dialect, {})
+    if (table, keys) in plans:
+        return plans[(table, keys)]
     plan = None
     columns = {column.key: column for column in table.c}
     if all(key in columns for key in keys) and not any(
         column.default is not None for key, column in columns.items() if key not in keys
     ):
-        dialect = connection.dialect
         chosen = [columns[key] for key in keys]
         names = ", ".join(dialect.identifier_preparer.quote(column.name) for column in chosen)
         plan = _Plan(
@@ -53,7 +57,7 @@ def _plan(connection: Connection, table: Table, keys: tuple[str, ...]) -> _Plan 
             keys,
             tuple(column.type.dialect_impl(dialect).bind_processor(dialect) for column in chosen),
         )
-    _PLANS[(table, keys)] = plan
+    plans[(table, keys)] = plan
     return plan
 
 
@@ -61,7 +65,8 @@ def insert_rows(connection: Connection, table: Table, rows: Sequence[Mapping[str
     """Insert `rows` into `table` on `connection` (SQLite, in its transaction) in one
     statement (an executemany for several rows); False, having done nothing, when that
     would not do what `table.insert()` does."""
-    if connection.dialect.name != "sqlite" or not rows:
+    dialect = connection.dialect
+    if dialect.name != "sqlite" or dialect.paramstyle != "qmark" or not rows:
         return False
     keys = tuple(rows[0])
     if any(tuple(row) != keys for row in rows):
