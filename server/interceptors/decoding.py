@@ -64,10 +64,21 @@ def _unary_stream(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHan
 
 
 class DecodingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
-    """Builds each method's decoding handler once (see `wrapping.AroundInterceptor`)."""
+    """Builds each method's decoding handler once (see `wrapping.AroundInterceptor`);
+    `composed.ComposedInterceptor` applies `wrap_handler` inside its own layer."""
 
     def __init__(self) -> None:
         self._wrapped: dict[str, tuple[Handler, Handler]] = {}
+
+    def wrap_handler(self, handler: Handler) -> Handler:
+        """`handler`, decoding its request itself (a streamed request is left alone)."""
+        if handler.request_deserializer is None:
+            return handler
+        if handler.unary_unary is not None:
+            return _unary_unary(handler)
+        if handler.unary_stream is not None:
+            return _unary_stream(handler)
+        return handler
 
     async def intercept_service(
         self,
@@ -81,10 +92,6 @@ class DecodingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         cached = self._wrapped.get(method)
         if cached is not None and cached[0] is handler:
             return cached[1]
-        wrapped = handler
-        if handler.unary_unary is not None:
-            wrapped = _unary_unary(handler)
-        elif handler.unary_stream is not None:
-            wrapped = _unary_stream(handler)
+        wrapped = self.wrap_handler(handler)
         self._wrapped[method] = (handler, wrapped)
         return wrapped

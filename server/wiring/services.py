@@ -24,6 +24,7 @@ from server import reflection
 from server.a2a import A2A, a2a_if_on
 from server.interceptors.audit import AuditInterceptor
 from server.interceptors.auth import AnonymousInterceptor, AuthInterceptor
+from server.interceptors.composed import compose
 from server.interceptors.decoding import DecodingInterceptor
 from server.interceptors.draining import DrainingInterceptor
 from server.interceptors.metrics import MetricsInterceptor
@@ -58,7 +59,8 @@ def interceptor_chain(
 
     Tracing, metrics and audit wrap auth so that refused calls are traced, counted and
     audited too; auth comes before rate limits (which need the principal) and before
-    decoding (a refused call is never decoded).
+    decoding (a refused call is never decoded). Those from tracing to decoding run as one
+    grpc interceptor (`interceptors.composed`), each concern still its own.
     """
     interceptors: list[grpc.aio.ServerInterceptor] = [  # type: ignore[type-arg]
         draining,
@@ -77,7 +79,7 @@ def interceptor_chain(
         )
     interceptors.append(RateLimitInterceptor(*rate_limiters(settings, where, live)))
     interceptors.append(DecodingInterceptor())
-    return interceptors
+    return compose(interceptors)
 
 
 def add_services(

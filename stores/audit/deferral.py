@@ -44,11 +44,17 @@ class Deferral:
             return
         if self._commit is not None and not all(f.done() for f in self._queued):
             await self._commit()
-        results = await asyncio.gather(*self._queued, return_exceptions=True)
-        self._queued.clear()
-        for result in results:
-            if isinstance(result, BaseException):
-                raise result
+        if not all(f.done() for f in self._queued):  # committed by a commit still running
+            await asyncio.wait(self._queued)
+        queued, self._queued = self._queued, []
+        # All done: read how each ended here, without another turn of the loop.
+        errors = [
+            asyncio.CancelledError() if written.cancelled() else written.exception()
+            for written in queued
+        ]
+        for error in errors:
+            if error is not None:
+                raise error
 
 
 _DEFERRAL: ContextVar[Deferral | None] = ContextVar("agentd_audit_deferral", default=None)

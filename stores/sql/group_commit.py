@@ -41,6 +41,7 @@ from sqlalchemy.sql.dml import Insert, UpdateBase
 
 from core.errors import StoreUnavailableError
 from core.faults import is_unavailable
+from stores.sql.driver_inserts import insert_rows
 from stores.sql.engine import sqlite_pragmas
 
 log = structlog.get_logger(__name__)
@@ -122,15 +123,21 @@ class SqlWriter:
         self._pending: list[_Write] = []
         self._inserts: dict[str, Insert] = {}
         """One insert statement per table, so that rows of a table in a batch share it."""
+        self._plain: dict[int, Table] = {}
+        """Those statements (by id), which SQLite runs through its driver (`driver_inserts`)."""
         self._lock = asyncio.Lock()
         self._commits: set[asyncio.Task[None]] = set()
 
-    async def insert(self, table: Table, row: Mapping[str, Any]) -> None:
-        """Insert one row; returns once it is committed."""
+    def _insert_of(self, table: Table) -> Insert:
         statement = self._inserts.get(table.name)
         if statement is None:
             statement = self._inserts[table.name] = table.insert()
-        await self.execute(statement, row)
+            self._plain[id(statement)] = table
+        return statement
+
+    async def insert(self, table: Table, row: Mapping[str, Any]) -> None:
+        """Insert one row; returns once it is committed."""
+        await self.execute(self._insert_of(table), row)
 
     async def execute(self, statement: UpdateBase, params: Mapping[str, Any] | None = None) -> int:
         """Run one write statement; returns its row count once it is committed.
@@ -149,9 +156,7 @@ class SqlWriter:
         (any caller's) takes it into its transaction, or `commit_pending`.
         RowRejectedError at once for a row its table cannot hold (nothing is queued)."""
         check_row(table, row)
-        statement = self._inserts.get(table.name)
-        if statement is None:
-            statement = self._inserts[table.name] = table.insert()
+        statement = self._insert_of(table)
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._pending.append(_Write(statement, row, done))
         return done
@@ -241,7 +246,7 @@ class SqlWriter:
             self._connection = self._sync.connect()
         try:
             with self._connection.begin():
-                return _run(self._connection, groups)
+                return _run(self._connection, groups, self._plain)
         except BaseException:
             self._close_connection()  # the next commit starts on a fresh one
             raise
@@ -298,10 +303,17 @@ def _steps(write: _Write) -> list[tuple[UpdateBase, dict[str, Any] | None]]:
     return [(statement, dict(p) if p is not None else None) for statement, p in steps]
 
 
-def _run(connection: Connection, groups: _Groups) -> list[int]:
+def _run(
+    connection: Connection, groups: _Groups, plain: Mapping[int, Table] | None = None
+) -> list[int]:
+    """Run `groups` on `connection`; `plain`: the writer's plain inserts (by id) and their
+    tables, whose rows may go through the driver itself (`driver_inserts`)."""
     counts: list[int] = []
     for statement, writes in groups:
-        if len(writes) > 1:
+        table = plain.get(id(statement)) if plain else None
+        if table is not None and _through_driver(connection, table, writes):
+            counts.extend(1 for _ in writes)
+        elif len(writes) > 1:
             connection.execute(statement, [dict(w.params or {}) for w in writes])
             counts.extend(1 for _ in writes)
         else:
@@ -309,6 +321,11 @@ def _run(connection: Connection, groups: _Groups) -> list[int]:
                 count = _rowcount(connection.execute(step, params))
             counts.append(count)
     return counts
+
+
+def _through_driver(connection: Connection, table: Table, writes: list[_Write]) -> bool:
+    rows = [w.params for w in writes if w.params is not None and not w.then]
+    return len(rows) == len(writes) and insert_rows(connection, table, rows)
 
 
 def _rowcount(result: Any) -> int:
