@@ -25,6 +25,7 @@ from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     Column,
     ColumnElement,
+    Float,
     MetaData,
     Select,
     String,
@@ -94,13 +95,16 @@ async def begin(
     EXACT_SCOPE items (counted no further), and this transaction's settings: statements
     planned for their parameters (never a prepared statement's generic plan: whether the
     scope's rows or the keyword index come first depends on the scope and the terms),
-    and the iterative index scan (with `iterative`)."""
+    and with `iterative` the iterative index scan, sorting off (the planner then takes
+    the HNSW index for the nearest, never a sort of the scope; a statement that must
+    sort still sorts: the keyword tiers, the exact search)."""
     settings = [func.set_config("plan_cache_mode", "force_custom_plan", True)]
     if iterative:
         settings += [
             func.set_config("hnsw.iterative_scan", "relaxed_order", True),
             func.set_config("hnsw.ef_search", str(EF_SEARCH), True),
             func.set_config("hnsw.max_scan_tuples", str(MAX_SCAN_TUPLES), True),
+            func.set_config("enable_sort", "off", True),  # `search_rows`: the index's order
         ]
     some = (
         select(literal_column("1"))
@@ -130,13 +134,17 @@ def _query_vector(vector: Vectors) -> ColumnElement[Any]:
     return cast(bindparam("query_vector", literal_text, type_=Text), Vector())
 
 
-def nearest_query(scope: Scope, vector: Vectors, wanted: int, exact: bool) -> Select[Any]:
-    """The scope's `wanted` items by distance to `vector` (with their similarity): by the
-    HNSW index (after `walk_hnsw`), or `exact` by computing each distance."""
-    distance = pg_items.c.embedding.cosine_distance(_query_vector(vector))
+def nearest_query(
+    scope: Scope, vector: Vectors | ColumnElement[Any], wanted: int, exact: bool
+) -> Select[Any]:
+    """The scope's `wanted` items by distance to `vector` (or its `_query_vector`), with
+    their similarity: by the HNSW index of the scope's kind (after `begin` or
+    `walk_hnsw`), or `exact` by computing each distance."""
+    bound = vector if isinstance(vector, ColumnElement) else _query_vector(vector)
+    distance = pg_items.c.embedding.cosine_distance(bound)
     return (
         select(*columns(pg_items), (1 - distance).label("similarity"))
-        .where(where(scope, pg_items))
+        .where(where(scope, pg_items, inline_kind=True))
         .order_by(distance + 0 if exact else distance)  # + 0: the index cannot give it
         .limit(wanted)
     )
@@ -162,22 +170,6 @@ async def walk_hnsw(connection: AsyncConnection, on: bool = True) -> None:
     )
 
 
-async def nearest(
-    connection: AsyncConnection, scope: Scope, vector: Vectors, wanted: int, walk: bool
-) -> Ranked:
-    """The scope's `wanted` items nearest to `vector`, nearest first (module docstring):
-    with `walk` by the HNSW index (after `begin`); sorting is then off for the rest of
-    the transaction, so the planner takes the index for the order."""
-    if walk:
-        await connection.execute(text("SELECT set_config('enable_sort', 'off', true)"))
-        rows = await connection.execute(nearest_query(scope, vector, wanted, exact=False))
-        found = sorted(((item_of(r), float(r.similarity)) for r in rows), key=lambda x: -x[1])
-        if len(found) == wanted:
-            return found
-    rows = await connection.execute(nearest_query(scope, vector, wanted, exact=True))
-    return [(item_of(r), float(r.similarity)) for r in rows]
-
-
 def _tier(
     scope: Scope, parameter: str, vector: ColumnElement[Any], wanted: int, tier: int
 ) -> Select[Any]:
@@ -187,7 +179,7 @@ def _tier(
     matched = (
         select(*columns(pg_items), pg_items.c.embedding, func.ts_rank(words, query).label("rank"))
         .join_from(pg_keywords, pg_items, pg_keywords.c.item_id == pg_items.c.item_id)
-        .where(where(scope, pg_items), words.op("@@")(query))
+        .where(where(scope, pg_items, inline_kind=True), words.op("@@")(query))
         .limit(KEYWORD_POOL)
         .subquery()
     )
@@ -196,28 +188,55 @@ def _tier(
         *(best.c[name] for name in ITEM_FIELDS),
         (1 - best.c.embedding.cosine_distance(vector)).label("similarity"),
         literal(tier).label("tier"),
-        best.c.rank,
+        cast(best.c.rank, Float).label("rank"),
     )
 
 
-async def keyword_matches(
-    connection: AsyncConnection, scope: Scope, vector: Vectors, query_text: str, wanted: int
-) -> Ranked:
-    """The scope's best keyword matches of `query_text` (at most `wanted`) with their
-    similarity to `vector`: those holding every term first."""
+def _nearest_arm(scope: Scope, bound: ColumnElement[Any], wanted: int, exact: bool) -> Select[Any]:
+    """`nearest_query` with the columns of a keyword tier (tier -1, no rank)."""
+    near = nearest_query(scope, bound, wanted, exact).subquery()
+    return select(
+        *(near.c[name] for name in ITEM_FIELDS),
+        near.c.similarity,
+        literal(-1).label("tier"),
+        literal_column("0.0::float8").label("rank"),
+    )
+
+
+async def search_rows(
+    connection: AsyncConnection,
+    scope: Scope,
+    vector: Vectors,
+    query_text: str,
+    wanted: int,
+    walk: bool,
+) -> tuple[Ranked, Ranked]:
+    """The scope's `wanted` items nearest to `vector`, nearest first (module docstring;
+    `walk`: by the HNSW index, after `begin`), and its best keyword matches of
+    `query_text` (at most `wanted`, with their similarity): those holding every term
+    first. One statement (one round trip, the query vector sent once); a walk that ends
+    with fewer than `wanted` is done again exactly."""
     terms = query_terms(query_text)
-    if not terms:
-        return []
     bound = _query_vector(vector)
-    every = _tier(scope, "every", bound, wanted, 0)
-    statement = (
-        every if len(terms) == 1 else union_all(every, _tier(scope, "any", bound, wanted, 1))
-    )
-    rows = await connection.execute(
-        select(statement.subquery()), {"every": tsquery(terms, "&"), "any": tsquery(terms, "|")}
-    )
-    ordered = sorted(rows, key=lambda r: (r.tier, -r.rank))
+    arms: list[Select[Any]] = [_nearest_arm(scope, bound, wanted, exact=not walk)]
+    if terms:
+        arms.append(_tier(scope, "every", bound, wanted, 0))
+    if len(terms) > 1:
+        arms.append(_tier(scope, "any", bound, wanted, 1))
+    statement: Select[Any] = arms[0]
+    if len(arms) > 1:
+        statement = select(union_all(*arms).subquery())
+    rows = (
+        await connection.execute(
+            statement, {"every": tsquery(terms, "&"), "any": tsquery(terms, "|")}
+        )
+    ).all()
+    near = [(item_of(r), float(r.similarity)) for r in rows if r.tier < 0]
+    near.sort(key=lambda x: -x[1])  # relaxed order: the walk's may be slightly out of order
+    if walk and len(near) < wanted:
+        exact = await connection.execute(nearest_query(scope, bound, wanted, exact=True))
+        near = [(item_of(r), float(r.similarity)) for r in exact]
     found: dict[str, tuple[Item, float]] = {}
-    for row in ordered:
+    for row in sorted((r for r in rows if r.tier >= 0), key=lambda r: (r.tier, -r.rank)):
         found.setdefault(row.item_id, (item_of(row), float(row.similarity)))
-    return list(found.values())[:wanted]
+    return near, list(found.values())[:wanted]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Table, and_, delete, func, select, update
+from sqlalchemy import ColumnElement, Table, and_, delete, func, literal_column, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from agent.knowledge.records import EmbeddingSpace, Item, Scope
@@ -25,10 +25,19 @@ def columns(table: Table) -> list[Any]:
     return [table.c[name] for name in ITEM_FIELDS]
 
 
-def where(scope: Scope, table: Table) -> ColumnElement[bool]:
-    """The SQL condition of a scope (always one tenant and one kind)."""
+KINDS = ("memory", "chunk")
+"""The item kinds (`ItemKind`)."""
+
+
+def where(scope: Scope, table: Table, *, inline_kind: bool = False) -> ColumnElement[bool]:
+    """The SQL condition of a scope (always one tenant and one kind). `inline_kind`: the
+    kind is written into the statement, not a parameter, so that the planner matches a
+    partial index of that kind even in a generic plan (PostgreSQL's HNSW indexes)."""
     c = table.c
-    parts: list[ColumnElement[bool]] = [c.tenant == scope.tenant, c.kind == scope.kind]
+    if scope.kind not in KINDS:
+        raise ValueError(f"no such item kind: {scope.kind!r}")
+    kind: Any = literal_column(f"'{scope.kind}'") if inline_kind else scope.kind
+    parts: list[ColumnElement[bool]] = [c.tenant == scope.tenant, c.kind == kind]
     if scope.user is not None:
         parts.append(c.user_id == scope.user)
     if scope.namespaces:
