@@ -40,7 +40,7 @@ from sqlalchemy import (
     text,
     union_all,
 )
-from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.dialects.postgresql import ARRAY, REAL, TSVECTOR
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from agent.knowledge.records import EmbeddingSpace, Item, Scope, Vectors
@@ -128,10 +128,11 @@ async def begin(
 
 
 def _query_vector(vector: Vectors) -> ColumnElement[Any]:
-    """The query vector as one parameter of a statement, in pgvector's text form, made
-    once (the column type's own conversion runs for each use, slowly at 1,536 floats)."""
-    literal_text = "[" + ",".join(map(str, np.asarray(vector, np.float32).tolist())) + "]"
-    return cast(bindparam("query_vector", literal_text, type_=Text), Vector())
+    """The query vector as one parameter of a statement, a `real[]` (asyncpg sends it in
+    binary, exact) cast to `vector` by the server. Not the column type's own conversion,
+    nor pgvector's text form: formatting 1,536 floats as text took 0.4-2.5 ms a search."""
+    floats = np.asarray(vector, np.float32).reshape(-1).tolist()
+    return cast(bindparam("query_vector", floats, type_=ARRAY(REAL)), Vector())
 
 
 def nearest_query(
@@ -203,6 +204,22 @@ def _nearest_arm(scope: Scope, bound: ColumnElement[Any], wanted: int, exact: bo
     )
 
 
+def search_statement(
+    scope: Scope, bound: ColumnElement[Any], terms: list[str], wanted: int, walk: bool
+) -> tuple[Select[Any], dict[str, str]]:
+    """`search_rows`' statement and its keyword parameters: the nearest (tier -1) and the
+    keyword tiers (0: every term, 1: any) of `terms`, one after the other."""
+    arms: list[Select[Any]] = [_nearest_arm(scope, bound, wanted, exact=not walk)]
+    if terms:
+        arms.append(_tier(scope, "every", bound, wanted, 0))
+    if len(terms) > 1:
+        arms.append(_tier(scope, "any", bound, wanted, 1))
+    statement: Select[Any] = arms[0]
+    if len(arms) > 1:
+        statement = select(union_all(*arms).subquery())
+    return statement, {"every": tsquery(terms, "&"), "any": tsquery(terms, "|")}
+
+
 async def search_rows(
     connection: AsyncConnection,
     scope: Scope,
@@ -216,21 +233,9 @@ async def search_rows(
     `query_text` (at most `wanted`, with their similarity): those holding every term
     first. One statement (one round trip, the query vector sent once); a walk that ends
     with fewer than `wanted` is done again exactly."""
-    terms = query_terms(query_text)
     bound = _query_vector(vector)
-    arms: list[Select[Any]] = [_nearest_arm(scope, bound, wanted, exact=not walk)]
-    if terms:
-        arms.append(_tier(scope, "every", bound, wanted, 0))
-    if len(terms) > 1:
-        arms.append(_tier(scope, "any", bound, wanted, 1))
-    statement: Select[Any] = arms[0]
-    if len(arms) > 1:
-        statement = select(union_all(*arms).subquery())
-    rows = (
-        await connection.execute(
-            statement, {"every": tsquery(terms, "&"), "any": tsquery(terms, "|")}
-        )
-    ).all()
+    statement, params = search_statement(scope, bound, query_terms(query_text), wanted, walk)
+    rows = (await connection.execute(statement, params)).all()
     near = [(item_of(r), float(r.similarity)) for r in rows if r.tier < 0]
     near.sort(key=lambda x: -x[1])  # relaxed order: the walk's may be slightly out of order
     if walk and len(near) < wanted:
