@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,8 @@ MAX_CACHED_ROWS = 500_000
 """Vectors the caches hold at most, over all scopes (about 3 GB at 1,536 dimensions is
 far more than a SQLite deployment should ever see; the oldest scope goes first)."""
 
+PRODUCT_THREADS = 4
+"""Threads a store computes matrix products on (numpy lets go of the GIL meanwhile)."""
 
 _fts = table("knowledge_items_fts", column("item_id"))
 _FTS: ColumnClause[Any] = literal_column("knowledge_items_fts")
@@ -155,6 +158,7 @@ class SqliteKnowledgeStore:
         self._engine = engine
         self._cache: OrderedDict[tuple[object, ...], _Cached] = OrderedDict()
         self._write = asyncio.Lock()
+        self._threads: ThreadPoolExecutor | None = None
 
     async def space(self) -> EmbeddingSpace | None:
         return await self._sql.space()
@@ -249,7 +253,9 @@ class SqliteKnowledgeStore:
         wanted = max(top_k * 4, top_k)
         guess = self._cache.get(_key(scope))
         early = (  # the product while the statement runs (numpy lets go of the GIL)
-            asyncio.get_running_loop().run_in_executor(None, _scores, guess.matrix, vector)
+            asyncio.get_running_loop().run_in_executor(
+                self._products(), _scores, guess.matrix, vector
+            )
             if guess is not None
             else None
         )
@@ -318,5 +324,15 @@ class SqliteKnowledgeStore:
             await self._sql.bump(connection)
         self._cache.clear()
 
+    def _products(self) -> ThreadPoolExecutor:
+        """The store's own threads for matrix products (not the loop's default executor:
+        a search must not queue behind other work's threads)."""
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(PRODUCT_THREADS, "knowledge-search")
+        return self._threads
+
     async def close(self) -> None:
         self._cache.clear()
+        if self._threads is not None:
+            self._threads.shutdown(wait=False)
+            self._threads = None
