@@ -252,12 +252,12 @@ class SqliteKnowledgeStore:
         terms = query_terms(query_text)
         wanted = max(top_k * 4, top_k)
         guess = self._cache.get(_key(scope))
-        early = (  # the product while the statement runs (numpy lets go of the GIL)
+        early = (  # the product while the keyword statement runs (numpy lets go of the GIL)
             asyncio.get_running_loop().run_in_executor(
                 self._products(), _scores, guess.matrix, vector
             )
-            if guess is not None
-            else None
+            if guess is not None and terms
+            else None  # by vector alone the statement is short: a thread would only add
         )
         async with self._engine.connect() as connection:
             row, keyword_ids = await _space_and_keywords(connection, scope, terms, wanted)
