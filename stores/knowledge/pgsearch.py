@@ -25,6 +25,7 @@ from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     Column,
     ColumnElement,
+    CompoundSelect,
     Float,
     MetaData,
     Select,
@@ -195,18 +196,14 @@ def _tier(
 
 def _nearest_arm(scope: Scope, bound: ColumnElement[Any], wanted: int, exact: bool) -> Select[Any]:
     """`nearest_query` with the columns of a keyword tier (tier -1, no rank)."""
-    near = nearest_query(scope, bound, wanted, exact).subquery()
-    return select(
-        *(near.c[name] for name in ITEM_FIELDS),
-        near.c.similarity,
-        literal(-1).label("tier"),
-        literal_column("0.0::float8").label("rank"),
+    return nearest_query(scope, bound, wanted, exact).add_columns(
+        literal(-1).label("tier"), literal_column("0.0::float8").label("rank")
     )
 
 
 def search_statement(
     scope: Scope, bound: ColumnElement[Any], terms: list[str], wanted: int, walk: bool
-) -> tuple[Select[Any], dict[str, str]]:
+) -> tuple[Select[Any] | CompoundSelect[Any], dict[str, str]]:
     """`search_rows`' statement and its keyword parameters: the nearest (tier -1) and the
     keyword tiers (0: every term, 1: any) of `terms`, one after the other."""
     arms: list[Select[Any]] = [_nearest_arm(scope, bound, wanted, exact=not walk)]
@@ -214,9 +211,7 @@ def search_statement(
         arms.append(_tier(scope, "every", bound, wanted, 0))
     if len(terms) > 1:
         arms.append(_tier(scope, "any", bound, wanted, 1))
-    statement: Select[Any] = arms[0]
-    if len(arms) > 1:
-        statement = select(union_all(*arms).subquery())
+    statement = arms[0] if len(arms) == 1 else union_all(*arms)
     return statement, {"every": tsquery(terms, "&"), "any": tsquery(terms, "|")}
 
 
