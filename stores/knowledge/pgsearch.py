@@ -17,6 +17,7 @@ computed per matching row: a term found in every row must not cost a full scan).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -32,6 +33,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     bindparam,
     cast,
     func,
@@ -46,7 +48,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from agent.knowledge.records import EmbeddingSpace, Item, Scope, Vectors
 from stores.knowledge.keywords import KEYWORD_POOL, query_terms
-from stores.knowledge.sql import ITEM_FIELDS, columns, item_of, where
+from stores.knowledge.sql import ITEM_FIELDS, KINDS, columns, item_of, where
 from stores.knowledge.tables import SPACE_ROW, _item_columns, space
 
 EF_SEARCH = 100
@@ -172,20 +174,68 @@ async def walk_hnsw(connection: AsyncConnection, on: bool = True) -> None:
     )
 
 
-def _tier(
-    scope: Scope, parameter: str, vector: ColumnElement[Any], wanted: int, tier: int
-) -> Select[Any]:
-    """The best `wanted` by ts_rank of at most KEYWORD_POOL matches of a tsquery."""
+def scope_parameters(scope: Scope) -> dict[str, Any]:
+    """The parameters of `_named_where` (those its shape has no use for are ignored)."""
+    return {
+        "scope_tenant": scope.tenant,
+        "scope_user": scope.user,
+        "scope_namespaces": list(scope.namespaces),
+        "scope_document": scope.document_id,
+        "scope_item_ids": list(scope.item_ids),
+    }
+
+
+Shape = tuple[str, bool, bool, bool, bool]
+"""A scope's kind and which of user, namespaces, document and item ids it names."""
+
+
+def _shape(scope: Scope) -> Shape:
+    return (
+        scope.kind,
+        scope.user is not None,
+        bool(scope.namespaces),
+        scope.document_id is not None,
+        bool(scope.item_ids),
+    )
+
+
+def _named_where(shape: Shape) -> ColumnElement[bool]:
+    """`where` of a scope of this shape, its values named parameters (none has a value:
+    a statement built once is executed with `scope_parameters`, and one missing fails)."""
+    kind, user, namespaces, document, item_ids = shape
+    if kind not in KINDS:
+        raise ValueError(f"no such item kind: {kind!r}")
+    c = pg_items.c
+    parts = [
+        c.tenant == bindparam("scope_tenant", type_=String),
+        c.kind == literal_column(f"'{kind}'"),
+    ]
+    if user:
+        parts.append(c.user_id == bindparam("scope_user", type_=String))
+    if namespaces:
+        parts.append(c.namespace.in_(bindparam("scope_namespaces", expanding=True)))
+    if document:
+        parts.append(c.document_id == bindparam("scope_document", type_=String))
+    if item_ids:
+        parts.append(c.item_id.in_(bindparam("scope_item_ids", expanding=True)))
+    return and_(*parts)
+
+
+@functools.lru_cache(maxsize=256)
+def _tier(shape: Shape, parameter: str, wanted: int, tier: int) -> Select[Any]:
+    """The best `wanted` by ts_rank of at most KEYWORD_POOL matches of a tsquery (built
+    once per shape: building it took 1-2 ms a search)."""
     query = func.to_tsquery(literal_column("'simple'::regconfig"), bindparam(parameter, type_=Text))
     words = pg_keywords.c.words
     matched = (
         select(*columns(pg_items), pg_items.c.embedding, func.ts_rank(words, query).label("rank"))
         .join_from(pg_keywords, pg_items, pg_keywords.c.item_id == pg_items.c.item_id)
-        .where(where(scope, pg_items, inline_kind=True), words.op("@@")(query))
+        .where(_named_where(shape), words.op("@@")(query))
         .limit(KEYWORD_POOL)
         .subquery()
     )
     best = select(matched).order_by(matched.c.rank.desc()).limit(wanted).subquery()
+    vector = cast(bindparam("query_vector", type_=ARRAY(REAL)), Vector())
     return select(  # the distance of the best only (each reads a whole vector)
         *(best.c[name] for name in ITEM_FIELDS),
         (1 - best.c.embedding.cosine_distance(vector)).label("similarity"),
@@ -202,17 +252,20 @@ def _nearest_arm(scope: Scope, bound: ColumnElement[Any], wanted: int, exact: bo
 
 
 def search_statement(
-    scope: Scope, bound: ColumnElement[Any], terms: list[str], wanted: int, walk: bool
-) -> tuple[Select[Any] | CompoundSelect[Any], dict[str, str]]:
-    """`search_rows`' statement and its keyword parameters: the nearest (tier -1) and the
+    scope: Scope, vector: Vectors, terms: list[str], wanted: int, walk: bool
+) -> tuple[Select[Any] | CompoundSelect[Any], dict[str, Any]]:
+    """`search_rows`' statement and its parameters: the nearest (tier -1) and the
     keyword tiers (0: every term, 1: any) of `terms`, one after the other."""
+    floats = np.asarray(vector, np.float32).reshape(-1).tolist()
+    bound = cast(bindparam("query_vector", floats, type_=ARRAY(REAL)), Vector())
     arms: list[Select[Any]] = [_nearest_arm(scope, bound, wanted, exact=not walk)]
     if terms:
-        arms.append(_tier(scope, "every", bound, wanted, 0))
+        arms.append(_tier(_shape(scope), "every", wanted, 0))
     if len(terms) > 1:
-        arms.append(_tier(scope, "any", bound, wanted, 1))
+        arms.append(_tier(_shape(scope), "any", wanted, 1))
     statement = arms[0] if len(arms) == 1 else union_all(*arms)
-    return statement, {"every": tsquery(terms, "&"), "any": tsquery(terms, "|")}
+    params = {"every": tsquery(terms, "&"), "any": tsquery(terms, "|"), "query_vector": floats}
+    return statement, {**params, **scope_parameters(scope)} if terms else params
 
 
 async def search_rows(
@@ -228,13 +281,12 @@ async def search_rows(
     `query_text` (at most `wanted`, with their similarity): those holding every term
     first. One statement (one round trip, the query vector sent once); a walk that ends
     with fewer than `wanted` is done again exactly."""
-    bound = _query_vector(vector)
-    statement, params = search_statement(scope, bound, query_terms(query_text), wanted, walk)
+    statement, params = search_statement(scope, vector, query_terms(query_text), wanted, walk)
     rows = (await connection.execute(statement, params)).all()
     near = [(item_of(r), float(r.similarity)) for r in rows if r.tier < 0]
     near.sort(key=lambda x: -x[1])  # relaxed order: the walk's may be slightly out of order
     if walk and len(near) < wanted:
-        exact = await connection.execute(nearest_query(scope, bound, wanted, exact=True))
+        exact = await connection.execute(nearest_query(scope, vector, wanted, exact=True))
         near = [(item_of(r), float(r.similarity)) for r in exact]
     found: dict[str, tuple[Item, float]] = {}
     for row in sorted((r for r in rows if r.tier >= 0), key=lambda r: (r.tier, -r.rank)):
