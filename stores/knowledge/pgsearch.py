@@ -8,11 +8,17 @@ and it is exact). A larger scope walks the HNSW index with pgvector 0.8's iterat
 index scan (`hnsw.iterative_scan`): the walk goes on past `hnsw.ef_search` candidates
 until enough of them pass the scope's filter (at most MAX_SCAN_TUPLES); should it end
 with fewer, the search is done exactly after all. pgvector before 0.8 has no iterative
-scan: there every search is exact (correct, but its time grows with the scope).
+scan: there every search is exact (correct, but its time grows with the scope). Each
+item kind has its own HNSW index (partial, migration 0018): the kind is written into
+the statement, so that the planner always matches it.
 
 Keyword: the scope's items whose tsvector holds every term of the query, then those
 holding any, each set ranked by ts_rank among at most KEYWORD_POOL matches (ts_rank is
 computed per matching row: a term found in every row must not cost a full scan).
+
+A search is one transaction of two statements (`begin`, then `search_rows`: the
+nearest and the keyword tiers in one UNION ALL, the query vector one binary `real[]`
+parameter); the round trips, not the walk, were most of a search's time.
 """
 
 from __future__ import annotations
@@ -33,7 +39,6 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    and_,
     bindparam,
     cast,
     func,
@@ -48,7 +53,16 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from agent.knowledge.records import EmbeddingSpace, Item, Scope, Vectors
 from stores.knowledge.keywords import KEYWORD_POOL, query_terms
-from stores.knowledge.sql import ITEM_FIELDS, KINDS, columns, item_of, where
+from stores.knowledge.sql import (
+    ITEM_FIELDS,
+    Shape,
+    columns,
+    item_of,
+    named_where,
+    scope_parameters,
+    shape_of,
+    where,
+)
 from stores.knowledge.tables import SPACE_ROW, _item_columns, space
 
 EF_SEARCH = 100
@@ -174,53 +188,6 @@ async def walk_hnsw(connection: AsyncConnection, on: bool = True) -> None:
     )
 
 
-def scope_parameters(scope: Scope) -> dict[str, Any]:
-    """The parameters of `_named_where` (those its shape has no use for are ignored)."""
-    return {
-        "scope_tenant": scope.tenant,
-        "scope_user": scope.user,
-        "scope_namespaces": list(scope.namespaces),
-        "scope_document": scope.document_id,
-        "scope_item_ids": list(scope.item_ids),
-    }
-
-
-Shape = tuple[str, bool, bool, bool, bool]
-"""A scope's kind and which of user, namespaces, document and item ids it names."""
-
-
-def _shape(scope: Scope) -> Shape:
-    return (
-        scope.kind,
-        scope.user is not None,
-        bool(scope.namespaces),
-        scope.document_id is not None,
-        bool(scope.item_ids),
-    )
-
-
-def _named_where(shape: Shape) -> ColumnElement[bool]:
-    """`where` of a scope of this shape, its values named parameters (none has a value:
-    a statement built once is executed with `scope_parameters`, and one missing fails)."""
-    kind, user, namespaces, document, item_ids = shape
-    if kind not in KINDS:
-        raise ValueError(f"no such item kind: {kind!r}")
-    c = pg_items.c
-    parts = [
-        c.tenant == bindparam("scope_tenant", type_=String),
-        c.kind == literal_column(f"'{kind}'"),
-    ]
-    if user:
-        parts.append(c.user_id == bindparam("scope_user", type_=String))
-    if namespaces:
-        parts.append(c.namespace.in_(bindparam("scope_namespaces", expanding=True)))
-    if document:
-        parts.append(c.document_id == bindparam("scope_document", type_=String))
-    if item_ids:
-        parts.append(c.item_id.in_(bindparam("scope_item_ids", expanding=True)))
-    return and_(*parts)
-
-
 @functools.lru_cache(maxsize=256)
 def _tier(shape: Shape, parameter: str, wanted: int, tier: int) -> Select[Any]:
     """The best `wanted` by ts_rank of at most KEYWORD_POOL matches of a tsquery (built
@@ -230,7 +197,7 @@ def _tier(shape: Shape, parameter: str, wanted: int, tier: int) -> Select[Any]:
     matched = (
         select(*columns(pg_items), pg_items.c.embedding, func.ts_rank(words, query).label("rank"))
         .join_from(pg_keywords, pg_items, pg_keywords.c.item_id == pg_items.c.item_id)
-        .where(_named_where(shape), words.op("@@")(query))
+        .where(named_where(shape, pg_items), words.op("@@")(query))
         .limit(KEYWORD_POOL)
         .subquery()
     )
@@ -260,9 +227,9 @@ def search_statement(
     bound = cast(bindparam("query_vector", floats, type_=ARRAY(REAL)), Vector())
     arms: list[Select[Any]] = [_nearest_arm(scope, bound, wanted, exact=not walk)]
     if terms:
-        arms.append(_tier(_shape(scope), "every", wanted, 0))
+        arms.append(_tier(shape_of(scope), "every", wanted, 0))
     if len(terms) > 1:
-        arms.append(_tier(_shape(scope), "any", wanted, 1))
+        arms.append(_tier(shape_of(scope), "any", wanted, 1))
     statement = arms[0] if len(arms) == 1 else union_all(*arms)
     params = {"every": tsquery(terms, "&"), "any": tsquery(terms, "|"), "query_vector": floats}
     return statement, {**params, **scope_parameters(scope)} if terms else params

@@ -5,6 +5,7 @@ writes), keywords with FTS5. Fine for up to some hundred thousand items per scop
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -13,6 +14,8 @@ from typing import Any
 
 import numpy as np
 from sqlalchemy import (
+    Select,
+    String,
     bindparam,
     column,
     func,
@@ -32,7 +35,18 @@ from agent.knowledge.records import EmbeddingSpace, Hit, Item, Scope, Vectors
 from core.errors import EmbeddingModelChangedError
 from stores.knowledge.base import fuse, plain
 from stores.knowledge.keywords import KEYWORD_POOL, keyword_text, query_terms
-from stores.knowledge.sql import SqlItems, columns, dedupe, item_of, row_of, where
+from stores.knowledge.sql import (
+    Shape,
+    SqlItems,
+    columns,
+    dedupe,
+    item_of,
+    named_where,
+    row_of,
+    scope_parameters,
+    shape_of,
+    where,
+)
 from stores.knowledge.tables import SPACE_ROW, space, sqlite_items
 
 MAX_CACHED_ROWS = 500_000
@@ -51,27 +65,34 @@ def fts_query(terms: Sequence[str], joiner: str) -> str:
     return f" {joiner} ".join('"' + w.replace('"', "") + '"' for w in terms)
 
 
-def _keyword_tiers(scope: Scope, terms: list[str], wanted: int) -> Any:
-    """The scope's best `wanted` keyword matches of each tier, with their tier and BM25
-    rank (lower is better): tier 0 those holding every term, tier 1 those holding any,
-    each ranked among at most KEYWORD_POOL of its matches. However the tiers overlap,
-    they hold `wanted` distinct items when the scope has them."""
-    tiers = []
-    for tier, joiner in enumerate(("AND", "OR") if len(terms) > 1 else ("AND",)):
+@functools.lru_cache(maxsize=256)
+def _keyword_statement(shape: Shape, tiers: int, wanted: int) -> Select[Any]:
+    """The space row (the store's state) and, for each of `tiers` tiers, the scope's best
+    `wanted` keyword matches with their tier and BM25 rank (lower is better): tier 0
+    those holding every term (`match_0`), tier 1 those holding any (`match_1`), each
+    ranked among at most KEYWORD_POOL of its matches. However the tiers overlap, they
+    hold `wanted` distinct items when the scope has them. Built once per scope shape
+    (building it took about 1 ms a search), executed with `scope_parameters`."""
+    ranked = []
+    for tier in range(tiers):
         pool = (
             select(_fts.c.item_id, func.bm25(_FTS).label("rank"))
             .join_from(_fts, sqlite_items, _fts.c.item_id == sqlite_items.c.item_id)
-            .where(_FTS.op("MATCH")(fts_query(terms, joiner)), where(scope, sqlite_items))
+            .where(
+                _FTS.op("MATCH")(bindparam(f"match_{tier}", type_=String)),
+                named_where(shape, sqlite_items),
+            )
             .limit(KEYWORD_POOL)
             .subquery()
         )
-        best = (
-            select(pool, literal(tier).label("tier"))
-            .order_by(pool.c.rank, pool.c.item_id)
-            .limit(wanted)
-        )
-        tiers.append(select(best.subquery()))
-    return union_all(*tiers).subquery("matches")
+        best = select(pool, literal(tier).label("tier"))
+        ranked.append(select(best.order_by(pool.c.rank, pool.c.item_id).limit(wanted).subquery()))
+    matches = union_all(*ranked).subquery("matches")
+    return (
+        select(space, matches.c.item_id, matches.c.rank, matches.c.tier)
+        .select_from(space.outerjoin(matches, true()))
+        .where(space.c.id == SPACE_ROW)
+    )
 
 
 async def _space_and_keywords(
@@ -79,15 +100,15 @@ async def _space_and_keywords(
 ) -> tuple[Any, list[str]]:
     """In one statement (each statement is several hops to aiosqlite's thread): the space
     row (None: no space yet) and the scope's best keyword matches of `terms`, best first
-    (`_keyword_tiers`)."""
+    (`_keyword_statement`)."""
     if not terms:
         return (await connection.execute(select(space).where(space.c.id == SPACE_ROW))).first(), []
-    matches = _keyword_tiers(scope, terms, wanted)
+    tiers = 2 if len(terms) > 1 else 1
+    params = {"match_0": fts_query(terms, "AND"), "match_1": fts_query(terms, "OR")}
     rows = (
         await connection.execute(
-            select(space, matches.c.item_id, matches.c.rank, matches.c.tier)
-            .select_from(space.outerjoin(matches, true()))
-            .where(space.c.id == SPACE_ROW)
+            _keyword_statement(shape_of(scope), tiers, wanted),
+            {**params, **scope_parameters(scope)},
         )
     ).all()
     if not rows:

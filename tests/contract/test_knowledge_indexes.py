@@ -18,7 +18,8 @@ from agent.knowledge.memories import new_item_id
 from agent.knowledge.records import EmbeddingSpace, Item, Scope, content_hash, normalised
 from stores.knowledge import pgsearch
 from stores.knowledge.pgvector import PgVectorKnowledgeStore
-from stores.knowledge.sqlite import SqliteKnowledgeStore, _keyword_tiers
+from stores.knowledge.sql import scope_parameters, shape_of
+from stores.knowledge.sqlite import SqliteKnowledgeStore, _keyword_statement
 from stores.sql.engine import alembic_config, create_engine
 from tests.pgvector_server import pgvector_database
 
@@ -151,8 +152,10 @@ async def test_0018_gives_sqlite_keyword_search_a_covering_index(tmp_path: Path)
         hits = await store.search(scope, vectors[40], top_k=3, query_text="billing 10", space=SPACE)
         assert hits[0].item.item_id == stored[40].item_id  # "chunk 10 about billing"
         assert hits[0].matched == ("vector", "keyword")
-        statement = _keyword_tiers(scope, ["billing", "10"], 12)
-        sql = statement.select().compile(engine.sync_engine, compile_kwargs={"literal_binds": True})
+        statement = _keyword_statement(shape_of(scope), 2, 12).params(
+            match_0='"billing" AND "10"', match_1='"billing" OR "10"', **scope_parameters(scope)
+        )
+        sql = statement.compile(engine.sync_engine, compile_kwargs={"literal_binds": True})
         async with engine.connect() as connection:
             plan = await connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}")
             details = " ".join(str(r[-1]) for r in plan)
