@@ -8,15 +8,22 @@ and it is exact). A larger scope walks the HNSW index with pgvector 0.8's iterat
 index scan (`hnsw.iterative_scan`): the walk goes on past `hnsw.ef_search` candidates
 until enough of them pass the scope's filter (at most MAX_SCAN_TUPLES); should it end
 with fewer, the search is done exactly after all. pgvector before 0.8 has no iterative
-scan: there every search is exact (correct, but its time grows with the scope).
+scan: there every search is exact (correct, but its time grows with the scope). Each
+item kind has its own HNSW index (partial, migration 0018): the kind is written into
+the statement, so that the planner always matches it.
 
 Keyword: the scope's items whose tsvector holds every term of the query, then those
 holding any, each set ranked by ts_rank among at most KEYWORD_POOL matches (ts_rank is
 computed per matching row: a term found in every row must not cost a full scan).
+
+A search is one transaction of two statements (`begin`, then `search_rows`: the
+nearest and the keyword tiers in one UNION ALL, the query vector one binary `real[]`
+parameter); the round trips, not the walk, were most of a search's time.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -25,6 +32,8 @@ from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     Column,
     ColumnElement,
+    CompoundSelect,
+    Float,
     MetaData,
     Select,
     String,
@@ -39,12 +48,21 @@ from sqlalchemy import (
     text,
     union_all,
 )
-from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.dialects.postgresql import ARRAY, REAL, TSVECTOR
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from records.knowledge.items import EmbeddingSpace, Item, Scope, Vectors
 from stores.knowledge.keywords import KEYWORD_POOL, query_terms
-from stores.knowledge.sql import ITEM_FIELDS, columns, item_of, where
+from stores.knowledge.sql import (
+    ITEM_FIELDS,
+    Shape,
+    columns,
+    item_of,
+    named_where,
+    scope_parameters,
+    shape_of,
+    where,
+)
 from stores.knowledge.tables import SPACE_ROW, _item_columns, space
 
 EF_SEARCH = 100
@@ -94,13 +112,16 @@ async def begin(
     EXACT_SCOPE items (counted no further), and this transaction's settings: statements
     planned for their parameters (never a prepared statement's generic plan: whether the
     scope's rows or the keyword index come first depends on the scope and the terms),
-    and the iterative index scan (with `iterative`)."""
+    and with `iterative` the iterative index scan, sorting off (the planner then takes
+    the HNSW index for the nearest, never a sort of the scope; a statement that must
+    sort still sorts: the keyword tiers, the exact search)."""
     settings = [func.set_config("plan_cache_mode", "force_custom_plan", True)]
     if iterative:
         settings += [
             func.set_config("hnsw.iterative_scan", "relaxed_order", True),
             func.set_config("hnsw.ef_search", str(EF_SEARCH), True),
             func.set_config("hnsw.max_scan_tuples", str(MAX_SCAN_TUPLES), True),
+            func.set_config("enable_sort", "off", True),  # `search_rows`: the index's order
         ]
     some = (
         select(literal_column("1"))
@@ -124,19 +145,24 @@ async def begin(
 
 
 def _query_vector(vector: Vectors) -> ColumnElement[Any]:
-    """The query vector as one parameter of a statement, in pgvector's text form, made
-    once (the column type's own conversion runs for each use, slowly at 1,536 floats)."""
-    literal_text = "[" + ",".join(map(str, np.asarray(vector, np.float32).tolist())) + "]"
-    return cast(bindparam("query_vector", literal_text, type_=Text), Vector())
+    """The query vector as one parameter of a statement, a `real[]` (asyncpg sends it in
+    binary, exact) cast to `vector` by the server. Not the column type's own conversion,
+    nor pgvector's text form: formatting 1,536 floats as text took 0.4-2.5 ms a search."""
+    floats = np.asarray(vector, np.float32).reshape(-1).tolist()
+    return cast(bindparam("query_vector", floats, type_=ARRAY(REAL)), Vector())
 
 
-def nearest_query(scope: Scope, vector: Vectors, wanted: int, exact: bool) -> Select[Any]:
-    """The scope's `wanted` items by distance to `vector` (with their similarity): by the
-    HNSW index (after `walk_hnsw`), or `exact` by computing each distance."""
-    distance = pg_items.c.embedding.cosine_distance(_query_vector(vector))
+def nearest_query(
+    scope: Scope, vector: Vectors | ColumnElement[Any], wanted: int, exact: bool
+) -> Select[Any]:
+    """The scope's `wanted` items by distance to `vector` (or its `_query_vector`), with
+    their similarity: by the HNSW index of the scope's kind (after `begin` or
+    `walk_hnsw`), or `exact` by computing each distance."""
+    bound = vector if isinstance(vector, ColumnElement) else _query_vector(vector)
+    distance = pg_items.c.embedding.cosine_distance(bound)
     return (
         select(*columns(pg_items), (1 - distance).label("similarity"))
-        .where(where(scope, pg_items))
+        .where(where(scope, pg_items, inline_kind=True))
         .order_by(distance + 0 if exact else distance)  # + 0: the index cannot give it
         .limit(wanted)
     )
@@ -162,62 +188,74 @@ async def walk_hnsw(connection: AsyncConnection, on: bool = True) -> None:
     )
 
 
-async def nearest(
-    connection: AsyncConnection, scope: Scope, vector: Vectors, wanted: int, walk: bool
-) -> Ranked:
-    """The scope's `wanted` items nearest to `vector`, nearest first (module docstring):
-    with `walk` by the HNSW index (after `begin`); sorting is then off for the rest of
-    the transaction, so the planner takes the index for the order."""
-    if walk:
-        await connection.execute(text("SELECT set_config('enable_sort', 'off', true)"))
-        rows = await connection.execute(nearest_query(scope, vector, wanted, exact=False))
-        found = sorted(((item_of(r), float(r.similarity)) for r in rows), key=lambda x: -x[1])
-        if len(found) == wanted:
-            return found
-    rows = await connection.execute(nearest_query(scope, vector, wanted, exact=True))
-    return [(item_of(r), float(r.similarity)) for r in rows]
-
-
-def _tier(
-    scope: Scope, parameter: str, vector: ColumnElement[Any], wanted: int, tier: int
-) -> Select[Any]:
-    """The best `wanted` by ts_rank of at most KEYWORD_POOL matches of a tsquery."""
+@functools.lru_cache(maxsize=256)
+def _tier(shape: Shape, parameter: str, wanted: int, tier: int) -> Select[Any]:
+    """The best `wanted` by ts_rank of at most KEYWORD_POOL matches of a tsquery (built
+    once per shape: building it took 1-2 ms a search)."""
     query = func.to_tsquery(literal_column("'simple'::regconfig"), bindparam(parameter, type_=Text))
     words = pg_keywords.c.words
     matched = (
         select(*columns(pg_items), pg_items.c.embedding, func.ts_rank(words, query).label("rank"))
         .join_from(pg_keywords, pg_items, pg_keywords.c.item_id == pg_items.c.item_id)
-        .where(where(scope, pg_items), words.op("@@")(query))
+        .where(named_where(shape, pg_items), words.op("@@")(query))
         .limit(KEYWORD_POOL)
         .subquery()
     )
     best = select(matched).order_by(matched.c.rank.desc()).limit(wanted).subquery()
+    vector = cast(bindparam("query_vector", type_=ARRAY(REAL)), Vector())
     return select(  # the distance of the best only (each reads a whole vector)
         *(best.c[name] for name in ITEM_FIELDS),
         (1 - best.c.embedding.cosine_distance(vector)).label("similarity"),
         literal(tier).label("tier"),
-        best.c.rank,
+        cast(best.c.rank, Float).label("rank"),
     )
 
 
-async def keyword_matches(
-    connection: AsyncConnection, scope: Scope, vector: Vectors, query_text: str, wanted: int
-) -> Ranked:
-    """The scope's best keyword matches of `query_text` (at most `wanted`) with their
-    similarity to `vector`: those holding every term first."""
-    terms = query_terms(query_text)
-    if not terms:
-        return []
-    bound = _query_vector(vector)
-    every = _tier(scope, "every", bound, wanted, 0)
-    statement = (
-        every if len(terms) == 1 else union_all(every, _tier(scope, "any", bound, wanted, 1))
+def _nearest_arm(scope: Scope, bound: ColumnElement[Any], wanted: int, exact: bool) -> Select[Any]:
+    """`nearest_query` with the columns of a keyword tier (tier -1, no rank)."""
+    return nearest_query(scope, bound, wanted, exact).add_columns(
+        literal(-1).label("tier"), literal_column("0.0::float8").label("rank")
     )
-    rows = await connection.execute(
-        select(statement.subquery()), {"every": tsquery(terms, "&"), "any": tsquery(terms, "|")}
-    )
-    ordered = sorted(rows, key=lambda r: (r.tier, -r.rank))
+
+
+def search_statement(
+    scope: Scope, vector: Vectors, terms: list[str], wanted: int, walk: bool
+) -> tuple[Select[Any] | CompoundSelect[Any], dict[str, Any]]:
+    """`search_rows`' statement and its parameters: the nearest (tier -1) and the
+    keyword tiers (0: every term, 1: any) of `terms`, one after the other."""
+    floats = np.asarray(vector, np.float32).reshape(-1).tolist()
+    bound = cast(bindparam("query_vector", floats, type_=ARRAY(REAL)), Vector())
+    arms: list[Select[Any]] = [_nearest_arm(scope, bound, wanted, exact=not walk)]
+    if terms:
+        arms.append(_tier(shape_of(scope), "every", wanted, 0))
+    if len(terms) > 1:
+        arms.append(_tier(shape_of(scope), "any", wanted, 1))
+    statement = arms[0] if len(arms) == 1 else union_all(*arms)
+    params = {"every": tsquery(terms, "&"), "any": tsquery(terms, "|"), "query_vector": floats}
+    return statement, {**params, **scope_parameters(scope)} if terms else params
+
+
+async def search_rows(
+    connection: AsyncConnection,
+    scope: Scope,
+    vector: Vectors,
+    query_text: str,
+    wanted: int,
+    walk: bool,
+) -> tuple[Ranked, Ranked]:
+    """The scope's `wanted` items nearest to `vector`, nearest first (module docstring;
+    `walk`: by the HNSW index, after `begin`), and its best keyword matches of
+    `query_text` (at most `wanted`, with their similarity): those holding every term
+    first. One statement (one round trip, the query vector sent once); a walk that ends
+    with fewer than `wanted` is done again exactly."""
+    statement, params = search_statement(scope, vector, query_terms(query_text), wanted, walk)
+    rows = (await connection.execute(statement, params)).all()
+    near = [(item_of(r), float(r.similarity)) for r in rows if r.tier < 0]
+    near.sort(key=lambda x: -x[1])  # relaxed order: the walk's may be slightly out of order
+    if walk and len(near) < wanted:
+        exact = await connection.execute(nearest_query(scope, vector, wanted, exact=True))
+        near = [(item_of(r), float(r.similarity)) for r in exact]
     found: dict[str, tuple[Item, float]] = {}
-    for row in ordered:
+    for row in sorted((r for r in rows if r.tier >= 0), key=lambda r: (r.tier, -r.rank)):
         found.setdefault(row.item_id, (item_of(row), float(row.similarity)))
-    return list(found.values())[:wanted]
+    return near, list(found.values())[:wanted]

@@ -3,9 +3,11 @@ for keywords, the tsvector of each item's terms (`stores.knowledge.keywords`) in
 knowledge_keywords (GIN), removed with its item. Searching: `stores.knowledge.pgsearch`.
 
 The vector column is untyped until the store's embedding space is known; recording the
-space types it `vector(N)` and builds the HNSW index (re-indexing drops and rebuilds
-both). A server whose PostgreSQL lacks the extension has no knowledge tables at all
-(migration 0013): `vector_ready` says why, and memory stays off there.
+space types it `vector(N)` and builds the HNSW indexes, one per item kind (partial: a
+recall walks the graph of memories only, a knowledge search that of chunks only;
+re-indexing drops and rebuilds them). A server whose PostgreSQL lacks the extension
+has no knowledge tables at all (migration 0013): `vector_ready` says why, and memory
+stays off there.
 """
 
 from __future__ import annotations
@@ -20,18 +22,28 @@ from core.errors import EmbeddingModelChangedError
 from records.knowledge.items import EmbeddingSpace, Hit, Item, Scope, Vectors
 from stores.knowledge.base import fuse, plain
 from stores.knowledge.keywords import keyword_text, query_terms
-from stores.knowledge.pgsearch import (
-    begin,
-    iterative_scans,
-    keyword_matches,
-    nearest,
-    pg_items,
-    pg_keywords,
-)
-from stores.knowledge.sql import SqlItems, dedupe, row_of
+from stores.knowledge.pgsearch import begin, iterative_scans, pg_items, pg_keywords, search_rows
+from stores.knowledge.sql import KINDS, SqlItems, dedupe, row_of
 
 SPACE_LOCK = 7_346_231_013
-"""Advisory lock taken while the space (column type, HNSW index) changes."""
+"""Advisory lock taken while the space (column type, HNSW indexes) changes."""
+OLD_INDEX = "ix_knowledge_items_embedding"
+"""The one HNSW index of every kind before migration 0018."""
+
+
+def hnsw_index(kind: str) -> str:
+    """The CREATE INDEX statement of a kind's HNSW index (partial: that kind's rows)."""
+    if kind not in KINDS:
+        raise ValueError(f"no such item kind: {kind}")
+    return (
+        f"CREATE INDEX IF NOT EXISTS ix_knowledge_items_embedding_{kind} ON knowledge_items "
+        f"USING hnsw (embedding vector_cosine_ops) WHERE kind = '{kind}'"
+    )
+
+
+async def drop_hnsw_indexes(connection: AsyncConnection) -> None:
+    for name in (OLD_INDEX, *(f"{OLD_INDEX}_{kind}" for kind in KINDS)):
+        await connection.execute(text(f"DROP INDEX IF EXISTS {name}"))
 
 
 async def vector_ready(engine: AsyncEngine) -> str:
@@ -72,19 +84,15 @@ class PgVectorKnowledgeStore:
             held = await self._held(connection)
             if held == wanted:
                 return  # another replica got here first
-            await connection.execute(text("DROP INDEX IF EXISTS ix_knowledge_items_embedding"))
+            await drop_hnsw_indexes(connection)
             await connection.execute(
                 text(
                     "ALTER TABLE knowledge_items ALTER COLUMN embedding "
                     f"TYPE vector({int(wanted.dimensions)})"
                 )
             )
-            await connection.execute(
-                text(
-                    "CREATE INDEX ix_knowledge_items_embedding ON knowledge_items "
-                    "USING hnsw (embedding vector_cosine_ops)"
-                )
-            )
+            for kind in KINDS:
+                await connection.execute(text(hnsw_index(kind)))
             await self._sql.write_space(connection, wanted)
 
     async def _held(self, connection: AsyncConnection) -> EmbeddingSpace | None:
@@ -143,9 +151,10 @@ class PgVectorKnowledgeStore:
                 raise EmbeddingModelChangedError(str(held), str(space))
             if held is None:
                 return []
-            keyword = await keyword_matches(connection, scope, query_vector, query_text, wanted)
             walk = large and self._iterative
-            by_vector = await nearest(connection, scope, query_vector, wanted, walk)
+            by_vector, keyword = await search_rows(
+                connection, scope, query_vector, query_text, wanted, walk
+            )
         if not query_terms(query_text):
             return plain(by_vector, top_k, threshold)
         similarity = {i.item_id: s for i, s in keyword}
@@ -169,7 +178,7 @@ class PgVectorKnowledgeStore:
         `set_space`)."""
         async with self._engine.begin() as connection:
             await connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SPACE_LOCK})
-            await connection.execute(text("DROP INDEX IF EXISTS ix_knowledge_items_embedding"))
+            await drop_hnsw_indexes(connection)
             await connection.execute(
                 text("ALTER TABLE knowledge_items ALTER COLUMN embedding TYPE vector")
             )

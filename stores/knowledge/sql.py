@@ -6,7 +6,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Table, and_, delete, func, select, update
+from sqlalchemy import (
+    ColumnElement,
+    String,
+    Table,
+    and_,
+    bindparam,
+    delete,
+    func,
+    literal_column,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from core.errors import EmbeddingModelChangedError
@@ -25,10 +36,19 @@ def columns(table: Table) -> list[Any]:
     return [table.c[name] for name in ITEM_FIELDS]
 
 
-def where(scope: Scope, table: Table) -> ColumnElement[bool]:
-    """The SQL condition of a scope (always one tenant and one kind)."""
+KINDS = ("memory", "chunk")
+"""The item kinds (`ItemKind`)."""
+
+
+def where(scope: Scope, table: Table, *, inline_kind: bool = False) -> ColumnElement[bool]:
+    """The SQL condition of a scope (always one tenant and one kind). `inline_kind`: the
+    kind is written into the statement, not a parameter, so that the planner matches a
+    partial index of that kind even in a generic plan (PostgreSQL's HNSW indexes)."""
     c = table.c
-    parts: list[ColumnElement[bool]] = [c.tenant == scope.tenant, c.kind == scope.kind]
+    if scope.kind not in KINDS:
+        raise ValueError(f"no such item kind: {scope.kind!r}")
+    kind: Any = literal_column(f"'{scope.kind}'") if inline_kind else scope.kind
+    parts: list[ColumnElement[bool]] = [c.tenant == scope.tenant, c.kind == kind]
     if scope.user is not None:
         parts.append(c.user_id == scope.user)
     if scope.namespaces:
@@ -37,6 +57,53 @@ def where(scope: Scope, table: Table) -> ColumnElement[bool]:
         parts.append(c.document_id == scope.document_id)
     if scope.item_ids:
         parts.append(c.item_id.in_(scope.item_ids))
+    return and_(*parts)
+
+
+def scope_parameters(scope: Scope) -> dict[str, Any]:
+    """The parameters of `named_where` (those its shape has no use for are ignored)."""
+    return {
+        "scope_tenant": scope.tenant,
+        "scope_user": scope.user,
+        "scope_namespaces": list(scope.namespaces),
+        "scope_document": scope.document_id,
+        "scope_item_ids": list(scope.item_ids),
+    }
+
+
+Shape = tuple[str, bool, bool, bool, bool]
+"""A scope's kind and which of user, namespaces, document and item ids it names."""
+
+
+def shape_of(scope: Scope) -> Shape:
+    return (
+        scope.kind,
+        scope.user is not None,
+        bool(scope.namespaces),
+        scope.document_id is not None,
+        bool(scope.item_ids),
+    )
+
+
+def named_where(shape: Shape, table: Table) -> ColumnElement[bool]:
+    """`where` of a scope of this shape, its values named parameters (none has a value:
+    a statement built once is executed with `scope_parameters`, and one missing fails)."""
+    kind, user, namespaces, document, item_ids = shape
+    if kind not in KINDS:
+        raise ValueError(f"no such item kind: {kind!r}")
+    c = table.c
+    parts = [
+        c.tenant == bindparam("scope_tenant", type_=String),
+        c.kind == literal_column(f"'{kind}'"),
+    ]
+    if user:
+        parts.append(c.user_id == bindparam("scope_user", type_=String))
+    if namespaces:
+        parts.append(c.namespace.in_(bindparam("scope_namespaces", expanding=True)))
+    if document:
+        parts.append(c.document_id == bindparam("scope_document", type_=String))
+    if item_ids:
+        parts.append(c.item_id.in_(bindparam("scope_item_ids", expanding=True)))
     return and_(*parts)
 
 

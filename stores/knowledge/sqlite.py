@@ -5,13 +5,29 @@ writes), keywords with FTS5. Fine for up to some hundred thousand items per scop
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sqlalchemy import bindparam, column, func, literal_column, select, table, text, update
+from sqlalchemy import (
+    Select,
+    String,
+    bindparam,
+    column,
+    func,
+    literal,
+    literal_column,
+    select,
+    table,
+    text,
+    true,
+    union_all,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.elements import ColumnClause
 
@@ -19,13 +35,26 @@ from core.errors import EmbeddingModelChangedError
 from records.knowledge.items import EmbeddingSpace, Hit, Item, Scope, Vectors
 from stores.knowledge.base import fuse, plain
 from stores.knowledge.keywords import KEYWORD_POOL, keyword_text, query_terms
-from stores.knowledge.sql import SqlItems, columns, dedupe, item_of, row_of, where
+from stores.knowledge.sql import (
+    Shape,
+    SqlItems,
+    columns,
+    dedupe,
+    item_of,
+    named_where,
+    row_of,
+    scope_parameters,
+    shape_of,
+    where,
+)
 from stores.knowledge.tables import SPACE_ROW, space, sqlite_items
 
 MAX_CACHED_ROWS = 500_000
 """Vectors the caches hold at most, over all scopes (about 3 GB at 1,536 dimensions is
 far more than a SQLite deployment should ever see; the oldest scope goes first)."""
 
+PRODUCT_THREADS = 4
+"""Threads a store computes matrix products on (numpy lets go of the GIL meanwhile)."""
 
 _fts = table("knowledge_items_fts", column("item_id"))
 _FTS: ColumnClause[Any] = literal_column("knowledge_items_fts")
@@ -36,20 +65,58 @@ def fts_query(terms: Sequence[str], joiner: str) -> str:
     return f" {joiner} ".join('"' + w.replace('"', "") + '"' for w in terms)
 
 
-async def _keyword_ids(connection: AsyncConnection, scope: Scope, terms: list[str]) -> list[str]:
-    """The scope's keyword matches, best first: those holding every term, then those
-    holding any, each set ranked by BM25 among at most KEYWORD_POOL of its matches."""
-    found: dict[str, None] = {}
-    for joiner in ("AND", "OR") if len(terms) > 1 else ("AND",):
-        rows = await connection.execute(
+@functools.lru_cache(maxsize=256)
+def _keyword_statement(shape: Shape, tiers: int, wanted: int) -> Select[Any]:
+    """The space row (the store's state) and, for each of `tiers` tiers, the scope's best
+    `wanted` keyword matches with their tier and BM25 rank (lower is better): tier 0
+    those holding every term (`match_0`), tier 1 those holding any (`match_1`), each
+    ranked among at most KEYWORD_POOL of its matches. However the tiers overlap, they
+    hold `wanted` distinct items when the scope has them. Built once per scope shape
+    (building it took about 1 ms a search), executed with `scope_parameters`."""
+    ranked = []
+    for tier in range(tiers):
+        pool = (
             select(_fts.c.item_id, func.bm25(_FTS).label("rank"))
             .join_from(_fts, sqlite_items, _fts.c.item_id == sqlite_items.c.item_id)
-            .where(_FTS.op("MATCH")(fts_query(terms, joiner)), where(scope, sqlite_items))
+            .where(
+                _FTS.op("MATCH")(bindparam(f"match_{tier}", type_=String)),
+                named_where(shape, sqlite_items),
+            )
             .limit(KEYWORD_POOL)
+            .subquery()
         )
-        for row in sorted(rows, key=lambda r: float(r.rank)):  # BM25 here: lower is better
-            found.setdefault(row.item_id)
-    return list(found)
+        best = select(pool, literal(tier).label("tier"))
+        ranked.append(select(best.order_by(pool.c.rank, pool.c.item_id).limit(wanted).subquery()))
+    matches = union_all(*ranked).subquery("matches")
+    return (
+        select(space, matches.c.item_id, matches.c.rank, matches.c.tier)
+        .select_from(space.outerjoin(matches, true()))
+        .where(space.c.id == SPACE_ROW)
+    )
+
+
+async def _space_and_keywords(
+    connection: AsyncConnection, scope: Scope, terms: list[str], wanted: int
+) -> tuple[Any, list[str]]:
+    """In one statement (each statement is several hops to aiosqlite's thread): the space
+    row (None: no space yet) and the scope's best keyword matches of `terms`, best first
+    (`_keyword_statement`)."""
+    if not terms:
+        return (await connection.execute(select(space).where(space.c.id == SPACE_ROW))).first(), []
+    tiers = 2 if len(terms) > 1 else 1
+    params = {"match_0": fts_query(terms, "AND"), "match_1": fts_query(terms, "OR")}
+    rows = (
+        await connection.execute(
+            _keyword_statement(shape_of(scope), tiers, wanted),
+            {**params, **scope_parameters(scope)},
+        )
+    ).all()
+    if not rows:
+        return None, []
+    ranked = sorted(
+        (r for r in rows if r.item_id is not None), key=lambda r: (r.tier, r.rank, r.item_id)
+    )
+    return rows[0], list(dict.fromkeys(r.item_id for r in ranked))[:wanted]
 
 
 def similarities(matrix: Vectors, vector: Vectors) -> Vectors:
@@ -84,6 +151,20 @@ def _matrix(rows: Sequence[Any], dimensions: int) -> Vectors:
     return matrix
 
 
+def _scores(matrix: Vectors, vector: Vectors) -> Vectors | None:
+    """`similarities`, or None where they cannot be (a query of other dimensions: the
+    search computes them again and fails there)."""
+    try:
+        return similarities(matrix, vector)
+    except ValueError:
+        return None
+
+
+def _key(scope: Scope) -> tuple[object, ...]:
+    """The cache key of a scope (its items by id are a filter over the cached rows)."""
+    return (scope.tenant, scope.kind, scope.user, scope.namespaces, scope.document_id)
+
+
 @dataclass(slots=True)
 class _Cached:
     generation: int
@@ -98,6 +179,7 @@ class SqliteKnowledgeStore:
         self._engine = engine
         self._cache: OrderedDict[tuple[object, ...], _Cached] = OrderedDict()
         self._write = asyncio.Lock()
+        self._threads: ThreadPoolExecutor | None = None
 
     async def space(self) -> EmbeddingSpace | None:
         return await self._sql.space()
@@ -145,26 +227,26 @@ class SqliteKnowledgeStore:
                 await self._sql.bump(connection)
         return result
 
-    async def _load(self, scope: Scope) -> tuple[_Cached, EmbeddingSpace | None]:
-        key = (scope.tenant, scope.kind, scope.user, scope.namespaces, scope.document_id)
-        async with self._engine.connect() as connection:
-            row = (await connection.execute(select(space).where(space.c.id == SPACE_ROW))).first()
-            held = EmbeddingSpace(row.model, row.dimensions) if row is not None else None
-            generation = row.generation if row is not None else 0
-            cached = self._cache.get(key)
-            if cached is not None and cached.generation == generation:
-                self._cache.move_to_end(key)
-                return cached, held
-            unscoped = Scope(
-                scope.tenant, scope.kind, scope.user, scope.namespaces, scope.document_id
+    async def _load(
+        self, connection: AsyncConnection, scope: Scope, row: Any
+    ) -> tuple[_Cached, EmbeddingSpace | None]:
+        """The scope's cached items and vectors (read again if the store's generation in
+        the space row `row` is not the cache's), and the store's space."""
+        key = _key(scope)
+        held = EmbeddingSpace(row.model, row.dimensions) if row is not None else None
+        generation = row.generation if row is not None else 0
+        cached = self._cache.get(key)
+        if cached is not None and cached.generation == generation:
+            self._cache.move_to_end(key)
+            return cached, held
+        unscoped = Scope(scope.tenant, scope.kind, scope.user, scope.namespaces, scope.document_id)
+        rows = (
+            await connection.execute(
+                select(*columns(sqlite_items), sqlite_items.c.embedding)
+                .where(where(unscoped, sqlite_items))
+                .order_by(sqlite_items.c.item_id)
             )
-            rows = (
-                await connection.execute(
-                    select(*columns(sqlite_items), sqlite_items.c.embedding)
-                    .where(where(unscoped, sqlite_items))
-                    .order_by(sqlite_items.c.item_id)
-                )
-            ).all()
+        ).all()
         dimensions = held.dimensions if held is not None else 0
         found = [item_of(r) for r in rows]
         cached = _Cached(
@@ -188,33 +270,42 @@ class SqliteKnowledgeStore:
         query_text: str = "",
         space: EmbeddingSpace,
     ) -> list[Hit]:
-        cached, held = await self._load(scope)
+        terms = query_terms(query_text)
+        wanted = max(top_k * 4, top_k)
+        guess = self._cache.get(_key(scope))
+        early = (  # the product while the keyword statement runs (numpy lets go of the GIL)
+            asyncio.get_running_loop().run_in_executor(
+                self._products(), _scores, guess.matrix, vector
+            )
+            if guess is not None and terms
+            else None  # by vector alone the statement is short: a thread would only add
+        )
+        async with self._engine.connect() as connection:
+            row, keyword_ids = await _space_and_keywords(connection, scope, terms, wanted)
+            cached, held = await self._load(connection, scope, row)
+        scores = await early if early is not None else None
         if held is not None and held != space:
             raise EmbeddingModelChangedError(str(held), str(space))
         if not cached.items:
             return []
-        scores = similarities(cached.matrix, vector)
+        if scores is None or cached is not guess:  # the cache was stale: read again
+            scores = similarities(cached.matrix, vector)
         if scope.item_ids:
             allowed = np.zeros(len(cached.items), bool)
             for item_id in scope.item_ids:
                 if item_id in cached.positions:
                     allowed[cached.positions[item_id]] = True
             scores = np.where(allowed, scores, -2.0)
-        wanted = min(len(scores), max(top_k * 4, top_k))
-        best = np.argpartition(-scores, wanted - 1)[:wanted]
+        nearest = min(len(scores), wanted)
+        best = np.argpartition(-scores, nearest - 1)[:nearest]
         best = best[np.argsort(-scores[best], kind="stable")]
         by_vector = [(cached.items[n], float(scores[n])) for n in best if scores[n] > -2.0]
-        terms = query_terms(query_text)
         if not terms:
             return plain(by_vector, top_k, threshold)
-        async with self._engine.connect() as connection:
-            keyword_ids = await _keyword_ids(connection, scope, terms)
         by_keyword = [
             cached.items[cached.positions[i]] for i in keyword_ids if i in cached.positions
         ]
-        by_keyword = [i for i in by_keyword if scores[cached.positions[i.item_id]] > -2.0][
-            : top_k * 4
-        ]
+        by_keyword = [i for i in by_keyword if scores[cached.positions[i.item_id]] > -2.0]
         similarity = {i.item_id: float(scores[cached.positions[i.item_id]]) for i in by_keyword}
         return fuse(by_vector, by_keyword, similarity, top_k, threshold)
 
@@ -254,5 +345,15 @@ class SqliteKnowledgeStore:
             await self._sql.bump(connection)
         self._cache.clear()
 
+    def _products(self) -> ThreadPoolExecutor:
+        """The store's own threads for matrix products (not the loop's default executor:
+        a search must not queue behind other work's threads)."""
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(PRODUCT_THREADS, "knowledge-search")
+        return self._threads
+
     async def close(self) -> None:
         self._cache.clear()
+        if self._threads is not None:
+            self._threads.shutdown(wait=False)
+            self._threads = None

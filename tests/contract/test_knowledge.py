@@ -89,6 +89,14 @@ async def test_no_user_or_tenant_sees_another_ones(store: KnowledgeStore) -> Non
     assert await search(store, Scope("acme", "memory", "bob"), "likes tea", hybrid=True) == [
         "bob likes tea"
     ]
+    own = {
+        ("acme", "alice"): ["alice likes tea"],
+        ("globex", "alice"): ["globex alice likes tea"],
+        ("acme", "bob"): ["bob likes tea"],
+    }
+    for tenant, user in [*own, *own]:  # a statement kept per scope shape carries no values
+        found = await search(store, Scope(tenant, "memory", user), "likes tea", hybrid=True)
+        assert found == own[(tenant, user)]
     assert [i.text for i in await store.page(Scope("globex", "memory", "alice"))] == [
         "globex alice likes tea"
     ]
