@@ -15,7 +15,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from agent.knowledge.memories import new_item_id
-from agent.knowledge.records import EmbeddingSpace, Item, Scope, content_hash, normalised
+from records.knowledge.items import EmbeddingSpace, Item, Scope, content_hash, normalised
 from stores.knowledge import pgsearch
 from stores.knowledge.pgvector import PgVectorKnowledgeStore
 from stores.knowledge.sql import scope_parameters, shape_of
