@@ -130,14 +130,14 @@ class KnowledgeCatalog(Protocol):
         ...
 
 
-class MemoryKnowledgeCatalog:
+class InMemoryKnowledgeCatalog:
     """In-process catalog (tests, and servers without a database)."""
 
     def __init__(self) -> None:
         self._bases: dict[tuple[str, str], KnowledgeBaseRecord] = {}
         self._documents: dict[tuple[str, str], DocumentRecord] = {}
         self.jobs: dict[tuple[str, str], IngestionJob] = {}
-        """The ingestion jobs (`stores.knowledge.jobs.MemoryIngestionJobs`'), kept here so
+        """The ingestion jobs (`stores.knowledge.jobs.InMemoryIngestionJobs`'), kept here so
         that a base's deletion takes them along."""
         self.job_contents: dict[tuple[str, str], bytes] = {}
 

@@ -25,7 +25,7 @@ from typing import Protocol
 
 from records.knowledge.items import DocumentRecord
 from records.knowledge.jobs import ENDED, IngestionJob, JobCheck
-from stores.knowledge.catalog import KnowledgeCatalog, MemoryKnowledgeCatalog, SqlKnowledgeCatalog
+from stores.knowledge.catalog import InMemoryKnowledgeCatalog, KnowledgeCatalog, SqlKnowledgeCatalog
 
 ACTIVE = ("QUEUED", "RUNNING")
 
@@ -87,10 +87,10 @@ class IngestionJobStore(Protocol):
         ...
 
 
-class MemoryIngestionJobs:
+class InMemoryIngestionJobs:
     """Jobs in process, beside an in-process catalog (whose documents `succeed` turns)."""
 
-    def __init__(self, catalog: MemoryKnowledgeCatalog) -> None:
+    def __init__(self, catalog: InMemoryKnowledgeCatalog) -> None:
         self._catalog = catalog
         self._jobs = catalog.jobs
         self._content = catalog.job_contents
@@ -264,6 +264,6 @@ def jobs_for(catalog: KnowledgeCatalog) -> IngestionJobStore:
         from stores.knowledge.sql_jobs import SqlIngestionJobs
 
         return SqlIngestionJobs(catalog.engine)
-    if isinstance(catalog, MemoryKnowledgeCatalog):
-        return MemoryIngestionJobs(catalog)
+    if isinstance(catalog, InMemoryKnowledgeCatalog):
+        return InMemoryIngestionJobs(catalog)
     raise TypeError(f"no ingestion job store for {type(catalog).__name__}")

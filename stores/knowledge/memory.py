@@ -13,7 +13,7 @@ from stores.knowledge.base import fuse, plain
 from stores.knowledge.keywords import index_terms, query_terms
 
 
-class MemoryKnowledgeStore:
+class InMemoryKnowledgeStore:
     def __init__(self) -> None:
         self._items: dict[str, Item] = {}
         self._vectors: dict[str, Vectors] = {}

@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from stores.knowledge.base import KnowledgeStore
-from stores.knowledge.memory import MemoryKnowledgeStore
+from stores.knowledge.memory import InMemoryKnowledgeStore
 from stores.knowledge.pgvector import PgVectorKnowledgeStore
 from stores.knowledge.sqlite import SqliteKnowledgeStore
 from stores.sql.engine import create_engine, migrate
@@ -23,7 +23,7 @@ async def knowledge_store(
     kind: str, tmp_path: Path, pgvector_socket: str
 ) -> AsyncIterator[KnowledgeStore]:
     if kind == "memory":
-        yield MemoryKnowledgeStore()
+        yield InMemoryKnowledgeStore()
         return
     if kind == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}"

@@ -16,7 +16,7 @@ import pytest
 
 from records.knowledge.items import DocumentRecord, DocumentState, KnowledgeBaseRecord
 from records.knowledge.jobs import IngestionJob, new_job_id
-from stores.knowledge.catalog import KnowledgeCatalog, MemoryKnowledgeCatalog, SqlKnowledgeCatalog
+from stores.knowledge.catalog import InMemoryKnowledgeCatalog, KnowledgeCatalog, SqlKnowledgeCatalog
 from stores.knowledge.jobs import IngestionJobStore, jobs_for
 from stores.sql.engine import create_engine, migrate
 from tests.pgvector_server import pgvector_database
@@ -30,7 +30,7 @@ async def stores(
     request: pytest.FixtureRequest, tmp_path: Path, pgvector_socket: str
 ) -> AsyncIterator[tuple[KnowledgeCatalog, IngestionJobStore]]:
     if request.param == "memory":
-        catalog = MemoryKnowledgeCatalog()
+        catalog = InMemoryKnowledgeCatalog()
         yield catalog, jobs_for(catalog)
         return
     if request.param == "sqlite":

@@ -23,8 +23,8 @@ from core.identity import Principal
 from records.knowledge.items import DocumentRecord, Scope, Vectors
 from records.knowledge.jobs import IngestionJob
 from stores.knowledge.base import KnowledgeStore
-from stores.knowledge.catalog import KnowledgeCatalog, MemoryKnowledgeCatalog, SqlKnowledgeCatalog
-from stores.knowledge.memory import MemoryKnowledgeStore
+from stores.knowledge.catalog import InMemoryKnowledgeCatalog, KnowledgeCatalog, SqlKnowledgeCatalog
+from stores.knowledge.memory import InMemoryKnowledgeStore
 from stores.knowledge.sqlite import SqliteKnowledgeStore
 from stores.sql.engine import create_engine, migrate
 
@@ -91,8 +91,8 @@ class Setup:
 async def setup(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Setup]:
     engine = None
     if request.param == "memory":
-        store: KnowledgeStore = MemoryKnowledgeStore()
-        catalog: KnowledgeCatalog = MemoryKnowledgeCatalog()
+        store: KnowledgeStore = InMemoryKnowledgeStore()
+        catalog: KnowledgeCatalog = InMemoryKnowledgeCatalog()
     else:
         url = f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}"
         await migrate(url)

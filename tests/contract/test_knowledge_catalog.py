@@ -12,8 +12,8 @@ import pytest
 
 from records.knowledge.items import DocumentRecord, KnowledgeBaseRecord, Vectors
 from stores.knowledge.catalog import (
+    InMemoryKnowledgeCatalog,
     KnowledgeCatalog,
-    MemoryKnowledgeCatalog,
     SqlKnowledgeCatalog,
 )
 from stores.sql.engine import create_engine, migrate
@@ -27,7 +27,7 @@ async def catalog(
     request: pytest.FixtureRequest, tmp_path: Path, pgvector_socket: str
 ) -> AsyncIterator[KnowledgeCatalog]:
     if request.param == "memory":
-        yield MemoryKnowledgeCatalog()
+        yield InMemoryKnowledgeCatalog()
         return
     if request.param == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp_path / 'agentd.db'}"
@@ -99,9 +99,9 @@ async def test_a_base_deleted_while_a_document_is_ingested_keeps_nothing_of_it()
     from core.errors import MemoryNotFoundError
     from core.identity import Principal
     from records.knowledge.items import Scope
-    from stores.knowledge.memory import MemoryKnowledgeStore
+    from stores.knowledge.memory import InMemoryKnowledgeStore
 
-    store, catalog = MemoryKnowledgeStore(), MemoryKnowledgeCatalog()
+    store, catalog = InMemoryKnowledgeStore(), InMemoryKnowledgeCatalog()
     admin = KnowledgeAdmin(catalog, KnowledgeBases(store, HashEmbedder(64)))
     caller = Principal("ops", "acme", ("admin",))
     await admin.create(caller, "kb", "")

@@ -10,7 +10,7 @@ import itertools
 from agent.knowledge.documents import KnowledgeBases, chunks
 from agent.llm.embeddings import HashEmbedder
 from records.knowledge.items import Scope
-from stores.knowledge.memory import MemoryKnowledgeStore
+from stores.knowledge.memory import InMemoryKnowledgeStore
 
 SENTENCES = [
     "人工智能是计算机科学的一个分支，研究如何让机器模拟人类的智能。",
@@ -68,7 +68,7 @@ def test_english_chunks_are_as_before() -> None:
 
 
 async def test_an_added_chinese_document_makes_several_chunks() -> None:
-    store = MemoryKnowledgeStore()
+    store = InMemoryKnowledgeStore()
     kb = KnowledgeBases(store, HashEmbedder(64), chunk_tokens=300, overlap=40)
     text = chinese_document(5000)
     _, count = await kb.add_document("acme", "kb", text.encode(), "text/plain")

@@ -22,7 +22,7 @@ from agent.knowledge.documents import KnowledgeBases, chunks, parse
 from agent.llm.embeddings import HashEmbedder
 from core.errors import InvalidArgumentError
 from records.knowledge.items import Scope, Vectors
-from stores.knowledge.memory import MemoryKnowledgeStore
+from stores.knowledge.memory import InMemoryKnowledgeStore
 from tests.contract.test_knowledge_bases import PDF_TEXT, tiny_pdf
 
 
@@ -141,7 +141,7 @@ async def test_parsing_a_large_document_leaves_the_event_loop_free() -> None:
         html *= 2
     assert alone > 0.4, f"parsing took only {alone:.2f} s: the test would prove nothing"
 
-    knowledge = KnowledgeBases(MemoryKnowledgeStore(), Instant(8), chunk_tokens=4000)
+    knowledge = KnowledgeBases(InMemoryKnowledgeStore(), Instant(8), chunk_tokens=4000)
     adding = asyncio.create_task(knowledge.add_document("acme", "kb", html, "text/html"))
     lags = []
     deadline = time.perf_counter() + 120

@@ -26,7 +26,7 @@ from agent.llm.testing import ScriptedModel, text
 from agent.running.run import TaskRun
 from records.conversations.policy import MemoryInvalidError, MemoryPolicy, memory_settings
 from records.tasks import Task, TaskStatus, TokenUsage
-from stores.knowledge.memory import MemoryKnowledgeStore
+from stores.knowledge.memory import InMemoryKnowledgeStore
 from tests.unit.agent.runs import make_env
 
 SHOWN = {"m1": "mem_a", "m2": "mem_b"}
@@ -128,7 +128,7 @@ async def extraction_run(
     tmp_path: Path, replies: list[Any], budget: int
 ) -> tuple[MemoryExtraction, LongTermMemory, TaskRun, ScriptedModel]:
     env = make_env(tmp_path)
-    memory = LongTermMemory(MemoryKnowledgeStore(), HashEmbedder(64))
+    memory = LongTermMemory(InMemoryKnowledgeStore(), HashEmbedder(64))
     for tool in memory_tools(memory):
         env.registry.register(tool)
     model = ScriptedModel(replies)
