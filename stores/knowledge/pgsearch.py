@@ -18,7 +18,10 @@ computed per matching row: a term found in every row must not cost a full scan).
 
 A search is one transaction of two statements (`begin`, then `search_rows`: the
 nearest and the keyword tiers in one UNION ALL, the query vector one binary `real[]`
-parameter); the round trips, not the walk, were most of a search's time.
+parameter); the round trips, not the walk, were most of a search's time. Both statements
+are built once per scope shape (`_begin_statement`, `_search_statement`), their values
+named parameters: SQLAlchemy then reuses the statement's cache key and compiled SQL, and
+asyncpg its prepared statement (the same SQL text), instead of building them each search.
 """
 
 from __future__ import annotations

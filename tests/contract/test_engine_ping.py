@@ -46,7 +46,8 @@ async def test_a_connection_dropped_while_idle_is_replaced(
             second = await _backend_pid(engine)  # no error: pinged, found dead, replaced
             assert second != first
             assert pings == [1]
-            assert engine.sync_engine.pool.checkedout() == 0
+            pool: Any = engine.sync_engine.pool
+            assert pool.checkedout() == 0
         finally:
             await engine.dispose()
             await admin.dispose()
