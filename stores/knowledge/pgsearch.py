@@ -18,7 +18,10 @@ computed per matching row: a term found in every row must not cost a full scan).
 
 A search is one transaction of two statements (`begin`, then `search_rows`: the
 nearest and the keyword tiers in one UNION ALL, the query vector one binary `real[]`
-parameter); the round trips, not the walk, were most of a search's time.
+parameter); the round trips, not the walk, were most of a search's time. Both statements
+are built once per scope shape (`_begin_statement`, `_search_statement`), their values
+named parameters: SQLAlchemy then reuses the statement's cache key and compiled SQL, and
+asyncpg its prepared statement (the same SQL text), instead of building them each search.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from sqlalchemy import (
     ColumnElement,
     CompoundSelect,
     Float,
+    Integer,
     MetaData,
     Select,
     String,
@@ -115,33 +119,46 @@ async def begin(
     and with `iterative` the iterative index scan, sorting off (the planner then takes
     the HNSW index for the nearest, never a sort of the scope; a statement that must
     sort still sorts: the keyword tiers, the exact search)."""
-    settings = [func.set_config("plan_cache_mode", "force_custom_plan", True)]
-    if iterative:
-        settings += [
-            func.set_config("hnsw.iterative_scan", "relaxed_order", True),
-            func.set_config("hnsw.ef_search", str(EF_SEARCH), True),
-            func.set_config("hnsw.max_scan_tuples", str(MAX_SCAN_TUPLES), True),
-            func.set_config("enable_sort", "off", True),  # `search_rows`: the index's order
-        ]
-    some = (
-        select(literal_column("1"))
-        .select_from(pg_items)
-        .where(where(scope, pg_items))
-        .limit(EXACT_SCOPE + 1)
-        .subquery()
-    )
-    scoped = select(func.count()).select_from(some).scalar_subquery()
     row = (
         await connection.execute(
-            select(space.c.model, space.c.dimensions, scoped.label("scoped"), *settings).where(
-                space.c.id == SPACE_ROW
-            )
+            _begin_statement(shape_of(scope), iterative),
+            {
+                **scope_parameters(scope),
+                "scope_limit": EXACT_SCOPE + 1,
+                "ef_search": str(EF_SEARCH),
+                "max_scan_tuples": str(MAX_SCAN_TUPLES),
+            },
         )
     ).first()
     if row is None:
         return None, False
     small = bool(scope.item_ids) and len(scope.item_ids) <= EXACT_SCOPE
     return EmbeddingSpace(row.model, row.dimensions), not small and row.scoped > EXACT_SCOPE
+
+
+@functools.lru_cache(maxsize=64)
+def _begin_statement(shape: Shape, iterative: bool) -> Select[Any]:
+    """`begin`'s statement for scopes of `shape`, its values named parameters (built once:
+    building a statement and its cache key each search took a good part of a millisecond)."""
+    settings = [func.set_config("plan_cache_mode", "force_custom_plan", True)]
+    if iterative:
+        settings += [
+            func.set_config("hnsw.iterative_scan", "relaxed_order", True),
+            func.set_config("hnsw.ef_search", bindparam("ef_search", type_=Text), True),
+            func.set_config("hnsw.max_scan_tuples", bindparam("max_scan_tuples", type_=Text), True),
+            func.set_config("enable_sort", "off", True),  # `search_rows`: the index's order
+        ]
+    some = (
+        select(literal_column("1"))
+        .select_from(pg_items)
+        .where(named_where(shape, pg_items))
+        .limit(bindparam("scope_limit", type_=Integer))
+        .subquery()
+    )
+    scoped = select(func.count()).select_from(some).scalar_subquery()
+    return select(space.c.model, space.c.dimensions, scoped.label("scoped"), *settings).where(
+        space.c.id == SPACE_ROW
+    )
 
 
 def _query_vector(vector: Vectors) -> ColumnElement[Any]:
@@ -211,28 +228,35 @@ def _tier(shape: Shape, parameter: str, wanted: int, tier: int) -> Select[Any]:
     )
 
 
-def _nearest_arm(scope: Scope, bound: ColumnElement[Any], wanted: int, exact: bool) -> Select[Any]:
-    """`nearest_query` with the columns of a keyword tier (tier -1, no rank)."""
-    return nearest_query(scope, bound, wanted, exact).add_columns(
-        literal(-1).label("tier"), literal_column("0.0::float8").label("rank")
+@functools.lru_cache(maxsize=256)
+def _search_statement(
+    shape: Shape, wanted: int, walk: bool, tiers: int
+) -> Select[Any] | CompoundSelect[Any]:
+    """`search_statement` for scopes of `shape` and `tiers` keyword tiers (0 to 2), its
+    values named parameters (built once per shape: see `_begin_statement`)."""
+    bound = cast(bindparam("query_vector", type_=ARRAY(REAL)), Vector())
+    distance = pg_items.c.embedding.cosine_distance(bound)
+    nearest = (
+        select(*columns(pg_items), (1 - distance).label("similarity"))
+        .add_columns(literal(-1).label("tier"), literal_column("0.0::float8").label("rank"))
+        .where(named_where(shape, pg_items))
+        .order_by(distance if walk else distance + 0)  # + 0: the index cannot give it
+        .limit(wanted)
     )
+    arms = [nearest, *(_tier(shape, ("every", "any")[n], wanted, n) for n in range(tiers))]
+    return arms[0] if len(arms) == 1 else union_all(*arms)
 
 
 def search_statement(
     scope: Scope, vector: Vectors, terms: list[str], wanted: int, walk: bool
 ) -> tuple[Select[Any] | CompoundSelect[Any], dict[str, Any]]:
-    """`search_rows`' statement and its parameters: the nearest (tier -1) and the
-    keyword tiers (0: every term, 1: any) of `terms`, one after the other."""
+    """`search_rows`' statement and its parameters: the nearest (tier -1; as
+    `nearest_query`) and the keyword tiers (0: every term, 1: any) of `terms`, one after
+    the other."""
     floats = np.asarray(vector, np.float32).reshape(-1).tolist()
-    bound = cast(bindparam("query_vector", floats, type_=ARRAY(REAL)), Vector())
-    arms: list[Select[Any]] = [_nearest_arm(scope, bound, wanted, exact=not walk)]
-    if terms:
-        arms.append(_tier(shape_of(scope), "every", wanted, 0))
-    if len(terms) > 1:
-        arms.append(_tier(shape_of(scope), "any", wanted, 1))
-    statement = arms[0] if len(arms) == 1 else union_all(*arms)
+    statement = _search_statement(shape_of(scope), wanted, walk, min(len(terms), 2))
     params = {"every": tsquery(terms, "&"), "any": tsquery(terms, "|"), "query_vector": floats}
-    return statement, {**params, **scope_parameters(scope)} if terms else params
+    return statement, {**params, **scope_parameters(scope)}
 
 
 async def search_rows(

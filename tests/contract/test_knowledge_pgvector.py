@@ -54,13 +54,18 @@ async def test_a_large_scope_walks_the_index_and_finds_the_exact_nearest(
     store: PgVectorKnowledgeStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     paths: list[str] = []
-    build = pgsearch.nearest_query
+    build, fallback = pgsearch.search_statement, pgsearch.nearest_query
 
-    def spied(scope: Scope, vector: np.ndarray, wanted: int, exact: bool) -> Any:
+    def spied(scope: Scope, vector: np.ndarray, terms: list[str], wanted: int, walk: bool) -> Any:
+        paths.append("hnsw" if walk else "exact")
+        return build(scope, vector, terms, wanted, walk)
+
+    def spied_fallback(scope: Scope, vector: np.ndarray, wanted: int, exact: bool) -> Any:
         paths.append("exact" if exact else "hnsw")
-        return build(scope, vector, wanted, exact)
+        return fallback(scope, vector, wanted, exact)
 
-    monkeypatch.setattr(pgsearch, "nearest_query", spied)
+    monkeypatch.setattr(pgsearch, "search_statement", spied)
+    monkeypatch.setattr(pgsearch, "nearest_query", spied_fallback)
     query = normalised(np.random.default_rng(4).standard_normal((1, 32), dtype=np.float32))[0]
     exact = await ranked(store, query, 5)  # 40 items: the exact path
     assert len(exact) == 5
