@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -14,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from core import secrets
@@ -37,10 +36,6 @@ class PoolOptions:
     """Connections opened beyond `size` under load (closed when returned)."""
     timeout_seconds: float = 30.0
     """How long a caller waits for a connection when all are in use, before failing."""
-    ping_idle_seconds: float = 5.0
-    """A connection idle in the pool longer than this is pinged when checked out (and
-    replaced if the server dropped it: a restart, an idle timeout); one returned moments
-    ago is not (a ping is three round trips on asyncpg, as much as a short query)."""
 
 
 def create_engine(
@@ -54,6 +49,7 @@ def create_engine(
     parsed = make_url(url)
     pool = pool or PoolOptions()
     options: dict[str, object] = {
+        "pool_pre_ping": True,
         "pool_size": pool.size,
         "max_overflow": pool.overflow,
         "pool_timeout": pool.timeout_seconds,
@@ -68,31 +64,7 @@ def create_engine(
     engine = create_async_engine(url, **options)
     if sqlite:
         event.listen(engine.sync_engine, "connect", sqlite_pragmas)
-    else:
-        _ping_when_idle(engine, pool.ping_idle_seconds)
     return engine
-
-
-def _ping_when_idle(engine: AsyncEngine, idle_seconds: float) -> None:
-    """SQLAlchemy's pre-ping, for connections idle longer than `idle_seconds` only: a
-    dead one raises DisconnectionError, on which the pool discards it and checks out
-    another (a new connection: never pinged)."""
-    dialect = engine.sync_engine.dialect
-
-    def returned(dbapi_connection: Any, record: Any) -> None:
-        record.info["returned_at"] = time.monotonic()
-
-    def checkout(dbapi_connection: Any, record: Any, proxy: Any) -> None:
-        returned_at = record.info.pop("returned_at", None)
-        if returned_at is None or time.monotonic() - returned_at <= idle_seconds:
-            return
-        try:
-            dialect.do_ping(dbapi_connection)
-        except Exception as error:  # any failure: the connection is gone
-            raise DisconnectionError(f"a pooled connection failed its ping: {error}") from error
-
-    event.listen(engine.sync_engine.pool, "checkin", returned)
-    event.listen(engine.sync_engine.pool, "checkout", checkout)
 
 
 SQLITE_BUSY_TIMEOUT_MS = 5000
