@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.util import await_
 
 from core import secrets
 from core.errors import StoreUnreachableError
@@ -48,8 +49,9 @@ def create_engine(
     """
     parsed = make_url(url)
     pool = pool or PoolOptions()
+    asyncpg = parsed.get_driver_name() == "asyncpg"
     options: dict[str, object] = {
-        "pool_pre_ping": True,
+        "pool_pre_ping": not asyncpg,  # asyncpg's: `_ping_at_checkout`
         "pool_size": pool.size,
         "max_overflow": pool.overflow,
         "pool_timeout": pool.timeout_seconds,
@@ -64,7 +66,22 @@ def create_engine(
     engine = create_async_engine(url, **options)
     if sqlite:
         event.listen(engine.sync_engine, "connect", sqlite_pragmas)
+    elif asyncpg:
+        event.listen(engine.sync_engine.pool, "checkout", _ping_at_checkout)
     return engine
+
+
+def _ping_at_checkout(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+    """SQLAlchemy's pre-ping on every checkout, in one round trip: `SELECT 1` in
+    PostgreSQL's simple protocol (asyncpg's `execute` without arguments prepares nothing,
+    so it is safe behind pgbouncer's transaction mode too). The asyncpg dialect's own ping
+    opens a transaction around a prepared statement and rolls it back: three round trips
+    before every statement of a search. A dead connection raises DisconnectionError, on
+    which the pool discards it and checks out another."""
+    try:
+        await_(dbapi_connection.driver_connection.execute("SELECT 1"))
+    except Exception as error:  # any failure: the connection is gone
+        raise DisconnectionError(f"a pooled connection failed its ping: {error}") from error
 
 
 SQLITE_BUSY_TIMEOUT_MS = 5000
