@@ -25,7 +25,15 @@ from typing import Any, Protocol
 
 import grpc
 
-from server.interceptors.wrapping import Around, AroundInterceptor, Context, Handler, send
+from server.interceptors.wrapping import (
+    Around,
+    AroundInterceptor,
+    Context,
+    Handler,
+    rebuild,
+    reuse,
+    send,
+)
 
 
 class HandlerWrapper(Protocol):
@@ -80,10 +88,6 @@ async def run_inside(arounds: Sequence[Around], request: Any, context: Context, 
 
 def wrap_all(handler: Handler, arounds: Sequence[Around]) -> Handler:
     """The same handler, run inside every one of `arounds` (outermost first)."""
-    options = {
-        "request_deserializer": handler.request_deserializer,
-        "response_serializer": handler.response_serializer,
-    }
     chain = tuple(arounds)
 
     def unary(behaviour: Any) -> Any:
@@ -101,14 +105,7 @@ def wrap_all(handler: Handler, arounds: Sequence[Around]) -> Handler:
 
         return call
 
-    if handler.unary_unary is not None:
-        return grpc.unary_unary_rpc_method_handler(unary(handler.unary_unary), **options)
-    if handler.unary_stream is not None:
-        return grpc.unary_stream_rpc_method_handler(streaming(handler.unary_stream), **options)
-    if handler.stream_unary is not None:
-        return grpc.stream_unary_rpc_method_handler(unary(handler.stream_unary), **options)
-    assert handler.stream_stream is not None
-    return grpc.stream_stream_rpc_method_handler(streaming(handler.stream_stream), **options)
+    return rebuild(handler, unary, streaming)
 
 
 class ComposedInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
@@ -131,19 +128,16 @@ class ComposedInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         handler: Handler | None = await continuation(handler_call_details)
         if handler is None:  # an unknown method: grpc answers UNIMPLEMENTED
             return handler  # type: ignore[return-value]  # grpc's stubs omit None
-        method = handler_call_details.method
-        cached = self._wrapped.get(method)
-        if cached is not None and cached[0] is handler:
-            return cached[1]
+        return reuse(self._wrapped, handler_call_details.method, handler, self._build)
+
+    def _build(self, method: str, handler: Handler) -> Handler:
         inside = handler if self.inner is None else self.inner.wrap_handler(handler)
         arounds = [
             around
             for layer in self.layers
             if (around := layer.around_for_handler(method, inside)) is not None
         ]
-        wrapped = wrap_all(inside, arounds) if arounds else inside
-        self._wrapped[method] = (handler, wrapped)
-        return wrapped
+        return wrap_all(inside, arounds) if arounds else inside
 
 
 def compose(

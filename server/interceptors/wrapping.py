@@ -49,12 +49,46 @@ async def send(responses: Any, context: Context) -> None:
             await context.write(item)
 
 
-def wrap(handler: Handler, around: Around) -> Handler:
-    """The same handler, run inside `around`."""
+def rebuild(
+    handler: Handler,
+    unary: Callable[[Any], Any],
+    streaming: Callable[[Any], Any],
+) -> Handler:
+    """The same handler (its kind and serializers) with its behaviour replaced:
+    `unary(behaviour)` for a method that answers once, `streaming(behaviour)` for one
+    that streams its answer."""
     options = {
         "request_deserializer": handler.request_deserializer,
         "response_serializer": handler.response_serializer,
     }
+    if handler.unary_unary is not None:
+        return grpc.unary_unary_rpc_method_handler(unary(handler.unary_unary), **options)
+    if handler.unary_stream is not None:
+        return grpc.unary_stream_rpc_method_handler(streaming(handler.unary_stream), **options)
+    if handler.stream_unary is not None:
+        return grpc.stream_unary_rpc_method_handler(unary(handler.stream_unary), **options)
+    assert handler.stream_stream is not None
+    return grpc.stream_stream_rpc_method_handler(streaming(handler.stream_stream), **options)
+
+
+def reuse(
+    cache: dict[str, tuple[Handler, Handler]],
+    method: str,
+    handler: Handler,
+    build: Callable[[str, Handler], Handler],
+) -> Handler:
+    """`build(method, handler)`, built on a method's first call and reused while the handler grpc
+    finds for it is the same object (it is: grpc finds registered handlers by name)."""
+    cached = cache.get(method)
+    if cached is not None and cached[0] is handler:
+        return cached[1]
+    wrapped = build(method, handler)
+    cache[method] = (handler, wrapped)
+    return wrapped
+
+
+def wrap(handler: Handler, around: Around) -> Handler:
+    """The same handler, run inside `around`."""
 
     def unary(behaviour: Any) -> Any:
         async def call(request: Any, context: Context) -> Any:
@@ -70,14 +104,7 @@ def wrap(handler: Handler, around: Around) -> Handler:
 
         return call
 
-    if handler.unary_unary is not None:
-        return grpc.unary_unary_rpc_method_handler(unary(handler.unary_unary), **options)
-    if handler.unary_stream is not None:
-        return grpc.unary_stream_rpc_method_handler(streaming(handler.unary_stream), **options)
-    if handler.stream_unary is not None:
-        return grpc.stream_unary_rpc_method_handler(unary(handler.stream_unary), **options)
-    assert handler.stream_stream is not None
-    return grpc.stream_stream_rpc_method_handler(streaming(handler.stream_stream), **options)
+    return rebuild(handler, unary, streaming)
 
 
 class AroundInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
@@ -106,14 +133,11 @@ class AroundInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         handler: Handler | None = await continuation(handler_call_details)
         if handler is None:  # an unknown method: grpc answers UNIMPLEMENTED
             return handler  # type: ignore[return-value]  # grpc's stubs omit None
-        method = handler_call_details.method
-        cached = self._wrapped.get(method)
-        if cached is not None and cached[0] is handler:
-            return cached[1]
+        return reuse(self._wrapped, handler_call_details.method, handler, self._build)
+
+    def _build(self, method: str, handler: Handler) -> Handler:
         around = self.around_for_handler(method, handler)
-        wrapped = handler if around is None else wrap(handler, around)
-        self._wrapped[method] = (handler, wrapped)
-        return wrapped
+        return handler if around is None else wrap(handler, around)
 
 
 def final_code(context: Context, error: BaseException | None) -> str:
