@@ -21,11 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from typing import Any
 
 import redis.asyncio as redis
 import structlog
-from redis.asyncio.connection import AbstractConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.exceptions import AuthenticationError, RedisError
@@ -33,6 +31,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from core.errors import StoreUnreachableError
+from stores.redis_connection import Client, connection_class
 from stores.redis_options import RedisOptions as RedisOptions
 from stores.redis_options import shown as shown
 
@@ -43,33 +42,6 @@ Listener = Callable[[bytes | None], None]
 messages may have been missed, so listeners re-check what they wait for)."""
 
 BACKGROUND_CONNECTIONS = 2
-
-
-class _WritesUnderTimeout(AbstractConnection):
-    """Writes each command under `asyncio.timeout` where redis-py uses `asyncio.wait_for`:
-    that runs every write in a task of its own (a turn of the event loop per command)
-    and, on Python 3.11, loses a cancellation that arrives as the write finishes, so a
-    cancelled task went on as if it had not been. The bound is the same (`socket_timeout`,
-    then a Redis TimeoutError, retried like any other); reads keep theirs. Mixed into
-    whichever connection class the URL asks for (TCP, TLS, Unix socket)."""
-
-    async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
-        limit = self.socket_timeout
-        if not limit:
-            await super().send_packed_command(command, check_health)
-            return
-        self.socket_timeout = None  # the connection is this caller's while it sends
-        try:
-            async with asyncio.timeout(limit):
-                await super().send_packed_command(command, check_health)
-        except TimeoutError:
-            raise RedisTimeoutError("Timeout writing to socket") from None
-        finally:
-            self.socket_timeout = limit
-
-
-def _writes_under_timeout(base: type[AbstractConnection]) -> type[AbstractConnection]:
-    return type(f"{base.__name__}WritesUnderTimeout", (_WritesUnderTimeout, base), {})
 
 
 def _client(options: RedisOptions, max_connections: int, role: str) -> redis.Redis:
@@ -85,8 +57,8 @@ def _client(options: RedisOptions, max_connections: int, role: str) -> redis.Red
         client_name=f"{options.client_name}:{role}",
         health_check_interval=30,
     )
-    pool.connection_class = _writes_under_timeout(pool.connection_class)
-    return redis.Redis(connection_pool=pool)
+    pool.connection_class = connection_class(pool.connection_class)
+    return Client(connection_pool=pool)
 
 
 class RedisConnections:
