@@ -4,6 +4,7 @@ broken copies to show that they catch what they claim)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from collections.abc import Iterator, Mapping
@@ -41,14 +42,32 @@ def load(path: Path) -> list[Doc]:
 
 def render(overlay: str) -> list[Doc]:
     """`kubectl kustomize` of an overlay (its stderr, e.g. deprecation notes, dropped)."""
+    return _kustomize(KUBERNETES / "overlays" / overlay)
+
+
+def render_with(overlay: str, component: str, folder: Path) -> list[Doc]:
+    """An overlay with a component of deploy/kubernetes/components taken in, as an operator's
+    own kustomization in `folder` would (kustomize wants the paths relative)."""
+    here = Path(os.path.relpath(KUBERNETES, folder))
+    (folder / "kustomization.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "apiVersion": "kustomize.config.k8s.io/v1beta1",
+                "kind": "Kustomization",
+                "resources": [str(here / "overlays" / overlay)],
+                "components": [str(here / "components" / component)],
+            }
+        )
+    )
+    return _kustomize(folder)
+
+
+def _kustomize(folder: Path) -> list[Doc]:
     done = subprocess.run(
-        ["kubectl", "kustomize", str(KUBERNETES / "overlays" / overlay)],
-        capture_output=True,
-        text=True,
-        timeout=60,
+        ["kubectl", "kustomize", str(folder)], capture_output=True, text=True, timeout=60
     )
     if done.returncode != 0:
-        raise ManifestError(f"kubectl kustomize {overlay} failed: {done.stderr}")
+        raise ManifestError(f"kubectl kustomize {folder} failed: {done.stderr}")
     return [doc for doc in yaml.safe_load_all(done.stdout) if doc]
 
 

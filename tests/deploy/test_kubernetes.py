@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from server.settings import Settings
 from tests.deploy.manifests import (
     KUBERNETES,
     OVERLAYS,
@@ -25,6 +26,7 @@ from tests.deploy.manifests import (
     load,
     one,
     render,
+    render_with,
     validate,
 )
 
@@ -97,6 +99,32 @@ def test_each_overlay_renders_and_keeps_the_rules(rendered: tuple[str, list[Doc]
     }
     assert ports == {"grpc": 50051, "metrics": 9464}
     assert one(docs, "Service", "agentd-headless")["spec"]["clusterIP"] == "None"
+
+
+@pytest.mark.kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_a2a_component_serves_a2a_on_either_overlay(overlay: str, tmp_path: Path) -> None:
+    docs = render_with(overlay, "a2a", tmp_path)
+    check_all(docs)
+    settings = one(docs, "ConfigMap", "agentd-settings")["data"]
+    a2a = {k.removeprefix("AGENTD_").lower(): v for k, v in settings.items() if "_A2A" in k}
+    parsed = Settings.model_validate(a2a)  # what agentd reads from them
+    assert parsed.a2a is True
+    host, _, port = parsed.a2a_http_address.rpartition(":")
+    assert (host, port) == ("0.0.0.0", "8080")
+    assert parsed.a2a_public_http_url == "http://agentd:8080"
+    assert parsed.a2a_public_grpc_url == "agentd:50051"
+    server = one(docs, "Deployment", "agentd")["spec"]["template"]["spec"]["containers"][0]
+    assert {p["name"]: p["containerPort"] for p in server["ports"]} == {
+        "grpc": 50051,
+        "metrics": 9464,
+        "a2a-http": 8080,
+    }
+    for name in ("agentd", "agentd-headless"):
+        ports = {p["name"]: p for p in one(docs, "Service", name)["spec"]["ports"]}
+        assert ports["a2a-http"]["port"] == 8080
+        assert ports["a2a-http"]["targetPort"] == "a2a-http"
+        assert ports["grpc"]["port"] == 50051  # what was there is kept
 
 
 def _deployment_and_settings() -> tuple[Doc, Doc]:
