@@ -57,7 +57,7 @@ def _client(options: RedisOptions, max_connections: int, role: str) -> redis.Red
         client_name=f"{options.client_name}:{role}",
         health_check_interval=30,
     )
-    pool.connection_class = connection_class(pool.connection_class)
+    pool.connection_class = connection_class(pool.connection_class, options.cancelled_reply_seconds)
     return Client(connection_pool=pool)
 
 

@@ -14,11 +14,11 @@ TLS, Unix socket) by `connection_class`; `Client` is the client over such connec
   connection and its handshake, while the old socket was still being closed, so a process
   briefly held more connections than its pool's bound. Now the cancelled caller reads
   that one reply to its end (the parser resumes where the cancellation stopped it), at most
-  `FINISH_SECONDS`, and then gives the connection back in step; only if the reply does not
-  come in that time is the connection dropped (and always for a command that may wait on
-  the server, such as BLPOP: see `BLOCKING`). This is done for lone commands (and
-  scripts) only: a pipeline cancelled between its replies still drops its connection, as
-  the replies it did not read are not counted here.
+  `cancelled_reply_seconds` (a setting), and then gives the connection back in step;
+  only if the reply does not come in that time is the connection dropped (and always for
+  a command that may wait on the server, such as BLPOP: see `BLOCKING`). This is done for
+  lone commands (and scripts) only: a pipeline cancelled between its replies still drops
+  its connection, as the replies it did not read are not counted here.
 """
 
 from __future__ import annotations
@@ -39,14 +39,13 @@ BLOCKING = frozenset(
 redis-py does, so that the server gives up the wait (a pop finished for a caller who has
 gone would lose what it popped)."""
 
-FINISH_SECONDS = 1.0
-"""The longest a cancelled caller waits for its command's reply before dropping the
-connection instead."""
-
 
 class _Connection(AbstractConnection):
     lone_reply = False
     """True while `Client` reads the reply of a lone command on this connection."""
+    cancelled_reply_seconds = 1.0
+    """The longest a cancelled caller waits for its command's reply before dropping the
+    connection instead (set by `connection_class` from the options)."""
 
     async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
         limit = self.socket_timeout
@@ -95,7 +94,8 @@ class _Connection(AbstractConnection):
         """Read the reply a cancelled caller was waiting for, so that the connection can go
         back to the pool in step; drop the connection if that fails or takes too long."""
         try:
-            async with asyncio.timeout(min(self.socket_timeout or FINISH_SECONDS, FINISH_SECONDS)):
+            limit = self.cancelled_reply_seconds
+            async with asyncio.timeout(min(self.socket_timeout or limit, limit)):
                 await super().read_response(
                     disable_decoding, None, disconnect_on_error=False, push_request=push_request
                 )
@@ -106,9 +106,12 @@ class _Connection(AbstractConnection):
             await self.disconnect(nowait=True)
 
 
-def connection_class(base: type[AbstractConnection]) -> type[AbstractConnection]:
+def connection_class(
+    base: type[AbstractConnection], cancelled_reply_seconds: float
+) -> type[AbstractConnection]:
     """`base` (the class the URL asks for) with agentd's behaviour mixed in."""
-    return type(f"Agentd{base.__name__}", (_Connection, base), {})
+    behaviour = {"cancelled_reply_seconds": cancelled_reply_seconds}
+    return type(f"Agentd{base.__name__}", (_Connection, base), behaviour)
 
 
 class Client(redis.Redis):

@@ -18,6 +18,9 @@ class RedisOptions:
     """How long a caller waits for a free connection before the call fails UNAVAILABLE."""
     socket_timeout_seconds: float = 10.0
     """How long one command may take before it is retried."""
+    cancelled_reply_seconds: float = 1.0
+    """How long a caller cancelled while its reply is on its way waits for that reply, to
+    give its connection back in step, before the connection is dropped instead."""
     retries: int = 3
     """Retries (with backoff and jitter) of a command that met a connection error."""
     client_name: str = "agentd"

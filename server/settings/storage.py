@@ -30,6 +30,12 @@ class StorageSettings(Section):
         description="how long a call waits for a free Redis connection before it is answered "
         "UNAVAILABLE",
     )
+    redis_cancelled_reply_seconds: float = Field(
+        1.0,
+        gt=0,
+        description="how long a call cancelled while its Redis reply is on its way waits for "
+        "that reply, to give its connection back in step, before the connection is dropped",
+    )
     database_pool_size: int = Field(
         10, ge=1, description="PostgreSQL connections kept open (reads; writes use one at a time)"
     )

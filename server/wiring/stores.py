@@ -19,6 +19,7 @@ def store_settings(settings: Settings) -> StoreSettings:
             settings.redis_url,
             max_connections=settings.redis_max_connections,
             pool_timeout_seconds=settings.redis_pool_timeout_seconds,
+            cancelled_reply_seconds=settings.redis_cancelled_reply_seconds,
             client_name=f"agentd:{settings.replica_id or 'replica'}",
         )
     return StoreSettings(

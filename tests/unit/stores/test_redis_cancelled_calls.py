@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from stores import redis_connection
 from stores.redis import RedisConnections, RedisOptions
 from tests.contract.conftest import REDIS_URL
 
@@ -27,6 +26,20 @@ while true do t = redis.call('TIME') if t[1] * 1e6 + t[2] >= stop then break end
 async def calls() -> AsyncIterator[Any]:
     name = f"agentd-test-{secrets.token_hex(4)}"
     connections = RedisConnections(RedisOptions(REDIS_URL, max_connections=1, client_name=name))
+    yield connections.calls
+    await connections.close()
+
+
+@pytest.fixture
+async def impatient() -> AsyncIterator[Any]:
+    """As `calls`, waiting only 0.1 s for the reply of a cancelled command."""
+    options = RedisOptions(
+        REDIS_URL,
+        max_connections=1,
+        client_name="agentd-test-impatient",
+        cancelled_reply_seconds=0.1,
+    )
+    connections = RedisConnections(options)
     yield connections.calls
     await connections.close()
 
@@ -57,9 +70,9 @@ async def test_a_command_cancelled_while_its_reply_is_on_its_way_keeps_its_conne
 
 
 async def test_a_reply_that_does_not_come_in_time_costs_the_connection_not_the_next_caller(
-    calls: Any, monkeypatch: pytest.MonkeyPatch
+    impatient: Any,
 ) -> None:
-    monkeypatch.setattr(redis_connection, "FINISH_SECONDS", 0.1)
+    calls = impatient
     before = await calls.client_id()
     await _cancelled(calls.eval(SPIN, 0, 0.5))
     await _in_step(calls)
