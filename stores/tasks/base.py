@@ -38,8 +38,9 @@ class TaskStore(Protocol):
         ...
 
     async def update(self, task: Task) -> None:
-        """Replace a stored task's state. Raises TaskAlreadyTerminalError when the
-        stored task has ended (a late write never overwrites a terminal state)."""
+        """Replace a stored task's state, stamping `task.updated_at` (the caller's object
+        as well as the stored state). Raises TaskAlreadyTerminalError when the stored
+        task has ended (a late write never overwrites a terminal state)."""
         ...
 
     async def set_status(

@@ -59,9 +59,9 @@ class InMemoryTaskStore:
             stored = self._find(task.tenant, task.task_id)
             if stored.status.terminal:
                 raise TaskAlreadyTerminalError(task.task_id, stored.status.value)
+            task.updated_at = utcnow()  # the caller's copy too: its history row agrees
             updated = task.snapshot()
             updated.last_sequence = stored.last_sequence
-            updated.updated_at = utcnow()
             self._tasks[task.task_id] = updated
 
     async def set_status(

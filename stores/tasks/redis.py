@@ -168,9 +168,8 @@ class RedisTaskStore:
             raise
 
     async def update(self, task: Task) -> None:
-        updated = task.snapshot()
-        updated.updated_at = utcnow()
-        await self._write(updated, task.tenant)
+        task.updated_at = utcnow()  # the caller's copy too: its history row agrees
+        await self._write(task.snapshot(), task.tenant)
 
     async def set_status(
         self, tenant: str, task_id: str, status: TaskStatus, *, detail: str = ""

@@ -103,6 +103,20 @@ async def test_update_keeps_every_field(store: TaskStore) -> None:
     assert got.updated_at >= task.updated_at
 
 
+async def test_update_stamps_the_callers_task_as_stored(store: TaskStore) -> None:
+    """The caller's object carries the stamp too: a history row written from it after an
+    update shows the same update time as the live state (ListTasks and GetTask agree)."""
+    created = _task()
+    await store.create(created)
+    before = created.updated_at
+    await asyncio.sleep(0.002)
+    created.status = TaskStatus.RUNNING
+    await store.update(created)
+    got = await store.get("acme", "task_1")
+    assert created.updated_at > before
+    assert got.updated_at == created.updated_at
+
+
 async def test_update_after_terminal_is_refused(store: TaskStore) -> None:
     await store.create(_task())
     task = await store.get("acme", "task_1")
