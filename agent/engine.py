@@ -47,7 +47,7 @@ from core.identity import CallContext
 from core.roles import Action
 from records.events import TaskEvent
 from records.plan import Plan
-from records.tasks import Task, new_task_id
+from records.tasks import Task, TaskStatus, new_task_id
 from records.tools.approvals import ApprovalDecision
 from stores.checkpoints.base import CheckpointStore
 from stores.history.base import TaskQuery
@@ -302,8 +302,14 @@ class Engine:
         return await self._store.get(call.principal.tenant, task_id)
 
     async def cancel(self, tenant: str, task_id: str, reason: str) -> Task:
-        """Cancel a task: stop its model and tool calls, keep partial results, end it CANCELLED."""
-        task = await self._store.get(tenant, task_id)
+        """Cancel a task: stop its model and tool calls, keep partial results, end it CANCELLED.
+
+        A task the live store has let go is looked up in the history, as GetTask does, so
+        a finished task answers TaskAlreadyTerminalError before and after a restart alike."""
+        try:
+            task = await self._store.get(tenant, task_id)
+        except TaskNotFoundError:
+            return await self._cancel_let_go(tenant, task_id, reason)
         if task.status.terminal:
             raise TaskAlreadyTerminalError(task_id, task.status.value)
         runner = self._runner.cancel(task_id, reason)
@@ -327,6 +333,18 @@ class Engine:
             if not child.status.terminal:
                 await self.cancel_quietly(tenant, child.task_id, "its parent task was cancelled")
         return cancelled
+
+    async def _cancel_let_go(self, tenant: str, task_id: str, reason: str) -> Task:
+        """Cancel a task only the history knows (TaskNotFoundError when it does not): an
+        ended one is TaskAlreadyTerminalError; one whose row was left unfinished by a
+        process that stopped with its live state (the in-process store) ends CANCELLED
+        in the history, the only place it still is."""
+        task = await self._history.get(tenant, task_id)
+        if task.status.terminal:
+            raise TaskAlreadyTerminalError(task_id, task.status.value)
+        task.move_to(TaskStatus.CANCELLED, reason)
+        await self._history.record(task)
+        return task
 
     async def events(self, tenant: str, task_id: str) -> AsyncIterator[TaskEvent]:
         """A task's events from the first to its end, wherever it runs (for a parent that
