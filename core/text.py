@@ -7,6 +7,7 @@ become U+FFFD here, whatever their container.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -60,3 +61,31 @@ def _rebuild(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_rebuild(v) for v in value]
     return value
+
+
+MAX_JSON_DEPTH = 32
+"""How deep a structured value from outside (a tool's result) may nest: protobuf's parser
+refuses a Struct nested past 100 messages, which a JSON value reaches at about 50 levels."""
+
+
+def json_depth(value: Any) -> int:
+    """How many containers deep `value` nests (a scalar: 0); walks without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list | tuple):
+            deepest = max(deepest, depth)
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def within_depth(value: Any) -> Any:
+    """`value` itself when it nests at most `MAX_JSON_DEPTH` deep; else its compact JSON
+    text, a string every encoder, store and reader takes."""
+    if json_depth(value) <= MAX_JSON_DEPTH:
+        return value
+    try:
+        return json.dumps(value, separators=(",", ":"), default=str)
+    except RecursionError:
+        return f"(a value nested {json_depth(value)} levels deep, too deep to show)"

@@ -19,6 +19,7 @@ from core import tracing
 from core.errors import AgentdError, ToolUnavailableError
 from core.identity import CallContext
 from core.metrics import TOOL_CALLS, TOOL_LATENCY
+from core.text import within_depth
 from records.tools.approvals import ApprovalDecision
 from records.tools.audit import record_of
 from records.tools.invocation import Invocation
@@ -200,8 +201,9 @@ async def _attempt(
         transient = is_transient(crash)
     else:
         duration = time.perf_counter() - clock
-        await write_audit(audit, call, "ok", output.data, duration)
-        return ToolCallResult(call.call_id, name, output.data, output.text, duration), False
+        data = within_depth(output.data)  # every tool's result, held to one depth cap
+        await write_audit(audit, call, "ok", data, duration)
+        return ToolCallResult(call.call_id, name, data, output.text, duration), False
     duration = time.perf_counter() - clock
     await write_audit(audit, call, error.kind.value, duration=duration)
     return ToolCallResult(call.call_id, name, None, error.message, duration, error), transient

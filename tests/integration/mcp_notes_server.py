@@ -149,6 +149,15 @@ def inject() -> str:
     )
 
 
+@server.tool(annotations=READ_ONLY)
+def deep(levels: int) -> dict[str, object]:
+    """Return a note nested `levels` objects deep (a result no protobuf Struct can hold)."""
+    value: dict[str, object] = {"note": "at the bottom"}
+    for _ in range(levels - 1):
+        value = {"inner": value}
+    return value
+
+
 async def _serve_http(port: int) -> None:
     import uvicorn
 

@@ -111,7 +111,7 @@ async def test_odd_but_valid_requests_work(client: AgentClient) -> None:
     assert seen == ["GET /echo-path/caf%C3%A9?q=%C3%BC", "GET /charset-idna"]
 
 
-@pytest.mark.parametrize("depth", [200_000, 1_000, 64, 33, 32])
+@pytest.mark.parametrize("depth", [200_000, 1_000, 64, 32, 31])
 async def test_a_deeply_nested_json_answer_comes_back_as_text(
     client: AgentClient, depth: int
 ) -> None:
@@ -123,7 +123,7 @@ async def test_a_deeply_nested_json_answer_comes_back_as_text(
     result = to_python(got.result)
     assert result["status"] == 200
     assert result["body"] == "[" * depth + "]" * depth
-    assert ("json" in result) is (depth <= 32)  # MAX_ANSWER_JSON_DEPTH
+    assert ("json" in result) is (depth <= 31)  # MAX_ANSWER_JSON_DEPTH, a level under the cap
 
 
 async def test_every_redirect_hop_answers_to_the_grants(tmp_path: Path) -> None:

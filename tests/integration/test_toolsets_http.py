@@ -16,12 +16,14 @@ from typing import Any
 
 import pytest
 
-from agentd.v1 import tools_pb2
+from agentd.v1 import tasks_pb2, tools_pb2
 from agentd_client import errors as client_errors
 from agentd_client.client import to_python
-from tests.integration.harness import harness
+from tests.integration.harness import assert_well_formed, final, harness, of_kind
 from tests.integration.toolsets import FAST, write_toolsets
 from tools.builtin.addresses import refusal
+
+FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 
 
 class _Api(BaseHTTPRequestHandler):
@@ -61,6 +63,9 @@ class _Api(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 time.sleep(0.3)
             self.wfile.write(json.dumps({"parts": 3}).encode() + b"\n")
+        elif self.path.startswith("/deep/"):  # an object nested that many levels deep
+            levels = int(self.path.rsplit("/", 1)[1])
+            self._answer(200, json.loads('{"inner":' * (levels - 1) + "{}" + "}" * (levels - 1)))
         elif self.path.startswith("/flaky"):  # 503 twice, then an answer
             tries = sum(1 for line in seen if line.startswith("GET /flaky"))
             self._answer(503 if tries <= 2 else 200, {"try": tries})
@@ -110,6 +115,7 @@ def crm(url: str, **http: Any) -> dict[str, Any]:
                 "cache_seconds": 60,
             },
             "flaky": {"url": f"{url}/flaky", "timeout_seconds": 5},
+            "deep": {"url": f"{url}/deep/200"},
             "create": {
                 "method": "POST",
                 "url": f"{url}/orders",
@@ -132,7 +138,13 @@ async def test_declared_tools_make_their_requests(tmp_path: Path) -> None:
         toolsets = write_toolsets(tmp_path / "toolsets.yaml", {"crm": crm(url, **networks)})
         async with harness(tmp_path, [], toolsets_file=toolsets, **FAST) as h:
             listed = {t.name: t for t in await h.client.list_tools(toolset="crm")}
-            assert set(listed) == {"crm.customer", "crm.flaky", "crm.create", "crm.busy"}
+            assert set(listed) == {
+                "crm.customer",
+                "crm.flaky",
+                "crm.create",
+                "crm.busy",
+                "crm.deep",
+            }
             assert listed["crm.customer"].source == "http"
             assert listed["crm.customer"].idempotent  # GET
             assert not listed["crm.create"].idempotent  # POST
@@ -249,3 +261,31 @@ async def test_a_status_the_file_declares_resumable_makes_a_resumable_failure(
                 assert missing.text.startswith("HTTP 404")
                 plain = await h.client.call_tool("crm.plain", {})
                 assert plain.error.kind == tools_pb2.TOOL_ERROR_KIND_FAILED
+
+
+async def test_an_answer_nested_200_deep_reaches_the_caller_and_the_model_as_text(
+    tmp_path: Path,
+) -> None:
+    """protobuf refuses a Struct nested past 100 messages: every tool's result is held to
+    one depth cap where results are made (`core.text.within_depth`), so a deeper one comes
+    as its JSON text, by CallTool and in a task, never as INTERNAL."""
+    call = {"tool_calls": [{"name": "crm_deep", "arguments": {}}]}
+    with api_server() as (url, _):
+        networks = {"allowed_networks": ["127.0.0.1/32"]}
+        toolsets = write_toolsets(tmp_path / "toolsets.yaml", {"crm": crm(url, **networks)})
+        replies = [call, {"text": "deep indeed"}]
+        async with harness(tmp_path, replies, toolsets_file=toolsets, **FAST) as h:
+            called = await h.client.call_tool("crm.deep", {})
+            assert called.error.message == ""
+            text = to_python(called.result)
+            assert isinstance(text, str)
+            assert text == '{"inner":' * 199 + "{}" + "}" * 199
+
+            events = await h.run("dig", mode=FC, tools=["crm.deep"])
+            assert_well_formed(events)
+            [finished] = of_kind(events, "tool_call_finished")
+            assert to_python(finished.result) == text
+            assert final(events).text == "deep indeed"
+            sent = h.llm.requests[-1]["messages"][-1]
+            assert sent["role"] == "tool"
+            assert sent["content"].count('"inner"') == 199

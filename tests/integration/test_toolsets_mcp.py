@@ -334,3 +334,17 @@ async def test_a_server_that_stops_answering_is_found_out_by_its_ping_and_restar
         assert connection is not None
         assert "a ping went unanswered" in connection.why
         assert (await h.client.call_tool("notes.search", {"query": "after"})).text
+
+
+async def test_a_result_nested_100_deep_reaches_the_caller_as_text(tmp_path: Path) -> None:
+    """Deeper than a protobuf Struct can hold (about 50 levels), within what the MCP SDK
+    parses (about 120): held to the one depth cap, it arrives as its JSON text, never
+    INTERNAL (a declared HTTP tool's 200 levels: test_toolsets_http)."""
+    settings = _settings(tmp_path, {"notes": stdio_notes(tmp_path, **NOTES)})
+    async with harness(tmp_path, [], **settings) as h:
+        called = await h.client.call_tool("notes.deep", {"levels": 100})
+        assert called.error.message == ""
+        text = to_python(called.result)
+        assert isinstance(text, str)
+        assert text.count('"inner"') == 99
+        assert '"note":"at the bottom"' in text

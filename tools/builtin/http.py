@@ -29,6 +29,8 @@ import httpcore
 
 from core.errors import DestinationNotAllowedError, FieldViolation, InvalidArgumentError
 from core.identity import CallContext
+from core.text import MAX_JSON_DEPTH as RESULT_DEPTH
+from core.text import json_depth
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from records.tools.outcomes import ToolFailed
 from tools.builtin.addresses import IPNetwork, refusal
@@ -38,7 +40,9 @@ DROPPED_REQUEST_HEADERS = {"host", "content-length", "transfer-encoding", "conne
 OWN_HEADERS = ("user-agent", "accept-encoding")
 """The tool's own headers: the only ones a redirect to another origin carries on."""
 MAX_JSON_DEPTH = 64
-MAX_ANSWER_JSON_DEPTH = 32
+MAX_ANSWER_JSON_DEPTH = RESULT_DEPTH - 1
+"""An answer's JSON nested deeper comes back as text alone: it sits one level down in the
+result, which every tool's result is held to (`core.text.MAX_JSON_DEPTH`)."""
 """An answer's JSON nested deeper comes back as text alone: a result travels as a
 protobuf Struct, whose parser stops at 100 message levels (two per JSON level)."""
 
@@ -193,17 +197,6 @@ async def read_capped(
     return bytes(body), False
 
 
-def _depth(value: Any) -> int:
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, depth)
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
-    return deepest
-
-
 def _charset(content_type: str) -> str:
     """The response's text encoding: its charset when that names a text encoding (not a
     codec such as idna, rot13 or base64), else UTF-8."""
@@ -266,7 +259,7 @@ class HttpRequest(Tool):
                 headers[key.lower()] = str(value)
         content: bytes | None = None
         if "json" in arguments:
-            if _depth(arguments["json"]) > MAX_JSON_DEPTH:
+            if json_depth(arguments["json"]) > MAX_JSON_DEPTH:
                 raise InvalidArgumentError(
                     [FieldViolation("arguments.json", f"is nested deeper than {MAX_JSON_DEPTH}")]
                 )
@@ -382,7 +375,7 @@ def _shallow_json(text: str) -> Any:
         parsed = json.loads(text)
     except RecursionError:
         raise ValueError("nested too deep to parse") from None
-    if _depth(parsed) > MAX_ANSWER_JSON_DEPTH:
+    if json_depth(parsed) > MAX_ANSWER_JSON_DEPTH:
         raise ValueError(f"nested deeper than {MAX_ANSWER_JSON_DEPTH}")
     return parsed
 
