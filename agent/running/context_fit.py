@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
+from agent.limits import LimitReached
 from agent.llm.base import Model, ModelError
 from agent.llm.window.fitting import Fitted, fit_request
 from agent.llm.window.tokens import ESTIMATE
@@ -24,6 +25,7 @@ from agent.llm.window.wide_estimate import WIDE_ESTIMATE
 from core.errors import ContextTooLongError
 from records import events as ev
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.tasks import StopReason
 
 if TYPE_CHECKING:
     from agent.limits import EngineConfig
@@ -81,15 +83,16 @@ async def fitted_call(
     tools: Sequence[ToolDefinition],
     settings: ModelSettings | None,
     send: Send,
+    budget: int | None = None,
 ) -> tuple[ModelResponse, Sequence[Message]]:
-    """The reply to `messages` fitted to `model`, and the messages as sent."""
+    """The reply to `messages` fitted to `model`, and the messages as sent. With `budget`
+    (the tokens the task has left), the reply limit is capped to what the fitted prompt
+    leaves of it, and a prompt that alone takes it all is never sent (LimitReached)."""
     settings = settings or ModelSettings()
     fitted = fit(run, model, messages, tools, settings)
     await _report(run, model, role, step_id, fitted, retry=False)
     try:
-        return await send(fitted.messages, replace(settings, max_tokens=fitted.max_tokens)), (
-            fitted.messages
-        )
+        return await send(fitted.messages, _limited(settings, fitted, budget)), fitted.messages
     except ModelError as error:
         if not error.context_too_long:
             raise
@@ -98,13 +101,28 @@ async def fitted_call(
     fitted = fit(run, model, messages, tools, settings, squeeze)
     await _report(run, model, role, step_id, fitted, retry=True)
     try:
-        return await send(fitted.messages, replace(settings, max_tokens=fitted.max_tokens)), (
-            fitted.messages
-        )
+        return await send(fitted.messages, _limited(settings, fitted, budget)), fitted.messages
     except ModelError as error:
         if error.context_too_long:
             raise ContextTooLongError(model.name, error.message) from first
         raise
+
+
+def _limited(settings: ModelSettings, fitted: Fitted, budget: int | None) -> ModelSettings:
+    """The settings to send: the fitted reply limit, capped by what `budget` leaves after
+    the prompt (a call never spends past the task's budget by more than the endpoint's
+    count of the prompt differs from agentd's)."""
+    limit = fitted.max_tokens
+    if budget is not None:
+        room = budget - fitted.prompt_tokens
+        if room <= 0:
+            raise LimitReached(
+                StopReason.TOKEN_BUDGET,
+                f"the prompt alone ({fitted.prompt_tokens} tokens) takes all that is left of "
+                f"the token budget ({budget} tokens)",
+            )
+        limit = min(limit, room)
+    return replace(settings, max_tokens=limit)
 
 
 async def _report(

@@ -294,8 +294,9 @@ class TaskRun:
             async def send(fitted: Sequence[Message], sent: ModelSettings) -> ModelResponse:
                 return await self._call(model, role, step_id, fitted, tools, sent, stream)
 
+            left = self.token_budget - self.task.usage.total_tokens
             response, messages = await context_fit.fitted_call(
-                self, model, role, step_id, messages, tools, settings, send
+                self, model, role, step_id, messages, tools, settings, send, left
             )
         finally:
             if turn is not None:

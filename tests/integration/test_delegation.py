@@ -255,7 +255,7 @@ async def test_children_share_the_parents_budget_and_one_that_runs_out_stops_alo
     tmp_path: Path,
 ) -> None:
     folder = agents(tmp_path, lead=LEAD, researcher=RESEARCHER, writer=WRITER)
-    big = {"prompt_tokens": 150, "completion_tokens": 50}
+    big = {"completion_tokens": 500}  # each reply as long as the model may make it
     replies = [
         {
             "match": "You are the lead",
@@ -264,16 +264,17 @@ async def test_children_share_the_parents_budget_and_one_that_runs_out_stops_alo
                 delegate("writer", "two"),
                 delegate("writer", "three"),
             ],
-            "usage": {"prompt_tokens": 80, "completion_tokens": 20},
+            "usage": {"prompt_tokens": 400, "completion_tokens": 100},
         },
-        # The researcher keeps calling tools: its share (about 900/4) runs out.
+        # The researcher keeps calling tools: its share (3,500/4) runs out. Its last call is
+        # capped to the share it has left (the fake model cuts its reply there).
         {"match": "You are the researcher", "repeat": -1, "usage": big,
          "tool_calls": [{"name": "calculator", "arguments": {"expression": "1+1"}}]},
         {"match": "You are the writer", "text": "written", "repeat": 2, "usage": USAGE},
         {"match": "written", "text": "synthesised", "usage": USAGE},
     ]  # fmt: skip
     async with harness(tmp_path, replies, agents_dir=folder) as h:
-        events = await h.run("fan out", agent="lead", token_budget=1000)
+        events = await h.run("fan out", agent="lead", token_budget=4000)
 
         assert_well_formed(events)
         assert final(events).text == "synthesised"
@@ -281,9 +282,11 @@ async def test_children_share_the_parents_budget_and_one_that_runs_out_stops_alo
         researcher = finished["researcher@1"]
         assert researcher.stop_reason == tasks_pb2.STOP_REASON_TOKEN_BUDGET
         parent = await h.client.get_task(events[0].task_id)
-        assert parent.usage.total_tokens <= 1000
-        assert parent.usage.total_tokens == 100 + 15 + sum(
+        assert parent.usage.total_tokens <= 4000
+        assert parent.usage.total_tokens == 500 + 15 + sum(
             c.usage.total_tokens for c in parent.children
         )
         shares = [(await h.client.get_task(c.task_id)).usage.total_tokens for c in parent.children]
-        assert all(0 < s <= 900 // 4 + 200 for s in shares)  # a share, plus one reply at most
+        assert all(0 < s <= 3500 // 4 for s in shares)  # never past its share
+        asked = [r for r in h.llm.requests if "You are the researcher" in str(r["messages"])]
+        assert asked[-1]["max_tokens"] < 500  # its last call asked no more than was left

@@ -224,10 +224,10 @@ async def test_replans_count_against_max_iterations(tmp_path: Path) -> None:
 async def test_token_budget_and_step_timeout(tmp_path: Path) -> None:
     expensive = {
         **plan({"id": "s1", "description": "think"}),
-        "usage": {"prompt_tokens": 90, "completion_tokens": 20},
+        "usage": {"prompt_tokens": 2900, "completion_tokens": 200},
     }
     async with harness(tmp_path, [expensive, {"text": "never"}]) as h:
-        events = await h.run("think hard", mode=PE, token_budget=100)
+        events = await h.run("think hard", mode=PE, token_budget=3000)
         answer = final(events)
         assert answer.stop_reason == tasks_pb2.STOP_REASON_TOKEN_BUDGET
     replies = [

@@ -130,10 +130,10 @@ async def test_never_stops_hits_the_iteration_cap(tmp_path: Path) -> None:
 async def test_token_budget_and_step_timeout(tmp_path: Path) -> None:
     expensive = {
         **act("calculator", '{"expression": "1"}'),
-        "usage": {"prompt_tokens": 40, "completion_tokens": 10},
+        "usage": {"prompt_tokens": 2900, "completion_tokens": 200},
     }
     async with harness(tmp_path, [expensive, {"text": "never"}]) as h:
-        events = await h.run("spend", mode=REACT, token_budget=20)
+        events = await h.run("spend", mode=REACT, token_budget=3000)
         assert final(events).stop_reason == tasks_pb2.STOP_REASON_TOKEN_BUDGET
     async with harness(
         tmp_path, [{"delay_seconds": 3, "text": "Final Answer: late"}], step_timeout_seconds=0.4

@@ -39,7 +39,9 @@ A reply is one of:
 
 Optional on any reply: `match` (a substring of the request's messages), `usage`
 ({"prompt_tokens": N, "completion_tokens": M}, or null to report none, as some
-endpoints do), `finish_reason`, `repeat` (serve it N times; -1 for ever).
+endpoints do), `finish_reason`, `repeat` (serve it N times; -1 for ever). A request whose
+reply limit (`max_tokens` or `max_completion_tokens`) is below the reply's completion
+tokens is answered as an endpoint does: cut at the limit (`finish_reason` "length").
 """
 
 from __future__ import annotations

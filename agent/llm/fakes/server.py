@@ -212,7 +212,7 @@ class FakeOpenAIServer:
             return await self._stream(request, body, reply)
         return web.json_response(self._completion(body, reply))
 
-    def _parts(self, reply: JSON) -> tuple[str, str, list[JSON], str, JSON | None]:
+    def _parts(self, body: JSON, reply: JSON) -> tuple[str, str, list[JSON], str, JSON | None]:
         text = reply.get("text", "")
         if "json" in reply:
             text = json.dumps(reply["json"])
@@ -234,11 +234,15 @@ class FakeOpenAIServer:
         usage: JSON | None = None
         if "usage" not in reply or reply["usage"] is not None:
             usage = {"prompt_tokens": 10, "completion_tokens": 5, **reply.get("usage", {})}
+            limit = int(body.get("max_completion_tokens") or body.get("max_tokens") or 0)
+            if 0 < limit < usage["completion_tokens"]:  # as an endpoint does: cut at the limit
+                usage["completion_tokens"] = limit
+                text, calls, finish = text[: limit * 4], [], "length"
             usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
         return text, reply.get("reasoning", ""), calls, finish, usage
 
     def _completion(self, body: JSON, reply: JSON) -> JSON:
-        text, reasoning, calls, finish, usage = self._parts(reply)
+        text, reasoning, calls, finish, usage = self._parts(body, reply)
         message: JSON = {"role": "assistant", "content": text if text or not calls else None}
         if reasoning:
             message["reasoning_content"] = reasoning
@@ -254,7 +258,7 @@ class FakeOpenAIServer:
         }
 
     async def _stream(self, request: web.Request, body: JSON, reply: JSON) -> web.StreamResponse:
-        text, reasoning, calls, finish, usage = self._parts(reply)
+        text, reasoning, calls, finish, usage = self._parts(body, reply)
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
         )

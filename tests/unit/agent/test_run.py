@@ -122,11 +122,51 @@ async def test_a_call_the_endpoint_did_not_count_is_estimated_and_the_budget_hol
         await run.model("executor", "iteration-2", [Message("user", "y" * 200)])
 
     assert stopped.value.reason is StopReason.TOKEN_BUDGET
+    assert "the prompt alone (54 tokens)" in stopped.value.detail  # 46 left: never sent
     usage = of_type(await env.events(run), ev.UsageReported)
-    assert [u.estimated for u in usage] == [True, True]
+    assert [u.estimated for u in usage] == [True]
     # 200 characters and a message's framing in, 400 characters out: 54 + 100 tokens.
     assert usage[0].call == TokenUsage(54, 100)
-    assert run.task.usage == TokenUsage(108, 200)
+    assert run.task.usage == TokenUsage(54, 100)
+    assert model.remaining == 1
+
+
+def _honest(counted: list[int]) -> FunctionModel:
+    """An endpoint that counts the prompt as agentd does and stops its reply at the limit
+    asked (`max_tokens`), as every endpoint does; it would say 1,000 tokens if let."""
+
+    def reply(messages: Any, tools: Any, settings: Any) -> ModelResponse:
+        limit = settings.max_tokens or 1_000
+        counted.append(limit)
+        prompt = sum(4 + len(m.content) // 4 for m in messages)
+        return text("z" * 4 * min(limit, 1_000), prompt_tokens=prompt, completion_tokens=limit)
+
+    return FunctionModel(reply)
+
+
+async def test_a_call_is_capped_to_the_budget_left_after_its_prompt(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    limits: list[int] = []
+    run = await env.run(_honest(limits), budget=140)
+    run.task.usage = TokenUsage(30, 10)  # 100 tokens of the budget are left
+
+    await run.model("executor", "iteration-1", ASK)
+
+    assert run.task.usage.total_tokens <= 140  # never past the budget
+    assert limits[0] < 100  # the reply limit left room for the prompt
+
+
+async def test_a_prompt_that_alone_is_over_what_is_left_is_never_sent(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    run = await env.run(NEVER, budget=100)
+    run.task.usage = TokenUsage(60, 20)  # 20 tokens left: less than the prompt
+
+    with pytest.raises(LimitReached) as stopped:
+        await run.model("executor", "iteration-1", [Message("user", "y" * 400)])
+
+    assert stopped.value.reason is StopReason.TOKEN_BUDGET
+    assert "the prompt alone" in stopped.value.detail
+    assert run.task.usage == TokenUsage(60, 20)  # nothing more recorded
 
 
 async def test_a_reply_over_the_size_cap_is_cut(tmp_path: Path) -> None:
