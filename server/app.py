@@ -257,8 +257,13 @@ async def _announce_auth(running: AgentdServer) -> None:
         )
         return
     keys = await running.durable.api_keys.list()
-    if any(key.active for key in keys):
-        log.info("authentication is on", public_methods=settings.auth_public_methods)
+    if any(key.active for key in keys):  # a restart: the key printed once is not shown again
+        log.info(
+            "authentication is on; API keys exist, so no development key was made. Lost "
+            "yours? Create another with `agentd keys create --tenant default --principal "
+            "developer --role admin` (on this database)",
+            public_methods=settings.auth_public_methods,
+        )
         return
     if keys:  # every key was revoked: an operator's decision, not a fresh database
         log.warning(
