@@ -15,6 +15,7 @@ from grpc_health.v1._async import HealthServicer
 from agent.engine import Engine
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
+from auth.authenticator import Authenticator
 from core import tracing
 from core.metrics import TASKS_IN_FLIGHT
 from records.keys import new_key
@@ -39,12 +40,12 @@ from server.wiring.model_limits import configured_models, warn_unknown_models
 from server.wiring.models import build_models
 from server.wiring.providers import configure_secrets
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
-from server.wiring.services import add_services, interceptor_chain
+from server.wiring.services import add_services, interceptor_chain, report_serving
 from server.wiring.startup import (
     StartupError,
     after_serving,
-    report_serving,
     start_metrics,
+    unbindable,
     unless_stopped,
 )
 from server.wiring.stores import store_settings
@@ -119,9 +120,7 @@ class AgentdServer:
         health, a2a = add_services(
             server, settings, engine, registry, tasks, live, durable, agents, conversations, memory
         )
-        port = _listen(server, settings)
-        await server.start()
-        await report_serving(health, [SERVICE_NAME], port, a2a, authenticator)
+        port = await _start_serving(server, settings, health, a2a, authenticator)
         background.append(asyncio.create_task(after_serving(encodings, models)))
         return cls(
             server,
@@ -213,13 +212,37 @@ async def _keep_grants_fresh(
 
 
 def _listen(server: grpc.aio.Server, settings: Settings) -> int:
-    """Bind the server's port (not yet serving); StartupError when the address is taken."""
-    port = server.add_insecure_port(settings.address)
+    """Bind the server's port (not yet serving); StartupError when the address is taken.
+    grpcio once answered 0 for an address it could not bind; grpcio 1.85 raises
+    RuntimeError (whose message says nothing of why): both become the same one line."""
+    try:
+        port = server.add_insecure_port(settings.address)
+    except RuntimeError:
+        port = 0
     if port == 0:
         raise StartupError(
-            f"cannot listen on {settings.address} (AGENTD_ADDRESS): the address is in use "
-            "or not available"
+            f"cannot listen on {settings.address} (AGENTD_ADDRESS): "
+            f"{unbindable(settings.address)}; choose another address (port 0: any free port)"
         )
+    return port
+
+
+async def _start_serving(
+    server: grpc.aio.Server,
+    settings: Settings,
+    health: HealthServicer,
+    a2a: A2A | None,
+    authenticator: Authenticator | None,
+) -> int:
+    """Bind, start, report SERVING: the port. StartupError when an address cannot be
+    bound; when that is A2A's HTTP address, the gRPC server already started is stopped."""
+    port = _listen(server, settings)
+    await server.start()
+    try:
+        await report_serving(health, [SERVICE_NAME], port, a2a, authenticator)
+    except BaseException:
+        await server.stop(None)
+        raise
     return port
 
 
@@ -234,8 +257,13 @@ async def _announce_auth(running: AgentdServer) -> None:
         )
         return
     keys = await running.durable.api_keys.list()
-    if any(key.active for key in keys):
-        log.info("authentication is on", public_methods=settings.auth_public_methods)
+    if any(key.active for key in keys):  # a restart: the key printed once is not shown again
+        log.info(
+            "authentication is on; API keys exist, so no development key was made. Lost "
+            "yours? Create another with `agentd keys create --tenant default --principal "
+            "developer --role admin` (on this database)",
+            public_methods=settings.auth_public_methods,
+        )
         return
     if keys:  # every key was revoked: an operator's decision, not a fresh database
         log.warning(

@@ -35,6 +35,7 @@ from server.a2a.service import resume_position
 from server.calls import trace_id_from
 from server.interceptors.auth import UNAUTHENTICATED
 from server.settings import Settings
+from server.wiring.startup import StartupError, listening_socket, reason
 
 
 class _Contexts(DefaultServerCallContextBuilder):
@@ -179,29 +180,32 @@ class A2AHttp:
         return response
 
     async def start(self) -> int:
-        """Listen; the port bound."""
-        host, _, port = self._settings.a2a_http_address.rpartition(":")
-        config = uvicorn.Config(
-            self.app(),
-            host=host or "127.0.0.1",
-            port=int(port),
-            log_level="warning",
-            lifespan="off",
-            access_log=False,
-        )
+        """Listen; the port bound. StartupError when the address cannot be bound (bound
+        here, not by uvicorn, which logs the failure and exits the process)."""
+        address = self._settings.a2a_http_address
+        try:
+            bound = listening_socket(address)
+        except (OSError, ValueError) as error:
+            raise StartupError(
+                f"cannot serve A2A on {address} (AGENTD_A2A_HTTP_ADDRESS): {reason(error)}; "
+                "choose another address (port 0: any free port), or empty to serve A2A on "
+                "gRPC alone"
+            ) from None
+        config = uvicorn.Config(self.app(), log_level="warning", lifespan="off", access_log=False)
         self._server = _QuietServer(config)
-        self._task = asyncio.create_task(self._server.serve(), name="agentd-a2a-http")
+        self._task = asyncio.create_task(
+            self._server.serve(sockets=[bound]), name="agentd-a2a-http"
+        )
         for _ in range(500):  # at most 5 s
             if self._server.started or self._task.done():
                 break
             await asyncio.sleep(0.01)
         if not self._server.started:
             await self.stop()
-            raise OSError(
-                f"cannot listen on {self._settings.a2a_http_address} (AGENTD_A2A_HTTP_ADDRESS)"
-            )
-        bound: int = self._server.servers[0].sockets[0].getsockname()[1]
-        return bound
+            bound.close()
+            raise StartupError(f"cannot serve A2A on {address} (AGENTD_A2A_HTTP_ADDRESS)")
+        port: int = bound.getsockname()[1]
+        return port
 
     async def stop(self) -> None:
         if self._server is not None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+import structlog
 from grpc_health.v1 import health_pb2
 from grpc_health.v1._async import HealthServicer
 
@@ -29,6 +30,12 @@ from stores.idempotency.base import IdempotencyStore
 from stores.push_configs.sql import SqlPushConfigStore
 from stores.tasks.base import TaskStore
 from tools.registry import ToolRegistry
+
+VERSION_HEADER = "A2A-Version: 1.0"
+"""What a JSON-RPC request must send: without it the SDK takes it for A2A 0.3 and refuses
+it (-32009, "A2A version '0.3' is not supported")."""
+
+log = structlog.get_logger(__name__)
 
 
 @dataclass
@@ -95,17 +102,19 @@ class A2AServing:
         settings = self.settings
         host = settings.address.rsplit(":", 1)[0]
         grpc_url = settings.a2a_public_grpc_url or f"{host}:{grpc_port}"
-        jsonrpc = ""
+        jsonrpc = served = ""
         if settings.a2a_http_address:
             from server.a2a.http import A2AHttp  # starlette and uvicorn only when served
 
             self.http = A2AHttp(settings, self.handler, authenticator, self.guard)
             port = await self.http.start()
-            http_host = settings.a2a_http_address.rsplit(":", 1)[0]
-            jsonrpc = settings.a2a_public_http_url or f"http://{http_host}:{port}/"
+            http_host = settings.a2a_http_address.rsplit(":", 1)[0] or "127.0.0.1"
+            served = f"http://{http_host}:{port}/"
+            jsonrpc = settings.a2a_public_http_url or served
         self.handler.cards.addresses = Addresses(grpc_url, jsonrpc)
         self.delivering = asyncio.create_task(self.deliverer.run(), name="agentd-a2a-push")
         await health.set(self.service_name, health_pb2.HealthCheckResponse.SERVING)
+        _announce(f"{host}:{grpc_port}", served)
 
     async def stop(self) -> None:
         if self.delivering is not None:  # its claims are given back: another replica goes on
@@ -113,3 +122,14 @@ class A2AServing:
             await asyncio.gather(self.delivering, return_exceptions=True)
         if self.http is not None:
             await self.http.stop()
+
+
+def _announce(grpc_address: str, http: str) -> None:
+    """One line: what A2A serves and where (docs/a2a.md, "Trying it with curl")."""
+    where: dict[str, str] = {"grpc": f"{grpc_address} (lf.a2a.v1.A2AService)"}
+    if http:
+        where["agent_card"] = f"{http}.well-known/agent-card.json"
+        where["json_rpc"] = f"{http} (send the header {VERSION_HEADER})"
+    else:
+        where["http"] = "off: set AGENTD_A2A_HTTP_ADDRESS for JSON-RPC and the agent cards"
+    log.info("A2A is on", **where)

@@ -1,8 +1,10 @@
 """What the gRPC server serves (AgentService, MemoryService, A2A when on, health,
-reflection) and the interceptors every call passes through, outermost first."""
+reflection), the interceptors every call passes through, outermost first, and health
+reported SERVING once it serves."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -136,3 +138,19 @@ class _RolesOnKeys:
 
     async def __call__(self, tenant: str) -> dict[str, list[tuple[str, ...]]]:
         return roles_by_principal(await self.keys.list(), tenant)
+
+
+async def report_serving(
+    health: HealthServicer,
+    services: Sequence[str],
+    port: int,
+    a2a: A2A | None,
+    authenticator: Authenticator | None,
+) -> None:
+    """Health SERVING for the server and `services`, and for A2A once its HTTP address
+    (if any) is up."""
+    await health.set("", health_pb2.HealthCheckResponse.SERVING)
+    for name in services:
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    if a2a is not None:
+        await a2a.start(port, health, authenticator)

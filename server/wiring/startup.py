@@ -1,40 +1,20 @@
-"""What can stop the server from starting, the metrics endpoint it starts first, and
-what it leaves until it answers SERVING (docs/deploy.md, "Start-up: what loads when"), and
-health reported SERVING once it serves."""
+"""What can stop the server from starting (an address it cannot listen on, say), the
+metrics endpoint it starts first, and what it leaves until it answers SERVING
+(docs/deploy.md, "Start-up: what loads when")."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Sequence
+import os
+import socket
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
-
-from grpc_health.v1 import health_pb2
-from grpc_health.v1._async import HealthServicer
 
 from agent.llm.deferred import preload
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings, encoding_for_model
-from auth.authenticator import Authenticator
 from core.metrics import REGISTRY
-from server.a2a import A2A
-
-
-async def report_serving(
-    health: HealthServicer,
-    services: Sequence[str],
-    port: int,
-    a2a: A2A | None,
-    authenticator: Authenticator | None,
-) -> None:
-    """Health SERVING for the server and `services`, and for A2A once its HTTP address
-    (if any) is up."""
-    await health.set("", health_pb2.HealthCheckResponse.SERVING)
-    for name in services:
-        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    if a2a is not None:
-        await a2a.start(port, health, authenticator)
-
 
 T = TypeVar("T")
 
@@ -42,6 +22,32 @@ T = TypeVar("T")
 class StartupError(Exception):
     """The server cannot start as configured; the message names the setting to change.
     `agentd serve` prints it on one line and exits with status 2."""
+
+
+def listening_socket(address: str) -> socket.socket:
+    """A TCP socket bound to `address` (host:port, [v6 host]:port; no host: 127.0.0.1),
+    listening. OSError when it cannot be bound, ValueError for a port that is no number."""
+    host, _, port = address.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, int(port)), family=family)
+
+
+def reason(error: OSError | ValueError) -> str:
+    """What the operating system said (`Address already in use`), else the error's text."""
+    if isinstance(error, OSError) and error.errno:
+        return os.strerror(error.errno)
+    return str(error)
+
+
+def unbindable(address: str) -> str:
+    """Why `address` cannot be listened on, as the operating system says when asked again
+    (gRPC, which could not bind it, does not say why)."""
+    try:
+        listening_socket(address).close()
+    except (OSError, ValueError) as error:
+        return reason(error)
+    return "the address is in use or not available"
 
 
 @dataclass
@@ -67,9 +73,8 @@ def start_metrics(address: str) -> MetricsEndpoint | None:
     try:
         http, _thread = start_http_server(int(port), addr=host.strip("[]"), registry=REGISTRY)
     except (OSError, ValueError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise StartupError(
-            f"cannot serve metrics on {address} (AGENTD_METRICS_ADDRESS): {reason}; "
+            f"cannot serve metrics on {address} (AGENTD_METRICS_ADDRESS): {reason(error)}; "
             "choose another address, port 0 for any free port, or empty to turn metrics off"
         ) from None
     return MetricsEndpoint(f"{host}:{http.server_port}", http)

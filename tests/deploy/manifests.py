@@ -41,8 +41,8 @@ def load(path: Path) -> list[Doc]:
 
 
 def render(overlay: str) -> list[Doc]:
-    """`kubectl kustomize` of an overlay (its stderr, e.g. deprecation notes, dropped)."""
-    return _kustomize(KUBERNETES / "overlays" / overlay)
+    """`kubectl kustomize` of an overlay; ManifestError when it warns (a deprecated key)."""
+    return kustomize(KUBERNETES / "overlays" / overlay)
 
 
 def render_with(overlay: str, component: str, folder: Path) -> list[Doc]:
@@ -59,15 +59,20 @@ def render_with(overlay: str, component: str, folder: Path) -> list[Doc]:
             }
         )
     )
-    return _kustomize(folder)
+    return kustomize(folder)
 
 
-def _kustomize(folder: Path) -> list[Doc]:
+def kustomize(folder: Path) -> list[Doc]:
+    """`kubectl kustomize` of the kustomization in `folder`: what it renders. ManifestError
+    when it fails, or when it says anything on stderr: kustomize warns there of deprecated
+    keys (`bases`, `patchesStrategicMerge`, ...), which every render would repeat."""
     done = subprocess.run(
         ["kubectl", "kustomize", str(folder)], capture_output=True, text=True, timeout=60
     )
     if done.returncode != 0:
         raise ManifestError(f"kubectl kustomize {folder} failed: {done.stderr}")
+    if done.stderr.strip():
+        raise ManifestError(f"kubectl kustomize {folder} warns: {done.stderr.strip()}")
     return [doc for doc in yaml.safe_load_all(done.stdout) if doc]
 
 

@@ -5,6 +5,7 @@ the rules of tests/deploy/manifests.py, and those rules catch what they claim to
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from server.settings import Settings
 from tests.deploy.manifests import (
     KUBERNETES,
     OVERLAYS,
+    ROOT,
     Doc,
     ManifestError,
     check_all,
@@ -23,20 +25,24 @@ from tests.deploy.manifests import (
     check_secret_settings_from_secrets,
     check_security,
     kinds,
+    kustomize,
     load,
     one,
     render,
     render_with,
     validate,
 )
+from tests.docs import examples
+from tests.docs.examples import Block
 
 
 def _resource_files() -> list[Path]:
     """Every manifest file that is a whole resource (not a kustomization or a patch)."""
     patches: set[Path] = set()
     for kustomization in KUBERNETES.rglob("kustomization.yaml"):
-        listed = yaml.safe_load(kustomization.read_text()).get("patchesStrategicMerge", [])
-        patches |= {(kustomization.parent / patch).resolve() for patch in listed}
+        listed = yaml.safe_load(kustomization.read_text()).get("patches", [])
+        files = [patch["path"] for patch in listed if "path" in patch]
+        patches |= {(kustomization.parent / patch).resolve() for patch in files}
     return sorted(
         path
         for path in KUBERNETES.rglob("*.yaml")
@@ -125,6 +131,58 @@ def test_the_a2a_component_serves_a2a_on_either_overlay(overlay: str, tmp_path: 
         assert ports["a2a-http"]["port"] == 8080
         assert ports["a2a-http"]["targetPort"] == "a2a-http"
         assert ports["grpc"]["port"] == 50051  # what was there is kept
+
+
+SETTINGS_PATCH = {
+    "apiVersion": "v1",
+    "kind": "ConfigMap",
+    "metadata": {"name": "agentd-settings"},
+    "data": {"AGENTD_LOG_LEVEL": "debug"},
+}
+"""An operator's settings, patched over the base's ConfigMap."""
+
+
+@pytest.mark.kubectl
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_each_overlay_renders_without_a_deprecation_warning(overlay: str, tmp_path: Path) -> None:
+    render(overlay)  # ManifestError with kustomize's warning, if it gives one
+    render_with(overlay, "a2a", tmp_path)
+
+
+@pytest.mark.kubectl
+@pytest.mark.parametrize("key", ["bases", "patchesStrategicMerge"])
+def test_a_kustomization_with_a_deprecated_key_is_refused(key: str, tmp_path: Path) -> None:
+    base = os.path.relpath(KUBERNETES / "base", tmp_path)
+    (tmp_path / "settings.yaml").write_text(yaml.safe_dump(SETTINGS_PATCH))
+    old = {"bases": {"bases": [base]}, "patchesStrategicMerge": {
+        "resources": [base], "patchesStrategicMerge": ["settings.yaml"]}}[key]  # fmt: skip
+    kustomization = {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization"}
+    (tmp_path / "kustomization.yaml").write_text(yaml.safe_dump({**kustomization, **old}))
+    with pytest.raises(ManifestError, match=f"'{key}' is deprecated"):
+        kustomize(tmp_path)
+
+
+SHOWN = [b for b in examples.all_blocks() if b.code.startswith("# kustomization.yaml")]
+"""The kustomizations the pages show an operator to write (docs/deploy.md)."""
+
+
+def test_the_pages_show_kustomizations() -> None:
+    assert len(SHOWN) >= 2
+
+
+@pytest.mark.kubectl
+@pytest.mark.parametrize("block", SHOWN, ids=[b.name for b in SHOWN])
+def test_a_kustomization_the_pages_show_renders_without_a_warning(
+    block: Block, tmp_path: Path
+) -> None:
+    """As the page lays it out: the operator's folder beside a checkout named agentd."""
+    (tmp_path / "agentd").symlink_to(ROOT)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "kustomization.yaml").write_text(block.code)
+    (mine / "settings.yaml").write_text(yaml.safe_dump(SETTINGS_PATCH))  # the patch one names
+    docs = kustomize(mine)
+    check_all(docs)
 
 
 def _deployment_and_settings() -> tuple[Doc, Doc]:

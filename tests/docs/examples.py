@@ -11,10 +11,12 @@ either a transcript, whose commands start with `$ ` and are followed by what the
 (checked: the words and numbers shown must appear in that order; `…` stands for
 anything), or a script run whole with `bash -e`. Either runs in a folder of its own
 holding `.venv`, against a server started as the quickstart starts it (`agentd serve
---demo`), with AGENTD_ADDRESS, AGENTD_API_KEY and H (the authorization header) set:
-`127.0.0.1:50051` reads as that server's address, and the lines that start a server or
-export its key (`make demo`, `make run`, `export AGENTD_API_KEY=agd_…`) are what the test
-did itself. The rules are in docs/README.md for whoever writes a page.
+--demo`, with A2A on: docs/a2a.md's examples run too), with AGENTD_ADDRESS,
+AGENTD_API_KEY and H (the authorization header) set: `127.0.0.1:50051` reads as that
+server's address and `127.0.0.1:8080` as its A2A HTTP address, and the lines that start a
+server (settings before them allowed) or export its key (`make demo`, `make run`,
+`export AGENTD_API_KEY=agd_…`) are what the test did itself. The rules are in
+docs/README.md for whoever writes a page.
 """
 
 from __future__ import annotations
@@ -93,8 +95,8 @@ def all_blocks() -> list[Block]:
 # Transcripts ---------------------------------------------------------------------------
 
 SERVER_LINES = re.compile(
-    r"^\s*(?:make (?:demo|run)|\.venv/bin/agentd serve --demo|agentd serve --demo"
-    r"|export AGENTD_API_KEY=agd_…)(?:\s+#.*)?$"
+    r"^\s*(?:(?:AGENTD_\w+=\S+\s+)*(?:make (?:demo|run)|\.venv/bin/agentd serve --demo"
+    r"|agentd serve --demo)|export AGENTD_API_KEY=agd_…)(?:\s+#.*)?$"
 )
 """Lines a test does itself before running a block: start the server, export its key."""
 
@@ -162,6 +164,10 @@ def shown_in(expected: str, actual: str) -> str:
 # Running shell blocks ------------------------------------------------------------------
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
+DEFAULT_A2A_HTTP_ADDRESS = "127.0.0.1:8080"
+"""The A2A HTTP address docs/a2a.md's examples start the server with."""
+SERVED_ENV = {"AGENTD_A2A": "true", "AGENTD_A2A_HTTP_ADDRESS": "127.0.0.1:0"}
+"""The settings of the server the examples run against, over the quickstart's."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +176,19 @@ class Served:
 
     address: str
     key: str
+    a2a_http: str = DEFAULT_A2A_HTTP_ADDRESS
+    """Its A2A HTTP address (host:port)."""
+
+
+A2A_HTTP = re.compile(r'"json_rpc": "http://([^/"]+)/')
+
+
+def a2a_http_address(log: str) -> str:
+    """The A2A HTTP address the server's start-up line ("A2A is on") names."""
+    found = [A2A_HTTP.search(line) for line in log.splitlines() if '"A2A is on"' in line]
+    [said] = found
+    assert said is not None, log
+    return said.group(1)
 
 
 def shell_env(served: Served) -> dict[str, str]:
@@ -184,7 +203,8 @@ def shell_env(served: Served) -> dict[str, str]:
 
 def _runnable(code: str, served: Served) -> str:
     kept = [line for line in code.splitlines() if not SERVER_LINES.match(line)]
-    return "\n".join(kept).replace(DEFAULT_ADDRESS, served.address) + "\n"
+    runnable = "\n".join(kept).replace(DEFAULT_ADDRESS, served.address)
+    return runnable.replace(DEFAULT_A2A_HTTP_ADDRESS, served.a2a_http) + "\n"
 
 
 def _bash(code: str, served: Served, folder: Path) -> tuple[int, str]:

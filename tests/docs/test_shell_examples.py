@@ -21,10 +21,10 @@ SHELL = [b for b in examples.all_blocks() if b.language in ("sh", "console") and
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     folder = tmp_path_factory.mktemp("demo")
-    with server_process(folder, options=("--demo",)) as server:
+    with server_process(folder, examples.SERVED_ENV, options=("--demo",)) as server:
         key = KEY.search(server.printed)
         assert key, server.printed
-        yield Served(server.address, key.group(1))
+        yield Served(server.address, key.group(1), examples.a2a_http_address(server.log()))
 
 
 def test_every_example_is_run_or_says_why_not() -> None:
@@ -50,7 +50,10 @@ def test_the_checker_fails_when_an_example_is_edited_to_be_wrong(
 ) -> None:
     quickstart = next(b for b in SHELL if b.code.startswith("$ .venv/bin/agentd exec"))
     grpcurl = next(b for b in SHELL if "CallTool" in b.code and b.page == "README.md")
+    a2a = next(b for b in SHELL if "SendMessage" in b.code and b.page == "docs/a2a.md")
     wrong = [
+        _edited(a2a, '-H "A2A-Version: 1.0" ', ""),  # without it the SDK refuses the call
+        _edited(a2a, '"total_tokens": 30.0', '"total_tokens": 30'),  # a Struct's numbers
         _edited(grpcurl, '"call_id"', '"callId"'),  # camelCase where the server says call_id
         _edited(grpcurl, '"text": "18"', '"text": "19"'),  # a wrong result
         _edited(grpcurl, "Code: InvalidArgument", "Code: NotFound"),

@@ -4,8 +4,10 @@ same interceptors (auth, rate limits, audit), and absent (SDK not even imported)
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from records.keys import new_key
+from tests.helpers import server_process
 from tests.integration.harness import harness
 from tests.integration.trust import trusted
 
@@ -137,3 +140,47 @@ async def test_json_rpc_calls_pass_the_same_auth_rate_limits_and_audit(tmp_path:
             ("alice", "RESOURCE_EXHAUSTED", f"/{A2A}/SendMessage"),
         ]
         assert records[1].task_id == answer["result"]["task"]["id"]
+
+
+def _a2a_lines(log: str) -> list[dict[str, Any]]:
+    said = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
+    return [line for line in said if line["event"] == "A2A is on"]
+
+
+def test_start_up_says_in_one_line_what_a2a_serves_and_where(tmp_path: Path) -> None:
+    env = {"AGENTD_A2A": "true", "AGENTD_A2A_HTTP_ADDRESS": "127.0.0.1:0"}
+    with server_process(tmp_path, env) as served:
+        [line] = _a2a_lines(served.log())
+        assert line["grpc"] == f"{served.address} ({A2A})"
+        card_url = line["agent_card"]
+        jsonrpc, header = line["json_rpc"].split(" (send the header ")
+        assert card_url == f"{jsonrpc}.well-known/agent-card.json"
+        assert header == "A2A-Version: 1.0)"
+        with urllib.request.urlopen(card_url, timeout=10) as answer:  # the address is real
+            card = json.load(answer)
+        assert {i["url"] for i in card["supportedInterfaces"]} == {served.address, jsonrpc}
+
+        def send(headers: dict[str, str]) -> dict[str, Any]:
+            body = {"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "task_x"}}
+            request = urllib.request.Request(
+                jsonrpc, json.dumps(body).encode(), {"content-type": "application/json", **headers}
+            )
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                said: dict[str, Any] = json.load(answer)
+                return said
+
+        # Without the header the SDK takes the call for A2A 0.3: why the line names it.
+        assert "'0.3' is not supported" in send({})["error"]["message"]
+        assert send({"A2A-Version": "1.0"})["error"]["code"] == -32001  # TaskNotFoundError
+        served.terminate()
+        assert served.wait(timeout=30) == 0, served.log()  # A2A stops with the server
+
+
+def test_start_up_says_a2a_is_on_grpc_alone_without_an_http_address(tmp_path: Path) -> None:
+    with server_process(tmp_path, {"AGENTD_A2A": "true"}) as served:
+        [line] = _a2a_lines(served.log())
+        served.terminate()
+        assert served.wait(timeout=30) == 0, served.log()
+    assert line["grpc"] == f"{served.address} ({A2A})"
+    assert "AGENTD_A2A_HTTP_ADDRESS" in line["http"]
+    assert "json_rpc" not in line

@@ -50,3 +50,22 @@ async def test_no_development_key_when_turned_off(
         assert await server.durable.api_keys.list() == []
         assert await server.durable.grants.list() == []
         assert any("agentd keys create" in entry["event"] for entry in logs), logs
+
+
+async def test_a_restart_with_keys_says_how_to_make_another(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The development key is printed once: a restart prints none, and says in one line
+    where a newcomer who lost it gets another."""
+    settings = settings_in(tmp_path, metrics_address="")
+    async with running_server(settings) as running:
+        await _announce_auth(running.server)
+        assert "AGENTD_API_KEY" in capsys.readouterr().out
+    async with running_server(settings) as restarted:
+        with structlog.testing.capture_logs() as logs:
+            await _announce_auth(restarted.server)
+    assert "AGENTD_API_KEY" not in capsys.readouterr().out
+    pointers = [entry for entry in logs if "agentd keys create" in entry["event"]]
+    assert len(pointers) == 1, logs
+    assert "--tenant default --principal developer --role admin" in pointers[0]["event"]
+    assert pointers[0]["log_level"] == "info"

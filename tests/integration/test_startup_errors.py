@@ -27,6 +27,36 @@ def test_a_metrics_port_in_use_is_one_clear_line_and_exit_2(tmp_path: Path) -> N
     assert "agentd listening" not in done.printed
 
 
+@pytest.mark.parametrize(
+    ("setting", "env", "options"),
+    [
+        ("AGENTD_ADDRESS", {}, ()),
+        ("AGENTD_ADDRESS", {}, ("--demo",)),
+        ("AGENTD_A2A_HTTP_ADDRESS", {"AGENTD_A2A": "true"}, ()),
+    ],
+    ids=["grpc", "grpc-demo", "a2a-http"],
+)
+def test_an_address_in_use_is_one_clear_line_and_exit_2(
+    tmp_path: Path, setting: str, env: dict[str, str], options: tuple[str, ...]
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        address = f"127.0.0.1:{taken.getsockname()[1]}"
+        with server_process(tmp_path, {**env, setting: address}, listening=False,
+                            options=options) as done:  # fmt: skip
+            stderr = done.log()
+    assert done.wait(timeout=0) == 2, stderr
+    assert "Traceback" not in stderr
+    lines = [line for line in stderr.splitlines() if setting in line]
+    assert lines == [
+        f"agentd: cannot {'serve A2A on' if 'A2A' in setting else 'listen on'} {address} "
+        f"({setting}): Address already in use; choose another address (port 0: any free "
+        "port)" + (", or empty to serve A2A on gRPC alone" if "A2A" in setting else "")
+    ], stderr
+    assert "agentd listening" not in done.printed
+
+
 def test_an_invalid_setting_names_the_variable_and_exits_2(tmp_path: Path) -> None:
     with server_process(tmp_path, {"AGENTD_MAX_RUNNING_TASKS": "many"}, listening=False) as done:
         stderr = done.log()
