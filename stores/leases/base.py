@@ -7,8 +7,13 @@ restarted) claims the orphaned tasks and resumes them from their last
 checkpoint. A process shutting down releases its leases, so another picks
 its tasks up at once instead of waiting for the expiry.
 
-`InMemoryLeases` is for one process with an in-process task store: nothing
-outlives the process, so there is nothing to take over. `RedisLeases`
+A task that waits (for a person, its children, a remote agent, its turn) is parked:
+its lease is dropped and it is listed as parked, not active, so no takeover pass claims
+it. Whatever ends its wait wakes it: it is active again, unleased, and the first process
+to claim it (the one that woke it, when it has room, else any takeover pass) runs it.
+
+`InMemoryLeases` is for one process with an in-process task store: nothing outlives
+the process, so nothing is orphaned; only woken tasks are claimed. `RedisLeases`
 (stores/leases/redis.py) is what replicas share.
 """
 
@@ -53,6 +58,20 @@ class Leases(Protocol):
         ...
 
     async def claim_orphans(self, limit: int) -> list[tuple[str, str]]:
-        """Claim up to `limit` active tasks whose lease has expired or was released;
-        returns their (tenant, task id)."""
+        """Claim up to `limit` active tasks whose lease has expired or was released (or
+        that were woken); returns their (tenant, task id)."""
+        ...
+
+    async def park(self, tenant: str, task_id: str) -> None:
+        """The task waits: its lease is dropped and no process claims it until `wake`."""
+        ...
+
+    async def wake(self, task_id: str) -> bool:
+        """A parked task may run again: active and unleased, for the first process to
+        claim it. True for exactly one of racing callers; False when it was not parked."""
+        ...
+
+    async def claim(self, task_id: str) -> bool:
+        """Lease an active task no process holds to this one (a task just woken); False
+        when another process holds it, or it is not active."""
         ...
