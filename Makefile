@@ -15,8 +15,8 @@ NODE_STAMP := node_modules/.installed-stamp
 BENCH_STAMP := $(VENV)/.bench-stamp
 # OpenAI's BPE ranks, rebuilt offline from the js-tiktoken npm package and checked
 # against tiktoken's digests (scripts/tokenizer_ranks.py); agentd counts tokens with them.
-# `run` and `bench` only use them when npm has put js-tiktoken there (else tokens are
-# estimated, said in one line); `test` needs them.
+# `run`, `demo` and `bench` only use them when npm has put js-tiktoken there (else tokens
+# are estimated: the server says so once when its model needs them); `test` needs them.
 TOKENIZER := var/tiktoken/.verified-stamp
 
 .PHONY: setup run demo docs grpcurl test test-fast proto proto-check lint typecheck bench load clean image

@@ -19,7 +19,7 @@ from agentd.v1 import agents_pb2
 from agentd_client.agent_files import AgentFileError, agent_mapping, agent_message
 from agentd_client.client import AgentClient
 from clients.options import OptionError
-from clients.output import as_json
+from clients.output import as_json, nothing
 
 MAX_FILE_BYTES = 256 * 1024
 """The largest agent file read (the server's limit for its agent files)."""
@@ -88,8 +88,11 @@ def _line(agent: agents_pb2.Agent) -> str:
 
 async def run_agents(client: AgentClient, args: argparse.Namespace) -> int:
     if args.verb == "list":
-        for agent in await client.list_agents():
+        agents = await client.list_agents()
+        for agent in agents:
             print(as_json(agent) if args.json else _line(agent))
+        if not agents and not args.json:
+            print(nothing("agents", "make one: agentd agents create FILE"))
     elif args.verb == "show":
         agent = await client.get_agent(args.agent)
         print(as_json(agent) if args.json else agent_yaml(agent), end="\n" if args.json else "")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agentd_client.client import AgentClient
-from clients.output import as_json, describe_summary
+from clients.output import as_json, describe_summary, nothing
 
 
 def add_parsers(sub: Any) -> None:
@@ -36,6 +36,8 @@ async def run_artifact(client: AgentClient, args: argparse.Namespace) -> int:
         task = await client.get_task(args.task_id)
         for summary in task.artifacts:
             print(as_json(summary) if args.json else describe_summary(summary))
+        if not task.artifacts and not args.json:
+            print(nothing("artifacts", f"task {task.task_id} and its tree wrote none"))
         return 0
     found = await client.get_artifact(args.task_id, args.name, args.version)
     if args.output:

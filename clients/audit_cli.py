@@ -15,6 +15,7 @@ from google.protobuf import json_format
 
 from agentd_client.client import AgentClient
 from clients.options import json_object, utc_moment
+from clients.output import nothing
 
 MAX_RECORDS = 1_000_000
 
@@ -62,6 +63,8 @@ async def run_audit(client: AgentClient, args: argparse.Namespace) -> int:
         token = page.next_page_token
         if not token:
             break
+    if not shown and not (args.jsonl or args.json):
+        print(nothing("audit records", "of your tenant, with these filters"))
     return 0
 
 

@@ -7,19 +7,20 @@ fake-llm.) It uses the Python client and the generated code only.
     agentd call-tool calculator --args '{"expression": "2 + 2"}'
     agentd exec "summarise ..." [--follow] [--agent ID] [--context JSON|@file] ...
     agentd events TASK_ID [--after N] [--follow]
-    agentd tasks [--status running] [--agent ID] [--conversation ID] [--all]
+    agentd tasks [--status running] [--agent ID] [--conversation ID] [--all] [--children]
     agentd task TASK_ID | cancel TASK_ID
     agentd plan "..."  |  agentd input TASK_ID REQUEST_ID TEXT
     agentd agents list|show|create|update|delete
     agentd conversations create|list|show|delete
-    agentd kb create|list|delete|add|docs|rm-doc|search  |  agentd memory list|search|forget
+    agentd kb create|list|delete|add|docs|rm-doc|search  |  agentd memory list|search|forget [--yes]
     agentd artifact list TASK_ID | artifact get TASK_ID NAME [--version N]
     agentd approve TASK_ID CALL_ID | audit | health
 
 The server is $AGENTD_ADDRESS (else 127.0.0.1:50051) and the credential
 $AGENTD_API_KEY, unless --address and --api-key say otherwise; these and --json and
---timeout may come before or after the command. Output is meant for people; `--json`
-prints the server's messages as JSON (one object per line). Exit status: 0 on success,
+--timeout may come before or after the command. Output is meant for people (a listing
+that finds nothing says so); `--json` prints the server's messages as JSON (one object per
+line, 64-bit integers as numbers). Exit status: 0 on success,
 1 when the call failed (one line on stderr says why and what to do), 2 for a usage error.
 """
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -44,22 +46,33 @@ from clients import (
     options,
     tasks_cli,
 )
-from clients.output import as_json, error_line
+from clients.output import as_json, error_line, nothing, table
 
 ENVIRONMENT = (*ADDRESS_VARIABLES, API_KEY_VARIABLE)
 """Every variable the client commands read (the server's are its settings)."""
 
 
+def tool_lines(tools: Sequence[tools_pb2.Tool], width: int) -> list[str]:
+    """The tools as a table for people: name, category, permission level, description (cut
+    to fit `width` columns, between words)."""
+    rows = [(t.name, t.category, _level(t.required_permission), t.description) for t in tools]
+    return table(rows, width)
+
+
+def _level(value: int) -> str:
+    name = tools_pb2.PermissionLevel.Name(value)  # type: ignore[arg-type]
+    return name.removeprefix("PERMISSION_LEVEL_").lower()
+
+
 async def _tools(client: AgentClient, args: argparse.Namespace) -> int:
     tools = await client.list_tools(args.category)
-    for tool in tools:
-        if args.json:
+    if args.json:
+        for tool in tools:
             print(as_json(tool))
-            continue
-        level = tools_pb2.PermissionLevel.Name(tool.required_permission)
-        summary = tool.description.split(". ")[0]
-        print(f"{tool.name:<14} {tool.category:<6} "
-              f"{level.removeprefix('PERMISSION_LEVEL_').lower():<8} {summary}")  # fmt: skip
+        return 0
+    where = f" in category {args.category!r}" if args.category else ""
+    lines = tool_lines(tools, shutil.get_terminal_size((120, 24)).columns)
+    print("\n".join(lines) if lines else nothing(f"tools you may use{where}"))
     return 0
 
 

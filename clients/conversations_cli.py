@@ -10,7 +10,7 @@ from typing import Any
 
 from agentd.v1 import conversations_pb2 as cpb
 from agentd_client.client import AgentClient
-from clients.output import as_json
+from clients.output import as_json, nothing
 
 MAX_SHOWN = 100_000
 """Messages `show` prints at most (it pages through them)."""
@@ -41,14 +41,17 @@ async def run_conversations(client: AgentClient, args: argparse.Namespace) -> in
         created = await client.create_conversation(args.title)
         print(as_json(created) if args.json else created.conversation_id)
     elif args.verb == "list":
-        token = ""
+        token, shown = "", 0
         while True:
             page = await client.list_conversations(page_token=token)
             for conversation in page.conversations:
                 print(as_json(conversation) if args.json else _line(conversation))
+            shown += len(page.conversations)
             token = page.next_page_token
             if not token:
                 break
+        if not shown and not args.json:
+            print(nothing("conversations"))
     elif args.verb == "show":
         await _show(client, args)
     else:

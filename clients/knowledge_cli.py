@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import mimetypes
+import sys
 from pathlib import Path
 from typing import Any
 
 from agentd.v1 import memory_pb2 as mpb
 from agentd_client.client import AgentClient
 from clients.options import OptionError
-from clients.output import as_json
+from clients.output import as_json, nothing
 
 MEDIA_TYPES = {".md": "text/markdown", ".markdown": "text/markdown", ".txt": "text/plain",
                ".html": "text/html", ".htm": "text/html", ".pdf": "application/pdf"}  # fmt: skip
@@ -72,7 +73,12 @@ def add_memory_verbs(memory_sub: Any) -> None:
     search.add_argument("query")
     search.add_argument("--namespace", default="")
     search.add_argument("--top-k", type=int, default=0)
-    memory_sub.add_parser("forget", help="delete every memory of yours (by RPC)")
+    forget = memory_sub.add_parser(
+        "forget", help="delete every memory of yours (by RPC); asks first unless --yes"
+    )
+    forget.add_argument(
+        "--yes", "-y", action="store_true", help="do not ask (needed without a terminal)"
+    )
 
 
 def _document_line(d: mpb.KnowledgeDocument) -> str:
@@ -101,7 +107,7 @@ async def run_kb(client: AgentClient, args: argparse.Namespace) -> int:
         made = await client.create_knowledge_base(args.knowledge_base_id, args.name)
         print(as_json(made) if args.json else made.knowledge_base_id)
     elif args.verb == "list":
-        token = ""
+        token, shown = "", 0
         for _ in range(MAX_PAGES):
             page = await client.list_knowledge_bases(page_token=token)
             for base in page.knowledge_bases:
@@ -110,23 +116,27 @@ async def run_kb(client: AgentClient, args: argparse.Namespace) -> int:
                     if args.json
                     else f"{base.knowledge_base_id}  {base.display_name}".rstrip()
                 )
+            shown += len(page.knowledge_bases)
             token = page.next_page_token
             if not token:
                 break
+        _none(args, shown, "knowledge bases", "make one: agentd kb create ID")
     elif args.verb == "delete":
         gone = await client.delete_knowledge_base(args.knowledge_base_id)
         print(f"deleted {args.knowledge_base_id} ({gone} chunks)")
     elif args.verb == "add":
         return await _add(client, args)
     elif args.verb == "docs":
-        token = ""
+        token, shown = "", 0
         for _ in range(MAX_PAGES):
             docs = await client.list_documents(args.knowledge_base_id, page_token=token)
             for d in docs.documents:
                 print(as_json(d) if args.json else _document_line(d))
+            shown += len(docs.documents)
             token = docs.next_page_token
             if not token:
                 break
+        _none(args, shown, f"documents in {args.knowledge_base_id}")
     elif args.verb in ("job", "jobs"):
         return await _jobs(client, args)
     elif args.verb == "rm-doc":
@@ -156,15 +166,23 @@ async def _jobs(client: AgentClient, args: argparse.Namespace) -> int:
         found = await client.get_ingestion_job(args.job_id)
         print(as_json(found) if args.json else _job_line(found))
         return 1 if found.state == mpb.IngestionJobState.INGESTION_JOB_STATE_FAILED else 0
-    token = ""
+    token, shown = "", 0
     for _ in range(MAX_PAGES):
         listed = await client.list_ingestion_jobs(args.knowledge_base_id, page_token=token)
         for j in listed.jobs:
             print(as_json(j) if args.json else _job_line(j))
+        shown += len(listed.jobs)
         token = listed.next_page_token
         if not token:
             break
+    _none(args, shown, f"ingestion jobs of {args.knowledge_base_id}")
     return 0
+
+
+def _none(args: argparse.Namespace, shown: int, what: str, hint: str = "") -> None:
+    """For people, a listing that found nothing says so (JSON lines print nothing)."""
+    if not shown and not args.json:
+        print(nothing(what, hint))
 
 
 async def _add(client: AgentClient, args: argparse.Namespace) -> int:
@@ -193,21 +211,43 @@ async def _add(client: AgentClient, args: argparse.Namespace) -> int:
 
 
 async def run_memory(client: AgentClient, args: argparse.Namespace) -> int:
+    where = f" in namespace {args.namespace!r}" if getattr(args, "namespace", "") else ""
     if args.memory_command == "list":
-        token = ""
+        token, shown = "", 0
         for _ in range(MAX_PAGES):
             page = await client.list_memories(namespace=args.namespace, page_token=token)
             for m in page.memories:
                 print(as_json(m) if args.json else f"{m.memory_id}  {m.namespace}  {m.text}")
+            shown += len(page.memories)
             token = page.next_page_token
             if not token:
                 break
+        _none(args, shown, f"memories of yours{where}")
     elif args.memory_command == "search":
         hits = await client.search_memories(args.query, namespace=args.namespace, top_k=args.top_k)
         for hit in hits:
             m = hit.memory
             print(as_json(hit) if args.json else f"{hit.score:.4f}  {m.memory_id}  {m.text}")
+        _none(args, len(hits), f"memories of yours{where} near that query")
     else:
+        if not args.yes and not await confirmed(FORGET_QUESTION, "agentd memory forget --yes"):
+            print("kept your memories", file=sys.stderr)
+            return 1
         gone = await client.forget_user()
         print(f"forgot {gone} memories")
     return 0
+
+
+FORGET_QUESTION = "Delete every long-term memory of yours (all namespaces)? It cannot be undone."
+
+
+async def confirmed(question: str, unasked: str) -> bool:
+    """Whether the person at the terminal answers yes to `question`; OptionError without
+    a terminal to ask on, saying the command that does not ask (`unasked`)."""
+    if not sys.stdin.isatty():
+        raise OptionError(f"no terminal to ask on whether to go ahead; to do it unasked: {unasked}")
+    try:
+        answer = await asyncio.to_thread(input, f"{question} [y/N] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")

@@ -1,17 +1,20 @@
-"""What the CLI prints: a protobuf message as one line of JSON (the proto's field names),
-an event or a task as a line for people, and an error as one line that says what to do."""
+"""What the CLI prints: a protobuf message as one line of JSON (the proto's field names,
+64-bit integers as numbers), an event or a task as a line for people, and an error as one
+line that says what to do."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from datetime import UTC
 from typing import Any
 
 import grpc
 from google.protobuf import json_format
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from agentd.v1 import artifacts_pb2, events_pb2, tasks_pb2
+from agentd.v1 import artifacts_pb2, events_pb2, memory_pb2, tasks_pb2
 from agentd_client.errors import AgentdError, UnauthenticatedError
 from agentd_client.requests import to_python
 
@@ -20,9 +23,97 @@ TERMINAL = frozenset(
 )
 
 
+_WIDE = (FieldDescriptor.CPPTYPE_INT64, FieldDescriptor.CPPTYPE_UINT64)
+
+
+def message_dict(message: Message, *, proto_names: bool = True) -> dict[str, Any]:
+    """`MessageToDict` with 64-bit integers (token counts, sequence numbers, sizes) as
+    numbers: ProtoJSON writes them as strings, and its parsers read numbers as well."""
+    data = json_format.MessageToDict(message, preserving_proto_field_name=proto_names)
+    _numbers(message, data, proto_names)
+    return data
+
+
+def _numbers(message: Message, data: dict[str, Any], proto_names: bool) -> None:
+    """Turn the 64-bit integers MessageToDict wrote of `message` into `data` into ints."""
+    for field in message.DESCRIPTOR.fields:
+        key = field.name if proto_names else field.json_name
+        if key not in data:
+            continue
+        if field.cpp_type in _WIDE:
+            data[key] = [int(v) for v in data[key]] if field.is_repeated else int(data[key])
+            continue
+        kind = field.message_type
+        if kind is None or kind.full_name.startswith("google.protobuf."):
+            continue  # a scalar, or a well-known type MessageToDict writes its own way
+        value = getattr(message, field.name)
+        if kind.GetOptions().map_entry:
+            entry = kind.fields_by_name["value"]
+            if entry.cpp_type in _WIDE:
+                data[key] = {k: int(v) for k, v in data[key].items()}
+            elif entry.message_type is not None:
+                for k, item in value.items():
+                    _numbers(item, data[key][str(k)], proto_names)
+        elif field.is_repeated:
+            for item, written in zip(value, data[key], strict=True):
+                _numbers(item, written, proto_names)
+        else:
+            _numbers(value, data[key], proto_names)
+
+
 def as_json(message: Message) -> str:
-    data = json_format.MessageToDict(message, preserving_proto_field_name=True)
-    return json.dumps(data, ensure_ascii=False)
+    return json.dumps(message_dict(message), ensure_ascii=False)
+
+
+def cut(text: str, width: int) -> str:
+    """`text` on one line, cut to at most `width` characters between two words (never
+    inside one), with "…" when anything was cut."""
+    line = " ".join(text.split())
+    if len(line) <= width:
+        return line
+    head = line[: max(1, width - 1)]
+    if line[len(head)] != " " and " " in head:  # a word goes on past the cut: leave it out
+        head = head[: head.rindex(" ")]
+    return head.rstrip(" ,;:-") + "…"
+
+
+def table(rows: Sequence[Sequence[str]], width: int) -> list[str]:
+    """Rows as aligned columns; the last column is cut to what `width` leaves of it."""
+    if not rows:
+        return []
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    left = sum(widths) + 2 * len(widths)
+    room = max(20, width - left)
+    return [
+        "  ".join(
+            [*(c.ljust(w) for c, w in zip(row, widths, strict=False)), cut(row[-1], room)]
+        ).rstrip()
+        for row in rows
+    ]
+
+
+def nothing(what: str, hint: str = "") -> str:
+    """The line a listing prints when it found nothing."""
+    return f"no {what}{f' ({hint})' if hint else ''}"
+
+
+def describe_citations(citations: Iterable[memory_pb2.Citation]) -> list[str]:
+    """The knowledge base passages an answer can cite, one line each: `[n] base/document#chunk
+    (score) snippet`."""
+    return [
+        f"[{n}] {c.knowledge_base_id}/{c.document_id}#{c.chunk_index} ({c.score:.2f}) "
+        f"{cut(c.snippet, 100)}".rstrip()
+        for n, c in enumerate(citations, 1)
+    ]
+
+
+def describe_usage(usage: tasks_pb2.TokenUsage) -> str:
+    """`150 tokens (120 prompt, 30 completion)`."""
+    reasoning = f", {usage.reasoning_tokens} reasoning" if usage.reasoning_tokens else ""
+    return (
+        f"{usage.total_tokens} tokens ({usage.prompt_tokens} prompt, "
+        f"{usage.completion_tokens} completion{reasoning})"
+    )
 
 
 def status_name(value: int) -> str:
@@ -57,7 +148,15 @@ def describe_event(event: events_pb2.TaskEvent) -> str:
         return f"{head} {payload.tool_name} {payload.progress:g}{whole} {payload.message}".rstrip()
     if kind == "final_answer":
         written = "".join(f"\n[artifact {a.name} v{a.version}]" for a in payload.artifacts)
-        return f"{head}\n{payload.text}{written}"
+        cited = "".join(f"\n{line}" for line in describe_citations(payload.citations))
+        return f"{head}\n{payload.text}{written}{cited}"
+    if kind == "usage":
+        model = " ".join(part for part in (payload.role, payload.model) if part)
+        estimated = " estimated" if payload.estimated else ""
+        return (
+            f"{head} {model}: {describe_usage(payload.call)}{estimated}; task so far "
+            f"{payload.task_total.total_tokens} tokens"
+        )
     if kind == "artifact_updated":
         return (
             f"{head} {payload.name} v{payload.version} ({payload.media_type}, "
@@ -66,7 +165,9 @@ def describe_event(event: events_pb2.TaskEvent) -> str:
     if kind == "error":
         return f"{head} {payload.reason}: {payload.message}"
     team = _teamwork(kind, payload)
-    return f"{head} {team}" if team else f"{head} {json_format.MessageToJson(payload, indent=None)}"
+    if team:
+        return f"{head} {team}"
+    return f"{head} {json.dumps(message_dict(payload, proto_names=False), ensure_ascii=False)}"
 
 
 def _teamwork(kind: str, payload: Any) -> str:

@@ -26,10 +26,13 @@ from clients import options
 from clients.output import (
     TERMINAL,
     as_json,
+    describe_citations,
     describe_event,
     describe_summary,
     describe_task,
+    describe_usage,
     ended,
+    nothing,
     status_name,
 )
 
@@ -43,6 +46,8 @@ STATUSES = {status_name(v): v for v in tasks_pb2.TaskStatus.values() if v}
 MAX_RETRY_DELAY = 30.0
 MAX_LISTED = 1_000_000
 """Tasks `tasks --all` prints at most."""
+MAX_SCANNED = 20
+"""ListTasks pages one `tasks` page reads at most looking for top-level tasks."""
 
 
 def _emit(event: events_pb2.TaskEvent, args: argparse.Namespace) -> None:
@@ -142,6 +147,8 @@ async def run_events(client: AgentClient, args: argparse.Namespace) -> int:
         return await follow(client, args, stream, args.task_id, args.after)
     task = await client.get_task(args.task_id)
     if task.last_sequence <= args.after:
+        if not args.json:
+            print(nothing(f"events after #{args.after}", f"the last is #{task.last_sequence}"))
         return 0
     async for event in client.stream_task_events(args.task_id, args.after):
         _emit(event, args)
@@ -151,9 +158,13 @@ async def run_events(client: AgentClient, args: argparse.Namespace) -> int:
 
 
 async def run_tasks(client: AgentClient, args: argparse.Namespace) -> int:
-    """Your tasks, newest first: one page (its next token on stderr), or all with --all."""
+    """Your tasks, newest first: one page (its next token on stderr), or all with --all.
+    Child tasks (delegations, panel members) only with --children or --parent; without,
+    a page is --limit top-level tasks, read from as many ListTasks pages as that takes (at
+    most MAX_SCANNED)."""
     statuses = [STATUSES[s] for s in args.status or ()]
-    token, shown = args.page_token, 0
+    top_only = not (args.children or args.parent)
+    token, shown, hidden, pages = args.page_token, 0, 0, 0
     while shown < MAX_LISTED:
         page = await client.list_tasks(
             statuses=statuses,
@@ -166,15 +177,22 @@ async def run_tasks(client: AgentClient, args: argparse.Namespace) -> int:
             created_after=options.utc_moment(args.since, "--since"),
             created_before=options.utc_moment(args.until, "--until"),
         )
-        for task in page.tasks:
+        listed = [t for t in page.tasks if not (top_only and t.parent_task_id)]
+        for task in listed:
             print(as_json(task) if args.json else describe_task(task))
-        shown += len(page.tasks)
+        shown, hidden, pages = (
+            shown + len(listed),
+            hidden + len(page.tasks) - len(listed),
+            pages + 1,
+        )
         token = page.next_page_token
         if not token:
-            return 0
-        if not args.all:
+            break
+        if not args.all and (shown >= (args.limit or 50) or pages >= MAX_SCANNED):
             print(f"more: agentd tasks --page-token {token} (or --all)", file=sys.stderr)
-            return 0
+            break
+    if not shown and not args.json:
+        print(nothing("tasks", f"{hidden} child tasks: --children" if hidden else ""))
     return 0
 
 
@@ -194,12 +212,16 @@ async def run_task(client: AgentClient, args: argparse.Namespace) -> int:
         print(f"agent {task.agent or '(default)'}  conversation {task.conversation_id or '-'}")
     if task.parent_task_id:
         print(f"parent {task.parent_task_id}  root {task.root_task_id}  depth {task.depth}")
+    if task.HasField("usage") and task.usage.total_tokens:
+        print(describe_usage(task.usage))
     for child in task.children:
         panel = f"  {child.panel}" if child.panel else ""
         print(f"child {child.task_id}  {child.agent}  {status_name(child.status)}  "
               f"{child.usage.total_tokens} tokens{panel}")  # fmt: skip
     if task.final_answer:
         print(task.final_answer)
+    for line in describe_citations(task.citations):
+        print(line)
     for summary in task.artifacts:
         print(f"artifact {describe_summary(summary)}")
     if task.error.message:
@@ -306,6 +328,12 @@ def _add_listing(sub: Any) -> None:
     tasks.add_argument("--conversation", default="", help="turns of this conversation")
     tasks.add_argument(
         "--parent", default="", help="children of this task (its delegations, panel members)"
+    )
+    tasks.add_argument(
+        "--children",
+        action="store_true",
+        help="list child tasks too (without: top-level tasks only; a task's children show "
+        "in `agentd task ID`)",
     )
     tasks.add_argument("--since", help="created at or after (ISO 8601; UTC unless a zone)")
     tasks.add_argument("--until", help="created before (ISO 8601; UTC unless a zone)")

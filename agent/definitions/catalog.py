@@ -45,10 +45,14 @@ class Agents:
         *,
         max_per_tenant: int = MAX_AGENTS_PER_TENANT,
         models: Collection[str] = (),
+        credentials: Collection[str] = (),
     ) -> None:
         self._store = store
         self._models = tuple(models)
         """The models agents may name (AGENTD_AGENT_MODELS); empty: any."""
+        self._credentials = frozenset(credentials)
+        """What an agent made here may name as a remote delegate's token_env or token_file
+        (AGENTD_API_AGENT_CREDENTIALS): the server's secrets are the operator's to hand out."""
         self._files = files
         self._roles = roles
         self._max = max_per_tenant
@@ -94,7 +98,7 @@ class Agents:
 
     async def create(self, caller: Principal, data: dict[str, Any]) -> AgentVersion:
         self._require_admin(caller)
-        agent = _parsed(data, self._models)
+        agent = _parsed(data, self._models, self._credentials)
         await self._refuse_cycle(caller.tenant, agent)
         store = self._writable()
         if await store.count(caller.tenant) >= self._max:
@@ -103,7 +107,7 @@ class Agents:
 
     async def update(self, caller: Principal, data: dict[str, Any]) -> AgentVersion:
         self._require_admin(caller)
-        agent = _parsed(data, self._models)
+        agent = _parsed(data, self._models, self._credentials)
         await self._refuse_cycle(caller.tenant, agent)
         return await self._writable().update(caller.tenant, agent, caller.id)
 
@@ -137,10 +141,24 @@ class Agents:
         return self._store
 
 
-def _parsed(data: dict[str, Any], models: Collection[str]) -> AgentDefinition:
-    """A definition from the API; InvalidArgumentError naming the field at fault."""
+def _parsed(
+    data: dict[str, Any], models: Collection[str], credentials: Collection[str]
+) -> AgentDefinition:
+    """A definition from the API; InvalidArgumentError naming the field at fault. Its
+    remote delegates may name only `credentials` (the server reads them and sends what
+    they hold to the remote, so a caller naming any would read the server's secrets)."""
     try:
-        return parse_agent(data, "agent", models)
+        agent = parse_agent(data, "agent", models)
     except AgentInvalidError as invalid:
         violation = FieldViolation(f"agent.{invalid.field}", invalid.problem)
         raise InvalidArgumentError([violation]) from None
+    for index, remote in enumerate(agent.remote_delegates):
+        for key, named in (("token_env", remote.token_env), ("token_file", remote.token_file)):
+            if named and named not in credentials:
+                problem = (
+                    f"{named!r} is not a credential agents made through the API may name "
+                    "(AGENTD_API_AGENT_CREDENTIALS lists them; agent files may name any)"
+                )
+                field = f"agent.remote_delegates[{index}].{key}"
+                raise InvalidArgumentError([FieldViolation(field, problem)])
+    return agent

@@ -39,14 +39,17 @@ from records.tools.grants import covers
 MAX_INSTRUCTIONS_CHARS = 20_000
 VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}")
 CriticPolicy = Literal["every_step", "every_n", "end", "off"]
-_KEYS = {
+KEYS = frozenset({
     "id", "version", "description", "instructions", "model", "temperature", "max_tokens",
     "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
     "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema", "memory",
     "max_failed_tool_calls", "step_policy", "knowledge",
     "provider", "fallback",
     "delegates", "fresh_start", "panels", "remote_delegates",
-}  # fmt: skip
+})  # fmt: skip
+"""The keys of an agent file (and of an agent by RPC, in this shape: `server.convert.agents`).
+The Python client keeps the same set (`agentd_client.agent_files.KEYS`); a test holds
+them equal."""
 STEP_POLICIES = ("replan", "skip", "terminate")
 
 
@@ -167,10 +170,10 @@ def parse_agent(data: Any, source: str, models: Collection[str] = ()) -> AgentDe
     `models` (AGENTD_AGENT_MODELS), only those may be named."""
     if not isinstance(data, Mapping):
         raise AgentInvalidError(source, "(file)", "must be a mapping of keys to values")
-    unknown = sorted(set(map(str, data)) - _KEYS)
+    unknown = sorted(set(map(str, data)) - KEYS)
     if unknown:
         raise AgentInvalidError(
-            source, unknown[0], f"unknown key; known: {', '.join(sorted(_KEYS))}"
+            source, unknown[0], f"unknown key; known: {', '.join(sorted(KEYS))}"
         )
     agent_id = data.get("id")
     if not isinstance(agent_id, str) or not AGENT_ID.fullmatch(agent_id):

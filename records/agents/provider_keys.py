@@ -11,6 +11,8 @@ from records.agents.checks import AgentInvalidError
 
 PROVIDER_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$")
 MAX_FALLBACKS = 8
+FALLBACK_KEYS = frozenset({"provider", "model"})
+"""The keys of one entry of `fallback:`."""
 ROLES = ("executor", "planner", "critic", "synthesizer", "router")
 """The engine's model roles an agent may name a model (and a provider) for."""
 
@@ -48,7 +50,7 @@ def fallback_key(value: Any, source: str) -> tuple[tuple[str, str], ...]:
     chain: list[tuple[str, str]] = []
     for index, entry in enumerate(value):
         where = f"fallback[{index}]"
-        if not isinstance(entry, Mapping) or set(map(str, entry)) - {"provider", "model"}:
+        if not isinstance(entry, Mapping) or set(map(str, entry)) - FALLBACK_KEYS:
             raise AgentInvalidError(source, where, "a mapping of provider and (optional) model")
         model = entry.get("model", "")
         if not isinstance(model, str) or len(model) > 200:

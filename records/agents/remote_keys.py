@@ -18,7 +18,10 @@ from records.agents.team_keys import AGENT_ID, MAX_DELEGATES
 ADDRESS = re.compile(r"^[A-Za-z0-9.\-\[\]:]{1,255}:[0-9]{1,5}$")
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
 CARD_URL = re.compile(r"^https?://[^\s]{1,2000}$")
-_KEYS = {"id", "description", "url", "card_url", "agent", "token_env", "token_file"}
+REMOTE_KEYS = frozenset(
+    {"id", "description", "url", "card_url", "agent", "token_env", "token_file"}
+)
+"""The keys of one entry of `remote_delegates:`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,7 @@ def remote_delegates_key(
 def _remote(item: Any, source: str, where: str) -> RemoteDelegate:
     if not isinstance(item, Mapping):
         raise AgentInvalidError(source, where, "a mapping with id, url and credentials")
-    unknown = sorted(set(map(str, item)) - _KEYS)
+    unknown = sorted(set(map(str, item)) - REMOTE_KEYS)
     if unknown:
         raise AgentInvalidError(source, f"{where}.{unknown[0]}", "unknown key")
     agent_id = item.get("id")

@@ -14,6 +14,8 @@ AGENT_ID = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$")
 PANEL_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 MAX_DELEGATES = 16
 DEFAULT_PANEL_THRESHOLD = 0.6
+PANEL_KEYS = frozenset({"name", "agents", "threshold", "judge_model", "description"})
+"""The keys of one entry of `panels:`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +58,7 @@ def panels_key(value: Any, source: str) -> tuple[Panel, ...]:
         where = f"panels[{index}]"
         if not isinstance(item, Mapping):
             raise AgentInvalidError(source, where, "a mapping with name, agents, threshold")
-        unknown = sorted(set(map(str, item)) - {"name", "agents", "threshold", "judge_model",
-                                                 "description"})  # fmt: skip
+        unknown = sorted(set(map(str, item)) - PANEL_KEYS)
         if unknown:
             raise AgentInvalidError(source, f"{where}.{unknown[0]}", "unknown key")
         name = item.get("name")

@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import Any
 
 DEMO_MODEL = "agentd-demo"
+DEMO_WINDOW = f"{DEMO_MODEL}=32768:4096"
+"""The scripted model's context window, declared as an operator declares a model the
+catalog does not know (AGENTD_MODEL_WINDOWS): the demo warns of nothing it brought."""
 ANSWER = "6 times 7 is 42. (Every task gets this answer: it comes from agentd's demo script.)"
 ACCEPT = {
     "accuracy": 0.9,
@@ -54,6 +57,7 @@ def demo_overrides(folder: Path, base_url: str) -> dict[str, Any]:
     return {
         "llm_base_url": base_url,
         "llm_model": DEMO_MODEL,
+        "model_windows": [DEMO_WINDOW],
         "llm_api_key": None,
         "database_url": f"sqlite+aiosqlite:///{folder / 'agentd.db'}",
         "redis_url": None,

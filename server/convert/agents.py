@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any, Literal
 
 from agentd.v1 import agents_pb2, conversations_pb2, tasks_pb2
-from records.agents.definition import AgentVersion
+from records.agents.definition import AgentVersion, RemoteDelegate
 from server.convert.tasks import dict_to_struct, mode_from_proto, mode_to_proto, struct_to_dict
 
 
@@ -58,6 +58,17 @@ def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
         data["fresh_start"] = True
     if agent.panels:
         data["panels"] = [_panel_data(p) for p in agent.panels]
+    if agent.remote_delegates:
+        data["remote_delegates"] = [_remote_data(r) for r in agent.remote_delegates]
+    return data
+
+
+_REMOTE_TEXTS = ("url", "card_url", "agent", "token_env", "token_file", "description")
+
+
+def _remote_data(remote: agents_pb2.AgentRemoteDelegate) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": remote.id}
+    data.update({k: getattr(remote, k) for k in _REMOTE_TEXTS if getattr(remote, k)})
     return data
 
 
@@ -185,5 +196,18 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
     message.providers.update(dict(agent.providers))
     for provider, model in agent.fallback:
         message.fallback.add(provider=provider, model=model)
+    message.remote_delegates.extend(_remote_to_proto(r) for r in agent.remote_delegates)
     message.created_at.FromDatetime(stored.created_at)
     return message
+
+
+def _remote_to_proto(remote: RemoteDelegate) -> agents_pb2.AgentRemoteDelegate:
+    return agents_pb2.AgentRemoteDelegate(
+        id=remote.agent_id,
+        url=remote.url,
+        card_url=remote.card_url,
+        agent=remote.agent,
+        token_env=remote.token_env,
+        token_file=remote.token_file,
+        description=remote.description,
+    )

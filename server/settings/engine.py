@@ -27,6 +27,12 @@ class EngineSettings(Section):
         description="the models agents may name (comma-separated); empty: any. An agent "
         "naming another is refused at CreateAgent/UpdateAgent and at file load",
     )
+    api_agent_credentials: CommaList = Field(
+        default_factory=list,
+        description="the credentials an agent made by CreateAgent/UpdateAgent may name in its "
+        "remote_delegates, comma-separated: environment variables (token_env) and files "
+        "(token_file), each as the agent names it; empty: none. Agent files may name any",
+    )
     max_running_tasks: int = Field(100, ge=1, description="tasks one process runs at once")
     max_queued_tasks: int = Field(100, ge=0, description="tasks waiting for a slot before refusal")
     tenant_queue_share: float = Field(

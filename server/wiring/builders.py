@@ -234,6 +234,7 @@ def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFi
         role_table(settings),
         max_per_tenant=settings.max_agents_per_tenant,
         models=settings.agent_models,
+        credentials=settings.api_agent_credentials,
     )
     return agents, files
 

@@ -70,8 +70,11 @@ def test_kb_and_memory_commands(tmp_path: Path) -> None:
             gone = agentd("kb", "rm-doc", added["document_id"])
             assert gone.stdout.startswith(f"deleted {added['document_id']}")
             assert agentd("kb", "delete", "policies").returncode == 0
-            assert agentd("kb", "list").stdout == ""
+            assert (
+                agentd("kb", "list").stdout
+                == "no knowledge bases (make one: agentd kb create ID)\n"
+            )
 
-            assert agentd("memory", "list").stdout == ""
+            assert agentd("memory", "list").stdout == "no memories of yours\n"
             assert agentd("memory", "search", "colour").returncode == 0
-            assert agentd("memory", "forget").stdout == "forgot 0 memories\n"
+            assert agentd("memory", "forget", "--yes").stdout == "forgot 0 memories\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from server.commands.demo import ANSWER
@@ -42,3 +43,18 @@ def test_the_demo_serves_a_streamed_execute_with_a_fresh_key(tmp_path: Path) -> 
     assert again.returncode == 0, again.stderr  # the script cycles: every task gets it
     assert ANSWER in again.stdout
     assert not Path(folder.group(1)).exists()
+
+
+def test_the_demo_warns_of_nothing_it_brought(tmp_path: Path) -> None:
+    """Its scripted model is declared (no 'model not in the catalog'), and it needs no
+    tokenizer ranks (no 'token counts are estimated'), here with none to be found."""
+    env = {"AGENTD_TOKENIZER_DIR": str(tmp_path / "no-ranks")}
+    with server_process(tmp_path, env, options=("--demo",)) as served:
+        deadline = time.monotonic() + 30
+        while "token counts" not in served.log() and time.monotonic() < deadline:
+            time.sleep(0.1)  # the ranks are checked right after SERVING
+        served.terminate()
+        assert served.wait(timeout=30) == 0
+    lines = served.log().splitlines()
+    assert any("token counts" in line for line in lines)
+    assert [line for line in lines if '"level": "warning"' in line or "warning:" in line] == []

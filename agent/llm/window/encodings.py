@@ -146,26 +146,32 @@ class Encodings:
 
     def load(self, build: Collection[str] | None = None) -> list[str]:
         """Check every encoding's ranks (their digests), build the encodings named in
-        `build` (every one when None) now, and say once which counts are exact; the
-        encodings whose verified ranks are there. Blocking: call it off the event loop.
+        `build` (every one when None) now, and say once whether their counts are exact;
+        the encodings whose verified ranks are there. Blocking: call it off the event loop.
 
         The server calls it right after it answers SERVING, building only its executor
         model's encoding: an encoding's ranks take 40-70 MB and a second or so to build,
         and a server without a model, or with a model of one encoding, needs none or one.
-        An encoding not built here is built when first asked for (`for_model`)."""
+        Missing ranks are a warning only for an encoding in `build`: a server whose model
+        has no OpenAI encoding (the demo's) estimates whatever the folder holds. An
+        encoding not built here is built when first asked for (`for_model`), which warns
+        then, once, if its ranks are missing."""
         names = list(SOURCES) if build is None else [n for n in SOURCES if n in build]
         with self._lock:
             for name in names:
                 if name not in self._loaded:
                     self._loaded[name] = self._load(name, quiet=True)
         exact = [n for n in SOURCES if self._verified(n)]
-        if len(exact) == len(SOURCES):
+        missing = [n for n in names if n not in exact]
+        if missing:
+            log.warning("token counts are estimated (no verified tokenizer ranks)",
+                        missing=missing, folder=str(self.folder), hint=HINT)  # fmt: skip
+        elif len(exact) == len(SOURCES):
             log.info("token counts: exact for OpenAI's models, estimated for others",
                      encodings=exact, folder=str(self.folder))  # fmt: skip
         else:
-            missing = [n for n in SOURCES if n not in exact]
-            log.warning("token counts are estimated (no verified tokenizer ranks)",
-                        missing=missing, folder=str(self.folder), hint=HINT)  # fmt: skip
+            log.info("token counts: estimated for models of no OpenAI encoding; ranks "
+                     "missing for others", encodings=exact, folder=str(self.folder))  # fmt: skip
         return exact
 
     def _verified(self, name: str) -> bool:

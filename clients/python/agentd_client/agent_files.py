@@ -1,32 +1,40 @@
 """Agents in the form of agent files (AGENTD_AGENTS_DIR), to and from `agents_pb2.Agent`.
 
-An agent file is a mapping (YAML, or JSON) of `id`, `description`, `instructions`, `model`
-(a name, or a mapping of role to name), `temperature`, `max_tokens`, `tools`, `mode`,
-`max_iterations`, `token_budget`, `step_timeout_seconds`, `task_timeout_seconds`,
-`critic_policy`, `metadata`, `ask_user`, `output_schema`, `memory`, `delegates` (agent
-ids), `fresh_start`, `panels` (each `name`, `agents`, `threshold`, `judge_model`,
-`description`), and `version`, which
-the server sets for agents it keeps (it is left out of what is sent). `agent_message`
-checks only what a message needs; the server checks the rest, naming the field.
+An agent file is a mapping (YAML, or JSON) of the keys in `KEYS`, the keys the server
+reads in its own agent files (a test holds the two sets equal, and checks that every
+agent file the README and docs/ show is sent as the server reads it): `id`,
+`description`, `instructions`, `model` (a name, or a mapping of role to name),
+`temperature`, `max_tokens`, `tools`, `mode`, `max_iterations`, `token_budget`,
+`step_timeout_seconds`, `task_timeout_seconds`, `critic_policy`, `step_policy`,
+`max_failed_tool_calls`, `metadata`, `ask_user`, `output_schema`, `memory`, `knowledge`,
+`provider`, `fallback`, `delegates` (agent ids), `fresh_start`, `panels`,
+`remote_delegates` (the nested ones: `agentd_client.agent_file_sections`), and `version`,
+which the server sets for agents it keeps (it is left out of what is sent).
+`agent_message` checks only what a message needs; the server checks the rest, naming the
+field.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Any
 
 from google.protobuf import json_format
 
-from agentd.v1 import agents_pb2, conversations_pb2, tasks_pb2
+from agentd.v1 import agents_pb2, tasks_pb2
+from agentd_client import agent_file_sections as sections
+from agentd_client.agent_file_sections import AgentFileError as AgentFileError
 from agentd_client.requests import to_python
 
-KEYS = (
+KEYS = frozenset({
     "id", "version", "description", "instructions", "model", "temperature", "max_tokens",
     "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
     "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema", "memory",
-    "delegates", "fresh_start", "panels",
-)  # fmt: skip
+    "max_failed_tool_calls", "step_policy", "knowledge",
+    "provider", "fallback",
+    "delegates", "fresh_start", "panels", "remote_delegates",
+})  # fmt: skip
 MODES = {
     "auto": tasks_pb2.EXECUTION_MODE_AUTO,
     "function_calling": tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING,
@@ -34,43 +42,13 @@ MODES = {
     "plan_and_execute": tasks_pb2.EXECUTION_MODE_PLAN_AND_EXECUTE,
 }
 _WHOLE = ("max_tokens", "max_iterations", "token_budget")
-_MemoryNumber = Literal["budget_tokens", "max_messages", "tool_result_tokens", "summary_tokens"]
-_MEMORY_WHOLE: tuple[_MemoryNumber, ...] = (
-    "budget_tokens",
-    "max_messages",
-    "tool_result_tokens",
-    "summary_tokens",
-)
-_TOOL_CALLS = {
-    "keep": conversations_pb2.MEMORY_TOOL_CALLS_KEEP,
-    "summarize": conversations_pb2.MEMORY_TOOL_CALLS_SUMMARIZE,
-    "drop": conversations_pb2.MEMORY_TOOL_CALLS_DROP,
-}
-_COMPACTION = {
-    "summarize": conversations_pb2.MEMORY_COMPACTION_SUMMARIZE,
-    "drop": conversations_pb2.MEMORY_COMPACTION_DROP,
-}
-
-
-class AgentFileError(ValueError):
-    """An agent file that cannot be sent; `field` names the key at fault."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
+_TEXTS = ("description", "instructions", "critic_policy", "step_policy")
 
 
 def _text(data: Mapping[str, Any], key: str) -> str:
     value = data.get(key, "")
     if not isinstance(value, str):
         raise AgentFileError(key, "must be text")
-    return value
-
-
-def _whole(value: Any, key: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**32:
-        raise AgentFileError(key, "must be a whole number, 0 or more")
     return value
 
 
@@ -93,15 +71,12 @@ def agent_message(data: Any) -> agents_pb2.Agent:
     cannot be one."""
     if not isinstance(data, Mapping):
         raise AgentFileError("(file)", "must be a mapping of keys to values")
-    unknown = sorted(set(map(str, data)) - set(KEYS))
+    unknown = sorted(set(map(str, data)) - KEYS)
     if unknown:
         raise AgentFileError(unknown[0], f"unknown key; known: {', '.join(sorted(KEYS))}")
-    agent = agents_pb2.Agent(
-        id=_text(data, "id"),
-        description=_text(data, "description"),
-        instructions=_text(data, "instructions"),
-        critic_policy=_text(data, "critic_policy"),
-    )
+    agent = agents_pb2.Agent(id=_text(data, "id"))
+    for key in _TEXTS:
+        setattr(agent, key, _text(data, key))
     if data.get("model") is not None:
         agent.models.update(_models(data["model"]))
     if data.get("temperature") is not None:
@@ -111,12 +86,18 @@ def agent_message(data: Any) -> agents_pb2.Agent:
         agent.temperature = float(temperature)
     for key in _WHOLE:
         if data.get(key) is not None:
-            setattr(agent, key, _whole(data[key], key))
-    _rest(data, agent)
+            setattr(agent, key, sections.whole(data[key], key))
+    if data.get("max_failed_tool_calls") is not None:
+        failures = sections.whole(data["max_failed_tool_calls"], "max_failed_tool_calls")
+        agent.max_failed_tool_calls = failures
+    _run(data, agent)
+    _answers(data, agent)
+    _team(data, agent)
     return agent
 
 
-def _rest(data: Mapping[str, Any], agent: agents_pb2.Agent) -> None:
+def _run(data: Mapping[str, Any], agent: agents_pb2.Agent) -> None:
+    """How its tasks run: tools, mode, time limits, providers."""
     tools = data.get("tools") or []
     if not isinstance(tools, list) or not all(isinstance(t, str) for t in tools):
         raise AgentFileError("tools", "must be a list of tool names or category:<name>")
@@ -129,70 +110,37 @@ def _rest(data: Mapping[str, Any], agent: agents_pb2.Agent) -> None:
                           ("task_timeout_seconds", agent.task_timeout)):  # fmt: skip
         if data.get(key) is not None:
             duration.FromTimedelta(_seconds(data[key], key))
+    if data.get("provider") is not None:
+        agent.providers.update(sections.providers(data["provider"]))
+    if data.get("fallback") is not None:
+        agent.fallback.extend(sections.fallback_messages(data["fallback"]))
+
+
+def _answers(data: Mapping[str, Any], agent: agents_pb2.Agent) -> None:
+    """What its tasks remember, search and answer with."""
     metadata = data.get("metadata") or {}
     if not isinstance(metadata, Mapping):
         raise AgentFileError("metadata", "a mapping of keys to values")
     agent.metadata.update({str(k): str(v) for k, v in metadata.items()})
-    ask_user = data.get("ask_user", False)
-    if not isinstance(ask_user, bool):
-        raise AgentFileError("ask_user", "must be true or false")
-    agent.ask_user = ask_user
+    agent.ask_user = sections.flag(data.get("ask_user", False), "ask_user")
     if data.get("output_schema") is not None:
         if not isinstance(data["output_schema"], Mapping):
             raise AgentFileError("output_schema", "a JSON Schema object")
         json_format.ParseDict(dict(data["output_schema"]), agent.output_schema)
     if data.get("memory") is not None:
-        agent.memory.CopyFrom(_memory(data["memory"]))
-    _team(data, agent)
+        agent.memory.CopyFrom(sections.memory_message(data["memory"]))
+    if data.get("knowledge") is not None:
+        agent.knowledge.CopyFrom(sections.knowledge_message(data["knowledge"]))
 
 
 def _team(data: Mapping[str, Any], agent: agents_pb2.Agent) -> None:
-    delegates = data.get("delegates") or []
-    if not isinstance(delegates, list) or not all(isinstance(d, str) for d in delegates):
-        raise AgentFileError("delegates", "must be a list of agent ids")
-    agent.delegates.extend(delegates)
-    fresh = data.get("fresh_start", False)
-    if not isinstance(fresh, bool):
-        raise AgentFileError("fresh_start", "must be true or false")
-    agent.fresh_start = fresh
-    panels = data.get("panels") or []
-    if not isinstance(panels, list) or not all(isinstance(p, Mapping) for p in panels):
-        raise AgentFileError("panels", "a list of panels (name, agents, threshold)")
-    for index, panel in enumerate(panels):
-        members = panel.get("agents") or []
-        if not isinstance(members, list) or not all(isinstance(m, str) for m in members):
-            raise AgentFileError(f"panels[{index}].agents", "must be a list of agent ids")
-        threshold = panel.get("threshold", 0.0)
-        if isinstance(threshold, bool) or not isinstance(threshold, int | float):
-            raise AgentFileError(f"panels[{index}].threshold", "must be a number")
-        agent.panels.append(
-            agents_pb2.AgentPanel(
-                name=str(panel.get("name", "")),
-                agents=members,
-                threshold=float(threshold),
-                judge_model=str(panel.get("judge_model", "")),
-                description=str(panel.get("description", "")),
-            )
-        )
-
-
-def _memory(value: Any) -> conversations_pb2.AgentMemory:
-    if not isinstance(value, Mapping):
-        raise AgentFileError("memory", "a mapping of settings")
-    memory = conversations_pb2.AgentMemory()
-    for key, setting in value.items():
-        if key in _MEMORY_WHOLE:
-            setattr(memory, key, _whole(setting, f"memory.{key}"))
-        elif key == "tool_calls" and setting in _TOOL_CALLS:
-            memory.tool_call_policy = _TOOL_CALLS[setting]
-        elif key == "compaction" and setting in _COMPACTION:
-            memory.compaction_policy = _COMPACTION[setting]
-        elif key in ("tool_calls", "compaction"):
-            choices = _TOOL_CALLS if key == "tool_calls" else _COMPACTION
-            raise AgentFileError(f"memory.{key}", f"one of {', '.join(choices)}")
-        else:
-            raise AgentFileError(f"memory.{key}", "unknown key")
-    return memory
+    """Who it may hand work to."""
+    agent.delegates.extend(sections.names(data.get("delegates") or [], "delegates", "agent ids"))
+    agent.fresh_start = sections.flag(data.get("fresh_start", False), "fresh_start")
+    if data.get("panels") is not None:
+        agent.panels.extend(sections.panel_messages(data["panels"]))
+    if data.get("remote_delegates") is not None:
+        agent.remote_delegates.extend(sections.remote_messages(data["remote_delegates"]))
 
 
 def agent_mapping(agent: agents_pb2.Agent) -> dict[str, Any]:
@@ -217,8 +165,30 @@ def agent_mapping(agent: agents_pb2.Agent) -> dict[str, Any]:
         data["step_timeout_seconds"] = agent.step_timeout.ToTimedelta().total_seconds()
     if agent.HasField("task_timeout"):
         data["task_timeout_seconds"] = agent.task_timeout.ToTimedelta().total_seconds()
-    if agent.critic_policy:
-        data["critic_policy"] = agent.critic_policy
+    for key in ("critic_policy", "step_policy"):
+        if getattr(agent, key):
+            data[key] = getattr(agent, key)
+    if agent.HasField("max_failed_tool_calls"):
+        data["max_failed_tool_calls"] = agent.max_failed_tool_calls
+    providers = dict(agent.providers)
+    if providers:
+        data["provider"] = providers["default"] if list(providers) == ["default"] else providers
+    if agent.fallback:
+        data["fallback"] = [sections.fallback_mapping(f) for f in agent.fallback]
+    data.update(_answers_mapping(agent))
+    if agent.delegates:
+        data["delegates"] = list(agent.delegates)
+    if agent.fresh_start:
+        data["fresh_start"] = True
+    if agent.panels:
+        data["panels"] = [sections.panel_mapping(p) for p in agent.panels]
+    if agent.remote_delegates:
+        data["remote_delegates"] = [sections.remote_mapping(r) for r in agent.remote_delegates]
+    return data
+
+
+def _answers_mapping(agent: agents_pb2.Agent) -> dict[str, Any]:
+    data: dict[str, Any] = {}
     if agent.metadata:
         data["metadata"] = dict(agent.metadata)
     if agent.ask_user:
@@ -226,33 +196,7 @@ def agent_mapping(agent: agents_pb2.Agent) -> dict[str, Any]:
     if agent.HasField("output_schema"):
         data["output_schema"] = to_python(agent.output_schema)
     if agent.HasField("memory"):
-        data["memory"] = _memory_mapping(agent.memory)
-    if agent.delegates:
-        data["delegates"] = list(agent.delegates)
-    if agent.fresh_start:
-        data["fresh_start"] = True
-    if agent.panels:
-        data["panels"] = [_panel_mapping(p) for p in agent.panels]
-    return data
-
-
-def _panel_mapping(panel: agents_pb2.AgentPanel) -> dict[str, Any]:
-    data: dict[str, Any] = {"name": panel.name, "agents": list(panel.agents)}
-    if panel.threshold:
-        data["threshold"] = panel.threshold
-    if panel.judge_model:
-        data["judge_model"] = panel.judge_model
-    if panel.description:
-        data["description"] = panel.description
-    return data
-
-
-def _memory_mapping(memory: conversations_pb2.AgentMemory) -> dict[str, Any]:
-    data: dict[str, Any] = {k: getattr(memory, k) for k in _MEMORY_WHOLE if memory.HasField(k)}
-    tool_calls = {number: name for name, number in _TOOL_CALLS.items()}
-    compaction = {number: name for name, number in _COMPACTION.items()}
-    if memory.tool_call_policy in tool_calls:
-        data["tool_calls"] = tool_calls[memory.tool_call_policy]
-    if memory.compaction_policy in compaction:
-        data["compaction"] = compaction[memory.compaction_policy]
+        data["memory"] = sections.memory_mapping(agent.memory)
+    if agent.HasField("knowledge"):
+        data["knowledge"] = sections.knowledge_mapping(agent.knowledge)
     return data

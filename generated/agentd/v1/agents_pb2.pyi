@@ -120,6 +120,7 @@ class Agent(_message.Message):
     FRESH_START_FIELD_NUMBER: _builtins.int
     PANELS_FIELD_NUMBER: _builtins.int
     KNOWLEDGE_FIELD_NUMBER: _builtins.int
+    REMOTE_DELEGATES_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """1 to 64 of [a-z0-9-], alphanumeric at both ends; unique in the tenant."""
     version: _builtins.int
@@ -232,6 +233,15 @@ class Agent(_message.Message):
         server's (any knowledge base of the tenant, as grants allow).
         """
 
+    @_builtins.property
+    def remote_delegates(self) -> _containers.RepeatedCompositeFieldContainer[Global___AgentRemoteDelegate]:
+        """Agents served elsewhere over A2A that this one may hand work to, each
+        offered to the model as `agent.<id>` like a delegate (at most 16; an id is
+        not also one of `delegates`). An agent made by these RPCs may name in
+        `token_env` / `token_file` only the credentials the operator lists in
+        AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+        """
+
     def __init__(
         self,
         *,
@@ -264,10 +274,11 @@ class Agent(_message.Message):
         fresh_start: _builtins.bool = ...,
         panels: _abc.Iterable[Global___AgentPanel] | None = ...,
         knowledge: Global___AgentKnowledge | None = ...,
+        remote_delegates: _abc.Iterable[Global___AgentRemoteDelegate] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "created_at", b"created_at", "knowledge", b"knowledge", "max_failed_tool_calls", b"max_failed_tool_calls", "memory", b"memory", "output_schema", b"output_schema", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "delegates", b"delegates", "description", b"description", "fallback", b"fallback", "fresh_start", b"fresh_start", "id", b"id", "instructions", b"instructions", "knowledge", b"knowledge", "max_failed_tool_calls", b"max_failed_tool_calls", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "panels", b"panels", "providers", b"providers", "source", b"source", "step_policy", b"step_policy", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "delegates", b"delegates", "description", b"description", "fallback", b"fallback", "fresh_start", b"fresh_start", "id", b"id", "instructions", b"instructions", "knowledge", b"knowledge", "max_failed_tool_calls", b"max_failed_tool_calls", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "panels", b"panels", "providers", b"providers", "remote_delegates", b"remote_delegates", "source", b"source", "step_policy", b"step_policy", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__max_failed_tool_calls: _TypeAlias = _typing.Literal["max_failed_tool_calls"]  # noqa: Y015
     _WhichOneofArgType__max_failed_tool_calls: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls"]  # noqa: Y015
@@ -279,6 +290,65 @@ class Agent(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__temperature) -> _WhichOneofReturnType__temperature | None: ...
 
 Global___Agent: _TypeAlias = Agent  # noqa: Y015
+
+@_typing.final
+class AgentRemoteDelegate(_message.Message):
+    """An agent served elsewhere over A2A (the `remote_delegates:` key of agent
+    files): where it is, and where the bearer token sent to it is (never the
+    token itself).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ID_FIELD_NUMBER: _builtins.int
+    URL_FIELD_NUMBER: _builtins.int
+    CARD_URL_FIELD_NUMBER: _builtins.int
+    AGENT_FIELD_NUMBER: _builtins.int
+    TOKEN_ENV_FIELD_NUMBER: _builtins.int
+    TOKEN_FILE_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    id: _builtins.str
+    """Its id here: the tool `agent.<id>` and the child task's agent (1 to 64
+    of [a-z0-9-]).
+    """
+    url: _builtins.str
+    """The remote's A2A gRPC address, `host:port`; or else `card_url`."""
+    card_url: _builtins.str
+    """Where the remote's agent card is (http or https); its GRPC interface is
+    called. Exactly one of `url` and `card_url`.
+    """
+    agent: _builtins.str
+    """The A2A request's `tenant` (on agentd: the remote agent's id); empty:
+    none, or the card interface's.
+    """
+    token_env: _builtins.str
+    """The environment variable of the server holding the bearer token; empty:
+    none.
+    """
+    token_file: _builtins.str
+    """A file on the server holding the bearer token (read at every call);
+    empty: none. Not both `token_env` and `token_file`.
+    """
+    description: _builtins.str
+    """What the model is told of it (at most 2,000 characters)."""
+    def __init__(
+        self,
+        *,
+        id: _builtins.str = ...,
+        url: _builtins.str = ...,
+        card_url: _builtins.str = ...,
+        agent: _builtins.str = ...,
+        token_env: _builtins.str = ...,
+        token_file: _builtins.str = ...,
+        description: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "card_url", b"card_url", "description", b"description", "id", b"id", "token_env", b"token_env", "token_file", b"token_file", "url", b"url"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AgentRemoteDelegate: _TypeAlias = AgentRemoteDelegate  # noqa: Y015
 
 @_typing.final
 class AgentKnowledge(_message.Message):

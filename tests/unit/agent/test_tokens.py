@@ -143,6 +143,63 @@ def test_encodings_load_at_start_up_and_say_once_whether_counts_are_exact(
     assert said[1][2]["missing"] == ["o200k_base", "cl100k_base"]
 
 
+def test_missing_ranks_are_said_once_and_only_for_a_model_that_needs_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The demo's scripted model (no OpenAI encoding) needs no ranks: start-up says so at
+    info. The first task of a gpt-4o agent then warns, once; a server of a gpt-4o model
+    warns at start-up, and not again when its tasks count."""
+    import agent.llm.window.encodings as module
+
+    warned: list[tuple[str, dict[str, object]]] = []
+
+    class Log:
+        def info(self, event: str, **fields: object) -> None:
+            pass
+
+        def warning(self, event: str, **fields: object) -> None:
+            warned.append((event, fields))
+
+    monkeypatch.setattr(module, "log", Log())
+    demo = Encodings(tmp_path)
+    assert demo.load([]) == []
+    assert warned == []
+    assert demo.for_model("agentd-demo") is ESTIMATE
+    assert demo.for_model("gpt-4o") is ESTIMATE
+    assert demo.for_model("gpt-4o-mini") is ESTIMATE
+    assert [(event, fields["encoding"]) for event, fields in warned] == [
+        ("no tokenizer ranks: tokens are estimated", "o200k_base")
+    ]
+    warned.clear()
+    served = Encodings(tmp_path)
+    served.load(["o200k_base"])
+    assert served.for_model("gpt-4o") is ESTIMATE
+    assert [(event, fields["missing"]) for event, fields in warned] == [
+        ("token counts are estimated (no verified tokenizer ranks)", ["o200k_base"])
+    ]
+
+
+def test_make_says_nothing_of_ranks_it_cannot_build(tmp_path: Path) -> None:
+    """`make run|demo|bench` try to build the ranks (--best-effort); without npm's package
+    they leave the saying to the server (above), so the warning is not printed twice."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "tokenizer_ranks.py"), "--best-effort",
+         "--source", str(tmp_path / "no-js-tiktoken"), "--to", str(tmp_path / "ranks")],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    strict = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "tokenizer_ranks.py"),
+         "--source", str(tmp_path / "no-js-tiktoken"), "--to", str(tmp_path / "ranks")],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert strict.returncode == 1
+    assert "make setup" in strict.stderr
+
+
 def test_loading_the_ranks_never_goes_through_tiktoken_s_downloading_loaders(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -33,6 +33,7 @@ private static final long serialVersionUID = 0L;
     fallback_ = java.util.Collections.emptyList();
     delegates_ = com.google.protobuf.LazyStringArrayList.EMPTY;
     panels_ = java.util.Collections.emptyList();
+    remoteDelegates_ = java.util.Collections.emptyList();
   }
 
   @java.lang.Override
@@ -1336,6 +1337,87 @@ java.lang.String defaultValue) {
     return knowledge_ == null ? dev.agentd.v1.AgentKnowledge.getDefaultInstance() : knowledge_;
   }
 
+  public static final int REMOTE_DELEGATES_FIELD_NUMBER = 49;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentd.v1.AgentRemoteDelegate> remoteDelegates_;
+  /**
+   * <pre>
+   * Agents served elsewhere over A2A that this one may hand work to, each
+   * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+   * not also one of `delegates`). An agent made by these RPCs may name in
+   * `token_env` / `token_file` only the credentials the operator lists in
+   * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentd.v1.AgentRemoteDelegate> getRemoteDelegatesList() {
+    return remoteDelegates_;
+  }
+  /**
+   * <pre>
+   * Agents served elsewhere over A2A that this one may hand work to, each
+   * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+   * not also one of `delegates`). An agent made by these RPCs may name in
+   * `token_env` / `token_file` only the credentials the operator lists in
+   * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentd.v1.AgentRemoteDelegateOrBuilder> 
+      getRemoteDelegatesOrBuilderList() {
+    return remoteDelegates_;
+  }
+  /**
+   * <pre>
+   * Agents served elsewhere over A2A that this one may hand work to, each
+   * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+   * not also one of `delegates`). An agent made by these RPCs may name in
+   * `token_env` / `token_file` only the credentials the operator lists in
+   * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+   */
+  @java.lang.Override
+  public int getRemoteDelegatesCount() {
+    return remoteDelegates_.size();
+  }
+  /**
+   * <pre>
+   * Agents served elsewhere over A2A that this one may hand work to, each
+   * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+   * not also one of `delegates`). An agent made by these RPCs may name in
+   * `token_env` / `token_file` only the credentials the operator lists in
+   * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.AgentRemoteDelegate getRemoteDelegates(int index) {
+    return remoteDelegates_.get(index);
+  }
+  /**
+   * <pre>
+   * Agents served elsewhere over A2A that this one may hand work to, each
+   * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+   * not also one of `delegates`). An agent made by these RPCs may name in
+   * `token_env` / `token_file` only the credentials the operator lists in
+   * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.AgentRemoteDelegateOrBuilder getRemoteDelegatesOrBuilder(
+      int index) {
+    return remoteDelegates_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1445,6 +1527,9 @@ java.lang.String defaultValue) {
     }
     if (knowledge_ != null) {
       output.writeMessage(48, getKnowledge());
+    }
+    for (int i = 0; i < remoteDelegates_.size(); i++) {
+      output.writeMessage(49, remoteDelegates_.get(i));
     }
     getUnknownFields().writeTo(output);
   }
@@ -1590,6 +1675,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(48, getKnowledge());
     }
+    for (int i = 0; i < remoteDelegates_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(49, remoteDelegates_.get(i));
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1687,6 +1776,8 @@ java.lang.String defaultValue) {
       if (!getKnowledge()
           .equals(other.getKnowledge())) return false;
     }
+    if (!getRemoteDelegatesList()
+        .equals(other.getRemoteDelegatesList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1788,6 +1879,10 @@ java.lang.String defaultValue) {
     if (hasKnowledge()) {
       hash = (37 * hash) + KNOWLEDGE_FIELD_NUMBER;
       hash = (53 * hash) + getKnowledge().hashCode();
+    }
+    if (getRemoteDelegatesCount() > 0) {
+      hash = (37 * hash) + REMOTE_DELEGATES_FIELD_NUMBER;
+      hash = (53 * hash) + getRemoteDelegatesList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -2020,6 +2115,13 @@ java.lang.String defaultValue) {
         knowledgeBuilder_.dispose();
         knowledgeBuilder_ = null;
       }
+      if (remoteDelegatesBuilder_ == null) {
+        remoteDelegates_ = java.util.Collections.emptyList();
+      } else {
+        remoteDelegates_ = null;
+        remoteDelegatesBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x20000000);
       return this;
     }
 
@@ -2080,6 +2182,15 @@ java.lang.String defaultValue) {
         result.panels_ = panels_;
       } else {
         result.panels_ = panelsBuilder_.build();
+      }
+      if (remoteDelegatesBuilder_ == null) {
+        if (((bitField0_ & 0x20000000) != 0)) {
+          remoteDelegates_ = java.util.Collections.unmodifiableList(remoteDelegates_);
+          bitField0_ = (bitField0_ & ~0x20000000);
+        }
+        result.remoteDelegates_ = remoteDelegates_;
+      } else {
+        result.remoteDelegates_ = remoteDelegatesBuilder_.build();
       }
     }
 
@@ -2386,6 +2497,32 @@ java.lang.String defaultValue) {
       if (other.hasKnowledge()) {
         mergeKnowledge(other.getKnowledge());
       }
+      if (remoteDelegatesBuilder_ == null) {
+        if (!other.remoteDelegates_.isEmpty()) {
+          if (remoteDelegates_.isEmpty()) {
+            remoteDelegates_ = other.remoteDelegates_;
+            bitField0_ = (bitField0_ & ~0x20000000);
+          } else {
+            ensureRemoteDelegatesIsMutable();
+            remoteDelegates_.addAll(other.remoteDelegates_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.remoteDelegates_.isEmpty()) {
+          if (remoteDelegatesBuilder_.isEmpty()) {
+            remoteDelegatesBuilder_.dispose();
+            remoteDelegatesBuilder_ = null;
+            remoteDelegates_ = other.remoteDelegates_;
+            bitField0_ = (bitField0_ & ~0x20000000);
+            remoteDelegatesBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getRemoteDelegatesFieldBuilder() : null;
+          } else {
+            remoteDelegatesBuilder_.addAllMessages(other.remoteDelegates_);
+          }
+        }
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -2599,6 +2736,19 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x10000000;
               break;
             } // case 386
+            case 394: {
+              dev.agentd.v1.AgentRemoteDelegate m =
+                  input.readMessage(
+                      dev.agentd.v1.AgentRemoteDelegate.parser(),
+                      extensionRegistry);
+              if (remoteDelegatesBuilder_ == null) {
+                ensureRemoteDelegatesIsMutable();
+                remoteDelegates_.add(m);
+              } else {
+                remoteDelegatesBuilder_.addMessage(m);
+              }
+              break;
+            } // case 394
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -6041,6 +6191,390 @@ java.lang.String defaultValue) {
         knowledge_ = null;
       }
       return knowledgeBuilder_;
+    }
+
+    private java.util.List<dev.agentd.v1.AgentRemoteDelegate> remoteDelegates_ =
+      java.util.Collections.emptyList();
+    private void ensureRemoteDelegatesIsMutable() {
+      if (!((bitField0_ & 0x20000000) != 0)) {
+        remoteDelegates_ = new java.util.ArrayList<dev.agentd.v1.AgentRemoteDelegate>(remoteDelegates_);
+        bitField0_ |= 0x20000000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.AgentRemoteDelegate, dev.agentd.v1.AgentRemoteDelegate.Builder, dev.agentd.v1.AgentRemoteDelegateOrBuilder> remoteDelegatesBuilder_;
+
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public java.util.List<dev.agentd.v1.AgentRemoteDelegate> getRemoteDelegatesList() {
+      if (remoteDelegatesBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(remoteDelegates_);
+      } else {
+        return remoteDelegatesBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public int getRemoteDelegatesCount() {
+      if (remoteDelegatesBuilder_ == null) {
+        return remoteDelegates_.size();
+      } else {
+        return remoteDelegatesBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public dev.agentd.v1.AgentRemoteDelegate getRemoteDelegates(int index) {
+      if (remoteDelegatesBuilder_ == null) {
+        return remoteDelegates_.get(index);
+      } else {
+        return remoteDelegatesBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public Builder setRemoteDelegates(
+        int index, dev.agentd.v1.AgentRemoteDelegate value) {
+      if (remoteDelegatesBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureRemoteDelegatesIsMutable();
+        remoteDelegates_.set(index, value);
+        onChanged();
+      } else {
+        remoteDelegatesBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public Builder setRemoteDelegates(
+        int index, dev.agentd.v1.AgentRemoteDelegate.Builder builderForValue) {
+      if (remoteDelegatesBuilder_ == null) {
+        ensureRemoteDelegatesIsMutable();
+        remoteDelegates_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        remoteDelegatesBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public Builder addRemoteDelegates(dev.agentd.v1.AgentRemoteDelegate value) {
+      if (remoteDelegatesBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureRemoteDelegatesIsMutable();
+        remoteDelegates_.add(value);
+        onChanged();
+      } else {
+        remoteDelegatesBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public Builder addRemoteDelegates(
+        int index, dev.agentd.v1.AgentRemoteDelegate value) {
+      if (remoteDelegatesBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureRemoteDelegatesIsMutable();
+        remoteDelegates_.add(index, value);
+        onChanged();
+      } else {
+        remoteDelegatesBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public Builder addRemoteDelegates(
+        dev.agentd.v1.AgentRemoteDelegate.Builder builderForValue) {
+      if (remoteDelegatesBuilder_ == null) {
+        ensureRemoteDelegatesIsMutable();
+        remoteDelegates_.add(builderForValue.build());
+        onChanged();
+      } else {
+        remoteDelegatesBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public Builder addRemoteDelegates(
+        int index, dev.agentd.v1.AgentRemoteDelegate.Builder builderForValue) {
+      if (remoteDelegatesBuilder_ == null) {
+        ensureRemoteDelegatesIsMutable();
+        remoteDelegates_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        remoteDelegatesBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public Builder addAllRemoteDelegates(
+        java.lang.Iterable<? extends dev.agentd.v1.AgentRemoteDelegate> values) {
+      if (remoteDelegatesBuilder_ == null) {
+        ensureRemoteDelegatesIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, remoteDelegates_);
+        onChanged();
+      } else {
+        remoteDelegatesBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public Builder clearRemoteDelegates() {
+      if (remoteDelegatesBuilder_ == null) {
+        remoteDelegates_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x20000000);
+        onChanged();
+      } else {
+        remoteDelegatesBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public Builder removeRemoteDelegates(int index) {
+      if (remoteDelegatesBuilder_ == null) {
+        ensureRemoteDelegatesIsMutable();
+        remoteDelegates_.remove(index);
+        onChanged();
+      } else {
+        remoteDelegatesBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public dev.agentd.v1.AgentRemoteDelegate.Builder getRemoteDelegatesBuilder(
+        int index) {
+      return getRemoteDelegatesFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public dev.agentd.v1.AgentRemoteDelegateOrBuilder getRemoteDelegatesOrBuilder(
+        int index) {
+      if (remoteDelegatesBuilder_ == null) {
+        return remoteDelegates_.get(index);  } else {
+        return remoteDelegatesBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public java.util.List<? extends dev.agentd.v1.AgentRemoteDelegateOrBuilder> 
+         getRemoteDelegatesOrBuilderList() {
+      if (remoteDelegatesBuilder_ != null) {
+        return remoteDelegatesBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(remoteDelegates_);
+      }
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public dev.agentd.v1.AgentRemoteDelegate.Builder addRemoteDelegatesBuilder() {
+      return getRemoteDelegatesFieldBuilder().addBuilder(
+          dev.agentd.v1.AgentRemoteDelegate.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public dev.agentd.v1.AgentRemoteDelegate.Builder addRemoteDelegatesBuilder(
+        int index) {
+      return getRemoteDelegatesFieldBuilder().addBuilder(
+          index, dev.agentd.v1.AgentRemoteDelegate.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Agents served elsewhere over A2A that this one may hand work to, each
+     * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+     * not also one of `delegates`). An agent made by these RPCs may name in
+     * `token_env` / `token_file` only the credentials the operator lists in
+     * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+     */
+    public java.util.List<dev.agentd.v1.AgentRemoteDelegate.Builder> 
+         getRemoteDelegatesBuilderList() {
+      return getRemoteDelegatesFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.AgentRemoteDelegate, dev.agentd.v1.AgentRemoteDelegate.Builder, dev.agentd.v1.AgentRemoteDelegateOrBuilder> 
+        getRemoteDelegatesFieldBuilder() {
+      if (remoteDelegatesBuilder_ == null) {
+        remoteDelegatesBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            dev.agentd.v1.AgentRemoteDelegate, dev.agentd.v1.AgentRemoteDelegate.Builder, dev.agentd.v1.AgentRemoteDelegateOrBuilder>(
+                remoteDelegates_,
+                ((bitField0_ & 0x20000000) != 0),
+                getParentForChildren(),
+                isClean());
+        remoteDelegates_ = null;
+      }
+      return remoteDelegatesBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -782,4 +782,68 @@ java.lang.String defaultValue);
    * <code>.agentd.v1.AgentKnowledge knowledge = 48;</code>
    */
   dev.agentd.v1.AgentKnowledgeOrBuilder getKnowledgeOrBuilder();
+
+  /**
+   * <pre>
+   * Agents served elsewhere over A2A that this one may hand work to, each
+   * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+   * not also one of `delegates`). An agent made by these RPCs may name in
+   * `token_env` / `token_file` only the credentials the operator lists in
+   * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+   */
+  java.util.List<dev.agentd.v1.AgentRemoteDelegate> 
+      getRemoteDelegatesList();
+  /**
+   * <pre>
+   * Agents served elsewhere over A2A that this one may hand work to, each
+   * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+   * not also one of `delegates`). An agent made by these RPCs may name in
+   * `token_env` / `token_file` only the credentials the operator lists in
+   * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+   */
+  dev.agentd.v1.AgentRemoteDelegate getRemoteDelegates(int index);
+  /**
+   * <pre>
+   * Agents served elsewhere over A2A that this one may hand work to, each
+   * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+   * not also one of `delegates`). An agent made by these RPCs may name in
+   * `token_env` / `token_file` only the credentials the operator lists in
+   * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+   */
+  int getRemoteDelegatesCount();
+  /**
+   * <pre>
+   * Agents served elsewhere over A2A that this one may hand work to, each
+   * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+   * not also one of `delegates`). An agent made by these RPCs may name in
+   * `token_env` / `token_file` only the credentials the operator lists in
+   * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+   */
+  java.util.List<? extends dev.agentd.v1.AgentRemoteDelegateOrBuilder> 
+      getRemoteDelegatesOrBuilderList();
+  /**
+   * <pre>
+   * Agents served elsewhere over A2A that this one may hand work to, each
+   * offered to the model as `agent.&lt;id&gt;` like a delegate (at most 16; an id is
+   * not also one of `delegates`). An agent made by these RPCs may name in
+   * `token_env` / `token_file` only the credentials the operator lists in
+   * AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.AgentRemoteDelegate remote_delegates = 49;</code>
+   */
+  dev.agentd.v1.AgentRemoteDelegateOrBuilder getRemoteDelegatesOrBuilder(
+      int index);
 }

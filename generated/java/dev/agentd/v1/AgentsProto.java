@@ -35,6 +35,11 @@ public final class AgentsProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_Agent_ProvidersEntry_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_AgentRemoteDelegate_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_AgentRemoteDelegate_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_AgentKnowledge_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -97,7 +102,7 @@ public final class AgentsProto {
       "gle/protobuf/duration.proto\032\034google/prot" +
       "obuf/struct.proto\032\037google/protobuf/times" +
       "tamp.proto\032\035agentd/v1/conversations.prot" +
-      "o\032\025agentd/v1/tasks.proto\"\313\010\n\005Agent\022\n\n\002id" +
+      "o\032\025agentd/v1/tasks.proto\"\205\t\n\005Agent\022\n\n\002id" +
       "\030\001 \001(\t\022\017\n\007version\030\002 \001(\r\022\023\n\013description\030\003" +
       " \001(\t\022\024\n\014instructions\030\004 \001(\t\022,\n\006models\030\005 \003" +
       "(\0132\034.agentd.v1.Agent.ModelsEntry\022\030\n\013temp" +
@@ -120,12 +125,17 @@ public final class AgentsProto {
       "ModelFallback\022\021\n\tdelegates\030\037 \003(\t\022\023\n\013fres" +
       "h_start\030  \001(\010\022%\n\006panels\030! \003(\0132\025.agentd.v" +
       "1.AgentPanel\022,\n\tknowledge\0300 \001(\0132\031.agentd" +
-      ".v1.AgentKnowledge\032-\n\013ModelsEntry\022\013\n\003key" +
-      "\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\032/\n\rMetadataEnt" +
-      "ry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\0320\n\016Pr" +
-      "ovidersEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t" +
-      ":\0028\001B\016\n\014_temperatureB\030\n\026_max_failed_tool" +
-      "_calls\"?\n\016AgentKnowledge\022\r\n\005bases\030\001 \003(\t\022" +
+      ".v1.AgentKnowledge\0228\n\020remote_delegates\0301" +
+      " \003(\0132\036.agentd.v1.AgentRemoteDelegate\032-\n\013" +
+      "ModelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:" +
+      "\0028\001\032/\n\rMetadataEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005val" +
+      "ue\030\002 \001(\t:\0028\001\0320\n\016ProvidersEntry\022\013\n\003key\030\001 " +
+      "\001(\t\022\r\n\005value\030\002 \001(\t:\0028\001B\016\n\014_temperatureB\030" +
+      "\n\026_max_failed_tool_calls\"\213\001\n\023AgentRemote" +
+      "Delegate\022\n\n\002id\030\001 \001(\t\022\013\n\003url\030\002 \001(\t\022\020\n\010car" +
+      "d_url\030\003 \001(\t\022\r\n\005agent\030\004 \001(\t\022\021\n\ttoken_env\030" +
+      "\005 \001(\t\022\022\n\ntoken_file\030\006 \001(\t\022\023\n\013description" +
+      "\030\007 \001(\t\"?\n\016AgentKnowledge\022\r\n\005bases\030\001 \003(\t\022" +
       "\023\n\006rerank\030\002 \001(\010H\000\210\001\001B\t\n\007_rerank\"0\n\rModel" +
       "Fallback\022\020\n\010provider\030\001 \001(\t\022\r\n\005model\030\002 \001(" +
       "\t\"g\n\nAgentPanel\022\014\n\004name\030\001 \001(\t\022\016\n\006agents\030" +
@@ -157,7 +167,7 @@ public final class AgentsProto {
     internal_static_agentd_v1_Agent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Agent_descriptor,
-        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "AskUser", "OutputSchema", "Memory", "MaxFailedToolCalls", "StepPolicy", "Providers", "Fallback", "Delegates", "FreshStart", "Panels", "Knowledge", "Temperature", "MaxFailedToolCalls", });
+        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "AskUser", "OutputSchema", "Memory", "MaxFailedToolCalls", "StepPolicy", "Providers", "Fallback", "Delegates", "FreshStart", "Panels", "Knowledge", "RemoteDelegates", "Temperature", "MaxFailedToolCalls", });
     internal_static_agentd_v1_Agent_ModelsEntry_descriptor =
       internal_static_agentd_v1_Agent_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_Agent_ModelsEntry_fieldAccessorTable = new
@@ -176,62 +186,68 @@ public final class AgentsProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Agent_ProvidersEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
-    internal_static_agentd_v1_AgentKnowledge_descriptor =
+    internal_static_agentd_v1_AgentRemoteDelegate_descriptor =
       getDescriptor().getMessageTypes().get(1);
+    internal_static_agentd_v1_AgentRemoteDelegate_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_AgentRemoteDelegate_descriptor,
+        new java.lang.String[] { "Id", "Url", "CardUrl", "Agent", "TokenEnv", "TokenFile", "Description", });
+    internal_static_agentd_v1_AgentKnowledge_descriptor =
+      getDescriptor().getMessageTypes().get(2);
     internal_static_agentd_v1_AgentKnowledge_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_AgentKnowledge_descriptor,
         new java.lang.String[] { "Bases", "Rerank", "Rerank", });
     internal_static_agentd_v1_ModelFallback_descriptor =
-      getDescriptor().getMessageTypes().get(2);
+      getDescriptor().getMessageTypes().get(3);
     internal_static_agentd_v1_ModelFallback_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ModelFallback_descriptor,
         new java.lang.String[] { "Provider", "Model", });
     internal_static_agentd_v1_AgentPanel_descriptor =
-      getDescriptor().getMessageTypes().get(3);
+      getDescriptor().getMessageTypes().get(4);
     internal_static_agentd_v1_AgentPanel_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_AgentPanel_descriptor,
         new java.lang.String[] { "Name", "Agents", "Threshold", "JudgeModel", "Description", });
     internal_static_agentd_v1_CreateAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(4);
+      getDescriptor().getMessageTypes().get(5);
     internal_static_agentd_v1_CreateAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_CreateAgentRequest_descriptor,
         new java.lang.String[] { "Agent", });
     internal_static_agentd_v1_UpdateAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(5);
+      getDescriptor().getMessageTypes().get(6);
     internal_static_agentd_v1_UpdateAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_UpdateAgentRequest_descriptor,
         new java.lang.String[] { "Agent", });
     internal_static_agentd_v1_GetAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(6);
+      getDescriptor().getMessageTypes().get(7);
     internal_static_agentd_v1_GetAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_GetAgentRequest_descriptor,
         new java.lang.String[] { "Agent", });
     internal_static_agentd_v1_ListAgentsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(7);
+      getDescriptor().getMessageTypes().get(8);
     internal_static_agentd_v1_ListAgentsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAgentsRequest_descriptor,
         new java.lang.String[] { "PageSize", "PageToken", });
     internal_static_agentd_v1_ListAgentsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(8);
+      getDescriptor().getMessageTypes().get(9);
     internal_static_agentd_v1_ListAgentsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAgentsResponse_descriptor,
         new java.lang.String[] { "Agents", "NextPageToken", });
     internal_static_agentd_v1_DeleteAgentRequest_descriptor =
-      getDescriptor().getMessageTypes().get(9);
+      getDescriptor().getMessageTypes().get(10);
     internal_static_agentd_v1_DeleteAgentRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteAgentRequest_descriptor,
         new java.lang.String[] { "Id", });
     internal_static_agentd_v1_DeleteAgentResponse_descriptor =
-      getDescriptor().getMessageTypes().get(10);
+      getDescriptor().getMessageTypes().get(11);
     internal_static_agentd_v1_DeleteAgentResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteAgentResponse_descriptor,
