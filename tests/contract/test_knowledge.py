@@ -190,6 +190,28 @@ async def test_another_embedding_space_is_refused_until_reindexed(store: Knowled
     assert hits[0].similarity > 0.3
 
 
+async def test_the_first_stored_vector_fixes_the_space(store: KnowledgeStore) -> None:
+    other = HashEmbedder(32, "other-model")
+    alice = Scope("acme", "memory", "alice")
+    await store.check_space(other.space)  # asks, records nothing
+    assert await store.space() is None
+    with pytest.raises(ValueError, match="vector"):  # a failed first add
+        await store.add([memory("acme", "alice", "x")], np.zeros((0, 32), np.float32), other.space)
+    assert await store.space() is None
+    await store.set_space(other.space)  # a record without a vector, as a failed use once left
+    assert await store.space() is None
+    assert await search(store, alice, "tea") == []  # not refused: nothing holds it
+    await add(store, memory("acme", "alice", "alice likes tea"))
+    assert await store.space() == SPACE
+    assert await search(store, alice, "tea") == ["alice likes tea"]
+    with pytest.raises(EmbeddingModelChangedError):
+        await store.check_space(other.space)
+    assert await store.delete(alice) == 1  # empty again: the next vector fixes it anew
+    vectors = await other.embed(["bob likes coffee"])
+    await store.add([memory("acme", "bob", "bob likes coffee")], vectors, other.space)
+    assert await store.space() == other.space
+
+
 async def test_a_failed_add_stores_nothing(store: KnowledgeStore) -> None:
     items = [memory("acme", "alice", "one"), memory("acme", "alice", "two")]
     with pytest.raises(ValueError, match="vector"):

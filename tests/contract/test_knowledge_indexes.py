@@ -103,7 +103,7 @@ async def test_0018_without_a_space_leaves_the_indexes_to_the_store(
         engine = create_engine(url)
         try:
             assert await hnsw_indexes(engine) == {}  # the column is untyped yet
-            await PgVectorKnowledgeStore(engine).check_space(SPACE)
+            await PgVectorKnowledgeStore(engine).set_space(SPACE)
             assert set(await hnsw_indexes(engine)) == {MEMORY_INDEX, CHUNK_INDEX}
             await PgVectorKnowledgeStore(engine).set_vectors(
                 ["mem_x"], np.ones((1, 16), np.float32)
@@ -118,7 +118,7 @@ async def test_each_kind_walks_its_own_hnsw_index(pgvector_socket: str) -> None:
         await upgrade(url, "head")
         engine = create_engine(url)
         try:
-            await PgVectorKnowledgeStore(engine).check_space(SPACE)
+            await PgVectorKnowledgeStore(engine).set_space(SPACE)
             query = np.full(16, 0.25, np.float32)
             plans = {}
             for scope in (Scope("acme", "memory", "alice"), Scope("acme", "chunk")):
