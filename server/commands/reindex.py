@@ -52,7 +52,7 @@ async def _reindex(url: str, command: str) -> int:
         try:
             count = await reindex(store, embedder)
         except EmbeddingsUnavailableError as error:
-            endpoint = settings.embedding_base_url or settings.llm_base_url or "OpenAI's"
+            endpoint = settings.embedding_base_url or settings.llm_base_url or "OpenAI's own"
             print(
                 f"agentd memory: nothing was re-embedded: {error.message} (endpoint: "
                 f"{endpoint}; AGENTD_EMBEDDING_BASE_URL, AGENTD_EMBEDDING_DIMENSIONS)",
