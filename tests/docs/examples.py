@@ -18,11 +18,12 @@ Blocks in other languages are data (json, yaml, text, a tree) and are not run; a
 either a transcript, whose commands start with `$ ` and are followed by what they print
 (checked: the words and numbers shown must appear in that order; `…` stands for
 anything), or a script run whole with `bash -e`. Either runs in a folder of its own
-holding `.venv` (and `docs`, as at the checkout's root), against a server started as the quickstart starts it (`agentd serve
---demo`), with AGENTD_ADDRESS, AGENTD_API_KEY and H (the authorization header) set:
-`127.0.0.1:50051` reads as that server's address, and the lines that start a server or
-export its key (`make demo`, `make run`, `export AGENTD_API_KEY=agd_…`) are what the test
-did itself. The rules are in docs/README.md for whoever writes a page.
+holding `.venv` and `docs` (as the checkout's root does), against a server started as
+the quickstart starts it (`agentd serve --demo`), with AGENTD_ADDRESS, AGENTD_API_KEY
+and H (the authorization header) set: `127.0.0.1:50051` reads as that server's address,
+and the lines that start a server or export its key (`make demo`, `make run`, `export
+AGENTD_API_KEY=agd_…`) are what the test did itself. The rules are in docs/README.md for
+whoever writes a page.
 """
 
 from __future__ import annotations
@@ -89,9 +90,13 @@ def blocks_of(text: str, page: str) -> list[Block]:
         code = "\n".join(lines[index + 1 : end]) + "\n"
         found.append(
             Block(
-                page, index + 1, opening.group(2), code, marker.group(1) if marker else "",
+                page,
+                index + 1,
+                opening.group(2),
+                code,
+                marker.group(1) if marker else "",
                 walk.group(1) if walk else "",
-            )  # fmt: skip
+            )
         )
         index = end + 1
     return found
@@ -180,9 +185,7 @@ def shown_in(expected: str, actual: str) -> str:
     have: list[str] = TOKEN.findall(actual)
     position = 0  # the output may begin with anything (a task id line, a warning)
     for run in _runs(want):
-        start = next(
-            (at for at in range(position, len(have) + 1) if _run_at(run, have, at)), None
-        )
+        start = next((at for at in range(position, len(have) + 1) if _run_at(run, have, at)), None)
         if start is None:
             return _first_missing(run, have, position)
         position = start + len(run)

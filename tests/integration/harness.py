@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent.llm.fakes.script import Script
 from agent.llm.fakes.embeddings import DEFAULT_DIMENSIONS
+from agent.llm.fakes.script import Script
 from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import events_pb2, tasks_pb2
 from agentd_client.client import AgentClient

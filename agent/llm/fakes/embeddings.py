@@ -1,8 +1,8 @@
 """`/v1/embeddings` of the fake model server: deterministic vectors in which similar texts
 are near (`agent.llm.hash_embeddings`), of `dimensions` (the request's `dimensions` when
 it sends one; by default DEFAULT_DIMENSIONS, the size agentd expects unless
-AGENTD_EMBEDDING_DIMENSIONS says otherwise). Tests make it fail (`fail_status`) or answer the wrong dimensions
-(`dimensions`) to see how agentd takes an endpoint that misbehaves."""
+AGENTD_EMBEDDING_DIMENSIONS says otherwise). Tests make it fail (`fail_status`) or answer
+the wrong dimensions (`dimensions`) to see how agentd takes an endpoint that misbehaves."""
 
 from __future__ import annotations
 

@@ -64,7 +64,7 @@ async def test_vectors_of_the_wrong_dimensions_are_a_clear_error() -> None:
 
 
 async def test_the_fake_model_serves_the_size_agentd_expects_by_default() -> None:
-    assert DEFAULT_DIMENSIONS == Settings.model_fields["embedding_dimensions"].default
+    assert Settings.model_fields["embedding_dimensions"].default == DEFAULT_DIMENSIONS
     async with FakeOpenAIServer() as server:
         made = embedder(server, Settings().embedding_dimensions)
         rows = await made.embed(["hello"])
