@@ -47,7 +47,7 @@ from server.wiring.startup import (
     start_metrics,
     unless_stopped,
 )
-from server.wiring.stores import store_settings
+from server.wiring.stores import start_retention, store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.redis_options import shown
 from stores.tasks.base import TaskStore
@@ -123,6 +123,7 @@ class AgentdServer:
         await server.start()
         await report_serving(health, [SERVICE_NAME], port, a2a, authenticator)
         background.append(asyncio.create_task(after_serving(encodings, models)))
+        background += start_retention(settings, durable.database)
         return cls(
             server,
             health,
