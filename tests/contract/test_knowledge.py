@@ -3,6 +3,7 @@ SQLite, and PostgreSQL with pgvector."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -210,6 +211,26 @@ async def test_the_first_stored_vector_fixes_the_space(store: KnowledgeStore) ->
     vectors = await other.embed(["bob likes coffee"])
     await store.add([memory("acme", "bob", "bob likes coffee")], vectors, other.space)
     assert await store.space() == other.space
+
+
+async def test_first_adds_of_two_spaces_at_once_fix_one_of_them(store: KnowledgeStore) -> None:
+    other = HashEmbedder(32, "other-model")
+    ours = [memory("acme", f"user{n}", f"fact {n}") for n in range(4)]
+    theirs = [memory("acme", f"user{n}", f"other fact {n}") for n in range(4)]
+    vectors = await other.embed([i.text for i in theirs])
+    results = await asyncio.gather(
+        *(add(store, item) for item in ours),
+        *(store.add([i], vectors[n : n + 1], other.space) for n, i in enumerate(theirs)),
+        return_exceptions=True,
+    )
+    won = SPACE if not isinstance(results[0], BaseException) else other.space
+    assert await store.space() == won
+    for result in results:  # each add either stored, or was refused for the other space
+        assert not isinstance(result, BaseException) or isinstance(
+            result, EmbeddingModelChangedError
+        ), result
+    stored = await store.count(Scope("acme", "memory"))
+    assert stored == sum(1 for r in results if not isinstance(r, BaseException))
 
 
 async def test_a_failed_add_stores_nothing(store: KnowledgeStore) -> None:
