@@ -48,7 +48,7 @@ from server.wiring.startup import (
     unbindable,
     unless_stopped,
 )
-from server.wiring.stores import store_settings
+from server.wiring.stores import start_retention, store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.redis_options import shown
 from stores.tasks.base import TaskStore
@@ -122,6 +122,7 @@ class AgentdServer:
         )
         port = await _start_serving(server, settings, health, a2a, authenticator)
         background.append(asyncio.create_task(after_serving(encodings, models)))
+        background += start_retention(settings, durable.database)
         return cls(
             server,
             health,

@@ -234,9 +234,18 @@ class LongTermMemory:
         return await self.store.delete(Scope(tenant, "memory", user))
 
 
+PROBE = "agentd memory reindex"
+"""What `reindex` embeds first, to see that the endpoint answers vectors of its space."""
+
+
 async def reindex(store: KnowledgeStore, embedder: Embedder, *, batch: int = 256) -> int:
     """Re-embed every stored item with `embedder` and make its space the store's; how many
-    items were re-embedded. Run it with writes stopped (`agentd memory reindex`)."""
+    items were re-embedded. Run it with writes stopped (`agentd memory reindex`).
+
+    The endpoint is asked first, whatever the store holds: one that cannot be reached, or
+    answers vectors of other dimensions, raises EmbeddingsUnavailableError before
+    anything changed (a store of no items is not "re-embedded" by a model never heard)."""
+    await embedder.embed([PROBE])
     after, count = "", 0
     for _ in range(10_000_000):  # bounded: each round moves past the last id
         items = await store.scan(after=after, limit=batch)

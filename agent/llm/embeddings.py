@@ -145,8 +145,12 @@ class OpenAIEmbedder(Embedder):
                 raise EmbeddingsUnavailableError("the embeddings endpoint returned no vector")
             if len(vector) != self.space.dimensions:
                 raise EmbeddingsUnavailableError(
-                    f"the embeddings endpoint returned vectors of {len(vector)} dimensions; "
-                    f"{self.space.model} is configured with {self.space.dimensions}"
+                    f"the embeddings endpoint returned vectors of {len(vector)} dimensions, "
+                    f"but {self.space.model} is configured with {self.space.dimensions} "
+                    f"(AGENTD_EMBEDDING_DIMENSIONS): set AGENTD_EMBEDDING_DIMENSIONS="
+                    f"{len(vector)} if that is the model's size, or "
+                    "AGENTD_EMBEDDING_SEND_DIMENSIONS=true if the model shortens its vectors "
+                    "on request"
                 )
             try:
                 rows[index] = np.asarray(vector, dtype=np.float32)

@@ -5,19 +5,35 @@ plays `DEMO_SCRIPT` for every task; state lives in a fresh temporary folder (an 
 SQLite database and the file tools' workspace) removed on exit, so every start creates
 and prints a new development API key. No network, no model, no Redis or PostgreSQL:
 what a newcomer needs to see a streamed Execute in three commands.
+
+Long-term memory and knowledge bases are on, their embeddings the fake server's (of the
+size agentd expects). In a checkout, the model also plays the scripts of the docs'
+walk-throughs (docs/examples/<name>/fake-llm.json: a team of agents delegating, an agent
+searching a knowledge base), ahead of its own replies: each answers only the requests of
+its walk-through's agents (`match` on their instructions), so the pages' commands run
+against `make demo` as written.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from agent.llm.fakes.embeddings import DEFAULT_DIMENSIONS
+
 DEMO_MODEL = "agentd-demo"
 DEMO_WINDOW = f"{DEMO_MODEL}=32768:4096"
 """The scripted model's context window, declared as an operator declares a model the
 catalog does not know (AGENTD_MODEL_WINDOWS): the demo warns of nothing it brought."""
+DEMO_EMBEDDING_MODEL = "agentd-demo-embedding"
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+"""The docs' examples, in a checkout (an installed agentd has none: its demo plays only
+DEMO_SCRIPT)."""
+WALKTHROUGHS = ("teams", "knowledge")
+"""The walk-throughs whose scripts the demo plays: docs/teams.md, docs/memory-and-knowledge.md."""
 ANSWER = "6 times 7 is 42. (Every task gets this answer: it comes from agentd's demo script.)"
 ACCEPT = {
     "accuracy": 0.9,
@@ -51,6 +67,21 @@ DEMO_SCRIPT: dict[str, Any] = {
 and syntheses for plan-and-execute too. It cycles, so it never runs out."""
 
 
+def demo_script(examples: Path = EXAMPLES) -> dict[str, Any]:
+    """DEMO_SCRIPT, the replies of the walk-throughs' scripts found under `examples` ahead
+    of its own (ValueError, naming the file, for one that is not a script of replies)."""
+    replies: list[Any] = []
+    for name in WALKTHROUGHS:
+        path = examples / name / "fake-llm.json"
+        if not path.is_file():
+            continue
+        script = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(script, dict) or not isinstance(script.get("replies"), list):
+            raise ValueError(f"{path}: the demo plays a script's `replies` list")
+        replies += script["replies"]
+    return {**DEMO_SCRIPT, "replies": [*replies, *DEMO_SCRIPT["replies"]]}
+
+
 def demo_overrides(folder: Path, base_url: str) -> dict[str, Any]:
     """Settings of the demo server: the scripted model, state in `folder`, auth on with a
     development key printed at start-up (whatever AGENTD_* says for these)."""
@@ -65,6 +96,14 @@ def demo_overrides(folder: Path, base_url: str) -> dict[str, Any]:
         "auth": "on",
         "development_key": True,
         "metrics_address": "",
+        "embedding_model": DEMO_EMBEDDING_MODEL,
+        "embedding_base_url": None,
+        "embedding_api_key": None,
+        "embedding_dimensions": DEFAULT_DIMENSIONS,
+        "embedding_send_dimensions": False,
+        # the fake embeddings score a question and its answer about 0.2-0.4 (a real
+        # model's are what the default of 0.7 is for): here the ranking decides
+        "knowledge_score_threshold": 0.0,
     }
 
 
@@ -73,7 +112,9 @@ def banner(folder: Path) -> str:
         "agentd demo: a scripted model answers every task (a calculator call, then a "
         f"streamed answer); no network. State in {folder}, removed on exit. In another "
         "terminal, export the key printed below, then run:\n"
-        '  .venv/bin/agentd exec "what is 6*7?" --follow'
+        '  .venv/bin/agentd exec "what is 6*7?" --follow\n'
+        "Walk-throughs against this server: agents working together (docs/teams.md), a "
+        "knowledge base and cited answers (docs/memory-and-knowledge.md)."
     )
 
 
@@ -86,7 +127,10 @@ async def serve_demo(overrides: dict[str, Any]) -> None:
 
     folder = Path(tempfile.mkdtemp(prefix="agentd-demo-"))
     try:
-        async with FakeOpenAIServer(Script.parse(DEMO_SCRIPT), model=DEMO_MODEL) as model:
+        script = Script.parse(demo_script())
+        async with FakeOpenAIServer(
+            script, model=DEMO_MODEL, embedding_dimensions=DEFAULT_DIMENSIONS
+        ) as model:
             settings = Settings(**{**overrides, **demo_overrides(folder, model.base_url)})
             print(banner(folder), flush=True)
             await serve(settings)

@@ -26,6 +26,7 @@ def add_memory_parser(sub: Any, *, client_verbs: bool = True) -> None:
 
 async def _reindex(url: str, command: str) -> int:
     from agent.knowledge.memories import reindex
+    from core.errors import EmbeddingsUnavailableError
     from server.settings import Settings
     from server.wiring.knowledge import build_embedder, open_store
     from stores.sql.database import Database
@@ -48,7 +49,16 @@ async def _reindex(url: str, command: str) -> int:
         if embedder is None:
             print("agentd memory: set AGENTD_EMBEDDING_MODEL first", file=sys.stderr)
             return 2
-        count = await reindex(store, embedder)
+        try:
+            count = await reindex(store, embedder)
+        except EmbeddingsUnavailableError as error:
+            endpoint = settings.embedding_base_url or settings.llm_base_url or "OpenAI's own"
+            print(
+                f"agentd memory: nothing was re-embedded: {error.message} (endpoint: "
+                f"{endpoint}; AGENTD_EMBEDDING_BASE_URL, AGENTD_EMBEDDING_DIMENSIONS)",
+                file=sys.stderr,
+            )
+            return 1
         print(f"re-embedded {count} items: {held or 'nothing'} -> {embedder.space}")
         return 0
     finally:

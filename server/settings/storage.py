@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from server.settings.base import Section
 
@@ -49,7 +49,39 @@ class StorageSettings(Section):
         "answered UNAVAILABLE",
     )
     retention_seconds: int = Field(
-        3600, gt=0, description="how long a finished task and its events are kept"
+        3600,
+        gt=0,
+        description="how long a finished task's live state and its events are kept (its "
+        "record and artifacts: AGENTD_HISTORY_RETENTION_SECONDS, "
+        "AGENTD_ARTIFACT_RETENTION_SECONDS)",
+    )
+    history_retention_seconds: int = Field(
+        0,
+        ge=0,
+        description="how long a finished task's record (its task_history row and labels, "
+        "what GetTask and ListTasks answer from once the live state is gone) is kept after "
+        "the task and the root of its task tree finished; 0: for ever. If set, at least "
+        "AGENTD_RETENTION_SECONDS",
+    )
+    artifact_retention_seconds: int = Field(
+        0,
+        ge=0,
+        description="how long an artifact version is kept after it was written (never while "
+        "its task tree's root task is unfinished); 0: for ever",
+    )
+    retention_sweep_interval_seconds: float = Field(
+        300.0,
+        ge=1.0,
+        le=86_400.0,
+        description="how often each replica deletes the task records and artifact versions "
+        "past their retention (when either is set)",
+    )
+    retention_sweep_batch: int = Field(
+        500,
+        ge=1,
+        le=5000,
+        description="rows one retention delete takes at most (one short transaction); a "
+        "sweep repeats it until a batch comes back short",
     )
     lease_seconds: float = Field(
         10.0,
@@ -63,3 +95,14 @@ class StorageSettings(Section):
     replica_id: str | None = Field(
         None, description="this process's name in leases (default: host name, pid, random)"
     )
+
+    @model_validator(mode="after")
+    def _records_outlive_live_state(self) -> StorageSettings:
+        kept = self.history_retention_seconds
+        if kept and kept < self.retention_seconds:
+            raise ValueError(
+                "AGENTD_HISTORY_RETENTION_SECONDS must be 0 (for ever) or at least "
+                f"AGENTD_RETENTION_SECONDS ({self.retention_seconds}): a task's record is "
+                "what answers for it once its live state is gone"
+            )
+        return self

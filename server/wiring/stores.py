@@ -4,10 +4,15 @@ guard (`server.a2a.serving`), which must not import the builders of the server's
 
 from __future__ import annotations
 
+import asyncio
+
 from server.settings import Settings
 from stores.build import LiveStores, StoreSettings, build_rate_limiters
 from stores.rate_limits.base import RateLimiter, parse_limits
 from stores.redis_options import RedisOptions
+from stores.retention.sql import SqlArtifactVersions, SqlTaskRecords
+from stores.retention.sweeper import RetentionSweeper, Rule
+from stores.sql.database import Database
 from stores.sql.engine import PoolOptions
 
 
@@ -44,3 +49,26 @@ def rate_limiters(
     return build_rate_limiters(
         stores, live, parse_limits(settings.rate_limits), parse_limits(settings.tenant_rate_limits)
     )
+
+
+def retention_sweeper(settings: Settings, database: Database) -> RetentionSweeper | None:
+    """The sweep of finished tasks' records and of artifact versions past their retention
+    (AGENTD_HISTORY_RETENTION_SECONDS, AGENTD_ARTIFACT_RETENTION_SECONDS); None when both
+    are kept for ever (0, the default)."""
+    sweeper = RetentionSweeper(
+        [
+            Rule(SqlTaskRecords(database), settings.history_retention_seconds),
+            Rule(SqlArtifactVersions(database), settings.artifact_retention_seconds),
+        ],
+        interval_seconds=settings.retention_sweep_interval_seconds,
+        batch=settings.retention_sweep_batch,
+    )
+    return sweeper if sweeper.rules else None
+
+
+def start_retention(settings: Settings, database: Database) -> list[asyncio.Task[None]]:
+    """The retention sweep as a background job of the server, if it has one to run."""
+    sweeper = retention_sweeper(settings, database)
+    if sweeper is None:
+        return []
+    return [asyncio.create_task(sweeper.run(), name="agentd-retention")]

@@ -4,10 +4,14 @@ Contract (one suite runs it on every backend: tests/contract/test_knowledge.py):
 - Every call is scoped to one tenant (`Scope.tenant`); nothing of another tenant is ever
   found, paged, deleted or counted. Within a tenant a scope narrows by kind, user,
   namespaces, document and ids.
-- The store holds vectors of one embedding space (model and dimensions). `check_space`
-  records the space on first use and raises EmbeddingModelChangedError when the store
-  holds another one; `add` and `search` check it too. `reindex` (`agent.knowledge.reindex`)
-  re-embeds every item with `scan` and `set_vectors`, then `set_space`.
+- The store holds vectors of one embedding space (model and dimensions), fixed by the
+  first vector stored: `add` records its space when the store holds no item (whatever
+  was recorded before: a failed first add, or one with a misconfigured model, stores no
+  vector and so binds nothing), and raises EmbeddingModelChangedError when it holds
+  vectors of another space. `check_space` (which records nothing) and `search` raise it
+  too; a search of another space in a store that holds nothing finds nothing. `space()`
+  is None while no item is stored. `reindex` (`agent.knowledge.reindex`) re-embeds every
+  item with `scan` and `set_vectors`, then `set_space`.
 - `add` is all or nothing: every item is stored with its vector, or none (a failure
   leaves nothing half-written). A memory whose content hash equals one already stored in
   the same tenant, user and namespace is not stored twice: the stored one is returned in
@@ -35,10 +39,12 @@ RRF_K = 60
 
 class KnowledgeStore(Protocol):
     async def space(self) -> EmbeddingSpace | None:
-        """The embedding space the store's vectors are of (None before the first use)."""
+        """The embedding space the stored vectors are of (None while no item is stored)."""
         ...
 
-    async def check_space(self, space: EmbeddingSpace) -> None: ...
+    async def check_space(self, space: EmbeddingSpace) -> None:
+        """EmbeddingModelChangedError when the stored vectors are of another space."""
+        ...
 
     async def set_space(self, space: EmbeddingSpace) -> None:
         """Record `space` as the store's, whatever it held (after a re-index)."""

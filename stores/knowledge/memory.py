@@ -21,13 +21,12 @@ class InMemoryKnowledgeStore:
         self._lock = asyncio.Lock()
 
     async def space(self) -> EmbeddingSpace | None:
-        return self._space
+        return self._space if self._items else None
 
     async def check_space(self, space: EmbeddingSpace) -> None:
-        if self._space is None:
-            self._space = space
-        elif self._space != space:
-            raise EmbeddingModelChangedError(str(self._space), str(space))
+        held = await self.space()
+        if held is not None and held != space:
+            raise EmbeddingModelChangedError(str(held), str(space))
 
     async def set_space(self, space: EmbeddingSpace) -> None:
         self._space = space
@@ -39,6 +38,8 @@ class InMemoryKnowledgeStore:
             raise ValueError("one vector per item")
         async with self._lock:
             await self.check_space(space)
+            if items:
+                self._space = space  # the first stored vector fixes it (a failed add: nothing)
             stored: list[Item] = []
             new: dict[str, tuple[Item, Vectors]] = {}
             for item, vector in zip(items, vectors, strict=True):

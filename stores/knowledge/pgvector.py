@@ -27,6 +27,9 @@ from stores.knowledge.sql import KINDS, SqlItems, dedupe, row_of
 
 SPACE_LOCK = 7_346_231_013
 """Advisory lock taken while the space (column type, HNSW indexes) changes."""
+CLAIMS = 3
+"""Times an add records its space when the store holds nothing, should replicas of other
+spaces record theirs in between (then it is refused)."""
 OLD_INDEX = "ix_knowledge_items_embedding"
 """The one HNSW index of every kind before migration 0018."""
 
@@ -70,65 +73,82 @@ class PgVectorKnowledgeStore:
         return await self._sql.space()
 
     async def check_space(self, wanted: EmbeddingSpace) -> None:
-        held = await self._sql.space()
-        if held is None:
-            await self.set_space(wanted)
-        elif held != wanted:
-            raise EmbeddingModelChangedError(str(held), str(wanted))
+        await self._sql.check_space(wanted)
 
     async def set_space(self, wanted: EmbeddingSpace) -> None:
-        """Record the space, type the column `vector(N)` and (re)build the HNSW index; the
+        """Record the space, type the column `vector(N)` and (re)build the HNSW indexes; the
         stored vectors must be of `wanted` already (`set_vectors` of a re-index)."""
         async with self._engine.begin() as connection:
             await connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SPACE_LOCK})
-            held = await self._held(connection)
+            await self._retype(connection, wanted)
+
+    async def _retype(self, connection: AsyncConnection, wanted: EmbeddingSpace) -> None:
+        await drop_hnsw_indexes(connection)
+        await connection.execute(
+            text(
+                "ALTER TABLE knowledge_items ALTER COLUMN embedding "
+                f"TYPE vector({int(wanted.dimensions)})"
+            )
+        )
+        for kind in KINDS:
+            await connection.execute(text(hnsw_index(kind)))
+        await self._sql.write_space(connection, wanted)
+
+    async def _claim(self, wanted: EmbeddingSpace) -> None:
+        """Make `wanted` the store's space if it holds no item (typing the column and
+        building the indexes), in a transaction of its own under the space lock: a space
+        recorded while nothing is stored binds nothing, so an add that fails after this
+        leaves nothing that refuses the next one."""
+        async with self._engine.begin() as connection:
+            await connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SPACE_LOCK})
+            held = await self._sql.recorded(connection)
             if held == wanted:
                 return  # another replica got here first
-            await drop_hnsw_indexes(connection)
-            await connection.execute(
-                text(
-                    "ALTER TABLE knowledge_items ALTER COLUMN embedding "
-                    f"TYPE vector({int(wanted.dimensions)})"
-                )
-            )
-            for kind in KINDS:
-                await connection.execute(text(hnsw_index(kind)))
-            await self._sql.write_space(connection, wanted)
-
-    async def _held(self, connection: AsyncConnection) -> EmbeddingSpace | None:
-        row = (
-            await connection.execute(text("SELECT model, dimensions FROM knowledge_space"))
-        ).first()
-        return EmbeddingSpace(row.model, row.dimensions) if row is not None else None
+            if held is not None and await self._sql.holds_items(connection):
+                raise EmbeddingModelChangedError(str(held), str(wanted))
+            await self._retype(connection, wanted)
 
     async def add(
         self, items: Sequence[Item], vectors: Vectors, space: EmbeddingSpace
     ) -> list[Item]:
         if len(items) != len(vectors):
             raise ValueError("one vector per item")
-        await self.check_space(space)
-        async with self._engine.begin() as connection:
-            stored = await self._sql.duplicates(connection, items)
-            result, insert = dedupe(items, stored)
-            if insert:
+        if not items:
+            return []
+        held: EmbeddingSpace | None = None
+        for _ in range(CLAIMS):
+            async with self._engine.begin() as connection:
+                # shared: no space change (exclusive) runs until this add has committed
                 await connection.execute(
-                    pg_items.insert(),
-                    [
-                        {**row_of(items[n]), "embedding": np.asarray(vectors[n], np.float32)}
-                        for n in insert
-                    ],
+                    text("SELECT pg_advisory_xact_lock_shared(:k)"), {"k": SPACE_LOCK}
                 )
-                await connection.execute(
-                    pg_keywords.insert().values(
-                        words=func.to_tsvector(
-                            literal_column("'simple'::regconfig"), bindparam("k")
-                        )
-                    ),
-                    [
-                        {"item_id": items[n].item_id, "k": keyword_text(items[n].text)}
-                        for n in insert
-                    ],
-                )
+                held = await self._sql.recorded(connection)
+                if held == space:
+                    return await self._insert(connection, items, vectors)
+                if held is not None and await self._sql.holds_items(connection):
+                    raise EmbeddingModelChangedError(str(held), str(space))
+            await self._claim(space)
+        raise EmbeddingModelChangedError(str(held), str(space))
+
+    async def _insert(
+        self, connection: AsyncConnection, items: Sequence[Item], vectors: Vectors
+    ) -> list[Item]:
+        stored = await self._sql.duplicates(connection, items)
+        result, insert = dedupe(items, stored)
+        if insert:
+            await connection.execute(
+                pg_items.insert(),
+                [
+                    {**row_of(items[n]), "embedding": np.asarray(vectors[n], np.float32)}
+                    for n in insert
+                ],
+            )
+            await connection.execute(
+                pg_keywords.insert().values(
+                    words=func.to_tsvector(literal_column("'simple'::regconfig"), bindparam("k"))
+                ),
+                [{"item_id": items[n].item_id, "k": keyword_text(items[n].text)} for n in insert],
+            )
         return result
 
     async def search(
@@ -148,7 +168,9 @@ class PgVectorKnowledgeStore:
                 self._iterative = await iterative_scans(connection)
             held, large = await begin(connection, scope, self._iterative)
             if held is not None and held != space:
-                raise EmbeddingModelChangedError(str(held), str(space))
+                if await self._sql.holds_items(connection):
+                    raise EmbeddingModelChangedError(str(held), str(space))
+                return []  # a space recorded while nothing is stored binds nothing
             if held is None:
                 return []
             walk = large and self._iterative

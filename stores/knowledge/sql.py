@@ -13,6 +13,7 @@ from sqlalchemy import (
     and_,
     bindparam,
     delete,
+    exists,
     func,
     literal_column,
     select,
@@ -146,15 +147,51 @@ class SqlItems:
 
     async def space(self) -> EmbeddingSpace | None:
         async with self.engine.connect() as connection:
-            row = (await connection.execute(select(space).where(space.c.id == SPACE_ROW))).first()
+            return await self.held(connection)
+
+    async def held(self, connection: AsyncConnection) -> EmbeddingSpace | None:
+        """The space of the stored vectors: the one recorded, while any item is stored (a
+        space recorded in a store that holds nothing binds nothing)."""
+        stored = exists(select(literal_column("1")).select_from(self.table))
+        row = (
+            await connection.execute(
+                select(space.c.model, space.c.dimensions, stored.label("stored")).where(
+                    space.c.id == SPACE_ROW
+                )
+            )
+        ).first()
+        return EmbeddingSpace(row.model, row.dimensions) if row is not None and row.stored else None
+
+    async def recorded(self, connection: AsyncConnection) -> EmbeddingSpace | None:
+        """The space recorded, whether or not any item is stored."""
+        row = (await connection.execute(select(space).where(space.c.id == SPACE_ROW))).first()
         return EmbeddingSpace(row.model, row.dimensions) if row is not None else None
 
+    async def holds_items(self, connection: AsyncConnection) -> bool:
+        found = await connection.scalar(
+            select(literal_column("1")).select_from(self.table).limit(1)
+        )
+        return found is not None
+
     async def check_space(self, wanted: EmbeddingSpace) -> None:
+        """EmbeddingModelChangedError when the stored vectors are of another space; records
+        nothing (the first stored vector fixes the space: `claim_space`)."""
         held = await self.space()
-        if held is None:
-            await self.set_space(wanted)
-        elif held != wanted:
+        if held is not None and held != wanted:
             raise EmbeddingModelChangedError(str(held), str(wanted))
+
+    async def claim_space(self, connection: AsyncConnection, wanted: EmbeddingSpace) -> bool:
+        """Before vectors of `wanted` are stored in this transaction: record `wanted` when
+        the store holds no item (whatever was recorded before: a failed first add leaves a
+        record but no vector); EmbeddingModelChangedError when it holds vectors of another
+        space. Whether `wanted` had to be recorded."""
+        recorded = await self.recorded(connection)
+        if recorded == wanted:
+            return False
+        if recorded is not None and await self.holds_items(connection):
+            raise EmbeddingModelChangedError(str(recorded), str(wanted))
+        await self.write_space(connection, wanted)
+        return True
 
     async def set_space(self, wanted: EmbeddingSpace) -> None:
         async with self.engine.begin() as connection:

@@ -198,8 +198,10 @@ class SqliteKnowledgeStore:
     ) -> list[Item]:
         if len(items) != len(vectors):
             raise ValueError("one vector per item")
-        await self._sql.check_space(space)
+        if not items:
+            return []
         async with self._write, self._engine.begin() as connection:
+            await self._sql.claim_space(connection, space)  # undone with the transaction
             stored = await self._sql.duplicates(connection, items)
             result, insert = dedupe(items, stored)
             if insert:
@@ -285,7 +287,9 @@ class SqliteKnowledgeStore:
             cached, held = await self._load(connection, scope, row)
         scores = await early if early is not None else None
         if held is not None and held != space:
-            raise EmbeddingModelChangedError(str(held), str(space))
+            if cached.items or await self._holds_items():
+                raise EmbeddingModelChangedError(str(held), str(space))
+            return []  # a space recorded while nothing is stored binds nothing
         if not cached.items:
             return []
         if scores is None or cached is not guess:  # the cache was stale: read again
@@ -308,6 +312,10 @@ class SqliteKnowledgeStore:
         by_keyword = [i for i in by_keyword if scores[cached.positions[i.item_id]] > -2.0]
         similarity = {i.item_id: float(scores[cached.positions[i.item_id]]) for i in by_keyword}
         return fuse(by_vector, by_keyword, similarity, top_k, threshold)
+
+    async def _holds_items(self) -> bool:
+        async with self._engine.connect() as connection:
+            return await self._sql.holds_items(connection)
 
     async def page(self, scope: Scope, *, limit: int = 100, after: str = "") -> list[Item]:
         return await self._sql.page(scope, limit=limit, after=after)

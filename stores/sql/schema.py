@@ -52,6 +52,7 @@ task_history = Table(
     Index("ix_task_history_tenant_agent", "tenant", "agent_id", "created_at"),
     Index("ix_task_history_conversation", "conversation_id", "created_at"),
     Index("ix_task_history_parent", "parent_task_id", "created_at"),
+    Index("ix_task_history_updated", "updated_at"),
 )
 """Finished tasks: what was asked, how it ended, what it cost. `data` is the full task as JSON."""
 
@@ -219,6 +220,7 @@ artifacts = Table(
     Column("writer_task_id", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Index("ix_artifacts_writer", "space", "writer_task_id"),
+    Index("ix_artifacts_created", "created_at"),
 )
 """Every version of every artifact: a row per write. `space` is the task tree's root
 task id; the primary key keeps two writes from taking one version number."""

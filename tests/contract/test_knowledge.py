@@ -3,6 +3,7 @@ SQLite, and PostgreSQL with pgvector."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -188,6 +189,48 @@ async def test_another_embedding_space_is_refused_until_reindexed(store: Knowled
     hits = await store.search(Scope("acme", "memory", "alice"), vector, top_k=1, space=other.space)
     assert [h.item.text for h in hits] == ["alice likes tea"]
     assert hits[0].similarity > 0.3
+
+
+async def test_the_first_stored_vector_fixes_the_space(store: KnowledgeStore) -> None:
+    other = HashEmbedder(32, "other-model")
+    alice = Scope("acme", "memory", "alice")
+    await store.check_space(other.space)  # asks, records nothing
+    assert await store.space() is None
+    with pytest.raises(ValueError, match="vector"):  # a failed first add
+        await store.add([memory("acme", "alice", "x")], np.zeros((0, 32), np.float32), other.space)
+    assert await store.space() is None
+    await store.set_space(other.space)  # a record without a vector, as a failed use once left
+    assert await store.space() is None
+    assert await search(store, alice, "tea") == []  # not refused: nothing holds it
+    await add(store, memory("acme", "alice", "alice likes tea"))
+    assert await store.space() == SPACE
+    assert await search(store, alice, "tea") == ["alice likes tea"]
+    with pytest.raises(EmbeddingModelChangedError):
+        await store.check_space(other.space)
+    assert await store.delete(alice) == 1  # empty again: the next vector fixes it anew
+    vectors = await other.embed(["bob likes coffee"])
+    await store.add([memory("acme", "bob", "bob likes coffee")], vectors, other.space)
+    assert await store.space() == other.space
+
+
+async def test_first_adds_of_two_spaces_at_once_fix_one_of_them(store: KnowledgeStore) -> None:
+    other = HashEmbedder(32, "other-model")
+    ours = [memory("acme", f"user{n}", f"fact {n}") for n in range(4)]
+    theirs = [memory("acme", f"user{n}", f"other fact {n}") for n in range(4)]
+    vectors = await other.embed([i.text for i in theirs])
+    results = await asyncio.gather(
+        *(add(store, item) for item in ours),
+        *(store.add([i], vectors[n : n + 1], other.space) for n, i in enumerate(theirs)),
+        return_exceptions=True,
+    )
+    won = SPACE if not isinstance(results[0], BaseException) else other.space
+    assert await store.space() == won
+    for result in results:  # each add either stored, or was refused for the other space
+        assert not isinstance(result, BaseException) or isinstance(
+            result, EmbeddingModelChangedError
+        ), result
+    stored = await store.count(Scope("acme", "memory"))
+    assert stored == sum(1 for r in results if not isinstance(r, BaseException))
 
 
 async def test_a_failed_add_stores_nothing(store: KnowledgeStore) -> None:

@@ -154,7 +154,7 @@ async def test_a_question_cites_the_right_document_and_chunk(store: KnowledgeSto
 
 async def test_a_failing_endpoint_leaves_no_chunk_of_the_document(store: KnowledgeStore) -> None:
     long_text = " ".join(f"word{n}" for n in range(20 * 600)).encode()  # > 2 batches
-    async with FakeOpenAIServer() as llm:
+    async with FakeOpenAIServer(embedding_dimensions=256) as llm:
         embedder = OpenAIEmbedder("fake-embedding", 256, base_url=llm.base_url, max_attempts=1)
         kb = KnowledgeBases(store, embedder, chunk_tokens=20, overlap=0)
         calls = 0

@@ -103,7 +103,7 @@ async def test_0018_without_a_space_leaves_the_indexes_to_the_store(
         engine = create_engine(url)
         try:
             assert await hnsw_indexes(engine) == {}  # the column is untyped yet
-            await PgVectorKnowledgeStore(engine).check_space(SPACE)
+            await PgVectorKnowledgeStore(engine).set_space(SPACE)
             assert set(await hnsw_indexes(engine)) == {MEMORY_INDEX, CHUNK_INDEX}
             await PgVectorKnowledgeStore(engine).set_vectors(
                 ["mem_x"], np.ones((1, 16), np.float32)
@@ -118,7 +118,7 @@ async def test_each_kind_walks_its_own_hnsw_index(pgvector_socket: str) -> None:
         await upgrade(url, "head")
         engine = create_engine(url)
         try:
-            await PgVectorKnowledgeStore(engine).check_space(SPACE)
+            await PgVectorKnowledgeStore(engine).set_space(SPACE)
             query = np.full(16, 0.25, np.float32)
             plans = {}
             for scope in (Scope("acme", "memory", "alice"), Scope("acme", "chunk")):
@@ -172,3 +172,27 @@ async def test_0018_gives_sqlite_keyword_search_a_covering_index(tmp_path: Path)
         assert index is None
     finally:
         await engine.dispose()
+
+
+async def test_a_reindex_with_the_same_model_keeps_the_hnsw_indexes(
+    pgvector_socket: str,
+) -> None:
+    """A re-index drops the indexes while it writes vectors (`set_vectors`); `set_space`
+    builds them again even when the space is the one the store had (it returned early
+    then, leaving the column untyped and no index)."""
+    from agent.knowledge.memories import reindex
+    from agent.llm.embeddings import HashEmbedder
+
+    embedder = HashEmbedder(16, SPACE.model)
+    async with pgvector_database(pgvector_socket) as url:
+        await upgrade(url, "head")
+        engine = create_engine(url)
+        try:
+            store = PgVectorKnowledgeStore(engine)
+            made = items()[:3]
+            await store.add(made, await embedder.embed([i.text for i in made]), embedder.space)
+            assert set(await hnsw_indexes(engine)) == {MEMORY_INDEX, CHUNK_INDEX}
+            assert await reindex(store, embedder) == 3
+            assert set(await hnsw_indexes(engine)) == {MEMORY_INDEX, CHUNK_INDEX}
+        finally:
+            await engine.dispose()

@@ -5,18 +5,26 @@ run by a test unless the line before its fence says why not:
 
     <!-- not-run: a reference of every command's syntax (placeholders) -->
 
+A walk-through (a page's blocks that go on from one another: agents made in one, a
+task of theirs run in the next) marks each of its blocks on the line before the fence:
+
+    <!-- walk-through: teams -->
+
+tests/docs/test_walkthroughs.py runs them, in the page's order, against a server of
+their own, as a newcomer would after `make demo`; the other blocks run on their own.
+
 Blocks in other languages are data (json, yaml, text, a tree) and are not run; a `go`,
 `java` or `bash` block (code no test here runs) needs the marker too. A shell block is
 either a transcript, whose commands start with `$ ` and are followed by what they print
 (checked: the words and numbers shown must appear in that order; `…` stands for
 anything), or a script run whole with `bash -e`. Either runs in a folder of its own
-holding `.venv`, against a server started as the quickstart starts it (`agentd serve
---demo`, with A2A on: docs/a2a.md's examples run too), with AGENTD_ADDRESS,
-AGENTD_API_KEY and H (the authorization header) set: `127.0.0.1:50051` reads as that
-server's address and `127.0.0.1:8080` as its A2A HTTP address, and the lines that start a
-server (settings before them allowed) or export its key (`make demo`, `make run`,
-`export AGENTD_API_KEY=agd_…`) are what the test did itself. The rules are in
-docs/README.md for whoever writes a page.
+holding `.venv` and `docs` (as the checkout's root does), against a server started as
+the quickstart starts it (`agentd serve --demo`, with A2A on: docs/a2a.md's examples run
+too), with AGENTD_ADDRESS, AGENTD_API_KEY and H (the authorization header) set:
+`127.0.0.1:50051` reads as that server's address and `127.0.0.1:8080` as its A2A HTTP
+address, and the lines that start a server (settings before them allowed) or export its
+key (`make demo`, `make run`, `export AGENTD_API_KEY=agd_…`) are what the test did
+itself. The rules are in docs/README.md for whoever writes a page.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from tests.helpers import ROOT
 RUN = {"sh", "console", "python"}
 NEED_MARKER = {"bash", "shell", "go", "java", "javascript", "ts"}
 NOT_RUN = re.compile(r"^<!--\s*not-run:\s*(\S.*?)\s*-->\s*$")
+WALKTHROUGH = re.compile(r"^<!--\s*walk-through:\s*([a-z0-9-]+)\s*-->\s*$")
 FENCE = re.compile(r"^(`{3,})([^`\s]*)\s*$")
 ELLIPSIS = "…"
 
@@ -46,6 +55,8 @@ class Block:
     code: str
     not_run: str
     """The reason its marker gives ("" when it has none)."""
+    walkthrough: str = ""
+    """The walk-through it is a part of ("" when none)."""
 
     @property
     def name(self) -> str:
@@ -76,9 +87,17 @@ def blocks_of(text: str, page: str) -> list[Block]:
             end += 1
         previous = lines[index - 1] if index else ""
         marker = NOT_RUN.match(previous)
+        walk = WALKTHROUGH.match(previous)
         code = "\n".join(lines[index + 1 : end]) + "\n"
         found.append(
-            Block(page, index + 1, opening.group(2), code, marker.group(1) if marker else "")
+            Block(
+                page,
+                index + 1,
+                opening.group(2),
+                code,
+                marker.group(1) if marker else "",
+                walk.group(1) if walk else "",
+            )
         )
         index = end + 1
     return found
@@ -139,26 +158,52 @@ def _matches(expected: str, actual: str) -> bool:
     return re.fullmatch(pattern, actual) is not None
 
 
+def _runs(words: list[str]) -> list[list[str]]:
+    """The words between the gaps (`…` or `...` alone), each run in order."""
+    runs: list[list[str]] = [[]]
+    for word in words:
+        if word in (ELLIPSIS, "..."):
+            runs.append([])
+        else:
+            runs[-1].append(word)
+    return [run for run in runs if run]
+
+
+def _run_at(run: list[str], have: list[str], start: int) -> bool:
+    return start + len(run) <= len(have) and all(
+        _matches(word, have[start + n]) for n, word in enumerate(run)
+    )
+
+
 def shown_in(expected: str, actual: str) -> str:
     """ "" when `actual` shows what `expected` does: its words and numbers in the same
     order, `…` (or `...`) standing for any run of them and for any part of one; else
-    the first expected word not found where it should be."""
+    the first expected word not found where it should be. The words between two gaps
+    are found together, at the first place they all follow one another (so a run that
+    begins with a common word, `#…` or `agent`, is not held to that word's first
+    occurrence)."""
     want: list[str] = TOKEN.findall(expected)
     have: list[str] = TOKEN.findall(actual)
-    position = 0
-    gap = True  # the output may begin with anything (a task id line, a warning)
-    for word in want:
-        if word in (ELLIPSIS, "..."):
-            gap = True
-            continue
-        if gap:
-            while position < len(have) and not _matches(word, have[position]):
-                position += 1
-        if position >= len(have) or not _matches(word, have[position]):
-            return word
-        position += 1
-        gap = False
+    position = 0  # the output may begin with anything (a task id line, a warning)
+    for run in _runs(want):
+        start = next((at for at in range(position, len(have) + 1) if _run_at(run, have, at)), None)
+        if start is None:
+            return _first_missing(run, have, position)
+        position = start + len(run)
     return ""
+
+
+def _first_missing(run: list[str], have: list[str], position: int) -> str:
+    """The word of `run` that the best attempt from `position` fails at."""
+    best = 0
+    for at in range(position, len(have)):
+        matched = 0
+        while at + matched < len(have) and matched < len(run):
+            if not _matches(run[matched], have[at + matched]):
+                break
+            matched += 1
+        best = max(best, matched)
+    return run[min(best, len(run) - 1)]
 
 
 # Running shell blocks ------------------------------------------------------------------
@@ -220,9 +265,9 @@ def _bash(code: str, served: Served, folder: Path) -> tuple[int, str]:
 def problems(block: Block, served: Served, folder: Path) -> list[str]:
     """What is wrong when `block` runs in `folder` against `served` (nothing: [])."""
     folder.mkdir(parents=True, exist_ok=True)
-    venv = folder / ".venv"
-    if not venv.exists():
-        venv.symlink_to(ROOT / ".venv")
+    for name in (".venv", "docs"):  # as at the checkout's root
+        if not (folder / name).exists():
+            (folder / name).symlink_to(ROOT / name)
     steps = transcript(block.code)
     if steps is None:
         status, printed = _bash(_runnable(block.code, served), served, folder)

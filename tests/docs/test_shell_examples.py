@@ -15,7 +15,12 @@ from tests.docs.examples import Block, Served
 from tests.helpers import server_process
 
 KEY = re.compile(r"export AGENTD_API_KEY=(agd_\S+)")
-SHELL = [b for b in examples.all_blocks() if b.language in ("sh", "console") and not b.not_run]
+SHELL = [
+    b
+    for b in examples.all_blocks()
+    if b.language in ("sh", "console") and not b.not_run and not b.walkthrough
+]
+"""The shell blocks run on their own (a walk-through's: tests/docs/test_walkthroughs.py)."""
 
 
 @pytest.fixture(scope="module")
@@ -79,5 +84,9 @@ def test_the_transcript_reader() -> None:
     assert examples.shown_in('{ "a": 1, …, "c": 3 }', '{"a": 1, "b": 2, "c": 3}') == ""
     assert examples.shown_in('{ "a": 1, "c": 3 }', '{"a": 1, "b": 2, "c": 3}') == "c"
     assert examples.shown_in('"camelCase": 1', '"camel_case": 1') == "camelCase"
+    # the words between two gaps are found together, not at their first word's first place
+    assert examples.shown_in("…\n#… final_answer\n42", "#1 start\n#2 final_answer\n42") == ""
+    assert examples.shown_in('… "agent": "lead@1"', '"a lead agent", "agent": "lead@1"') == ""
+    assert examples.shown_in("… #… final_answer 43", "#1 start #2 final_answer 42") == "43"
     steps = examples.transcript("$ a \\\n  b\nout\n\n$ c\n")
     assert steps == [examples.Step("a \\\n  b", "out\n"), examples.Step("c", "")]

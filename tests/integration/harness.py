@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agent.llm.fakes.embeddings import DEFAULT_DIMENSIONS
 from agent.llm.fakes.script import Script
 from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import events_pb2, tasks_pb2
@@ -52,7 +53,8 @@ async def harness(
 ) -> AsyncIterator[Harness]:
     """`running_server` on a scripted model; tests of auth, grants, rate limits and
     metrics set their own `settings`."""
-    async with FakeOpenAIServer(replies) as llm:
+    dimensions = int(settings.get("embedding_dimensions", DEFAULT_DIMENSIONS))
+    async with FakeOpenAIServer(replies, embedding_dimensions=dimensions) as llm:
         config = settings_in(
             tmp_path, **{**QUIET, **model_settings(llm), "grace_period_seconds": 1.0, **settings}
         )

@@ -19,7 +19,6 @@ def test_kb_and_memory_commands(tmp_path: Path) -> None:
     env = llm_env(
         "",
         AGENTD_EMBEDDING_MODEL="fake-embedding",
-        AGENTD_EMBEDDING_DIMENSIONS="256",
         AGENTD_KNOWLEDGE_CHUNK_TOKENS="20",
         AGENTD_KNOWLEDGE_CHUNK_OVERLAP="4",
         AGENTD_KNOWLEDGE_SCORE_THRESHOLD="0.3",

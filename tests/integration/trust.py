@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from agent.llm.fakes.embeddings import DEFAULT_DIMENSIONS
 from agent.llm.fakes.server import FakeOpenAIServer
 from agentd_client.client import AgentClient
 from records.audit import RpcRecord
@@ -102,7 +103,8 @@ async def trusted(
     tmp_path: Path, replies: Sequence[Any] = (), **settings: Any
 ) -> AsyncIterator[Trust]:
     """agentd with auth on, default deny, no rate limits unless asked, a scripted model."""
-    async with FakeOpenAIServer(list(replies)) as llm:
+    dimensions = int(settings.get("embedding_dimensions", DEFAULT_DIMENSIONS))
+    async with FakeOpenAIServer(list(replies), embedding_dimensions=dimensions) as llm:
         config = settings_in(
             tmp_path,
             **{

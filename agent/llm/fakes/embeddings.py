@@ -1,7 +1,8 @@
 """`/v1/embeddings` of the fake model server: deterministic vectors in which similar texts
 are near (`agent.llm.hash_embeddings`), of `dimensions` (the request's `dimensions` when
-it sends one). Tests make it fail (`fail_status`) or answer the wrong dimensions
-(`dimensions`) to see how agentd takes an endpoint that misbehaves."""
+it sends one; by default DEFAULT_DIMENSIONS, the size agentd expects unless
+AGENTD_EMBEDDING_DIMENSIONS says otherwise). Tests make it fail (`fail_status`) or answer
+the wrong dimensions (`dimensions`) to see how agentd takes an endpoint that misbehaves."""
 
 from __future__ import annotations
 
@@ -13,13 +14,17 @@ from aiohttp import web
 
 from agent.llm import hash_embeddings
 
+DEFAULT_DIMENSIONS = 1536
+"""The size of the vectors served when neither the server nor the request names one: the
+default of AGENTD_EMBEDDING_DIMENSIONS, so that agentd pointed at the fake model with no
+embedding size set gets what it expects (a test keeps the two equal)."""
 MAX_INPUTS = 2048
 """Texts one request may carry (OpenAI's limit)."""
 
 
 @dataclass
 class FakeEmbeddings:
-    dimensions: int = 256
+    dimensions: int = DEFAULT_DIMENSIONS
     """Dimensions of the vectors served when a request names none."""
     fail_status: int = 0
     """Answer every request with this HTTP status (0: answer normally)."""

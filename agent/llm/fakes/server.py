@@ -30,7 +30,7 @@ from typing import Any, TextIO
 from aiohttp import web
 
 from agent.llm.fakes import window as fake_window
-from agent.llm.fakes.embeddings import FakeEmbeddings
+from agent.llm.fakes.embeddings import DEFAULT_DIMENSIONS, FakeEmbeddings
 from agent.llm.fakes.log import RequestLog
 from agent.llm.fakes.providers import FakeProvider, parse_provider
 from agent.llm.fakes.rerank import FakeRerank
@@ -67,7 +67,7 @@ class FakeOpenAIServer:
         model: str = "fake-model",
         log: TextIO | None = None,
         context_window: int | None = None,
-        embedding_dimensions: int = 256,
+        embedding_dimensions: int = DEFAULT_DIMENSIONS,
     ) -> None:
         self.embeddings = FakeEmbeddings(embedding_dimensions)
         """`/v1/embeddings` (`agent.llm.fakes.embeddings`)."""

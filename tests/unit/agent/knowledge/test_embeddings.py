@@ -8,8 +8,10 @@ import pytest
 
 from agent.knowledge import usage
 from agent.llm.embeddings import HashEmbedder, OpenAIEmbedder
+from agent.llm.fakes.embeddings import DEFAULT_DIMENSIONS
 from agent.llm.fakes.server import FakeOpenAIServer
 from core.errors import EmbeddingsUnavailableError
+from server.settings import Settings
 
 
 def embedder(server: FakeOpenAIServer, dimensions: int = 256, **options: object) -> OpenAIEmbedder:
@@ -24,7 +26,7 @@ def embedder(server: FakeOpenAIServer, dimensions: int = 256, **options: object)
 
 
 async def test_texts_are_embedded_in_batches_and_their_tokens_charged() -> None:
-    async with FakeOpenAIServer() as server:
+    async with FakeOpenAIServer(embedding_dimensions=256) as server:
         made = embedder(server, batch_size=2)
         texts = ["the cat sat on the mat", "a cat sat on a mat", "stock prices fell", "x"]
         with usage.counting() as spent:
@@ -57,7 +59,17 @@ async def test_vectors_of_the_wrong_dimensions_are_a_clear_error() -> None:
         await made.close()
     assert "128 dimensions" in error.value.message
     assert "256" in error.value.message
+    assert "AGENTD_EMBEDDING_DIMENSIONS=128" in error.value.message  # the setting to change
     assert spent.tokens == 0
+
+
+async def test_the_fake_model_serves_the_size_agentd_expects_by_default() -> None:
+    assert Settings.model_fields["embedding_dimensions"].default == DEFAULT_DIMENSIONS
+    async with FakeOpenAIServer() as server:
+        made = embedder(server, Settings().embedding_dimensions)
+        rows = await made.embed(["hello"])
+        await made.close()
+    assert rows.shape == (1, DEFAULT_DIMENSIONS)
 
 
 async def test_an_endpoint_that_fails_is_retried_then_a_clear_error() -> None:

@@ -1,0 +1,1 @@
+"""Retention: durable records swept once past their time (`base` says the contract)."""
