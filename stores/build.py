@@ -7,8 +7,8 @@ Two groups, opened and closed together:
   cached tool results: in Redis when a Redis URL is given, so that replicas share
   it, else in this process;
 - **durable** records (task history, checkpoints, API keys, grants, both audit logs,
-  agents, conversations, artifacts): in SQL, SQLite by default or PostgreSQL, migrated to the
-  latest schema on open.
+  agents, conversations, artifacts, the waits of parked tasks): in SQL, SQLite by
+  default or PostgreSQL, migrated to the latest schema on open.
 
 The server turns its settings into a `StoreSettings`; nothing here reads the
 environment.
@@ -47,6 +47,7 @@ from stores.tasks.base import TaskStore
 from stores.tasks.memory import InMemoryTaskStore
 from stores.tool_cache.base import ToolCache
 from stores.tool_cache.memory import InMemoryToolCache
+from stores.waits.sql import SqlWaitStore
 
 if TYPE_CHECKING:  # Redis's client is imported only when Redis is configured (start-up time)
     from stores.redis import RedisConnections
@@ -103,6 +104,8 @@ class DurableStores:
     agents: SqlAgentStore
     conversations: SqlConversationStore
     artifacts: SqlArtifactStore
+    waits: SqlWaitStore
+    """What parked tasks wait for (shared by the replicas on this database)."""
 
     async def close(self) -> None:
         await self.database.close()
@@ -175,6 +178,7 @@ async def open_durable(settings: StoreSettings) -> DurableStores:
         SqlAgentStore(database),
         SqlConversationStore(database),
         SqlArtifactStore(database),
+        SqlWaitStore(database),
     )
 
 

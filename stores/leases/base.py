@@ -63,7 +63,9 @@ class Leases(Protocol):
         ...
 
     async def park(self, tenant: str, task_id: str) -> None:
-        """The task waits: its lease is dropped and no process claims it until `wake`."""
+        """The task waits: its lease is dropped and no process claims it until `wake`.
+        Nothing changes when another process holds its lease: that one took the task over
+        and runs it, so this process's wait is stale."""
         ...
 
     async def wake(self, task_id: str) -> bool:

@@ -246,3 +246,36 @@ a2a_push_configs = Table(
 )
 """A2A push-notification configs (`stores.push_configs`): the delivery cursor of each,
 and which replica delivers it until when."""
+
+task_waits = Table(
+    "task_waits",
+    metadata,
+    Column("task_id", String(64), primary_key=True),
+    Column("slot", String(256), primary_key=True),
+    Column("tenant", String(128), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("root_task_id", String(64), nullable=False),
+    Column("agent", String(200), nullable=False),
+    Column("owner", String(256), nullable=False),
+    Column("roles", Text, nullable=False),
+    Column("tool_name", String(200), nullable=False),
+    Column("detail", Text, nullable=False),
+    Column("deadline_at", DateTime(timezone=True), nullable=True),
+    Column("on_deadline", String(16), nullable=False),
+    Column("answer", Text, nullable=True),
+    Column("answered_by", String(256), nullable=False),
+    Column("answered_at", DateTime(timezone=True), nullable=True),
+    Column("changes", Integer, nullable=False),
+    Column("check_at", DateTime(timezone=True), nullable=True),
+    Column("checks", Integer, nullable=False),
+    Index("ix_task_waits_deadline", "state", "deadline_at"),
+    Index("ix_task_waits_answered", "state", "answered_at"),
+    Index("ix_task_waits_polls", "kind", "state", "check_at"),
+    Index("ix_task_waits_inbox", "tenant", "state", "created_at"),
+    Index("ix_task_waits_root", "root_task_id"),
+)
+"""What parked tasks wait for (`stores.waits`), a row per task and slot: `roles` and
+`answer` are JSON text, the enums their values. Indexed for the periodic pass (deadlines
+due, answers not taken in, polls due), a tenant's inbox of open waits, and a task tree."""

@@ -1,0 +1,221 @@
+"""Wait records in SQL (SQLite or PostgreSQL): a row per task and slot (`task_waits`,
+migration 0019), shared by every replica.
+
+Every change of state is one conditional UPDATE (the state it moves from, and for an
+answer the tenant and kind, in its WHERE), so of replicas racing on one wait exactly one
+changes it: on PostgreSQL the losers' UPDATEs wait for the winner's row lock, then find
+the row no longer matches; on SQLite writes are serialised. `open` inserts with ON
+CONFLICT DO NOTHING and reads the row back, so two openers of one slot share one row.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, delete, func, literal, or_, select, update
+
+from core.errors import ApprovalNotPendingError
+from records.waits import Wait, WaitAction, WaitKind, WaitState
+from stores.sql.database import Database, insert_of
+from stores.sql.schema import task_waits
+from stores.sql.times import aware
+
+_T = task_waits.c
+_OPEN = WaitState.OPEN.value
+_ENDED = (WaitState.ANSWERED.value, WaitState.EXPIRED.value)
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """SQLite keeps a time's wall clock without its zone: every time stored is UTC."""
+    return None if value is None else value.astimezone(UTC)
+
+
+def _clean(text: str) -> str:
+    """PostgreSQL text cannot hold NUL (the model's question may)."""
+    return text.replace("\x00", "\ufffd")
+
+
+def _row(wait: Wait) -> dict[str, Any]:
+    return {
+        "task_id": wait.task_id,
+        "slot": wait.slot,
+        "tenant": wait.tenant,
+        "kind": wait.kind.value,
+        "state": wait.state.value,
+        "created_at": _utc(wait.created_at),
+        "root_task_id": wait.root_task_id,
+        "agent": wait.agent,
+        "owner": wait.owner,
+        "roles": json.dumps(list(wait.roles)),
+        "tool_name": _clean(wait.tool_name),
+        "detail": _clean(wait.detail),
+        "deadline_at": _utc(wait.deadline_at),
+        "on_deadline": wait.on_deadline.value,
+        "answer": None if wait.answer is None else json.dumps(wait.answer),
+        "answered_by": wait.answered_by,
+        "answered_at": _utc(wait.answered_at),
+        "changes": wait.changes,
+        "check_at": _utc(wait.check_at),
+        "checks": wait.checks,
+    }
+
+
+def _wait(row: Any) -> Wait:
+    return Wait(
+        tenant=row.tenant,
+        task_id=row.task_id,
+        slot=row.slot,
+        kind=WaitKind(row.kind),
+        created_at=aware(row.created_at),
+        root_task_id=row.root_task_id,
+        agent=row.agent,
+        owner=row.owner,
+        roles=tuple(json.loads(row.roles)),
+        tool_name=row.tool_name,
+        detail=row.detail,
+        deadline_at=aware(row.deadline_at),
+        on_deadline=WaitAction(row.on_deadline),
+        state=WaitState(row.state),
+        answer=None if row.answer is None else json.loads(row.answer),
+        answered_by=row.answered_by,
+        answered_at=aware(row.answered_at),
+        changes=row.changes,
+        check_at=aware(row.check_at),
+        checks=row.checks,
+    )
+
+
+def _key(task_id: str, slot: str) -> ColumnElement[bool]:
+    return and_(_T.task_id == task_id, _T.slot == slot)
+
+
+class SqlWaitStore:
+    """WaitStore on a database (owned by the caller); reads on its engine, writes through
+    its writer."""
+
+    def __init__(self, database: Database) -> None:
+        self._engine = database.engine
+        self._writer = database.writer
+        self._dialect = database.dialect
+        if self._dialect not in ("sqlite", "postgresql"):
+            raise ValueError(f"waits need SQLite or PostgreSQL, not {self._dialect}")
+
+    async def open(self, wait: Wait) -> tuple[Wait, bool]:
+        # A statement of its own per call: the writer batches the rows of one insert
+        # statement into an executemany that counts every row as inserted, and whether
+        # this row was (not another caller's for the same slot) is the answer.
+        statement = insert_of(self._dialect, task_waits).on_conflict_do_nothing(
+            index_elements=[_T.task_id, _T.slot]
+        )
+        new = await self._writer.execute(statement, _row(wait)) == 1
+        stored = await self.get(wait.task_id, wait.slot)
+        return (stored if stored is not None else wait), new
+
+    async def get(self, task_id: str, slot: str) -> Wait | None:
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(select(task_waits).where(_key(task_id, slot)))).first()
+        return _wait(row) if row is not None else None
+
+    async def of_task(self, task_id: str) -> list[Wait]:
+        query = select(task_waits).where(_T.task_id == task_id).order_by(_T.created_at, _T.slot)
+        return await self._list(query)
+
+    async def answer(
+        self,
+        tenant: str,
+        task_id: str,
+        slot: str,
+        kind: WaitKind,
+        answer: dict[str, Any],
+        by: str,
+        now: datetime,
+    ) -> Wait:
+        statement = (
+            update(task_waits)
+            .where(_key(task_id, slot), _T.tenant == tenant, _T.kind == kind.value)
+            .where(_T.state == _OPEN)
+            .values(
+                state=WaitState.ANSWERED.value,
+                answer=json.dumps(answer),
+                answered_by=by,
+                answered_at=_utc(now),
+            )
+        )
+        if await self._writer.execute(statement) != 1:
+            raise ApprovalNotPendingError(task_id, slot)
+        answered = await self.get(task_id, slot)
+        if answered is None:  # its task ended (and forgot it) since
+            raise ApprovalNotPendingError(task_id, slot)
+        return answered
+
+    async def expire(self, task_id: str, slot: str, now: datetime) -> bool:
+        statement = (
+            update(task_waits)
+            .where(_key(task_id, slot), _T.state == _OPEN)
+            .values(state=WaitState.EXPIRED.value, answered_at=_utc(now))
+        )
+        return await self._writer.execute(statement) == 1
+
+    async def close(self, task_id: str, slot: str) -> None:
+        statement = (
+            update(task_waits)
+            .where(_key(task_id, slot), _T.state.in_(_ENDED))
+            .values(state=WaitState.CLOSED.value)
+        )
+        await self._writer.execute(statement)
+
+    async def nudge(self, task_id: str, slot: str) -> bool:
+        statement = (
+            update(task_waits)
+            .where(_key(task_id, slot), _T.state == _OPEN)
+            .values(changes=_T.changes + 1)
+        )
+        return await self._writer.execute(statement) == 1
+
+    async def forget(self, task_id: str) -> None:
+        await self._writer.execute(delete(task_waits).where(_T.task_id == task_id))
+
+    async def due(self, now: datetime, limit: int) -> list[Wait]:
+        query = (
+            select(task_waits)
+            .where(_T.state == _OPEN, _T.deadline_at <= _utc(now))
+            .order_by(_T.deadline_at, _T.task_id, _T.slot)
+        )
+        return await self._list(query, limit)
+
+    async def unclaimed(self, before: datetime, limit: int) -> list[Wait]:
+        query = (
+            select(task_waits)
+            .where(_T.state.in_(_ENDED), _T.answered_at <= _utc(before))
+            .order_by(_T.answered_at, _T.task_id, _T.slot)
+        )
+        return await self._list(query, limit)
+
+    async def polls(self, kind: WaitKind, now: datetime, limit: int) -> list[Wait]:
+        at = _utc(now)
+        next_look = func.coalesce(_T.check_at, literal(at, _T.check_at.type))
+        query = (
+            select(task_waits)
+            .where(_T.kind == kind.value, _T.state == _OPEN)
+            .where(or_(_T.check_at.is_(None), _T.check_at <= at))
+            .order_by(next_look, _T.task_id, _T.slot)
+        )
+        return await self._list(query, limit)
+
+    async def reschedule(self, wait: Wait, check_at: datetime) -> bool:
+        statement = (
+            update(task_waits)
+            .where(_key(wait.task_id, wait.slot), _T.state == _OPEN, _T.checks == wait.checks)
+            .values(check_at=_utc(check_at), checks=_T.checks + 1)
+        )
+        return await self._writer.execute(statement) == 1
+
+    async def _list(self, query: Any, limit: int | None = None) -> list[Wait]:
+        if limit is not None:
+            if limit <= 0:
+                return []
+            query = query.limit(limit)
+        async with self._engine.connect() as connection:
+            return [_wait(row) for row in await connection.execute(query)]

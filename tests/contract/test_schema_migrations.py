@@ -1,0 +1,84 @@
+"""The tables of `stores.sql.schema` are the tables the migrations make, on SQLite and on
+the machine's PostgreSQL: a column, type, nullability or index changed in one and not in
+the other is a difference here (Alembic's autogenerate comparison, which finds none).
+
+The knowledge tables (`stores.knowledge.tables`) are left out: they differ by dialect on
+purpose (FTS5 on SQLite, pgvector on PostgreSQL) and their store completes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import Connection, inspect
+
+from stores.sql.engine import alembic_config, create_engine
+from stores.sql.schema import metadata
+from tests.contract.conftest import SQL_BACKENDS, empty_database, migrated_engine
+
+
+def _ours(name: str | None, type_: str, parents: Any) -> bool:
+    return type_ != "table" or name in metadata.tables
+
+
+def _differences(connection: Connection) -> list[Any]:
+    context = MigrationContext.configure(
+        connection, opts={"compare_type": True, "include_name": _ours}
+    )
+    return list(compare_metadata(context, metadata))
+
+
+@pytest.mark.parametrize("kind", SQL_BACKENDS)
+async def test_the_migrated_tables_are_the_schema_s(kind: str, tmp_path: Path) -> None:
+    async with migrated_engine(kind, tmp_path) as engine, engine.connect() as connection:
+        assert await connection.run_sync(_differences) == []
+        tables = await connection.run_sync(lambda c: set(inspect(c).get_table_names()))
+    assert set(metadata.tables) <= tables
+    assert "task_waits" in metadata.tables
+
+
+@pytest.mark.parametrize("kind", SQL_BACKENDS)
+async def test_the_waits_are_keyed_by_task_and_slot_and_indexed(kind: str, tmp_path: Path) -> None:
+    async with migrated_engine(kind, tmp_path) as engine, engine.connect() as connection:
+        key, indexes = await connection.run_sync(
+            lambda c: (
+                inspect(c).get_pk_constraint("task_waits")["constrained_columns"],
+                {i["name"]: i["column_names"] for i in inspect(c).get_indexes("task_waits")},
+            )
+        )
+    assert key == ["task_id", "slot"]
+    assert indexes == {
+        "ix_task_waits_deadline": ["state", "deadline_at"],
+        "ix_task_waits_answered": ["state", "answered_at"],
+        "ix_task_waits_polls": ["kind", "state", "check_at"],
+        "ix_task_waits_inbox": ["tenant", "state", "created_at"],
+        "ix_task_waits_root": ["root_task_id"],
+    }
+
+
+@pytest.mark.parametrize("kind", SQL_BACKENDS)
+async def test_0019_downgrades_and_upgrades_again(kind: str, tmp_path: Path) -> None:
+    async with empty_database(kind, tmp_path) as (url, schema):
+        config = alembic_config(url, schema)
+        engine = create_engine(url, schema=schema)
+
+        async def tables() -> set[str]:
+            async with engine.connect() as connection:
+                return await connection.run_sync(lambda c: set(inspect(c).get_table_names()))
+
+        try:
+            await asyncio.to_thread(command.upgrade, config, "head")
+            assert "task_waits" in await tables()
+            await asyncio.to_thread(command.downgrade, config, "0018")
+            assert "task_waits" not in await tables()
+            await asyncio.to_thread(command.upgrade, config, "head")
+            async with engine.connect() as connection:
+                assert await connection.run_sync(_differences) == []
+        finally:
+            await engine.dispose()
