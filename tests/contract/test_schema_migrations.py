@@ -63,7 +63,7 @@ async def test_the_waits_are_keyed_by_task_and_slot_and_indexed(kind: str, tmp_p
 
 
 @pytest.mark.parametrize("kind", SQL_BACKENDS)
-async def test_0019_downgrades_and_upgrades_again(kind: str, tmp_path: Path) -> None:
+async def test_0020_downgrades_and_upgrades_again(kind: str, tmp_path: Path) -> None:
     async with empty_database(kind, tmp_path) as (url, schema):
         config = alembic_config(url, schema)
         engine = create_engine(url, schema=schema)
@@ -75,7 +75,7 @@ async def test_0019_downgrades_and_upgrades_again(kind: str, tmp_path: Path) -> 
         try:
             await asyncio.to_thread(command.upgrade, config, "head")
             assert "task_waits" in await tables()
-            await asyncio.to_thread(command.downgrade, config, "0018")
+            await asyncio.to_thread(command.downgrade, config, "0019")
             assert "task_waits" not in await tables()
             await asyncio.to_thread(command.upgrade, config, "head")
             async with engine.connect() as connection:

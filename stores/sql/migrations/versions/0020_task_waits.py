@@ -4,8 +4,8 @@ A task that waits gives up its running place; the wait is kept here so that what
 ends it (an answer, a child's end, a deadline, a poll) can be written by any replica
 before the task is woken.
 
-Revision ID: 0019
-Revises: 0018
+Revision ID: 0020
+Revises: 0019
 Create Date: 2026-12-07 06:00:00.000000
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0019"
-down_revision = "0018"
+revision = "0020"
+down_revision = "0019"
 branch_labels = None
 depends_on = None
 
