@@ -15,7 +15,7 @@ from typing import Any
 
 import structlog
 
-from agent.conversations.engine_hooks import TaskMemory
+from agent.conversations.engine_hooks import TURN, TaskMemory
 from agent.definitions.selection import narrow, resolve
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles
@@ -25,17 +25,18 @@ from agent.running import lifecycle
 from agent.running.factory import RunFactory
 from agent.running.lifecycle import Endings
 from agent.scheduling.admission import Admission, Ticket
+from agent.scheduling.answers import Answers
+from agent.scheduling.background import Background
 from agent.scheduling.execution import Runner
 from agent.scheduling.intake import Chosen, choose, delegates_of, new_task
 from agent.scheduling.listing import Listing, list_live
+from agent.scheduling.parking import Parking
 from agent.scheduling.requests import TaskRequest, validate_request
-from agent.scheduling.takeover import Takeover, follow_cancellations
+from agent.scheduling.takeover import Takeover
+from agent.scheduling.waking import WakingPass
 from agent.teams.delegation import Team, TeamLimits
 from agent.teams.remote import RemoteAgents
-from agent.tool_use import questions
-from agent.tool_use import resume as tool_resume
 from core.errors import (
-    ApprovalNotPendingError,
     ConversationBusyError,
     IdempotencyConflictError,
     LLMNotConfiguredError,
@@ -44,12 +45,12 @@ from core.errors import (
     TaskNotFoundError,
 )
 from core.identity import CallContext
-from core.roles import Action
 from records.events import TaskEvent
 from records.plan import Plan
 from records.tasks import Task, TaskStatus, new_task_id
 from records.tools.approvals import ApprovalDecision
 from stores.checkpoints.base import CheckpointStore
+from stores.checkpoints.memory import InMemoryCheckpointStore
 from stores.history.base import TaskQuery
 from stores.idempotency.base import scoped_key
 from tools.registry import ToolRegistry
@@ -79,35 +80,55 @@ class Engine:
         self._key_ttl = parts.key_ttl_seconds
         self._bus = parts.cancel_bus
         self._leases = parts.leases
-        # Checkpoints matter only when another process can resume the task.
+        # Checkpoints after every step matter only when another process can resume the
+        # task; a parked task's checkpoint always does (it is woken from it).
         checkpoints = parts.checkpoints if self._leases.shared else None
-        self._approvals = parts.approvals
-        self._endings = Endings(store, self._history, memory.finish if memory else None)
+        parked = parts.checkpoints or InMemoryCheckpointStore()
+        self._parking = Parking(self._leases, parts.waits, parked, parts.wake_bus)
+        before = memory.finish if memory else None
+        self._endings = Endings(store, self._history, before, self._parking.ended)
         self._admission = Admission(
             self.config.max_running_tasks,
             self.config.max_queued_tasks,
             tenant_queue_share=self.config.tenant_queue_share,
         )
         self._runner = Runner(
-            self.config, self._endings, self._history, self._leases, checkpoints, memory
+            self.config,
+            self._endings,
+            self._history,
+            self._leases,
+            checkpoints,
+            self._parking,
+            memory,
         )
         self._runs = None
         if models is not None:
-            shared = (registry, store, self.config, checkpoints, self._approvals)
+            shared = (registry, store, self.config, checkpoints, parts.waits)
             self._runs = RunFactory(models, *shared, parts.model_factory, parts.encodings)
             limits = parts.teams or TeamLimits()
             self._runs.team = Team(self, limits, self._runs.model_by_name)
-        self._takeover = self._make_takeover(checkpoints, parts.takeover_interval_seconds)
-        self._background: list[asyncio.Task[None]] = []
-        self._listener: asyncio.Task[None] | None = None
+            self._runs.nudge = self._parking.nudge
+        if memory is not None:
+            memory.turn_came = self._turn_came
+        interval = parts.takeover_interval_seconds
+        self._takeover = self._make_takeover(parked, interval)
+        self._answers = Answers(store, parts.waits, self._parking, self.config.roles)
+        self._waking = WakingPass(self._parking, store, self.cancel_quietly, interval, memory)
+        background = (self._runner, self._admission, self._parking, self._waking)
+        self._jobs = Background(*background, self._takeover, parts.cancel_bus)
 
     def _make_takeover(
-        self, checkpoints: CheckpointStore | None, interval_seconds: float
+        self, checkpoints: CheckpointStore, interval_seconds: float
     ) -> Takeover | None:
         if self._runs is None:
             return None
         parts = (self._runner, self._runs, self._admission, self._leases, checkpoints)
-        return Takeover(*parts, self._endings, interval_seconds, self._memory)
+        takeover = Takeover(*parts, self._endings, interval_seconds, self._memory)
+        self._parking.resume = takeover.take
+        return takeover
+
+    async def _turn_came(self, tenant: str, task_id: str) -> None:
+        await self._parking.nudge(tenant, task_id, TURN)
 
     @property
     def configured(self) -> bool:
@@ -123,27 +144,24 @@ class Engine:
 
     def listen_for_cancellations(self) -> None:
         """Start following cancellations published by other replicas."""
-        if self._listener is None:
-            self._listener = asyncio.create_task(follow_cancellations(self._bus, self._runner))
+        self._jobs.listen_for_cancellations()
+
+    async def recover(self) -> None:
+        """At start-up: with live state in this process, the tasks its previous process
+        left parked are gone with it; they end FAILED (SERVER_RESTARTED). With shared
+        live state (Redis) they wait on, and are woken on any replica."""
+        if not self._leases.shared:
+            await self._parking.end_lost(self._history)
 
     def supervise(self) -> None:
-        """Start renewing this process's leases and, if it has a model to run them with,
-        taking over orphaned tasks."""
-        if not self._leases.shared or self._background:
-            return
-        if self._takeover is None:  # no model: nothing runs here, so no lease to keep
-            return
-        self._background = [
-            asyncio.create_task(self._takeover.keep_leases(), name="agentd-leases"),
-            asyncio.create_task(
-                self._takeover.take_over_orphans(self.config.max_running_tasks),
-                name="agentd-takeover",
-            ),
-        ]
+        """Start the background work of waits, wakes, leases and takeover
+        (`agent.scheduling.background`)."""
+        self._jobs.supervise(self.config.max_running_tasks)
 
     def call_remote_agents(self, remote: RemoteAgents) -> None:
         """Run child tasks on remote A2A agents with `remote` (`agent.teams.remote`)."""
         self._runner.remote = remote
+        self._waking.remote = remote
 
     def _require_runs(self) -> RunFactory:
         if self._runs is None:
@@ -266,40 +284,20 @@ class Engine:
     async def approve(
         self, call: CallContext, task_id: str, call_id: str, decision: ApprovalDecision
     ) -> Task:
-        """Leave a human's decision for a call waiting for approval; the task (on whichever
-        replica runs it) resumes with it. Returns the task's state when it was recorded."""
-        tenant = call.principal.tenant
-        task = await self._store.get(tenant, task_id)
-        self.config.roles.require(call.principal.roles, Action.APPROVE_TOOL_CALLS)
-        if task.status.terminal or call_id.startswith(questions.PREFIX):
-            raise ApprovalNotPendingError(task_id, call_id)
-        await self._approvals.decide(tenant, task_id, call_id, decision)
-        log.info(
-            "tool call decided",
-            task_id=task_id,
-            call_id=call_id,
-            decision=decision.label,
-            decided_by=decision.decided_by,
-            trace_id=call.trace_id,
-        )
-        return await self._store.get(tenant, task_id)
+        """ApproveToolCall (`agent.scheduling.answers`)."""
+        return await self._answers.approve(call, task_id, call_id, decision)
 
     async def provide_input(
         self, call: CallContext, task_id: str, request_id: str, text: str
     ) -> Task:
-        """The caller's answer to a question the task's agent asked (`agent.tool_use.questions`)."""
-        task = await self._store.get(call.principal.tenant, task_id)
-        roles = self.config.roles
-        await questions.provide(self._approvals, task, call.principal, request_id, text, roles)
-        return await self._store.get(call.principal.tenant, task_id)
+        """ProvideInput (`agent.scheduling.answers`)."""
+        return await self._answers.provide_input(call, task_id, request_id, text)
 
     async def resume_task(self, call: CallContext, task_id: str, comment: str = "") -> Task:
-        """ResumeTask: the tool call the task waits on after a resumable failure runs again
-        (`agent.tool_use.resume`); TaskNotResumableError when none waits."""
-        task = await self.find(call.principal.tenant, task_id)
-        roles = self.config.roles
-        await tool_resume.resume(self._approvals, task, call.principal, comment, roles)
-        return await self._store.get(call.principal.tenant, task_id)
+        """ResumeTask (`agent.scheduling.answers`)."""
+        return await self._answers.resume(
+            call, await self.find(call.principal.tenant, task_id), comment
+        )
 
     async def cancel(self, tenant: str, task_id: str, reason: str) -> Task:
         """Cancel a task: stop its model and tool calls, keep partial results, end it CANCELLED.
@@ -316,23 +314,24 @@ class Engine:
         if runner is not None:
             await asyncio.wait({runner}, timeout=5)
             task = await self._store.get(tenant, task_id)
-            if task.status.terminal:
-                return task
-        # Not running here, or cancelled before its coroutine ever started: end it in the store.
-        try:
-            cancelled = await self._endings.cancel_stored(task, reason)
-        except TaskAlreadyTerminalError:
-            return await self._store.get(tenant, task_id)
-        finally:
-            self._runner.forget_cancel(task_id)
-        try:
-            await self._bus.publish(task_id, reason)  # the replica running it stops now
-        except Exception:
-            log.exception("could not publish a cancellation", task_id=task_id)
-        for child in cancelled.children:  # a parent no run waits on: its children too
+        if not task.status.terminal:
+            # Not running here (parked, or elsewhere), or cancelled before its coroutine
+            # ever started: end it in the store.
+            try:
+                task = await self._endings.cancel_stored(task, reason)
+            except TaskAlreadyTerminalError:
+                return await self._store.get(tenant, task_id)
+            finally:
+                self._runner.forget_cancel(task_id)
+            await self._parking.forget(task_id)  # a parked task: nothing of it stays
+            try:
+                await self._bus.publish(task_id, reason)  # the replica running it stops now
+            except Exception:
+                log.exception("could not publish a cancellation", task_id=task_id)
+        for child in task.children:  # none waits for its children any more
             if not child.status.terminal:
                 await self.cancel_quietly(tenant, child.task_id, "its parent task was cancelled")
-        return cancelled
+        return task
 
     async def _cancel_let_go(self, tenant: str, task_id: str, reason: str) -> Task:
         """Cancel a task only the history knows (TaskNotFoundError when it does not): an
@@ -381,13 +380,7 @@ class Engine:
         With shared leases, each such task keeps its checkpoint and its lease is
         released, so another process resumes it at once; otherwise it ends CANCELLED.
         """
-        if self._takeover is not None:
-            self._takeover.closing = True
-        background = [t for t in (self._listener, *self._background) if t is not None]
-        for job in background:
-            job.cancel()
-        if background:
-            await asyncio.wait(background, timeout=5)
+        await self._jobs.stop()
         await self._runner.stop_all(reason)
         if self._models is not None:
             await self._models.close()

@@ -29,6 +29,8 @@ class FailureReason(StrEnum):
     STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
     INTERNAL = "INTERNAL"
     REMOTE_AGENT_FAILED = "REMOTE_AGENT_FAILED"
+    WAIT_DEADLINE = "WAIT_DEADLINE"
+    SERVER_RESTARTED = "SERVER_RESTARTED"
 
 
 class TaskFailedError(Exception):
@@ -85,6 +87,30 @@ class RemoteAgentError(TaskFailedError):
 
     def __init__(self, agent_id: str, detail: str) -> None:
         super().__init__(f"remote agent {agent_id}: {detail}")
+
+
+class WaitExpiredError(TaskFailedError):
+    """What the task waited for (a person, a child, a remote agent, its turn) did not come
+    before the wait's deadline, and its action is to fail the task
+    (`AGENTD_WAIT_DEADLINE_ACTIONS`; its total wait is bounded by its wait limit)."""
+
+    reason = FailureReason.WAIT_DEADLINE
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"{what} (the task waited past its deadline)")
+
+
+class LostAtRestartError(TaskFailedError):
+    """The task was parked on a server that keeps live state in its own process, and
+    that server restarted: its state is gone (replicas with Redis keep parked tasks)."""
+
+    reason = FailureReason.SERVER_RESTARTED
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the server restarted while this task waited; a server without Redis keeps "
+            "no task across a restart (AGENTD_REDIS_URL keeps them)"
+        )
 
 
 class StoreFailedError(TaskFailedError):

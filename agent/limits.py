@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -14,12 +14,23 @@ from agent.llm.window.fitting import FitPolicy
 from core.roles import DEFAULT_ROLES, RoleTable
 from records.execution import StepPolicy
 from records.tasks import StopReason
+from records.waits import WaitAction, WaitKind
 
 DEFAULT_MAX_ITERATIONS = 10
 MAX_ITERATIONS_LIMIT = 50
 MAX_TASK_CHARS = 5_000
 MAX_CONTEXT_BYTES = 10 * 1024
 CRITIC_WEIGHTS = {"accuracy": 0.4, "completeness": 0.3, "relevance": 0.2, "logic": 0.1}
+DEFAULT_WAIT_ACTIONS: Mapping[WaitKind, WaitAction] = {
+    WaitKind.APPROVAL: WaitAction.DENY,
+    WaitKind.QUESTION: WaitAction.DENY,
+    WaitKind.RESUME: WaitAction.FAIL,
+    WaitKind.CHILD: WaitAction.FAIL,
+    WaitKind.REMOTE: WaitAction.FAIL,
+    WaitKind.TURN: WaitAction.FAIL,
+}
+"""A call nobody decided on in time is denied (the model is told, the task goes on); a
+task whose children, remote agent, turn or resume did not come in time fails."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +72,14 @@ class EngineConfig:
     resume_window_seconds: float = 900.0
     """How long a task whose tool call failed resumably waits for ResumeTask before it
     ends FAILED (TOOL_RESUMABLE); the wait does not count against its time limit."""
+    max_wait_seconds: float = 86_400.0
+    """How long a task may wait parked in all (for people, children, remote agents, its
+    turn), unless the request sets less (`wait_timeout`); waiting does not count against
+    its time limit."""
+    wait_actions: Mapping[WaitKind, WaitAction] = field(
+        default_factory=lambda: dict(DEFAULT_WAIT_ACTIONS)
+    )
+    """What happens when a wait of each kind passes its deadline."""
     tool_progress_seconds: float = 0.5
     """At most one `tool_progress` event per tool call in this time (the latest wins)."""
     max_running_tasks: int = 100
@@ -77,6 +96,10 @@ class EngineConfig:
     """Each model's context window and reply limit."""
     fitting: FitPolicy = field(default_factory=FitPolicy)
     """How each model request is fitted into its window."""
+
+    def wait_action(self, kind: WaitKind) -> WaitAction:
+        """What happens when a wait of `kind` passes its deadline."""
+        return self.wait_actions.get(kind, DEFAULT_WAIT_ACTIONS[kind])
 
 
 class LimitReached(Exception):  # noqa: N818 - a stop signal, named for what happened

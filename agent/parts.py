@@ -11,8 +11,6 @@ from agent.definitions.catalog import Agents
 from agent.llm.window.encodings import Encodings
 from agent.running.factory import ModelFactory
 from agent.teams.delegation import TeamLimits
-from stores.approvals.base import ApprovalBox
-from stores.approvals.memory import InMemoryApprovalBox
 from stores.cancellations.base import CancelBus
 from stores.cancellations.memory import InMemoryCancelBus
 from stores.checkpoints.base import CheckpointStore
@@ -23,6 +21,10 @@ from stores.idempotency.memory import InMemoryIdempotencyStore
 from stores.leases.base import Leases
 from stores.leases.memory import InMemoryLeases
 from stores.tasks.base import TaskStore
+from stores.waits.base import WaitStore
+from stores.waits.memory import InMemoryWaitStore
+from stores.wakes.base import WakeBus
+from stores.wakes.memory import InMemoryWakeBus
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,12 +44,15 @@ class EngineParts:
     leases: Leases = field(default_factory=InMemoryLeases)
     """Which replica runs which task."""
     checkpoints: CheckpointStore | None = None
-    """Where a task's progress is kept for another replica to resume (used only when the
-    leases are shared)."""
+    """Where a task's progress is kept for another replica to resume (after every step
+    only when the leases are shared) and where a parked task is woken from (None: in this
+    process)."""
     takeover_interval_seconds: float = 1.0
     """How often orphaned tasks are looked for."""
-    approvals: ApprovalBox = field(default_factory=InMemoryApprovalBox)
-    """Tool calls waiting for a person."""
+    waits: WaitStore = field(default_factory=InMemoryWaitStore)
+    """What parked tasks wait for (a person, children, a remote agent, a turn)."""
+    wake_bus: WakeBus = field(default_factory=InMemoryWakeBus)
+    """Wakes published to, and heard from, other replicas."""
     agents: Agents | None = None
     """The agents tenants may run as (None: the default agent only)."""
     model_factory: ModelFactory | None = None

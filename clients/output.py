@@ -139,7 +139,8 @@ def describe_event(event: events_pb2.TaskEvent) -> str:
     if kind in ("text_delta", "reasoning_delta"):
         return f"{head} {payload.text!r}"
     if kind == "tool_call_started":
-        return f"{head} {payload.tool_name}({json.dumps(to_python(payload.arguments))})"
+        shown = json.dumps(to_python(payload.arguments), sort_keys=True)
+        return f"{head} {payload.tool_name}({shown})"
     if kind == "tool_call_finished":
         outcome = payload.error.message if payload.HasField("error") else payload.text
         return f"{head} {payload.tool_name} -> {outcome[:200]}"

@@ -1,13 +1,14 @@
 """The shape of a checkpoint: what a process needs to resume another process's task.
 
-`RunCheckpoint` is written (through `records.serialization`) after every
-completed step. Each mode keeps its own state in `mode_state` (`records.mode_state`), built from
-copies so that a later change in the running task never leaks into a
-checkpoint already taken. The tool-call journal records every call of a
-tool that may not be repeated: an entry is written before the call starts
-and replaced when it finishes, so a resumed task knows which calls ran,
-which finished (their results are reused) and which were cut off (their
-outcome is unknown and they are not repeated).
+`RunCheckpoint` is written (through `records.serialization`) after every completed
+step, and when the task parks (`parked_at`). Each mode keeps its own state in
+`mode_state` (`records.mode_state`), built from copies so that a later change in the
+running task never leaks into a checkpoint already taken. The tool-call journal
+records every call of a tool that may not be repeated: an entry is written before the
+call runs and replaced when it finishes, so a resumed task knows which calls ran, which
+finished (their results are reused) and which were cut off (their outcome is unknown
+and they are not repeated). It also keeps, when the task parks, the results of the
+calls that finished beside the ones that wait, and the calls that wait.
 """
 
 from __future__ import annotations
@@ -34,6 +35,15 @@ class JournalEntry:
     resume_by: float = 0.0
     """Set while the call, failed for a reason a person can fix, waits for ResumeTask:
     the end of its resume window (epoch seconds). A resumed run waits again."""
+    waiting: str = ""
+    """Set while the call waits (its task parked): the slot of its wait
+    (`records.waits`). The woken run makes the same call again, under the same call id
+    and with the same `arguments`, and reads what ended the wait."""
+    arguments: dict[str, Any] | None = None
+    """A waiting call's arguments as it was made (after an approver's edit, the edited
+    ones are the wait's answer)."""
+    relayed: tuple[str, ...] = ()
+    """A waiting delegation's: the child's waits for a person already announced."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,3 +68,8 @@ class RunCheckpoint:
     """The earlier turns of the task's conversation it is sent (once chosen)."""
     failed_in_a_row: int = 0
     """Tool calls that had failed one after another (`agent.tool_use.calls.FAILURES`)."""
+    parked_at: float | None = None
+    """Set when the task parked (epoch seconds): it waits, and this checkpoint is where it
+    picks up when woken. The wait does not count against its time limit."""
+    waited_seconds: float = 0.0
+    """How long the task has waited parked in all, before this park (its wait limit)."""

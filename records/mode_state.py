@@ -64,7 +64,17 @@ class PlanExecuteState:
     """Steps given up on under the `skip` step policy (failed, or depending on one that did)."""
 
 
-ModeState = FunctionCallingState | TextReactState | PlanExecuteState
+@dataclass(frozen=True, slots=True)
+class RemoteState:
+    """A child task run on a remote A2A agent, parked: the remote task it follows."""
+
+    task_id: str
+    """The remote task's id."""
+    asked: int = 0
+    """Questions (or approvals) of the remote task answered through agentd so far."""
+
+
+ModeState = FunctionCallingState | TextReactState | PlanExecuteState | RemoteState
 
 
 def from_legacy(saved: Mapping[str, Any]) -> ModeState | None:

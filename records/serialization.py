@@ -20,7 +20,13 @@ from records.checkpoints import JournalEntry, RunCheckpoint
 from records.conversations.history import History
 from records.execution import ExecutionMode
 from records.messages import Message, ToolCall
-from records.mode_state import FunctionCallingState, PlanExecuteState, StepResult, TextReactState
+from records.mode_state import (
+    FunctionCallingState,
+    PlanExecuteState,
+    RemoteState,
+    StepResult,
+    TextReactState,
+)
 from records.plan import Plan, PlanStep
 from records.tasks import (
     ChildSummary,
@@ -51,7 +57,7 @@ _DATACLASSES: dict[str, type[Any]] = {
         JournalEntry, RunCheckpoint, FunctionCallingState, TextReactState, PlanExecuteState,
         StepResult, AgentDefinition, History, ChildSummary, Delegate, Panel, Citation,
         ev.SubtaskStarted, ev.SubtaskFinished, ev.SubtaskWaiting, ev.PanelVote, ev.PanelDecided,
-        RemoteDelegate,
+        RemoteDelegate, RemoteState,
     )
 }  # fmt: skip
 _ENUMS: dict[str, type[enum.Enum]] = {
@@ -64,7 +70,17 @@ version writes every other version reads: a rolling upgrade shares Redis and che
 between replicas of both."""
 
 
+_LATER: dict[str, frozenset[str]] = {
+    "Task": frozenset({"wait_limit_seconds"}),
+    "ChildSummary": frozenset({"budget"}),
+}
+"""Fields added after their type's stored form was fixed: written only when they differ
+from their default, so that a record that does not use them is stored byte for byte as
+the version before wrote it (and an older replica, which ignores keys it does not know,
+reads what it knows of one that does)."""
+
 _PLAIN = (str, int, float, bool, type(None))
+_UNSET = object()
 _FIELDS: dict[type[Any], tuple[tuple[str, str], ...]] = {
     cls: tuple(
         (f.name, _STORED_AS.get(cls.__name__, {}).get(f.name, f.name))
@@ -73,6 +89,15 @@ _FIELDS: dict[type[Any], tuple[tuple[str, str], ...]] = {
     for cls in _DATACLASSES.values()
 }
 """Each record type's fields, with the key each is stored under."""
+_DEFAULTS: dict[type[Any], dict[str, Any]] = {
+    cls: {
+        f.name: f.default
+        for f in dataclasses.fields(cls)
+        if f.name in _LATER.get(cls.__name__, ()) and f.default is not dataclasses.MISSING
+    }
+    for cls in _DATACLASSES.values()
+}
+"""The defaults of the fields in `_LATER`, by type."""
 _KEYS: dict[str, dict[str, str]] = {
     cls.__name__: {key: name for name, key in fields} for cls, fields in _FIELDS.items()
 }
@@ -84,7 +109,12 @@ def _encode(value: Any) -> Any:
         return value
     names = _FIELDS.get(type(value))
     if names is not None:
-        out = {key: _encode(getattr(value, name)) for name, key in names}
+        later = _DEFAULTS[type(value)]
+        out = {
+            key: _encode(field)
+            for name, key in names
+            if (field := getattr(value, name)) != later.get(name, _UNSET)
+        }
         out["__t"] = type(value).__name__
         return out
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -99,6 +99,8 @@ class ChildSummary:
     usage: TokenUsage = field(default_factory=TokenUsage)
     panel: str = ""
     """The panel it votes in (`panel.<name>`); empty for a delegation."""
+    budget: int = 0
+    """The tokens of its parent's budget reserved for it (its budget), until it ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +176,9 @@ class Task:
     """The caller's labels."""
     time_limit_seconds: float | None = None
     """The caller's time limit for the task (the server's limit caps it); None: the server's."""
+    wait_limit_seconds: float | None = None
+    """The caller's limit on how long the task may wait parked in all (the server's caps
+    it); None: the server's."""
     partial: bool = False
     """COMPLETED with a partial answer: a limit cut the work short (see stop_reason)."""
     plan: Plan | None = None

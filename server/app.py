@@ -111,6 +111,7 @@ class AgentdServer:
             settings, models, registry, tasks, durable, live, agents, conversations, encodings,
             recall=memory.recall, extract=memory.after_turn,
         )  # fmt: skip
+        await engine.recover()
         if engine.configured:
             warn_unknown_models(engine.config.catalog, configured_models(settings))
         draining = DrainingInterceptor()

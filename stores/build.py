@@ -3,7 +3,7 @@
 Two groups, opened and closed together:
 
 - **live** state of running tasks (task state and event logs, idempotency keys,
-  cancellations, leases, approval slots, the running task of each conversation) and
+  cancellations and wakes, leases, the running task of each conversation) and
   cached tool results: in Redis when a Redis URL is given, so that replicas share
   it, else in this process;
 - **durable** records (task history, checkpoints, API keys, grants, both audit logs,
@@ -22,8 +22,6 @@ from typing import TYPE_CHECKING
 
 from stores.agents.sql import SqlAgentStore
 from stores.api_keys.sql import SqlKeyStore
-from stores.approvals.base import ApprovalBox
-from stores.approvals.memory import InMemoryApprovalBox
 from stores.artifacts.sql import SqlArtifactStore
 from stores.audit.sql import SqlAuditLog, SqlAuditReader, SqlRpcAuditLog
 from stores.cancellations.base import CancelBus
@@ -48,6 +46,8 @@ from stores.tasks.memory import InMemoryTaskStore
 from stores.tool_cache.base import ToolCache
 from stores.tool_cache.memory import InMemoryToolCache
 from stores.waits.sql import SqlWaitStore
+from stores.wakes.base import WakeBus
+from stores.wakes.memory import InMemoryWakeBus
 
 if TYPE_CHECKING:  # Redis's client is imported only when Redis is configured (start-up time)
     from stores.redis import RedisConnections
@@ -76,7 +76,8 @@ class LiveStores:
     idempotency: IdempotencyStore
     cancellations: CancelBus
     leases: Leases
-    approvals: ApprovalBox
+    wakes: WakeBus
+    """Wakes of parked tasks, told to every replica."""
     tool_cache: ToolCache
     conversation_slots: ConversationSlots
     """Which task runs in each conversation, and which wait."""
@@ -112,16 +113,16 @@ class DurableStores:
 
 
 def build_live(settings: StoreSettings) -> LiveStores:
-    """Task state, event logs, idempotency keys, cancellations, leases, approval
-    slots and cached tool results: on the process's Redis connections when
-    configured, else in-process."""
+    """Task state, event logs, idempotency keys, cancellations and wakes, leases and
+    cached tool results: on the process's Redis connections when configured, else
+    in-process."""
     if settings.redis is None:
         return LiveStores(
             InMemoryTaskStore(retention_seconds=settings.retention_seconds),
             InMemoryIdempotencyStore(),
             InMemoryCancelBus(),
             InMemoryLeases(),
-            InMemoryApprovalBox(),
+            InMemoryWakeBus(),
             InMemoryToolCache(),
             InMemoryConversationSlots(),
         )
@@ -129,7 +130,6 @@ def build_live(settings: StoreSettings) -> LiveStores:
 
 
 def _on_redis(settings: StoreSettings, options: RedisOptions) -> LiveStores:
-    from stores.approvals.redis import RedisApprovalBox
     from stores.cancellations.redis import RedisCancelBus
     from stores.conversation_slots.redis import RedisConversationSlots
     from stores.idempotency.redis import RedisIdempotencyStore
@@ -137,6 +137,7 @@ def _on_redis(settings: StoreSettings, options: RedisOptions) -> LiveStores:
     from stores.redis import RedisConnections
     from stores.tasks.redis import RedisTaskStore
     from stores.tool_cache.redis import RedisToolCache
+    from stores.wakes.redis import RedisWakeBus
 
     connections = RedisConnections(options)
     calls, prefix = connections.calls, settings.redis_prefix
@@ -155,7 +156,7 @@ def _on_redis(settings: StoreSettings, options: RedisOptions) -> LiveStores:
             ttl_seconds=settings.lease_seconds,
             replica=settings.replica_id,
         ),
-        RedisApprovalBox(calls, prefix),
+        RedisWakeBus(calls, prefix, connections.subscriptions),
         RedisToolCache(calls, prefix),
         RedisConversationSlots(calls, prefix),
         connections,

@@ -1,7 +1,7 @@
 """The Redis connections of one process: bounded, and the same whatever the load.
 
 - `calls`: one pool for everything on a call's path (task state, event logs,
-  idempotency keys, approvals, rate limits). It is bounded: when every
+  idempotency keys, rate limits). It is bounded: when every
   connection is busy a caller waits (up to `pool_timeout_seconds`) instead of
   failing, and a connection or timeout error is retried with backoff. What
   still fails is reported as `StoreUnavailableError` (UNAVAILABLE with a

@@ -251,6 +251,17 @@ class ToolRegistry:
         edited = edited or admission.invocation.edited(human.arguments)
         return await self._checked(replace(approved, invocation=edited))
 
+    async def timed_out(self, admission: Admission, what: str) -> ToolCallResult:
+        """The result of a call that needed a person's decision and got none before its
+        wait's deadline: audited as a timeout (rule `<rule>:deadline`), never as a
+        person's denial."""
+        rule = f"{admission.decision.rule}:deadline"
+        expired = Decision(False, rule, reason=what)
+        await write_audit(self._audit, admission.call(expired), "timeout")
+        error = ToolCallError(ToolErrorKind.TIMEOUT, f"not called: {what}")
+        invocation = admission.invocation
+        return ToolCallResult(invocation.call_id, invocation.name, None, error.message, 0.0, error)
+
     async def run(self, admission: Admission, *, bypass_cache: bool = False) -> ToolCallResult:
         """Run an admitted call (from the cache of tool results, when the tool has one);
         a denied one, or one still waiting for approval, is audited and refused."""

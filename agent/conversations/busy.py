@@ -18,7 +18,6 @@ conversation until it can be: a turn is never lost for the next one's sake.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
@@ -113,21 +112,23 @@ class BusyGate:
             if not blocker or not await self._let_go_if_stale(tenant, key, blocker):
                 return blocker
 
-    async def wait_turn(self, task: Task) -> None:
-        """Return once `task` holds its conversation (the tasks before it have ended)."""
+    async def try_turn(self, task: Task) -> bool:
+        """Whether `task` holds its conversation now (taking it when the tasks before it
+        have ended; a stale one that blocks it is finished first)."""
         key = slot_key(task.tenant, task.conversation_id)
         while True:
             blocker = await self._slots.take_turn(key, task.task_id)
             if not blocker:
-                return
+                return True
             waiting = await self._slots.waiting(key)
-            if waiting and waiting[0] != task.task_id:  # behind others: the first watches
-                if not await self._let_go_if_stale(task.tenant, key, waiting[0]):
-                    await asyncio.sleep(self._poll * BEHIND_POLLS)
-                continue
-            if await self._let_go_if_stale(task.tenant, key, blocker):
-                continue
-            await asyncio.sleep(self._poll)
+            first = waiting[0] if waiting and waiting[0] != task.task_id else blocker
+            if not await self._let_go_if_stale(task.tenant, key, first):
+                return False
+
+    async def next_in_line(self, tenant: str, conversation_id: str) -> str:
+        """The task first in the conversation's line, or ""."""
+        waiting = await self._slots.waiting(slot_key(tenant, conversation_id))
+        return waiting[0] if waiting else ""
 
     async def _let_go_if_stale(self, tenant: str, key: str, blocker: str) -> bool:
         """Finish `blocker` when it has been ended for long (its turn added, then let go);

@@ -24,15 +24,18 @@ from agent.conversations.service import Conversations
 from agent.conversations.turns import turn_from, turn_of
 from agent.llm.window.encodings import Encodings
 from agent.llm.window.tokens import TokenCounter
+from agent.parked import Parked, Waiting
 from agent.running.factory import role_model
 from agent.running.lifecycle import persist
 from agent.running.run import TaskRun
+from agent.tool_use.people import PersonWaits
 from core.errors import ConversationNotFoundError, TaskNotFoundError
 from records import events as ev
 from records.conversations.model import BusyPolicy, Conversation, ConversationMessage
 from records.conversations.policy import MemoryPolicy
 from records.execution import ExecutionMode
 from records.tasks import Task
+from records.waits import WaitKind
 from stores.conversations.base import ConversationStore
 from stores.tasks.base import TaskStore
 
@@ -48,6 +51,10 @@ PAGE_TURNS = 16
 MAX_READ_BYTES = 4 * 1024 * 1024
 """No further page is read for a task's history once this much text was (a turn is at
 most about half a megabyte: MAX_TOOL_MESSAGES + 2 messages of MAX_STORED_CHARS)."""
+
+
+TURN = "turn"
+"""The slot of a task's wait for its turn in its conversation."""
 
 
 class TaskMemory:
@@ -80,6 +87,9 @@ class TaskMemory:
         self._clock = clock
         self._backoff: dict[str, tuple[int, float]] = {}
         """Conversations whose summary failed: (failures in a row, no new try before)."""
+        self.turn_came: Callable[[str, str], Awaitable[None]] | None = None
+        """Nudges the wait of the task first in line once a task lets its conversation go
+        (tenant, task id), which wakes it to take its turn (`agent.scheduling.parking`)."""
         self._gate.finish = self.finish  # a stale blocker is finished by whoever it blocks
 
     def policy(self, task: Task) -> MemoryPolicy:
@@ -100,8 +110,20 @@ class TaskMemory:
         for REJECT)."""
         await self._gate.admit(task.tenant, task.conversation_id, task.task_id, policy, cancel)
 
-    async def wait_turn(self, task: Task) -> None:
-        await self._gate.wait_turn(task)
+    async def take_turn(self, run: TaskRun) -> None:
+        """Return once the task holds its conversation; Parked (a wait for its turn,
+        answered when the task before it lets go) while the tasks before it run."""
+        task = run.task
+        wait, _ = await PersonWaits(run).open(WaitKind.TURN, TURN, detail=task.conversation_id)
+        if await self._gate.try_turn(task):  # its wait opened before it looks: never missed
+            await PersonWaits(run).settle(WaitKind.TURN, TURN, {})
+            return
+        detail = f"waiting for its turn in conversation {task.conversation_id}"
+        raise Parked([Waiting(WaitKind.TURN, TURN, False, wait.changes, detail)])
+
+    async def try_turn(self, task: Task) -> bool:
+        """Whether the task holds its conversation now (taking it if its turn came)."""
+        return await self._gate.try_turn(task)
 
     async def release(self, task: Task) -> None:
         await self._gate.release(task)
@@ -180,9 +202,12 @@ class TaskMemory:
             return False
         try:
             await self._gate.release(task)
+            following = await self._gate.next_in_line(task.tenant, task.conversation_id)
         except Exception:
             log.exception("could not let go of a conversation", task_id=task.task_id)
             return False
+        if following and self.turn_came is not None:
+            await self.turn_came(task.tenant, following)
         return True
 
     async def _append(self, task: Task, run: TaskRun | None) -> None:

@@ -68,7 +68,7 @@ class _Loop:
     async def iterate(self, iteration: int) -> Outcome | None:
         """One model call and the tool calls it asks for; the outcome once it answers."""
         run, last = self.run, iteration == self.limit
-        step_id, started = await run.begin_iteration(iteration, last)
+        step_id, started = await run.begin_iteration(iteration, last, again=bool(self.pending))
         if last and self.used_tools:
             self.messages.append(Message("user", prompts.LAST_ROUND))
         text, dropped = "", 0
@@ -81,9 +81,10 @@ class _Loop:
                     planned = [_planned(call) for call in calls]
                 else:
                     text, calls, planned, dropped = await self._ask(step_id, iteration, last)
-                if calls:  # a call waiting for ResumeTask is checkpointed with this state
+                if calls:  # a task parked on one of them resumes from this state
                     run.pending_state = self.state(iteration, calls)
                     await self._call(step_id, calls, planned, dropped)
+                    run.pending_state = None
         except TimeoutError:
             raise await run.iteration_timed_out(step_id, iteration, started) from None
         await run.record_progress(iteration, self.limit)

@@ -20,6 +20,7 @@ from agent import prompts
 from agent.limits import MAX_TASK_CHARS, LimitReached, step_timeout
 from agent.modes import Outcome, critic, planner
 from agent.modes.synthesis import synthesize
+from agent.parked import Parked, parked_or
 from agent.running.concurrency import all_or_none
 from agent.running.run import TaskRun
 from records import events as ev
@@ -64,7 +65,8 @@ async def _run_step(
     key: str,
     feedback: str = "",
 ) -> StepResult:
-    await run.emit(ev.StepStarted(step.id, step.description, index))
+    if not _waited(run, key):  # a step taken up again by a woken run was announced
+        await run.emit(ev.StepStarted(step.id, step.description, index))
     started = time.perf_counter()
     try:
         async with step_timeout(run.config.step_timeout_seconds):
@@ -87,6 +89,9 @@ async def _do_step(
     if step.agent:  # run as that agent's child task (`agent.teams`)
         handed = {"task": prompt[:MAX_TASK_CHARS]}
         observation = await run.tools.call(step.id, f"agent.{step.agent}", handed, key=key)
+        return StepResult(step, observation.ok, observation.text)
+    if step.tool and _waited(run, key):  # its call waited: made again as it was made
+        observation = await run.tools.call(step.id, step.tool, None, key=key)
         return StepResult(step, observation.ok, observation.text)
     if step.tool:
         spec = run.tool_specs[step.tool]
@@ -121,6 +126,12 @@ async def _do_step(
     return StepResult(step, bool(text), text or "the executor returned nothing")
 
 
+def _waited(run: TaskRun, key: str) -> bool:
+    """Whether the step's call (journal `key`) waited when its task parked."""
+    entry = run.tools.journal.get(key)
+    return entry is not None and bool(entry.waiting)
+
+
 class PlanExecutor:
     """The state of one plan-and-execute run, checkpointed after every completed step."""
 
@@ -149,19 +160,20 @@ class PlanExecutor:
             self.replan_reason = saved.replan_reason
             self.skipped = set(saved.skipped)
 
-    async def _checkpoint(self) -> None:
-        await self.run.checkpoint(
-            PlanExecuteState(
-                self.plan,
-                tuple(self.results.values()),
-                self.iterations,
-                self.corrections,
-                tuple(self.since_review),
-                self.index,
-                self.replan_reason,
-                tuple(sorted(self.skipped)),
-            )
+    def _state(self) -> PlanExecuteState:
+        return PlanExecuteState(
+            self.plan,
+            tuple(self.results.values()),
+            self.iterations,
+            self.corrections,
+            tuple(self.since_review),
+            self.index,
+            self.replan_reason,
+            tuple(sorted(self.skipped)),
         )
+
+    async def _checkpoint(self) -> None:
+        await self.run.checkpoint(self._state())
 
     def _key(self, step: PlanStep, correction: int = 0) -> str:
         """The journal key of a step's tool call: stable across a resume."""
@@ -285,10 +297,15 @@ class PlanExecutor:
             for _ in ready:
                 self.index += 1
                 indices.append(self.index)
-            finished = await all_or_none(
-                self._step_and_record(s, i) for s, i in zip(ready, indices, strict=True)
+            outcomes = await all_or_none(
+                parked_or(self._step_and_record(s, i)) for s, i in zip(ready, indices, strict=True)
             )
             await self.run.save()
+            waiting = [o for o in outcomes if isinstance(o, Parked)]
+            if waiting:  # the steps beside them finished (and are kept): the task parks
+                self.run.pending_state = self._state()
+                raise Parked.merged(waiting)
+            finished = [o for o in outcomes if isinstance(o, StepResult)]
             failed = [r for r in finished if not r.success]
             if failed:
                 await self._failed(failed)

@@ -129,7 +129,7 @@ class _Loop:
     async def iterate(self, iteration: int) -> Outcome | None:
         """One reply and the action it names; the outcome once it gives a final answer."""
         run, last = self.run, iteration == self.limit
-        step_id, started = await run.begin_iteration(iteration, last)
+        step_id, started = await run.begin_iteration(iteration, last, again=bool(self.pending))
         if last and iteration > 1 and self.pending is None:
             self.messages.append(Message("user", prompts.REACT_LAST_ROUND))
         try:
@@ -189,7 +189,7 @@ class _Loop:
             self.messages.append(Message("assistant", self.reply))
             if not self.run.tools.may_repeat(action.tool):
                 await self.run.checkpoint(self.state(iteration, action))
-        self.run.pending_state = self.state(iteration, action)  # for a wait for ResumeTask
+        self.run.pending_state = self.state(iteration, action)  # a parked task resumes here
         self.pending = None
         observation = await self.run.tools.call(
             step_id,
@@ -198,6 +198,7 @@ class _Loop:
             bad_arguments=action.problem,
             key=f"{step_id}/action",
         )
+        self.run.pending_state = None
         self.messages.append(Message("user", f"Observation: {observation.text}"))
 
 

@@ -8,7 +8,7 @@ server's models and settings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import structlog
@@ -29,9 +29,9 @@ from records.agents.knowledge_keys import scoped_specs
 from records.checkpoints import RunCheckpoint
 from records.tasks import Task
 from records.tools.model import ToolSpec
-from stores.approvals.base import ApprovalBox
 from stores.checkpoints.base import CheckpointStore
 from stores.tasks.base import TaskStore
+from stores.waits.base import WaitStore
 from tools.registry import ToolRegistry
 
 log = structlog.get_logger(__name__)
@@ -52,13 +52,16 @@ class RunFactory:
     store: TaskStore
     config: EngineConfig
     checkpoints: CheckpointStore | None
-    approvals: ApprovalBox
+    waits: WaitStore
     model_factory: ModelFactory | None = None
     """Makes the models agents name; None: agents use the server's models."""
     encodings: Encodings | None = None
     """Counts tokens per model; None: estimates."""
     team: Team | None = None
     """Starts child tasks for delegations (`agent.teams`); None: no delegation here."""
+    nudge: Callable[[str, str, str], Awaitable[None]] | None = None
+    """Nudges a parked task's wait (`agent.scheduling.parking.Parking.nudge`): given to
+    child tasks' runs, for their parents."""
     _made: dict[tuple[str, float | None, int | None], Model] = field(default_factory=dict)
 
     def specs(self, names: Sequence[str]) -> dict[str, ToolSpec]:
@@ -110,7 +113,9 @@ class RunFactory:
             resumed=resumed,
             ran_here=ran_here,
             deadline_at=resumed.deadline_at if resumed else None,
-            approvals=self.approvals,
+            waits=self.waits,
+            waited=resumed.waited_seconds if resumed else 0.0,
+            nudge=self.nudge if task.parent_task_id else None,
             instructions=render(agent.instructions, task.context) if agent else "",
             counter=encodings.for_model(models.for_role("executor").name),
         )

@@ -1,8 +1,9 @@
 """A task's status, written here and nowhere else.
 
-PENDING (stored, first event) -> RUNNING <-> INPUT_REQUIRED (waiting for a
-person) -> COMPLETED (with a final answer, possibly partial when a limit
-stopped the work), FAILED (with a `TaskFailure`) or CANCELLED. Every change is
+PENDING (stored, first event) -> RUNNING <-> INPUT_REQUIRED (waiting for a person;
+a child task's parent is nudged to relay it) -> COMPLETED (with a final answer,
+possibly partial when a limit stopped the work), FAILED (with a `TaskFailure`) or
+CANCELLED. Every change is
 saved with the task and announced by a `status_changed` event; the terminal
 one is always the last event of the task's log, and it is what ends every
 reader's stream (so what must be done by then, a conversation's turn, is done
@@ -87,6 +88,10 @@ async def _change(
     # it is, not in a task of its own.
     await (writes[0] if len(writes) == 1 else asyncio.gather(*writes))
     await run.emit(ev.StatusChanged(status, previous, detail))
+    task = run.task
+    person = TaskStatus.INPUT_REQUIRED in (status, previous)
+    if person and task.parent_task_id and run.nudge is not None:  # its parent relays it
+        await run.nudge(task.tenant, task.parent_task_id, task.task_id)
 
 
 EndHook = Callable[[Task, "TaskRun | None"], Awaitable[object]]
@@ -101,11 +106,18 @@ class Endings:
     its history row (after its slot is free: the next task need not wait for it)."""
 
     def __init__(
-        self, store: TaskStore, history: TaskHistory, before_event: EndHook | None = None
+        self,
+        store: TaskStore,
+        history: TaskHistory,
+        before_event: EndHook | None = None,
+        after_end: EndHook | None = None,
     ) -> None:
         self._store = store
         self._history = history
         self._before_event = before_event
+        self._after_end = after_end
+        """Called once the terminal event is written: the task's waits forgotten, its
+        parent's wait for it answered (`agent.scheduling.parking`); never raises."""
 
     async def complete(self, run: TaskRun, outcome: Outcome) -> bool:
         task = run.task
@@ -169,6 +181,8 @@ class Endings:
         )
         cancelled = await self._store.get(task.tenant, task.task_id)
         await self._history.record(cancelled)
+        if self._after_end is not None:
+            await self._after_end(cancelled, None)
         return cancelled
 
     async def record(self, run: TaskRun) -> None:
@@ -208,6 +222,8 @@ class Endings:
         except Exception:
             log.exception("could not write a task's terminal event", status=status.value)
             return False
+        if self._after_end is not None:
+            await self._after_end(task, run)
         log.info(
             "task ended",
             status=status.value,

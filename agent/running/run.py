@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -18,21 +18,15 @@ import structlog
 
 from agent import metrics
 from agent.knowledge import usage as embedding_usage
-from agent.limits import EngineConfig, LimitReached, step_clock_stopped
-from agent.llm import sanitize
-from agent.llm.base import Model
+from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles, RoleName
-from agent.llm.window import tokens
 from agent.llm.window.tokens import ESTIMATE, TokenCounter
-from agent.running import context_fit
-from agent.running.deltas import streamed
+from agent.running import model_calls
 from agent.running.event_writer import EventWriter
 from agent.teams.base import RunTeam
 from agent.tool_use.base import RunTools
 from agent.tool_use.urls import UrlBook
-from core import tracing
 from core.identity import CallContext
-from core.metrics import LLM_CALLS
 from records import events as ev
 from records import serialization
 from records.agents.knowledge_keys import preferring
@@ -43,9 +37,9 @@ from records.mode_state import ModeState, from_legacy
 from records.plan import Plan
 from records.tasks import Citation, StopReason, Task, TokenUsage
 from records.tools.model import ToolSpec
-from stores.approvals.base import ApprovalBox
 from stores.checkpoints.base import CheckpointStore
 from stores.tasks.base import TaskStore
+from stores.waits.base import WaitStore
 from tools.registry import ToolRegistry
 
 log = structlog.get_logger(__name__)
@@ -76,8 +70,15 @@ class TaskRun:
     ran_here: bool = True
     """False for a run made only to end a task another process ran (an orphan that cannot
     be resumed): none of the task's work, nor its tool calls, are this run's."""
-    approvals: ApprovalBox | None = None
-    """Where a human's verdicts on calls needing approval arrive; None refuses such calls."""
+    waits: WaitStore | None = None
+    """Where its waits are kept (`records.waits`): what a person, a child or a remote
+    agent leaves there wakes it. None: it cannot wait (calls needing a person are
+    refused)."""
+    waited: float = 0.0
+    """Seconds it waited parked before this run (its wait limit counts them)."""
+    nudge: Callable[[str, str, str], Awaitable[None]] | None = None
+    """Nudges a parked task's wait (tenant, task, slot): a child's parent, when the child
+    begins or stops waiting for a person (`agent.scheduling.parking`)."""
     instructions: str = ""
     """The agent's instructions for this task (rendered), put before every system prompt."""
     counter: TokenCounter = ESTIMATE
@@ -168,6 +169,20 @@ class TaskRun:
     def max_iterations(self) -> int:
         return self.task.max_iterations
 
+    @property
+    def can_wait(self) -> bool:
+        """Whether the run may park to wait (a stored task with a wait store)."""
+        return self.persist and self.waits is not None
+
+    def wait_left(self) -> float:
+        """Seconds the task may still wait parked in all (its wait limit: the caller's
+        `wait_timeout`, capped by the server's)."""
+        limit = self.config.max_wait_seconds
+        asked = self.task.wait_limit_seconds
+        if asked is not None and 0 < asked < limit:
+            limit = asked
+        return max(0.0, limit - self.waited)
+
     # -- checkpoints -----------------------------------------------------------
 
     @property
@@ -187,23 +202,32 @@ class TaskRun:
         if self.checkpoints is None or not self.persist:
             return
         async with self._checkpoint_lock:
-            state = RunCheckpoint(
-                principal=self.call.principal,
-                token_budget=self.token_budget,
-                deadline_at=self.deadline_at,
-                usage=self.task.usage,
-                completed_steps=self.task.current_step,
-                notes=tuple(self.notes),
-                journal=dict(self.tools.journal),
-                url_token=self.urls.token,
-                urls=dict(self.urls.urls),
-                mode_state=self._mode_state,
-                history=self.history,
-                failed_in_a_row=self.tools.streak.count,
-            )
             await self.checkpoints.save(
-                self.task.tenant, self.task.task_id, serialization.dumps(state)
+                self.task.tenant, self.task.task_id, serialization.dumps(self.progress())
             )
+
+    def progress(self, parked_at: float | None = None) -> RunCheckpoint:
+        """The run's progress as a checkpoint; `parked_at` when the task parks: it then
+        holds the mode's state as the model asked for the calls that wait."""
+        mode_state = self._mode_state
+        if parked_at is not None and self.pending_state is not None:
+            mode_state = self.pending_state
+        return RunCheckpoint(
+            principal=self.call.principal,
+            token_budget=self.token_budget,
+            deadline_at=self.deadline_at,
+            usage=self.task.usage,
+            completed_steps=self.task.current_step,
+            notes=tuple(self.notes),
+            journal=dict(self.tools.journal),
+            url_token=self.urls.token,
+            urls=dict(self.urls.urls),
+            mode_state=mode_state,
+            history=self.history,
+            failed_in_a_row=self.tools.streak.count,
+            parked_at=parked_at,
+            waited_seconds=self.waited,
+        )
 
     # -- events --------------------------------------------------------------
 
@@ -239,12 +263,21 @@ class TaskRun:
         await self.save()
         await self.emit(ev.PlanCreated(plan) if first else ev.PlanRevised(plan, reason))
 
-    async def begin_iteration(self, iteration: int, last: bool) -> tuple[str, float]:
-        """Announce a ReAct iteration; returns its step id and start time."""
+    async def begin_iteration(
+        self, iteration: int, last: bool, again: bool = False
+    ) -> tuple[str, float]:
+        """Announce a ReAct iteration; returns its step id and start time. An iteration
+        taken up `again` by a woken run (its calls waited) was announced already."""
         step_id = f"iteration-{iteration}"
-        description = "final answer" if last else "reason and act"
-        await self.emit(ev.StepStarted(step_id, description, iteration))
+        if not (again and self.woken):
+            description = "final answer" if last else "reason and act"
+            await self.emit(ev.StepStarted(step_id, description, iteration))
         return step_id, time.perf_counter()
+
+    @property
+    def woken(self) -> bool:
+        """Whether this run picks a parked task up where it waited (not a takeover)."""
+        return self.resumed is not None and self.resumed.parked_at is not None
 
     async def record_progress(self, current: int, total: int) -> None:
         self.task.current_step = current
@@ -277,57 +310,9 @@ class TaskRun:
         settings: ModelSettings | None = None,
         stream: bool = True,
     ) -> ModelResponse:
-        """One model call, its deltas streamed as events, its tokens counted."""
-        if self.task.usage.total_tokens >= self.token_budget:
-            raise LimitReached(
-                StopReason.TOKEN_BUDGET,
-                f"the token budget of {self.token_budget} tokens is used up",
-            )
-        model = self.models.for_role(role)
-        turn = self.models.calls
-        if turn is not None:
-            # A burst waits its turn for the model; the wait is not the step's time.
-            async with step_clock_stopped():
-                await turn.acquire()
-        try:
-
-            async def send(fitted: Sequence[Message], sent: ModelSettings) -> ModelResponse:
-                return await self._call(model, role, step_id, fitted, tools, sent, stream)
-
-            left = self.token_budget - self.task.usage.total_tokens
-            response, messages = await context_fit.fitted_call(
-                self, model, role, step_id, messages, tools, settings, send, left
-            )
-        finally:
-            if turn is not None:
-                turn.release()
-        estimated = response.usage.total_tokens == 0  # the endpoint counted nothing
-        if estimated:
-            usage = tokens.estimate(messages, tools, response, self.counter)
-            response = replace(response, usage=usage)
-        if self.history is not None and self.history.carried_by(messages):
-            saved = replace(response.usage, saved_tokens=self.history.saved)
-            response = replace(response, usage=saved)
-        self.task.usage = self.task.usage + response.usage
-        await self.emit(
-            ev.UsageReported(
-                step_id,
-                role,
-                response.usage,
-                self.task.usage,
-                response.model or model.name,
-                estimated,
-                response.provider,
-            )
-        )
-        if self.task.usage.total_tokens > self.token_budget:
-            self.notes.append(f"[{role}, last reply before the budget ran out] {response.text}")
-            raise LimitReached(
-                StopReason.TOKEN_BUDGET,
-                f"the token budget of {self.token_budget} tokens is used up "
-                f"({self.task.usage.total_tokens} spent)",
-            )
-        return response
+        """One model call, its deltas streamed as events, its tokens counted against the
+        budget (`agent.running.model_calls`)."""
+        return await model_calls.call(self, role, step_id, messages, tools, settings, stream)
 
     async def embedding_work(self, work: Awaitable[T]) -> T:
         """Await `work`, charging the embedding tokens it spent to the task's budget (and
@@ -345,44 +330,3 @@ class TaskRun:
             call = TokenUsage(prompt_tokens=tokens)
             self.task.usage = self.task.usage + call
             await self.emit(ev.UsageReported("embeddings", "embeddings", call, self.task.usage))
-
-    async def _call(
-        self,
-        model: Model,
-        role: RoleName,
-        step_id: str,
-        messages: Sequence[Message],
-        tools: Sequence[ToolDefinition],
-        settings: ModelSettings | None,
-        stream: bool,
-    ) -> ModelResponse:
-        """One model call, streamed as events, traced, counted; the reply sanitised."""
-        response: ModelResponse | None = None
-        with tracing.span(
-            f"llm {role}",
-            self.call.trace_id,
-            {"agentd.task_id": self.task.task_id, **_tree(self.task)},
-        ) as span:
-            try:
-                if stream:
-                    response = await streamed(
-                        self, model.stream(messages, tools, settings), step_id
-                    )
-                else:
-                    response = await model.complete(messages, tools, settings)
-            except Exception as error:
-                LLM_CALLS.labels(role, "error").inc()
-                tracing.fail(span, type(error).__name__)
-                raise
-            LLM_CALLS.labels(role, "ok").inc()
-            response = sanitize.response(response)
-            span.set_attribute("gen_ai.usage.input_tokens", response.usage.prompt_tokens)
-            span.set_attribute("gen_ai.usage.output_tokens", response.usage.completion_tokens)
-        return response
-
-
-def _tree(task: Task) -> dict[str, str]:
-    """A child task's place in its tree, for its spans."""
-    if not task.parent_task_id:
-        return {}
-    return {"agentd.parent_task_id": task.parent_task_id, "agentd.root_task_id": task.root}

@@ -2,10 +2,13 @@
 
 Each task runs in an asyncio task of its own. It waits for a running slot
 (`agent.scheduling.admission`), becomes RUNNING, and runs its mode under the task's time
-limit; whatever happens, it ends through `agent.running.lifecycle`. A task can be
-stopped two ways: cancelled (it ends CANCELLED) or handed over (its lease was
-lost, or the process shuts down while replicas share leases): then it keeps
-its checkpoint and its lease is released for another process to resume it.
+limit; whatever happens, it ends through `agent.running.lifecycle`, or parks. A task
+that must wait (`agent.parked.Parked`: for a person, children, a remote agent, its turn
+in a conversation) gives back its slot and its place and is parked
+(`agent.scheduling.parking`), to be woken on any replica. A task can be stopped two ways:
+cancelled (it ends CANCELLED) or handed over (its lease was lost, or the process shuts
+down while replicas share leases): then it keeps its checkpoint and its lease is
+released for another process to resume it.
 """
 
 from __future__ import annotations
@@ -23,10 +26,12 @@ from agent.limits import EngineConfig, LimitReached, task_timeout
 from agent.llm.base import ModelError
 from agent.modes import Outcome, function_calling, llm_router, plan_execute, text_react
 from agent.modes.synthesis import notes_answer, partial_outcome
+from agent.parked import Parked
 from agent.running import answers
 from agent.running.lifecycle import Endings, set_running
 from agent.running.run import TaskRun
 from agent.scheduling.admission import Ticket
+from agent.scheduling.parking import Parking
 from agent.teams.remote import RemoteAgents
 from core.errors import TaskAlreadyTerminalError
 from records.execution import ExecutionMode
@@ -66,9 +71,11 @@ class Runner:
         history: TaskHistory,
         leases: Leases,
         checkpoints: CheckpointStore | None,
+        parking: Parking,
         memory: TaskMemory | None = None,
     ) -> None:
         self._config = config
+        self._parking = parking
         self._memory = memory
         self._endings = endings
         self._history = history
@@ -174,6 +181,7 @@ class Runner:
             tenant=run.call.principal.tenant,
         )
         ended = False
+        parked: Parked | None = None
         try:
             # A new task that can run at once writes its first checkpoint with its RUNNING
             # state; one that must wait (for a slot, or its conversation) is recorded as
@@ -183,9 +191,11 @@ class Runner:
             if fresh and not at_once:  # both at once: one commit, not two in a row
                 await asyncio.gather(self._history.record(run.task), run.checkpoint())
             if self._memory is not None and run.task.conversation_id:
-                await self._memory.wait_turn(run.task)  # the tasks before it in its conversation
+                await self._memory.take_turn(run)  # Parked while the tasks before it run
             async with ticket.slot():
                 ended = await self._run_in_slot(run, first_checkpoint=at_once)
+        except Parked as waits:  # it waits: its place and its slot are given back
+            parked = waits
         except asyncio.CancelledError:  # cancelled while queued
             if task_id not in self._letting_go:
                 ended = await self._cancelled(run)
@@ -194,8 +204,20 @@ class Runner:
         finally:  # the slot is free: the next task runs while these are written
             if task_id in self._letting_go:
                 await self._let_go(run)
+            elif parked is not None:
+                await self._park(run, parked)
             else:
                 await self._finished(run, ended)
+
+    async def _park(self, run: TaskRun, parked: Parked) -> None:
+        """The task waits: parked (`agent.scheduling.parking`), nothing of it kept here.
+        A task that cannot be parked (its stores out of reach) ends FAILED."""
+        try:
+            await asyncio.shield(self._parking.park(run, parked))
+        except Exception as error:
+            log.exception("could not park a task", task_id=run.task.task_id)
+            if await self._endings.fail(run, failure_of(error, run.call.trace_id)):
+                await self._finished(run, True)
 
     async def _finished(self, run: TaskRun, ended: bool) -> None:
         """The task's run is over: its turn in its conversation if it ended, but not here
@@ -224,6 +246,8 @@ class Runner:
                     await set_running(run, detail)
             outcome = await answers.shaped(run, await self._work(run))
             return await self._endings.complete(run, outcome)
+        except Parked:
+            raise  # it waits: parked once its slot is free
         except asyncio.CancelledError:
             if task.task_id not in self._letting_go:
                 return await self._cancelled(run)
@@ -243,8 +267,9 @@ class Runner:
             async with task_timeout(deadline):
                 if self._memory is not None and run.task.conversation_id:
                     await self._memory.prepare(run)
-                if self._memory is not None and self._memory.recall is not None:
-                    await self._memory.recall(run)
+                recall = self._memory.recall if self._memory is not None else None
+                if recall is not None and run.resume_state() is None:  # else in its messages
+                    await recall(run)
                 agent = run.task.agent
                 if agent is not None and agent.remote is not None:
                     if self.remote is None:

@@ -134,6 +134,7 @@ def new_task(
         trace_id=call.trace_id,
         labels=dict(request.labels),
         time_limit_seconds=request.timeout_seconds or None,
+        wait_limit_seconds=request.wait_timeout_seconds or None,
         plan=plan,
         total_steps=len(plan.steps) if plan is not None else 0,
         agent=chosen.agent,

@@ -45,6 +45,8 @@ class TaskRequest:
     """When set, a retry with the same key and request returns the same task."""
     timeout_seconds: float = 0.0
     """The task's own time limit; 0 means the server's."""
+    wait_timeout_seconds: float = 0.0
+    """How long the task may wait parked in all; 0 means the server's limit."""
     labels: Mapping[str, str] = field(default_factory=dict)
     """The caller's labels for the task."""
     plan: Mapping[str, Any] | None = None
@@ -83,6 +85,8 @@ class TaskRequest:
             fields["bypass_tool_cache"] = True
         if self.conversation_id:  # likewise
             fields["conversation"] = [self.conversation_id, self.busy_policy.value]
+        if self.wait_timeout_seconds:  # likewise
+            fields["wait_timeout_seconds"] = self.wait_timeout_seconds
         return digest(fields)
 
 
@@ -147,9 +151,12 @@ def validate_request(
         )
     if request is not None:
         violations.extend(label_violations(request.labels))
-        timeout = request.timeout_seconds
-        if timeout < 0 or not math.isfinite(timeout):
-            violations.append(FieldViolation("timeout", "must be a positive duration"))
+        for name, seconds in (
+            ("timeout", request.timeout_seconds),
+            ("wait_timeout", request.wait_timeout_seconds),
+        ):
+            if seconds < 0 or not math.isfinite(seconds):
+                violations.append(FieldViolation(name, "must be a positive duration"))
         conversation = request.conversation_id
         if conversation and (problem := conversation_id_problem(conversation)) is not None:
             violations.append(FieldViolation("conversation_id", problem))

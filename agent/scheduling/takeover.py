@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 
 import structlog
 
@@ -54,7 +55,7 @@ class Takeover:
         runs: RunFactory,
         admission: Admission,
         leases: Leases,
-        checkpoints: CheckpointStore | None,
+        checkpoints: CheckpointStore,
         endings: Endings,
         interval_seconds: float,
         memory: TaskMemory | None = None,
@@ -103,21 +104,25 @@ class Takeover:
                     log.exception("could not look for orphaned tasks")
                     claimed = []
                 for tenant, task_id in claimed:
-                    await self._take(tenant, task_id)
+                    await self.take(tenant, task_id)
             await asyncio.sleep(self._interval)
 
-    async def _take(self, tenant: str, task_id: str) -> None:
+    async def take(self, tenant: str, task_id: str) -> bool:
+        """Run a task this process claimed, through the normal admission; False (the
+        claim given back) when there is no room here."""
         try:
             ticket = self._admission.admit(tenant)
         except ResourceExhaustedError:
             await self._release_claim(task_id)  # another replica may have room
-            return
+            return False
         try:
             await self.resume(tenant, task_id, ticket)
         except Exception:
             ticket.release()
             log.exception("could not resume a task", task_id=task_id)
             await self._release_claim(task_id)
+            return False
+        return True
 
     async def _release_claim(self, task_id: str) -> None:
         try:
@@ -144,18 +149,21 @@ class Takeover:
             return
         run = self._resumed_run(task, checkpoint)
         completed = checkpoint.completed_steps if checkpoint is not None else 0
-        log.info("resuming a task", task_id=task_id, completed_steps=completed)
-        await run.emit(
-            ev.TaskResumed(
-                "the process running it stopped; resumed from its last checkpoint",
-                self._leases.replica,
-                completed,
+        if run.woken:  # it waited, parked, and was woken: it picks up where it waited
+            log.info("waking a task", task_id=task_id, waited_seconds=round(run.waited, 3))
+        else:
+            log.info("resuming a task", task_id=task_id, completed_steps=completed)
+            await run.emit(
+                ev.TaskResumed(
+                    "the process running it stopped; resumed from its last checkpoint",
+                    self._leases.replica,
+                    completed,
+                )
             )
-        )
         self._runner.launch(run, ticket)
 
     async def _checkpoint(self, tenant: str, task_id: str) -> RunCheckpoint | None:
-        raw = await self._checkpoints.load(tenant, task_id) if self._checkpoints else None
+        raw = await self._checkpoints.load(tenant, task_id)
         loaded = serialization.loads(raw) if raw else None
         return loaded if isinstance(loaded, RunCheckpoint) else None
 
@@ -167,6 +175,14 @@ class Takeover:
             return self._runs.new(task, call, specs, 0)
         if checkpoint.usage.total_tokens > task.usage.total_tokens:
             task.usage = checkpoint.usage
+        if checkpoint.parked_at is not None:  # the time it waited is not the task's
+            paused = max(0.0, time.time() - checkpoint.parked_at)
+            deadline = checkpoint.deadline_at
+            checkpoint = replace(
+                checkpoint,
+                deadline_at=None if deadline is None else deadline + paused,
+                waited_seconds=checkpoint.waited_seconds + paused,
+            )
         remaining = (
             max(0.0, checkpoint.deadline_at - time.time())
             if checkpoint.deadline_at is not None

@@ -15,7 +15,6 @@ Cancelling the parent cancels the children it waits for (a hand-over does not).
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -23,10 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from agent.limits import MAX_TASK_CHARS, step_clock_stopped
+from agent.limits import MAX_TASK_CHARS
 from agent.llm.base import Model
+from agent.parked import Parked, Waiting
 from agent.scheduling.requests import TaskRequest
 from agent.teams import carry_over as memory
+from agent.teams import children
 from agent.teams.base import ChildTasks, Outcome
 from agent.teams.panels import PANEL_PREFIX, ask_panel, panel_spec
 from core.errors import AgentdError
@@ -35,6 +36,7 @@ from records.agents.definition import Panel
 from records.tasks import ChildSummary, Delegate, ParentLink, Task, TaskStatus, TokenUsage
 from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
 from records.tools.outcomes import ToolCallError, ToolErrorKind
+from records.waits import WaitKind
 
 if TYPE_CHECKING:
     from agent.running.run import TaskRun
@@ -144,9 +146,7 @@ class TeamCalls:
     def __init__(self, team: Team, run: TaskRun) -> None:
         self._team = team
         self._run = run
-        self._slots = asyncio.Semaphore(team.limits.max_parallel)
         self._starting = 0
-        self._reserved = 0
         self._batch = 1
         self._share = 0
 
@@ -161,11 +161,14 @@ class TeamCalls:
         self._share = self._left() // (self._batch + 1)
 
     def _left(self) -> int:
+        """The budget not spent nor reserved for children that have not ended."""
         run = self._run
-        return max(0, run.token_budget - run.task.usage.total_tokens - self._reserved)
+        reserved = sum(c.budget for c in run.task.children if not c.status.terminal)
+        return max(0, run.token_budget - run.task.usage.total_tokens - reserved)
 
     async def call(self, call_id: str, key: str, name: str, arguments: dict[str, Any]) -> Outcome:
-        """Run the delegation (or panel) `name` asks for; every outcome is an observation."""
+        """Run the delegation (or panel) `name` asks for; every outcome is an observation
+        (Parked while its children work)."""
         if name.startswith(PANEL_PREFIX):
             agent = self._run.task.agent
             panels = {p.name: p for p in (agent.panels if agent is not None else ())}
@@ -199,8 +202,9 @@ class TeamCalls:
     async def run_child(
         self, call_id: str, call_key: str, agent_id: str, goal: str, panel: str = ""
     ) -> Task | str:
-        """A child task of `agent_id` with `goal`, run to its end (or re-attached to); why
-        not, as the text the model sees, when it could not start."""
+        """A child task of `agent_id` with `goal` at its end (started now, or re-attached
+        to); Parked while it works; why not, as the text the model sees, when it could
+        not start."""
         run = self._run
         key = f"{run.task.task_id}/{call_key}"
         problem = check_delegation(run.task, self._team.limits, agent_id, key, self._starting)
@@ -212,37 +216,42 @@ class TeamCalls:
                 f"not delegated: no token budget is left for a child (this task's budget is "
                 f"{run.token_budget} tokens)"
             )
-        if known is None:
-            self._starting += 1  # counted at once: a burst cannot pass the limit
-        try:
-            async with self._slots:
-                child, share = await self._start(call_id, key, agent_id, goal, known, panel)
-                ended = await self._wait(child)
-        except AgentdError as refusal:
-            return f"not delegated ({refusal.reason}): {refusal.message}"
-        finally:
-            if known is None:
+        if known is not None:
+            child = await self._team.children.find(run.task.tenant, known.task_id)
+        else:
+            self._starting += 1  # counted at once: a burst cannot pass the limits
+            try:
+                await self._room()
+                child = await self._start(call_id, key, agent_id, goal, panel)
+            except AgentdError as refusal:
+                return f"not delegated ({refusal.reason}): {refusal.message}"
+            finally:
                 self._starting -= 1
-        self._reserved = max(0, self._reserved - share)
+        ended = await children.wait(run, self._team.children, child, call_key)
         await self._finished(ended)
         return ended
 
-    async def _start(
-        self,
-        call_id: str,
-        key: str,
-        agent_id: str,
-        goal: str,
-        known: ChildSummary | None,
-        panel: str,
-    ) -> tuple[Task, int]:
+    async def _room(self) -> None:
+        """Return when a new child (counted in `_starting`) may start now: within the
+        parallel limit of this task's children at work. Parked otherwise, until one of
+        them ends."""
+        run = self._run
+        working = await children.working(run)
+        if len(working) + self._starting <= self._team.limits.max_parallel:
+            return
+        detail = "waiting for one of its children to end before it starts another"
+        raise Parked(Waiting(WaitKind.CHILD, w, False, detail=detail) for w in working)
+
+    async def _start(self, call_id: str, key: str, agent_id: str, goal: str, panel: str) -> Task:
+        """Start a new child (its share of the budget reserved in its summary, its wait
+        opened before it can end)."""
         run = self._run
         parent = run.task
         share = max(1, self._share or self._left() // 2)
         own = parent.agent.remote_delegates if parent.agent is not None else ()
         remote = next((r for r in own if r.agent_id == agent_id), None)
         carried: tuple[dict[str, Any], ...] = ()
-        if known is None and not panel and remote is None:  # a panel's members answer afresh
+        if not panel and remote is None:  # a panel's members answer afresh
             carried = await memory.carried(self._team.children, parent, agent_id)
         link = ParentLink(
             task_id=parent.task_id,
@@ -263,51 +272,12 @@ class TeamCalls:
             parent=link,
         )
         child = await self._team.children.start(request, run.call)
-        if known is None:
-            self._reserved += share
-            summary = ChildSummary(child.task_id, _reference(child), key, panel=panel)
-            parent.children = (*parent.children, summary)
-            await run.save()
-            await run.emit(ev.SubtaskStarted(child.task_id, summary.agent, goal, call_id, panel))
-        return child, share if known is None else 0
-
-    async def _wait(self, child: Task) -> Task:
-        """The child's end, read from its durable log; its waits for a person are the
-        parent's too. Cancelling the parent (not handing it over) cancels the child."""
-        run, tenant = self._run, self._run.task.tenant
-        waiting: set[str] = set()
-        try:
-            async with step_clock_stopped():  # the child has its own limits
-                async for event in self._team.children.events(tenant, child.task_id):
-                    await self._relay(child.task_id, event.payload, waiting)
-            return await self._team.children.find(tenant, child.task_id)
-        except asyncio.CancelledError:
-            if not run.handing_over:
-                why = "its parent task was cancelled or stopped"
-                await asyncio.shield(self._team.children.cancel_quietly(tenant, child.task_id, why))
-            raise
-        finally:
-            for _ in waiting:
-                await asyncio.shield(run.tools.person_answered("its child task moved on"))
-
-    async def _relay(self, child_id: str, payload: ev.EventPayload, waiting: set[str]) -> None:
-        tools = self._run.tools
-        if isinstance(payload, ev.ApprovalRequested | ev.InputRequested):
-            if isinstance(payload, ev.ApprovalRequested):
-                slot, kind, detail = payload.call_id, "approval", payload.tool_name
-            else:
-                slot, kind, detail = payload.request_id, "input", payload.question
-            if slot not in waiting:
-                waiting.add(slot)
-                await tools.person_waits(f"its child task {child_id} waits for a person")
-                await self._run.emit(ev.SubtaskWaiting(child_id, kind, slot, detail))  # type: ignore[arg-type]
-        elif isinstance(payload, ev.ApprovalDecided | ev.InputProvided):
-            slot = (
-                payload.call_id if isinstance(payload, ev.ApprovalDecided) else payload.request_id
-            )
-            if slot in waiting:
-                waiting.discard(slot)
-                await tools.person_answered(f"its child task {child_id} moved on")
+        await children.open_wait(run, child, f"{DELEGATE_PREFIX}{agent_id}", goal)
+        summary = ChildSummary(child.task_id, _reference(child), key, panel=panel, budget=share)
+        parent.children = (*parent.children, summary)
+        await run.save()
+        await run.emit(ev.SubtaskStarted(child.task_id, summary.agent, goal, call_id, panel))
+        return child
 
     async def _finished(self, child: Task) -> None:
         """The child's end into the parent: its status and usage (once)."""
@@ -323,10 +293,15 @@ class TeamCalls:
         answer = child.final_answer
         await run.emit(
             ev.SubtaskFinished(
-                child.task_id, found.agent, child.status, answer, error, child.usage,
+                child.task_id,
+                found.agent,
+                child.status,
+                answer,
+                error,
+                child.usage,
                 child.stop_reason,
             )
-        )  # fmt: skip
+        )
 
 
 def outcome_of(child: Task) -> Outcome:

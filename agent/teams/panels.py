@@ -14,7 +14,6 @@ answer, the ratio, whether it reached the threshold, and every vote.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -23,7 +22,10 @@ from typing import Any
 
 from agent.limits import MAX_TASK_CHARS
 from agent.llm.base import Model, ModelError
+from agent.parked import Parked, parked_or
+from agent.running.concurrency import all_or_none
 from agent.teams.base import Outcome, RunTeam
+from agent.teams.children import MEMBER
 from records import events as ev
 from records.agents.definition import Panel
 from records.messages import Message, ModelSettings
@@ -130,12 +132,14 @@ async def ask_panel(
         text = f"not asked: `question` must be 1 to {MAX_TASK_CHARS} characters"
         return None, ToolCallError(ToolErrorKind.FAILED, text), text
     tool = PANEL_PREFIX + panel.name
-    children: list[Task | str] = await asyncio.gather(
-        *(
-            run_child(call_id, f"{key or call_id}/member-{i}", agent, question.strip(), tool)
-            for i, agent in enumerate(panel.agents)
-        )
+    members = await all_or_none(
+        parked_or(run_child(call_id, f"{key or call_id}{MEMBER}{i}", agent, question.strip(), tool))
+        for i, agent in enumerate(panel.agents)
     )
+    waiting = [m for m in members if isinstance(m, Parked)]
+    if waiting:  # every member started (or ended): the panel waits for the rest
+        raise Parked.merged(waiting)
+    children = [m for m in members if not isinstance(m, Parked)]
     votes = [_vote(agent, child) for agent, child in zip(panel.agents, children, strict=True)]
     answers = [v.answer for v in votes if v.ok]
     groups, grouping = exact_groups(answers), "exact"

@@ -15,9 +15,18 @@ if TYPE_CHECKING:
     from agent.modes import Outcome
     from agent.running.run import TaskRun
     from records.agents.remote_keys import RemoteDelegate
+    from records.tasks import Task
+    from records.waits import Wait
 
 
 class RemoteAgents(Protocol):
     async def run(self, run: TaskRun, remote: RemoteDelegate) -> Outcome:
-        """The remote agent's answer to `run`'s task; RemoteAgentError when it failed."""
+        """The remote agent's answer to `run`'s task; RemoteAgentError when it failed;
+        Parked while the remote task works longer than it is followed live, or waits for
+        a person (its question or approval is the child's, answered through agentd)."""
+        ...
+
+    async def check(self, task: Task, wait: Wait) -> bool:
+        """Whether the remote task a parked child waits for (`wait`, of kind REMOTE)
+        moved on (ended, or asks for something): the child is then woken."""
         ...

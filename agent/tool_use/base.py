@@ -9,9 +9,7 @@ from typing import Any, Protocol
 
 from agent.limits import LimitReached
 from agent.tool_use.streak import FailureStreak
-from records import events as ev
 from records.checkpoints import JournalEntry
-from records.tools.approvals import ApprovalDecision
 from records.tools.outcomes import ToolCallResult
 
 PlannedCall = tuple[str, dict[str, Any] | None, str]
@@ -47,28 +45,10 @@ class RunTools(Protocol):
         bad_arguments: str = "",
         key: str = "",
     ) -> ToolCallResult:
-        """Run one tool call; refusals and failures become its result's text, never raise."""
+        """Run one tool call; refusals and failures become its result's text, never raise
+        (but `agent.parked.Parked` when it must wait)."""
         ...
 
-    async def wait_for_person(
-        self,
-        slot_id: str,
-        waiting: str,
-        announcement: ev.EventPayload,
-        unanswered: str,
-        ttl: float | None = None,
-    ) -> ApprovalDecision:
-        """Pause for a person (INPUT_REQUIRED): what they left in the slot."""
-        ...
-
-    async def person_waits(self, detail: str) -> None:
-        """Something of the task (a child task) waits for a person: INPUT_REQUIRED."""
-        ...
-
-    async def person_answered(self, detail: str) -> None:
-        """What `person_waits` announced moved on: RUNNING again once nothing waits."""
-        ...
-
-    async def no_longer_waiting(self, detail: str) -> None:
-        """RUNNING again once no call of the task waits for a person."""
+    def keep(self, key: str, result: ToolCallResult) -> None:
+        """Keep a finished call's result for the woken run (its batch parks)."""
         ...

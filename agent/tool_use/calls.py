@@ -1,12 +1,18 @@
-"""A running task's tool calls: the registry, the crash journal, and the wait for a person.
+"""A running task's tool calls: the registry, the crash journal, and the waits that park it.
 
 Every call a mode makes goes through `ToolCalls` and comes back as a
 `ToolCallResult` whose `text` is what the model sees: refusals and failures
 become text too, never exceptions. A call of a tool that may not be repeated
-is journalled before it starts; after a takeover the journal tells whether it
+is journalled before it runs; after a takeover the journal tells whether it
 finished (its result is reused) or was cut off (its outcome is unknown and it
-is not called again). A call needing approval pauses the task (INPUT_REQUIRED)
-until a person decides.
+is not called again).
+
+A call that must wait — for a person's approval (`people`), an answer to the agent's
+question, a child task (`agent.teams`), ResumeTask after a resumable failure
+(`resume`) — raises `agent.parked.Parked` once its wait is open, and the run parks:
+the calls of its batch finish first and their results are kept in the journal, so the
+woken run, which makes the same calls again, runs none of them twice; the call that
+waited is made again under its call id and reads what ended its wait.
 """
 
 from __future__ import annotations
@@ -16,29 +22,28 @@ import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from agent.limits import LimitReached, step_clock_stopped
-from agent.running import lifecycle
+from agent.limits import LimitReached
+from agent.parked import Parked, parked_or
 from agent.running.artifacts import artifact_space, updated_event
 from agent.running.citations import SEARCH_KNOWLEDGE, citations_of
 from agent.running.concurrency import all_or_none
 from agent.tool_use import questions
 from agent.tool_use.base import PlannedCall
+from agent.tool_use.people import PersonWaits
 from agent.tool_use.progress import ProgressEvents
 from agent.tool_use.results import UNKNOWN_OUTCOME as UNKNOWN_OUTCOME
 from agent.tool_use.results import clip, replayed, short, unavailable
-from agent.tool_use.resume import Resumes, failed_before
+from agent.tool_use.resume import Resumes
 from agent.tool_use.streak import FailureStreak
 from core.errors import AgentdError, ToolNotFoundError, ToolUnavailableError
 from core.identity import CallContext
 from core.text import clean_json, clean_text
 from records import events as ev
 from records.checkpoints import JournalEntry
-from records.tasks import TaskStatus
-from records.tools.approvals import ApprovalDecision
 from records.tools.invocation import Invocation
 from records.tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 from tools import progress
@@ -50,12 +55,6 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger(__name__)
 
-_DECISIONS: dict[str, Literal["approve", "reject", "edit"]] = {
-    "approved": "approve",
-    "rejected": "reject",
-    "edited": "edit",
-}
-
 _Planned = tuple[str, str, dict[str, Any] | None, str, str, bool]
 """A call as `ToolCalls.call` makes it: step id, tool, arguments, why they are unusable,
 journal key, and whether it is journalled."""
@@ -64,7 +63,7 @@ journal key, and whether it is journalled."""
 class ToolCalls:
     """The tool calls of one run, bounded to `max_concurrent_tool_calls` at once."""
 
-    __slots__ = ("_run", "_slots", "_waiting", "journal", "resumes", "streak")
+    __slots__ = ("_run", "_slots", "journal", "people", "resumes", "streak")
 
     def __init__(
         self, run: TaskRun, journal: Mapping[str, JournalEntry], failed_in_a_row: int = 0
@@ -72,10 +71,11 @@ class ToolCalls:
         self._run = run
         self.journal = dict(journal)
         self._slots = asyncio.Semaphore(run.config.max_concurrent_tool_calls)
-        self._waiting = 0
         self.streak = FailureStreak(run.config.max_failed_tool_calls, failed_in_a_row)
         """Calls that failed one after another: enough of them stop the run."""
-        self.resumes = Resumes(run, self)
+        self.people = PersonWaits(run)
+        """The run's waits for a person: approvals and questions."""
+        self.resumes = Resumes(run, self.people)
         """Waits for ResumeTask after calls that failed resumably."""
 
     def failing(self) -> LimitReached | None:
@@ -88,17 +88,35 @@ class ToolCalls:
         return spec is None or spec.idempotent
 
     async def call_all(self, step_id: str, calls: Sequence[PlannedCall]) -> list[ToolCallResult]:
-        """Several calls at once (bounded by the slots), results in call order.
+        """Several calls at once (bounded by the slots), results in call order. When some
+        must wait, the others finish first, their results are kept for the woken run, and
+        Parked goes on.
 
         Journal keys are the step id and the call's position, stable across a resume.
         """
         team = self._run.team
         if team is not None:
             team.expect(sum(team.handles(self._run.tool_specs.get(n)) for n, _, _ in calls))
-        return await all_or_none(
-            self.call(step_id, n, a, bad_arguments=b, key=f"{step_id}/{i}")
-            for i, (n, a, b) in enumerate(calls)
+        keys = [f"{step_id}/{i}" for i in range(len(calls))]
+        outcomes = await all_or_none(
+            parked_or(self.call(step_id, n, a, bad_arguments=b, key=k))
+            for (n, a, b), k in zip(calls, keys, strict=True)
         )
+        waiting = [o for o in outcomes if isinstance(o, Parked)]
+        if waiting:
+            for key, outcome in zip(keys, outcomes, strict=True):
+                if isinstance(outcome, ToolCallResult):
+                    self.keep(key, outcome)
+            raise Parked.merged(waiting)
+        return [o for o in outcomes if isinstance(o, ToolCallResult)]
+
+    def keep(self, key: str, result: ToolCallResult) -> None:
+        """Keep a finished call's result for the woken run (its batch parks)."""
+        entry = self.journal.get(key)
+        if entry is None or not entry.finished:
+            self.journal[key] = JournalEntry(
+                result.call_id, result.tool_name, True, result.ok, result.text, result.data
+            )
 
     async def call(
         self,
@@ -109,11 +127,12 @@ class ToolCalls:
         bad_arguments: str = "",
         key: str = "",
     ) -> ToolCallResult:
-        """Run one tool call; refusals and failures become its result's text, never raise.
+        """Run one tool call; refusals and failures become its result's text, never raise
+        (but Parked, when it must wait).
 
         `key` names the call for the journal: the same key on a resumed run is
         the same call. A call of a tool that may not be repeated is journalled
-        before it starts; if the journal already has it, it is not run again.
+        before it runs; if the journal already has it, it is not run again.
         """
         run = self._run
         if arguments is not None:  # the model's placeholders stand for these URLs
@@ -127,32 +146,53 @@ class ToolCalls:
         )
         entry = self.journal.get(key) if key else None
         planned = (step_id, name, arguments, bad_arguments, key, journalled)
-        if entry is not None and entry.resume_by:  # it waited for ResumeTask when the run stopped
-            result = await self._until_resumed(planned, failed_before(entry), entry.resume_by)
-        elif journalled and entry is not None:
+        if entry is not None and entry.resume_by:  # it waited for ResumeTask: resumed?
+            await self.resumes.resumed(entry)
+            if not journalled:
+                self.journal.pop(key, None)
+            result = await self._once(planned)
+        elif entry is not None and entry.waiting:  # it waited: the same call again
+            result = await self._once(planned, entry)
+        elif entry is not None and (entry.finished or journalled):
             return await self._replayed(step_id, name, arguments, entry, key)
         else:
             result = await self._once(planned)
-            if self.resumes.waits_for(result):
-                result = await self._until_resumed(planned, result)
+        if self.resumes.waits_for(result):
+            await self.resumes.wait(result, key, self.journal)
         self.streak.saw(result)
         self._note(result, arguments)
         return self._for_model(result)
 
-    async def _once(self, planned: _Planned) -> ToolCallResult:
-        """The call made once: announced, run (journalled first if it must be), reported."""
+    async def _once(self, planned: _Planned, waited: JournalEntry | None = None) -> ToolCallResult:
+        """The call made (announced, run, reported), or, `waited` on, made again under
+        its call id, with the arguments it was made with."""
         run = self._run
         step_id, name, arguments, bad_arguments, key, journalled = planned
         # The call from here on (the registry, its audit records, the journal, the events):
         # its arguments redacted once.
-        invocation = Invocation.of(name, arguments or {})
+        if waited is not None:
+            given = waited.arguments if waited.arguments is not None else arguments or {}
+            invocation = Invocation.of(name, given, waited.call_id)
+        else:
+            invocation = Invocation.of(name, arguments or {})
+            await run.emit(
+                ev.ToolCallStarted(invocation.call_id, step_id, name, invocation.redacted)
+            )
         call_id = invocation.call_id
-        if journalled:
-            self.journal[key] = JournalEntry(call_id, name, finished=False)
-            await run.checkpoint()
-        await run.emit(ev.ToolCallStarted(call_id, step_id, name, invocation.redacted))
         started = time.perf_counter()
-        result = await self._outcome(invocation, bad_arguments, key)
+        try:
+            result = await self._outcome(invocation, bad_arguments, key, journalled)
+        except Parked as parked:
+            if key:  # what the woken run makes again
+                self.journal[key] = JournalEntry(
+                    call_id,
+                    name,
+                    False,
+                    waiting=parked.waits[0].slot if parked.waits else name,
+                    arguments=dict(invocation.arguments),
+                    relayed=parked.relayed,
+                )
+            raise
         result = replace(result, duration_seconds=time.perf_counter() - started)
         data, error, took, text = result.data, result.error, result.duration_seconds, result.text
         await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, result.cached))
@@ -165,22 +205,9 @@ class ToolCalls:
         if journalled:
             self.journal[key] = JournalEntry(call_id, name, True, result.ok, text, data)
             await run.checkpoint()
+        elif key in self.journal:  # it waited: the woken run's entry is done with
+            del self.journal[key]
         return result
-
-    async def _until_resumed(
-        self, planned: _Planned, failed: ToolCallResult, resume_by: float = 0.0
-    ) -> ToolCallResult:
-        """Wait for ResumeTask (`agent.tool_use.resume`) and make the call again, for as long as
-        it fails resumably; ResumeWindowClosedError once a window passes."""
-        key, journalled = planned[4], planned[5]
-        while True:
-            await self.resumes.wait(failed, key, resume_by)
-            if key and not journalled:
-                self.journal.pop(key, None)
-            result = await self._once(planned)
-            if not self.resumes.waits_for(result):
-                return result
-            failed, resume_by = result, 0.0
 
     def _for_model(self, result: ToolCallResult) -> ToolCallResult:
         """The result as the model sees it: long URLs as placeholders."""
@@ -191,7 +218,7 @@ class ToolCalls:
         return team is not None and team.handles(self._run.tool_specs.get(name))
 
     async def _outcome(
-        self, invocation: Invocation, bad_arguments: str, key: str = ""
+        self, invocation: Invocation, bad_arguments: str, key: str = "", journalled: bool = False
     ) -> ToolCallResult:
         """The result of a call (its text what the model sees; its duration the engine's
         to measure): run (or answered from the cache), refused or not attempted."""
@@ -211,7 +238,13 @@ class ToolCalls:
             why = f"not called: tool {name!r} is not available to this task; available: {offered}"
             return _failed(invocation, ToolErrorKind.FAILED, why)
         try:
-            result = await run.embedding_work(self._registry_call(invocation))
+            admitted = await self._admitted(invocation)
+            if isinstance(admitted, ToolCallResult):  # rejected, or no decision in time
+                return admitted
+            if journalled:  # recorded as started before it runs
+                self.journal[key] = JournalEntry(call_id, name, finished=False)
+                await run.checkpoint()
+            result = await run.embedding_work(self._registry_run(admitted))
         except (ToolUnavailableError, ToolNotFoundError) as gone:
             error = unavailable(name, gone)
             return _failed(invocation, error.kind, error.message)
@@ -225,15 +258,33 @@ class ToolCalls:
         text = clip(clean_text(result.text) or json.dumps(data, default=str))
         return replace(result, data=data, text=text)
 
-    async def _registry_call(self, invocation: Invocation) -> ToolCallResult:
-        """The call through the registry (in one of the task's slots), its progress
-        reports streamed as `tool_progress` events."""
+    async def _admitted(self, invocation: Invocation) -> Admission | ToolCallResult:
+        """The registry's admission of the call and, when it needs one, a person's
+        decision (Parked until there is one): the call admitted to run, or its result
+        (rejected, or no decision before the wait's deadline)."""
+        run, registry = self._run, self._run.registry
+        spec = run.tool_specs[invocation.name]  # the tool as the task was given it
+        admission = await registry.admit(invocation, self._context, spec=spec)
+        if admission.verdict is not Verdict.NEEDS_APPROVAL or not run.can_wait:
+            return admission
+        decided = await self.people.approval(invocation, spec.name, admission.decision.reason)
+        if decided is None:
+            what = f"no decision on {spec.name} came before its deadline"
+            return await registry.timed_out(admission, what)
+        return await registry.decided(admission, *decided)
+
+    async def _registry_run(self, admission: Admission) -> ToolCallResult:
+        """An admitted call run through the registry, in one of the task's slots (taken
+        only now: a call waiting for a person holds none), its progress reports streamed
+        as `tool_progress` events."""
         run = self._run
+        invocation = admission.invocation
         events = ProgressEvents(run, invocation.call_id, run.config.tool_progress_seconds)
         try:
             with progress.listening(events.sink(invocation.name)):
                 async with self._slots:
-                    result = await self._admitted_and_run(invocation)
+                    bypass = run.task.bypass_tool_cache
+                    result = await run.registry.run(admission, bypass_cache=bypass)
         except BaseException:
             events.abandon()
             raise
@@ -257,113 +308,21 @@ class ToolCalls:
             deadline_seconds=left,
         )
 
-    async def _admitted_and_run(self, invocation: Invocation) -> ToolCallResult:
-        """The registry's admission of the call, a person's decision when it needs one
-        (a task can wait for it), then the run."""
-        run, registry = self._run, self._run.registry
-        spec = run.tool_specs[invocation.name]  # the tool as the task was given it
-        admission = await registry.admit(invocation, self._context, spec=spec)
-        can_wait = run.persist and run.approvals is not None
-        if admission.verdict is Verdict.NEEDS_APPROVAL and can_wait:
-            decision, edited = await self._approve(admission)
-            decided = await registry.decided(admission, decision, edited)
-            if isinstance(decided, ToolCallResult):  # rejected
-                return decided
-            admission = decided
-        return await registry.run(admission, bypass_cache=run.task.bypass_tool_cache)
-
-    async def _approve(self, admission: Admission) -> tuple[ApprovalDecision, Invocation | None]:
-        """A person's decision on a call that needs approval, and the invocation with the
-        arguments they replaced the proposed ones with (if they did)."""
-        invocation, name = admission.invocation, admission.tool.spec.name
-        call_id = invocation.call_id
-        decision = await self.wait_for_person(
-            call_id,
-            f"waiting for approval of {name}",
-            ev.ApprovalRequested(call_id, name, invocation.redacted, admission.decision.reason),
-            f"no decision on {name} came in time",
-        )
-        edited = None if decision.arguments is None else invocation.edited(decision.arguments)
-        shown = None if edited is None else edited.redacted
-        label, by = _DECISIONS[decision.label], decision.decided_by
-        await self._run.emit(ev.ApprovalDecided(call_id, label, by, decision.comment, shown))
-        await self.no_longer_waiting(f"{decision.label} by {decision.decided_by}")
-        return decision, edited
-
     async def _ask_user(self, invocation: Invocation) -> ToolCallResult:
         """Ask the caller (`agent.tool_use.questions`): the answer is the call's result."""
         run = self._run
         question = str(invocation.arguments.get("question", "")).strip()
-        if not question or run.approvals is None or not run.persist:
+        if not question or not run.can_wait:
             why = "the question is empty" if not question else "only a task can wait"
             return _failed(invocation, ToolErrorKind.FAILED, f"not asked: {why}")
         request_id = questions.PREFIX + invocation.call_id
-        try:
-            answer = await self.wait_for_person(
-                request_id,
-                "waiting for an answer to the agent's question",
-                ev.InputRequested(request_id, question[: questions.MAX_QUESTION_CHARS]),
-                "the question was not answered",
-            )
-        except AgentdError as expired:
-            why = f"no answer came: {expired.message}"
-            return _failed(invocation, ToolErrorKind.FAILED, why)
-        await run.emit(ev.InputProvided(request_id, answer.decided_by, answer.comment))
-        await self.no_longer_waiting(f"answered by {answer.decided_by}")
-        data = {"answer": answer.comment}
-        return ToolCallResult(invocation.call_id, invocation.name, data, answer.comment, 0.0)
-
-    async def wait_for_person(
-        self,
-        slot_id: str,
-        waiting: str,
-        announcement: ev.EventPayload,
-        unanswered: str,
-        ttl: float | None = None,
-    ) -> ApprovalDecision:
-        """Pause for a person: INPUT_REQUIRED (`waiting`) and `announcement`, then what they
-        left in the slot. The step's clock stops while waiting; the task's deadline keeps
-        running. When the wait fails (an expired slot) the task is RUNNING again
-        (`unanswered`) before the error goes on; a cancel leaves the status to the end."""
-        run = self._run
-        approvals = run.approvals
-        assert approvals is not None
-        task_id = run.task.task_id
-        if ttl is None:  # by default, the slot lasts as long as the task may
-            ttl = max(60.0, (run.deadline_at or time.time() + 3600.0) - time.time())
-        await approvals.open(run.task.tenant, task_id, slot_id, ttl)
-        self._waiting += 1
-        try:
-            if self._waiting == 1:
-                await lifecycle.set_waiting(run, waiting)
-            await run.emit(announcement)
-            async with step_clock_stopped():
-                decision = await approvals.wait(task_id, slot_id)
-        except BaseException as error:
-            self._waiting -= 1
-            await asyncio.shield(approvals.close(task_id, slot_id))
-            if not isinstance(error, asyncio.CancelledError):  # cancelled: the task is ending
-                await self.no_longer_waiting(unanswered)
-            raise
-        self._waiting -= 1
-        await approvals.close(task_id, slot_id)
-        return decision
-
-    async def person_waits(self, detail: str) -> None:
-        """Something of the task (a child task) waits for a person: INPUT_REQUIRED."""
-        self._waiting += 1
-        if self._waiting == 1:
-            await lifecycle.set_waiting(self._run, detail)
-
-    async def person_answered(self, detail: str) -> None:
-        """What `person_waits` announced moved on: RUNNING again once nothing waits."""
-        self._waiting = max(0, self._waiting - 1)
-        await self.no_longer_waiting(detail)
-
-    async def no_longer_waiting(self, detail: str) -> None:
-        """RUNNING again once no call of the task waits for a person."""
-        if self._waiting == 0 and self._run.task.status is TaskStatus.INPUT_REQUIRED:
-            await lifecycle.set_running(self._run, detail)
+        asked = question[: questions.MAX_QUESTION_CHARS]
+        answered = await self.people.question(request_id, asked)
+        if answered is None:
+            why = "no answer came before the question's deadline"
+            return _failed(invocation, ToolErrorKind.TIMEOUT, f"no answer came: {why}")
+        text, _ = answered
+        return ToolCallResult(invocation.call_id, invocation.name, {"answer": text}, text, 0.0)
 
     async def _replayed(
         self,

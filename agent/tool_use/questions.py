@@ -1,15 +1,17 @@
 """Questions to the caller: an agent that may ask (`ask_user`) pauses its task for an answer.
 
 The model calls the `ask_user` tool with a question; the task turns
-INPUT_REQUIRED and announces it with an `input_requested` event; the task's
+INPUT_REQUIRED, announces it with an `input_requested` event and parks; the task's
 owner (or an approver) answers with ProvideInput on any replica, and the answer
-becomes the tool's result. A question waits in the approval slots shared by the
-replicas, under an id of its own kind (`question:<call id>`), so an answer can
-never decide a tool call's approval, nor an approval answer a question. An
-unanswered question expires with the task's time limit.
+becomes the tool's result. A question is a wait of its own kind (`records.waits`,
+slot `question:<call id>`), so an answer can never decide a tool call's approval, nor
+an approval answer a question. An unanswered question's wait expires at its deadline
+(the task's wait limit) and the call fails: the model is told.
 """
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 from core.errors import (
     ApprovalNotPendingError,
@@ -19,9 +21,9 @@ from core.errors import (
 from core.identity import Principal
 from core.roles import Action, RoleTable
 from records.tasks import Task
-from records.tools.approvals import ApprovalDecision
 from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
-from stores.approvals.base import ApprovalBox
+from records.waits import WaitKind
+from stores.waits.base import WaitStore
 
 PREFIX = "question:"
 MAX_QUESTION_CHARS = 2_000
@@ -49,14 +51,15 @@ ASK_USER = ToolSpec(
 
 
 async def provide(
-    approvals: ApprovalBox,
+    waits: WaitStore,
     task: Task,
     caller: Principal,
     request_id: str,
     text: str,
     roles: RoleTable,
 ) -> None:
-    """Leave `caller`'s answer for a question `task` asked."""
+    """Leave `caller`'s answer for a question `task` asked (its wait answered: the task is
+    woken by the caller of this)."""
     if caller.id != task.owner:
         roles.require(caller.roles, Action.ANSWER_ANOTHERS_TASK)
     if not text.strip() or len(text) > MAX_ANSWER_CHARS:
@@ -65,6 +68,8 @@ async def provide(
         )
     if task.status.terminal or not request_id.startswith(PREFIX):
         raise ApprovalNotPendingError(task.task_id, request_id)
-    await approvals.decide(
-        task.tenant, task.task_id, request_id, ApprovalDecision(True, caller.id, text)
+    answer = {"text": text}
+    now = datetime.now(UTC)
+    await waits.answer(
+        task.tenant, task.task_id, request_id, WaitKind.QUESTION, answer, caller.id, now
     )

@@ -2,13 +2,12 @@
 
 A call that fails resumably (`ToolErrorKind.RESUMABLE`: its MCP server answered an
 error code, its HTTP API a status, that the toolsets file declares; a built-in raised
-`ToolFailed(resumable=True)`) is journalled with the end of its resume window and
-checkpointed with the mode's state as it was when the model asked for the call, so a
-process that takes the task over waits for the same resume and runs the same call. The
-task waits INPUT_REQUIRED (`TOOL_RESUMABLE: ...`) for ResumeTask on any replica; the
-wait does not count against the task's time limit. ResumeTask runs that call again, and
-only that call; after the window the task ends FAILED (TOOL_RESUMABLE). Calls of one
-task that fail side by side share one wait: one ResumeTask resumes them all.
+`ToolFailed(resumable=True)`) is journalled with the end of its resume window and the
+slot of its wait, and the task parks INPUT_REQUIRED (`TOOL_RESUMABLE: ...`) until
+ResumeTask, on any replica, answers the wait; the wait does not count against the task's
+time limit. The woken run makes that call again, and only that call; after the window
+the task ends FAILED (TOOL_RESUMABLE). Calls of one task that fail side by side share
+one wait: one ResumeTask resumes them all.
 """
 
 from __future__ import annotations
@@ -19,8 +18,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from agent.failures import ResumeWindowClosedError
-from agent.limits import task_clock_stopped
-from agent.tool_use.base import RunTools
+from agent.parked import Parked, Waiting
 from core.errors import (
     ApprovalNotPendingError,
     FieldViolation,
@@ -32,109 +30,111 @@ from core.roles import Action, RoleTable
 from records import events as ev
 from records.checkpoints import JournalEntry
 from records.tasks import Task, TaskStatus
-from records.tools.approvals import ApprovalDecision
-from records.tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
+from records.tools.outcomes import ToolCallResult, ToolErrorKind
+from records.waits import WaitKind, WaitState
 
 if TYPE_CHECKING:
     from agent.running.run import TaskRun
-    from stores.approvals.base import ApprovalBox
+    from agent.tool_use.people import PersonWaits
+    from stores.waits.base import WaitStore
 
 RESUME_SLOT = "resume"
-"""The approval slot a task's resume is left in (one per task)."""
-
-
-def failed_before(entry: JournalEntry) -> ToolCallResult:
-    """The resumable failure a journal entry records (a resumed run waits for it again)."""
-    error = ToolCallError(ToolErrorKind.RESUMABLE, entry.text)
-    return ToolCallResult(entry.call_id, entry.tool_name, None, entry.text, 0.0, error)
+"""The slots of a task's waits for ResumeTask: `resume:<n>`, one at a time."""
 
 
 class Resumes:
     """The waits of one run's calls for ResumeTask."""
 
-    __slots__ = ("_calls", "_lock", "_resumed", "_run")
+    __slots__ = ("_lock", "_people", "_run")
 
-    def __init__(self, run: TaskRun, calls: RunTools) -> None:
+    def __init__(self, run: TaskRun, people: PersonWaits) -> None:
         self._run = run
-        self._calls = calls
+        self._people = people
         self._lock = asyncio.Lock()
-        self._resumed = 0
 
     def waits_for(self, result: ToolCallResult) -> bool:
         """Whether the task waits for ResumeTask after `result` (only a stored task can)."""
-        run = self._run
         failed = result.error is not None and result.error.kind is ToolErrorKind.RESUMABLE
-        return failed and run.persist and run.approvals is not None
+        return failed and self._run.can_wait
 
-    async def wait(self, failed: ToolCallResult, key: str, resume_by: float = 0.0) -> None:
-        """Wait for ResumeTask after `failed` (the call journalled under `key`) until
-        `resume_by` (0: a window from now); ResumeWindowClosedError once it has passed."""
+    async def wait(
+        self, failed: ToolCallResult, key: str, journal: dict[str, JournalEntry]
+    ) -> None:
+        """Park after `failed` (the call journalled under `key`) until ResumeTask, for at
+        most the resume window: joins the task's open wait for ResumeTask, if any."""
         run = self._run
+        store = run.waits
+        assert store is not None
         window = run.config.resume_window_seconds
-        resume_by = resume_by or time.time() + window
-        if key:
-            self._calls.journal[key] = JournalEntry(
-                failed.call_id, failed.tool_name, True, False, failed.text, None, resume_by
-            )
-            await self._checkpoint(window)
-        seen = self._resumed
         async with self._lock:
-            if self._resumed != seen:
-                return  # a call beside it waited, and was resumed meanwhile
-            await self._wait(failed, resume_by, window)
-            self._resumed += 1
-
-    async def _checkpoint(self, window: float) -> None:
-        """The checkpoint a process taking the task over resumes from: the mode's state as
-        the model asked for the call, and a deadline that leaves room for the wait."""
-        run = self._run
-        saved = run.deadline_at
-        if saved is not None:
-            run.deadline_at = saved + window
-        try:
-            await run.checkpoint(run.pending_state)
-        finally:
-            run.deadline_at = saved
-
-    async def _wait(self, failed: ToolCallResult, resume_by: float, window: float) -> None:
-        run = self._run
-        left = resume_by - time.time()
-        if left <= 0:
-            raise ResumeWindowClosedError(failed.tool_name, failed.text, window)
-        until = datetime.fromtimestamp(resume_by, UTC)
-        announcement = ev.ToolCallResumable(
-            failed.call_id, failed.tool_name, failed.text[:500], until
-        )
-        waiting = (
-            f"TOOL_RESUMABLE: {failed.tool_name} failed ({failed.text[:200]}); "
-            f"ResumeTask by {until.isoformat(timespec='seconds')} runs it again"
-        )
-        started = time.time()
-        try:
-            async with task_clock_stopped(), asyncio.timeout(left):
-                decision = await self._calls.wait_for_person(
-                    RESUME_SLOT, waiting, announcement, "the resume window closed", left
+            waits = [w for w in await store.of_task(run.task.task_id) if w.kind is WaitKind.RESUME]
+            wait = next((w for w in waits if w.state is WaitState.OPEN), None)
+            new = wait is None
+            if wait is None:
+                resume_by = datetime.fromtimestamp(time.time() + window, UTC)
+                wait, new = await self._people.open(
+                    WaitKind.RESUME,
+                    f"{RESUME_SLOT}:{len(waits)}",
+                    tool_name=failed.tool_name,
+                    detail=failed.text[:500],
+                    deadline_at=resume_by,
                 )
-        except (TimeoutError, ApprovalNotPendingError):
-            raise ResumeWindowClosedError(failed.tool_name, failed.text, window) from None
-        finally:
-            if run.deadline_at is not None:  # the wait did not count against the task
-                run.deadline_at += time.time() - started
-        await self._calls.no_longer_waiting(f"resumed by {decision.decided_by}")
+        until = wait.deadline_at.timestamp() if wait.deadline_at else time.time() + window
+        if key:
+            journal[key] = JournalEntry(
+                failed.call_id,
+                failed.tool_name,
+                True,
+                False,
+                failed.text,
+                None,
+                until,
+                waiting=wait.slot,
+            )
+            # Kept before it is announced: a process that takes the task over (this one
+            # killed before it parked) waits for the same resume and runs the same call.
+            await run.checkpoint(run.pending_state)
+        if new:
+            at = datetime.fromtimestamp(until, UTC)
+            waiting = (
+                f"TOOL_RESUMABLE: {failed.tool_name} failed ({failed.text[:200]}); "
+                f"ResumeTask by {at.isoformat(timespec='seconds')} runs it again"
+            )
+            announcement = ev.ToolCallResumable(
+                failed.call_id, failed.tool_name, failed.text[:500], at
+            )
+            await self._people.announce(waiting, announcement)
+        raise Parked([Waiting(WaitKind.RESUME, wait.slot, True, detail="TOOL_RESUMABLE")])
+
+    async def resumed(self, entry: JournalEntry) -> None:
+        """Return once ResumeTask answered the wait `entry` records (Parked until then);
+        ResumeWindowClosedError once its window closed unanswered."""
+        run = self._run
+        store = run.waits
+        wait = await store.get(run.task.task_id, entry.waiting) if store is not None else None
+        window = run.config.resume_window_seconds
+        if wait is None or (wait.done and wait.answer is None):
+            if wait is not None:
+                await self._people.taken(wait)
+            raise ResumeWindowClosedError(entry.tool_name, entry.text, window)
+        if wait.state is WaitState.OPEN:
+            raise Parked([Waiting(WaitKind.RESUME, wait.slot, True, detail="TOOL_RESUMABLE")])
+        await self._people.taken(wait)
+        await self._people.no_longer_waiting(f"resumed by {wait.answered_by}")
 
 
 MAX_COMMENT_CHARS = 1_000
 
 
 async def resume(
-    approvals: ApprovalBox,
+    waits: WaitStore,
     task: Task,
     caller: Principal,
     comment: str,
     roles: RoleTable,
 ) -> None:
-    """Leave `caller`'s ResumeTask for `task`: the call waiting runs again (on whichever
-    replica runs the task). TaskNotResumableError when no call of it waits."""
+    """Leave `caller`'s ResumeTask for `task`: the calls waiting run again (on whichever
+    replica takes the task). TaskNotResumableError when none waits."""
     if caller.id != task.owner:
         roles.require(caller.roles, Action.RESUME_ANOTHERS_TASK)
     if len(comment) > MAX_COMMENT_CHARS:
@@ -149,9 +149,18 @@ async def resume(
         raise TaskNotResumableError(
             task.task_id, f"no tool call of it waits to be resumed (it is {task.status.value})"
         )
-    decision = ApprovalDecision(True, caller.id, comment)
+    found = [
+        w
+        for w in await waits.of_task(task.task_id)
+        if w.kind is WaitKind.RESUME and w.state is WaitState.OPEN
+    ]
     try:
-        await approvals.decide(task.tenant, task.task_id, RESUME_SLOT, decision)
+        if not found:
+            raise ApprovalNotPendingError(task.task_id, RESUME_SLOT)
+        answer = {"comment": comment}
+        now = datetime.now(UTC)
+        slot = found[0].slot
+        await waits.answer(task.tenant, task.task_id, slot, WaitKind.RESUME, answer, caller.id, now)
     except ApprovalNotPendingError:
         raise TaskNotResumableError(
             task.task_id, "no tool call of it waits to be resumed (it waits for something else)"

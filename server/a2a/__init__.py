@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from agent.teams.remote import RemoteAgents
     from auth.authenticator import Authenticator
     from records.agents.remote_keys import RemoteDelegate
+    from records.tasks import Task
+    from records.waits import Wait
     from server.settings import Settings
     from stores.build import DurableStores, LiveStores
     from stores.tasks.base import TaskStore
@@ -73,13 +75,20 @@ class LazyRemoteAgents:
     """`server.a2a.remote.A2ARemoteAgents`, its module (and the SDK) imported when a remote
     A2A agent is first called: a server whose agents call none never loads it."""
 
-    def __init__(self, allowed: Sequence[IPNetwork]) -> None:
+    def __init__(self, allowed: Sequence[IPNetwork], follow_seconds: float = 10.0) -> None:
         self._allowed = tuple(allowed)
+        self._follow_seconds = follow_seconds
         self._remote: RemoteAgents | None = None
 
-    async def run(self, run: TaskRun, remote: RemoteDelegate) -> Outcome:
+    def _loaded(self) -> RemoteAgents:
         if self._remote is None:
             from server.a2a.remote import A2ARemoteAgents
 
-            self._remote = A2ARemoteAgents(self._allowed)
-        return await self._remote.run(run, remote)
+            self._remote = A2ARemoteAgents(self._allowed, follow_seconds=self._follow_seconds)
+        return self._remote
+
+    async def run(self, run: TaskRun, remote: RemoteDelegate) -> Outcome:
+        return await self._loaded().run(run, remote)
+
+    async def check(self, task: Task, wait: Wait) -> bool:
+        return await self._loaded().check(task, wait)

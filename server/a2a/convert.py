@@ -45,7 +45,7 @@ def _struct(data: dict[str, Any]) -> struct_pb2.Struct:
     return struct
 
 
-def _data_part(data: dict[str, Any]) -> a2a_pb2.Part:
+def data_part(data: dict[str, Any]) -> a2a_pb2.Part:
     value = struct_pb2.Value()
     json_format.ParseDict(data, value)
     return a2a_pb2.Part(data=value, media_type="application/json")
@@ -89,7 +89,7 @@ def pending_message(task: Task, pending: Pending) -> a2a_pb2.Message:
         task.conversation_id,
         f"{task.task_id}:{message_id}",
         a2a_pb2.Part(text=text),
-        _data_part(data),
+        data_part(data),
     )
 
 
@@ -104,7 +104,7 @@ def status_of(task: Task, pending: Pending | None = None) -> a2a_pb2.TaskStatus:
                 task.conversation_id,
                 f"{task.task_id}:failure",
                 a2a_pb2.Part(text=task.failure.message),
-                _data_part({"reason": task.failure.reason}),
+                data_part({"reason": task.failure.reason}),
             )
         )
     return status

@@ -31,8 +31,10 @@ from records import events as ev
 from records.agents.remote_keys import RemoteDelegate
 from records.tasks import StopReason, TokenUsage
 from records.tools.outcomes import ToolFailed
+from server.a2a import remote_waits
 from server.a2a.pinned import PinnedChannels, fetch
 from server.a2a.push import resolved_destination
+from server.a2a.remote_waits import FOLLOW_SECONDS, WORKING
 from tools.builtin.addresses import IPNetwork
 
 if TYPE_CHECKING:
@@ -41,6 +43,8 @@ if TYPE_CHECKING:
     from a2a.types.a2a_pb2 import AgentCard
 
     from agent.running.run import TaskRun
+    from records.tasks import Task
+    from records.waits import Wait
 
 log = structlog.get_logger(__name__)
 
@@ -52,8 +56,8 @@ ENDED = {
     f"TASK_STATE_{name}"
     for name in ("COMPLETED", "FAILED", "CANCELED", "REJECTED", "INPUT_REQUIRED", "AUTH_REQUIRED")
 }
-"""States a remote task's stream ends in (a remote that waits for a person ends the call:
-this child cannot answer it)."""
+"""States a remote task's stream ends in: it ended, or it waits for a person (the child
+asks, through agentd, and parks)."""
 
 
 def token_of(remote: RemoteDelegate) -> str:
@@ -76,11 +80,44 @@ def token_of(remote: RemoteDelegate) -> str:
 class A2ARemoteAgents:
     """Calls remote A2A agents over gRPC (`agent.teams.remote.RemoteAgents`)."""
 
-    def __init__(self, allowed: Sequence[IPNetwork], retry_seconds: float = 0.5) -> None:
+    def __init__(
+        self,
+        allowed: Sequence[IPNetwork],
+        retry_seconds: float = 0.5,
+        follow_seconds: float = FOLLOW_SECONDS,
+    ) -> None:
         self._allowed = tuple(allowed)
         self._retry_seconds = retry_seconds
+        self._follow_seconds = follow_seconds
 
     async def run(self, run: TaskRun, remote: RemoteDelegate) -> Outcome:
+        client, context, unary = await self._client(remote)
+        call = RemoteCall(client, context, unary, remote, run, self._retry_seconds)
+        try:
+            return await call.run(self._follow_seconds)
+        finally:
+            await asyncio.shield(client.close())
+
+    async def check(self, task: Task, wait: Wait) -> bool:
+        """Whether the remote task a parked child waits for left its working states."""
+        from a2a.types import a2a_pb2
+
+        remote = task.agent.remote if task.agent is not None else None
+        if remote is None:
+            return False
+        client, _, unary = await self._client(remote)
+        try:
+            found = await client.get_task(
+                a2a_pb2.GetTaskRequest(id=wait.detail, tenant=remote.agent), context=unary
+            )
+        finally:
+            await asyncio.shield(client.close())
+        return a2a_pb2.TaskState.Name(found.status.state) not in WORKING
+
+    async def _client(
+        self, remote: RemoteDelegate
+    ) -> tuple[Client, ClientCallContext, ClientCallContext]:
+        """A client of the remote agent, and the call contexts of its streams and calls."""
         from a2a.client import ClientCallContext, ClientConfig, ClientFactory
 
         token = token_of(remote)
@@ -93,11 +130,7 @@ class A2ARemoteAgents:
         headers = {"authorization": f"Bearer {token}"} if token else {}
         context = ClientCallContext(service_parameters=headers)
         unary = ClientCallContext(service_parameters=headers, timeout=CALL_TIMEOUT_SECONDS)
-        call = _Call(client, context, unary, remote, run, self._retry_seconds)
-        try:
-            return await call.run()
-        finally:
-            await asyncio.shield(client.close())
+        return client, context, unary
 
     async def _checked(self, remote: RemoteDelegate, url: str) -> tuple[str, str]:
         """`url` if it is an allowed destination (`http_request`'s rules), with the
@@ -150,7 +183,7 @@ class A2ARemoteAgents:
             raise RemoteAgentError(remote.agent_id, detail) from None
 
 
-class _Call:
+class RemoteCall:
     """One child's call of a remote agent."""
 
     def __init__(
@@ -169,41 +202,46 @@ class _Call:
         self.run_ = run
         self.retry_seconds = retry_seconds
         self.remote_id = ""
+        self._asked_before = False
 
     def fail(self, detail: str) -> RemoteAgentError:
         return RemoteAgentError(self.remote.agent_id, detail)
 
-    async def run(self) -> Outcome:
+    async def run(self, follow_seconds: float = FOLLOW_SECONDS) -> Outcome:
+        """The remote agent's answer (`server.a2a.remote_waits.follow`)."""
+        return await remote_waits.follow(self, follow_seconds)
+
+    async def get(self) -> a2a_pb2.Task:
+        """The remote task as it is now."""
         from a2a.types import a2a_pb2
 
-        try:
-            await self._follow()
-            ended = await self.client.get_task(
-                a2a_pb2.GetTaskRequest(id=self.remote_id, tenant=self.remote.agent),
-                context=self.unary,
-            )
-        except asyncio.CancelledError:
-            if self.remote_id:
-                await asyncio.shield(self._cancel())
-            raise
-        return await self._outcome(ended)
+        request = a2a_pb2.GetTaskRequest(id=self.remote_id, tenant=self.remote.agent)
+        return await self.client.get_task(request, context=self.unary)
 
-    async def _follow(self) -> None:
-        """Stream the remote task to an end state, resubscribing when the stream drops."""
+    async def cancel(self) -> None:
+        """Cancel the remote task (the child is cancelled): best effort."""
+        if self.remote_id:
+            await self._cancel()
+
+    async def follow(self, answer: a2a_pb2.Message | None = None) -> None:
+        """Stream the remote task to an end state (or one that waits for a person),
+        resubscribing when the stream drops; `answer`, a person's answer to what it asked,
+        is sent first (its stream followed)."""
         from a2a.client import A2AClientError
         from a2a.types import a2a_pb2
 
         run = self.run_
-        message = a2a_pb2.Message(
+        message = answer or a2a_pb2.Message(
             message_id=run.task.task_id,  # a retry is the same remote task
             role=a2a_pb2.ROLE_USER,
             parts=[a2a_pb2.Part(text=run.task.goal)],
         )
         request = a2a_pb2.SendMessageRequest(message=message, tenant=self.remote.agent)
         failures = 0
+        self._asked_before = answer is not None  # its old question is not a new one
         while True:
             try:
-                if self.remote_id:
+                if self.remote_id and answer is None:
                     subscribe = a2a_pb2.SubscribeToTaskRequest(
                         id=self.remote_id, tenant=self.remote.agent
                     )
@@ -212,6 +250,7 @@ class _Call:
                     stream = self.client.send_message(request, context=self.streaming)
                 async for response in stream:
                     failures = 0
+                    answer = None  # sent: a retry resubscribes
                     if self._ends(response):
                         return
                 if self.remote_id and await self._ended():
@@ -244,7 +283,11 @@ class _Call:
             raise self.fail("it answered with a message, not a task")
         else:
             return False
-        return a2a_pb2.TaskState.Name(state) in ENDED
+        name = a2a_pb2.TaskState.Name(state)
+        if self._asked_before and name == "TASK_STATE_INPUT_REQUIRED":
+            return False  # the question just answered, shown before the answer was taken
+        self._asked_before = False
+        return name in ENDED
 
     async def _ended(self) -> bool:
         from a2a.types import a2a_pb2
@@ -253,7 +296,10 @@ class _Call:
             a2a_pb2.GetTaskRequest(id=self.remote_id, tenant=self.remote.agent),
             context=self.unary,
         )
-        return a2a_pb2.TaskState.Name(task.status.state) in ENDED
+        name = a2a_pb2.TaskState.Name(task.status.state)
+        if self._asked_before and name == "TASK_STATE_INPUT_REQUIRED":
+            return False  # the answer is not taken yet: followed again
+        return name in ENDED
 
     async def _cancel(self) -> None:
         from a2a.types import a2a_pb2
@@ -264,7 +310,7 @@ class _Call:
         except Exception as error:  # noqa: BLE001 - the child is cancelled either way
             log.warning("remote task not cancelled", remote=self.remote.agent_id, error=str(error))
 
-    async def _outcome(self, task: a2a_pb2.Task) -> Outcome:
+    async def outcome(self, task: a2a_pb2.Task) -> Outcome:
         from a2a.types import a2a_pb2
         from google.protobuf import json_format
 

@@ -144,9 +144,9 @@ def _keys(args: argparse.Namespace) -> int:
 def _fake_llm(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from agent.llm.fakes import server as fake_server
+    from agent.llm.fakes import command
 
-    return fake_server.run(
+    return command.run(
         Path(args.script), args.port, args.host, args.log, args.context_window, args.provider
     )
 

@@ -242,12 +242,18 @@ def plan_to_proto(plan: Plan) -> tasks_pb2.Plan:
     )
 
 
+def _positive(request: agent_service_pb2.ExecuteRequest, field: str) -> float:
+    """A Duration field's seconds (0.0 when unset); INVALID_ARGUMENT when not positive."""
+    if not request.HasField(field):  # type: ignore[arg-type]
+        return 0.0
+    seconds = float(getattr(request, field).ToTimedelta().total_seconds())
+    if seconds <= 0:
+        raise InvalidArgumentError([FieldViolation(field, "must be a positive duration")])
+    return seconds
+
+
 def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
-    timeout = 0.0
-    if request.HasField("timeout"):
-        timeout = request.timeout.ToTimedelta().total_seconds()
-        if timeout <= 0:
-            raise InvalidArgumentError([FieldViolation("timeout", "must be a positive duration")])
+    timeout = _positive(request, "timeout")
     return TaskRequest(
         goal=request.task,
         tools=tuple(request.tools),
@@ -257,6 +263,7 @@ def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
         token_budget=request.token_budget,
         idempotency_key=request.idempotency_key,
         timeout_seconds=timeout,
+        wait_timeout_seconds=_positive(request, "wait_timeout"),
         labels=dict(request.labels),
         plan=plan_data(request.plan) if request.HasField("plan") else None,
         agent=request.agent,

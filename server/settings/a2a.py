@@ -38,3 +38,10 @@ class A2ASettings(Section):
     a2a_push_retry_cap_seconds: float = Field(
         30.0, gt=0, description="longest wait between retries of a push notification"
     )
+    a2a_remote_follow_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="how long a child task run on a remote A2A agent follows the remote "
+        "task's stream before it parks (its running place given back; the remote task then "
+        "polled with back-off)",
+    )

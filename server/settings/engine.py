@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
+from records.waits import WaitAction, WaitKind
 from server.settings.base import CommaList, Section
 
 
@@ -82,6 +83,20 @@ class EngineSettings(Section):
         description="how long a task whose tool call failed for a reason a person can fix "
         "waits (INPUT_REQUIRED) for ResumeTask before it ends FAILED (TOOL_RESUMABLE)",
     )
+    max_wait_seconds: float = Field(
+        86_400.0,
+        gt=0,
+        description="how long a task may wait in all, parked (for people, its children, "
+        "remote agents, its turn in a conversation), unless its request sets less "
+        "(wait_timeout); the wait does not count against its time limit",
+    )
+    wait_deadline_actions: str = Field(
+        "approval=deny,question=deny,resume=fail,child=fail,remote=fail,turn=fail",
+        description="what happens when a wait passes its deadline, by kind "
+        "(approval, question, resume, child, remote, turn = deny, fail or cancel): deny "
+        "refuses the call (recorded as a timeout, never as a person's decision) and the "
+        "task goes on; fail ends it FAILED (WAIT_DEADLINE); cancel ends it CANCELLED",
+    )
     step_policy: Literal["replan", "skip", "terminate"] = Field(
         "replan",
         description="what a failed plan step leads to: a new plan, going on without it (and "
@@ -94,3 +109,33 @@ class EngineSettings(Section):
         description="a running tool call's progress reports go out as at most one "
         "tool_progress event per this many milliseconds, the latest winning (0: each one)",
     )
+
+    @field_validator("wait_deadline_actions")
+    @classmethod
+    def _wait_actions(cls, value: str) -> str:
+        parse_wait_actions(value)
+        return value
+
+    @property
+    def wait_actions(self) -> dict[WaitKind, WaitAction]:
+        """What each kind of wait does at its deadline (AGENTD_WAIT_DEADLINE_ACTIONS)."""
+        return parse_wait_actions(self.wait_deadline_actions)
+
+
+def parse_wait_actions(value: str) -> dict[WaitKind, WaitAction]:
+    """`"approval=deny,child=fail"` as {APPROVAL: DENY, CHILD: FAIL}; kinds left out keep
+    their default. ValueError names the part that is not kind=action."""
+    actions: dict[WaitKind, WaitAction] = {}
+    kinds = {k.value: k for k in WaitKind}
+    choices = {a.value: a for a in WaitAction}
+    for part in (p.strip() for p in value.split(",")):
+        if not part:
+            continue
+        name, _, action = (s.strip().lower() for s in part.partition("="))
+        if name not in kinds or action not in choices or kinds[name] in actions:
+            raise ValueError(
+                f"{part!r} is not kind=action (kinds: {', '.join(kinds)}; actions: "
+                f"{', '.join(choices)}; each kind once)"
+            )
+        actions[kinds[name]] = choices[action]
+    return actions

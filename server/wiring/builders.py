@@ -170,6 +170,8 @@ def engine_config(settings: Settings) -> EngineConfig:
         max_failed_tool_calls=settings.max_failed_tool_calls,
         step_policy=settings.step_policy,
         resume_window_seconds=settings.resume_window_seconds,
+        max_wait_seconds=settings.max_wait_seconds,
+        wait_actions=settings.wait_actions,
         tool_progress_seconds=settings.tool_progress_ms / 1000,
         tool_calling=settings.llm_tool_calling,
         catalog=model_catalog(settings),
@@ -282,7 +284,8 @@ def start_engine(
             leases=live.leases,
             checkpoints=durable.checkpoints,
             takeover_interval_seconds=settings.takeover_interval_seconds,
-            approvals=live.approvals,
+            waits=durable.waits,
+            wake_bus=live.wakes,
             agents=agents,
             model_factory=model_factory(models),
             memory=TaskMemory(
@@ -304,7 +307,8 @@ def start_engine(
         ),
         engine_config(settings),
     )
-    engine.call_remote_agents(LazyRemoteAgents(settings.allowed_networks()))
+    follow = settings.a2a_remote_follow_seconds
+    engine.call_remote_agents(LazyRemoteAgents(settings.allowed_networks(), follow))
     engine.listen_for_cancellations()
     engine.supervise()
     return engine

@@ -67,6 +67,12 @@ class WaitStore(Protocol):
         """The task ended: its waits are gone."""
         ...
 
+    async def tasks(self, limit: int) -> list[tuple[str, str]]:
+        """Up to `limit` tasks that have waits, as (tenant, task id): tasks not ended (a
+        task's waits are forgotten when it ends). A server whose live state dies with it
+        ends these when it starts again."""
+        ...
+
     async def due(self, now: datetime, limit: int) -> list[Wait]:
         """Up to `limit` open waits whose deadline is at or before `now`, earliest first."""
         ...

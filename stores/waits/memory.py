@@ -77,6 +77,10 @@ class InMemoryWaitStore:
     async def forget(self, task_id: str) -> None:
         self._waits.pop(task_id, None)
 
+    async def tasks(self, limit: int) -> list[tuple[str, str]]:
+        found = [(slots[next(iter(slots))].tenant, t) for t, slots in self._waits.items() if slots]
+        return sorted(found)[:limit]
+
     def _all(self) -> list[Wait]:
         return [w for slots in self._waits.values() for w in slots.values()]
 

@@ -177,6 +177,14 @@ class SqlWaitStore:
     async def forget(self, task_id: str) -> None:
         await self._writer.execute(delete(task_waits).where(_T.task_id == task_id))
 
+    async def tasks(self, limit: int) -> list[tuple[str, str]]:
+        query = (
+            select(_T.tenant, _T.task_id).distinct().order_by(_T.tenant, _T.task_id).limit(limit)
+        )
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [(row.tenant, row.task_id) for row in rows]
+
     async def due(self, now: datetime, limit: int) -> list[Wait]:
         query = (
             select(task_waits)

@@ -229,6 +229,16 @@ async def test_forget_removes_every_wait_of_the_task_only(waits: WaitStore) -> N
     assert (await waits.open(a_wait(slot="a")))[1] is True  # a slot forgotten is free again
 
 
+async def test_tasks_lists_each_task_with_waits_once(waits: WaitStore) -> None:
+    await waits.open(a_wait("task-2", slot="a", tenant="beta"))
+    await waits.open(a_wait("task-1", slot="a"))
+    await waits.open(a_wait("task-1", slot="b", kind=WaitKind.CHILD))
+    assert await waits.tasks(10) == [("acme", "task-1"), ("beta", "task-2")]
+    assert len(await waits.tasks(1)) == 1
+    await waits.forget("task-1")
+    assert await waits.tasks(10) == [("beta", "task-2")]
+
+
 async def test_of_task_is_oldest_first(waits: WaitStore) -> None:
     for slot, seconds in [("c", 30), ("a", 10), ("d", 40), ("b", 20)]:
         await waits.open(a_wait(slot=slot, created_at=at(seconds)))

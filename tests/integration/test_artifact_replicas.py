@@ -33,7 +33,8 @@ async def test_an_approved_write_is_readable_on_every_replica_and_tenant_scoped(
     replies = [{"tool_calls": [WRITE]}, {"tool_calls": [READ]}, {"text": "planned"}]
     async with (
         trusted(tmp_path / "a", replies, **shared) as a,
-        trusted(tmp_path / "b", **shared) as b,
+        # One model for both: the approval wakes the task on b, which has room for it.
+        trusted(tmp_path / "b", **shared, llm_base_url=a.llm.base_url) as b,
     ):
         await a.grant("acme", "principal:alice", "write_artifact", "write", requires_approval=True)
         await a.grant("acme", "principal:alice", "read_artifact", "read")

@@ -61,7 +61,7 @@ async def _finish_two(client: AgentClient) -> list[str]:
     return [done[0].task_id, slow.task_id]
 
 
-REPLIES = [{"text": "hello"}, {"delay_seconds": 30, "text": "never"}]
+REPLIES: list[dict[str, Any]] = [{"text": "hello"}, {"delay_seconds": 30, "text": "never"}]
 
 
 async def test_on_sqlite_answers_survive_a_restart(tmp_path: Path) -> None:

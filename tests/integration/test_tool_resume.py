@@ -148,7 +148,8 @@ async def test_after_kill_9_the_process_taking_over_waits_and_resumes_the_call(
     tmp_path: Path, prefix: str, database: str
 ) -> None:
     """A process waits on a resumable failure and is killed; the restarted process takes
-    the task over, and ResumeTask (sent while no process ran it) runs only that call."""
+    the task over (or wakes it, parked), and ResumeTask (sent while no process ran it)
+    runs only that call."""
     replies = [_call("notes_charge", amount=5), {"text": "Charged 5."}]
     toolsets = _settings(tmp_path)["toolsets_file"]
     async with FakeOpenAIServer(replies) as llm:
@@ -168,7 +169,9 @@ async def test_after_kill_9_the_process_taking_over_waits_and_resumes_the_call(
                     rest = [e async for e in again.stream_task_events(task_id, head[-1].sequence)]
     every = head + rest
     assert_well_formed(every)
-    assert len(of_kind(every, "resumed")) == 1
+    # Taken over (`resumed`) when the kill came before the task parked; else woken by
+    # ResumeTask from its park: either way once, on the restarted process.
+    assert len(of_kind(every, "resumed")) <= 1
     assert final(every).text == "Charged 5."
     assert notes_log(tmp_path) == ["charge 5 refused", "charge 5 ok"]
     assert len(llm.requests) == 2  # the model was not asked for the call again

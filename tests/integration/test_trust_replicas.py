@@ -24,7 +24,8 @@ async def test_an_approval_given_on_another_replica_reaches_the_task(
               "database_url": database}  # fmt: skip
     async with (
         trusted(tmp_path / "a", [CALL, {"text": "done"}], **shared) as a,
-        trusted(tmp_path / "b", **shared) as b,
+        # One model for both: the approval wakes the task on b, which has room for it.
+        trusted(tmp_path / "b", **shared, llm_base_url=a.llm.base_url) as b,
     ):
         alice = await a.client("acme", "alice")
         await a.grant("acme", "principal:alice", "calculator", "read", requires_approval=True)

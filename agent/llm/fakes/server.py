@@ -17,13 +17,10 @@ that does not fit it (`agent.llm.fakes.window`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import re
-import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
 
@@ -32,7 +29,6 @@ from aiohttp import web
 from agent.llm.fakes import window as fake_window
 from agent.llm.fakes.embeddings import DEFAULT_DIMENSIONS, FakeEmbeddings
 from agent.llm.fakes.log import RequestLog
-from agent.llm.fakes.providers import FakeProvider, parse_provider
 from agent.llm.fakes.rerank import FakeRerank
 from agent.llm.fakes.script import Script, role_of
 from agent.llm.testing import split_text
@@ -234,10 +230,10 @@ class FakeOpenAIServer:
         usage: JSON | None = None
         if "usage" not in reply or reply["usage"] is not None:
             usage = {"prompt_tokens": 10, "completion_tokens": 5, **reply.get("usage", {})}
-            limit = int(body.get("max_completion_tokens") or body.get("max_tokens") or 0)
-            if 0 < limit < usage["completion_tokens"]:  # as an endpoint does: cut at the limit
-                usage["completion_tokens"] = limit
-                text, calls, finish = text[: limit * 4], [], "length"
+            if fake_window.cut_at_limit(
+                body, usage
+            ):  # as an endpoint does: the reply ends at the limit
+                text, calls, finish = text[: usage["completion_tokens"] * 4], [], "length"
             usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
         return text, reply.get("reasoning", ""), calls, finish, usage
 
@@ -329,76 +325,3 @@ def _error(
         },
         status=status,
     )
-
-
-def banner(base_url: str, source: str, script: Script, log_to: str = "") -> str:
-    """The line `agentd fake-llm` starts with: where it serves, what it plays."""
-    logged = f"; requests logged to {log_to}" if log_to else ""
-    return (
-        f"fake OpenAI-compatible server on {base_url} playing {source}: {script.describe()}{logged}"
-    )
-
-
-async def serve_forever(
-    script: Script, port: int, host: str = "127.0.0.1", *, source: str = "a script",
-    log: TextIO | None = None, log_to: str = "", context_window: int | None = None,
-    providers: Sequence[FakeProvider] = (),
-) -> None:  # fmt: skip
-    """Run the server for `agentd fake-llm` (and one per extra provider) until SIGTERM."""
-    import signal
-
-    server = FakeOpenAIServer(script, host=host, port=port, log=log, context_window=context_window)
-    await server.start()
-    print(banner(server.base_url, source, script, log_to), flush=True)
-    others = [FakeOpenAIServer(p.script, host=host, port=p.port, log=log) for p in providers]
-    for provider, other in zip(providers, others, strict=True):
-        await other.start()
-        print(f"provider {provider.name}: " + banner(other.base_url, provider.source,
-              provider.script), flush=True)  # fmt: skip
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        for other in others:
-            await other.stop()
-        await server.stop()
-
-
-def run(
-    script: Path, port: int, host: str, log: str | None, context_window: int | None = None,
-    providers: Sequence[str] = (),
-) -> int:  # fmt: skip
-    """`agentd fake-llm`: its exit status (2 for a script that cannot be played)."""
-    try:
-        played = Script.load(script)
-        extra = [parse_provider(spec) for spec in providers]
-    except (OSError, ValueError) as bad:
-        print(f"agentd fake-llm: {script}: {bad}", file=sys.stderr)
-        return 2
-    with contextlib.ExitStack() as stack:
-        stream = None
-        if log == "-":
-            stream = sys.stderr
-        elif log:
-            stream = stack.enter_context(Path(log).open("a", encoding="utf-8"))
-        where = "stderr" if log == "-" else (log or "")
-        try:
-            asyncio.run(
-                serve_forever(
-                    played,
-                    port,
-                    host,
-                    source=script.name,
-                    log=stream,
-                    log_to=where,
-                    context_window=context_window,
-                    providers=extra,
-                )
-            )
-        except OSError as error:  # the address is taken, or not this machine's
-            print(f"agentd fake-llm: cannot listen on {host}:{port}: {error}", file=sys.stderr)
-            return 2
-    return 0

@@ -55,3 +55,13 @@ def refusal(body: JSON, window: int) -> str | None:
         f"{prompt + reply} tokens ({prompt} in the messages, {reply} in the completion). "
         "Please reduce the length of the messages or completion."
     )
+
+
+def cut_at_limit(body: JSON, usage: JSON) -> bool:
+    """Whether a reply of `usage`'s completion tokens is longer than the reply limit the
+    request asked for; if so `usage` now counts the limit (the reply is cut there)."""
+    limit = int(body.get("max_completion_tokens") or body.get("max_tokens") or 0)
+    if 0 < limit < int(usage["completion_tokens"]):
+        usage["completion_tokens"] = limit
+        return True
+    return False

@@ -195,6 +195,7 @@ class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods):
         token_budget: int = 0,
         cancel_on_disconnect: bool = False,
         task_timeout: float | None = None,
+        wait_timeout: float | None = None,
         labels: Mapping[str, str] | None = None,
         plan: tasks_pb2.Plan | None = None,
         agent: str = "",
@@ -209,12 +210,13 @@ class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods):
         planning first. `conversation_id` makes the task the next turn of a conversation
         (`create_conversation`); `busy_policy` says what happens while another of its
         tasks runs. `timeout` is this call's deadline: it ends the stream, never the
-        task (whose own limit is `task_timeout`). Heartbeats (sequence 0) are skipped
-        unless asked for.
+        task (whose own limit is `task_timeout`; `wait_timeout` bounds how long it may
+        wait, parked, for people, children or remote agents). Heartbeats (sequence 0)
+        are skipped unless asked for.
         """
         request = _execute_request(
             task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent, conversation_id, busy_policy,
+            task_timeout, labels, plan, agent, conversation_id, busy_policy, wait_timeout,
         )  # fmt: skip
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
@@ -230,6 +232,7 @@ class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods):
         idempotency_key: str = "",
         token_budget: int = 0,
         task_timeout: float | None = None,
+        wait_timeout: float | None = None,
         labels: Mapping[str, str] | None = None,
         plan: tasks_pb2.Plan | None = None,
         agent: str = "",
@@ -240,7 +243,7 @@ class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods):
         """Start a task with no stream attached; follow it with `stream_task_events`."""
         request = _execute_request(
             task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent, conversation_id, busy_policy,
+            task_timeout, labels, plan, agent, conversation_id, busy_policy, wait_timeout,
         )  # fmt: skip
         started: tasks_pb2.Task = await self._unary(self._stub.StartTask, request, timeout)
         return started

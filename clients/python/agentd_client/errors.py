@@ -225,6 +225,16 @@ class ToolResumableError(AgentdError):
     resumed within its window (appears in `Task.error`)."""
 
 
+class WaitDeadlineError(AgentdError):
+    """What a task waited for (a person, its children, a remote agent, its turn) did not
+    come before the wait's deadline (appears in `Task.error`)."""
+
+
+class ServerRestartedError(AgentdError):
+    """The task waited on a server without Redis that restarted (appears in
+    `Task.error`)."""
+
+
 class PlanInvalidError(AbortedError):
     """The planner could not produce a valid plan."""
 
@@ -282,6 +292,8 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "MEMORY_UNAVAILABLE": MemoryUnavailableError,
     "MEMORY_NOT_FOUND": MemoryNotFoundError,
     "KNOWLEDGE_BASE_EXISTS": KnowledgeBaseExistsError,
+    "WAIT_DEADLINE": WaitDeadlineError,
+    "SERVER_RESTARTED": ServerRestartedError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

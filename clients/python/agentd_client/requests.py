@@ -57,6 +57,7 @@ def execute_request(
     agent: str = "",
     conversation_id: str = "",
     busy_policy: str = "reject",
+    wait_timeout: float | None = None,
 ) -> pb.ExecuteRequest:
     request = pb.ExecuteRequest(
         task=task,
@@ -73,6 +74,8 @@ def execute_request(
     )
     if task_timeout is not None:
         request.timeout.FromTimedelta(timedelta(seconds=task_timeout))
+    if wait_timeout is not None:
+        request.wait_timeout.FromTimedelta(timedelta(seconds=wait_timeout))
     if plan is not None:
         request.plan.CopyFrom(plan)
     return request

@@ -68,6 +68,7 @@ class ExecuteRequest(_message.Message):
     BYPASS_TOOL_CACHE_FIELD_NUMBER: _builtins.int
     CONVERSATION_ID_FIELD_NUMBER: _builtins.int
     BUSY_POLICY_FIELD_NUMBER: _builtins.int
+    WAIT_TIMEOUT_FIELD_NUMBER: _builtins.int
     task: _builtins.str
     """What to do, in natural language; 1 to 5,000 characters."""
     max_iterations: _builtins.int
@@ -126,9 +127,12 @@ class ExecuteRequest(_message.Message):
     def timeout(self) -> _duration_pb2.Duration:
         """The task's time limit, counted from when it starts running; unset or
         zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-        caps it. The call's gRPC deadline never limits the task: it bounds the
-        stream only. A task that reaches its limit stops with
-        STOP_REASON_DEADLINE.
+        caps it. The time the task waits parked (for a person's approval or
+        answer, its child tasks, a remote agent, ResumeTask, its turn in a
+        conversation) does not count: its clock stops while it waits, and
+        `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+        limits the task: it bounds the stream only. A task that reaches its limit
+        stops with STOP_REASON_DEADLINE.
         """
 
     @_builtins.property
@@ -152,6 +156,19 @@ class ExecuteRequest(_message.Message):
         plan_revised event.
         """
 
+    @_builtins.property
+    def wait_timeout(self) -> _duration_pb2.Duration:
+        """How long the task may wait in all, parked: for people (approvals,
+        questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+        or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+        caps it. A waiting task holds no running place. When a wait passes its
+        deadline, what happens is the server's setting for its kind
+        (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+        refused (the model is told; recorded as a timeout, never as a person's
+        decision), and a wait for children, a remote agent, ResumeTask or a turn
+        fails the task (ERROR_REASON_WAIT_DEADLINE).
+        """
+
     def __init__(
         self,
         *,
@@ -170,10 +187,11 @@ class ExecuteRequest(_message.Message):
         bypass_tool_cache: _builtins.bool = ...,
         conversation_id: _builtins.str = ...,
         busy_policy: _conversations_pb2.ConversationBusyPolicy.ValueType = ...,
+        wait_timeout: _duration_pb2.Duration | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "plan", b"plan", "timeout", b"timeout"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "plan", b"plan", "timeout", b"timeout", "wait_timeout", b"wait_timeout"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "busy_policy", b"busy_policy", "bypass_tool_cache", b"bypass_tool_cache", "cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "conversation_id", b"conversation_id", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "plan", b"plan", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "busy_policy", b"busy_policy", "bypass_tool_cache", b"bypass_tool_cache", "cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "conversation_id", b"conversation_id", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "plan", b"plan", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools", "wait_timeout", b"wait_timeout"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -261,7 +261,9 @@ class AgentServiceServicer:
         """Decides on a tool call that waits for a human's approval (the task is
         INPUT_REQUIRED and announced it with an `approval_requested` event):
         approve it, reject it, or approve it with edited arguments. Needs one of
-        the server's approver roles; returns the task's state after the decision.
+        the server's approver roles; returns the task's state when the decision
+        was recorded. A waiting task holds no running place: the decision wakes
+        it, and it runs on whichever replica has room.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -269,10 +271,12 @@ class AgentServiceServicer:
 
     def ProvideInput(self, request, context):
         """Answers a question the task's agent asked (an `input_requested` event;
-        the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
-        it. The task's owner or an approver may answer; NOT_FOUND
+        the task is INPUT_REQUIRED), or one a remote A2A agent asked through a
+        child task; the task wakes and runs on, on whichever replica has room.
+        The task's owner or an approver may answer; NOT_FOUND
         (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
-        question expires with the task's time limit.
+        question expires at its wait's deadline (the task's `wait_timeout`);
+        the model is then told nobody answered.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -78,14 +78,18 @@ class AgentServiceStub:
     """Decides on a tool call that waits for a human's approval (the task is
     INPUT_REQUIRED and announced it with an `approval_requested` event):
     approve it, reject it, or approve it with edited arguments. Needs one of
-    the server's approver roles; returns the task's state after the decision.
+    the server's approver roles; returns the task's state when the decision
+    was recorded. A waiting task holds no running place: the decision wakes
+    it, and it runs on whichever replica has room.
     """
     ProvideInput: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ProvideInputRequest, _tasks_pb2.Task]
     """Answers a question the task's agent asked (an `input_requested` event;
-    the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
-    it. The task's owner or an approver may answer; NOT_FOUND
+    the task is INPUT_REQUIRED), or one a remote A2A agent asked through a
+    child task; the task wakes and runs on, on whichever replica has room.
+    The task's owner or an approver may answer; NOT_FOUND
     (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
-    question expires with the task's time limit.
+    question expires at its wait's deadline (the task's `wait_timeout`);
+    the model is then told nobody answered.
     """
     ResumeTask: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ResumeTaskRequest, _tasks_pb2.Task]
     """Resumes a task that waits (INPUT_REQUIRED) after a tool call failed for a
@@ -191,14 +195,18 @@ class AgentServiceAsyncStub(AgentServiceStub):
     """Decides on a tool call that waits for a human's approval (the task is
     INPUT_REQUIRED and announced it with an `approval_requested` event):
     approve it, reject it, or approve it with edited arguments. Needs one of
-    the server's approver roles; returns the task's state after the decision.
+    the server's approver roles; returns the task's state when the decision
+    was recorded. A waiting task holds no running place: the decision wakes
+    it, and it runs on whichever replica has room.
     """
     ProvideInput: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ProvideInputRequest, _tasks_pb2.Task]  # type: ignore[assignment]
     """Answers a question the task's agent asked (an `input_requested` event;
-    the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
-    it. The task's owner or an approver may answer; NOT_FOUND
+    the task is INPUT_REQUIRED), or one a remote A2A agent asked through a
+    child task; the task wakes and runs on, on whichever replica has room.
+    The task's owner or an approver may answer; NOT_FOUND
     (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
-    question expires with the task's time limit.
+    question expires at its wait's deadline (the task's `wait_timeout`);
+    the model is then told nobody answered.
     """
     ResumeTask: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ResumeTaskRequest, _tasks_pb2.Task]  # type: ignore[assignment]
     """Resumes a task that waits (INPUT_REQUIRED) after a tool call failed for a
@@ -361,7 +369,9 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         """Decides on a tool call that waits for a human's approval (the task is
         INPUT_REQUIRED and announced it with an `approval_requested` event):
         approve it, reject it, or approve it with edited arguments. Needs one of
-        the server's approver roles; returns the task's state after the decision.
+        the server's approver roles; returns the task's state when the decision
+        was recorded. A waiting task holds no running place: the decision wakes
+        it, and it runs on whichever replica has room.
         """
 
     @_abc_1.abstractmethod
@@ -371,10 +381,12 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_tasks_pb2.Task, _abc.Awaitable[_tasks_pb2.Task]]:
         """Answers a question the task's agent asked (an `input_requested` event;
-        the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
-        it. The task's owner or an approver may answer; NOT_FOUND
+        the task is INPUT_REQUIRED), or one a remote A2A agent asked through a
+        child task; the task wakes and runs on, on whichever replica has room.
+        The task's owner or an approver may answer; NOT_FOUND
         (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
-        question expires with the task's time limit.
+        question expires at its wait's deadline (the task's `wait_timeout`);
+        the model is then told nobody answered.
         """
 
     @_abc_1.abstractmethod

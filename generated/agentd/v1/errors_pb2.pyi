@@ -167,6 +167,18 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """CreateKnowledgeBase for an id the tenant already has (status
     ALREADY_EXISTS).
     """
+    ERROR_REASON_WAIT_DEADLINE: _ErrorReason.ValueType  # 58
+    """A task's reason for FAILED: what it waited for, parked (a person, its
+    children, a remote agent, its turn), did not come before the wait's
+    deadline, and the server's action for that kind of wait is to fail the
+    task (AGENTD_WAIT_DEADLINE_ACTIONS; its total wait is bounded by
+    `wait_timeout` and AGENTD_MAX_WAIT_SECONDS).
+    """
+    ERROR_REASON_SERVER_RESTARTED: _ErrorReason.ValueType  # 59
+    """A task's reason for FAILED: it was parked (waiting) on a server that keeps
+    live state in its own process, and that server restarted. A server with
+    Redis (AGENTD_REDIS_URL) keeps parked tasks across restarts.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -321,5 +333,17 @@ visible to the caller (status NOT_FOUND).
 ERROR_REASON_KNOWLEDGE_BASE_EXISTS: ErrorReason.ValueType  # 57
 """CreateKnowledgeBase for an id the tenant already has (status
 ALREADY_EXISTS).
+"""
+ERROR_REASON_WAIT_DEADLINE: ErrorReason.ValueType  # 58
+"""A task's reason for FAILED: what it waited for, parked (a person, its
+children, a remote agent, its turn), did not come before the wait's
+deadline, and the server's action for that kind of wait is to fail the
+task (AGENTD_WAIT_DEADLINE_ACTIONS; its total wait is bounded by
+`wait_timeout` and AGENTD_MAX_WAIT_SECONDS).
+"""
+ERROR_REASON_SERVER_RESTARTED: ErrorReason.ValueType  # 59
+"""A task's reason for FAILED: it was parked (waiting) on a server that keeps
+live state in its own process, and that server restarted. A server with
+Redis (AGENTD_REDIS_URL) keeps parked tasks across restarts.
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

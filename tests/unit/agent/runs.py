@@ -5,8 +5,10 @@ repeated), made through `RunFactory.new` as the engine makes them."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -23,10 +25,11 @@ from records.checkpoints import RunCheckpoint
 from records.execution import ExecutionMode
 from records.tasks import Task, TaskStatus, TokenUsage, new_task_id
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
-from stores.approvals.memory import InMemoryApprovalBox
+from records.waits import WaitKind
 from stores.audit.memory import InMemoryAuditLog
 from stores.checkpoints.memory import InMemoryCheckpointStore
 from stores.tasks.memory import InMemoryTaskStore
+from stores.waits.memory import InMemoryWaitStore
 from tools.builtin import builtin_tools
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
@@ -109,14 +112,14 @@ class Env:
     audit: InMemoryAuditLog
     store: InMemoryTaskStore
     checkpoints: InMemoryCheckpointStore | None
-    approvals: InMemoryApprovalBox
+    waits: InMemoryWaitStore
     slow: SlowTool
     send: SendTool
 
     def factory(self, model: Model | ModelRoles) -> RunFactory:
         models = model if isinstance(model, ModelRoles) else ModelRoles(default=model)
         return RunFactory(
-            models, self.registry, self.store, self.config, self.checkpoints, self.approvals
+            models, self.registry, self.store, self.config, self.checkpoints, self.waits
         )
 
     async def run(
@@ -155,6 +158,23 @@ class Env:
             persist=persist,
             resumed=resumed,
         )
+
+    async def woken(self, run: TaskRun, model: Model | ModelRoles) -> TaskRun:
+        """A new run of `run`'s task, picking it up where it parked (as a replica that
+        woke it would: from the checkpoint it parked with)."""
+        parked = serialization.loads(serialization.dumps(run.progress(time.time())))
+        assert isinstance(parked, RunCheckpoint)
+        task = await self.store.get(run.task.tenant, run.task.task_id)
+        factory = self.factory(model)
+        call = CallContext(PRINCIPAL)
+        return factory.new(task, call, factory.specs(task.tools), 0, resumed=parked)
+
+    async def answer(self, run: TaskRun, slot: str, kind: WaitKind, **answer: Any) -> None:
+        """Leave an answer in the run's wait `slot` (as ApproveToolCall, ProvideInput or
+        ResumeTask do)."""
+        by = str(answer.pop("by", "carol"))
+        now = datetime.now(UTC)
+        await self.waits.answer(PRINCIPAL.tenant, run.task.task_id, slot, kind, answer, by, now)
 
     async def _stored(self, task_id: str) -> bool:
         try:
@@ -208,7 +228,7 @@ def make_env(
         audit=audit,
         store=InMemoryTaskStore(),
         checkpoints=InMemoryCheckpointStore() if durable else None,
-        approvals=InMemoryApprovalBox(),
+        waits=InMemoryWaitStore(),
         slow=slow,
         send=send,
     )

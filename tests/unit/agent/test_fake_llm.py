@@ -13,8 +13,9 @@ import pytest
 
 from agent import prompts
 from agent.llm.base import ModelError
+from agent.llm.fakes.command import banner
 from agent.llm.fakes.script import Script, role_of
-from agent.llm.fakes.server import FakeOpenAIServer, banner
+from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.modes import critic, planner
 from agent.running.answers import REFORMAT

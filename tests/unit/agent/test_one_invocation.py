@@ -18,12 +18,13 @@ from google.protobuf import struct_pb2
 
 from agent.llm.testing import ScriptedModel, text, tool_calls
 from agent.modes import function_calling
+from agent.parked import Parked
 from agentd.v1 import agent_service_pb2 as pb
 from core import secrets
 from core.identity import CallContext
 from records import events as ev
-from records.tools.approvals import ApprovalDecision
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from records.waits import WaitKind
 from server.convert import tasks as convert
 from server.rpcs.tools import ToolRpcs
 from tests.unit.agent.runs import PRINCIPAL, Env, make_env, of_type
@@ -151,34 +152,33 @@ async def test_a_model_tool_call_parses_and_redacts_the_arguments_once(
 async def test_a_model_tool_call_with_an_approval_parses_and_redacts_once(
     tmp_path: Path, counts: Counts, edit: bool
 ) -> None:
-    """With an approval the arguments are still redacted once (shown in the request for
-    it, the events and the audit record); an approver's edit is one more set of
-    arguments, redacted once too."""
+    """With an approval the arguments are still redacted once per run (shown in the
+    request for it, the events and the audit record; the woken run redacts the arguments
+    it kept once); an approver's edit is one more set of arguments, redacted once too."""
     env = _env(tmp_path, approval=True)
     run = await env.run(
         ScriptedModel([tool_calls(("note", ARGUMENTS)), text("done")]), tools=["note"]
     )
-    running = asyncio.create_task(function_calling.run(run))
-    asked: list[ev.ApprovalRequested] = []
-    for _ in range(300):
-        asked = of_type(await env.events(run), ev.ApprovalRequested)
-        if asked:
-            break
-        await asyncio.sleep(0.01)
+    with pytest.raises(Parked):
+        await function_calling.run(run)
+    asked = of_type(await env.events(run), ev.ApprovalRequested)
     assert asked
     assert asked[0].arguments == SHOWN
     edited = {MARK: "edited", "api_key": "sk-" + "y" * 24} if edit else None
-    decision = ApprovalDecision(True, "carol", "", edited)
-    await env.approvals.decide(PRINCIPAL.tenant, run.task.task_id, asked[0].call_id, decision)
+    await env.answer(run, asked[0].call_id, WaitKind.APPROVAL, approved=True, arguments=edited)
+    woken = await env.woken(run, ScriptedModel([text("done")]))
 
-    outcome = await asyncio.wait_for(running, 10)
+    outcome = await asyncio.wait_for(function_calling.run(woken), 10)
 
     assert outcome.answer == "done"
-    events = await env.events(run)
+    events = await env.events(woken)
     (decided,) = of_type(events, ev.ApprovalDecided)
     assert decided.arguments == ({MARK: "edited", "api_key": secrets.REDACTED} if edit else None)
     (record,) = env.audit.records
     assert record.approval == ("edited" if edit else "approved")
     shown = dict(decided.arguments) if decided.arguments is not None else SHOWN
     assert dict(record.arguments) == shown
-    assert (counts.parses, counts.redactions) == (1, 2 if edit else 1)
+    # Once per run: the run that asked parsed and redacted them once; the woken run read
+    # its checkpoint (one parse), parsed the call it takes up and redacted the arguments
+    # it kept once (and an edit once more).
+    assert (counts.parses, counts.redactions) == (3, 3 if edit else 2)

@@ -133,7 +133,7 @@ def test_an_agent_gets_its_provider_per_role_then_its_fallback_chain(tmp_path: P
     providers = {name: _provider(name, name) for name in ("main", "cheap", "backup")}
     models = ModelRoles(default=FunctionModel(lambda *_: ModelResponse(text="server")),
                         providers=providers)  # fmt: skip
-    factory = RunFactory(models, env.registry, env.store, env.config, None, env.approvals)
+    factory = RunFactory(models, env.registry, env.store, env.config, None, env.waits)
     agent = parse_agent(
         {"id": "a", "model": {"default": "big", "critic": "small"},
          "provider": {"default": "main", "critic": "cheap"},

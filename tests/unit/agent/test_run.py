@@ -4,26 +4,27 @@ concurrency bound, the crash journal, approvals)."""
 
 from __future__ import annotations
 
-import asyncio
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from agent.failures import WaitExpiredError
 from agent.limits import EngineConfig, LimitReached
 from agent.llm import sanitize
 from agent.llm.testing import FunctionModel, ScriptedModel, text
+from agent.parked import Parked
 from agent.tool_use.calls import UNKNOWN_OUTCOME
-from core.errors import ApprovalNotPendingError, TaskNotFoundError
+from core.errors import TaskNotFoundError
 from records import events as ev
 from records.checkpoints import JournalEntry
 from records.messages import Message, ModelResponse, ToolCall
 from records.mode_state import FunctionCallingState, PlanExecuteState, StepResult, TextReactState
 from records.plan import Plan, PlanStep
 from records.tasks import StopReason, TaskStatus, TokenUsage
-from records.tools.approvals import ApprovalDecision
 from records.tools.outcomes import ToolCallError, ToolErrorKind
-from stores.approvals.memory import InMemoryApprovalBox
+from records.waits import WaitAction, WaitKind, WaitState
 from tests.unit.agent.runs import (
     PRINCIPAL,
     checkpoint,
@@ -468,41 +469,49 @@ async def test_a_resumed_run_reports_an_unfinished_call_as_outcome_unknown(
     assert saved.journal == {"k": JournalEntry("call_earlier", "send_message", True, False, text_)}
 
 
-async def _approval_requested(run_events: Any) -> ev.ApprovalRequested:
-    for _ in range(200):
-        asked = of_type(await run_events(), ev.ApprovalRequested)
-        if asked:
-            return asked[0]
-        await asyncio.sleep(0.01)
-    raise AssertionError("no approval was requested")
-
-
 @pytest.mark.parametrize("approved", [True, False])
-async def test_a_call_needing_approval_waits_in_input_required_until_decided(
+async def test_a_call_needing_approval_parks_until_decided_then_runs_under_its_call_id(
     tmp_path: Path, approved: bool
 ) -> None:
     env = make_env(tmp_path, approval_tools=["calculator"])
     run = await env.run(NEVER)
 
-    calling = asyncio.create_task(
-        run.tools.call("iteration-1", "calculator", {"expression": "6*7"})
-    )
-    asked = await _approval_requested(lambda: env.events(run))
+    with pytest.raises(Parked) as parked:
+        await run.tools.call("iteration-1", "calculator", {"expression": "6*7"}, key="i1/0")
+    (asked,) = of_type(await env.events(run), ev.ApprovalRequested)
+    assert [(w.kind, w.slot, w.person) for w in parked.value.waits] == [
+        (WaitKind.APPROVAL, asked.call_id, True)
+    ]
     assert (await env.store.get(PRINCIPAL.tenant, run.task.task_id)).status is (
         TaskStatus.INPUT_REQUIRED
     )
-    assert not calling.done()
-    verdict = ApprovalDecision(approved, "carol", "ok" if approved else "not today")
-    await env.approvals.decide(PRINCIPAL.tenant, run.task.task_id, asked.call_id, verdict)
-    result = await calling
+    entry = run.tools.journal["i1/0"]  # what the woken run makes again
+    assert (entry.call_id, entry.waiting, entry.arguments) == (
+        asked.call_id,
+        asked.call_id,
+        {"expression": "6*7"},
+    )
+    wait = await env.waits.get(run.task.task_id, asked.call_id)
+    assert wait is not None
+    assert (wait.kind, wait.tool_name, wait.state) == (
+        WaitKind.APPROVAL,
+        "calculator",
+        WaitState.OPEN,
+    )
+    assert wait.deadline_at is not None  # the task's wait limit
 
-    assert result.call_id == asked.call_id
+    comment = "ok" if approved else "not today"
+    await env.answer(run, asked.call_id, WaitKind.APPROVAL, approved=approved, comment=comment)
+    woken = await env.woken(run, NEVER)
+    result = await woken.tools.call("iteration-1", "calculator", None, key="i1/0")
+
+    assert result.call_id == asked.call_id  # the same call
     if approved:
         assert (result.ok, result.text) == (True, "42")
     else:
         assert result.error == ToolCallError(ToolErrorKind.REJECTED, result.text)
         assert result.text == "rejected by carol: not today"
-    events = await env.events(run)
+    events = await env.events(woken)
     assert kinds(events) == [
         "tool_call_started",
         "status_changed",
@@ -529,6 +538,29 @@ async def test_a_call_needing_approval_waits_in_input_required_until_decided(
         "carol",
         "ok" if approved else "rejected",
     )
+    closed = await env.waits.get(run.task.task_id, asked.call_id)
+    assert closed is not None
+    assert closed.state is WaitState.CLOSED  # taken in
+    assert "i1/0" not in woken.tools.journal  # the call is done with its wait
+
+
+async def test_a_second_look_at_an_open_wait_parks_again_without_asking_again(
+    tmp_path: Path,
+) -> None:
+    env = make_env(tmp_path, approval_tools=["calculator"])
+    run = await env.run(NEVER)
+    with pytest.raises(Parked):
+        await run.tools.call("iteration-1", "calculator", {"expression": "6*7"}, key="i1/0")
+
+    woken = await env.woken(run, NEVER)  # woken for another reason: still undecided
+    with pytest.raises(Parked):
+        await woken.tools.call("iteration-1", "calculator", None, key="i1/0")
+
+    assert kinds(await env.events(woken)) == [
+        "tool_call_started",
+        "status_changed",
+        "approval_requested",
+    ]
 
 
 async def test_a_call_needing_approval_is_refused_when_nobody_can_be_asked(
@@ -544,22 +576,29 @@ async def test_a_call_needing_approval_is_refused_when_nobody_can_be_asked(
     assert run.task.status is TaskStatus.RUNNING
 
 
-class ExpiringApprovalBox(InMemoryApprovalBox):
-    """An approval slot that expires while the task waits, as RedisApprovalBox's does once
-    its TTL has passed: `wait` raises ApprovalNotPendingError."""
-
-    async def wait(self, task_id: str, call_id: str) -> ApprovalDecision:
-        await asyncio.sleep(0.01)
-        raise ApprovalNotPendingError(task_id, call_id)
-
-
-async def test_a_call_whose_approval_expired_leaves_the_task_running(tmp_path: Path) -> None:
-    env = make_env(tmp_path, approval_tools=["calculator"])
-    env.approvals = ExpiringApprovalBox()
+@pytest.mark.parametrize("action", [WaitAction.DENY, WaitAction.FAIL])
+async def test_an_approval_whose_deadline_passed_is_a_timeout_never_a_decision(
+    tmp_path: Path, action: WaitAction
+) -> None:
+    config = EngineConfig(wait_actions={WaitKind.APPROVAL: action})
+    env = make_env(tmp_path, config, approval_tools=["calculator"])
     run = await env.run(NEVER)
+    with pytest.raises(Parked) as parked:
+        await run.tools.call("iteration-1", "calculator", {"expression": "6*7"}, key="i1/0")
+    slot = parked.value.waits[0].slot
+    assert await env.waits.expire(run.task.task_id, slot, datetime.now(UTC))
 
-    result = await run.tools.call("iteration-1", "calculator", {"expression": "6*7"})
+    woken = await env.woken(run, NEVER)
+    if action is WaitAction.FAIL:
+        with pytest.raises(WaitExpiredError, match="no decision on calculator"):
+            await woken.tools.call("iteration-1", "calculator", None, key="i1/0")
+        return
+    result = await woken.tools.call("iteration-1", "calculator", None, key="i1/0")
 
-    assert result.text.startswith("refused (APPROVAL_NOT_PENDING): ")
-    assert run.task.status is TaskStatus.RUNNING
-    assert (await env.store.get(PRINCIPAL.tenant, run.task.task_id)).status is TaskStatus.RUNNING
+    assert result.error == ToolCallError(ToolErrorKind.TIMEOUT, result.text)
+    assert result.text == "not called: no decision on calculator came before its deadline"
+    events = await env.events(woken)
+    assert not of_type(events, ev.ApprovalDecided)  # nobody decided
+    assert woken.task.status is TaskStatus.RUNNING
+    (record,) = env.audit.records
+    assert (record.outcome, record.rule.endswith(":deadline")) == ("timeout", True)

@@ -16,9 +16,13 @@ from a2a.types import a2a_pb2
 from a2a.utils.errors import TaskNotFoundError
 
 from agent.failures import RemoteAgentError
+from agent.parked import Parked, Waiting
 from records.agents.remote_keys import RemoteDelegate
+from records.mode_state import RemoteState
 from records.tasks import TokenUsage
-from server.a2a.remote import _Call
+from records.waits import WaitKind
+from server.a2a import remote_waits
+from server.a2a.remote import RemoteCall
 
 REMOTE = RemoteDelegate("far", "127.0.0.1:1", "helper")
 
@@ -81,17 +85,53 @@ class Client:
         return a2a_pb2.Task(id=request.id)
 
 
-class Run:
+class People:
+    """The child's waits as a call of a remote agent uses them: opened, asked, settled."""
+
     def __init__(self) -> None:
+        self.opened: list[tuple[WaitKind, str]] = []
+        self.settled: list[str] = []
+        self.asked: list[str] = []
+        self.answers: dict[str, str] = {}
+
+    async def open(self, kind: WaitKind, slot: str, **_: Any) -> tuple[Any, bool]:
+        self.opened.append((kind, slot))
+        return SimpleNamespace(changes=0), True
+
+    async def settle(self, kind: WaitKind, slot: str, answer: Any) -> None:
+        self.settled.append(slot)
+
+    async def question(self, request_id: str, question: str) -> tuple[str, str] | None:
+        self.asked.append(question)
+        if request_id not in self.answers:
+            raise Parked([Waiting(WaitKind.QUESTION, request_id, True)])
+        return self.answers[request_id], "alice"
+
+
+@pytest.fixture(autouse=True)
+def _people(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child's waits are the fake run's `People` (a real run's are its wait store's)."""
+    monkeypatch.setattr(remote_waits, "PersonWaits", lambda run: run.tools.people)
+
+
+class Run:
+    def __init__(self, saved: Any = None) -> None:
         self.task = SimpleNamespace(task_id="task_child", goal="6*7?", usage=TokenUsage())
         self.events: list[Any] = []
+        self.tools = SimpleNamespace(people=People())
+        self.handing_over = False
+        self.pending_state: Any = None
+        self._saved = saved
+
+    def resume_state(self) -> Any:
+        return self._saved
 
     async def emit(self, payload: Any) -> None:
         self.events.append(payload)
 
 
-def call(client: Client, run: Run) -> _Call:
-    return _Call(client, None, None, REMOTE, run, 0.001)  # type: ignore[arg-type]
+def call(client: Client, run: Run) -> RemoteCall:
+    return RemoteCall(client, None, None, REMOTE, run, 0.001)  # type: ignore[arg-type]
 
 
 async def test_a_dropped_stream_is_resubscribed_and_the_answer_and_usage_kept() -> None:
@@ -134,3 +174,90 @@ async def test_cancelling_the_call_cancels_the_remote_task() -> None:
     with pytest.raises(asyncio.CancelledError):
         await running
     assert client.calls == [("send", "task_child"), ("cancel", "r-1")]
+
+
+async def test_a_remote_task_that_works_past_the_follow_window_parks_the_child() -> None:
+    client = Client([[working(), "hold"]], [])
+    run = Run()
+    with pytest.raises(Parked) as parked:
+        await call(client, run).run(follow_seconds=0.05)
+    assert [(w.kind, w.slot, w.person) for w in parked.value.waits] == [
+        (WaitKind.REMOTE, "remote:r-1:0", False)
+    ]
+    assert run.pending_state == RemoteState("r-1", 0)  # what the woken child follows
+    assert ("cancel", "r-1") not in client.calls  # parked, not cancelled
+
+
+async def test_a_woken_child_follows_its_remote_task_again_and_answers() -> None:
+    client = Client([], [[completed()]])
+    run = Run(saved=RemoteState("r-1", 0))
+    outcome = await call(client, run).run()
+    assert outcome.answer == "42"
+    assert client.calls == [("subscribe", "r-1"), ("get", "r-1")]  # never sent again
+    assert run.tools.people.settled == ["remote:r-1:0"]
+
+
+class AskingClient(Client):
+    """A remote task that asks a question once, then completes."""
+
+    def __init__(self) -> None:
+        super().__init__([[working()]], [[asked()], [completed()]])
+        self.sent: list[a2a_pb2.Message] = []
+        self.answered = False
+
+    def send_message(self, request: Any, context: Any) -> AsyncIterator[a2a_pb2.StreamResponse]:
+        self.sent.append(request.message)
+        if request.message.task_id:
+            self.answered = True
+            return self._play([completed()])
+        return super().send_message(request, context)
+
+    async def get_task(self, request: Any, context: Any) -> a2a_pb2.Task:
+        if self.answered:
+            return await super().get_task(request, context)
+        task = a2a_pb2.Task(id=request.id)
+        task.status.state = a2a_pb2.TASK_STATE_INPUT_REQUIRED
+        task.status.message.parts.add(text="Which quarter?")
+        return task
+
+
+def asked() -> a2a_pb2.StreamResponse:
+    status = a2a_pb2.TaskStatus(state=a2a_pb2.TASK_STATE_INPUT_REQUIRED)
+    update = a2a_pb2.TaskStatusUpdateEvent(task_id="r-1", status=status)
+    return a2a_pb2.StreamResponse(status_update=update)
+
+
+async def test_a_remote_question_is_the_childs_and_its_answer_goes_on_to_the_remote() -> None:
+    client = AskingClient()
+    client.sends = [[working(), asked()]]
+    run = Run()
+    with pytest.raises(Parked) as parked:
+        await call(client, run).run()
+    slot = parked.value.waits[0].slot
+    assert slot == "question:remote:r-1:0"
+    assert run.tools.people.asked == ["far asks: Which quarter?"]
+    assert run.pending_state == RemoteState("r-1", 0)
+
+    woken = Run(saved=run.pending_state)  # the person answered: the child is woken
+    woken.tools.people.answers[slot] = "Q3"
+    outcome = await call(client, woken).run()
+    assert outcome.answer == "42"
+    answer = client.sent[-1]
+    assert (answer.task_id, [p.text for p in answer.parts]) == ("r-1", ["Q3"])
+    assert answer.message_id == f"task_child:{slot}"
+
+
+async def test_a_remote_task_that_asks_for_authentication_fails_the_child_named() -> None:
+    class Auth(Client):
+        async def get_task(self, request: Any, context: Any) -> a2a_pb2.Task:
+            task = a2a_pb2.Task(id=request.id)
+            task.status.state = a2a_pb2.TASK_STATE_AUTH_REQUIRED
+            return task
+
+    status = a2a_pb2.TaskStatus(state=a2a_pb2.TASK_STATE_AUTH_REQUIRED)
+    update = a2a_pb2.StreamResponse(
+        status_update=a2a_pb2.TaskStatusUpdateEvent(task_id="r-1", status=status)
+    )
+    client = Auth([[working(), update]], [])
+    with pytest.raises(RemoteAgentError, match=r"AUTH_REQUIRED"):
+        await call(client, Run()).run()

@@ -161,6 +161,7 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethod
         token_budget: int = 0,
         cancel_on_disconnect: bool = False,
         task_timeout: float | None = None,
+        wait_timeout: float | None = None,
         labels: Mapping[str, str] | None = None,
         plan: tasks_pb2.Plan | None = None,
         agent: str = "",
@@ -173,7 +174,7 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethod
         the async client's `execute`."""
         request = build.execute_request(
             task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent, conversation_id, busy_policy,
+            task_timeout, labels, plan, agent, conversation_id, busy_policy, wait_timeout,
         )  # fmt: skip
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
@@ -189,6 +190,7 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethod
         idempotency_key: str = "",
         token_budget: int = 0,
         task_timeout: float | None = None,
+        wait_timeout: float | None = None,
         labels: Mapping[str, str] | None = None,
         plan: tasks_pb2.Plan | None = None,
         agent: str = "",
@@ -199,7 +201,7 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethod
         """Start a task with no stream attached; follow it with `stream_task_events`."""
         request = build.execute_request(
             task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent, conversation_id, busy_policy,
+            task_timeout, labels, plan, agent, conversation_id, busy_policy, wait_timeout,
         )  # fmt: skip
         started: tasks_pb2.Task = self._unary(self._stub.StartTask, request, timeout)
         return started

@@ -985,7 +985,9 @@ public final class AgentServiceGrpc {
      * Decides on a tool call that waits for a human's approval (the task is
      * INPUT_REQUIRED and announced it with an `approval_requested` event):
      * approve it, reject it, or approve it with edited arguments. Needs one of
-     * the server's approver roles; returns the task's state after the decision.
+     * the server's approver roles; returns the task's state when the decision
+     * was recorded. A waiting task holds no running place: the decision wakes
+     * it, and it runs on whichever replica has room.
      * </pre>
      */
     public void approveToolCall(dev.agentd.v1.ApproveToolCallRequest request,
@@ -996,10 +998,12 @@ public final class AgentServiceGrpc {
     /**
      * <pre>
      * Answers a question the task's agent asked (an `input_requested` event;
-     * the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
-     * it. The task's owner or an approver may answer; NOT_FOUND
+     * the task is INPUT_REQUIRED), or one a remote A2A agent asked through a
+     * child task; the task wakes and runs on, on whichever replica has room.
+     * The task's owner or an approver may answer; NOT_FOUND
      * (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
-     * question expires with the task's time limit.
+     * question expires at its wait's deadline (the task's `wait_timeout`);
+     * the model is then told nobody answered.
      * </pre>
      */
     public void provideInput(dev.agentd.v1.ProvideInputRequest request,
@@ -1498,7 +1502,9 @@ public final class AgentServiceGrpc {
      * Decides on a tool call that waits for a human's approval (the task is
      * INPUT_REQUIRED and announced it with an `approval_requested` event):
      * approve it, reject it, or approve it with edited arguments. Needs one of
-     * the server's approver roles; returns the task's state after the decision.
+     * the server's approver roles; returns the task's state when the decision
+     * was recorded. A waiting task holds no running place: the decision wakes
+     * it, and it runs on whichever replica has room.
      * </pre>
      */
     public void approveToolCall(dev.agentd.v1.ApproveToolCallRequest request,
@@ -1510,10 +1516,12 @@ public final class AgentServiceGrpc {
     /**
      * <pre>
      * Answers a question the task's agent asked (an `input_requested` event;
-     * the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
-     * it. The task's owner or an approver may answer; NOT_FOUND
+     * the task is INPUT_REQUIRED), or one a remote A2A agent asked through a
+     * child task; the task wakes and runs on, on whichever replica has room.
+     * The task's owner or an approver may answer; NOT_FOUND
      * (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
-     * question expires with the task's time limit.
+     * question expires at its wait's deadline (the task's `wait_timeout`);
+     * the model is then told nobody answered.
      * </pre>
      */
     public void provideInput(dev.agentd.v1.ProvideInputRequest request,
@@ -1834,7 +1842,9 @@ public final class AgentServiceGrpc {
      * Decides on a tool call that waits for a human's approval (the task is
      * INPUT_REQUIRED and announced it with an `approval_requested` event):
      * approve it, reject it, or approve it with edited arguments. Needs one of
-     * the server's approver roles; returns the task's state after the decision.
+     * the server's approver roles; returns the task's state when the decision
+     * was recorded. A waiting task holds no running place: the decision wakes
+     * it, and it runs on whichever replica has room.
      * </pre>
      */
     public dev.agentd.v1.Task approveToolCall(dev.agentd.v1.ApproveToolCallRequest request) {
@@ -1845,10 +1855,12 @@ public final class AgentServiceGrpc {
     /**
      * <pre>
      * Answers a question the task's agent asked (an `input_requested` event;
-     * the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
-     * it. The task's owner or an approver may answer; NOT_FOUND
+     * the task is INPUT_REQUIRED), or one a remote A2A agent asked through a
+     * child task; the task wakes and runs on, on whichever replica has room.
+     * The task's owner or an approver may answer; NOT_FOUND
      * (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
-     * question expires with the task's time limit.
+     * question expires at its wait's deadline (the task's `wait_timeout`);
+     * the model is then told nobody answered.
      * </pre>
      */
     public dev.agentd.v1.Task provideInput(dev.agentd.v1.ProvideInputRequest request) {
@@ -2132,7 +2144,9 @@ public final class AgentServiceGrpc {
      * Decides on a tool call that waits for a human's approval (the task is
      * INPUT_REQUIRED and announced it with an `approval_requested` event):
      * approve it, reject it, or approve it with edited arguments. Needs one of
-     * the server's approver roles; returns the task's state after the decision.
+     * the server's approver roles; returns the task's state when the decision
+     * was recorded. A waiting task holds no running place: the decision wakes
+     * it, and it runs on whichever replica has room.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Task> approveToolCall(
@@ -2144,10 +2158,12 @@ public final class AgentServiceGrpc {
     /**
      * <pre>
      * Answers a question the task's agent asked (an `input_requested` event;
-     * the task is INPUT_REQUIRED); the task runs on, on whichever replica runs
-     * it. The task's owner or an approver may answer; NOT_FOUND
+     * the task is INPUT_REQUIRED), or one a remote A2A agent asked through a
+     * child task; the task wakes and runs on, on whichever replica has room.
+     * The task's owner or an approver may answer; NOT_FOUND
      * (`APPROVAL_NOT_PENDING`) when no such question waits. An unanswered
-     * question expires with the task's time limit.
+     * question expires at its wait's deadline (the task's `wait_timeout`);
+     * the model is then told nobody answered.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Task> provideInput(

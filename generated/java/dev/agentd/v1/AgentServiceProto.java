@@ -146,7 +146,7 @@ public final class AgentServiceProto {
       "audit.proto\032\035agentd/v1/conversations.pro" +
       "to\032\026agentd/v1/events.proto\032\026agentd/v1/gr" +
       "ants.proto\032\025agentd/v1/tasks.proto\032\025agent" +
-      "d/v1/tools.proto\"\220\004\n\016ExecuteRequest\022\014\n\004t" +
+      "d/v1/tools.proto\"\301\004\n\016ExecuteRequest\022\014\n\004t" +
       "ask\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n\007context\030\003 \001(" +
       "\0132\027.google.protobuf.Struct\022\026\n\016max_iterat" +
       "ions\030\004 \001(\005\022&\n\004mode\030\005 \001(\0162\030.agentd.v1.Exe" +
@@ -158,108 +158,110 @@ public final class AgentServiceProto {
       "2\017.agentd.v1.Plan\022\r\n\005agent\030\r \001(\t\022\031\n\021bypa" +
       "ss_tool_cache\030\014 \001(\010\022\027\n\017conversation_id\030\016" +
       " \001(\t\0226\n\013busy_policy\030\017 \001(\0162!.agentd.v1.Co" +
-      "nversationBusyPolicy\032-\n\013LabelsEntry\022\013\n\003k" +
-      "ey\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"c\n\013PlanReque" +
-      "st\022\014\n\004task\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n\007conte" +
-      "xt\030\003 \001(\0132\027.google.protobuf.Struct\022\r\n\005age" +
-      "nt\030\004 \001(\t\"-\n\014PlanResponse\022\035\n\004plan\030\001 \001(\0132\017" +
-      ".agentd.v1.Plan\"\177\n\017CallToolRequest\022\021\n\tto" +
-      "ol_name\030\001 \001(\t\022*\n\targuments\030\002 \001(\0132\027.googl" +
-      "e.protobuf.Struct\022\027\n\017idempotency_key\030\003 \001" +
-      "(\t\022\024\n\014bypass_cache\030\004 \001(\010\"\277\001\n\020CallToolRes" +
-      "ponse\022\017\n\007call_id\030\001 \001(\t\022&\n\006result\030\002 \001(\0132\026" +
-      ".google.protobuf.Value\022\014\n\004text\030\003 \001(\t\022+\n\010" +
-      "duration\030\004 \001(\0132\031.google.protobuf.Duratio" +
-      "n\022\'\n\005error\030\005 \001(\0132\030.agentd.v1.ToolCallErr" +
-      "or\022\016\n\006cached\030\006 \001(\010\"!\n\016GetTaskRequest\022\017\n\007" +
-      "task_id\030\001 \001(\t\"D\n\020ListToolsRequest\022\020\n\010cat" +
-      "egory\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022\017\n\007toolset\030\003 " +
-      "\001(\t\"3\n\021ListToolsResponse\022\036\n\005tools\030\001 \003(\0132" +
-      "\017.agentd.v1.Tool\"4\n\021CancelTaskRequest\022\017\n" +
-      "\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"B\n\027Stream" +
-      "TaskEventsRequest\022\017\n\007task_id\030\001 \001(\t\022\026\n\016af" +
-      "ter_sequence\030\002 \001(\004\"\361\002\n\020ListTasksRequest\022" +
-      "\'\n\010statuses\030\001 \003(\0162\025.agentd.v1.TaskStatus" +
-      "\0221\n\rcreated_after\030\002 \001(\0132\032.google.protobu" +
-      "f.Timestamp\0222\n\016created_before\030\003 \001(\0132\032.go" +
-      "ogle.protobuf.Timestamp\022\021\n\tpage_size\030\004 \001" +
-      "(\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006labels\030\006 \003(\0132\'" +
-      ".agentd.v1.ListTasksRequest.LabelsEntry\022" +
-      "\r\n\005agent\030\007 \001(\t\022\027\n\017conversation_id\030\010 \001(\t\022" +
-      "\026\n\016parent_task_id\030\t \001(\t\032-\n\013LabelsEntry\022\013" +
-      "\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"L\n\021ListTa" +
-      "sksResponse\022\036\n\005tasks\030\001 \003(\0132\017.agentd.v1.T" +
-      "ask\022\027\n\017next_page_token\030\002 \001(\t\"\246\001\n\026Approve" +
-      "ToolCallRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007call" +
-      "_id\030\002 \001(\t\022-\n\010decision\030\003 \001(\0162\033.agentd.v1." +
-      "ApprovalDecision\022*\n\targuments\030\004 \001(\0132\027.go" +
-      "ogle.protobuf.Struct\022\017\n\007comment\030\005 \001(\t\"H\n" +
-      "\023ProvideInputRequest\022\017\n\007task_id\030\001 \001(\t\022\022\n" +
-      "\nrequest_id\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"5\n\021Resum" +
-      "eTaskRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007comment" +
-      "\030\002 \001(\t\"\205\002\n\027ListAuditRecordsRequest\022\"\n\004ki" +
-      "nd\030\001 \001(\0162\024.agentd.v1.AuditKind\022\024\n\014princi" +
-      "pal_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022\017\n\007outco" +
-      "me\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005since\030\006 \001(\013" +
-      "2\032.google.protobuf.Timestamp\022)\n\005until\030\007 " +
-      "\001(\0132\032.google.protobuf.Timestamp\022\021\n\tpage_" +
-      "size\030\010 \001(\005\022\022\n\npage_token\030\t \001(\t\"\\\n\030ListAu" +
-      "ditRecordsResponse\022\'\n\007records\030\001 \003(\0132\026.ag" +
-      "entd.v1.AuditRecord\022\027\n\017next_page_token\030\002" +
-      " \001(\t\"5\n\022CreateGrantRequest\022\037\n\005grant\030\001 \001(" +
-      "\0132\020.agentd.v1.Grant\"&\n\022RevokeGrantReques" +
-      "t\022\020\n\010grant_id\030\001 \001(\t\",\n\021ListGrantsRequest" +
-      "\022\027\n\017include_revoked\030\001 \001(\010\"6\n\022ListGrantsR" +
-      "esponse\022 \n\006grants\030\001 \003(\0132\020.agentd.v1.Gran" +
-      "t2\323\016\n\014AgentService\022<\n\007Execute\022\031.agentd.v" +
-      "1.ExecuteRequest\032\024.agentd.v1.TaskEvent0\001" +
-      "\0227\n\tStartTask\022\031.agentd.v1.ExecuteRequest" +
-      "\032\017.agentd.v1.Task\0227\n\004Plan\022\026.agentd.v1.Pl" +
-      "anRequest\032\027.agentd.v1.PlanResponse\022C\n\010Ca" +
-      "llTool\022\032.agentd.v1.CallToolRequest\032\033.age" +
-      "ntd.v1.CallToolResponse\0225\n\007GetTask\022\031.age" +
-      "ntd.v1.GetTaskRequest\032\017.agentd.v1.Task\022F" +
-      "\n\tListTools\022\033.agentd.v1.ListToolsRequest" +
-      "\032\034.agentd.v1.ListToolsResponse\022;\n\nCancel" +
-      "Task\022\034.agentd.v1.CancelTaskRequest\032\017.age" +
-      "ntd.v1.Task\022N\n\020StreamTaskEvents\022\".agentd" +
-      ".v1.StreamTaskEventsRequest\032\024.agentd.v1." +
-      "TaskEvent0\001\022F\n\tListTasks\022\033.agentd.v1.Lis" +
-      "tTasksRequest\032\034.agentd.v1.ListTasksRespo" +
-      "nse\022E\n\017ApproveToolCall\022!.agentd.v1.Appro" +
-      "veToolCallRequest\032\017.agentd.v1.Task\022?\n\014Pr" +
-      "ovideInput\022\036.agentd.v1.ProvideInputReque" +
-      "st\032\017.agentd.v1.Task\022;\n\nResumeTask\022\034.agen" +
-      "td.v1.ResumeTaskRequest\032\017.agentd.v1.Task" +
-      "\022[\n\020ListAuditRecords\022\".agentd.v1.ListAud" +
-      "itRecordsRequest\032#.agentd.v1.ListAuditRe" +
-      "cordsResponse\022>\n\013CreateGrant\022\035.agentd.v1" +
-      ".CreateGrantRequest\032\020.agentd.v1.Grant\022>\n" +
-      "\013RevokeGrant\022\035.agentd.v1.RevokeGrantRequ" +
-      "est\032\020.agentd.v1.Grant\022I\n\nListGrants\022\034.ag" +
-      "entd.v1.ListGrantsRequest\032\035.agentd.v1.Li" +
-      "stGrantsResponse\022>\n\013CreateAgent\022\035.agentd" +
-      ".v1.CreateAgentRequest\032\020.agentd.v1.Agent" +
-      "\0228\n\010GetAgent\022\032.agentd.v1.GetAgentRequest" +
-      "\032\020.agentd.v1.Agent\022I\n\nListAgents\022\034.agent" +
-      "d.v1.ListAgentsRequest\032\035.agentd.v1.ListA" +
-      "gentsResponse\022>\n\013UpdateAgent\022\035.agentd.v1" +
-      ".UpdateAgentRequest\032\020.agentd.v1.Agent\022L\n" +
-      "\013DeleteAgent\022\035.agentd.v1.DeleteAgentRequ" +
-      "est\032\036.agentd.v1.DeleteAgentResponse\022S\n\022C" +
-      "reateConversation\022$.agentd.v1.CreateConv" +
-      "ersationRequest\032\027.agentd.v1.Conversation" +
-      "\022X\n\017GetConversation\022!.agentd.v1.GetConve" +
-      "rsationRequest\032\".agentd.v1.GetConversati" +
-      "onResponse\022^\n\021ListConversations\022#.agentd" +
-      ".v1.ListConversationsRequest\032$.agentd.v1" +
-      ".ListConversationsResponse\022a\n\022DeleteConv" +
-      "ersation\022$.agentd.v1.DeleteConversationR" +
-      "equest\032%.agentd.v1.DeleteConversationRes" +
-      "ponse\022H\n\013GetArtifact\022\035.agentd.v1.GetArti" +
-      "factRequest\032\032.agentd.v1.ArtifactContentB" +
-      "G\n\rdev.agentd.v1B\021AgentServiceProtoP\001Z!a" +
-      "gentd.dev/gen/agentd/v1;agentdv1b\006proto3"
+      "nversationBusyPolicy\022/\n\014wait_timeout\030\020 \001" +
+      "(\0132\031.google.protobuf.Duration\032-\n\013LabelsE" +
+      "ntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"c\n\013" +
+      "PlanRequest\022\014\n\004task\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t" +
+      "\022(\n\007context\030\003 \001(\0132\027.google.protobuf.Stru" +
+      "ct\022\r\n\005agent\030\004 \001(\t\"-\n\014PlanResponse\022\035\n\004pla" +
+      "n\030\001 \001(\0132\017.agentd.v1.Plan\"\177\n\017CallToolRequ" +
+      "est\022\021\n\ttool_name\030\001 \001(\t\022*\n\targuments\030\002 \001(" +
+      "\0132\027.google.protobuf.Struct\022\027\n\017idempotenc" +
+      "y_key\030\003 \001(\t\022\024\n\014bypass_cache\030\004 \001(\010\"\277\001\n\020Ca" +
+      "llToolResponse\022\017\n\007call_id\030\001 \001(\t\022&\n\006resul" +
+      "t\030\002 \001(\0132\026.google.protobuf.Value\022\014\n\004text\030" +
+      "\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031.google.protobu" +
+      "f.Duration\022\'\n\005error\030\005 \001(\0132\030.agentd.v1.To" +
+      "olCallError\022\016\n\006cached\030\006 \001(\010\"!\n\016GetTaskRe" +
+      "quest\022\017\n\007task_id\030\001 \001(\t\"D\n\020ListToolsReque" +
+      "st\022\020\n\010category\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022\017\n\007t" +
+      "oolset\030\003 \001(\t\"3\n\021ListToolsResponse\022\036\n\005too" +
+      "ls\030\001 \003(\0132\017.agentd.v1.Tool\"4\n\021CancelTaskR" +
+      "equest\022\017\n\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"" +
+      "B\n\027StreamTaskEventsRequest\022\017\n\007task_id\030\001 " +
+      "\001(\t\022\026\n\016after_sequence\030\002 \001(\004\"\361\002\n\020ListTask" +
+      "sRequest\022\'\n\010statuses\030\001 \003(\0162\025.agentd.v1.T" +
+      "askStatus\0221\n\rcreated_after\030\002 \001(\0132\032.googl" +
+      "e.protobuf.Timestamp\0222\n\016created_before\030\003" +
+      " \001(\0132\032.google.protobuf.Timestamp\022\021\n\tpage" +
+      "_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006label" +
+      "s\030\006 \003(\0132\'.agentd.v1.ListTasksRequest.Lab" +
+      "elsEntry\022\r\n\005agent\030\007 \001(\t\022\027\n\017conversation_" +
+      "id\030\010 \001(\t\022\026\n\016parent_task_id\030\t \001(\t\032-\n\013Labe" +
+      "lsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"" +
+      "L\n\021ListTasksResponse\022\036\n\005tasks\030\001 \003(\0132\017.ag" +
+      "entd.v1.Task\022\027\n\017next_page_token\030\002 \001(\t\"\246\001" +
+      "\n\026ApproveToolCallRequest\022\017\n\007task_id\030\001 \001(" +
+      "\t\022\017\n\007call_id\030\002 \001(\t\022-\n\010decision\030\003 \001(\0162\033.a" +
+      "gentd.v1.ApprovalDecision\022*\n\targuments\030\004" +
+      " \001(\0132\027.google.protobuf.Struct\022\017\n\007comment" +
+      "\030\005 \001(\t\"H\n\023ProvideInputRequest\022\017\n\007task_id" +
+      "\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\014\n\004text\030\003 \001(\t" +
+      "\"5\n\021ResumeTaskRequest\022\017\n\007task_id\030\001 \001(\t\022\017" +
+      "\n\007comment\030\002 \001(\t\"\205\002\n\027ListAuditRecordsRequ" +
+      "est\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1.AuditKind\022" +
+      "\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t" +
+      "\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005si" +
+      "nce\030\006 \001(\0132\032.google.protobuf.Timestamp\022)\n" +
+      "\005until\030\007 \001(\0132\032.google.protobuf.Timestamp" +
+      "\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_token\030\t \001(\t\"" +
+      "\\\n\030ListAuditRecordsResponse\022\'\n\007records\030\001" +
+      " \003(\0132\026.agentd.v1.AuditRecord\022\027\n\017next_pag" +
+      "e_token\030\002 \001(\t\"5\n\022CreateGrantRequest\022\037\n\005g" +
+      "rant\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022RevokeGr" +
+      "antRequest\022\020\n\010grant_id\030\001 \001(\t\",\n\021ListGran" +
+      "tsRequest\022\027\n\017include_revoked\030\001 \001(\010\"6\n\022Li" +
+      "stGrantsResponse\022 \n\006grants\030\001 \003(\0132\020.agent" +
+      "d.v1.Grant2\323\016\n\014AgentService\022<\n\007Execute\022\031" +
+      ".agentd.v1.ExecuteRequest\032\024.agentd.v1.Ta" +
+      "skEvent0\001\0227\n\tStartTask\022\031.agentd.v1.Execu" +
+      "teRequest\032\017.agentd.v1.Task\0227\n\004Plan\022\026.age" +
+      "ntd.v1.PlanRequest\032\027.agentd.v1.PlanRespo" +
+      "nse\022C\n\010CallTool\022\032.agentd.v1.CallToolRequ" +
+      "est\032\033.agentd.v1.CallToolResponse\0225\n\007GetT" +
+      "ask\022\031.agentd.v1.GetTaskRequest\032\017.agentd." +
+      "v1.Task\022F\n\tListTools\022\033.agentd.v1.ListToo" +
+      "lsRequest\032\034.agentd.v1.ListToolsResponse\022" +
+      ";\n\nCancelTask\022\034.agentd.v1.CancelTaskRequ" +
+      "est\032\017.agentd.v1.Task\022N\n\020StreamTaskEvents" +
+      "\022\".agentd.v1.StreamTaskEventsRequest\032\024.a" +
+      "gentd.v1.TaskEvent0\001\022F\n\tListTasks\022\033.agen" +
+      "td.v1.ListTasksRequest\032\034.agentd.v1.ListT" +
+      "asksResponse\022E\n\017ApproveToolCall\022!.agentd" +
+      ".v1.ApproveToolCallRequest\032\017.agentd.v1.T" +
+      "ask\022?\n\014ProvideInput\022\036.agentd.v1.ProvideI" +
+      "nputRequest\032\017.agentd.v1.Task\022;\n\nResumeTa" +
+      "sk\022\034.agentd.v1.ResumeTaskRequest\032\017.agent" +
+      "d.v1.Task\022[\n\020ListAuditRecords\022\".agentd.v" +
+      "1.ListAuditRecordsRequest\032#.agentd.v1.Li" +
+      "stAuditRecordsResponse\022>\n\013CreateGrant\022\035." +
+      "agentd.v1.CreateGrantRequest\032\020.agentd.v1" +
+      ".Grant\022>\n\013RevokeGrant\022\035.agentd.v1.Revoke" +
+      "GrantRequest\032\020.agentd.v1.Grant\022I\n\nListGr" +
+      "ants\022\034.agentd.v1.ListGrantsRequest\032\035.age" +
+      "ntd.v1.ListGrantsResponse\022>\n\013CreateAgent" +
+      "\022\035.agentd.v1.CreateAgentRequest\032\020.agentd" +
+      ".v1.Agent\0228\n\010GetAgent\022\032.agentd.v1.GetAge" +
+      "ntRequest\032\020.agentd.v1.Agent\022I\n\nListAgent" +
+      "s\022\034.agentd.v1.ListAgentsRequest\032\035.agentd" +
+      ".v1.ListAgentsResponse\022>\n\013UpdateAgent\022\035." +
+      "agentd.v1.UpdateAgentRequest\032\020.agentd.v1" +
+      ".Agent\022L\n\013DeleteAgent\022\035.agentd.v1.Delete" +
+      "AgentRequest\032\036.agentd.v1.DeleteAgentResp" +
+      "onse\022S\n\022CreateConversation\022$.agentd.v1.C" +
+      "reateConversationRequest\032\027.agentd.v1.Con" +
+      "versation\022X\n\017GetConversation\022!.agentd.v1" +
+      ".GetConversationRequest\032\".agentd.v1.GetC" +
+      "onversationResponse\022^\n\021ListConversations" +
+      "\022#.agentd.v1.ListConversationsRequest\032$." +
+      "agentd.v1.ListConversationsResponse\022a\n\022D" +
+      "eleteConversation\022$.agentd.v1.DeleteConv" +
+      "ersationRequest\032%.agentd.v1.DeleteConver" +
+      "sationResponse\022H\n\013GetArtifact\022\035.agentd.v" +
+      "1.GetArtifactRequest\032\032.agentd.v1.Artifac" +
+      "tContentBG\n\rdev.agentd.v1B\021AgentServiceP" +
+      "rotoP\001Z!agentd.dev/gen/agentd/v1;agentdv" +
+      "1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -281,7 +283,7 @@ public final class AgentServiceProto {
     internal_static_agentd_v1_ExecuteRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ExecuteRequest_descriptor,
-        new java.lang.String[] { "Task", "Tools", "Context", "MaxIterations", "Mode", "IdempotencyKey", "TokenBudget", "CancelOnDisconnect", "Timeout", "Labels", "Plan", "Agent", "BypassToolCache", "ConversationId", "BusyPolicy", });
+        new java.lang.String[] { "Task", "Tools", "Context", "MaxIterations", "Mode", "IdempotencyKey", "TokenBudget", "CancelOnDisconnect", "Timeout", "Labels", "Plan", "Agent", "BypassToolCache", "ConversationId", "BusyPolicy", "WaitTimeout", });
     internal_static_agentd_v1_ExecuteRequest_LabelsEntry_descriptor =
       internal_static_agentd_v1_ExecuteRequest_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_ExecuteRequest_LabelsEntry_fieldAccessorTable = new

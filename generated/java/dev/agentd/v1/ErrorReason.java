@@ -385,6 +385,28 @@ public enum ErrorReason
    * <code>ERROR_REASON_KNOWLEDGE_BASE_EXISTS = 57;</code>
    */
   ERROR_REASON_KNOWLEDGE_BASE_EXISTS(57),
+  /**
+   * <pre>
+   * A task's reason for FAILED: what it waited for, parked (a person, its
+   * children, a remote agent, its turn), did not come before the wait's
+   * deadline, and the server's action for that kind of wait is to fail the
+   * task (AGENTD_WAIT_DEADLINE_ACTIONS; its total wait is bounded by
+   * `wait_timeout` and AGENTD_MAX_WAIT_SECONDS).
+   * </pre>
+   *
+   * <code>ERROR_REASON_WAIT_DEADLINE = 58;</code>
+   */
+  ERROR_REASON_WAIT_DEADLINE(58),
+  /**
+   * <pre>
+   * A task's reason for FAILED: it was parked (waiting) on a server that keeps
+   * live state in its own process, and that server restarted. A server with
+   * Redis (AGENTD_REDIS_URL) keeps parked tasks across restarts.
+   * </pre>
+   *
+   * <code>ERROR_REASON_SERVER_RESTARTED = 59;</code>
+   */
+  ERROR_REASON_SERVER_RESTARTED(59),
   UNRECOGNIZED(-1),
   ;
 
@@ -756,6 +778,28 @@ public enum ErrorReason
    * <code>ERROR_REASON_KNOWLEDGE_BASE_EXISTS = 57;</code>
    */
   public static final int ERROR_REASON_KNOWLEDGE_BASE_EXISTS_VALUE = 57;
+  /**
+   * <pre>
+   * A task's reason for FAILED: what it waited for, parked (a person, its
+   * children, a remote agent, its turn), did not come before the wait's
+   * deadline, and the server's action for that kind of wait is to fail the
+   * task (AGENTD_WAIT_DEADLINE_ACTIONS; its total wait is bounded by
+   * `wait_timeout` and AGENTD_MAX_WAIT_SECONDS).
+   * </pre>
+   *
+   * <code>ERROR_REASON_WAIT_DEADLINE = 58;</code>
+   */
+  public static final int ERROR_REASON_WAIT_DEADLINE_VALUE = 58;
+  /**
+   * <pre>
+   * A task's reason for FAILED: it was parked (waiting) on a server that keeps
+   * live state in its own process, and that server restarted. A server with
+   * Redis (AGENTD_REDIS_URL) keeps parked tasks across restarts.
+   * </pre>
+   *
+   * <code>ERROR_REASON_SERVER_RESTARTED = 59;</code>
+   */
+  public static final int ERROR_REASON_SERVER_RESTARTED_VALUE = 59;
 
 
   public final int getNumber() {
@@ -823,6 +867,8 @@ public enum ErrorReason
       case 55: return ERROR_REASON_MEMORY_UNAVAILABLE;
       case 56: return ERROR_REASON_MEMORY_NOT_FOUND;
       case 57: return ERROR_REASON_KNOWLEDGE_BASE_EXISTS;
+      case 58: return ERROR_REASON_WAIT_DEADLINE;
+      case 59: return ERROR_REASON_SERVER_RESTARTED;
       default: return null;
     }
   }

@@ -337,9 +337,12 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * The task's time limit, counted from when it starts running; unset or
    * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-   * caps it. The call's gRPC deadline never limits the task: it bounds the
-   * stream only. A task that reaches its limit stops with
-   * STOP_REASON_DEADLINE.
+   * caps it. The time the task waits parked (for a person's approval or
+   * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+   * conversation) does not count: its clock stops while it waits, and
+   * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+   * limits the task: it bounds the stream only. A task that reaches its limit
+   * stops with STOP_REASON_DEADLINE.
    * </pre>
    *
    * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -353,9 +356,12 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * The task's time limit, counted from when it starts running; unset or
    * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-   * caps it. The call's gRPC deadline never limits the task: it bounds the
-   * stream only. A task that reaches its limit stops with
-   * STOP_REASON_DEADLINE.
+   * caps it. The time the task waits parked (for a person's approval or
+   * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+   * conversation) does not count: its clock stops while it waits, and
+   * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+   * limits the task: it bounds the stream only. A task that reaches its limit
+   * stops with STOP_REASON_DEADLINE.
    * </pre>
    *
    * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -369,9 +375,12 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * The task's time limit, counted from when it starts running; unset or
    * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-   * caps it. The call's gRPC deadline never limits the task: it bounds the
-   * stream only. A task that reaches its limit stops with
-   * STOP_REASON_DEADLINE.
+   * caps it. The time the task waits parked (for a person's approval or
+   * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+   * conversation) does not count: its clock stops while it waits, and
+   * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+   * limits the task: it bounds the stream only. A task that reaches its limit
+   * stops with STOP_REASON_DEADLINE.
    * </pre>
    *
    * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -707,6 +716,68 @@ java.lang.String defaultValue) {
     return result == null ? dev.agentd.v1.ConversationBusyPolicy.UNRECOGNIZED : result;
   }
 
+  public static final int WAIT_TIMEOUT_FIELD_NUMBER = 16;
+  private com.google.protobuf.Duration waitTimeout_;
+  /**
+   * <pre>
+   * How long the task may wait in all, parked: for people (approvals,
+   * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+   * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+   * caps it. A waiting task holds no running place. When a wait passes its
+   * deadline, what happens is the server's setting for its kind
+   * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+   * refused (the model is told; recorded as a timeout, never as a person's
+   * decision), and a wait for children, a remote agent, ResumeTask or a turn
+   * fails the task (ERROR_REASON_WAIT_DEADLINE).
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+   * @return Whether the waitTimeout field is set.
+   */
+  @java.lang.Override
+  public boolean hasWaitTimeout() {
+    return waitTimeout_ != null;
+  }
+  /**
+   * <pre>
+   * How long the task may wait in all, parked: for people (approvals,
+   * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+   * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+   * caps it. A waiting task holds no running place. When a wait passes its
+   * deadline, what happens is the server's setting for its kind
+   * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+   * refused (the model is told; recorded as a timeout, never as a person's
+   * decision), and a wait for children, a remote agent, ResumeTask or a turn
+   * fails the task (ERROR_REASON_WAIT_DEADLINE).
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+   * @return The waitTimeout.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Duration getWaitTimeout() {
+    return waitTimeout_ == null ? com.google.protobuf.Duration.getDefaultInstance() : waitTimeout_;
+  }
+  /**
+   * <pre>
+   * How long the task may wait in all, parked: for people (approvals,
+   * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+   * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+   * caps it. A waiting task holds no running place. When a wait passes its
+   * deadline, what happens is the server's setting for its kind
+   * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+   * refused (the model is told; recorded as a timeout, never as a person's
+   * decision), and a wait for children, a remote agent, ResumeTask or a turn
+   * fails the task (ERROR_REASON_WAIT_DEADLINE).
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.DurationOrBuilder getWaitTimeoutOrBuilder() {
+    return waitTimeout_ == null ? com.google.protobuf.Duration.getDefaultInstance() : waitTimeout_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -768,6 +839,9 @@ java.lang.String defaultValue) {
     }
     if (busyPolicy_ != dev.agentd.v1.ConversationBusyPolicy.CONVERSATION_BUSY_POLICY_UNSPECIFIED.getNumber()) {
       output.writeEnum(15, busyPolicy_);
+    }
+    if (waitTimeout_ != null) {
+      output.writeMessage(16, getWaitTimeout());
     }
     getUnknownFields().writeTo(output);
   }
@@ -844,6 +918,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeEnumSize(15, busyPolicy_);
     }
+    if (waitTimeout_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(16, getWaitTimeout());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -896,6 +974,11 @@ java.lang.String defaultValue) {
     if (!getConversationId()
         .equals(other.getConversationId())) return false;
     if (busyPolicy_ != other.busyPolicy_) return false;
+    if (hasWaitTimeout() != other.hasWaitTimeout()) return false;
+    if (hasWaitTimeout()) {
+      if (!getWaitTimeout()
+          .equals(other.getWaitTimeout())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -949,6 +1032,10 @@ java.lang.String defaultValue) {
     hash = (53 * hash) + getConversationId().hashCode();
     hash = (37 * hash) + BUSY_POLICY_FIELD_NUMBER;
     hash = (53 * hash) + busyPolicy_;
+    if (hasWaitTimeout()) {
+      hash = (37 * hash) + WAIT_TIMEOUT_FIELD_NUMBER;
+      hash = (53 * hash) + getWaitTimeout().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1132,6 +1219,11 @@ java.lang.String defaultValue) {
       bypassToolCache_ = false;
       conversationId_ = "";
       busyPolicy_ = 0;
+      waitTimeout_ = null;
+      if (waitTimeoutBuilder_ != null) {
+        waitTimeoutBuilder_.dispose();
+        waitTimeoutBuilder_ = null;
+      }
       return this;
     }
 
@@ -1222,6 +1314,11 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x00004000) != 0)) {
         result.busyPolicy_ = busyPolicy_;
+      }
+      if (((from_bitField0_ & 0x00008000) != 0)) {
+        result.waitTimeout_ = waitTimeoutBuilder_ == null
+            ? waitTimeout_
+            : waitTimeoutBuilder_.build();
       }
     }
 
@@ -1328,6 +1425,9 @@ java.lang.String defaultValue) {
       }
       if (other.busyPolicy_ != 0) {
         setBusyPolicyValue(other.getBusyPolicyValue());
+      }
+      if (other.hasWaitTimeout()) {
+        mergeWaitTimeout(other.getWaitTimeout());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1441,6 +1541,13 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00004000;
               break;
             } // case 120
+            case 130: {
+              input.readMessage(
+                  getWaitTimeoutFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00008000;
+              break;
+            } // case 130
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2175,9 +2282,12 @@ java.lang.String defaultValue) {
      * <pre>
      * The task's time limit, counted from when it starts running; unset or
      * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-     * caps it. The call's gRPC deadline never limits the task: it bounds the
-     * stream only. A task that reaches its limit stops with
-     * STOP_REASON_DEADLINE.
+     * caps it. The time the task waits parked (for a person's approval or
+     * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+     * conversation) does not count: its clock stops while it waits, and
+     * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+     * limits the task: it bounds the stream only. A task that reaches its limit
+     * stops with STOP_REASON_DEADLINE.
      * </pre>
      *
      * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -2190,9 +2300,12 @@ java.lang.String defaultValue) {
      * <pre>
      * The task's time limit, counted from when it starts running; unset or
      * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-     * caps it. The call's gRPC deadline never limits the task: it bounds the
-     * stream only. A task that reaches its limit stops with
-     * STOP_REASON_DEADLINE.
+     * caps it. The time the task waits parked (for a person's approval or
+     * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+     * conversation) does not count: its clock stops while it waits, and
+     * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+     * limits the task: it bounds the stream only. A task that reaches its limit
+     * stops with STOP_REASON_DEADLINE.
      * </pre>
      *
      * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -2209,9 +2322,12 @@ java.lang.String defaultValue) {
      * <pre>
      * The task's time limit, counted from when it starts running; unset or
      * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-     * caps it. The call's gRPC deadline never limits the task: it bounds the
-     * stream only. A task that reaches its limit stops with
-     * STOP_REASON_DEADLINE.
+     * caps it. The time the task waits parked (for a person's approval or
+     * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+     * conversation) does not count: its clock stops while it waits, and
+     * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+     * limits the task: it bounds the stream only. A task that reaches its limit
+     * stops with STOP_REASON_DEADLINE.
      * </pre>
      *
      * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -2233,9 +2349,12 @@ java.lang.String defaultValue) {
      * <pre>
      * The task's time limit, counted from when it starts running; unset or
      * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-     * caps it. The call's gRPC deadline never limits the task: it bounds the
-     * stream only. A task that reaches its limit stops with
-     * STOP_REASON_DEADLINE.
+     * caps it. The time the task waits parked (for a person's approval or
+     * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+     * conversation) does not count: its clock stops while it waits, and
+     * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+     * limits the task: it bounds the stream only. A task that reaches its limit
+     * stops with STOP_REASON_DEADLINE.
      * </pre>
      *
      * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -2255,9 +2374,12 @@ java.lang.String defaultValue) {
      * <pre>
      * The task's time limit, counted from when it starts running; unset or
      * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-     * caps it. The call's gRPC deadline never limits the task: it bounds the
-     * stream only. A task that reaches its limit stops with
-     * STOP_REASON_DEADLINE.
+     * caps it. The time the task waits parked (for a person's approval or
+     * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+     * conversation) does not count: its clock stops while it waits, and
+     * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+     * limits the task: it bounds the stream only. A task that reaches its limit
+     * stops with STOP_REASON_DEADLINE.
      * </pre>
      *
      * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -2282,9 +2404,12 @@ java.lang.String defaultValue) {
      * <pre>
      * The task's time limit, counted from when it starts running; unset or
      * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-     * caps it. The call's gRPC deadline never limits the task: it bounds the
-     * stream only. A task that reaches its limit stops with
-     * STOP_REASON_DEADLINE.
+     * caps it. The time the task waits parked (for a person's approval or
+     * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+     * conversation) does not count: its clock stops while it waits, and
+     * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+     * limits the task: it bounds the stream only. A task that reaches its limit
+     * stops with STOP_REASON_DEADLINE.
      * </pre>
      *
      * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -2303,9 +2428,12 @@ java.lang.String defaultValue) {
      * <pre>
      * The task's time limit, counted from when it starts running; unset or
      * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-     * caps it. The call's gRPC deadline never limits the task: it bounds the
-     * stream only. A task that reaches its limit stops with
-     * STOP_REASON_DEADLINE.
+     * caps it. The time the task waits parked (for a person's approval or
+     * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+     * conversation) does not count: its clock stops while it waits, and
+     * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+     * limits the task: it bounds the stream only. A task that reaches its limit
+     * stops with STOP_REASON_DEADLINE.
      * </pre>
      *
      * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -2319,9 +2447,12 @@ java.lang.String defaultValue) {
      * <pre>
      * The task's time limit, counted from when it starts running; unset or
      * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-     * caps it. The call's gRPC deadline never limits the task: it bounds the
-     * stream only. A task that reaches its limit stops with
-     * STOP_REASON_DEADLINE.
+     * caps it. The time the task waits parked (for a person's approval or
+     * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+     * conversation) does not count: its clock stops while it waits, and
+     * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+     * limits the task: it bounds the stream only. A task that reaches its limit
+     * stops with STOP_REASON_DEADLINE.
      * </pre>
      *
      * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -2338,9 +2469,12 @@ java.lang.String defaultValue) {
      * <pre>
      * The task's time limit, counted from when it starts running; unset or
      * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-     * caps it. The call's gRPC deadline never limits the task: it bounds the
-     * stream only. A task that reaches its limit stops with
-     * STOP_REASON_DEADLINE.
+     * caps it. The time the task waits parked (for a person's approval or
+     * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+     * conversation) does not count: its clock stops while it waits, and
+     * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+     * limits the task: it bounds the stream only. A task that reaches its limit
+     * stops with STOP_REASON_DEADLINE.
      * </pre>
      *
      * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -3121,6 +3255,233 @@ java.lang.String defaultValue) {
       busyPolicy_ = 0;
       onChanged();
       return this;
+    }
+
+    private com.google.protobuf.Duration waitTimeout_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> waitTimeoutBuilder_;
+    /**
+     * <pre>
+     * How long the task may wait in all, parked: for people (approvals,
+     * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+     * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+     * caps it. A waiting task holds no running place. When a wait passes its
+     * deadline, what happens is the server's setting for its kind
+     * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+     * refused (the model is told; recorded as a timeout, never as a person's
+     * decision), and a wait for children, a remote agent, ResumeTask or a turn
+     * fails the task (ERROR_REASON_WAIT_DEADLINE).
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+     * @return Whether the waitTimeout field is set.
+     */
+    public boolean hasWaitTimeout() {
+      return ((bitField0_ & 0x00008000) != 0);
+    }
+    /**
+     * <pre>
+     * How long the task may wait in all, parked: for people (approvals,
+     * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+     * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+     * caps it. A waiting task holds no running place. When a wait passes its
+     * deadline, what happens is the server's setting for its kind
+     * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+     * refused (the model is told; recorded as a timeout, never as a person's
+     * decision), and a wait for children, a remote agent, ResumeTask or a turn
+     * fails the task (ERROR_REASON_WAIT_DEADLINE).
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+     * @return The waitTimeout.
+     */
+    public com.google.protobuf.Duration getWaitTimeout() {
+      if (waitTimeoutBuilder_ == null) {
+        return waitTimeout_ == null ? com.google.protobuf.Duration.getDefaultInstance() : waitTimeout_;
+      } else {
+        return waitTimeoutBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * How long the task may wait in all, parked: for people (approvals,
+     * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+     * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+     * caps it. A waiting task holds no running place. When a wait passes its
+     * deadline, what happens is the server's setting for its kind
+     * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+     * refused (the model is told; recorded as a timeout, never as a person's
+     * decision), and a wait for children, a remote agent, ResumeTask or a turn
+     * fails the task (ERROR_REASON_WAIT_DEADLINE).
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+     */
+    public Builder setWaitTimeout(com.google.protobuf.Duration value) {
+      if (waitTimeoutBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        waitTimeout_ = value;
+      } else {
+        waitTimeoutBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How long the task may wait in all, parked: for people (approvals,
+     * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+     * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+     * caps it. A waiting task holds no running place. When a wait passes its
+     * deadline, what happens is the server's setting for its kind
+     * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+     * refused (the model is told; recorded as a timeout, never as a person's
+     * decision), and a wait for children, a remote agent, ResumeTask or a turn
+     * fails the task (ERROR_REASON_WAIT_DEADLINE).
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+     */
+    public Builder setWaitTimeout(
+        com.google.protobuf.Duration.Builder builderForValue) {
+      if (waitTimeoutBuilder_ == null) {
+        waitTimeout_ = builderForValue.build();
+      } else {
+        waitTimeoutBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How long the task may wait in all, parked: for people (approvals,
+     * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+     * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+     * caps it. A waiting task holds no running place. When a wait passes its
+     * deadline, what happens is the server's setting for its kind
+     * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+     * refused (the model is told; recorded as a timeout, never as a person's
+     * decision), and a wait for children, a remote agent, ResumeTask or a turn
+     * fails the task (ERROR_REASON_WAIT_DEADLINE).
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+     */
+    public Builder mergeWaitTimeout(com.google.protobuf.Duration value) {
+      if (waitTimeoutBuilder_ == null) {
+        if (((bitField0_ & 0x00008000) != 0) &&
+          waitTimeout_ != null &&
+          waitTimeout_ != com.google.protobuf.Duration.getDefaultInstance()) {
+          getWaitTimeoutBuilder().mergeFrom(value);
+        } else {
+          waitTimeout_ = value;
+        }
+      } else {
+        waitTimeoutBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How long the task may wait in all, parked: for people (approvals,
+     * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+     * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+     * caps it. A waiting task holds no running place. When a wait passes its
+     * deadline, what happens is the server's setting for its kind
+     * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+     * refused (the model is told; recorded as a timeout, never as a person's
+     * decision), and a wait for children, a remote agent, ResumeTask or a turn
+     * fails the task (ERROR_REASON_WAIT_DEADLINE).
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+     */
+    public Builder clearWaitTimeout() {
+      bitField0_ = (bitField0_ & ~0x00008000);
+      waitTimeout_ = null;
+      if (waitTimeoutBuilder_ != null) {
+        waitTimeoutBuilder_.dispose();
+        waitTimeoutBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How long the task may wait in all, parked: for people (approvals,
+     * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+     * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+     * caps it. A waiting task holds no running place. When a wait passes its
+     * deadline, what happens is the server's setting for its kind
+     * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+     * refused (the model is told; recorded as a timeout, never as a person's
+     * decision), and a wait for children, a remote agent, ResumeTask or a turn
+     * fails the task (ERROR_REASON_WAIT_DEADLINE).
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+     */
+    public com.google.protobuf.Duration.Builder getWaitTimeoutBuilder() {
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return getWaitTimeoutFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * How long the task may wait in all, parked: for people (approvals,
+     * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+     * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+     * caps it. A waiting task holds no running place. When a wait passes its
+     * deadline, what happens is the server's setting for its kind
+     * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+     * refused (the model is told; recorded as a timeout, never as a person's
+     * decision), and a wait for children, a remote agent, ResumeTask or a turn
+     * fails the task (ERROR_REASON_WAIT_DEADLINE).
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+     */
+    public com.google.protobuf.DurationOrBuilder getWaitTimeoutOrBuilder() {
+      if (waitTimeoutBuilder_ != null) {
+        return waitTimeoutBuilder_.getMessageOrBuilder();
+      } else {
+        return waitTimeout_ == null ?
+            com.google.protobuf.Duration.getDefaultInstance() : waitTimeout_;
+      }
+    }
+    /**
+     * <pre>
+     * How long the task may wait in all, parked: for people (approvals,
+     * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+     * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+     * caps it. A waiting task holds no running place. When a wait passes its
+     * deadline, what happens is the server's setting for its kind
+     * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+     * refused (the model is told; recorded as a timeout, never as a person's
+     * decision), and a wait for children, a remote agent, ResumeTask or a turn
+     * fails the task (ERROR_REASON_WAIT_DEADLINE).
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> 
+        getWaitTimeoutFieldBuilder() {
+      if (waitTimeoutBuilder_ == null) {
+        waitTimeoutBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder>(
+                getWaitTimeout(),
+                getParentForChildren(),
+                isClean());
+        waitTimeout_ = null;
+      }
+      return waitTimeoutBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

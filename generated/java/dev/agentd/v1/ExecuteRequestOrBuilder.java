@@ -178,9 +178,12 @@ public interface ExecuteRequestOrBuilder extends
    * <pre>
    * The task's time limit, counted from when it starts running; unset or
    * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-   * caps it. The call's gRPC deadline never limits the task: it bounds the
-   * stream only. A task that reaches its limit stops with
-   * STOP_REASON_DEADLINE.
+   * caps it. The time the task waits parked (for a person's approval or
+   * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+   * conversation) does not count: its clock stops while it waits, and
+   * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+   * limits the task: it bounds the stream only. A task that reaches its limit
+   * stops with STOP_REASON_DEADLINE.
    * </pre>
    *
    * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -191,9 +194,12 @@ public interface ExecuteRequestOrBuilder extends
    * <pre>
    * The task's time limit, counted from when it starts running; unset or
    * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-   * caps it. The call's gRPC deadline never limits the task: it bounds the
-   * stream only. A task that reaches its limit stops with
-   * STOP_REASON_DEADLINE.
+   * caps it. The time the task waits parked (for a person's approval or
+   * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+   * conversation) does not count: its clock stops while it waits, and
+   * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+   * limits the task: it bounds the stream only. A task that reaches its limit
+   * stops with STOP_REASON_DEADLINE.
    * </pre>
    *
    * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -204,9 +210,12 @@ public interface ExecuteRequestOrBuilder extends
    * <pre>
    * The task's time limit, counted from when it starts running; unset or
    * zero means the server's limit (AGENTD_TASK_TIMEOUT_SECONDS), which also
-   * caps it. The call's gRPC deadline never limits the task: it bounds the
-   * stream only. A task that reaches its limit stops with
-   * STOP_REASON_DEADLINE.
+   * caps it. The time the task waits parked (for a person's approval or
+   * answer, its child tasks, a remote agent, ResumeTask, its turn in a
+   * conversation) does not count: its clock stops while it waits, and
+   * `wait_timeout` bounds the waiting instead. The call's gRPC deadline never
+   * limits the task: it bounds the stream only. A task that reaches its limit
+   * stops with STOP_REASON_DEADLINE.
    * </pre>
    *
    * <code>.google.protobuf.Duration timeout = 9;</code>
@@ -422,4 +431,55 @@ java.lang.String defaultValue);
    * @return The busyPolicy.
    */
   dev.agentd.v1.ConversationBusyPolicy getBusyPolicy();
+
+  /**
+   * <pre>
+   * How long the task may wait in all, parked: for people (approvals,
+   * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+   * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+   * caps it. A waiting task holds no running place. When a wait passes its
+   * deadline, what happens is the server's setting for its kind
+   * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+   * refused (the model is told; recorded as a timeout, never as a person's
+   * decision), and a wait for children, a remote agent, ResumeTask or a turn
+   * fails the task (ERROR_REASON_WAIT_DEADLINE).
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+   * @return Whether the waitTimeout field is set.
+   */
+  boolean hasWaitTimeout();
+  /**
+   * <pre>
+   * How long the task may wait in all, parked: for people (approvals,
+   * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+   * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+   * caps it. A waiting task holds no running place. When a wait passes its
+   * deadline, what happens is the server's setting for its kind
+   * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+   * refused (the model is told; recorded as a timeout, never as a person's
+   * decision), and a wait for children, a remote agent, ResumeTask or a turn
+   * fails the task (ERROR_REASON_WAIT_DEADLINE).
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+   * @return The waitTimeout.
+   */
+  com.google.protobuf.Duration getWaitTimeout();
+  /**
+   * <pre>
+   * How long the task may wait in all, parked: for people (approvals,
+   * questions, ResumeTask), its child tasks, remote agents, its turn. Unset
+   * or zero means the server's limit (AGENTD_MAX_WAIT_SECONDS), which also
+   * caps it. A waiting task holds no running place. When a wait passes its
+   * deadline, what happens is the server's setting for its kind
+   * (AGENTD_WAIT_DEADLINE_ACTIONS): by default an approval or a question is
+   * refused (the model is told; recorded as a timeout, never as a person's
+   * decision), and a wait for children, a remote agent, ResumeTask or a turn
+   * fails the task (ERROR_REASON_WAIT_DEADLINE).
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration wait_timeout = 16;</code>
+   */
+  com.google.protobuf.DurationOrBuilder getWaitTimeoutOrBuilder();
 }

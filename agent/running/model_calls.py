@@ -1,0 +1,162 @@
+"""A run's model calls: fitted to the model's window (`agent.running.context_fit`), capped
+to the token budget left, streamed as events, traced, and counted against the budget."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Protocol
+
+from agent.limits import EngineConfig, LimitReached, step_clock_stopped
+from agent.llm import sanitize
+from agent.llm.base import Model
+from agent.llm.roles import RoleName
+from agent.llm.window import tokens
+from agent.running import context_fit
+from agent.running.deltas import streamed
+from core import tracing
+from core.metrics import LLM_CALLS
+from records import events as ev
+from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.tasks import StopReason, Task
+
+if TYPE_CHECKING:
+    from agent.llm.roles import ModelRoles
+    from agent.llm.window.tokens import TokenCounter
+    from agent.tool_use.urls import UrlBook
+    from core.identity import CallContext
+    from records.conversations.history import History
+
+
+class CallingRun(Protocol):
+    """What a model call needs of its run (`agent.running.run.TaskRun`, which calls this
+    module)."""
+
+    task: Task
+    call: CallContext
+    models: ModelRoles
+    token_budget: int
+    notes: list[str]
+    counter: TokenCounter
+    history: History | None
+    urls: UrlBook
+    config: EngineConfig
+
+    async def emit(self, payload: ev.EventPayload) -> None: ...
+
+
+async def call(
+    run: CallingRun,
+    role: RoleName,
+    step_id: str,
+    messages: Sequence[Message],
+    tools: Sequence[ToolDefinition],
+    settings: ModelSettings | None,
+    stream: bool,
+) -> ModelResponse:
+    """One model call of `run`: LimitReached (TOKEN_BUDGET) once the budget is spent, or
+    when its reply took the task past it (the reply kept as a note)."""
+    if run.task.usage.total_tokens >= run.token_budget:
+        raise LimitReached(
+            StopReason.TOKEN_BUDGET, f"the token budget of {run.token_budget} tokens is used up"
+        )
+    model = run.models.for_role(role)
+    turn = run.models.calls
+    if turn is not None:
+        # A burst waits its turn for the model; the wait is not the step's time.
+        async with step_clock_stopped():
+            await turn.acquire()
+    try:
+
+        async def send(fitted: Sequence[Message], sent: ModelSettings) -> ModelResponse:
+            return await _sent(run, model, role, step_id, fitted, tools, sent, stream)
+
+        left = run.token_budget - run.task.usage.total_tokens
+        response, messages = await context_fit.fitted_call(
+            run, model, role, step_id, messages, tools, settings, send, left
+        )
+    finally:
+        if turn is not None:
+            turn.release()
+    response = await _counted(run, model, role, step_id, messages, tools, response)
+    if run.task.usage.total_tokens > run.token_budget:
+        run.notes.append(f"[{role}, last reply before the budget ran out] {response.text}")
+        raise LimitReached(
+            StopReason.TOKEN_BUDGET,
+            f"the token budget of {run.token_budget} tokens is used up "
+            f"({run.task.usage.total_tokens} spent)",
+        )
+    return response
+
+
+async def _counted(
+    run: CallingRun,
+    model: Model,
+    role: RoleName,
+    step_id: str,
+    messages: Sequence[Message],
+    tools: Sequence[ToolDefinition],
+    response: ModelResponse,
+) -> ModelResponse:
+    """The reply's usage (estimated when the endpoint counted nothing) added to the task's
+    and reported."""
+    estimated = response.usage.total_tokens == 0  # the endpoint counted nothing
+    if estimated:
+        usage = tokens.estimate(messages, tools, response, run.counter)
+        response = replace(response, usage=usage)
+    if run.history is not None and run.history.carried_by(messages):
+        saved = replace(response.usage, saved_tokens=run.history.saved)
+        response = replace(response, usage=saved)
+    run.task.usage = run.task.usage + response.usage
+    await run.emit(
+        ev.UsageReported(
+            step_id,
+            role,
+            response.usage,
+            run.task.usage,
+            response.model or model.name,
+            estimated,
+            response.provider,
+        )
+    )
+    return response
+
+
+async def _sent(
+    run: CallingRun,
+    model: Model,
+    role: RoleName,
+    step_id: str,
+    messages: Sequence[Message],
+    tools: Sequence[ToolDefinition],
+    settings: ModelSettings | None,
+    stream: bool,
+) -> ModelResponse:
+    """One model call, streamed as events, traced, counted; the reply sanitised."""
+    response: ModelResponse | None = None
+    with tracing.span(
+        f"llm {role}",
+        run.call.trace_id,
+        {"agentd.task_id": run.task.task_id, **_tree(run.task)},
+    ) as span:
+        try:
+            if stream:
+                response = await streamed(run, model.stream(messages, tools, settings), step_id)
+            else:
+                response = await model.complete(messages, tools, settings)
+        except Exception as error:
+            LLM_CALLS.labels(role, "error").inc()
+            tracing.fail(span, type(error).__name__)
+            raise
+        LLM_CALLS.labels(role, "ok").inc()
+        response = sanitize.response(response)
+        span.set_attribute("gen_ai.usage.input_tokens", response.usage.prompt_tokens)
+        span.set_attribute("gen_ai.usage.output_tokens", response.usage.completion_tokens)
+    return response
+
+
+def _tree(task: Task) -> dict[str, str]:
+    """A child task's place in its tree, for its spans."""
+    if not task.parent_task_id:
+        return {}
+    return {"agentd.parent_task_id": task.parent_task_id, "agentd.root_task_id": task.root}

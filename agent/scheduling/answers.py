@@ -1,0 +1,78 @@
+"""People's answers to what parked tasks wait for: ApproveToolCall, ProvideInput and
+ResumeTask. Each is written to its wait first (`stores.waits`: exactly one answer per
+wait, whichever replica receives it), then the task is woken (`agent.scheduling.parking`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import structlog
+
+from agent.scheduling.parking import Parking
+from agent.tool_use import questions
+from agent.tool_use import resume as tool_resume
+from agent.tool_use.people import answer_of
+from core.errors import ApprovalNotPendingError
+from core.identity import CallContext
+from core.roles import Action, RoleTable
+from records.tasks import Task
+from records.tools.approvals import ApprovalDecision
+from records.waits import WaitKind
+from stores.tasks.base import TaskStore
+from stores.waits.base import WaitStore
+
+log = structlog.get_logger(__name__)
+
+
+class Answers:
+    """Leaves people's answers in the waits of parked tasks, and wakes the tasks."""
+
+    def __init__(
+        self, store: TaskStore, waits: WaitStore, parking: Parking, roles: RoleTable
+    ) -> None:
+        self._store = store
+        self._waits = waits
+        self._parking = parking
+        self._roles = roles
+
+    async def approve(
+        self, call: CallContext, task_id: str, call_id: str, decision: ApprovalDecision
+    ) -> Task:
+        """A person's decision on a call waiting for approval; returns the task's state
+        when it was recorded (it then runs on whichever replica takes it)."""
+        tenant = call.principal.tenant
+        task = await self._store.get(tenant, task_id)
+        self._roles.require(call.principal.roles, Action.APPROVE_TOOL_CALLS)
+        if task.status.terminal or call_id.startswith(questions.PREFIX):
+            raise ApprovalNotPendingError(task_id, call_id)
+        now = datetime.now(UTC)
+        answer, by = answer_of(decision), decision.decided_by
+        await self._waits.answer(tenant, task_id, call_id, WaitKind.APPROVAL, answer, by, now)
+        log.info(
+            "tool call decided",
+            task_id=task_id,
+            call_id=call_id,
+            decision=decision.label,
+            decided_by=decision.decided_by,
+            trace_id=call.trace_id,
+        )
+        await self._parking.wake(tenant, task_id)
+        return await self._store.get(tenant, task_id)
+
+    async def provide_input(
+        self, call: CallContext, task_id: str, request_id: str, text: str
+    ) -> Task:
+        """The caller's answer to a question the task's agent asked
+        (`agent.tool_use.questions`)."""
+        tenant = call.principal.tenant
+        task = await self._store.get(tenant, task_id)
+        await questions.provide(self._waits, task, call.principal, request_id, text, self._roles)
+        await self._parking.wake(tenant, task_id)
+        return await self._store.get(tenant, task_id)
+
+    async def resume(self, call: CallContext, task: Task, comment: str = "") -> Task:
+        """ResumeTask: the tool calls the task waits on after a resumable failure run again
+        (`agent.tool_use.resume`); TaskNotResumableError when none waits."""
+        await tool_resume.resume(self._waits, task, call.principal, comment, self._roles)
+        await self._parking.wake(task.tenant, task.task_id)
+        return await self._store.get(task.tenant, task.task_id)

@@ -1,0 +1,206 @@
+"""A run's waits for a person, kept as wait records: a call's approval, the agent's question.
+
+A call that needs a person opens its wait (`records.waits`) the first time it is made,
+announces it (`approval_requested`, `input_requested`; the task turns INPUT_REQUIRED)
+and parks the run (`agent.parked.Parked`). ApproveToolCall or ProvideInput, on any
+replica, leaves the answer in the wait and wakes the task; the woken run makes the
+same call again, finds the answer, announces it (`approval_decided`, `input_provided`)
+and takes it in. A wait whose deadline passed is taken in as what it is, a timeout
+(`WaitAction`), never as a person's decision.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Literal
+
+from agent.failures import WaitExpiredError
+from agent.parked import Parked, Waiting
+from agent.running import lifecycle
+from core.errors import ApprovalNotPendingError
+from core.roles import Action
+from records import events as ev
+from records.tasks import TaskStatus
+from records.tools.approvals import ApprovalDecision
+from records.tools.invocation import Invocation
+from records.waits import Wait, WaitAction, WaitKind, WaitState
+
+if TYPE_CHECKING:
+    from agent.running.run import TaskRun
+
+DECISIONS: dict[str, Literal["approve", "reject", "edit"]] = {
+    "approved": "approve",
+    "rejected": "reject",
+    "edited": "edit",
+}
+
+
+def decision_of(wait: Wait) -> ApprovalDecision:
+    """The decision an answered approval wait holds (its `answered_by` decided)."""
+    answer = wait.answer or {}
+    arguments = answer.get("arguments")
+    return ApprovalDecision(
+        approved=bool(answer.get("approved")),
+        decided_by=wait.answered_by,
+        comment=str(answer.get("comment", "")),
+        arguments=arguments if isinstance(arguments, dict) else None,
+    )
+
+
+def answer_of(decision: ApprovalDecision) -> dict[str, object]:
+    """A decision as a wait's answer (who decided is the wait's `answered_by`)."""
+    return {
+        "approved": decision.approved,
+        "comment": decision.comment,
+        "arguments": dict(decision.arguments) if decision.arguments is not None else None,
+    }
+
+
+class PersonWaits:
+    """The waits of one run for a person: opened once, looked at on every pass."""
+
+    __slots__ = ("_run",)
+
+    def __init__(self, run: TaskRun) -> None:
+        self._run = run
+
+    def _deadline(self, kind: WaitKind) -> tuple[datetime | None, WaitAction]:
+        run = self._run
+        left = run.wait_left()
+        at = datetime.fromtimestamp(time.time() + left, UTC)
+        return at, run.config.wait_action(kind)
+
+    async def open(
+        self,
+        kind: WaitKind,
+        slot: str,
+        *,
+        tool_name: str = "",
+        detail: str = "",
+        deadline_at: datetime | None = None,
+    ) -> tuple[Wait, bool]:
+        """The run's wait in `slot`: opened now (True) or found (False)."""
+        run = self._run
+        store = run.waits
+        assert store is not None
+        found = await store.get(run.task.task_id, slot)
+        if found is not None:
+            return found, False
+        at, action = self._deadline(kind)
+        if deadline_at is not None:
+            at = deadline_at if at is None else min(at, deadline_at)
+        task = run.task
+        roles = (
+            run.config.roles.roles(Action.APPROVE_TOOL_CALLS) if kind is WaitKind.APPROVAL else ()
+        )
+        return await store.open(
+            Wait(
+                tenant=task.tenant,
+                task_id=task.task_id,
+                slot=slot,
+                kind=kind,
+                created_at=datetime.now(UTC),
+                root_task_id=task.root,
+                agent=task.agent.reference if task.agent is not None else "",
+                owner=task.owner,
+                roles=roles,
+                tool_name=tool_name,
+                detail=detail[:2_000],
+                deadline_at=at,
+                on_deadline=action,
+            )
+        )
+
+    async def settle(self, kind: WaitKind, slot: str, answer: dict[str, object]) -> None:
+        """The run's wait in `slot` is over by what the run itself saw (its turn came, its
+        child or remote task ended): answered, if nobody did, and taken in."""
+        store = self._run.waits
+        if store is None:
+            return
+        wait = await store.get(self._run.task.task_id, slot)
+        if wait is None:
+            return
+        if wait.state is WaitState.OPEN:
+            now, by = datetime.now(UTC), self._run.task.task_id
+            with contextlib.suppress(ApprovalNotPendingError):  # answered meanwhile
+                await store.answer(wait.tenant, wait.task_id, slot, kind, answer, by, now)
+            wait = await store.get(wait.task_id, slot) or wait
+        await self.taken(wait)
+
+    async def taken(self, wait: Wait) -> None:
+        """The run took `wait`'s answer (or expiry) in."""
+        if wait.state is not WaitState.CLOSED and self._run.waits is not None:
+            await self._run.waits.close(wait.task_id, wait.slot)
+
+    async def approval(
+        self, invocation: Invocation, tool: str, reason: str
+    ) -> tuple[ApprovalDecision, Invocation | None] | None:
+        """A person's decision on `invocation` (a call needing approval), with the call as
+        they edited it, if they did (None: its deadline passed and the call is denied);
+        Parked while none was left."""
+        call_id = invocation.call_id
+        waiting = f"waiting for approval of {tool}"
+        shown = invocation.redacted
+        detail = json.dumps(shown, default=str)
+        wait, new = await self.open(WaitKind.APPROVAL, call_id, tool_name=tool, detail=detail)
+        if new:
+            await self.announce(waiting, ev.ApprovalRequested(call_id, tool, shown, reason))
+        if wait.state is WaitState.OPEN:
+            raise Parked([Waiting(WaitKind.APPROVAL, call_id, True, detail=waiting)])
+        if wait.answer is None:
+            self._expired(wait, f"no decision on {tool} came before its deadline")
+            await self.taken(wait)
+            await self.no_longer_waiting(f"no decision on {tool} came before its deadline")
+            return None
+        decision = decision_of(wait)
+        edits = decision.arguments
+        edited = None if edits is None else invocation.edited(edits)
+        if wait.state is WaitState.ANSWERED:  # announced once, by the pass that takes it in
+            label, by = DECISIONS[decision.label], decision.decided_by
+            shown_edits = None if edited is None else edited.redacted
+            await self._run.emit(
+                ev.ApprovalDecided(call_id, label, by, decision.comment, shown_edits)
+            )
+            await self.taken(wait)
+        await self.no_longer_waiting(f"{decision.label} by {decision.decided_by}")
+        return decision, edited
+
+    async def question(self, request_id: str, question: str) -> tuple[str, str] | None:
+        """The answer to the agent's question and who gave it (None: its deadline passed);
+        Parked while none was given."""
+        waiting = "waiting for an answer to the agent's question"
+        wait, new = await self.open(WaitKind.QUESTION, request_id, detail=question)
+        if new:
+            await self.announce(waiting, ev.InputRequested(request_id, question))
+        if wait.state is WaitState.OPEN:
+            raise Parked([Waiting(WaitKind.QUESTION, request_id, True, detail=waiting)])
+        if wait.answer is None:
+            self._expired(wait, "the question was not answered before its deadline")
+            await self.taken(wait)
+            await self.no_longer_waiting("the question was not answered before its deadline")
+            return None
+        text, by = str(wait.answer.get("text", "")), wait.answered_by
+        if wait.state is WaitState.ANSWERED:
+            await self._run.emit(ev.InputProvided(request_id, by, text))
+            await self.taken(wait)
+        await self.no_longer_waiting(f"answered by {by}")
+        return text, by
+
+    def _expired(self, wait: Wait, what: str) -> None:
+        """A wait whose deadline passed: denied (the caller goes on), else the task fails."""
+        if wait.on_deadline is not WaitAction.DENY:
+            raise WaitExpiredError(what)
+
+    async def announce(self, waiting: str, announcement: ev.EventPayload) -> None:
+        """INPUT_REQUIRED (`waiting`), then the request's event."""
+        if self._run.task.status is not TaskStatus.INPUT_REQUIRED:
+            await lifecycle.set_waiting(self._run, waiting)
+        await self._run.emit(announcement)
+
+    async def no_longer_waiting(self, detail: str) -> None:
+        """RUNNING again (`detail`) if the task waited for a person."""
+        if self._run.task.status is TaskStatus.INPUT_REQUIRED:
+            await lifecycle.set_running(self._run, detail)
