@@ -6,6 +6,7 @@ import asyncio
 
 from bench import (
     a2a,
+    approvals,
     artifacts,
     call_tool,
     checkpoints,
@@ -42,6 +43,8 @@ def main() -> None:
     asyncio.run(memory.main())
     asyncio.run(teams.main())  # last: it quiets the engine's INFO logs
     asyncio.run(a2a.main())
+    print()
+    asyncio.run(approvals.main())
 
 
 if __name__ == "__main__":

@@ -1,13 +1,17 @@
 """`make load`: run the load scenarios and print, for each, the counts the targets are
 judged on and the figures measured in the same run.
 
-    python -m bench.load [burst-embedded burst-redis burst-replicas soak kill baseline]
-        [--tasks 1000] [--hold 2.0] [--slots 100] [--queue 100] [--soak-seconds 60]
-        [--soak-streams 500] [--kill-tasks 200] [--env AGENTD_X=Y ...]
+    python -m bench.load [burst-embedded burst-redis burst-replicas soak kill memory
+        parked parked-kill baseline] [--tasks 1000] [--hold 2.0] [--slots 100]
+        [--queue 100] [--soak-seconds 60] [--soak-streams 500] [--kill-tasks 200]
+        [--parked-tasks 1000] [--parked-kill-tasks 500] [--env AGENTD_X=Y ...]
 
 Targets: 0 failed, 0 INTERNAL, 0 unended streams, 0 lost or repeated events (and, for
 kill, 0 repeated non-idempotent calls) in every scenario; burst throughput >= 90 % of
-the capacity the limits allow (slots x replicas / the latency of one task alone).
+the capacity the limits allow (slots x replicas / the latency of one task alone);
+parked: every task INPUT_REQUIRED at once, a further task run at once, every one
+completed once approved, <= 5 KB per parked task (the process alone); parked-kill: every
+one completed on the survivor, no POST twice.
 Exit status 1 when a target is missed.
 """
 
@@ -18,6 +22,7 @@ import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 
+from bench.load import parked as parking
 from bench.load import scenarios
 from bench.load.scenarios import Config, Result
 
@@ -28,6 +33,8 @@ NAMES = (
     "soak",
     "kill",
     "memory",
+    "parked",
+    "parked-kill",
     "baseline",
 )
 
@@ -88,10 +95,17 @@ async def run(names: list[str], config: Config, args: argparse.Namespace) -> boo
         "memory": (lambda: _memory(config, args), False),
         "baseline": (lambda: scenarios.baseline(config), False),
     }
+    waits = {
+        "parked": lambda: parking.parked(config, args.parked_tasks),
+        "parked-kill": lambda: parking.parked_kill(config, args.parked_kill_tasks),
+    }
     passed = True
     for name in names:
-        scenario, throughput_target = plans[name]
-        passed = report(await scenario(), throughput_target) and passed
+        if name in waits:
+            passed = parking.report(await waits[name]()) and passed
+        else:
+            scenario, throughput_target = plans[name]
+            passed = report(await scenario(), throughput_target) and passed
         print(flush=True)
     return passed
 
@@ -122,6 +136,8 @@ def main() -> None:
     parser.add_argument("--kill-tasks", type=int, default=200)
     parser.add_argument("--memory-tasks", type=int, default=1000)
     parser.add_argument("--memory-hold", type=float, default=20.0)
+    parser.add_argument("--parked-tasks", type=int, default=1000)
+    parser.add_argument("--parked-kill-tasks", type=int, default=500)
     parser.add_argument("--env", action="append", default=[], help="KEY=VALUE for every server")
     args = parser.parse_args()
     unknown = set(args.scenarios) - set(NAMES)

@@ -1,10 +1,11 @@
 """A fake OpenAI-compatible model for the load suite: holds each chat call a given time.
 
 Stateless, so any number of tasks can share it: a request whose last message is a tool
-result gets a short text answer (streamed in a few chunks, usage in the last one);
-any other request gets one tool call: `calculator`, or, with `--post URL`, an
-`http_request` POST to URL whose body is the `job-...` word of the task (so that the
-load suite can count how often each task's non-idempotent call reached the server).
+result, or asks it to "answer at once", gets a short text answer (streamed in a few
+chunks, usage in the last one); any other request gets one tool call: `calculator`,
+or, with `--post URL`, an `http_request` POST to URL whose body is the `job-...` word
+of the task (so that the load suite can count how often each task's non-idempotent call
+reached the server).
 
     python -m bench.load.fake_model --port 0 --hold 2.0 [--post http://127.0.0.1:N/record]
 
@@ -30,6 +31,8 @@ def _reply(body: dict[str, Any], post: str) -> tuple[str, list[dict[str, Any]]]:
     messages = body.get("messages") or [{}]
     if messages[-1].get("role") == "tool":
         return "The answer is 42.", []
+    if "answer at once" in str(messages[-1].get("content")):  # a task that calls no tool
+        return "Done at once.", []
     if post:
         text = " ".join(str(m.get("content") or "") for m in messages)
         found = JOB.search(text)

@@ -58,12 +58,17 @@ class Child:
 
 
 def _start(
-    name: str, command: list[str], env: Mapping[str, str], log: Path, pattern: re.Pattern[str]
+    name: str,
+    command: list[str],
+    env: Mapping[str, str],
+    log: Path,
+    pattern: re.Pattern[str],
+    cwd: Path = ROOT,
 ) -> Child:
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as sink:
         process = subprocess.Popen(
-            command, cwd=ROOT, env=dict(env), stdout=subprocess.PIPE, stderr=sink, text=True
+            command, cwd=cwd, env=dict(env), stdout=subprocess.PIPE, stderr=sink, text=True
         )
     assert process.stdout is not None
     for _ in range(200):  # bounded: a child that never says it listens is a failure
@@ -90,8 +95,9 @@ def start_model(folder: Path, hold: float, post: str = "") -> Child:
     return _start("fake model", command, _environment({}), folder / "model.log", MODEL)
 
 
-def start_server(name: str, folder: Path, settings: Mapping[str, str]) -> Child:
-    """`agentd serve` with the load suite's settings (auth and rate limits off)."""
+def start_server(name: str, folder: Path, settings: Mapping[str, str], root: Path = ROOT) -> Child:
+    """`agentd serve` with the load suite's settings (auth and rate limits off); `root`,
+    another checkout with its own `.venv`, serves that checkout's code instead."""
     env = _environment(
         {
             "AGENTD_ADDRESS": "127.0.0.1:0",
@@ -108,8 +114,9 @@ def start_server(name: str, folder: Path, settings: Mapping[str, str]) -> Child:
             **settings,
         }
     )
-    command = [sys.executable, "-m", "server.commands.cli", "serve"]
-    return _start(name, command, env, folder / f"{name}.log", LISTENING)
+    python = sys.executable if root == ROOT else str(root / ".venv" / "bin" / "python")
+    command = [python, "-m", "server.commands.cli", "serve"]
+    return _start(name, command, env, folder / f"{name}.log", LISTENING, cwd=root)
 
 
 @dataclass
