@@ -140,12 +140,16 @@ class Runner:
         if self.running:
             await asyncio.wait({r for r, _ in self.running.values()}, timeout=5)
 
-    async def forget(self, task_id: str) -> None:
-        """The task ended: drop its lease and checkpoint."""
+    async def forget(self, task_id: str, parked: bool = True) -> None:
+        """The task ended: drop its lease and checkpoint (the one it parked with, too,
+        when it may have parked: without shared leases no other is written)."""
         try:
             await self._leases.finish(task_id)
-            if self._checkpoints is not None:
-                await self._checkpoints.delete(task_id)
+            checkpoints = self._checkpoints
+            if checkpoints is None and parked:
+                checkpoints = self._parking.checkpoints
+            if checkpoints is not None:
+                await checkpoints.delete(task_id)
         except Exception:
             log.exception("could not drop a finished task's lease", task_id=task_id)
 
@@ -228,10 +232,11 @@ class Runner:
         memory = self._memory if task.conversation_id else None
         if memory is not None and task.status.terminal and not ended:
             await memory.finish(task)
+        parked = run.resumed is not None  # a woken run's task parked before
         if ended:
-            await asyncio.gather(self._endings.record(run), self.forget(task.task_id))
+            await asyncio.gather(self._endings.record(run), self.forget(task.task_id, parked))
         else:
-            await self.forget(task.task_id)
+            await self.forget(task.task_id, parked)
 
     async def _run_in_slot(self, run: TaskRun, first_checkpoint: bool = False) -> bool:
         """Run the task to its end (writing its `first_checkpoint` as it starts); whether it

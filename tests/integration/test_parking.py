@@ -107,6 +107,9 @@ async def test_a_hundred_tasks_waiting_for_approval_hold_none_of_five_running_pl
         assert answers == {f"it is {PRODUCT}"}
         left = [w for t in ids for w in await waits.of_task(t)]
         assert left == []  # forgotten as each ended
+        checkpoints = h.server.durable.checkpoints
+        kept = [t for t in ids if await checkpoints.load("default", t) is not None]
+        assert kept == []  # the checkpoint each parked with, too
 
 
 LEAD = """\
