@@ -26,6 +26,7 @@ from agent.conversations.engine_hooks import TaskMemory
 from agent.scheduling.parking import Parking
 from agent.teams.remote import RemoteAgents
 from core.errors import TaskNotFoundError
+from records.tasks import Task
 from records.waits import Wait, WaitAction, WaitKind
 from stores.tasks.base import TaskStore
 
@@ -38,8 +39,9 @@ MAX_BACKOFF = 16
 
 Cancel = Callable[[str, str, str], Awaitable[None]]
 """Cancels a task: (tenant, task id, reason)."""
-Check = Callable[[Wait], Awaitable[bool]]
-"""Looks at what a polled wait waits for: whether it moved on (its task is then woken)."""
+Check = Callable[[Task, Wait], Awaitable[bool]]
+"""Looks at what a polled wait of a task waits for: whether it moved on (the task is then
+woken)."""
 
 
 class WakingPass:
@@ -74,10 +76,11 @@ class WakingPass:
     async def once(self, now: datetime) -> None:
         await self._deadlines(now)
         await self._lost(now - timedelta(seconds=self._interval))
-        if self._memory is not None:
-            await self._polls(WaitKind.TURN, now, self._turn)
-        if self.remote is not None:
-            await self._polls(WaitKind.REMOTE, now, self._remote)
+        if self._memory is not None:  # its turn came (its blocker ended, or died)?
+            turn = self._memory.try_turn
+            await self._polls(WaitKind.TURN, now, lambda task, _: turn(task))
+        if self.remote is not None:  # the remote task a child waits for moved on?
+            await self._polls(WaitKind.REMOTE, now, self.remote.check)
 
     async def _deadlines(self, now: datetime) -> None:
         for wait in await self._waits.due(now, BATCH):
@@ -105,27 +108,12 @@ class WakingPass:
             if not await self._waits.reschedule(wait, later):
                 continue  # another replica looks at it
             try:
-                moved = await check(wait)
+                task = await self._tasks.get(wait.tenant, wait.task_id)
+                moved = await check(task, wait)
+            except TaskNotFoundError:
+                continue  # ended and let go: its waits are gone with it
             except Exception:
                 log.exception("could not look at a wait", task_id=wait.task_id)
                 continue
             if moved:
                 await self._parking.nudge(wait.tenant, wait.task_id, wait.slot)
-
-    async def _remote(self, wait: Wait) -> bool:
-        """Whether the remote task a child waits for moved on."""
-        assert self.remote is not None
-        try:
-            task = await self._tasks.get(wait.tenant, wait.task_id)
-        except TaskNotFoundError:
-            return False
-        return await self.remote.check(task, wait)
-
-    async def _turn(self, wait: Wait) -> bool:
-        """Whether the task's turn in its conversation came (its blocker ended, or died)."""
-        assert self._memory is not None
-        try:
-            task = await self._tasks.get(wait.tenant, wait.task_id)
-        except TaskNotFoundError:
-            return False
-        return await self._memory.try_turn(task)

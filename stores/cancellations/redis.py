@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
-import json
 from collections.abc import AsyncIterator
 
 import redis.asyncio as redis
 
 from stores.redis import RedisSubscriptions
+from stores.redis_channels import JsonChannel
 
 
 class RedisCancelBus:
-    """Redis pub/sub on `{prefix}cancel`, received over the process's shared subscription
-    connection (or a connection of its own when none is given)."""
+    """Redis pub/sub on `{prefix}cancel` (`stores.redis_channels.JsonChannel`)."""
 
     def __init__(
         self,
@@ -21,28 +19,13 @@ class RedisCancelBus:
         prefix: str = "agentd:",
         subscriptions: RedisSubscriptions | None = None,
     ) -> None:
-        self._redis = client
-        self._channel = f"{prefix}cancel"
-        self._subscriptions = subscriptions or RedisSubscriptions(client)
+        self._channel = JsonChannel(client, f"{prefix}cancel", subscriptions)
 
     async def publish(self, task_id: str, reason: str) -> None:
-        await self._redis.publish(self._channel, json.dumps({"task_id": task_id, "reason": reason}))
+        await self._channel.publish({"task_id": task_id, "reason": reason})
 
     async def subscribe(self) -> AsyncIterator[tuple[str, str]]:
-        received: asyncio.Queue[bytes] = asyncio.Queue()
-
-        def deliver(data: bytes | None) -> None:
-            if data is not None:
-                received.put_nowait(data)
-
-        stop = self._subscriptions.listen(self._channel, deliver)
-        try:
-            while True:
-                data = await received.get()
-                try:
-                    body = json.loads(data)
-                    yield str(body["task_id"]), str(body.get("reason") or "")
-                except (ValueError, KeyError, TypeError, RecursionError):
-                    continue  # not a cancellation (RecursionError: nested past parsing)
-        finally:
-            stop()
+        async for notice in self._channel.subscribe():
+            task_id = notice.get("task_id")
+            if isinstance(task_id, str):  # else not a cancellation
+                yield task_id, str(notice.get("reason") or "")

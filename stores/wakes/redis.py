@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
-import json
 from collections.abc import AsyncIterator
 
 import redis.asyncio as redis
 
 from stores.redis import RedisSubscriptions
+from stores.redis_channels import JsonChannel
 
 
 class RedisWakeBus:
-    """Redis pub/sub on `{prefix}wake`, received over the process's shared subscription
-    connection (or a connection of its own when none is given)."""
+    """Redis pub/sub on `{prefix}wake` (`stores.redis_channels.JsonChannel`)."""
 
     def __init__(
         self,
@@ -21,28 +19,13 @@ class RedisWakeBus:
         prefix: str = "agentd:",
         subscriptions: RedisSubscriptions | None = None,
     ) -> None:
-        self._redis = client
-        self._channel = f"{prefix}wake"
-        self._subscriptions = subscriptions or RedisSubscriptions(client)
+        self._channel = JsonChannel(client, f"{prefix}wake", subscriptions)
 
     async def publish(self, tenant: str, task_id: str) -> None:
-        await self._redis.publish(self._channel, json.dumps({"tenant": tenant, "task_id": task_id}))
+        await self._channel.publish({"tenant": tenant, "task_id": task_id})
 
     async def subscribe(self) -> AsyncIterator[tuple[str, str]]:
-        received: asyncio.Queue[bytes] = asyncio.Queue()
-
-        def deliver(data: bytes | None) -> None:
-            if data is not None:
-                received.put_nowait(data)
-
-        stop = self._subscriptions.listen(self._channel, deliver)
-        try:
-            while True:
-                data = await received.get()
-                try:
-                    body = json.loads(data)
-                    yield str(body["tenant"]), str(body["task_id"])
-                except (ValueError, KeyError, TypeError, RecursionError):
-                    continue  # not a wake
-        finally:
-            stop()
+        async for notice in self._channel.subscribe():
+            tenant, task_id = notice.get("tenant"), notice.get("task_id")
+            if isinstance(tenant, str) and isinstance(task_id, str):  # else not a wake
+                yield tenant, task_id
