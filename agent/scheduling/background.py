@@ -67,8 +67,12 @@ class Background:
         """Claim each task another replica woke without room for it, if there is room."""
         try:
             async for tenant, task_id in self._parking.bus.subscribe():
-                if self._admission.room > 0:
+                if self._admission.room <= 0:
+                    continue
+                try:
                     await self._parking.woken(tenant, task_id)
+                except Exception:  # the takeover pass claims it
+                    log.exception("could not take a woken task", task_id=task_id)
         except Exception:
             log.exception("wake listener stopped")
 

@@ -95,7 +95,9 @@ class Runner:
         self.running[task_id] = (runner, run)
 
         def done(_: asyncio.Task[None]) -> None:
-            self.running.pop(task_id, None)
+            entry = self.running.get(task_id)
+            if entry is not None and entry[0] is runner:  # not a run of it woken since
+                del self.running[task_id]
             ticket.release()
 
         runner.add_done_callback(done)
@@ -218,10 +220,10 @@ class Runner:
         A task that cannot be parked (its stores out of reach) ends FAILED."""
         try:
             await asyncio.shield(self._parking.park(run, parked))
-        except Exception as error:
+        except Exception as error:  # a task that cannot wait still ends
             log.exception("could not park a task", task_id=run.task.task_id)
-            if await self._endings.fail(run, failure_of(error, run.call.trace_id)):
-                await self._finished(run, True)
+            ended = await self._endings.fail(run, failure_of(error, run.call.trace_id))
+            await self._finished(run, ended)
 
     async def _finished(self, run: TaskRun, ended: bool) -> None:
         """The task's run is over: its turn in its conversation if it ended, but not here

@@ -89,10 +89,12 @@ class Parking:
     async def _moved_on(self, task_id: str, parked: Parked) -> bool:
         """Whether a wait of `parked` ended, or was nudged, since the run looked."""
         seen = {w.slot: w.changes for w in parked.waits}
-        for wait in await self.waits.of_task(task_id):
-            if wait.slot not in seen:
-                continue
-            if wait.state is not WaitState.OPEN or wait.changes != seen[wait.slot]:
+        current = {w.slot: w for w in await self.waits.of_task(task_id)}
+        for slot, changes in seen.items():
+            wait = current.get(slot)
+            if wait is None:  # gone: the task ended (cancelled while it parked)
+                return True
+            if wait.state is not WaitState.OPEN or wait.changes != changes:
                 return True
         return not seen  # waiting for nothing: nothing would wake it
 
@@ -102,17 +104,17 @@ class Parking:
         try:
             if not await self.leases.wake(task_id):
                 return  # not parked (running, parking, ended), or woken by another
-            here = self.resume is not None and await self.leases.claim(task_id)
-            if here and self.resume is not None and await self.resume(tenant, task_id):
-                return
-            await self.bus.publish(tenant, task_id)
+            if not await self.woken(tenant, task_id):
+                await self.bus.publish(tenant, task_id)
         except Exception:  # the takeover pass claims it (or the waking pass wakes it)
             log.exception("could not wake a task", task_id=task_id)
 
-    async def woken(self, tenant: str, task_id: str) -> None:
-        """Another replica woke a task and had no room: claim it if there is room here."""
-        if self.resume is not None and await self.leases.claim(task_id):
-            await self.resume(tenant, task_id)
+    async def woken(self, tenant: str, task_id: str) -> bool:
+        """Run a woken task here if this process claims it and has room; whether it
+        does."""
+        if self.resume is None or not await self.leases.claim(task_id):
+            return False
+        return await self.resume(tenant, task_id)
 
     async def nudge(self, tenant: str, task_id: str, slot: str) -> None:
         """What the task's wait in `slot` waits for moved on without ending (a child began
