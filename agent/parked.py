@@ -56,7 +56,12 @@ class Parked(Exception):  # noqa: N818 - a signal, not an error
         """One signal for several calls that wait (a batch, a panel)."""
         signals = list(parked)
         relayed = tuple(sorted({slot for p in signals for slot in p.relayed}))
-        return Parked((w for p in signals for w in p.waits), relayed)
+        waits: dict[str, Waiting] = {}
+        for wait in (w for p in signals for w in p.waits):  # one per slot: a person's first
+            known = waits.get(wait.slot)
+            if known is None or (wait.person and not known.person):
+                waits[wait.slot] = wait
+        return Parked(waits.values(), relayed)
 
 
 async def parked_or(work: Awaitable[T]) -> T | Parked:

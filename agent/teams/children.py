@@ -36,13 +36,13 @@ async def open_wait(run: TaskRun, child: Task, tool: str, goal: str) -> None:
         await PersonWaits(run).open(WaitKind.CHILD, child.task_id, tool_name=tool, detail=goal)
 
 
-async def working(run: TaskRun) -> list[str]:
-    """The children the task waits for that have not ended (their waits are open)."""
+async def working(run: TaskRun) -> list[Wait]:
+    """The task's waits for its children that have not ended (open)."""
     store = run.waits
     if store is None:
         return []
     found = await store.of_task(run.task.task_id)
-    return [w.slot for w in found if w.kind is WaitKind.CHILD and w.state is WaitState.OPEN]
+    return [w for w in found if w.kind is WaitKind.CHILD and w.state is WaitState.OPEN]
 
 
 async def wait(run: TaskRun, tasks: ChildTasks, child: Task, call_key: str) -> Task:

@@ -5,11 +5,12 @@ tenant, principal and trace; the child agent's tools narrowed by what that princ
 use; a share of the parent's remaining token budget and time, reserved before it starts.
 Its idempotency key is the parent's task id and the call's key (stable across a
 takeover), so a parent resumed elsewhere re-attaches to its children and a finished child
-is never run again. The parent waits by reading the child's durable event log (any
-replica may run the child): a child waiting for a person puts the parent in
-INPUT_REQUIRED (`subtask_waiting`); its end (`subtask_finished`) adds its usage to the
-parent's. Every refusal (depth, children per task, a cycle, an unknown agent, no budget
-left) and every failure of the child is the call's observation, never the parent's end.
+is never run again. The parent waits parked (a wait of kind CHILD: its running place is
+free while the child works, `agent.teams.children`), woken by the child's end on any
+replica: a child waiting for a person puts the parent in INPUT_REQUIRED
+(`subtask_waiting`); its end (`subtask_finished`) adds its usage to the parent's. Every
+refusal (depth, children per task, a cycle, an unknown agent, no budget left) and every
+failure of the child is the call's observation, never the parent's end.
 Cancelling the parent cancels the children it waits for (a hand-over does not).
 """
 
@@ -240,7 +241,9 @@ class TeamCalls:
         if len(working) + self._starting <= self._team.limits.max_parallel:
             return
         detail = "waiting for one of its children to end before it starts another"
-        raise Parked(Waiting(WaitKind.CHILD, w, False, detail=detail) for w in working)
+        raise Parked(
+            Waiting(WaitKind.CHILD, w.slot, False, w.changes, detail=detail) for w in working
+        )
 
     async def _start(self, call_id: str, key: str, agent_id: str, goal: str, panel: str) -> Task:
         """Start a new child (its share of the budget reserved in its summary, its wait
