@@ -28,7 +28,7 @@ from agent.llm.structured import json_reply
 from agent.modes import Outcome
 from agent.modes.router import choose_mode
 from agent.running.run import TaskRun
-from agent.teams.hand_over import hand_to
+from agent.teams.hand_over import hand_to, handed_to
 from records import events as ev
 from records.execution import ExecutionMode
 from records.messages import Message, ModelSettings
@@ -74,7 +74,11 @@ async def route(run: TaskRun) -> tuple[ExecutionMode, Outcome | None]:
     """The mode to run the task in, or the outcome when the router answered it."""
     started = time.perf_counter()
     heuristic = choose_mode(run.goal, run.config.tool_calling)
-    data = await _ask(run)
+    handed = handed_to(run)
+    if handed:  # woken while the agent it handed the task to works: not asked again
+        data: dict[str, Any] | None = {"decision": "delegate", "delegate": handed}
+    else:
+        data = await _ask(run)
     decision = str(data.get("decision")) if data else "heuristic"
     reason = str((data or {}).get("reason", ""))[:500]
     delegate = str((data or {}).get("delegate", ""))[:200]

@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agent.modes import Outcome
+from agent.parked import Parked
+from records.checkpoints import JournalEntry
 from records.tasks import TaskStatus
 from tools.registry import new_call_id
 
@@ -25,7 +27,22 @@ async def hand_to(run: TaskRun, agent_id: str) -> Outcome | None:
     team = run.team
     if team is None or agent_id not in run.delegates:
         return None
-    child = await team.run_child(new_call_id(), ROUTER_CALL_KEY, agent_id, run.goal)
+    try:
+        child = await team.run_child(new_call_id(), ROUTER_CALL_KEY, agent_id, run.goal)
+    except Parked as parked:  # the child works: kept, with what the parent relayed of it
+        run.tools.journal[ROUTER_CALL_KEY] = JournalEntry(
+            "", ROUTER_CALL_KEY, False, waiting=ROUTER_CALL_KEY, relayed=parked.relayed
+        )
+        raise
+    run.tools.journal.pop(ROUTER_CALL_KEY, None)
     if isinstance(child, str) or child.status is not TaskStatus.COMPLETED:
         return None
     return Outcome(child.final_answer)
+
+
+def handed_to(run: TaskRun) -> str:
+    """The agent the task was handed to, when it was (a woken run: its child may still
+    work), else ""."""
+    suffix = f"/{ROUTER_CALL_KEY}"
+    child = next((c for c in run.task.children if c.call_key.endswith(suffix)), None)
+    return child.agent.split("@", 1)[0] if child is not None else ""
