@@ -18,8 +18,9 @@ from typing import Any
 
 from core.identity import Principal
 from records.conversations.history import History
+from records.events import ArtifactUpdated
 from records.mode_state import ModeState
-from records.tasks import TokenUsage
+from records.tasks import Citation, TokenUsage
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,3 +74,7 @@ class RunCheckpoint:
     picks up when woken. The wait does not count against its time limit."""
     waited_seconds: float = 0.0
     """How long the task has waited parked in all, before this park (its wait limit)."""
+    citations: tuple[Citation, ...] = ()
+    """The passages its `search_knowledge` calls retrieved so far (its answer's citations)."""
+    artifacts_written: tuple[ArtifactUpdated, ...] = ()
+    """The artifact versions it wrote so far (named in its final answer)."""

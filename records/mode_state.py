@@ -62,6 +62,13 @@ class PlanExecuteState:
     """Set between deciding to replan and the new plan, so a resumed run replans too."""
     skipped: tuple[str, ...] = ()
     """Steps given up on under the `skip` step policy (failed, or depending on one that did)."""
+    unsettled: tuple[str, ...] = ()
+    """Steps that failed beside a step whose call parked the task: their failure is acted
+    on (by the step policy) with the batch's, once the woken run finishes it."""
+    correcting: str = ""
+    """The step a critic's correction runs again, while that correction parked the task."""
+    correction: str = ""
+    """The critic's feedback for the step in `correcting`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +79,9 @@ class RemoteState:
     """The remote task's id."""
     asked: int = 0
     """Questions (or approvals) of the remote task answered through agentd so far."""
+    phase: int = 0
+    """Working phases of the remote task the child saw end so far: each phase it parks
+    through has a wait of its own (`remote:<task id>:<phase>`)."""
 
 
 ModeState = FunctionCallingState | TextReactState | PlanExecuteState | RemoteState

@@ -73,6 +73,8 @@ between replicas of both."""
 _LATER: dict[str, frozenset[str]] = {
     "Task": frozenset({"wait_limit_seconds"}),
     "ChildSummary": frozenset({"budget"}),
+    "PlanExecuteState": frozenset({"unsettled", "correcting", "correction"}),
+    "RunCheckpoint": frozenset({"citations", "artifacts_written"}),
 }
 """Fields added after their type's stored form was fixed: written only when they differ
 from their default, so that a record that does not use them is stored byte for byte as

@@ -22,6 +22,7 @@ from agent.conversations.busy import Cancel
 from agent.conversations.history import Selection, halved, select, window
 from agent.conversations.service import Conversations
 from agent.conversations.turns import turn_from, turn_of
+from agent.failures import WaitExpiredError
 from agent.llm.window.encodings import Encodings
 from agent.llm.window.tokens import TokenCounter
 from agent.parked import Parked, Waiting
@@ -35,7 +36,7 @@ from records.conversations.model import BusyPolicy, Conversation, ConversationMe
 from records.conversations.policy import MemoryPolicy
 from records.execution import ExecutionMode
 from records.tasks import Task
-from records.waits import WaitKind
+from records.waits import WaitKind, WaitState
 from stores.conversations.base import ConversationStore
 from stores.tasks.base import TaskStore
 
@@ -114,10 +115,16 @@ class TaskMemory:
         """Return once the task holds its conversation; Parked (a wait for its turn,
         answered when the task before it lets go) while the tasks before it run."""
         task = run.task
-        wait, _ = await PersonWaits(run).open(WaitKind.TURN, TURN, detail=task.conversation_id)
+        people = PersonWaits(run)
+        wait, _ = await people.open(WaitKind.TURN, TURN, detail=task.conversation_id)
         if await self._gate.try_turn(task):  # its wait opened before it looks: never missed
-            await PersonWaits(run).settle(WaitKind.TURN, TURN, {})
+            await people.settle(WaitKind.TURN, TURN, {})
             return
+        if wait.state is not WaitState.OPEN:  # only the task itself answers it, on its turn
+            await people.taken(wait)
+            raise WaitExpiredError(
+                f"its turn in conversation {task.conversation_id} did not come in time"
+            )
         detail = f"waiting for its turn in conversation {task.conversation_id}"
         raise Parked([Waiting(WaitKind.TURN, TURN, False, wait.changes, detail)])
 

@@ -146,6 +146,10 @@ class PlanExecutor:
         self.replan_reason = ""
         self.skipped: set[str] = set()
         """Steps given up on under the `skip` step policy."""
+        self.unsettled: list[str] = []
+        """Failed steps of a batch that parked: acted on with the batch, once it finishes."""
+        self.correcting: tuple[str, str] | None = None
+        """The critic's correction (step, feedback) under way while it parked the task."""
         self.slots = asyncio.Semaphore(run.config.max_concurrent_tool_calls)
         """Ready steps run at once up to this many (their tool calls take slots of their own)."""
         """Set between deciding to replan and the new plan, so a resumed run replans too."""
@@ -159,6 +163,9 @@ class PlanExecutor:
             self.index = saved.index
             self.replan_reason = saved.replan_reason
             self.skipped = set(saved.skipped)
+            self.unsettled = list(saved.unsettled)
+            if saved.correcting:
+                self.correcting = (saved.correcting, saved.correction)
 
     def _state(self) -> PlanExecuteState:
         return PlanExecuteState(
@@ -170,6 +177,9 @@ class PlanExecutor:
             self.index,
             self.replan_reason,
             tuple(sorted(self.skipped)),
+            tuple(self.unsettled),
+            self.correcting[0] if self.correcting else "",
+            self.correcting[1] if self.correcting else "",
         )
 
     async def _checkpoint(self) -> None:
@@ -222,21 +232,31 @@ class PlanExecutor:
             if self.corrections >= self.run.config.max_corrections:
                 return  # out of corrections: keep what there is
             self.corrections += 1
-            target = self.results[verdict.step_id].step
             self.index += 1
-            self.results[target.id] = await _run_step(
-                self.run,
-                target,
-                self.results,
-                self.index,
-                self._key(target, self.corrections),
-                verdict.feedback,
-            )
-            await self._checkpoint()
-            if not self.results[target.id].success:
-                await self._failed([self.results[target.id]], " when corrected")
+            corrected = await self._correct(verdict.step_id, verdict.feedback)
+            if corrected is None:
                 return
-            ids = [target.id]
+            ids = corrected
+
+    async def _correct(self, step_id: str, feedback: str) -> list[str] | None:
+        """Run a step again with the critic's feedback: the step to review again, or None
+        when it failed again (acted on by the step policy). A correction whose call parks
+        the task is kept in its state, and taken up again first by the woken run."""
+        target = self.results[step_id].step
+        self.correcting = (step_id, feedback)
+        key = self._key(target, self.corrections)
+        try:
+            result = await _run_step(self.run, target, self.results, self.index, key, feedback)
+        except Parked:
+            self.run.pending_state = self._state()
+            raise
+        self.correcting = None
+        self.results[target.id] = result
+        await self._checkpoint()
+        if not result.success:
+            await self._failed([result], " when corrected")
+            return None
+        return [target.id]
 
     async def _failed(self, failed: list[StepResult], when: str = "") -> None:
         """Failed steps, by the step policy: _Replan (replan), LimitReached (terminate), or
@@ -290,8 +310,9 @@ class PlanExecutor:
                 s
                 for s in pending
                 if all(d in self.results and self.results[d].success for d in s.depends_on)
+                and s.id not in self.unsettled
             ]
-            if not ready:
+            if not ready and not self.unsettled:
                 raise _Replan("no step can run: the steps they depend on did not succeed")
             indices = []
             for _ in ready:
@@ -301,12 +322,15 @@ class PlanExecutor:
                 parked_or(self._step_and_record(s, i)) for s, i in zip(ready, indices, strict=True)
             )
             await self.run.save()
+            finished = [o for o in outcomes if isinstance(o, StepResult)]
+            failed = [self.results[i] for i in self.unsettled]
+            failed += [r for r in finished if not r.success]
             waiting = [o for o in outcomes if isinstance(o, Parked)]
             if waiting:  # the steps beside them finished (and are kept): the task parks
+                self.unsettled = [r.step.id for r in failed]
                 self.run.pending_state = self._state()
                 raise Parked.merged(waiting)
-            finished = [o for o in outcomes if isinstance(o, StepResult)]
-            failed = [r for r in finished if not r.success]
+            self.unsettled = []
             if failed:
                 await self._failed(failed)
             else:
@@ -344,6 +368,10 @@ class PlanExecutor:
             plan = await self._plan()
         while True:
             try:
+                if self.correcting is not None:  # woken: the correction that parked it
+                    corrected = await self._correct(*self.correcting)
+                    if corrected is not None:
+                        await self._review(corrected, f"review-{self.index}")
                 await self._execute(plan)
                 if self.run.config.critic_policy != "off" and self.since_review:
                     ids, self.since_review = self.since_review, []

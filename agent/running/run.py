@@ -129,6 +129,8 @@ class TaskRun:
         if resumed is not None:
             self.notes = list(resumed.notes)
             self.history = resumed.history
+            self.citations = list(resumed.citations)
+            self.artifacts_written = list(resumed.artifacts_written)
 
     def system(self, prompt: str) -> Message:
         """The system message of a model call: the agent's instructions, then `prompt`."""
@@ -227,6 +229,8 @@ class TaskRun:
             failed_in_a_row=self.tools.streak.count,
             parked_at=parked_at,
             waited_seconds=self.waited,
+            citations=tuple(self.citations),
+            artifacts_written=tuple(self.artifacts_written),
         )
 
     # -- events --------------------------------------------------------------

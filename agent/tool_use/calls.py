@@ -154,7 +154,10 @@ class ToolCalls:
         elif entry is not None and entry.waiting:  # it waited: the same call again
             result = await self._once(planned, entry)
         elif entry is not None and (entry.finished or journalled):
-            return await self._replayed(step_id, name, arguments, entry, key)
+            replayed = await self._replayed(step_id, name, arguments, entry, key)
+            if not journalled:  # kept only for the woken run (its batch parked): taken
+                self.journal.pop(key, None)
+            return replayed
         else:
             result = await self._once(planned)
         if self.resumes.waits_for(result):
@@ -181,7 +184,8 @@ class ToolCalls:
         call_id = invocation.call_id
         started = time.perf_counter()
         try:
-            result = await self._outcome(invocation, bad_arguments, key, journalled)
+            again = waited is not None
+            result = await self._outcome(invocation, bad_arguments, key, journalled, again)
         except Parked as parked:
             if key:  # what the woken run makes again
                 self.journal[key] = JournalEntry(
@@ -218,7 +222,12 @@ class ToolCalls:
         return team is not None and team.handles(self._run.tool_specs.get(name))
 
     async def _outcome(
-        self, invocation: Invocation, bad_arguments: str, key: str = "", journalled: bool = False
+        self,
+        invocation: Invocation,
+        bad_arguments: str,
+        key: str = "",
+        journalled: bool = False,
+        again: bool = False,
     ) -> ToolCallResult:
         """The result of a call (its text what the model sees; its duration the engine's
         to measure): run (or answered from the cache), refused or not attempted."""
@@ -238,7 +247,7 @@ class ToolCalls:
             why = f"not called: tool {name!r} is not available to this task; available: {offered}"
             return _failed(invocation, ToolErrorKind.FAILED, why)
         try:
-            admitted = await self._admitted(invocation)
+            admitted = await self._admitted(invocation, again)
             if isinstance(admitted, ToolCallResult):  # rejected, or no decision in time
                 return admitted
             if journalled:  # recorded as started before it runs
@@ -258,14 +267,20 @@ class ToolCalls:
         text = clip(clean_text(result.text) or json.dumps(data, default=str))
         return replace(result, data=data, text=text)
 
-    async def _admitted(self, invocation: Invocation) -> Admission | ToolCallResult:
+    async def _admitted(self, invocation: Invocation, again: bool) -> Admission | ToolCallResult:
         """The registry's admission of the call and, when it needs one, a person's
         decision (Parked until there is one): the call admitted to run, or its result
-        (rejected, or no decision before the wait's deadline)."""
+        (rejected, or no decision before the wait's deadline). A call made `again` by
+        a woken run, whose approval was asked for, stands by that decision although the
+        policy since stopped asking for one (a person's rejection is never undone)."""
         run, registry = self._run, self._run.registry
         spec = run.tool_specs[invocation.name]  # the tool as the task was given it
         admission = await registry.admit(invocation, self._context, spec=spec)
-        if admission.verdict is not Verdict.NEEDS_APPROVAL or not run.can_wait:
+        if not run.can_wait or admission.verdict is Verdict.DENIED:
+            return admission
+        if admission.verdict is not Verdict.NEEDS_APPROVAL and not (
+            again and await self.people.asked(invocation.call_id)
+        ):
             return admission
         decided = await self.people.approval(invocation, spec.name, admission.decision.reason)
         if decided is None:

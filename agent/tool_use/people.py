@@ -67,7 +67,7 @@ class PersonWaits:
     def __init__(self, run: TaskRun) -> None:
         self._run = run
 
-    def _deadline(self, kind: WaitKind) -> tuple[datetime | None, WaitAction]:
+    def _deadline(self, kind: WaitKind) -> tuple[datetime, WaitAction]:
         run = self._run
         left = run.wait_left()
         at = datetime.fromtimestamp(time.time() + left, UTC)
@@ -91,7 +91,7 @@ class PersonWaits:
             return found, False
         at, action = self._deadline(kind)
         if deadline_at is not None:
-            at = deadline_at if at is None else min(at, deadline_at)
+            at = min(at, deadline_at)
         task = run.task
         roles = (
             run.config.roles.roles(Action.APPROVE_TOOL_CALLS) if kind is WaitKind.APPROVAL else ()
@@ -134,6 +134,14 @@ class PersonWaits:
         """The run took `wait`'s answer (or expiry) in."""
         if wait.state is not WaitState.CLOSED and self._run.waits is not None:
             await self._run.waits.close(wait.task_id, wait.slot)
+
+    async def asked(self, call_id: str) -> bool:
+        """Whether the call `call_id` has a wait for a person's decision."""
+        store = self._run.waits
+        if store is None:
+            return False
+        found = await store.get(self._run.task.task_id, call_id)
+        return found is not None and found.kind is WaitKind.APPROVAL
 
     async def approval(
         self, invocation: Invocation, tool: str, reason: str

@@ -17,14 +17,16 @@ fails the child with that named: agentd gives no credentials on a caller's behal
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
+from agent.failures import WaitExpiredError
 from agent.modes import Outcome
 from agent.parked import Parked, Waiting
 from agent.tool_use.people import PersonWaits
 from records.mode_state import RemoteState
 from records.tools.invocation import Invocation
-from records.waits import WaitKind
+from records.waits import WaitKind, WaitState
 
 if TYPE_CHECKING:
     from a2a.types import a2a_pb2
@@ -64,20 +66,22 @@ async def follow(call: RemoteCall, follow_seconds: float) -> Outcome:
 
     run = call.run_
     saved = run.resume_state()
-    asked = 0
+    where = RemoteState(call.remote_id)
     if isinstance(saved, RemoteState):  # woken: the remote task it followed
-        call.remote_id, asked = saved.task_id, saved.asked
+        call.remote_id, where = saved.task_id, saved
+        await _not_overdue(call, where)
     answer: a2a_pb2.Message | None = None
     try:
         while True:
             if not await _followed(call, follow_seconds, answer):
-                await _park(call, asked)
+                await _park(call, where)
             answer = None
             task = await call.get()
             state = a2a_pb2.TaskState.Name(task.status.state)
             if state in WORKING:  # its stream ended, the task did not
-                await _park(call, asked)
-            await PersonWaits(run).settle(WaitKind.REMOTE, _phase(call, asked), {"state": state})
+                await _park(call, where)
+            await PersonWaits(run).settle(WaitKind.REMOTE, _phase(call, where), {"state": state})
+            where = replace(where, phase=where.phase + 1)
             if state == "TASK_STATE_AUTH_REQUIRED":
                 raise call.fail(
                     f"its task {call.remote_id} asks for authentication (AUTH_REQUIRED), which "
@@ -85,8 +89,10 @@ async def follow(call: RemoteCall, follow_seconds: float) -> Outcome:
                 )
             if state != "TASK_STATE_INPUT_REQUIRED":
                 return await call.outcome(task)
-            answer = await _ask(call, task, asked)
-            asked += 1
+            where = replace(where, task_id=call.remote_id)
+            answer = await _ask(call, task, where)
+            where = replace(where, asked=where.asked + 1)
+            await run.checkpoint(where)  # woken later, it follows on from this answer
     except asyncio.CancelledError:
         if call.remote_id and not run.handing_over:  # cancelled: the remote task too
             await asyncio.shield(call.cancel())
@@ -103,25 +109,47 @@ async def _followed(call: RemoteCall, seconds: float, answer: a2a_pb2.Message | 
     return True
 
 
-def _phase(call: RemoteCall, asked: int) -> str:
-    """The slot of the child's wait while the remote task works (after `asked` answers)."""
-    return f"remote:{call.remote_id}:{asked}"
+def _phase(call: RemoteCall, where: RemoteState) -> str:
+    """The slot of the child's wait while the remote task works (in phase `where.phase`)."""
+    return f"remote:{call.remote_id}:{where.phase}"
 
 
-async def _park(call: RemoteCall, asked: int) -> None:
-    """Park the child until the remote task leaves its working states (polled)."""
+async def _park(call: RemoteCall, where: RemoteState) -> NoReturn:
+    """Park the child until the remote task leaves its working states (polled). A phase
+    whose wait is over already (the remote left its working states, then went back to
+    them) is taken in, and the next phase waits; one whose deadline passed fails the
+    child (WaitExpiredError), its remote task cancelled."""
     run = call.run_
-    run.pending_state = RemoteState(call.remote_id, asked)
-    slot = _phase(call, asked)
     agent = call.remote.agent_id
-    wait, _ = await PersonWaits(run).open(
-        WaitKind.REMOTE, slot, tool_name=agent, detail=call.remote_id
-    )
-    detail = f"waiting for remote agent {agent} (its task {call.remote_id})"
-    raise Parked([Waiting(WaitKind.REMOTE, slot, False, wait.changes, detail)])
+    people = PersonWaits(run)
+    while True:
+        where = replace(where, task_id=call.remote_id)
+        slot = _phase(call, where)
+        wait, _ = await people.open(WaitKind.REMOTE, slot, tool_name=agent, detail=call.remote_id)
+        if wait.state is WaitState.OPEN:
+            run.pending_state = where
+            detail = f"waiting for remote agent {agent} (its task {call.remote_id})"
+            raise Parked([Waiting(WaitKind.REMOTE, slot, False, wait.changes, detail)])
+        await _not_overdue(call, where)
+        await people.taken(wait)
+        where = replace(where, phase=where.phase + 1)
 
 
-async def _ask(call: RemoteCall, task: a2a_pb2.Task, asked: int) -> a2a_pb2.Message:
+async def _not_overdue(call: RemoteCall, where: RemoteState) -> None:
+    """WaitExpiredError, the remote task cancelled, if the wait of the phase the child
+    is in passed its deadline."""
+    run = call.run_
+    assert run.waits is not None
+    wait = await run.waits.get(run.task.task_id, _phase(call, where))
+    if wait is None or wait.state is WaitState.OPEN or wait.answer is not None:
+        return
+    await PersonWaits(run).taken(wait)
+    await asyncio.shield(call.cancel())
+    agent = call.remote.agent_id
+    raise WaitExpiredError(f"its remote task {call.remote_id} at {agent} did not end in time")
+
+
+async def _ask(call: RemoteCall, task: a2a_pb2.Task, where: RemoteState) -> a2a_pb2.Message:
     """What the remote asks, asked of a person through the child (Parked until answered);
     the answer as the message that goes on to the remote task."""
     from a2a.types import a2a_pb2
@@ -130,7 +158,7 @@ async def _ask(call: RemoteCall, task: a2a_pb2.Task, asked: int) -> a2a_pb2.Mess
     from server.a2a.convert import data_part
 
     run = call.run_
-    run.pending_state = RemoteState(call.remote_id, asked)
+    run.pending_state = where
     message = task.status.message
     text = "\n".join(p.text for p in message.parts if p.text).strip()
     data: dict[str, Any] = {}
@@ -154,7 +182,7 @@ async def _ask(call: RemoteCall, task: a2a_pb2.Task, asked: int) -> a2a_pb2.Mess
         verdict["comment"] = decision.comment
         parts = [data_part({"approval": verdict})]
     else:
-        slot = f"question:remote:{call.remote_id}:{asked}"[:250]
+        slot = f"question:remote:{call.remote_id}:{where.asked}"[:250]
         question = text or f"remote agent {agent} asks for input"
         answered = await people.question(slot, f"{agent} asks: {question}"[:2_000])
         if answered is None:

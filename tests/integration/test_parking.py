@@ -207,6 +207,48 @@ async def test_a_queued_conversation_turn_holds_no_place(tmp_path: Path) -> None
         assert (await h.client.get_task(second.task_id)).final_answer == "second done"
 
 
+async def test_a_queued_turn_whose_wait_passes_its_deadline_fails_named_once(
+    tmp_path: Path,
+) -> None:
+    """A turn that does not come within the task's wait limit ends it FAILED
+    (WAIT_DEADLINE), woken once: never parked again on a wait that is over."""
+    replies = [
+        {"match": "first turn", "hold": "first", "text": "first done"},
+        {"match": "second turn", "text": "second done"},
+    ]
+    settings = {"critic_policy": "off", "takeover_interval_seconds": 0.2}
+    async with harness(tmp_path, replies, **settings) as h:
+        parks = count_parks(h)
+        cid = (await h.client.create_conversation()).conversation_id
+        first = await h.client.start_task("first turn", mode=FC, conversation_id=cid)
+        await until(lambda: _true(h.llm.held("first")), 10, "the first turn to ask its model")
+        second = await h.client.start_task(
+            "second turn", mode=FC, conversation_id=cid, busy_policy="enqueue", wait_timeout=1.0
+        )
+        failed = tasks_pb2.TASK_STATUS_FAILED
+        await until(lambda: _status_is(h.client, second.task_id, failed), 20, "its deadline")
+        ended = await h.client.get_task(second.task_id)
+        assert ended.error.reason == "WAIT_DEADLINE"
+        assert f"its turn in conversation {cid} did not come in time" in ended.error.message
+        assert parks.get(second.task_id, 0) == 1
+        h.llm.release("first")
+        await until(lambda: _status_is(h.client, first.task_id, DONE), 20, "the first turn")
+
+
+def count_parks(h: Harness) -> dict[str, int]:
+    """Counts each task's parks from now on (the engine's parking, wrapped)."""
+    parks: dict[str, int] = {}
+    parking = h.server.engine._parking
+    park = parking.park
+
+    async def counted(run: Any, parked: Any) -> None:
+        parks[run.task.task_id] = parks.get(run.task.task_id, 0) + 1
+        await park(run, parked)
+
+    parking.park = counted  # type: ignore[method-assign]
+    return parks
+
+
 async def _true(value: bool) -> bool:
     return value
 
@@ -274,3 +316,66 @@ async def test_a_task_parked_on_a_server_without_redis_ends_named_when_it_restar
             assert await second.server.durable.checkpoints.load("default", task_id) is None
             with pytest.raises(client_errors.TaskAlreadyTerminalError):
                 await client.cancel_task(task_id)
+
+
+ASKER = """\
+id: asker
+description: Asks which quarter, then answers
+instructions: You are the asker.
+mode: function_calling
+tools: []
+ask_user: true
+fresh_start: true
+"""
+PARENT = """\
+id: parent
+description: Delegates two parts
+instructions: You are the parent.
+mode: function_calling
+tools: []
+delegates: [asker]
+"""
+
+
+async def test_a_parent_waiting_for_room_and_a_childs_question_parks_without_spinning(
+    tmp_path: Path,
+) -> None:
+    """One child at a time (AGENTD_MAX_PARALLEL_DELEGATIONS=1): of three delegations, two
+    wait for room while the child at work asks a person; the parent parks for them and
+    relays the question, never waking itself over and over; each answer lets the next
+    child start."""
+    where = tmp_path / "agents"
+    where.mkdir()
+    (where / "asker.yaml").write_text(ASKER)
+    (where / "parent.yaml").write_text(PARENT)
+    parts = ("part one", "part two", "part three")
+    replies: list[dict[str, Any]] = [
+        {"match": "Q3: 42", "text": "parent: all done"},
+        {"match": "Q3", "text": "Q3: 42", "repeat": -1},
+        {"match": "You are the asker", "repeat": -1, "tool_calls": [
+            {"name": "ask_user", "arguments": {"question": "Which quarter?"}}]},
+        {"match": "You are the parent", "tool_calls": [
+            {"name": "agent_asker", "arguments": {"task": p}} for p in parts]},
+    ]  # fmt: skip
+    settings = {"agents_dir": where, "max_parallel_delegations": 1, "critic_policy": "off"}
+    async with harness(tmp_path, replies, **settings) as h:
+        parks = count_parks(h)
+        task_id = await start(h.client, "do all three", agent="parent")
+        for answered in range(3):
+            await until(lambda: _status_is(h.client, task_id, INPUT), 10, "a relayed question")
+            before = parks.get(task_id, 0)
+            await asyncio.sleep(1.0)  # parked: it does not wake itself meanwhile
+            assert parks.get(task_id, 0) == before
+            task = await h.client.get_task(task_id)
+            children = [await h.client.get_task(c.task_id) for c in task.children]
+            assert len(children) == answered + 1  # one at a time
+            (asking,) = [c for c in children if c.status == INPUT]
+            async for event in h.client.stream_task_events(asking.task_id):
+                if event.WhichOneof("payload") == "input_requested":
+                    request_id = event.input_requested.request_id
+                    break
+            await h.client.provide_input(asking.task_id, request_id, "Q3")
+            child_id = asking.task_id
+            await until(lambda: _status_is(h.client, child_id, DONE), 10, "the child")  # noqa: B023
+        await until(lambda: _status_is(h.client, task_id, DONE), 20, "the parent to complete")
+        assert (await h.client.get_task(task_id)).final_answer == "parent: all done"

@@ -15,12 +15,12 @@ from a2a.client import A2AClientError
 from a2a.types import a2a_pb2
 from a2a.utils.errors import TaskNotFoundError
 
-from agent.failures import RemoteAgentError
+from agent.failures import RemoteAgentError, WaitExpiredError
 from agent.parked import Parked, Waiting
 from records.agents.remote_keys import RemoteDelegate
 from records.mode_state import RemoteState
 from records.tasks import TokenUsage
-from records.waits import WaitKind
+from records.waits import WaitKind, WaitState
 from server.a2a import remote_waits
 from server.a2a.remote import RemoteCall
 
@@ -85,6 +85,10 @@ class Client:
         return a2a_pb2.Task(id=request.id)
 
 
+def wait(slot: str, state: WaitState = WaitState.OPEN, answer: Any = None) -> SimpleNamespace:
+    return SimpleNamespace(slot=slot, state=state, answer=answer, changes=0)
+
+
 class People:
     """The child's waits as a call of a remote agent uses them: opened, asked, settled."""
 
@@ -93,10 +97,21 @@ class People:
         self.settled: list[str] = []
         self.asked: list[str] = []
         self.answers: dict[str, str] = {}
+        self.waits: dict[str, SimpleNamespace] = {}
+        self.taken_in: list[str] = []
 
     async def open(self, kind: WaitKind, slot: str, **_: Any) -> tuple[Any, bool]:
         self.opened.append((kind, slot))
-        return SimpleNamespace(changes=0), True
+        if slot in self.waits:
+            return self.waits[slot], False
+        self.waits[slot] = wait(slot)
+        return self.waits[slot], True
+
+    async def get(self, task_id: str, slot: str) -> Any:
+        return self.waits.get(slot)
+
+    async def taken(self, found: Any) -> None:
+        self.taken_in.append(found.slot)
 
     async def settle(self, kind: WaitKind, slot: str, answer: Any) -> None:
         self.settled.append(slot)
@@ -119,12 +134,17 @@ class Run:
         self.task = SimpleNamespace(task_id="task_child", goal="6*7?", usage=TokenUsage())
         self.events: list[Any] = []
         self.tools = SimpleNamespace(people=People())
+        self.waits = self.tools.people  # the wait store's `get`, as the fake keeps them
         self.handing_over = False
         self.pending_state: Any = None
+        self.checkpoints: list[Any] = []
         self._saved = saved
 
     def resume_state(self) -> Any:
         return self._saved
+
+    async def checkpoint(self, state: Any = None) -> None:
+        self.checkpoints.append(state)
 
     async def emit(self, payload: Any) -> None:
         self.events.append(payload)
@@ -236,7 +256,7 @@ async def test_a_remote_question_is_the_childs_and_its_answer_goes_on_to_the_rem
     slot = parked.value.waits[0].slot
     assert slot == "question:remote:r-1:0"
     assert run.tools.people.asked == ["far asks: Which quarter?"]
-    assert run.pending_state == RemoteState("r-1", 0)
+    assert run.pending_state == RemoteState("r-1", 0, phase=1)  # its first phase is over
 
     woken = Run(saved=run.pending_state)  # the person answered: the child is woken
     woken.tools.people.answers[slot] = "Q3"
@@ -245,6 +265,33 @@ async def test_a_remote_question_is_the_childs_and_its_answer_goes_on_to_the_rem
     answer = client.sent[-1]
     assert (answer.task_id, [p.text for p in answer.parts]) == ("r-1", ["Q3"])
     assert answer.message_id == f"task_child:{slot}"
+    assert woken.checkpoints == [RemoteState("r-1", 1, phase=2)]  # the answer went on
+
+
+async def test_a_phase_whose_wait_is_over_is_taken_in_and_the_next_phase_waits() -> None:
+    """The remote left its working states (the wait answered), then went back to them
+    before the woken child looked: it parks on a wait of its own, never on the old one."""
+    client = Client([], [[working(), "hold"]])
+    run = Run(saved=RemoteState("r-1", 0))
+    run.tools.people.waits["remote:r-1:0"] = wait(
+        "remote:r-1:0", WaitState.ANSWERED, {"state": "TASK_STATE_INPUT_REQUIRED"}
+    )
+    with pytest.raises(Parked) as parked:
+        await call(client, run).run(follow_seconds=0.05)
+    assert [w.slot for w in parked.value.waits] == ["remote:r-1:1"]
+    assert run.tools.people.waits["remote:r-1:1"].state is WaitState.OPEN
+    assert run.tools.people.taken_in == ["remote:r-1:0"]
+    assert run.pending_state == RemoteState("r-1", 0, phase=1)
+
+
+async def test_a_remote_wait_past_its_deadline_fails_the_child_and_cancels_the_remote() -> None:
+    client = Client([], [])
+    run = Run(saved=RemoteState("r-1", 0))
+    run.tools.people.waits["remote:r-1:0"] = wait("remote:r-1:0", WaitState.EXPIRED)
+    with pytest.raises(WaitExpiredError, match="r-1 at far did not end in time"):
+        await call(client, run).run()
+    assert client.calls == [("cancel", "r-1")]  # never followed again
+    assert run.tools.people.taken_in == ["remote:r-1:0"]
 
 
 async def test_a_remote_task_that_asks_for_authentication_fails_the_child_named() -> None:
