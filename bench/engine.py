@@ -193,7 +193,12 @@ def _langgraph_app(base_url: str) -> Any:
 
 async def _probe(*args: str) -> dict[str, float]:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bench.client_probe", *args, cwd=ROOT, stdout=asyncio.subprocess.PIPE
+        sys.executable,
+        "-m",
+        "bench.load.client_probe",
+        *args,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
     )
     out, _ = await asyncio.wait_for(process.communicate(), 120)
     result: dict[str, float] = json.loads(out)

@@ -111,7 +111,8 @@ class AgentdServer:
             settings, models, registry, tasks, durable, live, agents, conversations, encodings,
             recall=memory.recall, extract=memory.after_turn,
         )  # fmt: skip
-        await engine.recover()
+        await engine.recover()  # before the waking pass: tasks lost with the last process end
+        engine.supervise()
         if engine.configured:
             warn_unknown_models(engine.config.catalog, configured_models(settings))
         draining = DrainingInterceptor()

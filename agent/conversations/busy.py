@@ -32,11 +32,6 @@ from stores.tasks.base import TaskStore
 
 log = structlog.get_logger(__name__)
 
-POLL_SECONDS = 0.2
-"""How often the task first in line looks again (a turn is a whole task: no hurry)."""
-BEHIND_POLLS = 5
-"""A task behind others in line looks this many times less often, and never at the
-task store: only the first in line checks whether the task running has ended."""
 MAX_WAITING = 8
 """Tasks that may wait in one conversation's line (`ENQUEUE`) by default."""
 MAX_SIGHTINGS = 10_000
@@ -67,7 +62,6 @@ class BusyGate:
         self,
         slots: ConversationSlots,
         tasks: TaskStore,
-        poll_seconds: float = POLL_SECONDS,
         *,
         stale_seconds: float = stale_after(30.0, 1.0),
         clock: Callable[[], float] = time.monotonic,
@@ -75,7 +69,6 @@ class BusyGate:
     ) -> None:
         self._slots = slots
         self._tasks = tasks
-        self._poll = poll_seconds
         self._stale = stale_seconds
         self._clock = clock
         self._max_waiting = max_waiting

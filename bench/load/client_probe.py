@@ -1,7 +1,7 @@
 """The gateway side of the gRPC benchmarks, run as its own process (as a gateway is).
 
-    python -m bench.client_probe first ADDRESS RUNS      # Execute time to first event
-    python -m bench.client_probe stream ADDRESS TASK_ID  # StreamTaskEvents replay rate
+    python -m bench.load.client_probe first ADDRESS RUNS      # Execute time to first event
+    python -m bench.load.client_probe stream ADDRESS TASK_ID  # StreamTaskEvents replay rate
 
 Prints one JSON object.
 """

@@ -16,9 +16,10 @@ from pydantic_settings import BaseSettings
 
 PREFIX = "AGENTD_"
 
-OTHER_VARIABLES = ("AGENTD_REQUIRE_SERVICES",)
-"""Read outside the settings: by the test suite (`.ci/run` sets it: a missing Redis or
-PostgreSQL fails the suites that need them instead of skipping them)."""
+OTHER_VARIABLES = ("AGENTD_REQUIRE_SERVICES", "AGENTD_BENCH_BASELINE")
+"""Read outside the settings: by the test suite (`.ci/run` sets AGENTD_REQUIRE_SERVICES:
+a missing Redis or PostgreSQL fails the suites that need them instead of skipping them)
+and by `make bench` (AGENTD_BENCH_BASELINE: another checkout to compare with)."""
 
 
 def setting_variables(settings: type[BaseSettings]) -> set[str]:

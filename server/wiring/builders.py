@@ -310,7 +310,6 @@ def start_engine(
     follow = settings.a2a_remote_follow_seconds
     engine.call_remote_agents(LazyRemoteAgents(settings.allowed_networks(), follow))
     engine.listen_for_cancellations()
-    engine.supervise()
     return engine
 
 

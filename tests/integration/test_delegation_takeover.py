@@ -1,7 +1,7 @@
 """Kill -9 of the replica running a parent with three children in flight (Redis +
-PostgreSQL, two `agentd serve` processes): the other replica takes the parent and the
-cut-off children over; the parent re-attaches to its children (the finished one is not
-run again) and completes; every stream reads to its end with no sequence lost or
+PostgreSQL, two `agentd serve` processes): the other replica takes the cut-off children
+over, and the parent (parked while they work) is woken there by their ends; it
+re-attaches to its children (the finished one is not run again) and completes; every stream reads to its end with no sequence lost or
 repeated."""
 
 from __future__ import annotations
@@ -70,7 +70,9 @@ async def test_killed_with_three_children_in_flight_the_other_replica_finishes_t
 
                 assert_well_formed(every)
                 assert final(every).text == "Lead: A, B and C done"
-                assert len(of_kind(every, "resumed")) == 1
+                # Parked while its children work, the parent is woken by their ends, not
+                # taken over: resumed once only if the kill caught it awake (woken by A's end).
+                assert len(of_kind(every, "resumed")) <= 1
                 started = of_kind(every, "subtask_started")
                 assert sorted(s.agent for s in started) == ["sub-a@1", "sub-b@1", "sub-c@1"]
                 finished = {f.agent: f.answer for f in of_kind(every, "subtask_finished")}
@@ -84,9 +86,12 @@ async def test_killed_with_three_children_in_flight_the_other_replica_finishes_t
                 asked = [str(r["messages"]) for r in llm.requests]
                 assert sum("You are sub-a" in r for r in asked) == 1  # a was not run again
                 assert sum("You are sub-b" in r for r in asked) == 2  # cut off once
+                resumed = {}
                 for child in started:
                     events = [e async for e in b.stream_task_events(child.child_task_id)]
                     assert_well_formed(events)
+                    resumed[child.agent] = len(of_kind(events, "resumed"))
+                assert resumed == {"sub-a@1": 0, "sub-b@1": 1, "sub-c@1": 1}  # the cut-off ones
                 parent = await b.get_task(parent_id)
                 assert parent.last_sequence == every[-1].sequence
                 assert sorted(c.agent for c in parent.children) == [

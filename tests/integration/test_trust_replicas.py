@@ -3,6 +3,7 @@ another replica than the one running the task, and the audit log read from Postg
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -20,8 +21,10 @@ CALL = {"tool_calls": [{"name": "calculator", "arguments": {"expression": "6*7"}
 async def test_an_approval_given_on_another_replica_reaches_the_task(
     tmp_path: Path, prefix: str, database: str
 ) -> None:
+    # Each replica reads the grants from PostgreSQL every `grants_refresh_seconds`; the
+    # task waiting for approval parks, and the approval may wake it on b.
     shared = {"redis_url": "redis://127.0.0.1:6379/0", "redis_prefix": prefix,
-              "database_url": database}  # fmt: skip
+              "database_url": database, "grants_refresh_seconds": 0.1}  # fmt: skip
     async with (
         trusted(tmp_path / "a", [CALL, {"text": "done"}], **shared) as a,
         # One model for both: the approval wakes the task on b, which has room for it.
@@ -29,6 +32,7 @@ async def test_an_approval_given_on_another_replica_reaches_the_task(
     ):
         alice = await a.client("acme", "alice")
         await a.grant("acme", "principal:alice", "calculator", "read", requires_approval=True)
+        await asyncio.sleep(0.5)  # b has read it too
         carol_on_b = await b.client("acme", "carol", "approver")
         dana_on_b = await b.client("acme", "dana", "auditor")
 

@@ -114,7 +114,7 @@ async def chat(
 
     store = store or InMemoryConversationStore()
     gate = BusyGate(
-        InMemoryConversationSlots(), env.store, 0.01, stale_seconds=stale_seconds, clock=clock
+        InMemoryConversationSlots(), env.store, stale_seconds=stale_seconds, clock=clock
     )
     conversations = Conversations(store, gate)
     memory = TaskMemory(

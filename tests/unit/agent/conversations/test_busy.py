@@ -348,7 +348,7 @@ async def test_only_the_first_in_line_watches_the_running_task() -> None:
     assert await slots.claim(key, ids["running"].task_id) == ""
     for name in ("first", "second"):
         assert await slots.enqueue(key, ids[name].task_id)
-    gate = BusyGate(slots, tasks, poll_seconds=0.001)
+    gate = BusyGate(slots, tasks)
     for _ in range(5):  # a few looks (a parked task's, woken or polled): never its turn
         assert not await gate.try_turn(ids["second"])
     assert ids["running"].task_id not in tasks.asked  # the running task: the first's to watch
