@@ -254,7 +254,7 @@ async def _build(url: str) -> None:
     engine = create_engine(url)
     try:
         started = time.perf_counter()
-        await PgVectorKnowledgeStore(engine).check_space(SPACE)
+        await PgVectorKnowledgeStore(engine).set_space(SPACE)  # the column typed vector(N)
         async with engine.begin() as connection:  # bulk load first, index after
             await drop_hnsw_indexes(connection)
         await _copy(engine, "memory", MEMORIES, _vectors(MEMORIES, 1))
