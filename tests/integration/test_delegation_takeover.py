@@ -1,8 +1,8 @@
 """Kill -9 of the replica running a parent with three children in flight (Redis +
 PostgreSQL, two `agentd serve` processes): the other replica takes the cut-off children
 over, and the parent (parked while they work) is woken there by their ends; it
-re-attaches to its children (the finished one is not run again) and completes; every stream reads to its end with no sequence lost or
-repeated."""
+re-attaches to its children (the finished one is not run again) and completes; every
+stream reads to its end with no sequence lost or repeated."""
 
 from __future__ import annotations
 
