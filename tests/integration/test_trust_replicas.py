@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ async def test_an_approval_given_on_another_replica_reaches_the_task(
 ) -> None:
     # Each replica reads the grants from PostgreSQL every `grants_refresh_seconds`; the
     # task waiting for approval parks, and the approval may wake it on b.
-    shared = {"redis_url": "redis://127.0.0.1:6379/0", "redis_prefix": prefix,
+    shared: dict[str, Any] = {"redis_url": "redis://127.0.0.1:6379/0", "redis_prefix": prefix,
               "database_url": database, "grants_refresh_seconds": 0.1}  # fmt: skip
     async with (
         trusted(tmp_path / "a", [CALL, {"text": "done"}], **shared) as a,
