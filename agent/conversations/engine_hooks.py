@@ -116,8 +116,12 @@ class TaskMemory:
         answered when the task before it lets go) while the tasks before it run."""
         task = run.task
         people = PersonWaits(run)
+        if await self._gate.try_turn(task):  # its turn: nothing to wait for
+            if run.resumed is not None:  # woken: the wait it parked on is over
+                await people.settle(WaitKind.TURN, TURN, {})
+            return
         wait, _ = await people.open(WaitKind.TURN, TURN, detail=task.conversation_id)
-        if await self._gate.try_turn(task):  # its wait opened before it looks: never missed
+        if await self._gate.try_turn(task):  # looked again once its wait is open: never missed
             await people.settle(WaitKind.TURN, TURN, {})
             return
         if wait.state is not WaitState.OPEN:  # only the task itself answers it, on its turn

@@ -363,6 +363,7 @@ async def test_a_parent_waiting_for_room_and_a_childs_question_parks_without_spi
         task_id = await start(h.client, "do all three", agent="parent")
         for answered in range(3):
             await until(lambda: _status_is(h.client, task_id, INPUT), 10, "a relayed question")
+            await until(lambda: _true(task_id not in h.server.engine._runner.running), 10, "a park")
             before = parks.get(task_id, 0)
             await asyncio.sleep(1.0)  # parked: it does not wake itself meanwhile
             assert parks.get(task_id, 0) == before
