@@ -24,6 +24,7 @@ from core.errors import TaskAlreadyTerminalError
 from core.identity import CallContext
 from records import events as ev
 from records.conversations.model import BusyPolicy
+from records.paging import Page, TimeCursor
 from records.tasks import Task, TaskStatus
 from records.tools.approvals import ApprovalDecision
 from server.a2a import convert
@@ -31,8 +32,8 @@ from server.a2a.card import CardMaker
 from server.a2a.errors import translated
 from server.a2a.parts import answer_of, decision_of, goal_of
 from server.a2a.push_rpcs import PushRpcs
+from server.convert import pages
 from server.interceptors.audit import note_task
-from server.rpcs import paging
 from stores.history.base import TaskQuery
 from stores.idempotency.base import IdempotencyStore, scoped_key
 from stores.tasks.base import TaskStore
@@ -242,7 +243,7 @@ class AgentdRequestHandler(RequestHandler):
         self, params: a2a_pb2.ListTasksRequest, context: ServerCallContext
     ) -> a2a_pb2.ListTasksResponse:
         call = call_of(context)
-        size = paging.page_size(params.page_size if params.HasField("page_size") else 0)
+        size = pages.page_size(params.page_size if params.HasField("page_size") else 0)
         statuses: frozenset[TaskStatus] = frozenset()
         if params.status != a2a_pb2.TASK_STATE_UNSPECIFIED:
             found = convert.STATUSES.get(params.status)
@@ -254,22 +255,24 @@ class AgentdRequestHandler(RequestHandler):
             owner=call.principal.id,
             statuses=statuses,
             limit=size + 1,
-            after=paging.decode(params.page_token),
+            after=(after.created_at, after.item_id)
+            if (after := pages.time_cursor(params.page_token))
+            else None,
             agent=params.tenant.split("@", 1)[0],
             conversation_id=params.context_id,
         )
         listing = await self._engine.list_tasks(query)
-        page, more = listing.tasks[:size], len(listing.tasks) > size
-        token = paging.encode(page[-1].created_at, page[-1].task_id) if more else ""
-        if not more and listing.scanned_to is not None:
-            token = paging.encode(*listing.scanned_to)
+        page = Page.cut(listing.tasks, size, lambda t: TimeCursor(t.created_at, t.task_id))
+        following = page.next
+        if following is None and listing.scanned_to is not None:
+            following = TimeCursor(*listing.scanned_to)
         history = params.history_length if params.HasField("history_length") else 0
         artifacts = params.include_artifacts if params.HasField("include_artifacts") else False
         return a2a_pb2.ListTasksResponse(
-            tasks=[await self._view(t, history, artifacts) for t in page],
-            next_page_token=token,
+            tasks=[await self._view(t, history, artifacts) for t in page.items],
+            next_page_token=pages.token(following),
             page_size=size,
-            total_size=len(page),
+            total_size=len(page.items),
         )
 
     @translated

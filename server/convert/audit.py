@@ -6,9 +6,10 @@ from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import audit_pb2
 from core.errors import FieldViolation, InvalidArgumentError
 from records.audit import RpcRecord
+from records.paging import PositionCursor
 from records.tools.audit import ToolCallRecord
+from server.convert import pages
 from server.convert.tasks import dict_to_struct, timestamp_from_proto, to_duration, to_timestamp
-from server.rpcs import paging
 from stores.audit.base import AuditQuery
 
 DEFAULT_PAGE_SIZE = 100
@@ -37,8 +38,8 @@ def audit_query(request: pb.ListAuditRecordsRequest, tenant: str) -> AuditQuery:
         task_id=request.task_id,
         since=timestamp_from_proto(request.since, "since") if request.HasField("since") else None,
         until=timestamp_from_proto(request.until, "until") if request.HasField("until") else None,
-        limit=paging.page_size(request.page_size, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) + 1,
-        after_id=paging.decode_position(request.page_token),
+        limit=pages.page_size(request.page_size, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) + 1,
+        after_id=after.position if (after := pages.position_cursor(request.page_token)) else 0,
     )
 
 
@@ -94,5 +95,5 @@ def audit_page(
         rpc_record_to_proto(r) if isinstance(r, RpcRecord) else tool_record_to_proto(r)
         for _, r in page
     ]
-    token = paging.encode_position(page[-1][0]) if more else ""
-    return pb.ListAuditRecordsResponse(records=records, next_page_token=token)
+    following = PositionCursor(page[-1][0]) if more else None
+    return pb.ListAuditRecordsResponse(records=records, next_page_token=pages.token(following))

@@ -7,8 +7,8 @@ from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import Principal
 from records.agents.definition import split_reference
 from records.conversations.model import conversation_id_problem
+from server.convert import pages
 from server.convert import tasks as convert
-from server.rpcs import paging
 from stores.history.base import TaskQuery
 
 
@@ -27,7 +27,9 @@ def task_query(request: pb.ListTasksRequest, principal: Principal, limit: int) -
         if request.HasField("created_before")
         else None,
         limit=limit,
-        after=paging.decode(request.page_token),
+        after=(after.created_at, after.item_id)
+        if (after := pages.time_cursor(request.page_token))
+        else None,
         labels=convert.label_filter(request.labels),
         agent=agent,
         agent_version=version,

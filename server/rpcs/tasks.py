@@ -13,13 +13,14 @@ from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2, tasks_pb2
 from core.identity import CallContext
 from records.events import TaskEvent
+from records.paging import Page, TimeCursor
 from server.calls import stream, unary
 from server.convert import artifacts as convert_artifacts
 from server.convert import events as convert_events
+from server.convert import pages
 from server.convert import tasks as convert
 from server.heartbeats import with_heartbeats
 from server.interceptors.audit import note_task
-from server.rpcs import paging
 from server.rpcs.common import required_id
 from server.rpcs.task_query import task_query
 
@@ -109,16 +110,16 @@ class TaskRpcs:
     async def ListTasks(  # noqa: N802
         self, request: pb.ListTasksRequest, call: CallContext
     ) -> pb.ListTasksResponse:
-        size = paging.page_size(request.page_size)
+        size = pages.page_size(request.page_size)
         query = task_query(request, call.principal, limit=size + 1)
         listing = await self._engine.list_tasks(query)
-        page, token = paging.cut(
-            listing.tasks, size, lambda t: paging.encode(t.created_at, t.task_id)
-        )
-        if not token and listing.scanned_to is not None:  # a short page: more may follow
-            token = paging.encode(*listing.scanned_to)
+        page = Page.cut(listing.tasks, size, lambda t: TimeCursor(t.created_at, t.task_id))
+        following = page.next
+        if following is None and listing.scanned_to is not None:  # short: more may follow
+            following = TimeCursor(*listing.scanned_to)
         return pb.ListTasksResponse(
-            tasks=[convert.task_to_proto(t) for t in page], next_page_token=token
+            tasks=[convert.task_to_proto(t) for t in page.items],
+            next_page_token=pages.token(following),
         )
 
     @unary
