@@ -47,18 +47,20 @@ class KeyCursor:
 
 
 Cursor = TimeCursor | PositionCursor | KeyCursor
+C = TypeVar("C", bound=Cursor)
 
 
 @dataclass(frozen=True, slots=True)
-class Page(Generic[T]):
-    """One page of a list: its items, in the list's order, and where the next starts."""
+class Page(Generic[T, C]):
+    """One page of a list: its items, in the list's order, and where the next starts (a
+    cursor of the kind the list's query takes)."""
 
     items: tuple[T, ...]
-    next: Cursor | None = None
+    next: C | None = None
     """The cursor of the next page; None when this page is the last."""
 
     @classmethod
-    def cut(cls, found: Sequence[T], size: int, cursor_of: Callable[[T], Cursor]) -> Page[T]:
+    def cut(cls, found: Sequence[T], size: int, cursor_of: Callable[[T], C]) -> Page[T, C]:
         """The page of `found`, read as `size` + 1 items (one more than the page, to learn
         whether more follow); its next cursor is `cursor_of` its last item when they do."""
         items = tuple(found[:size])
