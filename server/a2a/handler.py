@@ -25,7 +25,7 @@ from core.identity import CallContext
 from records import events as ev
 from records.conversations.model import BusyPolicy
 from records.paging import Page, TimeCursor
-from records.tasks import Task, TaskStatus
+from records.tasks import Task, TaskQuery, TaskStatus
 from records.tools.approvals import ApprovalDecision
 from server.a2a import convert
 from server.a2a.card import CardMaker
@@ -34,7 +34,6 @@ from server.a2a.parts import answer_of, decision_of, goal_of
 from server.a2a.push_rpcs import PushRpcs
 from server.convert import pages
 from server.interceptors.audit import note_task
-from stores.history.base import TaskQuery
 from stores.idempotency.base import IdempotencyStore, scoped_key
 from stores.tasks.base import TaskStore
 

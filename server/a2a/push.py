@@ -37,9 +37,10 @@ from core.identity import new_trace_id
 from core.metrics import A2A_PUSH_DELIVERIES
 from records.audit import RpcRecord
 from records.events import TaskEvent
+from records.push_configs import PushConfig
 from server.a2a import convert
 from stores.audit.base import RpcAuditSink
-from stores.push_configs.base import PushConfig, PushConfigStore
+from stores.push_configs.base import PushConfigStore
 from stores.tasks.base import TaskStore
 from tools.builtin.addresses import IPNetwork, refusal
 from tools.builtin.http import GuardedBackend, check_url, timeouts

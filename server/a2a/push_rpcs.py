@@ -12,9 +12,10 @@ from a2a.utils.errors import InvalidParamsError
 
 from agent.engine import Engine
 from core.identity import CallContext
+from records.push_configs import PushConfig
 from server.a2a.push import checked_destination
 from server.interceptors.audit import note_task
-from stores.push_configs.base import PushConfig, PushConfigStore
+from stores.push_configs.base import PushConfigStore
 from tools.builtin.addresses import IPNetwork
 
 MAX_ID = 64

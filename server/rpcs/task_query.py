@@ -7,9 +7,9 @@ from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import Principal
 from records.agents.definition import split_reference
 from records.conversations.model import conversation_id_problem
+from records.tasks import TaskQuery
 from server.convert import pages
 from server.convert import tasks as convert
-from stores.history.base import TaskQuery
 
 
 def task_query(request: pb.ListTasksRequest, principal: Principal, limit: int) -> TaskQuery:
