@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     import grpc
     from grpc_health.v1._async import HealthServicer
 
-    from agent.conversations.service import Conversations
     from agent.definitions.catalog import Agents
     from agent.engine import Engine
     from agent.modes import Outcome
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
     from records.agents.remote_keys import RemoteDelegate
     from records.tasks import Task
     from records.waits import Wait
+    from server.services.tasks import TaskService
     from server.settings import Settings
     from stores.build import DurableStores, LiveStores
     from stores.tasks.base import TaskStore
@@ -46,8 +46,8 @@ def a2a_if_on(
     server: grpc.aio.Server,
     settings: Settings,
     engine: Engine,
+    service: TaskService,
     tasks: TaskStore,
-    conversations: Conversations,
     live: LiveStores,
     registry: ToolRegistry,
     agents: Agents,
@@ -62,9 +62,8 @@ def a2a_if_on(
         server,
         settings,
         engine,
+        service,
         tasks,
-        conversations,
-        live.idempotency,
         registry,
         agents,
         (live, durable),

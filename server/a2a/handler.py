@@ -17,14 +17,12 @@ from a2a.server.request_handlers.request_handler import RequestHandler
 from a2a.types import a2a_pb2
 from a2a.utils.errors import TaskNotCancelableError, UnsupportedOperationError
 
-from agent.conversations.service import Conversations
 from agent.engine import Engine
 from agent.scheduling.requests import TaskRequest
 from core.errors import TaskAlreadyTerminalError
 from core.identity import CallContext
 from records import events as ev
 from records.conversations.model import BusyPolicy
-from records.paging import Page, TimeCursor
 from records.tasks import Task, TaskQuery, TaskStatus
 from records.tools.approvals import ApprovalDecision
 from server.a2a import convert
@@ -34,8 +32,7 @@ from server.a2a.parts import answer_of, decision_of, goal_of
 from server.a2a.push_rpcs import PushRpcs
 from server.convert import pages
 from server.interceptors.audit import note_task
-from stores.idempotency.base import IdempotencyStore, scoped_key
-from stores.tasks.base import TaskStore
+from server.services.tasks import TaskService
 
 CALL = "agentd_call"
 """The key of the call's `CallContext` in `ServerCallContext.state`."""
@@ -54,50 +51,28 @@ class AgentdRequestHandler(RequestHandler):
     log, get/list/cancel are the engine's."""
 
     def __init__(
-        self,
-        engine: Engine,
-        tasks: TaskStore,
-        conversations: Conversations,
-        idempotency: IdempotencyStore,
-        cards: CardMaker,
-        push: PushRpcs,
-        *,
-        key_ttl_seconds: float,
+        self, engine: Engine, tasks: TaskService, cards: CardMaker, push: PushRpcs
     ) -> None:
         self._push = push
         self._engine = engine
         self._tasks = tasks
-        self._conversations = conversations
-        self._idempotency = idempotency
         self.cards = cards
-        self._key_ttl = key_ttl_seconds
 
     # -- reading ------------------------------------------------------------------------
-
-    async def _log(self, task: Task) -> list[ev.TaskEvent]:
-        """The task's log so far (never waits for more)."""
-        found: list[ev.TaskEvent] = []
-        if task.last_sequence == 0:
-            return found
-        async for event in self._tasks.read_events(task.tenant, task.task_id):
-            found.append(event)
-            if event.sequence >= task.last_sequence or event.terminal:
-                break
-        return found
 
     async def _view(
         self, task: Task, history_length: int | None = None, artifacts: bool = True
     ) -> a2a_pb2.Task:
         pending = None
         if task.status is TaskStatus.INPUT_REQUIRED:
-            pending = convert.pending_in(await self._log(task))
+            pending = convert.pending_in(await self._tasks.log(task))
         return convert.task_to_a2a(
             task, pending=pending, history_length=history_length, artifacts=artifacts
         )
 
     async def _follow(self, task: Task, after: int) -> AsyncGenerator[convert.Update]:
         """The task's A2A updates after `after`, until it ends or waits for the caller."""
-        async for event in self._tasks.read_events(task.tenant, task.task_id, after):
+        async for event in self._tasks.live(task.tenant, task.task_id, after):
             update = convert.update_of(task, event)
             if update is not None:
                 yield update
@@ -111,15 +86,10 @@ class AgentdRequestHandler(RequestHandler):
         per message id, so that a retried message gets the same)."""
         if message.context_id:
             return message.context_id
-        principal = call.principal
-        key = scoped_key("a2a-context", principal.tenant, principal.id, message.message_id)
         title = " ".join(answer_of(message).split())[:100] or "A2A"
-        made = await self._conversations.create(principal, title, {"a2a": "true"})
-        earlier = await self._idempotency.reserve(key, "", made.conversation_id, self._key_ttl)
-        if earlier is None:
-            return made.conversation_id
-        await self._conversations.delete(principal, made.conversation_id)
-        return earlier
+        return await self._tasks.conversation_once(
+            call.principal, "a2a-context", message.message_id, title, {"a2a": "true"}
+        )
 
     async def _start(self, call: CallContext, params: a2a_pb2.SendMessageRequest) -> Task:
         message = params.message
@@ -154,7 +124,7 @@ class AgentdRequestHandler(RequestHandler):
                 f"task {task.task_id} is {convert.STATES[task.status]!r}: it takes a message "
                 "only while it waits for input (TASK_STATE_INPUT_REQUIRED)"
             )
-        pending = convert.pending_in(await self._log(task))
+        pending = convert.pending_in(await self._tasks.log(task))
         if pending is None:
             raise UnsupportedOperationError(f"task {task.task_id} waits for nothing any more")
         asked = pending.event
@@ -253,23 +223,17 @@ class AgentdRequestHandler(RequestHandler):
             tenant=call.principal.tenant,
             owner=call.principal.id,
             statuses=statuses,
-            limit=size + 1,
-            after=(after.created_at, after.item_id)
-            if (after := pages.time_cursor(params.page_token))
-            else None,
+            limit=size,
+            after=pages.time_key(params.page_token),
             agent=params.tenant.split("@", 1)[0],
             conversation_id=params.context_id,
         )
-        listing = await self._engine.list_tasks(query)
-        page = Page.cut(listing.tasks, size, lambda t: TimeCursor(t.created_at, t.task_id))
-        following = page.next
-        if following is None and listing.scanned_to is not None:
-            following = TimeCursor(*listing.scanned_to)
+        page = await self._tasks.page(query)
         history = params.history_length if params.HasField("history_length") else 0
         artifacts = params.include_artifacts if params.HasField("include_artifacts") else False
         return a2a_pb2.ListTasksResponse(
             tasks=[await self._view(t, history, artifacts) for t in page.items],
-            next_page_token=pages.token(following),
+            next_page_token=pages.token(page.next),
             page_size=size,
             total_size=len(page.items),
         )

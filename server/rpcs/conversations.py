@@ -56,12 +56,11 @@ class ConversationRpcs:
         self, request: cpb.ListConversationsRequest, call: CallContext
     ) -> cpb.ListConversationsResponse:
         size = pages.page_size(request.page_size)
-        after = pages.time_cursor(request.page_token)
         query = ConversationQuery(
             call.principal.tenant,
             call.principal.id,
             limit=size + 1,
-            after=(after.created_at, after.item_id) if after is not None else None,
+            after=pages.time_key(request.page_token),
         )
         found = await self._conversations.list(query)
         page = Page.cut(found, size, lambda c: TimeCursor(c.created_at, c.conversation_id))

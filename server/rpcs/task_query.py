@@ -13,8 +13,8 @@ from server.convert import tasks as convert
 
 
 def task_query(request: pb.ListTasksRequest, principal: Principal, limit: int) -> TaskQuery:
-    """The caller's tasks `request` asks for, at most `limit`; InvalidArgumentError naming
-    each malformed field."""
+    """The caller's tasks `request` asks for, a page of `limit` after its page token;
+    InvalidArgumentError naming each malformed field."""
     agent, version, conversation = _runs_as(request)
     return TaskQuery(
         tenant=principal.tenant,
@@ -27,9 +27,7 @@ def task_query(request: pb.ListTasksRequest, principal: Principal, limit: int) -
         if request.HasField("created_before")
         else None,
         limit=limit,
-        after=(after.created_at, after.item_id)
-        if (after := pages.time_cursor(request.page_token))
-        else None,
+        after=pages.time_key(request.page_token),
         labels=convert.label_filter(request.labels),
         agent=agent,
         agent_version=version,

@@ -7,13 +7,11 @@ from collections.abc import AsyncIterator
 from typing import ClassVar
 
 from agent.engine import Engine
-from agent.feed import TaskFeed
 from agent.running.artifacts import TaskArtifacts
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2, tasks_pb2
 from core.identity import CallContext
 from records.events import TaskEvent
-from records.paging import Page, TimeCursor
 from server.calls import stream, unary
 from server.convert import artifacts as convert_artifacts
 from server.convert import events as convert_events
@@ -23,6 +21,7 @@ from server.heartbeats import with_heartbeats
 from server.interceptors.audit import note_task
 from server.rpcs.common import required_id
 from server.rpcs.task_query import task_query
+from server.services.tasks import TaskService
 
 
 class TaskRpcs:
@@ -42,13 +41,13 @@ class TaskRpcs:
     def __init__(
         self,
         engine: Engine,
-        feed: TaskFeed,
+        tasks: TaskService,
         artifacts: TaskArtifacts,
         *,
         heartbeat_seconds: float = 15.0,
     ) -> None:
         self._engine = engine
-        self._feed = feed
+        self._tasks = tasks
         self._artifacts = artifacts
         self._heartbeat_seconds = heartbeat_seconds
 
@@ -68,7 +67,7 @@ class TaskRpcs:
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         task = await self._engine.start(convert.task_request(request), call)
         note_task(task.task_id)
-        events = self._feed.live(task.tenant, task.task_id)
+        events = self._tasks.live(task.tenant, task.task_id)
         ended = False
         try:
             async for message in self._follow(task.tenant, task.task_id, events):
@@ -110,16 +109,11 @@ class TaskRpcs:
     async def ListTasks(  # noqa: N802
         self, request: pb.ListTasksRequest, call: CallContext
     ) -> pb.ListTasksResponse:
-        size = pages.page_size(request.page_size)
-        query = task_query(request, call.principal, limit=size + 1)
-        listing = await self._engine.list_tasks(query)
-        page = Page.cut(listing.tasks, size, lambda t: TimeCursor(t.created_at, t.task_id))
-        following = page.next
-        if following is None and listing.scanned_to is not None:  # short: more may follow
-            following = TimeCursor(*listing.scanned_to)
+        query = task_query(request, call.principal, pages.page_size(request.page_size))
+        page = await self._tasks.page(query)
         return pb.ListTasksResponse(
             tasks=[convert.task_to_proto(t) for t in page.items],
-            next_page_token=pages.token(following),
+            next_page_token=pages.token(page.next),
         )
 
     @unary
@@ -139,7 +133,7 @@ class TaskRpcs:
         task_id = required_id(request.task_id, "task_id")
         note_task(task_id)
         tenant = call.principal.tenant
-        events = self._feed.resumed(tenant, task_id, request.after_sequence)
+        events = self._tasks.resumed(tenant, task_id, request.after_sequence)
         async for message in self._follow(tenant, task_id, events):
             yield message
 
