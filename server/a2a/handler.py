@@ -25,11 +25,11 @@ from records import events as ev
 from records.conversations.model import BusyPolicy
 from records.tasks import Task, TaskQuery, TaskStatus
 from records.tools.approvals import ApprovalDecision
-from server.a2a import convert
 from server.a2a.card import CardMaker
 from server.a2a.errors import translated
 from server.a2a.parts import answer_of, decision_of, goal_of
 from server.a2a.push_rpcs import PushRpcs
+from server.convert import a2a as convert
 from server.convert import pages
 from server.interceptors.audit import note_task
 from server.services.tasks import TaskService
@@ -258,7 +258,7 @@ class AgentdRequestHandler(RequestHandler):
     ) -> a2a_pb2.AgentCard:
         return await self.cards.card(call_of(context), params.tenant)
 
-    # -- push notifications (server.a2a.push_rpcs, delivered by server.a2a.push) ---------
+    # -- push notifications (server.a2a.push_rpcs, delivered by server.services.push) ----
 
     @translated
     async def on_create_task_push_notification_config(

@@ -14,7 +14,7 @@ from records.paging import KeyCursor, Page
 from server.calls import unary
 from server.convert import pages
 from server.rpcs.common import required_id
-from server.wiring.knowledge import MemoryFeature
+from server.services.memory import MemoryFeature
 
 if TYPE_CHECKING:  # numpy: only when memory is on
     from records.knowledge.items import DocumentRecord, Hit, KnowledgeBaseRecord

@@ -16,7 +16,7 @@ from server.calls import unary
 from server.convert import pages
 from server.rpcs.common import required_id
 from server.rpcs.knowledge import KnowledgeRpcs
-from server.wiring.knowledge import MemoryFeature
+from server.services.memory import MemoryFeature
 
 if TYPE_CHECKING:  # numpy: only when memory is on
     from records.knowledge.items import Item

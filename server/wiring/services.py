@@ -24,7 +24,6 @@ from core.roles import Action
 from records.keys import roles_by_principal
 from records.tools.model import PermissionLevel
 from server import reflection
-from server.a2a import A2A, a2a_if_on
 from server.interceptors.audit import AuditInterceptor
 from server.interceptors.auth import AnonymousInterceptor, AuthInterceptor
 from server.interceptors.composed import compose
@@ -35,9 +34,10 @@ from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
+from server.services.memory import MemoryFeature
 from server.services.tasks import TaskService
 from server.settings import Settings
-from server.wiring.knowledge import MemoryFeature
+from server.wiring.a2a import A2A, a2a_if_on
 from server.wiring.role_table import role_table
 from server.wiring.stores import rate_limiters
 from stores.api_keys.base import KeyStore

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from records.push_configs import PushConfig
-from server.a2a.push import PushDeliverer, backoff
+from server.services.push import PushDeliverer, backoff
 from stores.push_configs.sql import SqlPushConfigStore
 from stores.tasks.memory import InMemoryTaskStore
 from tests.contract.conftest import migrated_database

@@ -18,10 +18,11 @@ from agent.engine import Engine
 from auth.authenticator import Authenticator
 from server.a2a.card import Addresses
 from server.a2a.handler import AgentdRequestHandler
-from server.a2a.http_guard import HttpGuard
-from server.a2a.push import PushDeliverer
 from server.a2a.push_rpcs import PushRpcs
 from server.a2a.service import add_a2a
+from server.services.http_guard import HttpGuard
+from server.services.push import PushDeliverer
+from server.services.push_configs import PushConfigs
 from server.services.tasks import TaskService
 from server.settings import Settings
 from server.wiring.stores import rate_limiters, store_settings
@@ -72,7 +73,7 @@ class A2AServing:
             registry,
             agents,
             Addresses(settings.a2a_public_grpc_url),
-            PushRpcs(engine, configs, allowed),
+            PushRpcs(PushConfigs(engine, configs, allowed)),
             auth=settings.auth == "on",
             organization=settings.a2a_organization,
         )

@@ -1,7 +1,9 @@
-"""A2A (lf.a2a.v1) over agentd's own task machinery, with the official SDK's types.
+"""A2A on a server (`server.a2a`): the service added when it is on, and the remote A2A
+agents the engine calls, loaded when first called.
 
 The server calls `a2a_if_on`; the SDK (and starlette, uvicorn for the HTTP address) is
-imported only when A2A is on (AGENTD_A2A=true). docs/a2a.md says what maps to what.
+imported only when A2A is on (AGENTD_A2A=true), by `server.wiring.a2a_serving`; a
+server whose agents call no remote agent never loads `server.a2a.remote`.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 
 
 class A2A(Protocol):
-    """A2A on a server (`server.a2a.serving.A2AServing`), as its lifecycle sees it."""
+    """A2A on a server (`server.wiring.a2a_serving.A2AServing`), as its lifecycle sees it."""
 
     service_name: str
 
@@ -56,7 +58,7 @@ def a2a_if_on(
     """lf.a2a.v1.A2AService on `server` when A2A is on; the A2A SDK is imported only then."""
     if not settings.a2a:
         return None
-    from server.a2a.serving import A2AServing  # the SDK, only when A2A is on
+    from server.wiring.a2a_serving import A2AServing  # the SDK, only when A2A is on
 
     return A2AServing.add(
         server,
