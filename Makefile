@@ -78,6 +78,7 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/lint-imports
 	$(PY) scripts/check_cycles.py
 	$(PY) scripts/check_sizes.py
+	$(PY) scripts/check_inits.py
 	npx --no-install buf lint
 	npx --no-install buf breaking --against "$$($(PY) scripts/breaking_base.py)"
 

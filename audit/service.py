@@ -8,11 +8,12 @@ from dataclasses import replace
 from core.identity import Principal
 from core.roles import DEFAULT_ROLES, Action, RoleTable
 from records.audit import RpcRecord
+from records.paging import Page, PositionCursor
 from records.tools.audit import ToolCallRecord
 from stores.audit.base import AuditQuery
 from stores.audit.sql import SqlAuditReader
 
-AuditPage = list[tuple[int, RpcRecord]] | list[tuple[int, ToolCallRecord]]
+AuditPage = Page[RpcRecord, PositionCursor] | Page[ToolCallRecord, PositionCursor]
 
 
 class AuditLogs:

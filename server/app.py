@@ -22,10 +22,12 @@ from records.keys import new_key
 from records.tools.grants import Grant, new_grant_id
 from records.tools.model import PermissionLevel
 from server import heap, logs
-from server.a2a import A2A
 from server.interceptors.audit import AuditInterceptor
 from server.interceptors.draining import DrainingInterceptor
+from server.listening import StartupError, unbindable
+from server.services.memory import MemoryFeature
 from server.settings import Settings
+from server.wiring.a2a import A2A
 from server.wiring.builders import (
     build_agents,
     build_authenticator,
@@ -35,19 +37,13 @@ from server.wiring.builders import (
     start_engine,
     start_toolsets,
 )
-from server.wiring.knowledge import MemoryFeature, open_memory
+from server.wiring.knowledge import open_memory
 from server.wiring.model_limits import configured_models, warn_unknown_models
 from server.wiring.models import build_models
 from server.wiring.providers import configure_secrets
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
 from server.wiring.services import add_services, interceptor_chain, report_serving
-from server.wiring.startup import (
-    StartupError,
-    after_serving,
-    start_metrics,
-    unbindable,
-    unless_stopped,
-)
+from server.wiring.startup import after_serving, start_metrics, unless_stopped
 from server.wiring.stores import start_retention, store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.redis_options import shown

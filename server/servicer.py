@@ -11,7 +11,6 @@ import grpc
 from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
-from agent.feed import TaskFeed
 from agent.running.artifacts import TaskArtifacts
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from audit.service import AuditLogs
@@ -23,8 +22,7 @@ from server.rpcs.grants import GrantRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tool_listing import ToolListing
 from server.rpcs.tools import ToolRpcs
-from stores.history.base import TaskHistory
-from stores.tasks.base import TaskStore
+from server.services.tasks import TaskService
 from tools.grant_admin import GrantAdmin
 from tools.registry import ToolRegistry
 
@@ -57,8 +55,7 @@ class AgentServicer:
 def agent_servicer(
     engine: Engine,
     registry: ToolRegistry,
-    tasks: TaskStore,
-    history: TaskHistory,
+    tasks: TaskService,
     audit: AuditLogs,
     grants: GrantAdmin,
     agents: Agents,
@@ -68,9 +65,8 @@ def agent_servicer(
     heartbeat_seconds: float = 15.0,
 ) -> AgentServicer:
     """The servicer over the engine and its collaborators, one handler per resource."""
-    feed = TaskFeed(tasks, history)
     return AgentServicer(
-        TaskRpcs(engine, feed, artifacts, heartbeat_seconds=heartbeat_seconds),
+        TaskRpcs(engine, tasks, artifacts, heartbeat_seconds=heartbeat_seconds),
         ArtifactRpcs(artifacts),
         ToolRpcs(registry, ToolListing(registry, agents)),
         AuditRpcs(audit),

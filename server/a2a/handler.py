@@ -17,25 +17,22 @@ from a2a.server.request_handlers.request_handler import RequestHandler
 from a2a.types import a2a_pb2
 from a2a.utils.errors import TaskNotCancelableError, UnsupportedOperationError
 
-from agent.conversations.service import Conversations
 from agent.engine import Engine
 from agent.scheduling.requests import TaskRequest
 from core.errors import TaskAlreadyTerminalError
 from core.identity import CallContext
 from records import events as ev
 from records.conversations.model import BusyPolicy
-from records.tasks import Task, TaskStatus
+from records.tasks import Task, TaskQuery, TaskStatus
 from records.tools.approvals import ApprovalDecision
-from server.a2a import convert
 from server.a2a.card import CardMaker
 from server.a2a.errors import translated
 from server.a2a.parts import answer_of, decision_of, goal_of
 from server.a2a.push_rpcs import PushRpcs
+from server.convert import a2a as convert
+from server.convert import pages
 from server.interceptors.audit import note_task
-from server.rpcs import paging
-from stores.history.base import TaskQuery
-from stores.idempotency.base import IdempotencyStore, scoped_key
-from stores.tasks.base import TaskStore
+from server.services.tasks import TaskService
 
 CALL = "agentd_call"
 """The key of the call's `CallContext` in `ServerCallContext.state`."""
@@ -54,50 +51,28 @@ class AgentdRequestHandler(RequestHandler):
     log, get/list/cancel are the engine's."""
 
     def __init__(
-        self,
-        engine: Engine,
-        tasks: TaskStore,
-        conversations: Conversations,
-        idempotency: IdempotencyStore,
-        cards: CardMaker,
-        push: PushRpcs,
-        *,
-        key_ttl_seconds: float,
+        self, engine: Engine, tasks: TaskService, cards: CardMaker, push: PushRpcs
     ) -> None:
         self._push = push
         self._engine = engine
         self._tasks = tasks
-        self._conversations = conversations
-        self._idempotency = idempotency
         self.cards = cards
-        self._key_ttl = key_ttl_seconds
 
     # -- reading ------------------------------------------------------------------------
-
-    async def _log(self, task: Task) -> list[ev.TaskEvent]:
-        """The task's log so far (never waits for more)."""
-        found: list[ev.TaskEvent] = []
-        if task.last_sequence == 0:
-            return found
-        async for event in self._tasks.read_events(task.tenant, task.task_id):
-            found.append(event)
-            if event.sequence >= task.last_sequence or event.terminal:
-                break
-        return found
 
     async def _view(
         self, task: Task, history_length: int | None = None, artifacts: bool = True
     ) -> a2a_pb2.Task:
         pending = None
         if task.status is TaskStatus.INPUT_REQUIRED:
-            pending = convert.pending_in(await self._log(task))
+            pending = convert.pending_in(await self._tasks.log(task))
         return convert.task_to_a2a(
             task, pending=pending, history_length=history_length, artifacts=artifacts
         )
 
     async def _follow(self, task: Task, after: int) -> AsyncGenerator[convert.Update]:
         """The task's A2A updates after `after`, until it ends or waits for the caller."""
-        async for event in self._tasks.read_events(task.tenant, task.task_id, after):
+        async for event in self._tasks.live(task.tenant, task.task_id, after):
             update = convert.update_of(task, event)
             if update is not None:
                 yield update
@@ -111,15 +86,10 @@ class AgentdRequestHandler(RequestHandler):
         per message id, so that a retried message gets the same)."""
         if message.context_id:
             return message.context_id
-        principal = call.principal
-        key = scoped_key("a2a-context", principal.tenant, principal.id, message.message_id)
         title = " ".join(answer_of(message).split())[:100] or "A2A"
-        made = await self._conversations.create(principal, title, {"a2a": "true"})
-        earlier = await self._idempotency.reserve(key, "", made.conversation_id, self._key_ttl)
-        if earlier is None:
-            return made.conversation_id
-        await self._conversations.delete(principal, made.conversation_id)
-        return earlier
+        return await self._tasks.conversation_once(
+            call.principal, "a2a-context", message.message_id, title, {"a2a": "true"}
+        )
 
     async def _start(self, call: CallContext, params: a2a_pb2.SendMessageRequest) -> Task:
         message = params.message
@@ -154,7 +124,7 @@ class AgentdRequestHandler(RequestHandler):
                 f"task {task.task_id} is {convert.STATES[task.status]!r}: it takes a message "
                 "only while it waits for input (TASK_STATE_INPUT_REQUIRED)"
             )
-        pending = convert.pending_in(await self._log(task))
+        pending = convert.pending_in(await self._tasks.log(task))
         if pending is None:
             raise UnsupportedOperationError(f"task {task.task_id} waits for nothing any more")
         asked = pending.event
@@ -242,7 +212,7 @@ class AgentdRequestHandler(RequestHandler):
         self, params: a2a_pb2.ListTasksRequest, context: ServerCallContext
     ) -> a2a_pb2.ListTasksResponse:
         call = call_of(context)
-        size = paging.page_size(params.page_size if params.HasField("page_size") else 0)
+        size = pages.page_size(params.page_size if params.HasField("page_size") else 0)
         statuses: frozenset[TaskStatus] = frozenset()
         if params.status != a2a_pb2.TASK_STATE_UNSPECIFIED:
             found = convert.STATUSES.get(params.status)
@@ -253,23 +223,19 @@ class AgentdRequestHandler(RequestHandler):
             tenant=call.principal.tenant,
             owner=call.principal.id,
             statuses=statuses,
-            limit=size + 1,
-            after=paging.decode(params.page_token),
+            limit=size,
+            after=pages.time_key(params.page_token),
             agent=params.tenant.split("@", 1)[0],
             conversation_id=params.context_id,
         )
-        listing = await self._engine.list_tasks(query)
-        page, more = listing.tasks[:size], len(listing.tasks) > size
-        token = paging.encode(page[-1].created_at, page[-1].task_id) if more else ""
-        if not more and listing.scanned_to is not None:
-            token = paging.encode(*listing.scanned_to)
+        page = await self._tasks.page(query)
         history = params.history_length if params.HasField("history_length") else 0
         artifacts = params.include_artifacts if params.HasField("include_artifacts") else False
         return a2a_pb2.ListTasksResponse(
-            tasks=[await self._view(t, history, artifacts) for t in page],
-            next_page_token=token,
+            tasks=[await self._view(t, history, artifacts) for t in page.items],
+            next_page_token=pages.token(page.next),
             page_size=size,
-            total_size=len(page),
+            total_size=len(page.items),
         )
 
     @translated
@@ -292,7 +258,7 @@ class AgentdRequestHandler(RequestHandler):
     ) -> a2a_pb2.AgentCard:
         return await self.cards.card(call_of(context), params.tenant)
 
-    # -- push notifications (server.a2a.push_rpcs, delivered by server.a2a.push) ---------
+    # -- push notifications (server.a2a.push_rpcs, delivered by server.services.push) ----
 
     @translated
     async def on_create_task_push_notification_config(

@@ -3,7 +3,7 @@
 agent-card.json`, and the JSON-RPC binding at `/` (the SDK's dispatcher over the same
 request handler as gRPC). Callers authenticate as on gRPC (`authorization: Bearer`, API
 keys or JWTs); a refused call is answered 401. Rate limits and the RPC audit record apply
-as on gRPC (`server.a2a.http_guard`)."""
+as on gRPC (`server.services.http_guard`)."""
 
 from __future__ import annotations
 
@@ -30,12 +30,12 @@ from core.errors import AgentdError, UnauthenticatedError
 from core.identity import ANONYMOUS, CallContext, Principal
 from server.a2a.card import RESUME_HEADER
 from server.a2a.handler import CALL, RESUME, AgentdRequestHandler
-from server.a2a.http_guard import HttpGuard, code_of, now
 from server.a2a.service import resume_position
 from server.calls import trace_id_from
 from server.interceptors.auth import UNAUTHENTICATED
+from server.listening import StartupError, listening_socket, reason
+from server.services.http_guard import HttpGuard, code_of, now
 from server.settings import Settings
-from server.wiring.startup import StartupError, listening_socket, reason
 
 
 class _Contexts(DefaultServerCallContextBuilder):

@@ -33,8 +33,8 @@ from records.tasks import StopReason, TokenUsage
 from records.tools.outcomes import ToolFailed
 from server.a2a import remote_waits
 from server.a2a.pinned import PinnedChannels, fetch
-from server.a2a.push import resolved_destination
 from server.a2a.remote_waits import FOLLOW_SECONDS, WORKING
+from server.services.destinations import resolved_destination
 from tools.builtin.addresses import IPNetwork
 
 if TYPE_CHECKING:

@@ -155,7 +155,7 @@ async def _ask(call: RemoteCall, task: a2a_pb2.Task, where: RemoteState) -> a2a_
     from a2a.types import a2a_pb2
     from google.protobuf import json_format
 
-    from server.a2a.convert import data_part
+    from server.convert.a2a import data_part
 
     run = call.run_
     run.pending_state = where

@@ -12,7 +12,6 @@ from a2a.server.request_handlers.grpc_handler import GrpcHandler, GrpcServerCall
 from a2a.types import a2a_pb2, a2a_pb2_grpc
 from a2a.utils.errors import A2AError, InvalidParamsError
 
-from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
 from server.a2a.card import RESUME_HEADER, Addresses, CardMaker
@@ -20,9 +19,8 @@ from server.a2a.errors import AgentdStatusError
 from server.a2a.handler import CALL, RESUME, AgentdRequestHandler
 from server.a2a.push_rpcs import PushRpcs
 from server.calls import call_context
+from server.services.tasks import TaskService
 from server.status import abort
-from stores.idempotency.base import IdempotencyStore
-from stores.tasks.base import TaskStore
 from tools.registry import ToolRegistry
 
 SERVICE_NAME: str = a2a_pb2.DESCRIPTOR.services_by_name["A2AService"].full_name
@@ -67,9 +65,7 @@ class _Handler(GrpcHandler):
 def add_a2a(
     server: grpc.aio.Server,
     engine: Engine,
-    tasks: TaskStore,
-    conversations: Conversations,
-    idempotency: IdempotencyStore,
+    tasks: TaskService,
     registry: ToolRegistry,
     agents: Agents,
     addresses: Addresses,
@@ -77,14 +73,11 @@ def add_a2a(
     *,
     auth: bool,
     organization: str,
-    key_ttl_seconds: float,
 ) -> tuple[str, AgentdRequestHandler]:
     """Serve A2A on `server`: the service's name (for health and reflection) and the
     request handler (the JSON-RPC binding serves it too)."""
     cards = CardMaker(registry, agents, addresses, auth=auth, organization=organization)
-    handler = AgentdRequestHandler(
-        engine, tasks, conversations, idempotency, cards, push, key_ttl_seconds=key_ttl_seconds
-    )
+    handler = AgentdRequestHandler(engine, tasks, cards, push)
     servicer = _Handler(handler, _Contexts())
     a2a_pb2_grpc.add_A2AServiceServicer_to_server(servicer, server)  # type: ignore[no-untyped-call]
     return SERVICE_NAME, handler

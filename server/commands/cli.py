@@ -69,7 +69,7 @@ def _serve(args: argparse.Namespace) -> int:
     migrating = None if args.demo else migrate_apart.start(settings.database_url)
 
     from server.app import serve  # imported while the child migrates
-    from server.wiring.startup import StartupError
+    from server.listening import StartupError
 
     if migrating is not None and not migrate_apart.finish(migrating):
         return 0  # stopped before it served

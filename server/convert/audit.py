@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import audit_pb2
+from audit.service import AuditPage
 from core.errors import FieldViolation, InvalidArgumentError
 from records.audit import RpcRecord
 from records.tools.audit import ToolCallRecord
+from server.convert import pages
 from server.convert.tasks import dict_to_struct, timestamp_from_proto, to_duration, to_timestamp
-from server.rpcs import paging
 from stores.audit.base import AuditQuery
 
 DEFAULT_PAGE_SIZE = 100
@@ -37,8 +38,8 @@ def audit_query(request: pb.ListAuditRecordsRequest, tenant: str) -> AuditQuery:
         task_id=request.task_id,
         since=timestamp_from_proto(request.since, "since") if request.HasField("since") else None,
         until=timestamp_from_proto(request.until, "until") if request.HasField("until") else None,
-        limit=paging.page_size(request.page_size, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) + 1,
-        after_id=paging.decode_position(request.page_token),
+        limit=pages.page_size(request.page_size, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+        after=pages.position_cursor(request.page_token),
     )
 
 
@@ -86,13 +87,9 @@ def tool_record_to_proto(record: ToolCallRecord) -> audit_pb2.AuditRecord:
     )
 
 
-def audit_page(
-    rows: list[tuple[int, RpcRecord]] | list[tuple[int, ToolCallRecord]], size: int
-) -> pb.ListAuditRecordsResponse:
-    page, more = rows[:size], len(rows) > size
+def audit_page(page: AuditPage) -> pb.ListAuditRecordsResponse:
     records = [
         rpc_record_to_proto(r) if isinstance(r, RpcRecord) else tool_record_to_proto(r)
-        for _, r in page
+        for r in page.items
     ]
-    token = paging.encode_position(page[-1][0]) if more else ""
-    return pb.ListAuditRecordsResponse(records=records, next_page_token=token)
+    return pb.ListAuditRecordsResponse(records=records, next_page_token=pages.token(page.next))

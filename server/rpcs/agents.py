@@ -9,9 +9,10 @@ from agent.definitions.catalog import Agents
 from agent.definitions.selection import lookup
 from agentd.v1 import agents_pb2
 from core.identity import CallContext
+from records.paging import KeyCursor, Page
 from server.calls import unary
 from server.convert import agents as convert_agents
-from server.rpcs import paging
+from server.convert import pages
 from server.rpcs.common import required_id
 
 
@@ -52,12 +53,14 @@ class AgentRpcs:
     async def ListAgents(  # noqa: N802
         self, request: agents_pb2.ListAgentsRequest, call: CallContext
     ) -> agents_pb2.ListAgentsResponse:
-        size = paging.page_size(request.page_size)
-        after = paging.decode_key(request.page_token)
-        found = await self._agents.list(call.principal.tenant, after, size + 1)
-        page, token = paging.cut(found, size, lambda row: paging.encode_key(*row[0]))
+        size = pages.page_size(request.page_size)
+        after = pages.key_cursor(request.page_token)
+        key = (after.group, after.item_id) if after is not None else None
+        found = await self._agents.list(call.principal.tenant, key, size + 1)
+        page = Page.cut(found, size, lambda row: KeyCursor(*row[0]))
         return agents_pb2.ListAgentsResponse(
-            agents=[convert_agents.agent_to_proto(v) for _, v in page], next_page_token=token
+            agents=[convert_agents.agent_to_proto(v) for _, v in page.items],
+            next_page_token=pages.token(page.next),
         )
 
     @unary

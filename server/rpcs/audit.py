@@ -22,5 +22,5 @@ class AuditRpcs:
         self, request: pb.ListAuditRecordsRequest, call: CallContext
     ) -> pb.ListAuditRecordsResponse:
         query = convert_audit.audit_query(request, call.principal.tenant)
-        rows = await self._audit.page(call.principal, query)
-        return convert_audit.audit_page(rows, query.limit - 1)
+        page = await self._audit.page(call.principal, query)
+        return convert_audit.audit_page(page)

@@ -9,9 +9,10 @@ from agent.conversations.service import Conversations
 from agentd.v1 import conversations_pb2 as cpb
 from core.identity import CallContext
 from records.conversations.model import ConversationQuery
+from records.paging import Page, PositionCursor, TimeCursor
 from server.calls import unary
 from server.convert import conversations as convert_conversations
-from server.rpcs import paging
+from server.convert import pages
 
 
 class ConversationRpcs:
@@ -38,35 +39,34 @@ class ConversationRpcs:
     async def GetConversation(  # noqa: N802
         self, request: cpb.GetConversationRequest, call: CallContext
     ) -> cpb.GetConversationResponse:
-        size = paging.page_size(request.page_size)
-        after = paging.decode_position(request.page_token)
+        size = pages.page_size(request.page_size)
+        after = pages.position_cursor(request.page_token)
         conversation, messages, more, running = await self._conversations.page(
-            call.principal, request.conversation_id, after, size
+            call.principal, request.conversation_id, after.position if after else 0, size
         )
+        following = PositionCursor(messages[-1].index) if more else None
         return cpb.GetConversationResponse(
             conversation=convert_conversations.conversation_to_proto(conversation, running),
             messages=[convert_conversations.message_to_proto(m) for m in messages],
-            next_page_token=paging.encode_position(messages[-1].index) if more else "",
+            next_page_token=pages.token(following),
         )
 
     @unary
     async def ListConversations(  # noqa: N802
         self, request: cpb.ListConversationsRequest, call: CallContext
     ) -> cpb.ListConversationsResponse:
-        size = paging.page_size(request.page_size)
+        size = pages.page_size(request.page_size)
         query = ConversationQuery(
             call.principal.tenant,
             call.principal.id,
             limit=size + 1,
-            after=paging.decode(request.page_token),
+            after=pages.time_key(request.page_token),
         )
         found = await self._conversations.list(query)
-        page, token = paging.cut(
-            found, size, lambda c: paging.encode(c.created_at, c.conversation_id)
-        )
+        page = Page.cut(found, size, lambda c: TimeCursor(c.created_at, c.conversation_id))
         return cpb.ListConversationsResponse(
-            conversations=[convert_conversations.conversation_to_proto(c) for c in page],
-            next_page_token=token,
+            conversations=[convert_conversations.conversation_to_proto(c) for c in page.items],
+            next_page_token=pages.token(page.next),
         )
 
     @unary

@@ -10,10 +10,11 @@ from google.protobuf import timestamp_pb2
 from agentd.v1 import memory_pb2 as pb
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
+from records.paging import KeyCursor, Page
 from server.calls import unary
-from server.rpcs import paging
+from server.convert import pages
 from server.rpcs.common import required_id
-from server.wiring.knowledge import MemoryFeature
+from server.services.memory import MemoryFeature
 
 if TYPE_CHECKING:  # numpy: only when memory is on
     from records.knowledge.items import DocumentRecord, Hit, KnowledgeBaseRecord
@@ -118,11 +119,12 @@ class KnowledgeRpcs:
         self, request: pb.ListKnowledgeBasesRequest, call: CallContext
     ) -> pb.ListKnowledgeBasesResponse:
         bases = self._feature.require_bases()
-        size, after = paging.by_id(request.page_size, request.page_token, MAX_PAGE)
+        size, after = pages.by_id(request.page_size, request.page_token, MAX_PAGE)
         found = await bases.list_bases(call.principal, limit=size + 1, after=after)
-        page, token = paging.cut(found, size, lambda b: paging.id_token(b.knowledge_base_id))
+        page = Page.cut(found, size, lambda b: KeyCursor(0, b.knowledge_base_id))
         return pb.ListKnowledgeBasesResponse(
-            knowledge_bases=[base_to_proto(b) for b in page], next_page_token=token
+            knowledge_bases=[base_to_proto(b) for b in page.items],
+            next_page_token=pages.token(page.next),
         )
 
     @unary
@@ -158,16 +160,17 @@ class KnowledgeRpcs:
     ) -> pb.ListDocumentsResponse:
         bases = self._feature.require_bases()
         required_id(request.knowledge_base_id, "knowledge_base_id", MAX_KNOWLEDGE_ID)
-        size, after = paging.by_id(request.page_size, request.page_token, MAX_PAGE)
+        size, after = pages.by_id(request.page_size, request.page_token, MAX_PAGE)
         found = await bases.list_documents(
             call.principal,
             request.knowledge_base_id,
             limit=size + 1,
             after=after,
         )
-        page, token = paging.cut(found, size, lambda d: paging.id_token(d.document_id))
+        page = Page.cut(found, size, lambda d: KeyCursor(0, d.document_id))
         return pb.ListDocumentsResponse(
-            documents=[document_to_proto(d) for d in page], next_page_token=token
+            documents=[document_to_proto(d) for d in page.items],
+            next_page_token=pages.token(page.next),
         )
 
     @unary
@@ -229,14 +232,14 @@ class KnowledgeRpcs:
     ) -> pb.ListIngestionJobsResponse:
         bases = self._feature.require_bases()
         required_id(request.knowledge_base_id, "knowledge_base_id", MAX_KNOWLEDGE_ID)
-        size, after = paging.by_id(request.page_size, request.page_token, MAX_PAGE)
+        size, after = pages.by_id(request.page_size, request.page_token, MAX_PAGE)
         found = await bases.list_jobs(
             call.principal,
             request.knowledge_base_id,
             limit=size + 1,
             after=after,
         )
-        page, token = paging.cut(found, size, lambda j: paging.id_token(j.job_id))
+        page = Page.cut(found, size, lambda j: KeyCursor(0, j.job_id))
         return pb.ListIngestionJobsResponse(
-            jobs=[job_to_proto(j) for j in page], next_page_token=token
+            jobs=[job_to_proto(j) for j in page.items], next_page_token=pages.token(page.next)
         )

@@ -11,11 +11,12 @@ from agentd.v1 import memory_pb2 as pb
 from agentd.v1 import memory_pb2_grpc as pb_grpc
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
+from records.paging import KeyCursor, Page
 from server.calls import unary
-from server.rpcs import paging
+from server.convert import pages
 from server.rpcs.common import required_id
 from server.rpcs.knowledge import KnowledgeRpcs
-from server.wiring.knowledge import MemoryFeature
+from server.services.memory import MemoryFeature
 
 if TYPE_CHECKING:  # numpy: only when memory is on
     from records.knowledge.items import Item
@@ -46,7 +47,7 @@ class MemoryServicer(KnowledgeRpcs, pb_grpc.MemoryServiceServicer):
         self, request: pb.ListMemoriesRequest, call: CallContext
     ) -> pb.ListMemoriesResponse:
         memory = self._feature.require()
-        size, after = paging.by_id(request.page_size, request.page_token, 100)
+        size, after = pages.by_id(request.page_size, request.page_token, 100)
         principal = call.principal
         found = await memory.list_memories(
             principal.tenant,
@@ -56,9 +57,10 @@ class MemoryServicer(KnowledgeRpcs, pb_grpc.MemoryServiceServicer):
             after=after,
             roles=principal.roles,
         )
-        page, token = paging.cut(found, size, lambda i: paging.id_token(i.item_id))
+        page = Page.cut(found, size, lambda i: KeyCursor(0, i.item_id))
         return pb.ListMemoriesResponse(
-            memories=[memory_to_proto(i) for i in page], next_page_token=token
+            memories=[memory_to_proto(i) for i in page.items],
+            next_page_token=pages.token(page.next),
         )
 
     @unary

@@ -7,14 +7,14 @@ from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import Principal
 from records.agents.definition import split_reference
 from records.conversations.model import conversation_id_problem
+from records.tasks import TaskQuery
+from server.convert import pages
 from server.convert import tasks as convert
-from server.rpcs import paging
-from stores.history.base import TaskQuery
 
 
 def task_query(request: pb.ListTasksRequest, principal: Principal, limit: int) -> TaskQuery:
-    """The caller's tasks `request` asks for, at most `limit`; InvalidArgumentError naming
-    each malformed field."""
+    """The caller's tasks `request` asks for, a page of `limit` after its page token;
+    InvalidArgumentError naming each malformed field."""
     agent, version, conversation = _runs_as(request)
     return TaskQuery(
         tenant=principal.tenant,
@@ -27,7 +27,7 @@ def task_query(request: pb.ListTasksRequest, principal: Principal, limit: int) -
         if request.HasField("created_before")
         else None,
         limit=limit,
-        after=paging.decode(request.page_token),
+        after=pages.time_key(request.page_token),
         labels=convert.label_filter(request.labels),
         agent=agent,
         agent_version=version,

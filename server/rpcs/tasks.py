@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator
 from typing import ClassVar
 
 from agent.engine import Engine
-from agent.feed import TaskFeed
 from agent.running.artifacts import TaskArtifacts
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2, tasks_pb2
@@ -16,12 +15,13 @@ from records.events import TaskEvent
 from server.calls import stream, unary
 from server.convert import artifacts as convert_artifacts
 from server.convert import events as convert_events
+from server.convert import pages
 from server.convert import tasks as convert
 from server.heartbeats import with_heartbeats
 from server.interceptors.audit import note_task
-from server.rpcs import paging
 from server.rpcs.common import required_id
 from server.rpcs.task_query import task_query
+from server.services.tasks import TaskService
 
 
 class TaskRpcs:
@@ -41,13 +41,13 @@ class TaskRpcs:
     def __init__(
         self,
         engine: Engine,
-        feed: TaskFeed,
+        tasks: TaskService,
         artifacts: TaskArtifacts,
         *,
         heartbeat_seconds: float = 15.0,
     ) -> None:
         self._engine = engine
-        self._feed = feed
+        self._tasks = tasks
         self._artifacts = artifacts
         self._heartbeat_seconds = heartbeat_seconds
 
@@ -67,7 +67,7 @@ class TaskRpcs:
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         task = await self._engine.start(convert.task_request(request), call)
         note_task(task.task_id)
-        events = self._feed.live(task.tenant, task.task_id)
+        events = self._tasks.live(task.tenant, task.task_id)
         ended = False
         try:
             async for message in self._follow(task.tenant, task.task_id, events):
@@ -109,16 +109,11 @@ class TaskRpcs:
     async def ListTasks(  # noqa: N802
         self, request: pb.ListTasksRequest, call: CallContext
     ) -> pb.ListTasksResponse:
-        size = paging.page_size(request.page_size)
-        query = task_query(request, call.principal, limit=size + 1)
-        listing = await self._engine.list_tasks(query)
-        page, token = paging.cut(
-            listing.tasks, size, lambda t: paging.encode(t.created_at, t.task_id)
-        )
-        if not token and listing.scanned_to is not None:  # a short page: more may follow
-            token = paging.encode(*listing.scanned_to)
+        query = task_query(request, call.principal, pages.page_size(request.page_size))
+        page = await self._tasks.page(query)
         return pb.ListTasksResponse(
-            tasks=[convert.task_to_proto(t) for t in page], next_page_token=token
+            tasks=[convert.task_to_proto(t) for t in page.items],
+            next_page_token=pages.token(page.next),
         )
 
     @unary
@@ -138,7 +133,7 @@ class TaskRpcs:
         task_id = required_id(request.task_id, "task_id")
         note_task(task_id)
         tenant = call.principal.tenant
-        events = self._feed.resumed(tenant, task_id, request.after_sequence)
+        events = self._tasks.resumed(tenant, task_id, request.after_sequence)
         async for message in self._follow(tenant, task_id, events):
             yield message
 

@@ -24,8 +24,8 @@ from auth.authenticator import Authenticator
 from records.conversations.policy import MemoryPolicy
 from records.tasks import Task
 from records.tools.model import Tool
-from server.a2a import LazyRemoteAgents
 from server.settings import Settings
+from server.wiring.a2a import LazyRemoteAgents
 from server.wiring.artifact_limits import artifact_limits
 from server.wiring.model_limits import fit_policy, model_catalog
 from server.wiring.models import build_models, model_factory

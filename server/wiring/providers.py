@@ -28,8 +28,8 @@ from typing import Any
 from agent.llm.providers import CircuitBreaker, Provider
 from core import secrets
 from records.agents.definition import PROVIDER_NAME
+from server.listening import StartupError
 from server.settings import Settings
-from server.wiring.startup import StartupError
 
 KEYS = {"base_url", "api_key_env", "api_key_file", "models", "timeout_seconds", "max_concurrent"}
 

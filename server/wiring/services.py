@@ -14,6 +14,7 @@ from grpc_health.v1._async import HealthServicer
 from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
+from agent.feed import TaskFeed
 from agent.running.artifacts import TaskArtifacts
 from agentd.v1 import agent_service_pb2, memory_pb2, memory_pb2_grpc
 from audit.service import AuditLogs
@@ -23,7 +24,6 @@ from core.roles import Action
 from records.keys import roles_by_principal
 from records.tools.model import PermissionLevel
 from server import reflection
-from server.a2a import A2A, a2a_if_on
 from server.interceptors.audit import AuditInterceptor
 from server.interceptors.auth import AnonymousInterceptor, AuthInterceptor
 from server.interceptors.composed import compose
@@ -34,8 +34,10 @@ from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
+from server.services.memory import MemoryFeature
+from server.services.tasks import TaskService
 from server.settings import Settings
-from server.wiring.knowledge import MemoryFeature
+from server.wiring.a2a import A2A, a2a_if_on
 from server.wiring.role_table import role_table
 from server.wiring.stores import rate_limiters
 from stores.api_keys.base import KeyStore
@@ -98,13 +100,19 @@ def add_services(
 ) -> tuple[HealthServicer, A2A | None]:
     """Register AgentService, MemoryService (and A2A when on), health and reflection on
     `server`."""
-    a2a = a2a_if_on(server, settings, engine, tasks, conversations, live, registry, agents, durable)
+    service = TaskService(
+        engine,
+        TaskFeed(tasks, durable.history),
+        conversations,
+        live.idempotency,
+        key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
+    )
+    a2a = a2a_if_on(server, settings, engine, service, tasks, live, registry, agents, durable)
     roles = role_table(settings)
     agent_servicer(
         engine,
         registry,
-        tasks,
-        durable.history,
+        service,
         AuditLogs(durable.audit_reader, engine.find, roles),
         GrantAdmin(
             durable.grants,

@@ -1,12 +1,10 @@
-"""What can stop the server from starting (an address it cannot listen on, say), the
-metrics endpoint it starts first, and what it leaves until it answers SERVING
-(docs/deploy.md, "Start-up: what loads when")."""
+"""The metrics endpoint the server starts first, what it leaves until it answers SERVING
+(docs/deploy.md, "Start-up: what loads when"), and a start cut short by SIGTERM. What
+can stop a start (an address it cannot listen on, say) is `server.listening`'s."""
 
 from __future__ import annotations
 
 import asyncio
-import os
-import socket
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -15,39 +13,9 @@ from agent.llm.deferred import preload
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings, encoding_for_model
 from core.metrics import REGISTRY
+from server.listening import StartupError, reason
 
 T = TypeVar("T")
-
-
-class StartupError(Exception):
-    """The server cannot start as configured; the message names the setting to change.
-    `agentd serve` prints it on one line and exits with status 2."""
-
-
-def listening_socket(address: str) -> socket.socket:
-    """A TCP socket bound to `address` (host:port, [v6 host]:port; no host: 127.0.0.1),
-    listening. OSError when it cannot be bound, ValueError for a port that is no number."""
-    host, _, port = address.rpartition(":")
-    host = host.strip("[]") or "127.0.0.1"
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    return socket.create_server((host, int(port)), family=family)
-
-
-def reason(error: OSError | ValueError) -> str:
-    """What the operating system said (`Address already in use`), else the error's text."""
-    if isinstance(error, OSError) and error.errno:
-        return os.strerror(error.errno)
-    return str(error)
-
-
-def unbindable(address: str) -> str:
-    """Why `address` cannot be listened on, as the operating system says when asked again
-    (gRPC, which could not bind it, does not say why)."""
-    try:
-        listening_socket(address).close()
-    except (OSError, ValueError) as error:
-        return reason(error)
-    return "the address is in use or not available"
 
 
 @dataclass

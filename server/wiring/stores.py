@@ -1,6 +1,7 @@
 """Where the server keeps its state, and the rate limiters it enforces, from its settings:
 for the start (`server.app`), the interceptor chain (`server.wiring.services`) and A2A's HTTP
-guard (`server.a2a.serving`), which must not import the builders of the server's parts."""
+guard (`server.wiring.a2a_serving`), which must not import the builders of the server's
+parts."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Literal, Protocol
 
 from records.audit import RpcRecord
+from records.paging import PositionCursor
 from records.tools.audit import ToolCallRecord
 
 
@@ -40,5 +41,6 @@ class AuditQuery:
     since: datetime | None = None
     until: datetime | None = None
     limit: int = 100
-    after_id: int = 0
-    """Records after this row id (the page token)."""
+    """The size of the page."""
+    after: PositionCursor | None = None
+    """Records after this row id (None: from the first)."""

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from records.audit import RpcRecord
+from records.paging import Page, PositionCursor
 from records.tools.audit import ToolCallRecord
 from stores.audit import deferral as deferred
 from stores.audit.base import AuditQuery
 from stores.sql.database import Database
 from stores.sql.schema import rpc_audit, tool_call_audit
 from stores.sql.times import aware
+
+R = TypeVar("R")
 
 
 class SqlRpcAuditLog:
@@ -49,14 +52,15 @@ class SqlRpcAuditLog:
 
 
 class SqlAuditReader:
-    """Pages of a tenant's audit records, oldest first, keyed by row id."""
+    """Pages of a tenant's audit records, oldest first, keyed by row id (the cursor of a
+    page is its last record's `PositionCursor`)."""
 
     def __init__(self, engine: AsyncEngine | Database) -> None:
         self._engine = engine.engine if isinstance(engine, Database) else engine
 
-    async def rpcs(self, query: AuditQuery) -> list[tuple[int, RpcRecord]]:
+    async def rpcs(self, query: AuditQuery) -> Page[RpcRecord, PositionCursor]:
         table = rpc_audit
-        statement = select(table).where(table.c.tenant == query.tenant, table.c.id > query.after_id)
+        statement = select(table).where(table.c.tenant == query.tenant, table.c.id > _after(query))
         if query.principal_id:
             statement = statement.where(table.c.principal_id == query.principal_id)
         if query.outcome:
@@ -64,11 +68,12 @@ class SqlAuditReader:
         if query.task_id:
             statement = statement.where(table.c.task_id == query.task_id)
         statement = _window(statement, table, query)
-        return [(row["id"], rpc_from_row(row)) for row in await self._rows(statement, query)]
+        rows = await self._rows(statement, query)
+        return _page([(row["id"], rpc_from_row(row)) for row in rows], query.limit)
 
-    async def tool_calls(self, query: AuditQuery) -> list[tuple[int, ToolCallRecord]]:
+    async def tool_calls(self, query: AuditQuery) -> Page[ToolCallRecord, PositionCursor]:
         table = tool_call_audit
-        statement = select(table).where(table.c.tenant == query.tenant, table.c.id > query.after_id)
+        statement = select(table).where(table.c.tenant == query.tenant, table.c.id > _after(query))
         if query.principal_id:
             statement = statement.where(table.c.principal_id == query.principal_id)
         if query.tool_name:
@@ -78,12 +83,24 @@ class SqlAuditReader:
         if query.task_id:
             statement = statement.where(table.c.task_id == query.task_id)
         statement = _window(statement, table, query)
-        return [(row["id"], tool_call_from_row(row)) for row in await self._rows(statement, query)]
+        rows = await self._rows(statement, query)
+        return _page([(row["id"], tool_call_from_row(row)) for row in rows], query.limit)
 
     async def _rows(self, statement: Any, query: AuditQuery) -> list[Any]:
+        """The page's rows and one more (when there is one: more follow)."""
         async with self._engine.connect() as connection:
-            result = await connection.execute(statement.order_by("id").limit(query.limit))
+            result = await connection.execute(statement.order_by("id").limit(query.limit + 1))
             return list(result.mappings().all())
+
+
+def _after(query: AuditQuery) -> int:
+    return query.after.position if query.after is not None else 0
+
+
+def _page(rows: list[tuple[int, R]], size: int) -> Page[R, PositionCursor]:
+    """The page of `rows` (row id, record), its cursor the row id of its last record."""
+    page = Page.cut(rows, size, lambda row: PositionCursor(row[0]))
+    return Page(tuple(record for _, record in page.items), page.next)
 
 
 def _window(statement: Any, table: Any, query: AuditQuery) -> Any:

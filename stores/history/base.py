@@ -10,40 +10,10 @@ first, with a keyset cursor.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Protocol
 
-from records.tasks import Task, TaskStatus
-
-
-@dataclass(frozen=True, slots=True)
-class TaskQuery:
-    """Which tasks to list."""
-
-    tenant: str
-    owner: str
-    statuses: frozenset[TaskStatus] = frozenset()
-    """Empty means every status."""
-    created_after: datetime | None = None
-    """Inclusive."""
-    created_before: datetime | None = None
-    """Exclusive."""
-    limit: int = 50
-    after: tuple[datetime, str] | None = field(default=None)
-    """Cursor: (created_at, task_id) of the last task of the previous page."""
-    labels: Mapping[str, str] = field(default_factory=dict)
-    """Only tasks carrying every one of these labels."""
-    agent: str = ""
-    """Only tasks run as the agent of this id (any version); empty: any agent, the default
-    one included."""
-    agent_version: int | None = None
-    """With `agent`: only tasks run as this version of it."""
-    conversation_id: str = ""
-    """Only the tasks of this conversation; empty: tasks of any conversation or none."""
-    parent_task_id: str = ""
-    """Only the children of this task; empty: any task."""
+from records.tasks import Task
+from records.tasks import TaskQuery as TaskQuery  # the engine's path to it (agent/)
 
 
 def _matches(task: Task, query: TaskQuery) -> bool:

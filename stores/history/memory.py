@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from core.errors import TaskNotFoundError
-from records.tasks import Task
-from stores.history.base import TaskQuery, _matches
+from records.tasks import Task, TaskQuery
+from stores.history.base import _matches
 
 
 class InMemoryTaskHistory:

@@ -8,8 +8,7 @@ from sqlalchemy import and_, exists, or_, select
 
 from core.errors import TaskNotFoundError
 from records import serialization
-from records.tasks import Task
-from stores.history.base import TaskQuery
+from records.tasks import Task, TaskQuery
 from stores.sql.database import Database, insert_of
 from stores.sql.schema import task_history, task_labels
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import and_, delete, or_, select, update
 
-from stores.push_configs.base import PushConfig
+from records.push_configs import PushConfig
 from stores.sql.database import Database
 from stores.sql.schema import a2a_push_configs
 

@@ -1,5 +1,6 @@
 """The RPC audit sink contract, on memory, SQLite and the machine's PostgreSQL: a record is
-stored whole when `write` returns, the gateway that acted for a user included."""
+stored whole when `write` returns, the gateway that acted for a user included; the SQL
+reader returns a tenant's records a page at a time, each with the cursor of the next."""
 
 from __future__ import annotations
 
@@ -35,8 +36,7 @@ async def sink(
         reader = SqlAuditReader(database)
 
         async def from_sql(tenant: str) -> list[RpcRecord]:
-            rows = await reader.rpcs(AuditQuery(tenant, "rpc", limit=1000))
-            return [record for _, record in rows]
+            return list((await reader.rpcs(AuditQuery(tenant, "rpc", limit=1000))).items)
 
         yield SqlRpcAuditLog(database), from_sql
 
@@ -78,3 +78,29 @@ async def test_a_long_tenant_never_shares_records_with_its_prefix(
     await write.write(_record(2, tenant="t" * 127))
     assert [r.tenant for r in await read("t" * 128)] == ["t" * 128]
     assert [r.tenant for r in await read("t" * 127)] == ["t" * 127]
+
+
+@pytest.mark.parametrize("backend", SQL_BACKENDS)
+async def test_the_reader_pages_a_tenants_records_with_a_cursor_to_the_next_page(
+    backend: str, tmp_path: Path
+) -> None:
+    async with migrated_database(backend, tmp_path) as database:
+        log, reader = SqlRpcAuditLog(database), SqlAuditReader(database)
+        for n in range(1, 6):
+            await log.write(_record(n))
+            await log.write(_record(n, tenant="globex"))
+        seen: list[str] = []
+        query = AuditQuery("acme", "rpc", limit=2)
+        pages = []
+        while True:
+            page = await reader.rpcs(query)
+            pages.append(len(page.items))
+            seen.extend(r.trace_id for r in page.items)
+            if page.next is None:
+                break
+            query = AuditQuery("acme", "rpc", limit=2, after=page.next)
+        assert pages == [2, 2, 1]
+        assert seen == [_record(n).trace_id for n in range(1, 6)]
+        exact = await reader.rpcs(AuditQuery("acme", "rpc", limit=5))
+        assert len(exact.items) == 5
+        assert exact.next is None  # no more than the page: the last page

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from stores.push_configs.base import PushConfig, PushConfigStore
+from records.push_configs import PushConfig
+from stores.push_configs.base import PushConfigStore
 from stores.push_configs.sql import SqlPushConfigStore
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
 

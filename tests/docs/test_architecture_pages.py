@@ -1,6 +1,6 @@
 """The architecture the README and docs/architecture.md draw is the tree's: every folder
 and module they name exists, every package of the product code is named, and the order
-of the layers they state is the one `make lint` checks."""
+of the layers and of the server's floors they state is the one `make lint` checks."""
 
 from __future__ import annotations
 
@@ -73,3 +73,23 @@ def test_the_readme_names_every_layer_in_the_order_make_lint_checks() -> None:
     contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers")
     order = [name.strip() for layer in contract["layers"] for name in layer.split("|")]
     assert heads == order
+
+
+def _contract(container: str | None) -> list[list[str]]:
+    """The layers of the `layers` contract over `container` (None: the house's), each a
+    list of the names side by side on it."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contract = next(
+        c
+        for c in config["tool"]["importlinter"]["contracts"]
+        if c["type"] == "layers" and c.get("containers", [None]) == [container]
+    )
+    return [[name.strip() for name in layer.split("|")] for layer in contract["layers"]]
+
+
+def test_the_readme_draws_the_servers_floors_in_the_order_make_lint_checks() -> None:
+    text = " ".join((ROOT / "README.md").read_text().split())
+    drawn = text[text.index("Inside `server/`") :].split("top to bottom: ", 1)[1]
+    drawn = drawn.split(". ", 1)[0]
+    floors = [[name.strip() for name in floor.split("·")] for floor in drawn.split("→")]
+    assert floors == _contract("server")

@@ -22,7 +22,7 @@ from a2a.types import a2a_pb2, a2a_pb2_grpc
 from sqlalchemy import select
 
 from agentd.v1 import events_pb2, tasks_pb2
-from server.a2a.push import AUDIT_METHOD
+from server.services.push import AUDIT_METHOD
 from stores.sql.schema import rpc_audit
 from tests.integration.harness import harness
 

@@ -24,7 +24,7 @@ QUICK = "id: quick\nmode: function_calling\n"
 
 
 def _is_update(event: events_pb2.TaskEvent) -> bool:
-    """Whether an event of the log is sent to A2A clients (server.a2a.convert.update_of)."""
+    """Whether an event of the log is sent to A2A clients (server.convert.a2a.update_of)."""
     kind = event.WhichOneof("payload")
     if kind == "status_changed":
         return event.status_changed.current != tasks_pb2.TASK_STATUS_INPUT_REQUIRED

@@ -14,7 +14,7 @@ import pytest
 
 from agentd.v1 import memory_pb2 as mpb
 from records.keys import new_key
-from server.wiring.knowledge import MemoryFeature
+from server.services.memory import MemoryFeature
 from tests.integration.harness import assert_well_formed, final, of_kind
 from tests.integration.test_long_term_memory import (
     FACT,

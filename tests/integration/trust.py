@@ -86,10 +86,10 @@ class Trust:
         await policy.refresh(self.server.durable.grants)
 
     async def tool_records(self, tenant: str) -> list[ToolCallRecord]:
-        rows = await SqlAuditReader(self.server.durable.database).tool_calls(
+        page = await SqlAuditReader(self.server.durable.database).tool_calls(
             AuditQuery(tenant, "tool_call", limit=10_000)
         )
-        return [record for _, record in rows]
+        return list(page.items)
 
     async def rpc_records(self) -> list[RpcRecord]:
         """Every RPC record of every tenant (refused callers' included), oldest first."""

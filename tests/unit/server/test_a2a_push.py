@@ -8,8 +8,8 @@ import contextlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from server.a2a.push import PushDeliverer, backoff
-from stores.push_configs.base import PushConfig
+from records.push_configs import PushConfig
+from server.services.push import PushDeliverer, backoff
 from stores.push_configs.sql import SqlPushConfigStore
 from stores.tasks.memory import InMemoryTaskStore
 from tests.contract.conftest import migrated_database

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from core import secrets
+from server.listening import StartupError
 from server.settings import Settings
 from server.wiring.providers import build_providers, configure_secrets
-from server.wiring.startup import StartupError
 
 KEY = "sk-unit-KEY-4e2a9b7c1d"
 

@@ -13,20 +13,20 @@ import structlog
 from grpc_health.v1 import health_pb2
 from grpc_health.v1._async import HealthServicer
 
-from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
 from auth.authenticator import Authenticator
 from server.a2a.card import Addresses
 from server.a2a.handler import AgentdRequestHandler
-from server.a2a.http_guard import HttpGuard
-from server.a2a.push import PushDeliverer
 from server.a2a.push_rpcs import PushRpcs
 from server.a2a.service import add_a2a
+from server.services.http_guard import HttpGuard
+from server.services.push import PushDeliverer
+from server.services.push_configs import PushConfigs
+from server.services.tasks import TaskService
 from server.settings import Settings
 from server.wiring.stores import rate_limiters, store_settings
 from stores.build import DurableStores, LiveStores
-from stores.idempotency.base import IdempotencyStore
 from stores.push_configs.sql import SqlPushConfigStore
 from stores.tasks.base import TaskStore
 from tools.registry import ToolRegistry
@@ -57,9 +57,8 @@ class A2AServing:
         server: grpc.aio.Server,
         settings: Settings,
         engine: Engine,
+        service: TaskService,
         tasks: TaskStore,
-        conversations: Conversations,
-        idempotency: IdempotencyStore,
         registry: ToolRegistry,
         agents: Agents,
         stores: tuple[LiveStores, DurableStores],
@@ -70,16 +69,13 @@ class A2AServing:
         name, handler = add_a2a(
             server,
             engine,
-            tasks,
-            conversations,
-            idempotency,
+            service,
             registry,
             agents,
             Addresses(settings.a2a_public_grpc_url),
-            PushRpcs(engine, configs, allowed),
+            PushRpcs(PushConfigs(engine, configs, allowed)),
             auth=settings.auth == "on",
             organization=settings.a2a_organization,
-            key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
         )
         deliverer = PushDeliverer(
             configs,

@@ -3,7 +3,7 @@
 The durable event log is the outbox: a config row holds how far its task's log was
 delivered (`stores.push_configs`). Every replica runs a `PushDeliverer`; it claims due
 configs (one holder at a time, for a lease it renews as it goes), reads each task's log
-after the config's cursor, POSTs every A2A update (`server.a2a.convert.update_of`, the
+after the config's cursor, POSTs every A2A update (`server.convert.a2a.update_of`, the
 same as a stream carries) and moves the cursor after each 2xx. A failed POST is retried
 with exponential backoff and full jitter, for ever (until the config is deleted or the
 task's log expires); a replica that dies stops renewing, and another takes the config
@@ -19,30 +19,28 @@ import asyncio
 import contextlib
 import functools
 import hashlib
-import ipaddress
 import json
 import random
-import socket
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from urllib.parse import urlsplit
 
 import httpcore
 import structlog
 from google.protobuf import json_format
 
-from core.errors import FieldViolation, InvalidArgumentError, TaskNotFoundError
+from core.errors import TaskNotFoundError
 from core.identity import new_trace_id
 from core.metrics import A2A_PUSH_DELIVERIES
 from records.audit import RpcRecord
 from records.events import TaskEvent
-from server.a2a import convert
+from records.push_configs import PushConfig
+from server.convert import a2a as convert
 from stores.audit.base import RpcAuditSink
-from stores.push_configs.base import PushConfig, PushConfigStore
+from stores.push_configs.base import PushConfigStore
 from stores.tasks.base import TaskStore
-from tools.builtin.addresses import IPNetwork, refusal
-from tools.builtin.http import GuardedBackend, check_url, timeouts
+from tools.builtin.addresses import IPNetwork
+from tools.builtin.http import GuardedBackend, timeouts
 
 log = structlog.get_logger(__name__)
 
@@ -50,35 +48,6 @@ AUDIT_METHOD = "/lf.a2a.v1.A2AService/PushNotification"
 """The method name of push notifications' audit records (not an RPC of the service)."""
 EVENT_ID_HEADER = "x-agentd-event-id"
 TOKEN_HEADER = "x-a2a-notification-token"
-
-
-async def checked_destination(url: str, allowed: Sequence[IPNetwork]) -> str:
-    """`url` as it will be POSTed to, or InvalidArgumentError: not http(s), or a host
-    that resolves to an address `http_request` may not reach."""
-    url, _ = await resolved_destination(url, allowed)
-    return url
-
-
-async def resolved_destination(url: str, allowed: Sequence[IPNetwork]) -> tuple[str, str]:
-    """`checked_destination`, with the first address the host resolved to (every one of
-    them checked): a caller that connects to it, never resolving the name again, cannot
-    be sent elsewhere by a DNS answer that changes in between."""
-    url = check_url(url, "url")
-    host = urlsplit(url).hostname or ""
-    try:
-        infos = await asyncio.get_running_loop().getaddrinfo(host, None, type=socket.SOCK_STREAM)
-    except socket.gaierror as error:
-        raise InvalidArgumentError(
-            [FieldViolation("url", f"cannot resolve host {host!r}: {error.strerror}")]
-        ) from None
-    addresses = [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in infos]
-    for address in addresses:
-        why = refusal(address, allowed)
-        if why is not None:
-            raise InvalidArgumentError(
-                [FieldViolation("url", f"{host} ({address}) is not an allowed destination: {why}")]
-            )
-    return url, str(addresses[0])
 
 
 def backoff(attempt: int, base: float, cap: float) -> float:

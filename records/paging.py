@@ -1,0 +1,67 @@
+"""A page of a list and the typed cursor where the next page starts.
+
+Every list agentd serves is read by keyset: a page ends at its last item, and the next
+page is asked for "after" that item's key. The key's shape depends on the list's order:
+
+- `TimeCursor`: newest first by creation time, ties by id (tasks, conversations);
+- `PositionCursor`: by a growing position (audit rows, a conversation's messages);
+- `KeyCursor`: by a group, then an id (agents: files before those made through the API);
+  a list ordered by id alone uses group 0.
+
+Stores (and the services over them) read one row more than a page to learn whether more
+follow (`Page.cut`); the transport turns a cursor into an opaque page token and back
+(`server.convert.pages`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class TimeCursor:
+    """After the item created at `created_at` whose id is `item_id` (newest first)."""
+
+    created_at: datetime
+    item_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PositionCursor:
+    """After position `position` (a row id, a message index)."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class KeyCursor:
+    """After the item `item_id` of group `group` (0 for a list ordered by id alone)."""
+
+    group: int
+    item_id: str
+
+
+Cursor = TimeCursor | PositionCursor | KeyCursor
+C = TypeVar("C", bound=Cursor)
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T, C]):
+    """One page of a list: its items, in the list's order, and where the next starts (a
+    cursor of the kind the list's query takes)."""
+
+    items: tuple[T, ...]
+    next: C | None = None
+    """The cursor of the next page; None when this page is the last."""
+
+    @classmethod
+    def cut(cls, found: Sequence[T], size: int, cursor_of: Callable[[T], C]) -> Page[T, C]:
+        """The page of `found`, read as `size` + 1 items (one more than the page, to learn
+        whether more follow); its next cursor is `cursor_of` its last item when they do."""
+        items = tuple(found[:size])
+        return cls(items, cursor_of(items[-1]) if len(found) > size and items else None)

@@ -1,0 +1,123 @@
+"""Page tokens, for gRPC and A2A alike: a typed cursor (`records.paging`) as an opaque
+string and back, and the page sizes a request may ask for.
+
+A token is base64url JSON (no padding) of the cursor: `{"c": created_at, "i": id}` for a
+`TimeCursor`, `{"r": position}` for a `PositionCursor`, `{"g": group, "i": id}` for a
+`KeyCursor`. Tokens are not signed: reading one checks its shape and bounds, and every
+list applies the caller's own filters (tenant, owner) whatever the cursor says, so a
+made-up token can only move where a caller's own list starts. The format is the one
+agentd has always issued: a token from an earlier version reads the same.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, TypeVar
+
+from core.errors import FieldViolation, InvalidArgumentError
+from records.paging import Cursor, KeyCursor, PositionCursor, TimeCursor
+
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
+MAX_TOKEN_LENGTH = 512
+MAX_ID_LENGTH = 128
+"""The longest id a `TimeCursor` token may carry."""
+_NOT_OURS = "is not a token this server issued"
+C = TypeVar("C")
+
+
+def page_size(value: int, default: int = DEFAULT_PAGE_SIZE, maximum: int = MAX_PAGE_SIZE) -> int:
+    """The size asked for (`default` for 0); INVALID_ARGUMENT naming `page_size` when it is
+    out of 1..`maximum`."""
+    if value == 0:
+        return default
+    if not 1 <= value <= maximum:
+        raise InvalidArgumentError(
+            [FieldViolation("page_size", f"must be between 1 and {maximum} (0 for {default})")]
+        )
+    return value
+
+
+def token(cursor: Cursor | None) -> str:
+    """The page token of `cursor` ("" for None: no page follows)."""
+    data: dict[str, object]
+    match cursor:
+        case None:
+            return ""
+        case TimeCursor(created_at, item_id):
+            data = {"c": created_at.isoformat(), "i": item_id}
+        case PositionCursor(position):
+            data = {"r": position}
+        case KeyCursor(group, item_id):
+            data = {"g": group, "i": item_id}
+    return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+
+
+def time_cursor(page_token: str) -> TimeCursor | None:
+    """The `TimeCursor` of a page token (None for "": the first page)."""
+    return _decoded(page_token, _time) if page_token else None
+
+
+def time_key(page_token: str) -> tuple[datetime, str] | None:
+    """`time_cursor` as the (created_at, id) key the queries of tasks and conversations
+    take (None for "")."""
+    after = time_cursor(page_token)
+    return (after.created_at, after.item_id) if after is not None else None
+
+
+def position_cursor(page_token: str) -> PositionCursor | None:
+    """The `PositionCursor` of a page token (None for "": the first page)."""
+    return _decoded(page_token, _position) if page_token else None
+
+
+def key_cursor(page_token: str) -> KeyCursor | None:
+    """The `KeyCursor` of a page token (None for "": the first page)."""
+    return _decoded(page_token, _key) if page_token else None
+
+
+def _decoded(page_token: str, read: Callable[[Any], C]) -> C:
+    """What `read` makes of the token's JSON; INVALID_ARGUMENT for a token this server
+    did not issue (too long, not base64url JSON, or `read` raising ValueError, KeyError
+    or TypeError at what it finds)."""
+    if len(page_token) > MAX_TOKEN_LENGTH:
+        raise InvalidArgumentError([FieldViolation("page_token", _NOT_OURS)])
+    padded = page_token + "=" * (-len(page_token) % 4)
+    try:
+        return read(json.loads(base64.urlsafe_b64decode(padded)))
+    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
+        raise InvalidArgumentError([FieldViolation("page_token", _NOT_OURS)]) from None
+
+
+def _time(data: Any) -> TimeCursor:
+    created = datetime.fromisoformat(data["c"])
+    item_id = data["i"]
+    if created.tzinfo is None or not isinstance(item_id, str) or len(item_id) > MAX_ID_LENGTH:
+        raise ValueError
+    return TimeCursor(created, item_id)
+
+
+def _position(data: Any) -> PositionCursor:
+    position = data["r"]
+    if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position < 2**63:
+        raise ValueError
+    return PositionCursor(position)
+
+
+def _key(data: Any) -> KeyCursor:
+    group, item_id = data["g"], data["i"]
+    if not isinstance(group, int) or isinstance(group, bool) or not isinstance(item_id, str):
+        raise ValueError
+    return KeyCursor(group, item_id)
+
+
+def by_id(asked: int, page_token: str, maximum: int) -> tuple[int, str]:
+    """A page of a list ordered by id (its cursors `KeyCursor(0, id)`): its size (`asked`,
+    0 for the default) and the id it starts after ("" for the first page);
+    INVALID_ARGUMENT for a size out of range or a token not ours."""
+    size = page_size(asked, maximum=maximum)
+    after = key_cursor(page_token)
+    return size, after.item_id if after is not None else ""

@@ -1,0 +1,37 @@
+"""`Settings`: every section of the settings in one class, what the server reads (each
+section, in `server.settings.sections`, reads its own `AGENTD_*` variables)."""
+
+from __future__ import annotations
+
+from server.settings.sections.a2a import A2ASettings
+from server.settings.sections.access import AccessSettings
+from server.settings.sections.artifacts import ArtifactSettings
+from server.settings.sections.conversations import ConversationSettings
+from server.settings.sections.engine import EngineSettings
+from server.settings.sections.memory import MemoryExtractionSettings, MemorySettings
+from server.settings.sections.model import ModelSettings
+from server.settings.sections.rerank import RerankSettings
+from server.settings.sections.service import ServiceSettings
+from server.settings.sections.storage import StorageSettings
+from server.settings.sections.teams import TeamSettings
+from server.settings.sections.tools import ToolSettings
+from server.settings.sections.toolsets import ToolsetSettings
+
+
+class Settings(
+    ServiceSettings,
+    ModelSettings,
+    EngineSettings,
+    ToolSettings,
+    ToolsetSettings,
+    StorageSettings,
+    AccessSettings,
+    ConversationSettings,
+    ArtifactSettings,
+    TeamSettings,
+    MemorySettings,
+    MemoryExtractionSettings,
+    RerankSettings,
+    A2ASettings,
+):
+    """Every setting has a default that lets `make run` work on a bare machine."""
