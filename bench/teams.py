@@ -34,7 +34,7 @@ from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.parts import EngineParts
-from agent.scheduling.requests import TaskRequest
+from agent.requests import TaskRequest
 from agent.teams.base import ChildTasks
 from core.identity import CallContext
 from records.agents.definition import AgentDefinition

@@ -14,7 +14,7 @@ from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.definitions.selection import narrow, resolve, with_defaults
 from agent.modes.router import choose_mode
-from agent.scheduling.requests import TaskRequest, given_plan, validate_request
+from agent.requests import TaskRequest, given_plan, validate_request
 from agent.teams.delegation import team_tools
 from agent.tool_use.questions import ASK_USER
 from core.errors import FieldViolation, InvalidArgumentError

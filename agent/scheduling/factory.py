@@ -16,7 +16,7 @@ import structlog
 from agent.limits import EngineConfig
 from agent.llm.base import Model
 from agent.llm.providers import DEFAULT_PROVIDER, Provider, chain
-from agent.llm.roles import ModelRoles
+from agent.llm.roles import ModelRoles, role_model
 from agent.llm.window.encodings import Encodings
 from agent.running.run import TaskRun
 from agent.teams.delegation import Team, team_tools
@@ -210,10 +210,3 @@ class RunFactory:
                 self._made.clear()
             made = self._made[key] = self.model_factory(name, temperature, max_tokens)
         return made
-
-
-def role_model(agent: AgentDefinition | None, role: str, server: str) -> str:
-    """The model that plays `role` for a task of `agent`: the agent's for the role, else its
-    default, else the server's (`server`) for the role."""
-    models = agent.models if agent is not None else {}
-    return models.get(role) or models.get("default") or server
