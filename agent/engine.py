@@ -17,6 +17,7 @@ import structlog
 
 from agent.conversations.engine_hooks import TURN, TaskMemory
 from agent.definitions.selection import narrow, resolve
+from agent.definitions.toolset import delegates_of
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles
 from agent.modes import planner
@@ -29,7 +30,7 @@ from agent.scheduling.answers import Answers
 from agent.scheduling.background import Background
 from agent.scheduling.execution import Runner
 from agent.scheduling.factory import RunFactory
-from agent.scheduling.intake import Chosen, choose, delegates_of, new_task
+from agent.scheduling.intake import Chosen, choose, new_task
 from agent.scheduling.listing import Listing, list_live
 from agent.scheduling.parking import Parking
 from agent.scheduling.takeover import Takeover
