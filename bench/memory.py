@@ -70,11 +70,33 @@ def _items(kind: str, count: int, start: int) -> list[Item]:
     for n in range(start, start + count):
         body = f"{kind} {n} about {TOPICS[n % len(TOPICS)]} and item {n * 7 % 1000}"
         if kind == "memory":
-            made.append(Item(new_item_id("mem_"), "bench", "memory", "alice", "default", body,
-                             content_hash(body), now))  # fmt: skip
+            made.append(
+                Item(
+                    new_item_id("mem_"),
+                    "bench",
+                    "memory",
+                    "alice",
+                    "default",
+                    body,
+                    content_hash(body),
+                    now,
+                )
+            )
         else:
-            made.append(Item(new_item_id("chk_"), "bench", "chunk", "", "kb", body,
-                             content_hash(body), now, f"doc{n // 50}", n % 50))  # fmt: skip
+            made.append(
+                Item(
+                    new_item_id("chk_"),
+                    "bench",
+                    "chunk",
+                    "",
+                    "kb",
+                    body,
+                    content_hash(body),
+                    now,
+                    f"doc{n // 50}",
+                    n % 50,
+                )
+            )
     return made
 
 
@@ -95,10 +117,21 @@ async def _copy(engine: AsyncEngine, kind: str, count: int, vectors: Vectors) ->
         for start in range(0, count, LOAD_BATCH):
             batch = _items(kind, min(LOAD_BATCH, count - start), start)
             records = [
-                (i.item_id, i.tenant, i.kind, i.user, i.namespace, i.document_id, i.chunk_index,
-                 i.text, i.content_hash, i.created_at, vectors[start + n])
+                (
+                    i.item_id,
+                    i.tenant,
+                    i.kind,
+                    i.user,
+                    i.namespace,
+                    i.document_id,
+                    i.chunk_index,
+                    i.text,
+                    i.content_hash,
+                    i.created_at,
+                    vectors[start + n],
+                )
                 for n, i in enumerate(batch)
-            ]  # fmt: skip
+            ]
             await raw.copy_records_to_table("knowledge_items", records=records, columns=COLUMNS)
             await raw.executemany(
                 "INSERT INTO knowledge_keywords (item_id, words) "
@@ -110,9 +143,18 @@ async def _copy(engine: AsyncEngine, kind: str, count: int, vectors: Vectors) ->
 
 
 COLUMNS = [
-    "item_id", "tenant", "kind", "user_id", "namespace", "document_id", "chunk_index", "text",
-    "content_hash", "created_at", "embedding",
-]  # fmt: skip
+    "item_id",
+    "tenant",
+    "kind",
+    "user_id",
+    "namespace",
+    "document_id",
+    "chunk_index",
+    "text",
+    "content_hash",
+    "created_at",
+    "embedding",
+]
 
 
 async def _p50(
@@ -126,8 +168,12 @@ async def _p50(
     rng = np.random.default_rng(seed)
     took = []
     for n in range(queries):
-        query = normalised((vectors[rng.integers(len(vectors))] + 0.05 * rng.standard_normal(
-            DIMENSIONS).astype(np.float32)).reshape(1, -1))[0]  # fmt: skip
+        query = normalised(
+            (
+                vectors[rng.integers(len(vectors))]
+                + 0.05 * rng.standard_normal(DIMENSIONS).astype(np.float32)
+            ).reshape(1, -1)
+        )[0]
         words = f"{TOPICS[n % len(TOPICS)]} item {n}" if hybrid else ""
         started = time.perf_counter()
         await store.search(scope, query, top_k=5, threshold=0.0, query_text=words, space=SPACE)
@@ -260,8 +306,11 @@ async def _build(url: str) -> None:
         await _copy(engine, "memory", MEMORIES, _vectors(MEMORIES, 1))
         await _copy(engine, "chunk", CHUNKS, _vectors(CHUNKS, 2))
         loaded = time.perf_counter()
-        print(f"  (pgvector bench data: {MEMORIES + CHUNKS:,} rows loaded in "
-              f"{loaded - started:.0f} s; building the HNSW indexes...)", flush=True)  # fmt: skip
+        print(
+            f"  (pgvector bench data: {MEMORIES + CHUNKS:,} rows loaded in "
+            f"{loaded - started:.0f} s; building the HNSW indexes...)",
+            flush=True,
+        )
         async with engine.begin() as connection:
             await connection.execute(text(f"SET maintenance_work_mem = '{BUILD_MEMORY}'"))
             await connection.execute(
@@ -285,8 +334,10 @@ async def _build(url: str) -> None:
 async def _pgvector(socket: str) -> tuple[float, float, float]:
     """p50 on pgvector: recall by vector alone and hybrid, and hybrid knowledge search."""
     url, seconds, built = await _cached_database(socket)
-    print(f"  pgvector bench database: {'built now' if built else 'kept from an earlier run'}"
-          f" (its load and HNSW build took {seconds:.0f} s; var/{BENCH_DATA.name})")  # fmt: skip
+    print(
+        f"  pgvector bench database: {'built now' if built else 'kept from an earlier run'}"
+        f" (its load and HNSW build took {seconds:.0f} s; var/{BENCH_DATA.name})"
+    )
     engine = create_engine(url)
     try:
         store = PgVectorKnowledgeStore(engine)
@@ -344,8 +395,12 @@ async def main() -> None:
     print(f"  (load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     with tempfile.TemporaryDirectory() as folder:
         by_vector, hybrid, floor = await _sqlite_recall(Path(folder))
-        _line(f"recall, {MEMORIES:,} memories, SQLite", by_vector, 5,
-              f"; the bare numpy product here: {floor:.2f} ms")  # fmt: skip
+        _line(
+            f"recall, {MEMORIES:,} memories, SQLite",
+            by_vector,
+            5,
+            f"; the bare numpy product here: {floor:.2f} ms",
+        )
         _line("  the same, hybrid (with the query's words)", hybrid, 5)
         by_vector, hybrid, search = await _pgvector(_bench_server())
         _line(f"recall, {MEMORIES:,} memories, pgvector", by_vector, 10)
@@ -355,6 +410,8 @@ async def main() -> None:
         print(
             f"  (load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
         )
-        print(f"  ingestion of a {DOCUMENT_BYTES // 2**20} MB document (fake embedder, SQLite): "
-              f"{count:,} chunks at {rate:,.0f} chunks/s; peak Python memory {peak:,.0f} MiB "
-              f"beyond the document; {len(reports)} progress reports")  # fmt: skip
+        print(
+            f"  ingestion of a {DOCUMENT_BYTES // 2**20} MB document (fake embedder, SQLite): "
+            f"{count:,} chunks at {rate:,.0f} chunks/s; peak Python memory {peak:,.0f} MiB "
+            f"beyond the document; {len(reports)} progress reports"
+        )

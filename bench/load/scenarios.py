@@ -77,8 +77,14 @@ class Result:
 
     @property
     def correct(self) -> bool:
-        return not (self.failed or self.internal or self.unended or self.lost_or_repeated
-                    or self.repeated_calls or self.completed != self.submitted)  # fmt: skip
+        return not (
+            self.failed
+            or self.internal
+            or self.unended
+            or self.lost_or_repeated
+            or self.repeated_calls
+            or self.completed != self.submitted
+        )
 
     def count(self, outcomes: list[Outcome]) -> None:
         self.submitted += len(outcomes)
@@ -186,9 +192,11 @@ async def burst(
 
             async def work() -> list[Outcome]:
                 return await asyncio.gather(
-                    *(gateway.run(n, f"job-{run}-{n}: what is 40+2?", f"{run}-{n}")
-                      for n in range(config.tasks))
-                )  # fmt: skip
+                    *(
+                        gateway.run(n, f"job-{run}-{n}: what is 40+2?", f"{run}-{n}")
+                        for n in range(config.tasks)
+                    )
+                )
 
             await _measure(result, servers, model, gateway, work)
     return result

@@ -215,9 +215,21 @@ class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods):
         are skipped unless asked for.
         """
         request = _execute_request(
-            task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent, conversation_id, busy_policy, wait_timeout,
-        )  # fmt: skip
+            task,
+            tools,
+            context,
+            max_iterations,
+            mode,
+            idempotency_key,
+            token_budget,
+            task_timeout,
+            labels,
+            plan,
+            agent,
+            conversation_id,
+            busy_policy,
+            wait_timeout,
+        )
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
 
@@ -242,9 +254,21 @@ class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods):
     ) -> tasks_pb2.Task:
         """Start a task with no stream attached; follow it with `stream_task_events`."""
         request = _execute_request(
-            task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent, conversation_id, busy_policy, wait_timeout,
-        )  # fmt: skip
+            task,
+            tools,
+            context,
+            max_iterations,
+            mode,
+            idempotency_key,
+            token_budget,
+            task_timeout,
+            labels,
+            plan,
+            agent,
+            conversation_id,
+            busy_policy,
+            wait_timeout,
+        )
         started: tasks_pb2.Task = await self._unary(self._stub.StartTask, request, timeout)
         return started
 
@@ -267,9 +291,16 @@ class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods):
         or `id@version`), its `conversation_id`, its creation time, its parent task (the
         children of `parent_task_id`: its delegations and panel members)."""
         request = build.list_tasks_request(
-            statuses, page_size, page_token, labels, agent, conversation_id, created_after,
-            created_before, parent_task_id,
-        )  # fmt: skip
+            statuses,
+            page_size,
+            page_token,
+            labels,
+            agent,
+            conversation_id,
+            created_after,
+            created_before,
+            parent_task_id,
+        )
         response: pb.ListTasksResponse = await self._unary(self._stub.ListTasks, request, timeout)
         return response
 

@@ -173,9 +173,21 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethod
         """Start a task and iterate over its events; the first carries the task id. As
         the async client's `execute`."""
         request = build.execute_request(
-            task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent, conversation_id, busy_policy, wait_timeout,
-        )  # fmt: skip
+            task,
+            tools,
+            context,
+            max_iterations,
+            mode,
+            idempotency_key,
+            token_budget,
+            task_timeout,
+            labels,
+            plan,
+            agent,
+            conversation_id,
+            busy_policy,
+            wait_timeout,
+        )
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
 
@@ -200,9 +212,21 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethod
     ) -> tasks_pb2.Task:
         """Start a task with no stream attached; follow it with `stream_task_events`."""
         request = build.execute_request(
-            task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent, conversation_id, busy_policy, wait_timeout,
-        )  # fmt: skip
+            task,
+            tools,
+            context,
+            max_iterations,
+            mode,
+            idempotency_key,
+            token_budget,
+            task_timeout,
+            labels,
+            plan,
+            agent,
+            conversation_id,
+            busy_policy,
+            wait_timeout,
+        )
         started: tasks_pb2.Task = self._unary(self._stub.StartTask, request, timeout)
         return started
 
@@ -223,9 +247,16 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethod
         """One page of your tasks, newest first; pass `next_page_token` back for the next
         (filters as the async client's)."""
         request = build.list_tasks_request(
-            statuses, page_size, page_token, labels, agent, conversation_id, created_after,
-            created_before, parent_task_id,
-        )  # fmt: skip
+            statuses,
+            page_size,
+            page_token,
+            labels,
+            agent,
+            conversation_id,
+            created_after,
+            created_before,
+            parent_task_id,
+        )
         response: pb.ListTasksResponse = self._unary(self._stub.ListTasks, request, timeout)
         return response
 
