@@ -214,7 +214,7 @@ GENERATOR = 2
 """The version of the bench's data (`_items`, `_vectors`, the counts, and how its HNSW
 indexes are built: 2, one per item kind, migration 0018): the pgvector database built
 from it is kept between runs (var/pgvector-bench) and rebuilt when this changes."""
-BENCH_DATA = Path(__file__).resolve().parents[1] / "var" / "pgvector-bench"
+BENCH_DATA = Path(__file__).resolve().parents[2] / "var" / "pgvector-bench"
 BUILD_MEMORY = "4GB"
 """maintenance_work_mem of the HNSW builds: the graphs of 110,000 vectors of 1,536
 dimensions (about 1 GB) are built in memory (a graph that does not fit is built far
