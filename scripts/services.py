@@ -51,21 +51,13 @@ def _redis_start() -> list[str]:
         os.makedirs(folder, exist_ok=True)
     return [
         "redis-server",
-        "--daemonize",
-        "yes",
-        "--bind",
-        "127.0.0.1",
-        "-::1",
-        "--port",
-        "6379",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--dir",
-        "/var/lib/redis",
-        "--logfile",
-        "/var/log/redis/ci.log",
+        *("--daemonize", "yes"),
+        *("--bind", "127.0.0.1", "-::1"),
+        *("--port", "6379"),
+        *("--save", ""),
+        *("--appendonly", "no"),
+        *("--dir", "/var/lib/redis"),
+        *("--logfile", "/var/log/redis/ci.log"),
     ]
 
 
