@@ -24,36 +24,35 @@ def unit_vectors(count: int, seed: int) -> Vectors:
 
 
 def bench_items(kind: str, count: int, start: int) -> list[Item]:
+    """`count` memories of one user, or chunks of 50-chunk documents in one knowledge base,
+    numbered from `start` (the same texts on every run)."""
     now = datetime.now(UTC)
     made = []
     for n in range(start, start + count):
         body = f"{kind} {n} about {TOPICS[n % len(TOPICS)]} and item {n * 7 % 1000}"
         if kind == "memory":
-            made.append(
-                Item(
-                    new_item_id("mem_"),
-                    "bench",
-                    "memory",
-                    "alice",
-                    "default",
-                    body,
-                    content_hash(body),
-                    now,
-                )
+            item = Item(
+                new_item_id("mem_"),
+                "bench",
+                "memory",
+                user="alice",
+                namespace="default",
+                text=body,
+                content_hash=content_hash(body),
+                created_at=now,
             )
         else:
-            made.append(
-                Item(
-                    new_item_id("chk_"),
-                    "bench",
-                    "chunk",
-                    "",
-                    "kb",
-                    body,
-                    content_hash(body),
-                    now,
-                    f"doc{n // 50}",
-                    n % 50,
-                )
+            item = Item(
+                new_item_id("chk_"),
+                "bench",
+                "chunk",
+                user="",
+                namespace="kb",
+                text=body,
+                content_hash=content_hash(body),
+                created_at=now,
+                document_id=f"doc{n // 50}",
+                chunk_index=n % 50,
             )
+        made.append(item)
     return made
