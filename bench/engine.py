@@ -229,11 +229,20 @@ async def _bare_stream_server(messages: list[events_pb2.TaskEvent]) -> tuple[grp
 
 async def _grpc_figures(llm: FakeOpenAIServer, workspace: Path) -> dict[str, float]:
     settings = Settings(
-        address="127.0.0.1:0", workspace_dir=workspace, llm_base_url=llm.base_url, llm_model="m",
-        llm_api_key="k", critic_policy="off", log_level="error", auth="off", delta_flush_ms=0,
-        tool_permission="write", rate_limits="", metrics_address="",
+        address="127.0.0.1:0",
+        workspace_dir=workspace,
+        llm_base_url=llm.base_url,
+        llm_model="m",
+        llm_api_key="k",
+        critic_policy="off",
+        log_level="error",
+        auth="off",
+        delta_flush_ms=0,
+        tool_permission="write",
+        rate_limits="",
+        metrics_address="",
         database_url=f"sqlite+aiosqlite:///{workspace / 'agentd.db'}",
-    )  # fmt: skip
+    )
     server = await AgentdServer.start(settings)
     address = f"127.0.0.1:{server.port}"
     try:

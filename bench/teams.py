@@ -119,9 +119,12 @@ async def _reply(
 
 def _engine(workspace: Path) -> tuple[Engine, InMemoryTaskStore, _Timed]:
     lead = AgentDefinition(
-        "lead", instructions="You lead.", mode=FC, tools=("calculator",),
+        "lead",
+        instructions="You lead.",
+        mode=FC,
+        tools=("calculator",),
         delegates=tuple(f"sub-{n}" for n in DELAYS),
-    )  # fmt: skip
+    )
     subs = [AgentDefinition(f"sub-{n}", description=n, mode=FC, tools=()) for n in DELAYS]
     store = InMemoryTaskStore()
     registry = build_registry(
