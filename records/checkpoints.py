@@ -45,6 +45,10 @@ class JournalEntry:
     ones are the wait's answer)."""
     relayed: tuple[str, ...] = ()
     """A waiting delegation's: the child's waits for a person already announced."""
+    handed_on: bool = False
+    """A waiting call of a tool the engine runs itself (`ask_user`, a delegation, a
+    panel) that the registry admitted and audited before it parked: the woken run runs
+    it without admitting it again."""
 
 
 @dataclass(frozen=True, slots=True)

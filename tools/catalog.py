@@ -15,6 +15,12 @@ from core.identity import CallContext
 from records.tools.model import JSONValue, Tool, ToolOutput, ToolSpec, wire_forms
 from tools.validation import ArgumentValidator
 
+ENGINE = "engine"
+"""The source (`ToolSpec.source`) of the tools the engine runs itself: `ask_user`, a
+delegation `agent.<id>`, a panel `panel.<name>`. They are never registered: the registry
+admits their calls (`RunByEngine`) under the same grants, approvals and audit as any
+tool's, then hands them back to the engine to run."""
+
 
 class ToolCatalog:
     """Tools by name, each with its compiled argument validator."""
@@ -23,6 +29,8 @@ class ToolCatalog:
         self._tools: dict[str, Tool] = {}
         self._validators: dict[str, ArgumentValidator] = {}
         self._toolsets: dict[str, tuple[str, ...]] = {}
+        self._engine: dict[str, tuple[ToolSpec, ArgumentValidator]] = {}
+        """The validators of the engine's tools (`ENGINE`), compiled once per spec."""
         for tool in tools:
             self.register(tool)
 
@@ -77,7 +85,12 @@ class ToolCatalog:
         held = self._tools.get(name)
         if held is not None and (held is tool or held.spec.parameters == tool.spec.parameters):
             return self._validators[name]
-        return ArgumentValidator(tool.spec.parameters)
+        if tool.spec.source != ENGINE:
+            return ArgumentValidator(tool.spec.parameters)
+        known = self._engine.get(name)
+        if known is None or known[0].parameters != tool.spec.parameters:
+            known = self._engine[name] = (tool.spec, ArgumentValidator(tool.spec.parameters))
+        return known[1]
 
     def on_the_wire(self, wire: str) -> Tool | None:
         """The one toolset tool a model means by `wire`, the name an OpenAI-compatible API
@@ -108,3 +121,16 @@ class AsGiven(Tool):
 
     def unavailable(self) -> str:
         return self._tool.unavailable()
+
+
+class RunByEngine(Tool):
+    """A tool the engine runs itself (`ENGINE`), as a task was given it: the registry
+    admits and audits its calls and never runs them."""
+
+    def __init__(self, spec: ToolSpec) -> None:
+        if spec.source != ENGINE:
+            raise ValueError(f"{spec.name!r} is not run by the engine")
+        self.spec = spec
+
+    async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
+        raise RuntimeError(f"{self.spec.name!r} is run by the engine, not the registry")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from core.errors import (
+    AgentdError,
     DeadlineExceededError,
     IdempotencyConflictError,
     RequestTooLargeError,
@@ -30,7 +31,7 @@ from stores.tool_cache.memory import InMemoryToolCache
 from tools import caching
 from tools.admission import Admission, Verdict
 from tools.calls import ToolCall, run_admitted, write_audit
-from tools.catalog import AsGiven, ToolCatalog
+from tools.catalog import ENGINE, AsGiven, RunByEngine, ToolCatalog
 from tools.permissions import Decision, PermissionPolicy
 from tools.retries import RetryPolicy
 
@@ -218,9 +219,13 @@ class ToolRegistry:
         admission (allowed, needs approval or denied, with the policy's rule).
         `spec`: the tool as the caller was given it (a task, when it started); the call
         is checked and run under it although a reload of the toolsets changed the tool
-        since, by the tool's implementation now (one removed since is not found)."""
+        since, by the tool's implementation now (one removed since is not found). A tool
+        the engine runs itself (`tools.catalog.ENGINE`) is admitted under its `spec`; its
+        call is then `handed_on`, never `run`."""
         started = datetime.now(UTC)
         tool = self.catalog.get(invocation.name)
+        if tool is None and spec is not None and spec.source == ENGINE:
+            tool = RunByEngine(spec)
         if tool is None:
             call = ToolCall(invocation, started, context, known=False)
             await write_audit(self._audit, call, "not_found")
@@ -262,9 +267,34 @@ class ToolRegistry:
         invocation = admission.invocation
         return ToolCallResult(invocation.call_id, invocation.name, None, error.message, 0.0, error)
 
-    async def run(self, admission: Admission, *, bypass_cache: bool = False) -> ToolCallResult:
-        """Run an admitted call (from the cache of tool results, when the tool has one);
-        a denied one, or one still waiting for approval, is audited and refused."""
+    async def handed_on(self, admission: Admission) -> None:
+        """An admitted call of a tool the engine runs itself (`ENGINE`: `ask_user`, a
+        delegation, a panel), handed back to the engine: its audit record written (outcome
+        `dispatched`, under the rule that admitted it) before the engine runs it. A denied
+        one, or one still waiting for approval, is audited and refused, as `run` does."""
+        await self._refuse_unless_allowed(admission)
+        await write_audit(self._audit, admission.call(), "dispatched")
+
+    async def run_by_engine(
+        self, admission: Admission, work: Callable[[], Awaitable[JSONValue]]
+    ) -> JSONValue:
+        """An admitted call that the engine carries out itself (`work`: a memory
+        extraction's operation), refused (audited) unless allowed; its audit record
+        written with its outcome (ok, or failed when `work` raised an AgentdError)."""
+        await self._refuse_unless_allowed(admission)
+        started = time.perf_counter()
+        try:
+            result = await work()
+        except AgentdError as error:
+            took = time.perf_counter() - started
+            failed = {"error": error.message}
+            await write_audit(self._audit, admission.call(), "failed", failed, took)
+            raise
+        took = time.perf_counter() - started
+        await write_audit(self._audit, admission.call(), "ok", result, took)
+        return result
+
+    async def _refuse_unless_allowed(self, admission: Admission) -> None:
         verdict = admission.verdict
         if verdict is not Verdict.ALLOWED:
             denial = admission.decision
@@ -272,6 +302,11 @@ class ToolRegistry:
                 denial = admission.unapproved()
             await write_audit(self._audit, admission.call(denial), "denied")
             raise admission.refusal(denial)
+
+    async def run(self, admission: Admission, *, bypass_cache: bool = False) -> ToolCallResult:
+        """Run an admitted call (from the cache of tool results, when the tool has one);
+        a denied one, or one still waiting for approval, is audited and refused."""
+        await self._refuse_unless_allowed(admission)
         tool, call = admission.tool, admission.call()
         tenant = admission.context.principal.tenant
         key = caching.cache_key(tool.spec, call.args) if tool.spec.cache_seconds else ""

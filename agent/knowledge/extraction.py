@@ -15,9 +15,11 @@ one of the memories shown (`m1`, `m2`...: the model never sees a store id), whos
 missing or too long, or that names a memory a second time is dropped and logged. Those
 left are applied as `remember` applies a memory (`LongTermMemory`: deduplication by
 content hash and by similarity), only when the task's principal is granted the
-`remember` tool for them (the permission policy decides, with the operation's arguments;
-a decision that needs a person's approval is a refusal: nobody is asked after a task's
-end), and each applied or failed one has an audit record (tool `memory_extraction`).
+`remember` tool for them: each goes through the registry's admission as a `remember`
+call with the operation's arguments (`operation_spec`: the grants decide, with those
+arguments; a decision that needs a person's approval is a refusal: nobody is asked after
+a task's end), and the registry writes its audit record (tool `remember`, its
+arguments naming the `operation`).
 
 What it spends comes out of what the task's token budget has left: the reply may be no
 longer than that, a reply that spends more is dropped (nothing applied), and its tokens
@@ -33,8 +35,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import structlog
@@ -47,13 +48,12 @@ from agent.llm.window.tokens import message_tokens
 from core.errors import AgentdError
 from core.identity import CallContext
 from core.secrets import scrub
-from records.messages import Message, ModelSettings
+from records.messages import Message, ModelResponse, ModelSettings
 from records.tasks import Task, TaskStatus
-from records.tools.audit import record_of
-from records.tools.model import JSONValue
-from stores.audit.base import AuditSink
-from tools.permissions import Decision
-from tools.registry import ToolRegistry, new_call_id
+from records.tools.invocation import Invocation
+from records.tools.model import JSONValue, ToolSpec
+from tools.catalog import ENGINE
+from tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
     from agent.running.run import TaskRun
@@ -67,7 +67,25 @@ REPLY_TOKENS = 800
 """The longest reply asked for (less when the task's budget has less left)."""
 MIN_REPLY_TOKENS = 50
 """An extraction for which the task's budget leaves less is not made."""
-AUDIT_NAME = "memory_extraction"
+
+
+def operation_spec(remember: ToolSpec) -> ToolSpec:
+    """An extraction's operation as the registry admits it: the `remember` tool (its grants
+    decide) with the operation's arguments, run by the engine (`tools.catalog.ENGINE`)."""
+    return replace(remember, parameters=OPERATION_ARGUMENTS, source=ENGINE, cache_seconds=0.0)
+
+
+OPERATION_ARGUMENTS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "operation": {"enum": ["add", "update", "delete"]},
+        "memory_id": {"type": "string"},
+        "namespace": {"type": "string"},
+        "text": {"type": "string"},
+    },
+    "required": ["operation", "namespace"],
+    "additionalProperties": False,
+}
 
 PROMPT = """You keep the long-term memory of an assistant about one user: short, \
 self-contained facts worth knowing in later conversations (preferences, circumstances, \
@@ -191,12 +209,11 @@ class MemoryExtraction:
         self,
         memory: LongTermMemory,
         registry: ToolRegistry,
-        audit: AuditSink | None = None,
         *,
         model: Model | None = None,
         limits: ExtractionLimits | None = None,
     ) -> None:
-        self._memory, self._registry, self._audit = memory, registry, audit
+        self._memory, self._registry = memory, registry
         self._model = model
         """The model that extracts (None: the task's executor model)."""
         self.limits = limits or ExtractionLimits()
@@ -263,24 +280,22 @@ class MemoryExtraction:
             prompt_tokens = sum(message_tokens(m, run.counter) for m in messages)
             left = budget - prompt_tokens - embedded.tokens
             if left < MIN_REPLY_TOKENS:
-                log.info("memory extraction skipped: the task's token budget is spent",
-                         task_id=task.task_id)  # fmt: skip
+                log.info(
+                    "memory extraction skipped: the task's token budget is spent",
+                    task_id=task.task_id,
+                )
                 return []
-            settings = ModelSettings(
-                temperature=0.0,
-                max_tokens=min(REPLY_TOKENS, left),
-                json_schema=schema(limits.max_operations, limits.max_text_chars),
-                schema_name="memory_operations",
-            )
-            turn = run.models.calls  # the process's bound on model calls in flight
-            async with turn if turn is not None else contextlib.nullcontext():
-                model = self._model or run.models.for_role("executor")
-                reply = await model.complete(messages, (), settings)
-            spent = {"prompt_tokens": reply.usage.prompt_tokens,
-                     "completion_tokens": reply.usage.completion_tokens}  # fmt: skip
+            reply = await self._propose(run, messages, min(REPLY_TOKENS, left))
+            spent = {
+                "prompt_tokens": reply.usage.prompt_tokens,
+                "completion_tokens": reply.usage.completion_tokens,
+            }
             if reply.usage.total_tokens + embedded.tokens > budget:
-                log.warning("memory extraction dropped: its reply spent the task's budget",
-                            task_id=task.task_id, **spent)  # fmt: skip
+                log.warning(
+                    "memory extraction dropped: its reply spent the task's budget",
+                    task_id=task.task_id,
+                    **spent,
+                )
                 return []
             operations, dropped = parse_operations(
                 reply.text,
@@ -291,45 +306,64 @@ class MemoryExtraction:
             for why in dropped:
                 log.warning("memory extraction: operation dropped", task_id=task.task_id, why=why)
             applied = [op for op in operations if await self._apply(op, run, spent)]
-        log.info("memory extraction done", task_id=task.task_id, applied=len(applied),
-                 dropped=len(dropped), embedding_tokens=embedded.tokens, **spent)  # fmt: skip
+        log.info(
+            "memory extraction done",
+            task_id=task.task_id,
+            applied=len(applied),
+            dropped=len(dropped),
+            embedding_tokens=embedded.tokens,
+            **spent,
+        )
         return applied
 
-    def _decide(self, run: TaskRun, arguments: dict[str, JSONValue]) -> Decision:
-        """The grants' word on `remember` with `arguments` for the task's principal."""
-        spec = self._registry.spec("remember")
-        decision = self._registry.policy.decide(run.call.principal, spec, arguments)
-        if decision.needs_approval:
-            return Decision(False, decision.rule, reason="needs a person's approval")
-        return decision
+    async def _propose(
+        self, run: TaskRun, messages: list[Message], max_tokens: int
+    ) -> ModelResponse:
+        """The model's proposal of operations, in at most `max_tokens`."""
+        limits = self.limits
+        settings = ModelSettings(
+            temperature=0.0,
+            max_tokens=max_tokens,
+            json_schema=schema(limits.max_operations, limits.max_text_chars),
+            schema_name="memory_operations",
+        )
+        turn = run.models.calls  # the process's bound on model calls in flight
+        async with turn if turn is not None else contextlib.nullcontext():
+            model = self._model or run.models.for_role("executor")
+            return await model.complete(messages, (), settings)
 
     async def _apply(self, op: Operation, run: TaskRun, spent: dict[str, int]) -> bool:
-        """Apply one operation if the grants allow it; whether it was applied."""
+        """Apply one operation through the registry's admission, as a `remember` call of
+        the task's principal (the grants decide, with the operation's arguments; one that
+        needs a person's approval is refused: nobody is asked after a task's end), its
+        audit record written by the registry; whether it was applied."""
         principal = run.call.principal
-        arguments: dict[str, JSONValue] = {"namespace": DEFAULT_NAMESPACE}
+        arguments: dict[str, JSONValue] = {"operation": op.op, "namespace": DEFAULT_NAMESPACE}
+        if op.memory_id:
+            arguments["memory_id"] = op.memory_id
         if op.text:
             arguments["text"] = op.text
-        decision = self._decide(run, arguments)
-        arguments = {"operation": op.op, "memory_id": op.memory_id, **arguments}
-        started = datetime.now(UTC)
-        outcome, result = "denied", None
-        if decision.allowed:
-            outcome = "ok"
-            try:
-                result = await self._change(op, principal.tenant, principal.id)
-            except AgentdError as error:
-                outcome, result = "failed", {"error": error.message}
-                log.warning("memory extraction: operation failed", task_id=run.task.task_id,
-                            op=op.op, error=error.message)  # fmt: skip
-        if self._audit is not None:
-            context = CallContext(principal, run.call.trace_id, task_id=run.task.task_id)
-            duration = (datetime.now(UTC) - started).total_seconds()
-            await self._audit.write(
-                record_of(new_call_id(), started, AUDIT_NAME, arguments, context, decision.rule,
-                          allowed=decision.allowed, outcome=outcome,
-                          result={"result": result, "usage": dict(spent)}, duration=duration)
-            )  # fmt: skip
-        return outcome == "ok"
+        context = CallContext(principal, run.call.trace_id, task_id=run.task.task_id)
+        spec = operation_spec(self._registry.spec("remember"))
+
+        async def change() -> JSONValue:
+            result = await self._change(op, principal.tenant, principal.id)
+            return {"result": result, "usage": dict(spent)}
+
+        try:
+            admission = await self._registry.admit(
+                Invocation.of(spec.name, arguments), context, spec=spec
+            )
+            await self._registry.run_by_engine(admission, change)
+        except AgentdError as error:
+            log.warning(
+                "memory extraction: operation not applied",
+                task_id=run.task.task_id,
+                op=op.op,
+                error=error.message,
+            )
+            return False
+        return True
 
     async def _change(self, op: Operation, tenant: str, user: str) -> JSONValue:
         memory = self._memory

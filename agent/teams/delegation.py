@@ -39,6 +39,7 @@ from records.tasks import ChildSummary, Delegate, ParentLink, Task, TaskStatus, 
 from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
 from records.tools.outcomes import ToolCallError, ToolErrorKind
 from records.waits import WaitKind
+from tools.catalog import ENGINE
 
 if TYPE_CHECKING:
     from agent.running.run import TaskRun
@@ -81,6 +82,7 @@ def delegate_spec(agent_id: str, description: str) -> ToolSpec:
             "required": ["task"],
         },
         category=CATEGORY,
+        source=ENGINE,  # admitted by the registry like any tool, run by the engine
         permission=PermissionLevel.NONE,
         risk=RiskLevel.LOW,
         idempotent=False,  # checkpointed before it starts: a takeover re-attaches

@@ -33,6 +33,7 @@ from records.messages import Message, ModelSettings
 from records.tasks import Task, TaskStatus
 from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
 from records.tools.outcomes import ToolCallError, ToolErrorKind
+from tools.catalog import ENGINE
 
 PANEL_PREFIX = "panel."
 JUDGE_SYSTEM = (
@@ -64,6 +65,7 @@ def panel_spec(panel: Panel, category: str) -> ToolSpec:
             "required": ["question"],
         },
         category=category,
+        source=ENGINE,  # admitted by the registry like any tool, run by the engine
         permission=PermissionLevel.NONE,
         risk=RiskLevel.LOW,
         idempotent=False,  # checkpointed before it starts: a takeover re-attaches

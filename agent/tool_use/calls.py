@@ -36,7 +36,7 @@ from agent.tool_use import questions
 from agent.tool_use.people import PersonWaits
 from agent.tool_use.progress import ProgressEvents
 from agent.tool_use.results import UNKNOWN_OUTCOME as UNKNOWN_OUTCOME
-from agent.tool_use.results import clip, replayed, short, unavailable
+from agent.tool_use.results import clip, not_run, refused, replayed, short, unavailable
 from agent.tool_use.resume import Resumes
 from agent.tool_use.streak import FailureStreak
 from core.errors import AgentdError, ToolNotFoundError, ToolUnavailableError
@@ -45,10 +45,11 @@ from core.text import clean_json, clean_text
 from records import events as ev
 from records.checkpoints import JournalEntry
 from records.tools.invocation import Invocation
-from records.tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
+from records.tools.outcomes import ToolCallResult, ToolErrorKind
 from tools import progress
 from tools.admission import Admission, Verdict
 from tools.builtin.artifacts import WRITE_ARTIFACT
+from tools.catalog import ENGINE
 
 if TYPE_CHECKING:
     from agent.running.run import TaskRun
@@ -63,7 +64,7 @@ journal key, and whether it is journalled."""
 class ToolCalls:
     """The tool calls of one run, bounded to `max_concurrent_tool_calls` at once."""
 
-    __slots__ = ("_run", "_slots", "journal", "people", "resumes", "streak")
+    __slots__ = ("_handed", "_run", "_slots", "journal", "people", "resumes", "streak")
 
     def __init__(
         self, run: TaskRun, journal: Mapping[str, JournalEntry], failed_in_a_row: int = 0
@@ -75,6 +76,8 @@ class ToolCalls:
         """Calls that failed one after another: enough of them stop the run."""
         self.people = PersonWaits(run)
         """The run's waits for a person: approvals and questions."""
+        self._handed: set[str] = set()
+        """Calls of the engine's own tools admitted and handed to it (`_by_engine`)."""
         self.resumes = Resumes(run, self.people)
         """Waits for ResumeTask after calls that failed resumably."""
 
@@ -189,6 +192,8 @@ class ToolCalls:
         started = time.perf_counter()
         try:
             again = waited is not None
+            if waited is not None and waited.handed_on:  # admitted and audited before it parked
+                self._handed.add(call_id)
             result = await self._outcome(invocation, bad_arguments, key, journalled, again)
         except Parked as parked:
             if key:  # what the woken run makes again
@@ -199,6 +204,7 @@ class ToolCalls:
                     waiting=parked.waits[0].slot if parked.waits else name,
                     arguments=dict(invocation.arguments),
                     relayed=parked.relayed,
+                    handed_on=call_id in self._handed,
                 )
             raise
         result = replace(result, duration_seconds=time.perf_counter() - started)
@@ -236,20 +242,18 @@ class ToolCalls:
         """The result of a call (its text what the model sees; its duration the engine's
         to measure): run (or answered from the cache), refused or not attempted."""
         run = self._run
-        call_id, name, arguments = invocation.call_id, invocation.name, invocation.arguments
+        call_id, name = invocation.call_id, invocation.name
         if bad_arguments:
-            return _failed(invocation, ToolErrorKind.FAILED, f"not called: {bad_arguments}")
-        if run.team is not None and self._teamwork(name):
-            data, failed, text = await run.team.call(call_id, key, name, dict(arguments))
-            return ToolCallResult(call_id, name, data, clip(text), 0.0, failed)
-        if run.tool_specs.get(name) is questions.ASK_USER:
-            return await self._ask_user(invocation)
+            return not_run(invocation, ToolErrorKind.FAILED, f"not called: {bad_arguments}")
+        spec = run.tool_specs.get(name)
+        if spec is not None and spec.source == ENGINE:
+            return await self._by_engine(invocation, key, again)
         if name not in run.tool_specs:
             # Never run, whatever the model (or a tool's output) asked: recorded and refused.
             await run.registry.refuse(invocation, self._context)
             offered = ", ".join(sorted(run.tool_specs)) or "none"
             why = f"not called: tool {name!r} is not available to this task; available: {offered}"
-            return _failed(invocation, ToolErrorKind.FAILED, why)
+            return not_run(invocation, ToolErrorKind.FAILED, why)
         try:
             admitted = await self._admitted(invocation, again)
             if isinstance(admitted, ToolCallResult):  # rejected, or no decision in time
@@ -260,10 +264,9 @@ class ToolCalls:
             result = await run.embedding_work(self._registry_run(admitted))
         except (ToolUnavailableError, ToolNotFoundError) as gone:
             error = unavailable(name, gone)
-            return _failed(invocation, error.kind, error.message)
+            return not_run(invocation, error.kind, error.message)
         except AgentdError as refusal:
-            why = f"refused ({refusal.reason}): {refusal.message}"
-            return _failed(invocation, ToolErrorKind.FAILED, why)
+            return refused(invocation, refusal)
         # A tool's output is untrusted too: made safe to encode and store.
         data, failed = clean_json(result.data), result.error
         if failed is not None:
@@ -327,21 +330,28 @@ class ToolCalls:
             deadline_seconds=left,
         )
 
-    async def _ask_user(self, invocation: Invocation) -> ToolCallResult:
-        """Ask the caller (`agent.tool_use.questions`): the answer is the call's result."""
-        run = self._run
-        question = str(invocation.arguments.get("question", "")).strip()
-        if not question or not run.can_wait:
-            why = "the question is empty" if not question else "only a task can wait"
-            return _failed(invocation, ToolErrorKind.FAILED, f"not asked: {why}")
-        request_id = questions.PREFIX + invocation.call_id
-        asked = question[: questions.MAX_QUESTION_CHARS]
-        answered = await self.people.question(request_id, asked)
-        if answered is None:
-            why = "no answer came before the question's deadline"
-            return _failed(invocation, ToolErrorKind.TIMEOUT, f"no answer came: {why}")
-        text, _ = answered
-        return ToolCallResult(invocation.call_id, invocation.name, {"answer": text}, text, 0.0)
+    async def _by_engine(self, invocation: Invocation, key: str, again: bool) -> ToolCallResult:
+        """A call of a tool the engine runs itself (`ask_user`, a delegation, a panel),
+        through the one door: admitted by the registry under the task's grants (and a
+        person's approval when the policy asks for one), audited as handed on, then run
+        here. A woken run's call that was handed on before it parked is not admitted
+        again."""
+        run, call_id = self._run, invocation.call_id
+        if call_id not in self._handed:
+            try:
+                admitted = await self._admitted(invocation, again)
+                if isinstance(admitted, ToolCallResult):  # rejected, or no decision in time
+                    return admitted
+                await run.registry.handed_on(admitted)
+            except AgentdError as refusal:
+                return refused(invocation, refusal)
+            invocation = admitted.invocation  # as a person may have edited it
+            self._handed.add(call_id)
+        if run.team is not None and self._teamwork(invocation.name):
+            arguments = dict(invocation.arguments)
+            data, failed, text = await run.team.call(call_id, key, invocation.name, arguments)
+            return ToolCallResult(call_id, invocation.name, data, clip(text), 0.0, failed)
+        return await questions.ask(self.people, invocation, can_wait=run.can_wait)
 
     async def _replayed(
         self,
@@ -361,9 +371,3 @@ class ToolCalls:
             f"{result.tool_name}({short(arguments)}) -> "
             f"{'' if result.ok else 'error: '}{short(result.text, 500)}"
         )
-
-
-def _failed(invocation: Invocation, kind: ToolErrorKind, message: str) -> ToolCallResult:
-    """A call that did not run (or was refused), as its result."""
-    error = ToolCallError(kind, message)
-    return ToolCallResult(invocation.call_id, invocation.name, None, message, 0.0, error)

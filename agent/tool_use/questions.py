@@ -12,7 +12,9 @@ an approval answer a question. An unanswered question's wait expires at its dead
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
+from agent.tool_use.results import not_run
 from core.errors import (
     ApprovalNotPendingError,
     FieldViolation,
@@ -21,9 +23,15 @@ from core.errors import (
 from core.identity import Principal
 from core.roles import Action, RoleTable
 from records.tasks import Task
+from records.tools.invocation import Invocation
 from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
+from records.tools.outcomes import ToolCallResult, ToolErrorKind
 from records.waits import WaitKind
 from stores.waits.base import WaitStore
+from tools.catalog import ENGINE
+
+if TYPE_CHECKING:
+    from agent.tool_use.people import PersonWaits
 
 PREFIX = "question:"
 MAX_QUESTION_CHARS = 2_000
@@ -43,11 +51,28 @@ ASK_USER = ToolSpec(
         "additionalProperties": False,
     },
     category="conversation",
+    source=ENGINE,  # admitted by the registry like any tool, asked by the engine
     permission=PermissionLevel.NONE,
     risk=RiskLevel.LOW,
     idempotent=True,
     timeout_seconds=86_400.0,
 )
+
+
+async def ask(people: PersonWaits, invocation: Invocation, *, can_wait: bool) -> ToolCallResult:
+    """An admitted `ask_user` call: the caller's answer is its result (Parked until one
+    comes); not asked when the question is empty or only a call, not a task, could wait."""
+    question = str(invocation.arguments.get("question", "")).strip()
+    if not question or not can_wait:
+        why = "the question is empty" if not question else "only a task can wait"
+        return not_run(invocation, ToolErrorKind.FAILED, f"not asked: {why}")
+    asked = question[:MAX_QUESTION_CHARS]
+    answered = await people.question(PREFIX + invocation.call_id, asked)
+    if answered is None:
+        why = "no answer came before the question's deadline"
+        return not_run(invocation, ToolErrorKind.TIMEOUT, f"no answer came: {why}")
+    text, _ = answered
+    return ToolCallResult(invocation.call_id, invocation.name, {"answer": text}, text, 0.0)
 
 
 async def provide(

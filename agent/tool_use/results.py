@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from core.errors import ToolNotFoundError, ToolUnavailableError
+from core.errors import AgentdError, PermissionDeniedError, ToolNotFoundError, ToolUnavailableError
 from records import events as ev
 from records.checkpoints import JournalEntry
+from records.tools.invocation import Invocation
 from records.tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind
 
 if TYPE_CHECKING:
@@ -67,6 +68,20 @@ def unavailable(name: str, error: ToolUnavailableError | ToolNotFoundError) -> T
             "started, so it can no longer be called"
         )
     return ToolCallError(ToolErrorKind.UNAVAILABLE, text)
+
+
+def not_run(invocation: Invocation, kind: ToolErrorKind, message: str) -> ToolCallResult:
+    """The result of a call that did not run: `message` is what the model sees."""
+    error = ToolCallError(kind, message)
+    return ToolCallResult(invocation.call_id, invocation.name, None, message, 0.0, error)
+
+
+def refused(invocation: Invocation, refusal: AgentdError) -> ToolCallResult:
+    """A call the registry (or the tool) refused: the reason, and for a permission the
+    rule that decided (`grant:<id>`, `default:deny`), are what the model sees."""
+    rule = f", {refusal.rule}" if isinstance(refusal, PermissionDeniedError) else ""
+    why = f"refused ({refusal.reason}{rule}): {refusal.message}"
+    return not_run(invocation, ToolErrorKind.FAILED, why)
 
 
 def short(value: Any, limit: int = 200) -> str:

@@ -44,7 +44,9 @@ class ToolCallRecord:
     """The policy rule that decided."""
     outcome: str
     """ok, failed, timeout, crashed, outcome_unknown (an MCP server lost mid-call), rejected,
-    denied, invalid, refused, unavailable (its MCP server down) or not_found."""
+    denied, invalid, refused, unavailable (its MCP server down), not_found, or dispatched
+    (a tool the engine runs itself, admitted and handed to it: `ask_user`, a delegation,
+    a panel)."""
     result_digest: str
     """SHA-256 of the canonical JSON of the result; empty when there is none."""
     duration_seconds: float

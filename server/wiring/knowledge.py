@@ -15,7 +15,6 @@ from server.services.memory import MemoryFeature
 from server.settings import Settings
 from server.wiring.models import model_factory
 from server.wiring.role_table import role_table
-from stores.audit.base import AuditSink
 from stores.build import DurableStores
 from stores.sql.database import Database
 from tools.registry import ToolRegistry
@@ -106,7 +105,7 @@ async def open_memory(
     models: ModelRoles | None = None,
 ) -> MemoryFeature:
     """Long-term memory for the server (its tools registered), or off with the reason;
-    extraction's audit records go to the tool-call audit log."""
+    extraction's operations are admitted and audited by the registry."""
     embedder = embedder or build_embedder(settings)
     if embedder is None:
         why = "no embedding model is configured (AGENTD_EMBEDDING_MODEL)"
@@ -137,7 +136,7 @@ async def open_memory(
         rerank_model=settings.rerank_model or "(none)",
     )
     recall = AutomaticRecall(memory, settings.memory_recall_top_k)
-    extraction = build_extraction(settings, memory, registry, durable.tool_calls, models)
+    extraction = build_extraction(settings, memory, registry, models)
     return MemoryFeature(
         memory, recall=recall, knowledge=knowledge, bases=bases, extraction=extraction
     )
@@ -186,7 +185,6 @@ def build_extraction(
     settings: Settings,
     memory: LongTermMemory,
     registry: ToolRegistry,
-    audit: AuditSink | None,
     models: ModelRoles | None,
 ) -> MemoryExtraction:
     """Extraction at the end of turns, by AGENTD_MEMORY_EXTRACTION_MODEL (a sibling of the
@@ -207,4 +205,4 @@ def build_extraction(
         nearest=settings.memory_extraction_nearest,
         timeout_seconds=settings.memory_extraction_timeout_seconds,
     )
-    return MemoryExtraction(memory, registry, audit, model=model, limits=limits)
+    return MemoryExtraction(memory, registry, model=model, limits=limits)

@@ -149,6 +149,8 @@ async def test_a_question_pauses_the_task_and_the_answer_goes_on(
     question = {"name": "ask_user", "arguments": {"question": "Which account?"}}
     replies = [{"tool_calls": [question]}, {"text": "Account 7 owes 42."}]
     async with a2a_server(tmp_path, replies) as t:
+        # Under default deny a question is a tool call like any: it needs a grant.
+        await t.grant("acme", "principal:alice", "ask_user", "read")
         found = await official_client(await spec_of(t, binding, "multi_turn", "asking"))
     assert found == {
         "asked": "TASK_STATE_INPUT_REQUIRED",

@@ -275,6 +275,7 @@ async def test_only_the_owner_or_an_approver_answers(tmp_path: Path) -> None:
     ) as t:
         alice = await t.client("acme", "alice", "analyst")
         bob = await t.client("acme", "bob", "analyst")
+        await t.grant("acme", "role:analyst", "ask_user", "read")  # default deny: asking too
         task = await alice.start_task("owe?", agent="asking", mode=FC)
         request_id = ""
         async for event in alice.stream_task_events(task.task_id):

@@ -44,6 +44,7 @@ async def test_a_child_writes_an_artifact_its_lead_reads(tmp_path: Path) -> None
     ]
     async with trusted(tmp_path, replies, agents_dir=folder) as t:
         await t.grant("acme", "principal:alice", "category:artifacts", "write")
+        await t.grant("acme", "principal:alice", "category:agents", "read")  # to delegate
         alice = await t.client("acme", "alice")
         events = [e async for e in alice.execute("Get the report written", agent="editor")]
         assert_well_formed(events)

@@ -41,6 +41,7 @@ async def test_a_child_waiting_for_approval_holds_its_parent_until_approved_on_i
         alice = await t.client("acme", "alice")
         carol = await t.client("acme", "carol", "approver")
         await t.grant("acme", "principal:alice", "calculator", "read", requires_approval=True)
+        await t.grant("acme", "principal:alice", "category:agents", "read")  # to delegate
 
         stream = alice.execute("work it out", agent="lead")
         events: list[events_pb2.TaskEvent] = []
@@ -127,6 +128,7 @@ async def test_a_child_is_offered_no_tool_its_caller_may_not_use_and_calls_to_on
     async with trusted(tmp_path, replies, agents_dir=folder) as t:
         alice = await t.client("acme", "alice")
         await t.grant("acme", "principal:alice", "calculator", "read")
+        await t.grant("acme", "principal:alice", "category:agents", "read")  # to delegate
         events = [e async for e in alice.execute("write", agent="lead")]
 
         assert_well_formed(events)

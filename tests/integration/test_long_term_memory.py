@@ -245,7 +245,7 @@ async def test_an_extracted_instruction_is_data_and_grants_still_decide(
         assert [m.text for m in listed.memories] == [HOSTILE]  # nothing else changed
         records = await t.tool_records("acme")
         assert [(r.tool_name, r.outcome) for r in records if r.tool_name != "recall"] == [
-            ("memory_extraction", "ok"),
+            ("remember", "ok"),  # the extraction's operation, admitted as remember
             ("write_file", "denied"),
         ]
         assert not (tmp_path / "workspace" / "x.txt").exists()

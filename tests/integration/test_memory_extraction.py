@@ -106,7 +106,11 @@ async def test_a_turn_is_extracted_after_its_end_and_later_corrected(
         assert FACT in shown
         assert '"id": "m1"' in shown
 
-        records = [r for r in await t.tool_records("acme") if r.tool_name == "memory_extraction"]
+        # Each operation went through the registry's admission: a `remember` call of the
+        # task's principal with the operation's arguments, decided by a grant.
+        records = [r for r in await t.tool_records("acme") if "operation" in r.arguments]
+        assert {(r.tool_name, r.decision) for r in records} == {("remember", "allowed")}
+        assert all(r.rule.startswith(("grant:", "default:")) for r in records)
         assert [(r.arguments["operation"], r.outcome, r.principal_id) for r in records] == [
             ("add", "ok", "alice"),
             ("update", "ok", "alice"),
@@ -136,7 +140,7 @@ async def test_what_is_not_valid_changes_nothing_and_never_fails_the_task(
             await feature(t).extraction.idle()  # type: ignore[union-attr]
         assert len(t.llm.requests) == 11
         assert await texts(t, acme, "alice") == []
-        assert not [r for r in await t.tool_records("acme") if r.tool_name == "memory_extraction"]
+        assert not [r for r in await t.tool_records("acme") if "operation" in r.arguments]
 
 
 async def test_extraction_changes_nothing_the_grants_do_not_allow(
@@ -155,9 +159,9 @@ async def test_extraction_changes_nothing_the_grants_do_not_allow(
         assert len(t.llm.requests) == 2  # it was proposed ...
         assert await texts(t, plaintext, "alice") == []  # ... and not applied
         records = [r for r in await t.tool_records("initech") if r.tool_name != "recall"]
-        assert [(r.tool_name, r.decision, r.outcome) for r in records] == [
-            ("memory_extraction", "denied", "denied")
-        ]
+        assert [
+            (r.tool_name, r.decision, r.outcome, r.arguments["operation"]) for r in records
+        ] == [("remember", "denied", "denied", "add")]
 
 
 async def test_shared_namespaces_need_roles_over_rpc_and_the_tools(

@@ -150,7 +150,9 @@ class ToolCallAuditRecord(_message.Message):
     """The rule that decided, e.g. "grant:grant_1a2b3c", "default:deny"."""
     outcome: _builtins.str
     """ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
-    refused, unavailable (the tool's MCP server was down), not_found.
+    refused, unavailable (the tool's MCP server was down), not_found, or dispatched
+    (a tool the engine runs itself, admitted and handed to it: ask_user, a delegation
+    agent.<id>, a panel panel.<name>).
     """
     result_digest: _builtins.str
     """SHA-256 of the result; empty when there is none."""

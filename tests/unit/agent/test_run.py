@@ -571,7 +571,7 @@ async def test_a_call_needing_approval_is_refused_when_nobody_can_be_asked(
 
     result = await run.tools.call("plan", "calculator", {"expression": "6*7"})
 
-    assert result.text.startswith("refused (PERMISSION_DENIED): ")
+    assert result.text.startswith("refused (PERMISSION_DENIED, default:write:approval): ")
     assert "only a task (Execute) can wait for it" in result.text
     assert run.task.status is TaskStatus.RUNNING
 

@@ -232,7 +232,9 @@ type ToolCallAuditRecord struct {
 	// The rule that decided, e.g. "grant:grant_1a2b3c", "default:deny".
 	Rule string `protobuf:"bytes,9,opt,name=rule,proto3" json:"rule,omitempty"`
 	// ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
-	// refused, unavailable (the tool's MCP server was down), not_found.
+	// refused, unavailable (the tool's MCP server was down), not_found, or dispatched
+	// (a tool the engine runs itself, admitted and handed to it: ask_user, a delegation
+	// agent.<id>, a panel panel.<name>).
 	Outcome string `protobuf:"bytes,10,opt,name=outcome,proto3" json:"outcome,omitempty"`
 	// SHA-256 of the result; empty when there is none.
 	ResultDigest string `protobuf:"bytes,11,opt,name=result_digest,json=resultDigest,proto3" json:"result_digest,omitempty"`

@@ -132,7 +132,7 @@ async def extraction_run(
     for tool in memory_tools(memory):
         env.registry.register(tool)
     model = ScriptedModel(replies)
-    extraction = MemoryExtraction(memory, env.registry, env.audit, model=model)
+    extraction = MemoryExtraction(memory, env.registry, model=model)
     run = await env.run(ScriptedModel([]), "I like green tea.", budget=budget)
     run.task.status = TaskStatus.COMPLETED
     run.task.final_answer = "Noted."

@@ -473,7 +473,9 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
-   * refused, unavailable (the tool's MCP server was down), not_found.
+   * refused, unavailable (the tool's MCP server was down), not_found, or dispatched
+   * (a tool the engine runs itself, admitted and handed to it: ask_user, a delegation
+   * agent.&lt;id&gt;, a panel panel.&lt;name&gt;).
    * </pre>
    *
    * <code>string outcome = 10;</code>
@@ -495,7 +497,9 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
-   * refused, unavailable (the tool's MCP server was down), not_found.
+   * refused, unavailable (the tool's MCP server was down), not_found, or dispatched
+   * (a tool the engine runs itself, admitted and handed to it: ask_user, a delegation
+   * agent.&lt;id&gt;, a panel panel.&lt;name&gt;).
    * </pre>
    *
    * <code>string outcome = 10;</code>
@@ -2694,7 +2698,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
-     * refused, unavailable (the tool's MCP server was down), not_found.
+     * refused, unavailable (the tool's MCP server was down), not_found, or dispatched
+     * (a tool the engine runs itself, admitted and handed to it: ask_user, a delegation
+     * agent.&lt;id&gt;, a panel panel.&lt;name&gt;).
      * </pre>
      *
      * <code>string outcome = 10;</code>
@@ -2715,7 +2721,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
-     * refused, unavailable (the tool's MCP server was down), not_found.
+     * refused, unavailable (the tool's MCP server was down), not_found, or dispatched
+     * (a tool the engine runs itself, admitted and handed to it: ask_user, a delegation
+     * agent.&lt;id&gt;, a panel panel.&lt;name&gt;).
      * </pre>
      *
      * <code>string outcome = 10;</code>
@@ -2737,7 +2745,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
-     * refused, unavailable (the tool's MCP server was down), not_found.
+     * refused, unavailable (the tool's MCP server was down), not_found, or dispatched
+     * (a tool the engine runs itself, admitted and handed to it: ask_user, a delegation
+     * agent.&lt;id&gt;, a panel panel.&lt;name&gt;).
      * </pre>
      *
      * <code>string outcome = 10;</code>
@@ -2755,7 +2765,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
-     * refused, unavailable (the tool's MCP server was down), not_found.
+     * refused, unavailable (the tool's MCP server was down), not_found, or dispatched
+     * (a tool the engine runs itself, admitted and handed to it: ask_user, a delegation
+     * agent.&lt;id&gt;, a panel panel.&lt;name&gt;).
      * </pre>
      *
      * <code>string outcome = 10;</code>
@@ -2770,7 +2782,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
-     * refused, unavailable (the tool's MCP server was down), not_found.
+     * refused, unavailable (the tool's MCP server was down), not_found, or dispatched
+     * (a tool the engine runs itself, admitted and handed to it: ask_user, a delegation
+     * agent.&lt;id&gt;, a panel panel.&lt;name&gt;).
      * </pre>
      *
      * <code>string outcome = 10;</code>

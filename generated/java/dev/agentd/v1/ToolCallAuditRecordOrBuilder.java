@@ -204,7 +204,9 @@ public interface ToolCallAuditRecordOrBuilder extends
   /**
    * <pre>
    * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
-   * refused, unavailable (the tool's MCP server was down), not_found.
+   * refused, unavailable (the tool's MCP server was down), not_found, or dispatched
+   * (a tool the engine runs itself, admitted and handed to it: ask_user, a delegation
+   * agent.&lt;id&gt;, a panel panel.&lt;name&gt;).
    * </pre>
    *
    * <code>string outcome = 10;</code>
@@ -214,7 +216,9 @@ public interface ToolCallAuditRecordOrBuilder extends
   /**
    * <pre>
    * ok, failed, timeout, crashed, outcome_unknown, rejected, denied, invalid,
-   * refused, unavailable (the tool's MCP server was down), not_found.
+   * refused, unavailable (the tool's MCP server was down), not_found, or dispatched
+   * (a tool the engine runs itself, admitted and handed to it: ask_user, a delegation
+   * agent.&lt;id&gt;, a panel panel.&lt;name&gt;).
    * </pre>
    *
    * <code>string outcome = 10;</code>
