@@ -101,9 +101,13 @@ def knowledge_to_proto(knowledge: dict[str, Any]) -> agents_pb2.AgentKnowledge:
 
 
 _MemoryField = Literal[
-    "budget_tokens", "max_messages", "tool_result_tokens", "summary_tokens", "recall_top_k",
+    "budget_tokens",
+    "max_messages",
+    "tool_result_tokens",
+    "summary_tokens",
+    "recall_top_k",
     "extract",
-]  # fmt: skip
+]
 _MEMORY_SCALARS: tuple[_MemoryField, ...] = (
     "budget_tokens",
     "max_messages",

@@ -228,8 +228,12 @@ def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFi
 
         files = AgentFiles(settings.agents_dir, settings.agent_models)
         files.load()
-        log.info("agent files read", folder=str(settings.agents_dir),
-                 agents=len(files.all()), refused=len(files.problems))  # fmt: skip
+        log.info(
+            "agent files read",
+            folder=str(settings.agents_dir),
+            agents=len(files.all()),
+            refused=len(files.problems),
+        )
     agents = Agents(
         store,
         files,
