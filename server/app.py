@@ -29,16 +29,15 @@ from server.services.memory import MemoryFeature
 from server.settings import Settings
 from server.wiring.a2a import A2A
 from server.wiring.builders import (
-    build_agents,
     build_authenticator,
     build_conversations,
     build_registry,
     server_options,
+    start_agents,
     start_engine,
     start_toolsets,
 )
 from server.wiring.knowledge import open_memory
-from server.wiring.model_limits import configured_models, warn_unknown_models
 from server.wiring.models import build_models
 from server.wiring.providers import configure_secrets
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
@@ -90,27 +89,27 @@ class AgentdServer:
         where = store_settings(settings)
         live, durable = await _open_stores(where)
         authenticator = build_authenticator(settings, durable.api_keys)
-        registry = registry if registry is not None else _registry(settings, durable)
-        background = await _keep_grants_fresh(settings, registry, durable)
+        registry, background = await _tools(settings, registry, live, durable)
         toolsets = await start_toolsets(settings, registry, background)
-        agents, files = build_agents(settings, durable.agents)
-        if files is not None:
-            background.append(asyncio.create_task(files.watch(), name="agentd-agent-files"))
+        agents = start_agents(settings, durable.agents, background)
         tasks = tasks if tasks is not None else live.tasks
-        registry.use_idempotency_store(live.idempotency, settings.retention_seconds)
-        registry.use_tool_cache(live.tool_cache)
         conversations = build_conversations(settings, durable, live, tasks)
         encodings = Encodings(settings.tokenizer_dir)
         models = models or build_models(settings)
         memory = await open_memory(settings, durable, registry, models=models)
-        engine = start_engine(
-            settings, models, registry, tasks, durable, live, agents, conversations, encodings,
-            recall=memory.recall, extract=memory.after_turn,
-        )  # fmt: skip
-        await engine.recover()  # before the waking pass: tasks lost with the last process end
-        engine.supervise()
-        if engine.configured:
-            warn_unknown_models(engine.config.catalog, configured_models(settings))
+        engine = await start_engine(
+            settings,
+            models,
+            registry,
+            tasks,
+            durable,
+            live,
+            agents,
+            conversations,
+            encodings,
+            recall=memory.recall,
+            extract=memory.after_turn,
+        )
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)
         interceptors = interceptor_chain(settings, draining, audit, authenticator, where, live)
@@ -167,12 +166,29 @@ class AgentdServer:
         log.info("stopped")
 
 
-def _registry(settings: Settings, durable: DurableStores) -> ToolRegistry:
-    """The tools of the settings; StartupError for a tool setting that cannot be applied."""
-    try:
-        return build_registry(settings, durable.tool_calls, durable.artifacts)
-    except ValueError as error:
-        raise StartupError(str(error)) from None
+async def _tools(
+    settings: Settings, registry: ToolRegistry | None, live: LiveStores, durable: DurableStores
+) -> tuple[ToolRegistry, list[asyncio.Task[None]]]:
+    """The tool registry (the settings' tools unless one is given), keeping its idempotency
+    keys and cached results in the live stores; with a grant policy, the grants loaded now
+    and a background job that keeps them fresh. StartupError for a tool setting that
+    cannot be applied."""
+    if registry is None:
+        try:
+            registry = build_registry(settings, durable.tool_calls, durable.artifacts)
+        except ValueError as error:
+            raise StartupError(str(error)) from None
+    registry.use_idempotency_store(live.idempotency, settings.retention_seconds)
+    registry.use_tool_cache(live.tool_cache)
+    background: list[asyncio.Task[None]] = []
+    if isinstance(registry.policy, GrantPolicy):
+        await registry.policy.refresh(durable.grants)
+        background.append(
+            asyncio.create_task(
+                registry.policy.keep_fresh(durable.grants, settings.grants_refresh_seconds)
+            )
+        )
+    return registry, background
 
 
 async def _open_stores(where: StoreSettings) -> tuple[LiveStores, DurableStores]:
@@ -193,21 +209,6 @@ async def _open_stores(where: StoreSettings) -> tuple[LiveStores, DurableStores]
     except BaseException:
         await live.close()
         raise
-
-
-async def _keep_grants_fresh(
-    settings: Settings, registry: ToolRegistry, durable: DurableStores
-) -> list[asyncio.Task[None]]:
-    """With a grant policy: load the grants now, and a background job that keeps them fresh."""
-    background: list[asyncio.Task[None]] = []
-    if isinstance(registry.policy, GrantPolicy):
-        await registry.policy.refresh(durable.grants)
-        background.append(
-            asyncio.create_task(
-                registry.policy.keep_fresh(durable.grants, settings.grants_refresh_seconds)
-            )
-        )
-    return background
 
 
 def _listen(server: grpc.aio.Server, settings: Settings) -> int:

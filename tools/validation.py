@@ -120,9 +120,20 @@ SafeValidator: Any = validators.extend(  # type: ignore[no-untyped-call]
 _NO_RETRIEVAL: Registry[Any] = Registry()
 """References resolve within the schema (and the drafts' own meta-schemas) only."""
 
-_SUBSCHEMA = ("additionalProperties", "propertyNames", "unevaluatedProperties", "contains",
-              "items", "not", "if", "then", "else", "unevaluatedItems", "contentSchema",
-              "additionalItems")  # fmt: skip
+_SUBSCHEMA = (
+    "additionalProperties",
+    "propertyNames",
+    "unevaluatedProperties",
+    "contains",
+    "items",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "contentSchema",
+    "additionalItems",
+)
 _SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
 _SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 

@@ -113,8 +113,11 @@ async def compact(
             )
     except (ModelError, TimeoutError, LimitReached) as error:
         del run.notes[notes:]  # the summariser's reply is no result of the task
-        log.warning("could not summarise a conversation; older turns are left out",
-                    conversation_id=conversation.conversation_id, error=str(error))  # fmt: skip
+        log.warning(
+            "could not summarise a conversation; older turns are left out",
+            conversation_id=conversation.conversation_id,
+            error=str(error),
+        )
         return None
     summary = fit(response.text.strip().replace("\x00", ""), limit, counter)
     if not summary:

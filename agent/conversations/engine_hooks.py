@@ -208,8 +208,11 @@ class TaskMemory:
         except ConversationNotFoundError:
             pass  # deleted meanwhile: nothing to add to
         except Exception:
-            log.exception("could not add a task's turn to its conversation; it keeps it",
-                          task_id=task.task_id, conversation_id=task.conversation_id)  # fmt: skip
+            log.exception(
+                "could not add a task's turn to its conversation; it keeps it",
+                task_id=task.task_id,
+                conversation_id=task.conversation_id,
+            )
             return False
         try:
             await self._gate.release(task)

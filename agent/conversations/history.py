@@ -102,8 +102,9 @@ def render_turn(
                 size += sum(message_tokens(m, counter) for m in pair)
                 stored += 1
             elif policy.tool_calls == "summarize":
-                call = fit(f"- {message.tool_name}({message.arguments})", TOOL_LINE_TOKENS // 2,
-                           counter)  # fmt: skip
+                call = fit(
+                    f"- {message.tool_name}({message.arguments})", TOOL_LINE_TOKENS // 2, counter
+                )
                 output = fit(message.content, TOOL_LINE_TOKENS // 2, counter)
                 lines.append(untagged(f"{call} -> {json.dumps(output, ensure_ascii=False)}"))
             continue

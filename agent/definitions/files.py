@@ -65,8 +65,12 @@ class AgentFiles:
         self._seen = current
         self.problems = [*(p for ps in self._read_problems.values() for p in ps), *self._index()]
         for problem in self.problems:
-            log.error("agent file refused", path=problem.path, field=problem.field,
-                      problem=problem.problem)  # fmt: skip
+            log.error(
+                "agent file refused",
+                path=problem.path,
+                field=problem.field,
+                problem=problem.problem,
+            )
         return True
 
     def _files(self) -> dict[Path, os.stat_result]:

@@ -159,21 +159,37 @@ class A2AHttp:
             if self._guard is not None:
                 who = principal if principal is not None else UNAUTHENTICATED
                 await self._guard.record(
-                    who, method, code, started=started, clock=clock, trace_id=trace_id,
-                    body=body, task_id=task_id,
-                )  # fmt: skip
+                    who,
+                    method,
+                    code,
+                    started=started,
+                    clock=clock,
+                    trace_id=trace_id,
+                    body=body,
+                    task_id=task_id,
+                )
 
         if principal is None:
             await audit("UNAUTHENTICATED")
-            return _error(request_id, -32600, "missing or invalid credentials", 401,
-                          {"www-authenticate": "Bearer"})  # fmt: skip
+            return _error(
+                request_id,
+                -32600,
+                "missing or invalid credentials",
+                401,
+                {"www-authenticate": "Bearer"},
+            )
         if self._guard is not None:
             refused = await self._guard.limit(principal, method)
             if refused is not None:
                 await audit("RESOURCE_EXHAUSTED")
                 wait = str(max(1, math.ceil(refused.retry_after_seconds or 1)))
-                return _error(request_id, -32603, f"RATE_LIMITED: {refused.message}", 429,
-                              {"retry-after": wait})  # fmt: skip
+                return _error(
+                    request_id,
+                    -32603,
+                    f"RATE_LIMITED: {refused.message}",
+                    429,
+                    {"retry-after": wait},
+                )
         request.state.agentd_call = CallContext(principal, trace_id)
         response = await self._dispatcher.handle_requests(request)
         await audit(*_outcome(response))

@@ -45,10 +45,14 @@ ACCEPT = {
     "feedback": "",
 }
 PLAN_STEPS = [
-    {"id": "s1", "description": "compute 6*7", "tool": "calculator",
-     "arguments": {"expression": "6*7"}},
+    {
+        "id": "s1",
+        "description": "compute 6*7",
+        "tool": "calculator",
+        "arguments": {"expression": "6*7"},
+    },
     {"id": "s2", "description": "say what the number is", "depends_on": ["s1"]},
-]  # fmt: skip
+]
 DEMO_SCRIPT: dict[str, Any] = {
     "cycle": True,
     "roles": {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from agentd.v1 import agents_pb2, conversations_pb2, tasks_pb2
 from records.agents.definition import AgentVersion, RemoteDelegate
@@ -101,17 +101,14 @@ def knowledge_to_proto(knowledge: dict[str, Any]) -> agents_pb2.AgentKnowledge:
 
 
 _MemoryField = Literal[
-    "budget_tokens", "max_messages", "tool_result_tokens", "summary_tokens", "recall_top_k",
-    "extract",
-]  # fmt: skip
-_MEMORY_SCALARS: tuple[_MemoryField, ...] = (
     "budget_tokens",
     "max_messages",
     "tool_result_tokens",
     "summary_tokens",
     "recall_top_k",
     "extract",
-)
+]
+_MEMORY_SCALARS: tuple[_MemoryField, ...] = get_args(_MemoryField)
 _TOOL_CALLS = {
     conversations_pb2.MEMORY_TOOL_CALLS_KEEP: "keep",
     conversations_pb2.MEMORY_TOOL_CALLS_SUMMARIZE: "summarize",

@@ -14,9 +14,12 @@ from server.convert.tasks import stop_reason_to_proto, task_status_to_proto, usa
 
 def _subtask_started(p: ev.SubtaskStarted) -> events_pb2.SubtaskStarted:
     return events_pb2.SubtaskStarted(
-        child_task_id=p.child_task_id, agent=p.agent, task=p.task, call_id=p.call_id,
+        child_task_id=p.child_task_id,
+        agent=p.agent,
+        task=p.task,
+        call_id=p.call_id,
         panel=p.panel,
-    )  # fmt: skip
+    )
 
 
 def _subtask_finished(p: ev.SubtaskFinished) -> events_pb2.SubtaskFinished:
@@ -39,16 +42,25 @@ def _subtask_waiting(p: ev.SubtaskWaiting) -> events_pb2.SubtaskWaiting:
 
 def _panel_vote(p: ev.PanelVote) -> events_pb2.PanelVote:
     return events_pb2.PanelVote(
-        panel=p.panel, agent=p.agent, child_task_id=p.child_task_id, answer=p.answer,
-        ok=p.ok, group=p.group,
-    )  # fmt: skip
+        panel=p.panel,
+        agent=p.agent,
+        child_task_id=p.child_task_id,
+        answer=p.answer,
+        ok=p.ok,
+        group=p.group,
+    )
 
 
 def _panel_decided(p: ev.PanelDecided) -> events_pb2.PanelDecided:
     return events_pb2.PanelDecided(
-        panel=p.panel, answer=p.answer, ratio=p.ratio, threshold=p.threshold,
-        reached=p.reached, members=p.members, grouping=p.grouping,
-    )  # fmt: skip
+        panel=p.panel,
+        answer=p.answer,
+        ratio=p.ratio,
+        threshold=p.threshold,
+        reached=p.reached,
+        members=p.members,
+        grouping=p.grouping,
+    )
 
 
 TEAM_PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {

@@ -27,7 +27,12 @@ from records.tools.model import Tool
 from server.settings import Settings
 from server.wiring.a2a import LazyRemoteAgents
 from server.wiring.artifact_limits import artifact_limits
-from server.wiring.model_limits import fit_policy, model_catalog
+from server.wiring.model_limits import (
+    configured_models,
+    fit_policy,
+    model_catalog,
+    warn_unknown_models,
+)
 from server.wiring.models import build_models, model_factory
 from server.wiring.role_table import role_table
 from stores.agents.base import AgentStore
@@ -43,7 +48,6 @@ from tools.registry import ToolRegistry
 from tools.retries import RetryPolicy
 
 if TYPE_CHECKING:  # what serving does not need before health: imported where it is used
-    from agent.definitions.files import AgentFiles
     from tools.toolsets.manager import Toolsets
 
 log = structlog.get_logger(__name__)
@@ -191,6 +195,29 @@ def memory_defaults(settings: Settings) -> MemoryPolicy:
     )
 
 
+def task_memory(
+    settings: Settings,
+    conversations: Conversations,
+    tasks: TaskStore,
+    encodings: Encodings,
+    models: ModelRoles | None,
+    recall: Callable[[TaskRun], Awaitable[None]] | None = None,
+    extract: Callable[[Task, TaskRun | None], None] | None = None,
+) -> TaskMemory:
+    """What the engine keeps of conversations: their turns in tasks' prompts (within the
+    settings' memory, in the tokens of the executor's model), and long-term memories recalled
+    and proposed when `recall` and `extract` are given."""
+    return TaskMemory(
+        conversations,
+        tasks,
+        encodings,
+        memory_defaults(settings),
+        models.for_role("executor").name if models is not None else "",
+        recall=recall,
+        extract=extract,
+    )
+
+
 def server_options(settings: Settings) -> list[tuple[str, int]]:
     """gRPC server options: message sizes, and a keepalive policy gateways can live with.
 
@@ -219,18 +246,25 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
     ]
 
 
-def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFiles | None]:
+def start_agents(
+    settings: Settings, store: AgentStore, background: list[asyncio.Task[None]]
+) -> Agents:
     """The agents tenants may use: their own in `store`, and those of AGENTD_AGENTS_DIR
-    (read once now; the caller keeps the files watched)."""
+    (read once now, and a background job that reads them again when they change)."""
     files = None
     if settings.agents_dir is not None:
         from agent.definitions.files import AgentFiles  # PyYAML: only with AGENTD_AGENTS_DIR
 
         files = AgentFiles(settings.agents_dir, settings.agent_models)
         files.load()
-        log.info("agent files read", folder=str(settings.agents_dir),
-                 agents=len(files.all()), refused=len(files.problems))  # fmt: skip
-    agents = Agents(
+        log.info(
+            "agent files read",
+            folder=str(settings.agents_dir),
+            agents=len(files.all()),
+            refused=len(files.problems),
+        )
+        background.append(asyncio.create_task(files.watch(), name="agentd-agent-files"))
+    return Agents(
         store,
         files,
         role_table(settings),
@@ -238,7 +272,6 @@ def build_agents(settings: Settings, store: AgentStore) -> tuple[Agents, AgentFi
         models=settings.agent_models,
         credentials=settings.api_agent_credentials,
     )
-    return agents, files
 
 
 async def start_toolsets(
@@ -254,7 +287,7 @@ async def start_toolsets(
     return toolsets
 
 
-def start_engine(
+async def start_engine(
     settings: Settings,
     models: ModelRoles | None,
     registry: ToolRegistry,
@@ -268,8 +301,9 @@ def start_engine(
     recall: Callable[[TaskRun], Awaitable[None]] | None = None,
     extract: Callable[[Task, TaskRun | None], None] | None = None,
 ) -> Engine:
-    """The engine, listening for cancellations and supervising its tasks; `recall` puts
-    long-term memories into tasks' prompts, `extract` proposes memories from their turns
+    """The engine, listening for cancellations, its tasks recovered (those lost with the
+    last process end, before the waking pass) and supervised; `recall` puts long-term
+    memories into tasks' prompts, `extract` proposes memories from their turns
     (`server.wiring.knowledge`)."""
     models = models or build_models(settings)
     engine = Engine(
@@ -288,15 +322,7 @@ def start_engine(
             wake_bus=live.wakes,
             agents=agents,
             model_factory=model_factory(models),
-            memory=TaskMemory(
-                conversations,
-                tasks,
-                encodings,
-                memory_defaults(settings),
-                models.for_role("executor").name if models is not None else "",
-                recall=recall,
-                extract=extract,
-            ),
+            memory=task_memory(settings, conversations, tasks, encodings, models, recall, extract),
             encodings=encodings,
             missing_settings=settings.missing_llm_settings(),
             teams=TeamLimits(
@@ -310,6 +336,10 @@ def start_engine(
     follow = settings.a2a_remote_follow_seconds
     engine.call_remote_agents(LazyRemoteAgents(settings.allowed_networks(), follow))
     engine.listen_for_cancellations()
+    await engine.recover()
+    engine.supervise()
+    if engine.configured:
+        warn_unknown_models(engine.config.catalog, configured_models(settings))
     return engine
 
 

@@ -195,8 +195,10 @@ def build_extraction(
     if settings.memory_extraction_model:
         make = model_factory(models)
         if make is None:
-            log.warning("AGENTD_MEMORY_EXTRACTION_MODEL is ignored: the server's model is not "
-                        "an OpenAI-compatible one; tasks' own models extract")  # fmt: skip
+            log.warning(
+                "AGENTD_MEMORY_EXTRACTION_MODEL is ignored: the server's model is not "
+                "an OpenAI-compatible one; tasks' own models extract"
+            )
         else:
             model = make(settings.memory_extraction_model, 0.0, None)
     limits = ExtractionLimits(

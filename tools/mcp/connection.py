@@ -359,8 +359,9 @@ class McpConnection:
                 async for _event in subscription:
                     self._request_refresh()
         except Exception as error:  # noqa: BLE001 - without events, no refresh: logged
-            log.info("mcp server change events unavailable", toolset=self.name,
-                     why=_describe(error))  # fmt: skip
+            log.info(
+                "mcp server change events unavailable", toolset=self.name, why=_describe(error)
+            )
 
     async def _ping(self, client: Client) -> None:
         """Check the server answers, every `ping_seconds`: a ping on the 2025 protocol; on

@@ -158,8 +158,9 @@ async def _log_stderr(process: Process, toolset: str) -> None:
                 now = clock()
                 if now - window > STDERR_WINDOW_SECONDS:
                     if dropped:
-                        log.info("mcp server stderr lines not logged", toolset=toolset,
-                                 lines=dropped)  # fmt: skip
+                        log.info(
+                            "mcp server stderr lines not logged", toolset=toolset, lines=dropped
+                        )
                     window, lines, dropped = now, 0, 0
                 lines += 1
                 if lines > STDERR_LINES:

@@ -49,11 +49,37 @@ def expand(value: str, environ: Mapping[str, str] | None = None) -> str:
     return REFERENCE.sub(one, value)
 
 
-_STRONG_ENDINGS = ("PASSWORD", "PASSWD", "PASSPHRASE", "SECRET", "TOKEN", "APIKEY",
-                   "ACCESSKEY", "SECRETKEY", "PRIVATEKEY", "CREDENTIAL", "CREDENTIALS")  # fmt: skip
+_STRONG_ENDINGS = (
+    "PASSWORD",
+    "PASSWD",
+    "PASSPHRASE",
+    "SECRET",
+    "TOKEN",
+    "APIKEY",
+    "ACCESSKEY",
+    "SECRETKEY",
+    "PRIVATEKEY",
+    "CREDENTIAL",
+    "CREDENTIALS",
+)
 _WEAK_WORDS = ("PASS", "PWD", "AUTH", "KEY", "TOKEN", "SECRET", "CREDENTIAL", "COOKIE")
-_NOT_THE_SECRET = {"file", "path", "dir", "env", "var", "name", "id", "url", "type", "mode",
-                   "header", "length", "size", "min", "max"}  # fmt: skip
+_NOT_THE_SECRET = {
+    "file",
+    "path",
+    "dir",
+    "env",
+    "var",
+    "name",
+    "id",
+    "url",
+    "type",
+    "mode",
+    "header",
+    "length",
+    "size",
+    "min",
+    "max",
+}
 """Last words of a flag that names where a secret is, not the secret (`--password-file`)."""
 _RANDOM_SEGMENT = re.compile(r"^[A-Za-z0-9_-]{20,}$")
 
@@ -134,8 +160,11 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 def warnings(body: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(field, why) of everything in a toolset that may be a secret but is not refused."""
     mcp, http, tools = (_mapping(body.get(key)) for key in ("mcp", "http", "tools"))
-    maps = [("mcp.env", mcp.get("env")), ("mcp.headers", mcp.get("headers")),
-            ("http.headers", http.get("headers"))]  # fmt: skip
+    maps = [
+        ("mcp.env", mcp.get("env")),
+        ("mcp.headers", mcp.get("headers")),
+        ("http.headers", http.get("headers")),
+    ]
     urls = [("mcp.url", mcp.get("url"))]
     for name, tool in tools.items():
         maps.append((f"tools.{name}.headers", _mapping(tool).get("headers")))

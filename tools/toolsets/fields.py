@@ -61,8 +61,18 @@ def schema_of(raw: Any, where: str) -> Mapping[str, object]:
     return schema
 
 
-_OPENING = ("additionalProperties", "patternProperties", "unevaluatedProperties", "allOf",
-            "anyOf", "oneOf", "if", "$ref", "$dynamicRef", "dependentSchemas")  # fmt: skip
+_OPENING = (
+    "additionalProperties",
+    "patternProperties",
+    "unevaluatedProperties",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "if",
+    "$ref",
+    "$dynamicRef",
+    "dependentSchemas",
+)
 
 
 def parameters_of(raw: Any, url: str, where: str) -> Mapping[str, Any]:

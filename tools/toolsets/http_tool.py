@@ -76,10 +76,13 @@ class HttpTool(Tool):
         async with (
             guarded_pool(self._allowed, 2) as pool,
             pool.stream(
-                self._config.method, url, headers=list(headers.items()), content=content,
+                self._config.method,
+                url,
+                headers=list(headers.items()),
+                content=content,
                 extensions={"timeout": timeout},
             ) as response,
-        ):  # fmt: skip
+        ):
             if http_progress.streamed(response):  # progress lines, then the answer
                 body = await http_progress.read_lines(response, self._max_bytes, OVERSIZE)
             else:

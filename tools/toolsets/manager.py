@@ -171,8 +171,12 @@ class Toolsets:
             if problem in logged:
                 continue  # said when it came up; a problem is logged once while it lasts
             say = log.warning if problem.warning else log.error
-            say("toolsets file: " + ("warning" if problem.warning else "refused"),
-                path=problem.path, field=problem.field, problem=problem.problem)  # fmt: skip
+            say(
+                "toolsets file: " + ("warning" if problem.warning else "refused"),
+                path=problem.path,
+                field=problem.field,
+                problem=problem.problem,
+            )
 
     async def _apply(self, desired: dict[str, ToolsetConfig]) -> None:
         for name in sorted(set(self._configs) - set(desired)):

@@ -31,9 +31,15 @@ from tools.toolsets.yaml_file import Written
 MAX_TOOLSETS = 100
 MAX_HTTP_TOOLS = 200
 SETTING_KEYS = (
-    "category", "level", "risk", "timeout_seconds", "idempotent", "cache_seconds",
-    "progress_keeps_alive", "resumable_errors",
-)  # fmt: skip
+    "category",
+    "level",
+    "risk",
+    "timeout_seconds",
+    "idempotent",
+    "cache_seconds",
+    "progress_keeps_alive",
+    "resumable_errors",
+)
 TOOLSET_KEYS = ("mcp", "http", "tools", *SETTING_KEYS)
 HTTP_TOOL_KEYS = ("description", "method", "url", "parameters", "headers", "result", *SETTING_KEYS)
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
@@ -70,8 +76,9 @@ def parse_file(
             _no_builtin_category(config, categories)
             found[name] = config
         except fields.InvalidFieldError as invalid:
-            problems.append(FileProblem(path, f"toolsets.{name}.{invalid.field}".rstrip("."),
-                                    invalid.problem))  # fmt: skip
+            problems.append(
+                FileProblem(path, f"toolsets.{name}.{invalid.field}".rstrip("."), invalid.problem)
+            )
             refused.add(name)
             continue
         problems.extend(

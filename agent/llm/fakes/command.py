@@ -24,10 +24,16 @@ def banner(base_url: str, source: str, script: Script, log_to: str = "") -> str:
 
 
 async def serve_forever(
-    script: Script, port: int, host: str = "127.0.0.1", *, source: str = "a script",
-    log: TextIO | None = None, log_to: str = "", context_window: int | None = None,
+    script: Script,
+    port: int,
+    host: str = "127.0.0.1",
+    *,
+    source: str = "a script",
+    log: TextIO | None = None,
+    log_to: str = "",
+    context_window: int | None = None,
     providers: Sequence[FakeProvider] = (),
-) -> None:  # fmt: skip
+) -> None:
     """Run the server for `agentd fake-llm` (and one per extra provider) until SIGTERM."""
     import signal
 
@@ -37,8 +43,11 @@ async def serve_forever(
     others = [FakeOpenAIServer(p.script, host=host, port=p.port, log=log) for p in providers]
     for provider, other in zip(providers, others, strict=True):
         await other.start()
-        print(f"provider {provider.name}: " + banner(other.base_url, provider.source,
-              provider.script), flush=True)  # fmt: skip
+        print(
+            f"provider {provider.name}: "
+            + banner(other.base_url, provider.source, provider.script),
+            flush=True,
+        )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -52,9 +61,13 @@ async def serve_forever(
 
 
 def run(
-    script: Path, port: int, host: str, log: str | None, context_window: int | None = None,
+    script: Path,
+    port: int,
+    host: str,
+    log: str | None,
+    context_window: int | None = None,
     providers: Sequence[str] = (),
-) -> int:  # fmt: skip
+) -> int:
     """`agentd fake-llm`: its exit status (2 for a script that cannot be played)."""
     try:
         played = Script.load(script)

@@ -87,8 +87,17 @@ SOURCES = {
 """The encodings agentd counts exactly; their patterns and special tokens are tiktoken's
 (`tiktoken_ext.openai_public`)."""
 
-_O200K_PREFIXES = ("gpt-4o", "chatgpt-4o", "gpt-4.1", "gpt-4.5", "gpt-5", "o1", "o3", "o4",
-                   "gpt-oss")  # fmt: skip
+_O200K_PREFIXES = (
+    "gpt-4o",
+    "chatgpt-4o",
+    "gpt-4.1",
+    "gpt-4.5",
+    "gpt-5",
+    "o1",
+    "o3",
+    "o4",
+    "gpt-oss",
+)
 _CL100K_PREFIXES = ("gpt-4", "gpt-3.5", "gpt-35", "text-embedding-3", "text-embedding-ada-002")
 
 
@@ -164,14 +173,25 @@ class Encodings:
         exact = [n for n in SOURCES if self._verified(n)]
         missing = [n for n in names if n not in exact]
         if missing:
-            log.warning("token counts are estimated (no verified tokenizer ranks)",
-                        missing=missing, folder=str(self.folder), hint=HINT)  # fmt: skip
+            log.warning(
+                "token counts are estimated (no verified tokenizer ranks)",
+                missing=missing,
+                folder=str(self.folder),
+                hint=HINT,
+            )
         elif len(exact) == len(SOURCES):
-            log.info("token counts: exact for OpenAI's models, estimated for others",
-                     encodings=exact, folder=str(self.folder))  # fmt: skip
+            log.info(
+                "token counts: exact for OpenAI's models, estimated for others",
+                encodings=exact,
+                folder=str(self.folder),
+            )
         else:
-            log.info("token counts: estimated for models of no OpenAI encoding; ranks "
-                     "missing for others", encodings=exact, folder=str(self.folder))  # fmt: skip
+            log.info(
+                "token counts: estimated for models of no OpenAI encoding; ranks "
+                "missing for others",
+                encodings=exact,
+                folder=str(self.folder),
+            )
         return exact
 
     def _verified(self, name: str) -> bool:
@@ -213,8 +233,12 @@ class Encodings:
         ranks = read_ranks(path, source) if path and stat else None
         if ranks is None:
             if not quiet:
-                log.warning("no tokenizer ranks: tokens are estimated", encoding=name,
-                            folder=str(self.folder), hint=HINT)  # fmt: skip
+                log.warning(
+                    "no tokenizer ranks: tokens are estimated",
+                    encoding=name,
+                    folder=str(self.folder),
+                    hint=HINT,
+                )
             return ESTIMATE
         import tiktoken
 
