@@ -38,9 +38,17 @@ class EventWriter:
     keeping credentials out of them (`redact_event`)."""
 
     __slots__ = (
-        "_append", "_flush_seconds", "_kind", "_lock", "_max_chars", "_pending",
-        "_pending_size", "_redactor", "_timed_flush", "_timer",
-    )  # fmt: skip
+        "_append",
+        "_flush_seconds",
+        "_kind",
+        "_lock",
+        "_max_chars",
+        "_pending",
+        "_pending_size",
+        "_redactor",
+        "_timed_flush",
+        "_timer",
+    )
 
     def __init__(self, append: Append, *, flush_seconds: float, max_chars: int) -> None:
         self._append = append

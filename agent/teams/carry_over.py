@@ -36,8 +36,11 @@ async def carried(children: ChildTasks, parent: Task, agent_id: str) -> tuple[di
     answer = last.final_answer or f"(no answer: the task {last.status.value})"
     if calls:
         answer = "Tool calls made:\n" + "\n".join(calls) + "\n\nAnswer:\n" + answer
-    messages = [*last.carried, {"role": "user", "content": last.goal},
-                {"role": "assistant", "content": answer}]  # fmt: skip
+    messages = [
+        *last.carried,
+        {"role": "user", "content": last.goal},
+        {"role": "assistant", "content": answer},
+    ]
     budget = int(last.agent.memory.get("budget_tokens") or DEFAULT_BUDGET_TOKENS)
     return bounded(messages, budget * CHARS_PER_TOKEN)
 

@@ -155,11 +155,19 @@ async def ask_panel(
     ratio = len(groups[best]) / len(votes) if best >= 0 else 0.0
     reached = ratio + 1e-9 >= panel.threshold
     for vote in placed:
-        await calls.emit(ev.PanelVote(tool, vote.agent, vote.child_task_id, vote.answer,
-                                      vote.ok, vote.group))  # fmt: skip
+        await calls.emit(
+            ev.PanelVote(tool, vote.agent, vote.child_task_id, vote.answer, vote.ok, vote.group)
+        )
     await calls.emit(
         ev.PanelDecided(tool, answer, ratio, panel.threshold, reached, len(votes), grouping)
     )
+    return _decision(panel, placed, answer, ratio, reached, grouping)
+
+
+def _decision(
+    panel: Panel, placed: list[Vote], answer: str, ratio: float, reached: bool, grouping: str
+) -> Outcome:
+    """The panel's decision as the call's result: its data, and the text the model sees."""
     data = {
         "answer": answer,
         "ratio": round(ratio, 4),
@@ -167,15 +175,20 @@ async def ask_panel(
         "reached": reached,
         "grouping": grouping,
         "votes": [
-            {"agent": v.agent, "task_id": v.child_task_id, "answer": v.answer, "ok": v.ok,
-             "group": v.group}
+            {
+                "agent": v.agent,
+                "task_id": v.child_task_id,
+                "answer": v.answer,
+                "ok": v.ok,
+                "group": v.group,
+            }
             for v in placed
         ],
-    }  # fmt: skip
+    }
     verdict = "reached" if reached else "NOT reached"
     lines = [f"- {v.agent}: {v.answer if v.ok else '(failed) ' + v.answer}" for v in placed]
     text = (
-        f"Panel {panel.name}: consensus {verdict} ({ratio:.2f} of {len(votes)} members; "
+        f"Panel {panel.name}: consensus {verdict} ({ratio:.2f} of {len(placed)} members; "
         f"threshold {panel.threshold:g}). Majority answer: {answer or '(none)'}\nVotes:\n"
         + "\n".join(lines)
     )

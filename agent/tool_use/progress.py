@@ -22,8 +22,15 @@ class ProgressEvents:
     """The `tool_progress` events of one tool call (a `tools.progress.ProgressSink`)."""
 
     __slots__ = (
-        "_call_id", "_flusher", "_interval", "_latest", "_reports", "_run", "_sent_at", "_sleeping"
-    )  # fmt: skip
+        "_call_id",
+        "_flusher",
+        "_interval",
+        "_latest",
+        "_reports",
+        "_run",
+        "_sent_at",
+        "_sleeping",
+    )
 
     def __init__(self, run: TaskRun, call_id: str, interval_seconds: float) -> None:
         self._run = run
