@@ -89,9 +89,9 @@ class Engine:
         before = memory.finish if memory else None
         self._endings = Endings(store, self._history, before, self._parking.ended)
         self._admission = Admission(
-            self.config.max_running_tasks,
-            self.config.max_queued_tasks,
-            tenant_queue_share=self.config.tenant_queue_share,
+            self.config.capacity.max_running_tasks,
+            self.config.capacity.max_queued_tasks,
+            tenant_queue_share=self.config.capacity.tenant_queue_share,
         )
         self._runner = Runner(
             self.config,
@@ -157,7 +157,7 @@ class Engine:
     def supervise(self) -> None:
         """Start the background work of waits, wakes, leases and takeover
         (`agent.scheduling.background`)."""
-        self._jobs.supervise(self.config.max_running_tasks)
+        self._jobs.supervise(self.config.capacity.max_running_tasks)
 
     def call_remote_agents(self, remote: RemoteAgents) -> None:
         """Run child tasks on remote A2A agents with `remote` (`agent.teams.remote`)."""

@@ -34,19 +34,29 @@ task whose children, remote agent, turn or resume did not come in time fails."""
 
 
 @dataclass(frozen=True, slots=True)
-class EngineConfig:
-    """How the engine runs tasks; every limit here is enforced and reported."""
+class ToolLimits:
+    """How a task's tool calls are bounded: at once, per model reply, repeated, failing."""
 
-    url_placeholder_min_chars: int = 60
-    """URLs this long or longer reach the model as short placeholders; 0: never."""
     max_concurrent_tool_calls: int = 5
     """Tool calls that run at once within one task, and (separately) ready plan steps."""
-    step_timeout_seconds: float = 30.0
-    """Time limit of one step (an iteration, or a plan step)."""
-    task_timeout_seconds: float = 600.0
-    """Time limit of a whole task (the caller's deadline, if shorter, wins)."""
-    token_budget: int = 200_000
-    """Tokens a task may spend unless the request sets its own budget."""
+    max_tool_calls_per_turn: int = 32
+    """Tool calls run from one model reply; more are not run (the model is told so)."""
+    max_repeated_calls: int = 3
+    """The same tool with the same arguments this many times in a row stops the loop."""
+    max_failed_tool_calls: int = 3
+    """Tool calls that fail one after another (refused, invalid arguments, tool errors,
+    timeouts) before the run stops (TOOL_FAILURES) with the best answer so far; 0: never."""
+    tool_progress_seconds: float = 0.5
+    """At most one `tool_progress` event per tool call in this time (the latest wins)."""
+    resume_window_seconds: float = 900.0
+    """How long a task whose tool call failed resumably waits for ResumeTask before it
+    ends FAILED (TOOL_RESUMABLE); the wait does not count against its time limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlanPolicy:
+    """How plan-and-execute reviews its steps and what a failed step leads to."""
+
     critic_policy: Literal["every_step", "every_n", "end", "off"] = "end"
     """When the critic reviews plan-and-execute results."""
     critic_every_n: int = 3
@@ -55,23 +65,14 @@ class EngineConfig:
     """Weighted critic confidence needed to pass."""
     max_corrections: int = 3
     """Corrections the critic may ask for in one task."""
-    tool_calling: bool = True
-    """Whether the model supports native tool calls (auto mode uses text ReAct if not)."""
-    roles: RoleTable = DEFAULT_ROLES
-    """Who may approve or reject tool calls waiting for a human, and answer or resume
-    another principal's task (`core.roles`)."""
-    max_tool_calls_per_turn: int = 32
-    """Tool calls run from one model reply; more are not run (the model is told so)."""
-    max_repeated_calls: int = 3
-    """The same tool with the same arguments this many times in a row stops the loop."""
-    max_failed_tool_calls: int = 3
-    """Tool calls that fail one after another (refused, invalid arguments, tool errors,
-    timeouts) before the run stops (TOOL_FAILURES) with the best answer so far; 0: never."""
     step_policy: StepPolicy = "replan"
     """What a failed plan step leads to (plan-and-execute)."""
-    resume_window_seconds: float = 900.0
-    """How long a task whose tool call failed resumably waits for ResumeTask before it
-    ends FAILED (TOOL_RESUMABLE); the wait does not count against its time limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class WaitPolicy:
+    """How long a task may wait parked, and what a wait past its deadline leads to."""
+
     max_wait_seconds: float = 86_400.0
     """How long a task may wait parked in all (for people, children, remote agents, its
     turn), unless the request sets less (`wait_timeout`); waiting does not count against
@@ -80,14 +81,41 @@ class EngineConfig:
         default_factory=lambda: dict(DEFAULT_WAIT_ACTIONS)
     )
     """What happens when a wait of each kind passes its deadline."""
-    tool_progress_seconds: float = 0.5
-    """At most one `tool_progress` event per tool call in this time (the latest wins)."""
+
+    def action(self, kind: WaitKind) -> WaitAction:
+        """What happens when a wait of `kind` passes its deadline."""
+        return self.wait_actions.get(kind, DEFAULT_WAIT_ACTIONS[kind])
+
+
+@dataclass(frozen=True, slots=True)
+class Capacity:
+    """How many tasks a process runs and queues, and a tenant's share of the queue."""
+
     max_running_tasks: int = 100
     """Tasks this process runs at once; more wait, PENDING, in a queue."""
     max_queued_tasks: int = 100
     """Tasks that may wait for a slot; beyond that, new tasks are refused."""
     tenant_queue_share: float = 0.5
     """Share of the queue places one tenant may hold while every slot is busy."""
+
+
+@dataclass(frozen=True, slots=True)
+class EngineConfig:
+    """How the engine runs tasks; every limit here is enforced and reported."""
+
+    url_placeholder_min_chars: int = 60
+    """URLs this long or longer reach the model as short placeholders; 0: never."""
+    step_timeout_seconds: float = 30.0
+    """Time limit of one step (an iteration, or a plan step)."""
+    task_timeout_seconds: float = 600.0
+    """Time limit of a whole task (the caller's deadline, if shorter, wins)."""
+    token_budget: int = 200_000
+    """Tokens a task may spend unless the request sets its own budget."""
+    tool_calling: bool = True
+    """Whether the model supports native tool calls (auto mode uses text ReAct if not)."""
+    roles: RoleTable = DEFAULT_ROLES
+    """Who may approve or reject tool calls waiting for a human, and answer or resume
+    another principal's task (`core.roles`)."""
     delta_flush_seconds: float = 0.025
     """Text (or reasoning) deltas arriving within this time go out as one event."""
     delta_max_chars: int = 1024
@@ -96,10 +124,14 @@ class EngineConfig:
     """Each model's context window and reply limit."""
     fitting: FitPolicy = field(default_factory=FitPolicy)
     """How each model request is fitted into its window."""
-
-    def wait_action(self, kind: WaitKind) -> WaitAction:
-        """What happens when a wait of `kind` passes its deadline."""
-        return self.wait_actions.get(kind, DEFAULT_WAIT_ACTIONS[kind])
+    tools: ToolLimits = field(default_factory=ToolLimits)
+    """How a task's tool calls are bounded."""
+    plan: PlanPolicy = field(default_factory=PlanPolicy)
+    """How plan-and-execute reviews and recovers."""
+    waits: WaitPolicy = field(default_factory=WaitPolicy)
+    """How long a task may wait parked, and what a wait past its deadline leads to."""
+    capacity: Capacity = field(default_factory=Capacity)
+    """Tasks run and queued at once."""
 
 
 class LimitReached(Exception):  # noqa: N818 - a stop signal, named for what happened

@@ -31,7 +31,7 @@ import grpc
 import openai
 
 from agent.engine import Engine
-from agent.limits import EngineConfig
+from agent.limits import EngineConfig, PlanPolicy
 from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
@@ -118,7 +118,10 @@ def _engine(base_url: str, workspace: Path, store: TaskStore) -> Engine:
         Settings(workspace_dir=workspace, tool_permission="write"), InMemoryAuditLog()
     )
     return Engine(
-        ModelRoles(default=model), registry, EngineParts(store), EngineConfig(critic_policy="off")
+        ModelRoles(default=model),
+        registry,
+        EngineParts(store),
+        EngineConfig(plan=PlanPolicy(critic_policy="off")),
     )
 
 

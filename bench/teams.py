@@ -30,7 +30,7 @@ import structlog
 
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
-from agent.limits import EngineConfig
+from agent.limits import EngineConfig, PlanPolicy
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.parts import EngineParts
@@ -134,7 +134,7 @@ def _engine(workspace: Path) -> tuple[Engine, InMemoryTaskStore, _Timed]:
         ModelRoles(default=FunctionModel(_reply)),
         registry,
         EngineParts(store, agents=Agents(None, _Files([lead, *subs]))),
-        EngineConfig(critic_policy="off", delta_flush_seconds=0.0),
+        EngineConfig(plan=PlanPolicy(critic_policy="off"), delta_flush_seconds=0.0),
     )
     runs: Any = engine._runs
     timed = _Timed(runs.team.children)

@@ -65,7 +65,7 @@ async def review(run: TaskRun, results: str, step_ids: list[str], review_id: str
         return CriticReview("accept", "", "", 1.0, True)
     scores = {name: _score(data, name) for name in CRITIC_WEIGHTS}
     confidence = round(sum(CRITIC_WEIGHTS[n] * s for n, s in scores.items()), 4)
-    passed = confidence >= run.config.pass_threshold
+    passed = confidence >= run.config.plan.pass_threshold
     decision = str(data.get("decision", "accept"))
     if passed:
         decision = "accept"

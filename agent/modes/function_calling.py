@@ -48,7 +48,7 @@ class _Loop:
         self.limit = run.max_iterations
         self.tools = run.tool_definitions()
         saved = run.resume_state()
-        window = self.config.max_repeated_calls
+        window = self.config.tools.max_repeated_calls
         if isinstance(saved, FunctionCallingState):
             self.messages = list(saved.messages)
             self.first, self.used_tools = saved.iteration, saved.used_tools
@@ -114,8 +114,8 @@ class _Loop:
             settings=ModelSettings(tool_choice="auto"),
         )
         calls = response.tool_calls if not last else ()
-        dropped = max(0, len(calls) - config.max_tool_calls_per_turn)
-        calls = calls[: config.max_tool_calls_per_turn]
+        dropped = max(0, len(calls) - config.tools.max_tool_calls_per_turn)
+        calls = calls[: config.tools.max_tool_calls_per_turn]
         planned = [_planned(call) for call in calls]
         for call, plan in zip(calls, planned, strict=True):
             self.repeats.saw(call.name, _key(call, plan))

@@ -151,7 +151,7 @@ class PlanExecutor:
         """Failed steps of a batch that parked: acted on with the batch, once it finishes."""
         self.correcting: tuple[str, str] | None = None
         """The critic's correction (step, feedback) under way while it parked the task."""
-        self.slots = asyncio.Semaphore(run.config.max_concurrent_tool_calls)
+        self.slots = asyncio.Semaphore(run.config.tools.max_concurrent_tool_calls)
         """Ready steps run at once up to this many (their tool calls take slots of their own)."""
         """Set between deciding to replan and the new plan, so a resumed run replans too."""
         saved = run.resume_state()
@@ -230,7 +230,7 @@ class PlanExecutor:
                 return
             if verdict.decision == "replan":
                 raise _Replan(f"the critic asked for a new plan: {verdict.feedback}")
-            if self.corrections >= self.run.config.max_corrections:
+            if self.corrections >= self.run.config.plan.max_corrections:
                 return  # out of corrections: keep what there is
             self.corrections += 1
             self.index += 1
@@ -266,7 +266,7 @@ class PlanExecutor:
         if failing is not None:
             raise failing
         why = "; ".join(f"step {r.step.id} failed{when}: {r.output}" for r in failed)
-        policy = self.run.config.step_policy
+        policy = self.run.config.plan.step_policy
         if policy == "terminate":
             raise LimitReached(
                 StopReason.STEP_FAILED, f"{why[:1000]} (the agent's step policy is terminate)"
@@ -300,7 +300,7 @@ class PlanExecutor:
         ]
 
     async def _execute(self, plan: Plan) -> None:
-        policy = self.run.config.critic_policy
+        policy = self.run.config.plan.critic_policy
         pending = self._open(list(plan.steps))
         while pending:
             await self._skip_dependents(pending)  # in plan order: a chain is skipped whole
@@ -339,7 +339,8 @@ class PlanExecutor:
                 if failing is not None:
                     raise failing
             if policy == "every_step" or (
-                policy == "every_n" and len(self.since_review) >= self.run.config.critic_every_n
+                policy == "every_n"
+                and len(self.since_review) >= self.run.config.plan.critic_every_n
             ):
                 ids, self.since_review = self.since_review, []
                 await self._review(ids, f"review-{self.index}")
@@ -374,7 +375,7 @@ class PlanExecutor:
                     if corrected is not None:
                         await self._review(corrected, f"review-{self.index}")
                 await self._execute(plan)
-                if self.run.config.critic_policy != "off" and self.since_review:
+                if self.run.config.plan.critic_policy != "off" and self.since_review:
                     ids, self.since_review = self.since_review, []
                     await self._review(ids, "review-final")
                 break

@@ -102,14 +102,14 @@ class _Loop:
         self.limit = run.max_iterations
         self.specs = run.tool_specs
         saved = run.resume_state()
-        self.repeats = RepeatWatch(run.config.max_repeated_calls)
+        self.repeats = RepeatWatch(run.config.tools.max_repeated_calls)
         self.pending: Action | None = None
         self.reply = ""
         """The model's latest reply, up to its Observation."""
         if isinstance(saved, TextReactState):
             self.messages = list(saved.messages)
             self.first = saved.iteration
-            self.repeats = RepeatWatch(run.config.max_repeated_calls, saved.recent)
+            self.repeats = RepeatWatch(run.config.tools.max_repeated_calls, saved.recent)
             if saved.tool:
                 self.pending = Action(saved.tool, saved.arguments, saved.problem)
         else:

@@ -178,7 +178,7 @@ class TaskRun:
     def wait_left(self) -> float:
         """Seconds the task may still wait parked in all (its wait limit: the caller's
         `wait_timeout`, capped by the server's)."""
-        limit = self.config.max_wait_seconds
+        limit = self.config.waits.max_wait_seconds
         asked = self.task.wait_limit_seconds
         if asked is not None and 0 < asked < limit:
             limit = asked

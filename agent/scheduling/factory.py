@@ -125,15 +125,20 @@ class RunFactory:
     def _config(self, agent: AgentDefinition | None) -> EngineConfig:
         if agent is None:
             return self.config
+        config = self.config
+        failures = agent.max_failed_tool_calls
         return replace(
-            self.config,
-            critic_policy=agent.critic_policy or self.config.critic_policy,
-            step_timeout_seconds=agent.step_timeout_seconds or self.config.step_timeout_seconds,
-            token_budget=agent.token_budget or self.config.token_budget,
-            step_policy=agent.step_policy or self.config.step_policy,
-            max_failed_tool_calls=self.config.max_failed_tool_calls
-            if agent.max_failed_tool_calls is None
-            else agent.max_failed_tool_calls,
+            config,
+            step_timeout_seconds=agent.step_timeout_seconds or config.step_timeout_seconds,
+            token_budget=agent.token_budget or config.token_budget,
+            plan=replace(
+                config.plan,
+                critic_policy=agent.critic_policy or config.plan.critic_policy,
+                step_policy=agent.step_policy or config.plan.step_policy,
+            ),
+            tools=config.tools
+            if failures is None
+            else replace(config.tools, max_failed_tool_calls=failures),
         )
 
     def _models(self, agent: AgentDefinition | None) -> ModelRoles:

@@ -71,8 +71,8 @@ class ToolCalls:
     ) -> None:
         self._run = run
         self.journal = dict(journal)
-        self._slots = asyncio.Semaphore(run.config.max_concurrent_tool_calls)
-        self.streak = FailureStreak(run.config.max_failed_tool_calls, failed_in_a_row)
+        self._slots = asyncio.Semaphore(run.config.tools.max_concurrent_tool_calls)
+        self.streak = FailureStreak(run.config.tools.max_failed_tool_calls, failed_in_a_row)
         """Calls that failed one after another: enough of them stop the run."""
         self.people = PersonWaits(run)
         """The run's waits for a person: approvals and questions."""
@@ -301,7 +301,7 @@ class ToolCalls:
         as `tool_progress` events."""
         run = self._run
         invocation = admission.invocation
-        events = ProgressEvents(run, invocation.call_id, run.config.tool_progress_seconds)
+        events = ProgressEvents(run, invocation.call_id, run.config.tools.tool_progress_seconds)
         try:
             with progress.listening(events.sink(invocation.name)):
                 async with self._slots:

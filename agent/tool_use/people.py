@@ -71,7 +71,7 @@ class PersonWaits:
         run = self._run
         left = run.wait_left()
         at = datetime.fromtimestamp(time.time() + left, UTC)
-        return at, run.config.wait_action(kind)
+        return at, run.config.waits.action(kind)
 
     async def open(
         self,

@@ -65,7 +65,7 @@ class Resumes:
         run = self._run
         store = run.waits
         assert store is not None
-        window = run.config.resume_window_seconds
+        window = run.config.tools.resume_window_seconds
         async with self._lock:
             waits = [w for w in await store.of_task(run.task.task_id) if w.kind is WaitKind.RESUME]
             wait = next((w for w in waits if w.state is WaitState.OPEN), None)
@@ -112,7 +112,7 @@ class Resumes:
         run = self._run
         store = run.waits
         wait = await store.get(run.task.task_id, entry.waiting) if store is not None else None
-        window = run.config.resume_window_seconds
+        window = run.config.tools.resume_window_seconds
         if wait is None or (wait.done and wait.answer is None):
             if wait is not None:
                 await self._people.taken(wait)

@@ -14,7 +14,7 @@ from agent.conversations.engine_hooks import TaskMemory
 from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
-from agent.limits import EngineConfig
+from agent.limits import Capacity, EngineConfig, PlanPolicy, ToolLimits, WaitPolicy
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
 from agent.parts import EngineParts
@@ -157,29 +157,36 @@ def build_authenticator(settings: Settings, keys: KeyStore) -> Authenticator | N
 def engine_config(settings: Settings) -> EngineConfig:
     return EngineConfig(
         roles=role_table(settings),
-        max_concurrent_tool_calls=settings.max_concurrent_tool_calls,
         url_placeholder_min_chars=settings.url_placeholder_min_chars,
-        max_tool_calls_per_turn=settings.max_tool_calls_per_turn,
-        max_running_tasks=settings.max_running_tasks,
-        max_queued_tasks=settings.max_queued_tasks,
-        tenant_queue_share=settings.tenant_queue_share,
         delta_flush_seconds=settings.delta_flush_ms / 1000,
         delta_max_chars=settings.delta_max_chars,
         step_timeout_seconds=settings.step_timeout_seconds,
         task_timeout_seconds=settings.task_timeout_seconds,
         token_budget=settings.token_budget,
-        critic_policy=settings.critic_policy,
-        critic_every_n=settings.critic_every_n,
-        max_corrections=settings.max_corrections,
-        max_failed_tool_calls=settings.max_failed_tool_calls,
-        step_policy=settings.step_policy,
-        resume_window_seconds=settings.resume_window_seconds,
-        max_wait_seconds=settings.max_wait_seconds,
-        wait_actions=settings.wait_actions,
-        tool_progress_seconds=settings.tool_progress_ms / 1000,
         tool_calling=settings.llm_tool_calling,
         catalog=model_catalog(settings),
         fitting=fit_policy(settings),
+        tools=ToolLimits(
+            max_concurrent_tool_calls=settings.max_concurrent_tool_calls,
+            max_tool_calls_per_turn=settings.max_tool_calls_per_turn,
+            max_failed_tool_calls=settings.max_failed_tool_calls,
+            tool_progress_seconds=settings.tool_progress_ms / 1000,
+            resume_window_seconds=settings.resume_window_seconds,
+        ),
+        plan=PlanPolicy(
+            critic_policy=settings.critic_policy,
+            critic_every_n=settings.critic_every_n,
+            max_corrections=settings.max_corrections,
+            step_policy=settings.step_policy,
+        ),
+        waits=WaitPolicy(
+            max_wait_seconds=settings.max_wait_seconds, wait_actions=settings.wait_actions
+        ),
+        capacity=Capacity(
+            max_running_tasks=settings.max_running_tasks,
+            max_queued_tasks=settings.max_queued_tasks,
+            tenant_queue_share=settings.tenant_queue_share,
+        ),
     )
 
 

@@ -24,7 +24,8 @@ tools: []
 
 def _finished(events: list[events_pb2.TaskEvent], tool: str) -> events_pb2.ToolCallFinished:
     [found] = [f for f in of_kind(events, "tool_call_finished") if f.tool_name == tool]
-    return found
+    finished: events_pb2.ToolCallFinished = found
+    return finished
 
 
 async def test_a_delegation_no_grant_covers_is_refused_naming_the_default(

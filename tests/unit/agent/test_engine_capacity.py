@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from agent.engine import Engine
-from agent.limits import EngineConfig
+from agent.limits import Capacity, EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
 from agent.parts import EngineParts
@@ -69,7 +69,10 @@ async def test_queue_then_refuse(tmp_path: Path) -> None:
     release = asyncio.Event()
     store = InMemoryTaskStore()
     engine = _engine(
-        tmp_path, release, store, EngineConfig(max_running_tasks=1, max_queued_tasks=1)
+        tmp_path,
+        release,
+        store,
+        EngineConfig(capacity=Capacity(max_running_tasks=1, max_queued_tasks=1)),
     )
     first = await engine.start(REQUEST, CallContext())
     second = await engine.start(REQUEST, CallContext())
@@ -92,7 +95,9 @@ async def test_queue_then_refuse(tmp_path: Path) -> None:
 
 async def test_cancelling_a_queued_task(tmp_path: Path) -> None:
     release = asyncio.Event()
-    engine = _engine(tmp_path, release, InMemoryTaskStore(), EngineConfig(max_running_tasks=1))
+    engine = _engine(
+        tmp_path, release, InMemoryTaskStore(), EngineConfig(capacity=Capacity(max_running_tasks=1))
+    )
     await engine.start(REQUEST, CallContext())
     queued = await engine.start(REQUEST, CallContext())
     cancelled = await engine.cancel("default", queued.task_id, "not needed")
@@ -120,7 +125,9 @@ async def test_a_slot_is_free_before_the_ended_task_is_in_the_history(tmp_path: 
     release = asyncio.Event()
     release.set()
     store, history = InMemoryTaskStore(), SlowEndHistory()
-    engine = _engine(tmp_path, release, store, EngineConfig(max_running_tasks=1), history)
+    engine = _engine(
+        tmp_path, release, store, EngineConfig(capacity=Capacity(max_running_tasks=1)), history
+    )
     first = await engine.start(REQUEST, CallContext())
     second = await engine.start(REQUEST, CallContext())
     try:

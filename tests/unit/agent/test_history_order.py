@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from agent.engine import Engine
+from agent.limits import Capacity
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, ScriptedModel, text
 from agent.parts import EngineParts
@@ -76,7 +77,7 @@ async def test_a_task_that_runs_at_once_is_never_recorded_pending(tmp_path: Path
         ModelRoles(default=FunctionModel(held)),
         env.registry,
         EngineParts(env.store, history=history),
-        replace(env.config, max_running_tasks=1),
+        replace(env.config, capacity=Capacity(max_running_tasks=1)),
     )
     request = TaskRequest("hi", mode=ExecutionMode.FUNCTION_CALLING)
     first = await engine.start(request, CallContext(PRINCIPAL))

@@ -14,7 +14,7 @@ import pytest
 
 from agent import prompts
 from agent.failures import ModelOutputInvalidError
-from agent.limits import EngineConfig, LimitReached
+from agent.limits import EngineConfig, LimitReached, ToolLimits
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, ScriptedModel, text, tool_calls
 from agent.modes import critic, function_calling, plan_execute, planner, text_react
@@ -169,7 +169,7 @@ async def test_calls_asked_for_on_the_last_iteration_are_not_run(tmp_path: Path)
 
 
 async def test_the_same_call_repeated_stops_the_loop(tmp_path: Path) -> None:
-    env = make_env(tmp_path, EngineConfig(max_repeated_calls=3))
+    env = make_env(tmp_path, EngineConfig(tools=ToolLimits(max_repeated_calls=3)))
     model = FunctionModel(lambda messages, tools, settings: tool_calls(CALC))
     run = await env.run(model)
 
@@ -185,7 +185,7 @@ async def test_the_same_call_repeated_stops_the_loop(tmp_path: Path) -> None:
 
 
 async def test_calls_beyond_the_per_reply_limit_are_dropped_with_a_note(tmp_path: Path) -> None:
-    env = make_env(tmp_path, EngineConfig(max_tool_calls_per_turn=2))
+    env = make_env(tmp_path, EngineConfig(tools=ToolLimits(max_tool_calls_per_turn=2)))
     three = tool_calls(
         ("calculator", {"expression": "1+1"}),
         ("calculator", {"expression": "2+2"}),
@@ -341,7 +341,7 @@ async def test_text_react_acts_then_answers(tmp_path: Path) -> None:
 
 
 async def test_text_react_stops_when_the_same_action_repeats(tmp_path: Path) -> None:
-    env = make_env(tmp_path, EngineConfig(max_repeated_calls=3))
+    env = make_env(tmp_path, EngineConfig(tools=ToolLimits(max_repeated_calls=3)))
     action = 'Action: calculator\nAction Input: {"expression": "2+3"}'
     model = FunctionModel(lambda messages, tools, settings: text(action))
     run = await env.run(model, "Add 2 and 3.", mode=ExecutionMode.TEXT_REACT)
@@ -600,7 +600,7 @@ def _counting_executor(peak: list[int]) -> FunctionModel:
 async def test_concurrent_plan_steps_are_bounded_by_max_concurrent_tool_calls(
     tmp_path: Path,
 ) -> None:
-    env = make_env(tmp_path, EngineConfig(max_concurrent_tool_calls=2))
+    env = make_env(tmp_path, EngineConfig(tools=ToolLimits(max_concurrent_tool_calls=2)))
     peak = [0]
     roles, _ = _roles(
         planner=[_plan(*(_step(f"s{i}", f"part {i}") for i in range(4)))],

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from agent.failures import WaitExpiredError
-from agent.limits import EngineConfig, LimitReached
+from agent.limits import EngineConfig, LimitReached, ToolLimits, WaitPolicy
 from agent.llm import sanitize
 from agent.llm.testing import FunctionModel, ScriptedModel, text
 from agent.parked import Parked
@@ -393,7 +393,7 @@ async def test_failed_and_refused_calls_are_results_not_exceptions(tmp_path: Pat
 async def test_calls_run_concurrently_bounded_by_max_concurrent_tool_calls(
     tmp_path: Path, bound: int
 ) -> None:
-    env = make_env(tmp_path, EngineConfig(max_concurrent_tool_calls=bound))
+    env = make_env(tmp_path, EngineConfig(tools=ToolLimits(max_concurrent_tool_calls=bound)))
     run = await env.run(NEVER, tools=("slow",))
 
     results = await run.tools.call_all("iteration-1", [("slow", {"n": n}, "") for n in range(6)])
@@ -580,7 +580,7 @@ async def test_a_call_needing_approval_is_refused_when_nobody_can_be_asked(
 async def test_an_approval_whose_deadline_passed_is_a_timeout_never_a_decision(
     tmp_path: Path, action: WaitAction
 ) -> None:
-    config = EngineConfig(wait_actions={WaitKind.APPROVAL: action})
+    config = EngineConfig(waits=WaitPolicy(wait_actions={WaitKind.APPROVAL: action}))
     env = make_env(tmp_path, config, approval_tools=["calculator"])
     run = await env.run(NEVER)
     with pytest.raises(Parked) as parked:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from agent.limits import EngineConfig
+from agent.limits import EngineConfig, PlanPolicy
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, ScriptedModel, text, tool_calls
 from agent.modes import plan_execute
@@ -100,7 +100,7 @@ async def test_the_citations_and_artifacts_gathered_before_a_park_are_the_woken_
 async def test_a_step_that_failed_beside_a_parked_step_is_acted_on_not_run_again(
     tmp_path: Path,
 ) -> None:
-    config = EngineConfig(step_policy="skip", critic_policy="off")
+    config = EngineConfig(plan=PlanPolicy(step_policy="skip", critic_policy="off"))
     env = make_env(tmp_path, config, approval_tools=["send_message"])
     divide = {
         "id": "divide",
@@ -130,7 +130,11 @@ async def test_a_step_that_failed_beside_a_parked_step_is_acted_on_not_run_again
 async def test_a_critics_correction_that_parked_is_finished_when_woken_not_asked_again(
     tmp_path: Path,
 ) -> None:
-    env = make_env(tmp_path, EngineConfig(critic_policy="end"), approval_tools=["send_message"])
+    env = make_env(
+        tmp_path,
+        EngineConfig(plan=PlanPolicy(critic_policy="end")),
+        approval_tools=["send_message"],
+    )
     tell = {"id": "tell", "description": "tell bob", "depends_on": [],
             "tool": "send_message", "arguments": {"to": "bob"}}  # fmt: skip
     roles, models = _roles(
