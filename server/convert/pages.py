@@ -112,12 +112,3 @@ def _key(data: Any) -> KeyCursor:
     if not isinstance(group, int) or isinstance(group, bool) or not isinstance(item_id, str):
         raise ValueError
     return KeyCursor(group, item_id)
-
-
-def by_id(asked: int, page_token: str, maximum: int) -> tuple[int, str]:
-    """A page of a list ordered by id (its cursors `KeyCursor(0, id)`): its size (`asked`,
-    0 for the default) and the id it starts after ("" for the first page);
-    INVALID_ARGUMENT for a size out of range or a token not ours."""
-    size = page_size(asked, maximum=maximum)
-    after = key_cursor(page_token)
-    return size, after.item_id if after is not None else ""
