@@ -62,13 +62,6 @@ def time_cursor(page_token: str) -> TimeCursor | None:
     return _decoded(page_token, _time) if page_token else None
 
 
-def time_key(page_token: str) -> tuple[datetime, str] | None:
-    """`time_cursor` as the (created_at, id) key the queries of tasks and conversations
-    take (None for "")."""
-    after = time_cursor(page_token)
-    return (after.created_at, after.item_id) if after is not None else None
-
-
 def position_cursor(page_token: str) -> PositionCursor | None:
     """The `PositionCursor` of a page token (None for "": the first page)."""
     return _decoded(page_token, _position) if page_token else None
