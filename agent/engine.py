@@ -17,21 +17,22 @@ import structlog
 
 from agent.conversations.engine_hooks import TURN, TaskMemory
 from agent.definitions.selection import narrow, resolve
+from agent.definitions.toolset import delegates_of
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles
 from agent.modes import planner
 from agent.parts import EngineParts
+from agent.requests import TaskRequest, validate_request
 from agent.running import lifecycle
-from agent.running.factory import RunFactory
 from agent.running.lifecycle import Endings
 from agent.scheduling.admission import Admission, Ticket
 from agent.scheduling.answers import Answers
 from agent.scheduling.background import Background
 from agent.scheduling.execution import Runner
-from agent.scheduling.intake import Chosen, choose, delegates_of, new_task
+from agent.scheduling.factory import RunFactory
+from agent.scheduling.intake import Chosen, choose, new_task
 from agent.scheduling.listing import list_live
 from agent.scheduling.parking import Parking
-from agent.scheduling.requests import TaskRequest, validate_request
 from agent.scheduling.takeover import Takeover
 from agent.scheduling.waking import WakingPass
 from agent.teams.delegation import Team, TeamLimits

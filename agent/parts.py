@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from agent.conversations.engine_hooks import TaskMemory
 from agent.definitions.catalog import Agents
 from agent.llm.window.encodings import Encodings
-from agent.running.factory import ModelFactory
+from agent.scheduling.factory import ModelFactory
 from agent.teams.delegation import TeamLimits
 from stores.cancellations.base import CancelBus
 from stores.cancellations.memory import InMemoryCancelBus

@@ -99,27 +99,43 @@ async def main() -> None:
         workspace = Path(folder)
         async with FakeOpenAIServer([REPLY]) as llm:
             settings = Settings(
-                address="127.0.0.1:0", workspace_dir=workspace, llm_base_url=llm.base_url,
-                llm_model="m", llm_api_key="k", critic_policy="off", log_level="error",
-                auth="off", tool_permission="write", rate_limits="", tenant_rate_limits="",
-                metrics_address="", a2a=True,
+                address="127.0.0.1:0",
+                workspace_dir=workspace,
+                llm_base_url=llm.base_url,
+                llm_model="m",
+                llm_api_key="k",
+                critic_policy="off",
+                log_level="error",
+                auth="off",
+                tool_permission="write",
+                rate_limits="",
+                tenant_rate_limits="",
+                metrics_address="",
+                a2a=True,
                 database_url=f"sqlite+aiosqlite:///{workspace / 'agentd.db'}",
-            )  # fmt: skip
+            )
             server = await AgentdServer.start(settings)
             try:
                 found = await _figures(f"127.0.0.1:{server.port}")
             finally:
                 await server.shutdown(grace=0)
     execute, send, stream = found["execute"], found["send"], found["stream"]
-    print(f"A2A against native Execute (one server, {len(execute[0])} tasks each, "
-          "a 20-chunk answer)")  # fmt: skip
+    print(
+        f"A2A against native Execute (one server, {len(execute[0])} tasks each, a 20-chunk answer)"
+    )
     native_ms, send_ms = _p50_ms(execute[0]), _p50_ms(send[0])
-    print(f"  round trip p50: native Execute {native_ms:.2f} ms, A2A SendMessage "
-          f"{send_ms:.2f} ms   ratio {send_ms / native_ms:.2f}")  # fmt: skip
+    print(
+        f"  round trip p50: native Execute {native_ms:.2f} ms, A2A SendMessage "
+        f"{send_ms:.2f} ms   ratio {send_ms / native_ms:.2f}"
+    )
     native_tps, stream_tps = len(execute[0]) / execute[2], len(stream[0]) / stream[2]
-    print(f"  streamed tasks/s: native Execute {native_tps:.1f}, A2A SendStreamingMessage "
-          f"{stream_tps:.1f}   ratio {stream_tps / native_tps:.2f}")  # fmt: skip
+    print(
+        f"  streamed tasks/s: native Execute {native_tps:.1f}, A2A SendStreamingMessage "
+        f"{stream_tps:.1f}   ratio {stream_tps / native_tps:.2f}"
+    )
     native_eps, stream_eps = execute[1] / execute[2], stream[1] / stream[2]
-    print(f"  streamed messages/s: native {native_eps:.0f} ({execute[1] / len(execute[0]):.0f} "
-          f"events a task), A2A {stream_eps:.0f} ({stream[1] / len(stream[0]):.0f} updates "
-          f"a task)   ratio {stream_eps / native_eps:.2f}")  # fmt: skip
+    print(
+        f"  streamed messages/s: native {native_eps:.0f} ({execute[1] / len(execute[0]):.0f} "
+        f"events a task), A2A {stream_eps:.0f} ({stream[1] / len(stream[0]):.0f} updates "
+        f"a task)   ratio {stream_eps / native_eps:.2f}"
+    )

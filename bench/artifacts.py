@@ -77,8 +77,10 @@ async def main() -> None:
             await database.close()
     async with _postgres() as database:
         postgres = await _timed(SqlArtifactStore(database))
-    print(f"Artifacts: write a new version, read the latest ({len(CONTENT):,} bytes; "
-          f"{WRITES} of each, 10 names)")  # fmt: skip
+    print(
+        f"Artifacts: write a new version, read the latest ({len(CONTENT):,} bytes; "
+        f"{WRITES} of each, 10 names)"
+    )
     base_write, base_read = statistics.median(memory[0]), statistics.median(memory[1])
     for name, (writes, reads) in (("SQLite", sqlite), ("PostgreSQL", postgres)):
         write, read = statistics.median(writes), statistics.median(reads)

@@ -42,11 +42,20 @@ def _state() -> str:
             Message("tool", str(i * 7) * 40, tool_call_id=call.id),
         ]
     checkpoint = RunCheckpoint(
-        Principal("svc", "tenant"), 200_000, time.time() + 600, TokenUsage(900, 300), 5,
+        Principal("svc", "tenant"),
+        200_000,
+        time.time() + 600,
+        TokenUsage(900, 300),
+        5,
         notes=tuple(f"calculator({i}*7) -> {i * 7}" for i in range(5)),
-        mode_state={"messages": messages, "iteration": 6, "used_tools": True, "recent": [],
-                    "pending": ()},
-    )  # fmt: skip
+        mode_state={
+            "messages": messages,
+            "iteration": 6,
+            "used_tools": True,
+            "recent": [],
+            "pending": (),
+        },
+    )
     return serialization.dumps(checkpoint)
 
 

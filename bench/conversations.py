@@ -94,8 +94,9 @@ def _replay(counter: TokenCounter, policy: MemoryPolicy) -> list[tuple[int, int]
     sent: list[tuple[int, int]] = []
     full = 0
     for n in range(1, TURNS + 1):
-        everything = select(replace(conversation, summary="", summarized_through=0), messages,
-                            unbounded, counter).history.tokens  # fmt: skip
+        everything = select(
+            replace(conversation, summary="", summarized_through=0), messages, unbounded, counter
+        ).history.tokens
         recent = [m for m in messages if m.index > conversation.summarized_through]
         chosen = select(conversation, recent, policy, counter)
         if chosen.fold_through:
@@ -119,8 +120,10 @@ def _replay(counter: TokenCounter, policy: MemoryPolicy) -> list[tuple[int, int]
 async def main() -> None:
     counter = Encodings(RANKS).for_model("gpt-4o")
     policy = MemoryPolicy()
-    print(f"Conversation memory (turn {TURNS}; {counter.name}; budget {policy.budget_tokens} "
-          f"tokens, {policy.max_messages} messages)")  # fmt: skip
+    print(
+        f"Conversation memory (turn {TURNS}; {counter.name}; budget {policy.budget_tokens} "
+        f"tokens, {policy.max_messages} messages)"
+    )
     memory = InMemoryConversationStore()
     kept = await _fill(memory, counter, TURNS - 1)
     in_process = await _assemble_ms(memory, kept.conversation_id, policy, counter)
@@ -135,14 +138,20 @@ async def main() -> None:
         finally:
             await database.close()
     for name, ms in (("in-process store", in_process), ("SQLite", sqlite)):
-        print(f"  history for turn {TURNS}, {name:<16} p50 {ms:.3f} ms   target {TARGET_MS:g} ms"
-              f"   ratio {ms / TARGET_MS:.2f}")  # fmt: skip
+        print(
+            f"  history for turn {TURNS}, {name:<16} p50 {ms:.3f} ms   target {TARGET_MS:g} ms"
+            f"   ratio {ms / TARGET_MS:.2f}"
+        )
     replay = _replay(counter, policy)
     for turn in (10, 50, 100, 200):
         budgeted, unbounded = replay[turn - 1]
-        print(f"  turn {turn:>3}: history sent {budgeted:>6,} tokens with the budget, "
-              f"{unbounded:>7,} without")  # fmt: skip
+        print(
+            f"  turn {turn:>3}: history sent {budgeted:>6,} tokens with the budget, "
+            f"{unbounded:>7,} without"
+        )
     with_budget = sum(b for b, _ in replay)
     without = sum(u for _, u in replay)
-    print(f"  over {TURNS} turns: {with_budget:,} tokens of history sent with the budget, "
-          f"{without:,} without ({without / max(1, with_budget):.1f}x)")  # fmt: skip
+    print(
+        f"  over {TURNS} turns: {with_budget:,} tokens of history sent with the budget, "
+        f"{without:,} without ({without / max(1, with_budget):.1f}x)"
+    )

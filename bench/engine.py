@@ -36,7 +36,7 @@ from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
 from agent.parts import EngineParts
-from agent.scheduling.requests import TaskRequest
+from agent.requests import TaskRequest
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2
 from agentd.v1.tasks_pb2 import EXECUTION_MODE_FUNCTION_CALLING as FUNCTION_CALLING
@@ -229,11 +229,20 @@ async def _bare_stream_server(messages: list[events_pb2.TaskEvent]) -> tuple[grp
 
 async def _grpc_figures(llm: FakeOpenAIServer, workspace: Path) -> dict[str, float]:
     settings = Settings(
-        address="127.0.0.1:0", workspace_dir=workspace, llm_base_url=llm.base_url, llm_model="m",
-        llm_api_key="k", critic_policy="off", log_level="error", auth="off", delta_flush_ms=0,
-        tool_permission="write", rate_limits="", metrics_address="",
+        address="127.0.0.1:0",
+        workspace_dir=workspace,
+        llm_base_url=llm.base_url,
+        llm_model="m",
+        llm_api_key="k",
+        critic_policy="off",
+        log_level="error",
+        auth="off",
+        delta_flush_ms=0,
+        tool_permission="write",
+        rate_limits="",
+        metrics_address="",
         database_url=f"sqlite+aiosqlite:///{workspace / 'agentd.db'}",
-    )  # fmt: skip
+    )
     server = await AgentdServer.start(settings)
     address = f"127.0.0.1:{server.port}"
     try:

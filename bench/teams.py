@@ -34,7 +34,7 @@ from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.parts import EngineParts
-from agent.scheduling.requests import TaskRequest
+from agent.requests import TaskRequest
 from agent.teams.base import ChildTasks
 from core.identity import CallContext
 from records.agents.definition import AgentDefinition
@@ -119,9 +119,12 @@ async def _reply(
 
 def _engine(workspace: Path) -> tuple[Engine, InMemoryTaskStore, _Timed]:
     lead = AgentDefinition(
-        "lead", instructions="You lead.", mode=FC, tools=("calculator",),
+        "lead",
+        instructions="You lead.",
+        mode=FC,
+        tools=("calculator",),
         delegates=tuple(f"sub-{n}" for n in DELAYS),
-    )  # fmt: skip
+    )
     subs = [AgentDefinition(f"sub-{n}", description=n, mode=FC, tools=()) for n in DELAYS]
     store = InMemoryTaskStore()
     registry = build_registry(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 
-from agent.tool_use.urls import UrlBook
+from agent.running.urls import UrlBook
 
 SITES = ("docs.example.com", "news.example.org", "shop.example.net", "api.example.io")
 

@@ -164,8 +164,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_run(args))
     except AgentdError as error:
-        print(f"error: {error_line(error, args.address, args.api_key, args.timeout)}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"error: {error_line(error, args.address, args.api_key, args.timeout)}", file=sys.stderr
+        )
         return 1
     except options.OptionError as error:
         print(f"error: {error}", file=sys.stderr)

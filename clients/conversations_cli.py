@@ -66,13 +66,18 @@ async def _show(client: AgentClient, args: argparse.Namespace) -> None:
         if not token:
             print(as_json(page.conversation) if args.json else _line(page.conversation))
             if page.conversation.summary and not args.json:
-                print(f"summary of messages 1-{page.conversation.summarized_through}: "
-                      f"{page.conversation.summary}")  # fmt: skip
+                print(
+                    f"summary of messages 1-{page.conversation.summarized_through}: "
+                    f"{page.conversation.summary}"
+                )
         for message in page.messages:
             role = cpb.MessageRole.Name(message.role).removeprefix("MESSAGE_ROLE_").lower()
             tool = f" {message.tool_name}({message.arguments})" if message.tool_name else ""
-            print(as_json(message) if args.json else f"#{message.index:<4} {role}{tool}: "
-                  f"{message.content}")  # fmt: skip
+            print(
+                as_json(message)
+                if args.json
+                else f"#{message.index:<4} {role}{tool}: {message.content}"
+            )
             shown += 1
         token = page.next_page_token
         if not token:

@@ -19,8 +19,14 @@ from agentd_client.client import AgentClient
 from clients.options import OptionError
 from clients.output import as_json, nothing
 
-MEDIA_TYPES = {".md": "text/markdown", ".markdown": "text/markdown", ".txt": "text/plain",
-               ".html": "text/html", ".htm": "text/html", ".pdf": "application/pdf"}  # fmt: skip
+MEDIA_TYPES = {
+    ".md": "text/markdown",
+    ".markdown": "text/markdown",
+    ".txt": "text/plain",
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".pdf": "application/pdf",
+}
 MAX_PAGES = 10_000
 MEMORY_VERBS = ("list", "search", "forget")
 

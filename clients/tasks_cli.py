@@ -84,13 +84,20 @@ async def follow(
         except UnavailableError as error:
             lost = " ".join(str(error).split())
         if failures >= args.retries:
-            print(f"error: {lost}; gave up after {failures} retries: "
-                  f"agentd events {task_id} --after {after} --follow", file=sys.stderr)  # fmt: skip
+            print(
+                f"error: {lost}; gave up after {failures} retries: "
+                f"agentd events {task_id} --after {after} --follow",
+                file=sys.stderr,
+            )
             return 1
         delay = min(MAX_RETRY_DELAY, args.retry_delay * 2 ** min(failures, 10))
         failures += 1
-        print(f"stream lost ({lost}); resuming after #{after} in {delay:g} s "
-              f"({failures}/{args.retries})", file=sys.stderr, flush=True)  # fmt: skip
+        print(
+            f"stream lost ({lost}); resuming after #{after} in {delay:g} s "
+            f"({failures}/{args.retries})",
+            file=sys.stderr,
+            flush=True,
+        )
         await asyncio.sleep(delay)
         stream = client.stream_task_events(task_id, after)
 
@@ -133,8 +140,11 @@ async def run_exec(client: AgentClient, args: argparse.Namespace) -> int:
             return 0
     except asyncio.CancelledError:
         if task_id:
-            print(f"\ntask {task_id} goes on: agentd events {task_id} --follow, "
-                  f"or agentd cancel {task_id}", file=sys.stderr)  # fmt: skip
+            print(
+                f"\ntask {task_id} goes on: agentd events {task_id} --follow, "
+                f"or agentd cancel {task_id}",
+                file=sys.stderr,
+            )
         raise
     print("error: the server ended the stream before the task's first event", file=sys.stderr)
     return 1
@@ -206,8 +216,10 @@ async def run_task(client: AgentClient, args: argparse.Namespace) -> int:
     if args.json:
         print(as_json(task))
         return 0
-    print(f"{task.task_id}  {status_name(task.status)}  "
-          f"step {task.progress.current_step}/{task.progress.total_steps}")  # fmt: skip
+    print(
+        f"{task.task_id}  {status_name(task.status)}  "
+        f"step {task.progress.current_step}/{task.progress.total_steps}"
+    )
     if task.agent or task.conversation_id:
         print(f"agent {task.agent or '(default)'}  conversation {task.conversation_id or '-'}")
     if task.parent_task_id:
@@ -216,8 +228,10 @@ async def run_task(client: AgentClient, args: argparse.Namespace) -> int:
         print(describe_usage(task.usage))
     for child in task.children:
         panel = f"  {child.panel}" if child.panel else ""
-        print(f"child {child.task_id}  {child.agent}  {status_name(child.status)}  "
-              f"{child.usage.total_tokens} tokens{panel}")  # fmt: skip
+        print(
+            f"child {child.task_id}  {child.agent}  {status_name(child.status)}  "
+            f"{child.usage.total_tokens} tokens{panel}"
+        )
     if task.final_answer:
         print(task.final_answer)
     for line in describe_citations(task.citations):
@@ -247,9 +261,11 @@ async def run_plan(client: AgentClient, args: argparse.Namespace) -> int:
         return 0
     for step in plan.steps:
         print(_step(step))
-    print(f"about {plan.estimated_total_seconds:.0f} s in all; to run it as it is (or "
-          "edited): agentd plan ... --json > plan.json; agentd exec ... --plan @plan.json",
-          file=sys.stderr)  # fmt: skip
+    print(
+        f"about {plan.estimated_total_seconds:.0f} s in all; to run it as it is (or "
+        "edited): agentd plan ... --json > plan.json; agentd exec ... --plan @plan.json",
+        file=sys.stderr,
+    )
     return 0
 
 

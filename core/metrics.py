@@ -33,9 +33,11 @@ TASKS_IN_FLIGHT = Gauge(
     "agentd_tasks_in_flight", "Tasks running in this process now.", registry=REGISTRY
 )
 TOOL_CALLS = Counter(
-    "agentd_tool_calls", "Tool calls asked for, by tool and outcome.", ["tool", "outcome"],
+    "agentd_tool_calls",
+    "Tool calls asked for, by tool and outcome.",
+    ["tool", "outcome"],
     registry=REGISTRY,
-)  # fmt: skip
+)
 TOOL_LATENCY = Histogram(
     "agentd_tool_call_duration_seconds",
     "How long tools ran.",
@@ -65,9 +67,11 @@ REFLECTIONS = Counter(
     registry=REGISTRY,
 )
 RPCS = Counter(
-    "agentd_rpcs", "RPCs served, by method and status code.", ["method", "code"],
+    "agentd_rpcs",
+    "RPCs served, by method and status code.",
+    ["method", "code"],
     registry=REGISTRY,
-)  # fmt: skip
+)
 RPC_LATENCY = Histogram(
     "agentd_rpc_duration_seconds",
     "RPC duration (streams: until they ended), by method.",
@@ -76,9 +80,11 @@ RPC_LATENCY = Histogram(
     registry=REGISTRY,
 )
 RATE_LIMITED = Counter(
-    "agentd_rate_limited", "Calls refused by a rate limit, by method and scope.",
-    ["method", "scope"], registry=REGISTRY,
-)  # fmt: skip
+    "agentd_rate_limited",
+    "Calls refused by a rate limit, by method and scope.",
+    ["method", "scope"],
+    registry=REGISTRY,
+)
 
 for _passed in ("true", "false"):  # both series exist from the start (a rate needs both)
     REFLECTIONS.labels(_passed)

@@ -60,7 +60,7 @@ class RunCheckpoint:
     notes: tuple[str, ...] = ()
     journal: dict[str, JournalEntry] = field(default_factory=dict)
     url_token: str = ""
-    """The run's URL placeholder token (`agent.tool_use.urls`)."""
+    """The run's URL placeholder token (`agent.running.urls`)."""
     urls: dict[str, str] = field(default_factory=dict)
     """The URLs the model knows by placeholder."""
     mode_state: ModeState | dict[str, Any] | None = None

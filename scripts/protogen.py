@@ -43,8 +43,11 @@ PINNED = {  # command -> (how to ask its version, what it must say, the Debian p
         "protobuf-compiler-grpc-java-plugin",
     ),
 }
-NEEDS = {"python": (), "go": ("protoc", "protoc-gen-go", "protoc-gen-go-grpc"),
-         "java": ("protoc", "grpc_java_plugin")}  # fmt: skip
+NEEDS = {
+    "python": (),
+    "go": ("protoc", "protoc-gen-go", "protoc-gen-go-grpc"),
+    "java": ("protoc", "grpc_java_plugin"),
+}
 OUTPUT = {"python": Path("agentd"), "go": Path("go"), "java": Path("java")}
 """Each language's folder under generated/, replaced whole by `make proto`."""
 
@@ -160,8 +163,12 @@ def generate_java(out_dir: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     plugin = shutil.which("grpc_java_plugin")
     for a2a in (False, True):
-        _protoc(f"--plugin=protoc-gen-grpc-java={plugin}", f"--java_out={target}",
-                f"--grpc-java_out={target}", a2a=a2a)  # fmt: skip
+        _protoc(
+            f"--plugin=protoc-gen-grpc-java={plugin}",
+            f"--java_out={target}",
+            f"--grpc-java_out={target}",
+            a2a=a2a,
+        )
 
 
 GENERATORS = {"python": generate_python, "go": generate_go, "java": generate_java}

@@ -50,10 +50,15 @@ def _redis_start() -> list[str]:
     for folder in ("/var/lib/redis", "/var/log/redis"):
         os.makedirs(folder, exist_ok=True)
     return [
-        "redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379",
-        "--save", "", "--appendonly", "no", "--dir", "/var/lib/redis",
-        "--logfile", "/var/log/redis/ci.log",
-    ]  # fmt: skip
+        "redis-server",
+        *("--daemonize", "yes"),
+        *("--bind", "127.0.0.1", "-::1"),
+        *("--port", "6379"),
+        *("--save", ""),
+        *("--appendonly", "no"),
+        *("--dir", "/var/lib/redis"),
+        *("--logfile", "/var/log/redis/ci.log"),
+    ]
 
 
 SERVICES = [

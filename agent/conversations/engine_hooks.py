@@ -23,10 +23,10 @@ from agent.conversations.history import Selection, halved, select, window
 from agent.conversations.service import Conversations
 from agent.conversations.turns import turn_from, turn_of
 from agent.failures import WaitExpiredError
+from agent.llm.roles import role_model
 from agent.llm.window.encodings import Encodings
 from agent.llm.window.tokens import TokenCounter
 from agent.parked import Parked, Waiting
-from agent.running.factory import role_model
 from agent.running.lifecycle import persist
 from agent.running.run import TaskRun
 from agent.tool_use.people import PersonWaits

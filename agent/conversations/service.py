@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping
 
 from agent.conversations.busy import BusyGate
-from agent.scheduling.requests import label_violations
+from agent.requests import label_violations
 from core.errors import (
     ConversationBusyError,
     ConversationNotFoundError,

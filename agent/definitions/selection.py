@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from agent.definitions.catalog import Agents
-from agent.scheduling.requests import TaskRequest
+from agent.requests import TaskRequest
 from core.errors import AgentNotFoundError, FieldViolation, InvalidArgumentError
 from records.agents.definition import AgentDefinition, AgentVersion, split_reference
 from records.agents.knowledge_keys import scoped_specs

@@ -1,2 +1,3 @@
-"""Long-term memory and knowledge bases: embeddings' usage, chunking, retrieval, and the
-records the stores (`stores.knowledge`) keep. Conversation memory is `agent.conversations`."""
+"""Long-term memory and knowledge bases: chunking, retrieval, extraction, and the records
+the stores (`stores.knowledge`) keep. What embeddings cost is counted in `agent.llm.usage`;
+conversation memory is `agent.conversations`."""

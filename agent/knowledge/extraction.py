@@ -40,8 +40,8 @@ from typing import TYPE_CHECKING, Any
 import structlog
 from jsonschema import Draft202012Validator
 
-from agent.knowledge import usage as embedding_usage
 from agent.knowledge.memories import DEFAULT_NAMESPACE, LongTermMemory
+from agent.llm import usage as embedding_usage
 from agent.llm.base import Model
 from agent.llm.window.tokens import message_tokens
 from core.errors import AgentdError

@@ -5,7 +5,7 @@ at most `batch_size` texts with the official `openai` client, retries 429, 5xx, 
 and connection errors a bounded number of times (tenacity, exponential backoff with
 jitter), checks that every text got one vector of the configured dimensions, and counts
 the tokens the endpoint reports. The tokens are charged to the running task's budget
-(`agent.knowledge.usage`). `HashEmbedder` is the deterministic stand-in the fake model
+(`agent.llm.usage`). `HashEmbedder` is the deterministic stand-in the fake model
 server serves (`agent.llm.hash_embeddings`).
 """
 
@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 import openai
 
-from agent.knowledge import usage
-from agent.llm import hash_embeddings
+from agent.llm import hash_embeddings, usage
 from agent.llm.posting import post_json
 from core.errors import EmbeddingsUnavailableError
 from records.knowledge.items import EmbeddingSpace, Vectors, normalised

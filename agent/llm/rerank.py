@@ -9,7 +9,7 @@ through the `openai` client's low-level `post`, so the key, base URL, timeout an
 retries of 429, 5xx, timeouts and connection errors (tenacity, bounded, exponential
 backoff with jitter) behave as for the other model calls. Tokens the server reports
 (`usage.total_tokens`, or Cohere's `meta.billed_units`) are charged to the running task
-like embedding tokens (`agent.knowledge.usage`). A reply that is not usable (an index
+like embedding tokens (`agent.llm.usage`). A reply that is not usable (an index
 out of range or repeated, a score that is not a finite number) is a `RerankFailed`, as
 is an endpoint that fails after its retries: the caller decides what a failure means.
 """
@@ -21,7 +21,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from agent.knowledge import usage
+from agent.llm import usage
 
 if TYPE_CHECKING:  # the OpenAI SDK loads when a reranker is made
     import openai

@@ -10,6 +10,7 @@ from typing import Literal
 
 from agent.llm.base import Model
 from agent.llm.providers import Provider
+from records.agents.definition import AgentDefinition
 
 RoleName = Literal["planner", "executor", "critic", "synthesizer", "router"]
 
@@ -46,3 +47,10 @@ class ModelRoles:
                 closing = provider.close()
                 if inspect.isawaitable(closing):
                     await closing
+
+
+def role_model(agent: AgentDefinition | None, role: str, server: str) -> str:
+    """The model that plays `role` for a task of `agent`: the agent's for the role, else its
+    default, else the server's (`server`) for the role."""
+    models = agent.models if agent is not None else {}
+    return models.get(role) or models.get("default") or server

@@ -14,9 +14,10 @@ import time
 
 from agent import prompts
 from agent.limits import LimitReached, step_timeout
-from agent.modes import Outcome, RepeatWatch, until_answered
+from agent.modes.loops import RepeatWatch, until_answered
+from agent.running.answers import Outcome
 from agent.running.run import TaskRun
-from agent.tool_use.base import PlannedCall
+from agent.running.seams import PlannedCall
 from records import events as ev
 from records.messages import Message, ModelSettings, ToolCall
 from records.mode_state import FunctionCallingState

@@ -25,8 +25,8 @@ from typing import Any
 from agent import prompts
 from agent.llm.base import ModelError
 from agent.llm.structured import json_reply
-from agent.modes import Outcome
 from agent.modes.router import choose_mode
+from agent.running.answers import Outcome
 from agent.running.run import TaskRun
 from agent.teams.hand_over import hand_to, handed_to
 from records import events as ev

@@ -18,9 +18,10 @@ import time
 
 from agent import prompts
 from agent.limits import MAX_TASK_CHARS, LimitReached, step_timeout
-from agent.modes import Outcome, critic, planner
+from agent.modes import critic, planner
 from agent.modes.synthesis import synthesize
 from agent.parked import Parked, parked_or
+from agent.running.answers import Outcome
 from agent.running.concurrency import all_or_none
 from agent.running.run import TaskRun
 from records import events as ev

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from agent import prompts
 from agent.limits import LimitReached
-from agent.modes import Outcome
+from agent.running.answers import Outcome, notes_answer
 from records.tasks import StopReason
 
 if TYPE_CHECKING:  # agent.running.run -> agent.tool_use.calls -> agent.running.lifecycle -> here
@@ -22,14 +22,6 @@ async def synthesize(run: TaskRun, results: str, *, stopped_because: str = "") -
     )
     response = await run.model("synthesizer", "synthesis", messages)
     return response.text.strip()
-
-
-def notes_answer(run: TaskRun, why: str) -> str:
-    """An answer assembled without a model: what was gathered, and why it stopped."""
-    if not run.notes:
-        return f"No answer: {why}, before any result was gathered."
-    gathered = "\n".join(f"- {note}" for note in run.notes)
-    return f"Partial results only ({why}):\n{gathered}"
 
 
 async def partial_outcome(run: TaskRun, limit: LimitReached) -> Outcome:

@@ -18,7 +18,8 @@ from typing import Any, NoReturn
 from agent import prompts
 from agent.failures import ModelOutputInvalidError
 from agent.limits import LimitReached, step_timeout
-from agent.modes import Outcome, RepeatWatch, until_answered
+from agent.modes.loops import RepeatWatch, until_answered
+from agent.running.answers import Outcome
 from agent.running.run import TaskRun
 from records import events as ev
 from records.messages import Message, ModelSettings

@@ -1,4 +1,6 @@
-"""One running task: its context (`run.TaskRun`), made for its agent by `factory`; its
-status, written only by `lifecycle`; its events (`event_writer`, `deltas`); each model
-call fitted to the window (`context_fit`); its answer's schema and citations, its
-artifacts, and parallel work run all or none (`concurrency`)."""
+"""One running task: its context (`run.TaskRun`), made for its agent by
+`agent.scheduling.factory`; what it holds but the floors above make (`seams`); its
+status, written only by `lifecycle`; its events, credentials redacted (`event_writer`,
+`deltas`); each model call fitted to the window (`context_fit`); long URLs as
+placeholders (`urls`); its answer (`answers`), citations, artifacts, and parallel work
+run all or none (`concurrency`)."""

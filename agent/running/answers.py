@@ -6,6 +6,9 @@ model call asking for exactly that JSON, with the schema as structured output;
 if that still does not fit, the task fails with MODEL_OUTPUT_INVALID rather than
 hand the caller something else. A partial answer (a limit stopped the work) is
 passed on as it is, marked partial.
+
+Here too: the end of a mode's work (`Outcome`), and the answer assembled without a
+model from what a run gathered (`notes_answer`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import asyncio
 import json
 import time
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -22,10 +25,27 @@ from jsonschema import Draft202012Validator
 from agent.failures import ModelOutputInvalidError
 from agent.limits import LimitReached
 from agent.llm.structured import json_reply
-from agent.modes import Outcome
 from agent.running.run import TaskRun
 from records.messages import Message, ModelResponse, ModelSettings
 from records.tasks import StopReason
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a mode's work: the answer and why it stopped."""
+
+    answer: str
+    stop_reason: StopReason = StopReason.FINAL_ANSWER
+    detail: str = ""
+
+
+def notes_answer(run: TaskRun, why: str) -> str:
+    """An answer assembled without a model: what was gathered, and why it stopped."""
+    if not run.notes:
+        return f"No answer: {why}, before any result was gathered."
+    gathered = "\n".join(f"- {note}" for note in run.notes)
+    return f"Partial results only ({why}):\n{gathered}"
+
 
 REFORMAT = (
     "Rewrite the answer below as one JSON value that matches the given JSON Schema, "

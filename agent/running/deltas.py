@@ -12,7 +12,7 @@ from records.messages import Discarded, Done, ModelResponse, ReasoningChunk, Tex
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
-    from agent.tool_use.urls import UrlBook
+    from agent.running.urls import UrlBook
     from records.messages import StreamItem
 
 

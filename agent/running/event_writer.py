@@ -8,21 +8,24 @@ out once that time has passed, once it holds `max_chars` characters, or as
 soon as any other event is emitted (so the log keeps the order in which
 things happened). With `flush_seconds` 0 every chunk is its own event.
 
-Every event is scrubbed of credentials on its way (`agent.tool_use.redaction`); deltas
-pass through a `StreamRedactor`, which holds back the last word of the text
-until the next piece shows whether it was part of a key.
+No credential leaves a task in its events: every event is scrubbed on its way
+(`redact_event`: what a tool returned, what a model wrote, what a caller or a store
+said); deltas pass through a `StreamRedactor`, which holds back the last word of the
+text until the next piece shows whether it was part of a key.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 import structlog
 
-from agent.tool_use.redaction import redact_event
-from core.secrets import StreamRedactor
+from core.secrets import StreamRedactor, redact, scrub
 from records import events as ev
+from records.plan import Plan
+from records.tools.invocation import redacted
 
 log = structlog.get_logger(__name__)
 
@@ -32,7 +35,7 @@ Append = Callable[[ev.EventPayload], Awaitable[None]]
 
 class EventWriter:
     """Writes one task's events through `append`, one at a time, coalescing deltas and
-    keeping credentials out of them (`agent.tool_use.redaction`)."""
+    keeping credentials out of them (`redact_event`)."""
 
     __slots__ = (
         "_append", "_flush_seconds", "_kind", "_lock", "_max_chars", "_pending",
@@ -111,3 +114,67 @@ class EventWriter:
         text = "".join(self._pending)
         self._pending, self._pending_size = [], 0
         await self._append(cls(step_id, text))
+
+
+def _redact_plan(plan: Plan) -> Plan:
+    steps = tuple(
+        replace(
+            step,
+            description=scrub(step.description),
+            arguments=redact(dict(step.arguments)),
+            expected_output=scrub(step.expected_output),
+        )
+        for step in plan.steps
+    )
+    return replace(plan, steps=steps)
+
+
+def redact_event(payload: ev.EventPayload) -> ev.EventPayload:
+    """`payload` with every credential-shaped part of its text replaced."""
+    match payload:
+        case ev.ToolCallFinished():
+            error = payload.error
+            if error is not None:
+                error = replace(error, message=scrub(error.message))
+            return replace(
+                payload, result=redact(payload.result), text=scrub(payload.text), error=error
+            )
+        case ev.StepFinished():
+            return replace(payload, output=scrub(payload.output))
+        case ev.FinalAnswer():
+            return replace(
+                payload, text=scrub(payload.text), stop_detail=scrub(payload.stop_detail)
+            )
+        case ev.ErrorOccurred():
+            return replace(payload, message=scrub(payload.message))
+        case ev.StatusChanged():
+            return replace(payload, detail=scrub(payload.detail))
+        case ev.ToolCallStarted() | ev.ApprovalRequested():  # an invocation's: redacted once
+            return replace(payload, arguments=redacted(payload.arguments))
+        case ev.ApprovalDecided():
+            arguments = None if payload.arguments is None else redacted(payload.arguments)
+            return replace(payload, comment=scrub(payload.comment), arguments=arguments)
+        case ev.InputRequested():
+            return replace(payload, question=scrub(payload.question))
+        case ev.InputProvided():
+            return replace(payload, text=scrub(payload.text))
+        case ev.ReflectionVerdict():
+            return replace(payload, feedback=scrub(payload.feedback))
+        case ev.PlanCreated():
+            return replace(payload, plan=_redact_plan(payload.plan))
+        case ev.PlanRevised():
+            return replace(payload, plan=_redact_plan(payload.plan), reason=scrub(payload.reason))
+        case ev.StepStarted():
+            return replace(payload, description=scrub(payload.description))
+        case ev.TextDelta() | ev.ReasoningDelta():
+            return replace(payload, text=scrub(payload.text))
+        case ev.SubtaskStarted():
+            return replace(payload, task=scrub(payload.task))
+        case ev.SubtaskFinished():
+            return replace(payload, answer=scrub(payload.answer), error=scrub(payload.error))
+        case ev.SubtaskWaiting():
+            return replace(payload, detail=scrub(payload.detail))
+        case ev.PanelVote() | ev.PanelDecided():
+            return replace(payload, answer=scrub(payload.answer))
+        case _:
+            return payload

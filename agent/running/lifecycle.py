@@ -22,11 +22,10 @@ import structlog
 
 from agent.failures import TaskFailedError
 from agent.llm import sanitize
-from agent.modes import Outcome
-from agent.modes.synthesis import notes_answer
+from agent.running.answers import Outcome, notes_answer
 from agent.running.artifacts import written_refs
 from agent.running.citations import merged
-from agent.tool_use.redaction import redact_event
+from agent.running.event_writer import redact_event
 from core.errors import TaskAlreadyTerminalError
 from core.faults import is_unavailable
 from core.secrets import scrub
@@ -237,7 +236,7 @@ class Endings:
 
 def _restored(run: TaskRun, answer: str) -> str:
     """An answer with the model's URL placeholders restored, held to the reply size cap
-    (a placeholder stands for up to `agent.tool_use.urls.MAX_URL_CHARS` characters)."""
+    (a placeholder stands for up to `agent.running.urls.MAX_URL_CHARS` characters)."""
     return sanitize.capped(run.urls.restore(answer))
 
 

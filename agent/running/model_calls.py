@@ -23,7 +23,7 @@ from records.tasks import StopReason, Task
 if TYPE_CHECKING:
     from agent.llm.roles import ModelRoles
     from agent.llm.window.tokens import TokenCounter
-    from agent.tool_use.urls import UrlBook
+    from agent.running.urls import UrlBook
     from core.identity import CallContext
     from records.conversations.history import History
 

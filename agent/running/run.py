@@ -17,15 +17,14 @@ from typing import Any, TypeVar
 import structlog
 
 from agent import metrics
-from agent.knowledge import usage as embedding_usage
 from agent.limits import EngineConfig, LimitReached
+from agent.llm import usage as embedding_usage
 from agent.llm.roles import ModelRoles, RoleName
 from agent.llm.window.tokens import ESTIMATE, TokenCounter
 from agent.running import model_calls
 from agent.running.event_writer import EventWriter
-from agent.teams.base import RunTeam
-from agent.tool_use.base import RunTools
-from agent.tool_use.urls import UrlBook
+from agent.running.seams import RunTeam, RunTools
+from agent.running.urls import UrlBook
 from core.identity import CallContext
 from records import events as ev
 from records import serialization
@@ -101,7 +100,7 @@ class TaskRun:
     """Set when the run is stopped for another process to resume it (not cancelled): its
     children go on."""
     urls: UrlBook = field(init=False)
-    """Long URLs the model sees as placeholders (`agent.tool_use.urls`)."""
+    """Long URLs the model sees as placeholders (`agent.running.urls`)."""
     tools: RunTools = field(init=False)
     """Its tool calls (and their journal, and the wait for approvals): an
     `agent.tool_use.calls.ToolCalls`, given by the run's factory as soon as it makes the run."""
@@ -226,7 +225,7 @@ class TaskRun:
             urls=dict(self.urls.urls),
             mode_state=mode_state,
             history=self.history,
-            failed_in_a_row=self.tools.streak.count,
+            failed_in_a_row=self.tools.failed_in_a_row,
             parked_at=parked_at,
             waited_seconds=self.waited,
             citations=tuple(self.citations),

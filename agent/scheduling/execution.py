@@ -24,10 +24,11 @@ from agent.conversations.engine_hooks import TaskMemory
 from agent.failures import NoAnswerWithinLimitError, RemoteAgentError, failure_of
 from agent.limits import EngineConfig, LimitReached, task_timeout
 from agent.llm.base import ModelError
-from agent.modes import Outcome, function_calling, llm_router, plan_execute, text_react
-from agent.modes.synthesis import notes_answer, partial_outcome
+from agent.modes import function_calling, llm_router, plan_execute, text_react
+from agent.modes.synthesis import partial_outcome
 from agent.parked import Parked
 from agent.running import answers
+from agent.running.answers import Outcome, notes_answer
 from agent.running.lifecycle import Endings, set_running
 from agent.running.run import TaskRun
 from agent.scheduling.admission import Ticket

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.definitions.selection import narrow, resolve, with_defaults
+from agent.definitions.toolset import toolset
 from agent.modes.router import choose_mode
-from agent.scheduling.requests import TaskRequest, given_plan, validate_request
-from agent.teams.delegation import team_tools
-from agent.tool_use.questions import ASK_USER
+from agent.requests import TaskRequest, given_plan, validate_request
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from records.agents.definition import AgentDefinition, RemoteDelegate
@@ -74,30 +73,9 @@ async def choose(
             problem = "this server keeps no conversations"
             raise InvalidArgumentError([FieldViolation("conversation_id", problem)])
         await conversations.for_task(call.principal, request.conversation_id)  # its owner's
-    asked = {**specs, ASK_USER.name: ASK_USER} if agent and agent.ask_user else specs
-    delegates = await delegates_of(agents, call.principal.tenant, agent)
-    asked = {**asked, **team_tools(delegates)}  # a given plan's steps may name delegates
-    plan = given_plan(request, asked)
-    return Chosen(request, specs, iterations, plan, agent, delegates)
-
-
-async def delegates_of(
-    agents: Agents | None, tenant: str, agent: AgentDefinition | None
-) -> tuple[Delegate, ...]:
-    """The agent's delegates the tenant has, each with its description (what the model is
-    told of it); one the tenant does not have is not offered."""
-    if agent is None or agents is None:
-        return ()
-    found: list[Delegate] = []
-    for agent_id in agent.delegates:
-        version = await agents.find(tenant, agent_id)
-        if version is not None:
-            described = version.agent.description or f"the agent {agent_id}"
-            found.append(Delegate(agent_id, described))
-    for remote in agent.remote_delegates:
-        described = remote.description or f"the remote agent {remote.agent_id}"
-        found.append(Delegate(remote.agent_id, described))
-    return tuple(found)
+    tools = await toolset(agents, call.principal.tenant, agent, specs)
+    plan = given_plan(request, tools.offered)  # a given plan's steps may name delegates
+    return Chosen(request, specs, iterations, plan, agent, tools.delegates)
 
 
 def remote_agent(remote: RemoteDelegate) -> AgentDefinition:

@@ -19,11 +19,11 @@ import structlog
 
 from agent.conversations.engine_hooks import TaskMemory
 from agent.failures import OrphanNotResumableError
-from agent.running.factory import RunFactory
 from agent.running.lifecycle import Endings
 from agent.running.run import TaskRun
 from agent.scheduling.admission import Admission, Ticket
 from agent.scheduling.execution import Runner
+from agent.scheduling.factory import RunFactory
 from core.errors import ResourceExhaustedError, TaskNotFoundError
 from core.identity import CallContext, Principal
 from records import events as ev

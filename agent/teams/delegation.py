@@ -26,10 +26,11 @@ import structlog
 from agent.limits import MAX_TASK_CHARS
 from agent.llm.base import Model
 from agent.parked import Parked, Waiting
-from agent.scheduling.requests import TaskRequest
+from agent.requests import TaskRequest
+from agent.running.seams import TeamOutcome as Outcome
 from agent.teams import carry_over as memory
 from agent.teams import children
-from agent.teams.base import ChildTasks, Outcome
+from agent.teams.base import ChildTasks
 from agent.teams.panels import PANEL_PREFIX, ask_panel, panel_spec
 from core.errors import AgentdError
 from records import events as ev

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent.modes import Outcome
 from agent.parked import Parked
+from agent.running.answers import Outcome
 from records.checkpoints import JournalEntry
 from records.tasks import TaskStatus
 from tools.registry import new_call_id

@@ -24,7 +24,8 @@ from agent.limits import MAX_TASK_CHARS
 from agent.llm.base import Model, ModelError
 from agent.parked import Parked, parked_or
 from agent.running.concurrency import all_or_none
-from agent.teams.base import Outcome, RunTeam
+from agent.running.seams import RunTeam
+from agent.running.seams import TeamOutcome as Outcome
 from agent.teams.children import MEMBER
 from records import events as ev
 from records.agents.definition import Panel

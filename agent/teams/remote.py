@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from agent.modes import Outcome
+    from agent.running.answers import Outcome
     from agent.running.run import TaskRun
     from records.agents.remote_keys import RemoteDelegate
     from records.tasks import Task

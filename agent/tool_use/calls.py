@@ -31,8 +31,8 @@ from agent.parked import Parked, parked_or
 from agent.running.artifacts import artifact_space, updated_event
 from agent.running.citations import SEARCH_KNOWLEDGE, citations_of
 from agent.running.concurrency import all_or_none
+from agent.running.seams import PlannedCall
 from agent.tool_use import questions
-from agent.tool_use.base import PlannedCall
 from agent.tool_use.people import PersonWaits
 from agent.tool_use.progress import ProgressEvents
 from agent.tool_use.results import UNKNOWN_OUTCOME as UNKNOWN_OUTCOME
@@ -77,6 +77,10 @@ class ToolCalls:
         """The run's waits for a person: approvals and questions."""
         self.resumes = Resumes(run, self.people)
         """Waits for ResumeTask after calls that failed resumably."""
+
+    @property
+    def failed_in_a_row(self) -> int:
+        return self.streak.count
 
     def failing(self) -> LimitReached | None:
         """The signal to stop (TOOL_FAILURES) once too many calls in a row failed."""

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Awaitable, Callable
 
 from bench.load import parked as parking
-from bench.load import scenarios
+from bench.load import plain_loop, scenarios
 from bench.load.scenarios import Config, Result
 
 NAMES = (
@@ -93,7 +93,7 @@ async def run(names: list[str], config: Config, args: argparse.Namespace) -> boo
         ),
         "kill": (lambda: scenarios.kill(config, args.kill_tasks), False),
         "memory": (lambda: _memory(config, args), False),
-        "baseline": (lambda: scenarios.baseline(config), False),
+        "baseline": (lambda: plain_loop.baseline(config), False),
     }
     waits = {
         "parked": lambda: parking.parked(config, args.parked_tasks),

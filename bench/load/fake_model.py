@@ -105,8 +105,14 @@ class FakeModel:
             for piece in (text[:7], text[7:14], text[14:]):
                 await response.write(_chunk(model, {"role": "assistant", "content": piece}))
             await response.write(_chunk(model, {}, "stop"))
-        tail = {"id": "chatcmpl-load", "object": "chat.completion.chunk", "created": 0,
-                "model": model, "choices": [], "usage": usage}  # fmt: skip
+        tail = {
+            "id": "chatcmpl-load",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": model,
+            "choices": [],
+            "usage": usage,
+        }
         await response.write(f"data: {json.dumps(tail)}\n\n".encode())
         await response.write(b"data: [DONE]\n\n")
         await response.write_eof()

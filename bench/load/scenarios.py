@@ -1,5 +1,5 @@
-"""The load scenarios: burst (embedded, Redis + PostgreSQL, two replicas), soak, kill, and
-the same burst through a plain asyncio + openai loop as the baseline.
+"""The load scenarios: burst (embedded, Redis + PostgreSQL, two replicas), soak, kill and
+memory (the baseline, the same burst without agentd, is `plain_loop`).
 
 Each returns a `Result` with the counts the targets are judged on (failed, INTERNAL,
 unended streams, lost or repeated events: all must be 0) and the figures reported
@@ -16,7 +16,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from contextlib import AsyncExitStack, suppress
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,8 +77,14 @@ class Result:
 
     @property
     def correct(self) -> bool:
-        return not (self.failed or self.internal or self.unended or self.lost_or_repeated
-                    or self.repeated_calls or self.completed != self.submitted)  # fmt: skip
+        return not (
+            self.failed
+            or self.internal
+            or self.unended
+            or self.lost_or_repeated
+            or self.repeated_calls
+            or self.completed != self.submitted
+        )
 
     def count(self, outcomes: list[Outcome]) -> None:
         self.submitted += len(outcomes)
@@ -186,9 +192,11 @@ async def burst(
 
             async def work() -> list[Outcome]:
                 return await asyncio.gather(
-                    *(gateway.run(n, f"job-{run}-{n}: what is 40+2?", f"{run}-{n}")
-                      for n in range(config.tasks))
-                )  # fmt: skip
+                    *(
+                        gateway.run(n, f"job-{run}-{n}: what is 40+2?", f"{run}-{n}")
+                        for n in range(config.tasks)
+                    )
+                )
 
             await _measure(result, servers, model, gateway, work)
     return result
@@ -317,81 +325,6 @@ async def memory(config: Config, llm_calls: int | None = None) -> Result:
             result.peak_rss_kib = processes.rss_kib(server.pid)
             result.count(list(await asyncio.gather(*jobs)))
     return result
-
-
-async def baseline(config: Config) -> Result:
-    """The same burst through a plain asyncio loop with the `openai` client (concurrency =
-    slots): two model calls and a local calculation per task, nothing stored or streamed."""
-    import httpx2
-    import openai
-
-    result = Result("baseline: asyncio + openai")
-    with tempfile.TemporaryDirectory(prefix="agentd-load-") as folder:
-        model = processes.start_model(Path(folder), config.hold)
-        try:
-            pool = httpx2.Limits(
-                max_connections=config.slots, max_keepalive_connections=config.slots
-            )
-            client = openai.AsyncOpenAI(
-                base_url=model.address,
-                api_key="k",
-                max_retries=0,
-                http_client=openai.DefaultAsyncHttpxClient(limits=pool),
-            )
-            slots = asyncio.Semaphore(config.slots)
-            in_flight = peak = 0
-
-            async def one(n: int) -> float:
-                nonlocal in_flight, peak
-                async with slots:
-                    in_flight += 1
-                    peak = max(peak, in_flight)
-                    started = time.monotonic()
-                    messages: list[dict[str, object]] = [{"role": "user", "content": f"job-{n}"}]
-                    asked = await _streamed(client, messages)
-                    answer = str(40 + 2) if asked else ""  # the tool call, done locally
-                    messages.append({"role": "assistant", "content": ""})
-                    messages.append({"role": "tool", "tool_call_id": "c", "content": answer})
-                    await _streamed(client, messages)
-                    in_flight -= 1
-                    return time.monotonic() - started
-
-            alone = await one(0)
-            result.capacity = config.slots / alone
-            result.idle_rss_kib = processes.rss_kib_self()
-            stop = asyncio.Event()
-            sampler = asyncio.create_task(_self_rss(stop))
-            started = time.monotonic()
-            latencies = await asyncio.gather(*(one(n) for n in range(config.tasks)))
-            result.wall = time.monotonic() - started
-            stop.set()
-            result.peak_rss_kib = await sampler
-            result.peak_in_flight = peak
-            result.submitted = result.completed = len(latencies)
-            result.latencies = list(latencies)
-            await client.close()
-        finally:
-            model.stop()
-    return result
-
-
-async def _streamed(client: Any, messages: list[dict[str, object]]) -> bool:
-    """One streamed chat call, read to its end; whether the model asked for a tool."""
-    stream = await client.chat.completions.create(model="fake", messages=messages, stream=True)
-    asked = False
-    async for chunk in stream:
-        for choice in chunk.choices:
-            asked = asked or bool(choice.delta.tool_calls)
-    return asked
-
-
-async def _self_rss(stop: asyncio.Event) -> int:
-    peak = 0
-    while not stop.is_set():
-        peak = max(peak, processes.rss_kib_self())
-        with suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), 0.1)
-    return peak
 
 
 def median(values: list[float]) -> float:

@@ -39,14 +39,37 @@ from records.tools.grants import covers
 MAX_INSTRUCTIONS_CHARS = 20_000
 VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}")
 CriticPolicy = Literal["every_step", "every_n", "end", "off"]
-KEYS = frozenset({
-    "id", "version", "description", "instructions", "model", "temperature", "max_tokens",
-    "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
-    "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema", "memory",
-    "max_failed_tool_calls", "step_policy", "knowledge",
-    "provider", "fallback",
-    "delegates", "fresh_start", "panels", "remote_delegates",
-})  # fmt: skip
+KEYS = frozenset(
+    {
+        "id",
+        "version",
+        "description",
+        "instructions",
+        "model",
+        "temperature",
+        "max_tokens",
+        "tools",
+        "mode",
+        "max_iterations",
+        "token_budget",
+        "step_timeout_seconds",
+        "task_timeout_seconds",
+        "critic_policy",
+        "metadata",
+        "ask_user",
+        "output_schema",
+        "memory",
+        "max_failed_tool_calls",
+        "step_policy",
+        "knowledge",
+        "provider",
+        "fallback",
+        "delegates",
+        "fresh_start",
+        "panels",
+        "remote_delegates",
+    }
+)
 """The keys of an agent file (and of an agent by RPC, in this shape: `server.convert.agents`).
 The Python client keeps the same set (`agentd_client.agent_files.KEYS`); a test holds
 them equal."""

@@ -11,7 +11,7 @@ from google.protobuf import struct_pb2
 
 from agent.definitions.catalog import Agents
 from agent.definitions.selection import narrow, resolve
-from agent.tool_use.questions import ASK_USER
+from agent.definitions.toolset import toolset
 from core.identity import CallContext
 from records.agents.definition import AgentDefinition
 from tools.registry import ToolRegistry
@@ -105,15 +105,17 @@ class CardMaker:
         if self._auth:
             _declare_bearer(card)
         if call is not None:
-            card.skills.extend(self._skills(call, agent))
+            card.skills.extend(await self._skills(call, agent))
         return card
 
-    def _skills(self, call: CallContext, agent: AgentDefinition | None) -> list[a2a_pb2.AgentSkill]:
-        """A skill per tool the caller may use with the agent."""
+    async def _skills(
+        self, call: CallContext, agent: AgentDefinition | None
+    ) -> list[a2a_pb2.AgentSkill]:
+        """A skill per tool the caller may use with the agent: the agent's toolset
+        (`agent.definitions.toolset`), as ListTools shows it and a task is offered it."""
         specs = {t.spec.name: t.spec for t in self._registry.listing(call)}
-        allowed = narrow(agent, (), specs)
-        if agent is not None and agent.ask_user:
-            allowed[ASK_USER.name] = ASK_USER
+        narrowed = narrow(agent, (), specs)
+        tools = await toolset(self._agents, call.principal.tenant, agent, narrowed)
         return [
             a2a_pb2.AgentSkill(
                 id=spec.name,
@@ -121,7 +123,7 @@ class CardMaker:
                 description=spec.description or spec.name,
                 tags=[spec.category or "tool"],
             )
-            for spec in sorted(allowed.values(), key=lambda s: s.name)
+            for spec in tools.only()
         ]
 
 

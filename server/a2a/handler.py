@@ -18,7 +18,7 @@ from a2a.types import a2a_pb2
 from a2a.utils.errors import TaskNotCancelableError, UnsupportedOperationError
 
 from agent.engine import Engine
-from agent.scheduling.requests import TaskRequest
+from agent.requests import TaskRequest
 from core.errors import TaskAlreadyTerminalError
 from core.identity import CallContext
 from records import events as ev

@@ -25,7 +25,7 @@ import grpc
 import structlog
 
 from agent.failures import RemoteAgentError
-from agent.modes import Outcome
+from agent.running.answers import Outcome
 from core.errors import AgentdError
 from records import events as ev
 from records.agents.remote_keys import RemoteDelegate

@@ -21,8 +21,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from agent.failures import WaitExpiredError
-from agent.modes import Outcome
 from agent.parked import Parked, Waiting
+from agent.running.answers import Outcome
 from agent.tool_use.people import PersonWaits
 from records.mode_state import RemoteState
 from records.tools.invocation import Invocation

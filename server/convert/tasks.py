@@ -14,7 +14,7 @@ from typing import Any
 
 from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
 
-from agent.scheduling.requests import TaskRequest, label_violations
+from agent.requests import TaskRequest, label_violations
 from agentd.v1 import agent_service_pb2, conversations_pb2, events_pb2, tasks_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
 from core.text import clean_json, clean_text
@@ -292,7 +292,7 @@ _BUSY_POLICIES: dict[conversations_pb2.ConversationBusyPolicy.ValueType, BusyPol
 
 
 def plan_data(plan: tasks_pb2.Plan) -> dict[str, Any]:
-    """A plan from a caller, in the planner's JSON shape (`agent.scheduling.requests.given_plan`
+    """A plan from a caller, in the planner's JSON shape (`agent.requests.given_plan`
     validates it)."""
     return {
         "steps": [

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from agent.definitions.catalog import Agents
     from agent.engine import Engine
-    from agent.modes import Outcome
+    from agent.running.answers import Outcome
     from agent.running.run import TaskRun
     from agent.teams.remote import RemoteAgents
     from auth.authenticator import Authenticator

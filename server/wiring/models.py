@@ -12,7 +12,7 @@ from agent.llm.roles import ModelRoles, RoleName
 from server.settings import Settings
 
 if TYPE_CHECKING:
-    from agent.running.factory import ModelFactory
+    from agent.scheduling.factory import ModelFactory
 
 
 def build_models(settings: Settings) -> ModelRoles | None:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from agent.knowledge import usage
 from agent.knowledge.documents import KnowledgeBases
 from agent.knowledge.rerank import KnowledgeSearch
+from agent.llm import usage
 from agent.llm.embeddings import HashEmbedder
 from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.rerank import OpenAIReranker

@@ -14,10 +14,21 @@ from typing import Any, Literal
 
 from agentd.v1 import agents_pb2, conversations_pb2
 
-_MemoryField = Literal["budget_tokens", "max_messages", "tool_result_tokens", "summary_tokens",
-                       "recall_top_k", "extract"]  # fmt: skip
-MEMORY_WHOLE: tuple[_MemoryField, ...] = ("budget_tokens", "max_messages", "tool_result_tokens",
-                                          "summary_tokens", "recall_top_k")  # fmt: skip
+_MemoryField = Literal[
+    "budget_tokens",
+    "max_messages",
+    "tool_result_tokens",
+    "summary_tokens",
+    "recall_top_k",
+    "extract",
+]
+MEMORY_WHOLE: tuple[_MemoryField, ...] = (
+    "budget_tokens",
+    "max_messages",
+    "tool_result_tokens",
+    "summary_tokens",
+    "recall_top_k",
+)
 MEMORY_FLAGS: tuple[_MemoryField, ...] = ("extract",)
 TOOL_CALLS = {
     "keep": conversations_pb2.MEMORY_TOOL_CALLS_KEEP,

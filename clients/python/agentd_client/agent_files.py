@@ -27,14 +27,37 @@ from agentd_client import agent_file_sections as sections
 from agentd_client.agent_file_sections import AgentFileError as AgentFileError
 from agentd_client.requests import to_python
 
-KEYS = frozenset({
-    "id", "version", "description", "instructions", "model", "temperature", "max_tokens",
-    "tools", "mode", "max_iterations", "token_budget", "step_timeout_seconds",
-    "task_timeout_seconds", "critic_policy", "metadata", "ask_user", "output_schema", "memory",
-    "max_failed_tool_calls", "step_policy", "knowledge",
-    "provider", "fallback",
-    "delegates", "fresh_start", "panels", "remote_delegates",
-})  # fmt: skip
+KEYS = frozenset(
+    {
+        "id",
+        "version",
+        "description",
+        "instructions",
+        "model",
+        "temperature",
+        "max_tokens",
+        "tools",
+        "mode",
+        "max_iterations",
+        "token_budget",
+        "step_timeout_seconds",
+        "task_timeout_seconds",
+        "critic_policy",
+        "metadata",
+        "ask_user",
+        "output_schema",
+        "memory",
+        "max_failed_tool_calls",
+        "step_policy",
+        "knowledge",
+        "provider",
+        "fallback",
+        "delegates",
+        "fresh_start",
+        "panels",
+        "remote_delegates",
+    }
+)
 MODES = {
     "auto": tasks_pb2.EXECUTION_MODE_AUTO,
     "function_calling": tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING,
@@ -106,8 +129,10 @@ def _run(data: Mapping[str, Any], agent: agents_pb2.Agent) -> None:
         if str(data["mode"]).lower() not in MODES:
             raise AgentFileError("mode", f"one of {', '.join(MODES)}")
         agent.mode = MODES[str(data["mode"]).lower()]
-    for key, duration in (("step_timeout_seconds", agent.step_timeout),
-                          ("task_timeout_seconds", agent.task_timeout)):  # fmt: skip
+    for key, duration in (
+        ("step_timeout_seconds", agent.step_timeout),
+        ("task_timeout_seconds", agent.task_timeout),
+    ):
         if data.get(key) is not None:
             duration.FromTimedelta(_seconds(data[key], key))
     if data.get("provider") is not None:

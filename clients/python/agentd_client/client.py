@@ -28,13 +28,14 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import artifacts_pb2, events_pb2, grants_pb2, memory_pb2_grpc, tasks_pb2, tools_pb2
+from agentd.v1 import artifacts_pb2, events_pb2, memory_pb2_grpc, tasks_pb2, tools_pb2
 from agentd_client import requests as build
 from agentd_client.agents import AgentMethods
 from agentd_client.conversations import ConversationMethods
 from agentd_client.environment import DEFAULT_TARGET as DEFAULT_TARGET  # re-exported
 from agentd_client.environment import call_metadata, default_target
 from agentd_client.errors import from_rpc_error
+from agentd_client.grants import GrantMethods
 from agentd_client.knowledge import KnowledgeMethods
 from agentd_client.requests import AuditKind, Decision
 from agentd_client.requests import execute_request as _execute_request
@@ -47,7 +48,7 @@ T = TypeVar("T")
 BusyPolicy = Literal["reject", "enqueue", "interrupt"]
 
 
-class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods):
+class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods, GrantMethods):
     """An async client over one channel. Use as an async context manager, or call `close()`.
 
     `target` (host:port) defaults to `AGENTD_ADDRESS`, else 127.0.0.1:50051; `api_key`
@@ -215,9 +216,21 @@ class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods):
         are skipped unless asked for.
         """
         request = _execute_request(
-            task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent, conversation_id, busy_policy, wait_timeout,
-        )  # fmt: skip
+            task,
+            tools,
+            context,
+            max_iterations,
+            mode,
+            idempotency_key,
+            token_budget,
+            task_timeout,
+            labels,
+            plan,
+            agent,
+            conversation_id,
+            busy_policy,
+            wait_timeout,
+        )
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
 
@@ -242,9 +255,21 @@ class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods):
     ) -> tasks_pb2.Task:
         """Start a task with no stream attached; follow it with `stream_task_events`."""
         request = _execute_request(
-            task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent, conversation_id, busy_policy, wait_timeout,
-        )  # fmt: skip
+            task,
+            tools,
+            context,
+            max_iterations,
+            mode,
+            idempotency_key,
+            token_budget,
+            task_timeout,
+            labels,
+            plan,
+            agent,
+            conversation_id,
+            busy_policy,
+            wait_timeout,
+        )
         started: tasks_pb2.Task = await self._unary(self._stub.StartTask, request, timeout)
         return started
 
@@ -267,9 +292,16 @@ class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods):
         or `id@version`), its `conversation_id`, its creation time, its parent task (the
         children of `parent_task_id`: its delegations and panel members)."""
         request = build.list_tasks_request(
-            statuses, page_size, page_token, labels, agent, conversation_id, created_after,
-            created_before, parent_task_id,
-        )  # fmt: skip
+            statuses,
+            page_size,
+            page_token,
+            labels,
+            agent,
+            conversation_id,
+            created_after,
+            created_before,
+            parent_task_id,
+        )
         response: pb.ListTasksResponse = await self._unary(self._stub.ListTasks, request, timeout)
         return response
 
@@ -341,43 +373,6 @@ class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods):
         request = pb.ResumeTaskRequest(task_id=task_id, comment=comment)
         task: tasks_pb2.Task = await self._unary(self._stub.ResumeTask, request, timeout)
         return task
-
-    async def create_grant(
-        self,
-        subject: str,
-        tool: str,
-        level: tools_pb2.PermissionLevel.ValueType,
-        *,
-        expires_at: datetime | None = None,
-        window: str = "",
-        arguments: Mapping[str, Sequence[str]] | None = None,
-        requires_approval: bool = False,
-        timeout: float | None = None,
-    ) -> grants_pb2.Grant:
-        """Grant `subject` ("principal:<id>" or "role:<name>") `level` on `tool` (a name,
-        "<toolset>.*", "category:<name>" or "*") in your tenant (admin role). The grant
-        made; its `warnings` say when it is shadowed or has no effect."""
-        request = build.grant_request(
-            subject, tool, level, expires_at, window, arguments, requires_approval
-        )
-        created: grants_pb2.Grant = await self._unary(self._stub.CreateGrant, request, timeout)
-        return created
-
-    async def revoke_grant(
-        self, grant_id: str, *, timeout: float | None = None
-    ) -> grants_pb2.Grant:
-        revoked: grants_pb2.Grant = await self._unary(
-            self._stub.RevokeGrant, pb.RevokeGrantRequest(grant_id=grant_id), timeout
-        )
-        return revoked
-
-    async def list_grants(
-        self, *, include_revoked: bool = False, timeout: float | None = None
-    ) -> list[grants_pb2.Grant]:
-        response: pb.ListGrantsResponse = await self._unary(
-            self._stub.ListGrants, pb.ListGrantsRequest(include_revoked=include_revoked), timeout
-        )
-        return list(response.grants)
 
     async def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The serving status name (SERVING, NOT_SERVING, ...) of the server or a service."""

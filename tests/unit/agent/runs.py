@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 from agent.limits import EngineConfig
 from agent.llm.base import Model
 from agent.llm.roles import ModelRoles
-from agent.running.factory import RunFactory
 from agent.running.run import TaskRun
+from agent.scheduling.factory import RunFactory
 from core.errors import TaskNotFoundError
 from core.identity import CallContext, Principal
 from records import events as ev

@@ -12,7 +12,7 @@ import pytest
 from agent.definitions.catalog import Agents
 from agent.definitions.files import AgentFiles
 from agent.definitions.selection import narrow, resolve, with_defaults
-from agent.scheduling.requests import TaskRequest
+from agent.requests import TaskRequest
 from core.errors import AgentNotFoundError, InvalidArgumentError
 from records.agents.definition import (
     AgentDefinition,

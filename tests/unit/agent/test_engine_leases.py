@@ -18,7 +18,7 @@ from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
 from agent.parts import EngineParts
-from agent.scheduling.requests import TaskRequest
+from agent.requests import TaskRequest
 from core.identity import CallContext, Principal
 from records import events as ev
 from records.execution import ExecutionMode

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from agent.scheduling.requests import TaskRequest
+from agent.requests import TaskRequest
 from records import serialization
 from records.execution import ExecutionMode
 from records.tasks import ParentLink, Task, TaskStatus

@@ -13,7 +13,7 @@ from agent.engine import Engine
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, ScriptedModel, text
 from agent.parts import EngineParts
-from agent.scheduling.requests import TaskRequest
+from agent.requests import TaskRequest
 from core.identity import CallContext
 from records import events as ev
 from records.execution import ExecutionMode

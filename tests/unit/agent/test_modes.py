@@ -17,8 +17,9 @@ from agent.failures import ModelOutputInvalidError
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, ScriptedModel, text, tool_calls
-from agent.modes import Outcome, critic, function_calling, plan_execute, planner, text_react
+from agent.modes import critic, function_calling, plan_execute, planner, text_react
 from agent.modes.router import choose_mode
+from agent.running.answers import Outcome
 from agent.tool_use.calls import UNKNOWN_OUTCOME
 from core.errors import PlanInvalidError
 from records import events as ev

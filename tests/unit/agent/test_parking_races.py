@@ -14,7 +14,7 @@ from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.parts import EngineParts
-from agent.scheduling.requests import TaskRequest
+from agent.requests import TaskRequest
 from core.identity import CallContext, Principal
 from records.execution import ExecutionMode
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition

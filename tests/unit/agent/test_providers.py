@@ -124,7 +124,7 @@ def test_a_providers_file_is_checked_at_start(
 def test_an_agent_gets_its_provider_per_role_then_its_fallback_chain(tmp_path: Path) -> None:
     from agent.llm.providers import FallbackModel
     from agent.llm.roles import ModelRoles
-    from agent.running.factory import RunFactory
+    from agent.scheduling.factory import RunFactory
     from core.identity import CallContext
     from records.tasks import Task
     from tests.unit.agent.runs import PRINCIPAL, make_env

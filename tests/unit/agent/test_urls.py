@@ -1,4 +1,4 @@
-"""Long URLs reach the model as placeholders and come back exactly (agent/tool_use/urls.py)."""
+"""Long URLs reach the model as placeholders and come back exactly (agent/running/urls.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.parts import EngineParts
-from agent.scheduling.requests import TaskRequest
-from agent.tool_use.urls import MAX_URLS, UrlBook
+from agent.requests import TaskRequest
+from agent.running.urls import MAX_URLS, UrlBook
 from core.identity import CallContext
 from records import events as ev
 from records.execution import ExecutionMode

@@ -15,8 +15,9 @@ import pytest
 from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, ScriptedModel, text, tool_calls
-from agent.modes import Outcome, plan_execute
+from agent.modes import plan_execute
 from agent.parked import Parked
+from agent.running.answers import Outcome
 from records import events as ev
 from records.messages import ModelResponse
 from records.tasks import Citation

@@ -12,7 +12,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import artifacts_pb2, events_pb2, grants_pb2, memory_pb2_grpc, tasks_pb2, tools_pb2
+from agentd.v1 import artifacts_pb2, events_pb2, memory_pb2_grpc, tasks_pb2, tools_pb2
 from agentd_client import requests as build
 from agentd_client.client import BusyPolicy
 from agentd_client.environment import call_metadata, default_target
@@ -20,10 +20,13 @@ from agentd_client.errors import from_rpc_error
 from agentd_client.requests import AuditKind, Decision, to_struct
 from agentd_client.sync.agents import SyncAgentMethods
 from agentd_client.sync.conversations import SyncConversationMethods
+from agentd_client.sync.grants import SyncGrantMethods
 from agentd_client.sync.knowledge import SyncKnowledgeMethods
 
 
-class AgentClient(SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethods):
+class AgentClient(
+    SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethods, SyncGrantMethods
+):
     """A blocking client over one channel (safe to share between threads). Use as a
     context manager, or call `close()`. Its arguments are the async client's: `target`
     defaults to `AGENTD_ADDRESS` (else 127.0.0.1:50051), `api_key` to `AGENTD_API_KEY`."""
@@ -173,9 +176,21 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethod
         """Start a task and iterate over its events; the first carries the task id. As
         the async client's `execute`."""
         request = build.execute_request(
-            task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent, conversation_id, busy_policy, wait_timeout,
-        )  # fmt: skip
+            task,
+            tools,
+            context,
+            max_iterations,
+            mode,
+            idempotency_key,
+            token_budget,
+            task_timeout,
+            labels,
+            plan,
+            agent,
+            conversation_id,
+            busy_policy,
+            wait_timeout,
+        )
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
 
@@ -200,9 +215,21 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethod
     ) -> tasks_pb2.Task:
         """Start a task with no stream attached; follow it with `stream_task_events`."""
         request = build.execute_request(
-            task, tools, context, max_iterations, mode, idempotency_key, token_budget,
-            task_timeout, labels, plan, agent, conversation_id, busy_policy, wait_timeout,
-        )  # fmt: skip
+            task,
+            tools,
+            context,
+            max_iterations,
+            mode,
+            idempotency_key,
+            token_budget,
+            task_timeout,
+            labels,
+            plan,
+            agent,
+            conversation_id,
+            busy_policy,
+            wait_timeout,
+        )
         started: tasks_pb2.Task = self._unary(self._stub.StartTask, request, timeout)
         return started
 
@@ -223,9 +250,16 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethod
         """One page of your tasks, newest first; pass `next_page_token` back for the next
         (filters as the async client's)."""
         request = build.list_tasks_request(
-            statuses, page_size, page_token, labels, agent, conversation_id, created_after,
-            created_before, parent_task_id,
-        )  # fmt: skip
+            statuses,
+            page_size,
+            page_token,
+            labels,
+            agent,
+            conversation_id,
+            created_after,
+            created_before,
+            parent_task_id,
+        )
         response: pb.ListTasksResponse = self._unary(self._stub.ListTasks, request, timeout)
         return response
 
@@ -295,38 +329,6 @@ class AgentClient(SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethod
             self._stub.ListAuditRecords, request, timeout
         )
         return response
-
-    def create_grant(
-        self,
-        subject: str,
-        tool: str,
-        level: tools_pb2.PermissionLevel.ValueType,
-        *,
-        expires_at: datetime | None = None,
-        window: str = "",
-        arguments: Mapping[str, Sequence[str]] | None = None,
-        requires_approval: bool = False,
-        timeout: float | None = None,
-    ) -> grants_pb2.Grant:
-        """Grant `subject` `level` on `tool` in your tenant (admin role); as the async
-        client's `create_grant`."""
-        request = build.grant_request(
-            subject, tool, level, expires_at, window, arguments, requires_approval
-        )
-        created: grants_pb2.Grant = self._unary(self._stub.CreateGrant, request, timeout)
-        return created
-
-    def revoke_grant(self, grant_id: str, *, timeout: float | None = None) -> grants_pb2.Grant:
-        request = pb.RevokeGrantRequest(grant_id=grant_id)
-        revoked: grants_pb2.Grant = self._unary(self._stub.RevokeGrant, request, timeout)
-        return revoked
-
-    def list_grants(
-        self, *, include_revoked: bool = False, timeout: float | None = None
-    ) -> list[grants_pb2.Grant]:
-        request = pb.ListGrantsRequest(include_revoked=include_revoked)
-        response: pb.ListGrantsResponse = self._unary(self._stub.ListGrants, request, timeout)
-        return list(response.grants)
 
     def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The serving status name (SERVING, NOT_SERVING, ...) of the server or a service."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agent.knowledge import usage
+from agent.llm import usage
 from agent.llm.embeddings import HashEmbedder, OpenAIEmbedder
 from agent.llm.fakes.embeddings import DEFAULT_DIMENSIONS
 from agent.llm.fakes.server import FakeOpenAIServer

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from agent.knowledge import usage
+from agent.llm import usage
 from agent.llm.fakes.rerank import relevance
 from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.rerank import OpenAIReranker, RerankFailed, results_of, tokens_of

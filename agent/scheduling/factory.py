@@ -13,19 +13,18 @@ from dataclasses import dataclass, field, replace
 
 import structlog
 
+from agent.definitions.toolset import offered
 from agent.limits import EngineConfig
 from agent.llm.base import Model
 from agent.llm.providers import DEFAULT_PROVIDER, Provider, chain
-from agent.llm.roles import ModelRoles
+from agent.llm.roles import ModelRoles, role_model
 from agent.llm.window.encodings import Encodings
 from agent.running.run import TaskRun
-from agent.teams.delegation import Team, team_tools
+from agent.teams.delegation import Team
 from agent.tool_use.calls import ToolCalls
-from agent.tool_use.questions import ASK_USER
 from core.errors import ToolNotFoundError
 from core.identity import CallContext
 from records.agents.definition import ROLES, AgentDefinition, render
-from records.agents.knowledge_keys import scoped_specs
 from records.checkpoints import RunCheckpoint
 from records.tasks import Task
 from records.tools.model import ToolSpec
@@ -90,13 +89,10 @@ class RunFactory:
             call = replace(call, deadline_seconds=None)
         agent = task.agent
         config = self._config(agent)
-        if agent is not None:  # as the agent is shown them (also when a task resumes)
-            tools = scoped_specs(tools, agent.knowledge)
-        if agent is not None and agent.ask_user:  # the agent may ask the caller
-            tools = {**tools, ASK_USER.name: ASK_USER}
+        # As the agent is shown them (also when a task resumes); the Plan RPC's planner
+        # sees the team's tools too (never runs them).
+        tools = offered(agent, tools, task.delegates, team=self.team is not None)
         panels = agent.panels if agent is not None else ()
-        if self.team is not None:  # the Plan RPC's planner sees them too (never runs them)
-            tools = {**tools, **team_tools(task.delegates, panels)}
         models = self._models(agent)
         encodings = self.encodings or Encodings(None)
         run = TaskRun(
@@ -210,10 +206,3 @@ class RunFactory:
                 self._made.clear()
             made = self._made[key] = self.model_factory(name, temperature, max_tokens)
         return made
-
-
-def role_model(agent: AgentDefinition | None, role: str, server: str) -> str:
-    """The model that plays `role` for a task of `agent`: the agent's for the role, else its
-    default, else the server's (`server`) for the role."""
-    models = agent.models if agent is not None else {}
-    return models.get(role) or models.get("default") or server
