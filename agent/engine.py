@@ -31,7 +31,7 @@ from agent.scheduling.background import Background
 from agent.scheduling.execution import Runner
 from agent.scheduling.factory import RunFactory
 from agent.scheduling.intake import Chosen, choose, new_task
-from agent.scheduling.listing import Listing, list_live
+from agent.scheduling.listing import list_live
 from agent.scheduling.parking import Parking
 from agent.scheduling.takeover import Takeover
 from agent.scheduling.waking import WakingPass
@@ -47,12 +47,12 @@ from core.errors import (
 )
 from core.identity import CallContext
 from records.events import TaskEvent
+from records.paging import Page, TimeCursor
 from records.plan import Plan
-from records.tasks import Task, TaskStatus, new_task_id
+from records.tasks import Task, TaskQuery, TaskStatus, new_task_id
 from records.tools.approvals import ApprovalDecision
 from stores.checkpoints.base import CheckpointStore
 from stores.checkpoints.memory import InMemoryCheckpointStore
-from stores.history.base import TaskQuery
 from stores.idempotency.base import scoped_key
 from tools.registry import ToolRegistry
 
@@ -361,9 +361,9 @@ class Engine:
         except TaskNotFoundError:
             return await self._history.get(tenant, task_id)
 
-    async def list_tasks(self, query: TaskQuery) -> Listing:
+    async def list_tasks(self, query: TaskQuery) -> Page[Task, TimeCursor]:
         """A page of the caller's tasks; unfinished ones show (and filter by) their live
-        state."""
+        state (`agent.scheduling.listing`)."""
         return await list_live(self._history, self._store, query)
 
     async def cancel_quietly(self, tenant: str, task_id: str, reason: str) -> None:

@@ -8,9 +8,10 @@ page is asked for "after" that item's key. The key's shape depends on the list's
 - `KeyCursor`: by a group, then an id (agents: files before those made through the API);
   a list ordered by id alone uses group 0.
 
-Stores (and the services over them) read one row more than a page to learn whether more
-follow (`Page.cut`); the transport turns a cursor into an opaque page token and back
-(`server.convert.pages`).
+Each store's list takes the cursor a page starts after and the page's size, and returns
+the page with the cursor of the next (`Page`); it reads one row more than a page to learn
+whether more follow (`Page.cut`). The services over the stores pass the page on, and the
+transport alone turns a cursor into an opaque page token and back (`server.convert.pages`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,19 @@ class KeyCursor:
 
 
 Cursor = TimeCursor | PositionCursor | KeyCursor
+
+
+def id_cursor(item_id: str) -> KeyCursor:
+    """The cursor after `item_id` in a list ordered by id alone (group 0)."""
+    return KeyCursor(0, item_id)
+
+
+def id_after(after: KeyCursor | None) -> str:
+    """The id a list ordered by id alone starts after: the cursor's ("" for None, which
+    sorts before every id). The cursor's group is not looked at."""
+    return after.item_id if after is not None else ""
+
+
 C = TypeVar("C", bound=Cursor)
 
 

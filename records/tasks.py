@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from core.errors import TaskAlreadyTerminalError
 from records.agents.remote_keys import RemoteDelegate
 from records.execution import ExecutionMode
+from records.paging import TimeCursor
 from records.plan import Plan
 
 if TYPE_CHECKING:
@@ -267,8 +268,9 @@ class TaskQuery:
     created_before: datetime | None = None
     """Exclusive."""
     limit: int = 50
-    after: tuple[datetime, str] | None = field(default=None)
-    """Cursor: (created_at, task_id) of the last task of the previous page."""
+    """The page's size."""
+    after: TimeCursor | None = None
+    """Where the page starts: after the last task of the previous page."""
     labels: Mapping[str, str] = field(default_factory=dict)
     """Only tasks carrying every one of these labels."""
     agent: str = ""

@@ -31,6 +31,7 @@ from records.conversations.model import (
     conversation_id_problem,
     new_conversation_id,
 )
+from records.paging import Page, PositionCursor, TimeCursor
 from stores.conversations.base import ConversationStore
 
 
@@ -115,25 +116,27 @@ class Conversations:
         return conversation
 
     async def page(
-        self, caller: Principal, conversation_id: str, after: int, limit: int
-    ) -> tuple[Conversation, list[ConversationMessage], bool, str]:
-        """The conversation; at most `limit` of its messages after number `after` that fit
-        `MAX_PAGE_BYTES` (at least one); whether more follow; and the task running in it
-        ("" when none)."""
+        self, caller: Principal, conversation_id: str, after: PositionCursor | None, size: int
+    ) -> tuple[Conversation, Page[ConversationMessage, PositionCursor], str]:
+        """The conversation; a page of at most `size` of its messages after the cursor
+        `after` (a message number) that fit `MAX_PAGE_BYTES` (at least one), with the
+        cursor of the next when more follow; and the task running in it ("" when none)."""
         conversation = await self.get(caller, conversation_id)
-        found = await self.store.messages(caller.tenant, conversation_id, after, limit + 1)
+        start = after.position if after is not None else 0
+        found = await self.store.messages(caller.tenant, conversation_id, start, size + 1)
         messages: list[ConversationMessage] = []
-        size = 0
-        for message in found[:limit]:
-            size += page_bytes(message)
-            if messages and size > MAX_PAGE_BYTES:
+        weight = 0
+        for message in found[:size]:
+            weight += page_bytes(message)
+            if messages and weight > MAX_PAGE_BYTES:
                 break
             messages.append(message)
-        more = len(found) > len(messages)
+        page = Page.cut(found, len(messages), lambda m: PositionCursor(m.index))
         running = await self.gate.running(caller.tenant, conversation_id)
-        return conversation, messages, more, running
+        return conversation, page, running
 
-    async def list(self, query: ConversationQuery) -> list[Conversation]:
+    async def list(self, query: ConversationQuery) -> Page[Conversation, TimeCursor]:
+        """A page of the caller's conversations (`ConversationStore.list`)."""
         return await self.store.list(query)
 
     async def delete(self, caller: Principal, conversation_id: str) -> None:

@@ -22,10 +22,18 @@ from core.errors import (
 from core.identity import Principal
 from core.roles import DEFAULT_ROLES, Action, RoleTable
 from records.agents.definition import AgentDefinition, AgentInvalidError, AgentVersion, parse_agent
+from records.paging import KeyCursor, Page
 from stores.agents.base import AgentStore
 
 MAX_AGENTS_PER_TENANT = 1_000
 """Agents (not deleted) one tenant may have by RPC, by default (AGENTD_MAX_AGENTS_PER_TENANT)."""
+OWN_PAGE = 500
+"""A tenant's own agents read at once when their ids are all needed (to leave out the file
+agents they replace)."""
+
+
+def _key(cursor: KeyCursor) -> tuple[int, str]:
+    return (cursor.group, cursor.item_id)
 
 
 class FileAgents(Protocol):
@@ -75,22 +83,42 @@ class Agents:
         return self._shared(agent)
 
     async def list(
-        self, tenant: str, after: tuple[int, str] | None = None, limit: int | None = None
-    ) -> list[tuple[tuple[int, str], AgentVersion]]:
-        """The tenant's own agents (group 0), then the file agents it may use (group 1),
-        each by id, after the key `after`, at most `limit`; each with its key."""
-        own = await self._store.list(tenant) if self._store is not None else []
-        ids = {v.agent.agent_id for v in own}
+        self, tenant: str, after: KeyCursor | None = None, *, size: int
+    ) -> Page[AgentVersion, KeyCursor]:
+        """A page of the agents the tenant may use: its own (group 0, a page of the
+        store's), then the file agents it may use (group 1), each by id; `size` of them
+        after the cursor `after`, with the cursor of the next page when more follow."""
+        keyed: list[tuple[KeyCursor, AgentVersion]] = []
+        own_ids: set[str] | None = None
+        if self._store is not None and (after is None or after.group <= 0):
+            own_after = after if after is not None and after.group == 0 else None
+            own = await self._store.list(tenant, size=size, after=own_after)
+            if own.next is not None:
+                return own
+            keyed = [(KeyCursor(0, v.agent.agent_id), v) for v in own.items]
+            if own_after is None:  # the whole of them
+                own_ids = {v.agent.agent_id for v in own.items}
         files = self._files.all() if self._files is not None else []
-        shared = [self._shared(a) for a in files if a.agent_id not in ids]
-        keyed = sorted(
-            [((0, v.agent.agent_id), v) for v in own]
-            + [((1, v.agent.agent_id), v) for v in shared],
-            key=lambda item: item[0],
-        )
-        if after is not None:
-            keyed = [item for item in keyed if item[0] > after]
-        return keyed[:limit] if limit is not None else keyed
+        if files:
+            own_ids = await self._own_ids(tenant) if own_ids is None else own_ids
+            for agent in sorted(files, key=lambda a: a.agent_id):
+                key = KeyCursor(1, agent.agent_id)
+                if agent.agent_id not in own_ids and (after is None or _key(key) > _key(after)):
+                    keyed.append((key, self._shared(agent)))
+        page = Page.cut(keyed, size, lambda item: item[0])
+        return Page(tuple(v for _, v in page.items), page.next)
+
+    async def _own_ids(self, tenant: str) -> set[str]:
+        """The ids of the tenant's own agents (not deleted), read a page at a time."""
+        ids: set[str] = set()
+        after: KeyCursor | None = None
+        while self._store is not None:
+            page = await self._store.list(tenant, size=OWN_PAGE, after=after)
+            ids.update(v.agent.agent_id for v in page.items)
+            if page.next is None:
+                break
+            after = page.next
+        return ids
 
     def _shared(self, agent: AgentDefinition) -> AgentVersion:
         """A file agent as a version: every tenant's, made when this process read it."""

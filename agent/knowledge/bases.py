@@ -27,6 +27,7 @@ from core.identity import Principal
 from core.roles import DEFAULT_ROLES, Action, RoleTable
 from records.knowledge.items import NAMESPACE_PATTERN, DocumentRecord, KnowledgeBaseRecord, Scope
 from records.knowledge.jobs import IngestionJob, new_job_id
+from records.paging import KeyCursor, Page
 from stores.knowledge.catalog import KnowledgeCatalog
 from stores.knowledge.jobs import jobs_for
 
@@ -81,9 +82,9 @@ class KnowledgeAdmin:
         return record
 
     async def list_bases(
-        self, caller: Principal, *, limit: int, after: str = ""
-    ) -> list[KnowledgeBaseRecord]:
-        return await self.catalog.list_bases(caller.tenant, limit=limit, after=after)
+        self, caller: Principal, *, size: int, after: KeyCursor | None = None
+    ) -> Page[KnowledgeBaseRecord, KeyCursor]:
+        return await self.catalog.list_bases(caller.tenant, size=size, after=after)
 
     async def delete(self, caller: Principal, knowledge_base_id: str) -> int:
         """Delete a base with every chunk of its documents; how many chunks went."""
@@ -173,20 +174,30 @@ class KnowledgeAdmin:
         return found
 
     async def list_jobs(
-        self, caller: Principal, knowledge_base_id: str, *, limit: int, after: str = ""
-    ) -> list[IngestionJob]:
+        self,
+        caller: Principal,
+        knowledge_base_id: str,
+        *,
+        size: int,
+        after: KeyCursor | None = None,
+    ) -> Page[IngestionJob, KeyCursor]:
         self._require_admin(caller, Action.READ_INGESTION_JOBS)
         await self.base(caller, knowledge_base_id)
         return await self.runner.jobs.list_jobs(
-            caller.tenant, knowledge_base_id, limit=limit, after=after
+            caller.tenant, knowledge_base_id, size=size, after=after
         )
 
     async def list_documents(
-        self, caller: Principal, knowledge_base_id: str, *, limit: int, after: str = ""
-    ) -> list[DocumentRecord]:
+        self,
+        caller: Principal,
+        knowledge_base_id: str,
+        *,
+        size: int,
+        after: KeyCursor | None = None,
+    ) -> Page[DocumentRecord, KeyCursor]:
         await self.base(caller, knowledge_base_id)
         return await self.catalog.list_documents(
-            caller.tenant, knowledge_base_id, limit=limit, after=after
+            caller.tenant, knowledge_base_id, size=size, after=after
         )
 
     async def delete_document(self, caller: Principal, document_id: str) -> int:

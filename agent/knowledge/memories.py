@@ -31,6 +31,7 @@ from core.errors import (
 )
 from core.roles import DEFAULT_ROLES, Action, RoleTable
 from records.knowledge.items import NAMESPACE_PATTERN, Hit, Item, Scope, content_hash
+from records.paging import KeyCursor, Page
 from stores.knowledge.base import KnowledgeStore
 
 DEFAULT_NAMESPACE = "default"
@@ -179,22 +180,23 @@ class LongTermMemory:
         user: str,
         namespace: str = "",
         *,
-        limit: int = 100,
-        after: str = "",
+        size: int = 100,
+        after: KeyCursor | None = None,
         roles: Sequence[str] = (),
-    ) -> list[Item]:
-        """The user's memories (those they wrote into shared namespaces included), or, for
-        a shared namespace, every memory of it."""
+    ) -> Page[Item, KeyCursor]:
+        """A page of the user's memories (those they wrote into shared namespaces
+        included), or, for a shared namespace, of every memory of it: at most `size`
+        (capped at `MAX_LIST`), by id after the cursor `after`."""
         namespaces = (check_namespace(namespace),) if namespace else ()
         self.check_access(namespace, roles, write=False)
         scope = self._scope(tenant, user, namespaces)
-        return await self.store.page(scope, limit=max(1, min(limit, MAX_LIST)), after=after)
+        return await self.store.page(scope, size=max(1, min(size, MAX_LIST)), after=after)
 
     async def _writable(self, tenant: str, user: str, memory_id: str, roles: Sequence[str]) -> Item:
         """The memory `memory_id` the user may change: one of theirs in a namespace of
         their own, or one of a shared namespace (with a write role)."""
-        found = await self.store.page(Scope(tenant, "memory", item_ids=(memory_id,)), limit=1)
-        item = found[0] if found else None
+        found = await self.store.page(Scope(tenant, "memory", item_ids=(memory_id,)), size=1)
+        item = found.items[0] if found.items else None
         if item is None or (item.user != user and not is_shared(item.namespace)):
             raise MemoryNotFoundError("memory", memory_id)
         if item.user != user and not self.role_table.allows(roles, Action.READ_SHARED_MEMORY):

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import replace
 
 from core.errors import TaskNotFoundError
-from records.tasks import Task, TaskStatus
-from stores.history.base import TaskHistory, TaskQuery
+from records.paging import Page, TimeCursor
+from records.tasks import Task, TaskQuery, TaskStatus
+from stores.history.base import TaskHistory, task_cursor
 from stores.tasks.base import TaskStore
 
 UNFINISHED = frozenset(s for s in TaskStatus if not s.terminal)
@@ -28,34 +28,37 @@ UNFINISHED = frozenset(s for s in TaskStatus if not s.terminal)
 MAX_SCANS = 10
 """History pages read for one page at most: with a status filter, every unfinished task
 whose live state does not match is read and dropped; past this the page is returned
-short, with a cursor to go on from."""
+short, with the cursor of the last row read to go on from."""
 
 
-@dataclass(frozen=True, slots=True)
-class Listing:
-    tasks: list[Task]
-    """At most `query.limit` tasks matching the query, newest first."""
-    scanned_to: tuple[datetime, str] | None = None
-    """When the scans ran out before the end of history: the cursor (created_at, task_id)
-    of the last row read, where a next page starts."""
-
-
-async def list_live(history: TaskHistory, store: TaskStore, query: TaskQuery) -> Listing:
-    """The caller's tasks matching `query`, newest first, unfinished ones as they are now."""
+async def list_live(
+    history: TaskHistory, store: TaskStore, query: TaskQuery
+) -> Page[Task, TimeCursor]:
+    """A page of the caller's tasks matching `query` (`query.limit` of them after
+    `query.after`), newest first, unfinished ones as they are now. Its cursor is set
+    whenever more may follow: after a full page when another match follows, and after a
+    short one when the scans ran out before the end of history."""
     wanted = query.statuses
-    scan = replace(query, statuses=wanted | UNFINISHED) if wanted else query
+    if not wanted:  # every row matches: history's page is the page
+        rows = await history.list(query)
+        return Page(tuple(await _live_all(store, rows.items)), rows.next)
+    scan = replace(query, statuses=wanted | UNFINISHED)
     found: list[Task] = []
     for _ in range(MAX_SCANS):
         rows = await history.list(scan)
-        for task in await asyncio.gather(*(_live(store, row) for row in rows)):
-            if not wanted or task.status in wanted:
+        for task in await _live_all(store, rows.items):
+            if task.status in wanted:
+                if len(found) == query.limit:  # one more follows the full page
+                    return Page(tuple(found), task_cursor(found[-1]))
                 found.append(task)
-                if len(found) == query.limit:
-                    return Listing(found)
-        if len(rows) < scan.limit:
-            return Listing(found)
-        scan = replace(scan, after=(rows[-1].created_at, rows[-1].task_id))
-    return Listing(found, scan.after)
+        if rows.next is None:
+            return Page(tuple(found))
+        scan = replace(scan, after=rows.next)
+    return Page(tuple(found), scan.after)
+
+
+async def _live_all(store: TaskStore, rows: tuple[Task, ...]) -> list[Task]:
+    return list(await asyncio.gather(*(_live(store, row) for row in rows)))
 
 
 async def _live(store: TaskStore, row: Task) -> Task:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from records.paging import TimeCursor
 from records.tasks import utcnow
 
 CONVERSATION_ID = re.compile(r"^conv_[0-9a-f]{24}$")
@@ -120,5 +121,6 @@ class ConversationQuery:
     tenant: str
     owner: str
     limit: int = 50
-    after: tuple[datetime, str] | None = None
-    """Cursor: (created_at, conversation_id) of the last conversation of the previous page."""
+    """The page's size."""
+    after: TimeCursor | None = None
+    """Where the page starts: after the last conversation of the previous page."""

@@ -224,7 +224,7 @@ class AgentdRequestHandler(RequestHandler):
             owner=call.principal.id,
             statuses=statuses,
             limit=size,
-            after=pages.time_key(params.page_token),
+            after=pages.time_cursor(params.page_token),
             agent=params.tenant.split("@", 1)[0],
             conversation_id=params.context_id,
         )

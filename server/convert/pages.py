@@ -62,13 +62,6 @@ def time_cursor(page_token: str) -> TimeCursor | None:
     return _decoded(page_token, _time) if page_token else None
 
 
-def time_key(page_token: str) -> tuple[datetime, str] | None:
-    """`time_cursor` as the (created_at, id) key the queries of tasks and conversations
-    take (None for "")."""
-    after = time_cursor(page_token)
-    return (after.created_at, after.item_id) if after is not None else None
-
-
 def position_cursor(page_token: str) -> PositionCursor | None:
     """The `PositionCursor` of a page token (None for "": the first page)."""
     return _decoded(page_token, _position) if page_token else None
@@ -112,12 +105,3 @@ def _key(data: Any) -> KeyCursor:
     if not isinstance(group, int) or isinstance(group, bool) or not isinstance(item_id, str):
         raise ValueError
     return KeyCursor(group, item_id)
-
-
-def by_id(asked: int, page_token: str, maximum: int) -> tuple[int, str]:
-    """A page of a list ordered by id (its cursors `KeyCursor(0, id)`): its size (`asked`,
-    0 for the default) and the id it starts after ("" for the first page);
-    INVALID_ARGUMENT for a size out of range or a token not ours."""
-    size = page_size(asked, maximum=maximum)
-    after = key_cursor(page_token)
-    return size, after.item_id if after is not None else ""

@@ -9,7 +9,6 @@ from agent.definitions.catalog import Agents
 from agent.definitions.selection import lookup
 from agentd.v1 import agents_pb2
 from core.identity import CallContext
-from records.paging import KeyCursor, Page
 from server.calls import unary
 from server.convert import agents as convert_agents
 from server.convert import pages
@@ -55,11 +54,9 @@ class AgentRpcs:
     ) -> agents_pb2.ListAgentsResponse:
         size = pages.page_size(request.page_size)
         after = pages.key_cursor(request.page_token)
-        key = (after.group, after.item_id) if after is not None else None
-        found = await self._agents.list(call.principal.tenant, key, size + 1)
-        page = Page.cut(found, size, lambda row: KeyCursor(*row[0]))
+        page = await self._agents.list(call.principal.tenant, after, size=size)
         return agents_pb2.ListAgentsResponse(
-            agents=[convert_agents.agent_to_proto(v) for _, v in page.items],
+            agents=[convert_agents.agent_to_proto(v) for v in page.items],
             next_page_token=pages.token(page.next),
         )
 

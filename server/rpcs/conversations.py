@@ -9,7 +9,6 @@ from agent.conversations.service import Conversations
 from agentd.v1 import conversations_pb2 as cpb
 from core.identity import CallContext
 from records.conversations.model import ConversationQuery
-from records.paging import Page, PositionCursor, TimeCursor
 from server.calls import unary
 from server.convert import conversations as convert_conversations
 from server.convert import pages
@@ -41,14 +40,13 @@ class ConversationRpcs:
     ) -> cpb.GetConversationResponse:
         size = pages.page_size(request.page_size)
         after = pages.position_cursor(request.page_token)
-        conversation, messages, more, running = await self._conversations.page(
-            call.principal, request.conversation_id, after.position if after else 0, size
+        conversation, page, running = await self._conversations.page(
+            call.principal, request.conversation_id, after, size
         )
-        following = PositionCursor(messages[-1].index) if more else None
         return cpb.GetConversationResponse(
             conversation=convert_conversations.conversation_to_proto(conversation, running),
-            messages=[convert_conversations.message_to_proto(m) for m in messages],
-            next_page_token=pages.token(following),
+            messages=[convert_conversations.message_to_proto(m) for m in page.items],
+            next_page_token=pages.token(page.next),
         )
 
     @unary
@@ -59,11 +57,10 @@ class ConversationRpcs:
         query = ConversationQuery(
             call.principal.tenant,
             call.principal.id,
-            limit=size + 1,
-            after=pages.time_key(request.page_token),
+            limit=size,
+            after=pages.time_cursor(request.page_token),
         )
-        found = await self._conversations.list(query)
-        page = Page.cut(found, size, lambda c: TimeCursor(c.created_at, c.conversation_id))
+        page = await self._conversations.list(query)
         return cpb.ListConversationsResponse(
             conversations=[convert_conversations.conversation_to_proto(c) for c in page.items],
             next_page_token=pages.token(page.next),

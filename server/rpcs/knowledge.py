@@ -10,7 +10,6 @@ from google.protobuf import timestamp_pb2
 from agentd.v1 import memory_pb2 as pb
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
-from records.paging import KeyCursor, Page
 from server.calls import unary
 from server.convert import pages
 from server.rpcs.common import required_id
@@ -119,9 +118,9 @@ class KnowledgeRpcs:
         self, request: pb.ListKnowledgeBasesRequest, call: CallContext
     ) -> pb.ListKnowledgeBasesResponse:
         bases = self._feature.require_bases()
-        size, after = pages.by_id(request.page_size, request.page_token, MAX_PAGE)
-        found = await bases.list_bases(call.principal, limit=size + 1, after=after)
-        page = Page.cut(found, size, lambda b: KeyCursor(0, b.knowledge_base_id))
+        size = pages.page_size(request.page_size, maximum=MAX_PAGE)
+        after = pages.key_cursor(request.page_token)
+        page = await bases.list_bases(call.principal, size=size, after=after)
         return pb.ListKnowledgeBasesResponse(
             knowledge_bases=[base_to_proto(b) for b in page.items],
             next_page_token=pages.token(page.next),
@@ -160,14 +159,11 @@ class KnowledgeRpcs:
     ) -> pb.ListDocumentsResponse:
         bases = self._feature.require_bases()
         required_id(request.knowledge_base_id, "knowledge_base_id", MAX_KNOWLEDGE_ID)
-        size, after = pages.by_id(request.page_size, request.page_token, MAX_PAGE)
-        found = await bases.list_documents(
-            call.principal,
-            request.knowledge_base_id,
-            limit=size + 1,
-            after=after,
+        size = pages.page_size(request.page_size, maximum=MAX_PAGE)
+        after = pages.key_cursor(request.page_token)
+        page = await bases.list_documents(
+            call.principal, request.knowledge_base_id, size=size, after=after
         )
-        page = Page.cut(found, size, lambda d: KeyCursor(0, d.document_id))
         return pb.ListDocumentsResponse(
             documents=[document_to_proto(d) for d in page.items],
             next_page_token=pages.token(page.next),
@@ -232,14 +228,11 @@ class KnowledgeRpcs:
     ) -> pb.ListIngestionJobsResponse:
         bases = self._feature.require_bases()
         required_id(request.knowledge_base_id, "knowledge_base_id", MAX_KNOWLEDGE_ID)
-        size, after = pages.by_id(request.page_size, request.page_token, MAX_PAGE)
-        found = await bases.list_jobs(
-            call.principal,
-            request.knowledge_base_id,
-            limit=size + 1,
-            after=after,
+        size = pages.page_size(request.page_size, maximum=MAX_PAGE)
+        after = pages.key_cursor(request.page_token)
+        page = await bases.list_jobs(
+            call.principal, request.knowledge_base_id, size=size, after=after
         )
-        page = Page.cut(found, size, lambda j: KeyCursor(0, j.job_id))
         return pb.ListIngestionJobsResponse(
             jobs=[job_to_proto(j) for j in page.items], next_page_token=pages.token(page.next)
         )

@@ -11,11 +11,10 @@ from agentd.v1 import memory_pb2 as pb
 from agentd.v1 import memory_pb2_grpc as pb_grpc
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
-from records.paging import KeyCursor, Page
 from server.calls import unary
 from server.convert import pages
 from server.rpcs.common import required_id
-from server.rpcs.knowledge import KnowledgeRpcs
+from server.rpcs.knowledge import MAX_PAGE, KnowledgeRpcs
 from server.services.memory import MemoryFeature
 
 if TYPE_CHECKING:  # numpy: only when memory is on
@@ -47,17 +46,17 @@ class MemoryServicer(KnowledgeRpcs, pb_grpc.MemoryServiceServicer):
         self, request: pb.ListMemoriesRequest, call: CallContext
     ) -> pb.ListMemoriesResponse:
         memory = self._feature.require()
-        size, after = pages.by_id(request.page_size, request.page_token, 100)
+        size = pages.page_size(request.page_size, maximum=MAX_PAGE)
+        after = pages.key_cursor(request.page_token)
         principal = call.principal
-        found = await memory.list_memories(
+        page = await memory.list_memories(
             principal.tenant,
             principal.id,
             request.namespace,
-            limit=size + 1,
+            size=size,
             after=after,
             roles=principal.roles,
         )
-        page = Page.cut(found, size, lambda i: KeyCursor(0, i.item_id))
         return pb.ListMemoriesResponse(
             memories=[memory_to_proto(i) for i in page.items],
             next_page_token=pages.token(page.next),

@@ -27,7 +27,7 @@ def task_query(request: pb.ListTasksRequest, principal: Principal, limit: int) -
         if request.HasField("created_before")
         else None,
         limit=limit,
-        after=pages.time_key(request.page_token),
+        after=pages.time_cursor(request.page_token),
         labels=convert.label_filter(request.labels),
         agent=agent,
         agent_version=version,

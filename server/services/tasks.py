@@ -3,14 +3,13 @@ a task's events (as far as its log goes, or following it), and the conversation 
 task runs in when its caller names none.
 
 AgentService's task handler (`server.rpcs.tasks`) and A2A's request handler
-(`server.a2a.handler`) call this one object, so that paging (the page size, the next
-cursor after a short page) and reading a task's log are written once.
+(`server.a2a.handler`) call this one object, so that listing and reading a task's log
+are written once; a page comes cut, with its next cursor, from the engine and history.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import replace
 
 from agent.conversations.service import Conversations
 from agent.engine import Engine
@@ -20,10 +19,6 @@ from records.events import TaskEvent
 from records.paging import Page, TimeCursor
 from records.tasks import Task, TaskQuery
 from stores.idempotency.base import IdempotencyStore, scoped_key
-
-
-def _cursor(task: Task) -> TimeCursor:
-    return TimeCursor(task.created_at, task.task_id)
 
 
 class TaskService:
@@ -49,13 +44,8 @@ class TaskService:
         """A page of the caller's tasks matching `query` (at most `query.limit`, after
         `query.after`), newest first, unfinished ones in their live state. Its cursor is
         set whenever more may follow: after a full page, and after a short one when the
-        engine stopped reading the history before its end."""
-        size = query.limit
-        listing = await self._engine.list_tasks(replace(query, limit=size + 1))
-        page = Page.cut(listing.tasks, size, _cursor)
-        if page.next is None and listing.scanned_to is not None:
-            return Page(page.items, TimeCursor(*listing.scanned_to))
-        return page
+        engine stopped reading the history before its end (`Engine.list_tasks`)."""
+        return await self._engine.list_tasks(query)
 
     def live(self, tenant: str, task_id: str, after: int = 0) -> AsyncIterator[TaskEvent]:
         """The task's events after sequence `after`, then each new one until it ends."""

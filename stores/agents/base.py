@@ -9,8 +9,9 @@ Contract:
 - `get` returns the latest version, or the version asked for (old versions stay
   readable, also after a delete); None when there is no such agent or version, or,
   for the latest, when the agent is deleted. Another tenant's agents are never seen.
-- `list` returns the latest version of each agent of a tenant that is not deleted,
-  by id.
+- `list` returns a page of the latest version of each agent of a tenant that is not
+  deleted, by id: `size` of them after the cursor `after` (its id), with the cursor of
+  the next page (`KeyCursor(0, id)`) when more follow.
 - `delete` marks an agent deleted (its versions stay readable by number); False when
   there was nothing to delete.
 - An update and a delete racing each other are ordered: the update stores the next
@@ -24,6 +25,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from records.agents.definition import AgentDefinition, AgentVersion
+from records.paging import KeyCursor, Page, id_cursor
 
 
 class AgentStore(Protocol):
@@ -35,10 +37,17 @@ class AgentStore(Protocol):
         self, tenant: str, agent_id: str, version: int | None = None
     ) -> AgentVersion | None: ...
 
-    async def list(self, tenant: str) -> list[AgentVersion]: ...
+    async def list(
+        self, tenant: str, *, size: int, after: KeyCursor | None = None
+    ) -> Page[AgentVersion, KeyCursor]: ...
 
     async def count(self, tenant: str) -> int:
         """The tenant's agents not deleted (as many as `list` gives)."""
         ...
 
     async def delete(self, tenant: str, agent_id: str) -> bool: ...
+
+
+def agent_page(found: list[AgentVersion], size: int) -> Page[AgentVersion, KeyCursor]:
+    """The page of `found` (read as `size` + 1, by id)."""
+    return Page.cut(found, size, lambda v: id_cursor(v.agent.agent_id))

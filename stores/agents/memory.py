@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 
 from core.errors import AgentExistsError, AgentNotFoundError
 from records.agents.definition import AgentDefinition, AgentVersion
+from records.paging import KeyCursor, Page, id_after
+from stores.agents.base import agent_page
 
 
 class InMemoryAgentStore:
@@ -44,8 +46,12 @@ class InMemoryAgentStore:
             return versions[-1] if versions and key not in self._deleted else None
         return versions[version - 1] if 0 < version <= len(versions) else None
 
-    async def list(self, tenant: str) -> list[AgentVersion]:
-        return sorted(self._live(tenant), key=lambda stored: stored.agent.agent_id)
+    async def list(
+        self, tenant: str, *, size: int, after: KeyCursor | None = None
+    ) -> Page[AgentVersion, KeyCursor]:
+        start = id_after(after)
+        found = [v for v in self._live(tenant) if v.agent.agent_id > start]
+        return agent_page(sorted(found, key=lambda stored: stored.agent.agent_id), size)
 
     async def count(self, tenant: str) -> int:
         return sum(1 for _ in self._live(tenant))

@@ -12,6 +12,8 @@ from sqlalchemy import Select, and_, bindparam, func, select, update
 from core.errors import AgentExistsError, AgentNotFoundError
 from records import serialization
 from records.agents.definition import AgentDefinition, AgentVersion
+from records.paging import KeyCursor, Page, id_after
+from stores.agents.base import agent_page
 from stores.sql.database import Database
 from stores.sql.group_commit import check_row
 from stores.sql.schema import agent_versions
@@ -102,11 +104,18 @@ class SqlAgentStore:
             row = (await connection.execute(query)).first()
         return _version(row) if row is not None else None
 
-    async def list(self, tenant: str) -> list[AgentVersion]:
-        query = _live(select(agent_versions), tenant).order_by(_T.agent_id)
+    async def list(
+        self, tenant: str, *, size: int, after: KeyCursor | None = None
+    ) -> Page[AgentVersion, KeyCursor]:
+        query = (
+            _live(select(agent_versions), tenant)
+            .where(_T.agent_id > id_after(after))
+            .order_by(_T.agent_id)
+            .limit(size + 1)
+        )
         async with self._engine.connect() as connection:
             rows = (await connection.execute(query)).all()
-        return [_version(row) for row in rows]
+        return agent_page([_version(row) for row in rows], size)
 
     async def count(self, tenant: str) -> int:
         query = _live(select(func.count()).select_from(agent_versions), tenant)

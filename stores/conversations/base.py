@@ -7,8 +7,9 @@ Contract:
 - `create` stores a new, empty conversation (ValueError if the id is taken).
 - `get` returns the conversation with its counts (messages, turns, tokens) and its
   running summary.
-- `list` returns a caller's own conversations (created_by == owner), newest first
-  (ties by id, descending), after the query's keyset cursor.
+- `list` returns a page of a caller's own conversations (created_by == owner), newest
+  first (ties by id, descending): `query.limit` of them after the query's cursor, with
+  the cursor of the next page when more follow.
 - `append_turn` adds a task's messages as the next turn, numbering them after the
   conversation's last message, atomically: all of the turn or none of it. A task
   adds at most one turn: a second append for the same task id changes nothing and
@@ -33,6 +34,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from records.conversations.model import Conversation, ConversationMessage, ConversationQuery, Turn
+from records.paging import Page, TimeCursor
 
 
 class ConversationStore(Protocol):
@@ -60,4 +62,9 @@ class ConversationStore(Protocol):
 
     async def delete(self, tenant: str, conversation_id: str) -> bool: ...
 
-    async def list(self, query: ConversationQuery) -> list[Conversation]: ...
+    async def list(self, query: ConversationQuery) -> Page[Conversation, TimeCursor]: ...
+
+
+def conversation_page(found: list[Conversation], size: int) -> Page[Conversation, TimeCursor]:
+    """The page of `found` (read as `size` + 1, newest first)."""
+    return Page.cut(found, size, lambda c: TimeCursor(c.created_at, c.conversation_id))

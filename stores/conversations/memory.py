@@ -7,7 +7,9 @@ from itertools import groupby
 
 from core.errors import ConversationNotFoundError
 from records.conversations.model import Conversation, ConversationMessage, ConversationQuery, Turn
+from records.paging import Page, TimeCursor
 from records.tasks import utcnow
+from stores.conversations.base import conversation_page
 
 
 @dataclass
@@ -95,13 +97,14 @@ class InMemoryConversationStore:
         del self._kept[conversation_id]
         return True
 
-    async def list(self, query: ConversationQuery) -> list[Conversation]:
+    async def list(self, query: ConversationQuery) -> Page[Conversation, TimeCursor]:
         found = [
             k.conversation
             for k in self._kept.values()
             if k.conversation.tenant == query.tenant and k.conversation.created_by == query.owner
         ]
         found.sort(key=lambda c: (c.created_at, c.conversation_id), reverse=True)
-        if query.after is not None:
-            found = [c for c in found if (c.created_at, c.conversation_id) < query.after]
-        return found[: query.limit]
+        if (after := query.after) is not None:
+            start = (after.created_at, after.item_id)
+            found = [c for c in found if (c.created_at, c.conversation_id) < start]
+        return conversation_page(found, query.limit)

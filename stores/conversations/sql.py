@@ -39,7 +39,9 @@ from records.conversations.model import (
     ConversationQuery,
     Turn,
 )
+from records.paging import Page, TimeCursor
 from records.tasks import utcnow
+from stores.conversations.base import conversation_page
 from stores.sql.database import Database
 from stores.sql.schema import conversation_turns, conversations
 from stores.sql.times import aware
@@ -331,12 +333,12 @@ class SqlConversationStore:
         deleted = await self._writer.execute_together([(_DELETE_TURNS, params), (_DELETE, params)])
         return deleted > 0
 
-    async def list(self, query: ConversationQuery) -> list[Conversation]:
+    async def list(self, query: ConversationQuery) -> Page[Conversation, TimeCursor]:
         statement = select(conversations).where(
             _C.tenant == query.tenant, _C.created_by == query.owner
         )
-        if query.after is not None:
-            created, conversation_id = query.after
+        if (after := query.after) is not None:
+            created, conversation_id = after.created_at, after.item_id
             statement = statement.where(
                 or_(
                     _C.created_at < created,
@@ -345,5 +347,5 @@ class SqlConversationStore:
             )
         statement = statement.order_by(_C.created_at.desc(), _C.conversation_id.desc())
         async with self._engine.connect() as connection:
-            rows = (await connection.execute(statement.limit(query.limit))).all()
-        return [_conversation(row) for row in rows]
+            rows = (await connection.execute(statement.limit(query.limit + 1))).all()
+        return conversation_page([_conversation(row) for row in rows], query.limit)

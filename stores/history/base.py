@@ -4,16 +4,22 @@
 running when it took one at once, and when it ends (recording the same state
 twice is harmless; a row may lag an unfinished task's live state, which
 ListTasks reads, `agent.scheduling.listing`); `get` answers for a
-tenant's own tasks only; `list` pages through a caller's tasks, newest
-first, with a keyset cursor.
+tenant's own tasks only; `list` returns a page of a caller's tasks, newest
+first, after the query's cursor, with the cursor of the next page when more
+follow.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from records.tasks import Task
-from records.tasks import TaskQuery as TaskQuery  # the engine's path to it (agent/)
+from records.paging import Page, TimeCursor
+from records.tasks import Task, TaskQuery
+
+
+def task_cursor(task: Task) -> TimeCursor:
+    """Where a page ending at `task` ends, in a list newest first."""
+    return TimeCursor(task.created_at, task.task_id)
 
 
 def _matches(task: Task, query: TaskQuery) -> bool:
@@ -23,12 +29,17 @@ def _matches(task: Task, query: TaskQuery) -> bool:
         and (not query.statuses or task.status in query.statuses)
         and (query.created_after is None or task.created_at >= query.created_after)
         and (query.created_before is None or task.created_at < query.created_before)
-        and (query.after is None or (task.created_at, task.task_id) < query.after)
+        and (query.after is None or _before(task, query.after))
         and all(task.labels.get(key) == value for key, value in query.labels.items())
         and _runs_as(task, query)
         and (not query.conversation_id or task.conversation_id == query.conversation_id)
         and (not query.parent_task_id or task.parent_task_id == query.parent_task_id)
     )
+
+
+def _before(task: Task, after: TimeCursor) -> bool:
+    """Whether `task` comes after the cursor in a list newest first (ties by id)."""
+    return (task.created_at, task.task_id) < (after.created_at, after.item_id)
 
 
 def _runs_as(task: Task, query: TaskQuery) -> bool:
@@ -50,8 +61,9 @@ class TaskHistory(Protocol):
         """A finished task, or TaskNotFoundError (also for another tenant's)."""
         ...
 
-    async def list(self, query: TaskQuery) -> list[Task]:
-        """At most `query.limit` tasks, newest first (ties by task id, descending)."""
+    async def list(self, query: TaskQuery) -> Page[Task, TimeCursor]:
+        """A page of `query.limit` tasks after `query.after`, newest first (ties by task
+        id, descending); its next cursor is its last task's when more follow."""
         ...
 
     async def close(self) -> None:

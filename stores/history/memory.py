@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from core.errors import TaskNotFoundError
+from records.paging import Page, TimeCursor
 from records.tasks import Task, TaskQuery
-from stores.history.base import _matches
+from stores.history.base import _matches, task_cursor
 
 
 class InMemoryTaskHistory:
@@ -22,13 +23,14 @@ class InMemoryTaskHistory:
             raise TaskNotFoundError(task_id)
         return task.snapshot()
 
-    async def list(self, query: TaskQuery) -> list[Task]:
+    async def list(self, query: TaskQuery) -> Page[Task, TimeCursor]:
         chosen = sorted(
             (t for t in self._tasks.values() if _matches(t, query)),
             key=lambda t: (t.created_at, t.task_id),
             reverse=True,
         )
-        return [t.snapshot() for t in chosen[: query.limit]]
+        found = [t.snapshot() for t in chosen[: query.limit + 1]]
+        return Page.cut(found, query.limit, task_cursor)
 
     async def close(self) -> None:
         return

@@ -8,7 +8,9 @@ from sqlalchemy import and_, exists, or_, select
 
 from core.errors import TaskNotFoundError
 from records import serialization
+from records.paging import Page, TimeCursor
 from records.tasks import Task, TaskQuery
+from stores.history.base import task_cursor
 from stores.sql.database import Database, insert_of
 from stores.sql.schema import task_history, task_labels
 
@@ -83,7 +85,7 @@ class SqlTaskHistory:
         task: Task = serialization.loads(data)
         return task
 
-    async def list(self, query: TaskQuery) -> list[Task]:
+    async def list(self, query: TaskQuery) -> Page[Task, TimeCursor]:
         c = task_history.c
         statement = select(c.data).where(c.tenant == query.tenant, c.owner == query.owner)
         if query.statuses:
@@ -111,14 +113,15 @@ class SqlTaskHistory:
                 )
             )
         if query.after is not None:
-            created, task_id = query.after
+            created, task_id = query.after.created_at, query.after.item_id
             statement = statement.where(
                 or_(c.created_at < created, and_(c.created_at == created, c.task_id < task_id))
             )
-        statement = statement.order_by(c.created_at.desc(), c.task_id.desc()).limit(query.limit)
+        statement = statement.order_by(c.created_at.desc(), c.task_id.desc())
         async with self._engine.connect() as connection:
-            rows = (await connection.execute(statement)).scalars().all()
-        return [serialization.loads(data) for data in rows]
+            rows = (await connection.execute(statement.limit(query.limit + 1))).scalars().all()
+        found: list[Task] = [serialization.loads(data) for data in rows]
+        return Page.cut(found, query.limit, task_cursor)
 
     async def close(self) -> None:
         return  # the engine belongs to the caller

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from records.knowledge.items import EmbeddingSpace, Hit, Item, Scope, Vectors
+from records.paging import KeyCursor, Page, id_cursor
 
 RRF_K = 60
 """The constant of reciprocal rank fusion: score = Σ 1 / (RRF_K + rank)."""
@@ -65,8 +66,11 @@ class KnowledgeStore(Protocol):
         space: EmbeddingSpace,
     ) -> list[Hit]: ...
 
-    async def page(self, scope: Scope, *, limit: int = 100, after: str = "") -> list[Item]:
-        """Items of the scope by id (ids grow with time), those after `after`."""
+    async def page(
+        self, scope: Scope, *, size: int = 100, after: KeyCursor | None = None
+    ) -> Page[Item, KeyCursor]:
+        """A page of `size` items of the scope by id (ids grow with time), those after the
+        cursor `after` (its id), with the cursor of the next page when more follow."""
         ...
 
     async def count(self, scope: Scope) -> int: ...
@@ -80,6 +84,11 @@ class KnowledgeStore(Protocol):
     async def set_vectors(self, item_ids: Sequence[str], vectors: Vectors) -> None: ...
 
     async def close(self) -> None: ...
+
+
+def item_page(found: Sequence[Item], size: int) -> Page[Item, KeyCursor]:
+    """The page of `found` (read as `size` + 1, in id order)."""
+    return Page.cut(found, size, lambda i: id_cursor(i.item_id))
 
 
 def fuse(

@@ -4,8 +4,9 @@ the knowledge base's id and `Item.document_id` the document's).
 
 Contract (tests/contract/test_knowledge_catalog.py, on memory, SQLite and PostgreSQL):
 every call is one tenant's; another tenant's bases and documents are never found, listed
-or deleted. `create_base` returns False when the tenant has the id already. Lists are in
-id order (ids grow with time), `after` an id. `delete_base` deletes its documents'
+or deleted. `create_base` returns False when the tenant has the id already. Lists are
+pages in id order (ids grow with time): `size` items after the cursor `after` (its id),
+with the cursor of the next page when more follow. `delete_base` deletes its documents'
 records and its ingestion jobs too, in one step (a base created again with the same id
 starts with none).
 
@@ -40,6 +41,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from records.knowledge.items import DocumentRecord, DocumentState, KnowledgeBaseRecord
 from records.knowledge.jobs import IngestionJob
+from records.paging import KeyCursor, Page, id_after, id_cursor
 from stores.sql.times import aware
 
 metadata = MetaData()
@@ -102,8 +104,8 @@ class KnowledgeCatalog(Protocol):
     async def get_base(self, tenant: str, knowledge_base_id: str) -> KnowledgeBaseRecord | None: ...
 
     async def list_bases(
-        self, tenant: str, *, limit: int, after: str = ""
-    ) -> list[KnowledgeBaseRecord]: ...
+        self, tenant: str, *, size: int, after: KeyCursor | None = None
+    ) -> Page[KnowledgeBaseRecord, KeyCursor]: ...
 
     async def delete_base(self, tenant: str, knowledge_base_id: str) -> bool: ...
 
@@ -112,8 +114,8 @@ class KnowledgeCatalog(Protocol):
     async def get_document(self, tenant: str, document_id: str) -> DocumentRecord | None: ...
 
     async def list_documents(
-        self, tenant: str, knowledge_base_id: str, *, limit: int, after: str = ""
-    ) -> list[DocumentRecord]: ...
+        self, tenant: str, knowledge_base_id: str, *, size: int, after: KeyCursor | None = None
+    ) -> Page[DocumentRecord, KeyCursor]: ...
 
     async def delete_document(self, tenant: str, document_id: str) -> bool: ...
 
@@ -152,10 +154,11 @@ class InMemoryKnowledgeCatalog:
         return self._bases.get((tenant, knowledge_base_id))
 
     async def list_bases(
-        self, tenant: str, *, limit: int, after: str = ""
-    ) -> list[KnowledgeBaseRecord]:
-        found = [b for (t, i), b in self._bases.items() if t == tenant and i > after]
-        return sorted(found, key=lambda b: b.knowledge_base_id)[:limit]
+        self, tenant: str, *, size: int, after: KeyCursor | None = None
+    ) -> Page[KnowledgeBaseRecord, KeyCursor]:
+        start = id_after(after)
+        found = [b for (t, i), b in self._bases.items() if t == tenant and i > start]
+        return base_page(sorted(found, key=lambda b: b.knowledge_base_id), size)
 
     async def delete_base(self, tenant: str, knowledge_base_id: str) -> bool:
         if self._bases.pop((tenant, knowledge_base_id), None) is None:
@@ -177,17 +180,18 @@ class InMemoryKnowledgeCatalog:
         return None if found is None or found.state == "DELETING" else found
 
     async def list_documents(
-        self, tenant: str, knowledge_base_id: str, *, limit: int, after: str = ""
-    ) -> list[DocumentRecord]:
+        self, tenant: str, knowledge_base_id: str, *, size: int, after: KeyCursor | None = None
+    ) -> Page[DocumentRecord, KeyCursor]:
+        start = id_after(after)
         found = [
             d
             for (t, i), d in self._documents.items()
             if t == tenant
             and d.knowledge_base_id == knowledge_base_id
-            and i > after
+            and i > start
             and d.state != "DELETING"
         ]
-        return sorted(found, key=lambda d: d.document_id)[:limit]
+        return document_page(sorted(found, key=lambda d: d.document_id), size)
 
     async def delete_document(self, tenant: str, document_id: str) -> bool:
         return self._documents.pop((tenant, document_id), None) is not None
@@ -209,6 +213,16 @@ class InMemoryKnowledgeCatalog:
     async def deleting_documents(self, *, limit: int) -> list[DocumentRecord]:
         found = [d for d in self._documents.values() if d.state == "DELETING"]
         return sorted(found, key=lambda d: d.document_id)[:limit]
+
+
+def base_page(found: list[KnowledgeBaseRecord], size: int) -> Page[KnowledgeBaseRecord, KeyCursor]:
+    """The page of `found` (read as `size` + 1, in id order)."""
+    return Page.cut(found, size, lambda b: id_cursor(b.knowledge_base_id))
+
+
+def document_page(found: list[DocumentRecord], size: int) -> Page[DocumentRecord, KeyCursor]:
+    """The page of `found` (read as `size` + 1, in id order)."""
+    return Page.cut(found, size, lambda d: id_cursor(d.document_id))
 
 
 def _base(row: Any) -> KnowledgeBaseRecord:
@@ -261,17 +275,17 @@ class SqlKnowledgeCatalog:
         return None if row is None else _base(row)
 
     async def list_bases(
-        self, tenant: str, *, limit: int, after: str = ""
-    ) -> list[KnowledgeBaseRecord]:
+        self, tenant: str, *, size: int, after: KeyCursor | None = None
+    ) -> Page[KnowledgeBaseRecord, KeyCursor]:
         c = bases.c
         query = (
             select(bases)
-            .where(c.tenant == tenant, c.knowledge_base_id > after)
+            .where(c.tenant == tenant, c.knowledge_base_id > id_after(after))
             .order_by(c.knowledge_base_id)
-            .limit(limit)
+            .limit(size + 1)
         )
         async with self.engine.connect() as connection:
-            return [_base(r) for r in await connection.execute(query)]
+            return base_page([_base(r) for r in await connection.execute(query)], size)
 
     async def delete_base(self, tenant: str, knowledge_base_id: str) -> bool:
         async with self.engine.begin() as connection:
@@ -323,22 +337,23 @@ class SqlKnowledgeCatalog:
         return None if row is None else document_row(row)
 
     async def list_documents(
-        self, tenant: str, knowledge_base_id: str, *, limit: int, after: str = ""
-    ) -> list[DocumentRecord]:
+        self, tenant: str, knowledge_base_id: str, *, size: int, after: KeyCursor | None = None
+    ) -> Page[DocumentRecord, KeyCursor]:
         c = documents.c
         query = (
             select(documents)
             .where(
                 c.tenant == tenant,
                 c.knowledge_base_id == knowledge_base_id,
-                c.document_id > after,
+                c.document_id > id_after(after),
                 c.state != "DELETING",
             )
             .order_by(c.document_id)
-            .limit(limit)
+            .limit(size + 1)
         )
         async with self.engine.connect() as connection:
-            return [document_row(r) for r in await connection.execute(query)]
+            found = [document_row(r) for r in await connection.execute(query)]
+        return document_page(found, size)
 
     async def delete_document(self, tenant: str, document_id: str) -> bool:
         c = documents.c

@@ -3,7 +3,8 @@ SQLite or PostgreSQL database: `stores.knowledge.sql_jobs`).
 
 Contract (tests/contract/test_ingestion_jobs.py, on memory, SQLite and PostgreSQL):
 - Every call naming a tenant is that tenant's; another tenant's jobs are never found or
-  listed. Lists are in id order (ids grow with time), `after` an id.
+  listed. Lists are pages in id order (ids grow with time): `size` jobs after the cursor
+  `after` (its id), with the cursor of the next page when more follow.
 - A job is QUEUED, then RUNNING (owned by one process, `owner`, until `lease_until`,
   which the owner renews), then SUCCEEDED or FAILED. Every change of a running job names
   its owner and is refused (`JobCheck.lost`) once another process has taken it over.
@@ -25,6 +26,7 @@ from typing import Protocol
 
 from records.knowledge.items import DocumentRecord
 from records.knowledge.jobs import ENDED, IngestionJob, JobCheck
+from records.paging import KeyCursor, Page, id_after, id_cursor
 from stores.knowledge.catalog import InMemoryKnowledgeCatalog, KnowledgeCatalog, SqlKnowledgeCatalog
 
 ACTIVE = ("QUEUED", "RUNNING")
@@ -36,8 +38,8 @@ class IngestionJobStore(Protocol):
     async def get(self, tenant: str, job_id: str) -> IngestionJob | None: ...
 
     async def list_jobs(
-        self, tenant: str, knowledge_base_id: str, *, limit: int, after: str = ""
-    ) -> list[IngestionJob]: ...
+        self, tenant: str, knowledge_base_id: str, *, size: int, after: KeyCursor | None = None
+    ) -> Page[IngestionJob, KeyCursor]: ...
 
     async def content(self, tenant: str, job_id: str) -> bytes | None: ...
 
@@ -115,14 +117,16 @@ class InMemoryIngestionJobs:
         return self._jobs.get((tenant, job_id))
 
     async def list_jobs(
-        self, tenant: str, knowledge_base_id: str, *, limit: int, after: str = ""
-    ) -> list[IngestionJob]:
+        self, tenant: str, knowledge_base_id: str, *, size: int, after: KeyCursor | None = None
+    ) -> Page[IngestionJob, KeyCursor]:
+        start = id_after(after)
         found = [
             j
             for (t, i), j in self._jobs.items()
-            if t == tenant and j.knowledge_base_id == knowledge_base_id and i > after
+            if t == tenant and j.knowledge_base_id == knowledge_base_id and i > start
         ]
-        return sorted(found, key=lambda j: j.job_id)[:limit]
+        found.sort(key=lambda j: j.job_id)
+        return Page.cut(found, size, lambda j: id_cursor(j.job_id))
 
     async def content(self, tenant: str, job_id: str) -> bytes | None:
         return self._content.get((tenant, job_id))

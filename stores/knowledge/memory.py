@@ -9,7 +9,8 @@ import numpy as np
 
 from core.errors import EmbeddingModelChangedError
 from records.knowledge.items import EmbeddingSpace, Hit, Item, Scope, Vectors
-from stores.knowledge.base import fuse, plain
+from records.paging import KeyCursor, Page, id_after
+from stores.knowledge.base import fuse, item_page, plain
 from stores.knowledge.keywords import index_terms, query_terms
 
 
@@ -96,12 +97,15 @@ class InMemoryKnowledgeStore:
         by_keyword = [i for n, i in sorted(counted, key=lambda x: -x[0]) if n][: top_k * 4]
         return fuse(by_vector, by_keyword, similarity, top_k, threshold)
 
-    async def page(self, scope: Scope, *, limit: int = 100, after: str = "") -> list[Item]:
+    async def page(
+        self, scope: Scope, *, size: int = 100, after: KeyCursor | None = None
+    ) -> Page[Item, KeyCursor]:
+        start = id_after(after)
         found = sorted(
-            (i for i in self._items.values() if scope.admits(i) and i.item_id > after),
+            (i for i in self._items.values() if scope.admits(i) and i.item_id > start),
             key=lambda i: i.item_id,
         )
-        return found[:limit]
+        return item_page(found, size)
 
     async def count(self, scope: Scope) -> int:
         return sum(1 for i in self._items.values() if scope.admits(i))

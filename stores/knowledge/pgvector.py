@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from core.errors import EmbeddingModelChangedError
 from records.knowledge.items import EmbeddingSpace, Hit, Item, Scope, Vectors
+from records.paging import KeyCursor, Page
 from stores.knowledge.base import fuse, plain
 from stores.knowledge.keywords import keyword_text, query_terms
 from stores.knowledge.pgsearch import begin, iterative_scans, pg_items, pg_keywords, search_rows
@@ -182,8 +183,10 @@ class PgVectorKnowledgeStore:
         similarity = {i.item_id: s for i, s in keyword}
         return fuse(by_vector, [i for i, _ in keyword], similarity, top_k, threshold)
 
-    async def page(self, scope: Scope, *, limit: int = 100, after: str = "") -> list[Item]:
-        return await self._sql.page(scope, limit=limit, after=after)
+    async def page(
+        self, scope: Scope, *, size: int = 100, after: KeyCursor | None = None
+    ) -> Page[Item, KeyCursor]:
+        return await self._sql.page(scope, size=size, after=after)
 
     async def count(self, scope: Scope) -> int:
         return await self._sql.count(scope)

@@ -23,6 +23,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from core.errors import EmbeddingModelChangedError
 from records.knowledge.items import EmbeddingSpace, Item, Scope
+from records.paging import KeyCursor, Page, id_after
+from stores.knowledge.base import item_page
 from stores.knowledge.tables import SPACE_ROW, space
 from stores.sql.times import aware
 
@@ -234,15 +236,17 @@ class SqlItems:
             found[f"{stored.user}\0{stored.namespace}\0{stored.content_hash}"] = stored
         return found
 
-    async def page(self, scope: Scope, *, limit: int = 100, after: str = "") -> list[Item]:
+    async def page(
+        self, scope: Scope, *, size: int = 100, after: KeyCursor | None = None
+    ) -> Page[Item, KeyCursor]:
         query = (
             select(*columns(self.table))
-            .where(where(scope, self.table), self.table.c.item_id > after)
+            .where(where(scope, self.table), self.table.c.item_id > id_after(after))
             .order_by(self.table.c.item_id)
-            .limit(limit)
+            .limit(size + 1)
         )
         async with self.engine.connect() as connection:
-            return [item_of(r) for r in await connection.execute(query)]
+            return item_page([item_of(r) for r in await connection.execute(query)], size)
 
     async def count(self, scope: Scope) -> int:
         async with self.engine.connect() as connection:

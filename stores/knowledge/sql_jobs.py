@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from records.knowledge.items import DocumentRecord
 from records.knowledge.jobs import IngestionJob, JobCheck
+from records.paging import KeyCursor, Page, id_after, id_cursor
 from stores.knowledge.catalog import bases, document_row, documents, jobs
 from stores.sql.times import aware
 
@@ -87,20 +88,21 @@ class SqlIngestionJobs:
         return None if row is None else _job(row)
 
     async def list_jobs(
-        self, tenant: str, knowledge_base_id: str, *, limit: int, after: str = ""
-    ) -> list[IngestionJob]:
+        self, tenant: str, knowledge_base_id: str, *, size: int, after: KeyCursor | None = None
+    ) -> Page[IngestionJob, KeyCursor]:
         query = (
             select(*FIELDS)
             .where(
                 _J.tenant == tenant,
                 _J.knowledge_base_id == knowledge_base_id,
-                _J.job_id > after,
+                _J.job_id > id_after(after),
             )
             .order_by(_J.job_id)
-            .limit(limit)
+            .limit(size + 1)
         )
         async with self.engine.connect() as connection:
-            return [_job(r) for r in await connection.execute(query)]
+            found = [_job(r) for r in await connection.execute(query)]
+        return Page.cut(found, size, lambda j: id_cursor(j.job_id))
 
     async def content(self, tenant: str, job_id: str) -> bytes | None:
         query = select(_J.content).where(_J.tenant == tenant, _J.job_id == job_id)

@@ -33,6 +33,7 @@ from sqlalchemy.sql.elements import ColumnClause
 
 from core.errors import EmbeddingModelChangedError
 from records.knowledge.items import EmbeddingSpace, Hit, Item, Scope, Vectors
+from records.paging import KeyCursor, Page
 from stores.knowledge.base import fuse, plain
 from stores.knowledge.keywords import KEYWORD_POOL, keyword_text, query_terms
 from stores.knowledge.sql import (
@@ -317,8 +318,10 @@ class SqliteKnowledgeStore:
         async with self._engine.connect() as connection:
             return await self._sql.holds_items(connection)
 
-    async def page(self, scope: Scope, *, limit: int = 100, after: str = "") -> list[Item]:
-        return await self._sql.page(scope, limit=limit, after=after)
+    async def page(
+        self, scope: Scope, *, size: int = 100, after: KeyCursor | None = None
+    ) -> Page[Item, KeyCursor]:
+        return await self._sql.page(scope, size=size, after=after)
 
     async def count(self, scope: Scope) -> int:
         return await self._sql.count(scope)

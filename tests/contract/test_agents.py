@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 
 import pytest
 
 from core.errors import AgentExistsError, AgentNotFoundError
-from records.agents.definition import AgentDefinition
+from records.agents.definition import AgentDefinition, AgentVersion
 from records.execution import ExecutionMode
+from records.paging import KeyCursor, Page
 from stores.agents.base import AgentStore
 from stores.agents.memory import InMemoryAgentStore
 from stores.agents.sql import SqlAgentStore
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
+from tests.paging import every_page, page_sizes
 
 FULL = AgentDefinition(
     agent_id="support",
@@ -71,7 +73,7 @@ async def test_tenants_never_see_each_others_agents(agents: AgentStore) -> None:
     await agents.create("acme", FULL, "alice")
     assert await agents.get("globex", "support") is None
     assert await agents.get("globex", "support", 1) is None
-    assert await agents.list("globex") == []
+    assert (await agents.list("globex", size=10)).items == ()
     with pytest.raises(AgentNotFoundError):
         await agents.update("globex", FULL, "mallory")
     assert not await agents.delete("globex", "support")
@@ -93,7 +95,7 @@ async def test_list_gives_the_latest_of_each_living_agent(agents: AgentStore) ->
     await agents.update("acme", AgentDefinition("support", instructions="v2"), "alice")
     await agents.create("acme", AgentDefinition("gone"), "alice")
     assert await agents.delete("acme", "gone")
-    listed = await agents.list("acme")
+    listed = (await agents.list("acme", size=10)).items
     assert [(v.agent.agent_id, v.agent.version) for v in listed] == [("alpha", 1), ("support", 2)]
 
 
@@ -146,7 +148,26 @@ async def test_an_update_racing_a_delete_never_brings_the_agent_back(agents: Age
         _, deleted = await asyncio.gather(update(), store.delete("acme", agent_id))
         assert deleted
         assert await store.get("acme", agent_id) is None, n
-        assert agent_id not in [v.agent.agent_id for v in await store.list("acme")]
+        listed = (await store.list("acme", size=100)).items
+        assert agent_id not in [v.agent.agent_id for v in listed]
+
+
+@pytest.mark.parametrize("size", [1, 2, 5, 6])
+async def test_every_page_of_the_list_is_read_once(agents: AgentStore, size: int) -> None:
+    ids = [f"agent_{n}" for n in range(6)]
+    for agent_id in reversed(ids):  # made out of order: listed by id
+        await agents.create("acme", AgentDefinition(agent_id), "alice")
+    await agents.update("acme", AgentDefinition("agent_2", instructions="v2"), "alice")
+    assert await agents.delete("acme", "agent_4")
+    await agents.create("globex", AgentDefinition("agent_9"), "gil")
+
+    def read(after: KeyCursor | None) -> Awaitable[Page[AgentVersion, KeyCursor]]:
+        return agents.list("acme", size=size, after=after)
+
+    pages = await every_page(read)
+    assert [len(p) for p in pages] == page_sizes(5, size)
+    listed = [(v.agent.agent_id, v.agent.version) for p in pages for v in p]
+    assert listed == [(i, 2 if i == "agent_2" else 1) for i in ids if i != "agent_4"]
 
 
 async def test_count_is_how_many_list_gives(agents: AgentStore) -> None:
@@ -157,5 +178,5 @@ async def test_count_is_how_many_list_gives(agents: AgentStore) -> None:
     await agents.create("acme", AgentDefinition("gone"), "alice")
     await agents.create("globex", AgentDefinition("other"), "gil")
     assert await agents.delete("acme", "gone")
-    assert await agents.count("acme") == len(await agents.list("acme")) == 2
+    assert await agents.count("acme") == len((await agents.list("acme", size=10)).items) == 2
     assert await agents.count("globex") == 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from datetime import timedelta
 from pathlib import Path
 
@@ -17,11 +17,13 @@ from records.conversations.model import (
     Turn,
     new_conversation_id,
 )
+from records.paging import Page, TimeCursor
 from records.tasks import utcnow
 from stores.conversations.base import ConversationStore
 from stores.conversations.memory import InMemoryConversationStore
 from stores.conversations.sql import SqlConversationStore
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
+from tests.paging import every_page, page_sizes
 
 
 @pytest.fixture(params=["memory", *SQL_BACKENDS])
@@ -149,7 +151,7 @@ async def test_another_tenants_conversation_is_not_found(store: ConversationStor
     with pytest.raises(ConversationNotFoundError):
         await store.set_summary("globex", conversation_id, "mine now", 2)
     assert not await store.delete("globex", conversation_id)
-    assert await store.list(ConversationQuery("globex", "alice")) == []
+    assert await store.list(ConversationQuery("globex", "alice")) == Page(())
     got = await store.get("acme", conversation_id)
     assert (got.message_count, got.summary) == (2, "")
 
@@ -165,14 +167,41 @@ async def test_list_is_the_owners_newest_first_with_a_cursor(store: Conversation
     await store.create(Conversation(new_conversation_id(), "acme", "bob"))
     await store.append_turn("acme", ids[4], turn("t1", "q", "a"))
     first = await store.list(ConversationQuery("acme", "alice", limit=2))
-    assert [c.conversation_id for c in first] == [ids[4], ids[3]]
-    assert first[0].message_count == 2
-    assert first[1].message_count == 0
-    last = first[-1]
-    rest = await store.list(
-        ConversationQuery("acme", "alice", limit=10, after=(last.created_at, last.conversation_id))
-    )
-    assert [c.conversation_id for c in rest] == [ids[2], ids[1], ids[0]]
+    assert [c.conversation_id for c in first.items] == [ids[4], ids[3]]
+    assert first.items[0].message_count == 2
+    assert first.items[1].message_count == 0
+    last = first.items[-1]
+    assert first.next == TimeCursor(last.created_at, last.conversation_id)
+    rest = await store.list(ConversationQuery("acme", "alice", limit=10, after=first.next))
+    assert [c.conversation_id for c in rest.items] == [ids[2], ids[1], ids[0]]
+    assert rest.next is None
+
+
+@pytest.mark.parametrize("size", [1, 3, 6, 7])
+async def test_every_page_of_a_list_is_read_once_ties_by_id(
+    store: ConversationStore, size: int
+) -> None:
+    start = utcnow()
+    made = [  # pairs made at the same moment: the one of the larger id comes first
+        Conversation(
+            new_conversation_id(), "acme", "alice", created_at=start + timedelta(seconds=n // 2)
+        )
+        for n in range(6)
+    ]
+    for conversation in made:
+        await store.create(conversation)
+    await store.create(Conversation(new_conversation_id(), "acme", "bob", created_at=start))
+    await store.create(Conversation(new_conversation_id(), "globex", "alice", created_at=start))
+
+    def read(after: TimeCursor | None) -> Awaitable[Page[Conversation, TimeCursor]]:
+        return store.list(ConversationQuery("acme", "alice", limit=size, after=after))
+
+    pages = await every_page(read)
+    assert [len(p) for p in pages] == page_sizes(6, size)
+    newest_first = sorted(made, key=lambda c: (c.created_at, c.conversation_id), reverse=True)
+    assert [c.conversation_id for p in pages for c in p] == [
+        c.conversation_id for c in newest_first
+    ]
 
 
 async def test_delete_removes_the_conversation_and_its_turns(store: ConversationStore) -> None:
@@ -235,7 +264,7 @@ async def test_counts_move_with_each_turn_and_a_delete_takes_everything(
         m.tokens for m in await store.messages("acme", conversation_id, 0, 99)
     )
     listed = await store.list(ConversationQuery("acme", got.created_by))
-    assert [(c.turn_count, c.message_count) for c in listed] == [(3, 6)]
+    assert [(c.turn_count, c.message_count) for c in listed.items] == [(3, 6)]
     assert not await store.delete("globex", conversation_id)
     assert await store.delete("acme", conversation_id)
     with pytest.raises(ConversationNotFoundError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -13,13 +13,15 @@ import pytest
 
 from core.errors import TaskNotFoundError
 from records.agents.definition import AgentDefinition
+from records.paging import Page, TimeCursor
 from records.plan import Plan, PlanStep
-from records.tasks import StopReason, Task, TaskFailure, TaskStatus, TokenUsage
-from stores.history.base import TaskHistory, TaskQuery
+from records.tasks import StopReason, Task, TaskFailure, TaskQuery, TaskStatus, TokenUsage
+from stores.history.base import TaskHistory
 from stores.history.memory import InMemoryTaskHistory
 from stores.history.sql import SqlTaskHistory
 from stores.sql.engine import head_revision
 from tests.contract.conftest import SQL_BACKENDS, empty_database, migrated_database
+from tests.paging import every_page, page_sizes
 
 
 @pytest.fixture(params=["memory", *SQL_BACKENDS])
@@ -100,14 +102,16 @@ async def test_list_newest_first_with_filters_and_cursor(history: TaskHistory) -
 
     query = TaskQuery(tenant="acme", owner="alice", limit=3)
     first = await history.list(query)
-    assert [t.task_id for t in first] == ["task_6", "task_5", "task_4"]
-    cursor = (first[-1].created_at, first[-1].task_id)
-    second = await history.list(TaskQuery(tenant="acme", owner="alice", limit=3, after=cursor))
-    assert [t.task_id for t in second] == ["task_3", "task_2", "task_1"]
+    assert [t.task_id for t in first.items] == ["task_6", "task_5", "task_4"]
+    assert first.next == TimeCursor(first.items[-1].created_at, "task_4")
+    second = await history.list(TaskQuery(tenant="acme", owner="alice", limit=3, after=first.next))
+    assert [t.task_id for t in second.items] == ["task_3", "task_2", "task_1"]
+    last = await history.list(TaskQuery(tenant="acme", owner="alice", limit=3, after=second.next))
+    assert ([t.task_id for t in last.items], last.next) == (["task_0"], None)
     done = await history.list(
         TaskQuery(tenant="acme", owner="alice", statuses=frozenset({TaskStatus.COMPLETED}))
     )
-    assert [t.task_id for t in done] == ["task_5", "task_3", "task_1"]
+    assert [t.task_id for t in done.items] == ["task_5", "task_3", "task_1"]
     window = await history.list(
         TaskQuery(
             tenant="acme",
@@ -116,7 +120,32 @@ async def test_list_newest_first_with_filters_and_cursor(history: TaskHistory) -
             created_before=base + timedelta(minutes=2),
         )
     )
-    assert [t.task_id for t in window] == ["task_3", "task_2"]
+    assert [t.task_id for t in window.items] == ["task_3", "task_2"]
+
+
+@pytest.mark.parametrize("size", [1, 2, 5, 6])
+async def test_every_page_of_a_list_is_read_once_ties_by_id(
+    history: TaskHistory, size: int
+) -> None:
+    base = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
+    made = []
+    for n in range(5):  # t0 and t1 at one moment, t2 and t3 at the next: ties by id
+        task = _run_as(f"t{n}", "support", 1, "", 0)
+        task.created_at = base + timedelta(seconds=n // 2)
+        task.labels = {"team": "a"}
+        made.append(task)
+        await history.record(task)
+    other = _run_as("o1", "support", 1, "", 9)
+    other.labels = {"team": "b"}
+    await history.record(other)
+
+    def read(after: TimeCursor | None) -> Awaitable[Page[Task, TimeCursor]]:
+        query = TaskQuery("acme", "alice", limit=size, after=after, labels={"team": "a"})
+        return history.list(query)
+
+    pages = await every_page(read)
+    assert [len(p) for p in pages] == page_sizes(5, size)
+    assert [t.task_id for p in pages for t in p] == ["t4", "t3", "t2", "t1", "t0"]
 
 
 @pytest.mark.postgres
@@ -168,7 +197,7 @@ async def test_list_filters_by_every_label_given(history: TaskHistory) -> None:
 
     async def ids(**labels: str) -> list[str]:
         query = TaskQuery(tenant="acme", owner="alice", labels=labels)
-        return [t.task_id for t in await history.list(query)]
+        return [t.task_id for t in (await history.list(query)).items]
 
     assert await ids(team="billing") == ["t2", "t1"]
     assert await ids(team="billing", env="prod") == ["t1"]
@@ -210,7 +239,7 @@ async def test_list_filters_by_agent_version_and_conversation(history: TaskHisto
 
     async def ids(**filters: object) -> list[str]:
         query = TaskQuery(tenant="acme", owner="alice", **filters)  # type: ignore[arg-type]
-        return [t.task_id for t in await history.list(query)]
+        return [t.task_id for t in (await history.list(query)).items]
 
     assert await ids(agent="support") == ["t2", "t1"]
     assert await ids(agent="support", agent_version=1) == ["t1"]
@@ -222,11 +251,10 @@ async def test_list_filters_by_agent_version_and_conversation(history: TaskHisto
     assert await ids(agent="billing", statuses=frozenset({TaskStatus.COMPLETED})) == ["t3"]
     assert await ids() == ["t5", "t4", "t3", "t2", "t1"]
     first = await history.list(TaskQuery(tenant="acme", owner="alice", agent="support", limit=1))
-    cursor = (first[0].created_at, first[0].task_id)
     rest = await history.list(
-        TaskQuery(tenant="acme", owner="alice", agent="support", after=cursor)
+        TaskQuery(tenant="acme", owner="alice", agent="support", after=first.next)
     )
-    assert [t.task_id for t in first + rest] == ["t2", "t1"]
+    assert [t.task_id for t in first.items + rest.items] == ["t2", "t1"]
     found = await history.get("acme", "t2")
     assert (found.agent, found.conversation_id) == (AgentDefinition("support", 2), "")
 
@@ -243,7 +271,7 @@ async def test_list_filters_by_parent_task(history: TaskHistory) -> None:
 
     async def ids(**filters: object) -> list[str]:
         query = TaskQuery(tenant="acme", owner="alice", **filters)  # type: ignore[arg-type]
-        return [t.task_id for t in await history.list(query)]
+        return [t.task_id for t in (await history.list(query)).items]
 
     assert await ids(parent_task_id="top") == ["c1", "c0"]
     assert await ids(parent_task_id="c0") == ["g1"]
@@ -289,7 +317,7 @@ async def test_upgrading_finds_the_agent_and_conversation_of_tasks_stored_before
 
             async def ids(**filters: object) -> list[str]:
                 query = TaskQuery(tenant="acme", owner="alice", **filters)  # type: ignore[arg-type]
-                return [t.task_id for t in await history.list(query)]
+                return [t.task_id for t in (await history.list(query)).items]
 
             assert await ids(agent="support") == ["t3", "t1"]
             assert await ids(agent="support", agent_version=2) == ["t1"]

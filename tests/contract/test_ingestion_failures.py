@@ -29,10 +29,10 @@ async def test_a_corrupt_pdf_fails_its_job_as_invalid_argument(
     monkeypatch.setattr(pypdf, "PdfReader", broken)
     with pytest.raises(InvalidArgumentError, match="not a readable PDF"):
         await setup.admin.add_document(ADMIN, "kb", tiny_pdf(PDF_TEXT), "application/pdf", "x")
-    [failed] = await setup.admin.list_jobs(ADMIN, "kb", limit=9)
+    [failed] = (await setup.admin.list_jobs(ADMIN, "kb", size=9)).items
     assert (failed.state, failed.error_reason) == ("FAILED", "INVALID_ARGUMENT")
     assert "is not a readable PDF (LimitReachedError" in failed.error
-    assert await setup.admin.list_documents(ADMIN, "kb", limit=9) == []
+    assert (await setup.admin.list_documents(ADMIN, "kb", size=9)).items == ()
 
 
 @pytest.mark.parametrize("content", [b"", b"  \n\t ", b"<html><script>x()</script></html>"])
@@ -40,9 +40,9 @@ async def test_a_document_without_text_is_refused(setup: Setup, content: bytes) 
     media_type = "text/html" if content.startswith(b"<") else "text/plain"
     with pytest.raises(InvalidArgumentError, match="content: has no text to index"):
         await setup.admin.add_document(ADMIN, "kb", content, media_type, "empty")
-    [failed] = await setup.admin.list_jobs(ADMIN, "kb", limit=9)
+    [failed] = (await setup.admin.list_jobs(ADMIN, "kb", size=9)).items
     assert (failed.state, failed.error_reason) == ("FAILED", "INVALID_ARGUMENT")
-    assert await setup.admin.list_documents(ADMIN, "kb", limit=9) == []
+    assert (await setup.admin.list_documents(ADMIN, "kb", size=9)).items == ()
     assert await setup.chunks() == 0
 
 
@@ -63,21 +63,23 @@ async def test_an_unexpected_error_leaves_only_the_trace_id_to_quote(
         reset_call_trace_id(token)
     assert raised.value.trace_id == TRACE
     assert secret not in str(raised.value)
-    [failed] = await setup.admin.list_jobs(ADMIN, "kb", limit=9)
+    [failed] = (await setup.admin.list_jobs(ADMIN, "kb", size=9)).items
     assert (failed.state, failed.error_reason) == ("FAILED", "INTERNAL")
     assert failed.error == f"internal error; quote trace id {TRACE} when reporting it"
-    assert await setup.admin.list_documents(ADMIN, "kb", limit=9) == []
+    assert (await setup.admin.list_documents(ADMIN, "kb", size=9)).items == ()
 
 
 async def test_a_deleted_base_s_jobs_do_not_come_back_with_a_new_base(setup: Setup) -> None:
     await setup.admin.add_document(ADMIN, "kb", OLD, "text/plain", "old.txt")
-    assert len(await setup.admin.list_jobs(ADMIN, "kb", limit=9)) == 1
+    assert len((await setup.admin.list_jobs(ADMIN, "kb", size=9)).items) == 1
     await setup.admin.delete(ADMIN, "kb")
     await setup.admin.create(ADMIN, "kb", "again")
-    assert await setup.admin.list_jobs(ADMIN, "kb", limit=9) == []
+    assert (await setup.admin.list_jobs(ADMIN, "kb", size=9)).items == ()
 
 
 async def test_a_base_id_with_a_trailing_newline_is_refused(setup: Setup) -> None:
     with pytest.raises(InvalidArgumentError, match="knowledge_base_id"):
         await setup.admin.create(ADMIN, "faq\n", "")
-    assert [b.knowledge_base_id for b in await setup.admin.list_bases(ADMIN, limit=9)] == ["kb"]
+    assert [b.knowledge_base_id for b in (await setup.admin.list_bases(ADMIN, size=9)).items] == [
+        "kb"
+    ]

@@ -16,9 +16,11 @@ import pytest
 
 from records.knowledge.items import DocumentRecord, DocumentState, KnowledgeBaseRecord
 from records.knowledge.jobs import IngestionJob, new_job_id
+from records.paging import KeyCursor
 from stores.knowledge.catalog import InMemoryKnowledgeCatalog, KnowledgeCatalog, SqlKnowledgeCatalog
 from stores.knowledge.jobs import IngestionJobStore, jobs_for
 from stores.sql.engine import create_engine, migrate
+from tests.paging import every_page, page_sizes
 from tests.pgvector_server import pgvector_database
 
 NOW = datetime(2026, 11, 27, 3, 0, tzinfo=UTC)
@@ -86,15 +88,32 @@ async def test_jobs_are_one_tenant_s_and_listed_by_id(
     assert await jobs.get("acme", first.job_id) == first
     assert await jobs.get("globex", first.job_id) is None
     assert await jobs.get("acme", theirs.job_id) is None
-    listed = await jobs.list_jobs("acme", "kb", limit=1)
-    assert [j.job_id for j in listed] == [first.job_id]
-    rest = await jobs.list_jobs("acme", "kb", limit=9, after=first.job_id)
-    assert [j.job_id for j in rest] == [second.job_id]
+    listed = await jobs.list_jobs("acme", "kb", size=1)
+    assert [j.job_id for j in listed.items] == [first.job_id]
+    assert listed.next == KeyCursor(0, first.job_id)
+    rest = await jobs.list_jobs("acme", "kb", size=9, after=listed.next)
+    assert ([j.job_id for j in rest.items], rest.next) == ([second.job_id], None)
     assert await jobs.content("acme", first.job_id) == b"content"
     assert await jobs.waiting("acme") == 0  # none of them is a background job
     await jobs.add(replace(job(), background=True), b"content")
     assert (await jobs.waiting("acme"), await jobs.waiting("globex")) == (1, 0)
     assert await jobs.content("globex", first.job_id) is None
+
+
+@pytest.mark.parametrize("size", [1, 4, 9, 10])
+async def test_every_page_of_jobs_is_read_once(
+    stores: tuple[KnowledgeCatalog, IngestionJobStore], size: int
+) -> None:
+    _, jobs = stores
+    made = [replace(job(), job_id=f"ing_{n:02d}") for n in range(9)]
+    for one in reversed(made):  # stored out of order: listed by id
+        await jobs.add(one, None)
+    await jobs.add(replace(job("globex"), job_id="ing_50"), None)
+    await jobs.add(replace(job(), job_id="ing_51", knowledge_base_id="faq"), None)
+
+    pages = await every_page(lambda after: jobs.list_jobs("acme", "kb", size=size, after=after))
+    assert [len(p) for p in pages] == page_sizes(9, size)
+    assert [j.job_id for p in pages for j in p] == [j.job_id for j in made]
 
 
 async def test_a_queued_job_is_claimed_by_one_process_only(
@@ -172,7 +191,9 @@ async def test_success_swaps_the_document_of_the_same_external_id_in_one_step(
     assert check.go_on
     assert [d.document_id for d in replaced] == ["doc_1"]
     assert await catalog.ready_documents("acme", ["doc_1", "doc_2"]) == {"doc_2"}
-    assert [d.document_id for d in await catalog.list_documents("acme", "kb", limit=9)] == ["doc_2"]
+    assert [d.document_id for d in (await catalog.list_documents("acme", "kb", size=9)).items] == [
+        "doc_2"
+    ]
     assert [d.document_id for d in await catalog.deleting_documents(limit=9)] == ["doc_1"]
     ended = await jobs.get("acme", new.job_id)
     assert ended is not None

@@ -145,7 +145,7 @@ async def test_a_background_job_reports_progress_and_is_searched_only_once_ready
     assert done.started_at is not None
     assert done.finished_at is not None
     assert (await setup.admin.search(ADMIN, "kb", "word1 word2 word3", threshold=-1)).hits
-    [document] = await setup.admin.list_documents(ADMIN, "kb", limit=9)
+    [document] = (await setup.admin.list_documents(ADMIN, "kb", size=9)).items
     assert (document.state, document.chunks, document.job_id) == ("READY", 10, added.job_id)
 
 
@@ -168,14 +168,14 @@ async def test_a_failed_ingestion_leaves_no_chunk_and_no_document(
         else:
             with pytest.raises(EmbeddingsUnavailableError):
                 await setup.admin.add_document(ADMIN, "kb", WORDS, "text/plain", "w.txt")
-            [failed] = await setup.admin.list_jobs(ADMIN, "kb", limit=9)
+            [failed] = (await setup.admin.list_jobs(ADMIN, "kb", size=9)).items
     finally:
         documents.BATCH = batch
     assert failed.state == "FAILED"
     assert failed.error_reason == "EMBEDDINGS_UNAVAILABLE"
     assert "HTTP 503" in failed.error
     assert await setup.chunks() == 0
-    assert await setup.admin.list_documents(ADMIN, "kb", limit=9) == []
+    assert (await setup.admin.list_documents(ADMIN, "kb", size=9)).items == ()
 
 
 async def test_at_most_parallel_jobs_run_and_the_others_wait_queued(setup: Setup) -> None:
@@ -256,7 +256,7 @@ async def test_a_job_interrupted_too_often_or_with_nobody_waiting_is_failed_clea
     assert "dead-replica" in failed.error
     assert ("3 times" if background else "AddDocument call") in failed.error
     assert await setup.chunks() == 0
-    assert await setup.admin.list_documents(ADMIN, "kb", limit=9) == []
+    assert (await setup.admin.list_documents(ADMIN, "kb", size=9)).items == ()
 
 
 async def test_a_replaced_document_is_seen_whole_old_or_new(setup: Setup) -> None:
@@ -290,7 +290,7 @@ async def test_a_replaced_document_is_seen_whole_old_or_new(setup: Setup) -> Non
         await asyncio.sleep(0.001)
     assert all(len(s) == 1 for s in observed), observed
     assert observed[-1] == {second.document_id}
-    [listed] = await setup.admin.list_documents(ADMIN, "kb", limit=9)
+    [listed] = (await setup.admin.list_documents(ADMIN, "kb", size=9)).items
     assert (listed.document_id, listed.external_id) == (second.document_id, "policy")
     for _ in range(100):
         if await setup.store.count(Scope("acme", "chunk", document_id=first.document_id)) == 0:
@@ -363,9 +363,9 @@ async def test_a_tenant_s_waiting_background_jobs_are_bounded(setup: Setup) -> N
     first = await setup.admin.add_document(ADMIN, "kb", OLD, "text/plain", "a", background=True)
     with pytest.raises(ResourceExhaustedError, match="MAX_WAITING"):
         await setup.admin.add_document(ADMIN, "kb", NEW, "text/plain", "b", background=True)
-    assert [d.document_id for d in await setup.admin.list_documents(ADMIN, "kb", limit=9)] == [
-        first.document_id
-    ]
+    assert [
+        d.document_id for d in (await setup.admin.list_documents(ADMIN, "kb", size=9)).items
+    ] == [first.document_id]
     embedder.gate.set()
     await setup.until(first.job_id, "SUCCEEDED")
     again = await setup.admin.add_document(ADMIN, "kb", NEW, "text/plain", "b", background=True)

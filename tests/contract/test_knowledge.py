@@ -16,8 +16,10 @@ from agent.knowledge.memories import new_item_id, reindex
 from agent.llm.embeddings import HashEmbedder
 from core.errors import EmbeddingModelChangedError
 from records.knowledge.items import EmbeddingSpace, Item, Scope, content_hash
+from records.paging import KeyCursor
 from stores.knowledge.base import KnowledgeStore
 from tests.contract.knowledge_backends import BACKENDS, knowledge_store
+from tests.paging import every_page, page_sizes
 
 EMBED = HashEmbedder(256)
 SPACE = EMBED.space
@@ -98,7 +100,7 @@ async def test_no_user_or_tenant_sees_another_ones(store: KnowledgeStore) -> Non
     for tenant, user in [*own, *own]:  # a statement kept per scope shape carries no values
         found = await search(store, Scope(tenant, "memory", user), "likes tea", hybrid=True)
         assert found == own[(tenant, user)]
-    assert [i.text for i in await store.page(Scope("globex", "memory", "alice"))] == [
+    assert [i.text for i in (await store.page(Scope("globex", "memory", "alice"))).items] == [
         "globex alice likes tea"
     ]
     assert await store.count(Scope("acme", "memory")) == 2
@@ -118,7 +120,7 @@ async def test_namespaces_and_ids_narrow_a_scope(store: KnowledgeStore) -> None:
         "prefers short answers"
     ]
     only = Scope("acme", "memory", "alice", item_ids=(first.item_id,))
-    assert [i.item_id for i in await store.page(only)] == [first.item_id]
+    assert [i.item_id for i in (await store.page(only)).items] == [first.item_id]
     assert await search(store, only, "billing project") == ["prefers short answers"]
 
 
@@ -137,9 +139,19 @@ async def test_the_same_memory_is_kept_once(store: KnowledgeStore) -> None:
 
 async def test_listing_pages_by_id(store: KnowledgeStore) -> None:
     made = await add(store, *(memory("acme", "alice", f"fact number {n}") for n in range(5)))
-    page = await store.page(Scope("acme", "memory", "alice"), limit=2)
-    rest = await store.page(Scope("acme", "memory", "alice"), limit=10, after=page[-1].item_id)
-    assert [i.item_id for i in page + rest] == sorted(i.item_id for i in made)
+    await add(store, memory("acme", "bob", "fact number 9"), memory("globex", "alice", "fact"))
+    alice = Scope("acme", "memory", "alice")
+    for size in (1, 2, 5, 6):
+        pages = await _pages(store, alice, size)
+        assert [len(p) for p in pages] == page_sizes(5, size)
+        assert [i.item_id for p in pages for i in p] == sorted(i.item_id for i in made)
+    first = await store.page(alice, size=2)
+    assert first.next == KeyCursor(0, first.items[-1].item_id)
+    assert (await store.page(alice, size=5)).next is None
+
+
+async def _pages(store: KnowledgeStore, scope: Scope, size: int) -> list[tuple[Item, ...]]:
+    return await every_page(lambda after: store.page(scope, size=size, after=after))
 
 
 async def test_hybrid_search_fuses_keywords_above_the_threshold(store: KnowledgeStore) -> None:

@@ -43,7 +43,7 @@ def memory_over(store: KnowledgeStore, similar: float = 0.95) -> LongTermMemory:
 async def texts(memory: LongTermMemory, user: str, namespace: str = "", **kw: object) -> set[str]:
     roles = kw.get("roles", ())
     assert isinstance(roles, tuple)
-    listed = await memory.list_memories("acme", user, namespace, roles=roles)
+    listed = (await memory.list_memories("acme", user, namespace, roles=roles)).items
     return {i.text for i in listed}
 
 
@@ -75,8 +75,8 @@ async def test_a_shared_namespace_needs_a_role_to_write_and_one_to_read(
     assert not await memory.recall("acme", "bob", "when does the office open", roles=READER)
     # Another tenant's user, whatever their roles, finds nothing of acme's.
     assert not await memory.recall("globex", "bob", "office", namespaces=(FAQ,), roles=WRITER)
-    listed = await memory.list_memories("globex", "bob", FAQ, roles=WRITER)
-    assert listed == []
+    listed = (await memory.list_memories("globex", "bob", FAQ, roles=WRITER)).items
+    assert listed == ()
 
     # Own and shared namespaces together: one ranking of both.
     mine = await memory.remember("acme", "bob", "default", "Bob's office is on floor 3")

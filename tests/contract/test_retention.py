@@ -15,9 +15,8 @@ import pytest
 from sqlalchemy import func, select, text, update
 
 from core.errors import TaskNotFoundError
-from records.tasks import Task, TaskStatus
+from records.tasks import Task, TaskQuery, TaskStatus
 from stores.artifacts.sql import SqlArtifactStore
-from stores.history.base import TaskQuery
 from stores.history.sql import SqlTaskHistory
 from stores.retention.sql import SqlArtifactVersions, SqlTaskRecords
 from stores.retention.sweeper import RetentionSweeper, Rule
@@ -87,7 +86,7 @@ async def test_finished_tasks_records_go_once_past_their_time(database: Database
     with pytest.raises(TaskNotFoundError):
         await history.get("acme", "task_done")
     listed = await history.list(TaskQuery("acme", "alice", labels={"team": "a"}))
-    assert listed == []
+    assert listed.items == ()
     assert await records.sweep(NOW - DAY, 100) == 0
 
 
@@ -101,7 +100,7 @@ async def test_a_finished_child_stays_while_the_root_of_its_tree_runs(database: 
     assert await records.sweep(NOW - DAY, 100) == 0
     assert await ids(database) == {"task_lead", "task_child", "task_grandchild"}
     listed = await history.list(TaskQuery("acme", "alice", parent_task_id="task_lead"))
-    assert {t.task_id for t in listed} == {"task_child", "task_grandchild"}
+    assert {t.task_id for t in listed.items} == {"task_child", "task_grandchild"}
 
     await history.record(task("task_lead", TaskStatus.COMPLETED, NOW - DAY / 2))  # ends late
     assert await records.sweep(NOW - DAY, 100) == 2  # the children; the lead is recent

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Awaitable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,12 +17,15 @@ from core.errors import AgentNotFoundError, InvalidArgumentError
 from records.agents.definition import (
     AgentDefinition,
     AgentInvalidError,
+    AgentVersion,
     parse_agent,
     render,
     split_reference,
 )
 from records.execution import ExecutionMode
+from records.paging import KeyCursor, Page
 from stores.agents.memory import InMemoryAgentStore
+from tests.paging import every_page, page_sizes
 from tools.builtin import builtin_tools
 
 SUPPORT = """\
@@ -128,8 +132,31 @@ async def test_a_tenants_own_agent_comes_before_a_file_agent_of_that_id() -> Non
     assert own is not None
     assert other is not None
     assert (own.instructions, other.instructions) == ("own", "file")
-    listed = await agents.list("acme")
-    assert [(v.agent.agent_id, v.source) for _, v in listed] == [("support", "api")]
+    listed = await agents.list("acme", size=10)
+    assert [(v.agent.agent_id, v.source) for v in listed.items] == [("support", "api")]
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 6])
+async def test_pages_give_own_agents_then_file_agents_each_once(size: int) -> None:
+    store = InMemoryAgentStore()
+    files = Files(*(AgentDefinition(i, instructions="file") for i in ("zeta", "beta", "alpha")))
+    agents = Agents(store, files)
+    for agent_id in ("support", "beta", "billing"):  # "beta" replaces the file's for acme
+        await store.create("acme", AgentDefinition(agent_id, instructions="own"), "alice")
+
+    def read(after: KeyCursor | None) -> Awaitable[Page[AgentVersion, KeyCursor]]:
+        return agents.list("acme", after, size=size)
+
+    pages = await every_page(read)
+    assert [len(p) for p in pages] == page_sizes(5, size)
+    own = [("beta", "api"), ("billing", "api"), ("support", "api")]
+    assert [(v.agent.agent_id, v.source) for p in pages for v in p] == [
+        *own,
+        ("alpha", "file"),
+        ("zeta", "file"),
+    ]
+    others = await agents.list("globex", size=size)  # another tenant: the file agents alone
+    assert [v.agent.agent_id for v in others.items] == ["alpha", "beta", "zeta"][:size]
 
 
 def _write(folder: Path, name: str, text: str, mtime: int) -> Path:

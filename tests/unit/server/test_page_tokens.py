@@ -31,7 +31,7 @@ def test_no_cursor_is_the_empty_token_and_the_empty_token_the_first_page() -> No
     assert pages.time_cursor("") is None
     assert pages.position_cursor("") is None
     assert pages.key_cursor("") is None
-    assert pages.by_id(0, "", 100) == (pages.DEFAULT_PAGE_SIZE, "")
+    assert pages.page_size(0) == pages.DEFAULT_PAGE_SIZE
 
 
 def test_tokens_issued_by_earlier_versions_read_the_same() -> None:
@@ -45,7 +45,7 @@ def test_tokens_issued_by_earlier_versions_read_the_same() -> None:
     ) == TimeCursor(plus_two, "conv_9")
     assert pages.position_cursor("eyJyIjogMTIzNDV9") == PositionCursor(12345)
     assert pages.key_cursor("eyJnIjogMSwgImkiOiAic3VwcG9ydCJ9") == KeyCursor(1, "support")
-    assert pages.by_id(10, "eyJnIjogMCwgImkiOiAia2JfZG9jcyJ9", 100) == (10, "kb_docs")
+    assert pages.key_cursor("eyJnIjogMCwgImkiOiAia2JfZG9jcyJ9") == KeyCursor(0, "kb_docs")
     # ... and the tokens issued now are those same strings.
     assert pages.token(KeyCursor(0, "kb_docs")) == "eyJnIjogMCwgImkiOiAia2JfZG9jcyJ9"
     assert pages.token(PositionCursor(12345)) == "eyJyIjogMTIzNDV9"

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Engine
 from core.errors import StoreUnavailableError
 from records.audit import RpcRecord
 from records.keys import new_key
-from records.tasks import Task
+from records.tasks import Task, TaskQuery
 from records.tools.audit import ToolCallRecord
 from records.tools.grants import Grant, new_grant_id
 from records.tools.model import PermissionLevel
@@ -25,7 +25,6 @@ from stores.api_keys.sql import SqlKeyStore
 from stores.audit.sql import SqlAuditLog, SqlRpcAuditLog
 from stores.checkpoints.sql import SqlCheckpointStore
 from stores.grants.sql import SqlGrantStore
-from stores.history.base import TaskQuery
 from stores.history.sql import SqlTaskHistory
 from stores.sql import engine as sql_engine
 from stores.sql.database import Database
@@ -132,7 +131,7 @@ async def test_a_batch_costs_a_round_trip_per_statement_not_per_row(
             event.remove(Engine, "before_cursor_execute", count)
         assert await _count(database, tool_call_audit) == 30
         assert await _count(database, rpc_audit) == 30
-        assert len(await history.list(TaskQuery("acme", "alice", limit=100))) == 30
+        assert len((await history.list(TaskQuery("acme", "alice", limit=100))).items) == 30
     # The first write commits alone; the 89 that arrive meanwhile take one statement each
     # of the three kinds (on the old writer: 89 statements, one per row).
     assert len(executed) <= 1 + 3, executed

@@ -18,6 +18,7 @@ from core.errors import ConversationBusyError
 from records import events as ev
 from records.conversations.model import BusyPolicy
 from records.messages import Message, ModelResponse
+from records.paging import PositionCursor
 from records.tasks import Task, TaskStatus, new_task_id
 from tests.unit.agent.conversations.chats import Chat, chat, is_summary_call
 from tests.unit.agent.runs import PRINCIPAL
@@ -311,14 +312,15 @@ async def test_a_page_says_more_follow_from_what_it_read_not_from_a_count(
     for n in range(3):
         await c.add_turn(f"t{n}", f"q{n}", f"a{n}")
     service = c.memory.conversations
-    _, page, more, _ = await service.page(PRINCIPAL, c.conversation_id, 0, 6)
-    assert (len(page), more) == (6, False)
-    _, page, more, _ = await service.page(PRINCIPAL, c.conversation_id, 0, 5)
-    assert (len(page), more) == (5, True)
+    _, page, _ = await service.page(PRINCIPAL, c.conversation_id, None, 6)
+    assert (len(page.items), page.next) == (6, None)
+    _, page, _ = await service.page(PRINCIPAL, c.conversation_id, None, 5)
+    assert (len(page.items), page.next) == (5, PositionCursor(5))
     big = "x" * (MAX_PAGE_BYTES // 2)
     await c.add_turn("t9", big, big)  # two messages of half a page each
-    _, page, more, _ = await service.page(PRINCIPAL, c.conversation_id, 6, 200)
-    assert ([m.index for m in page], more) == ([7], True)  # at least one, then the size binds
+    _, page, _ = await service.page(PRINCIPAL, c.conversation_id, PositionCursor(6), 200)
+    # at least one, then the size binds
+    assert ([m.index for m in page.items], page.next) == ([7], PositionCursor(7))
 
 
 async def test_only_the_first_in_line_watches_the_running_task() -> None:

@@ -73,5 +73,5 @@ async def test_an_added_chinese_document_makes_several_chunks() -> None:
     text = chinese_document(5000)
     _, count = await kb.add_document("acme", "kb", text.encode(), "text/plain")
     assert count == len(list(chunks(text, 300, 40))) >= 19
-    stored = await store.page(Scope("acme", "chunk"), limit=100)
+    stored = (await store.page(Scope("acme", "chunk"), size=100)).items
     assert max(len(i.text) for i in stored) == 300

@@ -142,7 +142,7 @@ async def extraction_run(
 async def test_what_it_spends_comes_out_of_the_tasks_budget(tmp_path: Path) -> None:
     extraction, memory, run, model = await extraction_run(tmp_path, [text(ADD)], budget=100_000)
     assert [o.op for o in await extraction.extract(run)] == ["add"]
-    assert len(await memory.list_memories("acme", "alice")) == 1
+    assert len((await memory.list_memories("acme", "alice")).items) == 1
     assert model.calls[0].settings.max_tokens == 800  # REPLY_TOKENS: the budget has room
 
     spent = text(ADD, prompt_tokens=300, completion_tokens=700)
@@ -151,7 +151,7 @@ async def test_what_it_spends_comes_out_of_the_tasks_budget(tmp_path: Path) -> N
     assert await extraction.extract(run) == []  # its reply spent more than was left: dropped
     assert model.calls[0].settings.max_tokens is not None
     assert model.calls[0].settings.max_tokens < 900
-    assert await memory.list_memories("acme", "alice") == []
+    assert (await memory.list_memories("acme", "alice")).items == ()
 
     extraction, memory, run, model = await extraction_run(tmp_path, [text(ADD)], budget=1_000)
     run.task.usage = TokenUsage(prompt_tokens=990)
@@ -168,4 +168,4 @@ async def test_a_failure_is_logged_never_raised(tmp_path: Path) -> None:
     failed = [e for e in logs if e["event"] == "memory extraction failed"]
     assert failed
     assert "the endpoint is down" in failed[0]["error"]
-    assert await memory.list_memories("acme", "alice") == []
+    assert (await memory.list_memories("acme", "alice")).items == ()
