@@ -166,8 +166,15 @@ def _insert_after(tenant: str, agent_id: str, after: int) -> Any:
     """INSERT of the next version that holds only while version `after` is the live latest
     (its row locked on PostgreSQL until the insert commits, so a delete waits for it);
     its parameters are the new row's columns, prefixed `v_`."""
-    columns = ["tenant", "agent_id", "version", "definition", "created_at", "created_by",
-               "deleted_at"]  # fmt: skip
+    columns = [
+        "tenant",
+        "agent_id",
+        "version",
+        "definition",
+        "created_at",
+        "created_by",
+        "deleted_at",
+    ]
     values = (
         select(*(bindparam(f"v_{c}", type_=agent_versions.c[c].type) for c in columns))
         .select_from(agent_versions)

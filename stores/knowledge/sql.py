@@ -29,9 +29,17 @@ from stores.knowledge.tables import SPACE_ROW, space
 from stores.sql.times import aware
 
 ITEM_FIELDS = (
-    "item_id", "tenant", "kind", "user_id", "namespace", "document_id", "chunk_index", "text",
-    "content_hash", "created_at",
-)  # fmt: skip
+    "item_id",
+    "tenant",
+    "kind",
+    "user_id",
+    "namespace",
+    "document_id",
+    "chunk_index",
+    "text",
+    "content_hash",
+    "created_at",
+)
 
 
 def columns(table: Table) -> list[Any]:

@@ -136,8 +136,9 @@ def _matrix(rows: Sequence[Any], dimensions: int) -> Vectors:
     """The rows' vectors as one C-contiguous float32 matrix (a search is then a single
     matrix-vector product); a vector of other dimensions (mid re-index) is zeros."""
     size = dimensions * 4
-    blobs = [r.embedding if r.embedding is not None and len(r.embedding) == size else None
-             for r in rows]  # fmt: skip
+    blobs = [
+        r.embedding if r.embedding is not None and len(r.embedding) == size else None for r in rows
+    ]
     if all(b is not None for b in blobs):
         joined = b"".join(b for b in blobs if b is not None)
         return (
