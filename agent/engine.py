@@ -22,7 +22,7 @@ from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles
 from agent.modes import planner
 from agent.parts import EngineParts
-from agent.requests import TaskRequest, validate_request
+from agent.requests import validate_request
 from agent.running import lifecycle
 from agent.running.lifecycle import Endings
 from agent.scheduling.admission import Admission, Ticket
@@ -49,6 +49,7 @@ from core.identity import CallContext
 from records.events import TaskEvent
 from records.paging import Page, TimeCursor
 from records.plan import Plan
+from records.requests import TaskRequest
 from records.tasks import Task, TaskQuery, TaskStatus, new_task_id
 from records.tools.approvals import ApprovalDecision
 from stores.checkpoints.base import CheckpointStore
@@ -79,13 +80,13 @@ class Engine:
         self._history = parts.history
         self._idempotency = parts.idempotency
         self._key_ttl = parts.key_ttl_seconds
-        self._bus = parts.cancel_bus
-        self._leases = parts.leases
+        self._bus = parts.replicas.cancel_bus
+        self._leases = parts.replicas.leases
         # Checkpoints after every step matter only when another process can resume the
         # task; a parked task's checkpoint always does (it is woken from it).
         checkpoints = parts.checkpoints if self._leases.shared else None
         parked = parts.checkpoints or InMemoryCheckpointStore()
-        self._parking = Parking(self._leases, parts.waits, parked, parts.wake_bus)
+        self._parking = Parking(self._leases, parts.waits, parked, parts.replicas.wake_bus)
         before = memory.finish if memory else None
         self._endings = Endings(store, self._history, before, self._parking.ended)
         self._admission = Admission(
@@ -111,12 +112,12 @@ class Engine:
             self._runs.nudge = self._parking.nudge
         if memory is not None:
             memory.turn_came = self._turn_came
-        interval = parts.takeover_interval_seconds
+        interval = parts.replicas.takeover_interval_seconds
         self._takeover = self._make_takeover(parked, interval)
         self._answers = Answers(store, parts.waits, self._parking, self.config.roles)
         self._waking = WakingPass(self._parking, store, self.cancel_quietly, interval, memory)
         background = (self._runner, self._admission, self._parking, self._waking)
-        self._jobs = Background(*background, self._takeover, parts.cancel_bus)
+        self._jobs = Background(*background, self._takeover, parts.replicas.cancel_bus)
 
     def _make_takeover(
         self, checkpoints: CheckpointStore, interval_seconds: float

@@ -28,6 +28,21 @@ from stores.wakes.memory import InMemoryWakeBus
 
 
 @dataclass(frozen=True, slots=True)
+class Replicas:
+    """What the replicas of one deployment share to run tasks together; the defaults are
+    one process's own."""
+
+    leases: Leases = field(default_factory=InMemoryLeases)
+    """Which replica runs which task."""
+    cancel_bus: CancelBus = field(default_factory=InMemoryCancelBus)
+    """Cancellations published to, and heard from, other replicas."""
+    wake_bus: WakeBus = field(default_factory=InMemoryWakeBus)
+    """Wakes published to, and heard from, other replicas."""
+    takeover_interval_seconds: float = 1.0
+    """How often orphaned tasks are looked for."""
+
+
+@dataclass(frozen=True, slots=True)
 class EngineParts:
     """The engine's collaborators; every one but the task store has an in-process default
     (one replica, nothing kept past the process)."""
@@ -39,20 +54,14 @@ class EngineParts:
     idempotency: IdempotencyStore = field(default_factory=InMemoryIdempotencyStore)
     key_ttl_seconds: float = 4200.0
     """How long an idempotency key is kept."""
-    cancel_bus: CancelBus = field(default_factory=InMemoryCancelBus)
-    """Cancellations published to, and heard from, other replicas."""
-    leases: Leases = field(default_factory=InMemoryLeases)
-    """Which replica runs which task."""
+    replicas: Replicas = field(default_factory=Replicas)
+    """Leases, cancellations and wakes shared with the other replicas."""
     checkpoints: CheckpointStore | None = None
     """Where a task's progress is kept for another replica to resume (after every step
     only when the leases are shared) and where a parked task is woken from (None: in this
     process)."""
-    takeover_interval_seconds: float = 1.0
-    """How often orphaned tasks are looked for."""
     waits: WaitStore = field(default_factory=InMemoryWaitStore)
     """What parked tasks wait for (a person, children, a remote agent, a turn)."""
-    wake_bus: WakeBus = field(default_factory=InMemoryWakeBus)
-    """Wakes published to, and heard from, other replicas."""
     agents: Agents | None = None
     """The agents tenants may run as (None: the default agent only)."""
     model_factory: ModelFactory | None = None

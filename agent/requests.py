@@ -1,4 +1,4 @@
-"""What a caller asks the engine to do, and the checks a request passes on entry."""
+"""The checks a task request (`records.requests.TaskRequest`) passes on entry."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from agent.limits import (
@@ -18,77 +17,12 @@ from agent.limits import (
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from core.names import tool_name_problem
-from records.conversations.model import BusyPolicy, conversation_id_problem
+from records.conversations.model import conversation_id_problem
 from records.execution import ExecutionMode
 from records.plan import Plan, PlanProblems, parse_plan
-from records.tasks import ParentLink
-from records.tools.audit import digest
+from records.requests import TaskRequest
 from records.tools.model import ToolSpec
 from tools.registry import ToolRegistry
-
-
-@dataclass(frozen=True, slots=True)
-class TaskRequest:
-    """What a caller asks the engine to do."""
-
-    goal: str
-    """What the caller asks for, in its words (`task` in the API)."""
-    tools: tuple[str, ...] = ()
-    """Allow-list; empty means every tool the caller may use."""
-    context: Mapping[str, Any] = field(default_factory=dict)
-    max_iterations: int = 0
-    """0 means the default."""
-    mode: ExecutionMode = ExecutionMode.AUTO
-    token_budget: int = 0
-    """0 means the configured default."""
-    idempotency_key: str = ""
-    """When set, a retry with the same key and request returns the same task."""
-    timeout_seconds: float = 0.0
-    """The task's own time limit; 0 means the server's."""
-    wait_timeout_seconds: float = 0.0
-    """How long the task may wait parked in all; 0 means the server's limit."""
-    labels: Mapping[str, str] = field(default_factory=dict)
-    """The caller's labels for the task."""
-    plan: Mapping[str, Any] | None = None
-    """A plan to run as given (the planner's JSON shape), validated by `given_plan`."""
-    agent: str = ""
-    """The agent to run as: `id` or `id@version`; empty for the default agent."""
-    bypass_tool_cache: bool = False
-    """The task's tool calls never answer from the cache of tool results."""
-    conversation_id: str = ""
-    """The conversation the task is the next turn of; empty for a task on its own."""
-    busy_policy: BusyPolicy = BusyPolicy.REJECT
-    """What happens while another task of the conversation runs or waits."""
-    parent: ParentLink | None = None
-    """Set when a task starts this one as its child (`agent.teams`); never by a caller."""
-
-    def fingerprint(self) -> str:
-        # The goal's key stays "task" (the field's name before it was `goal`): a stored
-        # idempotency record keeps the digest, so a retry across an upgrade must match it.
-        if self.parent is not None:  # a child's share of budget and time vary on a re-attach
-            return digest({"task": self.goal, "agent": self.agent, "parent": self.parent.task_id})
-        fields: dict[str, Any] = {
-            "task": self.goal,
-            "tools": list(self.tools),
-            "context": dict(self.context),
-            "max_iterations": self.max_iterations,
-            "mode": self.mode.value,
-            "token_budget": self.token_budget,
-            "timeout_seconds": self.timeout_seconds,
-            "labels": dict(self.labels),
-        }
-        if self.plan is not None:  # absent otherwise: earlier keys keep their fingerprint
-            fields["plan"] = dict(self.plan)
-        if self.agent:
-            fields["agent"] = self.agent
-        if self.bypass_tool_cache:  # likewise
-            fields["bypass_tool_cache"] = True
-        if self.conversation_id:  # likewise
-            fields["conversation"] = [self.conversation_id, self.busy_policy.value]
-        if self.wait_timeout_seconds:  # likewise
-            fields["wait_timeout_seconds"] = self.wait_timeout_seconds
-        return digest(fields)
-
 
 MAX_LABELS = 16
 MAX_LABEL_VALUE = 256

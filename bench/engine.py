@@ -36,13 +36,13 @@ from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
 from agent.parts import EngineParts
-from agent.requests import TaskRequest
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2
 from agentd.v1.tasks_pb2 import EXECUTION_MODE_FUNCTION_CALLING as FUNCTION_CALLING
 from agentd_client.client import AgentClient
 from core.identity import CallContext
 from records.execution import ExecutionMode
+from records.requests import TaskRequest
 from server import logs
 from server.app import AgentdServer
 from server.settings import Settings

@@ -34,13 +34,13 @@ from agent.limits import EngineConfig, PlanPolicy
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.parts import EngineParts
-from agent.requests import TaskRequest
 from agent.teams.base import ChildTasks
 from core.identity import CallContext
 from records.agents.definition import AgentDefinition
 from records.events import TaskEvent
 from records.execution import ExecutionMode
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.requests import TaskRequest
 from records.tasks import Task
 from server.settings import Settings
 from server.wiring.builders import build_registry

@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from agent.definitions.catalog import Agents
-from agent.requests import TaskRequest
 from core.errors import AgentNotFoundError, FieldViolation, InvalidArgumentError
 from records.agents.definition import AgentDefinition, AgentVersion, split_reference
 from records.agents.knowledge_keys import scoped_specs
 from records.execution import ExecutionMode
+from records.requests import TaskRequest
 from records.tools.model import ToolSpec
 
 

@@ -15,12 +15,13 @@ from agent.definitions.catalog import Agents
 from agent.definitions.selection import narrow, resolve, with_defaults
 from agent.definitions.toolset import toolset
 from agent.modes.router import choose_mode
-from agent.requests import TaskRequest, given_plan, validate_request
+from agent.requests import given_plan, validate_request
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from records.agents.definition import AgentDefinition, RemoteDelegate
 from records.execution import ExecutionMode
 from records.plan import Plan
+from records.requests import TaskRequest
 from records.tasks import Delegate, Task
 from records.tools.model import ToolSpec
 from tools.registry import ToolRegistry

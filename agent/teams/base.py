@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Protocol
 
-from agent.requests import TaskRequest
 from core.identity import CallContext
 from records import events as ev
+from records.requests import TaskRequest
 from records.tasks import Task
 
 

@@ -26,7 +26,6 @@ import structlog
 from agent.limits import MAX_TASK_CHARS
 from agent.llm.base import Model
 from agent.parked import Parked, Waiting
-from agent.requests import TaskRequest
 from agent.running.seams import TeamOutcome as Outcome
 from agent.teams import carry_over as memory
 from agent.teams import children
@@ -35,6 +34,7 @@ from agent.teams.panels import PANEL_PREFIX, ask_panel, panel_spec
 from core.errors import AgentdError
 from records import events as ev
 from records.agents.definition import Panel
+from records.requests import TaskRequest
 from records.tasks import ChildSummary, Delegate, ParentLink, Task, TaskStatus, TokenUsage
 from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
 from records.tools.outcomes import ToolCallError, ToolErrorKind

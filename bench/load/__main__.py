@@ -52,17 +52,18 @@ def report(result: Result, throughput_target: bool) -> bool:
         f"tasks/s {result.throughput:.1f}  capacity {result.capacity:.1f}/s  "
         f"ratio {ratio:.2f}{' (target >= 0.90)' if throughput_target else ''}"
     )
+    used = result.footprint
     print(
         f"  latency p50 {scenarios.median(result.latencies):.2f} s  p99 "
-        f"{result.percentile(0.99):.2f} s  peak RSS {result.peak_rss_kib / 1024:.0f} MiB  "
+        f"{result.percentile(0.99):.2f} s  peak RSS {used.peak_rss_kib / 1024:.0f} MiB  "
         f"per in-flight task {result.per_task_kib:.0f} KiB (peak in flight "
-        f"{result.peak_in_flight})  peak Redis connections {result.peak_redis}"
+        f"{used.peak_in_flight})  peak Redis connections {used.peak_redis}"
     )
     if result.name.startswith("memory"):
         print(f"  memory per in-flight task {result.per_task_kib:.0f} KiB (target <= 100 KB)")
-    if result.cpu:
-        used = "  ".join(f"{k} {v:.0f} s" for k, v in result.cpu.items())
-        print(f"  CPU during the run: {used} (of {2 * result.wall:.0f} s on 2 cores)")
+    if used.cpu:
+        seconds = "  ".join(f"{k} {v:.0f} s" for k, v in used.cpu.items())
+        print(f"  CPU during the run: {seconds} (of {2 * result.wall:.0f} s on 2 cores)")
     for error in sorted(set(result.errors))[:5]:
         print(f"  error: {error}")
     passed = result.correct and (not throughput_target or ratio >= 0.9)

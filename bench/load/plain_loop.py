@@ -54,15 +54,15 @@ async def baseline(config: Config) -> Result:
 
             alone = await one(0)
             result.capacity = config.slots / alone
-            result.idle_rss_kib = processes.rss_kib_self()
+            result.footprint.idle_rss_kib = processes.rss_kib_self()
             stop = asyncio.Event()
             sampler = asyncio.create_task(_self_rss(stop))
             started = time.monotonic()
             latencies = await asyncio.gather(*(one(n) for n in range(config.tasks)))
             result.wall = time.monotonic() - started
             stop.set()
-            result.peak_rss_kib = await sampler
-            result.peak_in_flight = peak
+            result.footprint.peak_rss_kib = await sampler
+            result.footprint.peak_in_flight = peak
             result.submitted = result.completed = len(latencies)
             result.latencies = list(latencies)
             await client.close()

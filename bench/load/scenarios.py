@@ -42,6 +42,19 @@ class Config:
 
 
 @dataclass
+class Footprint:
+    """What a run took of the machine."""
+
+    peak_rss_kib: int = 0
+    idle_rss_kib: int = 0
+    peak_in_flight: int = 0
+    peak_redis: int = 0
+    """Redis connections at the busiest moment."""
+    cpu: dict[str, float] = field(default_factory=dict)
+    """CPU seconds used during the run: the servers, the fake model, this client."""
+
+
+@dataclass
 class Result:
     name: str
     submitted: int = 0
@@ -56,14 +69,10 @@ class Result:
     resumes: int = 0
     wall: float = 0.0
     latencies: list[float] = field(default_factory=list)
-    peak_rss_kib: int = 0
-    idle_rss_kib: int = 0
-    peak_in_flight: int = 0
-    peak_redis: int = 0
     capacity: float = 0.0
     """Tasks per second the limits allow: slots x replicas / the latency of one task alone."""
-    cpu: dict[str, float] = field(default_factory=dict)
-    """CPU seconds used during the run: the servers, the fake model, this client."""
+    footprint: Footprint = field(default_factory=lambda: Footprint())
+    """What the run took of the machine: memory, tasks in flight, connections, CPU."""
     errors: list[str] = field(default_factory=list)
 
     @property
@@ -72,8 +81,9 @@ class Result:
 
     @property
     def per_task_kib(self) -> float:
-        growth = self.peak_rss_kib - self.idle_rss_kib
-        return growth / self.peak_in_flight if self.peak_in_flight else 0.0
+        used = self.footprint
+        growth = used.peak_rss_kib - used.idle_rss_kib
+        return growth / used.peak_in_flight if used.peak_in_flight else 0.0
 
     @property
     def correct(self) -> bool:
@@ -147,7 +157,7 @@ async def _measure(
     work: Callable[[], Awaitable[list[Outcome]]],
 ) -> None:
     pids = [s.pid for s in servers]
-    result.idle_rss_kib = sum(processes.rss_kib(p) for p in pids)
+    result.footprint.idle_rss_kib = sum(processes.rss_kib(p) for p in pids)
     stop = asyncio.Event()
     sampler = asyncio.create_task(processes.sample(pids, stop))
     watched = {"servers": pids, "model": [model.pid], "client": [os.getpid()]}
@@ -155,12 +165,12 @@ async def _measure(
     started = time.monotonic()
     outcomes = await work()
     result.wall = time.monotonic() - started
-    result.cpu = {
+    result.footprint.cpu = {
         k: sum(processes.cpu_seconds(p) for p in v) - before[k] for k, v in watched.items()
     }
     stop.set()
-    result.peak_rss_kib, result.peak_redis = await sampler
-    result.peak_in_flight = gateway.peak_in_flight
+    result.footprint.peak_rss_kib, result.footprint.peak_redis = await sampler
+    result.footprint.peak_in_flight = gateway.peak_in_flight
     result.count(outcomes)
 
 
@@ -234,7 +244,7 @@ async def soak(
                 return [o for batch in batches for o in batch]
 
             await _measure(result, [server], model, fast, work)
-            result.peak_in_flight = fast.peak_in_flight + slow.peak_in_flight
+            result.footprint.peak_in_flight = fast.peak_in_flight + slow.peak_in_flight
     return result
 
 
@@ -311,7 +321,7 @@ async def memory(config: Config, llm_calls: int | None = None) -> Result:
             stack.callback(server.stop)
             gateway = Gateway(await _stubs(stack, [server]), cap=config.cap)
             await _alone(gateway)  # warm: every code path loaded before the idle sample
-            result.idle_rss_kib = processes.rss_kib(server.pid)
+            result.footprint.idle_rss_kib = processes.rss_kib(server.pid)
             jobs = [
                 asyncio.create_task(gateway.run(n, f"job-{run}-{n}: 40+2?", f"{run}-{n}"))
                 for n in range(config.tasks)
@@ -321,8 +331,8 @@ async def memory(config: Config, llm_calls: int | None = None) -> Result:
                     break
                 await asyncio.sleep(0.1)
             await asyncio.sleep(min(2.0, config.hold / 4))  # settled, still waiting
-            result.peak_in_flight = gateway.in_flight
-            result.peak_rss_kib = processes.rss_kib(server.pid)
+            result.footprint.peak_in_flight = gateway.in_flight
+            result.footprint.peak_rss_kib = processes.rss_kib(server.pid)
             result.count(list(await asyncio.gather(*jobs)))
     return result
 

@@ -18,11 +18,11 @@ from a2a.types import a2a_pb2
 from a2a.utils.errors import TaskNotCancelableError, UnsupportedOperationError
 
 from agent.engine import Engine
-from agent.requests import TaskRequest
 from core.errors import TaskAlreadyTerminalError
 from core.identity import CallContext
 from records import events as ev
 from records.conversations.model import BusyPolicy
+from records.requests import TaskRequest
 from records.tasks import Task, TaskQuery, TaskStatus
 from records.tools.approvals import ApprovalDecision
 from server.a2a.card import CardMaker

@@ -14,13 +14,14 @@ from typing import Any
 
 from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
 
-from agent.requests import TaskRequest, label_violations
+from agent.requests import label_violations
 from agentd.v1 import agent_service_pb2, conversations_pb2, events_pb2, tasks_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
 from core.text import clean_json, clean_text
 from records.conversations.model import BusyPolicy
 from records.execution import ExecutionMode
 from records.plan import Plan
+from records.requests import TaskRequest
 from records.tasks import StopReason, Task, TaskStatus, TokenUsage
 from records.tools.approvals import ApprovalDecision
 from records.tools.model import JSONValue, ToolSpec

@@ -17,7 +17,7 @@ from agent.engine import Engine
 from agent.limits import Capacity, EngineConfig, PlanPolicy, ToolLimits, WaitPolicy
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
-from agent.parts import EngineParts
+from agent.parts import EngineParts, Replicas
 from agent.running.run import TaskRun
 from agent.teams.delegation import TeamLimits
 from auth.authenticator import Authenticator
@@ -321,12 +321,14 @@ async def start_engine(
             history=durable.history,
             idempotency=live.idempotency,
             key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
-            cancel_bus=live.cancellations,
-            leases=live.leases,
+            replicas=Replicas(
+                leases=live.leases,
+                cancel_bus=live.cancellations,
+                wake_bus=live.wakes,
+                takeover_interval_seconds=settings.takeover_interval_seconds,
+            ),
             checkpoints=durable.checkpoints,
-            takeover_interval_seconds=settings.takeover_interval_seconds,
             waits=durable.waits,
-            wake_bus=live.wakes,
             agents=agents,
             model_factory=model_factory(models),
             memory=task_memory(settings, conversations, tasks, encodings, models, recall, extract),

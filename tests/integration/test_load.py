@@ -35,4 +35,4 @@ async def test_a_burst_on_redis_and_postgres_loses_nothing_with_bounded_connecti
     config = Config(**{**SMALL.__dict__, "env": {"AGENTD_REDIS_MAX_CONNECTIONS": "8"}})
     result = await burst(config, shared=True, name="small burst, Redis + PostgreSQL")
     _assert_whole(result)
-    assert 0 < result.peak_redis <= 8 + 3
+    assert 0 < result.footprint.peak_redis <= 8 + 3

@@ -12,7 +12,6 @@ import pytest
 from agent.definitions.catalog import Agents
 from agent.definitions.files import AgentFiles
 from agent.definitions.selection import narrow, resolve, with_defaults
-from agent.requests import TaskRequest
 from core.errors import AgentNotFoundError, InvalidArgumentError
 from records.agents.definition import (
     AgentDefinition,
@@ -24,6 +23,7 @@ from records.agents.definition import (
 )
 from records.execution import ExecutionMode
 from records.paging import KeyCursor, Page
+from records.requests import TaskRequest
 from stores.agents.memory import InMemoryAgentStore
 from tests.paging import every_page, page_sizes
 from tools.builtin import builtin_tools

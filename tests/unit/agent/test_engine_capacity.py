@@ -13,11 +13,11 @@ from agent.limits import Capacity, EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
 from agent.parts import EngineParts
-from agent.requests import TaskRequest
 from core.errors import ResourceExhaustedError
 from core.identity import CallContext
 from records.execution import ExecutionMode
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.requests import TaskRequest
 from records.tasks import Task, TaskStatus
 from server.settings import Settings
 from server.wiring.builders import build_registry

@@ -17,12 +17,12 @@ from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
-from agent.parts import EngineParts
-from agent.requests import TaskRequest
+from agent.parts import EngineParts, Replicas
 from core.identity import CallContext, Principal
 from records import events as ev
 from records.execution import ExecutionMode
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.requests import TaskRequest
 from records.tasks import Task, TaskStatus
 from server.settings import Settings
 from server.wiring.builders import build_registry
@@ -73,7 +73,9 @@ async def test_a_lost_lease_stops_the_task_here_and_the_claimant_resumes_it(
             ModelRoles(default=model),
             registry,
             EngineParts(
-                store, leases=leases, checkpoints=checkpoints, takeover_interval_seconds=0.05
+                store,
+                replicas=Replicas(leases=leases, takeover_interval_seconds=0.05),
+                checkpoints=checkpoints,
             ),
             config,
         )
@@ -139,9 +141,11 @@ async def test_a_running_orphan_without_a_checkpoint_fails_explicitly(
         registry,
         EngineParts(
             store,
-            leases=RedisLeases(connection, prefix, ttl_seconds=5, replica="b"),
+            replicas=Replicas(
+                leases=RedisLeases(connection, prefix, ttl_seconds=5, replica="b"),
+                takeover_interval_seconds=0.05,
+            ),
             checkpoints=InMemoryCheckpointStore(),
-            takeover_interval_seconds=0.05,
         ),
     )
     claimant.supervise()

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from agent.requests import TaskRequest
 from records import serialization
 from records.execution import ExecutionMode
+from records.requests import TaskRequest
 from records.tasks import ParentLink, Task, TaskStatus
 
 STORED_BEFORE = (

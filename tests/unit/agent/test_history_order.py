@@ -14,11 +14,11 @@ from agent.limits import Capacity
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, ScriptedModel, text
 from agent.parts import EngineParts
-from agent.requests import TaskRequest
 from core.identity import CallContext
 from records import events as ev
 from records.execution import ExecutionMode
 from records.messages import ModelResponse
+from records.requests import TaskRequest
 from records.tasks import Task, TaskStatus
 from stores.history.memory import InMemoryTaskHistory
 from tests.unit.agent.runs import PRINCIPAL, make_env

@@ -13,11 +13,11 @@ from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
-from agent.parts import EngineParts
-from agent.requests import TaskRequest
+from agent.parts import EngineParts, Replicas
 from core.identity import CallContext, Principal
 from records.execution import ExecutionMode
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.requests import TaskRequest
 from records.tasks import TaskStatus
 from records.waits import WaitKind
 from server.settings import Settings
@@ -68,7 +68,9 @@ async def test_an_answer_during_the_park_wakes_a_run_the_process_tracks(tmp_path
     engine = Engine(
         ModelRoles(default=FunctionModel(model)),
         build_registry(settings, InMemoryAuditLog()),
-        EngineParts(InMemoryTaskStore(), leases=AnsweringLeases(waits), waits=waits),
+        EngineParts(
+            InMemoryTaskStore(), replicas=Replicas(leases=AnsweringLeases(waits)), waits=waits
+        ),
         EngineConfig(),
     )
     request = TaskRequest("what is 6*7?", mode=ExecutionMode.FUNCTION_CALLING)

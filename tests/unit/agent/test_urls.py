@@ -11,12 +11,12 @@ from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.parts import EngineParts
-from agent.requests import TaskRequest
 from agent.running.urls import MAX_URLS, UrlBook
 from core.identity import CallContext
 from records import events as ev
 from records.execution import ExecutionMode
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.requests import TaskRequest
 from records.tasks import TaskStatus
 from tests.unit.agent.runs import PRINCIPAL, make_env
 

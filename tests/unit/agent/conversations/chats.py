@@ -18,12 +18,12 @@ from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text
 from agent.parts import EngineParts
-from agent.requests import TaskRequest
 from core.identity import CallContext
 from records.conversations.model import BusyPolicy, ConversationMessage, Turn
 from records.conversations.policy import MemoryPolicy
 from records.execution import ExecutionMode
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.requests import TaskRequest
 from records.tasks import Task
 from stores.conversation_slots.memory import InMemoryConversationSlots
 from stores.conversations.base import ConversationStore
