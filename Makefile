@@ -79,6 +79,7 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(PY) scripts/check_cycles.py
 	$(PY) scripts/check_sizes.py
 	$(PY) scripts/check_inits.py
+	$(PY) scripts/check_run_reads.py
 	npx --no-install buf lint
 	npx --no-install buf breaking --against "$$($(PY) scripts/breaking_base.py)"
 

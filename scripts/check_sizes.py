@@ -7,7 +7,10 @@ No module may be over 400 lines, and no function or method over 60 lines
 (counted from the `def` line to its last line; decorators do not count). No package
 may hold more than 15 modules of its own (its `__init__.py` and subpackages not
 counted; a migrations `versions/` folder is exempt), and `agent/` no more than 10 loose
-modules at its top: the engine lives in wings.
+modules at its top: the engine lives in wings. No dataclass may hold more than 15 fields
+(`records/` is exempt: its dataclasses are the stored and wire forms, field for field),
+and no line may carry a `# fmt: skip` marker: code is laid out by ruff, and a module that
+grows too long is split where it divides, not packed.
 tests/ and generated code (generated/, clients/python/agentd/,
 clients/python/build/, .venv, node_modules) are exempt. Prints one line per
 offence and exits 1 if there is any.
@@ -27,6 +30,10 @@ MAX_FUNCTION_LINES = 60
 MAX_PACKAGE_MODULES = 15
 MAX_LOOSE_MODULES = {"agent": 10}
 """Packages held to a tighter count of their own modules."""
+MAX_DATACLASS_FIELDS = 15
+FIELDS_EXEMPT = ("records/",)
+"""Where dataclasses may hold more fields: the stored and wire forms."""
+FORMAT_MARKER = "# fmt: " + "skip"  # spelled in two, so this file does not hold one
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -83,6 +90,43 @@ def _functions(
             yield from _functions(child, prefix)
 
 
+def _is_dataclass(node: ast.ClassDef) -> bool:
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name == "dataclass":
+            return True
+    return False
+
+
+def _fields(node: ast.ClassDef) -> int:
+    """The fields a dataclass declares (annotated names that are not ClassVar)."""
+    return sum(
+        isinstance(statement, ast.AnnAssign)
+        and isinstance(statement.target, ast.Name)
+        and "ClassVar" not in ast.unparse(statement.annotation)
+        for statement in node.body
+    )
+
+
+def check_shapes(relative: str, source: str, tree: ast.Module) -> list[Offence]:
+    """Dataclasses over their count of fields, and lines packed by hand (format markers)."""
+    offences = [
+        Offence(relative, number, "a format marker: let ruff lay the code out")
+        for number, line in enumerate(source.splitlines(), start=1)
+        if line.rstrip().endswith(FORMAT_MARKER)
+    ]
+    if relative.startswith(FIELDS_EXEMPT):
+        return offences
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and _is_dataclass(node):
+            count = _fields(node)
+            if count > MAX_DATACLASS_FIELDS:
+                message = f"dataclass {node.name} has {count} fields (limit {MAX_DATACLASS_FIELDS})"
+                offences.append(Offence(relative, node.lineno, message))
+    return offences
+
+
 def check_source(relative: str, source: str) -> list[Offence]:
     """The size offences in one module's source; relative names it in the messages."""
     offences: list[Offence] = []
@@ -90,6 +134,7 @@ def check_source(relative: str, source: str) -> list[Offence]:
     if lines > MAX_MODULE_LINES:
         offences.append(Offence(relative, 1, f"module is {lines} lines (limit {MAX_MODULE_LINES})"))
     tree = ast.parse(source, filename=relative)
+    offences.extend(check_shapes(relative, source, tree))
     for name, function in _functions(tree):
         end = function.end_lineno if function.end_lineno is not None else function.lineno
         length = end - function.lineno + 1
@@ -144,7 +189,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(
             f"check_sizes: {len(offences)} offence(s): modules may have at most "
             f"{MAX_MODULE_LINES} lines, functions at most {MAX_FUNCTION_LINES}, packages at "
-            f"most {MAX_PACKAGE_MODULES} modules ({MAX_LOOSE_MODULES} for these)\n"
+            f"most {MAX_PACKAGE_MODULES} modules ({MAX_LOOSE_MODULES} for these), "
+            f"dataclasses at most {MAX_DATACLASS_FIELDS} fields, and no line a format marker\n"
         )
         return 1
     return 0

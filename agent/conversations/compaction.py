@@ -101,7 +101,7 @@ async def compact(
         Message("system", prompts.SUMMARIZER_SYSTEM),
         Message("user", prompts.summary_prompt(conversation.summary, "\n".join(lines), limit)),
     ]
-    notes = len(run.notes)
+    notes = len(run.transcript.notes)
     try:
         async with asyncio.timeout(run.config.step_timeout_seconds):
             response = await run.model(
@@ -112,7 +112,7 @@ async def compact(
                 stream=False,
             )
     except (ModelError, TimeoutError, LimitReached) as error:
-        del run.notes[notes:]  # the summariser's reply is no result of the task
+        del run.transcript.notes[notes:]  # the summariser's reply is no result of the task
         log.warning(
             "could not summarise a conversation; older turns are left out",
             conversation_id=conversation.conversation_id,

@@ -117,7 +117,7 @@ class TaskMemory:
         task = run.task
         people = PersonWaits(run)
         if await self._gate.try_turn(task):  # its turn: nothing to wait for
-            if run.resumed is not None:  # woken: the wait it parked on is over
+            if run.state.resumed is not None:  # woken: the wait it parked on is over
                 await people.settle(WaitKind.TURN, TURN, {})
             return
         wait, _ = await people.open(WaitKind.TURN, TURN, detail=task.conversation_id)
@@ -143,13 +143,13 @@ class TaskMemory:
         """Give `run` the earlier turns it is sent (compacting them first when they no
         longer fit and its policy says so). A resumed run keeps what it had."""
         task = run.task
-        if run.history is not None:
+        if run.transcript.history is not None:
             return
         policy, counter = self.policy(task), run.counter
         conversation, recent, chosen = await self._read(task, policy, counter)
         if chosen.fold_through and policy.compaction == "summarize":
             chosen = await self._compact(run, conversation, recent, policy) or chosen
-        run.history = chosen.history
+        run.transcript.history = chosen.history
         await run.checkpoint()
 
     async def _read(
@@ -185,7 +185,7 @@ class TaskMemory:
         conversation = replace(conversation, summary=summary, summarized_through=through)
         chosen = select(conversation, [m for m in recent if m.index > through], policy, counter)
         history = chosen.history
-        await run.emit(
+        await run.transcript.emit(
             ev.HistoryCompacted(
                 folded, through, counter.count(summary), history.tokens, history.saved
             )
@@ -226,8 +226,8 @@ class TaskMemory:
 
     async def _append(self, task: Task, run: TaskRun | None) -> None:
         counter = run.counter if run is not None else self.counter(task)
-        if run is not None and run.ran_here and run.resumed is None:  # all in this run
-            turn = turn_from(task, run.tool_log, counter)
+        if run is not None and run.ran_here and run.state.resumed is None:  # all in this run
+            turn = turn_from(task, run.transcript.tool_log, counter)
         else:  # ran elsewhere, or resumed here: the calls of every process are in its log
             try:
                 events = self._tasks.read_events(task.tenant, task.task_id)

@@ -224,7 +224,7 @@ class MemoryExtraction:
         return (
             run is not None
             and run.ran_here
-            and run.persist
+            and run.state.persist
             and task.status is TaskStatus.COMPLETED
             and bool(task.final_answer)
             and agent is not None
@@ -264,7 +264,7 @@ class MemoryExtraction:
     async def extract(self, run: TaskRun) -> list[Operation]:
         """Propose and apply the changes of `run`'s turn; the operations applied."""
         task, principal = run.task, run.call.principal
-        budget = run.token_budget - task.usage.total_tokens
+        budget = run.bounds.token_budget - task.usage.total_tokens
         with embedding_usage.counting() as embedded:
             nearest = await self._memory.recall(
                 principal.tenant,

@@ -62,14 +62,14 @@ class AutomaticRecall:
 
     async def __call__(self, run: TaskRun) -> None:
         top_k = self.top_k(run)
-        if top_k <= 0 or run.recalled:
+        if top_k <= 0 or run.transcript.recalled:
             return
         principal = run.call.principal
         try:
             hits = await run.embedding_work(
-                self._memory.recall(principal.tenant, principal.id, run.goal, top_k=top_k)
+                self._memory.recall(principal.tenant, principal.id, run.task.goal, top_k=top_k)
             )
         except AgentdError as error:  # memory is a help, not a condition of the task
             log.warning("automatic recall failed", task_id=run.task.task_id, error=error.message)
             return
-        run.recalled = memory_block(hits)
+        run.transcript.recalled = memory_block(hits)

@@ -38,7 +38,7 @@ async def review(run: TaskRun, results: str, step_ids: list[str], review_id: str
     """One review of the given steps' results. A critic that cannot be read accepts."""
     messages = [
         Message("system", prompts.CRITIC_SYSTEM),
-        Message("user", f"Task: {run.goal}\n\nStep results to judge:\n{results}"),
+        Message("user", f"Task: {run.task.goal}\n\nStep results to judge:\n{results}"),
     ]
     data: dict[str, Any] | None = None
     for attempt in (1, 2):
@@ -54,7 +54,7 @@ async def review(run: TaskRun, results: str, step_ids: list[str], review_id: str
             messages.append(Message("assistant", response.text))
             messages.append(Message("user", "Reply with the JSON verdict only."))
     if data is None:
-        await run.emit(
+        await run.transcript.emit(
             ev.ErrorOccurred(
                 "MODEL_OUTPUT_INVALID",
                 "the critic's verdict could not be read; accepted",
@@ -76,7 +76,7 @@ async def review(run: TaskRun, results: str, step_ids: list[str], review_id: str
         target = step_ids[-1] if step_ids else ""
     feedback = str(data.get("feedback") or "")
     verdict = CriticReview(decision, target, feedback, confidence, passed)  # type: ignore[arg-type]
-    await run.emit(
+    await run.transcript.emit(
         ev.ReflectionVerdict(
             step_id=target if decision == "revise" else (step_ids[0] if len(step_ids) == 1 else ""),
             accuracy=scores["accuracy"],

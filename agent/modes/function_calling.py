@@ -45,9 +45,9 @@ class _Loop:
     def __init__(self, run: TaskRun) -> None:
         self.run = run
         self.config = run.config
-        self.limit = run.max_iterations
-        self.tools = run.tool_definitions()
-        saved = run.resume_state()
+        self.limit = run.task.max_iterations
+        self.tools = run.tools.definitions()
+        saved = run.state.resume_state()
         window = self.config.tools.max_repeated_calls
         if isinstance(saved, FunctionCallingState):
             self.messages = list(saved.messages)
@@ -55,8 +55,9 @@ class _Loop:
             self.repeats = RepeatWatch(window, saved.recent)
             self.pending = saved.pending
         else:
-            self.messages = run.opening(
-                prompts.FUNCTION_CALLING_SYSTEM, prompts.task_prompt(run.goal, run.context)
+            self.messages = run.transcript.opening(
+                prompts.FUNCTION_CALLING_SYSTEM,
+                prompts.task_prompt(run.task.goal, run.task.context),
             )
             self.first, self.used_tools, self.pending = 1, False, ()
             self.repeats = RepeatWatch(window)
@@ -69,7 +70,9 @@ class _Loop:
     async def iterate(self, iteration: int) -> Outcome | None:
         """One model call and the tool calls it asks for; the outcome once it answers."""
         run, last = self.run, iteration == self.limit
-        step_id, started = await run.begin_iteration(iteration, last, again=bool(self.pending))
+        step_id, started = await run.transcript.begin_iteration(
+            iteration, last, again=bool(self.pending)
+        )
         if last and self.used_tools:
             self.messages.append(Message("user", prompts.LAST_ROUND))
         text, dropped = "", 0
@@ -83,17 +86,21 @@ class _Loop:
                 else:
                     text, calls, planned, dropped = await self._ask(step_id, iteration, last)
                 if calls:  # a task parked on one of them resumes from this state
-                    run.pending_state = self.state(iteration, calls)
+                    run.state.pending = self.state(iteration, calls)
                     await self._call(step_id, calls, planned, dropped)
-                    run.pending_state = None
+                    run.state.pending = None
         except TimeoutError:
-            raise await run.iteration_timed_out(step_id, iteration, started) from None
-        await run.record_progress(iteration, self.limit)
+            raise await run.transcript.iteration_timed_out(
+                step_id, iteration, started, run.config.step_timeout_seconds
+            ) from None
+        await run.transcript.record_progress(iteration, self.limit)
         took = time.perf_counter() - started
         if calls:
             summary = ", ".join(f"{c.name}" for c in calls)
             failing = run.tools.failing()
-            await run.emit(ev.StepFinished(step_id, failing is None, f"called {summary}", took))
+            await run.transcript.emit(
+                ev.StepFinished(step_id, failing is None, f"called {summary}", took)
+            )
             if failing is not None:
                 raise failing
             await run.checkpoint(self.state(iteration + 1))
@@ -144,7 +151,7 @@ class _Loop:
 
     async def _answered(self, answer: str, step_id: str, took: float, last: bool) -> Outcome | None:
         """A reply without calls: the outcome, or None to ask again after an empty one."""
-        await self.run.emit(ev.StepFinished(step_id, bool(answer), answer[:500], took))
+        await self.run.transcript.emit(ev.StepFinished(step_id, bool(answer), answer[:500], took))
         if not answer:
             if last:
                 raise LimitReached(

@@ -50,8 +50,8 @@ STEP_ID = "route"
 
 async def _ask(run: TaskRun) -> dict[str, Any] | None:
     """The router's decision, or None when it gave none that can be used."""
-    messages = run.opening(
-        prompts.router_system(run.delegates), prompts.task_prompt(run.goal, run.context)
+    messages = run.transcript.opening(
+        prompts.router_system(run.delegates), prompts.task_prompt(run.task.goal, run.task.context)
     )
     for attempt in (1, 2):
         try:
@@ -73,7 +73,7 @@ async def _ask(run: TaskRun) -> dict[str, Any] | None:
 async def route(run: TaskRun) -> tuple[ExecutionMode, Outcome | None]:
     """The mode to run the task in, or the outcome when the router answered it."""
     started = time.perf_counter()
-    heuristic = choose_mode(run.goal, run.config.tool_calling)
+    heuristic = choose_mode(run.task.goal, run.config.tool_calling)
     handed = handed_to(run)
     if handed:  # woken while the agent it handed the task to works: not asked again
         data: dict[str, Any] | None = {"decision": "delegate", "delegate": handed}
@@ -96,7 +96,7 @@ async def route(run: TaskRun) -> tuple[ExecutionMode, Outcome | None]:
             outcome = await hand_to(run, delegate)
         handled = outcome is not None
     took = time.perf_counter() - started
-    await run.emit(
+    await run.transcript.emit(
         ev.RouteChosen(
             decision, mode.value if outcome is None else "", delegate, reason, handled, took
         )

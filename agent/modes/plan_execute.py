@@ -14,37 +14,26 @@ too) or `terminate` (the run stops, STEP_FAILED, with the best answer so far).
 from __future__ import annotations
 
 import asyncio
-import time
 
 from agent import prompts
-from agent.limits import MAX_TASK_CHARS, LimitReached, step_timeout
+from agent.limits import LimitReached
 from agent.modes import critic, planner
+from agent.modes.plan_steps import run_step
 from agent.modes.synthesis import synthesize
 from agent.parked import Parked, parked_or
 from agent.running.answers import Outcome
 from agent.running.concurrency import all_or_none
 from agent.running.run import TaskRun
 from records import events as ev
-from records.messages import Message, ModelSettings
 from records.mode_state import PlanExecuteState, StepResult
 from records.plan import Plan, PlanStep
 from records.tasks import StopReason
-from records.tools.model import ToolSpec
-from tools.validation import ArgumentValidator
 
 
 class _Replan(Exception):  # noqa: N818 - control flow inside this module
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-def _inputs(step: PlanStep, results: dict[str, StepResult]) -> str:
-    return "\n".join(
-        f"[{dep}] {results[dep].step.description}: {results[dep].output}"
-        for dep in step.depends_on
-        if dep in results
-    )
 
 
 def _results_text(results: dict[str, StepResult], ids: list[str] | None = None) -> str:
@@ -56,81 +45,6 @@ def _results_text(results: dict[str, StepResult], ids: list[str] | None = None) 
             status = "" if result.success else "FAILED: "
             lines.append(f"[{i}] {result.step.description} -> {status}{result.output}")
     return "\n".join(lines)
-
-
-async def _run_step(
-    run: TaskRun,
-    step: PlanStep,
-    results: dict[str, StepResult],
-    index: int,
-    key: str,
-    feedback: str = "",
-) -> StepResult:
-    if not _waited(run, key):  # a step taken up again by a woken run was announced
-        await run.emit(ev.StepStarted(step.id, step.description, index))
-    started = time.perf_counter()
-    try:
-        async with step_timeout(run.config.step_timeout_seconds):
-            result = await _do_step(run, step, results, key, feedback)
-    except TimeoutError:
-        result = StepResult(step, False, f"timed out after {run.config.step_timeout_seconds:g} s")
-    await run.emit(
-        ev.StepFinished(
-            step.id, result.success, result.output[:2000], time.perf_counter() - started
-        )
-    )
-    return result
-
-
-async def _do_step(
-    run: TaskRun, step: PlanStep, results: dict[str, StepResult], key: str, feedback: str
-) -> StepResult:
-    inputs = _inputs(step, results)
-    prompt = prompts.step_prompt(run.goal, step.description, step.expected_output, inputs, feedback)
-    if step.agent:  # run as that agent's child task (`agent.teams`)
-        handed = {"task": prompt[:MAX_TASK_CHARS]}
-        observation = await run.tools.call(step.id, f"agent.{step.agent}", handed, key=key)
-        return StepResult(step, observation.ok, observation.text)
-    if step.tool and _waited(run, key):  # its call waited: made again as it was made
-        observation = await run.tools.call(step.id, step.tool, None, key=key)
-        return StepResult(step, observation.ok, observation.text)
-    if step.tool:
-        spec = run.tool_specs[step.tool]
-        arguments = dict(step.arguments)
-        if step.depends_on or feedback or not arguments_fit(step, spec):
-            messages = [
-                run.system(prompts.EXECUTOR_SYSTEM),
-                Message(
-                    "user", prompt + f"\n\nCall the tool {step.tool} with the right arguments."
-                ),
-            ]
-            response = await run.model(
-                "executor",
-                step.id,
-                messages,
-                tools=run.tool_definitions([step.tool]),
-                settings=ModelSettings(tool_choice=step.tool),
-            )
-            call = next((c for c in response.tool_calls if c.name == step.tool), None)
-            if call is None:
-                return StepResult(step, False, f"the executor did not call {step.tool}")
-            try:
-                arguments = call.arguments()
-            except ValueError as bad:
-                observation = await run.tools.call(step.id, step.tool, None, bad_arguments=str(bad))
-                return StepResult(step, False, observation.text)
-        observation = await run.tools.call(step.id, step.tool, arguments, key=key)
-        return StepResult(step, observation.ok, observation.text)
-    messages = [run.system(prompts.EXECUTOR_SYSTEM), Message("user", prompt)]
-    response = await run.model("executor", step.id, messages)
-    text = response.text.strip()
-    return StepResult(step, bool(text), text or "the executor returned nothing")
-
-
-def _waited(run: TaskRun, key: str) -> bool:
-    """Whether the step's call (journal `key`) waited when its task parked."""
-    entry = run.tools.journal.get(key)
-    return entry is not None and bool(entry.waiting)
 
 
 class PlanExecutor:
@@ -154,7 +68,7 @@ class PlanExecutor:
         self.slots = asyncio.Semaphore(run.config.tools.max_concurrent_tool_calls)
         """Ready steps run at once up to this many (their tool calls take slots of their own)."""
         """Set between deciding to replan and the new plan, so a resumed run replans too."""
-        saved = run.resume_state()
+        saved = run.state.resume_state()
         if isinstance(saved, PlanExecuteState):
             self.plan = saved.plan
             self.results = {r.step.id: r for r in saved.results}
@@ -192,11 +106,11 @@ class PlanExecutor:
 
     async def _plan(self, reason: str = "") -> Plan:
         self.iterations += 1
-        if self.iterations > self.run.max_iterations:
+        if self.iterations > self.run.task.max_iterations:
             raise LimitReached(
                 StopReason.MAX_ITERATIONS,
                 f"the plan needed revising again ({reason}) but the iteration limit "
-                f"({self.run.max_iterations}) is used up",
+                f"({self.run.task.max_iterations}) is used up",
             )
         done = frozenset(i for i, r in self.results.items() if r.success)
         replan = prompts.replan_request(_results_text(self.results), reason) if reason else ""
@@ -207,7 +121,7 @@ class PlanExecutor:
             replan=replan,
             done=done,
         )
-        await self.run.set_plan(plan, reason)
+        await self.run.transcript.set_plan(plan, reason)
         self.plan, self.replan_reason = plan, ""
         await self._checkpoint()
         return plan
@@ -215,7 +129,7 @@ class PlanExecutor:
     async def _given(self, plan: Plan) -> Plan:
         """Start from the plan the caller gave: announced as the first plan, not asked for."""
         self.iterations = 1
-        await self.run.emit(ev.PlanCreated(plan))
+        await self.run.transcript.emit(ev.PlanCreated(plan))
         self.plan = plan
         await self._checkpoint()
         return plan
@@ -247,9 +161,9 @@ class PlanExecutor:
         self.correcting = (step_id, feedback)
         key = self._key(target, self.corrections)
         try:
-            result = await _run_step(self.run, target, self.results, self.index, key, feedback)
+            result = await run_step(self.run, target, self.results, self.index, key, feedback)
         except Parked:
-            self.run.pending_state = self._state()
+            self.run.state.pending = self._state()
             raise
         self.correcting = None
         self.results[target.id] = result
@@ -275,7 +189,9 @@ class PlanExecutor:
             raise _Replan(why)
         for result in failed:
             self.skipped.add(result.step.id)
-            self.run.notes.append(f"[{result.step.id}] skipped after it failed: {result.output}")
+            self.run.transcript.notes.append(
+                f"[{result.step.id}] skipped after it failed: {result.output}"
+            )
         await self._checkpoint()
 
     async def _skip_dependents(self, pending: list[PlanStep]) -> None:
@@ -286,9 +202,11 @@ class PlanExecutor:
                 self.skipped.add(step.id)
                 output = f"skipped: it depends on {', '.join(missing)}, which did not succeed"
                 self.index += 1
-                await self.run.emit(ev.StepStarted(step.id, step.description, self.index))
+                await self.run.transcript.emit(
+                    ev.StepStarted(step.id, step.description, self.index)
+                )
                 self.results[step.id] = StepResult(step, False, output)
-                await self.run.emit(ev.StepFinished(step.id, False, output, 0.0))
+                await self.run.transcript.emit(ev.StepFinished(step.id, False, output, 0.0))
 
     def _open(self, steps: list[PlanStep]) -> list[PlanStep]:
         """The steps still to run: neither succeeded nor skipped."""
@@ -322,14 +240,14 @@ class PlanExecutor:
             outcomes = await all_or_none(
                 parked_or(self._step_and_record(s, i)) for s, i in zip(ready, indices, strict=True)
             )
-            await self.run.save()
+            await self.run.transcript.save()
             finished = [o for o in outcomes if isinstance(o, StepResult)]
             failed = [self.results[i] for i in self.unsettled]
             failed += [r for r in finished if not r.success]
             waiting = [o for o in outcomes if isinstance(o, Parked)]
             if waiting:  # the steps beside them finished (and are kept): the task parks
                 self.unsettled = [r.step.id for r in failed]
-                self.run.pending_state = self._state()
+                self.run.state.pending = self._state()
                 raise Parked.merged(waiting)
             self.unsettled = []
             if failed:
@@ -350,10 +268,12 @@ class PlanExecutor:
         """Run a step (when one of the task's step slots is free); as soon as it finishes,
         keep its result and checkpoint it."""
         async with self.slots:
-            result = await _run_step(self.run, step, self.results, index, self._key(step))
+            result = await run_step(self.run, step, self.results, index, self._key(step))
         self.results[step.id] = result
         if result.success:
-            self.run.notes.append(f"[{step.id}] {step.description}: {result.output[:1000]}")
+            self.run.transcript.notes.append(
+                f"[{step.id}] {step.description}: {result.output[:1000]}"
+            )
             self.run.task.current_step = sum(1 for r in self.results.values() if r.success)
             self.since_review.append(step.id)
         await self._checkpoint()
@@ -389,8 +309,3 @@ class PlanExecutor:
 
 async def run(task: TaskRun) -> Outcome:
     return await PlanExecutor(task).run_all()
-
-
-def arguments_fit(step: PlanStep, spec: ToolSpec) -> bool:
-    """Whether the plan's arguments can be used as they are."""
-    return not ArgumentValidator(spec.parameters).violations(dict(step.arguments))

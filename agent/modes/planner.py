@@ -27,9 +27,9 @@ async def make_plan(
     Raises PlanInvalidError when the second answer is not valid either, and
     LimitReached(PLAN_TOO_LARGE) when it is valid but has too many steps.
     """
-    messages = run.opening(
-        prompts.planner_system(list(run.tool_specs.values()), MAX_PLAN_STEPS),
-        prompts.task_prompt(run.goal, run.context),
+    messages = run.transcript.opening(
+        prompts.planner_system(list(run.tools.specs.values()), MAX_PLAN_STEPS),
+        prompts.task_prompt(run.task.goal, run.task.context),
     )
     if replan:
         messages.append(Message("user", replan))
@@ -38,7 +38,7 @@ async def make_plan(
     for attempt in (1, 2):
         response = await run.model("planner", step_id, messages, settings=SETTINGS, stream=False)
         try:
-            return parse_plan(json_reply(response), run.tool_specs, revision=revision, done=done)
+            return parse_plan(json_reply(response), run.tools.specs, revision=revision, done=done)
         except PlanProblems as found:
             problems, too_large = found.problems, found.too_large
         except ValueError as bad:

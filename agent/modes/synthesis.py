@@ -17,8 +17,9 @@ NO_MODEL_AFTER = (StopReason.TOKEN_BUDGET, StopReason.DEADLINE)
 
 
 async def synthesize(run: TaskRun, results: str, *, stopped_because: str = "") -> str:
-    messages = run.opening(
-        prompts.SYNTHESIZER_SYSTEM, prompts.synthesis_prompt(run.goal, results, stopped_because)
+    messages = run.transcript.opening(
+        prompts.SYNTHESIZER_SYSTEM,
+        prompts.synthesis_prompt(run.task.goal, results, stopped_because),
     )
     response = await run.model("synthesizer", "synthesis", messages)
     return response.text.strip()
@@ -26,9 +27,9 @@ async def synthesize(run: TaskRun, results: str, *, stopped_because: str = "") -
 
 async def partial_outcome(run: TaskRun, limit: LimitReached) -> Outcome:
     """The best answer after a limit stopped the work, saying what is missing."""
-    if limit.reason in NO_MODEL_AFTER or not run.notes:
+    if limit.reason in NO_MODEL_AFTER or not run.transcript.notes:
         return Outcome(notes_answer(run, limit.detail), limit.reason, limit.detail)
-    results = "\n".join(f"- {note}" for note in run.notes)
+    results = "\n".join(f"- {note}" for note in run.transcript.notes)
     try:
         answer = await synthesize(run, results, stopped_because=limit.detail)
     except LimitReached as second:  # the synthesis itself hit the budget

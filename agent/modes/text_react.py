@@ -99,9 +99,9 @@ class _Loop:
 
     def __init__(self, run: TaskRun) -> None:
         self.run = run
-        self.limit = run.max_iterations
-        self.specs = run.tool_specs
-        saved = run.resume_state()
+        self.limit = run.task.max_iterations
+        self.specs = run.tools.specs
+        saved = run.state.resume_state()
         self.repeats = RepeatWatch(run.config.tools.max_repeated_calls)
         self.pending: Action | None = None
         self.reply = ""
@@ -113,9 +113,9 @@ class _Loop:
             if saved.tool:
                 self.pending = Action(saved.tool, saved.arguments, saved.problem)
         else:
-            self.messages = run.opening(
+            self.messages = run.transcript.opening(
                 prompts.react_system(list(self.specs.values())),
-                prompts.task_prompt(run.goal, run.context),
+                prompts.task_prompt(run.task.goal, run.task.context),
             )
             self.first = 1
 
@@ -130,7 +130,9 @@ class _Loop:
     async def iterate(self, iteration: int) -> Outcome | None:
         """One reply and the action it names; the outcome once it gives a final answer."""
         run, last = self.run, iteration == self.limit
-        step_id, started = await run.begin_iteration(iteration, last, again=bool(self.pending))
+        step_id, started = await run.transcript.begin_iteration(
+            iteration, last, again=bool(self.pending)
+        )
         if last and iteration > 1 and self.pending is None:
             self.messages.append(Message("user", prompts.REACT_LAST_ROUND))
         try:
@@ -140,16 +142,22 @@ class _Loop:
                     await self._unusable(step_id, started, last)
                 if isinstance(parsed, Final):
                     took = time.perf_counter() - started
-                    await run.emit(ev.StepFinished(step_id, True, parsed.answer[:500], took))
+                    await run.transcript.emit(
+                        ev.StepFinished(step_id, True, parsed.answer[:500], took)
+                    )
                     run.task.current_step = iteration
                     return Outcome(parsed.answer)
                 await self._act(step_id, iteration, parsed)
         except TimeoutError:
-            raise await run.iteration_timed_out(step_id, iteration, started) from None
-        await run.record_progress(iteration, self.limit)
+            raise await run.transcript.iteration_timed_out(
+                step_id, iteration, started, run.config.step_timeout_seconds
+            ) from None
+        await run.transcript.record_progress(iteration, self.limit)
         took = time.perf_counter() - started
         failing = run.tools.failing()
-        await run.emit(ev.StepFinished(step_id, failing is None, f"called {parsed.tool}", took))
+        await run.transcript.emit(
+            ev.StepFinished(step_id, failing is None, f"called {parsed.tool}", took)
+        )
         if failing is not None:
             raise failing
         await run.checkpoint(self.state(iteration + 1))
@@ -172,8 +180,8 @@ class _Loop:
 
     async def _unusable(self, step_id: str, started: float, last: bool) -> NoReturn:
         took = time.perf_counter() - started
-        await self.run.emit(ev.StepFinished(step_id, False, "unparseable reply", took))
-        if last and self.run.notes:
+        await self.run.transcript.emit(ev.StepFinished(step_id, False, "unparseable reply", took))
+        if last and self.run.transcript.notes:
             raise LimitReached(
                 StopReason.MAX_ITERATIONS, f"no final answer within {self.limit} iterations"
             )
@@ -190,7 +198,7 @@ class _Loop:
             self.messages.append(Message("assistant", self.reply))
             if not self.run.tools.may_repeat(action.tool):
                 await self.run.checkpoint(self.state(iteration, action))
-        self.run.pending_state = self.state(iteration, action)  # a parked task resumes here
+        self.run.state.pending = self.state(iteration, action)  # a parked task resumes here
         self.pending = None
         observation = await self.run.tools.call(
             step_id,
@@ -199,7 +207,7 @@ class _Loop:
             bad_arguments=action.problem,
             key=f"{step_id}/action",
         )
-        self.run.pending_state = None
+        self.run.state.pending = None
         self.messages.append(Message("user", f"Observation: {observation.text}"))
 
 

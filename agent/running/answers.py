@@ -41,9 +41,9 @@ class Outcome:
 
 def notes_answer(run: TaskRun, why: str) -> str:
     """An answer assembled without a model: what was gathered, and why it stopped."""
-    if not run.notes:
+    if not run.transcript.notes:
         return f"No answer: {why}, before any result was gathered."
-    gathered = "\n".join(f"- {note}" for note in run.notes)
+    gathered = "\n".join(f"- {note}" for note in run.transcript.notes)
     return f"Partial results only ({why}):\n{gathered}"
 
 
@@ -71,10 +71,10 @@ async def shaped(run: TaskRun, outcome: Outcome) -> Outcome:
     schema = agent.output_schema if agent is not None else None
     if schema is None or outcome.stop_reason is not StopReason.FINAL_ANSWER:
         return outcome  # a partial answer (a limit stopped the work) is passed on as it is
-    answer = run.urls.restore(outcome.answer)  # judged as the caller will get it
+    answer = run.transcript.urls.restore(outcome.answer)  # judged as the caller will get it
     fitted = _fits(answer, schema)
     if fitted is None:
-        fitted = _fits(run.urls.restore(await _reformatted(run, answer, schema)), schema)
+        fitted = _fits(run.transcript.urls.restore(await _reformatted(run, answer, schema)), schema)
     if fitted is None:
         raise ModelOutputInvalidError(
             "the final answer does not match the agent's output schema, even when asked again"
@@ -87,12 +87,12 @@ async def _reformatted(run: TaskRun, answer: str, schema: Mapping[str, Any]) -> 
     step's and the task's time; ModelOutputInvalidError when none comes."""
     settings = ModelSettings(json_schema=schema, schema_name="answer")
     messages = [
-        run.system(REFORMAT),
+        run.transcript.system(REFORMAT),
         Message("user", f"JSON Schema:\n{json.dumps(schema)}\n\nAnswer:\n{answer}"),
     ]
     seconds = run.config.step_timeout_seconds
-    if run.deadline_at is not None:
-        seconds = max(0.0, min(seconds, run.deadline_at - time.time()))
+    if run.bounds.deadline_at is not None:
+        seconds = max(0.0, min(seconds, run.bounds.deadline_at - time.time()))
     try:
         async with asyncio.timeout(seconds):
             response = await run.model(

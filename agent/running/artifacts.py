@@ -53,7 +53,7 @@ def written_refs(run: TaskRun) -> tuple[ev.ArtifactRef, ...]:
         for e in run.tools.journal.values()
         if e.finished and e.ok and e.tool_name == WRITE_ARTIFACT
     ]
-    return refs([*(u for u in journal if u is not None), *run.artifacts_written])
+    return refs([*(u for u in journal if u is not None), *run.transcript.artifacts_written])
 
 
 def refs(updates: Iterable[ev.ArtifactUpdated | ArtifactInfo]) -> tuple[ev.ArtifactRef, ...]:

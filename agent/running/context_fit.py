@@ -22,6 +22,7 @@ from agent.llm.base import Model, ModelError
 from agent.llm.window.fitting import Fitted, fit_request
 from agent.llm.window.tokens import ESTIMATE
 from agent.llm.window.wide_estimate import WIDE_ESTIMATE
+from agent.running.transcript import Transcript
 from core.errors import ContextTooLongError
 from records import events as ev
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
@@ -30,7 +31,6 @@ from records.tasks import StopReason
 if TYPE_CHECKING:
     from agent.limits import EngineConfig
     from agent.llm.window.tokens import TokenCounter
-    from records.conversations.history import History
 
 Send = Callable[[Sequence[Message], ModelSettings], Awaitable[ModelResponse]]
 
@@ -40,15 +40,13 @@ class FittingRun(Protocol):
 
     config: EngineConfig
     counter: TokenCounter
-    history: History | None
-
-    async def emit(self, payload: ev.EventPayload) -> None: ...
+    transcript: Transcript
 
 
 def _keep_head(run: FittingRun, messages: Sequence[Message]) -> int:
     """The leading messages kept whole: the system message, the conversation's turns
     (budgeted on their own) and the goal."""
-    history = run.history
+    history = run.transcript.history
     if history is not None and history.carried_by(messages):
         return 1 + len(history.sent) + 1
     return 0
@@ -130,7 +128,7 @@ async def _report(
 ) -> None:
     if not fitted.saved_tokens and not retry:
         return
-    await run.emit(
+    await run.transcript.emit(
         ev.ContextFitted(
             step_id,
             role,

@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING, Protocol
 
 from agent.llm import sanitize
 from agent.llm.base import ModelError
+from agent.running.transcript import Transcript
 from records import events as ev
 from records.messages import Discarded, Done, ModelResponse, ReasoningChunk, TextChunk
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
-    from agent.running.urls import UrlBook
     from records.messages import StreamItem
 
 
@@ -20,9 +20,7 @@ class StreamingRun(Protocol):
     """What streaming a reply needs of its run (`agent.running.run.TaskRun`, which calls this
     module)."""
 
-    urls: UrlBook
-
-    async def emit(self, payload: ev.EventPayload) -> None: ...
+    transcript: Transcript
 
 
 async def streamed(
@@ -38,7 +36,9 @@ async def streamed(
         elif isinstance(item, Discarded):  # another provider starts over
             await deltas.finish()
             deltas = Deltas(run, step_id)
-            await run.emit(ev.StreamDiscarded(step_id, item.provider, item.model, item.reason))
+            await run.transcript.emit(
+                ev.StreamDiscarded(step_id, item.provider, item.model, item.reason)
+            )
         elif isinstance(item, Done):
             response = item.response
     await deltas.finish()
@@ -55,7 +55,7 @@ class Deltas:
         self._run = run
         self._step_id = step_id
         self._sizes = [0, 0]  # text, reasoning characters so far
-        self._restorers = (run.urls.streamer(), run.urls.streamer())
+        self._restorers = (run.transcript.urls.streamer(), run.transcript.urls.streamer())
         self._kind = 0
 
     async def add(self, item: TextChunk | ReasoningChunk) -> None:
@@ -76,4 +76,4 @@ class Deltas:
         self._sizes[kind] += len(piece)
         if piece:
             delta = ev.TextDelta if kind == 0 else ev.ReasoningDelta
-            await self._run.emit(delta(self._step_id, piece))
+            await self._run.transcript.emit(delta(self._step_id, piece))

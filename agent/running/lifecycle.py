@@ -46,7 +46,7 @@ PERSIST_DELAYS = (0.1, 0.5, 1.0, 2.0, 4.0, 8.0)
 async def accepted(store: TaskStore, run: TaskRun) -> None:
     """Store a new task as PENDING and write its first event."""
     await store.create(run.task)
-    await run.emit(
+    await run.transcript.emit(
         ev.StatusChanged(TaskStatus.PENDING, None, f"accepted; mode {run.task.mode.value}")
     )
 
@@ -78,7 +78,7 @@ async def _change(
 ) -> None:
     previous = run.task.status
     run.task.status = status
-    writes: list[Awaitable[None]] = [run.save()]
+    writes: list[Awaitable[None]] = [run.transcript.save()]
     if history is not None:
         writes.append(history.record(run.task))
     if also is not None:
@@ -86,11 +86,11 @@ async def _change(
     # The task's state (and its history row), before the event; one write is awaited as
     # it is, not in a task of its own.
     await (writes[0] if len(writes) == 1 else asyncio.gather(*writes))
-    await run.emit(ev.StatusChanged(status, previous, detail))
+    await run.transcript.emit(ev.StatusChanged(status, previous, detail))
     task = run.task
     person = TaskStatus.INPUT_REQUIRED in (status, previous)
-    if person and task.parent_task_id and run.nudge is not None:  # its parent relays it
-        await run.nudge(task.tenant, task.parent_task_id, task.task_id)
+    if person and task.parent_task_id and run.state.nudge is not None:  # its parent relays it
+        await run.state.nudge(task.tenant, task.parent_task_id, task.task_id)
 
 
 EndHook = Callable[[Task, "TaskRun | None"], Awaitable[object]]
@@ -126,8 +126,10 @@ class Endings:
         task.stop_detail = scrub(outcome.detail)
         task.partial = outcome.stop_reason is not StopReason.FINAL_ANSWER
         written = written_refs(run)
-        task.citations = tuple(replace(c, snippet=scrub(c.snippet)) for c in merged(run.citations))
-        await run.emit(
+        task.citations = tuple(
+            replace(c, snippet=scrub(c.snippet)) for c in merged(run.transcript.citations)
+        )
+        await run.transcript.emit(
             ev.FinalAnswer(
                 outcome.answer,
                 outcome.stop_reason,
@@ -145,10 +147,12 @@ class Endings:
         task.failure = TaskFailure(failure.reason, message)
         task.stop_reason = failure.stop_reason
         task.stop_detail = message
-        if run.notes:
+        if run.transcript.notes:
             task.final_answer = scrub(_restored(run, notes_answer(run, message)))
         try:
-            await persist(lambda: run.emit(ev.ErrorOccurred(failure.reason, message, True)))
+            await persist(
+                lambda: run.transcript.emit(ev.ErrorOccurred(failure.reason, message, True))
+            )
         except TaskAlreadyTerminalError:
             return False
         except Exception:
@@ -159,7 +163,7 @@ class Endings:
         task = run.task
         task.stop_reason = StopReason.CANCELLED
         task.stop_detail = reason
-        if run.notes:
+        if run.transcript.notes:
             task.final_answer = scrub(_restored(run, notes_answer(run, f"cancelled: {reason}")))
         return await self._end(run, TaskStatus.CANCELLED, reason)
 
@@ -204,7 +208,7 @@ class Endings:
         previous = task.status
         task.status = status
         try:
-            await persist(run.save)
+            await persist(run.transcript.save)
         except TaskAlreadyTerminalError:
             return False  # a late end after a cancel: dropped
         except Exception:
@@ -214,7 +218,9 @@ class Endings:
             await self._before_event(task, run)
         try:
             await persist(
-                lambda: run.emit(ev.StatusChanged(status, previous, detail, task.stop_reason))
+                lambda: run.transcript.emit(
+                    ev.StatusChanged(status, previous, detail, task.stop_reason)
+                )
             )
         except TaskAlreadyTerminalError:
             return False
@@ -237,7 +243,7 @@ class Endings:
 def _restored(run: TaskRun, answer: str) -> str:
     """An answer with the model's URL placeholders restored, held to the reply size cap
     (a placeholder stands for up to `agent.running.urls.MAX_URL_CHARS` characters)."""
-    return sanitize.capped(run.urls.restore(answer))
+    return sanitize.capped(run.transcript.urls.restore(answer))
 
 
 async def persist(write: Callable[[], Awaitable[None]]) -> None:

@@ -14,6 +14,8 @@ from agent.llm.roles import RoleName
 from agent.llm.window import tokens
 from agent.running import context_fit
 from agent.running.deltas import streamed
+from agent.running.state import RunBounds
+from agent.running.transcript import Transcript
 from core import tracing
 from core.metrics import LLM_CALLS
 from records import events as ev
@@ -23,9 +25,7 @@ from records.tasks import StopReason, Task
 if TYPE_CHECKING:
     from agent.llm.roles import ModelRoles
     from agent.llm.window.tokens import TokenCounter
-    from agent.running.urls import UrlBook
     from core.identity import CallContext
-    from records.conversations.history import History
 
 
 class CallingRun(Protocol):
@@ -35,14 +35,10 @@ class CallingRun(Protocol):
     task: Task
     call: CallContext
     models: ModelRoles
-    token_budget: int
-    notes: list[str]
     counter: TokenCounter
-    history: History | None
-    urls: UrlBook
     config: EngineConfig
-
-    async def emit(self, payload: ev.EventPayload) -> None: ...
+    bounds: RunBounds
+    transcript: Transcript
 
 
 async def call(
@@ -56,9 +52,10 @@ async def call(
 ) -> ModelResponse:
     """One model call of `run`: LimitReached (TOKEN_BUDGET) once the budget is spent, or
     when its reply took the task past it (the reply kept as a note)."""
-    if run.task.usage.total_tokens >= run.token_budget:
+    if run.task.usage.total_tokens >= run.bounds.token_budget:
         raise LimitReached(
-            StopReason.TOKEN_BUDGET, f"the token budget of {run.token_budget} tokens is used up"
+            StopReason.TOKEN_BUDGET,
+            f"the token budget of {run.bounds.token_budget} tokens is used up",
         )
     model = run.models.for_role(role)
     turn = run.models.calls
@@ -71,7 +68,7 @@ async def call(
         async def send(fitted: Sequence[Message], sent: ModelSettings) -> ModelResponse:
             return await _sent(run, model, role, step_id, fitted, tools, sent, stream)
 
-        left = run.token_budget - run.task.usage.total_tokens
+        left = run.bounds.token_budget - run.task.usage.total_tokens
         response, messages = await context_fit.fitted_call(
             run, model, role, step_id, messages, tools, settings, send, left
         )
@@ -79,11 +76,13 @@ async def call(
         if turn is not None:
             turn.release()
     response = await _counted(run, model, role, step_id, messages, tools, response)
-    if run.task.usage.total_tokens > run.token_budget:
-        run.notes.append(f"[{role}, last reply before the budget ran out] {response.text}")
+    if run.task.usage.total_tokens > run.bounds.token_budget:
+        run.transcript.notes.append(
+            f"[{role}, last reply before the budget ran out] {response.text}"
+        )
         raise LimitReached(
             StopReason.TOKEN_BUDGET,
-            f"the token budget of {run.token_budget} tokens is used up "
+            f"the token budget of {run.bounds.token_budget} tokens is used up "
             f"({run.task.usage.total_tokens} spent)",
         )
     return response
@@ -104,11 +103,11 @@ async def _counted(
     if estimated:
         usage = tokens.estimate(messages, tools, response, run.counter)
         response = replace(response, usage=usage)
-    if run.history is not None and run.history.carried_by(messages):
-        saved = replace(response.usage, saved_tokens=run.history.saved)
+    if run.transcript.history is not None and run.transcript.history.carried_by(messages):
+        saved = replace(response.usage, saved_tokens=run.transcript.history.saved)
         response = replace(response, usage=saved)
     run.task.usage = run.task.usage + response.usage
-    await run.emit(
+    await run.transcript.emit(
         ev.UsageReported(
             step_id,
             role,

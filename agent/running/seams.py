@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from agent.limits import LimitReached
 from records import events as ev
 from records.checkpoints import JournalEntry
+from records.messages import ToolDefinition
 from records.tasks import Task, TokenUsage
 from records.tools.model import ToolSpec
 from records.tools.outcomes import ToolCallError, ToolCallResult
@@ -26,8 +27,14 @@ PlannedCall = tuple[str, dict[str, Any] | None, str]
 class RunTools(Protocol):
     """The tool calls of one run (`agent.tool_use.calls.ToolCalls`)."""
 
+    specs: dict[str, ToolSpec]
+    """The tools the task may use, by name, as it was given them."""
     journal: dict[str, JournalEntry]
     """The crash journal: calls by their key, saved with every checkpoint."""
+
+    def definitions(self, names: Sequence[str] | None = None) -> list[ToolDefinition]:
+        """The tools (all, or those `names`) as the model is offered them."""
+        ...
 
     @property
     def failed_in_a_row(self) -> int:

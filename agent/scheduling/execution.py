@@ -50,7 +50,7 @@ async def _routed(run: TaskRun) -> Outcome:
     if outcome is not None:
         return outcome
     run.task.mode = mode
-    await run.save()
+    await run.transcript.save()
     return await MODES[mode](run)
 
 
@@ -170,8 +170,8 @@ class Runner:
     def _deadline(self, run: TaskRun) -> float:
         """The task's time limit: the caller's (`timeout`), capped by the server's. Never
         the deadline of the call that started it, which bounds that call's stream only."""
-        if run.deadline_at is not None:  # resumed: what was left of it
-            return max(0.0, run.deadline_at - time.time())
+        if run.bounds.deadline_at is not None:  # resumed: what was left of it
+            return max(0.0, run.bounds.deadline_at - time.time())
         limit = self._config.task_timeout_seconds
         asked = run.task.time_limit_seconds
         if asked is not None and math.isfinite(asked) and asked > 0:
@@ -193,7 +193,7 @@ class Runner:
             # A new task that can run at once writes its first checkpoint with its RUNNING
             # state; one that must wait (for a slot, or its conversation) is recorded as
             # PENDING first. Here rather than when accepted: the first event waits on no SQL.
-            fresh = run.resumed is None
+            fresh = run.state.resumed is None
             at_once = fresh and not run.task.conversation_id and ticket.take_now()
             if fresh and not at_once:  # both at once: one commit, not two in a row
                 await asyncio.gather(self._history.record(run.task), run.checkpoint())
@@ -235,7 +235,7 @@ class Runner:
         memory = self._memory if task.conversation_id else None
         if memory is not None and task.status.terminal and not ended:
             await memory.finish(task)
-        parked = run.resumed is not None  # a woken run's task parked before
+        parked = run.state.resumed is not None  # a woken run's task parked before
         if ended:
             await asyncio.gather(self._endings.record(run), self.forget(task.task_id, parked))
         else:
@@ -269,14 +269,14 @@ class Runner:
         """The mode's outcome within the task's time limit, or the best partial one a limit
         leaves; NoAnswerWithinLimitError when a limit stopped it before any result."""
         deadline = self._deadline(run)
-        if run.deadline_at is None:
-            run.deadline_at = time.time() + deadline
+        if run.bounds.deadline_at is None:
+            run.bounds.deadline_at = time.time() + deadline
         try:
             async with task_timeout(deadline):
                 if self._memory is not None and run.task.conversation_id:
                     await self._memory.prepare(run)
                 recall = self._memory.recall if self._memory is not None else None
-                if recall is not None and run.resume_state() is None:  # else in its messages
+                if recall is not None and run.state.resume_state() is None:  # else in its messages
                     await recall(run)
                 agent = run.task.agent
                 if agent is not None and agent.remote is not None:
@@ -290,14 +290,16 @@ class Runner:
         except TimeoutError:
             reason = StopReason.DEADLINE
             detail = f"the task's time limit of {deadline:g} s passed"
-            outcome = Outcome(notes_answer(run, detail), reason, detail) if run.notes else None
+            outcome = (
+                Outcome(notes_answer(run, detail), reason, detail) if run.transcript.notes else None
+            )
         if outcome is None:  # stopped before any usable result: no made-up answer
             raise NoAnswerWithinLimitError(reason, detail)
         return outcome
 
     async def _partial(self, run: TaskRun, limit: LimitReached) -> Outcome | None:
         """The best answer the results gathered support, or None when there are none."""
-        if not run.notes:
+        if not run.transcript.notes:
             return None
         try:
             async with asyncio.timeout(self._config.step_timeout_seconds):

@@ -20,6 +20,9 @@ from agent.llm.providers import DEFAULT_PROVIDER, Provider, chain
 from agent.llm.roles import ModelRoles, role_model
 from agent.llm.window.encodings import Encodings
 from agent.running.run import TaskRun
+from agent.running.state import RunBounds, RunState
+from agent.running.transcript import Transcript
+from agent.running.urls import UrlBook
 from agent.teams.delegation import Team
 from agent.tool_use.calls import ToolCalls
 from core.errors import ToolNotFoundError
@@ -95,32 +98,62 @@ class RunFactory:
         panels = agent.panels if agent is not None else ()
         models = self._models(agent)
         encodings = self.encodings or Encodings(None)
+        transcript = self._transcript(task, call, config, persist, resumed)
         run = TaskRun(
             task=task,
             call=call,
             models=models,
-            registry=self.registry,
-            store=self.store,
             config=config,
-            token_budget=budget or config.token_budget,
-            tool_specs=tools,
-            persist=persist,
-            checkpoints=self.checkpoints,
-            resumed=resumed,
-            ran_here=ran_here,
-            deadline_at=resumed.deadline_at if resumed else None,
-            waits=self.waits,
-            waited=resumed.waited_seconds if resumed else 0.0,
-            nudge=self.nudge if task.parent_task_id else None,
-            instructions=render(agent.instructions, task.context) if agent else "",
+            bounds=RunBounds(
+                budget or config.token_budget,
+                deadline_at=resumed.deadline_at if resumed else None,
+                waited=resumed.waited_seconds if resumed else 0.0,
+            ),
+            transcript=transcript,
+            state=RunState(
+                persist=persist,
+                checkpoints=self.checkpoints,
+                resumed=resumed,
+                waits=self.waits,
+                nudge=self.nudge if task.parent_task_id else None,
+            ),
             counter=encodings.for_model(models.for_role("executor").name),
+            ran_here=ran_here,
         )
-        run.tools = ToolCalls(
-            run, resumed.journal if resumed else {}, resumed.failed_in_a_row if resumed else 0
-        )
+        journal = resumed.journal if resumed else {}
+        failed = resumed.failed_in_a_row if resumed else 0
+        run.tools = ToolCalls(run, self.registry, tools, journal, failed)
         if persist and self.team is not None and (task.delegates or panels):
             run.team = self.team.for_run(run)
         return run
+
+    def _transcript(
+        self,
+        task: Task,
+        call: CallContext,
+        config: EngineConfig,
+        persist: bool,
+        resumed: RunCheckpoint | None,
+    ) -> Transcript:
+        """The run's transcript: what it takes up of a checkpoint it resumes from."""
+        agent = task.agent
+        transcript = Transcript(
+            task,
+            self.store,
+            call.trace_id,
+            persist=persist,
+            woken=resumed is not None and resumed.parked_at is not None,
+            instructions=render(agent.instructions, task.context) if agent else "",
+            urls=UrlBook(
+                config.url_placeholder_min_chars,
+                resumed.url_token if resumed and resumed.url_token else None,
+                resumed.urls if resumed else None,
+            ),
+        )
+        transcript.writing(config.delta_flush_seconds, config.delta_max_chars)
+        if resumed is not None:
+            transcript.resume(resumed)
+        return transcript
 
     def _config(self, agent: AgentDefinition | None) -> EngineConfig:
         if agent is None:

@@ -149,11 +149,11 @@ class Takeover:
             return
         run = self._resumed_run(task, checkpoint)
         completed = checkpoint.completed_steps if checkpoint is not None else 0
-        if run.woken:  # it waited, parked, and was woken: it picks up where it waited
-            log.info("waking a task", task_id=task_id, waited_seconds=round(run.waited, 3))
+        if run.state.woken:  # it waited, parked, and was woken: it picks up where it waited
+            log.info("waking a task", task_id=task_id, waited_seconds=round(run.bounds.waited, 3))
         else:
             log.info("resuming a task", task_id=task_id, completed_steps=completed)
-            await run.emit(
+            await run.transcript.emit(
                 ev.TaskResumed(
                     "the process running it stopped; resumed from its last checkpoint",
                     self._leases.replica,

@@ -32,13 +32,13 @@ if TYPE_CHECKING:
 
 async def open_wait(run: TaskRun, child: Task, tool: str, goal: str) -> None:
     """The parent's wait for `child`, opened as it starts (before it can end)."""
-    if run.can_wait:
+    if run.state.can_wait:
         await PersonWaits(run).open(WaitKind.CHILD, child.task_id, tool_name=tool, detail=goal)
 
 
 async def working(run: TaskRun) -> list[Wait]:
     """The task's waits for its children that have not ended (open)."""
-    store = run.waits
+    store = run.state.waits
     if store is None:
         return []
     found = await store.of_task(run.task.task_id)
@@ -50,7 +50,7 @@ async def wait(run: TaskRun, tasks: ChildTasks, child: Task, call_key: str) -> T
 
     The child's state is read after its wait is open: an end that comes later answers
     the wait (and wakes the parent), one that came earlier is seen here."""
-    if not run.can_wait:  # nothing to wait with (never for a stored task)
+    if not run.state.can_wait:  # nothing to wait with (never for a stored task)
         return child
     wait_, _ = await PersonWaits(run).open(WaitKind.CHILD, child.task_id)
     child = await tasks.find(run.task.tenant, child.task_id)
@@ -87,7 +87,7 @@ def _relayed(run: TaskRun, call_key: str) -> set[str]:
 
 async def _asking(run: TaskRun, child: Task) -> dict[str, tuple[Literal["approval", "input"], str]]:
     """The child's open waits for a person: slot -> (kind, what is asked)."""
-    store = run.waits
+    store = run.state.waits
     assert store is not None
     found: dict[str, tuple[Literal["approval", "input"], str]] = {}
     for w in await store.of_task(child.task_id):

@@ -168,7 +168,7 @@ class TeamCalls:
         """The budget not spent nor reserved for children that have not ended."""
         run = self._run
         reserved = sum(c.budget for c in run.task.children if not c.status.terminal)
-        return max(0, run.token_budget - run.task.usage.total_tokens - reserved)
+        return max(0, run.bounds.token_budget - run.task.usage.total_tokens - reserved)
 
     async def call(self, call_id: str, key: str, name: str, arguments: dict[str, Any]) -> Outcome:
         """Run the delegation (or panel) `name` asks for; every outcome is an observation
@@ -195,13 +195,15 @@ class TeamCalls:
         return refused(child) if isinstance(child, str) else outcome_of(child)
 
     async def emit(self, payload: ev.EventPayload) -> None:
-        await self._run.emit(payload)
+        await self._run.transcript.emit(payload)
 
     async def spent(self, usage: TokenUsage, model: str) -> None:
         """Tokens a team call spent on a model itself (a panel's judge)."""
         task = self._run.task
         task.usage = task.usage + usage
-        await self._run.emit(ev.UsageReported("panel", "judge", usage, task.usage, model))
+        await self._run.transcript.emit(
+            ev.UsageReported("panel", "judge", usage, task.usage, model)
+        )
 
     async def run_child(
         self, call_id: str, call_key: str, agent_id: str, goal: str, panel: str = ""
@@ -218,7 +220,7 @@ class TeamCalls:
         if known is None and (self._share or self._left() // 2) <= 0:
             return (
                 f"not delegated: no token budget is left for a child (this task's budget is "
-                f"{run.token_budget} tokens)"
+                f"{run.bounds.token_budget} tokens)"
             )
         if known is not None:
             child = await self._team.children.find(run.task.tenant, known.task_id)
@@ -267,7 +269,7 @@ class TeamCalls:
             carried=carried,
             remote=remote,
         )
-        left = None if run.deadline_at is None else run.deadline_at - time.time()
+        left = None if run.bounds.deadline_at is None else run.bounds.deadline_at - time.time()
         request = TaskRequest(
             goal=goal,
             context=dict(parent.context),
@@ -281,8 +283,10 @@ class TeamCalls:
         await children.open_wait(run, child, f"{DELEGATE_PREFIX}{agent_id}", goal)
         summary = ChildSummary(child.task_id, _reference(child), key, panel=panel, budget=share)
         parent.children = (*parent.children, summary)
-        await run.save()
-        await run.emit(ev.SubtaskStarted(child.task_id, summary.agent, goal, call_id, panel))
+        await run.transcript.save()
+        await run.transcript.emit(
+            ev.SubtaskStarted(child.task_id, summary.agent, goal, call_id, panel)
+        )
         return child
 
     async def _finished(self, child: Task) -> None:
@@ -294,10 +298,10 @@ class TeamCalls:
         ended = replace(found, status=child.status, usage=child.usage)
         parent.children = tuple(ended if c is found else c for c in parent.children)
         parent.usage = parent.usage + child.usage
-        await run.save()
+        await run.transcript.save()
         error = child.failure.message if child.failure else child.stop_detail * child.partial
         answer = child.final_answer
-        await run.emit(
+        await run.transcript.emit(
             ev.SubtaskFinished(
                 child.task_id,
                 found.agent,

@@ -28,7 +28,7 @@ async def hand_to(run: TaskRun, agent_id: str) -> Outcome | None:
     if team is None or agent_id not in run.delegates:
         return None
     try:
-        child = await team.run_child(new_call_id(), ROUTER_CALL_KEY, agent_id, run.goal)
+        child = await team.run_child(new_call_id(), ROUTER_CALL_KEY, agent_id, run.task.goal)
     except Parked as parked:  # the child works: kept, with what the parent relayed of it
         run.tools.journal[ROUTER_CALL_KEY] = JournalEntry(
             "", ROUTER_CALL_KEY, False, waiting=ROUTER_CALL_KEY, relayed=parked.relayed

@@ -28,7 +28,7 @@ import structlog
 
 from agent.limits import LimitReached
 from agent.parked import Parked, parked_or
-from agent.running.artifacts import artifact_space, updated_event
+from agent.running.artifacts import updated_event
 from agent.running.citations import SEARCH_KNOWLEDGE, citations_of
 from agent.running.concurrency import all_or_none
 from agent.running.seams import PlannedCall
@@ -40,16 +40,18 @@ from agent.tool_use.results import clip, not_run, refused, replayed, short, unav
 from agent.tool_use.resume import Resumes
 from agent.tool_use.streak import FailureStreak
 from core.errors import AgentdError, ToolNotFoundError, ToolUnavailableError
-from core.identity import CallContext
 from core.text import clean_json, clean_text
 from records import events as ev
 from records.checkpoints import JournalEntry
+from records.messages import ToolDefinition
 from records.tools.invocation import Invocation
+from records.tools.model import ToolSpec
 from records.tools.outcomes import ToolCallResult, ToolErrorKind
 from tools import progress
 from tools.admission import Admission, Verdict
 from tools.builtin.artifacts import WRITE_ARTIFACT
 from tools.catalog import ENGINE
+from tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
     from agent.running.run import TaskRun
@@ -64,12 +66,31 @@ journal key, and whether it is journalled."""
 class ToolCalls:
     """The tool calls of one run, bounded to `max_concurrent_tool_calls` at once."""
 
-    __slots__ = ("_handed", "_run", "_slots", "journal", "people", "resumes", "streak")
+    __slots__ = (
+        "_handed",
+        "_run",
+        "_slots",
+        "journal",
+        "people",
+        "registry",
+        "resumes",
+        "specs",
+        "streak",
+    )
 
     def __init__(
-        self, run: TaskRun, journal: Mapping[str, JournalEntry], failed_in_a_row: int = 0
+        self,
+        run: TaskRun,
+        registry: ToolRegistry,
+        specs: Mapping[str, ToolSpec],
+        journal: Mapping[str, JournalEntry],
+        failed_in_a_row: int = 0,
     ) -> None:
         self._run = run
+        self.registry = registry
+        """Where every call is admitted, run and audited."""
+        self.specs = dict(specs)
+        """The tools the task may use, by name, as it was given them."""
         self.journal = dict(journal)
         self._slots = asyncio.Semaphore(run.config.tools.max_concurrent_tool_calls)
         self.streak = FailureStreak(run.config.tools.max_failed_tool_calls, failed_in_a_row)
@@ -81,6 +102,11 @@ class ToolCalls:
         self.resumes = Resumes(run, self.people)
         """Waits for ResumeTask after calls that failed resumably."""
 
+    def definitions(self, names: Sequence[str] | None = None) -> list[ToolDefinition]:
+        """The tools (all, or those `names`) as the model is offered them."""
+        chosen = self.specs if names is None else {n: self.specs[n] for n in names}
+        return [ToolDefinition(s.name, s.description, s.parameters) for s in chosen.values()]
+
     @property
     def failed_in_a_row(self) -> int:
         return self.streak.count
@@ -91,7 +117,7 @@ class ToolCalls:
 
     def may_repeat(self, name: str) -> bool:
         """Whether a call of `name` may run again after a crash (or is not journalled)."""
-        spec = self._run.tool_specs.get(name)
+        spec = self.specs.get(name)
         return spec is None or spec.idempotent
 
     async def call_all(self, step_id: str, calls: Sequence[PlannedCall]) -> list[ToolCallResult]:
@@ -103,7 +129,7 @@ class ToolCalls:
         """
         team = self._run.team
         if team is not None:
-            team.expect(sum(team.handles(self._run.tool_specs.get(n)) for n, _, _ in calls))
+            team.expect(sum(team.handles(self.specs.get(n)) for n, _, _ in calls))
         keys = [f"{step_id}/{i}" for i in range(len(calls))]
         outcomes = await all_or_none(
             parked_or(self.call(step_id, n, a, bad_arguments=b, key=k))
@@ -143,10 +169,10 @@ class ToolCalls:
         """
         run = self._run
         if arguments is not None:  # the model's placeholders stand for these URLs
-            arguments = run.urls.restore_value(arguments)
+            arguments = run.transcript.urls.restore_value(arguments)
         journalled = (
             bool(key)
-            and run.durable
+            and run.state.durable
             and not bad_arguments
             and not self.may_repeat(name)
             and not self._teamwork(name)  # a child task is its own record: re-attached
@@ -185,7 +211,7 @@ class ToolCalls:
             invocation = Invocation.of(name, given, waited.call_id)
         else:
             invocation = Invocation.of(name, arguments or {})
-            await run.emit(
+            await run.transcript.emit(
                 ev.ToolCallStarted(invocation.call_id, step_id, name, invocation.redacted)
             )
         call_id = invocation.call_id
@@ -209,13 +235,15 @@ class ToolCalls:
             raise
         result = replace(result, duration_seconds=time.perf_counter() - started)
         data, error, took, text = result.data, result.error, result.duration_seconds, result.text
-        await run.emit(ev.ToolCallFinished(call_id, name, data, error, took, text, result.cached))
-        if error is None and name == SEARCH_KNOWLEDGE and run.tool_specs[name].source == "builtin":
-            run.citations.extend(citations_of(data))
-        if error is None and name == WRITE_ARTIFACT and run.tool_specs[name].source == "builtin":
+        await run.transcript.emit(
+            ev.ToolCallFinished(call_id, name, data, error, took, text, result.cached)
+        )
+        if error is None and name == SEARCH_KNOWLEDGE and self.specs[name].source == "builtin":
+            run.transcript.citations.extend(citations_of(data))
+        if error is None and name == WRITE_ARTIFACT and self.specs[name].source == "builtin":
             update = updated_event(data)
             if update is not None:
-                await run.emit(update)
+                await run.transcript.emit(update)
         if journalled:
             self.journal[key] = JournalEntry(call_id, name, True, result.ok, text, data)
             await run.checkpoint()
@@ -225,11 +253,11 @@ class ToolCalls:
 
     def _for_model(self, result: ToolCallResult) -> ToolCallResult:
         """The result as the model sees it: long URLs as placeholders."""
-        return replace(result, text=self._run.urls.shorten(result.text))
+        return replace(result, text=self._run.transcript.urls.shorten(result.text))
 
     def _teamwork(self, name: str) -> bool:
         team = self._run.team
-        return team is not None and team.handles(self._run.tool_specs.get(name))
+        return team is not None and team.handles(self.specs.get(name))
 
     async def _outcome(
         self,
@@ -245,13 +273,13 @@ class ToolCalls:
         call_id, name = invocation.call_id, invocation.name
         if bad_arguments:
             return not_run(invocation, ToolErrorKind.FAILED, f"not called: {bad_arguments}")
-        spec = run.tool_specs.get(name)
+        spec = self.specs.get(name)
         if spec is not None and spec.source == ENGINE:
             return await self._by_engine(invocation, key, again)
-        if name not in run.tool_specs:
+        if name not in self.specs:
             # Never run, whatever the model (or a tool's output) asked: recorded and refused.
-            await run.registry.refuse(invocation, self._context)
-            offered = ", ".join(sorted(run.tool_specs)) or "none"
+            await self.registry.refuse(invocation, run.tool_context())
+            offered = ", ".join(sorted(self.specs)) or "none"
             why = f"not called: tool {name!r} is not available to this task; available: {offered}"
             return not_run(invocation, ToolErrorKind.FAILED, why)
         try:
@@ -280,10 +308,10 @@ class ToolCalls:
         (rejected, or no decision before the wait's deadline). A call made `again` by
         a woken run, whose approval was asked for, stands by that decision although the
         policy since stopped asking for one (a person's rejection is never undone)."""
-        run, registry = self._run, self._run.registry
-        spec = run.tool_specs[invocation.name]  # the tool as the task was given it
-        admission = await registry.admit(invocation, self._context, spec=spec)
-        if not run.can_wait or admission.verdict is Verdict.DENIED:
+        run, registry = self._run, self.registry
+        spec = self.specs[invocation.name]  # the tool as the task was given it
+        admission = await registry.admit(invocation, run.tool_context(), spec=spec)
+        if not run.state.can_wait or admission.verdict is Verdict.DENIED:
             return admission
         if admission.verdict is not Verdict.NEEDS_APPROVAL and not (
             again and await self.people.asked(invocation.call_id)
@@ -306,29 +334,12 @@ class ToolCalls:
             with progress.listening(events.sink(invocation.name)):
                 async with self._slots:
                     bypass = run.task.bypass_tool_cache
-                    result = await run.registry.run(admission, bypass_cache=bypass)
+                    result = await self.registry.run(admission, bypass_cache=bypass)
         except BaseException:
             events.abandon()
             raise
         await events.close()
         return result
-
-    @property
-    def _context(self) -> CallContext:
-        """A tool call of the task: what is left of the task's time bounds it."""
-        run = self._run
-        if not run.persist:
-            return run.call
-        left = None if run.deadline_at is None else max(0.0, run.deadline_at - time.time())
-        task = run.task
-        return replace(
-            run.call,
-            task_id=task.task_id,
-            artifact_space=artifact_space(task),
-            parent_task_id=task.parent_task_id,
-            root_task_id=task.root if task.parent_task_id else "",
-            deadline_seconds=left,
-        )
 
     async def _by_engine(self, invocation: Invocation, key: str, again: bool) -> ToolCallResult:
         """A call of a tool the engine runs itself (`ask_user`, a delegation, a panel),
@@ -342,7 +353,7 @@ class ToolCalls:
                 admitted = await self._admitted(invocation, again)
                 if isinstance(admitted, ToolCallResult):  # rejected, or no decision in time
                     return admitted
-                await run.registry.handed_on(admitted)
+                await self.registry.handed_on(admitted)
             except AgentdError as refusal:
                 return refused(invocation, refusal)
             invocation = admitted.invocation  # as a person may have edited it
@@ -351,7 +362,7 @@ class ToolCalls:
             arguments = dict(invocation.arguments)
             data, failed, text = await run.team.call(call_id, key, invocation.name, arguments)
             return ToolCallResult(call_id, invocation.name, data, clip(text), 0.0, failed)
-        return await questions.ask(self.people, invocation, can_wait=run.can_wait)
+        return await questions.ask(self.people, invocation, can_wait=run.state.can_wait)
 
     async def _replayed(
         self,
@@ -367,7 +378,7 @@ class ToolCalls:
         return self._for_model(result)
 
     def _note(self, result: ToolCallResult, arguments: dict[str, Any] | None) -> None:
-        self._run.notes.append(
+        self._run.transcript.notes.append(
             f"{result.tool_name}({short(arguments)}) -> "
             f"{'' if result.ok else 'error: '}{short(result.text, 500)}"
         )

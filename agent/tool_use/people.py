@@ -84,7 +84,7 @@ class PersonWaits:
     ) -> tuple[Wait, bool]:
         """The run's wait in `slot`: opened now (True) or found (False)."""
         run = self._run
-        store = run.waits
+        store = run.state.waits
         assert store is not None
         found = await store.get(run.task.task_id, slot)
         if found is not None:
@@ -117,7 +117,7 @@ class PersonWaits:
     async def settle(self, kind: WaitKind, slot: str, answer: dict[str, object]) -> None:
         """The run's wait in `slot` is over by what the run itself saw (its turn came, its
         child or remote task ended): answered, if nobody did, and taken in."""
-        store = self._run.waits
+        store = self._run.state.waits
         if store is None:
             return
         wait = await store.get(self._run.task.task_id, slot)
@@ -132,12 +132,12 @@ class PersonWaits:
 
     async def taken(self, wait: Wait) -> None:
         """The run took `wait`'s answer (or expiry) in."""
-        if wait.state is not WaitState.CLOSED and self._run.waits is not None:
-            await self._run.waits.close(wait.task_id, wait.slot)
+        if wait.state is not WaitState.CLOSED and self._run.state.waits is not None:
+            await self._run.state.waits.close(wait.task_id, wait.slot)
 
     async def asked(self, call_id: str) -> bool:
         """Whether the call `call_id` has a wait for a person's decision."""
-        store = self._run.waits
+        store = self._run.state.waits
         if store is None:
             return False
         found = await store.get(self._run.task.task_id, call_id)
@@ -169,7 +169,7 @@ class PersonWaits:
         if wait.state is WaitState.ANSWERED:  # announced once, by the pass that takes it in
             label, by = DECISIONS[decision.label], decision.decided_by
             shown_edits = None if edited is None else edited.redacted
-            await self._run.emit(
+            await self._run.transcript.emit(
                 ev.ApprovalDecided(call_id, label, by, decision.comment, shown_edits)
             )
             await self.taken(wait)
@@ -192,7 +192,7 @@ class PersonWaits:
             return None
         text, by = str(wait.answer.get("text", "")), wait.answered_by
         if wait.state is WaitState.ANSWERED:
-            await self._run.emit(ev.InputProvided(request_id, by, text))
+            await self._run.transcript.emit(ev.InputProvided(request_id, by, text))
             await self.taken(wait)
         await self.no_longer_waiting(f"answered by {by}")
         return text, by
@@ -206,7 +206,7 @@ class PersonWaits:
         """INPUT_REQUIRED (`waiting`), then the request's event."""
         if self._run.task.status is not TaskStatus.INPUT_REQUIRED:
             await lifecycle.set_waiting(self._run, waiting)
-        await self._run.emit(announcement)
+        await self._run.transcript.emit(announcement)
 
     async def no_longer_waiting(self, detail: str) -> None:
         """RUNNING again (`detail`) if the task waited for a person."""

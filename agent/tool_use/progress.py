@@ -77,7 +77,7 @@ class ProgressEvents:
         self._latest, self._reports = None, 0
         self._sent_at = asyncio.get_running_loop().time()
         name, found = latest
-        await self._run.emit(
+        await self._run.transcript.emit(
             ev.ToolProgress(
                 self._call_id, name, found.progress, found.total, found.message, reports
             )

@@ -42,7 +42,7 @@ async def replayed(
     else:
         text = UNKNOWN_OUTCOME.format(tool=name)
         error = ToolCallError(ToolErrorKind.OUTCOME_UNKNOWN, text)
-        await run.emit(ev.ToolCallFinished(entry.call_id, name, None, error, 0.0, text))
+        await run.transcript.emit(ev.ToolCallFinished(entry.call_id, name, None, error, 0.0, text))
         result = ToolCallResult(entry.call_id, name, None, text, 0.0, error)
         journal[key] = JournalEntry(entry.call_id, name, True, False, text)
         await run.checkpoint()

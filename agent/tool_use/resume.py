@@ -55,7 +55,7 @@ class Resumes:
     def waits_for(self, result: ToolCallResult) -> bool:
         """Whether the task waits for ResumeTask after `result` (only a stored task can)."""
         failed = result.error is not None and result.error.kind is ToolErrorKind.RESUMABLE
-        return failed and self._run.can_wait
+        return failed and self._run.state.can_wait
 
     async def wait(
         self, failed: ToolCallResult, key: str, journal: dict[str, JournalEntry]
@@ -63,7 +63,7 @@ class Resumes:
         """Park after `failed` (the call journalled under `key`) until ResumeTask, for at
         most the resume window: joins the task's open wait for ResumeTask, if any."""
         run = self._run
-        store = run.waits
+        store = run.state.waits
         assert store is not None
         window = run.config.tools.resume_window_seconds
         async with self._lock:
@@ -93,7 +93,7 @@ class Resumes:
             )
             # Kept before it is announced: a process that takes the task over (this one
             # killed before it parked) waits for the same resume and runs the same call.
-            await run.checkpoint(run.pending_state)
+            await run.checkpoint(run.state.pending)
         if new:
             at = datetime.fromtimestamp(until, UTC)
             waiting = (
@@ -110,7 +110,7 @@ class Resumes:
         """Return once ResumeTask answered the wait `entry` records (Parked until then);
         ResumeWindowClosedError once its window closed unanswered."""
         run = self._run
-        store = run.waits
+        store = run.state.waits
         wait = await store.get(run.task.task_id, entry.waiting) if store is not None else None
         window = run.config.tools.resume_window_seconds
         if wait is None or (wait.done and wait.answer is None):

@@ -341,7 +341,7 @@ class RemoteCall:
         call = TokenUsage(prompt_tokens=prompt, completion_tokens=completion)
         run.task.usage = run.task.usage + call
         model = f"a2a:{self.remote.agent_id}"
-        await run.emit(ev.UsageReported("remote", "remote", call, run.task.usage, model))
+        await run.transcript.emit(ev.UsageReported("remote", "remote", call, run.task.usage, model))
 
 
 TRANSIENT = {

@@ -65,7 +65,7 @@ async def follow(call: RemoteCall, follow_seconds: float) -> Outcome:
     from a2a.types import a2a_pb2
 
     run = call.run_
-    saved = run.resume_state()
+    saved = run.state.resume_state()
     where = RemoteState(call.remote_id)
     if isinstance(saved, RemoteState):  # woken: the remote task it followed
         call.remote_id, where = saved.task_id, saved
@@ -127,7 +127,7 @@ async def _park(call: RemoteCall, where: RemoteState) -> NoReturn:
         slot = _phase(call, where)
         wait, _ = await people.open(WaitKind.REMOTE, slot, tool_name=agent, detail=call.remote_id)
         if wait.state is WaitState.OPEN:
-            run.pending_state = where
+            run.state.pending = where
             detail = f"waiting for remote agent {agent} (its task {call.remote_id})"
             raise Parked([Waiting(WaitKind.REMOTE, slot, False, wait.changes, detail)])
         await _not_overdue(call, where)
@@ -139,8 +139,8 @@ async def _not_overdue(call: RemoteCall, where: RemoteState) -> None:
     """WaitExpiredError, the remote task cancelled, if the wait of the phase the child
     is in passed its deadline."""
     run = call.run_
-    assert run.waits is not None
-    wait = await run.waits.get(run.task.task_id, _phase(call, where))
+    assert run.state.waits is not None
+    wait = await run.state.waits.get(run.task.task_id, _phase(call, where))
     if wait is None or wait.state is WaitState.OPEN or wait.answer is not None:
         return
     await PersonWaits(run).taken(wait)
@@ -158,7 +158,7 @@ async def _ask(call: RemoteCall, task: a2a_pb2.Task, where: RemoteState) -> a2a_
     from server.convert.a2a import data_part
 
     run = call.run_
-    run.pending_state = where
+    run.state.pending = where
     message = task.status.message
     text = "\n".join(p.text for p in message.parts if p.text).strip()
     data: dict[str, Any] = {}

@@ -1,7 +1,7 @@
 """scripts/check_sizes.py names every module over 400 lines and every function over 60,
 counts a function from its `def` line (not its decorators), names every package over
-its count of modules, and skips tests and
-generated code."""
+its count of modules, every dataclass over 15 fields (outside records/) and every line
+packed by hand with a format marker, and skips tests and generated code."""
 
 from __future__ import annotations
 
@@ -114,3 +114,20 @@ def test_a_package_of_16_modules_and_an_agent_top_of_11_are_offences() -> None:
         "agent/:1: package holds 11 modules (limit 10)",
         "server/settings/:1: package holds 16 modules (limit 15)",
     ]
+
+
+def test_a_dataclass_of_16_fields_and_a_format_marker_are_offences() -> None:
+    check_sizes = _check_sizes()
+    fields = "".join(f"    f{i}: int = 0\n" for i in range(16))
+    source = (
+        f"from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass Wide:\n{fields}"
+    )
+    [offence] = check_sizes.check_source("agent/wide.py", source)
+    assert offence.message == "dataclass Wide has 16 fields (limit 15)"
+    narrower = source.replace("    f15: int = 0\n", "    LIMIT: ClassVar[int] = 1\n")
+    assert check_sizes.check_source("agent/wide.py", narrower) == []
+    assert check_sizes.check_source("records/wide.py", source) == []  # stored forms
+    marker = "# fmt: " + "skip"
+    packed = f"x = [1,\n     2]  {marker}\n"
+    [packing] = check_sizes.check_source("agent/packed.py", packed)
+    assert (packing.line, packing.message) == (2, "a format marker: let ruff lay the code out")

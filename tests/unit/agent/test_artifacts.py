@@ -29,10 +29,12 @@ def test_refs_merge_the_journal_and_this_run_latest_version_each() -> None:
     }
     run = SimpleNamespace(
         tools=SimpleNamespace(journal=journal),
-        artifacts_written=[
-            ev.ArtifactUpdated("plan", 2, "text/markdown", 5, "t"),
-            ev.ArtifactUpdated("notes", 1, "text/plain", 1, "t"),
-        ],
+        transcript=SimpleNamespace(
+            artifacts_written=[
+                ev.ArtifactUpdated("plan", 2, "text/markdown", 5, "t"),
+                ev.ArtifactUpdated("notes", 1, "text/plain", 1, "t"),
+            ]
+        ),
     )
     assert written_refs(cast("TaskRun", run)) == (
         ev.ArtifactRef("notes", 1, "text/plain", 1),

@@ -518,7 +518,7 @@ async def test_plan_execute_runs_a_given_plan_without_asking_the_planner(
              "arguments": {"expression": "2+3"}},
             {"id": "hi", "description": "say hello", "depends_on": ["add"]},
         ]},
-        run.tool_specs,
+        run.tools.specs,
     )  # fmt: skip
     run.task.plan = given  # as the engine stores a caller's plan when it accepts the task
 

@@ -104,7 +104,7 @@ async def test_a_call_that_overspends_the_budget_stops_with_its_reply_as_a_note(
 
     assert stopped.value.reason is StopReason.TOKEN_BUDGET
     assert "(15 spent)" in stopped.value.detail
-    assert run.notes == ["[executor, last reply before the budget ran out] partly done"]
+    assert run.transcript.notes == ["[executor, last reply before the budget ran out] partly done"]
     assert run.task.usage == TokenUsage(10, 5)
     usage = of_type(await env.events(run), ev.UsageReported)
     assert [u.task_total for u in usage] == [TokenUsage(10, 5)]  # counted before stopping
@@ -190,9 +190,9 @@ async def test_set_plan_emits_plan_created_then_plan_revised(tmp_path: Path) -> 
     run = await env.run(NEVER)
     revised = Plan((PlanStep("s3", "check"),), revision=2)
 
-    await run.set_plan(PLAN)
+    await run.transcript.set_plan(PLAN)
     run.task.current_step = 1
-    await run.set_plan(revised, "s2 failed")
+    await run.transcript.set_plan(revised, "s2 failed")
 
     assert await env.events(run) == [ev.PlanCreated(PLAN), ev.PlanRevised(revised, "s2 failed")]
     stored = await env.store.get(PRINCIPAL.tenant, run.task.task_id)
@@ -209,7 +209,7 @@ async def test_checkpoint_saves_the_mode_state_and_the_journal_when_durable(
     await run.tools.call("iteration-1", "send_message", {"to": "bob"}, key="iteration-1/action")
     run.task.current_step = 1
 
-    assert run.durable
+    assert run.state.durable
     await run.checkpoint(state)
     await run.checkpoint()  # no new state: the last one is kept
 
@@ -226,7 +226,7 @@ async def test_checkpoint_saves_the_mode_state_and_the_journal_when_durable(
         True,
         "sent to bob",
     )
-    assert run.resume_state() is None  # still a new run: it resumed from nothing
+    assert run.state.resume_state() is None  # still a new run: it resumed from nothing
 
 
 @pytest.mark.parametrize("why", ["no checkpoint store", "not persisted"])
@@ -237,7 +237,7 @@ async def test_checkpoint_saves_nothing_unless_durable(tmp_path: Path, why: str)
     await run.checkpoint(TextReactState((), 1))
     result = await run.tools.call("iteration-1", "send_message", {"to": "bob"}, key="k")
 
-    assert not run.durable
+    assert not run.state.durable
     assert result.ok
     assert run.tools.journal == {}  # nothing to resume from: not journalled either
     if env.checkpoints is not None:
@@ -249,7 +249,7 @@ async def test_a_run_that_does_not_persist_writes_no_events_and_no_task(tmp_path
     run = await env.run(ScriptedModel([text("42")]), persist=False)
 
     await run.model("executor", "iteration-1", ASK)
-    await run.set_plan(PLAN)
+    await run.transcript.set_plan(PLAN)
     calculated = await run.tools.call("plan", "calculator", {"expression": "6*7"})
 
     assert calculated.text == "42"
@@ -265,8 +265,8 @@ async def test_resume_state_returns_the_typed_state_and_the_notes(tmp_path: Path
 
     run = await env.run(NEVER, resumed=resumed)
 
-    assert run.resume_state() == state
-    assert run.notes == ["calculator(...) -> 42"]
+    assert run.state.resume_state() == state
+    assert run.transcript.notes == ["calculator(...) -> 42"]
 
 
 def _legacy(mode: str) -> tuple[dict[str, Any], object]:
@@ -301,13 +301,13 @@ async def test_resume_state_converts_a_legacy_dict_checkpoint(tmp_path: Path, mo
 
     run = await env.run(NEVER, resumed=checkpoint(legacy))
 
-    assert run.resume_state() == expected
+    assert run.state.resume_state() == expected
 
 
 async def test_resume_state_of_an_empty_legacy_checkpoint_is_none(tmp_path: Path) -> None:
     env = make_env(tmp_path)  # before any mode saved a state, earlier versions saved {}
     run = await env.run(NEVER, resumed=checkpoint({}))
-    assert run.resume_state() is None
+    assert run.state.resume_state() is None
 
 
 # -- tool calls --------------------------------------------------------------------------
@@ -351,7 +351,9 @@ async def test_bad_arguments_are_not_called(tmp_path: Path) -> None:
     assert result.text == "not called: arguments must be a JSON object"
     assert result.error == ToolCallError(ToolErrorKind.FAILED, result.text)
     assert env.audit.records == []  # the registry never saw it
-    assert run.notes == ["calculator(None) -> error: not called: arguments must be a JSON object"]
+    assert run.transcript.notes == [
+        "calculator(None) -> error: not called: arguments must be a JSON object"
+    ]
 
 
 async def test_a_calculator_call_emits_started_and_finished_with_the_text_the_model_sees(
@@ -370,7 +372,7 @@ async def test_a_calculator_call_emits_started_and_finished_with_the_text_the_mo
     assert isinstance(finished, ev.ToolCallFinished)
     assert (finished.call_id, finished.text, finished.error) == (result.call_id, "42", None)
     assert finished.result == result.data
-    assert run.notes == ["calculator({'expression': '6*7'}) -> 42"]
+    assert run.transcript.notes == ["calculator({'expression': '6*7'}) -> 42"]
     assert [(r.call_id, r.outcome) for r in env.audit.records] == [(result.call_id, "ok")]
 
 

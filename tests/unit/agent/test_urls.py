@@ -140,12 +140,14 @@ async def test_a_resumed_run_knows_the_placeholders_the_model_was_given(tmp_path
     env = make_env(tmp_path, EngineConfig(url_placeholder_min_chars=40))
     model = FunctionModel(lambda messages, tools, settings: text("unused"))
     run = await env.run(model)
-    placeholder = run.urls.shorten(REPORT)
+    placeholder = run.transcript.urls.shorten(REPORT)
     await run.checkpoint()
 
     saved = await env.saved(run)
     assert saved is not None
     resumed = await env.run(model, resumed=saved, task_id=run.task.task_id)
 
-    assert resumed.urls.restore(placeholder) == REPORT
-    assert resumed.urls.shorten(SEARCH) == placeholder.replace("/1-", "/2-")  # numbering goes on
+    assert resumed.transcript.urls.restore(placeholder) == REPORT
+    assert resumed.transcript.urls.shorten(SEARCH) == placeholder.replace(
+        "/1-", "/2-"
+    )  # numbering goes on

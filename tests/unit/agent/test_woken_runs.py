@@ -89,12 +89,12 @@ async def test_the_citations_and_artifacts_gathered_before_a_park_are_the_woken_
     run = await env.run(NEVER)
     cited = Citation("kb_1", "doc_1", 3, 0.82, "the quarter closed")
     written = ev.ArtifactUpdated("report.md", 2, "text/markdown", 120, run.task.task_id)
-    run.citations.append(cited)
-    run.artifacts_written.append(written)
+    run.transcript.citations.append(cited)
+    run.transcript.artifacts_written.append(written)
 
     woken = await env.woken(run, NEVER)
 
-    assert (woken.citations, woken.artifacts_written) == ([cited], [written])
+    assert (woken.transcript.citations, woken.transcript.artifacts_written) == ([cited], [written])
 
 
 async def test_a_step_that_failed_beside_a_parked_step_is_acted_on_not_run_again(
@@ -124,7 +124,7 @@ async def test_a_step_that_failed_beside_a_parked_step_is_acted_on_not_run_again
     started = [s.step_id for s in of_type(events, ev.StepStarted)]
     assert sorted(started) == ["divide", "tell"]  # each once: divide is not run again
     assert env.send.sent == ["bob"]
-    assert "[divide] skipped after it failed: division by zero" in woken.notes
+    assert "[divide] skipped after it failed: division by zero" in woken.transcript.notes
 
 
 async def test_a_critics_correction_that_parked_is_finished_when_woken_not_asked_again(

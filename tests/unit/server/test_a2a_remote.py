@@ -129,25 +129,37 @@ def _people(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(remote_waits, "PersonWaits", lambda run: run.tools.people)
 
 
-class Run:
-    def __init__(self, saved: Any = None) -> None:
-        self.task = SimpleNamespace(task_id="task_child", goal="6*7?", usage=TokenUsage())
-        self.events: list[Any] = []
-        self.tools = SimpleNamespace(people=People())
-        self.waits = self.tools.people  # the wait store's `get`, as the fake keeps them
-        self.handing_over = False
-        self.pending_state: Any = None
-        self.checkpoints: list[Any] = []
+class State:
+    def __init__(self, waits: Any, saved: Any) -> None:
+        self.waits = waits
+        self.pending: Any = None
         self._saved = saved
 
     def resume_state(self) -> Any:
         return self._saved
 
-    async def checkpoint(self, state: Any = None) -> None:
-        self.checkpoints.append(state)
+
+class Transcript:
+    def __init__(self) -> None:
+        self.events: list[Any] = []
 
     async def emit(self, payload: Any) -> None:
         self.events.append(payload)
+
+
+class Run:
+    def __init__(self, saved: Any = None) -> None:
+        self.task = SimpleNamespace(task_id="task_child", goal="6*7?", usage=TokenUsage())
+        self.transcript = Transcript()
+        self.events = self.transcript.events
+        self.tools = SimpleNamespace(people=People())
+        # The wait store's `get`, as the fake keeps them.
+        self.state = State(self.tools.people, saved)
+        self.handing_over = False
+        self.checkpoints: list[Any] = []
+
+    async def checkpoint(self, state: Any = None) -> None:
+        self.checkpoints.append(state)
 
 
 def call(client: Client, run: Run) -> RemoteCall:
@@ -204,7 +216,7 @@ async def test_a_remote_task_that_works_past_the_follow_window_parks_the_child()
     assert [(w.kind, w.slot, w.person) for w in parked.value.waits] == [
         (WaitKind.REMOTE, "remote:r-1:0", False)
     ]
-    assert run.pending_state == RemoteState("r-1", 0)  # what the woken child follows
+    assert run.state.pending == RemoteState("r-1", 0)  # what the woken child follows
     assert ("cancel", "r-1") not in client.calls  # parked, not cancelled
 
 
@@ -256,9 +268,9 @@ async def test_a_remote_question_is_the_childs_and_its_answer_goes_on_to_the_rem
     slot = parked.value.waits[0].slot
     assert slot == "question:remote:r-1:0"
     assert run.tools.people.asked == ["far asks: Which quarter?"]
-    assert run.pending_state == RemoteState("r-1", 0, phase=1)  # its first phase is over
+    assert run.state.pending == RemoteState("r-1", 0, phase=1)  # its first phase is over
 
-    woken = Run(saved=run.pending_state)  # the person answered: the child is woken
+    woken = Run(saved=run.state.pending)  # the person answered: the child is woken
     woken.tools.people.answers[slot] = "Q3"
     outcome = await call(client, woken).run()
     assert outcome.answer == "42"
@@ -281,7 +293,7 @@ async def test_a_phase_whose_wait_is_over_is_taken_in_and_the_next_phase_waits()
     assert [w.slot for w in parked.value.waits] == ["remote:r-1:1"]
     assert run.tools.people.waits["remote:r-1:1"].state is WaitState.OPEN
     assert run.tools.people.taken_in == ["remote:r-1:0"]
-    assert run.pending_state == RemoteState("r-1", 0, phase=1)
+    assert run.state.pending == RemoteState("r-1", 0, phase=1)
 
 
 async def test_a_remote_wait_past_its_deadline_fails_the_child_and_cancels_the_remote() -> None:

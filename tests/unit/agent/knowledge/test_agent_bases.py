@@ -100,4 +100,4 @@ def test_a_resumed_task_is_shown_the_scoped_spec_and_keeps_its_bases(tmp_path: P
     specs = factory.specs(["search_knowledge"])
     assert specs["search_knowledge"] == SPEC
     run = factory.new(task, CallContext(PRINCIPAL), specs, 0, persist=False)
-    assert run.tool_specs["search_knowledge"] == scoped(SPEC, agent.knowledge)
+    assert run.tools.specs["search_knowledge"] == scoped(SPEC, agent.knowledge)
