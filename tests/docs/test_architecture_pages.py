@@ -61,8 +61,14 @@ def test_every_subpackage_of_the_engine_server_and_tools_is_on_both_pages() -> N
             assert absent == set(), f"{page} does not name {layer}'s {sorted(absent)}"
 
 
+def _all_blocks(page: str, heading: str) -> list[str]:
+    text = (ROOT / page).read_text()
+    section = text[text.index(heading) :]
+    return list(BLOCK.findall(section.split("\n## ", 1)[0]))
+
+
 def test_the_readme_names_every_layer_in_the_order_make_lint_checks() -> None:
-    block = _blocks("README.md", "## Architecture")
+    block = _all_blocks("README.md", "## Architecture")[0]
     heads = [
         part.rstrip("/")
         for line in block.splitlines()
@@ -93,3 +99,15 @@ def test_the_readme_draws_the_servers_floors_in_the_order_make_lint_checks() -> 
     drawn = drawn.split(". ", 1)[0]
     floors = [[name.strip() for name in floor.split("·")] for floor in drawn.split("→")]
     assert floors == _contract("server")
+
+
+def test_the_readme_draws_the_engines_floors_in_the_order_make_lint_checks() -> None:
+    """The second drawing of the README's architecture: each floor of `agent/` on a line
+    of its own (names side by side joined by ` · `), a line that goes on indented."""
+    block = _all_blocks("README.md", "## Architecture")[1]
+    floors = [
+        [name.strip() for name in line.split("  ")[0].split(" · ")]
+        for line in block.splitlines()
+        if line and not line[0].isspace()
+    ]
+    assert floors == _contract("agent")
