@@ -28,12 +28,12 @@ from server.listening import StartupError, unbindable
 from server.services.memory import MemoryFeature
 from server.settings import Settings
 from server.wiring.a2a import A2A
+from server.wiring.agents import start_agents
 from server.wiring.builders import (
     build_authenticator,
     build_conversations,
     build_registry,
     server_options,
-    start_agents,
     start_engine,
     start_toolsets,
 )

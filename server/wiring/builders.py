@@ -35,7 +35,6 @@ from server.wiring.model_limits import (
 )
 from server.wiring.models import build_models, model_factory
 from server.wiring.role_table import role_table
-from stores.agents.base import AgentStore
 from stores.api_keys.base import KeyStore
 from stores.artifacts.base import ArtifactStore
 from stores.audit.base import AuditSink
@@ -251,34 +250,6 @@ def server_options(settings: Settings) -> list[tuple[str, int]]:
         ("grpc.keepalive_timeout_ms", 20 * ms),
         ("grpc.http2.max_pings_without_data", 0),
     ]
-
-
-def start_agents(
-    settings: Settings, store: AgentStore, background: list[asyncio.Task[None]]
-) -> Agents:
-    """The agents tenants may use: their own in `store`, and those of AGENTD_AGENTS_DIR
-    (read once now, and a background job that reads them again when they change)."""
-    files = None
-    if settings.agents_dir is not None:
-        from agent.definitions.files import AgentFiles  # PyYAML: only with AGENTD_AGENTS_DIR
-
-        files = AgentFiles(settings.agents_dir, settings.agent_models)
-        files.load()
-        log.info(
-            "agent files read",
-            folder=str(settings.agents_dir),
-            agents=len(files.all()),
-            refused=len(files.problems),
-        )
-        background.append(asyncio.create_task(files.watch(), name="agentd-agent-files"))
-    return Agents(
-        store,
-        files,
-        role_table(settings),
-        max_per_tenant=settings.max_agents_per_tenant,
-        models=settings.agent_models,
-        credentials=settings.api_agent_credentials,
-    )
 
 
 async def start_toolsets(
