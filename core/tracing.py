@@ -139,14 +139,10 @@ def span(
     trace, else attached to the trace directly (a resumed task, a background job).
 
     When spans are not recorded, a child of the current span would differ from it only
-    by an id no one sees: the current span stands for it (the invalid span when spans
-    are the API's no-ops, as the no-op tracer makes every span)."""
-    made = spans()
-    if made == NO_OP:
-        yield trace.INVALID_SPAN
-        return
+    by an id no one sees (the no-op tracer's child is the current span itself): the
+    current span stands for it."""
     current = trace.get_current_span()
-    if made == UNRECORDED and trace_id_of(current) == trace_id:
+    if spans() != RECORDED and trace_id_of(current) == trace_id:
         yield current
         return
     parent = None

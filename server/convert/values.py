@@ -15,15 +15,22 @@ from records.tools.model import JSONValue
 MAX_SAFE_INTEGER = 2**53
 
 
-def _normalise(value: Any) -> Any:
-    """JSON numbers arrive as doubles; give whole ones back as ints."""
-    if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_SAFE_INTEGER:
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _normalise(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_normalise(v) for v in value]
-    return value
+def _plain(value: struct_pb2.Value) -> Any:
+    """A Value as MessageToDict gives it, whole numbers as ints (JSON numbers arrive as
+    doubles)."""
+    kind = value.WhichOneof("kind")
+    if kind == "string_value":
+        return value.string_value
+    if kind == "number_value":
+        number = value.number_value
+        return int(number) if number.is_integer() and abs(number) <= MAX_SAFE_INTEGER else number
+    if kind == "bool_value":
+        return value.bool_value
+    if kind == "struct_value":
+        return {key: _plain(item) for key, item in value.struct_value.fields.items()}
+    if kind == "list_value":
+        return [_plain(item) for item in value.list_value.values]
+    return None  # null, or nothing set
 
 
 def struct_to_dict(struct: struct_pb2.Struct, field: str = "arguments") -> dict[str, JSONValue]:
@@ -35,8 +42,7 @@ def struct_to_dict(struct: struct_pb2.Struct, field: str = "arguments") -> dict[
         raise InvalidArgumentError(
             [FieldViolation(bad, "is not a finite number (NaN or infinity)")]
         )
-    result: dict[str, JSONValue] = _normalise(json_format.MessageToDict(struct))
-    return result
+    return {key: _plain(value) for key, value in struct.fields.items()}
 
 
 def _not_finite(struct: struct_pb2.Struct, field: str) -> str:

@@ -9,15 +9,15 @@ every event, log line and audit record of the call carries, is the span's
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
+from contextlib import asynccontextmanager
 from typing import Any
 
 import structlog
 from opentelemetry import propagate
-from opentelemetry.trace import INVALID_SPAN, Span, SpanKind
+from opentelemetry.trace import SpanKind
 
 from core.identity import new_trace_id
-from core.tracing import NO_OP, fail, set_call_trace_id, spans, trace_id_of, tracer
+from core.tracing import fail, set_call_trace_id, trace_id_of, tracer
 from server.interceptors.wrapping import Around, AroundInterceptor, Context, final_code
 
 
@@ -36,18 +36,14 @@ class TracingInterceptor(AroundInterceptor):
 
         @asynccontextmanager
         async def traced(request: Any, context: Context) -> AsyncIterator[None]:
-            opened: AbstractContextManager[Span]
-            if spans() == NO_OP:  # the no-op tracer's span, without its context switch
-                opened = nullcontext(INVALID_SPAN)
-            else:
-                opened = tracer().start_as_current_span(
-                    method.lstrip("/"),
-                    context=propagate.extract(_carrier(context.invocation_metadata())),
-                    kind=SpanKind.SERVER,
-                    attributes=attributes,
-                    record_exception=False,
-                )
-            with opened as span:
+            parent = propagate.extract(_carrier(context.invocation_metadata()))
+            with tracer().start_as_current_span(
+                method.lstrip("/"),
+                context=parent,
+                kind=SpanKind.SERVER,
+                attributes=attributes,
+                record_exception=False,
+            ) as span:
                 trace_id = trace_id_of(span) or new_trace_id()
                 # Set, never reset: the call's task ends with the call, and a stream may
                 # be closed from another context (a reset there would raise).
