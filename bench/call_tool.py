@@ -138,7 +138,8 @@ async def main() -> None:
     )
     latency_ratio = agentd_p50 / bare_p50
     print(
-        f"  agentd / bare:  latency x{latency_ratio:.2f}, throughput {agentd_rate / bare_rate:.0%}"
+        f"  agentd / bare:  latency x{latency_ratio:.2f}, "
+        f"throughput at {CONCURRENCY} callers {agentd_rate / bare_rate:.0%}"
     )
     print(f"  added per call: {agentd_p50 - bare_p50:.3f} ms (p50)")
     print(f"  both audit records stored when the reply came: {stored}/{CHECKED} calls checked")

@@ -35,16 +35,33 @@ from opentelemetry.trace import (
 TRACER_NAME = "agentd"
 
 
-_cached: tuple[object, trace.Tracer] | None = None
+_cached: tuple[object, trace.Tracer, str] | None = None
+
+NO_OP, UNRECORDED, RECORDED = "no-op", "unrecorded", "recorded"
+"""What the provider makes of a span: the API's no-op (none installed: every span is the
+invalid one), one that carries ids but records nothing, or one that records it."""
 
 
 def tracer() -> trace.Tracer:
     """agentd's tracer from the current provider (looked up once per provider)."""
+    return _current()[1]
+
+
+def spans() -> str:
+    """NO_OP, UNRECORDED or RECORDED: what the current provider makes of a span."""
+    return _current()[2]
+
+
+def _current() -> tuple[object, trace.Tracer, str]:
     global _cached
     provider = trace.get_tracer_provider()
     if _cached is None or _cached[0] is not provider:
-        _cached = (provider, provider.get_tracer(TRACER_NAME))
-    return _cached[1]
+        if isinstance(provider, trace.ProxyTracerProvider | trace.NoOpTracerProvider):
+            kind = NO_OP
+        else:
+            kind = RECORDED if getattr(provider, "records_spans", True) else UNRECORDED
+        _cached = (provider, provider.get_tracer(TRACER_NAME), kind)
+    return _cached
 
 
 def configure(service_name: str = "agentd") -> bool:
@@ -119,8 +136,15 @@ def span(
     kind: SpanKind = SpanKind.INTERNAL,
 ) -> Iterator[Span]:
     """A span on trace `trace_id`: a child of the current span when that is on the same
-    trace, else attached to the trace directly (a resumed task, a background job)."""
+    trace, else attached to the trace directly (a resumed task, a background job).
+
+    When spans are not recorded, a child of the current span would differ from it only
+    by an id no one sees (the no-op tracer's child is the current span itself): the
+    current span stands for it."""
     current = trace.get_current_span()
+    if spans() != RECORDED and trace_id_of(current) == trace_id:
+        yield current
+        return
     parent = None
     if trace_id_of(current) != trace_id:
         try:

@@ -67,5 +67,8 @@ class UnrecordedTracer(trace.Tracer):
 
 
 class UnrecordedTracerProvider(trace.TracerProvider):
+    records_spans = False
+    """Read by `core.tracing.spans`."""
+
     def get_tracer(self, *args: Any, **kwargs: Any) -> trace.Tracer:
         return UnrecordedTracer()

@@ -28,6 +28,8 @@ def refuse_nul(request: object) -> None:
     """Raise InvalidArgumentError naming every string field of `request` that holds NUL."""
     if not isinstance(request, Message):
         return
+    if b"\x00" not in request.SerializeToString():  # no string holds NUL: nothing to walk
+        return
     paths = list(_nul_paths(request, ""))
     if paths:
         raise InvalidArgumentError([FieldViolation(path, WHAT) for path in paths])

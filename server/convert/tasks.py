@@ -1,76 +1,35 @@
 """Conversion between protobuf messages and the domain types of agent/ and tools/.
 
-The shared scalars (Struct, Value, Timestamp, Duration), tools, tasks, plans and
+The shared scalars (Timestamp, Duration; Struct and Value are server/convert/values.py's,
+named here too), tools, tasks, plans and
 approval decisions; events are in server/convert/events.py, audit records in
 server/convert/audit.py, grants in server/convert/grants.py.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
+from google.protobuf import duration_pb2, timestamp_pb2
 
 from agent.requests import label_violations
 from agentd.v1 import agent_service_pb2, conversations_pb2, events_pb2, tasks_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
-from core.text import clean_json, clean_text
+from core.text import clean_text
 from records.conversations.model import BusyPolicy
 from records.execution import ExecutionMode
 from records.plan import Plan
 from records.requests import TaskRequest
 from records.tasks import StopReason, Task, TaskStatus, TokenUsage
 from records.tools.approvals import ApprovalDecision
-from records.tools.model import JSONValue, ToolSpec
+from records.tools.model import ToolSpec
 from records.tools.outcomes import ToolCallResult, ToolErrorKind
 from server.convert.citations import citations_to_proto
-
-MAX_SAFE_INTEGER = 2**53
-
-
-def _normalise(value: Any) -> Any:
-    """JSON numbers arrive as doubles; give whole ones back as ints."""
-    if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_SAFE_INTEGER:
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _normalise(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_normalise(v) for v in value]
-    return value
-
-
-def struct_to_dict(struct: struct_pb2.Struct, field: str = "arguments") -> dict[str, JSONValue]:
-    """A Struct as plain data. InvalidArgumentError for NaN or an infinity (not JSON)."""
-    if not struct.fields:
-        return {}
-    bad = _not_finite(struct, field)
-    if bad:
-        raise InvalidArgumentError(
-            [FieldViolation(bad, "is not a finite number (NaN or infinity)")]
-        )
-    result: dict[str, JSONValue] = _normalise(json_format.MessageToDict(struct))
-    return result
-
-
-def _not_finite(struct: struct_pb2.Struct, field: str) -> str:
-    """The path of the first NaN or infinite number in `struct`, or ""."""
-    stack: list[tuple[str, struct_pb2.Value]] = [
-        (f"{field}.{key}", value) for key, value in struct.fields.items()
-    ]
-    while stack:
-        path, value = stack.pop()
-        kind = value.WhichOneof("kind")
-        if kind == "number_value" and not math.isfinite(value.number_value):
-            return path
-        if kind == "struct_value":
-            stack.extend((f"{path}.{k}", v) for k, v in value.struct_value.fields.items())
-        elif kind == "list_value":
-            stack.extend((f"{path}[{i}]", v) for i, v in enumerate(value.list_value.values))
-    return ""
-
+from server.convert.values import dict_to_struct as dict_to_struct
+from server.convert.values import struct_to_dict as struct_to_dict
+from server.convert.values import to_value as to_value
 
 _EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
 _LATEST = datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)
@@ -87,18 +46,6 @@ def timestamp_from_proto(stamp: timestamp_pb2.Timestamp, field: str) -> datetime
             [FieldViolation(field, "is not a valid time (years 0001 to 9999, UTC)")]
         )
     return moment
-
-
-def dict_to_struct(data: dict[str, JSONValue]) -> struct_pb2.Struct:
-    struct = struct_pb2.Struct()
-    json_format.ParseDict(clean_json(data), struct)
-    return struct
-
-
-def to_value(data: JSONValue) -> struct_pb2.Value:
-    value = struct_pb2.Value()
-    json_format.ParseDict(clean_json(data), value)
-    return value
 
 
 def to_timestamp(moment: datetime) -> timestamp_pb2.Timestamp:

@@ -17,7 +17,7 @@ and commits its records as always, and so does anything after the block is close
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -29,10 +29,10 @@ class Deferral:
         self.task = asyncio.current_task()
         self.open = True
         self._queued: list[asyncio.Future[int]] = []
-        self._commit: Callable[[], Awaitable[None]] | None = None
+        self._commit: Callable[[], None] | None = None
 
-    def add(self, written: asyncio.Future[int], commit: Callable[[], Awaitable[None]]) -> None:
-        """A queued record, and what commits it if no other write does first."""
+    def add(self, written: asyncio.Future[int], commit: Callable[[], None]) -> None:
+        """A queued record, and what starts its commit if no other write does first."""
         self._queued.append(written)
         self._commit = commit
 
@@ -42,9 +42,9 @@ class Deferral:
         self.open = False
         if not self._queued:
             return
-        if self._commit is not None and not all(f.done() for f in self._queued):
-            await self._commit()
-        if not all(f.done() for f in self._queued):  # committed by a commit still running
+        if not all(f.done() for f in self._queued):  # not yet taken by another write
+            if self._commit is not None:
+                self._commit()
             await asyncio.wait(self._queued)
         queued, self._queued = self._queued, []
         # All done: read how each ended here, without another turn of the loop.

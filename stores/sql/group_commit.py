@@ -125,8 +125,8 @@ class SqlWriter:
         """One insert statement per table, so that rows of a table in a batch share it."""
         self._plain: dict[int, Table] = {}
         """Those statements (by id), which SQLite runs through its driver (`driver_inserts`)."""
-        self._lock = asyncio.Lock()
-        self._commits: set[asyncio.Task[None]] = set()
+        self._flusher: asyncio.Task[None] | None = None
+        """The task committing what is queued, batch after batch, while anything is."""
 
     def _insert_of(self, table: Table) -> Insert:
         statement = self._inserts.get(table.name)
@@ -161,11 +161,11 @@ class SqlWriter:
         self._pending.append(_Write(statement, row, done))
         return done
 
-    async def commit_pending(self) -> None:
-        """Commit what is queued (`enqueue`), if a commit in flight did not take it."""
-        if self._pending:
-            async with self._lock:
-                await self._commit_queued()
+    def commit_pending(self) -> None:
+        """Start committing what is queued (`enqueue`), unless a commit is under way (the
+        next one takes it)."""
+        if self._pending and self._flusher is None:
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
 
     async def execute_together(
         self, steps: Sequence[tuple[UpdateBase, Mapping[str, Any] | None]]
@@ -184,20 +184,22 @@ class SqlWriter:
     ) -> int:
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._pending.append(_Write(statement, params, done, then))
-        async with self._lock:
-            if not done.done():
-                await self._commit_queued()
+        self.commit_pending()
         return await done
 
-    async def _commit_queued(self) -> None:
-        """Commit every queued write in one batch (the lock held), in a task of its own."""
-        if not self._pending:
-            return
-        batch, self._pending = self._pending, []
-        commit = asyncio.ensure_future(self._commit(batch))
-        self._commits.add(commit)
-        commit.add_done_callback(self._commits.discard)
-        await asyncio.shield(commit)
+    async def _flush(self) -> None:
+        """Commit every queued write in one batch, then what was queued meanwhile, until
+        nothing is: one task for a run of commits (a caller cancelled while it waits
+        leaves its write in the batch)."""
+        try:
+            while self._pending:
+                # The calls the loop is about to run first queue their writes: a batch
+                # takes them too, and a busy process commits less often.
+                await asyncio.sleep(0)
+                batch, self._pending = self._pending, []
+                await self._commit(batch)
+        finally:
+            self._flusher = None
 
     async def _commit(self, batch: list[_Write]) -> None:
         error = await self._attempt(batch)
@@ -262,7 +264,9 @@ class SqlWriter:
     async def close(self) -> None:
         """Wait for the commits in flight; release the writer's connection and thread.
         Idempotent: a server stopped twice (a drain, then its shutdown) closes it twice."""
-        await asyncio.gather(*self._commits, return_exceptions=True)
+        self.commit_pending()
+        if self._flusher is not None:
+            await asyncio.gather(self._flusher, return_exceptions=True)
         thread, self._thread = self._thread, None
         if thread is not None:
             await asyncio.get_running_loop().run_in_executor(thread, self._close_connection)

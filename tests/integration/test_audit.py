@@ -19,7 +19,7 @@ from agentd_client.client import AgentClient
 from records.audit import RpcRecord
 from stores.audit.base import RpcAuditSink
 from stores.sql import group_commit
-from stores.sql.schema import tool_call_audit
+from stores.sql.schema import rpc_audit, tool_call_audit
 from tests.integration.trust import trusted
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
@@ -239,3 +239,60 @@ async def test_a_tool_call_whose_record_cannot_be_stored_is_not_answered_ok(
             rows = (await connection.execute(select(tool_call_audit.c.call_id))).scalars().all()
         assert len(rows) == 1
         assert [r.code for r in await t.rpc_records()] == ["OK"]
+
+
+async def test_concurrent_calls_find_both_records_stored_when_answered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await _concurrent_calls(tmp_path, monkeypatch)
+
+
+@pytest.mark.postgres
+async def test_concurrent_calls_find_both_records_stored_when_answered_on_postgres(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database: str
+) -> None:
+    await _concurrent_calls(tmp_path, monkeypatch, database_url=database)
+
+
+async def _concurrent_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **url: str) -> None:
+    """Eight callers at once, their records committed in shared (and slow) group commits:
+    the moment each reply arrives, its tool-call record and its RPC record are readable."""
+    async with trusted(tmp_path, **url) as t:
+        alice = await t.client("acme", "alice")
+        await t.grant("acme", "principal:alice", "calculator", "read")
+        await alice.call_tool("calculator", {"expression": "1+1"})  # the key's first use
+        writer = t.server.durable.database.writer
+        transaction = writer._transaction
+
+        async def slow(groups: object) -> list[int]:
+            await asyncio.sleep(0.02)  # a reply sent before the commit would now beat it
+            return await transaction(groups)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(writer, "_transaction", slow)
+        engine = t.server.durable.database.engine
+        missing: list[str] = []
+        batches: list[int] = []
+
+        async def caller(n: int) -> None:
+            for i in range(10):
+                result = await alice.call_tool("calculator", {"expression": f"{n}*{i}"})
+                async with engine.connect() as connection:
+                    calls = select(tool_call_audit.c.trace_id).where(
+                        tool_call_audit.c.call_id == result.call_id
+                    )
+                    traces = (await connection.execute(calls)).scalars().all()
+                    rpcs = select(rpc_audit.c.method).where(rpc_audit.c.trace_id.in_(traces))
+                    methods = (await connection.execute(rpcs)).scalars().all()
+                if len(traces) != 1 or methods != ["/agentd.v1.AgentService/CallTool"]:
+                    missing.append(f"{result.call_id}: {len(traces)} tool, {methods} rpc")
+
+        real_commit = writer._commit
+
+        async def commit(batch: list[object]) -> None:
+            batches.append(len(batch))
+            await real_commit(batch)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(writer, "_commit", commit)
+        await asyncio.gather(*(caller(n) for n in range(8)))
+        assert missing == []
+        assert max(batches) > 2  # several callers' records shared a commit

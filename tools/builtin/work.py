@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
-import threading
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -33,14 +32,16 @@ class Budget:
     def __init__(self, units: int, what: str) -> None:
         self._left = units
         self._what = what
-        self.cancelled = threading.Event()
+        self.stopped = False
+        """Set (from the event loop) once the caller stopped waiting; read by the worker
+        thread at its next check (one attribute: no lock needed)."""
 
     def spend(self, units: int = 1) -> None:
         """Count work; ToolFailed once the budget is spent or the caller stopped waiting."""
         self._left -= units
         if self._left < 0:
             raise ToolFailed(f"{self._what} needs more work than this tool allows; simplify it")
-        if self.cancelled.is_set():
+        if self.stopped:
             raise ToolFailed(f"{self._what} was stopped: it took too long")
 
 
@@ -53,5 +54,5 @@ async def in_thread(function: Callable[..., T], *args: object, budget: Budget | 
         return await asyncio.shield(future)
     except asyncio.CancelledError:
         if budget is not None:
-            budget.cancelled.set()
+            budget.stopped = True
         raise

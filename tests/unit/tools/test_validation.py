@@ -15,7 +15,7 @@ from stores.audit.memory import InMemoryAuditLog
 from tests.helpers import watched_http_server
 from tools.permissions import LevelPolicy
 from tools.registry import ToolRegistry
-from tools.validation import ArgumentValidator, schema_problem, shortened
+from tools.validation import ArgumentValidator, quick_check, schema_problem, shortened
 
 
 def _object(**properties: Any) -> dict[str, Any]:
@@ -114,3 +114,65 @@ async def test_a_schema_that_cannot_be_applied_makes_the_call_invalid_and_audite
     with pytest.raises(ToolArgumentsInvalidError, match="cannot be checked"):
         await registry.call("echo", {"q": "x"}, ctx)
     assert [(r.tool_name, r.outcome) for r in audit.records] == [("echo", "invalid")]
+
+
+QUICK_SCHEMAS: list[dict[str, Any]] = [
+    {
+        "type": "object",
+        "properties": {"expression": {"type": "string", "minLength": 1, "maxLength": 5}},
+        "required": ["expression"],
+        "additionalProperties": False,
+    },
+    {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "minimum": 0, "maximum": 9},
+            "x": {"type": "number", "minimum": -1.5},
+            "flag": {"type": "boolean"},
+            "mode": {"type": "string", "enum": ["a", "b"]},
+            "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 2},
+            "none": {"type": "null"},
+            "any": {"description": "anything"},
+        },
+        "additionalProperties": True,
+    },
+]
+QUICK_VALUES: list[Any] = [
+    {}, {"expression": ""}, {"expression": "1+1"}, {"expression": "123456"}, {"expression": 1},
+    {"expression": "1", "other": 2}, {"n": 0}, {"n": 9}, {"n": 10}, {"n": -1}, {"n": 1.0},
+    {"n": True}, {"x": -1.5}, {"x": -2}, {"x": "1"}, {"flag": 1}, {"flag": False},
+    {"mode": "a"}, {"mode": "c"}, {"mode": 1}, {"tags": []}, {"tags": ["a"]},
+    {"tags": ["a", "b", "c"]}, {"tags": [1]}, {"tags": "a"}, {"none": None}, {"none": 0},
+    {"any": [1, {"a": None}]}, [], "text",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("schema", QUICK_SCHEMAS)
+def test_the_quick_check_accepts_only_what_the_schema_accepts(schema: dict[str, Any]) -> None:
+    """It stands in for jsonschema only where jsonschema finds nothing wrong."""
+    quick = quick_check(schema)
+    assert quick is not None
+    full = ArgumentValidator(schema)
+    accepted = 0
+    for value in QUICK_VALUES:
+        if quick(value):
+            accepted += 1
+            assert list(full._validator.iter_errors(value)) == [], value
+    assert accepted >= 1
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {"a": {"type": "string", "pattern": "^a$"}}},
+        {"type": "object", "patternProperties": {"^a": {}}, "additionalProperties": False},
+        {"type": ["string", "null"]},
+        {"type": "string", "format": "email"},
+        {"$ref": "#/$defs/a", "$defs": {"a": {"type": "string"}}},
+        {"type": "object", "additionalProperties": {"type": "string"}},
+        {"type": "object", "properties": {"a": True}},
+        {"enum": [1, "a"]},
+    ],
+)
+def test_any_other_schema_is_left_to_jsonschema(schema: dict[str, Any]) -> None:
+    assert quick_check(schema) is None
