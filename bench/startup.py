@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,6 +159,34 @@ def _median(starts: Sequence[Start]) -> Start:
     )
 
 
+def on_a_free_port(start: Callable[[int], Start], tries: int = 3) -> Start:
+    """`start(port)` on a port free a moment ago; again on another when something took it
+    meanwhile (a port picked this way is an ephemeral one, which any outgoing connection
+    of the machine may be given before the server binds it)."""
+    for attempt in range(tries):
+        try:
+            return start(free_port())
+        except RuntimeError as failed:
+            if "Address already in use" not in str(failed) or attempt == tries - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _bare(scratch: Path) -> Callable[[int], Start]:
+    def start(port: int) -> Start:
+        address = f"127.0.0.1:{port}"
+        return measure([sys.executable, "-c", BARE, address], address, dict(os.environ), scratch)
+
+    return start
+
+
+def _agentd(home: Path) -> Callable[[int], Start]:
+    def start(port: int) -> Start:
+        return measure(agentd_argv(), f"127.0.0.1:{port}", agentd_env(port), home)
+
+    return start
+
+
 def run(runs: int = RUNS) -> dict[str, Start]:
     """The median start of each: the bare server, agentd's first start, agentd's restart."""
     bare: list[Start] = []
@@ -166,20 +194,11 @@ def run(runs: int = RUNS) -> dict[str, Start]:
     again: list[Start] = []
     with tempfile.TemporaryDirectory(prefix="agentd-startup-") as scratch:
         for n in range(runs):
-            port = free_port()
-            bare.append(
-                measure(
-                    [sys.executable, "-c", BARE, f"127.0.0.1:{port}"],
-                    f"127.0.0.1:{port}",
-                    dict(os.environ),
-                    Path(scratch),
-                )
-            )
+            bare.append(on_a_free_port(_bare(Path(scratch))))
             home = Path(scratch) / f"run{n}"
             home.mkdir()
             for into in (first, again):
-                port = free_port()
-                into.append(measure(agentd_argv(), f"127.0.0.1:{port}", agentd_env(port), home))
+                into.append(on_a_free_port(_agentd(home)))
     return {"bare": _median(bare), "first": _median(first), "restart": _median(again)}
 
 
