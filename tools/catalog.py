@@ -9,7 +9,8 @@ kinds can never collide, and neither can two toolsets.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from core.identity import CallContext
 from records.tools.model import JSONValue, Tool, ToolOutput, ToolSpec, wire_forms
@@ -29,8 +30,9 @@ class ToolCatalog:
         self._tools: dict[str, Tool] = {}
         self._validators: dict[str, ArgumentValidator] = {}
         self._toolsets: dict[str, tuple[str, ...]] = {}
-        self._engine: dict[str, tuple[ToolSpec, ArgumentValidator]] = {}
-        """The validators of the engine's tools (`ENGINE`), compiled once per spec."""
+        self._engine: dict[str, tuple[Mapping[str, Any], ArgumentValidator]] = {}
+        """The validators of the engine's tools (`ENGINE`) by name, with the schema each
+        was compiled for: compiled once per schema."""
         for tool in tools:
             self.register(tool)
 
@@ -87,9 +89,10 @@ class ToolCatalog:
             return self._validators[name]
         if tool.spec.source != ENGINE:
             return ArgumentValidator(tool.spec.parameters)
+        schema = tool.spec.parameters
         known = self._engine.get(name)
-        if known is None or known[0].parameters != tool.spec.parameters:
-            known = self._engine[name] = (tool.spec, ArgumentValidator(tool.spec.parameters))
+        if known is None or known[0] != schema:
+            known = self._engine[name] = (schema, ArgumentValidator(schema))
         return known[1]
 
     def on_the_wire(self, wire: str) -> Tool | None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from agent import metrics
 from agent.limits import LimitReached
 from agent.running.event_writer import EventWriter
+from agent.running.state import RunState
 from agent.running.urls import UrlBook
 from records import events as ev
 from records.checkpoints import RunCheckpoint
@@ -29,11 +30,9 @@ class Transcript:
     """The task as it runs (the run's own object: what is saved)."""
     store: TaskStore
     trace_id: str
-    persist: bool = True
-    """False for work that is not a stored task (the Plan RPC): no events, no saves."""
-    woken: bool = False
-    """The run picks a parked task up where it waited: an iteration taken up again was
-    announced already."""
+    state: RunState = field(default_factory=RunState)
+    """The run's standing: not a stored task (the Plan RPC) means no events, no saves; a
+    woken run's iteration taken up again was announced already."""
     instructions: str = ""
     """The agent's instructions for this task (rendered), put before every system prompt."""
     notes: list[str] = field(default_factory=list)
@@ -91,7 +90,7 @@ class Transcript:
     async def emit(self, payload: ev.EventPayload) -> None:
         """Write an event to the task's log (text deltas may be coalesced: `EventWriter`);
         a step's output carries URLs, not the model's placeholders for them."""
-        if self.persist:
+        if self.state.persist:
             if isinstance(payload, ev.StepFinished) and self.urls.urls:
                 payload = replace(payload, output=self.urls.restore(payload.output))
             await self.events.emit(payload)
@@ -109,7 +108,7 @@ class Transcript:
         metrics.observe_event(self.task, payload)
 
     async def save(self) -> None:
-        if self.persist:
+        if self.state.persist:
             await self.store.update(self.task)
 
     async def set_plan(self, plan: Plan, reason: str = "") -> None:
@@ -131,7 +130,7 @@ class Transcript:
         """Announce a ReAct iteration; returns its step id and start time. An iteration
         taken up `again` by a woken run (its calls waited) was announced already."""
         step_id = f"iteration-{iteration}"
-        if not (again and self.woken):
+        if not (again and self.state.woken):
             description = "final answer" if last else "reason and act"
             await self.emit(ev.StepStarted(step_id, description, iteration))
         return step_id, time.perf_counter()

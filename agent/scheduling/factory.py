@@ -98,7 +98,13 @@ class RunFactory:
         panels = agent.panels if agent is not None else ()
         models = self._models(agent)
         encodings = self.encodings or Encodings(None)
-        transcript = self._transcript(task, call, config, persist, resumed)
+        state = RunState(
+            persist=persist,
+            checkpoints=self.checkpoints,
+            resumed=resumed,
+            waits=self.waits,
+            nudge=self.nudge if task.parent_task_id else None,
+        )
         run = TaskRun(
             task=task,
             call=call,
@@ -109,14 +115,8 @@ class RunFactory:
                 deadline_at=resumed.deadline_at if resumed else None,
                 waited=resumed.waited_seconds if resumed else 0.0,
             ),
-            transcript=transcript,
-            state=RunState(
-                persist=persist,
-                checkpoints=self.checkpoints,
-                resumed=resumed,
-                waits=self.waits,
-                nudge=self.nudge if task.parent_task_id else None,
-            ),
+            transcript=self._transcript(task, call, config, state),
+            state=state,
             counter=encodings.for_model(models.for_role("executor").name),
             ran_here=ran_here,
         )
@@ -132,17 +132,15 @@ class RunFactory:
         task: Task,
         call: CallContext,
         config: EngineConfig,
-        persist: bool,
-        resumed: RunCheckpoint | None,
+        state: RunState,
     ) -> Transcript:
         """The run's transcript: what it takes up of a checkpoint it resumes from."""
-        agent = task.agent
+        agent, resumed = task.agent, state.resumed
         transcript = Transcript(
             task,
             self.store,
             call.trace_id,
-            persist=persist,
-            woken=resumed is not None and resumed.parked_at is not None,
+            state,
             instructions=render(agent.instructions, task.context) if agent else "",
             urls=UrlBook(
                 config.url_placeholder_min_chars,

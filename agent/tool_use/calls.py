@@ -358,11 +358,14 @@ class ToolCalls:
                 return refused(invocation, refusal)
             invocation = admitted.invocation  # as a person may have edited it
             self._handed.add(call_id)
-        if run.team is not None and self._teamwork(invocation.name):
-            arguments = dict(invocation.arguments)
-            data, failed, text = await run.team.call(call_id, key, invocation.name, arguments)
-            return ToolCallResult(call_id, invocation.name, data, clip(text), 0.0, failed)
-        return await questions.ask(self.people, invocation, can_wait=run.state.can_wait)
+        if invocation.name == questions.ASK_USER.name:
+            return await questions.ask(self.people, invocation, can_wait=run.state.can_wait)
+        if run.team is None or not self._teamwork(invocation.name):  # the Plan RPC's run
+            why = f"not called: {invocation.name!r} has no team to run it here"
+            return not_run(invocation, ToolErrorKind.FAILED, why)
+        arguments = dict(invocation.arguments)
+        data, failed, text = await run.team.call(call_id, key, invocation.name, arguments)
+        return ToolCallResult(call_id, invocation.name, data, clip(text), 0.0, failed)
 
     async def _replayed(
         self,
