@@ -460,6 +460,72 @@ class CancelTaskRequest(_message.Message):
 Global___CancelTaskRequest: _TypeAlias = CancelTaskRequest  # noqa: Y015
 
 @_typing.final
+class SteerTaskRequest(_message.Message):
+    """Adds a user message to a task."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TASK_ID_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
+    task_id: _builtins.str
+    """The task's id."""
+    message: _builtins.str
+    """The message, as the caller's: 1 to 5,000 characters."""
+    idempotency_key: _builtins.str
+    """When set, a retry with the same key and the same message returns the
+    first steer instead of adding another.
+    """
+    def __init__(
+        self,
+        *,
+        task_id: _builtins.str = ...,
+        message: _builtins.str = ...,
+        idempotency_key: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["idempotency_key", b"idempotency_key", "message", b"message", "task_id", b"task_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SteerTaskRequest: _TypeAlias = SteerTaskRequest  # noqa: Y015
+
+@_typing.final
+class SteerTaskResponse(_message.Message):
+    """A steer, stored in the task's log."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TASK_FIELD_NUMBER: _builtins.int
+    STEER_ID_FIELD_NUMBER: _builtins.int
+    SEQUENCE_FIELD_NUMBER: _builtins.int
+    steer_id: _builtins.str
+    """The steer's id (`steer_` and 24 hexadecimal digits)."""
+    sequence: _builtins.int
+    """The sequence of its task_steered event: StreamTaskEvents with
+    `after_sequence` one less follows the task from it.
+    """
+    @_builtins.property
+    def task(self) -> _tasks_pb2.Task:
+        """The task as it stands."""
+
+    def __init__(
+        self,
+        *,
+        task: _tasks_pb2.Task | None = ...,
+        steer_id: _builtins.str = ...,
+        sequence: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["task", b"task"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["sequence", b"sequence", "steer_id", b"steer_id", "task", b"task"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SteerTaskResponse: _TypeAlias = SteerTaskResponse  # noqa: Y015
+
+@_typing.final
 class StreamTaskEventsRequest(_message.Message):
     """Follows a task's events."""
 

@@ -80,6 +80,11 @@ class AgentServiceStub:
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.CancelTaskRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_tasks__pb2.Task.FromString,
                 _registered_method=True)
+        self.SteerTask = channel.unary_unary(
+                '/agentd.v1.AgentService/SteerTask',
+                request_serializer=agentd_dot_v1_dot_agent__service__pb2.SteerTaskRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_agent__service__pb2.SteerTaskResponse.FromString,
+                _registered_method=True)
         self.StreamTaskEvents = channel.unary_stream(
                 '/agentd.v1.AgentService/StreamTaskEvents',
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.StreamTaskEventsRequest.SerializeToString,
@@ -170,6 +175,16 @@ class AgentServiceStub:
                 request_serializer=agentd_dot_v1_dot_conversations__pb2.DeleteConversationRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_conversations__pb2.DeleteConversationResponse.FromString,
                 _registered_method=True)
+        self.ForkConversation = channel.unary_unary(
+                '/agentd.v1.AgentService/ForkConversation',
+                request_serializer=agentd_dot_v1_dot_conversations__pb2.ForkConversationRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_conversations__pb2.Conversation.FromString,
+                _registered_method=True)
+        self.RewindConversation = channel.unary_unary(
+                '/agentd.v1.AgentService/RewindConversation',
+                request_serializer=agentd_dot_v1_dot_conversations__pb2.RewindConversationRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_conversations__pb2.Conversation.FromString,
+                _registered_method=True)
         self.GetArtifact = channel.unary_unary(
                 '/agentd.v1.AgentService/GetArtifact',
                 request_serializer=agentd_dot_v1_dot_artifacts__pb2.GetArtifactRequest.SerializeToString,
@@ -237,6 +252,18 @@ class AgentServiceServicer:
 
     def CancelTask(self, request, context):
         """Cancels a running task and returns its final state.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SteerTask(self, request, context):
+        """Adds a user message to a task that runs, waits or is queued: it is in
+        the task's log (a task_steered event) before this returns, and the task
+        takes it at its next safe point (after the tool calls being made, before
+        the next model call; a task waiting for a person keeps waiting and takes
+        it when it goes on). Steers keep their order. FAILED_PRECONDITION
+        (`TASK_ALREADY_TERMINAL`) for a task that has ended, naming its state.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -397,6 +424,28 @@ class AgentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ForkConversation(self, request, context):
+        """Makes a new conversation of the caller that shares the history of one
+        up to a turn, without copying it (in time that does not grow with the
+        conversation's length), with the running summary as it stood there.
+        FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task of it runs or
+        waits.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RewindConversation(self, request, context):
+        """Takes the turns after a point out of what the conversation's next tasks
+        are sent; they stay in its history (GetConversation marks them
+        `rewound`) and in the audit. The running summary goes back to what it
+        was at the point. FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task
+        of it runs or waits.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetArtifact(self, request, context):
         """Returns one version of an artifact of a task's tree (the latest unless
         `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
@@ -444,6 +493,11 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.CancelTask,
                     request_deserializer=agentd_dot_v1_dot_agent__service__pb2.CancelTaskRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_tasks__pb2.Task.SerializeToString,
+            ),
+            'SteerTask': grpc.unary_unary_rpc_method_handler(
+                    servicer.SteerTask,
+                    request_deserializer=agentd_dot_v1_dot_agent__service__pb2.SteerTaskRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_agent__service__pb2.SteerTaskResponse.SerializeToString,
             ),
             'StreamTaskEvents': grpc.unary_stream_rpc_method_handler(
                     servicer.StreamTaskEvents,
@@ -534,6 +588,16 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.DeleteConversation,
                     request_deserializer=agentd_dot_v1_dot_conversations__pb2.DeleteConversationRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_conversations__pb2.DeleteConversationResponse.SerializeToString,
+            ),
+            'ForkConversation': grpc.unary_unary_rpc_method_handler(
+                    servicer.ForkConversation,
+                    request_deserializer=agentd_dot_v1_dot_conversations__pb2.ForkConversationRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_conversations__pb2.Conversation.SerializeToString,
+            ),
+            'RewindConversation': grpc.unary_unary_rpc_method_handler(
+                    servicer.RewindConversation,
+                    request_deserializer=agentd_dot_v1_dot_conversations__pb2.RewindConversationRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_conversations__pb2.Conversation.SerializeToString,
             ),
             'GetArtifact': grpc.unary_unary_rpc_method_handler(
                     servicer.GetArtifact,
@@ -735,6 +799,33 @@ class AgentService:
             '/agentd.v1.AgentService/CancelTask',
             agentd_dot_v1_dot_agent__service__pb2.CancelTaskRequest.SerializeToString,
             agentd_dot_v1_dot_tasks__pb2.Task.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SteerTask(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/SteerTask',
+            agentd_dot_v1_dot_agent__service__pb2.SteerTaskRequest.SerializeToString,
+            agentd_dot_v1_dot_agent__service__pb2.SteerTaskResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -1221,6 +1312,60 @@ class AgentService:
             '/agentd.v1.AgentService/DeleteConversation',
             agentd_dot_v1_dot_conversations__pb2.DeleteConversationRequest.SerializeToString,
             agentd_dot_v1_dot_conversations__pb2.DeleteConversationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ForkConversation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ForkConversation',
+            agentd_dot_v1_dot_conversations__pb2.ForkConversationRequest.SerializeToString,
+            agentd_dot_v1_dot_conversations__pb2.Conversation.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RewindConversation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/RewindConversation',
+            agentd_dot_v1_dot_conversations__pb2.RewindConversationRequest.SerializeToString,
+            agentd_dot_v1_dot_conversations__pb2.Conversation.FromString,
             options,
             channel_credentials,
             insecure,

@@ -68,6 +68,14 @@ class AgentServiceStub:
     """Lists the tools the caller may use."""
     CancelTask: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.CancelTaskRequest, _tasks_pb2.Task]
     """Cancels a running task and returns its final state."""
+    SteerTask: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.SteerTaskRequest, _agent_service_pb2.SteerTaskResponse]
+    """Adds a user message to a task that runs, waits or is queued: it is in
+    the task's log (a task_steered event) before this returns, and the task
+    takes it at its next safe point (after the tool calls being made, before
+    the next model call; a task waiting for a person keeps waiting and takes
+    it when it goes on). Steers keep their order. FAILED_PRECONDITION
+    (`TASK_ALREADY_TERMINAL`) for a task that has ended, naming its state.
+    """
     StreamTaskEvents: _grpc.UnaryStreamMultiCallable[_agent_service_pb2.StreamTaskEventsRequest, _events_pb2.TaskEvent]
     """Replays a task's events after `after_sequence`, then follows the task
     live until it ends.
@@ -144,6 +152,20 @@ class AgentServiceStub:
     """Deletes a conversation and its messages; FAILED_PRECONDITION
     (`CONVERSATION_BUSY`) while a task of it runs or waits.
     """
+    ForkConversation: _grpc.UnaryUnaryMultiCallable[_conversations_pb2.ForkConversationRequest, _conversations_pb2.Conversation]
+    """Makes a new conversation of the caller that shares the history of one
+    up to a turn, without copying it (in time that does not grow with the
+    conversation's length), with the running summary as it stood there.
+    FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task of it runs or
+    waits.
+    """
+    RewindConversation: _grpc.UnaryUnaryMultiCallable[_conversations_pb2.RewindConversationRequest, _conversations_pb2.Conversation]
+    """Takes the turns after a point out of what the conversation's next tasks
+    are sent; they stay in its history (GetConversation marks them
+    `rewound`) and in the audit. The running summary goes back to what it
+    was at the point. FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task
+    of it runs or waits.
+    """
     GetArtifact: _grpc.UnaryUnaryMultiCallable[_artifacts_pb2.GetArtifactRequest, _artifacts_pb2.ArtifactContent]
     """Returns one version of an artifact of a task's tree (the latest unless
     `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
@@ -185,6 +207,14 @@ class AgentServiceAsyncStub(AgentServiceStub):
     """Lists the tools the caller may use."""
     CancelTask: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.CancelTaskRequest, _tasks_pb2.Task]  # type: ignore[assignment]
     """Cancels a running task and returns its final state."""
+    SteerTask: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.SteerTaskRequest, _agent_service_pb2.SteerTaskResponse]  # type: ignore[assignment]
+    """Adds a user message to a task that runs, waits or is queued: it is in
+    the task's log (a task_steered event) before this returns, and the task
+    takes it at its next safe point (after the tool calls being made, before
+    the next model call; a task waiting for a person keeps waiting and takes
+    it when it goes on). Steers keep their order. FAILED_PRECONDITION
+    (`TASK_ALREADY_TERMINAL`) for a task that has ended, naming its state.
+    """
     StreamTaskEvents: _aio.UnaryStreamMultiCallable[_agent_service_pb2.StreamTaskEventsRequest, _events_pb2.TaskEvent]  # type: ignore[assignment]
     """Replays a task's events after `after_sequence`, then follows the task
     live until it ends.
@@ -260,6 +290,20 @@ class AgentServiceAsyncStub(AgentServiceStub):
     DeleteConversation: _aio.UnaryUnaryMultiCallable[_conversations_pb2.DeleteConversationRequest, _conversations_pb2.DeleteConversationResponse]  # type: ignore[assignment]
     """Deletes a conversation and its messages; FAILED_PRECONDITION
     (`CONVERSATION_BUSY`) while a task of it runs or waits.
+    """
+    ForkConversation: _aio.UnaryUnaryMultiCallable[_conversations_pb2.ForkConversationRequest, _conversations_pb2.Conversation]  # type: ignore[assignment]
+    """Makes a new conversation of the caller that shares the history of one
+    up to a turn, without copying it (in time that does not grow with the
+    conversation's length), with the running summary as it stood there.
+    FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task of it runs or
+    waits.
+    """
+    RewindConversation: _aio.UnaryUnaryMultiCallable[_conversations_pb2.RewindConversationRequest, _conversations_pb2.Conversation]  # type: ignore[assignment]
+    """Takes the turns after a point out of what the conversation's next tasks
+    are sent; they stay in its history (GetConversation marks them
+    `rewound`) and in the audit. The running summary goes back to what it
+    was at the point. FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task
+    of it runs or waits.
     """
     GetArtifact: _aio.UnaryUnaryMultiCallable[_artifacts_pb2.GetArtifactRequest, _artifacts_pb2.ArtifactContent]  # type: ignore[assignment]
     """Returns one version of an artifact of a task's tree (the latest unless
@@ -341,6 +385,20 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_tasks_pb2.Task, _abc.Awaitable[_tasks_pb2.Task]]:
         """Cancels a running task and returns its final state."""
+
+    @_abc_1.abstractmethod
+    def SteerTask(
+        self,
+        request: _agent_service_pb2.SteerTaskRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_agent_service_pb2.SteerTaskResponse, _abc.Awaitable[_agent_service_pb2.SteerTaskResponse]]:
+        """Adds a user message to a task that runs, waits or is queued: it is in
+        the task's log (a task_steered event) before this returns, and the task
+        takes it at its next safe point (after the tool calls being made, before
+        the next model call; a task waiting for a person keeps waiting and takes
+        it when it goes on). Steers keep their order. FAILED_PRECONDITION
+        (`TASK_ALREADY_TERMINAL`) for a task that has ended, naming its state.
+        """
 
     @_abc_1.abstractmethod
     def StreamTaskEvents(
@@ -524,6 +582,32 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_conversations_pb2.DeleteConversationResponse, _abc.Awaitable[_conversations_pb2.DeleteConversationResponse]]:
         """Deletes a conversation and its messages; FAILED_PRECONDITION
         (`CONVERSATION_BUSY`) while a task of it runs or waits.
+        """
+
+    @_abc_1.abstractmethod
+    def ForkConversation(
+        self,
+        request: _conversations_pb2.ForkConversationRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_conversations_pb2.Conversation, _abc.Awaitable[_conversations_pb2.Conversation]]:
+        """Makes a new conversation of the caller that shares the history of one
+        up to a turn, without copying it (in time that does not grow with the
+        conversation's length), with the running summary as it stood there.
+        FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task of it runs or
+        waits.
+        """
+
+    @_abc_1.abstractmethod
+    def RewindConversation(
+        self,
+        request: _conversations_pb2.RewindConversationRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_conversations_pb2.Conversation, _abc.Awaitable[_conversations_pb2.Conversation]]:
+        """Takes the turns after a point out of what the conversation's next tasks
+        are sent; they stay in its history (GetConversation marks them
+        `rewound`) and in the audit. The running summary goes back to what it
+        was at the point. FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task
+        of it runs or waits.
         """
 
     @_abc_1.abstractmethod

@@ -40,6 +40,17 @@ class _ConversationBusyPolicyEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper
     """Cancel the running task (it ends CANCELLED, its turn is kept); the new
     task starts once it has ended, ahead of any task waiting.
     """
+    CONVERSATION_BUSY_POLICY_STEER: _ConversationBusyPolicy.ValueType  # 4
+    """Add the request's task text to the running (or waiting) task as a user
+    message (SteerTask) instead of starting a task: Execute streams that
+    task from the steer's event, StartTask returns it. The request's other
+    fields are not used.
+    """
+    CONVERSATION_BUSY_POLICY_FOLLOW_UP: _ConversationBusyPolicy.ValueType  # 5
+    """Accept the new task (PENDING) as the next turn, started when the current
+    one ends. One follow-up may wait: a second while one waits is refused
+    (`CONVERSATION_BUSY`, metadata `busy` = `FOLLOW_UP_QUEUED`).
+    """
 
 class ConversationBusyPolicy(_ConversationBusyPolicy, metaclass=_ConversationBusyPolicyEnumTypeWrapper):
     """What an Execute (or StartTask) naming a conversation does while another task
@@ -60,6 +71,17 @@ it in the conversation have ended, and sees their turns.
 CONVERSATION_BUSY_POLICY_INTERRUPT: ConversationBusyPolicy.ValueType  # 3
 """Cancel the running task (it ends CANCELLED, its turn is kept); the new
 task starts once it has ended, ahead of any task waiting.
+"""
+CONVERSATION_BUSY_POLICY_STEER: ConversationBusyPolicy.ValueType  # 4
+"""Add the request's task text to the running (or waiting) task as a user
+message (SteerTask) instead of starting a task: Execute streams that
+task from the steer's event, StartTask returns it. The request's other
+fields are not used.
+"""
+CONVERSATION_BUSY_POLICY_FOLLOW_UP: ConversationBusyPolicy.ValueType  # 5
+"""Accept the new task (PENDING) as the next turn, started when the current
+one ends. One follow-up may wait: a second while one waits is refused
+(`CONVERSATION_BUSY`, metadata `busy` = `FOLLOW_UP_QUEUED`).
 """
 Global___ConversationBusyPolicy: _TypeAlias = ConversationBusyPolicy  # noqa: Y015
 
@@ -185,6 +207,9 @@ class Conversation(_message.Message):
     SUMMARY_FIELD_NUMBER: _builtins.int
     SUMMARIZED_THROUGH_FIELD_NUMBER: _builtins.int
     RUNNING_TASK_ID_FIELD_NUMBER: _builtins.int
+    FORKED_FROM_FIELD_NUMBER: _builtins.int
+    FORKED_AT_TURN_FIELD_NUMBER: _builtins.int
+    REWOUND_TURNS_FIELD_NUMBER: _builtins.int
     conversation_id: _builtins.str
     """Server-assigned: `conv_` and 24 hexadecimal digits."""
     title: _builtins.str
@@ -203,6 +228,15 @@ class Conversation(_message.Message):
     """Messages 1 to this number are covered by `summary`."""
     running_task_id: _builtins.str
     """The task of the conversation running now; empty when none is."""
+    forked_from: _builtins.str
+    """For a fork (ForkConversation): the conversation it was forked from, and
+    the turn after which it goes its own way (turns 1 to that one are shared).
+    """
+    forked_at_turn: _builtins.int
+    rewound_turns: _builtins.int
+    """Turns taken out of what its tasks are sent (RewindConversation): their
+    messages stay, marked `rewound`.
+    """
     @_builtins.property
     def labels(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """The caller's labels (at most 16; keys of 1 to 63 characters
@@ -230,10 +264,13 @@ class Conversation(_message.Message):
         summary: _builtins.str = ...,
         summarized_through: _builtins.int = ...,
         running_task_id: _builtins.str = ...,
+        forked_from: _builtins.str = ...,
+        forked_at_turn: _builtins.int = ...,
+        rewound_turns: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["conversation_id", b"conversation_id", "create_time", b"create_time", "created_by", b"created_by", "labels", b"labels", "message_count", b"message_count", "running_task_id", b"running_task_id", "summarized_through", b"summarized_through", "summary", b"summary", "title", b"title", "total_tokens", b"total_tokens", "turn_count", b"turn_count", "update_time", b"update_time"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["conversation_id", b"conversation_id", "create_time", b"create_time", "created_by", b"created_by", "forked_at_turn", b"forked_at_turn", "forked_from", b"forked_from", "labels", b"labels", "message_count", b"message_count", "rewound_turns", b"rewound_turns", "running_task_id", b"running_task_id", "summarized_through", b"summarized_through", "summary", b"summary", "title", b"title", "total_tokens", b"total_tokens", "turn_count", b"turn_count", "update_time", b"update_time"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -253,6 +290,8 @@ class ConversationMessage(_message.Message):
     ARGUMENTS_FIELD_NUMBER: _builtins.int
     TOKENS_FIELD_NUMBER: _builtins.int
     CREATE_TIME_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    REWOUND_FIELD_NUMBER: _builtins.int
     index: _builtins.int
     """Its number in the conversation: 1, 2, 3, ..."""
     role: Global___MessageRole.ValueType
@@ -267,6 +306,12 @@ class ConversationMessage(_message.Message):
     arguments: _builtins.str
     tokens: _builtins.int
     """Its size in tokens for the model of its task."""
+    turn: _builtins.int
+    """The number of the turn it belongs to: 1, 2, 3, ..."""
+    rewound: _builtins.bool
+    """The turn was taken back (RewindConversation): it stays in the history,
+    but tasks are no longer sent it.
+    """
     @_builtins.property
     def create_time(self) -> _timestamp_pb2.Timestamp: ...
     def __init__(
@@ -280,10 +325,12 @@ class ConversationMessage(_message.Message):
         arguments: _builtins.str = ...,
         tokens: _builtins.int = ...,
         create_time: _timestamp_pb2.Timestamp | None = ...,
+        turn: _builtins.int = ...,
+        rewound: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "content", b"content", "create_time", b"create_time", "index", b"index", "role", b"role", "task_id", b"task_id", "tokens", b"tokens", "tool_name", b"tool_name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "content", b"content", "create_time", b"create_time", "index", b"index", "rewound", b"rewound", "role", b"role", "task_id", b"task_id", "tokens", b"tokens", "tool_name", b"tool_name", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -605,3 +652,91 @@ class DeleteConversationResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___DeleteConversationResponse: _TypeAlias = DeleteConversationResponse  # noqa: Y015
+
+@_typing.final
+class ForkConversationRequest(_message.Message):
+    """Forks a conversation after one of its turns."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class LabelsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    CONVERSATION_ID_FIELD_NUMBER: _builtins.int
+    AFTER_TURN_FIELD_NUMBER: _builtins.int
+    AFTER_TASK_ID_FIELD_NUMBER: _builtins.int
+    TITLE_FIELD_NUMBER: _builtins.int
+    LABELS_FIELD_NUMBER: _builtins.int
+    conversation_id: _builtins.str
+    after_turn: _builtins.int
+    after_task_id: _builtins.str
+    title: _builtins.str
+    """The fork's title; empty: the original's."""
+    @_builtins.property
+    def labels(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The fork's labels (same rules as task labels); empty: the original's."""
+
+    def __init__(
+        self,
+        *,
+        conversation_id: _builtins.str = ...,
+        after_turn: _builtins.int = ...,
+        after_task_id: _builtins.str = ...,
+        title: _builtins.str = ...,
+        labels: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["after_task_id", b"after_task_id", "after_turn", b"after_turn", "point", b"point"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_task_id", b"after_task_id", "after_turn", b"after_turn", "conversation_id", b"conversation_id", "labels", b"labels", "point", b"point", "title", b"title"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_point: _TypeAlias = _typing.Literal["after_turn", "after_task_id"]  # noqa: Y015
+    _WhichOneofArgType_point: _TypeAlias = _typing.Literal["point", b"point"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_point) -> _WhichOneofReturnType_point | None: ...
+
+Global___ForkConversationRequest: _TypeAlias = ForkConversationRequest  # noqa: Y015
+
+@_typing.final
+class RewindConversationRequest(_message.Message):
+    """Rewinds a conversation to just after one of its turns."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CONVERSATION_ID_FIELD_NUMBER: _builtins.int
+    AFTER_TURN_FIELD_NUMBER: _builtins.int
+    AFTER_TASK_ID_FIELD_NUMBER: _builtins.int
+    conversation_id: _builtins.str
+    after_turn: _builtins.int
+    after_task_id: _builtins.str
+    def __init__(
+        self,
+        *,
+        conversation_id: _builtins.str = ...,
+        after_turn: _builtins.int = ...,
+        after_task_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["after_task_id", b"after_task_id", "after_turn", b"after_turn", "point", b"point"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_task_id", b"after_task_id", "after_turn", b"after_turn", "conversation_id", b"conversation_id", "point", b"point"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_point: _TypeAlias = _typing.Literal["after_turn", "after_task_id"]  # noqa: Y015
+    _WhichOneofArgType_point: _TypeAlias = _typing.Literal["point", b"point"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_point) -> _WhichOneofReturnType_point | None: ...
+
+Global___RewindConversationRequest: _TypeAlias = RewindConversationRequest  # noqa: Y015

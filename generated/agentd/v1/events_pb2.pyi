@@ -135,6 +135,8 @@ class TaskEvent(_message.Message):
     SUBTASK_WAITING_FIELD_NUMBER: _builtins.int
     PANEL_VOTE_FIELD_NUMBER: _builtins.int
     PANEL_DECIDED_FIELD_NUMBER: _builtins.int
+    TASK_STEERED_FIELD_NUMBER: _builtins.int
+    STEER_APPLIED_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
@@ -298,6 +300,16 @@ class TaskEvent(_message.Message):
     def panel_decided(self) -> Global___PanelDecided:
         """A panel decided (or did not reach its threshold)."""
 
+    @_builtins.property
+    def task_steered(self) -> Global___TaskSteered:
+        """A user message was added to the task (SteerTask, or a conversation's
+        STEER busy policy); the task takes it at its next safe point.
+        """
+
+    @_builtins.property
+    def steer_applied(self) -> Global___SteerApplied:
+        """The task took a steer: the model's next request carries it."""
+
     def __init__(
         self,
         *,
@@ -336,12 +348,14 @@ class TaskEvent(_message.Message):
         subtask_waiting: Global___SubtaskWaiting | None = ...,
         panel_vote: Global___PanelVote | None = ...,
         panel_decided: Global___PanelDecided | None = ...,
+        task_steered: Global___TaskSteered | None = ...,
+        steer_applied: Global___SteerApplied | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "status_changed", b"status_changed", "steer_applied", b"steer_applied", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "task_steered", b"task_steered", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "sequence", b"sequence", "status_changed", b"status_changed", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "task_id", b"task_id", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "sequence", b"sequence", "status_changed", b"status_changed", "steer_applied", b"steer_applied", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "task_id", b"task_id", "task_steered", b"task_steered", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "artifact_updated", "tool_progress", "tool_resumable", "context_fitted", "stream_discarded", "route_chosen", "subtask_started", "subtask_finished", "subtask_waiting", "panel_vote", "panel_decided"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "artifact_updated", "tool_progress", "tool_resumable", "context_fitted", "stream_discarded", "route_chosen", "subtask_started", "subtask_finished", "subtask_waiting", "panel_vote", "panel_decided", "task_steered", "steer_applied"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
@@ -1302,6 +1316,65 @@ class InputProvided(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___InputProvided: _TypeAlias = InputProvided  # noqa: Y015
+
+@_typing.final
+class TaskSteered(_message.Message):
+    """A user message added to a running task."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STEER_ID_FIELD_NUMBER: _builtins.int
+    STEERED_BY_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    steer_id: _builtins.str
+    """`steer_` and 24 hexadecimal digits."""
+    steered_by: _builtins.str
+    """The principal who sent it."""
+    message: _builtins.str
+    """The message (secrets redacted)."""
+    def __init__(
+        self,
+        *,
+        steer_id: _builtins.str = ...,
+        steered_by: _builtins.str = ...,
+        message: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "steer_id", b"steer_id", "steered_by", b"steered_by"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TaskSteered: _TypeAlias = TaskSteered  # noqa: Y015
+
+@_typing.final
+class SteerApplied(_message.Message):
+    """A steer the task took."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STEER_ID_FIELD_NUMBER: _builtins.int
+    STEP_ID_FIELD_NUMBER: _builtins.int
+    STEER_SEQUENCE_FIELD_NUMBER: _builtins.int
+    steer_id: _builtins.str
+    step_id: _builtins.str
+    """The step whose model request carries it next."""
+    steer_sequence: _builtins.int
+    """The sequence of its task_steered event."""
+    def __init__(
+        self,
+        *,
+        steer_id: _builtins.str = ...,
+        step_id: _builtins.str = ...,
+        steer_sequence: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["steer_id", b"steer_id", "steer_sequence", b"steer_sequence", "step_id", b"step_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SteerApplied: _TypeAlias = SteerApplied  # noqa: Y015
 
 @_typing.final
 class UsageReported(_message.Message):

@@ -39,6 +39,13 @@ type AgentServiceClient interface {
 	ListTools(ctx context.Context, in *ListToolsRequest, opts ...grpc.CallOption) (*ListToolsResponse, error)
 	// Cancels a running task and returns its final state.
 	CancelTask(ctx context.Context, in *CancelTaskRequest, opts ...grpc.CallOption) (*Task, error)
+	// Adds a user message to a task that runs, waits or is queued: it is in
+	// the task's log (a task_steered event) before this returns, and the task
+	// takes it at its next safe point (after the tool calls being made, before
+	// the next model call; a task waiting for a person keeps waiting and takes
+	// it when it goes on). Steers keep their order. FAILED_PRECONDITION
+	// (`TASK_ALREADY_TERMINAL`) for a task that has ended, naming its state.
+	SteerTask(ctx context.Context, in *SteerTaskRequest, opts ...grpc.CallOption) (*SteerTaskResponse, error)
 	// Replays a task's events after `after_sequence`, then follows the task
 	// live until it ends.
 	StreamTaskEvents(ctx context.Context, in *StreamTaskEventsRequest, opts ...grpc.CallOption) (AgentService_StreamTaskEventsClient, error)
@@ -104,6 +111,18 @@ type AgentServiceClient interface {
 	// Deletes a conversation and its messages; FAILED_PRECONDITION
 	// (`CONVERSATION_BUSY`) while a task of it runs or waits.
 	DeleteConversation(ctx context.Context, in *DeleteConversationRequest, opts ...grpc.CallOption) (*DeleteConversationResponse, error)
+	// Makes a new conversation of the caller that shares the history of one
+	// up to a turn, without copying it (in time that does not grow with the
+	// conversation's length), with the running summary as it stood there.
+	// FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task of it runs or
+	// waits.
+	ForkConversation(ctx context.Context, in *ForkConversationRequest, opts ...grpc.CallOption) (*Conversation, error)
+	// Takes the turns after a point out of what the conversation's next tasks
+	// are sent; they stay in its history (GetConversation marks them
+	// `rewound`) and in the audit. The running summary goes back to what it
+	// was at the point. FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task
+	// of it runs or waits.
+	RewindConversation(ctx context.Context, in *RewindConversationRequest, opts ...grpc.CallOption) (*Conversation, error)
 	// Returns one version of an artifact of a task's tree (the latest unless
 	// `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
 	// task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
@@ -199,6 +218,15 @@ func (c *agentServiceClient) ListTools(ctx context.Context, in *ListToolsRequest
 func (c *agentServiceClient) CancelTask(ctx context.Context, in *CancelTaskRequest, opts ...grpc.CallOption) (*Task, error) {
 	out := new(Task)
 	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/CancelTask", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) SteerTask(ctx context.Context, in *SteerTaskRequest, opts ...grpc.CallOption) (*SteerTaskResponse, error) {
+	out := new(SteerTaskResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/SteerTask", in, out, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -390,6 +418,24 @@ func (c *agentServiceClient) DeleteConversation(ctx context.Context, in *DeleteC
 	return out, nil
 }
 
+func (c *agentServiceClient) ForkConversation(ctx context.Context, in *ForkConversationRequest, opts ...grpc.CallOption) (*Conversation, error) {
+	out := new(Conversation)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ForkConversation", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) RewindConversation(ctx context.Context, in *RewindConversationRequest, opts ...grpc.CallOption) (*Conversation, error) {
+	out := new(Conversation)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/RewindConversation", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *agentServiceClient) GetArtifact(ctx context.Context, in *GetArtifactRequest, opts ...grpc.CallOption) (*ArtifactContent, error) {
 	out := new(ArtifactContent)
 	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/GetArtifact", in, out, opts...)
@@ -425,6 +471,13 @@ type AgentServiceServer interface {
 	ListTools(context.Context, *ListToolsRequest) (*ListToolsResponse, error)
 	// Cancels a running task and returns its final state.
 	CancelTask(context.Context, *CancelTaskRequest) (*Task, error)
+	// Adds a user message to a task that runs, waits or is queued: it is in
+	// the task's log (a task_steered event) before this returns, and the task
+	// takes it at its next safe point (after the tool calls being made, before
+	// the next model call; a task waiting for a person keeps waiting and takes
+	// it when it goes on). Steers keep their order. FAILED_PRECONDITION
+	// (`TASK_ALREADY_TERMINAL`) for a task that has ended, naming its state.
+	SteerTask(context.Context, *SteerTaskRequest) (*SteerTaskResponse, error)
 	// Replays a task's events after `after_sequence`, then follows the task
 	// live until it ends.
 	StreamTaskEvents(*StreamTaskEventsRequest, AgentService_StreamTaskEventsServer) error
@@ -490,6 +543,18 @@ type AgentServiceServer interface {
 	// Deletes a conversation and its messages; FAILED_PRECONDITION
 	// (`CONVERSATION_BUSY`) while a task of it runs or waits.
 	DeleteConversation(context.Context, *DeleteConversationRequest) (*DeleteConversationResponse, error)
+	// Makes a new conversation of the caller that shares the history of one
+	// up to a turn, without copying it (in time that does not grow with the
+	// conversation's length), with the running summary as it stood there.
+	// FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task of it runs or
+	// waits.
+	ForkConversation(context.Context, *ForkConversationRequest) (*Conversation, error)
+	// Takes the turns after a point out of what the conversation's next tasks
+	// are sent; they stay in its history (GetConversation marks them
+	// `rewound`) and in the audit. The running summary goes back to what it
+	// was at the point. FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task
+	// of it runs or waits.
+	RewindConversation(context.Context, *RewindConversationRequest) (*Conversation, error)
 	// Returns one version of an artifact of a task's tree (the latest unless
 	// `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
 	// task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
@@ -522,6 +587,9 @@ func (UnimplementedAgentServiceServer) ListTools(context.Context, *ListToolsRequ
 }
 func (UnimplementedAgentServiceServer) CancelTask(context.Context, *CancelTaskRequest) (*Task, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method CancelTask not implemented")
+}
+func (UnimplementedAgentServiceServer) SteerTask(context.Context, *SteerTaskRequest) (*SteerTaskResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method SteerTask not implemented")
 }
 func (UnimplementedAgentServiceServer) StreamTaskEvents(*StreamTaskEventsRequest, AgentService_StreamTaskEventsServer) error {
 	return status.Errorf(codes.Unimplemented, "method StreamTaskEvents not implemented")
@@ -576,6 +644,12 @@ func (UnimplementedAgentServiceServer) ListConversations(context.Context, *ListC
 }
 func (UnimplementedAgentServiceServer) DeleteConversation(context.Context, *DeleteConversationRequest) (*DeleteConversationResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method DeleteConversation not implemented")
+}
+func (UnimplementedAgentServiceServer) ForkConversation(context.Context, *ForkConversationRequest) (*Conversation, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ForkConversation not implemented")
+}
+func (UnimplementedAgentServiceServer) RewindConversation(context.Context, *RewindConversationRequest) (*Conversation, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method RewindConversation not implemented")
 }
 func (UnimplementedAgentServiceServer) GetArtifact(context.Context, *GetArtifactRequest) (*ArtifactContent, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method GetArtifact not implemented")
@@ -718,6 +792,24 @@ func _AgentService_CancelTask_Handler(srv interface{}, ctx context.Context, dec 
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(AgentServiceServer).CancelTask(ctx, req.(*CancelTaskRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_SteerTask_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SteerTaskRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).SteerTask(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/SteerTask",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).SteerTask(ctx, req.(*SteerTaskRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -1049,6 +1141,42 @@ func _AgentService_DeleteConversation_Handler(srv interface{}, ctx context.Conte
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AgentService_ForkConversation_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ForkConversationRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).ForkConversation(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/ForkConversation",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).ForkConversation(ctx, req.(*ForkConversationRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_RewindConversation_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RewindConversationRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).RewindConversation(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/RewindConversation",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).RewindConversation(ctx, req.(*RewindConversationRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _AgentService_GetArtifact_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetArtifactRequest)
 	if err := dec(in); err != nil {
@@ -1094,6 +1222,10 @@ var _AgentService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CancelTask",
 			Handler:    _AgentService_CancelTask_Handler,
+		},
+		{
+			MethodName: "SteerTask",
+			Handler:    _AgentService_SteerTask_Handler,
 		},
 		{
 			MethodName: "ListTasks",
@@ -1162,6 +1294,14 @@ var _AgentService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DeleteConversation",
 			Handler:    _AgentService_DeleteConversation_Handler,
+		},
+		{
+			MethodName: "ForkConversation",
+			Handler:    _AgentService_ForkConversation_Handler,
+		},
+		{
+			MethodName: "RewindConversation",
+			Handler:    _AgentService_RewindConversation_Handler,
 		},
 		{
 			MethodName: "GetArtifact",

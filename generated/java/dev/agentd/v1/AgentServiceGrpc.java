@@ -238,6 +238,37 @@ public final class AgentServiceGrpc {
     return getCancelTaskMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.SteerTaskRequest,
+      dev.agentd.v1.SteerTaskResponse> getSteerTaskMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "SteerTask",
+      requestType = dev.agentd.v1.SteerTaskRequest.class,
+      responseType = dev.agentd.v1.SteerTaskResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.SteerTaskRequest,
+      dev.agentd.v1.SteerTaskResponse> getSteerTaskMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.SteerTaskRequest, dev.agentd.v1.SteerTaskResponse> getSteerTaskMethod;
+    if ((getSteerTaskMethod = AgentServiceGrpc.getSteerTaskMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getSteerTaskMethod = AgentServiceGrpc.getSteerTaskMethod) == null) {
+          AgentServiceGrpc.getSteerTaskMethod = getSteerTaskMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.SteerTaskRequest, dev.agentd.v1.SteerTaskResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "SteerTask"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.SteerTaskRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.SteerTaskResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("SteerTask"))
+              .build();
+        }
+      }
+    }
+    return getSteerTaskMethod;
+  }
+
   private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.StreamTaskEventsRequest,
       dev.agentd.v1.TaskEvent> getStreamTaskEventsMethod;
 
@@ -796,6 +827,68 @@ public final class AgentServiceGrpc {
     return getDeleteConversationMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ForkConversationRequest,
+      dev.agentd.v1.Conversation> getForkConversationMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ForkConversation",
+      requestType = dev.agentd.v1.ForkConversationRequest.class,
+      responseType = dev.agentd.v1.Conversation.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ForkConversationRequest,
+      dev.agentd.v1.Conversation> getForkConversationMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ForkConversationRequest, dev.agentd.v1.Conversation> getForkConversationMethod;
+    if ((getForkConversationMethod = AgentServiceGrpc.getForkConversationMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getForkConversationMethod = AgentServiceGrpc.getForkConversationMethod) == null) {
+          AgentServiceGrpc.getForkConversationMethod = getForkConversationMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ForkConversationRequest, dev.agentd.v1.Conversation>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ForkConversation"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ForkConversationRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Conversation.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ForkConversation"))
+              .build();
+        }
+      }
+    }
+    return getForkConversationMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.RewindConversationRequest,
+      dev.agentd.v1.Conversation> getRewindConversationMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "RewindConversation",
+      requestType = dev.agentd.v1.RewindConversationRequest.class,
+      responseType = dev.agentd.v1.Conversation.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.RewindConversationRequest,
+      dev.agentd.v1.Conversation> getRewindConversationMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.RewindConversationRequest, dev.agentd.v1.Conversation> getRewindConversationMethod;
+    if ((getRewindConversationMethod = AgentServiceGrpc.getRewindConversationMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getRewindConversationMethod = AgentServiceGrpc.getRewindConversationMethod) == null) {
+          AgentServiceGrpc.getRewindConversationMethod = getRewindConversationMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.RewindConversationRequest, dev.agentd.v1.Conversation>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "RewindConversation"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.RewindConversationRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Conversation.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("RewindConversation"))
+              .build();
+        }
+      }
+    }
+    return getRewindConversationMethod;
+  }
+
   private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.GetArtifactRequest,
       dev.agentd.v1.ArtifactContent> getGetArtifactMethod;
 
@@ -957,6 +1050,21 @@ public final class AgentServiceGrpc {
     public void cancelTask(dev.agentd.v1.CancelTaskRequest request,
         io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getCancelTaskMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Adds a user message to a task that runs, waits or is queued: it is in
+     * the task's log (a task_steered event) before this returns, and the task
+     * takes it at its next safe point (after the tool calls being made, before
+     * the next model call; a task waiting for a person keeps waiting and takes
+     * it when it goes on). Steers keep their order. FAILED_PRECONDITION
+     * (`TASK_ALREADY_TERMINAL`) for a task that has ended, naming its state.
+     * </pre>
+     */
+    public void steerTask(dev.agentd.v1.SteerTaskRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.SteerTaskResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getSteerTaskMethod(), responseObserver);
     }
 
     /**
@@ -1170,6 +1278,34 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Makes a new conversation of the caller that shares the history of one
+     * up to a turn, without copying it (in time that does not grow with the
+     * conversation's length), with the running summary as it stood there.
+     * FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task of it runs or
+     * waits.
+     * </pre>
+     */
+    public void forkConversation(dev.agentd.v1.ForkConversationRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Conversation> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getForkConversationMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Takes the turns after a point out of what the conversation's next tasks
+     * are sent; they stay in its history (GetConversation marks them
+     * `rewound`) and in the audit. The running summary goes back to what it
+     * was at the point. FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task
+     * of it runs or waits.
+     * </pre>
+     */
+    public void rewindConversation(dev.agentd.v1.RewindConversationRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Conversation> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getRewindConversationMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
      * Returns one version of an artifact of a task's tree (the latest unless
      * `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
      * task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
@@ -1232,6 +1368,13 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.CancelTaskRequest,
                 dev.agentd.v1.Task>(
                   this, METHODID_CANCEL_TASK)))
+          .addMethod(
+            getSteerTaskMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.SteerTaskRequest,
+                dev.agentd.v1.SteerTaskResponse>(
+                  this, METHODID_STEER_TASK)))
           .addMethod(
             getStreamTaskEventsMethod(),
             io.grpc.stub.ServerCalls.asyncServerStreamingCall(
@@ -1359,6 +1502,20 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.DeleteConversationResponse>(
                   this, METHODID_DELETE_CONVERSATION)))
           .addMethod(
+            getForkConversationMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ForkConversationRequest,
+                dev.agentd.v1.Conversation>(
+                  this, METHODID_FORK_CONVERSATION)))
+          .addMethod(
+            getRewindConversationMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.RewindConversationRequest,
+                dev.agentd.v1.Conversation>(
+                  this, METHODID_REWIND_CONVERSATION)))
+          .addMethod(
             getGetArtifactMethod(),
             io.grpc.stub.ServerCalls.asyncUnaryCall(
               new MethodHandlers<
@@ -1472,6 +1629,22 @@ public final class AgentServiceGrpc {
         io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getCancelTaskMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Adds a user message to a task that runs, waits or is queued: it is in
+     * the task's log (a task_steered event) before this returns, and the task
+     * takes it at its next safe point (after the tool calls being made, before
+     * the next model call; a task waiting for a person keeps waiting and takes
+     * it when it goes on). Steers keep their order. FAILED_PRECONDITION
+     * (`TASK_ALREADY_TERMINAL`) for a task that has ended, naming its state.
+     * </pre>
+     */
+    public void steerTask(dev.agentd.v1.SteerTaskRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.SteerTaskResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getSteerTaskMethod(), getCallOptions()), request, responseObserver);
     }
 
     /**
@@ -1703,6 +1876,36 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Makes a new conversation of the caller that shares the history of one
+     * up to a turn, without copying it (in time that does not grow with the
+     * conversation's length), with the running summary as it stood there.
+     * FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task of it runs or
+     * waits.
+     * </pre>
+     */
+    public void forkConversation(dev.agentd.v1.ForkConversationRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Conversation> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getForkConversationMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Takes the turns after a point out of what the conversation's next tasks
+     * are sent; they stay in its history (GetConversation marks them
+     * `rewound`) and in the audit. The running summary goes back to what it
+     * was at the point. FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task
+     * of it runs or waits.
+     * </pre>
+     */
+    public void rewindConversation(dev.agentd.v1.RewindConversationRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Conversation> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getRewindConversationMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
      * Returns one version of an artifact of a task's tree (the latest unless
      * `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
      * task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
@@ -1813,6 +2016,21 @@ public final class AgentServiceGrpc {
     public dev.agentd.v1.Task cancelTask(dev.agentd.v1.CancelTaskRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getCancelTaskMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Adds a user message to a task that runs, waits or is queued: it is in
+     * the task's log (a task_steered event) before this returns, and the task
+     * takes it at its next safe point (after the tool calls being made, before
+     * the next model call; a task waiting for a person keeps waiting and takes
+     * it when it goes on). Steers keep their order. FAILED_PRECONDITION
+     * (`TASK_ALREADY_TERMINAL`) for a task that has ended, naming its state.
+     * </pre>
+     */
+    public dev.agentd.v1.SteerTaskResponse steerTask(dev.agentd.v1.SteerTaskRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getSteerTaskMethod(), getCallOptions(), request);
     }
 
     /**
@@ -2027,6 +2245,34 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Makes a new conversation of the caller that shares the history of one
+     * up to a turn, without copying it (in time that does not grow with the
+     * conversation's length), with the running summary as it stood there.
+     * FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task of it runs or
+     * waits.
+     * </pre>
+     */
+    public dev.agentd.v1.Conversation forkConversation(dev.agentd.v1.ForkConversationRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getForkConversationMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Takes the turns after a point out of what the conversation's next tasks
+     * are sent; they stay in its history (GetConversation marks them
+     * `rewound`) and in the audit. The running summary goes back to what it
+     * was at the point. FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task
+     * of it runs or waits.
+     * </pre>
+     */
+    public dev.agentd.v1.Conversation rewindConversation(dev.agentd.v1.RewindConversationRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getRewindConversationMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
      * Returns one version of an artifact of a task's tree (the latest unless
      * `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
      * task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
@@ -2126,6 +2372,22 @@ public final class AgentServiceGrpc {
         dev.agentd.v1.CancelTaskRequest request) {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getCancelTaskMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Adds a user message to a task that runs, waits or is queued: it is in
+     * the task's log (a task_steered event) before this returns, and the task
+     * takes it at its next safe point (after the tool calls being made, before
+     * the next model call; a task waiting for a person keeps waiting and takes
+     * it when it goes on). Steers keep their order. FAILED_PRECONDITION
+     * (`TASK_ALREADY_TERMINAL`) for a task that has ended, naming its state.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.SteerTaskResponse> steerTask(
+        dev.agentd.v1.SteerTaskRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getSteerTaskMethod(), getCallOptions()), request);
     }
 
     /**
@@ -2345,6 +2607,36 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Makes a new conversation of the caller that shares the history of one
+     * up to a turn, without copying it (in time that does not grow with the
+     * conversation's length), with the running summary as it stood there.
+     * FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task of it runs or
+     * waits.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Conversation> forkConversation(
+        dev.agentd.v1.ForkConversationRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getForkConversationMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Takes the turns after a point out of what the conversation's next tasks
+     * are sent; they stay in its history (GetConversation marks them
+     * `rewound`) and in the audit. The running summary goes back to what it
+     * was at the point. FAILED_PRECONDITION (`CONVERSATION_BUSY`) while a task
+     * of it runs or waits.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Conversation> rewindConversation(
+        dev.agentd.v1.RewindConversationRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getRewindConversationMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
      * Returns one version of an artifact of a task's tree (the latest unless
      * `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
      * task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
@@ -2365,25 +2657,28 @@ public final class AgentServiceGrpc {
   private static final int METHODID_GET_TASK = 4;
   private static final int METHODID_LIST_TOOLS = 5;
   private static final int METHODID_CANCEL_TASK = 6;
-  private static final int METHODID_STREAM_TASK_EVENTS = 7;
-  private static final int METHODID_LIST_TASKS = 8;
-  private static final int METHODID_APPROVE_TOOL_CALL = 9;
-  private static final int METHODID_PROVIDE_INPUT = 10;
-  private static final int METHODID_RESUME_TASK = 11;
-  private static final int METHODID_LIST_AUDIT_RECORDS = 12;
-  private static final int METHODID_CREATE_GRANT = 13;
-  private static final int METHODID_REVOKE_GRANT = 14;
-  private static final int METHODID_LIST_GRANTS = 15;
-  private static final int METHODID_CREATE_AGENT = 16;
-  private static final int METHODID_GET_AGENT = 17;
-  private static final int METHODID_LIST_AGENTS = 18;
-  private static final int METHODID_UPDATE_AGENT = 19;
-  private static final int METHODID_DELETE_AGENT = 20;
-  private static final int METHODID_CREATE_CONVERSATION = 21;
-  private static final int METHODID_GET_CONVERSATION = 22;
-  private static final int METHODID_LIST_CONVERSATIONS = 23;
-  private static final int METHODID_DELETE_CONVERSATION = 24;
-  private static final int METHODID_GET_ARTIFACT = 25;
+  private static final int METHODID_STEER_TASK = 7;
+  private static final int METHODID_STREAM_TASK_EVENTS = 8;
+  private static final int METHODID_LIST_TASKS = 9;
+  private static final int METHODID_APPROVE_TOOL_CALL = 10;
+  private static final int METHODID_PROVIDE_INPUT = 11;
+  private static final int METHODID_RESUME_TASK = 12;
+  private static final int METHODID_LIST_AUDIT_RECORDS = 13;
+  private static final int METHODID_CREATE_GRANT = 14;
+  private static final int METHODID_REVOKE_GRANT = 15;
+  private static final int METHODID_LIST_GRANTS = 16;
+  private static final int METHODID_CREATE_AGENT = 17;
+  private static final int METHODID_GET_AGENT = 18;
+  private static final int METHODID_LIST_AGENTS = 19;
+  private static final int METHODID_UPDATE_AGENT = 20;
+  private static final int METHODID_DELETE_AGENT = 21;
+  private static final int METHODID_CREATE_CONVERSATION = 22;
+  private static final int METHODID_GET_CONVERSATION = 23;
+  private static final int METHODID_LIST_CONVERSATIONS = 24;
+  private static final int METHODID_DELETE_CONVERSATION = 25;
+  private static final int METHODID_FORK_CONVERSATION = 26;
+  private static final int METHODID_REWIND_CONVERSATION = 27;
+  private static final int METHODID_GET_ARTIFACT = 28;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -2429,6 +2724,10 @@ public final class AgentServiceGrpc {
         case METHODID_CANCEL_TASK:
           serviceImpl.cancelTask((dev.agentd.v1.CancelTaskRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.Task>) responseObserver);
+          break;
+        case METHODID_STEER_TASK:
+          serviceImpl.steerTask((dev.agentd.v1.SteerTaskRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.SteerTaskResponse>) responseObserver);
           break;
         case METHODID_STREAM_TASK_EVENTS:
           serviceImpl.streamTaskEvents((dev.agentd.v1.StreamTaskEventsRequest) request,
@@ -2502,6 +2801,14 @@ public final class AgentServiceGrpc {
           serviceImpl.deleteConversation((dev.agentd.v1.DeleteConversationRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteConversationResponse>) responseObserver);
           break;
+        case METHODID_FORK_CONVERSATION:
+          serviceImpl.forkConversation((dev.agentd.v1.ForkConversationRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Conversation>) responseObserver);
+          break;
+        case METHODID_REWIND_CONVERSATION:
+          serviceImpl.rewindConversation((dev.agentd.v1.RewindConversationRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Conversation>) responseObserver);
+          break;
         case METHODID_GET_ARTIFACT:
           serviceImpl.getArtifact((dev.agentd.v1.GetArtifactRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.ArtifactContent>) responseObserver);
@@ -2574,6 +2881,7 @@ public final class AgentServiceGrpc {
               .addMethod(getGetTaskMethod())
               .addMethod(getListToolsMethod())
               .addMethod(getCancelTaskMethod())
+              .addMethod(getSteerTaskMethod())
               .addMethod(getStreamTaskEventsMethod())
               .addMethod(getListTasksMethod())
               .addMethod(getApproveToolCallMethod())
@@ -2592,6 +2900,8 @@ public final class AgentServiceGrpc {
               .addMethod(getGetConversationMethod())
               .addMethod(getListConversationsMethod())
               .addMethod(getDeleteConversationMethod())
+              .addMethod(getForkConversationMethod())
+              .addMethod(getRewindConversationMethod())
               .addMethod(getGetArtifactMethod())
               .build();
         }

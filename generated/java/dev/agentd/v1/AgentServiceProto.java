@@ -65,6 +65,16 @@ public final class AgentServiceProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_CancelTaskRequest_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_SteerTaskRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_SteerTaskRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_SteerTaskResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_SteerTaskResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_StreamTaskEventsRequest_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -178,90 +188,100 @@ public final class AgentServiceProto {
       "oolset\030\003 \001(\t\"3\n\021ListToolsResponse\022\036\n\005too" +
       "ls\030\001 \003(\0132\017.agentd.v1.Tool\"4\n\021CancelTaskR" +
       "equest\022\017\n\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"" +
-      "B\n\027StreamTaskEventsRequest\022\017\n\007task_id\030\001 " +
-      "\001(\t\022\026\n\016after_sequence\030\002 \001(\004\"\361\002\n\020ListTask" +
-      "sRequest\022\'\n\010statuses\030\001 \003(\0162\025.agentd.v1.T" +
-      "askStatus\0221\n\rcreated_after\030\002 \001(\0132\032.googl" +
-      "e.protobuf.Timestamp\0222\n\016created_before\030\003" +
-      " \001(\0132\032.google.protobuf.Timestamp\022\021\n\tpage" +
-      "_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006label" +
-      "s\030\006 \003(\0132\'.agentd.v1.ListTasksRequest.Lab" +
-      "elsEntry\022\r\n\005agent\030\007 \001(\t\022\027\n\017conversation_" +
-      "id\030\010 \001(\t\022\026\n\016parent_task_id\030\t \001(\t\032-\n\013Labe" +
-      "lsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"" +
-      "L\n\021ListTasksResponse\022\036\n\005tasks\030\001 \003(\0132\017.ag" +
-      "entd.v1.Task\022\027\n\017next_page_token\030\002 \001(\t\"\246\001" +
-      "\n\026ApproveToolCallRequest\022\017\n\007task_id\030\001 \001(" +
-      "\t\022\017\n\007call_id\030\002 \001(\t\022-\n\010decision\030\003 \001(\0162\033.a" +
-      "gentd.v1.ApprovalDecision\022*\n\targuments\030\004" +
-      " \001(\0132\027.google.protobuf.Struct\022\017\n\007comment" +
-      "\030\005 \001(\t\"H\n\023ProvideInputRequest\022\017\n\007task_id" +
-      "\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\014\n\004text\030\003 \001(\t" +
-      "\"5\n\021ResumeTaskRequest\022\017\n\007task_id\030\001 \001(\t\022\017" +
-      "\n\007comment\030\002 \001(\t\"\205\002\n\027ListAuditRecordsRequ" +
-      "est\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1.AuditKind\022" +
-      "\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t" +
-      "\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005si" +
-      "nce\030\006 \001(\0132\032.google.protobuf.Timestamp\022)\n" +
-      "\005until\030\007 \001(\0132\032.google.protobuf.Timestamp" +
-      "\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_token\030\t \001(\t\"" +
-      "\\\n\030ListAuditRecordsResponse\022\'\n\007records\030\001" +
-      " \003(\0132\026.agentd.v1.AuditRecord\022\027\n\017next_pag" +
-      "e_token\030\002 \001(\t\"5\n\022CreateGrantRequest\022\037\n\005g" +
-      "rant\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022RevokeGr" +
-      "antRequest\022\020\n\010grant_id\030\001 \001(\t\",\n\021ListGran" +
-      "tsRequest\022\027\n\017include_revoked\030\001 \001(\010\"6\n\022Li" +
-      "stGrantsResponse\022 \n\006grants\030\001 \003(\0132\020.agent" +
-      "d.v1.Grant2\323\016\n\014AgentService\022<\n\007Execute\022\031" +
-      ".agentd.v1.ExecuteRequest\032\024.agentd.v1.Ta" +
-      "skEvent0\001\0227\n\tStartTask\022\031.agentd.v1.Execu" +
-      "teRequest\032\017.agentd.v1.Task\0227\n\004Plan\022\026.age" +
-      "ntd.v1.PlanRequest\032\027.agentd.v1.PlanRespo" +
-      "nse\022C\n\010CallTool\022\032.agentd.v1.CallToolRequ" +
-      "est\032\033.agentd.v1.CallToolResponse\0225\n\007GetT" +
-      "ask\022\031.agentd.v1.GetTaskRequest\032\017.agentd." +
-      "v1.Task\022F\n\tListTools\022\033.agentd.v1.ListToo" +
-      "lsRequest\032\034.agentd.v1.ListToolsResponse\022" +
-      ";\n\nCancelTask\022\034.agentd.v1.CancelTaskRequ" +
-      "est\032\017.agentd.v1.Task\022N\n\020StreamTaskEvents" +
-      "\022\".agentd.v1.StreamTaskEventsRequest\032\024.a" +
-      "gentd.v1.TaskEvent0\001\022F\n\tListTasks\022\033.agen" +
-      "td.v1.ListTasksRequest\032\034.agentd.v1.ListT" +
-      "asksResponse\022E\n\017ApproveToolCall\022!.agentd" +
-      ".v1.ApproveToolCallRequest\032\017.agentd.v1.T" +
-      "ask\022?\n\014ProvideInput\022\036.agentd.v1.ProvideI" +
-      "nputRequest\032\017.agentd.v1.Task\022;\n\nResumeTa" +
-      "sk\022\034.agentd.v1.ResumeTaskRequest\032\017.agent" +
-      "d.v1.Task\022[\n\020ListAuditRecords\022\".agentd.v" +
-      "1.ListAuditRecordsRequest\032#.agentd.v1.Li" +
-      "stAuditRecordsResponse\022>\n\013CreateGrant\022\035." +
-      "agentd.v1.CreateGrantRequest\032\020.agentd.v1" +
-      ".Grant\022>\n\013RevokeGrant\022\035.agentd.v1.Revoke" +
-      "GrantRequest\032\020.agentd.v1.Grant\022I\n\nListGr" +
-      "ants\022\034.agentd.v1.ListGrantsRequest\032\035.age" +
-      "ntd.v1.ListGrantsResponse\022>\n\013CreateAgent" +
-      "\022\035.agentd.v1.CreateAgentRequest\032\020.agentd" +
-      ".v1.Agent\0228\n\010GetAgent\022\032.agentd.v1.GetAge" +
-      "ntRequest\032\020.agentd.v1.Agent\022I\n\nListAgent" +
-      "s\022\034.agentd.v1.ListAgentsRequest\032\035.agentd" +
-      ".v1.ListAgentsResponse\022>\n\013UpdateAgent\022\035." +
-      "agentd.v1.UpdateAgentRequest\032\020.agentd.v1" +
-      ".Agent\022L\n\013DeleteAgent\022\035.agentd.v1.Delete" +
-      "AgentRequest\032\036.agentd.v1.DeleteAgentResp" +
-      "onse\022S\n\022CreateConversation\022$.agentd.v1.C" +
-      "reateConversationRequest\032\027.agentd.v1.Con" +
-      "versation\022X\n\017GetConversation\022!.agentd.v1" +
-      ".GetConversationRequest\032\".agentd.v1.GetC" +
-      "onversationResponse\022^\n\021ListConversations" +
-      "\022#.agentd.v1.ListConversationsRequest\032$." +
-      "agentd.v1.ListConversationsResponse\022a\n\022D" +
-      "eleteConversation\022$.agentd.v1.DeleteConv" +
-      "ersationRequest\032%.agentd.v1.DeleteConver" +
-      "sationResponse\022H\n\013GetArtifact\022\035.agentd.v" +
-      "1.GetArtifactRequest\032\032.agentd.v1.Artifac" +
-      "tContentBG\n\rdev.agentd.v1B\021AgentServiceP" +
-      "rotoP\001Z!agentd.dev/gen/agentd/v1;agentdv" +
-      "1b\006proto3"
+      "M\n\020SteerTaskRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007" +
+      "message\030\002 \001(\t\022\027\n\017idempotency_key\030\003 \001(\t\"V" +
+      "\n\021SteerTaskResponse\022\035\n\004task\030\001 \001(\0132\017.agen" +
+      "td.v1.Task\022\020\n\010steer_id\030\002 \001(\t\022\020\n\010sequence" +
+      "\030\003 \001(\004\"B\n\027StreamTaskEventsRequest\022\017\n\007tas" +
+      "k_id\030\001 \001(\t\022\026\n\016after_sequence\030\002 \001(\004\"\361\002\n\020L" +
+      "istTasksRequest\022\'\n\010statuses\030\001 \003(\0162\025.agen" +
+      "td.v1.TaskStatus\0221\n\rcreated_after\030\002 \001(\0132" +
+      "\032.google.protobuf.Timestamp\0222\n\016created_b" +
+      "efore\030\003 \001(\0132\032.google.protobuf.Timestamp\022" +
+      "\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\0227" +
+      "\n\006labels\030\006 \003(\0132\'.agentd.v1.ListTasksRequ" +
+      "est.LabelsEntry\022\r\n\005agent\030\007 \001(\t\022\027\n\017conver" +
+      "sation_id\030\010 \001(\t\022\026\n\016parent_task_id\030\t \001(\t\032" +
+      "-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001" +
+      "(\t:\0028\001\"L\n\021ListTasksResponse\022\036\n\005tasks\030\001 \003" +
+      "(\0132\017.agentd.v1.Task\022\027\n\017next_page_token\030\002" +
+      " \001(\t\"\246\001\n\026ApproveToolCallRequest\022\017\n\007task_" +
+      "id\030\001 \001(\t\022\017\n\007call_id\030\002 \001(\t\022-\n\010decision\030\003 " +
+      "\001(\0162\033.agentd.v1.ApprovalDecision\022*\n\targu" +
+      "ments\030\004 \001(\0132\027.google.protobuf.Struct\022\017\n\007" +
+      "comment\030\005 \001(\t\"H\n\023ProvideInputRequest\022\017\n\007" +
+      "task_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\014\n\004tex" +
+      "t\030\003 \001(\t\"5\n\021ResumeTaskRequest\022\017\n\007task_id\030" +
+      "\001 \001(\t\022\017\n\007comment\030\002 \001(\t\"\205\002\n\027ListAuditReco" +
+      "rdsRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1.Aud" +
+      "itKind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool_nam" +
+      "e\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(" +
+      "\t\022)\n\005since\030\006 \001(\0132\032.google.protobuf.Times" +
+      "tamp\022)\n\005until\030\007 \001(\0132\032.google.protobuf.Ti" +
+      "mestamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_token" +
+      "\030\t \001(\t\"\\\n\030ListAuditRecordsResponse\022\'\n\007re" +
+      "cords\030\001 \003(\0132\026.agentd.v1.AuditRecord\022\027\n\017n" +
+      "ext_page_token\030\002 \001(\t\"5\n\022CreateGrantReque" +
+      "st\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022R" +
+      "evokeGrantRequest\022\020\n\010grant_id\030\001 \001(\t\",\n\021L" +
+      "istGrantsRequest\022\027\n\017include_revoked\030\001 \001(" +
+      "\010\"6\n\022ListGrantsResponse\022 \n\006grants\030\001 \003(\0132" +
+      "\020.agentd.v1.Grant2\301\020\n\014AgentService\022<\n\007Ex" +
+      "ecute\022\031.agentd.v1.ExecuteRequest\032\024.agent" +
+      "d.v1.TaskEvent0\001\0227\n\tStartTask\022\031.agentd.v" +
+      "1.ExecuteRequest\032\017.agentd.v1.Task\0227\n\004Pla" +
+      "n\022\026.agentd.v1.PlanRequest\032\027.agentd.v1.Pl" +
+      "anResponse\022C\n\010CallTool\022\032.agentd.v1.CallT" +
+      "oolRequest\032\033.agentd.v1.CallToolResponse\022" +
+      "5\n\007GetTask\022\031.agentd.v1.GetTaskRequest\032\017." +
+      "agentd.v1.Task\022F\n\tListTools\022\033.agentd.v1." +
+      "ListToolsRequest\032\034.agentd.v1.ListToolsRe" +
+      "sponse\022;\n\nCancelTask\022\034.agentd.v1.CancelT" +
+      "askRequest\032\017.agentd.v1.Task\022F\n\tSteerTask" +
+      "\022\033.agentd.v1.SteerTaskRequest\032\034.agentd.v" +
+      "1.SteerTaskResponse\022N\n\020StreamTaskEvents\022" +
+      "\".agentd.v1.StreamTaskEventsRequest\032\024.ag" +
+      "entd.v1.TaskEvent0\001\022F\n\tListTasks\022\033.agent" +
+      "d.v1.ListTasksRequest\032\034.agentd.v1.ListTa" +
+      "sksResponse\022E\n\017ApproveToolCall\022!.agentd." +
+      "v1.ApproveToolCallRequest\032\017.agentd.v1.Ta" +
+      "sk\022?\n\014ProvideInput\022\036.agentd.v1.ProvideIn" +
+      "putRequest\032\017.agentd.v1.Task\022;\n\nResumeTas" +
+      "k\022\034.agentd.v1.ResumeTaskRequest\032\017.agentd" +
+      ".v1.Task\022[\n\020ListAuditRecords\022\".agentd.v1" +
+      ".ListAuditRecordsRequest\032#.agentd.v1.Lis" +
+      "tAuditRecordsResponse\022>\n\013CreateGrant\022\035.a" +
+      "gentd.v1.CreateGrantRequest\032\020.agentd.v1." +
+      "Grant\022>\n\013RevokeGrant\022\035.agentd.v1.RevokeG" +
+      "rantRequest\032\020.agentd.v1.Grant\022I\n\nListGra" +
+      "nts\022\034.agentd.v1.ListGrantsRequest\032\035.agen" +
+      "td.v1.ListGrantsResponse\022>\n\013CreateAgent\022" +
+      "\035.agentd.v1.CreateAgentRequest\032\020.agentd." +
+      "v1.Agent\0228\n\010GetAgent\022\032.agentd.v1.GetAgen" +
+      "tRequest\032\020.agentd.v1.Agent\022I\n\nListAgents" +
+      "\022\034.agentd.v1.ListAgentsRequest\032\035.agentd." +
+      "v1.ListAgentsResponse\022>\n\013UpdateAgent\022\035.a" +
+      "gentd.v1.UpdateAgentRequest\032\020.agentd.v1." +
+      "Agent\022L\n\013DeleteAgent\022\035.agentd.v1.DeleteA" +
+      "gentRequest\032\036.agentd.v1.DeleteAgentRespo" +
+      "nse\022S\n\022CreateConversation\022$.agentd.v1.Cr" +
+      "eateConversationRequest\032\027.agentd.v1.Conv" +
+      "ersation\022X\n\017GetConversation\022!.agentd.v1." +
+      "GetConversationRequest\032\".agentd.v1.GetCo" +
+      "nversationResponse\022^\n\021ListConversations\022" +
+      "#.agentd.v1.ListConversationsRequest\032$.a" +
+      "gentd.v1.ListConversationsResponse\022a\n\022De" +
+      "leteConversation\022$.agentd.v1.DeleteConve" +
+      "rsationRequest\032%.agentd.v1.DeleteConvers" +
+      "ationResponse\022O\n\020ForkConversation\022\".agen" +
+      "td.v1.ForkConversationRequest\032\027.agentd.v" +
+      "1.Conversation\022S\n\022RewindConversation\022$.a" +
+      "gentd.v1.RewindConversationRequest\032\027.age" +
+      "ntd.v1.Conversation\022H\n\013GetArtifact\022\035.age" +
+      "ntd.v1.GetArtifactRequest\032\032.agentd.v1.Ar" +
+      "tifactContentBG\n\rdev.agentd.v1B\021AgentSer" +
+      "viceProtoP\001Z!agentd.dev/gen/agentd/v1;ag" +
+      "entdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -338,14 +358,26 @@ public final class AgentServiceProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_CancelTaskRequest_descriptor,
         new java.lang.String[] { "TaskId", "Reason", });
-    internal_static_agentd_v1_StreamTaskEventsRequest_descriptor =
+    internal_static_agentd_v1_SteerTaskRequest_descriptor =
       getDescriptor().getMessageTypes().get(9);
+    internal_static_agentd_v1_SteerTaskRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_SteerTaskRequest_descriptor,
+        new java.lang.String[] { "TaskId", "Message", "IdempotencyKey", });
+    internal_static_agentd_v1_SteerTaskResponse_descriptor =
+      getDescriptor().getMessageTypes().get(10);
+    internal_static_agentd_v1_SteerTaskResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_SteerTaskResponse_descriptor,
+        new java.lang.String[] { "Task", "SteerId", "Sequence", });
+    internal_static_agentd_v1_StreamTaskEventsRequest_descriptor =
+      getDescriptor().getMessageTypes().get(11);
     internal_static_agentd_v1_StreamTaskEventsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_StreamTaskEventsRequest_descriptor,
         new java.lang.String[] { "TaskId", "AfterSequence", });
     internal_static_agentd_v1_ListTasksRequest_descriptor =
-      getDescriptor().getMessageTypes().get(10);
+      getDescriptor().getMessageTypes().get(12);
     internal_static_agentd_v1_ListTasksRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListTasksRequest_descriptor,
@@ -357,61 +389,61 @@ public final class AgentServiceProto {
         internal_static_agentd_v1_ListTasksRequest_LabelsEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
     internal_static_agentd_v1_ListTasksResponse_descriptor =
-      getDescriptor().getMessageTypes().get(11);
+      getDescriptor().getMessageTypes().get(13);
     internal_static_agentd_v1_ListTasksResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListTasksResponse_descriptor,
         new java.lang.String[] { "Tasks", "NextPageToken", });
     internal_static_agentd_v1_ApproveToolCallRequest_descriptor =
-      getDescriptor().getMessageTypes().get(12);
+      getDescriptor().getMessageTypes().get(14);
     internal_static_agentd_v1_ApproveToolCallRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ApproveToolCallRequest_descriptor,
         new java.lang.String[] { "TaskId", "CallId", "Decision", "Arguments", "Comment", });
     internal_static_agentd_v1_ProvideInputRequest_descriptor =
-      getDescriptor().getMessageTypes().get(13);
+      getDescriptor().getMessageTypes().get(15);
     internal_static_agentd_v1_ProvideInputRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ProvideInputRequest_descriptor,
         new java.lang.String[] { "TaskId", "RequestId", "Text", });
     internal_static_agentd_v1_ResumeTaskRequest_descriptor =
-      getDescriptor().getMessageTypes().get(14);
+      getDescriptor().getMessageTypes().get(16);
     internal_static_agentd_v1_ResumeTaskRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ResumeTaskRequest_descriptor,
         new java.lang.String[] { "TaskId", "Comment", });
     internal_static_agentd_v1_ListAuditRecordsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_agentd_v1_ListAuditRecordsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAuditRecordsRequest_descriptor,
         new java.lang.String[] { "Kind", "PrincipalId", "ToolName", "Outcome", "TaskId", "Since", "Until", "PageSize", "PageToken", });
     internal_static_agentd_v1_ListAuditRecordsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_agentd_v1_ListAuditRecordsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAuditRecordsResponse_descriptor,
         new java.lang.String[] { "Records", "NextPageToken", });
     internal_static_agentd_v1_CreateGrantRequest_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(19);
     internal_static_agentd_v1_CreateGrantRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_CreateGrantRequest_descriptor,
         new java.lang.String[] { "Grant", });
     internal_static_agentd_v1_RevokeGrantRequest_descriptor =
-      getDescriptor().getMessageTypes().get(18);
+      getDescriptor().getMessageTypes().get(20);
     internal_static_agentd_v1_RevokeGrantRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_RevokeGrantRequest_descriptor,
         new java.lang.String[] { "GrantId", });
     internal_static_agentd_v1_ListGrantsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(21);
     internal_static_agentd_v1_ListGrantsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListGrantsRequest_descriptor,
         new java.lang.String[] { "IncludeRevoked", });
     internal_static_agentd_v1_ListGrantsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(20);
+      getDescriptor().getMessageTypes().get(22);
     internal_static_agentd_v1_ListGrantsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListGrantsResponse_descriptor,

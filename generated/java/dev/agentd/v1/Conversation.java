@@ -25,6 +25,7 @@ private static final long serialVersionUID = 0L;
     createdBy_ = "";
     summary_ = "";
     runningTaskId_ = "";
+    forkedFrom_ = "";
   }
 
   @java.lang.Override
@@ -522,6 +523,82 @@ java.lang.String defaultValue) {
     }
   }
 
+  public static final int FORKED_FROM_FIELD_NUMBER = 13;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object forkedFrom_ = "";
+  /**
+   * <pre>
+   * For a fork (ForkConversation): the conversation it was forked from, and
+   * the turn after which it goes its own way (turns 1 to that one are shared).
+   * </pre>
+   *
+   * <code>string forked_from = 13;</code>
+   * @return The forkedFrom.
+   */
+  @java.lang.Override
+  public java.lang.String getForkedFrom() {
+    java.lang.Object ref = forkedFrom_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      forkedFrom_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * For a fork (ForkConversation): the conversation it was forked from, and
+   * the turn after which it goes its own way (turns 1 to that one are shared).
+   * </pre>
+   *
+   * <code>string forked_from = 13;</code>
+   * @return The bytes for forkedFrom.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getForkedFromBytes() {
+    java.lang.Object ref = forkedFrom_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      forkedFrom_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int FORKED_AT_TURN_FIELD_NUMBER = 14;
+  private long forkedAtTurn_ = 0L;
+  /**
+   * <code>uint64 forked_at_turn = 14;</code>
+   * @return The forkedAtTurn.
+   */
+  @java.lang.Override
+  public long getForkedAtTurn() {
+    return forkedAtTurn_;
+  }
+
+  public static final int REWOUND_TURNS_FIELD_NUMBER = 15;
+  private long rewoundTurns_ = 0L;
+  /**
+   * <pre>
+   * Turns taken out of what its tasks are sent (RewindConversation): their
+   * messages stay, marked `rewound`.
+   * </pre>
+   *
+   * <code>uint64 rewound_turns = 15;</code>
+   * @return The rewoundTurns.
+   */
+  @java.lang.Override
+  public long getRewoundTurns() {
+    return rewoundTurns_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -574,6 +651,15 @@ java.lang.String defaultValue) {
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(runningTaskId_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 12, runningTaskId_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(forkedFrom_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 13, forkedFrom_);
+    }
+    if (forkedAtTurn_ != 0L) {
+      output.writeUInt64(14, forkedAtTurn_);
+    }
+    if (rewoundTurns_ != 0L) {
+      output.writeUInt64(15, rewoundTurns_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -633,6 +719,17 @@ java.lang.String defaultValue) {
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(runningTaskId_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(12, runningTaskId_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(forkedFrom_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(13, forkedFrom_);
+    }
+    if (forkedAtTurn_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt64Size(14, forkedAtTurn_);
+    }
+    if (rewoundTurns_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt64Size(15, rewoundTurns_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -678,6 +775,12 @@ java.lang.String defaultValue) {
         != other.getSummarizedThrough()) return false;
     if (!getRunningTaskId()
         .equals(other.getRunningTaskId())) return false;
+    if (!getForkedFrom()
+        .equals(other.getForkedFrom())) return false;
+    if (getForkedAtTurn()
+        != other.getForkedAtTurn()) return false;
+    if (getRewoundTurns()
+        != other.getRewoundTurns()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -723,6 +826,14 @@ java.lang.String defaultValue) {
         getSummarizedThrough());
     hash = (37 * hash) + RUNNING_TASK_ID_FIELD_NUMBER;
     hash = (53 * hash) + getRunningTaskId().hashCode();
+    hash = (37 * hash) + FORKED_FROM_FIELD_NUMBER;
+    hash = (53 * hash) + getForkedFrom().hashCode();
+    hash = (37 * hash) + FORKED_AT_TURN_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getForkedAtTurn());
+    hash = (37 * hash) + REWOUND_TURNS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getRewoundTurns());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -898,6 +1009,9 @@ java.lang.String defaultValue) {
       summary_ = "";
       summarizedThrough_ = 0L;
       runningTaskId_ = "";
+      forkedFrom_ = "";
+      forkedAtTurn_ = 0L;
+      rewoundTurns_ = 0L;
       return this;
     }
 
@@ -971,6 +1085,15 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x00000800) != 0)) {
         result.runningTaskId_ = runningTaskId_;
+      }
+      if (((from_bitField0_ & 0x00001000) != 0)) {
+        result.forkedFrom_ = forkedFrom_;
+      }
+      if (((from_bitField0_ & 0x00002000) != 0)) {
+        result.forkedAtTurn_ = forkedAtTurn_;
+      }
+      if (((from_bitField0_ & 0x00004000) != 0)) {
+        result.rewoundTurns_ = rewoundTurns_;
       }
     }
 
@@ -1063,6 +1186,17 @@ java.lang.String defaultValue) {
         runningTaskId_ = other.runningTaskId_;
         bitField0_ |= 0x00000800;
         onChanged();
+      }
+      if (!other.getForkedFrom().isEmpty()) {
+        forkedFrom_ = other.forkedFrom_;
+        bitField0_ |= 0x00001000;
+        onChanged();
+      }
+      if (other.getForkedAtTurn() != 0L) {
+        setForkedAtTurn(other.getForkedAtTurn());
+      }
+      if (other.getRewoundTurns() != 0L) {
+        setRewoundTurns(other.getRewoundTurns());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1158,6 +1292,21 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00000800;
               break;
             } // case 98
+            case 106: {
+              forkedFrom_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00001000;
+              break;
+            } // case 106
+            case 112: {
+              forkedAtTurn_ = input.readUInt64();
+              bitField0_ |= 0x00002000;
+              break;
+            } // case 112
+            case 120: {
+              rewoundTurns_ = input.readUInt64();
+              bitField0_ |= 0x00004000;
+              break;
+            } // case 120
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2243,6 +2392,182 @@ java.lang.String defaultValue) {
       checkByteStringIsUtf8(value);
       runningTaskId_ = value;
       bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object forkedFrom_ = "";
+    /**
+     * <pre>
+     * For a fork (ForkConversation): the conversation it was forked from, and
+     * the turn after which it goes its own way (turns 1 to that one are shared).
+     * </pre>
+     *
+     * <code>string forked_from = 13;</code>
+     * @return The forkedFrom.
+     */
+    public java.lang.String getForkedFrom() {
+      java.lang.Object ref = forkedFrom_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        forkedFrom_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * For a fork (ForkConversation): the conversation it was forked from, and
+     * the turn after which it goes its own way (turns 1 to that one are shared).
+     * </pre>
+     *
+     * <code>string forked_from = 13;</code>
+     * @return The bytes for forkedFrom.
+     */
+    public com.google.protobuf.ByteString
+        getForkedFromBytes() {
+      java.lang.Object ref = forkedFrom_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        forkedFrom_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * For a fork (ForkConversation): the conversation it was forked from, and
+     * the turn after which it goes its own way (turns 1 to that one are shared).
+     * </pre>
+     *
+     * <code>string forked_from = 13;</code>
+     * @param value The forkedFrom to set.
+     * @return This builder for chaining.
+     */
+    public Builder setForkedFrom(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      forkedFrom_ = value;
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For a fork (ForkConversation): the conversation it was forked from, and
+     * the turn after which it goes its own way (turns 1 to that one are shared).
+     * </pre>
+     *
+     * <code>string forked_from = 13;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearForkedFrom() {
+      forkedFrom_ = getDefaultInstance().getForkedFrom();
+      bitField0_ = (bitField0_ & ~0x00001000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For a fork (ForkConversation): the conversation it was forked from, and
+     * the turn after which it goes its own way (turns 1 to that one are shared).
+     * </pre>
+     *
+     * <code>string forked_from = 13;</code>
+     * @param value The bytes for forkedFrom to set.
+     * @return This builder for chaining.
+     */
+    public Builder setForkedFromBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      forkedFrom_ = value;
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
+    }
+
+    private long forkedAtTurn_ ;
+    /**
+     * <code>uint64 forked_at_turn = 14;</code>
+     * @return The forkedAtTurn.
+     */
+    @java.lang.Override
+    public long getForkedAtTurn() {
+      return forkedAtTurn_;
+    }
+    /**
+     * <code>uint64 forked_at_turn = 14;</code>
+     * @param value The forkedAtTurn to set.
+     * @return This builder for chaining.
+     */
+    public Builder setForkedAtTurn(long value) {
+      
+      forkedAtTurn_ = value;
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <code>uint64 forked_at_turn = 14;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearForkedAtTurn() {
+      bitField0_ = (bitField0_ & ~0x00002000);
+      forkedAtTurn_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private long rewoundTurns_ ;
+    /**
+     * <pre>
+     * Turns taken out of what its tasks are sent (RewindConversation): their
+     * messages stay, marked `rewound`.
+     * </pre>
+     *
+     * <code>uint64 rewound_turns = 15;</code>
+     * @return The rewoundTurns.
+     */
+    @java.lang.Override
+    public long getRewoundTurns() {
+      return rewoundTurns_;
+    }
+    /**
+     * <pre>
+     * Turns taken out of what its tasks are sent (RewindConversation): their
+     * messages stay, marked `rewound`.
+     * </pre>
+     *
+     * <code>uint64 rewound_turns = 15;</code>
+     * @param value The rewoundTurns to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRewoundTurns(long value) {
+      
+      rewoundTurns_ = value;
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Turns taken out of what its tasks are sent (RewindConversation): their
+     * messages stay, marked `rewound`.
+     * </pre>
+     *
+     * <code>uint64 rewound_turns = 15;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRewoundTurns() {
+      bitField0_ = (bitField0_ & ~0x00004000);
+      rewoundTurns_ = 0L;
       onChanged();
       return this;
     }

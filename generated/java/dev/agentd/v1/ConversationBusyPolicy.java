@@ -49,6 +49,27 @@ public enum ConversationBusyPolicy
    * <code>CONVERSATION_BUSY_POLICY_INTERRUPT = 3;</code>
    */
   CONVERSATION_BUSY_POLICY_INTERRUPT(3),
+  /**
+   * <pre>
+   * Add the request's task text to the running (or waiting) task as a user
+   * message (SteerTask) instead of starting a task: Execute streams that
+   * task from the steer's event, StartTask returns it. The request's other
+   * fields are not used.
+   * </pre>
+   *
+   * <code>CONVERSATION_BUSY_POLICY_STEER = 4;</code>
+   */
+  CONVERSATION_BUSY_POLICY_STEER(4),
+  /**
+   * <pre>
+   * Accept the new task (PENDING) as the next turn, started when the current
+   * one ends. One follow-up may wait: a second while one waits is refused
+   * (`CONVERSATION_BUSY`, metadata `busy` = `FOLLOW_UP_QUEUED`).
+   * </pre>
+   *
+   * <code>CONVERSATION_BUSY_POLICY_FOLLOW_UP = 5;</code>
+   */
+  CONVERSATION_BUSY_POLICY_FOLLOW_UP(5),
   UNRECOGNIZED(-1),
   ;
 
@@ -87,6 +108,27 @@ public enum ConversationBusyPolicy
    * <code>CONVERSATION_BUSY_POLICY_INTERRUPT = 3;</code>
    */
   public static final int CONVERSATION_BUSY_POLICY_INTERRUPT_VALUE = 3;
+  /**
+   * <pre>
+   * Add the request's task text to the running (or waiting) task as a user
+   * message (SteerTask) instead of starting a task: Execute streams that
+   * task from the steer's event, StartTask returns it. The request's other
+   * fields are not used.
+   * </pre>
+   *
+   * <code>CONVERSATION_BUSY_POLICY_STEER = 4;</code>
+   */
+  public static final int CONVERSATION_BUSY_POLICY_STEER_VALUE = 4;
+  /**
+   * <pre>
+   * Accept the new task (PENDING) as the next turn, started when the current
+   * one ends. One follow-up may wait: a second while one waits is refused
+   * (`CONVERSATION_BUSY`, metadata `busy` = `FOLLOW_UP_QUEUED`).
+   * </pre>
+   *
+   * <code>CONVERSATION_BUSY_POLICY_FOLLOW_UP = 5;</code>
+   */
+  public static final int CONVERSATION_BUSY_POLICY_FOLLOW_UP_VALUE = 5;
 
 
   public final int getNumber() {
@@ -117,6 +159,8 @@ public enum ConversationBusyPolicy
       case 1: return CONVERSATION_BUSY_POLICY_REJECT;
       case 2: return CONVERSATION_BUSY_POLICY_ENQUEUE;
       case 3: return CONVERSATION_BUSY_POLICY_INTERRUPT;
+      case 4: return CONVERSATION_BUSY_POLICY_STEER;
+      case 5: return CONVERSATION_BUSY_POLICY_FOLLOW_UP;
       default: return null;
     }
   }

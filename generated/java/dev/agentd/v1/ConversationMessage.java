@@ -308,6 +308,37 @@ private static final long serialVersionUID = 0L;
     return createTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : createTime_;
   }
 
+  public static final int TURN_FIELD_NUMBER = 9;
+  private long turn_ = 0L;
+  /**
+   * <pre>
+   * The number of the turn it belongs to: 1, 2, 3, ...
+   * </pre>
+   *
+   * <code>uint64 turn = 9;</code>
+   * @return The turn.
+   */
+  @java.lang.Override
+  public long getTurn() {
+    return turn_;
+  }
+
+  public static final int REWOUND_FIELD_NUMBER = 10;
+  private boolean rewound_ = false;
+  /**
+   * <pre>
+   * The turn was taken back (RewindConversation): it stays in the history,
+   * but tasks are no longer sent it.
+   * </pre>
+   *
+   * <code>bool rewound = 10;</code>
+   * @return The rewound.
+   */
+  @java.lang.Override
+  public boolean getRewound() {
+    return rewound_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -346,6 +377,12 @@ private static final long serialVersionUID = 0L;
     if (createTime_ != null) {
       output.writeMessage(8, getCreateTime());
     }
+    if (turn_ != 0L) {
+      output.writeUInt64(9, turn_);
+    }
+    if (rewound_ != false) {
+      output.writeBool(10, rewound_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -383,6 +420,14 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(8, getCreateTime());
     }
+    if (turn_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt64Size(9, turn_);
+    }
+    if (rewound_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(10, rewound_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -416,6 +461,10 @@ private static final long serialVersionUID = 0L;
       if (!getCreateTime()
           .equals(other.getCreateTime())) return false;
     }
+    if (getTurn()
+        != other.getTurn()) return false;
+    if (getRewound()
+        != other.getRewound()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -447,6 +496,12 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + CREATE_TIME_FIELD_NUMBER;
       hash = (53 * hash) + getCreateTime().hashCode();
     }
+    hash = (37 * hash) + TURN_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getTurn());
+    hash = (37 * hash) + REWOUND_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getRewound());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -592,6 +647,8 @@ private static final long serialVersionUID = 0L;
         createTimeBuilder_.dispose();
         createTimeBuilder_ = null;
       }
+      turn_ = 0L;
+      rewound_ = false;
       return this;
     }
 
@@ -650,6 +707,12 @@ private static final long serialVersionUID = 0L;
         result.createTime_ = createTimeBuilder_ == null
             ? createTime_
             : createTimeBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        result.turn_ = turn_;
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.rewound_ = rewound_;
       }
     }
 
@@ -729,6 +792,12 @@ private static final long serialVersionUID = 0L;
       if (other.hasCreateTime()) {
         mergeCreateTime(other.getCreateTime());
       }
+      if (other.getTurn() != 0L) {
+        setTurn(other.getTurn());
+      }
+      if (other.getRewound() != false) {
+        setRewound(other.getRewound());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -797,6 +866,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000080;
               break;
             } // case 66
+            case 72: {
+              turn_ = input.readUInt64();
+              bitField0_ |= 0x00000100;
+              break;
+            } // case 72
+            case 80: {
+              rewound_ = input.readBool();
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 80
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1425,6 +1504,97 @@ private static final long serialVersionUID = 0L;
         createTime_ = null;
       }
       return createTimeBuilder_;
+    }
+
+    private long turn_ ;
+    /**
+     * <pre>
+     * The number of the turn it belongs to: 1, 2, 3, ...
+     * </pre>
+     *
+     * <code>uint64 turn = 9;</code>
+     * @return The turn.
+     */
+    @java.lang.Override
+    public long getTurn() {
+      return turn_;
+    }
+    /**
+     * <pre>
+     * The number of the turn it belongs to: 1, 2, 3, ...
+     * </pre>
+     *
+     * <code>uint64 turn = 9;</code>
+     * @param value The turn to set.
+     * @return This builder for chaining.
+     */
+    public Builder setTurn(long value) {
+      
+      turn_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The number of the turn it belongs to: 1, 2, 3, ...
+     * </pre>
+     *
+     * <code>uint64 turn = 9;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearTurn() {
+      bitField0_ = (bitField0_ & ~0x00000100);
+      turn_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private boolean rewound_ ;
+    /**
+     * <pre>
+     * The turn was taken back (RewindConversation): it stays in the history,
+     * but tasks are no longer sent it.
+     * </pre>
+     *
+     * <code>bool rewound = 10;</code>
+     * @return The rewound.
+     */
+    @java.lang.Override
+    public boolean getRewound() {
+      return rewound_;
+    }
+    /**
+     * <pre>
+     * The turn was taken back (RewindConversation): it stays in the history,
+     * but tasks are no longer sent it.
+     * </pre>
+     *
+     * <code>bool rewound = 10;</code>
+     * @param value The rewound to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRewound(boolean value) {
+      
+      rewound_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The turn was taken back (RewindConversation): it stays in the history,
+     * but tasks are no longer sent it.
+     * </pre>
+     *
+     * <code>bool rewound = 10;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRewound() {
+      bitField0_ = (bitField0_ & ~0x00000200);
+      rewound_ = false;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

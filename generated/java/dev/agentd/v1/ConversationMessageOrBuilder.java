@@ -126,4 +126,25 @@ public interface ConversationMessageOrBuilder extends
    * <code>.google.protobuf.Timestamp create_time = 8;</code>
    */
   com.google.protobuf.TimestampOrBuilder getCreateTimeOrBuilder();
+
+  /**
+   * <pre>
+   * The number of the turn it belongs to: 1, 2, 3, ...
+   * </pre>
+   *
+   * <code>uint64 turn = 9;</code>
+   * @return The turn.
+   */
+  long getTurn();
+
+  /**
+   * <pre>
+   * The turn was taken back (RewindConversation): it stays in the history,
+   * but tasks are no longer sent it.
+   * </pre>
+   *
+   * <code>bool rewound = 10;</code>
+   * @return The rewound.
+   */
+  boolean getRewound();
 }

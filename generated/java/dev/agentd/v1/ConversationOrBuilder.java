@@ -247,4 +247,43 @@ java.lang.String defaultValue);
    */
   com.google.protobuf.ByteString
       getRunningTaskIdBytes();
+
+  /**
+   * <pre>
+   * For a fork (ForkConversation): the conversation it was forked from, and
+   * the turn after which it goes its own way (turns 1 to that one are shared).
+   * </pre>
+   *
+   * <code>string forked_from = 13;</code>
+   * @return The forkedFrom.
+   */
+  java.lang.String getForkedFrom();
+  /**
+   * <pre>
+   * For a fork (ForkConversation): the conversation it was forked from, and
+   * the turn after which it goes its own way (turns 1 to that one are shared).
+   * </pre>
+   *
+   * <code>string forked_from = 13;</code>
+   * @return The bytes for forkedFrom.
+   */
+  com.google.protobuf.ByteString
+      getForkedFromBytes();
+
+  /**
+   * <code>uint64 forked_at_turn = 14;</code>
+   * @return The forkedAtTurn.
+   */
+  long getForkedAtTurn();
+
+  /**
+   * <pre>
+   * Turns taken out of what its tasks are sent (RewindConversation): their
+   * messages stay, marked `rewound`.
+   * </pre>
+   *
+   * <code>uint64 rewound_turns = 15;</code>
+   * @return The rewoundTurns.
+   */
+  long getRewoundTurns();
 }

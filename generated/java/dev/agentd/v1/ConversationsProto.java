@@ -79,6 +79,21 @@ public final class ConversationsProto {
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_DeleteConversationResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ForkConversationRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ForkConversationRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ForkConversationRequest_LabelsEntry_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ForkConversationRequest_LabelsEntry_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_RewindConversationRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_RewindConversationRequest_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -89,7 +104,7 @@ public final class ConversationsProto {
   static {
     java.lang.String[] descriptorData = {
       "\n\035agentd/v1/conversations.proto\022\tagentd." +
-      "v1\032\037google/protobuf/timestamp.proto\"\227\003\n\014" +
+      "v1\032\037google/protobuf/timestamp.proto\"\333\003\n\014" +
       "Conversation\022\027\n\017conversation_id\030\001 \001(\t\022\r\n" +
       "\005title\030\002 \001(\t\0223\n\006labels\030\003 \003(\0132#.agentd.v1" +
       ".Conversation.LabelsEntry\022\022\n\ncreated_by\030" +
@@ -98,49 +113,62 @@ public final class ConversationsProto {
       "ogle.protobuf.Timestamp\022\025\n\rmessage_count" +
       "\030\007 \001(\004\022\022\n\nturn_count\030\010 \001(\004\022\024\n\014total_toke" +
       "ns\030\t \001(\004\022\017\n\007summary\030\n \001(\t\022\032\n\022summarized_" +
-      "through\030\013 \001(\004\022\027\n\017running_task_id\030\014 \001(\t\032-" +
-      "\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(" +
-      "\t:\0028\001\"\323\001\n\023ConversationMessage\022\r\n\005index\030\001" +
-      " \001(\004\022$\n\004role\030\002 \001(\0162\026.agentd.v1.MessageRo" +
-      "le\022\017\n\007content\030\003 \001(\t\022\017\n\007task_id\030\004 \001(\t\022\021\n\t" +
-      "tool_name\030\005 \001(\t\022\021\n\targuments\030\006 \001(\t\022\016\n\006to" +
-      "kens\030\007 \001(\004\022/\n\013create_time\030\010 \001(\0132\032.google" +
-      ".protobuf.Timestamp\"\257\003\n\013AgentMemory\022\032\n\rb" +
-      "udget_tokens\030\001 \001(\rH\000\210\001\001\022\031\n\014max_messages\030" +
-      "\002 \001(\rH\001\210\001\001\022\037\n\022tool_result_tokens\030\004 \001(\rH\002" +
-      "\210\001\001\022\033\n\016summary_tokens\030\006 \001(\rH\003\210\001\001\0224\n\020tool" +
-      "_call_policy\030\007 \001(\0162\032.agentd.v1.MemoryToo" +
-      "lCalls\0226\n\021compaction_policy\030\010 \001(\0162\033.agen" +
-      "td.v1.MemoryCompaction\022\031\n\014recall_top_k\030\t" +
-      " \001(\rH\004\210\001\001\022\024\n\007extract\030\n \001(\010H\005\210\001\001B\020\n\016_budg" +
-      "et_tokensB\017\n\r_max_messagesB\025\n\023_tool_resu" +
-      "lt_tokensB\021\n\017_summary_tokensB\017\n\r_recall_" +
-      "top_kB\n\n\010_extractJ\004\010\003\020\004J\004\010\005\020\006R\ntool_call" +
-      "sR\ncompaction\"\221\001\n\020HistoryCompacted\022\033\n\023me" +
-      "ssages_summarized\030\001 \001(\r\022\032\n\022summarized_th" +
-      "rough\030\002 \001(\004\022\026\n\016summary_tokens\030\003 \001(\r\022\026\n\016h" +
-      "istory_tokens\030\004 \001(\r\022\024\n\014tokens_saved\030\005 \001(" +
-      "\004\"\233\001\n\031CreateConversationRequest\022\r\n\005title" +
-      "\030\001 \001(\t\022@\n\006labels\030\002 \003(\01320.agentd.v1.Creat" +
-      "eConversationRequest.LabelsEntry\032-\n\013Labe" +
-      "lsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"" +
-      "X\n\026GetConversationRequest\022\027\n\017conversatio" +
-      "n_id\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_to" +
-      "ken\030\003 \001(\t\"\223\001\n\027GetConversationResponse\022-\n" +
-      "\014conversation\030\001 \001(\0132\027.agentd.v1.Conversa" +
-      "tion\0220\n\010messages\030\002 \003(\0132\036.agentd.v1.Conve" +
-      "rsationMessage\022\027\n\017next_page_token\030\003 \001(\t\"" +
-      "A\n\030ListConversationsRequest\022\021\n\tpage_size" +
-      "\030\001 \001(\005\022\022\n\npage_token\030\002 \001(\t\"d\n\031ListConver" +
-      "sationsResponse\022.\n\rconversations\030\001 \003(\0132\027" +
-      ".agentd.v1.Conversation\022\027\n\017next_page_tok" +
-      "en\030\002 \001(\t\"4\n\031DeleteConversationRequest\022\027\n" +
-      "\017conversation_id\030\001 \001(\t\"\034\n\032DeleteConversa" +
-      "tionResponse*\265\001\n\026ConversationBusyPolicy\022" +
-      "(\n$CONVERSATION_BUSY_POLICY_UNSPECIFIED\020" +
-      "\000\022#\n\037CONVERSATION_BUSY_POLICY_REJECT\020\001\022$" +
-      "\n CONVERSATION_BUSY_POLICY_ENQUEUE\020\002\022&\n\"" +
-      "CONVERSATION_BUSY_POLICY_INTERRUPT\020\003*u\n\013" +
+      "through\030\013 \001(\004\022\027\n\017running_task_id\030\014 \001(\t\022\023" +
+      "\n\013forked_from\030\r \001(\t\022\026\n\016forked_at_turn\030\016 " +
+      "\001(\004\022\025\n\rrewound_turns\030\017 \001(\004\032-\n\013LabelsEntr" +
+      "y\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"\362\001\n\023Co" +
+      "nversationMessage\022\r\n\005index\030\001 \001(\004\022$\n\004role" +
+      "\030\002 \001(\0162\026.agentd.v1.MessageRole\022\017\n\007conten" +
+      "t\030\003 \001(\t\022\017\n\007task_id\030\004 \001(\t\022\021\n\ttool_name\030\005 " +
+      "\001(\t\022\021\n\targuments\030\006 \001(\t\022\016\n\006tokens\030\007 \001(\004\022/" +
+      "\n\013create_time\030\010 \001(\0132\032.google.protobuf.Ti" +
+      "mestamp\022\014\n\004turn\030\t \001(\004\022\017\n\007rewound\030\n \001(\010\"\257" +
+      "\003\n\013AgentMemory\022\032\n\rbudget_tokens\030\001 \001(\rH\000\210" +
+      "\001\001\022\031\n\014max_messages\030\002 \001(\rH\001\210\001\001\022\037\n\022tool_re" +
+      "sult_tokens\030\004 \001(\rH\002\210\001\001\022\033\n\016summary_tokens" +
+      "\030\006 \001(\rH\003\210\001\001\0224\n\020tool_call_policy\030\007 \001(\0162\032." +
+      "agentd.v1.MemoryToolCalls\0226\n\021compaction_" +
+      "policy\030\010 \001(\0162\033.agentd.v1.MemoryCompactio" +
+      "n\022\031\n\014recall_top_k\030\t \001(\rH\004\210\001\001\022\024\n\007extract\030" +
+      "\n \001(\010H\005\210\001\001B\020\n\016_budget_tokensB\017\n\r_max_mes" +
+      "sagesB\025\n\023_tool_result_tokensB\021\n\017_summary" +
+      "_tokensB\017\n\r_recall_top_kB\n\n\010_extractJ\004\010\003" +
+      "\020\004J\004\010\005\020\006R\ntool_callsR\ncompaction\"\221\001\n\020His" +
+      "toryCompacted\022\033\n\023messages_summarized\030\001 \001" +
+      "(\r\022\032\n\022summarized_through\030\002 \001(\004\022\026\n\016summar" +
+      "y_tokens\030\003 \001(\r\022\026\n\016history_tokens\030\004 \001(\r\022\024" +
+      "\n\014tokens_saved\030\005 \001(\004\"\233\001\n\031CreateConversat" +
+      "ionRequest\022\r\n\005title\030\001 \001(\t\022@\n\006labels\030\002 \003(" +
+      "\01320.agentd.v1.CreateConversationRequest." +
+      "LabelsEntry\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022" +
+      "\r\n\005value\030\002 \001(\t:\0028\001\"X\n\026GetConversationReq" +
+      "uest\022\027\n\017conversation_id\030\001 \001(\t\022\021\n\tpage_si" +
+      "ze\030\002 \001(\005\022\022\n\npage_token\030\003 \001(\t\"\223\001\n\027GetConv" +
+      "ersationResponse\022-\n\014conversation\030\001 \001(\0132\027" +
+      ".agentd.v1.Conversation\0220\n\010messages\030\002 \003(" +
+      "\0132\036.agentd.v1.ConversationMessage\022\027\n\017nex" +
+      "t_page_token\030\003 \001(\t\"A\n\030ListConversationsR" +
+      "equest\022\021\n\tpage_size\030\001 \001(\005\022\022\n\npage_token\030" +
+      "\002 \001(\t\"d\n\031ListConversationsResponse\022.\n\rco" +
+      "nversations\030\001 \003(\0132\027.agentd.v1.Conversati" +
+      "on\022\027\n\017next_page_token\030\002 \001(\t\"4\n\031DeleteCon" +
+      "versationRequest\022\027\n\017conversation_id\030\001 \001(" +
+      "\t\"\034\n\032DeleteConversationResponse\"\350\001\n\027Fork" +
+      "ConversationRequest\022\027\n\017conversation_id\030\001" +
+      " \001(\t\022\024\n\nafter_turn\030\002 \001(\004H\000\022\027\n\rafter_task" +
+      "_id\030\003 \001(\tH\000\022\r\n\005title\030\004 \001(\t\022>\n\006labels\030\005 \003" +
+      "(\0132..agentd.v1.ForkConversationRequest.L" +
+      "abelsEntry\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r" +
+      "\n\005value\030\002 \001(\t:\0028\001B\007\n\005point\"l\n\031RewindConv" +
+      "ersationRequest\022\027\n\017conversation_id\030\001 \001(\t" +
+      "\022\024\n\nafter_turn\030\002 \001(\004H\000\022\027\n\rafter_task_id\030" +
+      "\003 \001(\tH\000B\007\n\005point*\201\002\n\026ConversationBusyPol" +
+      "icy\022(\n$CONVERSATION_BUSY_POLICY_UNSPECIF" +
+      "IED\020\000\022#\n\037CONVERSATION_BUSY_POLICY_REJECT" +
+      "\020\001\022$\n CONVERSATION_BUSY_POLICY_ENQUEUE\020\002" +
+      "\022&\n\"CONVERSATION_BUSY_POLICY_INTERRUPT\020\003" +
+      "\022\"\n\036CONVERSATION_BUSY_POLICY_STEER\020\004\022&\n\"" +
+      "CONVERSATION_BUSY_POLICY_FOLLOW_UP\020\005*u\n\013" +
       "MessageRole\022\034\n\030MESSAGE_ROLE_UNSPECIFIED\020" +
       "\000\022\025\n\021MESSAGE_ROLE_USER\020\001\022\032\n\026MESSAGE_ROLE" +
       "_ASSISTANT\020\002\022\025\n\021MESSAGE_ROLE_TOOL\020\003*\215\001\n\017" +
@@ -164,7 +192,7 @@ public final class ConversationsProto {
     internal_static_agentd_v1_Conversation_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Conversation_descriptor,
-        new java.lang.String[] { "ConversationId", "Title", "Labels", "CreatedBy", "CreateTime", "UpdateTime", "MessageCount", "TurnCount", "TotalTokens", "Summary", "SummarizedThrough", "RunningTaskId", });
+        new java.lang.String[] { "ConversationId", "Title", "Labels", "CreatedBy", "CreateTime", "UpdateTime", "MessageCount", "TurnCount", "TotalTokens", "Summary", "SummarizedThrough", "RunningTaskId", "ForkedFrom", "ForkedAtTurn", "RewoundTurns", });
     internal_static_agentd_v1_Conversation_LabelsEntry_descriptor =
       internal_static_agentd_v1_Conversation_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_Conversation_LabelsEntry_fieldAccessorTable = new
@@ -176,7 +204,7 @@ public final class ConversationsProto {
     internal_static_agentd_v1_ConversationMessage_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ConversationMessage_descriptor,
-        new java.lang.String[] { "Index", "Role", "Content", "TaskId", "ToolName", "Arguments", "Tokens", "CreateTime", });
+        new java.lang.String[] { "Index", "Role", "Content", "TaskId", "ToolName", "Arguments", "Tokens", "CreateTime", "Turn", "Rewound", });
     internal_static_agentd_v1_AgentMemory_descriptor =
       getDescriptor().getMessageTypes().get(2);
     internal_static_agentd_v1_AgentMemory_fieldAccessorTable = new
@@ -237,6 +265,24 @@ public final class ConversationsProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteConversationResponse_descriptor,
         new java.lang.String[] { });
+    internal_static_agentd_v1_ForkConversationRequest_descriptor =
+      getDescriptor().getMessageTypes().get(11);
+    internal_static_agentd_v1_ForkConversationRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ForkConversationRequest_descriptor,
+        new java.lang.String[] { "ConversationId", "AfterTurn", "AfterTaskId", "Title", "Labels", "Point", });
+    internal_static_agentd_v1_ForkConversationRequest_LabelsEntry_descriptor =
+      internal_static_agentd_v1_ForkConversationRequest_descriptor.getNestedTypes().get(0);
+    internal_static_agentd_v1_ForkConversationRequest_LabelsEntry_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ForkConversationRequest_LabelsEntry_descriptor,
+        new java.lang.String[] { "Key", "Value", });
+    internal_static_agentd_v1_RewindConversationRequest_descriptor =
+      getDescriptor().getMessageTypes().get(12);
+    internal_static_agentd_v1_RewindConversationRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_RewindConversationRequest_descriptor,
+        new java.lang.String[] { "ConversationId", "AfterTurn", "AfterTaskId", "Point", });
     com.google.protobuf.TimestampProto.getDescriptor();
   }
 

@@ -94,6 +94,8 @@ private static final long serialVersionUID = 0L;
     SUBTASK_WAITING(32),
     PANEL_VOTE(33),
     PANEL_DECIDED(34),
+    TASK_STEERED(47),
+    STEER_APPLIED(48),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -142,6 +144,8 @@ private static final long serialVersionUID = 0L;
         case 32: return SUBTASK_WAITING;
         case 33: return PANEL_VOTE;
         case 34: return PANEL_DECIDED;
+        case 47: return TASK_STEERED;
+        case 48: return STEER_APPLIED;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1683,6 +1687,95 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.PanelDecided.getDefaultInstance();
   }
 
+  public static final int TASK_STEERED_FIELD_NUMBER = 47;
+  /**
+   * <pre>
+   * A user message was added to the task (SteerTask, or a conversation's
+   * STEER busy policy); the task takes it at its next safe point.
+   * </pre>
+   *
+   * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+   * @return Whether the taskSteered field is set.
+   */
+  @java.lang.Override
+  public boolean hasTaskSteered() {
+    return payloadCase_ == 47;
+  }
+  /**
+   * <pre>
+   * A user message was added to the task (SteerTask, or a conversation's
+   * STEER busy policy); the task takes it at its next safe point.
+   * </pre>
+   *
+   * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+   * @return The taskSteered.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.TaskSteered getTaskSteered() {
+    if (payloadCase_ == 47) {
+       return (dev.agentd.v1.TaskSteered) payload_;
+    }
+    return dev.agentd.v1.TaskSteered.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A user message was added to the task (SteerTask, or a conversation's
+   * STEER busy policy); the task takes it at its next safe point.
+   * </pre>
+   *
+   * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.TaskSteeredOrBuilder getTaskSteeredOrBuilder() {
+    if (payloadCase_ == 47) {
+       return (dev.agentd.v1.TaskSteered) payload_;
+    }
+    return dev.agentd.v1.TaskSteered.getDefaultInstance();
+  }
+
+  public static final int STEER_APPLIED_FIELD_NUMBER = 48;
+  /**
+   * <pre>
+   * The task took a steer: the model's next request carries it.
+   * </pre>
+   *
+   * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+   * @return Whether the steerApplied field is set.
+   */
+  @java.lang.Override
+  public boolean hasSteerApplied() {
+    return payloadCase_ == 48;
+  }
+  /**
+   * <pre>
+   * The task took a steer: the model's next request carries it.
+   * </pre>
+   *
+   * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+   * @return The steerApplied.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.SteerApplied getSteerApplied() {
+    if (payloadCase_ == 48) {
+       return (dev.agentd.v1.SteerApplied) payload_;
+    }
+    return dev.agentd.v1.SteerApplied.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * The task took a steer: the model's next request carries it.
+   * </pre>
+   *
+   * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.SteerAppliedOrBuilder getSteerAppliedOrBuilder() {
+    if (payloadCase_ == 48) {
+       return (dev.agentd.v1.SteerApplied) payload_;
+    }
+    return dev.agentd.v1.SteerApplied.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1801,6 +1894,12 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 46) {
       output.writeMessage(46, (dev.agentd.v1.ToolCallResumable) payload_);
+    }
+    if (payloadCase_ == 47) {
+      output.writeMessage(47, (dev.agentd.v1.TaskSteered) payload_);
+    }
+    if (payloadCase_ == 48) {
+      output.writeMessage(48, (dev.agentd.v1.SteerApplied) payload_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1948,6 +2047,14 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 46) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(46, (dev.agentd.v1.ToolCallResumable) payload_);
+    }
+    if (payloadCase_ == 47) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(47, (dev.agentd.v1.TaskSteered) payload_);
+    }
+    if (payloadCase_ == 48) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(48, (dev.agentd.v1.SteerApplied) payload_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -2101,6 +2208,14 @@ private static final long serialVersionUID = 0L;
         if (!getPanelDecided()
             .equals(other.getPanelDecided())) return false;
         break;
+      case 47:
+        if (!getTaskSteered()
+            .equals(other.getTaskSteered())) return false;
+        break;
+      case 48:
+        if (!getSteerApplied()
+            .equals(other.getSteerApplied())) return false;
+        break;
       case 0:
       default:
     }
@@ -2250,6 +2365,14 @@ private static final long serialVersionUID = 0L;
       case 34:
         hash = (37 * hash) + PANEL_DECIDED_FIELD_NUMBER;
         hash = (53 * hash) + getPanelDecided().hashCode();
+        break;
+      case 47:
+        hash = (37 * hash) + TASK_STEERED_FIELD_NUMBER;
+        hash = (53 * hash) + getTaskSteered().hashCode();
+        break;
+      case 48:
+        hash = (37 * hash) + STEER_APPLIED_FIELD_NUMBER;
+        hash = (53 * hash) + getSteerApplied().hashCode();
         break;
       case 0:
       default:
@@ -2498,6 +2621,12 @@ private static final long serialVersionUID = 0L;
       if (panelDecidedBuilder_ != null) {
         panelDecidedBuilder_.clear();
       }
+      if (taskSteeredBuilder_ != null) {
+        taskSteeredBuilder_.clear();
+      }
+      if (steerAppliedBuilder_ != null) {
+        steerAppliedBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -2681,6 +2810,14 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 34 &&
           panelDecidedBuilder_ != null) {
         result.payload_ = panelDecidedBuilder_.build();
+      }
+      if (payloadCase_ == 47 &&
+          taskSteeredBuilder_ != null) {
+        result.payload_ = taskSteeredBuilder_.build();
+      }
+      if (payloadCase_ == 48 &&
+          steerAppliedBuilder_ != null) {
+        result.payload_ = steerAppliedBuilder_.build();
       }
     }
 
@@ -2867,6 +3004,14 @@ private static final long serialVersionUID = 0L;
         }
         case PANEL_DECIDED: {
           mergePanelDecided(other.getPanelDecided());
+          break;
+        }
+        case TASK_STEERED: {
+          mergeTaskSteered(other.getTaskSteered());
+          break;
+        }
+        case STEER_APPLIED: {
+          mergeSteerApplied(other.getSteerApplied());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -3138,6 +3283,20 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 46;
               break;
             } // case 370
+            case 378: {
+              input.readMessage(
+                  getTaskSteeredFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 47;
+              break;
+            } // case 378
+            case 386: {
+              input.readMessage(
+                  getSteerAppliedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 48;
+              break;
+            } // case 386
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -9208,6 +9367,371 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 34;
       onChanged();
       return panelDecidedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.TaskSteered, dev.agentd.v1.TaskSteered.Builder, dev.agentd.v1.TaskSteeredOrBuilder> taskSteeredBuilder_;
+    /**
+     * <pre>
+     * A user message was added to the task (SteerTask, or a conversation's
+     * STEER busy policy); the task takes it at its next safe point.
+     * </pre>
+     *
+     * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+     * @return Whether the taskSteered field is set.
+     */
+    @java.lang.Override
+    public boolean hasTaskSteered() {
+      return payloadCase_ == 47;
+    }
+    /**
+     * <pre>
+     * A user message was added to the task (SteerTask, or a conversation's
+     * STEER busy policy); the task takes it at its next safe point.
+     * </pre>
+     *
+     * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+     * @return The taskSteered.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.TaskSteered getTaskSteered() {
+      if (taskSteeredBuilder_ == null) {
+        if (payloadCase_ == 47) {
+          return (dev.agentd.v1.TaskSteered) payload_;
+        }
+        return dev.agentd.v1.TaskSteered.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 47) {
+          return taskSteeredBuilder_.getMessage();
+        }
+        return dev.agentd.v1.TaskSteered.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A user message was added to the task (SteerTask, or a conversation's
+     * STEER busy policy); the task takes it at its next safe point.
+     * </pre>
+     *
+     * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+     */
+    public Builder setTaskSteered(dev.agentd.v1.TaskSteered value) {
+      if (taskSteeredBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        taskSteeredBuilder_.setMessage(value);
+      }
+      payloadCase_ = 47;
+      return this;
+    }
+    /**
+     * <pre>
+     * A user message was added to the task (SteerTask, or a conversation's
+     * STEER busy policy); the task takes it at its next safe point.
+     * </pre>
+     *
+     * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+     */
+    public Builder setTaskSteered(
+        dev.agentd.v1.TaskSteered.Builder builderForValue) {
+      if (taskSteeredBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        taskSteeredBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 47;
+      return this;
+    }
+    /**
+     * <pre>
+     * A user message was added to the task (SteerTask, or a conversation's
+     * STEER busy policy); the task takes it at its next safe point.
+     * </pre>
+     *
+     * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+     */
+    public Builder mergeTaskSteered(dev.agentd.v1.TaskSteered value) {
+      if (taskSteeredBuilder_ == null) {
+        if (payloadCase_ == 47 &&
+            payload_ != dev.agentd.v1.TaskSteered.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.TaskSteered.newBuilder((dev.agentd.v1.TaskSteered) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 47) {
+          taskSteeredBuilder_.mergeFrom(value);
+        } else {
+          taskSteeredBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 47;
+      return this;
+    }
+    /**
+     * <pre>
+     * A user message was added to the task (SteerTask, or a conversation's
+     * STEER busy policy); the task takes it at its next safe point.
+     * </pre>
+     *
+     * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+     */
+    public Builder clearTaskSteered() {
+      if (taskSteeredBuilder_ == null) {
+        if (payloadCase_ == 47) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 47) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        taskSteeredBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A user message was added to the task (SteerTask, or a conversation's
+     * STEER busy policy); the task takes it at its next safe point.
+     * </pre>
+     *
+     * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+     */
+    public dev.agentd.v1.TaskSteered.Builder getTaskSteeredBuilder() {
+      return getTaskSteeredFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A user message was added to the task (SteerTask, or a conversation's
+     * STEER busy policy); the task takes it at its next safe point.
+     * </pre>
+     *
+     * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.TaskSteeredOrBuilder getTaskSteeredOrBuilder() {
+      if ((payloadCase_ == 47) && (taskSteeredBuilder_ != null)) {
+        return taskSteeredBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 47) {
+          return (dev.agentd.v1.TaskSteered) payload_;
+        }
+        return dev.agentd.v1.TaskSteered.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A user message was added to the task (SteerTask, or a conversation's
+     * STEER busy policy); the task takes it at its next safe point.
+     * </pre>
+     *
+     * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.TaskSteered, dev.agentd.v1.TaskSteered.Builder, dev.agentd.v1.TaskSteeredOrBuilder> 
+        getTaskSteeredFieldBuilder() {
+      if (taskSteeredBuilder_ == null) {
+        if (!(payloadCase_ == 47)) {
+          payload_ = dev.agentd.v1.TaskSteered.getDefaultInstance();
+        }
+        taskSteeredBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.TaskSteered, dev.agentd.v1.TaskSteered.Builder, dev.agentd.v1.TaskSteeredOrBuilder>(
+                (dev.agentd.v1.TaskSteered) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 47;
+      onChanged();
+      return taskSteeredBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.SteerApplied, dev.agentd.v1.SteerApplied.Builder, dev.agentd.v1.SteerAppliedOrBuilder> steerAppliedBuilder_;
+    /**
+     * <pre>
+     * The task took a steer: the model's next request carries it.
+     * </pre>
+     *
+     * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+     * @return Whether the steerApplied field is set.
+     */
+    @java.lang.Override
+    public boolean hasSteerApplied() {
+      return payloadCase_ == 48;
+    }
+    /**
+     * <pre>
+     * The task took a steer: the model's next request carries it.
+     * </pre>
+     *
+     * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+     * @return The steerApplied.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.SteerApplied getSteerApplied() {
+      if (steerAppliedBuilder_ == null) {
+        if (payloadCase_ == 48) {
+          return (dev.agentd.v1.SteerApplied) payload_;
+        }
+        return dev.agentd.v1.SteerApplied.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 48) {
+          return steerAppliedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.SteerApplied.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The task took a steer: the model's next request carries it.
+     * </pre>
+     *
+     * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+     */
+    public Builder setSteerApplied(dev.agentd.v1.SteerApplied value) {
+      if (steerAppliedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        steerAppliedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 48;
+      return this;
+    }
+    /**
+     * <pre>
+     * The task took a steer: the model's next request carries it.
+     * </pre>
+     *
+     * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+     */
+    public Builder setSteerApplied(
+        dev.agentd.v1.SteerApplied.Builder builderForValue) {
+      if (steerAppliedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        steerAppliedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 48;
+      return this;
+    }
+    /**
+     * <pre>
+     * The task took a steer: the model's next request carries it.
+     * </pre>
+     *
+     * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+     */
+    public Builder mergeSteerApplied(dev.agentd.v1.SteerApplied value) {
+      if (steerAppliedBuilder_ == null) {
+        if (payloadCase_ == 48 &&
+            payload_ != dev.agentd.v1.SteerApplied.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.SteerApplied.newBuilder((dev.agentd.v1.SteerApplied) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 48) {
+          steerAppliedBuilder_.mergeFrom(value);
+        } else {
+          steerAppliedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 48;
+      return this;
+    }
+    /**
+     * <pre>
+     * The task took a steer: the model's next request carries it.
+     * </pre>
+     *
+     * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+     */
+    public Builder clearSteerApplied() {
+      if (steerAppliedBuilder_ == null) {
+        if (payloadCase_ == 48) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 48) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        steerAppliedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The task took a steer: the model's next request carries it.
+     * </pre>
+     *
+     * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+     */
+    public dev.agentd.v1.SteerApplied.Builder getSteerAppliedBuilder() {
+      return getSteerAppliedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The task took a steer: the model's next request carries it.
+     * </pre>
+     *
+     * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.SteerAppliedOrBuilder getSteerAppliedOrBuilder() {
+      if ((payloadCase_ == 48) && (steerAppliedBuilder_ != null)) {
+        return steerAppliedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 48) {
+          return (dev.agentd.v1.SteerApplied) payload_;
+        }
+        return dev.agentd.v1.SteerApplied.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The task took a steer: the model's next request carries it.
+     * </pre>
+     *
+     * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.SteerApplied, dev.agentd.v1.SteerApplied.Builder, dev.agentd.v1.SteerAppliedOrBuilder> 
+        getSteerAppliedFieldBuilder() {
+      if (steerAppliedBuilder_ == null) {
+        if (!(payloadCase_ == 48)) {
+          payload_ = dev.agentd.v1.SteerApplied.getDefaultInstance();
+        }
+        steerAppliedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.SteerApplied, dev.agentd.v1.SteerApplied.Builder, dev.agentd.v1.SteerAppliedOrBuilder>(
+                (dev.agentd.v1.SteerApplied) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 48;
+      onChanged();
+      return steerAppliedBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

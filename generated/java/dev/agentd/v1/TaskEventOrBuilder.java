@@ -967,5 +967,62 @@ public interface TaskEventOrBuilder extends
    */
   dev.agentd.v1.PanelDecidedOrBuilder getPanelDecidedOrBuilder();
 
+  /**
+   * <pre>
+   * A user message was added to the task (SteerTask, or a conversation's
+   * STEER busy policy); the task takes it at its next safe point.
+   * </pre>
+   *
+   * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+   * @return Whether the taskSteered field is set.
+   */
+  boolean hasTaskSteered();
+  /**
+   * <pre>
+   * A user message was added to the task (SteerTask, or a conversation's
+   * STEER busy policy); the task takes it at its next safe point.
+   * </pre>
+   *
+   * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+   * @return The taskSteered.
+   */
+  dev.agentd.v1.TaskSteered getTaskSteered();
+  /**
+   * <pre>
+   * A user message was added to the task (SteerTask, or a conversation's
+   * STEER busy policy); the task takes it at its next safe point.
+   * </pre>
+   *
+   * <code>.agentd.v1.TaskSteered task_steered = 47;</code>
+   */
+  dev.agentd.v1.TaskSteeredOrBuilder getTaskSteeredOrBuilder();
+
+  /**
+   * <pre>
+   * The task took a steer: the model's next request carries it.
+   * </pre>
+   *
+   * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+   * @return Whether the steerApplied field is set.
+   */
+  boolean hasSteerApplied();
+  /**
+   * <pre>
+   * The task took a steer: the model's next request carries it.
+   * </pre>
+   *
+   * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+   * @return The steerApplied.
+   */
+  dev.agentd.v1.SteerApplied getSteerApplied();
+  /**
+   * <pre>
+   * The task took a steer: the model's next request carries it.
+   * </pre>
+   *
+   * <code>.agentd.v1.SteerApplied steer_applied = 48;</code>
+   */
+  dev.agentd.v1.SteerAppliedOrBuilder getSteerAppliedOrBuilder();
+
   public dev.agentd.v1.TaskEvent.PayloadCase getPayloadCase();
 }
