@@ -21,18 +21,20 @@ from agent.definitions.toolset import delegates_of
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles
 from agent.modes import planner
-from agent.parts import EngineParts
+from agent.parts import EngineParts, Replicas
 from agent.requests import validate_request
 from agent.running import lifecycle
 from agent.running.lifecycle import Endings
 from agent.scheduling.admission import Admission, Ticket
 from agent.scheduling.answers import Answers
 from agent.scheduling.background import Background
+from agent.scheduling.cancelling import Cancelling
 from agent.scheduling.execution import Runner
 from agent.scheduling.factory import RunFactory
 from agent.scheduling.intake import Chosen, choose, new_task
 from agent.scheduling.listing import list_live
 from agent.scheduling.parking import Parking
+from agent.scheduling.steers import Steers
 from agent.scheduling.takeover import Takeover
 from agent.scheduling.waking import WakingPass
 from agent.teams.delegation import Team, TeamLimits
@@ -46,15 +48,17 @@ from core.errors import (
     TaskNotFoundError,
 )
 from core.identity import CallContext
+from records.conversations.model import BusyPolicy
 from records.events import TaskEvent
 from records.paging import Page, TimeCursor
 from records.plan import Plan
 from records.requests import TaskRequest
-from records.tasks import Task, TaskQuery, TaskStatus, new_task_id
+from records.tasks import Task, TaskQuery, new_task_id
 from records.tools.approvals import ApprovalDecision
 from stores.checkpoints.base import CheckpointStore
 from stores.checkpoints.memory import InMemoryCheckpointStore
 from stores.idempotency.base import scoped_key
+from stores.tasks.base import TaskStore
 from tools.registry import ToolRegistry
 
 log = structlog.get_logger(__name__)
@@ -80,7 +84,6 @@ class Engine:
         self._history = parts.history
         self._idempotency = parts.idempotency
         self._key_ttl = parts.key_ttl_seconds
-        self._bus = parts.replicas.cancel_bus
         self._leases = parts.replicas.leases
         # Checkpoints after every step matter only when another process can resume the
         # task; a parked task's checkpoint always does (it is woken from it).
@@ -117,7 +120,33 @@ class Engine:
         self._answers = Answers(store, parts.waits, self._parking, self.config.roles)
         self._waking = WakingPass(self._parking, store, self.cancel_quietly, interval, memory)
         background = (self._runner, self._admission, self._parking, self._waking)
-        self._jobs = Background(*background, self._takeover, parts.replicas.cancel_bus)
+        replicas = parts.replicas
+        self._jobs = Background(
+            *background, self._takeover, replicas.cancel_bus, replicas.steer_bus
+        )
+        self._cancelling, self._steers = self._make_messengers(store, replicas)
+
+    def _make_messengers(self, store: TaskStore, replicas: Replicas) -> tuple[Cancelling, Steers]:
+        """What tells a running task something, on whichever replica: cancels, steers."""
+        cancelling = Cancelling(
+            store,
+            self._history,
+            self._runner,
+            self._endings,
+            self._parking,
+            replicas.cancel_bus,
+            self.cancel_quietly,
+        )
+        steers = Steers(
+            store,
+            self.find,
+            self._idempotency,
+            replicas.steer_bus,
+            self.config.roles,
+            self._runner.steered,
+            self._key_ttl,
+        )
+        return cancelling, steers
 
     def _make_takeover(
         self, checkpoints: CheckpointStore, interval_seconds: float
@@ -225,6 +254,17 @@ class Engine:
             ticket.release()
             raise
 
+    async def start_or_steer(self, request: TaskRequest, call: CallContext) -> tuple[Task, int]:
+        """`start`, but for a request under the STEER busy policy a busy conversation's
+        task is steered instead (`agent.scheduling.steers`); the task, and the position in
+        its log to follow it from."""
+        memory = self._memory
+        if request.busy_policy is not BusyPolicy.STEER or memory is None:
+            return await self.start(request, call), 0
+        if not request.conversation_id:
+            return await self.start(request, call), 0
+        return await self._steers.into_conversation(request, call, memory, self.start)
+
     async def _release_key(self, request: TaskRequest, call: CallContext) -> None:
         if request.idempotency_key:
             key = request.idempotency_key
@@ -295,6 +335,12 @@ class Engine:
         """ProvideInput (`agent.scheduling.answers`)."""
         return await self._answers.provide_input(call, task_id, request_id, text)
 
+    async def steer(
+        self, call: CallContext, task_id: str, message: str, idempotency_key: str = ""
+    ) -> tuple[Task, TaskEvent]:
+        """SteerTask (`agent.scheduling.steers`): the task and the steer's event."""
+        return await self._steers.steer(call, task_id, message, idempotency_key)
+
     async def resume_task(self, call: CallContext, task_id: str, comment: str = "") -> Task:
         """ResumeTask (`agent.scheduling.answers`)."""
         return await self._answers.resume(
@@ -302,50 +348,8 @@ class Engine:
         )
 
     async def cancel(self, tenant: str, task_id: str, reason: str) -> Task:
-        """Cancel a task: stop its model and tool calls, keep partial results, end it CANCELLED.
-
-        A task the live store has let go is looked up in the history, as GetTask does, so
-        a finished task answers TaskAlreadyTerminalError before and after a restart alike."""
-        try:
-            task = await self._store.get(tenant, task_id)
-        except TaskNotFoundError:
-            return await self._cancel_let_go(tenant, task_id, reason)
-        if task.status.terminal:
-            raise TaskAlreadyTerminalError(task_id, task.status.value)
-        runner = self._runner.cancel(task_id, reason)
-        if runner is not None:
-            await asyncio.wait({runner}, timeout=5)
-            task = await self._store.get(tenant, task_id)
-        if not task.status.terminal:
-            # Not running here (parked, or elsewhere), or cancelled before its coroutine
-            # ever started: end it in the store.
-            try:
-                task = await self._endings.cancel_stored(task, reason)
-            except TaskAlreadyTerminalError:
-                return await self._store.get(tenant, task_id)
-            finally:
-                self._runner.forget_cancel(task_id)
-            await self._parking.forget(task_id)  # a parked task: nothing of it stays
-            try:
-                await self._bus.publish(task_id, reason)  # the replica running it stops now
-            except Exception:
-                log.exception("could not publish a cancellation", task_id=task_id)
-        for child in task.children:  # none waits for its children any more
-            if not child.status.terminal:
-                await self.cancel_quietly(tenant, child.task_id, "its parent task was cancelled")
-        return task
-
-    async def _cancel_let_go(self, tenant: str, task_id: str, reason: str) -> Task:
-        """Cancel a task only the history knows (TaskNotFoundError when it does not): an
-        ended one is TaskAlreadyTerminalError; one whose row was left unfinished by a
-        process that stopped with its live state (the in-process store) ends CANCELLED
-        in the history, the only place it still is."""
-        task = await self._history.get(tenant, task_id)
-        if task.status.terminal:
-            raise TaskAlreadyTerminalError(task_id, task.status.value)
-        task.move_to(TaskStatus.CANCELLED, reason)
-        await self._history.record(task)
-        return task
+        """CancelTask (`agent.scheduling.cancelling`)."""
+        return await self._cancelling.cancel(tenant, task_id, reason)
 
     async def events(self, tenant: str, task_id: str) -> AsyncIterator[TaskEvent]:
         """A task's events from the first to its end, wherever it runs (for a parent that

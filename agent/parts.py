@@ -20,6 +20,8 @@ from stores.idempotency.base import IdempotencyStore
 from stores.idempotency.memory import InMemoryIdempotencyStore
 from stores.leases.base import Leases
 from stores.leases.memory import InMemoryLeases
+from stores.steers.base import SteerBus
+from stores.steers.memory import InMemorySteerBus
 from stores.tasks.base import TaskStore
 from stores.waits.base import WaitStore
 from stores.waits.memory import InMemoryWaitStore
@@ -38,6 +40,8 @@ class Replicas:
     """Cancellations published to, and heard from, other replicas."""
     wake_bus: WakeBus = field(default_factory=InMemoryWakeBus)
     """Wakes published to, and heard from, other replicas."""
+    steer_bus: SteerBus = field(default_factory=InMemorySteerBus)
+    """Steers published to, and heard from, other replicas."""
     takeover_interval_seconds: float = 1.0
     """How often orphaned tasks are looked for."""
 

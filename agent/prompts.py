@@ -18,6 +18,14 @@ def task_prompt(goal: str, context: Mapping[str, Any]) -> str:
     return f"{goal}\n\nContext (JSON):\n{json.dumps(context, ensure_ascii=False, indent=2)}"
 
 
+def steered_goal(goal: str, steers: list[str]) -> str:
+    """The task's text and the messages the user added while it ran (`SteerTask`)."""
+    if not steers:
+        return goal
+    added = "\n".join(f"- {message}" for message in steers)
+    return f"{goal}\n\nThe user added, while you worked (the latest last):\n{added}"
+
+
 FUNCTION_CALLING_SYSTEM = (
     "You are an agent that completes the user's task. Use the tools when they help; "
     "you may call several at once when they do not depend on each other. Tool results "

@@ -52,6 +52,16 @@ class JournalEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class TakenSteer:
+    """A user message a run took while it worked (`agent.running.steering`)."""
+
+    sequence: int
+    """The sequence of its `task_steered` event in the task's log."""
+    steer_id: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
 class RunCheckpoint:
     """A task's progress at its last completed step."""
 
@@ -82,3 +92,6 @@ class RunCheckpoint:
     """The passages its `search_knowledge` calls retrieved so far (its answer's citations)."""
     artifacts_written: tuple[ArtifactUpdated, ...] = ()
     """The artifact versions it wrote so far (named in its final answer)."""
+    steers: tuple[TakenSteer, ...] = ()
+    """The steers it took so far, in order, as far as its mode's state holds them: a
+    resumed run takes only those after the last one."""

@@ -159,6 +159,27 @@ class InputProvided:
 
 
 @dataclass(frozen=True, slots=True)
+class TaskSteered:
+    """A user message added to the task while it works (`SteerTask`); taken at its next
+    safe point (`SteerApplied`)."""
+
+    steer_id: str
+    steered_by: str
+    message: str
+    type: Literal["task_steered"] = "task_steered"
+
+
+@dataclass(frozen=True, slots=True)
+class SteerApplied:
+    """The task took a steer: the next model request of `step_id` carries it."""
+
+    steer_id: str
+    step_id: str
+    steer_sequence: int
+    type: Literal["steer_applied"] = "steer_applied"
+
+
+@dataclass(frozen=True, slots=True)
 class ApprovalDecided:
     call_id: str
     decision: Literal["approve", "reject", "edit"]
@@ -325,6 +346,8 @@ EventPayload = (
     | ApprovalDecided
     | InputRequested
     | InputProvided
+    | TaskSteered
+    | SteerApplied
     | UsageReported
     | HistoryCompacted
     | ArtifactUpdated
@@ -357,3 +380,8 @@ class TaskEvent:
     def terminal(self) -> bool:
         """True for the last event of a task's log."""
         return isinstance(self.payload, StatusChanged) and self.payload.current.terminal
+
+
+TurnEvent = ToolCallStarted | ToolCallFinished | TaskSteered
+"""What a task's turn in its conversation keeps of its events: its tool calls and the
+steers it took (`agent.conversations.turns`)."""

@@ -16,7 +16,7 @@ from typing import Any
 from core.identity import Principal
 from records import events as ev
 from records.agents.definition import AgentDefinition, Panel, RemoteDelegate
-from records.checkpoints import JournalEntry, RunCheckpoint
+from records.checkpoints import JournalEntry, RunCheckpoint, TakenSteer
 from records.conversations.history import History
 from records.execution import ExecutionMode
 from records.messages import Message, ToolCall
@@ -67,6 +67,8 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.UsageReported,
         ev.InputRequested,
         ev.InputProvided,
+        ev.TaskSteered,
+        ev.SteerApplied,
         ev.HistoryCompacted,
         ev.ArtifactRef,
         ev.ArtifactUpdated,
@@ -98,6 +100,7 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.PanelDecided,
         RemoteDelegate,
         RemoteState,
+        TakenSteer,
     )
 }
 _ENUMS: dict[str, type[enum.Enum]] = {
@@ -114,7 +117,7 @@ _LATER: dict[str, frozenset[str]] = {
     "Task": frozenset({"wait_limit_seconds"}),
     "ChildSummary": frozenset({"budget"}),
     "PlanExecuteState": frozenset({"unsettled", "correcting", "correction"}),
-    "RunCheckpoint": frozenset({"citations", "artifacts_written"}),
+    "RunCheckpoint": frozenset({"citations", "artifacts_written", "steers"}),
     "JournalEntry": frozenset({"handed_on"}),
 }
 """Fields added after their type's stored form was fixed: written only when they differ

@@ -17,7 +17,7 @@ environment.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from stores.agents.sql import SqlAgentStore
@@ -41,6 +41,8 @@ from stores.rate_limits.memory import InMemoryRateLimiter
 from stores.redis_options import RedisOptions
 from stores.sql.database import Database
 from stores.sql.engine import PoolOptions, migrate
+from stores.steers.base import SteerBus
+from stores.steers.memory import InMemorySteerBus
 from stores.tasks.base import TaskStore
 from stores.tasks.memory import InMemoryTaskStore
 from stores.tool_cache.base import ToolCache
@@ -83,6 +85,8 @@ class LiveStores:
     """Which task runs in each conversation, and which wait."""
     redis: RedisConnections | None = None
     """The process's Redis connections, when the stores are on Redis (closed last)."""
+    steers: SteerBus = field(default_factory=InMemorySteerBus)
+    """Steers of tasks, told to every replica."""
 
     async def close(self) -> None:
         await self.tasks.close()
@@ -135,6 +139,7 @@ def _on_redis(settings: StoreSettings, options: RedisOptions) -> LiveStores:
     from stores.idempotency.redis import RedisIdempotencyStore
     from stores.leases.redis import RedisLeases
     from stores.redis import RedisConnections
+    from stores.steers.redis import RedisSteerBus
     from stores.tasks.redis import RedisTaskStore
     from stores.tool_cache.redis import RedisToolCache
     from stores.wakes.redis import RedisWakeBus
@@ -160,6 +165,7 @@ def _on_redis(settings: StoreSettings, options: RedisOptions) -> LiveStores:
         RedisToolCache(calls, prefix),
         RedisConversationSlots(calls, prefix),
         connections,
+        RedisSteerBus(calls, prefix, connections.subscriptions),
     )
 
 

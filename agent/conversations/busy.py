@@ -3,9 +3,12 @@
 A task of a conversation holds the conversation's slot while it runs
 (`stores.conversation_slots`). A new task finds it free (it takes it), or busy:
 then REJECT refuses the new task, ENQUEUE puts it in line (it waits, PENDING, for
-the tasks before it to end) and INTERRUPT cancels the running task and puts the
-new one first in line. A task lets go when it has ended and its turn is in the
-conversation, so the next task always sees it.
+the tasks before it to end), FOLLOW_UP too but only into an empty line (one follow-up
+waits at most), and INTERRUPT cancels the running task and puts the new one first in
+line. STEER starts no task in a busy conversation (`agent.scheduling.steers` steers the
+busy one instead); one that reaches the gate anyway is refused as under REJECT. A task
+lets go when it has ended and its turn is in the conversation, so the next task always
+sees it.
 
 A task whose process died between its end and letting go is let go by the
 replica that takes it over. As a last resort, a task seen ended (or missing) for
@@ -24,7 +27,12 @@ from collections.abc import Awaitable, Callable
 import structlog
 
 from agent.running.lifecycle import PERSIST_DELAYS
-from core.errors import ConversationBusyError, ConversationLineFullError, TaskNotFoundError
+from core.errors import (
+    ConversationBusyError,
+    ConversationLineFullError,
+    FollowUpQueuedError,
+    TaskNotFoundError,
+)
 from records.conversations.model import BusyPolicy
 from records.tasks import Task
 from stores.conversation_slots.base import ConversationSlots
@@ -87,8 +95,13 @@ class BusyGate:
         blocker = await self._claim(tenant, key, task_id)
         if not blocker:
             return
-        if policy is BusyPolicy.REJECT:
+        if policy in (BusyPolicy.REJECT, BusyPolicy.STEER):
             raise ConversationBusyError(conversation_id, blocker)
+        if policy is BusyPolicy.FOLLOW_UP:
+            if not await self._slots.enqueue(key, task_id, first=False, limit=1):
+                queued = await self.next_in_line(tenant, conversation_id)
+                raise FollowUpQueuedError(conversation_id, blocker, queued)
+            return
         first = policy is BusyPolicy.INTERRUPT
         if not await self._slots.enqueue(key, task_id, first=first, limit=self._max_waiting):
             raise ConversationLineFullError(conversation_id, blocker, self._max_waiting)

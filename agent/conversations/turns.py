@@ -1,10 +1,10 @@
 """What a task leaves in its conversation when it ends: its turn.
 
-The turn is the caller's message (the task's text), the tool calls the task made
-(as written to its event log, redacted: from the run that made them, or read back
-from the log when another process ran it) and its final answer, or a line saying why it
-has none. Every message is held to a stored size, and counted in tokens for the
-task's model.
+The turn is the caller's message (the task's text), the tool calls the task made and
+the steers it took, in their order (as written to its event log, redacted: from the run
+that made them, or read back from the log when another process ran it), and its final
+answer, or a line saying why it has none. Every message is held to a stored size, and
+counted in tokens for the task's model.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from agent.llm.window.tokens import TokenCounter, message_tokens
 from core.secrets import scrub
 from records import events as ev
 from records.conversations.model import (
+    MAX_STEER_MESSAGES,
     MAX_TOOL_MESSAGES,
     ConversationMessage,
     MessageRole,
@@ -54,27 +55,32 @@ def answer_of(task: Task) -> str:
     return noted
 
 
-ToolEvent = ev.ToolCallStarted | ev.ToolCallFinished
-
-
-def turn_from(task: Task, tool_events: Iterable[ToolEvent], counter: TokenCounter) -> Turn:
-    """The turn of an ended `task` whose tool call events (as logged) are `tool_events`."""
+def turn_from(task: Task, events: Iterable[ev.TurnEvent], counter: TokenCounter) -> Turn:
+    """The turn of an ended `task` whose tool call events (as logged) and steers taken are
+    `events`, in their order."""
     started: dict[str, ev.ToolCallStarted] = {}
-    finished: list[tuple[ev.ToolCallStarted, ev.ToolCallFinished]] = []
-    for payload in tool_events:
+    messages = [_message("user", scrub(task.goal), task.task_id, counter)]
+    calls = steers = 0
+    for payload in events:
         if isinstance(payload, ev.ToolCallStarted):
             started[payload.call_id] = payload
+        elif isinstance(payload, ev.TaskSteered):
+            steers += 1
+            if steers <= MAX_STEER_MESSAGES:
+                messages.append(_message("user", scrub(payload.message), task.task_id, counter))
         elif payload.call_id in started:
-            finished.append((started.pop(payload.call_id), payload))
-    messages = [_message("user", scrub(task.goal), task.task_id, counter)]
-    for call, result in finished[:MAX_TOOL_MESSAGES]:
-        arguments = json.dumps(call.arguments, ensure_ascii=False, default=str)
-        messages.append(
-            _message("tool", result.text, task.task_id, counter, call.tool_name, cut(arguments))
-        )
+            call = started.pop(payload.call_id)
+            calls += 1
+            if calls <= MAX_TOOL_MESSAGES:
+                arguments = cut(json.dumps(call.arguments, ensure_ascii=False, default=str))
+                messages.append(
+                    _message("tool", payload.text, task.task_id, counter, call.tool_name, arguments)
+                )
     answer = answer_of(task)
-    if len(finished) > MAX_TOOL_MESSAGES:
-        answer = f"({len(finished) - MAX_TOOL_MESSAGES} more tool calls not kept.)\n{answer}"
+    if steers > MAX_STEER_MESSAGES:
+        answer = f"({steers - MAX_STEER_MESSAGES} more messages of the user not kept.)\n{answer}"
+    if calls > MAX_TOOL_MESSAGES:
+        answer = f"({calls - MAX_TOOL_MESSAGES} more tool calls not kept.)\n{answer}"
     messages.append(_message("assistant", answer, task.task_id, counter))
     return Turn(task.task_id, tuple(messages))
 
@@ -83,12 +89,18 @@ async def turn_of(task: Task, events: AsyncIterator[ev.TaskEvent], counter: Toke
     """The turn of an ended `task`, its tool calls read from its event log up to the
     task's last event (its terminal event may not be written yet: the log is never
     waited on). For a task that another process ran (taken over, cancelled here)."""
-    logged: list[ToolEvent] = []
+    logged: list[ev.TurnEvent] = []
+    received: dict[str, ev.TaskSteered] = {}
     try:
         if task.last_sequence > 0:
             async for event in events:
-                if isinstance(event.payload, ev.ToolCallStarted | ev.ToolCallFinished):
-                    logged.append(event.payload)
+                payload = event.payload
+                if isinstance(payload, ev.ToolCallStarted | ev.ToolCallFinished):
+                    logged.append(payload)
+                elif isinstance(payload, ev.TaskSteered):
+                    received[payload.steer_id] = payload
+                elif isinstance(payload, ev.SteerApplied) and payload.steer_id in received:
+                    logged.append(received.pop(payload.steer_id))  # taken: in its place
                 if event.sequence >= task.last_sequence:
                     break
     finally:

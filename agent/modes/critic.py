@@ -38,7 +38,7 @@ async def review(run: TaskRun, results: str, step_ids: list[str], review_id: str
     """One review of the given steps' results. A critic that cannot be read accepts."""
     messages = [
         Message("system", prompts.CRITIC_SYSTEM),
-        Message("user", f"Task: {run.task.goal}\n\nStep results to judge:\n{results}"),
+        Message("user", f"Task: {run.transcript.goal()}\n\nStep results to judge:\n{results}"),
     ]
     data: dict[str, Any] | None = None
     for attempt in (1, 2):

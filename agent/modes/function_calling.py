@@ -4,7 +4,9 @@ Each iteration is one model call plus the tool calls it asks for (run
 concurrently, bounded). On the last allowed iteration the tools are
 withdrawn so the model must answer from what it has. The same tool with the
 same arguments `max_repeated_calls` times in a row stops the loop. A failed
-or refused tool call is an observation the model sees.
+or refused tool call is an observation the model sees. Steers (`SteerTask`) join the
+conversation as user messages before a model call, after the calls of the batch before
+it; one taken as the model answers sends its answer back for another iteration.
 """
 
 from __future__ import annotations
@@ -73,6 +75,8 @@ class _Loop:
         step_id, started = await run.transcript.begin_iteration(
             iteration, last, again=bool(self.pending)
         )
+        if not self.pending:  # a safe point: the calls before it have their results
+            await self._steered(step_id, look=iteration == self.first)
         if last and self.used_tools:
             self.messages.append(Message("user", prompts.LAST_ROUND))
         text, dropped = "", 0
@@ -149,9 +153,22 @@ class _Loop:
             self.messages.append(Message("user", prompts.too_many_calls(len(calls), dropped)))
         self.used_tools = True
 
+    async def _steered(self, step_id: str, *, look: bool = False) -> bool:
+        """Add the steers not taken yet as user messages; whether there were any."""
+        steers = await self.run.transcript.take_steers(step_id, look=look)
+        self.messages.extend(Message("user", steer.message) for steer in steers)
+        return bool(steers)
+
     async def _answered(self, answer: str, step_id: str, took: float, last: bool) -> Outcome | None:
-        """A reply without calls: the outcome, or None to ask again after an empty one."""
+        """A reply without calls: the outcome, or None to ask again after an empty one or
+        with a steer that came while the model answered."""
         await self.run.transcript.emit(ev.StepFinished(step_id, bool(answer), answer[:500], took))
+        if answer and not last:
+            steered = len(self.messages)
+            self.messages.append(Message("assistant", answer))
+            if await self._steered(step_id, look=True):
+                return None
+            del self.messages[steered:]
         if not answer:
             if last:
                 raise LimitReached(

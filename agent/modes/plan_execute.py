@@ -9,6 +9,9 @@ with what was learnt; each replan counts as an iteration against
 `max_iterations`. A failed step follows the agent's step policy: `replan`
 (the same), `skip` (go on without it; the steps that depend on it are skipped
 too) or `terminate` (the run stops, STEP_FAILED, with the best answer so far).
+Steers (`SteerTask`) are taken before each batch of steps and before the answer; from
+then on the task's text as the planner, the executor, the critic and the synthesizer see
+it carries them.
 """
 
 from __future__ import annotations
@@ -221,6 +224,9 @@ class PlanExecutor:
         policy = self.run.config.plan.critic_policy
         pending = self._open(list(plan.steps))
         while pending:
+            # A safe point: the steps before have their results. Steers taken here reach
+            # the executor from the next step on, and the planner when it next plans.
+            await self.run.transcript.take_steers(f"step-{self.index + 1}")
             await self._skip_dependents(pending)  # in plan order: a chain is skipped whole
             pending = self._open(pending)
             if not pending:
@@ -280,6 +286,7 @@ class PlanExecutor:
         return result
 
     async def run_all(self) -> Outcome:
+        await self.run.transcript.take_steers("plan", look=True)  # sent before it started
         if self.replan_reason:  # resumed between a failure and its new plan
             plan = await self._plan(self.replan_reason)
         elif self.plan is not None:  # resumed: carry on with the plan at the checkpoint
@@ -303,6 +310,7 @@ class PlanExecutor:
                 self.replan_reason = replan.reason
                 await self._checkpoint()
                 plan = await self._plan(replan.reason)
+        await self.run.transcript.take_steers("synthesis", look=True)
         answer = await synthesize(self.run, _results_text(self.results))
         return Outcome(answer)
 

@@ -46,7 +46,7 @@ async def _do_step(
 ) -> StepResult:
     inputs = step_inputs(step, results)
     prompt = prompts.step_prompt(
-        run.task.goal, step.description, step.expected_output, inputs, feedback
+        run.transcript.goal(), step.description, step.expected_output, inputs, feedback
     )
     if step.agent:  # run as that agent's child task (`agent.teams`)
         handed = {"task": prompt[:MAX_TASK_CHARS]}

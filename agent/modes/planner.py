@@ -29,7 +29,7 @@ async def make_plan(
     """
     messages = run.transcript.opening(
         prompts.planner_system(list(run.tools.specs.values()), MAX_PLAN_STEPS),
-        prompts.task_prompt(run.task.goal, run.task.context),
+        prompts.task_prompt(run.transcript.goal(), run.task.context),
     )
     if replan:
         messages.append(Message("user", replan))

@@ -19,7 +19,7 @@ NO_MODEL_AFTER = (StopReason.TOKEN_BUDGET, StopReason.DEADLINE)
 async def synthesize(run: TaskRun, results: str, *, stopped_because: str = "") -> str:
     messages = run.transcript.opening(
         prompts.SYNTHESIZER_SYSTEM,
-        prompts.synthesis_prompt(run.task.goal, results, stopped_because),
+        prompts.synthesis_prompt(run.transcript.goal(), results, stopped_because),
     )
     response = await run.model("synthesizer", "synthesis", messages)
     return response.text.strip()

@@ -133,6 +133,8 @@ class _Loop:
         step_id, started = await run.transcript.begin_iteration(
             iteration, last, again=bool(self.pending)
         )
+        if self.pending is None:  # a safe point: the action before it has its observation
+            await self._steered(step_id, look=iteration == self.first)
         if last and iteration > 1 and self.pending is None:
             self.messages.append(Message("user", prompts.REACT_LAST_ROUND))
         try:
@@ -146,6 +148,8 @@ class _Loop:
                         ev.StepFinished(step_id, True, parsed.answer[:500], took)
                     )
                     run.task.current_step = iteration
+                    if not last and await self._steered_after(step_id):
+                        return None  # a steer came while the model answered: once more
                     return Outcome(parsed.answer)
                 await self._act(step_id, iteration, parsed)
         except TimeoutError:
@@ -162,6 +166,22 @@ class _Loop:
             raise failing
         await run.checkpoint(self.state(iteration + 1))
         return None
+
+    async def _steered(self, step_id: str, *, look: bool = False) -> bool:
+        """Add the steers not taken yet as user messages; whether there were any."""
+        steers = await self.run.transcript.take_steers(step_id, look=look)
+        self.messages.extend(Message("user", steer.message) for steer in steers)
+        return bool(steers)
+
+    async def _steered_after(self, step_id: str) -> bool:
+        """Whether a steer came while the model gave its final answer (then the answer and
+        the steers join the conversation, and the loop goes on)."""
+        kept = len(self.messages)
+        self.messages.append(Message("assistant", self.reply))
+        if await self._steered(step_id, look=True):
+            return True
+        del self.messages[kept:]
+        return False
 
     async def _reply(self, step_id: str, last: bool) -> Action | Final | None:
         """The model's reply, parsed; asked once more with a correction if it is unusable."""

@@ -166,6 +166,8 @@ def redact_event(payload: ev.EventPayload) -> ev.EventPayload:
             return replace(payload, question=scrub(payload.question))
         case ev.InputProvided():
             return replace(payload, text=scrub(payload.text))
+        case ev.TaskSteered():
+            return replace(payload, message=scrub(payload.message))
         case ev.ReflectionVerdict():
             return replace(payload, feedback=scrub(payload.feedback))
         case ev.PlanCreated():

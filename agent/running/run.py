@@ -103,16 +103,18 @@ class TaskRun:
         if state.checkpoints is None or not state.persist:
             return
         async with state.lock:
+            progress = self.progress(new_state=mode_state is not None)
             await state.checkpoints.save(
-                self.task.tenant, self.task.task_id, serialization.dumps(self.progress())
+                self.task.tenant, self.task.task_id, serialization.dumps(progress)
             )
 
-    def progress(self, parked_at: float | None = None) -> RunCheckpoint:
+    def progress(self, parked_at: float | None = None, *, new_state: bool = False) -> RunCheckpoint:
         """The run's progress as a checkpoint; `parked_at` when the task parks: it then
-        holds the mode's state as the model asked for the calls that wait."""
+        holds the mode's state as the model asked for the calls that wait. `new_state`: the
+        mode's state was built just now (it holds every steer taken so far)."""
         mode_state = self.state.mode
         if parked_at is not None and self.state.pending is not None:
-            mode_state = self.state.pending
+            mode_state, new_state = self.state.pending, True
         said, bounds = self.transcript, self.bounds
         return RunCheckpoint(
             principal=self.call.principal,
@@ -131,6 +133,7 @@ class TaskRun:
             waited_seconds=bounds.waited,
             citations=tuple(said.citations),
             artifacts_written=tuple(said.artifacts_written),
+            steers=said.steers.kept(new_state),
         )
 
     # -- models ----------------------------------------------------------------

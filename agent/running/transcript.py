@@ -8,13 +8,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
-from agent import metrics
+from agent import metrics, prompts
 from agent.limits import LimitReached
 from agent.running.event_writer import EventWriter
 from agent.running.state import RunState
+from agent.running.steering import Steering
 from agent.running.urls import UrlBook
 from records import events as ev
-from records.checkpoints import RunCheckpoint
+from records.checkpoints import RunCheckpoint, TakenSteer
 from records.conversations.history import History
 from records.messages import Message
 from records.plan import Plan
@@ -42,9 +43,9 @@ class Transcript:
     recalled: str = ""
     """The user's long-term memories recalled for the task, as a delimited data block
     (`agent.knowledge.recall`); sent after the system message."""
-    tool_log: list[ev.ToolCallStarted | ev.ToolCallFinished] = field(default_factory=list)
-    """This run's tool call events as written to the log (redacted): what its turn in a
-    conversation keeps of them, without reading the log back."""
+    tool_log: list[ev.TurnEvent] = field(default_factory=list)
+    """This run's tool call events as written to the log (redacted) and the steers it took:
+    what its turn in a conversation keeps of them, without reading the log back."""
     artifacts_written: list[ev.ArtifactUpdated] = field(default_factory=list)
     """The artifact versions this run wrote (for its final answer: `agent.running.artifacts`)."""
     citations: list[Citation] = field(default_factory=list)
@@ -53,9 +54,12 @@ class Transcript:
     """Long URLs the model sees as placeholders (`agent.running.urls`)."""
     events: EventWriter = field(init=False)
     """Writes its events in order, deltas coalesced (`writing` sets its limits)."""
+    steers: Steering = field(init=False)
+    """The user messages added to the task while it works (`agent.running.steering`)."""
 
     def __post_init__(self) -> None:  # every delta its own event until `writing` says
         self.events = EventWriter(self._append, flush_seconds=0.0, max_chars=1)
+        self.steers = Steering(self.store, self.task, self._steer_taken)
 
     def writing(self, flush_seconds: float, max_chars: int) -> None:
         """Coalesce text deltas within `flush_seconds` and up to `max_chars` characters."""
@@ -67,6 +71,12 @@ class Transcript:
         self.history = resumed.history
         self.citations = list(resumed.citations)
         self.artifacts_written = list(resumed.artifacts_written)
+        self.steers.resume(resumed.steers)
+
+    def goal(self) -> str:
+        """The task's text and the steers taken so far (what a mode that builds each prompt
+        afresh, such as plan-and-execute, sends as the task)."""
+        return prompts.steered_goal(self.task.goal, [s.message for s in self.steers.taken])
 
     def system(self, prompt: str) -> Message:
         """The system message of a model call: the agent's instructions, then `prompt`."""
@@ -95,8 +105,23 @@ class Transcript:
                 payload = replace(payload, output=self.urls.restore(payload.output))
             await self.events.emit(payload)
 
+    async def take_steers(self, step_id: str, *, look: bool = False) -> list[TakenSteer]:
+        """The steers not taken yet (`Steering.take`); none for work that is not a stored
+        task."""
+        if not self.state.persist:
+            return []
+        await self.events.flush()
+        return await self.steers.take(step_id, look=look)
+
+    async def _steer_taken(self, steer: TakenSteer, step_id: str) -> None:
+        if self.task.conversation_id:
+            self.tool_log.append(ev.TaskSteered(steer.steer_id, "", steer.message))
+        await self.emit(ev.SteerApplied(steer.steer_id, step_id, steer.sequence))
+
     async def _append(self, payload: ev.EventPayload) -> None:
+        expected = self.task.last_sequence + 1
         event = await self.store.append_event(self.task.task_id, self.trace_id, payload)
+        self.steers.appended(expected, event.sequence)
         self.task.last_sequence = max(self.task.last_sequence, event.sequence)
         if (
             isinstance(payload, ev.ToolCallStarted | ev.ToolCallFinished)

@@ -1,5 +1,5 @@
-"""What a process does in the background, besides running tasks: following cancellations
-and wakes published by other replicas, the waking pass, claiming woken and orphaned
+"""What a process does in the background, besides running tasks: following cancellations,
+steers and wakes published by other replicas, the waking pass, claiming woken and orphaned
 tasks, and renewing its leases."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ import structlog
 from agent.scheduling.admission import Admission
 from agent.scheduling.execution import Runner
 from agent.scheduling.parking import Parking
-from agent.scheduling.takeover import Takeover, follow_cancellations
+from agent.scheduling.takeover import Takeover, follow_cancellations, follow_steers
 from agent.scheduling.waking import WakingPass
 from stores.cancellations.base import CancelBus
+from stores.steers.base import SteerBus
 
 log = structlog.get_logger(__name__)
 
@@ -29,6 +30,7 @@ class Background:
         waking: WakingPass,
         takeover: Takeover | None,
         cancellations: CancelBus,
+        steers: SteerBus,
     ) -> None:
         self._runner = runner
         self._admission = admission
@@ -36,14 +38,19 @@ class Background:
         self._waking = waking
         self._takeover = takeover
         self._cancellations = cancellations
+        self._steers = steers
         self._listener: asyncio.Task[None] | None = None
+        self._steer_listener: asyncio.Task[None] | None = None
         self._jobs: list[asyncio.Task[None]] = []
 
     def listen_for_cancellations(self) -> None:
-        """Start following cancellations published by other replicas."""
+        """Start following cancellations and steers published by other replicas."""
         if self._listener is None:
             following = follow_cancellations(self._cancellations, self._runner)
             self._listener = asyncio.create_task(following, name="agentd-cancellations")
+        if self._steer_listener is None:
+            steering = follow_steers(self._steers, self._runner)
+            self._steer_listener = asyncio.create_task(steering, name="agentd-steers")
 
     def supervise(self, max_running: int) -> None:
         """Start the waking pass (deadlines, lost wakes, turns, remote agents) and, if this
@@ -79,7 +86,7 @@ class Background:
     async def stop(self) -> None:
         if self._takeover is not None:
             self._takeover.closing = True
-        jobs = [t for t in (self._listener, *self._jobs) if t is not None]
+        jobs = [t for t in (self._listener, self._steer_listener, *self._jobs) if t is not None]
         for job in jobs:
             job.cancel()
         if jobs:

@@ -112,6 +112,14 @@ class Runner:
         entry[0].cancel()
         return entry[0]
 
+    def steered(self, task_id: str) -> bool:
+        """Tell a task running here that its log holds a new steer; whether it runs here."""
+        entry = self.running.get(task_id)
+        if entry is None:
+            return False
+        entry[1].transcript.steers.nudge()
+        return True
+
     def hand_over(self, task_id: str) -> None:
         """Stop a task running here without ending it, for another process to resume."""
         entry = self.running.get(task_id)

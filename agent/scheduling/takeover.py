@@ -33,6 +33,7 @@ from records.tasks import Task, TaskStatus
 from stores.cancellations.base import CancelBus
 from stores.checkpoints.base import CheckpointStore
 from stores.leases.base import Leases
+from stores.steers.base import SteerBus
 
 log = structlog.get_logger(__name__)
 
@@ -44,6 +45,15 @@ async def follow_cancellations(bus: CancelBus, runner: Runner) -> None:
             runner.cancel(task_id, reason)
     except Exception:
         log.exception("cancellation listener stopped")
+
+
+async def follow_steers(bus: SteerBus, runner: Runner) -> None:
+    """Nudge each task running here that another replica steered."""
+    try:
+        async for task_id in bus.subscribe():
+            runner.steered(task_id)
+    except Exception:
+        log.exception("steer listener stopped")
 
 
 class Takeover:

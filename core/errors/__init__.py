@@ -39,6 +39,7 @@ from core.errors.conversations import (
     ConversationBusyError,
     ConversationLineFullError,
     ConversationNotFoundError,
+    FollowUpQueuedError,
 )
 from core.errors.knowledge import (
     DocumentGoneError,
@@ -89,6 +90,7 @@ __all__ = [
     "EmbeddingsUnavailableError",
     "EventsExpiredError",
     "FieldViolation",
+    "FollowUpQueuedError",
     "GrantAboveLimitError",
     "GrantNotFoundError",
     "IdempotencyConflictError",

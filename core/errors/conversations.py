@@ -31,9 +31,12 @@ class ConversationBusyError(AgentdError):
         super().__init__(
             message
             or f"conversation {conversation_id!r} has a task running{detail}; wait for it to "
-            "end, or send busy_policy ENQUEUE or INTERRUPT",
-            metadata={"conversation_id": conversation_id, "task_id": task_id},
+            "end, or send busy_policy ENQUEUE, INTERRUPT, STEER or FOLLOW_UP",
+            metadata={"conversation_id": conversation_id, "task_id": task_id, "busy": self.busy},
         )
+
+    busy = "TASK_RUNNING"
+    """Why the conversation refused (the `busy` metadata): a task runs or waits in it."""
 
 
 class ConversationLineFullError(ConversationBusyError):
@@ -48,3 +51,23 @@ class ConversationLineFullError(ConversationBusyError):
             "as many as may wait; send the next one when a task has ended",
         )
         self.metadata["waiting_limit"] = str(limit)
+
+    busy = "LINE_FULL"
+
+
+class FollowUpQueuedError(ConversationBusyError):
+    """FOLLOW_UP refused: a task waits already to be the conversation's next turn."""
+
+    busy = "FOLLOW_UP_QUEUED"
+
+    def __init__(self, conversation_id: str, task_id: str, queued_task_id: str) -> None:
+        self.queued_task_id = queued_task_id
+        waiting = f" (task {queued_task_id!r})" if queued_task_id else ""
+        super().__init__(
+            conversation_id,
+            task_id,
+            f"conversation {conversation_id!r} has a task running and a follow-up waiting"
+            f"{waiting}; one follow-up may wait: send this one when the waiting task has "
+            "started, or steer the running task (busy_policy STEER)",
+        )
+        self.metadata["queued_task_id"] = queued_task_id

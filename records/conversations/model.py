@@ -26,6 +26,11 @@ MAX_STORED_CHARS = 16_000
 """A message's content is stored up to this many characters (cut with a marker)."""
 MAX_TOOL_MESSAGES = 32
 """Tool calls kept in one turn; more are counted in a note, not kept."""
+MAX_STEER_MESSAGES = 8
+"""Steers (user messages added while the task worked) kept in one turn; more are counted
+in a note, not kept."""
+MAX_TURN_MESSAGES = MAX_TOOL_MESSAGES + MAX_STEER_MESSAGES + 2
+"""Messages of one turn at most: the caller's, the tool calls and steers kept, the answer."""
 
 MessageRole = Literal["user", "assistant", "tool"]
 
@@ -39,6 +44,10 @@ class BusyPolicy(enum.Enum):
     """Accepted; it starts once the tasks accepted before it have ended."""
     INTERRUPT = "interrupt"
     """The running task is cancelled; the new one starts once it has ended, first in line."""
+    STEER = "steer"
+    """No new task: its text is added to the running (or waiting) task as a steer."""
+    FOLLOW_UP = "follow_up"
+    """Accepted as the next turn, started when the current one ends; one may wait."""
 
 
 def new_conversation_id() -> str:

@@ -153,6 +153,16 @@ def _input_provided(p: ev.InputProvided) -> events_pb2.InputProvided:
     return events_pb2.InputProvided(request_id=p.request_id, provided_by=p.provided_by, text=p.text)
 
 
+def _task_steered(p: ev.TaskSteered) -> events_pb2.TaskSteered:
+    return events_pb2.TaskSteered(steer_id=p.steer_id, steered_by=p.steered_by, message=p.message)
+
+
+def _steer_applied(p: ev.SteerApplied) -> events_pb2.SteerApplied:
+    return events_pb2.SteerApplied(
+        steer_id=p.steer_id, step_id=p.step_id, steer_sequence=p.steer_sequence
+    )
+
+
 def _approval_requested(p: ev.ApprovalRequested) -> events_pb2.ApprovalRequested:
     return events_pb2.ApprovalRequested(
         call_id=p.call_id,
@@ -278,6 +288,8 @@ _PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
     ev.ApprovalRequested: ("approval_requested", _approval_requested),
     ev.InputRequested: ("input_requested", _input_requested),
     ev.InputProvided: ("input_provided", _input_provided),
+    ev.TaskSteered: ("task_steered", _task_steered),
+    ev.SteerApplied: ("steer_applied", _steer_applied),
     ev.ApprovalDecided: ("approval_decided", _approval_decided),
     ev.UsageReported: ("usage", _usage),
     ev.HistoryCompacted: ("history_compacted", _history_compacted),

@@ -236,6 +236,8 @@ _BUSY_POLICIES: dict[conversations_pb2.ConversationBusyPolicy.ValueType, BusyPol
     conversations_pb2.CONVERSATION_BUSY_POLICY_REJECT: BusyPolicy.REJECT,
     conversations_pb2.CONVERSATION_BUSY_POLICY_ENQUEUE: BusyPolicy.ENQUEUE,
     conversations_pb2.CONVERSATION_BUSY_POLICY_INTERRUPT: BusyPolicy.INTERRUPT,
+    conversations_pb2.CONVERSATION_BUSY_POLICY_STEER: BusyPolicy.STEER,
+    conversations_pb2.CONVERSATION_BUSY_POLICY_FOLLOW_UP: BusyPolicy.FOLLOW_UP,
 }
 
 

@@ -11,7 +11,7 @@ from agent.running.artifacts import TaskArtifacts
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2, tasks_pb2
 from core.identity import CallContext
-from records.events import TaskEvent
+from records.events import TaskEvent, TaskSteered
 from server.calls import stream, unary
 from server.convert import artifacts as convert_artifacts
 from server.convert import events as convert_events
@@ -36,6 +36,7 @@ class TaskRpcs:
         "ApproveToolCall",
         "ProvideInput",
         "ResumeTask",
+        "SteerTask",
     )
 
     def __init__(
@@ -65,9 +66,9 @@ class TaskRpcs:
     async def Execute(  # noqa: N802 - gRPC method name
         self, request: pb.ExecuteRequest, call: CallContext
     ) -> AsyncIterator[events_pb2.TaskEvent]:
-        task = await self._engine.start(convert.task_request(request), call)
+        task, after = await self._engine.start_or_steer(convert.task_request(request), call)
         note_task(task.task_id)
-        events = self._tasks.live(task.tenant, task.task_id)
+        events = self._tasks.live(task.tenant, task.task_id, after)
         ended = False
         try:
             async for message in self._follow(task.tenant, task.task_id, events):
@@ -83,7 +84,7 @@ class TaskRpcs:
     async def StartTask(  # noqa: N802
         self, request: pb.ExecuteRequest, call: CallContext
     ) -> tasks_pb2.Task:
-        task = await self._engine.start(convert.task_request(request), call)
+        task, _ = await self._engine.start_or_steer(convert.task_request(request), call)
         note_task(task.task_id)
         return convert.task_to_proto(task)
 
@@ -166,3 +167,17 @@ class TaskRpcs:
         note_task(task_id)
         task = await self._engine.resume_task(call, task_id, request.comment)
         return convert.task_to_proto(task)
+
+    @unary
+    async def SteerTask(  # noqa: N802
+        self, request: pb.SteerTaskRequest, call: CallContext
+    ) -> pb.SteerTaskResponse:
+        task_id = required_id(request.task_id, "task_id")
+        note_task(task_id)
+        task, event = await self._engine.steer(
+            call, task_id, request.message, request.idempotency_key
+        )
+        steer_id = event.payload.steer_id if isinstance(event.payload, TaskSteered) else ""
+        return pb.SteerTaskResponse(
+            task=convert.task_to_proto(task), steer_id=steer_id, sequence=event.sequence
+        )

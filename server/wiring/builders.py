@@ -296,6 +296,7 @@ async def start_engine(
                 leases=live.leases,
                 cancel_bus=live.cancellations,
                 wake_bus=live.wakes,
+                steer_bus=live.steers,
                 takeover_interval_seconds=settings.takeover_interval_seconds,
             ),
             checkpoints=durable.checkpoints,

@@ -33,7 +33,7 @@ from sqlalchemy import (
 
 from core.errors import ConversationNotFoundError
 from records.conversations.model import (
-    MAX_TOOL_MESSAGES,
+    MAX_TURN_MESSAGES,
     Conversation,
     ConversationMessage,
     ConversationQuery,
@@ -52,8 +52,6 @@ APPEND_ATTEMPTS = 20
 """Tries at a turn number while other tasks' turns take them (one task runs per
 conversation, so a race is rare and short)."""
 NO_BOUND = 2**62
-MAX_TURN_MESSAGES = MAX_TOOL_MESSAGES + 2
-"""Messages of one turn at most: the caller's, the tool calls kept, the answer."""
 
 _OWNED = and_(_C.conversation_id == bindparam("b_cid"), _C.tenant == bindparam("b_tenant"))
 _GET = select(conversations).where(_OWNED)

@@ -16,6 +16,8 @@ BUSY_POLICIES = {
     "reject": cpb.CONVERSATION_BUSY_POLICY_REJECT,
     "enqueue": cpb.CONVERSATION_BUSY_POLICY_ENQUEUE,
     "interrupt": cpb.CONVERSATION_BUSY_POLICY_INTERRUPT,
+    "steer": cpb.CONVERSATION_BUSY_POLICY_STEER,
+    "follow_up": cpb.CONVERSATION_BUSY_POLICY_FOLLOW_UP,
 }
 """The busy policies of `execute(..., busy_policy=...)` by name."""
 
