@@ -105,6 +105,7 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "plan": tasks_cli.run_plan,
     "input": tasks_cli.run_input,
     "resume": tasks_cli.run_resume,
+    "steer": tasks_cli.run_steer,
     "agents": agents_cli.run_agents,
     "audit": audit_cli.run_audit,
     "approve": audit_cli.run_approve,

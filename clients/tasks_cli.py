@@ -279,6 +279,20 @@ async def run_input(client: AgentClient, args: argparse.Namespace) -> int:
     return 0
 
 
+async def run_steer(client: AgentClient, args: argparse.Namespace) -> int:
+    message = sys.stdin.read() if args.message == "-" else args.message
+    steered = await client.steer_task(args.task_id, message, idempotency_key=args.idempotency_key)
+    if args.json:
+        print(as_json(steered))
+    else:
+        task = steered.task
+        print(
+            f"steered ({steered.steer_id}, event {steered.sequence}); "
+            f"task {task.task_id} is {status_name(task.status)}"
+        )
+    return 0
+
+
 async def run_resume(client: AgentClient, args: argparse.Namespace) -> int:
     task = await client.resume_task(args.task_id, args.comment)
     if args.json:
@@ -303,9 +317,10 @@ def add_parsers(sub: Any) -> None:
     exe.add_argument("--conversation", default="", help="the conversation the task is a turn of")
     exe.add_argument(
         "--busy",
-        choices=["reject", "enqueue", "interrupt"],
+        choices=["reject", "enqueue", "interrupt", "steer", "follow_up"],
         default="reject",
-        help="when a task of the conversation runs: refuse, wait, or interrupt it",
+        help="when a task of the conversation runs: refuse, wait, interrupt it, steer it "
+        "with this text, or follow it up (one may wait)",
     )
     events = sub.add_parser("events", help="a task's events so far, or --follow it")
     events.add_argument("task_id")
@@ -329,6 +344,10 @@ def add_parsers(sub: Any) -> None:
     answer.add_argument("task_id")
     answer.add_argument("request_id", help="from the task's input_requested event")
     answer.add_argument("text", help="the answer; - reads it from stdin")
+    steer = sub.add_parser("steer", help="add a message to a task while it works (SteerTask)")
+    steer.add_argument("task_id")
+    steer.add_argument("message", help="the message; - reads it from stdin")
+    steer.add_argument("--idempotency-key", default="", help="a retry with it steers once")
     resume = sub.add_parser(
         "resume", help="run again the tool call a task waits on after a resumable failure"
     )

@@ -21,13 +21,12 @@ from agent.engine import Engine
 from core.errors import TaskAlreadyTerminalError
 from core.identity import CallContext
 from records import events as ev
-from records.conversations.model import BusyPolicy
 from records.requests import TaskRequest
 from records.tasks import Task, TaskQuery, TaskStatus
 from records.tools.approvals import ApprovalDecision
 from server.a2a.card import CardMaker
 from server.a2a.errors import translated
-from server.a2a.parts import answer_of, decision_of, goal_of
+from server.a2a.parts import answer_of, busy_policy_of, decision_of, goal_of
 from server.a2a.push_rpcs import PushRpcs
 from server.convert import a2a as convert
 from server.convert import pages
@@ -91,7 +90,12 @@ class AgentdRequestHandler(RequestHandler):
             call.principal, "a2a-context", message.message_id, title, {"a2a": "true"}
         )
 
-    async def _start(self, call: CallContext, params: a2a_pb2.SendMessageRequest) -> Task:
+    async def _start(
+        self, call: CallContext, params: a2a_pb2.SendMessageRequest
+    ) -> tuple[Task, int]:
+        """A task for a new message, in its context's conversation under the message's busy
+        policy (a STEER steers the context's working task instead); the task and the log
+        position to follow it from."""
         message = params.message
         goal = goal_of(message)
         request = TaskRequest(
@@ -100,25 +104,33 @@ class AgentdRequestHandler(RequestHandler):
             idempotency_key=message.message_id,
             agent=params.tenant,
             conversation_id=await self._context_for(call, message),
-            busy_policy=BusyPolicy.ENQUEUE,
+            busy_policy=busy_policy_of(message),
         )
-        task = await self._engine.start(request, call)
+        task, after = await self._engine.start_or_steer(request, call)
         note_task(task.task_id)
         if params.configuration.HasField("task_push_notification_config"):
             webhook = a2a_pb2.TaskPushNotificationConfig()
             webhook.CopyFrom(params.configuration.task_push_notification_config)
             webhook.task_id = task.task_id
             await self._push.create(call, webhook)
-        return task
+        return task, after
 
-    async def _continue(self, call: CallContext, params: a2a_pb2.SendMessageRequest) -> Task:
+    async def _continue(
+        self, call: CallContext, params: a2a_pb2.SendMessageRequest
+    ) -> tuple[Task, int]:
         """A message to a task waiting for the caller: the answer to its question, or the
-        decision on the tool call it waits to have approved."""
+        decision on the tool call it waits to have approved; to a working task, a steer
+        (`SteerTask`). The task, and the log position to follow it from."""
         message = params.message
         note_task(message.task_id)
         task = await self._engine.find(call.principal.tenant, message.task_id)
         if message.context_id and message.context_id != task.conversation_id:
             raise UnsupportedOperationError("the message's context_id is not its task's")
+        if task.status in (TaskStatus.PENDING, TaskStatus.RUNNING):
+            _, steered = await self._engine.steer(
+                call, task.task_id, answer_of(message), message.message_id
+            )
+            return task, steered.sequence - 1
         if task.status is not TaskStatus.INPUT_REQUIRED:
             raise UnsupportedOperationError(
                 f"task {task.task_id} is {convert.STATES[task.status]!r}: it takes a message "
@@ -140,16 +152,15 @@ class AgentdRequestHandler(RequestHandler):
                 asked.call_id,
                 ApprovalDecision(decision.approve, call.principal.id, decision.comment),
             )
-        return task
+        return task, task.last_sequence
 
     async def _send(
         self, call: CallContext, params: a2a_pb2.SendMessageRequest
     ) -> tuple[Task, int]:
         """The task the message starts or continues, and the log position it starts at."""
         if params.message.task_id:
-            task = await self._continue(call, params)
-            return task, task.last_sequence
-        return await self._start(call, params), 0
+            return await self._continue(call, params)
+        return await self._start(call, params)
 
     @translated
     async def on_message_send(

@@ -11,6 +11,7 @@ from a2a.types import a2a_pb2
 from google.protobuf import json_format
 
 from core.errors import FieldViolation, InvalidArgumentError
+from records.conversations.model import BusyPolicy
 
 MAX_FILE_BYTES = 4096
 """A file part sent inline is passed on as text up to this size (the task's context is
@@ -113,3 +114,22 @@ def decision_of(message: a2a_pb2.Message) -> Decision:
 def answer_of(message: a2a_pb2.Message) -> str:
     """A question's answer: the message's text parts joined."""
     return "\n\n".join(p.text for p in message.parts if p.WhichOneof("content") == "text")
+
+
+BUSY_POLICY_KEY = "agentd_busy_policy"
+"""The message metadata key that says what a message to a context whose task is working
+does: reject, enqueue (the default), interrupt, steer or follow_up."""
+_POLICIES = {policy.value: policy for policy in BusyPolicy}
+
+
+def busy_policy_of(message: a2a_pb2.Message) -> BusyPolicy:
+    """The conversation busy policy a new message asks for (ENQUEUE unless its metadata
+    names another); InvalidArgumentError for a name that is none."""
+    fields = message.metadata.fields
+    if BUSY_POLICY_KEY not in fields:
+        return BusyPolicy.ENQUEUE
+    value = fields[BUSY_POLICY_KEY].string_value
+    if value not in _POLICIES:
+        problem = f"is one of {', '.join(sorted(_POLICIES))}"
+        raise InvalidArgumentError([FieldViolation(f"message.metadata.{BUSY_POLICY_KEY}", problem)])
+    return _POLICIES[value]

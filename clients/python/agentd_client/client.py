@@ -45,7 +45,7 @@ from agentd_client.requests import to_struct as to_struct
 T = TypeVar("T")
 
 
-BusyPolicy = Literal["reject", "enqueue", "interrupt"]
+BusyPolicy = Literal["reject", "enqueue", "interrupt", "steer", "follow_up"]
 
 
 class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods, GrantMethods):
@@ -168,6 +168,24 @@ class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods, GrantMeth
             self._stub.CancelTask, pb.CancelTaskRequest(task_id=task_id, reason=reason), timeout
         )
         return task
+
+    async def steer_task(
+        self,
+        task_id: str,
+        message: str,
+        *,
+        idempotency_key: str = "",
+        timeout: float | None = None,
+    ) -> pb.SteerTaskResponse:
+        """Add a user message to a task that runs, waits or is queued: it is in the task's
+        log when this returns, and the task takes it at its next safe point (after the
+        tool calls being made, before its next model call). `sequence - 1` is where to
+        follow the task from (`stream_task_events(after_sequence=...)`)."""
+        request = pb.SteerTaskRequest(
+            task_id=task_id, message=message, idempotency_key=idempotency_key
+        )
+        steered: pb.SteerTaskResponse = await self._unary(self._stub.SteerTask, request, timeout)
+        return steered
 
     async def plan(
         self,

@@ -137,6 +137,21 @@ class AgentClient(
         task: tasks_pb2.Task = self._unary(self._stub.CancelTask, request, timeout)
         return task
 
+    def steer_task(
+        self,
+        task_id: str,
+        message: str,
+        *,
+        idempotency_key: str = "",
+        timeout: float | None = None,
+    ) -> pb.SteerTaskResponse:
+        """Add a user message to a task (`AgentClient.steer_task`)."""
+        request = pb.SteerTaskRequest(
+            task_id=task_id, message=message, idempotency_key=idempotency_key
+        )
+        steered: pb.SteerTaskResponse = self._unary(self._stub.SteerTask, request, timeout)
+        return steered
+
     def plan(
         self,
         task: str,
