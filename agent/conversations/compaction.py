@@ -63,13 +63,17 @@ async def chunk(
     counter: TokenCounter,
 ) -> tuple[list[str], int]:
     """The transcript lines of the oldest messages not yet summarised, up to number
-    `through`, within `tokens` (at least one line); and the number of the last one read."""
+    `through`, within `tokens` (at least one line), rewound ones left out; and the number
+    of the last one read."""
     lines: list[str] = []
     size, last = 0, conversation.summarized_through
     while last < through:
         want = min(PAGE, through - last)
         page = await store.messages(conversation.tenant, conversation.conversation_id, last, want)
         for message in page:
+            if message.rewound:  # taken back: never folded into the summary
+                last = message.index
+                continue
             text = line(message, counter)
             cost = counter.count(text) + 1
             if lines and size + cost > tokens:

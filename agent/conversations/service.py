@@ -6,12 +6,22 @@ tenant a conversation is its creator's: reading it, running a task in it (which
 may interrupt the task running there) and deleting it need its creator, or a
 principal with one of the approver roles (PERMISSION_DENIED otherwise), as
 answering another principal's question does.
+
+A fork or a rewind names its point as a turn (`after_turn`) or as the task that added
+it (`after_task_id`), exactly one of them. A fork is made after turn 1 to the last
+(an empty fork would be a new conversation: CreateConversation makes those); a rewind
+after turn 0 (every turn taken back) to the last. Both are refused with
+CONVERSATION_BUSY while a task of the conversation runs or waits: that task reads the
+history when it starts and adds its turn when it ends, and either would then be
+wrong. The fork belongs to its caller; it takes the original's title and labels
+unless the request gives its own.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from agent.conversations.busy import BusyGate
 from agent.requests import label_violations
@@ -32,7 +42,7 @@ from records.conversations.model import (
     new_conversation_id,
 )
 from records.paging import Page, PositionCursor, TimeCursor
-from stores.conversations.base import ConversationStore
+from stores.conversations.base import ConversationStore, point_problem
 
 
 def checked_id(conversation_id: str, field: str = "conversation_id") -> str:
@@ -65,6 +75,15 @@ def page_bytes(message: ConversationMessage) -> int:
     """About what `message` weighs in a page on the wire."""
     text = message.content + message.arguments + message.tool_name + message.task_id
     return len(text.encode("utf-8", "surrogatepass")) + MESSAGE_OVERHEAD_BYTES
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """Where a fork or a rewind cuts a conversation: after a turn, or after the turn of a
+    task (exactly one of them is given)."""
+
+    after_turn: int | None = None
+    after_task_id: str | None = None
 
 
 class Conversations:
@@ -148,3 +167,72 @@ class Conversations:
             raise ConversationBusyError(conversation_id, busy)
         if not await self.store.delete(caller.tenant, conversation_id):
             raise ConversationNotFoundError(conversation_id)
+
+    async def fork(
+        self,
+        caller: Principal,
+        conversation_id: str,
+        point: Point,
+        title: str = "",
+        labels: Mapping[str, str] | None = None,
+    ) -> Conversation:
+        """A new conversation of `caller` sharing the turns of `conversation_id` through
+        the point (`ConversationStore.fork`)."""
+        violations = label_violations(labels or {})
+        problem = _title_problem(title)
+        if problem is not None:
+            violations.append(FieldViolation("title", problem))
+        if violations:
+            raise InvalidArgumentError(violations)
+        original = await self.get(caller, conversation_id)
+        after_turn = await self._turn(caller, original, point, lowest=1)
+        await self._not_busy(caller, conversation_id)
+        fork = Conversation(
+            new_conversation_id(),
+            caller.tenant,
+            caller.id,
+            title or original.title,
+            dict(labels or original.labels),
+        )
+        return await self.store.fork(caller.tenant, conversation_id, after_turn, fork)
+
+    async def rewind(self, caller: Principal, conversation_id: str, point: Point) -> Conversation:
+        """Take the turns after the point out of what the conversation's tasks are sent
+        (`ConversationStore.rewind`)."""
+        conversation = await self.get(caller, conversation_id)
+        after_turn = await self._turn(caller, conversation, point, lowest=0)
+        await self._not_busy(caller, conversation_id)
+        return await self.store.rewind(caller.tenant, conversation_id, after_turn)
+
+    async def _not_busy(self, caller: Principal, conversation_id: str) -> None:
+        busy = await self.gate.busy(caller.tenant, conversation_id)
+        if busy:
+            raise ConversationBusyError(
+                conversation_id,
+                busy,
+                f"conversation {conversation_id!r} has a task running or waiting "
+                f"(task {busy!r}); fork or rewind it once the task has ended",
+            )
+
+    async def _turn(
+        self, caller: Principal, conversation: Conversation, point: Point, lowest: int
+    ) -> int:
+        """The turn `point` names in `conversation`, or InvalidArgumentError."""
+        if (point.after_turn is None) == (point.after_task_id is None):
+            problem = "give the point as after_turn or as after_task_id, one of them"
+            raise InvalidArgumentError([FieldViolation("after_turn", problem)])
+        if point.after_task_id is not None:
+            if not point.after_task_id:
+                raise InvalidArgumentError([FieldViolation("after_task_id", "is empty")])
+            turn = await self.store.turn_of(
+                caller.tenant, conversation.conversation_id, point.after_task_id
+            )
+            if turn == 0:
+                unknown = f"no turn of conversation {conversation.conversation_id} is this task's"
+                raise InvalidArgumentError([FieldViolation("after_task_id", unknown)])
+            return turn
+        after_turn = point.after_turn or 0
+        out_of_range = point_problem(after_turn, conversation.turn_count, lowest)
+        if out_of_range is not None:
+            raise InvalidArgumentError([FieldViolation("after_turn", out_of_range)])
+        return after_turn

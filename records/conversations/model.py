@@ -5,6 +5,10 @@ A conversation belongs to one tenant. It is a sequence of messages numbered 1, 2
 caller's message, the tool calls the task made, its final answer), added once,
 when the task ends. Older messages may be folded into a running summary:
 `summarized_through` is the number of the last message the summary covers.
+
+A fork shares its original's turns up to a turn and numbers its own after them; a
+rewind takes turns out of what later tasks are sent while they stay in the history
+(`records.conversations.lineage`).
 """
 
 from __future__ import annotations
@@ -87,6 +91,10 @@ class ConversationMessage:
     created_at: datetime = field(default_factory=utcnow)
     counted_with: str = ""
     """The encoding `tokens` was counted with ("o200k_base", "estimate", ...)."""
+    turn: int = 0
+    """The number of its turn (1, 2, 3, ...); 0 until stored."""
+    rewound: bool = False
+    """Its turn was taken back (a rewind): kept in the history, no longer sent to tasks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +129,12 @@ class Conversation:
     """The running summary of its oldest messages (empty when there is none)."""
     summarized_through: int = 0
     """Messages 1..summarized_through are covered by `summary`."""
+    forked_from: str = ""
+    """For a fork: the conversation it was forked from ("" for any other)."""
+    forked_at_turn: int = 0
+    """For a fork: the last turn it shares with `forked_from`."""
+    rewound_turns: int = 0
+    """Turns taken back by rewinds (still in the history, marked, never sent to tasks)."""
 
 
 @dataclass(frozen=True, slots=True)

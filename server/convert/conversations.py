@@ -27,6 +27,9 @@ def conversation_to_proto(conversation: Conversation, running: str = "") -> cpb.
         summary=conversation.summary,
         summarized_through=conversation.summarized_through,
         running_task_id=running,
+        forked_from=conversation.forked_from,
+        forked_at_turn=conversation.forked_at_turn,
+        rewound_turns=conversation.rewound_turns,
     )
 
 
@@ -40,4 +43,20 @@ def message_to_proto(message: ConversationMessage) -> cpb.ConversationMessage:
         arguments=message.arguments,
         tokens=max(0, message.tokens),
         create_time=to_timestamp(message.created_at),
+        turn=message.turn,
+        rewound=message.rewound,
     )
+
+
+def point_of(
+    request: cpb.ForkConversationRequest | cpb.RewindConversationRequest,
+) -> tuple[int | None, str | None]:
+    """The request's point: (after_turn, None), (None, after_task_id), or (None, None)
+    when it names none."""
+    match request.WhichOneof("point"):
+        case "after_turn":
+            return request.after_turn, None
+        case "after_task_id":
+            return None, request.after_task_id
+        case _:
+            return None, None

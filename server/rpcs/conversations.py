@@ -1,11 +1,11 @@
-"""Conversations: created, read page by page with their messages, listed and deleted by
-the end user they belong to."""
+"""Conversations: created, read page by page with their messages, listed, deleted, forked
+and rewound by the end user they belong to."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from agent.conversations.service import Conversations
+from agent.conversations.service import Conversations, Point
 from agentd.v1 import conversations_pb2 as cpb
 from core.identity import CallContext
 from records.conversations.model import ConversationQuery
@@ -20,6 +20,8 @@ class ConversationRpcs:
         "GetConversation",
         "ListConversations",
         "DeleteConversation",
+        "ForkConversation",
+        "RewindConversation",
     )
 
     def __init__(self, conversations: Conversations) -> None:
@@ -72,3 +74,27 @@ class ConversationRpcs:
     ) -> cpb.DeleteConversationResponse:
         await self._conversations.delete(call.principal, request.conversation_id)
         return cpb.DeleteConversationResponse()
+
+    @unary
+    async def ForkConversation(  # noqa: N802
+        self, request: cpb.ForkConversationRequest, call: CallContext
+    ) -> cpb.Conversation:
+        after_turn, after_task_id = convert_conversations.point_of(request)
+        fork = await self._conversations.fork(
+            call.principal,
+            request.conversation_id,
+            Point(after_turn, after_task_id),
+            request.title,
+            dict(request.labels),
+        )
+        return convert_conversations.conversation_to_proto(fork)
+
+    @unary
+    async def RewindConversation(  # noqa: N802
+        self, request: cpb.RewindConversationRequest, call: CallContext
+    ) -> cpb.Conversation:
+        after_turn, after_task_id = convert_conversations.point_of(request)
+        rewound = await self._conversations.rewind(
+            call.principal, request.conversation_id, Point(after_turn, after_task_id)
+        )
+        return convert_conversations.conversation_to_proto(rewound)

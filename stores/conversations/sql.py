@@ -7,12 +7,15 @@ move on in the same transaction (`SqlWriter.execute_together`): all of the turn
 or none of it. The primary key (conversation, turn) keeps two appends from taking
 the same number, and the unique (conversation, task) keeps a task from adding two
 turns. The statements are built once, with bound parameters.
+
+Conversations that are neither forks nor rewound (most) are read by those statements
+alone; a fork's or a rewound conversation's history is read over its turn ranges by
+`SqlLineage` (`sql_lineage`), which also forks, rewinds and deletes.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from typing import Any
 
@@ -25,7 +28,6 @@ from sqlalchemy import (
     Text,
     and_,
     bindparam,
-    delete,
     or_,
     select,
     update,
@@ -33,7 +35,6 @@ from sqlalchemy import (
 
 from core.errors import ConversationNotFoundError
 from records.conversations.model import (
-    MAX_TURN_MESSAGES,
     Conversation,
     ConversationMessage,
     ConversationQuery,
@@ -42,20 +43,24 @@ from records.conversations.model import (
 from records.paging import Page, TimeCursor
 from records.tasks import utcnow
 from stores.conversations.base import conversation_page
+from stores.conversations.sql_lineage import MAX_TURN_MESSAGES, NO_BOUND, OWNED, SqlLineage
+from stores.conversations.sql_rows import conversation, decode, decode_turn, encode, is_plain
 from stores.sql.database import Database
-from stores.sql.schema import conversation_turns, conversations
-from stores.sql.times import aware
+from stores.sql.schema import conversation_summaries, conversation_turns, conversations
 
 _C = conversations.c
 _T = conversation_turns.c
 APPEND_ATTEMPTS = 20
 """Tries at a turn number while other tasks' turns take them (one task runs per
 conversation, so a race is rare and short)."""
-NO_BOUND = 2**62
 
-_OWNED = and_(_C.conversation_id == bindparam("b_cid"), _C.tenant == bindparam("b_tenant"))
+_OWNED = OWNED
 _GET = select(conversations).where(_OWNED)
-_ROW_EXISTS = select(_C.conversation_id).where(_OWNED).exists()
+_ROW_EXISTS = (
+    select(_C.conversation_id).where(_OWNED, _C.lineage.is_(None), _C.hidden.is_(None)).exists()
+)
+"""The conversation is there, neither a fork nor rewound (else its turns are read by
+`SqlLineage`)."""
 _SNAPSHOT = (
     select(
         conversations,
@@ -139,71 +144,20 @@ _COUNT_TURN = (
 _HAS_TURN = select(_T.turn).where(
     _T.conversation_id == bindparam("b_cid"), _T.task_id == bindparam("b_task_id")
 )
+_KEEP_SUMMARY = conversation_summaries.insert().from_select(
+    ["conversation_id", "summarized_through", "summary", "created_at"],
+    select(
+        _C.conversation_id,
+        bindparam("b_through", type_=BigInteger),
+        bindparam("b_summary", type_=Text),
+        bindparam("b_now", type_=DateTime(timezone=True)),
+    ).where(_OWNED, _C.summarized_through < bindparam("b_through", type_=BigInteger)),
+)
 _SET_SUMMARY = (
     update(conversations)
     .where(_OWNED, _C.summarized_through < bindparam("b_through", type_=BigInteger))
     .values(summary=bindparam("b_summary"), summarized_through=bindparam("b_through"))
 )
-_DELETE_TURNS = delete(conversation_turns).where(
-    _T.conversation_id == bindparam("b_cid"), _ROW_EXISTS
-)
-_DELETE = delete(conversations).where(_OWNED)
-
-
-def _encode(messages: tuple[ConversationMessage, ...]) -> str:
-    rows = [
-        {
-            "r": m.role,
-            "c": m.content,
-            "t": m.tool_name,
-            "a": m.arguments,
-            "k": m.tokens,
-            "e": m.counted_with,
-        }
-        for m in messages
-    ]
-    return json.dumps(rows, separators=(",", ":"))  # ASCII: no NUL or lone surrogate in SQL
-
-
-def _decode(
-    task_id: str, first_index: int, messages: str, created_at: Any
-) -> list[ConversationMessage]:
-    created = aware(created_at)
-    return [
-        ConversationMessage(
-            role=item["r"],
-            content=item["c"],
-            task_id=task_id,
-            index=first_index + offset,
-            tool_name=item["t"],
-            arguments=item["a"],
-            tokens=item["k"],
-            created_at=created,
-            counted_with=item.get("e", ""),
-        )
-        for offset, item in enumerate(json.loads(messages))
-    ]
-
-
-def _decode_turn(row: Any) -> list[ConversationMessage]:
-    return _decode(row.task_id, row.first_index, row.messages, row.created_at)
-
-
-def _conversation(row: Any) -> Conversation:
-    return Conversation(
-        conversation_id=row.conversation_id,
-        tenant=row.tenant,
-        created_by=row.created_by,
-        title=row.title,
-        labels=dict(row.labels or {}),
-        created_at=aware(row.created_at),
-        updated_at=aware(row.updated_at),
-        message_count=row.message_count,
-        turn_count=row.turn_count,
-        total_tokens=row.total_tokens,
-        summary=row.summary,
-        summarized_through=row.summarized_through,
-    )
 
 
 class SqlConversationStore:
@@ -212,6 +166,7 @@ class SqlConversationStore:
     def __init__(self, database: Database) -> None:
         self._engine = database.engine
         self._writer = database.writer
+        self._lineage = SqlLineage(database)
 
     async def _read(self, statement: Any, **params: Any) -> list[Any]:
         async with self._engine.connect() as connection:
@@ -240,10 +195,13 @@ class SqlConversationStore:
             raise ValueError(f"conversation {conversation.conversation_id} exists") from None
 
     async def get(self, tenant: str, conversation_id: str) -> Conversation:
+        return conversation(await self._row(tenant, conversation_id))
+
+    async def _row(self, tenant: str, conversation_id: str) -> Any:
         rows = await self._read(_GET, b_cid=conversation_id, b_tenant=tenant)
         if not rows:
             raise ConversationNotFoundError(conversation_id)
-        return _conversation(rows[0])
+        return rows[0]
 
     async def snapshot(
         self, tenant: str, conversation_id: str, turns: int
@@ -253,16 +211,20 @@ class SqlConversationStore:
             rows = (await connection.execute(_SNAPSHOT, params)).all()
         if not rows:
             raise ConversationNotFoundError(conversation_id)
-        conversation = _conversation(rows[0])
-        after = conversation.summarized_through
-        found = [
+        found = conversation(rows[0])
+        after = found.summarized_through
+        if not is_plain(rows[0]):
+            return found, await self._lineage.recent(rows[0], after, max(turns, 0), NO_BOUND)
+        messages = [
             m
             for row in rows
             if row.t_turn is not None
-            for m in _decode(row.t_task_id, row.t_first_index, row.t_messages, row.t_created_at)
+            for m in decode(
+                row.t_task_id, row.t_first_index, row.t_messages, row.t_created_at, row.t_turn
+            )
             if m.index > after
         ]
-        return conversation, found
+        return found, messages
 
     async def recent(
         self, tenant: str, conversation_id: str, after: int, turns: int, before: int = NO_BOUND
@@ -271,9 +233,10 @@ class SqlConversationStore:
             return []
         params = {"b_cid": conversation_id, "b_tenant": tenant, "b_after": after}
         rows = await self._read(_OLDER, **params, b_before=before, b_turns=turns)
-        if not rows:
-            await self.get(tenant, conversation_id)  # ConversationNotFoundError, or none
-        return [m for row in reversed(rows) for m in _decode_turn(row) if m.index > after]
+        if not rows:  # none, a fork or rewound, or no such conversation (NotFound)
+            row = await self._row(tenant, conversation_id)
+            return [] if is_plain(row) else await self._lineage.recent(row, after, turns, before)
+        return [m for row in reversed(rows) for m in decode_turn(row) if m.index > after]
 
     async def append_turn(self, tenant: str, conversation_id: str, turn: Turn) -> bool:
         for _ in range(APPEND_ATTEMPTS):
@@ -283,7 +246,7 @@ class SqlConversationStore:
                 "b_task_id": turn.task_id,
                 "b_count": len(turn.messages),
                 "b_tokens": turn.tokens,
-                "b_messages": _encode(turn.messages),
+                "b_messages": encode(turn.messages),
                 "b_now": utcnow(),
             }
             try:
@@ -307,9 +270,10 @@ class SqlConversationStore:
         after = max(0, after)
         params = {"b_cid": conversation_id, "b_tenant": tenant, "b_after": after, "b_limit": limit}
         rows = await self._read(_PAGE, **params)
-        if not rows:
-            await self.get(tenant, conversation_id)  # ConversationNotFoundError, or none
-        found = [m for row in rows for m in _decode_turn(row) if m.index > after]
+        if not rows:  # none, a fork or rewound, or no such conversation (NotFound)
+            row = await self._row(tenant, conversation_id)
+            return [] if is_plain(row) else await self._lineage.messages(row, after, limit)
+        found = [m for row in rows for m in decode_turn(row) if m.index > after]
         return found[:limit]
 
     async def set_summary(
@@ -320,20 +284,43 @@ class SqlConversationStore:
             "b_tenant": tenant,
             "b_summary": summary,
             "b_through": through,
+            "b_now": utcnow(),
         }
-        if await self._writer.execute(_SET_SUMMARY, params) > 0:
+        steps = [(_KEEP_SUMMARY, params), (_SET_SUMMARY, params)]
+        if await self._writer.execute_together(steps) > 0:
             return True
         await self.get(tenant, conversation_id)  # ConversationNotFoundError when gone
         return False
 
     async def delete(self, tenant: str, conversation_id: str) -> bool:
-        params = {"b_cid": conversation_id, "b_tenant": tenant}
-        deleted = await self._writer.execute_together([(_DELETE_TURNS, params), (_DELETE, params)])
-        return deleted > 0
+        return await self._lineage.delete(tenant, conversation_id)
+
+    async def fork(
+        self, tenant: str, conversation_id: str, after_turn: int, fork: Conversation
+    ) -> Conversation:
+        parent = await self._row(tenant, conversation_id)
+        try:
+            await self._lineage.fork(parent, after_turn, fork)
+        except sqlalchemy.exc.IntegrityError:
+            raise ValueError(f"conversation {fork.conversation_id} exists") from None
+        try:
+            return await self.get(tenant, fork.conversation_id)
+        except ConversationNotFoundError:  # the original was deleted meanwhile
+            raise ConversationNotFoundError(conversation_id) from None
+
+    async def rewind(self, tenant: str, conversation_id: str, after_turn: int) -> Conversation:
+        for _ in range(APPEND_ATTEMPTS):
+            row = await self._row(tenant, conversation_id)
+            if await self._lineage.rewind(row, after_turn):
+                return await self.get(tenant, conversation_id)
+        raise RuntimeError(f"could not rewind {conversation_id} (it kept changing)")
+
+    async def turn_of(self, tenant: str, conversation_id: str, task_id: str) -> int:
+        return await self._lineage.turn_of(await self._row(tenant, conversation_id), task_id)
 
     async def list(self, query: ConversationQuery) -> Page[Conversation, TimeCursor]:
         statement = select(conversations).where(
-            _C.tenant == query.tenant, _C.created_by == query.owner
+            _C.tenant == query.tenant, _C.created_by == query.owner, _C.deleted_at.is_(None)
         )
         if (after := query.after) is not None:
             created, conversation_id = after.created_at, after.item_id
@@ -346,4 +333,4 @@ class SqlConversationStore:
         statement = statement.order_by(_C.created_at.desc(), _C.conversation_id.desc())
         async with self._engine.connect() as connection:
             rows = (await connection.execute(statement.limit(query.limit + 1))).all()
-        return conversation_page([_conversation(row) for row in rows], query.limit)
+        return conversation_page([conversation(row) for row in rows], query.limit)

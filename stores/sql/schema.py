@@ -185,10 +185,31 @@ conversations = Table(
     Column("turn_count", BigInteger, nullable=False, server_default="0"),
     Column("message_count", BigInteger, nullable=False, server_default="0"),
     Column("total_tokens", BigInteger, nullable=False, server_default="0"),
+    Column("forked_from", String(64), nullable=False, server_default=""),
+    Column("forked_at_turn", BigInteger, nullable=False, server_default="0"),
+    Column("lineage", Text, nullable=True),
+    Column("hidden", Text, nullable=True),
+    Column("fork_refs", BigInteger, nullable=False, server_default="0"),
+    Column("deleted_at", DateTime(timezone=True), nullable=True),
     Index("ix_conversations_tenant_owner_created", "tenant", "created_by", "created_at"),
 )
 """Conversations; `summary` covers messages 1..`summarized_through`; the counts are those
-of its turns, updated in the transaction that adds each."""
+of its turns, updated in the transaction that adds each. A fork's `lineage` (JSON, NULL
+for none) names the conversations whose stored turns it shares, `hidden` (JSON, NULL for
+none) its rewound turn ranges (`records.conversations.lineage`). `fork_refs` counts the
+forks whose lineage names it: a deleted conversation that forks still read is kept,
+marked `deleted_at` (gone for every caller), until the last of them is deleted."""
+
+conversation_summaries = Table(
+    "conversation_summaries",
+    metadata,
+    Column("conversation_id", String(64), primary_key=True),
+    Column("summarized_through", BigInteger, primary_key=True),
+    Column("summary", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+"""Every running summary a conversation stored (with the message it covers through), written
+with it: what a fork starts from and a rewind goes back to."""
 
 conversation_turns = Table(
     "conversation_turns",
