@@ -35,6 +35,7 @@ from sqlalchemy import (
 
 from core.errors import ConversationNotFoundError
 from records.conversations.model import (
+    MAX_TURN_MESSAGES,
     Conversation,
     ConversationMessage,
     ConversationQuery,
@@ -43,7 +44,7 @@ from records.conversations.model import (
 from records.paging import Page, TimeCursor
 from records.tasks import utcnow
 from stores.conversations.base import conversation_page
-from stores.conversations.sql_lineage import MAX_TURN_MESSAGES, NO_BOUND, OWNED, SqlLineage
+from stores.conversations.sql_lineage import NO_BOUND, OWNED, SqlLineage
 from stores.conversations.sql_rows import conversation, decode, decode_turn, encode, is_plain
 from stores.sql.database import Database
 from stores.sql.schema import conversation_summaries, conversation_turns, conversations
