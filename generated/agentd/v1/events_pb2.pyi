@@ -1358,7 +1358,9 @@ class SteerApplied(_message.Message):
     STEER_SEQUENCE_FIELD_NUMBER: _builtins.int
     steer_id: _builtins.str
     step_id: _builtins.str
-    """The step whose model request carries it next."""
+    """The step at which it was taken; the task's next model request carries
+    it.
+    """
     steer_sequence: _builtins.int
     """The sequence of its task_steered event."""
     def __init__(

@@ -79,7 +79,13 @@ class Recorder:
         return reply
 
 
-def engine_with(tmp_path: Path, model: Recorder, tool: Tool, **settings: Any) -> Engine:
+def engine_with(
+    tmp_path: Path,
+    model: Recorder,
+    tool: Tool,
+    store: InMemoryTaskStore | None = None,
+    **settings: Any,
+) -> Engine:
     registry = build_registry(
         Settings(workspace_dir=tmp_path, tool_permission="write", **settings),
         InMemoryAuditLog(),
@@ -88,7 +94,7 @@ def engine_with(tmp_path: Path, model: Recorder, tool: Tool, **settings: Any) ->
     return Engine(
         ModelRoles(default=FunctionModel(model)),
         registry,
-        EngineParts(InMemoryTaskStore()),
+        EngineParts(store or InMemoryTaskStore()),
         EngineConfig(),
     )
 
@@ -242,3 +248,20 @@ async def test_plan_and_execute_steps_after_a_steer_carry_it(tmp_path: Path) -> 
     assert "in euros, please" in str(said(critic))
     assert "in euros, please" in str(said(synthesizer))
     await engine.close()
+
+
+async def test_a_steer_lands_without_any_nudge(tmp_path: Path) -> None:
+    """Another engine on the same store steers the task and tells nobody (its steer bus
+    reaches no other replica): the run finds the steer in the log by itself."""
+    store, gate = InMemoryTaskStore(), GateTool()
+    model = Recorder(tool_calls(("gate", {"n": 1})), text("Done."))
+    running = engine_with(tmp_path, model, gate, store)
+    elsewhere = engine_with(tmp_path, Recorder(), GateTool(), store)
+    task = await running.start(TaskRequest("work", mode=FC), CALLER)
+    await until(lambda: gate.waiting == 1)
+    await elsewhere.steer(CALLER, task.task_id, "and mind the budget")
+    gate.gate.set()
+    await ended(running, task.task_id)
+    assert said(model.requests[1])[-2:] == [("tool", "gate 1"), ("user", "and mind the budget")]
+    await running.close()
+    await elsewhere.close()

@@ -2885,7 +2885,8 @@ type SteerApplied struct {
 	unknownFields protoimpl.UnknownFields
 
 	SteerId string `protobuf:"bytes,1,opt,name=steer_id,json=steerId,proto3" json:"steer_id,omitempty"`
-	// The step whose model request carries it next.
+	// The step at which it was taken; the task's next model request carries
+	// it.
 	StepId string `protobuf:"bytes,2,opt,name=step_id,json=stepId,proto3" json:"step_id,omitempty"`
 	// The sequence of its task_steered event.
 	SteerSequence uint64 `protobuf:"varint,3,opt,name=steer_sequence,json=steerSequence,proto3" json:"steer_sequence,omitempty"`

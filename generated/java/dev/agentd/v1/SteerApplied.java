@@ -93,7 +93,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object stepId_ = "";
   /**
    * <pre>
-   * The step whose model request carries it next.
+   * The step at which it was taken; the task's next model request carries
+   * it.
    * </pre>
    *
    * <code>string step_id = 2;</code>
@@ -114,7 +115,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The step whose model request carries it next.
+   * The step at which it was taken; the task's next model request carries
+   * it.
    * </pre>
    *
    * <code>string step_id = 2;</code>
@@ -601,7 +603,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object stepId_ = "";
     /**
      * <pre>
-     * The step whose model request carries it next.
+     * The step at which it was taken; the task's next model request carries
+     * it.
      * </pre>
      *
      * <code>string step_id = 2;</code>
@@ -621,7 +624,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The step whose model request carries it next.
+     * The step at which it was taken; the task's next model request carries
+     * it.
      * </pre>
      *
      * <code>string step_id = 2;</code>
@@ -642,7 +646,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The step whose model request carries it next.
+     * The step at which it was taken; the task's next model request carries
+     * it.
      * </pre>
      *
      * <code>string step_id = 2;</code>
@@ -659,7 +664,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The step whose model request carries it next.
+     * The step at which it was taken; the task's next model request carries
+     * it.
      * </pre>
      *
      * <code>string step_id = 2;</code>
@@ -673,7 +679,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The step whose model request carries it next.
+     * The step at which it was taken; the task's next model request carries
+     * it.
      * </pre>
      *
      * <code>string step_id = 2;</code>

@@ -21,7 +21,8 @@ public interface SteerAppliedOrBuilder extends
 
   /**
    * <pre>
-   * The step whose model request carries it next.
+   * The step at which it was taken; the task's next model request carries
+   * it.
    * </pre>
    *
    * <code>string step_id = 2;</code>
@@ -30,7 +31,8 @@ public interface SteerAppliedOrBuilder extends
   java.lang.String getStepId();
   /**
    * <pre>
-   * The step whose model request carries it next.
+   * The step at which it was taken; the task's next model request carries
+   * it.
    * </pre>
    *
    * <code>string step_id = 2;</code>
