@@ -18,6 +18,7 @@ from bench import (
     memory,
     models,
     startup,
+    steering,
     stores,
     teams,
     toolsets,
@@ -43,7 +44,8 @@ BENCHES: list[tuple[Callable[[], None], bool]] = [
     (_async(memory.main), False),
     (_async(teams.main), False),  # late: it quiets the engine's INFO logs
     (_async(a2a.main), True),
-    (_async(approvals.main), False),
+    (_async(approvals.main), True),
+    (_async(steering.main), False),
 ]
 """Every benchmark in the order it runs, and whether a blank line follows its figures."""
 
