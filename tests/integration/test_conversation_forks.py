@@ -22,7 +22,9 @@ from tests.integration.test_conversations import _agents
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 
 
-async def _unserved(self: object, request: object, context: grpc.aio.ServicerContext) -> None:
+async def _unserved(
+    self: object, request: object, context: grpc.aio.ServicerContext[Any, Any]
+) -> None:
     await context.abort(grpc.StatusCode.UNIMPLEMENTED, "not on this branch")
 
 
