@@ -11,6 +11,13 @@ target is 2 ms; the figure is the median of a bounded
 number of runs, printed with its ratio to the target, for the in-process store and for
 SQLite. Tokens per turn replay the 200 turns with compaction as the engine does it
 (the model's summary stood in for by a fixed text of the policy's summary size).
+
+Forking: ForkConversation's store work (`SqlConversationStore.fork`, on the embedded
+SQLite database a server uses by default) at turn 5,000 of a 10,000-turn conversation
+and at turn 5 of a 10-turn one, p99 over `FORKS` forks each. The long one is filled
+directly through the database (a turn row a turn, summaries kept every 100 turns), as
+the store would have written it. Its targets: at most 50 ms, and within 5 ms of the
+short one (a fork costs the same whatever it shares).
 """
 
 from __future__ import annotations
@@ -31,10 +38,16 @@ from records.conversations.policy import MemoryPolicy
 from stores.conversations.base import ConversationStore
 from stores.conversations.memory import InMemoryConversationStore
 from stores.conversations.sql import SqlConversationStore
+from stores.conversations.sql_rows import encode
 from stores.sql.database import Database
 from stores.sql.engine import migrate
+from stores.sql.schema import conversation_summaries, conversation_turns, conversations
 
 TURNS = 200
+FORKS = 300
+LONG_TURNS = 10_000
+FORK_TARGET_MS = 50.0
+FORK_SPREAD_MS = 5.0
 RUNS = 200
 TARGET_MS = 2.0
 RANKS = Path(__file__).resolve().parent.parent / "var" / "tiktoken"
@@ -117,7 +130,100 @@ def _replay(counter: TokenCounter, policy: MemoryPolicy) -> list[tuple[int, int]
     return sent
 
 
+async def _fill_directly(database: Database, turns: int) -> str:
+    """A conversation of `turns` two-message turns, written as the store writes them but
+    in one transaction (10,000 turns in about a second)."""
+    store = SqlConversationStore(database)
+    conversation = Conversation(new_conversation_id(), "bench", "alice", "long")
+    await store.create(conversation)
+    cid = conversation.conversation_id
+    now = conversation.created_at
+    rows, summaries = [], []
+    for n in range(1, turns + 1):
+        task = f"task_{n:024x}"
+        pair = (
+            ConversationMessage("user", f"question {n} about the order", task, tokens=12),
+            ConversationMessage("assistant", f"answer {n}: it ships tomorrow", task, tokens=14),
+        )
+        rows.append(
+            {
+                "conversation_id": cid,
+                "turn": n,
+                "task_id": task,
+                "first_index": 2 * n - 1,
+                "message_count": 2,
+                "tokens_through": 26 * n,
+                "messages": encode(pair),
+                "created_at": now,
+            }
+        )
+        if n % 100 == 0:
+            summaries.append(
+                {
+                    "conversation_id": cid,
+                    "summarized_through": 2 * n - 40,
+                    "summary": f"summary through turn {n - 20}",
+                    "created_at": now,
+                }
+            )
+    async with database.engine.begin() as connection:
+        await connection.execute(conversation_turns.insert(), rows)
+        if summaries:
+            await connection.execute(conversation_summaries.insert(), summaries)
+        last = summaries[-1] if summaries else {"summary": "", "summarized_through": 0}
+        await connection.execute(
+            conversations.update()
+            .where(conversations.c.conversation_id == cid)
+            .values(
+                turn_count=turns,
+                message_count=2 * turns,
+                total_tokens=26 * turns,
+                summary=last["summary"],
+                summarized_through=last["summarized_through"],
+            )
+        )
+    return cid
+
+
+async def _fork_p99_ms(store: SqlConversationStore, cid: str, at_turn: int) -> float:
+    times = []
+    for _ in range(FORKS):
+        fork = Conversation(new_conversation_id(), "bench", "alice")
+        start = time.perf_counter()
+        await store.fork("bench", cid, at_turn, fork)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.quantiles(times, n=100)[98]
+
+
+async def forks() -> None:
+    print(f"Forking (SQLite; p99 of {FORKS} forks)")
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite+aiosqlite:///{Path(folder) / 'forks.db'}"
+        await migrate(url)
+        database = Database.open(url)
+        try:
+            store = SqlConversationStore(database)
+            long = await _fill_directly(database, LONG_TURNS)
+            short = await _fill_directly(database, 10)
+            await _fork_p99_ms(store, short, 5)  # warm: connections, statement caches
+            long_ms = await _fork_p99_ms(store, long, LONG_TURNS // 2)
+            short_ms = await _fork_p99_ms(store, short, 5)
+        finally:
+            await database.close()
+    for name, ms in ((f"turn 5,000 of {LONG_TURNS:,}", long_ms), ("turn 5 of 10", short_ms)):
+        print(
+            f"  fork at {name:<20} p99 {ms:.3f} ms   target {FORK_TARGET_MS:g} ms"
+            f"   ratio {ms / FORK_TARGET_MS:.2f}"
+        )
+    spread = long_ms - short_ms
+    print(
+        f"  long minus short        {spread:+.3f} ms   target within {FORK_SPREAD_MS:g} ms"
+        f"   ratio {abs(spread) / FORK_SPREAD_MS:.2f}"
+    )
+
+
 async def main() -> None:
+    await forks()
     counter = Encodings(RANKS).for_model("gpt-4o")
     policy = MemoryPolicy()
     print(
