@@ -9,32 +9,14 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-import grpc
 import pytest
 
 from agentd.v1 import tasks_pb2
 from agentd_client import errors as client_errors
-from server.rpcs.tasks import TaskRpcs
-from server.servicer import AgentServicer
 from tests.integration.harness import Harness, assert_well_formed, harness
 from tests.integration.test_conversations import _agents
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
-
-
-async def _unserved(
-    self: object, request: object, context: grpc.aio.ServicerContext[Any, Any]
-) -> None:
-    await context.abort(grpc.StatusCode.UNIMPLEMENTED, "not on this branch")
-
-
-@pytest.fixture(autouse=True)
-def _steer_task_until_merged(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This branch starts from the contract commit, which declares SteerTask; another
-    branch serves it. Until the two meet, a server here starts only with a stand-in for
-    it (none is set once SteerTask has a handler)."""
-    if "SteerTask" not in TaskRpcs.RPCS and not hasattr(AgentServicer, "SteerTask"):
-        monkeypatch.setattr(AgentServicer, "SteerTask", _unserved, raising=False)
 
 
 def _sent(request: dict[str, Any]) -> list[str]:

@@ -6,6 +6,7 @@ waits for one, and once more after an answer the model was giving when it came."
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -100,9 +101,10 @@ def engine_with(
 
 
 async def until(condition: Any, seconds: float = 5.0) -> None:
-    async with asyncio.timeout(seconds):
-        while not condition():
-            await asyncio.sleep(0.005)
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.005)
 
 
 async def ended(engine: Engine, task_id: str) -> list[ev.TaskEvent]:
@@ -231,9 +233,7 @@ async def test_plan_and_execute_steps_after_a_steer_carry_it(tmp_path: Path) -> 
         '{"steps": [{"id": "a", "description": "wait", "tool": "gate", "arguments": {"n": 1}},'
         ' {"id": "b", "description": "sum up", "depends_on": ["a"]}]}'
     )
-    verdict = (
-        '{"accuracy": 1, "completeness": 1, "relevance": 1, "logic": 1, "decision": "accept"}'
-    )
+    verdict = '{"accuracy": 1, "completeness": 1, "relevance": 1, "logic": 1, "decision": "accept"}'
     model = Recorder(text(plan), text("summed"), text(verdict), text("The answer."))
     engine = engine_with(tmp_path, model, gate)
     request = TaskRequest("two steps", mode=ExecutionMode.PLAN_AND_EXECUTE)
