@@ -76,7 +76,7 @@ class _Loop:
             iteration, last, again=bool(self.pending)
         )
         if not self.pending:  # a safe point: the calls before it have their results
-            await self._steered(step_id, look=iteration == self.first)
+            await self._steered(step_id)
         if last and self.used_tools:
             self.messages.append(Message("user", prompts.LAST_ROUND))
         text, dropped = "", 0

@@ -286,7 +286,7 @@ class PlanExecutor:
         return result
 
     async def run_all(self) -> Outcome:
-        await self.run.transcript.take_steers("plan", look=True)  # sent before it started
+        await self.run.transcript.take_steers("plan")  # sent before it started
         if self.replan_reason:  # resumed between a failure and its new plan
             plan = await self._plan(self.replan_reason)
         elif self.plan is not None:  # resumed: carry on with the plan at the checkpoint

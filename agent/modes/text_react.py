@@ -134,7 +134,7 @@ class _Loop:
             iteration, last, again=bool(self.pending)
         )
         if self.pending is None:  # a safe point: the action before it has its observation
-            await self._steered(step_id, look=iteration == self.first)
+            await self._steered(step_id)
         if last and iteration > 1 and self.pending is None:
             self.messages.append(Message("user", prompts.REACT_LAST_ROUND))
         try:

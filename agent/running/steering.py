@@ -4,8 +4,8 @@ A steer is written to the task's log first (a `task_steered` event, by whichever
 received it); then the replica running the task is nudged. The run never relies on the
 nudge alone: each event it appends comes back with the log's next sequence, and one
 beyond the sequence it expected means something else was written to the log meanwhile (a
-steer, a person's answer). A run that picks a task up (woken, taken over) and a run about
-to give its answer look at the log itself.
+steer, a person's answer). A run that picks up a task with a log already (woken, taken
+over) and a run about to give its answer look at the log itself.
 
 At a safe point (after the tool calls being made, before the next model call) `take`
 reads the log after what it last read and returns the steers not taken yet, in their
@@ -35,7 +35,10 @@ class Steering:
         self._store = store
         self._task = task
         self._on_taken = on_taken
-        self._flagged = False
+        self._flagged = task.last_sequence > 0
+        """A task with a log already (taken over before its first checkpoint) may have
+        been steered before this run: its first safe point looks. A new task's log
+        begins with this run's first event, so a gap shows any steer."""
         self._looked = 0
         """The log has been read for steers through this sequence."""
         self.taken: list[TakenSteer] = []

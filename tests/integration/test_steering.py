@@ -145,3 +145,24 @@ async def test_follow_up_waits_for_the_turn_and_only_one_may_wait(tmp_path: Path
         ]
         listed = await h.client.list_tasks()
         assert "question three" not in [t.task for t in listed.tasks]  # nothing stored
+
+
+async def test_a_queued_task_takes_its_steer_when_it_starts(tmp_path: Path) -> None:
+    replies = [
+        {"text": "One.", "hold": "one", "match": "question one"},
+        {"text": "Two, in brief.", "match": "question two"},
+    ]
+    async with harness(tmp_path, replies) as h:
+        cid = (await h.client.create_conversation()).conversation_id
+        one = await h.client.start_task("question one", mode=FC, conversation_id=cid)
+        await _wait_for(lambda: h.llm.held("one"))
+        two = await h.client.start_task(
+            "question two", mode=FC, conversation_id=cid, busy_policy="enqueue"
+        )
+        steered = await h.client.steer_task(two.task_id, "be brief")
+        assert steered.task.status == tasks_pb2.TASK_STATUS_PENDING
+        h.llm.release("one")
+        events = [e async for e in h.client.stream_task_events(two.task_id)]
+        assert_well_formed(events)
+        assert _said(h.llm.requests[1])[-2:] == [("user", "question two"), ("user", "be brief")]
+        assert one.task_id != two.task_id
