@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from records import events as ev
 from records.checkpoints import TakenSteer
 from records.tasks import Task
-from stores.tasks.base import TaskStore
+from stores.tasks.base import TaskStore, logged
 
 Taken = Callable[[TakenSteer, str], Awaitable[None]]
 """Announces a steer taken at a step (its event, its place in the task's turn)."""
@@ -87,19 +87,11 @@ class Steering:
         upper = stored.last_sequence
         if upper <= self._looked:
             return []
-        found: list[TakenSteer] = []
-        events = self._store.read_events(task.tenant, task.task_id, self._looked)
-        try:
-            async for event in events:
-                payload = event.payload
-                if isinstance(payload, ev.TaskSteered) and event.sequence > self.through:
-                    found.append(TakenSteer(event.sequence, payload.steer_id, payload.message))
-                if event.sequence >= upper:
-                    break
-        finally:
-            close = getattr(events, "aclose", None)
-            if close is not None:
-                await close()
+        found = [
+            TakenSteer(event.sequence, event.payload.steer_id, event.payload.message)
+            for event in await logged(self._store, task.tenant, task.task_id, self._looked, upper)
+            if isinstance(event.payload, ev.TaskSteered) and event.sequence > self.through
+        ]
         self._looked = upper
         for steer in found:
             self.taken.append(steer)

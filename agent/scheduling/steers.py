@@ -35,7 +35,7 @@ from records.requests import TaskRequest
 from records.tasks import Task
 from stores.idempotency.base import IdempotencyStore, scoped_key
 from stores.steers.base import SteerBus
-from stores.tasks.base import TaskStore
+from stores.tasks.base import TaskStore, logged
 
 log = structlog.get_logger(__name__)
 
@@ -176,16 +176,8 @@ class Steers:
     async def _find(self, tenant: str, task_id: str, steer_id: str) -> ev.TaskEvent | None:
         """The `task_steered` event of `steer_id` in the task's log, if it is there."""
         stored = await self._store.get(tenant, task_id)
-        events = self._store.read_events(tenant, task_id)
-        try:
-            async for event in events:
-                payload = event.payload
-                if isinstance(payload, ev.TaskSteered) and payload.steer_id == steer_id:
-                    return event
-                if event.sequence >= stored.last_sequence:
-                    break
-        finally:
-            close = getattr(events, "aclose", None)
-            if close is not None:
-                await close()
+        for event in await logged(self._store, tenant, task_id, 0, stored.last_sequence):
+            payload = event.payload
+            if isinstance(payload, ev.TaskSteered) and payload.steer_id == steer_id:
+                return event
         return None

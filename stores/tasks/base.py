@@ -67,3 +67,24 @@ class TaskStore(Protocol):
         Raises TaskNotFoundError on first iteration for an unknown task.
         """
         ...
+
+
+async def logged(
+    store: TaskStore, tenant: str, task_id: str, after: int, through: int
+) -> list[TaskEvent]:
+    """The task's events after sequence `after` up to `through` (a `last_sequence` read
+    before): what its log holds now, without waiting for more."""
+    found: list[TaskEvent] = []
+    if through <= after:
+        return found
+    events = store.read_events(tenant, task_id, after)
+    try:
+        async for event in events:
+            found.append(event)
+            if event.sequence >= through:
+                break
+    finally:
+        close = getattr(events, "aclose", None)
+        if close is not None:
+            await close()
+    return found
