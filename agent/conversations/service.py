@@ -63,6 +63,16 @@ def _title_problem(title: str) -> str | None:
     return None
 
 
+def _check_title_and_labels(title: str, labels: Mapping[str, str]) -> None:
+    """InvalidArgumentError naming what is wrong with a conversation's title and labels."""
+    violations = label_violations(labels)
+    problem = _title_problem(title)
+    if problem is not None:
+        violations.append(FieldViolation("title", problem))
+    if violations:
+        raise InvalidArgumentError(violations)
+
+
 MAX_TURNS = 10_000
 """Turns a conversation may hold by default (AGENTD_CONVERSATION_MAX_TURNS)."""
 MAX_PAGE_BYTES = 3 * 1024 * 1024
@@ -105,12 +115,7 @@ class Conversations:
     async def create(
         self, caller: Principal, title: str = "", labels: Mapping[str, str] | None = None
     ) -> Conversation:
-        violations = label_violations(labels or {})
-        problem = _title_problem(title)
-        if problem is not None:
-            violations.append(FieldViolation("title", problem))
-        if violations:
-            raise InvalidArgumentError(violations)
+        _check_title_and_labels(title, labels or {})
         conversation = Conversation(
             new_conversation_id(), caller.tenant, caller.id, title, dict(labels or {})
         )
@@ -178,12 +183,7 @@ class Conversations:
     ) -> Conversation:
         """A new conversation of `caller` sharing the turns of `conversation_id` through
         the point (`ConversationStore.fork`)."""
-        violations = label_violations(labels or {})
-        problem = _title_problem(title)
-        if problem is not None:
-            violations.append(FieldViolation("title", problem))
-        if violations:
-            raise InvalidArgumentError(violations)
+        _check_title_and_labels(title, labels or {})
         original = await self.get(caller, conversation_id)
         after_turn = await self._turn(caller, original, point, lowest=1)
         await self._not_busy(caller, conversation_id)
