@@ -13,6 +13,7 @@ import pytest
 from agentd.v1 import conversations_pb2 as cpb
 from agentd.v1 import tasks_pb2
 from agentd_client import errors as client_errors
+from tests.helpers import http_server
 from tests.integration.harness import assert_well_formed, final, harness, kinds
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
@@ -60,6 +61,39 @@ async def test_steer_task_reaches_the_model_and_the_conversation(tmp_path: Path)
             (cpb.MESSAGE_ROLE_USER, "also check March"),
             (cpb.MESSAGE_ROLE_ASSISTANT, "Sales rose; March fell."),
         ]
+
+
+async def test_a_steer_during_a_batch_of_two_calls_lands_after_both_results(
+    tmp_path: Path,
+) -> None:
+    with http_server() as url:
+        fetch = [{"name": "http_request", "arguments": {"url": f"{url}/slow=2"}}] * 2
+        replies = [
+            {"tool_calls": fetch, "match": "Fetch twice"},
+            {"text": "Fetched, and compared.", "match": "also compare them"},
+        ]
+        async with harness(
+            tmp_path, replies, http_allowed_networks=["127.0.0.1/32"], http_timeout_seconds=20
+        ) as h:
+            stream = h.client.execute("Fetch twice", mode=FC)
+            events, started = [], 0
+            async for event in stream:
+                events.append(event)
+                started += event.WhichOneof("payload") == "tool_call_started"
+                if started == 2:
+                    break
+            await h.client.steer_task(events[0].task_id, "also compare them")
+            events += [e async for e in stream]
+            assert_well_formed(events)
+            assert final(events).text == "Fetched, and compared."
+            first, second = h.llm.requests
+            assert "also compare them" not in str(_said(first))
+            assert [role for role, _ in _said(second)][-4:] == ["assistant", "tool", "tool", "user"]
+            assert _said(second)[-1] == ("user", "also compare them")
+            order = kinds(events)
+            finished = [i for i, k in enumerate(order) if k == "tool_call_finished"]
+            assert len(finished) == 2
+            assert order.index("steer_applied") > finished[-1]
 
 
 async def test_steer_task_refuses_what_it_cannot_take(tmp_path: Path) -> None:
