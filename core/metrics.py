@@ -6,6 +6,8 @@ one), served by `serve()` on AGENTD_METRICS_ADDRESS.
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 REGISTRY = CollectorRegistry(auto_describe=True)
@@ -107,3 +109,18 @@ A2A_PUSH_DELIVERIES = Counter(
     ["outcome"],
     registry=REGISTRY,
 )
+
+M = TypeVar("M", Counter, Gauge, Histogram)
+
+_CHILDREN: dict[tuple[Any, tuple[str, ...]], Any] = {}
+"""Each labelled series asked for by `labelled`, by its metric and label values."""
+
+
+def labelled(metric: M, *values: str) -> M:
+    """`metric.labels(*values)`, looked up once: what a call counts on every call
+    (`labels` checks and converts the values, and takes the metric's lock, each time)."""
+    key = (metric, values)
+    child = _CHILDREN.get(key)
+    if child is None:
+        child = _CHILDREN[key] = metric.labels(*values)
+    return child

@@ -22,6 +22,7 @@ from contextvars import ContextVar, Token
 from typing import Any
 
 from opentelemetry import trace
+from opentelemetry.context import Context
 from opentelemetry.trace import (
     NonRecordingSpan,
     Span,
@@ -159,10 +160,33 @@ def span(
                 trace_flags=TraceFlags(TraceFlags.SAMPLED),
             )
             parent = trace.set_span_in_context(NonRecordingSpan(remote))
-    with tracer().start_as_current_span(
-        name, context=parent, kind=kind, attributes=attributes, record_exception=False
-    ) as current_span:
+    with start_as_current(name, parent, kind, attributes) as current_span:
         yield current_span
+
+
+_NO_OP_TRACER = trace.NoOpTracer()
+
+
+@contextmanager
+def start_as_current(
+    name: str,
+    context: Context | None,
+    kind: SpanKind,
+    attributes: dict[str, Any] | None,
+) -> Iterator[Span]:
+    """agentd's tracer's `start_as_current_span` (exceptions not recorded). With no
+    provider installed, what the API's proxy tracer would do, without its layers: the
+    no-op tracer's span (the parent's own, or a non-recording one on its context) made
+    current while the block runs."""
+    if spans() == NO_OP:
+        started = _NO_OP_TRACER.start_span(name, context, kind, attributes)
+        with trace.use_span(started, end_on_exit=True, record_exception=False) as current:
+            yield current
+        return
+    with tracer().start_as_current_span(
+        name, context=context, kind=kind, attributes=attributes, record_exception=False
+    ) as current:
+        yield current
 
 
 def fail(current: Span, description: str) -> None:

@@ -18,7 +18,7 @@ import structlog
 from core import tracing
 from core.errors import AgentdError, ToolUnavailableError
 from core.identity import CallContext
-from core.metrics import TOOL_CALLS, TOOL_LATENCY
+from core.metrics import TOOL_CALLS, TOOL_LATENCY, labelled
 from core.text import within_depth
 from records.tools.approvals import ApprovalDecision
 from records.tools.audit import record_of
@@ -73,9 +73,9 @@ async def write_audit(
 ) -> None:
     """Count the call and write its audit record (of this attempt), as the call stands
     now."""
-    TOOL_CALLS.labels(call.name if call.known else "(unknown)", outcome).inc()
+    labelled(TOOL_CALLS, call.name if call.known else "(unknown)", outcome).inc()
     if duration:
-        TOOL_LATENCY.labels(call.name).observe(duration)
+        labelled(TOOL_LATENCY, call.name).observe(duration)
     await audit.write(
         record_of(
             call.call_id,

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from core.metrics import RPC_LATENCY, RPCS
+from core.metrics import RPC_LATENCY, RPCS, labelled
 from server.interceptors.wrapping import Around, AroundInterceptor, Context, final_code
 
 
@@ -25,7 +25,7 @@ class MetricsInterceptor(AroundInterceptor):
                 error = exc
                 raise
             finally:
-                calls.labels(method, final_code(context, error)).inc()
+                labelled(calls, method, final_code(context, error)).inc()
                 latency.observe(time.perf_counter() - clock)
 
         return measured

@@ -17,7 +17,7 @@ from opentelemetry import propagate
 from opentelemetry.trace import SpanKind
 
 from core.identity import new_trace_id
-from core.tracing import fail, set_call_trace_id, trace_id_of, tracer
+from core.tracing import fail, set_call_trace_id, start_as_current, trace_id_of
 from server.interceptors.wrapping import Around, AroundInterceptor, Context, final_code
 
 
@@ -32,18 +32,17 @@ def _carrier(metadata: Any) -> dict[str, str]:
 class TracingInterceptor(AroundInterceptor):
     def around_for(self, method: str) -> Around:
         service, _, name = method.lstrip("/").partition("/")
-        attributes = {"rpc.system": "grpc", "rpc.service": service, "rpc.method": name}
+        attributes: dict[str, Any] = {
+            "rpc.system": "grpc",
+            "rpc.service": service,
+            "rpc.method": name,
+        }
+        name_of_span = method.lstrip("/")
 
         @asynccontextmanager
         async def traced(request: Any, context: Context) -> AsyncIterator[None]:
             parent = propagate.extract(_carrier(context.invocation_metadata()))
-            with tracer().start_as_current_span(
-                method.lstrip("/"),
-                context=parent,
-                kind=SpanKind.SERVER,
-                attributes=attributes,
-                record_exception=False,
-            ) as span:
+            with start_as_current(name_of_span, parent, SpanKind.SERVER, attributes) as span:
                 trace_id = trace_id_of(span) or new_trace_id()
                 # Set, never reset: the call's task ends with the call, and a stream may
                 # be closed from another context (a reset there would raise).

@@ -38,6 +38,7 @@ from server.services.memory import MemoryFeature
 from server.services.tasks import TaskService
 from server.settings import Settings
 from server.wiring.a2a import A2A, a2a_if_on
+from server.wiring.generic_handlers import GenericOnly
 from server.wiring.role_table import role_table
 from server.wiring.stores import rate_limiters
 from stores.api_keys.base import KeyStore
@@ -99,7 +100,8 @@ def add_services(
     memory: MemoryFeature,
 ) -> tuple[HealthServicer, A2A | None]:
     """Register AgentService, MemoryService (and A2A when on), health and reflection on
-    `server`."""
+    `server`, each served through its generic handler (`generic_handlers`)."""
+    server = GenericOnly(server)
     service = TaskService(
         engine,
         TaskFeed(tasks, durable.history),

@@ -12,6 +12,11 @@ both records are stored.
 
 Only the task that opened the block defers: a task it starts (an agent's run) writes
 and commits its records as always, and so does anything after the block is closed.
+
+`others_open()` tells the database's writer whether more than one block is open: other
+calls are in flight that will commit their records soon, and a commit may wait a moment
+to take theirs too (`SqlWriter`), as a database delays a commit while other
+transactions are active (PostgreSQL's commit_delay with commit_siblings).
 """
 
 from __future__ import annotations
@@ -20,6 +25,14 @@ import asyncio
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+
+_open = 0
+"""The `deferring()` blocks open now (the unary RPCs being served)."""
+
+
+def others_open() -> bool:
+    """Whether blocks other than one are open: unary RPCs in flight besides one."""
+    return _open > 1
 
 
 class Deferral:
@@ -63,11 +76,14 @@ _DEFERRAL: ContextVar[Deferral | None] = ContextVar("agentd_audit_deferral", def
 @contextmanager
 def deferring() -> Iterator[Deferral]:
     """Defer the tool-call records the current task writes until `settle()`."""
+    global _open
     deferral = Deferral()
     token = _DEFERRAL.set(deferral)
+    _open += 1
     try:
         yield deferral
     finally:
+        _open -= 1
         deferral.open = False
         _DEFERRAL.reset(token)
 

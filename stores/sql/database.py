@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import Table
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from stores.audit import deferral
 from stores.sql.engine import PoolOptions, create_engine
 from stores.sql.group_commit import SqlWriter
 
@@ -18,7 +19,8 @@ class Database:
 
     def __init__(self, engine: AsyncEngine, writer: SqlWriter | None = None) -> None:
         self.engine = engine
-        self.writer = writer or SqlWriter(engine)
+        # While other RPCs are in flight, a commit waits a moment to take their records.
+        self.writer = writer or SqlWriter(engine, deferral.others_open)
 
     @classmethod
     def open(cls, url: str, *, pool: PoolOptions | None = None) -> Database:

@@ -7,7 +7,9 @@ the next transaction (group commit), whatever their tables. Within it, the
 rows of each insert statement go in one executemany, in arrival order (so a
 batch costs a round trip per statement, not per row); the writes of different
 callers have no order between them, and a caller's own writes are never in
-one batch, since each waits for its commit. A commit runs in a task of its
+one batch, since each waits for its commit. While other RPCs are in flight (`busy`), a
+commit first waits a millisecond for their writes: calls served one after the other
+then share a commit instead of taking one each. A commit runs in a task of its
 own, so a caller cancelled while waiting neither loses nor duplicates
 anyone's write.
 
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +50,10 @@ log = structlog.get_logger(__name__)
 
 RETRY_DELAYS = (0.05, 0.25, 1.0)
 """Waits before the retries of a batch the database could not take."""
+
+HOLD_SECONDS = 0.001
+"""How long a commit waits, while other calls are in flight (`busy`), for their writes
+to come and share it."""
 
 
 class RowRejectedError(ValueError):
@@ -107,8 +113,11 @@ def check_row(table: Table, row: Mapping[str, Any]) -> None:
 class SqlWriter:
     """Commits statements for many callers; one per database per process."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, busy: Callable[[], bool] | None = None) -> None:
         self._engine = engine
+        self._busy = busy
+        """Whether other calls are in flight that will write soon: a commit then waits
+        `HOLD_SECONDS` first, so that theirs share it. None: a commit never waits."""
         self._sync: Engine | None = None
         self._connection: Connection | None = None
         """The writer thread's connection (SQLite), opened on its first commit."""
@@ -196,6 +205,8 @@ class SqlWriter:
                 # The calls the loop is about to run first queue their writes: a batch
                 # takes them too, and a busy process commits less often.
                 await asyncio.sleep(0)
+                if self._busy is not None and self._busy():
+                    await asyncio.sleep(HOLD_SECONDS)
                 batch, self._pending = self._pending, []
                 await self._commit(batch)
         finally:

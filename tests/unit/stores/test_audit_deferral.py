@@ -16,8 +16,9 @@ from sqlalchemy.engine import Engine
 
 from records.audit import RpcRecord
 from records.tools.audit import ToolCallRecord
-from stores.audit.deferral import deferring
+from stores.audit.deferral import deferring, others_open
 from stores.audit.sql import SqlAuditLog, SqlRpcAuditLog
+from stores.sql import group_commit
 from stores.sql.database import Database
 from stores.sql.group_commit import RowRejectedError
 from stores.sql.schema import rpc_audit, tool_call_audit
@@ -113,3 +114,44 @@ async def test_a_row_its_table_cannot_hold_is_refused_at_once(tmp_path: Path) ->
                 await SqlAuditLog(database).write(_tool_record(1, tenant="t" * 130))
             await deferral.settle()
         assert await _count(database, tool_call_audit) == 0
+
+
+@pytest.mark.parametrize("kind", SQL_BACKENDS)
+async def test_rpcs_in_flight_share_a_commit(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While another RPC is in flight, a commit waits for its records (up to
+    HOLD_SECONDS, long here), so calls served one after the other share a commit."""
+    monkeypatch.setattr(group_commit, "HOLD_SECONDS", 0.5)
+    async with migrated_database(kind, tmp_path) as database:
+        rpcs = SqlRpcAuditLog(database)
+        b_opened = asyncio.Event()
+
+        async def call_a() -> None:
+            with deferring() as deferral:
+                await b_opened.wait()
+                await rpcs.write(RPC)
+                await deferral.settle()
+
+        async def call_b() -> None:
+            with deferring() as deferral:
+                b_opened.set()
+                for _ in range(5):  # A's commit has begun (it waits for B)
+                    await asyncio.sleep(0)
+                await rpcs.write(RPC)
+                await deferral.settle()
+
+        with _commits() as commits:
+            await asyncio.gather(call_a(), call_b())
+        assert len(commits) == 1
+        assert await _count(database, rpc_audit) == 2
+
+
+async def test_others_open_counts_the_blocks_open_besides_one() -> None:
+    assert not others_open()
+    with deferring():
+        assert not others_open()  # a lone RPC's commit never waits
+        with deferring():
+            assert others_open()
+        assert not others_open()
+    assert not others_open()
