@@ -4,6 +4,7 @@ tool call arguments."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -122,7 +123,7 @@ async def test_the_output_schema_check_gets_the_agents_schema() -> None:
     ],
 )
 async def test_a_check_that_cannot_decide_fails_as_its_mode_says(
-    options: dict[str, bool], default: bool, action: Action, words: str
+    options: dict[str, Any], default: bool, action: Action, words: str
 ) -> None:
     judge = Scripted(spec("judge", Action.REDACT, **options))
     judge.down = "timed out"
