@@ -13,7 +13,8 @@ match no longer than `tail_chars`, not one character of it has gone out before. 
 releases the window with its spans replaced; a span never straddles what is released now
 and what is held (it is held whole, or, when it began at the window's start, released
 whole as its placeholder). RECORD releases the text unchanged. Every verdict that found
-something is kept in `verdicts` for the caller's events. A match longer than `tail_chars`
+something is kept in `verdicts` for the caller's events (a blocking one with no text:
+what it blocked goes nowhere, events included; its spans are offsets in its window). A match longer than `tail_chars`
 may have its start released before it is seen whole: the tail is set for the longest
 thing the checks match.
 
