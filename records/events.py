@@ -170,6 +170,24 @@ class TaskSteered:
 
 
 @dataclass(frozen=True, slots=True)
+class GuardrailDecided:
+    """A guardrail blocked, redacted or recorded what went in or came out; it names the
+    check and the rule, never the text (`agent.guardrails`)."""
+
+    check: str
+    rule: str
+    point: str
+    """input, output, tool_arguments or tool_result."""
+    action: str
+    """block, redact or record."""
+    reason: str
+    tool_name: str = ""
+    call_id: str = ""
+    matches: int = 0
+    type: Literal["guardrail_decided"] = "guardrail_decided"
+
+
+@dataclass(frozen=True, slots=True)
 class SteerApplied:
     """The task took a steer: the next model request of `step_id` carries it."""
 
@@ -348,6 +366,7 @@ EventPayload = (
     | InputProvided
     | TaskSteered
     | SteerApplied
+    | GuardrailDecided
     | UsageReported
     | HistoryCompacted
     | ArtifactUpdated

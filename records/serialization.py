@@ -69,6 +69,7 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.InputProvided,
         ev.TaskSteered,
         ev.SteerApplied,
+        ev.GuardrailDecided,
         ev.HistoryCompacted,
         ev.ArtifactRef,
         ev.ArtifactUpdated,

@@ -14,9 +14,9 @@ releases the window with its spans replaced; a span never straddles what is rele
 and what is held (it is held whole, or, when it began at the window's start, released
 whole as its placeholder). RECORD releases the text unchanged. Every verdict that found
 something is kept in `verdicts` for the caller's events (a blocking one with no text:
-what it blocked goes nowhere, events included; its spans are offsets in its window). A match longer than `tail_chars`
-may have its start released before it is seen whole: the tail is set for the longest
-thing the checks match.
+what it blocked goes nowhere, events included; its spans are offsets in its window). A
+match longer than `tail_chars` may have its start released before it is seen whole: the
+tail is set for the longest thing the checks match.
 
 Checks of Scope.FINAL (model-based ones that run on the final answer only) are not run
 on windows: the caller runs them on the whole answer (`Guard.inspect_final`). The engine

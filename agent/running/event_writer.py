@@ -168,6 +168,8 @@ def redact_event(payload: ev.EventPayload) -> ev.EventPayload:
             return replace(payload, text=scrub(payload.text))
         case ev.TaskSteered():
             return replace(payload, message=scrub(payload.message))
+        case ev.GuardrailDecided():
+            return replace(payload, reason=scrub(payload.reason))
         case ev.ReflectionVerdict():
             return replace(payload, feedback=scrub(payload.feedback))
         case ev.PlanCreated():
