@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from aiohttp import web
 
 from agent.guardrails.base import GuardrailUnavailable
 from agent.guardrails.moderation import ModerationEndpoint, Moderations
+from agent.llm.fakes import command
 from agent.llm.fakes.moderation import parse_words
 from agent.llm.fakes.server import FakeOpenAIServer
 from records.guardrails import Action, CheckSpec, Finding, Point, Subject
@@ -138,3 +140,12 @@ def test_moderation_words_name_real_categories() -> None:
     assert parse_words("A, B=violence") == {"A": "harassment", "B": "violence"}
     with pytest.raises(ValueError, match="not a moderation category"):
         parse_words("A=rudeness")
+
+
+def test_fake_llm_refuses_moderation_words_it_cannot_serve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "s.json"
+    script.write_text("[]")
+    assert command.run(script, 0, "127.0.0.1", None, moderation_words="A=rudeness") == 2
+    assert "'rudeness' is not a moderation category" in capsys.readouterr().err
