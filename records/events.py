@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from records.guardrails.events import GuardrailDecided as GuardrailDecided
 from records.plan import Plan
 from records.tasks import Citation, StopReason, TaskStatus, TokenUsage
 from records.team_events import PanelDecided as PanelDecided
@@ -167,24 +168,6 @@ class TaskSteered:
     steered_by: str
     message: str
     type: Literal["task_steered"] = "task_steered"
-
-
-@dataclass(frozen=True, slots=True)
-class GuardrailDecided:
-    """A guardrail blocked, redacted or recorded what went in or came out; it names the
-    check and the rule, never the text (`agent.guardrails`)."""
-
-    check: str
-    rule: str
-    point: str
-    """input, output, tool_arguments or tool_result."""
-    action: str
-    """block, redact or record."""
-    reason: str
-    tool_name: str = ""
-    call_id: str = ""
-    matches: int = 0
-    type: Literal["guardrail_decided"] = "guardrail_decided"
 
 
 @dataclass(frozen=True, slots=True)
