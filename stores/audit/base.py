@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Literal, Protocol
 
 from records.audit import RpcRecord
+from records.guardrails.events import GuardrailRecord
 from records.paging import PositionCursor
 from records.tools.audit import ToolCallRecord
 
@@ -19,6 +20,12 @@ class AuditSink(Protocol):
 
     async def write(self, record: ToolCallRecord) -> None:
         """Store one record."""
+        ...
+
+
+class GuardrailAuditSink(Protocol):
+    async def write(self, record: GuardrailRecord) -> None:
+        """Store one guardrail decision; it is stored when this returns."""
         ...
 
 
