@@ -24,6 +24,7 @@ from agent.modes import planner
 from agent.parts import EngineParts, Replicas
 from agent.requests import validate_request
 from agent.running import lifecycle
+from agent.running.guarding import Guards
 from agent.running.lifecycle import Endings
 from agent.scheduling.admission import Admission, Ticket
 from agent.scheduling.answers import Answers
@@ -107,12 +108,14 @@ class Engine:
             memory,
         )
         self._runs = None
+        self.guards = Guards(self.config.guardrails, parts.guardrail_audit)  # runs', CallTool's
         if models is not None:
             shared = (registry, store, self.config, checkpoints, parts.waits)
             self._runs = RunFactory(models, *shared, parts.model_factory, parts.encodings)
             limits = parts.teams or TeamLimits()
             self._runs.team = Team(self, limits, self._runs.model_by_name)
             self._runs.nudge = self._parking.nudge
+            self._runs.guards = self.guards
         if memory is not None:
             memory.turn_came = self._turn_came
         interval = parts.replicas.takeover_interval_seconds

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from core.metrics import LLM_TOKENS, REFLECTIONS, TASK_DURATION, TASKS_FINISHED, TASKS_STARTED
+from core.metrics import (
+    GUARDRAIL_DECISIONS,
+    LLM_TOKENS,
+    REFLECTIONS,
+    TASK_DURATION,
+    TASKS_FINISHED,
+    TASKS_STARTED,
+)
 from records import events as ev
 from records.tasks import Task, TaskStatus, utcnow
 
@@ -15,6 +22,8 @@ def observe_event(task: Task, payload: ev.EventPayload) -> None:
             TASKS_FINISHED.labels(current.value, task.mode.value).inc()
             seconds = (utcnow() - task.created_at).total_seconds()
             TASK_DURATION.labels(task.mode.value, current.value).observe(max(0.0, seconds))
+        case ev.GuardrailDecided():
+            count_guardrail(payload)
         case ev.ReflectionVerdict(passed=passed):
             REFLECTIONS.labels("true" if passed else "false").inc()
         case ev.UsageReported(role=role, call=usage):
@@ -24,3 +33,8 @@ def observe_event(task: Task, payload: ev.EventPayload) -> None:
                 LLM_TOKENS.labels(role, "reasoning").inc(usage.reasoning_tokens)
         case _:
             pass
+
+
+def count_guardrail(decided: ev.GuardrailDecided) -> None:
+    """Count a guardrail decision, by check, point and action (never by user or tenant)."""
+    GUARDRAIL_DECISIONS.labels(decided.check, decided.point, decided.action).inc()

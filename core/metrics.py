@@ -66,6 +66,13 @@ REFLECTIONS = Counter(
     ["passed"],
     registry=REGISTRY,
 )
+GUARDRAIL_DECISIONS = Counter(
+    "agentd_guardrail_decisions",
+    "Guardrail decisions, by check, point and action (block, redact, record); never by "
+    "user or tenant.",
+    ["check", "point", "action"],
+    registry=REGISTRY,
+)
 RPCS = Counter(
     "agentd_rpcs",
     "RPCs served, by method and status code.",

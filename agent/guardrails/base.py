@@ -62,12 +62,13 @@ KINDS: dict[str, Factory] = {
 """The kinds of check by name: the built-in ones, and those registered since."""
 
 
-def register_kind(kind: str, factory: Factory) -> None:
+def register_kind(kind: str, factory: Factory, *, replace: bool = False) -> None:
     """Let declarations name `kind`, made by `factory` (which raises ValueError, best an
     OptionError, for bad options). Registering a kind again with another factory is a
-    mistake: ValueError."""
+    mistake (ValueError) unless `replace`: a server registers the kinds that need its
+    settings (moderation, judge, policy_service) as it starts."""
     known = KINDS.get(kind)
-    if known is not None and known is not factory:
+    if known is not None and known is not factory and not replace:
         raise ValueError(f"the guardrail kind {kind!r} is registered already")
     KINDS[kind] = factory
 
