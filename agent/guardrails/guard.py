@@ -112,8 +112,14 @@ class Guard:
 
     async def _one(self, check: Check, text: str, subject: Subject) -> list[Judged]:
         spec = check.spec
+        # A check may decide the action of each finding itself (an operator's policy
+        # service says block or redact); else its declared action applies.
+        action_of = getattr(check, "action_of", None)
         try:
-            return [Judged(spec.action, f, spec) for f in await check.inspect(text, subject)]
+            found = await check.inspect(text, subject)
+            if action_of is not None:
+                return [Judged(action_of(f), f, spec) for f in found]
+            return [Judged(spec.action, f, spec) for f in found]
         except GuardrailUnavailable as down:
             closed = options.fail_closed(spec)
             if self.fail_closed if closed is None else closed:

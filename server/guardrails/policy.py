@@ -31,9 +31,9 @@ from google.protobuf import json_format, struct_pb2
 from agent.guardrails.base import GuardrailUnavailable
 from agentd.v1 import guardrails_pb2 as pb
 from agentd.v1 import guardrails_pb2_grpc as pb_grpc
-from records.guardrails import CheckSpec, Finding, Point, Subject
+from records.guardrails import Action, CheckSpec, Finding, Point, Subject
 from server.convert.values import dict_to_struct
-from server.guardrails.decisions import DecisionCache, digest, findings
+from server.guardrails.decisions import DecisionCache, decided_action, digest, findings
 
 KIND = "policy_service"
 DEFAULT_TIMEOUT_MS = 500
@@ -113,6 +113,11 @@ class PolicyServiceCheck:
         text through (False); the `fail` option, read by the Guard from the spec too."""
         self._services = services
         self._cache = DecisionCache(options.cache_seconds)
+
+    def action_of(self, finding: Finding) -> Action:
+        """What the guard does with a finding of this check: the service decides
+        (`decisions.decided_action`)."""
+        return decided_action(self.spec.action, finding)
 
     async def inspect(self, text: str, subject: Subject) -> list[Finding]:
         key = digest(
