@@ -160,3 +160,70 @@ async def test_a_tool_result_check_redacts_what_the_model_is_sent(tmp_path: Path
         assert "ann@example.com" not in _said(h.llm.requests[1])
         assert "[EMAIL]" in _said(h.llm.requests[1])
         assert _leaks(events, "ann@example.com") == []
+
+
+async def _policy_server(word: str) -> tuple[Any, str]:
+    """A PolicyService written here: blocks any text holding `word`."""
+    import grpc
+
+    from agentd.v1 import guardrails_pb2 as gpb
+    from agentd.v1 import guardrails_pb2_grpc as gpb_grpc
+
+    class Policy(gpb_grpc.PolicyServiceServicer):
+        async def Check(self, request: Any, context: Any) -> Any:
+            if word in request.text:
+                block = gpb.POLICY_DECISION_BLOCK
+                return gpb.PolicyCheckResponse(decision=block, reason="not here", rule="corp")
+            return gpb.PolicyCheckResponse(decision=gpb.POLICY_DECISION_ALLOW)
+
+    server = grpc.aio.server()
+    gpb_grpc.add_PolicyServiceServicer_to_server(Policy(), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    return server, f"127.0.0.1:{port}"
+
+
+def _policy_check(address: str, fail: str) -> dict[str, Any]:
+    return {"name": "corp-policy", "kind": "policy_service", "address": address,
+            "points": ["input"], "action": "block", "fail": fail, "timeout_ms": 2000}  # fmt: skip
+
+
+async def test_an_operators_policy_service_refuses_a_task(tmp_path: Path) -> None:
+    server, address = await _policy_server("merger")
+    try:
+        settings = _guardrails(tmp_path, _policy_check(address, "closed"))
+        async with harness(tmp_path, [{"text": "Fine."}], **settings) as h:
+            refused = [e async for e in h.client.execute("Draft the merger memo", mode=FC)]
+            task = await h.client.get_task(refused[0].task_id)
+            assert task.stop_reason == tasks_pb2.STOP_REASON_GUARDRAIL
+            [decided] = of_kind(refused, "guardrail_decided")
+            assert (decided.check, decided.rule, decided.reason) == (
+                "corp-policy",
+                "corp",
+                "not here",
+            )
+            assert h.llm.requests == []
+            allowed = [e async for e in h.client.execute("Draft the lunch memo", mode=FC)]
+            assert (await h.client.get_task(allowed[0].task_id)).final_answer == "Fine."
+    finally:
+        await server.stop(None)
+
+
+@pytest.mark.parametrize("fail", ["closed", "open"])
+async def test_a_policy_service_that_is_down_fails_as_declared(tmp_path: Path, fail: str) -> None:
+    server, address = await _policy_server("merger")
+    await server.stop(None)  # nothing listens there any more
+    settings = _guardrails(tmp_path, _policy_check(address, fail))
+    async with harness(tmp_path, [{"text": "Fine."}], **settings) as h:
+        events = [e async for e in h.client.execute("Draft the lunch memo", mode=FC)]
+        task = await h.client.get_task(events[0].task_id)
+        [decided] = of_kind(events, "guardrail_decided")
+        assert (decided.check, decided.rule) == ("corp-policy", "unavailable")
+        if fail == "closed":
+            assert decided.action == "block"
+            assert task.stop_reason == tasks_pb2.STOP_REASON_GUARDRAIL
+            assert h.llm.requests == []
+        else:
+            assert decided.action == "record"
+            assert "let through" in decided.reason
+            assert task.final_answer == "Fine."
