@@ -36,12 +36,16 @@ class RpcAuditSink(Protocol):
         ...
 
 
+AuditKind = Literal["rpc", "tool_call", "guardrail"]
+"""Which audit log a query reads."""
+
+
 @dataclass(frozen=True, slots=True)
 class AuditQuery:
     """Filters of one page of records; always within one tenant."""
 
     tenant: str
-    kind: Literal["rpc", "tool_call", "guardrail"]
+    kind: AuditKind
     principal_id: str = ""
     tool_name: str = ""
     outcome: str = ""
