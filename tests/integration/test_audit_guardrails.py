@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from agentd.v1 import tasks_pb2
 from agentd_client import errors as client_errors
 from agentd_client.sync import AgentClient as SyncClient
 from clients import audit_cli
@@ -21,6 +23,7 @@ from records.keys import new_key
 from server.commands.cli import build_parser
 from tests.integration.trust import Trust, trusted
 
+FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
 T0 = datetime(2026, 12, 12, 9, 0, tzinfo=UTC)
 
 
@@ -68,7 +71,7 @@ async def _written(t: Trust) -> None:
 async def test_an_auditor_reads_the_tenants_guardrail_decisions_page_by_page(
     tmp_path: Path,
 ) -> None:
-    async with trusted(tmp_path) as t:
+    async with trusted(tmp_path, [{"text": "hello"}]) as t:
         await _written(t)
         alice = await t.client("acme", "alice")
         dana = await t.client("acme", "dana", "auditor")
@@ -111,6 +114,16 @@ async def test_an_auditor_reads_the_tenants_guardrail_decisions_page_by_page(
         assert [r.guardrail.trace_id for r in theirs.records] == [trace[4]]
         with pytest.raises(client_errors.PermissionDeniedError, match="auditor"):
             await alice.list_audit_records("guardrail")
+        # A task filter is checked as for the other kinds: a task the tenant cannot see
+        # is NOT_FOUND; a task of theirs gives its decisions.
+        with pytest.raises(client_errors.TaskNotFoundError):
+            await dana.list_audit_records("guardrail", task_id="task_1")
+        events = [e async for e in alice.execute("say hello", mode=FC)]
+        ran = replace(DECISIONS[0], task_id=events[0].task_id, trace_id="f" * 32)
+        await t.server.durable.guardrails.write(ran)
+        assert await traces(task_id=ran.task_id) == [ran.trace_id]
+        with pytest.raises(client_errors.TaskNotFoundError):
+            await eve.list_audit_records("guardrail", task_id=ran.task_id)
         with pytest.raises(client_errors.InvalidArgumentError, match="check"):
             await dana.list_audit_records("guardrail", check="x" * 257)
 
