@@ -66,13 +66,6 @@ REFLECTIONS = Counter(
     ["passed"],
     registry=REGISTRY,
 )
-GUARDRAIL_DECISIONS = Counter(
-    "agentd_guardrail_decisions",
-    "Guardrail decisions, by check, point and action (block, redact, record); never by "
-    "user or tenant.",
-    ["check", "point", "action"],
-    registry=REGISTRY,
-)
 RPCS = Counter(
     "agentd_rpcs",
     "RPCs served, by method and status code.",
@@ -90,6 +83,13 @@ RATE_LIMITED = Counter(
     "agentd_rate_limited",
     "Calls refused by a rate limit, by method and scope.",
     ["method", "scope"],
+    registry=REGISTRY,
+)
+GUARDRAIL_DECISIONS = Counter(
+    "agentd_guardrail_decisions",
+    "Guardrail decisions, by check, point (input, output, tool_arguments, tool_result) and "
+    "action (block, redact, record).",
+    ["check", "point", "action"],
     registry=REGISTRY,
 )
 

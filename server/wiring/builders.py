@@ -313,6 +313,7 @@ async def start_engine(
                 max_children=settings.max_children_per_task,
                 max_parallel=settings.max_parallel_delegations,
             ),
+            guardrail_audit=durable.guardrails,
         ),
         engine_config(settings, guardrails),
     )

@@ -1,7 +1,8 @@
 """Where audit records go and how they are asked for.
 
 The records are their owners': `records.tools.audit.ToolCallRecord` (one per tool call the
-registry is asked to make) and `records.audit.RpcRecord` (one per RPC)."""
+registry is asked to make), `records.audit.RpcRecord` (one per RPC) and
+`records.guardrails.events.GuardrailRecord` (one per guardrail decision)."""
 
 from __future__ import annotations
 
@@ -35,16 +36,23 @@ class RpcAuditSink(Protocol):
         ...
 
 
+AuditKind = Literal["rpc", "tool_call", "guardrail"]
+"""Which audit log a query reads."""
+
+
 @dataclass(frozen=True, slots=True)
 class AuditQuery:
     """Filters of one page of records; always within one tenant."""
 
     tenant: str
-    kind: Literal["rpc", "tool_call"]
+    kind: AuditKind
     principal_id: str = ""
     tool_name: str = ""
     outcome: str = ""
+    """A tool call's outcome, an RPC's code, or a guardrail decision's action."""
     task_id: str = ""
+    check: str = ""
+    """Only a guardrail check's decisions (guardrail records)."""
     since: datetime | None = None
     until: datetime | None = None
     limit: int = 100
