@@ -97,3 +97,29 @@ async def test_once_the_go_service_stops_the_check_is_unavailable(
     process.wait(timeout=30)
     with pytest.raises(GuardrailUnavailable):
         await check.inspect("fine again", SUBJECT)
+
+
+async def test_the_go_service_refuses_a_task_through_agentd(
+    service: tuple[subprocess.Popen[str], str], tmp_path: Path
+) -> None:
+    """The whole way: agentd's server, a policy_service check at the task's input, the
+    Go example deciding; the refused task makes no model call."""
+    import yaml
+
+    from agentd.v1 import tasks_pb2
+    from tests.integration.harness import harness, of_kind
+
+    check = {"name": "corp", "kind": "policy_service", "address": service[1],
+             "points": ["input"], "action": "block", "timeout_ms": 5000}  # fmt: skip
+    path = tmp_path / "guardrails.yaml"
+    path.write_text(yaml.safe_dump({"guardrails": [check]}), encoding="utf-8")
+    fc = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
+    async with harness(tmp_path, [{"text": "Fine."}], guardrails_file=path) as h:
+        refused = [e async for e in h.client.execute("a forbidden plan", mode=fc)]
+        task = await h.client.get_task(refused[0].task_id)
+        assert task.stop_reason == tasks_pb2.STOP_REASON_GUARDRAIL
+        [decided] = of_kind(refused, "guardrail_decided")
+        assert (decided.check, decided.rule) == ("corp", "example:block-word")
+        assert h.llm.requests == []
+        allowed = [e async for e in h.client.execute("a fine plan", mode=fc)]
+        assert (await h.client.get_task(allowed[0].task_id)).final_answer == "Fine."
