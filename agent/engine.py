@@ -18,13 +18,13 @@ import structlog
 from agent.conversations.engine_hooks import TURN, TaskMemory
 from agent.definitions.selection import narrow, resolve
 from agent.definitions.toolset import delegates_of
+from agent.guardrails.runs import Guards
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles
 from agent.modes import planner
 from agent.parts import EngineParts, Replicas
 from agent.requests import validate_request
 from agent.running import lifecycle
-from agent.running.guarding import Guards
 from agent.running.lifecycle import Endings
 from agent.scheduling.admission import Admission, Ticket
 from agent.scheduling.answers import Answers

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 from agent.conversations.engine_hooks import TaskMemory
 from agent.definitions.catalog import Agents
+from agent.guardrails.runs import DecisionSink
 from agent.llm.window.encodings import Encodings
-from agent.running.guarding import DecisionSink
 from agent.scheduling.factory import ModelFactory
 from agent.teams.delegation import TeamLimits
 from stores.cancellations.base import CancelBus

@@ -23,7 +23,6 @@ from pathlib import Path
 
 from agent.engine import Engine
 from agent.limits import EngineConfig, GuardrailPolicy
-from agent.llm.base import Done, StreamItem, TextChunk
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.parts import EngineParts
@@ -31,7 +30,15 @@ from core.identity import CallContext, Principal
 from records import events as ev
 from records.execution import ExecutionMode
 from records.guardrails import Action, CheckSpec, Point
-from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.messages import (
+    Done,
+    Message,
+    ModelResponse,
+    ModelSettings,
+    StreamItem,
+    TextChunk,
+    ToolDefinition,
+)
 from records.requests import TaskRequest
 from server import logs
 from server.settings import Settings

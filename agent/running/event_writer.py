@@ -12,7 +12,7 @@ No credential leaves a task in its events: every event is scrubbed on its way
 (`redact_event`: what a tool returned, what a model wrote, what a caller or a store
 said); deltas pass through a `StreamRedactor`, which holds back the last word of the
 text until the next piece shows whether it was part of a key. Then, when the task's
-guardrails look at the model's output (`agent.running.guarding`), deltas pass through a
+guardrails look at the model's output (`agent.guardrails.runs`), deltas pass through a
 `GuardedStream`, which releases text only once a window of it has passed the checks: a
 blocked window writes nothing of itself (its decision is written, and the task stops),
 a redacted one its placeholders. A step's output is checked whole. Nothing reaches the
@@ -28,8 +28,8 @@ from dataclasses import replace
 import structlog
 
 from agent.guardrails.base import Blocked
+from agent.guardrails.runs import RunGuard, blocked, decisions
 from agent.guardrails.stream import GuardedStream
-from agent.running.guarding import RunGuard, blocked, decisions
 from core.secrets import StreamRedactor, redact, scrub
 from records import events as ev
 from records.guardrails import Point, Verdict

@@ -9,9 +9,9 @@ import time
 from dataclasses import dataclass, field, replace
 
 from agent import metrics, prompts
+from agent.guardrails.runs import RunGuard
 from agent.limits import LimitReached
 from agent.running.event_writer import EventWriter
-from agent.running.guarding import RunGuard
 from agent.running.state import RunState
 from agent.running.steering import Steering
 from agent.running.urls import UrlBook
@@ -55,7 +55,7 @@ class Transcript:
     urls: UrlBook = field(default_factory=lambda: UrlBook(0))
     """Long URLs the model sees as placeholders (`agent.running.urls`)."""
     guard: RunGuard | None = None
-    """Its task's guardrails (`agent.running.guarding`); None: it has none."""
+    """Its task's guardrails (`agent.guardrails.runs`); None: it has none."""
     events: EventWriter = field(init=False)
     """Writes its events in order, deltas coalesced (`writing` sets its limits)."""
     steers: Steering = field(init=False)

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field, replace
 import structlog
 
 from agent.definitions.toolset import offered
+from agent.guardrails.runs import Guards
 from agent.limits import EngineConfig
 from agent.llm.base import Model
 from agent.llm.providers import DEFAULT_PROVIDER, Provider, chain
 from agent.llm.roles import ModelRoles, role_model
 from agent.llm.window.encodings import Encodings
-from agent.running.guarding import Guards
 from agent.running.run import TaskRun
 from agent.running.state import RunBounds, RunState
 from agent.running.transcript import Transcript
@@ -63,7 +63,7 @@ class RunFactory:
     team: Team | None = None
     """Starts child tasks for delegations (`agent.teams`); None: no delegation here."""
     guards: Guards | None = None
-    """Makes each run's guardrails (`agent.running.guarding`); None: no run has any."""
+    """Makes each run's guardrails (`agent.guardrails.runs`); None: no run has any."""
     nudge: Callable[[str, str, str], Awaitable[None]] | None = None
     """Nudges a parked task's wait (`agent.scheduling.parking.Parking.nudge`): given to
     child tasks' runs, for their parents."""

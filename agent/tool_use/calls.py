@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
+from agent.guardrails.runs import CallsGuard
 from agent.limits import LimitReached
 from agent.parked import Parked, parked_or
 from agent.running.artifacts import updated_event
 from agent.running.citations import SEARCH_KNOWLEDGE, citations_of
 from agent.running.concurrency import all_or_none
-from agent.running.guarding import CallsGuard
 from agent.running.seams import PlannedCall
 from agent.tool_use import questions
 from agent.tool_use.people import PersonWaits

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from agent.running.guarding import Guards
+from agent.guardrails.runs import Guards
 from agentd.v1 import agent_service_pb2 as pb
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
