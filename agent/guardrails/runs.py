@@ -122,12 +122,18 @@ class RunGuard:
         *,
         tool: str = "",
         call_id: str = "",
+        tell: bool = True,
     ) -> Mapping[str, Any]:
-        """A tool call's arguments (or a JSON result) as they may go on; as `text`."""
+        """A tool call's arguments (or a JSON result) as they may go on; as `text`. Not
+        `tell`: a decision told already (on the same result's text) is not told again, but
+        a block still raises."""
         if not self.guard.watches(point):
             return arguments
         verdict, kept = await self.guard.inspect_arguments(point, arguments, self.at(point, tool))
-        await self.told(verdict, point, emit, verdict.text, tool=tool, call_id=call_id)
+        if tell:
+            await self.told(verdict, point, emit, verdict.text, tool=tool, call_id=call_id)
+        else:
+            blocked(verdict, point)
         return kept
 
     async def told(
@@ -312,12 +318,16 @@ class CallsGuard:
         guard, point = self.guard, Point.TOOL_RESULT
         if not guard.watches(point):
             return text, data
-        text = await guard.text(point, text, self.emit, tool=tool, call_id=call_id)
+        checked = await guard.text(point, text, self.emit, tool=tool, call_id=call_id)
+        told = checked != text  # its data holds the same result: told once
         if isinstance(data, Mapping):
-            data = dict(await guard.arguments(point, data, self.emit, tool=tool, call_id=call_id))
+            kept = await guard.arguments(
+                point, data, self.emit, tool=tool, call_id=call_id, tell=not told
+            )
+            data = dict(kept)
         elif data is not None:  # a list, a string, a number: checked as one value
             wrapped = await guard.arguments(
-                point, {"result": data}, self.emit, tool=tool, call_id=call_id
+                point, {"result": data}, self.emit, tool=tool, call_id=call_id, tell=not told
             )
             data = wrapped["result"]
-        return text, data
+        return checked, data

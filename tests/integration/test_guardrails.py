@@ -227,3 +227,41 @@ async def test_a_policy_service_that_is_down_fails_as_declared(tmp_path: Path, f
             assert decided.action == "record"
             assert "let through" in decided.reason
             assert task.final_answer == "Fine."
+
+
+async def test_a_tool_result_check_redacts_an_mcp_tools_result(tmp_path: Path) -> None:
+    from tests.integration.toolsets import FAST, stdio_notes, write_toolsets
+
+    check = {"name": "no-emails", "kind": "pii", "entities": ["email"],
+             "points": ["tool_result"], "action": "redact"}  # fmt: skip
+    notes = stdio_notes(tmp_path, level="write")
+    toolsets = write_toolsets(tmp_path / "toolsets.yaml", {"notes": notes})
+    search = {"name": "notes_search", "arguments": {"query": "ann@example.com"}}
+    replies = [{"tool_calls": [search]}, {"text": "Found them."}]
+    settings = {**_guardrails(tmp_path, check), "toolsets_file": toolsets, **FAST}
+    async with harness(tmp_path, replies, **settings) as h:
+        found = h.client.execute("Find Ann's notes", mode=FC, tools=["notes.search"])
+        events = [e async for e in found]
+        [result] = [m for m in h.llm.requests[1]["messages"] if m["role"] == "tool"]
+        assert result["content"] == "3 notes about [EMAIL]"
+        [finished] = of_kind(events, "tool_call_finished")
+        assert "ann@example.com" not in json.dumps(json_format.MessageToDict(finished))
+        [decided] = of_kind(events, "guardrail_decided")
+        assert (decided.point, decided.tool_name, decided.action) == (
+            "tool_result",
+            "notes.search",
+            "redact",
+        )
+
+
+async def test_a_decision_is_audited_without_its_text(tmp_path: Path) -> None:
+    async with harness(tmp_path, [CARD_AND_PHRASE], **_guardrails(tmp_path, *BLOCKING)) as h:
+        events = [e async for e in h.client.execute("Summarise the quarter", mode=FC)]
+        page = await h.client.list_audit_records(kind="guardrail")
+        records = [r.guardrail for r in page.records]
+        assert {(r.check, r.action, r.point) for r in records} >= {("no-cards", "block", "output")}
+        assert {r.task_id for r in records} == {events[0].task_id}
+        assert all(len(r.text_digest) == 64 for r in records)
+        shown = json.dumps([json_format.MessageToDict(r) for r in page.records])
+        assert CARD not in shown and PHRASE not in shown
+        assert CARD.replace(" ", "") not in shown.replace(" ", "")
