@@ -18,6 +18,7 @@ import structlog
 from agent.conversations.engine_hooks import TURN, TaskMemory
 from agent.definitions.selection import narrow, resolve
 from agent.definitions.toolset import delegates_of
+from agent.guardrails.runs import Guards
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles
 from agent.modes import planner
@@ -107,12 +108,14 @@ class Engine:
             memory,
         )
         self._runs = None
+        self.guards = Guards(self.config.guardrails, parts.guardrail_audit)  # runs', CallTool's
         if models is not None:
             shared = (registry, store, self.config, checkpoints, parts.waits)
             self._runs = RunFactory(models, *shared, parts.model_factory, parts.encodings)
             limits = parts.teams or TeamLimits()
             self._runs.team = Team(self, limits, self._runs.model_by_name)
             self._runs.nudge = self._parking.nudge
+            self._runs.guards = self.guards
         if memory is not None:
             memory.turn_came = self._turn_came
         interval = parts.replicas.takeover_interval_seconds

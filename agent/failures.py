@@ -14,7 +14,12 @@ from enum import StrEnum
 import structlog
 
 from agent.llm.base import ModelError
-from core.errors import AgentdError, ContextTooLongError, PlanInvalidError
+from core.errors import (
+    AgentdError,
+    ContextTooLongError,
+    GuardrailBlockedError,
+    PlanInvalidError,
+)
 from core.faults import as_store_error
 from records.tasks import StopReason
 
@@ -31,6 +36,7 @@ class FailureReason(StrEnum):
     REMOTE_AGENT_FAILED = "REMOTE_AGENT_FAILED"
     WAIT_DEADLINE = "WAIT_DEADLINE"
     SERVER_RESTARTED = "SERVER_RESTARTED"
+    GUARDRAIL_BLOCKED = "GUARDRAIL_BLOCKED"
 
 
 class TaskFailedError(Exception):
@@ -113,6 +119,14 @@ class LostAtRestartError(TaskFailedError):
         )
 
 
+class GuardrailTrippedError(TaskFailedError):
+    """A guardrail blocked the task's input, the model's output, or a tool call's
+    arguments or result; its message names the check and the rule, never the text."""
+
+    reason = FailureReason.GUARDRAIL_BLOCKED
+    stop_reason = StopReason.GUARDRAIL
+
+
 class StoreFailedError(TaskFailedError):
     """Redis or the database stayed out of reach while the task ran."""
 
@@ -152,6 +166,8 @@ def failure_of(error: Exception, trace_id: str) -> TaskFailedError:
         return ModelUnavailableError(error.message)
     if isinstance(error, PlanInvalidError | ContextTooLongError):
         return RefusedError(error)
+    if isinstance(error, GuardrailBlockedError):
+        return GuardrailTrippedError(error.message)
     fault = as_store_error(error)
     if fault is not None:
         log.warning("task failed: a store is unavailable", error=str(error))

@@ -13,6 +13,7 @@ from agent.llm.window.catalog import BUILT_IN_CATALOG, ModelCatalog
 from agent.llm.window.fitting import FitPolicy
 from core.roles import DEFAULT_ROLES, RoleTable
 from records.execution import StepPolicy
+from records.guardrails import CheckSpec
 from records.tasks import StopReason
 from records.waits import WaitAction, WaitKind
 
@@ -100,6 +101,22 @@ class Capacity:
 
 
 @dataclass(frozen=True, slots=True)
+class GuardrailPolicy:
+    """The server's guardrails (`agent.guardrails`): the checks every task gets (before its
+    agent's own), and how streamed output is held back for them."""
+
+    checks: tuple[CheckSpec, ...] = ()
+    window_chars: int = 256
+    """Streamed output is checked, and released, a window of this many characters at a
+    time."""
+    tail_chars: int = 128
+    """Characters of each window held back for the next, so that what straddles two
+    windows is checked whole before any of it is released."""
+    fail_closed: bool = True
+    """What a check that cannot decide (its service down) does unless it says: block."""
+
+
+@dataclass(frozen=True, slots=True)
 class EngineConfig:
     """How the engine runs tasks; every limit here is enforced and reported."""
 
@@ -132,6 +149,8 @@ class EngineConfig:
     """How long a task may wait parked, and what a wait past its deadline leads to."""
     capacity: Capacity = field(default_factory=Capacity)
     """Tasks run and queued at once."""
+    guardrails: GuardrailPolicy = field(default_factory=GuardrailPolicy)
+    """Checks on what goes into tasks and comes out of them."""
 
 
 class LimitReached(Exception):  # noqa: N818 - a stop signal, named for what happened

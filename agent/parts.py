@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from agent.conversations.engine_hooks import TaskMemory
 from agent.definitions.catalog import Agents
+from agent.guardrails.runs import DecisionSink
 from agent.llm.window.encodings import Encodings
 from agent.scheduling.factory import ModelFactory
 from agent.teams.delegation import TeamLimits
@@ -76,5 +77,7 @@ class EngineParts:
     """Token encodings for counting (None: estimates)."""
     teams: TeamLimits | None = None
     """How far delegation to sub-agents may go (None: the defaults)."""
+    guardrail_audit: DecisionSink | None = None
+    """Where guardrail decisions are audited (None: only in the tasks' events)."""
     missing_settings: tuple[str, ...] = ("AGENTD_LLM_MODEL",)
     """Without models: the settings that would turn the engine on (its error says them)."""

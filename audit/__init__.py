@@ -1,1 +1,1 @@
-"""Audit records of RPCs, and reading both audit logs (RPCs and tool calls)."""
+"""Audit records of RPCs, and reading the audit logs (RPCs, tool calls, guardrail decisions)."""

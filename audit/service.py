@@ -8,12 +8,17 @@ from dataclasses import replace
 from core.identity import Principal
 from core.roles import DEFAULT_ROLES, Action, RoleTable
 from records.audit import RpcRecord
+from records.guardrails.events import GuardrailRecord
 from records.paging import Page, PositionCursor
 from records.tools.audit import ToolCallRecord
 from stores.audit.base import AuditQuery
 from stores.audit.sql import SqlAuditReader
 
-AuditPage = Page[RpcRecord, PositionCursor] | Page[ToolCallRecord, PositionCursor]
+AuditPage = (
+    Page[RpcRecord, PositionCursor]
+    | Page[ToolCallRecord, PositionCursor]
+    | Page[GuardrailRecord, PositionCursor]
+)
 
 
 class AuditLogs:
@@ -41,4 +46,6 @@ class AuditLogs:
             await self._check_task(principal.tenant, query.task_id)
         if query.kind == "rpc":
             return await self._reader.rpcs(query)
+        if query.kind == "guardrail":
+            return await self._reader.guardrails(query)
         return await self._reader.tool_calls(query)

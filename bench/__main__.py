@@ -9,21 +9,21 @@ from typing import Any
 
 from bench import (
     a2a,
-    approvals,
     artifacts,
     call_tool,
     checkpoints,
     conversations,
     engine,
+    guardrails,
     memory,
     models,
     startup,
-    steering,
     stores,
     teams,
     toolsets,
     urls,
 )
+from bench.people import approvals, steering
 
 
 def _async(run: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], None]:
@@ -45,7 +45,8 @@ BENCHES: list[tuple[Callable[[], None], bool]] = [
     (_async(teams.main), False),  # late: it quiets the engine's INFO logs
     (_async(a2a.main), True),
     (_async(approvals.main), True),
-    (_async(steering.main), False),
+    (_async(steering.main), True),
+    (_async(guardrails.main), False),
 ]
 """Every benchmark in the order it runs, and whether a blank line follows its figures."""
 

@@ -1,4 +1,5 @@
-"""`agentd audit` (read the audit log) and `agentd approve` (decide on a waiting tool call).
+"""`agentd audit` (read the audit log: tool calls, RPCs, guardrail decisions) and
+`agentd approve` (decide on a waiting tool call).
 
 Both go through the API with the caller's credentials: the audit log shows
 the caller's tenant only and needs an auditor (or admin) role; deciding
@@ -14,20 +15,30 @@ from typing import Any
 from google.protobuf import json_format
 
 from agentd_client.client import AgentClient
+from agentd_client.requests import AuditKind
 from clients.options import json_object, utc_moment
 from clients.output import nothing
 
 MAX_RECORDS = 1_000_000
+_KINDS: dict[str, AuditKind] = {"tool": "tool_call", "rpc": "rpc", "guardrail": "guardrail"}
 
 
 def add_parsers(sub: Any) -> None:
     audit = sub.add_parser("audit", help="read your tenant's audit log (auditor or admin role)")
-    audit.add_argument("--kind", choices=["tool", "rpc"], default="tool", help="tool calls or RPCs")
-    audit.add_argument("--principal", default="", help="only this principal's records")
-    audit.add_argument("--tool", default="", help="only calls of this tool")
     audit.add_argument(
-        "--outcome", default="", help="tool outcome (ok, denied, ...) or RPC code (OK, ...)"
+        "--kind",
+        choices=["tool", "rpc", "guardrail"],
+        default="tool",
+        help="tool calls, RPCs or guardrail decisions",
     )
+    audit.add_argument("--principal", default="", help="only this principal's records")
+    audit.add_argument("--tool", default="", help="only calls of (decisions on) this tool")
+    audit.add_argument(
+        "--outcome",
+        default="",
+        help="tool outcome (ok, denied, ...), RPC code (OK, ...) or guardrail action (block, ...)",
+    )
+    audit.add_argument("--check", default="", help="only decisions of this guardrail check")
     audit.add_argument("--task", default="", help="only records of this task")
     audit.add_argument("--since", help="from this time on (ISO 8601; UTC unless a zone)")
     audit.add_argument("--until", help="before this time (ISO 8601; UTC unless a zone)")
@@ -47,7 +58,7 @@ async def run_audit(client: AgentClient, args: argparse.Namespace) -> int:
     token, shown = "", 0
     while shown < limit:
         page = await client.list_audit_records(
-            "rpc" if args.kind == "rpc" else "tool_call",
+            _KINDS[args.kind],
             principal_id=args.principal,
             tool_name=args.tool,
             outcome=args.outcome,
@@ -56,6 +67,7 @@ async def run_audit(client: AgentClient, args: argparse.Namespace) -> int:
             until=until,
             page_size=min(1000, limit - shown),
             page_token=token,
+            check=args.check,
         )
         for record in page.records:
             print(_line(record, args.jsonl or args.json))
@@ -69,10 +81,18 @@ async def run_audit(client: AgentClient, args: argparse.Namespace) -> int:
 
 
 def _line(record: Any, as_json: bool) -> str:
-    body = record.rpc if record.HasField("rpc") else record.tool_call
+    body = getattr(record, record.WhichOneof("record"))
     data = json_format.MessageToDict(body, preserving_proto_field_name=True)
     if as_json:
         return json.dumps(data, sort_keys=True)
+    if record.HasField("guardrail"):
+        point = data.get("point", "")
+        where = f"{point}:{data['tool_name']}" if data.get("tool_name") else point
+        return (
+            f"{data.get('time', '')}  {data.get('principal_id', ''):<16} "
+            f"{data.get('check', ''):<14} {data.get('action', ''):<7} {where:<14} "
+            f"{data.get('rule', '')}  {data.get('task_id', '')}"
+        )
     if record.HasField("rpc"):
         return (
             f"{data.get('time', '')}  {data.get('principal_id', ''):<16} "

@@ -87,6 +87,13 @@ RATE_LIMITED = Counter(
     ["method", "scope"],
     registry=REGISTRY,
 )
+GUARDRAIL_DECISIONS = Counter(
+    "agentd_guardrail_decisions",
+    "Guardrail decisions, by check, point (input, output, tool_arguments, tool_result) and "
+    "action (block, redact, record).",
+    ["check", "point", "action"],
+    registry=REGISTRY,
+)
 
 for _passed in ("true", "false"):  # both series exist from the start (a rate needs both)
     REFLECTIONS.labels(_passed)

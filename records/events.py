@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from records.guardrails.events import GuardrailDecided as GuardrailDecided
 from records.plan import Plan
 from records.tasks import Citation, StopReason, TaskStatus, TokenUsage
 from records.team_events import PanelDecided as PanelDecided
@@ -348,6 +349,7 @@ EventPayload = (
     | InputProvided
     | TaskSteered
     | SteerApplied
+    | GuardrailDecided
     | UsageReported
     | HistoryCompacted
     | ArtifactUpdated

@@ -69,6 +69,7 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.InputProvided,
         ev.TaskSteered,
         ev.SteerApplied,
+        ev.GuardrailDecided,
         ev.HistoryCompacted,
         ev.ArtifactRef,
         ev.ArtifactUpdated,
@@ -119,6 +120,7 @@ _LATER: dict[str, frozenset[str]] = {
     "PlanExecuteState": frozenset({"unsettled", "correcting", "correction"}),
     "RunCheckpoint": frozenset({"citations", "artifacts_written", "steers"}),
     "JournalEntry": frozenset({"handed_on"}),
+    "AgentDefinition": frozenset({"guardrails"}),
 }
 """Fields added after their type's stored form was fixed: written only when they differ
 from their default, so that a record that does not use them is stored byte for byte as

@@ -51,6 +51,9 @@ class StopReason(enum.Enum):
     """Too many tool calls in a row failed (`EngineConfig.max_failed_tool_calls`)."""
     STEP_FAILED = "step_failed"
     """A plan step failed and the agent's step policy is `terminate`."""
+    GUARDRAIL = "guardrail"
+    """A guardrail blocked the task's input, the model's output, or a tool call's
+    arguments or result (`agent.guardrails`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,8 @@ import grpc
 import structlog
 from grpc_health.v1._async import HealthServicer
 
+from agent.conversations.service import Conversations
+from agent.definitions.catalog import Agents
 from agent.engine import Engine
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
@@ -37,8 +39,9 @@ from server.wiring.builders import (
     start_engine,
     start_toolsets,
 )
+from server.wiring.guardrails import ServerGuardrails
 from server.wiring.knowledge import open_memory
-from server.wiring.models import build_models
+from server.wiring.models import build_models, model_factory
 from server.wiring.providers import configure_secrets
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
 from server.wiring.services import add_services, interceptor_chain, report_serving
@@ -96,20 +99,8 @@ class AgentdServer:
         conversations = build_conversations(settings, durable, live, tasks)
         encodings = Encodings(settings.tokenizer_dir)
         models = models or build_models(settings)
-        memory = await open_memory(settings, durable, registry, models=models)
-        engine = await start_engine(
-            settings,
-            models,
-            registry,
-            tasks,
-            durable,
-            live,
-            agents,
-            conversations,
-            encodings,
-            recall=memory.recall,
-            extract=memory.after_turn,
-        )
+        stores = (tasks, durable, live, agents, conversations, encodings)
+        engine, memory = await _engine(settings, models, registry, *stores, background)
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)
         interceptors = interceptor_chain(settings, draining, audit, authenticator, where, live)
@@ -164,6 +155,40 @@ class AgentdServer:
         await self.live.close()
         await self.durable.close()
         log.info("stopped")
+
+
+async def _engine(
+    settings: Settings,
+    models: ModelRoles | None,
+    registry: ToolRegistry,
+    tasks: TaskStore,
+    durable: DurableStores,
+    live: LiveStores,
+    agents: Agents,
+    conversations: Conversations,
+    encodings: Encodings,
+    background: list[asyncio.Task[None]],
+) -> tuple[Engine, MemoryFeature]:
+    """The engine, with long-term memory and the server's guardrails (whose clients are
+    held open by a background job, closed when the server stops its jobs)."""
+    memory = await open_memory(settings, durable, registry, models=models)
+    guardrails = ServerGuardrails(settings, models, model_factory(models))
+    background.append(asyncio.create_task(guardrails.held(), name="agentd-guardrails"))
+    engine = await start_engine(
+        settings,
+        models,
+        registry,
+        tasks,
+        durable,
+        live,
+        agents,
+        conversations,
+        encodings,
+        recall=memory.recall,
+        extract=memory.after_turn,
+        guardrails=guardrails.policy,
+    )
+    return engine, memory
 
 
 async def _tools(

@@ -68,7 +68,7 @@ def agent_servicer(
     return AgentServicer(
         TaskRpcs(engine, tasks, artifacts, heartbeat_seconds=heartbeat_seconds),
         ArtifactRpcs(artifacts),
-        ToolRpcs(registry, ToolListing(registry, agents)),
+        ToolRpcs(registry, ToolListing(registry, agents), engine.guards),
         AuditRpcs(audit),
         GrantRpcs(grants),
         AgentRpcs(agents),

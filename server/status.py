@@ -28,6 +28,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.TaskNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.DestinationNotAllowedError: grpc.StatusCode.PERMISSION_DENIED,
     errors.PermissionDeniedError: grpc.StatusCode.PERMISSION_DENIED,
+    errors.GuardrailBlockedError: grpc.StatusCode.PERMISSION_DENIED,
     errors.TaskAlreadyTerminalError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.TaskNotResumableError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.UnimplementedError: grpc.StatusCode.UNIMPLEMENTED,

@@ -6,7 +6,7 @@ Two groups, opened and closed together:
   cancellations and wakes, leases, the running task of each conversation) and
   cached tool results: in Redis when a Redis URL is given, so that replicas share
   it, else in this process;
-- **durable** records (task history, checkpoints, API keys, grants, both audit logs,
+- **durable** records (task history, checkpoints, API keys, grants, the audit logs,
   agents, conversations, artifacts, the waits of parked tasks): in SQL, SQLite by
   default or PostgreSQL, migrated to the latest schema on open.
 
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from stores.agents.sql import SqlAgentStore
 from stores.api_keys.sql import SqlKeyStore
 from stores.artifacts.sql import SqlArtifactStore
-from stores.audit.sql import SqlAuditLog, SqlAuditReader, SqlRpcAuditLog
+from stores.audit.sql import SqlAuditLog, SqlAuditReader, SqlGuardrailAudit, SqlRpcAuditLog
 from stores.cancellations.base import CancelBus
 from stores.cancellations.memory import InMemoryCancelBus
 from stores.checkpoints.sql import SqlCheckpointStore
@@ -111,6 +111,8 @@ class DurableStores:
     artifacts: SqlArtifactStore
     waits: SqlWaitStore
     """What parked tasks wait for (shared by the replicas on this database)."""
+    guardrails: SqlGuardrailAudit
+    """The audit log of guardrail decisions (read through `audit_reader`)."""
 
     async def close(self) -> None:
         await self.database.close()
@@ -186,6 +188,7 @@ async def open_durable(settings: StoreSettings) -> DurableStores:
         SqlConversationStore(database),
         SqlArtifactStore(database),
         SqlWaitStore(database),
+        SqlGuardrailAudit(database),
     )
 
 

@@ -10,7 +10,7 @@ waits; CallTool cannot): `ToolRegistry.decided` takes the person's decision.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from core.errors import PermissionDeniedError
@@ -19,6 +19,7 @@ from records.tools.approvals import ApprovalDecision
 from records.tools.invocation import Invocation
 from records.tools.model import Tool
 from tools.calls import ToolCall
+from tools.guarding import CallGuard
 from tools.permissions import Decision
 
 
@@ -45,6 +46,8 @@ class Admission:
     """The policy's decision, with its rule."""
     human: ApprovalDecision | None = None
     """A person's decision on the call, when it needed one."""
+    guard: CallGuard | None = field(default=None, compare=False)
+    """The guardrails the call is made under (`tools.guarding`); None: none."""
 
     @property
     def verdict(self) -> Verdict:

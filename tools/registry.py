@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from core.errors import (
     AgentdError,
     DeadlineExceededError,
+    GuardrailBlockedError,
     IdempotencyConflictError,
     RequestTooLargeError,
     ToolArgumentsInvalidError,
@@ -32,6 +33,7 @@ from tools import caching
 from tools.admission import Admission, Verdict
 from tools.calls import ToolCall, run_admitted, write_audit
 from tools.catalog import ENGINE, AsGiven, RunByEngine, ToolCatalog
+from tools.guarding import CallGuard, guarded_result
 from tools.permissions import Decision, PermissionPolicy
 from tools.retries import RetryPolicy
 
@@ -128,6 +130,7 @@ class ToolRegistry:
         idempotency_key: str,
         *,
         bypass_cache: bool = False,
+        guard: CallGuard | None = None,
     ) -> ToolCallResult:
         """`invoke`, at most once per key: a retry with the same key and arguments gets the
         first call's result (waiting for it if the first call is still running); other
@@ -141,7 +144,9 @@ class ToolRegistry:
             raise IdempotencyConflictError(idempotency_key) from None
         if stored is None:
             try:
-                result = await self.invoke(invocation, context, bypass_cache=bypass_cache)
+                result = await self.invoke(
+                    invocation, context, bypass_cache=bypass_cache, guard=guard
+                )
             except BaseException:
                 await self._keys.release(scoped)
                 raise
@@ -153,7 +158,7 @@ class ToolRegistry:
             stored = await self._keys.reserve(scoped, fingerprint, "", self._key_ttl)
             if stored is None:  # the first call was refused and released the key: run it here
                 return await self.call_once(
-                    invocation, context, idempotency_key, bypass_cache=bypass_cache
+                    invocation, context, idempotency_key, bypass_cache=bypass_cache, guard=guard
                 )
         if not stored:
             raise DeadlineExceededError(
@@ -189,13 +194,19 @@ class ToolRegistry:
         *,
         call_id: str = "",
         bypass_cache: bool = False,
+        guard: CallGuard | None = None,
     ) -> ToolCallResult:
         """`invoke` of `name` with `arguments` (parsed already)."""
         invocation = Invocation.of(name, arguments, call_id)
-        return await self.invoke(invocation, context, bypass_cache=bypass_cache)
+        return await self.invoke(invocation, context, bypass_cache=bypass_cache, guard=guard)
 
     async def invoke(
-        self, invocation: Invocation, context: CallContext, *, bypass_cache: bool = False
+        self,
+        invocation: Invocation,
+        context: CallContext,
+        *,
+        bypass_cache: bool = False,
+        guard: CallGuard | None = None,
     ) -> ToolCallResult:
         """Call one tool on behalf of `context.principal`: `admit`, then `run` (a call that
         needs a person's approval is refused: only a task can wait for one).
@@ -205,13 +216,19 @@ class ToolRegistry:
         input. A tool that ran and failed, timed out or crashed comes back as
         a result with `error` set. A tool with `cache_seconds` may answer from the
         cache (`cached` set, the tool does not run) after every check has passed,
-        unless `bypass_cache` (which still refreshes it).
+        unless `bypass_cache` (which still refreshes it). Under a `guard`, its arguments
+        and its result are checked (`tools.guarding`): GuardrailBlockedError.
         """
-        admission = await self.admit(invocation, context)
+        admission = await self.admit(invocation, context, guard=guard)
         return await self.run(admission, bypass_cache=bypass_cache)
 
     async def admit(
-        self, invocation: Invocation, context: CallContext, *, spec: ToolSpec | None = None
+        self,
+        invocation: Invocation,
+        context: CallContext,
+        *,
+        spec: ToolSpec | None = None,
+        guard: CallGuard | None = None,
     ) -> Admission:
         """Every check before the tool runs: the tool exists, the arguments' size, the
         policy's decision and (unless it denies) the schema. Raises (audited)
@@ -233,7 +250,8 @@ class ToolRegistry:
         if spec is not None and spec != tool.spec:
             tool = AsGiven(tool, spec)
         unchecked = Decision(allowed=False, rule="none")
-        return await self._checked(Admission(invocation, tool, context, started, unchecked))
+        admission = Admission(invocation, tool, context, started, unchecked, guard=guard)
+        return await self._checked(admission)
 
     async def decided(
         self, admission: Admission, human: ApprovalDecision, edited: Invocation | None = None
@@ -314,16 +332,17 @@ class ToolRegistry:
             found = await caching.lookup(self._cache, tool.spec, tenant, key)
             if found is not None:
                 await write_audit(self._audit, call, "ok", found.data, cached=True)
-                return ToolCallResult(
+                cached = ToolCallResult(
                     call.call_id, call.name, found.data, found.text, 0.0, cached=True
                 )
+                return await guarded_result(admission.guard, cached)
         result = await run_admitted(
             tool, call, policy=self._policy, retry=self._retry, audit=self._audit
         )
         if result.ok and key:
             kept = CachedResult(result.data, result.text)
             await caching.keep(self._cache, tool.spec, tenant, key, kept)
-        return result
+        return await guarded_result(admission.guard, result)
 
     async def _checked(self, admission: Admission) -> Admission:
         """`admission` with the policy's decision on its arguments, once their size and
@@ -344,4 +363,16 @@ class ToolRegistry:
         if violations:
             await write_audit(self._audit, decided.call(), "invalid")
             raise ToolArgumentsInvalidError(invocation.name, violations)
-        return decided
+        guard = admission.guard
+        if guard is None or not guard.watches_calls():
+            return decided
+        try:
+            kept = await guard.tool_arguments(
+                invocation.name, invocation.call_id, invocation.arguments
+            )
+        except GuardrailBlockedError:
+            await write_audit(self._audit, decided.call(), "blocked")
+            raise
+        if kept is invocation.arguments:
+            return decided
+        return replace(decided, invocation=invocation.edited(kept))

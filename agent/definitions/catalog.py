@@ -12,6 +12,7 @@ from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from agent.guardrails import declarations as guardrails
 from agent.teams.graph import find_cycle, show
 from core.errors import (
     AgentLimitError,
@@ -180,6 +181,9 @@ def _parsed(
     except AgentInvalidError as invalid:
         violation = FieldViolation(f"agent.{invalid.field}", invalid.problem)
         raise InvalidArgumentError([violation]) from None
+    _, problems = guardrails.parse(list(agent.guardrails))
+    if problems:
+        raise InvalidArgumentError([FieldViolation(f"agent.{f}", p) for f, p in problems])
     for index, remote in enumerate(agent.remote_delegates):
         for key, named in (("token_env", remote.token_env), ("token_file", remote.token_file)):
             if named and named not in credentials:

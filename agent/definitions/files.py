@@ -16,6 +16,7 @@ from pathlib import Path
 import structlog
 import yaml
 
+from agent.guardrails import declarations as guardrails
 from agent.teams.graph import find_cycle, show
 from core.watching import FileProblem, keep_reloading
 from records.agents.definition import AgentDefinition, AgentInvalidError, parse_agent
@@ -87,7 +88,11 @@ class AgentFiles:
             if path.stat().st_size > MAX_FILE_BYTES:
                 return [FileProblem(str(path), "(file)", f"over {MAX_FILE_BYTES} bytes")]
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
-            self._by_file[path] = parse_agent(data, str(path), self._models)
+            agent = parse_agent(data, str(path), self._models)
+            _, problems = guardrails.parse(list(agent.guardrails))
+            if problems:
+                return [FileProblem(str(path), field, problem) for field, problem in problems]
+            self._by_file[path] = agent
         except AgentInvalidError as invalid:
             return [FileProblem(str(path), invalid.field, invalid.problem)]
         except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:

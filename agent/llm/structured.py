@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
+
+from jsonschema import Draft202012Validator
 
 from records.messages import ModelResponse
 
@@ -24,3 +27,16 @@ def json_reply(response: ModelResponse) -> Any:
             except (json.JSONDecodeError, RecursionError):
                 pass
     raise ValueError("the reply is not valid JSON")
+
+
+def fitting_json(text: str, schema: Mapping[str, Any]) -> str | None:
+    """`text` as canonical JSON when the JSON value in it (code fences and surrounding
+    prose tolerated, as `json_reply` reads it) matches `schema`, else None. One check for
+    an agent's output schema: the answer's shaping and the output_schema guardrail."""
+    try:
+        value = json_reply(ModelResponse(text=text))
+        if not Draft202012Validator(schema).is_valid(value):
+            return None
+    except Exception:  # noqa: BLE001 - an answer that cannot be checked does not fit
+        return None
+    return json.dumps(value, ensure_ascii=False)

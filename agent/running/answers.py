@@ -20,13 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from agent.failures import ModelOutputInvalidError
 from agent.limits import LimitReached
-from agent.llm.structured import json_reply
+from agent.llm.structured import fitting_json
 from agent.running.run import TaskRun
-from records.messages import Message, ModelResponse, ModelSettings
+from records.messages import Message, ModelSettings
 from records.tasks import StopReason
 
 
@@ -53,17 +51,6 @@ REFORMAT = (
 )
 
 
-def _fits(text: str, schema: Mapping[str, Any]) -> str | None:
-    """The answer as canonical JSON when it matches `schema`, else None."""
-    try:
-        value = json_reply(ModelResponse(text=text))
-        if not Draft202012Validator(schema).is_valid(value):
-            return None
-    except Exception:  # noqa: BLE001 - an answer that cannot be checked does not fit
-        return None
-    return json.dumps(value, ensure_ascii=False)
-
-
 async def shaped(run: TaskRun, outcome: Outcome) -> Outcome:
     """`outcome` with its answer as JSON of the agent's output schema (unchanged when the
     agent has none)."""
@@ -72,9 +59,11 @@ async def shaped(run: TaskRun, outcome: Outcome) -> Outcome:
     if schema is None or outcome.stop_reason is not StopReason.FINAL_ANSWER:
         return outcome  # a partial answer (a limit stopped the work) is passed on as it is
     answer = run.transcript.urls.restore(outcome.answer)  # judged as the caller will get it
-    fitted = _fits(answer, schema)
+    fitted = fitting_json(answer, schema)
     if fitted is None:
-        fitted = _fits(run.transcript.urls.restore(await _reformatted(run, answer, schema)), schema)
+        fitted = fitting_json(
+            run.transcript.urls.restore(await _reformatted(run, answer, schema)), schema
+        )
     if fitted is None:
         raise ModelOutputInvalidError(
             "the final answer does not match the agent's output schema, even when asked again"

@@ -11,7 +11,12 @@ things happened). With `flush_seconds` 0 every chunk is its own event.
 No credential leaves a task in its events: every event is scrubbed on its way
 (`redact_event`: what a tool returned, what a model wrote, what a caller or a store
 said); deltas pass through a `StreamRedactor`, which holds back the last word of the
-text until the next piece shows whether it was part of a key.
+text until the next piece shows whether it was part of a key. Then, when the task's
+guardrails look at the model's output (`agent.guardrails.runs`), deltas pass through a
+`GuardedStream`, which releases text only once a window of it has passed the checks: a
+blocked window writes nothing of itself (its decision is written, and the task stops),
+a redacted one its placeholders. A step's output is checked whole. Nothing reaches the
+log, and so no reader of it, that the checks have not passed.
 """
 
 from __future__ import annotations
@@ -22,8 +27,12 @@ from dataclasses import replace
 
 import structlog
 
+from agent.guardrails.base import Blocked
+from agent.guardrails.runs import RunGuard, blocked, decisions
+from agent.guardrails.stream import GuardedStream
 from core.secrets import StreamRedactor, redact, scrub
 from records import events as ev
+from records.guardrails import Point, Verdict
 from records.plan import Plan
 from records.tools.invocation import redacted
 
@@ -40,6 +49,8 @@ class EventWriter:
     __slots__ = (
         "_append",
         "_flush_seconds",
+        "_guard",
+        "_guarded",
         "_kind",
         "_lock",
         "_max_chars",
@@ -50,8 +61,17 @@ class EventWriter:
         "_timer",
     )
 
-    def __init__(self, append: Append, *, flush_seconds: float, max_chars: int) -> None:
+    def __init__(
+        self,
+        append: Append,
+        *,
+        flush_seconds: float,
+        max_chars: int,
+        guard: RunGuard | None = None,
+    ) -> None:
         self._append = append
+        self._guard = guard
+        self._guarded: GuardedStream | None = None
         self._flush_seconds = flush_seconds
         self._max_chars = max(1, max_chars)
         self._lock = asyncio.Lock()
@@ -68,6 +88,11 @@ class EventWriter:
                 await self._add(payload)
                 return
             await self._settle()
+            if self._guard is not None and isinstance(payload, ev.StepFinished):
+                output = await self._guard.text(
+                    Point.OUTPUT, payload.output, self._decided, final=False
+                )
+                payload = replace(payload, output=output)
             await self._append(redact_event(payload))
 
     async def flush(self) -> None:
@@ -80,8 +105,11 @@ class EventWriter:
         if self._kind != kind:
             await self._settle()
             self._kind, self._redactor = kind, StreamRedactor()
+            self._guarded = self._guard.stream() if self._guard is not None else None
         assert self._redactor is not None
         text = self._redactor.feed(delta.text)
+        if text and self._guarded is not None:
+            text = await self._checked(self._guarded.feed(text))
         if not text:
             return
         self._pending.append(text)
@@ -104,13 +132,49 @@ class EventWriter:
             log.warning("could not write a coalesced delta yet", exc_info=True)
 
     async def _settle(self) -> None:
-        """End the current run of deltas: write all of it, the held-back tail included."""
+        """End the current run of deltas: write all of it, the held-back tail included
+        (checked first, when the output is guarded)."""
         if self._redactor is not None:
             tail = self._redactor.flush()
+            guarded = self._guarded
+            if guarded is not None:
+                if tail:
+                    tail = await self._checked(guarded.feed(tail))
+                tail += await self._checked(guarded.finish())
             if tail:
                 self._pending.append(tail)
         await self._write_pending()
-        self._kind, self._redactor = None, None
+        self._kind, self._redactor, self._guarded = None, None, None
+
+    async def _checked(self, released: Awaitable[str]) -> str:
+        """What a guarded stream released, after writing the decisions it came to; a
+        blocked window's decision written, then GuardrailBlockedError (nothing of the
+        window, nor of what the stream still held, is ever written)."""
+        guarded = self._guarded
+        assert guarded is not None
+        told = len(guarded.verdicts)
+        try:
+            text = await released
+        except Blocked as stop:
+            self._kind, self._redactor, self._guarded = None, None, None
+            await self._tell(guarded.verdicts[told:] or [stop.verdict])
+            blocked(stop.verdict, Point.OUTPUT)
+            raise  # unreachable: a blocking verdict raises above
+        await self._tell(guarded.verdicts[told:])
+        return text
+
+    async def _tell(self, verdicts: list[Verdict]) -> None:
+        guard = self._guard
+        assert guard is not None
+        for verdict in verdicts:
+            events = decisions(verdict, Point.OUTPUT)
+            for event in events:
+                await self._decided(event)
+            await guard.recorded(events, verdict.text)
+
+    async def _decided(self, event: ev.GuardrailDecided) -> None:
+        """A decision's event, written in its place (the writer's lock is held)."""
+        await self._append(redact_event(event))
 
     async def _write_pending(self) -> None:
         if self._timer is not None:
@@ -168,6 +232,8 @@ def redact_event(payload: ev.EventPayload) -> ev.EventPayload:
             return replace(payload, text=scrub(payload.text))
         case ev.TaskSteered():
             return replace(payload, message=scrub(payload.message))
+        case ev.GuardrailDecided():
+            return replace(payload, reason=scrub(payload.reason))
         case ev.ReflectionVerdict():
             return replace(payload, feedback=scrub(payload.feedback))
         case ev.PlanCreated():

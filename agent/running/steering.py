@@ -22,8 +22,9 @@ from records.checkpoints import TakenSteer
 from records.tasks import Task
 from stores.tasks.base import TaskStore, logged
 
-Taken = Callable[[TakenSteer, str], Awaitable[None]]
-"""Announces a steer taken at a step (its event, its place in the task's turn)."""
+Taken = Callable[[TakenSteer, str], Awaitable[TakenSteer]]
+"""Announces a steer taken at a step (its event, its place in the task's turn); the steer
+as it goes on (its message checked by the task's input guardrails)."""
 
 
 class Steering:
@@ -93,7 +94,9 @@ class Steering:
             if isinstance(event.payload, ev.TaskSteered) and event.sequence > self.through
         ]
         self._looked = upper
+        kept = []
         for steer in found:
+            steer = await self._on_taken(steer, step_id)
             self.taken.append(steer)
-            await self._on_taken(steer, step_id)
-        return found
+            kept.append(steer)
+        return kept

@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from agent import metrics, prompts
+from agent.guardrails.runs import RunGuard
 from agent.limits import LimitReached
 from agent.running.event_writer import EventWriter
 from agent.running.state import RunState
@@ -17,6 +18,7 @@ from agent.running.urls import UrlBook
 from records import events as ev
 from records.checkpoints import RunCheckpoint, TakenSteer
 from records.conversations.history import History
+from records.guardrails import Point
 from records.messages import Message
 from records.plan import Plan
 from records.tasks import Citation, StopReason, Task
@@ -52,18 +54,22 @@ class Transcript:
     """The passages its `search_knowledge` calls retrieved (`agent.running.citations`)."""
     urls: UrlBook = field(default_factory=lambda: UrlBook(0))
     """Long URLs the model sees as placeholders (`agent.running.urls`)."""
+    guard: RunGuard | None = None
+    """Its task's guardrails (`agent.guardrails.runs`); None: it has none."""
     events: EventWriter = field(init=False)
     """Writes its events in order, deltas coalesced (`writing` sets its limits)."""
     steers: Steering = field(init=False)
     """The user messages added to the task while it works (`agent.running.steering`)."""
 
     def __post_init__(self) -> None:  # every delta its own event until `writing` says
-        self.events = EventWriter(self._append, flush_seconds=0.0, max_chars=1)
+        self.events = EventWriter(self._append, flush_seconds=0.0, max_chars=1, guard=self.guard)
         self.steers = Steering(self.store, self.task, self._steer_taken)
 
     def writing(self, flush_seconds: float, max_chars: int) -> None:
         """Coalesce text deltas within `flush_seconds` and up to `max_chars` characters."""
-        self.events = EventWriter(self._append, flush_seconds=flush_seconds, max_chars=max_chars)
+        self.events = EventWriter(
+            self._append, flush_seconds=flush_seconds, max_chars=max_chars, guard=self.guard
+        )
 
     def resume(self, resumed: RunCheckpoint) -> None:
         """Take up what a checkpoint kept of what the run had gathered."""
@@ -113,10 +119,16 @@ class Transcript:
         await self.events.flush()
         return await self.steers.take(step_id, look=look)
 
-    async def _steer_taken(self, steer: TakenSteer, step_id: str) -> None:
+    async def _steer_taken(self, steer: TakenSteer, step_id: str) -> TakenSteer:
+        """Announce a steer taken; what a person sends in is the task's input too: it is
+        checked by the input guardrails (redacted, or the task blocked) as it is taken."""
+        if self.guard is not None and self.guard.watches(Point.INPUT):
+            message = await self.guard.text(Point.INPUT, steer.message, self.emit)
+            steer = replace(steer, message=message)
         if self.task.conversation_id:
             self.tool_log.append(ev.TaskSteered(steer.steer_id, "", steer.message))
         await self.emit(ev.SteerApplied(steer.steer_id, step_id, steer.sequence))
+        return steer
 
     async def _append(self, payload: ev.EventPayload) -> None:
         expected = self.task.last_sequence + 1

@@ -17,6 +17,7 @@ import asyncio
 import math
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 import structlog
 
@@ -260,7 +261,13 @@ class Runner:
                     await set_running(run, detail, self._history, run.checkpoint())
                 else:  # both written while it waited: its slot waits on no SQL
                     await set_running(run, detail)
+            guard = run.transcript.guard
+            if guard is not None and run.state.resume_state() is None:  # before its first call
+                await guard.task_input(task, run.transcript.emit)
             outcome = await answers.shaped(run, await self._work(run))
+            if guard is not None:
+                answer = await guard.answer(outcome.answer, run.transcript.emit)
+                outcome = replace(outcome, answer=answer)
             return await self._endings.complete(run, outcome)
         except Parked:
             raise  # it waits: parked once its slot is free

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 import structlog
 
 from agent.definitions.toolset import offered
+from agent.guardrails.runs import Guards
 from agent.limits import EngineConfig
 from agent.llm.base import Model
 from agent.llm.providers import DEFAULT_PROVIDER, Provider, chain
@@ -61,6 +62,8 @@ class RunFactory:
     """Counts tokens per model; None: estimates."""
     team: Team | None = None
     """Starts child tasks for delegations (`agent.teams`); None: no delegation here."""
+    guards: Guards | None = None
+    """Makes each run's guardrails (`agent.guardrails.runs`); None: no run has any."""
     nudge: Callable[[str, str, str], Awaitable[None]] | None = None
     """Nudges a parked task's wait (`agent.scheduling.parking.Parking.nudge`): given to
     child tasks' runs, for their parents."""
@@ -142,6 +145,7 @@ class RunFactory:
             call.trace_id,
             state,
             instructions=render(agent.instructions, task.context) if agent else "",
+            guard=self.guards.for_task(task, call) if self.guards and state.persist else None,
             urls=UrlBook(
                 config.url_placeholder_min_chars,
                 resumed.url_token if resumed and resumed.url_token else None,

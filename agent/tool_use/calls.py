@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
+from agent.guardrails.runs import CallsGuard
 from agent.limits import LimitReached
 from agent.parked import Parked, parked_or
 from agent.running.artifacts import updated_event
@@ -39,7 +40,12 @@ from agent.tool_use.results import UNKNOWN_OUTCOME as UNKNOWN_OUTCOME
 from agent.tool_use.results import clip, not_run, refused, replayed, short, unavailable
 from agent.tool_use.resume import Resumes
 from agent.tool_use.streak import FailureStreak
-from core.errors import AgentdError, ToolNotFoundError, ToolUnavailableError
+from core.errors import (
+    AgentdError,
+    GuardrailBlockedError,
+    ToolNotFoundError,
+    ToolUnavailableError,
+)
 from core.text import clean_json, clean_text
 from records import events as ev
 from records.checkpoints import JournalEntry
@@ -67,6 +73,7 @@ class ToolCalls:
     """The tool calls of one run, bounded to `max_concurrent_tool_calls` at once."""
 
     __slots__ = (
+        "_guard",
         "_handed",
         "_run",
         "_slots",
@@ -101,6 +108,8 @@ class ToolCalls:
         """Calls of the engine's own tools admitted and handed to it (`_by_engine`)."""
         self.resumes = Resumes(run, self.people)
         """Waits for ResumeTask after calls that failed resumably."""
+        guard = run.transcript.guard
+        self._guard = CallsGuard(guard, run.transcript.emit) if guard is not None else None
 
     def definitions(self, names: Sequence[str] | None = None) -> list[ToolDefinition]:
         """The tools (all, or those `names`) as the model is offered them."""
@@ -293,6 +302,8 @@ class ToolCalls:
         except (ToolUnavailableError, ToolNotFoundError) as gone:
             error = unavailable(name, gone)
             return not_run(invocation, error.kind, error.message)
+        except GuardrailBlockedError:
+            raise  # not an observation: a guardrail that blocks stops the task
         except AgentdError as refusal:
             return refused(invocation, refusal)
         # A tool's output is untrusted too: made safe to encode and store.
@@ -310,7 +321,9 @@ class ToolCalls:
         policy since stopped asking for one (a person's rejection is never undone)."""
         run, registry = self._run, self.registry
         spec = self.specs[invocation.name]  # the tool as the task was given it
-        admission = await registry.admit(invocation, run.tool_context(), spec=spec)
+        admission = await registry.admit(
+            invocation, run.tool_context(), spec=spec, guard=self._guard
+        )
         if not run.state.can_wait or admission.verdict is Verdict.DENIED:
             return admission
         if admission.verdict is not Verdict.NEEDS_APPROVAL and not (

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Build the Go gateway example into OUT_DIR with Debian's Go toolchain and its
+# Build the Go examples into OUT_DIR (agentdexample, the gateway; policyexample, an
+# operator's policy service for guardrails) with Debian's Go toolchain and its
 # packaged grpc-go and protobuf (GOPATH mode: /usr/share/gocode), importing the
 # generated code from generated/go as the module path agentd.dev/gen.
-#   clients/go/build.sh OUT_DIR
+#   clients/go/build.sh OUT_DIR [EXAMPLE...]   (default: every example)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -19,11 +20,16 @@ gopath="$(mktemp -d)"
 trap 'rm -rf "$gopath"' EXIT
 mkdir -p "$gopath/src/agentd.dev"
 ln -s "$root/generated/go" "$gopath/src/agentd.dev/gen"
-ln -s "$here/agentdexample" "$gopath/src/agentd.dev/agentdexample"
-unformatted="$(gofmt -l "$here/agentdexample")"
-[[ -z "$unformatted" ]] || { echo "build.sh: not gofmt-formatted: $unformatted" >&2; exit 1; }
+examples=(agentdexample policyexample)
+(($# > 1)) && examples=("${@:2}")
+for example in "${examples[@]}"; do
+  ln -s "$here/$example" "$gopath/src/agentd.dev/$example"
+  unformatted="$(gofmt -l "$here/$example")"
+  [[ -z "$unformatted" ]] || { echo "build.sh: not gofmt-formatted: $unformatted" >&2; exit 1; }
+done
 export GOPATH="$gopath:/usr/share/gocode" GO111MODULE=off GOFLAGS=-mod=mod GOCACHE="${GOCACHE:-$out/.gocache}"
 unset GOFLAGS
-cd "$gopath/src/agentd.dev/agentdexample"
-go vet .
-go build -o "$(cd "$out" && pwd)/agentdexample" .
+out="$(cd "$out" && pwd)"
+for example in "${examples[@]}"; do
+  (cd "$gopath/src/agentd.dev/$example" && go vet . && go build -o "$out/$example" .)
+done

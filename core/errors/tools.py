@@ -120,3 +120,21 @@ class ToolUnavailableError(AgentdError):
     @property
     def retry_after_seconds(self) -> float | None:
         return self._retry_after
+
+
+class GuardrailBlockedError(AgentdError):
+    """A guardrail blocked the content of a call or a task: the check and the rule are
+    named, never the text they matched."""
+
+    reason = "GUARDRAIL_BLOCKED"
+
+    def __init__(self, check: str, rule: str, point: str, detail: str = "") -> None:
+        self.check = check
+        self.rule = rule
+        self.point = point
+        where = point.replace("_", " ")
+        super().__init__(
+            f"blocked by guardrail {check!r} ({rule}) at the {where}"
+            + (f": {detail}" if detail else ""),
+            metadata={"check": check, "rule": rule, "point": point},
+        )

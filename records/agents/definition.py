@@ -68,6 +68,7 @@ KEYS = frozenset(
         "fresh_start",
         "panels",
         "remote_delegates",
+        "guardrails",
     }
 )
 """The keys of an agent file (and of an agent by RPC, in this shape: `server.convert.agents`).
@@ -127,6 +128,10 @@ class AgentDefinition:
     """Voting panels it may ask, each offered as a tool `panel.<name>`."""
     remote_delegates: tuple[RemoteDelegate, ...] = ()
     """Agents served elsewhere over A2A it may hand work to, offered as `agent.<id>`."""
+    guardrails: tuple[Mapping[str, Any], ...] = ()
+    """Its checks on what goes into its tasks and comes out (`agent.guardrails`), as
+    declared: the engine reads them (`agent.guardrails.declarations`) and checks them when
+    the agent is made; the server's own come first."""
     remote: RemoteDelegate | None = None
     """Set on the agent of a child task that runs on a remote A2A agent (`agent.teams.remote`):
     its run calls that agent instead of a model."""
@@ -234,7 +239,25 @@ def parse_agent(data: Any, source: str, models: Collection[str] = ()) -> AgentDe
             agent_id,
             delegates_key(data.get("delegates"), source, agent_id),
         ),
+        guardrails=_guardrails(data.get("guardrails"), source),
     )
+
+
+MAX_GUARDRAILS = 64
+
+
+def _guardrails(value: Any, source: str) -> tuple[Mapping[str, Any], ...]:
+    """The declared checks, each a mapping (what each holds is the engine's to check)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > MAX_GUARDRAILS:
+        raise AgentInvalidError(
+            source, "guardrails", f"must be a list of at most {MAX_GUARDRAILS} checks"
+        )
+    for index, item in enumerate(value):
+        if not isinstance(item, Mapping):
+            raise AgentInvalidError(source, f"guardrails[{index}]", "must be a mapping")
+    return tuple(dict(item) for item in value)
 
 
 def _step_policy(value: Any, source: str) -> StepPolicy | None:

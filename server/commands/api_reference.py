@@ -1,6 +1,8 @@
 """docs/api.md, written from the protos (`make docs`): every RPC of every service with
 what its comment in protos/agentd/v1 says, so the list cannot drift from the contract
-(a test compares the two). The protos stay the reference for messages and fields."""
+(a test compares the two). The protos stay the reference for messages and fields. A
+service agentd calls rather than serves (an operator's policy service) has a section of
+its own that says so."""
 
 from __future__ import annotations
 
@@ -12,6 +14,12 @@ PROTOS = Path("protos") / "agentd" / "v1"
 PAGE = Path("docs") / "api.md"
 SERVICE = re.compile(r"^service (\w+) \{")
 RPC = re.compile(r"^\s*rpc (\w+)\((stream )?([\w.]+)\) returns \((stream )?([\w.]+)\)")
+CALLED = frozenset({"PolicyService"})
+"""Services of the contract that agentd calls as a client and does not serve."""
+CALLED_NOTE = (
+    "**agentd does not serve this service: it calls it.** An operator implements it "
+    "([policy-service.md](policy-service.md)); reflection on agentd does not list it.\n\n"
+)
 TABLE = "| RPC | request → response | what it does |\n|---|---|---|\n"
 HEADER = """# Every RPC
 
@@ -48,7 +56,10 @@ def render(protos: Path = PROTOS) -> str:
     parts = [HEADER]
     for path in sorted(protos.glob("*.proto")):
         for service, about, rpcs in _rpcs(path.read_text()):
-            parts.append(f"\n## {service}\n\n")
+            called = service in CALLED
+            parts.append(f"\n## {service}{' (agentd calls it)' if called else ''}\n\n")
+            if called:
+                parts.append(CALLED_NOTE)
             if about:
                 parts.append(f"{about}\n\n")
             parts.append(f"Defined in `{(PROTOS / path.name).as_posix()}`.\n\n{TABLE}")

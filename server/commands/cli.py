@@ -147,7 +147,13 @@ def _fake_llm(args: argparse.Namespace) -> int:
     from agent.llm.fakes import command
 
     return command.run(
-        Path(args.script), args.port, args.host, args.log, args.context_window, args.provider
+        Path(args.script),
+        args.port,
+        args.host,
+        args.log,
+        args.context_window,
+        args.provider,
+        args.moderation_words or "",
     )
 
 
@@ -195,6 +201,12 @@ def _add_server_commands(sub: Any, *, client: bool = True) -> None:
         default=[],
         metavar="NAME=SCRIPT[@PORT]",
         help="also serve SCRIPT as provider NAME on PORT (any free port if none); repeatable",
+    )
+    fake.add_argument(
+        "--moderation-words",
+        metavar="WORD[=CATEGORY],...",
+        help="/v1/moderations flags a text holding one of these words (case-sensitive), "
+        "under its category (default harassment); default: UNSAFE",
     )
 
 

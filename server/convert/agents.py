@@ -60,6 +60,11 @@ def agent_data(agent: agents_pb2.Agent) -> dict[str, Any]:
         data["panels"] = [_panel_data(p) for p in agent.panels]
     if agent.remote_delegates:
         data["remote_delegates"] = [_remote_data(r) for r in agent.remote_delegates]
+    if agent.guardrails:
+        data["guardrails"] = [
+            struct_to_dict(check, f"agent.guardrails[{index}]")
+            for index, check in enumerate(agent.guardrails)
+        ]
     return data
 
 
@@ -194,6 +199,7 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
     for provider, model in agent.fallback:
         message.fallback.add(provider=provider, model=model)
     message.remote_delegates.extend(_remote_to_proto(r) for r in agent.remote_delegates)
+    message.guardrails.extend(dict_to_struct(dict(check)) for check in agent.guardrails)
     message.created_at.FromDatetime(stored.created_at)
     return message
 

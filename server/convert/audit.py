@@ -1,4 +1,5 @@
-"""Conversion of audit queries and records between protobuf and `audit`/`tools` types."""
+"""Conversion of audit queries and records (RPCs, tool calls, guardrail decisions) between
+protobuf and their records."""
 
 from __future__ import annotations
 
@@ -7,23 +8,32 @@ from agentd.v1 import audit_pb2
 from audit.service import AuditPage
 from core.errors import FieldViolation, InvalidArgumentError
 from records.audit import RpcRecord
+from records.guardrails.events import GuardrailRecord
 from records.tools.audit import ToolCallRecord
 from server.convert import pages
 from server.convert.tasks import dict_to_struct, timestamp_from_proto, to_duration, to_timestamp
-from stores.audit.base import AuditQuery
+from stores.audit.base import AuditKind, AuditQuery
 
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
 MAX_FILTER_LENGTH = 256
-_KINDS = {audit_pb2.AUDIT_KIND_RPC: "rpc", audit_pb2.AUDIT_KIND_TOOL_CALL: "tool_call"}
+_KINDS: dict[int, AuditKind] = {
+    audit_pb2.AUDIT_KIND_RPC: "rpc",
+    audit_pb2.AUDIT_KIND_TOOL_CALL: "tool_call",
+    audit_pb2.AUDIT_KIND_GUARDRAIL: "guardrail",
+}
 
 
 def audit_query(request: pb.ListAuditRecordsRequest, tenant: str) -> AuditQuery:
     kind = _KINDS.get(request.kind)
     violations = []
     if kind is None:
-        violations.append(FieldViolation("kind", "must be AUDIT_KIND_RPC or AUDIT_KIND_TOOL_CALL"))
-    for name in ("principal_id", "tool_name", "outcome", "task_id"):
+        violations.append(
+            FieldViolation(
+                "kind", "must be AUDIT_KIND_RPC, AUDIT_KIND_TOOL_CALL or AUDIT_KIND_GUARDRAIL"
+            )
+        )
+    for name in ("principal_id", "tool_name", "outcome", "task_id", "check"):
         if len(getattr(request, name)) > MAX_FILTER_LENGTH:
             violations.append(FieldViolation(name, f"is longer than {MAX_FILTER_LENGTH}"))
     if violations:
@@ -31,11 +41,12 @@ def audit_query(request: pb.ListAuditRecordsRequest, tenant: str) -> AuditQuery:
     assert kind is not None
     return AuditQuery(
         tenant=tenant,
-        kind="rpc" if kind == "rpc" else "tool_call",
+        kind=kind,
         principal_id=request.principal_id,
         tool_name=request.tool_name,
         outcome=request.outcome,
         task_id=request.task_id,
+        check=request.check,
         since=timestamp_from_proto(request.since, "since") if request.HasField("since") else None,
         until=timestamp_from_proto(request.until, "until") if request.HasField("until") else None,
         limit=pages.page_size(request.page_size, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
@@ -87,9 +98,35 @@ def tool_record_to_proto(record: ToolCallRecord) -> audit_pb2.AuditRecord:
     )
 
 
+def guardrail_record_to_proto(record: GuardrailRecord) -> audit_pb2.AuditRecord:
+    return audit_pb2.AuditRecord(
+        guardrail=audit_pb2.GuardrailAuditRecord(
+            time=to_timestamp(record.time),
+            principal_id=record.principal_id,
+            tenant=record.tenant,
+            trace_id=record.trace_id,
+            task_id=record.task_id,
+            agent=record.agent,
+            check=record.check,
+            rule=record.rule,
+            point=record.point,
+            action=record.action,
+            reason=record.reason,
+            text_digest=record.text_digest,
+            tool_name=record.tool_name,
+            call_id=record.call_id,
+        )
+    )
+
+
+def _record_to_proto(record: RpcRecord | ToolCallRecord | GuardrailRecord) -> audit_pb2.AuditRecord:
+    if isinstance(record, RpcRecord):
+        return rpc_record_to_proto(record)
+    if isinstance(record, GuardrailRecord):
+        return guardrail_record_to_proto(record)
+    return tool_record_to_proto(record)
+
+
 def audit_page(page: AuditPage) -> pb.ListAuditRecordsResponse:
-    records = [
-        rpc_record_to_proto(r) if isinstance(r, RpcRecord) else tool_record_to_proto(r)
-        for r in page.items
-    ]
+    records = [_record_to_proto(r) for r in page.items]
     return pb.ListAuditRecordsResponse(records=records, next_page_token=pages.token(page.next))

@@ -163,6 +163,19 @@ def _steer_applied(p: ev.SteerApplied) -> events_pb2.SteerApplied:
     )
 
 
+def _guardrail_decided(p: ev.GuardrailDecided) -> events_pb2.GuardrailDecided:
+    return events_pb2.GuardrailDecided(
+        check=p.check,
+        rule=p.rule,
+        point=p.point,
+        action=p.action,
+        reason=p.reason,
+        tool_name=p.tool_name,
+        call_id=p.call_id,
+        matches=p.matches,
+    )
+
+
 def _approval_requested(p: ev.ApprovalRequested) -> events_pb2.ApprovalRequested:
     return events_pb2.ApprovalRequested(
         call_id=p.call_id,
@@ -290,6 +303,7 @@ _PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
     ev.InputProvided: ("input_provided", _input_provided),
     ev.TaskSteered: ("task_steered", _task_steered),
     ev.SteerApplied: ("steer_applied", _steer_applied),
+    ev.GuardrailDecided: ("guardrail_decided", _guardrail_decided),
     ev.ApprovalDecided: ("approval_decided", _approval_decided),
     ev.UsageReported: ("usage", _usage),
     ev.HistoryCompacted: ("history_compacted", _history_compacted),

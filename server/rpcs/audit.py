@@ -1,4 +1,4 @@
-"""Audit: the records of tool calls and RPCs a caller may read."""
+"""Audit: the records of tool calls, RPCs and guardrail decisions a caller may read."""
 
 from __future__ import annotations
 

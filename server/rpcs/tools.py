@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from agent.guardrails.runs import Guards
 from agentd.v1 import agent_service_pb2 as pb
 from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
@@ -18,9 +19,12 @@ from tools.registry import ToolRegistry
 class ToolRpcs:
     RPCS: ClassVar[tuple[str, ...]] = ("CallTool", "ListTools")
 
-    def __init__(self, registry: ToolRegistry, listing: ToolListing) -> None:
+    def __init__(
+        self, registry: ToolRegistry, listing: ToolListing, guards: Guards | None = None
+    ) -> None:
         self._registry = registry
         self._listing = listing
+        self._guards = guards
 
     @unary
     async def CallTool(  # noqa: N802 - gRPC method name
@@ -33,12 +37,13 @@ class ToolRpcs:
         # The arguments parsed (and redacted) once, here: the call from here on.
         invocation = Invocation.of(name, convert.struct_to_dict(request.arguments))
         bypass = request.bypass_cache
+        guard = self._guards.for_call(call) if self._guards is not None else None
         if request.idempotency_key:
             result = await self._registry.call_once(
-                invocation, call, request.idempotency_key, bypass_cache=bypass
+                invocation, call, request.idempotency_key, bypass_cache=bypass, guard=guard
             )
         else:
-            result = await self._registry.invoke(invocation, call, bypass_cache=bypass)
+            result = await self._registry.invoke(invocation, call, bypass_cache=bypass, guard=guard)
         return convert.tool_result_to_proto(result)
 
     @unary

@@ -8,6 +8,7 @@ from server.settings.sections.access import AccessSettings
 from server.settings.sections.artifacts import ArtifactSettings
 from server.settings.sections.conversations import ConversationSettings
 from server.settings.sections.engine import EngineSettings
+from server.settings.sections.guardrails import GuardrailSettings
 from server.settings.sections.memory import MemoryExtractionSettings, MemorySettings
 from server.settings.sections.model import ModelSettings
 from server.settings.sections.rerank import RerankSettings
@@ -33,5 +34,6 @@ class Settings(
     MemoryExtractionSettings,
     RerankSettings,
     A2ASettings,
+    GuardrailSettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""

@@ -14,7 +14,7 @@ from agent.conversations.engine_hooks import TaskMemory
 from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
-from agent.limits import Capacity, EngineConfig, PlanPolicy, ToolLimits, WaitPolicy
+from agent.limits import Capacity, EngineConfig, GuardrailPolicy, PlanPolicy, ToolLimits, WaitPolicy
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
 from agent.parts import EngineParts, Replicas
@@ -153,7 +153,7 @@ def build_authenticator(settings: Settings, keys: KeyStore) -> Authenticator | N
     return Authenticator(keys, tokens, cache_seconds=settings.auth_cache_seconds)
 
 
-def engine_config(settings: Settings) -> EngineConfig:
+def engine_config(settings: Settings, guardrails: GuardrailPolicy | None = None) -> EngineConfig:
     return EngineConfig(
         roles=role_table(settings),
         url_placeholder_min_chars=settings.url_placeholder_min_chars,
@@ -186,6 +186,7 @@ def engine_config(settings: Settings) -> EngineConfig:
             max_queued_tasks=settings.max_queued_tasks,
             tenant_queue_share=settings.tenant_queue_share,
         ),
+        guardrails=guardrails or GuardrailPolicy(),
     )
 
 
@@ -278,6 +279,7 @@ async def start_engine(
     *,
     recall: Callable[[TaskRun], Awaitable[None]] | None = None,
     extract: Callable[[Task, TaskRun | None], None] | None = None,
+    guardrails: GuardrailPolicy | None = None,
 ) -> Engine:
     """The engine, listening for cancellations, its tasks recovered (those lost with the
     last process end, before the waking pass) and supervised; `recall` puts long-term
@@ -311,8 +313,9 @@ async def start_engine(
                 max_children=settings.max_children_per_task,
                 max_parallel=settings.max_parallel_delegations,
             ),
+            guardrail_audit=durable.guardrails,
         ),
-        engine_config(settings),
+        engine_config(settings, guardrails),
     )
     follow = settings.a2a_remote_follow_seconds
     engine.call_remote_agents(LazyRemoteAgents(settings.allowed_networks(), follow))

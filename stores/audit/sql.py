@@ -1,4 +1,5 @@
-"""Both audit logs in SQL (tool calls and RPCs), and reading either page by page."""
+"""The audit logs in SQL (tool calls, RPCs, guardrail decisions), and reading each page by
+page."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from records.audit import RpcRecord
+from records.guardrails.events import GuardrailRecord
 from records.paging import Page, PositionCursor
 from records.tools.audit import ToolCallRecord
 from stores.audit import deferral as deferred
 from stores.audit.base import AuditQuery
 from stores.sql.database import Database
-from stores.sql.schema import rpc_audit, tool_call_audit
+from stores.sql.schema import guardrail_audit, rpc_audit, tool_call_audit
 from stores.sql.times import aware
 
 R = TypeVar("R")
@@ -85,6 +87,22 @@ class SqlAuditReader:
         statement = _window(statement, table, query)
         rows = await self._rows(statement, query)
         return _page([(row["id"], tool_call_from_row(row)) for row in rows], query.limit)
+
+    async def guardrails(self, query: AuditQuery) -> Page[GuardrailRecord, PositionCursor]:
+        table = guardrail_audit
+        statement = select(table).where(table.c.tenant == query.tenant, table.c.id > _after(query))
+        for column, wanted in (
+            (table.c.principal_id, query.principal_id),
+            (table.c.tool_name, query.tool_name),
+            (table.c.action, query.outcome),
+            (table.c.task_id, query.task_id),
+            (table.c.check_name, query.check),
+        ):
+            if wanted:
+                statement = statement.where(column == wanted)
+        statement = _window(statement, table, query)
+        rows = await self._rows(statement, query)
+        return _page([(row["id"], guardrail_from_row(row)) for row in rows], query.limit)
 
     async def _rows(self, statement: Any, query: AuditQuery) -> list[Any]:
         """The page's rows and one more (when there is one: more follow)."""
@@ -205,4 +223,62 @@ def tool_call_from_row(row: Any) -> ToolCallRecord:
         cached=bool(row["cached"]),
         parent_task_id=row["parent_task_id"],
         root_task_id=row["root_task_id"],
+    )
+
+
+class SqlGuardrailAudit:
+    """GuardrailAuditSink committing each decision before `write` returns (the database's
+    writer groups concurrent records into one commit); within a unary RPC's `deferring()`
+    block (a decision at a task's intake), with the RPC's record, before its response.
+
+    Values are stored whole, never cut, as the other audit logs': a record that does not
+    fit its columns is refused alone (`RowRejectedError`)."""
+
+    def __init__(self, database: Database) -> None:
+        self._writer = database.writer
+
+    async def write(self, record: GuardrailRecord) -> None:
+        values = _guardrail_values(record)
+        deferral = deferred.current()
+        if deferral is not None:  # committed with the RPC's record, before its response
+            deferral.add(self._writer.enqueue(guardrail_audit, values), self._writer.commit_pending)
+            return
+        await self._writer.insert(guardrail_audit, values)
+
+
+def _guardrail_values(record: GuardrailRecord) -> dict[str, Any]:
+    return {
+        "time": record.time,
+        "tenant": record.tenant,
+        "principal_id": record.principal_id,
+        "check_name": record.check,
+        "rule": record.rule,
+        "point": record.point,
+        "action": record.action,
+        "reason": record.reason,
+        "text_digest": record.text_digest,
+        "task_id": record.task_id,
+        "agent": record.agent,
+        "tool_name": record.tool_name,
+        "call_id": record.call_id,
+        "trace_id": record.trace_id,
+    }
+
+
+def guardrail_from_row(row: Any) -> GuardrailRecord:
+    return GuardrailRecord(
+        time=aware(row["time"]),
+        tenant=row["tenant"],
+        principal_id=row["principal_id"],
+        check=row["check_name"],
+        rule=row["rule"],
+        point=row["point"],
+        action=row["action"],
+        reason=row["reason"],
+        text_digest=row["text_digest"],
+        task_id=row["task_id"],
+        agent=row["agent"],
+        tool_name=row["tool_name"],
+        call_id=row["call_id"],
+        trace_id=row["trace_id"],
     )

@@ -156,6 +156,30 @@ rpc_audit = Table(
 )
 """One row per RPC served (streams when they end), refused ones included."""
 
+guardrail_audit = Table(
+    "guardrail_audit",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("time", DateTime(timezone=True), nullable=False),
+    Column("tenant", String(128), nullable=False),
+    Column("principal_id", String(256), nullable=False),
+    Column("check_name", String(64), nullable=False),
+    Column("rule", String(256), nullable=False),
+    Column("point", String(16), nullable=False),
+    Column("action", String(16), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("text_digest", String(64), nullable=False),
+    Column("task_id", String(64), nullable=False),
+    Column("agent", String(64), nullable=False),
+    Column("tool_name", String(128), nullable=False),
+    Column("call_id", String(64), nullable=False),
+    Column("trace_id", String(32), nullable=False),
+    Index("ix_guardrail_audit_tenant_id", "tenant", "id"),
+    Index("ix_guardrail_audit_tenant_task", "tenant", "task_id"),
+)
+"""One row per guardrail decision (block, redact, record): which check and rule, where,
+and a digest of the text, never the text."""
+
 agent_versions = Table(
     "agent_versions",
     metadata,

@@ -82,3 +82,37 @@ async def test_0020_downgrades_and_upgrades_again(kind: str, tmp_path: Path) -> 
                 assert await connection.run_sync(_differences) == []
         finally:
             await engine.dispose()
+
+
+@pytest.mark.parametrize("kind", SQL_BACKENDS)
+async def test_0022_makes_the_guardrail_audit_indexed_and_downgrades(
+    kind: str, tmp_path: Path
+) -> None:
+    async with empty_database(kind, tmp_path) as (url, schema):
+        config = alembic_config(url, schema)
+        engine = create_engine(url, schema=schema)
+
+        async def tables() -> set[str]:
+            async with engine.connect() as connection:
+                return await connection.run_sync(lambda c: set(inspect(c).get_table_names()))
+
+        try:
+            await asyncio.to_thread(command.upgrade, config, "head")
+            async with engine.connect() as connection:
+                indexes = await connection.run_sync(
+                    lambda c: {
+                        i["name"]: i["column_names"]
+                        for i in inspect(c).get_indexes("guardrail_audit")
+                    }
+                )
+            assert indexes == {
+                "ix_guardrail_audit_tenant_id": ["tenant", "id"],
+                "ix_guardrail_audit_tenant_task": ["tenant", "task_id"],
+            }
+            await asyncio.to_thread(command.downgrade, config, "0021")
+            assert "guardrail_audit" not in await tables()
+            await asyncio.to_thread(command.upgrade, config, "head")
+            async with engine.connect() as connection:
+                assert await connection.run_sync(_differences) == []
+        finally:
+            await engine.dispose()

@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from agent.llm.fakes.moderation import DEFAULT_WORDS, parse_words
 from agent.llm.fakes.providers import FakeProvider, parse_provider
 from agent.llm.fakes.script import Script
 from agent.llm.fakes.server import FakeOpenAIServer
@@ -33,11 +34,19 @@ async def serve_forever(
     log_to: str = "",
     context_window: int | None = None,
     providers: Sequence[FakeProvider] = (),
+    moderation_words: Mapping[str, str] = DEFAULT_WORDS,
 ) -> None:
     """Run the server for `agentd fake-llm` (and one per extra provider) until SIGTERM."""
     import signal
 
-    server = FakeOpenAIServer(script, host=host, port=port, log=log, context_window=context_window)
+    server = FakeOpenAIServer(
+        script,
+        host=host,
+        port=port,
+        log=log,
+        context_window=context_window,
+        moderation_words=moderation_words,
+    )
     await server.start()
     print(banner(server.base_url, source, script, log_to), flush=True)
     others = [FakeOpenAIServer(p.script, host=host, port=p.port, log=log) for p in providers]
@@ -67,11 +76,13 @@ def run(
     log: str | None,
     context_window: int | None = None,
     providers: Sequence[str] = (),
+    moderation_words: str = "",
 ) -> int:
     """`agentd fake-llm`: its exit status (2 for a script that cannot be played)."""
     try:
         played = Script.load(script)
         extra = [parse_provider(spec) for spec in providers]
+        words = parse_words(moderation_words) if moderation_words else DEFAULT_WORDS
     except (OSError, ValueError) as bad:
         print(f"agentd fake-llm: {script}: {bad}", file=sys.stderr)
         return 2
@@ -93,6 +104,7 @@ def run(
                     log_to=where,
                     context_window=context_window,
                     providers=extra,
+                    moderation_words=words,
                 )
             )
         except OSError as error:  # the address is taken, or not this machine's

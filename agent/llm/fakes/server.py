@@ -11,7 +11,8 @@ answered 500 `script exhausted`. Every request body is kept in `requests`; with 
 `log`, each request is also written there as one JSON line (`RequestLog`). Like
 OpenAI, it answers 400 to a request offering a tool whose name is not 1-64 of
 `[a-zA-Z0-9_-]`, and with a `context_window` 400 `context_length_exceeded` to one
-that does not fit it (`agent.llm.fakes.window`).
+that does not fit it (`agent.llm.fakes.window`). `/v1/moderations` flags texts holding
+one of its words (`agent.llm.fakes.moderation`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import asyncio
 import json
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any, TextIO
 
@@ -29,6 +30,7 @@ from aiohttp import web
 from agent.llm.fakes import window as fake_window
 from agent.llm.fakes.embeddings import DEFAULT_DIMENSIONS, FakeEmbeddings
 from agent.llm.fakes.log import RequestLog
+from agent.llm.fakes.moderation import DEFAULT_WORDS, FakeModeration
 from agent.llm.fakes.rerank import FakeRerank
 from agent.llm.fakes.script import Script, role_of
 from agent.llm.testing import split_text
@@ -52,7 +54,8 @@ def _bad_tool_name(body: JSON) -> str:
 
 
 class FakeOpenAIServer:
-    """Serve `/v1/chat/completions`, `/embeddings`, `/rerank` and `/models` on 127.0.0.1."""
+    """Serve `/v1/chat/completions`, `/embeddings`, `/rerank`, `/moderations` and `/models`
+    on 127.0.0.1."""
 
     def __init__(
         self,
@@ -64,11 +67,14 @@ class FakeOpenAIServer:
         log: TextIO | None = None,
         context_window: int | None = None,
         embedding_dimensions: int = DEFAULT_DIMENSIONS,
+        moderation_words: Mapping[str, str] = DEFAULT_WORDS,
     ) -> None:
         self.embeddings = FakeEmbeddings(embedding_dimensions)
         """`/v1/embeddings` (`agent.llm.fakes.embeddings`)."""
         self.rerank = FakeRerank()
         """`/v1/rerank` (`agent.llm.fakes.rerank`)."""
+        self.moderation = FakeModeration(dict(moderation_words))
+        """`/v1/moderations` (`agent.llm.fakes.moderation`)."""
         self.script = replies if isinstance(replies, Script) else Script(replies)
         self._log = RequestLog(log) if log is not None else None
         self._host = host
@@ -120,6 +126,7 @@ class FakeOpenAIServer:
         app.router.add_get("/v1/models", self._models)
         app.router.add_post("/v1/embeddings", self.embeddings.handle)
         app.router.add_post("/v1/rerank", self.rerank.handle)
+        app.router.add_post("/v1/moderations", self.moderation.handle)
         self._runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self._host, self._port)

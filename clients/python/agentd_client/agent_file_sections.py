@@ -12,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from google.protobuf import struct_pb2
+
 from agentd.v1 import agents_pb2, conversations_pb2
+from agentd_client.requests import to_struct
 
 _MemoryField = Literal[
     "budget_tokens",
@@ -226,3 +229,14 @@ def remote_mapping(remote: agents_pb2.AgentRemoteDelegate) -> dict[str, str]:
     data = {"id": remote.id}
     data.update({k: getattr(remote, k) for k in REMOTE_TEXTS if getattr(remote, k)})
     return data
+
+
+# guardrails --------------------------------------------------------------------------
+
+
+def guardrail_messages(value: Any) -> list[struct_pb2.Struct]:
+    """The `guardrails:` checks, each a mapping sent as it is (the server checks what each
+    holds, naming `guardrails[2].points[0]` when it cannot use one)."""
+    if not isinstance(value, list) or not all(isinstance(item, Mapping) for item in value):
+        raise AgentFileError("guardrails", "must be a list of checks (mappings)")
+    return [to_struct(item) for item in value]

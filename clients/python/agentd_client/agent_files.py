@@ -56,6 +56,7 @@ KEYS = frozenset(
         "fresh_start",
         "panels",
         "remote_delegates",
+        "guardrails",
     }
 )
 MODES = {
@@ -166,6 +167,8 @@ def _team(data: Mapping[str, Any], agent: agents_pb2.Agent) -> None:
         agent.panels.extend(sections.panel_messages(data["panels"]))
     if data.get("remote_delegates") is not None:
         agent.remote_delegates.extend(sections.remote_messages(data["remote_delegates"]))
+    if data.get("guardrails") is not None:
+        agent.guardrails.extend(sections.guardrail_messages(data["guardrails"]))
 
 
 def agent_mapping(agent: agents_pb2.Agent) -> dict[str, Any]:
@@ -209,6 +212,8 @@ def agent_mapping(agent: agents_pb2.Agent) -> dict[str, Any]:
         data["panels"] = [sections.panel_mapping(p) for p in agent.panels]
     if agent.remote_delegates:
         data["remote_delegates"] = [sections.remote_mapping(r) for r in agent.remote_delegates]
+    if agent.guardrails:
+        data["guardrails"] = [to_python(check) for check in agent.guardrails]
     return data
 
 

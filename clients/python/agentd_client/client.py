@@ -31,13 +31,14 @@ from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import artifacts_pb2, events_pb2, memory_pb2_grpc, tasks_pb2, tools_pb2
 from agentd_client import requests as build
 from agentd_client.agents import AgentMethods
+from agentd_client.audit import AuditMethods
 from agentd_client.conversations import ConversationMethods
 from agentd_client.environment import DEFAULT_TARGET as DEFAULT_TARGET  # re-exported
 from agentd_client.environment import call_metadata, default_target
 from agentd_client.errors import from_rpc_error
 from agentd_client.grants import GrantMethods
 from agentd_client.knowledge import KnowledgeMethods
-from agentd_client.requests import AuditKind, Decision
+from agentd_client.requests import Decision
 from agentd_client.requests import execute_request as _execute_request
 from agentd_client.requests import to_python as to_python  # re-exported: part of the API
 from agentd_client.requests import to_struct as to_struct
@@ -48,7 +49,7 @@ T = TypeVar("T")
 BusyPolicy = Literal["reject", "enqueue", "interrupt", "steer", "follow_up"]
 
 
-class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods, GrantMethods):
+class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods, GrantMethods, AuditMethods):
     """An async client over one channel. Use as an async context manager, or call `close()`.
 
     `target` (host:port) defaults to `AGENTD_ADDRESS`, else 127.0.0.1:50051; `api_key`
@@ -350,29 +351,6 @@ class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods, GrantMeth
         request = build.approve_request(task_id, call_id, decision, arguments, comment)
         task: tasks_pb2.Task = await self._unary(self._stub.ApproveToolCall, request, timeout)
         return task
-
-    async def list_audit_records(
-        self,
-        kind: AuditKind,
-        *,
-        principal_id: str = "",
-        tool_name: str = "",
-        outcome: str = "",
-        task_id: str = "",
-        since: datetime | None = None,
-        until: datetime | None = None,
-        page_size: int = 0,
-        page_token: str = "",
-        timeout: float | None = None,
-    ) -> pb.ListAuditRecordsResponse:
-        """One page of your tenant's audit records, oldest first (auditor or admin role)."""
-        request = build.audit_request(
-            kind, principal_id, tool_name, outcome, task_id, since, until, page_size, page_token
-        )
-        response: pb.ListAuditRecordsResponse = await self._unary(
-            self._stub.ListAuditRecords, request, timeout
-        )
-        return response
 
     async def provide_input(
         self, task_id: str, request_id: str, text: str, *, timeout: float | None = None

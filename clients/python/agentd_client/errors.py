@@ -160,6 +160,11 @@ class ArtifactNotFoundError(NotFoundError):
     """The task has no artifact of that name (or not that version of it)."""
 
 
+class GuardrailBlockedError(PermissionDeniedError):
+    """A guardrail blocked the content; `metadata` names the check and the rule (never
+    the text). A task it stops ends FAILED with STOP_REASON_GUARDRAIL."""
+
+
 class ConversationBusyError(FailedPreconditionError):
     """A task of the conversation runs (or waits) and the request's busy policy is
     REJECT; `metadata["task_id"]` names it."""
@@ -294,6 +299,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "KNOWLEDGE_BASE_EXISTS": KnowledgeBaseExistsError,
     "WAIT_DEADLINE": WaitDeadlineError,
     "SERVER_RESTARTED": ServerRestartedError,
+    "GUARDRAIL_BLOCKED": GuardrailBlockedError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

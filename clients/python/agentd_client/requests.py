@@ -91,7 +91,12 @@ DECISIONS = {
 
 
 Decision = Literal["approve", "reject", "edit"]
-AuditKind = Literal["rpc", "tool_call"]
+AuditKind = Literal["rpc", "tool_call", "guardrail"]
+AUDIT_KINDS: Mapping[AuditKind, audit_pb2.AuditKind.ValueType] = {
+    "rpc": audit_pb2.AUDIT_KIND_RPC,
+    "tool_call": audit_pb2.AUDIT_KIND_TOOL_CALL,
+    "guardrail": audit_pb2.AUDIT_KIND_GUARDRAIL,
+}
 
 
 def list_tasks_request(
@@ -147,15 +152,17 @@ def audit_request(
     until: datetime | None,
     page_size: int,
     page_token: str,
+    check: str = "",
 ) -> pb.ListAuditRecordsRequest:
     request = pb.ListAuditRecordsRequest(
-        kind=audit_pb2.AUDIT_KIND_RPC if kind == "rpc" else audit_pb2.AUDIT_KIND_TOOL_CALL,
+        kind=AUDIT_KINDS[kind],
         principal_id=principal_id,
         tool_name=tool_name,
         outcome=outcome,
         task_id=task_id,
         page_size=page_size,
         page_token=page_token,
+        check=check,
     )
     if since is not None:
         request.since.FromDatetime(since)

@@ -776,15 +776,19 @@ class ListAuditRecordsRequest(_message.Message):
     UNTIL_FIELD_NUMBER: _builtins.int
     PAGE_SIZE_FIELD_NUMBER: _builtins.int
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    CHECK_FIELD_NUMBER: _builtins.int
     kind: _audit_pb2.AuditKind.ValueType
-    """Which records: RPCs or tool calls. Required."""
+    """Which records: RPCs, tool calls or guardrail decisions. Required."""
     principal_id: _builtins.str
     """Only records of this principal."""
     tool_name: _builtins.str
-    """Only calls of this tool (tool-call records)."""
+    """Only calls of this tool (tool-call records), or decisions on this tool's
+    arguments or result (guardrail records).
+    """
     outcome: _builtins.str
     """Only records with this outcome: a tool call's outcome ("ok", "denied",
-    "rejected", ...) or an RPC's status code name ("OK", "NOT_FOUND", ...).
+    "rejected", ...), an RPC's status code name ("OK", "NOT_FOUND", ...) or a
+    guardrail decision's action ("block", "redact", "record").
     """
     task_id: _builtins.str
     """Only records of this task; a task of another tenant is NOT_FOUND."""
@@ -792,6 +796,10 @@ class ListAuditRecordsRequest(_message.Message):
     """Records per page, 1 to 1000; 0 means 100."""
     page_token: _builtins.str
     """`next_page_token` of the previous page; empty for the first page."""
+    check: _builtins.str
+    """Only decisions of this guardrail check, by its declared name (guardrail
+    records).
+    """
     @_builtins.property
     def since(self) -> _timestamp_pb2.Timestamp:
         """Only records at or after this time."""
@@ -812,10 +820,11 @@ class ListAuditRecordsRequest(_message.Message):
         until: _timestamp_pb2.Timestamp | None = ...,
         page_size: _builtins.int = ...,
         page_token: _builtins.str = ...,
+        check: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["since", b"since", "until", b"until"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "outcome", b"outcome", "page_size", b"page_size", "page_token", b"page_token", "principal_id", b"principal_id", "since", b"since", "task_id", b"task_id", "tool_name", b"tool_name", "until", b"until"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["check", b"check", "kind", b"kind", "outcome", b"outcome", "page_size", b"page_size", "page_token", b"page_token", "principal_id", b"principal_id", "since", b"since", "task_id", b"task_id", "tool_name", b"tool_name", "until", b"until"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

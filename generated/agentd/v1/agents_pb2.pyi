@@ -121,6 +121,7 @@ class Agent(_message.Message):
     PANELS_FIELD_NUMBER: _builtins.int
     KNOWLEDGE_FIELD_NUMBER: _builtins.int
     REMOTE_DELEGATES_FIELD_NUMBER: _builtins.int
+    GUARDRAILS_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """1 to 64 of [a-z0-9-], alphanumeric at both ends; unique in the tenant."""
     version: _builtins.int
@@ -242,6 +243,16 @@ class Agent(_message.Message):
         AGENTD_API_AGENT_CREDENTIALS (an agent file may name any).
         """
 
+    @_builtins.property
+    def guardrails(self) -> _containers.RepeatedCompositeFieldContainer[_struct_pb2.Struct]:
+        """Checks on what goes into this agent's tasks and comes out of them (the
+        `guardrails:` key of agent files), after the server's own: each a mapping
+        of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+        policy_service), points (input, output, tool_arguments, tool_result),
+        action (block, redact, record), scope (window or final), fail (open or
+        closed) and the kind's options; at most 64. See docs/guardrails.md.
+        """
+
     def __init__(
         self,
         *,
@@ -275,10 +286,11 @@ class Agent(_message.Message):
         panels: _abc.Iterable[Global___AgentPanel] | None = ...,
         knowledge: Global___AgentKnowledge | None = ...,
         remote_delegates: _abc.Iterable[Global___AgentRemoteDelegate] | None = ...,
+        guardrails: _abc.Iterable[_struct_pb2.Struct] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "created_at", b"created_at", "knowledge", b"knowledge", "max_failed_tool_calls", b"max_failed_tool_calls", "memory", b"memory", "output_schema", b"output_schema", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "delegates", b"delegates", "description", b"description", "fallback", b"fallback", "fresh_start", b"fresh_start", "id", b"id", "instructions", b"instructions", "knowledge", b"knowledge", "max_failed_tool_calls", b"max_failed_tool_calls", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "panels", b"panels", "providers", b"providers", "remote_delegates", b"remote_delegates", "source", b"source", "step_policy", b"step_policy", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "delegates", b"delegates", "description", b"description", "fallback", b"fallback", "fresh_start", b"fresh_start", "guardrails", b"guardrails", "id", b"id", "instructions", b"instructions", "knowledge", b"knowledge", "max_failed_tool_calls", b"max_failed_tool_calls", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "panels", b"panels", "providers", b"providers", "remote_delegates", b"remote_delegates", "source", b"source", "step_policy", b"step_policy", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__max_failed_tool_calls: _TypeAlias = _typing.Literal["max_failed_tool_calls"]  # noqa: Y015
     _WhichOneofArgType__max_failed_tool_calls: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls"]  # noqa: Y015

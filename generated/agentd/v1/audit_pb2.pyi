@@ -32,6 +32,10 @@ class _AuditKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_AuditKind.V
     """One record per RPC served, refused ones included."""
     AUDIT_KIND_TOOL_CALL: _AuditKind.ValueType  # 2
     """One record per tool call asked for, whatever its outcome."""
+    AUDIT_KIND_GUARDRAIL: _AuditKind.ValueType  # 3
+    """One record per guardrail decision: a check that blocked, redacted or
+    recorded what went into a task or came out of it.
+    """
 
 class AuditKind(_AuditKind, metaclass=_AuditKindEnumTypeWrapper):
     """Which audit records to list."""
@@ -42,6 +46,10 @@ AUDIT_KIND_RPC: AuditKind.ValueType  # 1
 """One record per RPC served, refused ones included."""
 AUDIT_KIND_TOOL_CALL: AuditKind.ValueType  # 2
 """One record per tool call asked for, whatever its outcome."""
+AUDIT_KIND_GUARDRAIL: AuditKind.ValueType  # 3
+"""One record per guardrail decision: a check that blocked, redacted or
+recorded what went into a task or came out of it.
+"""
 Global___AuditKind: _TypeAlias = AuditKind  # noqa: Y015
 
 @_typing.final
@@ -222,6 +230,87 @@ class ToolCallAuditRecord(_message.Message):
 Global___ToolCallAuditRecord: _TypeAlias = ToolCallAuditRecord  # noqa: Y015
 
 @_typing.final
+class GuardrailAuditRecord(_message.Message):
+    """One guardrail decision: a check found something in a task's input, the model's
+    output, a tool call's arguments or a tool's result, and blocked, redacted or
+    recorded it. Never the text it decided on: only its SHA-256.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TIME_FIELD_NUMBER: _builtins.int
+    PRINCIPAL_ID_FIELD_NUMBER: _builtins.int
+    TENANT_FIELD_NUMBER: _builtins.int
+    TRACE_ID_FIELD_NUMBER: _builtins.int
+    TASK_ID_FIELD_NUMBER: _builtins.int
+    AGENT_FIELD_NUMBER: _builtins.int
+    CHECK_FIELD_NUMBER: _builtins.int
+    RULE_FIELD_NUMBER: _builtins.int
+    POINT_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    TEXT_DIGEST_FIELD_NUMBER: _builtins.int
+    TOOL_NAME_FIELD_NUMBER: _builtins.int
+    CALL_ID_FIELD_NUMBER: _builtins.int
+    principal_id: _builtins.str
+    """On whose behalf the task ran."""
+    tenant: _builtins.str
+    """Their tenant."""
+    trace_id: _builtins.str
+    """W3C trace id."""
+    task_id: _builtins.str
+    """The task the text belonged to."""
+    agent: _builtins.str
+    """The agent that ran the task."""
+    check: _builtins.str
+    """The declared check's name, e.g. "no-cards"."""
+    rule: _builtins.str
+    """What matched, e.g. "email", "card", "deny:<id>", "moderation:<category>",
+    "policy", "unavailable".
+    """
+    point: _builtins.str
+    """Where the text was: "input", "output", "tool_arguments" or "tool_result"."""
+    action: _builtins.str
+    """What was done: "block", "redact" or "record"."""
+    reason: _builtins.str
+    """Why, in words; never the text."""
+    text_digest: _builtins.str
+    """SHA-256 (hex) of the text decided on, to match records up; never the text."""
+    tool_name: _builtins.str
+    """For the tool points: the tool called; else empty."""
+    call_id: _builtins.str
+    """For the tool points: the call's id; else empty."""
+    @_builtins.property
+    def time(self) -> _timestamp_pb2.Timestamp:
+        """When the check decided."""
+
+    def __init__(
+        self,
+        *,
+        time: _timestamp_pb2.Timestamp | None = ...,
+        principal_id: _builtins.str = ...,
+        tenant: _builtins.str = ...,
+        trace_id: _builtins.str = ...,
+        task_id: _builtins.str = ...,
+        agent: _builtins.str = ...,
+        check: _builtins.str = ...,
+        rule: _builtins.str = ...,
+        point: _builtins.str = ...,
+        action: _builtins.str = ...,
+        reason: _builtins.str = ...,
+        text_digest: _builtins.str = ...,
+        tool_name: _builtins.str = ...,
+        call_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["time", b"time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "agent", b"agent", "call_id", b"call_id", "check", b"check", "point", b"point", "principal_id", b"principal_id", "reason", b"reason", "rule", b"rule", "task_id", b"task_id", "tenant", b"tenant", "text_digest", b"text_digest", "time", b"time", "tool_name", b"tool_name", "trace_id", b"trace_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GuardrailAuditRecord: _TypeAlias = GuardrailAuditRecord  # noqa: Y015
+
+@_typing.final
 class AuditRecord(_message.Message):
     """One audit record."""
 
@@ -229,6 +318,7 @@ class AuditRecord(_message.Message):
 
     RPC_FIELD_NUMBER: _builtins.int
     TOOL_CALL_FIELD_NUMBER: _builtins.int
+    GUARDRAIL_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def rpc(self) -> Global___RpcAuditRecord:
         """An RPC."""
@@ -237,17 +327,22 @@ class AuditRecord(_message.Message):
     def tool_call(self) -> Global___ToolCallAuditRecord:
         """A tool call."""
 
+    @_builtins.property
+    def guardrail(self) -> Global___GuardrailAuditRecord:
+        """A guardrail decision."""
+
     def __init__(
         self,
         *,
         rpc: Global___RpcAuditRecord | None = ...,
         tool_call: Global___ToolCallAuditRecord | None = ...,
+        guardrail: Global___GuardrailAuditRecord | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["record", b"record", "rpc", b"rpc", "tool_call", b"tool_call"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["guardrail", b"guardrail", "record", b"record", "rpc", b"rpc", "tool_call", b"tool_call"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["record", b"record", "rpc", b"rpc", "tool_call", b"tool_call"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["guardrail", b"guardrail", "record", b"record", "rpc", b"rpc", "tool_call", b"tool_call"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_record: _TypeAlias = _typing.Literal["rpc", "tool_call"]  # noqa: Y015
+    _WhichOneofReturnType_record: _TypeAlias = _typing.Literal["rpc", "tool_call", "guardrail"]  # noqa: Y015
     _WhichOneofArgType_record: _TypeAlias = _typing.Literal["record", b"record"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_record) -> _WhichOneofReturnType_record | None: ...
 

@@ -179,6 +179,12 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     live state in its own process, and that server restarted. A server with
     Redis (AGENTD_REDIS_URL) keeps parked tasks across restarts.
     """
+    ERROR_REASON_GUARDRAIL_BLOCKED: _ErrorReason.ValueType  # 60
+    """A guardrail blocked the content (status PERMISSION_DENIED for a call such
+    as CallTool or SteerTask; a task's reason for FAILED, with
+    STOP_REASON_GUARDRAIL). The metadata names the check and the rule, never
+    the text.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -345,5 +351,11 @@ ERROR_REASON_SERVER_RESTARTED: ErrorReason.ValueType  # 59
 """A task's reason for FAILED: it was parked (waiting) on a server that keeps
 live state in its own process, and that server restarted. A server with
 Redis (AGENTD_REDIS_URL) keeps parked tasks across restarts.
+"""
+ERROR_REASON_GUARDRAIL_BLOCKED: ErrorReason.ValueType  # 60
+"""A guardrail blocked the content (status PERMISSION_DENIED for a call such
+as CallTool or SteerTask; a task's reason for FAILED, with
+STOP_REASON_GUARDRAIL). The metadata names the check and the rule, never
+the text.
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

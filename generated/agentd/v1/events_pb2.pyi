@@ -137,6 +137,7 @@ class TaskEvent(_message.Message):
     PANEL_DECIDED_FIELD_NUMBER: _builtins.int
     TASK_STEERED_FIELD_NUMBER: _builtins.int
     STEER_APPLIED_FIELD_NUMBER: _builtins.int
+    GUARDRAIL_DECIDED_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
@@ -310,6 +311,13 @@ class TaskEvent(_message.Message):
     def steer_applied(self) -> Global___SteerApplied:
         """The task took a steer: the model's next request carries it."""
 
+    @_builtins.property
+    def guardrail_decided(self) -> Global___GuardrailDecided:
+        """A guardrail decided on what went in or came out: blocked it (the task
+        ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+        placeholders) or recorded it.
+        """
+
     def __init__(
         self,
         *,
@@ -350,12 +358,13 @@ class TaskEvent(_message.Message):
         panel_decided: Global___PanelDecided | None = ...,
         task_steered: Global___TaskSteered | None = ...,
         steer_applied: Global___SteerApplied | None = ...,
+        guardrail_decided: Global___GuardrailDecided | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "status_changed", b"status_changed", "steer_applied", b"steer_applied", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "task_steered", b"task_steered", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "guardrail_decided", b"guardrail_decided", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "status_changed", b"status_changed", "steer_applied", b"steer_applied", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "task_steered", b"task_steered", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "sequence", b"sequence", "status_changed", b"status_changed", "steer_applied", b"steer_applied", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "task_id", b"task_id", "task_steered", b"task_steered", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "guardrail_decided", b"guardrail_decided", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "sequence", b"sequence", "status_changed", b"status_changed", "steer_applied", b"steer_applied", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "task_id", b"task_id", "task_steered", b"task_steered", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "artifact_updated", "tool_progress", "tool_resumable", "context_fitted", "stream_discarded", "route_chosen", "subtask_started", "subtask_finished", "subtask_waiting", "panel_vote", "panel_decided", "task_steered", "steer_applied"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "artifact_updated", "tool_progress", "tool_resumable", "context_fitted", "stream_discarded", "route_chosen", "subtask_started", "subtask_finished", "subtask_waiting", "panel_vote", "panel_decided", "task_steered", "steer_applied", "guardrail_decided"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
@@ -1377,6 +1386,62 @@ class SteerApplied(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___SteerApplied: _TypeAlias = SteerApplied  # noqa: Y015
+
+@_typing.final
+class GuardrailDecided(_message.Message):
+    """What a guardrail decided. It names the check and the rule that matched,
+    never the text it matched.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHECK_FIELD_NUMBER: _builtins.int
+    RULE_FIELD_NUMBER: _builtins.int
+    POINT_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    TOOL_NAME_FIELD_NUMBER: _builtins.int
+    CALL_ID_FIELD_NUMBER: _builtins.int
+    MATCHES_FIELD_NUMBER: _builtins.int
+    check: _builtins.str
+    """The check's name, as declared (the server's guardrails file or the
+    agent's `guardrails:`).
+    """
+    rule: _builtins.str
+    """What in it matched: `email`, `card`, `iban`, `ip`, `phone`, `deny:<id>`,
+    `allow`, `length`, `output_schema`, `moderation:<category>`, `judge`,
+    `policy`, or `unavailable` (the check could not decide; see `reason`).
+    """
+    point: _builtins.str
+    """Where: `input`, `output`, `tool_arguments` or `tool_result`."""
+    action: _builtins.str
+    """What was done: `block`, `redact` or `record`."""
+    reason: _builtins.str
+    """Why, in words (secrets redacted; never the matched text)."""
+    tool_name: _builtins.str
+    """For a tool call's arguments or result: the tool and the call."""
+    call_id: _builtins.str
+    matches: _builtins.int
+    """How many places in the text matched."""
+    def __init__(
+        self,
+        *,
+        check: _builtins.str = ...,
+        rule: _builtins.str = ...,
+        point: _builtins.str = ...,
+        action: _builtins.str = ...,
+        reason: _builtins.str = ...,
+        tool_name: _builtins.str = ...,
+        call_id: _builtins.str = ...,
+        matches: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "call_id", b"call_id", "check", b"check", "matches", b"matches", "point", b"point", "reason", b"reason", "rule", b"rule", "tool_name", b"tool_name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GuardrailDecided: _TypeAlias = GuardrailDecided  # noqa: Y015
 
 @_typing.final
 class UsageReported(_message.Message):

@@ -153,6 +153,12 @@ class _StopReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_StopReason
     """A plan step failed and the agent's step policy is `terminate`. The answer
     is the best one the results so far support.
     """
+    STOP_REASON_GUARDRAIL: _StopReason.ValueType  # 27
+    """A guardrail blocked what went in or came out (the task's input, the
+    model's output, a tool call's arguments or its result): the task ends
+    FAILED (`GUARDRAIL_BLOCKED`); its guardrail_decided event names the check
+    and the rule, never the text.
+    """
 
 class StopReason(_StopReason, metaclass=_StopReasonEnumTypeWrapper):
     """Why the engine stopped working on a task."""
@@ -185,6 +191,12 @@ server's. The answer is the best one the results so far support.
 STOP_REASON_STEP_FAILED: StopReason.ValueType  # 26
 """A plan step failed and the agent's step policy is `terminate`. The answer
 is the best one the results so far support.
+"""
+STOP_REASON_GUARDRAIL: StopReason.ValueType  # 27
+"""A guardrail blocked what went in or came out (the task's input, the
+model's output, a tool call's arguments or its result): the task ends
+FAILED (`GUARDRAIL_BLOCKED`); its guardrail_decided event names the check
+and the rule, never the text.
 """
 Global___StopReason: _TypeAlias = StopReason  # noqa: Y015
 

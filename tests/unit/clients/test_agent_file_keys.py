@@ -67,6 +67,8 @@ EVERY_KEY: dict[str, Any] = {
         {"id": "legal", "card_url": "https://legal.internal/card.json",
          "token_file": "/run/secrets/legal"},
     ],
+    "guardrails": [{"name": "no-cards", "kind": "pii", "points": ["output"],
+                    "action": "redact", "entities": ["card"]}],
 }  # fmt: skip
 """An agent file with every key the server reads, each part with every key of its own."""
 

@@ -335,10 +335,21 @@ class AgentClient(
         page_size: int = 0,
         page_token: str = "",
         timeout: float | None = None,
+        check: str = "",
     ) -> pb.ListAuditRecordsResponse:
-        """One page of your tenant's audit records, oldest first (auditor or admin role)."""
+        """One page of your tenant's audit records, oldest first (auditor or admin role);
+        `check` keeps the decisions of one guardrail check (kind "guardrail")."""
         request = build.audit_request(
-            kind, principal_id, tool_name, outcome, task_id, since, until, page_size, page_token
+            kind,
+            principal_id,
+            tool_name,
+            outcome,
+            task_id,
+            since,
+            until,
+            page_size,
+            page_token,
+            check=check,
         )
         response: pb.ListAuditRecordsResponse = self._unary(
             self._stub.ListAuditRecords, request, timeout

@@ -34,6 +34,7 @@ private static final long serialVersionUID = 0L;
     delegates_ = com.google.protobuf.LazyStringArrayList.EMPTY;
     panels_ = java.util.Collections.emptyList();
     remoteDelegates_ = java.util.Collections.emptyList();
+    guardrails_ = java.util.Collections.emptyList();
   }
 
   @java.lang.Override
@@ -1418,6 +1419,92 @@ java.lang.String defaultValue) {
     return remoteDelegates_.get(index);
   }
 
+  public static final int GUARDRAILS_FIELD_NUMBER = 50;
+  @SuppressWarnings("serial")
+  private java.util.List<com.google.protobuf.Struct> guardrails_;
+  /**
+   * <pre>
+   * Checks on what goes into this agent's tasks and comes out of them (the
+   * `guardrails:` key of agent files), after the server's own: each a mapping
+   * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+   * policy_service), points (input, output, tool_arguments, tool_result),
+   * action (block, redact, record), scope (window or final), fail (open or
+   * closed) and the kind's options; at most 64. See docs/guardrails.md.
+   * </pre>
+   *
+   * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+   */
+  @java.lang.Override
+  public java.util.List<com.google.protobuf.Struct> getGuardrailsList() {
+    return guardrails_;
+  }
+  /**
+   * <pre>
+   * Checks on what goes into this agent's tasks and comes out of them (the
+   * `guardrails:` key of agent files), after the server's own: each a mapping
+   * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+   * policy_service), points (input, output, tool_arguments, tool_result),
+   * action (block, redact, record), scope (window or final), fail (open or
+   * closed) and the kind's options; at most 64. See docs/guardrails.md.
+   * </pre>
+   *
+   * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends com.google.protobuf.StructOrBuilder> 
+      getGuardrailsOrBuilderList() {
+    return guardrails_;
+  }
+  /**
+   * <pre>
+   * Checks on what goes into this agent's tasks and comes out of them (the
+   * `guardrails:` key of agent files), after the server's own: each a mapping
+   * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+   * policy_service), points (input, output, tool_arguments, tool_result),
+   * action (block, redact, record), scope (window or final), fail (open or
+   * closed) and the kind's options; at most 64. See docs/guardrails.md.
+   * </pre>
+   *
+   * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+   */
+  @java.lang.Override
+  public int getGuardrailsCount() {
+    return guardrails_.size();
+  }
+  /**
+   * <pre>
+   * Checks on what goes into this agent's tasks and comes out of them (the
+   * `guardrails:` key of agent files), after the server's own: each a mapping
+   * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+   * policy_service), points (input, output, tool_arguments, tool_result),
+   * action (block, redact, record), scope (window or final), fail (open or
+   * closed) and the kind's options; at most 64. See docs/guardrails.md.
+   * </pre>
+   *
+   * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.Struct getGuardrails(int index) {
+    return guardrails_.get(index);
+  }
+  /**
+   * <pre>
+   * Checks on what goes into this agent's tasks and comes out of them (the
+   * `guardrails:` key of agent files), after the server's own: each a mapping
+   * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+   * policy_service), points (input, output, tool_arguments, tool_result),
+   * action (block, redact, record), scope (window or final), fail (open or
+   * closed) and the kind's options; at most 64. See docs/guardrails.md.
+   * </pre>
+   *
+   * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.StructOrBuilder getGuardrailsOrBuilder(
+      int index) {
+    return guardrails_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1530,6 +1617,9 @@ java.lang.String defaultValue) {
     }
     for (int i = 0; i < remoteDelegates_.size(); i++) {
       output.writeMessage(49, remoteDelegates_.get(i));
+    }
+    for (int i = 0; i < guardrails_.size(); i++) {
+      output.writeMessage(50, guardrails_.get(i));
     }
     getUnknownFields().writeTo(output);
   }
@@ -1679,6 +1769,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(49, remoteDelegates_.get(i));
     }
+    for (int i = 0; i < guardrails_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(50, guardrails_.get(i));
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1778,6 +1872,8 @@ java.lang.String defaultValue) {
     }
     if (!getRemoteDelegatesList()
         .equals(other.getRemoteDelegatesList())) return false;
+    if (!getGuardrailsList()
+        .equals(other.getGuardrailsList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1883,6 +1979,10 @@ java.lang.String defaultValue) {
     if (getRemoteDelegatesCount() > 0) {
       hash = (37 * hash) + REMOTE_DELEGATES_FIELD_NUMBER;
       hash = (53 * hash) + getRemoteDelegatesList().hashCode();
+    }
+    if (getGuardrailsCount() > 0) {
+      hash = (37 * hash) + GUARDRAILS_FIELD_NUMBER;
+      hash = (53 * hash) + getGuardrailsList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -2122,6 +2222,13 @@ java.lang.String defaultValue) {
         remoteDelegatesBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x20000000);
+      if (guardrailsBuilder_ == null) {
+        guardrails_ = java.util.Collections.emptyList();
+      } else {
+        guardrails_ = null;
+        guardrailsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x40000000);
       return this;
     }
 
@@ -2191,6 +2298,15 @@ java.lang.String defaultValue) {
         result.remoteDelegates_ = remoteDelegates_;
       } else {
         result.remoteDelegates_ = remoteDelegatesBuilder_.build();
+      }
+      if (guardrailsBuilder_ == null) {
+        if (((bitField0_ & 0x40000000) != 0)) {
+          guardrails_ = java.util.Collections.unmodifiableList(guardrails_);
+          bitField0_ = (bitField0_ & ~0x40000000);
+        }
+        result.guardrails_ = guardrails_;
+      } else {
+        result.guardrails_ = guardrailsBuilder_.build();
       }
     }
 
@@ -2523,6 +2639,32 @@ java.lang.String defaultValue) {
           }
         }
       }
+      if (guardrailsBuilder_ == null) {
+        if (!other.guardrails_.isEmpty()) {
+          if (guardrails_.isEmpty()) {
+            guardrails_ = other.guardrails_;
+            bitField0_ = (bitField0_ & ~0x40000000);
+          } else {
+            ensureGuardrailsIsMutable();
+            guardrails_.addAll(other.guardrails_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.guardrails_.isEmpty()) {
+          if (guardrailsBuilder_.isEmpty()) {
+            guardrailsBuilder_.dispose();
+            guardrailsBuilder_ = null;
+            guardrails_ = other.guardrails_;
+            bitField0_ = (bitField0_ & ~0x40000000);
+            guardrailsBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getGuardrailsFieldBuilder() : null;
+          } else {
+            guardrailsBuilder_.addAllMessages(other.guardrails_);
+          }
+        }
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -2749,6 +2891,19 @@ java.lang.String defaultValue) {
               }
               break;
             } // case 394
+            case 402: {
+              com.google.protobuf.Struct m =
+                  input.readMessage(
+                      com.google.protobuf.Struct.parser(),
+                      extensionRegistry);
+              if (guardrailsBuilder_ == null) {
+                ensureGuardrailsIsMutable();
+                guardrails_.add(m);
+              } else {
+                guardrailsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 402
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -6575,6 +6730,408 @@ java.lang.String defaultValue) {
         remoteDelegates_ = null;
       }
       return remoteDelegatesBuilder_;
+    }
+
+    private java.util.List<com.google.protobuf.Struct> guardrails_ =
+      java.util.Collections.emptyList();
+    private void ensureGuardrailsIsMutable() {
+      if (!((bitField0_ & 0x40000000) != 0)) {
+        guardrails_ = new java.util.ArrayList<com.google.protobuf.Struct>(guardrails_);
+        bitField0_ |= 0x40000000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> guardrailsBuilder_;
+
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public java.util.List<com.google.protobuf.Struct> getGuardrailsList() {
+      if (guardrailsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(guardrails_);
+      } else {
+        return guardrailsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public int getGuardrailsCount() {
+      if (guardrailsBuilder_ == null) {
+        return guardrails_.size();
+      } else {
+        return guardrailsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public com.google.protobuf.Struct getGuardrails(int index) {
+      if (guardrailsBuilder_ == null) {
+        return guardrails_.get(index);
+      } else {
+        return guardrailsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public Builder setGuardrails(
+        int index, com.google.protobuf.Struct value) {
+      if (guardrailsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureGuardrailsIsMutable();
+        guardrails_.set(index, value);
+        onChanged();
+      } else {
+        guardrailsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public Builder setGuardrails(
+        int index, com.google.protobuf.Struct.Builder builderForValue) {
+      if (guardrailsBuilder_ == null) {
+        ensureGuardrailsIsMutable();
+        guardrails_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        guardrailsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public Builder addGuardrails(com.google.protobuf.Struct value) {
+      if (guardrailsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureGuardrailsIsMutable();
+        guardrails_.add(value);
+        onChanged();
+      } else {
+        guardrailsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public Builder addGuardrails(
+        int index, com.google.protobuf.Struct value) {
+      if (guardrailsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureGuardrailsIsMutable();
+        guardrails_.add(index, value);
+        onChanged();
+      } else {
+        guardrailsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public Builder addGuardrails(
+        com.google.protobuf.Struct.Builder builderForValue) {
+      if (guardrailsBuilder_ == null) {
+        ensureGuardrailsIsMutable();
+        guardrails_.add(builderForValue.build());
+        onChanged();
+      } else {
+        guardrailsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public Builder addGuardrails(
+        int index, com.google.protobuf.Struct.Builder builderForValue) {
+      if (guardrailsBuilder_ == null) {
+        ensureGuardrailsIsMutable();
+        guardrails_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        guardrailsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public Builder addAllGuardrails(
+        java.lang.Iterable<? extends com.google.protobuf.Struct> values) {
+      if (guardrailsBuilder_ == null) {
+        ensureGuardrailsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, guardrails_);
+        onChanged();
+      } else {
+        guardrailsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public Builder clearGuardrails() {
+      if (guardrailsBuilder_ == null) {
+        guardrails_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x40000000);
+        onChanged();
+      } else {
+        guardrailsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public Builder removeGuardrails(int index) {
+      if (guardrailsBuilder_ == null) {
+        ensureGuardrailsIsMutable();
+        guardrails_.remove(index);
+        onChanged();
+      } else {
+        guardrailsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public com.google.protobuf.Struct.Builder getGuardrailsBuilder(
+        int index) {
+      return getGuardrailsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public com.google.protobuf.StructOrBuilder getGuardrailsOrBuilder(
+        int index) {
+      if (guardrailsBuilder_ == null) {
+        return guardrails_.get(index);  } else {
+        return guardrailsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public java.util.List<? extends com.google.protobuf.StructOrBuilder> 
+         getGuardrailsOrBuilderList() {
+      if (guardrailsBuilder_ != null) {
+        return guardrailsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(guardrails_);
+      }
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public com.google.protobuf.Struct.Builder addGuardrailsBuilder() {
+      return getGuardrailsFieldBuilder().addBuilder(
+          com.google.protobuf.Struct.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public com.google.protobuf.Struct.Builder addGuardrailsBuilder(
+        int index) {
+      return getGuardrailsFieldBuilder().addBuilder(
+          index, com.google.protobuf.Struct.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Checks on what goes into this agent's tasks and comes out of them (the
+     * `guardrails:` key of agent files), after the server's own: each a mapping
+     * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+     * policy_service), points (input, output, tool_arguments, tool_result),
+     * action (block, redact, record), scope (window or final), fail (open or
+     * closed) and the kind's options; at most 64. See docs/guardrails.md.
+     * </pre>
+     *
+     * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+     */
+    public java.util.List<com.google.protobuf.Struct.Builder> 
+         getGuardrailsBuilderList() {
+      return getGuardrailsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder> 
+        getGuardrailsFieldBuilder() {
+      if (guardrailsBuilder_ == null) {
+        guardrailsBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            com.google.protobuf.Struct, com.google.protobuf.Struct.Builder, com.google.protobuf.StructOrBuilder>(
+                guardrails_,
+                ((bitField0_ & 0x40000000) != 0),
+                getParentForChildren(),
+                isClean());
+        guardrails_ = null;
+      }
+      return guardrailsBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -846,4 +846,73 @@ java.lang.String defaultValue);
    */
   dev.agentd.v1.AgentRemoteDelegateOrBuilder getRemoteDelegatesOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * Checks on what goes into this agent's tasks and comes out of them (the
+   * `guardrails:` key of agent files), after the server's own: each a mapping
+   * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+   * policy_service), points (input, output, tool_arguments, tool_result),
+   * action (block, redact, record), scope (window or final), fail (open or
+   * closed) and the kind's options; at most 64. See docs/guardrails.md.
+   * </pre>
+   *
+   * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+   */
+  java.util.List<com.google.protobuf.Struct> 
+      getGuardrailsList();
+  /**
+   * <pre>
+   * Checks on what goes into this agent's tasks and comes out of them (the
+   * `guardrails:` key of agent files), after the server's own: each a mapping
+   * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+   * policy_service), points (input, output, tool_arguments, tool_result),
+   * action (block, redact, record), scope (window or final), fail (open or
+   * closed) and the kind's options; at most 64. See docs/guardrails.md.
+   * </pre>
+   *
+   * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+   */
+  com.google.protobuf.Struct getGuardrails(int index);
+  /**
+   * <pre>
+   * Checks on what goes into this agent's tasks and comes out of them (the
+   * `guardrails:` key of agent files), after the server's own: each a mapping
+   * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+   * policy_service), points (input, output, tool_arguments, tool_result),
+   * action (block, redact, record), scope (window or final), fail (open or
+   * closed) and the kind's options; at most 64. See docs/guardrails.md.
+   * </pre>
+   *
+   * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+   */
+  int getGuardrailsCount();
+  /**
+   * <pre>
+   * Checks on what goes into this agent's tasks and comes out of them (the
+   * `guardrails:` key of agent files), after the server's own: each a mapping
+   * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+   * policy_service), points (input, output, tool_arguments, tool_result),
+   * action (block, redact, record), scope (window or final), fail (open or
+   * closed) and the kind's options; at most 64. See docs/guardrails.md.
+   * </pre>
+   *
+   * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+   */
+  java.util.List<? extends com.google.protobuf.StructOrBuilder> 
+      getGuardrailsOrBuilderList();
+  /**
+   * <pre>
+   * Checks on what goes into this agent's tasks and comes out of them (the
+   * `guardrails:` key of agent files), after the server's own: each a mapping
+   * of name, kind (pii, deny, allow, length, output_schema, moderation, judge,
+   * policy_service), points (input, output, tool_arguments, tool_result),
+   * action (block, redact, record), scope (window or final), fail (open or
+   * closed) and the kind's options; at most 64. See docs/guardrails.md.
+   * </pre>
+   *
+   * <code>repeated .google.protobuf.Struct guardrails = 50;</code>
+   */
+  com.google.protobuf.StructOrBuilder getGuardrailsOrBuilder(
+      int index);
 }

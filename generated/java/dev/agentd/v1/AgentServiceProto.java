@@ -212,76 +212,76 @@ public final class AgentServiceProto {
       "comment\030\005 \001(\t\"H\n\023ProvideInputRequest\022\017\n\007" +
       "task_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\014\n\004tex" +
       "t\030\003 \001(\t\"5\n\021ResumeTaskRequest\022\017\n\007task_id\030" +
-      "\001 \001(\t\022\017\n\007comment\030\002 \001(\t\"\205\002\n\027ListAuditReco" +
+      "\001 \001(\t\022\017\n\007comment\030\002 \001(\t\"\224\002\n\027ListAuditReco" +
       "rdsRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1.Aud" +
       "itKind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool_nam" +
       "e\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(" +
       "\t\022)\n\005since\030\006 \001(\0132\032.google.protobuf.Times" +
       "tamp\022)\n\005until\030\007 \001(\0132\032.google.protobuf.Ti" +
       "mestamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_token" +
-      "\030\t \001(\t\"\\\n\030ListAuditRecordsResponse\022\'\n\007re" +
-      "cords\030\001 \003(\0132\026.agentd.v1.AuditRecord\022\027\n\017n" +
-      "ext_page_token\030\002 \001(\t\"5\n\022CreateGrantReque" +
-      "st\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022R" +
-      "evokeGrantRequest\022\020\n\010grant_id\030\001 \001(\t\",\n\021L" +
-      "istGrantsRequest\022\027\n\017include_revoked\030\001 \001(" +
-      "\010\"6\n\022ListGrantsResponse\022 \n\006grants\030\001 \003(\0132" +
-      "\020.agentd.v1.Grant2\301\020\n\014AgentService\022<\n\007Ex" +
-      "ecute\022\031.agentd.v1.ExecuteRequest\032\024.agent" +
-      "d.v1.TaskEvent0\001\0227\n\tStartTask\022\031.agentd.v" +
-      "1.ExecuteRequest\032\017.agentd.v1.Task\0227\n\004Pla" +
-      "n\022\026.agentd.v1.PlanRequest\032\027.agentd.v1.Pl" +
-      "anResponse\022C\n\010CallTool\022\032.agentd.v1.CallT" +
-      "oolRequest\032\033.agentd.v1.CallToolResponse\022" +
-      "5\n\007GetTask\022\031.agentd.v1.GetTaskRequest\032\017." +
-      "agentd.v1.Task\022F\n\tListTools\022\033.agentd.v1." +
-      "ListToolsRequest\032\034.agentd.v1.ListToolsRe" +
-      "sponse\022;\n\nCancelTask\022\034.agentd.v1.CancelT" +
-      "askRequest\032\017.agentd.v1.Task\022F\n\tSteerTask" +
-      "\022\033.agentd.v1.SteerTaskRequest\032\034.agentd.v" +
-      "1.SteerTaskResponse\022N\n\020StreamTaskEvents\022" +
-      "\".agentd.v1.StreamTaskEventsRequest\032\024.ag" +
-      "entd.v1.TaskEvent0\001\022F\n\tListTasks\022\033.agent" +
-      "d.v1.ListTasksRequest\032\034.agentd.v1.ListTa" +
-      "sksResponse\022E\n\017ApproveToolCall\022!.agentd." +
-      "v1.ApproveToolCallRequest\032\017.agentd.v1.Ta" +
-      "sk\022?\n\014ProvideInput\022\036.agentd.v1.ProvideIn" +
-      "putRequest\032\017.agentd.v1.Task\022;\n\nResumeTas" +
-      "k\022\034.agentd.v1.ResumeTaskRequest\032\017.agentd" +
-      ".v1.Task\022[\n\020ListAuditRecords\022\".agentd.v1" +
-      ".ListAuditRecordsRequest\032#.agentd.v1.Lis" +
-      "tAuditRecordsResponse\022>\n\013CreateGrant\022\035.a" +
-      "gentd.v1.CreateGrantRequest\032\020.agentd.v1." +
-      "Grant\022>\n\013RevokeGrant\022\035.agentd.v1.RevokeG" +
-      "rantRequest\032\020.agentd.v1.Grant\022I\n\nListGra" +
-      "nts\022\034.agentd.v1.ListGrantsRequest\032\035.agen" +
-      "td.v1.ListGrantsResponse\022>\n\013CreateAgent\022" +
-      "\035.agentd.v1.CreateAgentRequest\032\020.agentd." +
-      "v1.Agent\0228\n\010GetAgent\022\032.agentd.v1.GetAgen" +
-      "tRequest\032\020.agentd.v1.Agent\022I\n\nListAgents" +
-      "\022\034.agentd.v1.ListAgentsRequest\032\035.agentd." +
-      "v1.ListAgentsResponse\022>\n\013UpdateAgent\022\035.a" +
-      "gentd.v1.UpdateAgentRequest\032\020.agentd.v1." +
-      "Agent\022L\n\013DeleteAgent\022\035.agentd.v1.DeleteA" +
-      "gentRequest\032\036.agentd.v1.DeleteAgentRespo" +
-      "nse\022S\n\022CreateConversation\022$.agentd.v1.Cr" +
-      "eateConversationRequest\032\027.agentd.v1.Conv" +
-      "ersation\022X\n\017GetConversation\022!.agentd.v1." +
-      "GetConversationRequest\032\".agentd.v1.GetCo" +
-      "nversationResponse\022^\n\021ListConversations\022" +
-      "#.agentd.v1.ListConversationsRequest\032$.a" +
-      "gentd.v1.ListConversationsResponse\022a\n\022De" +
-      "leteConversation\022$.agentd.v1.DeleteConve" +
-      "rsationRequest\032%.agentd.v1.DeleteConvers" +
-      "ationResponse\022O\n\020ForkConversation\022\".agen" +
-      "td.v1.ForkConversationRequest\032\027.agentd.v" +
-      "1.Conversation\022S\n\022RewindConversation\022$.a" +
-      "gentd.v1.RewindConversationRequest\032\027.age" +
-      "ntd.v1.Conversation\022H\n\013GetArtifact\022\035.age" +
-      "ntd.v1.GetArtifactRequest\032\032.agentd.v1.Ar" +
-      "tifactContentBG\n\rdev.agentd.v1B\021AgentSer" +
-      "viceProtoP\001Z!agentd.dev/gen/agentd/v1;ag" +
-      "entdv1b\006proto3"
+      "\030\t \001(\t\022\r\n\005check\030\n \001(\t\"\\\n\030ListAuditRecord" +
+      "sResponse\022\'\n\007records\030\001 \003(\0132\026.agentd.v1.A" +
+      "uditRecord\022\027\n\017next_page_token\030\002 \001(\t\"5\n\022C" +
+      "reateGrantRequest\022\037\n\005grant\030\001 \001(\0132\020.agent" +
+      "d.v1.Grant\"&\n\022RevokeGrantRequest\022\020\n\010gran" +
+      "t_id\030\001 \001(\t\",\n\021ListGrantsRequest\022\027\n\017inclu" +
+      "de_revoked\030\001 \001(\010\"6\n\022ListGrantsResponse\022 " +
+      "\n\006grants\030\001 \003(\0132\020.agentd.v1.Grant2\301\020\n\014Age" +
+      "ntService\022<\n\007Execute\022\031.agentd.v1.Execute" +
+      "Request\032\024.agentd.v1.TaskEvent0\001\0227\n\tStart" +
+      "Task\022\031.agentd.v1.ExecuteRequest\032\017.agentd" +
+      ".v1.Task\0227\n\004Plan\022\026.agentd.v1.PlanRequest" +
+      "\032\027.agentd.v1.PlanResponse\022C\n\010CallTool\022\032." +
+      "agentd.v1.CallToolRequest\032\033.agentd.v1.Ca" +
+      "llToolResponse\0225\n\007GetTask\022\031.agentd.v1.Ge" +
+      "tTaskRequest\032\017.agentd.v1.Task\022F\n\tListToo" +
+      "ls\022\033.agentd.v1.ListToolsRequest\032\034.agentd" +
+      ".v1.ListToolsResponse\022;\n\nCancelTask\022\034.ag" +
+      "entd.v1.CancelTaskRequest\032\017.agentd.v1.Ta" +
+      "sk\022F\n\tSteerTask\022\033.agentd.v1.SteerTaskReq" +
+      "uest\032\034.agentd.v1.SteerTaskResponse\022N\n\020St" +
+      "reamTaskEvents\022\".agentd.v1.StreamTaskEve" +
+      "ntsRequest\032\024.agentd.v1.TaskEvent0\001\022F\n\tLi" +
+      "stTasks\022\033.agentd.v1.ListTasksRequest\032\034.a" +
+      "gentd.v1.ListTasksResponse\022E\n\017ApproveToo" +
+      "lCall\022!.agentd.v1.ApproveToolCallRequest" +
+      "\032\017.agentd.v1.Task\022?\n\014ProvideInput\022\036.agen" +
+      "td.v1.ProvideInputRequest\032\017.agentd.v1.Ta" +
+      "sk\022;\n\nResumeTask\022\034.agentd.v1.ResumeTaskR" +
+      "equest\032\017.agentd.v1.Task\022[\n\020ListAuditReco" +
+      "rds\022\".agentd.v1.ListAuditRecordsRequest\032" +
+      "#.agentd.v1.ListAuditRecordsResponse\022>\n\013" +
+      "CreateGrant\022\035.agentd.v1.CreateGrantReque" +
+      "st\032\020.agentd.v1.Grant\022>\n\013RevokeGrant\022\035.ag" +
+      "entd.v1.RevokeGrantRequest\032\020.agentd.v1.G" +
+      "rant\022I\n\nListGrants\022\034.agentd.v1.ListGrant" +
+      "sRequest\032\035.agentd.v1.ListGrantsResponse\022" +
+      ">\n\013CreateAgent\022\035.agentd.v1.CreateAgentRe" +
+      "quest\032\020.agentd.v1.Agent\0228\n\010GetAgent\022\032.ag" +
+      "entd.v1.GetAgentRequest\032\020.agentd.v1.Agen" +
+      "t\022I\n\nListAgents\022\034.agentd.v1.ListAgentsRe" +
+      "quest\032\035.agentd.v1.ListAgentsResponse\022>\n\013" +
+      "UpdateAgent\022\035.agentd.v1.UpdateAgentReque" +
+      "st\032\020.agentd.v1.Agent\022L\n\013DeleteAgent\022\035.ag" +
+      "entd.v1.DeleteAgentRequest\032\036.agentd.v1.D" +
+      "eleteAgentResponse\022S\n\022CreateConversation" +
+      "\022$.agentd.v1.CreateConversationRequest\032\027" +
+      ".agentd.v1.Conversation\022X\n\017GetConversati" +
+      "on\022!.agentd.v1.GetConversationRequest\032\"." +
+      "agentd.v1.GetConversationResponse\022^\n\021Lis" +
+      "tConversations\022#.agentd.v1.ListConversat" +
+      "ionsRequest\032$.agentd.v1.ListConversation" +
+      "sResponse\022a\n\022DeleteConversation\022$.agentd" +
+      ".v1.DeleteConversationRequest\032%.agentd.v" +
+      "1.DeleteConversationResponse\022O\n\020ForkConv" +
+      "ersation\022\".agentd.v1.ForkConversationReq" +
+      "uest\032\027.agentd.v1.Conversation\022S\n\022RewindC" +
+      "onversation\022$.agentd.v1.RewindConversati" +
+      "onRequest\032\027.agentd.v1.Conversation\022H\n\013Ge" +
+      "tArtifact\022\035.agentd.v1.GetArtifactRequest" +
+      "\032\032.agentd.v1.ArtifactContentBG\n\rdev.agen" +
+      "td.v1B\021AgentServiceProtoP\001Z!agentd.dev/g" +
+      "en/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -417,7 +417,7 @@ public final class AgentServiceProto {
     internal_static_agentd_v1_ListAuditRecordsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListAuditRecordsRequest_descriptor,
-        new java.lang.String[] { "Kind", "PrincipalId", "ToolName", "Outcome", "TaskId", "Since", "Until", "PageSize", "PageToken", });
+        new java.lang.String[] { "Kind", "PrincipalId", "ToolName", "Outcome", "TaskId", "Since", "Until", "PageSize", "PageToken", "Check", });
     internal_static_agentd_v1_ListAuditRecordsResponse_descriptor =
       getDescriptor().getMessageTypes().get(18);
     internal_static_agentd_v1_ListAuditRecordsResponse_fieldAccessorTable = new

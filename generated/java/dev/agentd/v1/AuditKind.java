@@ -36,6 +36,15 @@ public enum AuditKind
    * <code>AUDIT_KIND_TOOL_CALL = 2;</code>
    */
   AUDIT_KIND_TOOL_CALL(2),
+  /**
+   * <pre>
+   * One record per guardrail decision: a check that blocked, redacted or
+   * recorded what went into a task or came out of it.
+   * </pre>
+   *
+   * <code>AUDIT_KIND_GUARDRAIL = 3;</code>
+   */
+  AUDIT_KIND_GUARDRAIL(3),
   UNRECOGNIZED(-1),
   ;
 
@@ -63,6 +72,15 @@ public enum AuditKind
    * <code>AUDIT_KIND_TOOL_CALL = 2;</code>
    */
   public static final int AUDIT_KIND_TOOL_CALL_VALUE = 2;
+  /**
+   * <pre>
+   * One record per guardrail decision: a check that blocked, redacted or
+   * recorded what went into a task or came out of it.
+   * </pre>
+   *
+   * <code>AUDIT_KIND_GUARDRAIL = 3;</code>
+   */
+  public static final int AUDIT_KIND_GUARDRAIL_VALUE = 3;
 
 
   public final int getNumber() {
@@ -92,6 +110,7 @@ public enum AuditKind
       case 0: return AUDIT_KIND_UNSPECIFIED;
       case 1: return AUDIT_KIND_RPC;
       case 2: return AUDIT_KIND_TOOL_CALL;
+      case 3: return AUDIT_KIND_GUARDRAIL;
       default: return null;
     }
   }

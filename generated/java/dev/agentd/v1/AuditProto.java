@@ -25,6 +25,11 @@ public final class AuditProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_ToolCallAuditRecord_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_GuardrailAuditRecord_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_GuardrailAuditRecord_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_AuditRecord_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -59,14 +64,23 @@ public final class AuditProto {
       "val\030\016 \001(\t\022\023\n\013approved_by\030\017 \001(\t\022\030\n\020approv" +
       "al_comment\030\020 \001(\t\022\017\n\007attempt\030\021 \001(\r\022\016\n\006cac" +
       "hed\030\022 \001(\010\022\026\n\016parent_task_id\030\023 \001(\t\022\024\n\014roo" +
-      "t_task_id\030\024 \001(\t\"v\n\013AuditRecord\022(\n\003rpc\030\001 " +
-      "\001(\0132\031.agentd.v1.RpcAuditRecordH\000\0223\n\ttool" +
-      "_call\030\002 \001(\0132\036.agentd.v1.ToolCallAuditRec" +
-      "ordH\000B\010\n\006record*U\n\tAuditKind\022\032\n\026AUDIT_KI" +
-      "ND_UNSPECIFIED\020\000\022\022\n\016AUDIT_KIND_RPC\020\001\022\030\n\024" +
-      "AUDIT_KIND_TOOL_CALL\020\002B@\n\rdev.agentd.v1B" +
-      "\nAuditProtoP\001Z!agentd.dev/gen/agentd/v1;" +
-      "agentdv1b\006proto3"
+      "t_task_id\030\024 \001(\t\"\235\002\n\024GuardrailAuditRecord" +
+      "\022(\n\004time\030\001 \001(\0132\032.google.protobuf.Timesta" +
+      "mp\022\024\n\014principal_id\030\002 \001(\t\022\016\n\006tenant\030\003 \001(\t" +
+      "\022\020\n\010trace_id\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022\r\n\005a" +
+      "gent\030\006 \001(\t\022\r\n\005check\030\007 \001(\t\022\014\n\004rule\030\010 \001(\t\022" +
+      "\r\n\005point\030\t \001(\t\022\016\n\006action\030\n \001(\t\022\016\n\006reason" +
+      "\030\013 \001(\t\022\023\n\013text_digest\030\014 \001(\t\022\021\n\ttool_name" +
+      "\030\r \001(\t\022\017\n\007call_id\030\016 \001(\t\"\254\001\n\013AuditRecord\022" +
+      "(\n\003rpc\030\001 \001(\0132\031.agentd.v1.RpcAuditRecordH" +
+      "\000\0223\n\ttool_call\030\002 \001(\0132\036.agentd.v1.ToolCal" +
+      "lAuditRecordH\000\0224\n\tguardrail\030\003 \001(\0132\037.agen" +
+      "td.v1.GuardrailAuditRecordH\000B\010\n\006record*o" +
+      "\n\tAuditKind\022\032\n\026AUDIT_KIND_UNSPECIFIED\020\000\022" +
+      "\022\n\016AUDIT_KIND_RPC\020\001\022\030\n\024AUDIT_KIND_TOOL_C" +
+      "ALL\020\002\022\030\n\024AUDIT_KIND_GUARDRAIL\020\003B@\n\rdev.a" +
+      "gentd.v1B\nAuditProtoP\001Z!agentd.dev/gen/a" +
+      "gentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -87,12 +101,18 @@ public final class AuditProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ToolCallAuditRecord_descriptor,
         new java.lang.String[] { "CallId", "Time", "PrincipalId", "Tenant", "TraceId", "ToolName", "Arguments", "Decision", "Rule", "Outcome", "ResultDigest", "Duration", "TaskId", "Approval", "ApprovedBy", "ApprovalComment", "Attempt", "Cached", "ParentTaskId", "RootTaskId", });
-    internal_static_agentd_v1_AuditRecord_descriptor =
+    internal_static_agentd_v1_GuardrailAuditRecord_descriptor =
       getDescriptor().getMessageTypes().get(2);
+    internal_static_agentd_v1_GuardrailAuditRecord_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_GuardrailAuditRecord_descriptor,
+        new java.lang.String[] { "Time", "PrincipalId", "Tenant", "TraceId", "TaskId", "Agent", "Check", "Rule", "Point", "Action", "Reason", "TextDigest", "ToolName", "CallId", });
+    internal_static_agentd_v1_AuditRecord_descriptor =
+      getDescriptor().getMessageTypes().get(3);
     internal_static_agentd_v1_AuditRecord_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_AuditRecord_descriptor,
-        new java.lang.String[] { "Rpc", "ToolCall", "Record", });
+        new java.lang.String[] { "Rpc", "ToolCall", "Guardrail", "Record", });
     com.google.protobuf.DurationProto.getDescriptor();
     com.google.protobuf.StructProto.getDescriptor();
     com.google.protobuf.TimestampProto.getDescriptor();

@@ -54,6 +54,7 @@ private static final long serialVersionUID = 0L;
           com.google.protobuf.AbstractMessage.InternalOneOfEnum {
     RPC(1),
     TOOL_CALL(2),
+    GUARDRAIL(3),
     RECORD_NOT_SET(0);
     private final int value;
     private RecordCase(int value) {
@@ -73,6 +74,7 @@ private static final long serialVersionUID = 0L;
       switch (value) {
         case 1: return RPC;
         case 2: return TOOL_CALL;
+        case 3: return GUARDRAIL;
         case 0: return RECORD_NOT_SET;
         default: return null;
       }
@@ -174,6 +176,49 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.ToolCallAuditRecord.getDefaultInstance();
   }
 
+  public static final int GUARDRAIL_FIELD_NUMBER = 3;
+  /**
+   * <pre>
+   * A guardrail decision.
+   * </pre>
+   *
+   * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+   * @return Whether the guardrail field is set.
+   */
+  @java.lang.Override
+  public boolean hasGuardrail() {
+    return recordCase_ == 3;
+  }
+  /**
+   * <pre>
+   * A guardrail decision.
+   * </pre>
+   *
+   * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+   * @return The guardrail.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.GuardrailAuditRecord getGuardrail() {
+    if (recordCase_ == 3) {
+       return (dev.agentd.v1.GuardrailAuditRecord) record_;
+    }
+    return dev.agentd.v1.GuardrailAuditRecord.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A guardrail decision.
+   * </pre>
+   *
+   * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.GuardrailAuditRecordOrBuilder getGuardrailOrBuilder() {
+    if (recordCase_ == 3) {
+       return (dev.agentd.v1.GuardrailAuditRecord) record_;
+    }
+    return dev.agentd.v1.GuardrailAuditRecord.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -194,6 +239,9 @@ private static final long serialVersionUID = 0L;
     if (recordCase_ == 2) {
       output.writeMessage(2, (dev.agentd.v1.ToolCallAuditRecord) record_);
     }
+    if (recordCase_ == 3) {
+      output.writeMessage(3, (dev.agentd.v1.GuardrailAuditRecord) record_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -210,6 +258,10 @@ private static final long serialVersionUID = 0L;
     if (recordCase_ == 2) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(2, (dev.agentd.v1.ToolCallAuditRecord) record_);
+    }
+    if (recordCase_ == 3) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(3, (dev.agentd.v1.GuardrailAuditRecord) record_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -236,6 +288,10 @@ private static final long serialVersionUID = 0L;
         if (!getToolCall()
             .equals(other.getToolCall())) return false;
         break;
+      case 3:
+        if (!getGuardrail()
+            .equals(other.getGuardrail())) return false;
+        break;
       case 0:
       default:
     }
@@ -258,6 +314,10 @@ private static final long serialVersionUID = 0L;
       case 2:
         hash = (37 * hash) + TOOL_CALL_FIELD_NUMBER;
         hash = (53 * hash) + getToolCall().hashCode();
+        break;
+      case 3:
+        hash = (37 * hash) + GUARDRAIL_FIELD_NUMBER;
+        hash = (53 * hash) + getGuardrail().hashCode();
         break;
       case 0:
       default:
@@ -401,6 +461,9 @@ private static final long serialVersionUID = 0L;
       if (toolCallBuilder_ != null) {
         toolCallBuilder_.clear();
       }
+      if (guardrailBuilder_ != null) {
+        guardrailBuilder_.clear();
+      }
       recordCase_ = 0;
       record_ = null;
       return this;
@@ -449,6 +512,10 @@ private static final long serialVersionUID = 0L;
       if (recordCase_ == 2 &&
           toolCallBuilder_ != null) {
         result.record_ = toolCallBuilder_.build();
+      }
+      if (recordCase_ == 3 &&
+          guardrailBuilder_ != null) {
+        result.record_ = guardrailBuilder_.build();
       }
     }
 
@@ -505,6 +572,10 @@ private static final long serialVersionUID = 0L;
           mergeToolCall(other.getToolCall());
           break;
         }
+        case GUARDRAIL: {
+          mergeGuardrail(other.getGuardrail());
+          break;
+        }
         case RECORD_NOT_SET: {
           break;
         }
@@ -549,6 +620,13 @@ private static final long serialVersionUID = 0L;
               recordCase_ = 2;
               break;
             } // case 18
+            case 26: {
+              input.readMessage(
+                  getGuardrailFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              recordCase_ = 3;
+              break;
+            } // case 26
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -935,6 +1013,184 @@ private static final long serialVersionUID = 0L;
       recordCase_ = 2;
       onChanged();
       return toolCallBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.GuardrailAuditRecord, dev.agentd.v1.GuardrailAuditRecord.Builder, dev.agentd.v1.GuardrailAuditRecordOrBuilder> guardrailBuilder_;
+    /**
+     * <pre>
+     * A guardrail decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+     * @return Whether the guardrail field is set.
+     */
+    @java.lang.Override
+    public boolean hasGuardrail() {
+      return recordCase_ == 3;
+    }
+    /**
+     * <pre>
+     * A guardrail decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+     * @return The guardrail.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.GuardrailAuditRecord getGuardrail() {
+      if (guardrailBuilder_ == null) {
+        if (recordCase_ == 3) {
+          return (dev.agentd.v1.GuardrailAuditRecord) record_;
+        }
+        return dev.agentd.v1.GuardrailAuditRecord.getDefaultInstance();
+      } else {
+        if (recordCase_ == 3) {
+          return guardrailBuilder_.getMessage();
+        }
+        return dev.agentd.v1.GuardrailAuditRecord.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A guardrail decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+     */
+    public Builder setGuardrail(dev.agentd.v1.GuardrailAuditRecord value) {
+      if (guardrailBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        record_ = value;
+        onChanged();
+      } else {
+        guardrailBuilder_.setMessage(value);
+      }
+      recordCase_ = 3;
+      return this;
+    }
+    /**
+     * <pre>
+     * A guardrail decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+     */
+    public Builder setGuardrail(
+        dev.agentd.v1.GuardrailAuditRecord.Builder builderForValue) {
+      if (guardrailBuilder_ == null) {
+        record_ = builderForValue.build();
+        onChanged();
+      } else {
+        guardrailBuilder_.setMessage(builderForValue.build());
+      }
+      recordCase_ = 3;
+      return this;
+    }
+    /**
+     * <pre>
+     * A guardrail decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+     */
+    public Builder mergeGuardrail(dev.agentd.v1.GuardrailAuditRecord value) {
+      if (guardrailBuilder_ == null) {
+        if (recordCase_ == 3 &&
+            record_ != dev.agentd.v1.GuardrailAuditRecord.getDefaultInstance()) {
+          record_ = dev.agentd.v1.GuardrailAuditRecord.newBuilder((dev.agentd.v1.GuardrailAuditRecord) record_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          record_ = value;
+        }
+        onChanged();
+      } else {
+        if (recordCase_ == 3) {
+          guardrailBuilder_.mergeFrom(value);
+        } else {
+          guardrailBuilder_.setMessage(value);
+        }
+      }
+      recordCase_ = 3;
+      return this;
+    }
+    /**
+     * <pre>
+     * A guardrail decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+     */
+    public Builder clearGuardrail() {
+      if (guardrailBuilder_ == null) {
+        if (recordCase_ == 3) {
+          recordCase_ = 0;
+          record_ = null;
+          onChanged();
+        }
+      } else {
+        if (recordCase_ == 3) {
+          recordCase_ = 0;
+          record_ = null;
+        }
+        guardrailBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A guardrail decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+     */
+    public dev.agentd.v1.GuardrailAuditRecord.Builder getGuardrailBuilder() {
+      return getGuardrailFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A guardrail decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.GuardrailAuditRecordOrBuilder getGuardrailOrBuilder() {
+      if ((recordCase_ == 3) && (guardrailBuilder_ != null)) {
+        return guardrailBuilder_.getMessageOrBuilder();
+      } else {
+        if (recordCase_ == 3) {
+          return (dev.agentd.v1.GuardrailAuditRecord) record_;
+        }
+        return dev.agentd.v1.GuardrailAuditRecord.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A guardrail decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.GuardrailAuditRecord, dev.agentd.v1.GuardrailAuditRecord.Builder, dev.agentd.v1.GuardrailAuditRecordOrBuilder> 
+        getGuardrailFieldBuilder() {
+      if (guardrailBuilder_ == null) {
+        if (!(recordCase_ == 3)) {
+          record_ = dev.agentd.v1.GuardrailAuditRecord.getDefaultInstance();
+        }
+        guardrailBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.GuardrailAuditRecord, dev.agentd.v1.GuardrailAuditRecord.Builder, dev.agentd.v1.GuardrailAuditRecordOrBuilder>(
+                (dev.agentd.v1.GuardrailAuditRecord) record_,
+                getParentForChildren(),
+                isClean());
+        record_ = null;
+      }
+      recordCase_ = 3;
+      onChanged();
+      return guardrailBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -61,5 +61,32 @@ public interface AuditRecordOrBuilder extends
    */
   dev.agentd.v1.ToolCallAuditRecordOrBuilder getToolCallOrBuilder();
 
+  /**
+   * <pre>
+   * A guardrail decision.
+   * </pre>
+   *
+   * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+   * @return Whether the guardrail field is set.
+   */
+  boolean hasGuardrail();
+  /**
+   * <pre>
+   * A guardrail decision.
+   * </pre>
+   *
+   * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+   * @return The guardrail.
+   */
+  dev.agentd.v1.GuardrailAuditRecord getGuardrail();
+  /**
+   * <pre>
+   * A guardrail decision.
+   * </pre>
+   *
+   * <code>.agentd.v1.GuardrailAuditRecord guardrail = 3;</code>
+   */
+  dev.agentd.v1.GuardrailAuditRecordOrBuilder getGuardrailOrBuilder();
+
   public dev.agentd.v1.AuditRecord.RecordCase getRecordCase();
 }

@@ -407,6 +407,17 @@ public enum ErrorReason
    * <code>ERROR_REASON_SERVER_RESTARTED = 59;</code>
    */
   ERROR_REASON_SERVER_RESTARTED(59),
+  /**
+   * <pre>
+   * A guardrail blocked the content (status PERMISSION_DENIED for a call such
+   * as CallTool or SteerTask; a task's reason for FAILED, with
+   * STOP_REASON_GUARDRAIL). The metadata names the check and the rule, never
+   * the text.
+   * </pre>
+   *
+   * <code>ERROR_REASON_GUARDRAIL_BLOCKED = 60;</code>
+   */
+  ERROR_REASON_GUARDRAIL_BLOCKED(60),
   UNRECOGNIZED(-1),
   ;
 
@@ -800,6 +811,17 @@ public enum ErrorReason
    * <code>ERROR_REASON_SERVER_RESTARTED = 59;</code>
    */
   public static final int ERROR_REASON_SERVER_RESTARTED_VALUE = 59;
+  /**
+   * <pre>
+   * A guardrail blocked the content (status PERMISSION_DENIED for a call such
+   * as CallTool or SteerTask; a task's reason for FAILED, with
+   * STOP_REASON_GUARDRAIL). The metadata names the check and the rule, never
+   * the text.
+   * </pre>
+   *
+   * <code>ERROR_REASON_GUARDRAIL_BLOCKED = 60;</code>
+   */
+  public static final int ERROR_REASON_GUARDRAIL_BLOCKED_VALUE = 60;
 
 
   public final int getNumber() {
@@ -869,6 +891,7 @@ public enum ErrorReason
       case 57: return ERROR_REASON_KNOWLEDGE_BASE_EXISTS;
       case 58: return ERROR_REASON_WAIT_DEADLINE;
       case 59: return ERROR_REASON_SERVER_RESTARTED;
+      case 60: return ERROR_REASON_GUARDRAIL_BLOCKED;
       default: return null;
     }
   }

@@ -26,6 +26,7 @@ private static final long serialVersionUID = 0L;
     outcome_ = "";
     taskId_ = "";
     pageToken_ = "";
+    check_ = "";
   }
 
   @java.lang.Override
@@ -57,7 +58,7 @@ private static final long serialVersionUID = 0L;
   private int kind_ = 0;
   /**
    * <pre>
-   * Which records: RPCs or tool calls. Required.
+   * Which records: RPCs, tool calls or guardrail decisions. Required.
    * </pre>
    *
    * <code>.agentd.v1.AuditKind kind = 1;</code>
@@ -68,7 +69,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Which records: RPCs or tool calls. Required.
+   * Which records: RPCs, tool calls or guardrail decisions. Required.
    * </pre>
    *
    * <code>.agentd.v1.AuditKind kind = 1;</code>
@@ -131,7 +132,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object toolName_ = "";
   /**
    * <pre>
-   * Only calls of this tool (tool-call records).
+   * Only calls of this tool (tool-call records), or decisions on this tool's
+   * arguments or result (guardrail records).
    * </pre>
    *
    * <code>string tool_name = 3;</code>
@@ -152,7 +154,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Only calls of this tool (tool-call records).
+   * Only calls of this tool (tool-call records), or decisions on this tool's
+   * arguments or result (guardrail records).
    * </pre>
    *
    * <code>string tool_name = 3;</code>
@@ -179,7 +182,8 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * Only records with this outcome: a tool call's outcome ("ok", "denied",
-   * "rejected", ...) or an RPC's status code name ("OK", "NOT_FOUND", ...).
+   * "rejected", ...), an RPC's status code name ("OK", "NOT_FOUND", ...) or a
+   * guardrail decision's action ("block", "redact", "record").
    * </pre>
    *
    * <code>string outcome = 4;</code>
@@ -201,7 +205,8 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * Only records with this outcome: a tool call's outcome ("ok", "denied",
-   * "rejected", ...) or an RPC's status code name ("OK", "NOT_FOUND", ...).
+   * "rejected", ...), an RPC's status code name ("OK", "NOT_FOUND", ...) or a
+   * guardrail decision's action ("block", "redact", "record").
    * </pre>
    *
    * <code>string outcome = 4;</code>
@@ -407,6 +412,55 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int CHECK_FIELD_NUMBER = 10;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object check_ = "";
+  /**
+   * <pre>
+   * Only decisions of this guardrail check, by its declared name (guardrail
+   * records).
+   * </pre>
+   *
+   * <code>string check = 10;</code>
+   * @return The check.
+   */
+  @java.lang.Override
+  public java.lang.String getCheck() {
+    java.lang.Object ref = check_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      check_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Only decisions of this guardrail check, by its declared name (guardrail
+   * records).
+   * </pre>
+   *
+   * <code>string check = 10;</code>
+   * @return The bytes for check.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getCheckBytes() {
+    java.lang.Object ref = check_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      check_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -448,6 +502,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(pageToken_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 9, pageToken_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(check_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 10, check_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -488,6 +545,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(pageToken_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(9, pageToken_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(check_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(10, check_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -526,6 +586,8 @@ private static final long serialVersionUID = 0L;
         != other.getPageSize()) return false;
     if (!getPageToken()
         .equals(other.getPageToken())) return false;
+    if (!getCheck()
+        .equals(other.getCheck())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -559,6 +621,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getPageSize();
     hash = (37 * hash) + PAGE_TOKEN_FIELD_NUMBER;
     hash = (53 * hash) + getPageToken().hashCode();
+    hash = (37 * hash) + CHECK_FIELD_NUMBER;
+    hash = (53 * hash) + getCheck().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -709,6 +773,7 @@ private static final long serialVersionUID = 0L;
       }
       pageSize_ = 0;
       pageToken_ = "";
+      check_ = "";
       return this;
     }
 
@@ -772,6 +837,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000100) != 0)) {
         result.pageToken_ = pageToken_;
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.check_ = check_;
       }
     }
 
@@ -856,6 +924,11 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000100;
         onChanged();
       }
+      if (!other.getCheck().isEmpty()) {
+        check_ = other.check_;
+        bitField0_ |= 0x00000200;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -931,6 +1004,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000100;
               break;
             } // case 74
+            case 82: {
+              check_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 82
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -951,7 +1029,7 @@ private static final long serialVersionUID = 0L;
     private int kind_ = 0;
     /**
      * <pre>
-     * Which records: RPCs or tool calls. Required.
+     * Which records: RPCs, tool calls or guardrail decisions. Required.
      * </pre>
      *
      * <code>.agentd.v1.AuditKind kind = 1;</code>
@@ -962,7 +1040,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Which records: RPCs or tool calls. Required.
+     * Which records: RPCs, tool calls or guardrail decisions. Required.
      * </pre>
      *
      * <code>.agentd.v1.AuditKind kind = 1;</code>
@@ -977,7 +1055,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Which records: RPCs or tool calls. Required.
+     * Which records: RPCs, tool calls or guardrail decisions. Required.
      * </pre>
      *
      * <code>.agentd.v1.AuditKind kind = 1;</code>
@@ -990,7 +1068,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Which records: RPCs or tool calls. Required.
+     * Which records: RPCs, tool calls or guardrail decisions. Required.
      * </pre>
      *
      * <code>.agentd.v1.AuditKind kind = 1;</code>
@@ -1008,7 +1086,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Which records: RPCs or tool calls. Required.
+     * Which records: RPCs, tool calls or guardrail decisions. Required.
      * </pre>
      *
      * <code>.agentd.v1.AuditKind kind = 1;</code>
@@ -1116,7 +1194,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object toolName_ = "";
     /**
      * <pre>
-     * Only calls of this tool (tool-call records).
+     * Only calls of this tool (tool-call records), or decisions on this tool's
+     * arguments or result (guardrail records).
      * </pre>
      *
      * <code>string tool_name = 3;</code>
@@ -1136,7 +1215,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only calls of this tool (tool-call records).
+     * Only calls of this tool (tool-call records), or decisions on this tool's
+     * arguments or result (guardrail records).
      * </pre>
      *
      * <code>string tool_name = 3;</code>
@@ -1157,7 +1237,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only calls of this tool (tool-call records).
+     * Only calls of this tool (tool-call records), or decisions on this tool's
+     * arguments or result (guardrail records).
      * </pre>
      *
      * <code>string tool_name = 3;</code>
@@ -1174,7 +1255,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only calls of this tool (tool-call records).
+     * Only calls of this tool (tool-call records), or decisions on this tool's
+     * arguments or result (guardrail records).
      * </pre>
      *
      * <code>string tool_name = 3;</code>
@@ -1188,7 +1270,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only calls of this tool (tool-call records).
+     * Only calls of this tool (tool-call records), or decisions on this tool's
+     * arguments or result (guardrail records).
      * </pre>
      *
      * <code>string tool_name = 3;</code>
@@ -1209,7 +1292,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Only records with this outcome: a tool call's outcome ("ok", "denied",
-     * "rejected", ...) or an RPC's status code name ("OK", "NOT_FOUND", ...).
+     * "rejected", ...), an RPC's status code name ("OK", "NOT_FOUND", ...) or a
+     * guardrail decision's action ("block", "redact", "record").
      * </pre>
      *
      * <code>string outcome = 4;</code>
@@ -1230,7 +1314,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Only records with this outcome: a tool call's outcome ("ok", "denied",
-     * "rejected", ...) or an RPC's status code name ("OK", "NOT_FOUND", ...).
+     * "rejected", ...), an RPC's status code name ("OK", "NOT_FOUND", ...) or a
+     * guardrail decision's action ("block", "redact", "record").
      * </pre>
      *
      * <code>string outcome = 4;</code>
@@ -1252,7 +1337,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Only records with this outcome: a tool call's outcome ("ok", "denied",
-     * "rejected", ...) or an RPC's status code name ("OK", "NOT_FOUND", ...).
+     * "rejected", ...), an RPC's status code name ("OK", "NOT_FOUND", ...) or a
+     * guardrail decision's action ("block", "redact", "record").
      * </pre>
      *
      * <code>string outcome = 4;</code>
@@ -1270,7 +1356,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Only records with this outcome: a tool call's outcome ("ok", "denied",
-     * "rejected", ...) or an RPC's status code name ("OK", "NOT_FOUND", ...).
+     * "rejected", ...), an RPC's status code name ("OK", "NOT_FOUND", ...) or a
+     * guardrail decision's action ("block", "redact", "record").
      * </pre>
      *
      * <code>string outcome = 4;</code>
@@ -1285,7 +1372,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Only records with this outcome: a tool call's outcome ("ok", "denied",
-     * "rejected", ...) or an RPC's status code name ("OK", "NOT_FOUND", ...).
+     * "rejected", ...), an RPC's status code name ("OK", "NOT_FOUND", ...) or a
+     * guardrail decision's action ("block", "redact", "record").
      * </pre>
      *
      * <code>string outcome = 4;</code>
@@ -1836,6 +1924,103 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       pageToken_ = value;
       bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object check_ = "";
+    /**
+     * <pre>
+     * Only decisions of this guardrail check, by its declared name (guardrail
+     * records).
+     * </pre>
+     *
+     * <code>string check = 10;</code>
+     * @return The check.
+     */
+    public java.lang.String getCheck() {
+      java.lang.Object ref = check_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        check_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only decisions of this guardrail check, by its declared name (guardrail
+     * records).
+     * </pre>
+     *
+     * <code>string check = 10;</code>
+     * @return The bytes for check.
+     */
+    public com.google.protobuf.ByteString
+        getCheckBytes() {
+      java.lang.Object ref = check_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        check_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only decisions of this guardrail check, by its declared name (guardrail
+     * records).
+     * </pre>
+     *
+     * <code>string check = 10;</code>
+     * @param value The check to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCheck(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      check_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only decisions of this guardrail check, by its declared name (guardrail
+     * records).
+     * </pre>
+     *
+     * <code>string check = 10;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearCheck() {
+      check_ = getDefaultInstance().getCheck();
+      bitField0_ = (bitField0_ & ~0x00000200);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only decisions of this guardrail check, by its declared name (guardrail
+     * records).
+     * </pre>
+     *
+     * <code>string check = 10;</code>
+     * @param value The bytes for check to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCheckBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      check_ = value;
+      bitField0_ |= 0x00000200;
       onChanged();
       return this;
     }

@@ -9,7 +9,7 @@ public interface ListAuditRecordsRequestOrBuilder extends
 
   /**
    * <pre>
-   * Which records: RPCs or tool calls. Required.
+   * Which records: RPCs, tool calls or guardrail decisions. Required.
    * </pre>
    *
    * <code>.agentd.v1.AuditKind kind = 1;</code>
@@ -18,7 +18,7 @@ public interface ListAuditRecordsRequestOrBuilder extends
   int getKindValue();
   /**
    * <pre>
-   * Which records: RPCs or tool calls. Required.
+   * Which records: RPCs, tool calls or guardrail decisions. Required.
    * </pre>
    *
    * <code>.agentd.v1.AuditKind kind = 1;</code>
@@ -48,7 +48,8 @@ public interface ListAuditRecordsRequestOrBuilder extends
 
   /**
    * <pre>
-   * Only calls of this tool (tool-call records).
+   * Only calls of this tool (tool-call records), or decisions on this tool's
+   * arguments or result (guardrail records).
    * </pre>
    *
    * <code>string tool_name = 3;</code>
@@ -57,7 +58,8 @@ public interface ListAuditRecordsRequestOrBuilder extends
   java.lang.String getToolName();
   /**
    * <pre>
-   * Only calls of this tool (tool-call records).
+   * Only calls of this tool (tool-call records), or decisions on this tool's
+   * arguments or result (guardrail records).
    * </pre>
    *
    * <code>string tool_name = 3;</code>
@@ -69,7 +71,8 @@ public interface ListAuditRecordsRequestOrBuilder extends
   /**
    * <pre>
    * Only records with this outcome: a tool call's outcome ("ok", "denied",
-   * "rejected", ...) or an RPC's status code name ("OK", "NOT_FOUND", ...).
+   * "rejected", ...), an RPC's status code name ("OK", "NOT_FOUND", ...) or a
+   * guardrail decision's action ("block", "redact", "record").
    * </pre>
    *
    * <code>string outcome = 4;</code>
@@ -79,7 +82,8 @@ public interface ListAuditRecordsRequestOrBuilder extends
   /**
    * <pre>
    * Only records with this outcome: a tool call's outcome ("ok", "denied",
-   * "rejected", ...) or an RPC's status code name ("OK", "NOT_FOUND", ...).
+   * "rejected", ...), an RPC's status code name ("OK", "NOT_FOUND", ...) or a
+   * guardrail decision's action ("block", "redact", "record").
    * </pre>
    *
    * <code>string outcome = 4;</code>
@@ -191,4 +195,26 @@ public interface ListAuditRecordsRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getPageTokenBytes();
+
+  /**
+   * <pre>
+   * Only decisions of this guardrail check, by its declared name (guardrail
+   * records).
+   * </pre>
+   *
+   * <code>string check = 10;</code>
+   * @return The check.
+   */
+  java.lang.String getCheck();
+  /**
+   * <pre>
+   * Only decisions of this guardrail check, by its declared name (guardrail
+   * records).
+   * </pre>
+   *
+   * <code>string check = 10;</code>
+   * @return The bytes for check.
+   */
+  com.google.protobuf.ByteString
+      getCheckBytes();
 }

@@ -111,6 +111,17 @@ public enum StopReason
    * <code>STOP_REASON_STEP_FAILED = 26;</code>
    */
   STOP_REASON_STEP_FAILED(26),
+  /**
+   * <pre>
+   * A guardrail blocked what went in or came out (the task's input, the
+   * model's output, a tool call's arguments or its result): the task ends
+   * FAILED (`GUARDRAIL_BLOCKED`); its guardrail_decided event names the check
+   * and the rule, never the text.
+   * </pre>
+   *
+   * <code>STOP_REASON_GUARDRAIL = 27;</code>
+   */
+  STOP_REASON_GUARDRAIL(27),
   UNRECOGNIZED(-1),
   ;
 
@@ -213,6 +224,17 @@ public enum StopReason
    * <code>STOP_REASON_STEP_FAILED = 26;</code>
    */
   public static final int STOP_REASON_STEP_FAILED_VALUE = 26;
+  /**
+   * <pre>
+   * A guardrail blocked what went in or came out (the task's input, the
+   * model's output, a tool call's arguments or its result): the task ends
+   * FAILED (`GUARDRAIL_BLOCKED`); its guardrail_decided event names the check
+   * and the rule, never the text.
+   * </pre>
+   *
+   * <code>STOP_REASON_GUARDRAIL = 27;</code>
+   */
+  public static final int STOP_REASON_GUARDRAIL_VALUE = 27;
 
 
   public final int getNumber() {
@@ -251,6 +273,7 @@ public enum StopReason
       case 9: return STOP_REASON_ERROR;
       case 25: return STOP_REASON_TOOL_FAILURES;
       case 26: return STOP_REASON_STEP_FAILED;
+      case 27: return STOP_REASON_GUARDRAIL;
       default: return null;
     }
   }

@@ -96,6 +96,7 @@ private static final long serialVersionUID = 0L;
     PANEL_DECIDED(34),
     TASK_STEERED(47),
     STEER_APPLIED(48),
+    GUARDRAIL_DECIDED(49),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -146,6 +147,7 @@ private static final long serialVersionUID = 0L;
         case 34: return PANEL_DECIDED;
         case 47: return TASK_STEERED;
         case 48: return STEER_APPLIED;
+        case 49: return GUARDRAIL_DECIDED;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1776,6 +1778,55 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.SteerApplied.getDefaultInstance();
   }
 
+  public static final int GUARDRAIL_DECIDED_FIELD_NUMBER = 49;
+  /**
+   * <pre>
+   * A guardrail decided on what went in or came out: blocked it (the task
+   * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+   * placeholders) or recorded it.
+   * </pre>
+   *
+   * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+   * @return Whether the guardrailDecided field is set.
+   */
+  @java.lang.Override
+  public boolean hasGuardrailDecided() {
+    return payloadCase_ == 49;
+  }
+  /**
+   * <pre>
+   * A guardrail decided on what went in or came out: blocked it (the task
+   * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+   * placeholders) or recorded it.
+   * </pre>
+   *
+   * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+   * @return The guardrailDecided.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.GuardrailDecided getGuardrailDecided() {
+    if (payloadCase_ == 49) {
+       return (dev.agentd.v1.GuardrailDecided) payload_;
+    }
+    return dev.agentd.v1.GuardrailDecided.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A guardrail decided on what went in or came out: blocked it (the task
+   * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+   * placeholders) or recorded it.
+   * </pre>
+   *
+   * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.GuardrailDecidedOrBuilder getGuardrailDecidedOrBuilder() {
+    if (payloadCase_ == 49) {
+       return (dev.agentd.v1.GuardrailDecided) payload_;
+    }
+    return dev.agentd.v1.GuardrailDecided.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1900,6 +1951,9 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 48) {
       output.writeMessage(48, (dev.agentd.v1.SteerApplied) payload_);
+    }
+    if (payloadCase_ == 49) {
+      output.writeMessage(49, (dev.agentd.v1.GuardrailDecided) payload_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -2055,6 +2109,10 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 48) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(48, (dev.agentd.v1.SteerApplied) payload_);
+    }
+    if (payloadCase_ == 49) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(49, (dev.agentd.v1.GuardrailDecided) payload_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -2216,6 +2274,10 @@ private static final long serialVersionUID = 0L;
         if (!getSteerApplied()
             .equals(other.getSteerApplied())) return false;
         break;
+      case 49:
+        if (!getGuardrailDecided()
+            .equals(other.getGuardrailDecided())) return false;
+        break;
       case 0:
       default:
     }
@@ -2373,6 +2435,10 @@ private static final long serialVersionUID = 0L;
       case 48:
         hash = (37 * hash) + STEER_APPLIED_FIELD_NUMBER;
         hash = (53 * hash) + getSteerApplied().hashCode();
+        break;
+      case 49:
+        hash = (37 * hash) + GUARDRAIL_DECIDED_FIELD_NUMBER;
+        hash = (53 * hash) + getGuardrailDecided().hashCode();
         break;
       case 0:
       default:
@@ -2627,6 +2693,9 @@ private static final long serialVersionUID = 0L;
       if (steerAppliedBuilder_ != null) {
         steerAppliedBuilder_.clear();
       }
+      if (guardrailDecidedBuilder_ != null) {
+        guardrailDecidedBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -2818,6 +2887,10 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 48 &&
           steerAppliedBuilder_ != null) {
         result.payload_ = steerAppliedBuilder_.build();
+      }
+      if (payloadCase_ == 49 &&
+          guardrailDecidedBuilder_ != null) {
+        result.payload_ = guardrailDecidedBuilder_.build();
       }
     }
 
@@ -3012,6 +3085,10 @@ private static final long serialVersionUID = 0L;
         }
         case STEER_APPLIED: {
           mergeSteerApplied(other.getSteerApplied());
+          break;
+        }
+        case GUARDRAIL_DECIDED: {
+          mergeGuardrailDecided(other.getGuardrailDecided());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -3297,6 +3374,13 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 48;
               break;
             } // case 386
+            case 394: {
+              input.readMessage(
+                  getGuardrailDecidedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 49;
+              break;
+            } // case 394
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -9732,6 +9816,202 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 48;
       onChanged();
       return steerAppliedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.GuardrailDecided, dev.agentd.v1.GuardrailDecided.Builder, dev.agentd.v1.GuardrailDecidedOrBuilder> guardrailDecidedBuilder_;
+    /**
+     * <pre>
+     * A guardrail decided on what went in or came out: blocked it (the task
+     * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+     * placeholders) or recorded it.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+     * @return Whether the guardrailDecided field is set.
+     */
+    @java.lang.Override
+    public boolean hasGuardrailDecided() {
+      return payloadCase_ == 49;
+    }
+    /**
+     * <pre>
+     * A guardrail decided on what went in or came out: blocked it (the task
+     * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+     * placeholders) or recorded it.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+     * @return The guardrailDecided.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.GuardrailDecided getGuardrailDecided() {
+      if (guardrailDecidedBuilder_ == null) {
+        if (payloadCase_ == 49) {
+          return (dev.agentd.v1.GuardrailDecided) payload_;
+        }
+        return dev.agentd.v1.GuardrailDecided.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 49) {
+          return guardrailDecidedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.GuardrailDecided.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A guardrail decided on what went in or came out: blocked it (the task
+     * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+     * placeholders) or recorded it.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+     */
+    public Builder setGuardrailDecided(dev.agentd.v1.GuardrailDecided value) {
+      if (guardrailDecidedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        guardrailDecidedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 49;
+      return this;
+    }
+    /**
+     * <pre>
+     * A guardrail decided on what went in or came out: blocked it (the task
+     * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+     * placeholders) or recorded it.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+     */
+    public Builder setGuardrailDecided(
+        dev.agentd.v1.GuardrailDecided.Builder builderForValue) {
+      if (guardrailDecidedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        guardrailDecidedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 49;
+      return this;
+    }
+    /**
+     * <pre>
+     * A guardrail decided on what went in or came out: blocked it (the task
+     * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+     * placeholders) or recorded it.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+     */
+    public Builder mergeGuardrailDecided(dev.agentd.v1.GuardrailDecided value) {
+      if (guardrailDecidedBuilder_ == null) {
+        if (payloadCase_ == 49 &&
+            payload_ != dev.agentd.v1.GuardrailDecided.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.GuardrailDecided.newBuilder((dev.agentd.v1.GuardrailDecided) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 49) {
+          guardrailDecidedBuilder_.mergeFrom(value);
+        } else {
+          guardrailDecidedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 49;
+      return this;
+    }
+    /**
+     * <pre>
+     * A guardrail decided on what went in or came out: blocked it (the task
+     * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+     * placeholders) or recorded it.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+     */
+    public Builder clearGuardrailDecided() {
+      if (guardrailDecidedBuilder_ == null) {
+        if (payloadCase_ == 49) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 49) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        guardrailDecidedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A guardrail decided on what went in or came out: blocked it (the task
+     * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+     * placeholders) or recorded it.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+     */
+    public dev.agentd.v1.GuardrailDecided.Builder getGuardrailDecidedBuilder() {
+      return getGuardrailDecidedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A guardrail decided on what went in or came out: blocked it (the task
+     * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+     * placeholders) or recorded it.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.GuardrailDecidedOrBuilder getGuardrailDecidedOrBuilder() {
+      if ((payloadCase_ == 49) && (guardrailDecidedBuilder_ != null)) {
+        return guardrailDecidedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 49) {
+          return (dev.agentd.v1.GuardrailDecided) payload_;
+        }
+        return dev.agentd.v1.GuardrailDecided.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A guardrail decided on what went in or came out: blocked it (the task
+     * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+     * placeholders) or recorded it.
+     * </pre>
+     *
+     * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.GuardrailDecided, dev.agentd.v1.GuardrailDecided.Builder, dev.agentd.v1.GuardrailDecidedOrBuilder> 
+        getGuardrailDecidedFieldBuilder() {
+      if (guardrailDecidedBuilder_ == null) {
+        if (!(payloadCase_ == 49)) {
+          payload_ = dev.agentd.v1.GuardrailDecided.getDefaultInstance();
+        }
+        guardrailDecidedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.GuardrailDecided, dev.agentd.v1.GuardrailDecided.Builder, dev.agentd.v1.GuardrailDecidedOrBuilder>(
+                (dev.agentd.v1.GuardrailDecided) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 49;
+      onChanged();
+      return guardrailDecidedBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

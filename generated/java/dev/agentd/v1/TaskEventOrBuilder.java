@@ -1024,5 +1024,38 @@ public interface TaskEventOrBuilder extends
    */
   dev.agentd.v1.SteerAppliedOrBuilder getSteerAppliedOrBuilder();
 
+  /**
+   * <pre>
+   * A guardrail decided on what went in or came out: blocked it (the task
+   * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+   * placeholders) or recorded it.
+   * </pre>
+   *
+   * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+   * @return Whether the guardrailDecided field is set.
+   */
+  boolean hasGuardrailDecided();
+  /**
+   * <pre>
+   * A guardrail decided on what went in or came out: blocked it (the task
+   * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+   * placeholders) or recorded it.
+   * </pre>
+   *
+   * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+   * @return The guardrailDecided.
+   */
+  dev.agentd.v1.GuardrailDecided getGuardrailDecided();
+  /**
+   * <pre>
+   * A guardrail decided on what went in or came out: blocked it (the task
+   * ends, STOP_REASON_GUARDRAIL), redacted it (what follows carries
+   * placeholders) or recorded it.
+   * </pre>
+   *
+   * <code>.agentd.v1.GuardrailDecided guardrail_decided = 49;</code>
+   */
+  dev.agentd.v1.GuardrailDecidedOrBuilder getGuardrailDecidedOrBuilder();
+
   public dev.agentd.v1.TaskEvent.PayloadCase getPayloadCase();
 }

@@ -114,7 +114,7 @@ public final class TasksProto {
       "ON_MODE_UNSPECIFIED\020\000\022\027\n\023EXECUTION_MODE_" +
       "AUTO\020\001\022#\n\037EXECUTION_MODE_FUNCTION_CALLIN" +
       "G\020\002\022\035\n\031EXECUTION_MODE_TEXT_REACT\020\003\022#\n\037EX" +
-      "ECUTION_MODE_PLAN_AND_EXECUTE\020\004*\357\002\n\nStop" +
+      "ECUTION_MODE_PLAN_AND_EXECUTE\020\004*\212\003\n\nStop" +
       "Reason\022\033\n\027STOP_REASON_UNSPECIFIED\020\000\022\034\n\030S" +
       "TOP_REASON_FINAL_ANSWER\020\001\022\036\n\032STOP_REASON" +
       "_MAX_ITERATIONS\020\002\022\036\n\032STOP_REASON_PLAN_TO" +
@@ -124,8 +124,9 @@ public final class TasksProto {
       "TOOL_CALL\020\007\022\031\n\025STOP_REASON_CANCELLED\020\010\022\025" +
       "\n\021STOP_REASON_ERROR\020\t\022\035\n\031STOP_REASON_TOO" +
       "L_FAILURES\020\031\022\033\n\027STOP_REASON_STEP_FAILED\020" +
-      "\032B@\n\rdev.agentd.v1B\nTasksProtoP\001Z!agentd" +
-      ".dev/gen/agentd/v1;agentdv1b\006proto3"
+      "\032\022\031\n\025STOP_REASON_GUARDRAIL\020\033B@\n\rdev.agen" +
+      "td.v1B\nTasksProtoP\001Z!agentd.dev/gen/agen" +
+      "td/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
