@@ -266,3 +266,19 @@ async def test_a_decision_is_audited_without_its_text(tmp_path: Path) -> None:
         assert CARD not in shown
         assert PHRASE not in shown
         assert CARD.replace(" ", "") not in shown.replace(" ", "")
+
+
+async def test_a_moderation_check_on_the_final_answer_blocks_it(tmp_path: Path) -> None:
+    """The fake model's /v1/moderations flags UNSAFE (harassment); the check looks at the
+    final answer only (scope final): one moderation call, on the whole answer."""
+    check = {"name": "moderation", "kind": "moderation", "points": ["output"],
+             "action": "block", "scope": "final"}  # fmt: skip
+    replies = [{"text": "That plan is UNSAFE for everyone."}]
+    async with harness(tmp_path, replies, **_guardrails(tmp_path, check)) as h:
+        events = [e async for e in h.client.execute("Judge the plan", mode=FC)]
+        task = await h.client.get_task(events[0].task_id)
+        assert task.stop_reason == tasks_pb2.STOP_REASON_GUARDRAIL
+        assert "UNSAFE" not in task.final_answer
+        [decided] = of_kind(events, "guardrail_decided")
+        assert (decided.check, decided.rule) == ("moderation", "moderation:harassment")
+        assert len(h.llm.moderation.requests) == 1
