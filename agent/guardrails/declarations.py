@@ -27,12 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import re2
-import yaml
 
 from agent.guardrails.base import make_check
 from agent.guardrails.options import OptionError
 from records.guardrails import Action, CheckSpec, Point, Scope
-from tools.toolsets.yaml_file import TooLargeError, Written, load_yaml
 
 KEYS = frozenset({"name", "kind", "points", "action", "scope", "fail"})
 NAME = re2.compile(r"[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?")
@@ -77,6 +75,10 @@ def parse(data: Any, where: str = "guardrails") -> tuple[list[CheckSpec], list[P
 
 
 def _check(item: Any, at: str) -> tuple[CheckSpec | None, list[Problem]]:
+    # The YAML reader is imported where a declaration is read, not at start-up (the
+    # server's start imports no YAML library unless its files need one).
+    from tools.toolsets.yaml_file import Written
+
     if not isinstance(item, Mapping):
         return None, [(at, "must be a mapping with name, kind, points and action")]
     problems = [
@@ -146,6 +148,10 @@ def load_file(path: str | Path) -> list[CheckSpec]:
     """The checks of the server's guardrails file: YAML, a mapping whose `guardrails` key
     holds the declarations (read as the toolsets file is: safe, a key written twice
     refused, aliases bounded). GuardrailsFileError with every problem found."""
+    import yaml
+
+    from tools.toolsets.yaml_file import TooLargeError, load_yaml
+
     file = Path(path)
     try:
         if file.stat().st_size > MAX_FILE_BYTES:

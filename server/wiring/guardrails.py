@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from agent.guardrails.base import register_kind
+from agent.guardrails.base import Check, register_kind
 from agent.guardrails.declarations import load_file
 from agent.guardrails.judge import Judges
-from agent.guardrails.moderation import ModerationEndpoint, Moderations
 from agent.guardrails.options import OptionError
 from agent.limits import GuardrailPolicy
 from agent.llm.base import Model
@@ -21,6 +21,9 @@ from agent.scheduling.factory import ModelFactory
 from records.guardrails import CheckSpec
 from server.guardrails.policy import PolicyServices
 from server.settings import Settings
+
+if TYPE_CHECKING:  # the model SDK: imported when a moderation check is first made
+    from agent.guardrails.moderation import Moderations
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,16 +43,30 @@ class _ServerModels:
         return self.factory(name, 0.0, None)
 
 
-class _NoModeration:
-    """The `moderation` kind on a server without a moderation endpoint."""
+class _Moderation:
+    """The `moderation` kind: its client (the model SDK's) made when a check first needs
+    it, not at start-up; without an endpoint, a check of the kind is refused."""
 
-    def check(self, spec: CheckSpec) -> Moderations:  # never returns
-        raise OptionError(
-            spec.name,
-            "kind",
-            "needs a moderation endpoint: set AGENTD_GUARDRAIL_MODERATION_URL (or "
-            "AGENTD_LLM_BASE_URL)",
-        )
+    def __init__(self, url: str, key: str, model: str) -> None:
+        self._url, self._key, self._model = url, key, model
+        self.made: Moderations | None = None
+
+    def check(self, spec: CheckSpec) -> Check:
+        if not self._url:
+            raise OptionError(
+                spec.name,
+                "kind",
+                "needs a moderation endpoint: set AGENTD_GUARDRAIL_MODERATION_URL (or "
+                "AGENTD_LLM_BASE_URL)",
+            )
+        if self.made is None:
+            from agent.guardrails.moderation import (
+                ModerationEndpoint,
+                Moderations,
+            )
+
+            self.made = Moderations(ModerationEndpoint(self._url, self._key, self._model))
+        return self.made.check(spec)
 
 
 class ServerGuardrails:
@@ -61,15 +78,10 @@ class ServerGuardrails:
         models: ModelRoles | None,
         factory: ModelFactory | None,
     ) -> None:
-        url = settings.guardrail_moderation_url or settings.llm_base_url
+        url = settings.guardrail_moderation_url or settings.llm_base_url or ""
         key = settings.guardrail_moderation_api_key or settings.llm_api_key or ""
-        self.moderations: Moderations | None = None
-        if url:
-            endpoint = ModerationEndpoint(url, key, settings.guardrail_moderation_model)
-            self.moderations = Moderations(endpoint)
-            register_kind("moderation", self.moderations.check, replace=True)
-        else:
-            register_kind("moderation", _NoModeration().check, replace=True)  # type: ignore[arg-type]
+        self.moderation = _Moderation(url, key, settings.guardrail_moderation_model)
+        register_kind("moderation", self.moderation.check, replace=True)
         register_kind("judge", Judges(_ServerModels(models, factory)).check, replace=True)
         self.policies = PolicyServices()
         register_kind("policy_service", self.policies.check, replace=True)
@@ -82,8 +94,8 @@ class ServerGuardrails:
         )
 
     async def close(self) -> None:
-        if self.moderations is not None:
-            await self.moderations.close()
+        if self.moderation.made is not None:
+            await self.moderation.made.close()
         await self.policies.close()
 
     async def held(self) -> None:
