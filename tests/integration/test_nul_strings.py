@@ -66,6 +66,9 @@ def _request(method: descriptor.MethodDescriptor, path: tuple[str, ...]) -> tupl
             return request, f"{shown}{last}"
         getattr(target, last)["k"] = value
         return request, f"{shown}{last}.k"
+    if field.type == FieldDescriptor.TYPE_MESSAGE and field.is_repeated:  # Structs
+        getattr(target, last).add().update({"k": NUL})
+        return request, f"{shown}{last}[0].k"
     if field.type == FieldDescriptor.TYPE_MESSAGE:  # a Struct
         getattr(target, last).update({"k": NUL})
         return request, f"{shown}{last}.k"
