@@ -15,7 +15,6 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable, Iterator
 
-import phonenumbers
 import re2
 
 from records.guardrails import Span
@@ -190,6 +189,8 @@ def phones(text: str, region: str | None = None) -> list[Span]:
     0958`, `0044...`) always, national ones only with a `region` (a two-letter country
     code) to read them in, and only when written in the region's own groups (`(415)
     555-2671`, `415.555.2671`), so an order id of the right length is not taken for one."""
+    import phonenumbers  # its metadata loads only where phone numbers are looked for
+
     found: list[Span] = []
     for match in _PHONE.finditer(text):
         candidate = match.group(1)
