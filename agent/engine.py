@@ -262,9 +262,8 @@ class Engine:
         task is steered instead (`agent.scheduling.steers`); the task, and the position in
         its log to follow it from."""
         memory = self._memory
-        if request.busy_policy is not BusyPolicy.STEER or memory is None:
-            return await self.start(request, call), 0
-        if not request.conversation_id:
+        steering = request.busy_policy is BusyPolicy.STEER and request.conversation_id
+        if not steering or memory is None:
             return await self.start(request, call), 0
         return await self._steers.into_conversation(request, call, memory, self.start)
 

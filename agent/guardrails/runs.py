@@ -24,6 +24,7 @@ from agent.guardrails.stream import GuardedStream
 from agent.limits import GuardrailPolicy
 from core.errors import GuardrailBlockedError
 from core.identity import CallContext
+from records.agents.definition import AgentDefinition
 from records.guardrails import Action, Point, Scope, Subject, Verdict
 from records.guardrails.events import GuardrailDecided, GuardrailRecord
 from records.tasks import Task
@@ -217,15 +218,14 @@ async def _counted(decided: GuardrailDecided) -> None:
     metrics.count_guardrail(decided)
 
 
-SERVER = "\x00server"
-"""The key of the server's own guard (CallTool's) among the kept ones: no agent's."""
 MAX_GUARDS = 256
 """Guards kept for reuse, one per agent version (building one compiles its patterns)."""
 
 
 class Guards:
     """Makes each run's guard: the server's checks, then its agent's (`guardrails:`), built
-    once per agent version and kept."""
+    once per agent version and kept (the server's alone, for tasks of no agent and for
+    CallTool, under the key "")."""
 
     def __init__(self, policy: GuardrailPolicy, sink: DecisionSink | None = None) -> None:
         self._policy = policy
@@ -239,13 +239,6 @@ class Guards:
         declared = agent.guardrails if agent is not None else ()
         if not self._policy.checks and not declared:
             return None
-        key = agent.reference if agent is not None else ""
-        guard = self._built.get(key)
-        if guard is None:
-            guard = self._build(task)
-            if len(self._built) >= MAX_GUARDS:
-                self._built.clear()
-            self._built[key] = guard
         subject = Subject(
             Point.INPUT,
             task.tenant,
@@ -254,7 +247,7 @@ class Guards:
             task_id=task.task_id,
         )
         return RunGuard(
-            guard,
+            self._guard(agent),
             subject,
             self._policy.window_chars,
             self._policy.tail_chars,
@@ -268,14 +261,10 @@ class Guards:
         arguments and result (decisions counted and audited; there is no task log)."""
         if not self._policy.checks:
             return None
-        guard = self._built.get(SERVER)
-        if guard is None:
-            guard = Guard.build(self._policy.checks, fail_closed=self._policy.fail_closed)
-            self._built[SERVER] = guard
         principal = call.principal
         subject = Subject(Point.TOOL_ARGUMENTS, principal.tenant, user=principal.id)
         run_guard = RunGuard(
-            guard,
+            self._guard(None),
             subject,
             sink=self._sink,
             principal_id=principal.id,
@@ -283,8 +272,17 @@ class Guards:
         )
         return CallsGuard(run_guard, _counted)
 
-    def _build(self, task: Task) -> Guard:
-        agent = task.agent
+    def _guard(self, agent: AgentDefinition | None) -> Guard:
+        """The kept guard of `agent` (None: the server's checks alone), built first."""
+        key = agent.reference if agent is not None else ""
+        guard = self._built.get(key)
+        if guard is None:
+            if len(self._built) >= MAX_GUARDS:
+                self._built.clear()
+            guard = self._built[key] = self._build(agent)
+        return guard
+
+    def _build(self, agent: AgentDefinition | None) -> Guard:
         specs = list(self._policy.checks)
         if agent is not None and agent.guardrails:
             declared, problems = parse(list(agent.guardrails))
@@ -319,15 +317,16 @@ class CallsGuard:
         if not guard.watches(point):
             return text, data
         checked = await guard.text(point, text, self.emit, tool=tool, call_id=call_id)
+        if data is None:
+            return checked, data
         told = checked != text  # its data holds the same result: told once
-        if isinstance(data, Mapping):
-            kept = await guard.arguments(
-                point, data, self.emit, tool=tool, call_id=call_id, tell=not told
-            )
-            data = dict(kept)
-        elif data is not None:  # a list, a string, a number: checked as one value
-            wrapped = await guard.arguments(
-                point, {"result": data}, self.emit, tool=tool, call_id=call_id, tell=not told
-            )
-            data = wrapped["result"]
-        return checked, data
+        whole = isinstance(data, Mapping)  # else a list, a string, a number: one value
+        kept = await guard.arguments(
+            point,
+            data if whole else {"result": data},
+            self.emit,
+            tool=tool,
+            call_id=call_id,
+            tell=not told,
+        )
+        return checked, dict(kept) if whole else kept["result"]

@@ -20,6 +20,7 @@ from dataclasses import replace
 import structlog
 
 from agent.conversations.engine_hooks import TaskMemory
+from agent.limits import MAX_TASK_CHARS
 from core.errors import (
     ConversationBusyError,
     FieldViolation,
@@ -39,8 +40,8 @@ from stores.tasks.base import TaskStore, logged
 
 log = structlog.get_logger(__name__)
 
-MAX_STEER_CHARS = 5_000
-"""A steer's message at most (as a task's text)."""
+MAX_STEER_CHARS = MAX_TASK_CHARS
+"""A steer's message at most: as a task's text."""
 STEER_ID_PREFIX = "steer_"
 
 Nudge = Callable[[str], bool]
@@ -114,18 +115,8 @@ class Steers:
                 if found is not None:
                     return await self._store.get(tenant, task_id), found
                 steer_id = earlier  # the first try did not write it: this one does
-        if task.status.terminal:
-            if key:
-                await self._idempotency.release(key)
-            raise TaskAlreadyTerminalError(task_id, task.status.value)
-        payload = ev.TaskSteered(steer_id, call.principal.id, message)
-        try:
-            event = await self._store.append_event(task_id, task.trace_id, payload)
-        except TaskAlreadyTerminalError:
-            if key:
-                await self._idempotency.release(key)
-            ended = await self._store.get(tenant, task_id)
-            raise TaskAlreadyTerminalError(task_id, ended.status.value) from None
+        try:  # a steer not written leaves its key free for a retry
+            event = await self._written(task, ev.TaskSteered(steer_id, call.principal.id, message))
         except BaseException:
             if key:
                 await self._idempotency.release(key)
@@ -133,6 +124,17 @@ class Steers:
         log.info("task steered", task_id=task_id, steer_id=steer_id, trace_id=call.trace_id)
         await self.nudge(task_id)
         return await self._store.get(tenant, task_id), event
+
+    async def _written(self, task: Task, payload: ev.TaskSteered) -> ev.TaskEvent:
+        """The steer appended to the task's log; TaskAlreadyTerminalError, naming the state
+        the task ended in, when it has ended (before or while it was written)."""
+        if task.status.terminal:
+            raise TaskAlreadyTerminalError(task.task_id, task.status.value)
+        try:
+            return await self._store.append_event(task.task_id, task.trace_id, payload)
+        except TaskAlreadyTerminalError:
+            ended = await self._store.get(task.tenant, task.task_id)
+            raise TaskAlreadyTerminalError(task.task_id, ended.status.value) from None
 
     async def into_conversation(
         self, request: TaskRequest, call: CallContext, memory: TaskMemory, start: Start
