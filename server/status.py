@@ -57,6 +57,8 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.MemoryUnavailableError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.MemoryNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.KnowledgeBaseExistsError: grpc.StatusCode.ALREADY_EXISTS,
+    errors.BudgetNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.BudgetExistsError: grpc.StatusCode.ALREADY_EXISTS,
 }
 
 
@@ -92,6 +94,19 @@ def rich_status(error: errors.AgentdError) -> tuple[grpc.StatusCode, status_pb2.
                             field=v.field, description=v.description
                         )
                         for v in error.field_violations
+                    ]
+                )
+            )
+        )
+    if error.quota_violations:
+        status.details.append(
+            _pack(
+                error_details_pb2.QuotaFailure(
+                    violations=[
+                        error_details_pb2.QuotaFailure.Violation(
+                            subject=v.field, description=v.description
+                        )
+                        for v in error.quota_violations
                     ]
                 )
             )

@@ -1,5 +1,5 @@
 """The one error hierarchy of agentd, in modules by concern (`base`, `tools`, `tasks`,
-`agents`, `conversations`, `artifacts`); import every class from `core.errors`.
+`agents`, `conversations`, `artifacts`, `usage`); import every class from `core.errors`.
 
 Every failure reported to a caller is an `AgentdError`. Each class carries a
 `reason` (an `agentd.v1.ErrorReason` name without its prefix) and typed
@@ -71,6 +71,7 @@ from core.errors.tools import (
     ToolNotFoundError,
     ToolUnavailableError,
 )
+from core.errors.usage import BudgetExhaustedError, BudgetExistsError, BudgetNotFoundError
 
 __all__ = [
     "MAX_VIOLATIONS",
@@ -80,6 +81,9 @@ __all__ = [
     "AgentdError",
     "ApprovalNotPendingError",
     "ArtifactNotFoundError",
+    "BudgetExhaustedError",
+    "BudgetExistsError",
+    "BudgetNotFoundError",
     "ContextTooLongError",
     "ConversationBusyError",
     "ConversationLineFullError",

@@ -35,6 +35,12 @@ class AgentdError(Exception):
     def retry_after_seconds(self) -> float | None:
         return None
 
+    @property
+    def quota_violations(self) -> tuple[FieldViolation, ...]:
+        """Quotas that have no room (`google.rpc.QuotaFailure`): each a subject (the
+        `field`, e.g. `budget:<id>`) and what is exhausted."""
+        return ()
+
 
 MAX_VIOLATIONS = 20
 """Field violations reported at most; the last one says how many more there were."""

@@ -10,6 +10,7 @@ from agentd.v1 import conversations_pb2 as agentd_dot_v1_dot_conversations__pb2
 from agentd.v1 import events_pb2 as agentd_dot_v1_dot_events__pb2
 from agentd.v1 import grants_pb2 as agentd_dot_v1_dot_grants__pb2
 from agentd.v1 import tasks_pb2 as agentd_dot_v1_dot_tasks__pb2
+from agentd.v1 import usage_pb2 as agentd_dot_v1_dot_usage__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -189,6 +190,36 @@ class AgentServiceStub:
                 '/agentd.v1.AgentService/GetArtifact',
                 request_serializer=agentd_dot_v1_dot_artifacts__pb2.GetArtifactRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_artifacts__pb2.ArtifactContent.FromString,
+                _registered_method=True)
+        self.CreateBudget = channel.unary_unary(
+                '/agentd.v1.AgentService/CreateBudget',
+                request_serializer=agentd_dot_v1_dot_usage__pb2.CreateBudgetRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_usage__pb2.Budget.FromString,
+                _registered_method=True)
+        self.UpdateBudget = channel.unary_unary(
+                '/agentd.v1.AgentService/UpdateBudget',
+                request_serializer=agentd_dot_v1_dot_usage__pb2.UpdateBudgetRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_usage__pb2.Budget.FromString,
+                _registered_method=True)
+        self.DeleteBudget = channel.unary_unary(
+                '/agentd.v1.AgentService/DeleteBudget',
+                request_serializer=agentd_dot_v1_dot_usage__pb2.DeleteBudgetRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_usage__pb2.DeleteBudgetResponse.FromString,
+                _registered_method=True)
+        self.ListBudgets = channel.unary_unary(
+                '/agentd.v1.AgentService/ListBudgets',
+                request_serializer=agentd_dot_v1_dot_usage__pb2.ListBudgetsRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_usage__pb2.ListBudgetsResponse.FromString,
+                _registered_method=True)
+        self.GetUsage = channel.unary_unary(
+                '/agentd.v1.AgentService/GetUsage',
+                request_serializer=agentd_dot_v1_dot_usage__pb2.GetUsageRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_usage__pb2.GetUsageResponse.FromString,
+                _registered_method=True)
+        self.GetStats = channel.unary_unary(
+                '/agentd.v1.AgentService/GetStats',
+                request_serializer=agentd_dot_v1_dot_usage__pb2.GetStatsRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_usage__pb2.GetStatsResponse.FromString,
                 _registered_method=True)
 
 
@@ -456,6 +487,55 @@ class AgentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateBudget(self, request, context):
+        """Budgets of the caller's tenant (admin role to change them; admin or
+        auditor to list them): limits in tokens or money per tenant, end user
+        and agent, over a UTC day, a month or all time, held across replicas.
+        Creates a budget; ALREADY_EXISTS (`BUDGET_EXISTS`) for one of the same
+        scope, subject, unit and window.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UpdateBudget(self, request, context):
+        """Changes a budget's limits; NOT_FOUND (`BUDGET_NOT_FOUND`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteBudget(self, request, context):
+        """Deletes a budget; its tasks draw on it no longer.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListBudgets(self, request, context):
+        """Lists the tenant's budgets with what their current windows spent.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetUsage(self, request, context):
+        """Spend and tokens of the caller's tenant's model calls over a range,
+        grouped, from the usage ledger (admin or auditor role).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetStats(self, request, context):
+        """Statistics of the caller's tenant over a range: tasks by stop reason,
+        success rate, durations, iterations, tokens and cost, by agent, tool and
+        provider (admin or auditor role).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AgentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -603,6 +683,36 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.GetArtifact,
                     request_deserializer=agentd_dot_v1_dot_artifacts__pb2.GetArtifactRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_artifacts__pb2.ArtifactContent.SerializeToString,
+            ),
+            'CreateBudget': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateBudget,
+                    request_deserializer=agentd_dot_v1_dot_usage__pb2.CreateBudgetRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_usage__pb2.Budget.SerializeToString,
+            ),
+            'UpdateBudget': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateBudget,
+                    request_deserializer=agentd_dot_v1_dot_usage__pb2.UpdateBudgetRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_usage__pb2.Budget.SerializeToString,
+            ),
+            'DeleteBudget': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteBudget,
+                    request_deserializer=agentd_dot_v1_dot_usage__pb2.DeleteBudgetRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_usage__pb2.DeleteBudgetResponse.SerializeToString,
+            ),
+            'ListBudgets': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListBudgets,
+                    request_deserializer=agentd_dot_v1_dot_usage__pb2.ListBudgetsRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_usage__pb2.ListBudgetsResponse.SerializeToString,
+            ),
+            'GetUsage': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetUsage,
+                    request_deserializer=agentd_dot_v1_dot_usage__pb2.GetUsageRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_usage__pb2.GetUsageResponse.SerializeToString,
+            ),
+            'GetStats': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetStats,
+                    request_deserializer=agentd_dot_v1_dot_usage__pb2.GetStatsRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_usage__pb2.GetStatsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1393,6 +1503,168 @@ class AgentService:
             '/agentd.v1.AgentService/GetArtifact',
             agentd_dot_v1_dot_artifacts__pb2.GetArtifactRequest.SerializeToString,
             agentd_dot_v1_dot_artifacts__pb2.ArtifactContent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateBudget(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/CreateBudget',
+            agentd_dot_v1_dot_usage__pb2.CreateBudgetRequest.SerializeToString,
+            agentd_dot_v1_dot_usage__pb2.Budget.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateBudget(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/UpdateBudget',
+            agentd_dot_v1_dot_usage__pb2.UpdateBudgetRequest.SerializeToString,
+            agentd_dot_v1_dot_usage__pb2.Budget.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteBudget(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/DeleteBudget',
+            agentd_dot_v1_dot_usage__pb2.DeleteBudgetRequest.SerializeToString,
+            agentd_dot_v1_dot_usage__pb2.DeleteBudgetResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListBudgets(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ListBudgets',
+            agentd_dot_v1_dot_usage__pb2.ListBudgetsRequest.SerializeToString,
+            agentd_dot_v1_dot_usage__pb2.ListBudgetsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetUsage(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/GetUsage',
+            agentd_dot_v1_dot_usage__pb2.GetUsageRequest.SerializeToString,
+            agentd_dot_v1_dot_usage__pb2.GetUsageResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetStats(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/GetStats',
+            agentd_dot_v1_dot_usage__pb2.GetStatsRequest.SerializeToString,
+            agentd_dot_v1_dot_usage__pb2.GetStatsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -10,6 +10,7 @@ from agentd.v1 import conversations_pb2 as _conversations_pb2
 from agentd.v1 import events_pb2 as _events_pb2
 from agentd.v1 import grants_pb2 as _grants_pb2
 from agentd.v1 import tasks_pb2 as _tasks_pb2
+from agentd.v1 import usage_pb2 as _usage_pb2
 from collections import abc as _abc
 from grpc import aio as _aio
 import abc as _abc_1
@@ -172,6 +173,28 @@ class AgentServiceStub:
     task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
     or version the tree does not have.
     """
+    CreateBudget: _grpc.UnaryUnaryMultiCallable[_usage_pb2.CreateBudgetRequest, _usage_pb2.Budget]
+    """Budgets of the caller's tenant (admin role to change them; admin or
+    auditor to list them): limits in tokens or money per tenant, end user
+    and agent, over a UTC day, a month or all time, held across replicas.
+    Creates a budget; ALREADY_EXISTS (`BUDGET_EXISTS`) for one of the same
+    scope, subject, unit and window.
+    """
+    UpdateBudget: _grpc.UnaryUnaryMultiCallable[_usage_pb2.UpdateBudgetRequest, _usage_pb2.Budget]
+    """Changes a budget's limits; NOT_FOUND (`BUDGET_NOT_FOUND`)."""
+    DeleteBudget: _grpc.UnaryUnaryMultiCallable[_usage_pb2.DeleteBudgetRequest, _usage_pb2.DeleteBudgetResponse]
+    """Deletes a budget; its tasks draw on it no longer."""
+    ListBudgets: _grpc.UnaryUnaryMultiCallable[_usage_pb2.ListBudgetsRequest, _usage_pb2.ListBudgetsResponse]
+    """Lists the tenant's budgets with what their current windows spent."""
+    GetUsage: _grpc.UnaryUnaryMultiCallable[_usage_pb2.GetUsageRequest, _usage_pb2.GetUsageResponse]
+    """Spend and tokens of the caller's tenant's model calls over a range,
+    grouped, from the usage ledger (admin or auditor role).
+    """
+    GetStats: _grpc.UnaryUnaryMultiCallable[_usage_pb2.GetStatsRequest, _usage_pb2.GetStatsResponse]
+    """Statistics of the caller's tenant over a range: tasks by stop reason,
+    success rate, durations, iterations, tokens and cost, by agent, tool and
+    provider (admin or auditor role).
+    """
 
 @_typing.type_check_only
 class AgentServiceAsyncStub(AgentServiceStub):
@@ -310,6 +333,28 @@ class AgentServiceAsyncStub(AgentServiceStub):
     `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
     task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
     or version the tree does not have.
+    """
+    CreateBudget: _aio.UnaryUnaryMultiCallable[_usage_pb2.CreateBudgetRequest, _usage_pb2.Budget]  # type: ignore[assignment]
+    """Budgets of the caller's tenant (admin role to change them; admin or
+    auditor to list them): limits in tokens or money per tenant, end user
+    and agent, over a UTC day, a month or all time, held across replicas.
+    Creates a budget; ALREADY_EXISTS (`BUDGET_EXISTS`) for one of the same
+    scope, subject, unit and window.
+    """
+    UpdateBudget: _aio.UnaryUnaryMultiCallable[_usage_pb2.UpdateBudgetRequest, _usage_pb2.Budget]  # type: ignore[assignment]
+    """Changes a budget's limits; NOT_FOUND (`BUDGET_NOT_FOUND`)."""
+    DeleteBudget: _aio.UnaryUnaryMultiCallable[_usage_pb2.DeleteBudgetRequest, _usage_pb2.DeleteBudgetResponse]  # type: ignore[assignment]
+    """Deletes a budget; its tasks draw on it no longer."""
+    ListBudgets: _aio.UnaryUnaryMultiCallable[_usage_pb2.ListBudgetsRequest, _usage_pb2.ListBudgetsResponse]  # type: ignore[assignment]
+    """Lists the tenant's budgets with what their current windows spent."""
+    GetUsage: _aio.UnaryUnaryMultiCallable[_usage_pb2.GetUsageRequest, _usage_pb2.GetUsageResponse]  # type: ignore[assignment]
+    """Spend and tokens of the caller's tenant's model calls over a range,
+    grouped, from the usage ledger (admin or auditor role).
+    """
+    GetStats: _aio.UnaryUnaryMultiCallable[_usage_pb2.GetStatsRequest, _usage_pb2.GetStatsResponse]  # type: ignore[assignment]
+    """Statistics of the caller's tenant over a range: tasks by stop reason,
+    success rate, durations, iterations, tokens and cost, by agent, tool and
+    provider (admin or auditor role).
     """
 
 class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -620,6 +665,64 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
         task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
         or version the tree does not have.
+        """
+
+    @_abc_1.abstractmethod
+    def CreateBudget(
+        self,
+        request: _usage_pb2.CreateBudgetRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_usage_pb2.Budget, _abc.Awaitable[_usage_pb2.Budget]]:
+        """Budgets of the caller's tenant (admin role to change them; admin or
+        auditor to list them): limits in tokens or money per tenant, end user
+        and agent, over a UTC day, a month or all time, held across replicas.
+        Creates a budget; ALREADY_EXISTS (`BUDGET_EXISTS`) for one of the same
+        scope, subject, unit and window.
+        """
+
+    @_abc_1.abstractmethod
+    def UpdateBudget(
+        self,
+        request: _usage_pb2.UpdateBudgetRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_usage_pb2.Budget, _abc.Awaitable[_usage_pb2.Budget]]:
+        """Changes a budget's limits; NOT_FOUND (`BUDGET_NOT_FOUND`)."""
+
+    @_abc_1.abstractmethod
+    def DeleteBudget(
+        self,
+        request: _usage_pb2.DeleteBudgetRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_usage_pb2.DeleteBudgetResponse, _abc.Awaitable[_usage_pb2.DeleteBudgetResponse]]:
+        """Deletes a budget; its tasks draw on it no longer."""
+
+    @_abc_1.abstractmethod
+    def ListBudgets(
+        self,
+        request: _usage_pb2.ListBudgetsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_usage_pb2.ListBudgetsResponse, _abc.Awaitable[_usage_pb2.ListBudgetsResponse]]:
+        """Lists the tenant's budgets with what their current windows spent."""
+
+    @_abc_1.abstractmethod
+    def GetUsage(
+        self,
+        request: _usage_pb2.GetUsageRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_usage_pb2.GetUsageResponse, _abc.Awaitable[_usage_pb2.GetUsageResponse]]:
+        """Spend and tokens of the caller's tenant's model calls over a range,
+        grouped, from the usage ledger (admin or auditor role).
+        """
+
+    @_abc_1.abstractmethod
+    def GetStats(
+        self,
+        request: _usage_pb2.GetStatsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_usage_pb2.GetStatsResponse, _abc.Awaitable[_usage_pb2.GetStatsResponse]]:
+        """Statistics of the caller's tenant over a range: tasks by stop reason,
+        success rate, durations, iterations, tokens and cost, by agent, tool and
+        provider (admin or auditor role).
         """
 
 def add_AgentServiceServicer_to_server(servicer: AgentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -185,6 +185,16 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     STOP_REASON_GUARDRAIL). The metadata names the check and the rule, never
     the text.
     """
+    ERROR_REASON_BUDGET_EXHAUSTED: _ErrorReason.ValueType  # 61
+    """A budget has no room (status RESOURCE_EXHAUSTED when a task cannot
+    start, with a `google.rpc.QuotaFailure` whose violation's subject is
+    "budget:<budget_id>"; a task's reason for FAILED with
+    STOP_REASON_BUDGET_EXHAUSTED when it stopped before any answer).
+    """
+    ERROR_REASON_BUDGET_NOT_FOUND: _ErrorReason.ValueType  # 62
+    """No budget of that id in the caller's tenant."""
+    ERROR_REASON_BUDGET_EXISTS: _ErrorReason.ValueType  # 63
+    """The tenant has a budget of that scope, subject, unit and window."""
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -358,4 +368,14 @@ as CallTool or SteerTask; a task's reason for FAILED, with
 STOP_REASON_GUARDRAIL). The metadata names the check and the rule, never
 the text.
 """
+ERROR_REASON_BUDGET_EXHAUSTED: ErrorReason.ValueType  # 61
+"""A budget has no room (status RESOURCE_EXHAUSTED when a task cannot
+start, with a `google.rpc.QuotaFailure` whose violation's subject is
+"budget:<budget_id>"; a task's reason for FAILED with
+STOP_REASON_BUDGET_EXHAUSTED when it stopped before any answer).
+"""
+ERROR_REASON_BUDGET_NOT_FOUND: ErrorReason.ValueType  # 62
+"""No budget of that id in the caller's tenant."""
+ERROR_REASON_BUDGET_EXISTS: ErrorReason.ValueType  # 63
+"""The tenant has a budget of that scope, subject, unit and window."""
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

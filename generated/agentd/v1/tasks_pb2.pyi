@@ -159,6 +159,11 @@ class _StopReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_StopReason
     FAILED (`GUARDRAIL_BLOCKED`); its guardrail_decided event names the check
     and the rule, never the text.
     """
+    STOP_REASON_BUDGET_EXHAUSTED: _StopReason.ValueType  # 28
+    """A budget of the task's tenant, end user or agent (CreateBudget) had no
+    room for the task's next model call, or a person denied going past its
+    soft limit. The answer is the best one the results so far support.
+    """
 
 class StopReason(_StopReason, metaclass=_StopReasonEnumTypeWrapper):
     """Why the engine stopped working on a task."""
@@ -198,6 +203,11 @@ model's output, a tool call's arguments or its result): the task ends
 FAILED (`GUARDRAIL_BLOCKED`); its guardrail_decided event names the check
 and the rule, never the text.
 """
+STOP_REASON_BUDGET_EXHAUSTED: StopReason.ValueType  # 28
+"""A budget of the task's tenant, end user or agent (CreateBudget) had no
+room for the task's next model call, or a person denied going past its
+soft limit. The answer is the best one the results so far support.
+"""
 Global___StopReason: _TypeAlias = StopReason  # noqa: Y015
 
 @_typing.final
@@ -211,6 +221,8 @@ class TokenUsage(_message.Message):
     REASONING_TOKENS_FIELD_NUMBER: _builtins.int
     TOTAL_TOKENS_FIELD_NUMBER: _builtins.int
     SAVED_TOKENS_FIELD_NUMBER: _builtins.int
+    CACHED_PROMPT_TOKENS_FIELD_NUMBER: _builtins.int
+    COST_MICROS_FIELD_NUMBER: _builtins.int
     prompt_tokens: _builtins.int
     """Tokens in the prompts sent."""
     completion_tokens: _builtins.int
@@ -225,6 +237,15 @@ class TokenUsage(_message.Message):
     over the model calls that carried the conversation's history. Not part
     of `total_tokens`.
     """
+    cached_prompt_tokens: _builtins.int
+    """Of the prompt tokens, those the provider read from its cache (when
+    reported).
+    """
+    cost_micros: _builtins.int
+    """What the tokens cost, in micro-units (millionths) of the server's
+    currency (AGENTD_CURRENCY), at the prices of the providers file; 0 for
+    models it gives no price.
+    """
     def __init__(
         self,
         *,
@@ -233,10 +254,12 @@ class TokenUsage(_message.Message):
         reasoning_tokens: _builtins.int = ...,
         total_tokens: _builtins.int = ...,
         saved_tokens: _builtins.int = ...,
+        cached_prompt_tokens: _builtins.int = ...,
+        cost_micros: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["completion_tokens", b"completion_tokens", "prompt_tokens", b"prompt_tokens", "reasoning_tokens", b"reasoning_tokens", "saved_tokens", b"saved_tokens", "total_tokens", b"total_tokens"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cached_prompt_tokens", b"cached_prompt_tokens", "completion_tokens", b"completion_tokens", "cost_micros", b"cost_micros", "prompt_tokens", b"prompt_tokens", "reasoning_tokens", b"reasoning_tokens", "saved_tokens", b"saved_tokens", "total_tokens", b"total_tokens"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -128,6 +128,25 @@ type AgentServiceClient interface {
 	// task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
 	// or version the tree does not have.
 	GetArtifact(ctx context.Context, in *GetArtifactRequest, opts ...grpc.CallOption) (*ArtifactContent, error)
+	// Budgets of the caller's tenant (admin role to change them; admin or
+	// auditor to list them): limits in tokens or money per tenant, end user
+	// and agent, over a UTC day, a month or all time, held across replicas.
+	// Creates a budget; ALREADY_EXISTS (`BUDGET_EXISTS`) for one of the same
+	// scope, subject, unit and window.
+	CreateBudget(ctx context.Context, in *CreateBudgetRequest, opts ...grpc.CallOption) (*Budget, error)
+	// Changes a budget's limits; NOT_FOUND (`BUDGET_NOT_FOUND`).
+	UpdateBudget(ctx context.Context, in *UpdateBudgetRequest, opts ...grpc.CallOption) (*Budget, error)
+	// Deletes a budget; its tasks draw on it no longer.
+	DeleteBudget(ctx context.Context, in *DeleteBudgetRequest, opts ...grpc.CallOption) (*DeleteBudgetResponse, error)
+	// Lists the tenant's budgets with what their current windows spent.
+	ListBudgets(ctx context.Context, in *ListBudgetsRequest, opts ...grpc.CallOption) (*ListBudgetsResponse, error)
+	// Spend and tokens of the caller's tenant's model calls over a range,
+	// grouped, from the usage ledger (admin or auditor role).
+	GetUsage(ctx context.Context, in *GetUsageRequest, opts ...grpc.CallOption) (*GetUsageResponse, error)
+	// Statistics of the caller's tenant over a range: tasks by stop reason,
+	// success rate, durations, iterations, tokens and cost, by agent, tool and
+	// provider (admin or auditor role).
+	GetStats(ctx context.Context, in *GetStatsRequest, opts ...grpc.CallOption) (*GetStatsResponse, error)
 }
 
 type agentServiceClient struct {
@@ -445,6 +464,60 @@ func (c *agentServiceClient) GetArtifact(ctx context.Context, in *GetArtifactReq
 	return out, nil
 }
 
+func (c *agentServiceClient) CreateBudget(ctx context.Context, in *CreateBudgetRequest, opts ...grpc.CallOption) (*Budget, error) {
+	out := new(Budget)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/CreateBudget", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) UpdateBudget(ctx context.Context, in *UpdateBudgetRequest, opts ...grpc.CallOption) (*Budget, error) {
+	out := new(Budget)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/UpdateBudget", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) DeleteBudget(ctx context.Context, in *DeleteBudgetRequest, opts ...grpc.CallOption) (*DeleteBudgetResponse, error) {
+	out := new(DeleteBudgetResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/DeleteBudget", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) ListBudgets(ctx context.Context, in *ListBudgetsRequest, opts ...grpc.CallOption) (*ListBudgetsResponse, error) {
+	out := new(ListBudgetsResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ListBudgets", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) GetUsage(ctx context.Context, in *GetUsageRequest, opts ...grpc.CallOption) (*GetUsageResponse, error) {
+	out := new(GetUsageResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/GetUsage", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) GetStats(ctx context.Context, in *GetStatsRequest, opts ...grpc.CallOption) (*GetStatsResponse, error) {
+	out := new(GetStatsResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/GetStats", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AgentServiceServer is the server API for AgentService service.
 // All implementations must embed UnimplementedAgentServiceServer
 // for forward compatibility
@@ -560,6 +633,25 @@ type AgentServiceServer interface {
 	// task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
 	// or version the tree does not have.
 	GetArtifact(context.Context, *GetArtifactRequest) (*ArtifactContent, error)
+	// Budgets of the caller's tenant (admin role to change them; admin or
+	// auditor to list them): limits in tokens or money per tenant, end user
+	// and agent, over a UTC day, a month or all time, held across replicas.
+	// Creates a budget; ALREADY_EXISTS (`BUDGET_EXISTS`) for one of the same
+	// scope, subject, unit and window.
+	CreateBudget(context.Context, *CreateBudgetRequest) (*Budget, error)
+	// Changes a budget's limits; NOT_FOUND (`BUDGET_NOT_FOUND`).
+	UpdateBudget(context.Context, *UpdateBudgetRequest) (*Budget, error)
+	// Deletes a budget; its tasks draw on it no longer.
+	DeleteBudget(context.Context, *DeleteBudgetRequest) (*DeleteBudgetResponse, error)
+	// Lists the tenant's budgets with what their current windows spent.
+	ListBudgets(context.Context, *ListBudgetsRequest) (*ListBudgetsResponse, error)
+	// Spend and tokens of the caller's tenant's model calls over a range,
+	// grouped, from the usage ledger (admin or auditor role).
+	GetUsage(context.Context, *GetUsageRequest) (*GetUsageResponse, error)
+	// Statistics of the caller's tenant over a range: tasks by stop reason,
+	// success rate, durations, iterations, tokens and cost, by agent, tool and
+	// provider (admin or auditor role).
+	GetStats(context.Context, *GetStatsRequest) (*GetStatsResponse, error)
 	mustEmbedUnimplementedAgentServiceServer()
 }
 
@@ -653,6 +745,24 @@ func (UnimplementedAgentServiceServer) RewindConversation(context.Context, *Rewi
 }
 func (UnimplementedAgentServiceServer) GetArtifact(context.Context, *GetArtifactRequest) (*ArtifactContent, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method GetArtifact not implemented")
+}
+func (UnimplementedAgentServiceServer) CreateBudget(context.Context, *CreateBudgetRequest) (*Budget, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method CreateBudget not implemented")
+}
+func (UnimplementedAgentServiceServer) UpdateBudget(context.Context, *UpdateBudgetRequest) (*Budget, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method UpdateBudget not implemented")
+}
+func (UnimplementedAgentServiceServer) DeleteBudget(context.Context, *DeleteBudgetRequest) (*DeleteBudgetResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method DeleteBudget not implemented")
+}
+func (UnimplementedAgentServiceServer) ListBudgets(context.Context, *ListBudgetsRequest) (*ListBudgetsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListBudgets not implemented")
+}
+func (UnimplementedAgentServiceServer) GetUsage(context.Context, *GetUsageRequest) (*GetUsageResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetUsage not implemented")
+}
+func (UnimplementedAgentServiceServer) GetStats(context.Context, *GetStatsRequest) (*GetStatsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetStats not implemented")
 }
 func (UnimplementedAgentServiceServer) mustEmbedUnimplementedAgentServiceServer() {}
 
@@ -1195,6 +1305,114 @@ func _AgentService_GetArtifact_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AgentService_CreateBudget_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateBudgetRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).CreateBudget(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/CreateBudget",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).CreateBudget(ctx, req.(*CreateBudgetRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_UpdateBudget_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateBudgetRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).UpdateBudget(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/UpdateBudget",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).UpdateBudget(ctx, req.(*UpdateBudgetRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_DeleteBudget_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteBudgetRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).DeleteBudget(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/DeleteBudget",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).DeleteBudget(ctx, req.(*DeleteBudgetRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_ListBudgets_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListBudgetsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).ListBudgets(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/ListBudgets",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).ListBudgets(ctx, req.(*ListBudgetsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_GetUsage_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetUsageRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).GetUsage(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/GetUsage",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).GetUsage(ctx, req.(*GetUsageRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_GetStats_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetStatsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).GetStats(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/GetStats",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).GetStats(ctx, req.(*GetStatsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _AgentService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "agentd.v1.AgentService",
 	HandlerType: (*AgentServiceServer)(nil),
@@ -1306,6 +1524,30 @@ var _AgentService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetArtifact",
 			Handler:    _AgentService_GetArtifact_Handler,
+		},
+		{
+			MethodName: "CreateBudget",
+			Handler:    _AgentService_CreateBudget_Handler,
+		},
+		{
+			MethodName: "UpdateBudget",
+			Handler:    _AgentService_UpdateBudget_Handler,
+		},
+		{
+			MethodName: "DeleteBudget",
+			Handler:    _AgentService_DeleteBudget_Handler,
+		},
+		{
+			MethodName: "ListBudgets",
+			Handler:    _AgentService_ListBudgets_Handler,
+		},
+		{
+			MethodName: "GetUsage",
+			Handler:    _AgentService_GetUsage_Handler,
+		},
+		{
+			MethodName: "GetStats",
+			Handler:    _AgentService_GetStats_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -920,6 +920,192 @@ public final class AgentServiceGrpc {
     return getGetArtifactMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.CreateBudgetRequest,
+      dev.agentd.v1.Budget> getCreateBudgetMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "CreateBudget",
+      requestType = dev.agentd.v1.CreateBudgetRequest.class,
+      responseType = dev.agentd.v1.Budget.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.CreateBudgetRequest,
+      dev.agentd.v1.Budget> getCreateBudgetMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.CreateBudgetRequest, dev.agentd.v1.Budget> getCreateBudgetMethod;
+    if ((getCreateBudgetMethod = AgentServiceGrpc.getCreateBudgetMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getCreateBudgetMethod = AgentServiceGrpc.getCreateBudgetMethod) == null) {
+          AgentServiceGrpc.getCreateBudgetMethod = getCreateBudgetMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.CreateBudgetRequest, dev.agentd.v1.Budget>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "CreateBudget"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.CreateBudgetRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Budget.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("CreateBudget"))
+              .build();
+        }
+      }
+    }
+    return getCreateBudgetMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.UpdateBudgetRequest,
+      dev.agentd.v1.Budget> getUpdateBudgetMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "UpdateBudget",
+      requestType = dev.agentd.v1.UpdateBudgetRequest.class,
+      responseType = dev.agentd.v1.Budget.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.UpdateBudgetRequest,
+      dev.agentd.v1.Budget> getUpdateBudgetMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.UpdateBudgetRequest, dev.agentd.v1.Budget> getUpdateBudgetMethod;
+    if ((getUpdateBudgetMethod = AgentServiceGrpc.getUpdateBudgetMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getUpdateBudgetMethod = AgentServiceGrpc.getUpdateBudgetMethod) == null) {
+          AgentServiceGrpc.getUpdateBudgetMethod = getUpdateBudgetMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.UpdateBudgetRequest, dev.agentd.v1.Budget>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "UpdateBudget"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.UpdateBudgetRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Budget.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("UpdateBudget"))
+              .build();
+        }
+      }
+    }
+    return getUpdateBudgetMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.DeleteBudgetRequest,
+      dev.agentd.v1.DeleteBudgetResponse> getDeleteBudgetMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "DeleteBudget",
+      requestType = dev.agentd.v1.DeleteBudgetRequest.class,
+      responseType = dev.agentd.v1.DeleteBudgetResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.DeleteBudgetRequest,
+      dev.agentd.v1.DeleteBudgetResponse> getDeleteBudgetMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.DeleteBudgetRequest, dev.agentd.v1.DeleteBudgetResponse> getDeleteBudgetMethod;
+    if ((getDeleteBudgetMethod = AgentServiceGrpc.getDeleteBudgetMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getDeleteBudgetMethod = AgentServiceGrpc.getDeleteBudgetMethod) == null) {
+          AgentServiceGrpc.getDeleteBudgetMethod = getDeleteBudgetMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.DeleteBudgetRequest, dev.agentd.v1.DeleteBudgetResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "DeleteBudget"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteBudgetRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteBudgetResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("DeleteBudget"))
+              .build();
+        }
+      }
+    }
+    return getDeleteBudgetMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListBudgetsRequest,
+      dev.agentd.v1.ListBudgetsResponse> getListBudgetsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListBudgets",
+      requestType = dev.agentd.v1.ListBudgetsRequest.class,
+      responseType = dev.agentd.v1.ListBudgetsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListBudgetsRequest,
+      dev.agentd.v1.ListBudgetsResponse> getListBudgetsMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListBudgetsRequest, dev.agentd.v1.ListBudgetsResponse> getListBudgetsMethod;
+    if ((getListBudgetsMethod = AgentServiceGrpc.getListBudgetsMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getListBudgetsMethod = AgentServiceGrpc.getListBudgetsMethod) == null) {
+          AgentServiceGrpc.getListBudgetsMethod = getListBudgetsMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListBudgetsRequest, dev.agentd.v1.ListBudgetsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListBudgets"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListBudgetsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListBudgetsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ListBudgets"))
+              .build();
+        }
+      }
+    }
+    return getListBudgetsMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.GetUsageRequest,
+      dev.agentd.v1.GetUsageResponse> getGetUsageMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetUsage",
+      requestType = dev.agentd.v1.GetUsageRequest.class,
+      responseType = dev.agentd.v1.GetUsageResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.GetUsageRequest,
+      dev.agentd.v1.GetUsageResponse> getGetUsageMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.GetUsageRequest, dev.agentd.v1.GetUsageResponse> getGetUsageMethod;
+    if ((getGetUsageMethod = AgentServiceGrpc.getGetUsageMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getGetUsageMethod = AgentServiceGrpc.getGetUsageMethod) == null) {
+          AgentServiceGrpc.getGetUsageMethod = getGetUsageMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.GetUsageRequest, dev.agentd.v1.GetUsageResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetUsage"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.GetUsageRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.GetUsageResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("GetUsage"))
+              .build();
+        }
+      }
+    }
+    return getGetUsageMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.GetStatsRequest,
+      dev.agentd.v1.GetStatsResponse> getGetStatsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetStats",
+      requestType = dev.agentd.v1.GetStatsRequest.class,
+      responseType = dev.agentd.v1.GetStatsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.GetStatsRequest,
+      dev.agentd.v1.GetStatsResponse> getGetStatsMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.GetStatsRequest, dev.agentd.v1.GetStatsResponse> getGetStatsMethod;
+    if ((getGetStatsMethod = AgentServiceGrpc.getGetStatsMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getGetStatsMethod = AgentServiceGrpc.getGetStatsMethod) == null) {
+          AgentServiceGrpc.getGetStatsMethod = getGetStatsMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.GetStatsRequest, dev.agentd.v1.GetStatsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetStats"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.GetStatsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.GetStatsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("GetStats"))
+              .build();
+        }
+      }
+    }
+    return getGetStatsMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -1317,6 +1503,73 @@ public final class AgentServiceGrpc {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetArtifactMethod(), responseObserver);
     }
 
+    /**
+     * <pre>
+     * Budgets of the caller's tenant (admin role to change them; admin or
+     * auditor to list them): limits in tokens or money per tenant, end user
+     * and agent, over a UTC day, a month or all time, held across replicas.
+     * Creates a budget; ALREADY_EXISTS (`BUDGET_EXISTS`) for one of the same
+     * scope, subject, unit and window.
+     * </pre>
+     */
+    public void createBudget(dev.agentd.v1.CreateBudgetRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Budget> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getCreateBudgetMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Changes a budget's limits; NOT_FOUND (`BUDGET_NOT_FOUND`).
+     * </pre>
+     */
+    public void updateBudget(dev.agentd.v1.UpdateBudgetRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Budget> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getUpdateBudgetMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Deletes a budget; its tasks draw on it no longer.
+     * </pre>
+     */
+    public void deleteBudget(dev.agentd.v1.DeleteBudgetRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteBudgetResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getDeleteBudgetMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Lists the tenant's budgets with what their current windows spent.
+     * </pre>
+     */
+    public void listBudgets(dev.agentd.v1.ListBudgetsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListBudgetsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListBudgetsMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Spend and tokens of the caller's tenant's model calls over a range,
+     * grouped, from the usage ledger (admin or auditor role).
+     * </pre>
+     */
+    public void getUsage(dev.agentd.v1.GetUsageRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.GetUsageResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetUsageMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Statistics of the caller's tenant over a range: tasks by stop reason,
+     * success rate, durations, iterations, tokens and cost, by agent, tool and
+     * provider (admin or auditor role).
+     * </pre>
+     */
+    public void getStats(dev.agentd.v1.GetStatsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.GetStatsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetStatsMethod(), responseObserver);
+    }
+
     @java.lang.Override public final io.grpc.ServerServiceDefinition bindService() {
       return io.grpc.ServerServiceDefinition.builder(getServiceDescriptor())
           .addMethod(
@@ -1522,6 +1775,48 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.GetArtifactRequest,
                 dev.agentd.v1.ArtifactContent>(
                   this, METHODID_GET_ARTIFACT)))
+          .addMethod(
+            getCreateBudgetMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.CreateBudgetRequest,
+                dev.agentd.v1.Budget>(
+                  this, METHODID_CREATE_BUDGET)))
+          .addMethod(
+            getUpdateBudgetMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.UpdateBudgetRequest,
+                dev.agentd.v1.Budget>(
+                  this, METHODID_UPDATE_BUDGET)))
+          .addMethod(
+            getDeleteBudgetMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.DeleteBudgetRequest,
+                dev.agentd.v1.DeleteBudgetResponse>(
+                  this, METHODID_DELETE_BUDGET)))
+          .addMethod(
+            getListBudgetsMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListBudgetsRequest,
+                dev.agentd.v1.ListBudgetsResponse>(
+                  this, METHODID_LIST_BUDGETS)))
+          .addMethod(
+            getGetUsageMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.GetUsageRequest,
+                dev.agentd.v1.GetUsageResponse>(
+                  this, METHODID_GET_USAGE)))
+          .addMethod(
+            getGetStatsMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.GetStatsRequest,
+                dev.agentd.v1.GetStatsResponse>(
+                  this, METHODID_GET_STATS)))
           .build();
     }
   }
@@ -1917,6 +2212,79 @@ public final class AgentServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getGetArtifactMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * Budgets of the caller's tenant (admin role to change them; admin or
+     * auditor to list them): limits in tokens or money per tenant, end user
+     * and agent, over a UTC day, a month or all time, held across replicas.
+     * Creates a budget; ALREADY_EXISTS (`BUDGET_EXISTS`) for one of the same
+     * scope, subject, unit and window.
+     * </pre>
+     */
+    public void createBudget(dev.agentd.v1.CreateBudgetRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Budget> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getCreateBudgetMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Changes a budget's limits; NOT_FOUND (`BUDGET_NOT_FOUND`).
+     * </pre>
+     */
+    public void updateBudget(dev.agentd.v1.UpdateBudgetRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Budget> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getUpdateBudgetMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Deletes a budget; its tasks draw on it no longer.
+     * </pre>
+     */
+    public void deleteBudget(dev.agentd.v1.DeleteBudgetRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteBudgetResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getDeleteBudgetMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Lists the tenant's budgets with what their current windows spent.
+     * </pre>
+     */
+    public void listBudgets(dev.agentd.v1.ListBudgetsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListBudgetsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListBudgetsMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Spend and tokens of the caller's tenant's model calls over a range,
+     * grouped, from the usage ledger (admin or auditor role).
+     * </pre>
+     */
+    public void getUsage(dev.agentd.v1.GetUsageRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.GetUsageResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetUsageMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Statistics of the caller's tenant over a range: tasks by stop reason,
+     * success rate, durations, iterations, tokens and cost, by agent, tool and
+     * provider (admin or auditor role).
+     * </pre>
+     */
+    public void getStats(dev.agentd.v1.GetStatsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.GetStatsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetStatsMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -2283,6 +2651,73 @@ public final class AgentServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getGetArtifactMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * Budgets of the caller's tenant (admin role to change them; admin or
+     * auditor to list them): limits in tokens or money per tenant, end user
+     * and agent, over a UTC day, a month or all time, held across replicas.
+     * Creates a budget; ALREADY_EXISTS (`BUDGET_EXISTS`) for one of the same
+     * scope, subject, unit and window.
+     * </pre>
+     */
+    public dev.agentd.v1.Budget createBudget(dev.agentd.v1.CreateBudgetRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getCreateBudgetMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Changes a budget's limits; NOT_FOUND (`BUDGET_NOT_FOUND`).
+     * </pre>
+     */
+    public dev.agentd.v1.Budget updateBudget(dev.agentd.v1.UpdateBudgetRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getUpdateBudgetMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Deletes a budget; its tasks draw on it no longer.
+     * </pre>
+     */
+    public dev.agentd.v1.DeleteBudgetResponse deleteBudget(dev.agentd.v1.DeleteBudgetRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getDeleteBudgetMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Lists the tenant's budgets with what their current windows spent.
+     * </pre>
+     */
+    public dev.agentd.v1.ListBudgetsResponse listBudgets(dev.agentd.v1.ListBudgetsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListBudgetsMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Spend and tokens of the caller's tenant's model calls over a range,
+     * grouped, from the usage ledger (admin or auditor role).
+     * </pre>
+     */
+    public dev.agentd.v1.GetUsageResponse getUsage(dev.agentd.v1.GetUsageRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetUsageMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Statistics of the caller's tenant over a range: tasks by stop reason,
+     * success rate, durations, iterations, tokens and cost, by agent, tool and
+     * provider (admin or auditor role).
+     * </pre>
+     */
+    public dev.agentd.v1.GetStatsResponse getStats(dev.agentd.v1.GetStatsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetStatsMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -2648,6 +3083,79 @@ public final class AgentServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getGetArtifactMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * Budgets of the caller's tenant (admin role to change them; admin or
+     * auditor to list them): limits in tokens or money per tenant, end user
+     * and agent, over a UTC day, a month or all time, held across replicas.
+     * Creates a budget; ALREADY_EXISTS (`BUDGET_EXISTS`) for one of the same
+     * scope, subject, unit and window.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Budget> createBudget(
+        dev.agentd.v1.CreateBudgetRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getCreateBudgetMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Changes a budget's limits; NOT_FOUND (`BUDGET_NOT_FOUND`).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Budget> updateBudget(
+        dev.agentd.v1.UpdateBudgetRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getUpdateBudgetMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Deletes a budget; its tasks draw on it no longer.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.DeleteBudgetResponse> deleteBudget(
+        dev.agentd.v1.DeleteBudgetRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getDeleteBudgetMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Lists the tenant's budgets with what their current windows spent.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListBudgetsResponse> listBudgets(
+        dev.agentd.v1.ListBudgetsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListBudgetsMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Spend and tokens of the caller's tenant's model calls over a range,
+     * grouped, from the usage ledger (admin or auditor role).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.GetUsageResponse> getUsage(
+        dev.agentd.v1.GetUsageRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetUsageMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Statistics of the caller's tenant over a range: tasks by stop reason,
+     * success rate, durations, iterations, tokens and cost, by agent, tool and
+     * provider (admin or auditor role).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.GetStatsResponse> getStats(
+        dev.agentd.v1.GetStatsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetStatsMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_EXECUTE = 0;
@@ -2679,6 +3187,12 @@ public final class AgentServiceGrpc {
   private static final int METHODID_FORK_CONVERSATION = 26;
   private static final int METHODID_REWIND_CONVERSATION = 27;
   private static final int METHODID_GET_ARTIFACT = 28;
+  private static final int METHODID_CREATE_BUDGET = 29;
+  private static final int METHODID_UPDATE_BUDGET = 30;
+  private static final int METHODID_DELETE_BUDGET = 31;
+  private static final int METHODID_LIST_BUDGETS = 32;
+  private static final int METHODID_GET_USAGE = 33;
+  private static final int METHODID_GET_STATS = 34;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -2813,6 +3327,30 @@ public final class AgentServiceGrpc {
           serviceImpl.getArtifact((dev.agentd.v1.GetArtifactRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.ArtifactContent>) responseObserver);
           break;
+        case METHODID_CREATE_BUDGET:
+          serviceImpl.createBudget((dev.agentd.v1.CreateBudgetRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Budget>) responseObserver);
+          break;
+        case METHODID_UPDATE_BUDGET:
+          serviceImpl.updateBudget((dev.agentd.v1.UpdateBudgetRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Budget>) responseObserver);
+          break;
+        case METHODID_DELETE_BUDGET:
+          serviceImpl.deleteBudget((dev.agentd.v1.DeleteBudgetRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteBudgetResponse>) responseObserver);
+          break;
+        case METHODID_LIST_BUDGETS:
+          serviceImpl.listBudgets((dev.agentd.v1.ListBudgetsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListBudgetsResponse>) responseObserver);
+          break;
+        case METHODID_GET_USAGE:
+          serviceImpl.getUsage((dev.agentd.v1.GetUsageRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.GetUsageResponse>) responseObserver);
+          break;
+        case METHODID_GET_STATS:
+          serviceImpl.getStats((dev.agentd.v1.GetStatsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.GetStatsResponse>) responseObserver);
+          break;
         default:
           throw new AssertionError();
       }
@@ -2903,6 +3441,12 @@ public final class AgentServiceGrpc {
               .addMethod(getForkConversationMethod())
               .addMethod(getRewindConversationMethod())
               .addMethod(getGetArtifactMethod())
+              .addMethod(getCreateBudgetMethod())
+              .addMethod(getUpdateBudgetMethod())
+              .addMethod(getDeleteBudgetMethod())
+              .addMethod(getListBudgetsMethod())
+              .addMethod(getGetUsageMethod())
+              .addMethod(getGetStatsMethod())
               .build();
         }
       }

@@ -156,132 +156,144 @@ public final class AgentServiceProto {
       "audit.proto\032\035agentd/v1/conversations.pro" +
       "to\032\026agentd/v1/events.proto\032\026agentd/v1/gr" +
       "ants.proto\032\025agentd/v1/tasks.proto\032\025agent" +
-      "d/v1/tools.proto\"\301\004\n\016ExecuteRequest\022\014\n\004t" +
-      "ask\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n\007context\030\003 \001(" +
-      "\0132\027.google.protobuf.Struct\022\026\n\016max_iterat" +
-      "ions\030\004 \001(\005\022&\n\004mode\030\005 \001(\0162\030.agentd.v1.Exe" +
-      "cutionMode\022\027\n\017idempotency_key\030\006 \001(\t\022\024\n\014t" +
-      "oken_budget\030\007 \001(\r\022\034\n\024cancel_on_disconnec" +
-      "t\030\010 \001(\010\022*\n\007timeout\030\t \001(\0132\031.google.protob" +
-      "uf.Duration\0225\n\006labels\030\n \003(\0132%.agentd.v1." +
-      "ExecuteRequest.LabelsEntry\022\035\n\004plan\030\013 \001(\013" +
-      "2\017.agentd.v1.Plan\022\r\n\005agent\030\r \001(\t\022\031\n\021bypa" +
-      "ss_tool_cache\030\014 \001(\010\022\027\n\017conversation_id\030\016" +
-      " \001(\t\0226\n\013busy_policy\030\017 \001(\0162!.agentd.v1.Co" +
-      "nversationBusyPolicy\022/\n\014wait_timeout\030\020 \001" +
-      "(\0132\031.google.protobuf.Duration\032-\n\013LabelsE" +
-      "ntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"c\n\013" +
-      "PlanRequest\022\014\n\004task\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t" +
-      "\022(\n\007context\030\003 \001(\0132\027.google.protobuf.Stru" +
-      "ct\022\r\n\005agent\030\004 \001(\t\"-\n\014PlanResponse\022\035\n\004pla" +
-      "n\030\001 \001(\0132\017.agentd.v1.Plan\"\177\n\017CallToolRequ" +
-      "est\022\021\n\ttool_name\030\001 \001(\t\022*\n\targuments\030\002 \001(" +
-      "\0132\027.google.protobuf.Struct\022\027\n\017idempotenc" +
-      "y_key\030\003 \001(\t\022\024\n\014bypass_cache\030\004 \001(\010\"\277\001\n\020Ca" +
-      "llToolResponse\022\017\n\007call_id\030\001 \001(\t\022&\n\006resul" +
-      "t\030\002 \001(\0132\026.google.protobuf.Value\022\014\n\004text\030" +
-      "\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031.google.protobu" +
-      "f.Duration\022\'\n\005error\030\005 \001(\0132\030.agentd.v1.To" +
-      "olCallError\022\016\n\006cached\030\006 \001(\010\"!\n\016GetTaskRe" +
-      "quest\022\017\n\007task_id\030\001 \001(\t\"D\n\020ListToolsReque" +
-      "st\022\020\n\010category\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022\017\n\007t" +
-      "oolset\030\003 \001(\t\"3\n\021ListToolsResponse\022\036\n\005too" +
-      "ls\030\001 \003(\0132\017.agentd.v1.Tool\"4\n\021CancelTaskR" +
-      "equest\022\017\n\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"" +
-      "M\n\020SteerTaskRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007" +
-      "message\030\002 \001(\t\022\027\n\017idempotency_key\030\003 \001(\t\"V" +
-      "\n\021SteerTaskResponse\022\035\n\004task\030\001 \001(\0132\017.agen" +
-      "td.v1.Task\022\020\n\010steer_id\030\002 \001(\t\022\020\n\010sequence" +
-      "\030\003 \001(\004\"B\n\027StreamTaskEventsRequest\022\017\n\007tas" +
-      "k_id\030\001 \001(\t\022\026\n\016after_sequence\030\002 \001(\004\"\361\002\n\020L" +
-      "istTasksRequest\022\'\n\010statuses\030\001 \003(\0162\025.agen" +
-      "td.v1.TaskStatus\0221\n\rcreated_after\030\002 \001(\0132" +
-      "\032.google.protobuf.Timestamp\0222\n\016created_b" +
-      "efore\030\003 \001(\0132\032.google.protobuf.Timestamp\022" +
-      "\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\0227" +
-      "\n\006labels\030\006 \003(\0132\'.agentd.v1.ListTasksRequ" +
-      "est.LabelsEntry\022\r\n\005agent\030\007 \001(\t\022\027\n\017conver" +
-      "sation_id\030\010 \001(\t\022\026\n\016parent_task_id\030\t \001(\t\032" +
-      "-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001" +
-      "(\t:\0028\001\"L\n\021ListTasksResponse\022\036\n\005tasks\030\001 \003" +
-      "(\0132\017.agentd.v1.Task\022\027\n\017next_page_token\030\002" +
-      " \001(\t\"\246\001\n\026ApproveToolCallRequest\022\017\n\007task_" +
-      "id\030\001 \001(\t\022\017\n\007call_id\030\002 \001(\t\022-\n\010decision\030\003 " +
-      "\001(\0162\033.agentd.v1.ApprovalDecision\022*\n\targu" +
-      "ments\030\004 \001(\0132\027.google.protobuf.Struct\022\017\n\007" +
-      "comment\030\005 \001(\t\"H\n\023ProvideInputRequest\022\017\n\007" +
-      "task_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\014\n\004tex" +
-      "t\030\003 \001(\t\"5\n\021ResumeTaskRequest\022\017\n\007task_id\030" +
-      "\001 \001(\t\022\017\n\007comment\030\002 \001(\t\"\224\002\n\027ListAuditReco" +
-      "rdsRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1.Aud" +
-      "itKind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool_nam" +
-      "e\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(" +
-      "\t\022)\n\005since\030\006 \001(\0132\032.google.protobuf.Times" +
-      "tamp\022)\n\005until\030\007 \001(\0132\032.google.protobuf.Ti" +
-      "mestamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_token" +
-      "\030\t \001(\t\022\r\n\005check\030\n \001(\t\"\\\n\030ListAuditRecord" +
-      "sResponse\022\'\n\007records\030\001 \003(\0132\026.agentd.v1.A" +
-      "uditRecord\022\027\n\017next_page_token\030\002 \001(\t\"5\n\022C" +
-      "reateGrantRequest\022\037\n\005grant\030\001 \001(\0132\020.agent" +
-      "d.v1.Grant\"&\n\022RevokeGrantRequest\022\020\n\010gran" +
-      "t_id\030\001 \001(\t\",\n\021ListGrantsRequest\022\027\n\017inclu" +
-      "de_revoked\030\001 \001(\010\"6\n\022ListGrantsResponse\022 " +
-      "\n\006grants\030\001 \003(\0132\020.agentd.v1.Grant2\301\020\n\014Age" +
-      "ntService\022<\n\007Execute\022\031.agentd.v1.Execute" +
-      "Request\032\024.agentd.v1.TaskEvent0\001\0227\n\tStart" +
-      "Task\022\031.agentd.v1.ExecuteRequest\032\017.agentd" +
-      ".v1.Task\0227\n\004Plan\022\026.agentd.v1.PlanRequest" +
-      "\032\027.agentd.v1.PlanResponse\022C\n\010CallTool\022\032." +
-      "agentd.v1.CallToolRequest\032\033.agentd.v1.Ca" +
-      "llToolResponse\0225\n\007GetTask\022\031.agentd.v1.Ge" +
-      "tTaskRequest\032\017.agentd.v1.Task\022F\n\tListToo" +
-      "ls\022\033.agentd.v1.ListToolsRequest\032\034.agentd" +
-      ".v1.ListToolsResponse\022;\n\nCancelTask\022\034.ag" +
-      "entd.v1.CancelTaskRequest\032\017.agentd.v1.Ta" +
-      "sk\022F\n\tSteerTask\022\033.agentd.v1.SteerTaskReq" +
-      "uest\032\034.agentd.v1.SteerTaskResponse\022N\n\020St" +
-      "reamTaskEvents\022\".agentd.v1.StreamTaskEve" +
-      "ntsRequest\032\024.agentd.v1.TaskEvent0\001\022F\n\tLi" +
-      "stTasks\022\033.agentd.v1.ListTasksRequest\032\034.a" +
-      "gentd.v1.ListTasksResponse\022E\n\017ApproveToo" +
-      "lCall\022!.agentd.v1.ApproveToolCallRequest" +
-      "\032\017.agentd.v1.Task\022?\n\014ProvideInput\022\036.agen" +
-      "td.v1.ProvideInputRequest\032\017.agentd.v1.Ta" +
-      "sk\022;\n\nResumeTask\022\034.agentd.v1.ResumeTaskR" +
-      "equest\032\017.agentd.v1.Task\022[\n\020ListAuditReco" +
-      "rds\022\".agentd.v1.ListAuditRecordsRequest\032" +
-      "#.agentd.v1.ListAuditRecordsResponse\022>\n\013" +
-      "CreateGrant\022\035.agentd.v1.CreateGrantReque" +
-      "st\032\020.agentd.v1.Grant\022>\n\013RevokeGrant\022\035.ag" +
-      "entd.v1.RevokeGrantRequest\032\020.agentd.v1.G" +
-      "rant\022I\n\nListGrants\022\034.agentd.v1.ListGrant" +
-      "sRequest\032\035.agentd.v1.ListGrantsResponse\022" +
-      ">\n\013CreateAgent\022\035.agentd.v1.CreateAgentRe" +
-      "quest\032\020.agentd.v1.Agent\0228\n\010GetAgent\022\032.ag" +
-      "entd.v1.GetAgentRequest\032\020.agentd.v1.Agen" +
-      "t\022I\n\nListAgents\022\034.agentd.v1.ListAgentsRe" +
-      "quest\032\035.agentd.v1.ListAgentsResponse\022>\n\013" +
-      "UpdateAgent\022\035.agentd.v1.UpdateAgentReque" +
-      "st\032\020.agentd.v1.Agent\022L\n\013DeleteAgent\022\035.ag" +
-      "entd.v1.DeleteAgentRequest\032\036.agentd.v1.D" +
-      "eleteAgentResponse\022S\n\022CreateConversation" +
-      "\022$.agentd.v1.CreateConversationRequest\032\027" +
-      ".agentd.v1.Conversation\022X\n\017GetConversati" +
-      "on\022!.agentd.v1.GetConversationRequest\032\"." +
-      "agentd.v1.GetConversationResponse\022^\n\021Lis" +
-      "tConversations\022#.agentd.v1.ListConversat" +
-      "ionsRequest\032$.agentd.v1.ListConversation" +
-      "sResponse\022a\n\022DeleteConversation\022$.agentd" +
-      ".v1.DeleteConversationRequest\032%.agentd.v" +
-      "1.DeleteConversationResponse\022O\n\020ForkConv" +
-      "ersation\022\".agentd.v1.ForkConversationReq" +
-      "uest\032\027.agentd.v1.Conversation\022S\n\022RewindC" +
-      "onversation\022$.agentd.v1.RewindConversati" +
-      "onRequest\032\027.agentd.v1.Conversation\022H\n\013Ge" +
-      "tArtifact\022\035.agentd.v1.GetArtifactRequest" +
-      "\032\032.agentd.v1.ArtifactContentBG\n\rdev.agen" +
-      "td.v1B\021AgentServiceProtoP\001Z!agentd.dev/g" +
-      "en/agentd/v1;agentdv1b\006proto3"
+      "d/v1/tools.proto\032\025agentd/v1/usage.proto\"" +
+      "\301\004\n\016ExecuteRequest\022\014\n\004task\030\001 \001(\t\022\r\n\005tool" +
+      "s\030\002 \003(\t\022(\n\007context\030\003 \001(\0132\027.google.protob" +
+      "uf.Struct\022\026\n\016max_iterations\030\004 \001(\005\022&\n\004mod" +
+      "e\030\005 \001(\0162\030.agentd.v1.ExecutionMode\022\027\n\017ide" +
+      "mpotency_key\030\006 \001(\t\022\024\n\014token_budget\030\007 \001(\r" +
+      "\022\034\n\024cancel_on_disconnect\030\010 \001(\010\022*\n\007timeou" +
+      "t\030\t \001(\0132\031.google.protobuf.Duration\0225\n\006la" +
+      "bels\030\n \003(\0132%.agentd.v1.ExecuteRequest.La" +
+      "belsEntry\022\035\n\004plan\030\013 \001(\0132\017.agentd.v1.Plan" +
+      "\022\r\n\005agent\030\r \001(\t\022\031\n\021bypass_tool_cache\030\014 \001" +
+      "(\010\022\027\n\017conversation_id\030\016 \001(\t\0226\n\013busy_poli" +
+      "cy\030\017 \001(\0162!.agentd.v1.ConversationBusyPol" +
+      "icy\022/\n\014wait_timeout\030\020 \001(\0132\031.google.proto" +
+      "buf.Duration\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t" +
+      "\022\r\n\005value\030\002 \001(\t:\0028\001\"c\n\013PlanRequest\022\014\n\004ta" +
+      "sk\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n\007context\030\003 \001(\013" +
+      "2\027.google.protobuf.Struct\022\r\n\005agent\030\004 \001(\t" +
+      "\"-\n\014PlanResponse\022\035\n\004plan\030\001 \001(\0132\017.agentd." +
+      "v1.Plan\"\177\n\017CallToolRequest\022\021\n\ttool_name\030" +
+      "\001 \001(\t\022*\n\targuments\030\002 \001(\0132\027.google.protob" +
+      "uf.Struct\022\027\n\017idempotency_key\030\003 \001(\t\022\024\n\014by" +
+      "pass_cache\030\004 \001(\010\"\277\001\n\020CallToolResponse\022\017\n" +
+      "\007call_id\030\001 \001(\t\022&\n\006result\030\002 \001(\0132\026.google." +
+      "protobuf.Value\022\014\n\004text\030\003 \001(\t\022+\n\010duration" +
+      "\030\004 \001(\0132\031.google.protobuf.Duration\022\'\n\005err" +
+      "or\030\005 \001(\0132\030.agentd.v1.ToolCallError\022\016\n\006ca" +
+      "ched\030\006 \001(\010\"!\n\016GetTaskRequest\022\017\n\007task_id\030" +
+      "\001 \001(\t\"D\n\020ListToolsRequest\022\020\n\010category\030\001 " +
+      "\001(\t\022\r\n\005agent\030\002 \001(\t\022\017\n\007toolset\030\003 \001(\t\"3\n\021L" +
+      "istToolsResponse\022\036\n\005tools\030\001 \003(\0132\017.agentd" +
+      ".v1.Tool\"4\n\021CancelTaskRequest\022\017\n\007task_id" +
+      "\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"M\n\020SteerTaskReque" +
+      "st\022\017\n\007task_id\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\022\027\n\017" +
+      "idempotency_key\030\003 \001(\t\"V\n\021SteerTaskRespon" +
+      "se\022\035\n\004task\030\001 \001(\0132\017.agentd.v1.Task\022\020\n\010ste" +
+      "er_id\030\002 \001(\t\022\020\n\010sequence\030\003 \001(\004\"B\n\027StreamT" +
+      "askEventsRequest\022\017\n\007task_id\030\001 \001(\t\022\026\n\016aft" +
+      "er_sequence\030\002 \001(\004\"\361\002\n\020ListTasksRequest\022\'" +
+      "\n\010statuses\030\001 \003(\0162\025.agentd.v1.TaskStatus\022" +
+      "1\n\rcreated_after\030\002 \001(\0132\032.google.protobuf" +
+      ".Timestamp\0222\n\016created_before\030\003 \001(\0132\032.goo" +
+      "gle.protobuf.Timestamp\022\021\n\tpage_size\030\004 \001(" +
+      "\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006labels\030\006 \003(\0132\'." +
+      "agentd.v1.ListTasksRequest.LabelsEntry\022\r" +
+      "\n\005agent\030\007 \001(\t\022\027\n\017conversation_id\030\010 \001(\t\022\026" +
+      "\n\016parent_task_id\030\t \001(\t\032-\n\013LabelsEntry\022\013\n" +
+      "\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"L\n\021ListTas" +
+      "ksResponse\022\036\n\005tasks\030\001 \003(\0132\017.agentd.v1.Ta" +
+      "sk\022\027\n\017next_page_token\030\002 \001(\t\"\246\001\n\026ApproveT" +
+      "oolCallRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007call_" +
+      "id\030\002 \001(\t\022-\n\010decision\030\003 \001(\0162\033.agentd.v1.A" +
+      "pprovalDecision\022*\n\targuments\030\004 \001(\0132\027.goo" +
+      "gle.protobuf.Struct\022\017\n\007comment\030\005 \001(\t\"H\n\023" +
+      "ProvideInputRequest\022\017\n\007task_id\030\001 \001(\t\022\022\n\n" +
+      "request_id\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"5\n\021Resume" +
+      "TaskRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007comment\030" +
+      "\002 \001(\t\"\224\002\n\027ListAuditRecordsRequest\022\"\n\004kin" +
+      "d\030\001 \001(\0162\024.agentd.v1.AuditKind\022\024\n\014princip" +
+      "al_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022\017\n\007outcom" +
+      "e\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005since\030\006 \001(\0132" +
+      "\032.google.protobuf.Timestamp\022)\n\005until\030\007 \001" +
+      "(\0132\032.google.protobuf.Timestamp\022\021\n\tpage_s" +
+      "ize\030\010 \001(\005\022\022\n\npage_token\030\t \001(\t\022\r\n\005check\030\n" +
+      " \001(\t\"\\\n\030ListAuditRecordsResponse\022\'\n\007reco" +
+      "rds\030\001 \003(\0132\026.agentd.v1.AuditRecord\022\027\n\017nex" +
+      "t_page_token\030\002 \001(\t\"5\n\022CreateGrantRequest" +
+      "\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022Rev" +
+      "okeGrantRequest\022\020\n\010grant_id\030\001 \001(\t\",\n\021Lis" +
+      "tGrantsRequest\022\027\n\017include_revoked\030\001 \001(\010\"" +
+      "6\n\022ListGrantsResponse\022 \n\006grants\030\001 \003(\0132\020." +
+      "agentd.v1.Grant2\360\023\n\014AgentService\022<\n\007Exec" +
+      "ute\022\031.agentd.v1.ExecuteRequest\032\024.agentd." +
+      "v1.TaskEvent0\001\0227\n\tStartTask\022\031.agentd.v1." +
+      "ExecuteRequest\032\017.agentd.v1.Task\0227\n\004Plan\022" +
+      "\026.agentd.v1.PlanRequest\032\027.agentd.v1.Plan" +
+      "Response\022C\n\010CallTool\022\032.agentd.v1.CallToo" +
+      "lRequest\032\033.agentd.v1.CallToolResponse\0225\n" +
+      "\007GetTask\022\031.agentd.v1.GetTaskRequest\032\017.ag" +
+      "entd.v1.Task\022F\n\tListTools\022\033.agentd.v1.Li" +
+      "stToolsRequest\032\034.agentd.v1.ListToolsResp" +
+      "onse\022;\n\nCancelTask\022\034.agentd.v1.CancelTas" +
+      "kRequest\032\017.agentd.v1.Task\022F\n\tSteerTask\022\033" +
+      ".agentd.v1.SteerTaskRequest\032\034.agentd.v1." +
+      "SteerTaskResponse\022N\n\020StreamTaskEvents\022\"." +
+      "agentd.v1.StreamTaskEventsRequest\032\024.agen" +
+      "td.v1.TaskEvent0\001\022F\n\tListTasks\022\033.agentd." +
+      "v1.ListTasksRequest\032\034.agentd.v1.ListTask" +
+      "sResponse\022E\n\017ApproveToolCall\022!.agentd.v1" +
+      ".ApproveToolCallRequest\032\017.agentd.v1.Task" +
+      "\022?\n\014ProvideInput\022\036.agentd.v1.ProvideInpu" +
+      "tRequest\032\017.agentd.v1.Task\022;\n\nResumeTask\022" +
+      "\034.agentd.v1.ResumeTaskRequest\032\017.agentd.v" +
+      "1.Task\022[\n\020ListAuditRecords\022\".agentd.v1.L" +
+      "istAuditRecordsRequest\032#.agentd.v1.ListA" +
+      "uditRecordsResponse\022>\n\013CreateGrant\022\035.age" +
+      "ntd.v1.CreateGrantRequest\032\020.agentd.v1.Gr" +
+      "ant\022>\n\013RevokeGrant\022\035.agentd.v1.RevokeGra" +
+      "ntRequest\032\020.agentd.v1.Grant\022I\n\nListGrant" +
+      "s\022\034.agentd.v1.ListGrantsRequest\032\035.agentd" +
+      ".v1.ListGrantsResponse\022>\n\013CreateAgent\022\035." +
+      "agentd.v1.CreateAgentRequest\032\020.agentd.v1" +
+      ".Agent\0228\n\010GetAgent\022\032.agentd.v1.GetAgentR" +
+      "equest\032\020.agentd.v1.Agent\022I\n\nListAgents\022\034" +
+      ".agentd.v1.ListAgentsRequest\032\035.agentd.v1" +
+      ".ListAgentsResponse\022>\n\013UpdateAgent\022\035.age" +
+      "ntd.v1.UpdateAgentRequest\032\020.agentd.v1.Ag" +
+      "ent\022L\n\013DeleteAgent\022\035.agentd.v1.DeleteAge" +
+      "ntRequest\032\036.agentd.v1.DeleteAgentRespons" +
+      "e\022S\n\022CreateConversation\022$.agentd.v1.Crea" +
+      "teConversationRequest\032\027.agentd.v1.Conver" +
+      "sation\022X\n\017GetConversation\022!.agentd.v1.Ge" +
+      "tConversationRequest\032\".agentd.v1.GetConv" +
+      "ersationResponse\022^\n\021ListConversations\022#." +
+      "agentd.v1.ListConversationsRequest\032$.age" +
+      "ntd.v1.ListConversationsResponse\022a\n\022Dele" +
+      "teConversation\022$.agentd.v1.DeleteConvers" +
+      "ationRequest\032%.agentd.v1.DeleteConversat" +
+      "ionResponse\022O\n\020ForkConversation\022\".agentd" +
+      ".v1.ForkConversationRequest\032\027.agentd.v1." +
+      "Conversation\022S\n\022RewindConversation\022$.age" +
+      "ntd.v1.RewindConversationRequest\032\027.agent" +
+      "d.v1.Conversation\022H\n\013GetArtifact\022\035.agent" +
+      "d.v1.GetArtifactRequest\032\032.agentd.v1.Arti" +
+      "factContent\022A\n\014CreateBudget\022\036.agentd.v1." +
+      "CreateBudgetRequest\032\021.agentd.v1.Budget\022A" +
+      "\n\014UpdateBudget\022\036.agentd.v1.UpdateBudgetR" +
+      "equest\032\021.agentd.v1.Budget\022O\n\014DeleteBudge" +
+      "t\022\036.agentd.v1.DeleteBudgetRequest\032\037.agen" +
+      "td.v1.DeleteBudgetResponse\022L\n\013ListBudget" +
+      "s\022\035.agentd.v1.ListBudgetsRequest\032\036.agent" +
+      "d.v1.ListBudgetsResponse\022C\n\010GetUsage\022\032.a" +
+      "gentd.v1.GetUsageRequest\032\033.agentd.v1.Get" +
+      "UsageResponse\022C\n\010GetStats\022\032.agentd.v1.Ge" +
+      "tStatsRequest\032\033.agentd.v1.GetStatsRespon" +
+      "seBG\n\rdev.agentd.v1B\021AgentServiceProtoP\001" +
+      "Z!agentd.dev/gen/agentd/v1;agentdv1b\006pro" +
+      "to3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -297,6 +309,7 @@ public final class AgentServiceProto {
           dev.agentd.v1.GrantsProto.getDescriptor(),
           dev.agentd.v1.TasksProto.getDescriptor(),
           dev.agentd.v1.ToolsProto.getDescriptor(),
+          dev.agentd.v1.UsageProto.getDescriptor(),
         });
     internal_static_agentd_v1_ExecuteRequest_descriptor =
       getDescriptor().getMessageTypes().get(0);
@@ -459,6 +472,7 @@ public final class AgentServiceProto {
     dev.agentd.v1.GrantsProto.getDescriptor();
     dev.agentd.v1.TasksProto.getDescriptor();
     dev.agentd.v1.ToolsProto.getDescriptor();
+    dev.agentd.v1.UsageProto.getDescriptor();
   }
 
   // @@protoc_insertion_point(outer_class_scope)

@@ -418,6 +418,33 @@ public enum ErrorReason
    * <code>ERROR_REASON_GUARDRAIL_BLOCKED = 60;</code>
    */
   ERROR_REASON_GUARDRAIL_BLOCKED(60),
+  /**
+   * <pre>
+   * A budget has no room (status RESOURCE_EXHAUSTED when a task cannot
+   * start, with a `google.rpc.QuotaFailure` whose violation's subject is
+   * "budget:&lt;budget_id&gt;"; a task's reason for FAILED with
+   * STOP_REASON_BUDGET_EXHAUSTED when it stopped before any answer).
+   * </pre>
+   *
+   * <code>ERROR_REASON_BUDGET_EXHAUSTED = 61;</code>
+   */
+  ERROR_REASON_BUDGET_EXHAUSTED(61),
+  /**
+   * <pre>
+   * No budget of that id in the caller's tenant.
+   * </pre>
+   *
+   * <code>ERROR_REASON_BUDGET_NOT_FOUND = 62;</code>
+   */
+  ERROR_REASON_BUDGET_NOT_FOUND(62),
+  /**
+   * <pre>
+   * The tenant has a budget of that scope, subject, unit and window.
+   * </pre>
+   *
+   * <code>ERROR_REASON_BUDGET_EXISTS = 63;</code>
+   */
+  ERROR_REASON_BUDGET_EXISTS(63),
   UNRECOGNIZED(-1),
   ;
 
@@ -822,6 +849,33 @@ public enum ErrorReason
    * <code>ERROR_REASON_GUARDRAIL_BLOCKED = 60;</code>
    */
   public static final int ERROR_REASON_GUARDRAIL_BLOCKED_VALUE = 60;
+  /**
+   * <pre>
+   * A budget has no room (status RESOURCE_EXHAUSTED when a task cannot
+   * start, with a `google.rpc.QuotaFailure` whose violation's subject is
+   * "budget:&lt;budget_id&gt;"; a task's reason for FAILED with
+   * STOP_REASON_BUDGET_EXHAUSTED when it stopped before any answer).
+   * </pre>
+   *
+   * <code>ERROR_REASON_BUDGET_EXHAUSTED = 61;</code>
+   */
+  public static final int ERROR_REASON_BUDGET_EXHAUSTED_VALUE = 61;
+  /**
+   * <pre>
+   * No budget of that id in the caller's tenant.
+   * </pre>
+   *
+   * <code>ERROR_REASON_BUDGET_NOT_FOUND = 62;</code>
+   */
+  public static final int ERROR_REASON_BUDGET_NOT_FOUND_VALUE = 62;
+  /**
+   * <pre>
+   * The tenant has a budget of that scope, subject, unit and window.
+   * </pre>
+   *
+   * <code>ERROR_REASON_BUDGET_EXISTS = 63;</code>
+   */
+  public static final int ERROR_REASON_BUDGET_EXISTS_VALUE = 63;
 
 
   public final int getNumber() {
@@ -892,6 +946,9 @@ public enum ErrorReason
       case 58: return ERROR_REASON_WAIT_DEADLINE;
       case 59: return ERROR_REASON_SERVER_RESTARTED;
       case 60: return ERROR_REASON_GUARDRAIL_BLOCKED;
+      case 61: return ERROR_REASON_BUDGET_EXHAUSTED;
+      case 62: return ERROR_REASON_BUDGET_NOT_FOUND;
+      case 63: return ERROR_REASON_BUDGET_EXISTS;
       default: return null;
     }
   }

@@ -23,7 +23,7 @@ public final class ErrorsProto {
       descriptor;
   static {
     java.lang.String[] descriptorData = {
-      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\263\014\n\013" +
+      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\231\r\n\013" +
       "ErrorReason\022\034\n\030ERROR_REASON_UNSPECIFIED\020" +
       "\000\022!\n\035ERROR_REASON_INVALID_ARGUMENT\020\001\022\"\n\036" +
       "ERROR_REASON_REQUEST_TOO_LARGE\020\002\022\037\n\033ERRO" +
@@ -63,9 +63,12 @@ public final class ErrorsProto {
       "\0208\022&\n\"ERROR_REASON_KNOWLEDGE_BASE_EXISTS" +
       "\0209\022\036\n\032ERROR_REASON_WAIT_DEADLINE\020:\022!\n\035ER" +
       "ROR_REASON_SERVER_RESTARTED\020;\022\"\n\036ERROR_R" +
-      "EASON_GUARDRAIL_BLOCKED\020<BA\n\rdev.agentd." +
-      "v1B\013ErrorsProtoP\001Z!agentd.dev/gen/agentd" +
-      "/v1;agentdv1b\006proto3"
+      "EASON_GUARDRAIL_BLOCKED\020<\022!\n\035ERROR_REASO" +
+      "N_BUDGET_EXHAUSTED\020=\022!\n\035ERROR_REASON_BUD" +
+      "GET_NOT_FOUND\020>\022\036\n\032ERROR_REASON_BUDGET_E" +
+      "XISTS\020?BA\n\rdev.agentd.v1B\013ErrorsProtoP\001Z" +
+      "!agentd.dev/gen/agentd/v1;agentdv1b\006prot" +
+      "o3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

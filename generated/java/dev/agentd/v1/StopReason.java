@@ -122,6 +122,16 @@ public enum StopReason
    * <code>STOP_REASON_GUARDRAIL = 27;</code>
    */
   STOP_REASON_GUARDRAIL(27),
+  /**
+   * <pre>
+   * A budget of the task's tenant, end user or agent (CreateBudget) had no
+   * room for the task's next model call, or a person denied going past its
+   * soft limit. The answer is the best one the results so far support.
+   * </pre>
+   *
+   * <code>STOP_REASON_BUDGET_EXHAUSTED = 28;</code>
+   */
+  STOP_REASON_BUDGET_EXHAUSTED(28),
   UNRECOGNIZED(-1),
   ;
 
@@ -235,6 +245,16 @@ public enum StopReason
    * <code>STOP_REASON_GUARDRAIL = 27;</code>
    */
   public static final int STOP_REASON_GUARDRAIL_VALUE = 27;
+  /**
+   * <pre>
+   * A budget of the task's tenant, end user or agent (CreateBudget) had no
+   * room for the task's next model call, or a person denied going past its
+   * soft limit. The answer is the best one the results so far support.
+   * </pre>
+   *
+   * <code>STOP_REASON_BUDGET_EXHAUSTED = 28;</code>
+   */
+  public static final int STOP_REASON_BUDGET_EXHAUSTED_VALUE = 28;
 
 
   public final int getNumber() {
@@ -274,6 +294,7 @@ public enum StopReason
       case 25: return STOP_REASON_TOOL_FAILURES;
       case 26: return STOP_REASON_STEP_FAILED;
       case 27: return STOP_REASON_GUARDRAIL;
+      case 28: return STOP_REASON_BUDGET_EXHAUSTED;
       default: return null;
     }
   }

@@ -125,6 +125,39 @@ private static final long serialVersionUID = 0L;
     return savedTokens_;
   }
 
+  public static final int CACHED_PROMPT_TOKENS_FIELD_NUMBER = 6;
+  private long cachedPromptTokens_ = 0L;
+  /**
+   * <pre>
+   * Of the prompt tokens, those the provider read from its cache (when
+   * reported).
+   * </pre>
+   *
+   * <code>uint64 cached_prompt_tokens = 6;</code>
+   * @return The cachedPromptTokens.
+   */
+  @java.lang.Override
+  public long getCachedPromptTokens() {
+    return cachedPromptTokens_;
+  }
+
+  public static final int COST_MICROS_FIELD_NUMBER = 7;
+  private long costMicros_ = 0L;
+  /**
+   * <pre>
+   * What the tokens cost, in micro-units (millionths) of the server's
+   * currency (AGENTD_CURRENCY), at the prices of the providers file; 0 for
+   * models it gives no price.
+   * </pre>
+   *
+   * <code>uint64 cost_micros = 7;</code>
+   * @return The costMicros.
+   */
+  @java.lang.Override
+  public long getCostMicros() {
+    return costMicros_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -153,6 +186,12 @@ private static final long serialVersionUID = 0L;
     }
     if (savedTokens_ != 0L) {
       output.writeUInt64(5, savedTokens_);
+    }
+    if (cachedPromptTokens_ != 0L) {
+      output.writeUInt64(6, cachedPromptTokens_);
+    }
+    if (costMicros_ != 0L) {
+      output.writeUInt64(7, costMicros_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -183,6 +222,14 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeUInt64Size(5, savedTokens_);
     }
+    if (cachedPromptTokens_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt64Size(6, cachedPromptTokens_);
+    }
+    if (costMicros_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt64Size(7, costMicros_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -208,6 +255,10 @@ private static final long serialVersionUID = 0L;
         != other.getTotalTokens()) return false;
     if (getSavedTokens()
         != other.getSavedTokens()) return false;
+    if (getCachedPromptTokens()
+        != other.getCachedPromptTokens()) return false;
+    if (getCostMicros()
+        != other.getCostMicros()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -234,6 +285,12 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + SAVED_TOKENS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getSavedTokens());
+    hash = (37 * hash) + CACHED_PROMPT_TOKENS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getCachedPromptTokens());
+    hash = (37 * hash) + COST_MICROS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getCostMicros());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -372,6 +429,8 @@ private static final long serialVersionUID = 0L;
       reasoningTokens_ = 0L;
       totalTokens_ = 0L;
       savedTokens_ = 0L;
+      cachedPromptTokens_ = 0L;
+      costMicros_ = 0L;
       return this;
     }
 
@@ -419,6 +478,12 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000010) != 0)) {
         result.savedTokens_ = savedTokens_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.cachedPromptTokens_ = cachedPromptTokens_;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.costMicros_ = costMicros_;
       }
     }
 
@@ -481,6 +546,12 @@ private static final long serialVersionUID = 0L;
       if (other.getSavedTokens() != 0L) {
         setSavedTokens(other.getSavedTokens());
       }
+      if (other.getCachedPromptTokens() != 0L) {
+        setCachedPromptTokens(other.getCachedPromptTokens());
+      }
+      if (other.getCostMicros() != 0L) {
+        setCostMicros(other.getCostMicros());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -532,6 +603,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000010;
               break;
             } // case 40
+            case 48: {
+              cachedPromptTokens_ = input.readUInt64();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 48
+            case 56: {
+              costMicros_ = input.readUInt64();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 56
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -774,6 +855,103 @@ private static final long serialVersionUID = 0L;
     public Builder clearSavedTokens() {
       bitField0_ = (bitField0_ & ~0x00000010);
       savedTokens_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private long cachedPromptTokens_ ;
+    /**
+     * <pre>
+     * Of the prompt tokens, those the provider read from its cache (when
+     * reported).
+     * </pre>
+     *
+     * <code>uint64 cached_prompt_tokens = 6;</code>
+     * @return The cachedPromptTokens.
+     */
+    @java.lang.Override
+    public long getCachedPromptTokens() {
+      return cachedPromptTokens_;
+    }
+    /**
+     * <pre>
+     * Of the prompt tokens, those the provider read from its cache (when
+     * reported).
+     * </pre>
+     *
+     * <code>uint64 cached_prompt_tokens = 6;</code>
+     * @param value The cachedPromptTokens to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCachedPromptTokens(long value) {
+      
+      cachedPromptTokens_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Of the prompt tokens, those the provider read from its cache (when
+     * reported).
+     * </pre>
+     *
+     * <code>uint64 cached_prompt_tokens = 6;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearCachedPromptTokens() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      cachedPromptTokens_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private long costMicros_ ;
+    /**
+     * <pre>
+     * What the tokens cost, in micro-units (millionths) of the server's
+     * currency (AGENTD_CURRENCY), at the prices of the providers file; 0 for
+     * models it gives no price.
+     * </pre>
+     *
+     * <code>uint64 cost_micros = 7;</code>
+     * @return The costMicros.
+     */
+    @java.lang.Override
+    public long getCostMicros() {
+      return costMicros_;
+    }
+    /**
+     * <pre>
+     * What the tokens cost, in micro-units (millionths) of the server's
+     * currency (AGENTD_CURRENCY), at the prices of the providers file; 0 for
+     * models it gives no price.
+     * </pre>
+     *
+     * <code>uint64 cost_micros = 7;</code>
+     * @param value The costMicros to set.
+     * @return This builder for chaining.
+     */
+    public Builder setCostMicros(long value) {
+      
+      costMicros_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What the tokens cost, in micro-units (millionths) of the server's
+     * currency (AGENTD_CURRENCY), at the prices of the providers file; 0 for
+     * models it gives no price.
+     * </pre>
+     *
+     * <code>uint64 cost_micros = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearCostMicros() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      costMicros_ = 0L;
       onChanged();
       return this;
     }

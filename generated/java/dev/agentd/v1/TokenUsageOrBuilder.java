@@ -59,4 +59,27 @@ public interface TokenUsageOrBuilder extends
    * @return The savedTokens.
    */
   long getSavedTokens();
+
+  /**
+   * <pre>
+   * Of the prompt tokens, those the provider read from its cache (when
+   * reported).
+   * </pre>
+   *
+   * <code>uint64 cached_prompt_tokens = 6;</code>
+   * @return The cachedPromptTokens.
+   */
+  long getCachedPromptTokens();
+
+  /**
+   * <pre>
+   * What the tokens cost, in micro-units (millionths) of the server's
+   * currency (AGENTD_CURRENCY), at the prices of the providers file; 0 for
+   * models it gives no price.
+   * </pre>
+   *
+   * <code>uint64 cost_micros = 7;</code>
+   * @return The costMicros.
+   */
+  long getCostMicros();
 }

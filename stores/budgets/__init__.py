@@ -1,0 +1,1 @@
+"""Budgets (`records.usage.budgets`): their definitions and their window counters."""

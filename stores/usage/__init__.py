@@ -1,0 +1,1 @@
+"""The usage ledger: one row per model call (`records.usage.ledger`)."""

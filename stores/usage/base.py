@@ -1,0 +1,48 @@
+"""Where the usage ledger is kept: one row per model call, written once and read for
+usage reports (GetUsage), statistics (GetStats) and the settlement of budgets.
+
+Contract (tests/contract/test_usage_ledger.py runs it on memory, SQLite and PostgreSQL):
+- `record` keeps one call (a repeated `call_id` is kept once); on SQL it goes through the
+  database's one writer (group commit) and returns once committed.
+- `report` groups a tenant's calls of [start, end) by the query's groups, ordered by the
+  groups' values, one page (`limit` rows after `offset`), with the whole range's total.
+- `spent` is what the calls matching a budget's scope spent in [start, end): the figure a
+  budget's counter starts from when the live counter is gone (a Redis restart).
+- `stats` counts a tenant's tasks (task history), tool calls (the audit) and model calls
+  (this ledger) of the range; percentiles over at most `max_rows` of each (the latest).
+- `sweep` (retention) deletes calls older than `before`, at most `limit` per call.
+- Nothing of another tenant is ever read or counted.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+from records.usage.budgets import BudgetScope, BudgetUnit
+from records.usage.ledger import ModelCall, UsageQuery, UsageReport
+from records.usage.stats import Stats, StatsQuery
+
+
+class UsageLedger(Protocol):
+    async def record(self, call: ModelCall) -> None: ...
+
+    async def report(self, query: UsageQuery) -> UsageReport: ...
+
+    async def spent(
+        self,
+        tenant: str,
+        scope: BudgetScope,
+        subject: str,
+        unit: BudgetUnit,
+        start: datetime | None,
+        end: datetime | None,
+    ) -> int:
+        """Tokens (prompt + completion) or micro-units spent by the tenant's calls in
+        [start, end) (None: unbounded) whose user (USER) or agent (AGENT: the task's
+        agent or an agent above it in its tree) is `subject`."""
+        ...
+
+    async def stats(self, query: StatsQuery) -> Stats: ...
+
+    async def sweep(self, before: datetime, limit: int) -> int: ...
