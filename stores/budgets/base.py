@@ -5,8 +5,9 @@ the same counter, else in this process).
 Definitions: one budget per tenant, scope, subject, unit and window (`create` raises
 BudgetExistsError for a second); `update`, `delete` and `get` raise BudgetNotFoundError
 for an id the tenant does not have; `list` pages by id (ids sort by creation: oldest
-first); `applicable` returns the tenant's budgets a task draws on — the tenant's, its user's, and those of each agent in
-`agents` (the task's own and those above it in its tree).
+first); `applicable` returns the tenant's budgets a task draws on: the tenant's, its
+user's, and those of each agent in `agents` (the task's own and those above it in its
+tree).
 
 Counters (one per budget and window, `Budget.counter`):
 - `reserve(reservation, charges, ttl)` is all or nothing across its charges, atomic
