@@ -31,6 +31,9 @@ class ModelCall:
     agent: str
     """The task's agent id; "" for the default agent."""
     agent_version: int
+    agents: tuple[str, ...]
+    """The agents above the task in its tree, top first, then its own ("" for the
+    default agent): an agent's budget counts its children's calls."""
     provider: str
     """"" for the server's own endpoint."""
     model: str

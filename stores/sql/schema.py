@@ -324,3 +324,56 @@ task_waits = Table(
 """What parked tasks wait for (`stores.waits`), a row per task and slot: `roles` and
 `answer` are JSON text, the enums their values. Indexed for the periodic pass (deadlines
 due, answers not taken in, polls due), a tenant's inbox of open waits, and a task tree."""
+
+model_calls = Table(
+    "model_calls",
+    metadata,
+    Column("call_id", String(64), primary_key=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("tenant", String(128), nullable=False),
+    Column("task_id", String(64), nullable=False),
+    Column("root_task_id", String(64), nullable=False),
+    Column("end_user", String(256), nullable=False),
+    Column("agent", String(64), nullable=False),
+    Column("agent_version", Integer, nullable=False),
+    Column("agent_path", String(1024), nullable=False),
+    Column("provider", String(64), nullable=False),
+    Column("model", String(256), nullable=False),
+    Column("role", String(32), nullable=False),
+    Column("outcome", String(16), nullable=False),
+    Column("prompt_tokens", BigInteger, nullable=False),
+    Column("cached_prompt_tokens", BigInteger, nullable=False),
+    Column("completion_tokens", BigInteger, nullable=False),
+    Column("reasoning_tokens", BigInteger, nullable=False),
+    Column("cost_micros", BigInteger, nullable=False),
+    Column("priced", Boolean, nullable=False),
+    Column("latency_ms", Integer, nullable=False),
+    Column("estimated", Boolean, nullable=False),
+    Index("ix_model_calls_tenant_at", "tenant", "at"),
+    Index("ix_model_calls_tenant_user_at", "tenant", "end_user", "at"),
+    Index("ix_model_calls_task", "task_id"),
+    Index("ix_model_calls_at", "at"),
+)
+"""The usage ledger: one row per model call (`records.usage.ledger.ModelCall`).
+`agent_path` is `/<agent>/` for a top task, with the agents above it in its tree first
+(`/lead/researcher/`): an agent's budget counts its children's calls (LIKE '%/lead/%').
+The user's column is `end_user`: USER is an SQL keyword."""
+
+budgets = Table(
+    "budgets",
+    metadata,
+    Column("budget_id", String(64), primary_key=True),
+    Column("tenant", String(128), nullable=False),
+    Column("scope", String(16), nullable=False),
+    Column("subject", String(256), nullable=False),
+    Column("unit", String(16), nullable=False),
+    Column("window", String(16), nullable=False),
+    Column("limit_amount", BigInteger, nullable=False),
+    Column("soft_limit", BigInteger, nullable=False),
+    Column("created_by", String(256), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("tenant", "scope", "subject", "unit", "window", name="uq_budgets_kind"),
+    Index("ix_budgets_tenant_id", "tenant", "budget_id"),
+)
+"""Budgets (`records.usage.budgets.Budget`); their counters are live state
+(`stores.budgets`). `limit_amount`: LIMIT is an SQL keyword."""
