@@ -8,8 +8,6 @@ Contract (tests/contract/test_usage_ledger.py runs it on memory, SQLite and Post
   groups' values, one page (`limit` rows after `offset`), with the whole range's total.
 - `spent` is what the calls matching a budget's scope spent in [start, end): the figure a
   budget's counter starts from when the live counter is gone (a Redis restart).
-- `stats` counts a tenant's tasks (task history), tool calls (the audit) and model calls
-  (this ledger) of the range; percentiles over at most `max_rows` of each (the latest).
 - `sweep` (retention) deletes calls older than `before`, at most `limit` per call.
 - Nothing of another tenant is ever read or counted.
 """
@@ -43,6 +41,12 @@ class UsageLedger(Protocol):
         agent or an agent above it in its tree) is `subject`."""
         ...
 
-    async def stats(self, query: StatsQuery) -> Stats: ...
-
     async def sweep(self, before: datetime, limit: int) -> int: ...
+
+
+class StatsReader(Protocol):
+    """Statistics of a tenant over a range: its tasks (task history), tool calls (the tool
+    call audit) and model calls (the ledger), read from SQL (`stores.usage.stats_sql`);
+    percentiles over at most `max_rows` of each kind (the latest), counts over all."""
+
+    async def stats(self, query: StatsQuery) -> Stats: ...
