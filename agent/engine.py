@@ -116,6 +116,7 @@ class Engine:
             self._runs.team = Team(self, limits, self._runs.model_by_name)
             self._runs.nudge = self._parking.nudge
             self._runs.guards = self.guards
+            self._runs.meter = parts.meter
         if memory is not None:
             memory.turn_came = self._turn_came
         interval = parts.replicas.takeover_interval_seconds
@@ -226,6 +227,7 @@ class Engine:
             delegates=await delegates_of(self._agents, call.principal.tenant, agent),
         )
         run = runs.new(task, call, specs, 0, persist=False)
+        await runs.admitted(task)
         try:
             return await planner.make_plan(run)
         except LimitReached as limit:
@@ -283,6 +285,7 @@ class Engine:
         routed = self._models is not None and self._models.router is not None
         task = new_task(chosen, call, task_id, self.config.tool_calling, routed)
         run = self._require_runs().new(task, call, chosen.specs, request.token_budget)
+        await self._require_runs().admitted(task)  # BudgetExhaustedError: budgets spent
         memory = self._memory if task.conversation_id else None
         try:  # a task not stored after all never stays in its conversation's line
             if memory is not None:
@@ -390,5 +393,7 @@ class Engine:
         """
         await self._jobs.stop()
         await self._runner.stop_all(reason)
+        if self._runs is not None:
+            await self._runs.drained()
         if self._models is not None:
             await self._models.close()

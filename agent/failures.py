@@ -37,6 +37,7 @@ class FailureReason(StrEnum):
     WAIT_DEADLINE = "WAIT_DEADLINE"
     SERVER_RESTARTED = "SERVER_RESTARTED"
     GUARDRAIL_BLOCKED = "GUARDRAIL_BLOCKED"
+    BUDGET_EXHAUSTED = "BUDGET_EXHAUSTED"
 
 
 class TaskFailedError(Exception):
@@ -70,6 +71,8 @@ class NoAnswerWithinLimitError(TaskFailedError):
     def __init__(self, stop_reason: StopReason, message: str) -> None:
         super().__init__(message)
         self.stop_reason = stop_reason
+        if stop_reason is StopReason.BUDGET_EXHAUSTED:  # a budget is not the task's limit
+            self.reason = FailureReason.BUDGET_EXHAUSTED
 
 
 class ResumeWindowClosedError(TaskFailedError):

@@ -29,9 +29,11 @@ DEFAULT_WAIT_ACTIONS: Mapping[WaitKind, WaitAction] = {
     WaitKind.CHILD: WaitAction.FAIL,
     WaitKind.REMOTE: WaitAction.FAIL,
     WaitKind.TURN: WaitAction.FAIL,
+    WaitKind.BUDGET: WaitAction.DENY,
 }
 """A call nobody decided on in time is denied (the model is told, the task goes on); a
-task whose children, remote agent, turn or resume did not come in time fails."""
+task whose children, remote agent, turn or resume did not come in time fails; a task
+nobody let past a budget's soft limit in time stops (STOP_REASON_BUDGET_EXHAUSTED)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from agent.definitions.catalog import Agents
 from agent.guardrails.runs import DecisionSink
 from agent.llm.window.encodings import Encodings
 from agent.scheduling.factory import ModelFactory
+from agent.spending.calls import Metering
 from agent.teams.delegation import TeamLimits
 from stores.cancellations.base import CancelBus
 from stores.cancellations.memory import InMemoryCancelBus
@@ -79,5 +80,7 @@ class EngineParts:
     """How far delegation to sub-agents may go (None: the defaults)."""
     guardrail_audit: DecisionSink | None = None
     """Where guardrail decisions are audited (None: only in the tasks' events)."""
+    meter: Metering | None = None
+    """Prices, budgets and the usage ledger of model calls (None: calls are not metered)."""
     missing_settings: tuple[str, ...] = ("AGENTD_LLM_MODEL",)
     """Without models: the settings that would turn the engine on (its error says them)."""

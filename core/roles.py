@@ -35,6 +35,8 @@ class Action(Enum):
     READ_SHARED_MEMORY = "reading the shared memory namespace"
     WRITE_SHARED_MEMORY = "writing the shared memory namespace"
     ACT_FOR_END_USERS = "calling on behalf of someone (agentd-on-behalf-of)"
+    MANAGE_BUDGETS = "managing budgets"
+    READ_USAGE = "reading usage and statistics"
 
     @property
     def words(self) -> str:
@@ -108,6 +110,8 @@ DEFAULT_ROLES = RoleTable.of(
         Action.READ_SHARED_MEMORY: _ADMINS,
         Action.WRITE_SHARED_MEMORY: _ADMINS,
         Action.ACT_FOR_END_USERS: ("gateway",),
+        Action.MANAGE_BUDGETS: _ADMINS,
+        Action.READ_USAGE: ("auditor", "admin"),
     }
 )
 """The table the default settings give (`server.wiring.role_table.role_table`)."""

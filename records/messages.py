@@ -107,6 +107,16 @@ class ModelSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class FailedAttempt:
+    """A provider of a fallback chain that failed a call (the next one was tried)."""
+
+    provider: str
+    model: str
+    seconds: float
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
 class ModelResponse:
     """A complete model reply."""
 
@@ -120,6 +130,11 @@ class ModelResponse:
     """The model that answered, as the endpoint named it (empty when it did not say)."""
     provider: str = ""
     """The provider that answered (empty: the server's own endpoint)."""
+    asked_model: str = ""
+    """The model name the call asked its provider for (what prices are keyed by); empty:
+    `model`."""
+    failed: tuple[FailedAttempt, ...] = ()
+    """Providers of its fallback chain that failed before this one answered."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -120,6 +120,7 @@ _LATER: dict[str, frozenset[str]] = {
     "PlanExecuteState": frozenset({"unsettled", "correcting", "correction"}),
     "RunCheckpoint": frozenset({"citations", "artifacts_written", "steers"}),
     "JournalEntry": frozenset({"handed_on"}),
+    "TokenUsage": frozenset({"cached_prompt_tokens", "cost_micros"}),
     "AgentDefinition": frozenset({"guardrails"}),
 }
 """Fields added after their type's stored form was fixed: written only when they differ

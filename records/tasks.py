@@ -54,6 +54,9 @@ class StopReason(enum.Enum):
     GUARDRAIL = "guardrail"
     """A guardrail blocked the task's input, the model's output, or a tool call's
     arguments or result (`agent.guardrails`)."""
+    BUDGET_EXHAUSTED = "budget_exhausted"
+    """A budget of its tenant, user or agent had no room for its next model call, or a
+    person denied going past a soft limit (`agent.spending`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,11 @@ class TokenUsage:
     saved_tokens: int = 0
     """Tokens of earlier conversation turns not sent because of the memory budget (not
     part of the total)."""
+    cached_prompt_tokens: int = 0
+    """Of the prompt tokens, those the provider read from its cache (when it says)."""
+    cost_micros: int = 0
+    """What the tokens cost, in micro-units of the server's currency (`records.usage.prices`);
+    0 for a model without a price."""
 
     @property
     def total_tokens(self) -> int:
@@ -77,6 +85,8 @@ class TokenUsage:
             self.completion_tokens + other.completion_tokens,
             self.reasoning_tokens + other.reasoning_tokens,
             self.saved_tokens + other.saved_tokens,
+            self.cached_prompt_tokens + other.cached_prompt_tokens,
+            self.cost_micros + other.cost_micros,
         )
 
 

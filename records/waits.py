@@ -36,11 +36,14 @@ class WaitKind(enum.Enum):
     """A remote A2A agent's task moving on (followed by polling it)."""
     TURN = "turn"
     """Its turn in its conversation (the tasks before it ending)."""
+    BUDGET = "budget"
+    """A person's approval to go past a budget's soft limit (ApproveToolCall, slot
+    `budget:<budget id>`)."""
 
     @property
     def for_person(self) -> bool:
         """Whether a person answers it (the task is INPUT_REQUIRED meanwhile)."""
-        return self in (WaitKind.APPROVAL, WaitKind.QUESTION, WaitKind.RESUME)
+        return self in (WaitKind.APPROVAL, WaitKind.QUESTION, WaitKind.RESUME, WaitKind.BUDGET)
 
 
 class WaitState(enum.Enum):

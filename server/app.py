@@ -45,6 +45,7 @@ from server.wiring.models import build_models, model_factory
 from server.wiring.providers import configure_secrets
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
 from server.wiring.services import add_services, interceptor_chain, report_serving
+from server.wiring.spending import Spending, build_spending
 from server.wiring.startup import after_serving, start_metrics, unless_stopped
 from server.wiring.stores import start_retention, store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
@@ -100,13 +101,24 @@ class AgentdServer:
         encodings = Encodings(settings.tokenizer_dir)
         models = models or build_models(settings)
         stores = (tasks, durable, live, agents, conversations, encodings)
-        engine, memory = await _engine(settings, models, registry, *stores, background)
+        spending = build_spending(settings, durable, live, models)
+        engine, memory = await _engine(settings, models, registry, *stores, background, spending)
         draining = DrainingInterceptor()
         audit = AuditInterceptor(durable.rpcs)
         interceptors = interceptor_chain(settings, draining, audit, authenticator, where, live)
         server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
         health, a2a = add_services(
-            server, settings, engine, registry, tasks, live, durable, agents, conversations, memory
+            server,
+            settings,
+            engine,
+            registry,
+            tasks,
+            live,
+            durable,
+            agents,
+            conversations,
+            memory,
+            spending,
         )
         port = await _start_serving(server, settings, health, a2a, authenticator)
         background.append(asyncio.create_task(after_serving(encodings, models)))
@@ -168,6 +180,7 @@ async def _engine(
     conversations: Conversations,
     encodings: Encodings,
     background: list[asyncio.Task[None]],
+    spending: Spending,
 ) -> tuple[Engine, MemoryFeature]:
     """The engine, with long-term memory and the server's guardrails (whose clients are
     held open by a background job, closed when the server stops its jobs)."""
@@ -187,6 +200,7 @@ async def _engine(
         recall=memory.recall,
         extract=memory.after_turn,
         guardrails=guardrails.policy,
+        meter=spending.meter,
     )
     return engine, memory
 

@@ -22,7 +22,9 @@ from server.rpcs.grants import GrantRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tool_listing import ToolListing
 from server.rpcs.tools import ToolRpcs
+from server.rpcs.usage import UsageRpcs
 from server.services.tasks import TaskService
+from server.services.usage import UsageService
 from tools.grant_admin import GrantAdmin
 from tools.registry import ToolRegistry
 
@@ -61,6 +63,7 @@ def agent_servicer(
     agents: Agents,
     conversations: Conversations,
     artifacts: TaskArtifacts,
+    usage: UsageService,
     *,
     heartbeat_seconds: float = 15.0,
 ) -> AgentServicer:
@@ -73,4 +76,5 @@ def agent_servicer(
         GrantRpcs(grants),
         AgentRpcs(agents),
         ConversationRpcs(conversations),
+        UsageRpcs(usage),
     )

@@ -7,7 +7,8 @@ Two groups, opened and closed together:
   cached tool results: in Redis when a Redis URL is given, so that replicas share
   it, else in this process;
 - **durable** records (task history, checkpoints, API keys, grants, the audit logs,
-  agents, conversations, artifacts, the waits of parked tasks): in SQL, SQLite by
+  agents, conversations, artifacts, the waits of parked tasks, the usage ledger and
+  budgets): in SQL, SQLite by
   default or PostgreSQL, migrated to the latest schema on open.
 
 The server turns its settings into a `StoreSettings`; nothing here reads the
@@ -23,6 +24,9 @@ from typing import TYPE_CHECKING
 from stores.agents.sql import SqlAgentStore
 from stores.api_keys.sql import SqlKeyStore
 from stores.artifacts.sql import SqlArtifactStore
+from stores.budgets.base import BudgetMeter
+from stores.budgets.memory import InMemoryBudgetMeter
+from stores.budgets.sql import SqlBudgetStore
 from stores.audit.sql import SqlAuditLog, SqlAuditReader, SqlGuardrailAudit, SqlRpcAuditLog
 from stores.cancellations.base import CancelBus
 from stores.cancellations.memory import InMemoryCancelBus
@@ -47,6 +51,8 @@ from stores.tasks.base import TaskStore
 from stores.tasks.memory import InMemoryTaskStore
 from stores.tool_cache.base import ToolCache
 from stores.tool_cache.memory import InMemoryToolCache
+from stores.usage.sql import SqlUsageLedger
+from stores.usage.stats_sql import SqlStatsReader
 from stores.waits.sql import SqlWaitStore
 from stores.wakes.base import WakeBus
 from stores.wakes.memory import InMemoryWakeBus
@@ -87,6 +93,8 @@ class LiveStores:
     """The process's Redis connections, when the stores are on Redis (closed last)."""
     steers: SteerBus = field(default_factory=InMemorySteerBus)
     """Steers of tasks, told to every replica."""
+    budget_meter: BudgetMeter = field(default_factory=InMemoryBudgetMeter)
+    """The counters of budgets' windows, shared by the replicas."""
 
     async def close(self) -> None:
         await self.tasks.close()
@@ -113,6 +121,12 @@ class DurableStores:
     """What parked tasks wait for (shared by the replicas on this database)."""
     guardrails: SqlGuardrailAudit
     """The audit log of guardrail decisions (read through `audit_reader`)."""
+    usage: SqlUsageLedger
+    """The usage ledger: one row per model call."""
+    budgets: SqlBudgetStore
+    """Budgets' definitions (their counters are live: `LiveStores.budget_meter`)."""
+    stats: SqlStatsReader
+    """Statistics of tasks, tool calls and model calls."""
 
     async def close(self) -> None:
         await self.database.close()
@@ -136,6 +150,7 @@ def build_live(settings: StoreSettings) -> LiveStores:
 
 
 def _on_redis(settings: StoreSettings, options: RedisOptions) -> LiveStores:
+    from stores.budgets.redis import RedisBudgetMeter
     from stores.cancellations.redis import RedisCancelBus
     from stores.conversation_slots.redis import RedisConversationSlots
     from stores.idempotency.redis import RedisIdempotencyStore
@@ -168,6 +183,7 @@ def _on_redis(settings: StoreSettings, options: RedisOptions) -> LiveStores:
         RedisConversationSlots(calls, prefix),
         connections,
         RedisSteerBus(calls, prefix, connections.subscriptions),
+        RedisBudgetMeter(calls, prefix),
     )
 
 
@@ -189,6 +205,9 @@ async def open_durable(settings: StoreSettings) -> DurableStores:
         SqlArtifactStore(database),
         SqlWaitStore(database),
         SqlGuardrailAudit(database),
+        SqlUsageLedger(database),
+        SqlBudgetStore(database),
+        SqlStatsReader(database),
     )
 
 

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Sequence
 
 from records.messages import (
     Done,
+    FailedAttempt,
     Message,
     ModelResponse,
     ModelSettings,
@@ -35,6 +36,9 @@ class ModelError(Exception):
         self.retryable = retryable
         self.context_too_long = context_too_long
         """The endpoint said the request does not fit the model's context window."""
+        self.failed: tuple[FailedAttempt, ...] = ()
+        """The providers of a fallback chain that failed the call (`agent.llm.providers`),
+        for the usage ledger."""
 
 
 class Model(abc.ABC):

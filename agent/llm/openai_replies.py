@@ -32,10 +32,13 @@ def _int(value: Any) -> int:
 def usage(data: Any) -> TokenUsage:
     found = _dict(data)
     details = _dict(found.get("completion_tokens_details"))
+    prompt = _int(found.get("prompt_tokens"))
+    cached = _int(_dict(found.get("prompt_tokens_details")).get("cached_tokens"))
     return TokenUsage(
-        _int(found.get("prompt_tokens")),
+        prompt,
         _int(found.get("completion_tokens")),
         _int(details.get("reasoning_tokens")),
+        cached_prompt_tokens=min(cached, prompt),
     )
 
 

@@ -30,6 +30,7 @@ from agent.llm.base import Model, ModelError
 from records.messages import (
     Discarded,
     Done,
+    FailedAttempt,
     Message,
     ModelResponse,
     ModelSettings,
@@ -38,6 +39,7 @@ from records.messages import (
     TextChunk,
     ToolDefinition,
 )
+from records.usage.prices import Price
 
 log = structlog.get_logger(__name__)
 
@@ -117,6 +119,9 @@ class Provider:
     breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
     close: Callable[[], object] | None = None
     """Releases its client (awaited if it returns an awaitable)."""
+    prices: Mapping[str, Price] = field(default_factory=dict)
+    """The prices of its models, by the exact model name asked for (the providers file's
+    `models:` entries); a model without one costs 0 and is counted as unpriced."""
 
     def allows(self, model: str) -> bool:
         return not self.models or model in self.models
@@ -153,19 +158,21 @@ class FallbackModel(Model):
         settings: ModelSettings | None = None,
     ) -> ModelResponse:
         problems = list(self.refused)
+        failed: list[FailedAttempt] = []
         for candidate in self.candidates:
             if not _allowed(candidate, problems):
                 continue
             provider = candidate.provider
+            started = time.monotonic()
             try:
                 async with _slot(provider):
                     response = await candidate.model.complete(messages, tools, settings)
             except ModelError as error:
-                _failed(candidate, error, problems)
+                _failed(candidate, error, problems, failed, started)
                 continue
             provider.breaker.succeeded()
-            return _answered(response, candidate)
-        raise _none_answered(problems)
+            return _answered(response, candidate, failed)
+        raise _none_answered(problems, failed)
 
     async def stream(
         self,
@@ -174,26 +181,28 @@ class FallbackModel(Model):
         settings: ModelSettings | None = None,
     ) -> AsyncIterator[StreamItem]:
         problems = list(self.refused)
+        failed: list[FailedAttempt] = []
         for candidate in self.candidates:
             if not _allowed(candidate, problems):
                 continue
             sent = 0
+            started = time.monotonic()
             try:
                 async with _slot(candidate.provider):
                     async for item in candidate.model.stream(messages, tools, settings):
                         if isinstance(item, Done):
                             candidate.provider.breaker.succeeded()
-                            yield Done(_answered(item.response, candidate))
+                            yield Done(_answered(item.response, candidate, failed))
                             return
                         if isinstance(item, TextChunk | ReasoningChunk):
                             sent += len(item.text)
                         yield item
             except ModelError as error:
-                _failed(candidate, error, problems)
+                _failed(candidate, error, problems, failed, started)
                 if sent:
                     yield Discarded(candidate.provider.name, candidate.model.name, error.message)
                 continue
-        raise _none_answered(problems)
+        raise _none_answered(problems, failed)
 
 
 def _allowed(candidate: Candidate, problems: list[str]) -> bool:
@@ -215,16 +224,31 @@ async def _slot(provider: Provider) -> AsyncIterator[None]:
         yield
 
 
-def _answered(response: ModelResponse, candidate: Candidate) -> ModelResponse:
+def _answered(
+    response: ModelResponse, candidate: Candidate, failed: list[FailedAttempt]
+) -> ModelResponse:
     return replace(
         response,
         provider=candidate.provider.name,
         model=response.model or candidate.model.name,
+        asked_model=candidate.model.name,
+        failed=tuple(failed),
     )
 
 
-def _failed(candidate: Candidate, error: ModelError, problems: list[str]) -> None:
+def _failed(
+    candidate: Candidate,
+    error: ModelError,
+    problems: list[str],
+    failed: list[FailedAttempt],
+    started: float,
+) -> None:
+    seconds = time.monotonic() - started
+    failed.append(
+        FailedAttempt(candidate.provider.name, candidate.model.name, seconds, error.message)
+    )
     if not error.retryable:
+        error.failed = tuple(failed)
         raise error  # another provider would refuse the same request
     candidate.provider.breaker.failed()
     problems.append(f"{candidate.provider.name} ({candidate.model.name}): {error.message}")
@@ -237,8 +261,10 @@ def _failed(candidate: Candidate, error: ModelError, problems: list[str]) -> Non
     )
 
 
-def _none_answered(problems: list[str]) -> ModelError:
-    return ModelError("no provider answered: " + ("; ".join(problems) or "none is configured"))
+def _none_answered(problems: list[str], failed: list[FailedAttempt]) -> ModelError:
+    error = ModelError("no provider answered: " + ("; ".join(problems) or "none is configured"))
+    error.failed = tuple(failed)
+    return error
 
 
 def chain(

@@ -39,8 +39,12 @@ def usage(counts: TokenUsage) -> TokenUsage:
     def clamp(n: int) -> int:
         return min(max(int(n), 0), MAX_TOKENS)
 
+    prompt = clamp(counts.prompt_tokens)
     return TokenUsage(
-        clamp(counts.prompt_tokens), clamp(counts.completion_tokens), clamp(counts.reasoning_tokens)
+        prompt,
+        clamp(counts.completion_tokens),
+        clamp(counts.reasoning_tokens),
+        cached_prompt_tokens=min(clamp(counts.cached_prompt_tokens), prompt),
     )
 
 

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from agent.limits import EngineConfig
     from agent.llm.window.tokens import TokenCounter
 
-Send = Callable[[Sequence[Message], ModelSettings], Awaitable[ModelResponse]]
+Send = Callable[[Sequence[Message], ModelSettings, int], Awaitable[ModelResponse]]
+"""Sends the fitted messages with the settings; the int is agentd's count of the prompt."""
 
 
 class FittingRun(Protocol):
@@ -90,7 +91,8 @@ async def fitted_call(
     fitted = fit(run, model, messages, tools, settings)
     await _report(run, model, role, step_id, fitted, retry=False)
     try:
-        return await send(fitted.messages, _limited(settings, fitted, budget)), fitted.messages
+        sent = _limited(settings, fitted, budget)
+        return await send(fitted.messages, sent, fitted.prompt_tokens), fitted.messages
     except ModelError as error:
         if not error.context_too_long:
             raise
@@ -99,7 +101,8 @@ async def fitted_call(
     fitted = fit(run, model, messages, tools, settings, squeeze)
     await _report(run, model, role, step_id, fitted, retry=True)
     try:
-        return await send(fitted.messages, _limited(settings, fitted, budget)), fitted.messages
+        sent = _limited(settings, fitted, budget)
+        return await send(fitted.messages, sent, fitted.prompt_tokens), fitted.messages
     except ModelError as error:
         if error.context_too_long:
             raise ContextTooLongError(model.name, error.message) from first

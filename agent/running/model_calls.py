@@ -1,8 +1,12 @@
 """A run's model calls: fitted to the model's window (`agent.running.context_fit`), capped
-to the token budget left, streamed as events, traced, and counted against the budget."""
+to the token budget left, metered (`agent.spending`: reserved on the budgets the task draws
+on, priced, kept in the usage ledger), streamed as events, traced, and counted against the
+budget."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
@@ -16,6 +20,8 @@ from agent.running import context_fit
 from agent.running.deltas import streamed
 from agent.running.state import RunBounds
 from agent.running.transcript import Transcript
+from agent.spending.budgets import Hold
+from agent.spending.calls import Metering
 from core import tracing
 from core.metrics import LLM_CALLS
 from records import events as ev
@@ -39,6 +45,7 @@ class CallingRun(Protocol):
     config: EngineConfig
     bounds: RunBounds
     transcript: Transcript
+    meter: Metering | None
 
 
 async def call(
@@ -63,10 +70,28 @@ async def call(
         # A burst waits its turn for the model; the wait is not the step's time.
         async with step_clock_stopped():
             await turn.acquire()
+    meter = run.meter
+    metered: list[tuple[Hold | None, float]] = []  # the answered call's hold and time
     try:
 
-        async def send(fitted: Sequence[Message], sent: ModelSettings) -> ModelResponse:
-            return await _sent(run, model, role, step_id, fitted, tools, sent, stream)
+        async def send(
+            fitted: Sequence[Message], sent: ModelSettings, prompt: int
+        ) -> ModelResponse:
+            if meter is None:
+                return await _sent(run, model, role, step_id, fitted, tools, sent, stream)
+            before = await meter.before(run, model, prompt, sent)
+            started = time.monotonic()
+            try:
+                response = await _sent(
+                    run, model, role, step_id, fitted, tools, before.settings, stream
+                )
+            except BaseException as error:
+                seconds = time.monotonic() - started
+                failed = meter.failed(run, model, role, error, seconds, before.hold)
+                await asyncio.shield(failed)
+                raise
+            metered.append((before.hold, time.monotonic() - started))
+            return response
 
         left = run.bounds.token_budget - run.task.usage.total_tokens
         response, messages = await context_fit.fitted_call(
@@ -75,7 +100,10 @@ async def call(
     finally:
         if turn is not None:
             turn.release()
-    response = await _counted(run, model, role, step_id, messages, tools, response)
+    response, estimated = await _counted(run, model, role, step_id, messages, tools, response)
+    if meter is not None:
+        hold, seconds = metered[-1] if metered else (None, 0.0)
+        await meter.answered(run, model, role, response, response.usage, seconds, hold, estimated)
     if run.task.usage.total_tokens > run.bounds.token_budget:
         run.transcript.notes.append(
             f"[{role}, last reply before the budget ran out] {response.text}"
@@ -96,13 +124,15 @@ async def _counted(
     messages: Sequence[Message],
     tools: Sequence[ToolDefinition],
     response: ModelResponse,
-) -> ModelResponse:
-    """The reply's usage (estimated when the endpoint counted nothing) added to the task's
-    and reported."""
+) -> tuple[ModelResponse, bool]:
+    """The reply's usage (estimated when the endpoint counted nothing; priced) added to the
+    task's and reported; and whether it was estimated."""
     estimated = response.usage.total_tokens == 0  # the endpoint counted nothing
     if estimated:
         usage = tokens.estimate(messages, tools, response, run.counter)
         response = replace(response, usage=usage)
+    if run.meter is not None:
+        response = replace(response, usage=run.meter.priced(response, model, response.usage))
     if run.transcript.history is not None and run.transcript.history.carried_by(messages):
         saved = replace(response.usage, saved_tokens=run.transcript.history.saved)
         response = replace(response, usage=saved)
@@ -118,7 +148,7 @@ async def _counted(
             response.provider,
         )
     )
-    return response
+    return response, estimated
 
 
 async def _sent(

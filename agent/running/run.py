@@ -23,6 +23,7 @@ from agent.running import model_calls
 from agent.running.seams import RunTeam, RunTools
 from agent.running.state import RunBounds, RunState
 from agent.running.transcript import Transcript
+from agent.spending.calls import Metering
 from core.identity import CallContext
 from records import events as ev
 from records import serialization
@@ -54,6 +55,9 @@ class TaskRun:
     be resumed): none of the task's work, nor its tool calls, are this run's."""
     team: RunTeam | None = None
     """Its delegations to sub-agents and panels (`agent.teams`); None: it has none."""
+    meter: Metering | None = None
+    """Prices, budgets and the usage ledger its model calls go through (`agent.spending`);
+    None: they are not metered (the Plan RPC, tests)."""
     handing_over: bool = False
     """Set when the run is stopped for another process to resume it (not cancelled): its
     children go on."""

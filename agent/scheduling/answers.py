@@ -11,6 +11,7 @@ import structlog
 from agent.scheduling.parking import Parking
 from agent.tool_use import questions
 from agent.tool_use import resume as tool_resume
+from agent.tool_use.budget_approval import PREFIX as BUDGET_SLOT
 from agent.tool_use.people import answer_of
 from core.errors import ApprovalNotPendingError
 from core.identity import CallContext
@@ -38,8 +39,9 @@ class Answers:
     async def approve(
         self, call: CallContext, task_id: str, call_id: str, decision: ApprovalDecision
     ) -> Task:
-        """A person's decision on a call waiting for approval; returns the task's state
-        when it was recorded (it then runs on whichever replica takes it)."""
+        """A person's decision on a call waiting for approval (or on a task waiting to go
+        past a budget's soft limit: `call_id` `budget:<id>`); returns the task's state when
+        it was recorded (it then runs on whichever replica takes it)."""
         tenant = call.principal.tenant
         task = await self._store.get(tenant, task_id)
         self._roles.require(call.principal.roles, Action.APPROVE_TOOL_CALLS)
@@ -47,7 +49,8 @@ class Answers:
             raise ApprovalNotPendingError(task_id, call_id)
         now = datetime.now(UTC)
         answer, by = answer_of(decision), decision.decided_by
-        await self._waits.answer(tenant, task_id, call_id, WaitKind.APPROVAL, answer, by, now)
+        kind = WaitKind.BUDGET if call_id.startswith(BUDGET_SLOT) else WaitKind.APPROVAL
+        await self._waits.answer(tenant, task_id, call_id, kind, answer, by, now)
         log.info(
             "tool call decided",
             task_id=task_id,

@@ -316,6 +316,8 @@ class Runner:
         """The best answer the results gathered support, or None when there are none."""
         if not run.transcript.notes:
             return None
+        if limit.reason is StopReason.BUDGET_EXHAUSTED:  # no model call left to write one
+            return Outcome(notes_answer(run, limit.detail), limit.reason, limit.detail)
         try:
             async with asyncio.timeout(self._config.step_timeout_seconds):
                 return await partial_outcome(run, limit)

@@ -24,6 +24,7 @@ from agent.running.run import TaskRun
 from agent.running.state import RunBounds, RunState
 from agent.running.transcript import Transcript
 from agent.running.urls import UrlBook
+from agent.spending.calls import Metering
 from agent.teams.delegation import Team
 from agent.tool_use.calls import ToolCalls
 from core.errors import ToolNotFoundError
@@ -67,7 +68,19 @@ class RunFactory:
     nudge: Callable[[str, str, str], Awaitable[None]] | None = None
     """Nudges a parked task's wait (`agent.scheduling.parking.Parking.nudge`): given to
     child tasks' runs, for their parents."""
+    meter: Metering | None = None
+    """Prices, budgets and the usage ledger of every run's model calls (`agent.spending`)."""
     _made: dict[tuple[str, float | None, int | None], Model] = field(default_factory=dict)
+
+    async def admitted(self, task: Task) -> None:
+        """Return if the task may start within its budgets; BudgetExhaustedError if not."""
+        if self.meter is not None:
+            await self.meter.admit(task)
+
+    async def drained(self) -> None:
+        """Wait for the usage rows of model calls being written (at shutdown)."""
+        if self.meter is not None:
+            await self.meter.drain()
 
     def specs(self, names: Sequence[str]) -> dict[str, ToolSpec]:
         """The tools a task was given, by name: those the registry still has (a resumed
@@ -122,6 +135,7 @@ class RunFactory:
             state=state,
             counter=encodings.for_model(models.for_role("executor").name),
             ran_here=ran_here,
+            meter=self.meter,
         )
         journal = resumed.journal if resumed else {}
         failed = resumed.failed_in_a_row if resumed else 0

@@ -94,7 +94,9 @@ class PersonWaits:
             at = min(at, deadline_at)
         task = run.task
         roles = (
-            run.config.roles.roles(Action.APPROVE_TOOL_CALLS) if kind is WaitKind.APPROVAL else ()
+            run.config.roles.roles(Action.APPROVE_TOOL_CALLS)
+            if kind in (WaitKind.APPROVAL, WaitKind.BUDGET)
+            else ()
         )
         return await store.open(
             Wait(

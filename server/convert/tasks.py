@@ -167,6 +167,8 @@ def usage_to_proto(usage: TokenUsage) -> tasks_pb2.TokenUsage:
         reasoning_tokens=count(usage.reasoning_tokens),
         total_tokens=count(usage.total_tokens),
         saved_tokens=count(usage.saved_tokens),
+        cached_prompt_tokens=count(usage.cached_prompt_tokens),
+        cost_micros=count(usage.cost_micros),
     )
 
 

@@ -17,6 +17,7 @@ from server.settings.sections.storage import StorageSettings
 from server.settings.sections.teams import TeamSettings
 from server.settings.sections.tools import ToolSettings
 from server.settings.sections.toolsets import ToolsetSettings
+from server.settings.sections.usage import UsageSettings
 
 
 class Settings(
@@ -35,5 +36,6 @@ class Settings(
     RerankSettings,
     A2ASettings,
     GuardrailSettings,
+    UsageSettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""

@@ -19,6 +19,7 @@ from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
 from agent.parts import EngineParts, Replicas
 from agent.running.run import TaskRun
+from agent.spending.calls import Metering
 from agent.teams.delegation import TeamLimits
 from auth.authenticator import Authenticator
 from records.conversations.policy import MemoryPolicy
@@ -280,6 +281,7 @@ async def start_engine(
     recall: Callable[[TaskRun], Awaitable[None]] | None = None,
     extract: Callable[[Task, TaskRun | None], None] | None = None,
     guardrails: GuardrailPolicy | None = None,
+    meter: Metering | None = None,
 ) -> Engine:
     """The engine, listening for cancellations, its tasks recovered (those lost with the
     last process end, before the waking pass) and supervised; `recall` puts long-term
@@ -314,6 +316,7 @@ async def start_engine(
                 max_parallel=settings.max_parallel_delegations,
             ),
             guardrail_audit=durable.guardrails,
+            meter=meter,
         ),
         engine_config(settings, guardrails),
     )

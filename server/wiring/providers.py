@@ -6,7 +6,13 @@ The file (YAML or JSON) maps each provider's name to its endpoint:
       primary:
         base_url: https://llm.internal/v1
         api_key_env: PRIMARY_LLM_KEY          # or api_key_file: /run/secrets/primary
-        models: [gpt-4o, gpt-4o-mini]         # the models agents may use on it; omit: any
+        models:                               # the models agents may use on it; omit: any
+          - gpt-4o-mini                       # a name alone: allowed, no price
+          - name: gpt-4o                      # with its price per million tokens, in
+            prices:                           # micro-units of AGENTD_CURRENCY (integers)
+              input: 2500000                  # 2.50 per million prompt tokens
+              cached_input: 1250000           # prompt tokens read from the provider's cache
+              output: 10000000                # completion tokens
         timeout_seconds: 30                   # per request (default AGENTD_LLM_TIMEOUT_SECONDS)
         max_concurrent: 20                    # calls in flight to it (default: no cap of its own)
 
@@ -28,6 +34,7 @@ from typing import Any
 from agent.llm.providers import CircuitBreaker, Provider
 from core import secrets
 from records.agents.definition import PROVIDER_NAME
+from records.usage.prices import Price
 from server.listening import StartupError
 from server.settings import Settings
 
@@ -62,8 +69,10 @@ def read_definitions(path: Path) -> dict[str, dict[str, Any]]:
         if not isinstance(spec.get("base_url"), str) or not spec["base_url"]:
             raise ProvidersInvalidError(f"{where}.base_url: required (an OpenAI-compatible URL)")
         models = spec.get("models", [])
-        if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
-            raise ProvidersInvalidError(f"{where}.models: a list of model names")
+        if not isinstance(models, list):
+            raise ProvidersInvalidError(f"{where}.models: a list of model names or entries")
+        for index, entry in enumerate(models):
+            _model_entry(entry, f"{where}.models[{index}]")
         for key, low in (("timeout_seconds", 0.001), ("max_concurrent", 1)):
             value = spec.get(key)
             if value is not None and (not isinstance(value, int | float) or value < low):
@@ -71,6 +80,56 @@ def read_definitions(path: Path) -> dict[str, dict[str, Any]]:
         _key(spec, where)  # a key that cannot be read fails at start, not at the first call
         checked[name] = spec
     return checked
+
+
+MODEL_KEYS = {"name", "prices"}
+PRICE_KEYS = {"input", "cached_input", "output"}
+MAX_PRICE = 10**15
+"""Micro-units per million tokens at most (a billion a million tokens)."""
+
+
+def _model_entry(entry: object, where: str) -> tuple[str, Price | None]:
+    """A `models:` entry: a model name, or `{name, prices}`; its name and its price."""
+    if isinstance(entry, str) and entry:
+        return entry, None
+    if not isinstance(entry, dict):
+        raise ProvidersInvalidError(f"{where}: a model name or a mapping of name and prices")
+    unknown = sorted(set(map(str, entry)) - MODEL_KEYS)
+    if unknown:
+        raise ProvidersInvalidError(f"{where}.{unknown[0]}: unknown key")
+    name = entry.get("name")
+    if not isinstance(name, str) or not name:
+        raise ProvidersInvalidError(f"{where}.name: required (the provider's model name)")
+    prices = entry.get("prices")
+    if prices is None:
+        return name, None
+    if not isinstance(prices, dict):
+        raise ProvidersInvalidError(f"{where}.prices: a mapping of input, cached_input, output")
+    unknown = sorted(set(map(str, prices)) - PRICE_KEYS)
+    if unknown:
+        raise ProvidersInvalidError(f"{where}.prices.{unknown[0]}: unknown key")
+    for key in PRICE_KEYS:
+        value = prices.get(key)
+        if key == "cached_input" and value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_PRICE:
+            raise ProvidersInvalidError(
+                f"{where}.prices.{key}: an integer of micro-units per million tokens, "
+                f"0 to {MAX_PRICE:,} (never a fraction)"
+            )
+    return name, Price(prices["input"], prices["output"], prices.get("cached_input"))
+
+
+def model_entries(spec: Mapping[str, Any]) -> tuple[tuple[str, ...], dict[str, Price]]:
+    """A checked provider's allowed models and the prices of those that have one."""
+    names: list[str] = []
+    prices: dict[str, Price] = {}
+    for entry in spec.get("models", []):
+        name, price = _model_entry(entry, "")
+        names.append(name)
+        if price is not None:
+            prices[name] = price
+    return tuple(names), prices
 
 
 def _key(spec: Mapping[str, Any], where: str) -> str:
@@ -129,10 +188,11 @@ def build_providers(settings: Settings) -> dict[str, Provider]:
             "unused", client=client, max_attempts=settings.llm_max_attempts
         )  # its siblings share the client
         cap = spec.get("max_concurrent")
+        models, prices = model_entries(spec)
         built[name] = Provider(
             name,
             base.sibling,
-            tuple(spec.get("models", [])),
+            models,
             asyncio.Semaphore(int(cap)) if cap else None,
             CircuitBreaker(
                 settings.provider_breaker_failures,
@@ -140,5 +200,6 @@ def build_providers(settings: Settings) -> dict[str, Provider]:
                 settings.provider_breaker_open_seconds,
             ),
             client.close,
+            prices,
         )
     return built

@@ -32,5 +32,7 @@ def role_table(settings: Settings) -> RoleTable:
             ),
             Action.WRITE_SHARED_MEMORY: settings.memory_shared_write_roles,
             Action.ACT_FOR_END_USERS: settings.gateway_roles,
+            Action.MANAGE_BUDGETS: settings.budget_admin_roles,
+            Action.READ_USAGE: settings.auditor_roles,
         }
     )

@@ -40,6 +40,7 @@ from server.settings import Settings
 from server.wiring.a2a import A2A, a2a_if_on
 from server.wiring.generic_handlers import GenericOnly
 from server.wiring.role_table import role_table
+from server.wiring.spending import Spending, usage_service
 from server.wiring.stores import rate_limiters
 from stores.api_keys.base import KeyStore
 from stores.build import DurableStores, LiveStores, StoreSettings
@@ -98,6 +99,7 @@ def add_services(
     agents: Agents,
     conversations: Conversations,
     memory: MemoryFeature,
+    spending: Spending,
 ) -> tuple[HealthServicer, A2A | None]:
     """Register AgentService, MemoryService (and A2A when on), health and reflection on
     `server`, each served through its generic handler (`generic_handlers`)."""
@@ -126,6 +128,7 @@ def add_services(
         agents,
         conversations,
         TaskArtifacts(durable.artifacts, engine.find),
+        usage_service(settings, spending, durable, roles),
         heartbeat_seconds=settings.heartbeat_seconds,
     ).register(server)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory), server)

@@ -15,6 +15,7 @@ from stores.retention.sql import SqlArtifactVersions, SqlTaskRecords
 from stores.retention.sweeper import RetentionSweeper, Rule
 from stores.sql.database import Database
 from stores.sql.engine import PoolOptions
+from stores.usage.sql import SqlUsageLedger
 
 
 def store_settings(settings: Settings) -> StoreSettings:
@@ -53,13 +54,14 @@ def rate_limiters(
 
 
 def retention_sweeper(settings: Settings, database: Database) -> RetentionSweeper | None:
-    """The sweep of finished tasks' records and of artifact versions past their retention
-    (AGENTD_HISTORY_RETENTION_SECONDS, AGENTD_ARTIFACT_RETENTION_SECONDS); None when both
-    are kept for ever (0, the default)."""
+    """The sweep of finished tasks' records, artifact versions and usage rows past their
+    retention (AGENTD_HISTORY_RETENTION_SECONDS, AGENTD_ARTIFACT_RETENTION_SECONDS,
+    AGENTD_USAGE_RETENTION_SECONDS); None when all are kept for ever (0)."""
     sweeper = RetentionSweeper(
         [
             Rule(SqlTaskRecords(database), settings.history_retention_seconds),
             Rule(SqlArtifactVersions(database), settings.artifact_retention_seconds),
+            Rule(SqlUsageLedger(database), settings.usage_retention_seconds),
         ],
         interval_seconds=settings.retention_sweep_interval_seconds,
         batch=settings.retention_sweep_batch,

@@ -45,7 +45,9 @@ class BudgetStore(Protocol):
         self, tenant: str, limit: int, after: KeyCursor | None
     ) -> Page[Budget, KeyCursor]: ...
 
-    async def applicable(self, tenant: str, user: str, agents: Sequence[str]) -> list[Budget]: ...
+    async def applicable(
+        self, tenant: str, user: str, agents: Sequence[str]
+    ) -> Sequence[Budget]: ...
 
 
 class BudgetMeter(Protocol):

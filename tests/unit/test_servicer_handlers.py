@@ -15,9 +15,19 @@ from server.rpcs.conversations import ConversationRpcs
 from server.rpcs.grants import GrantRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tools import ToolRpcs
+from server.rpcs.usage import UsageRpcs
 from server.servicer import AgentServicer
 
-HANDLERS = (TaskRpcs, ArtifactRpcs, ToolRpcs, AuditRpcs, GrantRpcs, AgentRpcs, ConversationRpcs)
+HANDLERS = (
+    TaskRpcs,
+    ArtifactRpcs,
+    ToolRpcs,
+    AuditRpcs,
+    GrantRpcs,
+    AgentRpcs,
+    ConversationRpcs,
+    UsageRpcs,
+)
 
 
 def test_every_method_of_the_service_has_exactly_one_handler() -> None:

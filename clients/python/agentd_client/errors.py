@@ -44,6 +44,7 @@ class AgentdError(Exception):
         metadata: dict[str, str] | None = None,
         field_violations: tuple[FieldViolation, ...] = (),
         retry_after_seconds: float | None = None,
+        quota_violations: tuple[FieldViolation, ...] = (),
     ) -> None:
         said = code.name if reason in ("", code.name) else f"{code.name} {reason}"
         super().__init__(f"{said}: {message}")
@@ -53,6 +54,9 @@ class AgentdError(Exception):
         self.metadata = metadata or {}
         self.field_violations = field_violations
         self.retry_after_seconds = retry_after_seconds
+        self.quota_violations = quota_violations
+        """The quotas with no room (`google.rpc.QuotaFailure`): each subject (`budget:<id>`)
+        in `field`, what is exhausted in `description`."""
 
 
 class InvalidArgumentError(AgentdError):
@@ -140,6 +144,16 @@ class RateLimitedError(ResourceExhaustedError):
     """The caller's (or its tenant's) rate limit was hit; see `retry_after_seconds`."""
 
 
+class BudgetExhaustedError(ResourceExhaustedError):
+    """A budget of the tenant, the user or the agent has no room: the task cannot start.
+    `quota_violations` names the budget (`budget:<id>`); `retry_after_seconds` says when its
+    window starts afresh (None for a budget over all time)."""
+
+
+class BudgetNotFoundError(NotFoundError):
+    """No budget of that id in your tenant."""
+
+
 class ApprovalNotPendingError(NotFoundError):
     """No tool call of that id waits for approval in that task."""
 
@@ -195,6 +209,10 @@ class MemoryNotFoundError(NotFoundError):
 
 class AlreadyExistsError(AgentdError):
     """The thing to be created exists already."""
+
+
+class BudgetExistsError(AlreadyExistsError):
+    """Your tenant has a budget of that scope, subject, unit and window."""
 
 
 class KnowledgeBaseExistsError(AlreadyExistsError):
@@ -300,6 +318,9 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "WAIT_DEADLINE": WaitDeadlineError,
     "SERVER_RESTARTED": ServerRestartedError,
     "GUARDRAIL_BLOCKED": GuardrailBlockedError,
+    "BUDGET_EXHAUSTED": BudgetExhaustedError,
+    "BUDGET_NOT_FOUND": BudgetNotFoundError,
+    "BUDGET_EXISTS": BudgetExistsError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {
@@ -331,6 +352,7 @@ def from_rpc_error(error: grpc.RpcError) -> AgentdError:
     reason = ""
     metadata: dict[str, str] = {}
     violations: list[FieldViolation] = []
+    quotas: list[FieldViolation] = []
     retry_after: float | None = None
     trailers = cast(Iterable[tuple[str, str | bytes]], error.trailing_metadata() or ())
     for key, value in trailers:
@@ -345,6 +367,7 @@ def from_rpc_error(error: grpc.RpcError) -> AgentdError:
             info = error_details_pb2.ErrorInfo()
             bad = error_details_pb2.BadRequest()
             retry = error_details_pb2.RetryInfo()
+            quota = error_details_pb2.QuotaFailure()
             if detail.Is(info.DESCRIPTOR) and _unpack(detail, info) and info.domain == DOMAIN:
                 reason = info.reason
                 metadata = dict(info.metadata)
@@ -354,6 +377,8 @@ def from_rpc_error(error: grpc.RpcError) -> AgentdError:
                 )
             elif detail.Is(retry.DESCRIPTOR) and _unpack(detail, retry):
                 retry_after = retry.retry_delay.ToTimedelta().total_seconds()
+            elif detail.Is(quota.DESCRIPTOR) and _unpack(detail, quota):
+                quotas.extend(FieldViolation(v.subject, v.description) for v in quota.violations)
     cls = BY_REASON.get(reason) or BY_CODE.get(code, AgentdError)
     return cls(
         code,
@@ -362,4 +387,5 @@ def from_rpc_error(error: grpc.RpcError) -> AgentdError:
         metadata=metadata,
         field_violations=tuple(violations),
         retry_after_seconds=retry_after,
+        quota_violations=tuple(quotas),
     )

@@ -62,6 +62,11 @@ class AccessSettings(Section):
         default_factory=lambda: ["admin"],
         description="comma-separated roles that may manage their tenant's grants by RPC",
     )
+    budget_admin_roles: CommaList = Field(
+        default_factory=lambda: ["admin"],
+        description="comma-separated roles that may create, change and delete their tenant's "
+        "budgets (reading them, usage and statistics: AGENTD_AUDITOR_ROLES)",
+    )
     grant_admin_max_level: Literal["none", "read", "write", "execute", "admin"] = Field(
         "execute",
         description="the highest level a grant made through the API may give (ADMIN grants "

@@ -1,0 +1,188 @@
+"""Budgets held across replicas: which budgets a task draws on, whether it may start, and
+each model call's reservation of its worst case before it goes and settlement of what it
+spent after (`stores.budgets`: the definitions, cached per process, and the counters of
+their windows, in Redis when replicas share state).
+
+A counter the live store does not have (a new window, a Redis restart) is first seeded
+from the usage ledger, the one source of what was spent; seeded or seen counters are
+trusted for `known_seconds` before their existence is checked again.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from core.errors import BudgetExhaustedError
+from records.tasks import Task
+from records.usage.budgets import Budget, BudgetUnit, BudgetWindow, Charge, Counter
+from records.usage.prices import Price
+from stores.budgets.base import BudgetMeter, BudgetStore
+from stores.usage.base import UsageLedger
+
+MIN_REPLY_TOKENS = 16
+"""A call whose budget leaves room for fewer reply tokens than this is not sent."""
+
+
+def agents_of(task: Task) -> tuple[str, ...]:
+    """The agents whose budgets a task draws on: those above it in its tree, then its own
+    ("" for the default agent)."""
+    own = task.agent.agent_id if task.agent is not None else ""
+    return (*task.lineage, own)
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """One model call's reservation on the budgets it draws on."""
+
+    reservation: str
+    budgets: tuple[Budget, ...]
+    counters: tuple[str, ...]
+    reply_tokens: int
+    """The reply limit the call may be sent with (lowered to fit a hard limit)."""
+
+
+class NoRoom(Exception):  # noqa: N818 - a signal for the run, not an error
+    """`budget` has no room for the call: past its hard limit, or (`soft`) its soft limit."""
+
+    def __init__(self, budget: Budget, soft: bool) -> None:
+        self.budget = budget
+        self.soft = soft
+        limit = "soft limit" if soft else "limit"
+        super().__init__(f"{budget.described}: the next model call would go past its {limit}")
+
+
+def amount(budget: Budget, prompt: int, reply: int, price: Price | None, cached: int = 0) -> int:
+    """What a call of `prompt` and `reply` tokens counts against `budget`."""
+    if budget.unit is BudgetUnit.TOKENS:
+        return prompt + reply
+    return price.cost(prompt, reply, cached) if price is not None else 0
+
+
+def _fitting_reply(budget: Budget, room: int, prompt: int, price: Price | None) -> int:
+    """The most reply tokens a call of `prompt` tokens may have within `room`."""
+    if budget.unit is BudgetUnit.TOKENS:
+        return room - prompt
+    return price.tokens_for(room, prompt) if price is not None else 1 << 40
+
+
+def _counter_seconds(window: BudgetWindow, now: datetime) -> float | None:
+    """How long a window's counter is kept: a day past the window's end."""
+    end = window.end(now)
+    return None if end is None else (end - now + timedelta(days=1)).total_seconds()
+
+
+class Budgets:
+    """The process's view of the budgets: definitions, counters and the ledger."""
+
+    def __init__(
+        self,
+        store: BudgetStore,
+        counters: BudgetMeter,
+        ledger: UsageLedger,
+        *,
+        reservation_seconds: float = 900.0,
+        known_seconds: float = 30.0,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.store = store
+        self.counters = counters
+        self._ledger = ledger
+        self._reservation_seconds = reservation_seconds
+        self._known_seconds = known_seconds
+        self._known: dict[str, float] = {}
+        self._clock = clock
+
+    async def of_task(self, task: Task) -> Sequence[Budget]:
+        return await self.store.applicable(task.tenant, task.owner, agents_of(task))
+
+    async def admit(self, task: Task) -> None:
+        """BudgetExhaustedError when a hard limit the task would draw on is spent already."""
+        budgets = [b for b in await self.of_task(task) if b.limit > 0]
+        if not budgets:
+            return
+        now = self._clock()
+        names = await self._seeded(budgets, now)
+        counters = await self.counters.read(names)
+        for budget, name in zip(budgets, names, strict=True):
+            if counters[name].spent >= budget.limit:
+                raise self.exhausted(budget, now)
+
+    async def standing(self, budgets: Sequence[Budget], now: datetime) -> list[Counter]:
+        """What each budget's current window has spent and holds reserved."""
+        names = await self._seeded(budgets, now)
+        found = await self.counters.read(names)
+        return [found.get(name, Counter()) for name in names]
+
+    def exhausted(self, budget: Budget, now: datetime | None = None) -> BudgetExhaustedError:
+        now = now or self._clock()
+        end = budget.window.end(now)
+        retry = None if end is None else max(1.0, (end - now).total_seconds())
+        return BudgetExhaustedError(budget.budget_id, budget.described, retry)
+
+    async def reserve(
+        self,
+        budgets: Sequence[Budget],
+        prompt: int,
+        reply: int,
+        price: Price | None,
+        approved: frozenset[str] = frozenset(),
+    ) -> Hold:
+        """Reserve a call of `prompt` tokens and at most `reply` reply tokens on each budget
+        (their soft limits but the `approved` ones' too): the reply limit lowered, if it
+        must be, to fit a hard limit; NoRoom when it cannot fit."""
+        now = self._clock()
+        names = await self._seeded(budgets, now)
+        reservation = secrets.token_hex(12)
+        budget = budgets[0]
+        for _ in range(3):  # a lowered reply may meet another budget's limit: a few rounds
+            charges = [
+                Charge(
+                    name,
+                    amount(b, prompt, reply, price),
+                    b.limit,
+                    0 if b.budget_id in approved else b.soft_limit,
+                )
+                for b, name in zip(budgets, names, strict=True)
+            ]
+            refusal = await self.counters.reserve(reservation, charges, self._reservation_seconds)
+            if refusal is None:
+                return Hold(reservation, tuple(budgets), tuple(names), reply)
+            budget = budgets[refusal.index]
+            if refusal.soft:
+                raise NoRoom(budget, soft=True)
+            fits = min(reply - 1, _fitting_reply(budget, refusal.room, prompt, price))
+            if fits < MIN_REPLY_TOKENS:
+                raise NoRoom(budget, soft=False)
+            reply = fits
+        raise NoRoom(budget, soft=False)
+
+    async def settle(self, hold: Hold, prompt: int, completion: int, cost: int) -> None:
+        """Release `hold` and count what the call spent (tokens or cost, by budget)."""
+        spent = {
+            name: prompt + completion if b.unit is BudgetUnit.TOKENS else cost
+            for b, name in zip(hold.budgets, hold.counters, strict=True)
+        }
+        await self.counters.settle(hold.reservation, spent)
+
+    async def _seeded(self, budgets: Sequence[Budget], now: datetime) -> list[str]:
+        """Each budget's counter of the current window, seeded from the ledger first when
+        the live store does not have it."""
+        names = [b.counter(now) for b in budgets]
+        moment = time.monotonic()
+        for budget, name in zip(budgets, names, strict=True):
+            if self._known.get(name, 0.0) > moment:
+                continue
+            if not await self.counters.exists(name):
+                start, end = budget.window.start(now), budget.window.end(now)
+                spent = await self._ledger.spent(
+                    budget.tenant, budget.scope, budget.subject, budget.unit, start, end
+                )
+                await self.counters.seed(name, spent, _counter_seconds(budget.window, now))
+            if len(self._known) > 10_000:
+                self._known.clear()
+            self._known[name] = moment + self._known_seconds
+        return names

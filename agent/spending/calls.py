@@ -1,0 +1,213 @@
+"""Each model call of a run, metered: its worst case reserved on the budgets its task draws
+on before it goes, what it spent settled after, priced, and kept in the usage ledger (one
+row per call, and one per provider of a fallback chain that failed it).
+
+A hard limit with too little room stops the task (STOP_REASON_BUDGET_EXHAUSTED); one with
+some room lowers the call's reply limit to fit it, so a task overspends by at most the
+difference between agentd's count of a prompt and the provider's. A soft limit parks the
+task on a wait of kind `budget` (`agent.tool_use.budget_approval`, given as `ask`) until a
+person approves going past it (ApproveToolCall) or denies it (the task stops).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+import structlog
+
+from agent.limits import LimitReached
+from agent.llm.base import Model, ModelError
+from agent.spending.budgets import Budgets, Hold, NoRoom
+from agent.spending.prices import PriceBook
+from records.messages import FailedAttempt, ModelResponse, ModelSettings
+from records.tasks import StopReason, Task, TokenUsage
+from records.usage.budgets import Budget
+from records.usage.ledger import CallOutcome, ModelCall
+from stores.usage.base import UsageLedger
+
+log = structlog.get_logger(__name__)
+
+Observe = Callable[[ModelCall, float], None]
+"""Told of every call kept (its metrics: `agent.metrics.observe_model_call`)."""
+Ask = Callable[[Any, Budget], Awaitable[None]]
+"""Asks a person to let a run past a budget's soft limit: returns once approved, raises
+Parked while nobody decided and LimitReached when denied (the run is a `TaskRun`)."""
+
+
+class MeteredRun(Protocol):
+    """What metering needs of a run (`agent.running.run.TaskRun`)."""
+
+    task: Task
+
+
+@dataclass(frozen=True, slots=True)
+class Metered:
+    """A call about to go: the settings to send it with, and its reservation (if any)."""
+
+    settings: ModelSettings
+    hold: Hold | None
+
+
+class Metering:
+    """Prices, budgets and the ledger, for every model call of the process's runs."""
+
+    def __init__(
+        self,
+        prices: PriceBook,
+        ledger: UsageLedger | None = None,
+        budgets: Budgets | None = None,
+        observe: Observe | None = None,
+        ask: Ask | None = None,
+    ) -> None:
+        self.prices = prices
+        self.ledger = ledger
+        self.budgets = budgets
+        self._observe = observe
+        self._ask = ask
+        self._writing: set[asyncio.Task[None]] = set()
+
+    async def admit(self, task: Task) -> None:
+        """BudgetExhaustedError when the task cannot start within its budgets."""
+        if self.budgets is not None:
+            await self.budgets.admit(task)
+
+    async def before(
+        self, run: MeteredRun, model: Model, prompt: int, settings: ModelSettings
+    ) -> Metered:
+        """Reserve the call's worst case (`prompt` and the settings' reply limit); the
+        settings to send it with. LimitReached (BUDGET_EXHAUSTED) when a budget has no
+        room; Parked while a person is asked to let it past a soft limit."""
+        if self.budgets is None:
+            return Metered(settings, None)
+        budgets = await self.budgets.of_task(run.task)
+        if not budgets:
+            return Metered(settings, None)
+        price = self.prices.dearest(model)
+        reply = settings.max_tokens or model.max_tokens or 4096
+        approved: frozenset[str] = frozenset()
+        for _ in range(len(budgets) + 1):  # each soft limit asked about once
+            try:
+                hold = await self.budgets.reserve(budgets, prompt, reply, price, approved)
+            except NoRoom as no:
+                if not no.soft:
+                    raise LimitReached(StopReason.BUDGET_EXHAUSTED, str(no)) from None
+                if no.budget.budget_id in approved or self._ask is None:
+                    raise LimitReached(StopReason.BUDGET_EXHAUSTED, str(no)) from None
+                await self._ask(run, no.budget)  # Parked, LimitReached, or approved
+                approved |= {no.budget.budget_id}
+                continue
+            return Metered(replace(settings, max_tokens=hold.reply_tokens), hold)
+        raise LimitReached(StopReason.BUDGET_EXHAUSTED, "budgets changed while reserving")
+
+    def priced(self, response: ModelResponse, model: Model, usage: TokenUsage) -> TokenUsage:
+        """`usage` with what it cost at the price of the model that answered."""
+        price = self.prices.price(response.provider, response.asked_model or model.name)
+        if price is None:
+            return usage
+        cost = price.cost(usage.prompt_tokens, usage.completion_tokens, usage.cached_prompt_tokens)
+        return replace(usage, cost_micros=cost)
+
+    async def answered(
+        self,
+        run: MeteredRun,
+        model: Model,
+        role: str,
+        response: ModelResponse,
+        usage: TokenUsage,
+        seconds: float,
+        hold: Hold | None,
+        estimated: bool,
+    ) -> None:
+        """Settle the call's reservation with what it spent (`usage`, priced) and keep it,
+        with the providers that failed it first, in the ledger."""
+        if hold is not None and self.budgets is not None:
+            await self.budgets.settle(
+                hold, usage.prompt_tokens, usage.completion_tokens, usage.cost_micros
+            )
+        asked = response.asked_model or model.name
+        price = self.prices.price(response.provider, asked)
+        row = _row(run.task, role, response.provider, asked, CallOutcome.OK, seconds)
+        row = replace(
+            row,
+            prompt_tokens=usage.prompt_tokens,
+            cached_prompt_tokens=usage.cached_prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            reasoning_tokens=usage.reasoning_tokens,
+            cost_micros=usage.cost_micros,
+            priced=price is not None,
+            estimated=estimated,
+        )
+        await self._keep([*_failures(run.task, role, response.failed), row])
+
+    async def failed(
+        self,
+        run: MeteredRun,
+        model: Model,
+        role: str,
+        error: BaseException,
+        seconds: float,
+        hold: Hold | None,
+    ) -> None:
+        """A call that got no answer: its reservation released, its failures kept."""
+        if hold is not None and self.budgets is not None:
+            await self.budgets.settle(hold, 0, 0, 0)
+        attempts: Sequence[FailedAttempt] = ()
+        if isinstance(error, ModelError):
+            attempts = error.failed or (FailedAttempt("", model.name, seconds, error.message),)
+        await self._keep(_failures(run.task, role, attempts))
+
+    async def _keep(self, rows: Sequence[ModelCall]) -> None:
+        """Count the rows in the metrics at once; write them to the ledger beside the run's
+        next work (the next call does not wait for the commit; `drain` at shutdown)."""
+        for row in rows:
+            if self._observe is not None:
+                self._observe(row, row.latency_ms / 1000)
+        if self.ledger is None or not rows:
+            return
+        writing = asyncio.create_task(self._write(rows))
+        self._writing.add(writing)
+        writing.add_done_callback(self._writing.discard)
+
+    async def _write(self, rows: Sequence[ModelCall]) -> None:
+        assert self.ledger is not None
+        for row in rows:
+            try:
+                await self.ledger.record(row)
+            except Exception:
+                log.exception("a model call's usage row could not be written", task_id=row.task_id)
+
+    async def drain(self) -> None:
+        """Wait for the ledger rows being written (at shutdown)."""
+        while self._writing:
+            await asyncio.gather(*list(self._writing), return_exceptions=True)
+
+
+def _row(
+    task: Task, role: str, provider: str, model: str, outcome: CallOutcome, seconds: float
+) -> ModelCall:
+    agent = task.agent
+    return ModelCall(
+        call_id=secrets.token_hex(12),
+        at=datetime.now(UTC),
+        tenant=task.tenant,
+        task_id=task.task_id,
+        root_task_id=task.root,
+        user=task.owner,
+        agent=agent.agent_id if agent is not None else "",
+        agent_version=agent.version if agent is not None else 0,
+        agents=(*task.lineage, agent.agent_id if agent is not None else ""),
+        provider=provider,
+        model=model,
+        role=role,
+        outcome=outcome,
+        latency_ms=max(0, round(seconds * 1000)),
+    )
+
+
+def _failures(task: Task, role: str, attempts: Sequence[FailedAttempt]) -> list[ModelCall]:
+    return [_row(task, role, a.provider, a.model, CallOutcome.FAILED, a.seconds) for a in attempts]
