@@ -22,6 +22,14 @@ from records.usage.ledger import ModelCall, UsageQuery, UsageReport
 from records.usage.stats import Stats, StatsQuery
 
 
+def agent_path(agents: tuple[str, ...]) -> str:
+    """A call's `agents` as one string, top first, each between slashes: `/lead/researcher/`;
+    `//` for the default agent's own task. A budget of agent X counts the calls whose path
+    holds `/X/` (X's own and its children's, never those of an agent whose id merely
+    contains X's)."""
+    return "/" + "/".join(agents) + "/"
+
+
 class UsageLedger(Protocol):
     async def record(self, call: ModelCall) -> None: ...
 
