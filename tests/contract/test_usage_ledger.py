@@ -26,25 +26,16 @@ HOUR = timedelta(hours=1)
 G = UsageGroup
 
 
-@pytest.fixture(scope="module")
-def sqlite_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Migrated]:
-    with migrated_once("sqlite", tmp_path_factory.mktemp("usage")) as migrated:
-        yield migrated
-
-
-@pytest.fixture(scope="module")
-def postgres_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Migrated]:
-    with migrated_once("postgres", tmp_path_factory.mktemp("usage")) as migrated:
-        yield migrated
-
-
-@pytest.fixture(params=["memory", *SQL_BACKENDS])
-def backend(request: pytest.FixtureRequest) -> Migrated | None:
-    """The migrated database of the backend (None: in memory), set up outside any loop."""
+@pytest.fixture(scope="module", params=["memory", *SQL_BACKENDS])
+def backend(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Migrated | None]:
+    """The backend's database, migrated once for the module (None: in memory)."""
     if request.param == "memory":
-        return None
-    migrated: Migrated = request.getfixturevalue(f"{request.param}_database")
-    return migrated
+        yield None
+        return
+    with migrated_once(request.param, tmp_path_factory.mktemp("usage")) as migrated:
+        yield migrated
 
 
 @pytest.fixture
