@@ -5,7 +5,8 @@ Contract (tests/contract/test_usage_ledger.py runs it on memory, SQLite and Post
 - `record` keeps one call (a repeated `call_id` is kept once); on SQL it goes through the
   database's one writer (group commit) and returns once committed.
 - `report` groups a tenant's calls of [start, end) by the query's groups, ordered by the
-  groups' values, one page (`limit` rows after `offset`), with the whole range's total.
+  groups' values (by code point), one page (`limit` rows after `offset`), with the whole
+  range's total. No groups: one row, the tenant's, even when it made no calls.
 - `spent` is what the calls matching a budget's scope spent in [start, end): the figure a
   budget's counter starts from when the live counter is gone (a Redis restart).
 - `sweep` (retention) deletes calls older than `before`, at most `limit` per call.

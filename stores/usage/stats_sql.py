@@ -23,7 +23,8 @@ What counts:
 - A model call: a ledger row, its `at` in the range; failed when its outcome is
   `failed`; its latency `latency_ms`.
 With an agent, only that agent's: its tasks, the tool calls of its tasks (by task id,
-through task_history) and its model calls (the ledger's `agent`, not its children's).
+through task_history) and its model calls (the ledger's `agent`, not its children's);
+`Stats.tasks.agent` is then that agent's id.
 """
 
 from __future__ import annotations
