@@ -5,7 +5,8 @@ Contract (tests/contract/test_usage_ledger.py runs it on memory, SQLite and Post
 - `record` keeps one call (a repeated `call_id` is kept once); on SQL it goes through the
   database's one writer (group commit) and returns once committed.
 - `report` groups a tenant's calls of [start, end) by the query's groups, ordered by the
-  groups' values, one page (`limit` rows after `offset`), with the whole range's total.
+  groups' values (by code point), one page (`limit` rows after `offset`), with the whole
+  range's total. No groups: one row, the tenant's, even when it made no calls.
 - `spent` is what the calls matching a budget's scope spent in [start, end): the figure a
   budget's counter starts from when the live counter is gone (a Redis restart).
 - `sweep` (retention) deletes calls older than `before`, at most `limit` per call.
@@ -20,6 +21,14 @@ from typing import Protocol
 from records.usage.budgets import BudgetScope, BudgetUnit
 from records.usage.ledger import ModelCall, UsageQuery, UsageReport
 from records.usage.stats import Stats, StatsQuery
+
+
+def agent_path(agents: tuple[str, ...]) -> str:
+    """A call's `agents` as one string, top first, each between slashes: `/lead/researcher/`;
+    `//` for the default agent's own task. A budget of agent X counts the calls whose path
+    holds `/X/` (X's own and its children's, never those of an agent whose id merely
+    contains X's)."""
+    return "/" + "/".join(agents) + "/"
 
 
 class UsageLedger(Protocol):
