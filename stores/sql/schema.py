@@ -356,7 +356,8 @@ model_calls = Table(
 )
 """The usage ledger: one row per model call (`records.usage.ledger.ModelCall`).
 `agent_path` is `/<agent>/` for a top task, with the agents above it in its tree first
-(`/lead/researcher/`): an agent's budget counts its children's calls (LIKE '%/lead/%').
+(`/lead/researcher/`): an agent's budget counts its children's calls (`/lead/` found in
+it by position, not LIKE: no wildcards, and case counts on SQLite too).
 The user's column is `end_user`: USER is an SQL keyword."""
 
 budgets = Table(
