@@ -25,11 +25,23 @@ Counters (one per budget and window, `Budget.counter`):
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from records.paging import KeyCursor, Page
-from records.usage.budgets import Budget, Charge, Counter, Refusal
+from records.usage.budgets import Budget, BudgetScope, Charge, Counter, Refusal
+
+
+def applies(budget: Budget, user: str, agents: Sequence[str]) -> bool:
+    """Whether a task of `user` run by `agents` draws on `budget` (of its tenant): a
+    tenant budget always, a user's when it is that user's, an agent's when it is one of
+    `agents` ("" entries name no agent)."""
+    if budget.scope is BudgetScope.TENANT:
+        return True
+    if budget.scope is BudgetScope.USER:
+        return bool(user) and budget.subject == user
+    return bool(budget.subject) and budget.subject in agents
 
 
 class BudgetStore(Protocol):
@@ -45,7 +57,9 @@ class BudgetStore(Protocol):
         self, tenant: str, limit: int, after: KeyCursor | None
     ) -> Page[Budget, KeyCursor]: ...
 
-    async def applicable(self, tenant: str, user: str, agents: Sequence[str]) -> list[Budget]: ...
+    async def applicable(
+        self, tenant: str, user: str, agents: Sequence[str]
+    ) -> builtins.list[Budget]: ...
 
 
 class BudgetMeter(Protocol):
