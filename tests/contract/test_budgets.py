@@ -1,5 +1,5 @@
 """The budget store contract (definitions), on memory, SQLite and the machine's
-PostgreSQL; two stores over one database stand for two replicas."""
+PostgreSQL (two stores over one database stand for two replicas), and the cache over each."""
 
 from __future__ import annotations
 
@@ -7,12 +7,15 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 
 from core.errors import BudgetExistsError, BudgetNotFoundError
+from records.paging import KeyCursor, Page
 from records.usage.budgets import Budget, BudgetScope, BudgetUnit, BudgetWindow, new_budget_id
 from stores.budgets.base import BudgetStore
+from stores.budgets.cached import CachedBudgetStore
 from stores.budgets.memory import InMemoryBudgetStore
 from stores.budgets.sql import SqlBudgetStore
 from stores.sql.database import Database
@@ -168,3 +171,140 @@ async def test_applicable_are_the_tenants_the_users_and_the_agents(
     assert await budgets.applicable("acme", "", [""]) == by_id(tenant, tenant_money)
     assert await budgets.applicable("acme", "dave", []) == by_id(tenant, tenant_money)
     assert await budgets.applicable("initech", "bob", ["support"]) == []
+
+
+class Counted(InMemoryBudgetStore):
+    """Budgets in this process that count the pages read of them; while `hold` is not
+    set, a page read is held back (not returned) until it is."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pages = 0
+        self.hold: asyncio.Event | None = None
+
+    async def list(
+        self, tenant: str, limit: int, after: KeyCursor | None
+    ) -> Page[Budget, KeyCursor]:
+        self.pages += 1
+        page = await super().list(tenant, limit, after)
+        if self.hold is not None:
+            await self.hold.wait()
+        return page
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def counted() -> Counted:
+    """The cache's store: in this process, as the cache's rules do not depend on it."""
+    return Counted()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def cached(counted: Counted, clock: Clock) -> CachedBudgetStore:
+    return CachedBudgetStore(counted, refresh_seconds=30.0, clock=clock)
+
+
+async def test_the_cache_reads_a_tenant_once_per_refresh(
+    counted: Counted, cached: CachedBudgetStore, clock: Clock
+) -> None:
+    tenant = await counted.create(budget())
+    bob = await counted.create(budget(BudgetScope.USER, "bob"))
+    assert await cached.applicable("acme", "bob", ["support"]) == by_id(tenant, bob)
+    support = await counted.create(budget(BudgetScope.AGENT, "support"))  # another replica
+    clock.now += 29.9
+    assert await cached.applicable("acme", "bob", ["support"]) == by_id(tenant, bob)
+    assert await cached.applicable("acme", "carol", []) == [tenant]
+    assert counted.pages == 1
+    clock.now += 0.1
+    assert await cached.applicable("acme", "bob", ["support"]) == by_id(tenant, bob, support)
+    assert counted.pages == 2
+
+
+async def test_the_cache_keeps_a_tenant_without_budgets(
+    counted: Counted, cached: CachedBudgetStore, clock: Clock
+) -> None:
+    for _ in range(3):
+        assert await cached.applicable("initech", "bob", ["support"]) == []
+    assert counted.pages == 1
+    clock.now += 30.0
+    assert await cached.applicable("initech", "bob", ["support"]) == []
+    assert counted.pages == 2
+
+
+async def test_the_cache_reads_a_tenant_with_many_budgets_page_by_page(
+    counted: Counted, cached: CachedBudgetStore
+) -> None:
+    made = [await counted.create(budget(BudgetScope.USER, f"user-{i}")) for i in range(12)]
+    with patch("stores.budgets.cached.PAGE_SIZE", 5):
+        assert await cached.applicable("acme", "user-11", []) == [made[11]]
+    assert counted.pages == 3
+    assert await cached.applicable("acme", "user-0", []) == [made[0]]
+    assert counted.pages == 3
+
+
+async def test_changes_through_the_cache_drop_the_tenants_copy_at_once(
+    counted: Counted, cached: CachedBudgetStore
+) -> None:
+    assert await cached.applicable("acme", "bob", []) == []
+    assert await cached.applicable("globex", "bob", []) == []
+    bob = await cached.create(budget(BudgetScope.USER, "bob"))
+    assert await cached.applicable("acme", "bob", []) == [bob]
+    raised = await cached.update("acme", bob.budget_id, 10, 5)
+    assert await cached.applicable("acme", "bob", []) == [raised]
+    assert await cached.delete("acme", bob.budget_id) == raised
+    assert await cached.applicable("acme", "bob", []) == []
+    assert counted.pages == 2 + 3
+    assert await cached.applicable("globex", "bob", []) == []  # another tenant's copy stays
+    assert counted.pages == 5
+    # A change that fails drops the copy too (it may have raced with one that did not).
+    with pytest.raises(BudgetNotFoundError):
+        await cached.update("acme", bob.budget_id, 1, 0)
+    assert await cached.applicable("acme", "bob", []) == []
+    assert counted.pages == 6
+
+
+async def test_callers_of_a_missing_tenant_wait_for_one_read(
+    counted: Counted, cached: CachedBudgetStore
+) -> None:
+    tenant = await counted.create(budget())
+    counted.hold = asyncio.Event()
+    calls = [asyncio.ensure_future(cached.applicable("acme", "", [])) for _ in range(5)]
+    await asyncio.sleep(0.01)
+    counted.hold.set()
+    assert await asyncio.gather(*calls) == [[tenant]] * 5
+    assert counted.pages == 1
+
+
+async def test_a_read_begun_before_a_change_is_not_kept(
+    counted: Counted, cached: CachedBudgetStore
+) -> None:
+    counted.hold = asyncio.Event()
+    early = asyncio.ensure_future(cached.applicable("acme", "", []))
+    await asyncio.sleep(0.01)  # it has read
+    created = await cached.create(budget())
+    counted.hold.set()
+    assert await early == []  # what it read before the change
+    assert await cached.applicable("acme", "", []) == [created]
+    assert counted.pages == 2
+
+
+async def test_get_and_list_go_to_the_store(counted: Counted, cached: CachedBudgetStore) -> None:
+    made = await cached.create(budget())
+    assert await cached.get("acme", made.budget_id) == made
+    assert (await cached.list("acme", 10, None)).items == (made,)
+    await counted.delete("acme", made.budget_id)
+    with pytest.raises(BudgetNotFoundError):
+        await cached.get("acme", made.budget_id)
+    assert (await cached.list("acme", 10, None)).items == ()
