@@ -44,6 +44,12 @@ def applies(budget: Budget, user: str, agents: Sequence[str]) -> bool:
     return bool(budget.subject) and budget.subject in agents
 
 
+UNSEEDED_TTL_SECONDS = 33 * 86_400
+"""How long the meters keep a counter that `reserve` or `settle` created (none was seeded
+first): past the end of a month's window whenever in it the counter began. A counter
+that exists keeps the expiry it has (a seeded one with a ttl of None has none)."""
+
+
 class BudgetStore(Protocol):
     async def create(self, budget: Budget) -> Budget: ...
 

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from core.errors import BudgetExistsError, BudgetNotFoundError
 from records.paging import KeyCursor, Page, id_after, id_cursor
 from records.usage.budgets import Budget, Charge, Counter, Refusal
-from stores.budgets.base import applies
+from stores.budgets.base import UNSEEDED_TTL_SECONDS, applies
 
 
 def _kind(budget: Budget) -> tuple[str, str, str, str, str]:
@@ -78,12 +78,6 @@ class InMemoryBudgetStore:
         )
 
 
-UNSEEDED_TTL_SECONDS = 33 * 86_400
-"""How long a counter that `reserve` or `settle` created (none was seeded) is kept: past
-the end of a month's window whenever it started. A counter seeded with a ttl of None is
-never given one."""
-
-
 @dataclass(slots=True)
 class _Window:
     """One counter: what was spent, the reservations it holds (id -> amount and when it
@@ -105,7 +99,9 @@ class _Window:
 class InMemoryBudgetMeter:
     """BudgetMeter in this process. Each method runs to its end without awaiting, so under
     asyncio it is atomic against every other call; reservations lapse and counters
-    expire by `clock` (monotonic seconds; tests pass their own)."""
+    expire by `clock` (monotonic seconds; tests pass their own). As on Redis, `settle`
+    releases the reservation on the counters it is given only; a counter that `reserve`
+    or `settle` creates expires after `unseeded_ttl_seconds`."""
 
     def __init__(
         self,
