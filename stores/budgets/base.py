@@ -25,7 +25,6 @@ Counters (one per budget and window, `Budget.counter`):
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
@@ -65,7 +64,7 @@ class BudgetStore(Protocol):
 
     async def applicable(
         self, tenant: str, user: str, agents: Sequence[str]
-    ) -> builtins.list[Budget]: ...
+    ) -> Sequence[Budget]: ...
 
 
 class BudgetMeter(Protocol):
