@@ -5,6 +5,8 @@ tokens or money, over a UTC day, a month or all time (`agent.budgets` enforces t
 from __future__ import annotations
 
 import enum
+import secrets
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -53,6 +55,12 @@ class BudgetWindow(enum.Enum):
         if start is None:
             return "all"
         return start.strftime("%Y-%m-%d" if self is BudgetWindow.DAY else "%Y-%m")
+
+
+def new_budget_id() -> str:
+    """`bgt_` and 20 hexadecimal digits: 12 of milliseconds since the epoch, then 8
+    random ones, so ids sort by creation (those of one millisecond in no set order)."""
+    return f"bgt_{time.time_ns() // 1_000_000:012x}{secrets.token_hex(4)}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,24 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from records.paging import KeyCursor, Page
-from records.usage.budgets import Budget, Charge, Counter, Refusal
+from records.usage.budgets import Budget, BudgetScope, Charge, Counter, Refusal
+
+
+def applies(budget: Budget, user: str, agents: Sequence[str]) -> bool:
+    """Whether a task of `user` run by `agents` draws on `budget` (of its tenant): a
+    tenant budget always, a user's when it is that user's, an agent's when it is one of
+    `agents` ("" entries name no agent)."""
+    if budget.scope is BudgetScope.TENANT:
+        return True
+    if budget.scope is BudgetScope.USER:
+        return bool(user) and budget.subject == user
+    return bool(budget.subject) and budget.subject in agents
+
+
+UNSEEDED_TTL_SECONDS = 33 * 86_400
+"""How long the meters keep a counter that `reserve` or `settle` created (none was seeded
+first): past the end of a month's window whenever in it the counter began. A counter
+that exists keeps the expiry it has (a seeded one with a ttl of None has none)."""
 
 
 class BudgetStore(Protocol):
