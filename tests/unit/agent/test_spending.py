@@ -1,0 +1,277 @@
+"""Model calls metered in one engine on the in-process stores: priced at the providers
+file's prices, kept in the usage ledger (failed providers of a fallback chain too),
+reserved on the budgets the task draws on (a hard limit stops it, lowers a reply to fit,
+or refuses its start; a soft limit parks it for a person's approval)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from agent.engine import Engine
+from agent.limits import EngineConfig
+from agent.llm.base import Model, ModelError
+from agent.llm.providers import FallbackModel, Provider, chain
+from agent.llm.roles import ModelRoles
+from agent.llm.testing import FunctionModel, text, tool_calls
+from agent.parts import EngineParts
+from agent.spending.budgets import Budgets
+from agent.spending.calls import Metering
+from agent.spending.prices import PriceBook
+from agent.tool_use.budget_approval import past_soft_limit
+from core.errors import BudgetExhaustedError
+from core.identity import CallContext, Principal
+from records import events as ev
+from records.execution import ExecutionMode
+from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.requests import TaskRequest
+from records.tasks import StopReason, TaskStatus, TokenUsage
+from records.tools.approvals import ApprovalDecision
+from records.usage.budgets import Budget, BudgetScope, BudgetUnit, BudgetWindow, new_budget_id
+from records.usage.ledger import CallOutcome, ModelCall
+from records.usage.prices import Price
+from server.settings import Settings
+from server.wiring.builders import build_registry
+from stores.audit.memory import InMemoryAuditLog
+from stores.budgets.memory import InMemoryBudgetMeter, InMemoryBudgetStore
+from stores.tasks.base import logged
+from stores.tasks.memory import InMemoryTaskStore
+from stores.usage.memory import InMemoryUsageLedger
+
+CALLER = CallContext(Principal("alice", "acme", ("approver",)))
+GPT = Price(input=2_000_000, output=8_000_000, cached_input=500_000)
+
+
+class Ledger(InMemoryUsageLedger):
+    """The in-memory ledger, with the rows it was given in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[ModelCall] = []
+
+    async def record(self, call: ModelCall) -> None:
+        self.rows.append(call)
+        await super().record(call)
+
+
+def engine_of(
+    model: Model, tmp_path: Path, providers: dict[str, Provider] | None = None
+) -> tuple[Engine, Ledger, InMemoryBudgetStore, Metering]:
+    ledger = Ledger()
+    store = InMemoryBudgetStore()
+    budgets = Budgets(store, InMemoryBudgetMeter(), ledger)
+    meter = Metering(PriceBook(providers or {}), ledger, budgets, ask=past_soft_limit)
+    settings = Settings(workspace_dir=tmp_path, tool_permission="execute")
+    engine = Engine(
+        ModelRoles(default=model, providers=providers or {}),
+        build_registry(settings, InMemoryAuditLog()),
+        EngineParts(InMemoryTaskStore(), meter=meter),
+        EngineConfig(),
+    )
+    return engine, ledger, store, meter
+
+
+async def budget(
+    store: InMemoryBudgetStore, unit: BudgetUnit, limit: int = 0, soft_limit: int = 0
+) -> Budget:
+    made = Budget(
+        new_budget_id(),
+        "acme",
+        BudgetScope.TENANT,
+        "",
+        unit,
+        BudgetWindow.DAY,
+        limit,
+        soft_limit,
+        "admin",
+        datetime.now(UTC),
+    )
+    return await store.create(made)
+
+
+async def ended(engine: Engine, task_id: str) -> list[ev.TaskEvent]:
+    async with asyncio.timeout(10):
+        return [e async for e in engine.events("acme", task_id)]
+
+
+def priced_provider(name: str, model: Model, price: Price | None) -> Provider:
+    prices = {model.name: price} if price is not None else {}
+    return Provider(name, lambda *_: model, (), prices=prices)
+
+
+async def test_a_call_is_priced_and_kept_in_the_ledger(tmp_path: Path) -> None:
+    reply = replace(text("done", prompt_tokens=1_000, completion_tokens=100))
+    reply = replace(reply, usage=TokenUsage(1_000, 100, cached_prompt_tokens=400))
+    inner = FunctionModel(lambda *_: reply)
+    inner.name = "gpt-x"
+    primary = priced_provider("primary", inner, GPT)
+    model = chain({"primary": primary}, [("primary", "gpt-x")], lambda p, n: inner)
+    engine, ledger, _, meter = engine_of(model, tmp_path, {"primary": primary})
+
+    task = await engine.start(TaskRequest("hi", mode=ExecutionMode.FUNCTION_CALLING), CALLER)
+    events = await ended(engine, task.task_id)
+    await meter.drain()
+
+    # 600 uncached at 2.00, 400 cached at 0.50, 100 out at 8.00 per million: 2,200 micro
+    cost = (600 * 2_000_000 + 400 * 500_000 + 100 * 8_000_000) // 1_000_000
+    usage = [e.payload for e in events if isinstance(e.payload, ev.UsageReported)]
+    assert [u.call.cost_micros for u in usage] == [cost]
+    assert usage[0].task_total.cost_micros == cost
+    assert (await engine.find("acme", task.task_id)).usage.cost_micros == cost
+    [row] = ledger.rows
+    assert (row.provider, row.model, row.outcome) == ("primary", "gpt-x", CallOutcome.OK)
+    assert (row.prompt_tokens, row.cached_prompt_tokens, row.completion_tokens) == (
+        1_000,
+        400,
+        100,
+    )
+    assert row.cost_micros == cost and row.priced
+    assert (row.tenant, row.user, row.task_id, row.root_task_id) == (
+        "acme",
+        "alice",
+        task.task_id,
+        task.task_id,
+    )
+
+
+async def test_a_failed_provider_of_the_chain_is_kept_as_a_failed_call(tmp_path: Path) -> None:
+    def down(*_: object) -> ModelResponse:
+        raise ModelError("503 from upstream", retryable=True)
+
+    broken, backup_model = FunctionModel(down), FunctionModel(lambda *_: text("ok"))
+    broken.name, backup_model.name = "big", "small"
+    providers = {
+        "primary": priced_provider("primary", broken, GPT),
+        "backup": priced_provider("backup", backup_model, None),
+    }
+    made = {"primary": broken, "backup": backup_model}
+    model = chain(providers, [("primary", "big"), ("backup", "small")], lambda p, n: made[p.name])
+    engine, ledger, _, meter = engine_of(model, tmp_path, providers)
+
+    task = await engine.start(TaskRequest("hi", mode=ExecutionMode.FUNCTION_CALLING), CALLER)
+    await ended(engine, task.task_id)
+    await meter.drain()
+
+    assert [(r.provider, r.model, r.outcome) for r in ledger.rows] == [
+        ("primary", "big", CallOutcome.FAILED),
+        ("backup", "small", CallOutcome.OK),
+    ]
+    assert not ledger.rows[1].priced and ledger.rows[1].cost_micros == 0
+
+
+async def test_a_hard_limit_stops_the_task_within_it(tmp_path: Path) -> None:
+    seen: list[int | None] = []
+
+    def model(
+        messages: Sequence[Message], tools: Sequence[ToolDefinition], settings: ModelSettings
+    ) -> ModelResponse:
+        seen.append(settings.max_tokens)
+        return tool_calls(("calculator", {"expression": "1+1"}), prompt_tokens=300)
+
+    engine, ledger, store, meter = engine_of(FunctionModel(model), tmp_path)
+    limit = await budget(store, BudgetUnit.TOKENS, limit=1_000)
+    request = TaskRequest("add forever", mode=ExecutionMode.FUNCTION_CALLING, max_iterations=20)
+    task = await engine.start(request, CALLER)
+    await ended(engine, task.task_id)
+    await meter.drain()
+
+    done = await engine.find("acme", task.task_id)
+    assert done.stop_reason is StopReason.BUDGET_EXHAUSTED
+    assert limit.budget_id in done.stop_detail
+    spent = sum(r.total_tokens for r in ledger.rows)
+    assert spent <= 1_000  # the replies' counts stayed within what was reserved
+    assert 1 < len(seen) < 20
+    assert seen[-1] is not None and seen[-1] < seen[0]  # the last reply was cut to fit
+
+    with pytest.raises(BudgetExhaustedError) as refused:  # spent: the next cannot start
+        # a budget with nothing left of it refuses the start, naming the budget
+        await budget_spent(store, meter)
+        await engine.start(TaskRequest("more", mode=ExecutionMode.FUNCTION_CALLING), CALLER)
+    assert refused.value.quota_violations[0].field.startswith("budget:bgt_")
+
+
+def store_of(engine: Engine) -> InMemoryTaskStore:
+    found = engine._store  # noqa: SLF001 - the test's own store, to read the log so far
+    assert isinstance(found, InMemoryTaskStore)
+    return found
+
+
+async def stores_logged(store: InMemoryTaskStore, task_id: str, through: int) -> list[ev.TaskEvent]:
+    return await logged(store, "acme", task_id, 0, through)
+
+
+async def budget_spent(store: InMemoryBudgetStore, meter: Metering) -> None:
+    """Tighten the tenant's budget to what was spent already."""
+    [found] = await store.applicable("acme", "alice", ("",))
+    assert meter.budgets is not None
+    [counter] = await meter.budgets.standing([found], datetime.now(UTC))
+    await store.update("acme", found.budget_id, counter.spent, 0)
+
+
+async def test_a_soft_limit_parks_the_task_until_a_person_approves(tmp_path: Path) -> None:
+    calls = 0
+
+    def model(*_: object) -> ModelResponse:
+        nonlocal calls
+        calls += 1
+        if calls < 3:
+            return tool_calls(("calculator", {"expression": "2+2"}), prompt_tokens=200)
+        return text("four", prompt_tokens=200)
+
+    engine, _, store, _ = engine_of(FunctionModel(model), tmp_path)
+    soft = await budget(store, BudgetUnit.TOKENS, soft_limit=500)
+    task = await engine.start(TaskRequest("add", mode=ExecutionMode.FUNCTION_CALLING), CALLER)
+
+    async with asyncio.timeout(10):
+        while (await engine.find("acme", task.task_id)).status is not TaskStatus.INPUT_REQUIRED:
+            await asyncio.sleep(0.01)
+    slot = f"budget:{soft.budget_id}"
+    waiting = await engine.find("acme", task.task_id)
+    logged = await stores_logged(store_of(engine), task.task_id, waiting.last_sequence)
+    asked = [e.payload for e in logged if isinstance(e.payload, ev.ApprovalRequested)]
+    assert [(a.call_id, a.tool_name) for a in asked] == [(slot, "budget")]
+    assert calls == 2  # the third call waits: it would pass the soft limit
+
+    await engine.approve(CALLER, task.task_id, slot, ApprovalDecision(True, "alice"))
+    await ended(engine, task.task_id)
+    done = await engine.find("acme", task.task_id)
+    assert done.status is TaskStatus.COMPLETED and done.final_answer == "four"
+
+
+async def test_a_soft_limit_denied_stops_the_task(tmp_path: Path) -> None:
+    engine, _, store, _ = engine_of(
+        FunctionModel(lambda *_: tool_calls(("calculator", {"expression": "1"}))), tmp_path
+    )
+    soft = await budget(store, BudgetUnit.TOKENS, soft_limit=20)
+    task = await engine.start(TaskRequest("add", mode=ExecutionMode.FUNCTION_CALLING), CALLER)
+    async with asyncio.timeout(10):
+        while (await engine.find("acme", task.task_id)).status is not TaskStatus.INPUT_REQUIRED:
+            await asyncio.sleep(0.01)
+    decision = ApprovalDecision(False, "bob", comment="too dear")
+    await engine.approve(CALLER, task.task_id, f"budget:{soft.budget_id}", decision)
+    await ended(engine, task.task_id)
+    done = await engine.find("acme", task.task_id)
+    assert done.stop_reason is StopReason.BUDGET_EXHAUSTED
+    assert "bob did not let the task go past" in done.stop_detail
+
+
+async def test_a_money_budget_counts_cost_at_the_dearest_price(tmp_path: Path) -> None:
+    reply = text("done", prompt_tokens=1_000, completion_tokens=1_000)
+    inner = FunctionModel(lambda *_: reply)
+    inner.name = "gpt-x"
+    primary = priced_provider("primary", inner, GPT)
+    model: FallbackModel = chain({"primary": primary}, [("primary", "gpt-x")], lambda p, n: inner)
+    engine, _, store, meter = engine_of(model, tmp_path, {"primary": primary})
+    money = await budget(store, BudgetUnit.MONEY, limit=1_000_000)
+
+    task = await engine.start(TaskRequest("hi", mode=ExecutionMode.FUNCTION_CALLING), CALLER)
+    await ended(engine, task.task_id)
+    assert meter.budgets is not None
+    [counter] = await meter.budgets.standing([money], datetime.now(UTC))
+    assert counter.spent == (1_000 * 2_000_000 + 1_000 * 8_000_000) // 1_000_000
+    assert counter.reserved == 0
