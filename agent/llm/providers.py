@@ -8,7 +8,9 @@ order. A candidate is passed over when its provider's breaker is open; a call th
 fails for a reason another provider may not share (a timeout, a connection error, a
 5xx, a 429: `ModelError.retryable`) counts against the provider's breaker and the
 next candidate is tried. Any other failure (a 400) ends the call: another provider
-would refuse the same request.
+would refuse the same request. Each move along the chain and each breaker that opens is
+counted (`agent.metrics`: agentd_provider_fallbacks_total,
+agentd_provider_breaker_openings_total).
 
 A stream that fails after some of its text was already sent yields `Discarded`
 before the next candidate's stream starts, so the run can tell clients to drop what
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field, replace
 
 import structlog
 
+from agent import metrics
 from agent.llm.base import Model, ModelError
 from records.messages import (
     Discarded,
@@ -93,15 +96,20 @@ class CircuitBreaker:
         self._opened_at = None
         self._trial = False
 
-    def failed(self) -> None:
+    def failed(self) -> bool:
+        """Count a retryable failure; whether it opened the breaker (one that was open
+        already, a call that failed after it opened, is not opened again)."""
         now = self._clock()
         self._recent.append(now)
         while self._recent and now - self._recent[0] > self.window_seconds:
             self._recent.popleft()
-        if self._trial or len(self._recent) >= self.failures:
-            self._opened_at = now
-            self._trial = False
-            self._recent.clear()
+        if not (self._trial or len(self._recent) >= self.failures):
+            return False
+        opened = self.state != "open"
+        self._opened_at = now
+        self._trial = False
+        self._recent.clear()
+        return opened
 
 
 @dataclass
@@ -153,7 +161,7 @@ class FallbackModel(Model):
         settings: ModelSettings | None = None,
     ) -> ModelResponse:
         problems = list(self.refused)
-        for candidate in self.candidates:
+        for index, candidate in enumerate(self.candidates):
             if not _allowed(candidate, problems):
                 continue
             provider = candidate.provider
@@ -161,7 +169,7 @@ class FallbackModel(Model):
                 async with _slot(provider):
                     response = await candidate.model.complete(messages, tools, settings)
             except ModelError as error:
-                _failed(candidate, error, problems)
+                _failed(candidate, error, problems, self._more_after(index))
                 continue
             provider.breaker.succeeded()
             return _answered(response, candidate)
@@ -174,7 +182,7 @@ class FallbackModel(Model):
         settings: ModelSettings | None = None,
     ) -> AsyncIterator[StreamItem]:
         problems = list(self.refused)
-        for candidate in self.candidates:
+        for index, candidate in enumerate(self.candidates):
             if not _allowed(candidate, problems):
                 continue
             sent = 0
@@ -189,11 +197,15 @@ class FallbackModel(Model):
                             sent += len(item.text)
                         yield item
             except ModelError as error:
-                _failed(candidate, error, problems)
+                _failed(candidate, error, problems, self._more_after(index))
                 if sent:
                     yield Discarded(candidate.provider.name, candidate.model.name, error.message)
                 continue
         raise _none_answered(problems)
+
+    def _more_after(self, index: int) -> bool:
+        """Whether the chain has a candidate after the one at `index` to move on to."""
+        return index + 1 < len(self.candidates)
 
 
 def _allowed(candidate: Candidate, problems: list[str]) -> bool:
@@ -223,10 +235,15 @@ def _answered(response: ModelResponse, candidate: Candidate) -> ModelResponse:
     )
 
 
-def _failed(candidate: Candidate, error: ModelError, problems: list[str]) -> None:
+def _failed(candidate: Candidate, error: ModelError, problems: list[str], more: bool) -> None:
+    """A retryable failure counts against the provider's breaker and, when the chain has
+    another candidate (`more`), as a fallback (agentd_provider_fallbacks_total)."""
     if not error.retryable:
         raise error  # another provider would refuse the same request
-    candidate.provider.breaker.failed()
+    if candidate.provider.breaker.failed():
+        metrics.count_breaker_opened(candidate.provider.name)
+    if more:
+        metrics.count_fallback(candidate.provider.name, candidate.model.name)
     problems.append(f"{candidate.provider.name} ({candidate.model.name}): {error.message}")
     log.warning(
         "provider failed; trying the next in the chain",
