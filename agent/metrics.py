@@ -1,28 +1,128 @@
-"""What a task's events and its guardrails' decisions add to the Prometheus series
-(core.metrics)."""
+"""What a task's events, its model calls, its providers' fallbacks and breakers, and its
+guardrails' decisions add to the Prometheus series (core.metrics).
+
+Every label stays bounded whatever tenants send or define: never a user or tenant; an
+agent by its id only when it is defined in AGENTD_AGENTS_DIR or among the first
+AGENTD_METRICS_AGENT_LABELS others seen (`AGENT_LABELS`), a model by its name among the
+first `MAX_MODEL_LABELS` seen; the rest as "other".
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from core.metrics import (
+    BREAKER_OPENINGS,
     GUARDRAIL_DECISIONS,
     LLM_TOKENS,
+    MODEL_CALL_DURATION,
+    MODEL_CALLS,
+    MODEL_COST,
+    MODEL_TOKENS,
+    PROVIDER_FALLBACKS,
     REFLECTIONS,
     TASK_DURATION,
+    TASK_ITERATIONS,
     TASKS_FINISHED,
     TASKS_STARTED,
+    TASKS_STOPPED,
+    labelled,
 )
 from records import events as ev
 from records.guardrails import Action, Point
-from records.tasks import Task, TaskStatus, utcnow
+from records.tasks import StopReason, Task, TaskStatus, utcnow
+from records.usage.ledger import ModelCall
 
 MAX_CHECK_LABELS = 200
 """Distinct check names counted under their own name; later ones count as "other". Check
 names come from agent files as well as the server's, so without a bound a tenant could
 grow the series without end."""
+AGENT_LABELS_DEFAULT = 20
+"""Agent ids not defined in files counted under their own id (AGENTD_METRICS_AGENT_LABELS)."""
+MAX_MODEL_LABELS = 100
+"""Distinct model names counted under their own name: an agent a tenant defines may name
+any model where AGENTD_AGENT_MODELS does not narrow them (a failed call counts too)."""
+MAX_TRACKED_TASKS = 10_000
+"""Tasks whose model calls are being counted for `agentd_task_iterations`; past this the
+longest tracked is forgotten (a task parked here that ended elsewhere never ends here)."""
 OTHER = "other"
+DEFAULT = "default"
+"""The label of the default agent and of the server's own endpoint (provider "")."""
 _POINTS = frozenset(p.value for p in Point)
 _ACTIONS = frozenset(a.value for a in Action)
 _checks: set[str] = set()
+
+
+def _none(_: str) -> bool:
+    return False
+
+
+class BoundedLabels:
+    """A label's values, bounded: "" is `DEFAULT`; a value `named` says to keep is itself;
+    so are the first `limit` other distinct values seen; every later one is `OTHER`.
+    Called on the event loop's thread (not locked)."""
+
+    def __init__(self, limit: int, named: Callable[[str], bool] = _none) -> None:
+        self.limit = limit
+        self._named = named
+        self._seen: set[str] = set()
+
+    def configure(self, limit: int, named: Callable[[str], bool] = _none) -> None:
+        """Set at start-up: the bound, and which values are always themselves (for agents:
+        whether an id is an agent of AGENTD_AGENTS_DIR, asked each time, so files read
+        again count). Forgets the values seen so far."""
+        self.limit = limit
+        self._named = named
+        self._seen = set()
+
+    def __call__(self, value: str) -> str:
+        if not value:
+            return DEFAULT
+        if value in self._seen or self._named(value):
+            return value
+        if len(self._seen) < self.limit:
+            self._seen.add(value)
+            return value
+        return OTHER
+
+
+AGENT_LABELS = BoundedLabels(AGENT_LABELS_DEFAULT)
+"""The `agent` label of every series (`server.wiring.agents` configures it at start)."""
+MODEL_LABELS = BoundedLabels(MAX_MODEL_LABELS)
+"""The `model` label of every series."""
+
+_calls: dict[str, int] = {}
+"""Model calls answered so far, by task id, of the tasks running (or parked) here."""
+
+
+def observe_model_call(call: ModelCall, seconds: float) -> None:
+    """Count one model call (each candidate of a fallback chain tried is one), as the ledger
+    keeps it, and how long it took: `agentd_model_calls_total`, its duration, tokens and
+    cost. Called once per call by the engine."""
+    provider = call.provider or DEFAULT
+    model = MODEL_LABELS(call.model)
+    agent = AGENT_LABELS(call.agent)
+    labelled(MODEL_CALLS, provider, model, agent, call.outcome.value).inc()
+    labelled(MODEL_CALL_DURATION, provider, model).observe(max(0.0, seconds))
+    for kind, tokens in (
+        ("prompt", call.prompt_tokens),
+        ("cached_prompt", call.cached_prompt_tokens),
+        ("completion", call.completion_tokens),
+    ):
+        if tokens > 0:
+            labelled(MODEL_TOKENS, provider, model, agent, kind).inc(tokens)
+    if call.cost_micros > 0:
+        labelled(MODEL_COST, provider, model, agent).inc(call.cost_micros)
+
+
+def count_fallback(provider: str, model: str) -> None:
+    """A candidate of a fallback chain failed and the chain moved on to the next."""
+    labelled(PROVIDER_FALLBACKS, provider or DEFAULT, MODEL_LABELS(model)).inc()
+
+
+def count_breaker_opened(provider: str) -> None:
+    """A provider's circuit breaker opened."""
+    labelled(BREAKER_OPENINGS, provider or DEFAULT).inc()
 
 
 def observe_event(task: Task, payload: ev.EventPayload) -> None:
@@ -33,6 +133,7 @@ def observe_event(task: Task, payload: ev.EventPayload) -> None:
             TASKS_FINISHED.labels(current.value, task.mode.value).inc()
             seconds = (utcnow() - task.created_at).total_seconds()
             TASK_DURATION.labels(task.mode.value, current.value).observe(max(0.0, seconds))
+            _ended(task, payload.stop_reason or task.stop_reason)
         case ev.GuardrailDecided():
             count_guardrail(payload)
         case ev.ReflectionVerdict(passed=passed):
@@ -42,8 +143,24 @@ def observe_event(task: Task, payload: ev.EventPayload) -> None:
             LLM_TOKENS.labels(role, "completion").inc(usage.completion_tokens)
             if usage.reasoning_tokens:
                 LLM_TOKENS.labels(role, "reasoning").inc(usage.reasoning_tokens)
+            _answered(task.task_id)
         case _:
             pass
+
+
+def _answered(task_id: str) -> None:
+    if task_id not in _calls and len(_calls) >= MAX_TRACKED_TASKS:
+        del _calls[next(iter(_calls))]
+    _calls[task_id] = _calls.get(task_id, 0) + 1
+
+
+def _ended(task: Task, stop_reason: StopReason | None) -> None:
+    """The task's model calls answered (those of its runs in this process) and why it
+    stopped, by its agent."""
+    agent = AGENT_LABELS(task.agent.agent_id if task.agent is not None else "")
+    labelled(TASK_ITERATIONS, agent).observe(_calls.pop(task.task_id, 0))
+    reason = stop_reason.value if stop_reason is not None else "none"
+    labelled(TASKS_STOPPED, agent, reason).inc()
 
 
 def count_guardrail(decided: ev.GuardrailDecided) -> None:

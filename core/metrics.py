@@ -117,6 +117,70 @@ A2A_PUSH_DELIVERIES = Counter(
     registry=REGISTRY,
 )
 
+MODEL_BUCKETS = (0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300)
+ITERATION_BUCKETS = (0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89)
+
+# The `agent` label is bounded (`agent.metrics.AGENT_LABELS`): an agent of AGENTD_AGENTS_DIR
+# by its id, the first AGENTD_METRICS_AGENT_LABELS other ids by theirs, later ones as
+# "other", the default agent as "default"; never a user or tenant. A provider "" (the
+# server's own endpoint) is "default".
+MODEL_CALLS = Counter(
+    "agentd_model_calls",
+    "Model calls (each candidate of a fallback chain tried), by provider, model, agent and "
+    "outcome (ok, failed).",
+    ["provider", "model", "agent", "outcome"],
+    registry=REGISTRY,
+)
+MODEL_CALL_DURATION = Histogram(
+    "agentd_model_call_duration_seconds",
+    "How long model calls took (failed ones included), by provider and model.",
+    ["provider", "model"],
+    buckets=MODEL_BUCKETS,
+    registry=REGISTRY,
+)
+MODEL_TOKENS = Counter(
+    "agentd_model_tokens",
+    "Tokens of model calls, by provider, model, agent and kind (prompt, cached_prompt: the "
+    "part of prompt the provider had cached, completion).",
+    ["provider", "model", "agent", "kind"],
+    registry=REGISTRY,
+)
+MODEL_COST = Counter(
+    "agentd_model_cost_micros",
+    "What model calls cost, in micro-units of the server's currency (a model the providers "
+    "file gives no price costs 0), by provider, model and agent.",
+    ["provider", "model", "agent"],
+    registry=REGISTRY,
+)
+PROVIDER_FALLBACKS = Counter(
+    "agentd_provider_fallbacks",
+    "A candidate of a fallback chain failed (a timeout, a 5xx, a 429) and the chain moved "
+    "on to the next, by the provider and model that failed.",
+    ["provider", "model"],
+    registry=REGISTRY,
+)
+BREAKER_OPENINGS = Counter(
+    "agentd_provider_breaker_openings",
+    "Times a provider's circuit breaker opened (after failures in its window, or a failed "
+    "trial call), by provider.",
+    ["provider"],
+    registry=REGISTRY,
+)
+TASK_ITERATIONS = Histogram(
+    "agentd_task_iterations",
+    "Model calls answered per task, observed when the task ends, by agent.",
+    ["agent"],
+    buckets=ITERATION_BUCKETS,
+    registry=REGISTRY,
+)
+TASKS_STOPPED = Counter(
+    "agentd_tasks_stopped",
+    "Tasks that ended, by agent and why the engine stopped (final_answer, max_iterations, "
+    "token_budget, cancelled, error, ...; none when no reason was recorded).",
+    ["agent", "stop_reason"],
+    registry=REGISTRY,
+)
+
 M = TypeVar("M", Counter, Gauge, Histogram)
 
 _CHILDREN: dict[tuple[Any, tuple[str, ...]], Any] = {}

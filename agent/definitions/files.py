@@ -44,6 +44,10 @@ class AgentFiles:
     def get(self, agent_id: str) -> AgentDefinition | None:
         return self._agents.get(agent_id)
 
+    def defines(self, agent_id: str) -> bool:
+        """Whether a file defines the agent now."""
+        return agent_id in self._agents
+
     def all(self) -> list[AgentDefinition]:
         return sorted(self._agents.values(), key=lambda a: a.agent_id)
 

@@ -8,7 +8,9 @@ order. A candidate is passed over when its provider's breaker is open; a call th
 fails for a reason another provider may not share (a timeout, a connection error, a
 5xx, a 429: `ModelError.retryable`) counts against the provider's breaker and the
 next candidate is tried. Any other failure (a 400) ends the call: another provider
-would refuse the same request.
+would refuse the same request. Each move along the chain and each breaker that opens is
+counted (`agent.metrics`: agentd_provider_fallbacks_total,
+agentd_provider_breaker_openings_total).
 
 A stream that fails after some of its text was already sent yields `Discarded`
 before the next candidate's stream starts, so the run can tell clients to drop what
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field, replace
 
 import structlog
 
+from agent import metrics
 from agent.llm.base import Model, ModelError
 from records.messages import (
     Discarded,
@@ -95,15 +98,20 @@ class CircuitBreaker:
         self._opened_at = None
         self._trial = False
 
-    def failed(self) -> None:
+    def failed(self) -> bool:
+        """Count a retryable failure; whether it opened the breaker (one that was open
+        already, a call that failed after it opened, is not opened again)."""
         now = self._clock()
         self._recent.append(now)
         while self._recent and now - self._recent[0] > self.window_seconds:
             self._recent.popleft()
-        if self._trial or len(self._recent) >= self.failures:
-            self._opened_at = now
-            self._trial = False
-            self._recent.clear()
+        if not (self._trial or len(self._recent) >= self.failures):
+            return False
+        opened = self.state != "open"
+        self._opened_at = now
+        self._trial = False
+        self._recent.clear()
+        return opened
 
 
 @dataclass
@@ -159,7 +167,7 @@ class FallbackModel(Model):
     ) -> ModelResponse:
         problems = list(self.refused)
         failed: list[FailedAttempt] = []
-        for candidate in self.candidates:
+        for index, candidate in enumerate(self.candidates):
             if not _allowed(candidate, problems):
                 continue
             provider = candidate.provider
@@ -168,7 +176,7 @@ class FallbackModel(Model):
                 async with _slot(provider):
                     response = await candidate.model.complete(messages, tools, settings)
             except ModelError as error:
-                _failed(candidate, error, problems, failed, started)
+                _failed(candidate, error, problems, failed, started, self._more_after(index))
                 continue
             provider.breaker.succeeded()
             return _answered(response, candidate, failed)
@@ -182,7 +190,7 @@ class FallbackModel(Model):
     ) -> AsyncIterator[StreamItem]:
         problems = list(self.refused)
         failed: list[FailedAttempt] = []
-        for candidate in self.candidates:
+        for index, candidate in enumerate(self.candidates):
             if not _allowed(candidate, problems):
                 continue
             sent = 0
@@ -198,11 +206,15 @@ class FallbackModel(Model):
                             sent += len(item.text)
                         yield item
             except ModelError as error:
-                _failed(candidate, error, problems, failed, started)
+                _failed(candidate, error, problems, failed, started, self._more_after(index))
                 if sent:
                     yield Discarded(candidate.provider.name, candidate.model.name, error.message)
                 continue
         raise _none_answered(problems, failed)
+
+    def _more_after(self, index: int) -> bool:
+        """Whether the chain has a candidate after the one at `index` to move on to."""
+        return index + 1 < len(self.candidates)
 
 
 def _allowed(candidate: Candidate, problems: list[str]) -> bool:
@@ -242,7 +254,11 @@ def _failed(
     problems: list[str],
     failed: list[FailedAttempt],
     started: float,
+    more: bool,
 ) -> None:
+    """The failure kept for the usage ledger (`failed`); a retryable one counts against
+    the provider's breaker and, when the chain has another candidate (`more`), as a
+    fallback (agentd_provider_fallbacks_total)."""
     seconds = time.monotonic() - started
     failed.append(
         FailedAttempt(candidate.provider.name, candidate.model.name, seconds, error.message)
@@ -250,7 +266,10 @@ def _failed(
     if not error.retryable:
         error.failed = tuple(failed)
         raise error  # another provider would refuse the same request
-    candidate.provider.breaker.failed()
+    if candidate.provider.breaker.failed():
+        metrics.count_breaker_opened(candidate.provider.name)
+    if more:
+        metrics.count_fallback(candidate.provider.name, candidate.model.name)
     problems.append(f"{candidate.provider.name} ({candidate.model.name}): {error.message}")
     log.warning(
         "provider failed; trying the next in the chain",

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import structlog
 
+from agent import metrics
 from agent.definitions.catalog import Agents
 from records.agents.definition import AgentDefinition
 from server.settings import Settings
@@ -21,7 +22,9 @@ def start_agents(
     settings: Settings, store: AgentStore, background: list[asyncio.Task[None]]
 ) -> Agents:
     """The agents tenants may use: their own in `store`, and those of AGENTD_AGENTS_DIR
-    (read once now, and a background job that reads them again when they change)."""
+    (read once now, and a background job that reads them again when they change). The
+    metrics' agent label names the agents of the files, and the first
+    AGENTD_METRICS_AGENT_LABELS others (`agent.metrics.AGENT_LABELS`)."""
     files = None
     if settings.agents_dir is not None:
         from agent.definitions.files import AgentFiles  # PyYAML: only with AGENTD_AGENTS_DIR
@@ -38,6 +41,10 @@ def start_agents(
         needing = grants_needed(settings.tool_permission, files.all())
         if needing:
             log.warning(needing)
+    if files is None:
+        metrics.AGENT_LABELS.configure(settings.metrics_agent_labels)
+    else:
+        metrics.AGENT_LABELS.configure(settings.metrics_agent_labels, files.defines)
     return Agents(
         store,
         files,

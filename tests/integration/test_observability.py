@@ -120,6 +120,8 @@ SERIES = (
     "agentd_reflections_total",
     "agentd_rpcs_total",
     "agentd_rpc_duration_seconds_bucket",
+    "agentd_task_iterations_bucket",
+    "agentd_tasks_stopped_total",
 )
 
 
@@ -144,6 +146,7 @@ async def test_the_metrics_endpoint_exposes_the_series_after_a_run(tmp_path: Pat
     assert 'agentd_rpcs_total{code="OK",method="/agentd.v1.AgentService/Execute"}' in text
     assert 'agentd_llm_tokens_total{kind="prompt",role=' in text
     assert 'agentd_reflections_total{passed="true"}' in text
+    assert 'agentd_tasks_stopped_total{agent="default",stop_reason="final_answer"}' in text
 
 
 async def test_log_lines_carry_trace_task_and_principal_and_never_a_credential(

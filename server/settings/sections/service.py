@@ -42,6 +42,13 @@ class ServiceSettings(Section):
         "127.0.0.1:9464",
         description="host:port of the Prometheus /metrics endpoint; empty: not served",
     )
+    metrics_agent_labels: int = Field(
+        20,
+        ge=0,
+        description="agent ids the metrics name besides the agents of AGENTD_AGENTS_DIR "
+        "(always named): the first this many seen; later ones are counted as `other`, the "
+        "default agent as `default`",
+    )
     secret_patterns: list[str] = Field(
         default_factory=list,
         description="JSON list of regular expressions of secrets to redact from logs, events "

@@ -191,6 +191,7 @@ def test_a_changed_file_is_read_again_and_a_breaking_change_keeps_the_last_good(
     changed = files.get("support")
     assert changed is not None
     assert (changed.temperature, changed.version) == (0.7, 2)
+    assert files.defines("support")  # what the metrics' agent label asks
     _write(tmp_path, "support.yaml", "id: support\nmodel: 12\n", 3)
     assert files.load()
     assert files.get("support") == changed  # still served as it last was
@@ -198,6 +199,7 @@ def test_a_changed_file_is_read_again_and_a_breaking_change_keeps_the_last_good(
     path.unlink()
     assert files.load()
     assert files.get("support") is None
+    assert not files.defines("support")
     assert files.problems == []
 
 
