@@ -111,12 +111,12 @@ class Engine:
         self.guards = Guards(self.config.guardrails, parts.guardrail_audit)  # runs', CallTool's
         if models is not None:
             shared = (registry, store, self.config, checkpoints, parts.waits)
-            self._runs = RunFactory(models, *shared, parts.model_factory, parts.encodings)
+            made = (parts.model_factory, parts.encodings)
+            self._runs = RunFactory(models, *shared, *made, meter=parts.meter)
             limits = parts.teams or TeamLimits()
             self._runs.team = Team(self, limits, self._runs.model_by_name)
             self._runs.nudge = self._parking.nudge
             self._runs.guards = self.guards
-            self._runs.meter = parts.meter
         if memory is not None:
             memory.turn_came = self._turn_came
         interval = parts.replicas.takeover_interval_seconds

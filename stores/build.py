@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING
 from stores.agents.sql import SqlAgentStore
 from stores.api_keys.sql import SqlKeyStore
 from stores.artifacts.sql import SqlArtifactStore
+from stores.audit.sql import SqlAuditLog, SqlAuditReader, SqlGuardrailAudit, SqlRpcAuditLog
 from stores.budgets.base import BudgetMeter
 from stores.budgets.memory import InMemoryBudgetMeter
 from stores.budgets.sql import SqlBudgetStore
-from stores.audit.sql import SqlAuditLog, SqlAuditReader, SqlGuardrailAudit, SqlRpcAuditLog
 from stores.cancellations.base import CancelBus
 from stores.cancellations.memory import InMemoryCancelBus
 from stores.checkpoints.sql import SqlCheckpointStore
@@ -103,6 +103,18 @@ class LiveStores:
 
 
 @dataclass(frozen=True)
+class UsageStores:
+    """Money and numbers, on the durable stores' database."""
+
+    ledger: SqlUsageLedger
+    """The usage ledger: one row per model call."""
+    budgets: SqlBudgetStore
+    """Budgets' definitions (their counters are live: `LiveStores.budget_meter`)."""
+    stats: SqlStatsReader
+    """Statistics of tasks, tool calls and model calls."""
+
+
+@dataclass(frozen=True)
 class DurableStores:
     """The SQL records, all on one database and its one writer."""
 
@@ -121,12 +133,8 @@ class DurableStores:
     """What parked tasks wait for (shared by the replicas on this database)."""
     guardrails: SqlGuardrailAudit
     """The audit log of guardrail decisions (read through `audit_reader`)."""
-    usage: SqlUsageLedger
-    """The usage ledger: one row per model call."""
-    budgets: SqlBudgetStore
-    """Budgets' definitions (their counters are live: `LiveStores.budget_meter`)."""
-    stats: SqlStatsReader
-    """Statistics of tasks, tool calls and model calls."""
+    usage: UsageStores
+    """The usage ledger, budgets' definitions and the statistics reader."""
 
     async def close(self) -> None:
         await self.database.close()
@@ -205,9 +213,7 @@ async def open_durable(settings: StoreSettings) -> DurableStores:
         SqlArtifactStore(database),
         SqlWaitStore(database),
         SqlGuardrailAudit(database),
-        SqlUsageLedger(database),
-        SqlBudgetStore(database),
-        SqlStatsReader(database),
+        UsageStores(SqlUsageLedger(database), SqlBudgetStore(database), SqlStatsReader(database)),
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from agent.limits import EngineConfig, LimitReached, step_clock_stopped
@@ -70,28 +70,14 @@ async def call(
         # A burst waits its turn for the model; the wait is not the step's time.
         async with step_clock_stopped():
             await turn.acquire()
-    meter = run.meter
     metered: list[tuple[Hold | None, float]] = []  # the answered call's hold and time
     try:
 
         async def send(
             fitted: Sequence[Message], sent: ModelSettings, prompt: int
         ) -> ModelResponse:
-            if meter is None:
-                return await _sent(run, model, role, step_id, fitted, tools, sent, stream)
-            before = await meter.before(run, model, prompt, sent)
-            started = time.monotonic()
-            try:
-                response = await _sent(
-                    run, model, role, step_id, fitted, tools, before.settings, stream
-                )
-            except BaseException as error:
-                seconds = time.monotonic() - started
-                failed = meter.failed(run, model, role, error, seconds, before.hold)
-                await asyncio.shield(failed)
-                raise
-            metered.append((before.hold, time.monotonic() - started))
-            return response
+            call = _Call(run, model, role, step_id, fitted, tools, stream)
+            return await call.metered(sent, prompt, metered)
 
         left = run.bounds.token_budget - run.task.usage.total_tokens
         response, messages = await context_fit.fitted_call(
@@ -101,6 +87,7 @@ async def call(
         if turn is not None:
             turn.release()
     response, estimated = await _counted(run, model, role, step_id, messages, tools, response)
+    meter = run.meter
     if meter is not None:
         hold, seconds = metered[-1] if metered else (None, 0.0)
         await meter.answered(run, model, role, response, response.usage, seconds, hold, estimated)
@@ -114,6 +101,52 @@ async def call(
             f"({run.task.usage.total_tokens} spent)",
         )
     return response
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """One send of a model call."""
+
+    run: CallingRun
+    model: Model
+    role: RoleName
+    step_id: str
+    messages: Sequence[Message]
+    tools: Sequence[ToolDefinition]
+    stream: bool
+
+    async def metered(
+        self, settings: ModelSettings, prompt: int, held: list[tuple[Hold | None, float]]
+    ) -> ModelResponse:
+        """The reply, the call reserved on its task's budgets first (`prompt`: agentd's
+        count of it) and its reservation released if it fails; its hold and time added to
+        `held` for its settlement once its usage is counted."""
+        run, model, role = self.run, self.model, self.role
+        meter = run.meter
+        if meter is None:
+            return await self.sent(settings)
+        before = await meter.before(run, model, prompt, settings)
+        started = time.monotonic()
+        try:
+            response = await self.sent(before.settings)
+        except BaseException as error:
+            seconds = time.monotonic() - started
+            await asyncio.shield(meter.failed(run, model, role, error, seconds, before.hold))
+            raise
+        held.append((before.hold, time.monotonic() - started))
+        return response
+
+    async def sent(self, settings: ModelSettings) -> ModelResponse:
+        return await _sent(
+            self.run,
+            self.model,
+            self.role,
+            self.step_id,
+            self.messages,
+            self.tools,
+            settings,
+            self.stream,
+        )
 
 
 async def _counted(

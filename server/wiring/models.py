@@ -1,15 +1,27 @@
 """Building the models of each role from the settings: deferred (the OpenAI SDK is
 imported after SERVING, agent/llm/deferred.py) unless the operator's providers file must
-be read and checked at start."""
+be read and checked at start; and how their calls are metered (`build_spending`: the
+prices of the providers file, the budgets, the usage ledger) with the service the budget,
+usage and statistics RPCs call."""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agent.llm.deferred import ModelLoader, deferred_roles
 from agent.llm.roles import ModelRoles, RoleName
+from agent.metrics import observe_model_call
+from agent.spending.budgets import Budgets
+from agent.spending.calls import Metering
+from agent.spending.prices import PriceBook
+from agent.tool_use.budget_approval import past_soft_limit
+from core.roles import RoleTable
+from server.services.usage import UsageService
 from server.settings import Settings
+from stores.budgets.cached import CachedBudgetStore
+from stores.build import DurableStores, LiveStores
 
 if TYPE_CHECKING:
     from agent.scheduling.factory import ModelFactory
@@ -89,3 +101,37 @@ def model_factory(models: ModelRoles | None) -> ModelFactory | None:
     client (None when the default model is not an OpenAI-compatible one)."""
     make: ModelFactory | None = getattr(models.default, "sibling", None) if models else None
     return make  # OpenAIModel's, or DeferredModel's (siblings of a deferred model)
+
+
+@dataclass(frozen=True, slots=True)
+class Spending:
+    budgets: Budgets
+    meter: Metering
+
+
+def build_spending(
+    settings: Settings, durable: DurableStores, live: LiveStores, models: ModelRoles | None
+) -> Spending:
+    """Every model call metered: priced, reserved on its task's budgets, kept in the ledger."""
+    budgets = Budgets(
+        CachedBudgetStore(durable.usage.budgets, settings.budget_refresh_seconds),
+        live.budget_meter,
+        durable.usage.ledger,
+        reservation_seconds=settings.budget_reservation_seconds,
+    )
+    prices = PriceBook(models.providers if models is not None else {})
+    meter = Metering(prices, durable.usage.ledger, budgets, observe_model_call, past_soft_limit)
+    return Spending(budgets, meter)
+
+
+def usage_service(
+    settings: Settings, spending: Spending, durable: DurableStores, roles: RoleTable
+) -> UsageService:
+    return UsageService(
+        spending.budgets,
+        durable.usage.ledger,
+        durable.usage.stats,
+        roles,
+        settings.currency,
+        settings.stats_max_rows,
+    )

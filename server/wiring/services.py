@@ -39,8 +39,8 @@ from server.services.tasks import TaskService
 from server.settings import Settings
 from server.wiring.a2a import A2A, a2a_if_on
 from server.wiring.generic_handlers import GenericOnly
+from server.wiring.models import Spending, usage_service
 from server.wiring.role_table import role_table
-from server.wiring.spending import Spending, usage_service
 from server.wiring.stores import rate_limiters
 from stores.api_keys.base import KeyStore
 from stores.build import DurableStores, LiveStores, StoreSettings
