@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import re
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -122,6 +123,9 @@ SERIES = (
     "agentd_rpc_duration_seconds_bucket",
     "agentd_task_iterations_bucket",
     "agentd_tasks_stopped_total",
+    "agentd_model_calls_total",
+    "agentd_model_call_duration_seconds_bucket",
+    "agentd_model_tokens_total",
 )
 
 
@@ -147,6 +151,9 @@ async def test_the_metrics_endpoint_exposes_the_series_after_a_run(tmp_path: Pat
     assert 'agentd_llm_tokens_total{kind="prompt",role=' in text
     assert 'agentd_reflections_total{passed="true"}' in text
     assert 'agentd_tasks_stopped_total{agent="default",stop_reason="final_answer"}' in text
+    ok_call = r'\{agent="default",model="[^"]+",outcome="ok",provider="default"\} [1-9]'
+    model_calls = "agentd_model_calls_total" + ok_call
+    assert re.search(model_calls, text)
 
 
 async def test_log_lines_carry_trace_task_and_principal_and_never_a_credential(
