@@ -110,9 +110,8 @@ class Engine:
         self._runs = None
         self.guards = Guards(self.config.guardrails, parts.guardrail_audit)  # runs', CallTool's
         if models is not None:
-            shared = (registry, store, self.config, checkpoints, parts.waits)
-            made = (parts.model_factory, parts.encodings)
-            self._runs = RunFactory(models, *shared, *made, meter=parts.meter)
+            shared = (registry, store, self.config, checkpoints, parts.waits, parts.model_factory)
+            self._runs = RunFactory(models, *shared, parts.encodings, meter=parts.meter)
             limits = parts.teams or TeamLimits()
             self._runs.team = Team(self, limits, self._runs.model_by_name)
             self._runs.nudge = self._parking.nudge

@@ -10,12 +10,14 @@ trusted for `known_seconds` before their existence is checked again.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from agent.limits import step_clock_stopped
 from core.errors import BudgetExhaustedError
 from records.tasks import Task
 from records.usage.budgets import Budget, BudgetUnit, BudgetWindow, Charge, Counter
@@ -75,6 +77,12 @@ def _counter_seconds(window: BudgetWindow, now: datetime) -> float | None:
     return None if end is None else (end - now + timedelta(days=1)).total_seconds()
 
 
+def _full_mark(counter: str, limit: int) -> str:
+    """The counter whose presence says `counter` had no room left under `limit` (a
+    raised limit is another mark)."""
+    return f"{counter}:full:{limit}"
+
+
 class Budgets:
     """The process's view of the budgets: definitions, counters and the ledger."""
 
@@ -85,6 +93,7 @@ class Budgets:
         ledger: UsageLedger,
         *,
         reservation_seconds: float = 900.0,
+        wait_seconds: float = 30.0,
         known_seconds: float = 30.0,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
@@ -92,6 +101,7 @@ class Budgets:
         self.counters = counters
         self._ledger = ledger
         self._reservation_seconds = reservation_seconds
+        self._wait_seconds = wait_seconds
         self._known_seconds = known_seconds
         self._known: dict[str, float] = {}
         self._clock = clock
@@ -100,15 +110,17 @@ class Budgets:
         return await self.store.applicable(task.tenant, task.owner, agents_of(task))
 
     async def admit(self, task: Task) -> None:
-        """BudgetExhaustedError when a hard limit the task would draw on is spent already."""
+        """BudgetExhaustedError when a hard limit the task would draw on is spent already,
+        or left too little for a call that asked (the window is marked full)."""
         budgets = [b for b in await self.of_task(task) if b.limit > 0]
         if not budgets:
             return
         now = self._clock()
         names = await self._seeded(budgets, now)
-        counters = await self.counters.read(names)
-        for budget, name in zip(budgets, names, strict=True):
-            if counters[name].spent >= budget.limit:
+        marks = [_full_mark(name, b.limit) for b, name in zip(budgets, names, strict=True)]
+        counters = await self.counters.read([*names, *marks])
+        for budget, name, mark in zip(budgets, names, marks, strict=True):
+            if counters[name].spent >= budget.limit or counters[mark].spent > 0:
                 raise self.exhausted(budget, now)
 
     async def standing(self, budgets: Sequence[Budget], now: datetime) -> list[Counter]:
@@ -133,32 +145,74 @@ class Budgets:
     ) -> Hold:
         """Reserve a call of `prompt` tokens and at most `reply` reply tokens on each budget
         (their soft limits but the `approved` ones' too): the reply limit lowered, if it
-        must be, to fit a hard limit; NoRoom when it cannot fit."""
+        must be, to fit a hard limit. A call that finds no room only because calls in
+        flight hold it waits for them to settle (up to `wait_seconds`); NoRoom when it
+        cannot fit."""
         now = self._clock()
         names = await self._seeded(budgets, now)
         reservation = secrets.token_hex(12)
-        budget = budgets[0]
-        for _ in range(3):  # a lowered reply may meet another budget's limit: a few rounds
-            charges = [
-                Charge(
-                    name,
-                    amount(b, prompt, reply, price),
-                    b.limit,
-                    0 if b.budget_id in approved else b.soft_limit,
-                )
-                for b, name in zip(budgets, names, strict=True)
-            ]
-            refusal = await self.counters.reserve(reservation, charges, self._reservation_seconds)
-            if refusal is None:
-                return Hold(reservation, tuple(budgets), tuple(names), reply)
-            budget = budgets[refusal.index]
-            if refusal.soft:
-                raise NoRoom(budget, soft=True)
-            fits = min(reply - 1, _fitting_reply(budget, refusal.room, prompt, price))
-            if fits < MIN_REPLY_TOKENS:
+        waited, pause = 0.0, 0.02
+        while True:
+            refusal = await self._reserve_once(
+                budgets, names, reservation, prompt, reply, price, approved
+            )
+            if isinstance(refusal, Hold):
+                return refusal
+            index, fits = refusal
+            budget = budgets[index]
+            if fits >= MIN_REPLY_TOKENS:
+                reply = fits  # a shorter reply fits: try that
+                continue
+            if await self._full(budget, names[index], prompt, price, now):
                 raise NoRoom(budget, soft=False)
-            reply = fits
-        raise NoRoom(budget, soft=False)
+            if waited >= self._wait_seconds:  # held by calls in flight all that time
+                raise NoRoom(budget, soft=False)
+            async with step_clock_stopped():  # waiting for room is not the step's time
+                await asyncio.sleep(pause)
+            waited, pause = waited + pause, min(pause * 2, 0.5)
+
+    async def _reserve_once(
+        self,
+        budgets: Sequence[Budget],
+        names: Sequence[str],
+        reservation: str,
+        prompt: int,
+        reply: int,
+        price: Price | None,
+        approved: frozenset[str],
+    ) -> Hold | tuple[int, int]:
+        """The hold, or the hard limit in the way (by index) and the longest reply that
+        would fit under it now; NoRoom(soft) for a soft limit in the way."""
+        charges = [
+            Charge(
+                name,
+                amount(b, prompt, reply, price),
+                b.limit,
+                0 if b.budget_id in approved else b.soft_limit,
+            )
+            for b, name in zip(budgets, names, strict=True)
+        ]
+        refusal = await self.counters.reserve(reservation, charges, self._reservation_seconds)
+        if refusal is None:
+            return Hold(reservation, tuple(budgets), tuple(names), reply)
+        budget = budgets[refusal.index]
+        if refusal.soft:
+            raise NoRoom(budget, soft=True)
+        return refusal.index, min(reply - 1, _fitting_reply(budget, refusal.room, prompt, price))
+
+    async def _full(
+        self, budget: Budget, name: str, prompt: int, price: Price | None, now: datetime
+    ) -> bool:
+        """Whether what the window spent (reservations aside: they may settle for less)
+        leaves no room for the smallest call of `prompt` tokens; if so it is marked full,
+        and tasks that would draw on it are refused from then on (`admit`), until its
+        limit is raised."""
+        spent = (await self.counters.read([name]))[name].spent
+        if budget.limit - spent >= amount(budget, prompt, MIN_REPLY_TOKENS, price):
+            return False
+        ttl = _counter_seconds(budget.window, now)
+        await self.counters.seed(_full_mark(name, budget.limit), 1, ttl)
+        return True
 
     async def settle(self, hold: Hold, prompt: int, completion: int, cost: int) -> None:
         """Release `hold` and count what the call spent (tokens or cost, by budget)."""

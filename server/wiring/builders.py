@@ -284,9 +284,8 @@ async def start_engine(
     meter: Metering | None = None,
 ) -> Engine:
     """The engine, listening for cancellations, its tasks recovered (those lost with the
-    last process end, before the waking pass) and supervised; `recall` puts long-term
-    memories into tasks' prompts, `extract` proposes memories from their turns
-    (`server.wiring.knowledge`)."""
+    last process end, before the waking pass) and supervised; `recall` and `extract` are
+    long-term memory's (`server.wiring.knowledge`), `meter` meters model calls."""
     models = models or build_models(settings)
     engine = Engine(
         models,

@@ -118,6 +118,7 @@ def build_spending(
         live.budget_meter,
         durable.usage.ledger,
         reservation_seconds=settings.budget_reservation_seconds,
+        wait_seconds=settings.budget_wait_seconds,
     )
     prices = PriceBook(models.providers if models is not None else {})
     meter = Metering(prices, durable.usage.ledger, budgets, observe_model_call, past_soft_limit)

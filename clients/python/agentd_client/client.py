@@ -42,6 +42,7 @@ from agentd_client.requests import Decision
 from agentd_client.requests import execute_request as _execute_request
 from agentd_client.requests import to_python as to_python  # re-exported: part of the API
 from agentd_client.requests import to_struct as to_struct
+from agentd_client.usage import UsageMethods
 
 T = TypeVar("T")
 
@@ -49,7 +50,9 @@ T = TypeVar("T")
 BusyPolicy = Literal["reject", "enqueue", "interrupt", "steer", "follow_up"]
 
 
-class AgentClient(ConversationMethods, AgentMethods, KnowledgeMethods, GrantMethods, AuditMethods):
+class AgentClient(
+    ConversationMethods, AgentMethods, KnowledgeMethods, GrantMethods, AuditMethods, UsageMethods
+):
     """An async client over one channel. Use as an async context manager, or call `close()`.
 
     `target` (host:port) defaults to `AGENTD_ADDRESS`, else 127.0.0.1:50051; `api_key`

@@ -37,6 +37,14 @@ class UsageSettings(Section):
         description="how long a model call's reservation on its budgets is held at most: one "
         "a process took and never settled (it stopped mid-call) is released after this",
     )
+    budget_wait_seconds: float = Field(
+        30.0,
+        ge=0,
+        le=3600,
+        description="how long a model call waits for room on a budget that calls in flight "
+        "hold (they may settle for less) before its task stops BUDGET_EXHAUSTED; a budget "
+        "whose spending alone leaves no room stops it at once",
+    )
     stats_max_rows: int = Field(
         100_000,
         ge=100,

@@ -130,7 +130,8 @@ async def test_a_call_is_priced_and_kept_in_the_ledger(tmp_path: Path) -> None:
         400,
         100,
     )
-    assert row.cost_micros == cost and row.priced
+    assert row.cost_micros == cost
+    assert row.priced
     assert (row.tenant, row.user, row.task_id, row.root_task_id) == (
         "acme",
         "alice",
@@ -161,7 +162,8 @@ async def test_a_failed_provider_of_the_chain_is_kept_as_a_failed_call(tmp_path:
         ("primary", "big", CallOutcome.FAILED),
         ("backup", "small", CallOutcome.OK),
     ]
-    assert not ledger.rows[1].priced and ledger.rows[1].cost_micros == 0
+    assert not ledger.rows[1].priced
+    assert ledger.rows[1].cost_micros == 0
 
 
 async def test_a_hard_limit_stops_the_task_within_it(tmp_path: Path) -> None:
@@ -173,7 +175,8 @@ async def test_a_hard_limit_stops_the_task_within_it(tmp_path: Path) -> None:
         seen.append(settings.max_tokens)
         sum_ = f"1+{len(seen)}"  # never the same call twice
         # no usage reported: agentd counts the prompt as it reserved it (no settlement error)
-        return tool_calls(("calculator", {"expression": sum_}), prompt_tokens=0, completion_tokens=0)
+        call = ("calculator", {"expression": sum_})
+        return tool_calls(call, prompt_tokens=0, completion_tokens=0)
 
     engine, ledger, store, meter = engine_of(FunctionModel(model), tmp_path)
     limit = await budget(store, BudgetUnit.TOKENS, limit=1_500)
@@ -193,17 +196,25 @@ async def test_a_hard_limit_stops_the_task_within_it(tmp_path: Path) -> None:
     spent = sum(r.total_tokens for r in ledger.rows)
     assert 1_000 < spent <= 1_500  # used, and never past the limit
     assert 1 < len(seen) < 20
-    assert seen[-1] is not None and seen[-1] < seen[0]  # the last reply was cut to fit
+    assert seen[-1] is not None
+    assert seen[-1] < seen[0]
 
-    with pytest.raises(BudgetExhaustedError) as refused:  # spent: the next cannot start
-        # a budget with nothing left of it refuses the start, naming the budget
-        await budget_spent(store, meter)
+    await budget_spent(store, meter)  # nothing left of it: the next task cannot start
+    with pytest.raises(BudgetExhaustedError) as refused:
         await engine.start(TaskRequest("more", mode=ExecutionMode.FUNCTION_CALLING), CALLER)
     assert refused.value.quota_violations[0].field.startswith("budget:bgt_")
 
 
+async def waiting_for_a_person(engine: Engine, task_id: str) -> None:
+    async with asyncio.timeout(10):
+        while True:
+            if (await engine.find("acme", task_id)).status is TaskStatus.INPUT_REQUIRED:
+                return
+            await asyncio.sleep(0.01)
+
+
 def store_of(engine: Engine) -> InMemoryTaskStore:
-    found = engine._store  # noqa: SLF001 - the test's own store, to read the log so far
+    found = engine._store
     assert isinstance(found, InMemoryTaskStore)
     return found
 
@@ -237,9 +248,7 @@ async def test_a_soft_limit_parks_the_task_until_a_person_approves(tmp_path: Pat
     request = TaskRequest("add", tools=("calculator",), mode=ExecutionMode.FUNCTION_CALLING)
     task = await engine.start(request, CALLER)
 
-    async with asyncio.timeout(10):
-        while (await engine.find("acme", task.task_id)).status is not TaskStatus.INPUT_REQUIRED:
-            await asyncio.sleep(0.01)
+    await waiting_for_a_person(engine, task.task_id)
     slot = f"budget:{soft.budget_id}"
     waiting = await engine.find("acme", task.task_id)
     logged = await stores_logged(store_of(engine), task.task_id, waiting.last_sequence)
@@ -250,7 +259,8 @@ async def test_a_soft_limit_parks_the_task_until_a_person_approves(tmp_path: Pat
     await engine.approve(CALLER, task.task_id, slot, ApprovalDecision(True, "alice"))
     await ended(engine, task.task_id)
     done = await engine.find("acme", task.task_id)
-    assert done.status is TaskStatus.COMPLETED and done.final_answer == "four"
+    assert done.status is TaskStatus.COMPLETED
+    assert done.final_answer == "four"
 
 
 async def test_a_soft_limit_denied_stops_the_task(tmp_path: Path) -> None:
@@ -259,9 +269,7 @@ async def test_a_soft_limit_denied_stops_the_task(tmp_path: Path) -> None:
     )
     soft = await budget(store, BudgetUnit.TOKENS, soft_limit=20)
     task = await engine.start(TaskRequest("add", mode=ExecutionMode.FUNCTION_CALLING), CALLER)
-    async with asyncio.timeout(10):
-        while (await engine.find("acme", task.task_id)).status is not TaskStatus.INPUT_REQUIRED:
-            await asyncio.sleep(0.01)
+    await waiting_for_a_person(engine, task.task_id)
     decision = ApprovalDecision(False, "bob", comment="too dear")
     await engine.approve(CALLER, task.task_id, f"budget:{soft.budget_id}", decision)
     await ended(engine, task.task_id)

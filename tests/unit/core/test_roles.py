@@ -41,6 +41,7 @@ def test_each_setting_gives_the_roles_of_its_actions() -> None:
         memory_shared_read_roles="reader",
         memory_shared_write_roles="writer",
         gateway_roles="front",
+        budget_admin_roles="treasurer",
     )
     table = role_table(settings)
     expected = {
@@ -58,6 +59,8 @@ def test_each_setting_gives_the_roles_of_its_actions() -> None:
         Action.READ_SHARED_MEMORY: ("reader", "writer"),
         Action.WRITE_SHARED_MEMORY: ("writer",),
         Action.ACT_FOR_END_USERS: ("front",),
+        Action.MANAGE_BUDGETS: ("treasurer",),
+        Action.READ_USAGE: ("clerk",),
     }
     assert dict(table.items()) == expected
     # the engine (ApproveToolCall, ProvideInput, ResumeTask) gets the same table
