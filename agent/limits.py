@@ -215,7 +215,11 @@ async def _stopped(timer: asyncio.Timeout | None) -> AsyncIterator[None]:
         return
     loop = asyncio.get_running_loop()
     left = max(0.0, when - loop.time())
-    timer.reschedule(None)
+    try:
+        timer.reschedule(None)
+    except RuntimeError:  # a timer whose block has ended (a limit's partial answer): none to stop
+        yield
+        return
     try:
         yield
     finally:

@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from agent.limits import step_clock_stopped
 from core.errors import BudgetExhaustedError
 from records.tasks import Task
 from records.usage.budgets import Budget, BudgetUnit, BudgetWindow, Charge, Counter
@@ -45,6 +44,8 @@ class Hold:
     counters: tuple[str, ...]
     reply_tokens: int
     """The reply limit the call may be sent with (lowered to fit a hard limit)."""
+    prompt_tokens: int = 0
+    """The prompt's tokens it reserved (metering keeps agentd's own count of them here)."""
 
 
 class NoRoom(Exception):  # noqa: N818 - a signal for the run, not an error
@@ -167,8 +168,7 @@ class Budgets:
                 raise NoRoom(budget, soft=False)
             if waited >= self._wait_seconds:  # held by calls in flight all that time
                 raise NoRoom(budget, soft=False)
-            async with step_clock_stopped():  # waiting for room is not the step's time
-                await asyncio.sleep(pause)
+            await asyncio.sleep(pause)
             waited, pause = waited + pause, min(pause * 2, 0.5)
 
     async def _reserve_once(
@@ -194,7 +194,7 @@ class Budgets:
         ]
         refusal = await self.counters.reserve(reservation, charges, self._reservation_seconds)
         if refusal is None:
-            return Hold(reservation, tuple(budgets), tuple(names), reply)
+            return Hold(reservation, tuple(budgets), tuple(names), reply, prompt)
         budget = budgets[refusal.index]
         if refusal.soft:
             raise NoRoom(budget, soft=True)

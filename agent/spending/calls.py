@@ -12,6 +12,7 @@ person approves going past it (ApproveToolCall) or denies it (the task stops).
 from __future__ import annotations
 
 import asyncio
+import math
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
@@ -34,6 +35,8 @@ log = structlog.get_logger(__name__)
 
 Observe = Callable[[ModelCall, float], None]
 """Told of every call kept (its metrics: `agent.metrics.observe_model_call`)."""
+MAX_PROMPT_FACTOR = 4.0
+"""A provider's count of a prompt is taken as at most four times agentd's."""
 Ask = Callable[[Any, Budget], Awaitable[None]]
 """Asks a person to let a run past a budget's soft limit: returns once approved, raises
 Parked while nobody decided and LimitReached when denied (the run is a `TaskRun`)."""
@@ -70,6 +73,8 @@ class Metering:
         self._observe = observe
         self._ask = ask
         self._writing: set[asyncio.Task[None]] = set()
+        self._prompt_factor: dict[str, float] = {}
+        """By model: the most its provider counted a prompt above agentd's count."""
 
     async def admit(self, task: Task) -> None:
         """BudgetExhaustedError when the task cannot start within its budgets."""
@@ -92,7 +97,9 @@ class Metering:
         approved: frozenset[str] = frozenset()
         for _ in range(len(budgets) + 1):  # each soft limit asked about once
             try:
-                hold = await self.budgets.reserve(budgets, prompt, reply, price, approved)
+                hold = await self.budgets.reserve(
+                    budgets, self._scaled(model, prompt), reply, price, approved
+                )
             except NoRoom as no:
                 if not no.soft:
                     raise LimitReached(StopReason.BUDGET_EXHAUSTED, str(no)) from None
@@ -101,8 +108,23 @@ class Metering:
                 await self._ask(run, no.budget)  # Parked, LimitReached, or approved
                 approved |= {no.budget.budget_id}
                 continue
+            hold = replace(hold, prompt_tokens=prompt)  # agentd's own count, to calibrate by
             return Metered(replace(settings, max_tokens=hold.reply_tokens), hold)
         raise LimitReached(StopReason.BUDGET_EXHAUSTED, "budgets changed while reserving")
+
+    def _scaled(self, model: Model, prompt: int) -> int:
+        """Agentd's count of a prompt for `model`, scaled by the most its provider has
+        counted more than agentd for it (an estimate for models without an exact encoding),
+        so that a reservation covers what the provider will charge."""
+        return math.ceil(prompt * self._prompt_factor.get(model.name, 1.0))
+
+    def _calibrate(self, model: Model, counted: int, charged: int) -> None:
+        if counted > 0 and charged > counted:
+            factor = min(MAX_PROMPT_FACTOR, charged / counted)
+            if factor > self._prompt_factor.get(model.name, 1.0):
+                if len(self._prompt_factor) >= 1_000:  # many models' names: start over
+                    self._prompt_factor.clear()
+                self._prompt_factor[model.name] = factor
 
     def priced(self, response: ModelResponse, model: Model, usage: TokenUsage) -> TokenUsage:
         """`usage` with what it cost at the price of the model that answered."""
@@ -126,6 +148,7 @@ class Metering:
         """Settle the call's reservation with what it spent (`usage`, priced) and keep it,
         with the providers that failed it first, in the ledger."""
         if hold is not None and self.budgets is not None:
+            self._calibrate(model, hold.prompt_tokens, usage.prompt_tokens)
             await self.budgets.settle(
                 hold, usage.prompt_tokens, usage.completion_tokens, usage.cost_micros
             )

@@ -196,8 +196,10 @@ async def test_a_hard_limit_stops_the_task_within_it(tmp_path: Path) -> None:
     spent = sum(r.total_tokens for r in ledger.rows)
     assert 1_000 < spent <= 1_500  # used, and never past the limit
     assert 1 < len(seen) < 20
-    assert seen[-1] is not None
-    assert seen[-1] < seen[0]
+    first, last = seen[0], seen[-1]
+    assert first is not None
+    assert last is not None
+    assert last < first  # the last reply was cut to fit
 
     await budget_spent(store, meter)  # nothing left of it: the next task cannot start
     with pytest.raises(BudgetExhaustedError) as refused:
@@ -293,3 +295,20 @@ async def test_a_money_budget_counts_cost_at_the_dearest_price(tmp_path: Path) -
     [counter] = await meter.budgets.standing([money], datetime.now(UTC))
     assert counter.spent == (1_000 * 2_000_000 + 1_000 * 8_000_000) // 1_000_000
     assert counter.reserved == 0
+
+
+
+async def test_a_step_clock_whose_step_ended_is_left_alone() -> None:
+    """A limit's partial answer (its synthesis call) waits for its turn to call the model
+    with the step clock stopped, after the step's timer ended: that must not fail the task
+    ("Cannot change state of finished Timeout")."""
+    from agent import limits
+
+    async with asyncio.timeout(5.0) as timer:
+        await asyncio.sleep(0)  # the step: its timer entered, then ended
+    token = limits._STEP_TIMER.set(timer)
+    try:
+        async with limits.step_clock_stopped():
+            await asyncio.sleep(0)
+    finally:
+        limits._STEP_TIMER.reset(token)
