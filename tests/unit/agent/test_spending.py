@@ -297,7 +297,6 @@ async def test_a_money_budget_counts_cost_at_the_dearest_price(tmp_path: Path) -
     assert counter.reserved == 0
 
 
-
 async def test_a_step_clock_whose_step_ended_is_left_alone() -> None:
     """A limit's partial answer (its synthesis call) waits for its turn to call the model
     with the step clock stopped, after the step's timer ended: that must not fail the task
