@@ -154,7 +154,8 @@ class Metering:
             )
         asked = response.asked_model or model.name
         price = self.prices.price(response.provider, asked)
-        row = _row(run.task, role, response.provider, asked, CallOutcome.OK, seconds)
+        own = max(0.0, seconds - sum(a.seconds for a in response.failed))  # its own time
+        row = _row(run.task, role, response.provider, asked, CallOutcome.OK, own)
         row = replace(
             row,
             prompt_tokens=usage.prompt_tokens,
