@@ -226,7 +226,7 @@ class Engine:
             delegates=await delegates_of(self._agents, call.principal.tenant, agent),
         )
         run = runs.new(task, call, specs, 0, persist=False)
-        await runs.admitted(task)
+        await runs.admitted(run)
         try:
             return await planner.make_plan(run)
         except LimitReached as limit:
@@ -284,7 +284,7 @@ class Engine:
         routed = self._models is not None and self._models.router is not None
         task = new_task(chosen, call, task_id, self.config.tool_calling, routed)
         run = self._require_runs().new(task, call, chosen.specs, request.token_budget)
-        await self._require_runs().admitted(task)  # BudgetExhaustedError: budgets spent
+        await self._require_runs().admitted(run)  # BudgetExhaustedError: budgets spent
         memory = self._memory if task.conversation_id else None
         try:  # a task not stored after all never stays in its conversation's line
             if memory is not None:

@@ -65,32 +65,17 @@ async def call(
             f"the token budget of {run.bounds.token_budget} tokens is used up",
         )
     model = run.models.for_role(role)
-    turn = run.models.calls
-    if turn is not None:
-        # A burst waits its turn for the model; the wait is not the step's time.
-        async with step_clock_stopped():
-            await turn.acquire()
-    metered: list[tuple[Hold | None, float]] = []  # the answered call's hold and time
-    try:
+    estimated: list[bool] = []  # whether the answered call's usage is agentd's estimate
 
-        async def send(
-            fitted: Sequence[Message], sent: ModelSettings, prompt: int
-        ) -> ModelResponse:
-            call = _Call(run, model, role, step_id, fitted, tools, stream)
-            return await call.metered(sent, prompt, metered)
+    async def send(fitted: Sequence[Message], sent: ModelSettings, prompt: int) -> ModelResponse:
+        call = _Call(run, model, role, step_id, fitted, tools, stream)
+        return await call.metered(sent, prompt, estimated)
 
-        left = run.bounds.token_budget - run.task.usage.total_tokens
-        response, messages = await context_fit.fitted_call(
-            run, model, role, step_id, messages, tools, settings, send, left
-        )
-    finally:
-        if turn is not None:
-            turn.release()
-    response, estimated = await _counted(run, model, role, step_id, messages, tools, response)
-    meter = run.meter
-    if meter is not None:
-        hold, seconds = metered[-1] if metered else (None, 0.0)
-        await meter.answered(run, model, role, response, response.usage, seconds, hold, estimated)
+    left = run.bounds.token_budget - run.task.usage.total_tokens
+    response, messages = await context_fit.fitted_call(
+        run, model, role, step_id, messages, tools, settings, send, left
+    )
+    response = await _counted(run, model, role, step_id, messages, response, estimated[-1])
     if run.task.usage.total_tokens > run.bounds.token_budget:
         run.transcript.notes.append(
             f"[{role}, last reply before the budget ran out] {response.text}"
@@ -116,25 +101,52 @@ class _Call:
     stream: bool
 
     async def metered(
-        self, settings: ModelSettings, prompt: int, held: list[tuple[Hold | None, float]]
+        self, settings: ModelSettings, prompt: int, estimated: list[bool]
     ) -> ModelResponse:
-        """The reply, the call reserved on its task's budgets first (`prompt`: agentd's
-        count of it) and its reservation released if it fails; its hold and time added to
-        `held` for its settlement once its usage is counted."""
+        """The reply, its usage counted (estimated when the endpoint counted nothing: said
+        in `estimated`) and priced. Metered, the call is reserved on its task's budgets
+        first (`prompt`: agentd's count of it) and settled, shielded, as soon as it ends,
+        before anything else is awaited: a cancel never leaves its reservation held."""
         run, model, role = self.run, self.model, self.role
         meter = run.meter
-        if meter is None:
-            return await self.sent(settings)
-        before = await meter.before(run, model, prompt, settings)
+        hold: Hold | None = None
+        if meter is not None:
+            before = await meter.before(run, model, prompt, settings)
+            settings, hold = before.settings, before.hold
         started = time.monotonic()
         try:
-            response = await self.sent(before.settings)
+            response = await self.in_turn(settings)
         except BaseException as error:
-            seconds = time.monotonic() - started
-            await asyncio.shield(meter.failed(run, model, role, error, seconds, before.hold))
+            if meter is not None:
+                seconds = time.monotonic() - started
+                await asyncio.shield(meter.failed(run, model, role, error, seconds, hold))
             raise
-        held.append((before.hold, time.monotonic() - started))
+        seconds = time.monotonic() - started
+        counted = response.usage.total_tokens == 0  # the endpoint counted nothing
+        if counted:
+            usage = tokens.estimate(self.messages, self.tools, response, run.counter)
+            response = replace(response, usage=usage)
+        estimated.append(counted)
+        if meter is None:
+            return response
+        response = replace(response, usage=meter.priced(response, model, response.usage))
+        settled = meter.answered(run, model, role, response, response.usage, seconds, hold, counted)
+        await asyncio.shield(settled)
         return response
+
+    async def in_turn(self, settings: ModelSettings) -> ModelResponse:
+        """The reply, once the process has a place for one more call in flight (a burst
+        waits its turn for the model; the wait is not the step's time). A call waits for
+        its budgets' room before, never holding a place meanwhile."""
+        turn = self.run.models.calls
+        if turn is None:
+            return await self.sent(settings)
+        async with step_clock_stopped():
+            await turn.acquire()
+        try:
+            return await self.sent(settings)
+        finally:
+            turn.release()
 
     async def sent(self, settings: ModelSettings) -> ModelResponse:
         return await _sent(
@@ -155,17 +167,11 @@ async def _counted(
     role: RoleName,
     step_id: str,
     messages: Sequence[Message],
-    tools: Sequence[ToolDefinition],
     response: ModelResponse,
-) -> tuple[ModelResponse, bool]:
-    """The reply's usage (estimated when the endpoint counted nothing; priced) added to the
-    task's and reported; and whether it was estimated."""
-    estimated = response.usage.total_tokens == 0  # the endpoint counted nothing
-    if estimated:
-        usage = tokens.estimate(messages, tools, response, run.counter)
-        response = replace(response, usage=usage)
-    if run.meter is not None:
-        response = replace(response, usage=run.meter.priced(response, model, response.usage))
+    estimated: bool,
+) -> ModelResponse:
+    """The reply's usage (counted and priced as it was sent: `_Call.metered`) added to the
+    task's and reported."""
     if run.transcript.history is not None and run.transcript.history.carried_by(messages):
         saved = replace(response.usage, saved_tokens=run.transcript.history.saved)
         response = replace(response, usage=saved)
@@ -181,7 +187,7 @@ async def _counted(
             response.provider,
         )
     )
-    return response, estimated
+    return response
 
 
 async def _sent(

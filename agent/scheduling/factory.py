@@ -8,6 +8,7 @@ server's models and settings.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -72,10 +73,18 @@ class RunFactory:
     """Prices, budgets and the usage ledger of every run's model calls (`agent.spending`)."""
     _made: dict[tuple[str, float | None, int | None], Model] = field(default_factory=dict)
 
-    async def admitted(self, task: Task) -> None:
-        """Return if the task may start within its budgets; BudgetExhaustedError if not."""
-        if self.meter is not None:
-            await self.meter.admit(task)
+    async def admitted(self, run: TaskRun) -> None:
+        """Return if the run's task may start within its budgets; BudgetExhaustedError if
+        not (its first prompt estimated: instructions, task, tool definitions)."""
+        if self.meter is None:
+            return
+        task = run.task
+        model = run.models.for_role("executor")
+        instructions = task.agent.instructions if task.agent is not None else ""
+        offered = [(d.name, d.description, d.parameters) for d in run.tools.definitions()]
+        tools = json.dumps(offered, default=str)
+        prompt = run.counter.count(f"{instructions}\n{task.goal}\n{tools}")
+        await self.meter.admit(task, model, prompt)
 
     async def drained(self) -> None:
         """Wait for the usage rows of model calls being written (at shutdown)."""

@@ -4,8 +4,10 @@ spent after (`stores.budgets`: the definitions, cached per process, and the coun
 their windows, in Redis when replicas share state).
 
 A counter the live store does not have (a new window, a Redis restart) is first seeded
-from the usage ledger, the one source of what was spent; seeded or seen counters are
-trusted for `known_seconds` before their existence is checked again.
+from the usage ledger, the one source of what was spent: a reservation on a missing
+counter is refused as missing (the meters never make one at 0), the counter seeded, and
+the reservation asked again. Counters are looked for before the first reservation of a
+window and every `known_seconds` after.
 """
 
 from __future__ import annotations
@@ -78,12 +80,6 @@ def _counter_seconds(window: BudgetWindow, now: datetime) -> float | None:
     return None if end is None else (end - now + timedelta(days=1)).total_seconds()
 
 
-def _full_mark(counter: str, limit: int) -> str:
-    """The counter whose presence says `counter` had no room left under `limit` (a
-    raised limit is another mark)."""
-    return f"{counter}:full:{limit}"
-
-
 class Budgets:
     """The process's view of the budgets: definitions, counters and the ledger."""
 
@@ -110,18 +106,19 @@ class Budgets:
     async def of_task(self, task: Task) -> Sequence[Budget]:
         return await self.store.applicable(task.tenant, task.owner, agents_of(task))
 
-    async def admit(self, task: Task) -> None:
-        """BudgetExhaustedError when a hard limit the task would draw on is spent already,
-        or left too little for a call that asked (the window is marked full)."""
+    async def admit(self, task: Task, prompt: int = 0, price: Price | None = None) -> None:
+        """BudgetExhaustedError when a hard limit the task would draw on has no room left,
+        by what its windows spent, for the task's first call (`prompt`: agentd's estimate
+        of its first prompt; the shortest reply)."""
         budgets = [b for b in await self.of_task(task) if b.limit > 0]
         if not budgets:
             return
         now = self._clock()
         names = await self._seeded(budgets, now)
-        marks = [_full_mark(name, b.limit) for b, name in zip(budgets, names, strict=True)]
-        counters = await self.counters.read([*names, *marks])
-        for budget, name, mark in zip(budgets, names, marks, strict=True):
-            if counters[name].spent >= budget.limit or counters[mark].spent > 0:
+        counters = await self.counters.read(names)
+        for budget, name in zip(budgets, names, strict=True):
+            spent = counters[name].spent
+            if budget.limit - spent < max(1, amount(budget, prompt, MIN_REPLY_TOKENS, price)):
                 raise self.exhausted(budget, now)
 
     async def standing(self, budgets: Sequence[Budget], now: datetime) -> list[Counter]:
@@ -164,7 +161,7 @@ class Budgets:
             if fits >= MIN_REPLY_TOKENS:
                 reply = fits  # a shorter reply fits: try that
                 continue
-            if await self._full(budget, names[index], prompt, price, now):
+            if await self._spent_out(budget, names[index], prompt, price):
                 raise NoRoom(budget, soft=False)
             if waited >= self._wait_seconds:  # held by calls in flight all that time
                 raise NoRoom(budget, soft=False)
@@ -193,26 +190,26 @@ class Budgets:
             for b, name in zip(budgets, names, strict=True)
         ]
         refusal = await self.counters.reserve(reservation, charges, self._reservation_seconds)
+        for _ in budgets:  # a counter gone (a Redis restart): seeded from the ledger again
+            if refusal is None or not refusal.missing:
+                break
+            await self._seed(budgets[refusal.index], names[refusal.index], self._clock())
+            refusal = await self.counters.reserve(reservation, charges, self._reservation_seconds)
         if refusal is None:
             return Hold(reservation, tuple(budgets), tuple(names), reply, prompt)
         budget = budgets[refusal.index]
+        if refusal.missing:
+            raise NoRoom(budget, soft=False)  # seeded, and gone again at once
         if refusal.soft:
             raise NoRoom(budget, soft=True)
         return refusal.index, min(reply - 1, _fitting_reply(budget, refusal.room, prompt, price))
 
-    async def _full(
-        self, budget: Budget, name: str, prompt: int, price: Price | None, now: datetime
-    ) -> bool:
+    async def _spent_out(self, budget: Budget, name: str, prompt: int, price: Price | None) -> bool:
         """Whether what the window spent (reservations aside: they may settle for less)
-        leaves no room for the smallest call of `prompt` tokens; if so it is marked full,
-        and tasks that would draw on it are refused from then on (`admit`), until its
-        limit is raised."""
+        leaves no room for a call of `prompt` tokens and the shortest reply: no wait for
+        calls in flight would make room for it."""
         spent = (await self.counters.read([name]))[name].spent
-        if budget.limit - spent >= amount(budget, prompt, MIN_REPLY_TOKENS, price):
-            return False
-        ttl = _counter_seconds(budget.window, now)
-        await self.counters.seed(_full_mark(name, budget.limit), 1, ttl)
-        return True
+        return budget.limit - spent < amount(budget, prompt, MIN_REPLY_TOKENS, price)
 
     async def settle(self, hold: Hold, prompt: int, completion: int, cost: int) -> None:
         """Release `hold` and count what the call spent (tokens or cost, by budget)."""
@@ -231,12 +228,17 @@ class Budgets:
             if self._known.get(name, 0.0) > moment:
                 continue
             if not await self.counters.exists(name):
-                start, end = budget.window.start(now), budget.window.end(now)
-                spent = await self._ledger.spent(
-                    budget.tenant, budget.scope, budget.subject, budget.unit, start, end
-                )
-                await self.counters.seed(name, spent, _counter_seconds(budget.window, now))
+                await self._seed(budget, name, now)
             if len(self._known) > 10_000:
                 self._known.clear()
             self._known[name] = moment + self._known_seconds
         return names
+
+    async def _seed(self, budget: Budget, name: str, now: datetime) -> None:
+        """The counter `name` of `budget`'s window at `now`, made from what the ledger says
+        the window spent (if no one made it meanwhile)."""
+        start, end = budget.window.start(now), budget.window.end(now)
+        spent = await self._ledger.spent(
+            budget.tenant, budget.scope, budget.subject, budget.unit, start, end
+        )
+        await self.counters.seed(name, spent, _counter_seconds(budget.window, now))

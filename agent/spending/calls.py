@@ -75,11 +75,18 @@ class Metering:
         self._writing: set[asyncio.Task[None]] = set()
         self._prompt_factor: dict[str, float] = {}
         """By model: the most its provider counted a prompt above agentd's count."""
+        self._least_prompt: dict[str, int] = {}
+        """By model: the shortest prompt a call of a task with budgets sent (agentd's
+        count); a task whose budgets have less room than that cannot start."""
 
-    async def admit(self, task: Task) -> None:
-        """BudgetExhaustedError when the task cannot start within its budgets."""
+    async def admit(self, task: Task, model: Model, prompt: int) -> None:
+        """BudgetExhaustedError when the task cannot start within its budgets: one has no
+        room for its first call (`prompt`: agentd's estimate of its first prompt, for
+        `model`)."""
         if self.budgets is not None:
-            await self.budgets.admit(task)
+            price = self.prices.dearest(model)
+            prompt = max(prompt, self._least_prompt.get(model.name, 0))
+            await self.budgets.admit(task, self._scaled(model, prompt), price)
 
     async def before(
         self, run: MeteredRun, model: Model, prompt: int, settings: ModelSettings
@@ -92,6 +99,11 @@ class Metering:
         budgets = await self.budgets.of_task(run.task)
         if not budgets:
             return Metered(settings, None)
+        least = self._least_prompt.get(model.name)
+        if least is None or prompt < least:
+            if len(self._least_prompt) >= 1_000:  # many models' names: start over
+                self._least_prompt.clear()
+            self._least_prompt[model.name] = prompt
         price = self.prices.dearest(model)
         reply = settings.max_tokens or model.max_tokens or 4096
         approved: frozenset[str] = frozenset()
@@ -177,13 +189,33 @@ class Metering:
         seconds: float,
         hold: Hold | None,
     ) -> None:
-        """A call that got no answer: its reservation released, its failures kept."""
-        if hold is not None and self.budgets is not None:
-            await self.budgets.settle(hold, 0, 0, 0)
-        attempts: Sequence[FailedAttempt] = ()
-        if isinstance(error, ModelError):
-            attempts = error.failed or (FailedAttempt("", model.name, seconds, error.message),)
-        await self._keep(_failures(run.task, role, attempts))
+        """A call that got no answer. A provider's error bills nothing: the reservation is
+        released and the failures kept. A call cancelled or timed out on agentd's side
+        may have been billed: its worst case is counted (and kept as an estimate)."""
+        if isinstance(error, ModelError) or hold is None:
+            if hold is not None and self.budgets is not None:
+                await self.budgets.settle(hold, 0, 0, 0)
+            attempts: Sequence[FailedAttempt] = ()
+            if isinstance(error, ModelError):
+                made = FailedAttempt("", model.name, seconds, error.message)
+                attempts = error.failed or (made,)
+            await self._keep(_failures(run.task, role, attempts))
+            return
+        prompt, reply = self._scaled(model, hold.prompt_tokens), hold.reply_tokens
+        price = self.prices.dearest(model)
+        cost = price.cost(prompt, reply) if price is not None else 0
+        if self.budgets is not None:
+            await self.budgets.settle(hold, prompt, reply, cost)
+        row = _row(run.task, role, "", model.name, CallOutcome.FAILED, seconds)
+        row = replace(
+            row,
+            prompt_tokens=prompt,
+            completion_tokens=reply,
+            cost_micros=cost,
+            priced=price is not None,
+            estimated=True,
+        )
+        await self._keep([row])
 
     async def _keep(self, rows: Sequence[ModelCall]) -> None:
         """Count the rows in the metrics at once; write them to the ledger beside the run's

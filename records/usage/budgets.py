@@ -126,3 +126,6 @@ class Refusal:
     """Only its soft limit was in the way."""
     room: int
     """What is left below the limit in the way (never negative)."""
+    missing: bool = False
+    """The charge's counter does not exist (never seeded, or gone with a Redis restart):
+    nothing was reserved; seed it from the ledger and ask again."""

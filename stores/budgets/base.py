@@ -18,7 +18,10 @@ Counters (one per budget and window, `Budget.counter`):
   is reserved. A reservation lapses after `ttl` seconds (its process died mid-call).
 - `settle(reservation, actual)` releases the reservation and adds what the call really
   spent, counter by counter (a lapsed reservation still adds what was spent).
-- `seed(counter, spent, ttl)` sets a counter that does not exist yet (from the ledger).
+- `seed(counter, spent, ttl)` sets a counter that does not exist yet (from the ledger); it
+  is the only way a counter is made: `reserve` answers `Refusal(missing=True)` for a
+  charge whose counter does not exist (nothing reserved), and `settle` leaves a missing
+  counter missing (the ledger, which seeds it again, has the call).
 - `read(counters)` returns each counter's spent and reserved (zero for unknown ones).
 - `exists(counter)` says whether a counter is known (to seed it first when not).
 """
@@ -41,12 +44,6 @@ def applies(budget: Budget, user: str, agents: Sequence[str]) -> bool:
     if budget.scope is BudgetScope.USER:
         return bool(user) and budget.subject == user
     return bool(budget.subject) and budget.subject in agents
-
-
-UNSEEDED_TTL_SECONDS = 33 * 86_400
-"""How long the meters keep a counter that `reserve` or `settle` created (none was seeded
-first): past the end of a month's window whenever in it the counter began. A counter
-that exists keeps the expiry it has (a seeded one with a ttl of None has none)."""
 
 
 class BudgetStore(Protocol):

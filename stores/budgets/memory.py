@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from core.errors import BudgetExistsError, BudgetNotFoundError
 from records.paging import KeyCursor, Page, id_after, id_cursor
 from records.usage.budgets import Budget, Charge, Counter, Refusal
-from stores.budgets.base import UNSEEDED_TTL_SECONDS, applies
+from stores.budgets.base import applies
 
 
 def _kind(budget: Budget) -> tuple[str, str, str, str, str]:
@@ -99,32 +99,22 @@ class _Window:
 class InMemoryBudgetMeter:
     """BudgetMeter in this process. Each method runs to its end without awaiting, so under
     asyncio it is atomic against every other call; reservations lapse and counters
-    expire by `clock` (monotonic seconds; tests pass their own). As on Redis, `settle`
-    releases the reservation on the counters it is given only; a counter that `reserve`
-    or `settle` creates expires after `unseeded_ttl_seconds`."""
+    expire by `clock` (monotonic seconds; tests pass their own). As on Redis, only `seed`
+    makes a counter: `reserve` answers that one is missing, `settle` leaves it missing;
+    and `settle` releases the reservation on the counters it is given only."""
 
-    def __init__(
-        self,
-        *,
-        clock: Callable[[], float] = time.monotonic,
-        unseeded_ttl_seconds: float | None = UNSEEDED_TTL_SECONDS,
-    ) -> None:
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self._unseeded_ttl = unseeded_ttl_seconds
         self._windows: dict[str, _Window] = {}
 
-    def _window(self, counter: str, now: float, *, create: bool) -> _Window | None:
-        """The live counter (its lapsed reservations dropped); a new one when `create`."""
+    def _window(self, counter: str, now: float) -> _Window | None:
+        """The live counter (its lapsed reservations dropped), or None."""
         window = self._windows.get(counter)
         if window is not None and window.expires_at is not None and window.expires_at <= now:
             del self._windows[counter]
             window = None
-        if window is None:
-            if not create:
-                return None
-            expires_at = None if self._unseeded_ttl is None else now + self._unseeded_ttl
-            window = self._windows[counter] = _Window(expires_at=expires_at)
-        window.lapse(now)
+        if window is not None:
+            window.lapse(now)
         return window
 
     async def reserve(
@@ -132,9 +122,13 @@ class InMemoryBudgetMeter:
     ) -> Refusal | None:
         now = self._clock()
         used: dict[str, int] = {}
-        for charge in charges:
-            window = self._window(charge.counter, now, create=False)
-            used[charge.counter] = window.spent + window.reserved if window else 0
+        windows: dict[str, _Window] = {}
+        for index, charge in enumerate(charges):
+            window = self._window(charge.counter, now)
+            if window is None:
+                return Refusal(index, False, 0, missing=True)
+            windows[charge.counter] = window
+            used[charge.counter] = window.spent + window.reserved
         for soft in (False, True):
             pending: dict[str, int] = {}  # charges before this one on the same counter
             for index, charge in enumerate(charges):
@@ -144,8 +138,7 @@ class InMemoryBudgetMeter:
                     return Refusal(index, soft, max(0, limit - taken))
                 pending[charge.counter] = pending.get(charge.counter, 0) + charge.amount
         for charge in charges:
-            window = self._window(charge.counter, now, create=True)
-            assert window is not None
+            window = windows[charge.counter]
             held, _ = window.holds.get(reservation, (0, 0.0))
             window.holds[reservation] = (held + charge.amount, now + ttl_seconds)
         return None
@@ -153,24 +146,24 @@ class InMemoryBudgetMeter:
     async def settle(self, reservation: str, actual: Mapping[str, int]) -> None:
         now = self._clock()
         for counter, amount in actual.items():
-            window = self._window(counter, now, create=True)
-            assert window is not None
-            window.holds.pop(reservation, None)
-            window.spent += amount
+            window = self._window(counter, now)
+            if window is not None:  # one that is gone stays gone: the ledger has the call
+                window.holds.pop(reservation, None)
+                window.spent += amount
 
     async def seed(self, counter: str, spent: int, ttl_seconds: float | None) -> None:
         now = self._clock()
-        if self._window(counter, now, create=False) is None:
+        if self._window(counter, now) is None:
             expires_at = None if ttl_seconds is None else now + ttl_seconds
             self._windows[counter] = _Window(spent, expires_at=expires_at)
 
     async def exists(self, counter: str) -> bool:
-        return self._window(counter, self._clock(), create=False) is not None
+        return self._window(counter, self._clock()) is not None
 
     async def read(self, counters: Sequence[str]) -> dict[str, Counter]:
         now = self._clock()
         found: dict[str, Counter] = {}
         for counter in counters:
-            window = self._window(counter, now, create=False)
+            window = self._window(counter, now)
             found[counter] = Counter(window.spent, window.reserved) if window else Counter()
         return found

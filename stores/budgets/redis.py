@@ -13,11 +13,12 @@ reservations (by Redis's clock, `TIME`: one clock for every replica). Every key 
 touches is passed in KEYS; on Redis Cluster the counters of one reservation must then
 share a slot, which a hash tag in the prefix gives them (`agentd:{budgets}:`).
 
-Expiry: `seed` gives a counter the ttl it is asked for (the caller's: about its window's
-length and a day; None: none). A counter that `reserve` or `settle` creates (none was
-seeded) expires after `unseeded_ttl_seconds`; one that exists keeps the expiry it has.
-The holds and lapses of a counter expire with it, and are dropped when they outlive it
-(a counter made again starts with no reservations).
+Only `seed` makes a counter, with the ttl it is asked for (the caller's: about its
+window's length and a day; None: none): `reserve` answers that a counter is missing
+(nothing reserved), and `settle` leaves a missing counter missing, so a counter lost
+with a Redis restart is seeded again from the ledger, never restarted at 0. The holds
+and lapses of a counter expire with it, and are dropped when they outlive it (a counter
+made again starts with no reservations).
 
 `settle` releases the reservation on the counters it is given only (a script names its
 keys before it runs): a counter of the reservation left out keeps its hold until it
@@ -33,7 +34,6 @@ from typing import Any
 import redis.asyncio as redis
 
 from records.usage.budgets import Charge, Counter, Refusal
-from stores.budgets.base import UNSEEDED_TTL_SECONDS
 
 # Lua numbers are doubles: those handed back to Redis as integers go through `int`
 # (tostring would write 1e+15). `live(k, at)` drops the lapsed reservations of the
@@ -77,7 +77,8 @@ end
 # ARGV: reservation, its ttl (seconds), the default ttl (ms), then per charge its amount,
 # limit and soft limit. Every hard limit is checked before any soft one; a charge fits
 # when what its counter has spent and reserved, with the charges before it on the same
-# counter, and its amount stay within the limit. {-1}: reserved; else {index, soft, room}.
+# counter, and its amount stay within the limit. {-1}: reserved; {-2, index}: that
+# counter does not exist (nothing reserved: seed it); else {index, soft, room}.
 _RESERVE = """
 local at = now()
 local count = #KEYS / 3
@@ -85,6 +86,7 @@ local known, used = {}, {}
 for i = 1, count do
   local k = 3 * i - 2
   known[i] = live(k, at)
+  if not known[i] then return {-2, i - 1} end
   local found = redis.call('HMGET', KEYS[k], 'spent', 'reserved')
   used[i] = (tonumber(found[1]) or 0) + (tonumber(found[2]) or 0)
 end
@@ -112,20 +114,22 @@ end
 return {-1}
 """
 
-# ARGV: reservation, the default ttl (ms), then per counter what the call spent.
+# ARGV: reservation, the default ttl (ms), then per counter what the call spent. A counter
+# that is gone is left gone: the ledger, which it is seeded from, has the call.
 _SETTLE = """
 local at = now()
 for i = 1, #KEYS / 3 do
   local k = 3 * i - 2
-  local known = live(k, at)
-  local held = redis.call('HGET', KEYS[k + 1], ARGV[1])
-  if held then
-    redis.call('HINCRBY', KEYS[k], 'reserved', int(-tonumber(held)))
-    redis.call('HDEL', KEYS[k + 1], ARGV[1])
-    redis.call('ZREM', KEYS[k + 2], ARGV[1])
+  if live(k, at) then
+    local held = redis.call('HGET', KEYS[k + 1], ARGV[1])
+    if held then
+      redis.call('HINCRBY', KEYS[k], 'reserved', int(-tonumber(held)))
+      redis.call('HDEL', KEYS[k + 1], ARGV[1])
+      redis.call('ZREM', KEYS[k + 2], ARGV[1])
+    end
+    redis.call('HINCRBY', KEYS[k], 'spent', ARGV[2 + i])
+    keep(k, false, tonumber(ARGV[2]))
   end
-  redis.call('HINCRBY', KEYS[k], 'spent', ARGV[2 + i])
-  keep(k, not known, tonumber(ARGV[2]))
 end
 return 1
 """
@@ -161,16 +165,9 @@ return found
 class RedisBudgetMeter:
     """BudgetMeter on Redis (`client`, owned by the caller), keys under `prefix`."""
 
-    def __init__(
-        self,
-        client: redis.Redis,
-        prefix: str,
-        *,
-        unseeded_ttl_seconds: float | None = UNSEEDED_TTL_SECONDS,
-    ) -> None:
+    def __init__(self, client: redis.Redis, prefix: str) -> None:
         self._redis = client
         self._prefix = f"{prefix}budget:"
-        self._unseeded_ttl = 0 if unseeded_ttl_seconds is None else _ms(unseeded_ttl_seconds)
         self._reserve = client.register_script(_COMMON + _RESERVE)
         self._settle = client.register_script(_COMMON + _SETTLE)
         self._seed = client.register_script(_SEED)
@@ -186,11 +183,13 @@ class RedisBudgetMeter:
         if not charges:
             return None
         keys: list[str] = []
-        args: list[Any] = [reservation, repr(float(ttl_seconds)), self._unseeded_ttl]
+        args: list[Any] = [reservation, repr(float(ttl_seconds)), 0]
         for charge in charges:
             keys.extend(self._keys(charge.counter))
             args.extend((charge.amount, charge.limit, charge.soft_limit))
         index, *rest = await self._reserve(keys=keys, args=args)
+        if int(index) == -2:
+            return Refusal(int(rest[0]), False, 0, missing=True)
         if int(index) < 0:
             return None
         soft, room = rest
@@ -200,7 +199,7 @@ class RedisBudgetMeter:
         if not actual:
             return
         keys = [key for counter in actual for key in self._keys(counter)]
-        await self._settle(keys=keys, args=[reservation, self._unseeded_ttl, *actual.values()])
+        await self._settle(keys=keys, args=[reservation, 0, *actual.values()])
 
     async def seed(self, counter: str, spent: int, ttl_seconds: float | None) -> None:
         ttl = "" if ttl_seconds is None else _ms(ttl_seconds)

@@ -27,20 +27,17 @@ class Meters:
         self.now = 1_000.0
         self.prefix = f"agentd-test:{secrets.token_hex(6)}:"
         self.clients: list[redis.Redis] = []
-        self._shared: dict[float | None, InMemoryBudgetMeter] = {}
+        self._shared: InMemoryBudgetMeter | None = None
 
-    def make(self, unseeded_ttl_seconds: float | None = 3_600.0) -> BudgetMeter:
+    def make(self) -> BudgetMeter:
         if self.kind == "memory":
-            meter = self._shared.get(unseeded_ttl_seconds)
-            if meter is None:
-                meter = self._shared[unseeded_ttl_seconds] = InMemoryBudgetMeter(
-                    clock=lambda: self.now, unseeded_ttl_seconds=unseeded_ttl_seconds
-                )
-            return meter
+            if self._shared is None:
+                self._shared = InMemoryBudgetMeter(clock=lambda: self.now)
+            return self._shared
         pool = redis.BlockingConnectionPool.from_url(REDIS_URL, max_connections=16)
         client = redis.Redis.from_pool(pool)  # closed with the client
         self.clients.append(client)
-        return RedisBudgetMeter(client, self.prefix, unseeded_ttl_seconds=unseeded_ttl_seconds)
+        return RedisBudgetMeter(client, self.prefix)
 
     async def advance(self, seconds: float) -> None:
         if self.kind == "memory":
@@ -69,7 +66,13 @@ def meter(meters: Meters) -> BudgetMeter:
 TTL = 60.0
 
 
+async def seeded(meter: BudgetMeter, *counters: str) -> None:
+    for counter in counters:
+        await meter.seed(counter, 0, None)
+
+
 async def test_a_reservation_holds_until_settled_with_what_was_spent(meter: BudgetMeter) -> None:
+    await seeded(meter, "b1:day")
     assert await meter.reserve("r1", [Charge("b1:day", 300, limit=1_000)], TTL) is None
     assert await meter.read(["b1:day"]) == {"b1:day": Counter(0, 300)}
     assert await meter.reserve("r2", [Charge("b1:day", 500, limit=1_000)], TTL) is None
@@ -82,6 +85,7 @@ async def test_a_reservation_holds_until_settled_with_what_was_spent(meter: Budg
 
 
 async def test_a_charge_fits_up_to_its_limit_and_zero_is_none(meter: BudgetMeter) -> None:
+    await seeded(meter, "a")
     assert await meter.reserve("r1", [Charge("a", 1_000, limit=1_000)], TTL) is None
     assert await meter.reserve("r2", [Charge("a", 1, limit=1_000)], TTL) == Refusal(0, False, 0)
     assert await meter.reserve("r3", [Charge("a", 10**12)], TTL) is None
@@ -90,6 +94,7 @@ async def test_a_charge_fits_up_to_its_limit_and_zero_is_none(meter: BudgetMeter
 
 async def test_a_reservation_is_all_or_nothing(meter: BudgetMeter) -> None:
     await meter.seed("full", 950, None)
+    await seeded(meter, "roomy", "other")
     charges = [
         Charge("roomy", 100, limit=1_000),
         Charge("full", 100, limit=1_000),
@@ -101,7 +106,6 @@ async def test_a_reservation_is_all_or_nothing(meter: BudgetMeter) -> None:
         "full": Counter(950, 0),
         "other": Counter(),
     }
-    assert not await meter.exists("roomy")  # nothing was made either
     assert await meter.reserve("r2", [charges[0], charges[2]], TTL) is None
     held = Counter(0, 100)
     assert await meter.read(["roomy", "other"]) == {"roomy": held, "other": held}
@@ -129,6 +133,7 @@ async def test_room_counts_what_is_reserved_and_is_never_negative(meter: BudgetM
 
 
 async def test_charges_on_one_counter_count_together(meter: BudgetMeter) -> None:
+    await seeded(meter, "a")
     twice = [Charge("a", 600, limit=1_000), Charge("a", 600, limit=1_000)]
     assert await meter.reserve("r1", twice, TTL) == Refusal(1, False, 400)
     assert await meter.read(["a"]) == {"a": Counter()}
@@ -139,6 +144,7 @@ async def test_charges_on_one_counter_count_together(meter: BudgetMeter) -> None
 
 
 async def test_a_reservation_lapses_after_its_ttl(meters: Meters, meter: BudgetMeter) -> None:
+    await seeded(meter, "a")
     assert await meter.reserve("r1", [Charge("a", 800, limit=1_000)], 0.1) is None
     assert await meter.reserve("r2", [Charge("a", 100, limit=1_000)], TTL) is None
     assert await meter.reserve("r3", [Charge("a", 800, limit=1_000)], TTL) == Refusal(0, False, 100)
@@ -155,6 +161,7 @@ async def test_a_reservation_lapses_after_its_ttl(meters: Meters, meter: BudgetM
 async def test_settle_releases_the_counters_it_names_once(
     meters: Meters, meter: BudgetMeter
 ) -> None:
+    await seeded(meter, "a", "b")
     assert await meter.reserve("r1", [Charge("a", 300), Charge("b", 300)], 0.1) is None
     await meter.settle("r1", {"a": 200})
     assert await meter.read(["a", "b"]) == {"a": Counter(200, 0), "b": Counter(0, 300)}
@@ -168,37 +175,45 @@ async def test_seed_sets_only_a_counter_not_there(meters: Meters, meter: BudgetM
     await meter.seed("a", 500, None)
     assert await meter.exists("a")
     await meter.seed("a", 900, None)
-    assert await meter.read(["a"]) == {"a": Counter(500, 0)}
-    assert await meter.reserve("r1", [Charge("b", 10)], TTL) is None  # b is made
-    await meter.seed("b", 900, None)
-    await meter.settle("c", {"c": 7})  # so is c
-    await meter.seed("c", 900, None)
-    assert await meter.read(["a", "b", "c", "a"]) == {
-        "a": Counter(500, 0),
-        "b": Counter(0, 10),
-        "c": Counter(7, 0),
-    }
-    await meters.advance(0.15)  # none of them expires before its ttl
-    assert all([await meter.exists(c) for c in "abc"])
+    assert await meter.read(["a", "a"]) == {"a": Counter(500, 0)}
+    await meters.advance(0.15)  # a counter seeded without a ttl never expires
+    assert await meter.exists("a")
+
+
+async def test_only_seed_makes_a_counter(meter: BudgetMeter) -> None:
+    """A counter that is not there (never seeded, or lost with a Redis restart) is never
+    made at 0 by a reservation or a settlement: the caller seeds it from the ledger."""
+    await seeded(meter, "a")
+    charges = [Charge("a", 10, limit=100), Charge("gone", 10, limit=100)]
+    assert await meter.reserve("r1", charges, TTL) == Refusal(1, False, 0, missing=True)
+    assert await meter.read(["a"]) == {"a": Counter()}  # nothing reserved on `a` either
+    await meter.settle("r0", {"gone": 7, "a": 3})
+    assert not await meter.exists("gone")
+    assert await meter.read(["a"]) == {"a": Counter(3, 0)}
+    await meter.seed("gone", 40, None)  # from the ledger
+    assert await meter.reserve("r1", charges, TTL) is None
+    assert await meter.read(["gone"]) == {"gone": Counter(40, 10)}
 
 
 async def test_counters_expire_after_their_ttl(meters: Meters) -> None:
-    meter = meters.make(unseeded_ttl_seconds=0.1)
+    meter = meters.make()
     await meter.seed("seeded", 500, 0.1)
     await meter.seed("kept", 500, None)
-    assert await meter.reserve("r1", [Charge("made", 10), Charge("kept", 10)], TTL) is None
-    await meter.settle("r0", {"settled": 10})
+    assert await meter.reserve("r1", [Charge("seeded", 10), Charge("kept", 10)], TTL) is None
     await meters.advance(0.15)
-    for counter in ("seeded", "made", "settled"):
-        assert not await meter.exists(counter)
-    assert await meter.read(["made", "kept"]) == {"made": Counter(), "kept": Counter(500, 10)}
-    # A counter made again starts with no reservations (r1's hold on "made" is gone).
-    await meter.settle("r1", {"made": 4, "kept": 10})
-    assert await meter.read(["made", "kept"]) == {"made": Counter(4, 0), "kept": Counter(510, 0)}
+    assert not await meter.exists("seeded")
+    assert await meter.read(["seeded", "kept"]) == {
+        "seeded": Counter(),
+        "kept": Counter(500, 10),
+    }
+    await meter.settle("r1", {"seeded": 4, "kept": 10})  # gone: it stays gone
+    assert not await meter.exists("seeded")
+    assert await meter.read(["kept"]) == {"kept": Counter(510, 0)}
 
 
 async def test_two_replicas_never_reserve_past_a_limit(meters: Meters) -> None:
     one, other = meters.make(), meters.make()
+    await seeded(one, "day")
     limit, rng = 3_000, random.Random(7)
     amounts = [rng.randint(1, 60) for _ in range(200)]
     granted: list[int] = []

@@ -20,7 +20,7 @@ from agent.llm.providers import FallbackModel, Provider, chain
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.parts import EngineParts
-from agent.spending.budgets import Budgets
+from agent.spending.budgets import Budgets, NoRoom
 from agent.spending.calls import Metering
 from agent.spending.prices import PriceBook
 from agent.tool_use.budget_approval import past_soft_limit
@@ -311,3 +311,36 @@ async def test_a_step_clock_whose_step_ended_is_left_alone() -> None:
             await asyncio.sleep(0)
     finally:
         limits._STEP_TIMER.reset(token)
+
+
+async def test_a_lost_counter_is_rebuilt_from_the_ledger_not_from_zero() -> None:
+    """Redis restarted (its counters gone): the next reservation finds the window's
+    counter missing and seeds it from the ledger, so what was spent still counts."""
+    ledger, store, meter = Ledger(), InMemoryBudgetStore(), InMemoryBudgetMeter()
+    budgets = Budgets(store, meter, ledger, known_seconds=3_600)
+    limit = await budget(store, BudgetUnit.TOKENS, limit=1_000)
+    hold = await budgets.reserve([limit], 800, 100, None)
+    await budgets.settle(hold, 800, 100, 0)
+    spent = ModelCall(
+        "c1", datetime.now(UTC), "acme", "t1", "t1", "alice", "", 0, ("",), "", "m", "executor",
+        CallOutcome.OK, prompt_tokens=800, completion_tokens=100,
+    )  # fmt: skip
+    await ledger.record(spent)
+    meter._windows.clear()  # the live counters are gone; this process still trusts them
+
+    with pytest.raises(NoRoom):
+        await budgets.reserve([limit], 800, 100, None)
+    [counter] = await budgets.standing([limit], datetime.now(UTC))
+    assert counter.spent == 900
+
+
+async def test_a_task_that_cannot_start_within_a_budget_is_refused(tmp_path: Path) -> None:
+    """Room left, but not for the task's first call (its instructions, task and tools):
+    refused at once, the budget named, with when its window starts afresh."""
+    engine, _, store, _ = engine_of(FunctionModel(lambda *_: text("hi")), tmp_path)
+    tight = await budget(store, BudgetUnit.TOKENS, limit=30)
+    with pytest.raises(BudgetExhaustedError) as refused:
+        await engine.start(TaskRequest("say hi", mode=ExecutionMode.FUNCTION_CALLING), CALLER)
+    assert [v.field for v in refused.value.quota_violations] == [f"budget:{tight.budget_id}"]
+    assert refused.value.retry_after_seconds is not None
+    assert refused.value.retry_after_seconds <= 86_400
