@@ -35,7 +35,7 @@ _COUNTS = ("calls", "failed", "prompt", "cached", "completion", "reasoning", "to
 def _range_options(parser: argparse.ArgumentParser, default: str) -> None:
     start = parser.add_mutually_exclusive_group()
     start.add_argument("--since", help=f"from this time on (ISO 8601; default: {default})")
-    start.add_argument("--days", type=int, help="the N days before --until (or now)")
+    start.add_argument("--days", type=int, metavar="N", help="the N days before --until (or now)")
     parser.add_argument("--until", help="before this time (ISO 8601; default: now)")
 
 
@@ -48,7 +48,7 @@ def add_parsers(sub: Any) -> None:
         "--by",
         default="",
         metavar="GROUP,...",
-        help=f"group the rows by: {', '.join(GROUPS)} (default: one row, the tenant's)",
+        help=f"a row per value of these: {', '.join(GROUPS)} (default: the total alone)",
     )
     for name in ("user", "agent", "model", "provider"):
         usage.add_argument(f"--{name}", default="", help=f"only this {name}'s calls")
