@@ -15,6 +15,7 @@ fake-llm.) It uses the Python client and the generated code only.
     agentd kb create|list|delete|add|docs|rm-doc|search  |  agentd memory list|search|forget [--yes]
     agentd artifact list TASK_ID | artifact get TASK_ID NAME [--version N]
     agentd approve TASK_ID CALL_ID | audit | health
+    agentd budgets create|list|update|delete  |  agentd usage [--by agent,day]  |  agentd stats
 
 The server is $AGENTD_ADDRESS (else 127.0.0.1:50051) and the credential
 $AGENTD_API_KEY, unless --address and --api-key say otherwise; these and --json and
@@ -41,10 +42,12 @@ from clients import (
     agents_cli,
     artifacts_cli,
     audit_cli,
+    budgets_cli,
     conversations_cli,
     knowledge_cli,
     options,
     tasks_cli,
+    usage_cli,
 )
 from clients.output import as_json, error_line, nothing, table
 
@@ -114,6 +117,9 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "kb": knowledge_cli.run_kb,
     "memory": knowledge_cli.run_memory,
     "artifact": artifacts_cli.run_artifact,
+    "budgets": budgets_cli.run_budgets,
+    "usage": usage_cli.run_usage,
+    "stats": usage_cli.run_stats,
 }
 
 
@@ -147,6 +153,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     knowledge_cli.add_parsers(sub)
     artifacts_cli.add_parsers(sub)
     audit_cli.add_parsers(sub)
+    budgets_cli.add_parsers(sub)
+    usage_cli.add_parsers(sub)
     health = sub.add_parser("health", help="check the server's health")
     health.add_argument("--service", default="")
     return parser, sub

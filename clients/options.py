@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
+from decimal import Decimal, localcontext
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,12 @@ from agentd_client.environment import API_KEY_VARIABLE, default_api_key, default
 
 MAX_FILE_BYTES = 1024 * 1024
 """The largest file an option may name with @file."""
+MICROS = 1_000_000
+"""Micro-units in one unit of a currency: agentd counts money in millionths."""
+LARGEST = 2**63 - 1
+"""The largest amount a request carries (int64); the server takes less (its message says)."""
+_WHOLE = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
 
 
 class OptionError(ValueError):
@@ -122,3 +130,31 @@ def utc_moment(text: str | None, option: str) -> datetime | None:
             "(e.g. 2026-11-26, 2026-11-26T09:30, 2026-11-26T09:30+01:00)"
         ) from None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def tokens(text: str, option: str) -> int:
+    """A whole number of tokens, written with digits only."""
+    if not _WHOLE.fullmatch(text.strip()):
+        raise OptionError(f"{option} {text!r} is not a whole number of tokens")
+    return _in_range(int(text), text, option)
+
+
+def micros(text: str, option: str) -> int:
+    """An amount of money written as a decimal number of the currency (`12.50`), as exact
+    micro-units (12500000): at most 6 decimals, no sign, no exponent. Decimal, never a
+    float, so that `0.1` is 100000 and not a hair off it."""
+    text = text.strip()
+    if not _DECIMAL.fullmatch(text):
+        raise OptionError(f"{option} {text!r} is not an amount such as 12.50")
+    with localcontext() as exact:
+        exact.prec = len(text) + 7  # every digit given, and 6 more places: never rounded
+        amount = Decimal(text) * MICROS
+    if amount != amount.to_integral_value():
+        raise OptionError(f"{option} {text!r} has more than 6 decimals (agentd counts millionths)")
+    return _in_range(int(amount), text, option)
+
+
+def _in_range(amount: int, text: str, option: str) -> int:
+    if amount > LARGEST:
+        raise OptionError(f"{option} {text!r} is too large")
+    return amount

@@ -5,8 +5,9 @@ line that says what to do."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import UTC
+from decimal import Decimal
 from typing import Any
 
 import grpc
@@ -90,6 +91,29 @@ def table(rows: Sequence[Sequence[str]], width: int) -> list[str]:
         ).rstrip()
         for row in rows
     ]
+
+
+def columns(rows: Sequence[Sequence[str]], right: Collection[int] = ()) -> list[str]:
+    """Rows (a header first, if any) as aligned columns, nothing cut; the columns at the
+    indexes in `right` (numbers) aligned to the right."""
+    if not rows:
+        return []
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.rjust(width) if i in right else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]
+
+
+def money(micros: int, currency: str) -> str:
+    """An amount of micro-units as people write it: `0.25 USD` for 250000, `12.00 USD`,
+    `0.000001 USD` (2 to 6 decimals, exact)."""
+    text = f"{Decimal(micros).scaleb(-6):.6f}"
+    whole, fraction = text.split(".")
+    return f"{whole}.{fraction.rstrip('0').ljust(2, '0')} {currency}".rstrip()
 
 
 def nothing(what: str, hint: str = "") -> str:
@@ -236,9 +260,32 @@ def error_line(error: AgentdError, address: str, api_key: str | None, timeout: f
     if error.code is grpc.StatusCode.DEADLINE_EXCEEDED and not error.reason:
         return f"DEADLINE_EXCEEDED: no answer within {timeout:g} s; pass a larger --timeout"
     line = _one_line(str(error))
+    if error.reason == "BUDGET_EXHAUSTED":
+        line += _budget_hint(error)
     unsaid = [
         said
         for said in (_one_line(f"{v.field}: {v.description}") for v in error.field_violations)
         if said not in line
     ]
     return f"{line} ({'; '.join(unsaid)})" if unsaid else line
+
+
+def _budget_hint(error: AgentdError) -> str:
+    """What to do about a budget with no room: wait for its next window, or raise it."""
+    budget = error.metadata.get("budget_id", "")
+    after = error.retry_after_seconds
+    wait = f"; it starts afresh in {span(after)}" if after else ""
+    change = f"; or raise it: agentd budgets update {budget} --limit AMOUNT" if budget else ""
+    return f"{wait}{change}"
+
+
+def span(seconds: float) -> str:
+    """A length of time as people read it: `350 ms`, `2.5 s`, `4 min 10 s`, `2 h 5 min`."""
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    whole = int(seconds)
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"
