@@ -321,7 +321,7 @@ class Runner:
         try:
             async with asyncio.timeout(self._config.step_timeout_seconds):
                 return await partial_outcome(run, limit)
-        except (TimeoutError, ModelError, LimitReached):  # LimitReached: a budget ran out
+        except (TimeoutError, ModelError, LimitReached, Parked):  # a budget had no room
             return Outcome(notes_answer(run, limit.detail), limit.reason, limit.detail)
 
     async def _cancelled(self, run: TaskRun) -> bool:

@@ -142,10 +142,11 @@ class Budgets:
         approved: frozenset[str] = frozenset(),
     ) -> Hold:
         """Reserve a call of `prompt` tokens and at most `reply` reply tokens on each budget
-        (their soft limits but the `approved` ones' too): the reply limit lowered, if it
-        must be, to fit a hard limit. A call that finds no room only because calls in
-        flight hold it waits for them to settle (up to `wait_seconds`); NoRoom when it
-        cannot fit."""
+        (their soft limits but the `approved` ones' too). Where a hard limit is in the way:
+        a call that what was spent leaves room for, whole, waits for the calls in flight
+        to settle (up to `wait_seconds`) rather than be cut short; else its reply limit is
+        lowered to what fits; NoRoom when not even the shortest reply fits by what was
+        spent, or the calls in flight held the room all the wait."""
         now = self._clock()
         names = await self._seeded(budgets, now)
         reservation = secrets.token_hex(12)
@@ -158,13 +159,15 @@ class Budgets:
                 return refusal
             index, fits = refusal
             budget = budgets[index]
-            if fits >= MIN_REPLY_TOKENS:
-                reply = fits  # a shorter reply fits: try that
+            left = await self._left(budget, names[index])  # by what was spent alone
+            waiting = waited < self._wait_seconds
+            if waiting and left >= amount(budget, prompt, reply, price):
+                pass  # whole once the calls in flight settle: wait for them
+            elif fits >= MIN_REPLY_TOKENS:
+                reply = fits  # a shorter reply fits now: try that
                 continue
-            if await self._spent_out(budget, names[index], prompt, price):
-                raise NoRoom(budget, soft=False)
-            if waited >= self._wait_seconds:  # held by calls in flight all that time
-                raise NoRoom(budget, soft=False)
+            elif left < amount(budget, prompt, MIN_REPLY_TOKENS, price) or not waiting:
+                raise NoRoom(budget, soft=False)  # spent out, or held all the wait
             await asyncio.sleep(pause)
             waited, pause = waited + pause, min(pause * 2, 0.5)
 
@@ -204,12 +207,10 @@ class Budgets:
             raise NoRoom(budget, soft=True)
         return refusal.index, min(reply - 1, _fitting_reply(budget, refusal.room, prompt, price))
 
-    async def _spent_out(self, budget: Budget, name: str, prompt: int, price: Price | None) -> bool:
-        """Whether what the window spent (reservations aside: they may settle for less)
-        leaves no room for a call of `prompt` tokens and the shortest reply: no wait for
-        calls in flight would make room for it."""
-        spent = (await self.counters.read([name]))[name].spent
-        return budget.limit - spent < amount(budget, prompt, MIN_REPLY_TOKENS, price)
+    async def _left(self, budget: Budget, name: str) -> int:
+        """What the window's spending alone (reservations aside: they may settle for less)
+        leaves below `budget`'s limit."""
+        return budget.limit - (await self.counters.read([name]))[name].spent
 
     async def settle(self, hold: Hold, prompt: int, completion: int, cost: int) -> None:
         """Release `hold` and count what the call spent (tokens or cost, by budget)."""

@@ -150,7 +150,7 @@ async def _tasks(
         .group_by(_H.agent_id)
     )
     for row in await connection.execute(spent):
-        for tally in (overall, by_agent[row.agent_id]):
+        for tally in (overall, by_agent.setdefault(row.agent_id, _Tally())):
             tally.tokens += int(row.tokens)
             tally.cost += int(row.cost)
     iterations = (
@@ -164,7 +164,7 @@ async def _tasks(
     )
     for row in await connection.execute(latest):
         seconds = (aware(row.updated_at) - aware(row.created_at)).total_seconds()
-        for tally in (overall, by_agent[row.agent_id]):
+        for tally in (overall, by_agent.setdefault(row.agent_id, _Tally())):
             tally.seconds.append(seconds)
             tally.iterations.append(float(row.iterations))
     agents = sorted(by_agent.items(), key=lambda item: (-item[1].statuses.total(), item[0]))
