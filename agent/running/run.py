@@ -57,7 +57,7 @@ class TaskRun:
     """Its delegations to sub-agents and panels (`agent.teams`); None: it has none."""
     meter: Metering | None = None
     """Prices, budgets and the usage ledger its model calls go through (`agent.spending`);
-    None: they are not metered (the Plan RPC, tests)."""
+    None: they are not metered (an engine built without one, as in tests)."""
     handing_over: bool = False
     """Set when the run is stopped for another process to resume it (not cancelled): its
     children go on."""
