@@ -61,11 +61,18 @@ async def test_a_finished_task_and_its_artifacts_are_swept_past_their_time(
 
 
 def test_records_are_kept_for_ever_by_default_and_no_sweeper_runs(tmp_path: Path) -> None:
+    """Task records and artifacts are kept for ever by default; the usage ledger, one row
+    per model call, for 400 days (AGENTD_USAGE_RETENTION_SECONDS; 0: for ever too)."""
     settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'a.db'}")
     assert (settings.history_retention_seconds, settings.artifact_retention_seconds) == (0, 0)
+    assert settings.usage_retention_seconds == 400 * 86_400
     database = Database.open(settings.database_url)
-    assert retention_sweeper(settings, database) is None
-    kept = settings.model_copy(update={"artifact_retention_seconds": 86400})
+    ledger_only = retention_sweeper(settings, database)
+    assert ledger_only is not None
+    assert [r.records.name for r in ledger_only.rules] == ["usage ledger rows"]
+    for_ever = settings.model_copy(update={"usage_retention_seconds": 0})
+    assert retention_sweeper(for_ever, database) is None
+    kept = for_ever.model_copy(update={"artifact_retention_seconds": 86400})
     sweeper = retention_sweeper(kept, database)
     assert sweeper is not None
     assert [r.records.name for r in sweeper.rules] == ["artifact versions"]
