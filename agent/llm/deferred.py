@@ -61,8 +61,17 @@ class ModelLoader:
 class DeferredModel(Model):
     """One role's model (or a sibling of the default one), built by its `ModelLoader`."""
 
-    def __init__(self, name: str, loader: ModelLoader, pick: Callable[[ModelRoles], Model]) -> None:
+    def __init__(
+        self,
+        name: str,
+        loader: ModelLoader,
+        pick: Callable[[ModelRoles], Model],
+        max_tokens: int | None = None,
+    ) -> None:
         self.name = name
+        self.max_tokens = max_tokens
+        """The reply limit the model it stands for is built with (AGENTD_LLM_MAX_TOKENS,
+        an agent's `max_tokens`): known before it is built, for fitting and budgets."""
         self.loader = loader
         self._pick = pick
         self._model: Model | None = None
@@ -101,23 +110,26 @@ class DeferredModel(Model):
             make = getattr(roles.default, "sibling")  # noqa: B009
             return make(name, temperature, max_tokens)
 
-        return DeferredModel(name, self.loader, pick)
+        limit = max_tokens if max_tokens is not None else self.max_tokens  # as OpenAIModel's
+        return DeferredModel(name, self.loader, pick, limit)
 
 
 def deferred_roles(
     names: dict[RoleName | None, str | None],
     loader: ModelLoader,
     calls: asyncio.Semaphore | None,
+    max_tokens: int | None = None,
 ) -> ModelRoles:
-    """Deferred models for the roles `names` gives a model (None: the default's name)."""
+    """Deferred models for the roles `names` gives a model (None: the default's name),
+    each with the reply limit its model is built with (`max_tokens`)."""
 
     def model(role: RoleName | None) -> DeferredModel | None:
         name = names.get(role)
         if not name:
             return None
         if role is None:
-            return DeferredModel(name, loader, lambda roles: roles.default)
-        return DeferredModel(name, loader, lambda roles: roles.for_role(role))
+            return DeferredModel(name, loader, lambda roles: roles.default, max_tokens)
+        return DeferredModel(name, loader, lambda roles: roles.for_role(role), max_tokens)
 
     default = model(None)
     assert default is not None

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from agent.limits import step_clock_stopped
 from core.errors import BudgetExhaustedError
 from records.tasks import Task
 from records.usage.budgets import Budget, BudgetUnit, BudgetWindow, Charge, Counter
@@ -168,7 +169,8 @@ class Budgets:
                 continue
             elif left < amount(budget, prompt, MIN_REPLY_TOKENS, price) or not waiting:
                 raise NoRoom(budget, soft=False)  # spent out, or held all the wait
-            await asyncio.sleep(pause)
+            async with step_clock_stopped():  # the wait for room is not the step's time
+                await asyncio.sleep(pause)
             waited, pause = waited + pause, min(pause * 2, 0.5)
 
     async def _reserve_once(

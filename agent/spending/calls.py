@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import math
 import secrets
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -72,7 +73,8 @@ class Metering:
         self.budgets = budgets
         self._observe = observe
         self._ask = ask
-        self._writing: set[asyncio.Task[None]] = set()
+        self._queued: deque[ModelCall] = deque()
+        self._writer: asyncio.Task[None] | None = None
         self._prompt_factor: dict[str, float] = {}
         """By model: the most its provider counted a prompt above agentd's count."""
         self._least_prompt: dict[str, int] = {}
@@ -167,9 +169,13 @@ class Metering:
         asked = response.asked_model or model.name
         price = self.prices.price(response.provider, asked)
         own = max(0.0, seconds - sum(a.seconds for a in response.failed))  # its own time
-        row = _row(run.task, role, response.provider, asked, CallOutcome.OK, own)
-        row = replace(
-            row,
+        row = _row(
+            run.task,
+            role,
+            response.provider,
+            asked,
+            CallOutcome.OK,
+            own,
             prompt_tokens=usage.prompt_tokens,
             cached_prompt_tokens=usage.cached_prompt_tokens,
             completion_tokens=usage.completion_tokens,
@@ -178,7 +184,7 @@ class Metering:
             priced=price is not None,
             estimated=estimated,
         )
-        await self._keep([*_failures(run.task, role, response.failed), row])
+        self._keep([*_failures(run.task, role, response.failed), row] if response.failed else [row])
 
     async def failed(
         self,
@@ -199,52 +205,64 @@ class Metering:
             if isinstance(error, ModelError):
                 made = FailedAttempt("", model.name, seconds, error.message)
                 attempts = error.failed or (made,)
-            await self._keep(_failures(run.task, role, attempts))
+            self._keep(_failures(run.task, role, attempts))
             return
         prompt, reply = self._scaled(model, hold.prompt_tokens), hold.reply_tokens
         price = self.prices.dearest(model)
         cost = price.cost(prompt, reply) if price is not None else 0
         if self.budgets is not None:
             await self.budgets.settle(hold, prompt, reply, cost)
-        row = _row(run.task, role, "", model.name, CallOutcome.FAILED, seconds)
-        row = replace(
-            row,
+        row = _row(
+            run.task,
+            role,
+            "",
+            model.name,
+            CallOutcome.FAILED,
+            seconds,
             prompt_tokens=prompt,
             completion_tokens=reply,
             cost_micros=cost,
             priced=price is not None,
             estimated=True,
         )
-        await self._keep([row])
+        self._keep([row])
 
-    async def _keep(self, rows: Sequence[ModelCall]) -> None:
-        """Count the rows in the metrics at once; write them to the ledger beside the run's
-        next work (the next call does not wait for the commit; `drain` at shutdown)."""
+    def _keep(self, rows: Sequence[ModelCall]) -> None:
+        """Count the rows in the metrics at once; queue them for the ledger, which one task
+        writes beside the runs' next work (no call waits for a commit; `drain` at
+        shutdown)."""
         for row in rows:
             if self._observe is not None:
                 self._observe(row, row.latency_ms / 1000)
         if self.ledger is None or not rows:
             return
-        writing = asyncio.create_task(self._write(rows))
-        self._writing.add(writing)
-        writing.add_done_callback(self._writing.discard)
+        self._queued.extend(rows)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write())
 
-    async def _write(self, rows: Sequence[ModelCall]) -> None:
+    async def _write(self) -> None:
         assert self.ledger is not None
-        for row in rows:
+        while self._queued:
+            row = self._queued.popleft()
             try:
                 await self.ledger.record(row)
             except Exception:
                 log.exception("a model call's usage row could not be written", task_id=row.task_id)
 
     async def drain(self) -> None:
-        """Wait for the ledger rows being written (at shutdown)."""
-        while self._writing:
-            await asyncio.gather(*list(self._writing), return_exceptions=True)
+        """Wait for the ledger rows queued to be written (at shutdown)."""
+        while self._writer is not None and not self._writer.done():
+            await asyncio.gather(self._writer, return_exceptions=True)
 
 
 def _row(
-    task: Task, role: str, provider: str, model: str, outcome: CallOutcome, seconds: float
+    task: Task,
+    role: str,
+    provider: str,
+    model: str,
+    outcome: CallOutcome,
+    seconds: float,
+    **usage: int | bool,
 ) -> ModelCall:
     agent = task.agent
     return ModelCall(
@@ -262,6 +280,7 @@ def _row(
         role=role,
         outcome=outcome,
         latency_ms=max(0, round(seconds * 1000)),
+        **usage,  # type: ignore[arg-type]
     )
 
 

@@ -45,7 +45,7 @@ def build_models(settings: Settings) -> ModelRoles | None:
         "synthesizer": settings.llm_synthesizer_model,
         "router": settings.router_model,
     }
-    return deferred_roles(names, loader, calls)
+    return deferred_roles(names, loader, calls, settings.llm_max_tokens)
 
 
 def openai_models(settings: Settings, calls: asyncio.Semaphore) -> ModelRoles:

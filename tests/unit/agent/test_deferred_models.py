@@ -99,3 +99,15 @@ async def test_an_sdk_that_fails_to_import_fails_each_call() -> None:
     for _ in range(2):
         with pytest.raises(ModuleNotFoundError):
             await roles.default.complete(ASK)
+
+
+def test_a_deferred_model_says_its_reply_limit_before_it_is_built() -> None:
+    """AGENTD_LLM_MAX_TOKENS holds for the server's deferred models: fitting and budgets
+    read `max_tokens` before the model is built (else the catalog's reply limit is sent)."""
+    loader, _ = _loader([], [])
+    roles = deferred_roles({None: "m", "critic": "c"}, loader, None, 64)
+    assert [roles.for_role(r).max_tokens for r in ("planner", "critic")] == [64, 64]
+    default = roles.default
+    assert isinstance(default, DeferredModel)
+    assert default.sibling("other", None, None).max_tokens == 64
+    assert default.sibling("other", None, 16).max_tokens == 16
