@@ -24,7 +24,7 @@ from bench import (
     urls,
 )
 from bench.people import approvals, steering
-from bench.spending import reservations
+from bench.spending import ledger, reservations
 
 
 def _async(run: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], None]:
@@ -36,6 +36,7 @@ BENCHES: list[tuple[Callable[[], None], bool]] = [
     (_async(engine.main), True),
     (_async(stores.main), True),
     (_async(reservations.main), True),
+    (_async(ledger.main), True),
     (_async(checkpoints.main), True),
     (urls.main, True),
     (_async(toolsets.main), True),
