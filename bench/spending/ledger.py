@@ -7,7 +7,10 @@ migrated. Measured in the same run:
 - WRITERS writers at once, each recording call after call: their rows share commits
   (the commits are counted, so the rows per commit are printed);
 - the baseline: the ledger's same INSERT in a transaction of its own on the same engine,
-  without the writer (what a commit per row costs the database);
+  without the writer (what a commit per row costs the database), and the same with
+  synchronous_commit off (what waiting for the WAL flush costs is the difference), and
+  one round trip (`SELECT 1`): a commit through the pool takes four (the checkout's
+  ping, BEGIN, INSERT, COMMIT);
 - a busy server: while other RPCs are in flight the writer holds each commit
   HOLD_SECONDS for their writes first (`deferral.others_open`); one writer then.
 The one-writer, baseline and busy samples are interleaved. Bounded in count and time.
