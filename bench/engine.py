@@ -78,10 +78,13 @@ def _pe_script() -> list[dict[str, Any]]:
 
 
 def _fc_script() -> list[dict[str, Any]]:
-    call = {
-        "tool_calls": [{"name": "json_query", "arguments": {"data": {"a": 1}, "expression": "a"}}]
-    }
-    return [*(dict(call) for _ in range(FC_TURNS)), {"text": "done"}]
+    """FC_TURNS tool calls, then the answer. Each call's arguments differ: the engine stops
+    a task whose model repeats a call three times in a row (REPEATED_TOOL_CALL)."""
+    calls = [
+        {"tool_calls": [{"name": "json_query", "arguments": {"data": {"a": n}, "expression": "a"}}]}
+        for n in range(FC_TURNS)
+    ]
+    return [*calls, {"text": "done"}]
 
 
 async def _replay(base_url: str, requests: list[dict[str, Any]]) -> float:
