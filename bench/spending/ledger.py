@@ -142,7 +142,7 @@ def _ms(times: list[float], q: float = 0.5) -> float:
 
 
 def _line(label: str, times: list[float], note: str = "") -> None:
-    print(f"  {label:<34} p50 {_ms(times):.3f} ms  p99 {_ms(times, 0.99):.3f} ms{note}")
+    print(f"  {label:<40} p50 {_ms(times):.3f} ms  p99 {_ms(times, 0.99):.3f} ms{note}")
 
 
 async def _figures(url: str) -> dict[str, Any]:

@@ -131,7 +131,7 @@ def _ms(times: list[float], q: float = 0.5) -> float:
 
 def _row(label: str, shared: list[float], local: list[float], target: str = "") -> None:
     print(
-        f"  {label:<24} Redis p50 {_ms(shared):.3f} ms  p99 {_ms(shared, 0.99):.3f} ms   "
+        f"  {label:<26} Redis p50 {_ms(shared):.3f} ms  p99 {_ms(shared, 0.99):.3f} ms   "
         f"in-process p50 {_ms(local):.3f} ms  p99 {_ms(local, 0.99):.3f} ms{target}"
     )
 
