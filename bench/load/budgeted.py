@@ -8,7 +8,10 @@ user of `globex`). The admin sets acme's daily budget of N tokens (CreateBudget)
 scenarios, with the user's key; a budget's refusal is final, not retried), and a few of
 globex's beside them. Each task calls the fake model twice (its reported usage,
 `fake_model.USAGE`, is what is metered); a call reserves agentd's count of its prompt and
-its reply limit first, and waits up to WAIT_SECONDS for room that calls in flight hold.
+its reply limit first, and waits up to AGENTD_BUDGET_WAIT_SECONDS (30 s by default) for
+room that calls in flight hold. The model holds each call `--budget-hold` seconds (0.5):
+a budget of N tokens lets about N / a call's worst case calls be in flight at once, so
+the burst spends it in well under a minute.
 
 Judged (every one must hold): the ledger's total for acme (GetUsage) <= N + one call per
 replica; every refused start is RESOURCE_EXHAUSTED with reason BUDGET_EXHAUSTED and the
@@ -54,10 +57,6 @@ PARTIAL = ("completed", "STOP_REASON_BUDGET_EXHAUSTED")
 """Stopped by the budget after its tool call: answered from the result it had."""
 STOPPED = ("failed", "STOP_REASON_BUDGET_EXHAUSTED")
 """Stopped by the budget before any result."""
-WAIT_SECONDS = 120.0
-"""AGENTD_BUDGET_WAIT_SECONDS of the replicas: a call waits this long for room that calls
-in flight hold (the default, 30 s, stops most of a burst's tasks while much of the budget
-is unspent: each call holds its worst case, far more than the fake model reports)."""
 REFRESH_SECONDS = 1.0
 """AGENTD_BUDGET_REFRESH_SECONDS of the replicas: the burst starts once it has passed."""
 
@@ -195,7 +194,6 @@ def _settings(config: Config, model: processes.Child, shared: dict[str, str]) ->
         "AGENTD_MAX_CONCURRENT_LLM_CALLS": str(config.slots),
         "AGENTD_AUTH": "on",
         "AGENTD_BUDGET_REFRESH_SECONDS": str(REFRESH_SECONDS),
-        "AGENTD_BUDGET_WAIT_SECONDS": str(WAIT_SECONDS),
         **shared,
         **config.env,
     }
