@@ -70,6 +70,9 @@ class BudgetResult:
     others: list[Outcome] = field(default_factory=list)
     ledger_tokens: int = 0
     ledger_calls: int = 0
+    ledger_failed: int = 0
+    """Calls the ledger keeps as failed (a call cut short on agentd's side counts its
+    worst case)."""
     standing: tuple[int, int] = (0, 0)
     """The budget's spent and reserved, as ListBudgets reads them after the burst."""
     peak_reserved: int = 0
@@ -160,12 +163,12 @@ async def _ledger(admin: AgentClient, result: BudgetResult) -> None:
     last = None
     for _ in range(50):
         usage = await admin.get_usage(group_by=[usage_pb2.USAGE_GROUP_TENANT])
-        now = (usage.total.total_tokens, usage.total.calls)
+        now = (usage.total.total_tokens, usage.total.calls, usage.total.failed_calls)
         if now == last:
             break
         last = now
         await asyncio.sleep(0.2)
-    result.ledger_tokens, result.ledger_calls = last or (0, 0)
+    result.ledger_tokens, result.ledger_calls, result.ledger_failed = last or (0, 0, 0)
     listed = await admin.list_budgets()
     [standing] = [b for b in listed.budgets if b.budget_id == result.budget_id]
     result.standing = (standing.spent, standing.reserved)
@@ -272,7 +275,8 @@ def report(result: BudgetResult) -> bool:
     others = ", ".join(f"{s}/{r or '-'} {n}" for (s, r), n in sorted(outcomes.items()))
     print(f"  by outcome: {others}")
     print(
-        f"  ledger (GetUsage): {result.ledger_tokens:,} tokens in {result.ledger_calls:,} calls; "
+        f"  ledger (GetUsage): {result.ledger_tokens:,} tokens in {result.ledger_calls:,} calls "
+        f"({result.ledger_failed} failed); "
         f"bound N + {REPLICAS} calls = {result.budget:,} + {REPLICAS} x {CALL_TOKENS} = "
         f"{result.bound:,}; standing (ListBudgets) spent {result.standing[0]:,}, reserved "
         f"{result.standing[1]:,} (at most {result.peak_reserved:,} reserved at once)"
