@@ -24,6 +24,7 @@ from bench import (
     urls,
 )
 from bench.people import approvals, steering
+from bench.spending import ledger, reservations, steps
 
 
 def _async(run: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], None]:
@@ -33,7 +34,10 @@ def _async(run: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], None]:
 BENCHES: list[tuple[Callable[[], None], bool]] = [
     (_async(call_tool.main), True),
     (_async(engine.main), True),
+    (_async(steps.main), True),
     (_async(stores.main), True),
+    (_async(reservations.main), True),
+    (_async(ledger.main), True),
     (_async(checkpoints.main), True),
     (urls.main, True),
     (_async(toolsets.main), True),

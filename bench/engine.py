@@ -36,6 +36,7 @@ from agent.llm.fakes.server import FakeOpenAIServer
 from agent.llm.openai import OpenAIModel
 from agent.llm.roles import ModelRoles
 from agent.parts import EngineParts
+from agent.spending.calls import Metering
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2
 from agentd.v1.tasks_pb2 import EXECUTION_MODE_FUNCTION_CALLING as FUNCTION_CALLING
@@ -59,7 +60,7 @@ SYNTH = "You write the final answer"
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _pe_script() -> list[dict[str, Any]]:
+def pe_script() -> list[dict[str, Any]]:
     chain = [
         {
             "id": f"s{i}",
@@ -77,21 +78,31 @@ def _pe_script() -> list[dict[str, Any]]:
     ]
 
 
-def _fc_script() -> list[dict[str, Any]]:
-    call = {
-        "tool_calls": [{"name": "json_query", "arguments": {"data": {"a": 1}, "expression": "a"}}]
-    }
-    return [*(dict(call) for _ in range(FC_TURNS)), {"text": "done"}]
+def fc_script() -> list[dict[str, Any]]:
+    """FC_TURNS tool calls, then the answer. Each call's arguments differ: the engine stops
+    a task whose model repeats a call three times in a row (REPEATED_TOOL_CALL)."""
+    calls = [
+        {"tool_calls": [{"name": "json_query", "arguments": {"data": {"a": n}, "expression": "a"}}]}
+        for n in range(FC_TURNS)
+    ]
+    return [*calls, {"text": "done"}]
 
 
-async def _replay(base_url: str, requests: list[dict[str, Any]]) -> float:
+async def replay(base_url: str, requests: list[dict[str, Any]]) -> float:
     """Seconds bare openai calls take to send the same requests and read the replies, the
     way agentd's provider does (plain JSON: the SDK's typed chunk models cost more than
     all of agentd's own work per call, and would make the overhead look negative)."""
+    wall, _ = await replay_times(base_url, requests)
+    return wall
+
+
+async def replay_times(base_url: str, requests: list[dict[str, Any]]) -> tuple[float, float]:
+    """The wall time and the CPU time of this process (the fake server's too, when it runs
+    in it) that `replay` takes."""
     client = openai.AsyncOpenAI(base_url=base_url, api_key="k", max_retries=0)
     try:
         await client.models.list()  # open the connection, as the measured run had
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for body in requests:  # sent and read as agentd's client does: JSON, no SDK models
             if body.get("stream"):
                 stream = await client.post(
@@ -105,12 +116,16 @@ async def _replay(base_url: str, requests: list[dict[str, Any]]) -> float:
                     pass
             else:
                 await client.post("/chat/completions", body=body, cast_to=object)
-        return time.perf_counter() - start
+        return time.perf_counter() - start, time.process_time() - cpu
     finally:
         await client.close()
 
 
-def _engine(base_url: str, workspace: Path, store: TaskStore) -> Engine:
+def engine_on(
+    base_url: str, workspace: Path, store: TaskStore, meter: Metering | None = None
+) -> Engine:
+    """The engine of the bench on the fake server at `base_url` (`meter`: its model calls
+    metered, `bench.spending.steps`)."""
     model = OpenAIModel(
         "m", client=openai.AsyncOpenAI(base_url=base_url, api_key="k", max_retries=0)
     )
@@ -120,18 +135,18 @@ def _engine(base_url: str, workspace: Path, store: TaskStore) -> Engine:
     return Engine(
         ModelRoles(default=model),
         registry,
-        EngineParts(store),
+        EngineParts(store, meter=meter),
         EngineConfig(plan=PlanPolicy(critic_policy="off")),
     )
 
 
-async def _run_task(engine: Engine, store: TaskStore, request: TaskRequest) -> None:
+async def run_task(engine: Engine, store: TaskStore, request: TaskRequest) -> None:
     task = await engine.start(request, CallContext())
     async for _ in store.read_events(task.tenant, task.task_id):
         pass
 
 
-async def _overheads(llm: FakeOpenAIServer, run: Any, runs: int, per: int) -> list[float]:
+async def overheads(llm: FakeOpenAIServer, run: Any, runs: int, per: int) -> list[float]:
     """Per-unit overhead of each run: (wall time - replay of its requests) / per."""
     out = []
     for _ in range(runs):
@@ -139,8 +154,8 @@ async def _overheads(llm: FakeOpenAIServer, run: Any, runs: int, per: int) -> li
         start = time.perf_counter()
         await run()
         wall = time.perf_counter() - start
-        replay = await _replay(llm.base_url, llm.requests[before:])
-        out.append((wall - replay) / per)
+        replayed = await replay(llm.base_url, llm.requests[before:])
+        out.append((wall - replayed) / per)
     return out
 
 
@@ -275,17 +290,17 @@ async def _plan_execute_overheads(
 ) -> tuple[list[float], list[float]]:
     """Per-step overheads of the plan-and-execute workflow: agentd's, then LangGraph's."""
     store = InMemoryTaskStore()
-    engine = _engine(llm.base_url, workspace, store)
+    engine = engine_on(llm.base_url, workspace, store)
     request = TaskRequest(goal="PE-TASK", mode=ExecutionMode.PLAN_AND_EXECUTE, max_iterations=10)
-    await _run_task(engine, store, request)  # warm up
+    await run_task(engine, store, request)  # warm up
     app = _langgraph_app(llm.base_url)
     state = {"task": "PE-TASK", "steps": [], "done": [], "answer": ""}
     await app.ainvoke(state)  # warm up
     pe: list[float] = []
     lg: list[float] = []
     for _ in range(RUNS):  # interleaved, so drift on a busy machine hits both alike
-        pe += await _overheads(llm, lambda: _run_task(engine, store, request), 1, STEPS)
-        lg += await _overheads(llm, lambda: app.ainvoke(state), 1, STEPS)
+        pe += await overheads(llm, lambda: run_task(engine, store, request), 1, STEPS)
+        lg += await overheads(llm, lambda: app.ainvoke(state), 1, STEPS)
     await engine.close()
     return pe, lg
 
@@ -295,13 +310,13 @@ async def _function_calling_overheads(workspace: Path) -> list[float]:
     fc = []
     for _ in range(RUNS):
         async with (
-            FakeOpenAIServer(_fc_script()) as fc_llm,
-            FakeOpenAIServer(_fc_script()) as replay_llm,
+            FakeOpenAIServer(fc_script()) as fc_llm,
+            FakeOpenAIServer(fc_script()) as replay_llm,
         ):
             store = InMemoryTaskStore()
-            engine = _engine(fc_llm.base_url, workspace, store)
+            engine = engine_on(fc_llm.base_url, workspace, store)
             start = time.perf_counter()
-            await _run_task(
+            await run_task(
                 engine,
                 store,
                 TaskRequest(
@@ -312,7 +327,7 @@ async def _function_calling_overheads(workspace: Path) -> list[float]:
             )
             wall = time.perf_counter() - start
             await engine.close()
-            fc.append((wall - await _replay(replay_llm.base_url, fc_llm.requests)) / FC_TURNS)
+            fc.append((wall - await replay(replay_llm.base_url, fc_llm.requests)) / FC_TURNS)
     return fc
 
 
@@ -357,7 +372,7 @@ async def main() -> None:
     logs.configure("error")
     with tempfile.TemporaryDirectory() as tmp:
         workspace = Path(tmp)
-        async with FakeOpenAIServer(_pe_script()) as llm:
+        async with FakeOpenAIServer(pe_script()) as llm:
             pe, lg = await _plan_execute_overheads(llm, workspace)
             grpc_figures = await _grpc_figures(llm, workspace)
         fc = await _function_calling_overheads(workspace)

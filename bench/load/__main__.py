@@ -1,17 +1,20 @@
 """`make load`: run the load scenarios and print, for each, the counts the targets are
 judged on and the figures measured in the same run.
 
-    python -m bench.load [burst-embedded burst-redis burst-replicas soak kill memory
-        parked parked-kill baseline] [--tasks 1000] [--hold 2.0] [--slots 100]
+    python -m bench.load [burst-embedded burst-redis burst-replicas burst-budget soak kill
+        memory parked parked-kill baseline] [--tasks 1000] [--hold 2.0] [--slots 100]
         [--queue 100] [--soak-seconds 60] [--soak-streams 500] [--kill-tasks 200]
-        [--parked-tasks 1000] [--parked-kill-tasks 500] [--env AGENTD_X=Y ...]
+        [--parked-tasks 1000] [--parked-kill-tasks 500] [--budget-tasks 600]
+        [--budget-tokens 5000] [--budget-hold 0.5] [--env AGENTD_X=Y ...]
 
 Targets: 0 failed, 0 INTERNAL, 0 unended streams, 0 lost or repeated events (and, for
 kill, 0 repeated non-idempotent calls) in every scenario; burst throughput >= 90 % of
 the capacity the limits allow (slots x replicas / the latency of one task alone);
 parked: every task INPUT_REQUIRED at once, a further task run at once, every one
 completed once approved, <= 5 KB per parked task (the process alone); parked-kill: every
-one completed on the survivor, no POST twice.
+one completed on the survivor, no POST twice; burst-budget: the ledger within the budget
+plus one call per replica, every refused start with the budget's QuotaFailure, every
+started task ended (answered or stopped BUDGET_EXHAUSTED), nothing left reserved.
 Exit status 1 when a target is missed.
 """
 
@@ -22,14 +25,15 @@ import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 
+from bench.load import budgeted, plain_loop, scenarios
 from bench.load import parked as parking
-from bench.load import plain_loop, scenarios
 from bench.load.scenarios import Config, Result
 
 NAMES = (
     "burst-embedded",
     "burst-redis",
     "burst-replicas",
+    "burst-budget",
     "soak",
     "kill",
     "memory",
@@ -102,7 +106,11 @@ async def run(names: list[str], config: Config, args: argparse.Namespace) -> boo
     }
     passed = True
     for name in names:
-        if name in waits:
+        if name == "burst-budget":
+            held = Config(**{**config.__dict__, "hold": args.budget_hold})
+            budget = await budgeted.burst_budget(held, args.budget_tasks, args.budget_tokens)
+            passed = budgeted.report(budget) and passed
+        elif name in waits:
             passed = parking.report(await waits[name]()) and passed
         else:
             scenario, throughput_target = plans[name]
@@ -139,6 +147,9 @@ def main() -> None:
     parser.add_argument("--memory-hold", type=float, default=20.0)
     parser.add_argument("--parked-tasks", type=int, default=1000)
     parser.add_argument("--parked-kill-tasks", type=int, default=500)
+    parser.add_argument("--budget-tasks", type=int, default=600)
+    parser.add_argument("--budget-tokens", type=int, default=5_000, help="the tenant's budget")
+    parser.add_argument("--budget-hold", type=float, default=0.5, help="burst-budget's --hold")
     parser.add_argument("--env", action="append", default=[], help="KEY=VALUE for every server")
     args = parser.parse_args()
     unknown = set(args.scenarios) - set(NAMES)

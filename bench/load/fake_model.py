@@ -25,6 +25,8 @@ from typing import Any
 from aiohttp import web
 
 JOB = re.compile(r"job-[0-9a-z-]+")
+USAGE = {"prompt_tokens": 20, "completion_tokens": 8, "total_tokens": 28}
+"""What the model reports each call spent (the usage agentd meters)."""
 
 
 def _reply(body: dict[str, Any], post: str) -> tuple[str, list[dict[str, Any]]]:
@@ -64,7 +66,7 @@ class FakeModel:
         await asyncio.sleep(self.hold)
         text, calls = _reply(body, self.post)
         model = str(body.get("model", "fake"))
-        usage = {"prompt_tokens": 20, "completion_tokens": 8, "total_tokens": 28}
+        usage = USAGE
         tool_calls = [
             {
                 "index": i,

@@ -16,6 +16,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2, tasks_pb2
+from agentd_client.errors import from_rpc_error
 
 TERMINAL = {
     tasks_pb2.TASK_STATUS_COMPLETED: "completed",
@@ -31,7 +32,12 @@ class Outcome:
 
     n: int
     status: str = "unended"
-    """completed, failed, cancelled, or unended (no terminal event within the cap)."""
+    """completed, failed, cancelled, refused (a budget refused its start), or unended (no
+    terminal event within the cap)."""
+    stop_reason: str = ""
+    """The terminal event's StopReason name."""
+    quota: tuple[str, ...] = ()
+    """A refused start's QuotaFailure subjects (`budget:<id>`)."""
     task_id: str = ""
     internal: int = 0
     """INTERNAL statuses received (never acceptable)."""
@@ -66,6 +72,10 @@ class Gateway:
     cap: float = 300.0
     slow_reader: float = 0.0
     """Seconds a reader sleeps after each event (a slow client); 0 reads at once."""
+    metadata: tuple[tuple[str, str], ...] = ()
+    """Sent with every call (an API key)."""
+    tools: tuple[str, ...] = ()
+    """The tools each task may use (empty: every tool the caller may)."""
     in_flight: int = 0
     peak_in_flight: int = 0
 
@@ -82,20 +92,26 @@ class Gateway:
 
     async def _run(self, outcome: Outcome, text: str, key: str) -> None:
         request = pb.ExecuteRequest(
-            task=text, mode=tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING, idempotency_key=key
+            task=text,
+            mode=tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING,
+            idempotency_key=key,
+            tools=self.tools,
         )
         received: list[events_pb2.TaskEvent] = []
         replica = outcome.n % len(self.stubs)
         try:
             while True:  # Execute, until the server takes the task
                 try:
-                    await self._read(self.stubs[replica].Execute(request), received)
+                    call = self.stubs[replica].Execute(request, metadata=self.metadata)
+                    await self._read(call, received)
                     break
                 except grpc.aio.AioRpcError as error:
                     if error.code() == grpc.StatusCode.INTERNAL:
                         outcome.internal += 1
                     if received:
                         break
+                    if _refused(outcome, error):  # no retry brings a spent budget back
+                        return
                     if error.code() not in (grpc.StatusCode.RESOURCE_EXHAUSTED, *RESUMABLE):
                         outcome.errors.append(f"Execute: {error.code().name} {error.details()}")
                         return
@@ -121,7 +137,8 @@ class Gateway:
                 task_id=outcome.task_id, after_sequence=received[-1].sequence
             )
             try:
-                await self._read(self.stubs[replica].StreamTaskEvents(request), received)
+                call = self.stubs[replica].StreamTaskEvents(request, metadata=self.metadata)
+                await self._read(call, received)
             except grpc.aio.AioRpcError as error:
                 if error.code() == grpc.StatusCode.INTERNAL:
                     outcome.internal += 1
@@ -150,6 +167,20 @@ class Gateway:
         )
         if _ended(received):
             outcome.status = TERMINAL[received[-1].status_changed.current]
+            outcome.stop_reason = tasks_pb2.StopReason.Name(received[-1].status_changed.stop_reason)
+
+
+def _refused(outcome: Outcome, error: grpc.aio.AioRpcError) -> bool:
+    """Whether a budget refused the task's start (RESOURCE_EXHAUSTED, BUDGET_EXHAUSTED): the
+    outcome then says so, with the QuotaFailure's subjects."""
+    if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return False
+    refusal = from_rpc_error(error)
+    if refusal.reason != "BUDGET_EXHAUSTED":
+        return False
+    outcome.status = "refused"
+    outcome.quota = tuple(v.field for v in refusal.quota_violations)
+    return True
 
 
 def _ended(received: list[events_pb2.TaskEvent]) -> bool:
