@@ -169,7 +169,8 @@ class PendingQuery:
     waits that `audience` may answer, oldest first (by creation, then task id and slot)."""
 
     tenant: str
-    audience: Audience
+    audience: Audience = Audience()
+    """Who asks: only the waits it may answer (one left out admits none)."""
     agent: str = ""
     """Only waits of tasks run as the agent of this id (any version); "": any agent."""
     agent_version: int | None = None
