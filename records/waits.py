@@ -141,12 +141,6 @@ class Audience:
         key or token carries another, and a store may match them as whole JSON strings)."""
         return tuple(r for r in dict.fromkeys(self.roles) if identity_problem(r) is None)
 
-    @property
-    def kinds(self) -> frozenset[WaitKind]:
-        """Every kind some wait of which it may answer."""
-        roles = self.by_role if self.matching_roles else frozenset()
-        return self.anyone | roles | (self.owned if self.owner else frozenset())
-
     def narrowed(self, kinds: frozenset[WaitKind]) -> Audience:
         """This audience for waits of `kinds` only."""
         return Audience(

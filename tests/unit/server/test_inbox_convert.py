@@ -12,7 +12,7 @@ import pytest
 from agentd.v1 import inbox_pb2
 from core.errors import InvalidArgumentError
 from records.paging import TimeKeyCursor
-from records.waits import PERSON_KINDS, Wait, WaitAction, WaitKind
+from records.waits import PERSON_KINDS, Audience, Wait, WaitAction, WaitKind
 from server.convert import inbox as convert
 from server.convert import pages
 
@@ -36,7 +36,7 @@ def test_a_request_as_its_query() -> None:
     query = convert.pending_query(request, "acme", 20)
     assert (query.tenant, query.agent, query.agent_version) == ("acme", "helper", 2)
     assert (query.root_task_id, query.limit, query.after) == ("task_0", 20, after)
-    assert query.audience.kinds == frozenset()  # the inbox adds the caller's
+    assert query.audience == Audience()  # admits nothing: the inbox adds the caller's
     any_version = convert.pending_query(inbox_pb2.ListPendingActionsRequest(agent="helper"), "a", 1)
     assert (any_version.agent, any_version.agent_version, any_version.after) == (
         "helper",
