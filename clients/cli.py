@@ -15,6 +15,7 @@ fake-llm.) It uses the Python client and the generated code only.
     agentd kb create|list|delete|add|docs|rm-doc|search  |  agentd memory list|search|forget [--yes]
     agentd artifact list TASK_ID | artifact get TASK_ID NAME [--version N]
     agentd approve TASK_ID CALL_ID | audit | health
+    agentd inbox [--kind approval] | inbox approve|deny TASK_ID CALL_ID | answer | resume
     agentd budgets create|list|update|delete  |  agentd usage [--by agent,day]  |  agentd stats
 
 The server is $AGENTD_ADDRESS (else 127.0.0.1:50051) and the credential
@@ -44,6 +45,7 @@ from clients import (
     audit_cli,
     budgets_cli,
     conversations_cli,
+    inbox_cli,
     knowledge_cli,
     options,
     tasks_cli,
@@ -112,6 +114,7 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "agents": agents_cli.run_agents,
     "audit": audit_cli.run_audit,
     "approve": audit_cli.run_approve,
+    "inbox": inbox_cli.run_inbox,
     "health": _health,
     "conversations": conversations_cli.run_conversations,
     "kb": knowledge_cli.run_kb,
@@ -153,6 +156,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     knowledge_cli.add_parsers(sub)
     artifacts_cli.add_parsers(sub)
     audit_cli.add_parsers(sub)
+    inbox_cli.add_parsers(sub)
     budgets_cli.add_parsers(sub)
     usage_cli.add_parsers(sub)
     health = sub.add_parser("health", help="check the server's health")

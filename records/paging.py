@@ -4,6 +4,8 @@ Every list agentd serves is read by keyset: a page ends at its last item, and th
 page is asked for "after" that item's key. The key's shape depends on the list's order:
 
 - `TimeCursor`: newest first by creation time, ties by id (tasks, conversations);
+- `TimeKeyCursor`: oldest first by creation time, ties by an id, then a key within it
+  (waits for a person: by task, then slot);
 - `PositionCursor`: by a growing position (audit rows, a conversation's messages);
 - `KeyCursor`: by a group, then an id (agents: files before those made through the API);
   a list ordered by id alone uses group 0.
@@ -33,6 +35,16 @@ class TimeCursor:
 
 
 @dataclass(frozen=True, slots=True)
+class TimeKeyCursor:
+    """After the item created at `created_at` whose id is `item_id` and key within it `key`
+    (oldest first)."""
+
+    created_at: datetime
+    item_id: str
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
 class PositionCursor:
     """After position `position` (a row id, a message index)."""
 
@@ -47,7 +59,7 @@ class KeyCursor:
     item_id: str
 
 
-Cursor = TimeCursor | PositionCursor | KeyCursor
+Cursor = TimeCursor | TimeKeyCursor | PositionCursor | KeyCursor
 
 
 def id_cursor(item_id: str) -> KeyCursor:

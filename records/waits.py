@@ -11,6 +11,9 @@ here first, then wakes the task, which reads it on waking.
 A wait moves OPEN -> ANSWERED (an answer was left) or EXPIRED (its deadline passed),
 then CLOSED once the woken task has taken it in; it keeps its answer until its task
 ends, so a task resumed again from the same checkpoint reads the same answer.
+
+The open waits for a person are an inbox (`PendingQuery`): listed oldest first to those
+who may answer them (`Audience`), across tasks and task trees.
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ import enum
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+from core.names import identity_problem
+from records.paging import TimeKeyCursor
 
 
 class WaitKind(enum.Enum):
@@ -109,3 +115,91 @@ class Wait:
     def done(self) -> bool:
         """Whether the wait ended (answered or expired), taken in or not."""
         return self.state is not WaitState.OPEN
+
+
+PERSON_KINDS = frozenset(kind for kind in WaitKind if kind.for_person)
+"""The kinds of wait a person answers (APPROVAL, QUESTION, RESUME, BUDGET)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Audience:
+    """Which open waits for a person one caller may answer, kind by kind: every wait of a
+    kind in `anyone`; a wait of a kind in `by_role` whose `roles` hold one of `roles`; a
+    wait of a kind in `owned` whose task `owner` started (`agent.scheduling.inbox` builds
+    it from the caller and the role table)."""
+
+    anyone: frozenset[WaitKind] = frozenset()
+    by_role: frozenset[WaitKind] = frozenset()
+    roles: tuple[str, ...] = ()
+    """The caller's roles; only well-formed role names (`core.names`) match a wait's."""
+    owned: frozenset[WaitKind] = frozenset()
+    owner: str = ""
+
+    @property
+    def matching_roles(self) -> tuple[str, ...]:
+        """The roles a wait's roles are matched against: those that are role names (no
+        key or token carries another, and a store may match them as whole JSON strings)."""
+        return tuple(r for r in dict.fromkeys(self.roles) if identity_problem(r) is None)
+
+    def narrowed(self, kinds: frozenset[WaitKind]) -> Audience:
+        """This audience for waits of `kinds` only."""
+        return Audience(
+            self.anyone & kinds, self.by_role & kinds, self.roles, self.owned & kinds, self.owner
+        )
+
+    def admits(self, wait: Wait) -> bool:
+        """Whether the caller may answer `wait` (of any state)."""
+        kind = wait.kind
+        return (
+            kind in self.anyone
+            or (kind in self.by_role and not set(wait.roles).isdisjoint(self.matching_roles))
+            or (kind in self.owned and bool(self.owner) and wait.owner == self.owner)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PendingQuery:
+    """Which open waits for a person to list (`WaitStore.pending`): a page of the tenant's
+    waits that `audience` may answer, oldest first (by creation, then task id and slot)."""
+
+    tenant: str
+    audience: Audience = Audience()
+    """Who asks: only the waits it may answer (one left out admits none)."""
+    agent: str = ""
+    """Only waits of tasks run as the agent of this id (any version); "": any agent."""
+    agent_version: int | None = None
+    """With `agent`: only those run as this version of it."""
+    root_task_id: str = ""
+    """Only waits of the task tree under this top task (itself included); "": any."""
+    limit: int = 50
+    after: TimeKeyCursor | None = None
+    """Where the page starts: after the last wait of the previous page."""
+
+    @property
+    def agent_reference(self) -> str:
+        """`id@version` with a version, else "" (`agent` alone names any version)."""
+        return f"{self.agent}@{self.agent_version}" if self.agent_version is not None else ""
+
+    def matches(self, wait: Wait) -> bool:
+        """Whether `wait` is on this list (at any page): open, of the tenant, answerable by
+        the audience, of the agent and tree asked for."""
+        if wait.tenant != self.tenant or wait.state is not WaitState.OPEN:
+            return False
+        if not wait.kind.for_person or not self.audience.admits(wait):
+            return False
+        if self.agent_reference:
+            if wait.agent != self.agent_reference:
+                return False
+        elif self.agent and not wait.agent.startswith(f"{self.agent}@"):
+            return False
+        return not self.root_task_id or wait.root_task_id == self.root_task_id
+
+
+def wait_cursor(wait: Wait) -> TimeKeyCursor:
+    """The cursor after `wait` in a list of waits oldest first."""
+    return TimeKeyCursor(wait.created_at, wait.task_id, wait.slot)
+
+
+def wait_order(wait: Wait) -> tuple[datetime, str, str]:
+    """A wait's place in a list oldest first (its cursor's fields)."""
+    return wait.created_at, wait.task_id, wait.slot

@@ -1,6 +1,6 @@
 """The AgentService servicer: the one object gRPC registers, each of its RPCs served by
-the handler of its resource (`server/rpcs/`: tasks, artifacts, tools, audit, grants,
-agents, conversations)."""
+the handler of its resource (`server/rpcs/`: tasks, the inbox, artifacts, tools, audit,
+grants, agents, conversations, usage)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
 from agent.running.artifacts import TaskArtifacts
+from agent.scheduling.inbox import Inbox
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from audit.service import AuditLogs
 from server.rpcs.agents import AgentRpcs
@@ -19,6 +20,7 @@ from server.rpcs.artifacts import ArtifactRpcs
 from server.rpcs.audit import AuditRpcs
 from server.rpcs.conversations import ConversationRpcs
 from server.rpcs.grants import GrantRpcs
+from server.rpcs.inbox import InboxRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tool_listing import ToolListing
 from server.rpcs.tools import ToolRpcs
@@ -64,12 +66,14 @@ def agent_servicer(
     conversations: Conversations,
     artifacts: TaskArtifacts,
     usage: UsageService,
+    inbox: Inbox,
     *,
     heartbeat_seconds: float = 15.0,
 ) -> AgentServicer:
     """The servicer over the engine and its collaborators, one handler per resource."""
     return AgentServicer(
         TaskRpcs(engine, tasks, artifacts, heartbeat_seconds=heartbeat_seconds),
+        InboxRpcs(inbox),
         ArtifactRpcs(artifacts),
         ToolRpcs(registry, ToolListing(registry, agents), engine.guards),
         AuditRpcs(audit),

@@ -2,10 +2,11 @@
 string and back, and the page sizes a request may ask for.
 
 A token is base64url JSON (no padding) of the cursor: `{"c": created_at, "i": id}` for a
-`TimeCursor`, `{"r": position}` for a `PositionCursor`, `{"g": group, "i": id}` for a
-`KeyCursor`. Tokens are not signed: reading one checks its shape and bounds, and every
-list applies the caller's own filters (tenant, owner) whatever the cursor says, so a
-made-up token can only move where a caller's own list starts. The format is the one
+`TimeCursor`, `{"c": created_at, "i": id, "k": key}` for a `TimeKeyCursor`, `{"r":
+position}` for a `PositionCursor`, `{"g": group, "i": id}` for a `KeyCursor`. Tokens are
+not signed: reading one checks its shape and bounds, and every list applies the caller's
+own filters (tenant, owner, what it may answer) whatever the cursor says, so a made-up
+token can only move where a caller's own list starts. The format is the one
 agentd has always issued: a token from an earlier version reads the same.
 """
 
@@ -19,13 +20,17 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from core.errors import FieldViolation, InvalidArgumentError
-from records.paging import Cursor, KeyCursor, PositionCursor, TimeCursor
+from records.paging import Cursor, KeyCursor, PositionCursor, TimeCursor, TimeKeyCursor
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
-MAX_TOKEN_LENGTH = 512
+MAX_TOKEN_LENGTH = 8192
+"""The longest token read: room for a `TimeKeyCursor` of the longest id and key, each
+character of them escaped (`\\ud83d\\ude00`: 12 bytes for one)."""
 MAX_ID_LENGTH = 128
-"""The longest id a `TimeCursor` token may carry."""
+"""The longest id a `TimeCursor` or `TimeKeyCursor` token may carry."""
+MAX_KEY_LENGTH = 256
+"""The longest key a `TimeKeyCursor` token may carry (a wait's slot)."""
 _NOT_OURS = "is not a token this server issued"
 C = TypeVar("C")
 
@@ -50,6 +55,8 @@ def token(cursor: Cursor | None) -> str:
             return ""
         case TimeCursor(created_at, item_id):
             data = {"c": created_at.isoformat(), "i": item_id}
+        case TimeKeyCursor(created_at, item_id, key):
+            data = {"c": created_at.isoformat(), "i": item_id, "k": key}
         case PositionCursor(position):
             data = {"r": position}
         case KeyCursor(group, item_id):
@@ -60,6 +67,11 @@ def token(cursor: Cursor | None) -> str:
 def time_cursor(page_token: str) -> TimeCursor | None:
     """The `TimeCursor` of a page token (None for "": the first page)."""
     return _decoded(page_token, _time) if page_token else None
+
+
+def time_key_cursor(page_token: str) -> TimeKeyCursor | None:
+    """The `TimeKeyCursor` of a page token (None for "": the first page)."""
+    return _decoded(page_token, _time_key) if page_token else None
 
 
 def position_cursor(page_token: str) -> PositionCursor | None:
@@ -91,6 +103,14 @@ def _time(data: Any) -> TimeCursor:
     if created.tzinfo is None or not isinstance(item_id, str) or len(item_id) > MAX_ID_LENGTH:
         raise ValueError
     return TimeCursor(created, item_id)
+
+
+def _time_key(data: Any) -> TimeKeyCursor:
+    at = _time(data)
+    key = data["k"]
+    if not isinstance(key, str) or not key or len(key) > MAX_KEY_LENGTH:
+        raise ValueError
+    return TimeKeyCursor(at.created_at, at.item_id, key)
 
 
 def _position(data: Any) -> PositionCursor:

@@ -16,6 +16,7 @@ from agent.definitions.catalog import Agents
 from agent.engine import Engine
 from agent.feed import TaskFeed
 from agent.running.artifacts import TaskArtifacts
+from agent.scheduling.inbox import Inbox
 from agentd.v1 import agent_service_pb2, memory_pb2, memory_pb2_grpc
 from audit.service import AuditLogs
 from auth.authenticator import Authenticator
@@ -129,6 +130,7 @@ def add_services(
         conversations,
         TaskArtifacts(durable.artifacts, engine.find),
         usage_service(settings, spending, durable, roles),
+        Inbox(durable.waits, roles),
         heartbeat_seconds=settings.heartbeat_seconds,
     ).register(server)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory), server)

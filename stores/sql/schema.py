@@ -318,12 +318,13 @@ task_waits = Table(
     Index("ix_task_waits_deadline", "state", "deadline_at"),
     Index("ix_task_waits_answered", "state", "answered_at"),
     Index("ix_task_waits_polls", "kind", "state", "check_at"),
-    Index("ix_task_waits_inbox", "tenant", "state", "created_at"),
+    Index("ix_task_waits_pending", "tenant", "state", "created_at", "task_id", "slot"),
     Index("ix_task_waits_root", "root_task_id"),
 )
 """What parked tasks wait for (`stores.waits`), a row per task and slot: `roles` and
 `answer` are JSON text, the enums their values. Indexed for the periodic pass (deadlines
-due, answers not taken in, polls due), a tenant's inbox of open waits, and a task tree."""
+due, answers not taken in, polls due), a tenant's inbox of open waits in its order
+(ListPendingActions: oldest first, by task and slot), and a task tree."""
 
 model_calls = Table(
     "model_calls",

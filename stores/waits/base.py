@@ -8,7 +8,9 @@ wakes the task after; the woken task reads it (`get`, `of_task`) and `close`s it
 has taken it in. `nudge` marks an open wait as worth another look. Waits are forgotten
 when their task ends. `due`, `unclaimed` and `polls` feed the periodic pass that fires
 deadlines, wakes tasks whose waker died between its write and the wake, and polls what
-cannot notify (a remote agent); `reschedule` claims one poll for one replica.
+cannot notify (a remote agent); `reschedule` claims one poll for one replica. `pending`
+lists a tenant's open waits for a person to whoever may answer them (an inbox), a page
+at a time: what was answered meanwhile is on no later page, what was opened since may be.
 
 `InMemoryWaitStore` serves one process (and the unit tests); `SqlWaitStore` (SQLite or
 PostgreSQL) is what replicas share.
@@ -19,7 +21,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Protocol
 
-from records.waits import Wait, WaitKind
+from records.paging import Page, TimeKeyCursor
+from records.waits import PendingQuery, Wait, WaitKind
 
 
 class WaitStore(Protocol):
@@ -89,4 +92,10 @@ class WaitStore(Protocol):
     async def reschedule(self, wait: Wait, check_at: datetime) -> bool:
         """Set the next look of `wait` and count this one, only if nobody did since it was
         read (same `checks`): True for exactly one of the replicas polling it."""
+        ...
+
+    async def pending(self, query: PendingQuery) -> Page[Wait, TimeKeyCursor]:
+        """A page of open waits for a person that `query` asks for (`PendingQuery.matches`),
+        after `query.after`, oldest first (creation time, then task id, then slot); its
+        cursor is set when more follow."""
         ...

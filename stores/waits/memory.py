@@ -7,7 +7,8 @@ from datetime import datetime
 from typing import Any
 
 from core.errors import ApprovalNotPendingError
-from records.waits import Wait, WaitKind, WaitState
+from records.paging import Page, TimeKeyCursor
+from records.waits import PendingQuery, Wait, WaitKind, WaitState, wait_cursor, wait_order
 
 
 class InMemoryWaitStore:
@@ -119,3 +120,18 @@ class InMemoryWaitStore:
             found, check_at=check_at, checks=found.checks + 1
         )
         return True
+
+    async def pending(self, query: PendingQuery) -> Page[Wait, TimeKeyCursor]:
+        if query.limit <= 0:
+            return Page(())
+        after = query.after
+        start = (after.created_at, after.item_id, after.key) if after is not None else None
+        found = sorted(
+            (
+                w
+                for w in self._all()
+                if query.matches(w) and (start is None or wait_order(w) > start)
+            ),
+            key=wait_order,
+        )
+        return Page.cut(found, query.limit, wait_cursor)

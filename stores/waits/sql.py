@@ -6,6 +6,10 @@ answer the tenant and kind, in its WHERE), so of replicas racing on one wait exa
 changes it: on PostgreSQL the losers' UPDATEs wait for the winner's row lock, then find
 the row no longer matches; on SQLite writes are serialised. `open` inserts with ON
 CONFLICT DO NOTHING and reads the row back, so two openers of one slot share one row.
+
+`pending` (an inbox) reads a tenant's open waits by `ix_task_waits_pending` (tenant, state,
+then the list's order); a wait's roles are matched as whole JSON strings of its `roles`
+(a position search: role names hold no quote, and case counts on SQLite too).
 """
 
 from __future__ import annotations
@@ -17,7 +21,17 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, delete, func, literal, or_, select, update
 
 from core.errors import ApprovalNotPendingError
-from records.waits import Wait, WaitAction, WaitKind, WaitState
+from records.paging import Page, TimeKeyCursor
+from records.waits import (
+    PERSON_KINDS,
+    Audience,
+    PendingQuery,
+    Wait,
+    WaitAction,
+    WaitKind,
+    WaitState,
+    wait_cursor,
+)
 from stores.sql.database import Database, insert_of
 from stores.sql.schema import task_waits
 from stores.sql.times import aware
@@ -89,6 +103,18 @@ def _wait(row: Any) -> Wait:
 
 def _key(task_id: str, slot: str) -> ColumnElement[bool]:
     return and_(_T.task_id == task_id, _T.slot == slot)
+
+
+def _kinds(kinds: frozenset[WaitKind]) -> list[str]:
+    return sorted(k.value for k in kinds & PERSON_KINDS)
+
+
+def _after(cursor: TimeKeyCursor) -> ColumnElement[bool]:
+    """After `cursor` in the order (created_at, task_id, slot); the first term alone bounds
+    an index range."""
+    at, task_id = _utc(cursor.created_at), cursor.item_id
+    later = or_(_T.task_id > task_id, and_(_T.task_id == task_id, _T.slot > cursor.key))
+    return and_(_T.created_at >= at, or_(_T.created_at > at, and_(_T.created_at == at, later)))
 
 
 class SqlWaitStore:
@@ -219,6 +245,43 @@ class SqlWaitStore:
             .values(check_at=_utc(check_at), checks=_T.checks + 1)
         )
         return await self._writer.execute(statement) == 1
+
+    async def pending(self, query: PendingQuery) -> Page[Wait, TimeKeyCursor]:
+        admitted = self._admitted(query.audience)
+        if admitted is None or query.limit <= 0:
+            return Page(())
+        statement = select(task_waits).where(_T.tenant == query.tenant, _T.state == _OPEN, admitted)
+        if query.agent_reference:
+            statement = statement.where(_T.agent == query.agent_reference)
+        elif query.agent:
+            prefix = f"{query.agent}@"
+            statement = statement.where(func.substr(_T.agent, 1, len(prefix)) == prefix)
+        if query.root_task_id:
+            statement = statement.where(_T.root_task_id == query.root_task_id)
+        if query.after is not None:
+            statement = statement.where(_after(query.after))
+        statement = statement.order_by(_T.created_at, _T.task_id, _T.slot)
+        found = await self._list(statement, query.limit + 1)
+        return Page.cut(found, query.limit, wait_cursor)
+
+    def _admitted(self, audience: Audience) -> ColumnElement[bool] | None:
+        """`Audience.admits` in SQL; None when it admits no wait."""
+        terms: list[ColumnElement[bool]] = []
+        if anyone := _kinds(audience.anyone):
+            terms.append(_T.kind.in_(anyone))
+        by_role, roles = _kinds(audience.by_role), audience.matching_roles
+        if by_role and roles:
+            held = or_(*(self._holds(json.dumps(role)) for role in roles))
+            terms.append(and_(_T.kind.in_(by_role), held))
+        if (owned := _kinds(audience.owned)) and audience.owner:
+            terms.append(and_(_T.kind.in_(owned), _T.owner == audience.owner))
+        return or_(*terms) if terms else None
+
+    def _holds(self, needle: str) -> ColumnElement[bool]:
+        """Whether a wait's `roles` (JSON text) holds `needle` as it is."""
+        if self._dialect == "postgresql":
+            return func.strpos(_T.roles, needle) > 0
+        return func.instr(_T.roles, needle) > 0
 
     async def _list(self, query: Any, limit: int | None = None) -> list[Wait]:
         if limit is not None:

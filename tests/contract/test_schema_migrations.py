@@ -57,9 +57,42 @@ async def test_the_waits_are_keyed_by_task_and_slot_and_indexed(kind: str, tmp_p
         "ix_task_waits_deadline": ["state", "deadline_at"],
         "ix_task_waits_answered": ["state", "answered_at"],
         "ix_task_waits_polls": ["kind", "state", "check_at"],
-        "ix_task_waits_inbox": ["tenant", "state", "created_at"],
+        "ix_task_waits_pending": ["tenant", "state", "created_at", "task_id", "slot"],
         "ix_task_waits_root": ["root_task_id"],
     }
+
+
+LISTS = ("ix_task_waits_inbox", "ix_task_waits_pending")
+
+
+@pytest.mark.parametrize("kind", SQL_BACKENDS)
+async def test_0024_indexes_the_inbox_in_its_order_and_downgrades(
+    kind: str, tmp_path: Path
+) -> None:
+    async with empty_database(kind, tmp_path) as (url, schema):
+        config = alembic_config(url, schema)
+        engine = create_engine(url, schema=schema)
+
+        async def indexes() -> dict[str | None, list[str | None]]:
+            async with engine.connect() as connection:
+                found = await connection.run_sync(
+                    lambda c: {
+                        i["name"]: i["column_names"] for i in inspect(c).get_indexes("task_waits")
+                    }
+                )
+            return {name: columns for name, columns in found.items() if name in LISTS}
+
+        try:
+            await asyncio.to_thread(command.upgrade, config, "head")
+            pending = ["tenant", "state", "created_at", "task_id", "slot"]
+            assert await indexes() == {"ix_task_waits_pending": pending}
+            await asyncio.to_thread(command.downgrade, config, "0023")
+            assert await indexes() == {"ix_task_waits_inbox": ["tenant", "state", "created_at"]}
+            await asyncio.to_thread(command.upgrade, config, "head")
+            async with engine.connect() as connection:
+                assert await connection.run_sync(_differences) == []
+        finally:
+            await engine.dispose()
 
 
 @pytest.mark.parametrize("kind", SQL_BACKENDS)

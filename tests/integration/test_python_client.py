@@ -132,6 +132,8 @@ def _approved(client: sync_client.AgentClient) -> list[events_pb2.TaskEvent]:
         events.append(event)
         if event.WhichOneof("payload") == "approval_requested":
             asked = event.approval_requested
+            [pending] = client.list_pending_actions(kinds=["approval"]).actions
+            assert (pending.task_id, pending.request_id) == (event.task_id, asked.call_id)
             client.approve_tool_call(event.task_id, asked.call_id, "approve", comment="ok")
     return events
 

@@ -13,6 +13,7 @@ from server.rpcs.artifacts import ArtifactRpcs
 from server.rpcs.audit import AuditRpcs
 from server.rpcs.conversations import ConversationRpcs
 from server.rpcs.grants import GrantRpcs
+from server.rpcs.inbox import InboxRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tools import ToolRpcs
 from server.rpcs.usage import UsageRpcs
@@ -20,6 +21,7 @@ from server.servicer import AgentServicer
 
 HANDLERS = (
     TaskRpcs,
+    InboxRpcs,
     ArtifactRpcs,
     ToolRpcs,
     AuditRpcs,

@@ -37,6 +37,7 @@ from agentd_client.environment import DEFAULT_TARGET as DEFAULT_TARGET  # re-exp
 from agentd_client.environment import call_metadata, default_target
 from agentd_client.errors import from_rpc_error
 from agentd_client.grants import GrantMethods
+from agentd_client.inbox import InboxMethods
 from agentd_client.knowledge import KnowledgeMethods
 from agentd_client.requests import Decision
 from agentd_client.requests import execute_request as _execute_request
@@ -51,7 +52,13 @@ BusyPolicy = Literal["reject", "enqueue", "interrupt", "steer", "follow_up"]
 
 
 class AgentClient(
-    ConversationMethods, AgentMethods, KnowledgeMethods, GrantMethods, AuditMethods, UsageMethods
+    ConversationMethods,
+    AgentMethods,
+    KnowledgeMethods,
+    GrantMethods,
+    AuditMethods,
+    UsageMethods,
+    InboxMethods,
 ):
     """An async client over one channel. Use as an async context manager, or call `close()`.
 

@@ -9,6 +9,7 @@ from agentd.v1 import artifacts_pb2 as agentd_dot_v1_dot_artifacts__pb2
 from agentd.v1 import conversations_pb2 as agentd_dot_v1_dot_conversations__pb2
 from agentd.v1 import events_pb2 as agentd_dot_v1_dot_events__pb2
 from agentd.v1 import grants_pb2 as agentd_dot_v1_dot_grants__pb2
+from agentd.v1 import inbox_pb2 as agentd_dot_v1_dot_inbox__pb2
 from agentd.v1 import tasks_pb2 as agentd_dot_v1_dot_tasks__pb2
 from agentd.v1 import usage_pb2 as agentd_dot_v1_dot_usage__pb2
 
@@ -110,6 +111,11 @@ class AgentServiceStub:
                 '/agentd.v1.AgentService/ResumeTask',
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.ResumeTaskRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_tasks__pb2.Task.FromString,
+                _registered_method=True)
+        self.ListPendingActions = channel.unary_unary(
+                '/agentd.v1.AgentService/ListPendingActions',
+                request_serializer=agentd_dot_v1_dot_inbox__pb2.ListPendingActionsRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_inbox__pb2.ListPendingActionsResponse.FromString,
                 _registered_method=True)
         self.ListAuditRecords = channel.unary_unary(
                 '/agentd.v1.AgentService/ListAuditRecords',
@@ -347,6 +353,20 @@ class AgentServiceServicer:
         it. The task's owner or an approver may resume it; FAILED_PRECONDITION
         (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
         resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListPendingActions(self, request, context):
+        """Lists what tasks of the caller's tenant wait for a person to do, across
+        tasks and task trees, oldest first, page by page: approvals of tool
+        calls and of going past a budget's soft limit (to a holder of one of
+        the approver roles they name), questions and resumes (to the task's
+        owner, and to the roles that may answer or resume another's task: the
+        approver roles). Only what the caller may answer is listed; each action
+        is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
+        replica, and is no longer listed once answered.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -603,6 +623,11 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.ResumeTask,
                     request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ResumeTaskRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_tasks__pb2.Task.SerializeToString,
+            ),
+            'ListPendingActions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListPendingActions,
+                    request_deserializer=agentd_dot_v1_dot_inbox__pb2.ListPendingActionsRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_inbox__pb2.ListPendingActionsResponse.SerializeToString,
             ),
             'ListAuditRecords': grpc.unary_unary_rpc_method_handler(
                     servicer.ListAuditRecords,
@@ -1071,6 +1096,33 @@ class AgentService:
             '/agentd.v1.AgentService/ResumeTask',
             agentd_dot_v1_dot_agent__service__pb2.ResumeTaskRequest.SerializeToString,
             agentd_dot_v1_dot_tasks__pb2.Task.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListPendingActions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ListPendingActions',
+            agentd_dot_v1_dot_inbox__pb2.ListPendingActionsRequest.SerializeToString,
+            agentd_dot_v1_dot_inbox__pb2.ListPendingActionsResponse.FromString,
             options,
             channel_credentials,
             insecure,

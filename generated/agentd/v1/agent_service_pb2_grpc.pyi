@@ -9,6 +9,7 @@ from agentd.v1 import artifacts_pb2 as _artifacts_pb2
 from agentd.v1 import conversations_pb2 as _conversations_pb2
 from agentd.v1 import events_pb2 as _events_pb2
 from agentd.v1 import grants_pb2 as _grants_pb2
+from agentd.v1 import inbox_pb2 as _inbox_pb2
 from agentd.v1 import tasks_pb2 as _tasks_pb2
 from agentd.v1 import usage_pb2 as _usage_pb2
 from collections import abc as _abc
@@ -107,6 +108,16 @@ class AgentServiceStub:
     it. The task's owner or an approver may resume it; FAILED_PRECONDITION
     (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
     resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
+    """
+    ListPendingActions: _grpc.UnaryUnaryMultiCallable[_inbox_pb2.ListPendingActionsRequest, _inbox_pb2.ListPendingActionsResponse]
+    """Lists what tasks of the caller's tenant wait for a person to do, across
+    tasks and task trees, oldest first, page by page: approvals of tool
+    calls and of going past a budget's soft limit (to a holder of one of
+    the approver roles they name), questions and resumes (to the task's
+    owner, and to the roles that may answer or resume another's task: the
+    approver roles). Only what the caller may answer is listed; each action
+    is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
+    replica, and is no longer listed once answered.
     """
     ListAuditRecords: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ListAuditRecordsRequest, _agent_service_pb2.ListAuditRecordsResponse]
     """Lists audit records of the caller's tenant, oldest first, page by page.
@@ -268,6 +279,16 @@ class AgentServiceAsyncStub(AgentServiceStub):
     it. The task's owner or an approver may resume it; FAILED_PRECONDITION
     (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
     resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
+    """
+    ListPendingActions: _aio.UnaryUnaryMultiCallable[_inbox_pb2.ListPendingActionsRequest, _inbox_pb2.ListPendingActionsResponse]  # type: ignore[assignment]
+    """Lists what tasks of the caller's tenant wait for a person to do, across
+    tasks and task trees, oldest first, page by page: approvals of tool
+    calls and of going past a budget's soft limit (to a holder of one of
+    the approver roles they name), questions and resumes (to the task's
+    owner, and to the roles that may answer or resume another's task: the
+    approver roles). Only what the caller may answer is listed; each action
+    is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
+    replica, and is no longer listed once answered.
     """
     ListAuditRecords: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ListAuditRecordsRequest, _agent_service_pb2.ListAuditRecordsResponse]  # type: ignore[assignment]
     """Lists audit records of the caller's tenant, oldest first, page by page.
@@ -504,6 +525,22 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         it. The task's owner or an approver may resume it; FAILED_PRECONDITION
         (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
         resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
+        """
+
+    @_abc_1.abstractmethod
+    def ListPendingActions(
+        self,
+        request: _inbox_pb2.ListPendingActionsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_inbox_pb2.ListPendingActionsResponse, _abc.Awaitable[_inbox_pb2.ListPendingActionsResponse]]:
+        """Lists what tasks of the caller's tenant wait for a person to do, across
+        tasks and task trees, oldest first, page by page: approvals of tool
+        calls and of going past a budget's soft limit (to a holder of one of
+        the approver roles they name), questions and resumes (to the task's
+        owner, and to the roles that may answer or resume another's task: the
+        approver roles). Only what the caller may answer is listed; each action
+        is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
+        replica, and is no longer listed once answered.
         """
 
     @_abc_1.abstractmethod

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from core.errors import InvalidArgumentError
-from records.paging import KeyCursor, PositionCursor, TimeCursor
+from records.paging import KeyCursor, PositionCursor, TimeCursor, TimeKeyCursor
 from server.convert import pages
 
 WHEN = datetime(2026, 3, 4, 5, 6, 7, 890000, tzinfo=UTC)
@@ -24,6 +24,15 @@ def test_every_cursor_kind_round_trips() -> None:
     assert pages.position_cursor(pages.token(row)) == row
     key = KeyCursor(1, "support")
     assert pages.key_cursor(pages.token(key)) == key
+    slot = TimeKeyCursor(WHEN, "task_0a1b", "question:call_7")
+    assert pages.time_key_cursor(pages.token(slot)) == slot
+
+
+def test_the_longest_time_key_cursor_fits_in_a_token() -> None:
+    """A wait's cursor: a task id of the longest an id may be, a slot of the longest a slot
+    may be, every character escaped in the token's JSON."""
+    longest = TimeKeyCursor(WHEN, "é" * pages.MAX_ID_LENGTH, "😀" * pages.MAX_KEY_LENGTH)
+    assert pages.time_key_cursor(pages.token(longest)) == longest
 
 
 def test_no_cursor_is_the_empty_token_and_the_empty_token_the_first_page() -> None:
@@ -31,6 +40,7 @@ def test_no_cursor_is_the_empty_token_and_the_empty_token_the_first_page() -> No
     assert pages.time_cursor("") is None
     assert pages.position_cursor("") is None
     assert pages.key_cursor("") is None
+    assert pages.time_key_cursor("") is None
     assert pages.page_size(0) == pages.DEFAULT_PAGE_SIZE
 
 
@@ -71,6 +81,14 @@ def _raw(text: str) -> str:
         (pages.key_cursor, _raw('{"g": "0", "i": "x"}')),
         (pages.key_cursor, _raw('{"g": 0, "i": 7}')),
         (pages.key_cursor, _raw('{"g": false, "i": "x"}')),
+        (pages.time_key_cursor, _raw('{"c": "2026-03-04T05:06:07+00:00", "i": "t"}')),
+        (pages.time_key_cursor, _raw('{"c": "2026-03-04T05:06:07+00:00", "i": "t", "k": ""}')),
+        (pages.time_key_cursor, _raw('{"c": "2026-03-04T05:06:07+00:00", "i": "t", "k": 1}')),
+        (pages.time_key_cursor, _raw('{"c": "2026-03-04T05:06:07", "i": "t", "k": "s"}')),
+        (
+            pages.time_key_cursor,
+            _raw('{"c": "2026-03-04T05:06:07+00:00", "i": "t", "k": "' + "s" * 257 + '"}'),
+        ),
     ],
 )
 def test_a_token_not_ours_is_an_invalid_page_token(

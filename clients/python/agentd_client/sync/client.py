@@ -21,11 +21,16 @@ from agentd_client.requests import AuditKind, Decision, to_struct
 from agentd_client.sync.agents import SyncAgentMethods
 from agentd_client.sync.conversations import SyncConversationMethods
 from agentd_client.sync.grants import SyncGrantMethods
+from agentd_client.sync.inbox import SyncInboxMethods
 from agentd_client.sync.knowledge import SyncKnowledgeMethods
 
 
 class AgentClient(
-    SyncConversationMethods, SyncAgentMethods, SyncKnowledgeMethods, SyncGrantMethods
+    SyncConversationMethods,
+    SyncAgentMethods,
+    SyncKnowledgeMethods,
+    SyncGrantMethods,
+    SyncInboxMethods,
 ):
     """A blocking client over one channel (safe to share between threads). Use as a
     context manager, or call `close()`. Its arguments are the async client's: `target`

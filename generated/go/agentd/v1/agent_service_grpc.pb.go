@@ -73,6 +73,15 @@ type AgentServiceClient interface {
 	// (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
 	// resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
 	ResumeTask(ctx context.Context, in *ResumeTaskRequest, opts ...grpc.CallOption) (*Task, error)
+	// Lists what tasks of the caller's tenant wait for a person to do, across
+	// tasks and task trees, oldest first, page by page: approvals of tool
+	// calls and of going past a budget's soft limit (to a holder of one of
+	// the approver roles they name), questions and resumes (to the task's
+	// owner, and to the roles that may answer or resume another's task: the
+	// approver roles). Only what the caller may answer is listed; each action
+	// is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
+	// replica, and is no longer listed once answered.
+	ListPendingActions(ctx context.Context, in *ListPendingActionsRequest, opts ...grpc.CallOption) (*ListPendingActionsResponse, error)
 	// Lists audit records of the caller's tenant, oldest first, page by page.
 	// Needs the auditor or admin role.
 	ListAuditRecords(ctx context.Context, in *ListAuditRecordsRequest, opts ...grpc.CallOption) (*ListAuditRecordsResponse, error)
@@ -314,6 +323,15 @@ func (c *agentServiceClient) ProvideInput(ctx context.Context, in *ProvideInputR
 func (c *agentServiceClient) ResumeTask(ctx context.Context, in *ResumeTaskRequest, opts ...grpc.CallOption) (*Task, error) {
 	out := new(Task)
 	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ResumeTask", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) ListPendingActions(ctx context.Context, in *ListPendingActionsRequest, opts ...grpc.CallOption) (*ListPendingActionsResponse, error) {
+	out := new(ListPendingActionsResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ListPendingActions", in, out, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -578,6 +596,15 @@ type AgentServiceServer interface {
 	// (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
 	// resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
 	ResumeTask(context.Context, *ResumeTaskRequest) (*Task, error)
+	// Lists what tasks of the caller's tenant wait for a person to do, across
+	// tasks and task trees, oldest first, page by page: approvals of tool
+	// calls and of going past a budget's soft limit (to a holder of one of
+	// the approver roles they name), questions and resumes (to the task's
+	// owner, and to the roles that may answer or resume another's task: the
+	// approver roles). Only what the caller may answer is listed; each action
+	// is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
+	// replica, and is no longer listed once answered.
+	ListPendingActions(context.Context, *ListPendingActionsRequest) (*ListPendingActionsResponse, error)
 	// Lists audit records of the caller's tenant, oldest first, page by page.
 	// Needs the auditor or admin role.
 	ListAuditRecords(context.Context, *ListAuditRecordsRequest) (*ListAuditRecordsResponse, error)
@@ -697,6 +724,9 @@ func (UnimplementedAgentServiceServer) ProvideInput(context.Context, *ProvideInp
 }
 func (UnimplementedAgentServiceServer) ResumeTask(context.Context, *ResumeTaskRequest) (*Task, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ResumeTask not implemented")
+}
+func (UnimplementedAgentServiceServer) ListPendingActions(context.Context, *ListPendingActionsRequest) (*ListPendingActionsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListPendingActions not implemented")
 }
 func (UnimplementedAgentServiceServer) ListAuditRecords(context.Context, *ListAuditRecordsRequest) (*ListAuditRecordsResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ListAuditRecords not implemented")
@@ -1013,6 +1043,24 @@ func _AgentService_ResumeTask_Handler(srv interface{}, ctx context.Context, dec 
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(AgentServiceServer).ResumeTask(ctx, req.(*ResumeTaskRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_ListPendingActions_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListPendingActionsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).ListPendingActions(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/ListPendingActions",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).ListPendingActions(ctx, req.(*ListPendingActionsRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -1460,6 +1508,10 @@ var _AgentService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ResumeTask",
 			Handler:    _AgentService_ResumeTask_Handler,
+		},
+		{
+			MethodName: "ListPendingActions",
+			Handler:    _AgentService_ListPendingActions_Handler,
 		},
 		{
 			MethodName: "ListAuditRecords",

@@ -424,6 +424,37 @@ public final class AgentServiceGrpc {
     return getResumeTaskMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListPendingActionsRequest,
+      dev.agentd.v1.ListPendingActionsResponse> getListPendingActionsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListPendingActions",
+      requestType = dev.agentd.v1.ListPendingActionsRequest.class,
+      responseType = dev.agentd.v1.ListPendingActionsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListPendingActionsRequest,
+      dev.agentd.v1.ListPendingActionsResponse> getListPendingActionsMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListPendingActionsRequest, dev.agentd.v1.ListPendingActionsResponse> getListPendingActionsMethod;
+    if ((getListPendingActionsMethod = AgentServiceGrpc.getListPendingActionsMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getListPendingActionsMethod = AgentServiceGrpc.getListPendingActionsMethod) == null) {
+          AgentServiceGrpc.getListPendingActionsMethod = getListPendingActionsMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListPendingActionsRequest, dev.agentd.v1.ListPendingActionsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListPendingActions"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListPendingActionsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListPendingActionsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ListPendingActions"))
+              .build();
+        }
+      }
+    }
+    return getListPendingActionsMethod;
+  }
+
   private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListAuditRecordsRequest,
       dev.agentd.v1.ListAuditRecordsResponse> getListAuditRecordsMethod;
 
@@ -1322,6 +1353,23 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Lists what tasks of the caller's tenant wait for a person to do, across
+     * tasks and task trees, oldest first, page by page: approvals of tool
+     * calls and of going past a budget's soft limit (to a holder of one of
+     * the approver roles they name), questions and resumes (to the task's
+     * owner, and to the roles that may answer or resume another's task: the
+     * approver roles). Only what the caller may answer is listed; each action
+     * is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
+     * replica, and is no longer listed once answered.
+     * </pre>
+     */
+    public void listPendingActions(dev.agentd.v1.ListPendingActionsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListPendingActionsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListPendingActionsMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
      * Lists audit records of the caller's tenant, oldest first, page by page.
      * Needs the auditor or admin role.
      * </pre>
@@ -1663,6 +1711,13 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.ResumeTaskRequest,
                 dev.agentd.v1.Task>(
                   this, METHODID_RESUME_TASK)))
+          .addMethod(
+            getListPendingActionsMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListPendingActionsRequest,
+                dev.agentd.v1.ListPendingActionsResponse>(
+                  this, METHODID_LIST_PENDING_ACTIONS)))
           .addMethod(
             getListAuditRecordsMethod(),
             io.grpc.stub.ServerCalls.asyncUnaryCall(
@@ -2012,6 +2067,24 @@ public final class AgentServiceGrpc {
         io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getResumeTaskMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Lists what tasks of the caller's tenant wait for a person to do, across
+     * tasks and task trees, oldest first, page by page: approvals of tool
+     * calls and of going past a budget's soft limit (to a holder of one of
+     * the approver roles they name), questions and resumes (to the task's
+     * owner, and to the roles that may answer or resume another's task: the
+     * approver roles). Only what the caller may answer is listed; each action
+     * is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
+     * replica, and is no longer listed once answered.
+     * </pre>
+     */
+    public void listPendingActions(dev.agentd.v1.ListPendingActionsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListPendingActionsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListPendingActionsMethod(), getCallOptions()), request, responseObserver);
     }
 
     /**
@@ -2471,6 +2544,23 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Lists what tasks of the caller's tenant wait for a person to do, across
+     * tasks and task trees, oldest first, page by page: approvals of tool
+     * calls and of going past a budget's soft limit (to a holder of one of
+     * the approver roles they name), questions and resumes (to the task's
+     * owner, and to the roles that may answer or resume another's task: the
+     * approver roles). Only what the caller may answer is listed; each action
+     * is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
+     * replica, and is no longer listed once answered.
+     * </pre>
+     */
+    public dev.agentd.v1.ListPendingActionsResponse listPendingActions(dev.agentd.v1.ListPendingActionsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListPendingActionsMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
      * Lists audit records of the caller's tenant, oldest first, page by page.
      * Needs the auditor or admin role.
      * </pre>
@@ -2887,6 +2977,24 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Lists what tasks of the caller's tenant wait for a person to do, across
+     * tasks and task trees, oldest first, page by page: approvals of tool
+     * calls and of going past a budget's soft limit (to a holder of one of
+     * the approver roles they name), questions and resumes (to the task's
+     * owner, and to the roles that may answer or resume another's task: the
+     * approver roles). Only what the caller may answer is listed; each action
+     * is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
+     * replica, and is no longer listed once answered.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListPendingActionsResponse> listPendingActions(
+        dev.agentd.v1.ListPendingActionsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListPendingActionsMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
      * Lists audit records of the caller's tenant, oldest first, page by page.
      * Needs the auditor or admin role.
      * </pre>
@@ -3171,28 +3279,29 @@ public final class AgentServiceGrpc {
   private static final int METHODID_APPROVE_TOOL_CALL = 10;
   private static final int METHODID_PROVIDE_INPUT = 11;
   private static final int METHODID_RESUME_TASK = 12;
-  private static final int METHODID_LIST_AUDIT_RECORDS = 13;
-  private static final int METHODID_CREATE_GRANT = 14;
-  private static final int METHODID_REVOKE_GRANT = 15;
-  private static final int METHODID_LIST_GRANTS = 16;
-  private static final int METHODID_CREATE_AGENT = 17;
-  private static final int METHODID_GET_AGENT = 18;
-  private static final int METHODID_LIST_AGENTS = 19;
-  private static final int METHODID_UPDATE_AGENT = 20;
-  private static final int METHODID_DELETE_AGENT = 21;
-  private static final int METHODID_CREATE_CONVERSATION = 22;
-  private static final int METHODID_GET_CONVERSATION = 23;
-  private static final int METHODID_LIST_CONVERSATIONS = 24;
-  private static final int METHODID_DELETE_CONVERSATION = 25;
-  private static final int METHODID_FORK_CONVERSATION = 26;
-  private static final int METHODID_REWIND_CONVERSATION = 27;
-  private static final int METHODID_GET_ARTIFACT = 28;
-  private static final int METHODID_CREATE_BUDGET = 29;
-  private static final int METHODID_UPDATE_BUDGET = 30;
-  private static final int METHODID_DELETE_BUDGET = 31;
-  private static final int METHODID_LIST_BUDGETS = 32;
-  private static final int METHODID_GET_USAGE = 33;
-  private static final int METHODID_GET_STATS = 34;
+  private static final int METHODID_LIST_PENDING_ACTIONS = 13;
+  private static final int METHODID_LIST_AUDIT_RECORDS = 14;
+  private static final int METHODID_CREATE_GRANT = 15;
+  private static final int METHODID_REVOKE_GRANT = 16;
+  private static final int METHODID_LIST_GRANTS = 17;
+  private static final int METHODID_CREATE_AGENT = 18;
+  private static final int METHODID_GET_AGENT = 19;
+  private static final int METHODID_LIST_AGENTS = 20;
+  private static final int METHODID_UPDATE_AGENT = 21;
+  private static final int METHODID_DELETE_AGENT = 22;
+  private static final int METHODID_CREATE_CONVERSATION = 23;
+  private static final int METHODID_GET_CONVERSATION = 24;
+  private static final int METHODID_LIST_CONVERSATIONS = 25;
+  private static final int METHODID_DELETE_CONVERSATION = 26;
+  private static final int METHODID_FORK_CONVERSATION = 27;
+  private static final int METHODID_REWIND_CONVERSATION = 28;
+  private static final int METHODID_GET_ARTIFACT = 29;
+  private static final int METHODID_CREATE_BUDGET = 30;
+  private static final int METHODID_UPDATE_BUDGET = 31;
+  private static final int METHODID_DELETE_BUDGET = 32;
+  private static final int METHODID_LIST_BUDGETS = 33;
+  private static final int METHODID_GET_USAGE = 34;
+  private static final int METHODID_GET_STATS = 35;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -3262,6 +3371,10 @@ public final class AgentServiceGrpc {
         case METHODID_RESUME_TASK:
           serviceImpl.resumeTask((dev.agentd.v1.ResumeTaskRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.Task>) responseObserver);
+          break;
+        case METHODID_LIST_PENDING_ACTIONS:
+          serviceImpl.listPendingActions((dev.agentd.v1.ListPendingActionsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListPendingActionsResponse>) responseObserver);
           break;
         case METHODID_LIST_AUDIT_RECORDS:
           serviceImpl.listAuditRecords((dev.agentd.v1.ListAuditRecordsRequest) request,
@@ -3425,6 +3538,7 @@ public final class AgentServiceGrpc {
               .addMethod(getApproveToolCallMethod())
               .addMethod(getProvideInputMethod())
               .addMethod(getResumeTaskMethod())
+              .addMethod(getListPendingActionsMethod())
               .addMethod(getListAuditRecordsMethod())
               .addMethod(getCreateGrantMethod())
               .addMethod(getRevokeGrantMethod())
