@@ -105,8 +105,8 @@ class _Call:
     ) -> ModelResponse:
         """The reply, its usage counted (estimated when the endpoint counted nothing: said
         in `estimated`) and priced. Metered, the call is reserved on its task's budgets
-        first (`prompt`: agentd's count of it) and settled, shielded, as soon as it ends,
-        before anything else is awaited: a cancel never leaves its reservation held."""
+        first (`prompt`: agentd's count of it) and its settlement queued as soon as it
+        ends, before anything else is awaited: a cancel never leaves its reservation held."""
         run, model, role = self.run, self.model, self.role
         meter = run.meter
         hold: Hold | None = None
@@ -130,8 +130,7 @@ class _Call:
         if meter is None:
             return response
         response = replace(response, usage=meter.priced(response, model, response.usage))
-        settled = meter.answered(run, model, role, response, response.usage, seconds, hold, counted)
-        await asyncio.shield(settled)
+        meter.answered(run, model, role, response, response.usage, seconds, hold, counted)
         return response
 
     async def in_turn(self, settings: ModelSettings) -> ModelResponse:

@@ -8,7 +8,6 @@ server's models and settings.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -75,16 +74,10 @@ class RunFactory:
 
     async def admitted(self, run: TaskRun) -> None:
         """Return if the run's task may start within its budgets; BudgetExhaustedError if
-        not (its first prompt estimated: instructions, task, tool definitions)."""
-        if self.meter is None:
-            return
-        task = run.task
-        model = run.models.for_role("executor")
-        instructions = task.agent.instructions if task.agent is not None else ""
-        offered = [(d.name, d.description, d.parameters) for d in run.tools.definitions()]
-        tools = json.dumps(offered, default=str)
-        prompt = run.counter.count(f"{instructions}\n{task.goal}\n{tools}")
-        await self.meter.admit(task, model, prompt)
+        not (its first prompt taken as at least the shortest its model was sent)."""
+        if self.meter is not None:
+            model = run.models.for_role("executor")
+            await self.meter.admit(run.task, model, len(run.task.goal) // 4)
 
     async def drained(self) -> None:
         """Wait for the usage rows of model calls being written (at shutdown)."""

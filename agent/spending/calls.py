@@ -75,6 +75,8 @@ class Metering:
         self._ask = ask
         self._queued: deque[ModelCall] = deque()
         self._writer: asyncio.Task[None] | None = None
+        self._settling: deque[tuple[Hold, int, int, int]] = deque()
+        self._settler: asyncio.Task[None] | None = None
         self._prompt_factor: dict[str, float] = {}
         """By model: the most its provider counted a prompt above agentd's count."""
         self._least_prompt: dict[str, int] = {}
@@ -83,8 +85,8 @@ class Metering:
 
     async def admit(self, task: Task, model: Model, prompt: int) -> None:
         """BudgetExhaustedError when the task cannot start within its budgets: one has no
-        room for its first call (`prompt`: agentd's estimate of its first prompt, for
-        `model`)."""
+        room for its first call (`prompt`, or the shortest prompt `model` was sent with
+        budgets on, if longer: its instructions and tools are in every prompt)."""
         if self.budgets is not None:
             price = self.prices.dearest(model)
             prompt = max(prompt, self._least_prompt.get(model.name, 0))
@@ -148,7 +150,7 @@ class Metering:
         cost = price.cost(usage.prompt_tokens, usage.completion_tokens, usage.cached_prompt_tokens)
         return replace(usage, cost_micros=cost)
 
-    async def answered(
+    def answered(
         self,
         run: MeteredRun,
         model: Model,
@@ -160,12 +162,16 @@ class Metering:
         estimated: bool,
     ) -> None:
         """Settle the call's reservation with what it spent (`usage`, priced) and keep it,
-        with the providers that failed it first, in the ledger."""
+        with the providers that failed it first, in the ledger. Nothing is awaited here
+        (no cancel can come between the call and its settlement): the settlement and the
+        rows are queued for their writers, which run beside the run's next work."""
         if hold is not None and self.budgets is not None:
             self._calibrate(model, hold.prompt_tokens, usage.prompt_tokens)
-            await self.budgets.settle(
-                hold, usage.prompt_tokens, usage.completion_tokens, usage.cost_micros
+            self._settling.append(
+                (hold, usage.prompt_tokens, usage.completion_tokens, usage.cost_micros)
             )
+            if self._settler is None or self._settler.done():
+                self._settler = asyncio.create_task(self._settle_queued())
         asked = response.asked_model or model.name
         price = self.prices.price(response.provider, asked)
         own = max(0.0, seconds - sum(a.seconds for a in response.failed))  # its own time
@@ -249,10 +255,27 @@ class Metering:
             except Exception:
                 log.exception("a model call's usage row could not be written", task_id=row.task_id)
 
+    async def _settle_queued(self) -> None:
+        """Settle the queued calls in order; a store out of reach is retried a few times
+        (the reservation lapses if it stays so; the ledger still has the call)."""
+        assert self.budgets is not None
+        while self._settling:
+            hold, prompt, completion, cost = self._settling.popleft()
+            for pause in (0.05, 0.25, 1.0, None):
+                try:
+                    await self.budgets.settle(hold, prompt, completion, cost)
+                    break
+                except Exception:
+                    if pause is None:
+                        log.exception("a model call could not be settled; its hold lapses")
+                        break
+                    await asyncio.sleep(pause)
+
     async def drain(self) -> None:
-        """Wait for the ledger rows queued to be written (at shutdown)."""
-        while self._writer is not None and not self._writer.done():
-            await asyncio.gather(self._writer, return_exceptions=True)
+        """Wait for the settlements and ledger rows queued (at shutdown, and in tests)."""
+        for job in (self._settler, self._writer):
+            while job is not None and not job.done():
+                await asyncio.gather(job, return_exceptions=True)
 
 
 def _row(

@@ -87,10 +87,10 @@ class _Timed(Metering):
         finally:
             self.times["before"].append(time.perf_counter() - started)
 
-    async def answered(self, run: MeteredRun, model: Model, *rest: Any) -> None:
+    def answered(self, run: MeteredRun, model: Model, *rest: Any) -> None:
         started = time.perf_counter()
         try:
-            await super().answered(run, model, *rest)
+            super().answered(run, model, *rest)
         finally:
             self.times["answered"].append(time.perf_counter() - started)
 

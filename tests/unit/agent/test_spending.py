@@ -291,6 +291,7 @@ async def test_a_money_budget_counts_cost_at_the_dearest_price(tmp_path: Path) -
 
     task = await engine.start(TaskRequest("hi", mode=ExecutionMode.FUNCTION_CALLING), CALLER)
     await ended(engine, task.task_id)
+    await meter.drain()  # the settlement is queued beside the run
     assert meter.budgets is not None
     [counter] = await meter.budgets.standing([money], datetime.now(UTC))
     assert counter.spent == (1_000 * 2_000_000 + 1_000 * 8_000_000) // 1_000_000
@@ -338,7 +339,10 @@ async def test_a_task_that_cannot_start_within_a_budget_is_refused(tmp_path: Pat
     """Room left, but not for the task's first call (its instructions, task and tools):
     refused at once, the budget named, with when its window starts afresh."""
     engine, _, store, _ = engine_of(FunctionModel(lambda *_: text("hi")), tmp_path)
-    tight = await budget(store, BudgetUnit.TOKENS, limit=30)
+    roomy = await budget(store, BudgetUnit.TOKENS, limit=100_000)
+    first = await engine.start(TaskRequest("say hi", mode=ExecutionMode.FUNCTION_CALLING), CALLER)
+    await ended(engine, first.task_id)  # its prompt: the shortest this model was sent
+    tight = await store.update("acme", roomy.budget_id, 30, 0)
     with pytest.raises(BudgetExhaustedError) as refused:
         await engine.start(TaskRequest("say hi", mode=ExecutionMode.FUNCTION_CALLING), CALLER)
     assert [v.field for v in refused.value.quota_violations] == [f"budget:{tight.budget_id}"]
