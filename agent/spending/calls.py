@@ -24,7 +24,7 @@ import structlog
 
 from agent.limits import LimitReached
 from agent.llm.base import Model, ModelError
-from agent.spending.budgets import Budgets, Hold, NoRoom
+from agent.spending.budgets import Budgets, Hold, NoRoom, agents_of
 from agent.spending.prices import PriceBook
 from records.messages import FailedAttempt, ModelResponse, ModelSettings
 from records.tasks import StopReason, Task, TokenUsage
@@ -117,9 +117,8 @@ class Metering:
                     budgets, self._scaled(model, prompt), reply, price, approved
                 )
             except NoRoom as no:
-                if not no.soft:
-                    raise LimitReached(StopReason.BUDGET_EXHAUSTED, str(no)) from None
-                if no.budget.budget_id in approved or self._ask is None:
+                asked = no.budget.budget_id in approved
+                if not no.soft or asked or self._ask is None:  # no one to ask, or asked
                     raise LimitReached(StopReason.BUDGET_EXHAUSTED, str(no)) from None
                 await self._ask(run, no.budget)  # Parked, LimitReached, or approved
                 approved |= {no.budget.budget_id}
@@ -297,7 +296,7 @@ def _row(
         user=task.owner,
         agent=agent.agent_id if agent is not None else "",
         agent_version=agent.version if agent is not None else 0,
-        agents=(*task.lineage, agent.agent_id if agent is not None else ""),
+        agents=agents_of(task),
         provider=provider,
         model=model,
         role=role,
