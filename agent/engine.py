@@ -92,7 +92,8 @@ class Engine:
         parked = parts.checkpoints or InMemoryCheckpointStore()
         self._parking = Parking(self._leases, parts.waits, parked, parts.replicas.wake_bus)
         before = memory.finish if memory else None
-        self._endings = Endings(store, self._history, before, self._parking.ended)
+        self._notices = notices = parts.notices
+        self._endings = Endings(store, self._history, before, self._parking.ended, notices)
         self._admission = Admission(
             self.config.capacity.max_running_tasks,
             self.config.capacity.max_queued_tasks,
@@ -115,13 +116,16 @@ class Engine:
             limits = parts.teams or TeamLimits()
             self._runs.team = Team(self, limits, self._runs.model_by_name)
             self._runs.nudge = self._parking.nudge
+            self._runs.notices = notices
             self._runs.guards = self.guards
         if memory is not None:
             memory.turn_came = self._turn_came
         interval = parts.replicas.takeover_interval_seconds
         self._takeover = self._make_takeover(parked, interval)
-        self._answers = Answers(store, parts.waits, self._parking, self.config.roles)
-        self._waking = WakingPass(self._parking, store, self.cancel_quietly, interval, memory)
+        self._answers = Answers(store, parts.waits, self._parking, self.config.roles, notices)
+        self._waking = WakingPass(
+            self._parking, store, self.cancel_quietly, interval, memory, notices
+        )
         background = (self._runner, self._admission, self._parking, self._waking)
         replicas = parts.replicas
         self._jobs = Background(

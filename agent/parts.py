@@ -10,6 +10,7 @@ from agent.conversations.engine_hooks import TaskMemory
 from agent.definitions.catalog import Agents
 from agent.guardrails.runs import DecisionSink
 from agent.llm.window.encodings import Encodings
+from agent.notices import NoNotices, Notices
 from agent.scheduling.factory import ModelFactory
 from agent.spending.calls import Metering
 from agent.teams.delegation import TeamLimits
@@ -82,5 +83,8 @@ class EngineParts:
     """Where guardrail decisions are audited (None: only in the tasks' events)."""
     meter: Metering | None = None
     """Prices, budgets and the usage ledger of model calls (None: calls are not metered)."""
+    notices: Notices = field(default_factory=NoNotices)
+    """Who is told of status changes and of the steps of waits for a person
+    (`agent.notices`)."""
     missing_settings: tuple[str, ...] = ("AGENTD_LLM_MODEL",)
     """Without models: the settings that would turn the engine on (its error says them)."""

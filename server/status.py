@@ -59,6 +59,8 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.KnowledgeBaseExistsError: grpc.StatusCode.ALREADY_EXISTS,
     errors.BudgetNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.BudgetExistsError: grpc.StatusCode.ALREADY_EXISTS,
+    errors.KeyRequiredError: grpc.StatusCode.FAILED_PRECONDITION,
+    errors.WebhookNotFoundError: grpc.StatusCode.NOT_FOUND,
 }
 
 

@@ -22,6 +22,7 @@ import structlog
 
 from agent.failures import TaskFailedError
 from agent.llm import sanitize
+from agent.notices import NoNotices, Notices
 from agent.running.answers import Outcome, notes_answer
 from agent.running.artifacts import written_refs
 from agent.running.citations import merged
@@ -110,7 +111,10 @@ class Endings:
         history: TaskHistory,
         before_event: EndHook | None = None,
         after_end: EndHook | None = None,
+        notices: Notices | None = None,
     ) -> None:
+        self._notices: Notices = notices or NoNotices()
+        """Told of each end (`agent.notices`)."""
         self._store = store
         self._history = history
         self._before_event = before_event

@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from agent.notices import NoNotices, Notices
 from records.checkpoints import RunCheckpoint
 from records.mode_state import ModeState, from_legacy
 from stores.checkpoints.base import CheckpointStore
@@ -44,6 +45,8 @@ class RunState:
     nudge: Callable[[str, str, str], Awaitable[None]] | None = None
     """Nudges a parked task's wait (tenant, task, slot): a child's parent, when the child
     begins or stops waiting for a person (`agent.scheduling.parking`)."""
+    notices: Notices = field(default_factory=NoNotices)
+    """Who is told of its status changes and of its waits' steps (`agent.notices`)."""
     pending: ModeState | None = None
     """The mode's state as the model asked for the calls being made (not yet a checkpoint):
     what a call that waits for ResumeTask is checkpointed with (`agent.tool_use.resume`)."""

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import structlog
 
+from agent.notices import NoNotices, Notices
 from agent.scheduling.parking import Parking
 from agent.tool_use import questions
 from agent.tool_use import resume as tool_resume
@@ -29,8 +30,15 @@ class Answers:
     """Leaves people's answers in the waits of parked tasks, and wakes the tasks."""
 
     def __init__(
-        self, store: TaskStore, waits: WaitStore, parking: Parking, roles: RoleTable
+        self,
+        store: TaskStore,
+        waits: WaitStore,
+        parking: Parking,
+        roles: RoleTable,
+        notices: Notices | None = None,
     ) -> None:
+        self._notices: Notices = notices or NoNotices()
+        """Told of each answer (`agent.notices`)."""
         self._store = store
         self._waits = waits
         self._parking = parking

@@ -20,6 +20,7 @@ from agent.llm.base import Model
 from agent.llm.providers import DEFAULT_PROVIDER, Provider, chain
 from agent.llm.roles import ModelRoles, role_model
 from agent.llm.window.encodings import Encodings
+from agent.notices import NoNotices, Notices
 from agent.running.run import TaskRun
 from agent.running.state import RunBounds, RunState
 from agent.running.transcript import Transcript
@@ -65,6 +66,8 @@ class RunFactory:
     """Starts child tasks for delegations (`agent.teams`); None: no delegation here."""
     guards: Guards | None = None
     """Makes each run's guardrails (`agent.guardrails.runs`); None: no run has any."""
+    notices: Notices = field(default_factory=NoNotices)
+    """Who is told of runs' status changes and waits' steps (`agent.notices`)."""
     nudge: Callable[[str, str, str], Awaitable[None]] | None = None
     """Nudges a parked task's wait (`agent.scheduling.parking.Parking.nudge`): given to
     child tasks' runs, for their parents."""
@@ -122,6 +125,7 @@ class RunFactory:
             resumed=resumed,
             waits=self.waits,
             nudge=self.nudge if task.parent_task_id else None,
+            notices=self.notices,
         )
         run = TaskRun(
             task=task,

@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 import structlog
 
 from agent.conversations.engine_hooks import TaskMemory
+from agent.notices import NoNotices, Notices
 from agent.scheduling.parking import Parking
 from agent.teams.remote import RemoteAgents
 from core.errors import TaskNotFoundError
@@ -54,7 +55,10 @@ class WakingPass:
         cancel: Cancel,
         interval_seconds: float,
         memory: TaskMemory | None = None,
+        notices: Notices | None = None,
     ) -> None:
+        self._notices: Notices = notices or NoNotices()
+        """Told of each deadline's step (`agent.notices`)."""
         self._parking = parking
         self._waits = parking.waits
         self._tasks = tasks

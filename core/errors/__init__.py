@@ -49,6 +49,7 @@ from core.errors.knowledge import (
     MemoryNotFoundError,
     MemoryUnavailableError,
 )
+from core.errors.secrets import KeyRequiredError, WebhookNotFoundError
 from core.errors.tasks import (
     ContextTooLongError,
     EventsExpiredError,
@@ -102,6 +103,7 @@ __all__ = [
     "IdempotencyConflictError",
     "InternalError",
     "InvalidArgumentError",
+    "KeyRequiredError",
     "KnowledgeBaseExistsError",
     "LLMNotConfiguredError",
     "LLMUnavailableError",
@@ -125,4 +127,5 @@ __all__ = [
     "ToolUnavailableError",
     "UnauthenticatedError",
     "UnimplementedError",
+    "WebhookNotFoundError",
 ]

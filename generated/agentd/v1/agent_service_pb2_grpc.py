@@ -12,6 +12,7 @@ from agentd.v1 import grants_pb2 as agentd_dot_v1_dot_grants__pb2
 from agentd.v1 import inbox_pb2 as agentd_dot_v1_dot_inbox__pb2
 from agentd.v1 import tasks_pb2 as agentd_dot_v1_dot_tasks__pb2
 from agentd.v1 import usage_pb2 as agentd_dot_v1_dot_usage__pb2
+from agentd.v1 import webhooks_pb2 as agentd_dot_v1_dot_webhooks__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -116,6 +117,11 @@ class AgentServiceStub:
                 '/agentd.v1.AgentService/ListPendingActions',
                 request_serializer=agentd_dot_v1_dot_inbox__pb2.ListPendingActionsRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_inbox__pb2.ListPendingActionsResponse.FromString,
+                _registered_method=True)
+        self.ListActionHistory = channel.unary_unary(
+                '/agentd.v1.AgentService/ListActionHistory',
+                request_serializer=agentd_dot_v1_dot_inbox__pb2.ListActionHistoryRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_inbox__pb2.ListActionHistoryResponse.FromString,
                 _registered_method=True)
         self.ListAuditRecords = channel.unary_unary(
                 '/agentd.v1.AgentService/ListAuditRecords',
@@ -226,6 +232,46 @@ class AgentServiceStub:
                 '/agentd.v1.AgentService/GetStats',
                 request_serializer=agentd_dot_v1_dot_usage__pb2.GetStatsRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_usage__pb2.GetStatsResponse.FromString,
+                _registered_method=True)
+        self.CreateWebhook = channel.unary_unary(
+                '/agentd.v1.AgentService/CreateWebhook',
+                request_serializer=agentd_dot_v1_dot_webhooks__pb2.CreateWebhookRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_webhooks__pb2.Webhook.FromString,
+                _registered_method=True)
+        self.GetWebhook = channel.unary_unary(
+                '/agentd.v1.AgentService/GetWebhook',
+                request_serializer=agentd_dot_v1_dot_webhooks__pb2.GetWebhookRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_webhooks__pb2.Webhook.FromString,
+                _registered_method=True)
+        self.ListWebhooks = channel.unary_unary(
+                '/agentd.v1.AgentService/ListWebhooks',
+                request_serializer=agentd_dot_v1_dot_webhooks__pb2.ListWebhooksRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_webhooks__pb2.ListWebhooksResponse.FromString,
+                _registered_method=True)
+        self.UpdateWebhook = channel.unary_unary(
+                '/agentd.v1.AgentService/UpdateWebhook',
+                request_serializer=agentd_dot_v1_dot_webhooks__pb2.UpdateWebhookRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_webhooks__pb2.Webhook.FromString,
+                _registered_method=True)
+        self.DeleteWebhook = channel.unary_unary(
+                '/agentd.v1.AgentService/DeleteWebhook',
+                request_serializer=agentd_dot_v1_dot_webhooks__pb2.DeleteWebhookRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_webhooks__pb2.DeleteWebhookResponse.FromString,
+                _registered_method=True)
+        self.RotateWebhookSecret = channel.unary_unary(
+                '/agentd.v1.AgentService/RotateWebhookSecret',
+                request_serializer=agentd_dot_v1_dot_webhooks__pb2.RotateWebhookSecretRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_webhooks__pb2.Webhook.FromString,
+                _registered_method=True)
+        self.ListWebhookDeadLetters = channel.unary_unary(
+                '/agentd.v1.AgentService/ListWebhookDeadLetters',
+                request_serializer=agentd_dot_v1_dot_webhooks__pb2.ListWebhookDeadLettersRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_webhooks__pb2.ListWebhookDeadLettersResponse.FromString,
+                _registered_method=True)
+        self.RedeliverWebhookEvents = channel.unary_unary(
+                '/agentd.v1.AgentService/RedeliverWebhookEvents',
+                request_serializer=agentd_dot_v1_dot_webhooks__pb2.RedeliverWebhookEventsRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_webhooks__pb2.RedeliverWebhookEventsResponse.FromString,
                 _registered_method=True)
 
 
@@ -367,6 +413,16 @@ class AgentServiceServicer:
         approver roles). Only what the caller may answer is listed; each action
         is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
         replica, and is no longer listed once answered.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListActionHistory(self, request, context):
+        """What became of pending actions: opened, reminded, escalated, answered
+        (by whom) or timed out (and what the deadline did), oldest first. A
+        task's owner reads its own task's; approvers, auditors and admins any
+        of the tenant's.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -556,6 +612,65 @@ class AgentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateWebhook(self, request, context):
+        """Webhooks of the caller's tenant (admin role): endpoints sent its task
+        and inbox events, signed, at least once, in order per task.
+        Creates one; answers with its secret (shown only here and on rotation).
+        FAILED_PRECONDITION (`KEY_REQUIRED`) when the server holds no key
+        (AGENTD_KEYS) to keep the secret encrypted with.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetWebhook(self, request, context):
+        """NOT_FOUND (`WEBHOOK_NOT_FOUND`) for an id the tenant does not have.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListWebhooks(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UpdateWebhook(self, request, context):
+        """Changes its url, filters, description or pause.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteWebhook(self, request, context):
+        """Deletes it with its queue and dead letters.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RotateWebhookSecret(self, request, context):
+        """A new signing secret, at once (answered with it).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListWebhookDeadLetters(self, request, context):
+        """The events given up on after their retention, oldest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RedeliverWebhookEvents(self, request, context):
+        """Queues dead letters to be delivered again.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AgentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -628,6 +743,11 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.ListPendingActions,
                     request_deserializer=agentd_dot_v1_dot_inbox__pb2.ListPendingActionsRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_inbox__pb2.ListPendingActionsResponse.SerializeToString,
+            ),
+            'ListActionHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListActionHistory,
+                    request_deserializer=agentd_dot_v1_dot_inbox__pb2.ListActionHistoryRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_inbox__pb2.ListActionHistoryResponse.SerializeToString,
             ),
             'ListAuditRecords': grpc.unary_unary_rpc_method_handler(
                     servicer.ListAuditRecords,
@@ -738,6 +858,46 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.GetStats,
                     request_deserializer=agentd_dot_v1_dot_usage__pb2.GetStatsRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_usage__pb2.GetStatsResponse.SerializeToString,
+            ),
+            'CreateWebhook': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateWebhook,
+                    request_deserializer=agentd_dot_v1_dot_webhooks__pb2.CreateWebhookRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_webhooks__pb2.Webhook.SerializeToString,
+            ),
+            'GetWebhook': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetWebhook,
+                    request_deserializer=agentd_dot_v1_dot_webhooks__pb2.GetWebhookRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_webhooks__pb2.Webhook.SerializeToString,
+            ),
+            'ListWebhooks': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListWebhooks,
+                    request_deserializer=agentd_dot_v1_dot_webhooks__pb2.ListWebhooksRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_webhooks__pb2.ListWebhooksResponse.SerializeToString,
+            ),
+            'UpdateWebhook': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateWebhook,
+                    request_deserializer=agentd_dot_v1_dot_webhooks__pb2.UpdateWebhookRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_webhooks__pb2.Webhook.SerializeToString,
+            ),
+            'DeleteWebhook': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteWebhook,
+                    request_deserializer=agentd_dot_v1_dot_webhooks__pb2.DeleteWebhookRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_webhooks__pb2.DeleteWebhookResponse.SerializeToString,
+            ),
+            'RotateWebhookSecret': grpc.unary_unary_rpc_method_handler(
+                    servicer.RotateWebhookSecret,
+                    request_deserializer=agentd_dot_v1_dot_webhooks__pb2.RotateWebhookSecretRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_webhooks__pb2.Webhook.SerializeToString,
+            ),
+            'ListWebhookDeadLetters': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListWebhookDeadLetters,
+                    request_deserializer=agentd_dot_v1_dot_webhooks__pb2.ListWebhookDeadLettersRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_webhooks__pb2.ListWebhookDeadLettersResponse.SerializeToString,
+            ),
+            'RedeliverWebhookEvents': grpc.unary_unary_rpc_method_handler(
+                    servicer.RedeliverWebhookEvents,
+                    request_deserializer=agentd_dot_v1_dot_webhooks__pb2.RedeliverWebhookEventsRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_webhooks__pb2.RedeliverWebhookEventsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1123,6 +1283,33 @@ class AgentService:
             '/agentd.v1.AgentService/ListPendingActions',
             agentd_dot_v1_dot_inbox__pb2.ListPendingActionsRequest.SerializeToString,
             agentd_dot_v1_dot_inbox__pb2.ListPendingActionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListActionHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ListActionHistory',
+            agentd_dot_v1_dot_inbox__pb2.ListActionHistoryRequest.SerializeToString,
+            agentd_dot_v1_dot_inbox__pb2.ListActionHistoryResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -1717,6 +1904,222 @@ class AgentService:
             '/agentd.v1.AgentService/GetStats',
             agentd_dot_v1_dot_usage__pb2.GetStatsRequest.SerializeToString,
             agentd_dot_v1_dot_usage__pb2.GetStatsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateWebhook(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/CreateWebhook',
+            agentd_dot_v1_dot_webhooks__pb2.CreateWebhookRequest.SerializeToString,
+            agentd_dot_v1_dot_webhooks__pb2.Webhook.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetWebhook(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/GetWebhook',
+            agentd_dot_v1_dot_webhooks__pb2.GetWebhookRequest.SerializeToString,
+            agentd_dot_v1_dot_webhooks__pb2.Webhook.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListWebhooks(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ListWebhooks',
+            agentd_dot_v1_dot_webhooks__pb2.ListWebhooksRequest.SerializeToString,
+            agentd_dot_v1_dot_webhooks__pb2.ListWebhooksResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateWebhook(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/UpdateWebhook',
+            agentd_dot_v1_dot_webhooks__pb2.UpdateWebhookRequest.SerializeToString,
+            agentd_dot_v1_dot_webhooks__pb2.Webhook.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteWebhook(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/DeleteWebhook',
+            agentd_dot_v1_dot_webhooks__pb2.DeleteWebhookRequest.SerializeToString,
+            agentd_dot_v1_dot_webhooks__pb2.DeleteWebhookResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RotateWebhookSecret(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/RotateWebhookSecret',
+            agentd_dot_v1_dot_webhooks__pb2.RotateWebhookSecretRequest.SerializeToString,
+            agentd_dot_v1_dot_webhooks__pb2.Webhook.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListWebhookDeadLetters(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ListWebhookDeadLetters',
+            agentd_dot_v1_dot_webhooks__pb2.ListWebhookDeadLettersRequest.SerializeToString,
+            agentd_dot_v1_dot_webhooks__pb2.ListWebhookDeadLettersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RedeliverWebhookEvents(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/RedeliverWebhookEvents',
+            agentd_dot_v1_dot_webhooks__pb2.RedeliverWebhookEventsRequest.SerializeToString,
+            agentd_dot_v1_dot_webhooks__pb2.RedeliverWebhookEventsResponse.FromString,
             options,
             channel_credentials,
             insecure,

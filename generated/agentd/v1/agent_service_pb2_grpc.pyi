@@ -12,6 +12,7 @@ from agentd.v1 import grants_pb2 as _grants_pb2
 from agentd.v1 import inbox_pb2 as _inbox_pb2
 from agentd.v1 import tasks_pb2 as _tasks_pb2
 from agentd.v1 import usage_pb2 as _usage_pb2
+from agentd.v1 import webhooks_pb2 as _webhooks_pb2
 from collections import abc as _abc
 from grpc import aio as _aio
 import abc as _abc_1
@@ -119,6 +120,12 @@ class AgentServiceStub:
     is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
     replica, and is no longer listed once answered.
     """
+    ListActionHistory: _grpc.UnaryUnaryMultiCallable[_inbox_pb2.ListActionHistoryRequest, _inbox_pb2.ListActionHistoryResponse]
+    """What became of pending actions: opened, reminded, escalated, answered
+    (by whom) or timed out (and what the deadline did), oldest first. A
+    task's owner reads its own task's; approvers, auditors and admins any
+    of the tenant's.
+    """
     ListAuditRecords: _grpc.UnaryUnaryMultiCallable[_agent_service_pb2.ListAuditRecordsRequest, _agent_service_pb2.ListAuditRecordsResponse]
     """Lists audit records of the caller's tenant, oldest first, page by page.
     Needs the auditor or admin role.
@@ -206,6 +213,26 @@ class AgentServiceStub:
     success rate, durations, iterations, tokens and cost, by agent, tool and
     provider (admin or auditor role).
     """
+    CreateWebhook: _grpc.UnaryUnaryMultiCallable[_webhooks_pb2.CreateWebhookRequest, _webhooks_pb2.Webhook]
+    """Webhooks of the caller's tenant (admin role): endpoints sent its task
+    and inbox events, signed, at least once, in order per task.
+    Creates one; answers with its secret (shown only here and on rotation).
+    FAILED_PRECONDITION (`KEY_REQUIRED`) when the server holds no key
+    (AGENTD_KEYS) to keep the secret encrypted with.
+    """
+    GetWebhook: _grpc.UnaryUnaryMultiCallable[_webhooks_pb2.GetWebhookRequest, _webhooks_pb2.Webhook]
+    """NOT_FOUND (`WEBHOOK_NOT_FOUND`) for an id the tenant does not have."""
+    ListWebhooks: _grpc.UnaryUnaryMultiCallable[_webhooks_pb2.ListWebhooksRequest, _webhooks_pb2.ListWebhooksResponse]
+    UpdateWebhook: _grpc.UnaryUnaryMultiCallable[_webhooks_pb2.UpdateWebhookRequest, _webhooks_pb2.Webhook]
+    """Changes its url, filters, description or pause."""
+    DeleteWebhook: _grpc.UnaryUnaryMultiCallable[_webhooks_pb2.DeleteWebhookRequest, _webhooks_pb2.DeleteWebhookResponse]
+    """Deletes it with its queue and dead letters."""
+    RotateWebhookSecret: _grpc.UnaryUnaryMultiCallable[_webhooks_pb2.RotateWebhookSecretRequest, _webhooks_pb2.Webhook]
+    """A new signing secret, at once (answered with it)."""
+    ListWebhookDeadLetters: _grpc.UnaryUnaryMultiCallable[_webhooks_pb2.ListWebhookDeadLettersRequest, _webhooks_pb2.ListWebhookDeadLettersResponse]
+    """The events given up on after their retention, oldest first."""
+    RedeliverWebhookEvents: _grpc.UnaryUnaryMultiCallable[_webhooks_pb2.RedeliverWebhookEventsRequest, _webhooks_pb2.RedeliverWebhookEventsResponse]
+    """Queues dead letters to be delivered again."""
 
 @_typing.type_check_only
 class AgentServiceAsyncStub(AgentServiceStub):
@@ -289,6 +316,12 @@ class AgentServiceAsyncStub(AgentServiceStub):
     approver roles). Only what the caller may answer is listed; each action
     is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
     replica, and is no longer listed once answered.
+    """
+    ListActionHistory: _aio.UnaryUnaryMultiCallable[_inbox_pb2.ListActionHistoryRequest, _inbox_pb2.ListActionHistoryResponse]  # type: ignore[assignment]
+    """What became of pending actions: opened, reminded, escalated, answered
+    (by whom) or timed out (and what the deadline did), oldest first. A
+    task's owner reads its own task's; approvers, auditors and admins any
+    of the tenant's.
     """
     ListAuditRecords: _aio.UnaryUnaryMultiCallable[_agent_service_pb2.ListAuditRecordsRequest, _agent_service_pb2.ListAuditRecordsResponse]  # type: ignore[assignment]
     """Lists audit records of the caller's tenant, oldest first, page by page.
@@ -377,6 +410,26 @@ class AgentServiceAsyncStub(AgentServiceStub):
     success rate, durations, iterations, tokens and cost, by agent, tool and
     provider (admin or auditor role).
     """
+    CreateWebhook: _aio.UnaryUnaryMultiCallable[_webhooks_pb2.CreateWebhookRequest, _webhooks_pb2.Webhook]  # type: ignore[assignment]
+    """Webhooks of the caller's tenant (admin role): endpoints sent its task
+    and inbox events, signed, at least once, in order per task.
+    Creates one; answers with its secret (shown only here and on rotation).
+    FAILED_PRECONDITION (`KEY_REQUIRED`) when the server holds no key
+    (AGENTD_KEYS) to keep the secret encrypted with.
+    """
+    GetWebhook: _aio.UnaryUnaryMultiCallable[_webhooks_pb2.GetWebhookRequest, _webhooks_pb2.Webhook]  # type: ignore[assignment]
+    """NOT_FOUND (`WEBHOOK_NOT_FOUND`) for an id the tenant does not have."""
+    ListWebhooks: _aio.UnaryUnaryMultiCallable[_webhooks_pb2.ListWebhooksRequest, _webhooks_pb2.ListWebhooksResponse]  # type: ignore[assignment]
+    UpdateWebhook: _aio.UnaryUnaryMultiCallable[_webhooks_pb2.UpdateWebhookRequest, _webhooks_pb2.Webhook]  # type: ignore[assignment]
+    """Changes its url, filters, description or pause."""
+    DeleteWebhook: _aio.UnaryUnaryMultiCallable[_webhooks_pb2.DeleteWebhookRequest, _webhooks_pb2.DeleteWebhookResponse]  # type: ignore[assignment]
+    """Deletes it with its queue and dead letters."""
+    RotateWebhookSecret: _aio.UnaryUnaryMultiCallable[_webhooks_pb2.RotateWebhookSecretRequest, _webhooks_pb2.Webhook]  # type: ignore[assignment]
+    """A new signing secret, at once (answered with it)."""
+    ListWebhookDeadLetters: _aio.UnaryUnaryMultiCallable[_webhooks_pb2.ListWebhookDeadLettersRequest, _webhooks_pb2.ListWebhookDeadLettersResponse]  # type: ignore[assignment]
+    """The events given up on after their retention, oldest first."""
+    RedeliverWebhookEvents: _aio.UnaryUnaryMultiCallable[_webhooks_pb2.RedeliverWebhookEventsRequest, _webhooks_pb2.RedeliverWebhookEventsResponse]  # type: ignore[assignment]
+    """Queues dead letters to be delivered again."""
 
 class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
     """Runs LLM agents and the tools they use.
@@ -541,6 +594,18 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         approver roles). Only what the caller may answer is listed; each action
         is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
         replica, and is no longer listed once answered.
+        """
+
+    @_abc_1.abstractmethod
+    def ListActionHistory(
+        self,
+        request: _inbox_pb2.ListActionHistoryRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_inbox_pb2.ListActionHistoryResponse, _abc.Awaitable[_inbox_pb2.ListActionHistoryResponse]]:
+        """What became of pending actions: opened, reminded, escalated, answered
+        (by whom) or timed out (and what the deadline did), oldest first. A
+        task's owner reads its own task's; approvers, auditors and admins any
+        of the tenant's.
         """
 
     @_abc_1.abstractmethod
@@ -761,5 +826,73 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         success rate, durations, iterations, tokens and cost, by agent, tool and
         provider (admin or auditor role).
         """
+
+    @_abc_1.abstractmethod
+    def CreateWebhook(
+        self,
+        request: _webhooks_pb2.CreateWebhookRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_webhooks_pb2.Webhook, _abc.Awaitable[_webhooks_pb2.Webhook]]:
+        """Webhooks of the caller's tenant (admin role): endpoints sent its task
+        and inbox events, signed, at least once, in order per task.
+        Creates one; answers with its secret (shown only here and on rotation).
+        FAILED_PRECONDITION (`KEY_REQUIRED`) when the server holds no key
+        (AGENTD_KEYS) to keep the secret encrypted with.
+        """
+
+    @_abc_1.abstractmethod
+    def GetWebhook(
+        self,
+        request: _webhooks_pb2.GetWebhookRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_webhooks_pb2.Webhook, _abc.Awaitable[_webhooks_pb2.Webhook]]:
+        """NOT_FOUND (`WEBHOOK_NOT_FOUND`) for an id the tenant does not have."""
+
+    @_abc_1.abstractmethod
+    def ListWebhooks(
+        self,
+        request: _webhooks_pb2.ListWebhooksRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_webhooks_pb2.ListWebhooksResponse, _abc.Awaitable[_webhooks_pb2.ListWebhooksResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def UpdateWebhook(
+        self,
+        request: _webhooks_pb2.UpdateWebhookRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_webhooks_pb2.Webhook, _abc.Awaitable[_webhooks_pb2.Webhook]]:
+        """Changes its url, filters, description or pause."""
+
+    @_abc_1.abstractmethod
+    def DeleteWebhook(
+        self,
+        request: _webhooks_pb2.DeleteWebhookRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_webhooks_pb2.DeleteWebhookResponse, _abc.Awaitable[_webhooks_pb2.DeleteWebhookResponse]]:
+        """Deletes it with its queue and dead letters."""
+
+    @_abc_1.abstractmethod
+    def RotateWebhookSecret(
+        self,
+        request: _webhooks_pb2.RotateWebhookSecretRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_webhooks_pb2.Webhook, _abc.Awaitable[_webhooks_pb2.Webhook]]:
+        """A new signing secret, at once (answered with it)."""
+
+    @_abc_1.abstractmethod
+    def ListWebhookDeadLetters(
+        self,
+        request: _webhooks_pb2.ListWebhookDeadLettersRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_webhooks_pb2.ListWebhookDeadLettersResponse, _abc.Awaitable[_webhooks_pb2.ListWebhookDeadLettersResponse]]:
+        """The events given up on after their retention, oldest first."""
+
+    @_abc_1.abstractmethod
+    def RedeliverWebhookEvents(
+        self,
+        request: _webhooks_pb2.RedeliverWebhookEventsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_webhooks_pb2.RedeliverWebhookEventsResponse, _abc.Awaitable[_webhooks_pb2.RedeliverWebhookEventsResponse]]:
+        """Queues dead letters to be delivered again."""
 
 def add_AgentServiceServicer_to_server(servicer: AgentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -195,6 +195,13 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """No budget of that id in the caller's tenant."""
     ERROR_REASON_BUDGET_EXISTS: _ErrorReason.ValueType  # 63
     """The tenant has a budget of that scope, subject, unit and window."""
+    ERROR_REASON_WEBHOOK_NOT_FOUND: _ErrorReason.ValueType  # 64
+    """No webhook of that id in the caller's tenant (NOT_FOUND)."""
+    ERROR_REASON_KEY_REQUIRED: _ErrorReason.ValueType  # 65
+    """A secret (a webhook's signing secret, a push notification's
+    credentials) would be stored, and the server holds no key to encrypt
+    it with: set AGENTD_KEYS (FAILED_PRECONDITION).
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -378,4 +385,11 @@ ERROR_REASON_BUDGET_NOT_FOUND: ErrorReason.ValueType  # 62
 """No budget of that id in the caller's tenant."""
 ERROR_REASON_BUDGET_EXISTS: ErrorReason.ValueType  # 63
 """The tenant has a budget of that scope, subject, unit and window."""
+ERROR_REASON_WEBHOOK_NOT_FOUND: ErrorReason.ValueType  # 64
+"""No webhook of that id in the caller's tenant (NOT_FOUND)."""
+ERROR_REASON_KEY_REQUIRED: ErrorReason.ValueType  # 65
+"""A secret (a webhook's signing secret, a push notification's
+credentials) would be stored, and the server holds no key to encrypt
+it with: set AGENTD_KEYS (FAILED_PRECONDITION).
+"""
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

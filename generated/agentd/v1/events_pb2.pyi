@@ -138,6 +138,7 @@ class TaskEvent(_message.Message):
     TASK_STEERED_FIELD_NUMBER: _builtins.int
     STEER_APPLIED_FIELD_NUMBER: _builtins.int
     GUARDRAIL_DECIDED_FIELD_NUMBER: _builtins.int
+    DEADLINE_PASSED_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """The task the event belongs to."""
     sequence: _builtins.int
@@ -318,6 +319,12 @@ class TaskEvent(_message.Message):
         placeholders) or recorded it.
         """
 
+    @_builtins.property
+    def deadline_passed(self) -> Global___DeadlinePassed:
+        """A deadline of something the task waits for a person to do passed
+        unanswered: a timeout, never a person's decision.
+        """
+
     def __init__(
         self,
         *,
@@ -359,12 +366,13 @@ class TaskEvent(_message.Message):
         task_steered: Global___TaskSteered | None = ...,
         steer_applied: Global___SteerApplied | None = ...,
         guardrail_decided: Global___GuardrailDecided | None = ...,
+        deadline_passed: Global___DeadlinePassed | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "guardrail_decided", b"guardrail_decided", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "status_changed", b"status_changed", "steer_applied", b"steer_applied", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "task_steered", b"task_steered", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "deadline_passed", b"deadline_passed", "error", b"error", "final_answer", b"final_answer", "guardrail_decided", b"guardrail_decided", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "status_changed", b"status_changed", "steer_applied", b"steer_applied", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "task_steered", b"task_steered", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "error", b"error", "final_answer", b"final_answer", "guardrail_decided", b"guardrail_decided", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "sequence", b"sequence", "status_changed", b"status_changed", "steer_applied", b"steer_applied", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "task_id", b"task_id", "task_steered", b"task_steered", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval_decided", b"approval_decided", "approval_requested", b"approval_requested", "artifact_updated", b"artifact_updated", "context_fitted", b"context_fitted", "deadline_passed", b"deadline_passed", "error", b"error", "final_answer", b"final_answer", "guardrail_decided", b"guardrail_decided", "heartbeat", b"heartbeat", "history_compacted", b"history_compacted", "input_provided", b"input_provided", "input_requested", b"input_requested", "panel_decided", b"panel_decided", "panel_vote", b"panel_vote", "payload", b"payload", "plan_created", b"plan_created", "plan_revised", b"plan_revised", "reasoning_delta", b"reasoning_delta", "reflection", b"reflection", "resumed", b"resumed", "route_chosen", b"route_chosen", "sequence", b"sequence", "status_changed", b"status_changed", "steer_applied", b"steer_applied", "step_finished", b"step_finished", "step_started", b"step_started", "stream_discarded", b"stream_discarded", "subtask_finished", b"subtask_finished", "subtask_started", b"subtask_started", "subtask_waiting", b"subtask_waiting", "task_id", b"task_id", "task_steered", b"task_steered", "text_delta", b"text_delta", "timestamp", b"timestamp", "tool_call_finished", b"tool_call_finished", "tool_call_started", b"tool_call_started", "tool_progress", b"tool_progress", "tool_resumable", b"tool_resumable", "trace_id", b"trace_id", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "artifact_updated", "tool_progress", "tool_resumable", "context_fitted", "stream_discarded", "route_chosen", "subtask_started", "subtask_finished", "subtask_waiting", "panel_vote", "panel_decided", "task_steered", "steer_applied", "guardrail_decided"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["status_changed", "plan_created", "plan_revised", "step_started", "step_finished", "text_delta", "reasoning_delta", "tool_call_started", "tool_call_finished", "reflection", "approval_requested", "usage", "final_answer", "error", "resumed", "approval_decided", "heartbeat", "input_requested", "input_provided", "history_compacted", "artifact_updated", "tool_progress", "tool_resumable", "context_fitted", "stream_discarded", "route_chosen", "subtask_started", "subtask_finished", "subtask_waiting", "panel_vote", "panel_decided", "task_steered", "steer_applied", "guardrail_decided", "deadline_passed"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
@@ -1202,6 +1210,8 @@ class ApprovalRequested(_message.Message):
     TOOL_NAME_FIELD_NUMBER: _builtins.int
     ARGUMENTS_FIELD_NUMBER: _builtins.int
     REASON_FIELD_NUMBER: _builtins.int
+    APPROVER_ROLES_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
     call_id: _builtins.str
     """The call waiting."""
     tool_name: _builtins.str
@@ -1212,6 +1222,14 @@ class ApprovalRequested(_message.Message):
     def arguments(self) -> _struct_pb2.Struct:
         """The proposed arguments, with secrets redacted."""
 
+    @_builtins.property
+    def approver_roles(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The roles whose holders may decide."""
+
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp:
+        """When the call stops waiting unanswered (see `deadline_passed`)."""
+
     def __init__(
         self,
         *,
@@ -1219,14 +1237,64 @@ class ApprovalRequested(_message.Message):
         tool_name: _builtins.str = ...,
         arguments: _struct_pb2.Struct | None = ...,
         reason: _builtins.str = ...,
+        approver_roles: _abc.Iterable[_builtins.str] | None = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "deadline", b"deadline"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "call_id", b"call_id", "reason", b"reason", "tool_name", b"tool_name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approver_roles", b"approver_roles", "arguments", b"arguments", "call_id", b"call_id", "deadline", b"deadline", "reason", b"reason", "tool_name", b"tool_name"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ApprovalRequested: _TypeAlias = ApprovalRequested  # noqa: Y015
+
+@_typing.final
+class DeadlinePassed(_message.Message):
+    """A deadline passed with nobody's answer: an approval's call is refused or
+    run ("denied", "approved": a timeout, not a person's decision) or moved to
+    other roles ("escalated", with their deadline); a question's call fails
+    ("denied"); the task fails or is cancelled ("failed", "cancelled").
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    TOOL_NAME_FIELD_NUMBER: _builtins.int
+    OUTCOME_FIELD_NUMBER: _builtins.int
+    APPROVER_ROLES_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
+    request_id: _builtins.str
+    """The call id (approval), request id (question) or wait that timed out."""
+    kind: _builtins.str
+    """"approval", "question", "resume" or "budget"."""
+    tool_name: _builtins.str
+    """The tool whose call waited, if any."""
+    outcome: _builtins.str
+    """"denied", "approved", "escalated", "failed" or "cancelled"."""
+    @_builtins.property
+    def approver_roles(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """"escalated": the roles that may decide now, and by when."""
+
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        request_id: _builtins.str = ...,
+        kind: _builtins.str = ...,
+        tool_name: _builtins.str = ...,
+        outcome: _builtins.str = ...,
+        approver_roles: _abc.Iterable[_builtins.str] | None = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approver_roles", b"approver_roles", "deadline", b"deadline", "kind", b"kind", "outcome", b"outcome", "request_id", b"request_id", "tool_name", b"tool_name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DeadlinePassed: _TypeAlias = DeadlinePassed  # noqa: Y015
 
 @_typing.final
 class ApprovalDecided(_message.Message):

@@ -23,10 +23,11 @@ _sym_db = _symbol_database.Default()
 
 
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
+from agentd.v1 import inbox_pb2 as agentd_dot_v1_dot_inbox__pb2
 from agentd.v1 import tools_pb2 as agentd_dot_v1_dot_tools__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61gentd/v1/grants.proto\x12\tagentd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15\x61gentd/v1/tools.proto\"\xc7\x03\n\x05Grant\x12\x10\n\x08grant_id\x18\x01 \x01(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x0c\n\x04tool\x18\x03 \x01(\t\x12)\n\x05level\x18\x04 \x01(\x0e\x32\x1a.agentd.v1.PermissionLevel\x12.\n\nexpires_at\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06window\x18\x06 \x01(\t\x12\x32\n\targuments\x18\x07 \x03(\x0b\x32\x1f.agentd.v1.Grant.ArgumentsEntry\x12\x19\n\x11requires_approval\x18\x08 \x01(\x08\x12\x12\n\ncreated_by\x18\t \x01(\t\x12.\n\ncreated_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nrevoked_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08warnings\x18\x0c \x03(\t\x1aM\n\x0e\x41rgumentsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12*\n\x05value\x18\x02 \x01(\x0b\x32\x1b.agentd.v1.ArgumentPrefixes:\x02\x38\x01\"$\n\x10\x41rgumentPrefixes\x12\x10\n\x08prefixes\x18\x01 \x03(\tBA\n\rdev.agentd.v1B\x0bGrantsProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61gentd/v1/grants.proto\x12\tagentd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15\x61gentd/v1/inbox.proto\x1a\x15\x61gentd/v1/tools.proto\"\xf2\x03\n\x05Grant\x12\x10\n\x08grant_id\x18\x01 \x01(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x0c\n\x04tool\x18\x03 \x01(\t\x12)\n\x05level\x18\x04 \x01(\x0e\x32\x1a.agentd.v1.PermissionLevel\x12.\n\nexpires_at\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06window\x18\x06 \x01(\t\x12\x32\n\targuments\x18\x07 \x03(\x0b\x32\x1f.agentd.v1.Grant.ArgumentsEntry\x12\x19\n\x11requires_approval\x18\x08 \x01(\x08\x12\x12\n\ncreated_by\x18\t \x01(\t\x12.\n\ncreated_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nrevoked_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08warnings\x18\x0c \x03(\t\x12)\n\x08\x61pproval\x18\r \x01(\x0b\x32\x17.agentd.v1.ApprovalRule\x1aM\n\x0e\x41rgumentsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12*\n\x05value\x18\x02 \x01(\x0b\x32\x1b.agentd.v1.ArgumentPrefixes:\x02\x38\x01\"$\n\x10\x41rgumentPrefixes\x12\x10\n\x08prefixes\x18\x01 \x03(\tBA\n\rdev.agentd.v1B\x0bGrantsProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,10 +37,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._serialized_options = b'\n\rdev.agentd.v1B\013GrantsProtoP\001Z!agentd.dev/gen/agentd/v1;agentdv1'
   _globals['_GRANT_ARGUMENTSENTRY']._loaded_options = None
   _globals['_GRANT_ARGUMENTSENTRY']._serialized_options = b'8\001'
-  _globals['_GRANT']._serialized_start=94
-  _globals['_GRANT']._serialized_end=549
-  _globals['_GRANT_ARGUMENTSENTRY']._serialized_start=472
-  _globals['_GRANT_ARGUMENTSENTRY']._serialized_end=549
-  _globals['_ARGUMENTPREFIXES']._serialized_start=551
-  _globals['_ARGUMENTPREFIXES']._serialized_end=587
+  _globals['_GRANT']._serialized_start=117
+  _globals['_GRANT']._serialized_end=615
+  _globals['_GRANT_ARGUMENTSENTRY']._serialized_start=538
+  _globals['_GRANT_ARGUMENTSENTRY']._serialized_end=615
+  _globals['_ARGUMENTPREFIXES']._serialized_start=617
+  _globals['_ARGUMENTPREFIXES']._serialized_end=653
 # @@protoc_insertion_point(module_scope)

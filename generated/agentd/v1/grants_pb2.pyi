@@ -3,6 +3,7 @@
 isort:skip_file
 """
 
+from agentd.v1 import inbox_pb2 as _inbox_pb2
 from agentd.v1 import tools_pb2 as _tools_pb2
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
@@ -61,6 +62,7 @@ class Grant(_message.Message):
     CREATED_AT_FIELD_NUMBER: _builtins.int
     REVOKED_AT_FIELD_NUMBER: _builtins.int
     WARNINGS_FIELD_NUMBER: _builtins.int
+    APPROVAL_FIELD_NUMBER: _builtins.int
     grant_id: _builtins.str
     """Assigned by the server."""
     subject: _builtins.str
@@ -106,6 +108,12 @@ class Grant(_message.Message):
         permissions, grants and approvals".
         """
 
+    @_builtins.property
+    def approval(self) -> _inbox_pb2.ApprovalRule:
+        """With `requires_approval`: who decides, by when, and what a deadline that
+        passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+        """
+
     def __init__(
         self,
         *,
@@ -121,10 +129,11 @@ class Grant(_message.Message):
         created_at: _timestamp_pb2.Timestamp | None = ...,
         revoked_at: _timestamp_pb2.Timestamp | None = ...,
         warnings: _abc.Iterable[_builtins.str] | None = ...,
+        approval: _inbox_pb2.ApprovalRule | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "expires_at", b"expires_at", "revoked_at", b"revoked_at"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["approval", b"approval", "created_at", b"created_at", "expires_at", b"expires_at", "revoked_at", b"revoked_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "created_at", b"created_at", "created_by", b"created_by", "expires_at", b"expires_at", "grant_id", b"grant_id", "level", b"level", "requires_approval", b"requires_approval", "revoked_at", b"revoked_at", "subject", b"subject", "tool", b"tool", "warnings", b"warnings", "window", b"window"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approval", b"approval", "arguments", b"arguments", "created_at", b"created_at", "created_by", b"created_by", "expires_at", b"expires_at", "grant_id", b"grant_id", "level", b"level", "requires_approval", b"requires_approval", "revoked_at", b"revoked_at", "subject", b"subject", "tool", b"tool", "warnings", b"warnings", "window", b"window"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

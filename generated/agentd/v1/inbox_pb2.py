@@ -22,11 +22,12 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61gentd/v1/inbox.proto\x12\tagentd.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x81\x03\n\rPendingAction\x12*\n\x04kind\x18\x01 \x01(\x0e\x32\x1c.agentd.v1.PendingActionKind\x12\x0f\n\x07task_id\x18\x02 \x01(\t\x12\x14\n\x0croot_task_id\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\x12\x11\n\ttool_name\x18\x05 \x01(\t\x12*\n\targuments\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0c\n\x04text\x18\x07 \x01(\t\x12\r\n\x05\x61gent\x18\x08 \x01(\t\x12\x10\n\x08\x61sked_by\x18\t \x01(\t\x12\r\n\x05roles\x18\n \x03(\t\x12.\n\ncreated_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x64\x65\x61\x64line\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\x0bon_deadline\x18\r \x01(\x0e\x32\x19.agentd.v1.DeadlineAction\"\x94\x01\n\x19ListPendingActionsRequest\x12+\n\x05kinds\x18\x01 \x03(\x0e\x32\x1c.agentd.v1.PendingActionKind\x12\r\n\x05\x61gent\x18\x02 \x01(\t\x12\x14\n\x0croot_task_id\x18\x03 \x01(\t\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\"`\n\x1aListPendingActionsResponse\x12)\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x18.agentd.v1.PendingAction\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t*\xbc\x01\n\x11PendingActionKind\x12#\n\x1fPENDING_ACTION_KIND_UNSPECIFIED\x10\x00\x12 \n\x1cPENDING_ACTION_KIND_APPROVAL\x10\x01\x12 \n\x1cPENDING_ACTION_KIND_QUESTION\x10\x02\x12\x1e\n\x1aPENDING_ACTION_KIND_RESUME\x10\x03\x12\x1e\n\x1aPENDING_ACTION_KIND_BUDGET\x10\x04*\x81\x01\n\x0e\x44\x65\x61\x64lineAction\x12\x1f\n\x1b\x44\x45\x41\x44LINE_ACTION_UNSPECIFIED\x10\x00\x12\x18\n\x14\x44\x45\x41\x44LINE_ACTION_DENY\x10\x01\x12\x18\n\x14\x44\x45\x41\x44LINE_ACTION_FAIL\x10\x02\x12\x1a\n\x16\x44\x45\x41\x44LINE_ACTION_CANCEL\x10\x03\x42@\n\rdev.agentd.v1B\nInboxProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61gentd/v1/inbox.proto\x12\tagentd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc3\x02\n\x0c\x41pprovalRule\x12\x16\n\x0e\x61pprover_roles\x18\x01 \x03(\t\x12+\n\x08\x64\x65\x61\x64line\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12.\n\x0bon_deadline\x18\x03 \x01(\x0e\x32\x19.agentd.v1.DeadlineAction\x12\x19\n\x11\x65scalate_to_roles\x18\x04 \x03(\t\x12\x36\n\x13\x65scalation_deadline\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x39\n\x16on_escalation_deadline\x18\x06 \x01(\x0e\x32\x19.agentd.v1.DeadlineAction\x12\x30\n\rremind_before\x18\x07 \x01(\x0b\x32\x19.google.protobuf.Duration\"\xca\x03\n\rPendingAction\x12*\n\x04kind\x18\x01 \x01(\x0e\x32\x1c.agentd.v1.PendingActionKind\x12\x0f\n\x07task_id\x18\x02 \x01(\t\x12\x14\n\x0croot_task_id\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\x12\x11\n\ttool_name\x18\x05 \x01(\t\x12*\n\targuments\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0c\n\x04text\x18\x07 \x01(\t\x12\r\n\x05\x61gent\x18\x08 \x01(\t\x12\x10\n\x08\x61sked_by\x18\t \x01(\t\x12\r\n\x05roles\x18\n \x03(\t\x12.\n\ncreated_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x64\x65\x61\x64line\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\x0bon_deadline\x18\r \x01(\x0e\x32\x19.agentd.v1.DeadlineAction\x12-\n\tremind_at\x18\x0e \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x18\n\x10\x65scalation_level\x18\x0f \x01(\x05\"\x94\x01\n\x19ListPendingActionsRequest\x12+\n\x05kinds\x18\x01 \x03(\x0e\x32\x1c.agentd.v1.PendingActionKind\x12\r\n\x05\x61gent\x18\x02 \x01(\t\x12\x14\n\x0croot_task_id\x18\x03 \x01(\t\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\"`\n\x1aListPendingActionsResponse\x12)\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x18.agentd.v1.PendingAction\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\xd7\x02\n\x12\x41\x63tionHistoryEntry\x12*\n\x04kind\x18\x01 \x01(\x0e\x32\x1c.agentd.v1.ActionHistoryKind\x12\x31\n\x0b\x61\x63tion_kind\x18\x02 \x01(\x0e\x32\x1c.agentd.v1.PendingActionKind\x12\x0f\n\x07task_id\x18\x03 \x01(\t\x12\x14\n\x0croot_task_id\x18\x04 \x01(\t\x12\x12\n\nrequest_id\x18\x05 \x01(\t\x12\x11\n\ttool_name\x18\x06 \x01(\t\x12\r\n\x05\x61gent\x18\x07 \x01(\t\x12\r\n\x05\x61\x63tor\x18\x08 \x01(\t\x12\x0f\n\x07outcome\x18\t \x01(\t\x12\r\n\x05roles\x18\n \x03(\t\x12,\n\x08\x64\x65\x61\x64line\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12(\n\x04time\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"h\n\x18ListActionHistoryRequest\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\x14\n\x0croot_task_id\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"d\n\x19ListActionHistoryResponse\x12.\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x1d.agentd.v1.ActionHistoryEntry\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t*\xbc\x01\n\x11PendingActionKind\x12#\n\x1fPENDING_ACTION_KIND_UNSPECIFIED\x10\x00\x12 \n\x1cPENDING_ACTION_KIND_APPROVAL\x10\x01\x12 \n\x1cPENDING_ACTION_KIND_QUESTION\x10\x02\x12\x1e\n\x1aPENDING_ACTION_KIND_RESUME\x10\x03\x12\x1e\n\x1aPENDING_ACTION_KIND_BUDGET\x10\x04*\xbc\x01\n\x0e\x44\x65\x61\x64lineAction\x12\x1f\n\x1b\x44\x45\x41\x44LINE_ACTION_UNSPECIFIED\x10\x00\x12\x18\n\x14\x44\x45\x41\x44LINE_ACTION_DENY\x10\x01\x12\x18\n\x14\x44\x45\x41\x44LINE_ACTION_FAIL\x10\x02\x12\x1a\n\x16\x44\x45\x41\x44LINE_ACTION_CANCEL\x10\x03\x12\x1b\n\x17\x44\x45\x41\x44LINE_ACTION_APPROVE\x10\x04\x12\x1c\n\x18\x44\x45\x41\x44LINE_ACTION_ESCALATE\x10\x05*\xe2\x01\n\x11\x41\x63tionHistoryKind\x12#\n\x1f\x41\x43TION_HISTORY_KIND_UNSPECIFIED\x10\x00\x12\x1e\n\x1a\x41\x43TION_HISTORY_KIND_OPENED\x10\x01\x12 \n\x1c\x41\x43TION_HISTORY_KIND_REMINDED\x10\x02\x12!\n\x1d\x41\x43TION_HISTORY_KIND_ESCALATED\x10\x03\x12 \n\x1c\x41\x43TION_HISTORY_KIND_ANSWERED\x10\x04\x12!\n\x1d\x41\x43TION_HISTORY_KIND_TIMED_OUT\x10\x05\x42@\n\rdev.agentd.v1B\nInboxProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,14 +35,24 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'agentd.v1.inbox_pb2', _glob
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\rdev.agentd.v1B\nInboxProtoP\001Z!agentd.dev/gen/agentd/v1;agentdv1'
-  _globals['_PENDINGACTIONKIND']._serialized_start=737
-  _globals['_PENDINGACTIONKIND']._serialized_end=925
-  _globals['_DEADLINEACTION']._serialized_start=928
-  _globals['_DEADLINEACTION']._serialized_end=1057
-  _globals['_PENDINGACTION']._serialized_start=100
-  _globals['_PENDINGACTION']._serialized_end=485
-  _globals['_LISTPENDINGACTIONSREQUEST']._serialized_start=488
-  _globals['_LISTPENDINGACTIONSREQUEST']._serialized_end=636
-  _globals['_LISTPENDINGACTIONSRESPONSE']._serialized_start=638
-  _globals['_LISTPENDINGACTIONSRESPONSE']._serialized_end=734
+  _globals['_PENDINGACTIONKIND']._serialized_start=1722
+  _globals['_PENDINGACTIONKIND']._serialized_end=1910
+  _globals['_DEADLINEACTION']._serialized_start=1913
+  _globals['_DEADLINEACTION']._serialized_end=2101
+  _globals['_ACTIONHISTORYKIND']._serialized_start=2104
+  _globals['_ACTIONHISTORYKIND']._serialized_end=2330
+  _globals['_APPROVALRULE']._serialized_start=132
+  _globals['_APPROVALRULE']._serialized_end=455
+  _globals['_PENDINGACTION']._serialized_start=458
+  _globals['_PENDINGACTION']._serialized_end=916
+  _globals['_LISTPENDINGACTIONSREQUEST']._serialized_start=919
+  _globals['_LISTPENDINGACTIONSREQUEST']._serialized_end=1067
+  _globals['_LISTPENDINGACTIONSRESPONSE']._serialized_start=1069
+  _globals['_LISTPENDINGACTIONSRESPONSE']._serialized_end=1165
+  _globals['_ACTIONHISTORYENTRY']._serialized_start=1168
+  _globals['_ACTIONHISTORYENTRY']._serialized_end=1511
+  _globals['_LISTACTIONHISTORYREQUEST']._serialized_start=1513
+  _globals['_LISTACTIONHISTORYREQUEST']._serialized_end=1617
+  _globals['_LISTACTIONHISTORYRESPONSE']._serialized_start=1619
+  _globals['_LISTACTIONHISTORYRESPONSE']._serialized_end=1719
 # @@protoc_insertion_point(module_scope)

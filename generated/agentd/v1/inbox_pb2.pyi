@@ -5,6 +5,7 @@ isort:skip_file
 
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
 from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
@@ -81,6 +82,14 @@ class _DeadlineActionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Deadli
     """The task ends FAILED."""
     DEADLINE_ACTION_CANCEL: _DeadlineAction.ValueType  # 3
     """The task ends CANCELLED."""
+    DEADLINE_ACTION_APPROVE: _DeadlineAction.ValueType  # 4
+    """An approval's call runs as if approved, recorded as a timeout (never as
+    a person's consent). Only in an ApprovalRule.
+    """
+    DEADLINE_ACTION_ESCALATE: _DeadlineAction.ValueType  # 5
+    """An approval moves to other roles (`ApprovalRule.escalate_to_roles`)
+    with a new deadline. Only as an ApprovalRule's first `on_deadline`.
+    """
 
 class DeadlineAction(_DeadlineAction, metaclass=_DeadlineActionEnumTypeWrapper):
     """What happens when a pending action's deadline passes unanswered. A
@@ -97,7 +106,119 @@ DEADLINE_ACTION_FAIL: DeadlineAction.ValueType  # 2
 """The task ends FAILED."""
 DEADLINE_ACTION_CANCEL: DeadlineAction.ValueType  # 3
 """The task ends CANCELLED."""
+DEADLINE_ACTION_APPROVE: DeadlineAction.ValueType  # 4
+"""An approval's call runs as if approved, recorded as a timeout (never as
+a person's consent). Only in an ApprovalRule.
+"""
+DEADLINE_ACTION_ESCALATE: DeadlineAction.ValueType  # 5
+"""An approval moves to other roles (`ApprovalRule.escalate_to_roles`)
+with a new deadline. Only as an ApprovalRule's first `on_deadline`.
+"""
 Global___DeadlineAction: _TypeAlias = DeadlineAction  # noqa: Y015
+
+class _ActionHistoryKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ActionHistoryKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ActionHistoryKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    ACTION_HISTORY_KIND_UNSPECIFIED: _ActionHistoryKind.ValueType  # 0
+    ACTION_HISTORY_KIND_OPENED: _ActionHistoryKind.ValueType  # 1
+    """The task began to wait for it."""
+    ACTION_HISTORY_KIND_REMINDED: _ActionHistoryKind.ValueType  # 2
+    """Its reminder was sent."""
+    ACTION_HISTORY_KIND_ESCALATED: _ActionHistoryKind.ValueType  # 3
+    """Its deadline passed and it moved to other roles."""
+    ACTION_HISTORY_KIND_ANSWERED: _ActionHistoryKind.ValueType  # 4
+    """A person answered it (`actor`, `outcome`)."""
+    ACTION_HISTORY_KIND_TIMED_OUT: _ActionHistoryKind.ValueType  # 5
+    """Its deadline passed unanswered (`outcome`: what the deadline did)."""
+
+class ActionHistoryKind(_ActionHistoryKind, metaclass=_ActionHistoryKindEnumTypeWrapper):
+    """What happened to a pending action."""
+
+ACTION_HISTORY_KIND_UNSPECIFIED: ActionHistoryKind.ValueType  # 0
+ACTION_HISTORY_KIND_OPENED: ActionHistoryKind.ValueType  # 1
+"""The task began to wait for it."""
+ACTION_HISTORY_KIND_REMINDED: ActionHistoryKind.ValueType  # 2
+"""Its reminder was sent."""
+ACTION_HISTORY_KIND_ESCALATED: ActionHistoryKind.ValueType  # 3
+"""Its deadline passed and it moved to other roles."""
+ACTION_HISTORY_KIND_ANSWERED: ActionHistoryKind.ValueType  # 4
+"""A person answered it (`actor`, `outcome`)."""
+ACTION_HISTORY_KIND_TIMED_OUT: ActionHistoryKind.ValueType  # 5
+"""Its deadline passed unanswered (`outcome`: what the deadline did)."""
+Global___ActionHistoryKind: _TypeAlias = ActionHistoryKind  # noqa: Y015
+
+@_typing.final
+class ApprovalRule(_message.Message):
+    """Who decides on the calls a grant (or AGENTD_APPROVAL_RULE, the server's
+    default) sends for approval, by when, and what a deadline that passes
+    does. A timeout is recorded as a timeout: in the task's events
+    (`deadline_passed`), the audit and the inbox's history.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    APPROVER_ROLES_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
+    ON_DEADLINE_FIELD_NUMBER: _builtins.int
+    ESCALATE_TO_ROLES_FIELD_NUMBER: _builtins.int
+    ESCALATION_DEADLINE_FIELD_NUMBER: _builtins.int
+    ON_ESCALATION_DEADLINE_FIELD_NUMBER: _builtins.int
+    REMIND_BEFORE_FIELD_NUMBER: _builtins.int
+    on_deadline: Global___DeadlineAction.ValueType
+    """What happens when `deadline` passes: DENY (default), APPROVE, ESCALATE,
+    FAIL or CANCEL.
+    """
+    on_escalation_deadline: Global___DeadlineAction.ValueType
+    """ESCALATE: what happens when that passes too: DENY (default), APPROVE,
+    FAIL or CANCEL.
+    """
+    @_builtins.property
+    def approver_roles(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Roles whose holders may decide; empty: the approver roles of the role
+        table (AGENTD_APPROVER_ROLES).
+        """
+
+    @_builtins.property
+    def deadline(self) -> _duration_pb2.Duration:
+        """How long a call waits for a decision; unset: as long as the task may
+        wait (its wait limit), which also caps this.
+        """
+
+    @_builtins.property
+    def escalate_to_roles(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """ESCALATE: the roles the call moves to (at least one)."""
+
+    @_builtins.property
+    def escalation_deadline(self) -> _duration_pb2.Duration:
+        """ESCALATE: how long they have (required)."""
+
+    @_builtins.property
+    def remind_before(self) -> _duration_pb2.Duration:
+        """A reminder (an `inbox.reminded` webhook event) this long before each
+        deadline; unset: none.
+        """
+
+    def __init__(
+        self,
+        *,
+        approver_roles: _abc.Iterable[_builtins.str] | None = ...,
+        deadline: _duration_pb2.Duration | None = ...,
+        on_deadline: Global___DeadlineAction.ValueType = ...,
+        escalate_to_roles: _abc.Iterable[_builtins.str] | None = ...,
+        escalation_deadline: _duration_pb2.Duration | None = ...,
+        on_escalation_deadline: Global___DeadlineAction.ValueType = ...,
+        remind_before: _duration_pb2.Duration | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "escalation_deadline", b"escalation_deadline", "remind_before", b"remind_before"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approver_roles", b"approver_roles", "deadline", b"deadline", "escalate_to_roles", b"escalate_to_roles", "escalation_deadline", b"escalation_deadline", "on_deadline", b"on_deadline", "on_escalation_deadline", b"on_escalation_deadline", "remind_before", b"remind_before"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ApprovalRule: _TypeAlias = ApprovalRule  # noqa: Y015
 
 @_typing.final
 class PendingAction(_message.Message):
@@ -118,6 +239,8 @@ class PendingAction(_message.Message):
     CREATED_AT_FIELD_NUMBER: _builtins.int
     DEADLINE_FIELD_NUMBER: _builtins.int
     ON_DEADLINE_FIELD_NUMBER: _builtins.int
+    REMIND_AT_FIELD_NUMBER: _builtins.int
+    ESCALATION_LEVEL_FIELD_NUMBER: _builtins.int
     kind: Global___PendingActionKind.ValueType
     task_id: _builtins.str
     """The task that waits (a child task of a tree waits on its own id)."""
@@ -143,6 +266,8 @@ class PendingAction(_message.Message):
     """Who started the task (its owner, who answers its questions)."""
     on_deadline: Global___DeadlineAction.ValueType
     """What happens then."""
+    escalation_level: _builtins.int
+    """0 while with the roles first asked; 1 once escalated."""
     @_builtins.property
     def arguments(self) -> _struct_pb2.Struct:
         """APPROVAL: the call's arguments, redacted as in its
@@ -161,6 +286,10 @@ class PendingAction(_message.Message):
     def deadline(self) -> _timestamp_pb2.Timestamp:
         """When it stops waiting unanswered; unset for none."""
 
+    @_builtins.property
+    def remind_at(self) -> _timestamp_pb2.Timestamp:
+        """When its reminder is due; unset when it has none or it was sent."""
+
     def __init__(
         self,
         *,
@@ -177,10 +306,12 @@ class PendingAction(_message.Message):
         created_at: _timestamp_pb2.Timestamp | None = ...,
         deadline: _timestamp_pb2.Timestamp | None = ...,
         on_deadline: Global___DeadlineAction.ValueType = ...,
+        remind_at: _timestamp_pb2.Timestamp | None = ...,
+        escalation_level: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "created_at", b"created_at", "deadline", b"deadline"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["arguments", b"arguments", "created_at", b"created_at", "deadline", b"deadline", "remind_at", b"remind_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "arguments", b"arguments", "asked_by", b"asked_by", "created_at", b"created_at", "deadline", b"deadline", "kind", b"kind", "on_deadline", b"on_deadline", "request_id", b"request_id", "roles", b"roles", "root_task_id", b"root_task_id", "task_id", b"task_id", "text", b"text", "tool_name", b"tool_name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "arguments", b"arguments", "asked_by", b"asked_by", "created_at", b"created_at", "deadline", b"deadline", "escalation_level", b"escalation_level", "kind", b"kind", "on_deadline", b"on_deadline", "remind_at", b"remind_at", "request_id", b"request_id", "roles", b"roles", "root_task_id", b"root_task_id", "task_id", b"task_id", "text", b"text", "tool_name", b"tool_name"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -252,3 +383,126 @@ class ListPendingActionsResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListPendingActionsResponse: _TypeAlias = ListPendingActionsResponse  # noqa: Y015
+
+@_typing.final
+class ActionHistoryEntry(_message.Message):
+    """One step in the life of a pending action."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    ACTION_KIND_FIELD_NUMBER: _builtins.int
+    TASK_ID_FIELD_NUMBER: _builtins.int
+    ROOT_TASK_ID_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    TOOL_NAME_FIELD_NUMBER: _builtins.int
+    AGENT_FIELD_NUMBER: _builtins.int
+    ACTOR_FIELD_NUMBER: _builtins.int
+    OUTCOME_FIELD_NUMBER: _builtins.int
+    ROLES_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
+    TIME_FIELD_NUMBER: _builtins.int
+    kind: Global___ActionHistoryKind.ValueType
+    action_kind: Global___PendingActionKind.ValueType
+    task_id: _builtins.str
+    root_task_id: _builtins.str
+    request_id: _builtins.str
+    tool_name: _builtins.str
+    agent: _builtins.str
+    """The agent the task runs as (`id@version`)."""
+    actor: _builtins.str
+    """ANSWERED: who answered; TIMED_OUT, ESCALATED, REMINDED: "deadline"."""
+    outcome: _builtins.str
+    """ANSWERED: "approved", "rejected", "edited", "answered", "resumed";
+    TIMED_OUT: "denied", "approved", "failed", "cancelled";
+    ESCALATED: "escalated".
+    """
+    @_builtins.property
+    def roles(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The roles that may decide from this step on."""
+
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp:
+        """The deadline from this step on (OPENED, ESCALATED)."""
+
+    @_builtins.property
+    def time(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        kind: Global___ActionHistoryKind.ValueType = ...,
+        action_kind: Global___PendingActionKind.ValueType = ...,
+        task_id: _builtins.str = ...,
+        root_task_id: _builtins.str = ...,
+        request_id: _builtins.str = ...,
+        tool_name: _builtins.str = ...,
+        agent: _builtins.str = ...,
+        actor: _builtins.str = ...,
+        outcome: _builtins.str = ...,
+        roles: _abc.Iterable[_builtins.str] | None = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
+        time: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "time", b"time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_kind", b"action_kind", "actor", b"actor", "agent", b"agent", "deadline", b"deadline", "kind", b"kind", "outcome", b"outcome", "request_id", b"request_id", "roles", b"roles", "root_task_id", b"root_task_id", "task_id", b"task_id", "time", b"time", "tool_name", b"tool_name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ActionHistoryEntry: _TypeAlias = ActionHistoryEntry  # noqa: Y015
+
+@_typing.final
+class ListActionHistoryRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TASK_ID_FIELD_NUMBER: _builtins.int
+    ROOT_TASK_ID_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    task_id: _builtins.str
+    """Only this task's actions; empty: any (with the auditor or admin role)."""
+    root_task_id: _builtins.str
+    """Only the actions of this task tree (its top task's id)."""
+    page_size: _builtins.int
+    """Entries per page, 1 to 500; 0 means 100."""
+    page_token: _builtins.str
+    def __init__(
+        self,
+        *,
+        task_id: _builtins.str = ...,
+        root_task_id: _builtins.str = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_size", b"page_size", "page_token", b"page_token", "root_task_id", b"root_task_id", "task_id", b"task_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListActionHistoryRequest: _TypeAlias = ListActionHistoryRequest  # noqa: Y015
+
+@_typing.final
+class ListActionHistoryResponse(_message.Message):
+    """One page of history entries, oldest first."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENTRIES_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    @_builtins.property
+    def entries(self) -> _containers.RepeatedCompositeFieldContainer[Global___ActionHistoryEntry]: ...
+    def __init__(
+        self,
+        *,
+        entries: _abc.Iterable[Global___ActionHistoryEntry] | None = ...,
+        next_page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "next_page_token", b"next_page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListActionHistoryResponse: _TypeAlias = ListActionHistoryResponse  # noqa: Y015

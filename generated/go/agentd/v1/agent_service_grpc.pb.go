@@ -82,6 +82,11 @@ type AgentServiceClient interface {
 	// is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
 	// replica, and is no longer listed once answered.
 	ListPendingActions(ctx context.Context, in *ListPendingActionsRequest, opts ...grpc.CallOption) (*ListPendingActionsResponse, error)
+	// What became of pending actions: opened, reminded, escalated, answered
+	// (by whom) or timed out (and what the deadline did), oldest first. A
+	// task's owner reads its own task's; approvers, auditors and admins any
+	// of the tenant's.
+	ListActionHistory(ctx context.Context, in *ListActionHistoryRequest, opts ...grpc.CallOption) (*ListActionHistoryResponse, error)
 	// Lists audit records of the caller's tenant, oldest first, page by page.
 	// Needs the auditor or admin role.
 	ListAuditRecords(ctx context.Context, in *ListAuditRecordsRequest, opts ...grpc.CallOption) (*ListAuditRecordsResponse, error)
@@ -156,6 +161,25 @@ type AgentServiceClient interface {
 	// success rate, durations, iterations, tokens and cost, by agent, tool and
 	// provider (admin or auditor role).
 	GetStats(ctx context.Context, in *GetStatsRequest, opts ...grpc.CallOption) (*GetStatsResponse, error)
+	// Webhooks of the caller's tenant (admin role): endpoints sent its task
+	// and inbox events, signed, at least once, in order per task.
+	// Creates one; answers with its secret (shown only here and on rotation).
+	// FAILED_PRECONDITION (`KEY_REQUIRED`) when the server holds no key
+	// (AGENTD_KEYS) to keep the secret encrypted with.
+	CreateWebhook(ctx context.Context, in *CreateWebhookRequest, opts ...grpc.CallOption) (*Webhook, error)
+	// NOT_FOUND (`WEBHOOK_NOT_FOUND`) for an id the tenant does not have.
+	GetWebhook(ctx context.Context, in *GetWebhookRequest, opts ...grpc.CallOption) (*Webhook, error)
+	ListWebhooks(ctx context.Context, in *ListWebhooksRequest, opts ...grpc.CallOption) (*ListWebhooksResponse, error)
+	// Changes its url, filters, description or pause.
+	UpdateWebhook(ctx context.Context, in *UpdateWebhookRequest, opts ...grpc.CallOption) (*Webhook, error)
+	// Deletes it with its queue and dead letters.
+	DeleteWebhook(ctx context.Context, in *DeleteWebhookRequest, opts ...grpc.CallOption) (*DeleteWebhookResponse, error)
+	// A new signing secret, at once (answered with it).
+	RotateWebhookSecret(ctx context.Context, in *RotateWebhookSecretRequest, opts ...grpc.CallOption) (*Webhook, error)
+	// The events given up on after their retention, oldest first.
+	ListWebhookDeadLetters(ctx context.Context, in *ListWebhookDeadLettersRequest, opts ...grpc.CallOption) (*ListWebhookDeadLettersResponse, error)
+	// Queues dead letters to be delivered again.
+	RedeliverWebhookEvents(ctx context.Context, in *RedeliverWebhookEventsRequest, opts ...grpc.CallOption) (*RedeliverWebhookEventsResponse, error)
 }
 
 type agentServiceClient struct {
@@ -332,6 +356,15 @@ func (c *agentServiceClient) ResumeTask(ctx context.Context, in *ResumeTaskReque
 func (c *agentServiceClient) ListPendingActions(ctx context.Context, in *ListPendingActionsRequest, opts ...grpc.CallOption) (*ListPendingActionsResponse, error) {
 	out := new(ListPendingActionsResponse)
 	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ListPendingActions", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) ListActionHistory(ctx context.Context, in *ListActionHistoryRequest, opts ...grpc.CallOption) (*ListActionHistoryResponse, error) {
+	out := new(ListActionHistoryResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ListActionHistory", in, out, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -536,6 +569,78 @@ func (c *agentServiceClient) GetStats(ctx context.Context, in *GetStatsRequest, 
 	return out, nil
 }
 
+func (c *agentServiceClient) CreateWebhook(ctx context.Context, in *CreateWebhookRequest, opts ...grpc.CallOption) (*Webhook, error) {
+	out := new(Webhook)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/CreateWebhook", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) GetWebhook(ctx context.Context, in *GetWebhookRequest, opts ...grpc.CallOption) (*Webhook, error) {
+	out := new(Webhook)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/GetWebhook", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) ListWebhooks(ctx context.Context, in *ListWebhooksRequest, opts ...grpc.CallOption) (*ListWebhooksResponse, error) {
+	out := new(ListWebhooksResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ListWebhooks", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) UpdateWebhook(ctx context.Context, in *UpdateWebhookRequest, opts ...grpc.CallOption) (*Webhook, error) {
+	out := new(Webhook)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/UpdateWebhook", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) DeleteWebhook(ctx context.Context, in *DeleteWebhookRequest, opts ...grpc.CallOption) (*DeleteWebhookResponse, error) {
+	out := new(DeleteWebhookResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/DeleteWebhook", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) RotateWebhookSecret(ctx context.Context, in *RotateWebhookSecretRequest, opts ...grpc.CallOption) (*Webhook, error) {
+	out := new(Webhook)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/RotateWebhookSecret", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) ListWebhookDeadLetters(ctx context.Context, in *ListWebhookDeadLettersRequest, opts ...grpc.CallOption) (*ListWebhookDeadLettersResponse, error) {
+	out := new(ListWebhookDeadLettersResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ListWebhookDeadLetters", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) RedeliverWebhookEvents(ctx context.Context, in *RedeliverWebhookEventsRequest, opts ...grpc.CallOption) (*RedeliverWebhookEventsResponse, error) {
+	out := new(RedeliverWebhookEventsResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/RedeliverWebhookEvents", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AgentServiceServer is the server API for AgentService service.
 // All implementations must embed UnimplementedAgentServiceServer
 // for forward compatibility
@@ -605,6 +710,11 @@ type AgentServiceServer interface {
 	// is answered with ApproveToolCall, ProvideInput or ResumeTask, on any
 	// replica, and is no longer listed once answered.
 	ListPendingActions(context.Context, *ListPendingActionsRequest) (*ListPendingActionsResponse, error)
+	// What became of pending actions: opened, reminded, escalated, answered
+	// (by whom) or timed out (and what the deadline did), oldest first. A
+	// task's owner reads its own task's; approvers, auditors and admins any
+	// of the tenant's.
+	ListActionHistory(context.Context, *ListActionHistoryRequest) (*ListActionHistoryResponse, error)
 	// Lists audit records of the caller's tenant, oldest first, page by page.
 	// Needs the auditor or admin role.
 	ListAuditRecords(context.Context, *ListAuditRecordsRequest) (*ListAuditRecordsResponse, error)
@@ -679,6 +789,25 @@ type AgentServiceServer interface {
 	// success rate, durations, iterations, tokens and cost, by agent, tool and
 	// provider (admin or auditor role).
 	GetStats(context.Context, *GetStatsRequest) (*GetStatsResponse, error)
+	// Webhooks of the caller's tenant (admin role): endpoints sent its task
+	// and inbox events, signed, at least once, in order per task.
+	// Creates one; answers with its secret (shown only here and on rotation).
+	// FAILED_PRECONDITION (`KEY_REQUIRED`) when the server holds no key
+	// (AGENTD_KEYS) to keep the secret encrypted with.
+	CreateWebhook(context.Context, *CreateWebhookRequest) (*Webhook, error)
+	// NOT_FOUND (`WEBHOOK_NOT_FOUND`) for an id the tenant does not have.
+	GetWebhook(context.Context, *GetWebhookRequest) (*Webhook, error)
+	ListWebhooks(context.Context, *ListWebhooksRequest) (*ListWebhooksResponse, error)
+	// Changes its url, filters, description or pause.
+	UpdateWebhook(context.Context, *UpdateWebhookRequest) (*Webhook, error)
+	// Deletes it with its queue and dead letters.
+	DeleteWebhook(context.Context, *DeleteWebhookRequest) (*DeleteWebhookResponse, error)
+	// A new signing secret, at once (answered with it).
+	RotateWebhookSecret(context.Context, *RotateWebhookSecretRequest) (*Webhook, error)
+	// The events given up on after their retention, oldest first.
+	ListWebhookDeadLetters(context.Context, *ListWebhookDeadLettersRequest) (*ListWebhookDeadLettersResponse, error)
+	// Queues dead letters to be delivered again.
+	RedeliverWebhookEvents(context.Context, *RedeliverWebhookEventsRequest) (*RedeliverWebhookEventsResponse, error)
 	mustEmbedUnimplementedAgentServiceServer()
 }
 
@@ -727,6 +856,9 @@ func (UnimplementedAgentServiceServer) ResumeTask(context.Context, *ResumeTaskRe
 }
 func (UnimplementedAgentServiceServer) ListPendingActions(context.Context, *ListPendingActionsRequest) (*ListPendingActionsResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ListPendingActions not implemented")
+}
+func (UnimplementedAgentServiceServer) ListActionHistory(context.Context, *ListActionHistoryRequest) (*ListActionHistoryResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListActionHistory not implemented")
 }
 func (UnimplementedAgentServiceServer) ListAuditRecords(context.Context, *ListAuditRecordsRequest) (*ListAuditRecordsResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ListAuditRecords not implemented")
@@ -793,6 +925,30 @@ func (UnimplementedAgentServiceServer) GetUsage(context.Context, *GetUsageReques
 }
 func (UnimplementedAgentServiceServer) GetStats(context.Context, *GetStatsRequest) (*GetStatsResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method GetStats not implemented")
+}
+func (UnimplementedAgentServiceServer) CreateWebhook(context.Context, *CreateWebhookRequest) (*Webhook, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method CreateWebhook not implemented")
+}
+func (UnimplementedAgentServiceServer) GetWebhook(context.Context, *GetWebhookRequest) (*Webhook, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetWebhook not implemented")
+}
+func (UnimplementedAgentServiceServer) ListWebhooks(context.Context, *ListWebhooksRequest) (*ListWebhooksResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListWebhooks not implemented")
+}
+func (UnimplementedAgentServiceServer) UpdateWebhook(context.Context, *UpdateWebhookRequest) (*Webhook, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method UpdateWebhook not implemented")
+}
+func (UnimplementedAgentServiceServer) DeleteWebhook(context.Context, *DeleteWebhookRequest) (*DeleteWebhookResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method DeleteWebhook not implemented")
+}
+func (UnimplementedAgentServiceServer) RotateWebhookSecret(context.Context, *RotateWebhookSecretRequest) (*Webhook, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method RotateWebhookSecret not implemented")
+}
+func (UnimplementedAgentServiceServer) ListWebhookDeadLetters(context.Context, *ListWebhookDeadLettersRequest) (*ListWebhookDeadLettersResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListWebhookDeadLetters not implemented")
+}
+func (UnimplementedAgentServiceServer) RedeliverWebhookEvents(context.Context, *RedeliverWebhookEventsRequest) (*RedeliverWebhookEventsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method RedeliverWebhookEvents not implemented")
 }
 func (UnimplementedAgentServiceServer) mustEmbedUnimplementedAgentServiceServer() {}
 
@@ -1061,6 +1217,24 @@ func _AgentService_ListPendingActions_Handler(srv interface{}, ctx context.Conte
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(AgentServiceServer).ListPendingActions(ctx, req.(*ListPendingActionsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_ListActionHistory_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListActionHistoryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).ListActionHistory(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/ListActionHistory",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).ListActionHistory(ctx, req.(*ListActionHistoryRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -1461,6 +1635,150 @@ func _AgentService_GetStats_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AgentService_CreateWebhook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateWebhookRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).CreateWebhook(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/CreateWebhook",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).CreateWebhook(ctx, req.(*CreateWebhookRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_GetWebhook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetWebhookRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).GetWebhook(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/GetWebhook",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).GetWebhook(ctx, req.(*GetWebhookRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_ListWebhooks_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListWebhooksRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).ListWebhooks(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/ListWebhooks",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).ListWebhooks(ctx, req.(*ListWebhooksRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_UpdateWebhook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateWebhookRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).UpdateWebhook(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/UpdateWebhook",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).UpdateWebhook(ctx, req.(*UpdateWebhookRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_DeleteWebhook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteWebhookRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).DeleteWebhook(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/DeleteWebhook",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).DeleteWebhook(ctx, req.(*DeleteWebhookRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_RotateWebhookSecret_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RotateWebhookSecretRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).RotateWebhookSecret(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/RotateWebhookSecret",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).RotateWebhookSecret(ctx, req.(*RotateWebhookSecretRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_ListWebhookDeadLetters_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListWebhookDeadLettersRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).ListWebhookDeadLetters(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/ListWebhookDeadLetters",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).ListWebhookDeadLetters(ctx, req.(*ListWebhookDeadLettersRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_RedeliverWebhookEvents_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RedeliverWebhookEventsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).RedeliverWebhookEvents(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/RedeliverWebhookEvents",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).RedeliverWebhookEvents(ctx, req.(*RedeliverWebhookEventsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _AgentService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "agentd.v1.AgentService",
 	HandlerType: (*AgentServiceServer)(nil),
@@ -1512,6 +1830,10 @@ var _AgentService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListPendingActions",
 			Handler:    _AgentService_ListPendingActions_Handler,
+		},
+		{
+			MethodName: "ListActionHistory",
+			Handler:    _AgentService_ListActionHistory_Handler,
 		},
 		{
 			MethodName: "ListAuditRecords",
@@ -1600,6 +1922,38 @@ var _AgentService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetStats",
 			Handler:    _AgentService_GetStats_Handler,
+		},
+		{
+			MethodName: "CreateWebhook",
+			Handler:    _AgentService_CreateWebhook_Handler,
+		},
+		{
+			MethodName: "GetWebhook",
+			Handler:    _AgentService_GetWebhook_Handler,
+		},
+		{
+			MethodName: "ListWebhooks",
+			Handler:    _AgentService_ListWebhooks_Handler,
+		},
+		{
+			MethodName: "UpdateWebhook",
+			Handler:    _AgentService_UpdateWebhook_Handler,
+		},
+		{
+			MethodName: "DeleteWebhook",
+			Handler:    _AgentService_DeleteWebhook_Handler,
+		},
+		{
+			MethodName: "RotateWebhookSecret",
+			Handler:    _AgentService_RotateWebhookSecret_Handler,
+		},
+		{
+			MethodName: "ListWebhookDeadLetters",
+			Handler:    _AgentService_ListWebhookDeadLetters_Handler,
+		},
+		{
+			MethodName: "RedeliverWebhookEvents",
+			Handler:    _AgentService_RedeliverWebhookEvents_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

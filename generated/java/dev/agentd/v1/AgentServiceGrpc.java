@@ -455,6 +455,37 @@ public final class AgentServiceGrpc {
     return getListPendingActionsMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListActionHistoryRequest,
+      dev.agentd.v1.ListActionHistoryResponse> getListActionHistoryMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListActionHistory",
+      requestType = dev.agentd.v1.ListActionHistoryRequest.class,
+      responseType = dev.agentd.v1.ListActionHistoryResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListActionHistoryRequest,
+      dev.agentd.v1.ListActionHistoryResponse> getListActionHistoryMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListActionHistoryRequest, dev.agentd.v1.ListActionHistoryResponse> getListActionHistoryMethod;
+    if ((getListActionHistoryMethod = AgentServiceGrpc.getListActionHistoryMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getListActionHistoryMethod = AgentServiceGrpc.getListActionHistoryMethod) == null) {
+          AgentServiceGrpc.getListActionHistoryMethod = getListActionHistoryMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListActionHistoryRequest, dev.agentd.v1.ListActionHistoryResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListActionHistory"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListActionHistoryRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListActionHistoryResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ListActionHistory"))
+              .build();
+        }
+      }
+    }
+    return getListActionHistoryMethod;
+  }
+
   private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListAuditRecordsRequest,
       dev.agentd.v1.ListAuditRecordsResponse> getListAuditRecordsMethod;
 
@@ -1137,6 +1168,254 @@ public final class AgentServiceGrpc {
     return getGetStatsMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.CreateWebhookRequest,
+      dev.agentd.v1.Webhook> getCreateWebhookMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "CreateWebhook",
+      requestType = dev.agentd.v1.CreateWebhookRequest.class,
+      responseType = dev.agentd.v1.Webhook.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.CreateWebhookRequest,
+      dev.agentd.v1.Webhook> getCreateWebhookMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.CreateWebhookRequest, dev.agentd.v1.Webhook> getCreateWebhookMethod;
+    if ((getCreateWebhookMethod = AgentServiceGrpc.getCreateWebhookMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getCreateWebhookMethod = AgentServiceGrpc.getCreateWebhookMethod) == null) {
+          AgentServiceGrpc.getCreateWebhookMethod = getCreateWebhookMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.CreateWebhookRequest, dev.agentd.v1.Webhook>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "CreateWebhook"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.CreateWebhookRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Webhook.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("CreateWebhook"))
+              .build();
+        }
+      }
+    }
+    return getCreateWebhookMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.GetWebhookRequest,
+      dev.agentd.v1.Webhook> getGetWebhookMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetWebhook",
+      requestType = dev.agentd.v1.GetWebhookRequest.class,
+      responseType = dev.agentd.v1.Webhook.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.GetWebhookRequest,
+      dev.agentd.v1.Webhook> getGetWebhookMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.GetWebhookRequest, dev.agentd.v1.Webhook> getGetWebhookMethod;
+    if ((getGetWebhookMethod = AgentServiceGrpc.getGetWebhookMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getGetWebhookMethod = AgentServiceGrpc.getGetWebhookMethod) == null) {
+          AgentServiceGrpc.getGetWebhookMethod = getGetWebhookMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.GetWebhookRequest, dev.agentd.v1.Webhook>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetWebhook"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.GetWebhookRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Webhook.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("GetWebhook"))
+              .build();
+        }
+      }
+    }
+    return getGetWebhookMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListWebhooksRequest,
+      dev.agentd.v1.ListWebhooksResponse> getListWebhooksMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListWebhooks",
+      requestType = dev.agentd.v1.ListWebhooksRequest.class,
+      responseType = dev.agentd.v1.ListWebhooksResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListWebhooksRequest,
+      dev.agentd.v1.ListWebhooksResponse> getListWebhooksMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListWebhooksRequest, dev.agentd.v1.ListWebhooksResponse> getListWebhooksMethod;
+    if ((getListWebhooksMethod = AgentServiceGrpc.getListWebhooksMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getListWebhooksMethod = AgentServiceGrpc.getListWebhooksMethod) == null) {
+          AgentServiceGrpc.getListWebhooksMethod = getListWebhooksMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListWebhooksRequest, dev.agentd.v1.ListWebhooksResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListWebhooks"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListWebhooksRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListWebhooksResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ListWebhooks"))
+              .build();
+        }
+      }
+    }
+    return getListWebhooksMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.UpdateWebhookRequest,
+      dev.agentd.v1.Webhook> getUpdateWebhookMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "UpdateWebhook",
+      requestType = dev.agentd.v1.UpdateWebhookRequest.class,
+      responseType = dev.agentd.v1.Webhook.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.UpdateWebhookRequest,
+      dev.agentd.v1.Webhook> getUpdateWebhookMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.UpdateWebhookRequest, dev.agentd.v1.Webhook> getUpdateWebhookMethod;
+    if ((getUpdateWebhookMethod = AgentServiceGrpc.getUpdateWebhookMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getUpdateWebhookMethod = AgentServiceGrpc.getUpdateWebhookMethod) == null) {
+          AgentServiceGrpc.getUpdateWebhookMethod = getUpdateWebhookMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.UpdateWebhookRequest, dev.agentd.v1.Webhook>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "UpdateWebhook"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.UpdateWebhookRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Webhook.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("UpdateWebhook"))
+              .build();
+        }
+      }
+    }
+    return getUpdateWebhookMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.DeleteWebhookRequest,
+      dev.agentd.v1.DeleteWebhookResponse> getDeleteWebhookMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "DeleteWebhook",
+      requestType = dev.agentd.v1.DeleteWebhookRequest.class,
+      responseType = dev.agentd.v1.DeleteWebhookResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.DeleteWebhookRequest,
+      dev.agentd.v1.DeleteWebhookResponse> getDeleteWebhookMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.DeleteWebhookRequest, dev.agentd.v1.DeleteWebhookResponse> getDeleteWebhookMethod;
+    if ((getDeleteWebhookMethod = AgentServiceGrpc.getDeleteWebhookMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getDeleteWebhookMethod = AgentServiceGrpc.getDeleteWebhookMethod) == null) {
+          AgentServiceGrpc.getDeleteWebhookMethod = getDeleteWebhookMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.DeleteWebhookRequest, dev.agentd.v1.DeleteWebhookResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "DeleteWebhook"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteWebhookRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.DeleteWebhookResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("DeleteWebhook"))
+              .build();
+        }
+      }
+    }
+    return getDeleteWebhookMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.RotateWebhookSecretRequest,
+      dev.agentd.v1.Webhook> getRotateWebhookSecretMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "RotateWebhookSecret",
+      requestType = dev.agentd.v1.RotateWebhookSecretRequest.class,
+      responseType = dev.agentd.v1.Webhook.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.RotateWebhookSecretRequest,
+      dev.agentd.v1.Webhook> getRotateWebhookSecretMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.RotateWebhookSecretRequest, dev.agentd.v1.Webhook> getRotateWebhookSecretMethod;
+    if ((getRotateWebhookSecretMethod = AgentServiceGrpc.getRotateWebhookSecretMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getRotateWebhookSecretMethod = AgentServiceGrpc.getRotateWebhookSecretMethod) == null) {
+          AgentServiceGrpc.getRotateWebhookSecretMethod = getRotateWebhookSecretMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.RotateWebhookSecretRequest, dev.agentd.v1.Webhook>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "RotateWebhookSecret"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.RotateWebhookSecretRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Webhook.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("RotateWebhookSecret"))
+              .build();
+        }
+      }
+    }
+    return getRotateWebhookSecretMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListWebhookDeadLettersRequest,
+      dev.agentd.v1.ListWebhookDeadLettersResponse> getListWebhookDeadLettersMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ListWebhookDeadLetters",
+      requestType = dev.agentd.v1.ListWebhookDeadLettersRequest.class,
+      responseType = dev.agentd.v1.ListWebhookDeadLettersResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ListWebhookDeadLettersRequest,
+      dev.agentd.v1.ListWebhookDeadLettersResponse> getListWebhookDeadLettersMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ListWebhookDeadLettersRequest, dev.agentd.v1.ListWebhookDeadLettersResponse> getListWebhookDeadLettersMethod;
+    if ((getListWebhookDeadLettersMethod = AgentServiceGrpc.getListWebhookDeadLettersMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getListWebhookDeadLettersMethod = AgentServiceGrpc.getListWebhookDeadLettersMethod) == null) {
+          AgentServiceGrpc.getListWebhookDeadLettersMethod = getListWebhookDeadLettersMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ListWebhookDeadLettersRequest, dev.agentd.v1.ListWebhookDeadLettersResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ListWebhookDeadLetters"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListWebhookDeadLettersRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ListWebhookDeadLettersResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ListWebhookDeadLetters"))
+              .build();
+        }
+      }
+    }
+    return getListWebhookDeadLettersMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.RedeliverWebhookEventsRequest,
+      dev.agentd.v1.RedeliverWebhookEventsResponse> getRedeliverWebhookEventsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "RedeliverWebhookEvents",
+      requestType = dev.agentd.v1.RedeliverWebhookEventsRequest.class,
+      responseType = dev.agentd.v1.RedeliverWebhookEventsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.RedeliverWebhookEventsRequest,
+      dev.agentd.v1.RedeliverWebhookEventsResponse> getRedeliverWebhookEventsMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.RedeliverWebhookEventsRequest, dev.agentd.v1.RedeliverWebhookEventsResponse> getRedeliverWebhookEventsMethod;
+    if ((getRedeliverWebhookEventsMethod = AgentServiceGrpc.getRedeliverWebhookEventsMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getRedeliverWebhookEventsMethod = AgentServiceGrpc.getRedeliverWebhookEventsMethod) == null) {
+          AgentServiceGrpc.getRedeliverWebhookEventsMethod = getRedeliverWebhookEventsMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.RedeliverWebhookEventsRequest, dev.agentd.v1.RedeliverWebhookEventsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "RedeliverWebhookEvents"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.RedeliverWebhookEventsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.RedeliverWebhookEventsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("RedeliverWebhookEvents"))
+              .build();
+        }
+      }
+    }
+    return getRedeliverWebhookEventsMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -1366,6 +1645,19 @@ public final class AgentServiceGrpc {
     public void listPendingActions(dev.agentd.v1.ListPendingActionsRequest request,
         io.grpc.stub.StreamObserver<dev.agentd.v1.ListPendingActionsResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListPendingActionsMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * What became of pending actions: opened, reminded, escalated, answered
+     * (by whom) or timed out (and what the deadline did), oldest first. A
+     * task's owner reads its own task's; approvers, auditors and admins any
+     * of the tenant's.
+     * </pre>
+     */
+    public void listActionHistory(dev.agentd.v1.ListActionHistoryRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListActionHistoryResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListActionHistoryMethod(), responseObserver);
     }
 
     /**
@@ -1618,6 +1910,87 @@ public final class AgentServiceGrpc {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetStatsMethod(), responseObserver);
     }
 
+    /**
+     * <pre>
+     * Webhooks of the caller's tenant (admin role): endpoints sent its task
+     * and inbox events, signed, at least once, in order per task.
+     * Creates one; answers with its secret (shown only here and on rotation).
+     * FAILED_PRECONDITION (`KEY_REQUIRED`) when the server holds no key
+     * (AGENTD_KEYS) to keep the secret encrypted with.
+     * </pre>
+     */
+    public void createWebhook(dev.agentd.v1.CreateWebhookRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Webhook> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getCreateWebhookMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * NOT_FOUND (`WEBHOOK_NOT_FOUND`) for an id the tenant does not have.
+     * </pre>
+     */
+    public void getWebhook(dev.agentd.v1.GetWebhookRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Webhook> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetWebhookMethod(), responseObserver);
+    }
+
+    /**
+     */
+    public void listWebhooks(dev.agentd.v1.ListWebhooksRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListWebhooksResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListWebhooksMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Changes its url, filters, description or pause.
+     * </pre>
+     */
+    public void updateWebhook(dev.agentd.v1.UpdateWebhookRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Webhook> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getUpdateWebhookMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Deletes it with its queue and dead letters.
+     * </pre>
+     */
+    public void deleteWebhook(dev.agentd.v1.DeleteWebhookRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteWebhookResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getDeleteWebhookMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * A new signing secret, at once (answered with it).
+     * </pre>
+     */
+    public void rotateWebhookSecret(dev.agentd.v1.RotateWebhookSecretRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Webhook> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getRotateWebhookSecretMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The events given up on after their retention, oldest first.
+     * </pre>
+     */
+    public void listWebhookDeadLetters(dev.agentd.v1.ListWebhookDeadLettersRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListWebhookDeadLettersResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getListWebhookDeadLettersMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Queues dead letters to be delivered again.
+     * </pre>
+     */
+    public void redeliverWebhookEvents(dev.agentd.v1.RedeliverWebhookEventsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.RedeliverWebhookEventsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getRedeliverWebhookEventsMethod(), responseObserver);
+    }
+
     @java.lang.Override public final io.grpc.ServerServiceDefinition bindService() {
       return io.grpc.ServerServiceDefinition.builder(getServiceDescriptor())
           .addMethod(
@@ -1718,6 +2091,13 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.ListPendingActionsRequest,
                 dev.agentd.v1.ListPendingActionsResponse>(
                   this, METHODID_LIST_PENDING_ACTIONS)))
+          .addMethod(
+            getListActionHistoryMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListActionHistoryRequest,
+                dev.agentd.v1.ListActionHistoryResponse>(
+                  this, METHODID_LIST_ACTION_HISTORY)))
           .addMethod(
             getListAuditRecordsMethod(),
             io.grpc.stub.ServerCalls.asyncUnaryCall(
@@ -1872,6 +2252,62 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.GetStatsRequest,
                 dev.agentd.v1.GetStatsResponse>(
                   this, METHODID_GET_STATS)))
+          .addMethod(
+            getCreateWebhookMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.CreateWebhookRequest,
+                dev.agentd.v1.Webhook>(
+                  this, METHODID_CREATE_WEBHOOK)))
+          .addMethod(
+            getGetWebhookMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.GetWebhookRequest,
+                dev.agentd.v1.Webhook>(
+                  this, METHODID_GET_WEBHOOK)))
+          .addMethod(
+            getListWebhooksMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListWebhooksRequest,
+                dev.agentd.v1.ListWebhooksResponse>(
+                  this, METHODID_LIST_WEBHOOKS)))
+          .addMethod(
+            getUpdateWebhookMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.UpdateWebhookRequest,
+                dev.agentd.v1.Webhook>(
+                  this, METHODID_UPDATE_WEBHOOK)))
+          .addMethod(
+            getDeleteWebhookMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.DeleteWebhookRequest,
+                dev.agentd.v1.DeleteWebhookResponse>(
+                  this, METHODID_DELETE_WEBHOOK)))
+          .addMethod(
+            getRotateWebhookSecretMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.RotateWebhookSecretRequest,
+                dev.agentd.v1.Webhook>(
+                  this, METHODID_ROTATE_WEBHOOK_SECRET)))
+          .addMethod(
+            getListWebhookDeadLettersMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ListWebhookDeadLettersRequest,
+                dev.agentd.v1.ListWebhookDeadLettersResponse>(
+                  this, METHODID_LIST_WEBHOOK_DEAD_LETTERS)))
+          .addMethod(
+            getRedeliverWebhookEventsMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.RedeliverWebhookEventsRequest,
+                dev.agentd.v1.RedeliverWebhookEventsResponse>(
+                  this, METHODID_REDELIVER_WEBHOOK_EVENTS)))
           .build();
     }
   }
@@ -2085,6 +2521,20 @@ public final class AgentServiceGrpc {
         io.grpc.stub.StreamObserver<dev.agentd.v1.ListPendingActionsResponse> responseObserver) {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getListPendingActionsMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * What became of pending actions: opened, reminded, escalated, answered
+     * (by whom) or timed out (and what the deadline did), oldest first. A
+     * task's owner reads its own task's; approvers, auditors and admins any
+     * of the tenant's.
+     * </pre>
+     */
+    public void listActionHistory(dev.agentd.v1.ListActionHistoryRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListActionHistoryResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListActionHistoryMethod(), getCallOptions()), request, responseObserver);
     }
 
     /**
@@ -2358,6 +2808,95 @@ public final class AgentServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getGetStatsMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * Webhooks of the caller's tenant (admin role): endpoints sent its task
+     * and inbox events, signed, at least once, in order per task.
+     * Creates one; answers with its secret (shown only here and on rotation).
+     * FAILED_PRECONDITION (`KEY_REQUIRED`) when the server holds no key
+     * (AGENTD_KEYS) to keep the secret encrypted with.
+     * </pre>
+     */
+    public void createWebhook(dev.agentd.v1.CreateWebhookRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Webhook> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getCreateWebhookMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * NOT_FOUND (`WEBHOOK_NOT_FOUND`) for an id the tenant does not have.
+     * </pre>
+     */
+    public void getWebhook(dev.agentd.v1.GetWebhookRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Webhook> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetWebhookMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     */
+    public void listWebhooks(dev.agentd.v1.ListWebhooksRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListWebhooksResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListWebhooksMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Changes its url, filters, description or pause.
+     * </pre>
+     */
+    public void updateWebhook(dev.agentd.v1.UpdateWebhookRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Webhook> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getUpdateWebhookMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Deletes it with its queue and dead letters.
+     * </pre>
+     */
+    public void deleteWebhook(dev.agentd.v1.DeleteWebhookRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteWebhookResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getDeleteWebhookMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * A new signing secret, at once (answered with it).
+     * </pre>
+     */
+    public void rotateWebhookSecret(dev.agentd.v1.RotateWebhookSecretRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Webhook> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getRotateWebhookSecretMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * The events given up on after their retention, oldest first.
+     * </pre>
+     */
+    public void listWebhookDeadLetters(dev.agentd.v1.ListWebhookDeadLettersRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ListWebhookDeadLettersResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getListWebhookDeadLettersMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Queues dead letters to be delivered again.
+     * </pre>
+     */
+    public void redeliverWebhookEvents(dev.agentd.v1.RedeliverWebhookEventsRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.RedeliverWebhookEventsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getRedeliverWebhookEventsMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -2557,6 +3096,19 @@ public final class AgentServiceGrpc {
     public dev.agentd.v1.ListPendingActionsResponse listPendingActions(dev.agentd.v1.ListPendingActionsRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getListPendingActionsMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * What became of pending actions: opened, reminded, escalated, answered
+     * (by whom) or timed out (and what the deadline did), oldest first. A
+     * task's owner reads its own task's; approvers, auditors and admins any
+     * of the tenant's.
+     * </pre>
+     */
+    public dev.agentd.v1.ListActionHistoryResponse listActionHistory(dev.agentd.v1.ListActionHistoryRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListActionHistoryMethod(), getCallOptions(), request);
     }
 
     /**
@@ -2808,6 +3360,87 @@ public final class AgentServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getGetStatsMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * Webhooks of the caller's tenant (admin role): endpoints sent its task
+     * and inbox events, signed, at least once, in order per task.
+     * Creates one; answers with its secret (shown only here and on rotation).
+     * FAILED_PRECONDITION (`KEY_REQUIRED`) when the server holds no key
+     * (AGENTD_KEYS) to keep the secret encrypted with.
+     * </pre>
+     */
+    public dev.agentd.v1.Webhook createWebhook(dev.agentd.v1.CreateWebhookRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getCreateWebhookMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * NOT_FOUND (`WEBHOOK_NOT_FOUND`) for an id the tenant does not have.
+     * </pre>
+     */
+    public dev.agentd.v1.Webhook getWebhook(dev.agentd.v1.GetWebhookRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetWebhookMethod(), getCallOptions(), request);
+    }
+
+    /**
+     */
+    public dev.agentd.v1.ListWebhooksResponse listWebhooks(dev.agentd.v1.ListWebhooksRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListWebhooksMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Changes its url, filters, description or pause.
+     * </pre>
+     */
+    public dev.agentd.v1.Webhook updateWebhook(dev.agentd.v1.UpdateWebhookRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getUpdateWebhookMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Deletes it with its queue and dead letters.
+     * </pre>
+     */
+    public dev.agentd.v1.DeleteWebhookResponse deleteWebhook(dev.agentd.v1.DeleteWebhookRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getDeleteWebhookMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * A new signing secret, at once (answered with it).
+     * </pre>
+     */
+    public dev.agentd.v1.Webhook rotateWebhookSecret(dev.agentd.v1.RotateWebhookSecretRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getRotateWebhookSecretMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * The events given up on after their retention, oldest first.
+     * </pre>
+     */
+    public dev.agentd.v1.ListWebhookDeadLettersResponse listWebhookDeadLetters(dev.agentd.v1.ListWebhookDeadLettersRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getListWebhookDeadLettersMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Queues dead letters to be delivered again.
+     * </pre>
+     */
+    public dev.agentd.v1.RedeliverWebhookEventsResponse redeliverWebhookEvents(dev.agentd.v1.RedeliverWebhookEventsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getRedeliverWebhookEventsMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -2991,6 +3624,20 @@ public final class AgentServiceGrpc {
         dev.agentd.v1.ListPendingActionsRequest request) {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getListPendingActionsMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * What became of pending actions: opened, reminded, escalated, answered
+     * (by whom) or timed out (and what the deadline did), oldest first. A
+     * task's owner reads its own task's; approvers, auditors and admins any
+     * of the tenant's.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListActionHistoryResponse> listActionHistory(
+        dev.agentd.v1.ListActionHistoryRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListActionHistoryMethod(), getCallOptions()), request);
     }
 
     /**
@@ -3264,6 +3911,95 @@ public final class AgentServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getGetStatsMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * Webhooks of the caller's tenant (admin role): endpoints sent its task
+     * and inbox events, signed, at least once, in order per task.
+     * Creates one; answers with its secret (shown only here and on rotation).
+     * FAILED_PRECONDITION (`KEY_REQUIRED`) when the server holds no key
+     * (AGENTD_KEYS) to keep the secret encrypted with.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Webhook> createWebhook(
+        dev.agentd.v1.CreateWebhookRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getCreateWebhookMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * NOT_FOUND (`WEBHOOK_NOT_FOUND`) for an id the tenant does not have.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Webhook> getWebhook(
+        dev.agentd.v1.GetWebhookRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetWebhookMethod(), getCallOptions()), request);
+    }
+
+    /**
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListWebhooksResponse> listWebhooks(
+        dev.agentd.v1.ListWebhooksRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListWebhooksMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Changes its url, filters, description or pause.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Webhook> updateWebhook(
+        dev.agentd.v1.UpdateWebhookRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getUpdateWebhookMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Deletes it with its queue and dead letters.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.DeleteWebhookResponse> deleteWebhook(
+        dev.agentd.v1.DeleteWebhookRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getDeleteWebhookMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * A new signing secret, at once (answered with it).
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Webhook> rotateWebhookSecret(
+        dev.agentd.v1.RotateWebhookSecretRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getRotateWebhookSecretMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * The events given up on after their retention, oldest first.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ListWebhookDeadLettersResponse> listWebhookDeadLetters(
+        dev.agentd.v1.ListWebhookDeadLettersRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getListWebhookDeadLettersMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Queues dead letters to be delivered again.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.RedeliverWebhookEventsResponse> redeliverWebhookEvents(
+        dev.agentd.v1.RedeliverWebhookEventsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getRedeliverWebhookEventsMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_EXECUTE = 0;
@@ -3280,28 +4016,37 @@ public final class AgentServiceGrpc {
   private static final int METHODID_PROVIDE_INPUT = 11;
   private static final int METHODID_RESUME_TASK = 12;
   private static final int METHODID_LIST_PENDING_ACTIONS = 13;
-  private static final int METHODID_LIST_AUDIT_RECORDS = 14;
-  private static final int METHODID_CREATE_GRANT = 15;
-  private static final int METHODID_REVOKE_GRANT = 16;
-  private static final int METHODID_LIST_GRANTS = 17;
-  private static final int METHODID_CREATE_AGENT = 18;
-  private static final int METHODID_GET_AGENT = 19;
-  private static final int METHODID_LIST_AGENTS = 20;
-  private static final int METHODID_UPDATE_AGENT = 21;
-  private static final int METHODID_DELETE_AGENT = 22;
-  private static final int METHODID_CREATE_CONVERSATION = 23;
-  private static final int METHODID_GET_CONVERSATION = 24;
-  private static final int METHODID_LIST_CONVERSATIONS = 25;
-  private static final int METHODID_DELETE_CONVERSATION = 26;
-  private static final int METHODID_FORK_CONVERSATION = 27;
-  private static final int METHODID_REWIND_CONVERSATION = 28;
-  private static final int METHODID_GET_ARTIFACT = 29;
-  private static final int METHODID_CREATE_BUDGET = 30;
-  private static final int METHODID_UPDATE_BUDGET = 31;
-  private static final int METHODID_DELETE_BUDGET = 32;
-  private static final int METHODID_LIST_BUDGETS = 33;
-  private static final int METHODID_GET_USAGE = 34;
-  private static final int METHODID_GET_STATS = 35;
+  private static final int METHODID_LIST_ACTION_HISTORY = 14;
+  private static final int METHODID_LIST_AUDIT_RECORDS = 15;
+  private static final int METHODID_CREATE_GRANT = 16;
+  private static final int METHODID_REVOKE_GRANT = 17;
+  private static final int METHODID_LIST_GRANTS = 18;
+  private static final int METHODID_CREATE_AGENT = 19;
+  private static final int METHODID_GET_AGENT = 20;
+  private static final int METHODID_LIST_AGENTS = 21;
+  private static final int METHODID_UPDATE_AGENT = 22;
+  private static final int METHODID_DELETE_AGENT = 23;
+  private static final int METHODID_CREATE_CONVERSATION = 24;
+  private static final int METHODID_GET_CONVERSATION = 25;
+  private static final int METHODID_LIST_CONVERSATIONS = 26;
+  private static final int METHODID_DELETE_CONVERSATION = 27;
+  private static final int METHODID_FORK_CONVERSATION = 28;
+  private static final int METHODID_REWIND_CONVERSATION = 29;
+  private static final int METHODID_GET_ARTIFACT = 30;
+  private static final int METHODID_CREATE_BUDGET = 31;
+  private static final int METHODID_UPDATE_BUDGET = 32;
+  private static final int METHODID_DELETE_BUDGET = 33;
+  private static final int METHODID_LIST_BUDGETS = 34;
+  private static final int METHODID_GET_USAGE = 35;
+  private static final int METHODID_GET_STATS = 36;
+  private static final int METHODID_CREATE_WEBHOOK = 37;
+  private static final int METHODID_GET_WEBHOOK = 38;
+  private static final int METHODID_LIST_WEBHOOKS = 39;
+  private static final int METHODID_UPDATE_WEBHOOK = 40;
+  private static final int METHODID_DELETE_WEBHOOK = 41;
+  private static final int METHODID_ROTATE_WEBHOOK_SECRET = 42;
+  private static final int METHODID_LIST_WEBHOOK_DEAD_LETTERS = 43;
+  private static final int METHODID_REDELIVER_WEBHOOK_EVENTS = 44;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -3375,6 +4120,10 @@ public final class AgentServiceGrpc {
         case METHODID_LIST_PENDING_ACTIONS:
           serviceImpl.listPendingActions((dev.agentd.v1.ListPendingActionsRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.ListPendingActionsResponse>) responseObserver);
+          break;
+        case METHODID_LIST_ACTION_HISTORY:
+          serviceImpl.listActionHistory((dev.agentd.v1.ListActionHistoryRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListActionHistoryResponse>) responseObserver);
           break;
         case METHODID_LIST_AUDIT_RECORDS:
           serviceImpl.listAuditRecords((dev.agentd.v1.ListAuditRecordsRequest) request,
@@ -3464,6 +4213,38 @@ public final class AgentServiceGrpc {
           serviceImpl.getStats((dev.agentd.v1.GetStatsRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.GetStatsResponse>) responseObserver);
           break;
+        case METHODID_CREATE_WEBHOOK:
+          serviceImpl.createWebhook((dev.agentd.v1.CreateWebhookRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Webhook>) responseObserver);
+          break;
+        case METHODID_GET_WEBHOOK:
+          serviceImpl.getWebhook((dev.agentd.v1.GetWebhookRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Webhook>) responseObserver);
+          break;
+        case METHODID_LIST_WEBHOOKS:
+          serviceImpl.listWebhooks((dev.agentd.v1.ListWebhooksRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListWebhooksResponse>) responseObserver);
+          break;
+        case METHODID_UPDATE_WEBHOOK:
+          serviceImpl.updateWebhook((dev.agentd.v1.UpdateWebhookRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Webhook>) responseObserver);
+          break;
+        case METHODID_DELETE_WEBHOOK:
+          serviceImpl.deleteWebhook((dev.agentd.v1.DeleteWebhookRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteWebhookResponse>) responseObserver);
+          break;
+        case METHODID_ROTATE_WEBHOOK_SECRET:
+          serviceImpl.rotateWebhookSecret((dev.agentd.v1.RotateWebhookSecretRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Webhook>) responseObserver);
+          break;
+        case METHODID_LIST_WEBHOOK_DEAD_LETTERS:
+          serviceImpl.listWebhookDeadLetters((dev.agentd.v1.ListWebhookDeadLettersRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ListWebhookDeadLettersResponse>) responseObserver);
+          break;
+        case METHODID_REDELIVER_WEBHOOK_EVENTS:
+          serviceImpl.redeliverWebhookEvents((dev.agentd.v1.RedeliverWebhookEventsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.RedeliverWebhookEventsResponse>) responseObserver);
+          break;
         default:
           throw new AssertionError();
       }
@@ -3539,6 +4320,7 @@ public final class AgentServiceGrpc {
               .addMethod(getProvideInputMethod())
               .addMethod(getResumeTaskMethod())
               .addMethod(getListPendingActionsMethod())
+              .addMethod(getListActionHistoryMethod())
               .addMethod(getListAuditRecordsMethod())
               .addMethod(getCreateGrantMethod())
               .addMethod(getRevokeGrantMethod())
@@ -3561,6 +4343,14 @@ public final class AgentServiceGrpc {
               .addMethod(getListBudgetsMethod())
               .addMethod(getGetUsageMethod())
               .addMethod(getGetStatsMethod())
+              .addMethod(getCreateWebhookMethod())
+              .addMethod(getGetWebhookMethod())
+              .addMethod(getListWebhooksMethod())
+              .addMethod(getUpdateWebhookMethod())
+              .addMethod(getDeleteWebhookMethod())
+              .addMethod(getRotateWebhookSecretMethod())
+              .addMethod(getListWebhookDeadLettersMethod())
+              .addMethod(getRedeliverWebhookEventsMethod())
               .build();
         }
       }

@@ -157,146 +157,165 @@ public final class AgentServiceProto {
       "to\032\026agentd/v1/events.proto\032\026agentd/v1/gr" +
       "ants.proto\032\025agentd/v1/inbox.proto\032\025agent" +
       "d/v1/tasks.proto\032\025agentd/v1/tools.proto\032" +
-      "\025agentd/v1/usage.proto\"\301\004\n\016ExecuteReques" +
-      "t\022\014\n\004task\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n\007contex" +
-      "t\030\003 \001(\0132\027.google.protobuf.Struct\022\026\n\016max_" +
-      "iterations\030\004 \001(\005\022&\n\004mode\030\005 \001(\0162\030.agentd." +
-      "v1.ExecutionMode\022\027\n\017idempotency_key\030\006 \001(" +
-      "\t\022\024\n\014token_budget\030\007 \001(\r\022\034\n\024cancel_on_dis" +
-      "connect\030\010 \001(\010\022*\n\007timeout\030\t \001(\0132\031.google." +
-      "protobuf.Duration\0225\n\006labels\030\n \003(\0132%.agen" +
-      "td.v1.ExecuteRequest.LabelsEntry\022\035\n\004plan" +
-      "\030\013 \001(\0132\017.agentd.v1.Plan\022\r\n\005agent\030\r \001(\t\022\031" +
-      "\n\021bypass_tool_cache\030\014 \001(\010\022\027\n\017conversatio" +
-      "n_id\030\016 \001(\t\0226\n\013busy_policy\030\017 \001(\0162!.agentd" +
-      ".v1.ConversationBusyPolicy\022/\n\014wait_timeo" +
-      "ut\030\020 \001(\0132\031.google.protobuf.Duration\032-\n\013L" +
-      "abelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\002" +
-      "8\001\"c\n\013PlanRequest\022\014\n\004task\030\001 \001(\t\022\r\n\005tools" +
-      "\030\002 \003(\t\022(\n\007context\030\003 \001(\0132\027.google.protobu" +
-      "f.Struct\022\r\n\005agent\030\004 \001(\t\"-\n\014PlanResponse\022" +
-      "\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\"\177\n\017CallTo" +
-      "olRequest\022\021\n\ttool_name\030\001 \001(\t\022*\n\targument" +
-      "s\030\002 \001(\0132\027.google.protobuf.Struct\022\027\n\017idem" +
-      "potency_key\030\003 \001(\t\022\024\n\014bypass_cache\030\004 \001(\010\"" +
-      "\277\001\n\020CallToolResponse\022\017\n\007call_id\030\001 \001(\t\022&\n" +
-      "\006result\030\002 \001(\0132\026.google.protobuf.Value\022\014\n" +
-      "\004text\030\003 \001(\t\022+\n\010duration\030\004 \001(\0132\031.google.p" +
-      "rotobuf.Duration\022\'\n\005error\030\005 \001(\0132\030.agentd" +
-      ".v1.ToolCallError\022\016\n\006cached\030\006 \001(\010\"!\n\016Get" +
-      "TaskRequest\022\017\n\007task_id\030\001 \001(\t\"D\n\020ListTool" +
-      "sRequest\022\020\n\010category\030\001 \001(\t\022\r\n\005agent\030\002 \001(" +
-      "\t\022\017\n\007toolset\030\003 \001(\t\"3\n\021ListToolsResponse\022" +
-      "\036\n\005tools\030\001 \003(\0132\017.agentd.v1.Tool\"4\n\021Cance" +
-      "lTaskRequest\022\017\n\007task_id\030\001 \001(\t\022\016\n\006reason\030" +
-      "\002 \001(\t\"M\n\020SteerTaskRequest\022\017\n\007task_id\030\001 \001" +
-      "(\t\022\017\n\007message\030\002 \001(\t\022\027\n\017idempotency_key\030\003" +
-      " \001(\t\"V\n\021SteerTaskResponse\022\035\n\004task\030\001 \001(\0132" +
-      "\017.agentd.v1.Task\022\020\n\010steer_id\030\002 \001(\t\022\020\n\010se" +
-      "quence\030\003 \001(\004\"B\n\027StreamTaskEventsRequest\022" +
-      "\017\n\007task_id\030\001 \001(\t\022\026\n\016after_sequence\030\002 \001(\004" +
-      "\"\361\002\n\020ListTasksRequest\022\'\n\010statuses\030\001 \003(\0162" +
-      "\025.agentd.v1.TaskStatus\0221\n\rcreated_after\030" +
-      "\002 \001(\0132\032.google.protobuf.Timestamp\0222\n\016cre" +
-      "ated_before\030\003 \001(\0132\032.google.protobuf.Time" +
-      "stamp\022\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005" +
-      " \001(\t\0227\n\006labels\030\006 \003(\0132\'.agentd.v1.ListTas" +
-      "ksRequest.LabelsEntry\022\r\n\005agent\030\007 \001(\t\022\027\n\017" +
-      "conversation_id\030\010 \001(\t\022\026\n\016parent_task_id\030" +
-      "\t \001(\t\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005val" +
-      "ue\030\002 \001(\t:\0028\001\"L\n\021ListTasksResponse\022\036\n\005tas" +
-      "ks\030\001 \003(\0132\017.agentd.v1.Task\022\027\n\017next_page_t" +
-      "oken\030\002 \001(\t\"\246\001\n\026ApproveToolCallRequest\022\017\n" +
-      "\007task_id\030\001 \001(\t\022\017\n\007call_id\030\002 \001(\t\022-\n\010decis" +
-      "ion\030\003 \001(\0162\033.agentd.v1.ApprovalDecision\022*" +
-      "\n\targuments\030\004 \001(\0132\027.google.protobuf.Stru" +
-      "ct\022\017\n\007comment\030\005 \001(\t\"H\n\023ProvideInputReque" +
-      "st\022\017\n\007task_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022" +
-      "\014\n\004text\030\003 \001(\t\"5\n\021ResumeTaskRequest\022\017\n\007ta" +
-      "sk_id\030\001 \001(\t\022\017\n\007comment\030\002 \001(\t\"\224\002\n\027ListAud" +
-      "itRecordsRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd." +
-      "v1.AuditKind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\tto" +
-      "ol_name\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_i" +
-      "d\030\005 \001(\t\022)\n\005since\030\006 \001(\0132\032.google.protobuf" +
-      ".Timestamp\022)\n\005until\030\007 \001(\0132\032.google.proto" +
-      "buf.Timestamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage" +
-      "_token\030\t \001(\t\022\r\n\005check\030\n \001(\t\"\\\n\030ListAudit" +
-      "RecordsResponse\022\'\n\007records\030\001 \003(\0132\026.agent" +
-      "d.v1.AuditRecord\022\027\n\017next_page_token\030\002 \001(" +
-      "\t\"5\n\022CreateGrantRequest\022\037\n\005grant\030\001 \001(\0132\020" +
-      ".agentd.v1.Grant\"&\n\022RevokeGrantRequest\022\020" +
-      "\n\010grant_id\030\001 \001(\t\",\n\021ListGrantsRequest\022\027\n" +
-      "\017include_revoked\030\001 \001(\010\"6\n\022ListGrantsResp" +
-      "onse\022 \n\006grants\030\001 \003(\0132\020.agentd.v1.Grant2\323" +
-      "\024\n\014AgentService\022<\n\007Execute\022\031.agentd.v1.E" +
-      "xecuteRequest\032\024.agentd.v1.TaskEvent0\001\0227\n" +
-      "\tStartTask\022\031.agentd.v1.ExecuteRequest\032\017." +
-      "agentd.v1.Task\0227\n\004Plan\022\026.agentd.v1.PlanR" +
-      "equest\032\027.agentd.v1.PlanResponse\022C\n\010CallT" +
-      "ool\022\032.agentd.v1.CallToolRequest\032\033.agentd" +
-      ".v1.CallToolResponse\0225\n\007GetTask\022\031.agentd" +
-      ".v1.GetTaskRequest\032\017.agentd.v1.Task\022F\n\tL" +
-      "istTools\022\033.agentd.v1.ListToolsRequest\032\034." +
-      "agentd.v1.ListToolsResponse\022;\n\nCancelTas" +
-      "k\022\034.agentd.v1.CancelTaskRequest\032\017.agentd" +
-      ".v1.Task\022F\n\tSteerTask\022\033.agentd.v1.SteerT" +
-      "askRequest\032\034.agentd.v1.SteerTaskResponse" +
-      "\022N\n\020StreamTaskEvents\022\".agentd.v1.StreamT" +
-      "askEventsRequest\032\024.agentd.v1.TaskEvent0\001" +
-      "\022F\n\tListTasks\022\033.agentd.v1.ListTasksReque" +
-      "st\032\034.agentd.v1.ListTasksResponse\022E\n\017Appr" +
-      "oveToolCall\022!.agentd.v1.ApproveToolCallR" +
-      "equest\032\017.agentd.v1.Task\022?\n\014ProvideInput\022" +
-      "\036.agentd.v1.ProvideInputRequest\032\017.agentd" +
-      ".v1.Task\022;\n\nResumeTask\022\034.agentd.v1.Resum" +
-      "eTaskRequest\032\017.agentd.v1.Task\022a\n\022ListPen" +
-      "dingActions\022$.agentd.v1.ListPendingActio" +
-      "nsRequest\032%.agentd.v1.ListPendingActions" +
-      "Response\022[\n\020ListAuditRecords\022\".agentd.v1" +
-      ".ListAuditRecordsRequest\032#.agentd.v1.Lis" +
-      "tAuditRecordsResponse\022>\n\013CreateGrant\022\035.a" +
-      "gentd.v1.CreateGrantRequest\032\020.agentd.v1." +
-      "Grant\022>\n\013RevokeGrant\022\035.agentd.v1.RevokeG" +
-      "rantRequest\032\020.agentd.v1.Grant\022I\n\nListGra" +
-      "nts\022\034.agentd.v1.ListGrantsRequest\032\035.agen" +
-      "td.v1.ListGrantsResponse\022>\n\013CreateAgent\022" +
-      "\035.agentd.v1.CreateAgentRequest\032\020.agentd." +
-      "v1.Agent\0228\n\010GetAgent\022\032.agentd.v1.GetAgen" +
-      "tRequest\032\020.agentd.v1.Agent\022I\n\nListAgents" +
-      "\022\034.agentd.v1.ListAgentsRequest\032\035.agentd." +
-      "v1.ListAgentsResponse\022>\n\013UpdateAgent\022\035.a" +
-      "gentd.v1.UpdateAgentRequest\032\020.agentd.v1." +
-      "Agent\022L\n\013DeleteAgent\022\035.agentd.v1.DeleteA" +
-      "gentRequest\032\036.agentd.v1.DeleteAgentRespo" +
-      "nse\022S\n\022CreateConversation\022$.agentd.v1.Cr" +
-      "eateConversationRequest\032\027.agentd.v1.Conv" +
-      "ersation\022X\n\017GetConversation\022!.agentd.v1." +
-      "GetConversationRequest\032\".agentd.v1.GetCo" +
-      "nversationResponse\022^\n\021ListConversations\022" +
-      "#.agentd.v1.ListConversationsRequest\032$.a" +
-      "gentd.v1.ListConversationsResponse\022a\n\022De" +
-      "leteConversation\022$.agentd.v1.DeleteConve" +
-      "rsationRequest\032%.agentd.v1.DeleteConvers" +
-      "ationResponse\022O\n\020ForkConversation\022\".agen" +
-      "td.v1.ForkConversationRequest\032\027.agentd.v" +
-      "1.Conversation\022S\n\022RewindConversation\022$.a" +
-      "gentd.v1.RewindConversationRequest\032\027.age" +
-      "ntd.v1.Conversation\022H\n\013GetArtifact\022\035.age" +
-      "ntd.v1.GetArtifactRequest\032\032.agentd.v1.Ar" +
-      "tifactContent\022A\n\014CreateBudget\022\036.agentd.v" +
-      "1.CreateBudgetRequest\032\021.agentd.v1.Budget" +
-      "\022A\n\014UpdateBudget\022\036.agentd.v1.UpdateBudge" +
-      "tRequest\032\021.agentd.v1.Budget\022O\n\014DeleteBud" +
-      "get\022\036.agentd.v1.DeleteBudgetRequest\032\037.ag" +
-      "entd.v1.DeleteBudgetResponse\022L\n\013ListBudg" +
-      "ets\022\035.agentd.v1.ListBudgetsRequest\032\036.age" +
-      "ntd.v1.ListBudgetsResponse\022C\n\010GetUsage\022\032" +
-      ".agentd.v1.GetUsageRequest\032\033.agentd.v1.G" +
-      "etUsageResponse\022C\n\010GetStats\022\032.agentd.v1." +
-      "GetStatsRequest\032\033.agentd.v1.GetStatsResp" +
-      "onseBG\n\rdev.agentd.v1B\021AgentServiceProto" +
-      "P\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006p" +
-      "roto3"
+      "\025agentd/v1/usage.proto\032\030agentd/v1/webhoo" +
+      "ks.proto\"\301\004\n\016ExecuteRequest\022\014\n\004task\030\001 \001(" +
+      "\t\022\r\n\005tools\030\002 \003(\t\022(\n\007context\030\003 \001(\0132\027.goog" +
+      "le.protobuf.Struct\022\026\n\016max_iterations\030\004 \001" +
+      "(\005\022&\n\004mode\030\005 \001(\0162\030.agentd.v1.ExecutionMo" +
+      "de\022\027\n\017idempotency_key\030\006 \001(\t\022\024\n\014token_bud" +
+      "get\030\007 \001(\r\022\034\n\024cancel_on_disconnect\030\010 \001(\010\022" +
+      "*\n\007timeout\030\t \001(\0132\031.google.protobuf.Durat" +
+      "ion\0225\n\006labels\030\n \003(\0132%.agentd.v1.ExecuteR" +
+      "equest.LabelsEntry\022\035\n\004plan\030\013 \001(\0132\017.agent" +
+      "d.v1.Plan\022\r\n\005agent\030\r \001(\t\022\031\n\021bypass_tool_" +
+      "cache\030\014 \001(\010\022\027\n\017conversation_id\030\016 \001(\t\0226\n\013" +
+      "busy_policy\030\017 \001(\0162!.agentd.v1.Conversati" +
+      "onBusyPolicy\022/\n\014wait_timeout\030\020 \001(\0132\031.goo" +
+      "gle.protobuf.Duration\032-\n\013LabelsEntry\022\013\n\003" +
+      "key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"c\n\013PlanRequ" +
+      "est\022\014\n\004task\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n\007cont" +
+      "ext\030\003 \001(\0132\027.google.protobuf.Struct\022\r\n\005ag" +
+      "ent\030\004 \001(\t\"-\n\014PlanResponse\022\035\n\004plan\030\001 \001(\0132" +
+      "\017.agentd.v1.Plan\"\177\n\017CallToolRequest\022\021\n\tt" +
+      "ool_name\030\001 \001(\t\022*\n\targuments\030\002 \001(\0132\027.goog" +
+      "le.protobuf.Struct\022\027\n\017idempotency_key\030\003 " +
+      "\001(\t\022\024\n\014bypass_cache\030\004 \001(\010\"\277\001\n\020CallToolRe" +
+      "sponse\022\017\n\007call_id\030\001 \001(\t\022&\n\006result\030\002 \001(\0132" +
+      "\026.google.protobuf.Value\022\014\n\004text\030\003 \001(\t\022+\n" +
+      "\010duration\030\004 \001(\0132\031.google.protobuf.Durati" +
+      "on\022\'\n\005error\030\005 \001(\0132\030.agentd.v1.ToolCallEr" +
+      "ror\022\016\n\006cached\030\006 \001(\010\"!\n\016GetTaskRequest\022\017\n" +
+      "\007task_id\030\001 \001(\t\"D\n\020ListToolsRequest\022\020\n\010ca" +
+      "tegory\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022\017\n\007toolset\030\003" +
+      " \001(\t\"3\n\021ListToolsResponse\022\036\n\005tools\030\001 \003(\013" +
+      "2\017.agentd.v1.Tool\"4\n\021CancelTaskRequest\022\017" +
+      "\n\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"M\n\020Steer" +
+      "TaskRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007message\030" +
+      "\002 \001(\t\022\027\n\017idempotency_key\030\003 \001(\t\"V\n\021SteerT" +
+      "askResponse\022\035\n\004task\030\001 \001(\0132\017.agentd.v1.Ta" +
+      "sk\022\020\n\010steer_id\030\002 \001(\t\022\020\n\010sequence\030\003 \001(\004\"B" +
+      "\n\027StreamTaskEventsRequest\022\017\n\007task_id\030\001 \001" +
+      "(\t\022\026\n\016after_sequence\030\002 \001(\004\"\361\002\n\020ListTasks" +
+      "Request\022\'\n\010statuses\030\001 \003(\0162\025.agentd.v1.Ta" +
+      "skStatus\0221\n\rcreated_after\030\002 \001(\0132\032.google" +
+      ".protobuf.Timestamp\0222\n\016created_before\030\003 " +
+      "\001(\0132\032.google.protobuf.Timestamp\022\021\n\tpage_" +
+      "size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006labels" +
+      "\030\006 \003(\0132\'.agentd.v1.ListTasksRequest.Labe" +
+      "lsEntry\022\r\n\005agent\030\007 \001(\t\022\027\n\017conversation_i" +
+      "d\030\010 \001(\t\022\026\n\016parent_task_id\030\t \001(\t\032-\n\013Label" +
+      "sEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"L" +
+      "\n\021ListTasksResponse\022\036\n\005tasks\030\001 \003(\0132\017.age" +
+      "ntd.v1.Task\022\027\n\017next_page_token\030\002 \001(\t\"\246\001\n" +
+      "\026ApproveToolCallRequest\022\017\n\007task_id\030\001 \001(\t" +
+      "\022\017\n\007call_id\030\002 \001(\t\022-\n\010decision\030\003 \001(\0162\033.ag" +
+      "entd.v1.ApprovalDecision\022*\n\targuments\030\004 " +
+      "\001(\0132\027.google.protobuf.Struct\022\017\n\007comment\030" +
+      "\005 \001(\t\"H\n\023ProvideInputRequest\022\017\n\007task_id\030" +
+      "\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"" +
+      "5\n\021ResumeTaskRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n" +
+      "\007comment\030\002 \001(\t\"\224\002\n\027ListAuditRecordsReque" +
+      "st\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1.AuditKind\022\024" +
+      "\n\014principal_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022" +
+      "\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005sin" +
+      "ce\030\006 \001(\0132\032.google.protobuf.Timestamp\022)\n\005" +
+      "until\030\007 \001(\0132\032.google.protobuf.Timestamp\022" +
+      "\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_token\030\t \001(\t\022\r" +
+      "\n\005check\030\n \001(\t\"\\\n\030ListAuditRecordsRespons" +
+      "e\022\'\n\007records\030\001 \003(\0132\026.agentd.v1.AuditReco" +
+      "rd\022\027\n\017next_page_token\030\002 \001(\t\"5\n\022CreateGra" +
+      "ntRequest\022\037\n\005grant\030\001 \001(\0132\020.agentd.v1.Gra" +
+      "nt\"&\n\022RevokeGrantRequest\022\020\n\010grant_id\030\001 \001" +
+      "(\t\",\n\021ListGrantsRequest\022\027\n\017include_revok" +
+      "ed\030\001 \001(\010\"6\n\022ListGrantsResponse\022 \n\006grants" +
+      "\030\001 \003(\0132\020.agentd.v1.Grant2\324\032\n\014AgentServic" +
+      "e\022<\n\007Execute\022\031.agentd.v1.ExecuteRequest\032" +
+      "\024.agentd.v1.TaskEvent0\001\0227\n\tStartTask\022\031.a" +
+      "gentd.v1.ExecuteRequest\032\017.agentd.v1.Task" +
+      "\0227\n\004Plan\022\026.agentd.v1.PlanRequest\032\027.agent" +
+      "d.v1.PlanResponse\022C\n\010CallTool\022\032.agentd.v" +
+      "1.CallToolRequest\032\033.agentd.v1.CallToolRe" +
+      "sponse\0225\n\007GetTask\022\031.agentd.v1.GetTaskReq" +
+      "uest\032\017.agentd.v1.Task\022F\n\tListTools\022\033.age" +
+      "ntd.v1.ListToolsRequest\032\034.agentd.v1.List" +
+      "ToolsResponse\022;\n\nCancelTask\022\034.agentd.v1." +
+      "CancelTaskRequest\032\017.agentd.v1.Task\022F\n\tSt" +
+      "eerTask\022\033.agentd.v1.SteerTaskRequest\032\034.a" +
+      "gentd.v1.SteerTaskResponse\022N\n\020StreamTask" +
+      "Events\022\".agentd.v1.StreamTaskEventsReque" +
+      "st\032\024.agentd.v1.TaskEvent0\001\022F\n\tListTasks\022" +
+      "\033.agentd.v1.ListTasksRequest\032\034.agentd.v1" +
+      ".ListTasksResponse\022E\n\017ApproveToolCall\022!." +
+      "agentd.v1.ApproveToolCallRequest\032\017.agent" +
+      "d.v1.Task\022?\n\014ProvideInput\022\036.agentd.v1.Pr" +
+      "ovideInputRequest\032\017.agentd.v1.Task\022;\n\nRe" +
+      "sumeTask\022\034.agentd.v1.ResumeTaskRequest\032\017" +
+      ".agentd.v1.Task\022a\n\022ListPendingActions\022$." +
+      "agentd.v1.ListPendingActionsRequest\032%.ag" +
+      "entd.v1.ListPendingActionsResponse\022^\n\021Li" +
+      "stActionHistory\022#.agentd.v1.ListActionHi" +
+      "storyRequest\032$.agentd.v1.ListActionHisto" +
+      "ryResponse\022[\n\020ListAuditRecords\022\".agentd." +
+      "v1.ListAuditRecordsRequest\032#.agentd.v1.L" +
+      "istAuditRecordsResponse\022>\n\013CreateGrant\022\035" +
+      ".agentd.v1.CreateGrantRequest\032\020.agentd.v" +
+      "1.Grant\022>\n\013RevokeGrant\022\035.agentd.v1.Revok" +
+      "eGrantRequest\032\020.agentd.v1.Grant\022I\n\nListG" +
+      "rants\022\034.agentd.v1.ListGrantsRequest\032\035.ag" +
+      "entd.v1.ListGrantsResponse\022>\n\013CreateAgen" +
+      "t\022\035.agentd.v1.CreateAgentRequest\032\020.agent" +
+      "d.v1.Agent\0228\n\010GetAgent\022\032.agentd.v1.GetAg" +
+      "entRequest\032\020.agentd.v1.Agent\022I\n\nListAgen" +
+      "ts\022\034.agentd.v1.ListAgentsRequest\032\035.agent" +
+      "d.v1.ListAgentsResponse\022>\n\013UpdateAgent\022\035" +
+      ".agentd.v1.UpdateAgentRequest\032\020.agentd.v" +
+      "1.Agent\022L\n\013DeleteAgent\022\035.agentd.v1.Delet" +
+      "eAgentRequest\032\036.agentd.v1.DeleteAgentRes" +
+      "ponse\022S\n\022CreateConversation\022$.agentd.v1." +
+      "CreateConversationRequest\032\027.agentd.v1.Co" +
+      "nversation\022X\n\017GetConversation\022!.agentd.v" +
+      "1.GetConversationRequest\032\".agentd.v1.Get" +
+      "ConversationResponse\022^\n\021ListConversation" +
+      "s\022#.agentd.v1.ListConversationsRequest\032$" +
+      ".agentd.v1.ListConversationsResponse\022a\n\022" +
+      "DeleteConversation\022$.agentd.v1.DeleteCon" +
+      "versationRequest\032%.agentd.v1.DeleteConve" +
+      "rsationResponse\022O\n\020ForkConversation\022\".ag" +
+      "entd.v1.ForkConversationRequest\032\027.agentd" +
+      ".v1.Conversation\022S\n\022RewindConversation\022$" +
+      ".agentd.v1.RewindConversationRequest\032\027.a" +
+      "gentd.v1.Conversation\022H\n\013GetArtifact\022\035.a" +
+      "gentd.v1.GetArtifactRequest\032\032.agentd.v1." +
+      "ArtifactContent\022A\n\014CreateBudget\022\036.agentd" +
+      ".v1.CreateBudgetRequest\032\021.agentd.v1.Budg" +
+      "et\022A\n\014UpdateBudget\022\036.agentd.v1.UpdateBud" +
+      "getRequest\032\021.agentd.v1.Budget\022O\n\014DeleteB" +
+      "udget\022\036.agentd.v1.DeleteBudgetRequest\032\037." +
+      "agentd.v1.DeleteBudgetResponse\022L\n\013ListBu" +
+      "dgets\022\035.agentd.v1.ListBudgetsRequest\032\036.a" +
+      "gentd.v1.ListBudgetsResponse\022C\n\010GetUsage" +
+      "\022\032.agentd.v1.GetUsageRequest\032\033.agentd.v1" +
+      ".GetUsageResponse\022C\n\010GetStats\022\032.agentd.v" +
+      "1.GetStatsRequest\032\033.agentd.v1.GetStatsRe" +
+      "sponse\022D\n\rCreateWebhook\022\037.agentd.v1.Crea" +
+      "teWebhookRequest\032\022.agentd.v1.Webhook\022>\n\n" +
+      "GetWebhook\022\034.agentd.v1.GetWebhookRequest" +
+      "\032\022.agentd.v1.Webhook\022O\n\014ListWebhooks\022\036.a" +
+      "gentd.v1.ListWebhooksRequest\032\037.agentd.v1" +
+      ".ListWebhooksResponse\022D\n\rUpdateWebhook\022\037" +
+      ".agentd.v1.UpdateWebhookRequest\032\022.agentd" +
+      ".v1.Webhook\022R\n\rDeleteWebhook\022\037.agentd.v1" +
+      ".DeleteWebhookRequest\032 .agentd.v1.Delete" +
+      "WebhookResponse\022P\n\023RotateWebhookSecret\022%" +
+      ".agentd.v1.RotateWebhookSecretRequest\032\022." +
+      "agentd.v1.Webhook\022m\n\026ListWebhookDeadLett" +
+      "ers\022(.agentd.v1.ListWebhookDeadLettersRe" +
+      "quest\032).agentd.v1.ListWebhookDeadLetters" +
+      "Response\022m\n\026RedeliverWebhookEvents\022(.age" +
+      "ntd.v1.RedeliverWebhookEventsRequest\032).a" +
+      "gentd.v1.RedeliverWebhookEventsResponseB" +
+      "G\n\rdev.agentd.v1B\021AgentServiceProtoP\001Z!a" +
+      "gentd.dev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -314,6 +333,7 @@ public final class AgentServiceProto {
           dev.agentd.v1.TasksProto.getDescriptor(),
           dev.agentd.v1.ToolsProto.getDescriptor(),
           dev.agentd.v1.UsageProto.getDescriptor(),
+          dev.agentd.v1.WebhooksProto.getDescriptor(),
         });
     internal_static_agentd_v1_ExecuteRequest_descriptor =
       getDescriptor().getMessageTypes().get(0);
@@ -478,6 +498,7 @@ public final class AgentServiceProto {
     dev.agentd.v1.TasksProto.getDescriptor();
     dev.agentd.v1.ToolsProto.getDescriptor();
     dev.agentd.v1.UsageProto.getDescriptor();
+    dev.agentd.v1.WebhooksProto.getDescriptor();
   }
 
   // @@protoc_insertion_point(outer_class_scope)

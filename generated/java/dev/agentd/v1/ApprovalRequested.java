@@ -23,6 +23,7 @@ private static final long serialVersionUID = 0L;
     callId_ = "";
     toolName_ = "";
     reason_ = "";
+    approverRoles_ = com.google.protobuf.LazyStringArrayList.EMPTY;
   }
 
   @java.lang.Override
@@ -229,6 +230,96 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int APPROVER_ROLES_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringList approverRoles_;
+  /**
+   * <pre>
+   * The roles whose holders may decide.
+   * </pre>
+   *
+   * <code>repeated string approver_roles = 5;</code>
+   * @return A list containing the approverRoles.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getApproverRolesList() {
+    return approverRoles_;
+  }
+  /**
+   * <pre>
+   * The roles whose holders may decide.
+   * </pre>
+   *
+   * <code>repeated string approver_roles = 5;</code>
+   * @return The count of approverRoles.
+   */
+  public int getApproverRolesCount() {
+    return approverRoles_.size();
+  }
+  /**
+   * <pre>
+   * The roles whose holders may decide.
+   * </pre>
+   *
+   * <code>repeated string approver_roles = 5;</code>
+   * @param index The index of the element to return.
+   * @return The approverRoles at the given index.
+   */
+  public java.lang.String getApproverRoles(int index) {
+    return approverRoles_.get(index);
+  }
+  /**
+   * <pre>
+   * The roles whose holders may decide.
+   * </pre>
+   *
+   * <code>repeated string approver_roles = 5;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the approverRoles at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getApproverRolesBytes(int index) {
+    return approverRoles_.getByteString(index);
+  }
+
+  public static final int DEADLINE_FIELD_NUMBER = 6;
+  private com.google.protobuf.Timestamp deadline_;
+  /**
+   * <pre>
+   * When the call stops waiting unanswered (see `deadline_passed`).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp deadline = 6;</code>
+   * @return Whether the deadline field is set.
+   */
+  @java.lang.Override
+  public boolean hasDeadline() {
+    return deadline_ != null;
+  }
+  /**
+   * <pre>
+   * When the call stops waiting unanswered (see `deadline_passed`).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp deadline = 6;</code>
+   * @return The deadline.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Timestamp getDeadline() {
+    return deadline_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : deadline_;
+  }
+  /**
+   * <pre>
+   * When the call stops waiting unanswered (see `deadline_passed`).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp deadline = 6;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.TimestampOrBuilder getDeadlineOrBuilder() {
+    return deadline_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : deadline_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -255,6 +346,12 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(reason_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 4, reason_);
     }
+    for (int i = 0; i < approverRoles_.size(); i++) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 5, approverRoles_.getRaw(i));
+    }
+    if (deadline_ != null) {
+      output.writeMessage(6, getDeadline());
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -276,6 +373,18 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(reason_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(4, reason_);
+    }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < approverRoles_.size(); i++) {
+        dataSize += computeStringSizeNoTag(approverRoles_.getRaw(i));
+      }
+      size += dataSize;
+      size += 1 * getApproverRolesList().size();
+    }
+    if (deadline_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(6, getDeadline());
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -303,6 +412,13 @@ private static final long serialVersionUID = 0L;
     }
     if (!getReason()
         .equals(other.getReason())) return false;
+    if (!getApproverRolesList()
+        .equals(other.getApproverRolesList())) return false;
+    if (hasDeadline() != other.hasDeadline()) return false;
+    if (hasDeadline()) {
+      if (!getDeadline()
+          .equals(other.getDeadline())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -324,6 +440,14 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + REASON_FIELD_NUMBER;
     hash = (53 * hash) + getReason().hashCode();
+    if (getApproverRolesCount() > 0) {
+      hash = (37 * hash) + APPROVER_ROLES_FIELD_NUMBER;
+      hash = (53 * hash) + getApproverRolesList().hashCode();
+    }
+    if (hasDeadline()) {
+      hash = (37 * hash) + DEADLINE_FIELD_NUMBER;
+      hash = (53 * hash) + getDeadline().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -465,6 +589,13 @@ private static final long serialVersionUID = 0L;
         argumentsBuilder_ = null;
       }
       reason_ = "";
+      approverRoles_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      bitField0_ = (bitField0_ & ~0x00000010);
+      deadline_ = null;
+      if (deadlineBuilder_ != null) {
+        deadlineBuilder_.dispose();
+        deadlineBuilder_ = null;
+      }
       return this;
     }
 
@@ -491,9 +622,18 @@ private static final long serialVersionUID = 0L;
     @java.lang.Override
     public dev.agentd.v1.ApprovalRequested buildPartial() {
       dev.agentd.v1.ApprovalRequested result = new dev.agentd.v1.ApprovalRequested(this);
+      buildPartialRepeatedFields(result);
       if (bitField0_ != 0) { buildPartial0(result); }
       onBuilt();
       return result;
+    }
+
+    private void buildPartialRepeatedFields(dev.agentd.v1.ApprovalRequested result) {
+      if (((bitField0_ & 0x00000010) != 0)) {
+        approverRoles_ = approverRoles_.getUnmodifiableView();
+        bitField0_ = (bitField0_ & ~0x00000010);
+      }
+      result.approverRoles_ = approverRoles_;
     }
 
     private void buildPartial0(dev.agentd.v1.ApprovalRequested result) {
@@ -511,6 +651,11 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.reason_ = reason_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.deadline_ = deadlineBuilder_ == null
+            ? deadline_
+            : deadlineBuilder_.build();
       }
     }
 
@@ -576,6 +721,19 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000008;
         onChanged();
       }
+      if (!other.approverRoles_.isEmpty()) {
+        if (approverRoles_.isEmpty()) {
+          approverRoles_ = other.approverRoles_;
+          bitField0_ = (bitField0_ & ~0x00000010);
+        } else {
+          ensureApproverRolesIsMutable();
+          approverRoles_.addAll(other.approverRoles_);
+        }
+        onChanged();
+      }
+      if (other.hasDeadline()) {
+        mergeDeadline(other.getDeadline());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -624,6 +782,19 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensureApproverRolesIsMutable();
+              approverRoles_.add(s);
+              break;
+            } // case 42
+            case 50: {
+              input.readMessage(
+                  getDeadlineFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1070,6 +1241,301 @@ private static final long serialVersionUID = 0L;
       bitField0_ |= 0x00000008;
       onChanged();
       return this;
+    }
+
+    private com.google.protobuf.LazyStringList approverRoles_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+    private void ensureApproverRolesIsMutable() {
+      if (!((bitField0_ & 0x00000010) != 0)) {
+        approverRoles_ = new com.google.protobuf.LazyStringArrayList(approverRoles_);
+        bitField0_ |= 0x00000010;
+       }
+    }
+    /**
+     * <pre>
+     * The roles whose holders may decide.
+     * </pre>
+     *
+     * <code>repeated string approver_roles = 5;</code>
+     * @return A list containing the approverRoles.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getApproverRolesList() {
+      return approverRoles_.getUnmodifiableView();
+    }
+    /**
+     * <pre>
+     * The roles whose holders may decide.
+     * </pre>
+     *
+     * <code>repeated string approver_roles = 5;</code>
+     * @return The count of approverRoles.
+     */
+    public int getApproverRolesCount() {
+      return approverRoles_.size();
+    }
+    /**
+     * <pre>
+     * The roles whose holders may decide.
+     * </pre>
+     *
+     * <code>repeated string approver_roles = 5;</code>
+     * @param index The index of the element to return.
+     * @return The approverRoles at the given index.
+     */
+    public java.lang.String getApproverRoles(int index) {
+      return approverRoles_.get(index);
+    }
+    /**
+     * <pre>
+     * The roles whose holders may decide.
+     * </pre>
+     *
+     * <code>repeated string approver_roles = 5;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the approverRoles at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getApproverRolesBytes(int index) {
+      return approverRoles_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * The roles whose holders may decide.
+     * </pre>
+     *
+     * <code>repeated string approver_roles = 5;</code>
+     * @param index The index to set the value at.
+     * @param value The approverRoles to set.
+     * @return This builder for chaining.
+     */
+    public Builder setApproverRoles(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureApproverRolesIsMutable();
+      approverRoles_.set(index, value);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The roles whose holders may decide.
+     * </pre>
+     *
+     * <code>repeated string approver_roles = 5;</code>
+     * @param value The approverRoles to add.
+     * @return This builder for chaining.
+     */
+    public Builder addApproverRoles(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureApproverRolesIsMutable();
+      approverRoles_.add(value);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The roles whose holders may decide.
+     * </pre>
+     *
+     * <code>repeated string approver_roles = 5;</code>
+     * @param values The approverRoles to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllApproverRoles(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureApproverRolesIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, approverRoles_);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The roles whose holders may decide.
+     * </pre>
+     *
+     * <code>repeated string approver_roles = 5;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearApproverRoles() {
+      approverRoles_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      bitField0_ = (bitField0_ & ~0x00000010);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The roles whose holders may decide.
+     * </pre>
+     *
+     * <code>repeated string approver_roles = 5;</code>
+     * @param value The bytes of the approverRoles to add.
+     * @return This builder for chaining.
+     */
+    public Builder addApproverRolesBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensureApproverRolesIsMutable();
+      approverRoles_.add(value);
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.Timestamp deadline_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> deadlineBuilder_;
+    /**
+     * <pre>
+     * When the call stops waiting unanswered (see `deadline_passed`).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp deadline = 6;</code>
+     * @return Whether the deadline field is set.
+     */
+    public boolean hasDeadline() {
+      return ((bitField0_ & 0x00000020) != 0);
+    }
+    /**
+     * <pre>
+     * When the call stops waiting unanswered (see `deadline_passed`).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp deadline = 6;</code>
+     * @return The deadline.
+     */
+    public com.google.protobuf.Timestamp getDeadline() {
+      if (deadlineBuilder_ == null) {
+        return deadline_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : deadline_;
+      } else {
+        return deadlineBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * When the call stops waiting unanswered (see `deadline_passed`).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp deadline = 6;</code>
+     */
+    public Builder setDeadline(com.google.protobuf.Timestamp value) {
+      if (deadlineBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        deadline_ = value;
+      } else {
+        deadlineBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When the call stops waiting unanswered (see `deadline_passed`).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp deadline = 6;</code>
+     */
+    public Builder setDeadline(
+        com.google.protobuf.Timestamp.Builder builderForValue) {
+      if (deadlineBuilder_ == null) {
+        deadline_ = builderForValue.build();
+      } else {
+        deadlineBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When the call stops waiting unanswered (see `deadline_passed`).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp deadline = 6;</code>
+     */
+    public Builder mergeDeadline(com.google.protobuf.Timestamp value) {
+      if (deadlineBuilder_ == null) {
+        if (((bitField0_ & 0x00000020) != 0) &&
+          deadline_ != null &&
+          deadline_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
+          getDeadlineBuilder().mergeFrom(value);
+        } else {
+          deadline_ = value;
+        }
+      } else {
+        deadlineBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When the call stops waiting unanswered (see `deadline_passed`).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp deadline = 6;</code>
+     */
+    public Builder clearDeadline() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      deadline_ = null;
+      if (deadlineBuilder_ != null) {
+        deadlineBuilder_.dispose();
+        deadlineBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When the call stops waiting unanswered (see `deadline_passed`).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp deadline = 6;</code>
+     */
+    public com.google.protobuf.Timestamp.Builder getDeadlineBuilder() {
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return getDeadlineFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * When the call stops waiting unanswered (see `deadline_passed`).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp deadline = 6;</code>
+     */
+    public com.google.protobuf.TimestampOrBuilder getDeadlineOrBuilder() {
+      if (deadlineBuilder_ != null) {
+        return deadlineBuilder_.getMessageOrBuilder();
+      } else {
+        return deadline_ == null ?
+            com.google.protobuf.Timestamp.getDefaultInstance() : deadline_;
+      }
+    }
+    /**
+     * <pre>
+     * When the call stops waiting unanswered (see `deadline_passed`).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp deadline = 6;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> 
+        getDeadlineFieldBuilder() {
+      if (deadlineBuilder_ == null) {
+        deadlineBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder>(
+                getDeadline(),
+                getParentForChildren(),
+                isClean());
+        deadline_ = null;
+      }
+      return deadlineBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

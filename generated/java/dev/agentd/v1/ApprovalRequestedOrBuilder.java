@@ -93,4 +93,72 @@ public interface ApprovalRequestedOrBuilder extends
    */
   com.google.protobuf.ByteString
       getReasonBytes();
+
+  /**
+   * <pre>
+   * The roles whose holders may decide.
+   * </pre>
+   *
+   * <code>repeated string approver_roles = 5;</code>
+   * @return A list containing the approverRoles.
+   */
+  java.util.List<java.lang.String>
+      getApproverRolesList();
+  /**
+   * <pre>
+   * The roles whose holders may decide.
+   * </pre>
+   *
+   * <code>repeated string approver_roles = 5;</code>
+   * @return The count of approverRoles.
+   */
+  int getApproverRolesCount();
+  /**
+   * <pre>
+   * The roles whose holders may decide.
+   * </pre>
+   *
+   * <code>repeated string approver_roles = 5;</code>
+   * @param index The index of the element to return.
+   * @return The approverRoles at the given index.
+   */
+  java.lang.String getApproverRoles(int index);
+  /**
+   * <pre>
+   * The roles whose holders may decide.
+   * </pre>
+   *
+   * <code>repeated string approver_roles = 5;</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the approverRoles at the given index.
+   */
+  com.google.protobuf.ByteString
+      getApproverRolesBytes(int index);
+
+  /**
+   * <pre>
+   * When the call stops waiting unanswered (see `deadline_passed`).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp deadline = 6;</code>
+   * @return Whether the deadline field is set.
+   */
+  boolean hasDeadline();
+  /**
+   * <pre>
+   * When the call stops waiting unanswered (see `deadline_passed`).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp deadline = 6;</code>
+   * @return The deadline.
+   */
+  com.google.protobuf.Timestamp getDeadline();
+  /**
+   * <pre>
+   * When the call stops waiting unanswered (see `deadline_passed`).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp deadline = 6;</code>
+   */
+  com.google.protobuf.TimestampOrBuilder getDeadlineOrBuilder();
 }

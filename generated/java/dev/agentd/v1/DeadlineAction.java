@@ -43,6 +43,24 @@ public enum DeadlineAction
    * <code>DEADLINE_ACTION_CANCEL = 3;</code>
    */
   DEADLINE_ACTION_CANCEL(3),
+  /**
+   * <pre>
+   * An approval's call runs as if approved, recorded as a timeout (never as
+   * a person's consent). Only in an ApprovalRule.
+   * </pre>
+   *
+   * <code>DEADLINE_ACTION_APPROVE = 4;</code>
+   */
+  DEADLINE_ACTION_APPROVE(4),
+  /**
+   * <pre>
+   * An approval moves to other roles (`ApprovalRule.escalate_to_roles`)
+   * with a new deadline. Only as an ApprovalRule's first `on_deadline`.
+   * </pre>
+   *
+   * <code>DEADLINE_ACTION_ESCALATE = 5;</code>
+   */
+  DEADLINE_ACTION_ESCALATE(5),
   UNRECOGNIZED(-1),
   ;
 
@@ -76,6 +94,24 @@ public enum DeadlineAction
    * <code>DEADLINE_ACTION_CANCEL = 3;</code>
    */
   public static final int DEADLINE_ACTION_CANCEL_VALUE = 3;
+  /**
+   * <pre>
+   * An approval's call runs as if approved, recorded as a timeout (never as
+   * a person's consent). Only in an ApprovalRule.
+   * </pre>
+   *
+   * <code>DEADLINE_ACTION_APPROVE = 4;</code>
+   */
+  public static final int DEADLINE_ACTION_APPROVE_VALUE = 4;
+  /**
+   * <pre>
+   * An approval moves to other roles (`ApprovalRule.escalate_to_roles`)
+   * with a new deadline. Only as an ApprovalRule's first `on_deadline`.
+   * </pre>
+   *
+   * <code>DEADLINE_ACTION_ESCALATE = 5;</code>
+   */
+  public static final int DEADLINE_ACTION_ESCALATE_VALUE = 5;
 
 
   public final int getNumber() {
@@ -106,6 +142,8 @@ public enum DeadlineAction
       case 1: return DEADLINE_ACTION_DENY;
       case 2: return DEADLINE_ACTION_FAIL;
       case 3: return DEADLINE_ACTION_CANCEL;
+      case 4: return DEADLINE_ACTION_APPROVE;
+      case 5: return DEADLINE_ACTION_ESCALATE;
       default: return null;
     }
   }

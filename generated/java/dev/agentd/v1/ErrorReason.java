@@ -445,6 +445,24 @@ public enum ErrorReason
    * <code>ERROR_REASON_BUDGET_EXISTS = 63;</code>
    */
   ERROR_REASON_BUDGET_EXISTS(63),
+  /**
+   * <pre>
+   * No webhook of that id in the caller's tenant (NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_WEBHOOK_NOT_FOUND = 64;</code>
+   */
+  ERROR_REASON_WEBHOOK_NOT_FOUND(64),
+  /**
+   * <pre>
+   * A secret (a webhook's signing secret, a push notification's
+   * credentials) would be stored, and the server holds no key to encrypt
+   * it with: set AGENTD_KEYS (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>ERROR_REASON_KEY_REQUIRED = 65;</code>
+   */
+  ERROR_REASON_KEY_REQUIRED(65),
   UNRECOGNIZED(-1),
   ;
 
@@ -876,6 +894,24 @@ public enum ErrorReason
    * <code>ERROR_REASON_BUDGET_EXISTS = 63;</code>
    */
   public static final int ERROR_REASON_BUDGET_EXISTS_VALUE = 63;
+  /**
+   * <pre>
+   * No webhook of that id in the caller's tenant (NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_WEBHOOK_NOT_FOUND = 64;</code>
+   */
+  public static final int ERROR_REASON_WEBHOOK_NOT_FOUND_VALUE = 64;
+  /**
+   * <pre>
+   * A secret (a webhook's signing secret, a push notification's
+   * credentials) would be stored, and the server holds no key to encrypt
+   * it with: set AGENTD_KEYS (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>ERROR_REASON_KEY_REQUIRED = 65;</code>
+   */
+  public static final int ERROR_REASON_KEY_REQUIRED_VALUE = 65;
 
 
   public final int getNumber() {
@@ -949,6 +985,8 @@ public enum ErrorReason
       case 61: return ERROR_REASON_BUDGET_EXHAUSTED;
       case 62: return ERROR_REASON_BUDGET_NOT_FOUND;
       case 63: return ERROR_REASON_BUDGET_EXISTS;
+      case 64: return ERROR_REASON_WEBHOOK_NOT_FOUND;
+      case 65: return ERROR_REASON_KEY_REQUIRED;
       default: return null;
     }
   }

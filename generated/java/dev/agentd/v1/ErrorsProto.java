@@ -23,7 +23,7 @@ public final class ErrorsProto {
       descriptor;
   static {
     java.lang.String[] descriptorData = {
-      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\231\r\n\013" +
+      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\334\r\n\013" +
       "ErrorReason\022\034\n\030ERROR_REASON_UNSPECIFIED\020" +
       "\000\022!\n\035ERROR_REASON_INVALID_ARGUMENT\020\001\022\"\n\036" +
       "ERROR_REASON_REQUEST_TOO_LARGE\020\002\022\037\n\033ERRO" +
@@ -66,9 +66,10 @@ public final class ErrorsProto {
       "EASON_GUARDRAIL_BLOCKED\020<\022!\n\035ERROR_REASO" +
       "N_BUDGET_EXHAUSTED\020=\022!\n\035ERROR_REASON_BUD" +
       "GET_NOT_FOUND\020>\022\036\n\032ERROR_REASON_BUDGET_E" +
-      "XISTS\020?BA\n\rdev.agentd.v1B\013ErrorsProtoP\001Z" +
-      "!agentd.dev/gen/agentd/v1;agentdv1b\006prot" +
-      "o3"
+      "XISTS\020?\022\"\n\036ERROR_REASON_WEBHOOK_NOT_FOUN" +
+      "D\020@\022\035\n\031ERROR_REASON_KEY_REQUIRED\020ABA\n\rde" +
+      "v.agentd.v1B\013ErrorsProtoP\001Z!agentd.dev/g" +
+      "en/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

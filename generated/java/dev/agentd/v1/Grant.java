@@ -628,6 +628,47 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
     return warnings_.getByteString(index);
   }
 
+  public static final int APPROVAL_FIELD_NUMBER = 13;
+  private dev.agentd.v1.ApprovalRule approval_;
+  /**
+   * <pre>
+   * With `requires_approval`: who decides, by when, and what a deadline that
+   * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+   * @return Whether the approval field is set.
+   */
+  @java.lang.Override
+  public boolean hasApproval() {
+    return approval_ != null;
+  }
+  /**
+   * <pre>
+   * With `requires_approval`: who decides, by when, and what a deadline that
+   * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+   * @return The approval.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ApprovalRule getApproval() {
+    return approval_ == null ? dev.agentd.v1.ApprovalRule.getDefaultInstance() : approval_;
+  }
+  /**
+   * <pre>
+   * With `requires_approval`: who decides, by when, and what a deadline that
+   * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ApprovalRuleOrBuilder getApprovalOrBuilder() {
+    return approval_ == null ? dev.agentd.v1.ApprovalRule.getDefaultInstance() : approval_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -680,6 +721,9 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
     }
     for (int i = 0; i < warnings_.size(); i++) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 12, warnings_.getRaw(i));
+    }
+    if (approval_ != null) {
+      output.writeMessage(13, getApproval());
     }
     getUnknownFields().writeTo(output);
   }
@@ -743,6 +787,10 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
       size += dataSize;
       size += 1 * getWarningsList().size();
     }
+    if (approval_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(13, getApproval());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -790,6 +838,11 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
     }
     if (!getWarningsList()
         .equals(other.getWarningsList())) return false;
+    if (hasApproval() != other.hasApproval()) return false;
+    if (hasApproval()) {
+      if (!getApproval()
+          .equals(other.getApproval())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -835,6 +888,10 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
     if (getWarningsCount() > 0) {
       hash = (37 * hash) + WARNINGS_FIELD_NUMBER;
       hash = (53 * hash) + getWarningsList().hashCode();
+    }
+    if (hasApproval()) {
+      hash = (37 * hash) + APPROVAL_FIELD_NUMBER;
+      hash = (53 * hash) + getApproval().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -1017,6 +1074,11 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
       }
       warnings_ = com.google.protobuf.LazyStringArrayList.EMPTY;
       bitField0_ = (bitField0_ & ~0x00000800);
+      approval_ = null;
+      if (approvalBuilder_ != null) {
+        approvalBuilder_.dispose();
+        approvalBuilder_ = null;
+      }
       return this;
     }
 
@@ -1098,6 +1160,11 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
         result.revokedAt_ = revokedAtBuilder_ == null
             ? revokedAt_
             : revokedAtBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00001000) != 0)) {
+        result.approval_ = approvalBuilder_ == null
+            ? approval_
+            : approvalBuilder_.build();
       }
     }
 
@@ -1198,6 +1265,9 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
         }
         onChanged();
       }
+      if (other.hasApproval()) {
+        mergeApproval(other.getApproval());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1295,6 +1365,13 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
               warnings_.add(s);
               break;
             } // case 98
+            case 106: {
+              input.readMessage(
+                  getApprovalFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00001000;
+              break;
+            } // case 106
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2700,6 +2777,170 @@ dev.agentd.v1.ArgumentPrefixes defaultValue) {
       warnings_.add(value);
       onChanged();
       return this;
+    }
+
+    private dev.agentd.v1.ApprovalRule approval_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ApprovalRule, dev.agentd.v1.ApprovalRule.Builder, dev.agentd.v1.ApprovalRuleOrBuilder> approvalBuilder_;
+    /**
+     * <pre>
+     * With `requires_approval`: who decides, by when, and what a deadline that
+     * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+     * @return Whether the approval field is set.
+     */
+    public boolean hasApproval() {
+      return ((bitField0_ & 0x00001000) != 0);
+    }
+    /**
+     * <pre>
+     * With `requires_approval`: who decides, by when, and what a deadline that
+     * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+     * @return The approval.
+     */
+    public dev.agentd.v1.ApprovalRule getApproval() {
+      if (approvalBuilder_ == null) {
+        return approval_ == null ? dev.agentd.v1.ApprovalRule.getDefaultInstance() : approval_;
+      } else {
+        return approvalBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * With `requires_approval`: who decides, by when, and what a deadline that
+     * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+     */
+    public Builder setApproval(dev.agentd.v1.ApprovalRule value) {
+      if (approvalBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        approval_ = value;
+      } else {
+        approvalBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * With `requires_approval`: who decides, by when, and what a deadline that
+     * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+     */
+    public Builder setApproval(
+        dev.agentd.v1.ApprovalRule.Builder builderForValue) {
+      if (approvalBuilder_ == null) {
+        approval_ = builderForValue.build();
+      } else {
+        approvalBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * With `requires_approval`: who decides, by when, and what a deadline that
+     * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+     */
+    public Builder mergeApproval(dev.agentd.v1.ApprovalRule value) {
+      if (approvalBuilder_ == null) {
+        if (((bitField0_ & 0x00001000) != 0) &&
+          approval_ != null &&
+          approval_ != dev.agentd.v1.ApprovalRule.getDefaultInstance()) {
+          getApprovalBuilder().mergeFrom(value);
+        } else {
+          approval_ = value;
+        }
+      } else {
+        approvalBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * With `requires_approval`: who decides, by when, and what a deadline that
+     * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+     */
+    public Builder clearApproval() {
+      bitField0_ = (bitField0_ & ~0x00001000);
+      approval_ = null;
+      if (approvalBuilder_ != null) {
+        approvalBuilder_.dispose();
+        approvalBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * With `requires_approval`: who decides, by when, and what a deadline that
+     * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+     */
+    public dev.agentd.v1.ApprovalRule.Builder getApprovalBuilder() {
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return getApprovalFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * With `requires_approval`: who decides, by when, and what a deadline that
+     * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+     */
+    public dev.agentd.v1.ApprovalRuleOrBuilder getApprovalOrBuilder() {
+      if (approvalBuilder_ != null) {
+        return approvalBuilder_.getMessageOrBuilder();
+      } else {
+        return approval_ == null ?
+            dev.agentd.v1.ApprovalRule.getDefaultInstance() : approval_;
+      }
+    }
+    /**
+     * <pre>
+     * With `requires_approval`: who decides, by when, and what a deadline that
+     * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+     * </pre>
+     *
+     * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ApprovalRule, dev.agentd.v1.ApprovalRule.Builder, dev.agentd.v1.ApprovalRuleOrBuilder> 
+        getApprovalFieldBuilder() {
+      if (approvalBuilder_ == null) {
+        approvalBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.ApprovalRule, dev.agentd.v1.ApprovalRule.Builder, dev.agentd.v1.ApprovalRuleOrBuilder>(
+                getApproval(),
+                getParentForChildren(),
+                isClean());
+        approval_ = null;
+      }
+      return approvalBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

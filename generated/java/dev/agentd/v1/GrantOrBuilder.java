@@ -336,4 +336,34 @@ dev.agentd.v1.ArgumentPrefixes defaultValue);
    */
   com.google.protobuf.ByteString
       getWarningsBytes(int index);
+
+  /**
+   * <pre>
+   * With `requires_approval`: who decides, by when, and what a deadline that
+   * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+   * @return Whether the approval field is set.
+   */
+  boolean hasApproval();
+  /**
+   * <pre>
+   * With `requires_approval`: who decides, by when, and what a deadline that
+   * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+   * @return The approval.
+   */
+  dev.agentd.v1.ApprovalRule getApproval();
+  /**
+   * <pre>
+   * With `requires_approval`: who decides, by when, and what a deadline that
+   * passes does; unset: the server's default (AGENTD_APPROVAL_RULE).
+   * </pre>
+   *
+   * <code>.agentd.v1.ApprovalRule approval = 13;</code>
+   */
+  dev.agentd.v1.ApprovalRuleOrBuilder getApprovalOrBuilder();
 }

@@ -40,26 +40,29 @@ public final class GrantsProto {
     java.lang.String[] descriptorData = {
       "\n\026agentd/v1/grants.proto\022\tagentd.v1\032\037goo" +
       "gle/protobuf/timestamp.proto\032\025agentd/v1/" +
-      "tools.proto\"\307\003\n\005Grant\022\020\n\010grant_id\030\001 \001(\t\022" +
-      "\017\n\007subject\030\002 \001(\t\022\014\n\004tool\030\003 \001(\t\022)\n\005level\030" +
-      "\004 \001(\0162\032.agentd.v1.PermissionLevel\022.\n\nexp" +
-      "ires_at\030\005 \001(\0132\032.google.protobuf.Timestam" +
-      "p\022\016\n\006window\030\006 \001(\t\0222\n\targuments\030\007 \003(\0132\037.a" +
-      "gentd.v1.Grant.ArgumentsEntry\022\031\n\021require" +
-      "s_approval\030\010 \001(\010\022\022\n\ncreated_by\030\t \001(\t\022.\n\n" +
-      "created_at\030\n \001(\0132\032.google.protobuf.Times" +
-      "tamp\022.\n\nrevoked_at\030\013 \001(\0132\032.google.protob" +
-      "uf.Timestamp\022\020\n\010warnings\030\014 \003(\t\032M\n\016Argume" +
-      "ntsEntry\022\013\n\003key\030\001 \001(\t\022*\n\005value\030\002 \001(\0132\033.a" +
-      "gentd.v1.ArgumentPrefixes:\0028\001\"$\n\020Argumen" +
-      "tPrefixes\022\020\n\010prefixes\030\001 \003(\tBA\n\rdev.agent" +
-      "d.v1B\013GrantsProtoP\001Z!agentd.dev/gen/agen" +
-      "td/v1;agentdv1b\006proto3"
+      "inbox.proto\032\025agentd/v1/tools.proto\"\362\003\n\005G" +
+      "rant\022\020\n\010grant_id\030\001 \001(\t\022\017\n\007subject\030\002 \001(\t\022" +
+      "\014\n\004tool\030\003 \001(\t\022)\n\005level\030\004 \001(\0162\032.agentd.v1" +
+      ".PermissionLevel\022.\n\nexpires_at\030\005 \001(\0132\032.g" +
+      "oogle.protobuf.Timestamp\022\016\n\006window\030\006 \001(\t" +
+      "\0222\n\targuments\030\007 \003(\0132\037.agentd.v1.Grant.Ar" +
+      "gumentsEntry\022\031\n\021requires_approval\030\010 \001(\010\022" +
+      "\022\n\ncreated_by\030\t \001(\t\022.\n\ncreated_at\030\n \001(\0132" +
+      "\032.google.protobuf.Timestamp\022.\n\nrevoked_a" +
+      "t\030\013 \001(\0132\032.google.protobuf.Timestamp\022\020\n\010w" +
+      "arnings\030\014 \003(\t\022)\n\010approval\030\r \001(\0132\027.agentd" +
+      ".v1.ApprovalRule\032M\n\016ArgumentsEntry\022\013\n\003ke" +
+      "y\030\001 \001(\t\022*\n\005value\030\002 \001(\0132\033.agentd.v1.Argum" +
+      "entPrefixes:\0028\001\"$\n\020ArgumentPrefixes\022\020\n\010p" +
+      "refixes\030\001 \003(\tBA\n\rdev.agentd.v1B\013GrantsPr" +
+      "otoP\001Z!agentd.dev/gen/agentd/v1;agentdv1" +
+      "b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
         new com.google.protobuf.Descriptors.FileDescriptor[] {
           com.google.protobuf.TimestampProto.getDescriptor(),
+          dev.agentd.v1.InboxProto.getDescriptor(),
           dev.agentd.v1.ToolsProto.getDescriptor(),
         });
     internal_static_agentd_v1_Grant_descriptor =
@@ -67,7 +70,7 @@ public final class GrantsProto {
     internal_static_agentd_v1_Grant_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Grant_descriptor,
-        new java.lang.String[] { "GrantId", "Subject", "Tool", "Level", "ExpiresAt", "Window", "Arguments", "RequiresApproval", "CreatedBy", "CreatedAt", "RevokedAt", "Warnings", });
+        new java.lang.String[] { "GrantId", "Subject", "Tool", "Level", "ExpiresAt", "Window", "Arguments", "RequiresApproval", "CreatedBy", "CreatedAt", "RevokedAt", "Warnings", "Approval", });
     internal_static_agentd_v1_Grant_ArgumentsEntry_descriptor =
       internal_static_agentd_v1_Grant_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_Grant_ArgumentsEntry_fieldAccessorTable = new
@@ -81,6 +84,7 @@ public final class GrantsProto {
         internal_static_agentd_v1_ArgumentPrefixes_descriptor,
         new java.lang.String[] { "Prefixes", });
     com.google.protobuf.TimestampProto.getDescriptor();
+    dev.agentd.v1.InboxProto.getDescriptor();
     dev.agentd.v1.ToolsProto.getDescriptor();
   }
 

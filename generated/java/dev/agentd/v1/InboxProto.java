@@ -15,6 +15,11 @@ public final class InboxProto {
         (com.google.protobuf.ExtensionRegistryLite) registry);
   }
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ApprovalRule_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ApprovalRule_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_agentd_v1_PendingAction_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -29,6 +34,21 @@ public final class InboxProto {
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_ListPendingActionsResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ActionHistoryEntry_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ActionHistoryEntry_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ListActionHistoryRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ListActionHistoryRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ListActionHistoryResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ListActionHistoryResponse_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -38,60 +58,118 @@ public final class InboxProto {
       descriptor;
   static {
     java.lang.String[] descriptorData = {
-      "\n\025agentd/v1/inbox.proto\022\tagentd.v1\032\034goog" +
-      "le/protobuf/struct.proto\032\037google/protobu" +
-      "f/timestamp.proto\"\201\003\n\rPendingAction\022*\n\004k" +
-      "ind\030\001 \001(\0162\034.agentd.v1.PendingActionKind\022" +
-      "\017\n\007task_id\030\002 \001(\t\022\024\n\014root_task_id\030\003 \001(\t\022\022" +
-      "\n\nrequest_id\030\004 \001(\t\022\021\n\ttool_name\030\005 \001(\t\022*\n" +
-      "\targuments\030\006 \001(\0132\027.google.protobuf.Struc" +
-      "t\022\014\n\004text\030\007 \001(\t\022\r\n\005agent\030\010 \001(\t\022\020\n\010asked_" +
-      "by\030\t \001(\t\022\r\n\005roles\030\n \003(\t\022.\n\ncreated_at\030\013 " +
-      "\001(\0132\032.google.protobuf.Timestamp\022,\n\010deadl" +
-      "ine\030\014 \001(\0132\032.google.protobuf.Timestamp\022.\n" +
-      "\013on_deadline\030\r \001(\0162\031.agentd.v1.DeadlineA" +
-      "ction\"\224\001\n\031ListPendingActionsRequest\022+\n\005k" +
-      "inds\030\001 \003(\0162\034.agentd.v1.PendingActionKind" +
-      "\022\r\n\005agent\030\002 \001(\t\022\024\n\014root_task_id\030\003 \001(\t\022\021\n" +
-      "\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\"`\n\032" +
-      "ListPendingActionsResponse\022)\n\007actions\030\001 " +
-      "\003(\0132\030.agentd.v1.PendingAction\022\027\n\017next_pa" +
-      "ge_token\030\002 \001(\t*\274\001\n\021PendingActionKind\022#\n\037" +
-      "PENDING_ACTION_KIND_UNSPECIFIED\020\000\022 \n\034PEN" +
-      "DING_ACTION_KIND_APPROVAL\020\001\022 \n\034PENDING_A" +
-      "CTION_KIND_QUESTION\020\002\022\036\n\032PENDING_ACTION_" +
-      "KIND_RESUME\020\003\022\036\n\032PENDING_ACTION_KIND_BUD" +
-      "GET\020\004*\201\001\n\016DeadlineAction\022\037\n\033DEADLINE_ACT" +
-      "ION_UNSPECIFIED\020\000\022\030\n\024DEADLINE_ACTION_DEN" +
-      "Y\020\001\022\030\n\024DEADLINE_ACTION_FAIL\020\002\022\032\n\026DEADLIN" +
-      "E_ACTION_CANCEL\020\003B@\n\rdev.agentd.v1B\nInbo" +
-      "xProtoP\001Z!agentd.dev/gen/agentd/v1;agent" +
-      "dv1b\006proto3"
+      "\n\025agentd/v1/inbox.proto\022\tagentd.v1\032\036goog" +
+      "le/protobuf/duration.proto\032\034google/proto" +
+      "buf/struct.proto\032\037google/protobuf/timest" +
+      "amp.proto\"\303\002\n\014ApprovalRule\022\026\n\016approver_r" +
+      "oles\030\001 \003(\t\022+\n\010deadline\030\002 \001(\0132\031.google.pr" +
+      "otobuf.Duration\022.\n\013on_deadline\030\003 \001(\0162\031.a" +
+      "gentd.v1.DeadlineAction\022\031\n\021escalate_to_r" +
+      "oles\030\004 \003(\t\0226\n\023escalation_deadline\030\005 \001(\0132" +
+      "\031.google.protobuf.Duration\0229\n\026on_escalat" +
+      "ion_deadline\030\006 \001(\0162\031.agentd.v1.DeadlineA" +
+      "ction\0220\n\rremind_before\030\007 \001(\0132\031.google.pr" +
+      "otobuf.Duration\"\312\003\n\rPendingAction\022*\n\004kin" +
+      "d\030\001 \001(\0162\034.agentd.v1.PendingActionKind\022\017\n" +
+      "\007task_id\030\002 \001(\t\022\024\n\014root_task_id\030\003 \001(\t\022\022\n\n" +
+      "request_id\030\004 \001(\t\022\021\n\ttool_name\030\005 \001(\t\022*\n\ta" +
+      "rguments\030\006 \001(\0132\027.google.protobuf.Struct\022" +
+      "\014\n\004text\030\007 \001(\t\022\r\n\005agent\030\010 \001(\t\022\020\n\010asked_by" +
+      "\030\t \001(\t\022\r\n\005roles\030\n \003(\t\022.\n\ncreated_at\030\013 \001(" +
+      "\0132\032.google.protobuf.Timestamp\022,\n\010deadlin" +
+      "e\030\014 \001(\0132\032.google.protobuf.Timestamp\022.\n\013o" +
+      "n_deadline\030\r \001(\0162\031.agentd.v1.DeadlineAct" +
+      "ion\022-\n\tremind_at\030\016 \001(\0132\032.google.protobuf" +
+      ".Timestamp\022\030\n\020escalation_level\030\017 \001(\005\"\224\001\n" +
+      "\031ListPendingActionsRequest\022+\n\005kinds\030\001 \003(" +
+      "\0162\034.agentd.v1.PendingActionKind\022\r\n\005agent" +
+      "\030\002 \001(\t\022\024\n\014root_task_id\030\003 \001(\t\022\021\n\tpage_siz" +
+      "e\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\"`\n\032ListPendi" +
+      "ngActionsResponse\022)\n\007actions\030\001 \003(\0132\030.age" +
+      "ntd.v1.PendingAction\022\027\n\017next_page_token\030" +
+      "\002 \001(\t\"\327\002\n\022ActionHistoryEntry\022*\n\004kind\030\001 \001" +
+      "(\0162\034.agentd.v1.ActionHistoryKind\0221\n\013acti" +
+      "on_kind\030\002 \001(\0162\034.agentd.v1.PendingActionK" +
+      "ind\022\017\n\007task_id\030\003 \001(\t\022\024\n\014root_task_id\030\004 \001" +
+      "(\t\022\022\n\nrequest_id\030\005 \001(\t\022\021\n\ttool_name\030\006 \001(" +
+      "\t\022\r\n\005agent\030\007 \001(\t\022\r\n\005actor\030\010 \001(\t\022\017\n\007outco" +
+      "me\030\t \001(\t\022\r\n\005roles\030\n \003(\t\022,\n\010deadline\030\013 \001(" +
+      "\0132\032.google.protobuf.Timestamp\022(\n\004time\030\014 " +
+      "\001(\0132\032.google.protobuf.Timestamp\"h\n\030ListA" +
+      "ctionHistoryRequest\022\017\n\007task_id\030\001 \001(\t\022\024\n\014" +
+      "root_task_id\030\002 \001(\t\022\021\n\tpage_size\030\003 \001(\005\022\022\n" +
+      "\npage_token\030\004 \001(\t\"d\n\031ListActionHistoryRe" +
+      "sponse\022.\n\007entries\030\001 \003(\0132\035.agentd.v1.Acti" +
+      "onHistoryEntry\022\027\n\017next_page_token\030\002 \001(\t*" +
+      "\274\001\n\021PendingActionKind\022#\n\037PENDING_ACTION_" +
+      "KIND_UNSPECIFIED\020\000\022 \n\034PENDING_ACTION_KIN" +
+      "D_APPROVAL\020\001\022 \n\034PENDING_ACTION_KIND_QUES" +
+      "TION\020\002\022\036\n\032PENDING_ACTION_KIND_RESUME\020\003\022\036" +
+      "\n\032PENDING_ACTION_KIND_BUDGET\020\004*\274\001\n\016Deadl" +
+      "ineAction\022\037\n\033DEADLINE_ACTION_UNSPECIFIED" +
+      "\020\000\022\030\n\024DEADLINE_ACTION_DENY\020\001\022\030\n\024DEADLINE" +
+      "_ACTION_FAIL\020\002\022\032\n\026DEADLINE_ACTION_CANCEL" +
+      "\020\003\022\033\n\027DEADLINE_ACTION_APPROVE\020\004\022\034\n\030DEADL" +
+      "INE_ACTION_ESCALATE\020\005*\342\001\n\021ActionHistoryK" +
+      "ind\022#\n\037ACTION_HISTORY_KIND_UNSPECIFIED\020\000" +
+      "\022\036\n\032ACTION_HISTORY_KIND_OPENED\020\001\022 \n\034ACTI" +
+      "ON_HISTORY_KIND_REMINDED\020\002\022!\n\035ACTION_HIS" +
+      "TORY_KIND_ESCALATED\020\003\022 \n\034ACTION_HISTORY_" +
+      "KIND_ANSWERED\020\004\022!\n\035ACTION_HISTORY_KIND_T" +
+      "IMED_OUT\020\005B@\n\rdev.agentd.v1B\nInboxProtoP" +
+      "\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006pr" +
+      "oto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
         new com.google.protobuf.Descriptors.FileDescriptor[] {
+          com.google.protobuf.DurationProto.getDescriptor(),
           com.google.protobuf.StructProto.getDescriptor(),
           com.google.protobuf.TimestampProto.getDescriptor(),
         });
-    internal_static_agentd_v1_PendingAction_descriptor =
+    internal_static_agentd_v1_ApprovalRule_descriptor =
       getDescriptor().getMessageTypes().get(0);
+    internal_static_agentd_v1_ApprovalRule_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ApprovalRule_descriptor,
+        new java.lang.String[] { "ApproverRoles", "Deadline", "OnDeadline", "EscalateToRoles", "EscalationDeadline", "OnEscalationDeadline", "RemindBefore", });
+    internal_static_agentd_v1_PendingAction_descriptor =
+      getDescriptor().getMessageTypes().get(1);
     internal_static_agentd_v1_PendingAction_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_PendingAction_descriptor,
-        new java.lang.String[] { "Kind", "TaskId", "RootTaskId", "RequestId", "ToolName", "Arguments", "Text", "Agent", "AskedBy", "Roles", "CreatedAt", "Deadline", "OnDeadline", });
+        new java.lang.String[] { "Kind", "TaskId", "RootTaskId", "RequestId", "ToolName", "Arguments", "Text", "Agent", "AskedBy", "Roles", "CreatedAt", "Deadline", "OnDeadline", "RemindAt", "EscalationLevel", });
     internal_static_agentd_v1_ListPendingActionsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(1);
+      getDescriptor().getMessageTypes().get(2);
     internal_static_agentd_v1_ListPendingActionsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListPendingActionsRequest_descriptor,
         new java.lang.String[] { "Kinds", "Agent", "RootTaskId", "PageSize", "PageToken", });
     internal_static_agentd_v1_ListPendingActionsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(2);
+      getDescriptor().getMessageTypes().get(3);
     internal_static_agentd_v1_ListPendingActionsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ListPendingActionsResponse_descriptor,
         new java.lang.String[] { "Actions", "NextPageToken", });
+    internal_static_agentd_v1_ActionHistoryEntry_descriptor =
+      getDescriptor().getMessageTypes().get(4);
+    internal_static_agentd_v1_ActionHistoryEntry_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ActionHistoryEntry_descriptor,
+        new java.lang.String[] { "Kind", "ActionKind", "TaskId", "RootTaskId", "RequestId", "ToolName", "Agent", "Actor", "Outcome", "Roles", "Deadline", "Time", });
+    internal_static_agentd_v1_ListActionHistoryRequest_descriptor =
+      getDescriptor().getMessageTypes().get(5);
+    internal_static_agentd_v1_ListActionHistoryRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ListActionHistoryRequest_descriptor,
+        new java.lang.String[] { "TaskId", "RootTaskId", "PageSize", "PageToken", });
+    internal_static_agentd_v1_ListActionHistoryResponse_descriptor =
+      getDescriptor().getMessageTypes().get(6);
+    internal_static_agentd_v1_ListActionHistoryResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ListActionHistoryResponse_descriptor,
+        new java.lang.String[] { "Entries", "NextPageToken", });
+    com.google.protobuf.DurationProto.getDescriptor();
     com.google.protobuf.StructProto.getDescriptor();
     com.google.protobuf.TimestampProto.getDescriptor();
   }

@@ -609,6 +609,59 @@ private static final long serialVersionUID = 0L;
     return result == null ? dev.agentd.v1.DeadlineAction.UNRECOGNIZED : result;
   }
 
+  public static final int REMIND_AT_FIELD_NUMBER = 14;
+  private com.google.protobuf.Timestamp remindAt_;
+  /**
+   * <pre>
+   * When its reminder is due; unset when it has none or it was sent.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+   * @return Whether the remindAt field is set.
+   */
+  @java.lang.Override
+  public boolean hasRemindAt() {
+    return remindAt_ != null;
+  }
+  /**
+   * <pre>
+   * When its reminder is due; unset when it has none or it was sent.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+   * @return The remindAt.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Timestamp getRemindAt() {
+    return remindAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : remindAt_;
+  }
+  /**
+   * <pre>
+   * When its reminder is due; unset when it has none or it was sent.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.TimestampOrBuilder getRemindAtOrBuilder() {
+    return remindAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : remindAt_;
+  }
+
+  public static final int ESCALATION_LEVEL_FIELD_NUMBER = 15;
+  private int escalationLevel_ = 0;
+  /**
+   * <pre>
+   * 0 while with the roles first asked; 1 once escalated.
+   * </pre>
+   *
+   * <code>int32 escalation_level = 15;</code>
+   * @return The escalationLevel.
+   */
+  @java.lang.Override
+  public int getEscalationLevel() {
+    return escalationLevel_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -661,6 +714,12 @@ private static final long serialVersionUID = 0L;
     }
     if (onDeadline_ != dev.agentd.v1.DeadlineAction.DEADLINE_ACTION_UNSPECIFIED.getNumber()) {
       output.writeEnum(13, onDeadline_);
+    }
+    if (remindAt_ != null) {
+      output.writeMessage(14, getRemindAt());
+    }
+    if (escalationLevel_ != 0) {
+      output.writeInt32(15, escalationLevel_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -720,6 +779,14 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeEnumSize(13, onDeadline_);
     }
+    if (remindAt_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(14, getRemindAt());
+    }
+    if (escalationLevel_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(15, escalationLevel_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -768,6 +835,13 @@ private static final long serialVersionUID = 0L;
           .equals(other.getDeadline())) return false;
     }
     if (onDeadline_ != other.onDeadline_) return false;
+    if (hasRemindAt() != other.hasRemindAt()) return false;
+    if (hasRemindAt()) {
+      if (!getRemindAt()
+          .equals(other.getRemindAt())) return false;
+    }
+    if (getEscalationLevel()
+        != other.getEscalationLevel()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -813,6 +887,12 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + ON_DEADLINE_FIELD_NUMBER;
     hash = (53 * hash) + onDeadline_;
+    if (hasRemindAt()) {
+      hash = (37 * hash) + REMIND_AT_FIELD_NUMBER;
+      hash = (53 * hash) + getRemindAt().hashCode();
+    }
+    hash = (37 * hash) + ESCALATION_LEVEL_FIELD_NUMBER;
+    hash = (53 * hash) + getEscalationLevel();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -972,6 +1052,12 @@ private static final long serialVersionUID = 0L;
         deadlineBuilder_ = null;
       }
       onDeadline_ = 0;
+      remindAt_ = null;
+      if (remindAtBuilder_ != null) {
+        remindAtBuilder_.dispose();
+        remindAtBuilder_ = null;
+      }
+      escalationLevel_ = 0;
       return this;
     }
 
@@ -1055,6 +1141,14 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00001000) != 0)) {
         result.onDeadline_ = onDeadline_;
+      }
+      if (((from_bitField0_ & 0x00002000) != 0)) {
+        result.remindAt_ = remindAtBuilder_ == null
+            ? remindAt_
+            : remindAtBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00004000) != 0)) {
+        result.escalationLevel_ = escalationLevel_;
       }
     }
 
@@ -1162,6 +1256,12 @@ private static final long serialVersionUID = 0L;
       if (other.onDeadline_ != 0) {
         setOnDeadlineValue(other.getOnDeadlineValue());
       }
+      if (other.hasRemindAt()) {
+        mergeRemindAt(other.getRemindAt());
+      }
+      if (other.getEscalationLevel() != 0) {
+        setEscalationLevel(other.getEscalationLevel());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1260,6 +1360,18 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00001000;
               break;
             } // case 104
+            case 114: {
+              input.readMessage(
+                  getRemindAtFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00002000;
+              break;
+            } // case 114
+            case 120: {
+              escalationLevel_ = input.readInt32();
+              bitField0_ |= 0x00004000;
+              break;
+            } // case 120
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2682,6 +2794,205 @@ private static final long serialVersionUID = 0L;
     public Builder clearOnDeadline() {
       bitField0_ = (bitField0_ & ~0x00001000);
       onDeadline_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.Timestamp remindAt_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> remindAtBuilder_;
+    /**
+     * <pre>
+     * When its reminder is due; unset when it has none or it was sent.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+     * @return Whether the remindAt field is set.
+     */
+    public boolean hasRemindAt() {
+      return ((bitField0_ & 0x00002000) != 0);
+    }
+    /**
+     * <pre>
+     * When its reminder is due; unset when it has none or it was sent.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+     * @return The remindAt.
+     */
+    public com.google.protobuf.Timestamp getRemindAt() {
+      if (remindAtBuilder_ == null) {
+        return remindAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : remindAt_;
+      } else {
+        return remindAtBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * When its reminder is due; unset when it has none or it was sent.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+     */
+    public Builder setRemindAt(com.google.protobuf.Timestamp value) {
+      if (remindAtBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        remindAt_ = value;
+      } else {
+        remindAtBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When its reminder is due; unset when it has none or it was sent.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+     */
+    public Builder setRemindAt(
+        com.google.protobuf.Timestamp.Builder builderForValue) {
+      if (remindAtBuilder_ == null) {
+        remindAt_ = builderForValue.build();
+      } else {
+        remindAtBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When its reminder is due; unset when it has none or it was sent.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+     */
+    public Builder mergeRemindAt(com.google.protobuf.Timestamp value) {
+      if (remindAtBuilder_ == null) {
+        if (((bitField0_ & 0x00002000) != 0) &&
+          remindAt_ != null &&
+          remindAt_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
+          getRemindAtBuilder().mergeFrom(value);
+        } else {
+          remindAt_ = value;
+        }
+      } else {
+        remindAtBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When its reminder is due; unset when it has none or it was sent.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+     */
+    public Builder clearRemindAt() {
+      bitField0_ = (bitField0_ & ~0x00002000);
+      remindAt_ = null;
+      if (remindAtBuilder_ != null) {
+        remindAtBuilder_.dispose();
+        remindAtBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When its reminder is due; unset when it has none or it was sent.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+     */
+    public com.google.protobuf.Timestamp.Builder getRemindAtBuilder() {
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return getRemindAtFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * When its reminder is due; unset when it has none or it was sent.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+     */
+    public com.google.protobuf.TimestampOrBuilder getRemindAtOrBuilder() {
+      if (remindAtBuilder_ != null) {
+        return remindAtBuilder_.getMessageOrBuilder();
+      } else {
+        return remindAt_ == null ?
+            com.google.protobuf.Timestamp.getDefaultInstance() : remindAt_;
+      }
+    }
+    /**
+     * <pre>
+     * When its reminder is due; unset when it has none or it was sent.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> 
+        getRemindAtFieldBuilder() {
+      if (remindAtBuilder_ == null) {
+        remindAtBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder>(
+                getRemindAt(),
+                getParentForChildren(),
+                isClean());
+        remindAt_ = null;
+      }
+      return remindAtBuilder_;
+    }
+
+    private int escalationLevel_ ;
+    /**
+     * <pre>
+     * 0 while with the roles first asked; 1 once escalated.
+     * </pre>
+     *
+     * <code>int32 escalation_level = 15;</code>
+     * @return The escalationLevel.
+     */
+    @java.lang.Override
+    public int getEscalationLevel() {
+      return escalationLevel_;
+    }
+    /**
+     * <pre>
+     * 0 while with the roles first asked; 1 once escalated.
+     * </pre>
+     *
+     * <code>int32 escalation_level = 15;</code>
+     * @param value The escalationLevel to set.
+     * @return This builder for chaining.
+     */
+    public Builder setEscalationLevel(int value) {
+      
+      escalationLevel_ = value;
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * 0 while with the roles first asked; 1 once escalated.
+     * </pre>
+     *
+     * <code>int32 escalation_level = 15;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearEscalationLevel() {
+      bitField0_ = (bitField0_ & ~0x00004000);
+      escalationLevel_ = 0;
       onChanged();
       return this;
     }

@@ -311,4 +311,41 @@ public interface PendingActionOrBuilder extends
    * @return The onDeadline.
    */
   dev.agentd.v1.DeadlineAction getOnDeadline();
+
+  /**
+   * <pre>
+   * When its reminder is due; unset when it has none or it was sent.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+   * @return Whether the remindAt field is set.
+   */
+  boolean hasRemindAt();
+  /**
+   * <pre>
+   * When its reminder is due; unset when it has none or it was sent.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+   * @return The remindAt.
+   */
+  com.google.protobuf.Timestamp getRemindAt();
+  /**
+   * <pre>
+   * When its reminder is due; unset when it has none or it was sent.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp remind_at = 14;</code>
+   */
+  com.google.protobuf.TimestampOrBuilder getRemindAtOrBuilder();
+
+  /**
+   * <pre>
+   * 0 while with the roles first asked; 1 once escalated.
+   * </pre>
+   *
+   * <code>int32 escalation_level = 15;</code>
+   * @return The escalationLevel.
+   */
+  int getEscalationLevel();
 }

@@ -97,6 +97,7 @@ private static final long serialVersionUID = 0L;
     TASK_STEERED(47),
     STEER_APPLIED(48),
     GUARDRAIL_DECIDED(49),
+    DEADLINE_PASSED(50),
     PAYLOAD_NOT_SET(0);
     private final int value;
     private PayloadCase(int value) {
@@ -148,6 +149,7 @@ private static final long serialVersionUID = 0L;
         case 47: return TASK_STEERED;
         case 48: return STEER_APPLIED;
         case 49: return GUARDRAIL_DECIDED;
+        case 50: return DEADLINE_PASSED;
         case 0: return PAYLOAD_NOT_SET;
         default: return null;
       }
@@ -1827,6 +1829,52 @@ private static final long serialVersionUID = 0L;
     return dev.agentd.v1.GuardrailDecided.getDefaultInstance();
   }
 
+  public static final int DEADLINE_PASSED_FIELD_NUMBER = 50;
+  /**
+   * <pre>
+   * A deadline of something the task waits for a person to do passed
+   * unanswered: a timeout, never a person's decision.
+   * </pre>
+   *
+   * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+   * @return Whether the deadlinePassed field is set.
+   */
+  @java.lang.Override
+  public boolean hasDeadlinePassed() {
+    return payloadCase_ == 50;
+  }
+  /**
+   * <pre>
+   * A deadline of something the task waits for a person to do passed
+   * unanswered: a timeout, never a person's decision.
+   * </pre>
+   *
+   * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+   * @return The deadlinePassed.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.DeadlinePassed getDeadlinePassed() {
+    if (payloadCase_ == 50) {
+       return (dev.agentd.v1.DeadlinePassed) payload_;
+    }
+    return dev.agentd.v1.DeadlinePassed.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A deadline of something the task waits for a person to do passed
+   * unanswered: a timeout, never a person's decision.
+   * </pre>
+   *
+   * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.DeadlinePassedOrBuilder getDeadlinePassedOrBuilder() {
+    if (payloadCase_ == 50) {
+       return (dev.agentd.v1.DeadlinePassed) payload_;
+    }
+    return dev.agentd.v1.DeadlinePassed.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1954,6 +2002,9 @@ private static final long serialVersionUID = 0L;
     }
     if (payloadCase_ == 49) {
       output.writeMessage(49, (dev.agentd.v1.GuardrailDecided) payload_);
+    }
+    if (payloadCase_ == 50) {
+      output.writeMessage(50, (dev.agentd.v1.DeadlinePassed) payload_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -2113,6 +2164,10 @@ private static final long serialVersionUID = 0L;
     if (payloadCase_ == 49) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(49, (dev.agentd.v1.GuardrailDecided) payload_);
+    }
+    if (payloadCase_ == 50) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(50, (dev.agentd.v1.DeadlinePassed) payload_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -2278,6 +2333,10 @@ private static final long serialVersionUID = 0L;
         if (!getGuardrailDecided()
             .equals(other.getGuardrailDecided())) return false;
         break;
+      case 50:
+        if (!getDeadlinePassed()
+            .equals(other.getDeadlinePassed())) return false;
+        break;
       case 0:
       default:
     }
@@ -2439,6 +2498,10 @@ private static final long serialVersionUID = 0L;
       case 49:
         hash = (37 * hash) + GUARDRAIL_DECIDED_FIELD_NUMBER;
         hash = (53 * hash) + getGuardrailDecided().hashCode();
+        break;
+      case 50:
+        hash = (37 * hash) + DEADLINE_PASSED_FIELD_NUMBER;
+        hash = (53 * hash) + getDeadlinePassed().hashCode();
         break;
       case 0:
       default:
@@ -2696,6 +2759,9 @@ private static final long serialVersionUID = 0L;
       if (guardrailDecidedBuilder_ != null) {
         guardrailDecidedBuilder_.clear();
       }
+      if (deadlinePassedBuilder_ != null) {
+        deadlinePassedBuilder_.clear();
+      }
       payloadCase_ = 0;
       payload_ = null;
       return this;
@@ -2891,6 +2957,10 @@ private static final long serialVersionUID = 0L;
       if (payloadCase_ == 49 &&
           guardrailDecidedBuilder_ != null) {
         result.payload_ = guardrailDecidedBuilder_.build();
+      }
+      if (payloadCase_ == 50 &&
+          deadlinePassedBuilder_ != null) {
+        result.payload_ = deadlinePassedBuilder_.build();
       }
     }
 
@@ -3089,6 +3159,10 @@ private static final long serialVersionUID = 0L;
         }
         case GUARDRAIL_DECIDED: {
           mergeGuardrailDecided(other.getGuardrailDecided());
+          break;
+        }
+        case DEADLINE_PASSED: {
+          mergeDeadlinePassed(other.getDeadlinePassed());
           break;
         }
         case PAYLOAD_NOT_SET: {
@@ -3381,6 +3455,13 @@ private static final long serialVersionUID = 0L;
               payloadCase_ = 49;
               break;
             } // case 394
+            case 402: {
+              input.readMessage(
+                  getDeadlinePassedFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              payloadCase_ = 50;
+              break;
+            } // case 402
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -10012,6 +10093,193 @@ private static final long serialVersionUID = 0L;
       payloadCase_ = 49;
       onChanged();
       return guardrailDecidedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.DeadlinePassed, dev.agentd.v1.DeadlinePassed.Builder, dev.agentd.v1.DeadlinePassedOrBuilder> deadlinePassedBuilder_;
+    /**
+     * <pre>
+     * A deadline of something the task waits for a person to do passed
+     * unanswered: a timeout, never a person's decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+     * @return Whether the deadlinePassed field is set.
+     */
+    @java.lang.Override
+    public boolean hasDeadlinePassed() {
+      return payloadCase_ == 50;
+    }
+    /**
+     * <pre>
+     * A deadline of something the task waits for a person to do passed
+     * unanswered: a timeout, never a person's decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+     * @return The deadlinePassed.
+     */
+    @java.lang.Override
+    public dev.agentd.v1.DeadlinePassed getDeadlinePassed() {
+      if (deadlinePassedBuilder_ == null) {
+        if (payloadCase_ == 50) {
+          return (dev.agentd.v1.DeadlinePassed) payload_;
+        }
+        return dev.agentd.v1.DeadlinePassed.getDefaultInstance();
+      } else {
+        if (payloadCase_ == 50) {
+          return deadlinePassedBuilder_.getMessage();
+        }
+        return dev.agentd.v1.DeadlinePassed.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A deadline of something the task waits for a person to do passed
+     * unanswered: a timeout, never a person's decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+     */
+    public Builder setDeadlinePassed(dev.agentd.v1.DeadlinePassed value) {
+      if (deadlinePassedBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        payload_ = value;
+        onChanged();
+      } else {
+        deadlinePassedBuilder_.setMessage(value);
+      }
+      payloadCase_ = 50;
+      return this;
+    }
+    /**
+     * <pre>
+     * A deadline of something the task waits for a person to do passed
+     * unanswered: a timeout, never a person's decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+     */
+    public Builder setDeadlinePassed(
+        dev.agentd.v1.DeadlinePassed.Builder builderForValue) {
+      if (deadlinePassedBuilder_ == null) {
+        payload_ = builderForValue.build();
+        onChanged();
+      } else {
+        deadlinePassedBuilder_.setMessage(builderForValue.build());
+      }
+      payloadCase_ = 50;
+      return this;
+    }
+    /**
+     * <pre>
+     * A deadline of something the task waits for a person to do passed
+     * unanswered: a timeout, never a person's decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+     */
+    public Builder mergeDeadlinePassed(dev.agentd.v1.DeadlinePassed value) {
+      if (deadlinePassedBuilder_ == null) {
+        if (payloadCase_ == 50 &&
+            payload_ != dev.agentd.v1.DeadlinePassed.getDefaultInstance()) {
+          payload_ = dev.agentd.v1.DeadlinePassed.newBuilder((dev.agentd.v1.DeadlinePassed) payload_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          payload_ = value;
+        }
+        onChanged();
+      } else {
+        if (payloadCase_ == 50) {
+          deadlinePassedBuilder_.mergeFrom(value);
+        } else {
+          deadlinePassedBuilder_.setMessage(value);
+        }
+      }
+      payloadCase_ = 50;
+      return this;
+    }
+    /**
+     * <pre>
+     * A deadline of something the task waits for a person to do passed
+     * unanswered: a timeout, never a person's decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+     */
+    public Builder clearDeadlinePassed() {
+      if (deadlinePassedBuilder_ == null) {
+        if (payloadCase_ == 50) {
+          payloadCase_ = 0;
+          payload_ = null;
+          onChanged();
+        }
+      } else {
+        if (payloadCase_ == 50) {
+          payloadCase_ = 0;
+          payload_ = null;
+        }
+        deadlinePassedBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A deadline of something the task waits for a person to do passed
+     * unanswered: a timeout, never a person's decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+     */
+    public dev.agentd.v1.DeadlinePassed.Builder getDeadlinePassedBuilder() {
+      return getDeadlinePassedFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A deadline of something the task waits for a person to do passed
+     * unanswered: a timeout, never a person's decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+     */
+    @java.lang.Override
+    public dev.agentd.v1.DeadlinePassedOrBuilder getDeadlinePassedOrBuilder() {
+      if ((payloadCase_ == 50) && (deadlinePassedBuilder_ != null)) {
+        return deadlinePassedBuilder_.getMessageOrBuilder();
+      } else {
+        if (payloadCase_ == 50) {
+          return (dev.agentd.v1.DeadlinePassed) payload_;
+        }
+        return dev.agentd.v1.DeadlinePassed.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A deadline of something the task waits for a person to do passed
+     * unanswered: a timeout, never a person's decision.
+     * </pre>
+     *
+     * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.DeadlinePassed, dev.agentd.v1.DeadlinePassed.Builder, dev.agentd.v1.DeadlinePassedOrBuilder> 
+        getDeadlinePassedFieldBuilder() {
+      if (deadlinePassedBuilder_ == null) {
+        if (!(payloadCase_ == 50)) {
+          payload_ = dev.agentd.v1.DeadlinePassed.getDefaultInstance();
+        }
+        deadlinePassedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.DeadlinePassed, dev.agentd.v1.DeadlinePassed.Builder, dev.agentd.v1.DeadlinePassedOrBuilder>(
+                (dev.agentd.v1.DeadlinePassed) payload_,
+                getParentForChildren(),
+                isClean());
+        payload_ = null;
+      }
+      payloadCase_ = 50;
+      onChanged();
+      return deadlinePassedBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

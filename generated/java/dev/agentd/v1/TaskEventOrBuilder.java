@@ -1057,5 +1057,35 @@ public interface TaskEventOrBuilder extends
    */
   dev.agentd.v1.GuardrailDecidedOrBuilder getGuardrailDecidedOrBuilder();
 
+  /**
+   * <pre>
+   * A deadline of something the task waits for a person to do passed
+   * unanswered: a timeout, never a person's decision.
+   * </pre>
+   *
+   * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+   * @return Whether the deadlinePassed field is set.
+   */
+  boolean hasDeadlinePassed();
+  /**
+   * <pre>
+   * A deadline of something the task waits for a person to do passed
+   * unanswered: a timeout, never a person's decision.
+   * </pre>
+   *
+   * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+   * @return The deadlinePassed.
+   */
+  dev.agentd.v1.DeadlinePassed getDeadlinePassed();
+  /**
+   * <pre>
+   * A deadline of something the task waits for a person to do passed
+   * unanswered: a timeout, never a person's decision.
+   * </pre>
+   *
+   * <code>.agentd.v1.DeadlinePassed deadline_passed = 50;</code>
+   */
+  dev.agentd.v1.DeadlinePassedOrBuilder getDeadlinePassedOrBuilder();
+
   public dev.agentd.v1.TaskEvent.PayloadCase getPayloadCase();
 }
