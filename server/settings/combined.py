@@ -9,6 +9,7 @@ from server.settings.sections.artifacts import ArtifactSettings
 from server.settings.sections.conversations import ConversationSettings
 from server.settings.sections.engine import EngineSettings
 from server.settings.sections.guardrails import GuardrailSettings
+from server.settings.sections.keys import KeySettings
 from server.settings.sections.memory import MemoryExtractionSettings, MemorySettings
 from server.settings.sections.model import ModelSettings
 from server.settings.sections.rerank import RerankSettings
@@ -37,5 +38,6 @@ class Settings(
     A2ASettings,
     GuardrailSettings,
     UsageSettings,
+    KeySettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""
