@@ -23,6 +23,7 @@ import binascii
 import hashlib
 import os
 from collections.abc import Sequence
+from typing import Protocol
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
@@ -173,3 +174,13 @@ class KeyRing:
 
 def _bound(purpose: str, bound_to: bytes) -> bytes:
     return purpose.encode() + b"\x00" + bound_to
+
+
+class SealedValues(Protocol):
+    """A store that keeps sealed values (`agentd keys reencrypt` walks each)."""
+
+    async def reseal(self, ring: KeyRing) -> int:
+        """Seal every value it keeps with `ring`'s current key (values stored in plain text
+        before there was a key, and values sealed with an older key); how many changed.
+        Safe to run on several replicas at once."""
+        ...
