@@ -6,8 +6,8 @@ makes one), the first the current one; every replica holds the same list. A key 
 never used as it is: each use (`purpose`, e.g. `webhook-secret`, `push-credentials`)
 gets its own sub-key through HKDF-SHA256, so a value sealed for one use can never be
 opened as another. Sealing is AES-256-GCM with a random nonce; what the value belongs
-to (a row's key) may be bound in as associated data, so a sealed value copied into
-another row does not open there.
+to (a row's key, `bind(...)`) may be bound in as associated data, so a sealed value
+copied into another row does not open there.
 
 A sealed value is text: `enc:v1:<key id>:<base64url of nonce and ciphertext>`, the key
 id being the first 8 hex digits of the key's SHA-256. Rotating: put a new key first and
@@ -141,14 +141,15 @@ class KeyRing:
         text = base64.urlsafe_b64encode(nonce + box).decode().rstrip("=")
         return f"{PREFIX}{self._current}:{text}"
 
-    def open(self, purpose: str, sealed: str, bound_to: bytes = b"") -> bytes:
-        """What `seal` sealed; SealedValueError when it cannot be opened."""
+    def open(self, purpose: str, sealed: str, bound_to: bytes = b"", *, what: str = "") -> bytes:
+        """What `seal` sealed; SealedValueError when it cannot be opened, KeyRequiredError
+        (naming `what`, else the purpose) when the ring holds no key at all."""
         if not is_sealed(sealed):
             raise SealedValueError("the value is not sealed")
         kid, _, text = sealed[len(PREFIX) :].partition(":")
         if kid not in self._keys:
             if not self._current:
-                raise KeyRequiredError(purpose)
+                raise KeyRequiredError(what or purpose)
             raise SealedValueError(f"sealed with key {kid!r}, which AGENTD_KEYS no longer holds")
         try:
             raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
@@ -165,11 +166,25 @@ class KeyRing:
                 "the sealed value does not open: altered, or sealed for another use or row"
             ) from None
 
-    def reseal(self, purpose: str, sealed: str, bound_to: bytes = b"") -> str:
-        """`sealed` under the current key (itself when it already is)."""
-        if self.sealed_with(sealed) == self._current:
-            return sealed
-        return self.seal(purpose, self.open(purpose, sealed, bound_to), bound_to)
+    def reseal(self, purpose: str, stored: str, bound_to: bytes = b"", *, what: str = "") -> str:
+        """`stored` under the current key: itself when it already is, sealed when it was
+        kept in plain text (stored before there was a key), else opened and sealed again.
+        KeyRequiredError without keys; SealedValueError when it does not open."""
+        if not self._current:
+            raise KeyRequiredError(what or purpose)
+        if not is_sealed(stored):
+            return self.seal(purpose, stored.encode(), bound_to)
+        if self.sealed_with(stored) == self._current:
+            return stored
+        return self.seal(purpose, self.open(purpose, stored, bound_to), bound_to)
+
+
+def bind(*parts: str) -> bytes:
+    """`bound_to` for a row named by `parts` (its key's columns, say): each part
+    length-prefixed, so that no two different rows give the same bytes (joined with a
+    separator, ("a:b", "c") and ("a", "b:c") would)."""
+    encoded = [part.encode() for part in parts]
+    return b"".join(len(part).to_bytes(4, "big") + part for part in encoded)
 
 
 def _bound(purpose: str, bound_to: bytes) -> bytes:
@@ -181,6 +196,7 @@ class SealedValues(Protocol):
 
     async def reseal(self, ring: KeyRing) -> int:
         """Seal every value it keeps with `ring`'s current key (values stored in plain text
-        before there was a key, and values sealed with an older key); how many changed.
-        Safe to run on several replicas at once."""
+        before there was a key, and values sealed with an older key); how many changed. A
+        value that does not open (its key gone from the ring, or altered) is left as it is
+        and logged. Safe to run on several replicas at once, and while the store is used."""
         ...
