@@ -43,6 +43,7 @@ from server.wiring.guardrails import ServerGuardrails
 from server.wiring.knowledge import open_memory
 from server.wiring.models import Spending, build_models, build_spending, model_factory
 from server.wiring.providers import configure_secrets
+from server.wiring.sealed import seal_at_start
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
 from server.wiring.services import add_services, interceptor_chain, report_serving
 from server.wiring.startup import after_serving, start_metrics, unless_stopped
@@ -91,6 +92,7 @@ class AgentdServer:
         configure_secrets(settings)
         where = store_settings(settings)
         live, durable = await _open_stores(where)
+        await seal_at_start(durable.database, settings.key_ring())
         authenticator = build_authenticator(settings, durable.api_keys)
         registry, background = await _tools(settings, registry, live, durable)
         toolsets = await start_toolsets(settings, registry, background)

@@ -60,6 +60,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.BudgetNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.BudgetExistsError: grpc.StatusCode.ALREADY_EXISTS,
     errors.KeyRequiredError: grpc.StatusCode.FAILED_PRECONDITION,
+    errors.SecretUnreadableError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.WebhookNotFoundError: grpc.StatusCode.NOT_FOUND,
 }
 

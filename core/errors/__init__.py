@@ -49,7 +49,7 @@ from core.errors.knowledge import (
     MemoryNotFoundError,
     MemoryUnavailableError,
 )
-from core.errors.secrets import KeyRequiredError, WebhookNotFoundError
+from core.errors.secrets import KeyRequiredError, SecretUnreadableError, WebhookNotFoundError
 from core.errors.tasks import (
     ContextTooLongError,
     EventsExpiredError,
@@ -116,6 +116,7 @@ __all__ = [
     "RequestTooLargeError",
     "ResourceExhaustedError",
     "RoleRequiredError",
+    "SecretUnreadableError",
     "ShuttingDownError",
     "StoreUnavailableError",
     "StoreUnreachableError",

@@ -18,6 +18,21 @@ class KeyRequiredError(AgentdError):
         )
 
 
+class SecretUnreadableError(AgentdError):
+    """A secret kept encrypted does not open: the key it was sealed with is no longer in
+    AGENTD_KEYS (or the stored value was altered). Reported as KEY_REQUIRED: the fix is the
+    server's keys (or storing the secret again), not the request."""
+
+    reason = "KEY_REQUIRED"
+
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(
+            f"{what} does not open ({why}): put the key it was sealed with back in "
+            "AGENTD_KEYS, or store it again",
+            metadata={"setting": "AGENTD_KEYS"},
+        )
+
+
 class WebhookNotFoundError(AgentdError):
     """No webhook of that id in the caller's tenant."""
 

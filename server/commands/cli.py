@@ -4,6 +4,7 @@
     agentd serve --demo                      the same with a scripted model, nothing to set
     agentd migrate                           bring the database schema up to date
     agentd keys create|list|revoke ...       API keys, on the database
+    agentd keys new|reencrypt                the server's own keys (AGENTD_KEYS, docs/keys.md)
     agentd grants grant|list|revoke ...      tool grants, on the database
     agentd fake-llm --script FILE            an OpenAI-compatible endpoint playing a script
 
@@ -99,7 +100,13 @@ def _migrate(args: argparse.Namespace) -> int:
 
 def _keys(args: argparse.Namespace) -> int:
     from auth import admin
+    from server.commands import keyring
 
+    if args.keys_command == "new":
+        return keyring.print_new_key()
+    if args.keys_command == "reencrypt":
+        settings = _settings(**({"database_url": args.database_url} if args.database_url else {}))
+        return keyring.reencrypt(settings) if settings is not None else 2
     url = _database_url(args)
     if url is None:
         return 2
@@ -168,7 +175,11 @@ def _add_server_commands(sub: Any, *, client: bool = True) -> None:
     )
     migrate = sub.add_parser("migrate", help="bring the database schema up to date")
     migrate.add_argument("--database-url", help="SQLAlchemy URL (default: AGENTD_DATABASE_URL)")
-    keys = sub.add_parser("keys", help="create, list and revoke API keys (on the database)")
+    keys = sub.add_parser(
+        "keys",
+        help="create, list and revoke API keys (on the database); the server's own keys "
+        "(AGENTD_KEYS): new, reencrypt",
+    )
     keys.add_argument("--database-url", help="SQLAlchemy URL (default: AGENTD_DATABASE_URL)")
     keys_sub = keys.add_subparsers(dest="keys_command", required=True)
     create = keys_sub.add_parser("create", help="create a key; prints it alone on the last line")
@@ -178,6 +189,12 @@ def _add_server_commands(sub: Any, *, client: bool = True) -> None:
     keys_sub.add_parser("list", help="every key (never the secret)")
     revoke = keys_sub.add_parser("revoke", help="revoke a key by its id")
     revoke.add_argument("key_id")
+    keys_sub.add_parser("new", help="print a fresh key for AGENTD_KEYS (not an API key)")
+    keys_sub.add_parser(
+        "reencrypt",
+        help="move every secret sealed at rest to the current key of AGENTD_KEYS (after a "
+        "rotation, once every replica holds it); prints how many moved",
+    )
     add_grants_parser(sub)
     add_memory_parser(sub, client_verbs=client)
     fake = sub.add_parser(

@@ -64,7 +64,7 @@ class A2AServing:
         stores: tuple[LiveStores, DurableStores],
     ) -> A2AServing:
         live, durable = stores
-        configs = SqlPushConfigStore(durable.database)
+        configs = SqlPushConfigStore(durable.database, settings.key_ring())
         allowed = settings.allowed_networks()
         name, handler = add_a2a(
             server,

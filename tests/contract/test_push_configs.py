@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from core.keyring import KeyRing
 from records.push_configs import PushConfig
 from stores.push_configs.base import PushConfigStore
 from stores.push_configs.sql import SqlPushConfigStore
@@ -25,7 +26,7 @@ CONFIG = PushConfig(
 @pytest.fixture(params=SQL_BACKENDS)
 async def configs(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[PushConfigStore]:
     async with migrated_database(request.param, tmp_path) as database:
-        yield SqlPushConfigStore(database)
+        yield SqlPushConfigStore(database, KeyRing([bytes(range(32))]))
 
 
 async def test_put_get_list_delete(configs: PushConfigStore) -> None:

@@ -8,6 +8,7 @@ import contextlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from core.keyring import KeyRing
 from records.push_configs import PushConfig
 from server.services.push import PushDeliverer, backoff
 from stores.push_configs.sql import SqlPushConfigStore
@@ -17,7 +18,7 @@ from tests.contract.conftest import migrated_database
 
 async def test_a_config_whose_task_is_gone_is_finished(tmp_path: Path) -> None:
     async with migrated_database("sqlite", tmp_path) as database:
-        configs = SqlPushConfigStore(database)
+        configs = SqlPushConfigStore(database, KeyRing())  # a config without secrets
         config = PushConfig("acme", "task_gone", "hook", "http://127.0.0.1:9/hook")
         await configs.put(config, datetime.now(UTC))
         deliverer = PushDeliverer(
