@@ -174,6 +174,10 @@ class ArtifactNotFoundError(NotFoundError):
     """The task has no artifact of that name (or not that version of it)."""
 
 
+class WebhookNotFoundError(NotFoundError):
+    """No webhook of that id in the caller's tenant."""
+
+
 class GuardrailBlockedError(PermissionDeniedError):
     """A guardrail blocked the content; `metadata` names the check and the rule (never
     the text). A task it stops ends FAILED with STOP_REASON_GUARDRAIL."""
@@ -262,6 +266,11 @@ class PlanInvalidError(AbortedError):
     """The planner could not produce a valid plan."""
 
 
+class KeyRequiredError(FailedPreconditionError):
+    """A secret would be stored (or read) and the server holds no key for it: its
+    operator sets AGENTD_KEYS."""
+
+
 class EventsExpiredError(FailedPreconditionError):
     """The requested events are no longer retained."""
 
@@ -321,6 +330,8 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "BUDGET_EXHAUSTED": BudgetExhaustedError,
     "BUDGET_NOT_FOUND": BudgetNotFoundError,
     "BUDGET_EXISTS": BudgetExistsError,
+    "KEY_REQUIRED": KeyRequiredError,
+    "WEBHOOK_NOT_FOUND": WebhookNotFoundError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {
