@@ -94,10 +94,13 @@ class AgentdRequestHandler(RequestHandler):
         self, call: CallContext, params: a2a_pb2.SendMessageRequest
     ) -> tuple[Task, int]:
         """A task for a new message, in its context's conversation under the message's busy
-        policy (a STEER steers the context's working task instead); the task and the log
-        position to follow it from."""
+        policy (a STEER steers the context's working task instead), its push notification
+        config checked first (a refused one starts nothing); the task and the log position
+        to follow it from."""
         message = params.message
         goal = goal_of(message)
+        if params.configuration.HasField("task_push_notification_config"):
+            await self._push.check(call, params.configuration.task_push_notification_config)
         request = TaskRequest(
             goal=goal.text,
             context=goal.context,

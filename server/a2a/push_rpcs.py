@@ -22,26 +22,33 @@ def _to_a2a(config: PushConfig) -> a2a_pb2.TaskPushNotificationConfig:
     return shown
 
 
+def _draft(call: CallContext, params: a2a_pb2.TaskPushNotificationConfig) -> PushConfig:
+    return PushConfig(
+        tenant=call.principal.tenant,
+        task_id=params.task_id,
+        config_id=params.id,
+        url=params.url,
+        token=params.token,
+        auth_scheme=params.authentication.scheme,
+        auth_credentials=params.authentication.credentials,
+    )
+
+
 class PushRpcs:
     """Create, get, list and delete a task's push-notification configs."""
 
     def __init__(self, configs: PushConfigs) -> None:
         self._configs = configs
 
+    async def check(self, call: CallContext, params: a2a_pb2.TaskPushNotificationConfig) -> None:
+        """Refuse what `create` would, before the task it is sent with is started."""
+        await self._configs.check(_draft(call, params))
+
     async def create(
         self, call: CallContext, params: a2a_pb2.TaskPushNotificationConfig
     ) -> a2a_pb2.TaskPushNotificationConfig:
         note_task(params.task_id)
-        draft = PushConfig(
-            tenant=call.principal.tenant,
-            task_id=params.task_id,
-            config_id=params.id,
-            url=params.url,
-            token=params.token,
-            auth_scheme=params.authentication.scheme,
-            auth_credentials=params.authentication.credentials,
-        )
-        return _to_a2a(await self._configs.create(call, draft))
+        return _to_a2a(await self._configs.create(call, _draft(call, params)))
 
     async def get(
         self, call: CallContext, task_id: str, config_id: str

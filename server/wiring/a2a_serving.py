@@ -64,7 +64,8 @@ class A2AServing:
         stores: tuple[LiveStores, DurableStores],
     ) -> A2AServing:
         live, durable = stores
-        configs = SqlPushConfigStore(durable.database, settings.key_ring())
+        ring = settings.key_ring()
+        configs = SqlPushConfigStore(durable.database, ring)
         allowed = settings.allowed_networks()
         name, handler = add_a2a(
             server,
@@ -73,7 +74,7 @@ class A2AServing:
             registry,
             agents,
             Addresses(settings.a2a_public_grpc_url),
-            PushRpcs(PushConfigs(engine, configs, allowed)),
+            PushRpcs(PushConfigs(engine, configs, allowed, ring)),
             auth=settings.auth == "on",
             organization=settings.a2a_organization,
         )

@@ -58,7 +58,8 @@ async def test_secrets_are_sealed_in_the_rows_and_read_back_plain(database: Data
     await store.put(_config("hook"), NOW)
     await store.put(_config("bare", "", ""), NOW)
     rows = await _rows(database)
-    assert TOKEN not in str(rows) and CREDENTIALS not in str(rows)
+    assert TOKEN not in str(rows)
+    assert CREDENTIALS not in str(rows)
     assert "PLAIN" not in str(rows)
     assert _key_ids(rows["hook"]) == (key_id(NEW), key_id(NEW))
     assert rows["hook"]["token"].startswith("enc:v1:")
@@ -152,9 +153,9 @@ async def test_plain_rows_read_as_they_are_and_are_sealed_once(database: Databas
     assert await without.plain_count() == 0
     assert await replicas[0].of_task("acme", "task_1") == [_config(i) for i in "abc"]
     # seal_plain leaves sealed values alone, whatever their key: moving them is reseal's
-    assert await SqlPushConfigStore(database, KeyRing([OLD, NEW])).seal_plain(
-        KeyRing([OLD, NEW])
-    ) == 0
+    assert (
+        await SqlPushConfigStore(database, KeyRing([OLD, NEW])).seal_plain(KeyRing([OLD, NEW])) == 0
+    )
 
 
 async def test_a_value_that_does_not_open_fails_its_own_config_alone(database: Database) -> None:

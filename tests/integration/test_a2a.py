@@ -17,6 +17,7 @@ import pytest
 
 from records.keys import new_key
 from tests.integration.a2a.client_env import SCRIPT, client_python
+from tests.integration.test_a2a_push import KEYS
 from tests.integration.trust import Trust, trusted
 
 HELPER = "id: helper\ndescription: Does sums.\nmode: function_calling\ntools: [calculator]\n"
@@ -48,7 +49,12 @@ async def a2a_server(tmp_path: Path, replies: list[Any]) -> AsyncIterator[Trust]
     (agents / "helper.yaml").write_text(HELPER)
     (agents / "asking.yaml").write_text(ASKING)
     async with trusted(
-        tmp_path, replies, a2a=True, a2a_http_address="127.0.0.1:0", agents_dir=agents
+        tmp_path,
+        replies,
+        a2a=True,
+        a2a_http_address="127.0.0.1:0",
+        agents_dir=agents,
+        keys=KEYS,  # the tour's push config has a token
     ) as t:
         yield t
 

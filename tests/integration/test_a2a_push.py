@@ -1,11 +1,13 @@
 """A2A push notifications to a local receiver: every update of the task arrives, in order,
-with the config's token and authentication and an event id; a receiver that is down for
-10 s gets everything once it is up; a URL outside the allowed destinations is refused when
-the config is made. Config create/get/list/delete, another tenant's task NOT_FOUND."""
+with the config's token and authentication (kept sealed in its row) and an event id; a
+receiver that is down for 10 s gets everything once it is up; a URL outside the allowed
+destinations is refused when the config is made. Config create/get/list/delete, another
+tenant's task NOT_FOUND."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import socket
 import threading
@@ -23,7 +25,7 @@ from sqlalchemy import select
 
 from agentd.v1 import events_pb2, tasks_pb2
 from server.services.push import AUDIT_METHOD
-from stores.sql.schema import rpc_audit
+from stores.sql.schema import a2a_push_configs, rpc_audit
 from tests.integration.harness import harness
 
 Received = list[dict[str, Any]]
@@ -121,8 +123,11 @@ async def _until_complete(received: Received, seconds: float) -> None:
         await asyncio.sleep(0.05)
 
 
+KEYS = base64.b64encode(bytes(range(32))).decode()
+"""AGENTD_KEYS of the servers these tests start: push configs' secrets are sealed with it."""
 SETTINGS: dict[str, Any] = {
     "a2a": True,
+    "keys": KEYS,
     "http_allowed_networks": ["127.0.0.1/32"],
     "a2a_push_retry_cap_seconds": 1.0,
 }
@@ -142,11 +147,17 @@ async def test_every_update_arrives_in_order_with_its_auth_and_event_id(tmp_path
             async with h.server.durable.database.engine.connect() as connection:
                 query = select(rpc_audit).where(rpc_audit.c.method == AUDIT_METHOD)
                 audited = list((await connection.execute(query)).mappings())
+                rows = list((await connection.execute(select(a2a_push_configs))).mappings())
     assert [(r["task_id"], r["code"]) for r in audited] == [(task_id, "OK")] * len(received)
     positions = [int(r["event_id"].split(":")[1]) for r in received]
     assert positions == _updates(log)  # every update, in order, once
     assert {r["event_id"].split(":")[0] for r in received} == {task_id}
     assert {(r["token"], r["authorization"]) for r in received} == {("tok-1", "Bearer hook-secret")}
+    [row] = rows  # kept sealed: neither the token nor the credentials in plain text
+    assert row["token"].startswith("enc:v1:")
+    assert row["auth_credentials"].startswith("enc:v1:")
+    assert "tok-1" not in str(row)
+    assert "hook-secret" not in str(row)
     kinds = [next(iter(r["body"])) for r in received]
     assert kinds[-2:] == ["artifactUpdate", "statusUpdate"]
     assert received[-2]["body"]["artifactUpdate"]["artifact"]["parts"] == [{"text": "42"}]

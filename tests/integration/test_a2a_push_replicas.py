@@ -19,7 +19,7 @@ from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import tasks_pb2
 from agentd_client.client import AgentClient
 from tests.helpers import server_process
-from tests.integration.test_a2a_push import _send, _until_complete, _updates, receiver
+from tests.integration.test_a2a_push import KEYS, _send, _until_complete, _updates, receiver
 from tests.integration.test_takeover import kill, replica_env
 from tests.integration.toolsets import eventually
 
@@ -46,6 +46,7 @@ async def test_kill_9_of_the_delivering_replica_loses_nothing(
                 prefix,
                 database,
                 AGENTD_A2A="true",
+                AGENTD_KEYS=KEYS,  # B opens what A sealed
                 AGENTD_A2A_PUSH_LEASE_SECONDS="2",
                 AGENTD_A2A_PUSH_RETRY_CAP_SECONDS="0.5",
             )
