@@ -24,9 +24,10 @@ VERSIONS = ("1.27.0", "1.37.0")
 newest kubernetes-validate knows."""
 SECRET_SETTINGS = {
     "AGENTD_LLM_API_KEY", "OPENAI_API_KEY", "AGENTD_JWT_HS256_SECRET", "AGENTD_DATABASE_URL",
-    "AGENTD_REDIS_URL",
+    "AGENTD_REDIS_URL", "AGENTD_KEYS",
 }  # fmt: skip
-"""Settings whose values are secrets (passwords ride in the database and Redis URLs)."""
+"""Settings whose values are secrets (passwords ride in the database and Redis URLs;
+AGENTD_KEYS opens every secret kept at rest)."""
 HEALTH_SERVICE = "agentd.v1.AgentService"
 
 Doc = dict[str, Any]

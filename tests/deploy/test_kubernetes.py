@@ -100,6 +100,12 @@ def test_each_overlay_renders_and_keeps_the_rules(rendered: tuple[str, list[Doc]
         }
         assert {"AGENTD_DATABASE_URL", "AGENTD_REDIS_URL"} <= from_secrets
         assert all(v.get("emptyDir") is not None for v in pod["volumes"])
+    keys = next(e for e in server["env"] if e["name"] == "AGENTD_KEYS")  # every replica alike
+    assert keys["valueFrom"]["secretKeyRef"] == {
+        "name": "agentd-secrets",
+        "key": "keys",
+        "optional": True,
+    }
     ports = {
         p["name"]: p["port"] for s in docs if s["kind"] == "Service" for p in s["spec"]["ports"]
     }
@@ -223,6 +229,7 @@ def test_a_grace_period_shorter_than_the_drain_is_refused() -> None:
         ("AGENTD_DATABASE_URL", "postgresql+asyncpg://agentd@db/agentd"),
         ("AGENTD_REDIS_URL", "redis://redis:6379/0"),
         ("AGENTD_JWT_HS256_SECRET", "x" * 32),
+        ("AGENTD_KEYS", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="),
         ("SOME_TOKEN", "abc"),
         ("AGENTD_LLM_BASE_URL", "https://user:hunter22@llm.internal/v1"),
         ("AGENTD_LLM_BASE_URL", "redis://:pw1234@cache:6379/0"),
