@@ -164,17 +164,9 @@ def _fake_llm(args: argparse.Namespace) -> int:
     )
 
 
-def _add_server_commands(sub: Any, *, client: bool = True) -> None:
-    serve = sub.add_parser("serve", help="run the server (settings from AGENTD_* variables)")
-    serve.add_argument("--listen", help="host:port to listen on (overrides AGENTD_ADDRESS)")
-    serve.add_argument(
-        "--demo",
-        action="store_true",
-        help="serve with a scripted model in this process and state in a temporary folder "
-        "(no model, no network); prints a fresh API key",
-    )
-    migrate = sub.add_parser("migrate", help="bring the database schema up to date")
-    migrate.add_argument("--database-url", help="SQLAlchemy URL (default: AGENTD_DATABASE_URL)")
+def _add_keys_parser(sub: Any) -> None:
+    """`agentd keys`: API keys (create, list, revoke, on the database) and the server's own
+    keys (new, reencrypt: AGENTD_KEYS, `server.commands.keyring`)."""
     keys = sub.add_parser(
         "keys",
         help="create, list and revoke API keys (on the database); the server's own keys "
@@ -195,6 +187,20 @@ def _add_server_commands(sub: Any, *, client: bool = True) -> None:
         help="move every secret sealed at rest to the current key of AGENTD_KEYS (after a "
         "rotation, once every replica holds it); prints how many moved",
     )
+
+
+def _add_server_commands(sub: Any, *, client: bool = True) -> None:
+    serve = sub.add_parser("serve", help="run the server (settings from AGENTD_* variables)")
+    serve.add_argument("--listen", help="host:port to listen on (overrides AGENTD_ADDRESS)")
+    serve.add_argument(
+        "--demo",
+        action="store_true",
+        help="serve with a scripted model in this process and state in a temporary folder "
+        "(no model, no network); prints a fresh API key",
+    )
+    migrate = sub.add_parser("migrate", help="bring the database schema up to date")
+    migrate.add_argument("--database-url", help="SQLAlchemy URL (default: AGENTD_DATABASE_URL)")
+    _add_keys_parser(sub)
     add_grants_parser(sub)
     add_memory_parser(sub, client_verbs=client)
     fake = sub.add_parser(

@@ -21,7 +21,7 @@ def print_new_key() -> int:
 
 
 async def _reencrypt(url: str, ring: KeyRing) -> dict[str, int]:
-    from server.wiring.sealed import sealed_stores
+    from server.wiring.stores import sealed_stores
     from stores.sql.database import Database
     from stores.sql.engine import migrate
 

@@ -1,14 +1,20 @@
 """Where the server keeps its state, and the rate limiters it enforces, from its settings:
 for the start (`server.app`), the interceptor chain (`server.wiring.services`) and A2A's HTTP
 guard (`server.wiring.a2a_serving`), which must not import the builders of the server's
-parts."""
+parts. And the stores that keep secrets sealed with the server's keys (`core.keyring`), in
+one place: what `agentd keys reencrypt` walks, and what start-up seals when it finds
+secrets stored in plain text before there was a key."""
 
 from __future__ import annotations
 
 import asyncio
 
+import structlog
+
+from core.keyring import KeyRing, SealedValues
 from server.settings import Settings
 from stores.build import LiveStores, StoreSettings, build_rate_limiters
+from stores.push_configs.sql import SqlPushConfigStore
 from stores.rate_limits.base import RateLimiter, parse_limits
 from stores.redis_options import RedisOptions
 from stores.retention.sql import SqlArtifactVersions, SqlTaskRecords
@@ -16,6 +22,8 @@ from stores.retention.sweeper import RetentionSweeper, Rule
 from stores.sql.database import Database
 from stores.sql.engine import PoolOptions
 from stores.usage.sql import SqlUsageLedger
+
+log = structlog.get_logger(__name__)
 
 
 def store_settings(settings: Settings) -> StoreSettings:
@@ -75,3 +83,32 @@ def start_retention(settings: Settings, database: Database) -> list[asyncio.Task
     if sweeper is None:
         return []
     return [asyncio.create_task(sweeper.run(), name="agentd-retention")]
+
+
+def sealed_stores(database: Database, ring: KeyRing) -> dict[str, SealedValues]:
+    """Every store that keeps sealed values, by what it keeps (a store that keeps a secret
+    adds itself here, and `agentd keys reencrypt` moves its values to the current key)."""
+    return {"push notification credentials": SqlPushConfigStore(database, ring)}
+
+
+async def seal_at_start(database: Database, ring: KeyRing) -> None:
+    """With a key: seal the push notifications' tokens and credentials still kept in plain
+    text (said with a count; safe when replicas start together: a row is updated only
+    while it holds what was read). Without one: warn when there are any."""
+    push = SqlPushConfigStore(database, ring)
+    if ring.present:
+        count = await push.seal_plain(ring)
+        if count:
+            log.info(
+                "sealed push notification credentials kept in plain text",
+                count=count,
+                key_id=ring.current_id,
+            )
+        return
+    plain = await push.plain_count()
+    if plain:
+        log.warning(
+            "push notification credentials are kept in plain text: set AGENTD_KEYS "
+            "(docs/keys.md) and they are sealed at the next start",
+            count=plain,
+        )

@@ -174,10 +174,6 @@ class ArtifactNotFoundError(NotFoundError):
     """The task has no artifact of that name (or not that version of it)."""
 
 
-class WebhookNotFoundError(NotFoundError):
-    """No webhook of that id in the caller's tenant."""
-
-
 class GuardrailBlockedError(PermissionDeniedError):
     """A guardrail blocked the content; `metadata` names the check and the rule (never
     the text). A task it stops ends FAILED with STOP_REASON_GUARDRAIL."""
@@ -267,8 +263,7 @@ class PlanInvalidError(AbortedError):
 
 
 class KeyRequiredError(FailedPreconditionError):
-    """A secret would be stored (or read) and the server holds no key for it: its
-    operator sets AGENTD_KEYS."""
+    """A secret is stored or read with no key for it: the server's AGENTD_KEYS."""
 
 
 class EventsExpiredError(FailedPreconditionError):
@@ -331,7 +326,6 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "BUDGET_NOT_FOUND": BudgetNotFoundError,
     "BUDGET_EXISTS": BudgetExistsError,
     "KEY_REQUIRED": KeyRequiredError,
-    "WEBHOOK_NOT_FOUND": WebhookNotFoundError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {
