@@ -37,8 +37,10 @@ from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
 from server.services.memory import MemoryFeature
 from server.services.tasks import TaskService
+from server.services.webhooks import WebhookService
 from server.settings import Settings
 from server.wiring.a2a import A2A, a2a_if_on
+from server.wiring.builders import server_options
 from server.wiring.generic_handlers import GenericOnly
 from server.wiring.models import Spending, usage_service
 from server.wiring.role_table import role_table
@@ -89,6 +91,22 @@ def interceptor_chain(
     return compose(interceptors)
 
 
+def grpc_server(
+    settings: Settings,
+    authenticator: Authenticator | None,
+    where: StoreSettings,
+    live: LiveStores,
+    durable: DurableStores,
+) -> tuple[grpc.aio.Server, DrainingInterceptor, AuditInterceptor]:
+    """The gRPC server with its interceptors (not serving yet), and those of them the
+    server drains and flushes when it stops."""
+    draining = DrainingInterceptor()
+    audit = AuditInterceptor(durable.rpcs)
+    interceptors = interceptor_chain(settings, draining, audit, authenticator, where, live)
+    server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
+    return server, draining, audit
+
+
 def add_services(
     server: grpc.aio.Server,
     settings: Settings,
@@ -101,6 +119,7 @@ def add_services(
     conversations: Conversations,
     memory: MemoryFeature,
     spending: Spending,
+    webhooks: WebhookService,
 ) -> tuple[HealthServicer, A2A | None]:
     """Register AgentService, MemoryService (and A2A when on), health and reflection on
     `server`, each served through its generic handler (`generic_handlers`)."""
@@ -131,6 +150,7 @@ def add_services(
         TaskArtifacts(durable.artifacts, engine.find),
         usage_service(settings, spending, durable, roles),
         Inbox(durable.waits, roles),
+        webhooks,
         heartbeat_seconds=settings.heartbeat_seconds,
     ).register(server)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory), server)
