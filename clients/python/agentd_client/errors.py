@@ -150,6 +150,15 @@ class BudgetExhaustedError(ResourceExhaustedError):
     window starts afresh (None for a budget over all time)."""
 
 
+class WebhookNotFoundError(NotFoundError):
+    """No webhook of that id in your tenant."""
+
+
+class KeyRequiredError(FailedPreconditionError):
+    """A secret would be stored and the server holds no key to encrypt it with
+    (AGENTD_KEYS)."""
+
+
 class BudgetNotFoundError(NotFoundError):
     """No budget of that id in your tenant."""
 
@@ -321,6 +330,8 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "BUDGET_EXHAUSTED": BudgetExhaustedError,
     "BUDGET_NOT_FOUND": BudgetNotFoundError,
     "BUDGET_EXISTS": BudgetExistsError,
+    "WEBHOOK_NOT_FOUND": WebhookNotFoundError,
+    "KEY_REQUIRED": KeyRequiredError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {
