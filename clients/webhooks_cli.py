@@ -64,7 +64,7 @@ def add_parsers(sub: Any) -> None:
 
 
 def _filters(parser: argparse.ArgumentParser, keep: bool = False) -> None:
-    default = None if keep else []
+    default: list[str] | None = None if keep else []
     parser.add_argument(
         "--event", action="append", default=default, choices=EVENT_TYPES, help="(repeatable)"
     )

@@ -43,10 +43,9 @@ from server.wiring.knowledge import open_memory
 from server.wiring.models import Spending, build_models, build_spending, model_factory
 from server.wiring.providers import configure_secrets
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
-from server.wiring.services import add_services, grpc_server, report_serving
+from server.wiring.services import Webhooks, add_services, grpc_server, report_serving
 from server.wiring.startup import after_serving, start_metrics, unless_stopped
 from server.wiring.stores import start_retention, store_settings
-from server.wiring.webhooks import Webhooks
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.redis_options import shown
 from stores.tasks.base import TaskStore

@@ -4,6 +4,7 @@ PENDING (stored, first event) -> RUNNING <-> INPUT_REQUIRED (waiting for a perso
 a child task's parent is nudged to relay it) -> COMPLETED (with a final answer,
 possibly partial when a limit stopped the work), FAILED (with a `TaskFailure`) or
 CANCELLED. Every change is
+told to the engine's notices first (`agent.notices`: the webhooks' outbox), then
 saved with the task and announced by a `status_changed` event; the terminal
 one is always the last event of the task's log, and it is what ends every
 reader's stream (so what must be done by then, a conversation's turn, is done

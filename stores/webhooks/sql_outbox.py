@@ -1,8 +1,8 @@
 """The webhooks' outbox in SQL (SQLite or PostgreSQL): events, their deliveries and the
 streams they are delivered in (`stores.webhooks.tables`).
 
-An event is written with its deliveries in one transaction through the group commit
-(`INSERT ... ON CONFLICT DO NOTHING`: a repeat writes nothing). A claim is a
+An event is written with its deliveries in one commit of the group commit, as plain
+inserts (batched with other callers' rows); a repeat fails on the keys and is dropped. A claim is a
 compare-and-set on the stream's row: an UPDATE of a row whose claim is free or expired
 (PostgreSQL re-reads a row another transaction just claimed and finds it taken), or the
 INSERT of a row not there yet (of two, the primary key lets one in).
@@ -10,12 +10,14 @@ INSERT of a row not there yet (of two, the primary key lets one in).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, case, delete, exists, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from records.webhooks import Delivery, DeliveryState, OutboxEvent, Stream
 from stores.sql.database import Database, insert_of
@@ -45,12 +47,6 @@ class SqlWebhookOutbox:
         self._engine = database.engine
         self._writer = database.writer
         dialect = database.dialect
-        self._event = insert_of(dialect, webhook_events).on_conflict_do_nothing(
-            index_elements=["event_id"]
-        )
-        self._delivery = insert_of(dialect, webhook_deliveries).on_conflict_do_nothing(
-            index_elements=["webhook_id", "event_id"]
-        )
         self._stream = insert_of(dialect, webhook_streams).on_conflict_do_nothing(
             index_elements=["webhook_id", "task_id"]
         )
@@ -68,7 +64,9 @@ class SqlWebhookOutbox:
             "created_at": event.created_at,
             "data": json.dumps(event.data, sort_keys=True, separators=(",", ":")),
         }
-        steps: list[tuple[Any, dict[str, Any] | None]] = [(self._event, row)]
+        # Queued together, so one commit takes them (with other callers' rows of the same
+        # tables, in one executemany each); a repeat fails on the keys, alone: kept already.
+        writes = [self._writer.enqueue(webhook_events, row)]
         for webhook_id in webhook_ids:
             delivery = {
                 "webhook_id": webhook_id,
@@ -81,8 +79,11 @@ class SqlWebhookOutbox:
                 "last_error": "",
                 "dead_at": None,
             }
-            steps.append((self._delivery, delivery))
-        await self._writer.execute_together(steps)
+            writes.append(self._writer.enqueue(webhook_deliveries, delivery))
+        self._writer.commit_pending()
+        for outcome in await asyncio.gather(*writes, return_exceptions=True):
+            if isinstance(outcome, BaseException) and not isinstance(outcome, IntegrityError):
+                raise outcome
 
     async def claim(self, replica: str, now: datetime, until: datetime, limit: int) -> list[Stream]:
         free = or_(

@@ -1,10 +1,9 @@
 """Exceptions the client raises, rebuilt from the server's `google.rpc.Status`.
 
-The class is chosen by `ErrorInfo.reason` (the same names as
-`agentd.v1.ErrorReason` without the prefix); when the reason is missing or
-unknown, by the gRPC status code. Every class carries the status code, the
-reason, the message, the ErrorInfo metadata, the field violations and the
-retry delay the server sent.
+The class is chosen by `ErrorInfo.reason` (the same names as `agentd.v1.ErrorReason`
+without the prefix); when the reason is missing or unknown, by the gRPC status code.
+Every class carries the status code, the reason, the message, the ErrorInfo metadata,
+the field violations and the retry delay the server sent.
 """
 
 from __future__ import annotations
@@ -155,8 +154,7 @@ class WebhookNotFoundError(NotFoundError):
 
 
 class KeyRequiredError(FailedPreconditionError):
-    """A secret would be stored and the server holds no key to encrypt it with
-    (AGENTD_KEYS)."""
+    """A secret would be kept and the server holds no key (AGENTD_KEYS) to encrypt it."""
 
 
 class BudgetNotFoundError(NotFoundError):

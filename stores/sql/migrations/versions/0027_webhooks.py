@@ -25,6 +25,11 @@ depends_on = None
 
 
 def upgrade() -> None:
+    _endpoints()
+    _outbox()
+
+
+def _endpoints() -> None:
     op.create_table(
         "webhooks",
         sa.Column("webhook_id", sa.String(length=64), primary_key=True),
@@ -46,6 +51,9 @@ def upgrade() -> None:
     op.create_index(
         "ix_webhooks_tenant_created", "webhooks", ["tenant", "created_at", "webhook_id"]
     )
+
+
+def _outbox() -> None:
     op.create_table(
         "webhook_events",
         sa.Column("position", sa.Integer(), primary_key=True, autoincrement=True),
