@@ -8,6 +8,8 @@ migrated. Measured in the same run, interleaved:
   target: p50 <= 1 ms);
 - three matching webhooks (a delivery each, the payload once);
 - a tenant whose webhooks want none of it: the cached list is read, nothing written;
+- the floor this machine gives any commit: one row through the same writer (a commit
+  through the pool: the checkout's ping, BEGIN, INSERT, COMMIT), and one round trip;
 and then WRITERS tasks changing status at once (their writes share commits).
 Bounded in count and time.
 """
@@ -20,6 +22,8 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import text
+
 from records.tasks import Task, TaskStatus
 from records.webhooks import Webhook
 from server.services.webhook_outbox import WebhookOutboxWriter
@@ -27,6 +31,7 @@ from stores.sql.database import Database
 from stores.sql.engine import migrate
 from stores.webhooks.sql import SqlWebhookStore
 from stores.webhooks.sql_outbox import SqlWebhookOutbox
+from stores.webhooks.tables import webhook_events
 from tests.helpers import fresh_postgres_database
 
 CHANGES = 500
@@ -64,14 +69,36 @@ async def _change(writer: WebhookOutboxWriter, tenant: str, n: int) -> float:
     return time.perf_counter() - started
 
 
-async def _interleaved(writer: WebhookOutboxWriter) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {"one": [], "three": [], "none": []}
+async def _floor(database: Database, n: int) -> tuple[float, float]:
+    """One row through the writer, and one round trip (`SELECT 1`)."""
+    row = {
+        "event_id": f"floor_{n}",
+        "tenant": "floor",
+        "task_id": "task_floor",
+        "event_type": "task.started",
+        "created_at": datetime.now(UTC),
+        "data": "{}",
+    }
+    started = time.perf_counter()
+    await database.writer.insert(webhook_events, row)
+    row_seconds = time.perf_counter() - started
+    async with database.engine.connect() as connection:
+        started = time.perf_counter()
+        await connection.execute(text("SELECT 1"))
+        return row_seconds, time.perf_counter() - started
+
+
+async def _interleaved(writer: WebhookOutboxWriter, database: Database) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {"one": [], "three": [], "none": [], "row": [], "trip": []}
     until = time.monotonic() + SECONDS
     for n in range(CHANGES):
         if time.monotonic() > until:
             break
-        for tenant, kept in times.items():
-            kept.append(await _change(writer, tenant, 1_000 + n))
+        for tenant in ("one", "three", "none"):
+            times[tenant].append(await _change(writer, tenant, 1_000 + n))
+        row, trip = await _floor(database, n)
+        times["row"].append(row)
+        times["trip"].append(trip)
     return times
 
 
@@ -110,7 +137,7 @@ async def _figures(url: str) -> dict[str, Any]:
         for n in range(20):  # warm: connections open, statements cached, lists read
             for tenant in ("one", "three", "none"):
                 await _change(writer, tenant, n)
-        times = await _interleaved(writer)
+        times = await _interleaved(writer, database)
         crowd, rate = await _at_once(writer)
     finally:
         await database.close()
@@ -136,6 +163,8 @@ async def main() -> None:
     )
     _line("three matching webhooks (event + 3 deliveries)", f["three"])
     _line("no webhook wants it (cached list only)", f["none"])
+    _line("the floor: one row through the same writer", f["row"])
+    _line("  one round trip (SELECT 1)", f["trip"])
     _line(f"{WRITERS} tasks changing status at once", f["crowd"], f"   {f['rate']:,.0f} changes/s")
 
 
