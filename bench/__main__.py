@@ -25,6 +25,7 @@ from bench import (
 )
 from bench.people import approvals, steering
 from bench.spending import ledger, reservations, steps
+from bench.webhooks import outbox
 
 
 def _async(run: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], None]:
@@ -38,6 +39,7 @@ BENCHES: list[tuple[Callable[[], None], bool]] = [
     (_async(stores.main), True),
     (_async(reservations.main), True),
     (_async(ledger.main), True),
+    (_async(outbox.main), True),
     (_async(checkpoints.main), True),
     (urls.main, True),
     (_async(toolsets.main), True),

@@ -17,6 +17,7 @@ fake-llm.) It uses the Python client and the generated code only.
     agentd approve TASK_ID CALL_ID | audit | health
     agentd inbox [--kind approval] | inbox approve|deny TASK_ID CALL_ID | answer | resume
     agentd budgets create|list|update|delete  |  agentd usage [--by agent,day]  |  agentd stats
+    agentd webhooks create|list|get|update|delete|rotate-secret|dead-letters|redeliver
 
 The server is $AGENTD_ADDRESS (else 127.0.0.1:50051) and the credential
 $AGENTD_API_KEY, unless --address and --api-key say otherwise; these and --json and
@@ -50,6 +51,7 @@ from clients import (
     options,
     tasks_cli,
     usage_cli,
+    webhooks_cli,
 )
 from clients.output import as_json, error_line, nothing, table
 
@@ -123,6 +125,7 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "budgets": budgets_cli.run_budgets,
     "usage": usage_cli.run_usage,
     "stats": usage_cli.run_stats,
+    "webhooks": webhooks_cli.run_webhooks,
 }
 
 
@@ -159,6 +162,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     inbox_cli.add_parsers(sub)
     budgets_cli.add_parsers(sub)
     usage_cli.add_parsers(sub)
+    webhooks_cli.add_parsers(sub)
     health = sub.add_parser("health", help="check the server's health")
     health.add_argument("--service", default="")
     return parser, sub

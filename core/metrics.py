@@ -117,6 +117,37 @@ A2A_PUSH_DELIVERIES = Counter(
     registry=REGISTRY,
 )
 
+WEBHOOK_EVENTS = Counter(
+    "agentd_webhook_events",
+    "Webhook events written to the outbox (each once, whatever the webhooks it goes to), "
+    "by type (task.started, inbox.new, ...).",
+    ["type"],
+    registry=REGISTRY,
+)
+WEBHOOK_DELIVERIES = Counter(
+    "agentd_webhook_deliveries",
+    "Webhook deliveries attempted, by outcome: delivered (2xx), failed (retried later), "
+    "dead (given up after AGENTD_WEBHOOK_RETENTION_SECONDS: a dead letter).",
+    ["outcome"],
+    registry=REGISTRY,
+)
+WEBHOOK_DELIVERY_DURATION = Histogram(
+    "agentd_webhook_delivery_duration_seconds",
+    "How long webhook POSTs took, failed ones included.",
+    buckets=LATENCY_BUCKETS,
+    registry=REGISTRY,
+)
+WEBHOOK_PENDING = Gauge(
+    "agentd_webhook_pending",
+    "Webhook deliveries waiting (every tenant's), as this replica's last sweep counted them.",
+    registry=REGISTRY,
+)
+WEBHOOK_DEAD_LETTERS = Gauge(
+    "agentd_webhook_dead_letters",
+    "Webhook dead letters kept (every tenant's), as this replica's last sweep counted them.",
+    registry=REGISTRY,
+)
+
 MODEL_BUCKETS = (0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300)
 ITERATION_BUCKETS = (0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89)
 

@@ -35,7 +35,6 @@ from server.wiring.builders import (
     build_authenticator,
     build_conversations,
     build_registry,
-    server_options,
     start_engine,
     start_toolsets,
 )
@@ -44,7 +43,7 @@ from server.wiring.knowledge import open_memory
 from server.wiring.models import Spending, build_models, build_spending, model_factory
 from server.wiring.providers import configure_secrets
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
-from server.wiring.services import add_services, interceptor_chain, report_serving
+from server.wiring.services import Webhooks, add_services, grpc_server, report_serving
 from server.wiring.startup import after_serving, start_metrics, unless_stopped
 from server.wiring.stores import seal_at_start, start_retention, store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
@@ -102,11 +101,10 @@ class AgentdServer:
         models = models or build_models(settings)
         stores = (tasks, durable, live, agents, conversations, encodings)
         spending = build_spending(settings, durable, live, models)
-        engine, memory = await _engine(settings, models, registry, *stores, background, spending)
-        draining = DrainingInterceptor()
-        audit = AuditInterceptor(durable.rpcs)
-        interceptors = interceptor_chain(settings, draining, audit, authenticator, where, live)
-        server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
+        engine, memory, webhooks = await _engine(
+            settings, models, registry, *stores, background, spending
+        )
+        server, draining, audit = grpc_server(settings, authenticator, where, live, durable)
         health, a2a = add_services(
             server,
             settings,
@@ -119,8 +117,10 @@ class AgentdServer:
             conversations,
             memory,
             spending,
+            webhooks.service,
         )
         port = await _start_serving(server, settings, health, a2a, authenticator)
+        background.append(webhooks.start(engine.replica, durable.rpcs))
         background.append(asyncio.create_task(after_serving(encodings, models)))
         background += start_retention(settings, durable.database)
         return cls(
@@ -181,9 +181,11 @@ async def _engine(
     encodings: Encodings,
     background: list[asyncio.Task[None]],
     spending: Spending,
-) -> tuple[Engine, MemoryFeature]:
-    """The engine, with long-term memory and the server's guardrails (whose clients are
-    held open by a background job, closed when the server stops its jobs)."""
+) -> tuple[Engine, MemoryFeature, Webhooks]:
+    """The engine, with long-term memory, the server's guardrails (whose clients are
+    held open by a background job, closed when the server stops its jobs), its meter, and
+    the webhooks, whose outbox it tells of status changes."""
+    webhooks = Webhooks.build(settings, durable, tasks)
     memory = await open_memory(settings, durable, registry, models=models)
     guardrails = ServerGuardrails(settings, models, model_factory(models))
     background.append(asyncio.create_task(guardrails.held(), name="agentd-guardrails"))
@@ -201,8 +203,9 @@ async def _engine(
         extract=memory.after_turn,
         guardrails=guardrails.policy,
         meter=spending.meter,
+        notices=[webhooks.writer],
     )
-    return engine, memory
+    return engine, memory, webhooks
 
 
 async def _tools(

@@ -1,6 +1,6 @@
 """The AgentService servicer: the one object gRPC registers, each of its RPCs served by
 the handler of its resource (`server/rpcs/`: tasks, the inbox, artifacts, tools, audit,
-grants, agents, conversations, usage)."""
+grants, agents, conversations, usage, webhooks)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,10 @@ from server.rpcs.tool_listing import ToolListing
 from server.rpcs.tools import ToolRpcs
 from server.rpcs.unbuilt import UnbuiltRpcs
 from server.rpcs.usage import UsageRpcs
+from server.rpcs.webhooks import WebhookRpcs
 from server.services.tasks import TaskService
 from server.services.usage import UsageService
+from server.services.webhooks import WebhookService
 from tools.grant_admin import GrantAdmin
 from tools.registry import ToolRegistry
 
@@ -68,6 +70,7 @@ def agent_servicer(
     artifacts: TaskArtifacts,
     usage: UsageService,
     inbox: Inbox,
+    webhooks: WebhookService,
     *,
     heartbeat_seconds: float = 15.0,
 ) -> AgentServicer:
@@ -82,5 +85,6 @@ def agent_servicer(
         AgentRpcs(agents),
         ConversationRpcs(conversations),
         UsageRpcs(usage),
+        WebhookRpcs(webhooks),
         UnbuiltRpcs(),
     )

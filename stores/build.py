@@ -8,7 +8,7 @@ Two groups, opened and closed together:
   it, else in this process;
 - **durable** records (task history, checkpoints, API keys, grants, the audit logs,
   agents, conversations, artifacts, the waits of parked tasks, the usage ledger and
-  budgets): in SQL, SQLite by
+  budgets, webhooks and their outbox): in SQL, SQLite by
   default or PostgreSQL, migrated to the latest schema on open.
 
 The server turns its settings into a `StoreSettings`; nothing here reads the
@@ -56,6 +56,8 @@ from stores.usage.stats_sql import SqlStatsReader
 from stores.waits.sql import SqlWaitStore
 from stores.wakes.base import WakeBus
 from stores.wakes.memory import InMemoryWakeBus
+from stores.webhooks.sql import SqlWebhookStore
+from stores.webhooks.sql_outbox import SqlWebhookOutbox
 
 if TYPE_CHECKING:  # Redis's client is imported only when Redis is configured (start-up time)
     from stores.redis import RedisConnections
@@ -115,6 +117,16 @@ class UsageStores:
 
 
 @dataclass(frozen=True)
+class WebhookStores:
+    """Webhooks, on the durable stores' database."""
+
+    store: SqlWebhookStore
+    """The endpoints (their secrets sealed) and their dead letters."""
+    outbox: SqlWebhookOutbox
+    """The outbox of their events, and the streams it is delivered in."""
+
+
+@dataclass(frozen=True)
 class DurableStores:
     """The SQL records, all on one database and its one writer."""
 
@@ -135,6 +147,8 @@ class DurableStores:
     """The audit log of guardrail decisions (read through `audit_reader`)."""
     usage: UsageStores
     """The usage ledger, budgets' definitions and the statistics reader."""
+    webhooks: WebhookStores
+    """Webhooks and their outbox."""
 
     async def close(self) -> None:
         await self.database.close()
@@ -214,6 +228,7 @@ async def open_durable(settings: StoreSettings) -> DurableStores:
         SqlWaitStore(database),
         SqlGuardrailAudit(database),
         UsageStores(SqlUsageLedger(database), SqlBudgetStore(database), SqlStatsReader(database)),
+        WebhookStores(SqlWebhookStore(database), SqlWebhookOutbox(database)),
     )
 
 

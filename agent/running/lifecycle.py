@@ -4,6 +4,7 @@ PENDING (stored, first event) -> RUNNING <-> INPUT_REQUIRED (waiting for a perso
 a child task's parent is nudged to relay it) -> COMPLETED (with a final answer,
 possibly partial when a limit stopped the work), FAILED (with a `TaskFailure`) or
 CANCELLED. Every change is
+told to the engine's notices first (`agent.notices`: the webhooks' outbox), then
 saved with the task and announced by a `status_changed` event; the terminal
 one is always the last event of the task's log, and it is what ends every
 reader's stream (so what must be done by then, a conversation's turn, is done
@@ -79,6 +80,8 @@ async def _change(
 ) -> None:
     previous = run.task.status
     run.task.status = status
+    # Told before the change is saved: what they write is durable before it is visible.
+    await run.state.notices.task_status(run.task, status, previous)
     writes: list[Awaitable[None]] = [run.transcript.save()]
     if history is not None:
         writes.append(history.record(run.task))
@@ -174,6 +177,13 @@ class Endings:
     async def cancel_stored(self, task: Task, reason: str) -> Task:
         """End CANCELLED a task no coroutine of this process runs (it may run elsewhere, or
         was cancelled before it started). TaskAlreadyTerminalError if it already ended."""
+        if not task.status.terminal:  # told before the end is stored (as for any end)
+            ending = task.snapshot()
+            ending.status = TaskStatus.CANCELLED
+            ending.stop_reason, ending.stop_detail = StopReason.CANCELLED, reason
+            await persist(
+                lambda: self._notices.task_status(ending, TaskStatus.CANCELLED, task.status)
+            )
         moved = await self._store.set_status(
             task.tenant, task.task_id, TaskStatus.CANCELLED, detail=reason
         )
@@ -212,6 +222,8 @@ class Endings:
         previous = task.status
         task.status = status
         try:
+            # Told before the end is stored: what they write is durable before it is seen.
+            await persist(lambda: self._notices.task_status(task, status, previous))
             await persist(run.transcript.save)
         except TaskAlreadyTerminalError:
             return False  # a late end after a cancel: dropped

@@ -8,17 +8,7 @@ from typing import Any, ClassVar
 
 from core.errors import AgentdError
 
-RPCS_UNBUILT = (
-    "ListActionHistory",
-    "CreateWebhook",
-    "GetWebhook",
-    "ListWebhooks",
-    "UpdateWebhook",
-    "DeleteWebhook",
-    "RotateWebhookSecret",
-    "ListWebhookDeadLetters",
-    "RedeliverWebhookEvents",
-)
+RPCS_UNBUILT = ("ListActionHistory",)
 
 
 class UnbuiltRpcs:

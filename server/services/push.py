@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import hashlib
 import json
-import random
 import time
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import httpcore
 import structlog
@@ -36,11 +34,14 @@ from records.audit import RpcRecord
 from records.events import TaskEvent
 from records.push_configs import PushConfig
 from server.convert import a2a as convert
+from server.delivery.loop import ClaimLoop, backoff
+from server.delivery.posting import post
 from stores.audit.base import RpcAuditSink
 from stores.push_configs.base import PushConfigStore
 from stores.tasks.base import TaskStore
 from tools.builtin.addresses import IPNetwork
-from tools.builtin.http import GuardedBackend, timeouts
+
+__all__ = ["AUDIT_METHOD", "PushDeliverer", "backoff"]
 
 log = structlog.get_logger(__name__)
 
@@ -49,14 +50,39 @@ AUDIT_METHOD = "/lf.a2a.v1.A2AService/PushNotification"
 EVENT_ID_HEADER = "x-agentd-event-id"
 TOKEN_HEADER = "x-a2a-notification-token"
 
+_Key = tuple[str, str, str]
 
-def backoff(attempt: int, base: float, cap: float) -> float:
-    """Seconds before retry `attempt` (1, 2, ...): full jitter over base * 2^attempt."""
-    return random.uniform(0, min(cap, base * 2 ** min(attempt, 20)))
+
+def _key(config: PushConfig) -> _Key:
+    return (config.tenant, config.task_id, config.config_id)
 
 
 class _ClaimLost(Exception):  # noqa: N818 - a signal, not a failure
     """The config was deleted, or another replica holds it now."""
+
+
+class _Claims:
+    """The configs as `ClaimLoop` claims them: a renewal moves nothing but keeps the cursor
+    each held config's delivery reached."""
+
+    def __init__(self, configs: PushConfigStore) -> None:
+        self.configs = configs
+        self.cursors: dict[_Key, int] = {}
+
+    async def claim(
+        self, replica: str, now: datetime, until: datetime, limit: int
+    ) -> list[PushConfig]:
+        claimed = await self.configs.claim(replica, now, until, limit)
+        for config in claimed:
+            self.cursors.setdefault(_key(config), config.delivered_through)
+        return claimed
+
+    async def renew(self, config: PushConfig, replica: str, until: datetime) -> bool:
+        cursor = self.cursors.get(_key(config), config.delivered_through)
+        return await self.configs.advance(config, replica, cursor, False, until)
+
+    async def release(self, config: PushConfig, replica: str) -> None:
+        await self.configs.release(config, replica)
 
 
 class PushDeliverer:
@@ -78,71 +104,45 @@ class PushDeliverer:
         audit: RpcAuditSink | None = None,
     ) -> None:
         self._audit = audit
+        self._claims = _Claims(configs)
         self._configs = configs
         self._tasks = tasks
         self._replica = replica
-        self._allowed = allowed
-        self._lease = lease_seconds
-        self._poll = poll_seconds
         self._timeout = timeout_seconds
         self._retry = (retry_base_seconds, retry_cap_seconds)
-        self._max_held = max_held
-        self._held: dict[tuple[str, str, str], asyncio.Task[None]] = {}
-
-    def _until(self) -> datetime:
-        return datetime.now(UTC) + timedelta(seconds=self._lease)
+        self._loop = ClaimLoop(
+            self._claims,
+            self._deliver,
+            _key,
+            replica,
+            allowed,
+            lease_seconds=lease_seconds,
+            poll_seconds=poll_seconds,
+            max_held=max_held,
+            name="agentd-a2a-push",
+        )
 
     async def run(self) -> None:
         """Claim and deliver until cancelled; on cancel, give the claims back."""
-        async with httpcore.AsyncConnectionPool(
-            network_backend=GuardedBackend(self._allowed), max_connections=16
-        ) as pool:
-            try:
-                while True:
-                    await self._claim_more(pool)
-                    await asyncio.sleep(self._poll)
-            finally:
-                jobs = list(self._held.values())
-                for job in jobs:
-                    job.cancel()
-                await asyncio.gather(*jobs, return_exceptions=True)
-
-    async def _claim_more(self, pool: httpcore.AsyncConnectionPool) -> None:
-        room = self._max_held - len(self._held)
-        if room <= 0:
-            return
-        try:
-            claimed = await self._configs.claim(
-                self._replica, datetime.now(UTC), self._until(), room
-            )
-        except Exception as error:  # noqa: BLE001 - the database is out of reach: next round
-            log.warning("cannot claim push notifications", error=str(error))
-            return
-        for config in claimed:
-            key = (config.tenant, config.task_id, config.config_id)
-            job = asyncio.create_task(self._deliver(pool, config), name="agentd-a2a-push")
-            self._held[key] = job
-            job.add_done_callback(functools.partial(self._forget, key))
-
-    def _forget(self, key: tuple[str, str, str], _: asyncio.Task[None]) -> None:
-        self._held.pop(key, None)
+        await self._loop.run()
 
     async def _deliver(self, pool: httpcore.AsyncConnectionPool, config: PushConfig) -> None:
         """Send the config's task's updates after its cursor, in order, until the task's
-        last event (the config is then finished) or the claim is lost; the claim is
-        renewed meanwhile (a task may be quiet for longer than the lease)."""
-        cursor = [config.delivered_through]
-        renewing = asyncio.create_task(self._renew(config, cursor))
+        last event (the config is then finished) or the claim is lost; the loop renews
+        the claim meanwhile (a task may be quiet for longer than the lease)."""
+        key = _key(config)
+        cursor = self._claims.cursors
+        until = self._loop.until
         try:
             task = await self._tasks.get(config.tenant, config.task_id)
-            events = self._tasks.read_events(config.tenant, config.task_id, cursor[0])
+            events = self._tasks.read_events(config.tenant, config.task_id, cursor[key])
             async for event in events:
                 update = convert.update_of(task, event)
                 if update is not None:
                     await self._post_until_delivered(pool, config, event, update)
-                cursor[0] = event.sequence
+                cursor[key] = event.sequence
                 if not await self._configs.advance(
-                    config, self._replica, event.sequence, event.terminal, self._until()
+                    config, self._replica, event.sequence, event.terminal, until()
                 ):
                     return
         except _ClaimLost:
@@ -152,22 +152,9 @@ class PushDeliverer:
                 "push notifications end: the task's events are gone", task_id=config.task_id
             )
             with contextlib.suppress(Exception):
-                await self._configs.advance(config, self._replica, cursor[0], True, self._until())
-        except asyncio.CancelledError:
-            with contextlib.suppress(Exception):
-                await asyncio.shield(self._configs.release(config, self._replica))
-            raise
-        except Exception as error:  # noqa: BLE001 - the task or its log is gone: said, left
-            log.warning("push notifications stopped", task_id=config.task_id, error=str(error))
+                await self._configs.advance(config, self._replica, cursor[key], True, until())
         finally:
-            renewing.cancel()
-
-    async def _renew(self, config: PushConfig, cursor: list[int]) -> None:
-        """Keep the claim while delivering (a third of the lease at a time)."""
-        while True:
-            await asyncio.sleep(self._lease / 3)
-            with contextlib.suppress(Exception):  # the database may be out of reach: again
-                await self._configs.advance(config, self._replica, cursor[0], False, self._until())
+            cursor.pop(key, None)
 
     async def _post_until_delivered(
         self,
@@ -188,7 +175,7 @@ class PushDeliverer:
         attempt = 0
         while True:
             started, clock = datetime.now(UTC), time.perf_counter()
-            outcome = await self._post(pool, config.url, headers, body)
+            outcome = await post(pool, config.url, headers, body, self._timeout)
             A2A_PUSH_DELIVERIES.labels("delivered" if outcome is None else "failed").inc()
             await self._record(config, event, body, outcome, started, clock)
             log.info(
@@ -235,25 +222,3 @@ class PushDeliverer:
             await self._audit.write(record)
         except Exception:
             log.error("could not write the push notification's audit record", exc_info=True)
-
-    async def _post(
-        self,
-        pool: httpcore.AsyncConnectionPool,
-        url: str,
-        headers: list[tuple[str, str]],
-        body: bytes,
-    ) -> str | None:
-        """None when the receiver took it (2xx), else why not."""
-        try:
-            response = await pool.request(
-                "POST",
-                url,
-                headers=headers,
-                content=body,
-                extensions={"timeout": timeouts(self._timeout)},
-            )
-        except Exception as error:  # noqa: BLE001 - any failure to deliver is retried
-            return f"{type(error).__name__}: {error}"
-        if 200 <= response.status < 300:
-            return None
-        return f"HTTP {response.status}"

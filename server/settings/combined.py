@@ -3,7 +3,7 @@ section, in `server.settings.sections`, reads its own `AGENTD_*` variables)."""
 
 from __future__ import annotations
 
-from server.settings.sections.a2a import A2ASettings
+from server.settings.sections.a2a import A2ASettings, WebhookSettings
 from server.settings.sections.access import AccessSettings
 from server.settings.sections.artifacts import ArtifactSettings
 from server.settings.sections.conversations import ConversationSettings
@@ -39,5 +39,6 @@ class Settings(
     GuardrailSettings,
     UsageSettings,
     KeySettings,
+    WebhookSettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -17,6 +17,7 @@ from agent.engine import Engine
 from agent.limits import Capacity, EngineConfig, GuardrailPolicy, PlanPolicy, ToolLimits, WaitPolicy
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
+from agent.notices import AllNotices, Notices
 from agent.parts import EngineParts, Replicas
 from agent.running.run import TaskRun
 from agent.spending.calls import Metering
@@ -282,10 +283,12 @@ async def start_engine(
     extract: Callable[[Task, TaskRun | None], None] | None = None,
     guardrails: GuardrailPolicy | None = None,
     meter: Metering | None = None,
+    notices: Sequence[Notices] = (),
 ) -> Engine:
     """The engine, listening for cancellations, its tasks recovered (those lost with the
     last process end, before the waking pass) and supervised; `recall` and `extract` are
-    long-term memory's (`server.wiring.knowledge`), `meter` meters model calls."""
+    long-term memory's (`server.wiring.knowledge`), `meter` meters model calls, `notices`
+    are told of status changes and waits' steps (the webhooks' outbox)."""
     models = models or build_models(settings)
     engine = Engine(
         models,
@@ -295,13 +298,7 @@ async def start_engine(
             history=durable.history,
             idempotency=live.idempotency,
             key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
-            replicas=Replicas(
-                leases=live.leases,
-                cancel_bus=live.cancellations,
-                wake_bus=live.wakes,
-                steer_bus=live.steers,
-                takeover_interval_seconds=settings.takeover_interval_seconds,
-            ),
+            replicas=replicas(settings, live),
             checkpoints=durable.checkpoints,
             waits=durable.waits,
             agents=agents,
@@ -316,6 +313,7 @@ async def start_engine(
             ),
             guardrail_audit=durable.guardrails,
             meter=meter,
+            notices=AllNotices(notices),
         ),
         engine_config(settings, guardrails),
     )
@@ -327,6 +325,17 @@ async def start_engine(
     if engine.configured:
         warn_unknown_models(engine.config.catalog, configured_models(settings))
     return engine
+
+
+def replicas(settings: Settings, live: LiveStores) -> Replicas:
+    """What the engine shares with the other replicas: leases and the buses."""
+    return Replicas(
+        leases=live.leases,
+        cancel_bus=live.cancellations,
+        wake_bus=live.wakes,
+        steer_bus=live.steers,
+        takeover_interval_seconds=settings.takeover_interval_seconds,
+    )
 
 
 def build_conversations(

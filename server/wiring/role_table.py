@@ -34,5 +34,6 @@ def role_table(settings: Settings) -> RoleTable:
             Action.ACT_FOR_END_USERS: settings.gateway_roles,
             Action.MANAGE_BUDGETS: settings.budget_admin_roles,
             Action.READ_USAGE: settings.auditor_roles,
+            Action.MANAGE_WEBHOOKS: settings.webhook_admin_roles,
         }
     )

@@ -1,9 +1,11 @@
 """What the gRPC server serves (AgentService, MemoryService, A2A when on, health,
-reflection), the interceptors every call passes through, outermost first, and health
-reported SERVING once it serves."""
+reflection), the interceptors every call passes through, outermost first, health
+reported SERVING once it serves, and the webhooks' place in it (the outbox writer the
+engine tells, the service the RPCs call, the deliverer every replica runs)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,8 +23,10 @@ from agentd.v1 import agent_service_pb2, memory_pb2, memory_pb2_grpc
 from audit.service import AuditLogs
 from auth.authenticator import Authenticator
 from auth.throttle import FailureThrottle
+from core.errors import TaskNotFoundError
 from core.roles import Action
 from records.keys import roles_by_principal
+from records.tasks import Task
 from records.tools.model import PermissionLevel
 from server import reflection
 from server.interceptors.audit import AuditInterceptor
@@ -37,13 +41,18 @@ from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
 from server.services.memory import MemoryFeature
 from server.services.tasks import TaskService
+from server.services.webhook_delivery import WebhookDeliverer
+from server.services.webhook_outbox import WebhookOutboxWriter
+from server.services.webhooks import WebhookService
 from server.settings import Settings
 from server.wiring.a2a import A2A, a2a_if_on
+from server.wiring.builders import server_options
 from server.wiring.generic_handlers import GenericOnly
 from server.wiring.models import Spending, usage_service
 from server.wiring.role_table import role_table
 from server.wiring.stores import rate_limiters
 from stores.api_keys.base import KeyStore
+from stores.audit.base import RpcAuditSink
 from stores.build import DurableStores, LiveStores, StoreSettings
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
@@ -89,6 +98,22 @@ def interceptor_chain(
     return compose(interceptors)
 
 
+def grpc_server(
+    settings: Settings,
+    authenticator: Authenticator | None,
+    where: StoreSettings,
+    live: LiveStores,
+    durable: DurableStores,
+) -> tuple[grpc.aio.Server, DrainingInterceptor, AuditInterceptor]:
+    """The gRPC server with its interceptors (not serving yet), and those of them the
+    server drains and flushes when it stops."""
+    draining = DrainingInterceptor()
+    audit = AuditInterceptor(durable.rpcs)
+    interceptors = interceptor_chain(settings, draining, audit, authenticator, where, live)
+    server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
+    return server, draining, audit
+
+
 def add_services(
     server: grpc.aio.Server,
     settings: Settings,
@@ -101,6 +126,7 @@ def add_services(
     conversations: Conversations,
     memory: MemoryFeature,
     spending: Spending,
+    webhooks: WebhookService,
 ) -> tuple[HealthServicer, A2A | None]:
     """Register AgentService, MemoryService (and A2A when on), health and reflection on
     `server`, each served through its generic handler (`generic_handlers`)."""
@@ -131,6 +157,7 @@ def add_services(
         TaskArtifacts(durable.artifacts, engine.find),
         usage_service(settings, spending, durable, roles),
         Inbox(durable.waits, roles),
+        webhooks,
         heartbeat_seconds=settings.heartbeat_seconds,
     ).register(server)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory), server)
@@ -169,3 +196,58 @@ async def report_serving(
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     if a2a is not None:
         await a2a.start(port, health, authenticator)
+
+
+@dataclass
+class Webhooks:
+    """Webhooks on one server."""
+
+    settings: Settings
+    durable: DurableStores
+    writer: WebhookOutboxWriter
+    service: WebhookService
+    deliverer: WebhookDeliverer | None = None
+
+    @classmethod
+    def build(cls, settings: Settings, durable: DurableStores, tasks: TaskStore) -> Webhooks:
+        """The writer and the service (the deliverer comes with `start`)."""
+
+        async def find(tenant: str, task_id: str) -> Task | None:
+            try:
+                return await tasks.get(tenant, task_id)
+            except TaskNotFoundError:
+                return None
+
+        stores = durable.webhooks
+        writer = WebhookOutboxWriter(
+            stores.store, stores.outbox, find, settings.webhook_refresh_seconds
+        )
+        service = WebhookService(
+            stores.store,
+            settings.key_ring(),
+            role_table(settings),
+            settings.allowed_networks(),
+            writer,
+        )
+        return cls(settings, durable, writer, service)
+
+    def start(self, replica: str, audit: RpcAuditSink | None = None) -> asyncio.Task[None]:
+        """Deliver from now on (as `replica`): the job, which gives its claims back when it
+        is cancelled (another replica goes on)."""
+        settings, stores = self.settings, self.durable.webhooks
+        self.deliverer = WebhookDeliverer(
+            stores.store,
+            stores.outbox,
+            settings.key_ring(),
+            replica,
+            settings.allowed_networks(),
+            retention_seconds=settings.webhook_retention_seconds,
+            lease_seconds=settings.webhook_lease_seconds,
+            timeout_seconds=settings.webhook_timeout_seconds,
+            retry_base_seconds=settings.webhook_retry_base_seconds,
+            retry_cap_seconds=settings.webhook_retry_cap_seconds,
+            sweep_seconds=settings.webhook_sweep_seconds,
+            audit=audit,
+        )
+        self.writer.wrote = self.deliverer.nudge  # an event written here: claimed at once
+        return asyncio.create_task(self.deliverer.run(), name="agentd-webhooks")

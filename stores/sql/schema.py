@@ -12,7 +12,6 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
-    MetaData,
     String,
     Table,
     Text,
@@ -20,7 +19,11 @@ from sqlalchemy import (
     false,
 )
 
-metadata = MetaData()
+from stores.sql.metadata import metadata as metadata
+from stores.webhooks.tables import webhook_deliveries as webhook_deliveries
+from stores.webhooks.tables import webhook_events as webhook_events
+from stores.webhooks.tables import webhook_streams as webhook_streams
+from stores.webhooks.tables import webhooks as webhooks
 
 task_history = Table(
     "task_history",

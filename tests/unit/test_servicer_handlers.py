@@ -17,6 +17,7 @@ from server.rpcs.inbox import InboxRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tools import ToolRpcs
 from server.rpcs.usage import UsageRpcs
+from server.rpcs.webhooks import WebhookRpcs
 from server.servicer import AgentServicer
 
 HANDLERS = (
@@ -29,6 +30,7 @@ HANDLERS = (
     AgentRpcs,
     ConversationRpcs,
     UsageRpcs,
+    WebhookRpcs,
 )
 
 

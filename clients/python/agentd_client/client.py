@@ -44,6 +44,7 @@ from agentd_client.requests import execute_request as _execute_request
 from agentd_client.requests import to_python as to_python  # re-exported: part of the API
 from agentd_client.requests import to_struct as to_struct
 from agentd_client.usage import UsageMethods
+from agentd_client.webhooks import WebhookMethods
 
 T = TypeVar("T")
 
@@ -59,6 +60,7 @@ class AgentClient(
     AuditMethods,
     UsageMethods,
     InboxMethods,
+    WebhookMethods,
 ):
     """An async client over one channel. Use as an async context manager, or call `close()`.
 

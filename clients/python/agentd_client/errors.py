@@ -1,10 +1,9 @@
 """Exceptions the client raises, rebuilt from the server's `google.rpc.Status`.
 
-The class is chosen by `ErrorInfo.reason` (the same names as
-`agentd.v1.ErrorReason` without the prefix); when the reason is missing or
-unknown, by the gRPC status code. Every class carries the status code, the
-reason, the message, the ErrorInfo metadata, the field violations and the
-retry delay the server sent.
+The class is chosen by `ErrorInfo.reason` (the same names as `agentd.v1.ErrorReason`
+without the prefix); when the reason is missing or unknown, by the gRPC status code.
+Every class carries the status code, the reason, the message, the ErrorInfo metadata,
+the field violations and the retry delay the server sent.
 """
 
 from __future__ import annotations
@@ -148,6 +147,10 @@ class BudgetExhaustedError(ResourceExhaustedError):
     """A budget of the tenant, the user or the agent has no room: the task cannot start.
     `quota_violations` names the budget (`budget:<id>`); `retry_after_seconds` says when its
     window starts afresh (None for a budget over all time)."""
+
+
+class WebhookNotFoundError(NotFoundError):
+    """No webhook of that id in your tenant."""
 
 
 class BudgetNotFoundError(NotFoundError):
@@ -325,6 +328,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "BUDGET_EXHAUSTED": BudgetExhaustedError,
     "BUDGET_NOT_FOUND": BudgetNotFoundError,
     "BUDGET_EXISTS": BudgetExistsError,
+    "WEBHOOK_NOT_FOUND": WebhookNotFoundError,
     "KEY_REQUIRED": KeyRequiredError,
 }
 

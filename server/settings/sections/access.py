@@ -67,6 +67,11 @@ class AccessSettings(Section):
         description="comma-separated roles that may create, change and delete their tenant's "
         "budgets (reading them, usage and statistics: AGENTD_AUDITOR_ROLES)",
     )
+    webhook_admin_roles: CommaList = Field(
+        default_factory=lambda: ["admin"],
+        description="comma-separated roles that may create, read, change and delete their "
+        "tenant's webhooks, list their dead letters and redeliver them",
+    )
     grant_admin_max_level: Literal["none", "read", "write", "execute", "admin"] = Field(
         "execute",
         description="the highest level a grant made through the API may give (ADMIN grants "

@@ -42,6 +42,7 @@ def test_each_setting_gives_the_roles_of_its_actions() -> None:
         memory_shared_write_roles="writer",
         gateway_roles="front",
         budget_admin_roles="treasurer",
+        webhook_admin_roles="hooker",
     )
     table = role_table(settings)
     expected = {
@@ -61,6 +62,7 @@ def test_each_setting_gives_the_roles_of_its_actions() -> None:
         Action.ACT_FOR_END_USERS: ("front",),
         Action.MANAGE_BUDGETS: ("treasurer",),
         Action.READ_USAGE: ("clerk",),
+        Action.MANAGE_WEBHOOKS: ("hooker",),
     }
     assert dict(table.items()) == expected
     # the engine (ApproveToolCall, ProvideInput, ResumeTask) gets the same table

@@ -1,0 +1,1 @@
+"""Benchmarks of webhooks: what the outbox costs a task's status change."""
