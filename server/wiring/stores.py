@@ -22,6 +22,7 @@ from stores.retention.sweeper import RetentionSweeper, Rule
 from stores.sql.database import Database
 from stores.sql.engine import PoolOptions
 from stores.usage.sql import SqlUsageLedger
+from stores.webhooks.sql import SqlWebhookStore
 
 log = structlog.get_logger(__name__)
 
@@ -88,7 +89,10 @@ def start_retention(settings: Settings, database: Database) -> list[asyncio.Task
 def sealed_stores(database: Database, ring: KeyRing) -> dict[str, SealedValues]:
     """Every store that keeps sealed values, by what it keeps (a store that keeps a secret
     adds itself here, and `agentd keys reencrypt` moves its values to the current key)."""
-    return {"push notification credentials": SqlPushConfigStore(database, ring)}
+    return {
+        "push notification credentials": SqlPushConfigStore(database, ring),
+        "webhook signing secrets": SqlWebhookStore(database),
+    }
 
 
 async def seal_at_start(database: Database, ring: KeyRing) -> None:

@@ -1,8 +1,9 @@
 """`agentd keys new` and `agentd keys reencrypt`, as an operator runs them: a fresh key
 each time; after a rotation (the new key first, the old one after it) `reencrypt` moves
-every push config's secrets sealed with the old key, and any still kept in plain text, to
-the new key on PostgreSQL, says how many, and moves nothing the second time; without a
-key, or with a malformed one, it stops at once (exit 2), never echoing a key."""
+every push config's secrets and webhook signing secret sealed with the old key, and any
+still kept in plain text, to the new key on PostgreSQL, says how many, and moves nothing
+the second time; without a key, or with a malformed one, it stops at once (exit 2),
+never echoing a key."""
 
 from __future__ import annotations
 
@@ -17,11 +18,14 @@ from sqlalchemy import select, update
 
 from core.keyring import KeyRing, key_id, parse_key
 from records.push_configs import PushConfig
+from records.webhooks import SECRET_PURPOSE, Webhook, secret_binding
 from server.commands.cli import main
 from stores.push_configs.sql import SqlPushConfigStore
 from stores.sql.database import Database
 from stores.sql.engine import migrate
 from stores.sql.schema import a2a_push_configs
+from stores.webhooks.sql import SqlWebhookStore
+from stores.webhooks.tables import webhooks as webhook_rows
 from tests.helpers import run_agentd
 
 OLD, NEW = bytes(range(32)), bytes(range(100, 132))
@@ -54,13 +58,23 @@ async def test_reencrypt_moves_every_secret_to_the_new_key(tmp_path: Path, datab
             query = update(a2a_push_configs).where(a2a_push_configs.c.config_id == "plain")
             await connection.execute(query.values(token="tok-3", auth_credentials="cred-3"))
 
+        hooks, bound = SqlWebhookStore(db), secret_binding("acme", "wh_1")
+        sealed = KeyRing([OLD]).seal(SECRET_PURPOSE, b"whsec-old", bound)
+        hook = Webhook("wh_1", "acme", "http://127.0.0.1:9/hook", created_at=NOW, secret=sealed)
+        await hooks.create(hook)
+
         env = {"AGENTD_DATABASE_URL": database, "AGENTD_KEYS": f"{NEW_TEXT},{OLD_TEXT}"}
         done = await asyncio.to_thread(run_agentd, tmp_path, "keys", "reencrypt", env=env)
         assert done.returncode == 0, done.stderr
         assert done.stdout.splitlines() == [
             "push notification credentials: 5 moved",
-            f"moved 5 values to key {key_id(NEW)}",
+            "webhook signing secrets: 1 moved",
+            f"moved 6 values to key {key_id(NEW)}",
         ]
+        async with db.engine.connect() as connection:
+            [hook_secret] = (await connection.execute(select(webhook_rows.c.secret))).scalars()
+        assert hook_secret.split(":")[2] == key_id(NEW)
+        assert KeyRing([NEW]).open(SECRET_PURPOSE, hook_secret, bound) == b"whsec-old"
         rows = await _rows(db)
         sealed_with = {
             (name, column): row[column].split(":")[2]
