@@ -293,15 +293,7 @@ async def start_engine(
         EngineParts(
             tasks,
             history=durable.history,
-            idempotency=live.idempotency,
-            key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
-            replicas=Replicas(
-                leases=live.leases,
-                cancel_bus=live.cancellations,
-                wake_bus=live.wakes,
-                steer_bus=live.steers,
-                takeover_interval_seconds=settings.takeover_interval_seconds,
-            ),
+            replicas=replicas(settings, live),
             checkpoints=durable.checkpoints,
             waits=durable.waits,
             agents=agents,
@@ -327,6 +319,20 @@ async def start_engine(
     if engine.configured:
         warn_unknown_models(engine.config.catalog, configured_models(settings))
     return engine
+
+
+def replicas(settings: Settings, live: LiveStores) -> Replicas:
+    """What the engine shares with the other replicas: leases, cancellations, wakes,
+    steers and idempotency keys, in the live stores."""
+    return Replicas(
+        leases=live.leases,
+        cancel_bus=live.cancellations,
+        wake_bus=live.wakes,
+        steer_bus=live.steers,
+        takeover_interval_seconds=settings.takeover_interval_seconds,
+        idempotency=live.idempotency,
+        key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
+    )
 
 
 def build_conversations(
