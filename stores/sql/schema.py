@@ -1,4 +1,7 @@
-"""The tables. Changes go through a new Alembic migration in db/migrations/versions."""
+"""The tables. Changes go through a new Alembic migration in db/migrations/versions.
+
+Every table is on the one `metadata` (`stores.sql.metadata`); the inbox's history is
+defined beside it (`stores.sql.inbox_tables`) and named here with the others."""
 
 from __future__ import annotations
 
@@ -12,7 +15,6 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
-    MetaData,
     String,
     Table,
     Text,
@@ -20,7 +22,8 @@ from sqlalchemy import (
     false,
 )
 
-metadata = MetaData()
+from stores.sql.inbox_tables import action_history as action_history
+from stores.sql.metadata import metadata as metadata
 
 task_history = Table(
     "task_history",
