@@ -22,6 +22,7 @@ from agent.guardrails.runs import Guards
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles
 from agent.modes import planner
+from agent.notices import Notices
 from agent.parts import EngineParts, Replicas
 from agent.requests import validate_request
 from agent.running import lifecycle
@@ -181,6 +182,11 @@ class Engine:
     @property
     def configured(self) -> bool:
         return self._models is not None
+
+    @property
+    def notices(self) -> Notices:
+        """Who is told of status changes and of the steps of waits (`EngineParts.notices`)."""
+        return self._notices
 
     def running_count(self) -> int:
         """Tasks in this process now (running or waiting for a slot)."""

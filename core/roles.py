@@ -37,6 +37,7 @@ class Action(Enum):
     ACT_FOR_END_USERS = "calling on behalf of someone (agentd-on-behalf-of)"
     MANAGE_BUDGETS = "managing budgets"
     READ_USAGE = "reading usage and statistics"
+    READ_ACTION_HISTORY = "reading the inbox's history"
 
     @property
     def words(self) -> str:
@@ -112,6 +113,8 @@ DEFAULT_ROLES = RoleTable.of(
         Action.ACT_FOR_END_USERS: ("gateway",),
         Action.MANAGE_BUDGETS: _ADMINS,
         Action.READ_USAGE: ("auditor", "admin"),
+        # the approvers, then the auditors (each role once)
+        Action.READ_ACTION_HISTORY: ("approver", "admin", "auditor"),
     }
 )
 """The table the default settings give (`server.wiring.role_table.role_table`)."""

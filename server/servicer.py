@@ -25,6 +25,7 @@ from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tool_listing import ToolListing
 from server.rpcs.tools import ToolRpcs
 from server.rpcs.usage import UsageRpcs
+from server.services.action_history import ActionHistory
 from server.services.tasks import TaskService
 from server.services.usage import UsageService
 from tools.grant_admin import GrantAdmin
@@ -67,13 +68,14 @@ def agent_servicer(
     artifacts: TaskArtifacts,
     usage: UsageService,
     inbox: Inbox,
+    history: ActionHistory,
     *,
     heartbeat_seconds: float = 15.0,
 ) -> AgentServicer:
     """The servicer over the engine and its collaborators, one handler per resource."""
     return AgentServicer(
         TaskRpcs(engine, tasks, artifacts, heartbeat_seconds=heartbeat_seconds),
-        InboxRpcs(inbox),
+        InboxRpcs(inbox, history),
         ArtifactRpcs(artifacts),
         ToolRpcs(registry, ToolListing(registry, agents), engine.guards),
         AuditRpcs(audit),

@@ -7,8 +7,8 @@ Two groups, opened and closed together:
   cached tool results: in Redis when a Redis URL is given, so that replicas share
   it, else in this process;
 - **durable** records (task history, checkpoints, API keys, grants, the audit logs,
-  agents, conversations, artifacts, the waits of parked tasks, the usage ledger and
-  budgets): in SQL, SQLite by
+  agents, conversations, artifacts, the waits of parked tasks and the inbox's history,
+  the usage ledger and budgets): in SQL, SQLite by
   default or PostgreSQL, migrated to the latest schema on open.
 
 The server turns its settings into a `StoreSettings`; nothing here reads the
@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stores.action_history.sql import SqlActionHistory
 from stores.agents.sql import SqlAgentStore
 from stores.api_keys.sql import SqlKeyStore
 from stores.artifacts.sql import SqlArtifactStore
@@ -135,6 +136,8 @@ class DurableStores:
     """The audit log of guardrail decisions (read through `audit_reader`)."""
     usage: UsageStores
     """The usage ledger, budgets' definitions and the statistics reader."""
+    action_history: SqlActionHistory
+    """The inbox's history: what became of each wait for a person."""
 
     async def close(self) -> None:
         await self.database.close()
@@ -214,6 +217,7 @@ async def open_durable(settings: StoreSettings) -> DurableStores:
         SqlWaitStore(database),
         SqlGuardrailAudit(database),
         UsageStores(SqlUsageLedger(database), SqlBudgetStore(database), SqlStatsReader(database)),
+        SqlActionHistory(database),
     )
 
 

@@ -17,8 +17,10 @@ from agent.engine import Engine
 from agent.limits import Capacity, EngineConfig, GuardrailPolicy, PlanPolicy, ToolLimits, WaitPolicy
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
+from agent.notices import AllNotices
 from agent.parts import EngineParts, Replicas
 from agent.running.run import TaskRun
+from agent.scheduling.inbox import InboxHistory
 from agent.spending.calls import Metering
 from agent.teams.delegation import TeamLimits
 from auth.authenticator import Authenticator
@@ -308,6 +310,7 @@ async def start_engine(
             ),
             guardrail_audit=durable.guardrails,
             meter=meter,
+            notices=build_notices(durable),
         ),
         engine_config(settings, guardrails),
     )
@@ -333,6 +336,12 @@ def replicas(settings: Settings, live: LiveStores) -> Replicas:
         idempotency=live.idempotency,
         key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
     )
+
+
+def build_notices(durable: DurableStores) -> AllNotices:
+    """Who is told of tasks' status changes and of the steps of their waits for a person
+    (`agent.notices`), in order: the inbox's history."""
+    return AllNotices([InboxHistory(durable.action_history)])
 
 
 def build_conversations(

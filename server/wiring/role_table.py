@@ -34,5 +34,7 @@ def role_table(settings: Settings) -> RoleTable:
             Action.ACT_FOR_END_USERS: settings.gateway_roles,
             Action.MANAGE_BUDGETS: settings.budget_admin_roles,
             Action.READ_USAGE: settings.auditor_roles,
+            # whoever decides on waits may read what became of them, and so may auditors
+            Action.READ_ACTION_HISTORY: tuple(dict.fromkeys((*approvers, *settings.auditor_roles))),
         }
     )
