@@ -22,6 +22,7 @@ from agent.guardrails.runs import Guards
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles
 from agent.modes import planner
+from agent.notices import Notices
 from agent.parts import EngineParts, Replicas
 from agent.requests import validate_request
 from agent.running import lifecycle
@@ -32,7 +33,7 @@ from agent.scheduling.background import Background
 from agent.scheduling.cancelling import Cancelling
 from agent.scheduling.execution import Runner
 from agent.scheduling.factory import RunFactory
-from agent.scheduling.intake import Chosen, choose, new_task
+from agent.scheduling.intake import Chosen, StartKeys, choose, new_task
 from agent.scheduling.listing import list_live
 from agent.scheduling.parking import Parking
 from agent.scheduling.steers import Steers
@@ -42,7 +43,6 @@ from agent.teams.delegation import Team, TeamLimits
 from agent.teams.remote import RemoteAgents
 from core.errors import (
     ConversationBusyError,
-    IdempotencyConflictError,
     LLMNotConfiguredError,
     PlanInvalidError,
     TaskAlreadyTerminalError,
@@ -58,7 +58,6 @@ from records.tasks import Task, TaskQuery, new_task_id
 from records.tools.approvals import ApprovalDecision
 from stores.checkpoints.base import CheckpointStore
 from stores.checkpoints.memory import InMemoryCheckpointStore
-from stores.idempotency.base import scoped_key
 from stores.tasks.base import TaskStore
 from tools.registry import ToolRegistry
 
@@ -83,8 +82,9 @@ class Engine:
         self._registry = registry
         self._store = store = parts.store
         self._history = parts.history
-        self._idempotency = parts.idempotency
-        self._key_ttl = parts.key_ttl_seconds
+        self._idempotency = keys = parts.replicas.idempotency
+        self._key_ttl = parts.replicas.key_ttl_seconds
+        self._start_keys = StartKeys(keys, self._key_ttl)
         self._leases = parts.replicas.leases
         # Checkpoints after every step matter only when another process can resume the
         # task; a parked task's checkpoint always does (it is woken from it).
@@ -108,16 +108,8 @@ class Engine:
             self._parking,
             memory,
         )
-        self._runs = None
         self.guards = Guards(self.config.guardrails, parts.guardrail_audit)  # runs', CallTool's
-        if models is not None:
-            shared = (registry, store, self.config, checkpoints, parts.waits, parts.model_factory)
-            self._runs = RunFactory(models, *shared, parts.encodings, meter=parts.meter)
-            limits = parts.teams or TeamLimits()
-            self._runs.team = Team(self, limits, self._runs.model_by_name)
-            self._runs.nudge = self._parking.nudge
-            self._runs.notices = notices
-            self._runs.guards = self.guards
+        self._runs = self._make_runs(models, registry, parts, checkpoints)
         if memory is not None:
             memory.turn_came = self._turn_came
         interval = parts.replicas.takeover_interval_seconds
@@ -132,6 +124,25 @@ class Engine:
             *background, self._takeover, replicas.cancel_bus, replicas.steer_bus
         )
         self._cancelling, self._steers = self._make_messengers(store, replicas)
+
+    def _make_runs(
+        self,
+        models: ModelRoles | None,
+        registry: ToolRegistry,
+        parts: EngineParts,
+        checkpoints: CheckpointStore | None,
+    ) -> RunFactory | None:
+        """What makes each task's run (None without models), with its team, its nudges, who
+        is told of its steps and its guards."""
+        if models is None:
+            return None
+        shared = (registry, parts.store, self.config, checkpoints, parts.waits)
+        runs = RunFactory(models, *shared, parts.model_factory, parts.encodings, meter=parts.meter)
+        runs.team = Team(self, parts.teams or TeamLimits(), runs.model_by_name)
+        runs.nudge = self._parking.nudge
+        runs.notices = parts.notices
+        runs.guards = self.guards
+        return runs
 
     def _make_messengers(self, store: TaskStore, replicas: Replicas) -> tuple[Cancelling, Steers]:
         """What tells a running task something, on whichever replica: cancels, steers."""
@@ -171,6 +182,11 @@ class Engine:
     @property
     def configured(self) -> bool:
         return self._models is not None
+
+    @property
+    def notices(self) -> Notices:
+        """Who is told of status changes and of the steps of waits (`EngineParts.notices`)."""
+        return self._notices
 
     def running_count(self) -> int:
         """Tasks in this process now (running or waiting for a slot)."""
@@ -244,18 +260,17 @@ class Engine:
         ticket = self._admission.admit(call.principal.tenant)
         try:
             # A retry's key first: it gets its task back even if, say, its agent is gone.
-            # The fingerprint is of the request as sent, before any agent's defaults.
             task_id = new_task_id()
-            fingerprint = request.fingerprint() if request.idempotency_key else ""
-            earlier = await self._earlier(request, call, task_id, fingerprint)
+            earlier = await self._start_keys.earlier(request, call, task_id)
             if earlier is not None:
+                found = await self.find(call.principal.tenant, earlier)
                 ticket.release()  # the earlier task holds its own place
-                return earlier
+                return found
             try:
                 conversations = self._memory.conversations if self._memory else None
                 chosen = await choose(request, call, self._registry, self._agents, conversations)
             except BaseException:
-                await self._release_key(request, call)  # refused: a retry may succeed later
+                await self._start_keys.release(request, call)  # refused: a retry may succeed
                 raise
             return await self._accept(chosen, call, ticket, task_id)
         except BaseException:
@@ -271,15 +286,6 @@ class Engine:
         if not steering or memory is None:
             return await self.start(request, call), 0
         return await self._steers.into_conversation(request, call, memory, self.start)
-
-    async def _release_key(self, request: TaskRequest, call: CallContext) -> None:
-        if request.idempotency_key:
-            key = request.idempotency_key
-            await asyncio.shield(
-                self._idempotency.release(
-                    scoped_key("exec", call.principal.tenant, call.principal.id, key)
-                )
-            )
 
     async def _accept(
         self, chosen: Chosen, call: CallContext, ticket: Ticket, task_id: str
@@ -310,26 +316,8 @@ class Engine:
         try:
             await memory.admit(task, request.busy_policy, self.cancel_quietly)
         except ConversationBusyError:
-            await self._release_key(request, call)
+            await self._start_keys.release(request, call)
             raise
-
-    async def _earlier(
-        self, request: TaskRequest, call: CallContext, task_id: str, fingerprint: str
-    ) -> Task | None:
-        """The task an earlier request with the same idempotency key started, if any; else
-        the key is reserved for `task_id`."""
-        if not request.idempotency_key:
-            return None
-        scoped = scoped_key(
-            "exec", call.principal.tenant, call.principal.id, request.idempotency_key
-        )
-        try:
-            earlier = await self._idempotency.reserve(scoped, fingerprint, task_id, self._key_ttl)
-        except IdempotencyConflictError:
-            raise IdempotencyConflictError(request.idempotency_key) from None
-        if earlier is None:
-            return None
-        return await self.find(call.principal.tenant, earlier)
 
     async def approve(
         self, call: CallContext, task_id: str, call_id: str, decision: ApprovalDecision

@@ -45,6 +45,10 @@ class Replicas:
     """Wakes published to, and heard from, other replicas."""
     steer_bus: SteerBus = field(default_factory=InMemorySteerBus)
     """Steers published to, and heard from, other replicas."""
+    idempotency: IdempotencyStore = field(default_factory=InMemoryIdempotencyStore)
+    """Requests' idempotency keys: a retry on any replica gets its first try's task."""
+    key_ttl_seconds: float = 4200.0
+    """How long an idempotency key is kept."""
     takeover_interval_seconds: float = 1.0
     """How often orphaned tasks are looked for."""
 
@@ -58,11 +62,9 @@ class EngineParts:
     """Live tasks and their event logs."""
     history: TaskHistory = field(default_factory=InMemoryTaskHistory)
     """Tasks kept after they end (and the listing of a caller's tasks)."""
-    idempotency: IdempotencyStore = field(default_factory=InMemoryIdempotencyStore)
-    key_ttl_seconds: float = 4200.0
-    """How long an idempotency key is kept."""
     replicas: Replicas = field(default_factory=Replicas)
-    """Leases, cancellations and wakes shared with the other replicas."""
+    """Leases, cancellations, wakes, steers and idempotency keys shared with the other
+    replicas."""
     checkpoints: CheckpointStore | None = None
     """Where a task's progress is kept for another replica to resume (after every step
     only when the leases are shared) and where a parked task is woken from (None: in this

@@ -16,6 +16,7 @@ fake-llm.) It uses the Python client and the generated code only.
     agentd artifact list TASK_ID | artifact get TASK_ID NAME [--version N]
     agentd approve TASK_ID CALL_ID | audit | health
     agentd inbox [--kind approval] | inbox approve|deny TASK_ID CALL_ID | answer | resume
+    agentd inbox history [--task ID] [--tree ID]
     agentd budgets create|list|update|delete  |  agentd usage [--by agent,day]  |  agentd stats
     agentd webhooks create|list|get|update|delete|rotate-secret|dead-letters|redeliver
 

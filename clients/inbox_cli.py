@@ -1,4 +1,5 @@
-"""`agentd inbox [approve|deny|answer|resume]`: what tasks of your tenant wait for you.
+"""`agentd inbox [approve|deny|answer|resume|history]`: what tasks of your tenant wait for
+you, and what became of it.
 
 `agentd inbox` lists the approvals, questions, resumes and budget approvals you may answer
 (ListPendingActions), oldest first, one page at a time (the next page's token on stderr)
@@ -10,6 +11,9 @@ or every page with --all; each is answered by a verb, through the task RPCs:
     agentd inbox resume TASK_ID [--comment ...]            # ResumeTask
 
 CALL_ID and REQUEST_ID are the listing's `request` column (a budget's is `budget:<id>`).
+`agentd inbox history [--task ID] [--tree ID]` prints the inbox's history
+(ListActionHistory), oldest first: each action opened, reminded, escalated, answered (by
+whom, how) or timed out (and what the deadline did).
 """
 
 from __future__ import annotations
@@ -26,12 +30,23 @@ from agentd.v1 import inbox_pb2
 from agentd_client.client import AgentClient
 from agentd_client.inbox import PENDING_KINDS, PendingKind
 from agentd_client.requests import Decision, to_python
-from clients.output import as_json, nothing, span, status_name, table
+from clients.output import as_json, columns, nothing, span, status_name, table
 
 MAX_LISTED = 100_000
 """Actions `inbox --all` prints at most."""
 HEADER = ("kind", "task", "root", "request", "agent", "asked by", "waiting", "deadline", "what")
 _NAMES = {wire: name for name, wire in PENDING_KINDS.items()}
+HISTORY_HEADER = (
+    "time",
+    "what",
+    "task",
+    "request",
+    "tool",
+    "actor",
+    "outcome",
+    "roles",
+    "deadline",
+)
 
 
 def add_parsers(sub: Any) -> None:
@@ -61,11 +76,27 @@ def add_parsers(sub: Any) -> None:
     resume = verbs.add_parser("resume", help="run a failed call again (ResumeTask)")
     resume.add_argument("task_id")
     resume.add_argument("--comment", default="", help="why (kept in the task's events)")
+    history = verbs.add_parser(
+        "history",
+        help="what became of the actions (ListActionHistory)",
+        description="Each action opened, reminded, escalated, answered or timed out, oldest "
+        "first: of a task, of a task tree, or (an approver's or auditor's) every task.",
+    )
+    history.add_argument("--task", default="", help="of this task")
+    history.add_argument("--tree", default="", help="of the task tree under this top task")
+    # set only when given here: the same options before the verb mean the same
+    history.add_argument(
+        "--limit", type=int, default=argparse.SUPPRESS, help="entries per page, 1-500 (50)"
+    )
+    history.add_argument("--page-token", default=argparse.SUPPRESS, help="where it stopped")
+    history.add_argument("--all", action="store_true", default=argparse.SUPPRESS, help="every page")
 
 
 async def run_inbox(client: AgentClient, args: argparse.Namespace) -> int:
     if args.verb is None:
         return await _list(client, args)
+    if args.verb == "history":
+        return await _history(client, args)
     if args.verb in ("approve", "deny"):
         decision: Decision = "approve" if args.verb == "approve" else "reject"
         task = await client.approve_tool_call(
@@ -156,3 +187,54 @@ def what(action: inbox_pb2.PendingAction) -> str:
     ):
         return f"{action.tool_name}: {action.text}"
     return action.text
+
+
+async def _history(client: AgentClient, args: argparse.Namespace) -> int:
+    token: str = args.page_token
+    found: list[inbox_pb2.ActionHistoryEntry] = []
+    while len(found) < MAX_LISTED:
+        page = await client.list_action_history(
+            task_id=args.task, root_task_id=args.tree, page_size=args.limit, page_token=token
+        )
+        found.extend(page.entries)
+        token = page.next_page_token
+        if not token or not args.all:
+            break
+    if args.json:
+        for entry in found:
+            print(as_json(entry))
+    elif found:
+        print("\n".join(history_rows(found)))
+    else:
+        print(nothing("history", "no action was opened, or its entries were swept"))
+    if token:
+        print(f"more: agentd inbox history --page-token {token} (or --all)", file=sys.stderr)
+    return 0
+
+
+def history_rows(entries: Sequence[inbox_pb2.ActionHistoryEntry]) -> list[str]:
+    """The entries as aligned columns for people, under a header: when, what happened to
+    which kind of action, its task and request, the tool, who or what took the step and
+    how, the roles and the deadline from then on ("-" for none)."""
+    rows: list[Sequence[str]] = [HISTORY_HEADER]
+    for e in entries:
+        step = inbox_pb2.ActionHistoryKind.Name(e.kind).removeprefix("ACTION_HISTORY_KIND_")
+        rows.append(
+            (
+                _when(e.time.ToDatetime(UTC)),
+                f"{_NAMES.get(e.action_kind, '?')} {step.lower().replace('_', ' ')}",
+                e.task_id,
+                e.request_id,
+                e.tool_name or "-",
+                e.actor or "-",
+                e.outcome or "-",
+                ",".join(e.roles) or "-",
+                _when(e.deadline.ToDatetime(UTC)) if e.HasField("deadline") else "-",
+            )
+        )
+    return columns(rows)
+
+
+def _when(at: datetime) -> str:
+    """`2026-12-08 09:00:00Z`: a time in UTC, to the second."""
+    return at.strftime("%Y-%m-%d %H:%M:%SZ")

@@ -38,6 +38,7 @@ class Action(Enum):
     MANAGE_BUDGETS = "managing budgets"
     READ_USAGE = "reading usage and statistics"
     MANAGE_WEBHOOKS = "managing webhooks"
+    READ_ACTION_HISTORY = "reading the inbox's history"
 
     @property
     def words(self) -> str:
@@ -114,6 +115,8 @@ DEFAULT_ROLES = RoleTable.of(
         Action.MANAGE_BUDGETS: _ADMINS,
         Action.READ_USAGE: ("auditor", "admin"),
         Action.MANAGE_WEBHOOKS: _ADMINS,
+        # the approvers, then the auditors (each role once)
+        Action.READ_ACTION_HISTORY: ("approver", "admin", "auditor"),
     }
 )
 """The table the default settings give (`server.wiring.role_table.role_table`)."""

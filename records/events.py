@@ -9,11 +9,11 @@ from typing import Any, Literal
 from records.guardrails.events import GuardrailDecided as GuardrailDecided
 from records.plan import Plan
 from records.tasks import Citation, StopReason, TaskStatus, TokenUsage
-from records.team_events import PanelDecided as PanelDecided
-from records.team_events import PanelVote as PanelVote
-from records.team_events import SubtaskFinished as SubtaskFinished
-from records.team_events import SubtaskStarted as SubtaskStarted
-from records.team_events import SubtaskWaiting as SubtaskWaiting
+from records.teams.events import PanelDecided as PanelDecided
+from records.teams.events import PanelVote as PanelVote
+from records.teams.events import SubtaskFinished as SubtaskFinished
+from records.teams.events import SubtaskStarted as SubtaskStarted
+from records.teams.events import SubtaskWaiting as SubtaskWaiting
 from records.tools.outcomes import ToolCallError
 
 

@@ -24,9 +24,9 @@ from server.rpcs.inbox import InboxRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tool_listing import ToolListing
 from server.rpcs.tools import ToolRpcs
-from server.rpcs.unbuilt import UnbuiltRpcs
 from server.rpcs.usage import UsageRpcs
 from server.rpcs.webhooks import WebhookRpcs
+from server.services.action_history import ActionHistory
 from server.services.tasks import TaskService
 from server.services.usage import UsageService
 from server.services.webhooks import WebhookService
@@ -71,13 +71,14 @@ def agent_servicer(
     usage: UsageService,
     inbox: Inbox,
     webhooks: WebhookService,
+    history: ActionHistory,
     *,
     heartbeat_seconds: float = 15.0,
 ) -> AgentServicer:
     """The servicer over the engine and its collaborators, one handler per resource."""
     return AgentServicer(
         TaskRpcs(engine, tasks, artifacts, heartbeat_seconds=heartbeat_seconds),
-        InboxRpcs(inbox),
+        InboxRpcs(inbox, history),
         ArtifactRpcs(artifacts),
         ToolRpcs(registry, ToolListing(registry, agents), engine.guards),
         AuditRpcs(audit),
@@ -86,5 +87,4 @@ def agent_servicer(
         ConversationRpcs(conversations),
         UsageRpcs(usage),
         WebhookRpcs(webhooks),
-        UnbuiltRpcs(),
     )

@@ -9,6 +9,8 @@ Two groups, opened and closed together:
 - **durable** records (task history, checkpoints, API keys, grants, the audit logs,
   agents, conversations, artifacts, the waits of parked tasks, the usage ledger and
   budgets, webhooks and their outbox): in SQL, SQLite by
+  agents, conversations, artifacts, the waits of parked tasks and the inbox's history,
+  the usage ledger and budgets): in SQL, SQLite by
   default or PostgreSQL, migrated to the latest schema on open.
 
 The server turns its settings into a `StoreSettings`; nothing here reads the
@@ -21,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from stores.action_history.sql import SqlActionHistory
 from stores.agents.sql import SqlAgentStore
 from stores.api_keys.sql import SqlKeyStore
 from stores.artifacts.sql import SqlArtifactStore
@@ -149,6 +152,8 @@ class DurableStores:
     """The usage ledger, budgets' definitions and the statistics reader."""
     webhooks: WebhookStores
     """Webhooks and their outbox."""
+    action_history: SqlActionHistory
+    """The inbox's history: what became of each wait for a person."""
 
     async def close(self) -> None:
         await self.database.close()
@@ -229,6 +234,7 @@ async def open_durable(settings: StoreSettings) -> DurableStores:
         SqlGuardrailAudit(database),
         UsageStores(SqlUsageLedger(database), SqlBudgetStore(database), SqlStatsReader(database)),
         WebhookStores(SqlWebhookStore(database), SqlWebhookOutbox(database)),
+        SqlActionHistory(database),
     )
 
 

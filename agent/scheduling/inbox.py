@@ -13,6 +13,10 @@ listed to it, and nothing of another tenant:
   that answers another principal's task;
 - a resume after a tool call failed resumably (ResumeTask): the task's owner, or a holder
   of a role that resumes another principal's task.
+
+What became of each wait (opened, reminded, escalated, answered, timed out) is the inbox's
+history (`InboxHistory`, one of those told of waits' steps: `agent.notices`), kept after
+the wait is gone and read with ListActionHistory.
 """
 
 from __future__ import annotations
@@ -21,8 +25,12 @@ from dataclasses import replace
 
 from core.identity import Principal
 from core.roles import Action, RoleTable
+from records.inbox.history import entry_of
+from records.notices import ActionStep
 from records.paging import Page, TimeKeyCursor
+from records.tasks import Task, TaskStatus
 from records.waits import PERSON_KINDS, Audience, PendingQuery, Wait, WaitKind
+from stores.action_history.base import ActionHistoryStore
 from stores.waits.base import WaitStore
 
 APPROVALS = frozenset({WaitKind.APPROVAL, WaitKind.BUDGET})
@@ -63,3 +71,21 @@ class Inbox:
         it says), oldest first."""
         audience = self.audience(caller).narrowed(kinds & PERSON_KINDS)
         return await self._waits.pending(replace(query, tenant=caller.tenant, audience=audience))
+
+
+class InboxHistory:
+    """Told of each step of a wait for a person (a `Notices`), keeps it in the inbox's
+    history: awaited before the step goes on, so a step is never lost, and one taken again
+    after a process died is the same entry (`records.inbox.history`), kept once. Status
+    changes are not its business."""
+
+    def __init__(self, store: ActionHistoryStore) -> None:
+        self._store = store
+
+    async def task_status(
+        self, task: Task, status: TaskStatus, previous: TaskStatus | None
+    ) -> None:
+        return None
+
+    async def action(self, step: ActionStep) -> None:
+        await self._store.record([entry_of(step)])

@@ -3,11 +3,13 @@
 `choose` checks a request against the caller's tools, its agent and its
 conversation (every problem an `INVALID_ARGUMENT` field violation, an unknown agent
 or conversation `NOT_FOUND`) before anything is stored; `new_task` is the task it
-describes.
+describes. `StartKeys` holds the requests' idempotency keys: a retry gets the task its
+first try started.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from agent.conversations.service import Conversations
@@ -16,7 +18,7 @@ from agent.definitions.selection import narrow, resolve, with_defaults
 from agent.definitions.toolset import toolset
 from agent.modes.router import choose_mode
 from agent.requests import given_plan, validate_request
-from core.errors import FieldViolation, InvalidArgumentError
+from core.errors import FieldViolation, IdempotencyConflictError, InvalidArgumentError
 from core.identity import CallContext
 from records.agents.definition import AgentDefinition, RemoteDelegate
 from records.execution import ExecutionMode
@@ -24,6 +26,7 @@ from records.plan import Plan
 from records.requests import TaskRequest
 from records.tasks import Delegate, Task
 from records.tools.model import ToolSpec
+from stores.idempotency.base import IdempotencyStore, scoped_key
 from tools.registry import ToolRegistry
 
 REMOTE_ONLY = "category:remote-a2a-only"
@@ -130,3 +133,36 @@ def new_task(
 
 def _agent_routes(chosen: Chosen) -> bool:
     return chosen.agent is not None and bool(chosen.agent.models.get("router"))
+
+
+@dataclass(frozen=True, slots=True)
+class StartKeys:
+    """The idempotency keys of requests to start a task, per tenant and caller: the first
+    request with a key reserves it for its task, a retry finds that task's id, and a
+    request refused after it reserved its key gives the key back (a retry may succeed)."""
+
+    keys: IdempotencyStore
+    ttl_seconds: float
+    """How long a key is kept."""
+
+    def _scoped(self, request: TaskRequest, call: CallContext) -> str:
+        principal = call.principal
+        return scoped_key("exec", principal.tenant, principal.id, request.idempotency_key)
+
+    async def earlier(self, request: TaskRequest, call: CallContext, task_id: str) -> str | None:
+        """The id of the task an earlier request with the same key started, if any; else the
+        key is reserved for `task_id` (None also for a request without a key). The
+        fingerprint is of the request as sent, before any agent's defaults:
+        IdempotencyConflictError (naming the key) when the earlier request was another."""
+        if not request.idempotency_key:
+            return None
+        scoped, fingerprint = self._scoped(request, call), request.fingerprint()
+        try:
+            return await self.keys.reserve(scoped, fingerprint, task_id, self.ttl_seconds)
+        except IdempotencyConflictError:
+            raise IdempotencyConflictError(request.idempotency_key) from None
+
+    async def release(self, request: TaskRequest, call: CallContext) -> None:
+        """Give the request's key back (if it has one), even when the caller is cancelled."""
+        if request.idempotency_key:
+            await asyncio.shield(self.keys.release(self._scoped(request, call)))

@@ -1,5 +1,6 @@
 """The inbox on the wire: a ListPendingActions request as the query it asks for, and a wait
-for a person as a PendingAction."""
+for a person as a PendingAction; a ListActionHistory request as the query of the inbox's
+history, and each of its entries as an ActionHistoryEntry."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from typing import Any
 from agentd.v1 import inbox_pb2
 from core.errors import FieldViolation, InvalidArgumentError
 from records.agents.definition import split_reference
+from records.inbox.history import ActionHistoryEntry, HistoryQuery
+from records.notices import ActionStepKind
 from records.waits import PERSON_KINDS, PendingQuery, Wait, WaitAction, WaitKind
 from server.convert import pages
 from server.convert.tasks import to_timestamp
@@ -27,7 +30,17 @@ _ACTIONS: dict[WaitAction, inbox_pb2.DeadlineAction.ValueType] = {
     WaitAction.FAIL: inbox_pb2.DEADLINE_ACTION_FAIL,
     WaitAction.CANCEL: inbox_pb2.DEADLINE_ACTION_CANCEL,
 }
+_STEPS: dict[ActionStepKind, inbox_pb2.ActionHistoryKind.ValueType] = {
+    ActionStepKind.OPENED: inbox_pb2.ACTION_HISTORY_KIND_OPENED,
+    ActionStepKind.REMINDED: inbox_pb2.ACTION_HISTORY_KIND_REMINDED,
+    ActionStepKind.ESCALATED: inbox_pb2.ACTION_HISTORY_KIND_ESCALATED,
+    ActionStepKind.ANSWERED: inbox_pb2.ACTION_HISTORY_KIND_ANSWERED,
+    ActionStepKind.TIMED_OUT: inbox_pb2.ACTION_HISTORY_KIND_TIMED_OUT,
+}
 MAX_TASK_ID_LENGTH = 64
+HISTORY_PAGE_SIZE = 100
+"""Entries of a ListActionHistory page when it asks for 0."""
+MAX_HISTORY_PAGE_SIZE = 500
 
 
 def kinds_from_proto(values: Iterable[int]) -> frozenset[WaitKind]:
@@ -56,19 +69,73 @@ def pending_query(
             agent, version = split_reference(request.agent)
         except ValueError as bad:
             violations.append(FieldViolation("agent", str(bad)))
-    root = request.root_task_id
-    if root and (len(root) > MAX_TASK_ID_LENGTH or not root.isprintable()):
-        violations.append(FieldViolation("root_task_id", "is not a task id"))
+    violations += _task_id_problems(request.root_task_id, "root_task_id")
     if violations:
         raise InvalidArgumentError(violations)
     return PendingQuery(
         tenant=tenant,
         agent=agent,
         agent_version=version,
-        root_task_id=root,
+        root_task_id=request.root_task_id,
         limit=limit,
         after=pages.time_key_cursor(request.page_token),
     )
+
+
+def _task_id_problems(task_id: str, field: str) -> list[FieldViolation]:
+    """A violation naming `field` when `task_id` (if any) cannot be a task id."""
+    if task_id and (len(task_id) > MAX_TASK_ID_LENGTH or not task_id.isprintable()):
+        return [FieldViolation(field, "is not a task id")]
+    return []
+
+
+def history_query(request: inbox_pb2.ListActionHistoryRequest, tenant: str) -> HistoryQuery:
+    """The page of the inbox's history `request` asks for; INVALID_ARGUMENT naming each
+    malformed field (a page size out of 1..500, a task id that cannot be one, a page token
+    this server did not issue)."""
+    violations = [
+        *_task_id_problems(request.task_id, "task_id"),
+        *_task_id_problems(request.root_task_id, "root_task_id"),
+    ]
+    try:
+        limit = pages.page_size(request.page_size, HISTORY_PAGE_SIZE, MAX_HISTORY_PAGE_SIZE)
+    except InvalidArgumentError as bad:
+        violations += bad.violations
+        limit = HISTORY_PAGE_SIZE
+    try:
+        after = pages.time_key_cursor(request.page_token)
+    except InvalidArgumentError as bad:
+        violations += bad.violations
+        after = None
+    if violations:
+        raise InvalidArgumentError(violations)
+    return HistoryQuery(
+        tenant=tenant,
+        task_id=request.task_id,
+        root_task_id=request.root_task_id,
+        limit=limit,
+        after=after,
+    )
+
+
+def history_entry_to_proto(entry: ActionHistoryEntry) -> inbox_pb2.ActionHistoryEntry:
+    """An entry of the inbox's history as the wire has it."""
+    shown = inbox_pb2.ActionHistoryEntry(
+        kind=_STEPS[entry.step],
+        action_kind=_KINDS.get(entry.wait_kind, inbox_pb2.PENDING_ACTION_KIND_UNSPECIFIED),
+        task_id=entry.task_id,
+        root_task_id=entry.root_task_id or entry.task_id,
+        request_id=entry.request_id,
+        tool_name=entry.tool_name,
+        agent=entry.agent,
+        actor=entry.actor,
+        outcome=entry.outcome,
+        roles=list(entry.roles),
+        time=to_timestamp(entry.time),
+    )
+    if entry.deadline_at is not None:
+        shown.deadline.CopyFrom(to_timestamp(entry.deadline_at))
+    return shown
 
 
 def pending_action_to_proto(wait: Wait) -> inbox_pb2.PendingAction:

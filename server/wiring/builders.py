@@ -20,6 +20,7 @@ from agent.llm.window.encodings import Encodings
 from agent.notices import AllNotices, Notices
 from agent.parts import EngineParts, Replicas
 from agent.running.run import TaskRun
+from agent.scheduling.inbox import InboxHistory
 from agent.spending.calls import Metering
 from agent.teams.delegation import TeamLimits
 from auth.authenticator import Authenticator
@@ -296,8 +297,6 @@ async def start_engine(
         EngineParts(
             tasks,
             history=durable.history,
-            idempotency=live.idempotency,
-            key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
             replicas=replicas(settings, live),
             checkpoints=durable.checkpoints,
             waits=durable.waits,
@@ -313,7 +312,7 @@ async def start_engine(
             ),
             guardrail_audit=durable.guardrails,
             meter=meter,
-            notices=AllNotices(notices),
+            notices=build_notices(durable, notices),
         ),
         engine_config(settings, guardrails),
     )
@@ -328,14 +327,24 @@ async def start_engine(
 
 
 def replicas(settings: Settings, live: LiveStores) -> Replicas:
-    """What the engine shares with the other replicas: leases and the buses."""
+    """What the engine shares with the other replicas: leases, cancellations, wakes,
+    steers and idempotency keys, in the live stores."""
     return Replicas(
         leases=live.leases,
         cancel_bus=live.cancellations,
         wake_bus=live.wakes,
         steer_bus=live.steers,
         takeover_interval_seconds=settings.takeover_interval_seconds,
+        idempotency=live.idempotency,
+        key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
     )
+
+
+def build_notices(durable: DurableStores, others: Sequence[Notices] = ()) -> AllNotices:
+    """Who is told of tasks' status changes and of the steps of their waits for a person
+    (`agent.notices`), in order: the inbox's history, then `others` (the webhooks'
+    outbox)."""
+    return AllNotices([InboxHistory(durable.action_history), *others])
 
 
 def build_conversations(

@@ -35,5 +35,7 @@ def role_table(settings: Settings) -> RoleTable:
             Action.MANAGE_BUDGETS: settings.budget_admin_roles,
             Action.READ_USAGE: settings.auditor_roles,
             Action.MANAGE_WEBHOOKS: settings.webhook_admin_roles,
+            # whoever decides on waits may read what became of them, and so may auditors
+            Action.READ_ACTION_HISTORY: tuple(dict.fromkeys((*approvers, *settings.auditor_roles))),
         }
     )

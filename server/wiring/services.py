@@ -39,6 +39,7 @@ from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
+from server.services.action_history import ActionHistory
 from server.services.memory import MemoryFeature
 from server.services.tasks import TaskService
 from server.services.webhook_delivery import WebhookDeliverer
@@ -158,6 +159,7 @@ def add_services(
         usage_service(settings, spending, durable, roles),
         Inbox(durable.waits, roles),
         webhooks,
+        ActionHistory(durable.action_history, engine.find, roles),
         heartbeat_seconds=settings.heartbeat_seconds,
     ).register(server)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory), server)

@@ -17,7 +17,7 @@ from stores.build import LiveStores, StoreSettings, build_rate_limiters
 from stores.push_configs.sql import SqlPushConfigStore
 from stores.rate_limits.base import RateLimiter, parse_limits
 from stores.redis_options import RedisOptions
-from stores.retention.sql import SqlArtifactVersions, SqlTaskRecords
+from stores.retention.sql import SqlActionHistoryEntries, SqlArtifactVersions, SqlTaskRecords
 from stores.retention.sweeper import RetentionSweeper, Rule
 from stores.sql.database import Database
 from stores.sql.engine import PoolOptions
@@ -63,12 +63,14 @@ def rate_limiters(
 
 
 def retention_sweeper(settings: Settings, database: Database) -> RetentionSweeper | None:
-    """The sweep of finished tasks' records, artifact versions and usage rows past their
-    retention (AGENTD_HISTORY_RETENTION_SECONDS, AGENTD_ARTIFACT_RETENTION_SECONDS,
-    AGENTD_USAGE_RETENTION_SECONDS); None when all are kept for ever (0)."""
+    """The sweep of finished tasks' records and the inbox's history, artifact versions and
+    usage rows past their retention (AGENTD_HISTORY_RETENTION_SECONDS for the first two,
+    AGENTD_ARTIFACT_RETENTION_SECONDS, AGENTD_USAGE_RETENTION_SECONDS); None when all are
+    kept for ever (0)."""
     sweeper = RetentionSweeper(
         [
             Rule(SqlTaskRecords(database), settings.history_retention_seconds),
+            Rule(SqlActionHistoryEntries(database), settings.history_retention_seconds),
             Rule(SqlArtifactVersions(database), settings.artifact_retention_seconds),
             Rule(SqlUsageLedger(database), settings.usage_retention_seconds),
         ],

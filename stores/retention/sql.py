@@ -1,4 +1,5 @@
-"""Retention on SQL (SQLite or PostgreSQL): finished tasks' records and artifact versions.
+"""Retention on SQL (SQLite or PostgreSQL): finished tasks' records, artifact versions and
+the inbox's history.
 
 Each sweep is one transaction: a DELETE of the rows a bounded subquery picks (oldest
 first, by the index of migration 0019), returning what went. On PostgreSQL the subquery
@@ -9,7 +10,7 @@ writer at a time anyway.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Select, delete, exists, select, tuple_
@@ -17,13 +18,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from records.tasks import TaskStatus
 from stores.sql.database import Database
-from stores.sql.schema import artifacts, task_history, task_labels
+from stores.sql.schema import action_history, artifacts, task_history, task_labels
 
 FINISHED = sorted(s.value for s in TaskStatus if s.terminal)
 """The statuses of a finished task, as task_history stores them."""
 
 _H = task_history.c
 _A = artifacts.c
+_I = action_history.c
 _ROOT = task_history.alias("tree_root")
 
 
@@ -99,5 +101,31 @@ class SqlArtifactVersions:
                 delete(artifacts)
                 .where(tuple_(_A.space, _A.name, _A.version).in_(picked))
                 .returning(_A.version)
+            )
+            return len(result.all())
+
+
+class SqlActionHistoryEntries:
+    """The inbox's history, each entry by when its step was taken; none of a tree whose
+    root task's record says it is unfinished (its task records go no sooner either)."""
+
+    name = "inbox history entries"
+
+    def __init__(self, database: Database) -> None:
+        self._engine = database.engine
+
+    async def sweep(self, before: datetime, limit: int) -> int:
+        picked = _locking(
+            select(_I.entry_id)
+            .where(_I.time < before.astimezone(UTC), ~_unfinished(_I.root_task_id))
+            .order_by(_I.time)
+            .limit(limit),
+            self._engine,
+        )
+        async with self._engine.begin() as connection:
+            result = await connection.execute(
+                delete(action_history)
+                .where(_I.entry_id.in_(picked.scalar_subquery()))
+                .returning(_I.entry_id)
             )
             return len(result.all())

@@ -1,5 +1,7 @@
-"""The schema's one `MetaData`: `stores.sql.schema` defines its tables on it, and so do
-the tables kept beside their store (`stores.webhooks.tables`), which it imports."""
+"""The one `MetaData` every table of agentd's database is on (`stores.sql.schema` holds
+most of them and names every one; some are kept beside their store:
+`stores.sql.inbox_tables`, `stores.webhooks.tables`); Alembic's migrations and the
+schema's check compare the database with it."""
 
 from __future__ import annotations
 

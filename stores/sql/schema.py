@@ -1,4 +1,7 @@
-"""The tables. Changes go through a new Alembic migration in db/migrations/versions."""
+"""The tables. Changes go through a new Alembic migration in db/migrations/versions.
+
+Every table is on the one `metadata` (`stores.sql.metadata`); the inbox's history is
+defined beside it (`stores.sql.inbox_tables`) and named here with the others."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from sqlalchemy import (
     false,
 )
 
+from stores.sql.inbox_tables import action_history as action_history
 from stores.sql.metadata import metadata as metadata
 from stores.webhooks.tables import webhook_deliveries as webhook_deliveries
 from stores.webhooks.tables import webhook_events as webhook_events

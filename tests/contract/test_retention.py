@@ -1,7 +1,7 @@
 """The retention contract (stores/retention/base.py) on SQLite and the machine's PostgreSQL:
-finished tasks' records and artifact versions past their time are swept in bounded
-batches, nothing of an unfinished task tree is, and sweeps of several replicas at once
-share the work."""
+finished tasks' records, artifact versions and the inbox's history past their time are
+swept in bounded batches, nothing of an unfinished task tree is, and sweeps of several
+replicas at once share the work."""
 
 from __future__ import annotations
 
@@ -15,10 +15,14 @@ import pytest
 from sqlalchemy import func, select, text, update
 
 from core.errors import TaskNotFoundError
+from records.inbox.history import HistoryQuery, entry_of
+from records.notices import ActionStep, ActionStepKind
 from records.tasks import Task, TaskQuery, TaskStatus
+from records.waits import Wait, WaitKind
+from stores.action_history.sql import SqlActionHistory
 from stores.artifacts.sql import SqlArtifactStore
 from stores.history.sql import SqlTaskHistory
-from stores.retention.sql import SqlArtifactVersions, SqlTaskRecords
+from stores.retention.sql import SqlActionHistoryEntries, SqlArtifactVersions, SqlTaskRecords
 from stores.retention.sweeper import RetentionSweeper, Rule
 from stores.sql.database import Database
 from stores.sql.schema import artifacts, task_history, task_labels
@@ -212,3 +216,40 @@ async def test_on_postgresql_a_sweep_passes_over_rows_another_sweep_holds(
             await transaction.rollback()
         assert await ids(database) == {"task_0", "task_1", "task_5"}
         assert await label_rows(database) == {"task_0", "task_1", "task_5"}
+
+
+def a_step(task_id: str, slot: str, time: datetime, root: str = "") -> ActionStep:
+    wait = Wait("acme", task_id, slot, WaitKind.APPROVAL, time, root_task_id=root or task_id)
+    return ActionStep(ActionStepKind.OPENED, wait, time)
+
+
+async def test_the_inbox_history_goes_by_age_but_never_of_an_unfinished_tree(
+    database: Database,
+) -> None:
+    history = SqlTaskHistory(database)
+    await history.record(task("task_done", TaskStatus.COMPLETED, NOW - 3 * DAY))
+    await history.record(task("task_lead", TaskStatus.INPUT_REQUIRED, NOW - 3 * DAY))
+    store = SqlActionHistory(database)
+    old, recent = NOW - 3 * DAY, NOW - DAY / 2
+    await store.record(
+        [
+            entry_of(a_step("task_done", "c1", old)),
+            entry_of(a_step("task_done", "c2", recent)),
+            entry_of(a_step("task_child", "c3", old, root="task_lead")),  # its tree runs
+            entry_of(a_step("task_unknown", "c4", old)),  # no record: by age alone
+            entry_of(a_step("task_unknown", "c5", old + DAY)),
+        ]
+    )
+    entries = SqlActionHistoryEntries(database)
+
+    async def left() -> list[str]:
+        return [e.request_id for e in (await store.list(HistoryQuery("acme"))).items]
+
+    assert await entries.sweep(NOW - DAY, 2) == 2  # bounded, oldest first
+    assert await left() == ["c3", "c5", "c2"]
+    assert [await entries.sweep(NOW - DAY, 2) for _ in range(2)] == [1, 0]
+    assert await left() == ["c3", "c2"]
+    await history.record(task("task_lead", TaskStatus.COMPLETED, NOW - DAY / 2))  # it ended
+    sweeper = RetentionSweeper([Rule(entries, DAY.total_seconds())], clock=lambda: NOW)
+    assert await sweeper.sweep() == {"inbox history entries": 1}
+    assert await left() == ["c2"]

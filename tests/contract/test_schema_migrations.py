@@ -149,3 +149,48 @@ async def test_0022_makes_the_guardrail_audit_indexed_and_downgrades(
                 assert await connection.run_sync(_differences) == []
         finally:
             await engine.dispose()
+
+
+@pytest.mark.parametrize("kind", SQL_BACKENDS)
+async def test_0026_makes_the_inbox_history_indexed_and_downgrades(
+    kind: str, tmp_path: Path
+) -> None:
+    async with empty_database(kind, tmp_path) as (url, schema):
+        config = alembic_config(url, schema)
+        engine = create_engine(url, schema=schema)
+
+        async def shape() -> tuple[set[str], list[str], dict[str, list[str]]]:
+            def read(c: Connection) -> tuple[set[str], list[str], dict[str, list[str]]]:
+                found = inspect(c)
+                tables = set(found.get_table_names())
+                if "action_history" not in tables:
+                    return tables, [], {}
+                key = found.get_pk_constraint("action_history")["constrained_columns"]
+                indexes = found.get_indexes("action_history")
+                return (
+                    tables,
+                    key,
+                    {str(i["name"]): [str(c) for c in i["column_names"]] for i in indexes},
+                )
+
+            async with engine.connect() as connection:
+                return await connection.run_sync(read)
+
+        try:
+            await asyncio.to_thread(command.upgrade, config, "head")
+            tables, key, indexes = await shape()
+            assert "action_history" in tables
+            assert key == ["entry_id"]
+            assert indexes == {
+                "ix_action_history_tenant_time": ["tenant", "time", "task_id", "entry_id"],
+                "ix_action_history_task": ["task_id", "time", "entry_id"],
+                "ix_action_history_root": ["root_task_id", "time", "task_id", "entry_id"],
+                "ix_action_history_time": ["time"],
+            }
+            await asyncio.to_thread(command.downgrade, config, "0024")
+            assert "action_history" not in (await shape())[0]
+            await asyncio.to_thread(command.upgrade, config, "head")
+            async with engine.connect() as connection:
+                assert await connection.run_sync(_differences) == []
+        finally:
+            await engine.dispose()

@@ -76,6 +76,13 @@ def test_records_are_kept_for_ever_by_default_and_no_sweeper_runs(tmp_path: Path
     sweeper = retention_sweeper(kept, database)
     assert sweeper is not None
     assert [r.records.name for r in sweeper.rules] == ["artifact versions"]
+    records = for_ever.model_copy(update={"history_retention_seconds": 86400})
+    sweeper = retention_sweeper(records, database)
+    assert sweeper is not None  # the inbox's history goes with the task records
+    assert [(r.records.name, r.keep_seconds) for r in sweeper.rules] == [
+        ("task records", 86400),
+        ("inbox history entries", 86400),
+    ]
 
 
 def test_a_record_cannot_go_before_the_live_state() -> None:

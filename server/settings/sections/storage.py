@@ -60,8 +60,9 @@ class StorageSettings(Section):
         ge=0,
         description="how long a finished task's record (its task_history row and labels, "
         "what GetTask and ListTasks answer from once the live state is gone) is kept after "
-        "the task and the root of its task tree finished; 0: for ever. If set, at least "
-        "AGENTD_RETENTION_SECONDS",
+        "the task and the root of its task tree finished, and each entry of the inbox's "
+        "history (ListActionHistory) after its step, never while its task tree's root task "
+        "is unfinished; 0: for ever. If set, at least AGENTD_RETENTION_SECONDS",
     )
     artifact_retention_seconds: int = Field(
         0,
@@ -73,8 +74,8 @@ class StorageSettings(Section):
         300.0,
         ge=1.0,
         le=86_400.0,
-        description="how often each replica deletes the task records and artifact versions "
-        "past their retention (when either is set)",
+        description="how often each replica deletes the task records, the inbox's history, "
+        "artifact versions and usage ledger rows past their retention (when any is set)",
     )
     retention_sweep_batch: int = Field(
         500,

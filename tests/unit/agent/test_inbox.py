@@ -2,7 +2,9 @@
 may answer — approvals and budget approvals to an approver the wait names, questions and
 resumes to the task's owner or to whoever the role table lets answer or resume another's
 task — of its own tenant only; and each one shown, it can answer through the answers'
-own checks (the approver check, `questions.provide`, `resume.resume`)."""
+own checks (the approver check, `questions.provide`, `resume.resume`). The inbox's history
+(`InboxHistory`), told of each step of a wait among the engine's notices, keeps an entry
+per step (a step told again once) and nothing of status changes."""
 
 from __future__ import annotations
 
@@ -12,14 +14,18 @@ from typing import Any
 
 import pytest
 
-from agent.scheduling.inbox import APPROVALS, Inbox
+from agent.notices import AllNotices, NoNotices
+from agent.scheduling.inbox import APPROVALS, Inbox, InboxHistory
 from agent.tool_use import questions
 from agent.tool_use import resume as tool_resume
 from core.errors import AgentdError
 from core.identity import Principal
 from core.roles import DEFAULT_ROLES, Action, RoleTable
+from records.inbox.history import HistoryQuery
+from records.notices import DEADLINE_ACTOR, ActionStep, ActionStepKind
 from records.tasks import Task, TaskStatus
 from records.waits import PendingQuery, Wait, WaitKind
+from stores.action_history.memory import InMemoryActionHistory
 from stores.waits.memory import InMemoryWaitStore
 
 NOW = datetime(2026, 12, 8, 9, 0, tzinfo=UTC)
@@ -145,3 +151,25 @@ async def test_filters_by_kind_agent_and_tree(inbox: Inbox) -> None:
     assert await listed(filtered, both, agent="lead", agent_version=1) == ["t10"]
     assert await listed(filtered, both, root_task_id="t5") == ["t5", "t10"]
     assert await listed(filtered, both, limit=2) == ["t1", "t3"]
+
+
+async def test_the_history_keeps_each_step_once_and_no_status() -> None:
+    store = InMemoryActionHistory()
+    notices = AllNotices([NoNotices(), InboxHistory(store)])
+    asked = wait(1, WaitKind.APPROVAL, "alice", ("finance",), detail='{"amount": 9}')
+    later = NOW + timedelta(minutes=5)
+    steps = [
+        ActionStep(ActionStepKind.OPENED, asked, NOW),
+        ActionStep(ActionStepKind.TIMED_OUT, asked, later, DEADLINE_ACTOR, "denied"),
+        ActionStep(ActionStepKind.TIMED_OUT, asked, later + timedelta(seconds=1)),  # again
+    ]
+    for step in steps:
+        await notices.action(step)
+    task = Task(task_id="t1", tenant="acme", owner="alice", goal="g")
+    await notices.task_status(task, TaskStatus.COMPLETED, TaskStatus.RUNNING)
+    kept = (await store.list(HistoryQuery("acme"))).items
+    assert [(e.step, e.time, e.actor, e.outcome) for e in kept] == [
+        (ActionStepKind.OPENED, NOW, "", ""),
+        (ActionStepKind.TIMED_OUT, later, DEADLINE_ACTOR, "denied"),
+    ]
+    assert {(e.task_id, e.request_id, e.roles) for e in kept} == {("t1", "c1", ("finance",))}

@@ -1,8 +1,9 @@
 """What `agentd inbox` reads from its command line and prints, run against a stand-in for
 the client: the actions as a table (what each asks, cut to fit), its filters passed on,
-one page with the next token on stderr or every page with --all, JSON lines; and each
-verb answering through the task RPCs (approve and deny with ApproveToolCall, answer with
-ProvideInput, resume with ResumeTask)."""
+one page with the next token on stderr or every page with --all, JSON lines; each verb
+answering through the task RPCs (approve and deny with ApproveToolCall, answer with
+ProvideInput, resume with ResumeTask); and `inbox history`, the inbox's history
+(ListActionHistory) as aligned lines, its filters and pages passed on."""
 
 from __future__ import annotations
 
@@ -80,6 +81,45 @@ class Inbox:
 
     async def resume_task(self, *args: Any, **kwargs: Any) -> tasks_pb2.Task:
         return self._task("resume_task", args, kwargs)
+
+    async def list_action_history(self, **request: Any) -> inbox_pb2.ListActionHistoryResponse:
+        """The history in pages of two: an approval opened, then answered or timed out,
+        each action in turn."""
+        self.calls.append(("history", (), request))
+        numbers = [int(action.task_id.removeprefix("task_")) for action in self.actions]
+        entries = [step for n in numbers for step in history(n)]
+        start = int(request["page_token"] or 0)
+        following = str(start + 2) if start + 2 < len(entries) else ""
+        return inbox_pb2.ListActionHistoryResponse(
+            entries=entries[start : start + 2], next_page_token=following
+        )
+
+
+def history(n: int) -> list[inbox_pb2.ActionHistoryEntry]:
+    """What became of `approval(n)`: opened, then answered (even n) or timed out (odd)."""
+    common: dict[str, Any] = {
+        "action_kind": inbox_pb2.PENDING_ACTION_KIND_APPROVAL,
+        "task_id": f"task_{n}",
+        "root_task_id": f"task_{n}",
+        "request_id": f"call_{n}",
+        "tool_name": "files.write",
+        "agent": "helper@2",
+        "roles": ["finance", "ops"],
+        "deadline": to_timestamp(NOW + timedelta(minutes=10)),
+    }
+    opened = inbox_pb2.ActionHistoryEntry(
+        kind=inbox_pb2.ACTION_HISTORY_KIND_OPENED, time=to_timestamp(NOW), **common
+    )
+    ended = inbox_pb2.ActionHistoryEntry(
+        kind=inbox_pb2.ACTION_HISTORY_KIND_ANSWERED
+        if n % 2 == 0
+        else inbox_pb2.ACTION_HISTORY_KIND_TIMED_OUT,
+        time=to_timestamp(NOW + timedelta(minutes=n % 2 * 10, seconds=5)),
+        actor="fay" if n % 2 == 0 else "deadline",
+        outcome="approved" if n % 2 == 0 else "denied",
+        **common,
+    )
+    return [opened, ended]
 
 
 def test_the_table_says_what_each_action_asks() -> None:
@@ -178,3 +218,56 @@ async def test_each_verb_answers_through_its_rpc(
         "answered question:call_4; task task_2 is running",
         "resumed; task task_3 is running",
     ]
+
+
+async def test_the_history_as_aligned_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    client = Inbox([approval(0), approval(1)])
+    assert await run(client, "inbox", "history", "--task", "task_0", "--tree", "task_9") == 0
+    said = capsys.readouterr()
+    lines = said.out.splitlines()
+    assert [line.split() for line in lines] == [
+        ["time", "what", "task", "request", "tool", "actor", "outcome", "roles", "deadline"],
+        ["2026-12-08", "09:00:00Z", "approval", "opened", "task_0", "call_0", "files.write",
+         "-", "-", "finance,ops", "2026-12-08", "09:10:00Z"],
+        ["2026-12-08", "09:00:05Z", "approval", "answered", "task_0", "call_0", "files.write",
+         "fay", "approved", "finance,ops", "2026-12-08", "09:10:00Z"],
+    ]  # fmt: skip
+    assert len({line.index("task_0") for line in lines[1:]}) == 1  # aligned columns
+    assert said.err == "more: agentd inbox history --page-token 2 (or --all)\n"
+    [(_, _, request)] = client.calls
+    assert request == {
+        "task_id": "task_0",
+        "root_task_id": "task_9",
+        "page_size": 50,
+        "page_token": "",
+    }
+
+
+async def test_every_page_of_the_history(capsys: pytest.CaptureFixture[str]) -> None:
+    client = Inbox([approval(0), approval(1), approval(2)])
+    assert await run(client, "inbox", "history", "--all", "--limit", "2") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 7
+    assert "approval timed out" in lines[4]
+    assert lines[4].split()[8:11] == ["deadline", "denied", "finance,ops"]
+    assert [c[2]["page_token"] for c in client.calls] == ["", "2", "4"]
+    assert {(c[2]["page_size"], c[2]["task_id"]) for c in client.calls} == {(2, "")}
+    assert await run(client, "inbox", "--limit", "7", "history", "--page-token", "4") == 0
+    assert client.calls[-1][2]["page_size"] == 7  # the listing's options, before the verb
+    assert client.calls[-1][2]["page_token"] == "4"
+    assert capsys.readouterr().err == ""
+
+
+async def test_the_history_as_json_lines_and_when_empty(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert await run(Inbox([approval(1)]), "inbox", "history", "--json") == 0
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(p["kind"], p.get("outcome")) for p in printed] == [
+        ("ACTION_HISTORY_KIND_OPENED", None),
+        ("ACTION_HISTORY_KIND_TIMED_OUT", "denied"),
+    ]
+    assert await run(Inbox([]), "inbox", "history", "--tree", "task_1") == 0
+    assert capsys.readouterr().out == (
+        "no history (no action was opened, or its entries were swept)\n"
+    )

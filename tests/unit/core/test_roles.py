@@ -29,6 +29,7 @@ def test_the_table_of_the_default_settings_maps_every_action() -> None:
     assert table.roles(Action.APPROVE_TOOL_CALLS) == ("approver", "admin")
     assert table.roles(Action.READ_AUDIT_LOG) == ("auditor", "admin")
     assert table.roles(Action.ACT_FOR_END_USERS) == ("gateway",)
+    assert table.roles(Action.READ_ACTION_HISTORY) == ("approver", "admin", "auditor")
 
 
 def test_each_setting_gives_the_roles_of_its_actions() -> None:
@@ -63,6 +64,7 @@ def test_each_setting_gives_the_roles_of_its_actions() -> None:
         Action.MANAGE_BUDGETS: ("treasurer",),
         Action.READ_USAGE: ("clerk",),
         Action.MANAGE_WEBHOOKS: ("hooker",),
+        Action.READ_ACTION_HISTORY: ("boss", "clerk"),
     }
     assert dict(table.items()) == expected
     # the engine (ApproveToolCall, ProvideInput, ResumeTask) gets the same table

@@ -1,16 +1,21 @@
 """The inbox on the wire (`server.convert.inbox`): a ListPendingActions request read into
 kinds and a query (each malformed field named), and a wait shown as a PendingAction: an
 approval's redacted arguments as a Struct (its JSON as text when it was cut), the rest
-as text, its deadline and what happens then."""
+as text, its deadline and what happens then. A ListActionHistory request read into the
+history's query (page sizes 1..500, 0 for 100; every malformed field named at once), and
+each entry of the inbox's history shown as an ActionHistoryEntry."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from agentd.v1 import inbox_pb2
 from core.errors import InvalidArgumentError
+from records.inbox.history import entry_of
+from records.notices import DEADLINE_ACTOR, ActionStep, ActionStepKind
 from records.paging import TimeKeyCursor
 from records.waits import PERSON_KINDS, Audience, Wait, WaitAction, WaitKind
 from server.convert import inbox as convert
@@ -115,3 +120,59 @@ def test_arguments_cut_to_fit_are_shown_as_text_and_the_rest_as_text() -> None:
     assert resume.on_deadline == inbox_pb2.DEADLINE_ACTION_CANCEL
     budget = convert.pending_action_to_proto(wait(WaitKind.BUDGET, "budget:b1", "tenant tokens"))
     assert (budget.kind, budget.request_id) == (inbox_pb2.PENDING_ACTION_KIND_BUDGET, "budget:b1")
+
+
+def test_a_history_request_as_its_query() -> None:
+    after = TimeKeyCursor(NOW, "task_1", "0123abcd")
+    request = inbox_pb2.ListActionHistoryRequest(
+        task_id="task_1", root_task_id="task_0", page_size=500, page_token=pages.token(after)
+    )
+    query = convert.history_query(request, "acme")
+    assert (query.tenant, query.task_id, query.root_task_id) == ("acme", "task_1", "task_0")
+    assert (query.limit, query.after) == (500, after)
+    plain = convert.history_query(inbox_pb2.ListActionHistoryRequest(), "acme")
+    assert (plain.task_id, plain.root_task_id, plain.limit, plain.after) == ("", "", 100, None)
+
+
+@pytest.mark.parametrize("size", [-1, 501, 2**31 - 1])
+def test_every_malformed_history_field_is_named_at_once(size: int) -> None:
+    request = inbox_pb2.ListActionHistoryRequest(
+        task_id="t" * 65, root_task_id="a\nb", page_size=size, page_token="nope"
+    )
+    with pytest.raises(InvalidArgumentError) as refused:
+        convert.history_query(request, "acme")
+    fields = [v.field for v in refused.value.violations]
+    assert fields == ["task_id", "root_task_id", "page_size", "page_token"]
+    assert "between 1 and 500" in str(refused.value)
+
+
+def test_a_history_entry_on_the_wire() -> None:
+    asked = wait(WaitKind.BUDGET, "budget:b1", "soft limit 100", roles=("finance",))
+    timed_out = ActionStep(
+        ActionStepKind.TIMED_OUT,
+        replace(asked, deadline_at=NOW + timedelta(minutes=5), agent="billing@2"),
+        NOW + timedelta(minutes=5),
+        DEADLINE_ACTOR,
+        "denied",
+    )
+    shown = convert.history_entry_to_proto(entry_of(timed_out))
+    assert shown.kind == inbox_pb2.ACTION_HISTORY_KIND_TIMED_OUT
+    assert shown.action_kind == inbox_pb2.PENDING_ACTION_KIND_BUDGET
+    assert (shown.task_id, shown.root_task_id, shown.request_id) == (
+        "task_2",
+        "task_2",
+        "budget:b1",
+    )
+    assert (shown.agent, shown.actor, shown.outcome) == ("billing@2", "deadline", "denied")
+    assert list(shown.roles) == ["finance"]
+    assert shown.deadline.ToDatetime(UTC) == NOW + timedelta(minutes=5)
+    assert shown.time.ToDatetime(UTC) == NOW + timedelta(minutes=5)
+    assert shown.tool_name == ""
+    opened = ActionStep(ActionStepKind.OPENED, replace(asked, root_task_id="t0"), NOW)
+    shown = convert.history_entry_to_proto(entry_of(opened))
+    assert shown.kind == inbox_pb2.ACTION_HISTORY_KIND_OPENED
+    assert shown.root_task_id == "t0"
+    assert not shown.HasField("deadline")  # none: unset, never the epoch
+    for kind in ActionStepKind:  # every step has its kind on the wire
+        step = convert.history_entry_to_proto(entry_of(replace(opened, kind=kind)))
+        assert step.kind != inbox_pb2.ACTION_HISTORY_KIND_UNSPECIFIED

@@ -9,7 +9,7 @@ position order: `ix_webhook_deliveries_stream`), given up by age
 cursor.
 
 Revision ID: 0027
-Revises: 0024
+Revises: 0026
 Create Date: 2026-12-09 09:00:00.000000
 """
 
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0027"
-down_revision = "0024"
+down_revision = "0026"
 branch_labels = None
 depends_on = None
 
