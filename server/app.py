@@ -19,6 +19,7 @@ from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
 from auth.authenticator import Authenticator
 from core import tracing
+from core.keyring import KeyRing
 from core.metrics import TASKS_IN_FLIGHT
 from records.keys import new_key
 from records.tools.grants import Grant, new_grant_id
@@ -89,8 +90,7 @@ class AgentdServer:
     ) -> AgentdServer:
         configure_secrets(settings)
         where = store_settings(settings)
-        live, durable = await _open_stores(where)
-        await seal_at_start(durable.database, settings.key_ring())
+        live, durable = await _open_stores(where, settings.key_ring())
         authenticator = build_authenticator(settings, durable.api_keys)
         registry, background = await _tools(settings, registry, live, durable)
         toolsets = await start_toolsets(settings, registry, background)
@@ -233,8 +233,9 @@ async def _tools(
     return registry, background
 
 
-async def _open_stores(where: StoreSettings) -> tuple[LiveStores, DurableStores]:
-    """The live stores (Redis checked once) and the durable ones (migrated).
+async def _open_stores(where: StoreSettings, ring: KeyRing) -> tuple[LiveStores, DurableStores]:
+    """The live stores (Redis checked once) and the durable ones (migrated, their secrets
+    kept in plain text sealed with `ring`'s key: `seal_at_start`).
     StoreUnreachableError when Redis refuses agentd or the database cannot be opened;
     a Redis that does not answer yet is only said (calls answer UNAVAILABLE until it does)."""
     live = build_live(where)
@@ -247,7 +248,13 @@ async def _open_stores(where: StoreSettings) -> tuple[LiveStores, DurableStores]
                     redis=shown(live.redis.options.url),
                     error=unreachable,
                 )
-        return live, await open_durable(where)
+        durable = await open_durable(where)
+        try:
+            await seal_at_start(durable.database, ring)
+        except BaseException:
+            await durable.close()
+            raise
+        return live, durable
     except BaseException:
         await live.close()
         raise

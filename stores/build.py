@@ -130,6 +130,16 @@ class WebhookStores:
 
 
 @dataclass(frozen=True)
+class InboxStores:
+    """What parked tasks wait for, and what became of their waits for a person."""
+
+    waits: SqlWaitStore
+    """What parked tasks wait for (shared by the replicas on this database)."""
+    history: SqlActionHistory
+    """The inbox's history: what became of each wait for a person."""
+
+
+@dataclass(frozen=True)
 class DurableStores:
     """The SQL records, all on one database and its one writer."""
 
@@ -144,16 +154,14 @@ class DurableStores:
     agents: SqlAgentStore
     conversations: SqlConversationStore
     artifacts: SqlArtifactStore
-    waits: SqlWaitStore
-    """What parked tasks wait for (shared by the replicas on this database)."""
+    inbox: InboxStores
+    """Parked tasks' waits and the inbox's history."""
     guardrails: SqlGuardrailAudit
     """The audit log of guardrail decisions (read through `audit_reader`)."""
     usage: UsageStores
     """The usage ledger, budgets' definitions and the statistics reader."""
     webhooks: WebhookStores
     """Webhooks and their outbox."""
-    action_history: SqlActionHistory
-    """The inbox's history: what became of each wait for a person."""
 
     async def close(self) -> None:
         await self.database.close()
@@ -230,11 +238,10 @@ async def open_durable(settings: StoreSettings) -> DurableStores:
         SqlAgentStore(database),
         SqlConversationStore(database),
         SqlArtifactStore(database),
-        SqlWaitStore(database),
+        InboxStores(SqlWaitStore(database), SqlActionHistory(database)),
         SqlGuardrailAudit(database),
         UsageStores(SqlUsageLedger(database), SqlBudgetStore(database), SqlStatsReader(database)),
         WebhookStores(SqlWebhookStore(database), SqlWebhookOutbox(database)),
-        SqlActionHistory(database),
     )
 
 

@@ -299,7 +299,7 @@ async def start_engine(
             history=durable.history,
             replicas=replicas(settings, live),
             checkpoints=durable.checkpoints,
-            waits=durable.waits,
+            waits=durable.inbox.waits,
             agents=agents,
             model_factory=model_factory(models),
             memory=task_memory(settings, conversations, tasks, encodings, models, recall, extract),
@@ -344,7 +344,7 @@ def build_notices(durable: DurableStores, others: Sequence[Notices] = ()) -> All
     """Who is told of tasks' status changes and of the steps of their waits for a person
     (`agent.notices`), in order: the inbox's history, then `others` (the webhooks'
     outbox)."""
-    return AllNotices([InboxHistory(durable.action_history), *others])
+    return AllNotices([InboxHistory(durable.inbox.history), *others])
 
 
 def build_conversations(

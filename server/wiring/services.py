@@ -157,9 +157,9 @@ def add_services(
         conversations,
         TaskArtifacts(durable.artifacts, engine.find),
         usage_service(settings, spending, durable, roles),
-        Inbox(durable.waits, roles),
+        Inbox(durable.inbox.waits, roles),
         webhooks,
-        ActionHistory(durable.action_history, engine.find, roles),
+        ActionHistory(durable.inbox.history, engine.find, roles),
         heartbeat_seconds=settings.heartbeat_seconds,
     ).register(server)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory), server)

@@ -80,7 +80,7 @@ async def waiting(client: AgentClient, goal: str) -> str:
 
 
 async def approval_of(t: Trust, task_id: str) -> Wait:
-    waits = await t.server.durable.waits.of_task(task_id)
+    waits = await t.server.durable.inbox.waits.of_task(task_id)
     assert [w.kind for w in waits] == [WaitKind.APPROVAL]
     return waits[0]
 
@@ -140,7 +140,7 @@ async def test_what_became_of_each_approval(
         )
         await notices.action(timed_out)
         await reaches(alice, mine, tasks_pb2.TASK_STATUS_COMPLETED)  # its wait is forgotten
-        assert await t.server.durable.waits.of_task(mine) == []
+        assert await t.server.durable.inbox.waits.of_task(mine) == []
 
         # the owner: its own task's history, and its tree's
         own = await every_entry(alice, 0, task_id=mine)

@@ -87,7 +87,7 @@ async def test_a_hundred_tasks_waiting_for_approval_hold_none_of_five_running_pl
 
         await until(all_waiting, 60, "100 tasks waiting for approval")
         assert h.server.engine.running_count() == 0  # none of them holds a place here
-        waits = h.server.durable.waits
+        waits = h.server.durable.inbox.waits
         open_approvals = [w for t in ids for w in await waits.of_task(t)]
         assert len(open_approvals) == 100
 
@@ -254,7 +254,7 @@ async def _true(value: bool) -> bool:
 
 
 async def _parked(h: Harness, task_id: str) -> bool:
-    return any(w.state.value == "open" for w in await h.server.durable.waits.of_task(task_id))
+    return any(w.state.value == "open" for w in await h.server.durable.inbox.waits.of_task(task_id))
 
 
 async def _status_is(client: AgentClient, task_id: str, status: int) -> bool:
@@ -312,7 +312,7 @@ async def test_a_task_parked_on_a_server_without_redis_ends_named_when_it_restar
             assert ended.status == tasks_pb2.TASK_STATUS_FAILED
             assert ended.error.reason == "SERVER_RESTARTED"
             assert "restarted while this task waited" in ended.error.message
-            assert await second.server.durable.waits.of_task(task_id) == []
+            assert await second.server.durable.inbox.waits.of_task(task_id) == []
             assert await second.server.durable.checkpoints.load("default", task_id) is None
             with pytest.raises(client_errors.TaskAlreadyTerminalError):
                 await client.cancel_task(task_id)
