@@ -139,7 +139,29 @@ class ApprovalRequested:
     tool_name: str
     arguments: dict[str, Any]
     reason: str
+    approver_roles: tuple[str, ...] = ()
+    """The roles whose holders may decide."""
+    deadline: datetime | None = None
+    """When the call stops waiting unanswered (`DeadlinePassed`)."""
     type: Literal["approval_requested"] = "approval_requested"
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlinePassed:
+    """A wait for a person passed its deadline with nobody's answer: a timeout, never a
+    person's decision. An approval's call is refused or run ("denied", "approved") or moves
+    to other roles ("escalated", with `approver_roles` and their `deadline`); a question's
+    call fails ("denied"); the task fails or is cancelled ("failed", "cancelled")."""
+
+    request_id: str
+    """The call id (approval), request id (question) or wait (resume, budget)."""
+    kind: str
+    """approval, question, resume or budget."""
+    tool_name: str
+    outcome: str
+    approver_roles: tuple[str, ...] = ()
+    deadline: datetime | None = None
+    type: Literal["deadline_passed"] = "deadline_passed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +367,7 @@ EventPayload = (
     | ReflectionVerdict
     | ApprovalRequested
     | ApprovalDecided
+    | DeadlinePassed
     | InputRequested
     | InputProvided
     | TaskSteered

@@ -81,10 +81,12 @@ class ApprovalRule:
                 found.append((name, problem))
             elif len(set(roles)) != len(roles):
                 found.append((name, "names a role twice"))
-        for name in ("deadline_seconds", "escalation_deadline_seconds", "remind_before_seconds"):
+        durations = ("deadline_seconds", "escalation_deadline_seconds", "remind_before_seconds")
+        for name in durations:
             seconds = getattr(self, name)
             if seconds is not None and not 0 < seconds <= MAX_DEADLINE_SECONDS:
                 found.append((name, f"must be more than 0 and at most {MAX_DEADLINE_SECONDS:g}"))
+        timed = not any(name in durations for name, _ in found)
         if self.on_deadline not in FIRST_ACTIONS:
             found.append(("on_deadline", "is not deny, approve, escalate, fail or cancel"))
         if self.on_escalation_deadline not in LAST_ACTIONS:
@@ -103,7 +105,7 @@ class ApprovalRule:
         ):
             found.append(("on_deadline", "must be escalate for the escalation's fields to count"))
         before = self.remind_before_seconds
-        if before is not None:
+        if before is not None and timed:
             deadlines = [self.deadline_seconds]
             if self.escalates:
                 deadlines.append(self.escalation_deadline_seconds)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -35,8 +36,8 @@ def waits(replica: Replicas) -> WaitStore:  # noqa: F811 - the fixture imported 
     return replica()
 
 
-def ruled(**fields: object) -> Wait:
-    values: dict[str, object] = {
+def ruled(**fields: Any) -> Wait:
+    values: dict[str, Any] = {
         "roles": ("finance",),
         "roles_by_rule": True,
         "deadline_at": at(300),
