@@ -15,6 +15,12 @@ from records.team_events import SubtaskFinished as SubtaskFinished
 from records.team_events import SubtaskStarted as SubtaskStarted
 from records.team_events import SubtaskWaiting as SubtaskWaiting
 from records.tools.outcomes import ToolCallError
+from records.wait_events import ApprovalDecided as ApprovalDecided
+from records.wait_events import ApprovalRequested as ApprovalRequested
+from records.wait_events import DeadlinePassed as DeadlinePassed
+from records.wait_events import InputProvided as InputProvided
+from records.wait_events import InputRequested as InputRequested
+from records.wait_events import ToolCallResumable as ToolCallResumable
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,18 +114,6 @@ class ToolProgress:
 
 
 @dataclass(frozen=True, slots=True)
-class ToolCallResumable:
-    """A tool call failed for a reason a person can fix: the task waits for ResumeTask
-    until `resume_by`, then runs that call again (or ends FAILED: TOOL_RESUMABLE)."""
-
-    call_id: str
-    tool_name: str
-    message: str
-    resume_by: datetime
-    type: Literal["tool_resumable"] = "tool_resumable"
-
-
-@dataclass(frozen=True, slots=True)
 class ReflectionVerdict:
     step_id: str
     accuracy: float
@@ -131,54 +125,6 @@ class ReflectionVerdict:
     decision: Literal["accept", "revise", "replan"]
     feedback: str
     type: Literal["reflection"] = "reflection"
-
-
-@dataclass(frozen=True, slots=True)
-class ApprovalRequested:
-    call_id: str
-    tool_name: str
-    arguments: dict[str, Any]
-    reason: str
-    approver_roles: tuple[str, ...] = ()
-    """The roles whose holders may decide."""
-    deadline: datetime | None = None
-    """When the call stops waiting unanswered (`DeadlinePassed`)."""
-    type: Literal["approval_requested"] = "approval_requested"
-
-
-@dataclass(frozen=True, slots=True)
-class DeadlinePassed:
-    """A wait for a person passed its deadline with nobody's answer: a timeout, never a
-    person's decision. An approval's call is refused or run ("denied", "approved") or moves
-    to other roles ("escalated", with `approver_roles` and their `deadline`); a question's
-    call fails ("denied"); the task fails or is cancelled ("failed", "cancelled")."""
-
-    request_id: str
-    """The call id (approval), request id (question) or wait (resume, budget)."""
-    kind: str
-    """approval, question, resume or budget."""
-    tool_name: str
-    outcome: str
-    approver_roles: tuple[str, ...] = ()
-    deadline: datetime | None = None
-    type: Literal["deadline_passed"] = "deadline_passed"
-
-
-@dataclass(frozen=True, slots=True)
-class InputRequested:
-    """The agent asked the caller a question; the task waits for `ProvideInput`."""
-
-    request_id: str
-    question: str
-    type: Literal["input_requested"] = "input_requested"
-
-
-@dataclass(frozen=True, slots=True)
-class InputProvided:
-    request_id: str
-    provided_by: str
-    text: str
-    type: Literal["input_provided"] = "input_provided"
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,16 +146,6 @@ class SteerApplied:
     step_id: str
     steer_sequence: int
     type: Literal["steer_applied"] = "steer_applied"
-
-
-@dataclass(frozen=True, slots=True)
-class ApprovalDecided:
-    call_id: str
-    decision: Literal["approve", "reject", "edit"]
-    decided_by: str
-    comment: str
-    arguments: dict[str, Any] | None = None
-    type: Literal["approval_decided"] = "approval_decided"
 
 
 @dataclass(frozen=True, slots=True)

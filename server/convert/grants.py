@@ -52,16 +52,7 @@ def grant_from_proto(message: grants_pb2.Grant) -> Grant:
                 FieldViolation(f"grant.arguments[{name}]", "has an empty or too long prefix")
             )
         arguments[name] = listed
-    approval: ApprovalRule | None = None
-    if message.HasField("approval"):
-        if not message.requires_approval:
-            violations.append(
-                FieldViolation("grant.approval", "is only for a grant with requires_approval")
-            )
-        try:
-            approval = rule_from_proto(message.approval, "grant.approval")
-        except InvalidArgumentError as bad:
-            violations.extend(bad.violations)
+    approval = _approval(message, violations)
     draft: Grant | None = None
     try:
         draft = Grant(
@@ -77,7 +68,7 @@ def grant_from_proto(message: grants_pb2.Grant) -> Grant:
             window=window,
             arguments=arguments,
             requires_approval=message.requires_approval,
-            approval=approval if message.requires_approval else None,
+            approval=approval,
         )
     except ValueError as error:
         field = "grant.subject" if "subject" in str(error) else "grant.tool"
@@ -86,6 +77,23 @@ def grant_from_proto(message: grants_pb2.Grant) -> Grant:
         raise InvalidArgumentError(violations)
     assert draft is not None
     return draft
+
+
+def _approval(message: grants_pb2.Grant, violations: list[FieldViolation]) -> ApprovalRule | None:
+    """The grant's approval rule, if it states one (only with `requires_approval`); its
+    problems added to `violations`."""
+    if not message.HasField("approval"):
+        return None
+    if not message.requires_approval:
+        violations.append(
+            FieldViolation("grant.approval", "is only for a grant with requires_approval")
+        )
+    try:
+        rule = rule_from_proto(message.approval, "grant.approval")
+    except InvalidArgumentError as bad:
+        violations.extend(bad.violations)
+        return None
+    return rule if message.requires_approval else None
 
 
 def grant_to_proto(grant: Grant) -> grants_pb2.Grant:
