@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 import structlog
 
-from agent.notices import NoNotices, Notices
+from agent.notices import NoNotices, Notices, tell_step
 from agent.scheduling.parking import Parking
 from agent.tool_use import questions
 from agent.tool_use import resume as tool_resume
@@ -92,7 +92,7 @@ class Answers:
 
     async def _answered(self, wait: Wait, now: datetime, outcome: str) -> None:
         step = ActionStep(ActionStepKind.ANSWERED, wait, now, wait.answered_by, outcome)
-        await self._notices.action(step)
+        await tell_step(self._notices, step)
 
     async def provide_input(
         self, call: CallContext, task_id: str, request_id: str, text: str

@@ -31,7 +31,7 @@ from datetime import UTC, datetime, timedelta
 import structlog
 
 from agent.conversations.engine_hooks import TaskMemory
-from agent.notices import NoNotices, Notices
+from agent.notices import NoNotices, Notices, tell_step
 from agent.running.event_writer import redact_event
 from agent.scheduling.parking import Parking
 from agent.teams.remote import RemoteAgents
@@ -104,9 +104,8 @@ class WakingPass:
                 continue  # sent by another replica, or the wait moved on
             log.info("a wait's reminder is due", task_id=wait.task_id, slot=wait.slot)
             reminded = replace(wait, remind_at=None)
-            await self._notices.action(
-                ActionStep(ActionStepKind.REMINDED, reminded, now, DEADLINE_ACTOR)
-            )
+            step = ActionStep(ActionStepKind.REMINDED, reminded, now, DEADLINE_ACTOR)
+            await tell_step(self._notices, step)
 
     async def _deadlines(self, now: datetime) -> None:
         for wait in await self._waits.due(now, BATCH):
@@ -132,7 +131,7 @@ class WakingPass:
         )
         await self._announce(wait, passed)
         step = ActionStep(ActionStepKind.ESCALATED, moved, now, DEADLINE_ACTOR, outcome)
-        await self._notices.action(step)
+        await tell_step(self._notices, step)
 
     async def _expire(self, wait: Wait, now: datetime) -> None:
         outcome = wait.deadline_outcome
@@ -148,7 +147,7 @@ class WakingPass:
         expired = replace(wait, state=WaitState.EXPIRED, answer=answer, answered_at=now)
         if wait.kind.for_person:
             step = ActionStep(ActionStepKind.TIMED_OUT, expired, now, DEADLINE_ACTOR, outcome)
-            await self._notices.action(step)
+            await tell_step(self._notices, step)
         if wait.on_deadline is WaitAction.CANCEL:
             if wait.kind.for_person:  # no run of it takes this in: announced here
                 kind, tool = wait.kind.value, wait.tool_name

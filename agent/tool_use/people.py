@@ -25,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
 from agent.failures import WaitExpiredError
+from agent.notices import tell_step
 from agent.parked import Parked, Waiting
 from agent.running import lifecycle
 from core.errors import ApprovalNotPendingError
@@ -127,7 +128,7 @@ class PersonWaits:
             wait = ruled(wait, rule, now, latest)
         stored, new = await store.open(wait)
         if new and kind.for_person:
-            await run.state.notices.action(ActionStep(ActionStepKind.OPENED, stored, now))
+            await tell_step(run.state.notices, ActionStep(ActionStepKind.OPENED, stored, now))
         return stored, new
 
     async def settle(self, kind: WaitKind, slot: str, answer: dict[str, object]) -> None:
@@ -227,7 +228,7 @@ class PersonWaits:
         if outcome not in ("denied", "approved"):
             raise WaitExpiredError(what)
         await self.taken(wait)
-        await self.no_longer_waiting(f"{what} ({outcome} at its deadline)")
+        await self.no_longer_waiting(f"{what} ({outcome})")
         return outcome == "approved"
 
     async def passed(self, wait: Wait) -> None:

@@ -25,7 +25,7 @@ from core.errors import RoleRequiredError
 from core.identity import CallContext, Principal
 from core.roles import DEFAULT_ROLES
 from records import events as ev
-from records.notices import DEADLINE_ACTOR, ActionStepKind
+from records.notices import DEADLINE_ACTOR, ActionStep, ActionStepKind
 from records.tools.approval_rules import ApprovalRule
 from records.tools.approvals import ApprovalDecision
 from records.tools.model import PermissionLevel
@@ -35,7 +35,7 @@ from stores.checkpoints.memory import InMemoryCheckpointStore
 from stores.leases.memory import InMemoryLeases
 from stores.tasks.base import logged
 from stores.wakes.memory import InMemoryWakeBus
-from tests.unit.agent.runs import PRINCIPAL, Env, make_env, of_type
+from tests.unit.agent.runs import PRINCIPAL, Env, KeptNotices, make_env, of_type
 from tools.permissions import GrantPolicy
 
 NEVER = FunctionModel(lambda *_: (_ for _ in ()).throw(AssertionError("never asked")))
@@ -363,3 +363,23 @@ def test_what_a_deadline_does_by_kind_and_action() -> None:
     assert outcome(WaitKind.QUESTION, WaitAction.APPROVE) == "denied"  # never a consent
     assert outcome(WaitKind.RESUME, WaitAction.DENY) == "failed"
     assert outcome(WaitKind.BUDGET, WaitAction.DENY) == "denied"
+
+
+class Failing(KeptNotices):
+    """Notices that cannot be written."""
+
+    async def action(self, step: ActionStep) -> None:
+        raise ConnectionError("the history is down")
+
+
+async def test_a_step_nobody_could_be_told_of_still_wakes_the_task(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    env.notices = Failing()
+    run, wait = await waiting(env, ApprovalRule(deadline_seconds=5.0))
+    passes = Passes(env)
+    assert wait.deadline_at is not None
+    await passes.once(wait.deadline_at)
+    assert passes.parking.waked == [run.task.task_id]
+    expired = await env.waits.get(wait.task_id, wait.slot)
+    assert expired is not None
+    assert expired.state is WaitState.EXPIRED
