@@ -13,8 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+import structlog
+
 from records.notices import ActionStep
 from records.tasks import Task, TaskStatus
+
+log = structlog.get_logger(__name__)
 
 
 class Notices(Protocol):
@@ -56,3 +60,18 @@ class AllNotices:
     async def action(self, step: ActionStep) -> None:
         for notices in self._each:
             await notices.action(step)
+
+
+async def tell_step(notices: Notices, step: ActionStep) -> None:
+    """Tell `notices` of a wait's step taken already (its store operation, which no one
+    repeats, was won): one that fails is logged, and the step goes on (the task is woken,
+    the answer stands) rather than being lost with it."""
+    try:
+        await notices.action(step)
+    except Exception:
+        log.exception(
+            "could not tell of a wait's step",
+            task_id=step.wait.task_id,
+            slot=step.wait.slot,
+            step=step.kind.value,
+        )

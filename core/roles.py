@@ -92,6 +92,13 @@ class RoleTable:
         return hash(self.items())
 
 
+def require_one_of(held: Iterable[str], roles: Sequence[str], words: str) -> None:
+    """RoleRequiredError ("<words> needs one of the roles: …") unless `held` includes one of
+    `roles`: roles a record names rather than the table (an approval rule's)."""
+    if set(held).isdisjoint(roles):
+        raise RoleRequiredError(words, tuple(roles))
+
+
 _APPROVERS = ("approver", "admin")
 _ADMINS = ("admin",)
 

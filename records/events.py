@@ -15,6 +15,12 @@ from records.teams.events import SubtaskFinished as SubtaskFinished
 from records.teams.events import SubtaskStarted as SubtaskStarted
 from records.teams.events import SubtaskWaiting as SubtaskWaiting
 from records.tools.outcomes import ToolCallError
+from records.wait_events import ApprovalDecided as ApprovalDecided
+from records.wait_events import ApprovalRequested as ApprovalRequested
+from records.wait_events import DeadlinePassed as DeadlinePassed
+from records.wait_events import InputProvided as InputProvided
+from records.wait_events import InputRequested as InputRequested
+from records.wait_events import ToolCallResumable as ToolCallResumable
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,18 +114,6 @@ class ToolProgress:
 
 
 @dataclass(frozen=True, slots=True)
-class ToolCallResumable:
-    """A tool call failed for a reason a person can fix: the task waits for ResumeTask
-    until `resume_by`, then runs that call again (or ends FAILED: TOOL_RESUMABLE)."""
-
-    call_id: str
-    tool_name: str
-    message: str
-    resume_by: datetime
-    type: Literal["tool_resumable"] = "tool_resumable"
-
-
-@dataclass(frozen=True, slots=True)
 class ReflectionVerdict:
     step_id: str
     accuracy: float
@@ -131,32 +125,6 @@ class ReflectionVerdict:
     decision: Literal["accept", "revise", "replan"]
     feedback: str
     type: Literal["reflection"] = "reflection"
-
-
-@dataclass(frozen=True, slots=True)
-class ApprovalRequested:
-    call_id: str
-    tool_name: str
-    arguments: dict[str, Any]
-    reason: str
-    type: Literal["approval_requested"] = "approval_requested"
-
-
-@dataclass(frozen=True, slots=True)
-class InputRequested:
-    """The agent asked the caller a question; the task waits for `ProvideInput`."""
-
-    request_id: str
-    question: str
-    type: Literal["input_requested"] = "input_requested"
-
-
-@dataclass(frozen=True, slots=True)
-class InputProvided:
-    request_id: str
-    provided_by: str
-    text: str
-    type: Literal["input_provided"] = "input_provided"
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,16 +146,6 @@ class SteerApplied:
     step_id: str
     steer_sequence: int
     type: Literal["steer_applied"] = "steer_applied"
-
-
-@dataclass(frozen=True, slots=True)
-class ApprovalDecided:
-    call_id: str
-    decision: Literal["approve", "reject", "edit"]
-    decided_by: str
-    comment: str
-    arguments: dict[str, Any] | None = None
-    type: Literal["approval_decided"] = "approval_decided"
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +303,7 @@ EventPayload = (
     | ReflectionVerdict
     | ApprovalRequested
     | ApprovalDecided
+    | DeadlinePassed
     | InputRequested
     | InputProvided
     | TaskSteered

@@ -64,6 +64,7 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.ReflectionVerdict,
         ev.ApprovalRequested,
         ev.ApprovalDecided,
+        ev.DeadlinePassed,
         ev.UsageReported,
         ev.InputRequested,
         ev.InputProvided,
@@ -122,6 +123,7 @@ _LATER: dict[str, frozenset[str]] = {
     "JournalEntry": frozenset({"handed_on"}),
     "TokenUsage": frozenset({"cached_prompt_tokens", "cost_micros"}),
     "AgentDefinition": frozenset({"guardrails"}),
+    "ApprovalRequested": frozenset({"approver_roles", "deadline"}),
 }
 """Fields added after their type's stored form was fixed: written only when they differ
 from their default, so that a record that does not use them is stored byte for byte as

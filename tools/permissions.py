@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from core.errors import PermissionDeniedError
 from core.identity import CallContext, Principal
 from core.watching import keep_reloading
+from records.tools.approval_rules import ApprovalRule
 from records.tools.grants import Grant, covers
 from records.tools.model import JSONValue, PermissionLevel, ToolSpec
 from stores.grants.base import GrantStore
@@ -32,6 +33,10 @@ class Decision:
     """True when each call needs a human's approval before it runs."""
     reason: str = ""
     """Why a call was refused or needs approval, in words for the caller."""
+    approval: ApprovalRule | None = None
+    """With `needs_approval`: who decides, by when, and what its deadline does (the most
+    specific asking grant's rule, else the server's); None: the role table's approvers,
+    the task's wait limit and `AGENTD_WAIT_DEADLINE_ACTIONS`."""
 
 
 class PermissionPolicy(Protocol):
@@ -59,6 +64,8 @@ class LevelPolicy:
 
     granted: PermissionLevel
     approval_tools: frozenset[str] = frozenset()
+    approval_rule: ApprovalRule | None = None
+    """The rule of the calls that need approval (`AGENTD_APPROVAL_RULE`)."""
 
     def decide(
         self,
@@ -73,6 +80,7 @@ class LevelPolicy:
             rule=rule,
             needs_approval=needs,
             reason=_approval_reason(tool) if needs else "",
+            approval=self.approval_rule if needs else None,
         )
 
 
@@ -109,7 +117,9 @@ class GrantPolicy:
 
     A call needs a human's approval when any grant that counts requires it, at
     whatever level, window, argument rules or specificity, or when
-    `approval_tools` names the tool (`needs_approval`).
+    `approval_tools` names the tool (`needs_approval`). Its approval rule is that of the
+    most specific grant that requires it (the oldest of equals), or `approval_rule` (the
+    server's) when that grant has none or no grant requires it.
     """
 
     def __init__(
@@ -118,9 +128,11 @@ class GrantPolicy:
         *,
         default: PermissionLevel | None = None,
         approval_tools: Sequence[str] = (),
+        approval_rule: ApprovalRule | None = None,
     ) -> None:
         self._default = default
         self._approval_tools = frozenset(approval_tools)
+        self._approval_rule = approval_rule
         self._by_tenant: dict[str, list[Grant]] = {}
         self.replace(grants)
 
@@ -168,26 +180,41 @@ class GrantPolicy:
         asking = [grant for grant in covering if grant.requires_approval]
         needs = bool(asking) or needs_approval(self._approval_tools, tool)
         reason = _approval_reason(tool, asking) if needs else ""
+        rule = self._rule(asking) if needs else None
         reaching = [grant for grant in covering if grant.level >= tool.permission]
         if not reaching:
-            return self._without_grant(tool, covering, needs, reason)
+            return self._without_grant(tool, covering, needs, reason, rule)
         top = max(grant.specificity for grant in reaching)
         refusals: list[tuple[Grant, str]] = []
         for grant in (g for g in reaching if g.specificity == top):
             refused = grant.refuses(arguments, now)
             if not refused:
-                return Decision(True, f"grant:{grant.grant_id}", needs, reason)
+                return Decision(True, f"grant:{grant.grant_id}", needs, reason, rule)
             refusals.append((grant, refused))
         return Decision(
             False, f"grant:{refusals[0][0].grant_id}", reason="; ".join(r for _, r in refusals)
         )
 
+    def _rule(self, asking: Sequence[Grant]) -> ApprovalRule | None:
+        """The approval rule of a call the `asking` grants (if any) send for approval: the
+        most specific one's (the oldest of equals), else the server's."""
+        if not asking:
+            return self._approval_rule
+        top = min(asking, key=lambda g: (tuple(-r for r in g.specificity), g.created_at))
+        return top.approval or self._approval_rule
+
     def _without_grant(
-        self, tool: ToolSpec, covering: Sequence[Grant], needs: bool, reason: str
+        self,
+        tool: ToolSpec,
+        covering: Sequence[Grant],
+        needs: bool,
+        reason: str,
+        rule: ApprovalRule | None,
     ) -> Decision:
         """No grant reaches the tool's level: the default level decides."""
         if self._default is not None and tool.permission <= self._default:
-            return Decision(True, f"default:{self._default.name.lower()}", needs, reason)
+            level = f"default:{self._default.name.lower()}"
+            return Decision(True, level, needs, reason, rule)
         if covering:
             low = covering[0]
             return Decision(

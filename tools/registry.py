@@ -18,6 +18,7 @@ from core.errors import (
     ToolNotFoundError,
 )
 from core.identity import CallContext
+from records.notices import DEADLINE_ACTOR
 from records.tools.approvals import ApprovalDecision
 from records.tools.audit import digest, record_of
 from records.tools.invocation import Invocation
@@ -276,11 +277,12 @@ class ToolRegistry:
 
     async def timed_out(self, admission: Admission, what: str) -> ToolCallResult:
         """The result of a call that needed a person's decision and got none before its
-        wait's deadline: audited as a timeout (rule `<rule>:deadline`), never as a
-        person's denial."""
+        wait's deadline: audited as a timeout (rule `<rule>:deadline`, approval "timed out:
+        denied" by the deadline), never as a person's denial."""
         rule = f"{admission.decision.rule}:deadline"
         expired = Decision(False, rule, reason=what)
-        await write_audit(self._audit, admission.call(expired), "timeout")
+        nobody = ApprovalDecision(False, DEADLINE_ACTOR, timed_out=True)
+        await write_audit(self._audit, replace(admission, human=nobody).call(expired), "timeout")
         error = ToolCallError(ToolErrorKind.TIMEOUT, f"not called: {what}")
         invocation = admission.invocation
         return ToolCallResult(invocation.call_id, invocation.name, None, error.message, 0.0, error)

@@ -8,7 +8,8 @@ listed to it, and nothing of another tenant:
 
 - an approval of a tool call, or of going past a budget's soft limit (ApproveToolCall): a
   holder of a role that approves tool calls (the role table) that is also one of the
-  roles the wait was opened for;
+  roles the wait was opened for; when those are an approval rule's (the rule's, or the
+  roles it escalated to), a holder of one of them, whatever the role table says;
 - a question of the task's agent (ProvideInput): the task's owner, or a holder of a role
   that answers another principal's task;
 - a resume after a tool call failed resumably (ResumeTask): the task's owner, or a holder
@@ -61,6 +62,7 @@ class Inbox:
             roles=held,
             owned=OWNED,
             owner=caller.id,
+            by_rule=APPROVALS,
         )
 
     async def pending(

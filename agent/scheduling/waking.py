@@ -3,8 +3,15 @@
 Every replica runs it every takeover interval. Each step is a store operation that one
 replica wins (`stores.waits`), so any number of replicas may run it at once:
 
+- **reminders**: an open approval whose reminder is due is reminded of, once (told to
+  `agent.notices`: REMINDED);
 - **deadlines**: an open wait whose deadline passed expires; the task is woken to take
-  the expiry in (`WaitAction.DENY`, `FAIL`) or, for `CANCEL`, cancelled;
+  the expiry in (`WaitAction.DENY`, `APPROVE`, whose answer says the deadline approved,
+  and `FAIL`; the woken run announces it, `deadline_passed`) or, for `CANCEL`, cancelled
+  (announced here); an approval whose rule escalates moves to its escalation's roles
+  with their deadline instead (`deadline_passed` "escalated", appended to the parked
+  task's log here). Each step of a wait for a person is told to `agent.notices`
+  (TIMED_OUT with what the deadline did, ESCALATED), before the task is woken;
 - **lost wakes**: a wait answered a while ago and not taken in (its waker died between
   its write and the wake) wakes its task again (a no-op for one not parked);
 - **turns**: a task waiting for its turn in a conversation whose blocker died is let in
@@ -18,17 +25,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import structlog
 
 from agent.conversations.engine_hooks import TaskMemory
-from agent.notices import NoNotices, Notices
+from agent.notices import NoNotices, Notices, tell_step
+from agent.running.event_writer import redact_event
 from agent.scheduling.parking import Parking
 from agent.teams.remote import RemoteAgents
-from core.errors import TaskNotFoundError
+from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
+from records import events as ev
+from records.notices import DEADLINE_ACTOR, ActionStep, ActionStepKind
 from records.tasks import Task
-from records.waits import Wait, WaitAction, WaitKind
+from records.waits import TIMED_OUT, Wait, WaitAction, WaitKind, WaitState
 from stores.tasks.base import TaskStore
 
 log = structlog.get_logger(__name__)
@@ -78,6 +89,7 @@ class WakingPass:
             await asyncio.sleep(self._interval)
 
     async def once(self, now: datetime) -> None:
+        await self._reminders(now)
         await self._deadlines(now)
         await self._lost(now - timedelta(seconds=self._interval))
         if self._memory is not None:  # its turn came (its blocker ended, or died)?
@@ -86,21 +98,73 @@ class WakingPass:
         if self.remote is not None:  # the remote task a child waits for moved on?
             await self._polls(WaitKind.REMOTE, now, self.remote.check)
 
+    async def _reminders(self, now: datetime) -> None:
+        for wait in await self._waits.reminders(now, BATCH):
+            if not await self._waits.remind(wait):
+                continue  # sent by another replica, or the wait moved on
+            log.info("a wait's reminder is due", task_id=wait.task_id, slot=wait.slot)
+            reminded = replace(wait, remind_at=None)
+            step = ActionStep(ActionStepKind.REMINDED, reminded, now, DEADLINE_ACTOR)
+            await tell_step(self._notices, step)
+
     async def _deadlines(self, now: datetime) -> None:
         for wait in await self._waits.due(now, BATCH):
-            if not await self._waits.expire(wait.task_id, wait.slot, now):
-                continue  # answered meanwhile, or expired by another replica
-            log.info(
-                "a wait passed its deadline",
-                task_id=wait.task_id,
-                kind=wait.kind.value,
-                action=wait.on_deadline.value,
-            )
-            if wait.on_deadline is WaitAction.CANCEL:
-                why = f"its wait ({wait.kind.value} {wait.slot}) passed its deadline"
-                await self._cancel(wait.tenant, wait.task_id, why)
+            if wait.escalates:
+                await self._escalate(wait, now)
             else:
-                await self._parking.wake(wait.tenant, wait.task_id)
+                await self._expire(wait, now)
+
+    async def _escalate(self, wait: Wait, now: datetime) -> None:
+        """Its rule's step: the wait moves to other roles with their deadline."""
+        moved = wait.escalated(now)
+        if not await self._waits.escalate(moved):
+            return  # answered meanwhile, or moved by another replica
+        log.info(
+            "a wait passed its deadline and moved to other roles",
+            task_id=wait.task_id,
+            slot=wait.slot,
+            roles=list(moved.roles),
+        )
+        outcome = "escalated"
+        passed = ev.DeadlinePassed(
+            wait.slot, wait.kind.value, wait.tool_name, outcome, moved.roles, moved.deadline_at
+        )
+        await self._announce(wait, passed)
+        step = ActionStep(ActionStepKind.ESCALATED, moved, now, DEADLINE_ACTOR, outcome)
+        await tell_step(self._notices, step)
+
+    async def _expire(self, wait: Wait, now: datetime) -> None:
+        outcome = wait.deadline_outcome
+        answer = {"approved": True, TIMED_OUT: True} if outcome == "approved" else None
+        if not await self._waits.expire(wait.task_id, wait.slot, now, answer):
+            return  # answered meanwhile, or expired by another replica
+        log.info(
+            "a wait passed its deadline",
+            task_id=wait.task_id,
+            kind=wait.kind.value,
+            action=wait.on_deadline.value,
+        )
+        expired = replace(wait, state=WaitState.EXPIRED, answer=answer, answered_at=now)
+        if wait.kind.for_person:
+            step = ActionStep(ActionStepKind.TIMED_OUT, expired, now, DEADLINE_ACTOR, outcome)
+            await tell_step(self._notices, step)
+        if wait.on_deadline is WaitAction.CANCEL:
+            if wait.kind.for_person:  # no run of it takes this in: announced here
+                kind, tool = wait.kind.value, wait.tool_name
+                await self._announce(wait, ev.DeadlinePassed(wait.slot, kind, tool, outcome))
+            why = f"its wait ({wait.kind.value} {wait.slot}) passed its deadline"
+            await self._cancel(wait.tenant, wait.task_id, why)
+        else:
+            await self._parking.wake(wait.tenant, wait.task_id)
+
+    async def _announce(self, wait: Wait, payload: ev.EventPayload) -> None:
+        """`payload` appended to the log of the parked task `wait` is of (redacted, as a
+        run's events are); nothing once it ended."""
+        try:
+            task = await self._tasks.get(wait.tenant, wait.task_id)
+            await self._tasks.append_event(task.task_id, task.trace_id, redact_event(payload))
+        except (TaskNotFoundError, TaskAlreadyTerminalError):
+            return
 
     async def _lost(self, before: datetime) -> None:
         for wait in await self._waits.unclaimed(before, BATCH):

@@ -4,7 +4,8 @@
 
 Approved, the task's calls pass that soft limit (up to the hard limit, if any) for the rest
 of the task; denied, or not decided before the wait's deadline, the task stops
-(STOP_REASON_BUDGET_EXHAUSTED). A deadline is a timeout, never a person's consent.
+(STOP_REASON_BUDGET_EXHAUSTED), or fails when the budget's deadline action is to fail
+(`AGENTD_WAIT_DEADLINE_ACTIONS`). A deadline is a timeout, never a person's consent.
 """
 
 from __future__ import annotations
@@ -55,12 +56,12 @@ async def past_soft_limit(run: TaskRun, budget: Budget) -> None:
     wait, new = await people.open(WaitKind.BUDGET, slot, tool_name=TOOL, detail=described)
     if new:
         reason = f"the next model call would go past the soft limit of {described}"
-        await people.announce(waiting, ev.ApprovalRequested(slot, TOOL, shown, reason))
+        asked = ev.ApprovalRequested(slot, TOOL, shown, reason, wait.roles, wait.deadline_at)
+        await people.announce(waiting, asked)
     if wait.state is WaitState.OPEN:
         raise Parked([Waiting(WaitKind.BUDGET, slot, True, detail=waiting)])
-    if wait.answer is None:  # its deadline passed: never consent
-        await people.taken(wait)
-        await people.no_longer_waiting(f"no decision on {described} came before its deadline")
+    if wait.timed_out:  # its deadline passed: never consent
+        await people.timed_out(wait, f"no decision on {described} came before its deadline")
         raise LimitReached(
             StopReason.BUDGET_EXHAUSTED,
             f"no decision to go past the soft limit of {described} came before its deadline",

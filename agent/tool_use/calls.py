@@ -330,7 +330,7 @@ class ToolCalls:
             again and await self.people.asked(invocation.call_id)
         ):
             return admission
-        decided = await self.people.approval(invocation, spec.name, admission.decision.reason)
+        decided = await self.people.approval(invocation, spec.name, admission.decision)
         if decided is None:
             what = f"no decision on {spec.name} came before its deadline"
             return await registry.timed_out(admission, what)

@@ -26,7 +26,7 @@ from records.tasks import Task
 from records.tools.invocation import Invocation
 from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
 from records.tools.outcomes import ToolCallResult, ToolErrorKind
-from records.waits import WaitKind
+from records.waits import Wait, WaitKind
 from stores.waits.base import WaitStore
 from tools.catalog import ENGINE
 
@@ -82,8 +82,8 @@ async def provide(
     request_id: str,
     text: str,
     roles: RoleTable,
-) -> None:
-    """Leave `caller`'s answer for a question `task` asked (its wait answered: the task is
+) -> Wait:
+    """Leave `caller`'s answer for a question `task` asked: its wait, answered (the task is
     woken by the caller of this)."""
     if caller.id != task.owner:
         roles.require(caller.roles, Action.ANSWER_ANOTHERS_TASK)
@@ -95,6 +95,6 @@ async def provide(
         raise ApprovalNotPendingError(task.task_id, request_id)
     answer = {"text": text}
     now = datetime.now(UTC)
-    await waits.answer(
+    return await waits.answer(
         task.tenant, task.task_id, request_id, WaitKind.QUESTION, answer, caller.id, now
     )

@@ -31,7 +31,7 @@ from records import events as ev
 from records.checkpoints import JournalEntry
 from records.tasks import Task, TaskStatus
 from records.tools.outcomes import ToolCallResult, ToolErrorKind
-from records.waits import WaitKind, WaitState
+from records.waits import Wait, WaitKind, WaitState
 
 if TYPE_CHECKING:
     from agent.running.run import TaskRun
@@ -113,8 +113,9 @@ class Resumes:
         store = run.state.waits
         wait = await store.get(run.task.task_id, entry.waiting) if store is not None else None
         window = run.config.tools.resume_window_seconds
-        if wait is None or (wait.done and wait.answer is None):
+        if wait is None or wait.timed_out:
             if wait is not None:
+                await self._people.passed(wait)
                 await self._people.taken(wait)
             raise ResumeWindowClosedError(entry.tool_name, entry.text, window)
         if wait.state is WaitState.OPEN:
@@ -132,9 +133,9 @@ async def resume(
     caller: Principal,
     comment: str,
     roles: RoleTable,
-) -> None:
+) -> Wait:
     """Leave `caller`'s ResumeTask for `task`: the calls waiting run again (on whichever
-    replica takes the task). TaskNotResumableError when none waits."""
+    replica takes the task). Its wait, answered; TaskNotResumableError when none waits."""
     if caller.id != task.owner:
         roles.require(caller.roles, Action.RESUME_ANOTHERS_TASK)
     if len(comment) > MAX_COMMENT_CHARS:
@@ -160,7 +161,9 @@ async def resume(
         answer = {"comment": comment}
         now = datetime.now(UTC)
         slot = found[0].slot
-        await waits.answer(task.tenant, task.task_id, slot, WaitKind.RESUME, answer, caller.id, now)
+        return await waits.answer(
+            task.tenant, task.task_id, slot, WaitKind.RESUME, answer, caller.id, now
+        )
     except ApprovalNotPendingError:
         raise TaskNotResumableError(
             task.task_id, "no tool call of it waits to be resumed (it waits for something else)"

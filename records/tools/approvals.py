@@ -21,10 +21,16 @@ class ApprovalDecision:
     """What they said, passed on to the model."""
     arguments: Mapping[str, JSONValue] | None = None
     """Arguments the approver replaced the proposed ones with (approved calls only)."""
+    timed_out: bool = False
+    """Nobody decided: the wait's deadline passed and its approval rule approved or denied
+    the call (`decided_by` is then `records.notices.DEADLINE_ACTOR`)."""
 
     @property
     def label(self) -> str:
-        """approved, edited or rejected, as the audit log records it."""
+        """approved, edited or rejected, as the audit log records it; "timed out: approved"
+        or "timed out: denied" when a deadline, not a person, decided."""
+        if self.timed_out:
+            return f"timed out: {'approved' if self.approved else 'denied'}"
         if not self.approved:
             return "rejected"
         return "edited" if self.arguments is not None else "approved"

@@ -54,9 +54,11 @@ class ToolCallRecord:
     task_id: str = ""
     """The task the call was made for; empty for CallTool."""
     approval: str = ""
-    """approved, edited or rejected when a human decided on the call; else empty."""
+    """approved, edited or rejected when a human decided on the call; "timed out: approved"
+    or "timed out: denied" when its deadline passed and its approval rule decided; else
+    empty."""
     approved_by: str = ""
-    """The principal who decided."""
+    """The principal who decided (`records.notices.DEADLINE_ACTOR` for a timeout)."""
     approval_comment: str = ""
     """What they said."""
     attempt: int = 1

@@ -5,8 +5,9 @@ for one tool, every tool of a toolset (`notes.*`), a tool category or every tool
 tenant, optionally until
 an expiry, within a weekly time window (UTC), with constraints on argument
 values (an allowed URL or path prefix), and optionally only with a human's
-approval of each call. A caller may use a tool when some live grant (or the
-configured default level) reaches the tool's level; nothing else does.
+approval of each call (who decides and by when: its approval rule). A caller may use a
+tool when some live grant (or the configured default level) reaches the tool's level;
+nothing else does.
 
 When several grants reach the tool's level, the most specific decides
 (`Grant.specificity`: the tool pattern first, a tool's name over a toolset over a
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from urllib.parse import unquote, urlsplit
 
+from records.tools.approval_rules import ApprovalRule
 from records.tools.model import TOOL_NAME_PATTERN, JSONValue, PermissionLevel
 
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -168,8 +170,13 @@ class Grant:
     """Argument name -> allowed prefixes (URL or path); each named argument must match one."""
     requires_approval: bool = False
     revoked_at: datetime | None = None
+    approval: ApprovalRule | None = None
+    """With `requires_approval`: who decides on its calls, by when, and what a deadline
+    that passes does (None: the server's rule, `AGENTD_APPROVAL_RULE`)."""
 
     def __post_init__(self) -> None:
+        if self.approval is not None and not self.requires_approval:
+            raise ValueError("an approval rule is only for a grant that requires approval")
         kind, _, name = self.subject.partition(":")
         if kind not in ("principal", "role") or not name or len(name) > 256:
             raise ValueError(f"subject {self.subject!r} is not principal:<id> or role:<name>")

@@ -27,6 +27,7 @@ from agent.tool_use.people import PersonWaits
 from records.mode_state import RemoteState
 from records.tools.invocation import Invocation
 from records.waits import WaitKind, WaitState
+from tools.permissions import Decision
 
 if TYPE_CHECKING:
     from a2a.types import a2a_pb2
@@ -174,7 +175,8 @@ async def _ask(call: RemoteCall, task: a2a_pb2.Task, where: RemoteState) -> a2a_
         arguments = data.get("arguments")
         asked_of = Invocation.of(tool, arguments if isinstance(arguments, dict) else {}, slot)
         reason = str(data.get("reason") or f"remote agent {agent} asks")[:500]
-        decided = await people.approval(asked_of, tool, reason)
+        asks = Decision(True, f"remote:{agent}"[:200], needs_approval=True, reason=reason)
+        decided = await people.approval(asked_of, tool, asks)
         if decided is None:
             raise call.fail(f"nobody decided on the call {tool} it asked about in time")
         decision = decided[0]

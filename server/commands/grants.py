@@ -11,8 +11,10 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from records.tools.approval_rules import ApprovalRule, ApprovalRuleError, rule_to_json
 from records.tools.grants import Grant, TimeWindow, new_grant_id
 from records.tools.model import PermissionLevel
+from records.waits import WaitAction
 
 _DURATION = re.compile(r"^(\d+)([smhd])$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
@@ -49,11 +51,87 @@ def add_grants_parser(sub: Any) -> None:
     grant.add_argument(
         "--requires-approval", action="store_true", help="each call waits for a human's approval"
     )
+    _add_rule_flags(grant)
     listing = grants_sub.add_parser("list", help="the grants in force")
     listing.add_argument("--tenant", help="only this tenant's grants")
     listing.add_argument("--all", action="store_true", help="include revoked grants")
     revoke = grants_sub.add_parser("revoke", help="revoke a grant by its id")
     revoke.add_argument("grant_id")
+
+
+def _add_rule_flags(grant: Any) -> None:
+    """The approval rule of a grant that requires approval (`--requires-approval`)."""
+    actions = [action.value for action in WaitAction]
+    rule = grant.add_argument_group(
+        "approval rule", "who decides on its calls, by when, and what the deadline does"
+    )
+    rule.add_argument(
+        "--approver-role",
+        action="append",
+        metavar="ROLE",
+        help="a role whose holders decide (repeatable; default: AGENTD_APPROVER_ROLES)",
+    )
+    rule.add_argument("--deadline", help="how long a call waits for a decision: 90s, 30m, 8h")
+    rule.add_argument("--on-deadline", choices=actions, help="what the deadline does (deny)")
+    rule.add_argument(
+        "--escalate-to", action="append", metavar="ROLE", help="escalate: the roles it moves to"
+    )
+    rule.add_argument("--escalation-deadline", help="escalate: how long they have")
+    rule.add_argument(
+        "--on-escalation-deadline", choices=actions, help="escalate: what that deadline does"
+    )
+    rule.add_argument("--remind-before", help="a reminder this long before each deadline")
+
+
+_FLAGS = {
+    "approver_roles": "--approver-role",
+    "deadline_seconds": "--deadline",
+    "on_deadline": "--on-deadline",
+    "escalate_to_roles": "--escalate-to",
+    "escalation_deadline_seconds": "--escalation-deadline",
+    "on_escalation_deadline": "--on-escalation-deadline",
+    "remind_before_seconds": "--remind-before",
+}
+"""The flag of each field of an approval rule, for its problems."""
+
+
+def _seconds(text: str | None, flag: str) -> float | None:
+    if text is None:
+        return None
+    match = _DURATION.match(text)
+    if match is None:
+        raise ValueError(f"{flag} {text!r} is not like 90s, 30m, 8h or 7d")
+    return timedelta(**{_UNITS[match[2]]: int(match[1])}).total_seconds()
+
+
+def _rule(args: argparse.Namespace) -> ApprovalRule | None:
+    """The approval rule the flags give; None when none of them is given."""
+    flags = (
+        args.approver_role,
+        args.deadline,
+        args.on_deadline,
+        args.escalate_to,
+        args.escalation_deadline,
+        args.on_escalation_deadline,
+        args.remind_before,
+    )
+    if all(flag is None for flag in flags):
+        return None
+    if not args.requires_approval:
+        raise ValueError("an approval rule's flags need --requires-approval")
+    try:
+        return ApprovalRule(
+            approver_roles=tuple(args.approver_role or ()),
+            deadline_seconds=_seconds(args.deadline, "--deadline"),
+            on_deadline=WaitAction(args.on_deadline or "deny"),
+            escalate_to_roles=tuple(args.escalate_to or ()),
+            escalation_deadline_seconds=_seconds(args.escalation_deadline, "--escalation-deadline"),
+            on_escalation_deadline=WaitAction(args.on_escalation_deadline or "deny"),
+            remind_before_seconds=_seconds(args.remind_before, "--remind-before"),
+        )
+    except ApprovalRuleError as bad:
+        said = "; ".join(f"{_FLAGS.get(name, name)} {what}" for name, what in bad.problems)
+        raise ValueError(f"approval rule: {said}") from None
 
 
 def _expiry(args: argparse.Namespace, now: datetime) -> datetime | None:
@@ -94,6 +172,7 @@ def grant_from_args(args: argparse.Namespace, now: datetime | None = None) -> Gr
         window=TimeWindow.parse(args.window) if args.window else None,
         arguments=_arguments(args.allow),
         requires_approval=args.requires_approval,
+        approval=_rule(args),
     )
 
 
@@ -108,10 +187,26 @@ def grant_to_json(grant: Grant) -> dict[str, Any]:
         "window": str(grant.window) if grant.window else None,
         "arguments": {k: list(v) for k, v in grant.arguments.items()},
         "requires_approval": grant.requires_approval,
+        "approval": rule_to_json(grant.approval) if grant.approval else None,
         "created_by": grant.created_by,
         "created_at": grant.created_at.isoformat(),
         "revoked_at": grant.revoked_at.isoformat() if grant.revoked_at else None,
     }
+
+
+def _approval_said(grant: Grant) -> str:
+    rule = grant.approval
+    if rule is None:
+        return "approval"
+    parts = [f"by {','.join(rule.approver_roles)}" if rule.approver_roles else ""]
+    if rule.deadline_seconds is not None:
+        parts.append(f"within {rule.deadline_seconds:g}s then {rule.on_deadline.value}")
+    if rule.escalates:
+        parts.append(
+            f"to {','.join(rule.escalate_to_roles)} within "
+            f"{rule.escalation_deadline_seconds:g}s then {rule.on_escalation_deadline.value}"
+        )
+    return " ".join(["approval", *(p for p in parts if p)])
 
 
 def run_grants(args: argparse.Namespace, url: str) -> int:
@@ -137,7 +232,7 @@ def run_grants(args: argparse.Namespace, url: str) -> int:
                 f"until {grant.expires_at:%Y-%m-%d %H:%M}Z" if grant.expires_at else "",
                 f"window {grant.window}" if grant.window else "",
                 *(f"{k} under {'|'.join(v)}" for k, v in grant.arguments.items()),
-                "approval" if grant.requires_approval else "",
+                _approval_said(grant) if grant.requires_approval else "",
                 "REVOKED" if grant.revoked_at else "",
             ]
             print(

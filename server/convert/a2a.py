@@ -238,7 +238,9 @@ def pending_in(events: list[ev.TaskEvent]) -> Pending | None:
             open_requests[payload.request_id] = payload
         elif isinstance(payload, ev.ApprovalDecided):
             open_requests.pop(payload.call_id, None)
-        elif isinstance(payload, ev.InputProvided):
+        elif isinstance(payload, ev.InputProvided) or (
+            isinstance(payload, ev.DeadlinePassed) and payload.outcome != "escalated"
+        ):
             open_requests.pop(payload.request_id, None)
     if not open_requests:
         return None

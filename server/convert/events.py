@@ -182,6 +182,19 @@ def _approval_requested(p: ev.ApprovalRequested) -> events_pb2.ApprovalRequested
         tool_name=p.tool_name,
         arguments=dict_to_struct(p.arguments),
         reason=p.reason,
+        approver_roles=list(p.approver_roles),
+        deadline=to_timestamp(p.deadline) if p.deadline is not None else None,
+    )
+
+
+def _deadline_passed(p: ev.DeadlinePassed) -> events_pb2.DeadlinePassed:
+    return events_pb2.DeadlinePassed(
+        request_id=p.request_id,
+        kind=p.kind,
+        tool_name=p.tool_name,
+        outcome=p.outcome,
+        approver_roles=list(p.approver_roles),
+        deadline=to_timestamp(p.deadline) if p.deadline is not None else None,
     )
 
 
@@ -305,6 +318,7 @@ _PAYLOADS: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
     ev.SteerApplied: ("steer_applied", _steer_applied),
     ev.GuardrailDecided: ("guardrail_decided", _guardrail_decided),
     ev.ApprovalDecided: ("approval_decided", _approval_decided),
+    ev.DeadlinePassed: ("deadline_passed", _deadline_passed),
     ev.UsageReported: ("usage", _usage),
     ev.HistoryCompacted: ("history_compacted", _history_compacted),
     ev.ArtifactUpdated: ("artifact_updated", _artifact_updated),

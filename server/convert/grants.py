@@ -6,8 +6,10 @@ from datetime import UTC, datetime
 
 from agentd.v1 import grants_pb2, tools_pb2
 from core.errors import FieldViolation, InvalidArgumentError
+from records.tools.approval_rules import ApprovalRule
 from records.tools.grants import Grant, TimeWindow
 from records.tools.model import PermissionLevel
+from server.convert.approval_rules import rule_from_proto, rule_to_proto
 from server.convert.tasks import timestamp_from_proto, to_timestamp
 
 MAX_ARGUMENTS = 16
@@ -50,6 +52,7 @@ def grant_from_proto(message: grants_pb2.Grant) -> Grant:
                 FieldViolation(f"grant.arguments[{name}]", "has an empty or too long prefix")
             )
         arguments[name] = listed
+    approval = _approval(message, violations)
     draft: Grant | None = None
     try:
         draft = Grant(
@@ -65,6 +68,7 @@ def grant_from_proto(message: grants_pb2.Grant) -> Grant:
             window=window,
             arguments=arguments,
             requires_approval=message.requires_approval,
+            approval=approval,
         )
     except ValueError as error:
         field = "grant.subject" if "subject" in str(error) else "grant.tool"
@@ -73,6 +77,23 @@ def grant_from_proto(message: grants_pb2.Grant) -> Grant:
         raise InvalidArgumentError(violations)
     assert draft is not None
     return draft
+
+
+def _approval(message: grants_pb2.Grant, violations: list[FieldViolation]) -> ApprovalRule | None:
+    """The grant's approval rule, if it states one (only with `requires_approval`); its
+    problems added to `violations`."""
+    if not message.HasField("approval"):
+        return None
+    if not message.requires_approval:
+        violations.append(
+            FieldViolation("grant.approval", "is only for a grant with requires_approval")
+        )
+    try:
+        rule = rule_from_proto(message.approval, "grant.approval")
+    except InvalidArgumentError as bad:
+        violations.extend(bad.violations)
+        return None
+    return rule if message.requires_approval else None
 
 
 def grant_to_proto(grant: Grant) -> grants_pb2.Grant:
@@ -88,6 +109,7 @@ def grant_to_proto(grant: Grant) -> grants_pb2.Grant:
             for name, prefixes in grant.arguments.items()
         },
         requires_approval=grant.requires_approval,
+        approval=rule_to_proto(grant.approval) if grant.approval is not None else None,
         created_by=grant.created_by,
         created_at=to_timestamp(grant.created_at),
         revoked_at=to_timestamp(grant.revoked_at) if grant.revoked_at else None,

@@ -13,8 +13,9 @@ from core.errors import FieldViolation, InvalidArgumentError
 from records.agents.definition import split_reference
 from records.inbox.history import ActionHistoryEntry, HistoryQuery
 from records.notices import ActionStepKind
-from records.waits import PERSON_KINDS, PendingQuery, Wait, WaitAction, WaitKind
+from records.waits import PERSON_KINDS, PendingQuery, Wait, WaitKind
 from server.convert import pages
+from server.convert.approval_rules import DEADLINE_ACTIONS
 from server.convert.tasks import to_timestamp
 from server.convert.values import dict_to_struct
 
@@ -25,11 +26,6 @@ _KINDS: dict[WaitKind, inbox_pb2.PendingActionKind.ValueType] = {
     WaitKind.BUDGET: inbox_pb2.PENDING_ACTION_KIND_BUDGET,
 }
 _BY_WIRE = {wire: kind for kind, wire in _KINDS.items()}
-_ACTIONS: dict[WaitAction, inbox_pb2.DeadlineAction.ValueType] = {
-    WaitAction.DENY: inbox_pb2.DEADLINE_ACTION_DENY,
-    WaitAction.FAIL: inbox_pb2.DEADLINE_ACTION_FAIL,
-    WaitAction.CANCEL: inbox_pb2.DEADLINE_ACTION_CANCEL,
-}
 _STEPS: dict[ActionStepKind, inbox_pb2.ActionHistoryKind.ValueType] = {
     ActionStepKind.OPENED: inbox_pb2.ACTION_HISTORY_KIND_OPENED,
     ActionStepKind.REMINDED: inbox_pb2.ACTION_HISTORY_KIND_REMINDED,
@@ -151,7 +147,8 @@ def pending_action_to_proto(wait: Wait) -> inbox_pb2.PendingAction:
         asked_by=wait.owner,
         roles=list(wait.roles),
         created_at=to_timestamp(wait.created_at),
-        on_deadline=_ACTIONS[wait.on_deadline],
+        on_deadline=DEADLINE_ACTIONS[wait.on_deadline],
+        escalation_level=wait.escalation_level,
     )
     arguments = _object(wait.detail) if wait.kind is WaitKind.APPROVAL else None
     if arguments is not None:
@@ -160,6 +157,8 @@ def pending_action_to_proto(wait: Wait) -> inbox_pb2.PendingAction:
         action.text = wait.detail
     if wait.deadline_at is not None:
         action.deadline.CopyFrom(to_timestamp(wait.deadline_at))
+    if wait.remind_at is not None:
+        action.remind_at.CopyFrom(to_timestamp(wait.remind_at))
     return action
 
 

@@ -78,7 +78,9 @@ def build_registry(
     return ToolRegistry(
         with_cache_times(tools, settings.tool_cache_ttls),
         policy=GrantPolicy(
-            default=settings.permission_level, approval_tools=settings.approval_tools
+            default=settings.permission_level,
+            approval_tools=settings.approval_tools,
+            approval_rule=settings.default_approval_rule,
         ),
         audit=audit,
         max_argument_bytes=settings.max_tool_argument_bytes,

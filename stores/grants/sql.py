@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, select, update
 
+from records.tools.approval_rules import rule_from_json, rule_to_json
 from records.tools.grants import Grant, TimeWindow
 from records.tools.model import PermissionLevel
 from stores.sql.database import Database
@@ -30,6 +31,7 @@ def _grant(row: Any) -> Grant:
         arguments={k: tuple(v) for k, v in (conditions.get("arguments") or {}).items()},
         requires_approval=row.requires_approval,
         revoked_at=aware(row.revoked_at),
+        approval=rule_from_json(row.approval) if row.approval is not None else None,
     )
 
 
@@ -62,6 +64,7 @@ class SqlGrantStore:
                 "level": grant.level.name,
                 "conditions": conditions,
                 "requires_approval": grant.requires_approval,
+                "approval": rule_to_json(grant.approval) if grant.approval else None,
                 "created_by": grant.created_by,
                 "created_at": grant.created_at,
                 "expires_at": grant.expires_at,

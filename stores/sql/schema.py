@@ -91,7 +91,7 @@ tool_call_audit = Table(
     Column("result_digest", String(64), nullable=False),
     Column("duration_seconds", Float, nullable=False),
     Column("task_id", String(64), nullable=False, server_default=""),
-    Column("approval", String(16), nullable=False, server_default=""),
+    Column("approval", String(32), nullable=False, server_default=""),
     Column("approved_by", String(256), nullable=False, server_default=""),
     Column("approval_comment", Text, nullable=False, server_default=""),
     Column("attempt", Integer, nullable=False, server_default="1"),
@@ -137,13 +137,15 @@ tool_grants = Table(
     Column("level", String(16), nullable=False),
     Column("conditions", JSON, nullable=False),
     Column("requires_approval", Boolean, nullable=False),
+    Column("approval", JSON, nullable=True),
     Column("created_by", String(256), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("expires_at", DateTime(timezone=True), nullable=True),
     Column("revoked_at", DateTime(timezone=True), nullable=True),
     Index("ix_tool_grants_tenant", "tenant"),
 )
-"""Tool grants; `conditions` holds the time window and the argument prefixes."""
+"""Tool grants; `conditions` holds the time window and the argument prefixes, `approval`
+the approval rule of a grant that requires approval (`records.tools.approval_rules`)."""
 
 rpc_audit = Table(
     "rpc_audit",
@@ -322,15 +324,21 @@ task_waits = Table(
     Column("changes", Integer, nullable=False),
     Column("check_at", DateTime(timezone=True), nullable=True),
     Column("checks", Integer, nullable=False),
+    Column("roles_by_rule", Boolean, nullable=False, server_default=false()),
+    Column("remind_at", DateTime(timezone=True), nullable=True),
+    Column("escalation_level", Integer, nullable=False, server_default="0"),
+    Column("escalation", Text, nullable=True),
     Index("ix_task_waits_deadline", "state", "deadline_at"),
+    Index("ix_task_waits_remind", "state", "remind_at"),
     Index("ix_task_waits_answered", "state", "answered_at"),
     Index("ix_task_waits_polls", "kind", "state", "check_at"),
     Index("ix_task_waits_pending", "tenant", "state", "created_at", "task_id", "slot"),
     Index("ix_task_waits_root", "root_task_id"),
 )
-"""What parked tasks wait for (`stores.waits`), a row per task and slot: `roles` and
-`answer` are JSON text, the enums their values. Indexed for the periodic pass (deadlines
-due, answers not taken in, polls due), a tenant's inbox of open waits in its order
+"""What parked tasks wait for (`stores.waits`), a row per task and slot: `roles`, `answer`
+and `escalation` (an approval rule's step to other roles) are JSON text, the enums their
+values. Indexed for the periodic pass (deadlines and reminders due, answers not taken in,
+polls due), a tenant's inbox of open waits in its order
 (ListPendingActions: oldest first, by task and slot), and a task tree."""
 
 model_calls = Table(

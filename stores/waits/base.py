@@ -8,7 +8,9 @@ wakes the task after; the woken task reads it (`get`, `of_task`) and `close`s it
 has taken it in. `nudge` marks an open wait as worth another look. Waits are forgotten
 when their task ends. `due`, `unclaimed` and `polls` feed the periodic pass that fires
 deadlines, wakes tasks whose waker died between its write and the wake, and polls what
-cannot notify (a remote agent); `reschedule` claims one poll for one replica. `pending`
+cannot notify (a remote agent); `reschedule` claims one poll for one replica. `reminders`
+and `remind` send an approval's reminder once, `escalate` moves an approval to other
+roles once (each atomic: exactly one of racing replicas wins). `pending`
 lists a tenant's open waits for a person to whoever may answer them (an inbox), a page
 at a time: what was answered meanwhile is on no later page, what was opened since may be.
 
@@ -48,13 +50,35 @@ class WaitStore(Protocol):
         answer: dict[str, Any],
         by: str,
         now: datetime,
+        *,
+        escalation_level: int | None = None,
     ) -> Wait:
         """Leave an answer: OPEN -> ANSWERED. ApprovalNotPendingError unless the task (of
-        `tenant`) has an open wait of `kind` in `slot`."""
+        `tenant`) has an open wait of `kind` in `slot` (at `escalation_level`, if given: the
+        roles checked are still its roles)."""
         ...
 
-    async def expire(self, task_id: str, slot: str, now: datetime) -> bool:
-        """OPEN -> EXPIRED (its deadline passed); False when it was not open."""
+    async def expire(
+        self, task_id: str, slot: str, now: datetime, answer: dict[str, Any] | None = None
+    ) -> bool:
+        """OPEN -> EXPIRED (its deadline passed), leaving `answer` if given (what the
+        deadline decided, `records.waits.TIMED_OUT` in it); False when it was not open."""
+        ...
+
+    async def escalate(self, moved: Wait) -> bool:
+        """An open wait moved to other roles (`Wait.escalated`): its roles, deadline, action,
+        reminder, escalation level and step written as `moved` has them, only if it is open
+        and still at the level below `moved`'s: True for exactly one of racing callers."""
+        ...
+
+    async def reminders(self, now: datetime, limit: int) -> list[Wait]:
+        """Up to `limit` open waits whose reminder (`remind_at`) is due, earliest first."""
+        ...
+
+    async def remind(self, wait: Wait) -> bool:
+        """Clear the due reminder of `wait` (its `remind_at`), only if it is open, has one and
+        is at the same escalation level: True for exactly one of racing callers (the one
+        that sends it)."""
         ...
 
     async def close(self, task_id: str, slot: str) -> None:

@@ -40,6 +40,8 @@ class InMemoryWaitStore:
         answer: dict[str, Any],
         by: str,
         now: datetime,
+        *,
+        escalation_level: int | None = None,
     ) -> Wait:
         found = self._waits.get(task_id, {}).get(slot)
         if (
@@ -47,6 +49,7 @@ class InMemoryWaitStore:
             or found.tenant != tenant
             or found.kind is not kind
             or found.state is not WaitState.OPEN
+            or (escalation_level is not None and found.escalation_level != escalation_level)
         ):
             raise ApprovalNotPendingError(task_id, slot)
         answered = replace(
@@ -62,8 +65,53 @@ class InMemoryWaitStore:
         self._waits[task_id][slot] = replace(found, **changes)
         return True
 
-    async def expire(self, task_id: str, slot: str, now: datetime) -> bool:
-        return self._move(task_id, slot, {WaitState.OPEN}, state=WaitState.EXPIRED, answered_at=now)
+    async def expire(
+        self, task_id: str, slot: str, now: datetime, answer: dict[str, Any] | None = None
+    ) -> bool:
+        left = None if answer is None else dict(answer)
+        return self._move(
+            task_id, slot, {WaitState.OPEN}, state=WaitState.EXPIRED, answered_at=now, answer=left
+        )
+
+    async def escalate(self, moved: Wait) -> bool:
+        found = self._waits.get(moved.task_id, {}).get(moved.slot)
+        if (
+            found is None
+            or found.state is not WaitState.OPEN
+            or found.escalation_level != moved.escalation_level - 1
+        ):
+            return False
+        self._waits[moved.task_id][moved.slot] = replace(
+            found,
+            roles=moved.roles,
+            roles_by_rule=moved.roles_by_rule,
+            deadline_at=moved.deadline_at,
+            on_deadline=moved.on_deadline,
+            remind_at=moved.remind_at,
+            escalation_level=moved.escalation_level,
+            escalation=moved.escalation,
+        )
+        return True
+
+    async def reminders(self, now: datetime, limit: int) -> list[Wait]:
+        found = [
+            w
+            for w in self._all()
+            if w.state is WaitState.OPEN and w.remind_at is not None and w.remind_at <= now
+        ]
+        return sorted(found, key=lambda w: (w.remind_at or now, w.task_id, w.slot))[:limit]
+
+    async def remind(self, wait: Wait) -> bool:
+        found = self._waits.get(wait.task_id, {}).get(wait.slot)
+        if (
+            found is None
+            or found.state is not WaitState.OPEN
+            or found.remind_at is None
+            or found.escalation_level != wait.escalation_level
+        ):
+            return False
+        self._waits[wait.task_id][wait.slot] = replace(found, remind_at=None)
+        return True
 
     async def close(self, task_id: str, slot: str) -> None:
         self._move(task_id, slot, {WaitState.ANSWERED, WaitState.EXPIRED}, state=WaitState.CLOSED)

@@ -1,5 +1,5 @@
 """Wait records in SQL (SQLite or PostgreSQL): a row per task and slot (`task_waits`,
-migration 0019), shared by every replica.
+migrations 0020 and 0025), shared by every replica.
 
 Every change of state is one conditional UPDATE (the state it moves from, and for an
 answer the tenant and kind, in its WHERE), so of replicas racing on one wait exactly one
@@ -25,6 +25,7 @@ from records.paging import Page, TimeKeyCursor
 from records.waits import (
     PERSON_KINDS,
     Audience,
+    Escalation,
     PendingQuery,
     Wait,
     WaitAction,
@@ -62,18 +63,58 @@ def _row(wait: Wait) -> dict[str, Any]:
         "root_task_id": wait.root_task_id,
         "agent": wait.agent,
         "owner": wait.owner,
-        "roles": json.dumps(list(wait.roles)),
         "tool_name": _clean(wait.tool_name),
         "detail": _clean(wait.detail),
-        "deadline_at": _utc(wait.deadline_at),
-        "on_deadline": wait.on_deadline.value,
         "answer": None if wait.answer is None else json.dumps(wait.answer),
         "answered_by": wait.answered_by,
         "answered_at": _utc(wait.answered_at),
         "changes": wait.changes,
         "check_at": _utc(wait.check_at),
         "checks": wait.checks,
+        **_moving(wait),
     }
+
+
+def _moving(wait: Wait) -> dict[str, Any]:
+    """The columns an escalation changes."""
+    return {
+        "roles": json.dumps(list(wait.roles)),
+        "roles_by_rule": wait.roles_by_rule,
+        "deadline_at": _utc(wait.deadline_at),
+        "on_deadline": wait.on_deadline.value,
+        "remind_at": _utc(wait.remind_at),
+        "escalation_level": wait.escalation_level,
+        "escalation": _step_json(wait.escalation),
+    }
+
+
+def _step_json(step: Escalation | None) -> str | None:
+    if step is None:
+        return None
+    latest = _utc(step.latest)
+    return json.dumps(
+        {
+            "roles": list(step.roles),
+            "deadline_seconds": step.deadline_seconds,
+            "on_deadline": step.on_deadline.value,
+            "remind_before_seconds": step.remind_before_seconds,
+            "latest": latest.isoformat() if latest is not None else None,
+        }
+    )
+
+
+def _step(text: str | None) -> Escalation | None:
+    if text is None:
+        return None
+    found = json.loads(text)
+    latest = found.get("latest")
+    return Escalation(
+        roles=tuple(found["roles"]),
+        deadline_seconds=float(found["deadline_seconds"]),
+        on_deadline=WaitAction(found["on_deadline"]),
+        remind_before_seconds=found.get("remind_before_seconds"),
+        latest=datetime.fromisoformat(latest) if latest else None,
+    )
 
 
 def _wait(row: Any) -> Wait:
@@ -98,6 +139,10 @@ def _wait(row: Any) -> Wait:
         changes=row.changes,
         check_at=aware(row.check_at),
         checks=row.checks,
+        roles_by_rule=bool(row.roles_by_rule),
+        remind_at=aware(row.remind_at),
+        escalation_level=row.escalation_level,
+        escalation=_step(row.escalation),
     )
 
 
@@ -157,6 +202,8 @@ class SqlWaitStore:
         answer: dict[str, Any],
         by: str,
         now: datetime,
+        *,
+        escalation_level: int | None = None,
     ) -> Wait:
         statement = (
             update(task_waits)
@@ -169,6 +216,8 @@ class SqlWaitStore:
                 answered_at=_utc(now),
             )
         )
+        if escalation_level is not None:
+            statement = statement.where(_T.escalation_level == escalation_level)
         if await self._writer.execute(statement) != 1:
             raise ApprovalNotPendingError(task_id, slot)
         answered = await self.get(task_id, slot)
@@ -176,11 +225,43 @@ class SqlWaitStore:
             raise ApprovalNotPendingError(task_id, slot)
         return answered
 
-    async def expire(self, task_id: str, slot: str, now: datetime) -> bool:
+    async def expire(
+        self, task_id: str, slot: str, now: datetime, answer: dict[str, Any] | None = None
+    ) -> bool:
         statement = (
             update(task_waits)
             .where(_key(task_id, slot), _T.state == _OPEN)
-            .values(state=WaitState.EXPIRED.value, answered_at=_utc(now))
+            .values(
+                state=WaitState.EXPIRED.value,
+                answered_at=_utc(now),
+                answer=None if answer is None else json.dumps(answer),
+            )
+        )
+        return await self._writer.execute(statement) == 1
+
+    async def escalate(self, moved: Wait) -> bool:
+        statement = (
+            update(task_waits)
+            .where(_key(moved.task_id, moved.slot), _T.state == _OPEN)
+            .where(_T.escalation_level == moved.escalation_level - 1)
+            .values(**_moving(moved))
+        )
+        return await self._writer.execute(statement) == 1
+
+    async def reminders(self, now: datetime, limit: int) -> list[Wait]:
+        query = (
+            select(task_waits)
+            .where(_T.state == _OPEN, _T.remind_at <= _utc(now))
+            .order_by(_T.remind_at, _T.task_id, _T.slot)
+        )
+        return await self._list(query, limit)
+
+    async def remind(self, wait: Wait) -> bool:
+        statement = (
+            update(task_waits)
+            .where(_key(wait.task_id, wait.slot), _T.state == _OPEN, _T.remind_at.is_not(None))
+            .where(_T.escalation_level == wait.escalation_level)
+            .values(remind_at=None)
         )
         return await self._writer.execute(statement) == 1
 
@@ -273,6 +354,9 @@ class SqlWaitStore:
         if by_role and roles:
             held = or_(*(self._holds(json.dumps(role)) for role in roles))
             terms.append(and_(_T.kind.in_(by_role), held))
+        if (by_rule := _kinds(audience.by_rule)) and roles:
+            held = or_(*(self._holds(json.dumps(role)) for role in roles))
+            terms.append(and_(_T.kind.in_(by_rule), _T.roles_by_rule.is_(True), held))
         if (owned := _kinds(audience.owned)) and audience.owner:
             terms.append(and_(_T.kind.in_(owned), _T.owner == audience.owner))
         return or_(*terms) if terms else None

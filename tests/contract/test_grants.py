@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from records.tools.approval_rules import ApprovalRule
 from records.tools.grants import Grant, TimeWindow, new_grant_id
 from records.tools.model import PermissionLevel
+from records.waits import WaitAction
 from stores.grants.base import GrantStore
 from stores.grants.memory import InMemoryGrantStore
 from stores.grants.sql import SqlGrantStore
@@ -51,6 +53,25 @@ async def test_every_field_round_trips(grants: GrantStore) -> None:
     )
     await grants.add(full)
     assert await grants.list("acme") == [full]
+
+
+async def test_an_approval_rule_round_trips(grants: GrantStore) -> None:
+    rule = ApprovalRule(
+        approver_roles=("finance", "lead"),
+        deadline_seconds=300.0,
+        on_deadline=WaitAction.ESCALATE,
+        escalate_to_roles=("ops",),
+        escalation_deadline_seconds=600.0,
+        on_escalation_deadline=WaitAction.APPROVE,
+        remind_before_seconds=60.0,
+    )
+    ruled = _grant("acme", 0, requires_approval=True, approval=rule)
+    plain = _grant("acme", 1, requires_approval=True)
+    await grants.add(ruled)
+    await grants.add(plain)
+    assert await grants.list("acme") == [ruled, plain]
+    found = await grants.list("acme")
+    assert (found[0].approval, found[1].approval) == (rule, None)
 
 
 async def test_listing_by_tenant_oldest_first_and_revocation(grants: GrantStore) -> None:

@@ -55,6 +55,7 @@ async def test_the_waits_are_keyed_by_task_and_slot_and_indexed(kind: str, tmp_p
     assert key == ["task_id", "slot"]
     assert indexes == {
         "ix_task_waits_deadline": ["state", "deadline_at"],
+        "ix_task_waits_remind": ["state", "remind_at"],
         "ix_task_waits_answered": ["state", "answered_at"],
         "ix_task_waits_polls": ["kind", "state", "check_at"],
         "ix_task_waits_pending": ["tenant", "state", "created_at", "task_id", "slot"],
@@ -88,6 +89,34 @@ async def test_0024_indexes_the_inbox_in_its_order_and_downgrades(
             assert await indexes() == {"ix_task_waits_pending": pending}
             await asyncio.to_thread(command.downgrade, config, "0023")
             assert await indexes() == {"ix_task_waits_inbox": ["tenant", "state", "created_at"]}
+            await asyncio.to_thread(command.upgrade, config, "head")
+            async with engine.connect() as connection:
+                assert await connection.run_sync(_differences) == []
+        finally:
+            await engine.dispose()
+
+
+@pytest.mark.parametrize("kind", SQL_BACKENDS)
+async def test_0025_keeps_approval_rules_and_downgrades(kind: str, tmp_path: Path) -> None:
+    async with empty_database(kind, tmp_path) as (url, schema):
+        config = alembic_config(url, schema)
+        engine = create_engine(url, schema=schema)
+
+        async def columns(table: str) -> dict[str, Any]:
+            async with engine.connect() as connection:
+                found = await connection.run_sync(lambda c: inspect(c).get_columns(table))
+            return {column["name"]: column["type"] for column in found}
+
+        try:
+            await asyncio.to_thread(command.upgrade, config, "head")
+            waits = await columns("task_waits")
+            assert {"roles_by_rule", "remind_at", "escalation_level", "escalation"} <= set(waits)
+            assert "approval" in await columns("tool_grants")
+            assert (await columns("tool_call_audit"))["approval"].length == 32
+            await asyncio.to_thread(command.downgrade, config, "0024")
+            assert "escalation" not in await columns("task_waits")
+            assert "approval" not in await columns("tool_grants")
+            assert (await columns("tool_call_audit"))["approval"].length == 16
             await asyncio.to_thread(command.upgrade, config, "head")
             async with engine.connect() as connection:
                 assert await connection.run_sync(_differences) == []

@@ -65,6 +65,16 @@ def test_an_invalid_setting_names_the_variable_and_exits_2(tmp_path: Path) -> No
     assert "AGENTD_MAX_RUNNING_TASKS" in stderr
 
 
+def test_a_malformed_approval_rule_stops_start_up_naming_the_problem(tmp_path: Path) -> None:
+    rule = '{"deadline_seconds": 60, "on_deadline": "escalate", "escalate_to_roles": ["ops"]}'
+    with server_process(tmp_path, {"AGENTD_APPROVAL_RULE": rule}, listening=False) as done:
+        stderr = done.log()
+    assert done.wait(timeout=0) == 2
+    assert "Traceback" not in stderr
+    assert "AGENTD_APPROVAL_RULE" in stderr
+    assert "escalation_deadline_seconds is needed to escalate" in stderr
+
+
 PASSWORD = "s3cret-pw"
 """Given in the PostgreSQL URLs below (trust auth ignores it): it must never be printed."""
 COMMANDS = {

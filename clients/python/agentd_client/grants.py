@@ -9,7 +9,7 @@ from typing import Any
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import grants_pb2, tools_pb2
+from agentd.v1 import grants_pb2, inbox_pb2, tools_pb2
 from agentd_client import requests as build
 
 
@@ -29,13 +29,16 @@ class GrantMethods:
         window: str = "",
         arguments: Mapping[str, Sequence[str]] | None = None,
         requires_approval: bool = False,
+        approval: inbox_pb2.ApprovalRule | None = None,
         timeout: float | None = None,
     ) -> grants_pb2.Grant:
         """Grant `subject` ("principal:<id>" or "role:<name>") `level` on `tool` (a name,
         "<toolset>.*", "category:<name>" or "*") in your tenant (admin role). The grant
-        made; its `warnings` say when it is shadowed or has no effect."""
+        made; its `warnings` say when it is shadowed or has no effect. With
+        `requires_approval`, `approval` says who decides on its calls, by when, and what the
+        deadline does (unset: the server's rule)."""
         request = build.grant_request(
-            subject, tool, level, expires_at, window, arguments, requires_approval
+            subject, tool, level, expires_at, window, arguments, requires_approval, approval
         )
         created: grants_pb2.Grant = await self._unary(self._stub.CreateGrant, request, timeout)
         return created

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from google.protobuf import json_format, struct_pb2
 
 from agentd.v1 import agent_service_pb2 as pb
-from agentd.v1 import audit_pb2, events_pb2, grants_pb2, tasks_pb2, tools_pb2
+from agentd.v1 import audit_pb2, events_pb2, grants_pb2, inbox_pb2, tasks_pb2, tools_pb2
 from agentd.v1 import conversations_pb2 as cpb
 
 BUSY_POLICIES = {
@@ -179,6 +179,7 @@ def grant_request(
     window: str,
     arguments: Mapping[str, Sequence[str]] | None,
     requires_approval: bool,
+    approval: inbox_pb2.ApprovalRule | None = None,
 ) -> pb.CreateGrantRequest:
     grant = grants_pb2.Grant(
         subject=subject,
@@ -190,6 +191,7 @@ def grant_request(
             for name, prefixes in (arguments or {}).items()
         },
         requires_approval=requires_approval,
+        approval=approval,
     )
     if expires_at is not None:
         grant.expires_at.FromDatetime(expires_at)

@@ -167,9 +167,13 @@ class ToolCallAuditRecord(_message.Message):
     task_id: _builtins.str
     """The task the call was made for; empty for CallTool."""
     approval: _builtins.str
-    """"approved", "edited" or "rejected" when a human decided; else empty."""
+    """"approved", "edited" or "rejected" when a human decided; "timed out:
+    approved" or "timed out: denied" when nobody did before the call's
+    deadline and its approval rule decided (a timeout, never a person's
+    decision); else empty.
+    """
     approved_by: _builtins.str
-    """Who decided."""
+    """Who decided ("deadline" for a timeout)."""
     approval_comment: _builtins.str
     """What they said."""
     attempt: _builtins.int

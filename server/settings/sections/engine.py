@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from records.waits import WaitAction, WaitKind
+from records.waits import SERVER_ACTIONS, WaitAction, WaitKind
 from server.settings.base import CommaList, Section
 
 
@@ -127,7 +127,7 @@ def parse_wait_actions(value: str) -> dict[WaitKind, WaitAction]:
     their default. ValueError names the part that is not kind=action."""
     actions: dict[WaitKind, WaitAction] = {}
     kinds = {k.value: k for k in WaitKind}
-    choices = {a.value: a for a in WaitAction}
+    choices = {a.value: a for a in SERVER_ACTIONS}  # approve, escalate: a rule's only
     for part in (p.strip() for p in value.split(",")):
         if not part:
             continue

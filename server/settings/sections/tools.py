@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
+from records.tools.approval_rules import ApprovalRule, rule_from_json
 from records.tools.model import TOOL_NAME_PATTERN, PermissionLevel
 from server.settings.base import CommaList, MiB, Section
 
@@ -25,6 +26,17 @@ class ToolSettings(Section):
     approval_tools: CommaList = Field(
         default_factory=list,
         description="comma-separated tools whose every call waits for a human's approval",
+    )
+    approval_rule: str = Field(
+        "",
+        description="the server's approval rule, as JSON: who decides on calls that need "
+        "approval through AGENTD_APPROVAL_TOOLS or a grant without a rule of its own, by "
+        'when, and what the deadline does, e.g. {"approver_roles": ["approver"], '
+        '"deadline_seconds": 300, "on_deadline": "escalate", "escalate_to_roles": ["ops"], '
+        '"escalation_deadline_seconds": 600, "on_escalation_deadline": "deny", '
+        '"remind_before_seconds": 60} (on_deadline: deny, approve, escalate, fail or '
+        "cancel); unset: the approver roles, the task's wait limit and "
+        "AGENTD_WAIT_DEADLINE_ACTIONS",
     )
     grants_refresh_seconds: float = Field(
         5.0, gt=0, description="how often grants are reloaded from the database"
@@ -71,6 +83,18 @@ class ToolSettings(Section):
         for net in value:
             ipaddress.ip_network(net, strict=False)
         return value
+
+    @field_validator("approval_rule")
+    @classmethod
+    def _approval_rule(cls, value: str) -> str:
+        if value.strip():
+            rule_from_json(value)  # ApprovalRuleError (a ValueError) names each problem
+        return value
+
+    @property
+    def default_approval_rule(self) -> ApprovalRule | None:
+        """The server's approval rule (AGENTD_APPROVAL_RULE); None when unset."""
+        return rule_from_json(self.approval_rule) if self.approval_rule.strip() else None
 
     @field_validator("tool_cache_seconds")
     @classmethod

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,7 +23,9 @@ from records import events as ev
 from records import serialization
 from records.checkpoints import RunCheckpoint
 from records.execution import ExecutionMode
+from records.notices import ActionStep
 from records.tasks import Task, TaskStatus, TokenUsage, new_task_id
+from records.tools.approval_rules import ApprovalRule
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from records.waits import WaitKind
 from stores.audit.memory import InMemoryAuditLog
@@ -103,6 +105,22 @@ class SendTool(Tool):
         return ToolOutput({"sent_to": to}, f"sent to {to}")
 
 
+class KeptNotices:
+    """Keeps what it is told: the status changes and the steps of waits for a person."""
+
+    def __init__(self) -> None:
+        self.statuses: list[tuple[str, TaskStatus, TaskStatus | None]] = []
+        self.steps: list[ActionStep] = []
+
+    async def task_status(
+        self, task: Task, status: TaskStatus, previous: TaskStatus | None
+    ) -> None:
+        self.statuses.append((task.task_id, status, previous))
+
+    async def action(self, step: ActionStep) -> None:
+        self.steps.append(step)
+
+
 @dataclass
 class Env:
     """What a run needs, in memory; `run(...)` makes one for a new task."""
@@ -115,11 +133,19 @@ class Env:
     waits: InMemoryWaitStore
     slow: SlowTool
     send: SendTool
+    notices: KeptNotices = field(default_factory=KeptNotices)
+    """What the runs told of their waits' steps."""
 
     def factory(self, model: Model | ModelRoles) -> RunFactory:
         models = model if isinstance(model, ModelRoles) else ModelRoles(default=model)
         return RunFactory(
-            models, self.registry, self.store, self.config, self.checkpoints, self.waits
+            models,
+            self.registry,
+            self.store,
+            self.config,
+            self.checkpoints,
+            self.waits,
+            notices=self.notices,
         )
 
     async def run(
@@ -212,15 +238,17 @@ def make_env(
     *,
     durable: bool = True,
     approval_tools: Sequence[str] = (),
+    approval_rule: ApprovalRule | None = None,
 ) -> Env:
     """An environment; `durable` gives it a checkpoint store; `approval_tools` need a
-    human's approval of each call."""
+    human's approval of each call, under `approval_rule` if given."""
     audit = InMemoryAuditLog()
     slow, send = SlowTool(), SendTool()
+    policy = GrantPolicy(
+        default=PermissionLevel.WRITE, approval_tools=approval_tools, approval_rule=approval_rule
+    )
     registry = ToolRegistry(
-        [*builtin_tools(tmp_path / "workspace"), slow, send],
-        policy=GrantPolicy(default=PermissionLevel.WRITE, approval_tools=approval_tools),
-        audit=audit,
+        [*builtin_tools(tmp_path / "workspace"), slow, send], policy=policy, audit=audit
     )
     return Env(
         config=config or EngineConfig(),

@@ -8,7 +8,7 @@ from typing import Any
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import grants_pb2, tools_pb2
+from agentd.v1 import grants_pb2, inbox_pb2, tools_pb2
 from agentd_client import requests as build
 
 
@@ -28,12 +28,13 @@ class SyncGrantMethods:
         window: str = "",
         arguments: Mapping[str, Sequence[str]] | None = None,
         requires_approval: bool = False,
+        approval: inbox_pb2.ApprovalRule | None = None,
         timeout: float | None = None,
     ) -> grants_pb2.Grant:
         """Grant `subject` `level` on `tool` in your tenant (admin role); as the async
         client's `create_grant`."""
         request = build.grant_request(
-            subject, tool, level, expires_at, window, arguments, requires_approval
+            subject, tool, level, expires_at, window, arguments, requires_approval, approval
         )
         created: grants_pb2.Grant = self._unary(self._stub.CreateGrant, request, timeout)
         return created

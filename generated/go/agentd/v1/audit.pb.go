@@ -247,9 +247,12 @@ type ToolCallAuditRecord struct {
 	Duration *durationpb.Duration `protobuf:"bytes,12,opt,name=duration,proto3" json:"duration,omitempty"`
 	// The task the call was made for; empty for CallTool.
 	TaskId string `protobuf:"bytes,13,opt,name=task_id,json=taskId,proto3" json:"task_id,omitempty"`
-	// "approved", "edited" or "rejected" when a human decided; else empty.
+	// "approved", "edited" or "rejected" when a human decided; "timed out:
+	// approved" or "timed out: denied" when nobody did before the call's
+	// deadline and its approval rule decided (a timeout, never a person's
+	// decision); else empty.
 	Approval string `protobuf:"bytes,14,opt,name=approval,proto3" json:"approval,omitempty"`
-	// Who decided.
+	// Who decided ("deadline" for a timeout).
 	ApprovedBy string `protobuf:"bytes,15,opt,name=approved_by,json=approvedBy,proto3" json:"approved_by,omitempty"`
 	// What they said.
 	ApprovalComment string `protobuf:"bytes,16,opt,name=approval_comment,json=approvalComment,proto3" json:"approval_comment,omitempty"`

@@ -7,7 +7,7 @@ recorded twice is one row. Read by tenant in the list's order (time, task, entry
 (`ix_action_history_root`); swept by time (`ix_action_history_time`).
 
 Revision ID: 0026
-Revises: 0024
+Revises: 0025
 Create Date: 2026-12-09 09:00:00.000000
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0026"
-down_revision = "0024"
+down_revision = "0025"
 branch_labels = None
 depends_on = None
 

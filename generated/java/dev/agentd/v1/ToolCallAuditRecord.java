@@ -657,7 +657,10 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object approval_ = "";
   /**
    * <pre>
-   * "approved", "edited" or "rejected" when a human decided; else empty.
+   * "approved", "edited" or "rejected" when a human decided; "timed out:
+   * approved" or "timed out: denied" when nobody did before the call's
+   * deadline and its approval rule decided (a timeout, never a person's
+   * decision); else empty.
    * </pre>
    *
    * <code>string approval = 14;</code>
@@ -678,7 +681,10 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * "approved", "edited" or "rejected" when a human decided; else empty.
+   * "approved", "edited" or "rejected" when a human decided; "timed out:
+   * approved" or "timed out: denied" when nobody did before the call's
+   * deadline and its approval rule decided (a timeout, never a person's
+   * decision); else empty.
    * </pre>
    *
    * <code>string approval = 14;</code>
@@ -704,7 +710,7 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object approvedBy_ = "";
   /**
    * <pre>
-   * Who decided.
+   * Who decided ("deadline" for a timeout).
    * </pre>
    *
    * <code>string approved_by = 15;</code>
@@ -725,7 +731,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Who decided.
+   * Who decided ("deadline" for a timeout).
    * </pre>
    *
    * <code>string approved_by = 15;</code>
@@ -3143,7 +3149,10 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object approval_ = "";
     /**
      * <pre>
-     * "approved", "edited" or "rejected" when a human decided; else empty.
+     * "approved", "edited" or "rejected" when a human decided; "timed out:
+     * approved" or "timed out: denied" when nobody did before the call's
+     * deadline and its approval rule decided (a timeout, never a person's
+     * decision); else empty.
      * </pre>
      *
      * <code>string approval = 14;</code>
@@ -3163,7 +3172,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * "approved", "edited" or "rejected" when a human decided; else empty.
+     * "approved", "edited" or "rejected" when a human decided; "timed out:
+     * approved" or "timed out: denied" when nobody did before the call's
+     * deadline and its approval rule decided (a timeout, never a person's
+     * decision); else empty.
      * </pre>
      *
      * <code>string approval = 14;</code>
@@ -3184,7 +3196,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * "approved", "edited" or "rejected" when a human decided; else empty.
+     * "approved", "edited" or "rejected" when a human decided; "timed out:
+     * approved" or "timed out: denied" when nobody did before the call's
+     * deadline and its approval rule decided (a timeout, never a person's
+     * decision); else empty.
      * </pre>
      *
      * <code>string approval = 14;</code>
@@ -3201,7 +3216,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * "approved", "edited" or "rejected" when a human decided; else empty.
+     * "approved", "edited" or "rejected" when a human decided; "timed out:
+     * approved" or "timed out: denied" when nobody did before the call's
+     * deadline and its approval rule decided (a timeout, never a person's
+     * decision); else empty.
      * </pre>
      *
      * <code>string approval = 14;</code>
@@ -3215,7 +3233,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * "approved", "edited" or "rejected" when a human decided; else empty.
+     * "approved", "edited" or "rejected" when a human decided; "timed out:
+     * approved" or "timed out: denied" when nobody did before the call's
+     * deadline and its approval rule decided (a timeout, never a person's
+     * decision); else empty.
      * </pre>
      *
      * <code>string approval = 14;</code>
@@ -3235,7 +3256,7 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object approvedBy_ = "";
     /**
      * <pre>
-     * Who decided.
+     * Who decided ("deadline" for a timeout).
      * </pre>
      *
      * <code>string approved_by = 15;</code>
@@ -3255,7 +3276,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Who decided.
+     * Who decided ("deadline" for a timeout).
      * </pre>
      *
      * <code>string approved_by = 15;</code>
@@ -3276,7 +3297,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Who decided.
+     * Who decided ("deadline" for a timeout).
      * </pre>
      *
      * <code>string approved_by = 15;</code>
@@ -3293,7 +3314,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Who decided.
+     * Who decided ("deadline" for a timeout).
      * </pre>
      *
      * <code>string approved_by = 15;</code>
@@ -3307,7 +3328,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Who decided.
+     * Who decided ("deadline" for a timeout).
      * </pre>
      *
      * <code>string approved_by = 15;</code>

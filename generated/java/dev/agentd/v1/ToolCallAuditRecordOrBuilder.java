@@ -296,7 +296,10 @@ public interface ToolCallAuditRecordOrBuilder extends
 
   /**
    * <pre>
-   * "approved", "edited" or "rejected" when a human decided; else empty.
+   * "approved", "edited" or "rejected" when a human decided; "timed out:
+   * approved" or "timed out: denied" when nobody did before the call's
+   * deadline and its approval rule decided (a timeout, never a person's
+   * decision); else empty.
    * </pre>
    *
    * <code>string approval = 14;</code>
@@ -305,7 +308,10 @@ public interface ToolCallAuditRecordOrBuilder extends
   java.lang.String getApproval();
   /**
    * <pre>
-   * "approved", "edited" or "rejected" when a human decided; else empty.
+   * "approved", "edited" or "rejected" when a human decided; "timed out:
+   * approved" or "timed out: denied" when nobody did before the call's
+   * deadline and its approval rule decided (a timeout, never a person's
+   * decision); else empty.
    * </pre>
    *
    * <code>string approval = 14;</code>
@@ -316,7 +322,7 @@ public interface ToolCallAuditRecordOrBuilder extends
 
   /**
    * <pre>
-   * Who decided.
+   * Who decided ("deadline" for a timeout).
    * </pre>
    *
    * <code>string approved_by = 15;</code>
@@ -325,7 +331,7 @@ public interface ToolCallAuditRecordOrBuilder extends
   java.lang.String getApprovedBy();
   /**
    * <pre>
-   * Who decided.
+   * Who decided ("deadline" for a timeout).
    * </pre>
    *
    * <code>string approved_by = 15;</code>
