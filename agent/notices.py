@@ -1,5 +1,5 @@
 """Who is told of a task's status changes and of the steps of its waits for a person
-(`records.notices`): the inbox's history and the webhooks' outbox, each a `Notices`.
+(`records.inbox.steps`): the inbox's history and the webhooks' outbox, each a `Notices`.
 
 Each is called where the change is observed, and awaited: what it writes is durable
 before the change goes on (a status change before the task's state is saved, a step
@@ -15,7 +15,7 @@ from typing import Protocol
 
 import structlog
 
-from records.notices import ActionStep
+from records.inbox.steps import ActionStep
 from records.tasks import Task, TaskStatus
 
 log = structlog.get_logger(__name__)

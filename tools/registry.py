@@ -18,7 +18,7 @@ from core.errors import (
     ToolNotFoundError,
 )
 from core.identity import CallContext
-from records.notices import DEADLINE_ACTOR
+from records.inbox.steps import DEADLINE_ACTOR
 from records.tools.approvals import ApprovalDecision
 from records.tools.audit import digest, record_of
 from records.tools.invocation import Invocation

@@ -22,7 +22,7 @@ from agent.tool_use.people import answer_of
 from core.errors import ApprovalNotPendingError
 from core.identity import CallContext
 from core.roles import Action, RoleTable, require_one_of
-from records.notices import ActionStep, ActionStepKind
+from records.inbox.steps import ActionStep, ActionStepKind
 from records.tasks import Task
 from records.tools.approvals import ApprovalDecision
 from records.waits import Wait, WaitKind

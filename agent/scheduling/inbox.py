@@ -27,7 +27,7 @@ from dataclasses import replace
 from core.identity import Principal
 from core.roles import Action, RoleTable
 from records.inbox.history import entry_of
-from records.notices import ActionStep
+from records.inbox.steps import ActionStep
 from records.paging import Page, TimeKeyCursor
 from records.tasks import Task, TaskStatus
 from records.waits import PERSON_KINDS, Audience, PendingQuery, Wait, WaitKind

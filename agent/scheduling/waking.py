@@ -37,7 +37,7 @@ from agent.scheduling.parking import Parking
 from agent.teams.remote import RemoteAgents
 from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
 from records import events as ev
-from records.notices import DEADLINE_ACTOR, ActionStep, ActionStepKind
+from records.inbox.steps import DEADLINE_ACTOR, ActionStep, ActionStepKind
 from records.tasks import Task
 from records.waits import TIMED_OUT, Wait, WaitAction, WaitKind, WaitState
 from stores.tasks.base import TaskStore

@@ -31,7 +31,7 @@ from agent.running import lifecycle
 from core.errors import ApprovalNotPendingError
 from core.roles import Action
 from records import events as ev
-from records.notices import DEADLINE_ACTOR, ActionStep, ActionStepKind
+from records.inbox.steps import DEADLINE_ACTOR, ActionStep, ActionStepKind
 from records.tasks import TaskStatus
 from records.tools.approval_rules import ApprovalRule
 from records.tools.approvals import ApprovalDecision

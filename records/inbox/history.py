@@ -2,7 +2,7 @@
 forgotten (its task ended) — opened, reminded, escalated, answered by whom, timed out and
 what the deadline did (ListActionHistory).
 
-An `ActionHistoryEntry` is one step of one wait (`records.notices.ActionStep`), as the
+An `ActionHistoryEntry` is one step of one wait (`records.inbox.steps.ActionStep`), as the
 step left it: the roles and deadline from then on, who took it and with what outcome.
 What the wait asked (a call's arguments, a question) is not kept: the history says what
 happened, not what was asked. Entries are listed oldest first (`HistoryQuery`).
@@ -18,7 +18,7 @@ import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from records.notices import ActionStep, ActionStepKind
+from records.inbox.steps import ActionStep, ActionStepKind
 from records.paging import TimeKeyCursor
 from records.waits import WaitKind
 
@@ -42,7 +42,7 @@ class ActionHistoryEntry:
     agent: str = ""
     """The task's agent (`id@version`), "" for the default agent."""
     actor: str = ""
-    """ANSWERED: who answered; the deadline's steps: `records.notices.DEADLINE_ACTOR`."""
+    """ANSWERED: who answered; the deadline's steps: `records.inbox.steps.DEADLINE_ACTOR`."""
     outcome: str = ""
     roles: tuple[str, ...] = ()
     """The roles that may decide from this step on."""

@@ -23,7 +23,7 @@ class ApprovalDecision:
     """Arguments the approver replaced the proposed ones with (approved calls only)."""
     timed_out: bool = False
     """Nobody decided: the wait's deadline passed and its approval rule approved or denied
-    the call (`decided_by` is then `records.notices.DEADLINE_ACTOR`)."""
+    the call (`decided_by` is then `records.inbox.steps.DEADLINE_ACTOR`)."""
 
     @property
     def label(self) -> str:

@@ -58,7 +58,7 @@ class ToolCallRecord:
     or "timed out: denied" when its deadline passed and its approval rule decided; else
     empty."""
     approved_by: str = ""
-    """The principal who decided (`records.notices.DEADLINE_ACTOR` for a timeout)."""
+    """The principal who decided (`records.inbox.steps.DEADLINE_ACTOR` for a timeout)."""
     approval_comment: str = ""
     """What they said."""
     attempt: int = 1

@@ -12,10 +12,10 @@ from agentd.v1 import inbox_pb2
 from core.errors import FieldViolation, InvalidArgumentError
 from records.agents.definition import split_reference
 from records.inbox.history import ActionHistoryEntry, HistoryQuery
-from records.notices import ActionStepKind
+from records.inbox.steps import ActionStepKind
 from records.waits import PERSON_KINDS, PendingQuery, Wait, WaitKind
 from server.convert import pages
-from server.convert.approval_rules import DEADLINE_ACTIONS
+from server.convert.grants import DEADLINE_ACTIONS
 from server.convert.tasks import to_timestamp
 from server.convert.values import dict_to_struct
 

@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from core.metrics import WEBHOOK_EVENTS, labelled
-from records.notices import ActionStep, ActionStepKind
+from records.inbox.steps import ActionStep, ActionStepKind
 from records.tasks import Task, TaskStatus
 from records.webhooks import EventType, OutboxEvent, Webhook, event_id_of
 from stores.webhooks.base import WebhookOutbox, WebhookStore

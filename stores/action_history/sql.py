@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, or_, select
 
 from records.inbox.history import ActionHistoryEntry, HistoryQuery, entry_cursor
-from records.notices import ActionStepKind
+from records.inbox.steps import ActionStepKind
 from records.paging import Page, TimeKeyCursor
 from records.waits import WaitKind
 from stores.sql.database import Database, insert_of

@@ -27,7 +27,7 @@ from records.inbox.history import (
     entry_of,
     entry_order,
 )
-from records.notices import DEADLINE_ACTOR, ActionStep, ActionStepKind
+from records.inbox.steps import DEADLINE_ACTOR, ActionStep, ActionStepKind
 from records.paging import TimeKeyCursor
 from records.waits import Wait, WaitKind
 from stores.action_history.base import ActionHistoryStore

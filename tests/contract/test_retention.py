@@ -16,7 +16,7 @@ from sqlalchemy import func, select, text, update
 
 from core.errors import TaskNotFoundError
 from records.inbox.history import HistoryQuery, entry_of
-from records.notices import ActionStep, ActionStepKind
+from records.inbox.steps import ActionStep, ActionStepKind
 from records.tasks import Task, TaskQuery, TaskStatus
 from records.waits import Wait, WaitKind
 from stores.action_history.sql import SqlActionHistory

@@ -28,7 +28,7 @@ from agentd.v1 import agent_service_pb2, inbox_pb2, tasks_pb2
 from agentd_client import errors as client_errors
 from agentd_client.client import AgentClient
 from clients import cli
-from records.notices import DEADLINE_ACTOR, ActionStep, ActionStepKind
+from records.inbox.steps import DEADLINE_ACTOR, ActionStep, ActionStepKind
 from records.waits import Wait, WaitKind
 from server.commands.cli import build_parser
 from server.servicer import AgentServicer

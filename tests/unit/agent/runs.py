@@ -23,7 +23,7 @@ from records import events as ev
 from records import serialization
 from records.checkpoints import RunCheckpoint
 from records.execution import ExecutionMode
-from records.notices import ActionStep
+from records.inbox.steps import ActionStep
 from records.tasks import Task, TaskStatus, TokenUsage, new_task_id
 from records.tools.approval_rules import ApprovalRule
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec

@@ -25,7 +25,7 @@ from core.errors import RoleRequiredError
 from core.identity import CallContext, Principal
 from core.roles import DEFAULT_ROLES
 from records import events as ev
-from records.notices import DEADLINE_ACTOR, ActionStep, ActionStepKind
+from records.inbox.steps import DEADLINE_ACTOR, ActionStep, ActionStepKind
 from records.tools.approval_rules import ApprovalRule
 from records.tools.approvals import ApprovalDecision
 from records.tools.model import PermissionLevel

@@ -22,7 +22,7 @@ from core.errors import AgentdError
 from core.identity import Principal
 from core.roles import DEFAULT_ROLES, Action, RoleTable
 from records.inbox.history import HistoryQuery
-from records.notices import DEADLINE_ACTOR, ActionStep, ActionStepKind
+from records.inbox.steps import DEADLINE_ACTOR, ActionStep, ActionStepKind
 from records.tasks import Task, TaskStatus
 from records.waits import PendingQuery, Wait, WaitKind
 from stores.action_history.memory import InMemoryActionHistory

@@ -13,7 +13,7 @@ from core.errors import RoleRequiredError, TaskNotFoundError
 from core.identity import Principal
 from core.roles import DEFAULT_ROLES, Action
 from records.inbox.history import HistoryQuery, entry_of
-from records.notices import ActionStep, ActionStepKind
+from records.inbox.steps import ActionStep, ActionStepKind
 from records.tasks import Task
 from records.waits import Wait, WaitKind
 from server.services.action_history import ActionHistory

@@ -15,7 +15,7 @@ import pytest
 from agentd.v1 import inbox_pb2
 from core.errors import InvalidArgumentError
 from records.inbox.history import entry_of
-from records.notices import DEADLINE_ACTOR, ActionStep, ActionStepKind
+from records.inbox.steps import DEADLINE_ACTOR, ActionStep, ActionStepKind
 from records.paging import TimeKeyCursor
 from records.waits import PERSON_KINDS, Audience, Wait, WaitAction, WaitKind
 from server.convert import inbox as convert

@@ -20,7 +20,7 @@ from core.errors import (
 from core.identity import Principal
 from core.keyring import KeyRing, new_key
 from core.roles import DEFAULT_ROLES
-from records.notices import ActionStep, ActionStepKind
+from records.inbox.steps import ActionStep, ActionStepKind
 from records.tasks import StopReason, Task, TaskStatus
 from records.waits import Wait, WaitKind
 from records.webhooks import OutboxEvent, Stream, Webhook

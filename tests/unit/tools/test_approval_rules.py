@@ -28,8 +28,7 @@ from records.tools.model import PermissionLevel, RiskLevel, ToolSpec
 from records.waits import Wait, WaitAction, WaitKind
 from server.commands.grants import add_grants_parser, grant_from_args
 from server.convert import events as convert_events
-from server.convert.approval_rules import rule_from_proto, rule_to_proto
-from server.convert.grants import grant_from_proto, grant_to_proto
+from server.convert.grants import grant_from_proto, grant_to_proto, rule_from_proto, rule_to_proto
 from server.convert.inbox import pending_action_to_proto
 from server.settings import Settings
 from tools.permissions import GrantPolicy, LevelPolicy
