@@ -7,10 +7,11 @@ escalated to `ops` for two minutes.
 50 tasks (25 of alice's, 25 of bob's, on both replicas) wait: ListPendingActions, on
 either replica and page by page, lists to each role exactly its own; one is decided by
 its role and not by the other. Carol's call ends as timed out, named so in the task's
-events (`deadline_passed` "denied", no `approval_decided`) and in the audit (approval
-"timed out: denied" by "deadline"). Dave's moves to the `ops` inbox with a new deadline
-(`deadline_passed` "escalated"): `finance` no longer lists it nor may decide it; `ops`
-does."""
+events (`deadline_passed` "denied", no `approval_decided`), in the audit (approval
+"timed out: denied" by "deadline") and in the inbox's history (timed out by the deadline,
+"denied"). Dave's moves to the `ops` inbox with a new deadline (`deadline_passed`
+"escalated"): `finance` no longer lists it nor may decide it; `ops` does; the inbox's
+history tells it opened, reminded, escalated and approved by otto."""
 
 from __future__ import annotations
 
@@ -257,6 +258,12 @@ async def _timed_out_and_escalated(c: dict[tuple[str, int], AgentClient]) -> Non
         "timed out: denied",
         "deadline",
     )
+    history = await c[("audrey", 1)].list_action_history(task_id=carol.task_id)
+    steps = [(e.kind, e.request_id, e.actor, e.outcome) for e in history.entries]
+    assert steps == [
+        (inbox_pb2.ACTION_HISTORY_KIND_OPENED, started.call_id, "", ""),
+        (inbox_pb2.ACTION_HISTORY_KIND_TIMED_OUT, started.call_id, "deadline", "denied"),
+    ]
 
     # dave's: with finance, then (4 s on) with ops, for two minutes
     async def escalated() -> inbox_pb2.PendingAction:
@@ -286,3 +293,12 @@ async def _timed_out_and_escalated(c: dict[tuple[str, int], AgentClient]) -> Non
     assert passed.deadline == moved.deadline
     (decided,) = of_kind(events, "approval_decided")
     assert decided.decided_by == "otto"
+    history = await c[("audrey", 0)].list_action_history(root_task_id=dave.task_id)
+    steps = [(e.kind, e.actor, e.outcome, list(e.roles)) for e in history.entries]
+    assert steps == [
+        (inbox_pb2.ACTION_HISTORY_KIND_OPENED, "", "", ["finance"]),
+        (inbox_pb2.ACTION_HISTORY_KIND_REMINDED, "deadline", "", ["finance"]),  # 1 s before
+        (inbox_pb2.ACTION_HISTORY_KIND_ESCALATED, "deadline", "escalated", ["ops"]),
+        (inbox_pb2.ACTION_HISTORY_KIND_ANSWERED, "otto", "approved", ["ops"]),
+    ]
+    assert history.entries[2].deadline == moved.deadline
