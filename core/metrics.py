@@ -127,7 +127,8 @@ WEBHOOK_EVENTS = Counter(
 WEBHOOK_DELIVERIES = Counter(
     "agentd_webhook_deliveries",
     "Webhook deliveries attempted, by outcome: delivered (2xx), failed (retried later), "
-    "dead (given up after AGENTD_WEBHOOK_RETENTION_SECONDS: a dead letter).",
+    "dead (given up after AGENTD_WEBHOOK_RETENTION_SECONDS: a dead letter), superseded "
+    "(a task's end the store refused: it ended otherwise; not sent).",
     ["outcome"],
     registry=REGISTRY,
 )

@@ -11,6 +11,14 @@ stream moves on; every replica also sweeps now and then (deliveries no one holds
 retention, dead letters past another, events nothing needs) and sets the gauges. A
 paused webhook's streams are not claimed. Every POST connects through the guarded,
 pinned pool (`server.delivery.posting`) and is audited as A2A push notifications are.
+
+An end (task.completed, failed, cancelled) is told before it is stored, so a receiver is
+never told less than happened; it is sent once the task's stored state agrees. An end
+the store refused (a run's late end after a cancel won, or one a process wrote before it
+died and its task was taken over and ended otherwise) is dropped unsent (counted
+`superseded`), and one whose task has not ended in the store yet is looked at again
+shortly (not an attempt). A task
+the live store no longer knows (its retention passed) is sent what was written.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ import contextlib
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
 import httpcore
@@ -36,6 +44,7 @@ from core.metrics import (
     labelled,
 )
 from records.audit import RpcRecord
+from records.tasks import Task, TaskStatus
 from records.webhooks import (
     SECRET_PURPOSE,
     Delivery,
@@ -57,6 +66,15 @@ AUDIT_METHOD = "/agentd.v1.AgentService/WebhookDelivery"
 """The method name of webhook deliveries' audit records (not an RPC of the service)."""
 BATCH = 50
 """Deliveries of a stream read at a time."""
+ENDS = {
+    "task.completed": TaskStatus.COMPLETED,
+    "task.failed": TaskStatus.FAILED,
+    "task.cancelled": TaskStatus.CANCELLED,
+}
+END_RECHECK_SECONDS = 0.2
+"""How soon an end whose task has not ended in the store yet is looked at again."""
+Find = Callable[[str, str], Awaitable[Task | None]]
+"""The task of a tenant by its id, as the live store has it (None: it does not)."""
 
 
 def body_of(event: OutboxEvent) -> bytes:
@@ -92,7 +110,10 @@ class WebhookDeliverer:
         sweep_seconds: float = 60.0,
         max_held: int = 64,
         audit: RpcAuditSink | None = None,
+        find: Find | None = None,
     ) -> None:
+        self._find = find
+        """Where an end is checked against the task's stored state (None: never)."""
         self._store = store
         self._outbox = outbox
         self._ring = ring
@@ -164,6 +185,15 @@ class WebhookDeliverer:
                     await self._outbox.give_up(stream, delivery, now)
                     labelled(WEBHOOK_DELIVERIES, "dead").inc()
                     continue
+                stored = await self._stored_end(delivery)
+                if stored is False:  # an end the store refused: never sent
+                    await self._outbox.delivered(stream, delivery, now)
+                    labelled(WEBHOOK_DELIVERIES, "superseded").inc()
+                    continue
+                if stored is None:  # told before it is stored: looked at again shortly
+                    later = now + timedelta(seconds=END_RECHECK_SECONDS)
+                    await self._outbox.release(stream, self._replica, later)
+                    return
                 outcome = await self._attempt(pool, webhook, secret, delivery)
                 now = datetime.now(UTC)
                 if outcome is None:
@@ -173,6 +203,30 @@ class WebhookDeliverer:
                 wait = backoff(delivery.attempts + 1, *self._retry)
                 await self._outbox.release(stream, self._replica, now + timedelta(seconds=wait))
                 return
+
+    async def _stored_end(self, delivery: Delivery) -> bool | None:
+        """For an end: True when the task's stored state agrees (or the store no longer
+        knows the task), False when it ended otherwise, None when it has not ended there
+        yet; True for any other event."""
+        event = delivery.event
+        told = ENDS.get(event.event_type)
+        if told is None or self._find is None:
+            return True
+        task = await self._find(event.tenant, event.task_id)
+        if task is None:
+            return True
+        if not task.status.terminal:
+            return None
+        if task.status is not told:
+            log.info(
+                "a webhook's end event dropped: the task ended otherwise",
+                task_id=event.task_id,
+                event_id=event.event_id,
+                told=told.value,
+                stored=task.status.value,
+            )
+            return False
+        return True
 
     async def _attempt(
         self,

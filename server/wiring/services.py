@@ -6,7 +6,7 @@ engine tells, the service the RPCs call, the deliverer every replica runs)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -208,6 +208,8 @@ class Webhooks:
     durable: DurableStores
     writer: WebhookOutboxWriter
     service: WebhookService
+    find: Callable[[str, str], Awaitable[Task | None]] | None = None
+    """The live store's task of a tenant (None: gone)."""
     deliverer: WebhookDeliverer | None = None
 
     @classmethod
@@ -231,7 +233,7 @@ class Webhooks:
             settings.allowed_networks(),
             writer,
         )
-        return cls(settings, durable, writer, service)
+        return cls(settings, durable, writer, service, find)
 
     def start(self, replica: str, audit: RpcAuditSink | None = None) -> asyncio.Task[None]:
         """Deliver from now on (as `replica`): the job, which gives its claims back when it
@@ -250,6 +252,7 @@ class Webhooks:
             retry_cap_seconds=settings.webhook_retry_cap_seconds,
             sweep_seconds=settings.webhook_sweep_seconds,
             audit=audit,
+            find=self.find,
         )
         self.writer.wrote = self.deliverer.nudge  # an event written here: claimed at once
         return asyncio.create_task(self.deliverer.run(), name="agentd-webhooks")
