@@ -24,6 +24,7 @@ from server.rpcs.inbox import InboxRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tool_listing import ToolListing
 from server.rpcs.tools import ToolRpcs
+from server.rpcs.unbuilt import UnbuiltRpcs
 from server.rpcs.usage import UsageRpcs
 from server.services.tasks import TaskService
 from server.services.usage import UsageService
@@ -81,4 +82,5 @@ def agent_servicer(
         AgentRpcs(agents),
         ConversationRpcs(conversations),
         UsageRpcs(usage),
+        UnbuiltRpcs(),
     )
