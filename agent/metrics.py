@@ -9,6 +9,7 @@ first `MAX_MODEL_LABELS` seen; the rest as "other".
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +60,9 @@ def _none(_: str) -> bool:
     return False
 
 
+_generations = itertools.count()
+
+
 class BoundedLabels:
     """A label's values, bounded: "" is `DEFAULT`; a value `named` says to keep is itself;
     so are the first `limit` other distinct values seen; every later one is `OTHER`.
@@ -68,8 +72,9 @@ class BoundedLabels:
         self.limit = limit
         self._named = named
         self._seen: set[str] = set()
-        self.generation = 0
-        """Bumped by `configure`: what was labelled before may be labelled otherwise now."""
+        self.generation = next(_generations)
+        """New with each bound and each `configure` (unique among all): what was labelled
+        under another may be labelled otherwise now."""
 
     def configure(self, limit: int, named: Callable[[str], bool] = _none) -> None:
         """Set at start-up: the bound, and which values are always themselves (for agents:
@@ -78,7 +83,7 @@ class BoundedLabels:
         self.limit = limit
         self._named = named
         self._seen = set()
-        self.generation += 1
+        self.generation = next(_generations)
 
     def __call__(self, value: str) -> str:
         if not value:
