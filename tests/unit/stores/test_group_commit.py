@@ -205,7 +205,7 @@ async def test_the_writers_kept_connection_cut_by_the_server_is_replaced(tmp_pat
         writer = database.writer
         held = writer._held
         assert held is not None  # kept after its commit
-        pid = (await held.exec_driver_sql("SELECT pg_backend_pid()")).scalar()
+        pid = (await held.exec_driver_sql("SELECT pg_backend_pid()")).scalar_one()
         await held.rollback()
         async with database.engine.connect() as other:
             await other.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid)})")
