@@ -9,7 +9,10 @@ first `MAX_MODEL_LABELS` seen; the rest as "other".
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from core.metrics import (
     BREAKER_OPENINGS,
@@ -57,6 +60,9 @@ def _none(_: str) -> bool:
     return False
 
 
+_generations = itertools.count()
+
+
 class BoundedLabels:
     """A label's values, bounded: "" is `DEFAULT`; a value `named` says to keep is itself;
     so are the first `limit` other distinct values seen; every later one is `OTHER`.
@@ -66,6 +72,9 @@ class BoundedLabels:
         self.limit = limit
         self._named = named
         self._seen: set[str] = set()
+        self.generation = next(_generations)
+        """New with each bound and each `configure` (unique among all): what was labelled
+        under another may be labelled otherwise now."""
 
     def configure(self, limit: int, named: Callable[[str], bool] = _none) -> None:
         """Set at start-up: the bound, and which values are always themselves (for agents:
@@ -74,6 +83,7 @@ class BoundedLabels:
         self.limit = limit
         self._named = named
         self._seen = set()
+        self.generation = next(_generations)
 
     def __call__(self, value: str) -> str:
         if not value:
@@ -95,24 +105,60 @@ _calls: dict[str, int] = {}
 """Model calls answered so far, by task id, of the tasks running (or parked) here."""
 
 
+@dataclass(frozen=True, slots=True)
+class _CallSeries:
+    """The series one kind of model call counts on (provider, model, agent, outcome)."""
+
+    calls: Any
+    duration: Any
+    prompt: Any
+    cached_prompt: Any
+    completion: Any
+    cost: Any
+
+
+_call_series: dict[tuple[str, str, str, str, int, int], _CallSeries] = {}
+"""By the call's own provider, model, agent and outcome (bounded by the label bounds: a
+value past them counts as "other", so the keys past them are few too)."""
+
+
+def _series_of(call: ModelCall) -> _CallSeries:
+    generations = MODEL_LABELS.generation, AGENT_LABELS.generation
+    key = (call.provider, call.model, call.agent, call.outcome.value, *generations)
+    found = _call_series.get(key)
+    if found is None:
+        provider = call.provider or DEFAULT
+        model = MODEL_LABELS(call.model)
+        agent = AGENT_LABELS(call.agent)
+        found = _CallSeries(
+            labelled(MODEL_CALLS, provider, model, agent, call.outcome.value),
+            labelled(MODEL_CALL_DURATION, provider, model),
+            labelled(MODEL_TOKENS, provider, model, agent, "prompt"),
+            labelled(MODEL_TOKENS, provider, model, agent, "cached_prompt"),
+            labelled(MODEL_TOKENS, provider, model, agent, "completion"),
+            labelled(MODEL_COST, provider, model, agent),
+        )
+        if len(_call_series) >= 10_000:  # an unbounded stream of names: start over
+            _call_series.clear()
+        _call_series[key] = found
+    return found
+
+
 def observe_model_call(call: ModelCall, seconds: float) -> None:
     """Count one model call (each candidate of a fallback chain tried is one), as the ledger
     keeps it, and how long it took: `agentd_model_calls_total`, its duration, tokens and
     cost. Called once per call by the engine."""
-    provider = call.provider or DEFAULT
-    model = MODEL_LABELS(call.model)
-    agent = AGENT_LABELS(call.agent)
-    labelled(MODEL_CALLS, provider, model, agent, call.outcome.value).inc()
-    labelled(MODEL_CALL_DURATION, provider, model).observe(max(0.0, seconds))
-    for kind, tokens in (
-        ("prompt", call.prompt_tokens),
-        ("cached_prompt", call.cached_prompt_tokens),
-        ("completion", call.completion_tokens),
-    ):
-        if tokens > 0:
-            labelled(MODEL_TOKENS, provider, model, agent, kind).inc(tokens)
+    series = _series_of(call)
+    series.calls.inc()
+    series.duration.observe(max(0.0, seconds))
+    if call.prompt_tokens > 0:
+        series.prompt.inc(call.prompt_tokens)
+    if call.cached_prompt_tokens > 0:
+        series.cached_prompt.inc(call.cached_prompt_tokens)
+    if call.completion_tokens > 0:
+        series.completion.inc(call.completion_tokens)
     if call.cost_micros > 0:
-        labelled(MODEL_COST, provider, model, agent).inc(call.cost_micros)
+        series.cost.inc(call.cost_micros)
 
 
 def count_fallback(provider: str, model: str) -> None:

@@ -105,6 +105,18 @@ class ModelSettings:
     schema_name: str = "reply"
     """The name sent with `json_schema`."""
 
+    def limited(self, max_tokens: int) -> ModelSettings:
+        """These settings with another reply limit (`dataclasses.replace`, without its cost
+        on every metered call)."""
+        return ModelSettings(
+            self.temperature,
+            max_tokens,
+            self.stop,
+            self.tool_choice,
+            self.json_schema,
+            self.schema_name,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class FailedAttempt:

@@ -79,6 +79,17 @@ class TokenUsage:
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
+    def costing(self, cost_micros: int) -> TokenUsage:
+        """This usage at another cost (`dataclasses.replace`, without its cost per call)."""
+        return TokenUsage(
+            self.prompt_tokens,
+            self.completion_tokens,
+            self.reasoning_tokens,
+            self.saved_tokens,
+            self.cached_prompt_tokens,
+            cost_micros,
+        )
+
     def __add__(self, other: TokenUsage) -> TokenUsage:
         return TokenUsage(
             self.prompt_tokens + other.prompt_tokens,

@@ -129,7 +129,9 @@ class _Call:
         estimated.append(counted)
         if meter is None:
             return response
-        response = replace(response, usage=meter.priced(response, model, response.usage))
+        usage = meter.priced(response, model, response.usage)
+        if usage is not response.usage:
+            response = replace(response, usage=usage)
         meter.answered(run, model, role, response, response.usage, seconds, hold, counted)
         return response
 

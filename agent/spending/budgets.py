@@ -13,6 +13,7 @@ window and every `known_seconds` after.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -102,7 +103,14 @@ class Budgets:
         self._wait_seconds = wait_seconds
         self._known_seconds = known_seconds
         self._known: dict[str, float] = {}
+        self._names: dict[tuple[str, ...], tuple[list[str], float, datetime | None]] = {}
+        """By the ids of the budgets a call draws on: their counters' names, until when
+        (monotonic) they were looked for, and the end of the first of their windows."""
         self._clock = clock
+        self._reservations = itertools.count(1)
+        self._replica = secrets.token_hex(6)
+        """Reservations are `<replica>-<n>`: unique across replicas without a random draw
+        per call."""
 
     async def of_task(self, task: Task) -> Sequence[Budget]:
         return await self.store.applicable(task.tenant, task.owner, agents_of(task))
@@ -141,20 +149,21 @@ class Budgets:
         reply: int,
         price: Price | None,
         approved: frozenset[str] = frozenset(),
+        counted: int = 0,
     ) -> Hold:
         """Reserve a call of `prompt` tokens and at most `reply` reply tokens on each budget
         (their soft limits but the `approved` ones' too). Where a hard limit is in the way:
         a call that what was spent leaves room for, whole, waits for the calls in flight
         to settle (up to `wait_seconds`) rather than be cut short; else its reply limit is
         lowered to what fits; NoRoom when not even the shortest reply fits by what was
-        spent, or the calls in flight held the room all the wait."""
-        now = self._clock()
-        names = await self._seeded(budgets, now)
-        reservation = secrets.token_hex(12)
+        spent, or the calls in flight held the room all the wait. `counted`: agentd's own
+        count of the prompt, kept on the hold (to calibrate by)."""
+        names = await self._seeded(budgets)
+        reservation = f"{self._replica}-{next(self._reservations)}"
         waited, pause = 0.0, 0.02
         while True:
             refusal = await self._reserve_once(
-                budgets, names, reservation, prompt, reply, price, approved
+                budgets, names, reservation, prompt, reply, price, approved, counted
             )
             if isinstance(refusal, Hold):
                 return refusal
@@ -182,6 +191,7 @@ class Budgets:
         reply: int,
         price: Price | None,
         approved: frozenset[str],
+        counted: int,
     ) -> Hold | tuple[int, int]:
         """The hold, or the hard limit in the way (by index) and the longest reply that
         would fit under it now; NoRoom(soft) for a soft limit in the way."""
@@ -201,7 +211,7 @@ class Budgets:
             await self._seed(budgets[refusal.index], names[refusal.index], self._clock())
             refusal = await self.counters.reserve(reservation, charges, self._reservation_seconds)
         if refusal is None:
-            return Hold(reservation, tuple(budgets), tuple(names), reply, prompt)
+            return Hold(reservation, tuple(budgets), tuple(names), reply, counted or prompt)
         budget = budgets[refusal.index]
         if refusal.missing:
             raise NoRoom(budget, soft=False)  # seeded, and gone again at once
@@ -222,11 +232,18 @@ class Budgets:
         }
         await self.counters.settle(hold.reservation, spent)
 
-    async def _seeded(self, budgets: Sequence[Budget], now: datetime) -> list[str]:
-        """Each budget's counter of the current window, seeded from the ledger first when
-        the live store does not have it."""
-        names = [b.counter(now) for b in budgets]
+    async def _seeded(self, budgets: Sequence[Budget], now: datetime | None = None) -> list[str]:
+        """Each budget's counter of the current window (of `now`, else the clock's),
+        seeded from the ledger first when the live store does not have it. The names of a
+        call's counters are made once per `known_seconds` (and window), not per call."""
         moment = time.monotonic()
+        now = now or self._clock()
+        key = tuple(b.budget_id for b in budgets)
+        cached = self._names.get(key)
+        if cached is not None and cached[1] > moment and (cached[2] is None or now < cached[2]):
+            return cached[0]
+        names = [b.counter(now) for b in budgets]
+        ends = [end for end in (b.window.end(now) for b in budgets) if end is not None]
         for budget, name in zip(budgets, names, strict=True):
             if self._known.get(name, 0.0) > moment:
                 continue
@@ -235,6 +252,9 @@ class Budgets:
             if len(self._known) > 10_000:
                 self._known.clear()
             self._known[name] = moment + self._known_seconds
+        if len(self._names) > 10_000:
+            self._names.clear()
+        self._names[key] = (names, moment + self._known_seconds, min(ends, default=None))
         return names
 
     async def _seed(self, budget: Budget, name: str, now: datetime) -> None:

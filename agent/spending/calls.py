@@ -16,7 +16,7 @@ import math
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -73,10 +73,13 @@ class Metering:
         self.budgets = budgets
         self._observe = observe
         self._ask = ask
-        self._queued: deque[ModelCall] = deque()
-        self._writer: asyncio.Task[None] | None = None
         self._settling: deque[tuple[Hold, int, int, int]] = deque()
-        self._settler: asyncio.Task[None] | None = None
+        """Calls to settle (hold, prompt, completion, cost), in the order they ended."""
+        self._rows: deque[ModelCall] = deque()
+        """Ledger rows to write, in the order they were kept."""
+        self._worker: asyncio.Task[None] | None = None
+        """Settles and writes what is queued, beside the runs' next work; made when work
+        is queued and none is running (one task for both: one made per call, not two)."""
         self._prompt_factor: dict[str, float] = {}
         """By model: the most its provider counted a prompt above agentd's count."""
         self._least_prompt: dict[str, int] = {}
@@ -114,7 +117,7 @@ class Metering:
         for _ in range(len(budgets) + 1):  # each soft limit asked about once
             try:
                 hold = await self.budgets.reserve(
-                    budgets, self._scaled(model, prompt), reply, price, approved
+                    budgets, self._scaled(model, prompt), reply, price, approved, counted=prompt
                 )
             except NoRoom as no:
                 asked = no.budget.budget_id in approved
@@ -123,8 +126,9 @@ class Metering:
                 await self._ask(run, no.budget)  # Parked, LimitReached, or approved
                 approved |= {no.budget.budget_id}
                 continue
-            hold = replace(hold, prompt_tokens=prompt)  # agentd's own count, to calibrate by
-            return Metered(replace(settings, max_tokens=hold.reply_tokens), hold)
+            if settings.max_tokens != hold.reply_tokens:
+                settings = settings.limited(hold.reply_tokens)
+            return Metered(settings, hold)
         raise LimitReached(StopReason.BUDGET_EXHAUSTED, "budgets changed while reserving")
 
     def _scaled(self, model: Model, prompt: int) -> int:
@@ -147,7 +151,7 @@ class Metering:
         if price is None:
             return usage
         cost = price.cost(usage.prompt_tokens, usage.completion_tokens, usage.cached_prompt_tokens)
-        return replace(usage, cost_micros=cost)
+        return usage if cost == usage.cost_micros else usage.costing(cost)
 
     def answered(
         self,
@@ -169,8 +173,6 @@ class Metering:
             self._settling.append(
                 (hold, usage.prompt_tokens, usage.completion_tokens, usage.cost_micros)
             )
-            if self._settler is None or self._settler.done():
-                self._settler = asyncio.create_task(self._settle_queued())
         asked = response.asked_model or model.name
         price = self.prices.price(response.provider, asked)
         own = max(0.0, seconds - sum(a.seconds for a in response.failed))  # its own time
@@ -239,42 +241,43 @@ class Metering:
         for row in rows:
             if self._observe is not None:
                 self._observe(row, row.latency_ms / 1000)
-        if self.ledger is None or not rows:
-            return
-        self._queued.extend(rows)
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write())
+        if self.ledger is not None:
+            self._rows.extend(rows)
+        if (self._settling or self._rows) and (self._worker is None or self._worker.done()):
+            self._worker = asyncio.create_task(self._work())
 
-    async def _write(self) -> None:
-        assert self.ledger is not None
-        while self._queued:
-            row = self._queued.popleft()
+    async def _work(self) -> None:
+        """Settle the queued calls and write the queued rows, in order; a settlement goes
+        before any row still queued (a row's commit holds no reservation up)."""
+        while self._settling or self._rows:
+            if self._settling:
+                await self._settle(*self._settling.popleft())
+                continue
+            row = self._rows.popleft()
+            assert self.ledger is not None
             try:
                 await self.ledger.record(row)
             except Exception:
                 log.exception("a model call's usage row could not be written", task_id=row.task_id)
 
-    async def _settle_queued(self) -> None:
-        """Settle the queued calls in order; a store out of reach is retried a few times
-        (the reservation lapses if it stays so; the ledger still has the call)."""
+    async def _settle(self, hold: Hold, prompt: int, completion: int, cost: int) -> None:
+        """Settle one call; a store out of reach is retried a few times (the reservation
+        lapses if it stays so; the ledger still has the call)."""
         assert self.budgets is not None
-        while self._settling:
-            hold, prompt, completion, cost = self._settling.popleft()
-            for pause in (0.05, 0.25, 1.0, None):
-                try:
-                    await self.budgets.settle(hold, prompt, completion, cost)
-                    break
-                except Exception:
-                    if pause is None:
-                        log.exception("a model call could not be settled; its hold lapses")
-                        break
-                    await asyncio.sleep(pause)
+        for pause in (0.05, 0.25, 1.0, None):
+            try:
+                await self.budgets.settle(hold, prompt, completion, cost)
+                return
+            except Exception:
+                if pause is None:
+                    log.exception("a model call could not be settled; its hold lapses")
+                    return
+                await asyncio.sleep(pause)
 
     async def drain(self) -> None:
         """Wait for the settlements and ledger rows queued (at shutdown, and in tests)."""
-        for job in (self._settler, self._writer):
-            while job is not None and not job.done():
-                await asyncio.gather(job, return_exceptions=True)
+        while self._worker is not None and not self._worker.done():
+            await asyncio.gather(self._worker, return_exceptions=True)
 
 
 def _row(

@@ -31,13 +31,12 @@ class PriceBook:
     def dearest(self, model: Model) -> Price | None:
         """The highest price a call to `model` may be charged at (per token kind, over the
         candidates of a fallback chain); None when none of them has a price."""
-        if isinstance(model, FallbackModel):
-            found = [
-                c.provider.prices.get(c.model.name) or self.price(c.provider.name, c.model.name)
-                for c in model.candidates
-            ]
-        else:
-            found = [self.price("", model.name)]
+        if not isinstance(model, FallbackModel):
+            return self.price("", model.name)
+        found = [
+            c.provider.prices.get(c.model.name) or self.price(c.provider.name, c.model.name)
+            for c in model.candidates
+        ]
         prices = [p for p in found if p is not None]
         if not prices:
             return None

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +39,7 @@ from typing import Any
 import structlog
 from sqlalchemy import Connection, Engine, String, Table, Text, event
 from sqlalchemy import create_engine as create_sync_engine
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.dml import Insert, UpdateBase
 
 from core.errors import StoreUnavailableError
@@ -50,6 +51,10 @@ log = structlog.get_logger(__name__)
 
 RETRY_DELAYS = (0.05, 0.25, 1.0)
 """Waits before the retries of a batch the database could not take."""
+
+HELD_IDLE_SECONDS = 10.0
+"""The writer keeps its connection to a server database between commits while they come
+at least this often; after a longer pause it checks one out again (pinged)."""
 
 HOLD_SECONDS = 0.001
 """How long a commit waits, while other calls are in flight (`busy`), for their writes
@@ -121,6 +126,11 @@ class SqlWriter:
         self._sync: Engine | None = None
         self._connection: Connection | None = None
         """The writer thread's connection (SQLite), opened on its first commit."""
+        self._held: AsyncConnection | None = None
+        self._held_since = 0.0
+        """The writer's connection to a server database, kept between commits (no pool
+        checkout and its ping per commit) while it is used at least every
+        `HELD_IDLE_SECONDS`; dropped on any error (the retry takes a fresh one)."""
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
         if engine.dialect.name == "sqlite":
             url = engine.url.set(drivername="sqlite")
@@ -248,8 +258,28 @@ class SqlWriter:
         if self._sync is not None:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._thread, self._run_sync, groups)
-        async with self._engine.begin() as connection:
-            return await connection.run_sync(_run, groups)
+        now = time.monotonic()
+        if self._held is not None and now - self._held_since > HELD_IDLE_SECONDS:
+            await self._drop_held()  # idle long enough to have been cut: checked out afresh
+        if self._held is None:
+            self._held = await self._engine.connect()  # pinged at checkout
+        try:
+            async with self._held.begin():
+                counts = await self._held.run_sync(_run, groups)
+        except BaseException:
+            await self._drop_held()
+            raise
+        self._held_since = time.monotonic()
+        return counts
+
+    async def _drop_held(self) -> None:
+        held, self._held = self._held, None
+        if held is not None:
+            try:
+                await held.invalidate()  # broken or stale: never back into the pool
+                await held.close()
+            except Exception:  # already broken: nothing to release
+                log.warning("could not close the writer's connection", exc_info=True)
 
     def _run_sync(self, groups: _Groups) -> list[int]:
         """On the writer's thread: one transaction on its own connection, kept open
@@ -278,6 +308,9 @@ class SqlWriter:
         self.commit_pending()
         if self._flusher is not None:
             await asyncio.gather(self._flusher, return_exceptions=True)
+        held, self._held = self._held, None
+        if held is not None:
+            await held.close()
         thread, self._thread = self._thread, None
         if thread is not None:
             await asyncio.get_running_loop().run_in_executor(thread, self._close_connection)

@@ -233,3 +233,22 @@ async def test_a_run_through_the_engine_counts_its_model_calls(tmp_path: Path) -
     count, total, _ = _iterations("default")
     assert (count, total) == (before[0][0] + 1, before[0][1] + 2)
     assert _stopped("default", "final_answer") == before[1] + 1
+
+
+def test_a_call_counts_under_the_labels_its_bound_gives_now(
+    labels: metrics.BoundedLabels,
+) -> None:
+    """The series a kind of call counts on are looked up once, and looked up again when the
+    bound is configured anew: an agent counted under its own id before counts as "other"
+    once the bound leaves no room for it."""
+    where = {"provider": "metrics-p", "model": "metrics-m"}
+    metrics.observe_model_call(_call("bound-a"), 0.1)
+    before_own = _value("agentd_model_calls_total", **where, agent="bound-a", outcome="ok")
+    labels.configure(1, named=lambda agent: False)
+    metrics.observe_model_call(_call("bound-b"), 0.1)  # takes the one place
+    before_other = _value("agentd_model_calls_total", **where, agent="other", outcome="ok")
+    metrics.observe_model_call(_call("bound-a"), 0.1)
+    assert _value("agentd_model_calls_total", **where, agent="bound-a", outcome="ok") == before_own
+    assert (
+        _value("agentd_model_calls_total", **where, agent="other", outcome="ok") == before_other + 1
+    )

@@ -348,3 +348,27 @@ async def test_a_task_that_cannot_start_within_a_budget_is_refused(tmp_path: Pat
     assert [v.field for v in refused.value.quota_violations] == [f"budget:{tight.budget_id}"]
     assert refused.value.retry_after_seconds is not None
     assert refused.value.retry_after_seconds <= 86_400
+
+
+async def test_a_call_after_midnight_reserves_on_the_new_days_counter() -> None:
+    """The names of a call's counters are kept between calls, but never past their
+    window: the first call of a new day reserves on that day's counter (seeded afresh),
+    even within `known_seconds` of the last call of the day before."""
+    moments = [datetime(2026, 12, 7, 23, 59, 59, tzinfo=UTC)]
+    ledger, store, meter = Ledger(), InMemoryBudgetStore(), InMemoryBudgetMeter()
+    budgets = Budgets(store, meter, ledger, known_seconds=3_600, clock=lambda: moments[0])
+    daily = await budget(store, BudgetUnit.TOKENS, limit=1_000)
+    late = await budgets.reserve([daily], 800, 100, None)
+    await budgets.settle(late, 800, 100, 0)
+    moments[0] = datetime(2026, 12, 8, 0, 0, 1, tzinfo=UTC)
+    early = await budgets.reserve([daily], 800, 100, None)  # the old day's 900 do not count
+    assert late.counters != early.counters
+    assert early.counters == (daily.counter(moments[0]),)
+
+
+def test_the_call_paths_copies_match_dataclasses_replace() -> None:
+    """`ModelSettings.limited` and `TokenUsage.costing` copy every field, as `replace`."""
+    settings = ModelSettings(0.3, 99, ("END",), "none", {"type": "object"}, "shape")
+    assert settings.limited(7) == replace(settings, max_tokens=7)
+    usage = TokenUsage(10, 20, 3, 4, 5, 6)
+    assert usage.costing(77) == replace(usage, cost_micros=77)

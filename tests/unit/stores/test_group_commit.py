@@ -193,3 +193,23 @@ async def test_an_unreachable_database_is_reported_unavailable() -> None:
         assert caught.value.retry_after_seconds is not None
     finally:
         await database.close()
+
+
+async def test_the_writers_kept_connection_cut_by_the_server_is_replaced(tmp_path: Path) -> None:
+    """The writer keeps its PostgreSQL connection between commits (no checkout ping): when
+    the server cuts it (a restart, an idle timeout), the next write fails over to a fresh
+    connection and is committed, not lost and not reported to its caller."""
+    async with migrated_database("postgres", tmp_path) as database:
+        log = SqlAuditLog(database)
+        await log.write(_tool_record(1))
+        writer = database.writer
+        held = writer._held
+        assert held is not None  # kept after its commit
+        pid = (await held.exec_driver_sql("SELECT pg_backend_pid()")).scalar_one()
+        await held.rollback()
+        async with database.engine.connect() as other:
+            await other.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid)})")
+        await log.write(_tool_record(2))
+        assert writer._held is not None
+        assert writer._held is not held
+        assert await _count(database, tool_call_audit) == 2
