@@ -15,7 +15,7 @@ overwritten: a late write after a cancel is dropped by the store.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -81,7 +81,12 @@ async def _change(
     previous = run.task.status
     run.task.status = status
     # Told before the change is saved: what they write is durable before it is visible.
-    await run.state.notices.task_status(run.task, status, previous)
+    try:
+        await run.state.notices.task_status(run.task, status, previous)
+    except BaseException:  # cancelled (or failed) before the writes: `also` is never run
+        if isinstance(also, Coroutine):
+            also.close()
+        raise
     writes: list[Awaitable[None]] = [run.transcript.save()]
     if history is not None:
         writes.append(history.record(run.task))
