@@ -294,8 +294,8 @@ async def _timed_out_and_escalated(c: dict[tuple[str, int], AgentClient]) -> Non
     (decided,) = of_kind(events, "approval_decided")
     assert decided.decided_by == "otto"
     history = await c[("audrey", 0)].list_action_history(root_task_id=dave.task_id)
-    steps = [(e.kind, e.actor, e.outcome, list(e.roles)) for e in history.entries]
-    assert steps == [
+    moves = [(e.kind, e.actor, e.outcome, list(e.roles)) for e in history.entries]
+    assert moves == [
         (inbox_pb2.ACTION_HISTORY_KIND_OPENED, "", "", ["finance"]),
         (inbox_pb2.ACTION_HISTORY_KIND_REMINDED, "deadline", "", ["finance"]),  # 1 s before
         (inbox_pb2.ACTION_HISTORY_KIND_ESCALATED, "deadline", "escalated", ["ops"]),
