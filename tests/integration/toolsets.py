@@ -102,7 +102,7 @@ def process_running(pid: int) -> bool:
     """Whether the process is alive (a zombie, or a process gone, is not)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone before, or while, it was read
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
