@@ -30,9 +30,39 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from core.keyring import KeyRing
+import structlog
+
+from core.keyring import KeyRing, SealedValueError
 from records.paging import Page, PositionCursor, TimeKeyCursor
-from records.webhooks import DeadLetter, Delivery, OutboxEvent, Stream, Webhook
+from records.webhooks import (
+    SECRET_PURPOSE,
+    DeadLetter,
+    Delivery,
+    OutboxEvent,
+    Stream,
+    Webhook,
+    secret_binding,
+)
+
+log = structlog.get_logger(__name__)
+
+
+def resealed(ring: KeyRing, tenant: str, webhook_id: str, secret: str) -> str | None:
+    """A webhook's stored secret under `ring`'s current key (sealed now if it was kept in
+    plain text), or None when it is already or does not open (its key gone from the
+    ring, or altered: left as it is, and logged), for every store's `reseal`."""
+    bound = secret_binding(tenant, webhook_id)
+    try:
+        fresh = ring.reseal(SECRET_PURPOSE, secret, bound)
+    except SealedValueError as error:
+        log.error(
+            "a webhook's secret does not open: left as it is",
+            tenant=tenant,
+            webhook_id=webhook_id,
+            error=str(error),
+        )
+        return None
+    return None if fresh == secret else fresh
 
 
 class WebhookStore(Protocol):

@@ -9,10 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from core.keyring import KeyRing, is_sealed
+from core.keyring import KeyRing
 from records.paging import Page, PositionCursor, TimeKeyCursor
 from records.webhooks import (
-    SECRET_PURPOSE,
     DeadLetter,
     Delivery,
     DeliveryState,
@@ -20,9 +19,8 @@ from records.webhooks import (
     Stream,
     Webhook,
     WebhookHealth,
-    secret_binding,
 )
-from stores.webhooks.base import Swept
+from stores.webhooks.base import Swept, resealed
 
 
 @dataclass(slots=True)
@@ -131,12 +129,8 @@ class InMemoryWebhooks:
     async def reseal(self, ring: KeyRing) -> int:
         changed = 0
         for webhook in list(self._webhooks.values()):
-            bound = secret_binding(webhook.tenant, webhook.webhook_id)
-            if not is_sealed(webhook.secret):
-                fresh = ring.seal(SECRET_PURPOSE, webhook.secret.encode(), bound)
-            else:
-                fresh = ring.reseal(SECRET_PURPOSE, webhook.secret, bound)
-            if fresh != webhook.secret:
+            fresh = resealed(ring, webhook.tenant, webhook.webhook_id, webhook.secret)
+            if fresh is not None:
                 self._webhooks[webhook.webhook_id] = replace(webhook, secret=fresh)
                 changed += 1
         return changed

@@ -11,18 +11,17 @@ from typing import Any
 
 from sqlalchemy import and_, delete, func, select, update
 
-from core.keyring import KeyRing, is_sealed
+from core.keyring import KeyRing
 from records.paging import Page, PositionCursor, TimeKeyCursor
 from records.webhooks import (
-    SECRET_PURPOSE,
     DeadLetter,
     DeliveryState,
     Webhook,
     WebhookHealth,
-    secret_binding,
 )
 from stores.sql.database import Database
 from stores.sql.times import aware
+from stores.webhooks.base import resealed
 from stores.webhooks.tables import webhook_deliveries, webhook_events, webhook_streams, webhooks
 
 _W = webhooks.c
@@ -177,13 +176,9 @@ class SqlWebhookStore:
             )
             rows = await self._rows(query)
             for row in rows:
-                if is_sealed(row.secret) and ring.sealed_with(row.secret) == ring.current_id:
+                fresh = resealed(ring, row.tenant, row.webhook_id, row.secret)
+                if fresh is None:
                     continue
-                bound = secret_binding(row.tenant, row.webhook_id)
-                if is_sealed(row.secret):
-                    fresh = ring.reseal(SECRET_PURPOSE, row.secret, bound)
-                else:  # kept in plain text (never by agentd itself): sealed now
-                    fresh = ring.seal(SECRET_PURPOSE, row.secret.encode(), bound)
                 statement = (
                     update(webhooks)
                     .where(_W.webhook_id == row.webhook_id, _W.secret == row.secret)

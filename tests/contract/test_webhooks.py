@@ -229,3 +229,22 @@ async def test_reseal_moves_secrets_to_the_current_key(replicas: tuple[Replica, 
         bound = secret_binding("acme", webhook.webhook_id)
         assert newest.sealed_with(webhook.secret) == newest.current_id
         assert newest.open(SECRET_PURPOSE, webhook.secret, bound).startswith(b"whsec_")
+
+
+async def test_reseal_leaves_a_secret_that_does_not_open_and_moves_the_rest(
+    replicas: tuple[Replica, Replica],
+) -> None:
+    """As every `SealedValues` store: a secret sealed with a key the ring no longer holds
+    is left as it is (and logged), and the others still move to the current key."""
+    (a, _) = replicas
+    lost_key, kept_key, new = new_key(), new_key(), new_key()
+    lost, kept = KeyRing.parse([lost_key]), KeyRing.parse([kept_key])
+    lost_secret = lost.seal(SECRET_PURPOSE, b"whsec_lost", secret_binding("acme", "wh_lost"))
+    await a.store.create(hook("wh_lost", secret=lost_secret))
+    kept_secret = kept.seal(SECRET_PURPOSE, b"whsec_kept", secret_binding("acme", "wh_kept"))
+    await a.store.create(hook("wh_kept", secret=kept_secret))
+    ring = KeyRing.parse([new, kept_key])  # the lost key dropped from AGENTD_KEYS
+    assert await a.store.reseal(ring) == 1
+    secrets = {w.webhook_id: w.secret for w in await a.store.of_tenant("acme")}
+    assert secrets["wh_lost"] == lost_secret
+    assert ring.sealed_with(secrets["wh_kept"]) == ring.current_id
