@@ -44,7 +44,7 @@ from core.metrics import (
     labelled,
 )
 from records.audit import RpcRecord
-from records.tasks import Task, TaskStatus
+from records.tasks import Task
 from records.webhooks import (
     SECRET_PURPOSE,
     Delivery,
@@ -56,6 +56,7 @@ from records.webhooks import (
 from server.delivery.loop import ClaimLoop, backoff
 from server.delivery.posting import post
 from server.delivery.signing import signed_headers
+from server.services.webhook_outbox import ENDS
 from stores.audit.base import RpcAuditSink
 from stores.webhooks.base import Swept, WebhookOutbox, WebhookStore
 from tools.builtin.addresses import IPNetwork
@@ -66,11 +67,8 @@ AUDIT_METHOD = "/agentd.v1.AgentService/WebhookDelivery"
 """The method name of webhook deliveries' audit records (not an RPC of the service)."""
 BATCH = 50
 """Deliveries of a stream read at a time."""
-ENDS = {
-    "task.completed": TaskStatus.COMPLETED,
-    "task.failed": TaskStatus.FAILED,
-    "task.cancelled": TaskStatus.CANCELLED,
-}
+ENDED_AS = {event.value: status for status, event in ENDS.items()}
+"""The status an end event says its task ended in, by the event's type."""
 END_RECHECK_SECONDS = 0.2
 """How soon an end whose task has not ended in the store yet is looked at again."""
 Find = Callable[[str, str], Awaitable[Task | None]]
@@ -209,7 +207,7 @@ class WebhookDeliverer:
         knows the task), False when it ended otherwise, None when it has not ended there
         yet; True for any other event."""
         event = delivery.event
-        told = ENDS.get(event.event_type)
+        told = ENDED_AS.get(event.event_type)
         if told is None or self._find is None:
             return True
         task = await self._find(event.tenant, event.task_id)
