@@ -76,7 +76,7 @@ class Answers:
             decided_by=decision.decided_by,
             trace_id=call.trace_id,
         )
-        await self._answered(answered, now, decision.label)
+        await self._answered(answered, decision.label)
         await self._parking.wake(tenant, task_id)
         return await self._store.get(tenant, task_id)
 
@@ -90,8 +90,10 @@ class Answers:
         require_one_of(held, wait.roles, f"deciding on call {call_id}")
         return wait.escalation_level
 
-    async def _answered(self, wait: Wait, now: datetime, outcome: str) -> None:
-        step = ActionStep(ActionStepKind.ANSWERED, wait, now, wait.answered_by, outcome)
+    async def _answered(self, wait: Wait, outcome: str) -> None:
+        """Tell the notices of `wait`'s answer (ANSWERED, when it was left, by whom)."""
+        at = wait.answered_at or datetime.now(UTC)
+        step = ActionStep(ActionStepKind.ANSWERED, wait, at, wait.answered_by, outcome)
         await tell_step(self._notices, step)
 
     async def provide_input(
@@ -103,7 +105,7 @@ class Answers:
         task = await self._store.get(tenant, task_id)
         waits, roles = self._waits, self._roles
         answered = await questions.provide(waits, task, call.principal, request_id, text, roles)
-        await self._answered(answered, answered.answered_at or datetime.now(UTC), "answered")
+        await self._answered(answered, "answered")
         await self._parking.wake(tenant, task_id)
         return await self._store.get(tenant, task_id)
 
@@ -112,6 +114,6 @@ class Answers:
         (`agent.tool_use.resume`); TaskNotResumableError when none waits."""
         waits, roles = self._waits, self._roles
         answered = await tool_resume.resume(waits, task, call.principal, comment, roles)
-        await self._answered(answered, answered.answered_at or datetime.now(UTC), "resumed")
+        await self._answered(answered, "resumed")
         await self._parking.wake(task.tenant, task.task_id)
         return await self._store.get(task.tenant, task.task_id)
