@@ -62,6 +62,10 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.KeyRequiredError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.SecretUnreadableError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.WebhookNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.TraceNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.DatasetNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.EvalRunNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.PromotionRefusedError: grpc.StatusCode.FAILED_PRECONDITION,
 }
 
 

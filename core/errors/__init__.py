@@ -49,6 +49,12 @@ from core.errors.knowledge import (
     MemoryNotFoundError,
     MemoryUnavailableError,
 )
+from core.errors.evals import (
+    DatasetNotFoundError,
+    EvalRunNotFoundError,
+    PromotionRefusedError,
+    TraceNotFoundError,
+)
 from core.errors.secrets import KeyRequiredError, SecretUnreadableError, WebhookNotFoundError
 from core.errors.tasks import (
     ContextTooLongError,
@@ -92,8 +98,10 @@ __all__ = [
     "DeadlineExceededError",
     "DestinationNotAllowedError",
     "DocumentGoneError",
+    "DatasetNotFoundError",
     "EmbeddingModelChangedError",
     "EmbeddingsUnavailableError",
+    "EvalRunNotFoundError",
     "EventsExpiredError",
     "FieldViolation",
     "FollowUpQueuedError",
@@ -112,6 +120,7 @@ __all__ = [
     "PathOutsideWorkspaceError",
     "PermissionDeniedError",
     "PlanInvalidError",
+    "PromotionRefusedError",
     "RateLimitedError",
     "RequestTooLargeError",
     "ResourceExhaustedError",
@@ -126,6 +135,7 @@ __all__ = [
     "ToolArgumentsInvalidError",
     "ToolNotFoundError",
     "ToolUnavailableError",
+    "TraceNotFoundError",
     "UnauthenticatedError",
     "UnimplementedError",
     "WebhookNotFoundError",

@@ -15,7 +15,8 @@ import structlog
 from a2a.types import a2a_pb2, a2a_pb2_grpc
 from sqlalchemy import select, update
 
-from agentd_client.errors import KeyRequiredError, from_rpc_error
+from agentd_client.errors import KeyRequiredError
+from agentd_client.status_details import from_rpc_error
 from core.keyring import KeyRing
 from stores.sql.schema import a2a_push_configs
 from tests.integration.harness import harness

@@ -14,6 +14,7 @@ import jwt
 import pytest
 
 from agentd_client import errors as client_errors
+from agentd_client import status_details
 from agentd_client.client import AgentClient
 from tests.helpers import nested_struct, proto_field, recording_http_server
 from tests.integration.trust import Trust, trusted
@@ -53,7 +54,7 @@ async def _raw(address: str, method: str, payload: bytes, metadata: Any) -> None
         try:
             await call(payload, metadata=metadata, timeout=10)
         except grpc.aio.AioRpcError as error:
-            raise client_errors.from_rpc_error(error) from None
+            raise status_details.from_rpc_error(error) from None
 
 
 CASES: dict[str, Case] = {

@@ -35,7 +35,6 @@ from agentd_client.audit import AuditMethods
 from agentd_client.conversations import ConversationMethods
 from agentd_client.environment import DEFAULT_TARGET as DEFAULT_TARGET  # re-exported
 from agentd_client.environment import call_metadata, default_target
-from agentd_client.errors import from_rpc_error
 from agentd_client.grants import GrantMethods
 from agentd_client.inbox import InboxMethods
 from agentd_client.knowledge import KnowledgeMethods
@@ -43,6 +42,7 @@ from agentd_client.requests import Decision
 from agentd_client.requests import execute_request as _execute_request
 from agentd_client.requests import to_python as to_python  # re-exported: part of the API
 from agentd_client.requests import to_struct as to_struct
+from agentd_client.status_details import from_rpc_error
 from agentd_client.usage import UsageMethods
 from agentd_client.webhooks import WebhookMethods
 

@@ -10,7 +10,9 @@ from agentd.v1 import conversations_pb2 as agentd_dot_v1_dot_conversations__pb2
 from agentd.v1 import events_pb2 as agentd_dot_v1_dot_events__pb2
 from agentd.v1 import grants_pb2 as agentd_dot_v1_dot_grants__pb2
 from agentd.v1 import inbox_pb2 as agentd_dot_v1_dot_inbox__pb2
+from agentd.v1 import replays_pb2 as agentd_dot_v1_dot_replays__pb2
 from agentd.v1 import tasks_pb2 as agentd_dot_v1_dot_tasks__pb2
+from agentd.v1 import traces_pb2 as agentd_dot_v1_dot_traces__pb2
 from agentd.v1 import usage_pb2 as agentd_dot_v1_dot_usage__pb2
 from agentd.v1 import webhooks_pb2 as agentd_dot_v1_dot_webhooks__pb2
 
@@ -113,6 +115,16 @@ class AgentServiceStub:
                 request_serializer=agentd_dot_v1_dot_agent__service__pb2.ResumeTaskRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_tasks__pb2.Task.FromString,
                 _registered_method=True)
+        self.GetTaskTrace = channel.unary_unary(
+                '/agentd.v1.AgentService/GetTaskTrace',
+                request_serializer=agentd_dot_v1_dot_traces__pb2.GetTaskTraceRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_traces__pb2.GetTaskTraceResponse.FromString,
+                _registered_method=True)
+        self.ReplayTask = channel.unary_unary(
+                '/agentd.v1.AgentService/ReplayTask',
+                request_serializer=agentd_dot_v1_dot_replays__pb2.ReplayTaskRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_tasks__pb2.Task.FromString,
+                _registered_method=True)
         self.ListPendingActions = channel.unary_unary(
                 '/agentd.v1.AgentService/ListPendingActions',
                 request_serializer=agentd_dot_v1_dot_inbox__pb2.ListPendingActionsRequest.SerializeToString,
@@ -167,6 +179,11 @@ class AgentServiceStub:
                 '/agentd.v1.AgentService/DeleteAgent',
                 request_serializer=agentd_dot_v1_dot_agents__pb2.DeleteAgentRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_agents__pb2.DeleteAgentResponse.FromString,
+                _registered_method=True)
+        self.PromoteAgentVersion = channel.unary_unary(
+                '/agentd.v1.AgentService/PromoteAgentVersion',
+                request_serializer=agentd_dot_v1_dot_agents__pb2.PromoteAgentVersionRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_agents__pb2.Agent.FromString,
                 _registered_method=True)
         self.CreateConversation = channel.unary_unary(
                 '/agentd.v1.AgentService/CreateConversation',
@@ -404,6 +421,28 @@ class AgentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetTaskTrace(self, request, context):
+        """A task's durable trace, page by page: its model calls (the messages as
+        sent, the reply, usage), tool calls with their whole results, critic
+        verdicts and decisions, redacted. Kept after the task's events are gone
+        (AGENTD_TRACE_RETENTION_SECONDS). NOT_FOUND (`TRACE_NOT_FOUND`) when
+        none is kept. The task's owner reads its own; auditors and admins any of
+        the tenant's.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReplayTask(self, request, context):
+        """Reruns a recorded task's input as another agent version, as a new task
+        (`Task.replay`), its tool calls answered from the recording: nothing
+        that writes runs (see replays.proto). NOT_FOUND (`TRACE_NOT_FOUND`)
+        when the recording's trace is not kept.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListPendingActions(self, request, context):
         """Lists what tasks of the caller's tenant wait for a person to do, across
         tasks and task trees, oldest first, page by page: approvals of tool
@@ -494,6 +533,17 @@ class AgentServiceServicer:
     def DeleteAgent(self, request, context):
         """Deletes an agent of the tenant (admin role): new tasks can no longer
         name it; its versions stay readable with `id@version`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PromoteAgentVersion(self, request, context):
+        """Makes a version the one the bare id serves (admin role). With
+        AGENTD_PROMOTION_GATE on, UpdateAgent adds versions without changing
+        what the bare id serves, and a version is promoted only once an
+        evaluation run of it passed its gate: FAILED_PRECONDITION
+        (`PROMOTION_REFUSED`) otherwise.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -739,6 +789,16 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     request_deserializer=agentd_dot_v1_dot_agent__service__pb2.ResumeTaskRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_tasks__pb2.Task.SerializeToString,
             ),
+            'GetTaskTrace': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTaskTrace,
+                    request_deserializer=agentd_dot_v1_dot_traces__pb2.GetTaskTraceRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_traces__pb2.GetTaskTraceResponse.SerializeToString,
+            ),
+            'ReplayTask': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReplayTask,
+                    request_deserializer=agentd_dot_v1_dot_replays__pb2.ReplayTaskRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_tasks__pb2.Task.SerializeToString,
+            ),
             'ListPendingActions': grpc.unary_unary_rpc_method_handler(
                     servicer.ListPendingActions,
                     request_deserializer=agentd_dot_v1_dot_inbox__pb2.ListPendingActionsRequest.FromString,
@@ -793,6 +853,11 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.DeleteAgent,
                     request_deserializer=agentd_dot_v1_dot_agents__pb2.DeleteAgentRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_agents__pb2.DeleteAgentResponse.SerializeToString,
+            ),
+            'PromoteAgentVersion': grpc.unary_unary_rpc_method_handler(
+                    servicer.PromoteAgentVersion,
+                    request_deserializer=agentd_dot_v1_dot_agents__pb2.PromoteAgentVersionRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_agents__pb2.Agent.SerializeToString,
             ),
             'CreateConversation': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateConversation,
@@ -1267,6 +1332,60 @@ class AgentService:
             _registered_method=True)
 
     @staticmethod
+    def GetTaskTrace(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/GetTaskTrace',
+            agentd_dot_v1_dot_traces__pb2.GetTaskTraceRequest.SerializeToString,
+            agentd_dot_v1_dot_traces__pb2.GetTaskTraceResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReplayTask(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/ReplayTask',
+            agentd_dot_v1_dot_replays__pb2.ReplayTaskRequest.SerializeToString,
+            agentd_dot_v1_dot_tasks__pb2.Task.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
     def ListPendingActions(request,
             target,
             options=(),
@@ -1553,6 +1672,33 @@ class AgentService:
             '/agentd.v1.AgentService/DeleteAgent',
             agentd_dot_v1_dot_agents__pb2.DeleteAgentRequest.SerializeToString,
             agentd_dot_v1_dot_agents__pb2.DeleteAgentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PromoteAgentVersion(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/agentd.v1.AgentService/PromoteAgentVersion',
+            agentd_dot_v1_dot_agents__pb2.PromoteAgentVersionRequest.SerializeToString,
+            agentd_dot_v1_dot_agents__pb2.Agent.FromString,
             options,
             channel_credentials,
             insecure,

@@ -10,7 +10,9 @@ from agentd.v1 import conversations_pb2 as _conversations_pb2
 from agentd.v1 import events_pb2 as _events_pb2
 from agentd.v1 import grants_pb2 as _grants_pb2
 from agentd.v1 import inbox_pb2 as _inbox_pb2
+from agentd.v1 import replays_pb2 as _replays_pb2
 from agentd.v1 import tasks_pb2 as _tasks_pb2
+from agentd.v1 import traces_pb2 as _traces_pb2
 from agentd.v1 import usage_pb2 as _usage_pb2
 from agentd.v1 import webhooks_pb2 as _webhooks_pb2
 from collections import abc as _abc
@@ -110,6 +112,20 @@ class AgentServiceStub:
     (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
     resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
     """
+    GetTaskTrace: _grpc.UnaryUnaryMultiCallable[_traces_pb2.GetTaskTraceRequest, _traces_pb2.GetTaskTraceResponse]
+    """A task's durable trace, page by page: its model calls (the messages as
+    sent, the reply, usage), tool calls with their whole results, critic
+    verdicts and decisions, redacted. Kept after the task's events are gone
+    (AGENTD_TRACE_RETENTION_SECONDS). NOT_FOUND (`TRACE_NOT_FOUND`) when
+    none is kept. The task's owner reads its own; auditors and admins any of
+    the tenant's.
+    """
+    ReplayTask: _grpc.UnaryUnaryMultiCallable[_replays_pb2.ReplayTaskRequest, _tasks_pb2.Task]
+    """Reruns a recorded task's input as another agent version, as a new task
+    (`Task.replay`), its tool calls answered from the recording: nothing
+    that writes runs (see replays.proto). NOT_FOUND (`TRACE_NOT_FOUND`)
+    when the recording's trace is not kept.
+    """
     ListPendingActions: _grpc.UnaryUnaryMultiCallable[_inbox_pb2.ListPendingActionsRequest, _inbox_pb2.ListPendingActionsResponse]
     """Lists what tasks of the caller's tenant wait for a person to do, across
     tasks and task trees, oldest first, page by page: approvals of tool
@@ -156,6 +172,13 @@ class AgentServiceStub:
     DeleteAgent: _grpc.UnaryUnaryMultiCallable[_agents_pb2.DeleteAgentRequest, _agents_pb2.DeleteAgentResponse]
     """Deletes an agent of the tenant (admin role): new tasks can no longer
     name it; its versions stay readable with `id@version`.
+    """
+    PromoteAgentVersion: _grpc.UnaryUnaryMultiCallable[_agents_pb2.PromoteAgentVersionRequest, _agents_pb2.Agent]
+    """Makes a version the one the bare id serves (admin role). With
+    AGENTD_PROMOTION_GATE on, UpdateAgent adds versions without changing
+    what the bare id serves, and a version is promoted only once an
+    evaluation run of it passed its gate: FAILED_PRECONDITION
+    (`PROMOTION_REFUSED`) otherwise.
     """
     CreateConversation: _grpc.UnaryUnaryMultiCallable[_conversations_pb2.CreateConversationRequest, _conversations_pb2.Conversation]
     """Conversations of the caller's tenant: threads of tasks, each task seeing
@@ -307,6 +330,20 @@ class AgentServiceAsyncStub(AgentServiceStub):
     (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
     resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
     """
+    GetTaskTrace: _aio.UnaryUnaryMultiCallable[_traces_pb2.GetTaskTraceRequest, _traces_pb2.GetTaskTraceResponse]  # type: ignore[assignment]
+    """A task's durable trace, page by page: its model calls (the messages as
+    sent, the reply, usage), tool calls with their whole results, critic
+    verdicts and decisions, redacted. Kept after the task's events are gone
+    (AGENTD_TRACE_RETENTION_SECONDS). NOT_FOUND (`TRACE_NOT_FOUND`) when
+    none is kept. The task's owner reads its own; auditors and admins any of
+    the tenant's.
+    """
+    ReplayTask: _aio.UnaryUnaryMultiCallable[_replays_pb2.ReplayTaskRequest, _tasks_pb2.Task]  # type: ignore[assignment]
+    """Reruns a recorded task's input as another agent version, as a new task
+    (`Task.replay`), its tool calls answered from the recording: nothing
+    that writes runs (see replays.proto). NOT_FOUND (`TRACE_NOT_FOUND`)
+    when the recording's trace is not kept.
+    """
     ListPendingActions: _aio.UnaryUnaryMultiCallable[_inbox_pb2.ListPendingActionsRequest, _inbox_pb2.ListPendingActionsResponse]  # type: ignore[assignment]
     """Lists what tasks of the caller's tenant wait for a person to do, across
     tasks and task trees, oldest first, page by page: approvals of tool
@@ -353,6 +390,13 @@ class AgentServiceAsyncStub(AgentServiceStub):
     DeleteAgent: _aio.UnaryUnaryMultiCallable[_agents_pb2.DeleteAgentRequest, _agents_pb2.DeleteAgentResponse]  # type: ignore[assignment]
     """Deletes an agent of the tenant (admin role): new tasks can no longer
     name it; its versions stay readable with `id@version`.
+    """
+    PromoteAgentVersion: _aio.UnaryUnaryMultiCallable[_agents_pb2.PromoteAgentVersionRequest, _agents_pb2.Agent]  # type: ignore[assignment]
+    """Makes a version the one the bare id serves (admin role). With
+    AGENTD_PROMOTION_GATE on, UpdateAgent adds versions without changing
+    what the bare id serves, and a version is promoted only once an
+    evaluation run of it passed its gate: FAILED_PRECONDITION
+    (`PROMOTION_REFUSED`) otherwise.
     """
     CreateConversation: _aio.UnaryUnaryMultiCallable[_conversations_pb2.CreateConversationRequest, _conversations_pb2.Conversation]  # type: ignore[assignment]
     """Conversations of the caller's tenant: threads of tasks, each task seeing
@@ -581,6 +625,32 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         """
 
     @_abc_1.abstractmethod
+    def GetTaskTrace(
+        self,
+        request: _traces_pb2.GetTaskTraceRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_traces_pb2.GetTaskTraceResponse, _abc.Awaitable[_traces_pb2.GetTaskTraceResponse]]:
+        """A task's durable trace, page by page: its model calls (the messages as
+        sent, the reply, usage), tool calls with their whole results, critic
+        verdicts and decisions, redacted. Kept after the task's events are gone
+        (AGENTD_TRACE_RETENTION_SECONDS). NOT_FOUND (`TRACE_NOT_FOUND`) when
+        none is kept. The task's owner reads its own; auditors and admins any of
+        the tenant's.
+        """
+
+    @_abc_1.abstractmethod
+    def ReplayTask(
+        self,
+        request: _replays_pb2.ReplayTaskRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tasks_pb2.Task, _abc.Awaitable[_tasks_pb2.Task]]:
+        """Reruns a recorded task's input as another agent version, as a new task
+        (`Task.replay`), its tool calls answered from the recording: nothing
+        that writes runs (see replays.proto). NOT_FOUND (`TRACE_NOT_FOUND`)
+        when the recording's trace is not kept.
+        """
+
+    @_abc_1.abstractmethod
     def ListPendingActions(
         self,
         request: _inbox_pb2.ListPendingActionsRequest,
@@ -691,6 +761,19 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_agents_pb2.DeleteAgentResponse, _abc.Awaitable[_agents_pb2.DeleteAgentResponse]]:
         """Deletes an agent of the tenant (admin role): new tasks can no longer
         name it; its versions stay readable with `id@version`.
+        """
+
+    @_abc_1.abstractmethod
+    def PromoteAgentVersion(
+        self,
+        request: _agents_pb2.PromoteAgentVersionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_agents_pb2.Agent, _abc.Awaitable[_agents_pb2.Agent]]:
+        """Makes a version the one the bare id serves (admin role). With
+        AGENTD_PROMOTION_GATE on, UpdateAgent adds versions without changing
+        what the bare id serves, and a version is promoted only once an
+        evaluation run of it passed its gate: FAILED_PRECONDITION
+        (`PROMOTION_REFUSED`) otherwise.
         """
 
     @_abc_1.abstractmethod

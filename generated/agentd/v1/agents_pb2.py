@@ -29,7 +29,7 @@ from agentd.v1 import conversations_pb2 as agentd_dot_v1_dot_conversations__pb2
 from agentd.v1 import tasks_pb2 as agentd_dot_v1_dot_tasks__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61gentd/v1/agents.proto\x12\tagentd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1d\x61gentd/v1/conversations.proto\x1a\x15\x61gentd/v1/tasks.proto\"\xb2\t\n\x05\x41gent\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\r\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x14\n\x0cinstructions\x18\x04 \x01(\t\x12,\n\x06models\x18\x05 \x03(\x0b\x32\x1c.agentd.v1.Agent.ModelsEntry\x12\x18\n\x0btemperature\x18\x06 \x01(\x01H\x00\x88\x01\x01\x12\x12\n\nmax_tokens\x18\x07 \x01(\r\x12\r\n\x05tools\x18\x08 \x03(\t\x12&\n\x04mode\x18\t \x01(\x0e\x32\x18.agentd.v1.ExecutionMode\x12\x16\n\x0emax_iterations\x18\n \x01(\r\x12\x14\n\x0ctoken_budget\x18\x0b \x01(\r\x12/\n\x0cstep_timeout\x18\x0c \x01(\x0b\x32\x19.google.protobuf.Duration\x12/\n\x0ctask_timeout\x18\r \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x15\n\rcritic_policy\x18\x0e \x01(\t\x12\x30\n\x08metadata\x18\x0f \x03(\x0b\x32\x1e.agentd.v1.Agent.MetadataEntry\x12.\n\ncreated_at\x18\x10 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\ncreated_by\x18\x11 \x01(\t\x12\x0e\n\x06source\x18\x12 \x01(\t\x12\x10\n\x08\x61sk_user\x18\x13 \x01(\x08\x12.\n\routput_schema\x18\x14 \x01(\x0b\x32\x17.google.protobuf.Struct\x12&\n\x06memory\x18\x1e \x01(\x0b\x32\x16.agentd.v1.AgentMemory\x12\"\n\x15max_failed_tool_calls\x18. \x01(\rH\x01\x88\x01\x01\x12\x13\n\x0bstep_policy\x18/ \x01(\t\x12\x32\n\tproviders\x18) \x03(\x0b\x32\x1f.agentd.v1.Agent.ProvidersEntry\x12*\n\x08\x66\x61llback\x18* \x03(\x0b\x32\x18.agentd.v1.ModelFallback\x12\x11\n\tdelegates\x18\x1f \x03(\t\x12\x13\n\x0b\x66resh_start\x18  \x01(\x08\x12%\n\x06panels\x18! \x03(\x0b\x32\x15.agentd.v1.AgentPanel\x12,\n\tknowledge\x18\x30 \x01(\x0b\x32\x19.agentd.v1.AgentKnowledge\x12\x38\n\x10remote_delegates\x18\x31 \x03(\x0b\x32\x1e.agentd.v1.AgentRemoteDelegate\x12+\n\nguardrails\x18\x32 \x03(\x0b\x32\x17.google.protobuf.Struct\x1a-\n\x0bModelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x30\n\x0eProvidersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0e\n\x0c_temperatureB\x18\n\x16_max_failed_tool_calls\"\x8b\x01\n\x13\x41gentRemoteDelegate\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0b\n\x03url\x18\x02 \x01(\t\x12\x10\n\x08\x63\x61rd_url\x18\x03 \x01(\t\x12\r\n\x05\x61gent\x18\x04 \x01(\t\x12\x11\n\ttoken_env\x18\x05 \x01(\t\x12\x12\n\ntoken_file\x18\x06 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x07 \x01(\t\"?\n\x0e\x41gentKnowledge\x12\r\n\x05\x62\x61ses\x18\x01 \x03(\t\x12\x13\n\x06rerank\x18\x02 \x01(\x08H\x00\x88\x01\x01\x42\t\n\x07_rerank\"0\n\rModelFallback\x12\x10\n\x08provider\x18\x01 \x01(\t\x12\r\n\x05model\x18\x02 \x01(\t\"g\n\nAgentPanel\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06\x61gents\x18\x02 \x03(\t\x12\x11\n\tthreshold\x18\x03 \x01(\x01\x12\x13\n\x0bjudge_model\x18\x04 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x05 \x01(\t\"5\n\x12\x43reateAgentRequest\x12\x1f\n\x05\x61gent\x18\x01 \x01(\x0b\x32\x10.agentd.v1.Agent\"5\n\x12UpdateAgentRequest\x12\x1f\n\x05\x61gent\x18\x01 \x01(\x0b\x32\x10.agentd.v1.Agent\" \n\x0fGetAgentRequest\x12\r\n\x05\x61gent\x18\x01 \x01(\t\":\n\x11ListAgentsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"O\n\x12ListAgentsResponse\x12 \n\x06\x61gents\x18\x01 \x03(\x0b\x32\x10.agentd.v1.Agent\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\" \n\x12\x44\x65leteAgentRequest\x12\n\n\x02id\x18\x01 \x01(\t\"\x15\n\x13\x44\x65leteAgentResponseBA\n\rdev.agentd.v1B\x0b\x41gentsProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61gentd/v1/agents.proto\x12\tagentd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1d\x61gentd/v1/conversations.proto\x1a\x15\x61gentd/v1/tasks.proto\"\xcc\t\n\x05\x41gent\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\r\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x14\n\x0cinstructions\x18\x04 \x01(\t\x12,\n\x06models\x18\x05 \x03(\x0b\x32\x1c.agentd.v1.Agent.ModelsEntry\x12\x18\n\x0btemperature\x18\x06 \x01(\x01H\x00\x88\x01\x01\x12\x12\n\nmax_tokens\x18\x07 \x01(\r\x12\r\n\x05tools\x18\x08 \x03(\t\x12&\n\x04mode\x18\t \x01(\x0e\x32\x18.agentd.v1.ExecutionMode\x12\x16\n\x0emax_iterations\x18\n \x01(\r\x12\x14\n\x0ctoken_budget\x18\x0b \x01(\r\x12/\n\x0cstep_timeout\x18\x0c \x01(\x0b\x32\x19.google.protobuf.Duration\x12/\n\x0ctask_timeout\x18\r \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x15\n\rcritic_policy\x18\x0e \x01(\t\x12\x30\n\x08metadata\x18\x0f \x03(\x0b\x32\x1e.agentd.v1.Agent.MetadataEntry\x12.\n\ncreated_at\x18\x10 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\ncreated_by\x18\x11 \x01(\t\x12\x0e\n\x06source\x18\x12 \x01(\t\x12\x10\n\x08\x61sk_user\x18\x13 \x01(\x08\x12.\n\routput_schema\x18\x14 \x01(\x0b\x32\x17.google.protobuf.Struct\x12&\n\x06memory\x18\x1e \x01(\x0b\x32\x16.agentd.v1.AgentMemory\x12\"\n\x15max_failed_tool_calls\x18. \x01(\rH\x01\x88\x01\x01\x12\x13\n\x0bstep_policy\x18/ \x01(\t\x12\x32\n\tproviders\x18) \x03(\x0b\x32\x1f.agentd.v1.Agent.ProvidersEntry\x12*\n\x08\x66\x61llback\x18* \x03(\x0b\x32\x18.agentd.v1.ModelFallback\x12\x11\n\tdelegates\x18\x1f \x03(\t\x12\x13\n\x0b\x66resh_start\x18  \x01(\x08\x12%\n\x06panels\x18! \x03(\x0b\x32\x15.agentd.v1.AgentPanel\x12,\n\tknowledge\x18\x30 \x01(\x0b\x32\x19.agentd.v1.AgentKnowledge\x12\x38\n\x10remote_delegates\x18\x31 \x03(\x0b\x32\x1e.agentd.v1.AgentRemoteDelegate\x12+\n\nguardrails\x18\x32 \x03(\x0b\x32\x17.google.protobuf.Struct\x12\x18\n\x10promoted_version\x18\x33 \x01(\r\x1a-\n\x0bModelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x30\n\x0eProvidersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0e\n\x0c_temperatureB\x18\n\x16_max_failed_tool_calls\"\x8b\x01\n\x13\x41gentRemoteDelegate\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0b\n\x03url\x18\x02 \x01(\t\x12\x10\n\x08\x63\x61rd_url\x18\x03 \x01(\t\x12\r\n\x05\x61gent\x18\x04 \x01(\t\x12\x11\n\ttoken_env\x18\x05 \x01(\t\x12\x12\n\ntoken_file\x18\x06 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x07 \x01(\t\"?\n\x0e\x41gentKnowledge\x12\r\n\x05\x62\x61ses\x18\x01 \x03(\t\x12\x13\n\x06rerank\x18\x02 \x01(\x08H\x00\x88\x01\x01\x42\t\n\x07_rerank\"0\n\rModelFallback\x12\x10\n\x08provider\x18\x01 \x01(\t\x12\r\n\x05model\x18\x02 \x01(\t\"g\n\nAgentPanel\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06\x61gents\x18\x02 \x03(\t\x12\x11\n\tthreshold\x18\x03 \x01(\x01\x12\x13\n\x0bjudge_model\x18\x04 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x05 \x01(\t\"5\n\x12\x43reateAgentRequest\x12\x1f\n\x05\x61gent\x18\x01 \x01(\x0b\x32\x10.agentd.v1.Agent\"5\n\x12UpdateAgentRequest\x12\x1f\n\x05\x61gent\x18\x01 \x01(\x0b\x32\x10.agentd.v1.Agent\" \n\x0fGetAgentRequest\x12\r\n\x05\x61gent\x18\x01 \x01(\t\":\n\x11ListAgentsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"O\n\x12ListAgentsResponse\x12 \n\x06\x61gents\x18\x01 \x03(\x0b\x32\x10.agentd.v1.Agent\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\" \n\x12\x44\x65leteAgentRequest\x12\n\n\x02id\x18\x01 \x01(\t\"\x15\n\x13\x44\x65leteAgentResponse\"T\n\x1aPromoteAgentVersionRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\r\x12\x13\n\x0b\x65val_run_id\x18\x03 \x01(\tBA\n\rdev.agentd.v1B\x0b\x41gentsProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -44,33 +44,35 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_AGENT_PROVIDERSENTRY']._loaded_options = None
   _globals['_AGENT_PROVIDERSENTRY']._serialized_options = b'8\001'
   _globals['_AGENT']._serialized_start=187
-  _globals['_AGENT']._serialized_end=1389
-  _globals['_AGENT_MODELSENTRY']._serialized_start=1203
-  _globals['_AGENT_MODELSENTRY']._serialized_end=1248
-  _globals['_AGENT_METADATAENTRY']._serialized_start=1250
-  _globals['_AGENT_METADATAENTRY']._serialized_end=1297
-  _globals['_AGENT_PROVIDERSENTRY']._serialized_start=1299
-  _globals['_AGENT_PROVIDERSENTRY']._serialized_end=1347
-  _globals['_AGENTREMOTEDELEGATE']._serialized_start=1392
-  _globals['_AGENTREMOTEDELEGATE']._serialized_end=1531
-  _globals['_AGENTKNOWLEDGE']._serialized_start=1533
-  _globals['_AGENTKNOWLEDGE']._serialized_end=1596
-  _globals['_MODELFALLBACK']._serialized_start=1598
-  _globals['_MODELFALLBACK']._serialized_end=1646
-  _globals['_AGENTPANEL']._serialized_start=1648
-  _globals['_AGENTPANEL']._serialized_end=1751
-  _globals['_CREATEAGENTREQUEST']._serialized_start=1753
-  _globals['_CREATEAGENTREQUEST']._serialized_end=1806
-  _globals['_UPDATEAGENTREQUEST']._serialized_start=1808
-  _globals['_UPDATEAGENTREQUEST']._serialized_end=1861
-  _globals['_GETAGENTREQUEST']._serialized_start=1863
-  _globals['_GETAGENTREQUEST']._serialized_end=1895
-  _globals['_LISTAGENTSREQUEST']._serialized_start=1897
-  _globals['_LISTAGENTSREQUEST']._serialized_end=1955
-  _globals['_LISTAGENTSRESPONSE']._serialized_start=1957
-  _globals['_LISTAGENTSRESPONSE']._serialized_end=2036
-  _globals['_DELETEAGENTREQUEST']._serialized_start=2038
-  _globals['_DELETEAGENTREQUEST']._serialized_end=2070
-  _globals['_DELETEAGENTRESPONSE']._serialized_start=2072
-  _globals['_DELETEAGENTRESPONSE']._serialized_end=2093
+  _globals['_AGENT']._serialized_end=1415
+  _globals['_AGENT_MODELSENTRY']._serialized_start=1229
+  _globals['_AGENT_MODELSENTRY']._serialized_end=1274
+  _globals['_AGENT_METADATAENTRY']._serialized_start=1276
+  _globals['_AGENT_METADATAENTRY']._serialized_end=1323
+  _globals['_AGENT_PROVIDERSENTRY']._serialized_start=1325
+  _globals['_AGENT_PROVIDERSENTRY']._serialized_end=1373
+  _globals['_AGENTREMOTEDELEGATE']._serialized_start=1418
+  _globals['_AGENTREMOTEDELEGATE']._serialized_end=1557
+  _globals['_AGENTKNOWLEDGE']._serialized_start=1559
+  _globals['_AGENTKNOWLEDGE']._serialized_end=1622
+  _globals['_MODELFALLBACK']._serialized_start=1624
+  _globals['_MODELFALLBACK']._serialized_end=1672
+  _globals['_AGENTPANEL']._serialized_start=1674
+  _globals['_AGENTPANEL']._serialized_end=1777
+  _globals['_CREATEAGENTREQUEST']._serialized_start=1779
+  _globals['_CREATEAGENTREQUEST']._serialized_end=1832
+  _globals['_UPDATEAGENTREQUEST']._serialized_start=1834
+  _globals['_UPDATEAGENTREQUEST']._serialized_end=1887
+  _globals['_GETAGENTREQUEST']._serialized_start=1889
+  _globals['_GETAGENTREQUEST']._serialized_end=1921
+  _globals['_LISTAGENTSREQUEST']._serialized_start=1923
+  _globals['_LISTAGENTSREQUEST']._serialized_end=1981
+  _globals['_LISTAGENTSRESPONSE']._serialized_start=1983
+  _globals['_LISTAGENTSRESPONSE']._serialized_end=2062
+  _globals['_DELETEAGENTREQUEST']._serialized_start=2064
+  _globals['_DELETEAGENTREQUEST']._serialized_end=2096
+  _globals['_DELETEAGENTRESPONSE']._serialized_start=2098
+  _globals['_DELETEAGENTRESPONSE']._serialized_end=2119
+  _globals['_PROMOTEAGENTVERSIONREQUEST']._serialized_start=2121
+  _globals['_PROMOTEAGENTVERSIONREQUEST']._serialized_end=2205
 # @@protoc_insertion_point(module_scope)

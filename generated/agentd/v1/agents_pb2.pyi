@@ -122,6 +122,7 @@ class Agent(_message.Message):
     KNOWLEDGE_FIELD_NUMBER: _builtins.int
     REMOTE_DELEGATES_FIELD_NUMBER: _builtins.int
     GUARDRAILS_FIELD_NUMBER: _builtins.int
+    PROMOTED_VERSION_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """1 to 64 of [a-z0-9-], alphanumeric at both ends; unique in the tenant."""
     version: _builtins.int
@@ -166,6 +167,12 @@ class Agent(_message.Message):
     fresh_start: _builtins.bool
     """True: every delegation to this agent starts afresh; false (default): a
     second delegation under the same parent continues its message history.
+    """
+    promoted_version: _builtins.int
+    """Read only: the version the bare id serves when AGENTD_PROMOTION_GATE is
+    on (PromoteAgentVersion); 0 until one is promoted, when the bare id
+    serves the first version. With the gate off the bare id serves the latest
+    version and this is informative only.
     """
     @_builtins.property
     def models(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
@@ -287,10 +294,11 @@ class Agent(_message.Message):
         knowledge: Global___AgentKnowledge | None = ...,
         remote_delegates: _abc.Iterable[Global___AgentRemoteDelegate] | None = ...,
         guardrails: _abc.Iterable[_struct_pb2.Struct] | None = ...,
+        promoted_version: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "created_at", b"created_at", "knowledge", b"knowledge", "max_failed_tool_calls", b"max_failed_tool_calls", "memory", b"memory", "output_schema", b"output_schema", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "delegates", b"delegates", "description", b"description", "fallback", b"fallback", "fresh_start", b"fresh_start", "guardrails", b"guardrails", "id", b"id", "instructions", b"instructions", "knowledge", b"knowledge", "max_failed_tool_calls", b"max_failed_tool_calls", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "panels", b"panels", "providers", b"providers", "remote_delegates", b"remote_delegates", "source", b"source", "step_policy", b"step_policy", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls", "_temperature", b"_temperature", "ask_user", b"ask_user", "created_at", b"created_at", "created_by", b"created_by", "critic_policy", b"critic_policy", "delegates", b"delegates", "description", b"description", "fallback", b"fallback", "fresh_start", b"fresh_start", "guardrails", b"guardrails", "id", b"id", "instructions", b"instructions", "knowledge", b"knowledge", "max_failed_tool_calls", b"max_failed_tool_calls", "max_iterations", b"max_iterations", "max_tokens", b"max_tokens", "memory", b"memory", "metadata", b"metadata", "mode", b"mode", "models", b"models", "output_schema", b"output_schema", "panels", b"panels", "promoted_version", b"promoted_version", "providers", b"providers", "remote_delegates", b"remote_delegates", "source", b"source", "step_policy", b"step_policy", "step_timeout", b"step_timeout", "task_timeout", b"task_timeout", "temperature", b"temperature", "token_budget", b"token_budget", "tools", b"tools", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__max_failed_tool_calls: _TypeAlias = _typing.Literal["max_failed_tool_calls"]  # noqa: Y015
     _WhichOneofArgType__max_failed_tool_calls: _TypeAlias = _typing.Literal["_max_failed_tool_calls", b"_max_failed_tool_calls"]  # noqa: Y015
@@ -620,3 +628,32 @@ class DeleteAgentResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___DeleteAgentResponse: _TypeAlias = DeleteAgentResponse  # noqa: Y015
+
+@_typing.final
+class PromoteAgentVersionRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    AGENT_ID_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    EVAL_RUN_ID_FIELD_NUMBER: _builtins.int
+    agent_id: _builtins.str
+    """The agent's id."""
+    version: _builtins.int
+    eval_run_id: _builtins.str
+    """The evaluation run that passed its gate for that version; empty: the
+    latest such run.
+    """
+    def __init__(
+        self,
+        *,
+        agent_id: _builtins.str = ...,
+        version: _builtins.int = ...,
+        eval_run_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_id", b"agent_id", "eval_run_id", b"eval_run_id", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PromoteAgentVersionRequest: _TypeAlias = PromoteAgentVersionRequest  # noqa: Y015

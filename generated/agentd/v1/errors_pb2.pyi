@@ -202,6 +202,19 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     credentials) would be stored, and the server holds no key to encrypt
     it with: set AGENTD_KEYS (FAILED_PRECONDITION).
     """
+    ERROR_REASON_TRACE_NOT_FOUND: _ErrorReason.ValueType  # 66
+    """The task's trace is not kept: it never had one, or its retention
+    (AGENTD_TRACE_RETENTION_SECONDS) passed (NOT_FOUND).
+    """
+    ERROR_REASON_DATASET_NOT_FOUND: _ErrorReason.ValueType  # 67
+    """No dataset of that id in the tenant (NOT_FOUND)."""
+    ERROR_REASON_EVAL_RUN_NOT_FOUND: _ErrorReason.ValueType  # 68
+    """No evaluation run of that id in the tenant (NOT_FOUND)."""
+    ERROR_REASON_PROMOTION_REFUSED: _ErrorReason.ValueType  # 69
+    """A version may be promoted only once an evaluation run of it passed its
+    gate (AGENTD_PROMOTION_GATE): none did, or the run named is of another
+    version or did not pass (FAILED_PRECONDITION).
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -391,5 +404,18 @@ ERROR_REASON_KEY_REQUIRED: ErrorReason.ValueType  # 65
 """A secret (a webhook's signing secret, a push notification's
 credentials) would be stored, and the server holds no key to encrypt
 it with: set AGENTD_KEYS (FAILED_PRECONDITION).
+"""
+ERROR_REASON_TRACE_NOT_FOUND: ErrorReason.ValueType  # 66
+"""The task's trace is not kept: it never had one, or its retention
+(AGENTD_TRACE_RETENTION_SECONDS) passed (NOT_FOUND).
+"""
+ERROR_REASON_DATASET_NOT_FOUND: ErrorReason.ValueType  # 67
+"""No dataset of that id in the tenant (NOT_FOUND)."""
+ERROR_REASON_EVAL_RUN_NOT_FOUND: ErrorReason.ValueType  # 68
+"""No evaluation run of that id in the tenant (NOT_FOUND)."""
+ERROR_REASON_PROMOTION_REFUSED: ErrorReason.ValueType  # 69
+"""A version may be promoted only once an evaluation run of it passed its
+gate (AGENTD_PROMOTION_GATE): none did, or the run named is of another
+version or did not pass (FAILED_PRECONDITION).
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

@@ -26,9 +26,10 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from agentd.v1 import artifacts_pb2 as agentd_dot_v1_dot_artifacts__pb2
 from agentd.v1 import memory_pb2 as agentd_dot_v1_dot_memory__pb2
+from agentd.v1 import replays_pb2 as agentd_dot_v1_dot_replays__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61gentd/v1/tasks.proto\x12\tagentd.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19\x61gentd/v1/artifacts.proto\x1a\x16\x61gentd/v1/memory.proto\"\xb7\x01\n\nTokenUsage\x12\x15\n\rprompt_tokens\x18\x01 \x01(\x04\x12\x19\n\x11\x63ompletion_tokens\x18\x02 \x01(\x04\x12\x18\n\x10reasoning_tokens\x18\x03 \x01(\x04\x12\x14\n\x0ctotal_tokens\x18\x04 \x01(\x04\x12\x14\n\x0csaved_tokens\x18\x05 \x01(\x04\x12\x1c\n\x14\x63\x61\x63hed_prompt_tokens\x18\x06 \x01(\x04\x12\x13\n\x0b\x63ost_micros\x18\x07 \x01(\x04\"\xbc\x01\n\x08PlanStep\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x0c\n\x04tool\x18\x03 \x01(\t\x12*\n\targuments\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x17\n\x0f\x65xpected_output\x18\x05 \x01(\t\x12\x19\n\x11\x65stimated_seconds\x18\x06 \x01(\x01\x12\x12\n\ndepends_on\x18\x07 \x03(\t\x12\r\n\x05\x61gent\x18\x08 \x01(\t\"]\n\x04Plan\x12\"\n\x05steps\x18\x01 \x03(\x0b\x32\x13.agentd.v1.PlanStep\x12\x1f\n\x17\x65stimated_total_seconds\x18\x02 \x01(\x01\x12\x10\n\x08revision\x18\x03 \x01(\r\"5\n\x08Progress\x12\x14\n\x0c\x63urrent_step\x18\x01 \x01(\r\x12\x13\n\x0btotal_steps\x18\x02 \x01(\r\",\n\tTaskError\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\"\xe7\x06\n\x04Task\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12%\n\x06status\x18\x02 \x01(\x0e\x32\x15.agentd.v1.TaskStatus\x12\x0c\n\x04task\x18\x03 \x01(\t\x12&\n\x04mode\x18\x04 \x01(\x0e\x32\x18.agentd.v1.ExecutionMode\x12\x1d\n\x04plan\x18\x05 \x01(\x0b\x32\x0f.agentd.v1.Plan\x12%\n\x08progress\x18\x06 \x01(\x0b\x32\x13.agentd.v1.Progress\x12\x14\n\x0c\x66inal_answer\x18\x07 \x01(\t\x12#\n\x05\x65rror\x18\x08 \x01(\x0b\x32\x14.agentd.v1.TaskError\x12$\n\x05usage\x18\t \x01(\x0b\x32\x15.agentd.v1.TokenUsage\x12/\n\x0b\x63reate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12*\n\x0bstop_reason\x18\x0c \x01(\x0e\x32\x15.agentd.v1.StopReason\x12\x13\n\x0bstop_detail\x18\r \x01(\t\x12\x15\n\rlast_sequence\x18\x0e \x01(\x04\x12(\n\x07\x63ontext\x18\x0f \x01(\x0b\x32\x17.google.protobuf.Struct\x12+\n\x06labels\x18\x10 \x03(\x0b\x32\x1b.agentd.v1.Task.LabelsEntry\x12\x10\n\x08trace_id\x18\x11 \x01(\t\x12\x0f\n\x07partial\x18\x12 \x01(\x08\x12\r\n\x05\x61gent\x18\x13 \x01(\t\x12\x17\n\x0f\x63onversation_id\x18\x14 \x01(\t\x12-\n\tartifacts\x18\x1a \x03(\x0b\x32\x1a.agentd.v1.ArtifactSummary\x12&\n\tcitations\x18) \x03(\x0b\x32\x13.agentd.v1.Citation\x12\x16\n\x0eparent_task_id\x18\x15 \x01(\t\x12\x14\n\x0croot_task_id\x18\x16 \x01(\t\x12\r\n\x05\x64\x65pth\x18\x17 \x01(\r\x12+\n\x08\x63hildren\x18\x18 \x03(\x0b\x32\x19.agentd.v1.SubtaskSummary\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x8c\x01\n\x0eSubtaskSummary\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\r\n\x05\x61gent\x18\x02 \x01(\t\x12%\n\x06status\x18\x03 \x01(\x0e\x32\x15.agentd.v1.TaskStatus\x12$\n\x05usage\x18\x04 \x01(\x0b\x32\x15.agentd.v1.TokenUsage\x12\r\n\x05panel\x18\x05 \x01(\t*\xc9\x01\n\nTaskStatus\x12\x1b\n\x17TASK_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13TASK_STATUS_PENDING\x10\x01\x12\x17\n\x13TASK_STATUS_RUNNING\x10\x02\x12\x1e\n\x1aTASK_STATUS_INPUT_REQUIRED\x10\x03\x12\x19\n\x15TASK_STATUS_COMPLETED\x10\x04\x12\x16\n\x12TASK_STATUS_FAILED\x10\x05\x12\x19\n\x15TASK_STATUS_CANCELLED\x10\x06*\xb1\x01\n\rExecutionMode\x12\x1e\n\x1a\x45XECUTION_MODE_UNSPECIFIED\x10\x00\x12\x17\n\x13\x45XECUTION_MODE_AUTO\x10\x01\x12#\n\x1f\x45XECUTION_MODE_FUNCTION_CALLING\x10\x02\x12\x1d\n\x19\x45XECUTION_MODE_TEXT_REACT\x10\x03\x12#\n\x1f\x45XECUTION_MODE_PLAN_AND_EXECUTE\x10\x04*\xac\x03\n\nStopReason\x12\x1b\n\x17STOP_REASON_UNSPECIFIED\x10\x00\x12\x1c\n\x18STOP_REASON_FINAL_ANSWER\x10\x01\x12\x1e\n\x1aSTOP_REASON_MAX_ITERATIONS\x10\x02\x12\x1e\n\x1aSTOP_REASON_PLAN_TOO_LARGE\x10\x03\x12\x1c\n\x18STOP_REASON_STEP_TIMEOUT\x10\x04\x12\x18\n\x14STOP_REASON_DEADLINE\x10\x05\x12\x1c\n\x18STOP_REASON_TOKEN_BUDGET\x10\x06\x12\"\n\x1eSTOP_REASON_REPEATED_TOOL_CALL\x10\x07\x12\x19\n\x15STOP_REASON_CANCELLED\x10\x08\x12\x15\n\x11STOP_REASON_ERROR\x10\t\x12\x1d\n\x19STOP_REASON_TOOL_FAILURES\x10\x19\x12\x1b\n\x17STOP_REASON_STEP_FAILED\x10\x1a\x12\x19\n\x15STOP_REASON_GUARDRAIL\x10\x1b\x12 \n\x1cSTOP_REASON_BUDGET_EXHAUSTED\x10\x1c\x42@\n\rdev.agentd.v1B\nTasksProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61gentd/v1/tasks.proto\x12\tagentd.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19\x61gentd/v1/artifacts.proto\x1a\x16\x61gentd/v1/memory.proto\x1a\x17\x61gentd/v1/replays.proto\"\xb7\x01\n\nTokenUsage\x12\x15\n\rprompt_tokens\x18\x01 \x01(\x04\x12\x19\n\x11\x63ompletion_tokens\x18\x02 \x01(\x04\x12\x18\n\x10reasoning_tokens\x18\x03 \x01(\x04\x12\x14\n\x0ctotal_tokens\x18\x04 \x01(\x04\x12\x14\n\x0csaved_tokens\x18\x05 \x01(\x04\x12\x1c\n\x14\x63\x61\x63hed_prompt_tokens\x18\x06 \x01(\x04\x12\x13\n\x0b\x63ost_micros\x18\x07 \x01(\x04\"\xbc\x01\n\x08PlanStep\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x0c\n\x04tool\x18\x03 \x01(\t\x12*\n\targuments\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x17\n\x0f\x65xpected_output\x18\x05 \x01(\t\x12\x19\n\x11\x65stimated_seconds\x18\x06 \x01(\x01\x12\x12\n\ndepends_on\x18\x07 \x03(\t\x12\r\n\x05\x61gent\x18\x08 \x01(\t\"]\n\x04Plan\x12\"\n\x05steps\x18\x01 \x03(\x0b\x32\x13.agentd.v1.PlanStep\x12\x1f\n\x17\x65stimated_total_seconds\x18\x02 \x01(\x01\x12\x10\n\x08revision\x18\x03 \x01(\r\"5\n\x08Progress\x12\x14\n\x0c\x63urrent_step\x18\x01 \x01(\r\x12\x13\n\x0btotal_steps\x18\x02 \x01(\r\",\n\tTaskError\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\"\x8e\x07\n\x04Task\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12%\n\x06status\x18\x02 \x01(\x0e\x32\x15.agentd.v1.TaskStatus\x12\x0c\n\x04task\x18\x03 \x01(\t\x12&\n\x04mode\x18\x04 \x01(\x0e\x32\x18.agentd.v1.ExecutionMode\x12\x1d\n\x04plan\x18\x05 \x01(\x0b\x32\x0f.agentd.v1.Plan\x12%\n\x08progress\x18\x06 \x01(\x0b\x32\x13.agentd.v1.Progress\x12\x14\n\x0c\x66inal_answer\x18\x07 \x01(\t\x12#\n\x05\x65rror\x18\x08 \x01(\x0b\x32\x14.agentd.v1.TaskError\x12$\n\x05usage\x18\t \x01(\x0b\x32\x15.agentd.v1.TokenUsage\x12/\n\x0b\x63reate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12*\n\x0bstop_reason\x18\x0c \x01(\x0e\x32\x15.agentd.v1.StopReason\x12\x13\n\x0bstop_detail\x18\r \x01(\t\x12\x15\n\rlast_sequence\x18\x0e \x01(\x04\x12(\n\x07\x63ontext\x18\x0f \x01(\x0b\x32\x17.google.protobuf.Struct\x12+\n\x06labels\x18\x10 \x03(\x0b\x32\x1b.agentd.v1.Task.LabelsEntry\x12\x10\n\x08trace_id\x18\x11 \x01(\t\x12\x0f\n\x07partial\x18\x12 \x01(\x08\x12\r\n\x05\x61gent\x18\x13 \x01(\t\x12\x17\n\x0f\x63onversation_id\x18\x14 \x01(\t\x12-\n\tartifacts\x18\x1a \x03(\x0b\x32\x1a.agentd.v1.ArtifactSummary\x12&\n\tcitations\x18) \x03(\x0b\x32\x13.agentd.v1.Citation\x12\x16\n\x0eparent_task_id\x18\x15 \x01(\t\x12\x14\n\x0croot_task_id\x18\x16 \x01(\t\x12\r\n\x05\x64\x65pth\x18\x17 \x01(\r\x12+\n\x08\x63hildren\x18\x18 \x03(\x0b\x32\x19.agentd.v1.SubtaskSummary\x12%\n\x06replay\x18* \x01(\x0b\x32\x15.agentd.v1.ReplayInfo\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x8c\x01\n\x0eSubtaskSummary\x12\x0f\n\x07task_id\x18\x01 \x01(\t\x12\r\n\x05\x61gent\x18\x02 \x01(\t\x12%\n\x06status\x18\x03 \x01(\x0e\x32\x15.agentd.v1.TaskStatus\x12$\n\x05usage\x18\x04 \x01(\x0b\x32\x15.agentd.v1.TokenUsage\x12\r\n\x05panel\x18\x05 \x01(\t*\xc9\x01\n\nTaskStatus\x12\x1b\n\x17TASK_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13TASK_STATUS_PENDING\x10\x01\x12\x17\n\x13TASK_STATUS_RUNNING\x10\x02\x12\x1e\n\x1aTASK_STATUS_INPUT_REQUIRED\x10\x03\x12\x19\n\x15TASK_STATUS_COMPLETED\x10\x04\x12\x16\n\x12TASK_STATUS_FAILED\x10\x05\x12\x19\n\x15TASK_STATUS_CANCELLED\x10\x06*\xb1\x01\n\rExecutionMode\x12\x1e\n\x1a\x45XECUTION_MODE_UNSPECIFIED\x10\x00\x12\x17\n\x13\x45XECUTION_MODE_AUTO\x10\x01\x12#\n\x1f\x45XECUTION_MODE_FUNCTION_CALLING\x10\x02\x12\x1d\n\x19\x45XECUTION_MODE_TEXT_REACT\x10\x03\x12#\n\x1f\x45XECUTION_MODE_PLAN_AND_EXECUTE\x10\x04*\xac\x03\n\nStopReason\x12\x1b\n\x17STOP_REASON_UNSPECIFIED\x10\x00\x12\x1c\n\x18STOP_REASON_FINAL_ANSWER\x10\x01\x12\x1e\n\x1aSTOP_REASON_MAX_ITERATIONS\x10\x02\x12\x1e\n\x1aSTOP_REASON_PLAN_TOO_LARGE\x10\x03\x12\x1c\n\x18STOP_REASON_STEP_TIMEOUT\x10\x04\x12\x18\n\x14STOP_REASON_DEADLINE\x10\x05\x12\x1c\n\x18STOP_REASON_TOKEN_BUDGET\x10\x06\x12\"\n\x1eSTOP_REASON_REPEATED_TOOL_CALL\x10\x07\x12\x19\n\x15STOP_REASON_CANCELLED\x10\x08\x12\x15\n\x11STOP_REASON_ERROR\x10\t\x12\x1d\n\x19STOP_REASON_TOOL_FAILURES\x10\x19\x12\x1b\n\x17STOP_REASON_STEP_FAILED\x10\x1a\x12\x19\n\x15STOP_REASON_GUARDRAIL\x10\x1b\x12 \n\x1cSTOP_REASON_BUDGET_EXHAUSTED\x10\x1c\x42@\n\rdev.agentd.v1B\nTasksProtoP\x01Z!agentd.dev/gen/agentd/v1;agentdv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,26 +39,26 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._serialized_options = b'\n\rdev.agentd.v1B\nTasksProtoP\001Z!agentd.dev/gen/agentd/v1;agentdv1'
   _globals['_TASK_LABELSENTRY']._loaded_options = None
   _globals['_TASK_LABELSENTRY']._serialized_options = b'8\001'
-  _globals['_TASKSTATUS']._serialized_start=1741
-  _globals['_TASKSTATUS']._serialized_end=1942
-  _globals['_EXECUTIONMODE']._serialized_start=1945
-  _globals['_EXECUTIONMODE']._serialized_end=2122
-  _globals['_STOPREASON']._serialized_start=2125
-  _globals['_STOPREASON']._serialized_end=2553
-  _globals['_TOKENUSAGE']._serialized_start=151
-  _globals['_TOKENUSAGE']._serialized_end=334
-  _globals['_PLANSTEP']._serialized_start=337
-  _globals['_PLANSTEP']._serialized_end=525
-  _globals['_PLAN']._serialized_start=527
-  _globals['_PLAN']._serialized_end=620
-  _globals['_PROGRESS']._serialized_start=622
-  _globals['_PROGRESS']._serialized_end=675
-  _globals['_TASKERROR']._serialized_start=677
-  _globals['_TASKERROR']._serialized_end=721
-  _globals['_TASK']._serialized_start=724
-  _globals['_TASK']._serialized_end=1595
-  _globals['_TASK_LABELSENTRY']._serialized_start=1550
-  _globals['_TASK_LABELSENTRY']._serialized_end=1595
-  _globals['_SUBTASKSUMMARY']._serialized_start=1598
-  _globals['_SUBTASKSUMMARY']._serialized_end=1738
+  _globals['_TASKSTATUS']._serialized_start=1805
+  _globals['_TASKSTATUS']._serialized_end=2006
+  _globals['_EXECUTIONMODE']._serialized_start=2009
+  _globals['_EXECUTIONMODE']._serialized_end=2186
+  _globals['_STOPREASON']._serialized_start=2189
+  _globals['_STOPREASON']._serialized_end=2617
+  _globals['_TOKENUSAGE']._serialized_start=176
+  _globals['_TOKENUSAGE']._serialized_end=359
+  _globals['_PLANSTEP']._serialized_start=362
+  _globals['_PLANSTEP']._serialized_end=550
+  _globals['_PLAN']._serialized_start=552
+  _globals['_PLAN']._serialized_end=645
+  _globals['_PROGRESS']._serialized_start=647
+  _globals['_PROGRESS']._serialized_end=700
+  _globals['_TASKERROR']._serialized_start=702
+  _globals['_TASKERROR']._serialized_end=746
+  _globals['_TASK']._serialized_start=749
+  _globals['_TASK']._serialized_end=1659
+  _globals['_TASK_LABELSENTRY']._serialized_start=1614
+  _globals['_TASK_LABELSENTRY']._serialized_end=1659
+  _globals['_SUBTASKSUMMARY']._serialized_start=1662
+  _globals['_SUBTASKSUMMARY']._serialized_end=1802
 # @@protoc_insertion_point(module_scope)

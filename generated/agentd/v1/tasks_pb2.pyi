@@ -5,6 +5,7 @@ isort:skip_file
 
 from agentd.v1 import artifacts_pb2 as _artifacts_pb2
 from agentd.v1 import memory_pb2 as _memory_pb2
+from agentd.v1 import replays_pb2 as _replays_pb2
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -459,6 +460,7 @@ class Task(_message.Message):
     ROOT_TASK_ID_FIELD_NUMBER: _builtins.int
     DEPTH_FIELD_NUMBER: _builtins.int
     CHILDREN_FIELD_NUMBER: _builtins.int
+    REPLAY_FIELD_NUMBER: _builtins.int
     task_id: _builtins.str
     """Server-assigned, opaque."""
     status: Global___TaskStatus.ValueType
@@ -544,6 +546,12 @@ class Task(_message.Message):
         each spent; their usage is included in `usage`.
         """
 
+    @_builtins.property
+    def replay(self) -> _replays_pb2.ReplayInfo:
+        """For a replay (ReplayTask): the task it replays, how its tool calls were
+        answered and, once it ended, where it first did other than the recording.
+        """
+
     def __init__(
         self,
         *,
@@ -573,10 +581,11 @@ class Task(_message.Message):
         root_task_id: _builtins.str = ...,
         depth: _builtins.int = ...,
         children: _abc.Iterable[Global___SubtaskSummary] | None = ...,
+        replay: _replays_pb2.ReplayInfo | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "create_time", b"create_time", "error", b"error", "plan", b"plan", "progress", b"progress", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "create_time", b"create_time", "error", b"error", "plan", b"plan", "progress", b"progress", "replay", b"replay", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "artifacts", b"artifacts", "children", b"children", "citations", b"citations", "context", b"context", "conversation_id", b"conversation_id", "create_time", b"create_time", "depth", b"depth", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "parent_task_id", b"parent_task_id", "partial", b"partial", "plan", b"plan", "progress", b"progress", "root_task_id", b"root_task_id", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "artifacts", b"artifacts", "children", b"children", "citations", b"citations", "context", b"context", "conversation_id", b"conversation_id", "create_time", b"create_time", "depth", b"depth", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "parent_task_id", b"parent_task_id", "partial", b"partial", "plan", b"plan", "progress", b"progress", "replay", b"replay", "root_task_id", b"root_task_id", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

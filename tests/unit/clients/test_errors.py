@@ -5,6 +5,7 @@ from google.protobuf import any_pb2, duration_pb2
 from google.rpc import error_details_pb2, status_pb2
 
 from agentd_client import errors
+from agentd_client.status_details import from_rpc_error
 
 
 def _error(
@@ -25,7 +26,7 @@ def _error(
 
 def test_reason_picks_the_class_and_details_are_kept() -> None:
     delay = duration_pb2.Duration(seconds=2, nanos=500_000_000)
-    error = errors.from_rpc_error(
+    error = from_rpc_error(
         _error(
             grpc.StatusCode.INVALID_ARGUMENT,
             [
@@ -52,24 +53,22 @@ def test_reason_picks_the_class_and_details_are_kept() -> None:
 
 
 def test_without_details_the_status_code_decides() -> None:
-    assert type(errors.from_rpc_error(_error(grpc.StatusCode.NOT_FOUND))) is errors.NotFoundError
-    assert (
-        type(errors.from_rpc_error(_error(grpc.StatusCode.UNAVAILABLE))) is errors.UnavailableError
-    )
-    unknown = errors.from_rpc_error(_error(grpc.StatusCode.DATA_LOSS))
+    assert type(from_rpc_error(_error(grpc.StatusCode.NOT_FOUND))) is errors.NotFoundError
+    assert type(from_rpc_error(_error(grpc.StatusCode.UNAVAILABLE))) is errors.UnavailableError
+    unknown = from_rpc_error(_error(grpc.StatusCode.DATA_LOSS))
     assert type(unknown) is errors.AgentdError
     assert unknown.code is grpc.StatusCode.DATA_LOSS
 
 
 def test_foreign_domains_and_unknown_reasons_fall_back_to_the_code() -> None:
-    foreign = errors.from_rpc_error(
+    foreign = from_rpc_error(
         _error(
             grpc.StatusCode.PERMISSION_DENIED,
             [error_details_pb2.ErrorInfo(reason="TOOL_NOT_FOUND", domain="other")],
         )
     )
     assert type(foreign) is errors.PermissionDeniedError
-    future = errors.from_rpc_error(
+    future = from_rpc_error(
         _error(
             grpc.StatusCode.NOT_FOUND,
             [error_details_pb2.ErrorInfo(reason="SOMETHING_NEW", domain="agentd")],
@@ -87,14 +86,14 @@ def test_corrupt_details_do_not_hide_the_error() -> None:
         "fault",
         "",
     )
-    error = errors.from_rpc_error(raw)
+    error = from_rpc_error(raw)
     assert type(error) is errors.InternalError
     assert error.message == "fault"
 
 
 def _with_reason(code: grpc.StatusCode, reason: str) -> errors.AgentdError:
     info = error_details_pb2.ErrorInfo(reason=reason, domain="agentd")
-    return errors.from_rpc_error(_error(code, [info], message="what happened"))
+    return from_rpc_error(_error(code, [info], message="what happened"))
 
 
 def test_the_message_names_the_code_once_and_the_reason_when_it_says_more() -> None:
@@ -102,4 +101,4 @@ def test_the_message_names_the_code_once_and_the_reason_when_it_says_more() -> N
     assert str(refused) == "UNAUTHENTICATED: what happened"
     missing = _with_reason(grpc.StatusCode.NOT_FOUND, "TASK_NOT_FOUND")
     assert str(missing) == "NOT_FOUND TASK_NOT_FOUND: what happened"
-    assert str(errors.from_rpc_error(_error(grpc.StatusCode.INTERNAL))) == "INTERNAL: boom"
+    assert str(from_rpc_error(_error(grpc.StatusCode.INTERNAL))) == "INTERNAL: boom"

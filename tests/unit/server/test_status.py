@@ -5,7 +5,7 @@ import pytest
 from google.rpc import error_details_pb2
 
 from agentd.v1 import errors_pb2
-from agentd_client.errors import BY_REASON
+from agentd_client.status_details import BY_REASON
 from core import errors
 from core.errors import FieldViolation
 from server.status import STATUS_TABLE, rich_status, status_code_for

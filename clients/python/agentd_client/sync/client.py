@@ -16,8 +16,8 @@ from agentd.v1 import artifacts_pb2, events_pb2, memory_pb2_grpc, tasks_pb2, too
 from agentd_client import requests as build
 from agentd_client.client import BusyPolicy
 from agentd_client.environment import call_metadata, default_target
-from agentd_client.errors import from_rpc_error
 from agentd_client.requests import AuditKind, Decision, to_struct
+from agentd_client.status_details import from_rpc_error
 from agentd_client.sync.agents import SyncAgentMethods
 from agentd_client.sync.conversations import SyncConversationMethods
 from agentd_client.sync.grants import SyncGrantMethods

@@ -73,6 +73,18 @@ type AgentServiceClient interface {
 	// (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
 	// resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
 	ResumeTask(ctx context.Context, in *ResumeTaskRequest, opts ...grpc.CallOption) (*Task, error)
+	// A task's durable trace, page by page: its model calls (the messages as
+	// sent, the reply, usage), tool calls with their whole results, critic
+	// verdicts and decisions, redacted. Kept after the task's events are gone
+	// (AGENTD_TRACE_RETENTION_SECONDS). NOT_FOUND (`TRACE_NOT_FOUND`) when
+	// none is kept. The task's owner reads its own; auditors and admins any of
+	// the tenant's.
+	GetTaskTrace(ctx context.Context, in *GetTaskTraceRequest, opts ...grpc.CallOption) (*GetTaskTraceResponse, error)
+	// Reruns a recorded task's input as another agent version, as a new task
+	// (`Task.replay`), its tool calls answered from the recording: nothing
+	// that writes runs (see replays.proto). NOT_FOUND (`TRACE_NOT_FOUND`)
+	// when the recording's trace is not kept.
+	ReplayTask(ctx context.Context, in *ReplayTaskRequest, opts ...grpc.CallOption) (*Task, error)
 	// Lists what tasks of the caller's tenant wait for a person to do, across
 	// tasks and task trees, oldest first, page by page: approvals of tool
 	// calls and of going past a budget's soft limit (to a holder of one of
@@ -113,6 +125,12 @@ type AgentServiceClient interface {
 	// Deletes an agent of the tenant (admin role): new tasks can no longer
 	// name it; its versions stay readable with `id@version`.
 	DeleteAgent(ctx context.Context, in *DeleteAgentRequest, opts ...grpc.CallOption) (*DeleteAgentResponse, error)
+	// Makes a version the one the bare id serves (admin role). With
+	// AGENTD_PROMOTION_GATE on, UpdateAgent adds versions without changing
+	// what the bare id serves, and a version is promoted only once an
+	// evaluation run of it passed its gate: FAILED_PRECONDITION
+	// (`PROMOTION_REFUSED`) otherwise.
+	PromoteAgentVersion(ctx context.Context, in *PromoteAgentVersionRequest, opts ...grpc.CallOption) (*Agent, error)
 	// Conversations of the caller's tenant: threads of tasks, each task seeing
 	// the earlier turns (`ExecuteRequest.conversation_id`). Another tenant's
 	// conversation is NOT_FOUND (`CONVERSATION_NOT_FOUND`), as an unknown id is.
@@ -353,6 +371,24 @@ func (c *agentServiceClient) ResumeTask(ctx context.Context, in *ResumeTaskReque
 	return out, nil
 }
 
+func (c *agentServiceClient) GetTaskTrace(ctx context.Context, in *GetTaskTraceRequest, opts ...grpc.CallOption) (*GetTaskTraceResponse, error) {
+	out := new(GetTaskTraceResponse)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/GetTaskTrace", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) ReplayTask(ctx context.Context, in *ReplayTaskRequest, opts ...grpc.CallOption) (*Task, error) {
+	out := new(Task)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ReplayTask", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *agentServiceClient) ListPendingActions(ctx context.Context, in *ListPendingActionsRequest, opts ...grpc.CallOption) (*ListPendingActionsResponse, error) {
 	out := new(ListPendingActionsResponse)
 	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/ListPendingActions", in, out, opts...)
@@ -446,6 +482,15 @@ func (c *agentServiceClient) UpdateAgent(ctx context.Context, in *UpdateAgentReq
 func (c *agentServiceClient) DeleteAgent(ctx context.Context, in *DeleteAgentRequest, opts ...grpc.CallOption) (*DeleteAgentResponse, error) {
 	out := new(DeleteAgentResponse)
 	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/DeleteAgent", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *agentServiceClient) PromoteAgentVersion(ctx context.Context, in *PromoteAgentVersionRequest, opts ...grpc.CallOption) (*Agent, error) {
+	out := new(Agent)
+	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/PromoteAgentVersion", in, out, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -701,6 +746,18 @@ type AgentServiceServer interface {
 	// (`TASK_NOT_RESUMABLE`) when no call of it waits, for example once its
 	// resume window closed and it ended FAILED (`TOOL_RESUMABLE`).
 	ResumeTask(context.Context, *ResumeTaskRequest) (*Task, error)
+	// A task's durable trace, page by page: its model calls (the messages as
+	// sent, the reply, usage), tool calls with their whole results, critic
+	// verdicts and decisions, redacted. Kept after the task's events are gone
+	// (AGENTD_TRACE_RETENTION_SECONDS). NOT_FOUND (`TRACE_NOT_FOUND`) when
+	// none is kept. The task's owner reads its own; auditors and admins any of
+	// the tenant's.
+	GetTaskTrace(context.Context, *GetTaskTraceRequest) (*GetTaskTraceResponse, error)
+	// Reruns a recorded task's input as another agent version, as a new task
+	// (`Task.replay`), its tool calls answered from the recording: nothing
+	// that writes runs (see replays.proto). NOT_FOUND (`TRACE_NOT_FOUND`)
+	// when the recording's trace is not kept.
+	ReplayTask(context.Context, *ReplayTaskRequest) (*Task, error)
 	// Lists what tasks of the caller's tenant wait for a person to do, across
 	// tasks and task trees, oldest first, page by page: approvals of tool
 	// calls and of going past a budget's soft limit (to a holder of one of
@@ -741,6 +798,12 @@ type AgentServiceServer interface {
 	// Deletes an agent of the tenant (admin role): new tasks can no longer
 	// name it; its versions stay readable with `id@version`.
 	DeleteAgent(context.Context, *DeleteAgentRequest) (*DeleteAgentResponse, error)
+	// Makes a version the one the bare id serves (admin role). With
+	// AGENTD_PROMOTION_GATE on, UpdateAgent adds versions without changing
+	// what the bare id serves, and a version is promoted only once an
+	// evaluation run of it passed its gate: FAILED_PRECONDITION
+	// (`PROMOTION_REFUSED`) otherwise.
+	PromoteAgentVersion(context.Context, *PromoteAgentVersionRequest) (*Agent, error)
 	// Conversations of the caller's tenant: threads of tasks, each task seeing
 	// the earlier turns (`ExecuteRequest.conversation_id`). Another tenant's
 	// conversation is NOT_FOUND (`CONVERSATION_NOT_FOUND`), as an unknown id is.
@@ -854,6 +917,12 @@ func (UnimplementedAgentServiceServer) ProvideInput(context.Context, *ProvideInp
 func (UnimplementedAgentServiceServer) ResumeTask(context.Context, *ResumeTaskRequest) (*Task, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ResumeTask not implemented")
 }
+func (UnimplementedAgentServiceServer) GetTaskTrace(context.Context, *GetTaskTraceRequest) (*GetTaskTraceResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetTaskTrace not implemented")
+}
+func (UnimplementedAgentServiceServer) ReplayTask(context.Context, *ReplayTaskRequest) (*Task, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ReplayTask not implemented")
+}
 func (UnimplementedAgentServiceServer) ListPendingActions(context.Context, *ListPendingActionsRequest) (*ListPendingActionsResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ListPendingActions not implemented")
 }
@@ -886,6 +955,9 @@ func (UnimplementedAgentServiceServer) UpdateAgent(context.Context, *UpdateAgent
 }
 func (UnimplementedAgentServiceServer) DeleteAgent(context.Context, *DeleteAgentRequest) (*DeleteAgentResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method DeleteAgent not implemented")
+}
+func (UnimplementedAgentServiceServer) PromoteAgentVersion(context.Context, *PromoteAgentVersionRequest) (*Agent, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method PromoteAgentVersion not implemented")
 }
 func (UnimplementedAgentServiceServer) CreateConversation(context.Context, *CreateConversationRequest) (*Conversation, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method CreateConversation not implemented")
@@ -1203,6 +1275,42 @@ func _AgentService_ResumeTask_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AgentService_GetTaskTrace_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetTaskTraceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).GetTaskTrace(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/GetTaskTrace",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).GetTaskTrace(ctx, req.(*GetTaskTraceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_ReplayTask_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReplayTaskRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).ReplayTask(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/ReplayTask",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).ReplayTask(ctx, req.(*ReplayTaskRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _AgentService_ListPendingActions_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ListPendingActionsRequest)
 	if err := dec(in); err != nil {
@@ -1397,6 +1505,24 @@ func _AgentService_DeleteAgent_Handler(srv interface{}, ctx context.Context, dec
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(AgentServiceServer).DeleteAgent(ctx, req.(*DeleteAgentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AgentService_PromoteAgentVersion_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PromoteAgentVersionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AgentServiceServer).PromoteAgentVersion(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/agentd.v1.AgentService/PromoteAgentVersion",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AgentServiceServer).PromoteAgentVersion(ctx, req.(*PromoteAgentVersionRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -1828,6 +1954,14 @@ var _AgentService_serviceDesc = grpc.ServiceDesc{
 			Handler:    _AgentService_ResumeTask_Handler,
 		},
 		{
+			MethodName: "GetTaskTrace",
+			Handler:    _AgentService_GetTaskTrace_Handler,
+		},
+		{
+			MethodName: "ReplayTask",
+			Handler:    _AgentService_ReplayTask_Handler,
+		},
+		{
 			MethodName: "ListPendingActions",
 			Handler:    _AgentService_ListPendingActions_Handler,
 		},
@@ -1870,6 +2004,10 @@ var _AgentService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DeleteAgent",
 			Handler:    _AgentService_DeleteAgent_Handler,
+		},
+		{
+			MethodName: "PromoteAgentVersion",
+			Handler:    _AgentService_PromoteAgentVersion_Handler,
 		},
 		{
 			MethodName: "CreateConversation",

@@ -1505,6 +1505,24 @@ java.lang.String defaultValue) {
     return guardrails_.get(index);
   }
 
+  public static final int PROMOTED_VERSION_FIELD_NUMBER = 51;
+  private int promotedVersion_ = 0;
+  /**
+   * <pre>
+   * Read only: the version the bare id serves when AGENTD_PROMOTION_GATE is
+   * on (PromoteAgentVersion); 0 until one is promoted, when the bare id
+   * serves the first version. With the gate off the bare id serves the latest
+   * version and this is informative only.
+   * </pre>
+   *
+   * <code>uint32 promoted_version = 51;</code>
+   * @return The promotedVersion.
+   */
+  @java.lang.Override
+  public int getPromotedVersion() {
+    return promotedVersion_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1620,6 +1638,9 @@ java.lang.String defaultValue) {
     }
     for (int i = 0; i < guardrails_.size(); i++) {
       output.writeMessage(50, guardrails_.get(i));
+    }
+    if (promotedVersion_ != 0) {
+      output.writeUInt32(51, promotedVersion_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1773,6 +1794,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(50, guardrails_.get(i));
     }
+    if (promotedVersion_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt32Size(51, promotedVersion_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1874,6 +1899,8 @@ java.lang.String defaultValue) {
         .equals(other.getRemoteDelegatesList())) return false;
     if (!getGuardrailsList()
         .equals(other.getGuardrailsList())) return false;
+    if (getPromotedVersion()
+        != other.getPromotedVersion()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1984,6 +2011,8 @@ java.lang.String defaultValue) {
       hash = (37 * hash) + GUARDRAILS_FIELD_NUMBER;
       hash = (53 * hash) + getGuardrailsList().hashCode();
     }
+    hash = (37 * hash) + PROMOTED_VERSION_FIELD_NUMBER;
+    hash = (53 * hash) + getPromotedVersion();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -2229,6 +2258,7 @@ java.lang.String defaultValue) {
         guardrailsBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x40000000);
+      promotedVersion_ = 0;
       return this;
     }
 
@@ -2404,6 +2434,9 @@ java.lang.String defaultValue) {
         result.knowledge_ = knowledgeBuilder_ == null
             ? knowledge_
             : knowledgeBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x80000000) != 0)) {
+        result.promotedVersion_ = promotedVersion_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -2665,6 +2698,9 @@ java.lang.String defaultValue) {
           }
         }
       }
+      if (other.getPromotedVersion() != 0) {
+        setPromotedVersion(other.getPromotedVersion());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -2904,6 +2940,11 @@ java.lang.String defaultValue) {
               }
               break;
             } // case 402
+            case 408: {
+              promotedVersion_ = input.readUInt32();
+              bitField0_ |= 0x80000000;
+              break;
+            } // case 408
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -7132,6 +7173,59 @@ java.lang.String defaultValue) {
         guardrails_ = null;
       }
       return guardrailsBuilder_;
+    }
+
+    private int promotedVersion_ ;
+    /**
+     * <pre>
+     * Read only: the version the bare id serves when AGENTD_PROMOTION_GATE is
+     * on (PromoteAgentVersion); 0 until one is promoted, when the bare id
+     * serves the first version. With the gate off the bare id serves the latest
+     * version and this is informative only.
+     * </pre>
+     *
+     * <code>uint32 promoted_version = 51;</code>
+     * @return The promotedVersion.
+     */
+    @java.lang.Override
+    public int getPromotedVersion() {
+      return promotedVersion_;
+    }
+    /**
+     * <pre>
+     * Read only: the version the bare id serves when AGENTD_PROMOTION_GATE is
+     * on (PromoteAgentVersion); 0 until one is promoted, when the bare id
+     * serves the first version. With the gate off the bare id serves the latest
+     * version and this is informative only.
+     * </pre>
+     *
+     * <code>uint32 promoted_version = 51;</code>
+     * @param value The promotedVersion to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPromotedVersion(int value) {
+      
+      promotedVersion_ = value;
+      bitField0_ |= 0x80000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Read only: the version the bare id serves when AGENTD_PROMOTION_GATE is
+     * on (PromoteAgentVersion); 0 until one is promoted, when the bare id
+     * serves the first version. With the gate off the bare id serves the latest
+     * version and this is informative only.
+     * </pre>
+     *
+     * <code>uint32 promoted_version = 51;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPromotedVersion() {
+      bitField0_ = (bitField0_ & ~0x80000000);
+      promotedVersion_ = 0;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

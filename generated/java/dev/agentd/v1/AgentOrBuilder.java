@@ -915,4 +915,17 @@ java.lang.String defaultValue);
    */
   com.google.protobuf.StructOrBuilder getGuardrailsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * Read only: the version the bare id serves when AGENTD_PROMOTION_GATE is
+   * on (PromoteAgentVersion); 0 until one is promoted, when the bare id
+   * serves the first version. With the gate off the bare id serves the latest
+   * version and this is informative only.
+   * </pre>
+   *
+   * <code>uint32 promoted_version = 51;</code>
+   * @return The promotedVersion.
+   */
+  int getPromotedVersion();
 }

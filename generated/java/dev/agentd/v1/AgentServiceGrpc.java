@@ -424,6 +424,68 @@ public final class AgentServiceGrpc {
     return getResumeTaskMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.GetTaskTraceRequest,
+      dev.agentd.v1.GetTaskTraceResponse> getGetTaskTraceMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetTaskTrace",
+      requestType = dev.agentd.v1.GetTaskTraceRequest.class,
+      responseType = dev.agentd.v1.GetTaskTraceResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.GetTaskTraceRequest,
+      dev.agentd.v1.GetTaskTraceResponse> getGetTaskTraceMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.GetTaskTraceRequest, dev.agentd.v1.GetTaskTraceResponse> getGetTaskTraceMethod;
+    if ((getGetTaskTraceMethod = AgentServiceGrpc.getGetTaskTraceMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getGetTaskTraceMethod = AgentServiceGrpc.getGetTaskTraceMethod) == null) {
+          AgentServiceGrpc.getGetTaskTraceMethod = getGetTaskTraceMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.GetTaskTraceRequest, dev.agentd.v1.GetTaskTraceResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetTaskTrace"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.GetTaskTraceRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.GetTaskTraceResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("GetTaskTrace"))
+              .build();
+        }
+      }
+    }
+    return getGetTaskTraceMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ReplayTaskRequest,
+      dev.agentd.v1.Task> getReplayTaskMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ReplayTask",
+      requestType = dev.agentd.v1.ReplayTaskRequest.class,
+      responseType = dev.agentd.v1.Task.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ReplayTaskRequest,
+      dev.agentd.v1.Task> getReplayTaskMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ReplayTaskRequest, dev.agentd.v1.Task> getReplayTaskMethod;
+    if ((getReplayTaskMethod = AgentServiceGrpc.getReplayTaskMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getReplayTaskMethod = AgentServiceGrpc.getReplayTaskMethod) == null) {
+          AgentServiceGrpc.getReplayTaskMethod = getReplayTaskMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ReplayTaskRequest, dev.agentd.v1.Task>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ReplayTask"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ReplayTaskRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Task.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ReplayTask"))
+              .build();
+        }
+      }
+    }
+    return getReplayTaskMethod;
+  }
+
   private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ListPendingActionsRequest,
       dev.agentd.v1.ListPendingActionsResponse> getListPendingActionsMethod;
 
@@ -763,6 +825,37 @@ public final class AgentServiceGrpc {
       }
     }
     return getDeleteAgentMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.PromoteAgentVersionRequest,
+      dev.agentd.v1.Agent> getPromoteAgentVersionMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "PromoteAgentVersion",
+      requestType = dev.agentd.v1.PromoteAgentVersionRequest.class,
+      responseType = dev.agentd.v1.Agent.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.PromoteAgentVersionRequest,
+      dev.agentd.v1.Agent> getPromoteAgentVersionMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.PromoteAgentVersionRequest, dev.agentd.v1.Agent> getPromoteAgentVersionMethod;
+    if ((getPromoteAgentVersionMethod = AgentServiceGrpc.getPromoteAgentVersionMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getPromoteAgentVersionMethod = AgentServiceGrpc.getPromoteAgentVersionMethod) == null) {
+          AgentServiceGrpc.getPromoteAgentVersionMethod = getPromoteAgentVersionMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.PromoteAgentVersionRequest, dev.agentd.v1.Agent>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "PromoteAgentVersion"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.PromoteAgentVersionRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.Agent.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("PromoteAgentVersion"))
+              .build();
+        }
+      }
+    }
+    return getPromoteAgentVersionMethod;
   }
 
   private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.CreateConversationRequest,
@@ -1632,6 +1725,34 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * A task's durable trace, page by page: its model calls (the messages as
+     * sent, the reply, usage), tool calls with their whole results, critic
+     * verdicts and decisions, redacted. Kept after the task's events are gone
+     * (AGENTD_TRACE_RETENTION_SECONDS). NOT_FOUND (`TRACE_NOT_FOUND`) when
+     * none is kept. The task's owner reads its own; auditors and admins any of
+     * the tenant's.
+     * </pre>
+     */
+    public void getTaskTrace(dev.agentd.v1.GetTaskTraceRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.GetTaskTraceResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetTaskTraceMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Reruns a recorded task's input as another agent version, as a new task
+     * (`Task.replay`), its tool calls answered from the recording: nothing
+     * that writes runs (see replays.proto). NOT_FOUND (`TRACE_NOT_FOUND`)
+     * when the recording's trace is not kept.
+     * </pre>
+     */
+    public void replayTask(dev.agentd.v1.ReplayTaskRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getReplayTaskMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
      * Lists what tasks of the caller's tenant wait for a person to do, across
      * tasks and task trees, oldest first, page by page: approvals of tool
      * calls and of going past a budget's soft limit (to a holder of one of
@@ -1756,6 +1877,20 @@ public final class AgentServiceGrpc {
     public void deleteAgent(dev.agentd.v1.DeleteAgentRequest request,
         io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteAgentResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getDeleteAgentMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Makes a version the one the bare id serves (admin role). With
+     * AGENTD_PROMOTION_GATE on, UpdateAgent adds versions without changing
+     * what the bare id serves, and a version is promoted only once an
+     * evaluation run of it passed its gate: FAILED_PRECONDITION
+     * (`PROMOTION_REFUSED`) otherwise.
+     * </pre>
+     */
+    public void promoteAgentVersion(dev.agentd.v1.PromoteAgentVersionRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Agent> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getPromoteAgentVersionMethod(), responseObserver);
     }
 
     /**
@@ -2085,6 +2220,20 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.Task>(
                   this, METHODID_RESUME_TASK)))
           .addMethod(
+            getGetTaskTraceMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.GetTaskTraceRequest,
+                dev.agentd.v1.GetTaskTraceResponse>(
+                  this, METHODID_GET_TASK_TRACE)))
+          .addMethod(
+            getReplayTaskMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.ReplayTaskRequest,
+                dev.agentd.v1.Task>(
+                  this, METHODID_REPLAY_TASK)))
+          .addMethod(
             getListPendingActionsMethod(),
             io.grpc.stub.ServerCalls.asyncUnaryCall(
               new MethodHandlers<
@@ -2161,6 +2310,13 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.DeleteAgentRequest,
                 dev.agentd.v1.DeleteAgentResponse>(
                   this, METHODID_DELETE_AGENT)))
+          .addMethod(
+            getPromoteAgentVersionMethod(),
+            io.grpc.stub.ServerCalls.asyncUnaryCall(
+              new MethodHandlers<
+                dev.agentd.v1.PromoteAgentVersionRequest,
+                dev.agentd.v1.Agent>(
+                  this, METHODID_PROMOTE_AGENT_VERSION)))
           .addMethod(
             getCreateConversationMethod(),
             io.grpc.stub.ServerCalls.asyncUnaryCall(
@@ -2507,6 +2663,36 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * A task's durable trace, page by page: its model calls (the messages as
+     * sent, the reply, usage), tool calls with their whole results, critic
+     * verdicts and decisions, redacted. Kept after the task's events are gone
+     * (AGENTD_TRACE_RETENTION_SECONDS). NOT_FOUND (`TRACE_NOT_FOUND`) when
+     * none is kept. The task's owner reads its own; auditors and admins any of
+     * the tenant's.
+     * </pre>
+     */
+    public void getTaskTrace(dev.agentd.v1.GetTaskTraceRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.GetTaskTraceResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetTaskTraceMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Reruns a recorded task's input as another agent version, as a new task
+     * (`Task.replay`), its tool calls answered from the recording: nothing
+     * that writes runs (see replays.proto). NOT_FOUND (`TRACE_NOT_FOUND`)
+     * when the recording's trace is not kept.
+     * </pre>
+     */
+    public void replayTask(dev.agentd.v1.ReplayTaskRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Task> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getReplayTaskMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
      * Lists what tasks of the caller's tenant wait for a person to do, across
      * tasks and task trees, oldest first, page by page: approvals of tool
      * calls and of going past a budget's soft limit (to a holder of one of
@@ -2642,6 +2828,21 @@ public final class AgentServiceGrpc {
         io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteAgentResponse> responseObserver) {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getDeleteAgentMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Makes a version the one the bare id serves (admin role). With
+     * AGENTD_PROMOTION_GATE on, UpdateAgent adds versions without changing
+     * what the bare id serves, and a version is promoted only once an
+     * evaluation run of it passed its gate: FAILED_PRECONDITION
+     * (`PROMOTION_REFUSED`) otherwise.
+     * </pre>
+     */
+    public void promoteAgentVersion(dev.agentd.v1.PromoteAgentVersionRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.Agent> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getPromoteAgentVersionMethod(), getCallOptions()), request, responseObserver);
     }
 
     /**
@@ -3083,6 +3284,34 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * A task's durable trace, page by page: its model calls (the messages as
+     * sent, the reply, usage), tool calls with their whole results, critic
+     * verdicts and decisions, redacted. Kept after the task's events are gone
+     * (AGENTD_TRACE_RETENTION_SECONDS). NOT_FOUND (`TRACE_NOT_FOUND`) when
+     * none is kept. The task's owner reads its own; auditors and admins any of
+     * the tenant's.
+     * </pre>
+     */
+    public dev.agentd.v1.GetTaskTraceResponse getTaskTrace(dev.agentd.v1.GetTaskTraceRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetTaskTraceMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Reruns a recorded task's input as another agent version, as a new task
+     * (`Task.replay`), its tool calls answered from the recording: nothing
+     * that writes runs (see replays.proto). NOT_FOUND (`TRACE_NOT_FOUND`)
+     * when the recording's trace is not kept.
+     * </pre>
+     */
+    public dev.agentd.v1.Task replayTask(dev.agentd.v1.ReplayTaskRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getReplayTaskMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
      * Lists what tasks of the caller's tenant wait for a person to do, across
      * tasks and task trees, oldest first, page by page: approvals of tool
      * calls and of going past a budget's soft limit (to a holder of one of
@@ -3207,6 +3436,20 @@ public final class AgentServiceGrpc {
     public dev.agentd.v1.DeleteAgentResponse deleteAgent(dev.agentd.v1.DeleteAgentRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getDeleteAgentMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Makes a version the one the bare id serves (admin role). With
+     * AGENTD_PROMOTION_GATE on, UpdateAgent adds versions without changing
+     * what the bare id serves, and a version is promoted only once an
+     * evaluation run of it passed its gate: FAILED_PRECONDITION
+     * (`PROMOTION_REFUSED`) otherwise.
+     * </pre>
+     */
+    public dev.agentd.v1.Agent promoteAgentVersion(dev.agentd.v1.PromoteAgentVersionRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getPromoteAgentVersionMethod(), getCallOptions(), request);
     }
 
     /**
@@ -3610,6 +3853,36 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * A task's durable trace, page by page: its model calls (the messages as
+     * sent, the reply, usage), tool calls with their whole results, critic
+     * verdicts and decisions, redacted. Kept after the task's events are gone
+     * (AGENTD_TRACE_RETENTION_SECONDS). NOT_FOUND (`TRACE_NOT_FOUND`) when
+     * none is kept. The task's owner reads its own; auditors and admins any of
+     * the tenant's.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.GetTaskTraceResponse> getTaskTrace(
+        dev.agentd.v1.GetTaskTraceRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetTaskTraceMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Reruns a recorded task's input as another agent version, as a new task
+     * (`Task.replay`), its tool calls answered from the recording: nothing
+     * that writes runs (see replays.proto). NOT_FOUND (`TRACE_NOT_FOUND`)
+     * when the recording's trace is not kept.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Task> replayTask(
+        dev.agentd.v1.ReplayTaskRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getReplayTaskMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
      * Lists what tasks of the caller's tenant wait for a person to do, across
      * tasks and task trees, oldest first, page by page: approvals of tool
      * calls and of going past a budget's soft limit (to a holder of one of
@@ -3745,6 +4018,21 @@ public final class AgentServiceGrpc {
         dev.agentd.v1.DeleteAgentRequest request) {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getDeleteAgentMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Makes a version the one the bare id serves (admin role). With
+     * AGENTD_PROMOTION_GATE on, UpdateAgent adds versions without changing
+     * what the bare id serves, and a version is promoted only once an
+     * evaluation run of it passed its gate: FAILED_PRECONDITION
+     * (`PROMOTION_REFUSED`) otherwise.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.Agent> promoteAgentVersion(
+        dev.agentd.v1.PromoteAgentVersionRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getPromoteAgentVersionMethod(), getCallOptions()), request);
     }
 
     /**
@@ -4015,38 +4303,41 @@ public final class AgentServiceGrpc {
   private static final int METHODID_APPROVE_TOOL_CALL = 10;
   private static final int METHODID_PROVIDE_INPUT = 11;
   private static final int METHODID_RESUME_TASK = 12;
-  private static final int METHODID_LIST_PENDING_ACTIONS = 13;
-  private static final int METHODID_LIST_ACTION_HISTORY = 14;
-  private static final int METHODID_LIST_AUDIT_RECORDS = 15;
-  private static final int METHODID_CREATE_GRANT = 16;
-  private static final int METHODID_REVOKE_GRANT = 17;
-  private static final int METHODID_LIST_GRANTS = 18;
-  private static final int METHODID_CREATE_AGENT = 19;
-  private static final int METHODID_GET_AGENT = 20;
-  private static final int METHODID_LIST_AGENTS = 21;
-  private static final int METHODID_UPDATE_AGENT = 22;
-  private static final int METHODID_DELETE_AGENT = 23;
-  private static final int METHODID_CREATE_CONVERSATION = 24;
-  private static final int METHODID_GET_CONVERSATION = 25;
-  private static final int METHODID_LIST_CONVERSATIONS = 26;
-  private static final int METHODID_DELETE_CONVERSATION = 27;
-  private static final int METHODID_FORK_CONVERSATION = 28;
-  private static final int METHODID_REWIND_CONVERSATION = 29;
-  private static final int METHODID_GET_ARTIFACT = 30;
-  private static final int METHODID_CREATE_BUDGET = 31;
-  private static final int METHODID_UPDATE_BUDGET = 32;
-  private static final int METHODID_DELETE_BUDGET = 33;
-  private static final int METHODID_LIST_BUDGETS = 34;
-  private static final int METHODID_GET_USAGE = 35;
-  private static final int METHODID_GET_STATS = 36;
-  private static final int METHODID_CREATE_WEBHOOK = 37;
-  private static final int METHODID_GET_WEBHOOK = 38;
-  private static final int METHODID_LIST_WEBHOOKS = 39;
-  private static final int METHODID_UPDATE_WEBHOOK = 40;
-  private static final int METHODID_DELETE_WEBHOOK = 41;
-  private static final int METHODID_ROTATE_WEBHOOK_SECRET = 42;
-  private static final int METHODID_LIST_WEBHOOK_DEAD_LETTERS = 43;
-  private static final int METHODID_REDELIVER_WEBHOOK_EVENTS = 44;
+  private static final int METHODID_GET_TASK_TRACE = 13;
+  private static final int METHODID_REPLAY_TASK = 14;
+  private static final int METHODID_LIST_PENDING_ACTIONS = 15;
+  private static final int METHODID_LIST_ACTION_HISTORY = 16;
+  private static final int METHODID_LIST_AUDIT_RECORDS = 17;
+  private static final int METHODID_CREATE_GRANT = 18;
+  private static final int METHODID_REVOKE_GRANT = 19;
+  private static final int METHODID_LIST_GRANTS = 20;
+  private static final int METHODID_CREATE_AGENT = 21;
+  private static final int METHODID_GET_AGENT = 22;
+  private static final int METHODID_LIST_AGENTS = 23;
+  private static final int METHODID_UPDATE_AGENT = 24;
+  private static final int METHODID_DELETE_AGENT = 25;
+  private static final int METHODID_PROMOTE_AGENT_VERSION = 26;
+  private static final int METHODID_CREATE_CONVERSATION = 27;
+  private static final int METHODID_GET_CONVERSATION = 28;
+  private static final int METHODID_LIST_CONVERSATIONS = 29;
+  private static final int METHODID_DELETE_CONVERSATION = 30;
+  private static final int METHODID_FORK_CONVERSATION = 31;
+  private static final int METHODID_REWIND_CONVERSATION = 32;
+  private static final int METHODID_GET_ARTIFACT = 33;
+  private static final int METHODID_CREATE_BUDGET = 34;
+  private static final int METHODID_UPDATE_BUDGET = 35;
+  private static final int METHODID_DELETE_BUDGET = 36;
+  private static final int METHODID_LIST_BUDGETS = 37;
+  private static final int METHODID_GET_USAGE = 38;
+  private static final int METHODID_GET_STATS = 39;
+  private static final int METHODID_CREATE_WEBHOOK = 40;
+  private static final int METHODID_GET_WEBHOOK = 41;
+  private static final int METHODID_LIST_WEBHOOKS = 42;
+  private static final int METHODID_UPDATE_WEBHOOK = 43;
+  private static final int METHODID_DELETE_WEBHOOK = 44;
+  private static final int METHODID_ROTATE_WEBHOOK_SECRET = 45;
+  private static final int METHODID_LIST_WEBHOOK_DEAD_LETTERS = 46;
+  private static final int METHODID_REDELIVER_WEBHOOK_EVENTS = 47;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -4117,6 +4408,14 @@ public final class AgentServiceGrpc {
           serviceImpl.resumeTask((dev.agentd.v1.ResumeTaskRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.Task>) responseObserver);
           break;
+        case METHODID_GET_TASK_TRACE:
+          serviceImpl.getTaskTrace((dev.agentd.v1.GetTaskTraceRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.GetTaskTraceResponse>) responseObserver);
+          break;
+        case METHODID_REPLAY_TASK:
+          serviceImpl.replayTask((dev.agentd.v1.ReplayTaskRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Task>) responseObserver);
+          break;
         case METHODID_LIST_PENDING_ACTIONS:
           serviceImpl.listPendingActions((dev.agentd.v1.ListPendingActionsRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.ListPendingActionsResponse>) responseObserver);
@@ -4160,6 +4459,10 @@ public final class AgentServiceGrpc {
         case METHODID_DELETE_AGENT:
           serviceImpl.deleteAgent((dev.agentd.v1.DeleteAgentRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.DeleteAgentResponse>) responseObserver);
+          break;
+        case METHODID_PROMOTE_AGENT_VERSION:
+          serviceImpl.promoteAgentVersion((dev.agentd.v1.PromoteAgentVersionRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.Agent>) responseObserver);
           break;
         case METHODID_CREATE_CONVERSATION:
           serviceImpl.createConversation((dev.agentd.v1.CreateConversationRequest) request,
@@ -4319,6 +4622,8 @@ public final class AgentServiceGrpc {
               .addMethod(getApproveToolCallMethod())
               .addMethod(getProvideInputMethod())
               .addMethod(getResumeTaskMethod())
+              .addMethod(getGetTaskTraceMethod())
+              .addMethod(getReplayTaskMethod())
               .addMethod(getListPendingActionsMethod())
               .addMethod(getListActionHistoryMethod())
               .addMethod(getListAuditRecordsMethod())
@@ -4330,6 +4635,7 @@ public final class AgentServiceGrpc {
               .addMethod(getListAgentsMethod())
               .addMethod(getUpdateAgentMethod())
               .addMethod(getDeleteAgentMethod())
+              .addMethod(getPromoteAgentVersionMethod())
               .addMethod(getCreateConversationMethod())
               .addMethod(getGetConversationMethod())
               .addMethod(getListConversationsMethod())

@@ -89,6 +89,11 @@ public final class AgentsProto {
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_DeleteAgentResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_PromoteAgentVersionRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_PromoteAgentVersionRequest_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -102,7 +107,7 @@ public final class AgentsProto {
       "gle/protobuf/duration.proto\032\034google/prot" +
       "obuf/struct.proto\032\037google/protobuf/times" +
       "tamp.proto\032\035agentd/v1/conversations.prot" +
-      "o\032\025agentd/v1/tasks.proto\"\262\t\n\005Agent\022\n\n\002id" +
+      "o\032\025agentd/v1/tasks.proto\"\314\t\n\005Agent\022\n\n\002id" +
       "\030\001 \001(\t\022\017\n\007version\030\002 \001(\r\022\023\n\013description\030\003" +
       " \001(\t\022\024\n\014instructions\030\004 \001(\t\022,\n\006models\030\005 \003" +
       "(\0132\034.agentd.v1.Agent.ModelsEntry\022\030\n\013temp" +
@@ -128,31 +133,33 @@ public final class AgentsProto {
       ".v1.AgentKnowledge\0228\n\020remote_delegates\0301" +
       " \003(\0132\036.agentd.v1.AgentRemoteDelegate\022+\n\n" +
       "guardrails\0302 \003(\0132\027.google.protobuf.Struc" +
-      "t\032-\n\013ModelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002" +
-      " \001(\t:\0028\001\032/\n\rMetadataEntry\022\013\n\003key\030\001 \001(\t\022\r" +
-      "\n\005value\030\002 \001(\t:\0028\001\0320\n\016ProvidersEntry\022\013\n\003k" +
-      "ey\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001B\016\n\014_temperat" +
-      "ureB\030\n\026_max_failed_tool_calls\"\213\001\n\023AgentR" +
-      "emoteDelegate\022\n\n\002id\030\001 \001(\t\022\013\n\003url\030\002 \001(\t\022\020" +
-      "\n\010card_url\030\003 \001(\t\022\r\n\005agent\030\004 \001(\t\022\021\n\ttoken" +
-      "_env\030\005 \001(\t\022\022\n\ntoken_file\030\006 \001(\t\022\023\n\013descri" +
-      "ption\030\007 \001(\t\"?\n\016AgentKnowledge\022\r\n\005bases\030\001" +
-      " \003(\t\022\023\n\006rerank\030\002 \001(\010H\000\210\001\001B\t\n\007_rerank\"0\n\r" +
-      "ModelFallback\022\020\n\010provider\030\001 \001(\t\022\r\n\005model" +
-      "\030\002 \001(\t\"g\n\nAgentPanel\022\014\n\004name\030\001 \001(\t\022\016\n\006ag" +
-      "ents\030\002 \003(\t\022\021\n\tthreshold\030\003 \001(\001\022\023\n\013judge_m" +
-      "odel\030\004 \001(\t\022\023\n\013description\030\005 \001(\t\"5\n\022Creat" +
-      "eAgentRequest\022\037\n\005agent\030\001 \001(\0132\020.agentd.v1" +
-      ".Agent\"5\n\022UpdateAgentRequest\022\037\n\005agent\030\001 " +
-      "\001(\0132\020.agentd.v1.Agent\" \n\017GetAgentRequest" +
-      "\022\r\n\005agent\030\001 \001(\t\":\n\021ListAgentsRequest\022\021\n\t" +
-      "page_size\030\001 \001(\005\022\022\n\npage_token\030\002 \001(\t\"O\n\022L" +
-      "istAgentsResponse\022 \n\006agents\030\001 \003(\0132\020.agen" +
-      "td.v1.Agent\022\027\n\017next_page_token\030\002 \001(\t\" \n\022" +
-      "DeleteAgentRequest\022\n\n\002id\030\001 \001(\t\"\025\n\023Delete" +
-      "AgentResponseBA\n\rdev.agentd.v1B\013AgentsPr" +
-      "otoP\001Z!agentd.dev/gen/agentd/v1;agentdv1" +
-      "b\006proto3"
+      "t\022\030\n\020promoted_version\0303 \001(\r\032-\n\013ModelsEnt" +
+      "ry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\032/\n\rMe" +
+      "tadataEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:" +
+      "\0028\001\0320\n\016ProvidersEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005va" +
+      "lue\030\002 \001(\t:\0028\001B\016\n\014_temperatureB\030\n\026_max_fa" +
+      "iled_tool_calls\"\213\001\n\023AgentRemoteDelegate\022" +
+      "\n\n\002id\030\001 \001(\t\022\013\n\003url\030\002 \001(\t\022\020\n\010card_url\030\003 \001" +
+      "(\t\022\r\n\005agent\030\004 \001(\t\022\021\n\ttoken_env\030\005 \001(\t\022\022\n\n" +
+      "token_file\030\006 \001(\t\022\023\n\013description\030\007 \001(\t\"?\n" +
+      "\016AgentKnowledge\022\r\n\005bases\030\001 \003(\t\022\023\n\006rerank" +
+      "\030\002 \001(\010H\000\210\001\001B\t\n\007_rerank\"0\n\rModelFallback\022" +
+      "\020\n\010provider\030\001 \001(\t\022\r\n\005model\030\002 \001(\t\"g\n\nAgen" +
+      "tPanel\022\014\n\004name\030\001 \001(\t\022\016\n\006agents\030\002 \003(\t\022\021\n\t" +
+      "threshold\030\003 \001(\001\022\023\n\013judge_model\030\004 \001(\t\022\023\n\013" +
+      "description\030\005 \001(\t\"5\n\022CreateAgentRequest\022" +
+      "\037\n\005agent\030\001 \001(\0132\020.agentd.v1.Agent\"5\n\022Upda" +
+      "teAgentRequest\022\037\n\005agent\030\001 \001(\0132\020.agentd.v" +
+      "1.Agent\" \n\017GetAgentRequest\022\r\n\005agent\030\001 \001(" +
+      "\t\":\n\021ListAgentsRequest\022\021\n\tpage_size\030\001 \001(" +
+      "\005\022\022\n\npage_token\030\002 \001(\t\"O\n\022ListAgentsRespo" +
+      "nse\022 \n\006agents\030\001 \003(\0132\020.agentd.v1.Agent\022\027\n" +
+      "\017next_page_token\030\002 \001(\t\" \n\022DeleteAgentReq" +
+      "uest\022\n\n\002id\030\001 \001(\t\"\025\n\023DeleteAgentResponse\"" +
+      "T\n\032PromoteAgentVersionRequest\022\020\n\010agent_i" +
+      "d\030\001 \001(\t\022\017\n\007version\030\002 \001(\r\022\023\n\013eval_run_id\030" +
+      "\003 \001(\tBA\n\rdev.agentd.v1B\013AgentsProtoP\001Z!a" +
+      "gentd.dev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -168,7 +175,7 @@ public final class AgentsProto {
     internal_static_agentd_v1_Agent_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Agent_descriptor,
-        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "AskUser", "OutputSchema", "Memory", "MaxFailedToolCalls", "StepPolicy", "Providers", "Fallback", "Delegates", "FreshStart", "Panels", "Knowledge", "RemoteDelegates", "Guardrails", "Temperature", "MaxFailedToolCalls", });
+        new java.lang.String[] { "Id", "Version", "Description", "Instructions", "Models", "Temperature", "MaxTokens", "Tools", "Mode", "MaxIterations", "TokenBudget", "StepTimeout", "TaskTimeout", "CriticPolicy", "Metadata", "CreatedAt", "CreatedBy", "Source", "AskUser", "OutputSchema", "Memory", "MaxFailedToolCalls", "StepPolicy", "Providers", "Fallback", "Delegates", "FreshStart", "Panels", "Knowledge", "RemoteDelegates", "Guardrails", "PromotedVersion", "Temperature", "MaxFailedToolCalls", });
     internal_static_agentd_v1_Agent_ModelsEntry_descriptor =
       internal_static_agentd_v1_Agent_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_Agent_ModelsEntry_fieldAccessorTable = new
@@ -253,6 +260,12 @@ public final class AgentsProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_DeleteAgentResponse_descriptor,
         new java.lang.String[] { });
+    internal_static_agentd_v1_PromoteAgentVersionRequest_descriptor =
+      getDescriptor().getMessageTypes().get(12);
+    internal_static_agentd_v1_PromoteAgentVersionRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_PromoteAgentVersionRequest_descriptor,
+        new java.lang.String[] { "AgentId", "Version", "EvalRunId", });
     com.google.protobuf.DurationProto.getDescriptor();
     com.google.protobuf.StructProto.getDescriptor();
     com.google.protobuf.TimestampProto.getDescriptor();

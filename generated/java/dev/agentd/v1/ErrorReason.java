@@ -463,6 +463,41 @@ public enum ErrorReason
    * <code>ERROR_REASON_KEY_REQUIRED = 65;</code>
    */
   ERROR_REASON_KEY_REQUIRED(65),
+  /**
+   * <pre>
+   * The task's trace is not kept: it never had one, or its retention
+   * (AGENTD_TRACE_RETENTION_SECONDS) passed (NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_TRACE_NOT_FOUND = 66;</code>
+   */
+  ERROR_REASON_TRACE_NOT_FOUND(66),
+  /**
+   * <pre>
+   * No dataset of that id in the tenant (NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_DATASET_NOT_FOUND = 67;</code>
+   */
+  ERROR_REASON_DATASET_NOT_FOUND(67),
+  /**
+   * <pre>
+   * No evaluation run of that id in the tenant (NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_EVAL_RUN_NOT_FOUND = 68;</code>
+   */
+  ERROR_REASON_EVAL_RUN_NOT_FOUND(68),
+  /**
+   * <pre>
+   * A version may be promoted only once an evaluation run of it passed its
+   * gate (AGENTD_PROMOTION_GATE): none did, or the run named is of another
+   * version or did not pass (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>ERROR_REASON_PROMOTION_REFUSED = 69;</code>
+   */
+  ERROR_REASON_PROMOTION_REFUSED(69),
   UNRECOGNIZED(-1),
   ;
 
@@ -912,6 +947,41 @@ public enum ErrorReason
    * <code>ERROR_REASON_KEY_REQUIRED = 65;</code>
    */
   public static final int ERROR_REASON_KEY_REQUIRED_VALUE = 65;
+  /**
+   * <pre>
+   * The task's trace is not kept: it never had one, or its retention
+   * (AGENTD_TRACE_RETENTION_SECONDS) passed (NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_TRACE_NOT_FOUND = 66;</code>
+   */
+  public static final int ERROR_REASON_TRACE_NOT_FOUND_VALUE = 66;
+  /**
+   * <pre>
+   * No dataset of that id in the tenant (NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_DATASET_NOT_FOUND = 67;</code>
+   */
+  public static final int ERROR_REASON_DATASET_NOT_FOUND_VALUE = 67;
+  /**
+   * <pre>
+   * No evaluation run of that id in the tenant (NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_EVAL_RUN_NOT_FOUND = 68;</code>
+   */
+  public static final int ERROR_REASON_EVAL_RUN_NOT_FOUND_VALUE = 68;
+  /**
+   * <pre>
+   * A version may be promoted only once an evaluation run of it passed its
+   * gate (AGENTD_PROMOTION_GATE): none did, or the run named is of another
+   * version or did not pass (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>ERROR_REASON_PROMOTION_REFUSED = 69;</code>
+   */
+  public static final int ERROR_REASON_PROMOTION_REFUSED_VALUE = 69;
 
 
   public final int getNumber() {
@@ -987,6 +1057,10 @@ public enum ErrorReason
       case 63: return ERROR_REASON_BUDGET_EXISTS;
       case 64: return ERROR_REASON_WEBHOOK_NOT_FOUND;
       case 65: return ERROR_REASON_KEY_REQUIRED;
+      case 66: return ERROR_REASON_TRACE_NOT_FOUND;
+      case 67: return ERROR_REASON_DATASET_NOT_FOUND;
+      case 68: return ERROR_REASON_EVAL_RUN_NOT_FOUND;
+      case 69: return ERROR_REASON_PROMOTION_REFUSED;
       default: return null;
     }
   }

@@ -23,7 +23,7 @@ public final class ErrorsProto {
       descriptor;
   static {
     java.lang.String[] descriptorData = {
-      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\334\r\n\013" +
+      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\353\016\n\013" +
       "ErrorReason\022\034\n\030ERROR_REASON_UNSPECIFIED\020" +
       "\000\022!\n\035ERROR_REASON_INVALID_ARGUMENT\020\001\022\"\n\036" +
       "ERROR_REASON_REQUEST_TOO_LARGE\020\002\022\037\n\033ERRO" +
@@ -67,9 +67,13 @@ public final class ErrorsProto {
       "N_BUDGET_EXHAUSTED\020=\022!\n\035ERROR_REASON_BUD" +
       "GET_NOT_FOUND\020>\022\036\n\032ERROR_REASON_BUDGET_E" +
       "XISTS\020?\022\"\n\036ERROR_REASON_WEBHOOK_NOT_FOUN" +
-      "D\020@\022\035\n\031ERROR_REASON_KEY_REQUIRED\020ABA\n\rde" +
-      "v.agentd.v1B\013ErrorsProtoP\001Z!agentd.dev/g" +
-      "en/agentd/v1;agentdv1b\006proto3"
+      "D\020@\022\035\n\031ERROR_REASON_KEY_REQUIRED\020A\022 \n\034ER" +
+      "ROR_REASON_TRACE_NOT_FOUND\020B\022\"\n\036ERROR_RE" +
+      "ASON_DATASET_NOT_FOUND\020C\022#\n\037ERROR_REASON" +
+      "_EVAL_RUN_NOT_FOUND\020D\022\"\n\036ERROR_REASON_PR" +
+      "OMOTION_REFUSED\020EBA\n\rdev.agentd.v1B\013Erro" +
+      "rsProtoP\001Z!agentd.dev/gen/agentd/v1;agen" +
+      "tdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

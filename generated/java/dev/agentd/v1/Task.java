@@ -1187,6 +1187,47 @@ java.lang.String defaultValue) {
     return children_.get(index);
   }
 
+  public static final int REPLAY_FIELD_NUMBER = 42;
+  private dev.agentd.v1.ReplayInfo replay_;
+  /**
+   * <pre>
+   * For a replay (ReplayTask): the task it replays, how its tool calls were
+   * answered and, once it ended, where it first did other than the recording.
+   * </pre>
+   *
+   * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+   * @return Whether the replay field is set.
+   */
+  @java.lang.Override
+  public boolean hasReplay() {
+    return replay_ != null;
+  }
+  /**
+   * <pre>
+   * For a replay (ReplayTask): the task it replays, how its tool calls were
+   * answered and, once it ended, where it first did other than the recording.
+   * </pre>
+   *
+   * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+   * @return The replay.
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ReplayInfo getReplay() {
+    return replay_ == null ? dev.agentd.v1.ReplayInfo.getDefaultInstance() : replay_;
+  }
+  /**
+   * <pre>
+   * For a replay (ReplayTask): the task it replays, how its tool calls were
+   * answered and, once it ended, where it first did other than the recording.
+   * </pre>
+   *
+   * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ReplayInfoOrBuilder getReplayOrBuilder() {
+    return replay_ == null ? dev.agentd.v1.ReplayInfo.getDefaultInstance() : replay_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1281,6 +1322,9 @@ java.lang.String defaultValue) {
     }
     for (int i = 0; i < citations_.size(); i++) {
       output.writeMessage(41, citations_.get(i));
+    }
+    if (replay_ != null) {
+      output.writeMessage(42, getReplay());
     }
     getUnknownFields().writeTo(output);
   }
@@ -1392,6 +1436,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(41, citations_.get(i));
     }
+    if (replay_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(42, getReplay());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1477,6 +1525,11 @@ java.lang.String defaultValue) {
         != other.getDepth()) return false;
     if (!getChildrenList()
         .equals(other.getChildrenList())) return false;
+    if (hasReplay() != other.hasReplay()) return false;
+    if (hasReplay()) {
+      if (!getReplay()
+          .equals(other.getReplay())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1563,6 +1616,10 @@ java.lang.String defaultValue) {
     if (getChildrenCount() > 0) {
       hash = (37 * hash) + CHILDREN_FIELD_NUMBER;
       hash = (53 * hash) + getChildrenList().hashCode();
+    }
+    if (hasReplay()) {
+      hash = (37 * hash) + REPLAY_FIELD_NUMBER;
+      hash = (53 * hash) + getReplay().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -1791,6 +1848,11 @@ java.lang.String defaultValue) {
         childrenBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x02000000);
+      replay_ = null;
+      if (replayBuilder_ != null) {
+        replayBuilder_.dispose();
+        replayBuilder_ = null;
+      }
       return this;
     }
 
@@ -1938,6 +2000,11 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x01000000) != 0)) {
         result.depth_ = depth_;
+      }
+      if (((from_bitField0_ & 0x04000000) != 0)) {
+        result.replay_ = replayBuilder_ == null
+            ? replay_
+            : replayBuilder_.build();
       }
     }
 
@@ -2150,6 +2217,9 @@ java.lang.String defaultValue) {
           }
         }
       }
+      if (other.hasReplay()) {
+        mergeReplay(other.getReplay());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -2348,6 +2418,13 @@ java.lang.String defaultValue) {
               }
               break;
             } // case 330
+            case 338: {
+              input.readMessage(
+                  getReplayFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x04000000;
+              break;
+            } // case 338
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -5798,6 +5875,170 @@ java.lang.String defaultValue) {
         children_ = null;
       }
       return childrenBuilder_;
+    }
+
+    private dev.agentd.v1.ReplayInfo replay_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ReplayInfo, dev.agentd.v1.ReplayInfo.Builder, dev.agentd.v1.ReplayInfoOrBuilder> replayBuilder_;
+    /**
+     * <pre>
+     * For a replay (ReplayTask): the task it replays, how its tool calls were
+     * answered and, once it ended, where it first did other than the recording.
+     * </pre>
+     *
+     * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+     * @return Whether the replay field is set.
+     */
+    public boolean hasReplay() {
+      return ((bitField0_ & 0x04000000) != 0);
+    }
+    /**
+     * <pre>
+     * For a replay (ReplayTask): the task it replays, how its tool calls were
+     * answered and, once it ended, where it first did other than the recording.
+     * </pre>
+     *
+     * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+     * @return The replay.
+     */
+    public dev.agentd.v1.ReplayInfo getReplay() {
+      if (replayBuilder_ == null) {
+        return replay_ == null ? dev.agentd.v1.ReplayInfo.getDefaultInstance() : replay_;
+      } else {
+        return replayBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * For a replay (ReplayTask): the task it replays, how its tool calls were
+     * answered and, once it ended, where it first did other than the recording.
+     * </pre>
+     *
+     * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+     */
+    public Builder setReplay(dev.agentd.v1.ReplayInfo value) {
+      if (replayBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        replay_ = value;
+      } else {
+        replayBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x04000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For a replay (ReplayTask): the task it replays, how its tool calls were
+     * answered and, once it ended, where it first did other than the recording.
+     * </pre>
+     *
+     * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+     */
+    public Builder setReplay(
+        dev.agentd.v1.ReplayInfo.Builder builderForValue) {
+      if (replayBuilder_ == null) {
+        replay_ = builderForValue.build();
+      } else {
+        replayBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x04000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For a replay (ReplayTask): the task it replays, how its tool calls were
+     * answered and, once it ended, where it first did other than the recording.
+     * </pre>
+     *
+     * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+     */
+    public Builder mergeReplay(dev.agentd.v1.ReplayInfo value) {
+      if (replayBuilder_ == null) {
+        if (((bitField0_ & 0x04000000) != 0) &&
+          replay_ != null &&
+          replay_ != dev.agentd.v1.ReplayInfo.getDefaultInstance()) {
+          getReplayBuilder().mergeFrom(value);
+        } else {
+          replay_ = value;
+        }
+      } else {
+        replayBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x04000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For a replay (ReplayTask): the task it replays, how its tool calls were
+     * answered and, once it ended, where it first did other than the recording.
+     * </pre>
+     *
+     * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+     */
+    public Builder clearReplay() {
+      bitField0_ = (bitField0_ & ~0x04000000);
+      replay_ = null;
+      if (replayBuilder_ != null) {
+        replayBuilder_.dispose();
+        replayBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For a replay (ReplayTask): the task it replays, how its tool calls were
+     * answered and, once it ended, where it first did other than the recording.
+     * </pre>
+     *
+     * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+     */
+    public dev.agentd.v1.ReplayInfo.Builder getReplayBuilder() {
+      bitField0_ |= 0x04000000;
+      onChanged();
+      return getReplayFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * For a replay (ReplayTask): the task it replays, how its tool calls were
+     * answered and, once it ended, where it first did other than the recording.
+     * </pre>
+     *
+     * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+     */
+    public dev.agentd.v1.ReplayInfoOrBuilder getReplayOrBuilder() {
+      if (replayBuilder_ != null) {
+        return replayBuilder_.getMessageOrBuilder();
+      } else {
+        return replay_ == null ?
+            dev.agentd.v1.ReplayInfo.getDefaultInstance() : replay_;
+      }
+    }
+    /**
+     * <pre>
+     * For a replay (ReplayTask): the task it replays, how its tool calls were
+     * answered and, once it ended, where it first did other than the recording.
+     * </pre>
+     *
+     * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.agentd.v1.ReplayInfo, dev.agentd.v1.ReplayInfo.Builder, dev.agentd.v1.ReplayInfoOrBuilder> 
+        getReplayFieldBuilder() {
+      if (replayBuilder_ == null) {
+        replayBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.agentd.v1.ReplayInfo, dev.agentd.v1.ReplayInfo.Builder, dev.agentd.v1.ReplayInfoOrBuilder>(
+                getReplay(),
+                getParentForChildren(),
+                isClean());
+        replay_ = null;
+      }
+      return replayBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

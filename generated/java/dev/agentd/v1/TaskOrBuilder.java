@@ -671,4 +671,34 @@ java.lang.String defaultValue);
    */
   dev.agentd.v1.SubtaskSummaryOrBuilder getChildrenOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * For a replay (ReplayTask): the task it replays, how its tool calls were
+   * answered and, once it ended, where it first did other than the recording.
+   * </pre>
+   *
+   * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+   * @return Whether the replay field is set.
+   */
+  boolean hasReplay();
+  /**
+   * <pre>
+   * For a replay (ReplayTask): the task it replays, how its tool calls were
+   * answered and, once it ended, where it first did other than the recording.
+   * </pre>
+   *
+   * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+   * @return The replay.
+   */
+  dev.agentd.v1.ReplayInfo getReplay();
+  /**
+   * <pre>
+   * For a replay (ReplayTask): the task it replays, how its tool calls were
+   * answered and, once it ended, where it first did other than the recording.
+   * </pre>
+   *
+   * <code>.agentd.v1.ReplayInfo replay = 42;</code>
+   */
+  dev.agentd.v1.ReplayInfoOrBuilder getReplayOrBuilder();
 }

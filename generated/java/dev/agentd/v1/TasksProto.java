@@ -66,69 +66,71 @@ public final class TasksProto {
       "\n\025agentd/v1/tasks.proto\022\tagentd.v1\032\034goog" +
       "le/protobuf/struct.proto\032\037google/protobu" +
       "f/timestamp.proto\032\031agentd/v1/artifacts.p" +
-      "roto\032\026agentd/v1/memory.proto\"\267\001\n\nTokenUs" +
-      "age\022\025\n\rprompt_tokens\030\001 \001(\004\022\031\n\021completion" +
-      "_tokens\030\002 \001(\004\022\030\n\020reasoning_tokens\030\003 \001(\004\022" +
-      "\024\n\014total_tokens\030\004 \001(\004\022\024\n\014saved_tokens\030\005 " +
-      "\001(\004\022\034\n\024cached_prompt_tokens\030\006 \001(\004\022\023\n\013cos" +
-      "t_micros\030\007 \001(\004\"\274\001\n\010PlanStep\022\n\n\002id\030\001 \001(\t\022" +
-      "\023\n\013description\030\002 \001(\t\022\014\n\004tool\030\003 \001(\t\022*\n\tar" +
-      "guments\030\004 \001(\0132\027.google.protobuf.Struct\022\027" +
-      "\n\017expected_output\030\005 \001(\t\022\031\n\021estimated_sec" +
-      "onds\030\006 \001(\001\022\022\n\ndepends_on\030\007 \003(\t\022\r\n\005agent\030" +
-      "\010 \001(\t\"]\n\004Plan\022\"\n\005steps\030\001 \003(\0132\023.agentd.v1" +
-      ".PlanStep\022\037\n\027estimated_total_seconds\030\002 \001" +
-      "(\001\022\020\n\010revision\030\003 \001(\r\"5\n\010Progress\022\024\n\014curr" +
-      "ent_step\030\001 \001(\r\022\023\n\013total_steps\030\002 \001(\r\",\n\tT" +
-      "askError\022\016\n\006reason\030\001 \001(\t\022\017\n\007message\030\002 \001(" +
-      "\t\"\347\006\n\004Task\022\017\n\007task_id\030\001 \001(\t\022%\n\006status\030\002 " +
-      "\001(\0162\025.agentd.v1.TaskStatus\022\014\n\004task\030\003 \001(\t" +
-      "\022&\n\004mode\030\004 \001(\0162\030.agentd.v1.ExecutionMode" +
-      "\022\035\n\004plan\030\005 \001(\0132\017.agentd.v1.Plan\022%\n\010progr" +
-      "ess\030\006 \001(\0132\023.agentd.v1.Progress\022\024\n\014final_" +
-      "answer\030\007 \001(\t\022#\n\005error\030\010 \001(\0132\024.agentd.v1." +
-      "TaskError\022$\n\005usage\030\t \001(\0132\025.agentd.v1.Tok" +
-      "enUsage\022/\n\013create_time\030\n \001(\0132\032.google.pr" +
-      "otobuf.Timestamp\022/\n\013update_time\030\013 \001(\0132\032." +
-      "google.protobuf.Timestamp\022*\n\013stop_reason" +
-      "\030\014 \001(\0162\025.agentd.v1.StopReason\022\023\n\013stop_de" +
-      "tail\030\r \001(\t\022\025\n\rlast_sequence\030\016 \001(\004\022(\n\007con" +
-      "text\030\017 \001(\0132\027.google.protobuf.Struct\022+\n\006l" +
-      "abels\030\020 \003(\0132\033.agentd.v1.Task.LabelsEntry" +
-      "\022\020\n\010trace_id\030\021 \001(\t\022\017\n\007partial\030\022 \001(\010\022\r\n\005a" +
-      "gent\030\023 \001(\t\022\027\n\017conversation_id\030\024 \001(\t\022-\n\ta" +
-      "rtifacts\030\032 \003(\0132\032.agentd.v1.ArtifactSumma" +
-      "ry\022&\n\tcitations\030) \003(\0132\023.agentd.v1.Citati" +
-      "on\022\026\n\016parent_task_id\030\025 \001(\t\022\024\n\014root_task_" +
-      "id\030\026 \001(\t\022\r\n\005depth\030\027 \001(\r\022+\n\010children\030\030 \003(" +
-      "\0132\031.agentd.v1.SubtaskSummary\032-\n\013LabelsEn" +
-      "try\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"\214\001\n\016" +
-      "SubtaskSummary\022\017\n\007task_id\030\001 \001(\t\022\r\n\005agent" +
-      "\030\002 \001(\t\022%\n\006status\030\003 \001(\0162\025.agentd.v1.TaskS" +
-      "tatus\022$\n\005usage\030\004 \001(\0132\025.agentd.v1.TokenUs" +
-      "age\022\r\n\005panel\030\005 \001(\t*\311\001\n\nTaskStatus\022\033\n\027TAS" +
-      "K_STATUS_UNSPECIFIED\020\000\022\027\n\023TASK_STATUS_PE" +
-      "NDING\020\001\022\027\n\023TASK_STATUS_RUNNING\020\002\022\036\n\032TASK" +
-      "_STATUS_INPUT_REQUIRED\020\003\022\031\n\025TASK_STATUS_" +
-      "COMPLETED\020\004\022\026\n\022TASK_STATUS_FAILED\020\005\022\031\n\025T" +
-      "ASK_STATUS_CANCELLED\020\006*\261\001\n\rExecutionMode" +
-      "\022\036\n\032EXECUTION_MODE_UNSPECIFIED\020\000\022\027\n\023EXEC" +
-      "UTION_MODE_AUTO\020\001\022#\n\037EXECUTION_MODE_FUNC" +
-      "TION_CALLING\020\002\022\035\n\031EXECUTION_MODE_TEXT_RE" +
-      "ACT\020\003\022#\n\037EXECUTION_MODE_PLAN_AND_EXECUTE" +
-      "\020\004*\254\003\n\nStopReason\022\033\n\027STOP_REASON_UNSPECI" +
-      "FIED\020\000\022\034\n\030STOP_REASON_FINAL_ANSWER\020\001\022\036\n\032" +
-      "STOP_REASON_MAX_ITERATIONS\020\002\022\036\n\032STOP_REA" +
-      "SON_PLAN_TOO_LARGE\020\003\022\034\n\030STOP_REASON_STEP" +
-      "_TIMEOUT\020\004\022\030\n\024STOP_REASON_DEADLINE\020\005\022\034\n\030" +
-      "STOP_REASON_TOKEN_BUDGET\020\006\022\"\n\036STOP_REASO" +
-      "N_REPEATED_TOOL_CALL\020\007\022\031\n\025STOP_REASON_CA" +
-      "NCELLED\020\010\022\025\n\021STOP_REASON_ERROR\020\t\022\035\n\031STOP" +
-      "_REASON_TOOL_FAILURES\020\031\022\033\n\027STOP_REASON_S" +
-      "TEP_FAILED\020\032\022\031\n\025STOP_REASON_GUARDRAIL\020\033\022" +
-      " \n\034STOP_REASON_BUDGET_EXHAUSTED\020\034B@\n\rdev" +
-      ".agentd.v1B\nTasksProtoP\001Z!agentd.dev/gen" +
-      "/agentd/v1;agentdv1b\006proto3"
+      "roto\032\026agentd/v1/memory.proto\032\027agentd/v1/" +
+      "replays.proto\"\267\001\n\nTokenUsage\022\025\n\rprompt_t" +
+      "okens\030\001 \001(\004\022\031\n\021completion_tokens\030\002 \001(\004\022\030" +
+      "\n\020reasoning_tokens\030\003 \001(\004\022\024\n\014total_tokens" +
+      "\030\004 \001(\004\022\024\n\014saved_tokens\030\005 \001(\004\022\034\n\024cached_p" +
+      "rompt_tokens\030\006 \001(\004\022\023\n\013cost_micros\030\007 \001(\004\"" +
+      "\274\001\n\010PlanStep\022\n\n\002id\030\001 \001(\t\022\023\n\013description\030" +
+      "\002 \001(\t\022\014\n\004tool\030\003 \001(\t\022*\n\targuments\030\004 \001(\0132\027" +
+      ".google.protobuf.Struct\022\027\n\017expected_outp" +
+      "ut\030\005 \001(\t\022\031\n\021estimated_seconds\030\006 \001(\001\022\022\n\nd" +
+      "epends_on\030\007 \003(\t\022\r\n\005agent\030\010 \001(\t\"]\n\004Plan\022\"" +
+      "\n\005steps\030\001 \003(\0132\023.agentd.v1.PlanStep\022\037\n\027es" +
+      "timated_total_seconds\030\002 \001(\001\022\020\n\010revision\030" +
+      "\003 \001(\r\"5\n\010Progress\022\024\n\014current_step\030\001 \001(\r\022" +
+      "\023\n\013total_steps\030\002 \001(\r\",\n\tTaskError\022\016\n\006rea" +
+      "son\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\"\216\007\n\004Task\022\017\n\007t" +
+      "ask_id\030\001 \001(\t\022%\n\006status\030\002 \001(\0162\025.agentd.v1" +
+      ".TaskStatus\022\014\n\004task\030\003 \001(\t\022&\n\004mode\030\004 \001(\0162" +
+      "\030.agentd.v1.ExecutionMode\022\035\n\004plan\030\005 \001(\0132" +
+      "\017.agentd.v1.Plan\022%\n\010progress\030\006 \001(\0132\023.age" +
+      "ntd.v1.Progress\022\024\n\014final_answer\030\007 \001(\t\022#\n" +
+      "\005error\030\010 \001(\0132\024.agentd.v1.TaskError\022$\n\005us" +
+      "age\030\t \001(\0132\025.agentd.v1.TokenUsage\022/\n\013crea" +
+      "te_time\030\n \001(\0132\032.google.protobuf.Timestam" +
+      "p\022/\n\013update_time\030\013 \001(\0132\032.google.protobuf" +
+      ".Timestamp\022*\n\013stop_reason\030\014 \001(\0162\025.agentd" +
+      ".v1.StopReason\022\023\n\013stop_detail\030\r \001(\t\022\025\n\rl" +
+      "ast_sequence\030\016 \001(\004\022(\n\007context\030\017 \001(\0132\027.go" +
+      "ogle.protobuf.Struct\022+\n\006labels\030\020 \003(\0132\033.a" +
+      "gentd.v1.Task.LabelsEntry\022\020\n\010trace_id\030\021 " +
+      "\001(\t\022\017\n\007partial\030\022 \001(\010\022\r\n\005agent\030\023 \001(\t\022\027\n\017c" +
+      "onversation_id\030\024 \001(\t\022-\n\tartifacts\030\032 \003(\0132" +
+      "\032.agentd.v1.ArtifactSummary\022&\n\tcitations" +
+      "\030) \003(\0132\023.agentd.v1.Citation\022\026\n\016parent_ta" +
+      "sk_id\030\025 \001(\t\022\024\n\014root_task_id\030\026 \001(\t\022\r\n\005dep" +
+      "th\030\027 \001(\r\022+\n\010children\030\030 \003(\0132\031.agentd.v1.S" +
+      "ubtaskSummary\022%\n\006replay\030* \001(\0132\025.agentd.v" +
+      "1.ReplayInfo\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t" +
+      "\022\r\n\005value\030\002 \001(\t:\0028\001\"\214\001\n\016SubtaskSummary\022\017" +
+      "\n\007task_id\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022%\n\006status" +
+      "\030\003 \001(\0162\025.agentd.v1.TaskStatus\022$\n\005usage\030\004" +
+      " \001(\0132\025.agentd.v1.TokenUsage\022\r\n\005panel\030\005 \001" +
+      "(\t*\311\001\n\nTaskStatus\022\033\n\027TASK_STATUS_UNSPECI" +
+      "FIED\020\000\022\027\n\023TASK_STATUS_PENDING\020\001\022\027\n\023TASK_" +
+      "STATUS_RUNNING\020\002\022\036\n\032TASK_STATUS_INPUT_RE" +
+      "QUIRED\020\003\022\031\n\025TASK_STATUS_COMPLETED\020\004\022\026\n\022T" +
+      "ASK_STATUS_FAILED\020\005\022\031\n\025TASK_STATUS_CANCE" +
+      "LLED\020\006*\261\001\n\rExecutionMode\022\036\n\032EXECUTION_MO" +
+      "DE_UNSPECIFIED\020\000\022\027\n\023EXECUTION_MODE_AUTO\020" +
+      "\001\022#\n\037EXECUTION_MODE_FUNCTION_CALLING\020\002\022\035" +
+      "\n\031EXECUTION_MODE_TEXT_REACT\020\003\022#\n\037EXECUTI" +
+      "ON_MODE_PLAN_AND_EXECUTE\020\004*\254\003\n\nStopReaso" +
+      "n\022\033\n\027STOP_REASON_UNSPECIFIED\020\000\022\034\n\030STOP_R" +
+      "EASON_FINAL_ANSWER\020\001\022\036\n\032STOP_REASON_MAX_" +
+      "ITERATIONS\020\002\022\036\n\032STOP_REASON_PLAN_TOO_LAR" +
+      "GE\020\003\022\034\n\030STOP_REASON_STEP_TIMEOUT\020\004\022\030\n\024ST" +
+      "OP_REASON_DEADLINE\020\005\022\034\n\030STOP_REASON_TOKE" +
+      "N_BUDGET\020\006\022\"\n\036STOP_REASON_REPEATED_TOOL_" +
+      "CALL\020\007\022\031\n\025STOP_REASON_CANCELLED\020\010\022\025\n\021STO" +
+      "P_REASON_ERROR\020\t\022\035\n\031STOP_REASON_TOOL_FAI" +
+      "LURES\020\031\022\033\n\027STOP_REASON_STEP_FAILED\020\032\022\031\n\025" +
+      "STOP_REASON_GUARDRAIL\020\033\022 \n\034STOP_REASON_B" +
+      "UDGET_EXHAUSTED\020\034B@\n\rdev.agentd.v1B\nTask" +
+      "sProtoP\001Z!agentd.dev/gen/agentd/v1;agent" +
+      "dv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -137,6 +139,7 @@ public final class TasksProto {
           com.google.protobuf.TimestampProto.getDescriptor(),
           dev.agentd.v1.ArtifactsProto.getDescriptor(),
           dev.agentd.v1.MemoryProto.getDescriptor(),
+          dev.agentd.v1.ReplaysProto.getDescriptor(),
         });
     internal_static_agentd_v1_TokenUsage_descriptor =
       getDescriptor().getMessageTypes().get(0);
@@ -173,7 +176,7 @@ public final class TasksProto {
     internal_static_agentd_v1_Task_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Task_descriptor,
-        new java.lang.String[] { "TaskId", "Status", "Task", "Mode", "Plan", "Progress", "FinalAnswer", "Error", "Usage", "CreateTime", "UpdateTime", "StopReason", "StopDetail", "LastSequence", "Context", "Labels", "TraceId", "Partial", "Agent", "ConversationId", "Artifacts", "Citations", "ParentTaskId", "RootTaskId", "Depth", "Children", });
+        new java.lang.String[] { "TaskId", "Status", "Task", "Mode", "Plan", "Progress", "FinalAnswer", "Error", "Usage", "CreateTime", "UpdateTime", "StopReason", "StopDetail", "LastSequence", "Context", "Labels", "TraceId", "Partial", "Agent", "ConversationId", "Artifacts", "Citations", "ParentTaskId", "RootTaskId", "Depth", "Children", "Replay", });
     internal_static_agentd_v1_Task_LabelsEntry_descriptor =
       internal_static_agentd_v1_Task_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_Task_LabelsEntry_fieldAccessorTable = new
@@ -190,6 +193,7 @@ public final class TasksProto {
     com.google.protobuf.TimestampProto.getDescriptor();
     dev.agentd.v1.ArtifactsProto.getDescriptor();
     dev.agentd.v1.MemoryProto.getDescriptor();
+    dev.agentd.v1.ReplaysProto.getDescriptor();
   }
 
   // @@protoc_insertion_point(outer_class_scope)

@@ -1,0 +1,1 @@
+"""Where tasks' traces are kept (`stores.traces.base`): in memory, or SQL."""
