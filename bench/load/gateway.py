@@ -16,7 +16,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import events_pb2, tasks_pb2
-from agentd_client.errors import from_rpc_error
+from agentd_client.status_details import from_rpc_error
 
 TERMINAL = {
     tasks_pb2.TASK_STATUS_COMPLETED: "completed",
