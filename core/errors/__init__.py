@@ -41,6 +41,12 @@ from core.errors.conversations import (
     ConversationNotFoundError,
     FollowUpQueuedError,
 )
+from core.errors.evals import (
+    DatasetNotFoundError,
+    EvalRunNotFoundError,
+    PromotionRefusedError,
+    TraceNotFoundError,
+)
 from core.errors.knowledge import (
     DocumentGoneError,
     EmbeddingModelChangedError,
@@ -48,12 +54,6 @@ from core.errors.knowledge import (
     KnowledgeBaseExistsError,
     MemoryNotFoundError,
     MemoryUnavailableError,
-)
-from core.errors.evals import (
-    DatasetNotFoundError,
-    EvalRunNotFoundError,
-    PromotionRefusedError,
-    TraceNotFoundError,
 )
 from core.errors.secrets import KeyRequiredError, SecretUnreadableError, WebhookNotFoundError
 from core.errors.tasks import (
@@ -95,10 +95,10 @@ __all__ = [
     "ConversationBusyError",
     "ConversationLineFullError",
     "ConversationNotFoundError",
+    "DatasetNotFoundError",
     "DeadlineExceededError",
     "DestinationNotAllowedError",
     "DocumentGoneError",
-    "DatasetNotFoundError",
     "EmbeddingModelChangedError",
     "EmbeddingsUnavailableError",
     "EvalRunNotFoundError",
