@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any
 
 from records.tasks import TokenUsage
@@ -36,11 +36,16 @@ def _dumps(value: dict[str, Any]) -> str:
 def detail_json(detail: TraceDetail, numbers: Mapping[str, int] | None = None) -> str:
     """An entry's detail as JSON text (its kind is kept beside it); a model call's
     message ids as runs of their `numbers` in the task, when given."""
+    if isinstance(detail, ModelCallTrace):  # field by field: no deep copy of its ids
+        body = {f.name: getattr(detail, f.name) for f in fields(detail)}
+        body["reply_tool_calls"] = [asdict(c) for c in detail.reply_tool_calls]
+        body["usage"] = asdict(detail.usage)
+        if numbers is not None:
+            body["message_ids"] = runs(detail.message_ids, numbers)
+        return _dumps(body)
     body = asdict(detail)
     if isinstance(detail, ToolCallTrace):
         body["source"] = detail.source.value
-    if isinstance(detail, ModelCallTrace) and numbers is not None:
-        body["message_ids"] = runs(detail.message_ids, numbers)
     return _dumps(body)
 
 

@@ -6,7 +6,7 @@ its iterations)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any
 
 from records.traces.model import ModelCallTrace, TracedMessage, TraceEntry, canonical
@@ -17,10 +17,14 @@ def _weight(value: Any) -> int:
 
 
 def entry_bytes(entry: TraceEntry) -> int:
-    body = asdict(entry.detail)
-    if isinstance(entry.detail, ModelCallTrace):
-        body["message_ids"] = len(entry.detail.message_ids)
-    return _weight(body)
+    detail = entry.detail
+    if isinstance(detail, ModelCallTrace):  # its fields one by one: no copy of its ids
+        body = {f.name: getattr(detail, f.name) for f in fields(detail)}
+        body["message_ids"] = len(detail.message_ids)
+        body["reply_tool_calls"] = [asdict(c) for c in detail.reply_tool_calls]
+        body["usage"] = asdict(detail.usage)
+        return _weight(body)
+    return _weight(asdict(detail))
 
 
 def message_bytes(message: TracedMessage) -> int:

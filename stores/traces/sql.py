@@ -9,13 +9,24 @@ changes nothing. Reads go through the engine's own connections.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select, true, update
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Integer,
+    bindparam,
+    delete,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.dml import UpdateBase
+from sqlalchemy.sql.elements import BindParameter
 
 from records.traces.codec import detail_from, detail_json, message_json, message_of, numbered
 from records.traces.model import (
@@ -28,6 +39,7 @@ from records.traces.model import (
 )
 from records.traces.size import entry_bytes, message_bytes
 from stores.sql.database import Database, insert_of
+from stores.sql.group_commit import Params
 from stores.sql.times import aware
 from stores.traces.numbers import MessageNumbers
 from stores.traces.tables import trace_entries, trace_heads, trace_messages
@@ -56,6 +68,14 @@ class SqlTraceStore:
             index_elements=[_H.task_id]
         )
         self._numbers = MessageNumbers(database.engine)
+        # Built once: each write binds its values (compiled once, from SQLAlchemy's cache).
+        self._count = self._counting()
+        self._message = insert_of(dialect, trace_messages).on_conflict_do_nothing(
+            index_elements=[_M.task_id, _M.message_id]
+        )
+        self._entry = insert_of(dialect, trace_entries).on_conflict_do_nothing(
+            index_elements=[_E.task_id, _E.entry_id]
+        )
 
     async def write(
         self,
@@ -75,59 +95,53 @@ class SqlTraceStore:
         kept = {
             i: _message_row(task_id, unique[i], firsts.get(i, least), numbers[i]) for i in order
         }
-        steps: list[tuple[UpdateBase, Mapping[str, Any] | None]] = [
+        counts = {
+            "b_task_id": task_id,
+            "ids": list(rows),
+            "names": list(kept),
+            "b_n": len(rows),
+            "b_added": sum(r["bytes"] for r in (*rows.values(), *kept.values())),
+            "b_cut": cut,
+        }
+        steps: list[tuple[UpdateBase, Params]] = [
             (self._head, _head_row(owner)),
-            (self._counted(task_id, list(rows.values()), list(kept.values()), cut), None),
+            (self._count, counts),
         ]
-        steps += self._inserts(trace_messages, [_M.task_id, _M.message_id], list(kept.values()))
-        steps += self._inserts(trace_entries, [_E.task_id, _E.entry_id], list(rows.values()))
-        await self._writer.execute_together(steps)
+        if kept:  # each table's rows in one executemany
+            steps.append((self._message, list(kept.values())))
+        if rows:
+            steps.append((self._entry, list(rows.values())))
+        try:
+            await self._writer.execute_together(steps)
+        except BaseException:  # the numbers taken may be another replica's: read again
+            self._numbers.forget([task_id])
+            raise
 
-    def _counted(
-        self,
-        task_id: str,
-        entries: list[dict[str, Any]],
-        messages: list[dict[str, Any]],
-        cut: bool,
-    ) -> UpdateBase:
-        """The head's counts moved by the rows of the batch not kept yet (run before they
-        are inserted, in the same transaction)."""
-        ids = [r["entry_id"] for r in entries]
-        names = [r["message_id"] for r in messages]
-        here = _E.task_id == task_id
-        known_entries = select(func.count()).where(here, _E.entry_id.in_(ids))
+    def _counting(self) -> UpdateBase:
+        """The head's counts moved by the rows of a batch not kept yet (run before they
+        are inserted, in the same transaction); built once, its values bound per write."""
+        here = _E.task_id == bindparam("b_task_id")
+        ids: BindParameter[str] = bindparam("ids", expanding=True)
+        names: BindParameter[str] = bindparam("names", expanding=True)
+        known = select(func.count()).where(here, _E.entry_id.in_(ids)).scalar_subquery()
         entry_weight = select(func.coalesce(func.sum(_E.bytes), 0)).where(
             here, _E.entry_id.in_(ids)
         )
         message_weight = select(func.coalesce(func.sum(_M.bytes), 0)).where(
-            _M.task_id == task_id, _M.message_id.in_(names)
+            _M.task_id == bindparam("b_task_id"), _M.message_id.in_(names)
         )
-        added = sum(r["bytes"] for r in entries) + sum(r["bytes"] for r in messages)
         return (
             update(trace_heads)
-            .where(_H.task_id == task_id)
+            .where(_H.task_id == bindparam("b_task_id"))
             .values(
-                entries=_H.entries + len(ids) - known_entries.scalar_subquery(),
+                entries=_H.entries + bindparam("b_n", type_=Integer) - known,
                 bytes=_H.bytes
-                + added
+                + bindparam("b_added", type_=BigInteger)
                 - entry_weight.scalar_subquery()
                 - message_weight.scalar_subquery(),
-                cut=or_(_H.cut, true()) if cut else _H.cut,
+                cut=or_(_H.cut, bindparam("b_cut", type_=Boolean)),
             )
         )
-
-    def _inserts(
-        self, table: Any, keys: list[Any], rows: list[dict[str, Any]]
-    ) -> list[tuple[UpdateBase, Mapping[str, Any] | None]]:
-        return [
-            (
-                insert_of(self._dialect, table)
-                .values(rows[i : i + CHUNK])
-                .on_conflict_do_nothing(index_elements=keys),
-                None,
-            )
-            for i in range(0, len(rows), CHUNK)
-        ]
 
     async def head(self, task_id: str) -> TraceHead | None:
         async with self._engine.connect() as connection:

@@ -59,6 +59,6 @@ trace_messages = Table(
     Column("bytes", Integer, nullable=False),
     Column("body", Text, nullable=False),
     Index("ix_trace_messages_first", "task_id", "first_entry_id"),
-    Index("ix_trace_messages_number", "task_id", "number"),
+    Index("ix_trace_messages_number", "task_id", "number", unique=True),
 )
 """A message model calls of the task sent, kept once (its content address)."""

@@ -6,7 +6,7 @@ user (`ix_trace_heads_user`), GetTaskTrace a task's children by parent
 (`ix_trace_heads_parent`). Entries are read in entry-id order (their primary key); each
 distinct message a task's model calls sent is kept once, found by the first entry that
 named it (`ix_trace_messages_first`), and by its number in the task
-(`ix_trace_messages_number`), by which model calls name their messages in runs.
+(`ix_trace_messages_number`, unique), by which model calls name their messages in runs.
 
 Revision ID: 0028
 Revises: 0027
@@ -63,7 +63,9 @@ def upgrade() -> None:
         sa.Column("body", sa.Text(), nullable=False),
     )
     op.create_index("ix_trace_messages_first", "trace_messages", ["task_id", "first_entry_id"])
-    op.create_index("ix_trace_messages_number", "trace_messages", ["task_id", "number"])
+    op.create_index(
+        "ix_trace_messages_number", "trace_messages", ["task_id", "number"], unique=True
+    )
 
 
 def downgrade() -> None:
