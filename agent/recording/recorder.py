@@ -1,8 +1,10 @@
 """Keeping runs' traces: each run records through its `RunRecording`, which turns what
 happened into trace entries (`agent.recording.capture`) on the spot and queues them; one
 writer task of the process (`Recorder`) writes the queue beside the runs, batched per
-task, so no model call waits for a commit. A run's `flush` (when it ends) returns once
-everything it queued is written, so its trace is whole when its end is seen.
+task, so no model call waits for a commit. The writer lets what comes within `LINGER_SECONDS`
+gather first (a short task's trace is one write, not one per call), unless a run's
+`flush` (when it ends) waits: that returns once everything queued before it is written,
+so a task's trace is whole when its end is seen.
 
 A write that fails is retried a few times, then logged and dropped: a trace is a record
 of the run, never a reason to stop it.
@@ -11,6 +13,7 @@ of the run, never a reason to stop it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import time
 from collections import deque
@@ -44,6 +47,9 @@ FLUSH_SECONDS = 10.0
 """The longest a run's end waits for its trace to be written (a database out of reach
 does not hold the end up)."""
 RETRY_PAUSES = (0.05, 0.25, 1.0)
+LINGER_SECONDS = 0.25
+"""How long the writer lets entries gather before it writes them, while no flush waits
+(a process that stops meanwhile loses at most this much of its runs' traces)."""
 
 
 @dataclass(slots=True)
@@ -64,6 +70,8 @@ class Recorder:
         self._queue: deque[_Batch | asyncio.Future[None]] = deque()
         self._worker: asyncio.Task[None] | None = None
         self._counter = itertools.count()
+        self._hurry = asyncio.Event()
+        """Set while a flush waits: the writer writes at once."""
 
     def for_run(self, task: Task) -> RunRecording:
         """The recording of one run of `task` (a woken run's trace goes on the same)."""
@@ -95,6 +103,7 @@ class Recorder:
             return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.append(done)
+        self._hurry.set()
         self._wake()
         try:
             async with asyncio.timeout(FLUSH_SECONDS):
@@ -104,6 +113,7 @@ class Recorder:
 
     async def drain(self) -> None:
         """Wait for everything queued to be written (at shutdown, and in tests)."""
+        self._hurry.set()
         while self._worker is not None and not self._worker.done():
             await asyncio.gather(self._worker, return_exceptions=True)
 
@@ -115,6 +125,11 @@ class Recorder:
         """Write what is queued: every task's batches joined, the tasks at once (their
         commits grouped by the database's writer), then tell the flushes waiting."""
         while self._queue:
+            if not self._hurry.is_set():  # nobody waits: let more gather
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(LINGER_SECONDS):
+                        await self._hurry.wait()
+            self._hurry.clear()
             joined: dict[str, _Batch] = {}
             waiting: list[asyncio.Future[None]] = []
             while self._queue:
@@ -152,13 +167,16 @@ class Recorder:
 class RunRecording:
     """What one run records; nothing here awaits but `flush`."""
 
-    __slots__ = ("_bytes", "_cut", "_ids", "_kept", "_recorder", "owner")
+    __slots__ = ("_bytes", "_cut", "_ids", "_kept", "_recorder", "_same", "owner")
 
     def __init__(self, recorder: Recorder, owner: TraceOwner) -> None:
         self._recorder = recorder
         self.owner = owner
         self._ids: dict[Message, TracedMessage] = {}
         """The messages this run sent, as traced (each redacted and named once)."""
+        self._same: dict[int, tuple[Message, TracedMessage]] = {}
+        """The same by the message object (a run sends the same objects call after call:
+        found without hashing their contents)."""
         self._kept: set[str] = set()
         """The message ids this run queued."""
         self._bytes = 0
@@ -186,9 +204,14 @@ class RunRecording:
         limit = self.traces.max_record_bytes
         traced: list[TracedMessage] = []
         for message in messages:
+            same = self._same.get(id(message))
+            if same is not None and same[0] is message:
+                traced.append(same[1])
+                continue
             found = self._ids.get(message)
             if found is None:
                 found = self._ids[message] = capture.message(message, limit)
+            self._same[id(message)] = (message, found)  # holds it: its id stays its own
             traced.append(found)
         firsts = {m.message_id: m for m in traced}  # a message sent twice in one call
         new = [m for m in firsts.values() if m.message_id not in self._kept]
