@@ -150,7 +150,7 @@ async def _show_trace(
     children = list(first.child_task_ids) if depth > 0 else []
     for entry in (e for page in pages for e in page.entries):
         if not json_lines:
-            print(f"{indent}  {_trace_line(entry)}")
+            print(f"{indent}  {_trace_line(entry)}".rstrip())
         child = entry.tool_call.child_task_id if entry.HasField("tool_call") else ""
         if child in children:
             children.remove(child)
