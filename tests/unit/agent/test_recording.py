@@ -9,6 +9,11 @@ import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
 from agent.engine import Engine
 from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
@@ -197,6 +202,29 @@ async def test_a_task_beyond_its_cap_keeps_its_first_entries_and_is_marked_cut(
     page = await whole(store, task_id)
     kept: list[TraceEntry] = list(page.entries)
     assert isinstance(kept[0].detail, ModelCallTrace)  # the first, not the last
+
+
+async def test_a_model_calls_span_names_its_trace_entry(tmp_path: Path) -> None:
+    """The `llm` span of each model call carries the id of the call's entry in the trace
+    and the task's id (the process's tracer provider, or one installed for the test,
+    feeding an in-memory exporter)."""
+    exporter = InMemorySpanExporter()
+    provider = trace.get_tracer_provider()
+    if not isinstance(provider, TracerProvider):
+        provider = TracerProvider()
+        trace.set_tracer_provider(provider)
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    store = InMemoryTraceStore()
+    engine = engine_of(tmp_path, 1, Traces(store))
+
+    task_id = await run_task(engine)
+
+    page = await whole(store, task_id)
+    calls = [e.entry_id for e in page.entries if isinstance(e.detail, ModelCallTrace)]
+    named = [s.attributes for s in exporter.get_finished_spans() if s.name.startswith("llm ")]
+    exporter.clear()
+    linked = [a for a in named if a is not None and a.get("agentd.task_id") == task_id]
+    assert [a.get("agentd.trace.entry_id") for a in linked] == calls
 
 
 async def test_no_trace_is_kept_without_traces(tmp_path: Path) -> None:
