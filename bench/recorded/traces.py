@@ -9,7 +9,8 @@ no trace, in one run:
   end waits for its trace, so that wait is in the figure;
 - per step: the plan-and-execute chain's overhead per step, traces on against off
   (target: at most x1.10), an engine per variant;
-- the store's own write (one batch: what the writer commits for a task at a time), p50.
+- the store's own write (one batch: what the writer commits for a task at a time), p50;
+- the same with the in-memory trace store: what the recording costs without a database.
 The variants' runs are interleaved, their order turned each run, so drift on a busy
 machine hits them alike. Bounded in count.
 """
@@ -46,6 +47,7 @@ from stores.sql.engine import migrate
 from stores.tasks.base import TaskStore
 from stores.tasks.memory import InMemoryTaskStore
 from stores.traces.base import TraceStore
+from stores.traces.memory import InMemoryTraceStore
 from stores.traces.sql import SqlTraceStore
 from tests.helpers import fresh_postgres_database
 
@@ -186,7 +188,11 @@ async def main() -> None:
         await migrate(url)
         database = Database.open(url)
         store = _Timed(SqlTraceStore(database))
-        variants: dict[str, Traces | None] = {"off": None, "postgres": Traces(store)}
+        variants: dict[str, Traces | None] = {
+            "off": None,
+            "memory": Traces(InMemoryTraceStore()),
+            "postgres": Traces(store),
+        }
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 calls = await _calls(Path(tmp), variants)
@@ -199,16 +205,19 @@ async def main() -> None:
     step_verdict = "met" if ratio <= STEP_TARGET else f"MISSED by {ratio - STEP_TARGET:.2f}"
     print(
         "Traces: the engine's overhead with each task's durable trace kept on PostgreSQL "
-        f"against none ({RUNS} tasks of each, interleaved)"
+        f"against none ({RUNS} tasks of each, interleaved; in memory: the recording alone)"
     )
     print(
         f"  per model call (function calling)  off p50 {_ms(calls['off']):.3f} ms, "
-        f"traced p50 {_ms(calls['postgres']):.3f} ms: +{added:.3f} ms "
+        f"in memory {_ms(calls['memory']):.3f} ms, "
+        f"PostgreSQL {_ms(calls['postgres']):.3f} ms: +{added:.3f} ms "
         f"(target <= {CALL_TARGET_MS:.0f} ms: {verdict})"
     )
     print(
         f"  per plan-and-execute step          off p50 {_ms(steps['off']):.3f} ms, "
-        f"traced p50 {_ms(steps['postgres']):.3f} ms: x{ratio:.2f} "
+        f"in memory {_ms(steps['memory']):.3f} ms "
+        f"x{_ms(steps['memory']) / _ms(steps['off']):.2f}, "
+        f"PostgreSQL {_ms(steps['postgres']):.3f} ms x{ratio:.2f} "
         f"(target <= {STEP_TARGET:.2f}: {step_verdict})"
     )
     print(
