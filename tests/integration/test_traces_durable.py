@@ -3,7 +3,8 @@ run with the fake model (the real `openai` client over HTTP) that calls tools is
 back whole with GetTaskTrace after its live events expired (AGENTD_RETENTION_SECONDS of a
 second): each model request's messages, each reply, each tool result; a secret a tool
 returned is redacted in the trace; and a trace grows linearly with a task's iterations,
-counted in the SQL tables' rows and bytes for tasks of 5, 10 and 20 iterations."""
+counted in the SQL tables' rows and bytes for tasks of 5, 10 and 20 iterations; ForgetUser
+deletes the caller's traces."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
 from sqlalchemy import func, select
 
-from agentd.v1 import tasks_pb2, traces_pb2
+from agentd.v1 import memory_pb2, memory_pb2_grpc, tasks_pb2, traces_pb2
 from agentd_client.client import AgentClient
+from agentd_client.errors import TraceNotFoundError
 from core.errors import TaskNotFoundError
 from stores.sql.database import Database
 from stores.traces.tables import trace_entries, trace_heads, trace_messages
@@ -152,3 +155,21 @@ async def counted(h: Harness, task_id: str) -> tuple[int, int, int]:
         )
     assert head == entries
     return int(entries or 0), int(messages or 0), int(body or 0) + int(texts or 0)
+
+
+async def test_forget_user_deletes_the_callers_traces(tmp_path: Path, database_url: str) -> None:
+    """ForgetUser (MemoryService) deletes the caller's traces, whether or not long-term
+    memory is on: here it is off, so the call still answers FAILED_PRECONDITION for the
+    memories, and the trace is gone."""
+    async with harness(tmp_path, calls(1), database_url=database_url) as h:
+        events = await h.run("calculate once", mode=FC)
+        task_id = events[0].task_id
+        assert len(await whole_trace(h.client, task_id)) == 1
+        stub = memory_pb2_grpc.MemoryServiceStub(h.running.channel)
+
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await stub.ForgetUser(memory_pb2.ForgetUserRequest())
+
+        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        with pytest.raises(TraceNotFoundError):
+            await h.client.get_task_trace(task_id)
