@@ -11,6 +11,7 @@ from agent.definitions.catalog import Agents
 from agent.guardrails.runs import DecisionSink
 from agent.llm.window.encodings import Encodings
 from agent.notices import NoNotices, Notices
+from agent.recording.traces import Traces
 from agent.scheduling.factory import ModelFactory
 from agent.spending.calls import Metering
 from agent.teams.delegation import TeamLimits
@@ -88,5 +89,7 @@ class EngineParts:
     notices: Notices = field(default_factory=NoNotices)
     """Who is told of status changes and of the steps of waits for a person
     (`agent.notices`)."""
+    traces: Traces | None = None
+    """Where runs' durable traces are kept (`agent.recording`); None: no trace is kept."""
     missing_settings: tuple[str, ...] = ("AGENTD_LLM_MODEL",)
     """Without models: the settings that would turn the engine on (its error says them)."""

@@ -24,6 +24,7 @@ from bench import (
     urls,
 )
 from bench.people import approvals, steering
+from bench.recorded import traces
 from bench.spending import ledger, reservations, steps
 from bench.webhooks import outbox
 
@@ -39,6 +40,7 @@ BENCHES: list[tuple[Callable[[], None], bool]] = [
     (_async(stores.main), True),
     (_async(reservations.main), True),
     (_async(ledger.main), True),
+    (_async(traces.main), True),
     (_async(outbox.main), True),
     (_async(checkpoints.main), True),
     (urls.main, True),

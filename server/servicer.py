@@ -1,6 +1,6 @@
 """The AgentService servicer: the one object gRPC registers, each of its RPCs served by
 the handler of its resource (`server/rpcs/`: tasks, the inbox, artifacts, tools, audit,
-grants, agents, conversations, usage, webhooks)."""
+grants, agents, conversations, usage, webhooks, traces)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from server.rpcs.audit import AuditRpcs
 from server.rpcs.conversations import ConversationRpcs
 from server.rpcs.grants import GrantRpcs
 from server.rpcs.inbox import InboxRpcs
+from server.rpcs.recorded.traces import TraceRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tool_listing import ToolListing
 from server.rpcs.tools import ToolRpcs
@@ -28,6 +29,7 @@ from server.rpcs.usage import UsageRpcs
 from server.rpcs.webhooks import WebhookRpcs
 from server.services.action_history import ActionHistory
 from server.services.tasks import TaskService
+from server.services.traces import TraceService
 from server.services.usage import UsageService
 from server.services.webhooks import WebhookService
 from tools.grant_admin import GrantAdmin
@@ -73,6 +75,7 @@ def agent_servicer(
     webhooks: WebhookService,
     history: ActionHistory,
     *,
+    traces: TraceService | None = None,
     heartbeat_seconds: float = 15.0,
 ) -> AgentServicer:
     """The servicer over the engine and its collaborators, one handler per resource."""
@@ -87,4 +90,5 @@ def agent_servicer(
         ConversationRpcs(conversations),
         UsageRpcs(usage),
         WebhookRpcs(webhooks),
+        TraceRpcs(traces or TraceService(None)),
     )

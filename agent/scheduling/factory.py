@@ -21,6 +21,7 @@ from agent.llm.providers import DEFAULT_PROVIDER, Provider, chain
 from agent.llm.roles import ModelRoles, role_model
 from agent.llm.window.encodings import Encodings
 from agent.notices import NoNotices, Notices
+from agent.recording.recorder import Recorder
 from agent.running.run import TaskRun
 from agent.running.state import RunBounds, RunState
 from agent.running.transcript import Transcript
@@ -73,6 +74,8 @@ class RunFactory:
     child tasks' runs, for their parents."""
     meter: Metering | None = None
     """Prices, budgets and the usage ledger of every run's model calls (`agent.spending`)."""
+    recorder: Recorder | None = None
+    """Keeps every stored task's durable trace (`agent.recording`); None: none is kept."""
     _made: dict[tuple[str, float | None, int | None], Model] = field(default_factory=dict)
 
     async def admitted(self, run: TaskRun) -> None:
@@ -83,9 +86,11 @@ class RunFactory:
             await self.meter.admit(run.task, model, len(run.task.goal) // 4)
 
     async def drained(self) -> None:
-        """Wait for the usage rows of model calls being written (at shutdown)."""
+        """Wait for the usage rows and trace entries being written (at shutdown)."""
         if self.meter is not None:
             await self.meter.drain()
+        if self.recorder is not None:
+            await self.recorder.drain()
 
     def specs(self, names: Sequence[str]) -> dict[str, ToolSpec]:
         """The tools a task was given, by name: those the registry still has (a resumed
@@ -126,6 +131,7 @@ class RunFactory:
             waits=self.waits,
             nudge=self.nudge if task.parent_task_id else None,
             notices=self.notices,
+            recording=self.recorder.for_run(task) if self.recorder and persist else None,
         )
         run = TaskRun(
             task=task,

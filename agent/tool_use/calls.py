@@ -34,6 +34,7 @@ from agent.running.citations import SEARCH_KNOWLEDGE, citations_of
 from agent.running.concurrency import all_or_none
 from agent.running.seams import PlannedCall
 from agent.tool_use import questions
+from agent.tool_use.finished import finished
 from agent.tool_use.people import PersonWaits
 from agent.tool_use.progress import ProgressEvents
 from agent.tool_use.results import UNKNOWN_OUTCOME as UNKNOWN_OUTCOME
@@ -243,10 +244,8 @@ class ToolCalls:
                 )
             raise
         result = replace(result, duration_seconds=time.perf_counter() - started)
-        data, error, took, text = result.data, result.error, result.duration_seconds, result.text
-        await run.transcript.emit(
-            ev.ToolCallFinished(call_id, name, data, error, took, text, result.cached)
-        )
+        await finished(run, step_id, invocation, result, key)  # its event, its trace
+        data, error, text = result.data, result.error, result.text
         if error is None and name == SEARCH_KNOWLEDGE and self.specs[name].source == "builtin":
             run.transcript.citations.extend(citations_of(data))
         if error is None and name == WRITE_ARTIFACT and self.specs[name].source == "builtin":

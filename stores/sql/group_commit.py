@@ -65,12 +65,15 @@ class RowRejectedError(ValueError):
     """A row that its table cannot hold (too long, NUL characters, not UTF-8 text)."""
 
 
+Params = Mapping[str, Any] | Sequence[Mapping[str, Any]] | None  # a row, rows, or none
+
+
 @dataclass(frozen=True, slots=True)
 class _Write:
     statement: UpdateBase
     params: Mapping[str, Any] | None
     done: asyncio.Future[int] = field(compare=False)
-    then: tuple[tuple[UpdateBase, Mapping[str, Any] | None], ...] = ()
+    then: tuple[tuple[UpdateBase, Params], ...] = ()
     """Statements run after `statement`, in the same transaction (`execute_together`);
     the write's row count is then the last one's."""
 
@@ -186,20 +189,19 @@ class SqlWriter:
         if self._pending and self._flusher is None:
             self._flusher = asyncio.get_running_loop().create_task(self._flush())
 
-    async def execute_together(
-        self, steps: Sequence[tuple[UpdateBase, Mapping[str, Any] | None]]
-    ) -> int:
+    async def execute_together(self, steps: Sequence[tuple[UpdateBase, Params]]) -> int:
         """Run write statements in order, all in one transaction (all of them or none);
-        the last one's row count once they are committed. Rows are not checked: the
-        statements are the store's own."""
+        the last one's row count once committed. A later step may carry rows (a sequence:
+        one executemany). Rows are not checked: the statements are the store's own."""
         (statement, params), *then = steps
+        assert params is None or isinstance(params, Mapping), "the first step takes a row"
         return await self._queue(statement, params, tuple(then))
 
     async def _queue(
         self,
         statement: UpdateBase,
         params: Mapping[str, Any] | None,
-        then: tuple[tuple[UpdateBase, Mapping[str, Any] | None], ...] = (),
+        then: tuple[tuple[UpdateBase, Params], ...] = (),
     ) -> int:
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._pending.append(_Write(statement, params, done, then))
@@ -346,9 +348,12 @@ def _groups(batch: Sequence[_Write]) -> _Groups:
     return groups
 
 
-def _steps(write: _Write) -> list[tuple[UpdateBase, dict[str, Any] | None]]:
-    steps = [(write.statement, write.params), *write.then]
-    return [(statement, dict(p) if p is not None else None) for statement, p in steps]
+def _steps(write: _Write) -> list[tuple[UpdateBase, Any]]:
+    steps = [(write.statement, write.params), *write.then]  # a row, rows (executemany), none
+    return [
+        (statement, [dict(r) for r in p] if isinstance(p, Sequence) else p and dict(p))
+        for statement, p in steps
+    ]
 
 
 def _run(

@@ -60,28 +60,34 @@ async def test_a_finished_task_and_its_artifacts_are_swept_past_their_time(
             raise AssertionError("the artifact was never swept")
 
 
-def test_records_are_kept_for_ever_by_default_and_no_sweeper_runs(tmp_path: Path) -> None:
+def test_records_are_kept_for_ever_by_default_and_traces_for_30_days(tmp_path: Path) -> None:
     """Task records and artifacts are kept for ever by default; the usage ledger, one row
-    per model call, for 400 days (AGENTD_USAGE_RETENTION_SECONDS; 0: for ever too)."""
+    per model call, for 400 days (AGENTD_USAGE_RETENTION_SECONDS; 0: for ever too); tasks'
+    traces for 30 days (AGENTD_TRACE_RETENTION_SECONDS: never for ever, so a sweeper always
+    runs)."""
     settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'a.db'}")
     assert (settings.history_retention_seconds, settings.artifact_retention_seconds) == (0, 0)
     assert settings.usage_retention_seconds == 400 * 86_400
+    assert settings.trace_retention_seconds == 30 * 86_400
     database = Database.open(settings.database_url)
-    ledger_only = retention_sweeper(settings, database)
-    assert ledger_only is not None
-    assert [r.records.name for r in ledger_only.rules] == ["usage ledger rows"]
+    by_default = retention_sweeper(settings, database)
+    assert by_default is not None
+    assert [r.records.name for r in by_default.rules] == ["usage ledger rows", "task traces"]
     for_ever = settings.model_copy(update={"usage_retention_seconds": 0})
-    assert retention_sweeper(for_ever, database) is None
+    traces_only = retention_sweeper(for_ever, database)
+    assert traces_only is not None
+    assert [r.records.name for r in traces_only.rules] == ["task traces"]
     kept = for_ever.model_copy(update={"artifact_retention_seconds": 86400})
     sweeper = retention_sweeper(kept, database)
     assert sweeper is not None
-    assert [r.records.name for r in sweeper.rules] == ["artifact versions"]
+    assert [r.records.name for r in sweeper.rules] == ["artifact versions", "task traces"]
     records = for_ever.model_copy(update={"history_retention_seconds": 86400})
     sweeper = retention_sweeper(records, database)
     assert sweeper is not None  # the inbox's history goes with the task records
     assert [(r.records.name, r.keep_seconds) for r in sweeper.rules] == [
         ("task records", 86400),
         ("inbox history entries", 86400),
+        ("task traces", 30 * 86_400),
     ]
 
 

@@ -1,0 +1,1 @@
+"""What keeping tasks' durable traces costs the engine (`traces`)."""
