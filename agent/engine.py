@@ -142,6 +142,7 @@ class Engine:
         runs.nudge = self._parking.nudge
         runs.notices = parts.notices
         runs.guards = self.guards
+        runs.traces = parts.traces
         return runs
 
     def _make_messengers(self, store: TaskStore, replicas: Replicas) -> tuple[Cancelling, Steers]:

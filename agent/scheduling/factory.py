@@ -28,6 +28,8 @@ from agent.running.urls import UrlBook
 from agent.spending.calls import Metering
 from agent.teams.delegation import Team
 from agent.tool_use.calls import ToolCalls
+from agent.tool_use.replaying import Replays
+from agent.traces import Traces
 from core.errors import ToolNotFoundError
 from core.identity import CallContext
 from records.agents.definition import ROLES, AgentDefinition, render
@@ -36,6 +38,7 @@ from records.tasks import Task
 from records.tools.model import ToolSpec
 from stores.checkpoints.base import CheckpointStore
 from stores.tasks.base import TaskStore
+from stores.traces.memory import InMemoryTraceStore
 from stores.waits.base import WaitStore
 from tools.registry import ToolRegistry
 
@@ -73,6 +76,9 @@ class RunFactory:
     child tasks' runs, for their parents."""
     meter: Metering | None = None
     """Prices, budgets and the usage ledger of every run's model calls (`agent.spending`)."""
+    traces: Traces | None = None
+    """Where runs' traces are kept; a replay's calls are answered from them (None: a replay
+    finds no recording, and runs nothing)."""
     _made: dict[tuple[str, float | None, int | None], Model] = field(default_factory=dict)
 
     async def admitted(self, run: TaskRun) -> None:
@@ -146,9 +152,15 @@ class RunFactory:
         journal = resumed.journal if resumed else {}
         failed = resumed.failed_in_a_row if resumed else 0
         run.tools = ToolCalls(run, self.registry, tools, journal, failed)
+        if task.replay is not None:  # never runs what writes (`agent.tool_use.replaying`)
+            run.replay = self._replays(config).for_run(task.replay)
         if persist and self.team is not None and (task.delegates or panels):
             run.team = self.team.for_run(run)
         return run
+
+    def _replays(self, config: EngineConfig) -> Replays:
+        traces = self.traces or Traces(InMemoryTraceStore())  # no recording: nothing runs
+        return Replays(traces, frozenset(config.tools.replay_read_only_tools))
 
     def _transcript(
         self,

@@ -195,11 +195,12 @@ class ToolCalls:
             result = await self._once(planned)
         elif entry is not None and entry.waiting:  # it waited: the same call again
             result = await self._once(planned, entry)
-        elif entry is not None and (entry.finished or journalled):
-            replayed = await self._replayed(step_id, name, arguments, entry, key)
+        elif entry is not None and (entry.finished or journalled):  # met again on a resumed run
+            result = await replayed(run, self.journal, step_id, name, entry, key)
             if not journalled:  # kept only for the woken run (its batch parked): taken
                 self.journal.pop(key, None)
-            return replayed
+            self._note(result, arguments)
+            return self._for_model(result)
         else:
             result = await self._once(planned)
         if self.resumes.waits_for(result):
@@ -283,6 +284,10 @@ class ToolCalls:
         if bad_arguments:
             return not_run(invocation, ToolErrorKind.FAILED, f"not called: {bad_arguments}")
         spec = self.specs.get(name)
+        if run.replay is not None:  # a replay: answered from the recording (`replaying`)
+            answered = await run.replay.answer(invocation, spec, self.registry, run.tool_context())
+            if answered is not None:
+                return answered
         if spec is not None and spec.source == ENGINE:
             return await self._by_engine(invocation, key, again)
         if name not in self.specs:
@@ -379,19 +384,6 @@ class ToolCalls:
         arguments = dict(invocation.arguments)
         data, failed, text = await run.team.call(call_id, key, invocation.name, arguments)
         return ToolCallResult(call_id, invocation.name, data, clip(text), 0.0, failed)
-
-    async def _replayed(
-        self,
-        step_id: str,
-        name: str,
-        arguments: dict[str, Any] | None,
-        entry: JournalEntry,
-        key: str,
-    ) -> ToolCallResult:
-        """A journalled call met again on a resumed run: its result, or an unknown outcome."""
-        result = await replayed(self._run, self.journal, step_id, name, entry, key)
-        self._note(result, arguments)
-        return self._for_model(result)
 
     def _note(self, result: ToolCallResult, arguments: dict[str, Any] | None) -> None:
         self._run.transcript.notes.append(
