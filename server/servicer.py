@@ -1,6 +1,6 @@
 """The AgentService servicer: the one object gRPC registers, each of its RPCs served by
 the handler of its resource (`server/rpcs/`: tasks, the inbox, artifacts, tools, audit,
-grants, agents, conversations, usage, webhooks)."""
+grants, agents, conversations, usage, webhooks, replays)."""
 
 from __future__ import annotations
 
@@ -21,12 +21,14 @@ from server.rpcs.audit import AuditRpcs
 from server.rpcs.conversations import ConversationRpcs
 from server.rpcs.grants import GrantRpcs
 from server.rpcs.inbox import InboxRpcs
+from server.rpcs.replays import ReplayRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tool_listing import ToolListing
 from server.rpcs.tools import ToolRpcs
 from server.rpcs.usage import UsageRpcs
 from server.rpcs.webhooks import WebhookRpcs
 from server.services.action_history import ActionHistory
+from server.services.replays import ReplayService
 from server.services.tasks import TaskService
 from server.services.usage import UsageService
 from server.services.webhooks import WebhookService
@@ -73,6 +75,7 @@ def agent_servicer(
     webhooks: WebhookService,
     history: ActionHistory,
     *,
+    replays: ReplayService | None = None,
     heartbeat_seconds: float = 15.0,
 ) -> AgentServicer:
     """The servicer over the engine and its collaborators, one handler per resource."""
@@ -87,4 +90,5 @@ def agent_servicer(
         ConversationRpcs(conversations),
         UsageRpcs(usage),
         WebhookRpcs(webhooks),
+        ReplayRpcs(replays or ReplayService(engine)),
     )

@@ -226,9 +226,10 @@ class Endings:
         task = run.task
         previous = task.status
         task.status = status
-        if run.replay is not None and run.ran_here:  # its report, kept with the task
+        replay = run.tools.replay
+        if replay is not None and run.ran_here:  # its report, kept with the task
             try:
-                task.replay = await run.replay.report(task.final_answer)
+                task.replay = await replay.report(task.final_answer)
             except Exception:
                 log.exception("could not compare a replay with its recording")
         try:

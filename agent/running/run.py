@@ -20,7 +20,7 @@ from agent.llm import usage as embedding_usage
 from agent.llm.roles import ModelRoles, RoleName
 from agent.llm.window.tokens import ESTIMATE, TokenCounter
 from agent.running import model_calls
-from agent.running.seams import RunReplay, RunTeam, RunTools
+from agent.running.seams import RunTeam, RunTools
 from agent.running.state import RunBounds, RunState
 from agent.running.transcript import Transcript
 from agent.spending.calls import Metering
@@ -61,9 +61,6 @@ class TaskRun:
     handing_over: bool = False
     """Set when the run is stopped for another process to resume it (not cancelled): its
     children go on."""
-    replay: RunReplay | None = None
-    """For a replay (ReplayTask): its tool calls answered from the recording
-    (`agent.tool_use.replaying`); None for any other run."""
     tools: RunTools = field(init=False)
     """Its tool calls, their tools and journal, and the wait for approvals: an
     `agent.tool_use.calls.ToolCalls`, given by the run's factory as soon as it makes the run."""

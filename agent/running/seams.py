@@ -37,6 +37,8 @@ class RunTools(Protocol):
     """The tools the task may use, by name, as it was given them."""
     journal: dict[str, JournalEntry]
     """The crash journal: calls by their key, saved with every checkpoint."""
+    replay: RunReplay | None
+    """For a replay (ReplayTask): its calls answered from the recording; None otherwise."""
 
     def definitions(self, names: Sequence[str] | None = None) -> list[ToolDefinition]:
         """The tools (all, or those `names`) as the model is offered them."""

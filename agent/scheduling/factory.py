@@ -151,9 +151,8 @@ class RunFactory:
         )
         journal = resumed.journal if resumed else {}
         failed = resumed.failed_in_a_row if resumed else 0
-        run.tools = ToolCalls(run, self.registry, tools, journal, failed)
-        if task.replay is not None:  # never runs what writes (`agent.tool_use.replaying`)
-            run.replay = self._replays(config).for_run(task.replay)
+        replay = self._replays(config).for_run(task.replay) if task.replay else None
+        run.tools = ToolCalls(run, self.registry, tools, journal, failed, replay)
         if persist and self.team is not None and (task.delegates or panels):
             run.team = self.team.for_run(run)
         return run

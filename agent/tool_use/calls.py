@@ -32,7 +32,7 @@ from agent.parked import Parked, parked_or
 from agent.running.artifacts import updated_event
 from agent.running.citations import SEARCH_KNOWLEDGE, citations_of
 from agent.running.concurrency import all_or_none
-from agent.running.seams import PlannedCall
+from agent.running.seams import PlannedCall, RunReplay
 from agent.tool_use import questions
 from agent.tool_use.people import PersonWaits
 from agent.tool_use.progress import ProgressEvents
@@ -80,6 +80,7 @@ class ToolCalls:
         "journal",
         "people",
         "registry",
+        "replay",
         "resumes",
         "specs",
         "streak",
@@ -92,8 +93,11 @@ class ToolCalls:
         specs: Mapping[str, ToolSpec],
         journal: Mapping[str, JournalEntry],
         failed_in_a_row: int = 0,
+        replay: RunReplay | None = None,
     ) -> None:
         self._run = run
+        self.replay = replay
+        """For a replay: consulted at the door before any call runs (`replaying`)."""
         self.registry = registry
         """Where every call is admitted, run and audited."""
         self.specs = dict(specs)
@@ -284,8 +288,8 @@ class ToolCalls:
         if bad_arguments:
             return not_run(invocation, ToolErrorKind.FAILED, f"not called: {bad_arguments}")
         spec = self.specs.get(name)
-        if run.replay is not None:  # a replay: answered from the recording (`replaying`)
-            answered = await run.replay.answer(invocation, spec, self.registry, run.tool_context())
+        if self.replay is not None:  # a replay: answered from the recording (`replaying`)
+            answered = await self.replay.answer(invocation, spec, self.registry, run.tool_context())
             if answered is not None:
                 return answered
         if spec is not None and spec.source == ENGINE:

@@ -5,7 +5,8 @@ than the recording (`agent.tool_use.replaying`)."""
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 
 class ReplayTools(enum.Enum):
@@ -66,3 +67,17 @@ class ReplayInfo:
 
 REPLAY_OF_LABEL = "agentd.replay_of"
 """The label a replay carries: the recorded task it replays."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayRequest:
+    """What a caller asks ReplayTask for."""
+
+    task_id: str
+    """The recorded task."""
+    agent: str = ""
+    """`id` or `id@version`; empty: the recorded task's agent at its current version."""
+    tools: ReplayTools = ReplayTools.RECORDED
+    labels: Mapping[str, str] = field(default_factory=dict)
+    """The new task's labels (`REPLAY_OF_LABEL` is added)."""
+    idempotency_key: str = ""

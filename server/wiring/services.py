@@ -41,6 +41,7 @@ from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
 from server.services.action_history import ActionHistory
 from server.services.memory import MemoryFeature
+from server.services.replays import ReplayService
 from server.services.tasks import TaskService
 from server.services.webhook_delivery import WebhookDeliverer
 from server.services.webhook_outbox import WebhookOutboxWriter
@@ -160,6 +161,7 @@ def add_services(
         Inbox(durable.inbox.waits, roles),
         webhooks,
         ActionHistory(durable.inbox.history, engine.find, roles),
+        replays=ReplayService(engine, roles),
         heartbeat_seconds=settings.heartbeat_seconds,
     ).register(server)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory), server)
