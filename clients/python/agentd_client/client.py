@@ -38,6 +38,7 @@ from agentd_client.environment import call_metadata, default_target
 from agentd_client.grants import GrantMethods
 from agentd_client.inbox import InboxMethods
 from agentd_client.knowledge import KnowledgeMethods
+from agentd_client.replays import ReplayMethods
 from agentd_client.requests import Decision
 from agentd_client.requests import execute_request as _execute_request
 from agentd_client.requests import to_python as to_python  # re-exported: part of the API
@@ -61,6 +62,7 @@ class AgentClient(
     UsageMethods,
     InboxMethods,
     WebhookMethods,
+    ReplayMethods,
 ):
     """An async client over one channel. Use as an async context manager, or call `close()`.
 
