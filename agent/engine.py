@@ -24,6 +24,7 @@ from agent.llm.roles import ModelRoles
 from agent.modes import planner
 from agent.notices import Notices
 from agent.parts import EngineParts, Replicas
+from agent.recording.recorder import Recorder
 from agent.requests import validate_request
 from agent.running import lifecycle
 from agent.running.lifecycle import Endings
@@ -140,11 +141,11 @@ class Engine:
             return None
         shared = (registry, parts.store, self.config, checkpoints, parts.waits)
         runs = RunFactory(models, *shared, parts.model_factory, parts.encodings, meter=parts.meter)
+        runs.recorder = Recorder(parts.traces) if parts.traces is not None else None
         runs.team = Team(self, parts.teams or TeamLimits(), runs.model_by_name)
         runs.nudge = self._parking.nudge
         runs.notices = parts.notices
         runs.guards = self.guards
-        runs.traces = parts.traces
         return runs
 
     def _make_messengers(self, store: TaskStore, replicas: Replicas) -> tuple[Cancelling, Steers]:

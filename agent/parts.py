@@ -11,10 +11,10 @@ from agent.definitions.catalog import Agents
 from agent.guardrails.runs import DecisionSink
 from agent.llm.window.encodings import Encodings
 from agent.notices import NoNotices, Notices
+from agent.recording.traces import Traces
 from agent.scheduling.factory import ModelFactory
 from agent.spending.calls import Metering
 from agent.teams.delegation import TeamLimits
-from agent.traces import Traces
 from stores.cancellations.base import CancelBus
 from stores.cancellations.memory import InMemoryCancelBus
 from stores.checkpoints.base import CheckpointStore
@@ -86,10 +86,10 @@ class EngineParts:
     """Where guardrail decisions are audited (None: only in the tasks' events)."""
     meter: Metering | None = None
     """Prices, budgets and the usage ledger of model calls (None: calls are not metered)."""
-    traces: Traces | None = None
-    """Where runs' durable traces are kept (`agent.traces`); None: none is kept."""
     notices: Notices = field(default_factory=NoNotices)
     """Who is told of status changes and of the steps of waits for a person
     (`agent.notices`)."""
+    traces: Traces | None = None
+    """Where runs' durable traces are kept (`agent.recording`); None: no trace is kept."""
     missing_settings: tuple[str, ...] = ("AGENTD_LLM_MODEL",)
     """Without models: the settings that would turn the engine on (its error says them)."""

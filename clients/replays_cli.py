@@ -15,7 +15,7 @@ from typing import Any
 
 from agentd.v1 import tasks_pb2
 from agentd_client.client import AgentClient
-from agentd_client.replays import ReplayToolsName
+from agentd_client.recorded.replays import ReplayToolsName
 from clients import options
 from clients.output import as_json, ended, status_name
 

@@ -243,6 +243,8 @@ class Endings:
             return False
         if self._before_event is not None:
             await self._before_event(task, run)
+        if run.state.recording is not None:  # its trace whole before its end is seen
+            await run.state.recording.flush()
         try:
             await persist(
                 lambda: run.transcript.emit(

@@ -16,9 +16,10 @@ from agent.llm import sanitize
 from agent.llm.base import Model
 from agent.llm.roles import RoleName
 from agent.llm.window import tokens
+from agent.recording.capture import ModelAnswer
 from agent.running import context_fit
 from agent.running.deltas import streamed
-from agent.running.state import RunBounds
+from agent.running.state import RunBounds, RunState
 from agent.running.transcript import Transcript
 from agent.spending.budgets import Hold
 from agent.spending.calls import Metering
@@ -44,6 +45,7 @@ class CallingRun(Protocol):
     counter: TokenCounter
     config: EngineConfig
     bounds: RunBounds
+    state: RunState
     transcript: Transcript
     meter: Metering | None
 
@@ -113,12 +115,17 @@ class _Call:
         if meter is not None:
             before = await meter.before(run, model, prompt, settings)
             settings, hold = before.settings, before.hold
+        recording = run.state.recording
+        entry = recording.entry_id() if recording is not None else ""
         started = time.monotonic()
         try:
-            response = await self.in_turn(settings)
+            response = await self.in_turn(settings, entry)
         except BaseException as error:
+            seconds = time.monotonic() - started
+            if recording is not None:
+                failed = ModelAnswer(None, seconds, f"{type(error).__name__}: {error}")
+                self.traced(entry, settings, failed)
             if meter is not None:
-                seconds = time.monotonic() - started
                 await asyncio.shield(meter.failed(run, model, role, error, seconds, hold))
             raise
         seconds = time.monotonic() - started
@@ -127,34 +134,42 @@ class _Call:
             usage = tokens.estimate(self.messages, self.tools, response, run.counter)
             response = replace(response, usage=usage)
         estimated.append(counted)
-        if meter is None:
-            return response
-        usage = meter.priced(response, model, response.usage)
-        if usage is not response.usage:
-            response = replace(response, usage=usage)
-        meter.answered(run, model, role, response, response.usage, seconds, hold, counted)
+        if meter is not None:
+            usage = meter.priced(response, model, response.usage)
+            if usage is not response.usage:
+                response = replace(response, usage=usage)
+            meter.answered(run, model, role, response, response.usage, seconds, hold, counted)
+        if recording is not None:
+            self.traced(entry, settings, ModelAnswer(response, seconds))
         return response
 
-    async def in_turn(self, settings: ModelSettings) -> ModelResponse:
+    def traced(self, entry: str, settings: ModelSettings, answered: ModelAnswer) -> None:
+        """Keep the call in the run's trace (queued: nothing waits for its write)."""
+        recording = self.run.state.recording
+        if recording is not None:
+            sent = (self.messages, self.tools, settings)
+            recording.model_call(entry, self.step_id, self.role, self.model.name, sent, answered)
+
+    async def in_turn(self, settings: ModelSettings, entry: str = "") -> ModelResponse:
         """The reply, once the process has a place for one more call in flight (a burst
         waits its turn for the model; the wait is not the step's time). A call waits for
         its budgets' room before, never holding a place meanwhile."""
         turn = self.run.models.calls
         if turn is None:
-            return await self.sent(settings)
+            return await self.sent(settings, entry)
         async with step_clock_stopped():
             await turn.acquire()
         try:
-            return await self.sent(settings)
+            return await self.sent(settings, entry)
         finally:
             turn.release()
 
-    async def sent(self, settings: ModelSettings) -> ModelResponse:
+    async def sent(self, settings: ModelSettings, entry: str) -> ModelResponse:
         return await _sent(
             self.run,
             self.model,
             self.role,
-            self.step_id,
+            (self.step_id, entry),
             self.messages,
             self.tools,
             settings,
@@ -195,19 +210,21 @@ async def _sent(
     run: CallingRun,
     model: Model,
     role: RoleName,
-    step_id: str,
+    step: tuple[str, str],
     messages: Sequence[Message],
     tools: Sequence[ToolDefinition],
     settings: ModelSettings | None,
     stream: bool,
 ) -> ModelResponse:
-    """One model call, streamed as events, traced, counted; the reply sanitised."""
+    """One model call, streamed as events, traced, counted; the reply sanitised. `step`:
+    its step id and the id of its entry in the task's durable trace (empty: none kept),
+    which its span names."""
     response: ModelResponse | None = None
-    with tracing.span(
-        f"llm {role}",
-        run.call.trace_id,
-        {"agentd.task_id": run.task.task_id, **_tree(run.task)},
-    ) as span:
+    step_id, entry = step
+    attributes = {"agentd.task_id": run.task.task_id, **_tree(run.task)}
+    if entry:  # the span links to the call's record in the task's trace (GetTaskTrace)
+        attributes["agentd.trace.entry_id"] = entry
+    with tracing.span(f"llm {role}", run.call.trace_id, attributes) as span:
         try:
             if stream:
                 response = await streamed(run, model.stream(messages, tools, settings), step_id)

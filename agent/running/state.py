@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from agent.notices import NoNotices, Notices
+from agent.recording.recorder import RunRecording
 from records.checkpoints import RunCheckpoint
 from records.mode_state import ModeState, from_legacy
 from stores.checkpoints.base import CheckpointStore
@@ -50,6 +51,8 @@ class RunState:
     pending: ModeState | None = None
     """The mode's state as the model asked for the calls being made (not yet a checkpoint):
     what a call that waits for ResumeTask is checkpointed with (`agent.tool_use.resume`)."""
+    recording: RunRecording | None = None
+    """Where its durable trace is recorded (`agent.recording`); None: none is kept."""
     mode: ModeState | None = field(init=False)
     """The mode's state at its last checkpoint."""
     lock: asyncio.Lock = field(init=False, default_factory=asyncio.Lock)

@@ -143,6 +143,8 @@ class Transcript:
         elif isinstance(payload, ev.ArtifactUpdated):
             self.artifacts_written.append(payload)
         metrics.observe_event(self.task, payload)
+        if self.state.recording is not None:  # a verdict or a decision is traced
+            self.state.recording.event(payload)
 
     async def save(self) -> None:
         if self.state.persist:

@@ -21,6 +21,8 @@ from agent.llm.providers import DEFAULT_PROVIDER, Provider, chain
 from agent.llm.roles import ModelRoles, role_model
 from agent.llm.window.encodings import Encodings
 from agent.notices import NoNotices, Notices
+from agent.recording.recorder import Recorder
+from agent.recording.traces import Traces
 from agent.running.run import TaskRun
 from agent.running.state import RunBounds, RunState
 from agent.running.transcript import Transcript
@@ -29,7 +31,6 @@ from agent.spending.calls import Metering
 from agent.teams.delegation import Team
 from agent.tool_use.calls import ToolCalls
 from agent.tool_use.replaying import Replays
-from agent.traces import Traces
 from core.errors import ToolNotFoundError
 from core.identity import CallContext
 from records.agents.definition import ROLES, AgentDefinition, render
@@ -76,9 +77,8 @@ class RunFactory:
     child tasks' runs, for their parents."""
     meter: Metering | None = None
     """Prices, budgets and the usage ledger of every run's model calls (`agent.spending`)."""
-    traces: Traces | None = None
-    """Where runs' traces are kept; a replay's calls are answered from them (None: a replay
-    finds no recording, and runs nothing)."""
+    recorder: Recorder | None = None
+    """Keeps every stored task's durable trace (`agent.recording`); None: none is kept."""
     _made: dict[tuple[str, float | None, int | None], Model] = field(default_factory=dict)
 
     async def admitted(self, run: TaskRun) -> None:
@@ -89,9 +89,11 @@ class RunFactory:
             await self.meter.admit(run.task, model, len(run.task.goal) // 4)
 
     async def drained(self) -> None:
-        """Wait for the usage rows of model calls being written (at shutdown)."""
+        """Wait for the usage rows and trace entries being written (at shutdown)."""
         if self.meter is not None:
             await self.meter.drain()
+        if self.recorder is not None:
+            await self.recorder.drain()
 
     def specs(self, names: Sequence[str]) -> dict[str, ToolSpec]:
         """The tools a task was given, by name: those the registry still has (a resumed
@@ -132,6 +134,7 @@ class RunFactory:
             waits=self.waits,
             nudge=self.nudge if task.parent_task_id else None,
             notices=self.notices,
+            recording=self.recorder.for_run(task) if self.recorder and persist else None,
         )
         run = TaskRun(
             task=task,
@@ -158,7 +161,8 @@ class RunFactory:
         return run
 
     def _replays(self, config: EngineConfig) -> Replays:
-        traces = self.traces or Traces(InMemoryTraceStore())  # no recording: nothing runs
+        recorder = self.recorder  # none: a replay finds no recording, and runs nothing
+        traces = recorder.traces if recorder is not None else Traces(InMemoryTraceStore())
         return Replays(traces, frozenset(config.tools.replay_read_only_tools))
 
     def _transcript(

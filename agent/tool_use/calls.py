@@ -34,6 +34,7 @@ from agent.running.citations import SEARCH_KNOWLEDGE, citations_of
 from agent.running.concurrency import all_or_none
 from agent.running.seams import PlannedCall, RunReplay
 from agent.tool_use import questions
+from agent.tool_use.finished import finished
 from agent.tool_use.people import PersonWaits
 from agent.tool_use.progress import ProgressEvents
 from agent.tool_use.results import UNKNOWN_OUTCOME as UNKNOWN_OUTCOME
@@ -53,6 +54,7 @@ from records.messages import ToolDefinition
 from records.tools.invocation import Invocation
 from records.tools.model import ToolSpec
 from records.tools.outcomes import ToolCallResult, ToolErrorKind
+from records.traces.model import ToolSource
 from tools import progress
 from tools.admission import Admission, Verdict
 from tools.builtin.artifacts import WRITE_ARTIFACT
@@ -63,6 +65,7 @@ if TYPE_CHECKING:
     from agent.running.run import TaskRun
 
 log = structlog.get_logger(__name__)
+LIVE = ToolSource.LIVE
 
 _Planned = tuple[str, str, dict[str, Any] | None, str, str, bool]
 """A call as `ToolCalls.call` makes it: step id, tool, arguments, why they are unusable,
@@ -248,10 +251,9 @@ class ToolCalls:
                 )
             raise
         result = replace(result, duration_seconds=time.perf_counter() - started)
-        data, error, took, text = result.data, result.error, result.duration_seconds, result.text
-        await run.transcript.emit(
-            ev.ToolCallFinished(call_id, name, data, error, took, text, result.cached)
-        )
+        source = self.replay.sources.get(call_id, LIVE) if self.replay else LIVE  # `replaying`
+        await finished(run, step_id, invocation, result, key, source)  # its event, its trace
+        data, error, text = result.data, result.error, result.text
         if error is None and name == SEARCH_KNOWLEDGE and self.specs[name].source == "builtin":
             run.transcript.citations.extend(citations_of(data))
         if error is None and name == WRITE_ARTIFACT and self.specs[name].source == "builtin":

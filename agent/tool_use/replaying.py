@@ -31,9 +31,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from agent.recording.traces import Traces
 from agent.tool_use.divergence import CallShape, divergence
 from agent.tool_use.results import not_run, refused
-from agent.traces import Traces
 from core.errors import AgentdError
 from core.identity import CallContext
 from records.tools.invocation import Invocation

@@ -27,7 +27,7 @@ from records.tools.approvals import ApprovalDecision
 from records.tools.model import ToolSpec
 from records.tools.outcomes import ToolCallResult, ToolErrorKind
 from server.convert.citations import citations_to_proto
-from server.convert.replays import replay_to_proto
+from server.convert.recorded.replays import replay_to_proto
 from server.convert.values import dict_to_struct as dict_to_struct
 from server.convert.values import struct_to_dict as struct_to_dict
 from server.convert.values import to_value as to_value

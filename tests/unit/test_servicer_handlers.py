@@ -14,7 +14,7 @@ from server.rpcs.audit import AuditRpcs
 from server.rpcs.conversations import ConversationRpcs
 from server.rpcs.grants import GrantRpcs
 from server.rpcs.inbox import InboxRpcs
-from server.rpcs.replays import ReplayRpcs
+from server.rpcs.recorded.replays import ReplayRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tools import ToolRpcs
 from server.rpcs.usage import UsageRpcs

@@ -13,8 +13,8 @@ from agent.engine import Engine
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import ScriptedModel, text, tool_calls
 from agent.parts import EngineParts
+from agent.recording.traces import Traces
 from agent.tool_use.divergence import CallShape, divergence
-from agent.traces import Traces
 from core.identity import CallContext
 from records import events as ev
 from records import serialization
@@ -23,6 +23,7 @@ from records.requests import TaskRequest
 from records.tasks import Task, TaskStatus
 from records.traces.model import (
     ToolCallTrace,
+    ToolSource,
     TraceEntry,
     TraceOwner,
     arguments_key,
@@ -82,6 +83,12 @@ async def _replay(
     return ended
 
 
+async def _sources(store: InMemoryTraceStore, task: Task) -> list[ToolSource]:
+    """Where the replay's traced tool calls' results came from, in order."""
+    page = await store.page(task.task_id, "", 100)
+    return [e.detail.source for e in page.entries if isinstance(e.detail, ToolCallTrace)]
+
+
 async def _results(env: Env, task: Task) -> list[ev.ToolCallFinished]:
     found: list[ev.ToolCallFinished] = []
     async for event in env.store.read_events("acme", task.task_id):
@@ -108,6 +115,7 @@ async def test_a_recorded_write_is_answered_from_the_recording_and_not_run(
     assert report.ended
     assert not report.diverged
     assert (report.recorded_calls, report.not_run_calls, report.live_calls) == (1, 0, 0)
+    assert await _sources(store, task) == [ToolSource.RECORDED]  # traced as answered
 
 
 async def test_a_call_with_other_arguments_is_not_run_and_the_report_says_where(
@@ -156,6 +164,8 @@ async def test_read_only_runs_a_read_only_tool_live_but_never_a_write(tmp_path: 
     assert report.divergence is not None
     assert report.divergence.kind is DivergenceKind.TOOL_CALL  # the recording had none
     assert (report.recorded_calls, report.not_run_calls, report.live_calls) == (0, 2, 1)
+    traced = await _sources(store, task)
+    assert sorted(s.value for s in traced) == ["live", "not_run", "not_run"]
 
 
 async def test_recorded_mode_runs_not_even_a_read_only_tool(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import tasks_pb2
-from agentd_client.replays import ReplayToolsName, replay_request
+from agentd_client.recorded.replays import ReplayToolsName, replay_request
 
 
 class SyncReplayMethods:

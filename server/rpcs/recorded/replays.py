@@ -8,8 +8,8 @@ from typing import ClassVar
 from agentd.v1 import replays_pb2, tasks_pb2
 from core.identity import CallContext
 from server.calls import unary
-from server.convert import replays as convert
 from server.convert import tasks as convert_tasks
+from server.convert.recorded import replays as convert
 from server.interceptors.audit import note_task
 from server.rpcs.common import required_id
 from server.services.replays import ReplayService
