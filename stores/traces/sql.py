@@ -1,0 +1,262 @@
+"""Traces in SQL (SQLite or PostgreSQL): `stores.traces.tables`, migration 0028.
+
+A write is one transaction through the database's one writer (group commit): the head
+kept if new, its counts moved by what of the batch is not kept yet, then the messages
+and entries inserted, each kept once (ON CONFLICT DO NOTHING), so a retried write
+changes nothing. Reads go through the engine's own connections.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, func, or_, select, true, update
+from sqlalchemy.sql.dml import UpdateBase
+
+from records.traces.codec import detail_json, detail_of, message_json, message_of
+from records.traces.model import (
+    ModelCallTrace,
+    TracedMessage,
+    TraceEntry,
+    TraceHead,
+    TraceOwner,
+    TracePage,
+)
+from records.traces.size import entry_bytes, message_bytes
+from stores.sql.database import Database, insert_of
+from stores.sql.times import aware
+from stores.traces.tables import trace_entries, trace_heads, trace_messages
+
+_H = trace_heads.c
+_E = trace_entries.c
+_M = trace_messages.c
+CHUNK = 200
+"""Rows per INSERT statement (well under either database's limit of parameters)."""
+
+
+class SqlTraceStore:
+    """TraceStore on a database (owned by the caller). Also `Expiring` (retention):
+    `sweep` deletes the oldest tasks' traces."""
+
+    name = "task traces"
+
+    def __init__(self, database: Database) -> None:
+        self._engine = database.engine
+        self._writer = database.writer
+        dialect = database.dialect
+        if dialect not in ("sqlite", "postgresql"):
+            raise ValueError(f"traces need SQLite or PostgreSQL, not {dialect}")
+        self._dialect = dialect
+        self._head = insert_of(dialect, trace_heads).on_conflict_do_nothing(
+            index_elements=[_H.task_id]
+        )
+
+    async def write(
+        self,
+        owner: TraceOwner,
+        entries: Sequence[TraceEntry],
+        messages: Sequence[TracedMessage],
+        *,
+        cut: bool = False,
+    ) -> None:
+        task_id = owner.task_id
+        rows = {e.entry_id: _entry_row(e) for e in entries}
+        firsts = _first_namers(entries)
+        least = min(rows, default="")
+        kept = {
+            m.message_id: _message_row(task_id, m, firsts.get(m.message_id, least))
+            for m in messages
+        }
+        steps: list[tuple[UpdateBase, Mapping[str, Any] | None]] = [
+            (self._head, _head_row(owner)),
+            (self._counted(task_id, list(rows.values()), list(kept.values()), cut), None),
+        ]
+        steps += self._inserts(trace_messages, [_M.task_id, _M.message_id], list(kept.values()))
+        steps += self._inserts(trace_entries, [_E.task_id, _E.entry_id], list(rows.values()))
+        await self._writer.execute_together(steps)
+
+    def _counted(
+        self,
+        task_id: str,
+        entries: list[dict[str, Any]],
+        messages: list[dict[str, Any]],
+        cut: bool,
+    ) -> UpdateBase:
+        """The head's counts moved by the rows of the batch not kept yet (run before they
+        are inserted, in the same transaction)."""
+        ids = [r["entry_id"] for r in entries]
+        names = [r["message_id"] for r in messages]
+        here = _E.task_id == task_id
+        known_entries = select(func.count()).where(here, _E.entry_id.in_(ids))
+        entry_weight = select(func.coalesce(func.sum(_E.bytes), 0)).where(
+            here, _E.entry_id.in_(ids)
+        )
+        message_weight = select(func.coalesce(func.sum(_M.bytes), 0)).where(
+            _M.task_id == task_id, _M.message_id.in_(names)
+        )
+        added = sum(r["bytes"] for r in entries) + sum(r["bytes"] for r in messages)
+        return (
+            update(trace_heads)
+            .where(_H.task_id == task_id)
+            .values(
+                entries=_H.entries + len(ids) - known_entries.scalar_subquery(),
+                bytes=_H.bytes
+                + added
+                - entry_weight.scalar_subquery()
+                - message_weight.scalar_subquery(),
+                cut=or_(_H.cut, true()) if cut else _H.cut,
+            )
+        )
+
+    def _inserts(
+        self, table: Any, keys: list[Any], rows: list[dict[str, Any]]
+    ) -> list[tuple[UpdateBase, Mapping[str, Any] | None]]:
+        return [
+            (
+                insert_of(self._dialect, table)
+                .values(rows[i : i + CHUNK])
+                .on_conflict_do_nothing(index_elements=keys),
+                None,
+            )
+            for i in range(0, len(rows), CHUNK)
+        ]
+
+    async def head(self, task_id: str) -> TraceHead | None:
+        async with self._engine.connect() as connection:
+            row = (
+                await connection.execute(select(trace_heads).where(_H.task_id == task_id))
+            ).first()
+        return None if row is None else _head(row)
+
+    async def page(self, task_id: str, after: str, limit: int) -> TracePage:
+        query = (
+            select(_E.entry_id, _E.kind, _E.step_id, _E.time, _E.cut, _E.body)
+            .where(_E.task_id == task_id, _E.entry_id > after)
+            .order_by(_E.entry_id)
+            .limit(limit + 1)
+        )
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+            more = len(rows) > limit
+            rows = rows[:limit]
+            if not rows:
+                return TracePage((), (), "")
+            last = rows[-1].entry_id
+            named = select(_M.message_id, _M.body).where(
+                _M.task_id == task_id, _M.first_entry_id > after, _M.first_entry_id <= last
+            )
+            found = {r.message_id: r.body for r in (await connection.execute(named)).all()}
+        entries = tuple(
+            TraceEntry(
+                task_id, r.entry_id, r.step_id, aware(r.time), detail_of(r.kind, r.body), r.cut
+            )
+            for r in rows
+        )
+        order: dict[str, None] = {}
+        for entry in entries:  # in the order the page's calls name them
+            if isinstance(entry.detail, ModelCallTrace):
+                order.update(dict.fromkeys(i for i in entry.detail.message_ids if i in found))
+        messages = tuple(message_of(i, found[i]) for i in order)
+        return TracePage(entries, messages, last if more else "")
+
+    async def children(self, task_id: str) -> list[str]:
+        query = select(_H.task_id).where(_H.parent_task_id == task_id).order_by(_H.started)
+        async with self._engine.connect() as connection:
+            return list((await connection.scalars(query)).all())
+
+    async def sweep(self, before: datetime, limit: int) -> int:
+        """Delete the traces of at most `limit` tasks started before `before`, oldest
+        first (two replicas sweeping at once delete the same traces once)."""
+        when = before.astimezone(UTC)
+        picked = select(_H.task_id).where(_H.started < when).order_by(_H.started).limit(limit)
+        async with self._engine.connect() as connection:
+            ids = list((await connection.scalars(picked)).all())
+        return await self._delete(ids)
+
+    async def forget_user(self, tenant: str, user: str) -> int:
+        query = select(_H.task_id).where(_H.tenant == tenant, _H.user == user)
+        async with self._engine.connect() as connection:
+            ids = list((await connection.scalars(query)).all())
+        return await self._delete(ids)
+
+    async def _delete(self, ids: list[str]) -> int:
+        """Delete the traces of `ids` (entries, messages, then heads) in one transaction;
+        how many heads went."""
+        if not ids:
+            return 0
+        gone = 0
+        for i in range(0, len(ids), CHUNK):
+            chunk = ids[i : i + CHUNK]
+            gone += await self._writer.execute_together(
+                [
+                    (delete(trace_entries).where(_E.task_id.in_(chunk)), None),
+                    (delete(trace_messages).where(_M.task_id.in_(chunk)), None),
+                    (delete(trace_heads).where(_H.task_id.in_(chunk)), None),
+                ]
+            )
+        return gone
+
+
+def _first_namers(entries: Sequence[TraceEntry]) -> dict[str, str]:
+    """Each message id the entries name, and the first entry (by id) that names it."""
+    firsts: dict[str, str] = {}
+    for entry in sorted(entries, key=lambda e: e.entry_id):
+        if isinstance(entry.detail, ModelCallTrace):
+            for name in entry.detail.message_ids:
+                firsts.setdefault(name, entry.entry_id)
+    return firsts
+
+
+def _head_row(owner: TraceOwner) -> dict[str, Any]:
+    return {
+        "task_id": owner.task_id,
+        "tenant": owner.tenant,
+        "user": owner.user,
+        "root_task_id": owner.root_task_id,
+        "parent_task_id": owner.parent_task_id,
+        "agent": owner.agent,
+        "task": owner.task,
+        "started": owner.started.astimezone(UTC),
+        "entries": 0,
+        "bytes": 0,
+        "cut": False,
+    }
+
+
+def _entry_row(entry: TraceEntry) -> dict[str, Any]:
+    return {
+        "task_id": entry.task_id,
+        "entry_id": entry.entry_id,
+        "kind": entry.kind.value,
+        "step_id": entry.step_id,
+        "time": entry.time.astimezone(UTC),
+        "cut": entry.cut,
+        "bytes": entry_bytes(entry),
+        "body": detail_json(entry.detail),
+    }
+
+
+def _message_row(task_id: str, message: TracedMessage, first: str) -> dict[str, Any]:
+    return {
+        "task_id": task_id,
+        "message_id": message.message_id,
+        "first_entry_id": first,
+        "bytes": message_bytes(message),
+        "body": message_json(message),
+    }
+
+
+def _head(row: Any) -> TraceHead:
+    owner = TraceOwner(
+        task_id=row.task_id,
+        tenant=row.tenant,
+        user=row.user,
+        root_task_id=row.root_task_id,
+        parent_task_id=row.parent_task_id,
+        agent=row.agent,
+        task=row.task,
+        started=aware(row.started),
+    )
+    return TraceHead(owner, int(row.entries), int(row.bytes), bool(row.cut))
