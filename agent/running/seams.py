@@ -21,7 +21,6 @@ from records.tools.model import ToolSpec
 from records.tools.outcomes import ToolCallError, ToolCallResult
 from records.traces.model import ToolSource
 from records.traces.replays import ReplayInfo
-from tools.registry import ToolRegistry
 
 TeamOutcome = tuple[Any, ToolCallError | None, str]
 """A team call's (data, error, the text the model sees)."""
@@ -119,14 +118,10 @@ class RunReplay(Protocol):
     """Where each call's result came from, by call id."""
 
     async def answer(
-        self,
-        invocation: Invocation,
-        spec: ToolSpec | None,
-        registry: ToolRegistry,
-        context: CallContext,
+        self, invocation: Invocation, spec: ToolSpec | None, place: str, context: CallContext
     ) -> ToolCallResult | None:
         """The call's result from the recording, or that it was not run; None when it is
-        to go the usual way (run live, or refused)."""
+        to go the usual way (run live, or refused). `place`: its journal key."""
         ...
 
     async def report(self, answer: str) -> ReplayInfo:

@@ -154,7 +154,7 @@ class RunFactory:
         )
         journal = resumed.journal if resumed else {}
         failed = resumed.failed_in_a_row if resumed else 0
-        replay = self._replays(config).for_run(task.replay) if task.replay else None
+        replay = self._replays(config).for_run(task.replay, self.registry) if task.replay else None
         run.tools = ToolCalls(run, self.registry, tools, journal, failed, replay)
         if persist and self.team is not None and (task.delegates or panels):
             run.team = self.team.for_run(run)

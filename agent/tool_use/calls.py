@@ -291,7 +291,7 @@ class ToolCalls:
             return not_run(invocation, ToolErrorKind.FAILED, f"not called: {bad_arguments}")
         spec = self.specs.get(name)
         if self.replay is not None:  # a replay: answered from the recording (`replaying`)
-            answered = await self.replay.answer(invocation, spec, self.registry, run.tool_context())
+            answered = await self.replay.answer(invocation, spec, key, run.tool_context())
             if answered is not None:
                 return answered
         if spec is not None and spec.source == ENGINE:

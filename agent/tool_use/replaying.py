@@ -64,17 +64,20 @@ class Replays:
     read_only: frozenset[str] = field(default_factory=frozenset)
     """AGENTD_REPLAY_READ_ONLY_TOOLS: tools READ_ONLY replays may run live."""
 
-    def for_run(self, info: ReplayInfo | None) -> Replaying | None:
-        return None if info is None else Replaying(self, info)
+    def for_run(self, info: ReplayInfo | None, registry: ToolRegistry) -> Replaying | None:
+        """A replaying run's replay (`registry`: where its calls are admitted)."""
+        return None if info is None else Replaying(self, info, registry)
 
 
-async def recorded_calls(store: TraceStore, task_id: str) -> list[ToolCallTrace]:
-    """A task's recorded tool calls, in the order they were kept."""
-    calls: list[ToolCallTrace] = []
+async def recorded_calls(store: TraceStore, task_id: str) -> list[tuple[str, ToolCallTrace]]:
+    """A task's recorded tool calls with their steps, in the order they were kept."""
+    calls: list[tuple[str, ToolCallTrace]] = []
     after = ""
     while True:
         page = await store.page(task_id, after, PAGE)
-        calls.extend(e.detail for e in page.entries if isinstance(e.detail, ToolCallTrace))
+        calls.extend(
+            (e.step_id, e.detail) for e in page.entries if isinstance(e.detail, ToolCallTrace)
+        )
         if not page.next_after:
             return calls
         after = page.next_after
@@ -83,12 +86,22 @@ async def recorded_calls(store: TraceStore, task_id: str) -> list[ToolCallTrace]
 class Replaying:
     """The tool calls of one replaying run (see the module's docstring)."""
 
-    __slots__ = ("_lock", "_recording", "_replays", "_used", "calls", "info", "sources")
+    __slots__ = (
+        "_lock",
+        "_recording",
+        "_registry",
+        "_replays",
+        "_used",
+        "calls",
+        "info",
+        "sources",
+    )
 
-    def __init__(self, replays: Replays, info: ReplayInfo) -> None:
+    def __init__(self, replays: Replays, info: ReplayInfo, registry: ToolRegistry) -> None:
         self._replays = replays
         self.info = info
-        self._recording: list[ToolCallTrace] | None = None
+        self._registry = registry
+        self._recording: list[tuple[str, ToolCallTrace]] | None = None
         self._used: set[int] = set()
         self._lock = asyncio.Lock()
         self.calls: list[CallShape] = []
@@ -96,7 +109,7 @@ class Replaying:
         self.sources: dict[str, ToolSource] = {}
         """Where each call's result came from, by call id."""
 
-    async def recording(self) -> list[ToolCallTrace]:
+    async def recording(self) -> list[tuple[str, ToolCallTrace]]:
         """The recorded task's tool calls (read once)."""
         async with self._lock:
             if self._recording is None:
@@ -108,21 +121,20 @@ class Replaying:
         return arguments_key(self._replays.traces.arguments_key, name, arguments)
 
     async def answer(
-        self,
-        invocation: Invocation,
-        spec: ToolSpec | None,
-        registry: ToolRegistry,
-        context: CallContext,
+        self, invocation: Invocation, spec: ToolSpec | None, place: str, context: CallContext
     ) -> ToolCallResult | None:
         """The call's result from the recording, or that it was not run; None when it is
         to go the usual way: run live (a read-only tool, READ_ONLY), or refused (a tool
-        the task was not given: nothing runs either)."""
+        the task was not given: nothing runs either). `place`: its journal key
+        (`<step>/<position>` for a call of a model's reply; empty for a call on its own)."""
         name, call_id = invocation.name, invocation.call_id
         key = self.key(name, invocation.arguments)
-        self.calls.append(CallShape.of(name, key, invocation.redacted))
+        batch = place.rpartition("/")[0]
+        self.calls.append(CallShape.of(name, key, invocation.redacted, batch))
         self.sources[call_id] = ToolSource.NOT_RUN
         if spec is None:
             return None
+        registry = self._registry
         try:
             admission = await registry.admit(invocation, context, spec=spec)
             if admission.verdict is Verdict.DENIED:
@@ -146,7 +158,7 @@ class Replaying:
     async def _take(self, name: str, key: str) -> ToolCallTrace | None:
         """The first recorded call of `name` with `key` not used yet (now used)."""
         recording = await self.recording()
-        for index, trace in enumerate(recording):
+        for index, (_, trace) in enumerate(recording):
             if index not in self._used and trace.tool == name and trace.arguments_key == key:
                 self._used.add(index)
                 return trace
@@ -172,7 +184,7 @@ class Replaying:
 
     async def report(self, answer: str) -> ReplayInfo:
         """The replay's report, as it ended with `answer`."""
-        recorded = [CallShape.recorded(t) for t in await self.recording()]
+        recorded = [CallShape.recorded(t, step) for step, t in await self.recording()]
         sources = list(self.sources.values())
         return replace(
             self.info,

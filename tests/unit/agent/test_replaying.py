@@ -227,3 +227,17 @@ def test_a_replay_report_is_kept_with_the_task() -> None:
     assert again.replay == report
     plain = Task(task_id="t", tenant="acme", owner="alice", goal="go")
     assert '"replay"' not in serialization.dumps(plain)  # stored as before when unused
+
+
+def test_calls_of_one_reply_are_compared_as_a_set_not_in_the_order_they_finished() -> None:
+    a = CallShape.of("write_file", "k1", {"path": "a"}, "step-1")
+    b = CallShape.of("http_request", "k2", {"url": "u"}, "step-1")
+    c = CallShape.of("calculator", "k3", {"expression": "1"}, "step-2")
+    later_a = CallShape.of("write_file", "k1", {"path": "a"}, "s1")
+    later_b = CallShape.of("http_request", "k2", {"url": "u"}, "s1")
+    later_c = CallShape.of("calculator", "k3", {"expression": "1"}, "s2")
+    # the recording kept them as they finished; the replay as the model asked
+    assert divergence([b, a, c], [later_a, later_b, later_c], "x", "x") is None
+    swapped = divergence([a, c], [later_c, later_a], "x", "x")  # other turns: order counts
+    assert swapped is not None
+    assert (swapped.kind, swapped.index) == (DivergenceKind.TOOL_CALL, 0)
