@@ -5,10 +5,12 @@ kept on the task when it ends."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from agent.definitions.catalog import Agents
 from agent.engine import Engine
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import ScriptedModel, text, tool_calls
@@ -18,6 +20,7 @@ from agent.tool_use.divergence import CallShape, divergence
 from core.identity import CallContext
 from records import events as ev
 from records import serialization
+from records.agents.definition import AgentDefinition
 from records.execution import ExecutionMode
 from records.requests import TaskRequest
 from records.tasks import Task, TaskStatus
@@ -57,6 +60,19 @@ async def _recorded(*entries: TraceEntry) -> InMemoryTraceStore:
     return store
 
 
+class _Files:
+    """Agents as a folder of files would give them."""
+
+    def __init__(self, *agents: AgentDefinition) -> None:
+        self._agents = {a.agent_id: a for a in agents}
+
+    def get(self, agent_id: str) -> AgentDefinition | None:
+        return self._agents.get(agent_id)
+
+    def all(self) -> list[AgentDefinition]:
+        return list(self._agents.values())
+
+
 async def _replay(
     env: Env,
     store: InMemoryTraceStore,
@@ -64,20 +80,29 @@ async def _replay(
     tools: tuple[str, ...],
     mode: ReplayTools = ReplayTools.RECORDED,
     recorded_answer: str = "written",
+    agent: AgentDefinition | None = None,
 ) -> Task:
+    agents = Agents(None, _Files(agent)) if agent is not None else None
     engine = Engine(
         ModelRoles(default=model),
         env.registry,
-        EngineParts(env.store, traces=Traces(store)),
+        EngineParts(env.store, traces=Traces(store), agents=agents),
         env.config,
     )
     replay = ReplayInfo(SOURCE, mode, recorded_answer=recorded_answer)
-    request = TaskRequest("go", tools=tools, mode=ExecutionMode.FUNCTION_CALLING, replay=replay)
+    request = TaskRequest(
+        "go",
+        tools=tools,
+        mode=ExecutionMode.FUNCTION_CALLING,
+        replay=replay,
+        agent=agent.agent_id if agent is not None else "",
+    )
     task = await engine.start(request, CallContext(PRINCIPAL))
-    async for event in engine.events("acme", task.task_id):
-        payload = event.payload
-        if isinstance(payload, ev.StatusChanged) and payload.current.terminal:
-            break
+    async with asyncio.timeout(10):  # a call that waited (for a person, a child) fails here
+        async for event in engine.events("acme", task.task_id):
+            payload = event.payload
+            if isinstance(payload, ev.StatusChanged) and payload.current.terminal:
+                break
     ended = await engine.find("acme", task.task_id)
     assert ended.status is TaskStatus.COMPLETED
     return ended
@@ -241,3 +266,23 @@ def test_calls_of_one_reply_are_compared_as_a_set_not_in_the_order_they_finished
     swapped = divergence([a, c], [later_c, later_a], "x", "x")  # other turns: order counts
     assert swapped is not None
     assert (swapped.kind, swapped.index) == (DivergenceKind.TOOL_CALL, 0)
+
+
+async def test_ask_user_is_answered_from_the_recording_and_nobody_is_asked(
+    tmp_path: Path,
+) -> None:
+    env = make_env(tmp_path)
+    question = {"question": "Which colour?"}
+    store = await _recorded(_call(1, "ask_user", question, "blue", "blue"))
+    asker = AgentDefinition("asker", ask_user=True, tools=())
+    model = ScriptedModel([tool_calls(("ask_user", question)), text("blue it is")])
+    task = await _replay(env, store, model, (), recorded_answer="blue it is", agent=asker)
+    (answered,) = await _results(env, task)
+    assert answered.text == "blue"
+    async for event in env.store.read_events("acme", task.task_id):
+        assert not isinstance(event.payload, ev.InputRequested)  # nothing waited
+        if event.sequence >= task.last_sequence:
+            break
+    assert task.replay is not None
+    assert not task.replay.diverged
+    assert task.replay.recorded_calls == 1
