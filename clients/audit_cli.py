@@ -1,8 +1,10 @@
-"""`agentd audit` (read the audit log: tool calls, RPCs, guardrail decisions) and
-`agentd approve` (decide on a waiting tool call).
+"""`agentd audit` (read the audit log: tool calls, RPCs, guardrail decisions), `agentd
+trace` (a task's durable trace, with its children's, as a tree) and `agentd approve`
+(decide on a waiting tool call).
 
-Both go through the API with the caller's credentials: the audit log shows
-the caller's tenant only and needs an auditor (or admin) role; deciding
+All go through the API with the caller's credentials: the audit log shows
+the caller's tenant only and needs an auditor (or admin) role; a trace is its
+task owner's, or any of the tenant's for an auditor (or admin); deciding
 needs an approver (or admin) role.
 """
 
@@ -14,10 +16,12 @@ from typing import Any
 
 from google.protobuf import json_format
 
+from agentd.v1 import traces_pb2
 from agentd_client.client import AgentClient
+from agentd_client.errors import TraceNotFoundError
 from agentd_client.requests import AuditKind
 from clients.options import json_object, utc_moment
-from clients.output import nothing
+from clients.output import as_json, cut, describe_usage, nothing, span
 
 MAX_RECORDS = 1_000_000
 _KINDS: dict[str, AuditKind] = {"tool": "tool_call", "rpc": "rpc", "guardrail": "guardrail"}
@@ -44,6 +48,11 @@ def add_parsers(sub: Any) -> None:
     audit.add_argument("--until", help="before this time (ISO 8601; UTC unless a zone)")
     audit.add_argument("--limit", type=int, default=1000, help="at most this many records")
     audit.add_argument("--jsonl", action="store_true", help="one JSON object per line (export)")
+    trace = sub.add_parser(
+        "trace", help="a task's durable trace and its children's, as a tree (owner or auditor)"
+    )
+    trace.add_argument("task_id")
+    trace.add_argument("--depth", type=int, default=5, help="children this many levels down")
     approve = sub.add_parser("approve", help="approve, reject or edit a tool call a task waits on")
     approve.add_argument("task_id")
     approve.add_argument("call_id")
@@ -104,6 +113,83 @@ def _line(record: Any, as_json: bool) -> str:
         f"{data.get('tool_name', ''):<14} {data.get('outcome', ''):<9} "
         f"{data.get('rule', '')}{approval}"
     )
+
+
+async def run_trace(client: AgentClient, args: argparse.Namespace) -> int:
+    """Print the task's trace, then each child's under the call that started it (or at
+    the end), indented a level per generation; with --json, each page as it came."""
+    await _show_trace(client, args.task_id, max(0, args.depth), args.json, "")
+    return 0
+
+
+async def _show_trace(
+    client: AgentClient, task_id: str, depth: int, json_lines: bool, indent: str
+) -> None:
+    pages: list[traces_pb2.GetTaskTraceResponse] = []
+    token = ""
+    try:
+        while True:
+            page = await client.get_task_trace(task_id, page_size=500, page_token=token)
+            pages.append(page)
+            token = page.next_page_token
+            if not token:
+                break
+    except TraceNotFoundError:
+        if not indent:
+            raise
+        print(f"{indent}task {task_id}: no trace kept")
+        return
+    first = pages[0]
+    if json_lines:
+        for page in pages:
+            print(as_json(page))
+    else:
+        agent = f"  {first.agent}" if first.agent else ""
+        marked = "  [trace cut: the task's cap was reached]" if first.cut else ""
+        print(f"{indent}task {task_id}{agent}  {cut(first.task, 60)!r}{marked}")
+    children = list(first.child_task_ids) if depth > 0 else []
+    for entry in (e for page in pages for e in page.entries):
+        if not json_lines:
+            print(f"{indent}  {_trace_line(entry)}")
+        child = entry.tool_call.child_task_id if entry.HasField("tool_call") else ""
+        if child in children:
+            children.remove(child)
+            await _show_trace(client, child, depth - 1, json_lines, indent + "    ")
+    for child in children:  # children no kept call names
+        await _show_trace(client, child, depth - 1, json_lines, indent + "    ")
+
+
+def _trace_line(entry: traces_pb2.TraceEntry) -> str:
+    """One entry of a trace, for people."""
+    marked = "  [cut]" if entry.cut else ""
+    kind = entry.WhichOneof("detail")
+    if kind == "model_call":
+        call = entry.model_call
+        reply = call.reply_text.strip().splitlines()[0] if call.reply_text.strip() else ""
+        asked = ", ".join(c.name for c in call.reply_tool_calls)
+        said = cut(reply, 60) if reply else (f"calls {asked}" if asked else "")
+        failed = f"  error: {cut(call.error, 60)}" if call.error else ""
+        return (
+            f"model {call.role} {call.model}  {describe_usage(call.usage)}  "
+            f"{span(call.latency_seconds)}  {said}{failed}{marked}"
+        )
+    if kind == "tool_call":
+        tool = entry.tool_call
+        arguments = cut(json_format.MessageToJson(tool.arguments, indent=None), 40)
+        result = f"error: {tool.error}" if tool.error else tool.result_text
+        source = traces_pb2.TraceToolSource.Name(tool.source).removeprefix("TRACE_TOOL_SOURCE_")
+        shown = "" if source == "LIVE" else f"  ({source.lower()})"
+        return (
+            f"tool {tool.tool}({arguments}) -> {cut(result, 60)}  "
+            f"{span(tool.duration_seconds)}{shown}{marked}"
+        )
+    if kind == "critic":
+        verdict = "accepted" if entry.critic.accepted else "not accepted"
+        return f"critic on {entry.critic.subject}: {verdict}  {cut(entry.critic.feedback, 60)}"
+    decision = entry.decision
+    by = f" by {decision.decided_by}" if decision.decided_by else ""
+    on = f" {decision.tool}" if decision.tool else ""
+    return f"{decision.kind}{on}: {decision.decision}{by}  {cut(decision.reason, 60)}"
 
 
 async def run_approve(client: AgentClient, args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ fake-llm.) It uses the Python client and the generated code only.
     agentd conversations create|list|show|delete
     agentd kb create|list|delete|add|docs|rm-doc|search  |  agentd memory list|search|forget [--yes]
     agentd artifact list TASK_ID | artifact get TASK_ID NAME [--version N]
-    agentd approve TASK_ID CALL_ID | audit | health
+    agentd approve TASK_ID CALL_ID | audit | trace TASK_ID [--depth N] | health
     agentd inbox [--kind approval] | inbox approve|deny TASK_ID CALL_ID | answer | resume
     agentd inbox history [--task ID] [--tree ID]
     agentd budgets create|list|update|delete  |  agentd usage [--by agent,day]  |  agentd stats
@@ -119,6 +119,7 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "agents": agents_cli.run_agents,
     "audit": audit_cli.run_audit,
     "approve": audit_cli.run_approve,
+    "trace": audit_cli.run_trace,
     "inbox": inbox_cli.run_inbox,
     "health": _health,
     "conversations": conversations_cli.run_conversations,

@@ -1,6 +1,6 @@
 """The AgentService servicer: the one object gRPC registers, each of its RPCs served by
 the handler of its resource (`server/rpcs/`: tasks, the inbox, artifacts, tools, audit,
-grants, agents, conversations, usage, webhooks, replays)."""
+grants, agents, conversations, usage, webhooks, traces, replays)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from server.rpcs.conversations import ConversationRpcs
 from server.rpcs.grants import GrantRpcs
 from server.rpcs.inbox import InboxRpcs
 from server.rpcs.recorded.replays import ReplayRpcs
+from server.rpcs.recorded.traces import TraceRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tool_listing import ToolListing
 from server.rpcs.tools import ToolRpcs
@@ -30,6 +31,7 @@ from server.rpcs.webhooks import WebhookRpcs
 from server.services.action_history import ActionHistory
 from server.services.replays import ReplayService
 from server.services.tasks import TaskService
+from server.services.traces import TraceService
 from server.services.usage import UsageService
 from server.services.webhooks import WebhookService
 from tools.grant_admin import GrantAdmin
@@ -76,6 +78,7 @@ def agent_servicer(
     history: ActionHistory,
     *,
     replays: ReplayService | None = None,
+    traces: TraceService | None = None,
     heartbeat_seconds: float = 15.0,
 ) -> AgentServicer:
     """The servicer over the engine and its collaborators, one handler per resource."""
@@ -91,4 +94,5 @@ def agent_servicer(
         UsageRpcs(usage),
         WebhookRpcs(webhooks),
         ReplayRpcs(replays or ReplayService(engine)),
+        TraceRpcs(traces or TraceService(None)),
     )

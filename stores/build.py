@@ -54,6 +54,9 @@ from stores.tasks.base import TaskStore
 from stores.tasks.memory import InMemoryTaskStore
 from stores.tool_cache.base import ToolCache
 from stores.tool_cache.memory import InMemoryToolCache
+from stores.traces.base import TraceStore
+from stores.traces.memory import InMemoryTraceStore
+from stores.traces.sql import SqlTraceStore
 from stores.usage.sql import SqlUsageLedger
 from stores.usage.stats_sql import SqlStatsReader
 from stores.waits.sql import SqlWaitStore
@@ -243,6 +246,14 @@ async def open_durable(settings: StoreSettings) -> DurableStores:
         UsageStores(SqlUsageLedger(database), SqlBudgetStore(database), SqlStatsReader(database)),
         WebhookStores(SqlWebhookStore(database), SqlWebhookOutbox(database)),
     )
+
+
+def build_traces(database: Database) -> TraceStore:
+    """Where tasks' durable traces are kept: with the task history on SQLite or
+    PostgreSQL, else in this process."""
+    if database.dialect in ("sqlite", "postgresql"):
+        return SqlTraceStore(database)
+    return InMemoryTraceStore()
 
 
 def build_rate_limiters(

@@ -16,6 +16,7 @@ from server.convert import pages
 from server.rpcs.common import required_id
 from server.rpcs.knowledge import MAX_PAGE, KnowledgeRpcs
 from server.services.memory import MemoryFeature
+from server.services.traces import TraceService
 
 if TYPE_CHECKING:  # numpy: only when memory is on
     from records.knowledge.items import Item
@@ -38,8 +39,10 @@ def memory_to_proto(item: Item) -> pb.Memory:
 
 
 class MemoryServicer(KnowledgeRpcs, pb_grpc.MemoryServiceServicer):
-    def __init__(self, feature: MemoryFeature) -> None:
+    def __init__(self, feature: MemoryFeature, traces: TraceService | None = None) -> None:
         self._feature = feature
+        self._traces = traces
+        """Tasks' durable traces: ForgetUser deletes the caller's too."""
 
     @unary
     async def ListMemories(  # noqa: N802 - gRPC method name
@@ -105,6 +108,9 @@ class MemoryServicer(KnowledgeRpcs, pb_grpc.MemoryServiceServicer):
     async def ForgetUser(  # noqa: N802
         self, request: pb.ForgetUserRequest, call: CallContext
     ) -> pb.ForgetUserResponse:
+        principal = call.principal
+        if self._traces is not None:  # forgotten whether or not memory is on
+            await self._traces.forget_user(principal)
         memory = self._feature.require()
-        gone = await memory.forget_user(call.principal.tenant, call.principal.id)
+        gone = await memory.forget_user(principal.tenant, principal.id)
         return pb.ForgetUserResponse(memories_deleted=gone)

@@ -18,6 +18,7 @@ from server.settings.sections.storage import StorageSettings
 from server.settings.sections.teams import TeamSettings
 from server.settings.sections.tools import ToolSettings
 from server.settings.sections.toolsets import ToolsetSettings
+from server.settings.sections.traces import TraceSettings
 from server.settings.sections.usage import UsageSettings
 
 
@@ -40,5 +41,6 @@ class Settings(
     UsageSettings,
     KeySettings,
     WebhookSettings,
+    TraceSettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""

@@ -38,6 +38,7 @@ from server.wiring.model_limits import (
 )
 from server.wiring.models import build_models, model_factory
 from server.wiring.role_table import role_table
+from server.wiring.stores import trace_part
 from stores.api_keys.base import KeyStore
 from stores.artifacts.base import ArtifactStore
 from stores.audit.base import AuditSink
@@ -316,6 +317,7 @@ async def start_engine(
             guardrail_audit=durable.guardrails,
             meter=meter,
             notices=build_notices(durable, notices),
+            traces=trace_part(settings, durable.database),
         ),
         engine_config(settings, guardrails),
     )

@@ -43,6 +43,7 @@ from server.services.action_history import ActionHistory
 from server.services.memory import MemoryFeature
 from server.services.replays import ReplayService
 from server.services.tasks import TaskService
+from server.services.traces import TraceService
 from server.services.webhook_delivery import WebhookDeliverer
 from server.services.webhook_outbox import WebhookOutboxWriter
 from server.services.webhooks import WebhookService
@@ -55,7 +56,7 @@ from server.wiring.role_table import role_table
 from server.wiring.stores import rate_limiters
 from stores.api_keys.base import KeyStore
 from stores.audit.base import RpcAuditSink
-from stores.build import DurableStores, LiveStores, StoreSettings
+from stores.build import DurableStores, LiveStores, StoreSettings, build_traces
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
 from tools.permissions import GrantPolicy
@@ -133,6 +134,7 @@ def add_services(
     """Register AgentService, MemoryService (and A2A when on), health and reflection on
     `server`, each served through its generic handler (`generic_handlers`)."""
     server = GenericOnly(server)
+    traces = TraceService(build_traces(durable.database), role_table(settings))
     service = TaskService(
         engine,
         TaskFeed(tasks, durable.history),
@@ -162,9 +164,11 @@ def add_services(
         webhooks,
         ActionHistory(durable.inbox.history, engine.find, roles),
         replays=ReplayService(engine, roles),
+        traces=traces,
         heartbeat_seconds=settings.heartbeat_seconds,
     ).register(server)
-    memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory), server)
+    memories = MemoryServicer(memory, traces)
+    memory_pb2_grpc.add_MemoryServiceServicer_to_server(memories, server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     names = [

@@ -11,9 +11,10 @@ import asyncio
 
 import structlog
 
+from agent.recording.traces import DEFAULT_ARGUMENTS_KEY, Traces
 from core.keyring import KeyRing, SealedValues
 from server.settings import Settings
-from stores.build import LiveStores, StoreSettings, build_rate_limiters
+from stores.build import LiveStores, StoreSettings, build_rate_limiters, build_traces
 from stores.push_configs.sql import SqlPushConfigStore
 from stores.rate_limits.base import RateLimiter, parse_limits
 from stores.redis_options import RedisOptions
@@ -21,6 +22,7 @@ from stores.retention.sql import SqlActionHistoryEntries, SqlArtifactVersions, S
 from stores.retention.sweeper import RetentionSweeper, Rule
 from stores.sql.database import Database
 from stores.sql.engine import PoolOptions
+from stores.traces.sql import SqlTraceStore
 from stores.usage.sql import SqlUsageLedger
 from stores.webhooks.sql import SqlWebhookStore
 
@@ -64,20 +66,37 @@ def rate_limiters(
 
 def retention_sweeper(settings: Settings, database: Database) -> RetentionSweeper | None:
     """The sweep of finished tasks' records and the inbox's history, artifact versions and
-    usage rows past their retention (AGENTD_HISTORY_RETENTION_SECONDS for the first two,
-    AGENTD_ARTIFACT_RETENTION_SECONDS, AGENTD_USAGE_RETENTION_SECONDS); None when all are
-    kept for ever (0)."""
+    usage rows and tasks' traces past their retention (AGENTD_HISTORY_RETENTION_SECONDS for
+    the first two, AGENTD_ARTIFACT_RETENTION_SECONDS, AGENTD_USAGE_RETENTION_SECONDS,
+    AGENTD_TRACE_RETENTION_SECONDS); None when all are kept for ever (0)."""
     sweeper = RetentionSweeper(
         [
             Rule(SqlTaskRecords(database), settings.history_retention_seconds),
             Rule(SqlActionHistoryEntries(database), settings.history_retention_seconds),
             Rule(SqlArtifactVersions(database), settings.artifact_retention_seconds),
             Rule(SqlUsageLedger(database), settings.usage_retention_seconds),
+            Rule(SqlTraceStore(database), settings.trace_retention_seconds),
         ],
         interval_seconds=settings.retention_sweep_interval_seconds,
         batch=settings.retention_sweep_batch,
     )
     return sweeper if sweeper.rules else None
+
+
+def trace_part(settings: Settings, database: Database) -> Traces | None:
+    """Where runs' durable traces are kept, with the key of their tool calls' argument
+    hashes (derived from AGENTD_KEYS: every replica the same; else the default) and the
+    caps; None when AGENTD_TRACES is off."""
+    if not settings.traces:
+        return None
+    ring = settings.key_ring()
+    key = ring.derive("trace-arguments") if ring.present else DEFAULT_ARGUMENTS_KEY
+    return Traces(
+        build_traces(database),
+        key,
+        max_record_bytes=settings.trace_max_record_bytes,
+        max_task_bytes=settings.trace_max_bytes_per_task,
+    )
 
 
 def start_retention(settings: Settings, database: Database) -> list[asyncio.Task[None]]:

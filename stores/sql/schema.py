@@ -24,9 +24,7 @@ from sqlalchemy import (
 
 from stores.sql.inbox_tables import action_history as action_history
 from stores.sql.metadata import metadata as metadata
-from stores.traces.tables import trace_entries as trace_entries
-from stores.traces.tables import trace_heads as trace_heads
-from stores.traces.tables import trace_messages as trace_messages
+from stores.traces import tables as traces  # noqa: F401 - their three tables, on `metadata`
 from stores.webhooks.tables import webhook_deliveries as webhook_deliveries
 from stores.webhooks.tables import webhook_events as webhook_events
 from stores.webhooks.tables import webhook_streams as webhook_streams

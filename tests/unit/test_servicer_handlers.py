@@ -15,6 +15,7 @@ from server.rpcs.conversations import ConversationRpcs
 from server.rpcs.grants import GrantRpcs
 from server.rpcs.inbox import InboxRpcs
 from server.rpcs.recorded.replays import ReplayRpcs
+from server.rpcs.recorded.traces import TraceRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tools import ToolRpcs
 from server.rpcs.usage import UsageRpcs
@@ -33,6 +34,7 @@ HANDLERS = (
     UsageRpcs,
     WebhookRpcs,
     ReplayRpcs,
+    TraceRpcs,
 )
 
 

@@ -39,6 +39,7 @@ from agentd_client.grants import GrantMethods
 from agentd_client.inbox import InboxMethods
 from agentd_client.knowledge import KnowledgeMethods
 from agentd_client.recorded.replays import ReplayMethods
+from agentd_client.recorded.traces import TraceMethods
 from agentd_client.requests import Decision
 from agentd_client.requests import execute_request as _execute_request
 from agentd_client.requests import to_python as to_python  # re-exported: part of the API
@@ -63,6 +64,7 @@ class AgentClient(
     InboxMethods,
     WebhookMethods,
     ReplayMethods,
+    TraceMethods,
 ):
     """An async client over one channel. Use as an async context manager, or call `close()`.
 

@@ -24,6 +24,7 @@ from agentd_client.sync.grants import SyncGrantMethods
 from agentd_client.sync.inbox import SyncInboxMethods
 from agentd_client.sync.knowledge import SyncKnowledgeMethods
 from agentd_client.sync.replays import SyncReplayMethods
+from agentd_client.sync.traces import SyncTraceMethods
 
 
 class AgentClient(
@@ -33,6 +34,7 @@ class AgentClient(
     SyncGrantMethods,
     SyncInboxMethods,
     SyncReplayMethods,
+    SyncTraceMethods,
 ):
     """A blocking client over one channel (safe to share between threads). Use as a
     context manager, or call `close()`. Its arguments are the async client's: `target`
