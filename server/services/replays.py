@@ -12,7 +12,7 @@ from __future__ import annotations
 from agent.engine import Engine
 from core.errors import TraceNotFoundError
 from core.identity import CallContext
-from core.roles import DEFAULT_ROLES, Action, RoleTable
+from core.roles import Action, RoleTable
 from records.requests import TaskRequest
 from records.tasks import Task
 from records.traces.model import TraceOwner
@@ -20,9 +20,10 @@ from records.traces.replays import REPLAY_OF_LABEL, ReplayInfo, ReplayRequest
 
 
 class ReplayService:
-    def __init__(self, engine: Engine, roles: RoleTable = DEFAULT_ROLES) -> None:
+    def __init__(self, engine: Engine, roles: RoleTable | None = None) -> None:
         self._engine = engine
-        self._roles = roles
+        self._roles = roles or engine.config.roles
+        """Who may replay another principal's task (the engine's table: the settings')."""
 
     async def replay(self, request: ReplayRequest, call: CallContext) -> Task:
         """The replaying task, started (or, for a retry with the same idempotency key,

@@ -41,7 +41,6 @@ from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
 from server.services.action_history import ActionHistory
 from server.services.memory import MemoryFeature
-from server.services.replays import ReplayService
 from server.services.tasks import TaskService
 from server.services.traces import TraceService
 from server.services.webhook_delivery import WebhookDeliverer
@@ -163,7 +162,6 @@ def add_services(
         Inbox(durable.inbox.waits, roles),
         webhooks,
         ActionHistory(durable.inbox.history, engine.find, roles),
-        replays=ReplayService(engine, roles),
         traces=traces,
         heartbeat_seconds=settings.heartbeat_seconds,
     ).register(server)
