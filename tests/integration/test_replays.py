@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from agentd.v1 import agents_pb2, tasks_pb2
+from agentd.v1 import agents_pb2, tasks_pb2, traces_pb2
 from agentd_client import errors as client_errors
 from tests.helpers import watched_http_server
 from tests.integration.harness import Harness, assert_well_formed, final, harness
@@ -149,6 +149,17 @@ async def test_recorded_tasks_replay_against_a_new_version_with_nothing_run_live
                 assert replay.agent == "lead@2"
                 assert not replay.children
                 _check_report(n, replay)
+            traced = await h.client.get_task_trace(replays[1].task_id)
+            sources = {
+                e.tool_call.tool: e.tool_call.source
+                for e in traced.entries
+                if e.WhichOneof("detail") == "tool_call"
+            }
+            assert sources == {  # each call of the replay traced with where it came from
+                "agent.helper": traces_pb2.TRACE_TOOL_SOURCE_RECORDED,
+                "http_request": traces_pb2.TRACE_TOOL_SOURCE_RECORDED,
+                "write_file": traces_pb2.TRACE_TOOL_SOURCE_NOT_RUN,
+            }
 
 
 async def test_replaying_an_unknown_task_is_not_found(tmp_path: Path) -> None:
