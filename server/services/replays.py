@@ -9,6 +9,8 @@ budgets, idempotency). NOT_FOUND (`TRACE_NOT_FOUND`) when no trace of the task i
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from agent.engine import Engine
 from core.errors import TraceNotFoundError
 from core.identity import CallContext
@@ -35,13 +37,18 @@ class ReplayService:
         started = TaskRequest(
             goal=owner.task,
             context=recorded.context,
-            max_iterations=recorded.max_iterations,
-            mode=recorded.mode,
             idempotency_key=request.idempotency_key,
             labels=labels,
             agent=agent,
             replay=info,
         )
+        if not agent:  # the default agent: as the recording ran (an agent's version decides)
+            started = replace(
+                started,
+                tools=recorded.tools,
+                max_iterations=recorded.max_iterations,
+                mode=recorded.mode,
+            )
         return await self._engine.start(started, call)
 
     async def _recorded(self, task_id: str, call: CallContext) -> tuple[Task, TraceOwner]:
