@@ -1,14 +1,15 @@
-"""Replays through the real server, its SQLite stores, the real client and the fake model
-(the acceptance of ReplayTask): 20 recorded tasks, each of which wrote a file
-(`write_file`), POSTed to an HTTP server (`http_request`, a server of the test's own on
-127.0.0.1 whose every request is logged) and delegated to a helper (a child task), are
-replayed against a new version of their agent. Nothing runs live: the HTTP server's log
-shows no request after the recordings, the workspace holds what the recordings wrote and
-nothing else, no replay starts a child; and each replay reports where it diverged
+"""Replays through the real server, its stores (SQLite, and PostgreSQL), the real client
+and the fake model (the acceptance of ReplayTask): 20 recorded tasks, each of which wrote
+a file (`write_file`), POSTed to an HTTP server (`http_request`, a server of the test's
+own on 127.0.0.1 whose every request is logged) and delegated to a helper (a child task),
+are replayed against a new version of their agent. Nothing runs live: the HTTP server's
+log shows no request after the recordings, the workspace holds what the recordings wrote
+and nothing else, no replay starts a child; and each replay reports where it diverged
 (another tool, other arguments, another answer) or that it did not."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ import pytest
 
 from agentd.v1 import agents_pb2, tasks_pb2, traces_pb2
 from agentd_client import errors as client_errors
-from tests.helpers import watched_http_server
+from tests.helpers import fresh_postgres_database, watched_http_server
 from tests.integration.harness import Harness, assert_well_formed, final, harness
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
@@ -121,11 +122,26 @@ def _files(workspace: Path) -> dict[str, str]:
     return {p.name: p.read_text() for p in sorted(workspace.rglob("*")) if p.is_file()}
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database(request: pytest.FixtureRequest) -> AsyncIterator[dict[str, str]]:
+    """Where the server keeps its tasks and traces: its SQLite file, or a new database on
+    the machine's PostgreSQL."""
+    if request.param == "sqlite":
+        yield {}
+        return
+    async with fresh_postgres_database() as url:
+        yield {"database_url": url}
+
+
 async def test_recorded_tasks_replay_against_a_new_version_with_nothing_run_live(
-    tmp_path: Path,
+    tmp_path: Path, database: dict[str, str]
 ) -> None:
     with watched_http_server() as (url, seen):
-        settings = {"http_allowed_networks": ["127.0.0.1/32"], "anonymous_roles": ["admin"]}
+        settings = {
+            "http_allowed_networks": ["127.0.0.1/32"],
+            "anonymous_roles": ["admin"],
+            **database,
+        }
         async with harness(tmp_path, _script(url), **settings) as h:
             await h.client.create_agent(
                 agents_pb2.Agent(id="helper", instructions=HELPER, mode=FC, description="helps")
