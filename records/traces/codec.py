@@ -1,11 +1,17 @@
 """Trace records as JSON text and back, in one place: what the SQL store keeps in its
 `body` columns. Only the trace's own types are rebuilt, field by field (a stored body
 cannot make the reader build anything else); a field a newer writer added is ignored,
-one an older writer left out takes its default."""
+one an older writer left out takes its default.
+
+A model call's message ids may be kept as runs of the task's messages (`runs`): each
+message has a number in its task (the order it was first kept in), and a call that
+sent messages 0 to 17 keeps `[[0, 17]]`, not eighteen ids, so a call's record does
+not grow with the conversation before it. An id with no number is kept as itself."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -27,20 +33,54 @@ def _dumps(value: dict[str, Any]) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def detail_json(detail: TraceDetail) -> str:
-    """An entry's detail as JSON text (its kind is kept beside it)."""
+def detail_json(detail: TraceDetail, numbers: Mapping[str, int] | None = None) -> str:
+    """An entry's detail as JSON text (its kind is kept beside it); a model call's
+    message ids as runs of their `numbers` in the task, when given."""
     body = asdict(detail)
     if isinstance(detail, ToolCallTrace):
         body["source"] = detail.source.value
+    if isinstance(detail, ModelCallTrace) and numbers is not None:
+        body["message_ids"] = runs(detail.message_ids, numbers)
     return _dumps(body)
+
+
+def runs(ids: Sequence[str], numbers: Mapping[str, int]) -> list[Any]:
+    """`ids` as runs of consecutive numbers (`[first, last]`), an id without a number
+    as itself."""
+    kept: list[Any] = []
+    for message_id in ids:
+        number = numbers.get(message_id)
+        if number is None:
+            kept.append(message_id)
+        elif kept and isinstance(kept[-1], list) and kept[-1][1] + 1 == number:
+            kept[-1][1] = number
+        else:
+            kept.append([number, number])
+    return kept
+
+
+def numbered(body: dict[str, Any]) -> list[tuple[int, int]]:
+    """The runs of message numbers a model call's body names."""
+    return [
+        (int(r[0]), int(r[1]))
+        for r in body.get("message_ids") or ()
+        if isinstance(r, list) and len(r) == 2
+    ]
 
 
 def detail_of(kind: str, text: str) -> TraceDetail:
     """The detail of an entry of `kind` (`TraceKind` value) from its JSON text."""
-    body: dict[str, Any] = json.loads(text)
+    return detail_from(kind, json.loads(text))
+
+
+def detail_from(
+    kind: str, body: dict[str, Any], ids: Mapping[int, str] | None = None
+) -> TraceDetail:
+    """The detail of an entry of `kind` from its JSON; `ids`: the task's message ids
+    by number, for a model call's runs."""
     match TraceKind(kind):
         case TraceKind.MODEL_CALL:
-            return _model_call(body)
+            return _model_call(body, ids or {})
         case TraceKind.TOOL_CALL:
             return ToolCallTrace(
                 call_id=str(body.get("call_id", "")),
@@ -73,13 +113,19 @@ def _text(body: dict[str, Any], key: str) -> str:
     return str(body.get(key, ""))
 
 
-def _model_call(body: dict[str, Any]) -> ModelCallTrace:
+def _model_call(body: dict[str, Any], ids: Mapping[int, str]) -> ModelCallTrace:
     usage = body.get("usage") or {}
+    named: list[str] = []
+    for item in body.get("message_ids") or ():
+        if isinstance(item, list):
+            named.extend(ids.get(n, "") for n in range(int(item[0]), int(item[1]) + 1))
+        else:
+            named.append(str(item))
     return ModelCallTrace(
         role=str(body.get("role", "")),
         provider=str(body.get("provider", "")),
         model=str(body.get("model", "")),
-        message_ids=tuple(str(i) for i in body.get("message_ids") or ()),
+        message_ids=tuple(named),
         tools=tuple(str(t) for t in body.get("tools") or ()),
         parameters=dict(body.get("parameters") or {}),
         reply_text=str(body.get("reply_text", "")),

@@ -8,14 +8,16 @@ changes nothing. Reads go through the engine's own connections.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, or_, select, true, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.dml import UpdateBase
 
-from records.traces.codec import detail_json, detail_of, message_json, message_of
+from records.traces.codec import detail_from, detail_json, message_json, message_of, numbered
 from records.traces.model import (
     ModelCallTrace,
     TracedMessage,
@@ -27,6 +29,7 @@ from records.traces.model import (
 from records.traces.size import entry_bytes, message_bytes
 from stores.sql.database import Database, insert_of
 from stores.sql.times import aware
+from stores.traces.numbers import MessageNumbers
 from stores.traces.tables import trace_entries, trace_heads, trace_messages
 
 _H = trace_heads.c
@@ -52,6 +55,7 @@ class SqlTraceStore:
         self._head = insert_of(dialect, trace_heads).on_conflict_do_nothing(
             index_elements=[_H.task_id]
         )
+        self._numbers = MessageNumbers(database.engine)
 
     async def write(
         self,
@@ -62,12 +66,14 @@ class SqlTraceStore:
         cut: bool = False,
     ) -> None:
         task_id = owner.task_id
-        rows = {e.entry_id: _entry_row(e) for e in entries}
         firsts = _first_namers(entries)
+        unique = {m.message_id: m for m in messages}
+        order = sorted(unique, key=lambda i: firsts.get(i, "~"))  # as first named
+        numbers = await self._numbers.numbered(task_id, order)
+        rows = {e.entry_id: _entry_row(e, numbers) for e in entries}
         least = min(rows, default="")
         kept = {
-            m.message_id: _message_row(task_id, m, firsts.get(m.message_id, least))
-            for m in messages
+            i: _message_row(task_id, unique[i], firsts.get(i, least), numbers[i]) for i in order
         }
         steps: list[tuple[UpdateBase, Mapping[str, Any] | None]] = [
             (self._head, _head_row(owner)),
@@ -148,11 +154,13 @@ class SqlTraceStore:
                 _M.task_id == task_id, _M.first_entry_id > after, _M.first_entry_id <= last
             )
             found = {r.message_id: r.body for r in (await connection.execute(named)).all()}
+            bodies = [json.loads(r.body) for r in rows]
+            ids = await _ids_named(connection, task_id, bodies)
         entries = tuple(
             TraceEntry(
-                task_id, r.entry_id, r.step_id, aware(r.time), detail_of(r.kind, r.body), r.cut
+                task_id, r.entry_id, r.step_id, aware(r.time), detail_from(r.kind, b, ids), r.cut
             )
-            for r in rows
+            for r, b in zip(rows, bodies, strict=True)
         )
         order: dict[str, None] = {}
         for entry in entries:  # in the order the page's calls name them
@@ -186,6 +194,7 @@ class SqlTraceStore:
         how many heads went."""
         if not ids:
             return 0
+        self._numbers.forget(ids)
         gone = 0
         for i in range(0, len(ids), CHUNK):
             chunk = ids[i : i + CHUNK]
@@ -197,6 +206,20 @@ class SqlTraceStore:
                 ]
             )
         return gone
+
+
+async def _ids_named(
+    connection: AsyncConnection, task_id: str, bodies: list[dict[str, Any]]
+) -> dict[int, str]:
+    """The message ids, by number, that model calls' `bodies` name in runs."""
+    runs = [r for body in bodies for r in numbered(body)]
+    if not runs:
+        return {}
+    low, high = min(r[0] for r in runs), max(r[1] for r in runs)
+    query = select(_M.number, _M.message_id).where(
+        _M.task_id == task_id, _M.number >= low, _M.number <= high
+    )
+    return {int(r.number): r.message_id for r in (await connection.execute(query)).all()}
 
 
 def _first_namers(entries: Sequence[TraceEntry]) -> dict[str, str]:
@@ -225,7 +248,7 @@ def _head_row(owner: TraceOwner) -> dict[str, Any]:
     }
 
 
-def _entry_row(entry: TraceEntry) -> dict[str, Any]:
+def _entry_row(entry: TraceEntry, numbers: dict[str, int]) -> dict[str, Any]:
     return {
         "task_id": entry.task_id,
         "entry_id": entry.entry_id,
@@ -234,15 +257,16 @@ def _entry_row(entry: TraceEntry) -> dict[str, Any]:
         "time": entry.time.astimezone(UTC),
         "cut": entry.cut,
         "bytes": entry_bytes(entry),
-        "body": detail_json(entry.detail),
+        "body": detail_json(entry.detail, numbers),
     }
 
 
-def _message_row(task_id: str, message: TracedMessage, first: str) -> dict[str, Any]:
+def _message_row(task_id: str, message: TracedMessage, first: str, number: int) -> dict[str, Any]:
     return {
         "task_id": task_id,
         "message_id": message.message_id,
         "first_entry_id": first,
+        "number": number,
         "bytes": message_bytes(message),
         "body": message_json(message),
     }

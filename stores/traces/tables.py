@@ -4,7 +4,9 @@
 A task's trace is its head (whose it is, and what is kept of it so far), its entries in
 entry-id order, and the messages its model calls sent, each once per task. An entry's
 and a message's `bytes` are what the task's cap counts; a message's `first_entry_id` is
-the first entry that named it (a page carries the messages its entries name first)."""
+the first entry that named it (a page carries the messages its entries name first), its
+`number` its place in the order the task's messages were first kept, by which a model
+call's entry names its messages in runs (`records.traces.codec.runs`)."""
 
 from __future__ import annotations
 
@@ -53,8 +55,10 @@ trace_messages = Table(
     Column("task_id", String(64), primary_key=True),
     Column("message_id", String(32), primary_key=True),
     Column("first_entry_id", String(40), nullable=False),
+    Column("number", Integer, nullable=False),
     Column("bytes", Integer, nullable=False),
     Column("body", Text, nullable=False),
     Index("ix_trace_messages_first", "task_id", "first_entry_id"),
+    Index("ix_trace_messages_number", "task_id", "number"),
 )
 """A message model calls of the task sent, kept once (its content address)."""

@@ -5,7 +5,8 @@ old traces by `started` (`ix_trace_heads_started`), ForgetUser a user's by tenan
 user (`ix_trace_heads_user`), GetTaskTrace a task's children by parent
 (`ix_trace_heads_parent`). Entries are read in entry-id order (their primary key); each
 distinct message a task's model calls sent is kept once, found by the first entry that
-named it (`ix_trace_messages_first`).
+named it (`ix_trace_messages_first`), and by its number in the task
+(`ix_trace_messages_number`), by which model calls name their messages in runs.
 
 Revision ID: 0028
 Revises: 0027
@@ -57,13 +58,16 @@ def upgrade() -> None:
         sa.Column("task_id", sa.String(length=64), primary_key=True),
         sa.Column("message_id", sa.String(length=32), primary_key=True),
         sa.Column("first_entry_id", sa.String(length=40), nullable=False),
+        sa.Column("number", sa.Integer(), nullable=False),
         sa.Column("bytes", sa.Integer(), nullable=False),
         sa.Column("body", sa.Text(), nullable=False),
     )
     op.create_index("ix_trace_messages_first", "trace_messages", ["task_id", "first_entry_id"])
+    op.create_index("ix_trace_messages_number", "trace_messages", ["task_id", "number"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_trace_messages_number", table_name="trace_messages")
     op.drop_index("ix_trace_messages_first", table_name="trace_messages")
     op.drop_table("trace_messages")
     op.drop_table("trace_entries")
