@@ -7,7 +7,8 @@ its first turn, then answers. 100 such tasks are recorded (the engine's recorder
 their traces), then all 100 are replayed at once through the ReplayTask service
 (`server.services.replays`): printed, the wall time of the 100 replays (accepted to
 every one ended; target < 60 s), the median and p95 of one replay's own time, and what
-the replays ran live (nothing: no file written, no child started).
+the replays ran live (nothing: no file written, no child started); with the traces kept
+in memory, then on SQLite (the recorder's writes and the replays' reads through it).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import structlog
@@ -35,13 +37,17 @@ from records.execution import ExecutionMode
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
 from records.requests import TaskRequest
 from records.tasks import Task
-from records.traces.replays import ReplayRequest
+from records.traces.replays import ReplayInfo, ReplayRequest
 from server.services.replays import ReplayService
 from server.settings import Settings
 from server.wiring.builders import build_registry
 from stores.audit.memory import InMemoryAuditLog
+from stores.sql.database import Database
+from stores.sql.engine import migrate
 from stores.tasks.memory import InMemoryTaskStore
+from stores.traces.base import TraceStore
 from stores.traces.memory import InMemoryTraceStore
+from stores.traces.sql import SqlTraceStore
 
 REPLAYS = 100
 TARGET_SECONDS = 60.0
@@ -74,7 +80,7 @@ def _reply(
     return text(f"done: {goal}")
 
 
-def _engine(workspace: Path) -> tuple[Engine, InMemoryTaskStore]:
+def _engine(workspace: Path, traces: TraceStore) -> tuple[Engine, InMemoryTaskStore]:
     lead = AgentDefinition(
         "lead", instructions="You lead.", mode=FC, tools=("write_file",), delegates=("helper",)
     )
@@ -89,7 +95,7 @@ def _engine(workspace: Path) -> tuple[Engine, InMemoryTaskStore]:
         EngineParts(
             store,
             agents=Agents(None, _Files([lead, helper])),
-            traces=Traces(InMemoryTraceStore()),
+            traces=Traces(traces),
         ),
         EngineConfig(
             plan=PlanPolicy(critic_policy="off"),
@@ -118,11 +124,22 @@ async def _replayed(
     return await _ended(store, task), time.perf_counter() - began
 
 
-async def main() -> None:
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+@dataclass(frozen=True, slots=True)
+class _Figures:
+    wall: float
+    own_ms: list[float]
+    reports: list[ReplayInfo]
+    files: int
+    first_children: int
+    written: int
+    children: int
+
+
+async def _scenario(traces: TraceStore) -> _Figures:
+    """Record `REPLAYS` tasks, then replay them all at once (traces kept in `traces`)."""
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
-        engine, store = _engine(workspace)
+        engine, store = _engine(workspace, traces)
         try:
             recorded = [
                 await _ended(
@@ -139,27 +156,48 @@ async def main() -> None:
         finally:
             await engine.close()
         written = _count(workspace) - files
-    own = sorted(seconds * 1000 for _, seconds in done)
-    reports = [t.replay for t, _ in done if t.replay is not None]
-    live = sum(r.live_calls for r in reports)
-    children = sum(len(t.children) for t, _ in done)
-    diverged = sum(r.diverged for r in reports)
-    answered = sum(r.recorded_calls for r in reports)
-    first_children = sum(len(t.children) for t in recorded)
-    print("Replays (in process, in-memory stores and traces, function model)")
+    return _Figures(
+        wall,
+        sorted(seconds * 1000 for _, seconds in done),
+        [t.replay for t, _ in done if t.replay is not None],
+        files,
+        sum(len(t.children) for t in recorded),
+        written,
+        sum(len(t.children) for t, _ in done),
+    )
+
+
+def _report(where: str, got: _Figures) -> None:
+    own, reports = got.own_ms, got.reports
     print(
-        f"  {len(done)} replays of recorded tasks (write_file + a delegation each), at once: "
-        f"{wall:.2f} s; target < {TARGET_SECONDS:g} s (ratio {wall / TARGET_SECONDS:.3f})"
+        f"  {where}: {len(own)} replays at once {got.wall:.2f} s; target < "
+        f"{TARGET_SECONDS:g} s (ratio {got.wall / TARGET_SECONDS:.3f}); one replay, accepted "
+        f"to ended: p50 {statistics.median(own):.1f} ms, p95 {own[int(len(own) * 0.95) - 1]:.1f} ms"
     )
     print(
-        f"  one replay, accepted to ended: p50 {statistics.median(own):.1f} ms, "
-        f"p95 {own[int(len(own) * 0.95) - 1]:.1f} ms"
+        f"    the recordings wrote {got.files} files and started {got.first_children} "
+        f"children; the replays: {sum(r.recorded_calls for r in reports)} calls answered "
+        f"from them, {sum(r.live_calls for r in reports)} live, {got.written} files written, "
+        f"{got.children} children started, {len(reports)} reports "
+        f"({sum(r.diverged for r in reports)} diverged)"
     )
-    print(
-        f"  the recordings wrote {files} files and started {first_children} children; the "
-        f"replays: {answered} calls answered from them, {live} live, {written} files written, "
-        f"{children} children started, {len(reports)} reports ({diverged} diverged)"
-    )
+
+
+async def main() -> None:
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    memory = await _scenario(InMemoryTraceStore())
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}"
+        await migrate(url)
+        database = Database.open(url)
+        try:
+            sqlite = await _scenario(SqlTraceStore(database))
+        finally:
+            await database.close()
+    print("Replays (in process, in-memory task stores, function model; each recorded task")
+    print("wrote a file and delegated to a helper)")
+    _report("traces in memory", memory)
+    _report("traces on SQLite", sqlite)
 
 
 if __name__ == "__main__":
