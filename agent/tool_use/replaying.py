@@ -20,8 +20,8 @@ every call at the one door, before the engine's own tools and the registry would
 
 Each call is noted in order (`calls`, with where its result came from: `sources`), and
 `report` compares them with the recording's when the task ends
-(`agent.tool_use.divergence`). A replay that parks (a call of a live read-only tool
-waiting for approval) and wakes on another replica starts its notes again.
+(`agent.tool_use.divergence`). Those notes live in the process only: a replay that parks
+(a call of a live read-only tool waiting for approval) starts them again once woken.
 """
 
 from __future__ import annotations
