@@ -83,6 +83,8 @@ class Engine:
         self._registry = registry
         self._store = store = parts.store
         self._history = parts.history
+        self.traces = parts.traces
+        """Where runs' traces are kept (None: none is), read by replays (`ReplayTask`)."""
         self._idempotency = keys = parts.replicas.idempotency
         self._key_ttl = parts.replicas.key_ttl_seconds
         self._start_keys = StartKeys(keys, self._key_ttl)

@@ -54,6 +54,9 @@ class ToolLimits:
     resume_window_seconds: float = 900.0
     """How long a task whose tool call failed resumably waits for ResumeTask before it
     ends FAILED (TOOL_RESUMABLE); the wait does not count against its time limit."""
+    replay_read_only_tools: tuple[str, ...] = ()
+    """Tools besides the built-ins of permission READ or lower that a READ_ONLY replay may
+    run live (`agent.tool_use.replaying`)."""
 
 
 @dataclass(frozen=True, slots=True)

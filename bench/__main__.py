@@ -17,6 +17,7 @@ from bench import (
     guardrails,
     memory,
     models,
+    replays,
     startup,
     stores,
     teams,
@@ -55,6 +56,7 @@ BENCHES: list[tuple[Callable[[], None], bool]] = [
     (_async(approvals.main), True),
     (_async(steering.main), True),
     (_async(guardrails.main), False),
+    (_async(replays.main), True),
 ]
 """Every benchmark in the order it runs, and whether a blank line follows its figures."""
 

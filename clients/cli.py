@@ -19,6 +19,7 @@ fake-llm.) It uses the Python client and the generated code only.
     agentd inbox history [--task ID] [--tree ID]
     agentd budgets create|list|update|delete  |  agentd usage [--by agent,day]  |  agentd stats
     agentd webhooks create|list|get|update|delete|rotate-secret|dead-letters|redeliver
+    agentd replay TASK_ID [--agent ID@VERSION] [--tools recorded|read-only] [--wait]
 
 The server is $AGENTD_ADDRESS (else 127.0.0.1:50051) and the credential
 $AGENTD_API_KEY, unless --address and --api-key say otherwise; these and --json and
@@ -50,6 +51,7 @@ from clients import (
     inbox_cli,
     knowledge_cli,
     options,
+    replays_cli,
     tasks_cli,
     usage_cli,
     webhooks_cli,
@@ -128,6 +130,7 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "usage": usage_cli.run_usage,
     "stats": usage_cli.run_stats,
     "webhooks": webhooks_cli.run_webhooks,
+    "replay": replays_cli.run_replay,
 }
 
 
@@ -165,6 +168,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     budgets_cli.add_parsers(sub)
     usage_cli.add_parsers(sub)
     webhooks_cli.add_parsers(sub)
+    replays_cli.add_parsers(sub)
     health = sub.add_parser("health", help="check the server's health")
     health.add_argument("--service", default="")
     return parser, sub

@@ -12,6 +12,7 @@ from records.conversations.model import BusyPolicy
 from records.execution import ExecutionMode
 from records.tasks import ParentLink
 from records.tools.audit import digest
+from records.traces.replays import ReplayInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,9 @@ class TaskRequest:
     """What happens while another task of the conversation runs or waits."""
     parent: ParentLink | None = None
     """Set when a task starts this one as its child (`agent.teams`); never by a caller."""
+    replay: ReplayInfo | None = None
+    """Set when the task replays a recorded one (ReplayTask): its tool calls are answered
+    from the recording (`agent.tool_use.replaying`)."""
 
     def fingerprint(self) -> str:
         # The goal's key stays "task" (the field's name before it was `goal`): a stored
@@ -74,4 +78,6 @@ class TaskRequest:
             fields["conversation"] = [self.conversation_id, self.busy_policy.value]
         if self.wait_timeout_seconds:  # likewise
             fields["wait_timeout_seconds"] = self.wait_timeout_seconds
+        if self.replay is not None:  # likewise
+            fields["replay"] = [self.replay.source_task_id, self.replay.tools.value]
         return digest(fields)

@@ -39,6 +39,7 @@ from records.tasks import (
     TokenUsage,
 )
 from records.tools.outcomes import ToolCallError, ToolErrorKind
+from records.traces.replays import DivergenceKind, ReplayDivergence, ReplayInfo, ReplayTools
 
 _DATACLASSES: dict[str, type[Any]] = {
     cls.__name__: cls
@@ -103,10 +104,20 @@ _DATACLASSES: dict[str, type[Any]] = {
         RemoteDelegate,
         RemoteState,
         TakenSteer,
+        ReplayInfo,
+        ReplayDivergence,
     )
 }
 _ENUMS: dict[str, type[enum.Enum]] = {
-    cls.__name__: cls for cls in (TaskStatus, StopReason, ExecutionMode, ToolErrorKind)
+    cls.__name__: cls
+    for cls in (
+        TaskStatus,
+        StopReason,
+        ExecutionMode,
+        ToolErrorKind,
+        ReplayTools,
+        DivergenceKind,
+    )
 }
 _RESERVED = {"__t", "__e", "__dt", "__tuple", "__d"}
 _STORED_AS: dict[str, dict[str, str]] = {"Task": {"goal": "task"}}
@@ -116,7 +127,7 @@ between replicas of both."""
 
 
 _LATER: dict[str, frozenset[str]] = {
-    "Task": frozenset({"wait_limit_seconds"}),
+    "Task": frozenset({"wait_limit_seconds", "replay"}),
     "ChildSummary": frozenset({"budget"}),
     "PlanExecuteState": frozenset({"unsettled", "correcting", "correction"}),
     "RunCheckpoint": frozenset({"citations", "artifacts_written", "steers"}),

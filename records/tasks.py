@@ -15,6 +15,7 @@ from records.agents.remote_keys import RemoteDelegate
 from records.execution import ExecutionMode
 from records.paging import TimeCursor
 from records.plan import Plan
+from records.traces.replays import ReplayInfo
 
 if TYPE_CHECKING:
     from records.agents.definition import AgentDefinition
@@ -215,6 +216,9 @@ class Task:
     """The caller asked that its tool calls never answer from the cache of tool results."""
     conversation_id: str = ""
     """The conversation the task is a turn of; empty for a task on its own."""
+    replay: ReplayInfo | None = None
+    """For a replay (ReplayTask): the recorded task it replays and, once it ended, its
+    report (`records.traces.replays`); None for any other task."""
     parent_task_id: str = ""
     """The task that started this one as its child (`agent.teams`); empty for a top task."""
     root_task_id: str = ""

@@ -1,6 +1,6 @@
 """The AgentService servicer: the one object gRPC registers, each of its RPCs served by
 the handler of its resource (`server/rpcs/`: tasks, the inbox, artifacts, tools, audit,
-grants, agents, conversations, usage, webhooks, traces)."""
+grants, agents, conversations, usage, webhooks, traces, replays)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from server.rpcs.audit import AuditRpcs
 from server.rpcs.conversations import ConversationRpcs
 from server.rpcs.grants import GrantRpcs
 from server.rpcs.inbox import InboxRpcs
+from server.rpcs.recorded.replays import ReplayRpcs
 from server.rpcs.recorded.traces import TraceRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tool_listing import ToolListing
@@ -28,6 +29,7 @@ from server.rpcs.tools import ToolRpcs
 from server.rpcs.usage import UsageRpcs
 from server.rpcs.webhooks import WebhookRpcs
 from server.services.action_history import ActionHistory
+from server.services.replays import ReplayService
 from server.services.tasks import TaskService
 from server.services.traces import TraceService
 from server.services.usage import UsageService
@@ -75,6 +77,7 @@ def agent_servicer(
     webhooks: WebhookService,
     history: ActionHistory,
     *,
+    replays: ReplayService | None = None,
     traces: TraceService | None = None,
     heartbeat_seconds: float = 15.0,
 ) -> AgentServicer:
@@ -90,5 +93,6 @@ def agent_servicer(
         ConversationRpcs(conversations),
         UsageRpcs(usage),
         WebhookRpcs(webhooks),
+        ReplayRpcs(replays or ReplayService(engine)),
         TraceRpcs(traces or TraceService(None)),
     )

@@ -229,6 +229,7 @@ class MemoryExtraction:
             and bool(task.final_answer)
             and agent is not None
             and agent.memory.get("extract") is True
+            and task.replay is None  # a replay remembers nothing (`agent.tool_use.replaying`)
         )
 
     def after_turn(self, task: Task, run: TaskRun | None) -> None:

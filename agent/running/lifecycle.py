@@ -226,6 +226,12 @@ class Endings:
         task = run.task
         previous = task.status
         task.status = status
+        replay = run.tools.replay
+        if replay is not None and run.ran_here:  # its report, kept with the task
+            try:
+                task.replay = await replay.report(task.final_answer)
+            except Exception:
+                log.exception("could not compare a replay with its recording")
         try:
             # Told before the end is stored: what they write is durable before it is seen.
             await persist(lambda: self._notices.task_status(task, status, previous))

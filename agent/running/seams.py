@@ -1,6 +1,7 @@
 """What a run holds but does not make: its tool calls (`RunTools`, implemented by
 `agent.tool_use.calls.ToolCalls`) and its team calls (`RunTeam`, implemented by
-`agent.teams.delegation.TeamCalls`). The run names these interfaces, not the classes,
+`agent.teams.delegation.TeamCalls`), and a replay's (`RunReplay`, implemented by
+`agent.tool_use.replaying.Replaying`). The run names these interfaces, not the classes,
 which work through the run itself: the floors above the run implement them, and the
 run's factory (`agent.scheduling.factory`) hands them to it."""
 
@@ -10,12 +11,16 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from agent.limits import LimitReached
+from core.identity import CallContext
 from records import events as ev
 from records.checkpoints import JournalEntry
 from records.messages import ToolDefinition
 from records.tasks import Task, TokenUsage
+from records.tools.invocation import Invocation
 from records.tools.model import ToolSpec
 from records.tools.outcomes import ToolCallError, ToolCallResult
+from records.traces.model import ToolSource
+from records.traces.replays import ReplayInfo
 
 TeamOutcome = tuple[Any, ToolCallError | None, str]
 """A team call's (data, error, the text the model sees)."""
@@ -31,6 +36,8 @@ class RunTools(Protocol):
     """The tools the task may use, by name, as it was given them."""
     journal: dict[str, JournalEntry]
     """The crash journal: calls by their key, saved with every checkpoint."""
+    replay: RunReplay | None
+    """For a replay (ReplayTask): its calls answered from the recording; None otherwise."""
 
     def definitions(self, names: Sequence[str] | None = None) -> list[ToolDefinition]:
         """The tools (all, or those `names`) as the model is offered them."""
@@ -100,4 +107,23 @@ class RunTeam(Protocol):
 
     async def spent(self, usage: TokenUsage, model: str) -> None:
         """Tokens a team call spent on a model itself (a panel's judge)."""
+        ...
+
+
+class RunReplay(Protocol):
+    """A replay's tool calls (`agent.tool_use.replaying.Replaying`): answered from the
+    recorded task's trace."""
+
+    sources: dict[str, ToolSource]
+    """Where each call's result came from, by call id."""
+
+    async def answer(
+        self, invocation: Invocation, spec: ToolSpec | None, place: str, context: CallContext
+    ) -> ToolCallResult | None:
+        """The call's result from the recording, or that it was not run; None when it is
+        to go the usual way (run live, or refused). `place`: its journal key."""
+        ...
+
+    async def report(self, answer: str) -> ReplayInfo:
+        """The replay's report, as it ended with `answer`."""
         ...

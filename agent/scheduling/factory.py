@@ -22,6 +22,7 @@ from agent.llm.roles import ModelRoles, role_model
 from agent.llm.window.encodings import Encodings
 from agent.notices import NoNotices, Notices
 from agent.recording.recorder import Recorder
+from agent.recording.traces import Traces
 from agent.running.run import TaskRun
 from agent.running.state import RunBounds, RunState
 from agent.running.transcript import Transcript
@@ -29,6 +30,7 @@ from agent.running.urls import UrlBook
 from agent.spending.calls import Metering
 from agent.teams.delegation import Team
 from agent.tool_use.calls import ToolCalls
+from agent.tool_use.replaying import Replays
 from core.errors import ToolNotFoundError
 from core.identity import CallContext
 from records.agents.definition import ROLES, AgentDefinition, render
@@ -37,6 +39,7 @@ from records.tasks import Task
 from records.tools.model import ToolSpec
 from stores.checkpoints.base import CheckpointStore
 from stores.tasks.base import TaskStore
+from stores.traces.memory import InMemoryTraceStore
 from stores.waits.base import WaitStore
 from tools.registry import ToolRegistry
 
@@ -151,10 +154,16 @@ class RunFactory:
         )
         journal = resumed.journal if resumed else {}
         failed = resumed.failed_in_a_row if resumed else 0
-        run.tools = ToolCalls(run, self.registry, tools, journal, failed)
+        replay = self._replays(config).for_run(task.replay, self.registry) if task.replay else None
+        run.tools = ToolCalls(run, self.registry, tools, journal, failed, replay)
         if persist and self.team is not None and (task.delegates or panels):
             run.team = self.team.for_run(run)
         return run
+
+    def _replays(self, config: EngineConfig) -> Replays:
+        recorder = self.recorder  # none: a replay finds no recording, and runs nothing
+        traces = recorder.traces if recorder is not None else Traces(InMemoryTraceStore())
+        return Replays(traces, frozenset(config.tools.replay_read_only_tools))
 
     def _transcript(
         self,

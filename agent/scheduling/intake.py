@@ -122,6 +122,7 @@ def new_task(
         agent=chosen.agent,
         bypass_tool_cache=request.bypass_tool_cache,
         conversation_id=request.conversation_id,
+        replay=request.replay,
         parent_task_id=parent.task_id if parent else "",
         root_task_id=parent.root_task_id if parent else "",
         depth=parent.depth if parent else 0,

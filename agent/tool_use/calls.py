@@ -32,7 +32,7 @@ from agent.parked import Parked, parked_or
 from agent.running.artifacts import updated_event
 from agent.running.citations import SEARCH_KNOWLEDGE, citations_of
 from agent.running.concurrency import all_or_none
-from agent.running.seams import PlannedCall
+from agent.running.seams import PlannedCall, RunReplay
 from agent.tool_use import questions
 from agent.tool_use.finished import finished
 from agent.tool_use.people import PersonWaits
@@ -54,6 +54,7 @@ from records.messages import ToolDefinition
 from records.tools.invocation import Invocation
 from records.tools.model import ToolSpec
 from records.tools.outcomes import ToolCallResult, ToolErrorKind
+from records.traces.model import ToolSource
 from tools import progress
 from tools.admission import Admission, Verdict
 from tools.builtin.artifacts import WRITE_ARTIFACT
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
     from agent.running.run import TaskRun
 
 log = structlog.get_logger(__name__)
+LIVE = ToolSource.LIVE
 
 _Planned = tuple[str, str, dict[str, Any] | None, str, str, bool]
 """A call as `ToolCalls.call` makes it: step id, tool, arguments, why they are unusable,
@@ -81,6 +83,7 @@ class ToolCalls:
         "journal",
         "people",
         "registry",
+        "replay",
         "resumes",
         "specs",
         "streak",
@@ -93,8 +96,11 @@ class ToolCalls:
         specs: Mapping[str, ToolSpec],
         journal: Mapping[str, JournalEntry],
         failed_in_a_row: int = 0,
+        replay: RunReplay | None = None,
     ) -> None:
         self._run = run
+        self.replay = replay
+        """For a replay: consulted at the door before any call runs (`replaying`)."""
         self.registry = registry
         """Where every call is admitted, run and audited."""
         self.specs = dict(specs)
@@ -196,11 +202,12 @@ class ToolCalls:
             result = await self._once(planned)
         elif entry is not None and entry.waiting:  # it waited: the same call again
             result = await self._once(planned, entry)
-        elif entry is not None and (entry.finished or journalled):
-            replayed = await self._replayed(step_id, name, arguments, entry, key)
+        elif entry is not None and (entry.finished or journalled):  # met again on a resumed run
+            result = await replayed(run, self.journal, step_id, name, entry, key)
             if not journalled:  # kept only for the woken run (its batch parked): taken
                 self.journal.pop(key, None)
-            return replayed
+            self._note(result, arguments)
+            return self._for_model(result)
         else:
             result = await self._once(planned)
         if self.resumes.waits_for(result):
@@ -244,7 +251,8 @@ class ToolCalls:
                 )
             raise
         result = replace(result, duration_seconds=time.perf_counter() - started)
-        await finished(run, step_id, invocation, result, key)  # its event, its trace
+        source = self.replay.sources.get(call_id, LIVE) if self.replay else LIVE  # `replaying`
+        await finished(run, step_id, invocation, result, key, source)  # its event, its trace
         data, error, text = result.data, result.error, result.text
         if error is None and name == SEARCH_KNOWLEDGE and self.specs[name].source == "builtin":
             run.transcript.citations.extend(citations_of(data))
@@ -282,6 +290,10 @@ class ToolCalls:
         if bad_arguments:
             return not_run(invocation, ToolErrorKind.FAILED, f"not called: {bad_arguments}")
         spec = self.specs.get(name)
+        if self.replay is not None:  # a replay: answered from the recording (`replaying`)
+            answered = await self.replay.answer(invocation, spec, key, run.tool_context())
+            if answered is not None:
+                return answered
         if spec is not None and spec.source == ENGINE:
             return await self._by_engine(invocation, key, again)
         if name not in self.specs:
@@ -378,19 +390,6 @@ class ToolCalls:
         arguments = dict(invocation.arguments)
         data, failed, text = await run.team.call(call_id, key, invocation.name, arguments)
         return ToolCallResult(call_id, invocation.name, data, clip(text), 0.0, failed)
-
-    async def _replayed(
-        self,
-        step_id: str,
-        name: str,
-        arguments: dict[str, Any] | None,
-        entry: JournalEntry,
-        key: str,
-    ) -> ToolCallResult:
-        """A journalled call met again on a resumed run: its result, or an unknown outcome."""
-        result = await replayed(self._run, self.journal, step_id, name, entry, key)
-        self._note(result, arguments)
-        return self._for_model(result)
 
     def _note(self, result: ToolCallResult, arguments: dict[str, Any] | None) -> None:
         self._run.transcript.notes.append(

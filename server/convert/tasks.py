@@ -27,6 +27,7 @@ from records.tools.approvals import ApprovalDecision
 from records.tools.model import ToolSpec
 from records.tools.outcomes import ToolCallResult, ToolErrorKind
 from server.convert.citations import citations_to_proto
+from server.convert.recorded.replays import replay_to_proto
 from server.convert.values import dict_to_struct as dict_to_struct
 from server.convert.values import struct_to_dict as struct_to_dict
 from server.convert.values import to_value as to_value
@@ -314,6 +315,8 @@ def task_to_proto(task: Task) -> tasks_pb2.Task:
         message.error.CopyFrom(
             tasks_pb2.TaskError(reason=task.failure.reason, message=task.failure.message)
         )
+    if task.replay is not None:
+        message.replay.CopyFrom(replay_to_proto(task.replay))
     return message
 
 

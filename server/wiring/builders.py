@@ -177,6 +177,7 @@ def engine_config(settings: Settings, guardrails: GuardrailPolicy | None = None)
             max_failed_tool_calls=settings.max_failed_tool_calls,
             tool_progress_seconds=settings.tool_progress_ms / 1000,
             resume_window_seconds=settings.resume_window_seconds,
+            replay_read_only_tools=tuple(settings.replay_read_only_tools),
         ),
         plan=PlanPolicy(
             critic_policy=settings.critic_policy,

@@ -14,6 +14,7 @@ from server.rpcs.audit import AuditRpcs
 from server.rpcs.conversations import ConversationRpcs
 from server.rpcs.grants import GrantRpcs
 from server.rpcs.inbox import InboxRpcs
+from server.rpcs.recorded.replays import ReplayRpcs
 from server.rpcs.recorded.traces import TraceRpcs
 from server.rpcs.tasks import TaskRpcs
 from server.rpcs.tools import ToolRpcs
@@ -32,6 +33,7 @@ HANDLERS = (
     ConversationRpcs,
     UsageRpcs,
     WebhookRpcs,
+    ReplayRpcs,
     TraceRpcs,
 )
 

@@ -38,6 +38,7 @@ from agentd_client.environment import call_metadata, default_target
 from agentd_client.grants import GrantMethods
 from agentd_client.inbox import InboxMethods
 from agentd_client.knowledge import KnowledgeMethods
+from agentd_client.recorded.replays import ReplayMethods
 from agentd_client.recorded.traces import TraceMethods
 from agentd_client.requests import Decision
 from agentd_client.requests import execute_request as _execute_request
@@ -62,6 +63,7 @@ class AgentClient(
     UsageMethods,
     InboxMethods,
     WebhookMethods,
+    ReplayMethods,
     TraceMethods,
 ):
     """An async client over one channel. Use as an async context manager, or call `close()`.

@@ -45,6 +45,13 @@ class ToolSettings(Section):
         default_factory=list,
         description="comma-separated CIDRs http_request may reach although not public",
     )
+    replay_read_only_tools: CommaList = Field(
+        default_factory=list,
+        description="comma-separated tools, besides the built-ins of permission read or "
+        "lower, that a READ_ONLY replay (ReplayTask) may run live when no recorded call "
+        "matches (write_file, write_artifact, remember and http_request other than GET and "
+        "HEAD never run during a replay)",
+    )
     http_timeout_seconds: float = Field(15.0, gt=0, description="http_request time limit")
     http_max_response_bytes: int = Field(1_000_000, gt=0, description="http_request body limit")
     http_max_redirects: int = Field(5, ge=0, description="redirects http_request follows")

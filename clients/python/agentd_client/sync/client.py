@@ -23,6 +23,7 @@ from agentd_client.sync.conversations import SyncConversationMethods
 from agentd_client.sync.grants import SyncGrantMethods
 from agentd_client.sync.inbox import SyncInboxMethods
 from agentd_client.sync.knowledge import SyncKnowledgeMethods
+from agentd_client.sync.replays import SyncReplayMethods
 from agentd_client.sync.traces import SyncTraceMethods
 
 
@@ -32,6 +33,7 @@ class AgentClient(
     SyncKnowledgeMethods,
     SyncGrantMethods,
     SyncInboxMethods,
+    SyncReplayMethods,
     SyncTraceMethods,
 ):
     """A blocking client over one channel (safe to share between threads). Use as a
