@@ -44,7 +44,7 @@ from server.wiring.knowledge import open_memory
 from server.wiring.models import Spending, build_models, build_spending, model_factory
 from server.wiring.providers import configure_secrets
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
-from server.wiring.services import Webhooks, add_services, grpc_server, report_serving
+from server.wiring.services import Evals, Webhooks, add_services, grpc_server, report_serving
 from server.wiring.startup import after_serving, start_metrics, unless_stopped
 from server.wiring.stores import seal_at_start, start_retention, store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
@@ -104,6 +104,7 @@ class AgentdServer:
         engine, memory, webhooks = await _engine(
             settings, models, registry, *stores, background, spending
         )
+        evals = Evals.build(settings, engine, durable, live, agents, models)
         server, draining, audit = grpc_server(settings, authenticator, where, live, durable)
         health, a2a = add_services(
             server,
@@ -118,9 +119,10 @@ class AgentdServer:
             memory,
             spending,
             webhooks.service,
+            evals.service,
         )
         port = await _start_serving(server, settings, health, a2a, authenticator)
-        background.append(webhooks.start(engine.replica, durable.rpcs))
+        background += [webhooks.start(engine.replica, durable.rpcs), evals.start()]
         background.append(asyncio.create_task(after_serving(encodings, models)))
         background += start_retention(settings, durable.database)
         return cls(

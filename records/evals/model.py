@@ -243,3 +243,20 @@ class EvalRun:
     def version(self) -> int:
         _, _, version = self.agent.partition("@")
         return int(version) if version.isdigit() else 0
+
+
+@dataclass(frozen=True, slots=True)
+class EvalRequest:
+    """What RunEval asks: cases (a stored dataset's, inline ones and drawn from recorded
+    tasks: they add up), the agent to run them as, the baseline and the gate."""
+
+    agent: str
+    dataset_id: str = ""
+    cases: tuple[EvalCase, ...] = ()
+    source: TaskSource | None = None
+    baseline_run_id: str = ""
+    parallelism: int = 0
+    """1 to 32; 0 means 4."""
+    gate: Gate = field(default_factory=Gate)
+    labels: Mapping[str, str] = field(default_factory=dict)
+    idempotency_key: str = ""

@@ -6,8 +6,13 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
 
-from records.evals.model import Aggregate, CaseResult, Comparison, EvalRun, Gate
+from records.evals.model import Aggregate, CaseResult, Comparison, EvalRun, EvalRunState, Gate
+
+NAMED = 20
+"""A gate failure names at most this many cases."""
 
 
 def aggregate(results: Sequence[CaseResult]) -> Aggregate:
@@ -47,14 +52,45 @@ def compare(results: Sequence[CaseResult], baseline: EvalRun) -> Comparison:
     )
 
 
-def judge_gate(gate: Gate, totals: Aggregate, comparison: Comparison | None) -> list[str]:
-    """Each reason the gate fails (none: it passed)."""
+def _named(case_ids: Sequence[str]) -> str:
+    shown = ", ".join(case_ids[:NAMED])
+    return shown + (f" and {len(case_ids) - NAMED} more" if len(case_ids) > NAMED else "")
+
+
+def finished(
+    run: EvalRun, results: Sequence[CaseResult], baseline: EvalRun | None, at: datetime
+) -> EvalRun:
+    """`run` once every case ran: its results, numbers, comparison and the gate's verdict."""
+    totals = aggregate(results)
+    comparison = compare(results, baseline) if baseline is not None else None
+    failures = judge_gate(
+        run.gate, totals, comparison, [r.case_id for r in results if not r.passed]
+    )
+    return replace(
+        run,
+        state=EvalRunState.FINISHED,
+        results=tuple(results),
+        aggregate=totals,
+        comparison=comparison,
+        gate_passed=not failures,
+        gate_failures=tuple(failures),
+        finished_at=at,
+    )
+
+
+def judge_gate(
+    gate: Gate,
+    totals: Aggregate,
+    comparison: Comparison | None,
+    failed: Sequence[str] = (),
+) -> list[str]:
+    """Each reason the gate fails (none: it passed); `failed` names the failed cases."""
     failures: list[str] = []
     least = gate.min_pass_rate or 1.0
     if totals.pass_rate < least:
         failures.append(
             f"pass rate {totals.pass_rate:.3f} is below {least:.3f} "
-            f"({totals.passed} of {totals.cases} cases passed)"
+            f"({totals.passed} of {totals.cases} cases passed; failed: {_named(failed)})"
         )
     for threshold in gate.thresholds:
         rate = totals.by_grader.get(threshold.grader)
@@ -76,6 +112,6 @@ def judge_gate(gate: Gate, totals: Aggregate, comparison: Comparison | None) -> 
     if len(comparison.regressed) > gate.allowed_regressed_cases:
         failures.append(
             f"{len(comparison.regressed)} cases regressed (allowed "
-            f"{gate.allowed_regressed_cases}): {', '.join(comparison.regressed)}"
+            f"{gate.allowed_regressed_cases}): {_named(comparison.regressed)}"
         )
     return failures
