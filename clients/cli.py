@@ -19,6 +19,7 @@ fake-llm.) It uses the Python client and the generated code only.
     agentd inbox history [--task ID] [--tree ID]
     agentd budgets create|list|update|delete  |  agentd usage [--by agent,day]  |  agentd stats
     agentd webhooks create|list|get|update|delete|rotate-secret|dead-letters|redeliver
+    agentd eval run --dataset FILE --agent ID@VERSION [--baseline RUN]  |  eval show|list
 
 The server is $AGENTD_ADDRESS (else 127.0.0.1:50051) and the credential
 $AGENTD_API_KEY, unless --address and --api-key say otherwise; these and --json and
@@ -47,6 +48,7 @@ from clients import (
     audit_cli,
     budgets_cli,
     conversations_cli,
+    evals_cli,
     inbox_cli,
     knowledge_cli,
     options,
@@ -127,6 +129,7 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "usage": usage_cli.run_usage,
     "stats": usage_cli.run_stats,
     "webhooks": webhooks_cli.run_webhooks,
+    "eval": evals_cli.run_eval,
 }
 
 
@@ -164,6 +167,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     budgets_cli.add_parsers(sub)
     usage_cli.add_parsers(sub)
     webhooks_cli.add_parsers(sub)
+    evals_cli.add_parsers(sub)
     health = sub.add_parser("health", help="check the server's health")
     health.add_argument("--service", default="")
     return parser, sub
