@@ -11,7 +11,7 @@ from datetime import datetime
 
 from records.evals.model import Aggregate, CaseResult, Comparison, EvalRun, EvalRunState, Gate
 
-NAMED = 20
+NAMED = 50
 """A gate failure names at most this many cases."""
 
 
