@@ -46,6 +46,9 @@ from stores.evals.base import EvalStore
 log = structlog.get_logger(__name__)
 
 STOPPED = "the server running it stopped"
+CANCELLED = "the case's task was cancelled"
+"""How a case result begins whose task someone cancelled (or the server, stopping): the
+case did not run, so neither did the run (it ends FAILED, not FINISHED)."""
 NO_REPLAY = "replaying recorded tasks is not available on this server (no ReplayTask wired)"
 
 
@@ -143,7 +146,11 @@ class EvalRunner:
                 for planned in cases:
                     group.create_task(one(planned))
             ordered = [results[p] for p in sorted(results)]
-            await self._store.finish(finished(run, ordered, baseline, self._now()))
+            cut = next((r for r in ordered if r.error.startswith(CANCELLED)), None)
+            if cut is not None:
+                await self._fail(run, f"case {cut.case_id}: {cut.error}; not every case ran")
+            else:
+                await self._store.finish(finished(run, ordered, baseline, self._now()))
         except asyncio.CancelledError:
             await asyncio.shield(self._fail(run, STOPPED))
             raise
@@ -174,7 +181,8 @@ class EvalRunner:
                 task.tenant, task.task_id, "evaluation case timed out"
             )
         except asyncio.CancelledError:
-            await self._engine.cancel_quietly(task.tenant, task.task_id, STOPPED)
+            with contextlib.suppress(Exception):  # the engine may be closing with the server
+                await self._engine.cancel_quietly(task.tenant, task.task_id, STOPPED)
             raise
         else:
             return await self._graded(
@@ -227,7 +235,8 @@ class EvalRunner:
         error = ""
         if not completed:
             why = task.failure.message if task.failure is not None else task.stop_detail
-            error = f"the case's task ended {task.status.value}" + (f": {why}" if why else "")
+            ended = CANCELLED if task.status is TaskStatus.CANCELLED else "the case's task failed"
+            error = ended + (f": {why}" if why else "")
         report = await self._replayer.report(task) if case.from_task_id and self._replayer else None
         return CaseResult(
             case_id=case.case_id,

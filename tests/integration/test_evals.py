@@ -322,3 +322,25 @@ def test_eval_run_without_its_options_is_a_usage_error(tmp_path: Path) -> None:
     odd = tmp_path / "cases.txt"
     odd.write_text("nothing")
     assert cli_main(["eval", "run", "--dataset", str(odd), "--agent", "support@2"]) == 2
+
+
+async def test_a_run_whose_server_stops_is_failed_and_reads_so_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    held = Script.parse({"roles": {"executor": [{"hold": "never", "text": "late", "repeat": -1}]}})
+    case = evals_pb2.EvalCase(case_id="slow", input="[q01] wait")
+    case.graders.add(contains="late")
+    async with harness(tmp_path, held, anonymous_roles="admin,approver") as h:
+        await _agent_versions(h.client)
+        run = await h.client.run_eval("support@2", cases=[case])
+        deadline = time.monotonic() + 10
+        while not h.llm.requests and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert h.llm.requests, "the case's task never asked the model"
+    async with harness(tmp_path, [], anonymous_roles="admin,approver") as again:
+        stopped = await again.client.get_eval_run(run.eval_run_id)
+        assert stopped.state == evals_pb2.EVAL_RUN_STATE_FAILED
+        assert stopped.error == (
+            "case slow: the case's task was cancelled: the server shut down; not every case ran"
+        )
+        assert not stopped.gate_passed
