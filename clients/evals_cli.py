@@ -36,21 +36,21 @@ STATES = {
 def add_parsers(sub: Any) -> None:
     evals = sub.add_parser("eval", help="evaluation runs: grade an agent version on a dataset")
     verbs = evals.add_subparsers(dest="verb", required=True)
-    run = verbs.add_parser(
+    evaluation = verbs.add_parser(
         "run", help="run a dataset as an agent version; exit 1 if the gate fails"
     )
-    run.add_argument("--dataset", required=True, help="FILE.yaml, .yml or .jsonl")
-    run.add_argument("--agent", required=True, help="id@version (or id: its version now)")
-    run.add_argument("--baseline", default="", help="an earlier run's id to compare with")
-    run.add_argument("--min-pass-rate", type=float, default=0.0, help="0 to 1 (default 1)")
-    run.add_argument("--max-regression", type=float, default=0.0, help="0 to 1 (default 0)")
-    run.add_argument("--allowed-regressed", type=int, default=0, help="cases (default 0)")
-    run.add_argument(
+    evaluation.add_argument("--dataset", required=True, help="FILE.yaml, .yml or .jsonl")
+    evaluation.add_argument("--agent", required=True, help="id@version (or id: its version now)")
+    evaluation.add_argument("--baseline", default="", help="an earlier run's id to compare with")
+    evaluation.add_argument("--min-pass-rate", type=float, default=0.0, help="0 to 1 (default 1)")
+    evaluation.add_argument("--max-regression", type=float, default=0.0, help="0 to 1 (default 0)")
+    evaluation.add_argument("--allowed-regressed", type=int, default=0, help="cases (default 0)")
+    evaluation.add_argument(
         "--threshold", action="append", default=[], metavar="GRADER=X", help="(repeatable)"
     )
-    run.add_argument("--parallelism", type=int, default=0, help="1 to 32 (default 4)")
-    run.add_argument("--label", action="append", default=[], metavar="KEY=VALUE")
-    run.add_argument("--idempotency-key", default="")
+    evaluation.add_argument("--parallelism", type=int, default=0, help="1 to 32 (default 4)")
+    evaluation.add_argument("--label", action="append", default=[], metavar="KEY=VALUE")
+    evaluation.add_argument("--idempotency-key", default="")
     show = verbs.add_parser("show", help="an evaluation run, as `run` prints it")
     show.add_argument("eval_run_id")
     listed = verbs.add_parser("list", help="evaluation runs, newest first")
@@ -105,11 +105,11 @@ def _labels(pairs: list[str]) -> dict[str, str]:
     return labels
 
 
-def run_lines(run: evals_pb2.EvalRun) -> list[str]:
+def run_lines(evaluation: evals_pb2.EvalRun) -> list[str]:
     """The run as a table of its cases, then its numbers, comparison and verdict."""
-    names = list(dict.fromkeys(g.name for r in run.results for g in r.graders))
+    names = list(dict.fromkeys(g.name for r in evaluation.results for g in r.graders))
     rows: list[tuple[str, ...]] = [("case", "result", *names, "tokens", "seconds")]
-    for result in run.results:
+    for result in evaluation.results:
         verdicts = {g.name: "pass" if g.passed else "FAIL" for g in result.graders}
         rows.append(
             (
@@ -121,58 +121,59 @@ def run_lines(run: evals_pb2.EvalRun) -> list[str]:
             )
         )
     lines = columns(rows, {len(names) + 2, len(names) + 3})
-    for result in run.results:
+    for result in evaluation.results:
         for grade in result.graders:
             if not grade.passed and grade.reason:
                 lines.append(f"  {result.case_id} {grade.name}: {grade.reason}")
         if result.error:
             lines.append(f"  {result.case_id}: {result.error}")
-    return lines + summary_lines(run)
+    return lines + summary_lines(evaluation)
 
 
-def summary_lines(run: evals_pb2.EvalRun) -> list[str]:
-    totals = run.aggregate
+def summary_lines(evaluation: evals_pb2.EvalRun) -> list[str]:
+    totals = evaluation.aggregate
     lines = [
-        f"run {run.eval_run_id} of {run.agent}: {STATES.get(run.state, 'unknown')}, "
+        f"run {evaluation.eval_run_id} of {evaluation.agent}: "
+        f"{STATES.get(evaluation.state, 'unknown')}, "
         f"{totals.passed}/{totals.cases} passed ({totals.pass_rate:.1%}), "
         f"{totals.total_tokens} tokens, p50 {totals.p50_seconds:.2f} s",
     ]
     for name, rate in sorted(totals.pass_rate_by_grader.items()):
         lines.append(f"  {name}: {rate:.1%}")
-    if run.HasField("comparison"):
-        c = run.comparison
+    if evaluation.HasField("comparison"):
+        c = evaluation.comparison
         lines.append(
             f"against {c.baseline_run_id} ({c.baseline_pass_rate:.1%}): "
             f"{c.pass_rate_delta:+.1%}; regressed: {', '.join(c.regressed_cases) or 'none'}; "
             f"improved: {', '.join(c.improved_cases) or 'none'}"
         )
-    if run.state == evals_pb2.EVAL_RUN_STATE_FAILED:
-        lines.append(f"the run failed: {run.error}")
-    elif run.state == evals_pb2.EVAL_RUN_STATE_FINISHED:
-        lines.append("gate: passed" if run.gate_passed else "gate: FAILED")
-        lines += [f"  {failure}" for failure in run.gate_failures]
+    if evaluation.state == evals_pb2.EVAL_RUN_STATE_FAILED:
+        lines.append(f"the run failed: {evaluation.error}")
+    elif evaluation.state == evals_pb2.EVAL_RUN_STATE_FINISHED:
+        lines.append("gate: passed" if evaluation.gate_passed else "gate: FAILED")
+        lines += [f"  {failure}" for failure in evaluation.gate_failures]
     return lines
 
 
 async def _wait(client: AgentClient, eval_run_id: str) -> evals_pb2.EvalRun:
     while True:  # ends: every run finishes or fails (its server marks it failed if it stops)
-        run = await client.get_eval_run(eval_run_id)
-        if run.state != evals_pb2.EVAL_RUN_STATE_RUNNING:
-            return run
+        evaluation = await client.get_eval_run(eval_run_id)
+        if evaluation.state != evals_pb2.EVAL_RUN_STATE_RUNNING:
+            return evaluation
         await asyncio.sleep(POLL_SECONDS)
 
 
-def _verdict(run: evals_pb2.EvalRun) -> int:
-    finished = run.state == evals_pb2.EVAL_RUN_STATE_FINISHED
-    return 0 if finished and run.gate_passed else 1
+def _verdict(evaluation: evals_pb2.EvalRun) -> int:
+    finished = evaluation.state == evals_pb2.EVAL_RUN_STATE_FINISHED
+    return 0 if finished and evaluation.gate_passed else 1
 
 
 async def run_eval(client: AgentClient, args: argparse.Namespace) -> int:
     if args.verb == "list":
         page = await client.list_eval_runs(agent=args.agent, page_size=100)
         if args.json:
-            for run in page.runs:
-                print(as_json(run))
+            for evaluation in page.runs:
+                print(as_json(evaluation))
             return 0
         rows = [("id", "agent", "state", "passed", "gate", "created by")]
         for r in page.runs:
@@ -191,7 +192,7 @@ async def run_eval(client: AgentClient, args: argparse.Namespace) -> int:
         print("\n".join(columns(rows)) if page.runs else nothing("evaluation runs"))
         return 0
     if args.verb == "show":
-        run = await client.get_eval_run(args.eval_run_id)
+        evaluation = await client.get_eval_run(args.eval_run_id)
     else:
         dataset = read_dataset(Path(args.dataset))
         started = await client.run_eval(
@@ -203,6 +204,6 @@ async def run_eval(client: AgentClient, args: argparse.Namespace) -> int:
             labels=_labels(args.label),
             idempotency_key=args.idempotency_key,
         )
-        run = await _wait(client, started.eval_run_id)
-    print(as_json(run) if args.json else "\n".join(run_lines(run)))
-    return _verdict(run) if args.verb == "run" else 0
+        evaluation = await _wait(client, started.eval_run_id)
+    print(as_json(evaluation) if args.json else "\n".join(run_lines(evaluation)))
+    return _verdict(evaluation) if args.verb == "run" else 0

@@ -108,7 +108,7 @@ class EvalRunner:
 
     def start(
         self,
-        run: EvalRun,
+        evaluation: EvalRun,
         call: CallContext,
         cases: Sequence[PlannedCase],
         parallelism: int,
@@ -116,15 +116,15 @@ class EvalRunner:
     ) -> None:
         """Run `run`'s cases from now on (a job of this process; `run` already stored)."""
         job = asyncio.create_task(
-            self._run(run, call, cases, parallelism, baseline),
-            name=f"agentd-eval-{run.eval_run_id}",
+            self._run(evaluation, call, cases, parallelism, baseline),
+            name=f"agentd-eval-{evaluation.eval_run_id}",
         )
-        self._jobs[run.eval_run_id] = job
-        job.add_done_callback(lambda _: self._jobs.pop(run.eval_run_id, None))
+        self._jobs[evaluation.eval_run_id] = job
+        job.add_done_callback(lambda _: self._jobs.pop(evaluation.eval_run_id, None))
 
     async def _run(
         self,
-        run: EvalRun,
+        evaluation: EvalRun,
         call: CallContext,
         cases: Sequence[PlannedCase],
         parallelism: int,
@@ -135,10 +135,10 @@ class EvalRunner:
 
         async def one(planned: PlannedCase) -> None:
             async with slots:
-                result = await self._case(run, call, planned)
+                result = await self._case(evaluation, call, planned)
             results[planned.position] = result
             await self._store.add_result(
-                run.tenant, run.eval_run_id, planned.position, result, self._now()
+                evaluation.tenant, evaluation.eval_run_id, planned.position, result, self._now()
             )
 
         try:
@@ -148,29 +148,31 @@ class EvalRunner:
             ordered = [results[p] for p in sorted(results)]
             cut = next((r for r in ordered if r.error.startswith(CANCELLED)), None)
             if cut is not None:
-                await self._fail(run, f"case {cut.case_id}: {cut.error}; not every case ran")
+                await self._fail(evaluation, f"case {cut.case_id}: {cut.error}; not every case ran")
             else:
-                await self._store.finish(finished(run, ordered, baseline, self._now()))
+                await self._store.finish(finished(evaluation, ordered, baseline, self._now()))
         except asyncio.CancelledError:
-            await asyncio.shield(self._fail(run, STOPPED))
+            await asyncio.shield(self._fail(evaluation, STOPPED))
             raise
         except Exception as error:
-            log.exception("an evaluation run failed", eval_run_id=run.eval_run_id)
-            await self._fail(run, f"the run could not go on: {error}")
+            log.exception("an evaluation run failed", eval_run_id=evaluation.eval_run_id)
+            await self._fail(evaluation, f"the run could not go on: {error}")
 
-    async def _fail(self, run: EvalRun, error: str) -> None:
-        ended = replace(run, state=EvalRunState.FAILED, error=error, finished_at=self._now())
+    async def _fail(self, evaluation: EvalRun, error: str) -> None:
+        ended = replace(evaluation, state=EvalRunState.FAILED, error=error, finished_at=self._now())
         with contextlib.suppress(Exception):
             await self._store.finish(ended)
 
-    async def _case(self, run: EvalRun, call: CallContext, planned: PlannedCase) -> CaseResult:
+    async def _case(
+        self, evaluation: EvalRun, call: CallContext, planned: PlannedCase
+    ) -> CaseResult:
         case, loop = planned.case, asyncio.get_running_loop()
         began = loop.time()
-        labels = {**run.labels, EVAL_RUN_LABEL: run.eval_run_id}
+        labels = {**evaluation.labels, EVAL_RUN_LABEL: evaluation.eval_run_id}
         if case.from_task_id and self._replayer is None:
             return CaseResult(case.case_id, error=NO_REPLAY)
         try:
-            task = await self._task(run, call, planned, labels)
+            task = await self._task(evaluation, call, planned, labels)
         except AgentdError as error:
             return CaseResult(case.case_id, error=f"the case's task did not start: {error.message}")
         try:
@@ -195,21 +197,27 @@ class EvalRunner:
         )
 
     async def _task(
-        self, run: EvalRun, call: CallContext, planned: PlannedCase, labels: Mapping[str, str]
+        self,
+        evaluation: EvalRun,
+        call: CallContext,
+        planned: PlannedCase,
+        labels: Mapping[str, str],
     ) -> Task:
         """The case's task, started as the caller (a fresh call context: the RPC is over)."""
         case = planned.case
         context = CallContext(principal=call.principal)
         if case.from_task_id and self._replayer is not None:
             return await self._replayer.replay(
-                context, case.from_task_id, run.agent, planned.tools, labels
+                context, case.from_task_id, evaluation.agent, planned.tools, labels
             )
         task_context = dict(case.context)
         if case.turns:
             task_context["earlier_turns"] = [
                 {"role": t.role, "content": t.content} for t in case.turns
             ]
-        request = TaskRequest(goal=case.input, context=task_context, labels=labels, agent=run.agent)
+        request = TaskRequest(
+            goal=case.input, context=task_context, labels=labels, agent=evaluation.agent
+        )
         task, _ = await self._engine.start_or_steer(request, context)
         return task
 

@@ -160,7 +160,7 @@ class EvalService:
         agent = await self._resolved(caller, request.agent)
         baseline = await self._baseline(caller, request.baseline_run_id)
         planned = await self._planned(caller, request)
-        run = EvalRun(
+        evaluation = EvalRun(
             eval_run_id=new_eval_run_id(),
             tenant=caller.tenant,
             agent=agent,
@@ -178,14 +178,14 @@ class EvalService:
         if request.idempotency_key:
             key = scoped_key("eval-run", caller.tenant, caller.id, request.idempotency_key)
             earlier = await self._keys.reserve(
-                key, _fingerprint(request), run.eval_run_id, self._key_ttl
+                key, _fingerprint(request), evaluation.eval_run_id, self._key_ttl
             )
             if earlier is not None:
                 return await self.get_run(caller, earlier)
-        await self._store.create_run(run)
+        await self._store.create_run(evaluation)
         parallelism = request.parallelism or DEFAULT_PARALLELISM
-        self._runner.start(run, call, planned, parallelism, baseline)
-        return run
+        self._runner.start(evaluation, call, planned, parallelism, baseline)
+        return evaluation
 
     async def _resolved(self, caller: Principal, reference: str) -> str:
         """`id@version` of the agent to run as (`id`: its version now)."""

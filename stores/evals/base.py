@@ -38,7 +38,7 @@ class EvalStore(Protocol):
 
     async def delete_dataset(self, tenant: str, dataset_id: str) -> bool: ...
 
-    async def create_run(self, run: EvalRun) -> None: ...
+    async def create_run(self, evaluation: EvalRun) -> None: ...
 
     async def get(self, tenant: str, eval_run_id: str) -> EvalRun | None: ...
 
@@ -50,7 +50,7 @@ class EvalStore(Protocol):
         self, tenant: str, eval_run_id: str, position: int, result: CaseResult, at: datetime
     ) -> None: ...
 
-    async def finish(self, run: EvalRun) -> None: ...
+    async def finish(self, evaluation: EvalRun) -> None: ...
 
     async def latest_passed(self, tenant: str, agent_id: str, version: int) -> EvalRun | None: ...
 
@@ -69,9 +69,9 @@ def agent_matches(run_agent: str, wanted: str) -> bool:
     return run_agent.split("@", 1)[0] == wanted
 
 
-def run_cursor(run: EvalRun) -> TimeCursor:
-    assert run.created_at is not None
-    return TimeCursor(run.created_at, run.eval_run_id)
+def run_cursor(evaluation: EvalRun) -> TimeCursor:
+    assert evaluation.created_at is not None
+    return TimeCursor(evaluation.created_at, evaluation.eval_run_id)
 
 
 def dataset_cursor(dataset: Dataset) -> TimeCursor:

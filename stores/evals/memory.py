@@ -46,16 +46,16 @@ class InMemoryEvalStore:
     async def delete_dataset(self, tenant: str, dataset_id: str) -> bool:
         return self._datasets.pop((tenant, dataset_id), None) is not None
 
-    async def create_run(self, run: EvalRun) -> None:
-        self._runs[run.tenant, run.eval_run_id] = run
-        self._results[run.tenant, run.eval_run_id] = {}
+    async def create_run(self, evaluation: EvalRun) -> None:
+        self._runs[evaluation.tenant, evaluation.eval_run_id] = evaluation
+        self._results[evaluation.tenant, evaluation.eval_run_id] = {}
 
     async def get(self, tenant: str, eval_run_id: str) -> EvalRun | None:
-        run = self._runs.get((tenant, eval_run_id))
-        if run is None:
+        evaluation = self._runs.get((tenant, eval_run_id))
+        if evaluation is None:
             return None
         results = self._results[tenant, eval_run_id]
-        return replace(run, results=tuple(results[p] for p in sorted(results)))
+        return replace(evaluation, results=tuple(results[p] for p in sorted(results)))
 
     async def list_runs(
         self, tenant: str, agent: str, limit: int, after: TimeCursor | None = None
@@ -81,10 +81,10 @@ class InMemoryEvalStore:
             self._results[key][position] = result
             self._runs[key] = replace(self._runs[key], heartbeat_at=at)
 
-    async def finish(self, run: EvalRun) -> None:
-        key = (run.tenant, run.eval_run_id)
+    async def finish(self, evaluation: EvalRun) -> None:
+        key = (evaluation.tenant, evaluation.eval_run_id)
         if key in self._runs:
-            self._runs[key] = replace(run, results=())
+            self._runs[key] = replace(evaluation, results=())
 
     async def latest_passed(self, tenant: str, agent_id: str, version: int) -> EvalRun | None:
         agent = f"{agent_id}@{version}"
@@ -103,18 +103,20 @@ class InMemoryEvalStore:
 
     async def beat(self, eval_run_ids: Sequence[str], at: datetime) -> None:
         wanted = set(eval_run_ids)
-        for key, run in self._runs.items():
-            if run.eval_run_id in wanted and run.state is EvalRunState.RUNNING:
-                self._runs[key] = replace(run, heartbeat_at=at)
+        for key, evaluation in self._runs.items():
+            if evaluation.eval_run_id in wanted and evaluation.state is EvalRunState.RUNNING:
+                self._runs[key] = replace(evaluation, heartbeat_at=at)
 
     async def fail_stale(self, before: datetime, error: str, at: datetime) -> int:
         stale = [
             key
-            for key, run in self._runs.items()
-            if run.state is EvalRunState.RUNNING
-            and (run.heartbeat_at or run.created_at or at) < before
+            for key, evaluation in self._runs.items()
+            if evaluation.state is EvalRunState.RUNNING
+            and (evaluation.heartbeat_at or evaluation.created_at or at) < before
         ]
         for key in stale:
-            run = self._runs[key]
-            self._runs[key] = replace(run, state=EvalRunState.FAILED, error=error, finished_at=at)
+            evaluation = self._runs[key]
+            self._runs[key] = replace(
+                evaluation, state=EvalRunState.FAILED, error=error, finished_at=at
+            )
         return len(stale)

@@ -73,17 +73,17 @@ def _run(row: Any, results: Sequence[CaseResult] = ()) -> EvalRun:
     )
 
 
-def _ending(run: EvalRun) -> dict[str, Any]:
+def _ending(evaluation: EvalRun) -> dict[str, Any]:
     """The columns a run's end (and its start) writes."""
-    comparison = comparison_to_json(run.comparison)
+    comparison = comparison_to_json(evaluation.comparison)
     return {
-        "state": run.state.value,
-        "aggregate": json.dumps(aggregate_to_json(run.aggregate)),
+        "state": evaluation.state.value,
+        "aggregate": json.dumps(aggregate_to_json(evaluation.aggregate)),
         "comparison": json.dumps(comparison) if comparison is not None else None,
-        "gate_passed": run.gate_passed,
-        "gate_failures": json.dumps(list(run.gate_failures)),
-        "error": run.error,
-        "finished_at": run.finished_at,
+        "gate_passed": evaluation.gate_passed,
+        "gate_failures": json.dumps(list(evaluation.gate_failures)),
+        "error": evaluation.error,
+        "finished_at": evaluation.finished_at,
     }
 
 
@@ -143,24 +143,24 @@ class SqlEvalStore:
         statement = delete(eval_datasets).where(_D.tenant == tenant, _D.dataset_id == dataset_id)
         return await self._writer.execute(statement) > 0
 
-    async def create_run(self, run: EvalRun) -> None:
+    async def create_run(self, evaluation: EvalRun) -> None:
         await self._writer.insert(
             eval_runs,
             {
-                "eval_run_id": run.eval_run_id,
-                "tenant": run.tenant,
-                "agent_id": run.agent_id,
-                "version": run.version,
-                "dataset_id": run.dataset_id,
-                "total_cases": run.total_cases,
-                "gate": json.dumps(gate_to_json(run.gate)),
-                "labels": json.dumps(dict(run.labels), sort_keys=True),
-                "baseline_run_id": run.baseline_run_id,
-                "created_by": run.created_by,
-                "created_at": run.created_at,
-                "owner": run.owner,
-                "heartbeat_at": run.heartbeat_at,
-                **_ending(run),
+                "eval_run_id": evaluation.eval_run_id,
+                "tenant": evaluation.tenant,
+                "agent_id": evaluation.agent_id,
+                "version": evaluation.version,
+                "dataset_id": evaluation.dataset_id,
+                "total_cases": evaluation.total_cases,
+                "gate": json.dumps(gate_to_json(evaluation.gate)),
+                "labels": json.dumps(dict(evaluation.labels), sort_keys=True),
+                "baseline_run_id": evaluation.baseline_run_id,
+                "created_by": evaluation.created_by,
+                "created_at": evaluation.created_at,
+                "owner": evaluation.owner,
+                "heartbeat_at": evaluation.heartbeat_at,
+                **_ending(evaluation),
             },
         )
 
@@ -212,11 +212,11 @@ class SqlEvalStore:
             ]
         )
 
-    async def finish(self, run: EvalRun) -> None:
+    async def finish(self, evaluation: EvalRun) -> None:
         statement = (
             update(eval_runs)
-            .where(_R.tenant == run.tenant, _R.eval_run_id == run.eval_run_id)
-            .values(**_ending(run))
+            .where(_R.tenant == evaluation.tenant, _R.eval_run_id == evaluation.eval_run_id)
+            .values(**_ending(evaluation))
         )
         await self._writer.execute(statement)
 

@@ -141,26 +141,26 @@ def _comparison_to_proto(comparison: Comparison) -> pb.EvalComparison:
     )
 
 
-def run_to_proto(run: EvalRun, *, with_results: bool = True) -> pb.EvalRun:
+def run_to_proto(evaluation: EvalRun, *, with_results: bool = True) -> pb.EvalRun:
     answer = pb.EvalRun(
-        eval_run_id=run.eval_run_id,
-        dataset_id=run.dataset_id,
-        agent=run.agent,
-        state=_STATES[run.state],
-        results=[result_to_proto(r) for r in run.results] if with_results else [],
-        aggregate=_aggregate_to_proto(run.aggregate),
-        gate=gate_to_proto(run.gate),
-        gate_passed=run.gate_passed,
-        gate_failures=list(run.gate_failures),
-        error=run.error,
-        created_by=run.created_by,
-        labels=dict(run.labels),
-        total_cases=run.total_cases,
+        eval_run_id=evaluation.eval_run_id,
+        dataset_id=evaluation.dataset_id,
+        agent=evaluation.agent,
+        state=_STATES[evaluation.state],
+        results=[result_to_proto(r) for r in evaluation.results] if with_results else [],
+        aggregate=_aggregate_to_proto(evaluation.aggregate),
+        gate=gate_to_proto(evaluation.gate),
+        gate_passed=evaluation.gate_passed,
+        gate_failures=list(evaluation.gate_failures),
+        error=evaluation.error,
+        created_by=evaluation.created_by,
+        labels=dict(evaluation.labels),
+        total_cases=evaluation.total_cases,
     )
-    if run.comparison is not None:
-        answer.comparison.CopyFrom(_comparison_to_proto(run.comparison))
-    if run.created_at is not None:
-        answer.create_time.CopyFrom(to_timestamp(run.created_at))
-    if run.finished_at is not None:
-        answer.finish_time.CopyFrom(to_timestamp(run.finished_at))
+    if evaluation.comparison is not None:
+        answer.comparison.CopyFrom(_comparison_to_proto(evaluation.comparison))
+    if evaluation.created_at is not None:
+        answer.create_time.CopyFrom(to_timestamp(evaluation.created_at))
+    if evaluation.finished_at is not None:
+        answer.finish_time.CopyFrom(to_timestamp(evaluation.finished_at))
     return answer
