@@ -203,10 +203,10 @@ async def report_serving(
     a2a: A2A | None,
     authenticator: Authenticator | None,
 ) -> None:
-    """Health SERVING for the server and `services`, and for A2A once its HTTP address
-    (if any) is up."""
+    """Health SERVING for the server, `services` and EvalService (served by every
+    server), and for A2A once its HTTP address (if any) is up."""
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
-    for name in services:
+    for name in (*services, EVAL_SERVICE):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     if a2a is not None:
         await a2a.start(port, health, authenticator)

@@ -298,6 +298,15 @@ async def test_malformed_cases_are_refused_naming_the_case_and_field(tmp_path: P
             await h.client.get_dataset("ds_nope")
         with pytest.raises(client_errors.EvalRunNotFoundError):
             await h.client.get_eval_run("evr_nope")
+        assert await h.client.health("agentd.v1.EvalService") == "SERVING"
+        await h.server.audit.flush()  # EvalService's calls are audited as any RPC
+        audited = await h.client.list_audit_records("rpc")
+        calls = [(r.rpc.method, r.rpc.code) for r in audited.records]
+        assert calls[-3:] == [
+            ("/agentd.v1.EvalService/CreateDataset", "INVALID_ARGUMENT"),
+            ("/agentd.v1.EvalService/GetDataset", "NOT_FOUND"),
+            ("/agentd.v1.EvalService/GetEvalRun", "NOT_FOUND"),
+        ]
 
 
 async def test_a_replayed_case_fails_clearly_when_no_replay_is_wired(
