@@ -22,6 +22,7 @@ from agentd.v1 import agent_service_pb2_grpc, agents_pb2, evals_pb2, tasks_pb2
 from agentd_client import errors as client_errors
 from agentd_client.client import AgentClient
 from agentd_client.evals.files import dataset_from_data
+from agentd_client.sync import AgentClient as SyncClient
 from clients.cli import main as cli_main
 from server.servicer import AgentServicer
 from tests.integration.harness import Harness, harness
@@ -316,12 +317,21 @@ async def test_a_replayed_case_fails_clearly_when_no_replay_is_wired(
         await _agent_versions(h.client)
         case = evals_pb2.EvalCase(case_id="again", from_task_id="task-recorded")
         case.graders.add(exact="x")
-        run = await _finished(
-            h.client, (await h.client.run_eval("support@2", cases=[case])).eval_run_id
-        )
+        started = await h.client.run_eval("support@2", cases=[case], idempotency_key="k1")
+        again = await h.client.run_eval("support@2", cases=[case], idempotency_key="k1")
+        assert again.eval_run_id == started.eval_run_id  # a retry answers the same run
+        run = await _finished(h.client, started.eval_run_id)
         assert run.state == evals_pb2.EVAL_RUN_STATE_FINISHED
         assert not run.gate_passed
         assert "not available on this server" in run.results[0].error
+
+        def read_synchronously() -> evals_pb2.EvalRun:
+            with SyncClient(h.running.address, api_key="") as sync:
+                listed = sync.list_eval_runs(agent="support@2")
+                assert [r.eval_run_id for r in listed.runs] == [run.eval_run_id]
+                return sync.get_eval_run(run.eval_run_id)
+
+        assert await asyncio.to_thread(read_synchronously) == run
 
 
 def test_eval_run_without_its_options_is_a_usage_error(tmp_path: Path) -> None:
