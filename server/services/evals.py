@@ -39,7 +39,7 @@ from records.evals.model import (
     new_dataset_id,
     new_eval_run_id,
 )
-from records.evals.validation import check_cases, check_gate, with_ids
+from records.evals.validation import check_cases, check_gate, grader_problems, with_ids
 from records.paging import Page, TimeCursor
 from records.tasks import TaskQuery, TaskStatus
 from server.services.eval_runner import EvalRunner, PlannedCase
@@ -264,6 +264,8 @@ class EvalService:
 
 
 def _check_request(request: EvalRequest) -> None:
+    """InvalidArgumentError naming every malformed field of the request but its cases
+    (checked once they are known: `_planned`)."""
     problems: list[FieldViolation] = []
     if not request.agent:
         problems.append(FieldViolation("agent", "is required (id@version)"))
@@ -272,18 +274,29 @@ def _check_request(request: EvalRequest) -> None:
     if len(request.labels) >= MAX_LABELS:
         problems.append(FieldViolation("labels", f"has more than {MAX_LABELS - 1} labels"))
     problems += label_violations(request.labels)
-    source = request.source
-    if source is not None and not 0 <= source.limit <= MAX_DRAWN:
-        problems.append(FieldViolation("from_tasks.limit", f"is 1 to {MAX_DRAWN} (0: 50)"))
-    if source is not None and source.tools not in ("recorded", "read_only"):
-        problems.append(FieldViolation("from_tasks.tools", "is recorded or read_only"))
-    if not request.dataset_id and not request.cases and source is None:
+    if not request.dataset_id and not request.cases and request.source is None:
         problems.append(FieldViolation("dataset_id", "is required (or cases, or from_tasks)"))
+    if request.source is not None:
+        problems += _source_problems(request.source)
+    try:
+        check_gate(request.gate)
+    except InvalidArgumentError as error:
+        problems += error.field_violations
     if problems:
         raise InvalidArgumentError(problems)
-    check_gate(request.gate)
-    if source is not None:
-        check_cases([EvalCase("from_tasks", "x", graders=source.graders)], "from_tasks")
+
+
+def _source_problems(source: TaskSource) -> list[FieldViolation]:
+    problems = [
+        FieldViolation(f"from_tasks.graders[{index}].{name}", why)
+        for index, grader in enumerate(source.graders)
+        for name, why in grader_problems(grader)
+    ]
+    if not 0 <= source.limit <= MAX_DRAWN:
+        problems.append(FieldViolation("from_tasks.limit", f"is 1 to {MAX_DRAWN} (0: 50)"))
+    if source.tools not in ("recorded", "read_only"):
+        problems.append(FieldViolation("from_tasks.tools", "is recorded or read_only"))
+    return problems
 
 
 def _fingerprint(request: EvalRequest) -> str:

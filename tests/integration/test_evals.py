@@ -364,3 +364,34 @@ async def test_a_run_whose_server_stops_is_failed_and_reads_so_after_a_restart(
             "case slow: the case's task was cancelled: the server shut down; not every case ran"
         )
         assert not stopped.gate_passed
+
+
+async def test_cases_are_drawn_from_the_callers_completed_tasks_by_label(tmp_path: Path) -> None:
+    async with harness(tmp_path, _script(), anonymous_roles="admin,approver") as h:
+        await _agent_versions(h.client)
+        recorded = []
+        for n in (1, 2, 3):
+            labels = {"suite": "smoke" if n < 3 else "other"}
+            task = await h.client.start_task(f"[q0{n}] again", agent="support@2", labels=labels)
+            recorded.append(task.task_id)
+        for task_id in recorded:
+            for _ in range(100):
+                if (await h.client.get_task(task_id)).status == tasks_pb2.TASK_STATUS_COMPLETED:
+                    break
+                await asyncio.sleep(0.05)
+        source = evals_pb2.EvalTaskSource(agent="support", labels={"suite": "smoke"}, limit=5)
+        started = await h.client.run_eval("support@3", from_tasks=source)
+        assert started.total_cases == 2
+        drawn = await _finished(h.client, started.eval_run_id)
+        assert [r.case_id for r in drawn.results] == [f"task-{t}" for t in recorded[1::-1]]
+        assert all("not available on this server" in r.error for r in drawn.results)
+        bad = evals_pb2.EvalTaskSource(limit=501, graders=[evals_pb2.Grader(regex="(")])
+        gate = evals_pb2.EvalGate(max_regression=2)
+        with pytest.raises(client_errors.InvalidArgumentError) as refused:
+            await h.client.run_eval("support@3", from_tasks=bad, gate=gate, parallelism=33)
+        assert [v.field for v in refused.value.field_violations] == [
+            "parallelism",
+            "from_tasks.graders[0].regex",
+            "from_tasks.limit",
+            "gate.max_regression",
+        ]
