@@ -25,6 +25,7 @@ from agentd_client.evals.files import dataset_from_data
 from agentd_client.sync import AgentClient as SyncClient
 from clients.cli import main as cli_main
 from server.servicer import AgentServicer
+from stores.evals.sql import SqlEvalStore
 from tests.integration.harness import Harness, harness
 
 V3_MARK = "V3-TERSE-MODE"
@@ -251,6 +252,13 @@ async def test_version_2_passes_its_gate_and_version_3_regresses_against_it(
         assert "gate: FAILED" in out
         assert "28 cases regressed (allowed 0): q01, q02, q03" in out
         assert "q24" in out.split("gate: FAILED")[1]
+
+        # what promotion asks: the newest finished run of the version that passed its gate
+        runs = SqlEvalStore(h.server.durable.database)
+        promotable = await runs.latest_passed("default", "support", 2)
+        assert promotable is not None
+        assert promotable.eval_run_id == v2.eval_run_id
+        assert await runs.latest_passed("default", "support", 3) is None
 
         passed = await asyncio.to_thread(
             _cli,
