@@ -77,10 +77,10 @@ def _trajectory(grader: Grader, calls: tuple[str, ...]) -> tuple[bool, str]:
         reason = f"never called {', '.join(missing)}"
     elif grader.match is TrajectoryMatch.ANY_ORDER:
         ok = Counter(calls) == Counter(wanted)
-        reason = "called other tools"
+        reason = f"expected [{', '.join(wanted)}] in any order"
     else:
         ok = calls == wanted
-        reason = "called other tools, or in another order"
+        reason = f"expected [{', '.join(wanted)}] in this order"
     return ok, "" if ok else f"{reason} (called: [{', '.join(calls)}])"
 
 

@@ -74,9 +74,18 @@ def test_trajectory_compares_the_tools_called_in_order(
         assert f"(called: [{', '.join(calls)}])" in result.reason
 
 
-def test_subset_names_the_tools_never_called() -> None:
-    grader = Grader(K.TRAJECTORY, tools=("search", "fetch"), match=TrajectoryMatch.SUBSET)
-    assert grade(grader, Outcome("", ("search",))).reason == "never called fetch (called: [search])"
+def test_a_failed_trajectory_says_what_was_expected_and_what_was_called() -> None:
+    tools = ("search", "fetch")
+    subset = Grader(K.TRAJECTORY, tools=tools, match=TrajectoryMatch.SUBSET)
+    assert grade(subset, Outcome("", ("search",))).reason == "never called fetch (called: [search])"
+    in_order = Grader(K.TRAJECTORY, tools=tools)
+    assert grade(in_order, Outcome("", ())).reason == (
+        "expected [search, fetch] in this order (called: [])"
+    )
+    any_order = Grader(K.TRAJECTORY, tools=tools, match=TrajectoryMatch.ANY_ORDER)
+    assert grade(any_order, Outcome("", ("fetch",))).reason == (
+        "expected [search, fetch] in any order (called: [fetch])"
+    )
 
 
 def test_ceiling_limits_tokens_cost_and_time() -> None:
