@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,9 @@ def add_parsers(sub: Any) -> None:
     evaluation.add_argument("--parallelism", type=int, default=0, help="1 to 32 (default 4)")
     evaluation.add_argument("--label", action="append", default=[], metavar="KEY=VALUE")
     evaluation.add_argument("--idempotency-key", default="")
+    evaluation.add_argument(
+        "--max-wait", type=float, default=0.0, help="seconds to wait (default: until it ends)"
+    )
     show = verbs.add_parser("show", help="an evaluation run, as `run` prints it")
     show.add_argument("eval_run_id")
     listed = verbs.add_parser("list", help="evaluation runs, newest first")
@@ -155,10 +159,16 @@ def summary_lines(evaluation: evals_pb2.EvalRun) -> list[str]:
     return lines
 
 
-async def _wait(client: AgentClient, eval_run_id: str) -> evals_pb2.EvalRun:
-    while True:  # ends: every run finishes or fails (its server marks it failed if it stops)
+async def _wait(client: AgentClient, eval_run_id: str, seconds: float) -> evals_pb2.EvalRun:
+    """The run once it ended, or as it is after `seconds` (0: however long it takes; it
+    ends: a run whose server stopped is marked failed by the next one that comes round)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds if seconds > 0 else None
+    while True:
         evaluation = await client.get_eval_run(eval_run_id)
         if evaluation.state != evals_pb2.EVAL_RUN_STATE_RUNNING:
+            return evaluation
+        if deadline is not None and loop.time() >= deadline:
             return evaluation
         await asyncio.sleep(POLL_SECONDS)
 
@@ -168,28 +178,24 @@ def _verdict(evaluation: evals_pb2.EvalRun) -> int:
     return 0 if finished and evaluation.gate_passed else 1
 
 
+def _listing(runs: list[evals_pb2.EvalRun]) -> list[str]:
+    rows = [("id", "agent", "state", "passed", "gate", "created by")]
+    for r in runs:
+        finished = r.state == evals_pb2.EVAL_RUN_STATE_FINISHED
+        gate = ("passed" if r.gate_passed else "failed") if finished else "-"
+        passed = f"{r.aggregate.passed}/{r.total_cases}"
+        rows.append((r.eval_run_id, r.agent, STATES.get(r.state, "?"), passed, gate, r.created_by))
+    return columns(rows)
+
+
 async def run_eval(client: AgentClient, args: argparse.Namespace) -> int:
     if args.verb == "list":
         page = await client.list_eval_runs(agent=args.agent, page_size=100)
         if args.json:
             for evaluation in page.runs:
                 print(as_json(evaluation))
-            return 0
-        rows = [("id", "agent", "state", "passed", "gate", "created by")]
-        for r in page.runs:
-            gate = ("passed" if r.gate_passed else "failed") if r.finish_time.seconds else "-"
-            state = STATES.get(r.state, "?")
-            rows.append(
-                (
-                    r.eval_run_id,
-                    r.agent,
-                    state,
-                    f"{r.aggregate.passed}/{r.total_cases}",
-                    gate,
-                    r.created_by,
-                )
-            )
-        print("\n".join(columns(rows)) if page.runs else nothing("evaluation runs"))
+        else:
+            print("\n".join(_listing(list(page.runs))) if page.runs else nothing("evaluation runs"))
         return 0
     if args.verb == "show":
         evaluation = await client.get_eval_run(args.eval_run_id)
@@ -204,6 +210,8 @@ async def run_eval(client: AgentClient, args: argparse.Namespace) -> int:
             labels=_labels(args.label),
             idempotency_key=args.idempotency_key,
         )
-        evaluation = await _wait(client, started.eval_run_id)
+        evaluation = await _wait(client, started.eval_run_id, args.max_wait)
     print(as_json(evaluation) if args.json else "\n".join(run_lines(evaluation)))
+    if args.verb == "run" and evaluation.state == evals_pb2.EVAL_RUN_STATE_RUNNING:
+        print(f"still running after {args.max_wait:g} s: the gate is not known", file=sys.stderr)
     return _verdict(evaluation) if args.verb == "run" else 0

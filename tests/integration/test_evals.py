@@ -281,6 +281,16 @@ async def test_version_2_passes_its_gate_and_version_3_regresses_against_it(
         assert "gate: passed" in out
         assert "30/30 passed" in out
 
+        assert await asyncio.to_thread(_cli, h, "eval", "show", v3.eval_run_id) == 0
+        assert "28 cases regressed (allowed 0)" in capsys.readouterr().out
+        assert await asyncio.to_thread(_cli, h, "eval", "list", "--agent", "support@3") == 0
+        listing = capsys.readouterr().out.splitlines()
+        assert listing[0].split() == ["id", "agent", "state", "passed", "gate", "created", "by"]
+        assert [line.split()[1:5] for line in listing[1:]] == [
+            ["support@3", "finished", "2/30", "failed"],
+            ["support@3", "finished", "2/30", "failed"],
+        ]
+
 
 async def test_malformed_cases_are_refused_naming_the_case_and_field(tmp_path: Path) -> None:
     async with harness(tmp_path, [], anonymous_roles="admin,approver") as h:
