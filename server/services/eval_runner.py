@@ -156,7 +156,7 @@ class EvalRunner:
             raise
         except Exception as error:
             log.exception("an evaluation run failed", eval_run_id=evaluation.eval_run_id)
-            await self._fail(evaluation, f"the run could not go on: {error}")
+            await self._fail(evaluation, f"the run could not go on: {_first(error)}")
 
     async def _fail(self, evaluation: EvalRun, error: str) -> None:
         ended = replace(evaluation, state=EvalRunState.FAILED, error=error, finished_at=self._now())
@@ -277,3 +277,10 @@ class EvalRunner:
             for job in jobs:
                 job.cancel()
             await asyncio.gather(*jobs, return_exceptions=True)
+
+
+def _first(error: BaseException) -> BaseException:
+    """The first error a task group's error holds (itself for any other)."""
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return error

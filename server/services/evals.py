@@ -175,6 +175,7 @@ class EvalService:
             heartbeat_at=_now(),
             idempotency_key=request.idempotency_key,
         )
+        key = ""
         if request.idempotency_key:
             key = scoped_key("eval-run", caller.tenant, caller.id, request.idempotency_key)
             earlier = await self._keys.reserve(
@@ -182,7 +183,12 @@ class EvalService:
             )
             if earlier is not None:
                 return await self.get_run(caller, earlier)
-        await self._store.create_run(evaluation)
+        try:
+            await self._store.create_run(evaluation)
+        except BaseException:
+            if key:  # not stored: a retry may start it
+                await self._keys.release(key)
+            raise
         parallelism = request.parallelism or DEFAULT_PARALLELISM
         self._runner.start(evaluation, call, planned, parallelism, baseline)
         return evaluation
