@@ -233,7 +233,6 @@ class EvalRun:
     """The replica running it (while RUNNING)."""
     heartbeat_at: datetime | None = None
     """When its owner last said it was running it."""
-    idempotency_key: str = ""
 
     @property
     def agent_id(self) -> str:

@@ -173,7 +173,6 @@ class EvalService:
             baseline_run_id=request.baseline_run_id,
             owner=self._replica,
             heartbeat_at=_now(),
-            idempotency_key=request.idempotency_key,
         )
         key = ""
         if request.idempotency_key:
