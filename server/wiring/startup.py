@@ -1,7 +1,7 @@
 """The metrics endpoint the server starts first, what it leaves until it answers SERVING
 (docs/deploy.md, "Start-up: what loads when"), the jobs that start once it serves, and a
-start cut short by SIGTERM. What
-can stop a start (an address it cannot listen on, say) is `server.listening`'s."""
+start cut short by SIGTERM. What can stop a start (an address it cannot listen on, say)
+is `server.listening`'s."""
 
 from __future__ import annotations
 
